@@ -1,0 +1,2 @@
+/** Every migration of the gateway schema, oldest first. */
+export const GatewayMigrations: Function[] = [];

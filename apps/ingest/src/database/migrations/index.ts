@@ -1,0 +1,2 @@
+/** Every migration of the ingest schema, oldest first. */
+export const IngestMigrations: Function[] = [];

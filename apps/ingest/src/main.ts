@@ -1,0 +1,9 @@
+import { runService } from '@pp/platform';
+import { IngestConfig } from './ingest.config';
+import { IngestModule } from './ingest.module';
+
+runService({
+  name: 'ingest',
+  config: IngestConfig,
+  module: IngestModule,
+});

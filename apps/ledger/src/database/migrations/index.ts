@@ -1,0 +1,2 @@
+/** Every migration of the ledger schema, oldest first. */
+export const LedgerMigrations: Function[] = [];

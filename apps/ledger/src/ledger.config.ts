@@ -1,0 +1,3 @@
+import { BaseConfig, WithDatabase } from '@pp/platform';
+
+export class LedgerConfig extends WithDatabase(BaseConfig) {}

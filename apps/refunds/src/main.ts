@@ -1,0 +1,9 @@
+import { runService } from '@pp/platform';
+import { RefundsConfig } from './refunds.config';
+import { RefundsModule } from './refunds.module';
+
+runService({
+  name: 'refunds',
+  config: RefundsConfig,
+  module: RefundsModule,
+});

@@ -1,0 +1,3 @@
+import { BaseConfig } from '@pp/platform';
+
+export class RefundsConfig extends BaseConfig {}

@@ -1,0 +1,9 @@
+import { runService } from '@pp/platform';
+import { SessionsConfig } from './sessions.config';
+import { SessionsModule } from './sessions.module';
+
+runService({
+  name: 'sessions',
+  config: SessionsConfig,
+  module: SessionsModule,
+});

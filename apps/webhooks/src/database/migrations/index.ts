@@ -1,0 +1,2 @@
+/** Every migration of the webhooks schema, oldest first. */
+export const WebhooksMigrations: Function[] = [];

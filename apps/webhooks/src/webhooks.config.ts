@@ -1,0 +1,3 @@
+import { BaseConfig, WithDatabase, WithRedis } from '@pp/platform';
+
+export class WebhooksConfig extends WithRedis(WithDatabase(BaseConfig)) {}

@@ -1,0 +1,20 @@
+/**
+ * One Jest run for every tier. Tiers are named by suffix:
+ *   *.unit.spec.ts  pure logic, no I/O
+ *   *.int.spec.ts   real Postgres / NATS / Redis, services booted by libs/testing
+ *   *.e2e.spec.ts   whole stack as processes, or a real browser
+ * `npm test` runs all of them after setting up infrastructure (tools/launcher/test.js).
+ */
+const swcrc = require('./.swcrc.json');
+
+module.exports = {
+  rootDir: __dirname,
+  testEnvironment: 'node',
+  roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/tools'],
+  testMatch: ['**/*.spec.ts'],
+  transform: { '^.+\\.ts$': ['@swc/jest', { ...swcrc, swcrc: false, exclude: [], sourceMaps: 'inline' }] },
+  moduleNameMapper: { '^@pp/(contracts|kernel|platform|testing)$': '<rootDir>/libs/$1/src/index.ts' },
+  testTimeout: 60_000,
+  maxWorkers: 2,
+  globalSetup: '<rootDir>/tools/build/jest-global-setup.js',
+};

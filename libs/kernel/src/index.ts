@@ -1,0 +1,4 @@
+export * from './clock';
+export * from './ids';
+export * from './memo';
+export * from './money';

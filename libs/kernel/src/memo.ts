@@ -1,0 +1,36 @@
+import { randomInt } from 'node:crypto';
+
+/**
+ * Transfer memo: "PP-" plus 6 characters from an alphabet without look-alikes
+ * (no 0/O, 1/I/L), DESIGN.md §3.
+ */
+export const MEMO_ALPHABET = '23456789ABCDEFGHJKMNPQRSTUVWXYZ';
+export const MEMO_BODY_LENGTH = 6;
+export const MEMO_PATTERN = /^PP-[23456789ABCDEFGHJKMNPQRSTUVWXYZ]{6}$/;
+
+export function generateMemo(): string {
+  let body = '';
+  for (let i = 0; i < MEMO_BODY_LENGTH; i++) body += MEMO_ALPHABET[randomInt(MEMO_ALPHABET.length)];
+  return `PP-${body}`;
+}
+
+// "PP", optional dash or spaces, then six memo characters that may have spaces between them.
+const MEMO_IN_TEXT = new RegExp(
+  `\\bPP[\\s\\u00a0\\u202f]*-?[\\s\\u00a0\\u202f]*((?:[${MEMO_ALPHABET}][ \\u00a0\\u202f]?){5}[${MEMO_ALPHABET}])(?![A-Z0-9])`,
+  'gi',
+);
+
+/** Every memo written anywhere in free text, normalised to "PP-XXXXXX". */
+export function findMemos(text: string): string[] {
+  const found = new Set<string>();
+  for (const match of text.matchAll(MEMO_IN_TEXT)) {
+    found.add(`PP-${match[1].replace(/[\s\u00a0\u202f]/g, '').toUpperCase()}`);
+  }
+  return [...found];
+}
+
+/** Canonical form of one memo typed by a person ("pp 7k3m9q" → "PP-7K3M9Q"), or null. */
+export function normalizeMemo(input: string): string | null {
+  const [first] = findMemos(input.trim());
+  return first && first.length === 9 && input.replace(/[^A-Za-z0-9]/g, '').length === 8 ? first : null;
+}

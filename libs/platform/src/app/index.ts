@@ -1,0 +1,5 @@
+export * from './platform.module';
+export * from './run-service';
+export * from './service-definition';
+export * from './start-service';
+export * from './tokens';

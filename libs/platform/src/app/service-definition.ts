@@ -1,0 +1,26 @@
+import type { INestApplicationContext, Type } from '@nestjs/common';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { ServiceName } from '@pp/contracts';
+import type { BaseConfig } from '../config/config-schemas';
+
+/** What an app's main.ts hands to runService: its name, config schema, module and (for web apps) HTTP set-up. */
+export interface ServiceDefinition<C extends BaseConfig> {
+  name: ServiceName;
+  config: new () => C;
+  /** The app's root module; providers read the config through the CONFIG token. */
+  module: Type<unknown>;
+  http?: {
+    port: (config: C) => number;
+    /** Fastify options that must be set before the app is created (body limit, ...). */
+    bodyLimit?: number;
+    configure?: (app: NestFastifyApplication, config: C) => void | Promise<void>;
+  };
+}
+
+export interface RunningService {
+  name: ServiceName;
+  app: INestApplicationContext;
+  /** The bound HTTP port for web apps (useful when configured as 0). */
+  port?: number;
+  stop(): Promise<void>;
+}

@@ -1,0 +1,84 @@
+import 'reflect-metadata';
+import { Module, ValidationPipe } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { INestMicroservice } from '@nestjs/common';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { DomainError, ErrorCode } from '@pp/contracts';
+import type { NatsConnection } from 'nats';
+import type { BaseConfig } from '../config/config-schemas';
+import { type Env, loadConfig } from '../config/load-config';
+import { JsonLogger } from '../logging/json-logger';
+import { BusExceptionFilter } from '../nats/bus-exception.filter';
+import { connectNats } from '../nats/connect-nats';
+import { NatsBusServer } from '../nats/nats-bus-server';
+import { startTelemetry } from '../telemetry/start-telemetry';
+import { PlatformModule } from './platform.module';
+import type { RunningService, ServiceDefinition } from './service-definition';
+
+@Module({})
+class ServiceRootModule {}
+
+/**
+ * Boots one service: validates its config, connects to NATS, builds the Nest
+ * app (HTTP on Fastify for web apps) and attaches the bus transport so the
+ * service answers its commands, queries and health request.
+ */
+export async function startService<C extends BaseConfig>(definition: ServiceDefinition<C>, env: Env): Promise<RunningService> {
+  const config = loadConfig(definition.config, env);
+  const logger = new JsonLogger(definition.name, config.LOG_LEVEL);
+  startTelemetry(definition.name, config.OTEL_EXPORTER_OTLP_ENDPOINT);
+  const nc = await connectNats(config.NATS_URL, definition.name);
+  try {
+    const root = {
+      module: ServiceRootModule,
+      imports: [PlatformModule.forService({ service: definition.name, config, nc, logger }), definition.module],
+    };
+    const transport = new NatsBusServer({
+      nc,
+      prefix: config.PP_NAMESPACE,
+      queueGroup: definition.name,
+    });
+    const { http } = definition;
+    if (http) {
+      const app = await NestFactory.create<NestFastifyApplication>(
+        root,
+        new FastifyAdapter({ bodyLimit: http.bodyLimit ?? 1_048_576 }),
+        { logger, abortOnError: false },
+      );
+      await http.configure?.(app, config);
+      configureBus(app.connectMicroservice({ strategy: transport }, { inheritAppConfig: false, deferInitialization: true }), logger);
+      await app.startAllMicroservices();
+      await app.listen(http.port(config), '0.0.0.0');
+      const address = app.getHttpServer().address();
+      const port = typeof address === 'object' && address ? address.port : undefined;
+      return { name: definition.name, app, port, stop: () => closeAll(app, nc) };
+    }
+    const app = await NestFactory.createMicroservice(root, { strategy: transport, logger, abortOnError: false });
+    configureBus(app, logger);
+    await app.listen();
+    return { name: definition.name, app, stop: () => closeAll(app, nc) };
+  } catch (error) {
+    await nc.close();
+    throw error;
+  }
+}
+
+function configureBus(app: INestMicroservice, logger: JsonLogger): void {
+  app.useGlobalFilters(new BusExceptionFilter(logger));
+  app.useGlobalPipes(
+    new ValidationPipe({
+      whitelist: true,
+      transform: true,
+      exceptionFactory: (errors) =>
+        new DomainError(
+          ErrorCode.ValidationFailed,
+          `Validation failed: ${errors.flatMap((e) => Object.values(e.constraints ?? { [e.property]: `${e.property} is invalid` })).join('; ')}`,
+        ),
+    }),
+  );
+}
+
+async function closeAll(app: { close(): Promise<void> }, nc: NatsConnection): Promise<void> {
+  await app.close();
+  if (!nc.isClosed()) await nc.drain();
+}

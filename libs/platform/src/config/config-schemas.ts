@@ -1,0 +1,66 @@
+import { Transform } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
+
+/*
+ * Building blocks for each app's config class. Every app composes the blocks
+ * it needs (BaseConfig, then WithDatabase, WithRedis, WithHttp ...), so the
+ * same variable has the same name and rules everywhere (DESIGN.md §4).
+ */
+
+type Ctor<T = object> = new (...args: any[]) => T;
+
+export const toInt = ({ value }: { value: unknown }) => (typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value);
+export const toBool = ({ value }: { value: unknown }) =>
+  value === 'true' ? true : value === 'false' ? false : value;
+
+export class BaseConfig {
+  @Matches(/^nats:\/\/[^\s]+$/, { message: 'must be a nats:// URL, e.g. nats://127.0.0.1:4222' })
+  NATS_URL!: string;
+
+  /**
+   * Prepended to every NATS subject and stream, BullMQ queue and Redis key, so
+   * several deployments or test runs can share one NATS and one Redis.
+   */
+  @IsOptional()
+  @Matches(/^[a-z0-9_-]*$/, { message: 'may hold only a-z, 0-9, _ and -' })
+  PP_NAMESPACE = '';
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'must be a whole number of milliseconds' })
+  @Min(50)
+  @Max(60_000)
+  NATS_REQUEST_TIMEOUT_MS = 5000;
+
+  @IsOptional()
+  @IsIn(['debug', 'info', 'warn', 'error'], { message: 'must be one of debug, info, warn, error' })
+  LOG_LEVEL: 'debug' | 'info' | 'warn' | 'error' = 'info';
+
+  @IsOptional()
+  @Matches(/^https?:\/\/[^\s]+$/, { message: 'must be an http(s) URL of an OTLP/HTTP collector' })
+  OTEL_EXPORTER_OTLP_ENDPOINT?: string;
+}
+
+export function WithDatabase<T extends Ctor>(Base: T) {
+  class DatabaseConfig extends Base {
+    @Matches(/^postgres(ql)?:\/\/[^\s]+$/, { message: 'must be a postgres:// URL, e.g. postgres://postgres@127.0.0.1:5432/pp' })
+    DATABASE_URL!: string;
+  }
+  return DatabaseConfig;
+}
+
+export function WithRedis<T extends Ctor>(Base: T) {
+  class RedisConfig extends Base {
+    @Matches(/^rediss?:\/\/[^\s]+$/, { message: 'must be a redis:// URL, e.g. redis://127.0.0.1:6379' })
+    REDIS_URL!: string;
+  }
+  return RedisConfig;
+}
+
+export function WithCheckoutUrls<T extends Ctor>(Base: T) {
+  class CheckoutUrlConfig extends Base {
+    @Matches(/^https?:\/\/[^\s/]+(:\d+)?(\/[^\s]*)?$/, { message: 'must be an http(s) URL, e.g. http://localhost:3001' })
+    CHECKOUT_URL_BASE!: string;
+  }
+  return CheckoutUrlConfig;
+}

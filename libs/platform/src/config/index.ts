@@ -1,0 +1,2 @@
+export * from './config-schemas';
+export * from './load-config';

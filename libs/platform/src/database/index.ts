@@ -1,0 +1,2 @@
+export * from './database.module';
+export * from './run-migrations';

@@ -1,0 +1,57 @@
+import { hostname } from 'node:os';
+import type { DependencyHealth, ServiceHealthReply, ServiceName } from '@pp/contracts';
+
+export type DependencyCheck = () => Promise<unknown>;
+
+/** Collects the dependency checks a service registers and answers its health request. */
+export class HealthService {
+  private readonly checks = new Map<string, DependencyCheck>();
+  private readonly startedAt = Date.now();
+  private readonly instance = `${hostname()}:${process.pid}`;
+
+  constructor(
+    private readonly service: ServiceName,
+    private readonly checkTimeoutMs = 1000,
+  ) {}
+
+  register(name: string, check: DependencyCheck): void {
+    this.checks.set(name, check);
+  }
+
+  async report(): Promise<ServiceHealthReply> {
+    const entries = await Promise.all(
+      [...this.checks].map(async ([name, check]) => [name, await timedCheck(check, this.checkTimeoutMs)] as const),
+    );
+    const dependencies = Object.fromEntries(entries);
+    return {
+      service: this.service,
+      status: entries.every(([, result]) => result.status === 'up') ? 'up' : 'down',
+      instance: this.instance,
+      uptime_ms: Date.now() - this.startedAt,
+      dependencies,
+    };
+  }
+}
+
+/** Runs one check with a deadline and measures it. */
+export async function timedCheck(check: DependencyCheck, timeoutMs: number): Promise<DependencyHealth> {
+  const started = performance.now();
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      check(),
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+      }),
+    ]);
+    return { status: 'up', latency_ms: Math.round(performance.now() - started) };
+  } catch (error) {
+    return {
+      status: 'down',
+      latency_ms: Math.round(performance.now() - started),
+      error: error instanceof Error ? error.message : String(error),
+    };
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,70 @@
+import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { DomainError, ErrorCode, type ReplyOf, type RequestOf, type Subject } from '@pp/contracts';
+import { ErrorCode as NatsErrorCode, NatsError, type NatsConnection } from 'nats';
+import { requestContext } from '../logging/request-context';
+import type { BusReply } from './bus-envelope';
+import { buildHeaders } from './bus-headers';
+import { subjectPrefix } from './connect-nats';
+
+export interface RequestOptions {
+  /** Upper bound for this call; the caller's own deadline, if sooner, wins. */
+  timeoutMs?: number;
+}
+
+const tracer = trace.getTracer('pp-bus');
+
+/**
+ * Typed request-reply over NATS. Every call has a deadline: the smaller of its
+ * own timeout and what is left of the request that caused it. A missing or
+ * silent service becomes DomainError(SERVICE_UNAVAILABLE), never a hang.
+ */
+export class BusClient {
+  private readonly prefix: string;
+
+  constructor(
+    private readonly nc: NatsConnection,
+    prefix: string,
+    private readonly defaultTimeoutMs: number,
+  ) {
+    this.prefix = subjectPrefix(prefix);
+  }
+
+  async request<S extends Subject>(subject: S, payload: RequestOf<S>, options: RequestOptions = {}): Promise<ReplyOf<S>> {
+    const ctx = requestContext.current();
+    const now = Date.now();
+    const own = options.timeoutMs ?? this.defaultTimeoutMs;
+    const timeout = ctx?.deadline ? Math.min(own, ctx.deadline - now) : own;
+    if (timeout <= 0) {
+      throw new DomainError(ErrorCode.ServiceUnavailable, `Deadline passed before calling ${subject}`);
+    }
+    return tracer.startActiveSpan(`bus ${subject}`, { kind: SpanKind.CLIENT }, async (span) => {
+      try {
+        const msg = await this.nc.request(this.prefix + subject, Buffer.from(JSON.stringify(payload ?? {})), {
+          timeout,
+          headers: buildHeaders({ requestId: ctx?.requestId, deadline: now + timeout }),
+        });
+        const reply = JSON.parse(Buffer.from(msg.data).toString('utf8')) as BusReply<ReplyOf<S>>;
+        if (reply.ok) return reply.data;
+        throw DomainError.fromWire(reply.error);
+      } catch (error) {
+        span.setStatus({ code: SpanStatusCode.ERROR });
+        throw translate(error, subject, timeout);
+      } finally {
+        span.end();
+      }
+    });
+  }
+}
+
+function translate(error: unknown, subject: string, timeout: number): unknown {
+  if (error instanceof NatsError) {
+    if (error.code === NatsErrorCode.NoResponders) {
+      return new DomainError(ErrorCode.ServiceUnavailable, `No service is answering ${subject}`);
+    }
+    if (error.code === NatsErrorCode.Timeout) {
+      return new DomainError(ErrorCode.ServiceUnavailable, `${subject} did not answer within ${timeout} ms`);
+    }
+    return new DomainError(ErrorCode.ServiceUnavailable, `${subject} failed on the bus: ${error.message}`);
+  }
+  return error;
+}

@@ -1,0 +1,20 @@
+import { connect, type NatsConnection } from 'nats';
+
+export class InfrastructureUnreachableError extends Error {
+  constructor(component: string, url: string, cause: unknown) {
+    super(`cannot reach ${component} at ${url}: ${cause instanceof Error ? cause.message : String(cause)}`);
+    this.name = 'InfrastructureUnreachableError';
+  }
+}
+
+/** One connection per process, shared by the bus client and the bus server. */
+export async function connectNats(url: string, name: string): Promise<NatsConnection> {
+  try {
+    return await connect({ servers: url, name, timeout: 3000, maxReconnectAttempts: -1, reconnectTimeWait: 500 });
+  } catch (error) {
+    throw new InfrastructureUnreachableError('NATS', url, error);
+  }
+}
+
+/** "t42" → "t42."; "" → "". Every subject a process uses goes through this. */
+export const subjectPrefix = (prefix: string): string => (prefix ? `${prefix}.` : '');

@@ -1,0 +1,99 @@
+import { randomUUID } from 'node:crypto';
+import { type CustomTransportStrategy, type MessageHandler, Server } from '@nestjs/microservices';
+import { context } from '@opentelemetry/api';
+import { DomainError, ErrorCode, isWireError, type WireError } from '@pp/contracts';
+import type { Msg, NatsConnection, Subscription } from 'nats';
+import { lastValueFrom } from 'rxjs';
+import { requestContext } from '../logging/request-context';
+import type { BusReply } from './bus-envelope';
+import { BusContext } from './bus-context';
+import { readHeaders } from './bus-headers';
+import { subjectPrefix } from './connect-nats';
+
+export interface NatsBusServerOptions {
+  nc: NatsConnection;
+  prefix: string;
+  /** Queue group: replicas of one service share the work on each subject. */
+  queueGroup: string;
+}
+
+/**
+ * Nest transport strategy for request-reply over core NATS, on the process's
+ * shared connection. It adds what Nest's built-in NATS transport lacks:
+ * subject prefixes, request ids, deadlines and trace context from headers,
+ * and a typed error envelope.
+ */
+export class NatsBusServer extends Server implements CustomTransportStrategy {
+  private readonly subscriptions: Subscription[] = [];
+
+  constructor(private readonly options: NatsBusServerOptions) {
+    super();
+  }
+
+  listen(callback: () => void): void {
+    const prefix = subjectPrefix(this.options.prefix);
+    for (const [pattern, handler] of this.messageHandlers) {
+      const subject = prefix + pattern;
+      this.subscriptions.push(
+        this.options.nc.subscribe(subject, {
+          queue: this.options.queueGroup,
+          callback: (error, msg) => {
+            if (error) this.logger.error(`subscription ${subject} failed`, error);
+            else void this.answer(pattern, handler, msg);
+          },
+        }),
+      );
+    }
+    callback();
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.subscriptions.splice(0).map((sub) => sub.drain()));
+  }
+
+  on(): never {
+    throw new Error('NatsBusServer emits no events');
+  }
+
+  unwrap<T>(): T {
+    return this.options.nc as T;
+  }
+
+  private async answer(pattern: string, handler: MessageHandler, msg: Msg): Promise<void> {
+    const meta = readHeaders(msg.headers);
+    if (meta.deadline && meta.deadline < Date.now()) return; // the caller has stopped waiting
+    const ctx = { requestId: meta.requestId ?? randomUUID(), deadline: meta.deadline };
+    const reply = await context.with(meta.traceContext, () =>
+      requestContext.run(ctx, () => this.invoke(pattern, handler, msg, meta)),
+    );
+    if (msg.reply) msg.respond(Buffer.from(JSON.stringify(reply)));
+  }
+
+  private async invoke(
+    pattern: string,
+    handler: MessageHandler,
+    msg: Msg,
+    meta: ReturnType<typeof readHeaders>,
+  ): Promise<BusReply<unknown>> {
+    let payload: unknown;
+    try {
+      payload = msg.data.length > 0 ? JSON.parse(Buffer.from(msg.data).toString('utf8')) : {};
+    } catch {
+      return { ok: false, error: { code: ErrorCode.ValidationFailed, message: 'Validation failed: payload is not JSON' } };
+    }
+    try {
+      const result = await handler(payload, new BusContext([pattern, meta]));
+      const data = await lastValueFrom(this.transformToObservable(result), { defaultValue: null });
+      return { ok: true, data };
+    } catch (error) {
+      return { ok: false, error: toWireError(error) };
+    }
+  }
+}
+
+/** Errors reach here already shaped by BusExceptionFilter; anything else is internal. */
+function toWireError(error: unknown): WireError {
+  if (error instanceof DomainError) return error.toWire();
+  if (isWireError(error)) return error;
+  return { code: ErrorCode.Internal, message: 'Internal error' };
+}

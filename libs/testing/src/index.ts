@@ -1,0 +1,5 @@
+export * from './infra';
+export * from './service-process';
+export * from './test-database';
+export * from './test-stack';
+export * from './wait-for';

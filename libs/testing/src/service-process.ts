@@ -1,0 +1,74 @@
+import { type ChildProcess, fork } from 'node:child_process';
+import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
+import { join } from 'node:path';
+import type { ServiceName } from '@pp/contracts';
+
+export const REPO_ROOT = join(__dirname, '..', '..', '..');
+/** Compiled entry point of an app; Jest's global set-up builds dist/ before any spec runs. */
+export const entryPoint = (service: ServiceName) => join(REPO_ROOT, 'dist', 'apps', service, 'src', 'main.js');
+
+/**
+ * One service running as its own process, exactly as in production. Its
+ * output goes to tmp/test-logs/<namespace>/<service>.log.
+ */
+export class ServiceProcess {
+  port?: number;
+  private child?: ChildProcess;
+  private log?: WriteStream;
+  private stderrTail = '';
+
+  constructor(
+    readonly service: ServiceName,
+    private readonly env: Record<string, string>,
+    private readonly logDir: string,
+  ) {}
+
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  get running(): boolean {
+    return !!this.child && this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  start(timeoutMs = 20_000): Promise<void> {
+    mkdirSync(this.logDir, { recursive: true });
+    this.log = createWriteStream(join(this.logDir, `${this.service}.log`), { flags: 'a' });
+    this.stderrTail = '';
+    const child = fork(entryPoint(this.service), [], {
+      env: { PATH: process.env.PATH ?? '', ...this.env },
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+    });
+    this.child = child;
+    child.stdout?.pipe(this.log, { end: false });
+    child.stderr?.on('data', (chunk: Buffer) => {
+      this.log?.write(chunk);
+      this.stderrTail = (this.stderrTail + chunk.toString()).slice(-2000);
+    });
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`${this.service} not ready within ${timeoutMs} ms`)), timeoutMs);
+      child.on('message', (message: { type?: string; port?: number }) => {
+        if (message?.type !== 'ready') return;
+        clearTimeout(timer);
+        this.port = message.port;
+        resolve();
+      });
+      child.once('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`${this.service} exited with code ${code} before it was ready: ${this.stderrTail.trim()}`));
+      });
+    });
+  }
+
+  /** Stops the process with `signal` (SIGKILL simulates a crash) and waits for it to be gone. */
+  async stop(signal: NodeJS.Signals = 'SIGTERM', timeoutMs = 10_000): Promise<void> {
+    const child = this.child;
+    if (!child || !this.running) return;
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    child.kill(signal);
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    await exited;
+    clearTimeout(timer);
+    this.log?.end();
+  }
+}
