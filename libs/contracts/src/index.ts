@@ -1,4 +1,6 @@
+export * from './checkout-sessions';
 export * from './errors';
 export * from './health';
+export * from './merchant-scope';
 export * from './services';
 export * from './subjects';

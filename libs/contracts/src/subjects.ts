@@ -1,12 +1,13 @@
+import type { CheckoutSessionSubjects } from './checkout-sessions';
 import type { HealthSubjects } from './health';
 
 /**
  * One typed map from NATS subject to request and reply payloads, composed of
- * each domain's own map. Wire names carry a version and are never derived
- * from class names. Do not rename a subject without a migration: running
- * replicas listen on it.
+ * each domain's own map (one line per domain below). Wire names carry a
+ * version and are never derived from class names. Do not rename a subject
+ * without a migration: running replicas listen on it.
  */
-export interface SubjectMap extends HealthSubjects {}
+export interface SubjectMap extends HealthSubjects, CheckoutSessionSubjects {}
 
 export type Subject = keyof SubjectMap & string;
 export type RequestOf<S extends Subject> = SubjectMap[S]['request'];

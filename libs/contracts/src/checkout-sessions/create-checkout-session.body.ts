@@ -1,0 +1,40 @@
+import { Transform } from 'class-transformer';
+import { Equals, IsInt, IsObject, IsOptional, IsString, Matches, MaxLength, Min, Max, MinLength } from 'class-validator';
+
+export const MAX_METADATA_KEYS = 50;
+export const MAX_AMOUNT_CENTS = 99_999_999_99;
+
+/**
+ * Body of POST /v1/checkout/sessions (SPEC §4.1), validated at the gateway's
+ * edge and again by the sessions service. Rules that depend on the mode (http
+ * URLs allowed only for localhost in test mode) are the service's.
+ */
+export class CreateCheckoutSessionBody {
+  @IsInt({ message: 'amount must be a positive integer number of cents' })
+  @Min(1, { message: 'amount must be a positive integer number of cents' })
+  @Max(MAX_AMOUNT_CENTS, { message: `amount must be at most ${MAX_AMOUNT_CENTS} cents` })
+  amount!: number;
+
+  @Equals('cad', { message: "currency must be exactly 'cad'" })
+  currency!: 'cad';
+
+  @IsString({ message: 'reference must be a string' })
+  @Transform(({ value }) => (typeof value === 'string' ? value.trim() : value))
+  @MinLength(1, { message: 'reference must not be empty' })
+  @MaxLength(255, { message: 'reference must be at most 255 characters' })
+  reference!: string;
+
+  @IsString({ message: 'success_url must be a fully qualified URL' })
+  @MaxLength(2048, { message: 'success_url must be at most 2048 characters' })
+  @Matches(/^https?:\/\/[^\s/?#]+[^\s]*$/i, { message: 'success_url must be a fully qualified URL' })
+  success_url!: string;
+
+  @IsString({ message: 'cancel_url must be a fully qualified URL' })
+  @MaxLength(2048, { message: 'cancel_url must be at most 2048 characters' })
+  @Matches(/^https?:\/\/[^\s/?#]+[^\s]*$/i, { message: 'cancel_url must be a fully qualified URL' })
+  cancel_url!: string;
+
+  @IsOptional()
+  @IsObject({ message: 'metadata must be an object of key-value pairs' })
+  metadata?: Record<string, unknown> | null;
+}

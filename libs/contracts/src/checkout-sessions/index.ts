@@ -1,0 +1,3 @@
+export * from './checkout-session.subjects';
+export * from './checkout-session.views';
+export * from './create-checkout-session.body';

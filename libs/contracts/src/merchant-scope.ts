@@ -1,0 +1,26 @@
+import { IsBoolean, IsString, Length } from 'class-validator';
+
+/**
+ * Who a command acts for: the merchant and the mode of the key that made the
+ * request. Every merchant-facing command and query carries it, and every
+ * service filters by both (a resource of another merchant or mode is "not found").
+ */
+export class MerchantScope {
+  @IsString()
+  @Length(1, 64)
+  merchant_id!: string;
+
+  @IsBoolean()
+  livemode!: boolean;
+}
+
+/** The Idempotency-Key of the HTTP request and a fingerprint of its body, recorded with the append (DESIGN.md §3). */
+export class IdempotencyToken {
+  @IsString()
+  @Length(1, 255)
+  key!: string;
+
+  @IsString()
+  @Length(1, 128)
+  fingerprint!: string;
+}
