@@ -1,6 +1,6 @@
 import { SERVICE_NAMES } from '@pp/contracts';
 import { TestStack, waitFor } from '@pp/testing';
-import { READINESS_DEADLINE_MS } from './readiness.service';
+import { READINESS_DEADLINE_MS, type ReadinessReport } from './readiness.service';
 
 describe('gateway readiness over the real stack', () => {
   let stack: TestStack;
@@ -13,7 +13,7 @@ describe('gateway readiness over the real stack', () => {
   const readyz = async () => {
     const started = Date.now();
     const response = await fetch(`${stack.url('gateway')}/readyz`);
-    return { status: response.status, body: await response.json(), elapsedMs: Date.now() - started };
+    return { status: response.status, body: (await response.json()) as ReadinessReport, elapsedMs: Date.now() - started };
   };
 
   it('reports Postgres, Redis, NATS and every service up', async () => {
