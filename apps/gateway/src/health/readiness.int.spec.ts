@@ -20,7 +20,7 @@ describe('gateway readiness over the real stack', () => {
     const { status, body } = await readyz();
     expect(status).toBe(200);
     expect(body.status).toBe('ready');
-    for (const component of ['postgres', 'redis', 'nats']) {
+    for (const component of ['postgres', 'redis', 'nats'] as const) {
       expect(body.infrastructure[component]).toMatchObject({ status: 'up', latency_ms: expect.any(Number) });
     }
     for (const service of SERVICE_NAMES.filter((name) => name !== 'gateway')) {
