@@ -1,10 +1,12 @@
 import { type ChildProcess, fork } from 'node:child_process';
-import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
+import { createWriteStream, mkdirSync, rmSync, writeFileSync, type WriteStream } from 'node:fs';
 import { join } from 'node:path';
 import type { ServiceName } from '@pp/contracts';
 
 export const REPO_ROOT = join(__dirname, '..', '..', '..');
 /** Compiled entry point of an app; Jest's global set-up builds dist/ before any spec runs. */
+/** Pids of running test services, so `npm test` can reap them after a killed run. */
+const PID_DIR = join(REPO_ROOT, 'tmp', 'test-pids');
 export const entryPoint = (service: ServiceName) => join(REPO_ROOT, 'dist', 'apps', service, 'src', 'main.js');
 
 /**
@@ -40,6 +42,9 @@ export class ServiceProcess {
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     });
     this.child = child;
+    mkdirSync(PID_DIR, { recursive: true });
+    writeFileSync(join(PID_DIR, String(child.pid)), this.service);
+    child.once('exit', () => rmSync(join(PID_DIR, String(child.pid)), { force: true }));
     child.stdout?.pipe(this.log, { end: false });
     child.stderr?.on('data', (chunk: Buffer) => {
       this.log?.write(chunk);

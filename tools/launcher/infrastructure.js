@@ -1,0 +1,197 @@
+/**
+ * Makes sure Postgres, NATS with JetStream and Redis answer, in this order of
+ * preference (DESIGN.md §5):
+ *   1. a running Docker engine: `docker compose up -d postgres nats redis`;
+ *   2. servers already listening at the configured URLs;
+ *   3. servers installed on this machine but stopped: start them;
+ *   4. as root with apt: install Debian's postgresql, nats-server and redis-server, then start them;
+ *   5. otherwise stop with a message saying exactly what to install.
+ */
+const net = require('node:net');
+const { mkdirSync, existsSync, readdirSync } = require('node:fs');
+const { join } = require('node:path');
+const out = require('./console');
+const { run, has } = require('./run-command');
+
+const DEFAULTS = {
+  DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/pp',
+  NATS_URL: 'nats://127.0.0.1:4222',
+  REDIS_URL: 'redis://127.0.0.1:6379',
+};
+
+const isLocal = (host) => ['127.0.0.1', 'localhost', '::1'].includes(host);
+
+function reachable(host, port, timeoutMs = 800) {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host, port: Number(port) });
+    const done = (ok) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(timeoutMs, () => done(false));
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+  });
+}
+
+async function waitReachable(host, port, seconds = 20) {
+  for (let i = 0; i < seconds * 5; i++) {
+    if (await reachable(host, port)) return true;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return false;
+}
+
+const components = (env) => [
+  { name: 'Postgres', url: new URL(env.DATABASE_URL), defaultPort: 5432, start: startPostgres, packageName: 'postgresql', binary: 'pg_ctlcluster' },
+  { name: 'NATS', url: new URL(env.NATS_URL), defaultPort: 4222, start: startNats, packageName: 'nats-server', binary: 'nats-server' },
+  { name: 'Redis', url: new URL(env.REDIS_URL), defaultPort: 6379, start: startRedis, packageName: 'redis-server', binary: 'redis-server' },
+];
+
+function startPostgres() {
+  const versions = existsSync('/etc/postgresql') ? readdirSync('/etc/postgresql') : [];
+  if (versions.length === 0) return run('sh', ['-c', 'false']);
+  return run('pg_ctlcluster', ['--skip-systemctl-redirect', versions.sort().at(-1), 'main', 'start']);
+}
+
+function startNats(root) {
+  const storeDir = join(root, 'tmp', 'nats-jetstream');
+  mkdirSync(storeDir, { recursive: true });
+  const binary = has('nats-server') ? 'nats-server' : '/usr/sbin/nats-server';
+  return run('sh', ['-c', `nohup ${binary} -a 127.0.0.1 -p 4222 -js -sd ${storeDir} > ${join(root, 'tmp', 'nats-server.log')} 2>&1 &`]);
+}
+
+function startRedis() {
+  const binary = has('redis-server') ? 'redis-server' : '/usr/bin/redis-server';
+  // AOF on and noeviction: BullMQ's queues must not be evicted or lost on restart.
+  return run(binary, ['--daemonize', 'yes', '--bind', '127.0.0.1', '--port', '6379', '--appendonly', 'yes', '--maxmemory-policy', 'noeviction', '--dir', '/tmp']);
+}
+
+function dockerEngineRuns() {
+  return has('docker') && run('docker', ['info'], { timeoutMs: 5000 }).ok;
+}
+
+function installWithApt(packages) {
+  if (process.getuid?.() !== 0 || !has('apt-get')) return false;
+  out.info(`installing ${packages.join(', ')} from Debian's packages (apt-get) ...`);
+  const update = run('apt-get', ['update', '-qq'], { timeoutMs: 10 * 60_000 });
+  if (!update.ok) return false;
+  return run('apt-get', ['install', '-y', '-qq', ...packages], {
+    timeoutMs: 15 * 60_000,
+    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+  }).ok;
+}
+
+/** Ensures every component answers; returns the environment to pass to services. */
+async function ensureInfrastructure(root, callerEnv) {
+  out.step('Infrastructure: Postgres, NATS (JetStream), Redis');
+  const env = { ...DEFAULTS, ...pick(callerEnv, Object.keys(DEFAULTS)) };
+  const list = components(env);
+  const down = [];
+  for (const c of list) {
+    if (await reachable(c.url.hostname, c.url.port || c.defaultPort)) out.info(`${c.name}: answering at ${c.url.host}`);
+    else down.push(c);
+  }
+  if (down.length > 0 && dockerEngineRuns() && existsSync(join(root, 'docker-compose.yml'))) {
+    out.info('a Docker engine runs: docker compose up -d postgres nats redis');
+    run('docker', ['compose', 'up', '-d', '--wait', 'postgres', 'nats', 'redis'], { cwd: root, stdio: 'inherit', timeoutMs: 5 * 60_000 });
+  }
+  const stillDown = [];
+  for (const c of down) {
+    const port = c.url.port || c.defaultPort;
+    if (await reachable(c.url.hostname, port)) continue;
+    if (!isLocal(c.url.hostname)) {
+      stillDown.push(c);
+      continue;
+    }
+    if (!has(c.binary) && !existsSync(`/usr/sbin/${c.binary}`) && !existsSync(`/usr/bin/${c.binary}`)) {
+      if (!installWithApt([c.packageName])) {
+        stillDown.push(c);
+        continue;
+      }
+    }
+    out.info(`${c.name}: not running; starting the installed server ...`);
+    c.start(root);
+    if (await waitReachable(c.url.hostname, port)) out.info(`${c.name}: started at ${c.url.host}`);
+    else stillDown.push(c);
+  }
+  if (stillDown.length > 0) {
+    for (const c of stillDown) out.fail(`${c.name} is unreachable at ${c.url.host} (${c.name === 'Postgres' ? redact(c.url) : c.url.href})`);
+    out.fail(
+      `install and start them, e.g. on Debian: apt-get install ${stillDown.map((c) => c.packageName).join(' ')} ` +
+        '(NATS must run with JetStream: nats-server -js), or run a Docker engine and retry, ' +
+        'or point DATABASE_URL / NATS_URL / REDIS_URL at running servers',
+    );
+    process.exit(1);
+  }
+  env.DATABASE_URL = await checkPostgres(env.DATABASE_URL);
+  await checkJetStream(env.NATS_URL);
+  await checkRedis(env.REDIS_URL);
+  return env;
+}
+
+/** Connects, creating the database if needed; on a fresh Debian install sets a local password for TCP logins. */
+async function checkPostgres(databaseUrl) {
+  const { Client } = require('pg');
+  const url = new URL(databaseUrl);
+  const database = url.pathname.slice(1) || 'pp';
+  const admin = new URL(url.href);
+  admin.pathname = '/postgres';
+  let client = new Client({ connectionString: admin.href, connectionTimeoutMillis: 5000 });
+  try {
+    await client.connect();
+  } catch (error) {
+    if (!/password|authentication/i.test(error.message) || !isLocal(url.hostname) || url.password || process.getuid?.() !== 0) {
+      out.fail(`Postgres refused the connection at ${redact(url)}: ${error.message}`);
+      process.exit(1);
+    }
+    // A fresh Debian cluster allows only password logins over TCP: give the local superuser a dev password.
+    run('su', ['postgres', '-c', `psql -c "ALTER USER ${url.username || 'postgres'} PASSWORD 'postgres'"`]);
+    url.password = 'postgres';
+    admin.password = 'postgres';
+    client = new Client({ connectionString: admin.href, connectionTimeoutMillis: 5000 });
+    await client.connect();
+    out.info('Postgres: set the local dev password for TCP logins');
+  }
+  const exists = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
+  if (exists.rowCount === 0) {
+    await client.query(`CREATE DATABASE "${database.replace(/"/g, '')}"`);
+    out.info(`Postgres: created database ${database}`);
+  }
+  await client.end();
+  return url.href;
+}
+
+async function checkJetStream(natsUrl) {
+  const { connect } = require('nats');
+  let nc;
+  try {
+    nc = await connect({ servers: natsUrl, timeout: 3000 });
+    await (await nc.jetstreamManager()).getAccountInfo();
+  } catch (error) {
+    out.fail(`NATS at ${natsUrl} has no JetStream (${error.message}); restart it with: nats-server -js`);
+    process.exit(1);
+  } finally {
+    await nc?.close();
+  }
+}
+
+async function checkRedis(redisUrl) {
+  const Redis = require('ioredis');
+  const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  try {
+    await redis.connect();
+    const [, policy] = await redis.config('GET', 'maxmemory-policy').catch(() => [null, 'unknown']);
+    if (policy !== 'noeviction') out.warn(`Redis maxmemory-policy is ${policy}; BullMQ needs noeviction (redis-cli CONFIG SET maxmemory-policy noeviction)`);
+  } catch (error) {
+    out.fail(`Redis at ${redisUrl} refused: ${error.message}`);
+    process.exit(1);
+  } finally {
+    redis.disconnect();
+  }
+}
+
+const pick = (source, keys) => Object.fromEntries(keys.filter((k) => source[k]).map((k) => [k, source[k]]));
+const redact = (url) => url.href.replace(/\/\/([^:/@]+):[^@]*@/, '//$1:***@');
+
+module.exports = { ensureInfrastructure };

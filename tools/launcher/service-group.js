@@ -1,0 +1,94 @@
+/**
+ * Runs every service as its own process with prefixed log lines. If one exits
+ * unexpectedly, the launcher says which and stops the others (no silent
+ * half-running stack); Ctrl-C stops them all cleanly.
+ */
+const { spawn } = require('node:child_process');
+const { existsSync, mkdirSync, readFileSync, writeFileSync, rmSync } = require('node:fs');
+const { join } = require('node:path');
+const readline = require('node:readline');
+const out = require('./console');
+
+const COLORS = ['36', '32', '35', '33', '34', '96', '92', '95'];
+
+function formatLine(line, pretty) {
+  if (!pretty) return line;
+  try {
+    const entry = JSON.parse(line);
+    const { time, level, service, msg, ...rest } = entry;
+    const extra = Object.keys(rest).length ? ` ${JSON.stringify(rest)}` : '';
+    const tint = level === 'error' ? '31' : level === 'warn' ? '33' : '0';
+    return `${time.slice(11, 23)} ${out.paint(tint, level.padEnd(5))} ${msg}${extra}`;
+  } catch {
+    return line;
+  }
+}
+
+class ServiceGroup {
+  constructor(root, services, env) {
+    this.root = root;
+    this.services = services;
+    this.env = env;
+    this.children = new Map();
+    this.stopping = false;
+    this.pidFile = join(root, 'tmp', 'services.pids');
+    this.width = Math.max(...services.map((s) => s.length));
+  }
+
+  /** Kills services left behind by a launcher that was itself killed. */
+  reapLeftovers() {
+    if (!existsSync(this.pidFile)) return;
+    for (const pid of readFileSync(this.pidFile, 'utf8').split(/\s+/).filter(Boolean).map(Number)) {
+      try {
+        const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+        if (cmdline.includes(join(this.root, 'dist', 'apps'))) {
+          process.kill(pid, 'SIGKILL');
+          out.info(`stopped a service left over from an earlier run (pid ${pid})`);
+        }
+      } catch {
+        // already gone
+      }
+    }
+    rmSync(this.pidFile, { force: true });
+  }
+
+  start(onCrash) {
+    mkdirSync(join(this.root, 'tmp'), { recursive: true });
+    const pretty = process.stdout.isTTY && !process.env.LOG_FORMAT;
+    this.services.forEach((service, index) => {
+      const child = spawn(process.execPath, [join(this.root, 'dist', 'apps', service, 'src', 'main.js')], {
+        env: this.env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      const prefix = out.paint(COLORS[index % COLORS.length], `[${service.padEnd(this.width)}]`);
+      for (const stream of [child.stdout, child.stderr]) {
+        readline.createInterface({ input: stream }).on('line', (line) => console.log(`${prefix} ${formatLine(line, pretty)}`));
+      }
+      child.on('exit', (code, signal) => {
+        this.children.delete(service);
+        if (!this.stopping) onCrash(service, code, signal);
+      });
+      this.children.set(service, child);
+    });
+    writeFileSync(this.pidFile, [...this.children.values()].map((c) => c.pid).join('\n'));
+  }
+
+  async stop() {
+    this.stopping = true;
+    const exits = [...this.children.values()].map(
+      (child) =>
+        new Promise((resolve) => {
+          const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+          child.once('exit', () => {
+            clearTimeout(timer);
+            resolve();
+          });
+          child.kill('SIGTERM');
+        }),
+    );
+    await Promise.all(exits);
+    rmSync(this.pidFile, { force: true });
+  }
+}
+
+module.exports = { ServiceGroup };

@@ -1,0 +1,87 @@
+#!/usr/bin/env node
+/**
+ * `npm test`: the same set-up as `npm start` (packages, build, Postgres/NATS/
+ * Redis), then type-check, lint and every Jest tier. Extra arguments go to
+ * Jest (`npm test -- apps/sessions`). Ends with "Summary: N passed, N failed".
+ */
+const { existsSync, readFileSync, rmSync } = require('node:fs');
+const { join } = require('node:path');
+const out = require('./console');
+const { ensurePackages } = require('./install');
+const { run } = require('./run-command');
+
+const root = join(__dirname, '..', '..');
+
+async function main() {
+  const jestArgs = process.argv.slice(2);
+  ensurePackages(root);
+  out.step('Build (swc → dist/)');
+  require('../build/build').build({ quiet: true });
+
+  const { ensureInfrastructure } = require('./infrastructure');
+  const infra = await ensureInfrastructure(root, process.env);
+  const admin = new URL(infra.DATABASE_URL);
+  admin.pathname = '/postgres';
+  const env = {
+    ...process.env,
+    TEST_POSTGRES_URL: admin.href,
+    TEST_NATS_URL: infra.NATS_URL,
+    TEST_REDIS_URL: infra.REDIS_URL,
+  };
+  reapTestLeftovers();
+
+  if (jestArgs.length === 0) {
+    out.step('Type-check (tsc --noEmit)');
+    gate(run(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.json', '--noEmit'], { cwd: root, stdio: 'inherit', timeoutMs: 10 * 60_000 }), 'type errors');
+    out.step('Lint (eslint, Nx module boundaries)');
+    const nxEnv = { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true' };
+    // The boundary rule reads Nx's project graph; computing it first makes the rule run instead of skipping.
+    gate(run(process.execPath, [require.resolve('nx/bin/nx'), 'show', 'projects'], { cwd: root, env: nxEnv }), 'Nx project graph errors');
+    gate(run(process.execPath, [require.resolve('eslint/bin/eslint.js'), 'apps', 'libs'], { cwd: root, stdio: 'inherit', timeoutMs: 10 * 60_000, env: nxEnv }), 'lint errors');
+  }
+
+  out.step('Tests (jest: unit, integration, end-to-end)');
+  const results = join(root, 'tmp', 'jest-results.json');
+  rmSync(results, { force: true });
+  const jest = run(
+    process.execPath,
+    [require.resolve('jest/bin/jest'), '--json', `--outputFile=${results}`, ...(process.env.CI ? ['--ci'] : []), ...jestArgs],
+    { cwd: root, stdio: 'inherit', env, timeoutMs: 60 * 60_000 },
+  );
+  reapTestLeftovers();
+  if (existsSync(results)) {
+    const summary = JSON.parse(readFileSync(results, 'utf8'));
+    const skipped = summary.numPendingTests + summary.numTodoTests;
+    console.log(`\nSummary: ${summary.numPassedTests} passed, ${summary.numFailedTests} failed${skipped ? `, ${skipped} skipped` : ''}`);
+    if (summary.numFailedTestSuites > 0 && summary.numFailedTests === 0) out.fail(`${summary.numFailedTestSuites} test file(s) failed to run`);
+  }
+  process.exit(jest.status ?? 1);
+}
+
+function gate(result, what) {
+  if (!result.ok) {
+    out.fail(`${what}; fix them before the tests run`);
+    console.log('\nSummary: 0 passed, 1 failed');
+    process.exit(1);
+  }
+}
+
+/** Services spawned by a test run that was itself killed (see libs/testing service-process.ts). */
+function reapTestLeftovers() {
+  const dir = join(root, 'tmp', 'test-pids');
+  if (!existsSync(dir)) return;
+  for (const name of require('node:fs').readdirSync(dir)) {
+    const pid = Number(name);
+    try {
+      if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(join(root, 'dist', 'apps'))) process.kill(pid, 'SIGKILL');
+    } catch {
+      // gone already
+    }
+    rmSync(join(dir, name), { force: true });
+  }
+}
+
+main().catch((error) => {
+  out.fail(error.stack ?? error.message);
+  process.exit(1);
+});
