@@ -10,7 +10,7 @@ const swcrc = require('./.swcrc.json');
 module.exports = {
   rootDir: __dirname,
   testEnvironment: 'node',
-  roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/tools'],
+  roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/tools', '<rootDir>/deploy'],
   testMatch: ['**/*.spec.ts'],
   transform: { '^.+\\.ts$': ['@swc/jest', { ...swcrc, swcrc: false, exclude: [], sourceMaps: 'inline' }] },
   moduleNameMapper: { '^@pp/(contracts|kernel|platform|testing)$': '<rootDir>/libs/$1/src/index.ts' },

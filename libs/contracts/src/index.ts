@@ -1,6 +1,11 @@
+// Contract classes carry class-validator/class-transformer decorators that read design-time type metadata.
+import 'reflect-metadata';
+
 export * from './checkout-sessions';
 export * from './errors';
 export * from './health';
+export * from './ingest';
+export * from './ledger';
 export * from './merchant-scope';
 export * from './services';
 export * from './subjects';

@@ -1,0 +1,113 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { SERVICE_NAMES, type ServiceName } from '@pp/contracts';
+import { type BaseConfig, loadConfig } from '@pp/platform';
+import { parse, parseAllDocuments } from 'yaml';
+import { CheckoutConfig } from '../apps/checkout/src/checkout.config';
+import { DashboardConfig } from '../apps/dashboard/src/dashboard.config';
+import { GatewayConfig } from '../apps/gateway/src/gateway.config';
+import { IngestConfig } from '../apps/ingest/src/ingest.config';
+import { LedgerConfig } from '../apps/ledger/src/ledger.config';
+import { RefundsConfig } from '../apps/refunds/src/refunds.config';
+import { SessionsConfig } from '../apps/sessions/src/sessions.config';
+import { WebhooksConfig } from '../apps/webhooks/src/webhooks.config';
+
+/* No Docker engine runs on the build machines, so the deployment files are checked by reading them. */
+
+const root = join(__dirname, '..');
+const CONFIGS: Record<ServiceName, new () => BaseConfig> = {
+  gateway: GatewayConfig,
+  sessions: SessionsConfig,
+  ledger: LedgerConfig,
+  ingest: IngestConfig,
+  refunds: RefundsConfig,
+  webhooks: WebhooksConfig,
+  checkout: CheckoutConfig,
+  dashboard: DashboardConfig,
+};
+const HTTP_PORTS: Partial<Record<ServiceName, number>> = { gateway: 3000, checkout: 3001, dashboard: 3002 };
+
+interface ComposeService {
+  image?: string;
+  command?: string[];
+  build?: { context: string; dockerfile: string; args: Record<string, string> };
+  environment?: Record<string, string>;
+  ports?: string[];
+  depends_on?: Record<string, { condition: string }>;
+  healthcheck?: { test: string[] };
+}
+
+/** Compose's ${VAR:-default} interpolation, enough to read the defaults. */
+const interpolate = (value: string) => value.replace(/\$\{[A-Z_]+:-([^}]*)\}/g, '$1');
+
+describe('docker-compose.yml', () => {
+  const compose = parse(readFileSync(join(root, 'docker-compose.yml'), 'utf8')) as { services: Record<string, ComposeService> };
+  const { services } = compose;
+
+  it('runs Postgres, NATS with JetStream, Redis without eviction and Jaeger, each health-checked', () => {
+    expect(services.postgres.image).toMatch(/^postgres:/);
+    expect(services.nats.command).toContain('-js');
+    expect(services.redis.command).toEqual(expect.arrayContaining(['--maxmemory-policy', 'noeviction', '--appendonly', 'yes']));
+    expect(services.jaeger.image).toMatch(/jaeger/);
+    for (const name of ['postgres', 'nats', 'redis', 'jaeger']) expect(services[name].healthcheck?.test.length).toBeGreaterThan(0);
+  });
+
+  it.each(SERVICE_NAMES)('builds and configures %s from the one Dockerfile', (name) => {
+    const service = services[name];
+    expect(service).toBeDefined();
+    expect(service.build).toEqual({ context: '.', dockerfile: 'deploy/Dockerfile', args: { APP: name } });
+    expect(existsSync(join(root, service.build!.dockerfile))).toBe(true);
+    expect(service.healthcheck?.test.join(' ')).toContain(HTTP_PORTS[name] ? `:${HTTP_PORTS[name]}/healthz` : `health-probe.js ${name}`);
+    for (const dependency of Object.values(service.depends_on ?? {})) expect(dependency.condition).toBe('service_healthy');
+    expect(Object.keys(service.depends_on ?? {})).toEqual(expect.arrayContaining(['nats']));
+    if (HTTP_PORTS[name]) expect(service.ports).toContain(`${HTTP_PORTS[name]}:${HTTP_PORTS[name]}`);
+
+    // The environment compose gives must pass the app's own boot-time validation.
+    const env = Object.fromEntries(Object.entries(service.environment ?? {}).map(([k, v]) => [k, interpolate(String(v))]));
+    expect(() => loadConfig(CONFIGS[name], env)).not.toThrow();
+    const deps = Object.keys(service.depends_on ?? {});
+    if (needs(name, 'DATABASE_URL')) expect(deps).toContain('postgres');
+    if (needs(name, 'REDIS_URL')) expect(deps).toContain('redis');
+  });
+
+  it('builds images that run the compiled service named by the build argument', () => {
+    const dockerfile = readFileSync(join(root, 'deploy', 'Dockerfile'), 'utf8');
+    expect(dockerfile).toMatch(/ARG APP/);
+    expect(dockerfile).toContain('dist/apps/${APP}/src/main.js');
+    expect(dockerfile).toContain('tools/build/build.js');
+  });
+});
+
+describe('deploy/k8s', () => {
+  const dir = join(root, 'deploy', 'k8s');
+  const documents = readdirSync(dir)
+    .filter((file) => file.endsWith('.yaml'))
+    .flatMap((file) => parseAllDocuments(readFileSync(join(dir, file), 'utf8')).map((doc) => doc.toJS()));
+
+  it.each(SERVICE_NAMES)('has a Deployment for %s with probes and the shared config', (name) => {
+    const deployment = documents.find((doc) => doc.kind === 'Deployment' && doc.metadata.name === name);
+    expect(deployment).toBeDefined();
+    const [container] = deployment.spec.template.spec.containers;
+    expect(container.readinessProbe).toBeDefined();
+    expect(container.envFrom).toEqual([{ configMapRef: { name: 'checkout-config' } }, { secretRef: { name: 'checkout-secrets' } }]);
+    if (HTTP_PORTS[name]) {
+      expect(documents.some((doc) => doc.kind === 'Service' && doc.metadata.name === name)).toBe(true);
+    }
+  });
+
+  it('lists every manifest in the kustomization', () => {
+    const kustomization = parse(readFileSync(join(dir, 'kustomization.yaml'), 'utf8')) as { resources: string[] };
+    const files = readdirSync(dir).filter((file) => file.endsWith('.yaml') && file !== 'kustomization.yaml');
+    expect([...kustomization.resources].sort()).toEqual(files.sort());
+  });
+});
+
+/** Whether an app's config requires `variable` (it is named when absent). */
+function needs(name: ServiceName, variable: string): boolean {
+  try {
+    loadConfig(CONFIGS[name], {});
+    return false;
+  } catch (error) {
+    return (error as Error).message.includes(variable);
+  }
+}
