@@ -31,7 +31,8 @@ class ServiceGroup {
     this.env = env;
     this.children = new Map();
     this.stopping = false;
-    this.pidFile = join(root, 'tmp', 'services.pids');
+    // One pid file per gateway port, so two stacks from one checkout (dev + tests) never reap each other.
+    this.pidFile = join(root, 'tmp', `services-${env.GATEWAY_PORT ?? 3000}.pids`);
     this.width = Math.max(...services.map((s) => s.length));
   }
 

@@ -1,0 +1,102 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import { testInfra, waitFor } from '@pp/testing';
+
+/*
+ * `npm start` as a user runs it: the launcher sets up, starts every service,
+ * waits for /readyz and prints the URLs. Killing the launcher outright leaves
+ * services behind; the next start must reap them and come up again; Ctrl-C
+ * must stop every service.
+ */
+
+const root = join(__dirname, '..', '..');
+const base = 20000 + Math.floor(Math.random() * 20000);
+const ports = { GATEWAY_PORT: String(base), CHECKOUT_PORT: String(base + 1), DASHBOARD_PORT: String(base + 2) };
+const database = `pp_launcher_${randomBytes(4).toString('hex')}`;
+
+function launch(): { child: ChildProcess; output: () => string } {
+  const dbUrl = new URL(testInfra.postgresAdminUrl);
+  dbUrl.pathname = `/${database}`;
+  const child = spawn(process.execPath, [join(root, 'tools', 'launcher', 'start.js')], {
+    cwd: root,
+    env: {
+      ...process.env,
+      ...ports,
+      DATABASE_URL: dbUrl.toString(),
+      NATS_URL: testInfra.natsUrl,
+      REDIS_URL: testInfra.redisUrl,
+      PP_NAMESPACE: `launch${randomBytes(3).toString('hex')}`,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let text = '';
+  child.stdout?.on('data', (chunk: Buffer) => (text += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (text += chunk.toString()));
+  return { child, output: () => text };
+}
+
+const servicePids = async (): Promise<number[]> => {
+  const report = (await (await fetch(`http://127.0.0.1:${ports.GATEWAY_PORT}/readyz`)).json()) as {
+    services: Record<string, { instance: string }>;
+  };
+  return Object.values(report.services).map((s) => Number(s.instance.split(':')[1]));
+};
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+afterAll(async () => {
+  const admin = new Client({ connectionString: testInfra.postgresAdminUrl });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
+  await admin.end();
+});
+
+it('starts, survives being killed, starts again, and stops every service on Ctrl-C', async () => {
+  const first = launch();
+  await waitFor('first start to be ready', () => first.output().includes('Ready. Every service answers.'), { timeoutMs: 90_000 });
+  expect(first.output()).toMatch(/Infrastructure: Postgres, NATS \(JetStream\), Redis/);
+  expect(first.output()).toContain(`http://localhost:${ports.GATEWAY_PORT}`);
+  expect(first.output()).toContain(`Postgres: created database ${database}`);
+  const orphans = await servicePids();
+  expect(orphans).toHaveLength(7);
+
+  first.child.kill('SIGKILL'); // the launcher dies; its services live on
+  await waitFor('launcher gone', () => first.child.exitCode !== null || first.child.signalCode !== null);
+  expect(orphans.every(alive)).toBe(true);
+
+  const second = launch();
+  await waitFor('second start to be ready', () => second.output().includes('Ready. Every service answers.'), { timeoutMs: 90_000 });
+  expect(second.output()).toContain('left over from an earlier run');
+  expect(second.output()).not.toContain(`created database ${database}`);
+  expect(orphans.some(alive)).toBe(false);
+  const running = await servicePids();
+
+  second.child.kill('SIGINT');
+  await waitFor('launcher exit', () => second.child.exitCode !== null, { timeoutMs: 20_000 });
+  expect(second.child.exitCode).toBe(0);
+  expect(running.some(alive)).toBe(false);
+  expect(second.output()).toContain('stopping every service');
+}, 240_000);
+
+it('stops the whole stack and names the service when one crashes', async () => {
+  const run = launch();
+  await waitFor('start to be ready', () => run.output().includes('Ready. Every service answers.'), { timeoutMs: 90_000 });
+  const pids = await servicePids();
+  const report = (await (await fetch(`http://127.0.0.1:${ports.GATEWAY_PORT}/readyz`)).json()) as {
+    services: Record<string, { instance: string }>;
+  };
+  process.kill(Number(report.services.ledger.instance.split(':')[1]), 'SIGKILL');
+  await waitFor('launcher exit', () => run.child.exitCode !== null, { timeoutMs: 30_000 });
+  expect(run.child.exitCode).toBe(1);
+  expect(run.output()).toContain('ledger stopped unexpectedly (SIGKILL); stopping the other services');
+  expect(pids.some(alive)).toBe(false);
+}, 120_000);
