@@ -100,3 +100,18 @@ it('stops the whole stack and names the service when one crashes', async () => {
   expect(run.output()).toContain('ledger stopped unexpectedly (SIGKILL); stopping the other services');
   expect(pids.some(alive)).toBe(false);
 }, 120_000);
+
+it('refuses to start with a clear message when infrastructure is unreachable', async () => {
+  const child = spawn(process.execPath, [join(root, 'tools', 'launcher', 'start.js')], {
+    cwd: root,
+    env: { ...process.env, ...ports, NATS_URL: 'nats://nats.invalid:4222' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let text = '';
+  child.stdout?.on('data', (chunk: Buffer) => (text += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (text += chunk.toString()));
+  const code = await new Promise((resolve) => child.on('exit', resolve));
+  expect(code).toBe(1);
+  expect(text).toContain('NATS is unreachable at nats.invalid:4222');
+  expect(text).not.toMatch(/\n\s+at .+\(.+:\d+:\d+\)/); // no stack trace
+}, 60_000);
