@@ -1,10 +1,23 @@
 import { Module } from '@nestjs/common';
 import { DatabaseModule } from '@pp/platform';
+import { DataSource } from 'typeorm';
+import { CheckoutSessionQueriesHandler } from './checkout-sessions/checkout-session-queries.handler';
 import { LedgerMigrations } from './database/migrations';
+import { AppendHandler } from './event-store/append.handler';
+import { EventStore } from './event-store/event-store';
+import { EVENT_STORE, GroupCommitAppender } from './event-store/group-commit.appender';
+import { LEDGER_POOL, poolOf } from './event-store/ledger-pool';
+import { LEDGER_PROJECTIONS } from './projections/ledger.projections';
+import { EventPublisher } from './publication/event-publisher';
 
 @Module({
-  imports: [
-    DatabaseModule.forService({ schema: 'ledger', migrations: LedgerMigrations }),
+  imports: [DatabaseModule.forService({ schema: 'ledger', migrations: LedgerMigrations })],
+  controllers: [AppendHandler, CheckoutSessionQueriesHandler],
+  providers: [
+    { provide: LEDGER_POOL, inject: [DataSource], useFactory: poolOf },
+    { provide: EVENT_STORE, useValue: new EventStore(LEDGER_PROJECTIONS) },
+    GroupCommitAppender,
+    EventPublisher,
   ],
 })
 export class LedgerModule {}

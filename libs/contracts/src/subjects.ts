@@ -1,5 +1,7 @@
 import type { CheckoutSessionSubjects } from './checkout-sessions';
 import type { HealthSubjects } from './health';
+import type { IngestSubjects } from './ingest';
+import type { LedgerSubjects } from './ledger';
 
 /**
  * One typed map from NATS subject to request and reply payloads, composed of
@@ -7,7 +9,7 @@ import type { HealthSubjects } from './health';
  * version and are never derived from class names. Do not rename a subject
  * without a migration: running replicas listen on it.
  */
-export interface SubjectMap extends HealthSubjects, CheckoutSessionSubjects {}
+export interface SubjectMap extends HealthSubjects, CheckoutSessionSubjects, LedgerSubjects, IngestSubjects {}
 
 export type Subject = keyof SubjectMap & string;
 export type RequestOf<S extends Subject> = SubjectMap[S]['request'];

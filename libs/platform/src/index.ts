@@ -2,6 +2,7 @@ export * from './app';
 export * from './config';
 export * from './database';
 export * from './health';
+export * from './jetstream';
 export * from './logging';
 export * from './nats';
 export * from './redis';

@@ -1,14 +1,35 @@
-import type { IdempotencyToken, MerchantScope } from '../merchant-scope';
+import { IsObject, IsOptional, IsString, Length, ValidateNested } from 'class-validator';
+import { Type } from 'class-transformer';
+import { IdempotencyToken, MerchantScope } from '../merchant-scope';
 import type { CreateCheckoutSessionBody } from './create-checkout-session.body';
 import type { CheckoutSessionCreatedView, CheckoutSessionView } from './checkout-session.views';
 
-export interface CreateCheckoutSessionCommand extends MerchantScope {
-  body: CreateCheckoutSessionBody;
-  idempotency: IdempotencyToken;
+export class CreateCheckoutSessionCommand extends MerchantScope {
+  /** Validated by the sessions service itself, whose messages name the field and whose URL rules depend on the mode. */
+  @IsObject({ message: 'body must be an object' })
+  body!: CreateCheckoutSessionBody;
+
+  @ValidateNested()
+  @Type(() => IdempotencyToken)
+  idempotency!: IdempotencyToken;
 }
 
-export interface GetCheckoutSessionQuery extends MerchantScope {
-  session_id: string;
+export class GetCheckoutSessionQuery extends MerchantScope {
+  @IsString()
+  @Length(1, 64)
+  session_id!: string;
+}
+
+export class CompleteCheckoutSessionCommand extends MerchantScope {
+  @IsString()
+  @Length(1, 64)
+  session_id!: string;
+
+  /** The payment that completes the session, recorded with the fact. */
+  @IsOptional()
+  @IsString()
+  @Length(1, 64)
+  transaction_id?: string;
 }
 
 /** Served by the sessions service. */
@@ -17,4 +38,10 @@ export interface CheckoutSessionSubjects {
   'sessions.create.v1': { request: CreateCheckoutSessionCommand; reply: CheckoutSessionCreatedView & { replayed: boolean } };
   /** NOT_FOUND 'Checkout session not found' for unknown ids and for another merchant's or mode's session. */
   'sessions.get.v1': { request: GetCheckoutSessionQuery; reply: CheckoutSessionView };
+  /**
+   * Completes a PENDING, unexpired session (used by payments). Idempotent: an
+   * already COMPLETED session answers as is. Errors: NOT_FOUND, CONFLICT
+   * 'Checkout session expired'.
+   */
+  'sessions.complete.v1': { request: CompleteCheckoutSessionCommand; reply: CheckoutSessionView };
 }

@@ -1,3 +1,4 @@
+export * from './checkout-session.events';
 export * from './checkout-session.subjects';
 export * from './checkout-session.views';
 export * from './create-checkout-session.body';

@@ -1,2 +1,10 @@
+import { EventStore1767225600000 } from './1767225600000-event-store.migration';
+import { CheckoutSessionsReadModel1767225600001 } from './1767225600001-checkout-sessions-read-model.migration';
+import { MerchantEventsReadModel1767225600002 } from './1767225600002-merchant-events-read-model.migration';
+
 /** Every migration of the ledger schema, oldest first. */
-export const LedgerMigrations: Function[] = [];
+export const LedgerMigrations: Function[] = [
+  EventStore1767225600000,
+  CheckoutSessionsReadModel1767225600001,
+  MerchantEventsReadModel1767225600002,
+];

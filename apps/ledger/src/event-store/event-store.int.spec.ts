@@ -1,0 +1,113 @@
+import { type AppendRequest, DomainError, ErrorCode } from '@pp/contracts';
+import { BusClient } from '@pp/platform';
+import { TestStack, testInfra } from '@pp/testing';
+import { connect, type NatsConnection } from 'nats';
+import { Client } from 'pg';
+
+describe('ledger event store over NATS and Postgres', () => {
+  let stack: TestStack;
+  let nc: NatsConnection;
+  let bus: BusClient;
+  let db: Client;
+
+  beforeAll(async () => {
+    stack = await TestStack.start({ services: ['ledger'], label: 'eventstore' });
+    nc = await connect({ servers: testInfra.natsUrl });
+    bus = new BusClient(nc, stack.namespace, 10_000);
+    db = new Client({ connectionString: stack.database.url });
+    await db.connect();
+  });
+  afterAll(async () => {
+    await db?.end();
+    await nc?.close();
+    await stack?.stop();
+  });
+
+  const append = (streamId: string, expected: number, extra: Partial<AppendRequest> = {}) =>
+    bus.request('ledger.append.v1', {
+      stream_id: streamId,
+      expected_version: expected,
+      events: [{ type: 'test.happened', schema_version: 1, data: { n: expected + 1 } }],
+      metadata: { merchant_id: 'mer_1', livemode: false },
+      ...extra,
+    });
+
+  const failureOf = (promise: Promise<unknown>) =>
+    promise.then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+
+  it('appends with ids, versions and metadata, and reads the stream back', async () => {
+    const first = await append('test-a', 0);
+    const second = await append('test-a', 1);
+    expect(first).toMatchObject({ stream_id: 'test-a', version: 1, replayed: false });
+    expect(second.events[0]).toMatchObject({ version: 2, type: 'test.happened', schema_version: 1, data: { n: 2 } });
+    expect(second.events[0].id).toMatch(/^evt_/);
+    expect(second.events[0].metadata).toMatchObject({ merchant_id: 'mer_1', livemode: false });
+    expect(second.events[0].position).toBeGreaterThan(first.events[0].position);
+
+    const stream = await bus.request('ledger.stream.read.v1', { stream_id: 'test-a' });
+    expect(stream.version).toBe(2);
+    expect(stream.events.map((event) => event.id)).toEqual([first.events[0].id, second.events[0].id]);
+  });
+
+  it('refuses a stale or skipped expected version with CONCURRENCY_CONFLICT', async () => {
+    await append('test-b', 0);
+    for (const expected of [0, 5]) {
+      const error = await failureOf(append('test-b', expected));
+      expect(error).toBeInstanceOf(DomainError);
+      expect((error as DomainError).code).toBe(ErrorCode.ConcurrencyConflict);
+    }
+    expect((await bus.request('ledger.stream.read.v1', { stream_id: 'test-b' })).version).toBe(1);
+  });
+
+  it('lets exactly one of 20 concurrent appends at the same expected version succeed', async () => {
+    await append('test-race', 0);
+    const results = await Promise.allSettled(Array.from({ length: 20 }, () => append('test-race', 1)));
+    const succeeded = results.filter((result) => result.status === 'fulfilled');
+    const conflicts = results.filter(
+      (result) => result.status === 'rejected' && (result.reason as DomainError).code === ErrorCode.ConcurrencyConflict,
+    );
+    expect(succeeded).toHaveLength(1);
+    expect(conflicts).toHaveLength(19);
+    const stream = await bus.request('ledger.stream.read.v1', { stream_id: 'test-race' });
+    expect(stream.events.map((event) => event.version)).toEqual([1, 2]);
+  });
+
+  it('records an idempotency key with the append: a replay appends nothing, a different fingerprint is refused', async () => {
+    const idempotency = { key: 'key-1', fingerprint: 'fp-1' };
+    const results = await Promise.all(Array.from({ length: 5 }, () => append('test-idem', 0, { idempotency })));
+    expect(results.filter((reply) => !reply.replayed)).toHaveLength(1);
+    const ids = new Set(results.map((reply) => reply.events[0].id));
+    expect(ids.size).toBe(1);
+    expect(results[0].events[0].metadata.idempotency_key).toBe('key-1');
+
+    const later = await append('test-idem', 1, { idempotency });
+    expect(later).toMatchObject({ replayed: true, version: 1 });
+
+    const mismatch = await failureOf(append('test-idem', 1, { idempotency: { key: 'key-1', fingerprint: 'fp-2' } }));
+    expect(mismatch).toMatchObject({ code: ErrorCode.ValidationFailed, message: 'Idempotency-Key reused with different parameters' });
+
+    const otherMode = await append('test-idem-live', 0, { idempotency, metadata: { merchant_id: 'mer_1', livemode: true } });
+    expect(otherMode.replayed).toBe(false);
+    expect((await bus.request('ledger.stream.read.v1', { stream_id: 'test-idem' })).version).toBe(1);
+  });
+
+  it('refuses an invalid append with VALIDATION_FAILED', async () => {
+    const error = await failureOf(append('not a stream', 0));
+    expect(error).toMatchObject({ code: ErrorCode.ValidationFailed });
+  });
+
+  it.each([
+    ['UPDATE', `UPDATE ledger.events SET data = '{}'`],
+    ['DELETE', 'DELETE FROM ledger.events'],
+    ['TRUNCATE', 'TRUNCATE ledger.events'],
+  ])('rejects %s on the event table in the database itself', async (_operation, sql) => {
+    const before = await db.query('SELECT count(*) FROM ledger.events');
+    await expect(db.query(sql)).rejects.toThrow(/insert-only/);
+    const after = await db.query('SELECT count(*) FROM ledger.events');
+    expect(after.rows[0].count).toBe(before.rows[0].count);
+    expect(Number(after.rows[0].count)).toBeGreaterThan(0);
+  });
+});

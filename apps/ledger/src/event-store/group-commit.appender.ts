@@ -1,0 +1,108 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { type AppendReply, type AppendRequest, DomainError, ErrorCode } from '@pp/contracts';
+import { CONFIG, JsonLogger } from '@pp/platform';
+import type { Pool, PoolClient } from 'pg';
+import type { LedgerConfig } from '../ledger.config';
+import type { AppendContext, EventStore } from './event-store';
+import { LEDGER_POOL } from './ledger-pool';
+
+/** NOTIFY channel that wakes the JetStream publisher after a commit. */
+export const EVENTS_COMMITTED_CHANNEL = 'ledger_events_committed';
+
+export const EVENT_STORE = Symbol('EVENT_STORE');
+
+interface PendingAppend {
+  request: AppendRequest;
+  context: AppendContext;
+  resolve(reply: AppendReply): void;
+  reject(error: unknown): void;
+}
+
+type Outcome = { ok: true; reply: AppendReply } | { ok: false; error: unknown };
+
+/**
+ * Group commit: appends that arrive while a transaction is committing wait,
+ * then all go into the next transaction, each under its own savepoint so a
+ * failing append (stale version, taken reference) fails alone. One commit
+ * (one WAL flush) then answers them all. Batches form by themselves under
+ * load; a lone append is committed at once, with no added delay.
+ */
+@Injectable()
+export class GroupCommitAppender {
+  private readonly queue: PendingAppend[] = [];
+  private committing = false;
+
+  constructor(
+    @Inject(LEDGER_POOL) private readonly pool: Pool,
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(CONFIG) private readonly config: LedgerConfig,
+    private readonly logger: JsonLogger,
+  ) {}
+
+  append(request: AppendRequest, context: AppendContext): Promise<AppendReply> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ request, context, resolve, reject });
+      void this.drain();
+    });
+  }
+
+  private async drain(): Promise<void> {
+    if (this.committing) return;
+    this.committing = true;
+    try {
+      while (this.queue.length > 0) await this.commit(this.queue.splice(0, this.config.LEDGER_APPEND_BATCH_MAX));
+    } finally {
+      this.committing = false;
+    }
+  }
+
+  private async commit(batch: PendingAppend[]): Promise<void> {
+    let db: PoolClient | undefined;
+    let outcomes: Outcome[];
+    try {
+      db = await this.pool.connect();
+      outcomes = await this.runBatch(db, batch);
+    } catch (error) {
+      this.logger.error(error instanceof Error ? error : String(error), { batch: batch.length });
+      const failure = new DomainError(ErrorCode.ServiceUnavailable, 'The event store could not commit; retry the request');
+      for (const item of batch) item.reject(failure);
+      return;
+    } finally {
+      db?.release();
+    }
+    if (this.config.LEDGER_TEST_CRASH_AFTER_COMMIT && outcomes.some((outcome) => outcome.ok && !outcome.reply.replayed)) {
+      process.kill(process.pid, 'SIGKILL'); // test hook: committed, never answered
+    }
+    batch.forEach((item, i) => {
+      const outcome = outcomes[i];
+      if (outcome.ok) item.resolve(outcome.reply);
+      else item.reject(outcome.error);
+    });
+  }
+
+  private async runBatch(db: PoolClient, batch: PendingAppend[]): Promise<Outcome[]> {
+    const outcomes: Outcome[] = [];
+    await db.query('BEGIN');
+    try {
+      for (const item of batch) {
+        await db.query('SAVEPOINT append');
+        try {
+          const reply = await this.store.append(db, item.request, item.context);
+          await db.query('RELEASE SAVEPOINT append');
+          outcomes.push({ ok: true, reply });
+        } catch (error) {
+          await db.query('ROLLBACK TO SAVEPOINT append');
+          outcomes.push({ ok: false, error });
+        }
+      }
+      if (outcomes.some((outcome) => outcome.ok && !outcome.reply.replayed)) {
+        await db.query('SELECT pg_notify($1, $2)', [EVENTS_COMMITTED_CHANNEL, '']);
+      }
+      await db.query('COMMIT');
+      return outcomes;
+    } catch (error) {
+      await db.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,159 @@
+import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { LEDGER_EVENTS_STREAM, LEDGER_EVENTS_SUBJECTS, ledgerEventSubject } from '@pp/contracts';
+import { CONFIG, ensureStream, JsonLogger, NATS_CONNECTION, streamName, subjectPrefix } from '@pp/platform';
+import type { JetStreamClient, NatsConnection } from 'nats';
+import { Client } from 'pg';
+import { EVENTS_COMMITTED_CHANNEL } from '../event-store/group-commit.appender';
+import { EVENT_COLUMNS, type EventRow, toStoredEvent } from '../event-store/stored-event.row';
+import type { LedgerConfig } from '../ledger.config';
+
+const PUBLISHER = 'jetstream';
+/** Advisory lock held by the one replica that publishes. */
+const LEADER_LOCK = 'pp:ledger:jetstream-publisher';
+const PAGE_SIZE = 500;
+/** How often a replica that is not the publisher tries to become it. */
+const LEADERSHIP_RETRY_MS = 2000;
+/**
+ * Re-publications happen only for events published but not yet checkpointed
+ * (at most one page, after a crash); an hour covers a long outage between
+ * the two. Consumers dedupe on the event id anyway.
+ */
+const DUPLICATE_WINDOW_MS = 60 * 60 * 1000;
+const RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
+
+interface Checkpoint {
+  transactionId: string;
+  position: string;
+}
+
+/**
+ * Publishes committed events to JetStream in commit order, at least once and
+ * without gaps (DESIGN.md §2). It reads only rows whose transaction is
+ * surely over (`transaction_id < pg_snapshot_xmin`), in (transaction_id,
+ * position) order, and checkpoints on that pair: a transaction that took a
+ * lower position but commits later is still ahead of the checkpoint, so it
+ * is never skipped. One replica at a time publishes (session advisory lock on
+ * its own connection); NOTIFY after each commit wakes it, a poll backs it up.
+ */
+@Injectable()
+export class EventPublisher implements OnApplicationBootstrap, OnApplicationShutdown {
+  private stopped = false;
+  private loop?: Promise<void>;
+  private wake: () => void = () => undefined;
+  private readonly prefix: string;
+
+  constructor(
+    @Inject(CONFIG) private readonly config: LedgerConfig,
+    @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
+    private readonly logger: JsonLogger,
+  ) {
+    this.prefix = subjectPrefix(config.PP_NAMESPACE);
+  }
+
+  onApplicationBootstrap(): void {
+    this.loop = this.run();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    this.wake();
+    await this.loop;
+  }
+
+  private async run(): Promise<void> {
+    while (!this.stopped) {
+      try {
+        await this.leadWhilePossible();
+      } catch (error) {
+        this.logger.warn('event publisher stopped; retrying', { error: error instanceof Error ? error.message : String(error) });
+      }
+      await this.sleep(LEADERSHIP_RETRY_MS);
+    }
+  }
+
+  private async leadWhilePossible(): Promise<void> {
+    const db = new Client({ connectionString: this.config.DATABASE_URL, application_name: 'ledger-publisher' });
+    let broken: Error | undefined;
+    db.on('error', (error) => {
+      broken = error;
+      this.wake();
+    });
+    db.on('notification', () => this.wake());
+    await db.connect();
+    try {
+      const { rows } = await db.query<{ leader: boolean }>('SELECT pg_try_advisory_lock(hashtext($1)) AS leader', [LEADER_LOCK]);
+      if (!rows[0].leader) return;
+      await db.query(`LISTEN ${EVENTS_COMMITTED_CHANNEL}`);
+      const js = await this.openStream();
+      this.logger.info('publishing ledger events to JetStream', { stream: streamName(this.config.PP_NAMESPACE, LEDGER_EVENTS_STREAM) });
+      let checkpoint = await this.loadCheckpoint(db);
+      while (!this.stopped) {
+        if (broken) throw broken;
+        const { published, next } = await this.publishPage(db, js, checkpoint);
+        checkpoint = next;
+        if (published < PAGE_SIZE) await this.sleep(this.config.LEDGER_PUBLISH_POLL_MS);
+      }
+    } finally {
+      await db.end().catch(() => undefined);
+    }
+  }
+
+  private async openStream(): Promise<JetStreamClient> {
+    await ensureStream(this.nc, {
+      name: streamName(this.config.PP_NAMESPACE, LEDGER_EVENTS_STREAM),
+      subjects: [this.prefix + LEDGER_EVENTS_SUBJECTS],
+      duplicateWindowMs: DUPLICATE_WINDOW_MS,
+      maxAgeMs: RETENTION_MS,
+    });
+    return this.nc.jetstream();
+  }
+
+  private async loadCheckpoint(db: Client): Promise<Checkpoint> {
+    await db.query(
+      `INSERT INTO ledger.publication_checkpoints (publisher, transaction_id, position) VALUES ($1, '0', 0) ON CONFLICT DO NOTHING`,
+      [PUBLISHER],
+    );
+    const { rows } = await db.query<{ transaction_id: string; position: string }>(
+      'SELECT transaction_id::text, position FROM ledger.publication_checkpoints WHERE publisher = $1',
+      [PUBLISHER],
+    );
+    return { transactionId: rows[0].transaction_id, position: rows[0].position };
+  }
+
+  /** Publishes one page in order, each message acknowledged before the next, then moves the checkpoint. */
+  private async publishPage(db: Client, js: JetStreamClient, from: Checkpoint): Promise<{ published: number; next: Checkpoint }> {
+    const { rows } = await db.query<EventRow & { transaction_id: string }>(
+      `SELECT transaction_id::text, ${EVENT_COLUMNS} FROM ledger.events
+       WHERE (transaction_id, position) > ($1::xid8, $2::bigint)
+         AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+       ORDER BY transaction_id, position
+       LIMIT $3`,
+      [from.transactionId, from.position, PAGE_SIZE],
+    );
+    if (rows.length === 0) return { published: 0, next: from };
+    for (const row of rows) {
+      const event = toStoredEvent(row);
+      await js.publish(this.prefix + ledgerEventSubject(event.type), JSON.stringify(event), { msgID: event.id });
+    }
+    const last = rows[rows.length - 1];
+    const next = { transactionId: last.transaction_id, position: last.position };
+    await db.query(
+      'UPDATE ledger.publication_checkpoints SET transaction_id = $2::xid8, position = $3, updated_at = now() WHERE publisher = $1',
+      [PUBLISHER, next.transactionId, next.position],
+    );
+    return { published: rows.length, next };
+  }
+
+  /** Waits `ms`, or less if a commit notification (or shutdown) comes first. */
+  private sleep(ms: number): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wake = done;
+    });
+  }
+}

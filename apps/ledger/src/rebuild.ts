@@ -1,0 +1,46 @@
+import 'reflect-metadata';
+import { ConfigError, loadConfig, runMigrations, WithDatabase } from '@pp/platform';
+import { DataSource } from 'typeorm';
+import { LedgerMigrations } from './database/migrations';
+import { poolOf } from './event-store/ledger-pool';
+import { LEDGER_PROJECTIONS } from './projections/ledger.projections';
+import { rebuildReadModels } from './projections/rebuild-read-models';
+
+/**
+ * `npm run ledger:rebuild`: drops every read model of the ledger and rebuilds
+ * it from the event store, printing progress. Needs only DATABASE_URL; the
+ * services may keep running (appends wait for the rebuild to commit).
+ */
+class RebuildConfig extends WithDatabase(class {}) {}
+
+async function main(): Promise<void> {
+  const config = loadConfig(RebuildConfig, process.env);
+  const dataSource = new DataSource({
+    type: 'postgres',
+    url: config.DATABASE_URL,
+    schema: 'ledger',
+    migrations: LedgerMigrations,
+    migrationsTableName: 'migrations',
+    extra: { max: 2, application_name: 'ledger-rebuild' },
+  });
+  await dataSource.initialize();
+  try {
+    await runMigrations(dataSource, 'ledger');
+    const names = LEDGER_PROJECTIONS.map((projection) => projection.name).join(', ');
+    process.stdout.write(`rebuilding read models: ${names}\n`);
+    const started = Date.now();
+    const result = await rebuildReadModels(poolOf(dataSource), LEDGER_PROJECTIONS, ({ done, total }) => {
+      const percent = total === 0 ? 100 : Math.floor((done / total) * 100);
+      process.stdout.write(`  ${done}/${total} events (${percent}%)\n`);
+    });
+    process.stdout.write(`rebuilt ${names} from ${result.done} events in ${Date.now() - started} ms\n`);
+  } finally {
+    await dataSource.destroy();
+  }
+}
+
+main().catch((error: unknown) => {
+  const detail = error instanceof ConfigError ? `configuration error: ${error.problems.join('; ')}` : error instanceof Error ? error.message : String(error);
+  process.stderr.write(`ledger rebuild failed: ${detail}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,66 @@
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, ArrayMinSize, IsInt, IsOptional, IsString, Length, Matches, Min, ValidateNested } from 'class-validator';
+import { IdempotencyToken } from '../merchant-scope';
+import { AppendMetadata, NewEvent, type StoredEvent } from './stored-event';
+
+/** Stream ids are `<category>-<entity id>`, e.g. `checkout_session-<cuid>`. */
+export const STREAM_ID_PATTERN = /^[a-z][a-z0-9_]*-[A-Za-z0-9_-]+$/;
+
+/**
+ * Request of `ledger.append.v1`: append `events` to `stream_id` if its last
+ * version is still `expected_version` (0: the stream must not exist yet).
+ */
+export class AppendRequest {
+  @IsString()
+  @Matches(STREAM_ID_PATTERN, { message: 'stream_id must look like <category>-<id>' })
+  @Length(3, 200)
+  stream_id!: string;
+
+  @IsInt()
+  @Min(0)
+  expected_version!: number;
+
+  @ValidateNested({ each: true })
+  @Type(() => NewEvent)
+  @ArrayMinSize(1)
+  @ArrayMaxSize(100)
+  events!: NewEvent[];
+
+  @ValidateNested()
+  @Type(() => AppendMetadata)
+  metadata!: AppendMetadata;
+
+  /**
+   * Recorded in the same transaction as the events, unique per merchant, mode
+   * and key: a second append with the same key appends nothing and answers
+   * the first one's events with `replayed: true` (exactly-once creation).
+   */
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => IdempotencyToken)
+  idempotency?: IdempotencyToken;
+}
+
+export interface AppendReply {
+  stream_id: string;
+  /** The stream's last version after the append (or after the original append, when replayed). */
+  version: number;
+  /** The events appended by this call, or by the original call when replayed. */
+  events: StoredEvent[];
+  replayed: boolean;
+}
+
+export class ReadStreamRequest {
+  @IsString()
+  @Matches(STREAM_ID_PATTERN, { message: 'stream_id must look like <category>-<id>' })
+  @Length(3, 200)
+  stream_id!: string;
+}
+
+export interface ReadStreamReply {
+  stream_id: string;
+  /** 0 when the stream has no events. */
+  version: number;
+  events: StoredEvent[];
+}
+

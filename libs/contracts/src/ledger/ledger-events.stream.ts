@@ -1,0 +1,30 @@
+import { isMerchantEventType } from './merchant-events';
+
+/*
+ * JetStream layout of committed ledger events (the ledger's publisher is the
+ * only writer). Do not rename without a migration: consumers bind to these.
+ *
+ *   stream   <PP_NAMESPACE>_LEDGER_EVENTS  (LEDGER_EVENTS without a namespace)
+ *   subjects <PP_NAMESPACE>.ledger.events.<kind>.<event type>
+ *            kind "merchant": merchant-visible events, e.g. ledger.events.merchant.checkout.session.expired
+ *            kind "fact":     internal domain facts,  e.g. ledger.events.fact.session.created
+ *   payload  the StoredEvent as JSON; header Nats-Msg-Id = event id (evt_…)
+ *
+ * Messages are stored in commit order. Consumers filter with wildcards, e.g.
+ * `<ns>.ledger.events.merchant.>` (webhooks) or `<ns>.ledger.events.*.payment.>`,
+ * and must be idempotent on the event id (delivery is at least once).
+ */
+export const LEDGER_EVENTS_STREAM = 'LEDGER_EVENTS';
+
+export type LedgerEventKind = 'merchant' | 'fact';
+
+export const ledgerEventKind = (type: string): LedgerEventKind => (isMerchantEventType(type) ? 'merchant' : 'fact');
+
+/** Subject of one event, without the namespace prefix (the publisher adds it). */
+export const ledgerEventSubject = (type: string): string => `ledger.events.${ledgerEventKind(type)}.${type}`;
+
+/** Every ledger event subject (without prefix): what the stream captures. */
+export const LEDGER_EVENTS_SUBJECTS = 'ledger.events.>';
+
+/** Filter for every merchant-visible event (without prefix). */
+export const MERCHANT_EVENTS_FILTER = 'ledger.events.merchant.>';

@@ -1,0 +1,65 @@
+import { IsBoolean, IsInt, IsObject, IsOptional, IsString, Length, Matches, Max, Min } from 'class-validator';
+
+/**
+ * Who and what caused an event, kept with it forever (DESIGN.md §2), so a
+ * replay or a delivery days later still points at the request behind it.
+ */
+export interface EventMetadata {
+  merchant_id: string;
+  livemode: boolean;
+  /** The Idempotency-Key of the request that created the event, if any. */
+  idempotency_key?: string;
+  /** Id of the command, job or event that caused this one. */
+  causation_id?: string;
+  /** Request id the whole flow shares (X-Request-Id). */
+  correlation_id?: string;
+  /** W3C trace context (traceparent, tracestate) of the append. */
+  trace?: Record<string, string>;
+}
+
+/** An event as stored by the ledger and published on JetStream. */
+export interface StoredEvent<D = Record<string, unknown>> {
+  /** evt_…: stable for ever (the JetStream Nats-Msg-Id; merchant-visible events show it). */
+  id: string;
+  /** Global position: increases with insertion, not necessarily with commit order. */
+  position: number;
+  stream_id: string;
+  /** 1 for the first event of a stream. */
+  version: number;
+  type: string;
+  schema_version: number;
+  data: D;
+  metadata: EventMetadata;
+  created_at: string;
+}
+
+/** One event handed to `ledger.append.v1`; the ledger gives it its id, position and version. */
+export class NewEvent {
+  @IsString()
+  @Matches(/^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)+$/, { message: 'type must be dotted lowercase words, e.g. session.created' })
+  @Length(3, 120)
+  type!: string;
+
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  schema_version!: number;
+
+  @IsObject()
+  data!: Record<string, unknown>;
+}
+
+/** Caller-supplied metadata of an append (the ledger adds the idempotency key, trace and request id). */
+export class AppendMetadata {
+  @IsString()
+  @Length(1, 64)
+  merchant_id!: string;
+
+  @IsBoolean()
+  livemode!: boolean;
+
+  @IsOptional()
+  @IsString()
+  @Length(1, 255)
+  causation_id?: string;
+}
