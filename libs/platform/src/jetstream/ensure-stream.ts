@@ -29,8 +29,13 @@ export async function ensureStream(nc: NatsConnection, spec: StreamSpec): Promis
     retention: RetentionPolicy.Limits,
   };
   try {
-    const existing = await jsm.streams.info(spec.name);
-    await jsm.streams.update(spec.name, { ...existing.config, ...config });
+    const { config: current } = await jsm.streams.info(spec.name);
+    const drifted =
+      current.duplicate_window !== config.duplicate_window ||
+      current.max_age !== config.max_age ||
+      current.subjects.join(' ') !== config.subjects.join(' ');
+    // Update only on a real change: an update is not free and replicas start often.
+    if (drifted) await jsm.streams.update(spec.name, { ...current, ...config });
   } catch (error) {
     if (!isStreamNotFound(error)) throw error;
     await jsm.streams.add(config).catch(async (addError) => {

@@ -1,0 +1,109 @@
+import { LEDGER_EVENTS_STREAM, type StoredEvent } from '@pp/contracts';
+import { streamName } from '@pp/platform';
+import { TestStack, testInfra, waitFor } from '@pp/testing';
+import { connect, type ConsumerMessages, type NatsConnection } from 'nats';
+import { Client } from 'pg';
+import { randomUUID } from 'node:crypto';
+
+describe('publication of committed events to JetStream', () => {
+  let stack: TestStack;
+  let nc: NatsConnection;
+  let messages: ConsumerMessages;
+  const received: Array<{ subject: string; event: StoredEvent }> = [];
+
+  beforeAll(async () => {
+    stack = await TestStack.start({ services: ['ledger'], label: 'publisher', env: { LEDGER_PUBLISH_POLL_MS: '100' } });
+    nc = await connect({ servers: testInfra.natsUrl });
+    const stream = streamName(stack.namespace, LEDGER_EVENTS_STREAM);
+    const jsm = await nc.jetstreamManager();
+    await waitFor('the ledger to create its stream', () => jsm.streams.info(stream).then(() => true));
+    messages = await (await nc.jetstream().consumers.get(stream)).consume();
+    void (async () => {
+      for await (const msg of messages) received.push({ subject: msg.subject, event: msg.json<StoredEvent>() });
+    })();
+  });
+  afterAll(async () => {
+    await messages?.close();
+    await nc?.jetstreamManager().then((jsm) => jsm.streams.delete(streamName(stack.namespace, LEDGER_EVENTS_STREAM)));
+    await nc?.close();
+    await stack?.stop();
+  });
+
+  /** One appender: its own connection, transactions that commit (or roll back) after a random delay. */
+  async function appender(index: number, transactions: number): Promise<void> {
+    const db = new Client({ connectionString: stack.database.url });
+    await db.connect();
+    try {
+      for (let t = 0; t < transactions; t++) {
+        const streamId = `pub-${index}`;
+        await db.query('BEGIN');
+        // Two inserts per transaction, so other transactions' positions fall between them.
+        for (const type of ['test.first', 'test.second']) {
+          await db.query(
+            `INSERT INTO ledger.events (id, stream_id, version, type, schema_version, data, metadata)
+             SELECT $1, $2, coalesce(max(version), 0) + 1, $3, 1, '{}', '{"merchant_id":"mer_pub","livemode":false}'
+             FROM ledger.events WHERE stream_id = $2`,
+            [`evt_${randomUUID()}`, streamId, type],
+          );
+        }
+        await db.query('SELECT pg_sleep($1)', [Math.random() * 0.15]);
+        // every fifth transaction rolls back: its positions stay a gap for ever
+        await db.query(t % 5 === 4 ? 'ROLLBACK' : 'COMMIT');
+      }
+    } finally {
+      await db.end();
+    }
+  }
+
+  async function committedInCommitOrder(): Promise<Array<{ id: string; position: number }>> {
+    const db = new Client({ connectionString: stack.database.url });
+    await db.connect();
+    try {
+      const { rows } = await db.query<{ id: string; position: string }>('SELECT id, position FROM ledger.events ORDER BY transaction_id, position');
+      return rows.map((row) => ({ id: row.id, position: Number(row.position) }));
+    } finally {
+      await db.end();
+    }
+  }
+
+  const receivedIds = () => received.map((message) => message.event.id);
+
+  /** Exactly once, then order: separate assertions make a failure say which property broke. */
+  function expectExactlyOnceInOrder(committed: Array<{ id: string }>): void {
+    const ids = receivedIds();
+    expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
+    expect(committed.filter((event) => !ids.includes(event.id))).toEqual([]);
+    expect(ids).toEqual(committed.map((event) => event.id));
+  }
+
+  it('delivers every committed event exactly once, in commit order, despite out-of-sequence commits', async () => {
+    await Promise.all(Array.from({ length: 12 }, (_, i) => appender(i, 10)));
+    const committed = await committedInCommitOrder();
+    expect(committed).toHaveLength(12 * 8 * 2);
+
+    await waitFor('every committed event on JetStream', () => received.length >= committed.length, { timeoutMs: 20_000 });
+    expectExactlyOnceInOrder(committed);
+
+    // Within each transaction and each stream, order is position order.
+    const byStream = new Map<string, StoredEvent[]>();
+    for (const { event } of received) byStream.set(event.stream_id, [...(byStream.get(event.stream_id) ?? []), event]);
+    for (const events of byStream.values()) {
+      expect(events.map((event) => event.version)).toEqual(events.map((_, i) => i + 1));
+      expect(events.map((event) => event.position)).toEqual([...events.map((event) => event.position)].sort((a, b) => a - b));
+    }
+    expect(received[0].subject).toBe(`${stack.namespace}.ledger.events.fact.test.first`);
+  });
+
+  it('resumes from its checkpoint after a crash without losing or repeating events', async () => {
+    const before = received.length;
+    await stack.stopService('ledger', 'SIGKILL');
+    await Promise.all(Array.from({ length: 4 }, (_, i) => appender(100 + i, 3)));
+    await stack.startService('ledger');
+    await Promise.all(Array.from({ length: 4 }, (_, i) => appender(200 + i, 3)));
+
+    const committed = await committedInCommitOrder();
+    expect(committed.length).toBeGreaterThan(before);
+    await waitFor('the events committed around the crash', () => received.length >= committed.length, { timeoutMs: 20_000 });
+    expectExactlyOnceInOrder(committed);
+  });
+});
