@@ -1,13 +1,19 @@
 import { Module } from '@nestjs/common';
 import { DatabaseModule, RedisModule } from '@pp/platform';
+import { AdminModule } from './admin/admin.module';
+import { CheckoutSessionsModule } from './checkout-sessions/checkout-sessions.module';
 import { GatewayMigrations } from './database/migrations';
 import { HealthModule } from './health/health.module';
+import { PipelineModule } from './http/pipeline.module';
 
 @Module({
   imports: [
     DatabaseModule.forService({ schema: 'gateway', migrations: GatewayMigrations }),
     RedisModule.forService(),
     HealthModule,
+    PipelineModule,
+    AdminModule,
+    CheckoutSessionsModule,
   ],
 })
 export class GatewayModule {}

@@ -1,0 +1,68 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { DomainError, ErrorCode } from '@pp/contracts';
+import { CONFIG } from '@pp/platform';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { GatewayConfig } from '../gateway.config';
+import { INVALID_ADMIN_TOKEN, INVALID_API_KEY } from '../http/api-error';
+import { ApiKeyAuthenticator } from '../identity/api-key.authenticator';
+import { KeyRateLimiter } from '../rate-limit/key-rate-limiter';
+import { authorize } from './route-access';
+
+const BEARER = /^Bearer +(\S{1,512}) *$/i;
+
+/**
+ * Runs before the body is read: establishes who is calling (API key, admin
+ * token or ingest token, as the route declares), counts the request against
+ * the key's rate limit, then checks the key's type and scope. Unauthenticated
+ * callers never get their body parsed.
+ */
+@Injectable()
+export class AccessHook {
+  private readonly adminToken: Buffer;
+  private readonly ingestToken: Buffer;
+
+  constructor(
+    private readonly keys: ApiKeyAuthenticator,
+    private readonly rateLimiter: KeyRateLimiter,
+    @Inject(CONFIG) config: GatewayConfig,
+  ) {
+    this.adminToken = digest(config.ADMIN_TOKEN);
+    this.ingestToken = digest(config.INGEST_TOKEN);
+  }
+
+  readonly handle = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    const access = request.routeOptions.config.access;
+    if (!access || access.credential === 'public') return;
+    const presented = bearer(request);
+    switch (access.credential) {
+      case 'admin_token':
+        if (!presented || !sameSecret(presented, this.adminToken)) throw new DomainError(ErrorCode.Unauthorized, INVALID_ADMIN_TOKEN);
+        request.principal = { kind: 'admin', token_id: this.adminToken.toString('hex', 0, 8) };
+        return;
+      case 'ingest_token':
+        if (!presented || !sameSecret(presented, this.ingestToken)) throw new DomainError(ErrorCode.Unauthorized, 'Invalid or missing ingest token');
+        request.principal = { kind: 'ingest' };
+        return;
+      case 'api_key': {
+        const key = presented ? await this.keys.authenticate(presented) : undefined;
+        if (!key) throw new DomainError(ErrorCode.Unauthorized, INVALID_API_KEY);
+        request.principal = key;
+        const { limit, remaining } = await this.rateLimiter.consume(key);
+        reply.header('X-RateLimit-Limit', String(limit)).header('X-RateLimit-Remaining', String(remaining));
+        const refused = authorize(access, key);
+        if (refused) throw refused;
+        return;
+      }
+    }
+  };
+}
+
+function bearer(request: FastifyRequest): string | undefined {
+  return BEARER.exec(request.headers.authorization ?? '')?.[1];
+}
+
+const digest = (secret: string): Buffer => createHash('sha256').update(secret, 'utf8').digest();
+
+/** Compares digests, so the comparison takes the same time whatever the presented token's length or content. */
+const sameSecret = (presented: string, expected: Buffer): boolean => timingSafeEqual(digest(presented), expected);

@@ -1,0 +1,10 @@
+import { Module } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { MerchantProvisioningService } from '../identity/merchant-provisioning.service';
+import { AdminController } from './admin.controller';
+
+@Module({
+  controllers: [AdminController],
+  providers: [{ provide: MerchantProvisioningService, inject: [DataSource], useFactory: (dataSource: DataSource) => new MerchantProvisioningService(dataSource) }],
+})
+export class AdminModule {}

@@ -1,0 +1,53 @@
+import { Body, Controller, Get, Param, Post, Res } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  type CheckoutSessionView,
+  CreateCheckoutSessionBody,
+  DomainError,
+  ErrorCode,
+  type IdempotencyToken,
+  type MerchantScope,
+} from '@pp/contracts';
+import { BusClient } from '@pp/platform';
+import type { FastifyReply } from 'fastify';
+import { Idempotency, KeyScope } from '../access/request-params';
+import { SecretKeyRoute } from '../access/route-access';
+import { ApiJsonBody, ApiJsonResponse } from '../openapi/api-docs.decorators';
+import { CHECKOUT_SESSION_CREATED_SCHEMA, CHECKOUT_SESSION_SCHEMA } from './checkout-sessions.schemas';
+
+/** Session ids are CUID2s; anything else cannot exist, so it is not worth a bus call. */
+const SESSION_ID = /^[a-z0-9]{1,64}$/;
+
+/** SPEC §4.1 and §4.2: authenticated, validated and made idempotent here; decided by the sessions service. */
+@ApiTags('checkout sessions')
+@Controller('v1/checkout/sessions')
+export class CheckoutSessionsController {
+  constructor(private readonly bus: BusClient) {}
+
+  @Post()
+  @SecretKeyRoute('checkout.write')
+  @ApiOperation({ summary: 'Create a checkout session' })
+  @ApiJsonBody(CreateCheckoutSessionBody)
+  @ApiJsonResponse(201, 'Session created', CHECKOUT_SESSION_CREATED_SCHEMA)
+  @ApiJsonResponse(200, 'Replay of an earlier request with the same Idempotency-Key (header X-Cache-Lookup: HIT)', CHECKOUT_SESSION_CREATED_SCHEMA)
+  async create(
+    @Body() body: CreateCheckoutSessionBody,
+    @KeyScope() scope: MerchantScope,
+    @Idempotency() idempotency: IdempotencyToken,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    const { replayed, ...session } = await this.bus.request('sessions.create.v1', { ...scope, body, idempotency });
+    // The service recognised the key although Redis had forgotten it: still a replay for the client.
+    if (replayed) reply.header('X-Cache-Lookup', 'HIT');
+    await reply.code(replayed ? 200 : 201).send(session);
+  }
+
+  @Get(':id')
+  @SecretKeyRoute('checkout.write')
+  @ApiOperation({ summary: 'Retrieve a checkout session of the key’s merchant and mode' })
+  @ApiJsonResponse(200, 'The session', CHECKOUT_SESSION_SCHEMA)
+  async retrieve(@Param('id') id: string, @KeyScope() scope: MerchantScope): Promise<CheckoutSessionView> {
+    if (!SESSION_ID.test(id)) throw new DomainError(ErrorCode.NotFound, 'Checkout session not found');
+    return this.bus.request('sessions.get.v1', { ...scope, session_id: id });
+  }
+}

@@ -1,0 +1,106 @@
+import 'reflect-metadata';
+import { parseArgs } from 'node:util';
+import { plainToInstance } from 'class-transformer';
+import { validateSync } from 'class-validator';
+import { newId } from '@pp/kernel';
+import { loadConfig, runMigrations, WithDatabase } from '@pp/platform';
+import { DataSource } from 'typeorm';
+import { CreateMerchantBody } from './admin/admin.bodies';
+import { seedDemo } from './cli/demo-seed';
+import { GatewayMigrations } from './database/migrations';
+import { generatePassword, hashPassword } from './identity/password';
+import { MerchantProvisioningService } from './identity/merchant-provisioning.service';
+import { PlatformAdminRepository } from './identity/platform-admin.repository';
+
+const USAGE = `Usage: node dist/apps/gateway/src/cli.js <command> [options]   (needs DATABASE_URL)
+
+  merchant:create --name <name> --email <email> [--password <password>] [--etransfer-email <email>]
+      Creates a merchant, its owner dashboard user and four default keys; prints them once as JSON
+      (the same JSON as POST /v1/admin/merchants).
+  demo:seed --out <file>
+      Creates the demo merchant once and writes its keys and dashboard login to <file>; when <file>
+      exists and its merchant still does, just prints it.
+  platform-admin:create --email <email> [--password <password>]
+      Creates a platform admin for the dashboard's admin console; prints the generated password once.
+`;
+
+class CliConfig extends WithDatabase(class {}) {}
+
+/** Operator commands against the gateway's identity tables, run with the gateway's own migrations. */
+async function main(argv: string[]): Promise<unknown> {
+  const [command, ...rest] = argv;
+  const { values } = parseArgs({
+    args: rest,
+    options: {
+      name: { type: 'string' },
+      email: { type: 'string' },
+      password: { type: 'string' },
+      'etransfer-email': { type: 'string' },
+      out: { type: 'string' },
+    },
+    strict: true,
+  });
+  const { DATABASE_URL } = loadConfig(CliConfig, process.env);
+  const dataSource = new DataSource({
+    type: 'postgres',
+    url: DATABASE_URL,
+    schema: 'gateway',
+    migrations: GatewayMigrations,
+    migrationsTableName: 'migrations',
+    extra: { max: 2, application_name: 'gateway-cli' },
+  });
+  await dataSource.initialize();
+  try {
+    await runMigrations(dataSource, 'gateway');
+    switch (command) {
+      case 'merchant:create':
+        return await new MerchantProvisioningService(dataSource).createMerchant(
+          validMerchant({
+            name: required(values.name, '--name'),
+            email: required(values.email, '--email'),
+            password: values.password,
+            etransfer_email: values['etransfer-email'],
+          }),
+        );
+      case 'demo:seed':
+        return await seedDemo(dataSource, required(values.out, '--out'));
+      case 'platform-admin:create': {
+        const password = values.password ?? generatePassword();
+        const admin = await new PlatformAdminRepository(dataSource).insert({
+          id: newId('user'),
+          email: required(values.email, '--email'),
+          password_hash: await hashPassword(password),
+        });
+        return { id: admin.id, email: admin.email, ...(values.password ? {} : { password }) };
+      }
+      default:
+        throw new UsageError(command ? `unknown command ${command}` : 'no command given');
+    }
+  } finally {
+    await dataSource.destroy();
+  }
+}
+
+class UsageError extends Error {}
+
+/** The same rules as the admin route's body. */
+function validMerchant(input: CreateMerchantBody): CreateMerchantBody {
+  const body = plainToInstance(CreateMerchantBody, input);
+  const problems = validateSync(body, { forbidUnknownValues: false }).flatMap((e) => Object.values(e.constraints ?? {}));
+  if (problems.length > 0) throw new UsageError(problems.join('; '));
+  return body;
+}
+
+function required(value: string | undefined, flag: string): string {
+  if (!value) throw new UsageError(`${flag} is required`);
+  return value;
+}
+
+main(process.argv.slice(2)).then(
+  (result) => process.stdout.write(JSON.stringify(result, null, 2) + '\n'),
+  (error: unknown) => {
+    const message = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`gateway cli: ${message}\n${error instanceof UsageError || (error as Error)?.name === 'TypeError' ? USAGE : ''}`);
+    process.exit(1);
+  },
+);

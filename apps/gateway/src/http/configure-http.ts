@@ -1,0 +1,51 @@
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { JsonLogger } from '@pp/platform';
+import type { RouteOptions } from 'fastify';
+import { AccessHook } from '../access/access.hook';
+import { IdempotencyHooks } from '../idempotency/idempotency.hooks';
+import { buildApiDescription, serveApiDescription } from '../openapi/api-description';
+import { answerMalformedRequests } from './client-error.handler';
+import { checkContentType } from './content-type.hook';
+import { EdgeValidationPipe } from './edge-validation.pipe';
+import { ErrorResponseFilter } from './error-response.filter';
+import { parseJsonBody } from './json-body.parser';
+import { assignRequestId, reenterRequestContext } from './request-id.hook';
+import { decorateRequests } from './request-state';
+
+/** Request bodies above this are refused with 413 (the issue's 1 MB). */
+export const BODY_LIMIT_BYTES = 1_048_576;
+
+/**
+ * The gateway's request pipeline, in order: request id and context → access
+ * (credential, rate limit, key type and scope) → Content-Type → body (JSON
+ * parser with edge checks) → idempotency → validation → handler; every error
+ * on the way is answered by ErrorResponseFilter as `{ "error": string }`.
+ */
+export async function configureHttp(app: NestFastifyApplication): Promise<void> {
+  const fastify = app.getHttpAdapter().getInstance();
+  const idempotency = app.get(IdempotencyHooks);
+  decorateRequests(fastify);
+  fastify.addHook('onRoute', requireAccessDeclaration);
+  fastify.addHook('onRequest', assignRequestId);
+  fastify.addHook('onRequest', app.get(AccessHook).handle);
+  fastify.addHook('onRequest', checkContentType);
+  fastify.addHook('preHandler', reenterRequestContext);
+  fastify.addHook('preHandler', idempotency.reserve);
+  fastify.addHook('onSend', idempotency.settle);
+  app.useGlobalFilters(new ErrorResponseFilter(app.get(JsonLogger)));
+  app.useGlobalPipes(new EdgeValidationPipe());
+  answerMalformedRequests(fastify.server);
+
+  await app.init(); // registers the routes, and Nest's own body parsers, which are replaced next
+  fastify.removeAllContentTypeParsers();
+  fastify.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT_BYTES }, parseJsonBody);
+  serveApiDescription(app, fastify, buildApiDescription(app));
+}
+
+/** Fails the boot if a /v1 route forgot to say who may call it, rather than serving it unauthenticated. */
+function requireAccessDeclaration(route: RouteOptions): void {
+  const url = route.url ?? '';
+  if ((url === '/v1' || url.startsWith('/v1/')) && !route.config?.access) {
+    throw new Error(`route ${String(route.method)} ${url} declares no access (use SecretKeyRoute, AdminRoute, ...)`);
+  }
+}

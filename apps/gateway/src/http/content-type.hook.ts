@@ -1,0 +1,26 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from './api-error';
+
+const JSON_ONLY = ['application/json'] as const;
+
+/**
+ * A request that carries a body must say it is JSON (UTF-8), checked before
+ * the body is read; anything else is 415. A route that takes another media
+ * type (e-mail ingest: message/rfc822) lists it in its route config as
+ * `bodyTypes` and registers a parser for it.
+ */
+export async function checkContentType(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
+  if (!hasBody(request)) return;
+  const accepted = request.routeOptions.config.bodyTypes ?? JSON_ONLY;
+  const header = request.headers['content-type'] ?? '';
+  const [mediaType = '', ...parameters] = header.split(';').map((part) => part.trim().toLowerCase());
+  const charset = parameters.find((p) => p.startsWith('charset='))?.slice('charset='.length).replace(/"/g, '');
+  if (!accepted.includes(mediaType) || (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8')) {
+    throw new ApiError(415, `Unsupported Content-Type: send ${accepted.join(' or ')}`);
+  }
+}
+
+function hasBody(request: FastifyRequest): boolean {
+  const length = request.headers['content-length'];
+  return request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}

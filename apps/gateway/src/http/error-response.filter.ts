@@ -1,0 +1,96 @@
+import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException } from '@nestjs/common';
+import { DomainError, ErrorCode } from '@pp/contracts';
+import type { JsonLogger } from '@pp/platform';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from './api-error';
+
+/** Seconds a client should wait before retrying when a service is down. */
+export const SERVICE_RETRY_AFTER_SECONDS = 1;
+
+const STATUS_BY_CODE: Record<ErrorCode, number> = {
+  [ErrorCode.ValidationFailed]: 400,
+  [ErrorCode.Unauthorized]: 401,
+  [ErrorCode.Forbidden]: 403,
+  [ErrorCode.NotFound]: 404,
+  [ErrorCode.Conflict]: 409,
+  [ErrorCode.ConcurrencyConflict]: 409,
+  [ErrorCode.ServiceUnavailable]: 503,
+  [ErrorCode.Internal]: 500,
+};
+
+interface ErrorAnswer {
+  status: number;
+  message: string;
+  headers?: Record<string, string>;
+}
+
+/**
+ * The only place errors become HTTP: every failure, from a Fastify parser,
+ * a hook, a handler or a service across the bus, is answered as exactly
+ * `{ "error": string }` (SPEC §7). Unexpected errors are logged with their
+ * stack and answered 500 naming the request id.
+ */
+@Catch()
+export class ErrorResponseFilter implements ExceptionFilter {
+  constructor(private readonly logger: JsonLogger) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const reply = http.getResponse<FastifyReply>();
+    const request = http.getRequest<FastifyRequest>();
+    if (reply.sent) return;
+    const answer = this.answer(exception, request);
+    if (answer.headers) reply.headers(answer.headers);
+    reply.code(answer.status).type('application/json; charset=utf-8').send({ error: answer.message });
+  }
+
+  private answer(exception: unknown, request: FastifyRequest): ErrorAnswer {
+    if (exception instanceof ApiError) return { status: exception.status, message: exception.message, headers: exception.headers };
+    if (exception instanceof DomainError) return this.fromDomain(exception, request);
+    const status = statusOf(exception);
+    if (status !== undefined && status >= 400 && status < 500) return { status, message: clientMessage(status, exception) };
+    return this.internal(exception, request);
+  }
+
+  private fromDomain(error: DomainError, request: FastifyRequest): ErrorAnswer {
+    const status = STATUS_BY_CODE[error.code] ?? 500;
+    if (status === 503) {
+      this.logger.warn('service unavailable', { error: error.message, path: request.url });
+      return { status, message: 'Service unavailable', headers: { 'Retry-After': String(SERVICE_RETRY_AFTER_SECONDS) } };
+    }
+    if (status === 500) return this.internal(error, request);
+    if (status === 400 && !error.message.startsWith('Validation failed')) {
+      return { status, message: `Validation failed: ${error.message}` };
+    }
+    return { status, message: error.message };
+  }
+
+  private internal(exception: unknown, request: FastifyRequest): ErrorAnswer {
+    this.logger.error(exception instanceof Error ? exception : String(exception), { path: request.url, method: request.method });
+    return { status: 500, message: `Internal error; contact support with request id ${request.requestId}` };
+  }
+}
+
+/** Status carried by Nest's HttpExceptions and Fastify's own errors (body too large, bad media type, bad URL ...). */
+function statusOf(exception: unknown): number | undefined {
+  if (exception instanceof HttpException) return exception.getStatus();
+  const status = (exception as { statusCode?: unknown })?.statusCode;
+  return typeof status === 'number' ? status : undefined;
+}
+
+function clientMessage(status: number, exception: unknown): string {
+  switch (status) {
+    case 400:
+      return `Validation failed: ${exception instanceof Error ? exception.message : 'bad request'}`;
+    case 404:
+      return 'Not found';
+    case 405:
+      return 'Method not allowed';
+    case 413:
+      return 'Request body too large (limit 1 MB)';
+    case 415:
+      return 'Unsupported Content-Type: send application/json';
+    default:
+      return exception instanceof Error && exception.message ? exception.message : 'Request refused';
+  }
+}

@@ -1,0 +1,14 @@
+import { Global, Module } from '@nestjs/common';
+import { AccessHook } from '../access/access.hook';
+import { IdempotencyHooks } from '../idempotency/idempotency.hooks';
+import { IdempotencyStore } from '../idempotency/idempotency.store';
+import { ApiKeyAuthenticator } from '../identity/api-key.authenticator';
+import { KeyRateLimiter } from '../rate-limit/key-rate-limiter';
+
+/** The stages of the request pipeline that need injected dependencies; configureHttp installs them as Fastify hooks. */
+@Global()
+@Module({
+  providers: [ApiKeyAuthenticator, KeyRateLimiter, AccessHook, IdempotencyStore, IdempotencyHooks],
+  exports: [AccessHook, IdempotencyHooks],
+})
+export class PipelineModule {}

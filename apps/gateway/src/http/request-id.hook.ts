@@ -1,0 +1,31 @@
+import { randomUUID } from 'node:crypto';
+import { requestContext } from '@pp/platform';
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+
+export const REQUEST_ID_HEADER = 'x-request-id';
+
+/** A caller's id is kept when it is short and plain, so it can be logged and echoed safely. */
+const WELL_FORMED = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
+
+/**
+ * First stage of every request: settle the request id (the caller's, if well
+ * formed, else a new UUID), echo it on the response, and run the rest of the
+ * request inside requestContext so logs and bus calls carry it.
+ */
+export function assignRequestId(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
+  const offered = request.headers[REQUEST_ID_HEADER];
+  request.requestId = typeof offered === 'string' && WELL_FORMED.test(offered) ? offered : randomUUID();
+  request.principal = { kind: 'anonymous' };
+  reply.header('X-Request-Id', request.requestId);
+  requestContext.run({ requestId: request.requestId }, done);
+}
+
+/**
+ * Reading the body leaves the async context of the socket, so the context is
+ * entered again right before the handler (as @fastify/request-context does).
+ */
+export function reenterRequestContext(request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
+  const current = requestContext.current();
+  if (current?.requestId === request.requestId) return done();
+  requestContext.run({ requestId: request.requestId }, done);
+}

@@ -1,0 +1,81 @@
+import { Injectable } from '@nestjs/common';
+import { DomainError, ErrorCode } from '@pp/contracts';
+import { JsonLogger } from '@pp/platform';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '../http/api-error';
+import type { Principal } from '../identity/principal';
+import { bodyFingerprint } from './fingerprint';
+import { IdempotencyStore } from './idempotency.store';
+
+export const IDEMPOTENCY_HEADER = 'idempotency-key';
+export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
+
+/**
+ * Idempotency for every authenticated POST (DESIGN.md §3), as two hooks: before
+ * the handler, reserve the key or answer a replay (200, X-Cache-Lookup: HIT,
+ * the original body); when the response is sent, keep it for 24 hours if it
+ * succeeded, or free the key so the client can retry a failure.
+ */
+@Injectable()
+export class IdempotencyHooks {
+  constructor(
+    private readonly store: IdempotencyStore,
+    private readonly logger: JsonLogger,
+  ) {}
+
+  readonly reserve = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
+    const scope = scopeOf(request.principal);
+    if (request.method !== 'POST' || !scope) return undefined;
+    const key = request.headers[IDEMPOTENCY_HEADER];
+    if (typeof key !== 'string' || key.trim() === '') {
+      throw new ApiError(400, 'Validation failed: Idempotency-Key header is required');
+    }
+    if (key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
+      throw new ApiError(400, `Validation failed: Idempotency-Key must be at most ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`);
+    }
+    const route = `POST ${request.url.split('?')[0]}`;
+    const begun = await this.store.begin(scope, key, bodyFingerprint(request.body), route).catch(unavailable);
+    switch (begun.outcome) {
+      case 'started':
+        request.idempotency = begun.reservation;
+        return undefined;
+      case 'replay':
+        return reply.code(200).header('X-Cache-Lookup', 'HIT').type('application/json; charset=utf-8').send(begun.response.body);
+      case 'in_flight':
+        throw new ApiError(409, 'A request with this Idempotency-Key is still in progress', { 'Retry-After': '1' });
+      case 'mismatch':
+        throw new ApiError(400, 'Idempotency-Key reused with different parameters');
+    }
+  };
+
+  readonly settle = async (request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> => {
+    const reservation = request.idempotency;
+    if (!reservation) return payload;
+    request.idempotency = undefined;
+    const succeeded = reply.statusCode >= 200 && reply.statusCode < 300 && typeof payload === 'string';
+    try {
+      if (succeeded) await this.store.complete(reservation, { status: reply.statusCode, body: payload });
+      else await this.store.release(reservation);
+    } catch (error) {
+      // The response stands; a retry then finds the key reserved until the lock expires, and the service dedups it.
+      this.logger.warn('could not settle idempotency key', { error: error instanceof Error ? error.message : String(error) });
+    }
+    return payload;
+  };
+}
+
+/** Whose key space an Idempotency-Key lives in: the merchant and mode of the key, or the admin token. */
+function scopeOf(principal: Principal): string | undefined {
+  switch (principal.kind) {
+    case 'api_key':
+      return `${principal.merchant_id}:${principal.livemode ? 'live' : 'test'}`;
+    case 'admin':
+      return `admin:${principal.token_id}`;
+    default:
+      return undefined;
+  }
+}
+
+function unavailable(error: unknown): never {
+  throw new DomainError(ErrorCode.ServiceUnavailable, `idempotency store unavailable: ${error instanceof Error ? error.message : String(error)}`);
+}

@@ -1,0 +1,57 @@
+import type { KeyType } from './api-key';
+import type { Queryable } from './queryable';
+import { returning } from './queryable';
+import type { Scope } from './scopes';
+
+export interface ApiKeyRecord {
+  id: string;
+  merchant_id: string;
+  type: KeyType;
+  livemode: boolean;
+  /** Prefix and last four characters, for listings. */
+  redacted: string;
+  scopes: Scope[];
+  /** Requests per second; null means the mode's default. */
+  rate_limit_per_second: number | null;
+  expires_at: Date | null;
+  revoked_at: Date | null;
+  created_at: Date;
+}
+
+export type NewApiKey = Omit<ApiKeyRecord, 'revoked_at' | 'created_at'> & { key_hash: Buffer };
+
+export class ApiKeyRepository {
+  constructor(private readonly db: Queryable) {}
+
+  async insert(key: NewApiKey): Promise<ApiKeyRecord> {
+    const [row] = await this.db.query(
+      `INSERT INTO gateway.api_keys (id, merchant_id, type, livemode, key_hash, redacted, scopes, rate_limit_per_second, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+       RETURNING ${COLUMNS}`,
+      [key.id, key.merchant_id, key.type, key.livemode, key.key_hash, key.redacted, key.scopes, key.rate_limit_per_second, key.expires_at],
+    );
+    return row;
+  }
+
+  /** One index lookup by hash; the caller still compares the hash in constant time. */
+  async findByHash(hash: Buffer): Promise<(ApiKeyRecord & { key_hash: Buffer }) | undefined> {
+    const [row] = await this.db.query(`SELECT ${COLUMNS}, key_hash FROM gateway.api_keys WHERE key_hash = $1`, [hash]);
+    return row;
+  }
+
+  async listForMerchant(merchantId: string): Promise<ApiKeyRecord[]> {
+    return this.db.query(`SELECT ${COLUMNS} FROM gateway.api_keys WHERE merchant_id = $1 ORDER BY created_at, id`, [merchantId]);
+  }
+
+  /** Revokes once; revoking again keeps the first revocation time. */
+  async revoke(id: string): Promise<ApiKeyRecord | undefined> {
+    const [row] = await returning<ApiKeyRecord>(
+      this.db,
+      `UPDATE gateway.api_keys SET revoked_at = COALESCE(revoked_at, now()) WHERE id = $1 RETURNING ${COLUMNS}`,
+      [id],
+    );
+    return row;
+  }
+}
+
+const COLUMNS = 'id, merchant_id, type, livemode, redacted, scopes, rate_limit_per_second, expires_at, revoked_at, created_at';

@@ -1,0 +1,165 @@
+import { DomainError, ErrorCode } from '@pp/contracts';
+import { newId } from '@pp/kernel';
+import type { DataSource, EntityManager } from 'typeorm';
+import { generateApiKey, hashApiKey, type KeyType, redactKey } from './api-key';
+import { ApiKeyRepository } from './api-key.repository';
+import { DashboardUserRepository } from './dashboard-user.repository';
+import {
+  apiKeyView,
+  type ApiKeyView,
+  type IssuedApiKeyView,
+  merchantView,
+  type MerchantView,
+  type ProvisionedMerchantView,
+} from './identity.views';
+import { MerchantRepository } from './merchant.repository';
+import { generatePassword, hashPassword } from './password';
+import { isUniqueViolation, type Queryable } from './queryable';
+import { SECRET_KEY_SCOPES, type Scope } from './scopes';
+
+export interface NewMerchant {
+  name: string;
+  email: string;
+  password?: string;
+  etransfer_email?: string;
+}
+
+export interface KeySpec {
+  type: KeyType;
+  livemode: boolean;
+  scopes?: Scope[];
+  expires_at?: Date;
+  rate_limit_per_second?: number;
+}
+
+/**
+ * The platform operator's use cases on identity: create a merchant with its
+ * owner and default keys, issue and revoke keys, change merchant settings.
+ * Used by the admin routes and by the CLI, so it takes a plain DataSource.
+ */
+export class MerchantProvisioningService {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async createMerchant(input: NewMerchant): Promise<ProvisionedMerchantView> {
+    const generated = input.password === undefined ? generatePassword() : undefined;
+    const passwordHash = await hashPassword(input.password ?? generated!);
+    try {
+      return await this.dataSource.transaction(async (tx) => {
+        const merchant = await new MerchantRepository(tx).insert({
+          id: newId('merchant'),
+          name: input.name,
+          email: input.email,
+          etransfer_email: input.etransfer_email ?? null,
+        });
+        const user = await new DashboardUserRepository(tx).insert({
+          id: newId('user'),
+          merchant_id: merchant.id,
+          email: input.email,
+          password_hash: passwordHash,
+          role: 'owner',
+        });
+        return {
+          merchant_id: merchant.id,
+          keys: await issueDefaultKeys(tx, merchant.id),
+          dashboard_user: { id: user.id, email: user.email, role: user.role, ...(generated ? { password: generated } : {}) },
+        };
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new DomainError(ErrorCode.Conflict, 'A dashboard user with this email already exists');
+      throw error;
+    }
+  }
+
+  /**
+   * Four fresh default keys and a new owner password for an existing merchant
+   * (demo seeding when the keys were lost: they are stored only as hashes).
+   */
+  async reissueDefaults(merchantId: string, ownerEmail: string): Promise<ProvisionedMerchantView> {
+    const password = generatePassword();
+    const passwordHash = await hashPassword(password);
+    return this.dataSource.transaction(async (tx) => {
+      const users = new DashboardUserRepository(tx);
+      const owner = await users.findByEmail(ownerEmail);
+      if (!owner || owner.merchant_id !== merchantId) throw new DomainError(ErrorCode.NotFound, 'Dashboard user not found');
+      await users.setPassword(owner.id, passwordHash);
+      return {
+        merchant_id: merchantId,
+        keys: await issueDefaultKeys(tx, merchantId),
+        dashboard_user: { id: owner.id, email: owner.email, role: owner.role, password },
+      };
+    });
+  }
+
+  async issueKey(merchantId: string, spec: KeySpec): Promise<IssuedApiKeyView> {
+    const scopes = scopesFor(spec);
+    await this.requireMerchant(merchantId);
+    return issueKey(this.dataSource, merchantId, { ...spec, scopes });
+  }
+
+  async revokeKey(keyId: string): Promise<ApiKeyView> {
+    const revoked = await new ApiKeyRepository(this.dataSource).revoke(keyId);
+    if (!revoked) throw new DomainError(ErrorCode.NotFound, 'API key not found');
+    return apiKeyView(revoked);
+  }
+
+  async getMerchant(merchantId: string): Promise<MerchantView & { keys: ApiKeyView[] }> {
+    const merchant = await this.requireMerchant(merchantId);
+    const keys = await new ApiKeyRepository(this.dataSource).listForMerchant(merchantId);
+    return { ...merchantView(merchant), keys: keys.map(apiKeyView) };
+  }
+
+  async updateMerchant(merchantId: string, changes: { name?: string; etransfer_email?: string | null }): Promise<MerchantView> {
+    const updated = await new MerchantRepository(this.dataSource).update(merchantId, changes);
+    if (!updated) throw new DomainError(ErrorCode.NotFound, 'Merchant not found');
+    return merchantView(updated);
+  }
+
+  private async requireMerchant(merchantId: string) {
+    const merchant = await new MerchantRepository(this.dataSource).find(merchantId);
+    if (!merchant) throw new DomainError(ErrorCode.NotFound, 'Merchant not found');
+    return merchant;
+  }
+}
+
+/** Which scopes a new key carries: every scope for secret keys, the chosen ones for restricted keys, none for publishable keys. */
+function scopesFor(spec: KeySpec): Scope[] {
+  switch (spec.type) {
+    case 'secret':
+      if (spec.scopes) throw new DomainError(ErrorCode.ValidationFailed, 'Validation failed: scopes apply only to restricted keys');
+      return [...SECRET_KEY_SCOPES];
+    case 'restricted':
+      if (!spec.livemode) throw new DomainError(ErrorCode.ValidationFailed, 'Validation failed: livemode must be true for restricted keys');
+      if (!spec.scopes?.length) throw new DomainError(ErrorCode.ValidationFailed, 'Validation failed: scopes must name at least one scope for a restricted key');
+      return [...new Set(spec.scopes)];
+    case 'publishable':
+      if (spec.scopes) throw new DomainError(ErrorCode.ValidationFailed, 'Validation failed: scopes apply only to restricted keys');
+      return [];
+  }
+}
+
+async function issueKey(db: Queryable, merchantId: string, spec: KeySpec & { scopes: Scope[] }): Promise<IssuedApiKeyView> {
+  const key = generateApiKey(spec);
+  const record = await new ApiKeyRepository(db).insert({
+    id: newId('key'),
+    merchant_id: merchantId,
+    type: spec.type,
+    livemode: spec.livemode,
+    key_hash: hashApiKey(key),
+    redacted: redactKey(key),
+    scopes: spec.scopes,
+    rate_limit_per_second: spec.rate_limit_per_second ?? null,
+    expires_at: spec.expires_at ?? null,
+  });
+  return { ...apiKeyView(record), key };
+}
+
+async function issueDefaultKeys(tx: EntityManager, merchantId: string): Promise<ProvisionedMerchantView['keys']> {
+  const issue = async (type: KeyType, livemode: boolean) =>
+    (await issueKey(tx, merchantId, { type, livemode, scopes: type === 'secret' ? [...SECRET_KEY_SCOPES] : [] })).key;
+  return {
+    live_secret: await issue('secret', true),
+    test_secret: await issue('secret', false),
+    live_publishable: await issue('publishable', true),
+    test_publishable: await issue('publishable', false),
+  };
+}

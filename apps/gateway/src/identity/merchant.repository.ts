@@ -1,0 +1,43 @@
+import type { Queryable } from './queryable';
+import { returning } from './queryable';
+
+export interface MerchantRecord {
+  id: string;
+  name: string;
+  email: string;
+  etransfer_email: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export class MerchantRepository {
+  constructor(private readonly db: Queryable) {}
+
+  async insert(merchant: Pick<MerchantRecord, 'id' | 'name' | 'email' | 'etransfer_email'>): Promise<MerchantRecord> {
+    const [row] = await this.db.query(
+      `INSERT INTO gateway.merchants (id, name, email, etransfer_email) VALUES ($1, $2, $3, $4) RETURNING *`,
+      [merchant.id, merchant.name, merchant.email, merchant.etransfer_email],
+    );
+    return row;
+  }
+
+  async find(id: string): Promise<MerchantRecord | undefined> {
+    const [row] = await this.db.query(`SELECT * FROM gateway.merchants WHERE id = $1`, [id]);
+    return row;
+  }
+
+  /** Sets the given fields; undefined leaves a field as is, null clears etransfer_email. */
+  async update(id: string, changes: { name?: string; etransfer_email?: string | null }): Promise<MerchantRecord | undefined> {
+    const [row] = await returning<MerchantRecord>(
+      this.db,
+      `UPDATE gateway.merchants
+          SET name = COALESCE($2, name),
+              etransfer_email = CASE WHEN $3 THEN $4 ELSE etransfer_email END,
+              updated_at = now()
+        WHERE id = $1
+        RETURNING *`,
+      [id, changes.name ?? null, changes.etransfer_email !== undefined, changes.etransfer_email ?? null],
+    );
+    return row;
+  }
+}

@@ -1,0 +1,14 @@
+/** A DataSource or a transaction's EntityManager: repositories run the same SQL on either. */
+export interface Queryable {
+  query(sql: string, parameters?: unknown[]): Promise<any>;
+}
+
+/** TypeORM answers UPDATE and DELETE with [rows, rowCount]; other statements with rows. */
+export async function returning<T>(db: Queryable, sql: string, parameters: unknown[]): Promise<T[]> {
+  const raw = await db.query(sql, parameters);
+  return (Array.isArray(raw) && Array.isArray(raw[0]) ? raw[0] : raw) as T[];
+}
+
+/** Postgres unique_violation. */
+export const isUniqueViolation = (error: unknown): boolean =>
+  (error as { driverError?: { code?: string } })?.driverError?.code === '23505';
