@@ -1,3 +1,39 @@
 import { BaseConfig, WithDatabase } from '@pp/platform';
+import { Transform } from 'class-transformer';
+import { ArrayNotEmpty, IsOptional, Matches, ValidateBy } from 'class-validator';
+import { loadDnsOverrides } from './authentication/dkim-resolver';
 
-export class IngestConfig extends WithDatabase(BaseConfig) {}
+const DOMAIN = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/;
+
+const toDomainList = ({ value }: { value: unknown }) =>
+  typeof value === 'string' ? value.split(',').map((domain) => domain.trim().toLowerCase()).filter(Boolean) : value;
+
+/** Why an INGEST_DNS_OVERRIDES path is unusable, or null when the file is a valid key map. */
+function overridesProblem(path: unknown): string | null {
+  if (typeof path !== 'string') return 'must be a path to a JSON file';
+  try {
+    loadDnsOverrides(path);
+    return null;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}
+
+export class IngestConfig extends WithDatabase(BaseConfig) {
+  /** DKIM signing domains trusted to send e-Transfer notices (comma-separated); notify@ and catch@ on them are the senders. */
+  @Transform(toDomainList)
+  @ArrayNotEmpty({ message: 'must list at least one domain, e.g. payments.interac.ca' })
+  @Matches(DOMAIN, { each: true, message: 'must be comma-separated domain names, e.g. payments.interac.ca' })
+  INGEST_TRUSTED_DKIM_DOMAINS: string[] = ['payments.interac.ca'];
+
+  /** Path to a JSON map { "<selector>._domainkey.<domain>": "v=DKIM1; k=rsa; p=..." } answered instead of DNS. */
+  @IsOptional()
+  @ValidateBy({
+    name: 'isDnsOverridesFile',
+    validator: {
+      validate: (value) => overridesProblem(value) === null,
+      defaultMessage: (args) => overridesProblem(args?.value) ?? 'must be a path to a JSON file',
+    },
+  })
+  INGEST_DNS_OVERRIDES?: string;
+}

@@ -1,10 +1,39 @@
 import { Module } from '@nestjs/common';
-import { DatabaseModule } from '@pp/platform';
+import { CONFIG, DatabaseModule } from '@pp/platform';
+import { dnsResolver, loadDnsOverrides, overridesResolver } from './authentication/dkim-resolver';
+import type { AuthenticationPolicy } from './authentication/notice-authenticator';
 import { IngestMigrations } from './database/migrations';
+import type { IngestConfig } from './ingest.config';
+import { EmailIntake } from './intake/email-intake.service';
+import { EmailRepository } from './intake/email.repository';
+import { RawEmailConsumer } from './intake/raw-email.consumer';
+import { SubmitEmailController } from './intake/submit-email.controller';
+import { AwaitingMatchingNoticeHandler } from './processing/awaiting-matching.notice-handler';
+import { AUTHENTICATION_POLICY, EmailProcessor } from './processing/email-processor';
+import { NOTICE_HANDLER } from './processing/notice-handler';
+import { OutcomeRepository } from './processing/outcome.repository';
+import { ProcessingSweeper } from './processing/processing-sweeper';
 
 @Module({
-  imports: [
-    DatabaseModule.forService({ schema: 'ingest', migrations: IngestMigrations }),
+  imports: [DatabaseModule.forService({ schema: 'ingest', migrations: IngestMigrations })],
+  controllers: [SubmitEmailController],
+  providers: [
+    EmailRepository,
+    EmailIntake,
+    OutcomeRepository,
+    EmailProcessor,
+    RawEmailConsumer,
+    ProcessingSweeper,
+    {
+      provide: AUTHENTICATION_POLICY,
+      inject: [CONFIG],
+      useFactory: (config: IngestConfig): AuthenticationPolicy => ({
+        trustedDomains: config.INGEST_TRUSTED_DKIM_DOMAINS,
+        resolver: config.INGEST_DNS_OVERRIDES ? overridesResolver(loadDnsOverrides(config.INGEST_DNS_OVERRIDES)) : dnsResolver(),
+      }),
+    },
+    // Matching replaces this binding (issue 7, second half).
+    { provide: NOTICE_HANDLER, useClass: AwaitingMatchingNoticeHandler },
   ],
 })
 export class IngestModule {}

@@ -1,3 +1,4 @@
+export * from './email-fixtures';
 export * from './infra';
 export * from './service-process';
 export * from './test-database';

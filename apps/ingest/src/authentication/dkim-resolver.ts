@@ -1,0 +1,47 @@
+import { readFileSync } from 'node:fs';
+import { Resolver } from 'node:dns/promises';
+import type { DkimResolver } from './authentication.types';
+
+const DNS_TIMEOUT_MS = 2000;
+
+/** Real DNS, with a short timeout so a slow resolver cannot hold a notice for long. */
+export function dnsResolver(): DkimResolver {
+  const resolver = new Resolver({ timeout: DNS_TIMEOUT_MS, tries: 2 });
+  return async (name, rrtype) => {
+    if (rrtype !== 'TXT') throw Object.assign(new Error(`no ${rrtype} lookups for DKIM`), { code: 'ENODATA' });
+    return resolver.resolveTxt(name);
+  };
+}
+
+/**
+ * Answers DKIM key lookups from a fixed map instead of DNS (tests, air-gapped
+ * sites). Names missing from the map do not exist: no lookup ever leaves the machine.
+ */
+export function overridesResolver(records: Readonly<Record<string, string>>): DkimResolver {
+  const byName = new Map(Object.entries(records).map(([name, value]) => [name.toLowerCase().replace(/\.$/, ''), value]));
+  return async (name, rrtype) => {
+    const value = rrtype === 'TXT' ? byName.get(name.toLowerCase().replace(/\.$/, '')) : undefined;
+    if (value === undefined) throw Object.assign(new Error(`${name} is not in INGEST_DNS_OVERRIDES`), { code: 'ENOTFOUND' });
+    return [[value]];
+  };
+}
+
+const KEY_NAME = /^[a-z0-9_-]+(?:\.[a-z0-9_-]+)*\._domainkey\.[a-z0-9-]+(?:\.[a-z0-9-]+)+\.?$/i;
+
+/** Reads and checks an INGEST_DNS_OVERRIDES file; throws an Error whose message says what is wrong. */
+export function loadDnsOverrides(path: string): Record<string, string> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new Error(`cannot read JSON from ${path}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new Error(`${path} must hold a JSON object { "<selector>._domainkey.<domain>": "v=DKIM1; k=rsa; p=..." }`);
+  }
+  for (const [name, value] of Object.entries(parsed)) {
+    if (!KEY_NAME.test(name)) throw new Error(`${path}: "${name}" is not a <selector>._domainkey.<domain> name`);
+    if (typeof value !== 'string' || !/(?:^|;)\s*p=/.test(value)) throw new Error(`${path}: "${name}" must be a DKIM key record string with p=`);
+  }
+  return parsed as Record<string, string>;
+}

@@ -1,0 +1,77 @@
+import type { DKIMResult } from 'mailauth';
+import { dkimVerify } from 'mailauth/lib/dkim/verify';
+import type { AuthenticationFailure, AuthenticationResult, DkimResolver, SingletonHeader } from './authentication.types';
+import { trustedSenders } from './trusted-senders';
+
+export interface AuthenticationPolicy {
+  /** Signing domains whose passing signature proves the notice came from Interac. */
+  trustedDomains: readonly string[];
+  resolver: DkimResolver;
+}
+
+/** Headers the passing signature must cover, so none of them can be swapped after signing. */
+const COVERED_HEADERS = ['from', 'subject', 'to'];
+const REQUIRED_ONCE: SingletonHeader[] = ['from', 'subject', 'date', 'message-id'];
+
+/**
+ * Decides whether a raw message was sent by Interac. Only a DKIM signature
+ * verified here counts: From, the body and any Authentication-Results header
+ * in the message are claims, never evidence. Throws only when the key could
+ * not be fetched for a reason that may pass (DNS trouble): the caller retries.
+ */
+export async function authenticateNotice(raw: Uint8Array, policy: AuthenticationPolicy): Promise<AuthenticationResult> {
+  const result = await dkimVerify(Buffer.from(raw), { resolver: policy.resolver });
+  const reasons: AuthenticationFailure[] = [];
+
+  const counts = new Map<string, number>();
+  for (const header of result.headers?.parsed ?? []) counts.set(header.key, (counts.get(header.key) ?? 0) + 1);
+  for (const name of [...REQUIRED_ONCE, 'reply-to' as const]) {
+    const count = counts.get(name) ?? 0;
+    if (count > 1) reasons.push(`header_not_unique:${name}`);
+    else if (count === 0 && REQUIRED_ONCE.includes(name)) reasons.push(`header_missing:${name}`);
+  }
+
+  const from = result.headerFrom.length === 1 ? result.headerFrom[0].toLowerCase() : null;
+  const fromDomain = from?.split('@').pop() ?? null;
+  if (!from || !trustedSenders(policy.trustedDomains).includes(from)) reasons.push('from_not_trusted');
+
+  const trusted = result.results.filter((signature) => isTrustedDomain(signature.signingDomain, policy.trustedDomains));
+  const passing = trusted.filter((signature) => signature.status.result === 'pass');
+  const acceptable = passing.filter((signature) => signatureProblems(signature).length === 0);
+  const aligned = acceptable.find((signature) => signature.signingDomain?.toLowerCase() === fromDomain);
+
+  if (result.results.length === 0) reasons.push('dkim_missing');
+  else if (trusted.length === 0) reasons.push('dkim_untrusted_domain');
+  else if (passing.length === 0) {
+    if (trusted.some((signature) => signature.status.result === 'temperror')) {
+      throw new DkimKeyUnavailableError(trusted.map((signature) => signature.status.comment).join('; '));
+    }
+    reasons.push(trusted.every(isKeyMissing) ? 'dkim_key_unavailable' : 'dkim_failed');
+  } else if (acceptable.length === 0) reasons.push(...new Set(passing.flatMap(signatureProblems)));
+  else if (!aligned && !reasons.includes('from_not_trusted')) reasons.push('from_not_aligned');
+
+  if (reasons.length > 0 || !aligned || !from) return { authenticated: false, reasons, from };
+  return { authenticated: true, signing_domain: aligned.signingDomain!.toLowerCase(), selector: aligned.selector ?? '', from };
+}
+
+/** Raised when a trusted signature's key could not be fetched (DNS failure): not a verdict, try again later. */
+export class DkimKeyUnavailableError extends Error {
+  constructor(detail: string) {
+    super(`DKIM key lookup failed: ${detail}`);
+    this.name = 'DkimKeyUnavailableError';
+  }
+}
+
+const isTrustedDomain = (domain: string | undefined, trusted: readonly string[]): boolean =>
+  !!domain && trusted.includes(domain.toLowerCase());
+
+const isKeyMissing = (signature: DKIMResult): boolean => signature.status.comment === 'no key';
+
+function signatureProblems(signature: DKIMResult): AuthenticationFailure[] {
+  const problems: AuthenticationFailure[] = [];
+  // l= lets anyone append text (a second memo, another amount) under a valid signature.
+  if (signature.canonBodyLengthLimited) problems.push('dkim_body_length_tag');
+  const covered = (signature.signingHeaders?.keys ?? '').split(':').map((key) => key.trim().toLowerCase());
+  if (!COVERED_HEADERS.every((header) => covered.includes(header))) problems.push('dkim_headers_not_covered');
+  return problems;
+}

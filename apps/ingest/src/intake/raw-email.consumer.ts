@@ -1,0 +1,82 @@
+import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { DomainError, ErrorCode, INGEST_RAW_EMAIL_SUBJECT, ingestRawEmailStreamName } from '@pp/contracts';
+import { CONFIG, JsonLogger, NATS_CONNECTION, subjectPrefix } from '@pp/platform';
+import { AckPolicy, DeliverPolicy, type ConsumerMessages, type JsMsg, type NatsConnection, RetentionPolicy, StorageType, nanos } from 'nats';
+import type { IngestConfig } from '../ingest.config';
+import { EmailProcessor } from '../processing/email-processor';
+import { EmailIntake } from './email-intake.service';
+
+/** Durable consumer name; replicas share it, so each message is stored by one of them. Do not rename. */
+const CONSUMER = 'ingest';
+const RETRY_DELAY_MS = 5_000;
+
+/**
+ * The mail pipeline's way in: raw RFC 822 bytes on JetStream
+ * `<namespace>.ingest.email.raw`. A message is acknowledged once stored;
+ * processing follows. Input that is not a message is terminated, never retried.
+ */
+@Injectable()
+export class RawEmailConsumer implements OnApplicationBootstrap, OnModuleDestroy {
+  private messages?: ConsumerMessages;
+  private loop?: Promise<void>;
+
+  constructor(
+    @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
+    @Inject(CONFIG) private readonly config: IngestConfig,
+    private readonly intake: EmailIntake,
+    private readonly processor: EmailProcessor,
+    private readonly logger: JsonLogger,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    const stream = ingestRawEmailStreamName(this.config.PP_NAMESPACE);
+    const subject = subjectPrefix(this.config.PP_NAMESPACE) + INGEST_RAW_EMAIL_SUBJECT;
+    const jsm = await this.nc.jetstreamManager();
+    await jsm.streams.info(stream).catch(() =>
+      jsm.streams.add({
+        name: stream,
+        subjects: [subject],
+        storage: StorageType.File,
+        // The raw message is kept in Postgres; the stream only carries it there.
+        retention: RetentionPolicy.Workqueue,
+        max_age: nanos(7 * 24 * 3600 * 1000),
+      }),
+    );
+    await jsm.consumers.add(stream, {
+      durable_name: CONSUMER,
+      ack_policy: AckPolicy.Explicit,
+      deliver_policy: DeliverPolicy.All,
+      filter_subject: subject,
+      ack_wait: nanos(60_000),
+    });
+    const consumer = await this.nc.jetstream().consumers.get(stream, CONSUMER);
+    this.messages = await consumer.consume({ max_messages: 16 });
+    const messages = this.messages;
+    this.loop = (async () => {
+      for await (const message of messages) await this.take(message);
+    })();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.messages?.close();
+    await this.loop;
+  }
+
+  private async take(message: JsMsg): Promise<void> {
+    let receipt;
+    try {
+      receipt = await this.intake.receive(Buffer.from(message.data), 'jetstream');
+    } catch (error) {
+      if (error instanceof DomainError && error.code === ErrorCode.ValidationFailed) {
+        this.logger.warn(`refused JetStream message ${message.seq}: ${error.message}`);
+        message.term();
+      } else {
+        this.logger.error(`storing JetStream message ${message.seq} failed; redelivering`, error instanceof Error ? error : undefined);
+        message.nak(RETRY_DELAY_MS);
+      }
+      return;
+    }
+    message.ack();
+    if (receipt.status === 'accepted') await this.processor.processSafely(receipt.id);
+  }
+}

@@ -1,0 +1,59 @@
+import { createHash } from 'node:crypto';
+import { DomainError, ErrorCode, MAX_RAW_EMAIL_BYTES } from '@pp/contracts';
+
+/** What intake needs to know about a raw message before storing it. */
+export interface RawMessage {
+  bytes: Buffer;
+  sha256: string;
+  messageId: string | null;
+  /** One stored copy per key: the Message-ID, or the bytes' hash when there is none. */
+  dedupeKey: string;
+}
+
+const FIELD_NAME = /^[\x21-\x39\x3b-\x7e]+[ \t]*:/;
+const HEADER_SCAN_LIMIT = 256 * 1024;
+
+/**
+ * Checks that `bytes` is an RFC 822 message (a header section of well-formed
+ * fields, a From among them) no larger than 5 MB, and reads its Message-ID.
+ * Throws VALIDATION_FAILED otherwise.
+ */
+export function inspectRawMessage(bytes: Buffer): RawMessage {
+  if (bytes.length === 0) throw invalid('the message is empty');
+  if (bytes.length > MAX_RAW_EMAIL_BYTES) throw invalid('the message is larger than 5 MB');
+  const headers = readHeaderSection(bytes);
+  if (!headers) throw invalid('the message is not RFC 822 (no header section)');
+  if (!headers.some((header) => header.name === 'from')) throw invalid('the message is not RFC 822 (no From header)');
+  const messageId = headers.find((header) => header.name === 'message-id')?.value.trim() || null;
+  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  return { bytes, sha256, messageId, dedupeKey: messageId ? `mid:${messageId}` : `sha256:${sha256}` };
+}
+
+/** The unfolded header fields, or null when the start of the message is not a header section. */
+function readHeaderSection(bytes: Buffer): { name: string; value: string }[] | null {
+  const head = bytes.subarray(0, HEADER_SCAN_LIMIT).toString('latin1');
+  const end = head.search(/\r?\n\r?\n/);
+  const lines = (end === -1 ? head : head.slice(0, end)).split(/\r?\n/);
+  const fields: { name: string; value: string }[] = [];
+  for (const line of lines) {
+    if (/^[ \t]/.test(line) && fields.length > 0) {
+      fields[fields.length - 1].value += ` ${line.trim()}`;
+      continue;
+    }
+    if (!FIELD_NAME.test(line) || line.includes('\0')) return null;
+    const colon = line.indexOf(':');
+    fields.push({ name: line.slice(0, colon).trim().toLowerCase(), value: line.slice(colon + 1) });
+  }
+  return fields.length > 0 ? fields : null;
+}
+
+const invalid = (why: string) => new DomainError(ErrorCode.ValidationFailed, `Validation failed: ${why}`);
+
+/** Strict base64 (the bus payload): Buffer.from alone would silently skip foreign characters. */
+export function decodeBase64(text: string): Buffer {
+  const compact = text.replace(/\s+/g, '');
+  if (!/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(compact)) {
+    throw invalid('raw_base64 must be a base64 string');
+  }
+  return Buffer.from(compact, 'base64');
+}

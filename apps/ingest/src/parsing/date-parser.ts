@@ -1,0 +1,50 @@
+/** Month names and abbreviations as Interac prints them in English and French (accents optional). */
+const MONTHS: Record<string, number> = {
+  jan: 1, january: 1, janv: 1, janvier: 1,
+  feb: 2, february: 2, fev: 2, fevr: 2, fevrier: 2,
+  mar: 3, march: 3, mars: 3,
+  apr: 4, april: 4, avr: 4, avril: 4,
+  may: 5, mai: 5,
+  jun: 6, june: 6, juin: 6,
+  jul: 7, july: 7, juil: 7, juillet: 7,
+  aug: 8, august: 8, aout: 8,
+  sep: 9, sept: 9, september: 9, septembre: 9,
+  oct: 10, october: 10, octobre: 10,
+  nov: 11, november: 11, novembre: 11,
+  dec: 12, december: 12, decembre: 12,
+};
+
+const MONTH_NAME = '([A-Za-zÀ-ÿ]{3,9})\\.?';
+// "Aug 26, 2026", "Sept 13, 2026"
+const MONTH_FIRST = new RegExp(`^${MONTH_NAME} (\\d{1,2}),? (\\d{4})\\b`);
+// "31 août 2026", "1 sept. 2026", "1er sept. 2026"
+const DAY_FIRST = new RegExp(`^(\\d{1,2})(?:er)? ${MONTH_NAME} (\\d{4})\\b`, 'i');
+const ISO = /^(\d{4})-(\d{2})-(\d{2})\b/;
+
+const monthNumber = (name: string): number | undefined =>
+  MONTHS[name.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase()];
+
+/** The calendar date at the start of `value` as "YYYY-MM-DD", or null when it is not one Interac prints. */
+export function readLeadingDate(value: string): string | null {
+  const text = value.trim().replace(/\s+/g, ' ');
+  let parts: [number, number | undefined, number] | undefined;
+  let match: RegExpExecArray | null;
+  if ((match = ISO.exec(text))) parts = [Number(match[1]), Number(match[2]), Number(match[3])];
+  else if ((match = MONTH_FIRST.exec(text))) parts = [Number(match[3]), monthNumber(match[1]), Number(match[2])];
+  else if ((match = DAY_FIRST.exec(text))) parts = [Number(match[3]), monthNumber(match[2]), Number(match[1])];
+  if (!parts || parts[1] === undefined) return null;
+  const [year, month, day] = parts;
+  const date = new Date(Date.UTC(year, month - 1, day));
+  if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return null;
+  return date.toISOString().slice(0, 10);
+}
+
+/**
+ * The Date header as ISO 8601 UTC, or null. Unlike mail parsers that fall
+ * back to "now", an unreadable header stays unknown.
+ */
+export function readDateHeader(value: string | undefined): string | null {
+  if (!value || !/\d{4}/.test(value)) return null;
+  const time = Date.parse(value.replace(/\s*\([^)]*\)\s*$/, ''));
+  return Number.isFinite(time) ? new Date(time).toISOString() : null;
+}

@@ -1,0 +1,87 @@
+import { readLeadingAmount, type AmountRead } from './amount-parser';
+
+export type LabelledField = 'message' | 'date' | 'reference' | 'sender' | 'amount';
+
+/** Labels as Interac prints them, English and French; words may be split by any whitespace. */
+const LABELS: Record<LabelledField, string[]> = {
+  message: ['Message'],
+  date: ['Date'],
+  reference: ['Reference Number', 'Reference No\\.?', 'Reference #', 'Numéro de référence', 'No de référence', 'N° de référence'],
+  sender: ['Sent From', 'Sent By', 'Envoyé par'],
+  amount: ['Amount', 'Montant'],
+};
+
+const FIELD_ORDER = Object.keys(LABELS) as LabelledField[];
+const alternatives = (words: string[]) => words.map((label) => label.replace(/ /g, '\\s+')).join('|');
+// A label starts a word and ends with a colon, optionally after a space ("Reference Number :").
+const LABEL = new RegExp(
+  `(?<![\\p{L}\\p{N}])(?:${FIELD_ORDER.map((field) => `(${alternatives(LABELS[field])})`).join('|')})[ \\t]?:`,
+  'giu',
+);
+
+/**
+ * Every labelled value in the text, for both layouts: "Label: value" on one
+ * line, and the label on its own line with the value on the next. A value
+ * ends at the next label, so a missing value never swallows the next label.
+ * Works on one-line (flattened) text too, where only labels separate values.
+ */
+export function extractLabelledValues(text: string): Map<LabelledField, string[]> {
+  const found = [...text.matchAll(LABEL)].map((match) => ({
+    field: FIELD_ORDER[match.slice(1).findIndex((group) => group !== undefined)],
+    start: match.index,
+    end: match.index + match[0].length,
+  }));
+  const values = new Map<LabelledField, string[]>();
+  found.forEach((label, i) => {
+    const value = firstValueLine(text.slice(label.end, found[i + 1]?.start ?? text.length));
+    if (value) values.set(label.field, [...(values.get(label.field) ?? []), value]);
+  });
+  return values;
+}
+
+/** The rest of the label's line, or when that is empty, the next non-empty line. */
+function firstValueLine(raw: string): string {
+  const lines = raw.split('\n').map((line) => line.trim());
+  return lines[0] || lines.slice(1).find((line) => line !== '') || '';
+}
+
+const REFERENCE = /^(C[A-Za-z0-9]{7,11})(?![A-Za-z0-9])/;
+
+/** The first labelled value that is an Interac reference number. */
+export function extractReference(values: Map<LabelledField, string[]>): string | null {
+  for (const value of values.get('reference') ?? []) {
+    const match = REFERENCE.exec(value);
+    if (match) return match[1];
+  }
+  return null;
+}
+
+// Phrases that precede an amount in running text; the text is whitespace-flattened first.
+const AMOUNT_LEADS = [
+  /for the amount of /gi,
+  /pour (?:un|le) montant de /gi,
+  /d['\u2019]un montant de /gi,
+  /Funds Deposited ?! ?/gi,
+  /Les fonds ont été déposés ?! ?/gi,
+];
+
+/** Every amount the body states: under an Amount label, in the sentence of older layouts, under the headline. */
+export function extractBodyAmounts(values: Map<LabelledField, string[]>, flatBody: string): AmountRead[] {
+  const labelled = (values.get('amount') ?? []).map((value) => readLeadingAmount(value).cents);
+  const inSentences = AMOUNT_LEADS.flatMap((lead) =>
+    [...flatBody.matchAll(lead)].map((match) => readLeadingAmount(flatBody.slice(match.index + match[0].length)).cents),
+  );
+  return [...labelled, ...inSentences].filter((read) => read !== null);
+}
+
+/**
+ * The payer's name under "Sent From" / "Envoyé par". In flattened text the
+ * value may run on into other words; when the subject names the payer and
+ * the value starts with that name, the name alone is kept.
+ */
+export function extractSenderName(values: Map<LabelledField, string[]>, subjectSender: string | null): string | null {
+  const labelled = values.get('sender')?.[0]?.trim();
+  if (!labelled) return subjectSender;
+  if (subjectSender && labelled.toLowerCase().startsWith(subjectSender.toLowerCase())) return subjectSender;
+  return labelled;
+}

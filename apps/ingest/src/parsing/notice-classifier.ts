@@ -1,0 +1,75 @@
+import type { NoticeKind, NoticeLanguage } from './notice.types';
+
+export interface Classification {
+  kind: NoticeKind;
+  language: NoticeLanguage | null;
+  /** The amount as written in the subject, when the subject has one. */
+  subjectAmount: string | null;
+  /** The payer named in the subject, when it names one. */
+  subjectSender: string | null;
+}
+
+const EN = String.raw`INTERAC e[-\u2010\u2011]?Transfer ?:`;
+const FR = String.raw`Virement INTERAC ?:`;
+
+interface SubjectPattern {
+  kind: NoticeKind;
+  language: NoticeLanguage;
+  pattern: RegExp;
+}
+
+/*
+ * Whole-subject patterns, anchored at both ends so that words inside the payer's
+ * name ("CANCELLED CORP", "Reminder Inc") never change the kind. Reminders are
+ * tried first: their subject repeats the "sent you money" wording.
+ */
+const SUBJECTS: SubjectPattern[] = [
+  { kind: 'reminder', language: 'en', pattern: new RegExp(String.raw`^(?:${EN} )?Reminder ?:`, 'i') },
+  { kind: 'reminder', language: 'fr', pattern: new RegExp(String.raw`^(?:${FR} )?Rappel ?:`, 'i') },
+  {
+    kind: 'deposit', language: 'en',
+    pattern: new RegExp(String.raw`^${EN} You(?:'|\u2019| ha)ve received (?<amount>.+?) from (?<sender>.+) and it has been automatically deposited\.?$`, 'i'),
+  },
+  {
+    kind: 'deposit', language: 'en',
+    pattern: new RegExp(String.raw`^${EN} A money transfer from (?<sender>.+) has been automatically deposited\.?$`, 'i'),
+  },
+  {
+    kind: 'deposit', language: 'fr',
+    pattern: new RegExp(String.raw`^${FR} Vous avez reçu (?<amount>.+?) de (?<sender>.+) et ce montant a été déposé automatiquement\.?$`, 'i'),
+  },
+  {
+    kind: 'deposit', language: 'fr',
+    pattern: new RegExp(String.raw`^${FR} Un virement de fonds de (?<sender>.+) a été déposé automatiquement\.?$`, 'i'),
+  },
+  { kind: 'not_deposited', language: 'en', pattern: new RegExp(String.raw`^${EN} (?<sender>.+) sent you money\.?$`, 'i') },
+  { kind: 'not_deposited', language: 'fr', pattern: new RegExp(String.raw`^${FR} (?<sender>.+) vous a envoyé de l['\u2019]argent\.?$`, 'i') },
+  { kind: 'cancelled', language: 'en', pattern: new RegExp(String.raw`^${EN} .+ (?:was|has been) cancell?ed\.?$`, 'i') },
+  { kind: 'cancelled', language: 'fr', pattern: new RegExp(String.raw`^${FR} .+ a été annulée?\.?$`, 'i') },
+  { kind: 'expired', language: 'en', pattern: new RegExp(String.raw`^${EN} .+ (?:has )?expired\.?$`, 'i') },
+  { kind: 'expired', language: 'fr', pattern: new RegExp(String.raw`^${FR} .+ a expiré\.?$`, 'i') },
+  { kind: 'declined', language: 'en', pattern: new RegExp(String.raw`^${EN} .+ (?:was|has been) declined\.?$`, 'i') },
+  { kind: 'declined', language: 'fr', pattern: new RegExp(String.raw`^${FR} .+ a été refusée?\.?$`, 'i') },
+];
+
+/** What the subject (already whitespace-flattened) says the notice is. */
+export function classifySubject(subject: string): Classification {
+  for (const { kind, language, pattern } of SUBJECTS) {
+    const match = pattern.exec(subject);
+    if (match) {
+      return {
+        kind,
+        language,
+        subjectAmount: match.groups?.amount ?? null,
+        subjectSender: match.groups?.sender?.trim() || null,
+      };
+    }
+  }
+  return { kind: 'unknown', language: null, subjectAmount: null, subjectSender: null };
+}
+
+// Positive wording only: a reject keyword once matched a footer and refused every real deposit.
+const BODY_DEPOSITED = /automatically deposited|funds deposited|déposée?s? automatiquement|fonds ont été déposés/i;
+
+/** Whether the body (whitespace-flattened) also says the money was deposited. */
+export const bodySaysDeposited = (body: string): boolean => BODY_DEPOSITED.test(body);

@@ -1,0 +1,14 @@
+/**
+ * Spaces that Interac and mail clients put in amounts and labels: no-break
+ * (U+00A0), narrow no-break (U+202F), thin (U+2009) and figure (U+2007) spaces.
+ */
+const SPECIAL_SPACES = /[\u00a0\u202f\u2009\u2007]/g;
+const ZERO_WIDTH = /[\u200b\u200c\u200d\ufeff]/g;
+
+/** Same text with one kind of line ending and one kind of space. */
+export function normalizeText(text: string): string {
+  return text.replace(/\r\n?/g, '\n').replace(SPECIAL_SPACES, ' ').replace(ZERO_WIDTH, '');
+}
+
+/** Collapses every run of whitespace, line breaks included, into one space (wrapped sentences read as one). */
+export const flattenWhitespace = (text: string): string => text.replace(/\s+/g, ' ').trim();

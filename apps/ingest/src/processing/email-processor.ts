@@ -1,0 +1,78 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { JsonLogger } from '@pp/platform';
+import { DkimKeyUnavailableError, authenticateNotice, type AuthenticationPolicy } from '../authentication/notice-authenticator';
+import type { AuthenticationResult } from '../authentication/authentication.types';
+import { EmailRepository } from '../intake/email.repository';
+import { readMime } from '../parsing/mime-reader';
+import { extractNotice, unreadableNotice } from '../parsing/notice-parser';
+import { NOTICE_HANDLER, type NoticeHandler } from './notice-handler';
+import { OutcomeRepository, type RecordedOutcome } from './outcome.repository';
+import type { ProcessedEmail } from './processed-email';
+
+export const AUTHENTICATION_POLICY = Symbol('AUTHENTICATION_POLICY');
+
+/** How long a DNS failure is retried before the notice is recorded as unauthenticated (and reviewed by a person). */
+const KEY_LOOKUP_RETRY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * The pipeline after storage: authenticate, parse, record the outcome, hand
+ * the notice to the NoticeHandler. Safe to run twice for one e-mail (inline
+ * and from the sweeper): the outcome is recorded once and only that run hands off.
+ */
+@Injectable()
+export class EmailProcessor {
+  constructor(
+    private readonly emails: EmailRepository,
+    private readonly outcomes: OutcomeRepository,
+    @Inject(AUTHENTICATION_POLICY) private readonly policy: AuthenticationPolicy,
+    @Inject(NOTICE_HANDLER) private readonly handler: NoticeHandler,
+    private readonly logger: JsonLogger,
+  ) {}
+
+  /** Processes one stored e-mail; null when it is unknown, already processed, or must be retried later. */
+  async process(emailId: string): Promise<RecordedOutcome | null> {
+    const email = await this.emails.load(emailId);
+    if (!email) return null;
+    const authentication = await this.authenticate(email.raw, email.received_at);
+    if (!authentication) return null;
+    const facts = await readMime(email.raw);
+    const verdict = {
+      email_id: email.id,
+      received_at: email.received_at.toISOString(),
+      authentication,
+      parse: facts ? extractNotice(facts) : unreadableNotice(null),
+      recipients: { to: facts?.to ?? [], delivered_to: facts?.deliveredTo ?? [] },
+    };
+    const outcome = await this.outcomes.record(verdict);
+    if (outcome && outcome.status !== 'duplicate') await this.handOff({ ...verdict, status: outcome.status });
+    return outcome;
+  }
+
+  /** Like process, but a failure is logged instead of thrown: the e-mail is stored, and the sweeper retries it. */
+  async processSafely(emailId: string): Promise<RecordedOutcome | null> {
+    try {
+      return await this.process(emailId);
+    } catch (error) {
+      this.logger.error(`processing e-mail ${emailId} failed; it will be retried`, error instanceof Error ? error : undefined);
+      return null;
+    }
+  }
+
+  async handOff(email: ProcessedEmail): Promise<void> {
+    const result = await this.handler.handle(email);
+    await this.outcomes.recordHandoff(email.email_id, result);
+  }
+
+  private async authenticate(raw: Buffer, receivedAt: Date): Promise<AuthenticationResult | null> {
+    try {
+      return await authenticateNotice(raw, this.policy);
+    } catch (error) {
+      if (!(error instanceof DkimKeyUnavailableError)) throw error;
+      if (Date.now() - receivedAt.getTime() < KEY_LOOKUP_RETRY_MS) {
+        this.logger.warn(`${error.message}; will retry`);
+        return null;
+      }
+      return { authenticated: false, reasons: ['dkim_key_unavailable'], from: null };
+    }
+  }
+}

@@ -1,0 +1,20 @@
+import type { ProcessedEmail } from './processed-email';
+
+/** What the handler did with a notice, recorded once per e-mail in ingest.notice_handoffs. */
+export interface HandoffResult {
+  /** e.g. 'awaiting_matching' today; 'matched', 'manual_review' once matching exists. */
+  disposition: string;
+}
+
+/**
+ * The seam where matching plugs in. Called once for every processed e-mail that
+ * is not a duplicate (parsed, rejected or unauthenticated: a transfer that
+ * cannot be confirmed must still reach manual review, never be dropped), after
+ * its outcome is committed. After a crash it may be called again for the same
+ * e-mail, so an implementation must be idempotent by `email_id`.
+ */
+export interface NoticeHandler {
+  handle(email: ProcessedEmail): Promise<HandoffResult>;
+}
+
+export const NOTICE_HANDLER = Symbol('NOTICE_HANDLER');

@@ -1,0 +1,3 @@
+export * from './ingest-streams';
+export * from './ingest.subjects';
+export * from './submit-email.command';

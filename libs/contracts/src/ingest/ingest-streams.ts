@@ -1,0 +1,10 @@
+/**
+ * JetStream subject the mail pipeline publishes raw RFC 822 bytes to
+ * (DESIGN.md §4), before PP_NAMESPACE is prefixed. A message is acknowledged
+ * once the ingest service has stored it. Do not rename without a migration.
+ */
+export const INGEST_RAW_EMAIL_SUBJECT = 'ingest.email.raw';
+
+/** The stream holding that subject; JetStream stream names cannot contain dots, so the namespace joins with "_". */
+export const ingestRawEmailStreamName = (namespace: string): string =>
+  namespace ? `${namespace}_INGEST_EMAIL` : 'INGEST_EMAIL';

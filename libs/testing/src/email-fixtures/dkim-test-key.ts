@@ -1,0 +1,73 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { dkimSign } from 'mailauth/lib/dkim/sign';
+
+/** A DKIM key made for this test process only; its public half is served through INGEST_DNS_OVERRIDES. */
+export interface TestDkimKey {
+  domain: string;
+  selector: string;
+  privateKey: string;
+  /** The TXT record a DNS server would publish: "v=DKIM1; k=rsa; p=...". */
+  record: string;
+  /** "<selector>._domainkey.<domain>" */
+  name: string;
+}
+
+const keys = new Map<string, TestDkimKey>();
+
+/** One RSA key per domain and selector, generated on first use and reused within the process. */
+export function testDkimKey(domain = 'payments.interac.ca', selector = 'test2026'): TestDkimKey {
+  const name = `${selector}._domainkey.${domain}`;
+  let key = keys.get(name);
+  if (!key) {
+    const pair = generateKeyPairSync('rsa', {
+      modulusLength: 2048,
+      publicKeyEncoding: { type: 'spki', format: 'der' },
+      privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+    });
+    key = { domain, selector, name, privateKey: pair.privateKey, record: `v=DKIM1; k=rsa; p=${pair.publicKey.toString('base64')}` };
+    keys.set(name, key);
+  }
+  return key;
+}
+
+/** The resolver map for these keys, as INGEST_DNS_OVERRIDES holds it. */
+export const dnsOverridesFor = (...dkimKeys: TestDkimKey[]): Record<string, string> =>
+  Object.fromEntries(dkimKeys.map((key) => [key.name, key.record]));
+
+/** Writes the overrides file for a service process and returns its path. */
+export function writeDnsOverrides(...dkimKeys: TestDkimKey[]): string {
+  const path = join(mkdtempSync(join(tmpdir(), 'pp-dkim-')), 'dns-overrides.json');
+  writeFileSync(path, JSON.stringify(dnsOverridesFor(...dkimKeys)));
+  return path;
+}
+
+export interface SignOptions {
+  key?: TestDkimKey;
+  /** Header fields the signature covers; the default covers From, To, Subject, Date, Message-ID, Reply-To. */
+  headerList?: string[];
+  /** Adds an l= tag (signs only this many body bytes). */
+  maxBodyLength?: number;
+}
+
+/** Prepends a DKIM-Signature to a raw message, as Interac's mail server would. */
+export async function signEmail(raw: string, options: SignOptions = {}): Promise<string> {
+  const key = options.key ?? testDkimKey();
+  const result = await dkimSign(raw, {
+    signatureData: [
+      {
+        signingDomain: key.domain,
+        selector: key.selector,
+        privateKey: key.privateKey,
+        canonicalization: 'relaxed/relaxed',
+        headerList: options.headerList ?? ['from', 'to', 'subject', 'date', 'message-id', 'reply-to', 'mime-version', 'content-type'],
+        ...(options.maxBodyLength !== undefined ? { maxBodyLength: options.maxBodyLength } : {}),
+      },
+    ],
+  } as Parameters<typeof dkimSign>[1]);
+  if (!result.signatures) throw new Error(`signing failed: ${JSON.stringify(result.errors)}`);
+  const eol = raw.includes('\r\n') ? '\r\n' : '\n';
+  return result.signatures.replace(/\r\n/g, eol) + raw;
+}

@@ -1,0 +1,3 @@
+export * from './dkim-test-key';
+export * from './interac-notice.builder';
+export * from './notice-corpus';
