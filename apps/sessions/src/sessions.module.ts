@@ -1,9 +1,25 @@
 import { Module } from '@nestjs/common';
+import { systemClock } from '@pp/kernel';
 import { RedisModule } from '@pp/platform';
+import { CheckoutSessionLifecycle, CLOCK } from './checkout-session/checkout-session.lifecycle';
+import { CheckoutSessionRepository } from './checkout-session/checkout-session.repository';
+import { CompleteCheckoutSessionHandler } from './checkout-session/complete-checkout-session.handler';
+import { CreateCheckoutSessionHandler } from './checkout-session/create-checkout-session.handler';
+import { GetCheckoutSessionHandler } from './checkout-session/get-checkout-session.handler';
+import { ExpireSessionJob } from './expiry/expire-session.job';
+import { ExpirySweeper } from './expiry/expiry-sweeper';
+import { SessionExpiryScheduler } from './expiry/session-expiry.scheduler';
 
 @Module({
-  imports: [
-    RedisModule.forService(),
+  imports: [RedisModule.forService()],
+  controllers: [CreateCheckoutSessionHandler, GetCheckoutSessionHandler, CompleteCheckoutSessionHandler],
+  providers: [
+    { provide: CLOCK, useValue: systemClock },
+    CheckoutSessionRepository,
+    CheckoutSessionLifecycle,
+    SessionExpiryScheduler,
+    ExpireSessionJob,
+    ExpirySweeper,
   ],
 })
 export class SessionsModule {}

@@ -2,6 +2,7 @@ import {
   CheckoutSessionEventType,
   DomainError,
   ErrorCode,
+  MEMO_TAKEN_RULE,
   type SessionCompletedV1,
   type SessionCreatedV1,
   type SessionExpiredV1,
@@ -9,9 +10,6 @@ import {
 } from '@pp/contracts';
 import type { ClientBase } from 'pg';
 import type { Projection } from '../projections/projection';
-
-/** Why a create failed on the memo index: the sessions service draws another memo and retries. */
-export const MEMO_TAKEN_RULE = 'memo_taken';
 
 /** The checkout_sessions read model: one row per session, as GET /v1/checkout/sessions/:id shows it. */
 export const checkoutSessionProjection: Projection = {

@@ -11,10 +11,15 @@ export enum CheckoutSessionEventType {
 
 export const CHECKOUT_SESSION_STREAM = 'checkout_session';
 
+/** `details.rule` of the CONFLICT a create gets when its memo is taken: draw another memo and retry. */
+export const MEMO_TAKEN_RULE = 'memo_taken';
+
 export const checkoutSessionStreamId = (sessionId: string): string => `${CHECKOUT_SESSION_STREAM}-${sessionId}`;
 
 export interface SessionCreatedV1 {
   session_id: string;
+  merchant_id: string;
+  livemode: boolean;
   amount: number;
   currency: 'CAD';
   reference: string;

@@ -1,0 +1,112 @@
+import { CheckoutSessionEventType, DomainError, ErrorCode, MerchantEventType } from '@pp/contracts';
+import { type CheckoutSessionCommand, type DecidedEvent, decide, fold } from './checkout-session.decider';
+
+const T0 = new Date('2026-11-22T01:00:00.000Z');
+const at = (seconds: number) => new Date(T0.getTime() + seconds * 1000);
+
+const create: CheckoutSessionCommand = {
+  kind: 'create',
+  now: T0,
+  ttlSeconds: 1800,
+  session: {
+    session_id: 'cs1',
+    merchant_id: 'mer_1',
+    livemode: false,
+    amount: 2500,
+    reference: 'order-1',
+    memo: 'PP-7K3M9Q',
+    client_secret: 'secret',
+    success_url: 'https://shop.example/ok',
+    cancel_url: 'https://shop.example/cancel',
+    metadata: { cart: '42' },
+  },
+};
+
+/** Given these earlier decisions, when this command: the events it decides. */
+function given(...history: CheckoutSessionCommand[]) {
+  const events: DecidedEvent[] = [];
+  for (const command of history) events.push(...decide(fold(events), command));
+  return { when: (command: CheckoutSessionCommand) => decide(fold(events), command), state: () => fold(events) };
+}
+
+const refusal = (run: () => unknown): DomainError => {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof DomainError) return error;
+    throw error;
+  }
+  throw new Error('expected a refusal');
+};
+
+describe('checkout session decider', () => {
+  it('given nothing, when created: a PENDING session that expires after the TTL', () => {
+    const events = given().when(create);
+    expect(events).toEqual([
+      {
+        type: CheckoutSessionEventType.Created,
+        schema_version: 1,
+        data: expect.objectContaining({
+          session_id: 'cs1',
+          currency: 'CAD',
+          amount: 2500,
+          created_at: '2026-11-22T01:00:00.000Z',
+          expires_at: '2026-11-22T01:30:00.000Z',
+        }),
+      },
+    ]);
+    expect(fold(events)).toMatchObject({ id: 'cs1', status: 'PENDING', merchant_id: 'mer_1', livemode: false });
+  });
+
+  it('given a session, when created again: refused', () => {
+    expect(refusal(() => given(create).when(create)).code).toBe(ErrorCode.Conflict);
+  });
+
+  it('given a pending session, when completed before the deadline: completed, with the merchant-visible event', () => {
+    const events = given(create).when({ kind: 'complete', now: at(60), transactionId: 'txn_1' });
+    expect(events.map((event) => event.type)).toEqual([CheckoutSessionEventType.Completed, MerchantEventType.CheckoutSessionCompleted]);
+    expect(events[1].data).toEqual({ reference: 'order-1', amount: 2500, status: 'COMPLETED', metadata: { cart: '42' }, session_id: 'cs1' });
+    expect(fold(events, given(create).state())).toMatchObject({ status: 'COMPLETED', transaction_id: 'txn_1' });
+  });
+
+  it('given a completed session, when completed again: nothing (idempotent)', () => {
+    expect(given(create, { kind: 'complete', now: at(60), transactionId: null }).when({ kind: 'complete', now: at(61), transactionId: null })).toEqual([]);
+  });
+
+  it('given a pending session past its deadline, when completed: refused as expired', () => {
+    const error = refusal(() => given(create).when({ kind: 'complete', now: at(1800), transactionId: null }));
+    expect(error).toMatchObject({ code: ErrorCode.Conflict, message: 'Checkout session expired' });
+  });
+
+  it('given nothing, when completed or expired: not found', () => {
+    expect(refusal(() => given().when({ kind: 'complete', now: T0, transactionId: null })).code).toBe(ErrorCode.NotFound);
+    expect(refusal(() => given().when({ kind: 'expire', now: T0 })).code).toBe(ErrorCode.NotFound);
+  });
+
+  it('given a pending session, when expired at the deadline: expired, with checkout.session.expired', () => {
+    const events = given(create).when({ kind: 'expire', now: at(1800) });
+    expect(events).toEqual([
+      { type: CheckoutSessionEventType.Expired, schema_version: 1, data: { session_id: 'cs1', expired_at: '2026-11-22T01:30:00.000Z' } },
+      {
+        type: MerchantEventType.CheckoutSessionExpired,
+        schema_version: 1,
+        data: { reference: 'order-1', amount: 2500, status: 'EXPIRED', metadata: { cart: '42' }, session_id: 'cs1' },
+      },
+    ]);
+  });
+
+  it('given a pending session, when expired before the deadline: nothing yet', () => {
+    expect(given(create).when({ kind: 'expire', now: at(1799) })).toEqual([]);
+  });
+
+  it('given an expired session, when expired again or completed: nothing, or refused', () => {
+    const expired = given(create, { kind: 'expire', now: at(1800) });
+    expect(expired.when({ kind: 'expire', now: at(1900) })).toEqual([]);
+    expect(refusal(() => expired.when({ kind: 'complete', now: at(1900), transactionId: null })).message).toBe('Checkout session expired');
+    expect(expired.state()?.status).toBe('EXPIRED');
+  });
+
+  it('given a completed session, when the deadline passes: it stays completed', () => {
+    expect(given(create, { kind: 'complete', now: at(10), transactionId: null }).when({ kind: 'expire', now: at(1800) })).toEqual([]);
+  });
+});

@@ -1,0 +1,64 @@
+import { Controller, Inject } from '@nestjs/common';
+import { MessagePattern, Payload } from '@nestjs/microservices';
+import { type CheckoutSessionCreatedView, CreateCheckoutSessionCommand, DomainError, ErrorCode, MEMO_TAKEN_RULE } from '@pp/contracts';
+import { type Clock, generateMemo, newSessionId, randomToken } from '@pp/kernel';
+import { CONFIG } from '@pp/platform';
+import { SessionExpiryScheduler } from '../expiry/session-expiry.scheduler';
+import type { SessionsConfig } from '../sessions.config';
+import { type CheckoutSession, decide, fold } from './checkout-session.decider';
+import { CLOCK } from './checkout-session.lifecycle';
+import { CheckoutSessionRepository } from './checkout-session.repository';
+import { createdView } from './checkout-session.view';
+import { validateCreateBody } from './create-checkout-session.validation';
+
+const MEMO_ATTEMPTS = 5;
+
+@Controller()
+export class CreateCheckoutSessionHandler {
+  constructor(
+    private readonly repository: CheckoutSessionRepository,
+    private readonly expiry: SessionExpiryScheduler,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(CONFIG) private readonly config: SessionsConfig,
+  ) {}
+
+  /**
+   * Exactly once per idempotency key: the ledger records the key with the
+   * append, so a retry (after a crash anywhere) gets the original session
+   * back with `replayed: true`. The reference and memo rules are the read
+   * model's unique indexes, checked in the same transaction.
+   */
+  @MessagePattern('sessions.create.v1')
+  async create(@Payload() command: CreateCheckoutSessionCommand): Promise<CheckoutSessionCreatedView & { replayed: boolean }> {
+    const body = validateCreateBody(command.body, command.livemode);
+    const scope = { merchant_id: command.merchant_id, livemode: command.livemode };
+    for (let attempt = 1; ; attempt++) {
+      const sessionId = newSessionId();
+      const events = decide(null, {
+        kind: 'create',
+        now: this.clock.now(),
+        ttlSeconds: this.config.SESSION_TTL_SECONDS,
+        session: {
+          session_id: sessionId,
+          ...scope,
+          amount: body.amount,
+          reference: body.reference,
+          memo: generateMemo(),
+          client_secret: `cs_secret_${randomToken(24)}`,
+          success_url: body.success_url,
+          cancel_url: body.cancel_url,
+          metadata: body.metadata ?? null,
+        },
+      });
+      try {
+        const reply = await this.repository.append(sessionId, 0, events, scope, { idempotency: command.idempotency });
+        const session = fold(reply.events) as CheckoutSession;
+        await this.expiry.schedule(session);
+        return { ...createdView(session, this.config.CHECKOUT_URL_BASE), replayed: reply.replayed };
+      } catch (error) {
+        const memoTaken = error instanceof DomainError && error.code === ErrorCode.Conflict && error.details?.rule === MEMO_TAKEN_RULE;
+        if (!memoTaken || attempt >= MEMO_ATTEMPTS) throw error;
+      }
+    }
+  }
+}
