@@ -1,3 +1,58 @@
-import { BaseConfig, WithDatabase, WithRedis } from '@pp/platform';
+import { Transform } from 'class-transformer';
+import { IsBoolean, IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
+import { BaseConfig, toBool, toInt, WithDatabase, WithRedis } from '@pp/platform';
 
-export class WebhooksConfig extends WithRedis(WithDatabase(BaseConfig)) {}
+export class WebhooksConfig extends WithRedis(WithDatabase(BaseConfig)) {
+  /**
+   * Lets endpoints point at loopback, private, link-local and metadata
+   * addresses. Only for development and tests, where receivers run locally.
+   */
+  @IsOptional()
+  @Transform(toBool)
+  @IsBoolean({ message: 'must be true or false' })
+  WEBHOOK_ALLOW_PRIVATE_URLS = false;
+
+  /**
+   * Seconds to wait before each attempt, comma-separated: the first entry
+   * delays the first attempt, the number of entries is the number of
+   * automatic attempts (DESIGN.md §4). Fractions are allowed (tests).
+   */
+  @IsOptional()
+  @Matches(/^\s*\d+(\.\d+)?(\s*,\s*\d+(\.\d+)?)*\s*$/, { message: 'must be comma-separated seconds, e.g. 0,5,300,1800' })
+  WEBHOOK_RETRY_SCHEDULE = '0,5,300,1800,7200,18000,36000,36000';
+
+  /** Upper bound for one attempt: connecting, sending and receiving the status line. */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'must be a whole number of milliseconds' })
+  @Min(100)
+  @Max(60_000)
+  WEBHOOK_ATTEMPT_TIMEOUT_MS = 10_000;
+
+  /** How often the sweeper looks in Postgres for due deliveries that lost their queued job. */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'must be a whole number of milliseconds' })
+  @Min(100)
+  @Max(600_000)
+  WEBHOOK_SWEEP_INTERVAL_MS = 30_000;
+
+  /** Attempts in flight at once per replica (they wait on the network, not the CPU). */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'must be a whole number' })
+  @Min(1)
+  @Max(1000)
+  WEBHOOK_DELIVERY_CONCURRENCY = 64;
+
+  /** An endpoint whose attempts have all failed for this long is disabled (Svix: 5 days). */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'must be a whole number of seconds' })
+  @Min(1)
+  WEBHOOK_DISABLE_AFTER_FAILING_SECONDS = 5 * 24 * 60 * 60;
+}
+
+/** The retry schedule in milliseconds (validated shape: non-empty list of non-negative numbers). */
+export const retryScheduleMs = (config: WebhooksConfig): number[] =>
+  config.WEBHOOK_RETRY_SCHEDULE.split(',').map((entry) => Math.round(Number(entry.trim()) * 1000));

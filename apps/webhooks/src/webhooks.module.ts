@@ -1,11 +1,21 @@
 import { Module } from '@nestjs/common';
 import { DatabaseModule, RedisModule } from '@pp/platform';
 import { WebhooksMigrations } from './database/migrations';
+import { DeliveriesController } from './delivery/deliveries.controller';
+import { DeliveryAttemptJob } from './delivery/delivery-attempt.job';
+import { DeliveryQueue } from './delivery/delivery.queue';
+import { DeliveryRepository } from './delivery/delivery.repository';
+import { DeliverySweeper } from './delivery/delivery.sweeper';
+import { EndpointRepository } from './endpoints/endpoint.repository';
+import { EndpointsController } from './endpoints/endpoints.controller';
+import { MerchantEventConsumer } from './intake/merchant-event.consumer';
 
 @Module({
   imports: [
     DatabaseModule.forService({ schema: 'webhooks', migrations: WebhooksMigrations }),
     RedisModule.forService(),
   ],
+  controllers: [EndpointsController, DeliveriesController],
+  providers: [EndpointRepository, DeliveryRepository, DeliveryQueue, DeliveryAttemptJob, DeliverySweeper, MerchantEventConsumer],
 })
 export class WebhooksModule {}

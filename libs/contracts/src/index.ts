@@ -9,3 +9,4 @@ export * from './ledger';
 export * from './merchant-scope';
 export * from './services';
 export * from './subjects';
+export * from './webhooks';

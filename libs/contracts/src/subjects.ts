@@ -2,6 +2,7 @@ import type { CheckoutSessionSubjects } from './checkout-sessions';
 import type { HealthSubjects } from './health';
 import type { IngestSubjects } from './ingest';
 import type { LedgerSubjects } from './ledger';
+import type { WebhookSubjects } from './webhooks';
 
 /**
  * One typed map from NATS subject to request and reply payloads, composed of
@@ -9,7 +10,7 @@ import type { LedgerSubjects } from './ledger';
  * version and are never derived from class names. Do not rename a subject
  * without a migration: running replicas listen on it.
  */
-export interface SubjectMap extends HealthSubjects, CheckoutSessionSubjects, LedgerSubjects, IngestSubjects {}
+export interface SubjectMap extends HealthSubjects, CheckoutSessionSubjects, LedgerSubjects, IngestSubjects, WebhookSubjects {}
 
 export type Subject = keyof SubjectMap & string;
 export type RequestOf<S extends Subject> = SubjectMap[S]['request'];

@@ -4,3 +4,4 @@ export * from './service-process';
 export * from './test-database';
 export * from './test-stack';
 export * from './wait-for';
+export * from './webhook-receiver';

@@ -1,2 +1,4 @@
+import { WebhooksTables1767400000000 } from './1767400000000-webhooks-tables.migration';
+
 /** Every migration of the webhooks schema, oldest first. */
-export const WebhooksMigrations: Function[] = [];
+export const WebhooksMigrations: Function[] = [WebhooksTables1767400000000];

@@ -1,0 +1,35 @@
+import { Controller } from '@nestjs/common';
+import { MessagePattern, Payload } from '@nestjs/microservices';
+import { DomainError, ErrorCode, ListEventDeliveriesQuery, type ReplyOf, ResendEventCommand } from '@pp/contracts';
+import { EndpointRepository } from '../endpoints/endpoint.repository';
+import { DeliveryQueue } from './delivery.queue';
+import { DeliveryRepository } from './delivery.repository';
+
+/** Delivery history for GET /v1/events/:id and manual resend (POST /v1/events/:id/resend). */
+@Controller()
+export class DeliveriesController {
+  constructor(
+    private readonly deliveries: DeliveryRepository,
+    private readonly endpoints: EndpointRepository,
+    private readonly queue: DeliveryQueue,
+  ) {}
+
+  @MessagePattern('webhooks.deliveries.list.v1')
+  async list(@Payload() query: ListEventDeliveriesQuery): Promise<ReplyOf<'webhooks.deliveries.list.v1'>> {
+    return { deliveries: await this.deliveries.listAttempts(query, query.event_id) };
+  }
+
+  @MessagePattern('webhooks.events.resend.v1')
+  async resend(@Payload() command: ResendEventCommand): Promise<ReplyOf<'webhooks.events.resend.v1'>> {
+    if (!(await this.deliveries.eventExists(command, command.event_id))) throw new DomainError(ErrorCode.NotFound, 'Event not found');
+    if (command.endpoint_id) {
+      const endpoint = await this.endpoints.find(command, command.endpoint_id);
+      if (!endpoint) throw new DomainError(ErrorCode.NotFound, 'Webhook endpoint not found');
+      if (endpoint.status !== 'enabled') throw new DomainError(ErrorCode.Conflict, 'Webhook endpoint is disabled');
+    }
+    const due = await this.deliveries.resend(command.event_id, command.endpoint_id);
+    // A distinct job id per request: the scheduled job of the same attempt may be waiting with a later delay.
+    await this.queue.enqueue(due, `resend-${Date.now()}`);
+    return { event_id: command.event_id, webhook_ids: due.map((delivery) => delivery.endpoint_id) };
+  }
+}

@@ -1,0 +1,114 @@
+import { hostname } from 'node:os';
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { type Link, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { signatureHeaders, WebhookDeliveryStatus } from '@pp/contracts';
+import { CONFIG, JsonLogger } from '@pp/platform';
+import { type Job, Worker } from 'bullmq';
+import { signingSecrets } from '../endpoints/endpoint.repository';
+import { sendWebhook } from '../network/webhook-sender';
+import { retryScheduleMs, type WebhooksConfig } from '../webhooks.config';
+import { type ClaimedAttempt, DeliveryRepository } from './delivery.repository';
+import { type DeliveryJob, DeliveryQueue, queuePrefix, redisConnection, WebhookQueue } from './delivery.queue';
+import { decideAfterAttempt, type RetryPolicy } from './retry.decider';
+
+/** A lease outlives the attempt's own timeout by this much before another replica may take over. */
+const LEASE_MARGIN_MS = 15_000;
+
+const tracer = trace.getTracer('pp-webhooks');
+
+/**
+ * Makes delivery attempts: claim in Postgres, POST the stored bytes with
+ * fresh signatures, record the outcome and queue the next attempt. A job
+ * whose claim fails (another replica, a stale duplicate) does nothing.
+ */
+@Injectable()
+export class DeliveryAttemptJob implements OnApplicationBootstrap, OnApplicationShutdown {
+  private worker?: Worker<DeliveryJob>;
+  private readonly owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  private readonly policy: RetryPolicy;
+
+  constructor(
+    @Inject(CONFIG) private readonly config: WebhooksConfig,
+    private readonly deliveries: DeliveryRepository,
+    private readonly queue: DeliveryQueue,
+    private readonly logger: JsonLogger,
+  ) {
+    this.policy = { scheduleMs: retryScheduleMs(config), disableAfterMs: config.WEBHOOK_DISABLE_AFTER_FAILING_SECONDS * 1000 };
+  }
+
+  onApplicationBootstrap(): void {
+    this.worker = new Worker<DeliveryJob>(WebhookQueue.Delivery, (job) => this.process(job), {
+      connection: redisConnection(this.config.REDIS_URL),
+      prefix: queuePrefix(this.config.PP_NAMESPACE),
+      concurrency: this.config.WEBHOOK_DELIVERY_CONCURRENCY,
+      lockDuration: Math.max(30_000, this.config.WEBHOOK_ATTEMPT_TIMEOUT_MS * 2),
+    });
+    this.worker.on('error', (error) => this.logger.warn('delivery worker error', { error: error.message }));
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.worker?.close();
+  }
+
+  async process(job: Job<DeliveryJob>): Promise<void> {
+    const leaseMs = this.config.WEBHOOK_ATTEMPT_TIMEOUT_MS + LEASE_MARGIN_MS;
+    const claim = await this.deliveries.claim(job.data.delivery_id, job.data.attempt, this.owner, leaseMs);
+    if (!claim) return;
+    await tracer.startActiveSpan(
+      `webhook ${claim.event.type}`,
+      { kind: SpanKind.CLIENT, links: causeOf(claim), attributes: attributes(claim) },
+      ROOT_CONTEXT,
+      async (span) => {
+        try {
+          await this.attempt(claim);
+        } catch (error) {
+          span.setStatus({ code: SpanStatusCode.ERROR });
+          throw error;
+        } finally {
+          span.end();
+        }
+      },
+    );
+  }
+
+  private async attempt(claim: ClaimedAttempt): Promise<void> {
+    const body = Buffer.from(claim.event.body, 'utf8');
+    const now = new Date();
+    const response = await sendWebhook({
+      url: claim.endpoint.url,
+      body,
+      headers: signatureHeaders(claim.event.id, body, signingSecrets(claim.endpoint, now), Math.floor(now.getTime() / 1000)),
+      timeoutMs: this.config.WEBHOOK_ATTEMPT_TIMEOUT_MS,
+      allowPrivate: this.config.WEBHOOK_ALLOW_PRIVATE_URLS,
+    });
+    const decision = decideAfterAttempt(response, claim.attempt, claim.endpoint.failing_since, this.policy, new Date());
+    trace.getActiveSpan()?.setAttributes({
+      'http.response.status_code': response.httpStatus ?? 0,
+      'webhook.delivery_status': decision.status,
+    });
+    await this.deliveries.complete(claim, this.owner, response, decision);
+    if (decision.disableEndpoint) {
+      this.logger.warn('webhook endpoint disabled', { endpoint_id: claim.endpoint.id, reason: decision.disableEndpoint });
+    }
+    if (decision.status === WebhookDeliveryStatus.Failed && decision.nextAttemptAt) {
+      // If this fails (Redis away), the sweeper queues the attempt from Postgres once it is due.
+      await this.queue
+        .enqueue([{ id: claim.deliveryId, attempt: claim.attempt + 1, next_attempt_at: decision.nextAttemptAt }])
+        .catch((error: Error) => this.logger.warn('could not queue the next attempt', { delivery_id: claim.deliveryId, error: error.message }));
+    }
+  }
+}
+
+/** A span link (not a parent) to the request that caused the event, kept in the event's metadata. */
+function causeOf(claim: ClaimedAttempt): Link[] {
+  if (!claim.event.trace) return [];
+  const cause = trace.getSpanContext(propagation.extract(ROOT_CONTEXT, claim.event.trace));
+  return cause ? [{ context: cause }] : [];
+}
+
+const attributes = (claim: ClaimedAttempt) => ({
+  'webhook.event_id': claim.event.id,
+  'webhook.endpoint_id': claim.endpoint.id,
+  'webhook.attempt': claim.attempt,
+});

@@ -1,0 +1,82 @@
+import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { CONFIG } from '@pp/platform';
+import { type ConnectionOptions, Queue } from 'bullmq';
+import type { WebhooksConfig } from '../webhooks.config';
+import type { DueDelivery } from './delivery.repository';
+
+/** BullMQ queue names. Do not rename: queued jobs live under these names in Redis. */
+export enum WebhookQueue {
+  Delivery = 'webhook-delivery',
+}
+
+/** Payload of a `webhook-delivery` job: make attempt number `attempt` of the delivery. */
+export interface DeliveryJob {
+  delivery_id: string;
+  attempt: number;
+}
+
+/** BullMQ key prefix: every key of this deployment starts with PP_NAMESPACE. */
+export const queuePrefix = (namespace: string): string => (namespace ? `${namespace}:bull` : 'bull');
+
+export const redisConnection = (url: string): ConnectionOptions => {
+  const parsed = new URL(url);
+  return {
+    host: parsed.hostname,
+    port: Number(parsed.port || 6379),
+    username: parsed.username || undefined,
+    password: parsed.password ? decodeURIComponent(parsed.password) : undefined,
+    db: parsed.pathname.length > 1 ? Number(parsed.pathname.slice(1)) : 0,
+    tls: parsed.protocol === 'rediss:' ? {} : undefined,
+    maxRetriesPerRequest: null,
+  };
+};
+
+const ENQUEUE_TIMEOUT_MS = 5000;
+
+/** Kept finished jobs: enough for their deterministic ids to absorb late duplicates, bounded in memory. */
+const KEEP = { age: 3600, count: 10_000 };
+
+/**
+ * Wake-ups for delivery attempts. A job's id names the delivery and the
+ * attempt, so the same attempt is queued once however often it is requested
+ * (redelivered NATS messages, the sweeper); Postgres decides whether the
+ * attempt still has to be made.
+ */
+@Injectable()
+export class DeliveryQueue implements OnApplicationShutdown {
+  readonly queue: Queue<DeliveryJob>;
+
+  constructor(@Inject(CONFIG) config: WebhooksConfig) {
+    this.queue = new Queue<DeliveryJob>(WebhookQueue.Delivery, {
+      connection: redisConnection(config.REDIS_URL),
+      prefix: queuePrefix(config.PP_NAMESPACE),
+      defaultJobOptions: { removeOnComplete: KEEP, removeOnFail: KEEP, attempts: 3, backoff: { type: 'exponential', delay: 1000 } },
+    });
+  }
+
+  /** Queues the given attempts, each at its due time; `tag` distinguishes a manual resend from the scheduled attempt. */
+  async enqueue(deliveries: readonly DueDelivery[], tag = ''): Promise<void> {
+    if (deliveries.length === 0) return;
+    const now = Date.now();
+    const added = this.queue.addBulk(
+      deliveries.map((delivery) => ({
+        name: 'attempt',
+        data: { delivery_id: delivery.id, attempt: delivery.attempt },
+        opts: {
+          jobId: `${delivery.id}.${delivery.attempt}${tag ? `.${tag}` : ''}`,
+          delay: Math.max(0, new Date(delivery.next_attempt_at).getTime() - now),
+        },
+      })),
+    );
+    // ioredis holds commands while Redis is away; callers must not wait for it (Postgres already has the work).
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`Redis did not take the jobs within ${ENQUEUE_TIMEOUT_MS} ms`)), ENQUEUE_TIMEOUT_MS);
+    });
+    await Promise.race([added, timeout]).finally(() => clearTimeout(timer));
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.queue.close();
+  }
+}

@@ -1,0 +1,262 @@
+import { Injectable } from '@nestjs/common';
+import { ALL_EVENTS, WebhookDeliveryStatus, type WebhookDeliveryAttemptView } from '@pp/contracts';
+import { DataSource, type EntityManager } from 'typeorm';
+import type { EndpointRow, Scope } from '../endpoints/endpoint.repository';
+import type { AttemptDecision } from './retry.decider';
+
+/** A merchant-visible event as the webhooks service keeps it: the body is the exact text that is signed and sent. */
+export interface WebhookEventRecord {
+  id: string;
+  merchant_id: string;
+  livemode: boolean;
+  type: string;
+  body: string;
+  trace: Record<string, string> | null;
+  created_at: string;
+}
+
+/** A delivery whose next attempt can be queued: job `<id>.<attempt>`. */
+export interface DueDelivery {
+  id: string;
+  /** Number of the attempt to make next. */
+  attempt: number;
+  next_attempt_at: Date;
+}
+
+/** What an attempt needs, claimed under a lease so no other replica makes the same attempt. */
+export interface ClaimedAttempt {
+  deliveryId: string;
+  attempt: number;
+  event: Pick<WebhookEventRecord, 'id' | 'type' | 'body' | 'trace'>;
+  endpoint: EndpointRow;
+}
+
+export interface AttemptResult {
+  httpStatus: number | null;
+  latencyMs: number;
+  error: string | null;
+}
+
+const OPEN = `('${WebhookDeliveryStatus.Pending}', '${WebhookDeliveryStatus.Failed}')`;
+
+/**
+ * Deliveries and their attempts in Postgres: the source of truth for what
+ * must still be sent (BullMQ only holds wake-ups). Each attempt is claimed by
+ * bumping `attempts` from the number the job expects while no lease is held;
+ * the row lock of that UPDATE lets exactly one replica make a given attempt.
+ */
+@Injectable()
+export class DeliveryRepository {
+  constructor(private readonly db: DataSource) {}
+
+  /**
+   * Stores the event once and a delivery for each enabled endpoint of the
+   * same merchant and mode subscribed to its type (idempotent: a redelivered
+   * message adds nothing). Answers the deliveries not attempted yet.
+   */
+  recordEvent(event: WebhookEventRecord, firstAttemptAt: Date): Promise<DueDelivery[]> {
+    return this.db.transaction(async (tx) => {
+      await tx.query(
+        `INSERT INTO webhooks.events (id, merchant_id, livemode, type, body, trace, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (id) DO NOTHING`,
+        [event.id, event.merchant_id, event.livemode, event.type, event.body, event.trace, event.created_at],
+      );
+      await tx.query(
+        `INSERT INTO webhooks.deliveries (id, event_id, endpoint_id, status, next_attempt_at)
+         SELECT gen_random_uuid()::text, $1, ep.id, '${WebhookDeliveryStatus.Pending}', $5
+           FROM webhooks.endpoints ep
+          WHERE ep.merchant_id = $2 AND ep.livemode = $3 AND ep.status = 'enabled' AND ep.deleted_at IS NULL
+            AND ep.created_at <= $6
+            AND ('${ALL_EVENTS}' = ANY (ep.enabled_events) OR $4 = ANY (ep.enabled_events))
+         ON CONFLICT (event_id, endpoint_id) DO NOTHING`,
+        [event.id, event.merchant_id, event.livemode, event.type, firstAttemptAt, event.created_at],
+      );
+      return tx.query(
+        `SELECT id, attempts + 1 AS attempt, next_attempt_at FROM webhooks.deliveries
+          WHERE event_id = $1 AND attempts = 0 AND status = '${WebhookDeliveryStatus.Pending}'`,
+        [event.id],
+      );
+    });
+  }
+
+  /**
+   * Claims attempt number `attempt` of a delivery for `owner` until the lease
+   * ends. Answers undefined when another replica made or is making it, or the
+   * delivery is finished. A delivery to a deleted or disabled endpoint is
+   * closed without sending.
+   */
+  claim(deliveryId: string, attempt: number, owner: string, leaseMs: number): Promise<ClaimedAttempt | undefined> {
+    return this.db.transaction(async (tx) => {
+      const [claimed] = await tx.query(
+        `UPDATE webhooks.deliveries
+            SET attempts = attempts + 1, lease_owner = $3, lease_expires_at = now() + $4 * interval '1 millisecond', updated_at = now()
+          WHERE id = $1 AND attempts = $2 - 1 AND status IN ${OPEN}
+            AND (lease_expires_at IS NULL OR lease_expires_at < now())
+          RETURNING event_id, endpoint_id`,
+        [deliveryId, attempt, owner, leaseMs],
+      ).then(([rows]: [Array<{ event_id: string; endpoint_id: string }>]) => rows);
+      if (!claimed) return undefined;
+      // An attempt left in flight by a replica that stopped counts as failed, never as silence.
+      await tx.query(
+        `UPDATE webhooks.delivery_attempts
+            SET delivery_status = '${WebhookDeliveryStatus.Failed}', error_message = 'no answer recorded: the worker making this attempt stopped'
+          WHERE delivery_id = $1 AND delivery_status = '${WebhookDeliveryStatus.Pending}'`,
+        [deliveryId],
+      );
+      const [event] = await tx.query(`SELECT id, type, body, trace FROM webhooks.events WHERE id = $1`, [claimed.event_id]);
+      const [endpoint]: EndpointRow[] = await tx.query(`SELECT * FROM webhooks.endpoints WHERE id = $1`, [claimed.endpoint_id]);
+      const closedBecause = endpoint.deleted_at
+        ? 'not sent: the endpoint was deleted'
+        : endpoint.status !== 'enabled'
+          ? `not sent: the endpoint is disabled (${endpoint.disabled_reason ?? 'disabled'})`
+          : null;
+      await this.insertAttempt(tx, deliveryId, attempt, claimed.event_id, endpoint, closedBecause);
+      if (closedBecause) {
+        await tx.query(
+          `UPDATE webhooks.deliveries SET status = '${WebhookDeliveryStatus.Exhausted}', next_attempt_at = NULL,
+                  lease_owner = NULL, lease_expires_at = NULL, updated_at = now() WHERE id = $1`,
+          [deliveryId],
+        );
+        return undefined;
+      }
+      return { deliveryId, attempt, event, endpoint };
+    });
+  }
+
+  /** Records the outcome of a claimed attempt, the delivery's next step and what it means for the endpoint. */
+  async complete(claim: ClaimedAttempt, owner: string, result: AttemptResult, decision: AttemptDecision): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      await tx.query(
+        `UPDATE webhooks.delivery_attempts
+            SET delivery_status = $3, http_status = $4, latency_ms = $5, error_message = $6, next_retry_at = $7
+          WHERE delivery_id = $1 AND attempt = $2`,
+        [claim.deliveryId, claim.attempt, decision.status, result.httpStatus, result.latencyMs, result.error, decision.nextAttemptAt],
+      );
+      await tx.query(
+        `UPDATE webhooks.deliveries
+            SET status = $4, next_attempt_at = $5, lease_owner = NULL, lease_expires_at = NULL, updated_at = now()
+          WHERE id = $1 AND attempts = $2 AND lease_owner = $3`,
+        [claim.deliveryId, claim.attempt, owner, decision.status, decision.nextAttemptAt],
+      );
+      if (decision.status === WebhookDeliveryStatus.Success) {
+        await tx.query(`UPDATE webhooks.endpoints SET failing_since = NULL WHERE id = $1 AND failing_since IS NOT NULL`, [claim.endpoint.id]);
+      } else if (decision.disableEndpoint) {
+        await tx.query(
+          `UPDATE webhooks.endpoints SET status = 'disabled', disabled_reason = $2 WHERE id = $1 AND status = 'enabled'`,
+          [claim.endpoint.id, decision.disableEndpoint],
+        );
+      } else {
+        await tx.query(`UPDATE webhooks.endpoints SET failing_since = now() WHERE id = $1 AND failing_since IS NULL`, [claim.endpoint.id]);
+      }
+    });
+  }
+
+  /**
+   * Open deliveries due for at least `graceMs` with no live lease: their
+   * queued job was lost (Redis wiped) or their worker stopped mid-attempt.
+   */
+  overdue(graceMs: number, limit: number): Promise<DueDelivery[]> {
+    return this.db.query(
+      `SELECT id, attempts + 1 AS attempt, next_attempt_at FROM webhooks.deliveries
+        WHERE status IN ${OPEN} AND next_attempt_at <= now() - $1 * interval '1 millisecond'
+          AND (lease_expires_at IS NULL OR lease_expires_at < now())
+        ORDER BY next_attempt_at LIMIT $2`,
+      [graceMs, limit],
+    );
+  }
+
+  async eventExists(scope: Scope, eventId: string): Promise<boolean> {
+    const rows = await this.db.query(`SELECT 1 FROM webhooks.events WHERE id = $1 AND merchant_id = $2 AND livemode = $3`, [
+      eventId,
+      scope.merchant_id,
+      scope.livemode,
+    ]);
+    return rows.length > 0;
+  }
+
+  /**
+   * Makes the event's deliveries (to enabled endpoints; only `endpointId`'s
+   * when given, creating it if the endpoint never had one) due now, finished
+   * ones included. Answers them with the attempt to make.
+   */
+  resend(eventId: string, endpointId: string | undefined): Promise<Array<DueDelivery & { endpoint_id: string }>> {
+    return this.db.transaction(async (tx) => {
+      if (endpointId) {
+        await tx.query(
+          `INSERT INTO webhooks.deliveries (id, event_id, endpoint_id, status, next_attempt_at)
+           VALUES (gen_random_uuid()::text, $1, $2, '${WebhookDeliveryStatus.Pending}', now())
+           ON CONFLICT (event_id, endpoint_id) DO NOTHING`,
+          [eventId, endpointId],
+        );
+      }
+      const [rows] = await tx.query(
+        `UPDATE webhooks.deliveries d
+            SET status = CASE WHEN d.status IN ${OPEN} THEN d.status ELSE '${WebhookDeliveryStatus.Pending}' END,
+                next_attempt_at = now(), updated_at = now()
+           FROM webhooks.endpoints ep
+          WHERE d.event_id = $1 AND ep.id = d.endpoint_id AND ($2::text IS NULL OR d.endpoint_id = $2)
+            AND ep.status = 'enabled' AND ep.deleted_at IS NULL
+          RETURNING d.id, d.attempts + 1 AS attempt, d.next_attempt_at, d.endpoint_id`,
+        [eventId, endpointId ?? null],
+      );
+      return rows;
+    });
+  }
+
+  /** Every attempt of the event, oldest first, plus a PENDING line for each delivery not attempted yet. */
+  listAttempts(scope: Scope, eventId: string): Promise<WebhookDeliveryAttemptView[]> {
+    return this.db
+      .query(
+        `SELECT * FROM (
+           SELECT a.endpoint_id AS webhook_id, a.url, a.delivery_status, a.http_status, a.attempt, a.attempt - 1 AS retry_count,
+                  a.latency_ms, a.error_message, a.next_retry_at, a.created_at
+             FROM webhooks.delivery_attempts a
+            WHERE a.event_id = $1
+           UNION ALL
+           SELECT d.endpoint_id, ep.url, '${WebhookDeliveryStatus.Pending}', NULL, 0, 0, NULL, NULL, d.next_attempt_at, d.created_at
+             FROM webhooks.deliveries d JOIN webhooks.endpoints ep ON ep.id = d.endpoint_id
+            WHERE d.event_id = $1 AND d.attempts = 0
+         ) attempts
+         WHERE EXISTS (SELECT 1 FROM webhooks.events e WHERE e.id = $1 AND e.merchant_id = $2 AND e.livemode = $3)
+         ORDER BY created_at, attempt`,
+        [eventId, scope.merchant_id, scope.livemode],
+      )
+      .then((rows: Array<Record<string, any>>) =>
+        rows.map((row) => ({
+          webhook_id: row.webhook_id,
+          url: row.url,
+          delivery_status: row.delivery_status,
+          http_status: row.http_status,
+          attempt: row.attempt,
+          retry_count: row.retry_count,
+          latency_ms: row.latency_ms,
+          error_message: row.error_message,
+          next_retry_at: row.next_retry_at ? new Date(row.next_retry_at).toISOString() : null,
+          created_at: new Date(row.created_at).toISOString(),
+        })),
+      );
+  }
+
+  private async insertAttempt(
+    tx: EntityManager,
+    deliveryId: string,
+    attempt: number,
+    eventId: string,
+    endpoint: EndpointRow,
+    closedBecause: string | null,
+  ): Promise<void> {
+    await tx.query(
+      `INSERT INTO webhooks.delivery_attempts (delivery_id, event_id, endpoint_id, url, attempt, delivery_status, error_message)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+      [
+        deliveryId,
+        eventId,
+        endpoint.id,
+        endpoint.url,
+        attempt,
+        closedBecause ? WebhookDeliveryStatus.Exhausted : WebhookDeliveryStatus.Pending,
+        closedBecause,
+      ],
+    );
+  }
+}

@@ -1,0 +1,29 @@
+import { DomainError, ErrorCode } from '@pp/contracts';
+import { BlockedAddressError, resolveDeliveryAddress } from '../network/address-guard';
+
+/**
+ * Rules for a URL at registration: a well-formed http(s) URL without
+ * credentials, https in live mode, and (unless private URLs are allowed) a
+ * host that resolves only to public addresses. Delivery checks the address
+ * again, since DNS may change.
+ */
+export async function checkEndpointUrl(raw: string, livemode: boolean, allowPrivate: boolean): Promise<string> {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw invalid('url must be a fully qualified URL');
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw invalid('url must use http or https');
+  if (livemode && url.protocol !== 'https:') throw invalid('url must use https in live mode');
+  if (url.username || url.password) throw invalid('url must not contain credentials');
+  try {
+    await resolveDeliveryAddress(url.hostname, allowPrivate);
+  } catch (error) {
+    if (error instanceof BlockedAddressError) throw invalid(`url is not allowed: ${error.message}`);
+    throw error;
+  }
+  return url.toString();
+}
+
+const invalid = (message: string) => new DomainError(ErrorCode.ValidationFailed, `Validation failed: ${message}`);

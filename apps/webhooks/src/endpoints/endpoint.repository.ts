@@ -1,0 +1,114 @@
+import { Injectable } from '@nestjs/common';
+import type { WebhookEndpointStatus, WebhookEndpointView, WebhookEndpointWithSecretView } from '@pp/contracts';
+import { DataSource } from 'typeorm';
+
+export interface EndpointRow {
+  id: string;
+  merchant_id: string;
+  livemode: boolean;
+  url: string;
+  description: string | null;
+  enabled_events: string[];
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_expires_at: Date | null;
+  status: WebhookEndpointStatus;
+  disabled_reason: string | null;
+  failing_since: Date | null;
+  created_at: Date;
+  deleted_at: Date | null;
+}
+
+export interface Scope {
+  merchant_id: string;
+  livemode: boolean;
+}
+
+/**
+ * Webhook endpoints. Secrets are stored as issued: signing needs the secret
+ * itself, so it cannot be hashed; the schema is readable only by this
+ * service (see the report on encryption at rest).
+ */
+@Injectable()
+export class EndpointRepository {
+  constructor(private readonly db: DataSource) {}
+
+  async insert(row: Omit<EndpointRow, 'previous_secret' | 'previous_secret_expires_at' | 'disabled_reason' | 'failing_since' | 'deleted_at' | 'status'>): Promise<EndpointRow> {
+    const [created] = await this.db.query(
+      `INSERT INTO webhooks.endpoints (id, merchant_id, livemode, url, description, enabled_events, secret, status, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, 'enabled', $8) RETURNING *`,
+      [row.id, row.merchant_id, row.livemode, row.url, row.description, row.enabled_events, row.secret, row.created_at],
+    );
+    return created;
+  }
+
+  async countLive(scope: Scope): Promise<number> {
+    const [{ count }] = await this.db.query(
+      `SELECT count(*)::int AS count FROM webhooks.endpoints WHERE merchant_id = $1 AND livemode = $2 AND deleted_at IS NULL`,
+      [scope.merchant_id, scope.livemode],
+    );
+    return count;
+  }
+
+  list(scope: Scope): Promise<EndpointRow[]> {
+    return this.db.query(
+      `SELECT * FROM webhooks.endpoints WHERE merchant_id = $1 AND livemode = $2 AND deleted_at IS NULL ORDER BY created_at DESC, id DESC`,
+      [scope.merchant_id, scope.livemode],
+    );
+  }
+
+  async find(scope: Scope, id: string): Promise<EndpointRow | undefined> {
+    const [row] = await this.db.query(
+      `SELECT * FROM webhooks.endpoints WHERE id = $1 AND merchant_id = $2 AND livemode = $3 AND deleted_at IS NULL`,
+      [id, scope.merchant_id, scope.livemode],
+    );
+    return row;
+  }
+
+  async softDelete(scope: Scope, id: string): Promise<boolean> {
+    const [, affected] = await this.db.query(
+      `UPDATE webhooks.endpoints SET deleted_at = now() WHERE id = $1 AND merchant_id = $2 AND livemode = $3 AND deleted_at IS NULL`,
+      [id, scope.merchant_id, scope.livemode],
+    );
+    return affected > 0;
+  }
+
+  /** The current secret becomes the previous one, valid until `previousExpiresAt`. */
+  async rotate(scope: Scope, id: string, secret: string, previousExpiresAt: Date): Promise<EndpointRow | undefined> {
+    const [rows] = await this.db.query(
+      `UPDATE webhooks.endpoints
+          SET previous_secret = secret, previous_secret_expires_at = $4, secret = $5
+        WHERE id = $1 AND merchant_id = $2 AND livemode = $3 AND deleted_at IS NULL
+        RETURNING *`,
+      [id, scope.merchant_id, scope.livemode, previousExpiresAt, secret],
+    );
+    return rows[0];
+  }
+}
+
+export function toEndpointView(row: EndpointRow): WebhookEndpointView {
+  return {
+    id: row.id,
+    url: row.url,
+    description: row.description,
+    enabled_events: row.enabled_events,
+    livemode: row.livemode,
+    status: row.status,
+    disabled_reason: row.disabled_reason,
+    created_at: row.created_at.toISOString(),
+  };
+}
+
+export function toEndpointWithSecretView(row: EndpointRow): WebhookEndpointWithSecretView {
+  return {
+    ...toEndpointView(row),
+    secret: row.secret,
+    previous_secret_expires_at: row.previous_secret_expires_at?.toISOString() ?? null,
+  };
+}
+
+/** Secrets that sign a delivery at `now`, newest first. */
+export function signingSecrets(row: Pick<EndpointRow, 'secret' | 'previous_secret' | 'previous_secret_expires_at'>, now: Date): string[] {
+  const previousValid = row.previous_secret && row.previous_secret_expires_at && row.previous_secret_expires_at > now;
+  return previousValid ? [row.secret, row.previous_secret as string] : [row.secret];
+}

@@ -1,0 +1,70 @@
+import { Controller, Inject } from '@nestjs/common';
+import { MessagePattern, Payload } from '@nestjs/microservices';
+import {
+  ALL_EVENTS,
+  CreateWebhookEndpointCommand,
+  DomainError,
+  ErrorCode,
+  ListWebhookEndpointsQuery,
+  MAX_WEBHOOK_ENDPOINTS,
+  type ReplyOf,
+  WebhookEndpointRef,
+} from '@pp/contracts';
+import { newId, randomToken } from '@pp/kernel';
+import { CONFIG } from '@pp/platform';
+import type { WebhooksConfig } from '../webhooks.config';
+import { checkEndpointUrl } from './endpoint-url.policy';
+import { EndpointRepository, toEndpointView, toEndpointWithSecretView } from './endpoint.repository';
+
+/** How long a rotated-out secret keeps signing, so receivers can switch without dropping deliveries. */
+export const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
+
+const newSecret = () => `whsec_${randomToken(32)}`;
+const notFound = () => new DomainError(ErrorCode.NotFound, 'Webhook endpoint not found');
+
+/** Endpoint registry (DESIGN.md §4 webhook endpoints); the gateway checks the webhooks.write scope. */
+@Controller()
+export class EndpointsController {
+  constructor(
+    private readonly endpoints: EndpointRepository,
+    @Inject(CONFIG) private readonly config: WebhooksConfig,
+  ) {}
+
+  @MessagePattern('webhooks.endpoints.create.v1')
+  async create(@Payload() command: CreateWebhookEndpointCommand): Promise<ReplyOf<'webhooks.endpoints.create.v1'>> {
+    const url = await checkEndpointUrl(command.url, command.livemode, this.config.WEBHOOK_ALLOW_PRIVATE_URLS);
+    if ((await this.endpoints.countLive(command)) >= MAX_WEBHOOK_ENDPOINTS) {
+      throw new DomainError(ErrorCode.ValidationFailed, `Validation failed: at most ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints per mode`);
+    }
+    const events = command.enabled_events ?? [ALL_EVENTS];
+    const row = await this.endpoints.insert({
+      id: newId('webhookEndpoint'),
+      merchant_id: command.merchant_id,
+      livemode: command.livemode,
+      url,
+      description: command.description ?? null,
+      enabled_events: events.includes(ALL_EVENTS) ? [ALL_EVENTS] : [...new Set(events)],
+      secret: newSecret(),
+      created_at: new Date(),
+    });
+    return toEndpointWithSecretView(row);
+  }
+
+  @MessagePattern('webhooks.endpoints.list.v1')
+  async list(@Payload() query: ListWebhookEndpointsQuery): Promise<ReplyOf<'webhooks.endpoints.list.v1'>> {
+    return { endpoints: (await this.endpoints.list(query)).map(toEndpointView) };
+  }
+
+  @MessagePattern('webhooks.endpoints.delete.v1')
+  async delete(@Payload() ref: WebhookEndpointRef): Promise<ReplyOf<'webhooks.endpoints.delete.v1'>> {
+    if (!(await this.endpoints.softDelete(ref, ref.endpoint_id))) throw notFound();
+    return { id: ref.endpoint_id, deleted: true };
+  }
+
+  @MessagePattern('webhooks.endpoints.rotate-secret.v1')
+  async rotateSecret(@Payload() ref: WebhookEndpointRef): Promise<ReplyOf<'webhooks.endpoints.rotate-secret.v1'>> {
+    const row = await this.endpoints.rotate(ref, ref.endpoint_id, newSecret(), new Date(Date.now() + SECRET_OVERLAP_MS));
+    if (!row) throw notFound();
+    return toEndpointWithSecretView(row);
+  }
+}

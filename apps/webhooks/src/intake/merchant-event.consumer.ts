@@ -1,0 +1,139 @@
+import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { isMerchantEventType, LEDGER_EVENTS_STREAM, MERCHANT_EVENTS_FILTER, type StoredEvent } from '@pp/contracts';
+import { CONFIG, JsonLogger, NATS_CONNECTION, streamName, subjectPrefix } from '@pp/platform';
+import { AckPolicy, type ConsumerConfig, type ConsumerMessages, DeliverPolicy, type JsMsg, nanos, type NatsConnection } from 'nats';
+import { DeliveryQueue } from '../delivery/delivery.queue';
+import { DeliveryRepository } from '../delivery/delivery.repository';
+import { firstAttemptDelayMs } from '../delivery/retry.decider';
+import { retryScheduleMs, type WebhooksConfig } from '../webhooks.config';
+import { webhookBody } from './webhook-body';
+
+/** Durable consumer name on the ledger's stream. Do not rename: the consumer's position is kept under it. */
+export const WEBHOOKS_CONSUMER = 'webhooks-delivery';
+/** After this many deliveries of one message the consumer gives up on it (logged as an error). */
+export const MAX_DELIVER = 30;
+const ACK_WAIT_MS = 30_000;
+/** Messages recorded at once; each takes one short Postgres transaction. */
+const IN_FLIGHT = 32;
+const RETRY_BIND_MS = 1000;
+
+/**
+ * Reads the ledger's merchant-visible events from JetStream and records the
+ * deliveries each one needs before acknowledging it; then queues their first
+ * attempts. It never calls back into the flow that produced the event.
+ */
+@Injectable()
+export class MerchantEventConsumer implements OnApplicationBootstrap, OnApplicationShutdown {
+  private messages?: ConsumerMessages;
+  private stopped = false;
+  private loop?: Promise<void>;
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly scheduleMs: number[];
+
+  constructor(
+    @Inject(CONFIG) private readonly config: WebhooksConfig,
+    @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
+    private readonly deliveries: DeliveryRepository,
+    private readonly queue: DeliveryQueue,
+    private readonly logger: JsonLogger,
+  ) {
+    this.scheduleMs = retryScheduleMs(config);
+  }
+
+  onApplicationBootstrap(): void {
+    this.loop = this.run();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    await this.messages?.close();
+    await this.loop;
+    await Promise.all(this.inFlight);
+  }
+
+  private async run(): Promise<void> {
+    const stream = streamName(this.config.PP_NAMESPACE, LEDGER_EVENTS_STREAM);
+    let waitingLogged = false;
+    while (!this.stopped) {
+      try {
+        await this.bind(stream);
+        this.logger.info('consuming merchant events', { stream, consumer: WEBHOOKS_CONSUMER });
+        waitingLogged = false;
+        const consumer = await this.nc.jetstream().consumers.get(stream, WEBHOOKS_CONSUMER);
+        this.messages = await consumer.consume({ max_messages: IN_FLIGHT * 4 });
+        for await (const msg of this.messages) {
+          if (this.inFlight.size >= IN_FLIGHT) await Promise.race(this.inFlight);
+          const work = this.handle(msg).finally(() => this.inFlight.delete(work));
+          this.inFlight.add(work);
+        }
+      } catch (error) {
+        // The ledger creates the stream; until it has, wait for it.
+        if (!waitingLogged) this.logger.warn('merchant events not readable yet; retrying', { stream, error: (error as Error).message });
+        waitingLogged = true;
+      }
+      if (!this.stopped) await new Promise((resolve) => setTimeout(resolve, RETRY_BIND_MS));
+    }
+  }
+
+  /** Creates the durable consumer, or brings its settings up to date (idempotent; replicas share it). */
+  private async bind(stream: string): Promise<void> {
+    const jsm = await this.nc.jetstreamManager();
+    const config: Partial<ConsumerConfig> = {
+      durable_name: WEBHOOKS_CONSUMER,
+      filter_subject: subjectPrefix(this.config.PP_NAMESPACE) + MERCHANT_EVENTS_FILTER,
+      ack_policy: AckPolicy.Explicit,
+      deliver_policy: DeliverPolicy.All,
+      ack_wait: nanos(ACK_WAIT_MS),
+      max_deliver: MAX_DELIVER,
+      max_ack_pending: 1000,
+    };
+    const exists = await jsm.consumers.info(stream, WEBHOOKS_CONSUMER).then(
+      () => true,
+      () => false,
+    );
+    if (exists) await jsm.consumers.update(stream, WEBHOOKS_CONSUMER, config);
+    else await jsm.consumers.add(stream, config);
+  }
+
+  private async handle(msg: JsMsg): Promise<void> {
+    let event: StoredEvent;
+    try {
+      event = JSON.parse(Buffer.from(msg.data).toString('utf8'));
+    } catch {
+      this.logger.error('dropping a ledger message that is not JSON', { subject: msg.subject, seq: msg.seq });
+      msg.term('not JSON');
+      return;
+    }
+    if (!isMerchantEventType(event.type)) {
+      msg.ack();
+      return;
+    }
+    try {
+      const due = await this.deliveries.recordEvent(
+        {
+          id: event.id,
+          merchant_id: event.metadata.merchant_id,
+          livemode: event.metadata.livemode,
+          type: event.type,
+          body: webhookBody(event),
+          trace: event.metadata.trace ?? null,
+          created_at: event.created_at,
+        },
+        new Date(Date.now() + firstAttemptDelayMs({ scheduleMs: this.scheduleMs, disableAfterMs: 0 })),
+      );
+      msg.ack();
+      // Recorded is what counts: if queuing fails, the sweeper queues these from Postgres.
+      await this.queue.enqueue(due).catch((error: Error) =>
+        this.logger.warn('could not queue first attempts', { event_id: event.id, error: error.message }),
+      );
+    } catch (error) {
+      const deliveries = msg.info.deliveryCount;
+      if (deliveries >= MAX_DELIVER) {
+        this.logger.error('giving up on a merchant event after repeated failures', { event_id: event.id, error: (error as Error).message });
+      } else {
+        this.logger.warn('could not record deliveries; will retry', { event_id: event.id, error: (error as Error).message });
+      }
+      msg.nak(Math.min(60_000, 500 * 2 ** Math.min(deliveries, 7)));
+    }
+  }
+}

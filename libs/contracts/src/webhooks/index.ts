@@ -1,0 +1,5 @@
+export * from './webhook-endpoint.commands';
+export * from './webhook-event.body';
+export * from './webhook-signature';
+export * from './webhook.views';
+export * from './webhooks.subjects';

@@ -1,0 +1,62 @@
+import { ArrayMaxSize, ArrayMinSize, IsIn, IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
+import { MerchantEventType } from '../ledger/merchant-events';
+import { MerchantScope } from '../merchant-scope';
+
+/** `enabled_events` entry that subscribes an endpoint to every merchant-visible event type, present and future. */
+export const ALL_EVENTS = '*';
+
+export const WEBHOOK_EVENT_CHOICES: readonly string[] = [ALL_EVENTS, ...Object.values(MerchantEventType)];
+
+/** At most this many endpoints per merchant and mode. */
+export const MAX_WEBHOOK_ENDPOINTS = 16;
+
+const ENDPOINT_ID = /^wh_[a-z0-9]{10,40}$/;
+
+/** `webhooks.endpoints.create.v1`: body of POST /v1/webhook_endpoints plus the caller's scope. */
+export class CreateWebhookEndpointCommand extends MerchantScope {
+  /** https in live mode; hosts that resolve to private, loopback or metadata addresses are refused. */
+  @IsString({ message: 'url must be a fully qualified URL' })
+  @MaxLength(2048, { message: 'url must be at most 2048 characters' })
+  @Matches(/^https?:\/\/[^\s/?#]+[^\s]*$/i, { message: 'url must be a fully qualified URL' })
+  url!: string;
+
+  /** Defaults to ['*'] (every event type). */
+  @IsOptional()
+  @ArrayMinSize(1, { message: 'enabled_events must list at least one event type' })
+  @ArrayMaxSize(WEBHOOK_EVENT_CHOICES.length)
+  @IsIn(WEBHOOK_EVENT_CHOICES, { each: true, message: `enabled_events entries must be one of ${WEBHOOK_EVENT_CHOICES.join(', ')}` })
+  enabled_events?: string[];
+
+  @IsOptional()
+  @IsString({ message: 'description must be a string' })
+  @MaxLength(500, { message: 'description must be at most 500 characters' })
+  description?: string;
+}
+
+export class ListWebhookEndpointsQuery extends MerchantScope {}
+
+export class WebhookEndpointRef extends MerchantScope {
+  @IsString()
+  @Matches(ENDPOINT_ID, { message: 'endpoint_id must look like wh_…' })
+  endpoint_id!: string;
+}
+
+/** `webhooks.events.resend.v1`: a new attempt now for the event's deliveries, or only for one endpoint. */
+export class ResendEventCommand extends MerchantScope {
+  @IsString()
+  @Length(5, 64)
+  @Matches(/^evt_/, { message: 'event_id must look like evt_…' })
+  event_id!: string;
+
+  @IsOptional()
+  @IsString()
+  @Matches(ENDPOINT_ID, { message: 'endpoint_id must look like wh_…' })
+  endpoint_id?: string;
+}
+
+/** `webhooks.deliveries.list.v1`: the delivery attempts of one event (GET /v1/events/:id). */
+export class ListEventDeliveriesQuery extends MerchantScope {
+  @IsString()
+  @Length(5, 64)
+  event_id!: string;
+}

@@ -1,0 +1,27 @@
+import type {
+  CreateWebhookEndpointCommand,
+  ListEventDeliveriesQuery,
+  ListWebhookEndpointsQuery,
+  ResendEventCommand,
+  WebhookEndpointRef,
+} from './webhook-endpoint.commands';
+import type { ResendEventReply, WebhookDeliveryAttemptView, WebhookEndpointView, WebhookEndpointWithSecretView } from './webhook.views';
+
+/**
+ * Served by the webhooks service. Every call is scoped by merchant and mode:
+ * another merchant's or mode's endpoint is NOT_FOUND 'Webhook endpoint not found'.
+ */
+export interface WebhookSubjects {
+  /** Errors: VALIDATION_FAILED (bad url, http in live mode, private address, unknown event type, too many endpoints). */
+  'webhooks.endpoints.create.v1': { request: CreateWebhookEndpointCommand; reply: WebhookEndpointWithSecretView };
+  /** Newest first, without secrets. */
+  'webhooks.endpoints.list.v1': { request: ListWebhookEndpointsQuery; reply: { endpoints: WebhookEndpointView[] } };
+  /** Pending deliveries to the endpoint stop. Errors: NOT_FOUND. */
+  'webhooks.endpoints.delete.v1': { request: WebhookEndpointRef; reply: { id: string; deleted: true } };
+  /** New secret, shown once; the previous one keeps signing (second v1 signature) for 24 hours. Errors: NOT_FOUND. */
+  'webhooks.endpoints.rotate-secret.v1': { request: WebhookEndpointRef; reply: WebhookEndpointWithSecretView };
+  /** A new attempt now, for every endpoint of the event or one. Errors: NOT_FOUND 'Event not found', 'Webhook endpoint not found'. */
+  'webhooks.events.resend.v1': { request: ResendEventCommand; reply: ResendEventReply };
+  /** The event's delivery attempts, oldest first; empty when nothing was sent. */
+  'webhooks.deliveries.list.v1': { request: ListEventDeliveriesQuery; reply: { deliveries: WebhookDeliveryAttemptView[] } };
+}

@@ -1,0 +1,102 @@
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { WebhookHeader } from '@pp/contracts';
+import { verifyWebhook, type WebhookVerification } from './verify-webhook';
+
+export interface ReceivedWebhook {
+  path: string;
+  /** The bytes as they arrived; parse them only after verifying. */
+  rawBody: Buffer;
+  headers: IncomingHttpHeaders;
+  eventId: string | undefined;
+  receivedAt: number;
+  verification: WebhookVerification;
+  /** The status this receiver answered (401 when the signatures did not verify). */
+  answeredStatus: number;
+}
+
+/** One scripted answer; unscripted requests get 200. */
+export interface ScriptedReply {
+  status?: number;
+  /** Retry-After header value, e.g. "2". */
+  retryAfter?: string;
+  /** Wait this long before answering (to provoke the sender's timeout). */
+  delayMs?: number;
+}
+
+/**
+ * A real HTTP webhook endpoint for tests: records raw bodies and headers,
+ * verifies both signatures on the raw bytes with the secrets it trusts for
+ * each path (answering 401 on a mismatch, as SPEC §5 asks of receivers), and
+ * answers scripted statuses, Retry-After headers or delays.
+ */
+export class WebhookReceiver {
+  private readonly records: ReceivedWebhook[] = [];
+  private readonly secrets = new Map<string, string[]>();
+  private readonly scripts = new Map<string, ScriptedReply[]>();
+
+  private constructor(private readonly server: Server) {}
+
+  static async start(): Promise<WebhookReceiver> {
+    const server = createServer();
+    const receiver = new WebhookReceiver(server);
+    server.on('request', (req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        const path = (req.url ?? '/').split('?')[0];
+        const rawBody = Buffer.concat(chunks);
+        const verification = verifyWebhook({ rawBody, headers: req.headers, secrets: receiver.secrets.get(path) ?? [] });
+        const reply: ScriptedReply = verification.valid ? (receiver.scripts.get(path)?.shift() ?? {}) : { status: 401 };
+        const answeredStatus = reply.status ?? 200;
+        const eventId = req.headers[WebhookHeader.EventId];
+        receiver.records.push({
+          path,
+          rawBody,
+          headers: req.headers,
+          eventId: Array.isArray(eventId) ? eventId[0] : eventId,
+          receivedAt: Date.now(),
+          verification,
+          answeredStatus,
+        });
+        const answer = () => {
+          if (res.destroyed) return;
+          res.writeHead(answeredStatus, reply.retryAfter ? { 'retry-after': reply.retryAfter } : {});
+          res.end(answeredStatus === 401 ? 'signature mismatch' : 'ok');
+        };
+        if (reply.delayMs) setTimeout(answer, reply.delayMs).unref();
+        else answer();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return receiver;
+  }
+
+  get port(): number {
+    return (this.server.address() as AddressInfo).port;
+  }
+
+  /** URL of one path on this receiver; give each endpoint its own path. */
+  url(path = '/'): string {
+    return `http://127.0.0.1:${this.port}${path}`;
+  }
+
+  /** Accept deliveries to `path` signed with `secret` (call again after a rotation to trust both). */
+  trust(path: string, secret: string): void {
+    this.secrets.set(path, [...(this.secrets.get(path) ?? []), secret]);
+  }
+
+  /** Queue answers for the next requests to `path` that verify. */
+  script(path: string, replies: ScriptedReply[]): void {
+    this.scripts.set(path, [...(this.scripts.get(path) ?? []), ...replies]);
+  }
+
+  received(path?: string): ReceivedWebhook[] {
+    return path ? this.records.filter((record) => record.path === path) : [...this.records];
+  }
+
+  async close(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}
