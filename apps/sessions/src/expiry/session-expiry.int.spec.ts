@@ -1,0 +1,110 @@
+import { randomUUID } from 'node:crypto';
+import { CheckoutSessionEventType, type CreateCheckoutSessionCommand, DomainError, type MerchantScope, MerchantEventType } from '@pp/contracts';
+import { BusClient } from '@pp/platform';
+import { TestStack, testInfra, waitFor } from '@pp/testing';
+import Redis from 'ioredis';
+import { connect, type NatsConnection } from 'nats';
+import { Client } from 'pg';
+import { CheckoutSessionLifecycle } from '../checkout-session/checkout-session.lifecycle';
+import { CheckoutSessionRepository } from '../checkout-session/checkout-session.repository';
+import { queuePrefix } from './session-expiry.queue';
+
+const SCOPE: MerchantScope = { merchant_id: 'mer_exp', livemode: false };
+
+describe('checkout session expiry (TTL 2 s)', () => {
+  let stack: TestStack;
+  let nc: NatsConnection;
+  let bus: BusClient;
+  let db: Client;
+  let redis: Redis;
+
+  beforeAll(async () => {
+    stack = await TestStack.start({
+      services: ['ledger', 'sessions'],
+      label: 'expiry',
+      env: { SESSION_TTL_SECONDS: '2', SESSION_SWEEP_INTERVAL_MS: '300' },
+    });
+    nc = await connect({ servers: testInfra.natsUrl });
+    bus = new BusClient(nc, stack.namespace, 10_000);
+    db = new Client({ connectionString: stack.database.url });
+    await db.connect();
+    redis = new Redis(testInfra.redisUrl);
+  });
+  afterAll(async () => {
+    redis?.disconnect();
+    await db?.end();
+    await nc?.close();
+    await stack?.stop();
+  });
+
+  const create = () =>
+    bus.request('sessions.create.v1', {
+      ...SCOPE,
+      body: { amount: 1000, currency: 'cad', reference: `r-${randomUUID()}`, success_url: 'https://a.example/s', cancel_url: 'https://a.example/c', metadata: { k: 'v' } },
+      idempotency: { key: randomUUID(), fingerprint: 'fp' },
+    } as CreateCheckoutSessionCommand);
+
+  const status = async (id: string) => (await bus.request('sessions.get.v1', { ...SCOPE, session_id: id })).status;
+
+  const terminalFacts = async (id: string) =>
+    (await bus.request('ledger.stream.read.v1', { stream_id: `checkout_session-${id}` })).events
+      .map((event) => event.type)
+      .filter((type) => type !== CheckoutSessionEventType.Created);
+
+  const merchantEvents = async (id: string) =>
+    (await db.query(`SELECT id, type, data FROM ledger.merchant_events WHERE data->>'session_id' = $1`, [id])).rows;
+
+  it('expires a pending session at its deadline and records checkout.session.expired for the merchant', async () => {
+    const created = await create();
+    expect(await status(created.id)).toBe('PENDING');
+    await waitFor('the session to expire', async () => (await status(created.id)) === 'EXPIRED', { timeoutMs: 15_000 });
+    expect(Date.now()).toBeGreaterThanOrEqual(Date.parse(created.expires_at));
+    expect(await terminalFacts(created.id)).toEqual([CheckoutSessionEventType.Expired, MerchantEventType.CheckoutSessionExpired]);
+    const [event] = await merchantEvents(created.id);
+    expect(event).toEqual({
+      id: expect.stringMatching(/^evt_/),
+      type: 'checkout.session.expired',
+      data: { reference: created.reference, amount: 1000, status: 'EXPIRED', metadata: { k: 'v' }, session_id: created.id },
+    });
+  });
+
+  it('still expires the session through the sweeper when Redis lost the delayed job', async () => {
+    const created = await create();
+    const keys = await redis.keys(`${queuePrefix(stack.namespace)}:*`);
+    expect(keys.length).toBeGreaterThan(0);
+    await redis.del(...keys); // this namespace's whole BullMQ state, job included
+    expect(await redis.keys(`${queuePrefix(stack.namespace)}:session-expiry:${created.id}`)).toEqual([]);
+
+    await waitFor('the sweeper to expire the session', async () => (await status(created.id)) === 'EXPIRED', { timeoutMs: 15_000 });
+    expect(await terminalFacts(created.id)).toEqual([CheckoutSessionEventType.Expired, MerchantEventType.CheckoutSessionExpired]);
+  });
+
+  it('ends a completion racing the expiry in exactly one of the two', async () => {
+    const sessions = await Promise.all(Array.from({ length: 10 }, () => create()));
+    const repository = new CheckoutSessionRepository(bus);
+    const outcomes = await Promise.all(
+      sessions.map(async (session) => {
+        const deadline = Date.parse(session.expires_at);
+        // Two deciders with their own clocks: one still before the deadline, one after it.
+        const payer = new CheckoutSessionLifecycle(repository, { now: () => new Date(deadline - 500) });
+        const expirer = new CheckoutSessionLifecycle(repository, { now: () => new Date(deadline + 1) });
+        const [completed, expired] = await Promise.allSettled([payer.complete(SCOPE, session.id, null), expirer.expire(session.id)]);
+        return { session, completed, expired };
+      }),
+    );
+    for (const { session, completed, expired } of outcomes) {
+      const facts = await terminalFacts(session.id);
+      const merchant = (await merchantEvents(session.id)).map((event) => event.type);
+      if (completed.status === 'fulfilled') {
+        expect(facts).toEqual([CheckoutSessionEventType.Completed, MerchantEventType.CheckoutSessionCompleted]);
+        expect(merchant).toEqual(['checkout.session.completed']);
+        expect(expired).toMatchObject({ status: 'fulfilled', value: { status: 'COMPLETED' } });
+      } else {
+        expect((completed.reason as DomainError).message).toBe('Checkout session expired');
+        expect(facts).toEqual([CheckoutSessionEventType.Expired, MerchantEventType.CheckoutSessionExpired]);
+        expect(merchant).toEqual(['checkout.session.expired']);
+      }
+      expect(['COMPLETED', 'EXPIRED']).toContain(await status(session.id));
+    }
+  });
+});
