@@ -35,12 +35,14 @@ export async function authenticateNotice(raw: Uint8Array, policy: Authentication
   const fromDomain = from?.split('@').pop() ?? null;
   if (!from || !trustedSenders(policy.trustedDomains).includes(from)) reasons.push('from_not_trusted');
 
-  const trusted = result.results.filter((signature) => isTrustedDomain(signature.signingDomain, policy.trustedDomains));
+  // mailauth reports an unsigned message as one result with status "none".
+  const signatures = result.results.filter((signature) => signature.status.result !== 'none');
+  const trusted = signatures.filter((signature) => isTrustedDomain(signature.signingDomain, policy.trustedDomains));
   const passing = trusted.filter((signature) => signature.status.result === 'pass');
   const acceptable = passing.filter((signature) => signatureProblems(signature).length === 0);
   const aligned = acceptable.find((signature) => signature.signingDomain?.toLowerCase() === fromDomain);
 
-  if (result.results.length === 0) reasons.push('dkim_missing');
+  if (signatures.length === 0) reasons.push('dkim_missing');
   else if (trusted.length === 0) reasons.push('dkim_untrusted_domain');
   else if (passing.length === 0) {
     if (trusted.some((signature) => signature.status.result === 'temperror')) {

@@ -32,16 +32,16 @@ export class RawEmailConsumer implements OnApplicationBootstrap, OnModuleDestroy
     const stream = ingestRawEmailStreamName(this.config.PP_NAMESPACE);
     const subject = subjectPrefix(this.config.PP_NAMESPACE) + INGEST_RAW_EMAIL_SUBJECT;
     const jsm = await this.nc.jetstreamManager();
-    await jsm.streams.info(stream).catch(() =>
-      jsm.streams.add({
-        name: stream,
-        subjects: [subject],
-        storage: StorageType.File,
-        // The raw message is kept in Postgres; the stream only carries it there.
-        retention: RetentionPolicy.Workqueue,
-        max_age: nanos(7 * 24 * 3600 * 1000),
-      }),
-    );
+    const config = {
+      name: stream,
+      subjects: [subject],
+      storage: StorageType.File,
+      // The raw message is kept in Postgres; the stream only carries it there.
+      retention: RetentionPolicy.Workqueue,
+      max_age: nanos(7 * 24 * 3600 * 1000),
+    };
+    // A replica booting at the same moment may create it first; then it simply exists.
+    await jsm.streams.info(stream).catch(() => jsm.streams.add(config).catch(() => jsm.streams.info(stream)));
     await jsm.consumers.add(stream, {
       durable_name: CONSUMER,
       ack_policy: AckPolicy.Explicit,

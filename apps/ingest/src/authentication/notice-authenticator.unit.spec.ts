@@ -1,0 +1,111 @@
+import { buildNotice, dnsOverridesFor, NOTICE_CORPUS, signEmail, testDkimKey } from '@pp/testing';
+import type { AuthenticationResult } from './authentication.types';
+import { overridesResolver } from './dkim-resolver';
+import { authenticateNotice, type AuthenticationPolicy } from './notice-authenticator';
+
+const interac = testDkimKey();
+const impostor = testDkimKey('payments-interac.example', 'mail');
+const policy: AuthenticationPolicy = {
+  trustedDomains: ['payments.interac.ca'],
+  resolver: overridesResolver(dnsOverridesFor(interac, impostor)),
+};
+const authenticate = (raw: string): Promise<AuthenticationResult> => authenticateNotice(Buffer.from(raw), policy);
+const failsWith = (...reasons: string[]) => ({ authenticated: false, reasons: expect.arrayContaining(reasons) });
+
+describe('notice authentication', () => {
+  it.each(NOTICE_CORPUS.map((fixture) => [fixture.name, fixture] as const))('accepts the signed fixture: %s', async (_name, fixture) => {
+    const result = await authenticate(await signEmail(buildNotice(fixture.spec)));
+    expect(result).toEqual({
+      authenticated: true,
+      signing_domain: 'payments.interac.ca',
+      selector: interac.selector,
+      from: `${fixture.spec.fromMailbox ?? 'notify'}@payments.interac.ca`,
+    });
+  });
+
+  it('refuses an unsigned notice', async () => {
+    expect(await authenticate(buildNotice())).toEqual({ authenticated: false, reasons: ['dkim_missing'], from: 'notify@payments.interac.ca' });
+  });
+
+  it('refuses a notice signed by another domain', async () => {
+    expect(await authenticate(await signEmail(buildNotice(), { key: impostor }))).toMatchObject(failsWith('dkim_untrusted_domain'));
+  });
+
+  it('ignores a fake Authentication-Results header and a forged DKIM-Signature', async () => {
+    const forged = buildNotice({
+      extraHeaders: [
+        'Authentication-Results: mx.acme.example; dkim=pass header.d=payments.interac.ca; spf=pass; dmarc=pass',
+        'DKIM-Signature: v=1; a=rsa-sha256; c=relaxed/relaxed; d=payments.interac.ca; s=test2026; h=from:to:subject; bh=AAAA; b=AAAA',
+      ],
+    });
+    expect(await authenticate(forged)).toMatchObject(failsWith('dkim_failed'));
+  });
+
+  it('refuses a selector with no published key', async () => {
+    const unknown = testDkimKey('payments.interac.ca', 'rogue');
+    expect(await authenticate(await signEmail(buildNotice(), { key: unknown }))).toMatchObject(failsWith('dkim_key_unavailable'));
+  });
+
+  it('refuses a second From header added above a valid signature', async () => {
+    const signed = await signEmail(buildNotice());
+    expect(await authenticate(`From: "CAI FANG WU" <notify@payments.interac.ca>\n${signed}`)).toMatchObject(
+      failsWith('header_not_unique:from'),
+    );
+  });
+
+  it.each(['Subject', 'Date', 'Message-ID', 'Reply-To'])('refuses a repeated %s header', async (header) => {
+    const signed = await signEmail(buildNotice({ replyTo: 'payer@example.com' }));
+    const extra = header === 'Date' ? 'Date: Thu, 27 Aug 2026 10:00:00 -0400' : `${header}: <x@example.com>`;
+    expect(await authenticate(`${extra}\n${signed}`)).toMatchObject(failsWith(`header_not_unique:${header.toLowerCase()}`));
+  });
+
+  it('refuses a notice without a Date header', async () => {
+    const raw = buildNotice().replace(/^Date: .*\n/m, '');
+    expect(await authenticate(await signEmail(raw))).toMatchObject(failsWith('header_missing:date'));
+  });
+
+  it('refuses a signature with an l= body length tag, even when nothing was appended', async () => {
+    const raw = buildNotice();
+    const signed = await signEmail(raw, { maxBodyLength: raw.length });
+    expect(await authenticate(signed)).toMatchObject(failsWith('dkim_body_length_tag'));
+    const appended = `${signed}\nMessage: PP-4H8WXY\n`;
+    expect(await authenticate(appended)).toMatchObject(failsWith('dkim_body_length_tag'));
+  });
+
+  it('refuses a signature that does not cover To', async () => {
+    const signed = await signEmail(buildNotice(), { headerList: ['from', 'subject', 'date', 'message-id'] });
+    expect(await authenticate(signed)).toMatchObject(failsWith('dkim_headers_not_covered'));
+  });
+
+  it('refuses a sender address that is not an Interac notification mailbox', async () => {
+    const signed = await signEmail(buildNotice({ fromMailbox: 'alerts' }));
+    expect(await authenticate(signed)).toMatchObject(failsWith('from_not_trusted'));
+  });
+
+  it('refuses a trusted signature over a From on another domain', async () => {
+    const signed = await signEmail(buildNotice({ fromDomain: 'payments-interac.example' }));
+    expect(await authenticate(signed)).toMatchObject(failsWith('from_not_trusted'));
+  });
+
+  it.each([
+    ['the amount', (raw: string) => raw.replace('Amount:\n$1,200.00', 'Amount:\n$9,200.00')],
+    ['the memo', (raw: string) => raw.replace('Message:\nPP-7K3M9Q', 'Message:\nPP-4H8WXY')],
+    ['the subject', (raw: string) => raw.replace("You've received $1,200.00", "You've received $9,200.00")],
+    ['the recipient', (raw: string) => raw.replace('To: "ACME WIDGETS INC." <payments@acme.example>', 'To: <thief@evil.example>')],
+  ])('refuses a notice whose %s was changed after signing', async (_what, tamper) => {
+    const signed = await signEmail(buildNotice());
+    const tampered = tamper(signed);
+    expect(tampered).not.toBe(signed);
+    expect(await authenticate(tampered)).toMatchObject(failsWith('dkim_failed'));
+  });
+
+  it('trusts notify@ and catch@ on every configured domain', async () => {
+    const other = testDkimKey('notify.bank.example', 's1');
+    const both: AuthenticationPolicy = {
+      trustedDomains: ['payments.interac.ca', 'notify.bank.example'],
+      resolver: overridesResolver(dnsOverridesFor(interac, other)),
+    };
+    const signed = await signEmail(buildNotice({ fromMailbox: 'catch', fromDomain: 'notify.bank.example' }), { key: other });
+    expect(await authenticateNotice(Buffer.from(signed), both)).toMatchObject({ authenticated: true, signing_domain: 'notify.bank.example' });
+  });
+});

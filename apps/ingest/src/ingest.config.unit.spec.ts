@@ -1,0 +1,46 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ConfigError, loadConfig } from '@pp/platform';
+import { IngestConfig } from './ingest.config';
+
+const base = { NATS_URL: 'nats://127.0.0.1:4222', DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/pp' };
+const file = (content: string) => {
+  const path = join(mkdtempSync(join(tmpdir(), 'ingest-config-')), 'overrides.json');
+  writeFileSync(path, content);
+  return path;
+};
+const problems = (env: Record<string, string>) => {
+  try {
+    loadConfig(IngestConfig, { ...base, ...env });
+    return [];
+  } catch (error) {
+    return error instanceof ConfigError ? error.problems : [String(error)];
+  }
+};
+
+describe('ingest configuration', () => {
+  it('trusts payments.interac.ca by default and reads a comma-separated list', () => {
+    expect(loadConfig(IngestConfig, base).INGEST_TRUSTED_DKIM_DOMAINS).toEqual(['payments.interac.ca']);
+    expect(loadConfig(IngestConfig, { ...base, INGEST_TRUSTED_DKIM_DOMAINS: 'payments.interac.ca, Notify.Bank.example' }).INGEST_TRUSTED_DKIM_DOMAINS).toEqual([
+      'payments.interac.ca',
+      'notify.bank.example',
+    ]);
+  });
+
+  it('refuses a malformed domain list', () => {
+    expect(problems({ INGEST_TRUSTED_DKIM_DOMAINS: 'payments.interac.ca,not a domain' })).toEqual([
+      expect.stringMatching(/^INGEST_TRUSTED_DKIM_DOMAINS is invalid: must be comma-separated domain names/),
+    ]);
+  });
+
+  it('accepts a valid overrides file and names the problem with a bad one', () => {
+    const good = file(JSON.stringify({ 's1._domainkey.payments.interac.ca': 'v=DKIM1; k=rsa; p=MIIB' }));
+    expect(loadConfig(IngestConfig, { ...base, INGEST_DNS_OVERRIDES: good }).INGEST_DNS_OVERRIDES).toBe(good);
+    expect(problems({ INGEST_DNS_OVERRIDES: '/nonexistent/overrides.json' })).toEqual([expect.stringMatching(/INGEST_DNS_OVERRIDES is invalid: cannot read JSON/)]);
+    expect(problems({ INGEST_DNS_OVERRIDES: file('{"payments.interac.ca": "v=DKIM1; p=x"}') })).toEqual([
+      expect.stringMatching(/is not a <selector>\._domainkey\.<domain> name/),
+    ]);
+    expect(problems({ INGEST_DNS_OVERRIDES: file('{"s._domainkey.a.example": 42}') })).toEqual([expect.stringMatching(/must be a DKIM key record/)]);
+  });
+});

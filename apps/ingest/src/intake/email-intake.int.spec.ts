@@ -1,0 +1,140 @@
+import { DomainError, ErrorCode, INGEST_RAW_EMAIL_SUBJECT, ingestRawEmailStreamName } from '@pp/contracts';
+import { BusClient } from '@pp/platform';
+import { buildNotice, signEmail, TestStack, testDkimKey, waitFor, writeDnsOverrides, type NoticeSpec } from '@pp/testing';
+import { connect, type NatsConnection } from 'nats';
+import { Client } from 'pg';
+
+describe('ingest intake over NATS and Postgres', () => {
+  let stack: TestStack;
+  let nc: NatsConnection;
+  let bus: BusClient;
+  let db: Client;
+  let serial = 0;
+
+  beforeAll(async () => {
+    stack = await TestStack.start({
+      services: ['ingest'],
+      label: 'ingest',
+      env: { INGEST_DNS_OVERRIDES: writeDnsOverrides(testDkimKey()) },
+    });
+    nc = await connect({ servers: stack.env.NATS_URL });
+    bus = new BusClient(nc, stack.namespace, 10_000);
+    db = new Client({ connectionString: stack.database.url });
+    await db.connect();
+  });
+
+  afterAll(async () => {
+    await db?.end();
+    // The stream outlives the services; remove this run's copy from the shared NATS server.
+    await (await nc?.jetstreamManager())?.streams.delete(ingestRawEmailStreamName(stack.namespace)).catch(() => undefined);
+    await nc?.drain();
+    await stack?.stop();
+  });
+
+  /** A signed deposit notice with its own Message-ID and reference number unless the spec sets them. */
+  const notice = (spec: NoticeSpec = {}) => {
+    serial += 1;
+    return signEmail(
+      buildNotice({ messageId: `<n${serial}.${stack.namespace}@payments.interac.ca>`, reference: `C1Ax${stack.namespace.slice(1, 6)}${String(serial).padStart(3, '0')}`, ...spec }),
+    );
+  };
+  const submit = (raw: string) => bus.request('ingest.email.submit.v1', { raw_base64: Buffer.from(raw).toString('base64') });
+  const publish = (raw: string) => nc.jetstream().publish(`${stack.namespace}.${INGEST_RAW_EMAIL_SUBJECT}`, Buffer.from(raw));
+  const row = async (sql: string, params: unknown[]) => (await db.query(sql, params)).rows[0];
+  const outcomeOf = (emailId: string) => row(`SELECT * FROM ingest.email_outcomes WHERE email_id = $1`, [emailId]);
+  const messageIdOf = (raw: string) => /^Message-ID: (.+)$/m.exec(raw)![1].trim();
+
+  it('stores, authenticates and parses a notice submitted on the bus, then hands it over for matching', async () => {
+    const raw = await notice();
+    const reply = await submit(raw);
+    expect(reply).toEqual({ id: expect.stringMatching(/^em_/), status: 'accepted' });
+
+    const stored = await row(`SELECT raw, channel FROM ingest.emails WHERE id = $1`, [reply.id]);
+    expect(stored.raw.toString()).toBe(raw);
+    expect(stored.channel).toBe('bus');
+    const outcome = await outcomeOf(reply.id);
+    expect(outcome).toMatchObject({ status: 'parsed', authenticated: true, signing_domain: 'payments.interac.ca', memo: 'PP-7K3M9Q' });
+    expect(Number(outcome.amount_cents)).toBe(120000);
+    expect(outcome.parse.notice).toMatchObject({ amount_cents: 120000, sender_name: 'CAI FANG WU' });
+    expect(outcome.recipients).toEqual({ to: ['payments@acme.example'], delivered_to: [] });
+    const handoff = await waitFor('the hand-off', () => row(`SELECT disposition FROM ingest.notice_handoffs WHERE email_id = $1`, [reply.id]));
+    expect(handoff.disposition).toBe('awaiting_matching');
+  });
+
+  it('answers a copy with the same Message-ID as a duplicate of the stored e-mail', async () => {
+    const raw = await notice();
+    const first = await submit(raw);
+    const second = await submit(raw);
+    expect(second).toEqual({ id: first.id, status: 'duplicate' });
+    const receipts = await db.query(`SELECT status FROM ingest.email_receipts WHERE email_id = $1 ORDER BY id`, [first.id]);
+    expect(receipts.rows.map((r) => r.status)).toEqual(['accepted', 'duplicate']);
+    const copies = await row(`SELECT count(*)::int AS n FROM ingest.emails WHERE message_id = $1`, [messageIdOf(raw)]);
+    expect(copies.n).toBe(1);
+  });
+
+  it('records a second notice with the same Interac reference number as a duplicate, never processed twice', async () => {
+    const first = await submit(await notice({ reference: 'C1ADupRef001' }));
+    const second = await submit(await notice({ reference: 'C1ADupRef001' }));
+    expect(first.status).toBe('accepted');
+    expect(second).toEqual({ id: expect.not.stringMatching(first.id), status: 'duplicate' });
+    expect(await outcomeOf(second.id)).toMatchObject({ status: 'duplicate', duplicate_of: first.id });
+    await waitFor('the first hand-off', () => row(`SELECT 1 FROM ingest.notice_handoffs WHERE email_id = $1`, [first.id]));
+    expect(await row(`SELECT 1 AS x FROM ingest.notice_handoffs WHERE email_id = $1`, [second.id])).toBeUndefined();
+  });
+
+  it('lets a forged notice claim no reference number: the genuine one is still processed', async () => {
+    const forged = buildNotice({ reference: 'C1AForged001', messageId: `<forged.${stack.namespace}@evil.example>` });
+    const forgedReply = await submit(forged);
+    expect(await outcomeOf(forgedReply.id)).toMatchObject({ status: 'unauthenticated', authenticated: false, auth_reasons: ['dkim_missing'] });
+    const genuine = await submit(await notice({ reference: 'C1AForged001' }));
+    expect(genuine.status).toBe('accepted');
+    expect(await outcomeOf(genuine.id)).toMatchObject({ status: 'parsed' });
+  });
+
+  it('takes raw bytes from JetStream, stores them, then processes them', async () => {
+    const raw = await notice({ language: 'fr', layout: 'inline' });
+    await publish(raw);
+    const stored = await waitFor('the JetStream e-mail', () =>
+      row(`SELECT id, channel FROM ingest.emails WHERE message_id = $1`, [messageIdOf(raw)]),
+    );
+    expect(stored.channel).toBe('jetstream');
+    const outcome = await waitFor('its outcome', () => outcomeOf(stored.id));
+    expect(outcome).toMatchObject({ status: 'parsed', kind: 'deposit' });
+    expect(Number(outcome.amount_cents)).toBe(2500);
+  });
+
+  it('stores the same notice once when it arrives both ways at the same time', async () => {
+    for (let round = 0; round < 3; round++) {
+      const raw = await notice();
+      const [reply] = await Promise.all([submit(raw), publish(raw)]);
+      const receipts = await waitFor('both arrivals', async () => {
+        const rows = (
+          await db.query(
+            `SELECT r.status, r.channel, r.email_id FROM ingest.email_receipts r JOIN ingest.emails e ON e.id = r.email_id WHERE e.message_id = $1`,
+            [messageIdOf(raw)],
+          )
+        ).rows;
+        return rows.length === 2 && rows;
+      });
+      expect(receipts.map((r) => r.status).sort()).toEqual(['accepted', 'duplicate']);
+      expect(new Set(receipts.map((r) => r.email_id))).toEqual(new Set([reply.id]));
+      const outcomes = await row(`SELECT count(*)::int AS n FROM ingest.email_outcomes WHERE email_id = $1`, [reply.id]);
+      expect(outcomes.n).toBeLessThanOrEqual(1);
+      await waitFor('one outcome', async () => (await outcomeOf(reply.id))?.status === 'parsed');
+    }
+  });
+
+  it('refuses input that is not an RFC 822 message with VALIDATION_FAILED', async () => {
+    const attempt = bus.request('ingest.email.submit.v1', { raw_base64: Buffer.from('{"not":"mail"}').toString('base64') });
+    await expect(attempt).rejects.toMatchObject({ code: ErrorCode.ValidationFailed });
+    await expect(bus.request('ingest.email.submit.v1', { raw_base64: '***' })).rejects.toBeInstanceOf(DomainError);
+  });
+
+  it('keeps the raw message and its outcome append-only in the database', async () => {
+    const reply = await submit(await notice());
+    await expect(db.query(`UPDATE ingest.emails SET raw = 'x' WHERE id = $1`, [reply.id])).rejects.toThrow(/append-only/);
+    await expect(db.query(`DELETE FROM ingest.emails WHERE id = $1`, [reply.id])).rejects.toThrow(/append-only/);
+    await expect(db.query(`UPDATE ingest.email_outcomes SET status = 'parsed' WHERE email_id = $1`, [reply.id])).rejects.toThrow(/append-only/);
+    await expect(db.query(`TRUNCATE ingest.email_receipts CASCADE`)).rejects.toThrow(/append-only/);
+  });
+});

@@ -1,0 +1,40 @@
+import { DomainError, ErrorCode } from '@pp/contracts';
+import { buildNotice } from '@pp/testing';
+import { decodeBase64, inspectRawMessage } from './raw-message';
+
+const refusal = (run: () => unknown) => {
+  try {
+    run();
+  } catch (error) {
+    return error instanceof DomainError ? error.code : error;
+  }
+  return 'accepted';
+};
+
+describe('raw message intake checks', () => {
+  it('reads the Message-ID as the dedupe key', () => {
+    const message = inspectRawMessage(Buffer.from(buildNotice({ messageId: '<abc@payments.interac.ca>' })));
+    expect(message).toMatchObject({ messageId: '<abc@payments.interac.ca>', dedupeKey: 'mid:<abc@payments.interac.ca>' });
+  });
+
+  it('falls back to the content hash without a Message-ID', () => {
+    const message = inspectRawMessage(Buffer.from('From: a@example.com\r\nSubject: x\r\n\r\nbody'));
+    expect(message.dedupeKey).toBe(`sha256:${message.sha256}`);
+  });
+
+  it.each([
+    ['empty input', Buffer.alloc(0)],
+    ['JSON', Buffer.from('{"hello":"world"}')],
+    ['plain prose', Buffer.from('Hello there,\nthis is not a message.')],
+    ['headers without From', Buffer.from('Subject: x\n\nbody')],
+    ['binary', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a])],
+    ['more than 5 MB', Buffer.concat([Buffer.from('From: a@example.com\n\n'), Buffer.alloc(5 * 1024 * 1024, 'a')])],
+  ])('refuses %s with VALIDATION_FAILED', (_what, bytes) => {
+    expect(refusal(() => inspectRawMessage(bytes))).toBe(ErrorCode.ValidationFailed);
+  });
+
+  it('decodes strict base64 only', () => {
+    expect(decodeBase64(Buffer.from('From: a\n\n').toString('base64')).toString()).toBe('From: a\n\n');
+    expect(refusal(() => decodeBase64('not base64!'))).toBe(ErrorCode.ValidationFailed);
+  });
+});
