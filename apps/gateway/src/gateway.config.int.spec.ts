@@ -1,0 +1,35 @@
+import { fork } from 'node:child_process';
+import { entryPoint, testInfra } from '@pp/testing';
+
+/** Starts the compiled gateway with `env` and collects how it ends. */
+function runGateway(env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = fork(entryPoint('gateway'), [], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+    let stderr = '';
+    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('exit', (code) => resolve({ code, stderr }));
+  });
+}
+
+describe('gateway configuration', () => {
+  const base = {
+    NATS_URL: testInfra.natsUrl,
+    REDIS_URL: testInfra.redisUrl,
+    DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/never_used',
+    INGEST_TOKEN: 'ingest-token-0123456789',
+    GATEWAY_PORT: '0',
+  };
+
+  it('exits non-zero naming ADMIN_TOKEN when it is missing', async () => {
+    const { code, stderr } = await runGateway(base);
+    expect(code).not.toBe(0);
+    expect(stderr).toContain('ADMIN_TOKEN is required');
+  });
+
+  it('exits non-zero naming each token that is shorter than 16 characters', async () => {
+    const { code, stderr } = await runGateway({ ...base, ADMIN_TOKEN: 'short', INGEST_TOKEN: 'also-short' });
+    expect(code).not.toBe(0);
+    expect(stderr).toMatch(/ADMIN_TOKEN is invalid: must be at least 16 characters/);
+    expect(stderr).toMatch(/INGEST_TOKEN is invalid: must be at least 16 characters/);
+  });
+});

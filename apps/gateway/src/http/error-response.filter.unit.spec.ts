@@ -1,0 +1,64 @@
+import type { ArgumentsHost } from '@nestjs/common';
+import { NotFoundException } from '@nestjs/common';
+import { DomainError, ErrorCode } from '@pp/contracts';
+import { JsonLogger } from '@pp/platform';
+import { ApiError } from './api-error';
+import { ErrorResponseFilter } from './error-response.filter';
+
+/** Runs the filter on `exception` and returns what it answered and logged. */
+function answer(exception: unknown) {
+  const logged: Array<Record<string, unknown>> = [];
+  const filter = new ErrorResponseFilter(new JsonLogger('gateway', 'debug', (line) => logged.push(JSON.parse(line))));
+  const sent: { status?: number; headers: Record<string, string>; body?: unknown } = { headers: {} };
+  const reply = {
+    sent: false,
+    headers: (h: Record<string, string>) => Object.assign(sent.headers, h),
+    code(status: number) {
+      sent.status = status;
+      return this;
+    },
+    type() {
+      return this;
+    },
+    send(body: unknown) {
+      sent.body = body;
+    },
+  };
+  const request = { requestId: 'req-42', url: '/v1/x', method: 'POST' };
+  const host = { switchToHttp: () => ({ getResponse: () => reply, getRequest: () => request }) } as unknown as ArgumentsHost;
+  filter.catch(exception, host);
+  return { ...sent, logged };
+}
+
+describe('ErrorResponseFilter', () => {
+  it.each([
+    [new DomainError(ErrorCode.ValidationFailed, 'Validation failed: amount is required'), 400, 'Validation failed: amount is required'],
+    [new DomainError(ErrorCode.ValidationFailed, 'reference is too long'), 400, 'Validation failed: reference is too long'],
+    [new DomainError(ErrorCode.NotFound, 'Checkout session not found'), 404, 'Checkout session not found'],
+    [new DomainError(ErrorCode.Conflict, 'Reference already exists'), 409, 'Reference already exists'],
+    [new DomainError(ErrorCode.ConcurrencyConflict, 'Session changed concurrently'), 409, 'Session changed concurrently'],
+    [new DomainError(ErrorCode.Forbidden, 'Simulate payment requires a test key'), 403, 'Simulate payment requires a test key'],
+    [new DomainError(ErrorCode.Unauthorized, 'Invalid or missing API key'), 401, 'Invalid or missing API key'],
+    [new ApiError(429, 'Rate limit exceeded', { 'Retry-After': '1' }), 429, 'Rate limit exceeded'],
+    [new NotFoundException('Cannot GET /v1/x'), 404, 'Not found'],
+    [Object.assign(new Error('Request body is too large'), { statusCode: 413 }), 413, 'Request body too large (limit 1 MB)'],
+  ])('answers %s with %i and exactly { error }', (exception, status, error) => {
+    const sent = answer(exception);
+    expect(sent.status).toBe(status);
+    expect(sent.body).toEqual({ error });
+  });
+
+  it('answers SERVICE_UNAVAILABLE 503 with Retry-After, without the internal detail', () => {
+    const sent = answer(new DomainError(ErrorCode.ServiceUnavailable, 'No service is answering sessions.create.v1'));
+    expect(sent).toMatchObject({ status: 503, body: { error: 'Service unavailable' }, headers: { 'Retry-After': '1' } });
+  });
+
+  it.each([
+    ['an unexpected error', new TypeError('cannot read properties of undefined')],
+    ['an INTERNAL domain error', new DomainError(ErrorCode.Internal, 'Internal error')],
+  ])('answers %s 500 naming the request id and logs it with its stack', (_name, exception) => {
+    const sent = answer(exception);
+    expect(sent).toMatchObject({ status: 500, body: { error: 'Internal error; contact support with request id req-42' } });
+    expect(sent.logged).toEqual([expect.objectContaining({ level: 'error', stack: expect.stringContaining('at ') })]);
+  });
+});
