@@ -12,7 +12,11 @@ module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/tools', '<rootDir>/deploy'],
   testMatch: ['**/*.spec.ts'],
-  transform: { '^.+\\.ts$': ['@swc/jest', { ...swcrc, swcrc: false, exclude: [], sourceMaps: 'inline' }] },
+  // cuid2 v3 ships only as an ES module; compile it (and its hashing dependency) to CommonJS like our own code.
+  transform: {
+    '^.+\\.(t|j)s$': ['@swc/jest', { ...swcrc, swcrc: false, exclude: [], sourceMaps: 'inline', module: { type: 'commonjs' } }],
+  },
+  transformIgnorePatterns: ['/node_modules/(?!(@paralleldrive/cuid2|@noble/hashes)/)'],
   moduleNameMapper: { '^@pp/(contracts|kernel|platform|testing)$': '<rootDir>/libs/$1/src/index.ts' },
   testTimeout: 60_000,
   maxWorkers: 2,
