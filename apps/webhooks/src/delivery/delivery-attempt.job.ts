@@ -12,8 +12,8 @@ import { type ClaimedAttempt, DeliveryRepository } from './delivery.repository';
 import { type DeliveryJob, DeliveryQueue, queuePrefix, redisConnection, WebhookQueue } from './delivery.queue';
 import { decideAfterAttempt, type RetryPolicy } from './retry.decider';
 
-/** A lease outlives the attempt's own timeout by this much before another replica may take over. */
-const LEASE_MARGIN_MS = 15_000;
+/** How long a claimed attempt is reserved: twice its timeout plus a second, then another replica may take over. */
+const leaseMs = (timeoutMs: number): number => 2 * timeoutMs + 1000;
 
 const tracer = trace.getTracer('pp-webhooks');
 
@@ -52,8 +52,8 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, OnApplication
   }
 
   async process(job: Job<DeliveryJob>): Promise<void> {
-    const leaseMs = this.config.WEBHOOK_ATTEMPT_TIMEOUT_MS + LEASE_MARGIN_MS;
-    const claim = await this.deliveries.claim(job.data.delivery_id, job.data.attempt, this.owner, leaseMs);
+    const lease = leaseMs(this.config.WEBHOOK_ATTEMPT_TIMEOUT_MS);
+    const claim = await this.deliveries.claim(job.data.delivery_id, job.data.attempt, this.owner, lease);
     if (!claim) return;
     await tracer.startActiveSpan(
       `webhook ${claim.event.type}`,

@@ -32,6 +32,7 @@ export const redisConnection = (url: string): ConnectionOptions => {
 };
 
 const ENQUEUE_TIMEOUT_MS = 5000;
+const LIVE_STATES: ReadonlySet<string> = new Set(['waiting', 'delayed', 'active', 'prioritized', 'waiting-children']);
 
 /** Kept finished jobs: enough for their deterministic ids to absorb late duplicates, bounded in memory. */
 const KEEP = { age: 3600, count: 10_000 };
@@ -74,6 +75,23 @@ export class DeliveryQueue implements OnApplicationShutdown {
       timer = setTimeout(() => reject(new Error(`Redis did not take the jobs within ${ENQUEUE_TIMEOUT_MS} ms`)), ENQUEUE_TIMEOUT_MS);
     });
     await Promise.race([added, timeout]).finally(() => clearTimeout(timer));
+  }
+
+  /**
+   * Queues overdue deliveries again. An attempt whose job is still waiting,
+   * delayed or running is left alone; otherwise (the job is gone, finished as
+   * a no-op, or only half there after a partial loss of Redis data) a job
+   * with a new id is added, and the claim in Postgres keeps it from doubling
+   * an attempt.
+   */
+  async requeue(deliveries: readonly DueDelivery[]): Promise<number> {
+    const lost: DueDelivery[] = [];
+    for (const delivery of deliveries) {
+      const state = await this.queue.getJobState(`${delivery.id}.${delivery.attempt}`);
+      if (!LIVE_STATES.has(state)) lost.push(delivery);
+    }
+    await this.enqueue(lost, `swept-${Date.now()}`);
+    return lost.length;
   }
 
   async onApplicationShutdown(): Promise<void> {

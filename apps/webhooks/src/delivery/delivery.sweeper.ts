@@ -4,13 +4,13 @@ import type { WebhooksConfig } from '../webhooks.config';
 import { DeliveryQueue } from './delivery.queue';
 import { DeliveryRepository } from './delivery.repository';
 
-const BATCH = 500;
+const BATCH = 1000;
 
 /**
  * Nothing is lost when Redis loses its data or a replica stops mid-attempt:
  * every interval each replica queues, from Postgres, the open deliveries that
- * are overdue and not leased. Job ids make this a no-op for attempts that are
- * still queued; the claim makes it safe when two replicas sweep at once.
+ * are overdue and not leased and whose job is no longer queued; the claim
+ * makes this safe when two replicas sweep at once.
  */
 @Injectable()
 export class DeliverySweeper implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -38,17 +38,12 @@ export class DeliverySweeper implements OnApplicationBootstrap, OnApplicationShu
     await this.running;
   }
 
-  /** Queues overdue deliveries; answers how many it found. */
+  /** Queues the overdue deliveries whose jobs were lost (at most one batch per interval); answers how many. */
   async sweep(): Promise<number> {
-    let found = 0;
-    for (;;) {
-      // Due for a whole interval: a queued job would have run by now.
-      const overdue = await this.deliveries.overdue(this.config.WEBHOOK_SWEEP_INTERVAL_MS, BATCH);
-      await this.queue.enqueue(overdue);
-      found += overdue.length;
-      if (overdue.length < BATCH || found >= BATCH * 20) break;
-    }
-    if (found > 0) this.logger.info('queued overdue webhook deliveries', { count: found });
-    return found;
+    // Due for a whole interval: a queued job would normally have run by now.
+    const overdue = await this.deliveries.overdue(this.config.WEBHOOK_SWEEP_INTERVAL_MS, BATCH);
+    const requeued = await this.queue.requeue(overdue);
+    if (requeued > 0) this.logger.info('queued overdue webhook deliveries again', { count: requeued });
+    return requeued;
   }
 }

@@ -1,0 +1,60 @@
+import { randomUUID } from 'node:crypto';
+import { LEDGER_EVENTS_STREAM, LEDGER_EVENTS_SUBJECTS, ledgerEventSubject, type MerchantEventType, type StoredEvent } from '@pp/contracts';
+import { ensureStream, streamName, subjectPrefix } from '@pp/platform';
+import type { NatsConnection } from 'nats';
+
+/**
+ * For tests: publishes merchant events to JetStream exactly as the ledger's
+ * EventPublisher does (its stream and subjects, StoredEvent JSON, Nats-Msg-Id
+ * = event id), so the webhooks service can be tested without the ledger.
+ */
+export class LedgerEventFixture {
+  private position = 0;
+
+  constructor(
+    private readonly nc: NatsConnection,
+    private readonly namespace: string,
+  ) {}
+
+  async createStream(): Promise<void> {
+    await ensureStream(this.nc, {
+      name: streamName(this.namespace, LEDGER_EVENTS_STREAM),
+      subjects: [subjectPrefix(this.namespace) + LEDGER_EVENTS_SUBJECTS],
+      duplicateWindowMs: 60 * 60 * 1000,
+      maxAgeMs: 24 * 60 * 60 * 1000,
+    });
+  }
+
+  event(
+    merchantId: string,
+    type: MerchantEventType,
+    overrides: { livemode?: boolean; data?: Record<string, unknown>; trace?: Record<string, string> } = {},
+  ): StoredEvent {
+    const sessionId = randomUUID().replace(/-/g, '').slice(0, 24);
+    this.position += 1;
+    return {
+      id: `evt_${randomUUID().replace(/-/g, '')}`,
+      position: this.position,
+      stream_id: `checkout_session-${sessionId}`,
+      version: 2,
+      type,
+      schema_version: 1,
+      data: {
+        reference: `order-${this.position}`,
+        amount: 1250,
+        status: 'CONFIRMED',
+        metadata: { order: String(this.position) },
+        session_id: sessionId,
+        ...overrides.data,
+      },
+      metadata: { merchant_id: merchantId, livemode: overrides.livemode ?? false, ...(overrides.trace ? { trace: overrides.trace } : {}) },
+      created_at: new Date().toISOString(),
+    };
+  }
+
+  async publish(event: StoredEvent): Promise<void> {
+    await this.nc
+      .jetstream()
+      .publish(subjectPrefix(this.namespace) + ledgerEventSubject(event.type), JSON.stringify(event), { msgID: event.id });
+  }
+}
