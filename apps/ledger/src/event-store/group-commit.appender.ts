@@ -58,17 +58,19 @@ export class GroupCommitAppender {
 
   private async commit(batch: PendingAppend[]): Promise<void> {
     let db: PoolClient | undefined;
+    let broken: Error | undefined;
     let outcomes: Outcome[];
     try {
       db = await this.pool.connect();
       outcomes = await this.runBatch(db, batch);
     } catch (error) {
-      this.logger.error(error instanceof Error ? error : String(error), { batch: batch.length });
+      broken = error instanceof Error ? error : new Error(String(error));
+      this.logger.error(broken, { batch: batch.length });
       const failure = new DomainError(ErrorCode.ServiceUnavailable, 'The event store could not commit; retry the request');
       for (const item of batch) item.reject(failure);
       return;
     } finally {
-      db?.release();
+      db?.release(broken); // a connection that failed mid-transaction is discarded, not reused
     }
     if (this.config.LEDGER_TEST_CRASH_AFTER_COMMIT && outcomes.some((outcome) => outcome.ok && !outcome.reply.replayed)) {
       process.kill(process.pid, 'SIGKILL'); // test hook: committed, never answered

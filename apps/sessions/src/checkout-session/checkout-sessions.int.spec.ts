@@ -86,7 +86,7 @@ describe('checkout sessions over NATS (sessions + ledger)', () => {
   it('stores a missing metadata as null, and gives each session its own memo and secret', async () => {
     const withoutMetadata: Record<string, unknown> = body();
     delete withoutMetadata.metadata;
-    const created = await bus.request('sessions.create.v1', { ...TEST, body: withoutMetadata, idempotency: { key: randomUUID(), fingerprint: 'x' } } as CreateCheckoutSessionCommand);
+    const created = await bus.request('sessions.create.v1', { ...TEST, body: withoutMetadata, idempotency: { key: randomUUID(), fingerprint: 'x' } } as unknown as CreateCheckoutSessionCommand);
     expect((await bus.request('sessions.get.v1', { ...TEST, session_id: created.id })).metadata).toBeNull();
     const many = await Promise.all(Array.from({ length: 20 }, () => create(TEST)));
     expect(new Set(many.map((session) => session.memo)).size).toBe(20);
