@@ -28,7 +28,7 @@ const PORT_VARIABLES: Partial<Record<ServiceName, string>> = {
 export class TestStack {
   readonly namespace: string;
   readonly env: Record<string, string>;
-  private readonly processes = new Map<ServiceName, ServiceProcess>();
+  private readonly processes_ = new Map<ServiceName, ServiceProcess>();
 
   private constructor(
     readonly database: TestDatabase,
@@ -71,34 +71,38 @@ export class TestStack {
 
   /** Base URL of an HTTP app, e.g. `stack.url('gateway')` → http://127.0.0.1:41234. */
   url(service: ServiceName): string {
-    const port = this.processes.get(service)?.port;
+    const port = this.processes_.get(service)?.port;
     if (!port) throw new Error(`${service} is not running with an HTTP port in this stack`);
     return `http://127.0.0.1:${port}`;
   }
 
+  processes(): ServiceProcess[] {
+    return [...this.processes_.values()];
+  }
+
   process(service: ServiceName): ServiceProcess {
-    const found = this.processes.get(service);
+    const found = this.processes_.get(service);
     if (!found) throw new Error(`${service} was never started in this stack`);
     return found;
   }
 
   /** Starts (or restarts) one service, keeping its HTTP port across restarts. */
   async startService(service: ServiceName): Promise<void> {
-    const previous = this.processes.get(service);
+    const previous = this.processes_.get(service);
     const portVariable = PORT_VARIABLES[service];
     const env = { ...this.env };
     if (portVariable && previous?.port) env[portVariable] = String(previous.port);
     const proc = new ServiceProcess(service, env, join(REPO_ROOT, 'tmp', 'test-logs', this.namespace));
-    this.processes.set(service, proc);
+    this.processes_.set(service, proc);
     await proc.start();
   }
 
   async stopService(service: ServiceName, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
-    await this.processes.get(service)?.stop(signal);
+    await this.processes_.get(service)?.stop(signal);
   }
 
   async stop(): Promise<void> {
-    await Promise.all([...this.processes.values()].map((proc) => proc.stop()));
+    await Promise.all([...this.processes_.values()].map((proc) => proc.stop()));
     await this.database.drop();
   }
 }

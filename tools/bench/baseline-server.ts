@@ -1,0 +1,42 @@
+import { createServer, type Server } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import { Pool } from 'pg';
+
+/**
+ * The yardstick for DESIGN.md §6: the least a create-session endpoint could
+ * do in one process — parse the JSON body, one INSERT (its own commit), answer
+ * 201. The gateway → sessions → ledger path must reach at least its req/s.
+ */
+export async function startBaselineServer(databaseUrl: string): Promise<{ url: string; close(): Promise<void> }> {
+  const pool = new Pool({ connectionString: databaseUrl, max: 20 });
+  await pool.query(
+    'CREATE TABLE IF NOT EXISTS bench_baseline (id text PRIMARY KEY, reference text NOT NULL, amount bigint NOT NULL, body jsonb NOT NULL, created_at timestamptz NOT NULL DEFAULT now())',
+  );
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { reference: string; amount: number };
+      const id = randomUUID();
+      pool.query('INSERT INTO bench_baseline (id, reference, amount, body) VALUES ($1, $2, $3, $4)', [id, body.reference, body.amount, body]).then(
+        () => {
+          res.writeHead(201, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ id, status: 'PENDING' }));
+        },
+        () => {
+          res.writeHead(500).end();
+        },
+      );
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: async () => {
+      await new Promise((resolve) => server.close(resolve));
+      await pool.end();
+    },
+  };
+}
