@@ -5,6 +5,7 @@ import { CheckoutSessionsModule } from './checkout-sessions/checkout-sessions.mo
 import { GatewayMigrations } from './database/migrations';
 import { HealthModule } from './health/health.module';
 import { PipelineModule } from './http/pipeline.module';
+import { WebhookEndpointsModule } from './webhook-endpoints/webhook-endpoints.module';
 
 @Module({
   imports: [
@@ -14,6 +15,7 @@ import { PipelineModule } from './http/pipeline.module';
     PipelineModule,
     AdminModule,
     CheckoutSessionsModule,
+    WebhookEndpointsModule,
   ],
 })
 export class GatewayModule {}

@@ -1,0 +1,14 @@
+import { OmitType, PickType } from '@nestjs/swagger';
+import { CreateWebhookEndpointCommand, ResendEventCommand } from '@pp/contracts';
+
+/*
+ * HTTP bodies derived from the webhooks service's commands: the scope comes
+ * from the key and ids from the path, and the mapped types keep the
+ * commands' validation rules, so the edge and the service check the same.
+ */
+
+/** POST /v1/webhook_endpoints */
+export class CreateWebhookEndpointBody extends OmitType(CreateWebhookEndpointCommand, ['merchant_id', 'livemode'] as const) {}
+
+/** POST /v1/events/:id/resend: optionally only one endpoint. */
+export class ResendEventBody extends PickType(ResendEventCommand, ['endpoint_id'] as const) {}

@@ -1,0 +1,72 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { DomainError, ErrorCode, type MerchantScope } from '@pp/contracts';
+import { BusClient } from '@pp/platform';
+import { KeyScope } from '../access/request-params';
+import { SecretKeyRoute } from '../access/route-access';
+import { ApiJsonBody, ApiJsonResponse } from '../openapi/api-docs.decorators';
+import { CreateWebhookEndpointBody, ResendEventBody } from './webhook-endpoints.bodies';
+import { RESEND_SCHEMA, WEBHOOK_ENDPOINT_SCHEMA, WEBHOOK_ENDPOINT_WITH_SECRET_SCHEMA } from './webhook-endpoints.schemas';
+
+/** Ids that cannot exist are not worth a bus call. */
+const ENDPOINT_ID = /^wh_[a-z0-9]{10,40}$/;
+const EVENT_ID = /^evt_[a-z0-9]{10,40}$/;
+
+const ensure = (valid: boolean, message: string) => {
+  if (!valid) throw new DomainError(ErrorCode.NotFound, message);
+};
+
+/** DESIGN.md §4 webhook endpoints, decided by the webhooks service, scoped to the key's merchant and mode. */
+@ApiTags('webhooks')
+@Controller('v1')
+export class WebhookEndpointsController {
+  constructor(private readonly bus: BusClient) {}
+
+  @Post('webhook_endpoints')
+  @SecretKeyRoute('webhooks.write')
+  @ApiOperation({ summary: 'Register an endpoint; its signing secret is shown only in this answer' })
+  @ApiJsonBody(CreateWebhookEndpointBody)
+  @ApiJsonResponse(201, 'Endpoint registered', WEBHOOK_ENDPOINT_WITH_SECRET_SCHEMA)
+  create(@Body() body: CreateWebhookEndpointBody, @KeyScope() scope: MerchantScope) {
+    return this.bus.request('webhooks.endpoints.create.v1', { ...scope, ...body });
+  }
+
+  @Get('webhook_endpoints')
+  @SecretKeyRoute('webhooks.write')
+  @ApiOperation({ summary: 'List the endpoints of the key’s merchant and mode, newest first' })
+  @ApiJsonResponse(200, 'Endpoints (no secrets)', { type: 'array', items: WEBHOOK_ENDPOINT_SCHEMA })
+  async list(@KeyScope() scope: MerchantScope) {
+    const { endpoints } = await this.bus.request('webhooks.endpoints.list.v1', scope);
+    return endpoints;
+  }
+
+  @Delete('webhook_endpoints/:id')
+  @SecretKeyRoute('webhooks.write')
+  @ApiOperation({ summary: 'Delete an endpoint; its pending deliveries stop' })
+  @ApiJsonResponse(200, 'Deleted', { type: 'object', properties: { id: { type: 'string' }, deleted: { type: 'boolean' } } })
+  delete(@Param('id') id: string, @KeyScope() scope: MerchantScope) {
+    ensure(ENDPOINT_ID.test(id), 'Webhook endpoint not found');
+    return this.bus.request('webhooks.endpoints.delete.v1', { ...scope, endpoint_id: id });
+  }
+
+  @Post('webhook_endpoints/:id/rotate_secret')
+  @HttpCode(200)
+  @SecretKeyRoute('webhooks.write')
+  @ApiOperation({ summary: 'Issue a new signing secret; the old one keeps signing for 24 hours' })
+  @ApiJsonResponse(200, 'The endpoint with its new secret', WEBHOOK_ENDPOINT_WITH_SECRET_SCHEMA)
+  rotate(@Param('id') id: string, @KeyScope() scope: MerchantScope) {
+    ensure(ENDPOINT_ID.test(id), 'Webhook endpoint not found');
+    return this.bus.request('webhooks.endpoints.rotate-secret.v1', { ...scope, endpoint_id: id });
+  }
+
+  @Post('events/:id/resend')
+  @HttpCode(200)
+  @SecretKeyRoute('webhooks.write')
+  @ApiOperation({ summary: 'Deliver an event again now, to every subscribed endpoint or to one' })
+  @ApiJsonBody(ResendEventBody)
+  @ApiJsonResponse(200, 'The endpoints a new attempt was queued for', RESEND_SCHEMA)
+  resend(@Param('id') id: string, @Body() body: ResendEventBody, @KeyScope() scope: MerchantScope) {
+    ensure(EVENT_ID.test(id), 'Event not found');
+    return this.bus.request('webhooks.events.resend.v1', { ...scope, event_id: id, ...body });
+  }
+}

@@ -1,0 +1,126 @@
+import { TestStack, WebhookReceiver, waitFor } from '@pp/testing';
+import type { ProvisionedMerchantView } from '../identity/identity.views';
+import { GatewayClient } from '../testing/gateway-client';
+
+/*
+ * Webhooks end to end on the real stack: register an endpoint through the
+ * gateway, let a session expire (the ledger appends checkout.session.expired
+ * and publishes it), receive the signed delivery, then resend, rotate and
+ * delete. Only the gateway is driven; everything behind it is real.
+ */
+describe('webhook endpoints through the gateway', () => {
+  let stack: TestStack;
+  let gateway: GatewayClient;
+  let receiver: WebhookReceiver;
+  let merchant: ProvisionedMerchantView;
+
+  beforeAll(async () => {
+    [stack, receiver] = await Promise.all([
+      TestStack.start({
+        services: ['gateway', 'sessions', 'ledger', 'webhooks'],
+        label: 'webhook-routes',
+        env: { SESSION_TTL_SECONDS: '2', SESSION_SWEEP_INTERVAL_MS: '500', WEBHOOK_RETRY_SCHEDULE: '0,0.2,0.2' },
+      }),
+      WebhookReceiver.start(),
+    ]);
+    gateway = new GatewayClient(stack);
+    merchant = await gateway.createMerchant('Webhook Merchant');
+  });
+  afterAll(async () => {
+    await receiver?.close();
+    await stack?.stop();
+  });
+
+  const testKey = () => merchant.keys.test_secret;
+
+  it('delivers a signed checkout.session.expired, lists deliveries, resends, rotates and deletes', async () => {
+    const created = await gateway.call('/v1/webhook_endpoints', {
+      token: testKey(),
+      body: { url: receiver.url('/hooks'), enabled_events: ['checkout.session.expired'], description: 'orders' },
+    });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({
+      id: expect.stringMatching(/^wh_/),
+      url: receiver.url('/hooks'),
+      enabled_events: ['checkout.session.expired'],
+      livemode: false,
+      status: 'enabled',
+      secret: expect.stringMatching(/^whsec_/),
+    });
+    receiver.trust('/hooks', created.body.secret);
+
+    const listed = await gateway.call('/v1/webhook_endpoints', { token: testKey() });
+    expect(listed.status).toBe(200);
+    expect(listed.body).toEqual([expect.objectContaining({ id: created.body.id })]);
+    expect(listed.body[0]).not.toHaveProperty('secret');
+
+    const session = await gateway.call('/v1/checkout/sessions', {
+      token: testKey(),
+      body: {
+        amount: 2500,
+        currency: 'cad',
+        reference: 'order-expiring',
+        success_url: 'https://merchant.example/ok',
+        cancel_url: 'https://merchant.example/cancel',
+        metadata: { order: '42' },
+      },
+    });
+    expect(session.status).toBe(201);
+
+    const [delivery] = await waitFor('the expiry webhook', () => receiver.received('/hooks').length > 0 && receiver.received('/hooks'), {
+      timeoutMs: 20_000,
+    });
+    expect(delivery.verification.valid).toBe(true);
+    const body = JSON.parse(delivery.rawBody.toString('utf8'));
+    expect(body).toMatchObject({
+      id: expect.stringMatching(/^evt_/),
+      type: 'checkout.session.expired',
+      livemode: false,
+      data: { reference: 'order-expiring', amount: 2500, metadata: { order: '42' }, session_id: session.body.id },
+    });
+
+    const attempts = await waitFor('the delivery attempt recorded as SUCCESS', async () => {
+      const result = await gateway.call(`/v1/events/${body.id}/resend`, { token: testKey(), body: {} });
+      return result.status === 200 ? result : undefined;
+    });
+    expect(attempts.body).toEqual({ event_id: body.id, webhook_ids: [created.body.id] });
+    await waitFor('the resent delivery', () => receiver.received('/hooks').length >= 2);
+    expect(receiver.received('/hooks')[1].eventId).toBe(body.id);
+
+    const rotated = await gateway.call(`/v1/webhook_endpoints/${created.body.id}/rotate_secret`, { token: testKey(), body: {} });
+    expect(rotated.status).toBe(200);
+    expect(rotated.body.secret).toMatch(/^whsec_/);
+    expect(rotated.body.secret).not.toBe(created.body.secret);
+
+    const removed = await gateway.call(`/v1/webhook_endpoints/${created.body.id}`, { method: 'DELETE', token: testKey() });
+    expect(removed.status).toBe(200);
+    expect(removed.body).toEqual({ id: created.body.id, deleted: true });
+    expect((await gateway.call('/v1/webhook_endpoints', { token: testKey() })).body).toEqual([]);
+  });
+
+  it('isolates endpoints by merchant and mode, and validates at the edge', async () => {
+    const created = await gateway.call('/v1/webhook_endpoints', { token: testKey(), body: { url: receiver.url('/iso') } });
+    expect(created.status).toBe(201);
+    expect(created.body.enabled_events).toEqual(['*']);
+
+    const other = await gateway.createMerchant('Other Merchant');
+    for (const token of [other.keys.test_secret, merchant.keys.live_secret]) {
+      const rotate = await gateway.call(`/v1/webhook_endpoints/${created.body.id}/rotate_secret`, { token, body: {} });
+      expect(rotate.status).toBe(404);
+      expect(rotate.body).toEqual({ error: 'Webhook endpoint not found' });
+      const list = await gateway.call('/v1/webhook_endpoints', { token });
+      expect(list.body).toEqual([]);
+    }
+
+    const live = await gateway.call('/v1/webhook_endpoints', { token: merchant.keys.live_secret, body: { url: 'http://merchant.example/hooks' } });
+    expect(live.status).toBe(400);
+    expect(live.body.error).toMatch(/^Validation failed: .*https/);
+
+    const bad = await gateway.call('/v1/webhook_endpoints', { token: testKey(), body: { url: 'not a url', enabled_events: ['nope'] } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toMatch(/^Validation failed: .*url.*enabled_events|^Validation failed: .*enabled_events.*url/);
+
+    const scoped = await gateway.call('/v1/webhook_endpoints', { token: merchant.keys.test_publishable });
+    expect(scoped.status).toBe(403);
+  });
+});
