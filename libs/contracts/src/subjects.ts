@@ -1,3 +1,4 @@
+import type { CheckoutPageSubjects } from './checkout-page';
 import type { CheckoutSessionSubjects } from './checkout-sessions';
 import type { HealthSubjects } from './health';
 import type { IngestSubjects } from './ingest';
@@ -10,7 +11,7 @@ import type { WebhookSubjects } from './webhooks';
  * version and are never derived from class names. Do not rename a subject
  * without a migration: running replicas listen on it.
  */
-export interface SubjectMap extends HealthSubjects, CheckoutSessionSubjects, LedgerSubjects, IngestSubjects, WebhookSubjects {}
+export interface SubjectMap extends HealthSubjects, CheckoutSessionSubjects, CheckoutPageSubjects, LedgerSubjects, IngestSubjects, WebhookSubjects {}
 
 export type Subject = keyof SubjectMap & string;
 export type RequestOf<S extends Subject> = SubjectMap[S]['request'];

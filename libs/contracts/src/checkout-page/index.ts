@@ -1,0 +1,3 @@
+export * from './checkout-page.subjects';
+export * from './checkout-page.views';
+export * from './client-secret';
