@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { systemClock } from '@pp/kernel';
 import { RedisModule } from '@pp/platform';
+import { PayerSessionHandler } from './checkout-page/payer-session.handler';
 import { CheckoutSessionLifecycle, CLOCK } from './checkout-session/checkout-session.lifecycle';
 import { CheckoutSessionRepository } from './checkout-session/checkout-session.repository';
 import { CompleteCheckoutSessionHandler } from './checkout-session/complete-checkout-session.handler';
@@ -12,7 +13,7 @@ import { SessionExpiryScheduler } from './expiry/session-expiry.scheduler';
 
 @Module({
   imports: [RedisModule.forService()],
-  controllers: [CreateCheckoutSessionHandler, GetCheckoutSessionHandler, CompleteCheckoutSessionHandler],
+  controllers: [CreateCheckoutSessionHandler, GetCheckoutSessionHandler, CompleteCheckoutSessionHandler, PayerSessionHandler],
   providers: [
     { provide: CLOCK, useValue: systemClock },
     CheckoutSessionRepository,

@@ -54,7 +54,7 @@ describe('checkout sessions over NATS (sessions + ledger)', () => {
     expect(created).toEqual({
       id: expect.stringMatching(/^[a-z0-9]{20,32}$/),
       checkout_url: `https://pay.example.com/sessions/${created.id}`,
-      client_secret: expect.stringMatching(/^cs_secret_[0-9A-Za-z]{30,}$/),
+      client_secret: expect.stringMatching(new RegExp(`^${created.id}_secret_[0-9A-Za-z]{30,}$`)),
       status: 'PENDING',
       livemode: false,
       reference: 'order-1',

@@ -1,6 +1,6 @@
 import { Controller, Inject } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { type CheckoutSessionCreatedView, CreateCheckoutSessionCommand, DomainError, ErrorCode, MEMO_TAKEN_RULE } from '@pp/contracts';
+import { type CheckoutSessionCreatedView, clientSecretFor, CreateCheckoutSessionCommand, DomainError, ErrorCode, MEMO_TAKEN_RULE } from '@pp/contracts';
 import { type Clock, generateMemo, newSessionId, randomToken } from '@pp/kernel';
 import { CONFIG } from '@pp/platform';
 import { SessionExpiryScheduler } from '../expiry/session-expiry.scheduler';
@@ -44,7 +44,7 @@ export class CreateCheckoutSessionHandler {
           amount: body.amount,
           reference: body.reference,
           memo: generateMemo(),
-          client_secret: `cs_secret_${randomToken(24)}`,
+          client_secret: clientSecretFor(sessionId, randomToken(24)),
           success_url: body.success_url,
           cancel_url: body.cancel_url,
           metadata: body.metadata ?? null,

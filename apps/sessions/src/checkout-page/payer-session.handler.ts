@@ -1,0 +1,52 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { Controller, Inject } from '@nestjs/common';
+import { MessagePattern, Payload } from '@nestjs/microservices';
+import { DomainError, ErrorCode, PayerSessionQuery, type PayerSessionView, ResolveClientSecretQuery, sessionIdOfClientSecret } from '@pp/contracts';
+import type { Clock } from '@pp/kernel';
+import { CLOCK } from '../checkout-session/checkout-session.lifecycle';
+import { CheckoutSessionRepository } from '../checkout-session/checkout-session.repository';
+import { payerSessionView } from './payer-session.view';
+
+const notFound = () => new DomainError(ErrorCode.NotFound, 'Checkout session not found');
+
+/**
+ * The payer-facing reads of the hosted and embedded checkout. They fold the
+ * session's own stream, which names its merchant and mode, so a lookup by
+ * session id alone needs no index.
+ */
+@Controller()
+export class PayerSessionHandler {
+  constructor(
+    private readonly repository: CheckoutSessionRepository,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  @MessagePattern('checkout-page.session.v1')
+  async session(@Payload() query: PayerSessionQuery): Promise<PayerSessionView> {
+    const { state } = await this.repository.load(query.session_id);
+    if (!state) throw notFound();
+    return payerSessionView(state, this.clock.now());
+  }
+
+  @MessagePattern('checkout-page.resolve-client-secret.v1')
+  async resolve(@Payload() query: ResolveClientSecretQuery): Promise<PayerSessionView> {
+    const sessionId = sessionIdOfClientSecret(query.client_secret);
+    if (!sessionId) throw notFound();
+    const { state } = await this.repository.load(sessionId);
+    if (!state || state.merchant_id !== query.merchant_id || !sameSecret(query.client_secret, state.client_secret)) throw notFound();
+    if (state.livemode !== query.livemode) {
+      throw new DomainError(
+        ErrorCode.Forbidden,
+        state.livemode
+          ? 'This checkout session is in live mode; use a live publishable key'
+          : 'This checkout session is in test mode; use a test publishable key',
+      );
+    }
+    return payerSessionView(state, this.clock.now());
+  }
+}
+
+const digest = (value: string): Buffer => createHash('sha256').update(value, 'utf8').digest();
+
+/** Compares digests, so the time taken says nothing about how much of the secret matched. */
+const sameSecret = (presented: string, expected: string): boolean => timingSafeEqual(digest(presented), digest(expected));

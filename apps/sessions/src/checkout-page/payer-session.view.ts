@@ -1,0 +1,16 @@
+import type { PayerSessionView } from '@pp/contracts';
+import type { CheckoutSession } from '../checkout-session/checkout-session.decider';
+
+/** The payer's view of a session at `now`: a PENDING session past its deadline already reads as EXPIRED. */
+export const payerSessionView = (session: CheckoutSession, now: Date): PayerSessionView => ({
+  id: session.id,
+  merchant_id: session.merchant_id,
+  livemode: session.livemode,
+  status: session.status === 'PENDING' && now.getTime() >= Date.parse(session.expires_at) ? 'EXPIRED' : session.status,
+  amount: session.amount,
+  currency: 'CAD',
+  memo: session.memo,
+  success_url: session.success_url,
+  cancel_url: session.cancel_url,
+  expires_at: session.expires_at,
+});
