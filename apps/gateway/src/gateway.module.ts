@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { DatabaseModule, RedisModule } from '@pp/platform';
 import { AdminModule } from './admin/admin.module';
 import { CheckoutSessionsModule } from './checkout-sessions/checkout-sessions.module';
+import { ClientCheckoutModule } from './client-checkout/client-checkout.module';
 import { GatewayMigrations } from './database/migrations';
 import { HealthModule } from './health/health.module';
 import { PipelineModule } from './http/pipeline.module';
@@ -15,6 +16,7 @@ import { WebhookEndpointsModule } from './webhook-endpoints/webhook-endpoints.mo
     PipelineModule,
     AdminModule,
     CheckoutSessionsModule,
+    ClientCheckoutModule,
     WebhookEndpointsModule,
   ],
 })

@@ -1,6 +1,10 @@
-import { ArrayMaxSize, IsArray, IsBoolean, IsEmail, IsIn, IsInt, IsISO8601, IsOptional, IsString, Length, Max, MaxLength, Min, ValidateIf } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsEmail, IsIn, IsInt, IsISO8601, IsOptional, IsString, Length, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
 import type { KeyType } from '../identity/api-key';
 import { SCOPES, type Scope } from '../identity/scopes';
+
+const MAX_FRAME_ANCESTORS = 20;
+/** An origin (scheme, host, optional port; a leading *. for subdomains), nothing that could break out of the CSP header. */
+const FRAME_ANCESTOR = /^https?:\/\/(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*(:\d{1,5})?$/;
 
 const EMAIL_RULES = { message: (field: string) => `${field} must be an e-mail address` };
 
@@ -65,4 +69,11 @@ export class UpdateMerchantBody {
   @IsEmail({}, { message: EMAIL_RULES.message('etransfer_email') })
   @MaxLength(254, { message: 'etransfer_email must be at most 254 characters' })
   etransfer_email?: string | null;
+
+  /** Replaces the list of origins allowed to frame the embedded checkout ([] clears it). */
+  @IsOptional()
+  @IsArray({ message: 'frame_ancestors must be an array of origins' })
+  @ArrayMaxSize(MAX_FRAME_ANCESTORS, { message: `frame_ancestors must list at most ${MAX_FRAME_ANCESTORS} origins` })
+  @Matches(FRAME_ANCESTOR, { each: true, message: 'frame_ancestors must each be an origin such as https://shop.example.com or https://*.example.com' })
+  frame_ancestors?: string[];
 }

@@ -42,11 +42,11 @@ export class AdminController {
 
   @Patch('merchants/:id')
   @AdminRoute()
-  @ApiOperation({ summary: "Change a merchant's name or e-transfer deposit address" })
+  @ApiOperation({ summary: "Change a merchant's name, e-transfer deposit address or the origins allowed to frame its embedded checkout" })
   @ApiJsonBody(UpdateMerchantBody)
   @ApiJsonResponse(200, 'The updated merchant', MERCHANT_SCHEMA)
   updateMerchant(@Param('id') id: string, @Body() body: UpdateMerchantBody): Promise<MerchantView> {
-    return this.provisioning.updateMerchant(merchantId(id), { name: body.name, etransfer_email: body.etransfer_email });
+    return this.provisioning.updateMerchant(merchantId(id), { name: body.name, etransfer_email: body.etransfer_email, frame_ancestors: body.frame_ancestors });
   }
 
   @Post('merchants/:id/keys')

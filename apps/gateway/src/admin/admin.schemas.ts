@@ -30,12 +30,13 @@ export const ISSUED_API_KEY_SCHEMA: SchemaObject = {
 
 export const MERCHANT_SCHEMA: SchemaObject = {
   type: 'object',
-  required: ['id', 'name', 'email', 'etransfer_email', 'created_at', 'updated_at'],
+  required: ['id', 'name', 'email', 'etransfer_email', 'frame_ancestors', 'created_at', 'updated_at'],
   properties: {
     id: { type: 'string', example: 'mer_x1y2z3' },
     name: { type: 'string' },
     email: { type: 'string', format: 'email' },
     etransfer_email: { type: 'string', format: 'email', nullable: true },
+    frame_ancestors: { type: 'array', items: { type: 'string', example: 'https://shop.example.com' }, description: 'Origins allowed to frame the embedded checkout' },
     created_at: dateTime,
     updated_at: dateTime,
   },

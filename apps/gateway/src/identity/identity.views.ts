@@ -29,6 +29,7 @@ export interface MerchantView {
   name: string;
   email: string;
   etransfer_email: string | null;
+  frame_ancestors: string[];
   created_at: string;
   updated_at: string;
 }
@@ -68,6 +69,7 @@ export const merchantView = (record: MerchantRecord): MerchantView => ({
   name: record.name,
   email: record.email,
   etransfer_email: record.etransfer_email,
+  frame_ancestors: record.frame_ancestors,
   created_at: toIso(record.created_at),
   updated_at: toIso(record.updated_at),
 });

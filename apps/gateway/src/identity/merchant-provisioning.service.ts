@@ -12,7 +12,7 @@ import {
   type MerchantView,
   type ProvisionedMerchantView,
 } from './identity.views';
-import { MerchantRepository } from './merchant.repository';
+import { type MerchantChanges, MerchantRepository } from './merchant.repository';
 import { generatePassword, hashPassword } from './password';
 import { isUniqueViolation, type Queryable } from './queryable';
 import { SECRET_KEY_SCOPES, type Scope } from './scopes';
@@ -108,7 +108,7 @@ export class MerchantProvisioningService {
     return { ...merchantView(merchant), keys: keys.map(apiKeyView) };
   }
 
-  async updateMerchant(merchantId: string, changes: { name?: string; etransfer_email?: string | null }): Promise<MerchantView> {
+  async updateMerchant(merchantId: string, changes: MerchantChanges): Promise<MerchantView> {
     const updated = await new MerchantRepository(this.dataSource).update(merchantId, changes);
     if (!updated) throw new DomainError(ErrorCode.NotFound, 'Merchant not found');
     return merchantView(updated);

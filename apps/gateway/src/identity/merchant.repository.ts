@@ -6,8 +6,16 @@ export interface MerchantRecord {
   name: string;
   email: string;
   etransfer_email: string | null;
+  /** Origins allowed to frame the embedded checkout, e.g. https://shop.example.com. */
+  frame_ancestors: string[];
   created_at: Date;
   updated_at: Date;
+}
+
+export interface MerchantChanges {
+  name?: string;
+  etransfer_email?: string | null;
+  frame_ancestors?: string[];
 }
 
 export class MerchantRepository {
@@ -27,16 +35,17 @@ export class MerchantRepository {
   }
 
   /** Sets the given fields; undefined leaves a field as is, null clears etransfer_email. */
-  async update(id: string, changes: { name?: string; etransfer_email?: string | null }): Promise<MerchantRecord | undefined> {
+  async update(id: string, changes: MerchantChanges): Promise<MerchantRecord | undefined> {
     const [row] = await returning<MerchantRecord>(
       this.db,
       `UPDATE gateway.merchants
           SET name = COALESCE($2, name),
               etransfer_email = CASE WHEN $3 THEN $4 ELSE etransfer_email END,
+              frame_ancestors = COALESCE($5, frame_ancestors),
               updated_at = now()
         WHERE id = $1
         RETURNING *`,
-      [id, changes.name ?? null, changes.etransfer_email !== undefined, changes.etransfer_email ?? null],
+      [id, changes.name ?? null, changes.etransfer_email !== undefined, changes.etransfer_email ?? null, changes.frame_ancestors ?? null],
     );
     return row;
   }
