@@ -11,6 +11,8 @@ const { ensurePackages } = require('./install');
 const { run } = require('./run-command');
 
 const root = join(__dirname, '..', '..');
+/** A package's command-line entry (some packages' exports maps hide their bin files from require.resolve). */
+const bin = (pkg, file) => join(root, 'node_modules', pkg, file);
 
 async function main() {
   const jestArgs = process.argv.slice(2);
@@ -32,12 +34,12 @@ async function main() {
 
   if (jestArgs.length === 0) {
     out.step('Type-check (tsc --noEmit)');
-    gate(run(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.json', '--noEmit'], { cwd: root, stdio: 'inherit', timeoutMs: 10 * 60_000 }), 'type errors');
+    gate(run(process.execPath, [bin('typescript', 'bin/tsc'), '-p', 'tsconfig.json', '--noEmit'], { cwd: root, stdio: 'inherit', timeoutMs: 10 * 60_000 }), 'type errors');
     out.step('Lint (eslint, Nx module boundaries)');
     const nxEnv = { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true' };
     // The boundary rule reads Nx's project graph; computing it first makes the rule run instead of skipping.
-    gate(run(process.execPath, [require.resolve('nx/bin/nx'), 'show', 'projects'], { cwd: root, env: nxEnv }), 'Nx project graph errors');
-    gate(run(process.execPath, [require.resolve('eslint/bin/eslint.js'), 'apps', 'libs'], { cwd: root, stdio: 'inherit', timeoutMs: 10 * 60_000, env: nxEnv }), 'lint errors');
+    gate(run(process.execPath, [bin('nx', 'dist/bin/nx.js'), 'show', 'projects'], { cwd: root, env: nxEnv }), 'Nx project graph errors');
+    gate(run(process.execPath, [bin('eslint', 'bin/eslint.js'), 'apps', 'libs'], { cwd: root, stdio: 'inherit', timeoutMs: 10 * 60_000, env: nxEnv }), 'lint errors');
   }
 
   out.step('Tests (jest: unit, integration, end-to-end)');
@@ -45,7 +47,7 @@ async function main() {
   rmSync(results, { force: true });
   const jest = run(
     process.execPath,
-    [require.resolve('jest/bin/jest'), '--json', `--outputFile=${results}`, ...(process.env.CI ? ['--ci'] : []), ...jestArgs],
+    [bin('jest', 'bin/jest.js'), '--json', `--outputFile=${results}`, ...(process.env.CI ? ['--ci'] : []), ...jestArgs],
     { cwd: root, stdio: 'inherit', env, timeoutMs: 60 * 60_000 },
   );
   reapTestLeftovers();

@@ -4,6 +4,7 @@ import { AdminModule } from './admin/admin.module';
 import { CheckoutSessionsModule } from './checkout-sessions/checkout-sessions.module';
 import { ClientCheckoutModule } from './client-checkout/client-checkout.module';
 import { GatewayMigrations } from './database/migrations';
+import { EmailIngestModule } from './email-ingest/email-ingest.module';
 import { HealthModule } from './health/health.module';
 import { PipelineModule } from './http/pipeline.module';
 import { WebhookEndpointsModule } from './webhook-endpoints/webhook-endpoints.module';
@@ -18,6 +19,7 @@ import { WebhookEndpointsModule } from './webhook-endpoints/webhook-endpoints.mo
     CheckoutSessionsModule,
     ClientCheckoutModule,
     WebhookEndpointsModule,
+    EmailIngestModule,
   ],
 })
 export class GatewayModule {}

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { ServiceName } from '@pp/contracts';
+import { connect } from 'nats';
 import { testInfra } from './infra';
 import { REPO_ROOT, ServiceProcess } from './service-process';
 import { createTestDatabase, type TestDatabase } from './test-database';
@@ -103,6 +104,18 @@ export class TestStack {
 
   async stop(): Promise<void> {
     await Promise.all([...this.processes_.values()].map((proc) => proc.stop()));
-    await this.database.drop();
+    await Promise.all([this.database.drop(), this.deleteStreams()]);
+  }
+
+  /** Streams (and object stores, which are streams) outlive the services: remove this namespace's from the shared NATS. */
+  private async deleteStreams(): Promise<void> {
+    const nc = await connect({ servers: this.env.NATS_URL });
+    try {
+      const jsm = await nc.jetstreamManager();
+      const names = (await jsm.streams.names().next()).filter((name) => name.includes(`${this.namespace}_`));
+      await Promise.all(names.map((name) => jsm.streams.delete(name).catch(() => false)));
+    } finally {
+      await nc.close();
+    }
   }
 }

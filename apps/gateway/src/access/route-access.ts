@@ -44,8 +44,15 @@ export const PublishableKeyRoute = (scope: Scope) =>
 /** Platform operator routes: Bearer $ADMIN_TOKEN. */
 export const AdminRoute = () => access({ credential: 'admin_token' }, ApiBearerAuth(SECURITY_SCHEMES.adminToken));
 
-/** The mail relay's ingest route: Bearer $INGEST_TOKEN. */
-export const IngestRoute = () => access({ credential: 'ingest_token' }, ApiBearerAuth(SECURITY_SCHEMES.ingestToken));
+/** Media type of a raw e-mail (RFC 822), the body of the ingest route. */
+export const RFC822 = 'message/rfc822';
+
+/** The mail relay's ingest route: Bearer $INGEST_TOKEN, a raw e-mail as the body. */
+export const IngestRoute = () =>
+  applyDecorators(
+    RouteConfig({ access: { credential: 'ingest_token' }, bodyTypes: [RFC822] }),
+    ApiBearerAuth(SECURITY_SCHEMES.ingestToken),
+  );
 
 /** No credential (the API description itself). */
 export const PublicRoute = () => access({ credential: 'public' });

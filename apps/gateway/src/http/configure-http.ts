@@ -1,7 +1,9 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { JsonLogger } from '@pp/platform';
 import type { RouteOptions } from 'fastify';
+import { MAX_RAW_EMAIL_BYTES } from '@pp/contracts';
 import { AccessHook } from '../access/access.hook';
+import { RFC822 } from '../access/route-access';
 import { IdempotencyHooks } from '../idempotency/idempotency.hooks';
 import { buildApiDescription, serveApiDescription } from '../openapi/api-description';
 import { answerMalformedRequests } from './client-error.handler';
@@ -39,6 +41,8 @@ export async function configureHttp(app: NestFastifyApplication): Promise<void> 
   await app.init(); // registers the routes, and Nest's own body parsers, which are replaced next
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT_BYTES }, parseJsonBody);
+  // Raw e-mails for the ingest route only (its route config lists the type); kept as bytes, never decoded here.
+  fastify.addContentTypeParser(RFC822, { parseAs: 'buffer', bodyLimit: MAX_RAW_EMAIL_BYTES }, (_request, body, done) => done(null, body));
   serveApiDescription(app, fastify, buildApiDescription(app));
 }
 

@@ -1,6 +1,15 @@
-import { Controller } from '@nestjs/common';
+import { Controller, Inject } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { SubmitEmailCommand, type SubmitEmailReply } from '@pp/contracts';
+import {
+  DomainError,
+  ErrorCode,
+  INGEST_RAW_BUCKET_TTL_MS,
+  ingestRawEmailBucketName,
+  SubmitEmailCommand,
+  type SubmitEmailReply,
+} from '@pp/contracts';
+import { type BaseConfig, CONFIG, NATS_CONNECTION, openBlobBucket } from '@pp/platform';
+import type { NatsConnection } from 'nats';
 import { EmailProcessor } from '../processing/email-processor';
 import { EmailIntake } from './email-intake.service';
 import { decodeBase64 } from './raw-message';
@@ -10,6 +19,8 @@ export class SubmitEmailController {
   constructor(
     private readonly intake: EmailIntake,
     private readonly processor: EmailProcessor,
+    @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
+    @Inject(CONFIG) private readonly config: BaseConfig,
   ) {}
 
   /**
@@ -19,9 +30,25 @@ export class SubmitEmailController {
    */
   @MessagePattern('ingest.email.submit.v1')
   async submit(@Payload() command: SubmitEmailCommand): Promise<SubmitEmailReply> {
-    const receipt = await this.intake.receive(decodeBase64(command.raw_base64), 'bus');
+    const receipt = await this.intake.receive(await this.rawBytes(command), 'bus');
+    if (command.object_name) await this.blobs().then((bucket) => bucket.delete(command.object_name!)).catch(() => undefined); // it expires anyway
     if (receipt.status === 'duplicate') return receipt;
     const outcome = await this.processor.processSafely(receipt.id);
     return { id: receipt.id, status: outcome?.status === 'duplicate' ? 'duplicate' : 'accepted' };
+  }
+
+  private blobs() {
+    return openBlobBucket(this.nc, ingestRawEmailBucketName(this.config.PP_NAMESPACE), INGEST_RAW_BUCKET_TTL_MS);
+  }
+
+  /** Inline bytes, or the sender's object in the blob bucket (removed once the message is stored). */
+  private async rawBytes(command: SubmitEmailCommand): Promise<Buffer> {
+    if ((command.raw_base64 === undefined) === (command.object_name === undefined)) {
+      throw new DomainError(ErrorCode.ValidationFailed, 'Validation failed: send exactly one of raw_base64 and object_name');
+    }
+    if (command.raw_base64 !== undefined) return decodeBase64(command.raw_base64);
+    const bytes = await (await this.blobs()).getBlob(command.object_name!);
+    if (!bytes) throw new DomainError(ErrorCode.ValidationFailed, 'Validation failed: object_name names no stored message');
+    return Buffer.from(bytes);
   }
 }

@@ -1,1 +1,2 @@
 export * from './ensure-stream';
+export * from './blob-bucket';

@@ -1,0 +1,66 @@
+import { createHash } from 'node:crypto';
+import { Controller, HttpCode, Inject, Post, Req } from '@nestjs/common';
+import { ApiBody, ApiConsumes, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  DomainError,
+  ErrorCode,
+  INGEST_RAW_BUCKET_TTL_MS,
+  ingestRawEmailBucketName,
+  type SubmitEmailCommand,
+  type SubmitEmailReply,
+} from '@pp/contracts';
+import { type BaseConfig, BusClient, CONFIG, fitsInOneMessage, NATS_CONNECTION, openBlobBucket } from '@pp/platform';
+import type { FastifyRequest } from 'fastify';
+import type { NatsConnection } from 'nats';
+import { IngestRoute, RFC822 } from '../access/route-access';
+import { ApiJsonResponse } from '../openapi/api-docs.decorators';
+
+/** A raw message has a header section: at least one "Name: value" line before the first empty line. */
+const HEADER_LINE = /^[!-9;-~]+:[^\r\n]*$/m;
+
+/**
+ * DESIGN.md §4 e-mail ingest over HTTP, for mail pipelines that cannot publish
+ * to JetStream. The raw bytes go to the ingest service unchanged (inline, or
+ * through the blob bucket when larger than one NATS message), which stores
+ * them before answering. Duplicates are the ingest service's to recognise
+ * (Message-ID, Interac reference), so no Idempotency-Key is needed here.
+ */
+@ApiTags('internal')
+@Controller('v1/internal')
+export class EmailIngestController {
+  constructor(
+    private readonly bus: BusClient,
+    @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
+    @Inject(CONFIG) private readonly config: BaseConfig,
+  ) {}
+
+  @Post('ingest-email')
+  @HttpCode(202)
+  @IngestRoute()
+  @ApiOperation({ summary: 'Hand over one raw transfer notification e-mail (RFC 822, at most 5 MB)' })
+  @ApiConsumes(RFC822)
+  @ApiBody({ required: true, schema: { type: 'string', format: 'binary' } })
+  @ApiJsonResponse(202, 'Stored; processing follows', {
+    type: 'object',
+    properties: { id: { type: 'string', example: 'em_…' }, status: { type: 'string', enum: ['accepted', 'duplicate'] } },
+  })
+  async ingest(@Req() request: FastifyRequest): Promise<SubmitEmailReply> {
+    const raw = request.body;
+    if (!Buffer.isBuffer(raw) || raw.length === 0) {
+      throw new DomainError(ErrorCode.ValidationFailed, 'Validation failed: the body must be a raw RFC 822 message');
+    }
+    const head = raw.subarray(0, 64 * 1024).toString('latin1').split(/\r?\n\r?\n/, 1)[0];
+    if (!HEADER_LINE.test(head)) {
+      throw new DomainError(ErrorCode.ValidationFailed, 'Validation failed: the body must be a raw RFC 822 message (headers, blank line, body)');
+    }
+    return this.bus.request('ingest.email.submit.v1', await this.command(raw), { timeoutMs: 30_000 });
+  }
+
+  private async command(raw: Buffer): Promise<SubmitEmailCommand> {
+    if (fitsInOneMessage(this.nc, raw.length)) return { raw_base64: raw.toString('base64') };
+    const name = createHash('sha256').update(raw).digest('hex');
+    const bucket = await openBlobBucket(this.nc, ingestRawEmailBucketName(this.config.PP_NAMESPACE), INGEST_RAW_BUCKET_TTL_MS);
+    await bucket.putBlob({ name }, raw);
+    return { object_name: name };
+  }
+}

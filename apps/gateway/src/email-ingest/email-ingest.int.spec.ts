@@ -1,0 +1,61 @@
+import { buildNotice, signEmail, TestStack, testDkimKey, writeDnsOverrides } from '@pp/testing';
+
+/* POST /v1/internal/ingest-email as a mail pipeline uses it, against the real gateway and ingest service. */
+describe('e-mail ingest over HTTP', () => {
+  let stack: TestStack;
+
+  beforeAll(async () => {
+    stack = await TestStack.start({
+      services: ['gateway', 'ingest'],
+      label: 'ingest-http',
+      env: { INGEST_DNS_OVERRIDES: writeDnsOverrides(testDkimKey()) },
+    });
+  });
+  afterAll(() => stack?.stop());
+
+  const post = async (body: Buffer | string, { token = stack.env.INGEST_TOKEN, type = 'message/rfc822' } = {}) => {
+    const response = await fetch(`${stack.url('gateway')}/v1/internal/ingest-email`, {
+      method: 'POST',
+      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), 'content-type': type },
+      body,
+    });
+    return { status: response.status, body: (await response.json()) as Record<string, string> };
+  };
+
+  const notice = (n: number, spec: Parameters<typeof buildNotice>[0] = {}) =>
+    signEmail(buildNotice({ messageId: `<http${n}.${stack.namespace}@payments.interac.ca>`, reference: `C1AH${stack.namespace.slice(1, 7)}${n}`, ...spec }));
+
+  it('stores a notice (202 accepted) and recognises the same message again (202 duplicate, same id)', async () => {
+    const raw = await notice(1);
+    const first = await post(raw);
+    expect(first).toEqual({ status: 202, body: { id: expect.stringMatching(/^em_/), status: 'accepted' } });
+    const again = await post(raw);
+    expect(again).toEqual({ status: 202, body: { id: first.body.id, status: 'duplicate' } });
+  });
+
+  it('carries messages larger than one NATS message through the blob bucket', async () => {
+    const padding = 'x'.repeat(76) + '\r\n';
+    const raw = (await notice(2)).replace(/\r?\n\r?\n/, (blank) => `${blank}${padding.repeat(Math.ceil(1_600_000 / padding.length))}`);
+    expect(Buffer.byteLength(raw)).toBeGreaterThan(1_500_000);
+    const result = await post(raw);
+    expect(result).toEqual({ status: 202, body: { id: expect.stringMatching(/^em_/), status: 'accepted' } });
+  });
+
+  it.each([
+    ['no token', { token: '' }, 401, 'Invalid or missing ingest token'],
+    ['a wrong token', { token: 'not-the-ingest-token-at-all' }, 401, 'Invalid or missing ingest token'],
+    ['JSON instead of a message', { type: 'application/json' }, 415, 'Unsupported Content-Type: send message/rfc822'],
+  ])('refuses %s', async (_case, options, status, error) => {
+    const result = await post(await notice(3), options);
+    expect(result).toEqual({ status, body: { error } });
+  });
+
+  it('refuses what is not an RFC 822 message, and bodies over 5 MB', async () => {
+    const garbage = await post('just some words without any header section');
+    expect(garbage.status).toBe(400);
+    expect(garbage.body.error).toMatch(/^Validation failed: the body must be a raw RFC 822 message/);
+    const huge = await post(Buffer.alloc(5 * 1024 * 1024 + 1, 'a'));
+    expect(huge.status).toBe(413);
+    expect(Object.keys(huge.body)).toEqual(['error']);
+  });
+});
