@@ -26,28 +26,23 @@ function boot(service: ServiceName, env: Record<string, string>): Promise<{ code
   });
 }
 
-/** The variables an app refuses to start without, as it names them itself. */
-async function requiredVariables(service: ServiceName): Promise<string[]> {
-  const { stderr } = await boot(service, {});
-  return [...stderr.matchAll(/([A-Z][A-Z0-9_]+) is required/g)].map((match) => match[1]);
-}
-
 describe.each(SERVICE_NAMES)('%s configuration at boot', (service) => {
-  it('stops with one line naming each missing required variable', async () => {
-    const required = await requiredVariables(service);
-    expect(required).toContain('NATS_URL');
-    const results = await Promise.all(
-      required.map((variable) => {
-        const env = { ...VALID_ENV };
-        delete env[variable];
-        return boot(service, env).then((result) => ({ variable, ...result }));
-      }),
-    );
-    for (const { variable, code, stderr } of results) {
-      expect(code).toBe(1);
-      expect(stderr.trim().split('\n')).toHaveLength(1);
-      expect(stderr).toContain(`[${service}] failed to start: configuration error: ${variable} is required`);
-    }
+  it('stops with one line naming every missing required variable', async () => {
+    const { code, stderr } = await boot(service, {});
+    expect(code).toBe(1);
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+    expect(stderr).toContain(`[${service}] failed to start: configuration error: NATS_URL is required`);
+    const named = [...stderr.matchAll(/([A-Z][A-Z0-9_]+) is required/g)].map((match) => match[1]);
+    // Whatever it names must be a variable the complete environment provides: nothing required is undocumented.
+    expect(named.filter((variable) => !(variable in VALID_ENV))).toEqual([]);
+  });
+
+  it('names only the one variable that is missing', async () => {
+    const env = { ...VALID_ENV };
+    delete env.NATS_URL;
+    const { code, stderr } = await boot(service, env);
+    expect(code).toBe(1);
+    expect(stderr.trim()).toBe(`[${service}] failed to start: configuration error: NATS_URL is required (must be a nats:// URL, e.g. nats://127.0.0.1:4222)`);
   });
 
   it('names a malformed variable and says what it must be', async () => {
