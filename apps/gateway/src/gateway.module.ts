@@ -6,7 +6,10 @@ import { ClientCheckoutModule } from './client-checkout/client-checkout.module';
 import { GatewayMigrations } from './database/migrations';
 import { EmailIngestModule } from './email-ingest/email-ingest.module';
 import { HealthModule } from './health/health.module';
+import { MerchantEventsModule } from './merchant-events/merchant-events.module';
 import { PipelineModule } from './http/pipeline.module';
+import { PaymentsModule } from './payments/payments.module';
+import { SandboxModule } from './sandbox/sandbox.module';
 import { WebhookEndpointsModule } from './webhook-endpoints/webhook-endpoints.module';
 
 @Module({
@@ -20,6 +23,9 @@ import { WebhookEndpointsModule } from './webhook-endpoints/webhook-endpoints.mo
     ClientCheckoutModule,
     WebhookEndpointsModule,
     EmailIngestModule,
+    PaymentsModule,
+    MerchantEventsModule,
+    SandboxModule,
   ],
 })
 export class GatewayModule {}

@@ -3,6 +3,8 @@ import { DatabaseModule } from '@pp/platform';
 import { DataSource } from 'typeorm';
 import { CheckoutSessionQueriesHandler } from './checkout-sessions/checkout-session-queries.handler';
 import { LedgerMigrations } from './database/migrations';
+import { MerchantEventQueriesHandler } from './merchant-events/merchant-event-queries.handler';
+import { PaymentQueriesHandler } from './payments/payment-queries.handler';
 import { AppendHandler } from './event-store/append.handler';
 import { EventStore } from './event-store/event-store';
 import { EVENT_STORE, GroupCommitAppender } from './event-store/group-commit.appender';
@@ -12,7 +14,7 @@ import { EventPublisher } from './publication/event-publisher';
 
 @Module({
   imports: [DatabaseModule.forService({ schema: 'ledger', migrations: LedgerMigrations })],
-  controllers: [AppendHandler, CheckoutSessionQueriesHandler],
+  controllers: [AppendHandler, CheckoutSessionQueriesHandler, PaymentQueriesHandler, MerchantEventQueriesHandler],
   providers: [
     { provide: LEDGER_POOL, inject: [DataSource], useFactory: poolOf },
     { provide: EVENT_STORE, useValue: new EventStore(LEDGER_PROJECTIONS) },

@@ -10,13 +10,18 @@ import { GetCheckoutSessionHandler } from './checkout-session/get-checkout-sessi
 import { ExpireSessionJob } from './expiry/expire-session.job';
 import { ExpirySweeper } from './expiry/expiry-sweeper';
 import { SessionExpiryScheduler } from './expiry/session-expiry.scheduler';
+import { PaymentRepository } from './payments/payment.repository';
+import { RecordTransferHandler } from './payments/record-transfer.handler';
+import { SimulatePaymentHandler } from './payments/simulate-payment.handler';
+import { VerifyPaymentHandler } from './payments/verify-payment.handler';
 
 @Module({
   imports: [RedisModule.forService()],
-  controllers: [CreateCheckoutSessionHandler, GetCheckoutSessionHandler, CompleteCheckoutSessionHandler, PayerSessionHandler],
+  controllers: [CreateCheckoutSessionHandler, GetCheckoutSessionHandler, CompleteCheckoutSessionHandler, PayerSessionHandler, SimulatePaymentHandler, VerifyPaymentHandler, RecordTransferHandler],
   providers: [
     { provide: CLOCK, useValue: systemClock },
     CheckoutSessionRepository,
+    PaymentRepository,
     CheckoutSessionLifecycle,
     SessionExpiryScheduler,
     ExpireSessionJob,

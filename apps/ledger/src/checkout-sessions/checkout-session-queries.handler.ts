@@ -1,13 +1,16 @@
 import { Controller, Inject } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
+  type CheckoutSessionRef,
   type CheckoutSessionStatus,
   type CheckoutSessionView,
   DomainError,
   ErrorCode,
+  FindCheckoutSessionByMemoQuery,
   GetCheckoutSessionQuery,
   type OverdueCheckoutSession,
   OverdueCheckoutSessionsQuery,
+  ResolveCheckoutSessionReferenceQuery,
 } from '@pp/contracts';
 import { toIso } from '@pp/kernel';
 import type { Pool } from 'pg';
@@ -57,6 +60,38 @@ export class CheckoutSessionQueriesHandler {
       expires_at: toIso(row.expires_at),
       created_at: toIso(row.created_at),
     };
+  }
+
+  /**
+   * SPEC §4.6 matches the reference case-insensitively, while references are
+   * unique only as typed: an exact match wins, several case-insensitive
+   * matches without one are ambiguous.
+   */
+  @MessagePattern('ledger.checkout-sessions.resolve.v1')
+  async resolve(@Payload() query: ResolveCheckoutSessionReferenceQuery): Promise<CheckoutSessionRef> {
+    const { rows } = await this.pool.query<CheckoutSessionRef & { reference: string }>(
+      `SELECT id AS session_id, merchant_id, livemode, reference FROM ledger.checkout_sessions
+       WHERE merchant_id = $1 AND livemode = $2 AND lower(reference) = lower($3)
+       LIMIT 20`,
+      [query.merchant_id, query.livemode, query.reference],
+    );
+    const exact = rows.find((row) => row.reference === query.reference);
+    if (rows.length === 0) throw new DomainError(ErrorCode.NotFound, 'Checkout session not found');
+    if (!exact && rows.length > 1) {
+      throw new DomainError(ErrorCode.Conflict, 'Reference matches several checkout sessions when case is ignored; use sessionId');
+    }
+    const { reference: _reference, ...ref } = exact ?? rows[0];
+    return ref;
+  }
+
+  @MessagePattern('ledger.checkout-sessions.by-memo.v1')
+  async byMemo(@Payload() query: FindCheckoutSessionByMemoQuery): Promise<CheckoutSessionRef> {
+    const { rows } = await this.pool.query<CheckoutSessionRef>(
+      'SELECT id AS session_id, merchant_id, livemode FROM ledger.checkout_sessions WHERE memo = $1',
+      [query.memo],
+    );
+    if (rows.length === 0) throw new DomainError(ErrorCode.NotFound, 'Checkout session not found');
+    return rows[0];
   }
 
   @MessagePattern('ledger.checkout-sessions.overdue.v1')

@@ -1,10 +1,10 @@
 import { Controller, Inject } from '@nestjs/common';
 import { Ctx, MessagePattern, Payload } from '@nestjs/microservices';
 import { propagation } from '@opentelemetry/api';
-import { type AppendReply, AppendRequest, type ReadStreamReply, ReadStreamRequest } from '@pp/contracts';
+import { type AppendReply, AppendRequest, type AppendStreamsReply, AppendStreamsRequest, type ReadStreamReply, ReadStreamRequest, ReplayIdempotencyQuery } from '@pp/contracts';
 import { BusContext } from '@pp/platform';
 import type { Pool } from 'pg';
-import type { EventStore } from './event-store';
+import type { AppendContext, EventStore } from './event-store';
 import { EVENT_STORE, GroupCommitAppender } from './group-commit.appender';
 import { LEDGER_POOL } from './ledger-pool';
 
@@ -19,13 +19,32 @@ export class AppendHandler {
 
   @MessagePattern('ledger.append.v1')
   append(@Payload() request: AppendRequest, @Ctx() ctx: BusContext): Promise<AppendReply> {
-    const trace: Record<string, string> = {};
-    propagation.inject(ctx.meta.traceContext, trace);
-    return this.appender.append(request, { requestId: ctx.meta.requestId, trace });
+    return this.appender.append(request, contextOf(ctx));
+  }
+
+  @MessagePattern('ledger.append-streams.v1')
+  appendStreams(@Payload() request: AppendStreamsRequest, @Ctx() ctx: BusContext): Promise<AppendStreamsReply> {
+    return this.appender.appendStreams(request, contextOf(ctx));
+  }
+
+  @MessagePattern('ledger.idempotency.replay.v1')
+  async replay(@Payload() query: ReplayIdempotencyQuery): Promise<AppendStreamsReply> {
+    const db = await this.pool.connect();
+    try {
+      return await this.store.replayKey(db, query.merchant_id, query.livemode, query.idempotency);
+    } finally {
+      db.release();
+    }
   }
 
   @MessagePattern('ledger.stream.read.v1')
   read(@Payload() request: ReadStreamRequest): Promise<ReadStreamReply> {
     return this.store.readStream(this.pool, request.stream_id);
   }
+}
+
+function contextOf(ctx: BusContext): AppendContext {
+  const trace: Record<string, string> = {};
+  propagation.inject(ctx.meta.traceContext, trace);
+  return { requestId: ctx.meta.requestId, trace };
 }

@@ -94,6 +94,72 @@ describe('ledger event store over NATS and Postgres', () => {
     expect((await bus.request('ledger.stream.read.v1', { stream_id: 'test-idem' })).version).toBe(1);
   });
 
+  const appendStreams = (streams: Array<[string, number]>, idempotency?: { key: string; fingerprint: string }) =>
+    bus.request('ledger.append-streams.v1', {
+      streams: streams.map(([stream_id, expected_version]) => ({
+        stream_id,
+        expected_version,
+        events: [{ type: 'test.happened', schema_version: 1, data: { stream: stream_id } }],
+      })),
+      metadata: { merchant_id: 'mer_1', livemode: false },
+      ...(idempotency ? { idempotency } : {}),
+    });
+
+  it('appends to several streams atomically: all or nothing, each at its own expected version', async () => {
+    await append('multi-a', 0);
+    const both = await appendStreams([
+      ['multi-a', 1],
+      ['multi-b', 0],
+    ]);
+    expect(both.streams.map((s) => [s.stream_id, s.version, s.events.length])).toEqual([
+      ['multi-a', 2, 1],
+      ['multi-b', 1, 1],
+    ]);
+
+    const stale = await failureOf(
+      appendStreams([
+        ['multi-c', 0],
+        ['multi-a', 1],
+      ]),
+    );
+    expect(stale).toMatchObject({ code: ErrorCode.ConcurrencyConflict, details: { stream_id: 'multi-a', expected_version: 1 } });
+    expect((await bus.request('ledger.stream.read.v1', { stream_id: 'multi-c' })).version).toBe(0); // nothing of the failed append
+
+    const duplicate = await failureOf(
+      appendStreams([
+        ['multi-d', 0],
+        ['multi-d', 0],
+      ]),
+    );
+    expect(duplicate).toMatchObject({ code: ErrorCode.ValidationFailed });
+  });
+
+  it('lets exactly one of 20 concurrent two-stream appends sharing one stream commit', async () => {
+    await append('multi-shared', 0);
+    const results = await Promise.allSettled(
+      Array.from({ length: 20 }, (_, i) =>
+        appendStreams([
+          [`multi-own-${i}`, 0],
+          ['multi-shared', 1],
+        ]),
+      ),
+    );
+    expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(1);
+    const { rows } = await db.query(`SELECT count(*)::int AS n FROM ledger.events WHERE stream_id LIKE 'multi-own-%'`);
+    expect(rows[0].n).toBe(1);
+  });
+
+  it('replays a multi-stream append by its idempotency key, every stream included', async () => {
+    const idempotency = { key: 'multi-key', fingerprint: 'fp' };
+    const first = await appendStreams([['multi-idem-a', 0], ['multi-idem-b', 0]], idempotency);
+    const again = await appendStreams([['multi-idem-a', 0], ['multi-idem-b', 0]], idempotency);
+    expect(again).toEqual({ ...first, replayed: true });
+    const looked = await bus.request('ledger.idempotency.replay.v1', { merchant_id: 'mer_1', livemode: false, idempotency });
+    expect(looked).toEqual(again);
+    const unknown = await failureOf(bus.request('ledger.idempotency.replay.v1', { merchant_id: 'mer_1', livemode: false, idempotency: { key: 'nope', fingerprint: 'fp' } }));
+    expect(unknown).toMatchObject({ code: ErrorCode.NotFound });
+  });
+
   it('refuses an invalid append with VALIDATION_FAILED', async () => {
     const error = await failureOf(append('not a stream', 0));
     expect(error).toMatchObject({ code: ErrorCode.ValidationFailed });

@@ -1,11 +1,13 @@
 import {
-  type AppendReply,
-  type AppendRequest,
+  type AppendStreamsReply,
+  type AppendStreamsRequest,
   DomainError,
   ErrorCode,
   type EventMetadata,
   type IdempotencyToken,
   type ReadStreamReply,
+  type StreamAppend,
+  type StreamAppendResult,
 } from '@pp/contracts';
 import { newId } from '@pp/kernel';
 import type { ClientBase, Pool } from 'pg';
@@ -19,24 +21,34 @@ export interface AppendContext {
   trace?: Record<string, string>;
 }
 
-interface IdempotencyRow {
-  fingerprint: string;
+/** The versions one append wrote to one stream, as the idempotency record keeps them. */
+interface StreamRange {
   stream_id: string;
   first_version: number;
   last_version: number;
 }
 
+interface IdempotencyRow extends StreamRange {
+  fingerprint: string;
+  /** Every stream of the append (null on records written before multi-stream appends: then the row's own range). */
+  streams: StreamRange[] | null;
+}
+
 /**
  * Appends and reads events on a client the caller owns, so several appends
  * can share one transaction (group commit). One append is: claim the
- * idempotency key, insert the events if the stream is still at the expected
- * version, and apply the inline projections.
+ * idempotency key, insert the events of every stream if each is still at its
+ * expected version (one statement), and apply the inline projections. The
+ * caller's savepoint makes it all or nothing across streams.
  */
 export class EventStore {
   constructor(private readonly projections: readonly Projection[]) {}
 
-  async append(db: ClientBase, request: AppendRequest, context: AppendContext): Promise<AppendReply> {
-    const { stream_id: streamId, expected_version: expected, idempotency } = request;
+  async appendStreams(db: ClientBase, request: AppendStreamsRequest, context: AppendContext): Promise<AppendStreamsReply> {
+    const { streams, idempotency } = request;
+    if (new Set(streams.map((stream) => stream.stream_id)).size !== streams.length) {
+      throw new DomainError(ErrorCode.ValidationFailed, 'streams must name distinct stream ids');
+    }
     if (idempotency) {
       const earlier = await this.claimKey(db, request, idempotency);
       if (earlier) return this.replay(db, earlier, idempotency);
@@ -49,35 +61,46 @@ export class EventStore {
       ...(context.requestId ? { correlation_id: context.requestId } : {}),
       ...(context.trace && Object.keys(context.trace).length > 0 ? { trace: context.trace } : {}),
     };
-    let rows: EventRow[];
+    const rows = streams.flatMap((stream) =>
+      stream.events.map((event, i) => ({ stream, version: stream.expected_version + i + 1, event })),
+    );
+    let inserted: EventRow[];
     try {
-      // The WHERE clause makes the version check and the insert one statement;
-      // the unique (stream_id, version) catches a concurrent transaction.
-      ({ rows } = await db.query<EventRow>(
+      // One statement for every stream: each row is inserted only if its
+      // stream is still at the expected version (the subquery sees the
+      // snapshot before this statement), and UNIQUE (stream_id, version)
+      // catches a concurrent transaction.
+      ({ rows: inserted } = await db.query<EventRow>(
         `INSERT INTO ledger.events (id, stream_id, version, type, schema_version, data, metadata)
-         SELECT e.id, $1, $2 + e.ord, e.type, e.schema_version, e.data, $7::jsonb
-         FROM unnest($3::text[], $4::text[], $5::smallint[], $6::jsonb[]) WITH ORDINALITY AS e(id, type, schema_version, data, ord)
-         WHERE (SELECT coalesce(max(version), 0) FROM ledger.events WHERE stream_id = $1) = $2
+         SELECT e.id, e.stream_id, e.version, e.type, e.schema_version, e.data, $8::jsonb
+         FROM unnest($1::text[], $2::text[], $3::int[], $4::int[], $5::text[], $6::smallint[], $7::jsonb[])
+              WITH ORDINALITY AS e(id, stream_id, version, expected, type, schema_version, data, ord)
+         WHERE (SELECT coalesce(max(x.version), 0) FROM ledger.events x WHERE x.stream_id = e.stream_id) = e.expected
          ORDER BY e.ord
          RETURNING ${EVENT_COLUMNS}`,
         [
-          streamId,
-          expected,
-          request.events.map(() => newId('event')),
-          request.events.map((event) => event.type),
-          request.events.map((event) => event.schema_version),
-          request.events.map((event) => JSON.stringify(event.data)),
+          rows.map(() => newId('event')),
+          rows.map((row) => row.stream.stream_id),
+          rows.map((row) => row.version),
+          rows.map((row) => row.stream.expected_version),
+          rows.map((row) => row.event.type),
+          rows.map((row) => row.event.schema_version),
+          rows.map((row) => JSON.stringify(row.event.data)),
           JSON.stringify(metadata),
         ],
       ));
     } catch (error) {
-      if (violatedUniqueConstraint(error) === 'events_stream_version_key') throw concurrencyConflict(request);
+      if (violatedUniqueConstraint(error) === 'events_stream_version_key') throw concurrencyConflict(streamOfConflict(error, streams));
       throw error;
     }
-    if (rows.length === 0) throw concurrencyConflict(request);
-    const events = rows.map(toStoredEvent).sort((a, b) => a.version - b.version);
-    await project(db, this.projections, events);
-    return { stream_id: streamId, version: expected + events.length, events, replayed: false };
+    const stored = inserted.map(toStoredEvent);
+    const results: StreamAppendResult[] = streams.map((stream) => {
+      const events = stored.filter((event) => event.stream_id === stream.stream_id).sort((a, b) => a.version - b.version);
+      if (events.length !== stream.events.length) throw concurrencyConflict(stream);
+      return { stream_id: stream.stream_id, version: stream.expected_version + events.length, events };
+    });
+    await project(db, this.projections, [...stored].sort((a, b) => a.position - b.position));
+    return { streams: results, replayed: false };
   }
 
   async readStream(db: Pool, streamId: string): Promise<ReadStreamReply> {
@@ -87,41 +110,75 @@ export class EventStore {
     return { stream_id: streamId, version: rows.length > 0 ? rows[rows.length - 1].version : 0, events: rows.map(toStoredEvent) };
   }
 
+  /** The append an idempotency key recorded, answered as a replay. */
+  async replayKey(db: ClientBase, merchantId: string, livemode: boolean, token: IdempotencyToken): Promise<AppendStreamsReply> {
+    const { rows } = await db.query<IdempotencyRow>(
+      `SELECT fingerprint, stream_id, first_version, last_version, streams FROM ledger.idempotency_keys
+       WHERE merchant_id = $1 AND livemode = $2 AND key = $3`,
+      [merchantId, livemode, token.key],
+    );
+    if (rows.length === 0) throw new DomainError(ErrorCode.NotFound, 'No append was recorded under this Idempotency-Key');
+    return this.replay(db, rows[0], token);
+  }
+
   /**
    * Records the key for this append, or returns the append that holds it. A
    * concurrent holder makes the insert wait for its outcome, so a committed
    * holder is always seen here.
    */
-  private async claimKey(db: ClientBase, request: AppendRequest, token: IdempotencyToken): Promise<IdempotencyRow | undefined> {
+  private async claimKey(db: ClientBase, request: AppendStreamsRequest, token: IdempotencyToken): Promise<IdempotencyRow | undefined> {
     const scope = [request.metadata.merchant_id, request.metadata.livemode, token.key];
+    const ranges: StreamRange[] = request.streams.map((stream) => ({
+      stream_id: stream.stream_id,
+      first_version: stream.expected_version + 1,
+      last_version: stream.expected_version + stream.events.length,
+    }));
     const claimed = await db.query(
-      `INSERT INTO ledger.idempotency_keys (merchant_id, livemode, key, fingerprint, stream_id, first_version, last_version)
-       VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING`,
-      [...scope, token.fingerprint, request.stream_id, request.expected_version + 1, request.expected_version + request.events.length],
+      `INSERT INTO ledger.idempotency_keys (merchant_id, livemode, key, fingerprint, stream_id, first_version, last_version, streams)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING`,
+      [...scope, token.fingerprint, ranges[0].stream_id, ranges[0].first_version, ranges[0].last_version, JSON.stringify(ranges)],
     );
     if (claimed.rowCount === 1) return undefined;
     const { rows } = await db.query<IdempotencyRow>(
-      `SELECT fingerprint, stream_id, first_version, last_version FROM ledger.idempotency_keys
+      `SELECT fingerprint, stream_id, first_version, last_version, streams FROM ledger.idempotency_keys
        WHERE merchant_id = $1 AND livemode = $2 AND key = $3`,
       scope,
     );
     return rows[0];
   }
 
-  private async replay(db: ClientBase, earlier: IdempotencyRow, token: IdempotencyToken): Promise<AppendReply> {
+  private async replay(db: ClientBase, earlier: IdempotencyRow, token: IdempotencyToken): Promise<AppendStreamsReply> {
     if (earlier.fingerprint !== token.fingerprint) {
       throw new DomainError(ErrorCode.ValidationFailed, 'Idempotency-Key reused with different parameters');
     }
+    const ranges = earlier.streams ?? [earlier];
     const { rows } = await db.query<EventRow>(
-      `SELECT ${EVENT_COLUMNS} FROM ledger.events WHERE stream_id = $1 AND version BETWEEN $2 AND $3 ORDER BY version`,
-      [earlier.stream_id, earlier.first_version, earlier.last_version],
+      `SELECT ${EVENT_COLUMNS.split(', ').map((column) => `e.${column}`).join(', ')}
+       FROM unnest($1::text[], $2::int[], $3::int[]) AS r(stream_id, first_version, last_version)
+       JOIN ledger.events e ON e.stream_id = r.stream_id AND e.version BETWEEN r.first_version AND r.last_version
+       ORDER BY e.stream_id, e.version`,
+      [ranges.map((r) => r.stream_id), ranges.map((r) => r.first_version), ranges.map((r) => r.last_version)],
     );
-    return { stream_id: earlier.stream_id, version: earlier.last_version, events: rows.map(toStoredEvent), replayed: true };
+    const events = rows.map(toStoredEvent);
+    return {
+      streams: ranges.map((range) => ({
+        stream_id: range.stream_id,
+        version: range.last_version,
+        events: events.filter((event) => event.stream_id === range.stream_id),
+      })),
+      replayed: true,
+    };
   }
 }
 
-const concurrencyConflict = (request: AppendRequest): DomainError =>
-  new DomainError(ErrorCode.ConcurrencyConflict, `Stream ${request.stream_id} is no longer at version ${request.expected_version}`, {
-    stream_id: request.stream_id,
-    expected_version: request.expected_version,
+/** The stream a unique violation names in its detail ("Key (stream_id, version)=(s, 2) already exists."). */
+function streamOfConflict(error: unknown, streams: readonly StreamAppend[]): StreamAppend {
+  const detail = (error as { detail?: string }).detail ?? '';
+  return streams.find((stream) => detail.includes(`(${stream.stream_id}, `)) ?? streams[0];
+}
+
+const concurrencyConflict = (stream: StreamAppend): DomainError =>
+  new DomainError(ErrorCode.ConcurrencyConflict, `Stream ${stream.stream_id} is no longer at version ${stream.expected_version}`, {
+    stream_id: stream.stream_id,
+    expected_version: stream.expected_version,
   });

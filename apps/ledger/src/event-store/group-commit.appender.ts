@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type AppendReply, type AppendRequest, DomainError, ErrorCode } from '@pp/contracts';
+import { type AppendReply, type AppendRequest, type AppendStreamsReply, type AppendStreamsRequest, DomainError, ErrorCode } from '@pp/contracts';
 import { CONFIG, JsonLogger } from '@pp/platform';
 import type { Pool, PoolClient } from 'pg';
 import type { LedgerConfig } from '../ledger.config';
@@ -12,13 +12,13 @@ export const EVENTS_COMMITTED_CHANNEL = 'ledger_events_committed';
 export const EVENT_STORE = Symbol('EVENT_STORE');
 
 interface PendingAppend {
-  request: AppendRequest;
+  request: AppendStreamsRequest;
   context: AppendContext;
-  resolve(reply: AppendReply): void;
+  resolve(reply: AppendStreamsReply): void;
   reject(error: unknown): void;
 }
 
-type Outcome = { ok: true; reply: AppendReply } | { ok: false; error: unknown };
+type Outcome = { ok: true; reply: AppendStreamsReply } | { ok: false; error: unknown };
 
 /**
  * Group commit: appends that arrive while a transaction is committing wait,
@@ -39,7 +39,15 @@ export class GroupCommitAppender {
     private readonly logger: JsonLogger,
   ) {}
 
-  append(request: AppendRequest, context: AppendContext): Promise<AppendReply> {
+  /** One stream: the one-element case of appendStreams. */
+  async append(request: AppendRequest, context: AppendContext): Promise<AppendReply> {
+    const { metadata, idempotency, ...stream } = request;
+    const reply = await this.appendStreams({ streams: [stream], metadata, idempotency }, context);
+    return { ...reply.streams[0], replayed: reply.replayed };
+  }
+
+  /** Several streams, all or nothing (one savepoint), committed with whatever else is in the batch. */
+  appendStreams(request: AppendStreamsRequest, context: AppendContext): Promise<AppendStreamsReply> {
     return new Promise((resolve, reject) => {
       this.queue.push({ request, context, resolve, reject });
       void this.drain();
@@ -89,7 +97,7 @@ export class GroupCommitAppender {
       for (const item of batch) {
         await db.query('SAVEPOINT append');
         try {
-          const reply = await this.store.append(db, item.request, item.context);
+          const reply = await this.store.appendStreams(db, item.request, item.context);
           await db.query('RELEASE SAVEPOINT append');
           outcomes.push({ ok: true, reply });
         } catch (error) {

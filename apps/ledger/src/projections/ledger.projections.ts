@@ -1,5 +1,6 @@
 import { checkoutSessionProjection } from '../checkout-sessions/checkout-session.projection';
 import { merchantEventProjection } from '../merchant-events/merchant-event.projection';
+import { paymentProjection } from '../payments/payment.projection';
 import type { Projection } from './projection';
 
 /**
@@ -8,4 +9,4 @@ import type { Projection } from './projection';
  * one line here. Appends then keep it current inline and `ledger:rebuild`
  * rebuilds it with the others.
  */
-export const LEDGER_PROJECTIONS: readonly Projection[] = [checkoutSessionProjection, merchantEventProjection];
+export const LEDGER_PROJECTIONS: readonly Projection[] = [checkoutSessionProjection, paymentProjection, merchantEventProjection];

@@ -6,11 +6,8 @@ import { AppendMetadata, NewEvent, type StoredEvent } from './stored-event';
 /** Stream ids are `<category>-<entity id>`, e.g. `checkout_session-<cuid>`. */
 export const STREAM_ID_PATTERN = /^[a-z][a-z0-9_]*-[A-Za-z0-9_-]+$/;
 
-/**
- * Request of `ledger.append.v1`: append `events` to `stream_id` if its last
- * version is still `expected_version` (0: the stream must not exist yet).
- */
-export class AppendRequest {
+/** One stream's part of an append: `events` go to `stream_id` if its last version is still `expected_version` (0: new stream). */
+export class StreamAppend {
   @IsString()
   @Matches(STREAM_ID_PATTERN, { message: 'stream_id must look like <category>-<id>' })
   @Length(3, 200)
@@ -25,7 +22,13 @@ export class AppendRequest {
   @ArrayMinSize(1)
   @ArrayMaxSize(100)
   events!: NewEvent[];
+}
 
+/**
+ * Request of `ledger.append.v1`: append `events` to `stream_id` if its last
+ * version is still `expected_version` (0: the stream must not exist yet).
+ */
+export class AppendRequest extends StreamAppend {
   @ValidateNested()
   @Type(() => AppendMetadata)
   metadata!: AppendMetadata;
@@ -39,6 +42,43 @@ export class AppendRequest {
   @ValidateNested()
   @Type(() => IdempotencyToken)
   idempotency?: IdempotencyToken;
+}
+
+/**
+ * Request of `ledger.append-streams.v1`: several streams appended together,
+ * all or nothing, in one savepoint. Each stream keeps its own optimistic
+ * check, so a command that changes two aggregates (a payment confirming its
+ * session) either changes both or neither. Stream ids must be distinct.
+ */
+export class AppendStreamsRequest {
+  @ValidateNested({ each: true })
+  @Type(() => StreamAppend)
+  @ArrayMinSize(1)
+  @ArrayMaxSize(10)
+  streams!: StreamAppend[];
+
+  @ValidateNested()
+  @Type(() => AppendMetadata)
+  metadata!: AppendMetadata;
+
+  /** As on `ledger.append.v1`; a replay answers every stream of the original append. */
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => IdempotencyToken)
+  idempotency?: IdempotencyToken;
+}
+
+export interface StreamAppendResult {
+  stream_id: string;
+  /** The stream's last version after the append. */
+  version: number;
+  events: StoredEvent[];
+}
+
+export interface AppendStreamsReply {
+  /** In the order of the request (of the original request, when replayed). */
+  streams: StreamAppendResult[];
+  replayed: boolean;
 }
 
 export interface AppendReply {

@@ -1,7 +1,9 @@
-import { IsDateString, IsInt, Max, Min } from 'class-validator';
+import { IsDateString, IsInt, IsString, Length, Max, Min, ValidateNested } from 'class-validator';
+import { Type } from 'class-transformer';
+import { IdempotencyToken, MerchantScope } from '../merchant-scope';
 import type { GetCheckoutSessionQuery } from '../checkout-sessions/checkout-session.subjects';
 import type { CheckoutSessionView } from '../checkout-sessions/checkout-session.views';
-import type { AppendReply, AppendRequest, ReadStreamReply, ReadStreamRequest } from './append';
+import type { AppendReply, AppendRequest, AppendStreamsReply, AppendStreamsRequest, ReadStreamReply, ReadStreamRequest } from './append';
 
 export class OverdueCheckoutSessionsQuery {
   /** ISO 8601: sessions whose expires_at is at or before this instant. */
@@ -21,13 +23,48 @@ export interface OverdueCheckoutSession {
   expires_at: string;
 }
 
+/** A session of the caller's merchant and mode by its reference, matched case-insensitively (an exact match wins). */
+export class ResolveCheckoutSessionReferenceQuery extends MerchantScope {
+  @IsString()
+  @Length(1, 255)
+  reference!: string;
+}
+
+/** The session that issued a memo, whatever its merchant or mode (memos are unique across the service). */
+export class FindCheckoutSessionByMemoQuery {
+  @IsString()
+  @Length(1, 64)
+  memo!: string;
+}
+
+export interface CheckoutSessionRef {
+  session_id: string;
+  merchant_id: string;
+  livemode: boolean;
+}
+
+/** The append recorded under an idempotency key, if any (for commands that check their preconditions before appending). */
+export class ReplayIdempotencyQuery extends MerchantScope {
+  @ValidateNested()
+  @Type(() => IdempotencyToken)
+  idempotency!: IdempotencyToken;
+}
+
 /** Served by the ledger. */
 export interface LedgerSubjects {
   /** Optimistic append; a stale expected_version fails with CONCURRENCY_CONFLICT (reload, decide again, retry). Unique read-model rules fail with CONFLICT. */
   'ledger.append.v1': { request: AppendRequest; reply: AppendReply };
+  /** Several streams in one atomic append (each with its own expected version); CONCURRENCY_CONFLICT details name the stale stream. */
+  'ledger.append-streams.v1': { request: AppendStreamsRequest; reply: AppendStreamsReply };
+  /** NOT_FOUND when the key was never used; VALIDATION_FAILED 'Idempotency-Key reused with different parameters' on another fingerprint. */
+  'ledger.idempotency.replay.v1': { request: ReplayIdempotencyQuery; reply: AppendStreamsReply };
   'ledger.stream.read.v1': { request: ReadStreamRequest; reply: ReadStreamReply };
   /** The checkout-session read model; NOT_FOUND 'Checkout session not found' outside the caller's merchant and mode. */
   'ledger.checkout-sessions.get.v1': { request: GetCheckoutSessionQuery; reply: CheckoutSessionView };
+  /** NOT_FOUND 'Checkout session not found'; CONFLICT when the reference matches several sessions only case-insensitively. */
+  'ledger.checkout-sessions.resolve.v1': { request: ResolveCheckoutSessionReferenceQuery; reply: CheckoutSessionRef };
+  /** NOT_FOUND 'Checkout session not found' when no session issued the memo. */
+  'ledger.checkout-sessions.by-memo.v1': { request: FindCheckoutSessionByMemoQuery; reply: CheckoutSessionRef };
   /** PENDING sessions past their deadline, oldest deadline first (for the expiry sweeper). */
   'ledger.checkout-sessions.overdue.v1': { request: OverdueCheckoutSessionsQuery; reply: { sessions: OverdueCheckoutSession[] } };
 }

@@ -23,6 +23,9 @@ export interface MerchantEventDataV1 {
   amount: number;
   status: string;
   metadata: Record<string, unknown> | null;
-  session_id: string;
+  /** null for a payment no session of the merchant and mode matched (unknown memo, test session). */
+  session_id: string | null;
+  /** On payment.* events. */
+  payment_id?: string;
   [extra: string]: unknown;
 }

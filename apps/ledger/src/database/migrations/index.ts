@@ -1,10 +1,14 @@
 import { EventStore1767225600000 } from './1767225600000-event-store.migration';
 import { CheckoutSessionsReadModel1767225600001 } from './1767225600001-checkout-sessions-read-model.migration';
 import { MerchantEventsReadModel1767225600002 } from './1767225600002-merchant-events-read-model.migration';
+import { MultiStreamIdempotency1767225600003 } from './1767225600003-multi-stream-idempotency.migration';
+import { PaymentsReadModel1767225600004 } from './1767225600004-payments-read-model.migration';
 
 /** Every migration of the ledger schema, oldest first. */
 export const LedgerMigrations: Function[] = [
   EventStore1767225600000,
   CheckoutSessionsReadModel1767225600001,
   MerchantEventsReadModel1767225600002,
+  MultiStreamIdempotency1767225600003,
+  PaymentsReadModel1767225600004,
 ];

@@ -1,0 +1,32 @@
+import { DomainError, ErrorCode, type ListPage } from '@pp/contracts';
+import { plainToInstance } from 'class-transformer';
+import { validateSync } from 'class-validator';
+import type { FastifyReply } from 'fastify';
+import { ApiError } from '../http/api-error';
+
+export const INVALID_QUERY = 'Invalid query parameters';
+
+/**
+ * Parses a list route's query string with its contract class. Any problem,
+ * unknown parameters included, is 400 'Invalid query parameters' (SPEC §7),
+ * never the body's 'Validation failed' message.
+ */
+export function parseListQuery<T extends object>(params: new () => T, raw: unknown): T {
+  const parsed = plainToInstance(params, raw ?? {});
+  const errors = validateSync(parsed, { whitelist: true, forbidNonWhitelisted: true });
+  if (errors.length > 0) throw new ApiError(400, INVALID_QUERY);
+  return parsed;
+}
+
+/** A `starting_after` that names nothing of the caller's is a bad parameter, not a missing resource. */
+export async function listPage<T>(fetch: () => Promise<ListPage<T>>, reply: FastifyReply): Promise<T[]> {
+  let page: ListPage<T>;
+  try {
+    page = await fetch();
+  } catch (error) {
+    if (error instanceof DomainError && error.code === ErrorCode.NotFound) throw new ApiError(400, INVALID_QUERY);
+    throw error;
+  }
+  reply.header('X-Has-More', String(page.has_more));
+  return page.data;
+}

@@ -1,0 +1,5 @@
+import { Module } from '@nestjs/common';
+import { PaymentsController } from './payments.controller';
+
+@Module({ controllers: [PaymentsController] })
+export class PaymentsModule {}

@@ -1,0 +1,90 @@
+import { Controller, Inject } from '@nestjs/common';
+import { MessagePattern, Payload } from '@nestjs/microservices';
+import { DomainError, ErrorCode, type ListPage, ListPaymentsQuery, type TransactionView } from '@pp/contracts';
+import { toIso } from '@pp/kernel';
+import type { Pool } from 'pg';
+import { LEDGER_POOL } from '../event-store/ledger-pool';
+
+export const DEFAULT_PAGE_SIZE = 10;
+
+interface PaymentRow {
+  id: string;
+  merchant_id: string;
+  livemode: boolean;
+  session_id: string | null;
+  etransfer_ref: string | null;
+  amount: string;
+  sender_name: string;
+  sender_email: string | null;
+  comment: string | null;
+  status: TransactionView['status'];
+  verification_method: TransactionView['verification_method'];
+  review_reasons: string[];
+  verified_by: string | null;
+  created_at: Date;
+}
+
+/** LIKE pattern of a partial match: the input's own %, _ and \ match themselves. */
+export const containsPattern = (input: string): string => `%${input.replace(/[\\%_]/g, '\\$&')}%`;
+
+/**
+ * GET /v1/payments, newest first. `reference` goes through the trigram index
+ * on search_text (both sides lowercased by Postgres); the cursor is the
+ * position of the payment's first event, which only grows.
+ */
+export const LIST_PAYMENTS_SQL = `
+  SELECT id, merchant_id, livemode, session_id, etransfer_ref, amount, sender_name, sender_email, comment, status,
+         verification_method, review_reasons, verified_by, created_at
+  FROM ledger.payments
+  WHERE merchant_id = $1 AND livemode = $2
+    AND ($3::text IS NULL OR search_text LIKE lower($3::text))
+    AND ($4::text IS NULL OR status = $4::text)
+    AND ($5::bigint IS NULL OR position < $5::bigint)
+  ORDER BY position DESC
+  LIMIT $6`;
+
+/** Queries on the payments read model. */
+@Controller()
+export class PaymentQueriesHandler {
+  constructor(@Inject(LEDGER_POOL) private readonly pool: Pool) {}
+
+  @MessagePattern('ledger.payments.list.v1')
+  async list(@Payload() query: ListPaymentsQuery): Promise<ListPage<TransactionView>> {
+    const limit = query.limit ?? DEFAULT_PAGE_SIZE;
+    const before = query.starting_after ? await this.positionOf(query, query.starting_after) : null;
+    const { rows } = await this.pool.query<PaymentRow>(LIST_PAYMENTS_SQL, [
+      query.merchant_id,
+      query.livemode,
+      query.reference === undefined ? null : containsPattern(query.reference),
+      query.status ?? null,
+      before,
+      limit + 1,
+    ]);
+    return { data: rows.slice(0, limit).map(toTransactionView), has_more: rows.length > limit };
+  }
+
+  private async positionOf(query: ListPaymentsQuery, paymentId: string): Promise<string> {
+    const { rows } = await this.pool.query<{ position: string }>(
+      'SELECT position FROM ledger.payments WHERE id = $1 AND merchant_id = $2 AND livemode = $3',
+      [paymentId, query.merchant_id, query.livemode],
+    );
+    if (rows.length === 0) throw new DomainError(ErrorCode.NotFound, 'Payment not found');
+    return rows[0].position;
+  }
+}
+
+const toTransactionView = (row: PaymentRow): TransactionView => ({
+  id: row.id,
+  etransfer_ref: row.etransfer_ref,
+  amount: Number(row.amount),
+  sender_name: row.sender_name,
+  sender_email: row.sender_email,
+  comment: row.comment,
+  status: row.status,
+  verification_method: row.verification_method,
+  created_at: toIso(row.created_at),
+  session_id: row.session_id,
+  livemode: row.livemode,
+  review_reasons: row.review_reasons,
+  verified_by: row.verified_by,
+});

@@ -1,0 +1,115 @@
+import { DomainError, ErrorCode, MerchantEventType, PAYMENT_TRANSITION_RULE, PaymentEventType } from '@pp/contracts';
+import type { DecidedEvent } from '../checkout-session/checkout-session.decider';
+import { decide, fold, type PaymentCommand, type RecordablePayment } from './payment.decider';
+
+const T0 = new Date('2026-11-22T01:00:00.000Z');
+
+const payment = (overrides: Partial<RecordablePayment> = {}): RecordablePayment => ({
+  payment_id: 'txn_1',
+  merchant_id: 'mer_1',
+  livemode: true,
+  session_id: 'cs1',
+  session_reference: 'order-1',
+  session_metadata: { cart: '42' },
+  etransfer_ref: 'PP-7K3M9Q',
+  amount: 2500,
+  sender_name: 'Jo Payer',
+  sender_email: null,
+  comment: 'PP-7K3M9Q',
+  status: 'CONFIRMED',
+  verification_method: 'AUTO_EMAIL',
+  review_reasons: [],
+  source: 'email',
+  email_id: 'em_1',
+  reference_number: 'C1AbC',
+  ...overrides,
+});
+
+const record = (overrides: Partial<RecordablePayment> = {}): PaymentCommand => ({ kind: 'record', now: T0, payment: payment(overrides) });
+const verify: PaymentCommand = { kind: 'verify', verifiedBy: 'usr_admin', now: T0 };
+const refund: PaymentCommand = { kind: 'refund', refundId: 'rf_1', now: T0 };
+
+/** Given these earlier decisions, when this command: the events it decides. */
+function given(...history: PaymentCommand[]) {
+  const events: DecidedEvent[] = [];
+  for (const command of history) events.push(...decide(fold(events), command));
+  return { when: (command: PaymentCommand) => decide(fold(events), command), state: () => fold(events) };
+}
+
+const refusal = (run: () => unknown): DomainError => {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof DomainError) return error;
+    throw error;
+  }
+  throw new Error('expected a refusal');
+};
+
+const types = (events: DecidedEvent[]) => events.map((event) => event.type);
+
+describe('payment decider (SPEC §3.2)', () => {
+  it.each([
+    ['CONFIRMED', MerchantEventType.PaymentConfirmed],
+    ['FAILED', MerchantEventType.PaymentFailed],
+    ['REQUIRES_MANUAL_REVIEW', MerchantEventType.PaymentPendingReview],
+  ] as const)('given nothing, when recorded %s: the fact and its merchant-visible twin', (status, merchantType) => {
+    const events = given().when(record({ status, review_reasons: status === 'REQUIRES_MANUAL_REVIEW' ? ['wrong_amount'] : [] }));
+    expect(types(events)).toEqual([PaymentEventType.Recorded, merchantType]);
+    expect(events[0].data).toMatchObject({ payment_id: 'txn_1', status, created_at: '2026-11-22T01:00:00.000Z' });
+    expect(events[1].data).toEqual({
+      reference: 'order-1',
+      amount: 2500,
+      status,
+      metadata: { cart: '42' },
+      session_id: 'cs1',
+      payment_id: 'txn_1',
+      ...(status === 'REQUIRES_MANUAL_REVIEW' ? { review_reasons: ['wrong_amount'] } : {}),
+    });
+    expect(fold(events)).toMatchObject({ id: 'txn_1', status, verified_by: null });
+  });
+
+  it('given nothing, when a payment without a session is recorded: the event shows its memo as reference', () => {
+    const events = given().when(record({ session_id: null, session_reference: null, session_metadata: null, status: 'REQUIRES_MANUAL_REVIEW' }));
+    expect(events[1].data).toMatchObject({ reference: 'PP-7K3M9Q', session_id: null, metadata: null });
+  });
+
+  it('given a recorded payment, when recorded again: refused as a transition', () => {
+    const error = refusal(() => given(record()).when(record()));
+    expect(error).toMatchObject({ code: ErrorCode.Conflict, details: { rule: PAYMENT_TRANSITION_RULE, from: 'CONFIRMED', command: 'record' } });
+  });
+
+  it('given a payment needing review, when verified: CONFIRMED by MANUAL_ADMIN with payment.confirmed, recording who', () => {
+    const history = given(record({ status: 'REQUIRES_MANUAL_REVIEW', review_reasons: ['session_expired'] }));
+    const events = history.when(verify);
+    expect(types(events)).toEqual([PaymentEventType.Verified, MerchantEventType.PaymentConfirmed]);
+    expect(events[1].data).toMatchObject({ status: 'CONFIRMED', payment_id: 'txn_1' });
+    expect(fold(events, history.state())).toMatchObject({ status: 'CONFIRMED', verification_method: 'MANUAL_ADMIN', verified_by: 'usr_admin' });
+  });
+
+  it('given a verified payment, when verified again: nothing', () => {
+    expect(given(record({ status: 'REQUIRES_MANUAL_REVIEW' }), verify).when(verify)).toEqual([]);
+    expect(given(record()).when(verify)).toEqual([]);
+  });
+
+  it.each([['FAILED'], ['REFUNDED']] as const)('given a %s payment, when verified: refused', (status) => {
+    const history = status === 'FAILED' ? given(record({ status: 'FAILED' })) : given(record(), refund);
+    expect(refusal(() => history.when(verify))).toMatchObject({ code: ErrorCode.Conflict, details: { rule: PAYMENT_TRANSITION_RULE, from: status } });
+  });
+
+  it('given a confirmed payment, when refunded: REFUNDED with exactly one payment.refunded; again: nothing', () => {
+    const events = given(record()).when(refund);
+    expect(types(events)).toEqual([PaymentEventType.Refunded, MerchantEventType.PaymentRefunded]);
+    expect(given(record(), refund).when(refund)).toEqual([]);
+    expect(given(record(), refund).state()?.status).toBe('REFUNDED');
+  });
+
+  it.each([['FAILED'], ['REQUIRES_MANUAL_REVIEW']] as const)('given a %s payment, when refunded: refused', (status) => {
+    expect(refusal(() => given(record({ status })).when(refund)).details).toMatchObject({ rule: PAYMENT_TRANSITION_RULE, from: status });
+  });
+
+  it('given nothing, when verified or refunded: not found', () => {
+    expect(refusal(() => given().when(verify)).code).toBe(ErrorCode.NotFound);
+    expect(refusal(() => given().when(refund)).code).toBe(ErrorCode.NotFound);
+  });
+});

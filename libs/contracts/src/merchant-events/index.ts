@@ -1,0 +1,2 @@
+export * from './merchant-event.views';
+export * from './merchant-events.subjects';

@@ -1,0 +1,54 @@
+import { Transform } from 'class-transformer';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, Min } from 'class-validator';
+import { MerchantEventType } from '../ledger/merchant-events';
+import { MerchantScope } from '../merchant-scope';
+import type { ListPage } from '../payments/payments.subjects';
+import type { MerchantEventView } from './merchant-event.views';
+
+export const EVENT_ID_PATTERN = /^evt_[a-z0-9]{8,64}$/;
+
+const toLimit = ({ value }: { value: unknown }) => (typeof value === 'string' && /^\d{1,3}$/.test(value) ? Number(value) : value);
+
+/** Query string of GET /v1/events (SPEC §4.4); any failure is 400 'Invalid query parameters'. */
+export class ListMerchantEventsParams {
+  @IsOptional()
+  @IsIn(Object.values(MerchantEventType))
+  type?: MerchantEventType;
+
+  @IsOptional()
+  @Transform(toLimit)
+  @IsInt()
+  @Min(1)
+  @Max(50)
+  limit?: number;
+
+  @IsOptional()
+  @IsString()
+  @Matches(EVENT_ID_PATTERN)
+  starting_after?: string;
+}
+
+/** `ledger.merchant-events.list.v1`. */
+export class ListMerchantEventsQuery extends ListMerchantEventsParams {
+  @IsString()
+  @Length(1, 64)
+  merchant_id!: string;
+
+  @IsBoolean()
+  livemode!: boolean;
+}
+
+/** `ledger.merchant-events.get.v1`. */
+export class GetMerchantEventQuery extends MerchantScope {
+  @IsString()
+  @Length(1, 80)
+  event_id!: string;
+}
+
+/** Served by the ledger, from its merchant_events read model; scoped by merchant and mode. */
+export interface MerchantEventSubjects {
+  /** Newest first. NOT_FOUND 'Event not found' when starting_after is not an event of the caller. */
+  'ledger.merchant-events.list.v1': { request: ListMerchantEventsQuery; reply: ListPage<MerchantEventView> };
+  /** NOT_FOUND 'Event not found' for unknown ids and another merchant's or mode's events. */
+  'ledger.merchant-events.get.v1': { request: GetMerchantEventQuery; reply: MerchantEventView };
+}

@@ -1,0 +1,4 @@
+export * from './payment.events';
+export * from './payment.views';
+export * from './payments.subjects';
+export * from './simulate-payment.body';

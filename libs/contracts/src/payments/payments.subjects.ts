@@ -1,0 +1,152 @@
+import { Transform, Type } from 'class-transformer';
+import { Equals, IsBoolean, IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import type { CheckoutSessionView } from '../checkout-sessions/checkout-session.views';
+import { IdempotencyToken, MerchantScope } from '../merchant-scope';
+import { TRANSACTION_STATUSES, type TransactionStatus, type TransactionView } from './payment.views';
+import { SIMULATED_OUTCOMES, type SimulatedOutcome } from './simulate-payment.body';
+
+export const PAYMENT_ID_PATTERN = /^txn_[a-z0-9]{8,64}$/;
+
+/** `payments.simulate.v1`: the sandbox simulator (test mode only), from the gateway or the hosted checkout page. */
+export class SimulatePaymentCommand extends MerchantScope {
+  @IsOptional()
+  @IsString()
+  @Length(1, 64)
+  session_id?: string;
+
+  @IsOptional()
+  @IsString()
+  @Length(1, 255)
+  reference?: string;
+
+  @IsIn(SIMULATED_OUTCOMES)
+  outcome!: SimulatedOutcome;
+
+  @ValidateNested()
+  @Type(() => IdempotencyToken)
+  idempotency!: IdempotencyToken;
+}
+
+export interface SimulatePaymentReply {
+  transaction: TransactionView;
+  session: CheckoutSessionView;
+  replayed: boolean;
+}
+
+/** `payments.verify.v1`: a merchant administrator confirms a payment that needs review (dashboard). */
+export class VerifyPaymentCommand extends MerchantScope {
+  @IsString()
+  @Matches(PAYMENT_ID_PATTERN, { message: 'payment_id must look like txn_…' })
+  payment_id!: string;
+
+  /** Who verified it (dashboard user id); recorded with the fact. */
+  @IsString()
+  @Length(1, 255)
+  verified_by!: string;
+}
+
+/** `payments.record-transfer.v1`: a live transfer e-mail, parsed and authenticated by the ingest. */
+export class RecordTransferCommand {
+  @IsString()
+  @Length(1, 64)
+  merchant_id!: string;
+
+  @Equals(true, { message: 'livemode must be true: only live transfers are recorded from e-mail' })
+  livemode!: true;
+
+  /** Idempotency: one payment per email_id, ever. */
+  @IsString()
+  @Length(1, 64)
+  email_id!: string;
+
+  /** The memo found in the transfer message (PP-XXXXXX), or null. */
+  @IsOptional()
+  @IsString()
+  @Length(1, 64)
+  memo!: string | null;
+
+  @IsInt()
+  @Min(1)
+  amount!: number;
+
+  @IsString()
+  @Length(1, 255)
+  sender_name!: string;
+
+  @IsOptional()
+  @IsString()
+  @Length(1, 320)
+  sender_email!: string | null;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(2000)
+  comment!: string | null;
+
+  @IsString()
+  @Length(1, 128)
+  reference_number!: string;
+
+  /** Set by the ingest when it already knows the transfer needs review (e.g. unauthenticated_sender). */
+  @IsOptional()
+  @IsString()
+  @Matches(/^[a-z][a-z0-9_]{0,63}$/, { message: 'review_reason must be a snake_case word' })
+  review_reason!: string | null;
+}
+
+const toLimit = ({ value }: { value: unknown }) => (typeof value === 'string' && /^\d{1,3}$/.test(value) ? Number(value) : value);
+
+/** Query string of GET /v1/payments (SPEC §4.3); any failure is 400 'Invalid query parameters'. */
+export class ListPaymentsParams {
+  @IsOptional()
+  @IsString()
+  @Length(1, 255)
+  @Matches(/^[^\u0000-\u001f]*$/)
+  reference?: string;
+
+  @IsOptional()
+  @IsIn(TRANSACTION_STATUSES)
+  status?: TransactionStatus;
+
+  @IsOptional()
+  @Transform(toLimit)
+  @IsInt()
+  @Min(1)
+  @Max(50)
+  limit?: number;
+
+  @IsOptional()
+  @IsString()
+  @Matches(PAYMENT_ID_PATTERN)
+  starting_after?: string;
+}
+
+/** `ledger.payments.list.v1`: the params, validated, with the caller's scope. */
+export class ListPaymentsQuery extends ListPaymentsParams {
+  @IsString()
+  @Length(1, 64)
+  merchant_id!: string;
+
+  @IsBoolean()
+  livemode!: boolean;
+}
+
+/** A page of a newest-first list: `has_more` becomes the X-Has-More header. */
+export interface ListPage<T> {
+  data: T[];
+  has_more: boolean;
+}
+
+export interface PaymentSubjects {
+  /**
+   * Served by sessions. Errors: NOT_FOUND 'Checkout session not found' (unknown, other merchant, live session),
+   * CONFLICT 'Checkout session expired' / 'Checkout session already completed', VALIDATION_FAILED naming sessionId/reference.
+   */
+  'payments.simulate.v1': { request: SimulatePaymentCommand; reply: SimulatePaymentReply };
+  /** Served by sessions. Idempotent: a CONFIRMED payment answers as is. Errors: NOT_FOUND 'Payment not found', CONFLICT for FAILED/REFUNDED. */
+  'payments.verify.v1': { request: VerifyPaymentCommand; reply: TransactionView };
+  /** Served by sessions. Idempotent by email_id: a repeat answers the payment recorded first. */
+  'payments.record-transfer.v1': { request: RecordTransferCommand; reply: TransactionView };
+  /** Served by the ledger: newest first. NOT_FOUND 'Payment not found' when starting_after is not a payment of the caller. */
+  'ledger.payments.list.v1': { request: ListPaymentsQuery; reply: ListPage<TransactionView> };
+}

@@ -1,0 +1,23 @@
+import { IsIn, IsOptional, IsString, Length } from 'class-validator';
+
+export const SIMULATED_OUTCOMES = ['confirmed', 'failed', 'requires_manual_review'] as const;
+export type SimulatedOutcome = (typeof SIMULATED_OUTCOMES)[number];
+
+/**
+ * Body of POST /v1/sandbox/simulate-payment (SPEC §4.6): exactly one of
+ * sessionId and reference (checked by the service, whose message names both).
+ */
+export class SimulatePaymentBody {
+  @IsOptional()
+  @IsString({ message: 'sessionId must be a string' })
+  @Length(1, 64, { message: 'sessionId must be 1 to 64 characters' })
+  sessionId?: string;
+
+  @IsOptional()
+  @IsString({ message: 'reference must be a string' })
+  @Length(1, 255, { message: 'reference must be 1 to 255 characters' })
+  reference?: string;
+
+  @IsIn(SIMULATED_OUTCOMES, { message: `outcome must be one of ${SIMULATED_OUTCOMES.join(', ')}` })
+  outcome!: SimulatedOutcome;
+}
