@@ -13,11 +13,20 @@ function ensurePackages(root) {
     return;
   }
   out.info('npm ci (installing exactly what package-lock.json pins) ...');
-  const result = run('npm', ['ci', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit', timeoutMs: 15 * 60_000 });
+  const options = { cwd: root, timeoutMs: 15 * 60_000 };
+  let result = run('npm', ['ci', '--no-audit', '--no-fund'], options);
+  if (!result.ok && /can only install packages when your package\.json and package-lock\.json/.test(result.stderr)) {
+    // Registries that lack some platforms' optional binaries (other OSes' builds) make `npm ci` refuse the
+    // lock file; `npm install` installs the same locked versions and skips what this platform cannot use.
+    out.info('npm ci refused the lock file (optional packages for other platforms are missing here); npm install ...');
+    result = run('npm', ['install', '--no-audit', '--no-fund'], options);
+  }
   if (!result.ok) {
-    out.fail('npm ci failed; see the npm output above');
+    process.stderr.write(result.stdout + result.stderr);
+    out.fail('installing packages failed; see the npm output above');
     process.exit(1);
   }
+  out.info('packages installed');
 }
 
 module.exports = { ensurePackages };
