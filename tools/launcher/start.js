@@ -24,9 +24,10 @@ async function main() {
   const { ensureInfrastructure } = require('./infrastructure');
   const infra = await ensureInfrastructure(root, process.env);
   const { devSecrets } = require('./dev-secrets');
+  const checkoutOrigin = `http://localhost:${process.env.CHECKOUT_PORT ?? 3001}`;
   const env = {
-    CHECKOUT_URL_BASE: 'http://localhost:3001',
-    SDK_URL: 'http://localhost:3001',
+    CHECKOUT_URL_BASE: checkoutOrigin,
+    SDK_URL: checkoutOrigin,
     WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
     ...devSecrets(root),
     ...process.env,
