@@ -45,7 +45,27 @@ describe('rebuilding the read models from the event store', () => {
 
   const merchantEvents = async () => (await db.query('SELECT * FROM ledger.merchant_events ORDER BY position')).rows;
 
-  it('answers sessions.get.v1 identically after dropping and rebuilding', async () => {
+  const SCOPES = [0, 1, 2, 3, 4, 5].map((i) => scopeOf(i));
+
+  /** What GET /v1/payments and GET /v1/events answer for every merchant and mode, page after page. */
+  async function listings(): Promise<unknown[]> {
+    const pages: unknown[] = [];
+    for (const scope of SCOPES) {
+      for (const subject of ['ledger.payments.list.v1', 'ledger.merchant-events.list.v1'] as const) {
+        let after: string | undefined;
+        do {
+          const page = await bus.request(subject, { ...scope, limit: 50, ...(after ? { starting_after: after } : {}) });
+          pages.push(page);
+          after = page.has_more ? page.data[page.data.length - 1].id : undefined;
+        } while (after);
+      }
+      pages.push(await bus.request('ledger.payments.list.v1', { ...scope, limit: 50, reference: 'REF-1' }));
+      pages.push(await bus.request('ledger.payments.list.v1', { ...scope, limit: 50, status: 'REQUIRES_MANUAL_REVIEW' }));
+    }
+    return pages;
+  }
+
+  it('answers sessions, payments and events identically after dropping and rebuilding', async () => {
     const created = await inBatches(SESSIONS, 25, (i) =>
       bus.request('sessions.create.v1', {
         ...scopeOf(i),
@@ -63,23 +83,56 @@ describe('rebuilding the read models from the event store', () => {
     const ids = created.map((session) => session.id);
     await inBatches(SESSIONS / 5, 20, (k) => bus.request('sessions.complete.v1', { ...scopeOf(k * 5), session_id: ids[k * 5] }));
 
+    // Payments of every kind: simulated in test mode, from e-mail in live mode, some verified by hand.
+    const outcomes = ['confirmed', 'failed', 'requires_manual_review'] as const;
+    await inBatches(SESSIONS / 2, 25, async (k) => {
+      const i = 2 * k + 1; // odd: test mode
+      if (i % 5 === 0) return undefined;
+      return bus.request('payments.simulate.v1', { ...scopeOf(i), session_id: ids[i], outcome: outcomes[k % 3], idempotency: { key: randomUUID(), fingerprint: 'fp' } });
+    });
+    const reviews = await inBatches(SESSIONS / 2, 25, (k) => {
+      const i = 2 * k; // even: live mode
+      return bus.request('payments.record-transfer.v1', {
+        merchant_id: scopeOf(i).merchant_id,
+        livemode: true,
+        email_id: `em_${i}`,
+        memo: i % 4 === 0 ? created[i].memo : null,
+        amount: 100 + i,
+        sender_name: `Payer ${i}`,
+        sender_email: null,
+        comment: `invoice ${i}`,
+        reference_number: `C${i}`,
+        review_reason: null,
+      });
+    });
+    const toVerify = reviews.filter((payment) => payment.status === 'REQUIRES_MANUAL_REVIEW').filter((_, j) => j % 2 === 0);
+    await inBatches(toVerify.length, 20, (j) =>
+      bus.request('payments.verify.v1', { merchant_id: scopeOf(Number(toVerify[j].comment!.split(' ')[1])).merchant_id, livemode: true, payment_id: toVerify[j].id, verified_by: 'usr_1' }),
+    );
+
     const before = await answers(ids);
     const eventsBefore = await merchantEvents();
-    expect(before.filter((session) => session.status === 'COMPLETED')).toHaveLength(SESSIONS / 5);
-    expect(eventsBefore).toHaveLength(SESSIONS / 5);
+    const listingsBefore = await listings();
+    expect(before.filter((session) => session.status === 'COMPLETED').length).toBeGreaterThan(SESSIONS / 5);
+    expect(eventsBefore.filter((event) => event.type.startsWith('payment.')).length).toBeGreaterThan(SESSIONS / 2);
 
     // Damage the read models so that only a real rebuild can restore them.
     await db.query(`DELETE FROM ledger.checkout_sessions WHERE reference IN ('ref-1', 'ref-2')`);
     await db.query(`UPDATE ledger.checkout_sessions SET status = 'EXPIRED' WHERE reference = 'ref-3'`);
     await db.query('DELETE FROM ledger.merchant_events WHERE position = (SELECT min(position) FROM ledger.merchant_events)');
+    await db.query(`UPDATE ledger.payments SET status = 'REFUNDED' WHERE id = (SELECT min(id) FROM ledger.payments)`);
+    await db.query(`DELETE FROM ledger.payments WHERE id = (SELECT max(id) FROM ledger.payments)`);
+    const { rows: counted } = await db.query('SELECT count(*)::int AS n FROM ledger.events');
+    const total = counted[0].n as number;
 
     const { stdout } = await promisify(execFile)(process.execPath, [REBUILD], {
       env: { PATH: process.env.PATH ?? '', DATABASE_URL: stack.database.url },
     });
-    expect(stdout).toMatch(/rebuilding read models: checkout_sessions, merchant_events/);
-    expect(stdout).toMatch(new RegExp(`${SESSIONS + 2 * (SESSIONS / 5)}/${SESSIONS + 2 * (SESSIONS / 5)} events \\(100%\\)`));
+    expect(stdout).toMatch(/rebuilding read models: checkout_sessions, payments, merchant_events/);
+    expect(stdout).toMatch(new RegExp(`${total}/${total} events \\(100%\\)`));
 
     expect(await answers(ids)).toEqual(before);
     expect(await merchantEvents()).toEqual(eventsBefore);
+    expect(await listings()).toEqual(listingsBefore);
   });
 });
