@@ -36,6 +36,8 @@ interface RouteRow {
   request: (merchant: ProvisionedMerchantView) => { path: string } & CallOptions;
   /** The answer once access is granted. */
   granted: Expected;
+  /** Credentials this route answers differently (e.g. a route for test keys only, or a restricted key that does hold its scope). */
+  grantedFor?: Partial<Record<Credential, Expected>>;
 }
 
 const INVALID_KEY = 'Invalid or missing API key';
@@ -87,6 +89,39 @@ const ROUTES: RouteRow[] = [
     request: () => ({ path: '/v1/checkout/sessions/clx0000000000000000000000' }),
     granted: UNAVAILABLE,
   },
+  {
+    name: 'GET /v1/payments',
+    access: { scope: 'payments.read' },
+    request: () => ({ path: '/v1/payments?limit=5' }),
+    granted: UNAVAILABLE,
+    // The restricted keys of this table hold checkout.write, and payments.read + events.read, respectively.
+    grantedFor: { restricted_with_scope: { status: 403, error: 'Insufficient scope: payments.read required' }, restricted_without_scope: UNAVAILABLE },
+  },
+  {
+    name: 'GET /v1/events',
+    access: { scope: 'events.read' },
+    request: () => ({ path: '/v1/events' }),
+    granted: UNAVAILABLE,
+    grantedFor: { restricted_with_scope: { status: 403, error: 'Insufficient scope: events.read required' }, restricted_without_scope: UNAVAILABLE },
+  },
+  {
+    name: 'GET /v1/events/:id',
+    access: { scope: 'events.read' },
+    request: () => ({ path: '/v1/events/evt_x0000000000000000000000' }),
+    granted: UNAVAILABLE,
+    grantedFor: { restricted_with_scope: { status: 403, error: 'Insufficient scope: events.read required' }, restricted_without_scope: UNAVAILABLE },
+  },
+  {
+    name: 'POST /v1/sandbox/simulate-payment',
+    access: { scope: 'checkout.write' },
+    request: () => ({ path: '/v1/sandbox/simulate-payment', body: { sessionId: 'clx0000000000000000000000', outcome: 'confirmed' } }),
+    granted: UNAVAILABLE,
+    // Test secret keys only: live secret and restricted (always live) keys are refused before the bus.
+    grantedFor: {
+      live_secret: { status: 403, error: 'Simulate payment requires a test key' },
+      restricted_with_scope: { status: 403, error: 'Simulate payment requires a test key' },
+    },
+  },
 ];
 
 const CREDENTIALS: Credential[] = [
@@ -107,6 +142,8 @@ const CREDENTIALS: Credential[] = [
 /** The rules of SPEC §5 (key types, scopes) and §7 (401 and 403 messages). */
 function expectedFor(route: RouteRow, credential: Credential): Expected {
   if ('admin' in route.access) return credential === 'admin_token' ? route.granted : { status: 401, error: INVALID_ADMIN };
+  const special = route.grantedFor?.[credential];
+  if (special) return special;
   switch (credential) {
     case 'live_secret':
     case 'test_secret':
