@@ -1,6 +1,8 @@
 import { Transform } from 'class-transformer';
-import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
 import { BaseConfig, WithCheckoutUrls, toInt } from '@pp/platform';
+
+const HTTP_URL = /^https?:\/\/[^\s/]+(:\d+)?(\/[^\s]*)?$/;
 
 export class CheckoutConfig extends WithCheckoutUrls(BaseConfig) {
   @IsOptional()
@@ -9,4 +11,17 @@ export class CheckoutConfig extends WithCheckoutUrls(BaseConfig) {
   @Min(0)
   @Max(65535)
   CHECKOUT_PORT = 3001;
+
+  /** Public base of the client script, served by this app at /v1/checkout.js (SPEC §4.8 {sdk_url}). */
+  @Matches(HTTP_URL, { message: 'must be an http(s) URL, e.g. http://localhost:3001' })
+  SDK_URL!: string;
+
+  /**
+   * Where this app reaches the gateway's REST API (server to server): the
+   * embedded frame opens a session by client secret through the gateway's
+   * publishable-key route, which authenticates and rate-limits the key.
+   */
+  @IsOptional()
+  @Matches(HTTP_URL, { message: 'must be an http(s) URL, e.g. http://127.0.0.1:3000' })
+  GATEWAY_URL = 'http://127.0.0.1:3000';
 }

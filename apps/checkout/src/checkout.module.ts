@@ -1,4 +1,12 @@
 import { Module } from '@nestjs/common';
+import { AssetsController } from './assets/assets.controller';
+import { ClientSessionResolver } from './embed/client-session.resolver';
+import { EmbedController } from './embed/embed.controller';
+import { HostedPageController } from './hosted/hosted-page.controller';
+import { PayerSessionReader } from './hosted/payer-session.reader';
 
-@Module({})
+@Module({
+  controllers: [HostedPageController, EmbedController, AssetsController],
+  providers: [PayerSessionReader, ClientSessionResolver],
+})
 export class CheckoutModule {}

@@ -1,3 +1,4 @@
+export * from './browser';
 export * from './email-fixtures';
 export * from './infra';
 export * from './service-process';

@@ -1,0 +1,113 @@
+// The checkout page's only script (served at /assets/checkout-page.js, CSP script-src 'self').
+// Settings come from data-* attributes of #checkout; text is set with textContent only.
+(function () {
+  var root = document.getElementById('checkout');
+  if (!root) return;
+  var data = root.dataset;
+  var embedded = data.mode === 'embed' || data.mode === 'embed-final';
+  var parentOrigin = data.parentOrigin;
+
+  function tellParent(message) {
+    // Only to the origin the frame was opened for: the browser drops it if the parent is another origin.
+    if (embedded && parentOrigin && window.parent !== window) window.parent.postMessage(message, parentOrigin);
+  }
+
+  function reportHeight() {
+    tellParent({ type: 'pp:resize', height: document.documentElement.scrollHeight });
+  }
+
+  if (data.mode === 'embed-final') {
+    // A completed or expired session opened in the frame: tell the merchant's page at once.
+    if (data.finalStatus === 'COMPLETED') tellParent({ type: 'pp:complete', status: 'COMPLETED' });
+    else tellParent({ type: 'pp:error', message: data.textExpired || 'Checkout session expired' });
+    reportHeight();
+    return;
+  }
+  if (data.mode !== 'hosted' && data.mode !== 'embed') return;
+
+  var live = document.getElementById('live-status');
+  var finished = false;
+
+  function finish(status) {
+    if (finished) return;
+    finished = true;
+    var done = status === 'COMPLETED';
+    live.textContent = done ? data.textCompleted : data.textExpired;
+    live.className = 'live-status ' + (done ? 'done' : 'expired');
+    if (embedded) {
+      if (done) tellParent({ type: 'pp:complete', status: 'COMPLETED' });
+      else tellParent({ type: 'pp:error', message: 'Checkout session expired' });
+    } else {
+      window.location.replace(done ? data.successUrl : data.cancelUrl);
+    }
+  }
+
+  // Copy the memo with one click.
+  var copyButton = document.getElementById('copy-memo');
+  var copyStatus = document.getElementById('copy-status');
+  if (copyButton) {
+    copyButton.addEventListener('click', function () {
+      var text = copyButton.getAttribute('data-copy') || '';
+      var write = navigator.clipboard && navigator.clipboard.writeText ? navigator.clipboard.writeText(text) : Promise.reject(new Error('no clipboard'));
+      write.then(
+        function () { copyStatus.textContent = data.textCopied; },
+        function () { copyStatus.textContent = data.textCopyFailed; },
+      );
+    });
+  }
+
+  // Countdown, corrected for the difference between this device's clock and the server's.
+  var skew = Date.parse(data.serverNow) - Date.now();
+  var deadline = Date.parse(data.expiresAt);
+  var countdown = document.getElementById('countdown');
+  function tick() {
+    var left = Math.max(0, Math.floor((deadline - (Date.now() + skew)) / 1000));
+    var mm = String(Math.floor(left / 60));
+    var ss = String(left % 60);
+    countdown.textContent = (mm.length < 2 ? '0' + mm : mm) + ':' + (ss.length < 2 ? '0' + ss : ss);
+    if (left === 0) poll();
+  }
+  setInterval(tick, 1000);
+
+  // Live status: poll the status endpoint of this app (same origin).
+  var polling = false;
+  function poll() {
+    if (finished || polling) return;
+    polling = true;
+    fetch(data.statusUrl, { headers: { accept: 'application/json' }, cache: 'no-store', credentials: 'omit' })
+      .then(function (response) { return response.ok ? response.json() : null; })
+      .then(function (body) {
+        if (body && (body.status === 'COMPLETED' || body.status === 'EXPIRED')) finish(body.status);
+      })
+      .catch(function () { /* transient: the next poll retries */ })
+      .then(function () { polling = false; });
+  }
+  setInterval(poll, 1000);
+
+  // Test mode only (the control is not rendered in live mode, and the server refuses it).
+  var simulateStatus = document.getElementById('simulate-status');
+  Array.prototype.forEach.call(document.querySelectorAll('[data-simulate]'), function (button) {
+    button.addEventListener('click', function () {
+      if (!data.simulateUrl) return;
+      fetch(data.simulateUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify({ outcome: button.getAttribute('data-simulate') }),
+        credentials: 'omit',
+      })
+        .then(function (response) { return response.json().then(function (body) { return { ok: response.ok, body: body }; }); })
+        .then(function (result) {
+          simulateStatus.textContent = result.ok
+            ? data.textSimulateDone.replace('{status}', result.body.transaction && result.body.transaction.status)
+            : data.textSimulateFailed + ': ' + (result.body && result.body.error);
+          poll();
+        })
+        .catch(function () { simulateStatus.textContent = data.textSimulateFailed; });
+    });
+  });
+
+  if (embedded) {
+    reportHeight();
+    window.addEventListener('resize', reportHeight);
+  }
+})();

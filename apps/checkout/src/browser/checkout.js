@@ -1,0 +1,72 @@
+// Client script for merchants' pages (served at {sdk_url}/v1/checkout.js).
+//   var payments = PaymentService('pp_pub_test_...');
+//   payments.embedCheckout('#checkout', { clientSecret, onComplete: function (r) {}, onError: function (e) {} });
+// The frame talks to this script by postMessage; both sides check the other's origin and window.
+(function () {
+  var FRAME_BASE = '__PP_CHECKOUT_URL_BASE__';
+  var FRAME_ORIGIN = new URL(FRAME_BASE).origin;
+  var SANDBOX = 'allow-scripts allow-same-origin allow-forms allow-popups';
+  var PUBLISHABLE_KEY = /^pp_pub_(test_)?[0-9A-Za-z]{16,128}$/;
+
+  function later(fn, value) {
+    if (typeof fn === 'function') setTimeout(function () { fn(value); }, 0);
+  }
+
+  function PaymentService(publishableKey) {
+    return {
+      embedCheckout: function (selector, options) {
+        options = options || {};
+        var container = typeof selector === 'string' ? document.querySelector(selector) : selector;
+        if (!container) throw new Error('embedCheckout: no element matches ' + selector);
+        if (typeof publishableKey !== 'string' || !PUBLISHABLE_KEY.test(publishableKey)) {
+          later(options.onError, { message: 'PaymentService needs a publishable key (pp_pub_...); secret keys must never be used in the browser' });
+          return { unmount: function () {} };
+        }
+        if (typeof options.clientSecret !== 'string' || options.clientSecret.length === 0) {
+          later(options.onError, { message: 'embedCheckout needs the clientSecret of a checkout session' });
+          return { unmount: function () {} };
+        }
+
+        var iframe = document.createElement('iframe');
+        var query = new URLSearchParams({ pk: publishableKey, parent_origin: window.location.origin });
+        if (options.locale) query.set('lang', String(options.locale).slice(0, 2));
+        iframe.src = FRAME_BASE.replace(/\/+$/, '') + '/embed?' + query.toString();
+        iframe.setAttribute('sandbox', SANDBOX);
+        iframe.setAttribute('allow', 'clipboard-write');
+        iframe.setAttribute('title', options.title || 'Checkout');
+        iframe.style.cssText = 'width:100%;min-height:640px;border:0;display:block';
+
+        var settled = false;
+        function onMessage(event) {
+          // Only our frame, only from the checkout origin: anything else is ignored.
+          if (event.source !== iframe.contentWindow || event.origin !== FRAME_ORIGIN) return;
+          var message = event.data || {};
+          switch (message.type) {
+            case 'pp:ready':
+              iframe.contentWindow.postMessage({ type: 'pp:init', clientSecret: options.clientSecret }, FRAME_ORIGIN);
+              break;
+            case 'pp:resize':
+              if (typeof message.height === 'number' && message.height > 0) iframe.style.height = Math.ceil(message.height) + 'px';
+              break;
+            case 'pp:complete':
+              if (!settled) { settled = true; later(options.onComplete, { status: String(message.status) }); }
+              break;
+            case 'pp:error':
+              if (!settled) { settled = true; later(options.onError, { message: String(message.message) }); }
+              break;
+          }
+        }
+        window.addEventListener('message', onMessage);
+        container.appendChild(iframe);
+        return {
+          unmount: function () {
+            window.removeEventListener('message', onMessage);
+            if (iframe.parentNode) iframe.parentNode.removeChild(iframe);
+          },
+        };
+      },
+    };
+  }
+
+  window.PaymentService = PaymentService;
+})();

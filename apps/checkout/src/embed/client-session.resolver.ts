@@ -1,0 +1,60 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { DomainError, ErrorCode, type PayerSessionView } from '@pp/contracts';
+import { CONFIG, JsonLogger } from '@pp/platform';
+import type { CheckoutConfig } from '../checkout.config';
+
+/** Gateway answers the frame can pass on to the merchant's onError as they are. */
+const PASSED_ON: Record<number, ErrorCode> = {
+  401: ErrorCode.Unauthorized,
+  403: ErrorCode.Forbidden,
+  404: ErrorCode.NotFound,
+  429: ErrorCode.Forbidden,
+};
+
+/**
+ * Opens a session by client secret through the gateway's publishable-key
+ * route, which authenticates the key, applies its rate limit and checks that
+ * the key's merchant and mode are the session's.
+ */
+@Injectable()
+export class ClientSessionResolver {
+  private readonly url: string;
+
+  constructor(
+    @Inject(CONFIG) config: CheckoutConfig,
+    private readonly logger: JsonLogger,
+  ) {
+    this.url = `${config.GATEWAY_URL.replace(/\/+$/, '')}/v1/client/checkout_session`;
+  }
+
+  async resolve(publishableKey: string, clientSecret: string): Promise<PayerSessionView> {
+    let response: Response;
+    try {
+      response = await fetch(this.url, {
+        headers: { authorization: `Bearer ${publishableKey}`, 'x-client-secret': clientSecret, accept: 'application/json' },
+        signal: AbortSignal.timeout(5000),
+      });
+    } catch (error) {
+      this.logger.warn('gateway unreachable', { error: error instanceof Error ? error.message : String(error) });
+      throw new DomainError(ErrorCode.ServiceUnavailable, 'Checkout is temporarily unavailable');
+    }
+    const body = (await response.json().catch(() => null)) as (PayerSessionView & { error?: string }) | null;
+    if (response.ok && body) return body;
+    const code = PASSED_ON[response.status];
+    if (!code) throw new DomainError(ErrorCode.ServiceUnavailable, 'Checkout is temporarily unavailable');
+    throw new DomainError(code, messageFor(response.status, body?.error));
+  }
+}
+
+function messageFor(status: number, gatewayMessage: string | undefined): string {
+  switch (status) {
+    case 401:
+      return 'Invalid publishable key';
+    case 404:
+      return 'Invalid client secret: no such checkout session';
+    case 429:
+      return 'Too many requests; try again shortly';
+    default:
+      return gatewayMessage ?? 'Forbidden';
+  }
+}

@@ -1,0 +1,83 @@
+import { Body, Controller, Get, Headers, Param, Post, Query, Res } from '@nestjs/common';
+import { DomainError, ErrorCode } from '@pp/contracts';
+import type { PayerLocale } from '@pp/kernel';
+import type { FastifyReply } from 'fastify';
+import { originAllowed, parseOrigin } from '../http/security-headers';
+import { sendJson, sendPage } from '../http/send';
+import { PayerSessionReader } from '../hosted/payer-session.reader';
+import { checkoutPage } from '../pages/checkout-page.template';
+import { negotiateLocale } from '../pages/locale';
+import { embedShell, messagePage } from '../pages/message-page.template';
+import { ClientSessionResolver } from './client-session.resolver';
+
+const NOT_ALLOWED_HERE = 'This site is not allowed to embed this merchant’s checkout (frame_ancestors)';
+
+/**
+ * The embedded checkout frame (SPEC §4.8). Each document may be framed only
+ * by the one origin it was opened for (CSP frame-ancestors), and that origin
+ * must be in the merchant's frame_ancestors when the merchant lists any.
+ * The client secret never appears in a URL: the parent page hands it over
+ * by postMessage, and the frame sends it here in a POST body.
+ */
+@Controller('embed')
+export class EmbedController {
+  constructor(
+    private readonly reader: PayerSessionReader,
+    private readonly resolver: ClientSessionResolver,
+  ) {}
+
+  @Get()
+  shell(
+    @Query('pk') publishableKey: unknown,
+    @Query('parent_origin') parentOriginParam: unknown,
+    @Query('lang') lang: unknown,
+    @Headers('accept-language') acceptLanguage: string | undefined,
+    @Res() reply: FastifyReply,
+  ): FastifyReply {
+    const locale = negotiateLocale(lang, acceptLanguage);
+    const parentOrigin = parseOrigin(parentOriginParam);
+    if (!parentOrigin || typeof publishableKey !== 'string' || publishableKey.length > 200) {
+      return sendPage(reply, 400, messagePage({ kind: 'notFound', locale }));
+    }
+    return sendPage(reply, 200, embedShell({ locale, parentOrigin, publishableKey }), parentOrigin);
+  }
+
+  /** The frame's script resolves the client secret it was given into the session to show. */
+  @Post('session')
+  async session(@Body() body: Record<string, unknown> | undefined, @Res() reply: FastifyReply): Promise<FastifyReply> {
+    const { publishable_key: key, client_secret: secret } = body ?? {};
+    const parentOrigin = parseOrigin(body?.parent_origin);
+    if (typeof key !== 'string' || typeof secret !== 'string' || key.length > 200 || secret.length > 200 || !parentOrigin) {
+      throw new DomainError(ErrorCode.ValidationFailed, 'Validation failed: publishable_key, client_secret and parent_origin are required');
+    }
+    const session = await this.resolver.resolve(key, secret);
+    if (session.status === 'EXPIRED') throw new DomainError(ErrorCode.NotFound, 'Checkout session expired');
+    const merchant = await this.reader.merchant(session.merchant_id);
+    if (!originAllowed(parentOrigin, merchant.frame_ancestors)) throw new DomainError(ErrorCode.Forbidden, NOT_ALLOWED_HERE);
+    return sendJson(reply, 200, { session_id: session.id });
+  }
+
+  @Get('sessions/:id')
+  async page(
+    @Param('id') id: string,
+    @Query('parent_origin') parentOriginParam: unknown,
+    @Query('lang') lang: unknown,
+    @Headers('accept-language') acceptLanguage: string | undefined,
+    @Res() reply: FastifyReply,
+  ): Promise<FastifyReply> {
+    const locale: PayerLocale = negotiateLocale(lang, acceptLanguage);
+    const parentOrigin = parseOrigin(parentOriginParam);
+    if (!parentOrigin) return sendPage(reply, 400, messagePage({ kind: 'notFound', locale }));
+    const { session, merchant } = await this.reader.sessionWithMerchant(id);
+    if (!originAllowed(parentOrigin, merchant.frame_ancestors)) return sendPage(reply, 403, messagePage({ kind: 'notFound', locale }));
+    const embed = { parentOrigin };
+    switch (session.status) {
+      case 'COMPLETED':
+        return sendPage(reply, 200, messagePage({ kind: 'completed', locale, embed: { ...embed, status: 'COMPLETED' } }), parentOrigin);
+      case 'EXPIRED':
+        return sendPage(reply, 200, messagePage({ kind: 'expired', locale, embed: { ...embed, status: 'EXPIRED' } }), parentOrigin);
+      case 'PENDING':
+        return sendPage(reply, 200, checkoutPage({ session, merchant, locale, now: new Date(), embed, path: `/embed/sessions/${session.id}` }), parentOrigin);
+    }
+  }
+}

@@ -1,0 +1,190 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { launchBrowser, REPO_ROOT, type TestBrowser, waitFor } from '@pp/testing';
+import type { Page, Request } from 'playwright-core';
+import { CheckoutTestStack, type Merchant, MerchantSite } from '../testing/checkout-test-stack';
+
+const ARTIFACTS = join(REPO_ROOT, 'artifacts', 'checkout');
+const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+const HOSTILE_NAME = `Bob's <img src=x onerror="window.__xss=1"><script>window.__xss=2</script> & Co`;
+
+/** Every request the page makes, to prove none leaves this machine. */
+function recordRequests(page: Page): string[] {
+  const urls: string[] = [];
+  page.on('request', (request: Request) => urls.push(request.url()));
+  return urls;
+}
+
+const isLocal = (url: string) => ['localhost', '127.0.0.1'].includes(new URL(url).hostname);
+const text = async (page: Page, selector: string) => ((await page.textContent(selector)) ?? '').replace(/[\u00a0\u202f]/g, ' ').trim();
+
+describe('hosted checkout page in Chromium', () => {
+  let env: CheckoutTestStack;
+  let shop: MerchantSite;
+  let browser: TestBrowser;
+  let merchant: Merchant;
+  let urls: { success_url: string; cancel_url: string };
+
+  beforeAll(async () => {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    [env, shop, browser] = await Promise.all([
+      CheckoutTestStack.start('checkout-hosted'),
+      MerchantSite.start('localhost', { '/success': () => '<h1>thanks</h1>', '/cancel': () => '<h1>cancelled</h1>' }),
+      launchBrowser({ viewport: { width: 1280, height: 900 } }),
+    ]);
+    merchant = await env.createMerchant('Maple Goods');
+    urls = { success_url: `${shop.origin}/success`, cancel_url: `${shop.origin}/cancel` };
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await shop?.stop();
+    await env?.stop();
+  });
+
+  const openPage = async (path: string, options: { locale?: string } = {}) => {
+    const page = await browser.context.newPage();
+    if (options.locale) await page.setExtraHTTPHeaders({ 'accept-language': options.locale });
+    const requests = recordRequests(page);
+    const response = await page.goto(`${env.checkoutUrl}${path}`);
+    await page.waitForLoadState('networkidle');
+    return { page, requests, response: response! };
+  };
+
+  it('shows amount, memo, recipient, steps and bank links; copies the memo; loads nothing from outside localhost', async () => {
+    const session = await env.createSession(merchant.keys.test_secret, urls);
+    await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: env.checkoutUrl });
+    const { page, requests, response } = await openPage(`/sessions/${session.id}`);
+
+    expect(response.status()).toBe(200);
+    expect(await text(page, '#amount')).toBe('$25.00');
+    expect(await text(page, '#memo')).toBe(session.memo);
+    expect(await text(page, '#recipient')).toBe('pay@shop.example.com');
+    expect(await text(page, '.merchant-name')).toContain('Maple Goods');
+    expect(await text(page, '.steps')).toContain(session.memo);
+    expect(await page.isVisible('.test-banner')).toBe(true);
+    expect(await page.isVisible('[data-simulate="confirmed"]')).toBe(true);
+    expect(await page.getAttribute('#cancel', 'href')).toBe(urls.cancel_url);
+    expect(await text(page, '#countdown')).toMatch(/^(29|30):\d\d$/);
+    const banks = await page.$$eval('a.bank', (links) => links.map((a) => ({ name: a.textContent ?? '', href: a.getAttribute('href') ?? '', rel: a.getAttribute('rel') })));
+    for (const name of ['RBC', 'TD', 'Scotiabank', 'BMO', 'CIBC', 'National Bank', 'Desjardins', 'Tangerine', 'Simplii']) {
+      expect(banks.some((bank) => bank.name.includes(name) && bank.href.startsWith('https://') && bank.rel === 'noopener noreferrer')).toBe(true);
+    }
+    // Neither the reference nor the metadata reaches the payer.
+    const html = await page.content();
+    expect(html).not.toContain('order-');
+    expect(html).not.toContain('never shown');
+
+    await page.click('#copy-memo');
+    await waitFor('copied status', async () => (await text(page, '#copy-status')).length > 0);
+    expect(await page.evaluate('navigator.clipboard.readText()')).toBe(session.memo);
+
+    expect(requests.length).toBeGreaterThan(0);
+    expect(requests.filter((url) => !isLocal(url))).toEqual([]);
+
+    const csp = response.headers()['content-security-policy'];
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).not.toContain('unsafe-inline');
+    expect(html).not.toMatch(/<script(?![^>]*\ssrc=)[^>]*>/);
+    await page.close();
+  });
+
+  it('redirects to success_url within 3 s of the payment completing', async () => {
+    const session = await env.createSession(merchant.keys.test_secret, urls);
+    const { page } = await openPage(`/sessions/${session.id}`);
+    await env.bus.request('sessions.complete.v1', { merchant_id: merchant.merchant_id, livemode: false, session_id: session.id });
+    await page.waitForURL(urls.success_url, { timeout: 3000 });
+    expect(await text(page, 'h1')).toBe('thanks');
+
+    // Afterwards the link shows a clear "payment received" page.
+    const again = await openPage(`/sessions/${session.id}`);
+    expect(again.response.status()).toBe(200);
+    expect(await text(again.page, 'h1')).toBe('Payment received');
+    await Promise.all([page.close(), again.page.close()]);
+  });
+
+  it('renders the amount in French from Accept-Language and from ?lang=fr', async () => {
+    const session = await env.createSession(merchant.keys.test_secret, urls);
+    const byHeader = await openPage(`/sessions/${session.id}`, { locale: 'fr-CA,fr;q=0.9' });
+    expect(await text(byHeader.page, '#amount')).toBe('25,00 $');
+    expect(await byHeader.page.getAttribute('html', 'lang')).toBe('fr');
+    const bySwitch = await openPage(`/sessions/${session.id}?lang=fr`, { locale: 'en-CA' });
+    expect(await text(bySwitch.page, '#amount')).toBe('25,00 $');
+    expect(await text(bySwitch.page, 'h1')).toBe('Payer par Virement Interac');
+    await Promise.all([byHeader.page.close(), bySwitch.page.close()]);
+  });
+
+  it('shows a merchant name with HTML and script as text, and runs none of it', async () => {
+    const hostile = await env.createMerchant(HOSTILE_NAME);
+    const session = await env.createSession(hostile.keys.test_secret, urls);
+    const dialogs: string[] = [];
+    const { page } = await openPage(`/sessions/${session.id}`);
+    page.on('dialog', (dialog) => dialogs.push(dialog.message()));
+    expect(await text(page, '.merchant-name')).toBe(`Payment to ${HOSTILE_NAME}`);
+    expect(await page.title()).toContain(HOSTILE_NAME);
+    expect(await page.evaluate('window.__xss')).toBeUndefined();
+    expect(await page.$$('img')).toHaveLength(0);
+    expect(dialogs).toEqual([]);
+    await page.close();
+  });
+
+  it('passes axe-core without serious or critical violations; screenshots at desktop and phone widths', async () => {
+    const session = await env.createSession(merchant.keys.test_secret, urls);
+    const { page } = await openPage(`/sessions/${session.id}`);
+    for (const [name, viewport] of [
+      ['desktop', { width: 1280, height: 900 }],
+      ['phone', { width: 390, height: 844 }],
+    ] as const) {
+      await page.setViewportSize(viewport);
+      await page.screenshot({ path: join(ARTIFACTS, `hosted-page-${name}.png`), fullPage: true });
+    }
+    // Evaluated through the DevTools protocol, which the page's CSP does not govern.
+    await page.evaluate(AXE_SOURCE);
+    const violations = (await page.evaluate(
+      'axe.run().then((result) => result.violations.map(({ id, impact, help }) => ({ id, impact, help })))',
+    )) as Array<{ id: string; impact: string; help: string }>;
+    expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
+    await page.close();
+  });
+
+  it('gives unknown sessions a clear 404 page, never a stack trace', async () => {
+    for (const id of ['nosuchsession0000000000', 'NOT-A-CUID', '..%2f..%2fetc']) {
+      const { page, response } = await openPage(`/sessions/${id}`);
+      expect(response.status()).toBe(404);
+      expect(await text(page, 'h1')).toBe('Checkout not found');
+      expect(await page.content()).not.toMatch(/at .*\.js:\d+|Error:/);
+      await page.close();
+    }
+  });
+
+  it('never offers or accepts the simulator on a live session', async () => {
+    const live = await env.createSession(merchant.keys.live_secret, {
+      success_url: 'https://shop.example.com/success',
+      cancel_url: 'https://shop.example.com/cancel',
+    });
+    const { page } = await openPage(`/sessions/${live.id}`);
+    expect(await page.$('[data-simulate]')).toBeNull();
+    expect(await page.$('.test-banner')).toBeNull();
+    const refused = await fetch(`${env.checkoutUrl}/sessions/${live.id}/simulate`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ outcome: 'confirmed' }),
+    });
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toEqual({ error: 'Simulate payment requires a test session' });
+    await page.close();
+  });
+
+  it('redirects to cancel_url when the session expires, and shows an expired page afterwards', async () => {
+    await env.restartWith('sessions', { SESSION_TTL_SECONDS: '3' });
+    const session = await env.createSession(merchant.keys.test_secret, urls);
+    const { page } = await openPage(`/sessions/${session.id}`);
+    await page.waitForURL(urls.cancel_url, { timeout: 15_000 });
+    expect(await text(page, 'h1')).toBe('cancelled');
+    const again = await openPage(`/sessions/${session.id}`);
+    expect(again.response.status()).toBe(410);
+    expect(await text(again.page, 'h1')).toBe('This payment request has expired');
+    await Promise.all([page.close(), again.page.close()]);
+  });
+});

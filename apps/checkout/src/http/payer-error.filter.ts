@@ -1,0 +1,49 @@
+import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException } from '@nestjs/common';
+import { DomainError, ErrorCode } from '@pp/contracts';
+import type { JsonLogger } from '@pp/platform';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { negotiateLocale } from '../pages/locale';
+import { type MessageKind, messagePage } from '../pages/message-page.template';
+import { sendJson, sendPage } from './send';
+
+const STATUS: Partial<Record<ErrorCode, number>> = {
+  [ErrorCode.ValidationFailed]: 400,
+  [ErrorCode.Unauthorized]: 401,
+  [ErrorCode.Forbidden]: 403,
+  [ErrorCode.NotFound]: 404,
+  [ErrorCode.Conflict]: 409,
+  [ErrorCode.ServiceUnavailable]: 503,
+};
+
+/**
+ * Every failure becomes a clear answer, never a stack trace: a payer page for
+ * page requests, `{ "error": string }` for the scripts' JSON requests.
+ * Unexpected errors are logged and shown as "temporarily unavailable".
+ */
+@Catch()
+export class PayerErrorFilter implements ExceptionFilter {
+  constructor(private readonly logger: JsonLogger) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const request = host.switchToHttp().getRequest<FastifyRequest>();
+    const reply = host.switchToHttp().getResponse<FastifyReply>();
+    const { status, message } = this.describe(exception, request);
+    const wantsJson = request.method !== 'GET' || request.url.split('?')[0].endsWith('/status');
+    if (wantsJson) {
+      sendJson(reply, status, { error: message });
+      return;
+    }
+    const query = request.query as Record<string, unknown> | undefined;
+    const kind: MessageKind = status === 404 || status === 400 ? 'notFound' : 'unavailable';
+    sendPage(reply, status, messagePage({ kind, locale: negotiateLocale(query?.lang, request.headers['accept-language']) }));
+  }
+
+  private describe(exception: unknown, request: FastifyRequest): { status: number; message: string } {
+    if (exception instanceof DomainError && STATUS[exception.code]) return { status: STATUS[exception.code]!, message: exception.message };
+    if (exception instanceof HttpException && exception.getStatus() < 500) {
+      return { status: exception.getStatus(), message: exception.getStatus() === 404 ? 'Not found' : 'Bad request' };
+    }
+    this.logger.error(exception instanceof Error ? exception : String(exception), { path: request.url.split('?')[0], method: request.method });
+    return { status: 500, message: 'Checkout is temporarily unavailable' };
+  }
+}

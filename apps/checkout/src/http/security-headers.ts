@@ -1,0 +1,52 @@
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+
+/**
+ * Content-Security-Policy of every payer page: only this app's own scripts,
+ * styles, images and fetches (no inline code, no third parties). Framing is
+ * refused unless the embed routes allow the one origin they were opened for.
+ */
+export function contentSecurityPolicy(frameAncestors: string = "'none'"): string {
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self'",
+    "connect-src 'self'",
+    "form-action 'self'",
+    "base-uri 'none'",
+    `frame-ancestors ${frameAncestors}`,
+  ].join('; ');
+}
+
+/** Headers on every response; routes that may be framed replace the CSP with their own frame-ancestors. */
+export function securityHeaders(_request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
+  reply
+    .header('Content-Security-Policy', contentSecurityPolicy())
+    .header('X-Content-Type-Options', 'nosniff')
+    .header('Referrer-Policy', 'no-referrer')
+    .header('Cross-Origin-Opener-Policy', 'same-origin-allow-popups')
+    .header('Permissions-Policy', 'camera=(), microphone=(), geolocation=(), payment=()');
+  done();
+}
+
+/** A parent page's origin as given to the frame: exactly scheme://host[:port], nothing that could extend the CSP. */
+export function parseOrigin(value: unknown): string | null {
+  if (typeof value !== 'string' || value.length > 200) return null;
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'https:' || url.protocol === 'http:') && url.origin === value ? url.origin : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Whether a merchant's frame_ancestors list (empty: any site) admits an origin; entries may be https://*.example.com. */
+export function originAllowed(origin: string, allowed: readonly string[]): boolean {
+  if (allowed.length === 0) return true;
+  const { protocol, host } = new URL(origin);
+  return allowed.some((entry) => {
+    const wildcard = /^(https?:)\/\/\*\.(.+)$/.exec(entry);
+    if (!wildcard) return entry === origin;
+    return wildcard[1] === protocol && host.endsWith(`.${wildcard[2]}`);
+  });
+}
