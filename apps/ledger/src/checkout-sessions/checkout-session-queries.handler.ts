@@ -80,8 +80,8 @@ export class CheckoutSessionQueriesHandler {
     if (!exact && rows.length > 1) {
       throw new DomainError(ErrorCode.Conflict, 'Reference matches several checkout sessions when case is ignored; use sessionId');
     }
-    const { reference: _reference, ...ref } = exact ?? rows[0];
-    return ref;
+    const found = exact ?? rows[0];
+    return { session_id: found.session_id, merchant_id: found.merchant_id, livemode: found.livemode };
   }
 
   @MessagePattern('ledger.checkout-sessions.by-memo.v1')
