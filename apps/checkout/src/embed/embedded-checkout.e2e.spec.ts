@@ -1,0 +1,142 @@
+import { randomBytes } from 'node:crypto';
+import { launchBrowser, type TestBrowser, waitFor } from '@pp/testing';
+import type { Page } from 'playwright-core';
+import { CheckoutTestStack, type Merchant, MerchantSite } from '../testing/checkout-test-stack';
+
+/** The merchant's page: loads the client script from SDK_URL and records what the callbacks and the window receive. */
+const shopPage = (sdkUrl: string) => () => `<!doctype html><html lang="en"><head><title>Shop</title></head><body>
+<div id="checkout"></div>
+<script src="${sdkUrl}/v1/checkout.js"></script>
+<script>
+  window.__received = []; window.__completed = []; window.__errors = [];
+  window.addEventListener('message', function (e) { window.__received.push({ origin: e.origin, type: e.data && e.data.type }); });
+  var q = new URLSearchParams(location.search);
+  PaymentService(q.get('pk')).embedCheckout('#checkout', {
+    clientSecret: q.get('cs'),
+    onComplete: function (r) { window.__completed.push(r); },
+    onError: function (e) { window.__errors.push(e); },
+  });
+  if (q.get('foreign')) { var f = document.createElement('iframe'); f.src = q.get('foreign'); document.body.appendChild(f); }
+</script></body></html>`;
+
+/** A page on a third origin that impersonates the checkout frame. */
+const spoofPage = () => `<!doctype html><html><body><script>
+  parent.postMessage({ type: 'pp:complete', status: 'COMPLETED' }, '*');
+  parent.postMessage({ type: 'pp:error', message: 'spoofed' }, '*');
+</script></body></html>`;
+
+interface ShopState {
+  received: Array<{ origin: string; type: string }>;
+  completed: Array<{ status: string }>;
+  errors: Array<{ message: string }>;
+}
+
+describe('embedded checkout in Chromium', () => {
+  let env: CheckoutTestStack;
+  let shop: MerchantSite;
+  let foreign: MerchantSite;
+  let browser: TestBrowser;
+  let merchant: Merchant;
+  const urls = () => ({ success_url: `${shop.origin}/success`, cancel_url: `${shop.origin}/cancel` });
+
+  beforeAll(async () => {
+    env = await CheckoutTestStack.start('checkout-embed');
+    [shop, foreign, browser] = await Promise.all([
+      MerchantSite.start('127.0.0.1', { '/shop': shopPage(env.checkoutUrl) }),
+      MerchantSite.start('localhost', { '/spoof': spoofPage }),
+      launchBrowser(),
+    ]);
+    merchant = await env.createMerchant('Embed Shop');
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await Promise.all([shop?.stop(), foreign?.stop()]);
+    await env?.stop();
+  });
+
+  const state = (page: Page) =>
+    page.evaluate('({ received: window.__received, completed: window.__completed, errors: window.__errors })') as Promise<ShopState>;
+
+  async function openShop(query: Record<string, string>) {
+    const page = await browser.context.newPage();
+    const requests: string[] = [];
+    page.on('request', (request) => requests.push(request.url()));
+    await page.goto(`${shop.origin}/shop?${new URLSearchParams(query).toString()}`);
+    return { page, requests };
+  }
+
+  const firstError = async (page: Page) => {
+    await waitFor('onError', async () => (await state(page)).errors.length > 0);
+    return (await state(page)).errors;
+  };
+
+  it('mounts a sandboxed frame that calls onComplete with COMPLETED once the payment completes', async () => {
+    const session = await env.createSession(merchant.keys.test_secret, urls());
+    const { page, requests } = await openShop({ pk: merchant.keys.test_publishable, cs: session.client_secret });
+
+    const iframe = await page.waitForSelector('#checkout iframe');
+    expect(await iframe.getAttribute('sandbox')).toBe('allow-scripts allow-same-origin allow-forms allow-popups');
+    const frame = page.frameLocator('#checkout iframe');
+    await frame.locator('#memo').waitFor();
+    expect(await frame.locator('#memo').textContent()).toBe(session.memo);
+    expect(((await frame.locator('#amount').textContent()) ?? '').trim()).toBe('$25.00');
+    // The secret never travels in a URL to checkout (the test shop page itself takes it from its query string).
+    expect(requests.filter((url) => url.startsWith(env.checkoutUrl) && url.includes(session.client_secret))).toEqual([]);
+
+    await env.bus.request('sessions.complete.v1', { merchant_id: merchant.merchant_id, livemode: false, session_id: session.id });
+    await waitFor('onComplete', async () => (await state(page)).completed.length > 0);
+    expect(await state(page)).toMatchObject({ completed: [{ status: 'COMPLETED' }], errors: [] });
+    expect(requests.filter((url) => !['localhost', '127.0.0.1'].includes(new URL(url).hostname))).toEqual([]);
+    await page.close();
+  });
+
+  it('calls onError for a wrong client secret', async () => {
+    const session = await env.createSession(merchant.keys.test_secret, urls());
+    const wrong = `${session.id}_secret_${'x'.repeat(32)}`;
+    for (const cs of [wrong, 'not-a-secret']) {
+      const { page } = await openShop({ pk: merchant.keys.test_publishable, cs });
+      expect(await firstError(page)).toEqual([{ message: 'Invalid client secret: no such checkout session' }]);
+      await page.close();
+    }
+  });
+
+  it('calls onError for a wrong key, a secret key, and a key of the other mode', async () => {
+    const session = await env.createSession(merchant.keys.test_secret, urls());
+    const cases: Array<[string, RegExp]> = [
+      [`pp_pub_test_${randomBytes(16).toString('hex')}`, /^Invalid publishable key$/],
+      [merchant.keys.test_secret, /publishable key/],
+      [merchant.keys.live_publishable, /test mode/],
+    ];
+    for (const [pk, message] of cases) {
+      const { page } = await openShop({ pk, cs: session.client_secret });
+      const errors = await firstError(page);
+      expect(errors).toHaveLength(1);
+      expect(errors[0].message).toMatch(message);
+      await page.close();
+    }
+  });
+
+  it('ignores messages from any other origin or window', async () => {
+    const session = await env.createSession(merchant.keys.test_secret, urls());
+    const { page } = await openShop({ pk: merchant.keys.test_publishable, cs: session.client_secret, foreign: `${foreign.origin}/spoof` });
+    await page.frameLocator('#checkout iframe').locator('#memo').waitFor();
+    await waitFor('spoofed messages delivered', async () => (await state(page)).received.filter((m) => m.origin === foreign.origin).length === 2);
+    await page.evaluate(`window.postMessage({ type: 'pp:complete', status: 'COMPLETED' }, '*')`);
+    await waitFor('own-window message delivered', async () => (await state(page)).received.some((m) => m.origin === shop.origin));
+    expect(await state(page)).toMatchObject({ completed: [], errors: [] });
+    await page.close();
+  });
+
+  it('refuses to be embedded by a site missing from the merchant’s frame_ancestors', async () => {
+    const strict = await env.createMerchant('Strict Shop', { frame_ancestors: ['https://only.example.com'] });
+    const session = await env.createSession(strict.keys.test_secret, urls());
+    const { page } = await openShop({ pk: strict.keys.test_publishable, cs: session.client_secret });
+    expect((await firstError(page))[0].message).toContain('not allowed to embed');
+    const direct = await fetch(`${env.checkoutUrl}/embed/sessions/${session.id}?parent_origin=${encodeURIComponent(shop.origin)}`);
+    expect(direct.status).toBe(403);
+    const allowed = await fetch(`${env.checkoutUrl}/embed/sessions/${session.id}?parent_origin=https%3A%2F%2Fonly.example.com`);
+    expect(allowed.headers.get('content-security-policy')).toContain('frame-ancestors https://only.example.com');
+    await page.close();
+  });
+});
