@@ -90,10 +90,14 @@ describe('hosted checkout page in Chromium', () => {
     await page.close();
   });
 
-  it('redirects to success_url within 3 s of the payment completing', async () => {
+  it('keeps waiting after a simulated failed payment, then redirects to success_url within 3 s of a confirmed one', async () => {
     const session = await env.createSession(merchant.keys.test_secret, urls);
     const { page } = await openPage(`/sessions/${session.id}`);
-    await env.bus.request('sessions.complete.v1', { merchant_id: merchant.merchant_id, livemode: false, session_id: session.id });
+    await page.click('[data-simulate="failed"]');
+    await waitFor('failed payment recorded', async () => (await text(page, '#simulate-status')).includes('FAILED'));
+    expect(page.url()).toBe(`${env.checkoutUrl}/sessions/${session.id}`);
+
+    await page.click('[data-simulate="confirmed"]');
     await page.waitForURL(urls.success_url, { timeout: 3000 });
     expect(await text(page, 'h1')).toBe('thanks');
 
