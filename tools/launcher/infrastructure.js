@@ -194,4 +194,22 @@ async function checkRedis(redisUrl) {
 const pick = (source, keys) => Object.fromEntries(keys.filter((k) => source[k]).map((k) => [k, source[k]]));
 const redact = (url) => url.href.replace(/\/\/([^:/@]+):[^@]*@/, '//$1:***@');
 
-module.exports = { ensureInfrastructure };
+/**
+ * Browser tests drive Debian's Chromium (playwright-core never downloads a
+ * browser here): install it when it is missing and apt is available.
+ */
+function ensureChromium() {
+  out.step('Chromium for browser tests');
+  if (existsSync('/usr/bin/chromium')) {
+    out.info('/usr/bin/chromium is installed');
+    return;
+  }
+  if (installWithApt(['chromium'])) {
+    out.info('installed Debian\'s chromium');
+    return;
+  }
+  out.fail('Chromium is missing and could not be installed; install Debian\'s chromium package (apt-get install chromium)');
+  process.exit(1);
+}
+
+module.exports = { ensureInfrastructure, ensureChromium };

@@ -28,6 +28,7 @@ async function main() {
   const env = {
     CHECKOUT_URL_BASE: checkoutOrigin,
     SDK_URL: checkoutOrigin,
+    GATEWAY_URL: `http://127.0.0.1:${process.env.GATEWAY_PORT ?? 3000}`,
     WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
     ...devSecrets(root),
     ...process.env,

@@ -20,8 +20,9 @@ async function main() {
   out.step('Build (swc → dist/)');
   require('../build/build').build({ quiet: true });
 
-  const { ensureInfrastructure } = require('./infrastructure');
+  const { ensureInfrastructure, ensureChromium } = require('./infrastructure');
   const infra = await ensureInfrastructure(root, process.env);
+  ensureChromium();
   const admin = new URL(infra.DATABASE_URL);
   admin.pathname = '/postgres';
   const env = {
