@@ -42,7 +42,7 @@ async function main(): Promise<void> {
   const stack = await TestStack.start({
     services: SERVICE_NAMES,
     label: 'bench',
-    env: { LOG_LEVEL: 'warn', RATE_LIMIT_TEST_PER_SECOND: '1000000', RATE_LIMIT_LIVE_PER_SECOND: '1000000' },
+    env: { LOG_LEVEL: 'warn', RATE_LIMIT_TEST_PER_SECOND: '100000', RATE_LIMIT_LIVE_PER_SECOND: '100000' },
   });
   const readyMs = Date.now() - readyStarted;
   try {
