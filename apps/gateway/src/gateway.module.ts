@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { DatabaseModule, RedisModule } from '@pp/platform';
 import { AdminModule } from './admin/admin.module';
+import { AdminReviewModule } from './admin-review/admin-review.module';
 import { CheckoutSessionsModule } from './checkout-sessions/checkout-sessions.module';
 import { ClientCheckoutModule } from './client-checkout/client-checkout.module';
 import { GatewayMigrations } from './database/migrations';
@@ -19,6 +20,7 @@ import { WebhookEndpointsModule } from './webhook-endpoints/webhook-endpoints.mo
     HealthModule,
     PipelineModule,
     AdminModule,
+    AdminReviewModule,
     CheckoutSessionsModule,
     ClientCheckoutModule,
     WebhookEndpointsModule,

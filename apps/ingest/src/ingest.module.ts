@@ -8,7 +8,9 @@ import { EmailIntake } from './intake/email-intake.service';
 import { EmailRepository } from './intake/email.repository';
 import { RawEmailConsumer } from './intake/raw-email.consumer';
 import { SubmitEmailController } from './intake/submit-email.controller';
-import { AwaitingMatchingNoticeHandler } from './processing/awaiting-matching.notice-handler';
+import { MatchingNoticeHandler } from './matching/matching.notice-handler';
+import { QuarantineHandler } from './matching/quarantine.handler';
+import { QuarantineRepository } from './matching/quarantine.repository';
 import { AUTHENTICATION_POLICY, EmailProcessor } from './processing/email-processor';
 import { NOTICE_HANDLER } from './processing/notice-handler';
 import { OutcomeRepository } from './processing/outcome.repository';
@@ -16,7 +18,7 @@ import { ProcessingSweeper } from './processing/processing-sweeper';
 
 @Module({
   imports: [DatabaseModule.forService({ schema: 'ingest', migrations: IngestMigrations })],
-  controllers: [SubmitEmailController],
+  controllers: [SubmitEmailController, QuarantineHandler],
   providers: [
     EmailRepository,
     EmailIntake,
@@ -32,8 +34,9 @@ import { ProcessingSweeper } from './processing/processing-sweeper';
         resolver: config.INGEST_DNS_OVERRIDES ? overridesResolver(loadDnsOverrides(config.INGEST_DNS_OVERRIDES)) : dnsResolver(),
       }),
     },
-    // Matching replaces this binding (issue 7, second half).
-    { provide: NOTICE_HANDLER, useClass: AwaitingMatchingNoticeHandler },
+    QuarantineRepository,
+    MatchingNoticeHandler,
+    { provide: NOTICE_HANDLER, useExisting: MatchingNoticeHandler },
   ],
 })
 export class IngestModule {}

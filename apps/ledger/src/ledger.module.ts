@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { CheckoutSessionQueriesHandler } from './checkout-sessions/checkout-session-queries.handler';
 import { LedgerMigrations } from './database/migrations';
 import { MerchantEventQueriesHandler } from './merchant-events/merchant-event-queries.handler';
+import { AllPaymentsQueriesHandler } from './payments/all-payments-queries.handler';
 import { PaymentQueriesHandler } from './payments/payment-queries.handler';
 import { AppendHandler } from './event-store/append.handler';
 import { EventStore } from './event-store/event-store';
@@ -14,7 +15,7 @@ import { EventPublisher } from './publication/event-publisher';
 
 @Module({
   imports: [DatabaseModule.forService({ schema: 'ledger', migrations: LedgerMigrations })],
-  controllers: [AppendHandler, CheckoutSessionQueriesHandler, PaymentQueriesHandler, MerchantEventQueriesHandler],
+  controllers: [AppendHandler, CheckoutSessionQueriesHandler, PaymentQueriesHandler, MerchantEventQueriesHandler, AllPaymentsQueriesHandler],
   providers: [
     { provide: LEDGER_POOL, inject: [DataSource], useFactory: poolOf },
     { provide: EVENT_STORE, useValue: new EventStore(LEDGER_PROJECTIONS) },

@@ -10,6 +10,7 @@ export * from './ledger';
 export * from './merchant-events';
 export * from './merchant-scope';
 export * from './payments';
+export * from './refunds';
 export * from './services';
 export * from './subjects';
 export * from './webhooks';

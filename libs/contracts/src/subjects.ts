@@ -1,10 +1,11 @@
 import type { CheckoutPageSubjects } from './checkout-page';
 import type { CheckoutSessionSubjects } from './checkout-sessions';
 import type { HealthSubjects } from './health';
+import type { IdentitySubjects } from './identity';
 import type { IngestSubjects } from './ingest';
 import type { LedgerSubjects } from './ledger';
 import type { MerchantEventSubjects } from './merchant-events';
-import type { PaymentSubjects } from './payments';
+import type { AdminPaymentSubjects, PaymentSubjects } from './payments';
 import type { WebhookSubjects } from './webhooks';
 
 /**
@@ -13,7 +14,7 @@ import type { WebhookSubjects } from './webhooks';
  * version and are never derived from class names. Do not rename a subject
  * without a migration: running replicas listen on it.
  */
-export interface SubjectMap extends HealthSubjects, CheckoutSessionSubjects, CheckoutPageSubjects, LedgerSubjects, IngestSubjects, WebhookSubjects, PaymentSubjects, MerchantEventSubjects {}
+export interface SubjectMap extends HealthSubjects, CheckoutSessionSubjects, CheckoutPageSubjects, LedgerSubjects, IngestSubjects, WebhookSubjects, PaymentSubjects, MerchantEventSubjects, IdentitySubjects, AdminPaymentSubjects {}
 
 export type Subject = keyof SubjectMap & string;
 export type RequestOf<S extends Subject> = SubjectMap[S]['request'];

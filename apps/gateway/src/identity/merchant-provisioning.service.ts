@@ -14,8 +14,13 @@ import {
 } from './identity.views';
 import { type MerchantChanges, MerchantRepository } from './merchant.repository';
 import { generatePassword, hashPassword } from './password';
-import { isUniqueViolation, type Queryable } from './queryable';
+import { isUniqueViolation, type Queryable, violatedConstraint } from './queryable';
 import { SECRET_KEY_SCOPES, type Scope } from './scopes';
+
+export const DEPOSIT_ADDRESS_TAKEN = 'etransfer_email is already the deposit address of another merchant';
+
+/** Live e-mail matching finds a merchant by its deposit address, so one address names one merchant (index merchants_etransfer_email). */
+const isDepositAddressTaken = (error: unknown): boolean => isUniqueViolation(error) && violatedConstraint(error) === 'merchants_etransfer_email';
 
 export interface NewMerchant {
   name: string;
@@ -65,6 +70,7 @@ export class MerchantProvisioningService {
         };
       });
     } catch (error) {
+      if (isDepositAddressTaken(error)) throw new DomainError(ErrorCode.Conflict, DEPOSIT_ADDRESS_TAKEN);
       if (isUniqueViolation(error)) throw new DomainError(ErrorCode.Conflict, 'A dashboard user with this email already exists');
       throw error;
     }
@@ -109,7 +115,9 @@ export class MerchantProvisioningService {
   }
 
   async updateMerchant(merchantId: string, changes: MerchantChanges): Promise<MerchantView> {
-    const updated = await new MerchantRepository(this.dataSource).update(merchantId, changes);
+    const updated = await new MerchantRepository(this.dataSource).update(merchantId, changes).catch((error: unknown) => {
+      throw isDepositAddressTaken(error) ? new DomainError(ErrorCode.Conflict, DEPOSIT_ADDRESS_TAKEN) : error;
+    });
     if (!updated) throw new DomainError(ErrorCode.NotFound, 'Merchant not found');
     return merchantView(updated);
   }

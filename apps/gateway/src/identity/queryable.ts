@@ -12,3 +12,7 @@ export async function returning<T>(db: Queryable, sql: string, parameters: unkno
 /** Postgres unique_violation. */
 export const isUniqueViolation = (error: unknown): boolean =>
   (error as { driverError?: { code?: string } })?.driverError?.code === '23505';
+
+/** The unique index or constraint a Postgres unique_violation names. */
+export const violatedConstraint = (error: unknown): string | undefined =>
+  (error as { driverError?: { constraint?: string } })?.driverError?.constraint;

@@ -13,7 +13,8 @@ describe('ingest intake over NATS and Postgres', () => {
 
   beforeAll(async () => {
     stack = await TestStack.start({
-      services: ['ingest'],
+      // The gateway answers matching's merchant lookup: no merchant is registered here, so hand-offs end in quarantine.
+      services: ['ingest', 'gateway'],
       label: 'ingest',
       env: { INGEST_DNS_OVERRIDES: writeDnsOverrides(testDkimKey()) },
     });
@@ -58,7 +59,7 @@ describe('ingest intake over NATS and Postgres', () => {
     expect(outcome.parse.notice).toMatchObject({ amount_cents: 120000, sender_name: 'CAI FANG WU' });
     expect(outcome.recipients).toEqual({ to: ['payments@acme.example'], delivered_to: [] });
     const handoff = await waitFor('the hand-off', () => row(`SELECT disposition FROM ingest.notice_handoffs WHERE email_id = $1`, [reply.id]));
-    expect(handoff.disposition).toBe('awaiting_matching');
+    expect(handoff.disposition).toBe('quarantined');
   });
 
   it('answers a copy with the same Message-ID as a duplicate of the stored e-mail', async () => {

@@ -2,7 +2,7 @@ import type { ProcessedEmail } from './processed-email';
 
 /** What the handler did with a notice, recorded once per e-mail in ingest.notice_handoffs. */
 export interface HandoffResult {
-  /** e.g. 'awaiting_matching' today; 'matched', 'manual_review' once matching exists. */
+  /** A MatchingDisposition: confirmed, manual_review, quarantined, no_payment or not_a_notice. */
   disposition: string;
 }
 

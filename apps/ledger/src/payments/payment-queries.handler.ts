@@ -7,7 +7,7 @@ import { LEDGER_POOL } from '../event-store/ledger-pool';
 
 export const DEFAULT_PAGE_SIZE = 10;
 
-interface PaymentRow {
+export interface PaymentRow {
   id: string;
   merchant_id: string;
   livemode: boolean;
@@ -73,7 +73,7 @@ export class PaymentQueriesHandler {
   }
 }
 
-const toTransactionView = (row: PaymentRow): TransactionView => ({
+export const toTransactionView = (row: PaymentRow): TransactionView => ({
   id: row.id,
   etransfer_ref: row.etransfer_ref,
   amount: Number(row.amount),

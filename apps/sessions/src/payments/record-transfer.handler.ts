@@ -84,7 +84,7 @@ export class RecordTransferHandler {
           review_reasons: reasons,
           source: 'email',
           email_id: command.email_id,
-          reference_number: command.reference_number,
+          reference_number: command.reference_number ?? null,
         },
       });
       const streams: StreamAppend[] = [{ stream_id: transactionStreamId(paymentId), expected_version: 0, events }];
@@ -114,6 +114,6 @@ function reviewReasons(command: RecordTransferCommand, match: CheckoutSessionRef
     else if (!isOpen(session, now)) reasons.push(ReviewReason.SessionExpired);
     if (session.amount !== command.amount) reasons.push(ReviewReason.WrongAmount);
   }
-  if (command.review_reason && !reasons.includes(command.review_reason)) reasons.push(command.review_reason);
+  for (const reason of [command.review_reason, ...(command.review_reasons ?? [])]) if (reason && !reasons.includes(reason)) reasons.push(reason);
   return reasons;
 }

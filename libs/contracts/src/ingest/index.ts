@@ -1,3 +1,4 @@
 export * from './ingest-streams';
 export * from './ingest.subjects';
+export * from './quarantine';
 export * from './submit-email.command';

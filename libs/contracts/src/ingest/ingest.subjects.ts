@@ -1,3 +1,5 @@
+import type { ListPage } from '../payments/payments.subjects';
+import type { ListQuarantineParams, QuarantinedEmailView, RetryQuarantinedEmailCommand, RetryQuarantinedEmailReply } from './quarantine';
 import type { SubmitEmailCommand, SubmitEmailReply } from './submit-email.command';
 
 /** Served by the ingest service. */
@@ -8,4 +10,11 @@ export interface IngestSubjects {
    * 'duplicate'. Errors: VALIDATION_FAILED (not base64, not RFC 822, larger than 5 MB).
    */
   'ingest.email.submit.v1': { request: SubmitEmailCommand; reply: SubmitEmailReply };
+  /** Transfer e-mails addressed to no known merchant (platform admins), newest first. NOT_FOUND when starting_after is not quarantined. */
+  'ingest.quarantine.list.v1': { request: ListQuarantineParams; reply: ListPage<QuarantinedEmailView> };
+  /**
+   * Matches a quarantined e-mail again. Idempotent: a released one answers its release.
+   * NOT_FOUND 'Quarantined e-mail not found'; CONFLICT when its recipient is still no merchant's deposit address.
+   */
+  'ingest.quarantine.retry.v1': { request: RetryQuarantinedEmailCommand; reply: RetryQuarantinedEmailReply };
 }

@@ -1,3 +1,4 @@
+export * from './admin-payments.query';
 export * from './payment.events';
 export * from './payment.views';
 export * from './payments.subjects';

@@ -1,11 +1,14 @@
 import { Transform, Type } from 'class-transformer';
-import { Equals, IsBoolean, IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, Equals, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 import type { CheckoutSessionView } from '../checkout-sessions/checkout-session.views';
 import { IdempotencyToken, MerchantScope } from '../merchant-scope';
 import { TRANSACTION_STATUSES, type TransactionStatus, type TransactionView } from './payment.views';
 import { SIMULATED_OUTCOMES, type SimulatedOutcome } from './simulate-payment.body';
 
 export const PAYMENT_ID_PATTERN = /^txn_[a-z0-9]{8,64}$/;
+
+/** A machine-readable review reason: snake_case, optionally qualified (header_not_unique:from). */
+const REVIEW_REASON = /^[a-z][a-z0-9_]{0,63}(:[a-z][a-z0-9_-]{0,31})?$/;
 
 /** `payments.simulate.v1`: the sandbox simulator (test mode only), from the gateway or the hosted checkout page. */
 export class SimulatePaymentCommand extends MerchantScope {
@@ -65,8 +68,9 @@ export class RecordTransferCommand {
   @Length(1, 64)
   memo!: string | null;
 
+  /** Integer cents; 0 when the e-mail states no readable amount (it then always needs review). */
   @IsInt()
-  @Min(1)
+  @Min(0)
   amount!: number;
 
   @IsString()
@@ -83,15 +87,24 @@ export class RecordTransferCommand {
   @MaxLength(2000)
   comment!: string | null;
 
+  /** The Interac reference number; null when the e-mail gives none (it then needs review). */
+  @IsOptional()
   @IsString()
   @Length(1, 128)
-  reference_number!: string;
+  reference_number!: string | null;
 
   /** Set by the ingest when it already knows the transfer needs review (e.g. unauthenticated_sender). */
   @IsOptional()
   @IsString()
-  @Matches(/^[a-z][a-z0-9_]{0,63}$/, { message: 'review_reason must be a snake_case word' })
+  @Matches(REVIEW_REASON, { message: 'review_reason must be a snake_case word' })
   review_reason!: string | null;
+
+  /** More reasons from the ingest (authentication and parse reasons, docs/INGEST-FORMATS.md), e.g. header_not_unique:from. */
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(20)
+  @Matches(REVIEW_REASON, { each: true, message: 'review_reasons must each be a snake_case word, optionally with a :qualifier' })
+  review_reasons?: string[];
 }
 
 const toLimit = ({ value }: { value: unknown }) => (typeof value === 'string' && /^\d{1,3}$/.test(value) ? Number(value) : value);

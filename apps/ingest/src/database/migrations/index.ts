@@ -1,4 +1,5 @@
 import { EmailEvidence1767300000000 } from './1767300000000-email-evidence.migration';
+import { Quarantine1767400000000 } from './1767400000000-quarantine.migration';
 
 /** Every migration of the ingest schema, oldest first. */
-export const IngestMigrations: Function[] = [EmailEvidence1767300000000];
+export const IngestMigrations: Function[] = [EmailEvidence1767300000000, Quarantine1767400000000];

@@ -3,6 +3,7 @@ import { CheckoutSessionsReadModel1767225600001 } from './1767225600001-checkout
 import { MerchantEventsReadModel1767225600002 } from './1767225600002-merchant-events-read-model.migration';
 import { MultiStreamIdempotency1767225600003 } from './1767225600003-multi-stream-idempotency.migration';
 import { PaymentsReadModel1767225600004 } from './1767225600004-payments-read-model.migration';
+import { PaymentsByStatus1767225600010 } from './1767225600010-payments-by-status.migration';
 
 /** Every migration of the ledger schema, oldest first. */
 export const LedgerMigrations: Function[] = [
@@ -11,4 +12,5 @@ export const LedgerMigrations: Function[] = [
   MerchantEventsReadModel1767225600002,
   MultiStreamIdempotency1767225600003,
   PaymentsReadModel1767225600004,
+  PaymentsByStatus1767225600010,
 ];

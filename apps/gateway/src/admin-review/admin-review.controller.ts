@@ -1,0 +1,70 @@
+import { Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import {
+  type AdminTransactionView,
+  DomainError,
+  EMAIL_ID_PATTERN,
+  ErrorCode,
+  ListAllPaymentsQuery,
+  ListQuarantineParams,
+  QUARANTINE_STATUSES,
+  type QuarantinedEmailView,
+  type RetryQuarantinedEmailReply,
+  TRANSACTION_STATUSES,
+} from '@pp/contracts';
+import { BusClient } from '@pp/platform';
+import type { FastifyReply } from 'fastify';
+import { AdminRoute } from '../access/route-access';
+import { ApiJsonResponse } from '../openapi/api-docs.decorators';
+import { listPage, parseListQuery } from '../payments/list-query';
+import { ADMIN_TRANSACTION_SCHEMA, QUARANTINE_RELEASE_SCHEMA, QUARANTINED_EMAIL_SCHEMA } from './admin-review.schemas';
+
+const RETRY_TIMEOUT_MS = 30_000;
+
+/**
+ * What platform admins review from live e-mail ingest (Bearer $ADMIN_TOKEN):
+ * mail addressed to no known merchant (quarantine) and payments across
+ * merchants by status (the REQUIRES_MANUAL_REVIEW queue). Lists are newest
+ * first with limit, starting_after and X-Has-More, like the merchant lists.
+ */
+@ApiTags('admin')
+@Controller('v1/admin')
+export class AdminReviewController {
+  constructor(private readonly bus: BusClient) {}
+
+  @Get('ingest/quarantine')
+  @AdminRoute()
+  @ApiOperation({ summary: 'Transfer e-mails addressed to no known deposit address, newest first' })
+  @ApiQuery({ name: 'status', required: false, enum: [...QUARANTINE_STATUSES], description: 'quarantined (default) or released' })
+  @ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } })
+  @ApiQuery({ name: 'starting_after', required: false, description: 'Id (em_…) of the last e-mail of the previous page' })
+  @ApiJsonResponse(200, 'Quarantined e-mails (header X-Has-More: true|false)', { type: 'array', items: QUARANTINED_EMAIL_SCHEMA })
+  quarantine(@Query() raw: Record<string, unknown>, @Res({ passthrough: true }) reply: FastifyReply): Promise<QuarantinedEmailView[]> {
+    const params = parseListQuery(ListQuarantineParams, raw);
+    return listPage(() => this.bus.request('ingest.quarantine.list.v1', params), reply);
+  }
+
+  @Post('ingest/quarantine/:id/retry')
+  @HttpCode(200)
+  @AdminRoute()
+  @ApiOperation({ summary: "Match a quarantined e-mail again once its merchant registered the deposit address (409 while none has); repeating answers the same release" })
+  @ApiJsonResponse(200, 'The payment the e-mail became', QUARANTINE_RELEASE_SCHEMA)
+  retry(@Param('id') id: string): Promise<RetryQuarantinedEmailReply> {
+    if (!EMAIL_ID_PATTERN.test(id)) throw new DomainError(ErrorCode.NotFound, 'Quarantined e-mail not found');
+    return this.bus.request('ingest.quarantine.retry.v1', { email_id: id }, { timeoutMs: RETRY_TIMEOUT_MS });
+  }
+
+  @Get('payments')
+  @AdminRoute()
+  @ApiOperation({ summary: 'Payments across merchants, newest first; status=REQUIRES_MANUAL_REVIEW is the review queue' })
+  @ApiQuery({ name: 'status', required: false, enum: [...TRANSACTION_STATUSES] })
+  @ApiQuery({ name: 'merchant_id', required: false })
+  @ApiQuery({ name: 'livemode', required: false, schema: { type: 'boolean' } })
+  @ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 10 } })
+  @ApiQuery({ name: 'starting_after', required: false, description: 'Id of the last payment of the previous page' })
+  @ApiJsonResponse(200, 'Payments (header X-Has-More: true|false)', { type: 'array', items: ADMIN_TRANSACTION_SCHEMA })
+  payments(@Query() raw: Record<string, unknown>, @Res({ passthrough: true }) reply: FastifyReply): Promise<AdminTransactionView[]> {
+    const query = parseListQuery(ListAllPaymentsQuery, raw);
+    return listPage(() => this.bus.request('ledger.payments.list-all.v1', query), reply);
+  }
+}

@@ -1,0 +1,68 @@
+import { Injectable } from '@nestjs/common';
+import { DomainError, ErrorCode, type MatchingDisposition, type TransactionView } from '@pp/contracts';
+import { BusClient } from '@pp/platform';
+import type { HandoffResult, NoticeHandler } from '../processing/notice-handler';
+import type { ProcessedEmail } from '../processing/processed-email';
+import { planMatching, type TransferDraft } from './matching-plan';
+import { QuarantineRepository } from './quarantine.repository';
+
+const BUS_TIMEOUT_MS = 15_000;
+
+export type MatchResult =
+  | { disposition: Exclude<MatchingDisposition, 'confirmed' | 'manual_review'> }
+  | { disposition: 'confirmed' | 'manual_review'; merchant_id: string; payment_id: string };
+
+/**
+ * Live e-mail matching (SPEC §3.1-§3.2): finds the merchant by the deposit
+ * address the notice was sent to and hands the transfer to
+ * payments.record-transfer.v1, which confirms it (AUTO_EMAIL) or records it for
+ * manual review. Mail for no known merchant is quarantined for platform admins.
+ *
+ * Safe to repeat for one e-mail (a hand-off after a crash, a retry from
+ * quarantine, two replicas): record-transfer is idempotent by email_id and the
+ * quarantine rows are written once. A failure (a silent gateway or sessions
+ * service) throws, so no hand-off is recorded and the processing sweeper
+ * repeats it.
+ */
+@Injectable()
+export class MatchingNoticeHandler implements NoticeHandler {
+  constructor(
+    private readonly bus: BusClient,
+    private readonly quarantine: QuarantineRepository,
+  ) {}
+
+  async handle(email: ProcessedEmail): Promise<HandoffResult> {
+    return { disposition: (await this.match(email)).disposition };
+  }
+
+  async match(email: ProcessedEmail): Promise<MatchResult> {
+    const plan = planMatching(email);
+    if (plan.action === 'skip') return { disposition: plan.disposition };
+    const merchantId = plan.recipients.length > 0 ? await this.merchantOf(plan.recipients) : null;
+    if (!merchantId) {
+      await this.quarantine.quarantine(email.email_id, plan.recipients);
+      return { disposition: 'quarantined' };
+    }
+    const payment = await this.record(merchantId, plan.transfer);
+    const matched = {
+      disposition: payment.status === 'CONFIRMED' ? ('confirmed' as const) : ('manual_review' as const),
+      merchant_id: merchantId,
+      payment_id: payment.id,
+    };
+    await this.quarantine.release(email.email_id, matched);
+    return matched;
+  }
+
+  private async merchantOf(addresses: string[]): Promise<string | null> {
+    try {
+      return (await this.bus.request('identity.merchant-by-deposit-address.v1', { addresses }, { timeoutMs: BUS_TIMEOUT_MS })).merchant_id;
+    } catch (error) {
+      if (error instanceof DomainError && error.code === ErrorCode.NotFound) return null;
+      throw error;
+    }
+  }
+
+  private record(merchantId: string, transfer: TransferDraft): Promise<TransactionView> {
+    return this.bus.request('payments.record-transfer.v1', { ...transfer, merchant_id: merchantId, livemode: true }, { timeoutMs: BUS_TIMEOUT_MS });
+  }
+}

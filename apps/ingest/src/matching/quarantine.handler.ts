@@ -1,0 +1,44 @@
+import { Controller } from '@nestjs/common';
+import { MessagePattern, Payload } from '@nestjs/microservices';
+import {
+  DomainError,
+  ErrorCode,
+  type ListPage,
+  ListQuarantineParams,
+  type QuarantinedEmailView,
+  RetryQuarantinedEmailCommand,
+  type RetryQuarantinedEmailReply,
+} from '@pp/contracts';
+import { MatchingNoticeHandler } from './matching.notice-handler';
+import { QuarantineRepository } from './quarantine.repository';
+
+/** The platform admins' view of quarantined mail (through the gateway's admin routes). */
+@Controller()
+export class QuarantineHandler {
+  constructor(
+    private readonly quarantine: QuarantineRepository,
+    private readonly matcher: MatchingNoticeHandler,
+  ) {}
+
+  @MessagePattern('ingest.quarantine.list.v1')
+  list(@Payload() query: ListQuarantineParams): Promise<ListPage<QuarantinedEmailView>> {
+    return this.quarantine.list(query);
+  }
+
+  /** Matches the e-mail again, typically after its merchant registered the deposit address; a released one answers its release. */
+  @MessagePattern('ingest.quarantine.retry.v1')
+  async retry(@Payload() command: RetryQuarantinedEmailCommand): Promise<RetryQuarantinedEmailReply> {
+    const email = await this.quarantine.processedEmail(command.email_id);
+    if (!email) throw new DomainError(ErrorCode.NotFound, 'Quarantined e-mail not found');
+    let release = await this.quarantine.releaseOf(email.email_id);
+    if (!release) {
+      const result = await this.matcher.match(email);
+      if (result.disposition === 'quarantined') {
+        throw new DomainError(ErrorCode.Conflict, "No merchant has this e-mail's recipient as its e-Transfer deposit address; register it first");
+      }
+      release = await this.quarantine.releaseOf(email.email_id);
+      if (!release) throw new DomainError(ErrorCode.Internal, `Quarantined e-mail ${email.email_id} matched but no release was recorded`);
+    }
+    return { id: email.email_id, ...release };
+  }
+}

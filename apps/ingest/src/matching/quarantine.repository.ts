@@ -1,0 +1,133 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { DomainError, ErrorCode, type ListPage, type ListQuarantineParams, type QuarantinedEmailView, type QuarantineRelease } from '@pp/contracts';
+import { toIso } from '@pp/kernel';
+import { DataSource } from 'typeorm';
+import type { ProcessedEmail } from '../processing/processed-email';
+
+export const DEFAULT_QUARANTINE_PAGE = 20;
+
+interface QuarantineRow {
+  email_id: string;
+  recipients: string[];
+  quarantined_at: Date;
+  received_at: Date;
+  authenticated: boolean;
+  from: string | null;
+  subject: string | null;
+  amount_cents: string | null;
+  memo: string | null;
+  reference_number: string | null;
+  sender_name: string | null;
+  auth_reasons: string[];
+  parse_reasons: string[];
+  merchant_id: string | null;
+  disposition: QuarantineRelease['disposition'] | null;
+  payment_id: string | null;
+  released_at: Date | null;
+}
+
+interface ReleaseRow {
+  merchant_id: string;
+  disposition: QuarantineRelease['disposition'];
+  payment_id: string;
+  released_at: Date;
+}
+
+/** Quarantined e-mails (no merchant has their recipient as deposit address) and their releases; rows are never changed. */
+@Injectable()
+export class QuarantineRepository {
+  constructor(@Inject(DataSource) private readonly db: DataSource) {}
+
+  async quarantine(emailId: string, recipients: string[]): Promise<void> {
+    await this.db.query(`INSERT INTO ingest.quarantined_emails (email_id, recipients) VALUES ($1, $2) ON CONFLICT (email_id) DO NOTHING`, [
+      emailId,
+      recipients,
+    ]);
+  }
+
+  /**
+   * Records that a quarantined e-mail was matched after all (a retry, or a
+   * repeated hand-off once the address was registered). The first release
+   * stands; nothing happens for an e-mail that was never quarantined.
+   */
+  async release(emailId: string, release: Omit<QuarantineRelease, 'released_at'>): Promise<void> {
+    await this.db.query(
+      `INSERT INTO ingest.quarantine_releases (email_id, merchant_id, disposition, payment_id)
+       SELECT email_id, $2, $3, $4 FROM ingest.quarantined_emails WHERE email_id = $1
+       ON CONFLICT (email_id) DO NOTHING`,
+      [emailId, release.merchant_id, release.disposition, release.payment_id],
+    );
+  }
+
+  async releaseOf(emailId: string): Promise<QuarantineRelease | null> {
+    const [row]: ReleaseRow[] = await this.db.query(`SELECT * FROM ingest.quarantine_releases WHERE email_id = $1`, [emailId]);
+    return row ? releaseView(row) : null;
+  }
+
+  /** A quarantined e-mail as the NoticeHandler received it, to match it again; undefined when it is not quarantined. */
+  async processedEmail(emailId: string): Promise<ProcessedEmail | undefined> {
+    const [row] = await this.db.query(
+      `SELECT o.email_id, e.received_at, o.status, o.authentication, o.parse, o.recipients
+       FROM ingest.quarantined_emails q
+       JOIN ingest.email_outcomes o ON o.email_id = q.email_id
+       JOIN ingest.emails e ON e.id = q.email_id
+       WHERE q.email_id = $1`,
+      [emailId],
+    );
+    return row ? { ...row, received_at: toIso(row.received_at) } : undefined;
+  }
+
+  /** Newest first; open items by default, or those a retry released. */
+  async list(params: ListQuarantineParams): Promise<ListPage<QuarantinedEmailView>> {
+    const limit = params.limit ?? DEFAULT_QUARANTINE_PAGE;
+    const before = params.starting_after ? await this.seqOf(params.starting_after) : null;
+    const rows: QuarantineRow[] = await this.db.query(
+      `SELECT q.email_id, q.recipients, q.quarantined_at, e.received_at, o.authenticated, o.authentication ->> 'from' AS "from",
+              o.parse -> 'fields' ->> 'subject' AS subject, o.amount_cents, o.memo, o.reference_number,
+              o.parse -> 'fields' ->> 'sender_name' AS sender_name, o.auth_reasons, o.parse_reasons,
+              r.merchant_id, r.disposition, r.payment_id, r.released_at
+       FROM ingest.quarantined_emails q
+       JOIN ingest.email_outcomes o ON o.email_id = q.email_id
+       JOIN ingest.emails e ON e.id = q.email_id
+       LEFT JOIN ingest.quarantine_releases r ON r.email_id = q.email_id
+       WHERE (r.email_id IS NULL) = $1 AND ($2::bigint IS NULL OR q.seq < $2::bigint)
+       ORDER BY q.seq DESC
+       LIMIT $3`,
+      [(params.status ?? 'quarantined') === 'quarantined', before, limit + 1],
+    );
+    return { data: rows.slice(0, limit).map(quarantineView), has_more: rows.length > limit };
+  }
+
+  private async seqOf(emailId: string): Promise<string> {
+    const [row] = await this.db.query(`SELECT seq FROM ingest.quarantined_emails WHERE email_id = $1`, [emailId]);
+    if (!row) throw new DomainError(ErrorCode.NotFound, 'Quarantined e-mail not found');
+    return row.seq;
+  }
+}
+
+const releaseView = (row: ReleaseRow): QuarantineRelease => ({
+  released_at: toIso(row.released_at),
+  merchant_id: row.merchant_id,
+  disposition: row.disposition,
+  payment_id: row.payment_id,
+});
+
+function quarantineView(row: QuarantineRow): QuarantinedEmailView {
+  const released = row.released_at !== null;
+  return {
+    id: row.email_id,
+    status: released ? 'released' : 'quarantined',
+    received_at: toIso(row.received_at),
+    quarantined_at: toIso(row.quarantined_at),
+    recipients: row.recipients,
+    from: row.from,
+    authenticated: row.authenticated,
+    subject: row.subject ?? '',
+    amount_cents: row.amount_cents === null ? null : Number(row.amount_cents),
+    memo: row.memo,
+    reference_number: row.reference_number,
+    sender_name: row.sender_name,
+    reasons: [...row.auth_reasons, ...row.parse_reasons],
+    release: released ? releaseView(row as ReleaseRow) : null,
+  };
+}

@@ -1,0 +1,2 @@
+export * from './identity.subjects';
+export * from './merchant-by-deposit-address.query';

@@ -1,0 +1,80 @@
+import { Transform } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+
+export const EMAIL_ID_PATTERN = /^em_[a-z0-9]{8,64}$/;
+
+/**
+ * What matching did with one notice (recorded in ingest.notice_handoffs):
+ * - confirmed: a payment CONFIRMED automatically (AUTO_EMAIL)
+ * - manual_review: a REQUIRES_MANUAL_REVIEW payment with reasons
+ * - quarantined: addressed to no known merchant; waits for a platform admin
+ * - no_payment: an Interac notice that is not money (not deposited, reminder, cancelled, expired, declined)
+ * - not_a_notice: unauthenticated mail that does not even read as an Interac notice
+ */
+export const MATCHING_DISPOSITIONS = ['confirmed', 'manual_review', 'quarantined', 'no_payment', 'not_a_notice'] as const;
+export type MatchingDisposition = (typeof MATCHING_DISPOSITIONS)[number];
+
+export const QUARANTINE_STATUSES = ['quarantined', 'released'] as const;
+export type QuarantineStatus = (typeof QUARANTINE_STATUSES)[number];
+
+const toLimit = ({ value }: { value: unknown }) => (typeof value === 'string' && /^\d{1,3}$/.test(value) ? Number(value) : value);
+
+/** Query string of GET /v1/admin/ingest/quarantine, and `ingest.quarantine.list.v1`. */
+export class ListQuarantineParams {
+  /** quarantined (default): still waiting; released: matched after a retry. */
+  @IsOptional()
+  @IsIn(QUARANTINE_STATUSES)
+  status?: QuarantineStatus;
+
+  @IsOptional()
+  @Transform(toLimit)
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  limit?: number;
+
+  @IsOptional()
+  @IsString()
+  @Matches(EMAIL_ID_PATTERN)
+  starting_after?: string;
+}
+
+/** `ingest.quarantine.retry.v1`: match a quarantined e-mail again (after its merchant registered the address). */
+export class RetryQuarantinedEmailCommand {
+  @IsString()
+  @Matches(EMAIL_ID_PATTERN, { message: 'email_id must look like em_…' })
+  email_id!: string;
+}
+
+export interface QuarantineRelease {
+  released_at: string;
+  merchant_id: string;
+  disposition: Extract<MatchingDisposition, 'confirmed' | 'manual_review'>;
+  payment_id: string;
+}
+
+/** A transfer e-mail addressed to no known merchant, as a platform admin sees it. */
+export interface QuarantinedEmailView {
+  /** The stored e-mail, em_… */
+  id: string;
+  status: QuarantineStatus;
+  received_at: string;
+  quarantined_at: string;
+  /** The recipients matching looked up (To, then Delivered-To), lowercased. */
+  recipients: string[];
+  /** The From address as written (trusted only when authenticated is true). */
+  from: string | null;
+  authenticated: boolean;
+  subject: string;
+  amount_cents: number | null;
+  memo: string | null;
+  reference_number: string | null;
+  sender_name: string | null;
+  /** Why it would need review anyway (authentication and parse reasons); empty for a clean notice. */
+  reasons: string[];
+  release: QuarantineRelease | null;
+}
+
+export interface RetryQuarantinedEmailReply extends QuarantineRelease {
+  id: string;
+}

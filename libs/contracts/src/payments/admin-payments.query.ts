@@ -1,0 +1,54 @@
+import { Transform } from 'class-transformer';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+import { TRANSACTION_STATUSES, type TransactionStatus, type TransactionView } from './payment.views';
+import { PAYMENT_ID_PATTERN, type ListPage } from './payments.subjects';
+
+const toLimit = ({ value }: { value: unknown }) => (typeof value === 'string' && /^\d{1,3}$/.test(value) ? Number(value) : value);
+const toBoolean = ({ value }: { value: unknown }) => (value === 'true' ? true : value === 'false' ? false : value);
+
+/**
+ * Query string of GET /v1/admin/payments and `ledger.payments.list-all.v1`:
+ * payments across merchants for platform admins (the review queue is
+ * status=REQUIRES_MANUAL_REVIEW), newest first.
+ */
+export class ListAllPaymentsQuery {
+  @IsOptional()
+  @IsIn(TRANSACTION_STATUSES)
+  status?: TransactionStatus;
+
+  @IsOptional()
+  @IsString()
+  @Matches(/^mer_[a-z0-9]{1,64}$/)
+  merchant_id?: string;
+
+  @IsOptional()
+  @Transform(toBoolean)
+  @IsBoolean()
+  livemode?: boolean;
+
+  @IsOptional()
+  @Transform(toLimit)
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  limit?: number;
+
+  @IsOptional()
+  @IsString()
+  @Matches(PAYMENT_ID_PATTERN)
+  starting_after?: string;
+}
+
+/** A payment as platform admins see it: whose it is, and which e-mail it came from. */
+export interface AdminTransactionView extends TransactionView {
+  merchant_id: string;
+  /** The ingested e-mail (em_…) of a live transfer, else null. */
+  email_id: string | null;
+  /** The Interac reference number the e-mail gave, else null. */
+  reference_number: string | null;
+}
+
+export interface AdminPaymentSubjects {
+  /** Served by the ledger. NOT_FOUND 'Payment not found' when starting_after is no payment matching the filters' scope. */
+  'ledger.payments.list-all.v1': { request: ListAllPaymentsQuery; reply: ListPage<AdminTransactionView> };
+}
