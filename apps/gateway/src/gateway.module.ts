@@ -10,6 +10,7 @@ import { HealthModule } from './health/health.module';
 import { MerchantEventsModule } from './merchant-events/merchant-events.module';
 import { PipelineModule } from './http/pipeline.module';
 import { PaymentsModule } from './payments/payments.module';
+import { RefundsModule } from './refunds/refunds.module';
 import { SandboxModule } from './sandbox/sandbox.module';
 import { WebhookEndpointsModule } from './webhook-endpoints/webhook-endpoints.module';
 
@@ -28,6 +29,7 @@ import { WebhookEndpointsModule } from './webhook-endpoints/webhook-endpoints.mo
     PaymentsModule,
     MerchantEventsModule,
     SandboxModule,
+    RefundsModule,
   ],
 })
 export class GatewayModule {}

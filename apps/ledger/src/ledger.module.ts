@@ -6,6 +6,7 @@ import { LedgerMigrations } from './database/migrations';
 import { MerchantEventQueriesHandler } from './merchant-events/merchant-event-queries.handler';
 import { AllPaymentsQueriesHandler } from './payments/all-payments-queries.handler';
 import { PaymentQueriesHandler } from './payments/payment-queries.handler';
+import { RefundQueriesHandler } from './refunds/refund-queries.handler';
 import { AppendHandler } from './event-store/append.handler';
 import { EventStore } from './event-store/event-store';
 import { EVENT_STORE, GroupCommitAppender } from './event-store/group-commit.appender';
@@ -15,7 +16,7 @@ import { EventPublisher } from './publication/event-publisher';
 
 @Module({
   imports: [DatabaseModule.forService({ schema: 'ledger', migrations: LedgerMigrations })],
-  controllers: [AppendHandler, CheckoutSessionQueriesHandler, PaymentQueriesHandler, MerchantEventQueriesHandler, AllPaymentsQueriesHandler],
+  controllers: [AppendHandler, CheckoutSessionQueriesHandler, PaymentQueriesHandler, MerchantEventQueriesHandler, RefundQueriesHandler, AllPaymentsQueriesHandler],
   providers: [
     { provide: LEDGER_POOL, inject: [DataSource], useFactory: poolOf },
     { provide: EVENT_STORE, useValue: new EventStore(LEDGER_PROJECTIONS) },

@@ -10,6 +10,7 @@ import { GetCheckoutSessionHandler } from './checkout-session/get-checkout-sessi
 import { ExpireSessionJob } from './expiry/expire-session.job';
 import { ExpirySweeper } from './expiry/expiry-sweeper';
 import { SessionExpiryScheduler } from './expiry/session-expiry.scheduler';
+import { DecideRefundHandler } from './payments/decide-refund.handler';
 import { PaymentRepository } from './payments/payment.repository';
 import { RecordTransferHandler } from './payments/record-transfer.handler';
 import { SimulatePaymentHandler } from './payments/simulate-payment.handler';
@@ -17,7 +18,7 @@ import { VerifyPaymentHandler } from './payments/verify-payment.handler';
 
 @Module({
   imports: [RedisModule.forService()],
-  controllers: [CreateCheckoutSessionHandler, GetCheckoutSessionHandler, CompleteCheckoutSessionHandler, PayerSessionHandler, SimulatePaymentHandler, VerifyPaymentHandler, RecordTransferHandler],
+  controllers: [CreateCheckoutSessionHandler, GetCheckoutSessionHandler, CompleteCheckoutSessionHandler, PayerSessionHandler, SimulatePaymentHandler, VerifyPaymentHandler, RecordTransferHandler, DecideRefundHandler],
   providers: [
     { provide: CLOCK, useValue: systemClock },
     CheckoutSessionRepository,

@@ -1,6 +1,7 @@
 import { checkoutSessionProjection } from '../checkout-sessions/checkout-session.projection';
 import { merchantEventProjection } from '../merchant-events/merchant-event.projection';
 import { paymentProjection } from '../payments/payment.projection';
+import { refundProjection } from '../refunds/refund.projection';
 import type { Projection } from './projection';
 
 /**
@@ -9,4 +10,4 @@ import type { Projection } from './projection';
  * one line here. Appends then keep it current inline and `ledger:rebuild`
  * rebuilds it with the others.
  */
-export const LEDGER_PROJECTIONS: readonly Projection[] = [checkoutSessionProjection, paymentProjection, merchantEventProjection];
+export const LEDGER_PROJECTIONS: readonly Projection[] = [checkoutSessionProjection, paymentProjection, merchantEventProjection, refundProjection];

@@ -4,6 +4,7 @@ import { MerchantEventsReadModel1767225600002 } from './1767225600002-merchant-e
 import { MultiStreamIdempotency1767225600003 } from './1767225600003-multi-stream-idempotency.migration';
 import { PaymentsReadModel1767225600004 } from './1767225600004-payments-read-model.migration';
 import { PaymentsByStatus1767225600010 } from './1767225600010-payments-by-status.migration';
+import { RefundsReadModel1767225600005 } from './1767225600005-refunds-read-model.migration';
 
 /** Every migration of the ledger schema, oldest first. */
 export const LedgerMigrations: Function[] = [
@@ -12,5 +13,6 @@ export const LedgerMigrations: Function[] = [
   MerchantEventsReadModel1767225600002,
   MultiStreamIdempotency1767225600003,
   PaymentsReadModel1767225600004,
+  RefundsReadModel1767225600005,
   PaymentsByStatus1767225600010,
 ];

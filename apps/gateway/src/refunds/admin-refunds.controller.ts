@@ -1,0 +1,96 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { AdminListRefundsParams, CompleteRefundBody, FailRefundBody, REFUND_STATUSES, RejectRefundBody, type RefundView } from '@pp/contracts';
+import { BusClient } from '@pp/platform';
+import type { FastifyReply } from 'fastify';
+import { AdminRoute } from '../access/route-access';
+import { ApiJsonBody, ApiJsonResponse } from '../openapi/api-docs.decorators';
+import { listPage, parseListQuery } from '../payments/list-query';
+import { Actor, refundId } from './refund-params';
+import { REFUND_LIST_SCHEMA, REFUND_SCHEMA } from './refunds.schemas';
+
+/**
+ * The platform operator's live refund flow (SPEC §3.3), behind Bearer
+ * $ADMIN_TOKEN, so it can be driven with curl until the dashboard's admin
+ * console puts it behind /api/admin/refunds. Each action answers the refund;
+ * repeating an action answers it unchanged; a wrong stage is 409.
+ */
+@ApiTags('admin')
+@Controller('v1/admin/refunds')
+export class AdminRefundsController {
+  constructor(private readonly bus: BusClient) {}
+
+  @Get()
+  @AdminRoute()
+  @ApiOperation({ summary: "Every merchant's refunds, newest first (status=REQUESTED: the approval queue)" })
+  @ApiQuery({ name: 'status', required: false, enum: [...REFUND_STATUSES] })
+  @ApiQuery({ name: 'payment_id', required: false })
+  @ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 50, default: 10 } })
+  @ApiQuery({ name: 'starting_after', required: false, description: 'Id of the last refund of the previous page' })
+  @ApiJsonResponse(200, 'Refunds (header X-Has-More: true|false)', REFUND_LIST_SCHEMA)
+  list(@Query() raw: Record<string, unknown>, @Res({ passthrough: true }) reply: FastifyReply): Promise<RefundView[]> {
+    const params = parseListQuery(AdminListRefundsParams, raw);
+    return listPage(() => this.bus.request('ledger.refunds.admin-list.v1', params), reply);
+  }
+
+  @Get(':id')
+  @AdminRoute()
+  @ApiOperation({ summary: 'Retrieve any refund' })
+  @ApiJsonResponse(200, 'The refund', REFUND_SCHEMA)
+  retrieve(@Param('id') id: string): Promise<RefundView> {
+    return this.bus.request('ledger.refunds.admin-get.v1', { refund_id: refundId(id) });
+  }
+
+  @Post(':id/approve')
+  @HttpCode(200)
+  @AdminRoute()
+  @ApiOperation({ summary: 'REQUESTED → APPROVED' })
+  @ApiJsonResponse(200, 'The approved refund', REFUND_SCHEMA)
+  approve(@Param('id') id: string, @Actor() admin: string): Promise<RefundView> {
+    return this.bus.request('refunds.approve.v1', { refund_id: refundId(id), admin_id: admin });
+  }
+
+  @Post(':id/reject')
+  @HttpCode(200)
+  @AdminRoute()
+  @ApiOperation({ summary: 'REQUESTED → REJECTED, with a reason' })
+  @ApiJsonBody(RejectRefundBody)
+  @ApiJsonResponse(200, 'The rejected refund', REFUND_SCHEMA)
+  reject(@Param('id') id: string, @Body() body: RejectRefundBody, @Actor() admin: string): Promise<RefundView> {
+    return this.bus.request('refunds.reject.v1', { refund_id: refundId(id), admin_id: admin, rejection_reason: body.rejection_reason });
+  }
+
+  @Post(':id/mark-sent')
+  @HttpCode(200)
+  @AdminRoute()
+  @ApiOperation({ summary: 'APPROVED → SENT: the outbound e-transfer was sent' })
+  @ApiJsonResponse(200, 'The refund, SENT', REFUND_SCHEMA)
+  markSent(@Param('id') id: string, @Actor() admin: string): Promise<RefundView> {
+    return this.bus.request('refunds.mark-sent.v1', { refund_id: refundId(id), admin_id: admin });
+  }
+
+  @Post(':id/complete')
+  @HttpCode(200)
+  @AdminRoute()
+  @ApiOperation({ summary: 'SENT → COMPLETED with the outbound reference and evidence: the payment becomes REFUNDED (one payment.refunded)' })
+  @ApiJsonBody(CompleteRefundBody)
+  @ApiJsonResponse(200, 'The completed refund', REFUND_SCHEMA)
+  complete(@Param('id') id: string, @Body() body: CompleteRefundBody, @Actor() admin: string): Promise<RefundView> {
+    return this.bus.request('refunds.complete.v1', {
+      refund_id: refundId(id),
+      admin_id: admin,
+      outbound_reference: body.outbound_reference,
+      evidence_note: body.evidence_note,
+    });
+  }
+
+  @Post(':id/fail')
+  @HttpCode(200)
+  @AdminRoute()
+  @ApiOperation({ summary: 'SENT → FAILED: the outbound transfer bounced; the payment stays CONFIRMED and may be refunded again' })
+  @ApiJsonBody(FailRefundBody)
+  @ApiJsonResponse(200, 'The failed refund', REFUND_SCHEMA)
+  fail(@Param('id') id: string, @Body() body: FailRefundBody, @Actor() admin: string): Promise<RefundView> {
+    return this.bus.request('refunds.fail.v1', { refund_id: refundId(id), admin_id: admin, failure_reason: body.failure_reason });
+  }
+}

@@ -1,0 +1,76 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { type IdempotencyToken, ListRefundsParams, type MerchantScope, REFUND_STATUSES, RequestRefundBody, type RefundView } from '@pp/contracts';
+import { BusClient } from '@pp/platform';
+import type { FastifyReply } from 'fastify';
+import { Idempotency, KeyScope } from '../access/request-params';
+import { SecretKeyRoute } from '../access/route-access';
+import { ApiJsonBody, ApiJsonResponse } from '../openapi/api-docs.decorators';
+import { listPage, parseListQuery } from '../payments/list-query';
+import { Actor, refundId } from './refund-params';
+import { REFUND_LIST_SCHEMA, REFUND_SCHEMA } from './refunds.schemas';
+
+/**
+ * Full refunds of the key's merchant and mode (DESIGN.md §4): requested here,
+ * decided by the refunds service. Test mode completes at once; live refunds
+ * wait for the platform operator (admin-refunds.controller.ts).
+ */
+@ApiTags('refunds')
+@Controller('v1/refunds')
+export class RefundsController {
+  constructor(private readonly bus: BusClient) {}
+
+  @Post()
+  @SecretKeyRoute('refunds.write')
+  @ApiOperation({ summary: 'Request a full refund of a CONFIRMED payment (test mode: completed at once)' })
+  @ApiJsonBody(RequestRefundBody)
+  @ApiJsonResponse(201, 'Refund requested (live: REQUESTED; test: COMPLETED)', REFUND_SCHEMA)
+  @ApiJsonResponse(200, 'Replay of an earlier request with the same Idempotency-Key (header X-Cache-Lookup: HIT)', REFUND_SCHEMA)
+  async request(
+    @Body() body: RequestRefundBody,
+    @KeyScope() scope: MerchantScope,
+    @Actor() keyId: string,
+    @Idempotency() idempotency: IdempotencyToken,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    const { replayed, ...refund } = await this.bus.request('refunds.request.v1', {
+      ...scope,
+      payment_id: body.payment_id,
+      reason: body.reason ?? null,
+      requested_by: keyId,
+      idempotency,
+    });
+    if (replayed) reply.header('X-Cache-Lookup', 'HIT');
+    await reply.code(replayed ? 200 : 201).send(refund);
+  }
+
+  @Get()
+  @SecretKeyRoute('payments.read')
+  @ApiOperation({ summary: 'List refunds, newest first' })
+  @ApiQuery({ name: 'payment_id', required: false })
+  @ApiQuery({ name: 'status', required: false, enum: [...REFUND_STATUSES] })
+  @ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 50, default: 10 } })
+  @ApiQuery({ name: 'starting_after', required: false, description: 'Id of the last refund of the previous page' })
+  @ApiJsonResponse(200, 'Refunds (header X-Has-More: true|false)', REFUND_LIST_SCHEMA)
+  list(@Query() raw: Record<string, unknown>, @KeyScope() scope: MerchantScope, @Res({ passthrough: true }) reply: FastifyReply): Promise<RefundView[]> {
+    const params = parseListQuery(ListRefundsParams, raw);
+    return listPage(() => this.bus.request('ledger.refunds.list.v1', { ...params, ...scope }), reply);
+  }
+
+  @Get(':id')
+  @SecretKeyRoute('payments.read')
+  @ApiOperation({ summary: 'Retrieve a refund of the key’s merchant and mode' })
+  @ApiJsonResponse(200, 'The refund', REFUND_SCHEMA)
+  retrieve(@Param('id') id: string, @KeyScope() scope: MerchantScope): Promise<RefundView> {
+    return this.bus.request('ledger.refunds.get.v1', { ...scope, refund_id: refundId(id) });
+  }
+
+  @Post(':id/cancel')
+  @HttpCode(200)
+  @SecretKeyRoute('refunds.write')
+  @ApiOperation({ summary: 'Withdraw a refund before it is SENT; the payment may then be refunded again' })
+  @ApiJsonResponse(200, 'The cancelled refund', REFUND_SCHEMA)
+  cancel(@Param('id') id: string, @KeyScope() scope: MerchantScope, @Actor() keyId: string): Promise<RefundView> {
+    return this.bus.request('refunds.cancel.v1', { ...scope, refund_id: refundId(id), cancelled_by: keyId });
+  }
+}

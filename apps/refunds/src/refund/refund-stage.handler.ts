@@ -1,0 +1,99 @@
+import { Controller, Inject } from '@nestjs/common';
+import { MessagePattern, Payload } from '@nestjs/microservices';
+import {
+  CancelRefundCommand,
+  CompleteRefundCommand,
+  DomainError,
+  ErrorCode,
+  FailRefundCommand,
+  type MerchantScope,
+  RefundAdminCommand,
+  refundStreamId,
+  type RefundView,
+  RejectRefundCommand,
+  type StreamAppend,
+} from '@pp/contracts';
+import type { Clock } from '@pp/kernel';
+import { CLOCK } from '../refunds.tokens';
+import { decide, fold, type Refund, type RefundCommand } from './refund.decider';
+import { RefundRepository, retryOnConcurrencyConflict } from './refund.repository';
+import { refundView } from './refund.view';
+import { PAYMENT_ALREADY_REFUNDED } from './request-refund.handler';
+
+type StageCommand = RefundCommand extends infer C ? (C extends { kind: 'request' } ? never : Omit<C, 'now'>) : never;
+
+/**
+ * The stages after REQUESTED (SPEC §3.3). The platform admin drives the live
+ * flow (approve or reject, mark sent, complete with evidence, or fail when
+ * the outbound transfer bounced); the merchant may cancel before SENT.
+ * Completing appends refund.completed and the payment's refund
+ * (transaction.refunded, payment.refunded) in one atomic append, each stream
+ * at the version it was decided on: a repeated or racing completion finds the
+ * refund COMPLETED on its retry and appends nothing, so the merchant sees
+ * exactly one payment.refunded.
+ */
+@Controller()
+export class RefundStageHandler {
+  constructor(
+    private readonly refunds: RefundRepository,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  @MessagePattern('refunds.approve.v1')
+  approve(@Payload() command: RefundAdminCommand): Promise<RefundView> {
+    return this.move(command.refund_id, null, { kind: 'approve', by: command.admin_id });
+  }
+
+  @MessagePattern('refunds.reject.v1')
+  reject(@Payload() command: RejectRefundCommand): Promise<RefundView> {
+    return this.move(command.refund_id, null, { kind: 'reject', by: command.admin_id, rejectionReason: command.rejection_reason });
+  }
+
+  @MessagePattern('refunds.mark-sent.v1')
+  markSent(@Payload() command: RefundAdminCommand): Promise<RefundView> {
+    return this.move(command.refund_id, null, { kind: 'mark_sent', by: command.admin_id });
+  }
+
+  @MessagePattern('refunds.complete.v1')
+  complete(@Payload() command: CompleteRefundCommand): Promise<RefundView> {
+    return this.move(command.refund_id, null, {
+      kind: 'complete',
+      by: command.admin_id,
+      outboundReference: command.outbound_reference,
+      evidenceNote: command.evidence_note,
+    });
+  }
+
+  @MessagePattern('refunds.fail.v1')
+  fail(@Payload() command: FailRefundCommand): Promise<RefundView> {
+    return this.move(command.refund_id, null, { kind: 'fail', by: command.admin_id, failureReason: command.failure_reason });
+  }
+
+  @MessagePattern('refunds.cancel.v1')
+  cancel(@Payload() command: CancelRefundCommand): Promise<RefundView> {
+    return this.move(command.refund_id, command, { kind: 'cancel', by: command.cancelled_by });
+  }
+
+  /** Load, decide, append; `scope` limits a merchant's command to its own refunds (admins see all). */
+  private move(refundId: string, scope: MerchantScope | null, command: StageCommand): Promise<RefundView> {
+    return retryOnConcurrencyConflict(async () => {
+      const { state, version } = await this.refunds.load(refundId);
+      if (!state || (scope && (state.merchant_id !== scope.merchant_id || state.livemode !== scope.livemode))) {
+        throw new DomainError(ErrorCode.NotFound, 'Refund not found');
+      }
+      const events = decide(state, { ...command, now: this.clock.now() } as RefundCommand);
+      if (events.length === 0) return refundView(state);
+      const streams: StreamAppend[] = [{ stream_id: refundStreamId(state.id), expected_version: version, events }];
+      if (command.kind === 'complete') streams.push(await this.paymentRefund(state));
+      const reply = await this.refunds.append(streams, state, { causationId: `refund-${command.kind}:${state.id}` });
+      return refundView(fold(reply.streams[0].events, state) as Refund);
+    });
+  }
+
+  /** The payment's part of a completion. Only a completion refunds a payment, in its own append, so a SENT refund's payment is CONFIRMED. */
+  private async paymentRefund(refund: Refund): Promise<StreamAppend> {
+    const { append } = await this.refunds.decidePaymentRefund(refund, refund.payment_id, refund.id);
+    if (!append) throw new DomainError(ErrorCode.Conflict, PAYMENT_ALREADY_REFUNDED);
+    return append;
+  }
+}

@@ -1,0 +1,250 @@
+import {
+  DomainError,
+  ErrorCode,
+  type NewEvent,
+  REFUND_STAGE_RULE,
+  type RefundApprovedV1,
+  type RefundCancelledV1,
+  type RefundCompletedV1,
+  RefundEventType,
+  type RefundFailedV1,
+  type RefundRejectedV1,
+  type RefundRequestedV1,
+  type RefundSentV1,
+  type RefundStatus,
+  type StoredEvent,
+} from '@pp/contracts';
+
+/*
+ * The refund aggregate as a pure decider (SPEC §2.5, §3.3; stages in
+ * libs/contracts refunds/refund.views.ts):
+ *
+ *   (none)    --request-->   REQUESTED   (test mode: REQUESTED, APPROVED, SENT, COMPLETED at once)
+ *   REQUESTED --approve-->   APPROVED    --mark-sent--> SENT --complete--> COMPLETED
+ *   REQUESTED --reject-->    REJECTED                   SENT --fail-->     FAILED
+ *   REQUESTED | APPROVED --cancel--> CANCELLED
+ *
+ * A command repeated on the stage it leads to decides nothing (a double click,
+ * a retry after a lost answer); `complete` only when its outbound reference is
+ * the one recorded. Every other stage change is refused with
+ * 'Refund is <STAGE>; it cannot be <verb>'. Whether the payment may be
+ * refunded (CONFIRMED, no other refund holding it) is decided elsewhere: by
+ * the payment aggregate and the read model's unique index, in the same append.
+ */
+
+export interface Refund {
+  id: string;
+  payment_id: string;
+  merchant_id: string;
+  livemode: boolean;
+  amount: number;
+  status: RefundStatus;
+  requested_by: string;
+  reason: string | null;
+  outbound_reference: string | null;
+  evidence_note: string | null;
+  rejection_reason: string | null;
+  failure_reason: string | null;
+  requested_at: string;
+  approved_at: string | null;
+  rejected_at: string | null;
+  sent_at: string | null;
+  completed_at: string | null;
+  failed_at: string | null;
+  cancelled_at: string | null;
+}
+
+export type RefundState = Refund | null;
+
+/** What the decider needs of the payment being refunded. */
+export interface RefundablePayment {
+  id: string;
+  merchant_id: string;
+  livemode: boolean;
+  amount: number;
+}
+
+export type RefundCommand =
+  | { kind: 'request'; refundId: string; payment: RefundablePayment; requestedBy: string; reason: string | null; now: Date }
+  | { kind: 'approve'; by: string; now: Date }
+  | { kind: 'reject'; by: string; rejectionReason: string; now: Date }
+  | { kind: 'mark_sent'; by: string; now: Date }
+  | { kind: 'complete'; by: string; outboundReference: string; evidenceNote: string; now: Date }
+  | { kind: 'fail'; by: string; failureReason: string; now: Date }
+  | { kind: 'cancel'; by: string; now: Date };
+
+/** Who moves a test-mode refund through its stages (SPEC §3.3: auto-approval). */
+export const TEST_MODE_ACTOR = 'system:test_mode';
+
+const VERB: Record<Exclude<RefundCommand['kind'], 'request'>, string> = {
+  approve: 'approved',
+  reject: 'rejected',
+  mark_sent: 'marked sent',
+  complete: 'completed',
+  fail: 'marked failed',
+  cancel: 'cancelled',
+};
+
+/** The stage each command starts from, and the one it leads to. */
+const TRANSITION: Record<Exclude<RefundCommand['kind'], 'request'>, { from: readonly RefundStatus[]; to: RefundStatus }> = {
+  approve: { from: ['REQUESTED'], to: 'APPROVED' },
+  reject: { from: ['REQUESTED'], to: 'REJECTED' },
+  mark_sent: { from: ['APPROVED'], to: 'SENT' },
+  complete: { from: ['SENT'], to: 'COMPLETED' },
+  fail: { from: ['SENT'], to: 'FAILED' },
+  cancel: { from: ['REQUESTED', 'APPROVED'], to: 'CANCELLED' },
+};
+
+/** A stage change §3.3 does not allow: CONFLICT with details.rule = 'refund_stage'. */
+export class RefundStageRefused extends DomainError {
+  constructor(from: RefundStatus, command: RefundCommand['kind'], message = `Refund is ${from}; it cannot be ${VERB[command as keyof typeof VERB]}`) {
+    super(ErrorCode.Conflict, message, { rule: REFUND_STAGE_RULE, from, command });
+  }
+}
+
+export function decide(state: RefundState, command: RefundCommand): NewEvent[] {
+  if (command.kind === 'request') {
+    if (state) throw new DomainError(ErrorCode.Conflict, 'Refund already exists');
+    return requestEvents(command);
+  }
+  if (!state) throw new DomainError(ErrorCode.NotFound, 'Refund not found');
+  const { from, to } = TRANSITION[command.kind];
+  if (state.status === to) {
+    if (command.kind === 'complete' && state.outbound_reference !== required(command.outboundReference, 'outbound_reference')) {
+      throw new RefundStageRefused(state.status, command.kind, 'Refund is COMPLETED with another outbound_reference');
+    }
+    return [];
+  }
+  if (!from.includes(state.status)) throw new RefundStageRefused(state.status, command.kind);
+  const at = command.now.toISOString();
+  switch (command.kind) {
+    case 'approve':
+      return [event<RefundApprovedV1>(RefundEventType.Approved, { refund_id: state.id, approved_by: command.by, approved_at: at })];
+    case 'reject':
+      return [
+        event<RefundRejectedV1>(RefundEventType.Rejected, {
+          refund_id: state.id,
+          rejected_by: command.by,
+          rejection_reason: required(command.rejectionReason, 'rejection_reason'),
+          rejected_at: at,
+        }),
+      ];
+    case 'mark_sent':
+      return [event<RefundSentV1>(RefundEventType.Sent, { refund_id: state.id, sent_by: command.by, sent_at: at })];
+    case 'complete':
+      return [
+        event<RefundCompletedV1>(RefundEventType.Completed, {
+          refund_id: state.id,
+          payment_id: state.payment_id,
+          completed_by: command.by,
+          outbound_reference: required(command.outboundReference, 'outbound_reference'),
+          evidence_note: required(command.evidenceNote, 'evidence_note'),
+          completed_at: at,
+        }),
+      ];
+    case 'fail':
+      return [
+        event<RefundFailedV1>(RefundEventType.Failed, {
+          refund_id: state.id,
+          failed_by: command.by,
+          failure_reason: required(command.failureReason, 'failure_reason'),
+          failed_at: at,
+        }),
+      ];
+    case 'cancel':
+      return [event<RefundCancelledV1>(RefundEventType.Cancelled, { refund_id: state.id, cancelled_by: command.by, cancelled_at: at })];
+  }
+}
+
+/** REQUESTED; in test mode the whole flow at once, so no test refund is ever left half-way and none needs an admin. */
+function requestEvents(command: Extract<RefundCommand, { kind: 'request' }>): NewEvent[] {
+  const at = command.now.toISOString();
+  const reason = command.reason?.trim() || null;
+  const requested = event<RefundRequestedV1>(RefundEventType.Requested, {
+    refund_id: command.refundId,
+    payment_id: command.payment.id,
+    merchant_id: command.payment.merchant_id,
+    livemode: command.payment.livemode,
+    amount: command.payment.amount,
+    requested_by: command.requestedBy,
+    reason,
+    requested_at: at,
+  });
+  if (command.payment.livemode) return [requested];
+  const id = command.refundId;
+  return [
+    requested,
+    event<RefundApprovedV1>(RefundEventType.Approved, { refund_id: id, approved_by: TEST_MODE_ACTOR, approved_at: at }),
+    event<RefundSentV1>(RefundEventType.Sent, { refund_id: id, sent_by: TEST_MODE_ACTOR, sent_at: at }),
+    event<RefundCompletedV1>(RefundEventType.Completed, {
+      refund_id: id,
+      payment_id: command.payment.id,
+      completed_by: TEST_MODE_ACTOR,
+      outbound_reference: null,
+      evidence_note: null,
+      completed_at: at,
+    }),
+  ];
+}
+
+export function evolve(state: RefundState, stored: Pick<StoredEvent, 'type' | 'data'>): RefundState {
+  const data = stored.data as Record<string, unknown>;
+  if (stored.type === RefundEventType.Requested) {
+    const r = data as unknown as RefundRequestedV1;
+    return {
+      id: r.refund_id,
+      payment_id: r.payment_id,
+      merchant_id: r.merchant_id,
+      livemode: r.livemode,
+      amount: r.amount,
+      status: 'REQUESTED',
+      requested_by: r.requested_by,
+      reason: r.reason,
+      outbound_reference: null,
+      evidence_note: null,
+      rejection_reason: null,
+      failure_reason: null,
+      requested_at: r.requested_at,
+      approved_at: null,
+      rejected_at: null,
+      sent_at: null,
+      completed_at: null,
+      failed_at: null,
+      cancelled_at: null,
+    };
+  }
+  if (!state) return state;
+  switch (stored.type) {
+    case RefundEventType.Approved:
+      return { ...state, status: 'APPROVED', approved_at: (data as unknown as RefundApprovedV1).approved_at };
+    case RefundEventType.Rejected: {
+      const r = data as unknown as RefundRejectedV1;
+      return { ...state, status: 'REJECTED', rejection_reason: r.rejection_reason, rejected_at: r.rejected_at };
+    }
+    case RefundEventType.Sent:
+      return { ...state, status: 'SENT', sent_at: (data as unknown as RefundSentV1).sent_at };
+    case RefundEventType.Completed: {
+      const c = data as unknown as RefundCompletedV1;
+      return { ...state, status: 'COMPLETED', outbound_reference: c.outbound_reference, evidence_note: c.evidence_note, completed_at: c.completed_at };
+    }
+    case RefundEventType.Failed: {
+      const f = data as unknown as RefundFailedV1;
+      return { ...state, status: 'FAILED', failure_reason: f.failure_reason, failed_at: f.failed_at };
+    }
+    case RefundEventType.Cancelled:
+      return { ...state, status: 'CANCELLED', cancelled_at: (data as unknown as RefundCancelledV1).cancelled_at };
+    default:
+      return state;
+  }
+}
+
+export const fold = (events: readonly Pick<StoredEvent, 'type' | 'data'>[], initial: RefundState = null): RefundState => events.reduce(evolve, initial);
+
+/** Free text an admin must give: trimmed, non-empty (also checked at the edge; the bus may carry other callers). */
+function required(value: string | undefined, field: string): string {
+  const text = value?.trim() ?? '';
+  if (text === '') throw new DomainError(ErrorCode.ValidationFailed, `Validation failed: ${field} is required`);
+  return text;
+}
+
+const event = <D extends object>(type: RefundEventType, data: D): NewEvent => ({ type, schema_version: 1, data: { ...data } as Record<string, unknown> });

@@ -1,0 +1,176 @@
+import { DomainError, ErrorCode, type NewEvent, REFUND_STAGE_RULE, RefundEventType } from '@pp/contracts';
+import { decide, fold, type RefundCommand, TEST_MODE_ACTOR } from './refund.decider';
+
+const T0 = new Date('2026-11-22T01:00:00.000Z');
+const T1 = new Date('2026-11-22T02:00:00.000Z');
+
+const payment = (livemode: boolean) => ({ id: 'txn_1', merchant_id: 'mer_1', livemode, amount: 2500 });
+const request = (livemode = true, reason: string | null = 'Customer changed their mind'): RefundCommand => ({
+  kind: 'request',
+  refundId: 'rf_1',
+  payment: payment(livemode),
+  requestedBy: 'key_1',
+  reason,
+  now: T0,
+});
+const approve: RefundCommand = { kind: 'approve', by: 'admin:a', now: T1 };
+const reject: RefundCommand = { kind: 'reject', by: 'admin:a', rejectionReason: 'Outside the refund window', now: T1 };
+const markSent: RefundCommand = { kind: 'mark_sent', by: 'admin:a', now: T1 };
+const complete = (outboundReference = 'CA1XyZ', evidenceNote = 'Bank confirmation #991'): RefundCommand => ({
+  kind: 'complete',
+  by: 'admin:a',
+  outboundReference,
+  evidenceNote,
+  now: T1,
+});
+const fail: RefundCommand = { kind: 'fail', by: 'admin:a', failureReason: 'Recipient account closed', now: T1 };
+const cancel: RefundCommand = { kind: 'cancel', by: 'usr_owner', now: T1 };
+
+/** Given these earlier decisions, when this command: the events it decides. */
+function given(...history: RefundCommand[]) {
+  const events: NewEvent[] = [];
+  for (const command of history) events.push(...decide(fold(events), command));
+  return { when: (command: RefundCommand) => decide(fold(events), command), state: () => fold(events) };
+}
+
+const refusal = (run: () => unknown): DomainError => {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof DomainError) return error;
+    throw error;
+  }
+  throw new Error('expected a refusal');
+};
+
+const types = (events: NewEvent[]) => events.map((event) => event.type);
+
+/** The histories that reach each stage in live mode. */
+const AT = {
+  REQUESTED: [request()],
+  APPROVED: [request(), approve],
+  REJECTED: [request(), reject],
+  SENT: [request(), approve, markSent],
+  COMPLETED: [request(), approve, markSent, complete()],
+  FAILED: [request(), approve, markSent, fail],
+  CANCELLED: [request(), cancel],
+} as const;
+
+describe('refund decider (SPEC §3.3)', () => {
+  it('given nothing, when a live refund is requested: REQUESTED for the full amount, waiting for an admin', () => {
+    const history = given(request());
+    expect(types(given().when(request()))).toEqual([RefundEventType.Requested]);
+    expect(history.state()).toMatchObject({
+      id: 'rf_1',
+      payment_id: 'txn_1',
+      merchant_id: 'mer_1',
+      livemode: true,
+      amount: 2500,
+      status: 'REQUESTED',
+      requested_by: 'key_1',
+      reason: 'Customer changed their mind',
+      requested_at: T0.toISOString(),
+      approved_at: null,
+      completed_at: null,
+    });
+  });
+
+  it('given nothing, when a test refund is requested: approved, sent and completed at once, with no outbound reference', () => {
+    const events = given().when(request(false, '  '));
+    expect(types(events)).toEqual([RefundEventType.Requested, RefundEventType.Approved, RefundEventType.Sent, RefundEventType.Completed]);
+    expect(events[1].data).toMatchObject({ approved_by: TEST_MODE_ACTOR });
+    expect(events[3].data).toMatchObject({ payment_id: 'txn_1', outbound_reference: null, evidence_note: null });
+    expect(fold(events)).toMatchObject({
+      status: 'COMPLETED',
+      livemode: false,
+      reason: null,
+      requested_at: T0.toISOString(),
+      approved_at: T0.toISOString(),
+      sent_at: T0.toISOString(),
+      completed_at: T0.toISOString(),
+    });
+  });
+
+  it('given a refund, when requested again with its id: refused', () => {
+    expect(refusal(() => given(request()).when(request())).code).toBe(ErrorCode.Conflict);
+  });
+
+  it.each([
+    ['approve', 'REQUESTED', approve, 'APPROVED', { approved_at: T1.toISOString() }],
+    ['reject', 'REQUESTED', reject, 'REJECTED', { rejected_at: T1.toISOString(), rejection_reason: 'Outside the refund window' }],
+    ['mark_sent', 'APPROVED', markSent, 'SENT', { sent_at: T1.toISOString() }],
+    ['complete', 'SENT', complete(), 'COMPLETED', { completed_at: T1.toISOString(), outbound_reference: 'CA1XyZ', evidence_note: 'Bank confirmation #991' }],
+    ['fail', 'SENT', fail, 'FAILED', { failed_at: T1.toISOString(), failure_reason: 'Recipient account closed' }],
+    ['cancel', 'REQUESTED', cancel, 'CANCELLED', { cancelled_at: T1.toISOString() }],
+    ['cancel', 'APPROVED', cancel, 'CANCELLED', { cancelled_at: T1.toISOString() }],
+  ] as const)('given a %s-able %s refund, when %s: %s with its timestamp and inputs', (_kind, from, command, to, fields) => {
+    const history = given(...AT[from]);
+    const events = history.when(command);
+    expect(events).toHaveLength(1);
+    expect(fold(events, history.state())).toMatchObject({ status: to, ...fields });
+  });
+
+  it.each([
+    ['approve', 'APPROVED', approve],
+    ['reject', 'REJECTED', reject],
+    ['mark_sent', 'SENT', markSent],
+    ['complete', 'COMPLETED', complete()],
+    ['fail', 'FAILED', fail],
+    ['cancel', 'CANCELLED', cancel],
+  ] as const)('given a %s already done (%s), when repeated: nothing', (_kind, stage, command) => {
+    expect(given(...AT[stage]).when(command)).toEqual([]);
+  });
+
+  it('given a COMPLETED refund, when completed again with another outbound reference: refused', () => {
+    const error = refusal(() => given(...AT.COMPLETED).when(complete('OTHER')));
+    expect(error).toMatchObject({ code: ErrorCode.Conflict, message: 'Refund is COMPLETED with another outbound_reference' });
+  });
+
+  const VERBS = { approve: 'approved', reject: 'rejected', mark_sent: 'marked sent', complete: 'completed', fail: 'marked failed', cancel: 'cancelled' };
+  const ALLOWED: Record<keyof typeof VERBS, readonly string[]> = {
+    approve: ['REQUESTED', 'APPROVED'],
+    reject: ['REQUESTED', 'REJECTED'],
+    mark_sent: ['APPROVED', 'SENT'],
+    complete: ['SENT', 'COMPLETED'],
+    fail: ['SENT', 'FAILED'],
+    cancel: ['REQUESTED', 'APPROVED', 'CANCELLED'],
+  };
+  const COMMANDS = { approve, reject, mark_sent: markSent, complete: complete(), fail, cancel };
+  const refusals = (Object.keys(COMMANDS) as (keyof typeof COMMANDS)[]).flatMap((kind) =>
+    (Object.keys(AT) as (keyof typeof AT)[]).filter((stage) => !ALLOWED[kind].includes(stage)).map((stage) => [kind, stage] as const),
+  );
+
+  it.each(refusals)('given a %s on a %s refund: refused, naming the stage', (kind, stage) => {
+    const error = refusal(() => given(...AT[stage]).when(COMMANDS[kind]));
+    expect(error).toMatchObject({
+      code: ErrorCode.Conflict,
+      message: `Refund is ${stage}; it cannot be ${VERBS[kind]}`,
+      details: { rule: REFUND_STAGE_RULE, from: stage, command: kind },
+    });
+  });
+
+  it.each([
+    ['outbound_reference', complete('  ', 'ok')],
+    ['evidence_note', complete('CA1', '\n\t ')],
+    ['evidence_note', complete('CA1', '')],
+  ] as const)('given a SENT refund, when completed without %s: validation failed', (field, command) => {
+    const error = refusal(() => given(...AT.SENT).when(command));
+    expect(error).toMatchObject({ code: ErrorCode.ValidationFailed, message: `Validation failed: ${field} is required` });
+  });
+
+  it('trims the completion inputs', () => {
+    const history = given(...AT.SENT);
+    expect(fold(history.when(complete('  CA1  ', ' checked '))!, history.state())).toMatchObject({ outbound_reference: 'CA1', evidence_note: 'checked' });
+  });
+
+  it.each([
+    ['reject', 'REQUESTED', { ...reject, rejectionReason: ' ' }, 'rejection_reason'],
+    ['fail', 'SENT', { ...fail, failureReason: '' }, 'failure_reason'],
+  ] as const)('given a refund, when %s without a reason: validation failed', (_kind, stage, command, field) => {
+    expect(refusal(() => given(...AT[stage]).when(command as RefundCommand)).message).toBe(`Validation failed: ${field} is required`);
+  });
+
+  it('given nothing, when any stage command: not found', () => {
+    for (const command of Object.values(COMMANDS)) expect(refusal(() => given().when(command)).code).toBe(ErrorCode.NotFound);
+  });
+});

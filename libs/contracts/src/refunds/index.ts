@@ -1,0 +1,3 @@
+export * from './refund.events';
+export * from './refund.views';
+export * from './refunds.subjects';

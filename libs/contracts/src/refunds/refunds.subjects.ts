@@ -1,0 +1,228 @@
+import { Transform, Type } from 'class-transformer';
+import { IsBoolean, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Length, Matches, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import { StreamAppend } from '../ledger/append';
+import { IdempotencyToken, MerchantScope } from '../merchant-scope';
+import type { TransactionView } from '../payments/payment.views';
+import { type ListPage, PAYMENT_ID_PATTERN } from '../payments/payments.subjects';
+import { REFUND_STATUSES, type RefundStatus, type RefundView } from './refund.views';
+
+export const REFUND_ID_PATTERN = /^rf_[a-z0-9]{8,64}$/;
+
+/** Longest free text a refund keeps (reason, evidence, rejection and failure reasons). */
+export const REFUND_TEXT_MAX = 1000;
+
+const trimmed = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
+const toLimit = ({ value }: { value: unknown }) => (typeof value === 'string' && /^\d{1,3}$/.test(value) ? Number(value) : value);
+
+/** A required free-text input: trimmed, then non-empty ('<field> is required'), at most REFUND_TEXT_MAX characters. */
+function RequiredText(field: string): PropertyDecorator {
+  return (target, key) => {
+    Transform(trimmed)(target, key);
+    IsString({ message: `${field} must be a string` })(target, key);
+    IsNotEmpty({ message: `${field} is required` })(target, key);
+    MaxLength(REFUND_TEXT_MAX, { message: `${field} must be at most ${REFUND_TEXT_MAX} characters` })(target, key);
+  };
+}
+
+/** Body of POST /v1/refunds: always a full refund of the payment. */
+export class RequestRefundBody {
+  @IsString({ message: 'payment_id must be a string' })
+  @Matches(PAYMENT_ID_PATTERN, { message: 'payment_id must look like txn_…' })
+  payment_id!: string;
+
+  @IsOptional()
+  @Transform(trimmed)
+  @IsString({ message: 'reason must be a string' })
+  @MaxLength(REFUND_TEXT_MAX, { message: `reason must be at most ${REFUND_TEXT_MAX} characters` })
+  reason?: string;
+}
+
+/** `refunds.request.v1`: the merchant API (POST /v1/refunds) or the dashboard's "request refund". */
+export class RequestRefundCommand extends MerchantScope {
+  @IsString()
+  @Matches(PAYMENT_ID_PATTERN, { message: 'payment_id must look like txn_…' })
+  payment_id!: string;
+
+  @IsOptional()
+  @Transform(trimmed)
+  @IsString()
+  @MaxLength(REFUND_TEXT_MAX)
+  reason?: string | null;
+
+  /** The API key id, 'api', or the dashboard user id. */
+  @IsString()
+  @Length(1, 255)
+  requested_by!: string;
+
+  /** Recorded with the append: a repeat answers the refund it created (replayed: true). */
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => IdempotencyToken)
+  idempotency?: IdempotencyToken;
+}
+
+/** A platform admin's action on a refund (live flow). Not merchant-scoped: the operator sees every merchant. */
+export class RefundAdminCommand {
+  @IsString()
+  @Matches(REFUND_ID_PATTERN, { message: 'refund_id must look like rf_…' })
+  refund_id!: string;
+
+  /** Who acted: a platform admin id, or 'admin:<token id>' for the admin token. */
+  @IsString()
+  @Length(1, 255)
+  admin_id!: string;
+}
+
+export class RejectRefundBody {
+  @RequiredText('rejection_reason')
+  rejection_reason!: string;
+}
+
+export class RejectRefundCommand extends RefundAdminCommand {
+  @RequiredText('rejection_reason')
+  rejection_reason!: string;
+}
+
+/** Live completion: both inputs are required (SPEC §2.5, §3.3). */
+export class CompleteRefundBody {
+  @RequiredText('outbound_reference')
+  outbound_reference!: string;
+
+  @RequiredText('evidence_note')
+  evidence_note!: string;
+}
+
+export class CompleteRefundCommand extends RefundAdminCommand {
+  @RequiredText('outbound_reference')
+  outbound_reference!: string;
+
+  @RequiredText('evidence_note')
+  evidence_note!: string;
+}
+
+/** The outbound transfer bounced after SENT. */
+export class FailRefundBody {
+  @RequiredText('failure_reason')
+  failure_reason!: string;
+}
+
+export class FailRefundCommand extends RefundAdminCommand {
+  @RequiredText('failure_reason')
+  failure_reason!: string;
+}
+
+/** `refunds.cancel.v1`: the merchant withdraws a refund before it is SENT. */
+export class CancelRefundCommand extends MerchantScope {
+  @IsString()
+  @Matches(REFUND_ID_PATTERN, { message: 'refund_id must look like rf_…' })
+  refund_id!: string;
+
+  @IsString()
+  @Length(1, 255)
+  cancelled_by!: string;
+}
+
+/** Query string of GET /v1/refunds; any failure is 400 'Invalid query parameters'. */
+export class ListRefundsParams {
+  @IsOptional()
+  @IsString()
+  @Matches(PAYMENT_ID_PATTERN)
+  payment_id?: string;
+
+  @IsOptional()
+  @IsIn(REFUND_STATUSES)
+  status?: RefundStatus;
+
+  @IsOptional()
+  @Transform(toLimit)
+  @IsInt()
+  @Min(1)
+  @Max(50)
+  limit?: number;
+
+  @IsOptional()
+  @IsString()
+  @Matches(REFUND_ID_PATTERN)
+  starting_after?: string;
+}
+
+/** `ledger.refunds.list.v1`: the params, validated, with the caller's scope. */
+export class ListRefundsQuery extends ListRefundsParams {
+  @IsString()
+  @Length(1, 64)
+  merchant_id!: string;
+
+  @IsBoolean()
+  livemode!: boolean;
+}
+
+/** `ledger.refunds.admin-list.v1` and GET /v1/admin/refunds: every merchant and mode (the operator's queue). */
+export class AdminListRefundsParams extends ListRefundsParams {}
+
+export class GetRefundQuery extends MerchantScope {
+  @IsString()
+  @Length(1, 80)
+  refund_id!: string;
+}
+
+export class AdminGetRefundQuery {
+  @IsString()
+  @Length(1, 80)
+  refund_id!: string;
+}
+
+/** `payments.decide-refund.v1`: the payment aggregate's decision to refund, without appending it. */
+export class DecideRefundCommand extends MerchantScope {
+  @IsString()
+  @Matches(PAYMENT_ID_PATTERN, { message: 'payment_id must look like txn_…' })
+  payment_id!: string;
+
+  @IsString()
+  @Matches(REFUND_ID_PATTERN, { message: 'refund_id must look like rf_…' })
+  refund_id!: string;
+}
+
+export interface DecideRefundReply {
+  /** The payment at the version the decision was made on. */
+  payment: TransactionView;
+  /**
+   * The payment stream's part of the append that refunds it (transaction.refunded
+   * and payment.refunded, at the loaded version), or null when the payment is
+   * already REFUNDED. The caller appends it atomically with its own stream; a
+   * payment that moved meanwhile fails that append with CONCURRENCY_CONFLICT.
+   */
+  append: StreamAppend | null;
+}
+
+export interface RefundSubjects {
+  /**
+   * Served by refunds. Test mode runs the whole flow (REQUESTED → APPROVED → SENT → COMPLETED, payment REFUNDED)
+   * in one atomic append. Errors: NOT_FOUND 'Payment not found' (unknown, other merchant or mode); CONFLICT
+   * 'Payment already refunded', 'A refund is already open for this payment' (details.rule refund_open),
+   * 'A FAILED payment cannot be refunded' (any status but CONFIRMED).
+   */
+  'refunds.request.v1': { request: RequestRefundCommand; reply: RefundView & { replayed: boolean } };
+  /** Served by refunds (admin). REQUESTED → APPROVED; repeat: no change. CONFLICT 'Refund is SENT; it cannot be approved'. */
+  'refunds.approve.v1': { request: RefundAdminCommand; reply: RefundView };
+  /** REQUESTED → REJECTED. */
+  'refunds.reject.v1': { request: RejectRefundCommand; reply: RefundView };
+  /** APPROVED → SENT: the operator sent the outbound e-transfer. */
+  'refunds.mark-sent.v1': { request: RefundAdminCommand; reply: RefundView };
+  /**
+   * SENT → COMPLETED, and the payment REFUNDED with exactly one payment.refunded, in one atomic append.
+   * A repeat with the same outbound_reference changes nothing.
+   */
+  'refunds.complete.v1': { request: CompleteRefundCommand; reply: RefundView };
+  /** SENT → FAILED: the outbound transfer bounced; the payment stays CONFIRMED and may be refunded again. */
+  'refunds.fail.v1': { request: FailRefundCommand; reply: RefundView };
+  /** Served by refunds (merchant). REQUESTED or APPROVED → CANCELLED. NOT_FOUND 'Refund not found' outside the caller's merchant and mode. */
+  'refunds.cancel.v1': { request: CancelRefundCommand; reply: RefundView };
+  /** Served by sessions (owner of the payment aggregate). NOT_FOUND 'Payment not found'; CONFLICT for a payment that is not CONFIRMED or REFUNDED. */
+  'payments.decide-refund.v1': { request: DecideRefundCommand; reply: DecideRefundReply };
+  /** Served by the ledger's refunds read model. NOT_FOUND 'Refund not found' outside the caller's merchant and mode. */
+  'ledger.refunds.get.v1': { request: GetRefundQuery; reply: RefundView };
+  /** Newest first. NOT_FOUND 'Refund not found' when starting_after is not a refund of the caller. */
+  'ledger.refunds.list.v1': { request: ListRefundsQuery; reply: ListPage<RefundView> };
+  'ledger.refunds.admin-get.v1': { request: AdminGetRefundQuery; reply: RefundView };
+  'ledger.refunds.admin-list.v1': { request: AdminListRefundsParams; reply: ListPage<RefundView> };
+}
