@@ -122,6 +122,62 @@ const ROUTES: RouteRow[] = [
       restricted_with_scope: { status: 403, error: 'Simulate payment requires a test key' },
     },
   },
+  {
+    name: 'POST /v1/refunds',
+    access: { scope: 'refunds.write' },
+    request: () => ({ path: '/v1/refunds', body: { payment_id: 'txn_x0000000000000000000000' } }),
+    granted: UNAVAILABLE,
+    grantedFor: { restricted_with_scope: { status: 403, error: 'Insufficient scope: refunds.write required' } },
+  },
+  {
+    name: 'GET /v1/refunds',
+    access: { scope: 'payments.read' },
+    request: () => ({ path: '/v1/refunds?limit=5' }),
+    granted: UNAVAILABLE,
+    grantedFor: { restricted_with_scope: { status: 403, error: 'Insufficient scope: payments.read required' }, restricted_without_scope: UNAVAILABLE },
+  },
+  {
+    name: 'GET /v1/refunds/:id',
+    access: { scope: 'payments.read' },
+    request: () => ({ path: '/v1/refunds/rf_x0000000000000000000000' }),
+    granted: UNAVAILABLE,
+    grantedFor: { restricted_with_scope: { status: 403, error: 'Insufficient scope: payments.read required' }, restricted_without_scope: UNAVAILABLE },
+  },
+  {
+    name: 'POST /v1/refunds/:id/cancel',
+    access: { scope: 'refunds.write' },
+    request: () => ({ path: '/v1/refunds/rf_x0000000000000000000000/cancel', method: 'POST' }),
+    granted: UNAVAILABLE,
+    grantedFor: { restricted_with_scope: { status: 403, error: 'Insufficient scope: refunds.write required' } },
+  },
+  {
+    name: 'GET /v1/admin/refunds',
+    access: { admin: true },
+    request: () => ({ path: '/v1/admin/refunds?status=REQUESTED' }),
+    granted: UNAVAILABLE,
+  },
+  {
+    name: 'POST /v1/admin/refunds/:id/complete',
+    access: { admin: true },
+    request: () => ({ path: '/v1/admin/refunds/rf_x0000000000000000000000/complete', body: { outbound_reference: 'CA1', evidence_note: 'seen' } }),
+    granted: UNAVAILABLE,
+  },
+  ...(['approve', 'mark-sent'] as const).map(
+    (action): RouteRow => ({
+      name: `POST /v1/admin/refunds/:id/${action}`,
+      access: { admin: true },
+      request: () => ({ path: `/v1/admin/refunds/rf_x0000000000000000000000/${action}`, method: 'POST' }),
+      granted: UNAVAILABLE,
+    }),
+  ),
+  ...([['reject', { rejection_reason: 'no' }], ['fail', { failure_reason: 'bounced' }]] as const).map(
+    ([action, body]): RouteRow => ({
+      name: `POST /v1/admin/refunds/:id/${action}`,
+      access: { admin: true },
+      request: () => ({ path: `/v1/admin/refunds/rf_x0000000000000000000000/${action}`, body }),
+      granted: UNAVAILABLE,
+    }),
+  ),
 ];
 
 const CREDENTIALS: Credential[] = [

@@ -90,10 +90,14 @@ export class RefundStageHandler {
     });
   }
 
-  /** The payment's part of a completion. Only a completion refunds a payment, in its own append, so a SENT refund's payment is CONFIRMED. */
+  /**
+   * The payment's part of a completion. Only a refund's completion refunds a
+   * payment, in the same append, so a REFUNDED payment here means a racing
+   * completion of this refund won after it was loaded: reload and decide again.
+   */
   private async paymentRefund(refund: Refund): Promise<StreamAppend> {
     const { append } = await this.refunds.decidePaymentRefund(refund, refund.payment_id, refund.id);
-    if (!append) throw new DomainError(ErrorCode.Conflict, PAYMENT_ALREADY_REFUNDED);
+    if (!append) throw new DomainError(ErrorCode.ConcurrencyConflict, PAYMENT_ALREADY_REFUNDED, { stream_id: refundStreamId(refund.id) });
     return append;
   }
 }
