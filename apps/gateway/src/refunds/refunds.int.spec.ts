@@ -190,7 +190,7 @@ describe('refunds over HTTP', () => {
     const refused = results.filter((result) => result.status !== 201);
     // Live: the unique index refuses the losers; test: the winner refunded the payment at once, so most losers learn that.
     const reasons = mode === 'live' ? ['A refund is already open for this payment'] : ['A refund is already open for this payment', 'Payment already refunded'];
-    for (const result of refused) expect({ status: result.status, error: reasons.includes(result.body.error) }).toEqual({ status: 409, error: true });
+    for (const result of refused) expect({ status: result.status, error: reasons.includes((result.body as unknown as { error: string }).error) }).toEqual({ status: 409, error: true });
     const { rows } = await db.query('SELECT count(*)::int AS n FROM ledger.refunds WHERE payment_id = $1', [payment.id]);
     expect(rows[0].n).toBe(1);
     const listed = await gateway.call<RefundView[]>(`/v1/refunds?payment_id=${payment.id}`, { token: keyOf(a) });
