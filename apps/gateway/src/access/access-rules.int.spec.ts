@@ -77,6 +77,15 @@ const ROUTES: RouteRow[] = [
     request: (m) => ({ path: `/v1/admin/merchants/${m.merchant_id}`, method: 'PATCH', body: { etransfer_email: 'pay@shop.example' } }),
     granted: { status: 200 },
   },
+  // Platform admins' review routes answer from ingest and the ledger, which do not run here.
+  { name: 'GET /v1/admin/ingest/quarantine', access: { admin: true }, request: () => ({ path: '/v1/admin/ingest/quarantine' }), granted: UNAVAILABLE },
+  {
+    name: 'POST /v1/admin/ingest/quarantine/:id/retry',
+    access: { admin: true },
+    request: () => ({ path: '/v1/admin/ingest/quarantine/em_x0000000000000000000000/retry', method: 'POST' }),
+    granted: UNAVAILABLE,
+  },
+  { name: 'GET /v1/admin/payments', access: { admin: true }, request: () => ({ path: '/v1/admin/payments?status=REQUIRES_MANUAL_REVIEW' }), granted: UNAVAILABLE },
   {
     name: 'POST /v1/checkout/sessions',
     access: { scope: 'checkout.write' },

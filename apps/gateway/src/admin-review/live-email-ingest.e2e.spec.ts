@@ -1,0 +1,320 @@
+import { randomUUID } from 'node:crypto';
+import { INGEST_RAW_EMAIL_SUBJECT, ingestRawEmailStreamName, type AdminTransactionView, type QuarantinedEmailView } from '@pp/contracts';
+import { buildNotice, signEmail, TestStack, testDkimKey, waitFor, writeDnsOverrides, type NoticeSpec } from '@pp/testing';
+import { connect, type NatsConnection } from 'nats';
+import { Client } from 'pg';
+import type { ProvisionedMerchantView } from '../identity/identity.views';
+import { GatewayClient } from '../testing/gateway-client';
+
+/*
+ * Live e-mail ingest end to end (SPEC §3.1-§3.2, issue 7): signed Interac
+ * notices posted to POST /v1/internal/ingest-email or published to JetStream
+ * become payments of the merchant whose deposit address they were sent to,
+ * through the real gateway, ingest, sessions and ledger processes.
+ */
+
+const SESSION_TTL_SECONDS = 40;
+const EVIL = testDkimKey('evil.example');
+
+interface Session {
+  id: string;
+  memo: string;
+  reference: string;
+  amount: number;
+  status: string;
+}
+
+describe('live e-mail ingest: matching, review, quarantine', () => {
+  let stack: TestStack;
+  let gateway: GatewayClient;
+  let nc: NatsConnection;
+  let db: Client;
+  let shop: ProvisionedMerchantView;
+  let stranger: ProvisionedMerchantView;
+  let toExpire: Session;
+  let serial = 0;
+  const SHOP_ADDRESS = 'Payments@Shop.example';
+
+  beforeAll(async () => {
+    stack = await TestStack.start({
+      services: ['gateway', 'sessions', 'ledger', 'ingest'],
+      label: 'live-email',
+      env: {
+        INGEST_DNS_OVERRIDES: writeDnsOverrides(testDkimKey(), EVIL),
+        SESSION_TTL_SECONDS: String(SESSION_TTL_SECONDS),
+        RATE_LIMIT_LIVE_PER_SECOND: '5000',
+        RATE_LIMIT_TEST_PER_SECOND: '5000',
+      },
+    });
+    gateway = new GatewayClient(stack);
+    nc = await connect({ servers: stack.env.NATS_URL });
+    db = new Client({ connectionString: stack.database.url });
+    await db.connect();
+    shop = await gateway.createMerchant('Shop');
+    stranger = await gateway.createMerchant('Stranger');
+    expect((await admin(`/v1/admin/merchants/${shop.merchant_id}`, { method: 'PATCH', body: { etransfer_email: SHOP_ADDRESS } })).status).toBe(200);
+    // Created first, so that its deadline has passed (or nearly) when the expiry test runs last.
+    toExpire = await createSession(shop.keys.live_secret);
+  });
+
+  afterAll(async () => {
+    await db?.end();
+    await (await nc?.jetstreamManager())?.streams.delete(ingestRawEmailStreamName(stack.namespace)).catch(() => undefined);
+    await nc?.drain();
+    await stack?.stop();
+  });
+
+  const admin = (path: string, options: Parameters<GatewayClient['call']>[1] = {}) => gateway.call(path, { token: gateway.adminToken, ...options });
+
+  async function createSession(token: string, amount = 2500): Promise<Session> {
+    const result = await gateway.call('/v1/checkout/sessions', {
+      token,
+      body: { amount, currency: 'cad', reference: `order-${randomUUID()}`, success_url: 'https://shop.example/ok', cancel_url: 'https://shop.example/no' },
+    });
+    expect(result.status).toBe(201);
+    return { ...result.body, amount }; // the creation answer (SPEC §4.1) does not repeat the amount
+  }
+  const sessionOf = async (token: string, id: string): Promise<Session> => (await gateway.call(`/v1/checkout/sessions/${id}`, { token })).body;
+
+  const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
+  /** A deposit notice with its own Message-ID and Interac reference number unless the spec sets them (unsigned). */
+  const notice = (spec: NoticeSpec = {}) => {
+    serial += 1;
+    return buildNotice({
+      to: SHOP_ADDRESS.toLowerCase(),
+      messageId: `<live${serial}.${stack.namespace}@payments.interac.ca>`,
+      reference: `C1A${stack.namespace.slice(-5)}${String(serial).padStart(4, '0')}`,
+      ...spec,
+    });
+  };
+  const depositFor = (session: Session, spec: NoticeSpec = {}) => notice({ message: session.memo, amount: dollars(session.amount), ...spec });
+
+  const post = async (raw: string) => {
+    const result = await gateway.call('/v1/internal/ingest-email', {
+      token: stack.env.INGEST_TOKEN,
+      body: raw,
+      headers: { 'content-type': 'message/rfc822' },
+      idempotencyKey: null,
+    });
+    expect(result.status).toBe(202);
+    return result.body as { id: string; status: 'accepted' | 'duplicate' };
+  };
+  const publish = (raw: string) => nc.jetstream().publish(`${stack.namespace}.${INGEST_RAW_EMAIL_SUBJECT}`, Buffer.from(raw));
+
+  const dispositionOf = (emailId: string, options?: Parameters<typeof waitFor>[2]) =>
+    waitFor(
+      `the hand-off of ${emailId}`,
+      async () => (await db.query(`SELECT disposition FROM ingest.notice_handoffs WHERE email_id = $1`, [emailId])).rows[0]?.disposition as string | undefined,
+      options,
+    );
+  const adminPayments = async (query = '') => {
+    const result = await admin(`/v1/admin/payments?limit=100${query}`);
+    expect(result.status).toBe(200);
+    return result.body as AdminTransactionView[];
+  };
+  const paymentsOfEmail = async (emailId: string) => (await adminPayments()).filter((payment) => payment.email_id === emailId);
+  const paymentOfEmail = (emailId: string) => waitFor(`the payment of ${emailId}`, async () => (await paymentsOfEmail(emailId))[0]);
+  const eventsOf = async (token: string) => (await gateway.call('/v1/events?limit=50', { token })).body as Array<{ type: string; livemode: boolean; data: Record<string, any> }>;
+
+  it('confirms a signed notice sent to the merchant’s deposit address with the session’s memo and amount', async () => {
+    const session = await createSession(shop.keys.live_secret, 4321);
+    const reply = await post(await signEmail(depositFor(session, { message: `thanks ${session.memo.toLowerCase().replace('-', ' ')}` })));
+    expect(reply).toEqual({ id: expect.stringMatching(/^em_/), status: 'accepted' });
+    expect(await dispositionOf(reply.id)).toBe('confirmed');
+
+    const payments = (await gateway.call(`/v1/payments?reference=${session.memo}`, { token: shop.keys.live_secret })).body;
+    expect(payments).toEqual([
+      expect.objectContaining({ status: 'CONFIRMED', verification_method: 'AUTO_EMAIL', amount: 4321, etransfer_ref: session.memo, session_id: session.id, livemode: true, sender_name: 'CAI FANG WU', review_reasons: [] }),
+    ]);
+    expect((await sessionOf(shop.keys.live_secret, session.id)).status).toBe('COMPLETED');
+    const events = await waitFor('both events', async () => {
+      const mine = (await eventsOf(shop.keys.live_secret)).filter((event) => event.data.session_id === session.id);
+      return mine.length === 2 && mine;
+    });
+    expect(events.map((event) => [event.type, event.livemode]).sort()).toEqual([
+      ['checkout.session.completed', true],
+      ['payment.confirmed', true],
+    ]);
+    // Test mode sees nothing of it.
+    expect((await gateway.call('/v1/payments', { token: shop.keys.test_secret })).body).toEqual([]);
+  });
+
+  /** Each case: a live session of the shop (or not), the raw message, and the reasons the payment must carry. */
+  const reviewCases: Array<[string, (session: Session) => Promise<string>, string[]]> = [
+    ['a wrong amount', async (s) => signEmail(depositFor(s, { amount: '$30.00' })), ['wrong_amount']],
+    ['an unknown memo', async (s) => signEmail(depositFor(s, { message: 'PP-ZZZZZZ' })), ['unknown_memo']],
+    ['no memo', async (s) => signEmail(depositFor(s, { message: null })), ['unknown_memo', 'memo_missing']],
+    ['an unparseable amount (recorded as 0 cents)', async (s) => signEmail(depositFor(s, { amount: '$12.3.4', subjectAmount: '$12.3.4' })), ['wrong_amount', 'amount_unparseable']],
+    ['an unsigned notice', async (s) => depositFor(s), ['unauthenticated_sender', 'dkim_missing']],
+    ['a notice signed by another domain', async (s) => signEmail(depositFor(s, { fromDomain: 'evil.example' }), { key: EVIL }), ['unauthenticated_sender', 'dkim_untrusted_domain', 'from_not_trusted']],
+    [
+      'a fake Authentication-Results and DKIM-Signature header',
+      async (s) =>
+        depositFor(s, {
+          extraHeaders: [
+            'Authentication-Results: mx.shop.example; dkim=pass header.d=payments.interac.ca; spf=pass',
+            'DKIM-Signature: v=1; a=rsa-sha256; c=relaxed/relaxed; d=payments.interac.ca; s=test2026; h=from:to:subject; bh=AAAA; b=BBBB',
+          ],
+        }),
+      ['unauthenticated_sender', 'dkim_failed'],
+    ],
+    ['a second From header', async (s) => signEmail(depositFor(s, { extraHeaders: ['From: "SHOP OWNER" <notify@payments.interac.ca>'] })), ['unauthenticated_sender', 'header_not_unique:from', 'from_not_trusted']],
+    [
+      'a notice changed after signing (memo swapped)',
+      async (s) => {
+        const decoy = await createSession(shop.keys.live_secret);
+        return (await signEmail(depositFor(decoy, { amount: dollars(s.amount) }))).replace(decoy.memo, s.memo);
+      },
+      ['unauthenticated_sender', 'dkim_failed'],
+    ],
+  ];
+
+  it.each(reviewCases)('records %s as REQUIRES_MANUAL_REVIEW with its reasons, never CONFIRMED', async (_case, message, reasons) => {
+    const session = await createSession(shop.keys.live_secret);
+    const reply = await post(await message(session));
+    expect(await dispositionOf(reply.id)).toBe('manual_review');
+    const payment = await paymentOfEmail(reply.id);
+    expect(payment).toMatchObject({ merchant_id: shop.merchant_id, livemode: true, status: 'REQUIRES_MANUAL_REVIEW', email_id: reply.id });
+    expect([...payment.review_reasons].sort()).toEqual([...reasons].sort());
+    expect(Number.isInteger(payment.amount)).toBe(true);
+    expect((await sessionOf(shop.keys.live_secret, session.id)).status).toBe('PENDING');
+    await waitFor('payment.pending_review', async () =>
+      (await eventsOf(shop.keys.live_secret)).find((event) => event.type === 'payment.pending_review' && event.data.payment_id === payment.id && event.livemode),
+    );
+  });
+
+  it('records a second transfer to a completed session as session_completed', async () => {
+    const session = await createSession(shop.keys.live_secret);
+    expect(await dispositionOf((await post(await signEmail(depositFor(session)))).id)).toBe('confirmed');
+    const second = await post(await signEmail(depositFor(session)));
+    expect(await paymentOfEmail(second.id)).toMatchObject({ status: 'REQUIRES_MANUAL_REVIEW', review_reasons: ['session_completed'], session_id: session.id });
+  });
+
+  it('never confirms a test session from e-mail, nor links it', async () => {
+    const session = await createSession(shop.keys.test_secret);
+    const reply = await post(await signEmail(depositFor(session)));
+    expect(await paymentOfEmail(reply.id)).toMatchObject({ status: 'REQUIRES_MANUAL_REVIEW', review_reasons: ['test_session'], session_id: null, livemode: true });
+    expect((await sessionOf(shop.keys.test_secret, session.id)).status).toBe('PENDING');
+  });
+
+  it('records a replayed notice once: same message, or same Interac reference under a new Message-ID', async () => {
+    const session = await createSession(shop.keys.live_secret);
+    const raw = await signEmail(depositFor(session, { reference: 'C1AReplay001' }));
+    const first = await post(raw);
+    expect(await post(raw)).toEqual({ id: first.id, status: 'duplicate' });
+    const copy = await post(await signEmail(depositFor(session, { reference: 'C1AReplay001' })));
+    expect(copy.status).toBe('duplicate');
+    expect(await paymentOfEmail(first.id)).toMatchObject({ status: 'CONFIRMED' });
+    expect((await adminPayments()).filter((payment) => payment.reference_number === 'C1AReplay001')).toHaveLength(1);
+  });
+
+  it('records one payment when the same notice arrives over HTTP and JetStream at once', async () => {
+    for (let round = 0; round < 3; round++) {
+      const session = await createSession(shop.keys.live_secret);
+      const raw = await signEmail(depositFor(session));
+      const [reply] = await Promise.all([post(raw), publish(raw)]);
+      await waitFor('both arrivals', async () => (await db.query(`SELECT 1 FROM ingest.email_receipts WHERE email_id = $1`, [reply.id])).rowCount === 2);
+      expect(await dispositionOf(reply.id)).toBe('confirmed');
+      const payments = (await gateway.call(`/v1/payments?reference=${session.memo}`, { token: shop.keys.live_secret })).body;
+      expect(payments.map((payment: { status: string }) => payment.status)).toEqual(['CONFIRMED']);
+      const completions = (await eventsOf(shop.keys.live_secret)).filter((event) => event.type === 'checkout.session.completed' && event.data.session_id === session.id);
+      expect(completions).toHaveLength(1);
+    }
+  });
+
+  it.each([
+    ['not-deposited', 'not_deposited'],
+    ['reminder', 'reminder'],
+    ['cancelled', 'cancelled'],
+  ] as const)('creates no payment for a %s notice', async (_name, kind) => {
+    const session = await createSession(shop.keys.live_secret);
+    const reply = await post(await signEmail(depositFor(session, { kind })));
+    expect(await dispositionOf(reply.id)).toBe('no_payment');
+    expect(await paymentsOfEmail(reply.id)).toEqual([]);
+    expect((await sessionOf(shop.keys.live_secret, session.id)).status).toBe('PENDING');
+  });
+
+  it('quarantines mail for no known deposit address; a retry after the merchant registers it matches', async () => {
+    const address = `till.${randomUUID().slice(0, 8)}@stranger.example`;
+    const session = await createSession(stranger.keys.live_secret, 1999);
+    const reply = await post(await signEmail(depositFor(session, { to: address, extraHeaders: [`Delivered-To: ${address}`] })));
+    expect(await dispositionOf(reply.id)).toBe('quarantined');
+
+    const listed = await admin('/v1/admin/ingest/quarantine');
+    expect(listed.status).toBe(200);
+    expect(listed.headers.get('x-has-more')).toBe('false');
+    const item = (listed.body as QuarantinedEmailView[]).find((entry) => entry.id === reply.id);
+    expect(item).toMatchObject({ status: 'quarantined', recipients: [address], authenticated: true, amount_cents: 1999, memo: session.memo, reasons: [], release: null });
+    expect((await admin('/v1/admin/ingest/quarantine', { token: shop.keys.live_secret })).status).toBe(401);
+
+    const early = await admin(`/v1/admin/ingest/quarantine/${reply.id}/retry`, { method: 'POST' });
+    expect(early).toMatchObject({ status: 409, body: { error: expect.stringMatching(/register it first/) } });
+    expect(await paymentsOfEmail(reply.id)).toEqual([]);
+
+    expect((await admin(`/v1/admin/merchants/${stranger.merchant_id}`, { method: 'PATCH', body: { etransfer_email: address.toUpperCase() } })).status).toBe(200);
+    const retried = await admin(`/v1/admin/ingest/quarantine/${reply.id}/retry`, { method: 'POST' });
+    expect(retried).toMatchObject({ status: 200, body: { id: reply.id, merchant_id: stranger.merchant_id, disposition: 'confirmed', payment_id: expect.stringMatching(/^txn_/) } });
+    const again = await admin(`/v1/admin/ingest/quarantine/${reply.id}/retry`, { method: 'POST' });
+    expect(again.body).toEqual(retried.body);
+
+    expect((await sessionOf(stranger.keys.live_secret, session.id)).status).toBe('COMPLETED');
+    expect(await paymentsOfEmail(reply.id)).toEqual([expect.objectContaining({ id: retried.body.payment_id, merchant_id: stranger.merchant_id, status: 'CONFIRMED' })]);
+    expect(((await admin('/v1/admin/ingest/quarantine')).body as QuarantinedEmailView[]).map((entry) => entry.id)).not.toContain(reply.id);
+    const released = (await admin('/v1/admin/ingest/quarantine?status=released')).body as QuarantinedEmailView[];
+    expect(released.find((entry) => entry.id === reply.id)).toMatchObject({ status: 'released', release: { merchant_id: stranger.merchant_id, disposition: 'confirmed' } });
+    expect((await admin('/v1/admin/ingest/quarantine/em_nothinghere0/retry', { method: 'POST' })).status).toBe(404);
+  });
+
+  it('keeps a deposit address unique across merchants (409), whatever its case', async () => {
+    const taken = await admin(`/v1/admin/merchants/${stranger.merchant_id}`, { method: 'PATCH', body: { etransfer_email: SHOP_ADDRESS.toUpperCase() } });
+    expect(taken).toMatchObject({ status: 409, body: { error: 'etransfer_email is already the deposit address of another merchant' } });
+    const created = await admin('/v1/admin/merchants', { body: { name: 'Copycat', email: `${randomUUID()}@example.com`, etransfer_email: SHOP_ADDRESS } });
+    expect(created).toMatchObject({ status: 409, body: { error: 'etransfer_email is already the deposit address of another merchant' } });
+  });
+
+  it('lists the review queue across merchants for admins, newest first, paged', async () => {
+    const queue = await adminPayments('&status=REQUIRES_MANUAL_REVIEW');
+    expect(queue.length).toBeGreaterThanOrEqual(reviewCases.length);
+    expect(queue.every((payment) => payment.status === 'REQUIRES_MANUAL_REVIEW' && payment.merchant_id === shop.merchant_id)).toBe(true);
+    const first = await admin('/v1/admin/payments?status=REQUIRES_MANUAL_REVIEW&limit=1');
+    expect(first.headers.get('x-has-more')).toBe('true');
+    expect(first.body).toEqual([queue[0]]);
+    const next = await admin(`/v1/admin/payments?status=REQUIRES_MANUAL_REVIEW&limit=1&starting_after=${queue[0].id}`);
+    expect(next.body).toEqual([queue[1]]);
+    expect((await admin(`/v1/admin/payments?merchant_id=${stranger.merchant_id}`)).body.map((payment: AdminTransactionView) => payment.merchant_id)).toEqual([stranger.merchant_id]);
+    expect((await admin('/v1/admin/payments?status=LOST')).body).toEqual({ error: 'Invalid query parameters' });
+  });
+
+  it(
+    'records a transfer after the session expired as session_expired',
+    async () => {
+      await waitFor('the session to expire', async () => (await sessionOf(shop.keys.live_secret, toExpire.id)).status === 'EXPIRED', {
+        timeoutMs: (SESSION_TTL_SECONDS + 30) * 1000,
+        intervalMs: 500,
+      });
+      const reply = await post(await signEmail(depositFor(toExpire)));
+      expect(await paymentOfEmail(reply.id)).toMatchObject({ status: 'REQUIRES_MANUAL_REVIEW', review_reasons: ['session_expired'], session_id: toExpire.id });
+      expect((await sessionOf(shop.keys.live_secret, toExpire.id)).status).toBe('EXPIRED');
+    },
+    (SESSION_TTL_SECONDS + 60) * 1000,
+  );
+
+  it(
+    'loses nothing when sessions is down at hand-off: the processing sweeper records the transfer once it is back',
+    async () => {
+      const session = await createSession(shop.keys.live_secret);
+      await stack.stopService('sessions', 'SIGKILL');
+      const reply = await post(await signEmail(depositFor(session)));
+      expect(reply.status).toBe('accepted');
+      expect((await db.query(`SELECT 1 FROM ingest.notice_handoffs WHERE email_id = $1`, [reply.id])).rowCount).toBe(0);
+      await stack.startService('sessions');
+      // The sweeper repeats hand-offs older than a minute, every minute; by then this stack's short-lived
+      // session is past its deadline, so the transfer is recorded (once) for review rather than confirmed.
+      expect(await dispositionOf(reply.id, { timeoutMs: 150_000, intervalMs: 1000 })).toBe('manual_review');
+      expect(await paymentsOfEmail(reply.id)).toEqual([
+        expect.objectContaining({ status: 'REQUIRES_MANUAL_REVIEW', review_reasons: ['session_expired'], session_id: session.id, amount: session.amount }),
+      ]);
+    },
+    200_000,
+  );
+});
