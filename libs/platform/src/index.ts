@@ -1,4 +1,5 @@
 export * from './app';
+export * from './concurrency';
 export * from './config';
 export * from './database';
 export * from './health';

@@ -14,9 +14,10 @@ import {
   type StreamAppend,
 } from '@pp/contracts';
 import type { Clock } from '@pp/kernel';
+import { retryOnConcurrencyConflict } from '@pp/platform';
 import { CLOCK } from '../refunds.tokens';
 import { decide, fold, type Refund, type RefundCommand } from './refund.decider';
-import { RefundRepository, retryOnConcurrencyConflict } from './refund.repository';
+import { RefundRepository } from './refund.repository';
 import { refundView } from './refund.view';
 import { PAYMENT_ALREADY_REFUNDED } from './request-refund.handler';
 

@@ -13,7 +13,6 @@ import { BusClient } from '@pp/platform';
 import { fold, type RefundState } from './refund.decider';
 
 /** Rounds of load, decide, append before a contended command gives up. */
-const MAX_ATTEMPTS = 5;
 
 /**
  * Refund streams in the ledger, the payment aggregate's refund decision
@@ -49,21 +48,6 @@ export class RefundRepository {
     } catch (error) {
       if (error instanceof DomainError && error.code === ErrorCode.NotFound) return undefined;
       throw error;
-    }
-  }
-}
-
-/**
- * Runs load-decide-append again when another command moved one of its
- * streams first (CONCURRENCY_CONFLICT): deciding on the new state ends in
- * exactly one winner, and each loser answers from what the winner did.
- */
-export async function retryOnConcurrencyConflict<T>(attempt: () => Promise<T>): Promise<T> {
-  for (let round = 1; ; round++) {
-    try {
-      return await attempt();
-    } catch (error) {
-      if (!(error instanceof DomainError && error.code === ErrorCode.ConcurrencyConflict) || round >= MAX_ATTEMPTS) throw error;
     }
   }
 }

@@ -13,9 +13,10 @@ import {
   type StreamAppend,
 } from '@pp/contracts';
 import { type Clock, newId } from '@pp/kernel';
+import { retryOnConcurrencyConflict } from '@pp/platform';
 import { CLOCK } from '../refunds.tokens';
 import { decide, fold, type Refund } from './refund.decider';
-import { RefundRepository, retryOnConcurrencyConflict } from './refund.repository';
+import { RefundRepository } from './refund.repository';
 import { refundView } from './refund.view';
 
 export const PAYMENT_ALREADY_REFUNDED = 'Payment already refunded';

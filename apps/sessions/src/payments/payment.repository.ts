@@ -12,7 +12,6 @@ import { BusClient } from '@pp/platform';
 import { fold, type PaymentState } from './payment.decider';
 
 /** Rounds of load, decide, append before a contended command gives up. */
-const MAX_ATTEMPTS = 5;
 
 /** Payment streams in the ledger, and the atomic multi-stream append that moves a payment and its session together. */
 @Injectable()
@@ -47,21 +46,6 @@ export class PaymentRepository {
     } catch (error) {
       if (error instanceof DomainError && error.code === ErrorCode.NotFound) return undefined;
       throw error;
-    }
-  }
-}
-
-/**
- * Runs load-decide-append again when another command moved one of its
- * streams first (CONCURRENCY_CONFLICT): deciding on the new state ends in
- * exactly one winner, and the loser's answer reflects it.
- */
-export async function retryOnConcurrencyConflict<T>(attempt: () => Promise<T>): Promise<T> {
-  for (let round = 1; ; round++) {
-    try {
-      return await attempt();
-    } catch (error) {
-      if (!(error instanceof DomainError && error.code === ErrorCode.ConcurrencyConflict) || round >= MAX_ATTEMPTS) throw error;
     }
   }
 }

@@ -12,12 +12,12 @@ import {
   type TransactionView,
 } from '@pp/contracts';
 import { type Clock, normalizeMemo } from '@pp/kernel';
-import { BusClient } from '@pp/platform';
+import { BusClient, retryOnConcurrencyConflict } from '@pp/platform';
 import type { CheckoutSession } from '../checkout-session/checkout-session.decider';
 import { CLOCK } from '../checkout-session/checkout-session.lifecycle';
 import { CheckoutSessionRepository } from '../checkout-session/checkout-session.repository';
 import { decide, fold, type Payment } from './payment.decider';
-import { PaymentRepository, retryOnConcurrencyConflict } from './payment.repository';
+import { PaymentRepository } from './payment.repository';
 import { transactionView } from './payment.view';
 import { isOpen, sessionCompletion } from './session-completion';
 

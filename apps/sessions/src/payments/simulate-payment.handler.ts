@@ -13,13 +13,13 @@ import {
   transactionStreamId,
 } from '@pp/contracts';
 import { type Clock, newId } from '@pp/kernel';
-import { BusClient } from '@pp/platform';
+import { BusClient, retryOnConcurrencyConflict } from '@pp/platform';
 import { type CheckoutSession, fold as foldSession } from '../checkout-session/checkout-session.decider';
 import { CLOCK } from '../checkout-session/checkout-session.lifecycle';
 import { CheckoutSessionRepository } from '../checkout-session/checkout-session.repository';
 import { sessionView } from '../checkout-session/checkout-session.view';
 import { decide, fold, type Payment } from './payment.decider';
-import { PaymentRepository, retryOnConcurrencyConflict } from './payment.repository';
+import { PaymentRepository } from './payment.repository';
 import { transactionView } from './payment.view';
 import { isOpen, sessionCompletion } from './session-completion';
 

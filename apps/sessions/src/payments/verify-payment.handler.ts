@@ -2,10 +2,11 @@ import { Controller, Inject } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { DomainError, ErrorCode, type StreamAppend, transactionStreamId, type TransactionView, VerifyPaymentCommand } from '@pp/contracts';
 import type { Clock } from '@pp/kernel';
+import { retryOnConcurrencyConflict } from '@pp/platform';
 import { CLOCK } from '../checkout-session/checkout-session.lifecycle';
 import { CheckoutSessionRepository } from '../checkout-session/checkout-session.repository';
 import { decide, fold, type Payment } from './payment.decider';
-import { PaymentRepository, retryOnConcurrencyConflict } from './payment.repository';
+import { PaymentRepository } from './payment.repository';
 import { transactionView } from './payment.view';
 import { isOpen, sessionCompletion } from './session-completion';
 

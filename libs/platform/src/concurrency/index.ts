@@ -1,0 +1,1 @@
+export * from './retry-on-concurrency-conflict';
