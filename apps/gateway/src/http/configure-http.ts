@@ -12,6 +12,7 @@ import { EdgeValidationPipe } from './edge-validation.pipe';
 import { ErrorResponseFilter } from './error-response.filter';
 import { parseJsonBody } from './json-body.parser';
 import { assignRequestId, reenterRequestContext } from './request-id.hook';
+import { endRequestSpan } from './request-span';
 import { decorateRequests } from './request-state';
 
 /** Request bodies above this are refused with 413 (the 1 MB). */
@@ -34,6 +35,7 @@ export async function configureHttp(app: NestFastifyApplication): Promise<void> 
   fastify.addHook('preHandler', reenterRequestContext);
   fastify.addHook('preHandler', idempotency.reserve);
   fastify.addHook('onSend', idempotency.settle);
+  fastify.addHook('onResponse', endRequestSpan);
   app.useGlobalFilters(new ErrorResponseFilter(app.get(JsonLogger)));
   app.useGlobalPipes(new EdgeValidationPipe());
   answerMalformedRequests(fastify.server);

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { context, trace } from '@opentelemetry/api';
 import { requestContext } from '@pp/platform';
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import { requestSpanContext, startRequestSpan } from './request-span';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 
@@ -10,14 +12,15 @@ const WELL_FORMED = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
 /**
  * First stage of every request: settle the request id (the caller's, if well
  * formed, else a new UUID), echo it on the response, and run the rest of the
- * request inside requestContext so logs and bus calls carry it.
+ * request inside requestContext and its server span so logs and bus calls
+ * carry both.
  */
 export function assignRequestId(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
   const offered = request.headers[REQUEST_ID_HEADER];
   request.requestId = typeof offered === 'string' && WELL_FORMED.test(offered) ? offered : randomUUID();
   request.principal = { kind: 'anonymous' };
   reply.header('X-Request-Id', request.requestId);
-  requestContext.run({ requestId: request.requestId }, done);
+  context.with(startRequestSpan(request), () => requestContext.run({ requestId: request.requestId }, done));
 }
 
 /**
@@ -26,6 +29,6 @@ export function assignRequestId(request: FastifyRequest, reply: FastifyReply, do
  */
 export function reenterRequestContext(request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
   const current = requestContext.current();
-  if (current?.requestId === request.requestId) return done();
-  requestContext.run({ requestId: request.requestId }, done);
+  if (current?.requestId === request.requestId && trace.getActiveSpan() === request.span) return done();
+  context.with(requestSpanContext(request), () => requestContext.run({ requestId: request.requestId }, done));
 }

@@ -22,4 +22,5 @@ export function decorateRequests(fastify: FastifyInstance): void {
   fastify.decorateRequest('requestId', '');
   fastify.decorateRequest('principal', null as never); // set to anonymous by the request-id hook
   fastify.decorateRequest('idempotency', undefined);
+  fastify.decorateRequest('span', undefined);
 }

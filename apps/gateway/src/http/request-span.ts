@@ -1,0 +1,42 @@
+import { context, type Context, propagation, ROOT_CONTEXT, type Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+
+const tracer = trace.getTracer('pp-gateway');
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The server span of this request; bus calls made for it are its children. */
+    span: Span | undefined;
+  }
+}
+
+/**
+ * Opens the request's server span, continuing the caller's trace when it
+ * sends a W3C `traceparent`, and returns the context to run the request in.
+ */
+export function startRequestSpan(request: FastifyRequest): Context {
+  const parent = propagation.extract(ROOT_CONTEXT, request.headers);
+  const span = tracer.startSpan(
+    `HTTP ${request.method}`,
+    { kind: SpanKind.SERVER, attributes: { 'http.request.method': request.method, 'url.path': request.url.split('?')[0], 'pp.request_id': request.requestId } },
+    parent,
+  );
+  request.span = span;
+  return trace.setSpan(parent, span);
+}
+
+/** The context to re-enter after the body was read (see reenterRequestContext). */
+export const requestSpanContext = (request: FastifyRequest): Context =>
+  request.span ? trace.setSpan(context.active(), request.span) : context.active();
+
+/** onResponse: names the span after its route and closes it with the status. */
+export function endRequestSpan(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
+  const span = request.span;
+  if (span) {
+    if (request.routeOptions.url) span.updateName(`HTTP ${request.method} ${request.routeOptions.url}`);
+    span.setAttribute('http.response.status_code', reply.statusCode);
+    if (reply.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+    span.end();
+  }
+  done();
+}
