@@ -5,6 +5,7 @@ export * from './checkout-page';
 export * from './checkout-sessions';
 export * from './errors';
 export * from './health';
+export * from './identity';
 export * from './ingest';
 export * from './ledger';
 export * from './merchant-events';
