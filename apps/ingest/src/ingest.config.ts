@@ -1,6 +1,6 @@
-import { BaseConfig, WithDatabase } from '@pp/platform';
+import { BaseConfig, toInt, WithDatabase } from '@pp/platform';
 import { Transform } from 'class-transformer';
-import { ArrayNotEmpty, IsOptional, Matches, ValidateBy } from 'class-validator';
+import { ArrayNotEmpty, IsInt, IsOptional, Matches, Max, Min, ValidateBy } from 'class-validator';
 import { loadDnsOverrides } from './authentication/dkim-resolver';
 
 const DOMAIN = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/;
@@ -36,4 +36,15 @@ export class IngestConfig extends WithDatabase(BaseConfig) {
     },
   })
   INGEST_DNS_OVERRIDES?: string;
+
+  /**
+   * How often the processing sweeper runs, and how old an unfinished hand-off
+   * must be before it repeats it (a younger one may still be in flight).
+   */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'must be a whole number of milliseconds' })
+  @Min(500)
+  @Max(3_600_000)
+  INGEST_SWEEP_INTERVAL_MS = 60_000;
 }

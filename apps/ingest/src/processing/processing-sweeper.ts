@@ -1,17 +1,16 @@
-import { Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import { JsonLogger } from '@pp/platform';
+import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { CONFIG, JsonLogger } from '@pp/platform';
+import type { IngestConfig } from '../ingest.config';
 import { EmailProcessor } from './email-processor';
 import { OutcomeRepository } from './outcome.repository';
 
-const SWEEP_INTERVAL_MS = 60_000;
 const BATCH = 50;
-/** An outcome younger than this may still be in its inline hand-off. */
-const HANDOFF_GRACE_SECONDS = 60;
 
 /**
  * Finishes what a crash or a DNS failure interrupted: processes stored e-mails
  * without an outcome and repeats hand-offs that never completed. Runs at boot
- * and then every minute.
+ * and then every INGEST_SWEEP_INTERVAL_MS (a minute by default); an outcome
+ * younger than one interval may still be in its inline hand-off.
  */
 @Injectable()
 export class ProcessingSweeper implements OnApplicationBootstrap, OnModuleDestroy {
@@ -22,11 +21,12 @@ export class ProcessingSweeper implements OnApplicationBootstrap, OnModuleDestro
     private readonly processor: EmailProcessor,
     private readonly outcomes: OutcomeRepository,
     private readonly logger: JsonLogger,
+    @Inject(CONFIG) private readonly config: IngestConfig,
   ) {}
 
   onApplicationBootstrap(): void {
     this.kick();
-    this.timer = setInterval(() => this.kick(), SWEEP_INTERVAL_MS);
+    this.timer = setInterval(() => this.kick(), this.config.INGEST_SWEEP_INTERVAL_MS);
     this.timer.unref();
   }
 
@@ -43,7 +43,7 @@ export class ProcessingSweeper implements OnApplicationBootstrap, OnModuleDestro
   async sweep(): Promise<void> {
     try {
       for (const emailId of await this.outcomes.unprocessed(BATCH)) await this.processor.processSafely(emailId);
-      for (const email of await this.outcomes.notHandedOff(HANDOFF_GRACE_SECONDS, BATCH)) await this.processor.handOff(email);
+      for (const email of await this.outcomes.notHandedOff(this.config.INGEST_SWEEP_INTERVAL_MS / 1000, BATCH)) await this.processor.handOff(email);
     } catch (error) {
       this.logger.error('processing sweep failed', error instanceof Error ? error : undefined);
     }
