@@ -9,7 +9,7 @@ import {
   type StoredEvent,
 } from '@pp/contracts';
 import type { ClientBase } from 'pg';
-import type { Projection } from '../projections/projection';
+import { type Projection, sameTypeRuns } from '../projections/projection';
 
 /** The checkout_sessions read model: one row per session, as GET /v1/checkout/sessions/:id shows it. */
 export const checkoutSessionProjection: Projection = {
@@ -22,50 +22,72 @@ export const checkoutSessionProjection: Projection = {
     checkout_sessions_memo_key: () => new DomainError(ErrorCode.Conflict, 'Memo already in use', { rule: MEMO_TAKEN_RULE }),
   },
 
-  async apply(db: ClientBase, event: StoredEvent): Promise<void> {
-    switch (event.type) {
-      case CheckoutSessionEventType.Created: {
-        const s = event.data as unknown as SessionCreatedV1;
-        await db.query(
-          `INSERT INTO ledger.checkout_sessions (id, merchant_id, livemode, amount, currency, reference, memo, status, client_secret,
-             success_url, cancel_url, metadata, expires_at, created_at, version)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, 'PENDING', $8, $9, $10, $11, $12, $13, $14)`,
-          [
-            s.session_id,
-            event.metadata.merchant_id,
-            event.metadata.livemode,
-            s.amount,
-            s.currency,
-            s.reference,
-            s.memo,
-            s.client_secret,
-            s.success_url,
-            s.cancel_url,
-            s.metadata === null ? null : JSON.stringify(s.metadata),
-            s.expires_at,
-            s.created_at,
-            event.version,
-          ],
-        );
-        return;
-      }
-      case CheckoutSessionEventType.Completed: {
-        const s = event.data as unknown as SessionCompletedV1;
-        await db.query(
-          `UPDATE ledger.checkout_sessions SET status = 'COMPLETED', completed_at = $2, transaction_id = $3, version = $4 WHERE id = $1`,
-          [s.session_id, s.completed_at, s.transaction_id, event.version],
-        );
-        return;
-      }
-      case CheckoutSessionEventType.Expired: {
-        const s = event.data as unknown as SessionExpiredV1;
-        await db.query(`UPDATE ledger.checkout_sessions SET status = 'EXPIRED', expired_at = $2, version = $3 WHERE id = $1`, [
-          s.session_id,
-          s.expired_at,
-          event.version,
-        ]);
-        return;
-      }
-    }
+  apply(db: ClientBase, event: StoredEvent): Promise<void> {
+    return applyRun(db, [event]);
+  },
+
+  async applyBatch(db: ClientBase, events: readonly StoredEvent[]): Promise<void> {
+    for (const run of sameTypeRuns(events, (event) => (event.data as { session_id: string }).session_id)) await applyRun(db, run);
   },
 };
+
+/** One statement for events of one type, each about a different session. */
+async function applyRun(db: ClientBase, run: readonly StoredEvent[]): Promise<void> {
+  switch (run[0].type) {
+    case CheckoutSessionEventType.Created: {
+      const sessions = run.map((event) => ({ event, s: event.data as unknown as SessionCreatedV1 }));
+      await db.query(
+        `INSERT INTO ledger.checkout_sessions (id, merchant_id, livemode, amount, currency, reference, memo, status, client_secret,
+           success_url, cancel_url, metadata, expires_at, created_at, version)
+         SELECT id, merchant_id, livemode, amount, currency, reference, memo, 'PENDING', client_secret,
+           success_url, cancel_url, metadata, expires_at, created_at, version
+         FROM unnest($1::text[], $2::text[], $3::boolean[], $4::bigint[], $5::text[], $6::text[], $7::text[], $8::text[],
+           $9::text[], $10::text[], $11::jsonb[], $12::timestamptz[], $13::timestamptz[], $14::int[])
+           AS s(id, merchant_id, livemode, amount, currency, reference, memo, client_secret,
+             success_url, cancel_url, metadata, expires_at, created_at, version)`,
+        [
+          sessions.map(({ s }) => s.session_id),
+          sessions.map(({ event }) => event.metadata.merchant_id),
+          sessions.map(({ event }) => event.metadata.livemode),
+          sessions.map(({ s }) => s.amount),
+          sessions.map(({ s }) => s.currency),
+          sessions.map(({ s }) => s.reference),
+          sessions.map(({ s }) => s.memo),
+          sessions.map(({ s }) => s.client_secret),
+          sessions.map(({ s }) => s.success_url),
+          sessions.map(({ s }) => s.cancel_url),
+          sessions.map(({ s }) => (s.metadata === null ? null : JSON.stringify(s.metadata))),
+          sessions.map(({ s }) => s.expires_at),
+          sessions.map(({ s }) => s.created_at),
+          sessions.map(({ event }) => event.version),
+        ],
+      );
+      return;
+    }
+    case CheckoutSessionEventType.Completed: {
+      const completed = run.map((event) => ({ event, s: event.data as unknown as SessionCompletedV1 }));
+      await db.query(
+        `UPDATE ledger.checkout_sessions c SET status = 'COMPLETED', completed_at = u.completed_at, transaction_id = u.transaction_id, version = u.version
+         FROM unnest($1::text[], $2::timestamptz[], $3::text[], $4::int[]) AS u(id, completed_at, transaction_id, version)
+         WHERE c.id = u.id`,
+        [
+          completed.map(({ s }) => s.session_id),
+          completed.map(({ s }) => s.completed_at),
+          completed.map(({ s }) => s.transaction_id),
+          completed.map(({ event }) => event.version),
+        ],
+      );
+      return;
+    }
+    case CheckoutSessionEventType.Expired: {
+      const expired = run.map((event) => ({ event, s: event.data as unknown as SessionExpiredV1 }));
+      await db.query(
+        `UPDATE ledger.checkout_sessions c SET status = 'EXPIRED', expired_at = u.expired_at, version = u.version
+         FROM unnest($1::text[], $2::timestamptz[], $3::int[]) AS u(id, expired_at, version)
+         WHERE c.id = u.id`,
+        [expired.map(({ s }) => s.session_id), expired.map(({ s }) => s.expired_at), expired.map(({ event }) => event.version)],
+      );
+      return;
+    }
+  }
+}

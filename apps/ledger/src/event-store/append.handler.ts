@@ -4,7 +4,8 @@ import { propagation } from '@opentelemetry/api';
 import { type AppendReply, AppendRequest, type AppendStreamsReply, AppendStreamsRequest, type ReadStreamReply, ReadStreamRequest, ReplayIdempotencyQuery } from '@pp/contracts';
 import { BusContext } from '@pp/platform';
 import type { Pool } from 'pg';
-import type { AppendContext, EventStore } from './event-store';
+import type { AppendContext } from './append-request';
+import type { EventStore } from './event-store';
 import { EVENT_STORE, GroupCommitAppender } from './group-commit.appender';
 import { LEDGER_POOL } from './ledger-pool';
 

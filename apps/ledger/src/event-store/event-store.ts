@@ -3,7 +3,6 @@ import {
   type AppendStreamsRequest,
   DomainError,
   ErrorCode,
-  type EventMetadata,
   type IdempotencyToken,
   type ReadStreamReply,
   type StreamAppend,
@@ -13,20 +12,9 @@ import { newId } from '@pp/kernel';
 import type { ClientBase, Pool } from 'pg';
 import { type Projection, project } from '../projections/projection';
 import { violatedUniqueConstraint } from './pg-errors';
+import { type AppendContext, eventMetadata, hasDistinctStreams, type StreamRange, streamRanges } from './append-request';
+import { appendBatch, type BatchedAppend } from './batch-append';
 import { EVENT_COLUMNS, type EventRow, toStoredEvent } from './stored-event.row';
-
-/** What the transport knows about an append besides its payload. */
-export interface AppendContext {
-  requestId?: string;
-  trace?: Record<string, string>;
-}
-
-/** The versions one append wrote to one stream, as the idempotency record keeps them. */
-interface StreamRange {
-  stream_id: string;
-  first_version: number;
-  last_version: number;
-}
 
 interface IdempotencyRow extends StreamRange {
   fingerprint: string;
@@ -46,21 +34,14 @@ export class EventStore {
 
   async appendStreams(db: ClientBase, request: AppendStreamsRequest, context: AppendContext): Promise<AppendStreamsReply> {
     const { streams, idempotency } = request;
-    if (new Set(streams.map((stream) => stream.stream_id)).size !== streams.length) {
+    if (!hasDistinctStreams(request)) {
       throw new DomainError(ErrorCode.ValidationFailed, 'streams must name distinct stream ids');
     }
     if (idempotency) {
       const earlier = await this.claimKey(db, request, idempotency);
       if (earlier) return this.replay(db, earlier, idempotency);
     }
-    const metadata: EventMetadata = {
-      merchant_id: request.metadata.merchant_id,
-      livemode: request.metadata.livemode,
-      ...(idempotency ? { idempotency_key: idempotency.key } : {}),
-      ...(request.metadata.causation_id ? { causation_id: request.metadata.causation_id } : {}),
-      ...(context.requestId ? { correlation_id: context.requestId } : {}),
-      ...(context.trace && Object.keys(context.trace).length > 0 ? { trace: context.trace } : {}),
-    };
+    const metadata = eventMetadata(request, context);
     const rows = streams.flatMap((stream) =>
       stream.events.map((event, i) => ({ stream, version: stream.expected_version + i + 1, event })),
     );
@@ -103,6 +84,11 @@ export class EventStore {
     return { streams: results, replayed: false };
   }
 
+  /** A whole group-commit batch at once, or undefined / an error when it must go one append at a time (see appendBatch). */
+  appendBatch(db: ClientBase, batch: readonly BatchedAppend[]): Promise<AppendStreamsReply[] | undefined> {
+    return appendBatch(db, this.projections, batch);
+  }
+
   async readStream(db: Pool, streamId: string): Promise<ReadStreamReply> {
     const { rows } = await db.query<EventRow>(`SELECT ${EVENT_COLUMNS} FROM ledger.events WHERE stream_id = $1 ORDER BY version`, [
       streamId,
@@ -128,11 +114,7 @@ export class EventStore {
    */
   private async claimKey(db: ClientBase, request: AppendStreamsRequest, token: IdempotencyToken): Promise<IdempotencyRow | undefined> {
     const scope = [request.metadata.merchant_id, request.metadata.livemode, token.key];
-    const ranges: StreamRange[] = request.streams.map((stream) => ({
-      stream_id: stream.stream_id,
-      first_version: stream.expected_version + 1,
-      last_version: stream.expected_version + stream.events.length,
-    }));
+    const ranges = streamRanges(request);
     const claimed = await db.query(
       `INSERT INTO ledger.idempotency_keys (merchant_id, livemode, key, fingerprint, stream_id, first_version, last_version, streams)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING`,

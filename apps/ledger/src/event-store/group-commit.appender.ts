@@ -3,7 +3,9 @@ import { type AppendReply, type AppendRequest, type AppendStreamsReply, type App
 import { CONFIG, JsonLogger } from '@pp/platform';
 import type { Pool, PoolClient } from 'pg';
 import type { LedgerConfig } from '../ledger.config';
-import type { AppendContext, EventStore } from './event-store';
+import type { AppendContext } from './append-request';
+import { canAppendWhole } from './batch-append';
+import type { EventStore } from './event-store';
 import { LEDGER_POOL } from './ledger-pool';
 
 /** NOTIFY channel that wakes the JetStream publisher after a commit. */
@@ -22,8 +24,10 @@ type Outcome = { ok: true; reply: AppendStreamsReply } | { ok: false; error: unk
 
 /**
  * Group commit: appends that arrive while a transaction is committing wait,
- * then all go into the next transaction, each under its own savepoint so a
- * failing append (stale version, taken reference) fails alone. One commit
+ * then all go into the next transaction. The batch is first tried whole, in a
+ * constant number of statements; if that does not go through cleanly it is
+ * rolled back and each append runs under its own savepoint, so a failing
+ * append (stale version, taken reference, replay) fails alone. One commit
  * (one WAL flush) then answers them all. Batches form by themselves under
  * load; a lone append is committed at once, with no added delay.
  */
@@ -91,20 +95,9 @@ export class GroupCommitAppender {
   }
 
   private async runBatch(db: PoolClient, batch: PendingAppend[]): Promise<Outcome[]> {
-    const outcomes: Outcome[] = [];
     await db.query('BEGIN');
     try {
-      for (const item of batch) {
-        await db.query('SAVEPOINT append');
-        try {
-          const reply = await this.store.appendStreams(db, item.request, item.context);
-          await db.query('RELEASE SAVEPOINT append');
-          outcomes.push({ ok: true, reply });
-        } catch (error) {
-          await db.query('ROLLBACK TO SAVEPOINT append');
-          outcomes.push({ ok: false, error });
-        }
-      }
+      const outcomes = (await this.appendWhole(db, batch)) ?? (await this.appendOneByOne(db, batch));
       if (outcomes.some((outcome) => outcome.ok && !outcome.reply.replayed)) {
         await db.query('SELECT pg_notify($1, $2)', [EVENTS_COMMITTED_CHANNEL, '']);
       }
@@ -114,5 +107,43 @@ export class GroupCommitAppender {
       await db.query('ROLLBACK').catch(() => undefined);
       throw error;
     }
+  }
+
+  /**
+   * The fast path: the whole batch in a few statements under one savepoint.
+   * Undefined, with the savepoint rolled back, when it does not go through
+   * cleanly (a replay, a conflict, a refused rule, any error): the batch then
+   * goes one append at a time, where each gets its own answer.
+   */
+  private async appendWhole(db: PoolClient, batch: PendingAppend[]): Promise<Outcome[] | undefined> {
+    if (batch.length < 2 || !canAppendWhole(batch)) return undefined; // a lone append costs the same either way
+    await db.query('SAVEPOINT batch');
+    try {
+      const replies = await this.store.appendBatch(db, batch);
+      if (replies) {
+        await db.query('RELEASE SAVEPOINT batch');
+        return replies.map((reply) => ({ ok: true, reply }));
+      }
+    } catch {
+      // answered one append at a time below, where the error belongs to its own append
+    }
+    await db.query('ROLLBACK TO SAVEPOINT batch');
+    return undefined;
+  }
+
+  private async appendOneByOne(db: PoolClient, batch: PendingAppend[]): Promise<Outcome[]> {
+    const outcomes: Outcome[] = [];
+    for (const item of batch) {
+      await db.query('SAVEPOINT append');
+      try {
+        const reply = await this.store.appendStreams(db, item.request, item.context);
+        await db.query('RELEASE SAVEPOINT append');
+        outcomes.push({ ok: true, reply });
+      } catch (error) {
+        await db.query('ROLLBACK TO SAVEPOINT append');
+        outcomes.push({ ok: false, error });
+      }
+    }
+    return outcomes;
   }
 }

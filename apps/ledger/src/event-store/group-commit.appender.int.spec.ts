@@ -1,0 +1,269 @@
+import { randomUUID } from 'node:crypto';
+import {
+  type AppendStreamsReply,
+  type AppendStreamsRequest,
+  CheckoutSessionEventType,
+  checkoutSessionStreamId,
+  DomainError,
+  ErrorCode,
+  MEMO_TAKEN_RULE,
+  MerchantEventType,
+  type NewEvent,
+  type SessionCreatedV1,
+} from '@pp/contracts';
+import { JsonLogger, runMigrations } from '@pp/platform';
+import { createTestDatabase, type TestDatabase } from '@pp/testing';
+import { Pool } from 'pg';
+import { DataSource } from 'typeorm';
+import { LedgerMigrations } from '../database/migrations';
+import type { LedgerConfig } from '../ledger.config';
+import { LEDGER_PROJECTIONS } from '../projections/ledger.projections';
+import { EventStore } from './event-store';
+import { GroupCommitAppender } from './group-commit.appender';
+
+const SCOPE = { merchant_id: 'mer_gc', livemode: false };
+
+/*
+ * The group commit against real Postgres. Appends handed over together while
+ * a commit is under way form the next batch, which is tried whole first; any
+ * append that would not go through as a fresh append sends the batch back to
+ * one savepoint per append. Either way each append gets its own answer.
+ */
+describe('group commit: whole batches and their fallback', () => {
+  let database: TestDatabase;
+  let pool: Pool;
+  /** The test's own reads. */
+  let db: Pool;
+  let appender: GroupCommitAppender;
+  /** SQL of every statement the appender sent, in order. */
+  const statements: string[] = [];
+
+  beforeAll(async () => {
+    database = await createTestDatabase('groupcommit');
+    const dataSource = new DataSource({ type: 'postgres', url: database.url, schema: 'ledger', migrations: LedgerMigrations, migrationsTableName: 'migrations' });
+    await dataSource.initialize();
+    await runMigrations(dataSource, 'ledger');
+    await dataSource.destroy();
+    pool = new Pool({ connectionString: database.url, max: 4 });
+    // Records what the appender sends, to tell the whole-batch path from the fallback.
+    pool.on('connect', (client) => {
+      const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+      Object.assign(client, {
+        query: (...args: unknown[]) => {
+          statements.push(typeof args[0] === 'string' ? args[0] : String((args[0] as { text?: string }).text));
+          return query(...args);
+        },
+      });
+    });
+    db = new Pool({ connectionString: database.url, max: 2 });
+    const config = { LEDGER_APPEND_BATCH_MAX: 200, LEDGER_TEST_CRASH_AFTER_COMMIT: false } as LedgerConfig;
+    appender = new GroupCommitAppender(pool, new EventStore(LEDGER_PROJECTIONS), config, new JsonLogger('ledger-test', 'error', () => undefined));
+  });
+  afterAll(async () => {
+    await pool?.end();
+    await db?.end();
+    await database?.drop();
+  });
+
+  const created = (sessionId: string, reference: string, memo = `MEMO${randomUUID().slice(0, 8).toUpperCase()}`): NewEvent => {
+    const data: SessionCreatedV1 = {
+      session_id: sessionId,
+      ...SCOPE,
+      amount: 1500,
+      currency: 'CAD',
+      reference,
+      memo,
+      client_secret: `${sessionId}_secret_x`,
+      success_url: 'https://shop.example/ok',
+      cancel_url: 'https://shop.example/no',
+      metadata: reference.endsWith('-nometa') ? null : { order: reference, quote: 'it\'s "quoted" \\ here' },
+      created_at: '2026-01-01T00:00:00.000Z',
+      expires_at: '2026-01-01T00:30:00.000Z',
+    };
+    return { type: CheckoutSessionEventType.Created, schema_version: 1, data: data as unknown as Record<string, unknown> };
+  };
+
+  const createRequest = (sessionId: string, reference: string, options: { key?: string; fingerprint?: string; memo?: string; expected?: number } = {}): AppendStreamsRequest => ({
+    streams: [{ stream_id: checkoutSessionStreamId(sessionId), expected_version: options.expected ?? 0, events: [created(sessionId, reference, options.memo)] }],
+    metadata: SCOPE,
+    ...(options.key ? { idempotency: { key: options.key, fingerprint: options.fingerprint ?? 'fp' } } : {}),
+  });
+
+  const completeRequest = (sessionId: string): AppendStreamsRequest => ({
+    streams: [
+      {
+        stream_id: checkoutSessionStreamId(sessionId),
+        expected_version: 1,
+        events: [
+          { type: CheckoutSessionEventType.Completed, schema_version: 1, data: { session_id: sessionId, completed_at: '2026-01-01T00:10:00.000Z', transaction_id: null } },
+          {
+            type: MerchantEventType.CheckoutSessionCompleted,
+            schema_version: 1,
+            data: { reference: `ref-${sessionId}`, amount: 1500, status: 'COMPLETED', metadata: null, session_id: sessionId },
+          },
+        ],
+      },
+    ],
+    metadata: SCOPE,
+  });
+
+  /** Hands the requests over together: the first commits alone, the rest wait for it and form one batch. */
+  async function inOneBatch(requests: AppendStreamsRequest[]): Promise<Array<PromiseSettledResult<AppendStreamsReply>>> {
+    const opener = appender.appendStreams(createRequest(randomUUID(), `opener-${randomUUID()}`), {});
+    const results = Promise.allSettled(requests.map((request) => appender.appendStreams(request, { requestId: 'req_batch' })));
+    await opener;
+    return results;
+  }
+
+  /** Statements of the last transaction, the batch's. */
+  const count = (pattern: RegExp) => statements.slice(statements.lastIndexOf('BEGIN')).filter((sql) => pattern.test(sql)).length;
+  const eventsOf = async (sessionId: string) =>
+    (await db.query('SELECT version, type FROM ledger.events WHERE stream_id = $1 ORDER BY version', [checkoutSessionStreamId(sessionId)])).rows;
+  const sessionRow = async (sessionId: string) => (await db.query('SELECT * FROM ledger.checkout_sessions WHERE id = $1', [sessionId])).rows[0];
+  const keyRecorded = async (key: string) =>
+    (await db.query('SELECT 1 FROM ledger.idempotency_keys WHERE merchant_id = $1 AND livemode = $2 AND key = $3', [SCOPE.merchant_id, SCOPE.livemode, key])).rowCount === 1;
+  const valueOf = (result: PromiseSettledResult<AppendStreamsReply>): AppendStreamsReply => {
+    if (result.status === 'rejected') throw result.reason;
+    return result.value;
+  };
+  const errorOf = (result: PromiseSettledResult<AppendStreamsReply>): DomainError => {
+    if (result.status === 'fulfilled') throw new Error(`expected a refusal, got ${JSON.stringify(result.value)}`);
+    return result.reason as DomainError;
+  };
+
+  it('commits a batch of fresh appends with one statement per table, as appending them one by one would', async () => {
+    const ids = Array.from({ length: 8 }, () => randomUUID());
+    const results = await inOneBatch(ids.map((id, i) => createRequest(id, i === 0 ? `ref-${id}-nometa` : `ref-${id}`, { key: `key-${id}` })));
+
+    const replies = results.map(valueOf);
+    expect(count(/INSERT INTO ledger\.events/)).toBe(1);
+    expect(count(/INSERT INTO ledger\.idempotency_keys/)).toBe(1);
+    expect(count(/INSERT INTO ledger\.checkout_sessions/)).toBe(1);
+    expect(count(/SAVEPOINT append/)).toBe(0);
+    replies.forEach((reply, i) => {
+      expect(reply.replayed).toBe(false);
+      expect(reply.streams).toHaveLength(1);
+      expect(reply.streams[0]).toMatchObject({ stream_id: checkoutSessionStreamId(ids[i]), version: 1 });
+      expect(reply.streams[0].events[0]).toMatchObject({
+        id: expect.stringMatching(/^evt_/),
+        version: 1,
+        type: CheckoutSessionEventType.Created,
+        metadata: { ...SCOPE, idempotency_key: `key-${ids[i]}`, correlation_id: 'req_batch' },
+      });
+    });
+    const positions = replies.map((reply) => reply.streams[0].events[0].position);
+    expect(positions).toEqual([...positions].sort((a, b) => a - b)); // positions follow the order of arrival
+
+    for (const [i, id] of ids.entries()) {
+      expect(await eventsOf(id)).toEqual([{ version: 1, type: CheckoutSessionEventType.Created }]);
+      expect(await keyRecorded(`key-${id}`)).toBe(true);
+      expect(await sessionRow(id)).toMatchObject({
+        id,
+        status: 'PENDING',
+        amount: '1500',
+        reference: i === 0 ? `ref-${id}-nometa` : `ref-${id}`,
+        metadata: i === 0 ? null : { order: `ref-${id}`, quote: 'it\'s "quoted" \\ here' },
+        version: 1,
+      });
+    }
+    // A replay of a batched key answers the events the batch stored.
+    const again = await appender.appendStreams(createRequest(ids[3], `ref-${ids[3]}`, { key: `key-${ids[3]}` }), {});
+    expect(again).toEqual({ ...replies[3], replayed: true });
+  });
+
+  it('projects multi-event appends whole too: completion facts and their merchant-visible twins', async () => {
+    const ids = Array.from({ length: 4 }, () => randomUUID());
+    await Promise.all(ids.map((id) => appender.appendStreams(createRequest(id, `ref-${id}`), {})));
+    const results = await inOneBatch(ids.map(completeRequest));
+
+    expect(results.map((result) => valueOf(result).streams[0].version)).toEqual([3, 3, 3, 3]);
+    expect(count(/INSERT INTO ledger\.events/)).toBe(1);
+    expect(count(/INSERT INTO ledger\.merchant_events/)).toBe(1);
+    expect(count(/UPDATE ledger\.checkout_sessions/)).toBe(1);
+    for (const [i, id] of ids.entries()) {
+      expect(await sessionRow(id)).toMatchObject({ status: 'COMPLETED', version: 2, transaction_id: null }) // the version of its session.completed fact;
+      const { rows } = await db.query('SELECT id, type, stream_id FROM ledger.merchant_events WHERE stream_id = $1', [checkoutSessionStreamId(id)]);
+      expect(rows).toEqual([{ id: valueOf(results[i]).streams[0].events[1].id, type: 'checkout.session.completed', stream_id: checkoutSessionStreamId(id) }]);
+    }
+  });
+
+  it('gives each append of a mixed batch its own answer and commits the good ones once', async () => {
+    const taken = randomUUID();
+    const replayedKey = `key-${randomUUID()}`;
+    const earlier = await appender.appendStreams(createRequest(taken, `ref-${taken}`, { key: replayedKey, memo: `TAKEN${taken.slice(0, 6)}` }), {});
+    const other = randomUUID();
+    await appender.appendStreams(createRequest(other, `ref-${other}`, { key: `key-${other}` }), {});
+
+    const good = Array.from({ length: 3 }, () => randomUUID());
+    const [duplicateReference, memoClash, staleKey, reusedKey] = Array.from({ length: 4 }, () => randomUUID());
+    const results = await inOneBatch([
+      createRequest(good[0], `ref-${good[0]}`, { key: `key-${good[0]}` }),
+      createRequest(duplicateReference, `ref-${taken}`, { key: `key-${duplicateReference}` }),
+      createRequest(taken, `ref-${taken}`, { key: replayedKey, memo: `TAKEN${taken.slice(0, 6)}` }),
+      createRequest(good[1], `ref-${good[1]}`),
+      createRequest(memoClash, `ref-${memoClash}`, { key: `key-${memoClash}`, memo: `TAKEN${taken.slice(0, 6)}` }),
+      createRequest(other, `ref-${other}-again`, { key: `key-${staleKey}` }),
+      createRequest(reusedKey, `ref-${reusedKey}`, { key: `key-${other}`, fingerprint: 'another' }),
+      createRequest(good[2], `ref-${good[2]}`, { key: `key-${good[2]}` }),
+    ]);
+
+    expect(count(/ROLLBACK TO SAVEPOINT batch/)).toBe(1); // tried whole, then one append at a time
+    expect(valueOf(results[0]).replayed).toBe(false);
+    expect(errorOf(results[1])).toMatchObject({ code: ErrorCode.Conflict, message: 'Reference already exists' });
+    expect(valueOf(results[2])).toEqual({ ...earlier, replayed: true });
+    expect(valueOf(results[3]).replayed).toBe(false);
+    expect(errorOf(results[4])).toMatchObject({ code: ErrorCode.Conflict, details: { rule: MEMO_TAKEN_RULE } });
+    expect(errorOf(results[5])).toMatchObject({ code: ErrorCode.ConcurrencyConflict, details: { stream_id: checkoutSessionStreamId(other) } });
+    expect(errorOf(results[6])).toMatchObject({ code: ErrorCode.ValidationFailed, message: 'Idempotency-Key reused with different parameters' });
+    expect(valueOf(results[7]).replayed).toBe(false);
+    for (const index of [1, 4, 5, 6]) expect(errorOf(results[index])).toBeInstanceOf(DomainError);
+
+    for (const id of [...good, taken, other]) expect(await eventsOf(id)).toEqual([{ version: 1, type: CheckoutSessionEventType.Created }]);
+    for (const id of [duplicateReference, memoClash, reusedKey]) {
+      expect(await eventsOf(id)).toEqual([]);
+      expect(await sessionRow(id)).toBeUndefined();
+    }
+    expect(await sessionRow(other)).toMatchObject({ reference: `ref-${other}` });
+    for (const id of good) expect(await sessionRow(id)).toMatchObject({ status: 'PENDING', version: 1 });
+    for (const key of [`key-${good[0]}`, `key-${good[2]}`]) expect(await keyRecorded(key)).toBe(true);
+    for (const key of [`key-${duplicateReference}`, `key-${memoClash}`, `key-${staleKey}`]) expect(await keyRecorded(key)).toBe(false);
+  });
+
+  it('sends appends sharing a stream or a key straight to one at a time: the first wins, the second gets its answer', async () => {
+    const [shared, keyed, other] = Array.from({ length: 3 }, () => randomUUID());
+    const good = randomUUID();
+    const results = await inOneBatch([
+      createRequest(good, `ref-${good}`),
+      createRequest(shared, `ref-${shared}-a`),
+      createRequest(shared, `ref-${shared}-b`),
+      createRequest(keyed, `ref-${keyed}`, { key: `key-${keyed}` }),
+      createRequest(other, `ref-${other}`, { key: `key-${keyed}` }),
+    ]);
+
+    expect(count(/SAVEPOINT batch/)).toBe(0);
+    expect(results.slice(0, 2).map((result) => valueOf(result).replayed)).toEqual([false, false]);
+    expect(errorOf(results[2])).toMatchObject({ code: ErrorCode.ConcurrencyConflict, details: { stream_id: checkoutSessionStreamId(shared) } });
+    expect(valueOf(results[3]).replayed).toBe(false);
+    expect(valueOf(results[4])).toEqual({ ...valueOf(results[3]), replayed: true });
+    expect(await sessionRow(shared)).toMatchObject({ reference: `ref-${shared}-a` });
+    expect(await eventsOf(other)).toEqual([]);
+  });
+
+  it.each([
+    ['a reference already taken', (id: string, taken: string) => createRequest(id, `ref-${taken}`)],
+    ['a stale version', (_id: string, taken: string) => createRequest(taken, `ref-${randomUUID()}`)],
+  ])('falls back for %s alone and still commits the rest of the batch', async (_case, failing) => {
+    const taken = randomUUID();
+    await appender.appendStreams(createRequest(taken, `ref-${taken}`), {});
+    const good = Array.from({ length: 4 }, () => randomUUID());
+    const odd = randomUUID();
+    const results = await inOneBatch([...good.slice(0, 2).map((id) => createRequest(id, `ref-${id}`)), failing(odd, taken), ...good.slice(2).map((id) => createRequest(id, `ref-${id}`))]);
+
+    expect(count(/ROLLBACK TO SAVEPOINT batch/)).toBe(1);
+    expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(4);
+    expect(errorOf(results[2])).toBeInstanceOf(DomainError);
+    for (const id of good) expect(await sessionRow(id)).toMatchObject({ status: 'PENDING', version: 1 });
+    expect(await eventsOf(odd)).toEqual([]);
+    expect(await eventsOf(taken)).toEqual([{ version: 1, type: CheckoutSessionEventType.Created }]);
+  });
+});
