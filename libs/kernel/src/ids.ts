@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createId } from '@paralleldrive/cuid2';
+import { createCuid2 as createId } from './cuid2';
 
 /** Prefixes of service-issued identifiers (DESIGN.md §3). */
 export const ID_PREFIX = {
