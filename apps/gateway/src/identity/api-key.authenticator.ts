@@ -1,23 +1,38 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { CONFIG, JsonLogger } from '@pp/platform';
 import { DataSource } from 'typeorm';
+import type { GatewayConfig } from '../gateway.config';
 import { hashApiKey, parseApiKey, sameHash } from './api-key';
-import { ApiKeyRepository } from './api-key.repository';
+import { ApiKeyCache } from './api-key.cache';
+import { ApiKeyRepository, type StoredApiKey } from './api-key.repository';
 import type { KeyPrincipal } from './principal';
 
 /** Resolves a presented API key to the merchant, mode and scopes it grants, or to nothing. */
 @Injectable()
-export class ApiKeyAuthenticator {
+export class ApiKeyAuthenticator implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly keys: ApiKeyRepository;
+  private readonly cache: ApiKeyCache;
 
-  constructor(dataSource: DataSource) {
+  constructor(dataSource: DataSource, @Inject(CONFIG) config: GatewayConfig, logger: JsonLogger) {
     this.keys = new ApiKeyRepository(dataSource);
+    this.cache = new ApiKeyCache(config.DATABASE_URL, (error) =>
+      logger.warn('API key revocation listener lost; keys are looked up on every request until it is back', { error: error.message }),
+    );
+  }
+
+  onApplicationBootstrap(): Promise<void> {
+    return this.cache.listen();
+  }
+
+  onApplicationShutdown(): Promise<void> {
+    return this.cache.close();
   }
 
   async authenticate(presented: string, now = new Date()): Promise<KeyPrincipal | undefined> {
     const kind = parseApiKey(presented);
     if (!kind) return undefined; // malformed: no database round trip
     const hash = hashApiKey(presented);
-    const key = await this.keys.findByHash(hash);
+    const key = await this.find(hash, now.getTime());
     if (!key || !sameHash(key.key_hash, hash)) return undefined;
     if (key.revoked_at || (key.expires_at && key.expires_at.getTime() <= now.getTime())) return undefined;
     if (key.type !== kind.type || key.livemode !== kind.livemode) return undefined;
@@ -30,5 +45,16 @@ export class ApiKeyAuthenticator {
       scopes: key.scopes,
       rate_limit_per_second: key.rate_limit_per_second,
     };
+  }
+
+  /** The key row, from the cache or one index lookup by hash (only keys that exist are cached). */
+  private async find(hash: Buffer, now: number): Promise<StoredApiKey | undefined> {
+    const id = hash.toString('base64');
+    const cached = this.cache.get(id, now);
+    if (cached) return cached;
+    const ticket = this.cache.ticket();
+    const key = await this.keys.findByHash(hash);
+    if (key) this.cache.set(id, key, ticket, now);
+    return key;
   }
 }

@@ -1,4 +1,5 @@
 import type { KeyType } from './api-key';
+import { API_KEY_REVOKED_CHANNEL, clearApiKeyCaches } from './api-key.cache';
 import type { Queryable } from './queryable';
 import { returning } from './queryable';
 import type { Scope } from './scopes';
@@ -18,6 +19,9 @@ export interface ApiKeyRecord {
   created_at: Date;
 }
 
+/** A key row as authentication reads it, hash included. */
+export type StoredApiKey = ApiKeyRecord & { key_hash: Buffer };
+
 export type NewApiKey = Omit<ApiKeyRecord, 'revoked_at' | 'created_at'> & { key_hash: Buffer };
 
 export class ApiKeyRepository {
@@ -34,7 +38,7 @@ export class ApiKeyRepository {
   }
 
   /** One index lookup by hash; the caller still compares the hash in constant time. */
-  async findByHash(hash: Buffer): Promise<(ApiKeyRecord & { key_hash: Buffer }) | undefined> {
+  async findByHash(hash: Buffer): Promise<StoredApiKey | undefined> {
     const [row] = await this.db.query(`SELECT ${COLUMNS}, key_hash FROM gateway.api_keys WHERE key_hash = $1`, [hash]);
     return row;
   }
@@ -43,13 +47,21 @@ export class ApiKeyRepository {
     return this.db.query(`SELECT ${COLUMNS} FROM gateway.api_keys WHERE merchant_id = $1 ORDER BY created_at, id`, [merchantId]);
   }
 
-  /** Revokes once; revoking again keeps the first revocation time. */
+  /**
+   * Revokes once; revoking again keeps the first revocation time. Key
+   * caches forget what they held: this process's at once, every other
+   * gateway's on the NOTIFY (delivered once the revocation is committed).
+   */
   async revoke(id: string): Promise<ApiKeyRecord | undefined> {
     const [row] = await returning<ApiKeyRecord>(
       this.db,
       `UPDATE gateway.api_keys SET revoked_at = COALESCE(revoked_at, now()) WHERE id = $1 RETURNING ${COLUMNS}`,
       [id],
     );
+    if (row) {
+      clearApiKeyCaches();
+      await this.db.query('SELECT pg_notify($1, $2)', [API_KEY_REVOKED_CHANNEL, id]);
+    }
     return row;
   }
 }
