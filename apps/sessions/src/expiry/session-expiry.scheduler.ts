@@ -7,14 +7,25 @@ import { CLOCK } from '../checkout-session/checkout-session.lifecycle';
 import type { SessionsConfig } from '../sessions.config';
 import { queuePrefix, type SessionExpiryJob, SessionsQueue } from './session-expiry.queue';
 
+interface PendingJob {
+  session: CheckoutSession;
+  resolve(): void;
+  reject(error: unknown): void;
+}
+
 /**
  * Queues a delayed job at a session's deadline. The job is only a wake-up
  * call: the deadline also lives in the ledger's read model, and the sweeper
- * expires what Redis forgot.
+ * expires what Redis forgot. Jobs asked for while one batch is being added
+ * go together in the next (one Redis round trip for many sessions); each
+ * caller still waits until its own job is queued.
  */
 @Injectable()
 export class SessionExpiryScheduler implements OnApplicationShutdown {
   private readonly queue: Queue<SessionExpiryJob>;
+  private pending: PendingJob[] = [];
+  /** The batch loop while it runs (checked and cleared synchronously, so no job is left behind). */
+  private adding?: Promise<void>;
 
   constructor(
     @Inject(CONFIG) config: SessionsConfig,
@@ -27,23 +38,45 @@ export class SessionExpiryScheduler implements OnApplicationShutdown {
   }
 
   /** Idempotent: the job id is the session id, so a replayed create adds nothing while the job exists. */
-  async schedule(session: CheckoutSession): Promise<void> {
-    if (session.status !== 'PENDING') return;
-    await this.queue.add(
-      'expire',
-      { session_id: session.id },
-      {
-        jobId: session.id,
-        delay: Math.max(0, Date.parse(session.expires_at) - this.clock.now().getTime()),
-        attempts: 8,
-        backoff: { type: 'exponential', delay: 500 },
-        removeOnComplete: true,
-        removeOnFail: 1000,
-      },
-    );
+  schedule(session: CheckoutSession): Promise<void> {
+    if (session.status !== 'PENDING') return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      this.pending.push({ session, resolve, reject });
+      this.adding ??= this.addPending();
+    });
   }
 
   async onApplicationShutdown(): Promise<void> {
+    await this.adding;
     await this.queue.close();
+  }
+
+  private async addPending(): Promise<void> {
+    await Promise.resolve(); // callers in the same tick join the first batch
+    while (this.pending.length > 0) {
+      const batch = this.pending;
+      this.pending = [];
+      const now = this.clock.now().getTime();
+      try {
+        await this.queue.addBulk(
+          batch.map(({ session }) => ({
+            name: 'expire',
+            data: { session_id: session.id },
+            opts: {
+              jobId: session.id,
+              delay: Math.max(0, Date.parse(session.expires_at) - now),
+              attempts: 8,
+              backoff: { type: 'exponential', delay: 500 },
+              removeOnComplete: true,
+              removeOnFail: 1000,
+            },
+          })),
+        );
+        for (const job of batch) job.resolve();
+      } catch (error) {
+        for (const job of batch) job.reject(error);
+      }
+    }
+    this.adding = undefined;
   }
 }
