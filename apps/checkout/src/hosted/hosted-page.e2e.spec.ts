@@ -59,7 +59,7 @@ describe('hosted checkout page in Chromium', () => {
     expect(response.status()).toBe(200);
     expect(await text(page, '#amount')).toBe('$25.00');
     expect(await text(page, '#memo')).toBe(session.memo);
-    expect(await text(page, '#recipient')).toBe('pay@shop.example.com');
+    expect(await text(page, '#recipient')).toBe(merchant.etransfer_email);
     expect(await text(page, '.merchant-name')).toContain('Maple Goods');
     expect(await text(page, '.steps')).toContain(session.memo);
     expect(await page.isVisible('.test-banner')).toBe(true);

@@ -17,6 +17,7 @@ export async function freePort(): Promise<number> {
 export interface Merchant {
   merchant_id: string;
   keys: { live_secret: string; test_secret: string; live_publishable: string; test_publishable: string };
+  etransfer_email: string;
 }
 
 /**
@@ -64,18 +65,19 @@ export class CheckoutTestStack {
     return { status: response.status, body: (await response.json()) as T };
   }
 
-  async createMerchant(name: string, changes: { frame_ancestors?: string[] } = {}): Promise<Merchant> {
+  /** A merchant whose deposit address (unique across merchants) is `etransfer_email`. */
+  async createMerchant(name: string, changes: { frame_ancestors?: string[] } = {}, etransfer_email = `pay-${randomUUID()}@shop.example.com`): Promise<Merchant> {
     const admin = this.stack.env.ADMIN_TOKEN;
-    const created = await this.api<Merchant>('/v1/admin/merchants', {
+    const created = await this.api<Omit<Merchant, 'etransfer_email'>>('/v1/admin/merchants', {
       token: admin,
-      body: { name, email: `${randomUUID()}@example.com`, etransfer_email: 'pay@shop.example.com' },
+      body: { name, email: `${randomUUID()}@example.com`, etransfer_email },
     });
     if (created.status !== 201) throw new Error(`merchant not created: ${JSON.stringify(created.body)}`);
     if (changes.frame_ancestors) {
       const patched = await this.api(`/v1/admin/merchants/${created.body.merchant_id}`, { method: 'PATCH', token: admin, body: changes });
       if (patched.status !== 200) throw new Error(`merchant not updated: ${JSON.stringify(patched.body)}`);
     }
-    return created.body;
+    return { ...created.body, etransfer_email };
   }
 
   async createSession(
