@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { Agent, request } from 'node:http';
+import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
 
 export interface LoadResult {
@@ -16,8 +18,6 @@ export interface LoadOptions {
   body: () => Record<string, unknown>;
   seconds: number;
   connections: number;
-  /** Fixed total rate (req/s) for latency-at-load runs; unlimited when absent. */
-  overallRate?: number;
 }
 
 /** POSTs JSON with autocannon, a new Idempotency-Key and body per request. */
@@ -27,7 +27,6 @@ export async function postLoad(options: LoadOptions): Promise<LoadResult> {
     method: 'POST',
     duration: options.seconds,
     connections: options.connections,
-    ...(options.overallRate ? { overallRate: options.overallRate } : {}),
     requests: [
       {
         setupRequest: (request) => ({
@@ -45,5 +44,67 @@ export async function postLoad(options: LoadOptions): Promise<LoadResult> {
     p99_ms: result.latency.p99,
     non_2xx: result.non2xx,
     errors: result.errors,
+  };
+}
+
+/**
+ * POSTs at a steady rate, evenly spaced (open loop: a slow answer does not
+ * delay the next request), and times each from its send to its full answer.
+ * For latency at a given load: autocannon's rate limit sends each second's
+ * requests in one burst, which measures queueing at full load instead.
+ */
+export async function pacedLoad(options: LoadOptions & { rate: number }): Promise<LoadResult> {
+  const target = new URL(options.url);
+  const agent = new Agent({ keepAlive: true, maxSockets: options.connections });
+  const latencies: number[] = [];
+  let non2xx = 0;
+  let errors = 0;
+  const inFlight = new Set<Promise<void>>();
+  const send = (): Promise<void> =>
+    new Promise<void>((resolve) => {
+      const body = JSON.stringify(options.body());
+      const started = performance.now();
+      const req = request(
+        target,
+        {
+          method: 'POST',
+          agent,
+          headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'idempotency-key': randomUUID(), ...options.headers },
+        },
+        (res) => {
+          res.resume();
+          res.on('end', () => {
+            latencies.push(performance.now() - started);
+            if ((res.statusCode ?? 0) < 200 || (res.statusCode ?? 0) >= 300) non2xx++;
+            resolve();
+          });
+        },
+      );
+      req.on('error', () => {
+        errors++;
+        resolve();
+      });
+      req.end(body);
+    });
+  const begun = performance.now();
+  const total = Math.round(options.rate * options.seconds);
+  for (let sent = 0; sent < total; ) {
+    const due = Math.min(total, Math.floor(((performance.now() - begun) / 1000) * options.rate) + 1);
+    for (; sent < due; sent++) {
+      const pending = send().finally(() => inFlight.delete(pending));
+      inFlight.add(pending);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1));
+  }
+  await Promise.all(inFlight);
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * q))] ?? 0);
+  return {
+    requests_per_second: Math.round(latencies.length / ((performance.now() - begun) / 1000)),
+    p50_ms: at(0.5),
+    p99_ms: at(0.99),
+    non_2xx: non2xx,
+    errors,
   };
 }

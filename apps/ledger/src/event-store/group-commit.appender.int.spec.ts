@@ -116,7 +116,10 @@ describe('group commit: whole batches and their fallback', () => {
   }
 
   /** Statements of the last transaction, the batch's. */
-  const count = (pattern: RegExp) => statements.slice(statements.lastIndexOf('BEGIN')).filter((sql) => pattern.test(sql)).length;
+  const count = (pattern: RegExp) => {
+    const begun = statements.findLastIndex((sql) => sql.startsWith('BEGIN'));
+    return statements.slice(begun).filter((sql) => pattern.test(sql)).length;
+  };
   const eventsOf = async (sessionId: string) =>
     (await db.query('SELECT version, type FROM ledger.events WHERE stream_id = $1 ORDER BY version', [checkoutSessionStreamId(sessionId)])).rows;
   const sessionRow = async (sessionId: string) => (await db.query('SELECT * FROM ledger.checkout_sessions WHERE id = $1', [sessionId])).rows[0];

@@ -94,14 +94,18 @@ export class GroupCommitAppender {
     });
   }
 
+  /**
+   * One transaction for the batch, in as few round trips as it allows:
+   * statements without parameters travel together, and the savepoint of a
+   * whole batch is never released (COMMIT ends it anyway).
+   */
   private async runBatch(db: PoolClient, batch: PendingAppend[]): Promise<Outcome[]> {
-    await db.query('BEGIN');
+    const whole = canAppendWhole(batch);
+    await db.query(whole ? 'BEGIN; SAVEPOINT batch' : 'BEGIN');
     try {
-      const outcomes = (await this.appendWhole(db, batch)) ?? (await this.appendOneByOne(db, batch));
-      if (outcomes.some((outcome) => outcome.ok && !outcome.reply.replayed)) {
-        await db.query('SELECT pg_notify($1, $2)', [EVENTS_COMMITTED_CHANNEL, '']);
-      }
-      await db.query('COMMIT');
+      const outcomes = (whole ? await this.appendWhole(db, batch) : undefined) ?? (await this.appendOneByOne(db, batch));
+      const appended = outcomes.some((outcome) => outcome.ok && !outcome.reply.replayed);
+      await db.query(appended ? `SELECT pg_notify('${EVENTS_COMMITTED_CHANNEL}', ''); COMMIT` : 'COMMIT');
       return outcomes;
     } catch (error) {
       await db.query('ROLLBACK').catch(() => undefined);
@@ -110,20 +114,15 @@ export class GroupCommitAppender {
   }
 
   /**
-   * The fast path: the whole batch in a few statements under one savepoint.
-   * Undefined, with the savepoint rolled back, when it does not go through
-   * cleanly (a replay, a conflict, a refused rule, any error): the batch then
-   * goes one append at a time, where each gets its own answer.
+   * The fast path: the whole batch in a few statements under the savepoint
+   * `batch`. Undefined, with the savepoint rolled back, when it does not go
+   * through cleanly (a replay, a conflict, a refused rule, any error): the
+   * batch then goes one append at a time, where each gets its own answer.
    */
   private async appendWhole(db: PoolClient, batch: PendingAppend[]): Promise<Outcome[] | undefined> {
-    if (batch.length < 2 || !canAppendWhole(batch)) return undefined; // a lone append costs the same either way
-    await db.query('SAVEPOINT batch');
     try {
       const replies = await this.store.appendBatch(db, batch);
-      if (replies) {
-        await db.query('RELEASE SAVEPOINT batch');
-        return replies.map((reply) => ({ ok: true, reply }));
-      }
+      if (replies) return replies.map((reply) => ({ ok: true, reply }));
     } catch {
       // answered one append at a time below, where the error belongs to its own append
     }

@@ -1,0 +1,86 @@
+import { randomUUID } from 'node:crypto';
+import { WebhookReceiver } from '@pp/testing';
+
+export interface LatencyResult {
+  samples: number;
+  p50_ms: number;
+  p99_ms: number;
+  /** Deliveries whose signatures did not verify (should be 0). */
+  unverified: number;
+}
+
+const PATH = '/bench-latency';
+
+/**
+ * simulate-payment → signed payment.confirmed at a local receiver (DESIGN.md
+ * §6): one payment at a time, each timed from sending the request to the
+ * receiver getting the webhook, matched by session id.
+ */
+export async function measureWebhookLatency(gatewayUrl: string, key: string, payments: number, timeoutMs = 30_000): Promise<LatencyResult> {
+  const receiver = await WebhookReceiver.start();
+  try {
+    const api = async (path: string, body: unknown) => {
+      const response = await fetch(`${gatewayUrl}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
+        body: JSON.stringify(body),
+      });
+      if (response.status >= 300) throw new Error(`${path} answered ${response.status}: ${await response.text()}`);
+      return (await response.json()) as Record<string, any>;
+    };
+    const endpoint = await api('/v1/webhook_endpoints', { url: receiver.url(PATH), enabled_events: ['payment.confirmed'] });
+    receiver.trust(PATH, endpoint.secret as string);
+    const sessions: string[] = [];
+    for (let i = 0; i < payments; i++) {
+      const session = await api('/v1/checkout/sessions', {
+        amount: 1000 + i,
+        currency: 'cad',
+        reference: `bench-webhook-${randomUUID()}`,
+        success_url: 'https://merchant.example/thanks',
+        cancel_url: 'https://merchant.example/cart',
+      });
+      sessions.push(session.id as string);
+    }
+    const arrivals = arrivalsBySession(receiver);
+    const latencies: number[] = [];
+    for (const sessionId of sessions) {
+      const sentAt = Date.now();
+      await api('/v1/sandbox/simulate-payment', { sessionId, outcome: 'confirmed' });
+      latencies.push((await until(() => arrivals().get(sessionId), timeoutMs)) - sentAt); // one at a time: latency, not queueing
+    }
+    latencies.sort((a, b) => a - b);
+    const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * q))];
+    return {
+      samples: latencies.length,
+      p50_ms: at(0.5),
+      p99_ms: at(0.99),
+      unverified: receiver.received(PATH).filter((delivery) => !delivery.verification.valid).length,
+    };
+  } finally {
+    await receiver.close();
+  }
+}
+
+/** When the receiver got each session's first webhook, indexing only deliveries not seen before. */
+function arrivalsBySession(receiver: WebhookReceiver): () => Map<string, number> {
+  const arrivals = new Map<string, number>();
+  let seen = 0;
+  return () => {
+    const received = receiver.received(PATH);
+    for (; seen < received.length; seen++) {
+      const sessionId = (JSON.parse(received[seen].rawBody.toString('utf8')) as { data: { session_id?: string } }).data.session_id;
+      if (sessionId && !arrivals.has(sessionId)) arrivals.set(sessionId, received[seen].receivedAt);
+    }
+    return arrivals;
+  };
+}
+
+async function until<T>(probe: () => T | undefined, timeoutMs: number): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = probe();
+    if (found !== undefined) return found;
+    if (Date.now() > deadline) throw new Error('a payment.confirmed webhook did not arrive in time');
+    await new Promise((resolve) => setTimeout(resolve, 1));
+  }
+}
