@@ -36,7 +36,8 @@ describe('checkout session routes', () => {
   const received: Array<{ subject: string; payload: any; requestId?: string }> = [];
 
   /** Answers `subject` like the sessions service would, recording what arrives. */
-  const serve = (subject: string, answer: (payload: any) => Answer | undefined) => {
+  /** Resolves once NATS has the subscription, so the gateway's next request cannot outrun it. */
+  const serve = async (subject: string, answer: (payload: any) => Answer | undefined) => {
     subscriptions.push(
       nc.subscribe(`${stack.namespace}.${subject}`, {
         callback: (_error, msg: Msg) => {
@@ -47,6 +48,7 @@ describe('checkout session routes', () => {
         },
       }),
     );
+    await nc.flush();
   };
 
   beforeAll(async () => {
@@ -67,7 +69,7 @@ describe('checkout session routes', () => {
   });
 
   it('sends the validated body with the key’s merchant and mode and the idempotency token; answers 201', async () => {
-    serve('sessions.create.v1', (p) => ({ ok: true, data: { ...created, livemode: p.livemode, replayed: false } }));
+    await serve('sessions.create.v1', (p) => ({ ok: true, data: { ...created, livemode: p.livemode, replayed: false } }));
     const result = await gateway.call('/v1/checkout/sessions', {
       token: merchant.keys.test_secret,
       idempotencyKey: 'idem-201',
@@ -92,7 +94,7 @@ describe('checkout session routes', () => {
   });
 
   it('answers a replay the service recognised with 200 and X-Cache-Lookup: HIT, without `replayed`', async () => {
-    serve('sessions.create.v1', () => ({ ok: true, data: { ...created, replayed: true } }));
+    await serve('sessions.create.v1', () => ({ ok: true, data: { ...created, replayed: true } }));
     const result = await gateway.call('/v1/checkout/sessions', { token: merchant.keys.live_secret, body });
     expect(result.status).toBe(200);
     expect(result.headers.get('x-cache-lookup')).toBe('HIT');
@@ -100,12 +102,12 @@ describe('checkout session routes', () => {
   });
 
   it('maps the service’s errors: CONFLICT 409, VALIDATION_FAILED 400, NOT_FOUND 404', async () => {
-    serve('sessions.create.v1', (p) =>
+    await serve('sessions.create.v1', (p) =>
       p.body.reference === 'taken'
         ? { ok: false, error: { code: 'CONFLICT' as WireError['code'], message: 'Reference already exists' } }
         : { ok: false, error: { code: 'VALIDATION_FAILED' as WireError['code'], message: 'Validation failed: success_url must use https in live mode' } },
     );
-    serve('sessions.get.v1', () => ({ ok: false, error: { code: 'NOT_FOUND' as WireError['code'], message: 'Checkout session not found' } }));
+    await serve('sessions.get.v1', () => ({ ok: false, error: { code: 'NOT_FOUND' as WireError['code'], message: 'Checkout session not found' } }));
     const conflict = await gateway.call('/v1/checkout/sessions', { token: merchant.keys.live_secret, body: { ...body, reference: 'taken' } });
     expect(conflict).toMatchObject({ status: 409, body: { error: 'Reference already exists' } });
     const invalid = await gateway.call('/v1/checkout/sessions', { token: merchant.keys.live_secret, body });
@@ -130,14 +132,14 @@ describe('checkout session routes', () => {
       expires_at: created.expires_at,
       created_at: '2030-01-01T00:00:00.000Z',
     };
-    serve('sessions.get.v1', () => ({ ok: true, data: view }));
+    await serve('sessions.get.v1', () => ({ ok: true, data: view }));
     const result = await gateway.call(`/v1/checkout/sessions/${created.id}`, { token: merchant.keys.live_secret });
     expect(result).toMatchObject({ status: 200, body: view });
     expect(received.map((r) => r.payload)).toEqual([{ merchant_id: merchant.merchant_id, livemode: true, session_id: created.id }]);
   });
 
   it('rejects a bad body at the edge without calling the service', async () => {
-    serve('sessions.create.v1', () => ({ ok: true, data: { ...created, replayed: false } }));
+    await serve('sessions.create.v1', () => ({ ok: true, data: { ...created, replayed: false } }));
     const result = await gateway.call('/v1/checkout/sessions', { token: merchant.keys.live_secret, body: { ...body, currency: 'usd', amount: 0 } });
     expect(result).toMatchObject({
       status: 400,
@@ -151,7 +153,7 @@ describe('checkout session routes', () => {
     expect(none).toMatchObject({ status: 503, body: { error: 'Service unavailable' } });
     expect(none.headers.get('retry-after')).toBe('1');
 
-    serve('sessions.get.v1', () => undefined);
+    await serve('sessions.get.v1', () => undefined);
     const silent = await gateway.call(`/v1/checkout/sessions/${created.id}`, { token: merchant.keys.live_secret });
     expect(silent).toMatchObject({ status: 503, body: { error: 'Service unavailable' } });
     expect(silent.headers.get('retry-after')).toBe('1');
@@ -161,7 +163,7 @@ describe('checkout session routes', () => {
   it('frees the Idempotency-Key after a 503 so the client can retry with it', async () => {
     const first = await gateway.call('/v1/checkout/sessions', { token: merchant.keys.live_secret, idempotencyKey: 'retry-me', body });
     expect(first.status).toBe(503);
-    serve('sessions.create.v1', () => ({ ok: true, data: { ...created, replayed: false } }));
+    await serve('sessions.create.v1', () => ({ ok: true, data: { ...created, replayed: false } }));
     const retry = await gateway.call('/v1/checkout/sessions', { token: merchant.keys.live_secret, idempotencyKey: 'retry-me', body });
     expect(retry.status).toBe(201);
     const replay = await gateway.call('/v1/checkout/sessions', { token: merchant.keys.live_secret, idempotencyKey: 'retry-me', body });
