@@ -6,5 +6,6 @@ export * from './health';
 export * from './jetstream';
 export * from './logging';
 export * from './nats';
+export * from './queue';
 export * from './redis';
 export * from './telemetry';

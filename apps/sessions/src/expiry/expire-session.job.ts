@@ -1,9 +1,9 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { CONFIG, JsonLogger } from '@pp/platform';
+import { bullConnection, CONFIG, JsonLogger, queuePrefix } from '@pp/platform';
 import { type Job, Worker } from 'bullmq';
 import { CheckoutSessionLifecycle } from '../checkout-session/checkout-session.lifecycle';
 import type { SessionsConfig } from '../sessions.config';
-import { queuePrefix, type SessionExpiryJob, SessionsQueue } from './session-expiry.queue';
+import { type SessionExpiryJob, SessionsQueue } from './session-expiry.queue';
 
 /** Runs the delayed expiry jobs. A job that fires a little early fails and is retried with backoff. */
 @Injectable()
@@ -18,7 +18,7 @@ export class ExpireSessionJob implements OnApplicationBootstrap, OnApplicationSh
 
   onApplicationBootstrap(): void {
     this.worker = new Worker<SessionExpiryJob>(SessionsQueue.SessionExpiry, (job) => this.run(job), {
-      connection: { url: this.config.REDIS_URL, maxRetriesPerRequest: null },
+      connection: bullConnection(this.config.REDIS_URL),
       prefix: queuePrefix(this.config.PP_NAMESPACE),
       concurrency: 10,
     });

@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { CheckoutSessionEventType, type CreateCheckoutSessionCommand, DomainError, type MerchantScope, MerchantEventType } from '@pp/contracts';
-import { BusClient } from '@pp/platform';
+import { BusClient, queuePrefix } from '@pp/platform';
 import { TestStack, testInfra, waitFor } from '@pp/testing';
 import Redis from 'ioredis';
 import { connect, type NatsConnection } from 'nats';
 import { Client } from 'pg';
 import { CheckoutSessionLifecycle } from '../checkout-session/checkout-session.lifecycle';
 import { CheckoutSessionRepository } from '../checkout-session/checkout-session.repository';
-import { queuePrefix } from './session-expiry.queue';
 
 const SCOPE: MerchantScope = { merchant_id: 'mer_exp', livemode: false };
 

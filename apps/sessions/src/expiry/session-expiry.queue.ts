@@ -7,8 +7,6 @@ export enum SessionsQueue {
   SessionExpiry = 'session-expiry',
 }
 
-/** BullMQ key prefix: every queue key starts with PP_NAMESPACE, like every other Redis key. */
-export const queuePrefix = (namespace: string): string => (namespace ? `${namespace}:bull` : 'bull');
 
 export interface SessionExpiryJob {
   session_id: string;

@@ -1,11 +1,11 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import type { Clock } from '@pp/kernel';
-import { CONFIG } from '@pp/platform';
+import { bullConnection, CONFIG, queuePrefix } from '@pp/platform';
 import { Queue } from 'bullmq';
 import type { CheckoutSession } from '../checkout-session/checkout-session.decider';
 import { CLOCK } from '../checkout-session/checkout-session.lifecycle';
 import type { SessionsConfig } from '../sessions.config';
-import { queuePrefix, type SessionExpiryJob, SessionsQueue } from './session-expiry.queue';
+import { type SessionExpiryJob, SessionsQueue } from './session-expiry.queue';
 
 interface PendingJob {
   session: CheckoutSession;
@@ -32,7 +32,7 @@ export class SessionExpiryScheduler implements OnApplicationShutdown {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {
     this.queue = new Queue<SessionExpiryJob>(SessionsQueue.SessionExpiry, {
-      connection: { url: config.REDIS_URL },
+      connection: bullConnection(config.REDIS_URL),
       prefix: queuePrefix(config.PP_NAMESPACE),
     });
   }

@@ -3,13 +3,13 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { type Link, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { signatureHeaders, WebhookDeliveryStatus } from '@pp/contracts';
-import { CONFIG, JsonLogger } from '@pp/platform';
+import { bullConnection, CONFIG, JsonLogger, queuePrefix } from '@pp/platform';
 import { type Job, Worker } from 'bullmq';
 import { signingSecrets } from '../endpoints/endpoint.repository';
 import { sendWebhook } from '../network/webhook-sender';
 import { retryScheduleMs, type WebhooksConfig } from '../webhooks.config';
 import { type ClaimedAttempt, DeliveryRepository } from './delivery.repository';
-import { type DeliveryJob, DeliveryQueue, queuePrefix, redisConnection, WebhookQueue } from './delivery.queue';
+import { type DeliveryJob, DeliveryQueue, WebhookQueue } from './delivery.queue';
 import { decideAfterAttempt, type RetryPolicy } from './retry.decider';
 
 /** How long a claimed attempt is reserved: twice its timeout plus a second, then another replica may take over. */
@@ -39,7 +39,7 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, OnApplication
 
   onApplicationBootstrap(): void {
     this.worker = new Worker<DeliveryJob>(WebhookQueue.Delivery, (job) => this.process(job), {
-      connection: redisConnection(this.config.REDIS_URL),
+      connection: bullConnection(this.config.REDIS_URL),
       prefix: queuePrefix(this.config.PP_NAMESPACE),
       concurrency: this.config.WEBHOOK_DELIVERY_CONCURRENCY,
       lockDuration: Math.max(30_000, this.config.WEBHOOK_ATTEMPT_TIMEOUT_MS * 2),

@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
-import { CONFIG } from '@pp/platform';
-import { type ConnectionOptions, Queue } from 'bullmq';
+import { bullConnection, CONFIG, queuePrefix } from '@pp/platform';
+import { Queue } from 'bullmq';
 import type { WebhooksConfig } from '../webhooks.config';
 import type { DueDelivery } from './delivery.repository';
 
@@ -14,22 +14,6 @@ export interface DeliveryJob {
   delivery_id: string;
   attempt: number;
 }
-
-/** BullMQ key prefix: every key of this deployment starts with PP_NAMESPACE. */
-export const queuePrefix = (namespace: string): string => (namespace ? `${namespace}:bull` : 'bull');
-
-export const redisConnection = (url: string): ConnectionOptions => {
-  const parsed = new URL(url);
-  return {
-    host: parsed.hostname,
-    port: Number(parsed.port || 6379),
-    username: parsed.username || undefined,
-    password: parsed.password ? decodeURIComponent(parsed.password) : undefined,
-    db: parsed.pathname.length > 1 ? Number(parsed.pathname.slice(1)) : 0,
-    tls: parsed.protocol === 'rediss:' ? {} : undefined,
-    maxRetriesPerRequest: null,
-  };
-};
 
 const ENQUEUE_TIMEOUT_MS = 5000;
 const LIVE_STATES: ReadonlySet<string> = new Set(['waiting', 'delayed', 'active', 'prioritized', 'waiting-children']);
@@ -49,7 +33,7 @@ export class DeliveryQueue implements OnApplicationShutdown {
 
   constructor(@Inject(CONFIG) config: WebhooksConfig) {
     this.queue = new Queue<DeliveryJob>(WebhookQueue.Delivery, {
-      connection: redisConnection(config.REDIS_URL),
+      connection: bullConnection(config.REDIS_URL),
       prefix: queuePrefix(config.PP_NAMESPACE),
       defaultJobOptions: { removeOnComplete: KEEP, removeOnFail: KEEP, attempts: 3, backoff: { type: 'exponential', delay: 1000 } },
     });
