@@ -28,12 +28,10 @@ describe('two webhooks replicas', () => {
     ledger = new LedgerEventFixture(nc, stack.namespace);
     await ledger.createStream();
     receiver = await WebhookReceiver.start();
-    db = new Client({ connectionString: stack.database.url });
-    await db.connect();
+    db = await stack.sql();
   });
 
   afterAll(async () => {
-    await db?.end();
     await receiver?.close();
     await nc?.close();
     await second?.stop();

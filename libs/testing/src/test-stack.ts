@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { ServiceName } from '@pp/contracts';
-import { connect } from 'nats';
+import { BusClient } from '@pp/platform';
+import { connect, type NatsConnection } from 'nats';
+import { Client } from 'pg';
 import { testInfra } from './infra';
 import { REPO_ROOT, ServiceProcess } from './service-process';
 import { createTestDatabase, type TestDatabase } from './test-database';
@@ -30,6 +32,8 @@ export class TestStack {
   readonly namespace: string;
   readonly env: Record<string, string>;
   private readonly processes_ = new Map<ServiceName, ServiceProcess>();
+  private busConnection?: NatsConnection;
+  private sqlClient?: Client;
 
   private constructor(
     readonly database: TestDatabase,
@@ -102,7 +106,24 @@ export class TestStack {
     await this.processes_.get(service)?.stop(signal);
   }
 
+  /** A bus client in this stack's namespace, for tests that call services over NATS (closed by stop()). */
+  async bus(timeoutMs = 10_000): Promise<BusClient> {
+    this.busConnection ??= await connect({ servers: this.env.NATS_URL });
+    return new BusClient(this.busConnection, this.namespace, timeoutMs);
+  }
+
+  /** A Postgres client on this stack's database, for assertions on tables (closed by stop()). */
+  async sql(): Promise<Client> {
+    if (!this.sqlClient) {
+      const client = new Client({ connectionString: this.database.url });
+      await client.connect();
+      this.sqlClient = client;
+    }
+    return this.sqlClient;
+  }
+
   async stop(): Promise<void> {
+    await Promise.all([this.sqlClient?.end(), this.busConnection?.close()]);
     await Promise.all([...this.processes_.values()].map((proc) => proc.stop()));
     await Promise.all([this.database.drop(), this.deleteStreams()]);
   }

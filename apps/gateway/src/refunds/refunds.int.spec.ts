@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { RefundView, TransactionView } from '@pp/contracts';
 import { BusClient } from '@pp/platform';
-import { TestStack, testInfra } from '@pp/testing';
-import { connect, type NatsConnection } from 'nats';
+import { TestStack } from '@pp/testing';
 import { Client } from 'pg';
 import type { ProvisionedMerchantView } from '../identity/identity.views';
 import { type CallResult, GatewayClient } from '../testing/gateway-client';
@@ -28,7 +27,6 @@ const EVIDENCE = { outbound_reference: 'CA9QmZ7', evidence_note: 'Bank shows the
 describe('refunds over HTTP', () => {
   let stack: TestStack;
   let gateway: GatewayClient;
-  let nc: NatsConnection;
   let bus: BusClient;
   let db: Client;
   let a: ProvisionedMerchantView;
@@ -42,14 +40,10 @@ describe('refunds over HTTP', () => {
     });
     gateway = new GatewayClient(stack);
     [a, b] = await Promise.all([gateway.createMerchant('A'), gateway.createMerchant('B')]);
-    nc = await connect({ servers: testInfra.natsUrl });
-    bus = new BusClient(nc, stack.namespace, 15_000);
-    db = new Client({ connectionString: stack.database.url });
-    await db.connect();
+    bus = await stack.bus(15_000);
+    db = await stack.sql();
   });
   afterAll(async () => {
-    await db?.end();
-    await nc?.close();
     await stack?.stop();
   });
 

@@ -2,8 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { CheckoutSessionEventType, type CreateCheckoutSessionCommand, type MerchantScope } from '@pp/contracts';
 import { generateMemo, newSessionId } from '@pp/kernel';
 import { BusClient } from '@pp/platform';
-import { TestStack, testInfra } from '@pp/testing';
-import { connect, type NatsConnection } from 'nats';
+import { TestStack } from '@pp/testing';
 import type { ProvisionedMerchantView } from '../identity/identity.views';
 import { GatewayClient } from '../testing/gateway-client';
 
@@ -26,7 +25,6 @@ const sessionBody = (overrides: Record<string, unknown> = {}) => ({
 describe('sandbox simulator, payments and events over HTTP', () => {
   let stack: TestStack;
   let gateway: GatewayClient;
-  let nc: NatsConnection;
   let bus: BusClient;
   let a: ProvisionedMerchantView;
   let b: ProvisionedMerchantView;
@@ -39,11 +37,9 @@ describe('sandbox simulator, payments and events over HTTP', () => {
     });
     gateway = new GatewayClient(stack);
     [a, b] = await Promise.all([gateway.createMerchant('A'), gateway.createMerchant('B')]);
-    nc = await connect({ servers: testInfra.natsUrl });
-    bus = new BusClient(nc, stack.namespace, 15_000);
+    bus = await stack.bus(15_000);
   });
   afterAll(async () => {
-    await nc?.close();
     await stack?.stop();
   });
 

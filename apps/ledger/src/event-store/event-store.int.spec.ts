@@ -1,25 +1,19 @@
 import { type AppendRequest, DomainError, ErrorCode } from '@pp/contracts';
 import { BusClient } from '@pp/platform';
-import { TestStack, testInfra } from '@pp/testing';
-import { connect, type NatsConnection } from 'nats';
+import { TestStack } from '@pp/testing';
 import { Client } from 'pg';
 
 describe('ledger event store over NATS and Postgres', () => {
   let stack: TestStack;
-  let nc: NatsConnection;
   let bus: BusClient;
   let db: Client;
 
   beforeAll(async () => {
     stack = await TestStack.start({ services: ['ledger'], label: 'eventstore' });
-    nc = await connect({ servers: testInfra.natsUrl });
-    bus = new BusClient(nc, stack.namespace, 10_000);
-    db = new Client({ connectionString: stack.database.url });
-    await db.connect();
+    bus = await stack.bus(10_000);
+    db = await stack.sql();
   });
   afterAll(async () => {
-    await db?.end();
-    await nc?.close();
     await stack?.stop();
   });
 

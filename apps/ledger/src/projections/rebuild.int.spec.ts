@@ -4,8 +4,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { CheckoutSessionView, CreateCheckoutSessionCommand } from '@pp/contracts';
 import { BusClient } from '@pp/platform';
-import { REPO_ROOT, TestStack, testInfra } from '@pp/testing';
-import { connect, type NatsConnection } from 'nats';
+import { REPO_ROOT, TestStack } from '@pp/testing';
 import { Client } from 'pg';
 
 const REBUILD = join(REPO_ROOT, 'dist', 'apps', 'ledger', 'src', 'rebuild.js');
@@ -13,20 +12,15 @@ const SESSIONS = 300;
 
 describe('rebuilding the read models from the event store', () => {
   let stack: TestStack;
-  let nc: NatsConnection;
   let bus: BusClient;
   let db: Client;
 
   beforeAll(async () => {
     stack = await TestStack.start({ services: ['ledger', 'sessions'], label: 'rebuild' });
-    nc = await connect({ servers: testInfra.natsUrl });
-    bus = new BusClient(nc, stack.namespace, 20_000);
-    db = new Client({ connectionString: stack.database.url });
-    await db.connect();
+    bus = await stack.bus(20_000);
+    db = await stack.sql();
   });
   afterAll(async () => {
-    await db?.end();
-    await nc?.close();
     await stack?.stop();
   });
 

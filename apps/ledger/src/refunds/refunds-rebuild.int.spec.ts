@@ -4,8 +4,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { type CreateCheckoutSessionCommand, type MerchantScope, REFUND_STATUSES, type RefundView } from '@pp/contracts';
 import { BusClient } from '@pp/platform';
-import { REPO_ROOT, TestStack, testInfra } from '@pp/testing';
-import { connect, type NatsConnection } from 'nats';
+import { REPO_ROOT, TestStack } from '@pp/testing';
 import { Client } from 'pg';
 
 const REBUILD = join(REPO_ROOT, 'dist', 'apps', 'ledger', 'src', 'rebuild.js');
@@ -13,7 +12,6 @@ const REBUILD = join(REPO_ROOT, 'dist', 'apps', 'ledger', 'src', 'rebuild.js');
 /** `ledger:rebuild` with refunds in every stage: the same answers for merchants and the operator, and the one-refund rule still holds. */
 describe('rebuilding the read models with refunds present', () => {
   let stack: TestStack;
-  let nc: NatsConnection;
   let bus: BusClient;
   let db: Client;
   const SCOPES: MerchantScope[] = [
@@ -24,14 +22,10 @@ describe('rebuilding the read models with refunds present', () => {
 
   beforeAll(async () => {
     stack = await TestStack.start({ services: ['ledger', 'sessions', 'refunds'], label: 'refundrebuild' });
-    nc = await connect({ servers: testInfra.natsUrl });
-    bus = new BusClient(nc, stack.namespace, 15_000);
-    db = new Client({ connectionString: stack.database.url });
-    await db.connect();
+    bus = await stack.bus(15_000);
+    db = await stack.sql();
   });
   afterAll(async () => {
-    await db?.end();
-    await nc?.close();
     await stack?.stop();
   });
 

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type CreateCheckoutSessionCommand, DomainError, ErrorCode, type MerchantScope } from '@pp/contracts';
 import { BusClient } from '@pp/platform';
-import { TestStack, testInfra, waitFor } from '@pp/testing';
-import { connect, type NatsConnection } from 'nats';
+import { TestStack, waitFor } from '@pp/testing';
 import { Client } from 'pg';
 
 /*
@@ -14,7 +13,6 @@ import { Client } from 'pg';
  */
 describe('refunds when the ledger dies between commit and reply', () => {
   let stack: TestStack;
-  let nc: NatsConnection;
   let bus: BusClient;
   let db: Client;
   const LIVE: MerchantScope = { merchant_id: 'mer_crashlive', livemode: true };
@@ -22,14 +20,10 @@ describe('refunds when the ledger dies between commit and reply', () => {
 
   beforeAll(async () => {
     stack = await TestStack.start({ services: ['ledger', 'sessions', 'refunds'], label: 'refundcrash', env: { NATS_REQUEST_TIMEOUT_MS: '1500' } });
-    nc = await connect({ servers: testInfra.natsUrl });
-    bus = new BusClient(nc, stack.namespace, 10_000);
-    db = new Client({ connectionString: stack.database.url });
-    await db.connect();
+    bus = await stack.bus(10_000);
+    db = await stack.sql();
   });
   afterAll(async () => {
-    await db?.end();
-    await nc?.close();
     await stack?.stop();
   });
 

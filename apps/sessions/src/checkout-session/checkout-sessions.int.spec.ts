@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type CreateCheckoutSessionCommand, DomainError, ErrorCode, type MerchantScope } from '@pp/contracts';
 import { BusClient } from '@pp/platform';
-import { TestStack, testInfra } from '@pp/testing';
-import { connect, type NatsConnection } from 'nats';
+import { TestStack } from '@pp/testing';
 
 const TEST: MerchantScope = { merchant_id: 'mer_a', livemode: false };
 const LIVE: MerchantScope = { merchant_id: 'mer_a', livemode: true };
@@ -20,16 +19,13 @@ const body = (overrides: Record<string, unknown> = {}) => ({
 
 describe('checkout sessions over NATS (sessions + ledger)', () => {
   let stack: TestStack;
-  let nc: NatsConnection;
   let bus: BusClient;
 
   beforeAll(async () => {
     stack = await TestStack.start({ services: ['ledger', 'sessions'], label: 'sessions', env: { CHECKOUT_URL_BASE: 'https://pay.example.com/' } });
-    nc = await connect({ servers: testInfra.natsUrl });
-    bus = new BusClient(nc, stack.namespace, 10_000);
+    bus = await stack.bus(10_000);
   });
   afterAll(async () => {
-    await nc?.close();
     await stack?.stop();
   });
 

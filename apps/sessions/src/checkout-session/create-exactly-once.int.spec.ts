@@ -1,13 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { type CreateCheckoutSessionCommand, DomainError, ErrorCode } from '@pp/contracts';
 import { BusClient } from '@pp/platform';
-import { TestStack, testInfra, waitFor } from '@pp/testing';
-import { connect, type NatsConnection } from 'nats';
+import { TestStack, waitFor } from '@pp/testing';
 import { Client } from 'pg';
 
 describe('exactly-once creation when the ledger dies between commit and reply', () => {
   let stack: TestStack;
-  let nc: NatsConnection;
   let bus: BusClient;
   let db: Client;
 
@@ -17,14 +15,10 @@ describe('exactly-once creation when the ledger dies between commit and reply', 
       label: 'exactlyonce',
       env: { LEDGER_TEST_CRASH_AFTER_COMMIT: '1', NATS_REQUEST_TIMEOUT_MS: '1500' },
     });
-    nc = await connect({ servers: testInfra.natsUrl });
-    bus = new BusClient(nc, stack.namespace, 10_000);
-    db = new Client({ connectionString: stack.database.url });
-    await db.connect();
+    bus = await stack.bus(10_000);
+    db = await stack.sql();
   });
   afterAll(async () => {
-    await db?.end();
-    await nc?.close();
     await stack?.stop();
   });
 

@@ -3,7 +3,6 @@ import { CheckoutSessionEventType, type CreateCheckoutSessionCommand, DomainErro
 import { BusClient, queuePrefix } from '@pp/platform';
 import { TestStack, testInfra, waitFor } from '@pp/testing';
 import Redis from 'ioredis';
-import { connect, type NatsConnection } from 'nats';
 import { Client } from 'pg';
 import { CheckoutSessionLifecycle } from '../checkout-session/checkout-session.lifecycle';
 import { CheckoutSessionRepository } from '../checkout-session/checkout-session.repository';
@@ -12,7 +11,6 @@ const SCOPE: MerchantScope = { merchant_id: 'mer_exp', livemode: false };
 
 describe('checkout session expiry (TTL 2 s)', () => {
   let stack: TestStack;
-  let nc: NatsConnection;
   let bus: BusClient;
   let db: Client;
   let redis: Redis;
@@ -23,16 +21,12 @@ describe('checkout session expiry (TTL 2 s)', () => {
       label: 'expiry',
       env: { SESSION_TTL_SECONDS: '2', SESSION_SWEEP_INTERVAL_MS: '300' },
     });
-    nc = await connect({ servers: testInfra.natsUrl });
-    bus = new BusClient(nc, stack.namespace, 10_000);
-    db = new Client({ connectionString: stack.database.url });
-    await db.connect();
+    bus = await stack.bus(10_000);
+    db = await stack.sql();
     redis = new Redis(testInfra.redisUrl);
   });
   afterAll(async () => {
     redis?.disconnect();
-    await db?.end();
-    await nc?.close();
     await stack?.stop();
   });
 

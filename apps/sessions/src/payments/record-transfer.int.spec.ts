@@ -8,8 +8,7 @@ import {
 } from '@pp/contracts';
 import { generateMemo, newSessionId } from '@pp/kernel';
 import { BusClient } from '@pp/platform';
-import { TestStack, testInfra } from '@pp/testing';
-import { connect, type NatsConnection } from 'nats';
+import { TestStack } from '@pp/testing';
 import { Client } from 'pg';
 import { paymentIdOfEmail } from './record-transfer.handler';
 
@@ -19,20 +18,15 @@ const OTHER: MerchantScope = { merchant_id: 'mer_other', livemode: true };
 
 describe('payments.record-transfer.v1 (live e-mail transfers)', () => {
   let stack: TestStack;
-  let nc: NatsConnection;
   let bus: BusClient;
   let db: Client;
 
   beforeAll(async () => {
     stack = await TestStack.start({ services: ['ledger', 'sessions'], label: 'transfers' });
-    nc = await connect({ servers: testInfra.natsUrl });
-    bus = new BusClient(nc, stack.namespace, 15_000);
-    db = new Client({ connectionString: stack.database.url });
-    await db.connect();
+    bus = await stack.bus(15_000);
+    db = await stack.sql();
   });
   afterAll(async () => {
-    await db?.end();
-    await nc?.close();
     await stack?.stop();
   });
 
