@@ -6,3 +6,4 @@ export * from './test-database';
 export * from './test-stack';
 export * from './wait-for';
 export * from './webhook-receiver';
+export * from './given-when-then';

@@ -1,4 +1,5 @@
-import { DomainError, ErrorCode, type NewEvent, REFUND_STAGE_RULE, RefundEventType } from '@pp/contracts';
+import { ErrorCode, type NewEvent, REFUND_STAGE_RULE, RefundEventType } from '@pp/contracts';
+import { deciderSpec, refusalOf } from '@pp/testing';
 import { decide, fold, type RefundCommand, TEST_MODE_ACTOR } from './refund.decider';
 
 const T0 = new Date('2026-11-22T01:00:00.000Z');
@@ -26,22 +27,9 @@ const complete = (outboundReference = 'CA1XyZ', evidenceNote = 'Bank confirmatio
 const fail: RefundCommand = { kind: 'fail', by: 'admin:a', failureReason: 'Recipient account closed', now: T1 };
 const cancel: RefundCommand = { kind: 'cancel', by: 'usr_owner', now: T1 };
 
-/** Given these earlier decisions, when this command: the events it decides. */
-function given(...history: RefundCommand[]) {
-  const events: NewEvent[] = [];
-  for (const command of history) events.push(...decide(fold(events), command));
-  return { when: (command: RefundCommand) => decide(fold(events), command), state: () => fold(events) };
-}
+const { given } = deciderSpec(decide, fold);
 
-const refusal = (run: () => unknown): DomainError => {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof DomainError) return error;
-    throw error;
-  }
-  throw new Error('expected a refusal');
-};
+const refusal = refusalOf;
 
 const types = (events: NewEvent[]) => events.map((event) => event.type);
 

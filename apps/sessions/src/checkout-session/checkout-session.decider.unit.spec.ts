@@ -1,5 +1,6 @@
-import { CheckoutSessionEventType, DomainError, ErrorCode, MerchantEventType } from '@pp/contracts';
-import { type CheckoutSessionCommand, type DecidedEvent, decide, fold } from './checkout-session.decider';
+import { CheckoutSessionEventType, ErrorCode, MerchantEventType } from '@pp/contracts';
+import { deciderSpec, refusalOf } from '@pp/testing';
+import { type CheckoutSessionCommand, decide, fold } from './checkout-session.decider';
 
 const T0 = new Date('2026-11-22T01:00:00.000Z');
 const at = (seconds: number) => new Date(T0.getTime() + seconds * 1000);
@@ -22,22 +23,9 @@ const create: CheckoutSessionCommand = {
   },
 };
 
-/** Given these earlier decisions, when this command: the events it decides. */
-function given(...history: CheckoutSessionCommand[]) {
-  const events: DecidedEvent[] = [];
-  for (const command of history) events.push(...decide(fold(events), command));
-  return { when: (command: CheckoutSessionCommand) => decide(fold(events), command), state: () => fold(events) };
-}
+const { given } = deciderSpec(decide, fold);
 
-const refusal = (run: () => unknown): DomainError => {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof DomainError) return error;
-    throw error;
-  }
-  throw new Error('expected a refusal');
-};
+const refusal = refusalOf;
 
 describe('checkout session decider', () => {
   it('given nothing, when created: a PENDING session that expires after the TTL', () => {

@@ -1,4 +1,5 @@
-import { DomainError, ErrorCode, MerchantEventType, PAYMENT_TRANSITION_RULE, PaymentEventType } from '@pp/contracts';
+import { ErrorCode, MerchantEventType, PAYMENT_TRANSITION_RULE, PaymentEventType } from '@pp/contracts';
+import { deciderSpec, refusalOf } from '@pp/testing';
 import type { DecidedEvent } from '../checkout-session/checkout-session.decider';
 import { decide, fold, type PaymentCommand, type RecordablePayment } from './payment.decider';
 
@@ -29,22 +30,9 @@ const record = (overrides: Partial<RecordablePayment> = {}): PaymentCommand => (
 const verify: PaymentCommand = { kind: 'verify', verifiedBy: 'usr_admin', now: T0 };
 const refund: PaymentCommand = { kind: 'refund', refundId: 'rf_1', now: T0 };
 
-/** Given these earlier decisions, when this command: the events it decides. */
-function given(...history: PaymentCommand[]) {
-  const events: DecidedEvent[] = [];
-  for (const command of history) events.push(...decide(fold(events), command));
-  return { when: (command: PaymentCommand) => decide(fold(events), command), state: () => fold(events) };
-}
+const { given } = deciderSpec(decide, fold);
 
-const refusal = (run: () => unknown): DomainError => {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof DomainError) return error;
-    throw error;
-  }
-  throw new Error('expected a refusal');
-};
+const refusal = refusalOf;
 
 const types = (events: DecidedEvent[]) => events.map((event) => event.type);
 
