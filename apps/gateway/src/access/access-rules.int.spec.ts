@@ -187,6 +187,25 @@ const ROUTES: RouteRow[] = [
       granted: UNAVAILABLE,
     }),
   ),
+  { name: 'GET /v1/admin/refunds/:id', access: { admin: true }, request: () => ({ path: '/v1/admin/refunds/rf_x0000000000000000000000' }), granted: UNAVAILABLE },
+  {
+    // The client-side route: publishable keys are its audience (secret keys may call it too).
+    name: 'GET /v1/client/checkout_session',
+    access: { scope: 'checkout.write' },
+    request: () => ({ path: '/v1/client/checkout_session', headers: { 'x-client-secret': `clx0000000000000000000000_secret_${'a'.repeat(33)}` } }),
+    granted: UNAVAILABLE,
+    grantedFor: { live_publishable: UNAVAILABLE, test_publishable: UNAVAILABLE },
+  },
+  ...(['GET /v1/webhook_endpoints', 'POST /v1/webhook_endpoints'] as const).map(
+    (name): RouteRow => ({
+      name,
+      access: { scope: 'webhooks.write' },
+      request: () => (name.startsWith('GET') ? { path: '/v1/webhook_endpoints' } : { path: '/v1/webhook_endpoints', body: { url: 'https://shop.example/hooks' } }),
+      granted: UNAVAILABLE,
+      // Neither restricted key of this table holds webhooks.write.
+      grantedFor: { restricted_with_scope: { status: 403, error: 'Insufficient scope: webhooks.write required' } },
+    }),
+  ),
 ];
 
 const CREDENTIALS: Credential[] = [
