@@ -55,7 +55,9 @@ describe('webhooks service (real Postgres, NATS, Redis and HTTP receiver)', () =
   const finalAttempts = (merchantId: string, eventId: string, count: number, status: WebhookDeliveryStatus) =>
     waitFor(`${count} attempts ending ${status} for ${eventId}`, async () => {
       const attempts = await deliveries(merchantId, eventId);
-      return attempts.length === count && attempts[count - 1].delivery_status === status && attempts;
+      // Finished means no attempt still in flight (with several endpoints, attempts finish in any order).
+      const settled = attempts.every((attempt) => attempt.delivery_status !== WebhookDeliveryStatus.Pending);
+      return attempts.length === count && settled && attempts[count - 1].delivery_status === status && attempts;
     });
 
   const rejection = (promise: Promise<unknown>) => promise.then(() => undefined, (error: DomainError) => error);
