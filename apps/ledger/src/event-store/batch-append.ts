@@ -1,9 +1,9 @@
 import type { AppendStreamsReply, AppendStreamsRequest } from '@pp/contracts';
-import { newId } from '@pp/kernel';
 import type { ClientBase } from 'pg';
 import { type Projection, projectBatch } from '../projections/projection';
 import { type AppendContext, eventMetadata, hasDistinctStreams, streamRanges } from './append-request';
-import { EVENT_COLUMNS, type EventRow, toStoredEvent } from './stored-event.row';
+import { eventInserts, insertEventsAtExpectedVersions } from './insert-events';
+import { toStoredEvent } from './stored-event.row';
 
 export interface BatchedAppend {
   request: AppendStreamsRequest;
@@ -27,34 +27,11 @@ export async function appendBatch(
 ): Promise<AppendStreamsReply[] | undefined> {
   if (!(await claimKeys(db, batch))) return undefined;
 
-  const rows = batch.flatMap(({ request, context }) => {
-    const metadata = JSON.stringify(eventMetadata(request, context));
-    return request.streams.flatMap((stream) =>
-      stream.events.map((event, i) => ({ id: newId('event'), stream, version: stream.expected_version + i + 1, event, metadata })),
-    );
-  });
-  // As in EventStore.appendStreams: a row goes in only if its stream is still
-  // at the expected version, and UNIQUE (stream_id, version) catches a
-  // concurrent transaction (an error here sends the batch to the slow path).
-  const { rows: inserted } = await db.query<EventRow>(
-    `INSERT INTO ledger.events (id, stream_id, version, type, schema_version, data, metadata)
-     SELECT e.id, e.stream_id, e.version, e.type, e.schema_version, e.data, e.metadata
-     FROM unnest($1::text[], $2::text[], $3::int[], $4::int[], $5::text[], $6::smallint[], $7::jsonb[], $8::jsonb[])
-          WITH ORDINALITY AS e(id, stream_id, version, expected, type, schema_version, data, metadata, ord)
-     WHERE (SELECT coalesce(max(x.version), 0) FROM ledger.events x WHERE x.stream_id = e.stream_id) = e.expected
-     ORDER BY e.ord
-     RETURNING ${EVENT_COLUMNS}`,
-    [
-      rows.map((row) => row.id),
-      rows.map((row) => row.stream.stream_id),
-      rows.map((row) => row.version),
-      rows.map((row) => row.stream.expected_version),
-      rows.map((row) => row.event.type),
-      rows.map((row) => row.event.schema_version),
-      rows.map((row) => JSON.stringify(row.event.data)),
-      rows.map((row) => row.metadata),
-    ],
+  const rows = batch.flatMap(({ request, context }) =>
+    eventInserts(request.streams, JSON.stringify(eventMetadata(request, context))),
   );
+  // An error here (a concurrent writer) sends the batch to the slow path.
+  const inserted = await insertEventsAtExpectedVersions(db, rows);
   if (inserted.length !== rows.length) return undefined; // some stream was not at its expected version
 
   const stored = new Map(inserted.map((row) => [row.id, toStoredEvent(row)]));

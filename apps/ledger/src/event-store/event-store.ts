@@ -8,9 +8,9 @@ import {
   type StreamAppend,
   type StreamAppendResult,
 } from '@pp/contracts';
-import { newId } from '@pp/kernel';
 import type { ClientBase, Pool } from 'pg';
 import { type Projection, project } from '../projections/projection';
+import { eventInserts, insertEventsAtExpectedVersions } from './insert-events';
 import { violatedUniqueConstraint } from './pg-errors';
 import { type AppendContext, eventMetadata, hasDistinctStreams, type StreamRange, streamRanges } from './append-request';
 import { appendBatch, type BatchedAppend } from './batch-append';
@@ -41,35 +41,10 @@ export class EventStore {
       const earlier = await this.claimKey(db, request, idempotency);
       if (earlier) return this.replay(db, earlier, idempotency);
     }
-    const metadata = eventMetadata(request, context);
-    const rows = streams.flatMap((stream) =>
-      stream.events.map((event, i) => ({ stream, version: stream.expected_version + i + 1, event })),
-    );
+    const rows = eventInserts(streams, JSON.stringify(eventMetadata(request, context)));
     let inserted: EventRow[];
     try {
-      // One statement for every stream: each row is inserted only if its
-      // stream is still at the expected version (the subquery sees the
-      // snapshot before this statement), and UNIQUE (stream_id, version)
-      // catches a concurrent transaction.
-      ({ rows: inserted } = await db.query<EventRow>(
-        `INSERT INTO ledger.events (id, stream_id, version, type, schema_version, data, metadata)
-         SELECT e.id, e.stream_id, e.version, e.type, e.schema_version, e.data, $8::jsonb
-         FROM unnest($1::text[], $2::text[], $3::int[], $4::int[], $5::text[], $6::smallint[], $7::jsonb[])
-              WITH ORDINALITY AS e(id, stream_id, version, expected, type, schema_version, data, ord)
-         WHERE (SELECT coalesce(max(x.version), 0) FROM ledger.events x WHERE x.stream_id = e.stream_id) = e.expected
-         ORDER BY e.ord
-         RETURNING ${EVENT_COLUMNS}`,
-        [
-          rows.map(() => newId('event')),
-          rows.map((row) => row.stream.stream_id),
-          rows.map((row) => row.version),
-          rows.map((row) => row.stream.expected_version),
-          rows.map((row) => row.event.type),
-          rows.map((row) => row.event.schema_version),
-          rows.map((row) => JSON.stringify(row.event.data)),
-          JSON.stringify(metadata),
-        ],
-      ));
+      inserted = await insertEventsAtExpectedVersions(db, rows);
     } catch (error) {
       if (violatedUniqueConstraint(error) === 'events_stream_version_key') throw concurrencyConflict(streamOfConflict(error, streams));
       throw error;

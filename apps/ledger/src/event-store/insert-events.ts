@@ -1,0 +1,51 @@
+import type { AppendStreamsRequest, NewEvent, StreamAppend } from '@pp/contracts';
+import { newId } from '@pp/kernel';
+import type { ClientBase } from 'pg';
+import { EVENT_COLUMNS, type EventRow } from './stored-event.row';
+
+/** One event to insert, at the version after its stream's expected one. */
+export interface EventInsert {
+  id: string;
+  stream: StreamAppend;
+  version: number;
+  event: NewEvent;
+  /** The event's metadata, as JSON text. */
+  metadata: string;
+}
+
+/** The rows of one append: every event of every stream, numbered from the stream's expected version. */
+export function eventInserts(streams: AppendStreamsRequest['streams'], metadata: string): EventInsert[] {
+  return streams.flatMap((stream) =>
+    stream.events.map((event, i) => ({ id: newId('event'), stream, version: stream.expected_version + i + 1, event, metadata })),
+  );
+}
+
+/**
+ * One statement for any number of streams: each row is inserted only if its
+ * stream is still at the expected version (the subquery sees the snapshot
+ * before this statement), and UNIQUE (stream_id, version) catches a
+ * concurrent transaction. Rows of a stream that has moved are simply not
+ * returned; callers compare counts.
+ */
+export async function insertEventsAtExpectedVersions(db: ClientBase, rows: readonly EventInsert[]): Promise<EventRow[]> {
+  const { rows: inserted } = await db.query<EventRow>(
+    `INSERT INTO ledger.events (id, stream_id, version, type, schema_version, data, metadata)
+     SELECT e.id, e.stream_id, e.version, e.type, e.schema_version, e.data, e.metadata
+     FROM unnest($1::text[], $2::text[], $3::int[], $4::int[], $5::text[], $6::smallint[], $7::jsonb[], $8::jsonb[])
+          WITH ORDINALITY AS e(id, stream_id, version, expected, type, schema_version, data, metadata, ord)
+     WHERE (SELECT coalesce(max(x.version), 0) FROM ledger.events x WHERE x.stream_id = e.stream_id) = e.expected
+     ORDER BY e.ord
+     RETURNING ${EVENT_COLUMNS}`,
+    [
+      rows.map((row) => row.id),
+      rows.map((row) => row.stream.stream_id),
+      rows.map((row) => row.version),
+      rows.map((row) => row.stream.expected_version),
+      rows.map((row) => row.event.type),
+      rows.map((row) => row.event.schema_version),
+      rows.map((row) => JSON.stringify(row.event.data)),
+      rows.map((row) => row.metadata),
+    ],
+  );
+  return inserted;
+}
