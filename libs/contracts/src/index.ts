@@ -9,6 +9,7 @@ export * from './identity';
 export * from './ingest';
 export * from './ledger';
 export * from './merchant-events';
+export * from './list-page';
 export * from './merchant-scope';
 export * from './payments';
 export * from './refunds';

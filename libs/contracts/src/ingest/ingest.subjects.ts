@@ -1,4 +1,4 @@
-import type { ListPage } from '../payments/payments.subjects';
+import type { ListPage } from '../list-page';
 import type { ListQuarantineParams, QuarantinedEmailView, RetryQuarantinedEmailCommand, RetryQuarantinedEmailReply } from './quarantine';
 import type { SubmitEmailCommand, SubmitEmailReply } from './submit-email.command';
 

@@ -1,5 +1,6 @@
 import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+import { toPageLimit } from '../list-page';
 
 export const EMAIL_ID_PATTERN = /^em_[a-z0-9]{8,64}$/;
 
@@ -17,7 +18,6 @@ export type MatchingDisposition = (typeof MATCHING_DISPOSITIONS)[number];
 export const QUARANTINE_STATUSES = ['quarantined', 'released'] as const;
 export type QuarantineStatus = (typeof QUARANTINE_STATUSES)[number];
 
-const toLimit = ({ value }: { value: unknown }) => (typeof value === 'string' && /^\d{1,3}$/.test(value) ? Number(value) : value);
 
 /** Query string of GET /v1/admin/ingest/quarantine, and `ingest.quarantine.list.v1`. */
 export class ListQuarantineParams {
@@ -27,7 +27,7 @@ export class ListQuarantineParams {
   status?: QuarantineStatus;
 
   @IsOptional()
-  @Transform(toLimit)
+  @Transform(toPageLimit)
   @IsInt()
   @Min(1)
   @Max(100)

@@ -1,26 +1,17 @@
-import { Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, Min } from 'class-validator';
+import { IsBoolean, IsIn, IsOptional, IsString, Length, Matches } from 'class-validator';
 import { MerchantEventType } from '../ledger/merchant-events';
+import { type ListPage, PageLimitParams } from '../list-page';
 import { MerchantScope } from '../merchant-scope';
-import type { ListPage } from '../payments/payments.subjects';
 import type { MerchantEventView } from './merchant-event.views';
 
 export const EVENT_ID_PATTERN = /^evt_[a-z0-9]{8,64}$/;
 
-const toLimit = ({ value }: { value: unknown }) => (typeof value === 'string' && /^\d{1,3}$/.test(value) ? Number(value) : value);
 
 /** Query string of GET /v1/events (SPEC §4.4); any failure is 400 'Invalid query parameters'. */
-export class ListMerchantEventsParams {
+export class ListMerchantEventsParams extends PageLimitParams {
   @IsOptional()
   @IsIn(Object.values(MerchantEventType))
   type?: MerchantEventType;
-
-  @IsOptional()
-  @Transform(toLimit)
-  @IsInt()
-  @Min(1)
-  @Max(50)
-  limit?: number;
 
   @IsOptional()
   @IsString()

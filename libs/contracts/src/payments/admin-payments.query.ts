@@ -1,9 +1,9 @@
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+import { type ListPage, toPageLimit } from '../list-page';
 import { TRANSACTION_STATUSES, type TransactionStatus, type TransactionView } from './payment.views';
-import { PAYMENT_ID_PATTERN, type ListPage } from './payments.subjects';
+import { PAYMENT_ID_PATTERN } from './payments.subjects';
 
-const toLimit = ({ value }: { value: unknown }) => (typeof value === 'string' && /^\d{1,3}$/.test(value) ? Number(value) : value);
 const toBoolean = ({ value }: { value: unknown }) => (value === 'true' ? true : value === 'false' ? false : value);
 
 /**
@@ -27,7 +27,7 @@ export class ListAllPaymentsQuery {
   livemode?: boolean;
 
   @IsOptional()
-  @Transform(toLimit)
+  @Transform(toPageLimit)
   @IsInt()
   @Min(1)
   @Max(100)

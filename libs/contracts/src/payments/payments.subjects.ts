@@ -1,6 +1,7 @@
-import { Transform, Type } from 'class-transformer';
-import { ArrayMaxSize, Equals, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, Equals, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Length, Matches, MaxLength, Min, ValidateNested } from 'class-validator';
 import type { CheckoutSessionView } from '../checkout-sessions/checkout-session.views';
+import { type ListPage, PageLimitParams } from '../list-page';
 import { IdempotencyToken, MerchantScope } from '../merchant-scope';
 import { TRANSACTION_STATUSES, type TransactionStatus, type TransactionView } from './payment.views';
 import { SIMULATED_OUTCOMES, type SimulatedOutcome } from './simulate-payment.body';
@@ -107,10 +108,9 @@ export class RecordTransferCommand {
   review_reasons?: string[];
 }
 
-const toLimit = ({ value }: { value: unknown }) => (typeof value === 'string' && /^\d{1,3}$/.test(value) ? Number(value) : value);
 
 /** Query string of GET /v1/payments (SPEC §4.3); any failure is 400 'Invalid query parameters'. */
-export class ListPaymentsParams {
+export class ListPaymentsParams extends PageLimitParams {
   @IsOptional()
   @IsString()
   @Length(1, 255)
@@ -120,13 +120,6 @@ export class ListPaymentsParams {
   @IsOptional()
   @IsIn(TRANSACTION_STATUSES)
   status?: TransactionStatus;
-
-  @IsOptional()
-  @Transform(toLimit)
-  @IsInt()
-  @Min(1)
-  @Max(50)
-  limit?: number;
 
   @IsOptional()
   @IsString()
@@ -142,12 +135,6 @@ export class ListPaymentsQuery extends ListPaymentsParams {
 
   @IsBoolean()
   livemode!: boolean;
-}
-
-/** A page of a newest-first list: `has_more` becomes the X-Has-More header. */
-export interface ListPage<T> {
-  data: T[];
-  has_more: boolean;
 }
 
 export interface PaymentSubjects {

@@ -1,9 +1,10 @@
 import { Transform, Type } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Length, Matches, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import { IsBoolean, IsIn, IsNotEmpty, IsOptional, IsString, Length, Matches, MaxLength, ValidateNested } from 'class-validator';
 import { StreamAppend } from '../ledger/append';
+import { type ListPage, PageLimitParams } from '../list-page';
 import { IdempotencyToken, MerchantScope } from '../merchant-scope';
 import type { TransactionView } from '../payments/payment.views';
-import { type ListPage, PAYMENT_ID_PATTERN } from '../payments/payments.subjects';
+import { PAYMENT_ID_PATTERN } from '../payments/payments.subjects';
 import { REFUND_STATUSES, type RefundStatus, type RefundView } from './refund.views';
 
 export const REFUND_ID_PATTERN = /^rf_[a-z0-9]{8,64}$/;
@@ -12,7 +13,6 @@ export const REFUND_ID_PATTERN = /^rf_[a-z0-9]{8,64}$/;
 export const REFUND_TEXT_MAX = 1000;
 
 const trimmed = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
-const toLimit = ({ value }: { value: unknown }) => (typeof value === 'string' && /^\d{1,3}$/.test(value) ? Number(value) : value);
 
 /** A required free-text input: trimmed, then non-empty ('<field> is required'), at most REFUND_TEXT_MAX characters. */
 function RequiredText(field: string): PropertyDecorator {
@@ -123,7 +123,7 @@ export class CancelRefundCommand extends MerchantScope {
 }
 
 /** Query string of GET /v1/refunds; any failure is 400 'Invalid query parameters'. */
-export class ListRefundsParams {
+export class ListRefundsParams extends PageLimitParams {
   @IsOptional()
   @IsString()
   @Matches(PAYMENT_ID_PATTERN)
@@ -132,13 +132,6 @@ export class ListRefundsParams {
   @IsOptional()
   @IsIn(REFUND_STATUSES)
   status?: RefundStatus;
-
-  @IsOptional()
-  @Transform(toLimit)
-  @IsInt()
-  @Min(1)
-  @Max(50)
-  limit?: number;
 
   @IsOptional()
   @IsString()

@@ -1,0 +1,21 @@
+import { Transform } from 'class-transformer';
+import { IsInt, IsOptional, Max, Min } from 'class-validator';
+
+/** A page of a newest-first list: `has_more` becomes the X-Has-More header. */
+export interface ListPage<T> {
+  data: T[];
+  has_more: boolean;
+}
+
+/** `limit` arrives as a query-string text; a short run of digits becomes a number, anything else fails validation. */
+export const toPageLimit = ({ value }: { value: unknown }) => (typeof value === 'string' && /^\d{1,3}$/.test(value) ? Number(value) : value);
+
+/** `limit` of the merchant-facing lists (SPEC §4.3, §4.4): 1 to 50, default 10 where the list is served. */
+export class PageLimitParams {
+  @IsOptional()
+  @Transform(toPageLimit)
+  @IsInt()
+  @Min(1)
+  @Max(50)
+  limit?: number;
+}
