@@ -14,6 +14,7 @@ describe('gateway CLI', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase('cli');
+    await database.migrate('gateway');
     dir = mkdtempSync(join(tmpdir(), 'pp-cli-'));
   });
   afterAll(async () => {
@@ -23,7 +24,7 @@ describe('gateway CLI', () => {
 
   const cli = async (...args: string[]) => {
     const { stdout } = await promisify(execFile)(process.execPath, [CLI, ...args], {
-      env: { PATH: process.env.PATH ?? '', DATABASE_URL: database.url },
+      env: { PATH: process.env.PATH ?? '', DATABASE_URL: database.serviceUrl('gateway') },
     });
     return JSON.parse(stdout);
   };
@@ -38,7 +39,7 @@ describe('gateway CLI', () => {
     }
   };
 
-  it('merchant:create migrates the schema and prints the admin route’s JSON', async () => {
+  it('merchant:create, as the gateway’s role, prints the admin route’s JSON', async () => {
     const created = await cli('merchant:create', '--name', 'CLI Shop', '--email', 'owner@cli.example', '--password', 'correct horse battery');
     expect(created).toEqual({
       merchant_id: expect.stringMatching(/^mer_/),

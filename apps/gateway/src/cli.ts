@@ -3,16 +3,16 @@ import { parseArgs } from 'node:util';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { newId } from '@pp/kernel';
-import { loadConfig, runMigrations, WithDatabase } from '@pp/platform';
+import { assertServiceDatabase, loadConfig, WithDatabase } from '@pp/platform';
 import { DataSource } from 'typeorm';
 import { CreateMerchantBody } from './admin/admin.bodies';
 import { seedDemo } from './cli/demo-seed';
-import { GatewayMigrations } from './database/migrations';
+import { GatewayDatabase } from './database/gateway.database';
 import { generatePassword, hashPassword } from './identity/password';
 import { MerchantProvisioningService } from './identity/merchant-provisioning.service';
 import { PlatformAdminRepository } from './identity/platform-admin.repository';
 
-const USAGE = `Usage: node dist/apps/gateway/src/cli.js <command> [options]   (needs DATABASE_URL)
+const USAGE = `Usage: node dist/apps/gateway/src/cli.js <command> [options]   (needs DATABASE_URL, the gateway's role)
 
   merchant:create --name <name> --email <email> [--password <password>] [--etransfer-email <email>]
       Creates a merchant, its owner dashboard user and four default keys; prints them once as JSON
@@ -26,7 +26,7 @@ const USAGE = `Usage: node dist/apps/gateway/src/cli.js <command> [options]   (n
 
 class CliConfig extends WithDatabase(class {}) {}
 
-/** Operator commands against the gateway's identity tables, run with the gateway's own migrations. */
+/** Operator commands against the gateway's identity tables, as the gateway's role, on a migrated schema. */
 async function main(argv: string[]): Promise<unknown> {
   const [command, ...rest] = argv;
   const { values } = parseArgs({
@@ -44,14 +44,14 @@ async function main(argv: string[]): Promise<unknown> {
   const dataSource = new DataSource({
     type: 'postgres',
     url: DATABASE_URL,
-    schema: 'gateway',
-    migrations: GatewayMigrations,
+    schema: GatewayDatabase.schema,
+    migrations: GatewayDatabase.migrations,
     migrationsTableName: 'migrations',
     extra: { max: 2, application_name: 'gateway-cli' },
   });
   await dataSource.initialize();
   try {
-    await runMigrations(dataSource, 'gateway');
+    await assertServiceDatabase(dataSource, GatewayDatabase);
     switch (command) {
       case 'merchant:create':
         return await new MerchantProvisioningService(dataSource).createMerchant(

@@ -4,7 +4,7 @@ import { AdminModule } from './admin/admin.module';
 import { AdminReviewModule } from './admin-review/admin-review.module';
 import { CheckoutSessionsModule } from './checkout-sessions/checkout-sessions.module';
 import { ClientCheckoutModule } from './client-checkout/client-checkout.module';
-import { GatewayMigrations } from './database/migrations';
+import { GatewayDatabase } from './database/gateway.database';
 import { EmailIngestModule } from './email-ingest/email-ingest.module';
 import { HealthModule } from './health/health.module';
 import { MerchantEventsModule } from './merchant-events/merchant-events.module';
@@ -16,7 +16,7 @@ import { WebhookEndpointsModule } from './webhook-endpoints/webhook-endpoints.mo
 
 @Module({
   imports: [
-    DatabaseModule.forService({ schema: 'gateway', migrations: GatewayMigrations }),
+    DatabaseModule.forService(GatewayDatabase),
     RedisModule.forService(),
     HealthModule,
     PipelineModule,

@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { CONFIG, DatabaseModule } from '@pp/platform';
 import { dnsResolver, loadDnsOverrides, overridesResolver } from './authentication/dkim-resolver';
 import type { AuthenticationPolicy } from './authentication/notice-authenticator';
-import { IngestMigrations } from './database/migrations';
+import { IngestDatabase } from './database/ingest.database';
 import type { IngestConfig } from './ingest.config';
 import { EmailIntake } from './intake/email-intake.service';
 import { EmailRepository } from './intake/email.repository';
@@ -17,7 +17,7 @@ import { OutcomeRepository } from './processing/outcome.repository';
 import { ProcessingSweeper } from './processing/processing-sweeper';
 
 @Module({
-  imports: [DatabaseModule.forService({ schema: 'ingest', migrations: IngestMigrations })],
+  imports: [DatabaseModule.forService(IngestDatabase)],
   controllers: [SubmitEmailController, QuarantineHandler],
   providers: [
     EmailRepository,

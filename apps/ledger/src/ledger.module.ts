@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { DatabaseModule } from '@pp/platform';
 import { DataSource } from 'typeorm';
 import { CheckoutSessionQueriesHandler } from './checkout-sessions/checkout-session-queries.handler';
-import { LedgerMigrations } from './database/migrations';
+import { LedgerDatabase } from './database/ledger.database';
 import { MerchantEventQueriesHandler } from './merchant-events/merchant-event-queries.handler';
 import { AllPaymentsQueriesHandler } from './payments/all-payments-queries.handler';
 import { PaymentQueriesHandler } from './payments/payment-queries.handler';
@@ -15,7 +15,7 @@ import { LEDGER_PROJECTIONS } from './projections/ledger.projections';
 import { EventPublisher } from './publication/event-publisher';
 
 @Module({
-  imports: [DatabaseModule.forService({ schema: 'ledger', migrations: LedgerMigrations })],
+  imports: [DatabaseModule.forService(LedgerDatabase)],
   controllers: [AppendHandler, CheckoutSessionQueriesHandler, PaymentQueriesHandler, MerchantEventQueriesHandler, RefundQueriesHandler, AllPaymentsQueriesHandler],
   providers: [
     { provide: LEDGER_POOL, inject: [DataSource], useFactory: poolOf },

@@ -1,31 +1,33 @@
 import 'reflect-metadata';
-import { ConfigError, loadConfig, runMigrations, WithDatabase } from '@pp/platform';
+import { assertMigrated, ConfigError, loadConfig, WithMigrationDatabase } from '@pp/platform';
 import { DataSource } from 'typeorm';
-import { LedgerMigrations } from './database/migrations';
+import { LedgerDatabase } from './database/ledger.database';
 import { poolOf } from './event-store/ledger-pool';
 import { LEDGER_PROJECTIONS } from './projections/ledger.projections';
 import { rebuildReadModels } from './projections/rebuild-read-models';
 
 /**
  * `npm run ledger:rebuild`: drops every read model of the ledger and rebuilds
- * it from the event store, printing progress. Needs only DATABASE_URL; the
- * services may keep running (appends wait for the rebuild to commit).
+ * it from the event store, printing progress. An operator task: it empties
+ * tables the ledger's own role may not, so it connects as the schema owner
+ * (MIGRATION_DATABASE_URL) on a migrated schema. The services may keep
+ * running (appends wait for the rebuild to commit).
  */
-class RebuildConfig extends WithDatabase(class {}) {}
+class RebuildConfig extends WithMigrationDatabase(class {}) {}
 
 async function main(): Promise<void> {
   const config = loadConfig(RebuildConfig, process.env);
   const dataSource = new DataSource({
     type: 'postgres',
-    url: config.DATABASE_URL,
-    schema: 'ledger',
-    migrations: LedgerMigrations,
+    url: config.MIGRATION_DATABASE_URL,
+    schema: LedgerDatabase.schema,
+    migrations: LedgerDatabase.migrations,
     migrationsTableName: 'migrations',
     extra: { max: 2, application_name: 'ledger-rebuild' },
   });
   await dataSource.initialize();
   try {
-    await runMigrations(dataSource, 'ledger');
+    await assertMigrated(dataSource, LedgerDatabase);
     const names = LEDGER_PROJECTIONS.map((projection) => projection.name).join(', ');
     process.stdout.write(`rebuilding read models: ${names}\n`);
     const started = Date.now();

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { DatabaseModule, RedisModule } from '@pp/platform';
-import { WebhooksMigrations } from './database/migrations';
+import { WebhooksDatabase } from './database/webhooks.database';
 import { DeliveriesController } from './delivery/deliveries.controller';
 import { DeliveryAttemptJob } from './delivery/delivery-attempt.job';
 import { DeliveryQueue } from './delivery/delivery.queue';
@@ -12,7 +12,7 @@ import { MerchantEventConsumer } from './intake/merchant-event.consumer';
 
 @Module({
   imports: [
-    DatabaseModule.forService({ schema: 'webhooks', migrations: WebhooksMigrations }),
+    DatabaseModule.forService(WebhooksDatabase),
     RedisModule.forService(),
   ],
   controllers: [EndpointsController, DeliveriesController],

@@ -1,25 +1,62 @@
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { type DatabaseService, ensureDatabaseRoles, OWNER_ROLE, roleUrl, serviceRole } from '@pp/platform';
 import { Client } from 'pg';
 import { testInfra } from './infra';
+import { REPO_ROOT } from './service-process';
 
 export interface TestDatabase {
   name: string;
+  /** A superuser's connection, for tests' own set-up and assertions. */
   url: string;
+  /** The owner role's connection: migrations and operator tasks (the ledger's rebuild). */
+  ownerUrl: string;
+  /** The connection a service logs in with: its own role. */
+  serviceUrl(service: DatabaseService): string;
+  /** Migrates a service's schema as the owner through its migrate entry point (once per database). */
+  migrate(service: DatabaseService): Promise<void>;
   drop(): Promise<void>;
 }
 
-/** A fresh, empty database for one spec file; services migrate it when they boot. */
+/**
+ * A fresh, empty database for one spec file, owned by the owner role as in
+ * production; the roles themselves are made once per jest worker (they are
+ * cluster-wide, and ensureDatabaseRoles serialises the workers).
+ */
 export async function createTestDatabase(label = 'test'): Promise<TestDatabase> {
   const name = `pp_${label.replace(/[^a-z0-9]/gi, '').toLowerCase().slice(0, 20)}_${randomBytes(4).toString('hex')}`;
-  await withAdmin((admin) => admin.query(`CREATE DATABASE "${name}"`));
+  await (rolesReady ??= withAdmin((admin) => ensureDatabaseRoles(admin, testInfra.postgresRolePasswords)));
+  await withAdmin((admin) => admin.query(`CREATE DATABASE "${name}" OWNER ${OWNER_ROLE}`));
   const url = new URL(testInfra.postgresAdminUrl);
   url.pathname = `/${name}`;
+  const passwords = testInfra.postgresRolePasswords;
+  const ownerUrl = roleUrl(url.href, OWNER_ROLE, passwords[OWNER_ROLE]);
+  const migrations = new Map<DatabaseService, Promise<void>>();
+  const migrate = (service: DatabaseService): Promise<void> => {
+    let migrated = migrations.get(service);
+    if (!migrated) {
+      const entry = join(REPO_ROOT, 'dist', 'apps', service, 'src', 'migrate.js');
+      migrated = promisify(execFile)(process.execPath, [entry], { env: { PATH: process.env.PATH ?? '', MIGRATION_DATABASE_URL: ownerUrl } }).then(
+        () => undefined,
+        (error: { stderr?: string; message: string }) => Promise.reject(new Error(`migrating ${service} failed: ${error.stderr?.trim() || error.message}`)),
+      );
+      migrations.set(service, migrated);
+    }
+    return migrated;
+  };
   return {
     name,
     url: url.toString(),
+    ownerUrl,
+    serviceUrl: (service) => roleUrl(url.href, serviceRole(service), passwords[serviceRole(service)]),
+    migrate,
     drop: () => withAdmin((admin) => admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(() => undefined),
   };
 }
+
+let rolesReady: Promise<void> | undefined;
 
 async function withAdmin<T>(fn: (client: Client) => Promise<T>): Promise<T> {
   const client = new Client({ connectionString: testInfra.postgresAdminUrl });

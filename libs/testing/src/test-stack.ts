@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { ServiceName } from '@pp/contracts';
-import { BusClient } from '@pp/platform';
+import { BusClient, isDatabaseService } from '@pp/platform';
 import { connect, type NatsConnection } from 'nats';
 import { Client } from 'pg';
 import { testInfra } from './infra';
@@ -27,6 +27,8 @@ const PORT_VARIABLES: Partial<Record<ServiceName, string>> = {
  * A private copy of the system for one spec file: a fresh database, its own
  * namespace for NATS subjects and streams, BullMQ queues and Redis keys, and
  * the chosen services as real processes. Tests talk to it over HTTP or NATS.
+ * As in production, each service's schema is migrated by the owner role
+ * before the service first starts, and the service logs in as its own role.
  */
 export class TestStack {
   readonly namespace: string;
@@ -51,7 +53,6 @@ export class TestStack {
     const env: Record<string, string> = {
       NATS_URL: testInfra.natsUrl,
       REDIS_URL: testInfra.redisUrl,
-      DATABASE_URL: database.url,
       PP_NAMESPACE: namespace,
       LOG_LEVEL: 'info',
       ADMIN_TOKEN: `admin-${randomBytes(16).toString('hex')}`,
@@ -95,11 +96,18 @@ export class TestStack {
   async startService(service: ServiceName): Promise<void> {
     const previous = this.processes_.get(service);
     const portVariable = PORT_VARIABLES[service];
-    const env = { ...this.env };
+    const env = { ...this.env, ...(await this.databaseEnv(service)) };
     if (portVariable && previous?.port) env[portVariable] = String(previous.port);
     const proc = new ServiceProcess(service, env, join(REPO_ROOT, 'tmp', 'test-logs', this.namespace));
     this.processes_.set(service, proc);
     await proc.start();
+  }
+
+  /** A service with a schema gets it migrated (once) and DATABASE_URL with its own role; the others get no database at all. */
+  private async databaseEnv(service: ServiceName): Promise<Record<string, string>> {
+    if (!isDatabaseService(service)) return {};
+    await this.database.migrate(service);
+    return { DATABASE_URL: this.database.serviceUrl(service) };
   }
 
   async stopService(service: ServiceName, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
@@ -112,7 +120,7 @@ export class TestStack {
     return new BusClient(this.busConnection, this.namespace, timeoutMs);
   }
 
-  /** A Postgres client on this stack's database, for assertions on tables (closed by stop()). */
+  /** A superuser's Postgres client on this stack's database, for assertions on tables (closed by stop()). */
   async sql(): Promise<Client> {
     if (!this.sqlClient) {
       const client = new Client({ connectionString: this.database.url });

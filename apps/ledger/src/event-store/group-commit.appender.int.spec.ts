@@ -11,11 +11,9 @@ import {
   type NewEvent,
   type SessionCreatedV1,
 } from '@pp/contracts';
-import { JsonLogger, runMigrations } from '@pp/platform';
+import { JsonLogger } from '@pp/platform';
 import { createTestDatabase, type TestDatabase } from '@pp/testing';
 import { Pool } from 'pg';
-import { DataSource } from 'typeorm';
-import { LedgerMigrations } from '../database/migrations';
 import type { LedgerConfig } from '../ledger.config';
 import { LEDGER_PROJECTIONS } from '../projections/ledger.projections';
 import { EventStore } from './event-store';
@@ -40,10 +38,7 @@ describe('group commit: whole batches and their fallback', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase('groupcommit');
-    const dataSource = new DataSource({ type: 'postgres', url: database.url, schema: 'ledger', migrations: LedgerMigrations, migrationsTableName: 'migrations' });
-    await dataSource.initialize();
-    await runMigrations(dataSource, 'ledger');
-    await dataSource.destroy();
+    await database.migrate('ledger');
     pool = new Pool({ connectionString: database.url, max: 4 });
     // Records what the appender sends, to tell the whole-batch path from the fallback.
     pool.on('connect', (client) => {

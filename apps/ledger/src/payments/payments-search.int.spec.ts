@@ -1,8 +1,5 @@
 import { createTestDatabase, type TestDatabase } from '@pp/testing';
-import { runMigrations } from '@pp/platform';
 import { Client } from 'pg';
-import { DataSource } from 'typeorm';
-import { LedgerMigrations } from '../database/migrations';
 import { containsPattern, LIST_PAYMENTS_SQL } from './payment-queries.handler';
 
 /** A quarter million keeps the suite quick and the planner's choice the same; PAYMENTS_SEARCH_ROWS=1000000 checks the full size. */
@@ -20,10 +17,7 @@ describe(`payments reference search at ${ROWS} rows`, () => {
 
   beforeAll(async () => {
     database = await createTestDatabase('paysearch');
-    const dataSource = new DataSource({ type: 'postgres', url: database.url, schema: 'ledger', migrations: LedgerMigrations, migrationsTableName: 'migrations' });
-    await dataSource.initialize();
-    await runMigrations(dataSource, 'ledger');
-    await dataSource.destroy();
+    await database.migrate('ledger');
     db = new Client({ connectionString: database.url });
     await db.connect();
     // Loading a million rows is faster without the trigram index; it is rebuilt afterwards from its own definition.

@@ -120,7 +120,7 @@ describe('rebuilding the read models from the event store', () => {
     const total = counted[0].n as number;
 
     const { stdout } = await promisify(execFile)(process.execPath, [REBUILD], {
-      env: { PATH: process.env.PATH ?? '', DATABASE_URL: stack.database.url },
+      env: { PATH: process.env.PATH ?? '', MIGRATION_DATABASE_URL: stack.database.ownerUrl },
     });
     expect(stdout).toMatch(/rebuilding read models: checkout_sessions, payments, merchant_events/);
     expect(stdout).toMatch(new RegExp(`${total}/${total} events \\(100%\\)`));

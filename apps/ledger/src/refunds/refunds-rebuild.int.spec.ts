@@ -99,7 +99,7 @@ describe('rebuilding the read models with refunds present', () => {
 
     await db.query(`DELETE FROM ledger.refunds WHERE id = $1`, [refunds[0].id]);
     await db.query(`UPDATE ledger.refunds SET status = 'CANCELLED', evidence_note = 'tampered' WHERE status = 'COMPLETED'`);
-    const { stdout } = await promisify(execFile)(process.execPath, [REBUILD], { env: { PATH: process.env.PATH ?? '', DATABASE_URL: stack.database.url } });
+    const { stdout } = await promisify(execFile)(process.execPath, [REBUILD], { env: { PATH: process.env.PATH ?? '', MIGRATION_DATABASE_URL: stack.database.ownerUrl } });
     expect(stdout).toMatch(/rebuilding read models: .*refunds/);
     expect(await answers(refunds)).toEqual(before);
 

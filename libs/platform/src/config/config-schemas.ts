@@ -43,10 +43,25 @@ export class BaseConfig {
 
 export function WithDatabase<T extends Ctor>(Base: T) {
   class DatabaseConfig extends Base {
-    @Matches(/^postgres(ql)?:\/\/[^\s]+$/, { message: 'must be a postgres:// URL, e.g. postgres://postgres@127.0.0.1:5432/pp' })
+    @Matches(/^postgres(ql)?:\/\/[^\s]+$/, { message: "must be a postgres:// URL logging in as the service's own role, e.g. postgres://pp_ledger:<password>@127.0.0.1:5432/pp" })
     DATABASE_URL!: string;
   }
   return DatabaseConfig;
+}
+
+/**
+ * The schema owner's connection (role pp_owner): only the migrate entry points
+ * and operator tasks such as the ledger's read-model rebuild read it; services
+ * never get it.
+ */
+export function WithMigrationDatabase<T extends Ctor>(Base: T) {
+  class MigrationDatabaseConfig extends Base {
+    @Matches(/^postgres(ql)?:\/\/[^\s]+$/, {
+      message: 'must be a postgres:// URL of the schema owner role, e.g. postgres://pp_owner:<password>@127.0.0.1:5432/pp',
+    })
+    MIGRATION_DATABASE_URL!: string;
+  }
+  return MigrationDatabaseConfig;
 }
 
 export function WithRedis<T extends Ctor>(Base: T) {

@@ -1,26 +1,22 @@
 import { type DynamicModule, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
-import { DataSource, type MixedList, type EntitySchema } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { CONFIG } from '../app/tokens';
 import { HealthService } from '../health/health.service';
 import { InfrastructureUnreachableError } from '../nats/connect-nats';
-import { runMigrations } from './run-migrations';
-
-export interface DatabaseOptions {
-  /** The Postgres schema this service owns; its tables and migrations live there. */
-  schema: string;
-  entities?: MixedList<Function | string | EntitySchema>;
-  migrations: Function[];
-}
+import { assertServiceDatabase } from './schema-check';
+import type { ServiceDatabase } from './service-database';
 
 /**
- * A TypeORM data source on the service's own schema, migrated at boot under an
- * advisory lock (so replicas starting together migrate once), with a health check.
+ * A TypeORM data source on the service's own schema, with a health check. The
+ * service does not migrate: it logs in as its own role, which may not, and
+ * checks at boot that the owner has migrated the schema
+ * (apps/<service>/src/migrate.ts).
  */
 @Module({})
 export class DatabaseModule implements OnApplicationShutdown {
   constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
 
-  static forService(options: DatabaseOptions): DynamicModule {
+  static forService(database: ServiceDatabase): DynamicModule {
     return {
       module: DatabaseModule,
       global: true,
@@ -32,18 +28,22 @@ export class DatabaseModule implements OnApplicationShutdown {
             const dataSource = new DataSource({
               type: 'postgres',
               url: config.DATABASE_URL,
-              schema: options.schema,
-              entities: options.entities ?? [],
-              migrations: options.migrations,
+              schema: database.schema,
+              migrations: database.migrations,
               migrationsTableName: 'migrations',
-              extra: { max: 20, connectionTimeoutMillis: 3000, application_name: options.schema },
+              extra: { max: 20, connectionTimeoutMillis: 3000, application_name: database.service },
             });
             try {
               await dataSource.initialize();
             } catch (error) {
               throw new InfrastructureUnreachableError('Postgres', redact(config.DATABASE_URL), error);
             }
-            await runMigrations(dataSource, options.schema);
+            try {
+              await assertServiceDatabase(dataSource, database);
+            } catch (error) {
+              await dataSource.destroy();
+              throw error;
+            }
             health.register('postgres', () => dataSource.query('SELECT 1'));
             return dataSource;
           },

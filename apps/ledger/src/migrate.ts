@@ -1,0 +1,5 @@
+import { runMigrate } from '@pp/platform';
+import { LedgerDatabase } from './database/ledger.database';
+
+/** Migrates schema ledger and applies its role's grants, as the owner (MIGRATION_DATABASE_URL); run before the service. */
+runMigrate(LedgerDatabase);

@@ -1,0 +1,13 @@
+import type { TableGrants } from '@pp/platform';
+
+/**
+ * What the webhooks role (pp_webhooks) may do in schema webhooks. Endpoints
+ * are soft-deleted, deliveries and attempts move through their statuses in
+ * place, and the stored event bodies (the exact signed bytes) never change.
+ */
+export const WebhooksGrants: TableGrants = {
+  endpoints: ['SELECT', 'INSERT', 'UPDATE'],
+  events: ['SELECT', 'INSERT'],
+  deliveries: ['SELECT', 'INSERT', 'UPDATE'],
+  delivery_attempts: ['SELECT', 'INSERT', 'UPDATE'],
+};

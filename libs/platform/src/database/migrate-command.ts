@@ -1,0 +1,55 @@
+import 'reflect-metadata';
+import { DataSource } from 'typeorm';
+import { WithMigrationDatabase } from '../config/config-schemas';
+import { ConfigError, type Env, loadConfig } from '../config/load-config';
+import { serviceRole } from './database-roles';
+import { runMigrations } from './run-migrations';
+import type { ServiceDatabase } from './service-database';
+
+class MigrateConfig extends WithMigrationDatabase(class {}) {}
+
+/**
+ * The whole of an app's migrate.ts: migrates its schema and applies its
+ * role's grants as the owner role named by MIGRATION_DATABASE_URL, prints one
+ * line and exits 0, or exits 1 with one line naming the problem. Set-up runs
+ * it before the service starts (npm start, TestStack, the compose `migrate`
+ * service, the Kubernetes `migrate` Job).
+ */
+export function runMigrate(database: ServiceDatabase, env: Env = process.env): void {
+  const label = `[${database.service} migrate]`;
+  migrate(database, env).then(
+    (applied) => {
+      const what = applied.length === 0 ? 'already at its latest migration' : `applied ${applied.join(', ')}`;
+      process.stdout.write(`${label} schema ${database.schema}: ${what}; grants of ${serviceRole(database.service)} applied\n`);
+      process.exit(0);
+    },
+    (error: unknown) => {
+      const detail = error instanceof ConfigError ? `configuration error: ${error.problems.join('; ')}` : error instanceof Error ? error.message : String(error);
+      process.stderr.write(`${label} failed: ${detail}\n`);
+      process.exit(1);
+    },
+  );
+}
+
+async function migrate(database: ServiceDatabase, env: Env): Promise<string[]> {
+  const { MIGRATION_DATABASE_URL } = loadConfig(MigrateConfig, env);
+  const dataSource = new DataSource({
+    type: 'postgres',
+    url: MIGRATION_DATABASE_URL,
+    schema: database.schema,
+    migrations: database.migrations,
+    migrationsTableName: 'migrations',
+    extra: { max: 2, connectionTimeoutMillis: 5000, application_name: `${database.service}-migrate` },
+  });
+  await dataSource.initialize();
+  try {
+    // Tables a superuser creates are owned by it, and an owner can switch off the append-only triggers.
+    const [role] = await dataSource.query('SELECT current_user AS name, rolsuper AS superuser FROM pg_roles WHERE rolname = current_user');
+    if (role.superuser) {
+      throw new Error(`MIGRATION_DATABASE_URL logs in as ${role.name}, a superuser; migrate as the owner role (pp_owner), which must own the database`);
+    }
+    return await runMigrations(dataSource, database);
+  } finally {
+    await dataSource.destroy();
+  }
+}

@@ -1,0 +1,19 @@
+import type { ServiceName } from '@pp/contracts';
+
+/** A table privilege a service role may hold. TRUNCATE, REFERENCES and TRIGGER are never granted. */
+export type TablePrivilege = 'SELECT' | 'INSERT' | 'UPDATE' | 'DELETE';
+
+/**
+ * Every table of a service's schema and what its login role may do with it
+ * (`[]` for nothing). Migrating refuses a schema with a table missing here,
+ * so a new table cannot ship without a decision about who may touch it.
+ */
+export type TableGrants = Readonly<Record<string, readonly TablePrivilege[]>>;
+
+/** What a service keeps in Postgres: its schema, the migrations that build it and its role's grants. */
+export interface ServiceDatabase {
+  service: ServiceName;
+  schema: string;
+  migrations: Function[];
+  grants: TableGrants;
+}
