@@ -12,9 +12,10 @@ async function main() {
   const infra = await require('./infrastructure').ensureInfrastructure(root, process.env);
   const admin = new URL(infra.DATABASE_URL);
   admin.pathname = '/postgres';
+  const rolePasswords = await require('./postgres-roles').ensurePostgresRoles(root, infra.DATABASE_URL);
   const result = spawnSync(process.execPath, [join(root, 'dist', 'tools', 'bench', 'run-bench.js')], {
     stdio: 'inherit',
-    env: { ...process.env, TEST_POSTGRES_URL: admin.href, TEST_NATS_URL: infra.NATS_URL, TEST_REDIS_URL: infra.REDIS_URL },
+    env: { ...process.env, TEST_POSTGRES_URL: admin.href, TEST_NATS_URL: infra.NATS_URL, TEST_REDIS_URL: infra.REDIS_URL, TEST_POSTGRES_ROLE_PASSWORDS: JSON.stringify(rolePasswords) },
   });
   process.exit(result.status ?? 1);
 }

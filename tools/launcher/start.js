@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 /**
  * `npm start`: from a fresh clone to a running stack. Installs packages,
- * builds, makes sure Postgres/NATS/Redis answer, starts every service as its
- * own process (each migrates its own schema at boot), waits for an all-green
+ * builds, makes sure Postgres/NATS/Redis answer, creates the database roles
+ * and migrates every schema as the owner, starts every service as its own
+ * process (each logging in to Postgres as its own role), waits for an all-green
  * /readyz, seeds a demo merchant once and prints the URLs and demo keys.
  * Ctrl-C stops everything. A service that crashes stops the whole stack with
  * a message naming it (restart policy belongs to docker compose / Kubernetes).
@@ -36,10 +37,16 @@ async function main() {
   };
   const gatewayPort = Number(env.GATEWAY_PORT ?? 3000);
 
+  out.step('Postgres roles and migrations');
+  const postgres = await require('./postgres-roles').preparePostgres(root, env.DATABASE_URL);
+  // The superuser's URL served the set-up only; each service with a schema gets its own role's.
+  delete env.DATABASE_URL;
+  const serviceEnv = (service) => (postgres.serviceUrls[service] ? { DATABASE_URL: postgres.serviceUrls[service] } : {});
+
   out.step('Services');
   const { SERVICE_NAMES } = require(join(root, 'dist', 'libs', 'contracts', 'src', 'services.js'));
   const { ServiceGroup } = require('./service-group');
-  const group = new ServiceGroup(root, SERVICE_NAMES, env);
+  const group = new ServiceGroup(root, SERVICE_NAMES, env, serviceEnv);
   group.reapLeftovers();
   let crashed = false;
   const shutdown = async (code) => {
@@ -67,7 +74,7 @@ async function main() {
   }
 
   out.step('Demo merchant');
-  const demo = seedDemoMerchant(env);
+  const demo = seedDemoMerchant({ ...env, ...serviceEnv('gateway') });
 
   const urls = [
     `gateway    http://localhost:${gatewayPort}   (API under /v1, docs at /docs, /readyz)`,

@@ -25,9 +25,11 @@ async function main() {
   ensureChromium();
   const admin = new URL(infra.DATABASE_URL);
   admin.pathname = '/postgres';
+  const rolePasswords = await require('./postgres-roles').ensurePostgresRoles(root, infra.DATABASE_URL);
   const env = {
     ...process.env,
     TEST_POSTGRES_URL: admin.href,
+    TEST_POSTGRES_ROLE_PASSWORDS: JSON.stringify(rolePasswords),
     TEST_NATS_URL: infra.NATS_URL,
     TEST_REDIS_URL: infra.REDIS_URL,
   };

@@ -22,6 +22,16 @@ export const DATABASE_ROLES: readonly string[] = [OWNER_ROLE, ...DATABASE_SERVIC
  * are serialised by an advisory lock held for the transaction.
  */
 export async function ensureDatabaseRoles(sql: Sql, passwords: RolePasswords = {}): Promise<void> {
+  try {
+    await ensureRolesOnce(sql, passwords);
+  } catch (error) {
+    // A caller locking in another database can still race a CREATE ROLE; the second try sees the role.
+    if (!['23505', '42710'].includes((error as { code?: string }).code ?? '')) throw error;
+    await ensureRolesOnce(sql, passwords);
+  }
+}
+
+async function ensureRolesOnce(sql: Sql, passwords: RolePasswords): Promise<void> {
   await sql.query('BEGIN');
   try {
     await sql.query(`SELECT pg_advisory_xact_lock(hashtext('pp:database-roles'))`);

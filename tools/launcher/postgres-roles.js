@@ -1,0 +1,79 @@
+/**
+ * Postgres roles for `npm start`, `npm test` and `npm run cli` (docs/ARCHITECTURE.md,
+ * "Set-up and tests"). DATABASE_URL given to the launcher names the server,
+ * the database and a superuser used only here: it creates the owner role
+ * (pp_owner) and one login role per service with a schema (pp_<service>),
+ * hands the database to the owner, and, for a running stack, migrates every
+ * schema as the owner before any service starts. Services then get
+ * DATABASE_URL with their own role, never the superuser's.
+ *
+ * Passwords are generated once into .dev/postgres-roles.json (git-ignored) and
+ * set on every run, so the same URLs work with trust and with scram
+ * authentication. The roles are cluster-wide: one cluster serves one checkout.
+ */
+const { randomBytes } = require('node:crypto');
+const { existsSync, mkdirSync, readFileSync, writeFileSync } = require('node:fs');
+const { join } = require('node:path');
+const out = require('./console');
+const { run } = require('./run-command');
+
+/** The compiled role definitions (libs/platform/src/database), built before the launcher gets here. */
+const database = (root) => require(join(root, 'dist', 'libs', 'platform', 'src', 'database', 'index.js'));
+
+function rolePasswords(root, roles) {
+  const file = join(root, '.dev', 'postgres-roles.json');
+  const saved = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
+  const passwords = Object.fromEntries(roles.map((role) => [role, saved[role] ?? randomBytes(24).toString('hex')]));
+  if (roles.some((role) => !saved[role])) {
+    mkdirSync(join(root, '.dev'), { recursive: true });
+    writeFileSync(file, JSON.stringify(passwords, null, 2), { mode: 0o600 });
+  }
+  return passwords;
+}
+
+/** Creates or repairs the roles (as the superuser of `adminUrl`); returns their passwords by role name. */
+async function ensurePostgresRoles(root, adminUrl) {
+  const { DATABASE_ROLES, ensureDatabaseRoles } = database(root);
+  const passwords = rolePasswords(root, DATABASE_ROLES);
+  // Every caller takes the roles' advisory lock in database postgres, so launchers and jest workers take turns.
+  const url = new URL(adminUrl);
+  url.pathname = '/postgres';
+  await withClient(url.href, (client) => ensureDatabaseRoles(client, passwords));
+  out.info(`Postgres: roles ${DATABASE_ROLES.join(', ')} (passwords in .dev/postgres-roles.json)`);
+  return passwords;
+}
+
+/**
+ * Roles, the database handed to the owner, every schema migrated as the
+ * owner. Returns the owner's URL and each database service's URL.
+ */
+async function preparePostgres(root, adminUrl) {
+  const { DATABASE_SERVICES, OWNER_ROLE, handDatabaseToOwner, roleUrl, serviceRole } = database(root);
+  const passwords = await ensurePostgresRoles(root, adminUrl);
+  const name = new URL(adminUrl).pathname.slice(1);
+  await withClient(adminUrl, (client) => handDatabaseToOwner(client, name));
+  const ownerUrl = roleUrl(adminUrl, OWNER_ROLE, passwords[OWNER_ROLE]);
+  for (const service of DATABASE_SERVICES) {
+    const migrate = run(process.execPath, [join(root, 'dist', 'apps', service, 'src', 'migrate.js')], {
+      cwd: root,
+      env: { PATH: process.env.PATH ?? '', MIGRATION_DATABASE_URL: ownerUrl },
+    });
+    if (!migrate.ok) throw new Error(migrate.stderr.trim() || `migrating ${service} failed`);
+    out.info(migrate.stdout.trim());
+  }
+  const serviceUrls = Object.fromEntries(DATABASE_SERVICES.map((service) => [service, roleUrl(adminUrl, serviceRole(service), passwords[serviceRole(service)])]));
+  return { ownerUrl, serviceUrls };
+}
+
+async function withClient(url, fn) {
+  const { Client } = require('pg');
+  const client = new Client({ connectionString: url, connectionTimeoutMillis: 5000 });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+module.exports = { ensurePostgresRoles, preparePostgres };
