@@ -94,7 +94,8 @@ async function ensureInfrastructure(root, callerEnv) {
   }
   if (down.length > 0 && dockerEngineRuns() && existsSync(join(root, 'docker-compose.yml'))) {
     out.info('a Docker engine runs: docker compose up -d postgres nats redis');
-    run('docker', ['compose', 'up', '-d', '--wait', 'postgres', 'nats', 'redis'], { cwd: root, stdio: 'inherit', timeoutMs: 5 * 60_000 });
+    const env = { ...process.env, ...require('./postgres-roles').composePasswords(root) };
+    run('docker', ['compose', 'up', '-d', '--wait', 'postgres', 'nats', 'redis'], { cwd: root, stdio: 'inherit', timeoutMs: 5 * 60_000, env });
   }
   const stillDown = [];
   for (const c of down) {

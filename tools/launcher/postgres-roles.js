@@ -53,16 +53,20 @@ async function preparePostgres(root, adminUrl) {
   const name = new URL(adminUrl).pathname.slice(1);
   await withClient(adminUrl, (client) => handDatabaseToOwner(client, name));
   const ownerUrl = roleUrl(adminUrl, OWNER_ROLE, passwords[OWNER_ROLE]);
-  for (const service of DATABASE_SERVICES) {
-    const migrate = run(process.execPath, [join(root, 'dist', 'apps', service, 'src', 'migrate.js')], {
-      cwd: root,
-      env: { PATH: process.env.PATH ?? '', MIGRATION_DATABASE_URL: ownerUrl },
-    });
-    if (!migrate.ok) throw new Error(migrate.stderr.trim() || `migrating ${service} failed`);
-    out.info(migrate.stdout.trim());
-  }
+  const migrate = run(process.execPath, [join(root, 'dist', 'libs', 'platform', 'src', 'database', 'migrate-all.js')], {
+    cwd: root,
+    env: { PATH: process.env.PATH ?? '', MIGRATION_DATABASE_URL: ownerUrl },
+  });
+  for (const line of migrate.stdout.trim().split('\n').filter(Boolean)) out.info(line);
+  if (!migrate.ok) throw new Error(migrate.stderr.trim() || 'migrating the schemas failed');
   const serviceUrls = Object.fromEntries(DATABASE_SERVICES.map((service) => [service, roleUrl(adminUrl, serviceRole(service), passwords[serviceRole(service)])]));
   return { ownerUrl, serviceUrls };
+}
+
+/** The role passwords as docker-compose.yml's PP_DB_<ROLE>_PASSWORD variables (it accepts no default). */
+function composePasswords(root) {
+  const passwords = rolePasswords(root, database(root).DATABASE_ROLES);
+  return Object.fromEntries(Object.entries(passwords).map(([role, password]) => [`PP_DB_${role.replace(/^pp_/, '').toUpperCase()}_PASSWORD`, password]));
 }
 
 async function withClient(url, fn) {
@@ -76,4 +80,4 @@ async function withClient(url, fn) {
   }
 }
 
-module.exports = { ensurePostgresRoles, preparePostgres };
+module.exports = { composePasswords, ensurePostgresRoles, preparePostgres };

@@ -21,7 +21,7 @@ describe('two webhooks replicas', () => {
       label: 'webhooksreplicas',
       env: { WEBHOOK_RETRY_SCHEDULE: '0,0.2,0.2,0.2', WEBHOOK_ATTEMPT_TIMEOUT_MS: '1000', WEBHOOK_SWEEP_INTERVAL_MS: '300' },
     });
-    second = new ServiceProcess('webhooks', stack.env, join(REPO_ROOT, 'tmp', 'test-logs', stack.namespace, 'second'));
+    second = new ServiceProcess('webhooks', await stack.envFor('webhooks'), join(REPO_ROOT, 'tmp', 'test-logs', stack.namespace, 'second'));
     await second.start();
     nc = await connectNats(testInfra.natsUrl, 'webhooks-replicas-spec');
     bus = new BusClient(nc, stack.namespace, 5000);

@@ -96,18 +96,23 @@ export class TestStack {
   async startService(service: ServiceName): Promise<void> {
     const previous = this.processes_.get(service);
     const portVariable = PORT_VARIABLES[service];
-    const env = { ...this.env, ...(await this.databaseEnv(service)) };
+    const env = await this.envFor(service);
     if (portVariable && previous?.port) env[portVariable] = String(previous.port);
     const proc = new ServiceProcess(service, env, join(REPO_ROOT, 'tmp', 'test-logs', this.namespace));
     this.processes_.set(service, proc);
     await proc.start();
   }
 
-  /** A service with a schema gets it migrated (once) and DATABASE_URL with its own role; the others get no database at all. */
-  private async databaseEnv(service: ServiceName): Promise<Record<string, string>> {
-    if (!isDatabaseService(service)) return {};
+  /**
+   * The environment one service runs with (also for tests that start an extra
+   * replica themselves): the stack's, plus, for a service with a schema, that
+   * schema migrated (once) and DATABASE_URL with the service's own role. The
+   * others get no database at all.
+   */
+  async envFor(service: ServiceName): Promise<Record<string, string>> {
+    if (!isDatabaseService(service)) return { ...this.env };
     await this.database.migrate(service);
-    return { DATABASE_URL: this.database.serviceUrl(service) };
+    return { ...this.env, DATABASE_URL: this.database.serviceUrl(service) };
   }
 
   async stopService(service: ServiceName, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
