@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SERVICE_NAMES, type ServiceName } from '@pp/contracts';
-import { type BaseConfig, loadConfig } from '@pp/platform';
+import { type BaseConfig, DATABASE_SERVICES, isDatabaseService, loadConfig, OWNER_ROLE, serviceRole } from '@pp/platform';
 import { parse, parseAllDocuments } from 'yaml';
 import { CheckoutConfig } from '../apps/checkout/src/checkout.config';
 import { DashboardConfig } from '../apps/dashboard/src/dashboard.config';
@@ -30,6 +30,7 @@ const HTTP_PORTS: Partial<Record<ServiceName, number>> = { gateway: 3000, checko
 interface ComposeService {
   image?: string;
   command?: string[];
+  volumes?: string[];
   build?: { context: string; dockerfile: string; args: Record<string, string> };
   environment?: Record<string, string>;
   ports?: string[];
@@ -37,11 +38,12 @@ interface ComposeService {
   healthcheck?: { test: string[] };
 }
 
-/** Compose's ${VAR:-default} interpolation, enough to read the defaults. */
-const interpolate = (value: string) => value.replace(/\$\{[A-Z_]+:-([^}]*)\}/g, '$1');
+/** Compose's ${VAR:-default} interpolation, enough to read the defaults; a required ${VAR:?message} stands for a value the operator sets. */
+const interpolate = (value: string) => value.replace(/\$\{[A-Z_]+:-([^}]*)\}/g, '$1').replace(/\$\{([A-Z_]+):\?[^}]*\}/g, (_, name: string) => `set-${name.toLowerCase()}`);
+const MIGRATE_ALL = ['node', 'dist/libs/platform/src/database/migrate-all.js'];
 
 describe('docker-compose.yml', () => {
-  const compose = parse(readFileSync(join(root, 'docker-compose.yml'), 'utf8')) as { services: Record<string, ComposeService> };
+  const compose = parse(readFileSync(join(root, 'docker-compose.yml'), 'utf8'), { merge: true }) as { services: Record<string, ComposeService> };
   const { services } = compose;
 
   it('runs Postgres, NATS with JetStream, Redis without eviction and Jaeger, each health-checked', () => {
@@ -58,7 +60,9 @@ describe('docker-compose.yml', () => {
     expect(service.build).toEqual({ context: '.', dockerfile: 'deploy/Dockerfile', args: { APP: name } });
     expect(existsSync(join(root, service.build!.dockerfile))).toBe(true);
     expect(service.healthcheck?.test.join(' ')).toContain(HTTP_PORTS[name] ? `:${HTTP_PORTS[name]}/healthz` : `health-probe.js ${name}`);
-    for (const dependency of Object.values(service.depends_on ?? {})) expect(dependency.condition).toBe('service_healthy');
+    for (const [name, dependency] of Object.entries(service.depends_on ?? {})) {
+      expect(dependency.condition).toBe(name === 'migrate' ? 'service_completed_successfully' : 'service_healthy');
+    }
     expect(Object.keys(service.depends_on ?? {})).toEqual(expect.arrayContaining(['nats']));
     if (HTTP_PORTS[name]) expect(service.ports).toContain(`${HTTP_PORTS[name]}:${HTTP_PORTS[name]}`);
 
@@ -66,8 +70,33 @@ describe('docker-compose.yml', () => {
     const env = Object.fromEntries(Object.entries(service.environment ?? {}).map(([k, v]) => [k, interpolate(String(v))]));
     expect(() => loadConfig(CONFIGS[name], env)).not.toThrow();
     const deps = Object.keys(service.depends_on ?? {});
-    if (needs(name, 'DATABASE_URL')) expect(deps).toContain('postgres');
+    if (needs(name, 'DATABASE_URL')) expect(deps).toEqual(expect.arrayContaining(['postgres', 'migrate']));
     if (needs(name, 'REDIS_URL')) expect(deps).toContain('redis');
+  });
+
+  it.each(SERVICE_NAMES)('gives %s its own Postgres role, or no database at all', (name) => {
+    const url = services[name].environment?.DATABASE_URL;
+    expect(needs(name, 'DATABASE_URL')).toBe(isDatabaseService(name));
+    if (!isDatabaseService(name)) return expect(url).toBeUndefined();
+    expect(new URL(interpolate(url!)).username).toBe(serviceRole(name));
+    // No default password: compose refuses to start until the operator sets one.
+    expect(url).toContain(`\${PP_DB_${name.toUpperCase()}_PASSWORD:?`);
+  });
+
+  it('migrates every schema as the owner role, once, before the services with a schema start', () => {
+    const { migrate, postgres } = services;
+    expect(migrate.command).toEqual(MIGRATE_ALL);
+    expect(new URL(interpolate(migrate.environment!.MIGRATION_DATABASE_URL)).username).toBe(OWNER_ROLE);
+    expect(migrate.depends_on).toEqual({ postgres: { condition: 'service_healthy' } });
+    // The postgres container creates the roles when it first initialises its volume, from passwords without defaults.
+    expect(postgres.volumes).toContain('./deploy/postgres/init-roles.sh:/docker-entrypoint-initdb.d/10-init-roles.sh:ro');
+    const script = readFileSync(join(root, 'deploy', 'postgres', 'init-roles.sh'), 'utf8');
+    for (const role of [OWNER_ROLE, ...DATABASE_SERVICES.map(serviceRole)]) {
+      const variable = `PP_DB_${role.slice(3).toUpperCase()}_PASSWORD`;
+      expect(script).toContain(`${role}:${variable}`);
+      expect(postgres.environment?.[variable]).toBe(`\${${variable}:?set ${variable}}`);
+    }
+    expect(script).toContain('ALTER DATABASE :"db" OWNER TO pp_owner');
   });
 
   it('builds images that run the compiled service named by the build argument', () => {
@@ -95,10 +124,46 @@ describe('deploy/k8s', () => {
     }
   });
 
+  /** The env entries that build a container's DATABASE_URL (or another URL variable) from one role's Secret. */
+  const roleUrl = (container: { env?: { name: string; value?: string; valueFrom?: { secretKeyRef: { name: string } } }[] }, variable: string) => {
+    const env = container.env ?? [];
+    const secrets = new Set(env.filter((entry) => entry.valueFrom).map((entry) => entry.valueFrom!.secretKeyRef.name));
+    return { secrets: [...secrets], url: env.find((entry) => entry.name === variable)?.value };
+  };
+  const secret = (name: string) => documents.find((doc) => doc.kind === 'Secret' && doc.metadata.name === name);
+
+  it.each(SERVICE_NAMES)('connects %s to Postgres with its own role only', (name) => {
+    const deployment = documents.find((doc) => doc.kind === 'Deployment' && doc.metadata.name === name);
+    const [container] = deployment.spec.template.spec.containers;
+    const { secrets, url } = roleUrl(container, 'DATABASE_URL');
+    if (!isDatabaseService(name)) return expect(container.env).toBeUndefined();
+    expect(secrets).toEqual([`postgres-${name}`]);
+    expect(url).toBe('postgres://$(DATABASE_ROLE):$(DATABASE_PASSWORD)@postgres:5432/pp');
+    expect(secret(`postgres-${name}`).stringData.username).toBe(serviceRole(name));
+  });
+
+  it('migrates every schema in a Job as the owner role', () => {
+    const job = documents.find((doc) => doc.kind === 'Job' && doc.metadata.name === 'migrate');
+    const [container] = job.spec.template.spec.containers;
+    expect(container.command).toEqual(MIGRATE_ALL);
+    const { secrets, url } = roleUrl(container, 'MIGRATION_DATABASE_URL');
+    expect(secrets).toEqual(['postgres-owner']);
+    expect(url).toBe('postgres://$(DATABASE_ROLE):$(DATABASE_PASSWORD)@postgres:5432/pp');
+    expect(secret('postgres-owner').stringData.username).toBe(OWNER_ROLE);
+    expect(documents.find((doc) => doc.kind === 'Secret' && doc.metadata.name === 'checkout-secrets').stringData.DATABASE_URL).toBeUndefined();
+  });
+
   it('lists every manifest in the kustomization', () => {
     const kustomization = parse(readFileSync(join(dir, 'kustomization.yaml'), 'utf8')) as { resources: string[] };
     const files = readdirSync(dir).filter((file) => file.endsWith('.yaml') && file !== 'kustomization.yaml');
     expect([...kustomization.resources].sort()).toEqual(files.sort());
+  });
+});
+
+describe('database services', () => {
+  it('are exactly the apps with a migrate entry point', () => {
+    const withMigrate = SERVICE_NAMES.filter((name) => existsSync(join(root, 'apps', name, 'src', 'migrate.ts')));
+    expect([...DATABASE_SERVICES].sort()).toEqual(withMigrate.sort());
   });
 });
 
