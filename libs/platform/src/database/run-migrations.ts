@@ -1,6 +1,5 @@
 import { escapeIdentifier } from 'pg';
 import type { DataSource } from 'typeorm';
-import { serviceRole } from './database-roles';
 import { applySchemaGrants } from './schema-grants';
 import type { ServiceDatabase } from './service-database';
 
@@ -20,7 +19,7 @@ export async function runMigrations(dataSource: DataSource, database: ServiceDat
     const applied = await dataSource.runMigrations({ transaction: 'each' });
     await lock.startTransaction();
     try {
-      await applySchemaGrants(lock, database.schema, serviceRole(database.service), database.grants);
+      await applySchemaGrants(lock, database);
       await lock.commitTransaction();
       return applied.map((migration) => migration.name);
     } catch (error) {

@@ -1,5 +1,6 @@
 import { escapeIdentifier } from 'pg';
-import type { TableGrants } from './service-database';
+import { serviceRole } from './database-roles';
+import type { ServiceDatabase } from './service-database';
 
 /** TypeORM's record of applied migrations; every service role reads it to check its schema at boot. */
 export const MIGRATIONS_TABLE = 'migrations';
@@ -9,15 +10,17 @@ interface Sql {
 }
 
 /**
- * Makes `role`'s privileges in `schema` exactly `grants`: USAGE on the schema,
- * the listed table privileges, USAGE on the sequences behind serial columns
- * of the tables it may insert into, SELECT on the migrations table, and
- * CONNECT on the database (which PUBLIC loses). Anything granted before is
+ * Makes the service role's privileges in its schema exactly its grants:
+ * USAGE on the schema, the listed table privileges, USAGE on the sequences
+ * behind serial columns of the tables it may insert into, SELECT on the
+ * migrations table, and CONNECT on the database (which PUBLIC loses). Anything granted before is
  * revoked first, so removing a privilege from the grants file removes it
  * from the database. Refuses a schema whose tables and grants disagree.
  * Run inside a transaction, so the service never sees a half-granted schema.
  */
-export async function applySchemaGrants(sql: Sql, schema: string, role: string, grants: TableGrants): Promise<void> {
+export async function applySchemaGrants(sql: Sql, { service, schema, grants }: ServiceDatabase): Promise<void> {
+  const role = serviceRole(service);
+  const grantsFile = `apps/${service}/src/database/${service}.grants.ts`;
   const roleExists = await sql.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [role]);
   if (roleExists.length === 0) {
     throw new Error(`role ${role} does not exist: create the database roles before migrating (see docs/ARCHITECTURE.md, "Set-up and tests")`);
@@ -28,13 +31,13 @@ export async function applySchemaGrants(sql: Sql, schema: string, role: string, 
     [schema, MIGRATIONS_TABLE],
   );
   const present = new Set(tables.map((table) => table.relname));
-  const ungranted = [...present].filter((table) => !(table in grants));
+  const ungranted = [...present].filter((table) => !Object.hasOwn(grants, table));
   const unknown = Object.keys(grants).filter((table) => !present.has(table));
   if (ungranted.length > 0 || unknown.length > 0) {
     throw new Error(
       [
-        ungranted.length > 0 && `${ungranted.map((t) => `${schema}.${t}`).join(', ')} has no entry in the grants of ${role} (list it, with [] for no access)`,
-        unknown.length > 0 && `the grants of ${role} name ${unknown.map((t) => `${schema}.${t}`).join(', ')}, which does not exist`,
+        ungranted.length > 0 && `${ungranted.map((t) => `${schema}.${t}`).join(', ')} has no entry in the grants of ${role} (add it to ${grantsFile}; [] for no access)`,
+        unknown.length > 0 && `the grants of ${role} (${grantsFile}) name ${unknown.map((t) => `${schema}.${t}`).join(', ')}, which does not exist`,
       ]
         .filter(Boolean)
         .join('; '),
