@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SERVICE_NAMES, type ServiceName } from '@pp/contracts';
@@ -37,8 +38,20 @@ interface ComposeService {
   healthcheck?: { test: string[] };
 }
 
-/** Compose's ${VAR:-default} interpolation, enough to read the defaults. */
-const interpolate = (value: string) => value.replace(/\$\{[A-Z_]+:-([^}]*)\}/g, '$1');
+/** The operator's environment when compose runs: the variables compose requires (${VAR:?message}). */
+const OPERATOR_ENV: Record<string, string> = {
+  ADMIN_TOKEN: `adm_${randomBytes(24).toString('hex')}`,
+  INGEST_TOKEN: `ing_${randomBytes(24).toString('hex')}`,
+};
+
+/** Compose's ${VAR:-default} and ${VAR:?message} interpolation: a required variable that is unset stops compose with its message. */
+const interpolate = (value: string, env: Record<string, string> = OPERATOR_ENV) =>
+  value
+    .replace(/\$\{([A-Z_]+):-([^}]*)\}/g, (_match, name: string, fallback: string) => env[name] ?? fallback)
+    .replace(/\$\{([A-Z_]+):\?([^}]*)\}/g, (_match, name: string, message: string) => {
+      if (!env[name]) throw new Error(`required variable ${name} is missing a value: ${message}`);
+      return env[name];
+    });
 
 describe('docker-compose.yml', () => {
   const compose = parse(readFileSync(join(root, 'docker-compose.yml'), 'utf8')) as { services: Record<string, ComposeService> };
@@ -70,6 +83,23 @@ describe('docker-compose.yml', () => {
     if (needs(name, 'REDIS_URL')) expect(deps).toContain('redis');
   });
 
+  it('requires ADMIN_TOKEN and INGEST_TOKEN from the operator, with no default', () => {
+    const environment = services.gateway.environment ?? {};
+    for (const variable of ['ADMIN_TOKEN', 'INGEST_TOKEN']) {
+      expect(() => interpolate(String(environment[variable]), {})).toThrow(`required variable ${variable} is missing a value: set ${variable} to 32+ random characters`);
+    }
+  });
+
+  it.each([
+    ['short', 'Xk9-2b'],
+    ['placeholder', 'change-me-admin-token-change-me-admin-token'],
+  ])('stops the gateway at boot when compose is given a %s token', (_case, token) => {
+    const env = Object.fromEntries(
+      Object.entries(services.gateway.environment ?? {}).map(([k, v]) => [k, interpolate(String(v), { ...OPERATOR_ENV, ADMIN_TOKEN: token })]),
+    );
+    expect(() => loadConfig(GatewayConfig, env)).toThrow(/ADMIN_TOKEN is invalid: (must be at least 32 characters|looks like a placeholder)/);
+  });
+
   it('builds images that run the compiled service named by the build argument', () => {
     const dockerfile = readFileSync(join(root, 'deploy', 'Dockerfile'), 'utf8');
     expect(dockerfile).toMatch(/ARG APP/);
@@ -92,6 +122,15 @@ describe('deploy/k8s', () => {
     expect(container.envFrom).toEqual([{ configMapRef: { name: 'checkout-config' } }, { secretRef: { name: 'checkout-secrets' } }]);
     if (HTTP_PORTS[name]) {
       expect(documents.some((doc) => doc.kind === 'Service' && doc.metadata.name === name)).toBe(true);
+    }
+  });
+
+  it('keeps placeholders in the Secret template that the gateway refuses, so an unedited template cannot boot', () => {
+    const secret = documents.find((doc) => doc.kind === 'Secret');
+    const env = { ...OPERATOR_ENV, NATS_URL: 'nats://nats:4222', REDIS_URL: 'redis://redis:6379', DATABASE_URL: 'postgres://app@postgres:5432/pp' };
+    for (const variable of ['ADMIN_TOKEN', 'INGEST_TOKEN']) {
+      expect(secret.stringData[variable]).toBeDefined();
+      expect(() => loadConfig(GatewayConfig, { ...env, [variable]: secret.stringData[variable] })).toThrow(`${variable} is invalid`);
     }
   });
 

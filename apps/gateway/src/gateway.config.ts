@@ -1,6 +1,7 @@
 import { Transform } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Max, Min, MinLength } from 'class-validator';
+import { IsInt, IsOptional, Max, Min } from 'class-validator';
 import { BaseConfig, WithDatabase, WithRedis, toInt } from '@pp/platform';
+import { IsOperatorToken } from './operator-token.policy';
 
 export class GatewayConfig extends WithRedis(WithDatabase(BaseConfig)) {
   @IsOptional()
@@ -10,14 +11,12 @@ export class GatewayConfig extends WithRedis(WithDatabase(BaseConfig)) {
   @Max(65535)
   GATEWAY_PORT = 3000;
 
-  /** Bearer token of the platform operator for /v1/admin routes (DESIGN.md §4). */
-  @IsString({ message: 'must be a string' })
-  @MinLength(16, { message: 'must be at least 16 characters' })
+  /** Bearer token of the platform operator for /v1/admin routes (DESIGN.md §4); 32+ random characters, no placeholder. */
+  @IsOperatorToken()
   ADMIN_TOKEN!: string;
 
-  /** Bearer token of the mail relay for /v1/internal/ingest-email (DESIGN.md §4). */
-  @IsString({ message: 'must be a string' })
-  @MinLength(16, { message: 'must be at least 16 characters' })
+  /** Bearer token of the mail relay for /v1/internal/ingest-email (DESIGN.md §4); 32+ random characters, no placeholder. */
+  @IsOperatorToken()
   INGEST_TOKEN!: string;
 
   /** Requests per second per live key unless the key sets its own limit. */
