@@ -6,7 +6,6 @@ import { AccessHook } from '../access/access.hook';
 import { RFC822 } from '../access/route-access';
 import { IdempotencyHooks } from '../idempotency/idempotency.hooks';
 import { buildApiDescription, serveApiDescription } from '../openapi/api-description';
-import { answerMalformedRequests } from './client-error.handler';
 import { checkContentType } from './content-type.hook';
 import { EdgeValidationPipe } from './edge-validation.pipe';
 import { ErrorResponseFilter } from './error-response.filter';
@@ -38,7 +37,6 @@ export async function configureHttp(app: NestFastifyApplication): Promise<void> 
   fastify.addHook('onResponse', endRequestSpan);
   app.useGlobalFilters(new ErrorResponseFilter(app.get(JsonLogger)));
   app.useGlobalPipes(new EdgeValidationPipe());
-  answerMalformedRequests(fastify.server);
 
   await app.init(); // registers the routes, and Nest's own body parsers, which are replaced next
   fastify.removeAllContentTypeParsers();
