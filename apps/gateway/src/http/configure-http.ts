@@ -5,6 +5,7 @@ import { MAX_RAW_EMAIL_BYTES } from '@pp/contracts';
 import { AccessHook } from '../access/access.hook';
 import { RFC822 } from '../access/route-access';
 import { IdempotencyHooks } from '../idempotency/idempotency.hooks';
+import { ClientBudgets } from '../rate-limit/client-budgets';
 import { buildApiDescription, serveApiDescription } from '../openapi/api-description';
 import { checkContentType } from './content-type.hook';
 import { EdgeValidationPipe } from './edge-validation.pipe';
@@ -18,8 +19,9 @@ import { decorateRequests } from './request-state';
 export const BODY_LIMIT_BYTES = 1_048_576;
 
 /**
- * The gateway's request pipeline, in order: request id and context → access
- * (credential, rate limit, key type and scope) → Content-Type → body (JSON
+ * The gateway's request pipeline, in order: request id and context → client
+ * address budget (client-side checkout routes) → access (credential, rate
+ * limit, key type and scope) → Content-Type → body (JSON
  * parser with edge checks) → idempotency → validation → handler; every error
  * on the way is answered by ErrorResponseFilter as `{ "error": string }`.
  */
@@ -29,6 +31,7 @@ export async function configureHttp(app: NestFastifyApplication): Promise<void> 
   decorateRequests(fastify);
   fastify.addHook('onRoute', requireAccessDeclaration);
   fastify.addHook('onRequest', assignRequestId);
+  fastify.addHook('onRequest', app.get(ClientBudgets).spendAddress);
   fastify.addHook('onRequest', app.get(AccessHook).handle);
   fastify.addHook('onRequest', checkContentType);
   fastify.addHook('preHandler', reenterRequestContext);

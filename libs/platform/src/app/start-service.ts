@@ -45,7 +45,11 @@ export async function startService<C extends BaseConfig>(definition: ServiceDefi
     if (http) {
       const app = await NestFactory.create<NestFastifyApplication>(
         root,
-        new FastifyAdapter({ bodyLimit: http.bodyLimit ?? 1_048_576, frameworkErrors: answerFrameworkError }),
+        new FastifyAdapter({
+          bodyLimit: http.bodyLimit ?? 1_048_576,
+          frameworkErrors: answerFrameworkError,
+          trustProxy: trustProxyOption(http.trustProxy?.(config)),
+        }),
         { logger, abortOnError: false },
       );
       answerMalformedRequests(app.getHttpServer());
@@ -66,6 +70,9 @@ export async function startService<C extends BaseConfig>(definition: ServiceDefi
     throw error;
   }
 }
+
+/** No trusted proxy: request.ip is the socket's address and X-Forwarded-For is ignored. */
+const trustProxyOption = (list: string[] | undefined): string[] | false => (list && list.length > 0 ? list : false);
 
 function configureBus(app: INestMicroservice, logger: JsonLogger): void {
   app.useGlobalFilters(new BusExceptionFilter(logger));
