@@ -27,7 +27,8 @@ export function describeClientError(exception: unknown, request: FastifyRequest,
   if (status === undefined || status < 400 || status >= 500) return undefined;
   if (status === 404 && exception instanceof HttpException && request.server) {
     const allow = allowedMethods(request.server, request.url);
-    if (allow.length > 0) return { status: 405, message: messages[405] ?? MESSAGES[405], headers: { Allow: allow.join(', ') } };
+    // A handler's own 404 (its route exists for this method) stays a 404.
+    if (allow.length > 0 && !allow.includes(request.method)) return { status: 405, message: messages[405] ?? MESSAGES[405], headers: { Allow: allow.join(', ') } };
   }
   const wording = messages[status] ?? MESSAGES[status];
   if (wording) return { status, message: wording };
