@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SERVICE_NAMES, type ServiceName } from '@pp/contracts';
@@ -38,8 +39,21 @@ interface ComposeService {
   healthcheck?: { test: string[] };
 }
 
-/** Compose's ${VAR:-default} interpolation, enough to read the defaults; a required ${VAR:?message} stands for a value the operator sets. */
-const interpolate = (value: string) => value.replace(/\$\{[A-Z_]+:-([^}]*)\}/g, '$1').replace(/\$\{([A-Z_]+):\?[^}]*\}/g, (_, name: string) => `set-${name.toLowerCase()}`);
+/** The operator's environment when compose runs: the variables compose requires (${VAR:?message}). */
+const OPERATOR_ENV: Record<string, string> = {
+  ADMIN_TOKEN: `adm_${randomBytes(24).toString('hex')}`,
+  INGEST_TOKEN: `ing_${randomBytes(24).toString('hex')}`,
+  ...Object.fromEntries(['OWNER', ...DATABASE_SERVICES.map((name) => name.toUpperCase())].map((role) => [`PP_DB_${role}_PASSWORD`, randomBytes(16).toString('hex')])),
+};
+
+/** Compose's ${VAR:-default} and ${VAR:?message} interpolation: a required variable that is unset stops compose with its message. */
+const interpolate = (value: string, env: Record<string, string> = OPERATOR_ENV) =>
+  value
+    .replace(/\$\{([A-Z_]+):-([^}]*)\}/g, (_match, name: string, fallback: string) => env[name] ?? fallback)
+    .replace(/\$\{([A-Z_]+):\?([^}]*)\}/g, (_match, name: string, message: string) => {
+      if (!env[name]) throw new Error(`required variable ${name} is missing a value: ${message}`);
+      return env[name];
+    });
 const MIGRATE_ALL = ['node', 'dist/libs/platform/src/database/migrate-all.js'];
 
 describe('docker-compose.yml', () => {
@@ -99,6 +113,23 @@ describe('docker-compose.yml', () => {
     expect(script).toContain('ALTER DATABASE :"db" OWNER TO pp_owner');
   });
 
+  it('requires ADMIN_TOKEN and INGEST_TOKEN from the operator, with no default', () => {
+    const environment = services.gateway.environment ?? {};
+    for (const variable of ['ADMIN_TOKEN', 'INGEST_TOKEN']) {
+      expect(() => interpolate(String(environment[variable]), {})).toThrow(`required variable ${variable} is missing a value: set ${variable} to 32+ random characters`);
+    }
+  });
+
+  it.each([
+    ['short', 'Xk9-2b'],
+    ['placeholder', 'change-me-admin-token-change-me-admin-token'],
+  ])('stops the gateway at boot when compose is given a %s token', (_case, token) => {
+    const env = Object.fromEntries(
+      Object.entries(services.gateway.environment ?? {}).map(([k, v]) => [k, interpolate(String(v), { ...OPERATOR_ENV, ADMIN_TOKEN: token })]),
+    );
+    expect(() => loadConfig(GatewayConfig, env)).toThrow(/ADMIN_TOKEN is invalid: (must be at least 32 characters|looks like a placeholder)/);
+  });
+
   it('builds images that run the compiled service named by the build argument', () => {
     const dockerfile = readFileSync(join(root, 'deploy', 'Dockerfile'), 'utf8');
     expect(dockerfile).toMatch(/ARG APP/);
@@ -151,6 +182,15 @@ describe('deploy/k8s', () => {
     expect(url).toBe('postgres://$(DATABASE_ROLE):$(DATABASE_PASSWORD)@postgres:5432/pp');
     expect(secret('postgres-owner').stringData.username).toBe(OWNER_ROLE);
     expect(documents.find((doc) => doc.kind === 'Secret' && doc.metadata.name === 'checkout-secrets').stringData.DATABASE_URL).toBeUndefined();
+  });
+
+  it('keeps placeholders in the Secret template that the gateway refuses, so an unedited template cannot boot', () => {
+    const secret = documents.find((doc) => doc.kind === 'Secret' && doc.metadata.name === 'checkout-secrets');
+    const env = { ...OPERATOR_ENV, NATS_URL: 'nats://nats:4222', REDIS_URL: 'redis://redis:6379', DATABASE_URL: 'postgres://app@postgres:5432/pp' };
+    for (const variable of ['ADMIN_TOKEN', 'INGEST_TOKEN']) {
+      expect(secret.stringData[variable]).toBeDefined();
+      expect(() => loadConfig(GatewayConfig, { ...env, [variable]: secret.stringData[variable] })).toThrow(`${variable} is invalid`);
+    }
   });
 
   it('lists every manifest in the kustomization', () => {

@@ -9,8 +9,8 @@ const VALID_ENV: Record<string, string> = {
   REDIS_URL: testInfra.redisUrl,
   CHECKOUT_URL_BASE: 'http://localhost:3001',
   SDK_URL: 'http://localhost:3001',
-  ADMIN_TOKEN: 'admin-token-for-config-tests',
-  INGEST_TOKEN: 'ingest-token-for-config-tests',
+  ADMIN_TOKEN: 'adm_3f8c1a9e5b7d2f4a6c8e0b1d3f5a7c9e',
+  INGEST_TOKEN: 'ing_9e7c5a3f1d8b6e4c2a0f9d7b5e3c1a8f',
 };
 
 function boot(service: ServiceName, env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
@@ -49,5 +49,21 @@ describe.each(SERVICE_NAMES)('%s configuration at boot', (service) => {
     const { code, stderr } = await boot(service, { ...VALID_ENV, NATS_URL: 'http://not-nats' });
     expect(code).toBe(1);
     expect(stderr).toContain('NATS_URL is invalid: must be a nats:// URL');
+  });
+});
+
+describe('gateway operator tokens at boot', () => {
+  it.each([
+    ['ADMIN_TOKEN', 'short', 'adm_3f8c1a9e5b7d', 'must be at least 32 characters'],
+    ['INGEST_TOKEN', 'short', 'ing_9e7c5a3f1d8b', 'must be at least 32 characters'],
+    ['ADMIN_TOKEN', 'placeholder', 'change-me-admin-token-change-me-admin', 'looks like a placeholder (contains "change-me")'],
+    ['INGEST_TOKEN', 'placeholder', 'example-ingest-token-example-ingest-token', 'looks like a placeholder (contains "example")'],
+    ['ADMIN_TOKEN', 'repeated', 'x'.repeat(48), 'looks like a placeholder (too few distinct characters)'],
+  ])('stops when %s is %s, saying why and how to make one', async (variable, _case, value, problem) => {
+    const { code, stderr } = await boot('gateway', { ...VALID_ENV, [variable]: value });
+    expect(code).toBe(1);
+    expect(stderr.trim()).toBe(
+      `[gateway] failed to start: configuration error: ${variable} is invalid: ${problem}; must be 32+ random characters, e.g. openssl rand -hex 32`,
+    );
   });
 });

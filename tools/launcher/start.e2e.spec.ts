@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { testInfra, waitFor } from '@pp/testing';
@@ -37,12 +38,25 @@ function launch(): { child: ChildProcess; output: () => string } {
   return { child, output: () => text };
 }
 
-const servicePids = async (): Promise<number[]> => {
-  const report = (await (await fetch(`http://127.0.0.1:${ports.GATEWAY_PORT}/readyz`)).json()) as {
-    services: Record<string, { instance: string }>;
-  };
-  return Object.values(report.services).map((s) => Number(s.instance.split(':')[1]));
+/**
+ * The launcher's service processes other than the gateway, by name, read from
+ * /proc (Linux): the public /readyz shows no process ids.
+ */
+const serviceProcesses = (launcher: ChildProcess): Record<string, number> => {
+  const found: Record<string, number> = {};
+  for (const entry of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      const service = /dist\/apps\/([a-z]+)\/src\/main\.js/.exec(readFileSync(`/proc/${entry}/cmdline`, 'utf8'))?.[1];
+      if (parent === launcher.pid && service && service !== 'gateway') found[service] = Number(entry);
+    } catch {
+      // the process ended while being read
+    }
+  }
+  return found;
 };
+const servicePids = async (launcher: ChildProcess): Promise<number[]> => Object.values(serviceProcesses(launcher));
 
 const alive = (pid: number) => {
   try {
@@ -66,7 +80,7 @@ it('starts, survives being killed, starts again, and stops every service on Ctrl
   expect(first.output()).toMatch(/Infrastructure: Postgres, NATS \(JetStream\), Redis/);
   expect(first.output()).toContain(`http://localhost:${ports.GATEWAY_PORT}`);
   expect(first.output()).toContain(`Postgres: created database ${database}`);
-  const orphans = await servicePids();
+  const orphans = await servicePids(first.child);
   expect(orphans).toHaveLength(7);
 
   first.child.kill('SIGKILL'); // the launcher dies; its services live on
@@ -78,7 +92,7 @@ it('starts, survives being killed, starts again, and stops every service on Ctrl
   expect(second.output()).toContain('left over from an earlier run');
   expect(second.output()).not.toContain(`created database ${database}`);
   expect(orphans.some(alive)).toBe(false);
-  const running = await servicePids();
+  const running = await servicePids(second.child);
 
   second.child.kill('SIGINT');
   await waitFor('launcher exit', () => second.child.exitCode !== null, { timeoutMs: 20_000 });
@@ -90,11 +104,8 @@ it('starts, survives being killed, starts again, and stops every service on Ctrl
 it('stops the whole stack and names the service when one crashes', async () => {
   const run = launch();
   await waitFor('start to be ready', () => run.output().includes('Ready. Every service answers.'), { timeoutMs: 90_000 });
-  const pids = await servicePids();
-  const report = (await (await fetch(`http://127.0.0.1:${ports.GATEWAY_PORT}/readyz`)).json()) as {
-    services: Record<string, { instance: string }>;
-  };
-  process.kill(Number(report.services.ledger.instance.split(':')[1]), 'SIGKILL');
+  const pids = await servicePids(run.child);
+  process.kill(serviceProcesses(run.child).ledger, 'SIGKILL');
   await waitFor('launcher exit', () => run.child.exitCode !== null, { timeoutMs: 30_000 });
   expect(run.child.exitCode).toBe(1);
   expect(run.output()).toContain('ledger stopped unexpectedly (SIGKILL); stopping the other services');

@@ -1,4 +1,4 @@
-import { runService } from '@pp/platform';
+import { runService, trustedProxyList } from '@pp/platform';
 import { CheckoutConfig } from './checkout.config';
 import { CheckoutModule } from './checkout.module';
 import { BODY_LIMIT_BYTES, configureHttp } from './http/configure-http';
@@ -7,5 +7,10 @@ runService({
   name: 'checkout',
   config: CheckoutConfig,
   module: CheckoutModule,
-  http: { port: (config) => config.CHECKOUT_PORT, bodyLimit: BODY_LIMIT_BYTES, configure: configureHttp },
+  http: {
+    port: (config) => config.CHECKOUT_PORT,
+    bodyLimit: BODY_LIMIT_BYTES,
+    trustProxy: (config) => trustedProxyList(config.TRUSTED_PROXIES),
+    configure: configureHttp,
+  },
 });

@@ -16,7 +16,7 @@ describe('gateway configuration', () => {
     NATS_URL: testInfra.natsUrl,
     REDIS_URL: testInfra.redisUrl,
     DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/never_used',
-    INGEST_TOKEN: 'ingest-token-0123456789',
+    INGEST_TOKEN: 'ing_4f9a1c2e7b3d5a8c6e0f1a2b3c4d5e6f',
     GATEWAY_PORT: '0',
   };
 
@@ -26,10 +26,16 @@ describe('gateway configuration', () => {
     expect(stderr).toContain('ADMIN_TOKEN is required');
   });
 
-  it('exits non-zero naming each token that is shorter than 16 characters', async () => {
-    const { code, stderr } = await runGateway({ ...base, ADMIN_TOKEN: 'short', INGEST_TOKEN: 'also-short' });
+  it('exits non-zero naming each token that is shorter than 32 characters', async () => {
+    const { code, stderr } = await runGateway({ ...base, ADMIN_TOKEN: 'short', INGEST_TOKEN: 'ing_4f9a1c2e7b3d5a8c6e0f1a2b3c4' });
     expect(code).not.toBe(0);
-    expect(stderr).toMatch(/ADMIN_TOKEN is invalid: must be at least 16 characters/);
-    expect(stderr).toMatch(/INGEST_TOKEN is invalid: must be at least 16 characters/);
+    expect(stderr).toContain('ADMIN_TOKEN is invalid: must be at least 32 characters; must be 32+ random characters, e.g. openssl rand -hex 32');
+    expect(stderr).toContain('INGEST_TOKEN is invalid: must be at least 32 characters');
+  });
+
+  it('exits non-zero when a token is a placeholder, however long', async () => {
+    const { code, stderr } = await runGateway({ ...base, ADMIN_TOKEN: 'change-me-admin-token-change-me-admin-token' });
+    expect(code).not.toBe(0);
+    expect(stderr).toContain('ADMIN_TOKEN is invalid: looks like a placeholder (contains "change-me")');
   });
 });

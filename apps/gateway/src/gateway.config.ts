@@ -1,8 +1,9 @@
 import { Transform } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Max, Min, MinLength } from 'class-validator';
-import { BaseConfig, WithDatabase, WithRedis, toInt } from '@pp/platform';
+import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { BaseConfig, WithDatabase, WithRedis, WithTrustedProxies, toInt } from '@pp/platform';
+import { IsOperatorToken } from './operator-token.policy';
 
-export class GatewayConfig extends WithRedis(WithDatabase(BaseConfig)) {
+export class GatewayConfig extends WithTrustedProxies(WithRedis(WithDatabase(BaseConfig))) {
   @IsOptional()
   @Transform(toInt)
   @IsInt({ message: 'must be a port number' })
@@ -10,14 +11,12 @@ export class GatewayConfig extends WithRedis(WithDatabase(BaseConfig)) {
   @Max(65535)
   GATEWAY_PORT = 3000;
 
-  /** Bearer token of the platform operator for /v1/admin routes (DESIGN.md §4). */
-  @IsString({ message: 'must be a string' })
-  @MinLength(16, { message: 'must be at least 16 characters' })
+  /** Bearer token of the platform operator for /v1/admin routes (DESIGN.md §4); 32+ random characters, no placeholder. */
+  @IsOperatorToken()
   ADMIN_TOKEN!: string;
 
-  /** Bearer token of the mail relay for /v1/internal/ingest-email (DESIGN.md §4). */
-  @IsString({ message: 'must be a string' })
-  @MinLength(16, { message: 'must be at least 16 characters' })
+  /** Bearer token of the mail relay for /v1/internal/ingest-email (DESIGN.md §4); 32+ random characters, no placeholder. */
+  @IsOperatorToken()
   INGEST_TOKEN!: string;
 
   /** Requests per second per live key unless the key sets its own limit. */
@@ -35,4 +34,23 @@ export class GatewayConfig extends WithRedis(WithDatabase(BaseConfig)) {
   @Min(1)
   @Max(100_000)
   RATE_LIMIT_TEST_PER_SECOND = 25;
+
+  /**
+   * Client-side checkout routes (publishable keys): requests per second per
+   * client address (IPv6 per /64), spent by every request, failed or not.
+   */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'must be a whole number of requests per second' })
+  @Min(1)
+  @Max(100_000)
+  CLIENT_RATE_LIMIT_PER_ADDRESS_PER_SECOND = 20;
+
+  /** Client-side checkout routes: requests per second per checkout session, spent once its client secret is verified. */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'must be a whole number of requests per second' })
+  @Min(1)
+  @Max(100_000)
+  CLIENT_RATE_LIMIT_PER_SESSION_PER_SECOND = 5;
 }

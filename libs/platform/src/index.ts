@@ -3,6 +3,7 @@ export * from './concurrency';
 export * from './config';
 export * from './database';
 export * from './health';
+export * from './http';
 export * from './jetstream';
 export * from './logging';
 export * from './nats';

@@ -27,11 +27,21 @@ export class ClientSessionResolver {
     this.url = `${config.GATEWAY_URL.replace(/\/+$/, '')}/v1/client/checkout_session`;
   }
 
-  async resolve(publishableKey: string, clientSecret: string): Promise<PayerSessionView> {
+  /**
+   * `payerAddress` is forwarded as X-Forwarded-For: the gateway budgets these
+   * requests per client address and trusts this app as a proxy
+   * (TRUSTED_PROXIES), so one payer's junk cannot throttle the others.
+   */
+  async resolve(publishableKey: string, clientSecret: string, payerAddress: string): Promise<PayerSessionView> {
     let response: Response;
     try {
       response = await fetch(this.url, {
-        headers: { authorization: `Bearer ${publishableKey}`, 'x-client-secret': clientSecret, accept: 'application/json' },
+        headers: {
+          authorization: `Bearer ${publishableKey}`,
+          'x-client-secret': clientSecret,
+          'x-forwarded-for': payerAddress,
+          accept: 'application/json',
+        },
         signal: AbortSignal.timeout(5000),
       });
     } catch (error) {

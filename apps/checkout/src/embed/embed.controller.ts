@@ -1,7 +1,7 @@
-import { Body, Controller, Get, Headers, Param, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Get, Headers, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { DomainError, ErrorCode } from '@pp/contracts';
 import type { PayerLocale } from '@pp/kernel';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { originAllowed, parseOrigin } from '../http/security-headers';
 import { sendJson, sendPage } from '../http/send';
 import { PayerSessionReader } from '../hosted/payer-session.reader';
@@ -44,13 +44,14 @@ export class EmbedController {
 
   /** The frame's script resolves the client secret it was given into the session to show. */
   @Post('session')
-  async session(@Body() body: Record<string, unknown> | undefined, @Res() reply: FastifyReply): Promise<FastifyReply> {
+  async session(@Body() body: Record<string, unknown> | undefined, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<FastifyReply> {
     const { publishable_key: key, client_secret: secret } = body ?? {};
     const parentOrigin = parseOrigin(body?.parent_origin);
     if (typeof key !== 'string' || typeof secret !== 'string' || key.length > 200 || secret.length > 200 || !parentOrigin) {
       throw new DomainError(ErrorCode.ValidationFailed, 'Validation failed: publishable_key, client_secret and parent_origin are required');
     }
-    const session = await this.resolver.resolve(key, secret);
+    // request.ip: the payer's address, from X-Forwarded-For only when the peer is a trusted proxy (TRUSTED_PROXIES).
+    const session = await this.resolver.resolve(key, secret, request.ip);
     if (session.status === 'EXPIRED') throw new DomainError(ErrorCode.NotFound, 'Checkout session expired');
     const merchant = await this.reader.merchant(session.merchant_id);
     if (!originAllowed(parentOrigin, merchant.frame_ancestors)) throw new DomainError(ErrorCode.Forbidden, NOT_ALLOWED_HERE);

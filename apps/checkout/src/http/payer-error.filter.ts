@@ -1,6 +1,6 @@
-import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException } from '@nestjs/common';
+import { type ArgumentsHost, Catch, type ExceptionFilter } from '@nestjs/common';
 import { DomainError, ErrorCode } from '@pp/contracts';
-import type { JsonLogger } from '@pp/platform';
+import { describeClientError, ensureRequestId, type ErrorAnswer, type JsonLogger } from '@pp/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { negotiateLocale } from '../pages/locale';
 import { type MessageKind, messagePage } from '../pages/message-page.template';
@@ -27,7 +27,9 @@ export class PayerErrorFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     const request = host.switchToHttp().getRequest<FastifyRequest>();
     const reply = host.switchToHttp().getResponse<FastifyReply>();
-    const { status, message } = this.describe(exception, request);
+    const { status, message, headers } = this.describe(exception, request);
+    if (headers) reply.headers(headers);
+    ensureRequestId(request, reply);
     const wantsJson = request.method !== 'GET' || request.url.split('?')[0].endsWith('/status');
     if (wantsJson) {
       sendJson(reply, status, { error: message });
@@ -38,11 +40,11 @@ export class PayerErrorFilter implements ExceptionFilter {
     sendPage(reply, status, messagePage({ kind, locale: negotiateLocale(query?.lang, request.headers['accept-language']) }));
   }
 
-  private describe(exception: unknown, request: FastifyRequest): { status: number; message: string } {
+  private describe(exception: unknown, request: FastifyRequest): ErrorAnswer {
     if (exception instanceof DomainError && STATUS[exception.code]) return { status: STATUS[exception.code]!, message: exception.message };
-    if (exception instanceof HttpException && exception.getStatus() < 500) {
-      return { status: exception.getStatus(), message: exception.getStatus() === 404 ? 'Not found' : 'Bad request' };
-    }
+    // Nest's and Fastify's own refusals (unknown route, wrong method, body too large, bad JSON ...).
+    const client = describeClientError(exception, request);
+    if (client) return client;
     this.logger.error(exception instanceof Error ? exception : String(exception), { path: request.url.split('?')[0], method: request.method });
     return { status: 500, message: 'Checkout is temporarily unavailable' };
   }

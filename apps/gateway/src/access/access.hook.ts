@@ -6,6 +6,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayConfig } from '../gateway.config';
 import { INVALID_ADMIN_TOKEN, INVALID_API_KEY } from '../http/api-error';
 import { ApiKeyAuthenticator } from '../identity/api-key.authenticator';
+import { isClientRoute } from '../rate-limit/client-budgets';
 import { KeyRateLimiter } from '../rate-limit/key-rate-limiter';
 import { authorize } from './route-access';
 
@@ -48,8 +49,11 @@ export class AccessHook {
         const key = presented ? await this.keys.authenticate(presented) : undefined;
         if (!key) throw new DomainError(ErrorCode.Unauthorized, INVALID_API_KEY);
         request.principal = key;
-        const { limit, remaining } = await this.rateLimiter.consume(key);
-        reply.header('X-RateLimit-Limit', String(limit)).header('X-RateLimit-Remaining', String(remaining));
+        // Client-side checkout routes spend the key's budget only once a client secret has opened a session (ClientBudgets).
+        if (!isClientRoute(access)) {
+          const { limit, remaining } = await this.rateLimiter.consume(key);
+          reply.header('X-RateLimit-Limit', String(limit)).header('X-RateLimit-Remaining', String(remaining));
+        }
         const refused = authorize(access, key);
         if (refused) throw refused;
         return;

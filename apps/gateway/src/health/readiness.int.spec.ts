@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { SERVICE_NAMES } from '@pp/contracts';
 import { TestStack, waitFor } from '@pp/testing';
 import { READINESS_DEADLINE_MS, type ReadinessReport } from './readiness.service';
@@ -24,8 +25,20 @@ describe('gateway readiness over the real stack', () => {
       expect(body.infrastructure[component]).toMatchObject({ status: 'up', latency_ms: expect.any(Number) });
     }
     for (const service of SERVICE_NAMES.filter((name) => name !== 'gateway')) {
-      expect(body.services[service]).toMatchObject({ status: 'up', latency_ms: expect.any(Number), instance: expect.any(String) });
+      expect(body.services[service]).toEqual({ status: 'up', latency_ms: expect.any(Number) });
     }
+  });
+
+  it('is public, so it reveals no process id, host name or version', async () => {
+    const { body } = await readyz();
+    const text = JSON.stringify(body);
+    // Each component shows exactly its status and latency: no field could carry a pid.
+    for (const component of [...Object.values(body.infrastructure), ...Object.values(body.services)]) {
+      expect(Object.keys(component).sort()).toEqual(['latency_ms', 'status']);
+    }
+    expect(text).not.toContain(hostname());
+    expect(text).not.toMatch(/instance|pid|version|host/i);
+    expect(Object.keys(body).sort()).toEqual(['checked_at', 'infrastructure', 'services', 'status']);
   });
 
   it('reports a stopped service down within its deadline while the gateway keeps answering', async () => {
@@ -33,7 +46,7 @@ describe('gateway readiness over the real stack', () => {
     const { status, body, elapsedMs } = await readyz();
     expect(status).toBe(503);
     expect(body.status).toBe('not_ready');
-    expect(body.services.ledger).toMatchObject({ status: 'down', error: expect.any(String) });
+    expect(body.services.ledger).toEqual({ status: 'down', latency_ms: expect.any(Number), error: expect.stringMatching(/^(not answering|no answer within \d+ ms)$/) });
     expect(body.services.sessions.status).toBe('up');
     expect(elapsedMs).toBeLessThan(READINESS_DEADLINE_MS * 3);
     const live = await fetch(`${stack.url('gateway')}/healthz`);

@@ -1,9 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { type DependencyHealth, healthSubject, SERVICE_NAMES, type ServiceName } from '@pp/contracts';
-import { BusClient, NATS_CONNECTION, REDIS, timedCheck } from '@pp/platform';
+import { BusClient, JsonLogger, NATS_CONNECTION, REDIS, timedCheck } from '@pp/platform';
 import type Redis from 'ioredis';
 import type { NatsConnection } from 'nats';
 import { DataSource } from 'typeorm';
+import { publicHealth } from './public-health.policy';
 
 /** How long one readiness probe may take before its component is reported down. */
 export const READINESS_DEADLINE_MS = 1000;
@@ -12,10 +13,15 @@ export interface ReadinessReport {
   status: 'ready' | 'not_ready';
   checked_at: string;
   infrastructure: Record<'postgres' | 'redis' | 'nats', DependencyHealth>;
-  services: Record<Exclude<ServiceName, 'gateway'>, DependencyHealth & { instance?: string }>;
+  services: Record<Exclude<ServiceName, 'gateway'>, DependencyHealth>;
 }
 
-/** Probes infrastructure and every service over NATS in parallel, each under its own deadline. */
+/**
+ * Probes infrastructure and every service over NATS in parallel, each under
+ * its own deadline. /readyz is public, so the report says only up or down,
+ * latency and a generic reason per component; what failed in detail (driver
+ * errors naming hosts, instance ids) goes to the gateway's log.
+ */
 @Injectable()
 export class ReadinessService {
   constructor(
@@ -23,6 +29,7 @@ export class ReadinessService {
     @Inject(REDIS) private readonly redis: Redis,
     @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
     private readonly bus: BusClient,
+    private readonly logger: JsonLogger,
   ) {}
 
   async check(): Promise<ReadinessReport> {
@@ -33,26 +40,26 @@ export class ReadinessService {
       timedCheck(() => this.nc.flush(), READINESS_DEADLINE_MS),
       ...others.map((service) => this.probe(service)),
     ]);
-    const services = Object.fromEntries(others.map((name, i) => [name, serviceResults[i]])) as ReadinessReport['services'];
-    const all = [postgres, redis, nats, ...serviceResults];
+    const components: Record<string, DependencyHealth> = { postgres, redis, nats, ...Object.fromEntries(others.map((name, i) => [name, serviceResults[i]])) };
+    for (const [component, health] of Object.entries(components)) {
+      if (health.status !== 'up') this.logger.warn('readiness: component down', { component, error: health.error });
+    }
+    const shown = (name: string) => publicHealth(components[name]);
     return {
-      status: all.every((result) => result.status === 'up') ? 'ready' : 'not_ready',
+      status: Object.values(components).every((result) => result.status === 'up') ? 'ready' : 'not_ready',
       checked_at: new Date().toISOString(),
-      infrastructure: { postgres, redis, nats },
-      services,
+      infrastructure: { postgres: shown('postgres'), redis: shown('redis'), nats: shown('nats') },
+      services: Object.fromEntries(others.map((name) => [name, shown(name)])) as ReadinessReport['services'],
     };
   }
 
-  private async probe(service: ServiceName): Promise<DependencyHealth & { instance?: string }> {
-    let instance: string | undefined;
-    const result = await timedCheck(async () => {
+  private probe(service: ServiceName): Promise<DependencyHealth> {
+    return timedCheck(async () => {
       const reply = await this.bus.request(healthSubject(service), {}, { timeoutMs: READINESS_DEADLINE_MS });
-      instance = reply.instance;
       if (reply.status !== 'up') {
         const down = Object.entries(reply.dependencies).filter(([, dep]) => dep.status !== 'up').map(([name]) => name);
         throw new Error(`dependencies down: ${down.join(', ')}`);
       }
     }, READINESS_DEADLINE_MS + 100);
-    return instance ? { ...result, instance } : result;
   }
 }

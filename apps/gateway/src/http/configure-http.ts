@@ -5,8 +5,8 @@ import { MAX_RAW_EMAIL_BYTES } from '@pp/contracts';
 import { AccessHook } from '../access/access.hook';
 import { RFC822 } from '../access/route-access';
 import { IdempotencyHooks } from '../idempotency/idempotency.hooks';
+import { ClientBudgets } from '../rate-limit/client-budgets';
 import { buildApiDescription, serveApiDescription } from '../openapi/api-description';
-import { answerMalformedRequests } from './client-error.handler';
 import { checkContentType } from './content-type.hook';
 import { EdgeValidationPipe } from './edge-validation.pipe';
 import { ErrorResponseFilter } from './error-response.filter';
@@ -19,8 +19,9 @@ import { decorateRequests } from './request-state';
 export const BODY_LIMIT_BYTES = 1_048_576;
 
 /**
- * The gateway's request pipeline, in order: request id and context → access
- * (credential, rate limit, key type and scope) → Content-Type → body (JSON
+ * The gateway's request pipeline, in order: request id and context → client
+ * address budget (client-side checkout routes) → access (credential, rate
+ * limit, key type and scope) → Content-Type → body (JSON
  * parser with edge checks) → idempotency → validation → handler; every error
  * on the way is answered by ErrorResponseFilter as `{ "error": string }`.
  */
@@ -30,6 +31,7 @@ export async function configureHttp(app: NestFastifyApplication): Promise<void> 
   decorateRequests(fastify);
   fastify.addHook('onRoute', requireAccessDeclaration);
   fastify.addHook('onRequest', assignRequestId);
+  fastify.addHook('onRequest', app.get(ClientBudgets).spendAddress);
   fastify.addHook('onRequest', app.get(AccessHook).handle);
   fastify.addHook('onRequest', checkContentType);
   fastify.addHook('preHandler', reenterRequestContext);
@@ -38,7 +40,6 @@ export async function configureHttp(app: NestFastifyApplication): Promise<void> 
   fastify.addHook('onResponse', endRequestSpan);
   app.useGlobalFilters(new ErrorResponseFilter(app.get(JsonLogger)));
   app.useGlobalPipes(new EdgeValidationPipe());
-  answerMalformedRequests(fastify.server);
 
   await app.init(); // registers the routes, and Nest's own body parsers, which are replaced next
   fastify.removeAllContentTypeParsers();

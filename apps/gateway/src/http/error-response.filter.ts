@@ -1,6 +1,6 @@
-import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException } from '@nestjs/common';
+import { type ArgumentsHost, Catch, type ExceptionFilter } from '@nestjs/common';
 import { DomainError, ErrorCode } from '@pp/contracts';
-import type { JsonLogger } from '@pp/platform';
+import { describeClientError, ensureRequestId, type ErrorAnswer, type JsonLogger } from '@pp/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from './api-error';
 
@@ -18,11 +18,11 @@ const STATUS_BY_CODE: Record<ErrorCode, number> = {
   [ErrorCode.Internal]: 500,
 };
 
-interface ErrorAnswer {
-  status: number;
-  message: string;
-  headers?: Record<string, string>;
-}
+/** The gateway's wording of Fastify's own refusals (its body limit and the one media type it parses). */
+const CLIENT_MESSAGES: Record<number, string> = {
+  413: 'Request body too large (limit 1 MB)',
+  415: 'Unsupported Content-Type: send application/json',
+};
 
 /**
  * The only place errors become HTTP: every failure, from a Fastify parser,
@@ -41,15 +41,14 @@ export class ErrorResponseFilter implements ExceptionFilter {
     if (reply.sent) return;
     const answer = this.answer(exception, request);
     if (answer.headers) reply.headers(answer.headers);
+    ensureRequestId(request, reply);
     reply.code(answer.status).type('application/json; charset=utf-8').send({ error: answer.message });
   }
 
   private answer(exception: unknown, request: FastifyRequest): ErrorAnswer {
     if (exception instanceof ApiError) return { status: exception.status, message: exception.message, headers: exception.headers };
     if (exception instanceof DomainError) return this.fromDomain(exception, request);
-    const status = statusOf(exception);
-    if (status !== undefined && status >= 400 && status < 500) return { status, message: clientMessage(status, exception) };
-    return this.internal(exception, request);
+    return describeClientError(exception, request, CLIENT_MESSAGES) ?? this.internal(exception, request);
   }
 
   private fromDomain(error: DomainError, request: FastifyRequest): ErrorAnswer {
@@ -68,29 +67,5 @@ export class ErrorResponseFilter implements ExceptionFilter {
   private internal(exception: unknown, request: FastifyRequest): ErrorAnswer {
     this.logger.error(exception instanceof Error ? exception : String(exception), { path: request.url, method: request.method });
     return { status: 500, message: `Internal error; contact support with request id ${request.requestId}` };
-  }
-}
-
-/** Status carried by Nest's HttpExceptions and Fastify's own errors (body too large, bad media type, bad URL ...). */
-function statusOf(exception: unknown): number | undefined {
-  if (exception instanceof HttpException) return exception.getStatus();
-  const status = (exception as { statusCode?: unknown })?.statusCode;
-  return typeof status === 'number' ? status : undefined;
-}
-
-function clientMessage(status: number, exception: unknown): string {
-  switch (status) {
-    case 400:
-      return `Validation failed: ${exception instanceof Error ? exception.message : 'bad request'}`;
-    case 404:
-      return 'Not found';
-    case 405:
-      return 'Method not allowed';
-    case 413:
-      return 'Request body too large (limit 1 MB)';
-    case 415:
-      return 'Unsupported Content-Type: send application/json';
-    default:
-      return exception instanceof Error && exception.message ? exception.message : 'Request refused';
   }
 }

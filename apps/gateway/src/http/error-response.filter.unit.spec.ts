@@ -13,6 +13,11 @@ function answer(exception: unknown) {
   const reply = {
     sent: false,
     headers: (h: Record<string, string>) => Object.assign(sent.headers, h),
+    getHeader: (name: string) => sent.headers[name.toLowerCase()],
+    header(name: string, value: string) {
+      sent.headers[name.toLowerCase()] = value;
+      return this;
+    },
     code(status: number) {
       sent.status = status;
       return this;
@@ -24,7 +29,7 @@ function answer(exception: unknown) {
       sent.body = body;
     },
   };
-  const request = { requestId: 'req-42', url: '/v1/x', method: 'POST' };
+  const request = { requestId: 'req-42', url: '/v1/x', method: 'POST', headers: { 'x-request-id': 'req-42' } };
   const host = { switchToHttp: () => ({ getResponse: () => reply, getRequest: () => request }) } as unknown as ArgumentsHost;
   filter.catch(exception, host);
   return { ...sent, logged };
@@ -46,6 +51,7 @@ describe('ErrorResponseFilter', () => {
     const sent = answer(exception);
     expect(sent.status).toBe(status);
     expect(sent.body).toEqual({ error });
+    expect(sent.headers['x-request-id']).toBe('req-42');
   });
 
   it('answers SERVICE_UNAVAILABLE 503 with Retry-After, without the internal detail', () => {

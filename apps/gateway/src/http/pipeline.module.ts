@@ -3,12 +3,13 @@ import { AccessHook } from '../access/access.hook';
 import { IdempotencyHooks } from '../idempotency/idempotency.hooks';
 import { IdempotencyStore } from '../idempotency/idempotency.store';
 import { ApiKeyAuthenticator } from '../identity/api-key.authenticator';
+import { ClientBudgets } from '../rate-limit/client-budgets';
 import { KeyRateLimiter } from '../rate-limit/key-rate-limiter';
 
 /** The stages of the request pipeline that need injected dependencies; configureHttp installs them as Fastify hooks. */
 @Global()
 @Module({
-  providers: [ApiKeyAuthenticator, KeyRateLimiter, AccessHook, IdempotencyStore, IdempotencyHooks],
-  exports: [AccessHook, IdempotencyHooks],
+  providers: [ApiKeyAuthenticator, KeyRateLimiter, ClientBudgets, AccessHook, IdempotencyStore, IdempotencyHooks],
+  exports: [AccessHook, ClientBudgets, IdempotencyHooks],
 })
 export class PipelineModule {}

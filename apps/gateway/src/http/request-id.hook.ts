@@ -1,13 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { context, trace } from '@opentelemetry/api';
-import { requestContext } from '@pp/platform';
+import { requestContext, requestIdOf } from '@pp/platform';
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { requestSpanContext, startRequestSpan } from './request-span';
-
-export const REQUEST_ID_HEADER = 'x-request-id';
-
-/** A caller's id is kept when it is short and plain, so it can be logged and echoed safely. */
-const WELL_FORMED = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
 
 /**
  * First stage of every request: settle the request id (the caller's, if well
@@ -16,8 +10,7 @@ const WELL_FORMED = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
  * carry both.
  */
 export function assignRequestId(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
-  const offered = request.headers[REQUEST_ID_HEADER];
-  request.requestId = typeof offered === 'string' && WELL_FORMED.test(offered) ? offered : randomUUID();
+  request.requestId = requestIdOf(request.headers);
   request.principal = { kind: 'anonymous' };
   reply.header('X-Request-Id', request.requestId);
   context.with(startRequestSpan(request), () => requestContext.run({ requestId: request.requestId }, done));

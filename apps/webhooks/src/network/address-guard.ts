@@ -2,39 +2,67 @@ import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
 
 /**
- * Addresses a webhook may never reach unless private URLs are allowed
- * (server-side request forgery): this host, the private networks behind it,
- * and cloud metadata services.
+ * Which addresses a webhook may reach unless private URLs are allowed
+ * (server-side request forgery): global unicast only. IPv4 is judged against
+ * the IANA IPv4 special-purpose registry; IPv6 must be in 2000::/3 (global
+ * unicast) and outside the special-purpose blocks there. Every form that
+ * embeds or translates an IPv4 address (mapped, compatible, 6to4, NAT64,
+ * Teredo) is refused outright rather than judged by the address inside.
  */
-const BLOCKED = new BlockList();
-for (const [network, prefix] of [
-  ['0.0.0.0', 8], // "this network"
-  ['10.0.0.0', 8], // private
-  ['100.64.0.0', 10], // carrier-grade NAT
-  ['127.0.0.0', 8], // loopback
-  ['169.254.0.0', 16], // link-local, incl. 169.254.169.254 metadata
-  ['172.16.0.0', 12], // private
-  ['192.0.0.0', 24], // IETF protocol assignments (incl. 192.0.0.192 Oracle metadata)
-  ['192.168.0.0', 16], // private
-  ['198.18.0.0', 15], // benchmarking
-  ['224.0.0.0', 4], // multicast
-  ['240.0.0.0', 4], // reserved, incl. broadcast
-] as const) {
-  BLOCKED.addSubnet(network, prefix, 'ipv4');
-}
-for (const [network, prefix] of [
-  ['::', 128], // unspecified
-  ['::1', 128], // loopback
-  ['fc00::', 7], // unique local, incl. fd00:ec2::254 metadata
-  ['fe80::', 10], // link-local
-  ['ff00::', 8], // multicast
-  ['64:ff9b::', 96], // NAT64 of any IPv4 (could reach a private one)
-] as const) {
-  BLOCKED.addSubnet(network, prefix, 'ipv6');
-}
+const REFUSED_V4: ReadonlyArray<readonly [network: string, prefix: number, why: string]> = [
+  ['0.0.0.0', 8, '"this network"'],
+  ['10.0.0.0', 8, 'private'],
+  ['100.64.0.0', 10, 'carrier-grade NAT'],
+  ['127.0.0.0', 8, 'loopback'],
+  ['169.254.0.0', 16, 'link-local, incl. 169.254.169.254 metadata'],
+  ['172.16.0.0', 12, 'private'],
+  ['192.0.0.0', 24, 'IETF protocol assignments, incl. 192.0.0.192 Oracle metadata'],
+  ['192.0.2.0', 24, 'documentation (TEST-NET-1)'],
+  ['192.88.99.0', 24, '6to4 relay anycast'],
+  ['192.168.0.0', 16, 'private'],
+  ['198.18.0.0', 15, 'benchmarking'],
+  ['198.51.100.0', 24, 'documentation (TEST-NET-2)'],
+  ['203.0.113.0', 24, 'documentation (TEST-NET-3)'],
+  ['224.0.0.0', 4, 'multicast'],
+  ['240.0.0.0', 4, 'reserved, incl. 255.255.255.255 broadcast'],
+];
+
+/** Listed for the record: all but the last five lie outside 2000::/3 and are refused by the global-unicast rule anyway. */
+const REFUSED_V6: ReadonlyArray<readonly [network: string, prefix: number, why: string]> = [
+  ['::', 128, 'unspecified'],
+  ['::1', 128, 'loopback'],
+  ['::', 96, 'IPv4-compatible (deprecated)'],
+  ['::ffff:0:0', 96, 'IPv4-mapped'],
+  ['64:ff9b::', 96, 'NAT64 well-known prefix (could reach any IPv4)'],
+  ['64:ff9b:1::', 48, 'NAT64 local-use'],
+  ['100::', 64, 'discard-only'],
+  ['fc00::', 7, 'unique local, incl. fd00:ec2::254 metadata'],
+  ['fe80::', 10, 'link-local'],
+  ['ff00::', 8, 'multicast'],
+  ['2001::', 23, 'IETF protocol assignments, incl. Teredo 2001::/32'],
+  ['2001:db8::', 32, 'documentation'],
+  ['2002::', 16, '6to4 (embeds any IPv4)'],
+  ['3fff::', 20, 'documentation'],
+  ['5f00::', 16, 'segment routing SIDs'],
+];
+
+const refusedV4 = new BlockList();
+for (const [network, prefix] of REFUSED_V4) refusedV4.addSubnet(network, prefix, 'ipv4');
+const refusedV6 = new BlockList();
+for (const [network, prefix] of REFUSED_V6) refusedV6.addSubnet(network, prefix, 'ipv6');
+const globalUnicastV6 = new BlockList();
+globalUnicastV6.addSubnet('2000::', 3, 'ipv6');
 
 /** Names that always mean a metadata service, whatever DNS says. */
 const METADATA_HOSTS = new Set(['metadata.google.internal', 'metadata', 'instance-data', 'metadata.azure.internal']);
+
+/**
+ * What a refusal says. It never names the address the host resolved to: that
+ * would let whoever registers an endpoint map the internal network through
+ * error messages (registration answers and delivery attempt logs).
+ */
+export const NOT_PUBLIC = 'the host does not resolve to a public internet address';
+export const UNRESOLVABLE = 'the host does not resolve';
 
 export interface ResolvedAddress {
   address: string;
@@ -42,19 +70,23 @@ export interface ResolvedAddress {
 }
 
 export class BlockedAddressError extends Error {
-  constructor(message: string) {
+  constructor(message: typeof NOT_PUBLIC | typeof UNRESOLVABLE) {
     super(message);
     this.name = 'BlockedAddressError';
   }
 }
 
-/** True for addresses a webhook must not reach; IPv4-mapped IPv6 (::ffff:10.0.0.1) is judged as its IPv4. */
+/** True for every address a webhook must not reach: anything but global unicast, and anything that is not an IP address. */
 export function isBlockedAddress(address: string): boolean {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return BLOCKED.check(mapped[1], 'ipv4');
-  const family = isIP(address);
-  if (family === 0) return true;
-  return BLOCKED.check(address, family === 4 ? 'ipv4' : 'ipv6');
+  switch (isIP(address)) {
+    case 4:
+      return refusedV4.check(address, 'ipv4');
+    case 6:
+      // A zone id (fe80::1%eth0) only exists on link-local addresses.
+      return address.includes('%') || !globalUnicastV6.check(address, 'ipv6') || refusedV6.check(address, 'ipv6');
+    default:
+      return true;
+  }
 }
 
 /**
@@ -64,25 +96,23 @@ export function isBlockedAddress(address: string): boolean {
  * connection to an address that was checked.
  */
 export async function resolveDeliveryAddress(hostname: string, allowPrivate: boolean): Promise<ResolvedAddress> {
-  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  if (!allowPrivate && METADATA_HOSTS.has(host.replace(/\.$/, ''))) {
-    throw new BlockedAddressError(`${host} is a cloud metadata address`);
-  }
+  const host = unbracket(hostname).toLowerCase();
+  if (!allowPrivate && METADATA_HOSTS.has(host.endsWith('.') ? host.slice(0, -1) : host)) throw new BlockedAddressError(NOT_PUBLIC);
   const literal = isIP(host);
   let addresses: ResolvedAddress[];
   if (literal) {
     addresses = [{ address: host, family: literal as 4 | 6 }];
   } else {
-    try {
-      addresses = (await lookup(host, { all: true, verbatim: true })) as ResolvedAddress[];
-    } catch (error) {
-      throw new BlockedAddressError(`${host} does not resolve (${(error as NodeJS.ErrnoException).code ?? 'DNS error'})`);
-    }
-    if (addresses.length === 0) throw new BlockedAddressError(`${host} does not resolve`);
+    addresses = await lookup(host, { all: true, verbatim: true }).then(
+      (found) => found as ResolvedAddress[],
+      () => [],
+    );
+    if (addresses.length === 0) throw new BlockedAddressError(UNRESOLVABLE);
   }
-  if (!allowPrivate) {
-    const blocked = addresses.find((entry) => isBlockedAddress(entry.address));
-    if (blocked) throw new BlockedAddressError(`${host} resolves to a private, loopback or metadata address (${blocked.address})`);
-  }
+  if (!allowPrivate && addresses.some((entry) => isBlockedAddress(entry.address))) throw new BlockedAddressError(NOT_PUBLIC);
   return addresses[0];
 }
+
+/** URL hostnames keep IPv6 literals in brackets ([::1]). */
+const unbracket = (hostname: string): string =>
+  hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;

@@ -29,10 +29,25 @@ const agents = {
 };
 
 /**
+ * At most this much of an answer's body is read (and thrown away) so a
+ * well-behaved endpoint's keep-alive socket can be reused; a longer body
+ * closes the connection instead.
+ */
+export const MAX_RESPONSE_BODY_BYTES = 64 * 1024;
+
+/**
  * POSTs one delivery. The host is resolved and checked here, at delivery time
  * (DNS may have changed since registration), and the connection goes to the
  * checked address while Host and TLS still use the URL's name. Redirects are
- * not followed; a status line is all that is awaited.
+ * not followed.
+ *
+ * The deadline covers the whole attempt, body included: the answer's body is
+ * read up to MAX_RESPONSE_BODY_BYTES while time remains, and a body that is
+ * longer or still trickling at the deadline gets its connection destroyed, so
+ * a slow endpoint can never hold a socket open. The status line is the
+ * endpoint's answer: a 2xx whose body stalls is still a success (the
+ * receiver accepted the event; sending it again would duplicate it), with a
+ * note in the attempt's error.
  */
 export async function sendWebhook(request: WebhookRequest): Promise<WebhookResponse> {
   const started = performance.now();
@@ -42,18 +57,25 @@ export async function sendWebhook(request: WebhookRequest): Promise<WebhookRespo
   try {
     address = (await resolveDeliveryAddress(url.hostname, request.allowPrivate)).address;
   } catch (error) {
-    const reason = error instanceof BlockedAddressError ? error.message : String(error);
+    const reason = error instanceof BlockedAddressError ? error.message : 'the host could not be checked';
     return { httpStatus: null, retryAfterMs: null, latencyMs: elapsed(), error: `not sent: ${reason}` };
   }
   const secure = url.protocol === 'https:';
   const transport = secure ? https : http;
   return new Promise<WebhookResponse>((resolve) => {
     let settled = false;
+    /** Set once the status line has arrived: the attempt's outcome, whatever happens to the body. */
+    let answer: Omit<WebhookResponse, 'latencyMs'> | undefined;
     const finish = (result: Omit<WebhookResponse, 'latencyMs'>) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       resolve({ ...result, latencyMs: elapsed() });
+    };
+    /** Ends the attempt now and closes its connection (not returned to the pool). */
+    const abandon = (why: string) => {
+      finish(answer ? { ...answer, error: `${answer.error ?? `endpoint answered ${answer.httpStatus}`}; ${why}` } : { httpStatus: null, retryAfterMs: null, error: why });
+      req.destroy();
     };
     const req = transport.request({
       method: 'POST',
@@ -71,21 +93,27 @@ export async function sendWebhook(request: WebhookRequest): Promise<WebhookRespo
         ...request.headers,
       },
     });
-    const timer = setTimeout(() => {
-      finish({ httpStatus: null, retryAfterMs: null, error: `timed out after ${request.timeoutMs} ms` });
-      req.destroy();
-    }, request.timeoutMs);
+    const timer = setTimeout(
+      () => abandon(answer ? `response body not finished within ${request.timeoutMs} ms, connection closed` : `timed out after ${request.timeoutMs} ms`),
+      request.timeoutMs,
+    );
     req.on('response', (res) => {
       const status = res.statusCode ?? 0;
-      // The answer's body is not needed; drain it so the socket can be reused.
-      res.resume();
-      finish({
+      answer = {
         httpStatus: status,
         retryAfterMs: status === 429 || status === 503 ? parseRetryAfter(res.headers['retry-after']) : null,
-        error: status >= 200 && status < 300 ? null : `endpoint answered ${status}${res.statusMessage ? ` ${res.statusMessage}` : ''}`,
+        error: status >= 200 && status < 300 ? null : `endpoint answered ${status}${res.statusMessage ? ` ${res.statusMessage.slice(0, 100)}` : ''}`,
+      };
+      let received = 0;
+      res.on('data', (chunk: Buffer) => {
+        received += chunk.length;
+        if (received > MAX_RESPONSE_BODY_BYTES) abandon(`response body over ${MAX_RESPONSE_BODY_BYTES} bytes, connection closed`);
       });
+      res.on('end', () => finish(answer!));
+      res.on('error', () => abandon('response body cut off'));
     });
     req.on('error', (error: NodeJS.ErrnoException) => {
+      if (answer) return abandon('response body cut off');
       finish({ httpStatus: null, retryAfterMs: null, error: describeNetworkError(error, url.host) });
     });
     req.end(request.body);
@@ -111,6 +139,7 @@ function describeNetworkError(error: NodeJS.ErrnoException, host: string): strin
     case 'ENETUNREACH':
       return `${host} is unreachable`;
     default:
-      return error.code ? `${error.code}: ${error.message}` : error.message;
+      // Node's own message names the connected address, which the SSRF guard's messages never reveal.
+      return error.code ? `${error.code} talking to ${host}` : `could not talk to ${host}`;
   }
 }

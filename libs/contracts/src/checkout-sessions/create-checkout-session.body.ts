@@ -1,13 +1,14 @@
 import { Transform } from 'class-transformer';
 import { Equals, IsInt, IsObject, IsOptional, IsString, Matches, MaxLength, Min, Max, MinLength } from 'class-validator';
+import { MetadataLimit } from './checkout-metadata.policy';
 
-export const MAX_METADATA_KEYS = 50;
 export const MAX_AMOUNT_CENTS = 99_999_999_99;
 
 /**
  * Body of POST /v1/checkout/sessions (SPEC §4.1), validated at the gateway's
  * edge and again by the sessions service. Rules that depend on the mode (http
- * URLs allowed only for localhost in test mode) are the service's.
+ * URLs allowed only for localhost in test mode) are the service's. Metadata
+ * limits: checkout-metadata.policy.ts.
  */
 export class CreateCheckoutSessionBody {
   @IsInt({ message: 'amount must be a positive integer number of cents' })
@@ -36,5 +37,9 @@ export class CreateCheckoutSessionBody {
 
   @IsOptional()
   @IsObject({ message: 'metadata must be an object of key-value pairs' })
+  @MetadataLimit('keyCount')
+  @MetadataLimit('keyLength')
+  @MetadataLimit('valueLength')
+  @MetadataLimit('totalSize')
   metadata?: Record<string, unknown> | null;
 }

@@ -1,3 +1,4 @@
+export * from './checkout-metadata.policy';
 export * from './checkout-session.events';
 export * from './checkout-session.subjects';
 export * from './checkout-session.views';

@@ -7,6 +7,8 @@ import { DomainError, ErrorCode } from '@pp/contracts';
 import type { NatsConnection } from 'nats';
 import type { BaseConfig } from '../config/config-schemas';
 import { type Env, loadConfig } from '../config/load-config';
+import { answerFrameworkError } from '../http/framework-error.handler';
+import { answerMalformedRequests } from '../http/malformed-request.handler';
 import { JsonLogger } from '../logging/json-logger';
 import { BusExceptionFilter } from '../nats/bus-exception.filter';
 import { connectNats } from '../nats/connect-nats';
@@ -20,7 +22,8 @@ class ServiceRootModule {}
 
 /**
  * Boots one service: validates its config, connects to NATS, builds the Nest
- * app (HTTP on Fastify for web apps) and attaches the bus transport so the
+ * app (HTTP on Fastify for web apps, whose router and socket-level errors are
+ * answered as `{ "error": string }` too) and attaches the bus transport so the
  * service answers its commands, queries and health request.
  */
 export async function startService<C extends BaseConfig>(definition: ServiceDefinition<C>, env: Env): Promise<RunningService> {
@@ -42,9 +45,14 @@ export async function startService<C extends BaseConfig>(definition: ServiceDefi
     if (http) {
       const app = await NestFactory.create<NestFastifyApplication>(
         root,
-        new FastifyAdapter({ bodyLimit: http.bodyLimit ?? 1_048_576 }),
+        new FastifyAdapter({
+          bodyLimit: http.bodyLimit ?? 1_048_576,
+          frameworkErrors: answerFrameworkError,
+          trustProxy: trustProxyOption(http.trustProxy?.(config)),
+        }),
         { logger, abortOnError: false },
       );
+      answerMalformedRequests(app.getHttpServer());
       await http.configure?.(app, config);
       configureBus(app.connectMicroservice({ strategy: transport }, { inheritAppConfig: false, deferInitialization: true }), logger);
       await app.startAllMicroservices();
@@ -62,6 +70,9 @@ export async function startService<C extends BaseConfig>(definition: ServiceDefi
     throw error;
   }
 }
+
+/** No trusted proxy: request.ip is the socket's address and X-Forwarded-For is ignored. */
+const trustProxyOption = (list: string[] | undefined): string[] | false => (list && list.length > 0 ? list : false);
 
 function configureBus(app: INestMicroservice, logger: JsonLogger): void {
   app.useGlobalFilters(new BusExceptionFilter(logger));

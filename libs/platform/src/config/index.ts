@@ -1,2 +1,3 @@
 export * from './config-schemas';
 export * from './load-config';
+export * from './trusted-proxies';

@@ -1,0 +1,69 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { CONFIG, JsonLogger, REDIS } from '@pp/platform';
+import type Redis from 'ioredis';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import type { RouteAccess } from '../access/route-access';
+import type { GatewayConfig } from '../gateway.config';
+import { ApiError } from '../http/api-error';
+import type { KeyPrincipal } from '../identity/principal';
+import { redisKey } from '../redis-key';
+import { addressBucket } from './address-bucket';
+import { KeyRateLimiter, type RateLimitOutcome } from './key-rate-limiter';
+
+/**
+ * Client-side checkout routes are the ones publishable keys may call: the
+ * key is public, so its budget must not be spendable by strangers.
+ */
+export const isClientRoute = (access: RouteAccess | undefined): boolean =>
+  access?.credential === 'api_key' && access.keyTypes.includes('publishable');
+
+/**
+ * Budgets of the client-side checkout routes (docs/ARCHITECTURE.md, rate
+ * limits). Every request spends its client address's budget first, before
+ * the key is even looked up, so junk (wrong keys, unknown client secrets)
+ * from one address is throttled there. Only a request whose client secret
+ * opened a session spends that session's budget and then the key's, so junk
+ * never uses up the merchant's embedded checkout.
+ */
+@Injectable()
+export class ClientBudgets {
+  private readonly perAddress: RateLimiterRedis;
+  private readonly perSession: RateLimiterRedis;
+
+  constructor(
+    @Inject(REDIS) redis: Redis,
+    @Inject(CONFIG) config: GatewayConfig,
+    private readonly keys: KeyRateLimiter,
+    private readonly logger: JsonLogger,
+  ) {
+    const limiter = (name: string, points: number) =>
+      new RateLimiterRedis({ storeClient: redis, keyPrefix: redisKey(config.PP_NAMESPACE, 'gateway', 'client-budget', name), points, duration: 1 });
+    this.perAddress = limiter('address', config.CLIENT_RATE_LIMIT_PER_ADDRESS_PER_SECOND);
+    this.perSession = limiter('session', config.CLIENT_RATE_LIMIT_PER_SESSION_PER_SECOND);
+  }
+
+  /** onRequest hook, before the access hook: spends the client address's budget on client routes. */
+  readonly spendAddress = async (request: FastifyRequest, _reply: FastifyReply): Promise<void> => {
+    if (!isClientRoute(request.routeOptions.config.access)) return;
+    await this.spend(this.perAddress, addressBucket(request.ip));
+  };
+
+  /** After a client secret opened `sessionId`: spends the session's budget, then the key's. */
+  async spendOpenedSession(key: KeyPrincipal, sessionId: string): Promise<RateLimitOutcome> {
+    await this.spend(this.perSession, sessionId);
+    return this.keys.consume(key);
+  }
+
+  private async spend(limiter: RateLimiterRedis, subject: string): Promise<void> {
+    try {
+      await limiter.consume(subject);
+    } catch (error) {
+      if (error instanceof RateLimiterRes) {
+        throw new ApiError(429, 'Rate limit exceeded', { 'Retry-After': String(Math.max(1, Math.ceil(error.msBeforeNext / 1000))) });
+      }
+      // Redis trouble must not take checkout down with it: serve the request unthrottled.
+      this.logger.warn('client budget unavailable, request not throttled', { error: error instanceof Error ? error.message : String(error) });
+    }
+  }
+}

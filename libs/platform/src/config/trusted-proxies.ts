@@ -1,0 +1,52 @@
+import { isIP } from 'node:net';
+import { IsOptional, ValidateBy } from 'class-validator';
+
+type Ctor<T = object> = new (...args: any[]) => T;
+
+/** Named ranges Fastify's proxy-addr understands. */
+const KEYWORDS = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/**
+ * TRUSTED_PROXIES as a list for Fastify's trustProxy: `none` trusts nobody;
+ * otherwise comma-separated addresses, CIDR ranges or the keywords loopback,
+ * linklocal, uniquelocal.
+ */
+export function trustedProxyList(value: string): string[] {
+  const entries = value.split(',').map((entry) => entry.trim()).filter(Boolean);
+  return entries.length === 1 && entries[0] === 'none' ? [] : entries;
+}
+
+/** Why an entry of TRUSTED_PROXIES is unusable, or undefined. */
+function entryProblem(entry: string): string | undefined {
+  if (KEYWORDS.has(entry)) return undefined;
+  const slash = entry.indexOf('/');
+  const address = slash < 0 ? entry : entry.slice(0, slash);
+  const family = isIP(address);
+  if (family === 0) return `"${entry.slice(0, 60)}" is not an IP address, CIDR range or keyword`;
+  if (slash < 0) return undefined;
+  const prefix = entry.slice(slash + 1);
+  const bits = /^\d{1,3}$/.test(prefix) ? Number(prefix) : NaN;
+  return bits >= 0 && bits <= (family === 4 ? 32 : 128) ? undefined : `"${entry.slice(0, 60)}" has an invalid prefix length`;
+}
+
+/**
+ * The peers whose X-Forwarded-For an HTTP app believes when it budgets by
+ * client address. Default loopback: a reverse proxy or the checkout app on
+ * the same host; an outside client can never connect from a loopback
+ * address, so it cannot forge its address that way.
+ */
+export function WithTrustedProxies<T extends Ctor>(Base: T) {
+  class TrustedProxiesConfig extends Base {
+    @IsOptional()
+    @ValidateBy({
+      name: 'isTrustedProxyList',
+      validator: {
+        validate: (value) => typeof value === 'string' && (value.trim() === 'none' || trustedProxyList(value).every((entry) => !entryProblem(entry))),
+        defaultMessage: (args) =>
+          `${trustedProxyList(String(args?.value)).map(entryProblem).find(Boolean) ?? 'must not be empty'}; must be none or a comma-separated list of IP addresses, CIDR ranges, loopback, linklocal or uniquelocal (e.g. loopback,10.0.0.0/8)`,
+      },
+    })
+    TRUSTED_PROXIES = 'loopback';
+  }
+  return TrustedProxiesConfig;
+}

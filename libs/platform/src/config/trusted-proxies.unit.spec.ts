@@ -1,0 +1,31 @@
+import { BaseConfig } from './config-schemas';
+import { ConfigError, loadConfig } from './load-config';
+import { trustedProxyList, WithTrustedProxies } from './trusted-proxies';
+
+class ProxyConfig extends WithTrustedProxies(BaseConfig) {}
+
+const load = (TRUSTED_PROXIES?: string) =>
+  loadConfig(ProxyConfig, { NATS_URL: 'nats://127.0.0.1:4222', ...(TRUSTED_PROXIES === undefined ? {} : { TRUSTED_PROXIES }) });
+
+describe('TRUSTED_PROXIES', () => {
+  it('given nothing, when loaded, then loopback is trusted', () => {
+    expect(trustedProxyList(load().TRUSTED_PROXIES)).toEqual(['loopback']);
+  });
+
+  it.each([
+    ['none', []],
+    ['10.0.0.0/8, 192.168.1.7', ['10.0.0.0/8', '192.168.1.7']],
+    ['loopback,uniquelocal,fd00::/8,2001:db8::1', ['loopback', 'uniquelocal', 'fd00::/8', '2001:db8::1']],
+  ])('given %p, when loaded, then the list is %p', (value, list) => {
+    expect(trustedProxyList(load(value).TRUSTED_PROXIES)).toEqual(list);
+  });
+
+  it.each([
+    ['proxy.internal', '"proxy.internal" is not an IP address, CIDR range or keyword'],
+    ['10.0.0.0/33', '"10.0.0.0/33" has an invalid prefix length'],
+    ['10.0.0.0/8,*', '"*" is not an IP address, CIDR range or keyword'],
+  ])('given %p, when loaded, then boot stops naming the entry', (value, problem) => {
+    expect(() => load(value)).toThrow(ConfigError);
+    expect(() => load(value)).toThrow(`TRUSTED_PROXIES is invalid: ${problem}; must be none or a comma-separated list`);
+  });
+});

@@ -1,0 +1,29 @@
+import { type ArgumentsHost, Catch, type ExceptionFilter } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { JsonLogger } from '../logging/json-logger';
+import { describeClientError } from './client-error';
+import { ensureRequestId } from './request-id';
+
+/**
+ * Errors of an HTTP app with no error mapping of its own (the dashboard):
+ * exactly `{ "error": string }`; anything that is not a client error is
+ * logged and answered 500 without detail.
+ */
+@Catch()
+export class JsonErrorFilter implements ExceptionFilter {
+  constructor(private readonly logger: JsonLogger) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const request = host.switchToHttp().getRequest<FastifyRequest>();
+    const reply = host.switchToHttp().getResponse<FastifyReply>();
+    if (reply.sent) return;
+    let answer = describeClientError(exception, request);
+    if (!answer) {
+      this.logger.error(exception instanceof Error ? exception : String(exception), { path: request.url.split('?')[0], method: request.method });
+      answer = { status: 500, message: 'Internal error' };
+    }
+    if (answer.headers) reply.headers(answer.headers);
+    ensureRequestId(request, reply);
+    void reply.code(answer.status).header('Cache-Control', 'no-store').type('application/json; charset=utf-8').send(JSON.stringify({ error: answer.message }));
+  }
+}

@@ -1,0 +1,27 @@
+import { randomUUID } from 'node:crypto';
+
+export const REQUEST_ID_HEADER = 'x-request-id';
+
+/** A caller's id is kept when it is short and plain, so it can be logged and echoed safely. */
+const WELL_FORMED = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
+
+/** The request id of a request: the caller's X-Request-Id if well formed, else a new UUID. */
+export function requestIdOf(headers: Record<string, string | string[] | undefined>): string {
+  const offered = headers[REQUEST_ID_HEADER];
+  return typeof offered === 'string' && WELL_FORMED.test(offered) ? offered : randomUUID();
+}
+
+/** onRequest hook for apps without a request context of their own: every answer carries X-Request-Id. */
+export function echoRequestId(request: { headers: Record<string, string | string[] | undefined> }, reply: { header(name: string, value: string): unknown }, done: () => void): void {
+  reply.header('X-Request-Id', requestIdOf(request.headers));
+  done();
+}
+
+/**
+ * For error filters: some refusals bypass the onRequest hooks (Fastify's 404
+ * router answers a badly encoded unknown path directly), so the id is set
+ * here if no hook did.
+ */
+export function ensureRequestId(request: { headers: Record<string, string | string[] | undefined> }, reply: { getHeader(name: string): unknown; header(name: string, value: string): unknown }): void {
+  if (!reply.getHeader(REQUEST_ID_HEADER)) reply.header('X-Request-Id', requestIdOf(request.headers));
+}
