@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { ReviewReason } from '@pp/contracts';
 import { JsonLogger } from '@pp/platform';
 import { DkimKeyUnavailableError, authenticateNotice, type AuthenticationPolicy } from '../authentication/notice-authenticator';
 import type { AuthenticationResult } from '../authentication/authentication.types';
@@ -72,7 +73,7 @@ export class EmailProcessor {
         this.logger.warn(`${error.message}; will retry`);
         return null;
       }
-      return { authenticated: false, reasons: ['dkim_key_unavailable'], from: null };
+      return { authenticated: false, reasons: ['dkim_key_unavailable'], from: null, recipient: { signed_recipient: null, reasons: [ReviewReason.RecipientNotSigned] } };
     }
   }
 }
