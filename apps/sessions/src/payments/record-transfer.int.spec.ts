@@ -182,7 +182,8 @@ describe('payments.record-transfer.v1 (live e-mail transfers)', () => {
   });
 
   it('refuses a command without evidence: nothing confirms on the word of the caller alone', async () => {
-    const { evidence: _omitted, ...bare } = transfer({ memo: (await createSession(LIVE)).memo });
+    const bare: Partial<RecordTransferCommand> = transfer({ memo: (await createSession(LIVE)).memo });
+    delete bare.evidence;
     const error = await record(bare as RecordTransferCommand).then(
       () => undefined,
       (e: unknown) => e,
