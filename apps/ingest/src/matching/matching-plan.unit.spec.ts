@@ -1,7 +1,7 @@
 import { buildNotice, type NoticeSpec } from '@pp/testing';
 import type { AuthenticationResult } from '../authentication/authentication.types';
 import { parseNotice } from '../parsing/notice-parser';
-import type { ProcessedEmail } from '../processing/processed-email';
+import { type ProcessedEmail, storedAuthentication } from '../processing/processed-email';
 import { planMatching, recipientsOf, UNKNOWN_SENDER } from './matching-plan';
 
 const SIGNED_TO_SHOP = { signed_recipient: 'pay@shop.example', reasons: [] };
@@ -75,6 +75,16 @@ describe('planMatching', () => {
     const plan = planMatching({ ...email, status: 'rejected', parse: { status: 'rejected', reasons: ['sender_missing', 'reference_missing'], fields } });
     expect(plan).toMatchObject({ action: 'record', transfer: { sender_name: UNKNOWN_SENDER, reference_number: null, evidence: { parse_reasons: ['sender_missing', 'reference_missing'] } } });
     expect(plan.action === 'record' && plan.transfer.comment!.length).toBe(2000);
+  });
+});
+
+describe('an outcome recorded before the recipient rule', () => {
+  it('still routes by its To, but proves no signed recipient', async () => {
+    const legacy: Partial<AuthenticationResult> = { ...AUTHENTICATED };
+    delete legacy.recipient;
+    const email = await processed({}, storedAuthentication(legacy as AuthenticationResult));
+    const plan = planMatching(email);
+    expect(plan).toMatchObject({ action: 'record', recipients: ['pay@shop.example'], transfer: { evidence: { signed_recipient: null, recipient_reasons: ['recipient_not_signed'] } } });
   });
 });
 
