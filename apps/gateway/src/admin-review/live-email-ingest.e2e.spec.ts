@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { INGEST_RAW_EMAIL_SUBJECT, ingestRawEmailStreamName, type AdminTransactionView, type QuarantinedEmailView } from '@pp/contracts';
-import { buildNotice, signEmail, TestStack, testDkimKey, waitFor, writeDnsOverrides, type NoticeSpec } from '@pp/testing';
+import { buildNotice, DEFAULT_SIGNED_HEADERS, signEmail, TestStack, testDkimKey, waitFor, writeDnsOverrides, type NoticeSpec } from '@pp/testing';
 import { connect, type NatsConnection } from 'nats';
 import { Client } from 'pg';
 import type { ProvisionedMerchantView } from '../identity/identity.views';
@@ -168,6 +168,17 @@ describe('live e-mail ingest: matching, review, quarantine', () => {
       },
       ['unauthenticated_sender', 'dkim_failed'],
     ],
+    [
+      'a signature that does not cover Content-Type',
+      async (s) => signEmail(depositFor(s), { headerList: DEFAULT_SIGNED_HEADERS.filter((header) => header !== 'content-type') }),
+      ['unauthenticated_sender', 'dkim_headers_not_covered', 'header_not_signed:content-type'],
+    ],
+    [
+      'a signature that does not cover Content-Transfer-Encoding and MIME-Version',
+      async (s) => signEmail(depositFor(s), { headerList: DEFAULT_SIGNED_HEADERS.filter((header) => !['content-transfer-encoding', 'mime-version'].includes(header)) }),
+      ['unauthenticated_sender', 'dkim_headers_not_covered', 'header_not_signed:content-transfer-encoding', 'header_not_signed:mime-version'],
+    ],
+    ['a signature that does not cover To', async (s) => signEmail(depositFor(s), { headerList: DEFAULT_SIGNED_HEADERS.filter((header) => header !== 'to') }), ['recipient_not_signed']],
   ];
 
   it.each(reviewCases)('records %s as REQUIRES_MANUAL_REVIEW with its reasons, never CONFIRMED', async (_case, message, reasons) => {
@@ -182,6 +193,67 @@ describe('live e-mail ingest: matching, review, quarantine', () => {
     await waitFor('payment.pending_review', async () =>
       (await eventsOf(shop.keys.live_secret)).find((event) => event.type === 'payment.pending_review' && event.data.payment_id === payment.id && event.livemode),
     );
+  });
+
+  describe('a genuine notice for the payer’s own transfer, re-sent to the merchant', () => {
+    const PAYER = 'payer@attacker.example';
+    /** The payer sends the session's amount with its memo to his own address; Interac signs the notice to him. */
+    const ownNotice = (session: Session) => signEmail(depositFor(session, { to: PAYER, recipientName: 'PAYER HIMSELF' }));
+    const paymentsOfSession = async (session: Session) =>
+      (await gateway.call(`/v1/payments?reference=${session.memo}`, { token: shop.keys.live_secret })).body as Array<{ status: string; review_reasons: string[]; session_id: string | null }>;
+
+    it.each([
+      ['the receiving server adds Delivered-To', (raw: string) => `Delivered-To: ${SHOP_ADDRESS.toLowerCase()}\n${raw}`, ['recipient_mismatch']],
+      ['the payer prepends a second To above the signed one', (raw: string) => `To: <${SHOP_ADDRESS.toLowerCase()}>\n${raw}`, ['recipient_not_unique', 'recipient_mismatch']],
+      [
+        'both',
+        (raw: string) => `Delivered-To: ${SHOP_ADDRESS.toLowerCase()}\nTo: "SHOP" <${SHOP_ADDRESS}>\n${raw}`,
+        ['recipient_not_unique', 'recipient_mismatch'],
+      ],
+    ] as const)('never confirms the live session when %s: the merchant sees it for review', async (_how, resend, reasons) => {
+      const session = await createSession(shop.keys.live_secret, 2500);
+      const reply = await post(resend(await ownNotice(session)));
+      expect(reply.status).toBe('accepted');
+      expect(await dispositionOf(reply.id)).toBe('manual_review');
+
+      const payments = await paymentsOfSession(session);
+      expect(payments).toEqual([expect.objectContaining({ status: 'REQUIRES_MANUAL_REVIEW', amount: 2500, session_id: session.id, livemode: true })]);
+      expect([...payments[0].review_reasons].sort()).toEqual([...reasons].sort());
+      expect((await sessionOf(shop.keys.live_secret, session.id)).status).toBe('PENDING');
+      expect(await paymentsOfEmail(reply.id)).toEqual([expect.objectContaining({ merchant_id: shop.merchant_id, status: 'REQUIRES_MANUAL_REVIEW' })]);
+
+      // The session is still the payer's to pay: a genuine notice to the merchant's own address confirms it.
+      const paid = await post(await signEmail(depositFor(session)));
+      expect(await dispositionOf(paid.id)).toBe('confirmed');
+      expect((await sessionOf(shop.keys.live_secret, session.id)).status).toBe('COMPLETED');
+    });
+
+    it('quarantines the notice when nothing but its own (signed) recipient routes it', async () => {
+      const session = await createSession(shop.keys.live_secret);
+      const reply = await post(await ownNotice(session));
+      expect(await dispositionOf(reply.id)).toBe('quarantined');
+      expect(await paymentsOfSession(session)).toEqual([]);
+    });
+  });
+
+  it('lets a genuine notice through after a forgery carrying its Message-ID: the forgery is reviewed, the genuine notice confirms', async () => {
+    const session = await createSession(shop.keys.live_secret);
+    const spec = { messageId: `<spoofed.${stack.namespace}@payments.interac.ca>`, reference: 'C1ASpoofed01' };
+    const forged = await post(depositFor(session, spec));
+    expect(forged.status).toBe('accepted');
+    expect(await dispositionOf(forged.id)).toBe('manual_review');
+    expect(await paymentOfEmail(forged.id)).toMatchObject({ status: 'REQUIRES_MANUAL_REVIEW', review_reasons: ['unauthenticated_sender', 'dkim_missing'] });
+    expect((await sessionOf(shop.keys.live_secret, session.id)).status).toBe('PENDING');
+
+    const raw = await signEmail(depositFor(session, spec));
+    const genuine = await post(raw);
+    expect(genuine).toEqual({ id: expect.not.stringMatching(forged.id), status: 'accepted' });
+    expect(await dispositionOf(genuine.id)).toBe('confirmed');
+    expect((await sessionOf(shop.keys.live_secret, session.id)).status).toBe('COMPLETED');
+    // A replay of the very same bytes stays a duplicate.
+    expect(await post(raw)).toEqual({ id: genuine.id, status: 'duplicate' });
+    const statuses = (await gateway.call(`/v1/payments?reference=${session.memo}`, { token: shop.keys.live_secret })).body.map((payment: { status: string }) => payment.status);
+    expect(statuses.sort()).toEqual(['CONFIRMED', 'REQUIRES_MANUAL_REVIEW']);
   });
 
   it('records a second transfer to a completed session as session_completed', async () => {

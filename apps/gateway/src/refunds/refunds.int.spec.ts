@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { RefundView, TransactionView } from '@pp/contracts';
 import { BusClient } from '@pp/platform';
-import { TestStack } from '@pp/testing';
+import { genuineNoticeEvidence, TestStack } from '@pp/testing';
 import { Client } from 'pg';
 import type { ProvisionedMerchantView } from '../identity/identity.views';
 import { type CallResult, GatewayClient } from '../testing/gateway-client';
@@ -69,7 +69,7 @@ describe('refunds over HTTP', () => {
       sender_email: 'jo@payer.example',
       comment: session.body.memo,
       reference_number: 'C1AbCdEf',
-      review_reason: null,
+      evidence: genuineNoticeEvidence(),
     });
     expect(payment.status).toBe('CONFIRMED');
     return payment;

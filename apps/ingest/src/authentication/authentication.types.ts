@@ -1,5 +1,13 @@
-/** Headers a genuine notice carries exactly once (Reply-To: at most once). */
-export type SingletonHeader = 'from' | 'subject' | 'date' | 'message-id' | 'reply-to';
+import type { RecipientReason } from '@pp/contracts';
+
+/** Headers a genuine notice carries exactly once (Reply-To and the MIME headers: at most once). */
+export type SingletonHeader = 'from' | 'subject' | 'date' | 'message-id' | 'reply-to' | MimeHeader;
+
+/** Headers that say how the body is read: whoever can change them changes the text under a valid body hash. */
+export type MimeHeader = 'mime-version' | 'content-type' | 'content-transfer-encoding';
+
+/** Headers the passing signature must cover (From and Subject always, the MIME headers when present). */
+export type CoveredHeader = 'from' | 'subject' | MimeHeader;
 
 /** Why a message is not accepted as sent by Interac. Stable, machine-readable (docs/INGEST-FORMATS.md). */
 export type AuthenticationFailure =
@@ -9,14 +17,27 @@ export type AuthenticationFailure =
   | 'dkim_key_unavailable'
   | 'dkim_body_length_tag'
   | 'dkim_headers_not_covered'
+  | `header_not_signed:${CoveredHeader}`
   | 'from_not_trusted'
   | 'from_not_aligned'
   | `header_missing:${SingletonHeader}`
   | `header_not_unique:${SingletonHeader}`;
 
+/**
+ * Whom the notice is addressed to, as far as the signature proves it: the
+ * one mailbox of the To header the passing trusted signature covers (DKIM
+ * signs the bottom-most instance), and why that falls short of one signed
+ * mailbox in one To header. Facts only: the payments policy decides.
+ */
+export interface SignedRecipient {
+  /** Lowercased; null when no passing trusted signature covers a To header naming exactly one mailbox. */
+  signed_recipient: string | null;
+  reasons: RecipientReason[];
+}
+
 export type AuthenticationResult =
-  | { authenticated: true; signing_domain: string; selector: string; from: string }
-  | { authenticated: false; reasons: AuthenticationFailure[]; from: string | null };
+  | { authenticated: true; signing_domain: string; selector: string; from: string; recipient: SignedRecipient }
+  | { authenticated: false; reasons: AuthenticationFailure[]; from: string | null; recipient: SignedRecipient };
 
 /** mailauth's DNS resolver shape: TXT answers as arrays of string chunks. */
 export type DkimResolver = (name: string, rrtype: string) => Promise<string[][]>;

@@ -1,6 +1,7 @@
 import type { DKIMResult } from 'mailauth';
 import { dkimVerify } from 'mailauth/lib/dkim/verify';
-import type { AuthenticationFailure, AuthenticationResult, DkimResolver, SingletonHeader } from './authentication.types';
+import type { AuthenticationFailure, AuthenticationResult, CoveredHeader, DkimResolver, MimeHeader, SingletonHeader } from './authentication.types';
+import { readSignedRecipient } from './signed-recipient';
 import { trustedSenders } from './trusted-senders';
 
 export interface AuthenticationPolicy {
@@ -9,9 +10,17 @@ export interface AuthenticationPolicy {
   resolver: DkimResolver;
 }
 
-/** Headers the passing signature must cover, so none of them can be swapped after signing. */
-const COVERED_HEADERS = ['from', 'subject', 'to'];
+/**
+ * Headers the passing signature must cover, so none of them can be swapped
+ * after signing: From and Subject always, the MIME headers whenever the
+ * message has them (they decide how the signed body bytes are read). To is
+ * the recipient's rule (signed-recipient.ts).
+ */
+const ALWAYS_COVERED: CoveredHeader[] = ['from', 'subject'];
+const MIME_HEADERS: MimeHeader[] = ['mime-version', 'content-type', 'content-transfer-encoding'];
 const REQUIRED_ONCE: SingletonHeader[] = ['from', 'subject', 'date', 'message-id'];
+/** A second copy above the signature would be what a mail reader uses, while DKIM checks the bottom one. */
+const AT_MOST_ONCE: SingletonHeader[] = ['reply-to', ...MIME_HEADERS];
 
 /**
  * Decides whether a raw message was sent by Interac. Only a DKIM signature
@@ -23,9 +32,10 @@ export async function authenticateNotice(raw: Uint8Array, policy: Authentication
   const result = await dkimVerify(Buffer.from(raw), { resolver: policy.resolver });
   const reasons: AuthenticationFailure[] = [];
 
+  const headerKeys = (result.headers?.parsed ?? []).map((header) => header.key);
   const counts = new Map<string, number>();
-  for (const header of result.headers?.parsed ?? []) counts.set(header.key, (counts.get(header.key) ?? 0) + 1);
-  for (const name of [...REQUIRED_ONCE, 'reply-to' as const]) {
+  for (const key of headerKeys) counts.set(key, (counts.get(key) ?? 0) + 1);
+  for (const name of [...REQUIRED_ONCE, ...AT_MOST_ONCE]) {
     const count = counts.get(name) ?? 0;
     if (count > 1) reasons.push(`header_not_unique:${name}`);
     else if (count === 0 && REQUIRED_ONCE.includes(name)) reasons.push(`header_missing:${name}`);
@@ -39,7 +49,9 @@ export async function authenticateNotice(raw: Uint8Array, policy: Authentication
   const signatures = result.results.filter((signature) => signature.status.result !== 'none');
   const trusted = signatures.filter((signature) => isTrustedDomain(signature.signingDomain, policy.trustedDomains));
   const passing = trusted.filter((signature) => signature.status.result === 'pass');
-  const acceptable = passing.filter((signature) => signatureProblems(signature).length === 0);
+  const mustCover = [...ALWAYS_COVERED, ...MIME_HEADERS.filter((header) => counts.has(header))];
+  const problemsOf = (signature: DKIMResult) => signatureProblems(signature, mustCover);
+  const acceptable = passing.filter((signature) => problemsOf(signature).length === 0);
   const aligned = acceptable.find((signature) => signature.signingDomain?.toLowerCase() === fromDomain);
 
   if (signatures.length === 0) reasons.push('dkim_missing');
@@ -49,11 +61,12 @@ export async function authenticateNotice(raw: Uint8Array, policy: Authentication
       throw new DkimKeyUnavailableError(trusted.map((signature) => signature.status.comment).join('; '));
     }
     reasons.push(trusted.every(isKeyMissing) ? 'dkim_key_unavailable' : 'dkim_failed');
-  } else if (acceptable.length === 0) reasons.push(...new Set(passing.flatMap(signatureProblems)));
+  } else if (acceptable.length === 0) reasons.push(...new Set(passing.flatMap(problemsOf)));
   else if (!aligned && !reasons.includes('from_not_trusted')) reasons.push('from_not_aligned');
 
-  if (reasons.length > 0 || !aligned || !from) return { authenticated: false, reasons, from };
-  return { authenticated: true, signing_domain: aligned.signingDomain!.toLowerCase(), selector: aligned.selector ?? '', from };
+  const recipient = readSignedRecipient(headerKeys, aligned?.signingHeaders?.headers ?? null);
+  if (reasons.length > 0 || !aligned || !from) return { authenticated: false, reasons, from, recipient };
+  return { authenticated: true, signing_domain: aligned.signingDomain!.toLowerCase(), selector: aligned.selector ?? '', from, recipient };
 }
 
 /** Raised when a trusted signature's key could not be fetched (DNS failure): not a verdict, try again later. */
@@ -69,11 +82,13 @@ const isTrustedDomain = (domain: string | undefined, trusted: readonly string[])
 
 const isKeyMissing = (signature: DKIMResult): boolean => signature.status.comment === 'no key';
 
-function signatureProblems(signature: DKIMResult): AuthenticationFailure[] {
+function signatureProblems(signature: DKIMResult, mustCover: readonly CoveredHeader[]): AuthenticationFailure[] {
   const problems: AuthenticationFailure[] = [];
   // l= lets anyone append text (a second memo, another amount) under a valid signature.
   if (signature.canonBodyLengthLimited) problems.push('dkim_body_length_tag');
+  // mailauth lists in signingHeaders.keys the h= names that are present in the message ("From: To: Subject").
   const covered = (signature.signingHeaders?.keys ?? '').split(':').map((key) => key.trim().toLowerCase());
-  if (!COVERED_HEADERS.every((header) => covered.includes(header))) problems.push('dkim_headers_not_covered');
+  const uncovered = mustCover.filter((header) => !covered.includes(header));
+  if (uncovered.length > 0) problems.push('dkim_headers_not_covered', ...uncovered.map((header) => `header_not_signed:${header}` as const));
   return problems;
 }

@@ -1,4 +1,4 @@
-import { buildNotice, dnsOverridesFor, NOTICE_CORPUS, signEmail, testDkimKey } from '@pp/testing';
+import { buildNotice, DEFAULT_SIGNED_HEADERS, dnsOverridesFor, NOTICE_CORPUS, signEmail, testDkimKey } from '@pp/testing';
 import type { AuthenticationResult } from './authentication.types';
 import { overridesResolver } from './dkim-resolver';
 import { authenticateNotice, type AuthenticationPolicy } from './notice-authenticator';
@@ -11,6 +11,10 @@ const policy: AuthenticationPolicy = {
 };
 const authenticate = (raw: string): Promise<AuthenticationResult> => authenticateNotice(Buffer.from(raw), policy);
 const failsWith = (...reasons: string[]) => ({ authenticated: false, reasons: expect.arrayContaining(reasons) });
+const SIGNED_TO_ACME = { signed_recipient: 'payments@acme.example', reasons: [] };
+/** Replaces one header line of an unsigned notice (before signing, so the signature covers the change). */
+const withHeader = (raw: string, name: string, line: string | null) =>
+  raw.replace(new RegExp(`^${name}: .*\n`, 'm'), line === null ? '' : `${line}\n`);
 
 describe('notice authentication', () => {
   it.each(NOTICE_CORPUS.map((fixture) => [fixture.name, fixture] as const))('accepts the signed fixture: %s', async (_name, fixture) => {
@@ -20,11 +24,17 @@ describe('notice authentication', () => {
       signing_domain: 'payments.interac.ca',
       selector: interac.selector,
       from: `${fixture.spec.fromMailbox ?? 'notify'}@payments.interac.ca`,
+      recipient: SIGNED_TO_ACME,
     });
   });
 
   it('refuses an unsigned notice', async () => {
-    expect(await authenticate(buildNotice())).toEqual({ authenticated: false, reasons: ['dkim_missing'], from: 'notify@payments.interac.ca' });
+    expect(await authenticate(buildNotice())).toEqual({
+      authenticated: false,
+      reasons: ['dkim_missing'],
+      from: 'notify@payments.interac.ca',
+      recipient: { signed_recipient: null, reasons: ['recipient_not_signed'] },
+    });
   });
 
   it('refuses a notice signed by another domain', async () => {
@@ -72,10 +82,32 @@ describe('notice authentication', () => {
     expect(await authenticate(appended)).toMatchObject(failsWith('dkim_body_length_tag'));
   });
 
-  it('refuses a signature that does not cover To', async () => {
-    const signed = await signEmail(buildNotice(), { headerList: ['from', 'subject', 'date', 'message-id'] });
-    expect(await authenticate(signed)).toMatchObject(failsWith('dkim_headers_not_covered'));
+  it('takes no recipient from a signature that does not cover To (the sender is still proven)', async () => {
+    const signed = await signEmail(buildNotice(), { headerList: DEFAULT_SIGNED_HEADERS.filter((header) => header !== 'to') });
+    expect(await authenticate(signed)).toMatchObject({ authenticated: true, recipient: { signed_recipient: null, reasons: ['recipient_not_signed'] } });
   });
+
+  it.each(['subject', 'mime-version', 'content-type', 'content-transfer-encoding'])('refuses a signature that does not cover %s', async (header) => {
+    const signed = await signEmail(buildNotice(), { headerList: DEFAULT_SIGNED_HEADERS.filter((name) => name !== header) });
+    const result = await authenticate(signed);
+    expect(result).toMatchObject(failsWith('dkim_headers_not_covered', `header_not_signed:${header}`));
+    expect(result.authenticated === false && result.reasons.filter((reason) => reason.startsWith('header_not_signed:'))).toEqual([`header_not_signed:${header}`]);
+  });
+
+  it('requires coverage only of the MIME headers the message has', async () => {
+    const raw = withHeader(buildNotice(), 'Content-Transfer-Encoding', null);
+    const signed = await signEmail(raw, { headerList: DEFAULT_SIGNED_HEADERS.filter((name) => name !== 'content-transfer-encoding') });
+    expect(await authenticate(signed)).toMatchObject({ authenticated: true, recipient: SIGNED_TO_ACME });
+  });
+
+  it.each(['Content-Type: text/html; charset=utf-8', 'Content-Transfer-Encoding: base64', 'MIME-Version: 1.0'])(
+    'refuses a second MIME header added above a valid signature: %s',
+    async (line) => {
+      const signed = await signEmail(buildNotice());
+      const name = line.slice(0, line.indexOf(':')).toLowerCase();
+      expect(await authenticate(`${line}\n${signed}`)).toMatchObject(failsWith(`header_not_unique:${name}`));
+    },
+  );
 
   it('refuses a sender address that is not an Interac notification mailbox', async () => {
     const signed = await signEmail(buildNotice({ fromMailbox: 'alerts' }));
@@ -107,5 +139,51 @@ describe('notice authentication', () => {
     };
     const signed = await signEmail(buildNotice({ fromMailbox: 'catch', fromDomain: 'notify.bank.example' }), { key: other });
     expect(await authenticateNotice(Buffer.from(signed), both)).toMatchObject({ authenticated: true, signing_domain: 'notify.bank.example' });
+  });
+
+  describe('the signed recipient', () => {
+    it('reads it from the signed To header, whatever Delivered-To says', async () => {
+      const signed = await signEmail(buildNotice());
+      const redelivered = `Delivered-To: payments@shop-b.example\n${signed}`;
+      expect(await authenticate(redelivered)).toMatchObject({ authenticated: true, recipient: SIGNED_TO_ACME });
+    });
+
+    it('takes the signed bottom To when a second To is prepended above the signature, and says there are several', async () => {
+      const signed = await signEmail(buildNotice());
+      const prepended = `To: <payments@shop-b.example>\n${signed}`;
+      expect(await authenticate(prepended)).toMatchObject({
+        authenticated: true,
+        recipient: { signed_recipient: 'payments@acme.example', reasons: ['recipient_not_unique'] },
+      });
+    });
+
+    it('fails the signature when a second To is added below the signed one', async () => {
+      const signed = await signEmail(buildNotice());
+      const appended = signed.replace(/^(To: .*\n)/m, '$1To: <payments@shop-b.example>\n');
+      expect(await authenticate(appended)).toMatchObject(failsWith('dkim_failed'));
+    });
+
+    it.each([
+      ['two mailboxes', 'To: payments@acme.example, payments@shop-b.example'],
+      ['a group', 'To: Shops: payments@acme.example;'],
+      ['an empty group', 'To: undisclosed-recipients:;'],
+      ['no address', 'To: ACME WIDGETS INC.'],
+    ])('gives no signed recipient for a To header naming %s', async (_what, line) => {
+      const signed = await signEmail(withHeader(buildNotice(), 'To', line));
+      expect(await authenticate(signed)).toMatchObject({
+        authenticated: true,
+        recipient: { signed_recipient: null, reasons: ['recipient_not_single_mailbox'] },
+      });
+    });
+
+    it('gives no signed recipient for a notice without To', async () => {
+      const signed = await signEmail(withHeader(buildNotice(), 'To', null));
+      expect(await authenticate(signed)).toMatchObject({ authenticated: true, recipient: { signed_recipient: null, reasons: ['recipient_missing'] } });
+    });
+
+    it('reads the address, never an address written in the display name', async () => {
+      const signed = await signEmail(withHeader(buildNotice(), 'To', 'To: "payments@shop-b.example" <Payer@Attacker.example>'));
+      expect(await authenticate(signed)).toMatchObject({ recipient: { signed_recipient: 'payer@attacker.example', reasons: [] } });
+    });
   });
 });

@@ -92,6 +92,22 @@ describe('ingest intake over NATS and Postgres', () => {
     expect(await outcomeOf(genuine.id)).toMatchObject({ status: 'parsed' });
   });
 
+  it('lets a forgery carrying a genuine Message-ID suppress nothing: the genuine notice arriving after it is stored and processed', async () => {
+    const spec = { messageId: `<spoofed.${stack.namespace}@payments.interac.ca>`, reference: 'C1ASpoofMid1' };
+    const forged = await submit(buildNotice({ ...spec, message: 'PP-4H8WXY' }));
+    expect(forged.status).toBe('accepted');
+    expect(await outcomeOf(forged.id)).toMatchObject({ status: 'unauthenticated', auth_reasons: ['dkim_missing'] });
+
+    const raw = await signEmail(buildNotice(spec));
+    const genuine = await submit(raw);
+    expect(genuine).toEqual({ id: expect.not.stringMatching(forged.id), status: 'accepted' });
+    expect(await outcomeOf(genuine.id)).toMatchObject({ status: 'parsed', authenticated: true, memo: 'PP-7K3M9Q' });
+    const copies = await db.query(`SELECT id FROM ingest.emails WHERE message_id = $1 ORDER BY received_at`, [spec.messageId]);
+    expect(copies.rows.map((r) => r.id)).toEqual([forged.id, genuine.id]);
+    // The exact same bytes again are still a duplicate of the stored copy.
+    expect(await submit(raw)).toEqual({ id: genuine.id, status: 'duplicate' });
+  });
+
   it('takes raw bytes from JetStream, stores them, then processes them', async () => {
     const raw = await notice({ language: 'fr', layout: 'inline' });
     await publish(raw);

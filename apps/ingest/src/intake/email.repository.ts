@@ -18,21 +18,21 @@ export class EmailRepository {
   constructor(@Inject(DataSource) private readonly db: DataSource) {}
 
   /**
-   * Stores the message unless a copy with the same key is stored already, and
-   * records the arrival either way. The unique key decides, so two copies
-   * arriving at once through different ways are stored once.
+   * Stores the message unless the same bytes are stored already, and records
+   * the arrival either way. The unique sha256 decides, so two copies arriving
+   * at once through different ways are stored once.
    */
   async store(message: RawMessage, channel: IntakeChannel): Promise<{ id: string; status: SubmitEmailStatus }> {
     return this.db.transaction(async (tx) => {
       const inserted: { id: string }[] = await tx.query(
-        `INSERT INTO ingest.emails (id, dedupe_key, message_id, raw, raw_sha256, size_bytes, channel)
-         VALUES ($1, $2, $3, $4, $5, $6, $7)
-         ON CONFLICT (dedupe_key) DO NOTHING
+        `INSERT INTO ingest.emails (id, message_id, raw, raw_sha256, size_bytes, channel)
+         VALUES ($1, $2, $3, $4, $5, $6)
+         ON CONFLICT (raw_sha256) DO NOTHING
          RETURNING id`,
-        [newId('email'), message.dedupeKey, message.messageId, message.bytes, message.sha256, message.bytes.length, channel],
+        [newId('email'), message.messageId, message.bytes, message.sha256, message.bytes.length, channel],
       );
       // A conflicting insert waited for the other copy to commit, so this new statement sees it.
-      const [row] = inserted.length > 0 ? inserted : await tx.query(`SELECT id FROM ingest.emails WHERE dedupe_key = $1`, [message.dedupeKey]);
+      const [row] = inserted.length > 0 ? inserted : await tx.query(`SELECT id FROM ingest.emails WHERE raw_sha256 = $1`, [message.sha256]);
       const status: SubmitEmailStatus = inserted.length > 0 ? 'accepted' : 'duplicate';
       await tx.query(`INSERT INTO ingest.email_receipts (email_id, channel, status) VALUES ($1, $2, $3)`, [row.id, channel, status]);
       return { id: row.id as string, status };

@@ -5,9 +5,12 @@ import { DomainError, ErrorCode, MAX_RAW_EMAIL_BYTES } from '@pp/contracts';
 export interface RawMessage {
   bytes: Buffer;
   sha256: string;
+  /**
+   * Recorded, never a dedupe key: anyone can copy a genuine Message-ID onto a
+   * forgery sent first. One stored copy per content (sha256); copies of one
+   * transfer are caught later by the authenticated Interac reference number.
+   */
   messageId: string | null;
-  /** One stored copy per key: the Message-ID, or the bytes' hash when there is none. */
-  dedupeKey: string;
 }
 
 const FIELD_NAME = /^[\x21-\x39\x3b-\x7e]+[ \t]*:/;
@@ -26,7 +29,7 @@ export function inspectRawMessage(bytes: Buffer): RawMessage {
   if (!headers.some((header) => header.name === 'from')) throw invalid('the message is not RFC 822 (no From header)');
   const messageId = headers.find((header) => header.name === 'message-id')?.value.trim() || null;
   const sha256 = createHash('sha256').update(bytes).digest('hex');
-  return { bytes, sha256, messageId, dedupeKey: messageId ? `mid:${messageId}` : `sha256:${sha256}` };
+  return { bytes, sha256, messageId };
 }
 
 /** The unfolded header fields, or null when the start of the message is not a header section. */

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { DomainError, ErrorCode } from '@pp/contracts';
 import { buildNotice } from '@pp/testing';
 import { decodeBase64, inspectRawMessage } from './raw-message';
@@ -12,14 +13,17 @@ const refusal = (run: () => unknown) => {
 };
 
 describe('raw message intake checks', () => {
-  it('reads the Message-ID as the dedupe key', () => {
-    const message = inspectRawMessage(Buffer.from(buildNotice({ messageId: '<abc@payments.interac.ca>' })));
-    expect(message).toMatchObject({ messageId: '<abc@payments.interac.ca>', dedupeKey: 'mid:<abc@payments.interac.ca>' });
+  it('reads the Message-ID and hashes the bytes, the hash alone identifying the content', () => {
+    const raw = buildNotice({ messageId: '<abc@payments.interac.ca>' });
+    const message = inspectRawMessage(Buffer.from(raw));
+    expect(message).toMatchObject({ messageId: '<abc@payments.interac.ca>', sha256: createHash('sha256').update(raw).digest('hex') });
+    const copy = inspectRawMessage(Buffer.from(`Delivered-To: shop@example.com\n${raw}`));
+    expect(copy.messageId).toBe(message.messageId);
+    expect(copy.sha256).not.toBe(message.sha256);
   });
 
-  it('falls back to the content hash without a Message-ID', () => {
-    const message = inspectRawMessage(Buffer.from('From: a@example.com\r\nSubject: x\r\n\r\nbody'));
-    expect(message.dedupeKey).toBe(`sha256:${message.sha256}`);
+  it('reads no Message-ID when there is none', () => {
+    expect(inspectRawMessage(Buffer.from('From: a@example.com\r\nSubject: x\r\n\r\nbody')).messageId).toBeNull();
   });
 
   it.each([

@@ -1,9 +1,11 @@
-import type { MatchingDisposition, RecordTransferCommand } from '@pp/contracts';
+import type { MatchingDisposition, RecordTransferCommand, TransferEvidence } from '@pp/contracts';
 import type { NoticeKind } from '../parsing/notice.types';
 import type { ProcessedEmail } from '../processing/processed-email';
 
-/** What record-transfer needs, less the merchant (resolved from the recipients). */
-export type TransferDraft = Omit<RecordTransferCommand, 'merchant_id' | 'livemode'>;
+/** What record-transfer needs, less the merchant and its deposit address (resolved from the recipients). */
+export type TransferDraft = Omit<RecordTransferCommand, 'merchant_id' | 'livemode' | 'evidence'> & {
+  evidence: Omit<TransferEvidence, 'deposit_address'>;
+};
 
 export type MatchingPlan =
   | { action: 'skip'; disposition: Extract<MatchingDisposition, 'no_payment' | 'not_a_notice'> }
@@ -12,13 +14,13 @@ export type MatchingPlan =
 /** Interac notices that say no money arrived: never a payment, whoever sent them. */
 const NOT_MONEY: ReadonlySet<NoticeKind> = new Set(['not_deposited', 'reminder', 'cancelled', 'expired', 'declined']);
 
-/** Says the mail did not prove it came from Interac; the authenticator's own reasons follow it. */
-export const UNAUTHENTICATED_SENDER = 'unauthenticated_sender';
-
 /** Recorded for a payer the notice does not name (record-transfer requires a name). */
 export const UNKNOWN_SENDER = 'Unknown sender';
 
-const MAX = { sender_name: 255, sender_email: 320, comment: 2000, reference_number: 128 } as const;
+const MAX = { sender_name: 255, sender_email: 320, comment: 2000, reference_number: 128, address: 320 } as const;
+
+/** Addresses looked up per notice: the merchant lookup takes at most 50, and a forged notice may list thousands. */
+const MAX_RECIPIENTS = 20;
 
 /**
  * What matching does with one processed e-mail, decided from the e-mail
@@ -26,10 +28,11 @@ const MAX = { sender_name: 255, sender_email: 320, comment: 2000, reference_numb
  * - a not-deposited, reminder, cancelled, expired or declined notice: no payment;
  * - unauthenticated mail that does not read as an Interac notice at all: no payment
  *   (it is kept as evidence, but nothing claims money);
- * - anything else claims money and is recorded: a clean authenticated deposit
- *   may confirm; every doubt travels as a review reason, so record-transfer
- *   makes it REQUIRES_MANUAL_REVIEW. The amount is the one amount the parser
- *   read, or 0 when it read none or several that disagree (never a guess).
+ * - anything else claims money and is recorded with the evidence established
+ *   here (authentication, signed recipient, parse reasons): record-transfer's
+ *   transfer-match policy alone decides whether it confirms. The amount is the
+ *   one amount the parser read, or 0 when it read none or several that
+ *   disagree (never a guess).
  */
 export function planMatching(email: ProcessedEmail): MatchingPlan {
   const { authentication, parse } = email;
@@ -38,10 +41,6 @@ export function planMatching(email: ProcessedEmail): MatchingPlan {
   if (fields.kind === 'unknown' && !authentication.authenticated) return { action: 'skip', disposition: 'not_a_notice' };
 
   const notice = parse.status === 'parsed' ? parse.notice : null;
-  const reasons = [
-    ...(authentication.authenticated ? [] : [UNAUTHENTICATED_SENDER, ...authentication.reasons]),
-    ...(parse.status === 'rejected' ? parse.reasons : []),
-  ];
   return {
     action: 'record',
     recipients: recipientsOf(email),
@@ -53,22 +52,32 @@ export function planMatching(email: ProcessedEmail): MatchingPlan {
       sender_email: clip(fields.sender_email, MAX.sender_email) || null,
       comment: clip(fields.comment, MAX.comment) || null,
       reference_number: clip(fields.reference_number, MAX.reference_number) || null,
-      review_reason: null,
-      review_reasons: [...new Set(reasons)],
+      evidence: {
+        authenticated: authentication.authenticated,
+        authentication_reasons: authentication.authenticated ? [] : authentication.reasons,
+        signed_recipient: authentication.recipient.signed_recipient,
+        recipient_reasons: authentication.recipient.reasons,
+        parse_reasons: parse.status === 'rejected' ? parse.reasons : [],
+      },
     },
   };
 }
 
 /**
- * The addresses that may name the merchant, most trustworthy first: To (covered
- * by the DKIM signature of an authenticated notice), then Delivered-To (added
- * by the receiving mail server, e.g. when the merchant forwards its mail).
- * Lowercased, bare addresses, each once.
+ * The addresses that may route the notice to a merchant, most trustworthy
+ * first: the signed recipient, then every To mailbox (postal-mime merges all
+ * To headers, signed or not), then Delivered-To (added by the receiving
+ * server, e.g. when the merchant forwards its mail). Any of them may route a
+ * notice to a merchant's review queue; only the signed recipient can confirm
+ * it (the transfer-match policy). Lowercased, bare addresses, each once, at
+ * most MAX_RECIPIENTS.
  */
 export function recipientsOf(email: ProcessedEmail): string[] {
   const bare = (value: string) => (/<([^<>\s]+@[^<>\s]+)>/.exec(value)?.[1] ?? value).trim().toLowerCase();
-  const all = [...email.recipients.to, ...email.recipients.delivered_to].map(bare);
-  return [...new Set(all.filter((address) => /^[^\s@]+@[^\s@]+$/.test(address)))];
+  const signed = email.authentication.recipient.signed_recipient;
+  const all = [...(signed ? [signed] : []), ...email.recipients.to, ...email.recipients.delivered_to].map(bare);
+  const addresses = all.filter((address) => address.length <= MAX.address && /^[^\s@]+@[^\s@]+$/.test(address));
+  return [...new Set(addresses)].slice(0, MAX_RECIPIENTS);
 }
 
 const clip = (text: string | null | undefined, length: number): string => (text ?? '').trim().slice(0, length);

@@ -1,11 +1,17 @@
 import { buildNotice, type NoticeSpec } from '@pp/testing';
 import type { AuthenticationResult } from '../authentication/authentication.types';
 import { parseNotice } from '../parsing/notice-parser';
-import type { ProcessedEmail } from '../processing/processed-email';
+import { type ProcessedEmail, storedAuthentication } from '../processing/processed-email';
 import { planMatching, recipientsOf, UNKNOWN_SENDER } from './matching-plan';
 
-const AUTHENTICATED: AuthenticationResult = { authenticated: true, signing_domain: 'payments.interac.ca', selector: 's', from: 'notify@payments.interac.ca' };
-const FORGED: AuthenticationResult = { authenticated: false, reasons: ['dkim_failed', 'header_not_unique:from'], from: 'notify@payments.interac.ca' };
+const SIGNED_TO_SHOP = { signed_recipient: 'pay@shop.example', reasons: [] };
+const AUTHENTICATED: AuthenticationResult = { authenticated: true, signing_domain: 'payments.interac.ca', selector: 's', from: 'notify@payments.interac.ca', recipient: SIGNED_TO_SHOP };
+const FORGED: AuthenticationResult = {
+  authenticated: false,
+  reasons: ['dkim_failed', 'header_not_unique:from'],
+  from: 'notify@payments.interac.ca',
+  recipient: { signed_recipient: null, reasons: ['recipient_not_signed'] },
+};
 
 /** Given a notice built from `spec` and an authentication verdict, the e-mail matching receives. */
 async function processed(spec: NoticeSpec, authentication = AUTHENTICATED, recipients = { to: ['Pay@Shop.example'], delivered_to: [] as string[] }): Promise<ProcessedEmail> {
@@ -15,12 +21,19 @@ async function processed(spec: NoticeSpec, authentication = AUTHENTICATED, recip
 }
 
 describe('planMatching', () => {
-  it('records a clean authenticated deposit with its memo and amount and no reason', async () => {
+  it('records a clean authenticated deposit with its memo, amount and evidence, and no reason', async () => {
     const plan = await processed({ message: 'thanks pp 7k3m9q', amount: '$12.34' }).then(planMatching);
     expect(plan).toEqual({
       action: 'record',
       recipients: ['pay@shop.example'],
-      transfer: expect.objectContaining({ email_id: 'em_test0001', memo: 'PP-7K3M9Q', amount: 1234, sender_name: 'CAI FANG WU', reference_number: 'C1AYd8eJYUcY', review_reasons: [] }),
+      transfer: expect.objectContaining({
+        email_id: 'em_test0001',
+        memo: 'PP-7K3M9Q',
+        amount: 1234,
+        sender_name: 'CAI FANG WU',
+        reference_number: 'C1AYd8eJYUcY',
+        evidence: { authenticated: true, authentication_reasons: [], signed_recipient: 'pay@shop.example', recipient_reasons: [], parse_reasons: [] },
+      }),
     });
   });
 
@@ -32,29 +45,46 @@ describe('planMatching', () => {
   it('ignores unauthenticated mail that is no Interac notice, but reviews an authenticated one it cannot read', async () => {
     expect(planMatching(await processed({ subject: 'Lunch on Friday?' }, FORGED))).toEqual({ action: 'skip', disposition: 'not_a_notice' });
     const plan = planMatching(await processed({ subject: 'Interac e-Transfer: something new' }));
-    expect(plan).toMatchObject({ action: 'record', transfer: { review_reasons: ['unrecognized_notice'] } });
+    expect(plan).toMatchObject({ action: 'record', transfer: { evidence: { authenticated: true, parse_reasons: ['unrecognized_notice'] } } });
   });
 
-  it('carries every authentication reason after unauthenticated_sender', async () => {
+  it('carries every authentication reason and the recipient facts as evidence, deciding nothing', async () => {
     const plan = planMatching(await processed({}, FORGED));
-    expect(plan).toMatchObject({ action: 'record', transfer: { memo: 'PP-7K3M9Q', amount: 120000, review_reasons: ['unauthenticated_sender', 'dkim_failed', 'header_not_unique:from'] } });
+    expect(plan).toMatchObject({
+      action: 'record',
+      transfer: {
+        memo: 'PP-7K3M9Q',
+        amount: 120000,
+        evidence: { authenticated: false, authentication_reasons: ['dkim_failed', 'header_not_unique:from'], signed_recipient: null, recipient_reasons: ['recipient_not_signed'] },
+      },
+    });
   });
 
   it('records amount 0 with the parse reason when the amount cannot be read, and no memo when it is missing', async () => {
     const unreadable = planMatching(await processed({ amount: '$abc', subjectAmount: '$abc' }));
-    expect(unreadable).toMatchObject({ action: 'record', transfer: { amount: 0, review_reasons: expect.arrayContaining(['amount_unparseable']) } });
+    expect(unreadable).toMatchObject({ action: 'record', transfer: { amount: 0, evidence: { parse_reasons: expect.arrayContaining(['amount_unparseable']) } } });
     const mismatch = planMatching(await processed({ amount: '$10.00', subjectAmount: '$20.00' }));
-    expect(mismatch).toMatchObject({ action: 'record', transfer: { amount: 0, review_reasons: ['amount_mismatch'] } });
+    expect(mismatch).toMatchObject({ action: 'record', transfer: { amount: 0, evidence: { parse_reasons: ['amount_mismatch'] } } });
     const memoless = planMatching(await processed({ message: null }));
-    expect(memoless).toMatchObject({ action: 'record', transfer: { memo: null, amount: 120000, review_reasons: ['memo_missing'] } });
+    expect(memoless).toMatchObject({ action: 'record', transfer: { memo: null, amount: 120000, evidence: { parse_reasons: ['memo_missing'] } } });
   });
 
   it('fills what record-transfer requires when the notice lacks it, and clips long text', async () => {
     const email = await processed({});
     const fields = { ...email.parse.fields, sender_name: null, reference_number: null, comment: 'x'.repeat(5000) };
     const plan = planMatching({ ...email, status: 'rejected', parse: { status: 'rejected', reasons: ['sender_missing', 'reference_missing'], fields } });
-    expect(plan).toMatchObject({ action: 'record', transfer: { sender_name: UNKNOWN_SENDER, reference_number: null, review_reasons: ['sender_missing', 'reference_missing'] } });
+    expect(plan).toMatchObject({ action: 'record', transfer: { sender_name: UNKNOWN_SENDER, reference_number: null, evidence: { parse_reasons: ['sender_missing', 'reference_missing'] } } });
     expect(plan.action === 'record' && plan.transfer.comment!.length).toBe(2000);
+  });
+});
+
+describe('an outcome recorded before the recipient rule', () => {
+  it('still routes by its To, but proves no signed recipient', async () => {
+    const legacy: Partial<AuthenticationResult> = { ...AUTHENTICATED };
+    delete legacy.recipient;
+    const email = await processed({}, storedAuthentication(legacy as AuthenticationResult));
+    const plan = planMatching(email);
+    expect(plan).toMatchObject({ action: 'record', recipients: ['pay@shop.example'], transfer: { evidence: { signed_recipient: null, recipient_reasons: ['recipient_not_signed'] } } });
   });
 });
 
@@ -62,5 +92,17 @@ describe('recipientsOf', () => {
   it('lists To before Delivered-To, bare, lowercased and once each', async () => {
     const email = await processed({}, AUTHENTICATED, { to: ['Pay@Shop.example', 'not an address'], delivered_to: ['<pay@shop.example>', 'Inbox+acme@Platform.example'] });
     expect(recipientsOf(email)).toEqual(['pay@shop.example', 'inbox+acme@platform.example']);
+  });
+
+  it('puts the signed recipient first, before To headers prepended above the signature', async () => {
+    const signedToPayer = { ...AUTHENTICATED, recipient: { signed_recipient: 'payer@attacker.example', reasons: ['recipient_not_unique' as const] } };
+    const email = await processed({}, signedToPayer, { to: ['pay@shop.example', 'payer@attacker.example'], delivered_to: ['pay@shop.example'] });
+    expect(recipientsOf(email)).toEqual(['payer@attacker.example', 'pay@shop.example']);
+  });
+
+  it('looks up at most 20 addresses, none longer than an address can be', async () => {
+    const many = Array.from({ length: 60 }, (_, i) => `r${i}@shop.example`);
+    const email = await processed({}, AUTHENTICATED, { to: [`${'x'.repeat(320)}@shop.example`, ...many], delivered_to: [] });
+    expect(recipientsOf(email)).toEqual(['pay@shop.example', ...many.slice(0, 19)]);
   });
 });

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DomainError, ErrorCode, type MatchingDisposition, type TransactionView } from '@pp/contracts';
+import { DomainError, ErrorCode, type MatchingDisposition, type MerchantByDepositAddressReply, type TransactionView } from '@pp/contracts';
 import { BusClient } from '@pp/platform';
 import type { HandoffResult, NoticeHandler } from '../processing/notice-handler';
 import type { ProcessedEmail } from '../processing/processed-email';
@@ -13,10 +13,12 @@ export type MatchResult =
   | { disposition: 'confirmed' | 'manual_review'; merchant_id: string; payment_id: string };
 
 /**
- * Live e-mail matching (SPEC §3.1-§3.2): finds the merchant by the deposit
- * address the notice was sent to and hands the transfer to
- * payments.record-transfer.v1, which confirms it (AUTO_EMAIL) or records it for
- * manual review. Mail for no known merchant is quarantined for platform admins.
+ * Live e-mail matching (SPEC §3.1-§3.2): routes the notice to the merchant
+ * whose deposit address it names (signed recipient first, then any To or
+ * Delivered-To) and hands the transfer with its evidence to
+ * payments.record-transfer.v1, whose policy confirms it (AUTO_EMAIL) or
+ * records it for manual review. Mail for no known merchant is quarantined for
+ * platform admins.
  *
  * Safe to repeat for one e-mail (a hand-off after a crash, a retry from
  * quarantine, two replicas): record-transfer is idempotent by email_id and the
@@ -38,31 +40,37 @@ export class MatchingNoticeHandler implements NoticeHandler {
   async match(email: ProcessedEmail): Promise<MatchResult> {
     const plan = planMatching(email);
     if (plan.action === 'skip') return { disposition: plan.disposition };
-    const merchantId = plan.recipients.length > 0 ? await this.merchantOf(plan.recipients) : null;
-    if (!merchantId) {
+    const merchant = plan.recipients.length > 0 ? await this.merchantOf(plan.recipients) : null;
+    if (!merchant) {
       await this.quarantine.quarantine(email.email_id, plan.recipients);
       return { disposition: 'quarantined' };
     }
-    const payment = await this.record(merchantId, plan.transfer);
+    const payment = await this.record(merchant, plan.transfer);
     const matched = {
       disposition: payment.status === 'CONFIRMED' ? ('confirmed' as const) : ('manual_review' as const),
-      merchant_id: merchantId,
+      merchant_id: merchant.merchant_id,
       payment_id: payment.id,
     };
     await this.quarantine.release(email.email_id, matched);
     return matched;
   }
 
-  private async merchantOf(addresses: string[]): Promise<string | null> {
+  /** The first address (in the order given) that is a merchant's deposit address, and that merchant. */
+  private async merchantOf(addresses: string[]): Promise<MerchantByDepositAddressReply | null> {
     try {
-      return (await this.bus.request('identity.merchant-by-deposit-address.v1', { addresses }, { timeoutMs: BUS_TIMEOUT_MS })).merchant_id;
+      return await this.bus.request('identity.merchant-by-deposit-address.v1', { addresses }, { timeoutMs: BUS_TIMEOUT_MS });
     } catch (error) {
       if (error instanceof DomainError && error.code === ErrorCode.NotFound) return null;
       throw error;
     }
   }
 
-  private record(merchantId: string, transfer: TransferDraft): Promise<TransactionView> {
-    return this.bus.request('payments.record-transfer.v1', { ...transfer, merchant_id: merchantId, livemode: true }, { timeoutMs: BUS_TIMEOUT_MS });
+  /** The deposit address that routed the notice goes with the evidence: the policy compares it with the signed recipient. */
+  private record(merchant: MerchantByDepositAddressReply, transfer: TransferDraft): Promise<TransactionView> {
+    return this.bus.request(
+      'payments.record-transfer.v1',
+      { ...transfer, merchant_id: merchant.merchant_id, livemode: true, evidence: { ...transfer.evidence, deposit_address: merchant.address } },
+      { timeoutMs: BUS_TIMEOUT_MS },
+    );
   }
 }

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DomainError, ErrorCode, type ListPage, type ListQuarantineParams, type QuarantinedEmailView, type QuarantineRelease } from '@pp/contracts';
 import { toIso } from '@pp/kernel';
 import { DataSource } from 'typeorm';
-import type { ProcessedEmail } from '../processing/processed-email';
+import { type ProcessedEmail, storedAuthentication } from '../processing/processed-email';
 
 export const DEFAULT_QUARANTINE_PAGE = 20;
 
@@ -74,7 +74,7 @@ export class QuarantineRepository {
        WHERE q.email_id = $1`,
       [emailId],
     );
-    return row ? { ...row, received_at: toIso(row.received_at) } : undefined;
+    return row ? { ...row, authentication: storedAuthentication(row.authentication), received_at: toIso(row.received_at) } : undefined;
   }
 
   /** Newest first; open items by default, or those a retry released. */

@@ -7,7 +7,7 @@ import { readMime } from '../parsing/mime-reader';
 import { extractNotice, unreadableNotice } from '../parsing/notice-parser';
 import { NOTICE_HANDLER, type NoticeHandler } from './notice-handler';
 import { OutcomeRepository, type RecordedOutcome } from './outcome.repository';
-import type { ProcessedEmail } from './processed-email';
+import { NO_SIGNED_RECIPIENT, type ProcessedEmail } from './processed-email';
 
 export const AUTHENTICATION_POLICY = Symbol('AUTHENTICATION_POLICY');
 
@@ -72,7 +72,7 @@ export class EmailProcessor {
         this.logger.warn(`${error.message}; will retry`);
         return null;
       }
-      return { authenticated: false, reasons: ['dkim_key_unavailable'], from: null };
+      return { authenticated: false, reasons: ['dkim_key_unavailable'], from: null, recipient: NO_SIGNED_RECIPIENT };
     }
   }
 }

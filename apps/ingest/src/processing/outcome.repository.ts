@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { HandoffResult } from './notice-handler';
-import type { OutcomeStatus, ProcessedEmail } from './processed-email';
+import { type OutcomeStatus, type ProcessedEmail, storedAuthentication } from './processed-email';
 
 export type Verdict = Omit<ProcessedEmail, 'status'>;
 
@@ -108,6 +108,6 @@ export class OutcomeRepository {
          ORDER BY o.processed_at LIMIT $2`,
         [graceSeconds, limit],
       );
-    return rows.map((row) => ({ ...row, received_at: row.received_at.toISOString() }));
+    return rows.map((row) => ({ ...row, authentication: storedAuthentication(row.authentication), received_at: row.received_at.toISOString() }));
   }
 }

@@ -1,4 +1,4 @@
-import type { AuthenticationResult } from '../authentication/authentication.types';
+import type { AuthenticationResult, SignedRecipient } from '../authentication/authentication.types';
 import type { NoticeParseResult } from '../parsing/notice.types';
 
 /**
@@ -19,3 +19,16 @@ export interface ProcessedEmail {
   /** Where the mail was addressed; matching uses it to find the merchant. */
   recipients: { to: string[]; delivered_to: string[] };
 }
+
+/**
+ * The recipient of a notice whose signature proves none (no key, or an
+ * outcome recorded before the signed recipient was read): it may route the
+ * notice to a merchant's review queue, never confirm it.
+ */
+export const NO_SIGNED_RECIPIENT: SignedRecipient = { signed_recipient: null, reasons: ['recipient_not_signed'] };
+
+/** A stored authentication verdict, with NO_SIGNED_RECIPIENT when it predates the recipient rule. */
+export const storedAuthentication = (stored: AuthenticationResult): AuthenticationResult => ({
+  ...stored,
+  recipient: (stored as Partial<AuthenticationResult>).recipient ?? NO_SIGNED_RECIPIENT,
+});

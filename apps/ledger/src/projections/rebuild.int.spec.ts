@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { CheckoutSessionView, CreateCheckoutSessionCommand } from '@pp/contracts';
 import { BusClient } from '@pp/platform';
-import { REPO_ROOT, TestStack } from '@pp/testing';
+import { genuineNoticeEvidence, REPO_ROOT, TestStack } from '@pp/testing';
 import { Client } from 'pg';
 
 const REBUILD = join(REPO_ROOT, 'dist', 'apps', 'ledger', 'src', 'rebuild.js');
@@ -96,7 +96,7 @@ describe('rebuilding the read models from the event store', () => {
         sender_email: null,
         comment: `invoice ${i}`,
         reference_number: `C${i}`,
-        review_reason: null,
+        evidence: genuineNoticeEvidence(),
       });
     });
     const toVerify = reviews.filter((payment) => payment.status === 'REQUIRES_MANUAL_REVIEW').filter((_, j) => j % 2 === 0);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type CreateCheckoutSessionCommand, DomainError, ErrorCode, type MerchantScope } from '@pp/contracts';
 import { BusClient } from '@pp/platform';
-import { TestStack, waitFor } from '@pp/testing';
+import { genuineNoticeEvidence, TestStack, waitFor } from '@pp/testing';
 import { Client } from 'pg';
 
 /*
@@ -38,7 +38,7 @@ describe('refunds when the ledger dies between commit and reply', () => {
       sender_email: null,
       comment: null,
       reference_number: 'C1',
-      review_reason: null,
+      evidence: genuineNoticeEvidence(),
     });
     return (await bus.request('payments.verify.v1', { ...LIVE, payment_id: recorded.id, verified_by: 'usr_owner' })).id;
   }

@@ -6,20 +6,19 @@ import {
   DomainError,
   ErrorCode,
   RecordTransferCommand,
-  ReviewReason,
   type StreamAppend,
   transactionStreamId,
   type TransactionView,
 } from '@pp/contracts';
 import { type Clock, normalizeMemo } from '@pp/kernel';
 import { BusClient, retryOnConcurrencyConflict } from '@pp/platform';
-import type { CheckoutSession } from '../checkout-session/checkout-session.decider';
 import { CLOCK } from '../checkout-session/checkout-session.lifecycle';
 import { CheckoutSessionRepository } from '../checkout-session/checkout-session.repository';
 import { decide, fold, type Payment } from './payment.decider';
 import { PaymentRepository } from './payment.repository';
 import { transactionView } from './payment.view';
-import { isOpen, sessionCompletion } from './session-completion';
+import { sessionCompletion } from './session-completion';
+import { matchTransfer, payableSessionId } from './transfer-match.policy';
 
 /**
  * One payment per e-mail, ever: its id is derived from the email_id, so the
@@ -30,13 +29,11 @@ export const paymentIdOfEmail = (emailId: string): string =>
   `txn_${createHash('sha256').update(`email:${emailId}`).digest('hex').slice(0, 24)}`;
 
 /**
- * A live transfer e-mail from the ingest (SPEC §3.1, §3.2, DESIGN.md §3). It
- * auto-confirms (AUTO_EMAIL) when the memo names a PENDING, unexpired live
- * session of the merchant with the same amount and the ingest gave no reason
- * to doubt it; the session completes in the same append. Anything else is
- * never lost: a REQUIRES_MANUAL_REVIEW payment with machine-readable reasons
- * and payment.pending_review. A test session is never confirmed from e-mail,
- * and is not linked (live data never points into test mode).
+ * A live transfer e-mail from the ingest (SPEC §3.1, §3.2, DESIGN.md §3):
+ * loads the session its memo names and records the payment the
+ * transfer-match policy decides. A confirmation completes the session in the
+ * same append; anything else is never lost: a REQUIRES_MANUAL_REVIEW payment
+ * with machine-readable reasons and payment.pending_review.
  */
 @Controller()
 export class RecordTransferHandler {
@@ -57,13 +54,19 @@ export class RecordTransferHandler {
         return transactionView(existing);
       }
       const memo = command.memo === null || command.memo === undefined ? null : (normalizeMemo(command.memo) ?? command.memo);
-      const match = memo ? await this.sessionOfMemo(memo) : undefined;
-      const linked = match && match.merchant_id === command.merchant_id && match.livemode ? await this.sessions.load(match.session_id) : undefined;
+      const memoOwner = memo ? await this.sessionOfMemo(memo) : undefined;
+      const payableId = payableSessionId(memoOwner, command.merchant_id);
+      const linked = payableId ? await this.sessions.load(payableId) : undefined;
       const session = linked?.state ?? null;
       const now = this.clock.now();
-
-      const reasons = reviewReasons(command, match, session, now);
-      const status = reasons.length === 0 ? 'CONFIRMED' : 'REQUIRES_MANUAL_REVIEW';
+      const { status, review_reasons } = matchTransfer({
+        merchant_id: command.merchant_id,
+        amount: command.amount,
+        evidence: command.evidence,
+        memo_owner: memoOwner,
+        session,
+        now,
+      });
       const events = decide(null, {
         kind: 'record',
         now,
@@ -81,7 +84,7 @@ export class RecordTransferHandler {
           comment: command.comment ?? null,
           status,
           verification_method: 'AUTO_EMAIL',
-          review_reasons: reasons,
+          review_reasons,
           source: 'email',
           email_id: command.email_id,
           reference_number: command.reference_number ?? null,
@@ -102,18 +105,4 @@ export class RecordTransferHandler {
       throw error;
     }
   }
-}
-
-/** Why the transfer cannot be confirmed automatically; empty when it can. */
-function reviewReasons(command: RecordTransferCommand, match: CheckoutSessionRef | undefined, session: CheckoutSession | null, now: Date): string[] {
-  const reasons: string[] = [];
-  if (match && match.merchant_id === command.merchant_id && !match.livemode) reasons.push(ReviewReason.TestSession);
-  else if (!session) reasons.push(ReviewReason.UnknownMemo);
-  else {
-    if (session.status === 'COMPLETED') reasons.push(ReviewReason.SessionCompleted);
-    else if (!isOpen(session, now)) reasons.push(ReviewReason.SessionExpired);
-    if (session.amount !== command.amount) reasons.push(ReviewReason.WrongAmount);
-  }
-  for (const reason of [command.review_reason, ...(command.review_reasons ?? [])]) if (reason && !reasons.includes(reason)) reasons.push(reason);
-  return reasons;
 }

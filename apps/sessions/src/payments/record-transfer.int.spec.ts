@@ -8,7 +8,7 @@ import {
 } from '@pp/contracts';
 import { generateMemo, newSessionId } from '@pp/kernel';
 import { BusClient } from '@pp/platform';
-import { TestStack } from '@pp/testing';
+import { genuineNoticeEvidence, TestStack } from '@pp/testing';
 import { Client } from 'pg';
 import { paymentIdOfEmail } from './record-transfer.handler';
 
@@ -47,7 +47,7 @@ describe('payments.record-transfer.v1 (live e-mail transfers)', () => {
     sender_email: 'jo@bank.example',
     comment: 'thanks',
     reference_number: 'C1ABCDEF',
-    review_reason: null,
+    evidence: genuineNoticeEvidence(),
     ...overrides,
   });
 
@@ -91,7 +91,13 @@ describe('payments.record-transfer.v1 (live e-mail transfers)', () => {
     ['unknown_memo (nobody’s memo)', async () => ({ memo: 'PP-ZZZZZZ' }), ['unknown_memo'], false],
     ['unknown_memo (another merchant’s session)', async () => ({ memo: (await createSession(OTHER)).memo }), ['unknown_memo'], false],
     ['test_session', async () => ({ memo: (await createSession(TEST)).memo }), ['test_session'], false],
-    ['a reason from the ingest', async () => ({ memo: (await createSession(LIVE)).memo, review_reason: 'unauthenticated_sender' }), ['unauthenticated_sender'], true],
+    ['a reason from the ingest', async () => ({ memo: (await createSession(LIVE)).memo, evidence: genuineNoticeEvidence({ authenticated: false }) }), ['unauthenticated_sender'], true],
+    [
+      'recipient_mismatch (a genuine notice signed to another address)',
+      async () => ({ memo: (await createSession(LIVE)).memo, evidence: genuineNoticeEvidence({ signed_recipient: 'payer@attacker.example' }) }),
+      ['recipient_mismatch'],
+      true,
+    ],
   ] as const)('records %s as REQUIRES_MANUAL_REVIEW with payment.pending_review', async (_name, given, reasons, linked) => {
     const overrides = await given();
     const payment = await record(transfer(overrides));
@@ -173,6 +179,16 @@ describe('payments.record-transfer.v1 (live e-mail transfers)', () => {
     expect(results.map((payment) => payment.status).sort()).toEqual(['CONFIRMED', 'REQUIRES_MANUAL_REVIEW', 'REQUIRES_MANUAL_REVIEW']);
     const { rows } = await db.query(`SELECT count(*)::int AS n FROM ledger.merchant_events WHERE type = 'checkout.session.completed' AND data->>'session_id' = $1`, [session.id]);
     expect(rows[0].n).toBe(1);
+  });
+
+  it('refuses a command without evidence: nothing confirms on the word of the caller alone', async () => {
+    const bare: Partial<RecordTransferCommand> = transfer({ memo: (await createSession(LIVE)).memo });
+    delete bare.evidence;
+    const error = await record(bare as RecordTransferCommand).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toMatchObject({ code: 'VALIDATION_FAILED', message: expect.stringContaining('evidence must be an object') });
   });
 
   it('refuses a test-mode command', async () => {

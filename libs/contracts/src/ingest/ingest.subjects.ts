@@ -5,9 +5,9 @@ import type { SubmitEmailCommand, SubmitEmailReply } from './submit-email.comman
 /** Served by the ingest service. */
 export interface IngestSubjects {
   /**
-   * Stores one raw transfer e-mail (append-only) and processes it. A copy with the same
-   * Message-ID, or an authenticated notice repeating an Interac reference number, answers
-   * 'duplicate'. Errors: VALIDATION_FAILED (not base64, not RFC 822, larger than 5 MB).
+   * Stores one raw transfer e-mail (append-only) and processes it. A copy of the same bytes,
+   * or an authenticated notice repeating an Interac reference number, answers 'duplicate'
+   * (never a mere Message-ID: a forgery can copy it). Errors: VALIDATION_FAILED (not base64, not RFC 822, larger than 5 MB).
    */
   'ingest.email.submit.v1': { request: SubmitEmailCommand; reply: SubmitEmailReply };
   /** Transfer e-mails addressed to no known merchant (platform admins), newest first. NOT_FOUND when starting_after is not quarantined. */

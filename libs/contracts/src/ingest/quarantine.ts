@@ -60,7 +60,7 @@ export interface QuarantinedEmailView {
   status: QuarantineStatus;
   received_at: string;
   quarantined_at: string;
-  /** The recipients matching looked up (To, then Delivered-To), lowercased. */
+  /** The recipients matching looked up (the signed recipient, every To, then Delivered-To), lowercased. */
   recipients: string[];
   /** The From address as written (trusted only when authenticated is true). */
   from: string | null;

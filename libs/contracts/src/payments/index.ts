@@ -3,3 +3,4 @@ export * from './payment.events';
 export * from './payment.views';
 export * from './payments.subjects';
 export * from './simulate-payment.body';
+export * from './transfer-evidence';

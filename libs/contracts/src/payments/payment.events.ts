@@ -40,7 +40,7 @@ export interface TransactionRecordedV1 {
   comment: string | null;
   status: Extract<TransactionStatus, 'CONFIRMED' | 'FAILED' | 'REQUIRES_MANUAL_REVIEW'>;
   verification_method: VerificationMethod;
-  /** Machine-readable reasons for REQUIRES_MANUAL_REVIEW (REVIEW_REASONS plus any the ingest gave); empty otherwise. */
+  /** Machine-readable reasons for REQUIRES_MANUAL_REVIEW (ReviewReason, then the ingest's authentication and parse reasons); empty otherwise. */
   review_reasons: string[];
   source: PaymentSource;
   /** The ingested e-mail (em_…) for source email. */

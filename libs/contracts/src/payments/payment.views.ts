@@ -6,8 +6,9 @@ export const VERIFICATION_METHODS = ['AUTO_EMAIL', 'MANUAL_ADMIN', 'PSP_PAY'] as
 export type VerificationMethod = (typeof VERIFICATION_METHODS)[number];
 
 /**
- * Machine-readable reasons a transfer needs review (DESIGN.md §3). The ingest
- * may add its own (e.g. unauthenticated_sender) through `review_reason`.
+ * Machine-readable reasons a transfer needs review (DESIGN.md §3,
+ * docs/INGEST-FORMATS.md), decided by the sessions service's transfer-match
+ * policy. The ingest's authentication and parse reasons follow them as given.
  */
 export enum ReviewReason {
   WrongAmount = 'wrong_amount',
@@ -15,7 +16,29 @@ export enum ReviewReason {
   SessionExpired = 'session_expired',
   SessionCompleted = 'session_completed',
   TestSession = 'test_session',
+  /** Not proven to come from Interac; the authentication reasons follow. */
+  UnauthenticatedSender = 'unauthenticated_sender',
+  /** The signed recipient is not the merchant's registered deposit address (the notice was routed by another header). */
+  RecipientMismatch = 'recipient_mismatch',
+  /** The notice has no To header. */
+  RecipientMissing = 'recipient_missing',
+  /** Several To headers: DKIM signs only the bottom one, a mail reader may show (or merge) the others. */
+  RecipientNotUnique = 'recipient_not_unique',
+  /** The signed To header names several mailboxes, a group, or no readable address. */
+  RecipientNotSingleMailbox = 'recipient_not_single_mailbox',
+  /** No passing trusted signature covers the To header. */
+  RecipientNotSigned = 'recipient_not_signed',
 }
+
+/** What the ingest may report about a notice's recipient (TransferEvidence.recipient_reasons). */
+export const RECIPIENT_REASONS = [
+  ReviewReason.RecipientMissing,
+  ReviewReason.RecipientNotUnique,
+  ReviewReason.RecipientNotSingleMailbox,
+  ReviewReason.RecipientNotSigned,
+] as const;
+/** The codes as string literals, so a reason read back from storage or a test needs no enum. */
+export type RecipientReason = `${(typeof RECIPIENT_REASONS)[number]}`;
 
 /** A transaction as GET /v1/payments lists it (SPEC §2.2, plus session_id and livemode from DESIGN.md §3). */
 export interface TransactionView {

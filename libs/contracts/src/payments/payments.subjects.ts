@@ -1,15 +1,13 @@
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, Equals, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Length, Matches, MaxLength, Min, ValidateNested } from 'class-validator';
+import { Equals, IsBoolean, IsIn, IsInt, IsObject, IsOptional, IsString, Length, Matches, MaxLength, Min, ValidateNested } from 'class-validator';
 import type { CheckoutSessionView } from '../checkout-sessions/checkout-session.views';
 import { type ListPage, PageLimitParams } from '../list-page';
 import { IdempotencyToken, MerchantScope } from '../merchant-scope';
 import { TRANSACTION_STATUSES, type TransactionStatus, type TransactionView } from './payment.views';
 import { SIMULATED_OUTCOMES, type SimulatedOutcome } from './simulate-payment.body';
+import { TransferEvidence } from './transfer-evidence';
 
 export const PAYMENT_ID_PATTERN = /^txn_[a-z0-9]{8,64}$/;
-
-/** A machine-readable review reason: snake_case, optionally qualified (header_not_unique:from). */
-const REVIEW_REASON = /^[a-z][a-z0-9_]{0,63}(:[a-z][a-z0-9_-]{0,31})?$/;
 
 /** `payments.simulate.v1`: the sandbox simulator (test mode only), from the gateway or the hosted checkout page. */
 export class SimulatePaymentCommand extends MerchantScope {
@@ -49,7 +47,7 @@ export class VerifyPaymentCommand extends MerchantScope {
   verified_by!: string;
 }
 
-/** `payments.record-transfer.v1`: a live transfer e-mail, parsed and authenticated by the ingest. */
+/** `payments.record-transfer.v1`: a live transfer e-mail, with what the ingest established about it (docs/INGEST-FORMATS.md). */
 export class RecordTransferCommand {
   @IsString()
   @Length(1, 64)
@@ -94,18 +92,11 @@ export class RecordTransferCommand {
   @Length(1, 128)
   reference_number!: string | null;
 
-  /** Set by the ingest when it already knows the transfer needs review (e.g. unauthenticated_sender). */
-  @IsOptional()
-  @IsString()
-  @Matches(REVIEW_REASON, { message: 'review_reason must be a snake_case word' })
-  review_reason!: string | null;
-
-  /** More reasons from the ingest (authentication and parse reasons, docs/INGEST-FORMATS.md), e.g. header_not_unique:from. */
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(20)
-  @Matches(REVIEW_REASON, { each: true, message: 'review_reasons must each be a snake_case word, optionally with a :qualifier' })
-  review_reasons?: string[];
+  /** What the ingest established about the e-mail; the transfer-match policy decides from it alone. */
+  @IsObject({ message: 'evidence must be an object' })
+  @ValidateNested()
+  @Type(() => TransferEvidence)
+  evidence!: TransferEvidence;
 }
 
 

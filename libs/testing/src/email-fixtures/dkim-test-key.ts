@@ -46,11 +46,17 @@ export function writeDnsOverrides(...dkimKeys: TestDkimKey[]): string {
 
 export interface SignOptions {
   key?: TestDkimKey;
-  /** Header fields the signature covers; the default covers From, To, Subject, Date, Message-ID, Reply-To. */
+  /**
+   * Header fields the signature covers; the default covers what a genuine
+   * notice must have signed (docs/INGEST-FORMATS.md): From, To, Subject, Date,
+   * Message-ID, Reply-To and the MIME headers.
+   */
   headerList?: string[];
   /** Adds an l= tag (signs only this many body bytes). */
   maxBodyLength?: number;
 }
+
+export const DEFAULT_SIGNED_HEADERS = ['from', 'to', 'subject', 'date', 'message-id', 'reply-to', 'mime-version', 'content-type', 'content-transfer-encoding'];
 
 /** Prepends a DKIM-Signature to a raw message, as Interac's mail server would. */
 export async function signEmail(raw: string, options: SignOptions = {}): Promise<string> {
@@ -62,7 +68,7 @@ export async function signEmail(raw: string, options: SignOptions = {}): Promise
         selector: key.selector,
         privateKey: key.privateKey,
         canonicalization: 'relaxed/relaxed',
-        headerList: options.headerList ?? ['from', 'to', 'subject', 'date', 'message-id', 'reply-to', 'mime-version', 'content-type'],
+        headerList: options.headerList ?? DEFAULT_SIGNED_HEADERS,
         ...(options.maxBodyLength !== undefined ? { maxBodyLength: options.maxBodyLength } : {}),
       },
     ],

@@ -1,5 +1,6 @@
 import { EmailEvidence1767300000000 } from './1767300000000-email-evidence.migration';
 import { Quarantine1767400000000 } from './1767400000000-quarantine.migration';
+import { DedupeByContent1767500000000 } from './1767500000000-dedupe-by-content.migration';
 
 /** Every migration of the ingest schema, oldest first. */
-export const IngestMigrations: Function[] = [EmailEvidence1767300000000, Quarantine1767400000000];
+export const IngestMigrations: Function[] = [EmailEvidence1767300000000, Quarantine1767400000000, DedupeByContent1767500000000];
