@@ -27,7 +27,7 @@ export const QUARANTINED_EMAIL_SCHEMA: SchemaObject = {
     status: { type: 'string', enum: [...QUARANTINE_STATUSES] },
     received_at: dateTime,
     quarantined_at: dateTime,
-    recipients: { type: 'array', items: { type: 'string' }, description: 'To, then Delivered-To: no merchant has any of them as deposit address' },
+    recipients: { type: 'array', items: { type: 'string' }, description: 'The signed recipient, then every To mailbox, then Delivered-To: no merchant has any of them as deposit address' },
     from: nullableString,
     authenticated: { type: 'boolean', description: 'DKIM proved the mail comes from Interac' },
     subject: { type: 'string' },
