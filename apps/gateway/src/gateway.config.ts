@@ -1,6 +1,6 @@
 import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Max, Min, MinLength } from 'class-validator';
-import { BaseConfig, WithDatabase, WithRedis, toInt } from '@pp/platform';
+import { BaseConfig, IsStrongSecret, WithDatabase, WithRedis, toInt } from '@pp/platform';
 
 export class GatewayConfig extends WithRedis(WithDatabase(BaseConfig)) {
   @IsOptional()
@@ -19,6 +19,15 @@ export class GatewayConfig extends WithRedis(WithDatabase(BaseConfig)) {
   @IsString({ message: 'must be a string' })
   @MinLength(16, { message: 'must be at least 16 characters' })
   INGEST_TOKEN!: string;
+
+  /**
+   * The gateway's own secret, never sent anywhere: sub-keys derived from it
+   * (HKDF, one label per purpose) name Redis entries built from credentials
+   * and encrypt cached responses (docs/ARCHITECTURE.md, Idempotency). Rotating
+   * it makes earlier cached responses unreplayable and restarts rate-limit counts.
+   */
+  @IsStrongSecret(32)
+  SERVER_SECRET!: string;
 
   /** Requests per second per live key unless the key sets its own limit. */
   @IsOptional()
