@@ -37,11 +37,26 @@ interface ComposeService {
   healthcheck?: { test: string[] };
 }
 
-/** Compose's ${VAR:-default} interpolation, enough to read the defaults. */
-const interpolate = (value: string) => value.replace(/\$\{[A-Z_]+:-([^}]*)\}/g, '$1');
+/** What an operator puts in .env for the variables compose requires (`${VAR:?message}`, no default). */
+const REQUIRED_SAMPLES: Record<string, string> = {
+  SERVER_SECRET: 'q7Vd2LxR9mKp4TzW8nYc3HbJ6sFg1AeU',
+  WEBHOOK_SECRET_KEYS: `k1:${Buffer.alloc(32, 7).toString('base64')}`,
+  REDIS_GATEWAY_PASSWORD: 'gatewaypassword',
+  REDIS_SESSIONS_PASSWORD: 'sessionspassword',
+  REDIS_WEBHOOKS_PASSWORD: 'webhookspassword',
+};
+
+/** Compose's ${VAR:-default} and ${VAR:?message} interpolation: defaults as written, required variables from the samples. */
+const interpolate = (value: string) =>
+  value
+    .replace(/\$\{[A-Z_]+:-([^}]*)\}/g, '$1')
+    .replace(/\$\{([A-Z_]+):\?[^}]*\}/g, (_, name: string) => {
+      if (!(name in REQUIRED_SAMPLES)) throw new Error(`docker-compose.yml requires ${name}, which this spec has no sample for`);
+      return REQUIRED_SAMPLES[name]!;
+    });
 
 describe('docker-compose.yml', () => {
-  const compose = parse(readFileSync(join(root, 'docker-compose.yml'), 'utf8')) as { services: Record<string, ComposeService> };
+  const compose = parse(readFileSync(join(root, 'docker-compose.yml'), 'utf8'), { merge: true }) as { services: Record<string, ComposeService> };
   const { services } = compose;
 
   it('runs Postgres, NATS with JetStream, Redis without eviction and Jaeger, each health-checked', () => {
@@ -70,6 +85,29 @@ describe('docker-compose.yml', () => {
     if (needs(name, 'REDIS_URL')) expect(deps).toContain('redis');
   });
 
+  it('requires the secrets with no default, and gives each Redis user of a service only its own keys', () => {
+    const text = readFileSync(join(root, 'docker-compose.yml'), 'utf8');
+    for (const name of Object.keys(REQUIRED_SAMPLES)) {
+      expect(text).toMatch(new RegExp(`\\$\\{${name}:\\?`));
+      expect(text).not.toMatch(new RegExp(`\\$\\{${name}:-`));
+    }
+    const redis = services.redis.command!.map(interpolate);
+    const user = (name: string) => {
+      const start = redis.findIndex((arg, i) => redis[i - 1] === '--user' && arg === name);
+      const end = redis.indexOf('--user', start);
+      return redis.slice(start + 1, end === -1 ? undefined : end);
+    };
+    expect(user('default')).toEqual(['on', 'nopass', '-@all', '+ping']);
+    const users = { gateway: '~gateway:*', sessions: '~bull:session-expiry:*', webhooks: '~bull:webhook-delivery:*' };
+    for (const [name, keys] of Object.entries(users)) {
+      const password = REQUIRED_SAMPLES[`REDIS_${name.toUpperCase()}_PASSWORD`];
+      expect(user(name)).toEqual(expect.arrayContaining(['on', `>${password}`, keys, '-@admin', '-@dangerous']));
+      expect(interpolate(services[name].environment!.REDIS_URL!)).toBe(`redis://${name}:${password}@redis:6379`);
+    }
+    // Services that do not use Redis get no Redis credentials.
+    for (const name of SERVICE_NAMES.filter((n) => !(n in users))) expect(services[name].environment?.REDIS_URL).toBeUndefined();
+  });
+
   it('builds images that run the compiled service named by the build argument', () => {
     const dockerfile = readFileSync(join(root, 'deploy', 'Dockerfile'), 'utf8');
     expect(dockerfile).toMatch(/ARG APP/);
@@ -92,6 +130,33 @@ describe('deploy/k8s', () => {
     expect(container.envFrom).toEqual([{ configMapRef: { name: 'checkout-config' } }, { secretRef: { name: 'checkout-secrets' } }]);
     if (HTTP_PORTS[name]) {
       expect(documents.some((doc) => doc.kind === 'Service' && doc.metadata.name === name)).toBe(true);
+    }
+  });
+
+  it('gives Redis credentials and per-service secrets only to the service that uses them, from a Secret other pods do not get', () => {
+    const own: Partial<Record<ServiceName, Record<string, string>>> = {
+      gateway: { REDIS_URL: 'GATEWAY_REDIS_URL', SERVER_SECRET: 'SERVER_SECRET' },
+      sessions: { REDIS_URL: 'SESSIONS_REDIS_URL' },
+      webhooks: { REDIS_URL: 'WEBHOOKS_REDIS_URL', WEBHOOK_SECRET_KEYS: 'WEBHOOK_SECRET_KEYS' },
+    };
+    const config = documents.find((doc) => doc.kind === 'ConfigMap' && doc.metadata.name === 'checkout-config');
+    expect(config.data.REDIS_URL).toBeUndefined();
+    for (const name of SERVICE_NAMES) {
+      const [container] = documents.find((doc) => doc.kind === 'Deployment' && doc.metadata.name === name).spec.template.spec.containers;
+      const refs = Object.fromEntries(
+        (container.env ?? []).map((entry: { name: string; valueFrom: { secretKeyRef: { name: string; key: string } } }) => {
+          expect(entry.valueFrom.secretKeyRef.name).toBe('checkout-service-secrets');
+          return [entry.name, entry.valueFrom.secretKeyRef.key];
+        }),
+      );
+      expect(refs).toEqual(own[name] ?? {});
+    }
+    const redis = documents.find((doc) => doc.kind === 'StatefulSet' && doc.metadata.name === 'redis');
+    expect(redis.spec.template.spec.containers[0].args).toEqual(expect.arrayContaining(['--aclfile', 'noeviction']));
+    const acl = documents.find((doc) => doc.kind === 'Secret' && doc.metadata.name === 'redis-acl').stringData['users.acl'] as string;
+    expect(acl).toContain('user default on nopass -@all +ping');
+    for (const [name, keys] of [['gateway', '~gateway:*'], ['sessions', '~bull:session-expiry:*'], ['webhooks', '~bull:webhook-delivery:*']]) {
+      expect(acl).toMatch(new RegExp(`^user ${name} on >\\S+ ${keys.replace(/[*]/g, '\\*')} \\+@all -@admin -@dangerous`, 'm'));
     }
   });
 

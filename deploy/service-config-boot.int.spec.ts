@@ -11,6 +11,8 @@ const VALID_ENV: Record<string, string> = {
   SDK_URL: 'http://localhost:3001',
   ADMIN_TOKEN: 'admin-token-for-config-tests',
   INGEST_TOKEN: 'ingest-token-for-config-tests',
+  SERVER_SECRET: 'q7Vd2LxR9mKp4TzW8nYc3HbJ6sFg1AeU',
+  WEBHOOK_SECRET_KEYS: `k1:${Buffer.alloc(32, 7).toString('base64')}`,
 };
 
 function boot(service: ServiceName, env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {

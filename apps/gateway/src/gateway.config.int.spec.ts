@@ -17,6 +17,7 @@ describe('gateway configuration', () => {
     REDIS_URL: testInfra.redisUrl,
     DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/never_used',
     INGEST_TOKEN: 'ingest-token-0123456789',
+    SERVER_SECRET: 'q7Vd2LxR9mKp4TzW8nYc3HbJ6sFg1AeU',
     GATEWAY_PORT: '0',
   };
 
@@ -31,5 +32,17 @@ describe('gateway configuration', () => {
     expect(code).not.toBe(0);
     expect(stderr).toMatch(/ADMIN_TOKEN is invalid: must be at least 16 characters/);
     expect(stderr).toMatch(/INGEST_TOKEN is invalid: must be at least 16 characters/);
+  });
+
+  it('exits non-zero naming SERVER_SECRET when it is missing, short or a placeholder', async () => {
+    const withoutSecret = Object.fromEntries(Object.entries(base).filter(([name]) => name !== 'SERVER_SECRET'));
+    const missing = await runGateway({ ...withoutSecret, ADMIN_TOKEN: 'admin-token-0123456789' });
+    expect(missing.code).not.toBe(0);
+    expect(missing.stderr).toContain('SERVER_SECRET is required (must be at least 32 random characters');
+    const short = await runGateway({ ...base, ADMIN_TOKEN: 'admin-token-0123456789', SERVER_SECRET: 'too-short-0123456789' });
+    expect(short.stderr).toContain('SERVER_SECRET is invalid: must be at least 32 random characters');
+    const placeholder = await runGateway({ ...base, ADMIN_TOKEN: 'admin-token-0123456789', SERVER_SECRET: 'change-me-server-secret-0123456789' });
+    expect(placeholder.code).not.toBe(0);
+    expect(placeholder.stderr).toContain('SERVER_SECRET is invalid: looks like a placeholder');
   });
 });
