@@ -18,6 +18,15 @@ import { MerchantEventConsumer } from './intake/merchant-event.consumer';
     RedisModule.forService(),
   ],
   controllers: [EndpointsController, DeliveriesController],
-  providers: [EndpointSecrets, EndpointSecretResealer, EndpointRepository, DeliveryRepository, DeliveryQueue, DeliveryAttemptJob, DeliverySweeper, MerchantEventConsumer],
+  providers: [
+    EndpointSecrets,
+    EndpointSecretResealer,
+    EndpointRepository,
+    DeliveryRepository,
+    DeliveryQueue,
+    DeliveryAttemptJob,
+    DeliverySweeper,
+    MerchantEventConsumer,
+  ],
 })
 export class WebhooksModule {}

@@ -41,10 +41,12 @@ export class EndpointSecretResealer implements OnModuleInit {
     }
     let resealed = 0;
     for (const row of rows) {
+      const secret = this.resealed(row.id, row.secret_sealed);
+      const previous = row.previous_secret_sealed && this.resealed(row.id, row.previous_secret_sealed);
       const [, affected] = await this.db.query(
         `UPDATE webhooks.endpoints SET secret_sealed = $4, previous_secret_sealed = $5
           WHERE id = $1 AND secret_sealed = $2 AND previous_secret_sealed IS NOT DISTINCT FROM $3`,
-        [row.id, row.secret_sealed, row.previous_secret_sealed, this.resealed(row.id, row.secret_sealed), row.previous_secret_sealed && this.resealed(row.id, row.previous_secret_sealed)],
+        [row.id, row.secret_sealed, row.previous_secret_sealed, secret, previous],
       );
       resealed += affected; // 0 when a rotation changed the row meanwhile: it was sealed under the current key then
     }
