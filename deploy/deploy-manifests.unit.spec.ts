@@ -39,10 +39,21 @@ interface ComposeService {
   healthcheck?: { test: string[] };
 }
 
+/** What an operator puts in .env for the variables compose requires (`${VAR:?message}`, no default). */
+const REQUIRED_SAMPLES: Record<string, string> = {
+  SERVER_SECRET: 'q7Vd2LxR9mKp4TzW8nYc3HbJ6sFg1AeU',
+  WEBHOOK_SECRET_KEYS: `k1:${Buffer.alloc(32, 7).toString('base64')}`,
+  REDIS_GATEWAY_PASSWORD: 'gatewaypassword',
+  REDIS_SESSIONS_PASSWORD: 'sessionspassword',
+  REDIS_WEBHOOKS_PASSWORD: 'webhookspassword',
+};
+
 /** The operator's environment when compose runs: the variables compose requires (${VAR:?message}). */
 const OPERATOR_ENV: Record<string, string> = {
   ADMIN_TOKEN: `adm_${randomBytes(24).toString('hex')}`,
   INGEST_TOKEN: `ing_${randomBytes(24).toString('hex')}`,
+  POSTGRES_PASSWORD: randomBytes(16).toString('hex'),
+  ...REQUIRED_SAMPLES,
   ...Object.fromEntries(['OWNER', ...DATABASE_SERVICES.map((name) => name.toUpperCase())].map((role) => [`PP_DB_${role}_PASSWORD`, randomBytes(16).toString('hex')])),
 };
 
@@ -130,6 +141,29 @@ describe('docker-compose.yml', () => {
     expect(() => loadConfig(GatewayConfig, env)).toThrow(/ADMIN_TOKEN is invalid: (must be at least 32 characters|looks like a placeholder)/);
   });
 
+  it('requires the secrets with no default, and gives each Redis user of a service only its own keys', () => {
+    const text = readFileSync(join(root, 'docker-compose.yml'), 'utf8');
+    for (const name of Object.keys(REQUIRED_SAMPLES)) {
+      expect(text).toMatch(new RegExp(`\\$\\{${name}:\\?`));
+      expect(text).not.toMatch(new RegExp(`\\$\\{${name}:-`));
+    }
+    const redis = services.redis.command!.map((arg) => interpolate(arg));
+    const user = (name: string) => {
+      const start = redis.findIndex((arg, i) => redis[i - 1] === '--user' && arg === name);
+      const end = redis.indexOf('--user', start);
+      return redis.slice(start + 1, end === -1 ? undefined : end);
+    };
+    expect(user('default')).toEqual(['on', 'nopass', '-@all', '+ping']);
+    const users = { gateway: '~gateway:*', sessions: '~bull:session-expiry:*', webhooks: '~bull:webhook-delivery:*' };
+    for (const [name, keys] of Object.entries(users)) {
+      const password = REQUIRED_SAMPLES[`REDIS_${name.toUpperCase()}_PASSWORD`];
+      expect(user(name)).toEqual(expect.arrayContaining(['on', `>${password}`, keys, '-@admin', '-@dangerous']));
+      expect(interpolate(services[name].environment!.REDIS_URL!)).toBe(`redis://${name}:${password}@redis:6379`);
+    }
+    // Services that do not use Redis get no Redis credentials.
+    for (const name of SERVICE_NAMES.filter((n) => !(n in users))) expect(services[name].environment?.REDIS_URL).toBeUndefined();
+  });
+
   it('builds images that run the compiled service named by the build argument', () => {
     const dockerfile = readFileSync(join(root, 'deploy', 'Dockerfile'), 'utf8');
     expect(dockerfile).toMatch(/ARG APP/);
@@ -158,7 +192,7 @@ describe('deploy/k8s', () => {
   /** The env entries that build a container's DATABASE_URL (or another URL variable) from one role's Secret. */
   const roleUrl = (container: { env?: { name: string; value?: string; valueFrom?: { secretKeyRef: { name: string } } }[] }, variable: string) => {
     const env = container.env ?? [];
-    const secrets = new Set(env.filter((entry) => entry.valueFrom).map((entry) => entry.valueFrom!.secretKeyRef.name));
+    const secrets = new Set(env.filter((entry) => entry.valueFrom && entry.name.startsWith('DATABASE_')).map((entry) => entry.valueFrom!.secretKeyRef.name));
     return { secrets: [...secrets], url: env.find((entry) => entry.name === variable)?.value };
   };
   const secret = (name: string) => documents.find((doc) => doc.kind === 'Secret' && doc.metadata.name === name);
@@ -167,7 +201,7 @@ describe('deploy/k8s', () => {
     const deployment = documents.find((doc) => doc.kind === 'Deployment' && doc.metadata.name === name);
     const [container] = deployment.spec.template.spec.containers;
     const { secrets, url } = roleUrl(container, 'DATABASE_URL');
-    if (!isDatabaseService(name)) return expect(container.env).toBeUndefined();
+    if (!isDatabaseService(name)) return expect(url).toBeUndefined();
     expect(secrets).toEqual([`postgres-${name}`]);
     expect(url).toBe('postgres://$(DATABASE_ROLE):$(DATABASE_PASSWORD)@postgres:5432/pp');
     expect(secret(`postgres-${name}`).stringData.username).toBe(serviceRole(name));
@@ -190,6 +224,33 @@ describe('deploy/k8s', () => {
     for (const variable of ['ADMIN_TOKEN', 'INGEST_TOKEN']) {
       expect(secret.stringData[variable]).toBeDefined();
       expect(() => loadConfig(GatewayConfig, { ...env, [variable]: secret.stringData[variable] })).toThrow(`${variable} is invalid`);
+    }
+  });
+
+  it('gives Redis credentials and per-service secrets only to the service that uses them, from a Secret other pods do not get', () => {
+    const own: Partial<Record<ServiceName, Record<string, string>>> = {
+      gateway: { REDIS_URL: 'GATEWAY_REDIS_URL', SERVER_SECRET: 'SERVER_SECRET' },
+      sessions: { REDIS_URL: 'SESSIONS_REDIS_URL' },
+      webhooks: { REDIS_URL: 'WEBHOOKS_REDIS_URL', WEBHOOK_SECRET_KEYS: 'WEBHOOK_SECRET_KEYS' },
+    };
+    const config = documents.find((doc) => doc.kind === 'ConfigMap' && doc.metadata.name === 'checkout-config');
+    expect(config.data.REDIS_URL).toBeUndefined();
+    for (const name of SERVICE_NAMES) {
+      const [container] = documents.find((doc) => doc.kind === 'Deployment' && doc.metadata.name === name).spec.template.spec.containers;
+      const refs = Object.fromEntries(
+        (container.env ?? []).filter((entry: { name: string }) => !entry.name.startsWith('DATABASE_')).map((entry: { name: string; valueFrom: { secretKeyRef: { name: string; key: string } } }) => {
+          expect(entry.valueFrom.secretKeyRef.name).toBe('checkout-service-secrets');
+          return [entry.name, entry.valueFrom.secretKeyRef.key];
+        }),
+      );
+      expect(refs).toEqual(own[name] ?? {});
+    }
+    const redis = documents.find((doc) => doc.kind === 'StatefulSet' && doc.metadata.name === 'redis');
+    expect(redis.spec.template.spec.containers[0].args).toEqual(expect.arrayContaining(['--aclfile', 'noeviction']));
+    const acl = documents.find((doc) => doc.kind === 'Secret' && doc.metadata.name === 'redis-acl').stringData['users.acl'] as string;
+    expect(acl).toContain('user default on nopass -@all +ping');
+    for (const [name, keys] of [['gateway', '~gateway:*'], ['sessions', '~bull:session-expiry:*'], ['webhooks', '~bull:webhook-delivery:*']]) {
+      expect(acl).toMatch(new RegExp(`^user ${name} on >\\S+ ${keys.replace(/[*]/g, '\\*')} \\+@all -@admin -@dangerous`, 'm'));
     }
   });
 

@@ -2,17 +2,26 @@ const { randomBytes } = require('node:crypto');
 const { existsSync, mkdirSync, readFileSync, writeFileSync } = require('node:fs');
 const { join } = require('node:path');
 
+/** Each development secret and how to make a fresh one. */
+const GENERATORS = {
+  ADMIN_TOKEN: () => `adm_${randomBytes(24).toString('hex')}`,
+  INGEST_TOKEN: () => `ing_${randomBytes(24).toString('hex')}`,
+  SERVER_SECRET: () => randomBytes(32).toString('base64url'),
+  WEBHOOK_SECRET_KEYS: () => `dev1:${randomBytes(32).toString('base64')}`,
+};
+
 /**
- * Development tokens for `npm start` when the caller sets none: generated once
- * and kept in .dev/secrets.json (git-ignored), so restarts keep the same ones.
+ * Development secrets for `npm start` when the caller sets none: generated once
+ * and kept in .dev/secrets.json (git-ignored), so restarts keep the same ones
+ * (webhook secrets sealed under WEBHOOK_SECRET_KEYS stay readable). A file
+ * from an older checkout gets the secrets it lacks added.
  */
 function devSecrets(root) {
   const file = join(root, '.dev', 'secrets.json');
-  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8'));
-  const secrets = {
-    ADMIN_TOKEN: `adm_${randomBytes(24).toString('hex')}`,
-    INGEST_TOKEN: `ing_${randomBytes(24).toString('hex')}`,
-  };
+  const secrets = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
+  const missing = Object.keys(GENERATORS).filter((name) => !secrets[name]);
+  if (missing.length === 0) return secrets;
+  for (const name of missing) secrets[name] = GENERATORS[name]();
   mkdirSync(join(root, '.dev'), { recursive: true });
   writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
   return secrets;

@@ -17,6 +17,7 @@ describe('gateway configuration', () => {
     REDIS_URL: testInfra.redisUrl,
     DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/never_used',
     INGEST_TOKEN: 'ing_4f9a1c2e7b3d5a8c6e0f1a2b3c4d5e6f',
+    SERVER_SECRET: 'q7Vd2LxR9mKp4TzW8nYc3HbJ6sFg1AeU',
     GATEWAY_PORT: '0',
   };
 
@@ -37,5 +38,17 @@ describe('gateway configuration', () => {
     const { code, stderr } = await runGateway({ ...base, ADMIN_TOKEN: 'change-me-admin-token-change-me-admin-token' });
     expect(code).not.toBe(0);
     expect(stderr).toContain('ADMIN_TOKEN is invalid: looks like a placeholder (contains "change-me")');
+  });
+
+  it('exits non-zero naming SERVER_SECRET when it is missing, short or a placeholder', async () => {
+    const withoutSecret = Object.fromEntries(Object.entries(base).filter(([name]) => name !== 'SERVER_SECRET'));
+    const missing = await runGateway({ ...withoutSecret, ADMIN_TOKEN: 'adm_9c1e4b7a2f5d8e3b6a0c9f2e5b8d1a4c' });
+    expect(missing.code).not.toBe(0);
+    expect(missing.stderr).toContain('SERVER_SECRET is required (must be 32+ random characters');
+    const short = await runGateway({ ...base, ADMIN_TOKEN: 'adm_9c1e4b7a2f5d8e3b6a0c9f2e5b8d1a4c', SERVER_SECRET: 'too-short-0123456789' });
+    expect(short.stderr).toContain('SERVER_SECRET is invalid: must be at least 32 characters');
+    const placeholder = await runGateway({ ...base, ADMIN_TOKEN: 'adm_9c1e4b7a2f5d8e3b6a0c9f2e5b8d1a4c', SERVER_SECRET: 'change-me-server-secret-0123456789' });
+    expect(placeholder.code).not.toBe(0);
+    expect(placeholder.stderr).toContain('SERVER_SECRET is invalid: looks like a placeholder');
   });
 });

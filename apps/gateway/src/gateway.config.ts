@@ -1,7 +1,6 @@
 import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
-import { BaseConfig, WithDatabase, WithRedis, WithTrustedProxies, toInt } from '@pp/platform';
-import { IsOperatorToken } from './operator-token.policy';
+import { BaseConfig, IsStrongSecret, WithDatabase, WithRedis, WithTrustedProxies, toInt } from '@pp/platform';
 
 export class GatewayConfig extends WithTrustedProxies(WithRedis(WithDatabase(BaseConfig))) {
   @IsOptional()
@@ -12,12 +11,21 @@ export class GatewayConfig extends WithTrustedProxies(WithRedis(WithDatabase(Bas
   GATEWAY_PORT = 3000;
 
   /** Bearer token of the platform operator for /v1/admin routes (DESIGN.md §4); 32+ random characters, no placeholder. */
-  @IsOperatorToken()
+  @IsStrongSecret(32)
   ADMIN_TOKEN!: string;
 
   /** Bearer token of the mail relay for /v1/internal/ingest-email (DESIGN.md §4); 32+ random characters, no placeholder. */
-  @IsOperatorToken()
+  @IsStrongSecret(32)
   INGEST_TOKEN!: string;
+
+  /**
+   * The gateway's own secret, never sent anywhere: sub-keys derived from it
+   * (HKDF, one label per purpose) name Redis entries built from credentials
+   * and encrypt cached responses (docs/ARCHITECTURE.md, Idempotency). Rotating
+   * it makes earlier cached responses unreplayable and restarts rate-limit counts.
+   */
+  @IsStrongSecret(32)
+  SERVER_SECRET!: string;
 
   /** Requests per second per live key unless the key sets its own limit. */
   @IsOptional()

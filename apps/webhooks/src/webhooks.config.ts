@@ -1,8 +1,17 @@
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
-import { BaseConfig, toBool, toInt, WithDatabase, WithRedis } from '@pp/platform';
+import { BaseConfig, IsKeyRing, toBool, toInt, WithDatabase, WithRedis } from '@pp/platform';
 
 export class WebhooksConfig extends WithRedis(WithDatabase(BaseConfig)) {
+  /**
+   * Keys that encrypt endpoint signing secrets at rest, `<key id>:<base64 of
+   * 32 bytes>` separated by commas: the first seals, all open, and at boot
+   * every secret is re-sealed under the first (docs/ARCHITECTURE.md, Webhook
+   * delivery, for rotation).
+   */
+  @IsKeyRing()
+  WEBHOOK_SECRET_KEYS!: string;
+
   /**
    * Lets endpoints point at loopback, private, link-local and metadata
    * addresses. Only for development and tests, where receivers run locally.

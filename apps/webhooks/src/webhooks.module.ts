@@ -6,6 +6,8 @@ import { DeliveryAttemptJob } from './delivery/delivery-attempt.job';
 import { DeliveryQueue } from './delivery/delivery.queue';
 import { DeliveryRepository } from './delivery/delivery.repository';
 import { DeliverySweeper } from './delivery/delivery.sweeper';
+import { EndpointSecretResealer } from './endpoints/endpoint-secret.resealer';
+import { EndpointSecrets } from './endpoints/endpoint-secrets';
 import { EndpointRepository } from './endpoints/endpoint.repository';
 import { EndpointsController } from './endpoints/endpoints.controller';
 import { MerchantEventConsumer } from './intake/merchant-event.consumer';
@@ -16,6 +18,15 @@ import { MerchantEventConsumer } from './intake/merchant-event.consumer';
     RedisModule.forService(),
   ],
   controllers: [EndpointsController, DeliveriesController],
-  providers: [EndpointRepository, DeliveryRepository, DeliveryQueue, DeliveryAttemptJob, DeliverySweeper, MerchantEventConsumer],
+  providers: [
+    EndpointSecrets,
+    EndpointSecretResealer,
+    EndpointRepository,
+    DeliveryRepository,
+    DeliveryQueue,
+    DeliveryAttemptJob,
+    DeliverySweeper,
+    MerchantEventConsumer,
+  ],
 })
 export class WebhooksModule {}

@@ -1,6 +1,7 @@
 export * from './app';
 export * from './concurrency';
 export * from './config';
+export * from './crypto';
 export * from './database';
 export * from './health';
 export * from './http';

@@ -1,32 +1,28 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { CONFIG, REDIS } from '@pp/platform';
 import type Redis from 'ioredis';
 import type { GatewayConfig } from '../gateway.config';
-import { redisKey } from '../redis-key';
+import { type IdempotencyEntryKeys, IdempotencyKeys, type StoredResponse } from './idempotency.keys';
+
+export type { StoredResponse } from './idempotency.keys';
 
 /** Replays are served for 24 hours (SPEC §8). */
 export const IDEMPOTENCY_RETENTION_SECONDS = 24 * 60 * 60;
 /** How long a request may hold its key before another attempt may take over (a crashed gateway frees it this way). */
 export const IDEMPOTENCY_LOCK_SECONDS = 60;
 
-/** A request that holds its Idempotency-Key while it runs. */
+/** A request that holds its Idempotency-Key while it runs; key and fingerprint travel with its command (IdempotencyToken). */
 export interface IdempotencyReservation {
   key: string;
   fingerprint: string;
-  route: string;
-  redisKey: string;
+  entry: IdempotencyEntryKeys;
+  check: string;
   owner: string;
 }
 
-export interface StoredResponse {
-  status: number;
-  body: string;
-}
-
-type Entry =
-  | { state: 'running'; owner: string; fingerprint: string; route: string }
-  | { state: 'done'; fingerprint: string; route: string; response: StoredResponse };
+/** What Redis holds: `check` is the keyed fingerprint of route and body, `response` the sealed response. */
+type Entry = { state: 'running'; owner: string; check: string } | { state: 'done'; check: string; response: string };
 
 export type BeginOutcome =
   | { outcome: 'started'; reservation: IdempotencyReservation }
@@ -52,39 +48,46 @@ return 0`;
 
 /**
  * Idempotency-Key records in Redis (DESIGN.md §3): reserved with SET NX while
- * the first request runs, then replaced by its response for 24 hours. Keys
- * are scoped (merchant and mode, or the admin token) and stored hashed.
+ * the first request runs, then replaced by its sealed response for 24 hours.
+ * Keys are scoped (merchant and mode, or the admin token); names and contents
+ * are keyed and sealed by IdempotencyKeys, so Redis holds no secret.
  */
 @Injectable()
 export class IdempotencyStore {
+  private readonly keys: IdempotencyKeys;
+
   constructor(
     @Inject(REDIS) private readonly redis: Redis,
-    @Inject(CONFIG) private readonly config: GatewayConfig,
-  ) {}
+    @Inject(CONFIG) config: GatewayConfig,
+  ) {
+    this.keys = new IdempotencyKeys(config.SERVER_SECRET, config.PP_NAMESPACE);
+  }
 
   async begin(scope: string, key: string, fingerprint: string, route: string): Promise<BeginOutcome> {
-    const id = redisKey(this.config.PP_NAMESPACE, 'gateway', 'idem', scope, createHash('sha256').update(key).digest('hex'));
+    const entry = this.keys.entry(scope, key);
+    const check = this.keys.check(entry, route, fingerprint);
     for (let attempt = 0; attempt < 3; attempt++) {
       const owner = randomUUID();
-      const running: Entry = { state: 'running', owner, fingerprint, route };
-      const taken = await this.redis.set(id, JSON.stringify(running), 'EX', IDEMPOTENCY_LOCK_SECONDS, 'NX');
-      if (taken === 'OK') return { outcome: 'started', reservation: { key, fingerprint, route, redisKey: id, owner } };
-      const raw = await this.redis.get(id);
+      const running: Entry = { state: 'running', owner, check };
+      const taken = await this.redis.set(entry.redisKey, JSON.stringify(running), 'EX', IDEMPOTENCY_LOCK_SECONDS, 'NX');
+      if (taken === 'OK') return { outcome: 'started', reservation: { key, fingerprint, entry, check, owner } };
+      const raw = await this.redis.get(entry.redisKey);
       if (raw === null) continue; // expired between the two calls: try to take it again
-      const entry = JSON.parse(raw) as Entry;
-      if (entry.fingerprint !== fingerprint || entry.route !== route) return { outcome: 'mismatch' };
-      return entry.state === 'done' ? { outcome: 'replay', response: entry.response } : { outcome: 'in_flight' };
+      const found = JSON.parse(raw) as Entry;
+      if (found.check !== check) return { outcome: 'mismatch' };
+      return found.state === 'done' ? { outcome: 'replay', response: this.keys.openResponse(entry, found.response) } : { outcome: 'in_flight' };
     }
     return { outcome: 'in_flight' };
   }
 
   async complete(reservation: IdempotencyReservation, response: StoredResponse): Promise<void> {
-    const done: Entry = { state: 'done', fingerprint: reservation.fingerprint, route: reservation.route, response };
-    await this.redis.eval(COMPLETE, 1, reservation.redisKey, reservation.owner, JSON.stringify(done), IDEMPOTENCY_RETENTION_SECONDS);
+    const { entry, check, owner } = reservation;
+    const done: Entry = { state: 'done', check, response: this.keys.sealResponse(entry, response) };
+    await this.redis.eval(COMPLETE, 1, entry.redisKey, owner, JSON.stringify(done), IDEMPOTENCY_RETENTION_SECONDS);
   }
 
   /** Frees the key after a failed attempt, so the client may retry it. */
   async release(reservation: IdempotencyReservation): Promise<void> {
-    await this.redis.eval(RELEASE, 1, reservation.redisKey, reservation.owner);
+    await this.redis.eval(RELEASE, 1, reservation.entry.redisKey, reservation.owner);
   }
 }

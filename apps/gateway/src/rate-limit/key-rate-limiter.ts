@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CONFIG, JsonLogger, REDIS } from '@pp/platform';
+import { CONFIG, deriveKey, JsonLogger, keyedDigest, REDIS } from '@pp/platform';
 import type Redis from 'ioredis';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { GatewayConfig } from '../gateway.config';
@@ -20,12 +20,16 @@ export interface RateLimitOutcome {
 export class KeyRateLimiter {
   /** One limiter per distinct limit (rate-limiter-flexible fixes the points per instance). */
   private readonly limiters = new Map<number, RateLimiterRedis>();
+  /** Counters are named by an HMAC of what they count (a key id today; client addresses or secrets must not show in Redis either). */
+  private readonly nameKey: Buffer;
 
   constructor(
     @Inject(REDIS) private readonly redis: Redis,
     @Inject(CONFIG) private readonly config: GatewayConfig,
     private readonly logger: JsonLogger,
-  ) {}
+  ) {
+    this.nameKey = deriveKey(config.SERVER_SECRET, 'gateway/rate-limit/name');
+  }
 
   limitFor(key: KeyPrincipal): number {
     return key.rate_limit_per_second ?? (key.livemode ? this.config.RATE_LIMIT_LIVE_PER_SECOND : this.config.RATE_LIMIT_TEST_PER_SECOND);
@@ -35,7 +39,7 @@ export class KeyRateLimiter {
   async consume(key: KeyPrincipal): Promise<RateLimitOutcome> {
     const limit = this.limitFor(key);
     try {
-      const res = await this.limiter(limit).consume(key.key_id);
+      const res = await this.limiter(limit).consume(keyedDigest(this.nameKey, 'key', key.key_id));
       return { limit, remaining: res.remainingPoints };
     } catch (error) {
       if (error instanceof RateLimiterRes) {

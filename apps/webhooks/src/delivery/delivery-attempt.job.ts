@@ -5,7 +5,7 @@ import { type Link, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace }
 import { signatureHeaders, WebhookDeliveryStatus } from '@pp/contracts';
 import { bullConnection, CONFIG, JsonLogger, queuePrefix } from '@pp/platform';
 import { type Job, Worker } from 'bullmq';
-import { signingSecrets } from '../endpoints/endpoint.repository';
+import { EndpointSecrets } from '../endpoints/endpoint-secrets';
 import { sendWebhook } from '../network/webhook-sender';
 import { retryScheduleMs, type WebhooksConfig } from '../webhooks.config';
 import { type ClaimedAttempt, DeliveryRepository } from './delivery.repository';
@@ -32,6 +32,7 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, OnApplication
     @Inject(CONFIG) private readonly config: WebhooksConfig,
     private readonly deliveries: DeliveryRepository,
     private readonly queue: DeliveryQueue,
+    private readonly secrets: EndpointSecrets,
     private readonly logger: JsonLogger,
   ) {
     this.policy = { scheduleMs: retryScheduleMs(config), disableAfterMs: config.WEBHOOK_DISABLE_AFTER_FAILING_SECONDS * 1000 };
@@ -78,7 +79,7 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, OnApplication
     const response = await sendWebhook({
       url: claim.endpoint.url,
       body,
-      headers: signatureHeaders(claim.event.id, body, signingSecrets(claim.endpoint, now), Math.floor(now.getTime() / 1000)),
+      headers: signatureHeaders(claim.event.id, body, this.secrets.signingSecrets(claim.endpoint, now), Math.floor(now.getTime() / 1000)),
       timeoutMs: this.config.WEBHOOK_ATTEMPT_TIMEOUT_MS,
       allowPrivate: this.config.WEBHOOK_ALLOW_PRIVATE_URLS,
     });

@@ -9,8 +9,9 @@ export interface EndpointRow {
   url: string;
   description: string | null;
   enabled_events: string[];
-  secret: string;
-  previous_secret: string | null;
+  /** The signing secret sealed by EndpointSecrets (`v1:<key id>:…`), never the secret itself. */
+  secret_sealed: string;
+  previous_secret_sealed: string | null;
   previous_secret_expires_at: Date | null;
   status: WebhookEndpointStatus;
   disabled_reason: string | null;
@@ -25,19 +26,19 @@ export interface Scope {
 }
 
 /**
- * Webhook endpoints. Secrets are stored as issued: signing needs the secret
- * itself, so it cannot be hashed; the schema is readable only by this
- * service (see the report on encryption at rest).
+ * Webhook endpoints. Signing needs the secret itself, so it cannot be hashed:
+ * it is stored sealed under WEBHOOK_SECRET_KEYS (EndpointSecrets), and a check
+ * on the table refuses anything else.
  */
 @Injectable()
 export class EndpointRepository {
   constructor(private readonly db: DataSource) {}
 
-  async insert(row: Omit<EndpointRow, 'previous_secret' | 'previous_secret_expires_at' | 'disabled_reason' | 'failing_since' | 'deleted_at' | 'status'>): Promise<EndpointRow> {
+  async insert(row: Omit<EndpointRow, 'previous_secret_sealed' | 'previous_secret_expires_at' | 'disabled_reason' | 'failing_since' | 'deleted_at' | 'status'>): Promise<EndpointRow> {
     const [created] = await this.db.query(
-      `INSERT INTO webhooks.endpoints (id, merchant_id, livemode, url, description, enabled_events, secret, status, created_at)
+      `INSERT INTO webhooks.endpoints (id, merchant_id, livemode, url, description, enabled_events, secret_sealed, status, created_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, 'enabled', $8) RETURNING *`,
-      [row.id, row.merchant_id, row.livemode, row.url, row.description, row.enabled_events, row.secret, row.created_at],
+      [row.id, row.merchant_id, row.livemode, row.url, row.description, row.enabled_events, row.secret_sealed, row.created_at],
     );
     return created;
   }
@@ -73,14 +74,14 @@ export class EndpointRepository {
     return affected > 0;
   }
 
-  /** The current secret becomes the previous one, valid until `previousExpiresAt`. */
-  async rotate(scope: Scope, id: string, secret: string, previousExpiresAt: Date): Promise<EndpointRow | undefined> {
+  /** The current secret becomes the previous one, valid until `previousExpiresAt`; `sealedSecret` is the new one. */
+  async rotate(scope: Scope, id: string, sealedSecret: string, previousExpiresAt: Date): Promise<EndpointRow | undefined> {
     const [rows] = await this.db.query(
       `UPDATE webhooks.endpoints
-          SET previous_secret = secret, previous_secret_expires_at = $4, secret = $5
+          SET previous_secret_sealed = secret_sealed, previous_secret_expires_at = $4, secret_sealed = $5
         WHERE id = $1 AND merchant_id = $2 AND livemode = $3 AND deleted_at IS NULL
         RETURNING *`,
-      [id, scope.merchant_id, scope.livemode, previousExpiresAt, secret],
+      [id, scope.merchant_id, scope.livemode, previousExpiresAt, sealedSecret],
     );
     return rows[0];
   }
@@ -99,16 +100,11 @@ export function toEndpointView(row: EndpointRow): WebhookEndpointView {
   };
 }
 
-export function toEndpointWithSecretView(row: EndpointRow): WebhookEndpointWithSecretView {
+/** The view shown once, when the secret was just issued (the caller still holds it in the clear). */
+export function toEndpointWithSecretView(row: EndpointRow, secret: string): WebhookEndpointWithSecretView {
   return {
     ...toEndpointView(row),
-    secret: row.secret,
+    secret,
     previous_secret_expires_at: row.previous_secret_expires_at?.toISOString() ?? null,
   };
-}
-
-/** Secrets that sign a delivery at `now`, newest first. */
-export function signingSecrets(row: Pick<EndpointRow, 'secret' | 'previous_secret' | 'previous_secret_expires_at'>, now: Date): string[] {
-  const previousValid = row.previous_secret && row.previous_secret_expires_at && row.previous_secret_expires_at > now;
-  return previousValid ? [row.secret, row.previous_secret as string] : [row.secret];
 }

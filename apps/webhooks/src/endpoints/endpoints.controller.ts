@@ -14,6 +14,7 @@ import { newId, randomToken } from '@pp/kernel';
 import { CONFIG } from '@pp/platform';
 import type { WebhooksConfig } from '../webhooks.config';
 import { checkEndpointUrl } from './endpoint-url.policy';
+import { EndpointSecrets } from './endpoint-secrets';
 import { EndpointRepository, toEndpointView, toEndpointWithSecretView } from './endpoint.repository';
 
 /** How long a rotated-out secret keeps signing, so receivers can switch without dropping deliveries. */
@@ -27,6 +28,7 @@ const notFound = () => new DomainError(ErrorCode.NotFound, 'Webhook endpoint not
 export class EndpointsController {
   constructor(
     private readonly endpoints: EndpointRepository,
+    private readonly secrets: EndpointSecrets,
     @Inject(CONFIG) private readonly config: WebhooksConfig,
   ) {}
 
@@ -37,17 +39,19 @@ export class EndpointsController {
       throw new DomainError(ErrorCode.ValidationFailed, `Validation failed: at most ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints per mode`);
     }
     const events = command.enabled_events ?? [ALL_EVENTS];
+    const id = newId('webhookEndpoint');
+    const secret = newSecret();
     const row = await this.endpoints.insert({
-      id: newId('webhookEndpoint'),
+      id,
       merchant_id: command.merchant_id,
       livemode: command.livemode,
       url,
       description: command.description ?? null,
       enabled_events: events.includes(ALL_EVENTS) ? [ALL_EVENTS] : [...new Set(events)],
-      secret: newSecret(),
+      secret_sealed: this.secrets.seal(id, secret),
       created_at: new Date(),
     });
-    return toEndpointWithSecretView(row);
+    return toEndpointWithSecretView(row, secret);
   }
 
   @MessagePattern('webhooks.endpoints.list.v1')
@@ -63,8 +67,9 @@ export class EndpointsController {
 
   @MessagePattern('webhooks.endpoints.rotate-secret.v1')
   async rotateSecret(@Payload() ref: WebhookEndpointRef): Promise<ReplyOf<'webhooks.endpoints.rotate-secret.v1'>> {
-    const row = await this.endpoints.rotate(ref, ref.endpoint_id, newSecret(), new Date(Date.now() + SECRET_OVERLAP_MS));
+    const secret = newSecret();
+    const row = await this.endpoints.rotate(ref, ref.endpoint_id, this.secrets.seal(ref.endpoint_id, secret), new Date(Date.now() + SECRET_OVERLAP_MS));
     if (!row) throw notFound();
-    return toEndpointWithSecretView(row);
+    return toEndpointWithSecretView(row, secret);
   }
 }

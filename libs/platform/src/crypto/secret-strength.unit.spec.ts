@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { operatorTokenProblem } from './operator-token.policy';
+import { weakSecretReason } from './secret-strength';
 
-describe('operator token policy (ADMIN_TOKEN, INGEST_TOKEN)', () => {
+describe('secret strength (ADMIN_TOKEN, INGEST_TOKEN, SERVER_SECRET)', () => {
   describe('given a generated token', () => {
     it.each([
       ['openssl rand -hex 16 (32 characters)', () => randomBytes(16).toString('hex')],
@@ -10,7 +10,7 @@ describe('operator token policy (ADMIN_TOKEN, INGEST_TOKEN)', () => {
       ['the launcher’s adm_ token', () => `adm_${randomBytes(24).toString('hex')}`],
       ['the test stack’s admin- token', () => `admin-${randomBytes(16).toString('hex')}`],
     ])('when it is %s, then it is accepted', (_case, make) => {
-      for (let i = 0; i < 50; i += 1) expect(operatorTokenProblem(make())).toBeUndefined();
+      for (let i = 0; i < 50; i += 1) expect(weakSecretReason(make())).toBeUndefined();
     });
   });
 
@@ -30,7 +30,7 @@ describe('operator token policy (ADMIN_TOKEN, INGEST_TOKEN)', () => {
       ['digits in order', 'x9Qz-12345678-kPw7', 'must be at least 32 characters'],
       ['digits in order, long enough', 'x9Qz-12345678-kPw7-mR4t-vB8n-Lc2Y-a', 'looks like a placeholder (a typed sequence such as "12345678")'],
     ])('when it is %s (%s), then it is refused', (_case, token, problem) => {
-      expect(operatorTokenProblem(token)).toBe(problem);
+      expect(weakSecretReason(token)).toBe(problem);
     });
   });
 });

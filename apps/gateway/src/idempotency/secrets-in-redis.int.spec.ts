@@ -1,0 +1,161 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { TestStack, testInfra, waitFor, WebhookReceiver } from '@pp/testing';
+import Redis from 'ioredis';
+import type { ProvisionedMerchantView } from '../identity/identity.views';
+import { type CallOptions, type CallResult, GatewayClient } from '../testing/gateway-client';
+
+const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
+
+/**
+ * An outsider who dumps Redis (issue 13 §4): after merchants, keys, webhook
+ * endpoints, a secret rotation and a paid session went through the gateway,
+ * nothing in the stack's keys or values reveals a secret that was handed out,
+ * the credentials that were used, or a plain hash of either. Replays still
+ * work for whoever holds the Idempotency-Key in the same scope.
+ */
+describe('no secret in Redis (idempotency cache, rate limits, queues)', () => {
+  let stack: TestStack;
+  let gateway: GatewayClient;
+  let receiver: WebhookReceiver;
+  let redis: Redis;
+  let merchantA: ProvisionedMerchantView;
+  let merchantB: ProvisionedMerchantView;
+  /** Every POST that succeeded, to replay it. */
+  const posts: Array<{ path: string; options: CallOptions & { idempotencyKey: string }; first: CallResult }> = [];
+  /** Every secret handed out or used. */
+  const secrets = new Set<string>();
+
+  const post = async (path: string, token: string, body: unknown) => {
+    const options = { token, body, idempotencyKey: randomUUID() };
+    const first = await gateway.call(path, options);
+    if (first.status !== 200 && first.status !== 201) throw new Error(`POST ${path} answered ${first.status}: ${first.text}`);
+    posts.push({ path, options, first });
+    secrets.add(options.idempotencyKey);
+    return first;
+  };
+
+  beforeAll(async () => {
+    stack = await TestStack.start({ services: ['gateway', 'sessions', 'ledger', 'webhooks'], label: 'redissecrets' });
+    gateway = new GatewayClient(stack);
+    receiver = await WebhookReceiver.start();
+    redis = new Redis(testInfra.redisUrl);
+    for (const name of ['ADMIN_TOKEN', 'INGEST_TOKEN', 'SERVER_SECRET'] as const) secrets.add(stack.env[name]!);
+
+    const chosenPassword = `chosen-${randomUUID()}`;
+    secrets.add(chosenPassword);
+    merchantA = (await post('/v1/admin/merchants', gateway.adminToken, { name: 'A', email: `${randomUUID()}@example.com`, password: chosenPassword })).body;
+    merchantB = (await post('/v1/admin/merchants', gateway.adminToken, { name: 'B', email: `${randomUUID()}@example.com` })).body;
+    for (const merchant of [merchantA, merchantB]) {
+      for (const key of Object.values(merchant.keys)) secrets.add(key);
+      if (merchant.dashboard_user.password) secrets.add(merchant.dashboard_user.password);
+    }
+    expect(merchantB.dashboard_user.password).toEqual(expect.any(String));
+    for (const spec of [{ type: 'secret', livemode: true }, { type: 'restricted', livemode: true, scopes: ['payments.read'] }, { type: 'secret', livemode: false }]) {
+      secrets.add((await post(`/v1/admin/merchants/${merchantA.merchant_id}/keys`, gateway.adminToken, spec)).body.key);
+    }
+
+    const testKey = merchantA.keys.test_secret;
+    const endpoint = (await post('/v1/webhook_endpoints', testKey, { url: receiver.url('/hooks') })).body;
+    const rotated = (await post(`/v1/webhook_endpoints/${endpoint.id}/rotate_secret`, testKey, {})).body;
+    for (const secret of [endpoint.secret, rotated.secret]) {
+      secrets.add(secret);
+      receiver.trust('/hooks', secret);
+    }
+
+    const session = (
+      await post('/v1/checkout/sessions', testKey, {
+        amount: 2500,
+        currency: 'cad',
+        reference: `order-${randomUUID()}`,
+        success_url: 'https://shop.example/ok',
+        cancel_url: 'https://shop.example/cancel',
+      })
+    ).body;
+    secrets.add(session.client_secret);
+    await post('/v1/sandbox/simulate-payment', testKey, { sessionId: session.id, outcome: 'confirmed' });
+    // Deliveries went through BullMQ: its job data is part of what is dumped below.
+    await waitFor('the payment webhooks to arrive, verified', () => receiver.received('/hooks').filter((r) => r.verification.valid).length >= 2, {
+      timeoutMs: 20_000,
+    });
+  });
+
+  afterAll(async () => {
+    redis?.disconnect();
+    await receiver?.close();
+    await stack?.stop();
+  });
+
+  /** Every key of the stack's namespace with its value, whatever its type. */
+  async function dumpNamespace(): Promise<Map<string, string>> {
+    const dump = new Map<string, string>();
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${stack.namespace}*`, 'COUNT', 1000);
+      cursor = next;
+      for (const key of keys) dump.set(key, await valueOf(key));
+    } while (cursor !== '0');
+    return dump;
+  }
+
+  async function valueOf(key: string): Promise<string> {
+    const type = await redis.type(key);
+    switch (type) {
+      case 'string':
+        return (await redis.get(key)) ?? '';
+      case 'hash':
+        return JSON.stringify(await redis.hgetall(key));
+      case 'list':
+        return JSON.stringify(await redis.lrange(key, 0, -1));
+      case 'set':
+        return JSON.stringify(await redis.smembers(key));
+      case 'zset':
+        return JSON.stringify(await redis.zrange(key, 0, -1, 'WITHSCORES'));
+      case 'stream':
+        return JSON.stringify(await redis.xrange(key, '-', '+'));
+      case 'none':
+        return ''; // expired between SCAN and the read
+      default:
+        throw new Error(`unexpected Redis type ${type} at ${key}`);
+    }
+  }
+
+  it('holds none of the handed-out secrets, the credentials used, or a plain SHA-256 of them, in any key or value', async () => {
+    const dump = await dumpNamespace();
+    const keys = [...dump.keys()];
+    // The dump covers what matters: one cached response per POST, the rate-limit counters and BullMQ's jobs.
+    expect(keys.filter((key) => key.startsWith(`${stack.namespace}:gateway:idem:`)).length).toBe(posts.length);
+    expect(keys.some((key) => key.startsWith(`${stack.namespace}:gateway:ratelimit`))).toBe(true);
+    expect(keys.some((key) => key.startsWith(`${stack.namespace}:bull:webhook-delivery:`) && dump.get(key)!.includes('delivery_id'))).toBe(true);
+    expect(keys.some((key) => key.startsWith(`${stack.namespace}:bull:session-expiry:`))).toBe(true);
+
+    const everything = [...dump].map(([key, value]) => `${key}\n${value}`).join('\n');
+    const leaks: string[] = [];
+    for (const secret of secrets) {
+      const digest = sha256(secret);
+      const needles = [secret, digest, digest.slice(0, 16)];
+      if (secret.startsWith('whsec_')) needles.push(secret.slice('whsec_'.length));
+      for (const needle of needles) if (everything.includes(needle)) leaks.push(`${secret.slice(0, 12)}… as ${needle === secret ? 'itself' : needle === digest ? 'sha256' : needle.length === 16 ? 'sha256 prefix' : 'its random part'}`);
+    }
+    expect(leaks).toEqual([]);
+    // Also no response body in the clear: the merchant ids and the key prefixes appear in every create answer.
+    expect(everything).not.toContain(merchantA.merchant_id);
+    expect(everything).not.toMatch(/pp_live_|pp_pub_|whsec_/);
+  });
+
+  it('replays every POST with the original body and X-Cache-Lookup: HIT', async () => {
+    for (const { path, options, first } of posts) {
+      const replay = await gateway.call(path, options);
+      expect({ path, status: replay.status, cache: replay.headers.get('x-cache-lookup') }).toEqual({ path, status: 200, cache: 'HIT' });
+      expect(replay.text).toBe(first.text);
+    }
+  });
+
+  it('does not replay for the same Idempotency-Key and body in another merchant’s scope', async () => {
+    const original = posts.find((p) => p.path === '/v1/webhook_endpoints')!;
+    const asOther = await gateway.call(original.path, { ...original.options, token: merchantB.keys.test_secret });
+    expect(asOther.status).toBe(201);
+    expect(asOther.headers.get('x-cache-lookup')).toBeNull();
+    expect(asOther.body.id).not.toBe(original.first.body.id);
+    expect(asOther.body.secret).not.toBe(original.first.body.secret);
+  });
+});

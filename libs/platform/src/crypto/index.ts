@@ -1,0 +1,4 @@
+export * from './key-ring';
+export * from './sealed-box';
+export * from './secret-strength';
+export * from './server-keys';

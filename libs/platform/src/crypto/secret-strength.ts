@@ -1,0 +1,71 @@
+import { ValidateBy, type ValidationOptions } from 'class-validator';
+import { KeyRing } from './key-ring';
+
+/** Words that mark a value someone copied from an example or a template instead of generating. */
+const PLACEHOLDER_WORDS = ['change-me', 'changeme', 'change_me', 'example', 'placeholder', 'replace', 'secret', 'password', 'passwd', 'dummy', 'default', 'token-here', 'your-', 'todo', 'xxxx', '${'];
+/** Random values of 32+ characters use far more distinct characters than this; "aaaa…" or "abab…" do not. */
+const MIN_DISTINCT_CHARACTERS = 8;
+/** A run like "abcdefgh" or "12345678" is typed, not generated. */
+const MAX_ASCENDING_RUN = 7;
+
+/**
+ * Why a configured secret (operator tokens, SERVER_SECRET, ...) is unfit, or
+ * undefined if it looks generated: long enough, no placeholder word, enough
+ * distinct characters and no long typed sequence. A deployment that kept a
+ * sample value must not start: anyone who read the sample would hold it.
+ */
+export function weakSecretReason(value: unknown, minLength = 32): string | undefined {
+  if (typeof value !== 'string' || value.length < minLength) return `must be at least ${minLength} characters`;
+  const lower = value.toLowerCase();
+  const word = PLACEHOLDER_WORDS.find((candidate) => lower.includes(candidate));
+  if (word) return `looks like a placeholder (contains "${word}")`;
+  if (new Set(value).size < MIN_DISTINCT_CHARACTERS) return 'looks like a placeholder (too few distinct characters)';
+  if (longestAscendingRun(lower) > MAX_ASCENDING_RUN) return 'looks like a placeholder (a typed sequence such as "12345678")';
+  return undefined;
+}
+
+function longestAscendingRun(text: string): number {
+  let longest = 1;
+  let run = 1;
+  for (let i = 1; i < text.length; i += 1) {
+    run = text.charCodeAt(i) === text.charCodeAt(i - 1) + 1 ? run + 1 : 1;
+    longest = Math.max(longest, run);
+  }
+  return longest;
+}
+
+/** Config rule: a secret of at least `minLength` random-looking characters; the message says how to make one. */
+export function IsStrongSecret(minLength = 32, options?: ValidationOptions): PropertyDecorator {
+  const howTo = `must be ${minLength}+ random characters, e.g. openssl rand -hex ${minLength}`;
+  return ValidateBy(
+    {
+      name: 'isStrongSecret',
+      validator: {
+        validate: (value) => weakSecretReason(value, minLength) === undefined,
+        defaultMessage: (args) => {
+          const reason = weakSecretReason(args?.value, minLength);
+          return reason && typeof args?.value === 'string' ? `${reason}; ${howTo}` : howTo;
+        },
+      },
+    },
+    options,
+  );
+}
+
+/** Config rule: a key ring, `<key id>:<base64 of 32 bytes>[,...]` (see KeyRing). */
+export function IsKeyRing(options?: ValidationOptions): PropertyDecorator {
+  const problem = (value: unknown): string | undefined => {
+    const parsed = typeof value === 'string' ? KeyRing.parse(value) : 'must be <key id>:<base64 of 32 bytes>, comma-separated';
+    return typeof parsed === 'string' ? `${parsed} (the first key encrypts, all decrypt; e.g. k1:$(openssl rand -base64 32))` : undefined;
+  };
+  return ValidateBy(
+    {
+      name: 'isKeyRing',
+      validator: {
+        validate: (value) => problem(value) === undefined,
+        defaultMessage: (args) => problem(args?.value) ?? 'must be a key ring',
+      },
+    },
+    options,
+  );
+}
