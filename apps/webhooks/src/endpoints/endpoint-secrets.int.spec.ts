@@ -111,9 +111,10 @@ describe('webhook signing secrets at rest (sealed under WEBHOOK_SECRET_KEYS)', (
 
   it('refuses to start, naming the key, when a secret is sealed under a key the configuration no longer lists', async () => {
     await stack.stopService('webhooks');
+    const env = await stack.envFor('webhooks');
     const result = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
       const child = fork(entryPoint('webhooks'), [], {
-        env: { PATH: process.env.PATH ?? '', ...stack.env, WEBHOOK_SECRET_KEYS: newKey('k3') },
+        env: { PATH: process.env.PATH ?? '', ...env, WEBHOOK_SECRET_KEYS: newKey('k3') },
         stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
       });
       let stderr = '';
