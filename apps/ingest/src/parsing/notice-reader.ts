@@ -30,6 +30,8 @@ export function noticeReaderScript(): string {
 @Injectable()
 export class NoticeReader implements OnModuleDestroy {
   private readonly pool: WorkerPool<Uint8Array, NoticeReading>;
+  /** Reads under way, by e-mail: the sweeper may pick up an e-mail whose inline reading is still queued. */
+  private readonly reading = new Map<string, Promise<NoticeReading>>();
 
   constructor(
     @Inject(CONFIG) config: Pick<IngestConfig, 'INGEST_PARSE_TIMEOUT_MS' | 'INGEST_PARSE_WORKERS'>,
@@ -43,8 +45,21 @@ export class NoticeReader implements OnModuleDestroy {
     });
   }
 
-  /** Rejects only when the service is stopping or the worker cannot start: the e-mail then stays unprocessed, for the sweeper. */
-  async read(emailId: string, raw: Uint8Array): Promise<NoticeReading> {
+  /**
+   * One e-mail's reading; a second request for an e-mail still being read shares
+   * the first. Rejects only when the service is stopping or the worker cannot
+   * start: the e-mail then stays unprocessed, for the sweeper.
+   */
+  read(emailId: string, raw: Uint8Array): Promise<NoticeReading> {
+    let reading = this.reading.get(emailId);
+    if (!reading) {
+      reading = this.readOnce(emailId, raw).finally(() => this.reading.delete(emailId));
+      this.reading.set(emailId, reading);
+    }
+    return reading;
+  }
+
+  private async readOnce(emailId: string, raw: Uint8Array): Promise<NoticeReading> {
     const run = await this.pool.run(raw);
     if (run.status === 'done') return run.output;
     if (run.status === 'timeout') {

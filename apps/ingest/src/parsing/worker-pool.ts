@@ -1,13 +1,17 @@
-import { type ResourceLimits, Worker } from 'node:worker_threads';
+import { MessageChannel, type MessagePort, receiveMessageOnPort, type ResourceLimits, Worker } from 'node:worker_threads';
 
 /** What became of one job: the worker's answer, or why there is none. */
 export type WorkerRun<Out> = { status: 'done'; output: Out } | { status: 'timeout' } | { status: 'crashed'; error: Error };
 
 /**
- * The protocol a worker script speaks: it posts WORKER_READY once its modules
- * are loaded, then answers each `{ input }` with `{ output }`, one job at a time.
+ * The protocol a worker script speaks, on the port it gets as `workerData.port`
+ * (workerPort()): it posts WORKER_READY once its modules are loaded, then
+ * answers each `{ input }` with `{ output }`, one job at a time.
  */
 export const WORKER_READY = 'ready';
+
+/** In a worker script: the port to the pool. */
+export const workerPort = (workerData: { port: MessagePort }): MessagePort => workerData.port;
 
 export interface WorkerPoolOptions {
   /** Path of the compiled worker script. */
@@ -27,6 +31,7 @@ interface Job<In, Out> {
 
 interface Slot<In, Out> {
   worker: Worker;
+  port: MessagePort;
   ready: boolean;
   job?: Job<In, Out>;
   timer?: NodeJS.Timeout;
@@ -66,9 +71,8 @@ export class WorkerPool<In, Out> {
     const error = new Error('the worker pool closed before the job finished');
     for (const job of this.queue.splice(0)) job.reject(error);
     const slots = [...this.slots];
-    this.slots.clear();
     for (const slot of slots) this.release(slot)?.reject(error);
-    await Promise.all(slots.map((slot) => slot.worker.terminate()));
+    await Promise.all(slots.map((slot) => this.retire(slot)));
   }
 
   /** Hands queued jobs to idle workers, and starts workers for the rest while below the pool size. */
@@ -85,12 +89,15 @@ export class WorkerPool<In, Out> {
   }
 
   private spawn(): void {
-    const worker = new Worker(this.options.script, { resourceLimits: this.options.resourceLimits });
+    // A port of our own rather than the worker's built-in one: it can be read synchronously at the deadline.
+    const { port1: port, port2 } = new MessageChannel();
+    const worker = new Worker(this.options.script, { workerData: { port: port2 }, transferList: [port2], resourceLimits: this.options.resourceLimits });
     // An idle worker never keeps the process alive; a running job's deadline timer does.
     worker.unref();
-    const slot: Slot<In, Out> = { worker, ready: false };
+    port.unref();
+    const slot: Slot<In, Out> = { worker, port, ready: false };
     this.slots.add(slot);
-    worker.on('message', (message: typeof WORKER_READY | { output: Out }) => this.answered(slot, message));
+    port.on('message', (message: typeof WORKER_READY | { output: Out }) => this.answered(slot, message));
     worker.on('error', (error) => this.died(slot, error));
     worker.on('exit', (code) => this.died(slot, new Error(`the worker exited with code ${code}`)));
   }
@@ -98,7 +105,7 @@ export class WorkerPool<In, Out> {
   private assign(slot: Slot<In, Out>, job: Job<In, Out>): void {
     slot.job = job;
     slot.timer = setTimeout(() => this.expire(slot), this.options.deadlineMs);
-    slot.worker.postMessage({ input: job.input });
+    slot.port.postMessage({ input: job.input });
   }
 
   private answered(slot: Slot<In, Out>, message: typeof WORKER_READY | { output: Out }): void {
@@ -108,22 +115,32 @@ export class WorkerPool<In, Out> {
   }
 
   private expire(slot: Slot<In, Out>): void {
+    // When this thread was busy past the deadline, the timer and the answer may both be waiting: the answer wins.
+    const waiting = receiveMessageOnPort(slot.port);
+    if (waiting) return this.answered(slot, waiting.message);
     const job = this.release(slot);
-    this.slots.delete(slot);
-    void slot.worker.terminate();
+    void this.retire(slot);
     job?.resolve({ status: 'timeout' });
     if (!this.closed) this.pump();
   }
 
   private died(slot: Slot<In, Out>, error: Error): void {
-    if (!this.slots.delete(slot)) return; // already retired ('error' is followed by 'exit')
+    if (!this.slots.has(slot)) return; // already retired ('error' is followed by 'exit')
     const job = this.release(slot);
+    void this.retire(slot);
     if (job) job.resolve({ status: 'crashed', error });
     else if (!slot.ready) {
       // It could not even start, so neither will its replacement: fail what waits instead of respawning in a loop.
       for (const waiting of this.queue.splice(0)) waiting.reject(new Error(`the worker failed to start: ${error.message}`));
     }
     if (!this.closed) this.pump();
+  }
+
+  /** Forgets the slot and stops its worker. */
+  private retire(slot: Slot<In, Out>): Promise<number> {
+    this.slots.delete(slot);
+    slot.port.close();
+    return slot.worker.terminate();
   }
 
   /** Takes the slot's job (if any) and stops its deadline. */
