@@ -47,4 +47,24 @@ export class IngestConfig extends WithDatabase(BaseConfig) {
   @Min(500)
   @Max(3_600_000)
   INGEST_SWEEP_INTERVAL_MS = 60_000;
+
+  /**
+   * Deadline for reading one e-mail (MIME decoding and parsing, in a worker
+   * thread). A notice takes milliseconds; a message still being read at the
+   * deadline is recorded with the reason parse_timeout and never read again.
+   */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'must be a whole number of milliseconds, e.g. 2000' })
+  @Min(100, { message: 'must be at least 100 (milliseconds)' })
+  @Max(60_000, { message: 'must be at most 60000 (milliseconds)' })
+  INGEST_PARSE_TIMEOUT_MS = 2_000;
+
+  /** Worker threads reading e-mails at once; one slow message then holds up only its own. */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'must be a whole number of worker threads, e.g. 2' })
+  @Min(1, { message: 'must be at least 1' })
+  @Max(16, { message: 'must be at most 16' })
+  INGEST_PARSE_WORKERS = 2;
 }

@@ -43,4 +43,14 @@ describe('ingest configuration', () => {
     ]);
     expect(problems({ INGEST_DNS_OVERRIDES: file('{"s._domainkey.a.example": 42}') })).toEqual([expect.stringMatching(/must be a DKIM key record/)]);
   });
+
+  it('reads e-mails in 2 workers under a 2 s deadline by default, and refuses unusable values', () => {
+    expect(loadConfig(IngestConfig, base)).toMatchObject({ INGEST_PARSE_TIMEOUT_MS: 2000, INGEST_PARSE_WORKERS: 2 });
+    expect(loadConfig(IngestConfig, { ...base, INGEST_PARSE_TIMEOUT_MS: '500', INGEST_PARSE_WORKERS: '4' })).toMatchObject({ INGEST_PARSE_TIMEOUT_MS: 500, INGEST_PARSE_WORKERS: 4 });
+    expect(problems({ INGEST_PARSE_TIMEOUT_MS: '2s' })).toEqual([expect.stringMatching(/^INGEST_PARSE_TIMEOUT_MS is invalid: .*must be a whole number of milliseconds/)]);
+    expect(problems({ INGEST_PARSE_TIMEOUT_MS: '50' })).toEqual([expect.stringMatching(/^INGEST_PARSE_TIMEOUT_MS is invalid: must be at least 100/)]);
+    expect(problems({ INGEST_PARSE_TIMEOUT_MS: '600000' })).toEqual([expect.stringMatching(/^INGEST_PARSE_TIMEOUT_MS is invalid: must be at most 60000/)]);
+    expect(problems({ INGEST_PARSE_WORKERS: '0' })).toEqual([expect.stringMatching(/^INGEST_PARSE_WORKERS is invalid: must be at least 1/)]);
+    expect(problems({ INGEST_PARSE_WORKERS: 'many' })).toEqual([expect.stringMatching(/^INGEST_PARSE_WORKERS is invalid: .*must be a whole number of worker threads/)]);
+  });
 });

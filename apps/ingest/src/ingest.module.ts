@@ -11,6 +11,7 @@ import { SubmitEmailController } from './intake/submit-email.controller';
 import { MatchingNoticeHandler } from './matching/matching.notice-handler';
 import { QuarantineHandler } from './matching/quarantine.handler';
 import { QuarantineRepository } from './matching/quarantine.repository';
+import { NoticeReader } from './parsing/notice-reader';
 import { AUTHENTICATION_POLICY, EmailProcessor } from './processing/email-processor';
 import { NOTICE_HANDLER } from './processing/notice-handler';
 import { OutcomeRepository } from './processing/outcome.repository';
@@ -23,6 +24,7 @@ import { ProcessingSweeper } from './processing/processing-sweeper';
     EmailRepository,
     EmailIntake,
     OutcomeRepository,
+    NoticeReader,
     EmailProcessor,
     RawEmailConsumer,
     ProcessingSweeper,

@@ -14,9 +14,15 @@ export function generateMemo(): string {
   return `PP-${body}`;
 }
 
-// "PP", optional dash or spaces, then six memo characters that may have spaces between them.
+/*
+ * "PP", optional dash or spaces, then six memo characters that may have spaces between them.
+ * Untrusted e-mail text reaches this pattern, so it must stay linear: each way of splitting
+ * the text between "PP" and the memo is tried at most once. The former `\s*-?\s*` let a
+ * whitespace run after "PP" be split between its two runs in every possible way (quadratic:
+ * 40,000 spaces took seconds); here the first run exists only when a dash ends it.
+ */
 const MEMO_IN_TEXT = new RegExp(
-  `\\bPP[\\s\\u00a0\\u202f]*-?[\\s\\u00a0\\u202f]*((?:[${MEMO_ALPHABET}][ \\u00a0\\u202f]?){5}[${MEMO_ALPHABET}])(?![A-Z0-9])`,
+  `\\bPP(?:[\\s\\u00a0\\u202f]*-)?[\\s\\u00a0\\u202f]*((?:[${MEMO_ALPHABET}][ \\u00a0\\u202f]?){5}[${MEMO_ALPHABET}])(?![A-Z0-9])`,
   'gi',
 );
 

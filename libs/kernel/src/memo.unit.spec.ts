@@ -23,6 +23,27 @@ describe('memo', () => {
     expect(findMemos(text)).toEqual(expected);
   });
 
+  it.each([
+    ['spaces on both sides of the dash', 'PP  -  7K3M9Q', ['PP-7K3M9Q']],
+    ['a line break after PP', 'PP\n7k3m9q', ['PP-7K3M9Q']],
+    ['no-break spaces inside the memo', 'PP-7K3\u00a0M9Q', ['PP-7K3M9Q']],
+    ['two dashes', 'PP--7K3M9Q', []],
+  ])('treats %s as before', (_case, text, expected) => {
+    expect(findMemos(text)).toEqual(expected);
+  });
+
+  it('takes time linear in the text on whitespace runs after "PP" (the old pattern was quadratic)', () => {
+    // A regression guard, not a benchmark: CPU time on a shared machine, with wide slack. One MiB of
+    // whitespace after "PP" takes milliseconds now; the old pattern needed about an hour (5 s per 40,000 spaces).
+    const hostile = ['PP' + ' '.repeat(1 << 20), 'PP' + ' '.repeat(1 << 19) + '-' + ' '.repeat(1 << 19), 'PP '.repeat(1 << 18), `PP${' \u00a0\u202f\n'.repeat(1 << 18)}x`];
+    for (const text of hostile) {
+      const before = process.cpuUsage();
+      findMemos(text);
+      const used = process.cpuUsage(before);
+      expect((used.user + used.system) / 1000).toBeLessThan(1_000);
+    }
+  });
+
   it('normalises one typed memo or refuses', () => {
     expect(normalizeMemo(' pp-7k3m9q ')).toBe('PP-7K3M9Q');
     expect(normalizeMemo('PP 7K3M9Q')).toBe('PP-7K3M9Q');

@@ -9,6 +9,12 @@ const ENGLISH = /^\$ ?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{2}))?(?![\d,]|\.\d)/;
 const FRENCH = /^(\d{1,3}(?:[ .]\d{3})+|\d+)(?:, ?(\d{2}))? ?\$/;
 const CURRENCY_TAG = /^ ?(?:\(CAD\)|CAD\b)/i;
 
+/*
+ * Every pattern here is anchored at the start of the value: each call reads
+ * the amount's digits once (a long run backtracks digit by digit, linearly),
+ * and callers hand each value or sentence to it once.
+ */
+
 /** Something that starts like money: a dollar sign or a digit. */
 const LOOKS_LIKE_MONEY = /^(?:\$|\d)/;
 

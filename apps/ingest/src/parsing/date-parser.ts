@@ -1,3 +1,5 @@
+import { PARSE_LIMITS } from './parse-limits';
+
 /** Month names and abbreviations as Interac prints them in English and French (accents optional). */
 const MONTHS: Record<string, number> = {
   jan: 1, january: 1, janv: 1, janvier: 1,
@@ -39,12 +41,16 @@ export function readLeadingDate(value: string): string | null {
   return date.toISOString().slice(0, 10);
 }
 
+// A trailing comment such as "(EDT)". Bounded runs: unanchored on the left, unbounded ones were quadratic on "((((…".
+const TRAILING_COMMENT = /\s{0,16}\([^)]{0,64}\)\s{0,16}$/;
+
 /**
  * The Date header as ISO 8601 UTC, or null. Unlike mail parsers that fall
- * back to "now", an unreadable header stays unknown.
+ * back to "now", an unreadable header stays unknown, and so does one longer
+ * than any real Date header.
  */
 export function readDateHeader(value: string | undefined): string | null {
-  if (!value || !/\d{4}/.test(value)) return null;
-  const time = Date.parse(value.replace(/\s*\([^)]*\)\s*$/, ''));
+  if (!value || value.length > PARSE_LIMITS.dateHeaderChars || !/\d{4}/.test(value)) return null;
+  const time = Date.parse(value.replace(TRAILING_COMMENT, ''));
   return Number.isFinite(time) ? new Date(time).toISOString() : null;
 }

@@ -14,6 +14,7 @@ const LABELS: Record<LabelledField, string[]> = {
 const FIELD_ORDER = Object.keys(LABELS) as LabelledField[];
 const alternatives = (words: string[]) => words.map((label) => label.replace(/ /g, '\\s+')).join('|');
 // A label starts a word and ends with a colon, optionally after a space ("Reference Number :").
+// Linear on any text: a label's whitespace run can only end where its next word starts, so each run is read once.
 const LABEL = new RegExp(
   `(?<![\\p{L}\\p{N}])(?:${FIELD_ORDER.map((field) => `(${alternatives(LABELS[field])})`).join('|')})[ \\t]?:`,
   'giu',

@@ -1,40 +1,84 @@
-/** Named entities that appear in English and French Interac mails; numeric ones are decoded generically. */
-const NAMED_ENTITIES: Record<string, string> = {
-  amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0', dollar: '$', colon: ':', comma: ',', period: '.',
-  rsquo: '\u2019', lsquo: '\u2018', rdquo: '\u201d', ldquo: '\u201c', ndash: '\u2013', mdash: '\u2014', hellip: '\u2026',
-  copy: '\u00a9', reg: '\u00ae', trade: '\u2122', laquo: '\u00ab', raquo: '\u00bb', shy: '',
-  eacute: 'é', Eacute: 'É', egrave: 'è', Egrave: 'È', ecirc: 'ê', Ecirc: 'Ê', euml: 'ë', Euml: 'Ë',
-  agrave: 'à', Agrave: 'À', acirc: 'â', Acirc: 'Â', auml: 'ä', ccedil: 'ç', Ccedil: 'Ç',
-  icirc: 'î', Icirc: 'Î', iuml: 'ï', Iuml: 'Ï', ocirc: 'ô', Ocirc: 'Ô', ouml: 'ö', oelig: 'œ', OElig: 'Œ',
-  ugrave: 'ù', Ugrave: 'Ù', ucirc: 'û', Ucirc: 'Û', uuml: 'ü', Uuml: 'Ü', yuml: 'ÿ',
-};
+import { Tokenizer, type TokenizerCallbacks } from 'htmlparser2';
 
-export function decodeHtmlEntities(text: string): string {
-  return text.replace(/&(#x[0-9a-f]{1,6}|#\d{1,7}|[a-z]{2,8});/gi, (entity, body: string) => {
-    if (body[0] === '#') {
-      const code = body[1] === 'x' || body[1] === 'X' ? parseInt(body.slice(2), 16) : parseInt(body.slice(1), 10);
-      return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : entity;
-    }
-    return NAMED_ENTITIES[body] ?? entity;
-  });
-}
-
-const BLOCK_TAGS = /<\/?(?:p|div|br|tr|table|tbody|thead|li|ul|ol|h[1-6]|section|article|header|footer|center|blockquote|hr)\b[^>]*>/gi;
+/** Elements whose content a reader never sees; dropped up to their end tag (the head also ends at the body). */
+const HIDDEN = new Set(['head', 'style', 'script', 'title']);
+/** Elements that start a new line, opening or closing. */
+const BLOCKS = new Set([
+  'p', 'div', 'br', 'tr', 'table', 'tbody', 'thead', 'li', 'ul', 'ol', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6',
+  'section', 'article', 'header', 'footer', 'center', 'blockquote', 'hr',
+]);
+/** Table cells: their contents are separated by a space. */
+const CELLS = new Set(['td', 'th']);
+const SOFT_HYPHEN = /\u00ad/g;
 
 /**
  * Text of an HTML-only mail: invisible parts dropped, block elements turned
  * into line breaks, cells separated by spaces, entities decoded. A mail whose
  * HTML has no blocks comes out as one line, which the extractor also reads.
+ *
+ * Hostile HTML reaches this code, so it runs on htmlparser2's Tokenizer: one
+ * pass over the input, whatever it holds (unclosed tags, comments or `<`).
+ * Not its Parser: that keeps open elements in an array it shifts at every
+ * tag, quadratic on thousands of unclosed tags. Nothing here needs the tree.
+ * Callers cap the input (parse-limits.ts).
  */
 export function flattenHtml(html: string): string {
-  const text = html
-    .replace(/<!--[\s\S]*?-->/g, ' ')
-    .replace(/<(head|style|script|title)\b[\s\S]*?<\/\1\s*>/gi, ' ')
-    .replace(/\s+/g, ' ')
-    .replace(BLOCK_TAGS, '\n')
-    .replace(/<\/?(?:td|th)\b[^>]*>/gi, ' ')
-    .replace(/<[^>]*>/g, '');
-  return decodeHtmlEntities(text)
+  const out: string[] = [];
+  let hiddenUntil: string | null = null;
+  // The raw text read since the last tag, entity or comment, as one slice of the input: the tokenizer
+  // hands text over in many adjacent pieces, and handling each apart made "< < < …" ten times slower.
+  let run = { start: 0, end: 0 };
+  const flush = () => {
+    // Raw text collapses like the old regex flattener did before decoding; decoded entities are kept as they are.
+    if (run.end > run.start) out.push(html.slice(run.start, run.end).replace(/\s+/g, ' '));
+    run = { start: 0, end: 0 };
+  };
+  const emit = (text: string) => {
+    flush();
+    out.push(text);
+  };
+  const tagName = (start: number, end: number) => html.slice(start, end).toLowerCase();
+  const onTag = (name: string, closing: boolean) => {
+    if (hiddenUntil !== null) {
+      if (closing ? name === hiddenUntil : hiddenUntil === 'head' && name === 'body') hiddenUntil = null;
+      return;
+    }
+    flush();
+    if (!closing && HIDDEN.has(name)) hiddenUntil = name;
+    else if (BLOCKS.has(name)) out.push('\n');
+    else if (CELLS.has(name)) out.push(' ');
+  };
+  const ignore = () => undefined;
+  const callbacks: TokenizerCallbacks = {
+    ontext: (start, end) => {
+      if (hiddenUntil !== null) return;
+      if (start !== run.end || run.end === run.start) {
+        flush();
+        run.start = start;
+      }
+      run.end = end;
+    },
+    ontextentity: (codepoint) => void (hiddenUntil === null && emit(String.fromCodePoint(codepoint))),
+    onopentagname: (start, end) => onTag(tagName(start, end), false),
+    onclosetag: (start, end) => onTag(tagName(start, end), true),
+    oncomment: () => void (hiddenUntil === null && emit(' ')),
+    onattribdata: ignore,
+    onattribentity: ignore,
+    onattribend: ignore,
+    onattribname: ignore,
+    oncdata: ignore,
+    ondeclaration: ignore,
+    onend: flush,
+    onopentagend: ignore,
+    onprocessinginstruction: ignore,
+    onselfclosingtag: ignore,
+  };
+  const tokenizer = new Tokenizer({ decodeEntities: true }, callbacks);
+  tokenizer.write(html);
+  tokenizer.end();
+  return out
+    .join('')
+    .replace(SOFT_HYPHEN, '')
     .split('\n')
     .map((line) => line.replace(/[ \t]+/g, ' ').trim())
     .filter((line) => line !== '')

@@ -1,6 +1,7 @@
 import PostalMime from 'postal-mime';
 import { flattenHtml } from './html-flattener';
-import { normalizeText } from './text-normalizer';
+import { PARSE_LIMITS } from './parse-limits';
+import { clip, normalizeText } from './text-normalizer';
 
 /** The parts of a MIME message that the notice parser and the intake records read. */
 export interface MimeFacts {
@@ -13,30 +14,40 @@ export interface MimeFacts {
   dateHeader: string | null;
   /** Plain text, or the HTML flattened when there is no text part; line endings and spaces normalised. */
   text: string;
+  /** Whether the message, its HTML, text or subject went past PARSE_LIMITS and only its start was read. */
+  truncated: boolean;
 }
 
 const mailboxes = (addresses: PostalMime.Address[] | undefined): PostalMime.Mailbox[] =>
   (addresses ?? []).flatMap((address) => (address.group ? address.group : [address]));
 
-/** Decodes the MIME structure (encodings, charsets, RFC 2047 words). Null when postal-mime cannot read it at all. */
+/**
+ * Decodes the MIME structure (encodings, charsets, RFC 2047 words) of the
+ * message's first PARSE_LIMITS.mimeBytes, and caps the HTML, text and subject
+ * handed on. Null when postal-mime cannot read it at all.
+ */
 export async function readMime(raw: Uint8Array): Promise<MimeFacts | null> {
+  const bytes = raw.length > PARSE_LIMITS.mimeBytes ? raw.subarray(0, PARSE_LIMITS.mimeBytes) : raw;
   let mail: PostalMime.Email;
   try {
-    mail = await PostalMime.parse(raw);
+    mail = await PostalMime.parse(bytes);
   } catch {
     return null;
   }
   const [from] = mailboxes(mail.from ? [mail.from] : undefined);
   const [replyTo] = mailboxes(mail.replyTo);
-  const text = mail.text?.trim() ? mail.text : mail.html ? flattenHtml(mail.html) : '';
+  const html = mail.text?.trim() ? null : clip(mail.html ?? '', PARSE_LIMITS.htmlChars);
+  const text = clip(html ? flattenHtml(html.text) : (mail.text ?? ''), PARSE_LIMITS.textChars);
+  const subject = clip(mail.subject ?? '', PARSE_LIMITS.subjectChars);
   return {
-    subject: normalizeText(mail.subject ?? ''),
+    subject: normalizeText(subject.text),
     from: from ? { name: normalizeText(from.name ?? '').trim(), address: from.address ?? '' } : null,
     replyTo: replyTo?.address || null,
     to: mailboxes(mail.to).map((mailbox) => mailbox.address),
     deliveredTo: mail.headers.filter((header) => header.key === 'delivered-to').map((header) => header.value.trim()),
     messageId: mail.messageId?.trim() || null,
     dateHeader: mail.headers.find((header) => header.key === 'date')?.value ?? null,
-    text: normalizeText(text).trim(),
+    text: normalizeText(text.text).trim(),
+    truncated: bytes !== raw || Boolean(html?.cut) || text.cut || subject.cut,
   };
 }

@@ -1,4 +1,5 @@
 import type { NoticeKind, NoticeLanguage } from './notice.types';
+import { PARSE_LIMITS } from './parse-limits';
 
 export interface Classification {
   kind: NoticeKind;
@@ -8,6 +9,8 @@ export interface Classification {
   /** The payer named in the subject, when it names one. */
   subjectSender: string | null;
 }
+
+const UNKNOWN: Classification = { kind: 'unknown', language: null, subjectAmount: null, subjectSender: null };
 
 const EN = String.raw`INTERAC e[-\u2010\u2011]?Transfer ?:`;
 const FR = String.raw`Virement INTERAC ?:`;
@@ -22,6 +25,12 @@ interface SubjectPattern {
  * Whole-subject patterns, anchored at both ends so that words inside the payer's
  * name ("CANCELLED CORP", "Reminder Inc") never change the kind. Reminders are
  * tried first: their subject repeats the "sent you money" wording.
+ *
+ * Cost: anchored at the start, each pattern is tried at one position only. A
+ * lazy amount followed by a greedy name backtracks once per " from " / " de "
+ * in the subject, so a pattern costs at most (occurrences x length) steps;
+ * classifySubject refuses subjects longer than PARSE_LIMITS.subjectChars,
+ * which bounds that to well under a millisecond.
  */
 const SUBJECTS: SubjectPattern[] = [
   { kind: 'reminder', language: 'en', pattern: new RegExp(String.raw`^(?:${EN} )?Reminder ?:`, 'i') },
@@ -54,6 +63,7 @@ const SUBJECTS: SubjectPattern[] = [
 
 /** What the subject (already whitespace-flattened) says the notice is. */
 export function classifySubject(subject: string): Classification {
+  if (subject.length > PARSE_LIMITS.subjectChars) return UNKNOWN;
   for (const { kind, language, pattern } of SUBJECTS) {
     const match = pattern.exec(subject);
     if (match) {
@@ -65,7 +75,7 @@ export function classifySubject(subject: string): Classification {
       };
     }
   }
-  return { kind: 'unknown', language: null, subjectAmount: null, subjectSender: null };
+  return UNKNOWN;
 }
 
 // Positive wording only: a reject keyword once matched a footer and refused every real deposit.

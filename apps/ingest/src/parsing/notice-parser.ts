@@ -7,20 +7,40 @@ import { bodySaysDeposited, classifySubject } from './notice-classifier';
 import type { NoticeFields, NoticeParseResult, ParseReason } from './notice.types';
 import { flattenWhitespace } from './text-normalizer';
 
+/** What one raw message says: its decoded parts (null when unreadable) and the notice read from them. */
+export interface NoticeReading {
+  facts: MimeFacts | null;
+  parse: NoticeParseResult;
+}
+
+/**
+ * Reads one raw message. Never throws: anything it cannot read becomes a
+ * reason. The service runs it in a worker thread under a deadline
+ * (notice-reader.ts); tests call it directly.
+ */
+export async function readNotice(raw: Uint8Array): Promise<NoticeReading> {
+  const facts = await readMime(raw);
+  return { facts, parse: facts ? extractNotice(facts) : unreadableNotice(null) };
+}
+
 /** Parses one raw message. Never throws: anything it cannot read becomes a reason. */
 export async function parseNotice(raw: Uint8Array): Promise<NoticeParseResult> {
-  const facts = await readMime(raw);
-  return facts ? extractNotice(facts) : unreadableNotice(null);
+  return (await readNotice(raw)).parse;
 }
 
 /** Reads the notice out of a decoded message. Pure; never throws. */
 export function extractNotice(facts: MimeFacts): NoticeParseResult {
+  let result: NoticeParseResult;
   try {
-    return decide(read(facts));
+    result = decide(read(facts));
   } catch {
     // A defect here must not lose the message: it goes to manual review like any unreadable one.
-    return unreadableNotice(facts);
+    result = unreadableNotice(facts);
   }
+  // Only the start of an over-long message was read: whatever it says, a person decides.
+  if (!facts.truncated) return result;
+  const reasons: ParseReason[] = [...(result.status === 'rejected' ? result.reasons : []), 'message_too_long'];
+  return { status: 'rejected', reasons, fields: result.fields };
 }
 
 interface Reading {
@@ -101,11 +121,14 @@ const asCents = (amount: AmountRead): number | null => (typeof amount === 'numbe
 const payerAddress = (replyTo: string | null): string | null =>
   replyTo && !/@(?:[a-z0-9-]+\.)*interac\.ca$/i.test(replyTo) ? replyTo.toLowerCase() : null;
 
-/** The result for a message whose MIME structure (or whose text) could not be read. */
-export function unreadableNotice(facts: MimeFacts | null): NoticeParseResult {
+/**
+ * The result for a message whose MIME structure (or whose text) could not be
+ * read; `parse_timeout` and `parse_failed` when the worker reading it gave up.
+ */
+export function unreadableNotice(facts: MimeFacts | null, reason: ParseReason = 'mime_unparseable'): NoticeParseResult {
   return {
     status: 'rejected',
-    reasons: ['mime_unparseable'],
+    reasons: [reason],
     fields: {
       kind: 'unknown', language: null, amount_cents: null, amounts: { subject: null, body: [] }, memos: [],
       reference_number: null, sender_name: null, sender_email: null, transfer_date: null, sent_at: null,

@@ -19,7 +19,10 @@ export type ParseReason =
   | 'memo_missing'
   | 'memo_ambiguous'
   | 'reference_missing'
-  | 'sender_missing';
+  | 'sender_missing'
+  | 'message_too_long'
+  | 'parse_timeout'
+  | 'parse_failed';
 
 /** A deposit notice every check agreed on: ready for matching. */
 export interface ParsedNotice {

@@ -4,11 +4,23 @@
  */
 const SPECIAL_SPACES = /[\u00a0\u202f\u2009\u2007]/g;
 const ZERO_WIDTH = /[\u200b\u200c\u200d\ufeff]/g;
+/** NUL cannot be stored in Postgres text or jsonb: left in, the outcome could never be recorded. */
+const NUL = /\u0000/g;
+/** Half of a surrogate pair without its other half (String.prototype.toWellFormed is not in our ES2023 lib). */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
-/** Same text with one kind of line ending and one kind of space. */
+/**
+ * Same text with one kind of line ending and one kind of space, and nothing
+ * Postgres refuses to store (NUL, a lone surrogate), so that any message's
+ * outcome can be recorded.
+ */
 export function normalizeText(text: string): string {
-  return text.replace(/\r\n?/g, '\n').replace(SPECIAL_SPACES, ' ').replace(ZERO_WIDTH, '');
+  return text.replace(/\r\n?/g, '\n').replace(SPECIAL_SPACES, ' ').replace(ZERO_WIDTH, '').replace(NUL, '').replace(LONE_SURROGATE, '\ufffd');
 }
 
 /** Collapses every run of whitespace, line breaks included, into one space (wrapped sentences read as one). */
 export const flattenWhitespace = (text: string): string => text.replace(/\s+/g, ' ').trim();
+
+/** At most `max` UTF-16 units of `text` (normalizeText then mends a pair cut in half), and whether anything was cut. */
+export const clip = (text: string, max: number): { text: string; cut: boolean } =>
+  text.length <= max ? { text, cut: false } : { text: text.slice(0, max), cut: true };

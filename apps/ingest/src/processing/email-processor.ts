@@ -3,8 +3,7 @@ import { JsonLogger } from '@pp/platform';
 import { DkimKeyUnavailableError, authenticateNotice, type AuthenticationPolicy } from '../authentication/notice-authenticator';
 import type { AuthenticationResult } from '../authentication/authentication.types';
 import { EmailRepository } from '../intake/email.repository';
-import { readMime } from '../parsing/mime-reader';
-import { extractNotice, unreadableNotice } from '../parsing/notice-parser';
+import { NoticeReader } from '../parsing/notice-reader';
 import { NOTICE_HANDLER, type NoticeHandler } from './notice-handler';
 import { OutcomeRepository, type RecordedOutcome } from './outcome.repository';
 import { NO_SIGNED_RECIPIENT, type ProcessedEmail } from './processed-email';
@@ -27,6 +26,7 @@ export class EmailProcessor {
     @Inject(AUTHENTICATION_POLICY) private readonly policy: AuthenticationPolicy,
     @Inject(NOTICE_HANDLER) private readonly handler: NoticeHandler,
     private readonly logger: JsonLogger,
+    private readonly reader: NoticeReader,
   ) {}
 
   /** Processes one stored e-mail; null when it is unknown, already processed, or must be retried later. */
@@ -35,12 +35,13 @@ export class EmailProcessor {
     if (!email) return null;
     const authentication = await this.authenticate(email.raw, email.received_at);
     if (!authentication) return null;
-    const facts = await readMime(email.raw);
+    // Off the event loop and under a deadline: a message that overruns it is recorded (parse_timeout), never retried.
+    const { facts, parse } = await this.reader.read(email.id, email.raw);
     const verdict = {
       email_id: email.id,
       received_at: email.received_at.toISOString(),
       authentication,
-      parse: facts ? extractNotice(facts) : unreadableNotice(null),
+      parse,
       recipients: { to: facts?.to ?? [], delivered_to: facts?.deliveredTo ?? [] },
     };
     const outcome = await this.outcomes.record(verdict);

@@ -1,0 +1,102 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { WorkerPool } from './worker-pool';
+
+/** A worker script speaking the pool's protocol; its inputs say what to do. */
+const SCRIPT = `
+const { workerData } = require('node:worker_threads');
+const port = workerData.port;
+port.on('message', ({ input }) => {
+  if (input === 'spin') for (;;);
+  if (input === 'backtrack') /^(a+)+$/.test('a'.repeat(64) + '!'); // never finishes in practice
+  if (input === 'exit') process.exit(3);
+  if (input.startsWith('busy:')) { const end = Date.now() + Number(input.slice(5)); while (Date.now() < end); }
+  port.postMessage({ output: 'done:' + input });
+});
+port.postMessage('ready');
+`;
+
+const dir = mkdtempSync(join(tmpdir(), 'worker-pool-'));
+const script = (name: string, code: string) => {
+  const path = join(dir, name);
+  writeFileSync(path, code);
+  return path;
+};
+const WORKING = script('working.js', SCRIPT);
+const BROKEN = script('broken.js', `throw new Error('broken build');`);
+
+describe('WorkerPool', () => {
+  let pool: WorkerPool<string, string>;
+  const given = (options: { size?: number; deadlineMs?: number; path?: string } = {}) =>
+    (pool = new WorkerPool<string, string>({ script: options.path ?? WORKING, size: options.size ?? 2, deadlineMs: options.deadlineMs ?? 5_000 }));
+
+  afterEach(() => pool?.close());
+
+  it('answers every job, more jobs than workers included', async () => {
+    given({ size: 2 });
+    const runs = await Promise.all(['a', 'b', 'c', 'd', 'e'].map((input) => pool.run(input)));
+    expect(runs).toEqual(['a', 'b', 'c', 'd', 'e'].map((input) => ({ status: 'done', output: `done:${input}` })));
+  });
+
+  it('gives up on a job at its deadline, terminates its worker and answers the next job with a new one', async () => {
+    given({ size: 1, deadlineMs: 300 });
+    expect(await pool.run('spin')).toEqual({ status: 'timeout' });
+    expect(await pool.run('after')).toEqual({ status: 'done', output: 'done:after' });
+  });
+
+  it('stops a worker caught in a catastrophically backtracking regular expression', async () => {
+    given({ size: 1, deadlineMs: 300 });
+    expect(await pool.run('backtrack')).toEqual({ status: 'timeout' });
+    expect(await pool.run('after')).toEqual({ status: 'done', output: 'done:after' });
+  });
+
+  it('takes an answer that came in time even when this thread was too busy to see it before the deadline', async () => {
+    given({ size: 1, deadlineMs: 200 });
+    await pool.run('warm-up');
+    const run = pool.run('busy:20');
+    // This thread blocked (as by work on another message): the loop then runs due timers before reading ports.
+    setImmediate(() => {
+      const end = Date.now() + 600;
+      while (Date.now() < end);
+    });
+    expect(await run).toEqual({ status: 'done', output: 'done:busy:20' });
+  });
+
+  it('lets one slow job hold up only its own worker', async () => {
+    given({ size: 2, deadlineMs: 60_000 });
+    const slow = expect(pool.run('spin')).rejects.toThrow(/closed/);
+    expect(await pool.run('quick')).toEqual({ status: 'done', output: 'done:quick' });
+    await pool.close();
+    await slow;
+  });
+
+  it('starts the deadline when a worker takes the job, not while it waits in the queue', async () => {
+    // Three 600 ms jobs on one worker: the last waits 1.2 s, more than the deadline, and still finishes.
+    given({ size: 1, deadlineMs: 2_000 });
+    const runs = await Promise.all([pool.run('busy:600'), pool.run('busy:600'), pool.run('busy:600')]);
+    expect(runs.map((run) => run.status)).toEqual(['done', 'done', 'done']);
+  });
+
+  it('reports a job whose worker died as crashed, and carries on with a new worker', async () => {
+    given({ size: 1 });
+    expect(await pool.run('exit')).toEqual({ status: 'crashed', error: expect.objectContaining({ message: expect.stringMatching(/code 3/) }) });
+    expect(await pool.run('after')).toEqual({ status: 'done', output: 'done:after' });
+  });
+
+  it('rejects the jobs, instead of restarting in a loop, when a worker cannot even start', async () => {
+    given({ size: 2, path: BROKEN });
+    await expect(pool.run('x')).rejects.toThrow(/failed to start: broken build/);
+    // A later job tries again (the build may have been fixed), and fails the same way.
+    await expect(pool.run('y')).rejects.toThrow(/failed to start/);
+  });
+
+  it('rejects what is queued or running when it closes, and anything submitted after', async () => {
+    given({ size: 1, deadlineMs: 60_000 });
+    const running = expect(pool.run('spin')).rejects.toThrow(/closed/);
+    const queued = expect(pool.run('never')).rejects.toThrow(/closed/);
+    await pool.close();
+    await Promise.all([running, queued]);
+    await expect(pool.run('late')).rejects.toThrow(/closed/);
+  });
+});
