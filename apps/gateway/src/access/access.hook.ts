@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { DomainError, ErrorCode } from '@pp/contracts';
-import { CONFIG } from '@pp/platform';
+import { CONFIG, deriveKey, keyedDigest } from '@pp/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayConfig } from '../gateway.config';
 import { INVALID_ADMIN_TOKEN, INVALID_API_KEY } from '../http/api-error';
@@ -22,6 +22,8 @@ const BEARER = /^Bearer +(\S{1,512}) *$/i;
 export class AccessHook {
   private readonly adminToken: Buffer;
   private readonly ingestToken: Buffer;
+  /** Names the admin token in records (refund actors, idempotency scope) without a plain hash anyone could test guesses against. */
+  private readonly adminTokenId: string;
 
   constructor(
     private readonly keys: ApiKeyAuthenticator,
@@ -30,6 +32,7 @@ export class AccessHook {
   ) {
     this.adminToken = digest(config.ADMIN_TOKEN);
     this.ingestToken = digest(config.INGEST_TOKEN);
+    this.adminTokenId = keyedDigest(deriveKey(config.SERVER_SECRET, 'gateway/admin-token-id'), config.ADMIN_TOKEN).slice(0, 16);
   }
 
   readonly handle = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
@@ -39,7 +42,7 @@ export class AccessHook {
     switch (access.credential) {
       case 'admin_token':
         if (!presented || !sameSecret(presented, this.adminToken)) throw new DomainError(ErrorCode.Unauthorized, INVALID_ADMIN_TOKEN);
-        request.principal = { kind: 'admin', token_id: this.adminToken.toString('hex', 0, 8) };
+        request.principal = { kind: 'admin', token_id: this.adminTokenId };
         return;
       case 'ingest_token':
         if (!presented || !sameSecret(presented, this.ingestToken)) throw new DomainError(ErrorCode.Unauthorized, 'Invalid or missing ingest token');

@@ -4,7 +4,7 @@ import type { Scope } from './scopes';
 /** Who made a request, as established by the access hook. */
 export type Principal = KeyPrincipal | AdminPrincipal | { kind: 'ingest' } | { kind: 'anonymous' };
 
-/** The platform operator; token_id tells admin tokens apart (a digest prefix, so rotating the token starts a fresh idempotency space). */
+/** The platform operator; token_id tells admin tokens apart (a keyed digest prefix under SERVER_SECRET, so rotating either starts a fresh idempotency space). */
 export interface AdminPrincipal {
   kind: 'admin';
   token_id: string;
