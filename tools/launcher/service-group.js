@@ -25,10 +25,12 @@ function formatLine(line, pretty) {
 }
 
 class ServiceGroup {
-  constructor(root, services, env) {
+  /** `serviceEnv(service)`: what only that service gets on top of `env` (its own bus identity). */
+  constructor(root, services, env, serviceEnv = () => ({})) {
     this.root = root;
     this.services = services;
     this.env = env;
+    this.serviceEnv = serviceEnv;
     this.children = new Map();
     this.stopping = false;
     // One pid file per gateway port, so two stacks from one checkout (dev + tests) never reap each other.
@@ -58,7 +60,7 @@ class ServiceGroup {
     const pretty = process.stdout.isTTY && !process.env.LOG_FORMAT;
     this.services.forEach((service, index) => {
       const child = spawn(process.execPath, [join(this.root, 'dist', 'apps', service, 'src', 'main.js')], {
-        env: this.env,
+        env: { ...this.env, ...this.serviceEnv(service) },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       const prefix = out.paint(COLORS[index % COLORS.length], `[${service.padEnd(this.width)}]`);

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { ServiceName } from '@pp/contracts';
-import { BusClient } from '@pp/platform';
-import { connect, type NatsConnection } from 'nats';
+import { BusClient, connectNats } from '@pp/platform';
+import type { NatsConnection } from 'nats';
 import { Client } from 'pg';
 import { testInfra } from './infra';
 import { REPO_ROOT, ServiceProcess } from './service-process';
@@ -95,7 +95,9 @@ export class TestStack {
   async startService(service: ServiceName): Promise<void> {
     const previous = this.processes_.get(service);
     const portVariable = PORT_VARIABLES[service];
-    const env = { ...this.env };
+    // Each service under its own bus identity, unless the test named one NATS_URL for all.
+    const natsUrl = this.env.NATS_URL === testInfra.natsUrl ? testInfra.natsUrlOf(service) : this.env.NATS_URL;
+    const env: Record<string, string> = { ...this.env, NATS_URL: natsUrl };
     if (portVariable && previous?.port) env[portVariable] = String(previous.port);
     const proc = new ServiceProcess(service, env, join(REPO_ROOT, 'tmp', 'test-logs', this.namespace));
     this.processes_.set(service, proc);
@@ -106,9 +108,9 @@ export class TestStack {
     await this.processes_.get(service)?.stop(signal);
   }
 
-  /** A bus client in this stack's namespace, for tests that call services over NATS (closed by stop()). */
+  /** A bus client in this stack's namespace under the harness's identity (test-client), for tests that call services over NATS (closed by stop()). */
   async bus(timeoutMs = 10_000): Promise<BusClient> {
-    this.busConnection ??= await connect({ servers: this.env.NATS_URL });
+    this.busConnection ??= await connectNats(this.env.NATS_URL, 'test-stack');
     return new BusClient(this.busConnection, this.namespace, timeoutMs);
   }
 
@@ -130,7 +132,7 @@ export class TestStack {
 
   /** Streams (and object stores, which are streams) outlive the services: remove this namespace's from the shared NATS. */
   private async deleteStreams(): Promise<void> {
-    const nc = await connect({ servers: this.env.NATS_URL });
+    const nc = await connectNats(this.env.NATS_URL, 'test-stack');
     try {
       const jsm = await nc.jetstreamManager();
       const names = (await jsm.streams.names().next()).filter((name) => name.includes(`${this.namespace}_`));

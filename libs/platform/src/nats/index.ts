@@ -3,5 +3,8 @@ export * from './bus-context';
 export * from './bus-envelope';
 export * from './bus-exception.filter';
 export * from './bus-headers';
+export * from './bus-permissions';
 export * from './connect-nats';
 export * from './nats-bus-server';
+export * from './nats-connection-options';
+export * from './nats-server-config';
