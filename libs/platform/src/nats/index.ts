@@ -8,3 +8,4 @@ export * from './connect-nats';
 export * from './nats-bus-server';
 export * from './nats-connection-options';
 export * from './nats-server-config';
+export * from './deploy-nats-config';
