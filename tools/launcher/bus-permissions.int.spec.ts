@@ -1,7 +1,7 @@
 import { MAIL_PIPELINE, type ServiceName } from '@pp/contracts';
 import { BusClient, connectNats } from '@pp/platform';
 import { TestStack, testInfra, waitFor } from '@pp/testing';
-import { connect, type NatsConnection, type NatsError } from 'nats';
+import { connect, type NatsConnection } from 'nats';
 
 /*
  * An outsider (or a compromised service) on the project's NATS server, which
