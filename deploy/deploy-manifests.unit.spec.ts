@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { SERVICE_NAMES, type ServiceName } from '@pp/contracts';
-import { type BaseConfig, DATABASE_SERVICES, isDatabaseService, loadConfig, OWNER_ROLE, serviceRole } from '@pp/platform';
+import { BUS_IDENTITIES, SERVICE_NAMES, type ServiceName } from '@pp/contracts';
+import { type BaseConfig, DATABASE_SERVICES, DEPLOY_NATS_CONFIG_PATH, deployNatsServerConfig, isDatabaseService, loadConfig, OWNER_ROLE, passwordVariable, serviceRole } from '@pp/platform';
 import { parse, parseAllDocuments } from 'yaml';
 import { CheckoutConfig } from '../apps/checkout/src/checkout.config';
 import { DashboardConfig } from '../apps/dashboard/src/dashboard.config';
@@ -54,6 +54,7 @@ const OPERATOR_ENV: Record<string, string> = {
   INGEST_TOKEN: `ing_${randomBytes(24).toString('hex')}`,
   POSTGRES_PASSWORD: randomBytes(16).toString('hex'),
   ...REQUIRED_SAMPLES,
+  ...Object.fromEntries(BUS_IDENTITIES.map((identity) => [passwordVariable(identity), `p${randomBytes(24).toString('hex')}`])),
   ...Object.fromEntries(['OWNER', ...DATABASE_SERVICES.map((name) => name.toUpperCase())].map((role) => [`PP_DB_${role}_PASSWORD`, randomBytes(16).toString('hex')])),
 };
 
@@ -66,6 +67,8 @@ const interpolate = (value: string, env: Record<string, string> = OPERATOR_ENV) 
       return env[name];
     });
 const MIGRATE_ALL = ['node', 'dist/libs/platform/src/database/migrate-all.js'];
+/** The identity and password variable in a NATS_URL of the form nats://<identity>:${NATS_PASSWORD_<IDENTITY>...}@nats:4222. */
+const natsIdentityOf = (url: string) => /^nats:\/\/([a-z-]+):\$\{([A-Z_]+):\?[^}]*\}@nats:4222$/.exec(url)?.slice(1);
 
 describe('docker-compose.yml', () => {
   const compose = parse(readFileSync(join(root, 'docker-compose.yml'), 'utf8'), { merge: true }) as { services: Record<string, ComposeService> };
@@ -164,6 +167,22 @@ describe('docker-compose.yml', () => {
     for (const name of SERVICE_NAMES.filter((n) => !(n in users))) expect(services[name].environment?.REDIS_URL).toBeUndefined();
   });
 
+  it('publishes no Postgres, NATS or Redis port to the host', () => {
+    for (const name of ['postgres', 'nats', 'redis']) expect(services[name].ports).toBeUndefined();
+  });
+
+  it('runs NATS with the generated permissions and every identity’s password required from the environment', () => {
+    expect(services.nats.command).toEqual(['-js', '-c', '/etc/nats/nats-server.conf']);
+    expect(services.nats.volumes).toContain(`./${DEPLOY_NATS_CONFIG_PATH}:/etc/nats/nats-server.conf:ro`);
+    for (const identity of BUS_IDENTITIES) {
+      expect(services.nats.environment?.[passwordVariable(identity)]).toMatch(new RegExp(`^\\$\\{${passwordVariable(identity)}:\\?`));
+    }
+  });
+
+  it.each(SERVICE_NAMES)('connects %s to NATS as its own identity', (name) => {
+    expect(natsIdentityOf(String(services[name].environment?.NATS_URL))).toEqual([name, passwordVariable(name)]);
+  });
+
   it('builds images that run the compiled service named by the build argument', () => {
     const dockerfile = readFileSync(join(root, 'deploy', 'Dockerfile'), 'utf8');
     expect(dockerfile).toMatch(/ARG APP/);
@@ -220,7 +239,7 @@ describe('deploy/k8s', () => {
 
   it('keeps placeholders in the Secret template that the gateway refuses, so an unedited template cannot boot', () => {
     const secret = documents.find((doc) => doc.kind === 'Secret' && doc.metadata.name === 'checkout-secrets');
-    const env = { ...OPERATOR_ENV, NATS_URL: 'nats://nats:4222', REDIS_URL: 'redis://redis:6379', DATABASE_URL: 'postgres://app@postgres:5432/pp' };
+    const env = { ...OPERATOR_ENV, NATS_URL: 'nats://gateway:p4f9a1c2e7b3d5a8c6e0f1a2b3c4d5e6f@nats:4222', REDIS_URL: 'redis://redis:6379', DATABASE_URL: 'postgres://app@postgres:5432/pp' };
     for (const variable of ['ADMIN_TOKEN', 'INGEST_TOKEN']) {
       expect(secret.stringData[variable]).toBeDefined();
       expect(() => loadConfig(GatewayConfig, { ...env, [variable]: secret.stringData[variable] })).toThrow(`${variable} is invalid`);
@@ -238,7 +257,7 @@ describe('deploy/k8s', () => {
     for (const name of SERVICE_NAMES) {
       const [container] = documents.find((doc) => doc.kind === 'Deployment' && doc.metadata.name === name).spec.template.spec.containers;
       const refs = Object.fromEntries(
-        (container.env ?? []).filter((entry: { name: string }) => !entry.name.startsWith('DATABASE_')).map((entry: { name: string; valueFrom: { secretKeyRef: { name: string; key: string } } }) => {
+        (container.env ?? []).filter((entry: { name: string }) => !entry.name.startsWith('DATABASE_') && entry.name !== 'NATS_URL').map((entry: { name: string; valueFrom: { secretKeyRef: { name: string; key: string } } }) => {
           expect(entry.valueFrom.secretKeyRef.name).toBe('checkout-service-secrets');
           return [entry.name, entry.valueFrom.secretKeyRef.key];
         }),
@@ -252,6 +271,34 @@ describe('deploy/k8s', () => {
     for (const [name, keys] of [['gateway', '~gateway:*'], ['sessions', '~bull:session-expiry:*'], ['webhooks', '~bull:webhook-delivery:*']]) {
       expect(acl).toMatch(new RegExp(`^user ${name} on >\\S+ ${keys.replace(/[*]/g, '\\*')} \\+@all -@admin -@dangerous`, 'm'));
     }
+  });
+
+  it.each(SERVICE_NAMES)('gives %s its own NATS_URL from the nats-identities Secret, not the shared ConfigMap', (name) => {
+    const deployment = documents.find((doc) => doc.kind === 'Deployment' && doc.metadata.name === name);
+    const [container] = deployment.spec.template.spec.containers;
+    expect(container.env).toContainEqual({ name: 'NATS_URL', valueFrom: { secretKeyRef: { name: 'nats-identities', key: name } } });
+    const identities = documents.find((doc) => doc.kind === 'Secret' && doc.metadata.name === 'nats-identities');
+    expect(identities.stringData[name]).toMatch(new RegExp(`^nats://${name}:[^@]+@nats:4222$`));
+  });
+
+  it('runs NATS inside the cluster only, with the generated config and every identity’s password from a Secret', () => {
+    const config = documents.find((doc) => doc.kind === 'ConfigMap' && doc.metadata.name === 'checkout-config');
+    expect(config.data.NATS_URL).toBeUndefined();
+    const nats = documents.find((doc) => doc.kind === 'StatefulSet' && doc.metadata.name === 'nats');
+    const [container] = nats.spec.template.spec.containers;
+    expect(container.args).toEqual(['-js', '-c', '/etc/nats/nats-server.conf']);
+    expect(container.envFrom).toEqual([{ secretRef: { name: 'nats-server-passwords' } }]);
+    expect(nats.spec.template.spec.volumes).toContainEqual({ name: 'config', configMap: { name: 'nats-server-config' } });
+    const service = documents.find((doc) => doc.kind === 'Service' && doc.metadata.name === 'nats');
+    expect(service.spec.type).toBe('ClusterIP');
+    const passwords = documents.find((doc) => doc.kind === 'Secret' && doc.metadata.name === 'nats-server-passwords');
+    expect(Object.keys(passwords.stringData).sort()).toEqual(BUS_IDENTITIES.map(passwordVariable).sort());
+    const kustomization = parse(readFileSync(join(dir, 'kustomization.yaml'), 'utf8')) as { configMapGenerator: Array<{ name: string; files: string[] }> };
+    expect(kustomization.configMapGenerator).toContainEqual(expect.objectContaining({ name: 'nats-server-config', files: ['nats-server.conf'] }));
+  });
+
+  it('ships the NATS config generated from the current subject registry (run npm run nats:config when this fails)', () => {
+    expect(readFileSync(join(root, DEPLOY_NATS_CONFIG_PATH), 'utf8')).toBe(deployNatsServerConfig());
   });
 
   it('lists every manifest in the kustomization', () => {

@@ -3,6 +3,7 @@
 const { spawnSync } = require('node:child_process');
 const { join } = require('node:path');
 const { ensurePackages } = require('./install');
+const { testNatsEnv } = require('./nats-server');
 
 const root = join(__dirname, '..', '..');
 
@@ -15,7 +16,7 @@ async function main() {
   const rolePasswords = await require('./postgres-roles').ensurePostgresRoles(root, infra.DATABASE_URL);
   const result = spawnSync(process.execPath, [join(root, 'dist', 'tools', 'bench', 'run-bench.js')], {
     stdio: 'inherit',
-    env: { ...process.env, TEST_POSTGRES_URL: admin.href, TEST_NATS_URL: infra.NATS_URL, TEST_REDIS_URL: infra.REDIS_URL, TEST_POSTGRES_ROLE_PASSWORDS: JSON.stringify(rolePasswords) },
+    env: { ...process.env, TEST_POSTGRES_URL: admin.href, ...testNatsEnv(root), TEST_REDIS_URL: infra.REDIS_URL, TEST_POSTGRES_ROLE_PASSWORDS: JSON.stringify(rolePasswords) },
   });
   process.exit(result.status ?? 1);
 }

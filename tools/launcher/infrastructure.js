@@ -1,21 +1,23 @@
 /**
  * Makes sure Postgres, NATS with JetStream and Redis answer, in this order of
  * preference (DESIGN.md §5):
- *   1. a running Docker engine: `docker compose up -d postgres nats redis`;
+ *   1. a running Docker engine: `docker compose up -d postgres redis` (ports on 127.0.0.1 only);
  *   2. servers already listening at the configured URLs;
  *   3. servers installed on this machine but stopped: start them;
  *   4. as root with apt: install Debian's postgresql, nats-server and redis-server, then start them;
  *   5. otherwise stop with a message saying exactly what to install.
+ * NATS is the project's own server with its generated permissions
+ * (nats-server.js), unless the caller names one in NATS_URL.
  */
 const net = require('node:net');
-const { mkdirSync, existsSync, readdirSync } = require('node:fs');
+const { existsSync, readdirSync } = require('node:fs');
 const { join } = require('node:path');
 const out = require('./console');
 const { run, has } = require('./run-command');
+const { ensureNatsServer } = require('./nats-server');
 
 const DEFAULTS = {
   DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/pp',
-  NATS_URL: 'nats://127.0.0.1:4222',
   REDIS_URL: 'redis://127.0.0.1:6379',
 };
 
@@ -44,7 +46,8 @@ async function waitReachable(host, port, seconds = 20) {
 
 const components = (env) => [
   { name: 'Postgres', url: new URL(env.DATABASE_URL), defaultPort: 5432, start: startPostgres, packageName: 'postgresql', binary: 'pg_ctlcluster' },
-  { name: 'NATS', url: new URL(env.NATS_URL), defaultPort: 4222, start: startNats, packageName: 'nats-server', binary: 'nats-server' },
+  // A NATS server the caller names is theirs to run: never start an open one in its place.
+  ...(env.NATS_URL ? [{ name: 'NATS', url: new URL(env.NATS_URL), defaultPort: 4222, packageName: 'nats-server', binary: 'nats-server' }] : []),
   { name: 'Redis', url: new URL(env.REDIS_URL), defaultPort: 6379, start: startRedis, packageName: 'redis-server', binary: 'redis-server' },
 ];
 
@@ -52,13 +55,6 @@ function startPostgres() {
   const versions = existsSync('/etc/postgresql') ? readdirSync('/etc/postgresql') : [];
   if (versions.length === 0) return run('sh', ['-c', 'false']);
   return run('pg_ctlcluster', ['--skip-systemctl-redirect', versions.sort().at(-1), 'main', 'start']);
-}
-
-function startNats(root) {
-  const storeDir = join(root, 'tmp', 'nats-jetstream');
-  mkdirSync(storeDir, { recursive: true });
-  const binary = has('nats-server') ? 'nats-server' : '/usr/sbin/nats-server';
-  return run('sh', ['-c', `nohup ${binary} -a 127.0.0.1 -p 4222 -js -sd ${storeDir} > ${join(root, 'tmp', 'nats-server.log')} 2>&1 &`]);
 }
 
 function startRedis() {
@@ -82,10 +78,39 @@ function installWithApt(packages) {
   }).ok;
 }
 
+/**
+ * Postgres and Redis from docker-compose.yml, published on 127.0.0.1 only
+ * (deploy/compose.local-ports.yml, which also runs Redis without ACL users for
+ * local use). Compose refuses to start while a required secret is unset, so
+ * development values are generated once into .dev/compose-secrets.json.
+ */
+function startComposeInfrastructure(root, env, callerEnv) {
+  out.info('a Docker engine runs: docker compose up -d postgres redis (published on 127.0.0.1 only)');
+  const composeEnv = { ...composeDevSecrets(root), ...require('./postgres-roles').composePasswords(root), ...process.env };
+  const files = ['-f', 'docker-compose.yml', '-f', join('deploy', 'compose.local-ports.yml')];
+  run('docker', ['compose', ...files, 'up', '-d', '--wait', 'postgres', 'redis'], { cwd: root, stdio: 'inherit', timeoutMs: 5 * 60_000, env: composeEnv });
+  if (!callerEnv.DATABASE_URL) env.DATABASE_URL = `postgres://postgres:${composeEnv.POSTGRES_PASSWORD}@127.0.0.1:5432/pp`;
+}
+
+/** A generated value for every `${VAR:?…}` docker-compose.yml requires, kept in .dev/ (git-ignored, mode 600). */
+function composeDevSecrets(root) {
+  const { randomBytes } = require('node:crypto');
+  const { mkdirSync, readFileSync, writeFileSync } = require('node:fs');
+  const file = join(root, '.dev', 'compose-secrets.json');
+  const kept = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
+  const required = [...readFileSync(join(root, 'docker-compose.yml'), 'utf8').matchAll(/\$\{([A-Z0-9_]+):\?/g)].map((m) => m[1]);
+  for (const name of required) {
+    kept[name] ??= name === 'WEBHOOK_SECRET_KEYS' ? `dev1:${randomBytes(32).toString('base64')}` : randomBytes(24).toString('hex');
+  }
+  mkdirSync(join(root, '.dev'), { recursive: true });
+  writeFileSync(file, JSON.stringify(kept, null, 2), { mode: 0o600 });
+  return kept;
+}
+
 /** Ensures every component answers; returns the environment to pass to services. */
 async function ensureInfrastructure(root, callerEnv) {
   out.step('Infrastructure: Postgres, NATS (JetStream), Redis');
-  const env = { ...DEFAULTS, ...pick(callerEnv, Object.keys(DEFAULTS)) };
+  const env = { ...DEFAULTS, ...pick(callerEnv, [...Object.keys(DEFAULTS), 'NATS_URL']) };
   const list = components(env);
   const down = [];
   for (const c of list) {
@@ -93,9 +118,7 @@ async function ensureInfrastructure(root, callerEnv) {
     else down.push(c);
   }
   if (down.length > 0 && dockerEngineRuns() && existsSync(join(root, 'docker-compose.yml'))) {
-    out.info('a Docker engine runs: docker compose up -d postgres nats redis');
-    const env = { ...process.env, ...require('./postgres-roles').composePasswords(root) };
-    run('docker', ['compose', 'up', '-d', '--wait', 'postgres', 'nats', 'redis'], { cwd: root, stdio: 'inherit', timeoutMs: 5 * 60_000, env });
+    startComposeInfrastructure(root, env, callerEnv);
   }
   const stillDown = [];
   for (const c of down) {
@@ -111,13 +134,17 @@ async function ensureInfrastructure(root, callerEnv) {
         continue;
       }
     }
+    if (!c.start) {
+      stillDown.push(c);
+      continue;
+    }
     out.info(`${c.name}: not running; starting the installed server ...`);
     c.start(root);
     if (await waitReachable(c.url.hostname, port)) out.info(`${c.name}: started at ${c.url.host}`);
     else stillDown.push(c);
   }
   if (stillDown.length > 0) {
-    for (const c of stillDown) out.fail(`${c.name} is unreachable at ${c.url.host} (${c.name === 'Postgres' ? redact(c.url) : c.url.href})`);
+    for (const c of stillDown) out.fail(`${c.name} is unreachable at ${c.url.host} (${redact(c.url)})`);
     out.fail(
       `install and start them, e.g. on Debian: apt-get install ${stillDown.map((c) => c.packageName).join(' ')} ` +
         '(NATS must run with JetStream: nats-server -js), or run a Docker engine and retry, ' +
@@ -126,7 +153,8 @@ async function ensureInfrastructure(root, callerEnv) {
     process.exit(1);
   }
   env.DATABASE_URL = await checkPostgres(env.DATABASE_URL);
-  await checkJetStream(env.NATS_URL);
+  if (env.NATS_URL) await checkJetStream(root, env.NATS_URL);
+  else await ensureNatsServer(root, installWithApt);
   await checkRedis(env.REDIS_URL);
   return env;
 }
@@ -163,14 +191,15 @@ async function checkPostgres(databaseUrl) {
   return url.href;
 }
 
-async function checkJetStream(natsUrl) {
+async function checkJetStream(root, natsUrl) {
   const { connect } = require('nats');
+  const { natsConnectionOptions } = require(join(root, 'dist', 'libs', 'platform', 'src', 'nats', 'nats-connection-options.js'));
   let nc;
   try {
-    nc = await connect({ servers: natsUrl, timeout: 3000 });
+    nc = await connect({ ...natsConnectionOptions(natsUrl, 'launcher'), timeout: 3000 });
     await (await nc.jetstreamManager()).getAccountInfo();
   } catch (error) {
-    out.fail(`NATS at ${natsUrl} has no JetStream (${error.message}); restart it with: nats-server -js`);
+    out.fail(`NATS at ${redact(new URL(natsUrl))} has no JetStream (${error.message}); restart it with: nats-server -js`);
     process.exit(1);
   } finally {
     await nc?.close();

@@ -25,7 +25,7 @@ function formatLine(line, pretty) {
 }
 
 class ServiceGroup {
-  /** `envFor(service)` adds what only that service gets (its own database role). */
+  /** `envFor(service)` adds what only that service gets (its own database role and bus identity). */
   constructor(root, services, env, envFor = () => ({})) {
     this.root = root;
     this.services = services;

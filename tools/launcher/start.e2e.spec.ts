@@ -26,7 +26,7 @@ function launch(): { child: ChildProcess; output: () => string } {
       ...process.env,
       ...ports,
       DATABASE_URL: dbUrl.toString(),
-      NATS_URL: testInfra.natsUrl,
+      // No NATS_URL: the launcher runs the project's own server and gives each service its identity.
       REDIS_URL: testInfra.redisUrl,
       PP_NAMESPACE: `launch${randomBytes(3).toString('hex')}`,
     },
@@ -80,6 +80,7 @@ it('starts, survives being killed, starts again, and stops every service on Ctrl
   expect(first.output()).toMatch(/Infrastructure: Postgres, NATS \(JetStream\), Redis/);
   expect(first.output()).toContain(`http://localhost:${ports.GATEWAY_PORT}`);
   expect(first.output()).toContain(`Postgres: created database ${database}`);
+  expect(first.output()).toMatch(/NATS: (started|reloaded) the project's server|NATS: the project's server answers/);
   const orphans = await servicePids(first.child);
   expect(orphans).toHaveLength(7);
 

@@ -46,7 +46,8 @@ async function main() {
   out.step('Services');
   const { SERVICE_NAMES } = require(join(root, 'dist', 'libs', 'contracts', 'src', 'services.js'));
   const { ServiceGroup } = require('./service-group');
-  const group = new ServiceGroup(root, SERVICE_NAMES, env, serviceEnv);
+  const natsUrls = require('./nats-server').natsIdentityUrls(root, process.env);
+  const group = new ServiceGroup(root, SERVICE_NAMES, env, (service) => ({ NATS_URL: natsUrls[service], ...serviceEnv(service) }));
   group.reapLeftovers();
   let crashed = false;
   const shutdown = async (code) => {

@@ -8,6 +8,7 @@ const { existsSync, readFileSync, rmSync } = require('node:fs');
 const { join } = require('node:path');
 const out = require('./console');
 const { ensurePackages } = require('./install');
+const { testNatsEnv } = require('./nats-server');
 const { run } = require('./run-command');
 
 const root = join(__dirname, '..', '..');
@@ -30,7 +31,7 @@ async function main() {
     ...process.env,
     TEST_POSTGRES_URL: admin.href,
     TEST_POSTGRES_ROLE_PASSWORDS: JSON.stringify(rolePasswords),
-    TEST_NATS_URL: infra.NATS_URL,
+    ...testNatsEnv(root),
     TEST_REDIS_URL: infra.REDIS_URL,
   };
   reapTestLeftovers();

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { ConfigError, loadConfig } from '@pp/platform';
 import { IngestConfig } from './ingest.config';
 
-const base = { NATS_URL: 'nats://127.0.0.1:4222', DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/pp' };
+const base = { NATS_URL: 'nats://ingest:secret@127.0.0.1:4222', DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/pp' };
 const file = (content: string) => {
   const path = join(mkdtempSync(join(tmpdir(), 'ingest-config-')), 'overrides.json');
   writeFileSync(path, content);

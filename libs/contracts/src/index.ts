@@ -1,6 +1,7 @@
 // Contract classes carry class-validator/class-transformer decorators that read design-time type metadata.
 import 'reflect-metadata';
 
+export * from './bus-access';
 export * from './checkout-page';
 export * from './checkout-sessions';
 export * from './errors';

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { ServiceName } from '@pp/contracts';
-import { BusClient, isDatabaseService } from '@pp/platform';
-import { connect, type NatsConnection } from 'nats';
+import { BusClient, connectNats, isDatabaseService } from '@pp/platform';
+import type { NatsConnection } from 'nats';
 import { Client } from 'pg';
 import { testInfra } from './infra';
 import { REPO_ROOT, ServiceProcess } from './service-process';
@@ -107,23 +107,26 @@ export class TestStack {
 
   /**
    * The environment one service runs with (also for tests that start an extra
-   * replica themselves): the stack's, plus, for a service with a schema, that
-   * schema migrated (once) and DATABASE_URL with the service's own role. The
-   * others get no database at all.
+   * replica themselves): the stack's, with the service's own bus identity
+   * (unless the test named one NATS_URL for all), plus, for a service with a
+   * schema, that schema migrated (once) and DATABASE_URL with the service's
+   * own role. The others get no database at all.
    */
   async envFor(service: ServiceName): Promise<Record<string, string>> {
-    if (!isDatabaseService(service)) return { ...this.env };
+    const natsUrl = this.env.NATS_URL === testInfra.natsUrl ? testInfra.natsUrlOf(service) : this.env.NATS_URL;
+    const env = { ...this.env, NATS_URL: natsUrl };
+    if (!isDatabaseService(service)) return env;
     await this.database.migrate(service);
-    return { ...this.env, DATABASE_URL: this.database.serviceUrl(service) };
+    return { ...env, DATABASE_URL: this.database.serviceUrl(service) };
   }
 
   async stopService(service: ServiceName, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
     await this.processes_.get(service)?.stop(signal);
   }
 
-  /** A bus client in this stack's namespace, for tests that call services over NATS (closed by stop()). */
+  /** A bus client in this stack's namespace under the harness's identity (test-client), for tests that call services over NATS (closed by stop()). */
   async bus(timeoutMs = 10_000): Promise<BusClient> {
-    this.busConnection ??= await connect({ servers: this.env.NATS_URL });
+    this.busConnection ??= await connectNats(this.env.NATS_URL, 'test-stack');
     return new BusClient(this.busConnection, this.namespace, timeoutMs);
   }
 
@@ -145,7 +148,7 @@ export class TestStack {
 
   /** Streams (and object stores, which are streams) outlive the services: remove this namespace's from the shared NATS. */
   private async deleteStreams(): Promise<void> {
-    const nc = await connect({ servers: this.env.NATS_URL });
+    const nc = await connectNats(this.env.NATS_URL, 'test-stack');
     try {
       const jsm = await nc.jetstreamManager();
       const names = (await jsm.streams.names().next()).filter((name) => name.includes(`${this.namespace}_`));

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { BusClient } from '@pp/platform';
+import { BusClient, connectNats } from '@pp/platform';
 import { testInfra, TestStack } from '@pp/testing';
-import { connect, type NatsConnection } from 'nats';
+import type { NatsConnection } from 'nats';
 
 /** A port nobody listens on now, so URLs can be fixed before the services start. */
 export async function freePort(): Promise<number> {
@@ -47,7 +47,7 @@ export class CheckoutTestStack {
         GATEWAY_URL: `http://127.0.0.1:${gatewayPort}`,
       },
     });
-    const nc = await connect({ servers: testInfra.natsUrl });
+    const nc = await connectNats(testInfra.natsUrl, 'checkout-test-stack');
     return new CheckoutTestStack(stack, checkoutUrl, nc, new BusClient(nc, stack.namespace, 10_000));
   }
 

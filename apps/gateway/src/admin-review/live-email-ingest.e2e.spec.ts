@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { INGEST_RAW_EMAIL_SUBJECT, ingestRawEmailStreamName, type AdminTransactionView, type QuarantinedEmailView } from '@pp/contracts';
 import { buildNotice, DEFAULT_SIGNED_HEADERS, signEmail, TestStack, testDkimKey, waitFor, writeDnsOverrides, type NoticeSpec } from '@pp/testing';
-import { connect, type NatsConnection } from 'nats';
+import type { NatsConnection } from 'nats';
+import { connectNats } from '@pp/platform';
 import { Client } from 'pg';
 import type { ProvisionedMerchantView } from '../identity/identity.views';
 import { GatewayClient } from '../testing/gateway-client';
@@ -48,7 +49,7 @@ describe('live e-mail ingest: matching, review, quarantine', () => {
       },
     });
     gateway = new GatewayClient(stack);
-    nc = await connect({ servers: stack.env.NATS_URL });
+    nc = await connectNats(stack.env.NATS_URL, 'live-email-ingest-spec');
     db = new Client({ connectionString: stack.database.url });
     await db.connect();
     shop = await gateway.createMerchant('Shop');

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { CheckoutSessionCreatedView, CheckoutSessionView, WireError } from '@pp/contracts';
 import { TestStack, testInfra } from '@pp/testing';
-import { connect, type Msg, type NatsConnection, type Subscription } from 'nats';
+import type { Msg, NatsConnection, Subscription } from 'nats';
+import { connectNats } from '@pp/platform';
 import { canonicalJson } from '../idempotency/fingerprint';
 import type { ProvisionedMerchantView } from '../identity/identity.views';
 import { GatewayClient } from '../testing/gateway-client';
@@ -55,7 +56,7 @@ describe('checkout session routes', () => {
     stack = await TestStack.start({ services: ['gateway'], label: 'sessionsroutes', env: { NATS_REQUEST_TIMEOUT_MS: '400' } });
     gateway = new GatewayClient(stack);
     merchant = await gateway.createMerchant();
-    nc = await connect({ servers: testInfra.natsUrl });
+    nc = await connectNats(testInfra.natsUrl, 'checkout-sessions-spec');
   });
   afterEach(async () => {
     await Promise.all(subscriptions.map((s) => s.drain()));

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { INGEST_RAW_EMAIL_SUBJECT, ingestRawEmailStreamName } from '@pp/contracts';
 import { buildNotice, signEmail, TestStack, testDkimKey, waitFor, writeDnsOverrides } from '@pp/testing';
-import { connect, type NatsConnection } from 'nats';
+import type { NatsConnection } from 'nats';
+import { connectNats } from '@pp/platform';
 import { Client } from 'pg';
 import type { ProvisionedMerchantView } from '../identity/identity.views';
 import { GatewayClient } from '../testing/gateway-client';
@@ -61,7 +62,7 @@ describe('hostile e-mail', () => {
       },
     });
     gateway = new GatewayClient(stack);
-    nc = await connect({ servers: stack.env.NATS_URL });
+    nc = await connectNats(stack.env.NATS_URL, 'hostile-email-spec');
     db = new Client({ connectionString: stack.database.url });
     await db.connect();
     shop = await gateway.createMerchant('Hostile Shop');

@@ -1,7 +1,7 @@
 import { DomainError, ErrorCode, INGEST_RAW_EMAIL_SUBJECT, ingestRawEmailStreamName } from '@pp/contracts';
-import { BusClient } from '@pp/platform';
+import { BusClient, connectNats } from '@pp/platform';
 import { buildNotice, signEmail, TestStack, testDkimKey, waitFor, writeDnsOverrides, type NoticeSpec } from '@pp/testing';
-import { connect, type NatsConnection } from 'nats';
+import type { NatsConnection } from 'nats';
 import { Client } from 'pg';
 
 describe('ingest intake over NATS and Postgres', () => {
@@ -18,7 +18,7 @@ describe('ingest intake over NATS and Postgres', () => {
       label: 'ingest',
       env: { INGEST_DNS_OVERRIDES: writeDnsOverrides(testDkimKey()) },
     });
-    nc = await connect({ servers: stack.env.NATS_URL });
+    nc = await connectNats(stack.env.NATS_URL, 'email-intake-spec');
     bus = new BusClient(nc, stack.namespace, 10_000);
     db = new Client({ connectionString: stack.database.url });
     await db.connect();

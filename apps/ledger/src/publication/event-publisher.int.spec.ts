@@ -1,7 +1,7 @@
 import { LEDGER_EVENTS_STREAM, type StoredEvent } from '@pp/contracts';
-import { streamName } from '@pp/platform';
+import { connectNats, streamName } from '@pp/platform';
 import { TestStack, testInfra, waitFor } from '@pp/testing';
-import { connect, type ConsumerMessages, type NatsConnection } from 'nats';
+import type { ConsumerMessages, NatsConnection } from 'nats';
 import { Client } from 'pg';
 import { randomUUID } from 'node:crypto';
 
@@ -13,7 +13,7 @@ describe('publication of committed events to JetStream', () => {
 
   beforeAll(async () => {
     stack = await TestStack.start({ services: ['ledger'], label: 'publisher', env: { LEDGER_PUBLISH_POLL_MS: '100' } });
-    nc = await connect({ servers: testInfra.natsUrl });
+    nc = await connectNats(testInfra.natsUrl, 'event-publisher-spec');
     const stream = streamName(stack.namespace, LEDGER_EVENTS_STREAM);
     const jsm = await nc.jetstreamManager();
     await waitFor('the ledger to create its stream', () => jsm.streams.info(stream).then(() => true));

@@ -30,7 +30,7 @@ export async function startService<C extends BaseConfig>(definition: ServiceDefi
   const config = loadConfig(definition.config, env);
   const logger = new JsonLogger(definition.name, config.LOG_LEVEL);
   startTelemetry(definition.name, config.OTEL_EXPORTER_OTLP_ENDPOINT);
-  const nc = await connectNats(config.NATS_URL, definition.name);
+  const nc = await connectNats(config.NATS_URL, definition.name, config.NATS_CREDS);
   try {
     const root = {
       module: ServiceRootModule,

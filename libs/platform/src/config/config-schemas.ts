@@ -1,5 +1,6 @@
 import { Transform } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
+import { IsIn, IsInt, IsOptional, Matches, Max, Min, Validate, ValidateIf } from 'class-validator';
+import { NatsIdentityRule } from './nats-identity.rule';
 
 /*
  * Building blocks for each app's config class. Every app composes the blocks
@@ -16,6 +17,15 @@ export const toBool = ({ value }: { value: unknown }) =>
 export class BaseConfig {
   @Matches(/^nats:\/\/[^\s]+$/, { message: 'must be a nats:// URL, e.g. nats://127.0.0.1:4222' })
   NATS_URL!: string;
+
+  /**
+   * A NATS credentials file (user JWT and seed) for servers that use
+   * decentralized auth; otherwise the identity is NATS_URL's user and password.
+   * One of the two is required: the bus refuses anonymous connections.
+   */
+  @ValidateIf(() => true)
+  @Validate(NatsIdentityRule)
+  NATS_CREDS?: string;
 
   /**
    * Prepended to every NATS subject and stream, BullMQ queue and Redis key, so

@@ -1,6 +1,5 @@
 import { healthSubject, type ServiceHealthReply, type ServiceName } from '@pp/contracts';
-import { connect } from 'nats';
-import { subjectPrefix } from '../nats/connect-nats';
+import { connectNats, subjectPrefix } from '../nats/connect-nats';
 
 /**
  * Container health check for services without HTTP: asks `health.<service>`
@@ -8,7 +7,8 @@ import { subjectPrefix } from '../nats/connect-nats';
  * Usage: node dist/libs/platform/src/health/health-probe.js <service>
  */
 async function probe(service: ServiceName): Promise<boolean> {
-  const nc = await connect({ servers: process.env.NATS_URL ?? 'nats://127.0.0.1:4222', timeout: 2000 });
+  // The service's own identity (its container's NATS_URL or NATS_CREDS), which may ask its own health subject.
+  const nc = await connectNats(process.env.NATS_URL ?? 'nats://127.0.0.1:4222', service, process.env.NATS_CREDS || undefined);
   try {
     const subject = subjectPrefix(process.env.PP_NAMESPACE ?? '') + healthSubject(service);
     const msg = await nc.request(subject, Buffer.from('{}'), { timeout: 2000 });

@@ -1,4 +1,5 @@
 import { connect, type NatsConnection } from 'nats';
+import { natsConnectionOptions, redactNatsUrl } from './nats-connection-options';
 
 export class InfrastructureUnreachableError extends Error {
   constructor(component: string, url: string, cause: unknown) {
@@ -7,13 +8,19 @@ export class InfrastructureUnreachableError extends Error {
   }
 }
 
-/** One connection per process, shared by the bus client and the bus server. */
-export async function connectNats(url: string, name: string): Promise<NatsConnection> {
+/** One connection per process, shared by the bus client and the bus server, under the process's own bus identity. */
+export async function connectNats(url: string, name: string, credsFile?: string): Promise<NatsConnection> {
   try {
     // noAsyncTraces: no stack capture on every request (measurable CPU per call); errors keep their messages.
-    return await connect({ servers: url, name, timeout: 3000, maxReconnectAttempts: -1, reconnectTimeWait: 500, noAsyncTraces: true });
+    return await connect({
+      ...natsConnectionOptions(url, name, credsFile),
+      timeout: 3000,
+      maxReconnectAttempts: -1,
+      reconnectTimeWait: 500,
+      noAsyncTraces: true,
+    });
   } catch (error) {
-    throw new InfrastructureUnreachableError('NATS', url, error);
+    throw new InfrastructureUnreachableError('NATS', redactNatsUrl(url), error);
   }
 }
 

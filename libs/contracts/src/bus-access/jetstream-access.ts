@@ -1,0 +1,38 @@
+import { ingestRawEmailBucketName, ingestRawEmailStreamName, INGEST_RAW_EMAIL_SUBJECT } from '../ingest/ingest-streams';
+import { LEDGER_EVENTS_STREAM, LEDGER_EVENTS_SUBJECTS } from '../ledger/ledger-events.stream';
+import { MAIL_PIPELINE, type BusIdentity } from './bus-identities';
+
+/** Who may do what with one JetStream stream (names and subjects before PP_NAMESPACE is applied). */
+export interface StreamAccess {
+  stream: string;
+  subjects: readonly string[];
+  /** Creates the stream and keeps its settings up to date. */
+  owner: BusIdentity;
+  /** Publish to the stream's subjects (and get JetStream's acknowledgement). */
+  publishers: readonly BusIdentity[];
+  /** Create durable consumers on the stream, pull and acknowledge messages. */
+  consumers: readonly BusIdentity[];
+}
+
+/** An object store (its stream is OBJ_<bucket>): writers put objects, readers get and delete them; both may create it. */
+export interface ObjectStoreAccess {
+  bucket: string;
+  writers: readonly BusIdentity[];
+  readers: readonly BusIdentity[];
+}
+
+/** Every stream and object store of the system, and who uses each (docs/ARCHITECTURE.md "JetStream"). */
+export const STREAM_ACCESS: readonly StreamAccess[] = [
+  { stream: LEDGER_EVENTS_STREAM, subjects: [LEDGER_EVENTS_SUBJECTS], owner: 'ledger', publishers: ['ledger'], consumers: ['webhooks'] },
+  {
+    stream: ingestRawEmailStreamName(''),
+    subjects: [INGEST_RAW_EMAIL_SUBJECT],
+    owner: 'ingest',
+    publishers: [MAIL_PIPELINE],
+    consumers: ['ingest'],
+  },
+];
+
+export const OBJECT_STORE_ACCESS: readonly ObjectStoreAccess[] = [
+  { bucket: ingestRawEmailBucketName(''), writers: ['gateway'], readers: ['ingest'] },
+];

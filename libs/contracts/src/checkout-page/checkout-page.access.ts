@@ -1,0 +1,9 @@
+import type { SubjectAccessMap } from '../bus-access/subject-access';
+import type { CheckoutPageSubjects } from './checkout-page.subjects';
+
+/** The payer-facing reads: the checkout app's only way in (with the sandbox simulator). */
+export const CHECKOUT_PAGE_ACCESS: SubjectAccessMap<CheckoutPageSubjects> = {
+  'checkout-page.session.v1': { servedBy: 'sessions', callers: ['checkout'] },
+  'checkout-page.resolve-client-secret.v1': { servedBy: 'sessions', callers: ['gateway'] },
+  'identity.merchant-profile.v1': { servedBy: 'gateway', callers: ['checkout'] },
+};

@@ -1,0 +1,9 @@
+import type { SubjectAccessMap } from '../bus-access/subject-access';
+import type { CheckoutSessionSubjects } from './checkout-session.subjects';
+
+export const CHECKOUT_SESSION_ACCESS: SubjectAccessMap<CheckoutSessionSubjects> = {
+  'sessions.create.v1': { servedBy: 'sessions', callers: ['gateway'] },
+  'sessions.get.v1': { servedBy: 'sessions', callers: ['gateway'] },
+  // Payments complete sessions inside the sessions service itself: no other caller.
+  'sessions.complete.v1': { servedBy: 'sessions', callers: [] },
+};

@@ -1,0 +1,7 @@
+import type { SubjectAccessMap } from '../bus-access/subject-access';
+import type { MerchantEventSubjects } from './merchant-events.subjects';
+
+export const MERCHANT_EVENT_ACCESS: SubjectAccessMap<MerchantEventSubjects> = {
+  'ledger.merchant-events.list.v1': { servedBy: 'ledger', callers: ['gateway'] },
+  'ledger.merchant-events.get.v1': { servedBy: 'ledger', callers: ['gateway'] },
+};

@@ -1,0 +1,120 @@
+import {
+  BUS_IDENTITIES,
+  type BusIdentity,
+  HEALTH_ACCESS,
+  inboxPrefixOf,
+  OBJECT_STORE_ACCESS,
+  STREAM_ACCESS,
+  SUBJECT_REGISTRY,
+  type SubjectAccess,
+  TEST_CLIENT,
+} from '@pp/contracts';
+import { streamName } from '../jetstream/ensure-stream';
+
+/**
+ * Which PP_NAMESPACE the permissions are for. Production names its one
+ * namespace (usually the empty one) and every subject and stream is exact.
+ * A server shared by many namespaces (the local one `npm test` runs, where
+ * each spec file picks a random namespace) allows any single namespace
+ * token in front of a subject (`*.ledger.append.v1`, plus the bare form),
+ * and, because a wildcard matches only whole tokens and stream names join
+ * the namespace with "_" (`t1a2b_LEDGER_EVENTS`), any stream name in the
+ * JetStream API subjects: there, JetStream rights say what an identity may
+ * do (create, publish, consume) but not on which stream.
+ */
+export type NamespaceScope = { kind: 'exact'; namespace: string } | { kind: 'any' };
+
+export interface IdentityPermissions {
+  publish: string[];
+  subscribe: string[];
+  /** May answer requests it received (publish once to their reply subject). */
+  allowResponses: boolean;
+}
+
+export type BusPermissions = Record<string, IdentityPermissions>;
+
+const JS_API = '$JS.API';
+
+/** Permissions of every bus identity (and the test harness's when asked), generated from the subject registry. */
+export function busPermissions(scope: NamespaceScope, options: { testClient?: boolean } = {}): BusPermissions {
+  const forms = subjectForms(scope);
+  const stream = (base: string) => (scope.kind === 'exact' ? streamName(scope.namespace, base) : '*');
+  const grants = new Map<BusIdentity, { publish: Set<string>; subscribe: Set<string> }>(
+    BUS_IDENTITIES.map((identity) => [identity, { publish: new Set<string>(), subscribe: new Set<string>() }]),
+  );
+  const grant = (identity: BusIdentity, kind: 'publish' | 'subscribe', subjects: string[]) => {
+    for (const subject of subjects) grants.get(identity)![kind].add(subject);
+  };
+
+  const requestReply: Array<[string, SubjectAccess]> = [...Object.entries(SUBJECT_REGISTRY), ...Object.entries(HEALTH_ACCESS)];
+  for (const [subject, access] of requestReply) {
+    grant(access.servedBy, 'subscribe', forms(subject));
+    for (const caller of access.callers) grant(caller, 'publish', forms(subject));
+  }
+
+  for (const spec of STREAM_ACCESS) {
+    const name = stream(spec.stream);
+    grant(spec.owner, 'publish', [`${JS_API}.INFO`, ...['INFO', 'CREATE', 'UPDATE'].map((verb) => `${JS_API}.STREAM.${verb}.${name}`)]);
+    for (const publisher of spec.publishers) grant(publisher, 'publish', spec.subjects.flatMap(forms));
+    for (const consumer of spec.consumers) {
+      grant(consumer, 'publish', [
+        `${JS_API}.INFO`,
+        `${JS_API}.STREAM.INFO.${name}`,
+        `${JS_API}.CONSUMER.CREATE.${name}.>`,
+        `${JS_API}.CONSUMER.DURABLE.CREATE.${name}.*`,
+        `${JS_API}.CONSUMER.INFO.${name}.*`,
+        `${JS_API}.CONSUMER.MSG.NEXT.${name}.*`,
+        `$JS.ACK.${name}.>`,
+      ]);
+    }
+  }
+
+  for (const spec of OBJECT_STORE_ACCESS) {
+    const bucket = stream(spec.bucket);
+    const name = scope.kind === 'exact' ? `OBJ_${bucket}` : '*';
+    const open = [`${JS_API}.INFO`, `${JS_API}.STREAM.INFO.${name}`, `${JS_API}.STREAM.CREATE.${name}`];
+    const lookUp = [`${JS_API}.STREAM.MSG.GET.${name}`, `${JS_API}.DIRECT.GET.${name}`, `${JS_API}.DIRECT.GET.${name}.>`];
+    // Putting an object under an existing name and deleting one both purge old chunks and write metadata.
+    const change = [`${JS_API}.STREAM.PURGE.${name}`, `$O.${bucket}.M.>`];
+    for (const writer of spec.writers) grant(writer, 'publish', [...open, ...lookUp, ...change, `$O.${bucket}.C.>`]);
+    for (const reader of spec.readers) {
+      grant(reader, 'publish', [
+        ...open,
+        ...lookUp,
+        ...change,
+        // An object is read through an ordered consumer with flow control, bound to the stream found by subject.
+        `${JS_API}.STREAM.NAMES`,
+        `${JS_API}.CONSUMER.CREATE.${name}`,
+        `${JS_API}.CONSUMER.CREATE.${name}.>`,
+        `${JS_API}.CONSUMER.DELETE.${name}.*`,
+        `$JS.FC.${name}.>`,
+      ]);
+    }
+  }
+
+  const permissions: BusPermissions = {};
+  for (const [identity, { publish, subscribe }] of grants) {
+    const serves = subscribe.size > 0;
+    permissions[identity] = {
+      publish: [...publish].sort(),
+      subscribe: [...subscribe, `${inboxPrefixOf(identity)}.>`].sort(),
+      allowResponses: serves,
+    };
+  }
+  if (options.testClient) {
+    // The harness calls any subject, plays fake responders, publishes to streams and manages them; it still reads only its own replies.
+    const subjects = [...requestReply.map(([subject]) => subject), ...STREAM_ACCESS.flatMap((spec) => spec.subjects)].flatMap(forms);
+    permissions[TEST_CLIENT] = {
+      publish: [...subjects, `${JS_API}.>`, '$JS.ACK.>', '$JS.FC.>', '$O.>'].sort(),
+      subscribe: [...subjects, `${inboxPrefixOf(TEST_CLIENT)}.>`].sort(),
+      allowResponses: true,
+    };
+  }
+  return permissions;
+}
+
+/** A subject as the server sees it in the scope: prefixed, or bare and under any namespace token. */
+function subjectForms(scope: NamespaceScope): (subject: string) => string[] {
+  if (scope.kind === 'any') return (subject) => [subject, `*.${subject}`];
+  return (subject) => [scope.namespace ? `${scope.namespace}.${subject}` : subject];
+}

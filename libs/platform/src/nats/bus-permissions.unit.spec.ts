@@ -1,0 +1,98 @@
+import { BUS_IDENTITIES, HEALTH_ACCESS, MAIL_PIPELINE, STREAM_ACCESS, SUBJECT_REGISTRY, TEST_CLIENT } from '@pp/contracts';
+import { busPermissions } from './bus-permissions';
+
+const production = busPermissions({ kind: 'exact', namespace: '' });
+const publishers = (permissions: ReturnType<typeof busPermissions>, subject: string) =>
+  Object.entries(permissions)
+    .filter(([, p]) => p.publish.includes(subject))
+    .map(([identity]) => identity);
+
+describe('bus permissions generated from the subject registry', () => {
+  describe('given the production scope (one exact namespace)', () => {
+    it('then only the ingest may send payments.record-transfer.v1, and only sessions and refunds append to the ledger', () => {
+      expect(publishers(production, 'payments.record-transfer.v1')).toEqual(['ingest']);
+      expect(publishers(production, 'ledger.append.v1')).toEqual(['sessions']);
+      expect(publishers(production, 'ledger.append-streams.v1').sort()).toEqual(['refunds', 'sessions']);
+    });
+
+    it('then the gateway may call the API’s subjects but never append, record transfers or verify payments', () => {
+      const gateway = production.gateway.publish;
+      expect(gateway).toEqual(expect.arrayContaining(['sessions.create.v1', 'refunds.approve.v1', 'payments.simulate.v1']));
+      for (const subject of ['ledger.append.v1', 'ledger.append-streams.v1', 'payments.record-transfer.v1', 'payments.verify.v1', 'sessions.complete.v1']) {
+        expect(gateway).not.toContain(subject);
+      }
+    });
+
+    it('then the checkout app reaches only its payer-facing subjects and its own health', () => {
+      expect(production.checkout.publish).toEqual(['checkout-page.session.v1', 'health.checkout', 'identity.merchant-profile.v1', 'payments.simulate.v1']);
+      expect(production.checkout.subscribe).toEqual(['_INBOX_checkout.>', 'health.checkout']);
+    });
+
+    it('then the mail pipeline may only publish raw e-mails and read its own replies', () => {
+      expect(production[MAIL_PIPELINE]).toEqual({ publish: ['ingest.email.raw'], subscribe: ['_INBOX_mail-pipeline.>'], allowResponses: false });
+    });
+
+    it('then every identity reads only its own inbox, and nobody subscribes to a wildcard of everything', () => {
+      for (const identity of BUS_IDENTITIES) {
+        const { subscribe, publish } = production[identity];
+        expect(subscribe.filter((s) => s.startsWith('_INBOX'))).toEqual([`_INBOX_${identity}.>`]);
+        for (const subject of [...subscribe, ...publish]) expect(subject).not.toMatch(/^(>|\*\.>|_INBOX\.>|\$JS\.API\.>)$/);
+      }
+    });
+
+    it('then each request subject is subscribed by exactly the service that serves it', () => {
+      for (const [subject, access] of Object.entries({ ...SUBJECT_REGISTRY, ...HEALTH_ACCESS })) {
+        const subscribers = Object.entries(production).filter(([, p]) => p.subscribe.includes(subject)).map(([identity]) => identity);
+        expect({ subject, subscribers }).toEqual({ subject, subscribers: [access.servedBy] });
+      }
+    });
+
+    it('then JetStream rights name exact streams: the ledger owns LEDGER_EVENTS, webhooks consume it, the gateway writes only the raw-mail bucket', () => {
+      expect(production.ledger.publish).toEqual(expect.arrayContaining(['$JS.API.STREAM.CREATE.LEDGER_EVENTS', 'ledger.events.>']));
+      expect(production.webhooks.publish).toEqual(expect.arrayContaining(['$JS.API.CONSUMER.MSG.NEXT.LEDGER_EVENTS.*', '$JS.ACK.LEDGER_EVENTS.>']));
+      expect(production.webhooks.publish).not.toContain('ledger.events.>');
+      expect(production.gateway.publish.filter((s) => s.startsWith('$'))).toEqual(
+        expect.arrayContaining(['$O.INGEST_RAW.C.>', '$JS.API.STREAM.CREATE.OBJ_INGEST_RAW']),
+      );
+      expect(production.gateway.publish.some((s) => s.includes('LEDGER_EVENTS') || s.includes('CONSUMER'))).toBe(false);
+      expect(production.checkout.publish.some((s) => s.startsWith('$'))).toBe(false);
+    });
+
+    it('then the harness identity exists only when asked for', () => {
+      expect(production[TEST_CLIENT]).toBeUndefined();
+      expect(busPermissions({ kind: 'exact', namespace: '' }, { testClient: true })[TEST_CLIENT].subscribe).toContain('_INBOX_test-client.>');
+    });
+  });
+
+  describe('given a named namespace', () => {
+    it('then subjects carry the namespace token and stream names its "_" prefix', () => {
+      const named = busPermissions({ kind: 'exact', namespace: 'prod' });
+      expect(named.gateway.publish).toContain('prod.sessions.create.v1');
+      expect(named.gateway.publish).not.toContain('sessions.create.v1');
+      expect(named.ledger.publish).toEqual(expect.arrayContaining(['prod.ledger.events.>', '$JS.API.STREAM.CREATE.prod_LEDGER_EVENTS']));
+      expect(named.gateway.publish).toContain('$O.prod_INGEST_RAW.C.>');
+    });
+  });
+
+  describe('given a server shared by any namespace (local and test)', () => {
+    const shared = busPermissions({ kind: 'any' }, { testClient: true });
+
+    it('then each subject is allowed bare and under any one namespace token, and stream names are wildcards', () => {
+      expect(shared.ingest.publish).toEqual(expect.arrayContaining(['payments.record-transfer.v1', '*.payments.record-transfer.v1', '$JS.ACK.*.>']));
+      expect(shared.gateway.publish).not.toContain('*.ledger.append.v1');
+    });
+
+    it('then the harness may call and answer every subject but reads no other identity’s replies', () => {
+      const harness = shared[TEST_CLIENT];
+      expect(harness.publish).toEqual(expect.arrayContaining(['*.payments.verify.v1', '*.ingest.email.raw', '$JS.API.>']));
+      expect(harness.subscribe.filter((s) => s.startsWith('_INBOX'))).toEqual(['_INBOX_test-client.>']);
+    });
+
+    it('then no subject under a namespace token can be mistaken for another subject in the bare namespace', () => {
+      // `*.X` also matches `<token>.X` in the bare namespace: that must never be another real subject.
+      const subjects = [...Object.keys({ ...SUBJECT_REGISTRY, ...HEALTH_ACCESS }), ...STREAM_ACCESS.flatMap((s) => s.subjects)];
+      const tails = new Set(subjects.map((subject) => subject.split('.').slice(1).join('.')));
+      expect(subjects.filter((subject) => tails.has(subject))).toEqual([]);
+    });
+  });
+});

@@ -1,0 +1,26 @@
+import { readFileSync } from 'node:fs';
+import { inboxPrefixOf } from '@pp/contracts';
+import { type ConnectionOptions, credsAuthenticator } from 'nats';
+
+/**
+ * Connection options for one bus identity (DESIGN.md §4 "bus identities"):
+ * user and password from NATS_URL's userinfo (`nats://user:pass@host:port`),
+ * or the credentials file named by NATS_CREDS. Replies come back under the
+ * identity's own inbox prefix, the only one its permissions let it read.
+ */
+export function natsConnectionOptions(url: string, name: string, credsFile?: string): ConnectionOptions {
+  const parsed = new URL(url);
+  const user = decodeURIComponent(parsed.username);
+  const pass = decodeURIComponent(parsed.password);
+  const server = `${parsed.protocol}//${parsed.host}`;
+  return {
+    servers: server,
+    name,
+    ...(user ? { user, pass } : {}),
+    ...(credsFile ? { authenticator: credsAuthenticator(readFileSync(credsFile)) } : {}),
+    inboxPrefix: inboxPrefixOf(user || name),
+  };
+}
+
+/** The URL without its password, for messages and logs. */
+export const redactNatsUrl = (url: string): string => url.replace(/\/\/([^:/@]+):[^@]*@/, '//$1:***@');
