@@ -16,10 +16,10 @@ const MAX_ASCENDING_RUN = 7;
  */
 export function weakSecretReason(value: unknown, minLength = 32): string | undefined {
   if (typeof value !== 'string' || value.length < minLength) return `must be at least ${minLength} characters`;
+  if (new Set(value).size < MIN_DISTINCT_CHARACTERS) return 'looks like a placeholder (too few distinct characters)';
   const lower = value.toLowerCase();
   const word = PLACEHOLDER_WORDS.find((candidate) => lower.includes(candidate));
   if (word) return `looks like a placeholder (contains "${word}")`;
-  if (new Set(value).size < MIN_DISTINCT_CHARACTERS) return 'looks like a placeholder (too few distinct characters)';
   if (longestAscendingRun(lower) > MAX_ASCENDING_RUN) return 'looks like a placeholder (a typed sequence such as "12345678")';
   return undefined;
 }
