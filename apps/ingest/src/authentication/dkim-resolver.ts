@@ -21,7 +21,8 @@ export function dnsResolver(): DkimResolver {
   };
 }
 
-function withDeadline<T>(lookup: Promise<T>, ms: number, name: string): Promise<T> {
+/** The lookup's answer, or an ETIMEOUT error (DNS trouble to mailauth) once `ms` have passed without one. */
+export function withDeadline<T>(lookup: Promise<T>, ms: number, name: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const expired = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(Object.assign(new Error(`${name}: no DNS answer within ${ms} ms`), { code: 'ETIMEOUT' })), ms);

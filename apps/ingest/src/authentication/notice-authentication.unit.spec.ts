@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { JsonLogger } from '@pp/platform';
 import { buildNotice, dnsOverridesFor, signEmail, testDkimKey, writeDnsOverrides } from '@pp/testing';
 import { answerAuthentication, verdictOf } from './authentication-answer';
@@ -69,6 +69,23 @@ describe('NoticeAuthentication', () => {
     expect(again).toBe(timedOut);
     expect(logged.filter((line) => line.includes('em_bomb000001') && line.includes('auth_timeout'))).toHaveLength(1);
     expect(await authentication.authenticate('em_genuine0002', genuine)).toMatchObject({ authenticated: true });
+  });
+});
+
+describe('NoticeAuthentication whose workers cannot start', () => {
+  it('rejects, giving no verdict, so that the e-mail stays for the sweeper', async () => {
+    const overrides = writeDnsOverrides(interac);
+    // Valid at boot, gone when a worker starts.
+    rmSync(overrides);
+    const broken = new NoticeAuthentication(
+      { INGEST_TRUSTED_DKIM_DOMAINS: TRUSTED, INGEST_DNS_OVERRIDES: overrides, INGEST_AUTH_TIMEOUT_MS: 10_000, INGEST_AUTH_WORKERS: 1 },
+      new JsonLogger('ingest-test', 'info', () => undefined),
+    );
+    try {
+      await expect(broken.authenticate('em_broken0001', Buffer.from(buildNotice()))).rejects.toThrow(/the worker failed to start: .*cannot read JSON/);
+    } finally {
+      await broken.onModuleDestroy();
+    }
   });
 });
 
