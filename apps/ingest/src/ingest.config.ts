@@ -1,7 +1,7 @@
 import { BaseConfig, toInt, WithDatabase } from '@pp/platform';
 import { Transform } from 'class-transformer';
 import { ArrayNotEmpty, IsInt, IsOptional, Matches, Max, Min, ValidateBy } from 'class-validator';
-import { loadDnsOverrides } from './authentication/dkim-resolver';
+import { KEY_LOOKUP_DEADLINE_MS, loadDnsOverrides } from './authentication/dkim-resolver';
 
 const DOMAIN = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/;
 
@@ -67,4 +67,30 @@ export class IngestConfig extends WithDatabase(BaseConfig) {
   @Min(1, { message: 'must be at least 1' })
   @Max(16, { message: 'must be at most 16' })
   INGEST_PARSE_WORKERS = 2;
+
+  /**
+   * Deadline for authenticating one e-mail (DKIM verification, in a worker
+   * thread), key lookups included. A notice takes milliseconds plus its DNS
+   * lookup; verification hashes the body once per signature, so a hostile
+   * message can make it seconds of work. A message still being verified at the
+   * deadline is recorded as unauthenticated with auth_timeout and never
+   * verified again. At least twice the longest key lookup, so that slow DNS is
+   * reported as DNS trouble (retried), never as a timeout.
+   */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'must be a whole number of milliseconds, e.g. 10000' })
+  @Min(2 * KEY_LOOKUP_DEADLINE_MS, {
+    message: `must be at least ${2 * KEY_LOOKUP_DEADLINE_MS} (milliseconds): a DKIM key lookup alone may take ${KEY_LOOKUP_DEADLINE_MS}`,
+  })
+  @Max(60_000, { message: 'must be at most 60000 (milliseconds)' })
+  INGEST_AUTH_TIMEOUT_MS = 10_000;
+
+  /** Worker threads authenticating e-mails at once; one slow message then holds up only its own. */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'must be a whole number of worker threads, e.g. 2' })
+  @Min(1, { message: 'must be at least 1' })
+  @Max(16, { message: 'must be at most 16' })
+  INGEST_AUTH_WORKERS = 2;
 }

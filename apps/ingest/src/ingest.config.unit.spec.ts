@@ -53,4 +53,16 @@ describe('ingest configuration', () => {
     expect(problems({ INGEST_PARSE_WORKERS: '0' })).toEqual([expect.stringMatching(/^INGEST_PARSE_WORKERS is invalid: must be at least 1/)]);
     expect(problems({ INGEST_PARSE_WORKERS: 'many' })).toEqual([expect.stringMatching(/^INGEST_PARSE_WORKERS is invalid: .*must be a whole number of worker threads/)]);
   });
+
+  it('authenticates e-mails in 2 workers under a 10 s deadline by default, never shorter than two key lookups', () => {
+    expect(loadConfig(IngestConfig, base)).toMatchObject({ INGEST_AUTH_TIMEOUT_MS: 10_000, INGEST_AUTH_WORKERS: 2 });
+    expect(loadConfig(IngestConfig, { ...base, INGEST_AUTH_TIMEOUT_MS: '8000', INGEST_AUTH_WORKERS: '3' })).toMatchObject({ INGEST_AUTH_TIMEOUT_MS: 8000, INGEST_AUTH_WORKERS: 3 });
+    expect(problems({ INGEST_AUTH_TIMEOUT_MS: '10s' })).toEqual([expect.stringMatching(/^INGEST_AUTH_TIMEOUT_MS is invalid: .*must be a whole number of milliseconds/)]);
+    expect(problems({ INGEST_AUTH_TIMEOUT_MS: '2000' })).toEqual([
+      expect.stringMatching(/^INGEST_AUTH_TIMEOUT_MS is invalid: must be at least 8000 \(milliseconds\): a DKIM key lookup alone may take 4000$/),
+    ]);
+    expect(problems({ INGEST_AUTH_TIMEOUT_MS: '600000' })).toEqual([expect.stringMatching(/^INGEST_AUTH_TIMEOUT_MS is invalid: must be at most 60000/)]);
+    expect(problems({ INGEST_AUTH_WORKERS: '0' })).toEqual([expect.stringMatching(/^INGEST_AUTH_WORKERS is invalid: must be at least 1/)]);
+    expect(problems({ INGEST_AUTH_WORKERS: 'all' })).toEqual([expect.stringMatching(/^INGEST_AUTH_WORKERS is invalid: .*must be a whole number of worker threads/)]);
+  });
 });

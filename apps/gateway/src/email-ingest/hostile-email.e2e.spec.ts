@@ -10,10 +10,10 @@ import { GatewayClient } from '../testing/gateway-client';
 /*
  * Hostile e-mail against the running stack (issue 13 §5): anyone can send
  * mail to a merchant's deposit address, so the mail relay hands ingest
- * whatever arrives. Messages built to make a parser work for hours are
- * answered at once, kept as evidence with an outcome (never left for the
- * sweeper to read again), and a genuine notice sent while they are being read
- * still confirms its live session within seconds.
+ * whatever arrives. Messages built to make a parser or the DKIM verifier work
+ * for hours are answered at once, kept as evidence with an outcome (never left
+ * for the sweeper to read again), and a genuine notice sent while they are
+ * being read or verified still confirms its live session within seconds.
  */
 
 const SHOP_ADDRESS = 'payments@hostile-shop.example';
@@ -28,6 +28,17 @@ const PARSE_TIMEOUT_MS = 1_000;
 const ANSWER_BUDGET_MS = 10_000;
 const BODY_BYTES = 4 * 1024 * 1024; // under the 5 MB intake limit with the headers
 const LINE_BOMB_BYTES = 1.2 * 1024 * 1024;
+/** Short lines under a DKIM signature: 5 MB with the headers, the intake limit. */
+const SIGNED_LINES_BYTES = 4.9 * 1024 * 1024;
+/** The authentication deadline: the service's default. */
+const AUTH_TIMEOUT_MS = 10_000;
+/*
+ * Extra signatures with distinct l= values, each one more hash of the whole
+ * body (mailauth hashes once per canonicalization and length): about a second
+ * of CPU each for 5 MB of short lines, far more in total than AUTH_TIMEOUT_MS
+ * even on a machine several times faster than ours.
+ */
+const EXTRA_SIGNATURES = 60;
 
 const repeatTo = (fragment: string, length: number) => fragment.repeat(Math.ceil(length / fragment.length)).slice(0, length);
 
@@ -59,6 +70,7 @@ describe('hostile e-mail', () => {
       env: {
         INGEST_DNS_OVERRIDES: writeDnsOverrides(testDkimKey()),
         INGEST_PARSE_TIMEOUT_MS: String(PARSE_TIMEOUT_MS),
+        INGEST_AUTH_TIMEOUT_MS: String(AUTH_TIMEOUT_MS),
       },
     });
     gateway = new GatewayClient(stack);
@@ -105,7 +117,7 @@ describe('hostile e-mail', () => {
   it('answers pathological e-mails quickly, keeps each with an outcome, and confirms a genuine notice sent meanwhile', async () => {
     const session = await createSession();
     // A million short lines (the first MiB is all the parser reads) keep the MIME decoder busy for seconds:
-    // only the worker's deadline ends that. Not bigger: DKIM verification, which runs before, pays for every line.
+    // only the worker's deadline ends that.
     const lineBomb = repeatTo('\n', LINE_BOMB_BYTES);
     const hostile: Array<[string, string]> = [
       ['whitespace after PP', junk('spaces', 'PP' + ' '.repeat(BODY_BYTES))],
@@ -150,6 +162,44 @@ describe('hostile e-mail', () => {
     for (const reply of replies) expect(await dispositionOf(reply.id)).not.toBe('confirmed');
     const unprocessed = await row(`SELECT count(*)::int AS n FROM ingest.emails e WHERE NOT EXISTS (SELECT 1 FROM ingest.email_outcomes o WHERE o.email_id = e.id)`, []);
     expect(unprocessed.n).toBe(0);
+  });
+
+  it('verifies DKIM off the event loop: a genuine notice sent after a 5 MB signed message of short lines confirms while that one is still being verified', async () => {
+    const session = await createSession();
+    // A valid Interac signature over 5 MB of short lines, so that verification really hashes them, and more
+    // signatures that make it hash them again and again. Its memo names no session: it could never confirm anything.
+    const bombMessageId = `<dkim-bomb.${randomUUID()}@payments.interac.ca>`;
+    const signed = await signEmail(
+      buildNotice({ to: SHOP_ADDRESS, message: 'PP-ZZZZZZ', amount: '$25.00', messageId: bombMessageId }) + repeatTo('x\n', SIGNED_LINES_BYTES),
+    );
+    const key = testDkimKey();
+    const lengths = Array.from(
+      { length: EXTRA_SIGNATURES },
+      (_, i) => `DKIM-Signature: v=1; a=rsa-sha256; c=relaxed/relaxed; d=${key.domain}; s=${key.selector}; l=${SIGNED_LINES_BYTES - i}; h=from:subject; bh=AAAA; b=AAAA`,
+    );
+    const answer = post(`${lengths.join('\n')}\n${signed}`);
+    const bombId = await waitFor(
+      'the 5 MB message to be stored',
+      async () => (await row(`SELECT id FROM ingest.emails WHERE message_id = $1`, [bombMessageId]))?.id as string | undefined,
+      { timeoutMs: 30_000 },
+    );
+    const outcomeOf = (emailId: string) => row(`SELECT status, auth_reasons FROM ingest.email_outcomes WHERE email_id = $1`, [emailId]);
+
+    // Verified on the event loop, this message would hold the whole service for a minute or more: nothing else
+    // could be stored, verified or handed off before it had an outcome. In a worker, the genuine notice goes first.
+    const genuine = await post(
+      await signEmail(buildNotice({ to: SHOP_ADDRESS, message: session.memo, amount: '$25.00', messageId: `<after-bomb.${randomUUID()}@payments.interac.ca>`, reference: 'C1AHostile03' })),
+    );
+    expect(genuine).toMatchObject({ status: 202, id: expect.stringMatching(/^em_/) });
+    expect(await dispositionOf(genuine.id)).toBe('confirmed');
+    expect(await outcomeOf(bombId)).toBeUndefined();
+
+    // At the deadline its worker is stopped, and the message is kept as unauthenticated evidence, never verified again.
+    expect(await answer).toMatchObject({ status: 202, id: bombId });
+    expect(await outcomeOf(bombId)).toEqual({ status: 'unauthenticated', auth_reasons: ['auth_timeout'] });
+    expect(await dispositionOf(bombId)).not.toBe('confirmed');
+    const completed = await gateway.call(`/v1/checkout/sessions/${session.id}`, { token: shop.keys.live_secret });
+    expect(completed.body.status).toBe('COMPLETED');
   });
 
   it('records a hostile message from JetStream as parse_timeout, and the notice queued behind it still confirms', async () => {

@@ -21,7 +21,9 @@ export type AuthenticationFailure =
   | 'from_not_trusted'
   | 'from_not_aligned'
   | `header_missing:${SingletonHeader}`
-  | `header_not_unique:${SingletonHeader}`;
+  | `header_not_unique:${SingletonHeader}`
+  | 'auth_timeout'
+  | 'auth_failed';
 
 /**
  * Whom the notice is addressed to, as far as the signature proves it: the

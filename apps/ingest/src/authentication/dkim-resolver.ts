@@ -4,12 +4,46 @@ import type { DkimResolver } from './authentication.types';
 
 const DNS_TIMEOUT_MS = 2000;
 
+/**
+ * The longest one key lookup may take, whatever the resolver's retries and
+ * back-off add up to. It then fails as DNS trouble (ETIMEOUT: mailauth's
+ * temperror, retried later), never as a verdict; the authentication deadline
+ * (INGEST_AUTH_TIMEOUT_MS) is kept above it.
+ */
+export const KEY_LOOKUP_DEADLINE_MS = 4000;
+
 /** Real DNS, with a short timeout so a slow resolver cannot hold a notice for long. */
 export function dnsResolver(): DkimResolver {
   const resolver = new Resolver({ timeout: DNS_TIMEOUT_MS, tries: 2 });
   return async (name, rrtype) => {
     if (rrtype !== 'TXT') throw Object.assign(new Error(`no ${rrtype} lookups for DKIM`), { code: 'ENODATA' });
-    return resolver.resolveTxt(name);
+    return withDeadline(resolver.resolveTxt(name), KEY_LOOKUP_DEADLINE_MS, name);
+  };
+}
+
+/** The lookup's answer, or an ETIMEOUT error (DNS trouble to mailauth) once `ms` have passed without one. */
+export function withDeadline<T>(lookup: Promise<T>, ms: number, name: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(Object.assign(new Error(`${name}: no DNS answer within ${ms} ms`), { code: 'ETIMEOUT' })), ms);
+  });
+  return Promise.race([lookup, expired]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Looks up only the keys of trusted signing domains; any other name is
+ * answered as missing without a query. Only a trusted signature's result
+ * counts (notice-authenticator.ts), so verdicts are unchanged, while the
+ * lookups a message can cause, and the time they take within the
+ * authentication deadline, no longer depend on the domains a sender writes
+ * into its signatures.
+ */
+export function trustedKeysOnly(resolver: DkimResolver, trustedDomains: readonly string[]): DkimResolver {
+  const suffixes = trustedDomains.map((domain) => `._domainkey.${domain.toLowerCase()}`);
+  return async (name, rrtype) => {
+    const key = name.toLowerCase().replace(/\.$/, '');
+    if (!suffixes.some((suffix) => key.endsWith(suffix))) throw Object.assign(new Error(`${name} is not a trusted domain's key`), { code: 'ENOTFOUND' });
+    return resolver(name, rrtype);
   };
 }
 

@@ -71,7 +71,7 @@ export async function authenticateNotice(raw: Uint8Array, policy: Authentication
 
 /** Raised when a trusted signature's key could not be fetched (DNS failure): not a verdict, try again later. */
 export class DkimKeyUnavailableError extends Error {
-  constructor(detail: string) {
+  constructor(readonly detail: string) {
     super(`DKIM key lookup failed: ${detail}`);
     this.name = 'DkimKeyUnavailableError';
   }

@@ -1,24 +1,16 @@
-import { join, relative, resolve } from 'node:path';
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { CONFIG, JsonLogger } from '@pp/platform';
 import type { IngestConfig } from '../ingest.config';
+import { SingleFlight } from '../worker/single-flight';
+import { WorkerPool } from '../worker/worker-pool';
+import { compiledWorkerScript } from '../worker/worker-script';
 import { type NoticeReading, unreadableNotice } from './notice-parser';
-import { WorkerPool } from './worker-pool';
 
 /** Heap for one worker: far above what a capped message needs (parse-limits.ts), low enough to stop a decoding bomb. */
 const WORKER_HEAP_MB = 256;
 
-/**
- * The compiled worker script. Services run from dist/, where it sits next to
- * this module; under jest this module runs from its TypeScript source, and
- * the script comes from the dist/ build that jest's global set-up makes first.
- */
-export function noticeReaderScript(): string {
-  const script = 'notice-reader.worker.js';
-  if (!__filename.endsWith('.ts')) return join(__dirname, script);
-  const root = resolve(__dirname, '../../../..');
-  return join(root, 'dist', relative(root, __dirname), script);
-}
+/** The compiled worker script (worker-script.ts). */
+export const noticeReaderScript = (): string => compiledWorkerScript(__filename, 'notice-reader.worker.js');
 
 /**
  * Reads raw e-mails (MIME decoding and notice parsing) in worker threads, each
@@ -30,8 +22,8 @@ export function noticeReaderScript(): string {
 @Injectable()
 export class NoticeReader implements OnModuleDestroy {
   private readonly pool: WorkerPool<Uint8Array, NoticeReading>;
-  /** Reads under way, by e-mail: the sweeper may pick up an e-mail whose inline reading is still queued. */
-  private readonly reading = new Map<string, Promise<NoticeReading>>();
+  /** Reads under way, by e-mail. */
+  private readonly reading = new SingleFlight<NoticeReading>();
 
   constructor(
     @Inject(CONFIG) config: Pick<IngestConfig, 'INGEST_PARSE_TIMEOUT_MS' | 'INGEST_PARSE_WORKERS'>,
@@ -51,12 +43,7 @@ export class NoticeReader implements OnModuleDestroy {
    * start: the e-mail then stays unprocessed, for the sweeper.
    */
   read(emailId: string, raw: Uint8Array): Promise<NoticeReading> {
-    let reading = this.reading.get(emailId);
-    if (!reading) {
-      reading = this.readOnce(emailId, raw).finally(() => this.reading.delete(emailId));
-      this.reading.set(emailId, reading);
-    }
-    return reading;
+    return this.reading.run(emailId, () => this.readOnce(emailId, raw));
   }
 
   private async readOnce(emailId: string, raw: Uint8Array): Promise<NoticeReading> {

@@ -1,6 +1,6 @@
 import { workerData } from 'node:worker_threads';
+import { WORKER_READY, workerPort } from '../worker/worker-pool';
 import { readNotice } from './notice-parser';
-import { WORKER_READY, workerPort } from './worker-pool';
 
 /*
  * Worker thread entry (NoticeReader): reads one raw message at a time off the

@@ -1,14 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { JsonLogger } from '@pp/platform';
-import { DkimKeyUnavailableError, authenticateNotice, type AuthenticationPolicy } from '../authentication/notice-authenticator';
 import type { AuthenticationResult } from '../authentication/authentication.types';
+import { NoticeAuthentication } from '../authentication/notice-authentication';
+import { DkimKeyUnavailableError } from '../authentication/notice-authenticator';
 import { EmailRepository } from '../intake/email.repository';
 import { NoticeReader } from '../parsing/notice-reader';
 import { NOTICE_HANDLER, type NoticeHandler } from './notice-handler';
 import { OutcomeRepository, type RecordedOutcome } from './outcome.repository';
 import { NO_SIGNED_RECIPIENT, type ProcessedEmail } from './processed-email';
-
-export const AUTHENTICATION_POLICY = Symbol('AUTHENTICATION_POLICY');
 
 /** How long a DNS failure is retried before the notice is recorded as unauthenticated (and reviewed by a person). */
 const KEY_LOOKUP_RETRY_MS = 24 * 60 * 60 * 1000;
@@ -23,7 +22,7 @@ export class EmailProcessor {
   constructor(
     private readonly emails: EmailRepository,
     private readonly outcomes: OutcomeRepository,
-    @Inject(AUTHENTICATION_POLICY) private readonly policy: AuthenticationPolicy,
+    private readonly authentication: NoticeAuthentication,
     @Inject(NOTICE_HANDLER) private readonly handler: NoticeHandler,
     private readonly logger: JsonLogger,
     private readonly reader: NoticeReader,
@@ -33,9 +32,10 @@ export class EmailProcessor {
   async process(emailId: string): Promise<RecordedOutcome | null> {
     const email = await this.emails.load(emailId);
     if (!email) return null;
-    const authentication = await this.authenticate(email.raw, email.received_at);
+    // Both off the event loop and under a deadline: a message that overruns one is recorded (auth_timeout,
+    // parse_timeout), never retried.
+    const authentication = await this.authenticate(email.id, email.raw, email.received_at);
     if (!authentication) return null;
-    // Off the event loop and under a deadline: a message that overruns it is recorded (parse_timeout), never retried.
     const { facts, parse } = await this.reader.read(email.id, email.raw);
     const verdict = {
       email_id: email.id,
@@ -64,9 +64,9 @@ export class EmailProcessor {
     await this.outcomes.recordHandoff(email.email_id, result);
   }
 
-  private async authenticate(raw: Buffer, receivedAt: Date): Promise<AuthenticationResult | null> {
+  private async authenticate(emailId: string, raw: Buffer, receivedAt: Date): Promise<AuthenticationResult | null> {
     try {
-      return await authenticateNotice(raw, this.policy);
+      return await this.authentication.authenticate(emailId, raw);
     } catch (error) {
       if (!(error instanceof DkimKeyUnavailableError)) throw error;
       if (Date.now() - receivedAt.getTime() < KEY_LOOKUP_RETRY_MS) {

@@ -21,6 +21,8 @@ export interface WorkerPoolOptions {
   /** How long one job may run once a worker has it; then the worker is terminated and replaced. */
   deadlineMs: number;
   resourceLimits?: ResourceLimits;
+  /** Plain values every worker receives next to its port (structured-cloned: no functions, no class instances). */
+  workerData?: Record<string, unknown>;
 }
 
 interface Job<In, Out> {
@@ -91,7 +93,11 @@ export class WorkerPool<In, Out> {
   private spawn(): void {
     // A port of our own rather than the worker's built-in one: it can be read synchronously at the deadline.
     const { port1: port, port2 } = new MessageChannel();
-    const worker = new Worker(this.options.script, { workerData: { port: port2 }, transferList: [port2], resourceLimits: this.options.resourceLimits });
+    const worker = new Worker(this.options.script, {
+      workerData: { ...this.options.workerData, port: port2 },
+      transferList: [port2],
+      resourceLimits: this.options.resourceLimits,
+    });
     // An idle worker never keeps the process alive; a running job's deadline timer does.
     worker.unref();
     port.unref();

@@ -8,6 +8,7 @@ const SCRIPT = `
 const { workerData } = require('node:worker_threads');
 const port = workerData.port;
 port.on('message', ({ input }) => {
+  if (input === 'settings') return port.postMessage({ output: workerData.greeting });
   if (input === 'spin') for (;;);
   if (input === 'backtrack') /^(a+)+$/.test('a'.repeat(64) + '!'); // never finishes in practice
   if (input === 'exit') process.exit(3);
@@ -37,6 +38,11 @@ describe('WorkerPool', () => {
     given({ size: 2 });
     const runs = await Promise.all(['a', 'b', 'c', 'd', 'e'].map((input) => pool.run(input)));
     expect(runs).toEqual(['a', 'b', 'c', 'd', 'e'].map((input) => ({ status: 'done', output: `done:${input}` })));
+  });
+
+  it('hands each worker the plain values given as workerData, next to its port', async () => {
+    pool = new WorkerPool<string, string>({ script: WORKING, size: 1, deadlineMs: 5_000, workerData: { greeting: 'hello' } });
+    expect(await pool.run('settings')).toEqual({ status: 'done', output: 'hello' });
   });
 
   it('gives up on a job at its deadline, terminates its worker and answers the next job with a new one', async () => {

@@ -1,0 +1,14 @@
+import { workerData } from 'node:worker_threads';
+import { WORKER_READY, workerPort } from '../worker/worker-pool';
+import { answerAuthentication } from './authentication-answer';
+import { authenticationPolicy, type AuthenticationSettings } from './authentication-policy';
+
+/*
+ * Worker thread entry (NoticeAuthentication): verifies one raw message at a
+ * time off the service's event loop, with its own resolver built from the
+ * settings in workerData. Runs from dist/ as compiled JavaScript.
+ */
+const policy = authenticationPolicy((workerData as { settings: AuthenticationSettings }).settings);
+const port = workerPort(workerData);
+port.on('message', async ({ input }: { input: Uint8Array }) => port.postMessage({ output: await answerAuthentication(input, policy) }));
+port.postMessage(WORKER_READY);
