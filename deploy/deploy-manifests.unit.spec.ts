@@ -167,6 +167,13 @@ describe('docker-compose.yml', () => {
     for (const name of SERVICE_NAMES.filter((n) => !(n in users))) expect(services[name].environment?.REDIS_URL).toBeUndefined();
   });
 
+  it('has the gateway believe X-Forwarded-For from the checkout app alone, at its fixed address', () => {
+    const checkout = services.checkout as ComposeService & { networks?: { default?: { ipv4_address?: string } } };
+    const address = interpolate(String(checkout.networks?.default?.ipv4_address));
+    expect(address).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
+    expect(interpolate(String(services.gateway.environment?.TRUSTED_PROXIES))).toBe(address);
+  });
+
   it('publishes no Postgres, NATS or Redis port to the host', () => {
     for (const name of ['postgres', 'nats', 'redis']) expect(services[name].ports).toBeUndefined();
   });
