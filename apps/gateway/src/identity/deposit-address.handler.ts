@@ -1,6 +1,7 @@
 import { Controller, Inject } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
+import { Payload } from '@nestjs/microservices';
 import { DomainError, ErrorCode, MerchantByDepositAddressQuery, type MerchantByDepositAddressReply } from '@pp/contracts';
+import { Handles } from '@pp/platform';
 import { DataSource } from 'typeorm';
 
 /**
@@ -13,7 +14,7 @@ import { DataSource } from 'typeorm';
 export class DepositAddressHandler {
   constructor(@Inject(DataSource) private readonly db: DataSource) {}
 
-  @MessagePattern('identity.merchant-by-deposit-address.v1')
+  @Handles('identity.merchant-by-deposit-address.v1')
   async merchantOf(@Payload() query: MerchantByDepositAddressQuery): Promise<MerchantByDepositAddressReply> {
     const addresses = query.addresses.map((address) => address.trim().toLowerCase());
     const rows: { id: string; address: string }[] = await this.db.query(

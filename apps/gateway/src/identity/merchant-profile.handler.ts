@@ -1,6 +1,7 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
+import { Payload } from '@nestjs/microservices';
 import { DomainError, ErrorCode, MerchantProfileQuery, type MerchantProfileView } from '@pp/contracts';
+import { Handles } from '@pp/platform';
 import { DataSource } from 'typeorm';
 import { MerchantRepository } from './merchant.repository';
 
@@ -13,7 +14,7 @@ export class MerchantProfileHandler {
     this.merchants = new MerchantRepository(dataSource);
   }
 
-  @MessagePattern('identity.merchant-profile.v1')
+  @Handles('identity.merchant-profile.v1')
   async profile(@Payload() query: MerchantProfileQuery): Promise<MerchantProfileView> {
     const merchant = await this.merchants.find(query.merchant_id);
     if (!merchant) throw new DomainError(ErrorCode.NotFound, 'Merchant not found');

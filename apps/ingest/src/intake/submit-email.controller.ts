@@ -1,5 +1,5 @@
 import { Controller, Inject } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
+import { Payload } from '@nestjs/microservices';
 import {
   DomainError,
   ErrorCode,
@@ -8,7 +8,7 @@ import {
   SubmitEmailCommand,
   type SubmitEmailReply,
 } from '@pp/contracts';
-import { type BaseConfig, CONFIG, NATS_CONNECTION, openBlobBucket } from '@pp/platform';
+import { type BaseConfig, CONFIG, Handles, NATS_CONNECTION, openBlobBucket } from '@pp/platform';
 import type { NatsConnection } from 'nats';
 import { EmailProcessor } from '../processing/email-processor';
 import { EmailIntake } from './email-intake.service';
@@ -28,7 +28,7 @@ export class SubmitEmailController {
    * repeating an authenticated reference number is already reported as a
    * duplicate. If processing fails the message stays stored and is retried.
    */
-  @MessagePattern('ingest.email.submit.v1')
+  @Handles('ingest.email.submit.v1')
   async submit(@Payload() command: SubmitEmailCommand): Promise<SubmitEmailReply> {
     const receipt = await this.intake.receive(await this.rawBytes(command), 'bus');
     if (command.object_name) await this.blobs().then((bucket) => bucket.delete(command.object_name!)).catch(() => undefined); // it expires anyway

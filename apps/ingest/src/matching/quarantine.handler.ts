@@ -1,5 +1,5 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
+import { Payload } from '@nestjs/microservices';
 import {
   DomainError,
   ErrorCode,
@@ -9,6 +9,7 @@ import {
   RetryQuarantinedEmailCommand,
   type RetryQuarantinedEmailReply,
 } from '@pp/contracts';
+import { Handles } from '@pp/platform';
 import { MatchingNoticeHandler } from './matching.notice-handler';
 import { QuarantineRepository } from './quarantine.repository';
 
@@ -20,13 +21,13 @@ export class QuarantineHandler {
     private readonly matcher: MatchingNoticeHandler,
   ) {}
 
-  @MessagePattern('ingest.quarantine.list.v1')
+  @Handles('ingest.quarantine.list.v1')
   list(@Payload() query: ListQuarantineParams): Promise<ListPage<QuarantinedEmailView>> {
     return this.quarantine.list(query);
   }
 
   /** Matches the e-mail again, typically after its merchant registered the deposit address; a released one answers its release. */
-  @MessagePattern('ingest.quarantine.retry.v1')
+  @Handles('ingest.quarantine.retry.v1')
   async retry(@Payload() command: RetryQuarantinedEmailCommand): Promise<RetryQuarantinedEmailReply> {
     const email = await this.quarantine.processedEmail(command.email_id);
     if (!email) throw new DomainError(ErrorCode.NotFound, 'Quarantined e-mail not found');

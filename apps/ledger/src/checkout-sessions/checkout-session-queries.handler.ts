@@ -1,5 +1,5 @@
 import { Controller, Inject } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
+import { Payload } from '@nestjs/microservices';
 import {
   type CheckoutSessionRef,
   type CheckoutSessionStatus,
@@ -13,6 +13,7 @@ import {
   ResolveCheckoutSessionReferenceQuery,
 } from '@pp/contracts';
 import { toIso } from '@pp/kernel';
+import { Handles } from '@pp/platform';
 import type { Pool } from 'pg';
 import { LEDGER_POOL } from '../event-store/ledger-pool';
 
@@ -37,7 +38,7 @@ interface SessionRow {
 export class CheckoutSessionQueriesHandler {
   constructor(@Inject(LEDGER_POOL) private readonly pool: Pool) {}
 
-  @MessagePattern('ledger.checkout-sessions.get.v1')
+  @Handles('ledger.checkout-sessions.get.v1')
   async get(@Payload() query: GetCheckoutSessionQuery): Promise<CheckoutSessionView> {
     const { rows } = await this.pool.query<SessionRow>(
       'SELECT * FROM ledger.checkout_sessions WHERE id = $1 AND merchant_id = $2 AND livemode = $3',
@@ -67,7 +68,7 @@ export class CheckoutSessionQueriesHandler {
    * unique only as typed: an exact match wins, several case-insensitive
    * matches without one are ambiguous.
    */
-  @MessagePattern('ledger.checkout-sessions.resolve.v1')
+  @Handles('ledger.checkout-sessions.resolve.v1')
   async resolve(@Payload() query: ResolveCheckoutSessionReferenceQuery): Promise<CheckoutSessionRef> {
     const { rows } = await this.pool.query<CheckoutSessionRef & { reference: string }>(
       `SELECT id AS session_id, merchant_id, livemode, reference FROM ledger.checkout_sessions
@@ -84,7 +85,7 @@ export class CheckoutSessionQueriesHandler {
     return { session_id: found.session_id, merchant_id: found.merchant_id, livemode: found.livemode };
   }
 
-  @MessagePattern('ledger.checkout-sessions.by-memo.v1')
+  @Handles('ledger.checkout-sessions.by-memo.v1')
   async byMemo(@Payload() query: FindCheckoutSessionByMemoQuery): Promise<CheckoutSessionRef> {
     const { rows } = await this.pool.query<CheckoutSessionRef>(
       'SELECT id AS session_id, merchant_id, livemode FROM ledger.checkout_sessions WHERE memo = $1',
@@ -94,7 +95,7 @@ export class CheckoutSessionQueriesHandler {
     return rows[0];
   }
 
-  @MessagePattern('ledger.checkout-sessions.overdue.v1')
+  @Handles('ledger.checkout-sessions.overdue.v1')
   async overdue(@Payload() query: OverdueCheckoutSessionsQuery): Promise<{ sessions: OverdueCheckoutSession[] }> {
     const { rows } = await this.pool.query<Pick<SessionRow, 'id' | 'merchant_id' | 'livemode' | 'expires_at'>>(
       `SELECT id, merchant_id, livemode, expires_at FROM ledger.checkout_sessions

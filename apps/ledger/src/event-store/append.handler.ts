@@ -1,8 +1,8 @@
 import { Controller, Inject } from '@nestjs/common';
-import { Ctx, MessagePattern, Payload } from '@nestjs/microservices';
+import { Ctx, Payload } from '@nestjs/microservices';
 import { propagation } from '@opentelemetry/api';
 import { type AppendReply, AppendRequest, type AppendStreamsReply, AppendStreamsRequest, type ReadStreamReply, ReadStreamRequest, ReplayIdempotencyQuery } from '@pp/contracts';
-import { BusContext } from '@pp/platform';
+import { BusContext, Handles } from '@pp/platform';
 import type { Pool } from 'pg';
 import type { AppendContext } from './append-request';
 import type { EventStore } from './event-store';
@@ -18,17 +18,17 @@ export class AppendHandler {
     @Inject(LEDGER_POOL) private readonly pool: Pool,
   ) {}
 
-  @MessagePattern('ledger.append.v1')
+  @Handles('ledger.append.v1')
   append(@Payload() request: AppendRequest, @Ctx() ctx: BusContext): Promise<AppendReply> {
     return this.appender.append(request, contextOf(ctx));
   }
 
-  @MessagePattern('ledger.append-streams.v1')
+  @Handles('ledger.append-streams.v1')
   appendStreams(@Payload() request: AppendStreamsRequest, @Ctx() ctx: BusContext): Promise<AppendStreamsReply> {
     return this.appender.appendStreams(request, contextOf(ctx));
   }
 
-  @MessagePattern('ledger.idempotency.replay.v1')
+  @Handles('ledger.idempotency.replay.v1')
   async replay(@Payload() query: ReplayIdempotencyQuery): Promise<AppendStreamsReply> {
     const db = await this.pool.connect();
     try {
@@ -38,7 +38,7 @@ export class AppendHandler {
     }
   }
 
-  @MessagePattern('ledger.stream.read.v1')
+  @Handles('ledger.stream.read.v1')
   read(@Payload() request: ReadStreamRequest): Promise<ReadStreamReply> {
     return this.store.readStream(this.pool, request.stream_id);
   }

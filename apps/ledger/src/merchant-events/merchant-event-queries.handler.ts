@@ -1,7 +1,8 @@
 import { Controller, Inject } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
+import { Payload } from '@nestjs/microservices';
 import { DomainError, ErrorCode, GetMerchantEventQuery, type ListPage, ListMerchantEventsQuery, type MerchantEventView } from '@pp/contracts';
 import { toIso } from '@pp/kernel';
+import { Handles } from '@pp/platform';
 import type { Pool } from 'pg';
 import { LEDGER_POOL } from '../event-store/ledger-pool';
 import { DEFAULT_PAGE_SIZE } from '../payments/payment-queries.handler';
@@ -21,7 +22,7 @@ const notFound = () => new DomainError(ErrorCode.NotFound, 'Event not found');
 export class MerchantEventQueriesHandler {
   constructor(@Inject(LEDGER_POOL) private readonly pool: Pool) {}
 
-  @MessagePattern('ledger.merchant-events.list.v1')
+  @Handles('ledger.merchant-events.list.v1')
   async list(@Payload() query: ListMerchantEventsQuery): Promise<ListPage<MerchantEventView>> {
     const limit = query.limit ?? DEFAULT_PAGE_SIZE;
     let before: string | null = null;
@@ -45,7 +46,7 @@ export class MerchantEventQueriesHandler {
     return { data: rows.slice(0, limit).map(toView), has_more: rows.length > limit };
   }
 
-  @MessagePattern('ledger.merchant-events.get.v1')
+  @Handles('ledger.merchant-events.get.v1')
   async get(@Payload() query: GetMerchantEventQuery): Promise<MerchantEventView> {
     const { rows } = await this.pool.query<MerchantEventRow>(
       'SELECT id, type, livemode, data, created_at FROM ledger.merchant_events WHERE id = $1 AND merchant_id = $2 AND livemode = $3',

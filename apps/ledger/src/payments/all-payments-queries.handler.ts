@@ -1,6 +1,7 @@
 import { Controller, Inject } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
+import { Payload } from '@nestjs/microservices';
 import { type AdminTransactionView, DomainError, ErrorCode, ListAllPaymentsQuery, type ListPage } from '@pp/contracts';
+import { Handles } from '@pp/platform';
 import type { Pool } from 'pg';
 import { LEDGER_POOL } from '../event-store/ledger-pool';
 import { DEFAULT_PAGE_SIZE, type PaymentRow, toTransactionView } from './payment-queries.handler';
@@ -30,7 +31,7 @@ export const LIST_ALL_PAYMENTS_SQL = `
 export class AllPaymentsQueriesHandler {
   constructor(@Inject(LEDGER_POOL) private readonly pool: Pool) {}
 
-  @MessagePattern('ledger.payments.list-all.v1')
+  @Handles('ledger.payments.list-all.v1')
   async listAll(@Payload() query: ListAllPaymentsQuery): Promise<ListPage<AdminTransactionView>> {
     const limit = query.limit ?? DEFAULT_PAGE_SIZE;
     const before = query.starting_after ? await this.positionOf(query.starting_after) : null;

@@ -1,7 +1,8 @@
 import { Controller, Inject } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
+import { Payload } from '@nestjs/microservices';
 import { DomainError, ErrorCode, type ListPage, ListPaymentsQuery, type TransactionView } from '@pp/contracts';
 import { toIso } from '@pp/kernel';
+import { Handles } from '@pp/platform';
 import type { Pool } from 'pg';
 import { LEDGER_POOL } from '../event-store/ledger-pool';
 
@@ -48,7 +49,7 @@ export const LIST_PAYMENTS_SQL = `
 export class PaymentQueriesHandler {
   constructor(@Inject(LEDGER_POOL) private readonly pool: Pool) {}
 
-  @MessagePattern('ledger.payments.list.v1')
+  @Handles('ledger.payments.list.v1')
   async list(@Payload() query: ListPaymentsQuery): Promise<ListPage<TransactionView>> {
     const limit = query.limit ?? DEFAULT_PAGE_SIZE;
     const before = query.starting_after ? await this.positionOf(query, query.starting_after) : null;

@@ -1,5 +1,5 @@
 import { Controller, Inject } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
+import { Payload } from '@nestjs/microservices';
 import {
   AdminGetRefundQuery,
   AdminListRefundsParams,
@@ -11,6 +11,7 @@ import {
   type RefundView,
 } from '@pp/contracts';
 import { toIso } from '@pp/kernel';
+import { Handles } from '@pp/platform';
 import type { Pool } from 'pg';
 import { LEDGER_POOL } from '../event-store/ledger-pool';
 import { DEFAULT_PAGE_SIZE } from '../payments/payment-queries.handler';
@@ -60,22 +61,22 @@ type Scope = { merchant_id: string; livemode: boolean } | null;
 export class RefundQueriesHandler {
   constructor(@Inject(LEDGER_POOL) private readonly pool: Pool) {}
 
-  @MessagePattern('ledger.refunds.get.v1')
+  @Handles('ledger.refunds.get.v1')
   get(@Payload() query: GetRefundQuery): Promise<RefundView> {
     return this.one(query.refund_id, query);
   }
 
-  @MessagePattern('ledger.refunds.list.v1')
+  @Handles('ledger.refunds.list.v1')
   list(@Payload() query: ListRefundsQuery): Promise<ListPage<RefundView>> {
     return this.page(query, { merchant_id: query.merchant_id, livemode: query.livemode });
   }
 
-  @MessagePattern('ledger.refunds.admin-get.v1')
+  @Handles('ledger.refunds.admin-get.v1')
   adminGet(@Payload() query: AdminGetRefundQuery): Promise<RefundView> {
     return this.one(query.refund_id, null);
   }
 
-  @MessagePattern('ledger.refunds.admin-list.v1')
+  @Handles('ledger.refunds.admin-list.v1')
   adminList(@Payload() query: AdminListRefundsParams): Promise<ListPage<RefundView>> {
     return this.page(query, null);
   }

@@ -1,5 +1,5 @@
 import { Controller, Inject } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
+import { Payload } from '@nestjs/microservices';
 import {
   CancelRefundCommand,
   CompleteRefundCommand,
@@ -14,7 +14,7 @@ import {
   type StreamAppend,
 } from '@pp/contracts';
 import type { Clock } from '@pp/kernel';
-import { retryOnConcurrencyConflict } from '@pp/platform';
+import { Handles, retryOnConcurrencyConflict } from '@pp/platform';
 import { CLOCK } from '../refunds.tokens';
 import { decide, fold, type Refund, type RefundCommand } from './refund.decider';
 import { RefundRepository } from './refund.repository';
@@ -40,22 +40,22 @@ export class RefundStageHandler {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  @MessagePattern('refunds.approve.v1')
+  @Handles('refunds.approve.v1')
   approve(@Payload() command: RefundAdminCommand): Promise<RefundView> {
     return this.move(command.refund_id, null, { kind: 'approve', by: command.admin_id });
   }
 
-  @MessagePattern('refunds.reject.v1')
+  @Handles('refunds.reject.v1')
   reject(@Payload() command: RejectRefundCommand): Promise<RefundView> {
     return this.move(command.refund_id, null, { kind: 'reject', by: command.admin_id, rejectionReason: command.rejection_reason });
   }
 
-  @MessagePattern('refunds.mark-sent.v1')
+  @Handles('refunds.mark-sent.v1')
   markSent(@Payload() command: RefundAdminCommand): Promise<RefundView> {
     return this.move(command.refund_id, null, { kind: 'mark_sent', by: command.admin_id });
   }
 
-  @MessagePattern('refunds.complete.v1')
+  @Handles('refunds.complete.v1')
   complete(@Payload() command: CompleteRefundCommand): Promise<RefundView> {
     return this.move(command.refund_id, null, {
       kind: 'complete',
@@ -65,12 +65,12 @@ export class RefundStageHandler {
     });
   }
 
-  @MessagePattern('refunds.fail.v1')
+  @Handles('refunds.fail.v1')
   fail(@Payload() command: FailRefundCommand): Promise<RefundView> {
     return this.move(command.refund_id, null, { kind: 'fail', by: command.admin_id, failureReason: command.failure_reason });
   }
 
-  @MessagePattern('refunds.cancel.v1')
+  @Handles('refunds.cancel.v1')
   cancel(@Payload() command: CancelRefundCommand): Promise<RefundView> {
     return this.move(command.refund_id, command, { kind: 'cancel', by: command.cancelled_by });
   }

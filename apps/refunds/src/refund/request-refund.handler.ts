@@ -1,5 +1,5 @@
 import { Controller, Inject } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
+import { Payload } from '@nestjs/microservices';
 import {
   type AppendStreamsReply,
   DomainError,
@@ -13,7 +13,7 @@ import {
   type StreamAppend,
 } from '@pp/contracts';
 import { type Clock, newId } from '@pp/kernel';
-import { retryOnConcurrencyConflict } from '@pp/platform';
+import { Handles, retryOnConcurrencyConflict } from '@pp/platform';
 import { CLOCK } from '../refunds.tokens';
 import { decide, fold, type Refund } from './refund.decider';
 import { RefundRepository } from './refund.repository';
@@ -37,7 +37,7 @@ export class RequestRefundHandler {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  @MessagePattern('refunds.request.v1')
+  @Handles('refunds.request.v1')
   async request(@Payload() command: RequestRefundCommand): Promise<RefundView & { replayed: boolean }> {
     const scope: MerchantScope = { merchant_id: command.merchant_id, livemode: command.livemode };
     try {

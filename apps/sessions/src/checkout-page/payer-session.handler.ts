@@ -1,8 +1,9 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { Controller, Inject } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
+import { Payload } from '@nestjs/microservices';
 import { DomainError, ErrorCode, PayerSessionQuery, type PayerSessionView, ResolveClientSecretQuery, sessionIdOfClientSecret } from '@pp/contracts';
 import type { Clock } from '@pp/kernel';
+import { Handles } from '@pp/platform';
 import { CLOCK } from '../checkout-session/checkout-session.lifecycle';
 import { CheckoutSessionRepository } from '../checkout-session/checkout-session.repository';
 import { payerSessionView } from './payer-session.view';
@@ -21,14 +22,14 @@ export class PayerSessionHandler {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  @MessagePattern('checkout-page.session.v1')
+  @Handles('checkout-page.session.v1')
   async session(@Payload() query: PayerSessionQuery): Promise<PayerSessionView> {
     const { state } = await this.repository.load(query.session_id);
     if (!state) throw notFound();
     return payerSessionView(state, this.clock.now());
   }
 
-  @MessagePattern('checkout-page.resolve-client-secret.v1')
+  @Handles('checkout-page.resolve-client-secret.v1')
   async resolve(@Payload() query: ResolveClientSecretQuery): Promise<PayerSessionView> {
     const sessionId = sessionIdOfClientSecret(query.client_secret);
     if (!sessionId) throw notFound();

@@ -1,6 +1,7 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
+import { Payload } from '@nestjs/microservices';
 import { type CheckoutSessionView, CompleteCheckoutSessionCommand } from '@pp/contracts';
+import { Handles } from '@pp/platform';
 import { CheckoutSessionLifecycle } from './checkout-session.lifecycle';
 import { sessionView } from './checkout-session.view';
 
@@ -8,7 +9,7 @@ import { sessionView } from './checkout-session.view';
 export class CompleteCheckoutSessionHandler {
   constructor(private readonly lifecycle: CheckoutSessionLifecycle) {}
 
-  @MessagePattern('sessions.complete.v1')
+  @Handles('sessions.complete.v1')
   async complete(@Payload() command: CompleteCheckoutSessionCommand): Promise<CheckoutSessionView> {
     const scope = { merchant_id: command.merchant_id, livemode: command.livemode };
     return sessionView(await this.lifecycle.complete(scope, command.session_id, command.transaction_id ?? null));

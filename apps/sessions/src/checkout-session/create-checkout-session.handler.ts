@@ -1,8 +1,8 @@
 import { Controller, Inject } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
+import { Payload } from '@nestjs/microservices';
 import { type CheckoutSessionCreatedView, clientSecretFor, CreateCheckoutSessionCommand, DomainError, ErrorCode, MEMO_TAKEN_RULE } from '@pp/contracts';
 import { type Clock, generateMemo, newSessionId, randomToken } from '@pp/kernel';
-import { CONFIG } from '@pp/platform';
+import { CONFIG, Handles } from '@pp/platform';
 import { SessionExpiryScheduler } from '../expiry/session-expiry.scheduler';
 import type { SessionsConfig } from '../sessions.config';
 import { type CheckoutSession, decide, fold } from './checkout-session.decider';
@@ -28,7 +28,7 @@ export class CreateCheckoutSessionHandler {
    * back with `replayed: true`. The reference and memo rules are the read
    * model's unique indexes, checked in the same transaction.
    */
-  @MessagePattern('sessions.create.v1')
+  @Handles('sessions.create.v1')
   async create(@Payload() command: CreateCheckoutSessionCommand): Promise<CheckoutSessionCreatedView & { replayed: boolean }> {
     const body = validateCreateBody(command.body, command.livemode);
     const scope = { merchant_id: command.merchant_id, livemode: command.livemode };

@@ -1,7 +1,8 @@
 import { Controller, Inject } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
+import { Payload } from '@nestjs/microservices';
 import { DecideRefundCommand, type DecideRefundReply, DomainError, ErrorCode, transactionStreamId } from '@pp/contracts';
 import type { Clock } from '@pp/kernel';
+import { Handles } from '@pp/platform';
 import { CLOCK } from '../checkout-session/checkout-session.lifecycle';
 import { decide } from './payment.decider';
 import { PaymentRepository } from './payment.repository';
@@ -21,7 +22,7 @@ export class DecideRefundHandler {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  @MessagePattern('payments.decide-refund.v1')
+  @Handles('payments.decide-refund.v1')
   async decideRefund(@Payload() command: DecideRefundCommand): Promise<DecideRefundReply> {
     const { state: payment, version } = await this.payments.load(command.payment_id);
     if (!payment || payment.merchant_id !== command.merchant_id || payment.livemode !== command.livemode) {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Controller, Inject } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
+import { Payload } from '@nestjs/microservices';
 import {
   type CheckoutSessionRef,
   DomainError,
@@ -11,7 +11,7 @@ import {
   type TransactionView,
 } from '@pp/contracts';
 import { type Clock, normalizeMemo } from '@pp/kernel';
-import { BusClient, retryOnConcurrencyConflict } from '@pp/platform';
+import { BusClient, Handles, retryOnConcurrencyConflict } from '@pp/platform';
 import { CLOCK } from '../checkout-session/checkout-session.lifecycle';
 import { CheckoutSessionRepository } from '../checkout-session/checkout-session.repository';
 import { decide, fold, type Payment } from './payment.decider';
@@ -44,7 +44,7 @@ export class RecordTransferHandler {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  @MessagePattern('payments.record-transfer.v1')
+  @Handles('payments.record-transfer.v1')
   record(@Payload() command: RecordTransferCommand): Promise<TransactionView> {
     const paymentId = paymentIdOfEmail(command.email_id);
     return retryOnConcurrencyConflict(async () => {

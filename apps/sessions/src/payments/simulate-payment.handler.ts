@@ -1,5 +1,5 @@
 import { Controller, Inject } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
+import { Payload } from '@nestjs/microservices';
 import {
   type AppendStreamsReply,
   checkoutSessionStreamId,
@@ -13,7 +13,7 @@ import {
   transactionStreamId,
 } from '@pp/contracts';
 import { type Clock, newId } from '@pp/kernel';
-import { BusClient, retryOnConcurrencyConflict } from '@pp/platform';
+import { BusClient, Handles, retryOnConcurrencyConflict } from '@pp/platform';
 import { type CheckoutSession, fold as foldSession } from '../checkout-session/checkout-session.decider';
 import { CLOCK } from '../checkout-session/checkout-session.lifecycle';
 import { CheckoutSessionRepository } from '../checkout-session/checkout-session.repository';
@@ -51,7 +51,7 @@ export class SimulatePaymentHandler {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  @MessagePattern('payments.simulate.v1')
+  @Handles('payments.simulate.v1')
   async simulate(@Payload() command: SimulatePaymentCommand): Promise<SimulatePaymentReply> {
     if ((command.session_id === undefined) === (command.reference === undefined)) {
       throw new DomainError(ErrorCode.ValidationFailed, 'Validation failed: exactly one of sessionId and reference is required');

@@ -1,8 +1,8 @@
 import { Controller, Inject } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
+import { Payload } from '@nestjs/microservices';
 import { DomainError, ErrorCode, type StreamAppend, transactionStreamId, type TransactionView, VerifyPaymentCommand } from '@pp/contracts';
 import type { Clock } from '@pp/kernel';
-import { retryOnConcurrencyConflict } from '@pp/platform';
+import { Handles, retryOnConcurrencyConflict } from '@pp/platform';
 import { CLOCK } from '../checkout-session/checkout-session.lifecycle';
 import { CheckoutSessionRepository } from '../checkout-session/checkout-session.repository';
 import { decide, fold, type Payment } from './payment.decider';
@@ -27,7 +27,7 @@ export class VerifyPaymentHandler {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  @MessagePattern('payments.verify.v1')
+  @Handles('payments.verify.v1')
   verify(@Payload() command: VerifyPaymentCommand): Promise<TransactionView> {
     return retryOnConcurrencyConflict(async () => {
       const { state: payment, version } = await this.payments.load(command.payment_id);

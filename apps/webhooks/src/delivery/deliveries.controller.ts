@@ -1,6 +1,7 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
+import { Payload } from '@nestjs/microservices';
 import { DomainError, ErrorCode, ListEventDeliveriesQuery, type ReplyOf, ResendEventCommand } from '@pp/contracts';
+import { Handles } from '@pp/platform';
 import { EndpointRepository } from '../endpoints/endpoint.repository';
 import { DeliveryQueue } from './delivery.queue';
 import { DeliveryRepository } from './delivery.repository';
@@ -14,12 +15,12 @@ export class DeliveriesController {
     private readonly queue: DeliveryQueue,
   ) {}
 
-  @MessagePattern('webhooks.deliveries.list.v1')
+  @Handles('webhooks.deliveries.list.v1')
   async list(@Payload() query: ListEventDeliveriesQuery): Promise<ReplyOf<'webhooks.deliveries.list.v1'>> {
     return { deliveries: await this.deliveries.listAttempts(query, query.event_id) };
   }
 
-  @MessagePattern('webhooks.events.resend.v1')
+  @Handles('webhooks.events.resend.v1')
   async resend(@Payload() command: ResendEventCommand): Promise<ReplyOf<'webhooks.events.resend.v1'>> {
     if (!(await this.deliveries.eventExists(command, command.event_id))) throw new DomainError(ErrorCode.NotFound, 'Event not found');
     if (command.endpoint_id) {

@@ -1,5 +1,5 @@
 import { Controller, Inject } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
+import { Payload } from '@nestjs/microservices';
 import {
   ALL_EVENTS,
   CreateWebhookEndpointCommand,
@@ -11,7 +11,7 @@ import {
   WebhookEndpointRef,
 } from '@pp/contracts';
 import { newId, randomToken } from '@pp/kernel';
-import { CONFIG } from '@pp/platform';
+import { CONFIG, Handles } from '@pp/platform';
 import type { WebhooksConfig } from '../webhooks.config';
 import { checkEndpointUrl } from './endpoint-url.policy';
 import { EndpointSecrets } from './endpoint-secrets';
@@ -32,7 +32,7 @@ export class EndpointsController {
     @Inject(CONFIG) private readonly config: WebhooksConfig,
   ) {}
 
-  @MessagePattern('webhooks.endpoints.create.v1')
+  @Handles('webhooks.endpoints.create.v1')
   async create(@Payload() command: CreateWebhookEndpointCommand): Promise<ReplyOf<'webhooks.endpoints.create.v1'>> {
     const url = await checkEndpointUrl(command.url, command.livemode, this.config.WEBHOOK_ALLOW_PRIVATE_URLS);
     if ((await this.endpoints.countLive(command)) >= MAX_WEBHOOK_ENDPOINTS) {
@@ -54,18 +54,18 @@ export class EndpointsController {
     return toEndpointWithSecretView(row, secret);
   }
 
-  @MessagePattern('webhooks.endpoints.list.v1')
+  @Handles('webhooks.endpoints.list.v1')
   async list(@Payload() query: ListWebhookEndpointsQuery): Promise<ReplyOf<'webhooks.endpoints.list.v1'>> {
     return { endpoints: (await this.endpoints.list(query)).map(toEndpointView) };
   }
 
-  @MessagePattern('webhooks.endpoints.delete.v1')
+  @Handles('webhooks.endpoints.delete.v1')
   async delete(@Payload() ref: WebhookEndpointRef): Promise<ReplyOf<'webhooks.endpoints.delete.v1'>> {
     if (!(await this.endpoints.softDelete(ref, ref.endpoint_id))) throw notFound();
     return { id: ref.endpoint_id, deleted: true };
   }
 
-  @MessagePattern('webhooks.endpoints.rotate-secret.v1')
+  @Handles('webhooks.endpoints.rotate-secret.v1')
   async rotateSecret(@Payload() ref: WebhookEndpointRef): Promise<ReplyOf<'webhooks.endpoints.rotate-secret.v1'>> {
     const secret = newSecret();
     const row = await this.endpoints.rotate(ref, ref.endpoint_id, this.secrets.seal(ref.endpoint_id, secret), new Date(Date.now() + SECRET_OVERLAP_MS));

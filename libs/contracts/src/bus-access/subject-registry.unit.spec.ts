@@ -13,7 +13,7 @@ import { WEBHOOK_ACCESS } from '../webhooks/webhooks.access';
 import { SUBJECT_REGISTRY } from './subject-registry';
 
 /*
- * The registry must say what the code does: each @MessagePattern is served by
+ * The registry must say what the code does: each @Handles subject is served by
  * the service the registry names, each subject a service's code sends is
  * allowed to it, and no service is allowed a subject its code never sends
  * (a stale grant is a permission nobody reviews).
@@ -21,7 +21,7 @@ import { SUBJECT_REGISTRY } from './subject-registry';
 
 const apps = join(__dirname, '..', '..', '..', '..', 'apps');
 const SUBJECT_LITERAL = /'([a-z][a-z-]*(?:\.[a-z-]+)+\.v1)'/g;
-const PATTERN = /@MessagePattern\(\s*'([^']+)'/g;
+const PATTERN = /@Handles\(\s*'([^']+)'/g;
 
 function sources(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -35,7 +35,8 @@ const code = SERVICE_NAMES.map((service) => {
   const files = sources(join(apps, service, 'src')).map((path) => ({ path: relative(apps, path), text: readFileSync(path, 'utf8') }));
   const served = files.flatMap((f) => [...f.text.matchAll(PATTERN)].map((m) => m[1]));
   const named = files.flatMap((f) => [...f.text.matchAll(SUBJECT_LITERAL)].map((m) => m[1]));
-  return { service, served: new Set(served), sent: new Set(named.filter((subject) => !served.includes(subject))) };
+  const untyped = files.filter((f) => f.text.includes('@MessagePattern(')).map((f) => f.path);
+  return { service, served: new Set(served), sent: new Set(named.filter((subject) => !served.includes(subject))), untyped };
 });
 
 describe('the subject registry', () => {
@@ -46,9 +47,13 @@ describe('the subject registry', () => {
     expect(all.sort()).toEqual(Object.keys(SUBJECT_REGISTRY).sort());
   });
 
-  it.each(SERVICE_NAMES)('names %s as the server of every @MessagePattern in its code', (service) => {
+  it.each(SERVICE_NAMES)('names %s as the server of every @Handles subject in its code', (service) => {
     const { served } = code.find((c) => c.service === service)!;
     for (const subject of served) expect({ subject, servedBy: SUBJECT_REGISTRY[subject as keyof typeof SUBJECT_REGISTRY]?.servedBy }).toEqual({ subject, servedBy: service });
+  });
+
+  it.each(SERVICE_NAMES)('has %s serve through @Handles only, which the compiler checks against SubjectMap', (service) => {
+    expect(code.find((c) => c.service === service)!.untyped).toEqual([]);
   });
 
   it.each(SERVICE_NAMES)('allows %s every subject its code sends, and nothing it never sends', (service) => {

@@ -39,7 +39,7 @@ export async function startService<C extends BaseConfig>(definition: ServiceDefi
     const transport = new NatsBusServer({
       nc,
       prefix: config.PP_NAMESPACE,
-      queueGroup: definition.name,
+      service: definition.name,
     });
     const { http } = definition;
     if (http) {

@@ -1,6 +1,6 @@
 import { Controller, type Type } from '@nestjs/common';
-import { MessagePattern } from '@nestjs/microservices';
 import { healthSubject, type ServiceHealthReply, type ServiceName } from '@pp/contracts';
+import { Handles } from '../nats/handles.decorator';
 import { HealthService } from './health.service';
 
 /** A controller answering `health.<service>`; the subject is per service, so the class is made per service. */
@@ -9,7 +9,7 @@ export function healthControllerFor(service: ServiceName): Type<unknown> {
   class HealthController {
     constructor(private readonly health: HealthService) {}
 
-    @MessagePattern(healthSubject(service))
+    @Handles(healthSubject(service))
     check(): Promise<ServiceHealthReply> {
       return this.health.report();
     }

@@ -1,15 +1,13 @@
 import {
   BUS_IDENTITIES,
   type BusIdentity,
-  HEALTH_ACCESS,
   inboxPrefixOf,
   OBJECT_STORE_ACCESS,
   STREAM_ACCESS,
-  SUBJECT_REGISTRY,
-  type SubjectAccess,
   TEST_CLIENT,
 } from '@pp/contracts';
 import { streamName } from '../jetstream/ensure-stream';
+import { REQUEST_REPLY_ACCESS } from './served-subjects';
 
 /**
  * Which PP_NAMESPACE the permissions are for. Production names its one
@@ -46,8 +44,7 @@ export function busPermissions(scope: NamespaceScope, options: { testClient?: bo
     for (const subject of subjects) grants.get(identity)![kind].add(subject);
   };
 
-  const requestReply: Array<[string, SubjectAccess]> = [...Object.entries(SUBJECT_REGISTRY), ...Object.entries(HEALTH_ACCESS)];
-  for (const [subject, access] of requestReply) {
+  for (const [subject, access] of Object.entries(REQUEST_REPLY_ACCESS)) {
     grant(access.servedBy, 'subscribe', forms(subject));
     for (const caller of access.callers) grant(caller, 'publish', forms(subject));
   }
@@ -103,7 +100,7 @@ export function busPermissions(scope: NamespaceScope, options: { testClient?: bo
   }
   if (options.testClient) {
     // The harness calls any subject, plays fake responders, publishes to streams and manages them; it still reads only its own replies.
-    const subjects = [...requestReply.map(([subject]) => subject), ...STREAM_ACCESS.flatMap((spec) => spec.subjects)].flatMap(forms);
+    const subjects = [...Object.keys(REQUEST_REPLY_ACCESS), ...STREAM_ACCESS.flatMap((spec) => spec.subjects)].flatMap(forms);
     permissions[TEST_CLIENT] = {
       publish: [...subjects, `${JS_API}.>`, '$JS.ACK.>', '$JS.FC.>', '$O.>'].sort(),
       subscribe: [...subjects, `${inboxPrefixOf(TEST_CLIENT)}.>`].sort(),

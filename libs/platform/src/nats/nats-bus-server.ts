@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type CustomTransportStrategy, type MessageHandler, Server } from '@nestjs/microservices';
 import { context } from '@opentelemetry/api';
-import { DomainError, ErrorCode, isWireError, type WireError } from '@pp/contracts';
+import { DomainError, ErrorCode, isWireError, type ServiceName, type WireError } from '@pp/contracts';
 import type { Msg, NatsConnection, Subscription } from 'nats';
 import { lastValueFrom } from 'rxjs';
 import { requestContext } from '../logging/request-context';
@@ -9,34 +9,48 @@ import type { BusReply } from './bus-envelope';
 import { BusContext } from './bus-context';
 import { readHeaders } from './bus-headers';
 import { subjectPrefix } from './connect-nats';
+import { handlerMismatches } from './served-subjects';
 
 export interface NatsBusServerOptions {
   nc: NatsConnection;
   prefix: string;
-  /** Queue group: replicas of one service share the work on each subject. */
-  queueGroup: string;
+  /** The service whose handlers these are: its subjects are checked against the registry, and its name is the queue group replicas share. */
+  service: ServiceName;
 }
 
 /**
  * Nest transport strategy for request-reply over core NATS, on the process's
  * shared connection. It adds what Nest's built-in NATS transport lacks:
  * subject prefixes, request ids, deadlines and trace context from headers,
- * and a typed error envelope.
+ * a typed error envelope, and a start-up check that the process handles
+ * exactly the subjects the registry gives its service.
  */
 export class NatsBusServer extends Server implements CustomTransportStrategy {
   private readonly subscriptions: Subscription[] = [];
+  /** Every handler's pattern as Nest registers it; Nest's own map keeps only the last of two handlers for one subject. */
+  private readonly patterns: string[] = [];
 
   constructor(private readonly options: NatsBusServerOptions) {
     super();
   }
 
-  listen(callback: () => void): void {
+  override addHandler(...args: Parameters<Server['addHandler']>): void {
+    this.patterns.push(this.normalizePattern(args[0]));
+    super.addHandler(...args);
+  }
+
+  listen(callback: (error?: Error) => void): void {
+    const mismatches = handlerMismatches(this.options.service, this.patterns);
+    if (mismatches.length > 0) {
+      callback(new Error(`its bus handlers do not match the subject registry (libs/contracts/src/bus-access): ${mismatches.join('; ')}`));
+      return;
+    }
     const prefix = subjectPrefix(this.options.prefix);
     for (const [pattern, handler] of this.messageHandlers) {
       const subject = prefix + pattern;
       this.subscriptions.push(
         this.options.nc.subscribe(subject, {
-          queue: this.options.queueGroup,
+          queue: this.options.service,
           callback: (error, msg) => {
             if (error) this.logger.error(`subscription ${subject} failed`, error);
             else void this.answer(pattern, handler, msg);
