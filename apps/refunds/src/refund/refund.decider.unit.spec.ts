@@ -1,4 +1,4 @@
-import { ErrorCode, type NewEvent, REFUND_STAGE_RULE, RefundEventType } from '@pp/contracts';
+import { ErrorCode, REFUND_STAGE_RULE, type RefundEvent, RefundEventType } from '@pp/contracts';
 import { deciderSpec, refusalOf } from '@pp/testing';
 import { decide, fold, type RefundCommand, TEST_MODE_ACTOR } from './refund.decider';
 
@@ -31,7 +31,7 @@ const { given } = deciderSpec(decide, fold);
 
 const refusal = refusalOf;
 
-const types = (events: NewEvent[]) => events.map((event) => event.type);
+const types = (events: RefundEvent[]) => events.map((event) => event.type);
 
 /** The histories that reach each stage in live mode. */
 const AT = {

@@ -1,13 +1,19 @@
 import { Controller, Inject } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { type CheckoutSessionCreatedView, clientSecretFor, CreateCheckoutSessionCommand, DomainError, ErrorCode, MEMO_TAKEN_RULE } from '@pp/contracts';
+import {
+  type CheckoutSessionCreatedView,
+  clientSecretFor,
+  CreateCheckoutSessionCommand,
+  DomainError,
+  ErrorCode,
+  foldStored,
+  MEMO_TAKEN_RULE,
+} from '@pp/contracts';
 import { type Clock, generateMemo, newSessionId, randomToken } from '@pp/kernel';
-import { CONFIG } from '@pp/platform';
+import { CLOCK, CONFIG, EVENT_STORE, type EventStore } from '@pp/platform';
 import { SessionExpiryScheduler } from '../expiry/session-expiry.scheduler';
 import type { SessionsConfig } from '../sessions.config';
-import { type CheckoutSession, decide, fold } from './checkout-session.decider';
-import { CLOCK } from './checkout-session.lifecycle';
-import { CheckoutSessionRepository } from './checkout-session.repository';
+import { type CheckoutSession, checkoutSessionAggregate, decide } from './checkout-session.decider';
 import { createdView } from './checkout-session.view';
 import { validateCreateBody } from './create-checkout-session.validation';
 
@@ -16,7 +22,7 @@ const MEMO_ATTEMPTS = 5;
 @Controller()
 export class CreateCheckoutSessionHandler {
   constructor(
-    private readonly repository: CheckoutSessionRepository,
+    @Inject(EVENT_STORE) private readonly store: EventStore,
     private readonly expiry: SessionExpiryScheduler,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(CONFIG) private readonly config: SessionsConfig,
@@ -51,8 +57,9 @@ export class CreateCheckoutSessionHandler {
         },
       });
       try {
-        const reply = await this.repository.append(sessionId, 0, events, scope, { idempotency: command.idempotency });
-        const session = fold(reply.events) as CheckoutSession;
+        const stream = { stream_id: checkoutSessionAggregate.streamId(sessionId), expected_version: 0, events };
+        const reply = await this.store.appendStreams([stream], scope, { idempotency: command.idempotency });
+        const session = foldStored(checkoutSessionAggregate, reply.streams[0].events) as CheckoutSession;
         await this.expiry.schedule(session);
         return { ...createdView(session, this.config.CHECKOUT_URL_BASE), replayed: reply.replayed };
       } catch (error) {

@@ -1,6 +1,5 @@
-import { ErrorCode, MerchantEventType, PAYMENT_TRANSITION_RULE, PaymentEventType } from '@pp/contracts';
+import { ErrorCode, MerchantEventType, PAYMENT_TRANSITION_RULE, type PaymentEvent, PaymentEventType } from '@pp/contracts';
 import { deciderSpec, refusalOf } from '@pp/testing';
-import type { DecidedEvent } from '../checkout-session/checkout-session.decider';
 import { decide, fold, type PaymentCommand, type RecordablePayment } from './payment.decider';
 
 const T0 = new Date('2026-11-22T01:00:00.000Z');
@@ -34,7 +33,7 @@ const { given } = deciderSpec(decide, fold);
 
 const refusal = refusalOf;
 
-const types = (events: DecidedEvent[]) => events.map((event) => event.type);
+const types = (events: PaymentEvent[]) => events.map((event) => event.type);
 
 describe('payment decider (SPEC §3.2)', () => {
   it.each([
