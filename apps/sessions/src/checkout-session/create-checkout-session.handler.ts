@@ -10,7 +10,7 @@ import {
   MEMO_TAKEN_RULE,
 } from '@pp/contracts';
 import { type Clock, generateMemo, newSessionId, randomToken } from '@pp/kernel';
-import { CLOCK, CONFIG, EVENT_STORE, type EventStore } from '@pp/platform';
+import { BusClient, CLOCK, CONFIG } from '@pp/platform';
 import { SessionExpiryScheduler } from '../expiry/session-expiry.scheduler';
 import type { SessionsConfig } from '../sessions.config';
 import { type CheckoutSession, checkoutSessionAggregate, decide } from './checkout-session.decider';
@@ -22,7 +22,7 @@ const MEMO_ATTEMPTS = 5;
 @Controller()
 export class CreateCheckoutSessionHandler {
   constructor(
-    @Inject(EVENT_STORE) private readonly store: EventStore,
+    private readonly bus: BusClient,
     private readonly expiry: SessionExpiryScheduler,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(CONFIG) private readonly config: SessionsConfig,
@@ -57,9 +57,15 @@ export class CreateCheckoutSessionHandler {
         },
       });
       try {
-        const stream = { stream_id: checkoutSessionAggregate.streamId(sessionId), expected_version: 0, events };
-        const reply = await this.store.appendStreams([stream], scope, { idempotency: command.idempotency });
-        const session = foldStored(checkoutSessionAggregate, reply.streams[0].events) as CheckoutSession;
+        // A new stream, so no load and no concurrency retry: the single-stream append, whose replay answers the original events.
+        const reply = await this.bus.request('ledger.append.v1', {
+          stream_id: checkoutSessionAggregate.streamId(sessionId),
+          expected_version: 0,
+          events,
+          metadata: scope,
+          ...(command.idempotency ? { idempotency: command.idempotency } : {}),
+        });
+        const session = foldStored(checkoutSessionAggregate, reply.events) as CheckoutSession;
         await this.expiry.schedule(session);
         return { ...createdView(session, this.config.CHECKOUT_URL_BASE), replayed: reply.replayed };
       } catch (error) {

@@ -3,8 +3,7 @@ import type { LedgerSubjects } from './ledger.subjects';
 
 /** Only the services that own aggregates append; the gateway reads read models and never writes. */
 export const LEDGER_ACCESS: SubjectAccessMap<LedgerSubjects> = {
-  // Aggregates append through ledger.append-streams.v1 (libs/platform aggregate/), also for one stream.
-  'ledger.append.v1': { servedBy: 'ledger', callers: [] },
+  'ledger.append.v1': { servedBy: 'ledger', callers: ['sessions'] },
   'ledger.append-streams.v1': { servedBy: 'ledger', callers: ['sessions', 'refunds'] },
   'ledger.idempotency.replay.v1': { servedBy: 'ledger', callers: ['sessions', 'refunds'] },
   'ledger.stream.read.v1': { servedBy: 'ledger', callers: ['sessions', 'refunds'] },
