@@ -75,7 +75,7 @@ describe('group commit: whole batches and their fallback', () => {
       created_at: '2026-01-01T00:00:00.000Z',
       expires_at: '2026-01-01T00:30:00.000Z',
     };
-    return { type: CheckoutSessionEventType.Created, schema_version: 1, data: data as unknown as Record<string, unknown> };
+    return { type: CheckoutSessionEventType.Created, schema_version: 1, data };
   };
 
   const createRequest = (sessionId: string, reference: string, options: { key?: string; fingerprint?: string; memo?: string; expected?: number } = {}): AppendStreamsRequest => ({

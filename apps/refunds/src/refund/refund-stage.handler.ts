@@ -76,13 +76,13 @@ export class RefundStageHandler {
 
   /** Load, decide, append; `scope` limits a merchant's command to its own refunds (admins see all). */
   private move(refundId: string, scope: MerchantScope | null, command: StageCommand): Promise<RefundView> {
-    return this.runner.run(async ({ now, load }) => {
+    return this.runner.run(async ({ load, now }) => {
       const loaded = await load(refundAggregate, refundId);
       const state = loaded.state;
       if (!state || (scope && (state.merchant_id !== scope.merchant_id || state.livemode !== scope.livemode))) {
         throw new DomainError(ErrorCode.NotFound, 'Refund not found');
       }
-      const events = decide(state, { ...command, now } as RefundCommand);
+      const events = decide(state, { ...command, now: now() } as RefundCommand);
       if (events.length === 0) return { append: false, answer: refundView(state) };
       const streams: StreamAppend[] = [loaded.append(events)];
       if (command.kind === 'complete') streams.push(await this.paymentRefund(state));

@@ -52,7 +52,7 @@ export class RequestRefundHandler {
     }
   }
 
-  private async attempt({ now }: CommandRound, scope: MerchantScope, command: RequestRefundCommand): Promise<Decision<RequestReply>> {
+  private async attempt(round: CommandRound, scope: MerchantScope, command: RequestRefundCommand): Promise<Decision<RequestReply>> {
     const refundId = newId('refund');
     const { payment, append: paymentRefund } = await this.payments.decide(scope, command.payment_id, refundId);
     if (!paymentRefund) throw new DomainError(ErrorCode.Conflict, PAYMENT_ALREADY_REFUNDED);
@@ -62,7 +62,7 @@ export class RequestRefundHandler {
       payment: { id: payment.id, merchant_id: scope.merchant_id, livemode: payment.livemode, amount: payment.amount },
       requestedBy: command.requested_by,
       reason: command.reason ?? null,
-      now,
+      now: round.now(),
     });
     const streams: StreamAppend[] = [{ stream_id: refundAggregate.streamId(refundId), expected_version: 0, events }];
     if (!scope.livemode) streams.push(paymentRefund);

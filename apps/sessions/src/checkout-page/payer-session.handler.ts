@@ -5,7 +5,6 @@ import { DomainError, ErrorCode, PayerSessionQuery, type PayerSessionView, Resol
 import type { Clock } from '@pp/kernel';
 import { AggregateStore, CLOCK } from '@pp/platform';
 import { checkoutSessionAggregate } from '../checkout-session/checkout-session.decider';
-
 import { payerSessionView } from './payer-session.view';
 
 const notFound = () => new DomainError(ErrorCode.NotFound, 'Checkout session not found');

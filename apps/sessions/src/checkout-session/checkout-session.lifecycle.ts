@@ -33,7 +33,7 @@ export class CheckoutSessionLifecycle {
       if (!state || (scope && (state.merchant_id !== scope.merchant_id || state.livemode !== scope.livemode))) {
         throw new DomainError(ErrorCode.NotFound, 'Checkout session not found');
       }
-      const events = decide(state, command(now));
+      const events = decide(state, command(now()));
       if (events.length === 0) return { append: false, answer: state };
       return { append: [session.append(events)], scope: state, options: { causationId }, answer: () => fold(events, state) as CheckoutSession };
     });

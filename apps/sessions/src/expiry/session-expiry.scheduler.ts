@@ -3,7 +3,6 @@ import type { Clock } from '@pp/kernel';
 import { bullConnection, CLOCK, CONFIG, queuePrefix } from '@pp/platform';
 import { Queue } from 'bullmq';
 import type { CheckoutSession } from '../checkout-session/checkout-session.decider';
-
 import type { SessionsConfig } from '../sessions.config';
 import { type SessionExpiryJob, SessionsQueue } from './session-expiry.queue';
 

@@ -44,8 +44,8 @@ export class RecordTransferHandler {
   @MessagePattern('payments.record-transfer.v1')
   record(@Payload() command: RecordTransferCommand): Promise<TransactionView> {
     const paymentId = paymentIdOfEmail(command.email_id);
-    return this.runner.run(async ({ now, load }) => {
-      const existing = (await load(paymentAggregate, paymentId)).state;
+    return this.runner.run(async (round) => {
+      const existing = (await round.load(paymentAggregate, paymentId)).state;
       if (existing) {
         if (existing.merchant_id !== command.merchant_id) throw new DomainError(ErrorCode.Conflict, 'E-mail already recorded for another merchant');
         return { append: false, answer: transactionView(existing) };
@@ -53,8 +53,9 @@ export class RecordTransferHandler {
       const memo = command.memo === null || command.memo === undefined ? null : (normalizeMemo(command.memo) ?? command.memo);
       const memoOwner = memo ? await this.sessionOfMemo(memo) : undefined;
       const payableId = payableSessionId(memoOwner, command.merchant_id);
-      const linked = payableId ? await load(checkoutSessionAggregate, payableId) : undefined;
+      const linked = payableId ? await round.load(checkoutSessionAggregate, payableId) : undefined;
       const session = linked?.state ?? null;
+      const now = round.now();
       const { status, review_reasons } = matchTransfer({
         merchant_id: command.merchant_id,
         amount: command.amount,

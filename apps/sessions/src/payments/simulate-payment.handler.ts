@@ -70,15 +70,16 @@ export class SimulatePaymentHandler {
   }
 
   private async attempt(
-    { now, load }: CommandRound,
+    round: CommandRound,
     scope: MerchantScope,
     sessionId: string,
     command: SimulatePaymentCommand,
   ): Promise<Decision<SimulatePaymentReply>> {
-    const { state: session, version } = await load(checkoutSessionAggregate, sessionId);
+    const { state: session, version } = await round.load(checkoutSessionAggregate, sessionId);
     if (!session || session.merchant_id !== scope.merchant_id || session.livemode !== scope.livemode) {
       throw new DomainError(ErrorCode.NotFound, 'Checkout session not found');
     }
+    const now = round.now();
     // Every outcome needs an open session, not only the one that completes it.
     assertOpen(session, now);
 

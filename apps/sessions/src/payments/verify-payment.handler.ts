@@ -22,17 +22,18 @@ export class VerifyPaymentHandler {
 
   @MessagePattern('payments.verify.v1')
   verify(@Payload() command: VerifyPaymentCommand): Promise<TransactionView> {
-    return this.runner.run(async ({ now, load }) => {
-      const loaded = await load(paymentAggregate, command.payment_id);
+    return this.runner.run(async (round) => {
+      const loaded = await round.load(paymentAggregate, command.payment_id);
       const payment = loaded.state;
       if (!payment || payment.merchant_id !== command.merchant_id || payment.livemode !== command.livemode) {
         throw new DomainError(ErrorCode.NotFound, 'Payment not found');
       }
+      const now = round.now();
       const events = decide(payment, { kind: 'verify', verifiedBy: command.verified_by, now });
       if (events.length === 0) return { append: false, answer: transactionView(payment) };
       const streams: StreamAppend[] = [loaded.append(events)];
       if (payment.session_id) {
-        const { state: session, version: sessionVersion } = await load(checkoutSessionAggregate, payment.session_id);
+        const { state: session, version: sessionVersion } = await round.load(checkoutSessionAggregate, payment.session_id);
         if (session && isOpen(session, now)) streams.push(sessionCompletion(session, sessionVersion, now, payment.id));
       }
       return {

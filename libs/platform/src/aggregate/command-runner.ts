@@ -8,10 +8,15 @@ import { type AppendOptions, EVENT_STORE, type EventStore } from './event-store'
 /** Rounds of load, decide, append before a contended command gives up: enough for any realistic burst on one stream. */
 export const MAX_COMMAND_ATTEMPTS = 10;
 
-/** What one round of a command sees: the time it decides at, and the aggregates it loads. */
+/** What one round of a command sees: the aggregates it loads, and the time it decides at. */
 export interface CommandRound {
-  now: Date;
   load: AggregateStore['load'];
+  /**
+   * The round's time, read from the clock when first asked and the same
+   * after. Ask after loading: the read models list by position, so the
+   * closer a fact's timestamp is to its append, the better the two orders agree.
+   */
+  now(): Date;
 }
 
 /** A round's outcome: nothing to append (answer now), or streams to append together and the answer to give from the reply. */
@@ -42,7 +47,8 @@ export class CommandRunner {
   async run<T>(round: (context: CommandRound) => Promise<Decision<T>>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       try {
-        const decision = await round({ now: this.clock.now(), load: (aggregate, id) => this.aggregates.load(aggregate, id) });
+        let at: Date | undefined;
+        const decision = await round({ load: (aggregate, id) => this.aggregates.load(aggregate, id), now: () => (at ??= this.clock.now()) });
         if (decision.append === false) return decision.answer;
         return await decision.answer(await this.store.appendStreams(decision.append, decision.scope, decision.options));
       } catch (error) {
