@@ -1,12 +1,11 @@
 import { Module } from '@nestjs/common';
-import { systemClock } from '@pp/kernel';
-import { RefundRepository } from './refund/refund.repository';
+import { AGGREGATE_RUNTIME } from '@pp/platform';
+import { PaymentRefunds } from './refund/payment-refunds';
 import { RefundStageHandler } from './refund/refund-stage.handler';
 import { RequestRefundHandler } from './refund/request-refund.handler';
-import { CLOCK } from './refunds.tokens';
 
 @Module({
   controllers: [RequestRefundHandler, RefundStageHandler],
-  providers: [{ provide: CLOCK, useValue: systemClock }, RefundRepository],
+  providers: [...AGGREGATE_RUNTIME, PaymentRefunds],
 })
 export class RefundsModule {}

@@ -1,5 +1,5 @@
+export * from './aggregate';
 export * from './app';
-export * from './concurrency';
 export * from './config';
 export * from './crypto';
 export * from './database';

@@ -1,18 +1,23 @@
 import { DomainError } from '@pp/contracts';
 
+/** What a decider spec needs of an aggregate: its pure decide and evolve, and the state before any event. */
+export interface SpecifiedDecider<State, Command, E> {
+  decide(state: State, command: Command): E[];
+  evolve(state: State, event: E): State;
+  initial: State;
+}
+
 /**
- * Given/when/then for pure deciders: `given(...earlier commands).when(command)`
- * answers the events the decider decides on the state those commands led to.
+ * Given/when/then for pure deciders, as Emmett's DeciderSpecification:
+ * `given(...events)` is the stream's history, `.when(command)` answers the
+ * events the decider decides on the state that history folds to (assert
+ * them: the "then"), and `.state()` is that state.
  */
-export function deciderSpec<State, Command, Event>(
-  decide: (state: State, command: Command) => Event[],
-  fold: (events: Event[]) => State,
-) {
+export function deciderSpec<State, Command, E>(decider: SpecifiedDecider<State, Command, E>) {
   return {
-    given(...history: Command[]) {
-      const events: Event[] = [];
-      for (const command of history) events.push(...decide(fold(events), command));
-      return { when: (command: Command) => decide(fold(events), command), state: () => fold(events) };
+    given(...history: E[]) {
+      const state = (): State => history.reduce(decider.evolve, decider.initial);
+      return { when: (command: Command): E[] => decider.decide(state(), command), state };
     },
   };
 }

@@ -7,3 +7,4 @@ export * from './test-stack';
 export * from './wait-for';
 export * from './webhook-receiver';
 export * from './given-when-then';
+export * from './in-memory-event-store';

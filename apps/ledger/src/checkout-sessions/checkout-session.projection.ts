@@ -1,18 +1,9 @@
-import {
-  CheckoutSessionEventType,
-  DomainError,
-  ErrorCode,
-  MEMO_TAKEN_RULE,
-  type SessionCompletedV1,
-  type SessionCreatedV1,
-  type SessionExpiredV1,
-  type StoredEvent,
-} from '@pp/contracts';
+import { CheckoutSessionEventType, type CheckoutSessionFact, DomainError, ErrorCode, MEMO_TAKEN_RULE, type Stored } from '@pp/contracts';
 import type { ClientBase } from 'pg';
-import { type Projection, sameTypeRuns } from '../projections/projection';
+import { ofType, type Projection, sameTypeRuns } from '../projections/projection';
 
 /** The checkout_sessions read model: one row per session, as GET /v1/checkout/sessions/:id shows it. */
-export const checkoutSessionProjection: Projection = {
+export const checkoutSessionProjection: Projection<CheckoutSessionFact> = {
   name: 'checkout_sessions',
   tables: ['ledger.checkout_sessions'],
   handles: (event) => Object.values<string>(CheckoutSessionEventType).includes(event.type),
@@ -22,20 +13,20 @@ export const checkoutSessionProjection: Projection = {
     checkout_sessions_memo_key: () => new DomainError(ErrorCode.Conflict, 'Memo already in use', { rule: MEMO_TAKEN_RULE }),
   },
 
-  apply(db: ClientBase, event: StoredEvent): Promise<void> {
+  apply(db: ClientBase, event: Stored<CheckoutSessionFact>): Promise<void> {
     return applyRun(db, [event]);
   },
 
-  async applyBatch(db: ClientBase, events: readonly StoredEvent[]): Promise<void> {
-    for (const run of sameTypeRuns(events, (event) => (event.data as { session_id: string }).session_id)) await applyRun(db, run);
+  async applyBatch(db: ClientBase, events: readonly Stored<CheckoutSessionFact>[]): Promise<void> {
+    for (const run of sameTypeRuns(events, (event) => event.data.session_id)) await applyRun(db, run);
   },
 };
 
 /** One statement for events of one type, each about a different session. */
-async function applyRun(db: ClientBase, run: readonly StoredEvent[]): Promise<void> {
+async function applyRun(db: ClientBase, run: readonly Stored<CheckoutSessionFact>[]): Promise<void> {
   switch (run[0].type) {
     case CheckoutSessionEventType.Created: {
-      const sessions = run.map((event) => ({ event, s: event.data as unknown as SessionCreatedV1 }));
+      const sessions = ofType(run, CheckoutSessionEventType.Created).map((event) => ({ event, s: event.data }));
       await db.query(
         `INSERT INTO ledger.checkout_sessions (id, merchant_id, livemode, amount, currency, reference, memo, status, client_secret,
            success_url, cancel_url, metadata, expires_at, created_at, version)
@@ -65,7 +56,7 @@ async function applyRun(db: ClientBase, run: readonly StoredEvent[]): Promise<vo
       return;
     }
     case CheckoutSessionEventType.Completed: {
-      const completed = run.map((event) => ({ event, s: event.data as unknown as SessionCompletedV1 }));
+      const completed = ofType(run, CheckoutSessionEventType.Completed).map((event) => ({ event, s: event.data }));
       await db.query(
         `UPDATE ledger.checkout_sessions c SET status = 'COMPLETED', completed_at = u.completed_at, transaction_id = u.transaction_id, version = u.version
          FROM unnest($1::text[], $2::timestamptz[], $3::text[], $4::int[]) AS u(id, completed_at, transaction_id, version)
@@ -80,7 +71,7 @@ async function applyRun(db: ClientBase, run: readonly StoredEvent[]): Promise<vo
       return;
     }
     case CheckoutSessionEventType.Expired: {
-      const expired = run.map((event) => ({ event, s: event.data as unknown as SessionExpiredV1 }));
+      const expired = ofType(run, CheckoutSessionEventType.Expired).map((event) => ({ event, s: event.data }));
       await db.query(
         `UPDATE ledger.checkout_sessions c SET status = 'EXPIRED', expired_at = u.expired_at, version = u.version
          FROM unnest($1::text[], $2::timestamptz[], $3::int[]) AS u(id, expired_at, version)

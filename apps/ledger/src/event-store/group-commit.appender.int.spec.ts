@@ -8,7 +8,7 @@ import {
   ErrorCode,
   MEMO_TAKEN_RULE,
   MerchantEventType,
-  type NewEvent,
+  type Event,
   type SessionCreatedV1,
 } from '@pp/contracts';
 import { JsonLogger } from '@pp/platform';
@@ -60,7 +60,7 @@ describe('group commit: whole batches and their fallback', () => {
     await database?.drop();
   });
 
-  const created = (sessionId: string, reference: string, memo = `MEMO${randomUUID().slice(0, 8).toUpperCase()}`): NewEvent => {
+  const created = (sessionId: string, reference: string, memo = `MEMO${randomUUID().slice(0, 8).toUpperCase()}`): Event => {
     const data: SessionCreatedV1 = {
       session_id: sessionId,
       ...SCOPE,
@@ -75,7 +75,7 @@ describe('group commit: whole batches and their fallback', () => {
       created_at: '2026-01-01T00:00:00.000Z',
       expires_at: '2026-01-01T00:30:00.000Z',
     };
-    return { type: CheckoutSessionEventType.Created, schema_version: 1, data: data as unknown as Record<string, unknown> };
+    return { type: CheckoutSessionEventType.Created, schema_version: 1, data };
   };
 
   const createRequest = (sessionId: string, reference: string, options: { key?: string; fingerprint?: string; memo?: string; expected?: number } = {}): AppendStreamsRequest => ({

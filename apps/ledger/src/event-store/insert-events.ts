@@ -1,4 +1,4 @@
-import type { AppendStreamsRequest, NewEvent, StreamAppend } from '@pp/contracts';
+import type { AppendStreamsRequest, Event, StreamAppend } from '@pp/contracts';
 import { newId } from '@pp/kernel';
 import type { ClientBase } from 'pg';
 import { EVENT_COLUMNS, type EventRow } from './stored-event.row';
@@ -8,7 +8,7 @@ export interface EventInsert {
   id: string;
   stream: StreamAppend;
   version: number;
-  event: NewEvent;
+  event: Event;
   /** The event's metadata, as JSON text. */
   metadata: string;
 }

@@ -1,23 +1,17 @@
-import {
-  PaymentEventType,
-  type StoredEvent,
-  type TransactionRecordedV1,
-  type TransactionRefundedV1,
-  type TransactionVerifiedV1,
-} from '@pp/contracts';
+import { type PaymentFact, PaymentEventType, type Stored } from '@pp/contracts';
 import type { ClientBase } from 'pg';
 import type { Projection } from '../projections/projection';
 
 /** The payments read model: one row per transaction, as GET /v1/payments lists it. */
-export const paymentProjection: Projection = {
+export const paymentProjection: Projection<PaymentFact> = {
   name: 'payments',
   tables: ['ledger.payments'],
   handles: (event) => Object.values<string>(PaymentEventType).includes(event.type),
 
-  async apply(db: ClientBase, event: StoredEvent): Promise<void> {
+  async apply(db: ClientBase, event: Stored<PaymentFact>): Promise<void> {
     switch (event.type) {
       case PaymentEventType.Recorded: {
-        const p = event.data as unknown as TransactionRecordedV1;
+        const p = event.data;
         await db.query(
           `INSERT INTO ledger.payments (id, position, merchant_id, livemode, session_id, session_reference, etransfer_ref, amount,
              sender_name, sender_email, comment, status, verification_method, review_reasons, email_id, reference_number,
@@ -47,7 +41,7 @@ export const paymentProjection: Projection = {
         return;
       }
       case PaymentEventType.Verified: {
-        const v = event.data as unknown as TransactionVerifiedV1;
+        const v = event.data;
         await db.query(
           `UPDATE ledger.payments SET status = 'CONFIRMED', verification_method = 'MANUAL_ADMIN', verified_by = $2, updated_at = $3, version = $4
            WHERE id = $1`,
@@ -56,7 +50,7 @@ export const paymentProjection: Projection = {
         return;
       }
       case PaymentEventType.Refunded: {
-        const r = event.data as unknown as TransactionRefundedV1;
+        const r = event.data;
         await db.query(`UPDATE ledger.payments SET status = 'REFUNDED', updated_at = $2, version = $3 WHERE id = $1`, [
           r.payment_id,
           r.refunded_at,

@@ -1,4 +1,4 @@
-import type { DomainError, StoredEvent } from '@pp/contracts';
+import type { DomainError, Event, Stored, StoredEvent } from '@pp/contracts';
 import type { ClientBase } from 'pg';
 import { violatedUniqueConstraint } from '../event-store/pg-errors';
 
@@ -8,21 +8,22 @@ import { violatedUniqueConstraint } from '../event-store/pg-errors';
  * its unique indexes can refuse the append), and again, event by event in
  * position order, when the read models are rebuilt. `apply` must therefore
  * depend only on the event and on what earlier events of the same entity
- * wrote, in the projection's own tables.
+ * wrote, in the projection's own tables. `E` is the union of the events it
+ * handles, so `apply` switches on `type` and reads typed `data`.
  */
-export interface Projection {
+export interface Projection<E extends Event = Event> {
   readonly name: string;
   /** Tables this projection owns; a rebuild empties them first. */
   readonly tables: readonly string[];
   handles(event: StoredEvent): boolean;
-  apply(db: ClientBase, event: StoredEvent): Promise<void>;
+  apply(db: ClientBase, event: Stored<E>): Promise<void>;
   /**
    * Optional: the same effect as `apply` on each of `events` in turn (all
    * handled by this projection, in position order), in a few multi-row
    * statements. The group commit uses it for a whole batch of appends; on any
    * error it retries the batch one append at a time through `apply`.
    */
-  applyBatch?(db: ClientBase, events: readonly StoredEvent[]): Promise<void>;
+  applyBatch?(db: ClientBase, events: readonly Stored<E>[]): Promise<void>;
   /** Unique constraints of its tables that express business rules, and the error each one means. */
   readonly uniqueRules?: Readonly<Record<string, () => DomainError>>;
 }
@@ -64,8 +65,8 @@ export async function projectBatch(db: ClientBase, projections: readonly Project
  * entity at most once, so one multi-row statement per run has the effect of
  * applying its events one by one.
  */
-export function sameTypeRuns(events: readonly StoredEvent[], entityOf: (event: StoredEvent) => string): StoredEvent[][] {
-  const runs: StoredEvent[][] = [];
+export function sameTypeRuns<S extends { type: string }>(events: readonly S[], entityOf: (event: S) => string): S[][] {
+  const runs: S[][] = [];
   let entities = new Set<string>();
   for (const event of events) {
     const run = runs[runs.length - 1];
@@ -80,3 +81,7 @@ export function sameTypeRuns(events: readonly StoredEvent[], entityOf: (event: S
   }
   return runs;
 }
+
+/** The events of `events` whose type is `type`, typed as such. */
+export const ofType = <S extends { type: string }, T extends S['type']>(events: readonly S[], type: T): Extract<S, { type: T }>[] =>
+  events.filter((event): event is Extract<S, { type: T }> => event.type === type);

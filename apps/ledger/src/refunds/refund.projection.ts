@@ -1,50 +1,37 @@
-import {
-  DomainError,
-  ErrorCode,
-  REFUND_OPEN_RULE,
-  type RefundApprovedV1,
-  type RefundCancelledV1,
-  type RefundCompletedV1,
-  RefundEventType,
-  type RefundFailedV1,
-  type RefundRejectedV1,
-  type RefundRequestedV1,
-  type RefundSentV1,
-  type StoredEvent,
-} from '@pp/contracts';
+import { DomainError, ErrorCode, REFUND_OPEN_RULE, type RefundEvent, RefundEventType, type Stored } from '@pp/contracts';
 import type { ClientBase } from 'pg';
 import type { Projection } from '../projections/projection';
 
 export const REFUND_ALREADY_OPEN = 'A refund is already open for this payment';
 
 /** The stage columns each later event sets (status and its timestamp, plus the inputs it carries). */
-function stageUpdate(event: StoredEvent): { status: string; columns: Record<string, unknown> } | undefined {
+function stageUpdate(event: Stored<RefundEvent>): { status: string; columns: Record<string, unknown> } | undefined {
   switch (event.type) {
     case RefundEventType.Approved:
-      return { status: 'APPROVED', columns: { approved_at: (event.data as unknown as RefundApprovedV1).approved_at } };
+      return { status: 'APPROVED', columns: { approved_at: event.data.approved_at } };
     case RefundEventType.Rejected: {
-      const r = event.data as unknown as RefundRejectedV1;
+      const r = event.data;
       return { status: 'REJECTED', columns: { rejected_at: r.rejected_at, rejection_reason: r.rejection_reason } };
     }
     case RefundEventType.Sent:
-      return { status: 'SENT', columns: { sent_at: (event.data as unknown as RefundSentV1).sent_at } };
+      return { status: 'SENT', columns: { sent_at: event.data.sent_at } };
     case RefundEventType.Completed: {
-      const c = event.data as unknown as RefundCompletedV1;
+      const c = event.data;
       return { status: 'COMPLETED', columns: { completed_at: c.completed_at, outbound_reference: c.outbound_reference, evidence_note: c.evidence_note } };
     }
     case RefundEventType.Failed: {
-      const f = event.data as unknown as RefundFailedV1;
+      const f = event.data;
       return { status: 'FAILED', columns: { failed_at: f.failed_at, failure_reason: f.failure_reason } };
     }
     case RefundEventType.Cancelled:
-      return { status: 'CANCELLED', columns: { cancelled_at: (event.data as unknown as RefundCancelledV1).cancelled_at } };
+      return { status: 'CANCELLED', columns: { cancelled_at: event.data.cancelled_at } };
     default:
       return undefined;
   }
 }
 
 /** The refunds read model: one row per refund, as GET /v1/refunds shows it; its unique index holds one refund per payment. */
-export const refundProjection: Projection = {
+export const refundProjection: Projection<RefundEvent> = {
   name: 'refunds',
   tables: ['ledger.refunds'],
   handles: (event) => Object.values<string>(RefundEventType).includes(event.type),
@@ -53,9 +40,9 @@ export const refundProjection: Projection = {
     refunds_one_per_payment: () => new DomainError(ErrorCode.Conflict, REFUND_ALREADY_OPEN, { rule: REFUND_OPEN_RULE }),
   },
 
-  async apply(db: ClientBase, event: StoredEvent): Promise<void> {
+  async apply(db: ClientBase, event: Stored<RefundEvent>): Promise<void> {
     if (event.type === RefundEventType.Requested) {
-      const r = event.data as unknown as RefundRequestedV1;
+      const r = event.data;
       await db.query(
         `INSERT INTO ledger.refunds (id, position, merchant_id, livemode, payment_id, amount, status, requested_by, reason, requested_at, version)
          VALUES ($1, $2, $3, $4, $5, $6, 'REQUESTED', $7, $8, $9, $10)`,
@@ -68,7 +55,7 @@ export const refundProjection: Projection = {
     const names = Object.keys(update.columns);
     await db.query(
       `UPDATE ledger.refunds SET status = $2, version = $3, ${names.map((name, i) => `${name} = $${i + 4}`).join(', ')} WHERE id = $1`,
-      [(event.data as { refund_id: string }).refund_id, update.status, event.version, ...Object.values(update.columns)],
+      [event.data.refund_id, update.status, event.version, ...Object.values(update.columns)],
     );
   },
 };

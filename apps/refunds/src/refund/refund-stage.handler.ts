@@ -1,4 +1,4 @@
-import { Controller, Inject } from '@nestjs/common';
+import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
 import {
   CancelRefundCommand,
@@ -6,6 +6,7 @@ import {
   DomainError,
   ErrorCode,
   FailRefundCommand,
+  foldStored,
   type MerchantScope,
   RefundAdminCommand,
   refundStreamId,
@@ -13,11 +14,9 @@ import {
   RejectRefundCommand,
   type StreamAppend,
 } from '@pp/contracts';
-import type { Clock } from '@pp/kernel';
-import { Handles, retryOnConcurrencyConflict } from '@pp/platform';
-import { CLOCK } from '../refunds.tokens';
-import { decide, fold, type Refund, type RefundCommand } from './refund.decider';
-import { RefundRepository } from './refund.repository';
+import { CommandRunner, Handles } from '@pp/platform';
+import { PaymentRefunds } from './payment-refunds';
+import { decide, type Refund, refundAggregate, type RefundCommand } from './refund.decider';
 import { refundView } from './refund.view';
 import { PAYMENT_ALREADY_REFUNDED } from './request-refund.handler';
 
@@ -36,8 +35,8 @@ type StageCommand = RefundCommand extends infer C ? (C extends { kind: 'request'
 @Controller()
 export class RefundStageHandler {
   constructor(
-    private readonly refunds: RefundRepository,
-    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly runner: CommandRunner,
+    private readonly payments: PaymentRefunds,
   ) {}
 
   @Handles('refunds.approve.v1')
@@ -77,17 +76,22 @@ export class RefundStageHandler {
 
   /** Load, decide, append; `scope` limits a merchant's command to its own refunds (admins see all). */
   private move(refundId: string, scope: MerchantScope | null, command: StageCommand): Promise<RefundView> {
-    return retryOnConcurrencyConflict(async () => {
-      const { state, version } = await this.refunds.load(refundId);
+    return this.runner.run(async ({ load, now }) => {
+      const loaded = await load(refundAggregate, refundId);
+      const state = loaded.state;
       if (!state || (scope && (state.merchant_id !== scope.merchant_id || state.livemode !== scope.livemode))) {
         throw new DomainError(ErrorCode.NotFound, 'Refund not found');
       }
-      const events = decide(state, { ...command, now: this.clock.now() } as RefundCommand);
-      if (events.length === 0) return refundView(state);
-      const streams: StreamAppend[] = [{ stream_id: refundStreamId(state.id), expected_version: version, events }];
+      const events = decide(state, { ...command, now: now() } as RefundCommand);
+      if (events.length === 0) return { append: false, answer: refundView(state) };
+      const streams: StreamAppend[] = [loaded.append(events)];
       if (command.kind === 'complete') streams.push(await this.paymentRefund(state));
-      const reply = await this.refunds.append(streams, state, { causationId: `refund-${command.kind}:${state.id}` });
-      return refundView(fold(reply.streams[0].events, state) as Refund);
+      return {
+        append: streams,
+        scope: state,
+        options: { causationId: `refund-${command.kind}:${state.id}` },
+        answer: (reply) => refundView(foldStored(refundAggregate, reply.streams[0].events, state) as Refund),
+      };
     });
   }
 
@@ -97,7 +101,7 @@ export class RefundStageHandler {
    * completion of this refund won after it was loaded: reload and decide again.
    */
   private async paymentRefund(refund: Refund): Promise<StreamAppend> {
-    const { append } = await this.refunds.decidePaymentRefund(refund, refund.payment_id, refund.id);
+    const { append } = await this.payments.decide(refund, refund.payment_id, refund.id);
     if (!append) throw new DomainError(ErrorCode.ConcurrencyConflict, PAYMENT_ALREADY_REFUNDED, { stream_id: refundStreamId(refund.id) });
     return append;
   }

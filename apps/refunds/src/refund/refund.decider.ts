@@ -1,18 +1,12 @@
 import {
+  type Aggregate,
   DomainError,
   ErrorCode,
-  type NewEvent,
   REFUND_STAGE_RULE,
-  type RefundApprovedV1,
-  type RefundCancelledV1,
-  type RefundCompletedV1,
+  type RefundEvent,
   RefundEventType,
-  type RefundFailedV1,
-  type RefundRejectedV1,
-  type RefundRequestedV1,
-  type RefundSentV1,
   type RefundStatus,
-  type StoredEvent,
+  refundStreamId,
 } from '@pp/contracts';
 
 /*
@@ -102,7 +96,7 @@ export class RefundStageRefused extends DomainError {
   }
 }
 
-export function decide(state: RefundState, command: RefundCommand): NewEvent[] {
+export function decide(state: RefundState, command: RefundCommand): RefundEvent[] {
   if (command.kind === 'request') {
     if (state) throw new DomainError(ErrorCode.Conflict, 'Refund already exists');
     return requestEvents(command);
@@ -119,10 +113,10 @@ export function decide(state: RefundState, command: RefundCommand): NewEvent[] {
   const at = command.now.toISOString();
   switch (command.kind) {
     case 'approve':
-      return [event<RefundApprovedV1>(RefundEventType.Approved, { refund_id: state.id, approved_by: command.by, approved_at: at })];
+      return [event(RefundEventType.Approved, { refund_id: state.id, approved_by: command.by, approved_at: at })];
     case 'reject':
       return [
-        event<RefundRejectedV1>(RefundEventType.Rejected, {
+        event(RefundEventType.Rejected, {
           refund_id: state.id,
           rejected_by: command.by,
           rejection_reason: required(command.rejectionReason, 'rejection_reason'),
@@ -130,10 +124,10 @@ export function decide(state: RefundState, command: RefundCommand): NewEvent[] {
         }),
       ];
     case 'mark_sent':
-      return [event<RefundSentV1>(RefundEventType.Sent, { refund_id: state.id, sent_by: command.by, sent_at: at })];
+      return [event(RefundEventType.Sent, { refund_id: state.id, sent_by: command.by, sent_at: at })];
     case 'complete':
       return [
-        event<RefundCompletedV1>(RefundEventType.Completed, {
+        event(RefundEventType.Completed, {
           refund_id: state.id,
           payment_id: state.payment_id,
           completed_by: command.by,
@@ -144,7 +138,7 @@ export function decide(state: RefundState, command: RefundCommand): NewEvent[] {
       ];
     case 'fail':
       return [
-        event<RefundFailedV1>(RefundEventType.Failed, {
+        event(RefundEventType.Failed, {
           refund_id: state.id,
           failed_by: command.by,
           failure_reason: required(command.failureReason, 'failure_reason'),
@@ -152,15 +146,15 @@ export function decide(state: RefundState, command: RefundCommand): NewEvent[] {
         }),
       ];
     case 'cancel':
-      return [event<RefundCancelledV1>(RefundEventType.Cancelled, { refund_id: state.id, cancelled_by: command.by, cancelled_at: at })];
+      return [event(RefundEventType.Cancelled, { refund_id: state.id, cancelled_by: command.by, cancelled_at: at })];
   }
 }
 
 /** REQUESTED; in test mode the whole flow at once, so no test refund is ever left half-way and none needs an admin. */
-function requestEvents(command: Extract<RefundCommand, { kind: 'request' }>): NewEvent[] {
+function requestEvents(command: Extract<RefundCommand, { kind: 'request' }>): RefundEvent[] {
   const at = command.now.toISOString();
   const reason = command.reason?.trim() || null;
-  const requested = event<RefundRequestedV1>(RefundEventType.Requested, {
+  const requested = event(RefundEventType.Requested, {
     refund_id: command.refundId,
     payment_id: command.payment.id,
     merchant_id: command.payment.merchant_id,
@@ -174,9 +168,9 @@ function requestEvents(command: Extract<RefundCommand, { kind: 'request' }>): Ne
   const id = command.refundId;
   return [
     requested,
-    event<RefundApprovedV1>(RefundEventType.Approved, { refund_id: id, approved_by: TEST_MODE_ACTOR, approved_at: at }),
-    event<RefundSentV1>(RefundEventType.Sent, { refund_id: id, sent_by: TEST_MODE_ACTOR, sent_at: at }),
-    event<RefundCompletedV1>(RefundEventType.Completed, {
+    event(RefundEventType.Approved, { refund_id: id, approved_by: TEST_MODE_ACTOR, approved_at: at }),
+    event(RefundEventType.Sent, { refund_id: id, sent_by: TEST_MODE_ACTOR, sent_at: at }),
+    event(RefundEventType.Completed, {
       refund_id: id,
       payment_id: command.payment.id,
       completed_by: TEST_MODE_ACTOR,
@@ -187,10 +181,9 @@ function requestEvents(command: Extract<RefundCommand, { kind: 'request' }>): Ne
   ];
 }
 
-export function evolve(state: RefundState, stored: Pick<StoredEvent, 'type' | 'data'>): RefundState {
-  const data = stored.data as Record<string, unknown>;
-  if (stored.type === RefundEventType.Requested) {
-    const r = data as unknown as RefundRequestedV1;
+export function evolve(state: RefundState, event: RefundEvent): RefundState {
+  if (event.type === RefundEventType.Requested) {
+    const r = event.data;
     return {
       id: r.refund_id,
       payment_id: r.payment_id,
@@ -214,31 +207,30 @@ export function evolve(state: RefundState, stored: Pick<StoredEvent, 'type' | 'd
     };
   }
   if (!state) return state;
-  switch (stored.type) {
+  switch (event.type) {
     case RefundEventType.Approved:
-      return { ...state, status: 'APPROVED', approved_at: (data as unknown as RefundApprovedV1).approved_at };
-    case RefundEventType.Rejected: {
-      const r = data as unknown as RefundRejectedV1;
-      return { ...state, status: 'REJECTED', rejection_reason: r.rejection_reason, rejected_at: r.rejected_at };
-    }
+      return { ...state, status: 'APPROVED', approved_at: event.data.approved_at };
+    case RefundEventType.Rejected:
+      return { ...state, status: 'REJECTED', rejection_reason: event.data.rejection_reason, rejected_at: event.data.rejected_at };
     case RefundEventType.Sent:
-      return { ...state, status: 'SENT', sent_at: (data as unknown as RefundSentV1).sent_at };
+      return { ...state, status: 'SENT', sent_at: event.data.sent_at };
     case RefundEventType.Completed: {
-      const c = data as unknown as RefundCompletedV1;
+      const c = event.data;
       return { ...state, status: 'COMPLETED', outbound_reference: c.outbound_reference, evidence_note: c.evidence_note, completed_at: c.completed_at };
     }
-    case RefundEventType.Failed: {
-      const f = data as unknown as RefundFailedV1;
-      return { ...state, status: 'FAILED', failure_reason: f.failure_reason, failed_at: f.failed_at };
-    }
+    case RefundEventType.Failed:
+      return { ...state, status: 'FAILED', failure_reason: event.data.failure_reason, failed_at: event.data.failed_at };
     case RefundEventType.Cancelled:
-      return { ...state, status: 'CANCELLED', cancelled_at: (data as unknown as RefundCancelledV1).cancelled_at };
+      return { ...state, status: 'CANCELLED', cancelled_at: event.data.cancelled_at };
     default:
       return state;
   }
 }
 
-export const fold = (events: readonly Pick<StoredEvent, 'type' | 'data'>[], initial: RefundState = null): RefundState => events.reduce(evolve, initial);
+export const fold = (events: readonly RefundEvent[], initial: RefundState = null): RefundState => events.reduce(evolve, initial);
+
+/** The refund aggregate as the runtime loads it (libs/platform aggregate/). */
+export const refundAggregate: Aggregate<RefundState, RefundEvent> = { streamId: refundStreamId, initial: null, evolve };
 
 /** Free text an admin must give: trimmed, non-empty (also checked at the edge; the bus may carry other callers). */
 function required(value: string | undefined, field: string): string {
@@ -247,4 +239,6 @@ function required(value: string | undefined, field: string): string {
   return text;
 }
 
-const event = <D extends object>(type: RefundEventType, data: D): NewEvent => ({ type, schema_version: 1, data: { ...data } as Record<string, unknown> });
+/** A refund event at schema version 1, typed by its `type`. */
+const event = <T extends RefundEventType>(type: T, data: Extract<RefundEvent, { type: T }>['data']): RefundEvent =>
+  ({ type, schema_version: 1, data: { ...data } }) as RefundEvent;

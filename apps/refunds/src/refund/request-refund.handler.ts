@@ -1,26 +1,26 @@
-import { Controller, Inject } from '@nestjs/common';
+import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
 import {
   type AppendStreamsReply,
   DomainError,
   ErrorCode,
+  foldStored,
   type MerchantScope,
   REFUND_OPEN_RULE,
   REFUND_STREAM,
   RequestRefundCommand,
-  refundStreamId,
   type RefundView,
   type StreamAppend,
 } from '@pp/contracts';
-import { type Clock, newId } from '@pp/kernel';
-import { Handles, retryOnConcurrencyConflict } from '@pp/platform';
-import { CLOCK } from '../refunds.tokens';
-import { decide, fold, type Refund } from './refund.decider';
-import { RefundRepository } from './refund.repository';
+import { newId } from '@pp/kernel';
+import { type CommandRound, CommandRunner, type Decision, Handles } from '@pp/platform';
+import { PaymentRefunds } from './payment-refunds';
+import { decide, type Refund, refundAggregate } from './refund.decider';
 import { refundView } from './refund.view';
 
 export const PAYMENT_ALREADY_REFUNDED = 'Payment already refunded';
 
+type RequestReply = RefundView & { replayed: boolean };
 /**
  * A full refund of a payment (SPEC §3.3), from the merchant API or the
  * dashboard. The payment aggregate (sessions) says whether it may be refunded
@@ -33,27 +33,28 @@ export const PAYMENT_ALREADY_REFUNDED = 'Payment already refunded';
 @Controller()
 export class RequestRefundHandler {
   constructor(
-    private readonly refunds: RefundRepository,
-    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly runner: CommandRunner,
+    private readonly payments: PaymentRefunds,
   ) {}
 
   @Handles('refunds.request.v1')
   async request(@Payload() command: RequestRefundCommand): Promise<RefundView & { replayed: boolean }> {
     const scope: MerchantScope = { merchant_id: command.merchant_id, livemode: command.livemode };
     try {
-      return await retryOnConcurrencyConflict(() => this.attempt(scope, command));
-    } catch (error) {
+      return await this.runner.run((round) => this.attempt(round, scope, command));
+    } catch (caught) {
+      const error = await this.heldOrRefunded(caught, scope, command.payment_id);
       // A retry of a request that already committed finds the payment held or refunded: answer the original.
       const refused = error instanceof DomainError && error.code === ErrorCode.Conflict;
-      const earlier = refused && command.idempotency ? await this.refunds.replay(scope, command.idempotency) : undefined;
+      const earlier = refused && command.idempotency ? await this.runner.store.replay(scope, command.idempotency) : undefined;
       if (earlier) return answer(earlier);
       throw error;
     }
   }
 
-  private async attempt(scope: MerchantScope, command: RequestRefundCommand): Promise<RefundView & { replayed: boolean }> {
+  private async attempt(round: CommandRound, scope: MerchantScope, command: RequestRefundCommand): Promise<Decision<RequestReply>> {
     const refundId = newId('refund');
-    const { payment, append: paymentRefund } = await this.refunds.decidePaymentRefund(scope, command.payment_id, refundId);
+    const { payment, append: paymentRefund } = await this.payments.decide(scope, command.payment_id, refundId);
     if (!paymentRefund) throw new DomainError(ErrorCode.Conflict, PAYMENT_ALREADY_REFUNDED);
     const events = decide(null, {
       kind: 'request',
@@ -61,25 +62,30 @@ export class RequestRefundHandler {
       payment: { id: payment.id, merchant_id: scope.merchant_id, livemode: payment.livemode, amount: payment.amount },
       requestedBy: command.requested_by,
       reason: command.reason ?? null,
-      now: this.clock.now(),
+      now: round.now(),
     });
-    const streams: StreamAppend[] = [{ stream_id: refundStreamId(refundId), expected_version: 0, events }];
+    const streams: StreamAppend[] = [{ stream_id: refundAggregate.streamId(refundId), expected_version: 0, events }];
     if (!scope.livemode) streams.push(paymentRefund);
-    try {
-      return answer(await this.refunds.append(streams, scope, { idempotency: command.idempotency, causationId: `refund-request:${refundId}` }));
-    } catch (error) {
-      // The refund holding the payment may have completed meanwhile: say so rather than "open".
-      const held = error instanceof DomainError && error.details?.rule === REFUND_OPEN_RULE;
-      if (held && !(await this.refunds.decidePaymentRefund(scope, command.payment_id, refundId)).append) {
-        throw new DomainError(ErrorCode.Conflict, PAYMENT_ALREADY_REFUNDED);
-      }
-      throw error;
+    return {
+      append: streams,
+      scope,
+      options: { idempotency: command.idempotency, causationId: `refund-request:${refundId}` },
+      answer,
+    };
+  }
+
+  /** When another refund holds the payment, that refund may have completed meanwhile: say so rather than "open". */
+  private async heldOrRefunded(error: unknown, scope: MerchantScope, paymentId: string): Promise<unknown> {
+    const held = error instanceof DomainError && error.details?.rule === REFUND_OPEN_RULE;
+    if (held && !(await this.payments.decide(scope, paymentId, newId('refund'))).append) {
+      return new DomainError(ErrorCode.Conflict, PAYMENT_ALREADY_REFUNDED);
     }
+    return error;
   }
 }
 
-function answer(reply: AppendStreamsReply): RefundView & { replayed: boolean } {
+function answer(reply: AppendStreamsReply): RequestReply {
   const stream = reply.streams.find((s) => s.stream_id.startsWith(`${REFUND_STREAM}-`));
-  const refund = fold(stream?.events ?? []) as Refund;
+  const refund = foldStored(refundAggregate, stream?.events ?? []) as Refund;
   return { ...refundView(refund), replayed: reply.replayed };
 }

@@ -3,9 +3,8 @@ import { Controller, Inject } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
 import { DomainError, ErrorCode, PayerSessionQuery, type PayerSessionView, ResolveClientSecretQuery, sessionIdOfClientSecret } from '@pp/contracts';
 import type { Clock } from '@pp/kernel';
-import { Handles } from '@pp/platform';
-import { CLOCK } from '../checkout-session/checkout-session.lifecycle';
-import { CheckoutSessionRepository } from '../checkout-session/checkout-session.repository';
+import { AggregateStore, CLOCK, Handles } from '@pp/platform';
+import { checkoutSessionAggregate } from '../checkout-session/checkout-session.decider';
 import { payerSessionView } from './payer-session.view';
 
 const notFound = () => new DomainError(ErrorCode.NotFound, 'Checkout session not found');
@@ -18,13 +17,13 @@ const notFound = () => new DomainError(ErrorCode.NotFound, 'Checkout session not
 @Controller()
 export class PayerSessionHandler {
   constructor(
-    private readonly repository: CheckoutSessionRepository,
+    private readonly aggregates: AggregateStore,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   @Handles('checkout-page.session.v1')
   async session(@Payload() query: PayerSessionQuery): Promise<PayerSessionView> {
-    const { state } = await this.repository.load(query.session_id);
+    const { state } = await this.aggregates.load(checkoutSessionAggregate, query.session_id);
     if (!state) throw notFound();
     return payerSessionView(state, this.clock.now());
   }
@@ -33,7 +32,7 @@ export class PayerSessionHandler {
   async resolve(@Payload() query: ResolveClientSecretQuery): Promise<PayerSessionView> {
     const sessionId = sessionIdOfClientSecret(query.client_secret);
     if (!sessionId) throw notFound();
-    const { state } = await this.repository.load(sessionId);
+    const { state } = await this.aggregates.load(checkoutSessionAggregate, sessionId);
     if (!state || state.merchant_id !== query.merchant_id || !sameSecret(query.client_secret, state.client_secret)) throw notFound();
     if (state.livemode !== query.livemode) {
       throw new DomainError(

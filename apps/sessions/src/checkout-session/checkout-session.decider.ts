@@ -1,13 +1,17 @@
 import {
+  type Aggregate,
+  type CheckoutSessionEvent,
   CheckoutSessionEventType,
+  type CheckoutSessionFact,
   type CheckoutSessionStatus,
+  checkoutSessionStreamId,
   DomainError,
   ErrorCode,
-  type MerchantEventDataV1,
+  type MerchantEvent,
   MerchantEventType,
-  type SessionCompletedV1,
+  SESSION_COMPLETED_RULE,
+  SESSION_EXPIRED_RULE,
   type SessionCreatedV1,
-  type SessionExpiredV1,
 } from '@pp/contracts';
 
 /*
@@ -37,79 +41,83 @@ export type CheckoutSessionCommand =
   | { kind: 'complete'; now: Date; transactionId: string | null }
   | { kind: 'expire'; now: Date };
 
-/** An event as the decider emits it; the ledger gives it its id, version and position. */
-export interface DecidedEvent {
-  type: string;
-  schema_version: number;
-  data: Record<string, unknown>;
+/** Whether a payment arriving `now` may still complete the session (SPEC §3.1: PENDING and not past its deadline). */
+export const isOpen = (session: CheckoutSession, now: Date): boolean =>
+  session.status === 'PENDING' && now.getTime() < Date.parse(session.expires_at);
+
+/**
+ * Refuses a payment on a session that is no longer open: CONFLICT with
+ * `details.rule` SESSION_COMPLETED_RULE or SESSION_EXPIRED_RULE, which
+ * callers branch on (never on the message).
+ */
+export function assertOpen(session: CheckoutSession, now: Date): void {
+  if (session.status === 'COMPLETED') throw new DomainError(ErrorCode.Conflict, 'Checkout session already completed', { rule: SESSION_COMPLETED_RULE });
+  if (!isOpen(session, now)) throw new DomainError(ErrorCode.Conflict, 'Checkout session expired', { rule: SESSION_EXPIRED_RULE });
 }
 
-export interface EventToFold {
-  type: string;
-  data: Record<string, unknown>;
-}
-
-export function decide(state: CheckoutSessionState, command: CheckoutSessionCommand): DecidedEvent[] {
+export function decide(state: CheckoutSessionState, command: CheckoutSessionCommand): CheckoutSessionEvent[] {
   if (command.kind === 'create') {
     if (state) throw new DomainError(ErrorCode.Conflict, 'Checkout session already exists');
-    const created: SessionCreatedV1 = {
+    const created = {
       ...command.session,
-      currency: 'CAD',
+      currency: 'CAD' as const,
       created_at: command.now.toISOString(),
       expires_at: new Date(command.now.getTime() + command.ttlSeconds * 1000).toISOString(),
     };
-    return [fact(CheckoutSessionEventType.Created, created)];
+    return [fact({ type: CheckoutSessionEventType.Created, data: created })];
   }
   if (!state) throw new DomainError(ErrorCode.NotFound, 'Checkout session not found');
-  const due = command.now.getTime() >= Date.parse(state.expires_at);
 
   if (command.kind === 'complete') {
     if (state.status === 'COMPLETED') return [];
-    if (state.status === 'EXPIRED' || due) throw new DomainError(ErrorCode.Conflict, 'Checkout session expired');
-    const completed: SessionCompletedV1 = {
-      session_id: state.id,
-      completed_at: command.now.toISOString(),
-      transaction_id: command.transactionId,
-    };
-    return [fact(CheckoutSessionEventType.Completed, completed), merchantEvent(MerchantEventType.CheckoutSessionCompleted, state, 'COMPLETED')];
+    assertOpen(state, command.now);
+    const completed = { session_id: state.id, completed_at: command.now.toISOString(), transaction_id: command.transactionId };
+    return [
+      fact({ type: CheckoutSessionEventType.Completed, data: completed }),
+      merchantEvent(MerchantEventType.CheckoutSessionCompleted, state, 'COMPLETED'),
+    ];
   }
 
-  if (state.status !== 'PENDING' || !due) return [];
-  const expired: SessionExpiredV1 = { session_id: state.id, expired_at: command.now.toISOString() };
-  return [fact(CheckoutSessionEventType.Expired, expired), merchantEvent(MerchantEventType.CheckoutSessionExpired, state, 'EXPIRED')];
+  if (state.status !== 'PENDING' || isOpen(state, command.now)) return [];
+  const expired = { session_id: state.id, expired_at: command.now.toISOString() };
+  return [fact({ type: CheckoutSessionEventType.Expired, data: expired }), merchantEvent(MerchantEventType.CheckoutSessionExpired, state, 'EXPIRED')];
 }
 
-export function evolve(state: CheckoutSessionState, event: EventToFold): CheckoutSessionState {
+export function evolve(state: CheckoutSessionState, event: CheckoutSessionEvent): CheckoutSessionState {
   switch (event.type) {
     case CheckoutSessionEventType.Created: {
-      const { session_id, ...created } = event.data as unknown as SessionCreatedV1;
+      const { session_id, ...created } = event.data;
       return { ...created, id: session_id, status: 'PENDING', completed_at: null, expired_at: null, transaction_id: null };
     }
-    case CheckoutSessionEventType.Completed: {
-      const completed = event.data as unknown as SessionCompletedV1;
-      return state && { ...state, status: 'COMPLETED', completed_at: completed.completed_at, transaction_id: completed.transaction_id };
-    }
-    case CheckoutSessionEventType.Expired: {
-      const expired = event.data as unknown as SessionExpiredV1;
-      return state && { ...state, status: 'EXPIRED', expired_at: expired.expired_at };
-    }
+    case CheckoutSessionEventType.Completed:
+      return state && { ...state, status: 'COMPLETED', completed_at: event.data.completed_at, transaction_id: event.data.transaction_id };
+    case CheckoutSessionEventType.Expired:
+      return state && { ...state, status: 'EXPIRED', expired_at: event.data.expired_at };
     default:
       return state; // merchant-visible events restate facts; they change nothing
   }
 }
 
-export const fold = (events: readonly EventToFold[], initial: CheckoutSessionState = null): CheckoutSessionState =>
+export const fold = (events: readonly CheckoutSessionEvent[], initial: CheckoutSessionState = null): CheckoutSessionState =>
   events.reduce(evolve, initial);
 
-const fact = (type: CheckoutSessionEventType, data: SessionCreatedV1 | SessionCompletedV1 | SessionExpiredV1): DecidedEvent => ({
-  type,
+/** The session aggregate as the runtime loads it (libs/platform aggregate/). */
+export const checkoutSessionAggregate: Aggregate<CheckoutSessionState, CheckoutSessionEvent> = {
+  streamId: checkoutSessionStreamId,
+  initial: null,
+  evolve,
+};
+
+/** A fact at schema version 1; its data is copied so later changes to the source object cannot reach the stored event. */
+const fact = <F extends Omit<CheckoutSessionFact, 'schema_version'>>(event: F): F & { schema_version: 1 } => ({
+  ...event,
   schema_version: 1,
-  data: { ...data },
+  data: { ...event.data },
 });
 
 /** The merchant-visible twin of a fact, appended with it (SPEC §6 data shape). */
-function merchantEvent(type: MerchantEventType, session: CheckoutSession, status: CheckoutSessionStatus): DecidedEvent {
-  const data: MerchantEventDataV1 = {
+function merchantEvent(type: MerchantEventType, session: CheckoutSession, status: CheckoutSessionStatus): MerchantEvent {
+  const data = {
     reference: session.reference,
     amount: session.amount,
     status,

@@ -1,6 +1,6 @@
-import { CheckoutSessionEventType, ErrorCode, MerchantEventType } from '@pp/contracts';
+import { type CheckoutSessionEvent, CheckoutSessionEventType, ErrorCode, MerchantEventType } from '@pp/contracts';
 import { deciderSpec, refusalOf } from '@pp/testing';
-import { type CheckoutSessionCommand, decide, fold } from './checkout-session.decider';
+import { type CheckoutSessionCommand, checkoutSessionAggregate, decide, fold } from './checkout-session.decider';
 
 const T0 = new Date('2026-11-22T01:00:00.000Z');
 const at = (seconds: number) => new Date(T0.getTime() + seconds * 1000);
@@ -23,7 +23,24 @@ const create: CheckoutSessionCommand = {
   },
 };
 
-const { given } = deciderSpec(decide, fold);
+/** The history events: the facts a session's stream holds (their merchant-visible twins change no state). */
+const created: CheckoutSessionEvent = {
+  type: CheckoutSessionEventType.Created,
+  schema_version: 1,
+  data: { ...create.session, currency: 'CAD', created_at: T0.toISOString(), expires_at: at(1800).toISOString() },
+};
+const completedAt = (seconds: number): CheckoutSessionEvent => ({
+  type: CheckoutSessionEventType.Completed,
+  schema_version: 1,
+  data: { session_id: 'cs1', completed_at: at(seconds).toISOString(), transaction_id: null },
+});
+const expiredAt = (seconds: number): CheckoutSessionEvent => ({
+  type: CheckoutSessionEventType.Expired,
+  schema_version: 1,
+  data: { session_id: 'cs1', expired_at: at(seconds).toISOString() },
+});
+
+const { given } = deciderSpec({ ...checkoutSessionAggregate, decide });
 
 const refusal = refusalOf;
 
@@ -47,22 +64,22 @@ describe('checkout session decider', () => {
   });
 
   it('given a session, when created again: refused', () => {
-    expect(refusal(() => given(create).when(create)).code).toBe(ErrorCode.Conflict);
+    expect(refusal(() => given(created).when(create)).code).toBe(ErrorCode.Conflict);
   });
 
   it('given a pending session, when completed before the deadline: completed, with the merchant-visible event', () => {
-    const events = given(create).when({ kind: 'complete', now: at(60), transactionId: 'txn_1' });
+    const events = given(created).when({ kind: 'complete', now: at(60), transactionId: 'txn_1' });
     expect(events.map((event) => event.type)).toEqual([CheckoutSessionEventType.Completed, MerchantEventType.CheckoutSessionCompleted]);
     expect(events[1].data).toEqual({ reference: 'order-1', amount: 2500, status: 'COMPLETED', metadata: { cart: '42' }, session_id: 'cs1' });
-    expect(fold(events, given(create).state())).toMatchObject({ status: 'COMPLETED', transaction_id: 'txn_1' });
+    expect(fold(events, given(created).state())).toMatchObject({ status: 'COMPLETED', transaction_id: 'txn_1' });
   });
 
   it('given a completed session, when completed again: nothing (idempotent)', () => {
-    expect(given(create, { kind: 'complete', now: at(60), transactionId: null }).when({ kind: 'complete', now: at(61), transactionId: null })).toEqual([]);
+    expect(given(created, completedAt(60)).when({ kind: 'complete', now: at(61), transactionId: null })).toEqual([]);
   });
 
   it('given a pending session past its deadline, when completed: refused as expired', () => {
-    const error = refusal(() => given(create).when({ kind: 'complete', now: at(1800), transactionId: null }));
+    const error = refusal(() => given(created).when({ kind: 'complete', now: at(1800), transactionId: null }));
     expect(error).toMatchObject({ code: ErrorCode.Conflict, message: 'Checkout session expired' });
   });
 
@@ -72,7 +89,7 @@ describe('checkout session decider', () => {
   });
 
   it('given a pending session, when expired at the deadline: expired, with checkout.session.expired', () => {
-    const events = given(create).when({ kind: 'expire', now: at(1800) });
+    const events = given(created).when({ kind: 'expire', now: at(1800) });
     expect(events).toEqual([
       { type: CheckoutSessionEventType.Expired, schema_version: 1, data: { session_id: 'cs1', expired_at: '2026-11-22T01:30:00.000Z' } },
       {
@@ -84,17 +101,17 @@ describe('checkout session decider', () => {
   });
 
   it('given a pending session, when expired before the deadline: nothing yet', () => {
-    expect(given(create).when({ kind: 'expire', now: at(1799) })).toEqual([]);
+    expect(given(created).when({ kind: 'expire', now: at(1799) })).toEqual([]);
   });
 
   it('given an expired session, when expired again or completed: nothing, or refused', () => {
-    const expired = given(create, { kind: 'expire', now: at(1800) });
+    const expired = given(created, expiredAt(1800));
     expect(expired.when({ kind: 'expire', now: at(1900) })).toEqual([]);
     expect(refusal(() => expired.when({ kind: 'complete', now: at(1900), transactionId: null })).message).toBe('Checkout session expired');
     expect(expired.state()?.status).toBe('EXPIRED');
   });
 
   it('given a completed session, when the deadline passes: it stays completed', () => {
-    expect(given(create, { kind: 'complete', now: at(10), transactionId: null }).when({ kind: 'expire', now: at(1800) })).toEqual([]);
+    expect(given(created, completedAt(10)).when({ kind: 'expire', now: at(1800) })).toEqual([]);
   });
 });

@@ -1,13 +1,19 @@
 import { Controller, Inject } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
-import { type CheckoutSessionCreatedView, clientSecretFor, CreateCheckoutSessionCommand, DomainError, ErrorCode, MEMO_TAKEN_RULE } from '@pp/contracts';
+import {
+  type CheckoutSessionCreatedView,
+  clientSecretFor,
+  CreateCheckoutSessionCommand,
+  DomainError,
+  ErrorCode,
+  foldStored,
+  MEMO_TAKEN_RULE,
+} from '@pp/contracts';
 import { type Clock, generateMemo, newSessionId, randomToken } from '@pp/kernel';
-import { CONFIG, Handles } from '@pp/platform';
+import { BusClient, CLOCK, CONFIG, Handles } from '@pp/platform';
 import { SessionExpiryScheduler } from '../expiry/session-expiry.scheduler';
 import type { SessionsConfig } from '../sessions.config';
-import { type CheckoutSession, decide, fold } from './checkout-session.decider';
-import { CLOCK } from './checkout-session.lifecycle';
-import { CheckoutSessionRepository } from './checkout-session.repository';
+import { type CheckoutSession, checkoutSessionAggregate, decide } from './checkout-session.decider';
 import { createdView } from './checkout-session.view';
 import { validateCreateBody } from './create-checkout-session.validation';
 
@@ -16,7 +22,7 @@ const MEMO_ATTEMPTS = 5;
 @Controller()
 export class CreateCheckoutSessionHandler {
   constructor(
-    private readonly repository: CheckoutSessionRepository,
+    private readonly bus: BusClient,
     private readonly expiry: SessionExpiryScheduler,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(CONFIG) private readonly config: SessionsConfig,
@@ -51,8 +57,15 @@ export class CreateCheckoutSessionHandler {
         },
       });
       try {
-        const reply = await this.repository.append(sessionId, 0, events, scope, { idempotency: command.idempotency });
-        const session = fold(reply.events) as CheckoutSession;
+        // A new stream, so no load and no concurrency retry: the single-stream append, whose replay answers the original events.
+        const reply = await this.bus.request('ledger.append.v1', {
+          stream_id: checkoutSessionAggregate.streamId(sessionId),
+          expected_version: 0,
+          events,
+          metadata: scope,
+          ...(command.idempotency ? { idempotency: command.idempotency } : {}),
+        });
+        const session = foldStored(checkoutSessionAggregate, reply.events) as CheckoutSession;
         await this.expiry.schedule(session);
         return { ...createdView(session, this.config.CHECKOUT_URL_BASE), replayed: reply.replayed };
       } catch (error) {

@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import type { Clock } from '@pp/kernel';
-import { BusClient, CONFIG, JsonLogger } from '@pp/platform';
-import { CheckoutSessionLifecycle, CLOCK } from '../checkout-session/checkout-session.lifecycle';
+import { BusClient, CLOCK, CONFIG, JsonLogger } from '@pp/platform';
+import { CheckoutSessionLifecycle } from '../checkout-session/checkout-session.lifecycle';
 import type { SessionsConfig } from '../sessions.config';
 
 const SWEEP_BATCH = 100;

@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { CheckoutSessionEventType, type CreateCheckoutSessionCommand, DomainError, type MerchantScope, MerchantEventType } from '@pp/contracts';
-import { BusClient, queuePrefix } from '@pp/platform';
+import { AggregateStore, BusClient, CommandRunner, LedgerEventStore, queuePrefix } from '@pp/platform';
 import { TestStack, testInfra, waitFor } from '@pp/testing';
 import Redis from 'ioredis';
 import { Client } from 'pg';
 import { CheckoutSessionLifecycle } from '../checkout-session/checkout-session.lifecycle';
-import { CheckoutSessionRepository } from '../checkout-session/checkout-session.repository';
 
 const SCOPE: MerchantScope = { merchant_id: 'mer_exp', livemode: false };
 
@@ -74,13 +73,14 @@ describe('checkout session expiry (TTL 2 s)', () => {
 
   it('ends a completion racing the expiry in exactly one of the two', async () => {
     const sessions = await Promise.all(Array.from({ length: 10 }, () => create()));
-    const repository = new CheckoutSessionRepository(bus);
+    const store = new LedgerEventStore(bus);
+    const lifecycleAt = (now: Date) => new CheckoutSessionLifecycle(new CommandRunner(new AggregateStore(store), store, { now: () => now }));
     const outcomes = await Promise.all(
       sessions.map(async (session) => {
         const deadline = Date.parse(session.expires_at);
         // Two deciders with their own clocks: one still before the deadline, one after it.
-        const payer = new CheckoutSessionLifecycle(repository, { now: () => new Date(deadline - 500) });
-        const expirer = new CheckoutSessionLifecycle(repository, { now: () => new Date(deadline + 1) });
+        const payer = lifecycleAt(new Date(deadline - 500));
+        const expirer = lifecycleAt(new Date(deadline + 1));
         const [completed, expired] = await Promise.allSettled([payer.complete(SCOPE, session.id, null), expirer.expire(session.id)]);
         return { session, completed, expired };
       }),

@@ -1,9 +1,8 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import type { Clock } from '@pp/kernel';
-import { bullConnection, CONFIG, queuePrefix } from '@pp/platform';
+import { bullConnection, CLOCK, CONFIG, queuePrefix } from '@pp/platform';
 import { Queue } from 'bullmq';
 import type { CheckoutSession } from '../checkout-session/checkout-session.decider';
-import { CLOCK } from '../checkout-session/checkout-session.lifecycle';
 import type { SessionsConfig } from '../sessions.config';
 import { type SessionExpiryJob, SessionsQueue } from './session-expiry.queue';
 

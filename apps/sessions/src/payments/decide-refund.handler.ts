@@ -2,10 +2,9 @@ import { Controller, Inject } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
 import { DecideRefundCommand, type DecideRefundReply, DomainError, ErrorCode, transactionStreamId } from '@pp/contracts';
 import type { Clock } from '@pp/kernel';
-import { Handles } from '@pp/platform';
-import { CLOCK } from '../checkout-session/checkout-session.lifecycle';
-import { decide } from './payment.decider';
-import { PaymentRepository } from './payment.repository';
+import { AggregateStore, CLOCK, Handles } from '@pp/platform';
+
+import { decide, paymentAggregate } from './payment.decider';
 import { transactionView } from './payment.view';
 
 /**
@@ -18,13 +17,13 @@ import { transactionView } from './payment.view';
 @Controller()
 export class DecideRefundHandler {
   constructor(
-    private readonly payments: PaymentRepository,
+    private readonly aggregates: AggregateStore,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   @Handles('payments.decide-refund.v1')
   async decideRefund(@Payload() command: DecideRefundCommand): Promise<DecideRefundReply> {
-    const { state: payment, version } = await this.payments.load(command.payment_id);
+    const { state: payment, version } = await this.aggregates.load(paymentAggregate, command.payment_id);
     if (!payment || payment.merchant_id !== command.merchant_id || payment.livemode !== command.livemode) {
       throw new DomainError(ErrorCode.NotFound, 'Payment not found');
     }

@@ -1,17 +1,19 @@
 import {
+  type Aggregate,
   DomainError,
   ErrorCode,
+  type MerchantEvent,
   type MerchantEventDataV1,
   MerchantEventType,
   PAYMENT_TRANSITION_RULE,
+  type PaymentEvent,
   PaymentEventType,
+  type PaymentFact,
   type TransactionRecordedV1,
-  type TransactionRefundedV1,
   type TransactionStatus,
-  type TransactionVerifiedV1,
+  transactionStreamId,
   type VerificationMethod,
 } from '@pp/contracts';
-import type { DecidedEvent, EventToFold } from '../checkout-session/checkout-session.decider';
 
 /*
  * The payment (transaction) aggregate as a pure decider, exactly SPEC §3.2:
@@ -53,12 +55,12 @@ const MERCHANT_EVENT_OF: Record<TransactionRecordedV1['status'], MerchantEventTy
   REQUIRES_MANUAL_REVIEW: MerchantEventType.PaymentPendingReview,
 };
 
-export function decide(state: PaymentState, command: PaymentCommand): DecidedEvent[] {
+export function decide(state: PaymentState, command: PaymentCommand): PaymentEvent[] {
   if (command.kind === 'record') {
     if (state) throw new PaymentTransitionRefused(state.status, 'record', 'Payment already recorded');
-    const recorded: TransactionRecordedV1 = { ...command.payment, created_at: command.now.toISOString() };
-    const payment = evolve(null, { type: PaymentEventType.Recorded, data: { ...recorded } }) as Payment;
-    return [fact(PaymentEventType.Recorded, recorded), merchantEvent(MERCHANT_EVENT_OF[recorded.status], payment)];
+    const recorded = fact({ type: PaymentEventType.Recorded, data: { ...command.payment, created_at: command.now.toISOString() } });
+    const payment = evolve(null, recorded) as Payment;
+    return [recorded, merchantEvent(MERCHANT_EVENT_OF[recorded.data.status], payment)];
   }
   if (!state) throw new DomainError(ErrorCode.NotFound, 'Payment not found');
 
@@ -67,28 +69,32 @@ export function decide(state: PaymentState, command: PaymentCommand): DecidedEve
     if (state.status !== 'REQUIRES_MANUAL_REVIEW') {
       throw new PaymentTransitionRefused(state.status, 'verify', `A ${state.status} payment cannot be verified`);
     }
-    const verified: TransactionVerifiedV1 = { payment_id: state.id, verified_by: command.verifiedBy, verified_at: command.now.toISOString() };
-    const confirmed = evolve(state, { type: PaymentEventType.Verified, data: { ...verified } }) as Payment;
-    return [fact(PaymentEventType.Verified, verified), merchantEvent(MerchantEventType.PaymentConfirmed, confirmed)];
+    const verified = fact({
+      type: PaymentEventType.Verified,
+      data: { payment_id: state.id, verified_by: command.verifiedBy, verified_at: command.now.toISOString() },
+    });
+    const confirmed = evolve(state, verified) as Payment;
+    return [verified, merchantEvent(MerchantEventType.PaymentConfirmed, confirmed)];
   }
 
   if (state.status === 'REFUNDED') return [];
   if (state.status !== 'CONFIRMED') throw new PaymentTransitionRefused(state.status, 'refund', `A ${state.status} payment cannot be refunded`);
-  const refunded: TransactionRefundedV1 = { payment_id: state.id, refund_id: command.refundId, refunded_at: command.now.toISOString() };
-  const after = evolve(state, { type: PaymentEventType.Refunded, data: { ...refunded } }) as Payment;
-  return [fact(PaymentEventType.Refunded, refunded), merchantEvent(MerchantEventType.PaymentRefunded, after)];
+  const refunded = fact({
+    type: PaymentEventType.Refunded,
+    data: { payment_id: state.id, refund_id: command.refundId, refunded_at: command.now.toISOString() },
+  });
+  const after = evolve(state, refunded) as Payment;
+  return [refunded, merchantEvent(MerchantEventType.PaymentRefunded, after)];
 }
 
-export function evolve(state: PaymentState, event: EventToFold): PaymentState {
+export function evolve(state: PaymentState, event: PaymentEvent): PaymentState {
   switch (event.type) {
     case PaymentEventType.Recorded: {
-      const { payment_id, ...recorded } = event.data as unknown as TransactionRecordedV1;
+      const { payment_id, ...recorded } = event.data;
       return { ...recorded, id: payment_id, verified_by: null };
     }
-    case PaymentEventType.Verified: {
-      const verified = event.data as unknown as TransactionVerifiedV1;
-      return state && { ...state, status: 'CONFIRMED', verification_method: 'MANUAL_ADMIN', verified_by: verified.verified_by };
-    }
+    case PaymentEventType.Verified:
+      return state && { ...state, status: 'CONFIRMED', verification_method: 'MANUAL_ADMIN', verified_by: event.data.verified_by };
     case PaymentEventType.Refunded:
       return state && { ...state, status: 'REFUNDED' };
     default:
@@ -96,16 +102,20 @@ export function evolve(state: PaymentState, event: EventToFold): PaymentState {
   }
 }
 
-export const fold = (events: readonly EventToFold[], initial: PaymentState = null): PaymentState => events.reduce(evolve, initial);
+export const fold = (events: readonly PaymentEvent[], initial: PaymentState = null): PaymentState => events.reduce(evolve, initial);
 
-const fact = (type: PaymentEventType, data: TransactionRecordedV1 | TransactionVerifiedV1 | TransactionRefundedV1): DecidedEvent => ({
-  type,
+/** The payment aggregate as the runtime loads it (libs/platform aggregate/). */
+export const paymentAggregate: Aggregate<PaymentState, PaymentEvent> = { streamId: transactionStreamId, initial: null, evolve };
+
+/** A fact at schema version 1; its data is copied so later changes to the source object cannot reach the stored event. */
+const fact = <F extends Omit<PaymentFact, 'schema_version'>>(event: F): F & { schema_version: 1 } => ({
+  ...event,
   schema_version: 1,
-  data: { ...data },
+  data: { ...event.data },
 });
 
 /** SPEC §6 data, plus the ids; payments with no session show their transfer memo as reference. */
-function merchantEvent(type: MerchantEventType, payment: Payment): DecidedEvent {
+function merchantEvent(type: MerchantEventType, payment: Payment): MerchantEvent {
   const data: MerchantEventDataV1 = {
     reference: payment.session_reference ?? payment.etransfer_ref ?? '',
     amount: payment.amount,

@@ -1,7 +1,6 @@
-import { ErrorCode, MerchantEventType, PAYMENT_TRANSITION_RULE, PaymentEventType } from '@pp/contracts';
+import { ErrorCode, MerchantEventType, PAYMENT_TRANSITION_RULE, type PaymentEvent, PaymentEventType } from '@pp/contracts';
 import { deciderSpec, refusalOf } from '@pp/testing';
-import type { DecidedEvent } from '../checkout-session/checkout-session.decider';
-import { decide, fold, type PaymentCommand, type RecordablePayment } from './payment.decider';
+import { decide, fold, paymentAggregate, type PaymentCommand, type RecordablePayment } from './payment.decider';
 
 const T0 = new Date('2026-11-22T01:00:00.000Z');
 
@@ -30,11 +29,28 @@ const record = (overrides: Partial<RecordablePayment> = {}): PaymentCommand => (
 const verify: PaymentCommand = { kind: 'verify', verifiedBy: 'usr_admin', now: T0 };
 const refund: PaymentCommand = { kind: 'refund', refundId: 'rf_1', now: T0 };
 
-const { given } = deciderSpec(decide, fold);
+/** The history events: the facts a payment's stream holds (their merchant-visible twins change no state). */
+const recorded = (overrides: Partial<RecordablePayment> = {}): PaymentEvent => ({
+  type: PaymentEventType.Recorded,
+  schema_version: 1,
+  data: { ...payment(overrides), created_at: T0.toISOString() },
+});
+const verified: PaymentEvent = {
+  type: PaymentEventType.Verified,
+  schema_version: 1,
+  data: { payment_id: 'txn_1', verified_by: 'usr_admin', verified_at: T0.toISOString() },
+};
+const refunded: PaymentEvent = {
+  type: PaymentEventType.Refunded,
+  schema_version: 1,
+  data: { payment_id: 'txn_1', refund_id: 'rf_1', refunded_at: T0.toISOString() },
+};
+
+const { given } = deciderSpec({ ...paymentAggregate, decide });
 
 const refusal = refusalOf;
 
-const types = (events: DecidedEvent[]) => events.map((event) => event.type);
+const types = (events: PaymentEvent[]) => events.map((event) => event.type);
 
 describe('payment decider (SPEC §3.2)', () => {
   it.each([
@@ -63,12 +79,12 @@ describe('payment decider (SPEC §3.2)', () => {
   });
 
   it('given a recorded payment, when recorded again: refused as a transition', () => {
-    const error = refusal(() => given(record()).when(record()));
+    const error = refusal(() => given(recorded()).when(record()));
     expect(error).toMatchObject({ code: ErrorCode.Conflict, details: { rule: PAYMENT_TRANSITION_RULE, from: 'CONFIRMED', command: 'record' } });
   });
 
   it('given a payment needing review, when verified: CONFIRMED by MANUAL_ADMIN with payment.confirmed, recording who', () => {
-    const history = given(record({ status: 'REQUIRES_MANUAL_REVIEW', review_reasons: ['session_expired'] }));
+    const history = given(recorded({ status: 'REQUIRES_MANUAL_REVIEW', review_reasons: ['session_expired'] }));
     const events = history.when(verify);
     expect(types(events)).toEqual([PaymentEventType.Verified, MerchantEventType.PaymentConfirmed]);
     expect(events[1].data).toMatchObject({ status: 'CONFIRMED', payment_id: 'txn_1' });
@@ -76,24 +92,24 @@ describe('payment decider (SPEC §3.2)', () => {
   });
 
   it('given a verified payment, when verified again: nothing', () => {
-    expect(given(record({ status: 'REQUIRES_MANUAL_REVIEW' }), verify).when(verify)).toEqual([]);
-    expect(given(record()).when(verify)).toEqual([]);
+    expect(given(recorded({ status: 'REQUIRES_MANUAL_REVIEW' }), verified).when(verify)).toEqual([]);
+    expect(given(recorded()).when(verify)).toEqual([]);
   });
 
   it.each([['FAILED'], ['REFUNDED']] as const)('given a %s payment, when verified: refused', (status) => {
-    const history = status === 'FAILED' ? given(record({ status: 'FAILED' })) : given(record(), refund);
+    const history = status === 'FAILED' ? given(recorded({ status: 'FAILED' })) : given(recorded(), refunded);
     expect(refusal(() => history.when(verify))).toMatchObject({ code: ErrorCode.Conflict, details: { rule: PAYMENT_TRANSITION_RULE, from: status } });
   });
 
   it('given a confirmed payment, when refunded: REFUNDED with exactly one payment.refunded; again: nothing', () => {
-    const events = given(record()).when(refund);
+    const events = given(recorded()).when(refund);
     expect(types(events)).toEqual([PaymentEventType.Refunded, MerchantEventType.PaymentRefunded]);
-    expect(given(record(), refund).when(refund)).toEqual([]);
-    expect(given(record(), refund).state()?.status).toBe('REFUNDED');
+    expect(given(recorded(), refunded).when(refund)).toEqual([]);
+    expect(given(recorded(), refunded).state()?.status).toBe('REFUNDED');
   });
 
   it.each([['FAILED'], ['REQUIRES_MANUAL_REVIEW']] as const)('given a %s payment, when refunded: refused', (status) => {
-    expect(refusal(() => given(record({ status })).when(refund)).details).toMatchObject({ rule: PAYMENT_TRANSITION_RULE, from: status });
+    expect(refusal(() => given(recorded({ status })).when(refund)).details).toMatchObject({ rule: PAYMENT_TRANSITION_RULE, from: status });
   });
 
   it('given nothing, when verified or refunded: not found', () => {

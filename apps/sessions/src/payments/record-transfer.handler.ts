@@ -1,21 +1,20 @@
 import { createHash } from 'node:crypto';
-import { Controller, Inject } from '@nestjs/common';
+import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
 import {
   type CheckoutSessionRef,
   DomainError,
   ErrorCode,
+  foldStored,
   RecordTransferCommand,
   type StreamAppend,
   transactionStreamId,
   type TransactionView,
 } from '@pp/contracts';
-import { type Clock, normalizeMemo } from '@pp/kernel';
-import { BusClient, Handles, retryOnConcurrencyConflict } from '@pp/platform';
-import { CLOCK } from '../checkout-session/checkout-session.lifecycle';
-import { CheckoutSessionRepository } from '../checkout-session/checkout-session.repository';
-import { decide, fold, type Payment } from './payment.decider';
-import { PaymentRepository } from './payment.repository';
+import { normalizeMemo } from '@pp/kernel';
+import { BusClient, CommandRunner, Handles } from '@pp/platform';
+import { checkoutSessionAggregate } from '../checkout-session/checkout-session.decider';
+import { decide, type Payment, paymentAggregate } from './payment.decider';
 import { transactionView } from './payment.view';
 import { sessionCompletion } from './session-completion';
 import { matchTransfer, payableSessionId } from './transfer-match.policy';
@@ -39,26 +38,24 @@ export const paymentIdOfEmail = (emailId: string): string =>
 export class RecordTransferHandler {
   constructor(
     private readonly bus: BusClient,
-    private readonly sessions: CheckoutSessionRepository,
-    private readonly payments: PaymentRepository,
-    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly runner: CommandRunner,
   ) {}
 
   @Handles('payments.record-transfer.v1')
   record(@Payload() command: RecordTransferCommand): Promise<TransactionView> {
     const paymentId = paymentIdOfEmail(command.email_id);
-    return retryOnConcurrencyConflict(async () => {
-      const existing = (await this.payments.load(paymentId)).state;
+    return this.runner.run(async (round) => {
+      const existing = (await round.load(paymentAggregate, paymentId)).state;
       if (existing) {
         if (existing.merchant_id !== command.merchant_id) throw new DomainError(ErrorCode.Conflict, 'E-mail already recorded for another merchant');
-        return transactionView(existing);
+        return { append: false, answer: transactionView(existing) };
       }
       const memo = command.memo === null || command.memo === undefined ? null : (normalizeMemo(command.memo) ?? command.memo);
       const memoOwner = memo ? await this.sessionOfMemo(memo) : undefined;
       const payableId = payableSessionId(memoOwner, command.merchant_id);
-      const linked = payableId ? await this.sessions.load(payableId) : undefined;
+      const linked = payableId ? await round.load(checkoutSessionAggregate, payableId) : undefined;
       const session = linked?.state ?? null;
-      const now = this.clock.now();
+      const now = round.now();
       const { status, review_reasons } = matchTransfer({
         merchant_id: command.merchant_id,
         amount: command.amount,
@@ -92,8 +89,12 @@ export class RecordTransferHandler {
       });
       const streams: StreamAppend[] = [{ stream_id: transactionStreamId(paymentId), expected_version: 0, events }];
       if (status === 'CONFIRMED') streams.push(sessionCompletion(session!, linked!.version, now, paymentId));
-      const reply = await this.payments.append(streams, command, { causationId: command.email_id });
-      return transactionView(fold(reply.streams[0].events) as Payment);
+      return {
+        append: streams,
+        scope: command,
+        options: { causationId: command.email_id },
+        answer: (reply) => transactionView(foldStored(paymentAggregate, reply.streams[0].events) as Payment),
+      };
     });
   }
 

@@ -1,27 +1,28 @@
-import { Controller, Inject } from '@nestjs/common';
+import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
 import {
   type AppendStreamsReply,
   checkoutSessionStreamId,
   DomainError,
   ErrorCode,
+  foldStored,
   type MerchantScope,
+  SESSION_COMPLETED_RULE,
+  SESSION_EXPIRED_RULE,
   SimulatePaymentCommand,
   type SimulatePaymentReply,
   type SimulatedOutcome,
+  type StreamAppend,
   type TransactionRecordedV1,
   transactionStreamId,
 } from '@pp/contracts';
-import { type Clock, newId } from '@pp/kernel';
-import { BusClient, Handles, retryOnConcurrencyConflict } from '@pp/platform';
-import { type CheckoutSession, fold as foldSession } from '../checkout-session/checkout-session.decider';
-import { CLOCK } from '../checkout-session/checkout-session.lifecycle';
-import { CheckoutSessionRepository } from '../checkout-session/checkout-session.repository';
+import { newId } from '@pp/kernel';
+import { BusClient, type CommandRound, CommandRunner, type Decision, Handles } from '@pp/platform';
+import { assertOpen, type CheckoutSession, checkoutSessionAggregate } from '../checkout-session/checkout-session.decider';
 import { sessionView } from '../checkout-session/checkout-session.view';
-import { decide, fold, type Payment } from './payment.decider';
-import { PaymentRepository } from './payment.repository';
+import { decide, type Payment, paymentAggregate } from './payment.decider';
 import { transactionView } from './payment.view';
-import { isOpen, sessionCompletion } from './session-completion';
+import { sessionCompletion } from './session-completion';
 
 const STATUS_OF: Record<SimulatedOutcome, TransactionRecordedV1['status']> = {
   confirmed: 'CONFIRMED',
@@ -31,9 +32,8 @@ const STATUS_OF: Record<SimulatedOutcome, TransactionRecordedV1['status']> = {
 
 export const SIMULATED_SENDER = { name: 'Test Payer', email: 'test.payer@example.com' } as const;
 
-const SESSION_NOT_FOUND = 'Checkout session not found';
-export const SESSION_EXPIRED = 'Checkout session expired';
-export const SESSION_ALREADY_COMPLETED = 'Checkout session already completed';
+/** The refusals a retry of a simulation that already committed gets: the session it moved on is no longer open. */
+const CLOSED_SESSION_RULES: ReadonlySet<unknown> = new Set([SESSION_COMPLETED_RULE, SESSION_EXPIRED_RULE]);
 
 /**
  * The sandbox simulator (SPEC §4.6, DESIGN.md §3): records a test payment
@@ -46,9 +46,7 @@ export const SESSION_ALREADY_COMPLETED = 'Checkout session already completed';
 export class SimulatePaymentHandler {
   constructor(
     private readonly bus: BusClient,
-    private readonly sessions: CheckoutSessionRepository,
-    private readonly payments: PaymentRepository,
-    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly runner: CommandRunner,
   ) {}
 
   @Handles('payments.simulate.v1')
@@ -61,24 +59,29 @@ export class SimulatePaymentHandler {
     const sessionId =
       command.session_id ?? (await this.bus.request('ledger.checkout-sessions.resolve.v1', { ...scope, reference: command.reference! })).session_id;
     try {
-      return await retryOnConcurrencyConflict(() => this.attempt(scope, sessionId, command));
+      return await this.runner.run((round) => this.attempt(round, scope, sessionId, command));
     } catch (error) {
       // A retry of a simulation that already committed finds the session moved on: answer the original.
-      const terminal = error instanceof DomainError && (error.message === SESSION_EXPIRED || error.message === SESSION_ALREADY_COMPLETED);
-      const earlier = terminal ? await this.payments.replay(scope, command.idempotency) : undefined;
+      const closed = error instanceof DomainError && CLOSED_SESSION_RULES.has(error.details?.rule);
+      const earlier = closed ? await this.runner.store.replay(scope, command.idempotency) : undefined;
       if (earlier) return this.answer(earlier);
       throw error;
     }
   }
 
-  private async attempt(scope: MerchantScope, sessionId: string, command: SimulatePaymentCommand): Promise<SimulatePaymentReply> {
-    const { state: session, version } = await this.sessions.load(sessionId);
+  private async attempt(
+    round: CommandRound,
+    scope: MerchantScope,
+    sessionId: string,
+    command: SimulatePaymentCommand,
+  ): Promise<Decision<SimulatePaymentReply>> {
+    const { state: session, version } = await round.load(checkoutSessionAggregate, sessionId);
     if (!session || session.merchant_id !== scope.merchant_id || session.livemode !== scope.livemode) {
-      throw new DomainError(ErrorCode.NotFound, SESSION_NOT_FOUND);
+      throw new DomainError(ErrorCode.NotFound, 'Checkout session not found');
     }
-    const now = this.clock.now();
-    if (session.status === 'COMPLETED') throw new DomainError(ErrorCode.Conflict, SESSION_ALREADY_COMPLETED);
-    if (!isOpen(session, now)) throw new DomainError(ErrorCode.Conflict, SESSION_EXPIRED);
+    const now = round.now();
+    // Every outcome needs an open session, not only the one that completes it.
+    assertOpen(session, now);
 
     const paymentId = newId('transaction');
     const status = STATUS_OF[command.outcome];
@@ -105,21 +108,25 @@ export class SimulatePaymentHandler {
         reference_number: null,
       },
     });
-    const streams = [{ stream_id: transactionStreamId(paymentId), expected_version: 0, events: paymentEvents }];
+    const streams: StreamAppend[] = [{ stream_id: transactionStreamId(paymentId), expected_version: 0, events: paymentEvents }];
     if (status === 'CONFIRMED') streams.push(sessionCompletion(session, version, now, paymentId));
-    const reply = await this.payments.append(streams, scope, { idempotency: command.idempotency });
-    return this.answer(reply, session);
+    return {
+      append: streams,
+      scope,
+      options: { idempotency: command.idempotency },
+      answer: (reply) => this.answer(reply, session),
+    };
   }
 
   /** The payment and the session after the append; a replay reloads the session, which may have moved on since. */
   private async answer(reply: AppendStreamsReply, before?: CheckoutSession): Promise<SimulatePaymentReply> {
-    const payment = fold(reply.streams.find((s) => s.stream_id.startsWith(transactionStreamId('')))?.events ?? []) as Payment;
+    const payment = foldStored(paymentAggregate, reply.streams.find((s) => s.stream_id.startsWith(transactionStreamId('')))?.events ?? []) as Payment;
     let session: CheckoutSession;
     if (before && !reply.replayed) {
       const completion = reply.streams.find((s) => s.stream_id === checkoutSessionStreamId(before.id));
-      session = completion ? (foldSession(completion.events, before) as CheckoutSession) : before;
+      session = completion ? (foldStored(checkoutSessionAggregate, completion.events, before) as CheckoutSession) : before;
     } else {
-      session = (await this.sessions.load(payment.session_id!)).state as CheckoutSession;
+      session = (await this.runner.aggregates.load(checkoutSessionAggregate, payment.session_id!)).state as CheckoutSession;
     }
     return { transaction: transactionView(payment), session: sessionView(session), replayed: reply.replayed };
   }

@@ -1,6 +1,5 @@
 import { type CheckoutSessionRef, ReviewReason, type TransferEvidence } from '@pp/contracts';
-import type { CheckoutSession } from '../checkout-session/checkout-session.decider';
-import { isOpen } from './session-completion';
+import { type CheckoutSession, isOpen } from '../checkout-session/checkout-session.decider';
 
 /** Everything a live e-mail transfer is judged on: what the ingest established, and the session its memo names. */
 export interface TransferFacts {

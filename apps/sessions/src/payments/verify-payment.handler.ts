@@ -1,14 +1,11 @@
-import { Controller, Inject } from '@nestjs/common';
+import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
-import { DomainError, ErrorCode, type StreamAppend, transactionStreamId, type TransactionView, VerifyPaymentCommand } from '@pp/contracts';
-import type { Clock } from '@pp/kernel';
-import { Handles, retryOnConcurrencyConflict } from '@pp/platform';
-import { CLOCK } from '../checkout-session/checkout-session.lifecycle';
-import { CheckoutSessionRepository } from '../checkout-session/checkout-session.repository';
-import { decide, fold, type Payment } from './payment.decider';
-import { PaymentRepository } from './payment.repository';
+import { DomainError, ErrorCode, foldStored, type StreamAppend, type TransactionView, VerifyPaymentCommand } from '@pp/contracts';
+import { CommandRunner, Handles } from '@pp/platform';
+import { checkoutSessionAggregate, isOpen } from '../checkout-session/checkout-session.decider';
+import { decide, type Payment, paymentAggregate } from './payment.decider';
 import { transactionView } from './payment.view';
-import { isOpen, sessionCompletion } from './session-completion';
+import { sessionCompletion } from './session-completion';
 
 /**
  * Manual verification by a merchant administrator (SPEC §3.2, DESIGN.md §3):
@@ -21,29 +18,30 @@ import { isOpen, sessionCompletion } from './session-completion';
  */
 @Controller()
 export class VerifyPaymentHandler {
-  constructor(
-    private readonly sessions: CheckoutSessionRepository,
-    private readonly payments: PaymentRepository,
-    @Inject(CLOCK) private readonly clock: Clock,
-  ) {}
+  constructor(private readonly runner: CommandRunner) {}
 
   @Handles('payments.verify.v1')
   verify(@Payload() command: VerifyPaymentCommand): Promise<TransactionView> {
-    return retryOnConcurrencyConflict(async () => {
-      const { state: payment, version } = await this.payments.load(command.payment_id);
+    return this.runner.run(async (round) => {
+      const loaded = await round.load(paymentAggregate, command.payment_id);
+      const payment = loaded.state;
       if (!payment || payment.merchant_id !== command.merchant_id || payment.livemode !== command.livemode) {
         throw new DomainError(ErrorCode.NotFound, 'Payment not found');
       }
-      const now = this.clock.now();
+      const now = round.now();
       const events = decide(payment, { kind: 'verify', verifiedBy: command.verified_by, now });
-      if (events.length === 0) return transactionView(payment);
-      const streams: StreamAppend[] = [{ stream_id: transactionStreamId(payment.id), expected_version: version, events }];
+      if (events.length === 0) return { append: false, answer: transactionView(payment) };
+      const streams: StreamAppend[] = [loaded.append(events)];
       if (payment.session_id) {
-        const { state: session, version: sessionVersion } = await this.sessions.load(payment.session_id);
+        const { state: session, version: sessionVersion } = await round.load(checkoutSessionAggregate, payment.session_id);
         if (session && isOpen(session, now)) streams.push(sessionCompletion(session, sessionVersion, now, payment.id));
       }
-      const reply = await this.payments.append(streams, command, { causationId: `verify:${payment.id}` });
-      return transactionView(fold(reply.streams[0].events, payment) as Payment);
+      return {
+        append: streams,
+        scope: command,
+        options: { causationId: `verify:${payment.id}` },
+        answer: (reply) => transactionView(foldStored(paymentAggregate, reply.streams[0].events, payment) as Payment),
+      };
     });
   }
 }

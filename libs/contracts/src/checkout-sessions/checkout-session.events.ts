@@ -1,3 +1,6 @@
+import type { MerchantEvent } from '../ledger/merchant-events';
+import type { Event } from '../ledger/stored-event';
+
 /**
  * Facts of the checkout-session aggregate, stored by the ledger in the stream
  * `checkout_session-<session id>`. Types and shapes are stored for ever: do
@@ -13,6 +16,12 @@ export const CHECKOUT_SESSION_STREAM = 'checkout_session';
 
 /** `details.rule` of the CONFLICT a create gets when its memo is taken: draw another memo and retry. */
 export const MEMO_TAKEN_RULE = 'memo_taken';
+
+/** `details.rule` of the CONFLICT a payment or completion gets on a session past its deadline (or EXPIRED). */
+export const SESSION_EXPIRED_RULE = 'session_expired';
+
+/** `details.rule` of the CONFLICT a payment gets on a session another payment already completed. */
+export const SESSION_COMPLETED_RULE = 'session_completed';
 
 export const checkoutSessionStreamId = (sessionId: string): string => `${CHECKOUT_SESSION_STREAM}-${sessionId}`;
 
@@ -43,3 +52,12 @@ export interface SessionExpiredV1 {
   session_id: string;
   expired_at: string;
 }
+
+/** The facts of a session's stream. */
+export type CheckoutSessionFact =
+  | Event<CheckoutSessionEventType.Created, SessionCreatedV1>
+  | Event<CheckoutSessionEventType.Completed, SessionCompletedV1>
+  | Event<CheckoutSessionEventType.Expired, SessionExpiredV1>;
+
+/** Everything a session's stream holds: its facts and their merchant-visible twins. */
+export type CheckoutSessionEvent = CheckoutSessionFact | MerchantEvent;

@@ -1,7 +1,7 @@
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, IsInt, IsOptional, IsString, Length, Matches, Min, ValidateNested } from 'class-validator';
 import { IdempotencyToken } from '../merchant-scope';
-import { AppendMetadata, NewEvent, type StoredEvent } from './stored-event';
+import { AppendMetadata, type Event, EventBody, type StoredEvent } from './stored-event';
 
 /** Stream ids are `<category>-<entity id>`, e.g. `checkout_session-<cuid>`. */
 export const STREAM_ID_PATTERN = /^[a-z][a-z0-9_]*-[A-Za-z0-9_-]+$/;
@@ -18,10 +18,10 @@ export class StreamAppend {
   expected_version!: number;
 
   @ValidateNested({ each: true })
-  @Type(() => NewEvent)
+  @Type(() => EventBody)
   @ArrayMinSize(1)
   @ArrayMaxSize(100)
-  events!: NewEvent[];
+  events!: Event[];
 }
 
 /**

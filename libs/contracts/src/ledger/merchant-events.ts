@@ -1,3 +1,5 @@
+import type { Event } from './stored-event';
+
 /**
  * Merchant-visible event types (SPEC §6, DESIGN §3). Each is appended in the
  * same append as the fact that caused it, gets a stable evt_ id there, is
@@ -29,3 +31,6 @@ export interface MerchantEventDataV1 {
   payment_id?: string;
   [extra: string]: unknown;
 }
+
+/** A merchant-visible twin, as it sits in an aggregate's stream beside the fact that caused it. */
+export type MerchantEvent = Event<MerchantEventType, MerchantEventDataV1>;

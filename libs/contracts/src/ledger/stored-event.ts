@@ -17,6 +17,21 @@ export interface EventMetadata {
   trace?: Record<string, string>;
 }
 
+/**
+ * An event as a decider emits it and an append carries it: the ledger gives
+ * it its id, position and version. Each aggregate names its own union of
+ * these (`RefundEvent = Event<'refund.approved', RefundApprovedV1> | ...`), so
+ * code that switches on `type` gets the matching `data` without a cast.
+ */
+export interface Event<T extends string = string, D extends object = object> {
+  type: T;
+  schema_version: number;
+  data: D;
+}
+
+/** A stored event of a known union: `Stored<RefundEvent>` narrows `data` on `type`. */
+export type Stored<E extends Event> = E extends Event ? Omit<StoredEvent, 'type' | 'data'> & { type: E['type']; data: E['data'] } : never;
+
 /** An event as stored by the ledger and published on JetStream. */
 export interface StoredEvent<D = Record<string, unknown>> {
   /** evt_…: stable for ever (the JetStream Nats-Msg-Id; merchant-visible events show it). */
@@ -33,8 +48,8 @@ export interface StoredEvent<D = Record<string, unknown>> {
   created_at: string;
 }
 
-/** One event handed to `ledger.append.v1`; the ledger gives it its id, position and version. */
-export class NewEvent {
+/** What the ledger's ValidationPipe checks of each `Event` of an append; code uses `Event`. */
+export class EventBody implements Event {
   @IsString()
   @Matches(/^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)+$/, { message: 'type must be dotted lowercase words, e.g. session.created' })
   @Length(3, 120)
@@ -46,7 +61,7 @@ export class NewEvent {
   schema_version!: number;
 
   @IsObject()
-  data!: Record<string, unknown>;
+  data!: object;
 }
 
 /** Caller-supplied metadata of an append (the ledger adds the idempotency key, trace and request id). */

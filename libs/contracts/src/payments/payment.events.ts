@@ -1,3 +1,5 @@
+import type { MerchantEvent } from '../ledger/merchant-events';
+import type { Event } from '../ledger/stored-event';
 import type { TransactionStatus, VerificationMethod } from './payment.views';
 
 /**
@@ -63,3 +65,12 @@ export interface TransactionRefundedV1 {
   refund_id: string;
   refunded_at: string;
 }
+
+/** The facts of a payment's stream. */
+export type PaymentFact =
+  | Event<PaymentEventType.Recorded, TransactionRecordedV1>
+  | Event<PaymentEventType.Verified, TransactionVerifiedV1>
+  | Event<PaymentEventType.Refunded, TransactionRefundedV1>;
+
+/** Everything a payment's stream holds: its facts and their merchant-visible twins. */
+export type PaymentEvent = PaymentFact | MerchantEvent;

@@ -1,3 +1,5 @@
+import type { Event } from '../ledger/stored-event';
+
 /**
  * Facts of the refund aggregate, stored by the ledger in the stream
  * `refund-<rf id>` (owned by the refunds service). None is merchant-visible:
@@ -79,3 +81,13 @@ export interface RefundCancelledV1 {
   cancelled_by: string;
   cancelled_at: string;
 }
+
+/** Everything a refund's stream holds (none of it merchant-visible). */
+export type RefundEvent =
+  | Event<RefundEventType.Requested, RefundRequestedV1>
+  | Event<RefundEventType.Approved, RefundApprovedV1>
+  | Event<RefundEventType.Rejected, RefundRejectedV1>
+  | Event<RefundEventType.Sent, RefundSentV1>
+  | Event<RefundEventType.Completed, RefundCompletedV1>
+  | Event<RefundEventType.Failed, RefundFailedV1>
+  | Event<RefundEventType.Cancelled, RefundCancelledV1>;

@@ -1,2 +1,0 @@
-/** The Clock the handlers read (systemClock in production). */
-export const CLOCK = Symbol('CLOCK');

@@ -1,0 +1,130 @@
+import {
+  type CheckoutSessionEvent,
+  CheckoutSessionEventType,
+  checkoutSessionStreamId,
+  MerchantEventType,
+  type PaymentEvent,
+  PaymentEventType,
+  SESSION_COMPLETED_RULE,
+  type SimulatePaymentCommand,
+  transactionStreamId,
+} from '@pp/contracts';
+import type { BusClient } from '@pp/platform';
+import { inMemoryRuntime } from '@pp/testing';
+import { SimulatePaymentHandler } from './simulate-payment.handler';
+import { VerifyPaymentHandler } from './verify-payment.handler';
+
+const T0 = new Date('2026-11-22T01:00:00.000Z');
+const DEADLINE = new Date(T0.getTime() + 1800_000);
+const SCOPE = { merchant_id: 'mer_1', livemode: false };
+const SESSION = checkoutSessionStreamId('cs1');
+const PAYMENT = transactionStreamId('txn_1');
+
+const created: CheckoutSessionEvent = {
+  type: CheckoutSessionEventType.Created,
+  schema_version: 1,
+  data: {
+    session_id: 'cs1',
+    ...SCOPE,
+    amount: 2500,
+    currency: 'CAD',
+    reference: 'order-1',
+    memo: 'PP-7K3M9Q',
+    client_secret: 'secret',
+    success_url: 'https://shop.example/ok',
+    cancel_url: 'https://shop.example/cancel',
+    metadata: null,
+    created_at: T0.toISOString(),
+    expires_at: DEADLINE.toISOString(),
+  },
+};
+
+const recordedForReview: PaymentEvent = {
+  type: PaymentEventType.Recorded,
+  schema_version: 1,
+  data: {
+    payment_id: 'txn_1',
+    ...SCOPE,
+    session_id: 'cs1',
+    session_reference: 'order-1',
+    session_metadata: null,
+    etransfer_ref: 'PP-7K3M9Q',
+    amount: 2000,
+    sender_name: 'Jo Payer',
+    sender_email: null,
+    comment: null,
+    status: 'REQUIRES_MANUAL_REVIEW',
+    verification_method: 'AUTO_EMAIL',
+    review_reasons: ['wrong_amount'],
+    source: 'email',
+    email_id: 'em_1',
+    reference_number: null,
+    created_at: T0.toISOString(),
+  },
+};
+
+const typesOf = (events: readonly { type: string }[]) => events.map((event) => event.type);
+
+describe('payment handlers over the in-memory event store', () => {
+  describe('verify', () => {
+    const verify = { ...SCOPE, payment_id: 'txn_1', verified_by: 'usr_admin' };
+
+    it('given a payment in review and its open session, when verified: confirms it and completes the session in one append', async () => {
+      const { store, runner } = inMemoryRuntime({ now: () => new Date(T0.getTime() + 60_000) });
+      store.given(SESSION, [created], SCOPE).given(PAYMENT, [recordedForReview], SCOPE);
+      const appends = jest.spyOn(store, 'appendStreams');
+      const view = await new VerifyPaymentHandler(runner).verify(verify);
+      expect(appends.mock.calls.map(([streams]) => streams.map((stream) => [stream.stream_id, stream.expected_version]))).toEqual([
+        [
+          [PAYMENT, 1],
+          [SESSION, 1],
+        ],
+      ]);
+      expect(view).toMatchObject({ id: 'txn_1', status: 'CONFIRMED' });
+      expect(typesOf(store.events(PAYMENT))).toEqual([PaymentEventType.Recorded, PaymentEventType.Verified, MerchantEventType.PaymentConfirmed]);
+      expect(typesOf(store.events(SESSION))).toEqual([CheckoutSessionEventType.Created, CheckoutSessionEventType.Completed, MerchantEventType.CheckoutSessionCompleted]);
+      expect(store.events(SESSION)[1].data).toMatchObject({ transaction_id: 'txn_1' });
+      expect(store.events(PAYMENT)[1].metadata).toMatchObject({ causation_id: 'verify:txn_1' });
+    });
+
+    it('given a payment in review and a session past its deadline, when verified: confirms the payment only', async () => {
+      const { store, runner } = inMemoryRuntime({ now: () => new Date(DEADLINE.getTime() + 1) });
+      store.given(SESSION, [created], SCOPE).given(PAYMENT, [recordedForReview], SCOPE);
+      await new VerifyPaymentHandler(runner).verify(verify);
+      expect(typesOf(store.events(PAYMENT))).toEqual([PaymentEventType.Recorded, PaymentEventType.Verified, MerchantEventType.PaymentConfirmed]);
+      expect(typesOf(store.events(SESSION))).toEqual([CheckoutSessionEventType.Created]);
+    });
+  });
+
+  describe('simulate', () => {
+    // A session id is given, so the handler never resolves a reference over the bus.
+    const noBus = {} as BusClient;
+    const simulate = (key: string, outcome: SimulatePaymentCommand['outcome'] = 'confirmed'): SimulatePaymentCommand => ({
+      ...SCOPE,
+      session_id: 'cs1',
+      outcome,
+      idempotency: { key, fingerprint: `fp-${key}` },
+    });
+
+    it('given an open session, when a confirmed payment is simulated and retried with its key: one payment, the retry answers it as replayed', async () => {
+      const { store, runner } = inMemoryRuntime({ now: () => new Date(T0.getTime() + 60_000) });
+      store.given(SESSION, [created], SCOPE);
+      const handler = new SimulatePaymentHandler(noBus, runner);
+      const first = await handler.simulate(simulate('k1'));
+      const retry = await handler.simulate(simulate('k1'));
+      expect(first).toMatchObject({ replayed: false, transaction: { status: 'CONFIRMED' }, session: { status: 'COMPLETED' } });
+      expect(retry).toMatchObject({ replayed: true, transaction: { id: first.transaction.id }, session: { status: 'COMPLETED' } });
+      expect(typesOf(store.events(SESSION))).toEqual([CheckoutSessionEventType.Created, CheckoutSessionEventType.Completed, MerchantEventType.CheckoutSessionCompleted]);
+    });
+
+    it('given a completed session, when another payment is simulated: refused with the completed rule, nothing appended', async () => {
+      const { store, runner } = inMemoryRuntime({ now: () => new Date(T0.getTime() + 60_000) });
+      store.given(SESSION, [created], SCOPE);
+      const handler = new SimulatePaymentHandler(noBus, runner);
+      await handler.simulate(simulate('k1'));
+      const refusal = await handler.simulate(simulate('k2', 'failed')).catch((error: unknown) => error);
+      expect(refusal).toMatchObject({ message: 'Checkout session already completed', details: { rule: SESSION_COMPLETED_RULE } });
+      expect(store.events(SESSION)).toHaveLength(3);
+    });
+  });
+});

@@ -1,0 +1,29 @@
+import type { AppendStreamsReply, IdempotencyToken, MerchantScope, StoredEvent, StreamAppend } from '@pp/contracts';
+
+/** Who caused an append, beyond the merchant scope it is recorded under. */
+export interface AppendOptions {
+  /** Recorded with the append: a second append with the same key appends nothing and answers the first one (replayed). */
+  idempotency?: IdempotencyToken;
+  causationId?: string;
+}
+
+/**
+ * Where aggregates' streams live. Production reads and appends through the
+ * ledger over the bus (LedgerEventStore); tests of handler logic use the
+ * in-memory one in @pp/testing, which keeps the same rules (per-stream
+ * expected versions, all-or-nothing appends, idempotency keys).
+ */
+export interface EventStore {
+  /** The stream's events in order and its last version (0, and no events, when it does not exist). */
+  readStream(streamId: string): Promise<{ version: number; events: StoredEvent[] }>;
+  /**
+   * Appends to every stream or to none, each at its expected version;
+   * CONCURRENCY_CONFLICT when one has moved.
+   */
+  appendStreams(streams: StreamAppend[], scope: MerchantScope, options?: AppendOptions): Promise<AppendStreamsReply>;
+  /** The append an idempotency key already recorded, or undefined when it recorded none. */
+  replay(scope: MerchantScope, idempotency: IdempotencyToken): Promise<AppendStreamsReply | undefined>;
+}
+
+/** Nest token of the EventStore. */
+export const EVENT_STORE = Symbol('EVENT_STORE');
