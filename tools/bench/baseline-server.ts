@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
 
 /**
- * The yardstick for DESIGN.md §6: the least a create-session endpoint could
+ * The yardstick for PRODUCT-RULES §D6: the least a create-session endpoint could
  * do in one process — parse the JSON body, one INSERT (its own commit), answer
  * 201. The gateway → sessions → ledger path must reach at least its req/s.
  */

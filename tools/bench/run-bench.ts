@@ -9,7 +9,7 @@ import { measureIdleMemory } from './memory';
 import { measureWebhookLatency } from './webhook-latency';
 
 /**
- * `npm run bench` (DESIGN.md §6): measures each path side by side with its
+ * `npm run bench` (PRODUCT-RULES §D6): measures each path side by side with its
  * baseline in one run on this machine, prints a table and writes a JSON
  * report to bench/reports/ so two runs can be compared. Figures only; nothing
  * here is a pass/fail test.

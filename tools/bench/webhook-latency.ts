@@ -12,8 +12,8 @@ export interface LatencyResult {
 const PATH = '/bench-latency';
 
 /**
- * simulate-payment → signed payment.confirmed at a local receiver (DESIGN.md
- * §6): one payment at a time, each timed from sending the request to the
+ * simulate-payment → signed payment.confirmed at a local receiver (PRODUCT-RULES
+ * §D6): one payment at a time, each timed from sending the request to the
  * receiver getting the webhook, matched by session id.
  */
 export async function measureWebhookLatency(gatewayUrl: string, key: string, payments: number, timeoutMs = 30_000): Promise<LatencyResult> {

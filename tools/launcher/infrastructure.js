@@ -1,6 +1,6 @@
 /**
  * Makes sure Postgres, NATS with JetStream and Redis answer, in this order of
- * preference (DESIGN.md §5):
+ * preference (PRODUCT-RULES §D5):
  *   1. a running Docker engine: `docker compose up -d postgres redis` (ports on 127.0.0.1 only);
  *   2. servers already listening at the configured URLs;
  *   3. servers installed on this machine but stopped: start them;

@@ -1,5 +1,5 @@
 /**
- * The project's own NATS server for `npm start` and `npm test` (DESIGN.md §5):
+ * The project's own NATS server for `npm start` and `npm test` (PRODUCT-RULES §D5):
  * never an open server that happens to listen on 4222. Each bus identity
  * (every service, the mail pipeline, the test harness) gets a generated
  * password, kept in .dev/nats/identities.json (git-ignored, mode 0600); the

@@ -12,7 +12,7 @@ export class CheckoutConfig extends WithTrustedProxies(WithCheckoutUrls(BaseConf
   @Max(65535)
   CHECKOUT_PORT = 3001;
 
-  /** Public base of the client script, served by this app at /v1/checkout.js (SPEC §4.8 {sdk_url}). */
+  /** Public base of the client script, served by this app at /v1/checkout.js (PRODUCT-RULES §4.8 {sdk_url}). */
   @Matches(HTTP_URL, { message: 'must be an http(s) URL, e.g. http://localhost:3001' })
   SDK_URL!: string;
 

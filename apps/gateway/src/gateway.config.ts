@@ -10,11 +10,11 @@ export class GatewayConfig extends WithTrustedProxies(WithRedis(WithDatabase(Bas
   @Max(65535)
   GATEWAY_PORT = 3000;
 
-  /** Bearer token of the platform operator for /v1/admin routes (DESIGN.md §4); 32+ random characters, no placeholder. */
+  /** Bearer token of the platform operator for /v1/admin routes (PRODUCT-RULES §D4); 32+ random characters, no placeholder. */
   @IsStrongSecret(32)
   ADMIN_TOKEN!: string;
 
-  /** Bearer token of the mail relay for /v1/internal/ingest-email (DESIGN.md §4); 32+ random characters, no placeholder. */
+  /** Bearer token of the mail relay for /v1/internal/ingest-email (PRODUCT-RULES §D4); 32+ random characters, no placeholder. */
   @IsStrongSecret(32)
   INGEST_TOKEN!: string;
 

@@ -3,7 +3,7 @@ import { IsInt, IsOptional, Max, Min } from 'class-validator';
 import { BaseConfig, toInt, WithCheckoutUrls, WithRedis } from '@pp/platform';
 
 export class SessionsConfig extends WithCheckoutUrls(WithRedis(BaseConfig)) {
-  /** Lifetime of a checkout session (SPEC §8: 30 minutes). */
+  /** Lifetime of a checkout session (PRODUCT-RULES §8: 30 minutes). */
   @IsOptional()
   @Transform(toInt)
   @IsInt({ message: 'must be a whole number of seconds' })

@@ -24,7 +24,7 @@ export class WebhooksConfig extends WithRedis(WithDatabase(BaseConfig)) {
   /**
    * Seconds to wait before each attempt, comma-separated: the first entry
    * delays the first attempt, the number of entries is the number of
-   * automatic attempts (DESIGN.md §4). Fractions are allowed (tests).
+   * automatic attempts (PRODUCT-RULES §D4). Fractions are allowed (tests).
    */
   @IsOptional()
   @Matches(/^\s*\d+(\.\d+)?(\s*,\s*\d+(\.\d+)?)*\s*$/, { message: 'must be comma-separated seconds, e.g. 0,5,300,1800' })

@@ -10,7 +10,7 @@ export interface ListPage<T> {
 /** `limit` arrives as a query-string text; a short run of digits becomes a number, anything else fails validation. */
 export const toPageLimit = ({ value }: { value: unknown }) => (typeof value === 'string' && /^\d{1,3}$/.test(value) ? Number(value) : value);
 
-/** `limit` of the merchant-facing lists (SPEC §4.3, §4.4): 1 to 50, default 10 where the list is served. */
+/** `limit` of the merchant-facing lists (PRODUCT-RULES §4.3, §4.4): 1 to 50, default 10 where the list is served. */
 export class PageLimitParams {
   @IsOptional()
   @Transform(toPageLimit)

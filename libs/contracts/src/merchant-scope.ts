@@ -14,7 +14,7 @@ export class MerchantScope {
   livemode!: boolean;
 }
 
-/** The Idempotency-Key of the HTTP request and a fingerprint of its body, recorded with the append (DESIGN.md §3). */
+/** The Idempotency-Key of the HTTP request and a fingerprint of its body, recorded with the append (PRODUCT-RULES §D3). */
 export class IdempotencyToken {
   @IsString()
   @Length(1, 255)

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createCuid2 as createId } from './cuid2';
 
-/** Prefixes of service-issued identifiers (DESIGN.md §3). */
+/** Prefixes of service-issued identifiers (PRODUCT-RULES §D3). */
 export const ID_PREFIX = {
   event: 'evt_',
   webhookEndpoint: 'wh_',
@@ -15,7 +15,7 @@ export const ID_PREFIX = {
 
 export type IdKind = keyof typeof ID_PREFIX;
 
-/** Checkout sessions use bare CUID2s (SPEC §2.1). */
+/** Checkout sessions use bare CUID2s (PRODUCT-RULES §2.1). */
 export const newSessionId = (): string => createId();
 
 export const newId = (kind: IdKind): string => `${ID_PREFIX[kind]}${createId()}`;

@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 
 /**
  * Transfer memo: "PP-" plus 6 characters from an alphabet without look-alikes
- * (no 0/O, 1/I/L), DESIGN.md §3.
+ * (no 0/O, 1/I/L), PRODUCT-RULES §D3.
  */
 export const MEMO_ALPHABET = '23456789ABCDEFGHJKMNPQRSTUVWXYZ';
 export const MEMO_BODY_LENGTH = 6;

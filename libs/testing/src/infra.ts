@@ -4,7 +4,7 @@ import { TEST_CLIENT } from '@pp/contracts';
 import { REPO_ROOT } from './service-process';
 
 /**
- * The URL of each bus identity on the project's NATS server (DESIGN.md §4):
+ * The URL of each bus identity on the project's NATS server (PRODUCT-RULES §D4):
  * exported by `npm test` (tools/launcher/test.js) as TEST_NATS_IDENTITIES, or
  * read from what the launcher generated (.dev/nats) when Jest runs directly.
  */

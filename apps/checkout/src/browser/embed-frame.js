@@ -1,5 +1,5 @@
 // First document of the embedded checkout frame (served at /assets/embed-frame.js).
-// Protocol with the client script on the merchant's page (SPEC §4.8):
+// Protocol with the client script on the merchant's page (PRODUCT-RULES §4.8):
 //   frame → parent  { type: 'pp:ready' }                      once loaded
 //   parent → frame  { type: 'pp:init', clientSecret }          accepted only from the parent window at parent_origin
 //   frame → parent  { type: 'pp:error', message }              wrong key, secret or mode

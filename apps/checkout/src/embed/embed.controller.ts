@@ -13,7 +13,7 @@ import { ClientSessionResolver } from './client-session.resolver';
 const NOT_ALLOWED_HERE = 'This site is not allowed to embed this merchant’s checkout (frame_ancestors)';
 
 /**
- * The embedded checkout frame (SPEC §4.8). Each document may be framed only
+ * The embedded checkout frame (PRODUCT-RULES §4.8). Each document may be framed only
  * by the one origin it was opened for (CSP frame-ancestors), and that origin
  * must be in the merchant's frame_ancestors when the merchant lists any.
  * The client secret never appears in a URL: the parent page hands it over

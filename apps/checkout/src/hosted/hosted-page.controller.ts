@@ -9,7 +9,7 @@ import { negotiateLocale } from '../pages/locale';
 import { messagePage } from '../pages/message-page.template';
 import { PayerSessionReader } from './payer-session.reader';
 
-/** The hosted checkout page (SPEC §4.8) at CHECKOUT_URL_BASE/sessions/<id>, its live status and the test-mode simulator. */
+/** The hosted checkout page (PRODUCT-RULES §4.8) at CHECKOUT_URL_BASE/sessions/<id>, its live status and the test-mode simulator. */
 @Controller('sessions')
 export class HostedPageController {
   constructor(

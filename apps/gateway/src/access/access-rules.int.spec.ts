@@ -6,7 +6,7 @@ import { GatewayClient, type CallOptions } from '../testing/gateway-client';
 import { PUBLISHABLE_KEY_REFUSED } from './route-access';
 
 /*
- * SPEC §5 and §7 as a table: every credential against every route family.
+ * PRODUCT-RULES §5 and §7 as a table: every credential against every route family.
  * Only the gateway runs, so a request that passes the access checks of a
  * checkout route reaches the bus and gets 503 (no sessions service); admin
  * routes answer for themselves. To cover a new route family, add a row to
@@ -223,7 +223,7 @@ const CREDENTIALS: Credential[] = [
   'admin_token',
 ];
 
-/** The rules of SPEC §5 (key types, scopes) and §7 (401 and 403 messages). */
+/** The rules of PRODUCT-RULES §5 (key types, scopes) and §7 (401 and 403 messages). */
 function expectedFor(route: RouteRow, credential: Credential): Expected {
   if ('admin' in route.access) return credential === 'admin_token' ? route.granted : { status: 401, error: INVALID_ADMIN };
   const special = route.grantedFor?.[credential];
@@ -243,7 +243,7 @@ function expectedFor(route: RouteRow, credential: Credential): Expected {
   }
 }
 
-describe('access rules (SPEC §5, §7) for every credential and route family', () => {
+describe('access rules (PRODUCT-RULES §5, §7) for every credential and route family', () => {
   let stack: TestStack;
   let gateway: GatewayClient;
   let merchant: ProvisionedMerchantView;

@@ -8,7 +8,7 @@ import type { ProvisionedMerchantView } from '../identity/identity.views';
 import { GatewayClient } from '../testing/gateway-client';
 
 /*
- * Live e-mail ingest end to end (SPEC §3.1-§3.2, issue 7): signed Interac
+ * Live e-mail ingest end to end (PRODUCT-RULES §3.1-§3.2, issue 7): signed Interac
  * notices posted to POST /v1/internal/ingest-email or published to JetStream
  * become payments of the merchant whose deposit address they were sent to,
  * through the real gateway, ingest, sessions and ledger processes.
@@ -74,7 +74,7 @@ describe('live e-mail ingest: matching, review, quarantine', () => {
       body: { amount, currency: 'cad', reference: `order-${randomUUID()}`, success_url: 'https://shop.example/ok', cancel_url: 'https://shop.example/no' },
     });
     expect(result.status).toBe(201);
-    return { ...result.body, amount }; // the creation answer (SPEC §4.1) does not repeat the amount
+    return { ...result.body, amount }; // the creation answer (PRODUCT-RULES §4.1) does not repeat the amount
   }
   const sessionOf = async (token: string, id: string): Promise<Session> => (await gateway.call(`/v1/checkout/sessions/${id}`, { token })).body;
 

@@ -8,7 +8,7 @@ const FRAME_ANCESTOR = /^https?:\/\/(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0
 
 const EMAIL_RULES = { message: (field: string) => `${field} must be an e-mail address` };
 
-/** Body of POST /v1/admin/merchants (DESIGN.md §4). */
+/** Body of POST /v1/admin/merchants (PRODUCT-RULES §D4). */
 export class CreateMerchantBody {
   @IsString({ message: 'name must be a string' })
   @Length(1, 200, { message: 'name must be 1 to 200 characters' })

@@ -17,7 +17,7 @@ import {
 const MERCHANT_ID = /^mer_[a-z0-9]{1,64}$/;
 const KEY_ID = /^key_[a-z0-9]{1,64}$/;
 
-/** Platform bootstrap and key management for the operator (DESIGN.md §4), behind Bearer $ADMIN_TOKEN. */
+/** Platform bootstrap and key management for the operator (PRODUCT-RULES §D4), behind Bearer $ADMIN_TOKEN. */
 @ApiTags('admin')
 @Controller('v1/admin')
 export class AdminController {

@@ -18,7 +18,7 @@ import { CHECKOUT_SESSION_CREATED_SCHEMA, CHECKOUT_SESSION_SCHEMA } from './chec
 /** Session ids are CUID2s; anything else cannot exist, so it is not worth a bus call. */
 const SESSION_ID = /^[a-z0-9]{1,64}$/;
 
-/** SPEC §4.1 and §4.2: authenticated, validated and made idempotent here; decided by the sessions service. */
+/** PRODUCT-RULES §4.1 and §4.2: authenticated, validated and made idempotent here; decided by the sessions service. */
 @ApiTags('checkout sessions')
 @Controller('v1/checkout/sessions')
 export class CheckoutSessionsController {

@@ -8,7 +8,7 @@ import type { ProvisionedMerchantView } from '../identity/identity.views';
 import { GatewayClient } from '../testing/gateway-client';
 
 /*
- * The gateway's half of SPEC §4.1 and §4.2 over real NATS. A stand-in for the
+ * The gateway's half of PRODUCT-RULES §4.1 and §4.2 over real NATS. A stand-in for the
  * sessions service answers on the bus, so these tests see exactly what the
  * gateway sends and how it maps each answer.
  */

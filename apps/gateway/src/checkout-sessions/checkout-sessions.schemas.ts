@@ -1,6 +1,6 @@
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 
-/** Response shapes of SPEC §4.1 and §4.2 for the OpenAPI document (libs/contracts checkout-session.views.ts has the types). */
+/** Response shapes of PRODUCT-RULES §4.1 and §4.2 for the OpenAPI document (libs/contracts checkout-session.views.ts has the types). */
 const dateTime: SchemaObject = { type: 'string', format: 'date-time' };
 const status: SchemaObject = { type: 'string', enum: ['PENDING', 'COMPLETED', 'EXPIRED'] };
 const memo: SchemaObject = { type: 'string', pattern: '^PP-[A-Z0-9]{6}$', example: 'PP-7K3M9Q' };

@@ -12,7 +12,7 @@ import { PAYER_SESSION_SCHEMA } from './client-checkout.schemas';
 export const CLIENT_SECRET_HEADER = 'x-client-secret';
 
 /**
- * Client-side checkout (SPEC §4.8): the embedded frame opens a session with a
+ * Client-side checkout (PRODUCT-RULES §4.8): the embedded frame opens a session with a
  * publishable key and the session's client secret. The secret travels in a
  * header, not the URL, so it stays out of access and error logs. Budgets:
  * per client address for every request, per session and per key once the

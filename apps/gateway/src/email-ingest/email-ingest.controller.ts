@@ -19,7 +19,7 @@ import { ApiJsonResponse } from '../openapi/api-docs.decorators';
 const HEADER_LINE = /^[!-9;-~]+:[^\r\n]*$/m;
 
 /**
- * DESIGN.md §4 e-mail ingest over HTTP, for mail pipelines that cannot publish
+ * PRODUCT-RULES §D4 e-mail ingest over HTTP, for mail pipelines that cannot publish
  * to JetStream. The raw bytes go to the ingest service unchanged (inline, or
  * through the blob bucket when larger than one NATS message), which stores
  * them before answering. Duplicates are the ingest service's to recognise

@@ -27,7 +27,7 @@ const CLIENT_MESSAGES: Record<number, string> = {
 /**
  * The only place errors become HTTP: every failure, from a Fastify parser,
  * a hook, a handler or a service across the bus, is answered as exactly
- * `{ "error": string }` (SPEC §7). Unexpected errors are logged with their
+ * `{ "error": string }` (PRODUCT-RULES §7). Unexpected errors are logged with their
  * stack and answered 500 naming the request id.
  */
 @Catch()

@@ -11,7 +11,7 @@ export const IDEMPOTENCY_HEADER = 'idempotency-key';
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 
 /**
- * Idempotency for every authenticated POST (DESIGN.md §3), as two hooks: before
+ * Idempotency for every authenticated POST (PRODUCT-RULES §D3), as two hooks: before
  * the handler, reserve the key or answer a replay (200, X-Cache-Lookup: HIT,
  * the original body); when the response is sent, keep it for 24 hours if it
  * succeeded, or free the key so the client can retry a failure.

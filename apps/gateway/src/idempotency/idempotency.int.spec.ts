@@ -3,7 +3,7 @@ import { TestStack } from '@pp/testing';
 import type { ProvisionedMerchantView } from '../identity/identity.views';
 import { GatewayClient } from '../testing/gateway-client';
 
-describe('Idempotency-Key on every POST (DESIGN.md §3)', () => {
+describe('Idempotency-Key on every POST (PRODUCT-RULES §D3)', () => {
   let stack: TestStack;
   let gateway: GatewayClient;
   let merchant: ProvisionedMerchantView;

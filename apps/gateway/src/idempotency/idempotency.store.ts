@@ -7,7 +7,7 @@ import { type IdempotencyEntryKeys, IdempotencyKeys, type StoredResponse } from 
 
 export type { StoredResponse } from './idempotency.keys';
 
-/** Replays are served for 24 hours (SPEC §8). */
+/** Replays are served for 24 hours (PRODUCT-RULES §8). */
 export const IDEMPOTENCY_RETENTION_SECONDS = 24 * 60 * 60;
 /** How long a request may hold its key before another attempt may take over (a crashed gateway frees it this way). */
 export const IDEMPOTENCY_LOCK_SECONDS = 60;
@@ -47,7 +47,7 @@ end
 return 0`;
 
 /**
- * Idempotency-Key records in Redis (DESIGN.md §3): reserved with SET NX while
+ * Idempotency-Key records in Redis (PRODUCT-RULES §D3): reserved with SET NX while
  * the first request runs, then replaced by its sealed response for 24 hours.
  * Keys are scoped (merchant and mode, or the admin token); names and contents
  * are keyed and sealed by IdempotencyKeys, so Redis holds no secret.

@@ -9,7 +9,7 @@ export interface KeyKind {
 }
 
 /**
- * Key prefixes (SPEC §5), longest first: "pp_live_test_" must be tried before
+ * Key prefixes (PRODUCT-RULES §5), longest first: "pp_live_test_" must be tried before
  * "pp_live_" and "pp_pub_test_" before "pp_pub_", or test keys would parse as live.
  */
 const PREFIXES: ReadonlyArray<readonly [prefix: string, kind: KeyKind]> = [

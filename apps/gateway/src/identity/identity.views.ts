@@ -42,7 +42,7 @@ export interface DashboardUserView {
   password?: string;
 }
 
-/** 201 body of POST /v1/admin/merchants (DESIGN.md §4); the keys are shown once. */
+/** 201 body of POST /v1/admin/merchants (PRODUCT-RULES §D4); the keys are shown once. */
 export interface ProvisionedMerchantView {
   merchant_id: string;
   keys: { live_secret: string; test_secret: string; live_publishable: string; test_publishable: string };

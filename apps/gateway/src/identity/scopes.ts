@@ -6,7 +6,7 @@ export const SCOPES = ['checkout.write', 'payments.read', 'events.read', 'webhoo
 
 export type Scope = (typeof SCOPES)[number];
 
-/** Secret keys carry every scope (DESIGN.md §3); restricted keys carry only the ones chosen for them. */
+/** Secret keys carry every scope (PRODUCT-RULES §D3); restricted keys carry only the ones chosen for them. */
 export const SECRET_KEY_SCOPES: readonly Scope[] = SCOPES;
 
 export const isScope = (value: unknown): value is Scope => (SCOPES as readonly unknown[]).includes(value);

@@ -22,7 +22,7 @@ import { MERCHANT_EVENT_DETAIL_SCHEMA, MERCHANT_EVENT_SCHEMA } from './merchant-
 /** How long an event's page waits for its delivery attempts before showing none. */
 const DELIVERIES_TIMEOUT_MS = 1000;
 
-/** SPEC §4.4 and §4.5: merchant-visible events of the key's merchant and mode, with their webhook deliveries. */
+/** PRODUCT-RULES §4.4 and §4.5: merchant-visible events of the key's merchant and mode, with their webhook deliveries. */
 @ApiTags('events')
 @Controller('v1/events')
 export class MerchantEventsController {

@@ -1,7 +1,7 @@
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { MerchantEventType, WebhookDeliveryStatus } from '@pp/contracts';
 
-/** SPEC §2.3 and §2.4 for the OpenAPI document (libs/contracts merchant-events has the types). */
+/** PRODUCT-RULES §2.3 and §2.4 for the OpenAPI document (libs/contracts merchant-events has the types). */
 export const MERCHANT_EVENT_SCHEMA: SchemaObject = {
   type: 'object',
   required: ['id', 'type', 'livemode', 'data', 'created_at'],

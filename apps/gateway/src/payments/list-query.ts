@@ -8,7 +8,7 @@ export const INVALID_QUERY = 'Invalid query parameters';
 
 /**
  * Parses a list route's query string with its contract class. Any problem,
- * unknown parameters included, is 400 'Invalid query parameters' (SPEC §7),
+ * unknown parameters included, is 400 'Invalid query parameters' (PRODUCT-RULES §7),
  * never the body's 'Validation failed' message.
  */
 export function parseListQuery<T extends object>(params: new () => T, raw: unknown): T {

@@ -9,7 +9,7 @@ import { ApiJsonResponse } from '../openapi/api-docs.decorators';
 import { listPage, parseListQuery } from './list-query';
 import { TRANSACTION_SCHEMA } from './payments.schemas';
 
-/** SPEC §4.3: the key's merchant and mode only, newest first, paged with starting_after and X-Has-More. */
+/** PRODUCT-RULES §4.3: the key's merchant and mode only, newest first, paged with starting_after and X-Has-More. */
 @ApiTags('payments')
 @Controller('v1/payments')
 export class PaymentsController {

@@ -1,7 +1,7 @@
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { TRANSACTION_STATUSES, VERIFICATION_METHODS } from '@pp/contracts';
 
-/** SPEC §2.2 plus session_id, livemode (DESIGN.md §3), review_reasons and verified_by. */
+/** PRODUCT-RULES §2.2 plus session_id, livemode (PRODUCT-RULES §D3), review_reasons and verified_by. */
 export const TRANSACTION_SCHEMA: SchemaObject = {
   type: 'object',
   required: ['id', 'etransfer_ref', 'amount', 'sender_name', 'sender_email', 'comment', 'status', 'verification_method', 'created_at', 'session_id', 'livemode'],

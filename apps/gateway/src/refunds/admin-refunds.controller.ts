@@ -10,7 +10,7 @@ import { Actor, refundId } from './refund-params';
 import { REFUND_LIST_SCHEMA, REFUND_SCHEMA } from './refunds.schemas';
 
 /**
- * The platform operator's live refund flow (SPEC §3.3), behind Bearer
+ * The platform operator's live refund flow (PRODUCT-RULES §3.3), behind Bearer
  * $ADMIN_TOKEN, so it can be driven with curl until the dashboard's admin
  * console puts it behind /api/admin/refunds. Each action answers the refund;
  * repeating an action answers it unchanged; a wrong stage is 409.

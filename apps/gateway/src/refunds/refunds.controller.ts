@@ -11,7 +11,7 @@ import { Actor, refundId } from './refund-params';
 import { REFUND_LIST_SCHEMA, REFUND_SCHEMA } from './refunds.schemas';
 
 /**
- * Full refunds of the key's merchant and mode (DESIGN.md §4): requested here,
+ * Full refunds of the key's merchant and mode (PRODUCT-RULES §D4): requested here,
  * decided by the refunds service. Test mode completes at once; live refunds
  * wait for the platform operator (admin-refunds.controller.ts).
  */

@@ -7,7 +7,7 @@ import type { ProvisionedMerchantView } from '../identity/identity.views';
 import { type CallResult, GatewayClient } from '../testing/gateway-client';
 
 /*
- * Refunds end to end (SPEC §3.3, issue 8): gateway → refunds → sessions
+ * Refunds end to end (PRODUCT-RULES §3.3, issue 8): gateway → refunds → sessions
  * (payment decision) → ledger, over HTTP wherever the route is HTTP. Test
  * payments come from the simulator, live ones from a recorded e-transfer,
  * as the ingest records them.

@@ -3,7 +3,7 @@ import { REFUND_STATUSES } from '@pp/contracts';
 
 const timestamp = (description: string): SchemaObject => ({ type: 'string', format: 'date-time', nullable: true, description });
 
-/** SPEC §2.5 with the fields DESIGN.md and issue 8 settle (libs/contracts refunds has the type). */
+/** PRODUCT-RULES §2.5 with the fields §D3 settles (libs/contracts refunds has the type). */
 export const REFUND_SCHEMA: SchemaObject = {
   type: 'object',
   required: ['id', 'payment_id', 'amount', 'status', 'livemode', 'requested_by', 'created_at'],

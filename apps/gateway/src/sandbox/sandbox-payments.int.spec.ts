@@ -7,7 +7,7 @@ import type { ProvisionedMerchantView } from '../identity/identity.views';
 import { GatewayClient } from '../testing/gateway-client';
 
 /*
- * SPEC §4.3-§4.6 end to end: gateway → sessions → ledger → Postgres, through
+ * PRODUCT-RULES §4.3-§4.6 end to end: gateway → sessions → ledger → Postgres, through
  * HTTP wherever the route is HTTP (manual verification is a bus command the
  * dashboard will send).
  */

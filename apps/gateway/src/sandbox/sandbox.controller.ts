@@ -13,7 +13,7 @@ export const SIMULATE_REQUIRES_TEST_KEY = 'Simulate payment requires a test key'
 
 const SIMULATION_SCHEMA = { type: 'object', required: ['transaction', 'session'], properties: { transaction: TRANSACTION_SCHEMA, session: CHECKOUT_SESSION_SCHEMA } };
 
-/** SPEC §4.6 with DESIGN.md §3's answers: test secret keys only; decided by the sessions service. */
+/** PRODUCT-RULES §4.6 with PRODUCT-RULES §D3's answers: test secret keys only; decided by the sessions service. */
 @ApiTags('sandbox')
 @Controller('v1/sandbox')
 export class SandboxController {

@@ -16,7 +16,7 @@ const ensure = (valid: boolean, message: string) => {
   if (!valid) throw new DomainError(ErrorCode.NotFound, message);
 };
 
-/** DESIGN.md §4 webhook endpoints, decided by the webhooks service, scoped to the key's merchant and mode. */
+/** PRODUCT-RULES §D4 webhook endpoints, decided by the webhooks service, scoped to the key's merchant and mode. */
 @ApiTags('webhooks')
 @Controller('v1')
 export class WebhookEndpointsController {

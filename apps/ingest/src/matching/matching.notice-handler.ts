@@ -13,7 +13,7 @@ export type MatchResult =
   | { disposition: 'confirmed' | 'manual_review'; merchant_id: string; payment_id: string };
 
 /**
- * Live e-mail matching (SPEC §3.1-§3.2): routes the notice to the merchant
+ * Live e-mail matching (PRODUCT-RULES §3.1-§3.2): routes the notice to the merchant
  * whose deposit address it names (signed recipient first, then any To or
  * Delivered-To) and hands the transfer with its evidence to
  * payments.record-transfer.v1, whose policy confirms it (AUTO_EMAIL) or

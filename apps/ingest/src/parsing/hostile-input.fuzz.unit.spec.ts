@@ -9,7 +9,7 @@ import { PARSE_LIMITS } from './parse-limits';
 /*
  * Adversarial shapes against everything the parser runs on untrusted mail
  * (issue 13 §5). Each check is a regression guard against super-linear work,
- * not a speed measurement (that is `npm run bench`, DESIGN §6): budgets are
+ * not a speed measurement (that is `npm run bench`, PRODUCT-RULES §D6): budgets are
  * CPU time of this process, so that other work on a shared machine does not
  * count, and sit far above what the linear code needs yet far below what the
  * old patterns took on the same input (5 s for 40,000 spaces after "PP",

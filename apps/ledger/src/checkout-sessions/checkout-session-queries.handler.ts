@@ -64,7 +64,7 @@ export class CheckoutSessionQueriesHandler {
   }
 
   /**
-   * SPEC §4.6 matches the reference case-insensitively, while references are
+   * PRODUCT-RULES §4.6 matches the reference case-insensitively, while references are
    * unique only as typed: an exact match wins, several case-insensitive
    * matches without one are ambiguous.
    */

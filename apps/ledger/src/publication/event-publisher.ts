@@ -28,7 +28,7 @@ interface Checkpoint {
 
 /**
  * Publishes committed events to JetStream in commit order, at least once and
- * without gaps (DESIGN.md §2). It reads only rows whose transaction is
+ * without gaps (PRODUCT-RULES §D2). It reads only rows whose transaction is
  * surely over (`transaction_id < pg_snapshot_xmin`), in (transaction_id,
  * position) order, and checkpoints on that pair: a transaction that took a
  * lower position but commits later is still ahead of the checkpoint, so it

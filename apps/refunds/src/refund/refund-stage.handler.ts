@@ -23,7 +23,7 @@ import { PAYMENT_ALREADY_REFUNDED } from './request-refund.handler';
 type StageCommand = RefundCommand extends infer C ? (C extends { kind: 'request' } ? never : Omit<C, 'now'>) : never;
 
 /**
- * The stages after REQUESTED (SPEC §3.3). The platform admin drives the live
+ * The stages after REQUESTED (PRODUCT-RULES §3.3). The platform admin drives the live
  * flow (approve or reject, mark sent, complete with evidence, or fail when
  * the outbound transfer bounced); the merchant may cancel before SENT.
  * Completing appends refund.completed and the payment's refund

@@ -10,7 +10,7 @@ import {
 } from '@pp/contracts';
 
 /*
- * The refund aggregate as a pure decider (SPEC §2.5, §3.3; stages in
+ * The refund aggregate as a pure decider (PRODUCT-RULES §2.5, §3.3; stages in
  * libs/contracts refunds/refund.views.ts):
  *
  *   (none)    --request-->   REQUESTED   (test mode: REQUESTED, APPROVED, SENT, COMPLETED at once)
@@ -67,7 +67,7 @@ export type RefundCommand =
   | { kind: 'fail'; by: string; failureReason: string; now: Date }
   | { kind: 'cancel'; by: string; now: Date };
 
-/** Who moves a test-mode refund through its stages (SPEC §3.3: auto-approval). */
+/** Who moves a test-mode refund through its stages (PRODUCT-RULES §3.3: auto-approval). */
 export const TEST_MODE_ACTOR = 'system:test_mode';
 
 const VERB: Record<Exclude<RefundCommand['kind'], 'request'>, string> = {

@@ -86,7 +86,7 @@ const AT = {
   CANCELLED: [requested(), cancelled],
 } as const;
 
-describe('refund decider (SPEC §3.3)', () => {
+describe('refund decider (PRODUCT-RULES §3.3)', () => {
   it('given nothing, when a live refund is requested: REQUESTED for the full amount, waiting for an admin', () => {
     const history = given(requested());
     expect(types(given().when(request()))).toEqual([RefundEventType.Requested]);

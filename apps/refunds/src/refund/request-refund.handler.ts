@@ -22,7 +22,7 @@ export const PAYMENT_ALREADY_REFUNDED = 'Payment already refunded';
 
 type RequestReply = RefundView & { replayed: boolean };
 /**
- * A full refund of a payment (SPEC §3.3), from the merchant API or the
+ * A full refund of a payment (PRODUCT-RULES §3.3), from the merchant API or the
  * dashboard. The payment aggregate (sessions) says whether it may be refunded
  * and how; at most one refund holds a payment, enforced by the refunds read
  * model's unique index in the append's transaction, so concurrent requests

@@ -15,7 +15,7 @@ import {
 } from '@pp/contracts';
 
 /*
- * The checkout-session aggregate as a pure decider (SPEC §3.1): `decide`
+ * The checkout-session aggregate as a pure decider (PRODUCT-RULES §3.1): `decide`
  * turns a command and the current state into new events (or refuses with a
  * DomainError), `evolve` folds events into state. No I/O, no clock, no
  * randomness: the handlers pass time and generated values in.
@@ -41,7 +41,7 @@ export type CheckoutSessionCommand =
   | { kind: 'complete'; now: Date; transactionId: string | null }
   | { kind: 'expire'; now: Date };
 
-/** Whether a payment arriving `now` may still complete the session (SPEC §3.1: PENDING and not past its deadline). */
+/** Whether a payment arriving `now` may still complete the session (PRODUCT-RULES §3.1: PENDING and not past its deadline). */
 export const isOpen = (session: CheckoutSession, now: Date): boolean =>
   session.status === 'PENDING' && now.getTime() < Date.parse(session.expires_at);
 
@@ -115,7 +115,7 @@ const fact = <F extends Omit<CheckoutSessionFact, 'schema_version'>>(event: F): 
   data: { ...event.data },
 });
 
-/** The merchant-visible twin of a fact, appended with it (SPEC §6 data shape). */
+/** The merchant-visible twin of a fact, appended with it (PRODUCT-RULES §6 data shape). */
 function merchantEvent(type: MerchantEventType, session: CheckoutSession, status: CheckoutSessionStatus): MerchantEvent {
   const data = {
     reference: session.reference,

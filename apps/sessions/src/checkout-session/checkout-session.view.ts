@@ -1,7 +1,7 @@
 import type { CheckoutSessionCreatedView, CheckoutSessionView } from '@pp/contracts';
 import type { CheckoutSession } from './checkout-session.decider';
 
-/** Hosted checkout page of a session (SPEC §2.1). */
+/** Hosted checkout page of a session (PRODUCT-RULES §2.1). */
 export const checkoutUrl = (base: string, sessionId: string): string => `${base.replace(/\/+$/, '')}/sessions/${sessionId}`;
 
 export const createdView = (session: CheckoutSession, checkoutUrlBase: string): CheckoutSessionCreatedView => ({

@@ -5,7 +5,7 @@ import { validateSync } from 'class-validator';
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 /**
- * The rules of POST /v1/checkout/sessions (SPEC §4.1) that the service owns,
+ * The rules of POST /v1/checkout/sessions (PRODUCT-RULES §4.1) that the service owns,
  * with messages that name the field: the body's own decorators, then URLs
  * (https; http only for localhost in test mode) and the metadata limit.
  */

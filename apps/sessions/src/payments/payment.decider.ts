@@ -16,7 +16,7 @@ import {
 } from '@pp/contracts';
 
 /*
- * The payment (transaction) aggregate as a pure decider, exactly SPEC §3.2:
+ * The payment (transaction) aggregate as a pure decider, exactly PRODUCT-RULES §3.2:
  *
  *   (none)                 --record-->  CONFIRMED | FAILED | REQUIRES_MANUAL_REVIEW
  *   REQUIRES_MANUAL_REVIEW --verify-->  CONFIRMED (MANUAL_ADMIN)      verify on CONFIRMED: nothing
@@ -42,7 +42,7 @@ export type PaymentCommand =
   | { kind: 'verify'; verifiedBy: string; now: Date }
   | { kind: 'refund'; refundId: string; now: Date };
 
-/** A transition SPEC §3.2 does not allow; CONFLICT with details.rule = 'payment_transition'. */
+/** A transition PRODUCT-RULES §3.2 does not allow; CONFLICT with details.rule = 'payment_transition'. */
 export class PaymentTransitionRefused extends DomainError {
   constructor(from: TransactionStatus | null, command: PaymentCommand['kind'], message: string) {
     super(ErrorCode.Conflict, message, { rule: PAYMENT_TRANSITION_RULE, from, command });
@@ -114,7 +114,7 @@ const fact = <F extends Omit<PaymentFact, 'schema_version'>>(event: F): F & { sc
   data: { ...event.data },
 });
 
-/** SPEC §6 data, plus the ids; payments with no session show their transfer memo as reference. */
+/** PRODUCT-RULES §6 data, plus the ids; payments with no session show their transfer memo as reference. */
 function merchantEvent(type: MerchantEventType, payment: Payment): MerchantEvent {
   const data: MerchantEventDataV1 = {
     reference: payment.session_reference ?? payment.etransfer_ref ?? '',

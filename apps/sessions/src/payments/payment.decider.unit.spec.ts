@@ -52,7 +52,7 @@ const refusal = refusalOf;
 
 const types = (events: PaymentEvent[]) => events.map((event) => event.type);
 
-describe('payment decider (SPEC §3.2)', () => {
+describe('payment decider (PRODUCT-RULES §3.2)', () => {
   it.each([
     ['CONFIRMED', MerchantEventType.PaymentConfirmed],
     ['FAILED', MerchantEventType.PaymentFailed],

@@ -28,7 +28,7 @@ export const paymentIdOfEmail = (emailId: string): string =>
   `txn_${createHash('sha256').update(`email:${emailId}`).digest('hex').slice(0, 24)}`;
 
 /**
- * A live transfer e-mail from the ingest (SPEC §3.1, §3.2, DESIGN.md §3):
+ * A live transfer e-mail from the ingest (PRODUCT-RULES §3.1, §3.2, PRODUCT-RULES §D3):
  * loads the session its memo names and records the payment the
  * transfer-match policy decides. A confirmation completes the session in the
  * same append; anything else is never lost: a REQUIRES_MANUAL_REVIEW payment

@@ -36,7 +36,7 @@ export const SIMULATED_SENDER = { name: 'Test Payer', email: 'test.payer@example
 const CLOSED_SESSION_RULES: ReadonlySet<unknown> = new Set([SESSION_COMPLETED_RULE, SESSION_EXPIRED_RULE]);
 
 /**
- * The sandbox simulator (SPEC §4.6, DESIGN.md §3): records a test payment
+ * The sandbox simulator (PRODUCT-RULES §4.6, PRODUCT-RULES §D3): records a test payment
  * with the chosen outcome. `confirmed` completes the session in the same
  * atomic append (payment and session streams, each at its loaded version),
  * so two confirmations of one session can never both commit. `failed` and

@@ -26,7 +26,7 @@ export const payableSessionId = (memoOwner: CheckoutSessionRef | undefined, merc
 
 /**
  * Whether a live e-mail transfer confirms automatically (AUTO_EMAIL) or needs
- * manual review, and why (SPEC §3.2, docs/INGEST-FORMATS.md "Matching"). It
+ * manual review, and why (PRODUCT-RULES §3.2, docs/INGEST-FORMATS.md "Matching"). It
  * confirms only when every one of these holds, and no reason is recorded:
  * - the memo names a PENDING, unexpired live session of this merchant with the same amount;
  * - a trusted DKIM signature proves Interac sent the notice;

@@ -8,7 +8,7 @@ import { transactionView } from './payment.view';
 import { sessionCompletion } from './session-completion';
 
 /**
- * Manual verification by a merchant administrator (SPEC §3.2, DESIGN.md §3):
+ * Manual verification by a merchant administrator (PRODUCT-RULES §3.2, PRODUCT-RULES §D3):
  * a REQUIRES_MANUAL_REVIEW payment becomes CONFIRMED (MANUAL_ADMIN) with
  * payment.confirmed, and completes its session in the same append when the
  * session is still PENDING and unexpired. An expired session stays EXPIRED

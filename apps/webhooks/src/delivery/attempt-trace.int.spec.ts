@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { TestStack, WebhookReceiver, waitFor } from '@pp/testing';
 
 /*
- * DESIGN/issue: each delivery attempt's span links to the trace of the request
+ * Each delivery attempt's span links to the trace of the request
  * that caused the event. A caller sends its own W3C traceparent to the
  * gateway; the spans every service exports (OTLP/HTTP JSON, to a collector in
  * this test) must show the gateway continuing that trace and the webhook

@@ -23,7 +23,7 @@ export const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
 const newSecret = () => `whsec_${randomToken(32)}`;
 const notFound = () => new DomainError(ErrorCode.NotFound, 'Webhook endpoint not found');
 
-/** Endpoint registry (DESIGN.md §4 webhook endpoints); the gateway checks the webhooks.write scope. */
+/** Endpoint registry (PRODUCT-RULES §D4 webhook endpoints); the gateway checks the webhooks.write scope. */
 @Controller()
 export class EndpointsController {
   constructor(

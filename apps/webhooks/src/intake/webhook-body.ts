@@ -1,7 +1,7 @@
 import type { MerchantEventDataV1, StoredEvent, WebhookEventBody } from '@pp/contracts';
 
 /**
- * The body sent for a merchant-visible event (SPEC §6), serialised once: the
+ * The body sent for a merchant-visible event (PRODUCT-RULES §6), serialised once: the
  * stored text is what every attempt sends and signs.
  */
 export function webhookBody(event: StoredEvent<Partial<MerchantEventDataV1>>): string {

@@ -1,7 +1,7 @@
 import { SERVICE_NAMES, type ServiceName } from '../services';
 
 /**
- * Who may connect to the bus (DESIGN.md §4 "bus identities"): every service,
+ * Who may connect to the bus (PRODUCT-RULES §D4 "bus identities"): every service,
  * and the mail pipeline, which may only publish raw e-mails to JetStream.
  * Each has its own NATS user; the server's permissions are generated from
  * the subject registry (subject-registry.ts). Names are the NATS user names:

@@ -2,7 +2,7 @@ import type { CheckoutSessionStatus } from '../checkout-sessions';
 
 /**
  * What the payer's page may know of a session. Never the reference, the
- * metadata or the client secret (SPEC §2.1: not shown to the payer).
+ * metadata or the client secret (PRODUCT-RULES §2.1: not shown to the payer).
  * `status` is the status the payer should see: a PENDING session past its
  * expires_at is EXPIRED even before the expiry job has recorded it.
  */

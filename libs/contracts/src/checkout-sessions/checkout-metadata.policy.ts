@@ -1,7 +1,7 @@
 import { ValidateBy, type ValidationOptions } from 'class-validator';
 
 /**
- * Limits on a checkout session's metadata (SPEC §4.1: arbitrary key-value
+ * Limits on a checkout session's metadata (PRODUCT-RULES §4.1: arbitrary key-value
  * pairs, forwarded in every webhook of the session). Stripe's numbers: they
  * keep every event that carries the metadata far below a NATS message
  * (without a cap a 400 KB value made the payment event unpublishable, so a

@@ -1,6 +1,6 @@
 export type CheckoutSessionStatus = 'PENDING' | 'COMPLETED' | 'EXPIRED';
 
-/** 201 body of POST /v1/checkout/sessions (SPEC §4.1). */
+/** 201 body of POST /v1/checkout/sessions (PRODUCT-RULES §4.1). */
 export interface CheckoutSessionCreatedView {
   id: string;
   checkout_url: string;
@@ -12,7 +12,7 @@ export interface CheckoutSessionCreatedView {
   expires_at: string;
 }
 
-/** 200 body of GET /v1/checkout/sessions/:id (SPEC §4.2). */
+/** 200 body of GET /v1/checkout/sessions/:id (PRODUCT-RULES §4.2). */
 export interface CheckoutSessionView {
   id: string;
   amount: number;

@@ -5,7 +5,7 @@ import { MetadataLimit } from './checkout-metadata.policy';
 export const MAX_AMOUNT_CENTS = 99_999_999_99;
 
 /**
- * Body of POST /v1/checkout/sessions (SPEC §4.1), validated at the gateway's
+ * Body of POST /v1/checkout/sessions (PRODUCT-RULES §4.1), validated at the gateway's
  * edge and again by the sessions service. Rules that depend on the mode (http
  * URLs allowed only for localhost in test mode) are the service's. Metadata
  * limits: checkout-metadata.policy.ts.

@@ -1,6 +1,6 @@
 /**
  * JetStream subject the mail pipeline publishes raw RFC 822 bytes to
- * (DESIGN.md §4), before PP_NAMESPACE is prefixed. A message is acknowledged
+ * (PRODUCT-RULES §D4), before PP_NAMESPACE is prefixed. A message is acknowledged
  * once the ingest service has stored it. Do not rename without a migration.
  */
 export const INGEST_RAW_EMAIL_SUBJECT = 'ingest.email.raw';

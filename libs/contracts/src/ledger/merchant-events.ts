@@ -1,7 +1,7 @@
 import type { Event } from './stored-event';
 
 /**
- * Merchant-visible event types (SPEC §6, DESIGN §3). Each is appended in the
+ * Merchant-visible event types (PRODUCT-RULES §6, PRODUCT-RULES §D3). Each is appended in the
  * same append as the fact that caused it, gets a stable evt_ id there, is
  * projected to the merchant_events read model and delivered by webhooks.
  * Values are wire-visible: do not rename.
@@ -19,7 +19,7 @@ const MERCHANT_EVENT_TYPES: ReadonlySet<string> = new Set(Object.values(Merchant
 
 export const isMerchantEventType = (type: string): type is MerchantEventType => MERCHANT_EVENT_TYPES.has(type);
 
-/** `data` of every merchant-visible event (SPEC §6), schema version 1. */
+/** `data` of every merchant-visible event (PRODUCT-RULES §6), schema version 1. */
 export interface MerchantEventDataV1 {
   reference: string;
   amount: number;

@@ -1,7 +1,7 @@
 import { IsBoolean, IsInt, IsObject, IsOptional, IsString, Length, Matches, Max, Min } from 'class-validator';
 
 /**
- * Who and what caused an event, kept with it forever (DESIGN.md §2), so a
+ * Who and what caused an event, kept with it forever (PRODUCT-RULES §D2), so a
  * replay or a delivery days later still points at the request behind it.
  */
 export interface EventMetadata {

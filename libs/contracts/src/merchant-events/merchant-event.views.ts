@@ -1,6 +1,6 @@
 import type { WebhookDeliveryAttemptView } from '../webhooks/webhook.views';
 
-/** An event as GET /v1/events lists it (SPEC §2.3). */
+/** An event as GET /v1/events lists it (PRODUCT-RULES §2.3). */
 export interface MerchantEventView {
   id: string;
   type: string;
@@ -10,7 +10,7 @@ export interface MerchantEventView {
   created_at: string;
 }
 
-/** GET /v1/events/:id: the event and its webhook delivery attempts (SPEC §2.4). */
+/** GET /v1/events/:id: the event and its webhook delivery attempts (PRODUCT-RULES §2.4). */
 export interface MerchantEventDetailView extends MerchantEventView {
   deliveries: WebhookDeliveryAttemptView[];
 }

@@ -7,7 +7,7 @@ import type { MerchantEventView } from './merchant-event.views';
 export const EVENT_ID_PATTERN = /^evt_[a-z0-9]{8,64}$/;
 
 
-/** Query string of GET /v1/events (SPEC §4.4); any failure is 400 'Invalid query parameters'. */
+/** Query string of GET /v1/events (PRODUCT-RULES §4.4); any failure is 400 'Invalid query parameters'. */
 export class ListMerchantEventsParams extends PageLimitParams {
   @IsOptional()
   @IsIn(Object.values(MerchantEventType))

@@ -17,7 +17,7 @@ export enum PaymentEventType {
 
 export const TRANSACTION_STREAM = 'transaction';
 
-/** `details.rule` of the CONFLICT a refused payment transition gets (SPEC §3.2 allows no other). */
+/** `details.rule` of the CONFLICT a refused payment transition gets (PRODUCT-RULES §3.2 allows no other). */
 export const PAYMENT_TRANSITION_RULE = 'payment_transition';
 
 export const transactionStreamId = (transactionId: string): string => `${TRANSACTION_STREAM}-${transactionId}`;

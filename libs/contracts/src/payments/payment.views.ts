@@ -1,4 +1,4 @@
-/** Wire values (SPEC §2.2): do not rename. */
+/** Wire values (PRODUCT-RULES §2.2): do not rename. */
 export const TRANSACTION_STATUSES = ['PENDING', 'CONFIRMED', 'FAILED', 'REFUNDED', 'REQUIRES_MANUAL_REVIEW'] as const;
 export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
 
@@ -6,7 +6,7 @@ export const VERIFICATION_METHODS = ['AUTO_EMAIL', 'MANUAL_ADMIN', 'PSP_PAY'] as
 export type VerificationMethod = (typeof VERIFICATION_METHODS)[number];
 
 /**
- * Machine-readable reasons a transfer needs review (DESIGN.md §3,
+ * Machine-readable reasons a transfer needs review (PRODUCT-RULES §D3,
  * docs/INGEST-FORMATS.md), decided by the sessions service's transfer-match
  * policy. The ingest's authentication and parse reasons follow them as given.
  */
@@ -40,7 +40,7 @@ export const RECIPIENT_REASONS = [
 /** The codes as string literals, so a reason read back from storage or a test needs no enum. */
 export type RecipientReason = `${(typeof RECIPIENT_REASONS)[number]}`;
 
-/** A transaction as GET /v1/payments lists it (SPEC §2.2, plus session_id and livemode from DESIGN.md §3). */
+/** A transaction as GET /v1/payments lists it (PRODUCT-RULES §2.2, plus session_id and livemode from PRODUCT-RULES §D3). */
 export interface TransactionView {
   id: string;
   etransfer_ref: string | null;

@@ -100,7 +100,7 @@ export class RecordTransferCommand {
 }
 
 
-/** Query string of GET /v1/payments (SPEC §4.3); any failure is 400 'Invalid query parameters'. */
+/** Query string of GET /v1/payments (PRODUCT-RULES §4.3); any failure is 400 'Invalid query parameters'. */
 export class ListPaymentsParams extends PageLimitParams {
   @IsOptional()
   @IsString()

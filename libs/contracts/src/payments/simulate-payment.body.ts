@@ -4,7 +4,7 @@ export const SIMULATED_OUTCOMES = ['confirmed', 'failed', 'requires_manual_revie
 export type SimulatedOutcome = (typeof SIMULATED_OUTCOMES)[number];
 
 /**
- * Body of POST /v1/sandbox/simulate-payment (SPEC §4.6): exactly one of
+ * Body of POST /v1/sandbox/simulate-payment (PRODUCT-RULES §4.6): exactly one of
  * sessionId and reference (checked by the service, whose message names both).
  */
 export class SimulatePaymentBody {

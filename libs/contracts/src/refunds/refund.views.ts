@@ -1,5 +1,5 @@
 /**
- * Stages of a refund (SPEC §2.5, §3.3). Wire values: do not rename.
+ * Stages of a refund (PRODUCT-RULES §2.5, §3.3). Wire values: do not rename.
  *
  *   REQUESTED --approve--> APPROVED --mark-sent--> SENT --complete--> COMPLETED
  *       |                     |                      |

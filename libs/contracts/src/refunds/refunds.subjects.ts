@@ -83,7 +83,7 @@ export class RejectRefundCommand extends RefundAdminCommand {
   rejection_reason!: string;
 }
 
-/** Live completion: both inputs are required (SPEC §2.5, §3.3). */
+/** Live completion: both inputs are required (PRODUCT-RULES §2.5, §3.3). */
 export class CompleteRefundBody {
   @RequiredText('outbound_reference')
   outbound_reference!: string;

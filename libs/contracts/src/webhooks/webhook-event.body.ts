@@ -1,5 +1,5 @@
 /**
- * The JSON body POSTed to webhook endpoints (SPEC §6). It is serialised once
+ * The JSON body POSTed to webhook endpoints (PRODUCT-RULES §6). It is serialised once
  * when the event is received and the same bytes are sent and signed on every
  * attempt.
  */

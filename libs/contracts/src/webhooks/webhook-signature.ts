@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 
 /*
- * How every webhook delivery is signed (SPEC §5 "Webhook signature", DESIGN.md §3).
+ * How every webhook delivery is signed (PRODUCT-RULES §5 "Webhook signature", PRODUCT-RULES §D3).
  * Header names are wire-visible: do not rename.
  *
  *   X-Service-Signature     lowercase hex HMAC-SHA256(raw body, endpoint secret)

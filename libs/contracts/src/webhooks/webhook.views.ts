@@ -21,7 +21,7 @@ export interface WebhookEndpointWithSecretView extends WebhookEndpointView {
 }
 
 /**
- * Wire values of delivery_status (DESIGN.md §3): PENDING (queued or in
+ * Wire values of delivery_status (PRODUCT-RULES §D3): PENDING (queued or in
  * flight), SUCCESS (2xx), FAILED (will retry), EXHAUSTED (no more automatic
  * attempts). Do not rename.
  */
@@ -32,7 +32,7 @@ export enum WebhookDeliveryStatus {
   Exhausted = 'EXHAUSTED',
 }
 
-/** One entry of `deliveries` on GET /v1/events/:id (SPEC §2.4). A delivery not yet attempted shows as attempt 0, PENDING. */
+/** One entry of `deliveries` on GET /v1/events/:id (PRODUCT-RULES §2.4). A delivery not yet attempted shows as attempt 0, PENDING. */
 export interface WebhookDeliveryAttemptView {
   webhook_id: string;
   url: string;

@@ -5,7 +5,7 @@ import { NatsIdentityRule } from './nats-identity.rule';
 /*
  * Building blocks for each app's config class. Every app composes the blocks
  * it needs (BaseConfig, then WithDatabase, WithRedis, WithHttp ...), so the
- * same variable has the same name and rules everywhere (DESIGN.md §4).
+ * same variable has the same name and rules everywhere (PRODUCT-RULES §D4).
  */
 
 type Ctor<T = object> = new (...args: any[]) => T;

@@ -4,7 +4,7 @@ import { type ValidationArguments, ValidatorConstraint, type ValidatorConstraint
 const hasUser = (url: unknown): boolean => typeof url === 'string' && /^nats:\/\/[^@/\s]+@/.test(url);
 
 /**
- * Each service connects under its own bus identity (DESIGN.md §4): a user in
+ * Each service connects under its own bus identity (PRODUCT-RULES §D4): a user in
  * NATS_URL (`nats://<service>:<password>@host:port`) or a credentials file in
  * NATS_CREDS, not both. Checked on NATS_CREDS so a missing NATS_URL is
  * reported once, by its own rule.

@@ -3,7 +3,7 @@ import { inboxPrefixOf } from '@pp/contracts';
 import { type ConnectionOptions, credsAuthenticator } from 'nats';
 
 /**
- * Connection options for one bus identity (DESIGN.md §4 "bus identities"):
+ * Connection options for one bus identity (PRODUCT-RULES §D4 "bus identities"):
  * user and password from NATS_URL's userinfo (`nats://user:pass@host:port`),
  * or the credentials file named by NATS_CREDS. Replies come back under the
  * identity's own inbox prefix, the only one its permissions let it read.

@@ -39,8 +39,8 @@ const rejected = (reasons: string[], fields?: Extract<ExpectedParse, { status: '
 });
 
 /**
- * Interac notifications covering every variation in
- * /work/shared/research/interac-emails.md, each with its expected parse.
+ * Interac notifications covering every variation docs/INGEST-FORMATS.md
+ * describes, each with its expected parse.
  * Built unsigned; tests sign them with testDkimKey().
  */
 export const NOTICE_CORPUS: CorpusCase[] = [

@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * The event store (DESIGN.md §2): insert-only, enforced by Postgres itself.
+ * The event store (PRODUCT-RULES §D2): insert-only, enforced by Postgres itself.
  * `transaction_id` lets the publisher read only rows of surely finished
  * transactions (below pg_snapshot_xmin), so it never skips an event whose
  * transaction commits after a later position's.
@@ -41,7 +41,7 @@ export class EventStore1767225600000 implements MigrationInterface {
     // (A superuser ignores privileges: the triggers above still stop it.)
     await db.query(`REVOKE UPDATE, DELETE, TRUNCATE ON ledger.events FROM PUBLIC, CURRENT_USER`);
 
-    // Idempotency keys recorded with the append that used them (DESIGN.md §3).
+    // Idempotency keys recorded with the append that used them (PRODUCT-RULES §D3).
     await db.query(`
       CREATE TABLE ledger.idempotency_keys (
         merchant_id   text NOT NULL,

@@ -2,7 +2,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * Read model of checkout sessions, written inline with each append. Its unique
- * indexes carry two business rules (DESIGN.md §3): reference per merchant and
+ * indexes carry two business rules (PRODUCT-RULES §D3): reference per merchant and
  * mode, memo across the service.
  */
 export class CheckoutSessionsReadModel1767225600001 implements MigrationInterface {

@@ -2,7 +2,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * Read model of refunds, written inline with each append. Its partial unique
- * index is a business rule (SPEC §3.3): at most one open or completed refund
+ * index is a business rule (PRODUCT-RULES §3.3): at most one open or completed refund
  * per payment. The append that would break it fails in its own transaction,
  * so concurrent requests for one payment leave exactly one refund; REJECTED,
  * FAILED and CANCELLED refunds fall out of the index and free the payment.
