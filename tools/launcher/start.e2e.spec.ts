@@ -29,6 +29,8 @@ function launch(): { child: ChildProcess; output: () => string } {
       // No NATS_URL: the launcher runs the project's own server and gives each service its identity.
       REDIS_URL: testInfra.redisUrl,
       PP_NAMESPACE: `launch${randomBytes(3).toString('hex')}`,
+      // Jest's global set-up built dist/; a rebuild would race the services other test files start.
+      LAUNCHER_SKIP_BUILD: 'true',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -116,7 +118,7 @@ it('stops the whole stack and names the service when one crashes', async () => {
 it('refuses to start with a clear message when infrastructure is unreachable', async () => {
   const child = spawn(process.execPath, [join(root, 'tools', 'launcher', 'start.js')], {
     cwd: root,
-    env: { ...process.env, ...ports, NATS_URL: 'nats://nats.invalid:4222' },
+    env: { ...process.env, ...ports, NATS_URL: 'nats://nats.invalid:4222', LAUNCHER_SKIP_BUILD: 'true' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let text = '';

@@ -19,8 +19,14 @@ const root = join(__dirname, '..', '..');
 async function main() {
   ensurePackages(root);
   out.step('Build (swc → dist/)');
-  require('../build/build').build({ quiet: true });
-  out.info('compiled apps/ and libs/');
+  if (process.env.LAUNCHER_SKIP_BUILD === 'true') {
+    // Set by the launcher's own end-to-end tests: Jest built dist/ already, and rebuilding it here would
+    // rewrite files under services that other test files are starting at that moment.
+    out.info('skipped: LAUNCHER_SKIP_BUILD=true');
+  } else {
+    require('../build/build').build({ quiet: true });
+    out.info('compiled apps/ and libs/');
+  }
 
   const { ensureInfrastructure } = require('./infrastructure');
   const infra = await ensureInfrastructure(root, process.env);
