@@ -1,10 +1,9 @@
 import { Controller, Inject } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { DomainError, ErrorCode, GetMerchantEventQuery, type ListPage, ListMerchantEventsQuery, type MerchantEventView } from '@pp/contracts';
+import { DEFAULT_PAGE_LIMIT, DomainError, ErrorCode, GetMerchantEventQuery, type ListPage, ListMerchantEventsQuery, type MerchantEventView } from '@pp/contracts';
 import { toIso } from '@pp/kernel';
 import type { Pool } from 'pg';
 import { LEDGER_POOL } from '../event-store/ledger-pool';
-import { DEFAULT_PAGE_SIZE } from '../payments/payment-queries.handler';
 
 interface MerchantEventRow {
   id: string;
@@ -23,7 +22,7 @@ export class MerchantEventQueriesHandler {
 
   @MessagePattern('ledger.merchant-events.list.v1')
   async list(@Payload() query: ListMerchantEventsQuery): Promise<ListPage<MerchantEventView>> {
-    const limit = query.limit ?? DEFAULT_PAGE_SIZE;
+    const limit = query.limit ?? DEFAULT_PAGE_LIMIT;
     let before: string | null = null;
     if (query.starting_after) {
       const { rows } = await this.pool.query<{ position: string }>(
