@@ -2,6 +2,7 @@ import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { DomainError, ErrorCode, ListEventDeliveriesQuery, type ReplyOf, ResendEventCommand } from '@pp/contracts';
 import { EndpointRepository } from '../endpoints/endpoint.repository';
+import { deliveryAttemptView } from './delivery-attempt.view';
 import { DeliveryQueue } from './delivery.queue';
 import { DeliveryRepository } from './delivery.repository';
 
@@ -16,7 +17,8 @@ export class DeliveriesController {
 
   @MessagePattern('webhooks.deliveries.list.v1')
   async list(@Payload() query: ListEventDeliveriesQuery): Promise<ReplyOf<'webhooks.deliveries.list.v1'>> {
-    return { deliveries: await this.deliveries.listAttempts(query, query.event_id) };
+    const attempts = await this.deliveries.listAttempts(query, query.event_id);
+    return { deliveries: attempts.map(deliveryAttemptView) };
   }
 
   @MessagePattern('webhooks.events.resend.v1')
