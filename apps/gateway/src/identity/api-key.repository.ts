@@ -1,5 +1,5 @@
 import type { KeyType } from './api-key';
-import { API_KEY_REVOKED_CHANNEL, clearApiKeyCaches } from './api-key.cache';
+import { API_KEY_REVOKED_CHANNEL, clearApiKeyCaches } from './api-key-revocation';
 import type { Queryable } from './queryable';
 import { returning } from './queryable';
 import type { Scope } from './scopes';
