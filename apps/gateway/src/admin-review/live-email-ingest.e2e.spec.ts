@@ -116,7 +116,7 @@ describe('live e-mail ingest: matching, review, quarantine', () => {
   };
   const paymentsOfEmail = async (emailId: string) => (await adminPayments()).filter((payment) => payment.email_id === emailId);
   const paymentOfEmail = (emailId: string) => waitFor(`the payment of ${emailId}`, async () => (await paymentsOfEmail(emailId))[0]);
-  const eventsOf = async (token: string) => (await gateway.call('/v1/events?limit=50', { token })).body as Array<{ type: string; livemode: boolean; data: Record<string, any> }>;
+  const eventsOf = async (token: string) => (await gateway.call('/v1/events?limit=50', { token })).body as Array<{ type: string; livemode: boolean; data: Record<string, unknown> }>;
 
   it('confirms a signed notice sent to the merchant’s deposit address with the session’s memo and amount', async () => {
     const session = await createSession(shop.keys.live_secret, 4321);

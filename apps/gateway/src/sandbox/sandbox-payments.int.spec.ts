@@ -53,7 +53,7 @@ describe('sandbox simulator, payments and events over HTTP', () => {
   const eventsOf = async (token: string, query = '') => {
     const result = await gateway.call(`/v1/events?limit=50${query}`, { token });
     expect(result.status).toBe(200);
-    return result.body as Array<{ id: string; type: string; livemode: boolean; created_at: string; data: Record<string, any> }>;
+    return result.body as Array<{ id: string; type: string; livemode: boolean; created_at: string; data: Record<string, unknown> }>;
   };
   const sessionEvents = async (token: string, sessionId: string) =>
     (await eventsOf(token)).filter((event) => event.data.session_id === sessionId).reverse();
