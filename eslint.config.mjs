@@ -33,7 +33,7 @@ const TESTING_HARNESS = {
 };
 
 export default [
-  { ignores: ['**/dist', '**/node_modules', '**/tmp', '**/.dev', 'bench/reports'] },
+  { ignores: ['**/dist', '**/node_modules', '**/tmp', '**/.dev', '**/coverage', 'bench/reports'] },
   ...tseslint.configs.recommended,
   {
     // A rest sibling drops a property on purpose (`const { service, ...rest } = entry`).
