@@ -211,7 +211,7 @@ describe('deploy/k8s', () => {
     expect(container.readinessProbe).toBeDefined();
     expect(container.envFrom).toEqual([{ configMapRef: { name: 'checkout-config' } }, { secretRef: { name: 'checkout-secrets' } }]);
     if (HTTP_PORTS[name]) {
-      expect(documents.some((doc) => doc.kind === 'Service' && doc.metadata.name === name)).toBe(true);
+      expect(documents).toContainEqual(expect.objectContaining({ kind: 'Service', metadata: expect.objectContaining({ name }) }));
     }
   });
 

@@ -26,7 +26,7 @@ export async function measureWebhookLatency(gatewayUrl: string, key: string, pay
         body: JSON.stringify(body),
       });
       if (response.status >= 300) throw new Error(`${path} answered ${response.status}: ${await response.text()}`);
-      return (await response.json()) as Record<string, any>;
+      return (await response.json()) as Record<string, unknown>;
     };
     const endpoint = await api('/v1/webhook_endpoints', { url: receiver.url(PATH), enabled_events: ['payment.confirmed'] });
     receiver.trust(PATH, endpoint.secret as string);

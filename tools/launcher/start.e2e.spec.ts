@@ -88,19 +88,19 @@ it('starts, survives being killed, starts again, and stops every service on Ctrl
 
   first.child.kill('SIGKILL'); // the launcher dies; its services live on
   await waitFor('launcher gone', () => first.child.exitCode !== null || first.child.signalCode !== null);
-  expect(orphans.every(alive)).toBe(true);
+  expect(orphans.filter((pid) => !alive(pid))).toEqual([]);
 
   const second = launch();
   await waitFor('second start to be ready', () => second.output().includes('Ready. Every service answers.'), { timeoutMs: 90_000 });
   expect(second.output()).toContain('left over from an earlier run');
   expect(second.output()).not.toContain(`created database ${database}`);
-  expect(orphans.some(alive)).toBe(false);
+  expect(orphans.filter(alive)).toEqual([]);
   const running = await servicePids(second.child);
 
   second.child.kill('SIGINT');
   await waitFor('launcher exit', () => second.child.exitCode !== null, { timeoutMs: 20_000 });
   expect(second.child.exitCode).toBe(0);
-  expect(running.some(alive)).toBe(false);
+  expect(running.filter(alive)).toEqual([]);
   expect(second.output()).toContain('stopping every service');
 }, 240_000);
 
@@ -112,7 +112,7 @@ it('stops the whole stack and names the service when one crashes', async () => {
   await waitFor('launcher exit', () => run.child.exitCode !== null, { timeoutMs: 30_000 });
   expect(run.child.exitCode).toBe(1);
   expect(run.output()).toContain('ledger stopped unexpectedly (SIGKILL); stopping the other services');
-  expect(pids.some(alive)).toBe(false);
+  expect(pids.filter(alive)).toEqual([]);
 }, 120_000);
 
 it('refuses to start with a clear message when infrastructure is unreachable', async () => {

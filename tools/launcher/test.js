@@ -39,11 +39,11 @@ async function main() {
   if (jestArgs.length === 0) {
     out.step('Type-check (tsc --noEmit)');
     gate(run(process.execPath, [bin('typescript', 'bin/tsc'), '-p', 'tsconfig.json', '--noEmit'], { cwd: root, stdio: 'inherit', timeoutMs: 10 * 60_000 }), 'type errors');
-    out.step('Lint (eslint, Nx module boundaries)');
+    out.step('Lint (eslint over the whole tree: apps, libs, tools, deploy, browser scripts; Nx module boundaries)');
     const nxEnv = { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true' };
     // The boundary rule reads Nx's project graph; computing it first makes the rule run instead of skipping.
     gate(run(process.execPath, [bin('nx', 'dist/bin/nx.js'), 'show', 'projects'], { cwd: root, env: nxEnv }), 'Nx project graph errors');
-    gate(run(process.execPath, [bin('eslint', 'bin/eslint.js'), 'apps', 'libs'], { cwd: root, stdio: 'inherit', timeoutMs: 10 * 60_000, env: nxEnv }), 'lint errors');
+    gate(run(process.execPath, [bin('eslint', 'bin/eslint.js'), '.'], { cwd: root, stdio: 'inherit', timeoutMs: 10 * 60_000, env: nxEnv }), 'lint errors');
   }
 
   out.step('Tests (jest: unit, integration, end-to-end)');

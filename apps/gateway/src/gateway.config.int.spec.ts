@@ -51,4 +51,13 @@ describe('gateway configuration', () => {
     expect(placeholder.code).not.toBe(0);
     expect(placeholder.stderr).toContain('SERVER_SECRET is invalid: looks like a placeholder');
   });
+
+  it('exits non-zero naming API_KEY_CACHE_TTL_MS when it is not a number of milliseconds up to 10 minutes', async () => {
+    const tokens = { ADMIN_TOKEN: 'adm_9c1e4b7a2f5d8e3b6a0c9f2e5b8d1a4c' };
+    for (const ttl of ['five seconds', '-1', '600001']) {
+      const { code, stderr } = await runGateway({ ...base, ...tokens, API_KEY_CACHE_TTL_MS: ttl });
+      expect(code).not.toBe(0);
+      expect(stderr).toContain('API_KEY_CACHE_TTL_MS is invalid: must be a whole number of milliseconds, from 0 to 600000 (10 minutes)');
+    }
+  });
 });

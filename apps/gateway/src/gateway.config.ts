@@ -2,6 +2,9 @@ import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
 import { BaseConfig, IsStrongSecret, WithDatabase, WithRedis, WithTrustedProxies, toInt } from '@pp/platform';
 
+/** Default of API_KEY_CACHE_TTL_MS. */
+export const DEFAULT_API_KEY_CACHE_TTL_MS = 5_000;
+
 export class GatewayConfig extends WithTrustedProxies(WithRedis(WithDatabase(BaseConfig))) {
   @IsOptional()
   @Transform(toInt)
@@ -26,6 +29,19 @@ export class GatewayConfig extends WithTrustedProxies(WithRedis(WithDatabase(Bas
    */
   @IsStrongSecret(32)
   SERVER_SECRET!: string;
+
+  /**
+   * Longest a gateway trusts an API key it looked up without reading its row
+   * again (0: every request reads it). Revocations through the gateway or the
+   * CLI reach every gateway at once by NOTIFY; this bounds only changes made
+   * behind its back (a row revoked by hand in SQL, an expiry moved).
+   */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'must be a whole number of milliseconds, from 0 to 600000 (10 minutes)' })
+  @Min(0, { message: 'must be a whole number of milliseconds, from 0 to 600000 (10 minutes)' })
+  @Max(600_000, { message: 'must be a whole number of milliseconds, from 0 to 600000 (10 minutes)' })
+  API_KEY_CACHE_TTL_MS = DEFAULT_API_KEY_CACHE_TTL_MS;
 
   /** Requests per second per live key unless the key sets its own limit. */
   @IsOptional()

@@ -10,12 +10,19 @@ export interface ListPage<T> {
 /** `limit` arrives as a query-string text; a short run of digits becomes a number, anything else fails validation. */
 export const toPageLimit = ({ value }: { value: unknown }) => (typeof value === 'string' && /^\d{1,3}$/.test(value) ? Number(value) : value);
 
+/** Page size of a list whose caller names no `limit`; the service serving the list applies it. */
+export const DEFAULT_PAGE_LIMIT = 10;
+/** Largest `limit` of the merchant-facing lists. */
+export const MAX_PAGE_LIMIT = 50;
+/** Largest `limit` of the platform admins' lists. */
+export const MAX_ADMIN_PAGE_LIMIT = 100;
+
 /** `limit` of the merchant-facing lists (PRODUCT-RULES §4.3, §4.4): 1 to 50, default 10 where the list is served. */
 export class PageLimitParams {
   @IsOptional()
   @Transform(toPageLimit)
   @IsInt()
   @Min(1)
-  @Max(50)
+  @Max(MAX_PAGE_LIMIT)
   limit?: number;
 }

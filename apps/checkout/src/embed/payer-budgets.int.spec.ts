@@ -37,7 +37,7 @@ describe('embedded checkout budgets through the checkout app', () => {
     // The frame's word for the gateway's 429; at most ADDRESS_LIMIT per window, twice that if the burst straddles two.
     expect(refused.length).toBeGreaterThanOrEqual(ADDRESS_LIMIT);
     expect(refused[0]).toEqual({ error: 'Too many requests; try again shortly' });
-    expect(junk.every((response) => response.status === 404 || response.status === 403)).toBe(true);
+    expect(junk.map((response) => response.status).filter((status) => status !== 404 && status !== 403)).toEqual([]);
 
     const payer = await embed(session.client_secret, '198.51.100.60');
     expect(payer.status).toBe(200);

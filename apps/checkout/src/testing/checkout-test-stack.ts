@@ -51,7 +51,7 @@ export class CheckoutTestStack {
     return new CheckoutTestStack(stack, checkoutUrl, nc, new BusClient(nc, stack.namespace, 10_000));
   }
 
-  async api<T = any>(path: string, options: { method?: string; token?: string; body?: unknown } = {}): Promise<{ status: number; body: T }> {
+  async api<T = unknown>(path: string, options: { method?: string; token?: string; body?: unknown } = {}): Promise<{ status: number; body: T }> {
     const method = options.method ?? (options.body === undefined ? 'GET' : 'POST');
     const response = await fetch(`${this.stack.url('gateway')}${path}`, {
       method,
@@ -85,7 +85,7 @@ export class CheckoutTestStack {
     urls: { success_url: string; cancel_url: string },
     amount = 2500,
   ): Promise<{ id: string; checkout_url: string; client_secret: string; memo: string; livemode: boolean }> {
-    const created = await this.api('/v1/checkout/sessions', {
+    const created = await this.api<{ id: string; checkout_url: string; client_secret: string; memo: string; livemode: boolean }>('/v1/checkout/sessions', {
       token: secretKey,
       body: { amount, currency: 'cad', reference: `order-${randomUUID()}`, ...urls, metadata: { secret_note: 'never shown' } },
     });

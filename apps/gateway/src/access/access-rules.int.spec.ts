@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { TestStack } from '@pp/testing';
 import { Client } from 'pg';
-import type { ProvisionedMerchantView } from '../identity/identity.views';
+import type { ApiKeyView, ProvisionedMerchantView } from '../identity/identity.views';
 import { GatewayClient, type CallOptions } from '../testing/gateway-client';
 import { PUBLISHABLE_KEY_REFUSED } from './route-access';
 
@@ -324,7 +324,7 @@ describe('access rules (PRODUCT-RULES §5, §7) for every credential and route f
       { type: 'secret', livemode: true, scopes: ['checkout.write'] },
       { type: 'restricted', livemode: true, scopes: ['payments.write'] },
     ]) {
-      const result = await gateway.call(`/v1/admin/merchants/${merchant.merchant_id}/keys`, { token: gateway.adminToken, body });
+      const result = await gateway.call<{ error: string }>(`/v1/admin/merchants/${merchant.merchant_id}/keys`, { token: gateway.adminToken, body });
       expect(result.status).toBe(400);
       expect(result.body.error).toMatch(/^Validation failed: (scopes|livemode)/);
     }
@@ -336,7 +336,7 @@ describe('access rules (PRODUCT-RULES §5, §7) for every credential and route f
     expect(merchant.keys.live_publishable).toMatch(/^pp_pub_[0-9A-Za-z]{33}$/);
     expect(merchant.keys.test_publishable).toMatch(/^pp_pub_test_[0-9A-Za-z]{33}$/);
     expect(tokens.restricted_with_scope).toMatch(/^pp_rk_[0-9A-Za-z]{33}$/);
-    const listed = await gateway.call(`/v1/admin/merchants/${merchant.merchant_id}`, { token: gateway.adminToken });
+    const listed = await gateway.call<{ keys: ApiKeyView[] }>(`/v1/admin/merchants/${merchant.merchant_id}`, { token: gateway.adminToken });
     expect(listed.text).not.toContain(merchant.keys.live_secret);
     expect(listed.body.keys.find((k: { type: string; livemode: boolean }) => k.type === 'secret' && k.livemode)).toMatchObject({
       scopes: ['checkout.write', 'payments.read', 'events.read', 'webhooks.write', 'refunds.write'],

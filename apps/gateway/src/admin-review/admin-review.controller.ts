@@ -2,11 +2,13 @@ import { Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/comm
 import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import {
   type AdminTransactionView,
+  DEFAULT_QUARANTINE_PAGE_LIMIT,
   DomainError,
   EMAIL_ID_PATTERN,
   ErrorCode,
   ListAllPaymentsQuery,
   ListQuarantineParams,
+  MAX_ADMIN_PAGE_LIMIT,
   QUARANTINE_STATUSES,
   type QuarantinedEmailView,
   type RetryQuarantinedEmailReply,
@@ -15,8 +17,8 @@ import {
 import { BusClient } from '@pp/platform';
 import type { FastifyReply } from 'fastify';
 import { AdminRoute } from '../access/route-access';
-import { ApiJsonResponse } from '../openapi/api-docs.decorators';
-import { listPage, parseListQuery } from '../payments/list-query';
+import { ApiJsonResponse, ApiPageLimitQuery } from '../openapi/api-docs.decorators';
+import { listPage, parseListQuery } from '../http/list-query';
 import { ADMIN_TRANSACTION_SCHEMA, QUARANTINE_RELEASE_SCHEMA, QUARANTINED_EMAIL_SCHEMA } from './admin-review.schemas';
 
 const RETRY_TIMEOUT_MS = 30_000;
@@ -36,7 +38,7 @@ export class AdminReviewController {
   @AdminRoute()
   @ApiOperation({ summary: 'Transfer e-mails addressed to no known deposit address, newest first' })
   @ApiQuery({ name: 'status', required: false, enum: [...QUARANTINE_STATUSES], description: 'quarantined (default) or released' })
-  @ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } })
+  @ApiPageLimitQuery(MAX_ADMIN_PAGE_LIMIT, DEFAULT_QUARANTINE_PAGE_LIMIT)
   @ApiQuery({ name: 'starting_after', required: false, description: 'Id (em_…) of the last e-mail of the previous page' })
   @ApiJsonResponse(200, 'Quarantined e-mails (header X-Has-More: true|false)', { type: 'array', items: QUARANTINED_EMAIL_SCHEMA })
   quarantine(@Query() raw: Record<string, unknown>, @Res({ passthrough: true }) reply: FastifyReply): Promise<QuarantinedEmailView[]> {
@@ -60,7 +62,7 @@ export class AdminReviewController {
   @ApiQuery({ name: 'status', required: false, enum: [...TRANSACTION_STATUSES] })
   @ApiQuery({ name: 'merchant_id', required: false })
   @ApiQuery({ name: 'livemode', required: false, schema: { type: 'boolean' } })
-  @ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 10 } })
+  @ApiPageLimitQuery(MAX_ADMIN_PAGE_LIMIT)
   @ApiQuery({ name: 'starting_after', required: false, description: 'Id of the last payment of the previous page' })
   @ApiJsonResponse(200, 'Payments (header X-Has-More: true|false)', { type: 'array', items: ADMIN_TRANSACTION_SCHEMA })
   payments(@Query() raw: Record<string, unknown>, @Res({ passthrough: true }) reply: FastifyReply): Promise<AdminTransactionView[]> {

@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { INGEST_RAW_EMAIL_SUBJECT, ingestRawEmailStreamName, type AdminTransactionView, type QuarantinedEmailView } from '@pp/contracts';
+import {
+  INGEST_RAW_EMAIL_SUBJECT,
+  ingestRawEmailStreamName,
+  type AdminTransactionView,
+  type QuarantinedEmailView,
+  type RetryQuarantinedEmailReply,
+  type TransactionView,
+} from '@pp/contracts';
 import { buildNotice, DEFAULT_SIGNED_HEADERS, signEmail, TestStack, testDkimKey, waitFor, writeDnsOverrides, type NoticeSpec } from '@pp/testing';
 import type { NatsConnection } from 'nats';
 import { connectNats } from '@pp/platform';
@@ -66,17 +73,17 @@ describe('live e-mail ingest: matching, review, quarantine', () => {
     await stack?.stop();
   });
 
-  const admin = (path: string, options: Parameters<GatewayClient['call']>[1] = {}) => gateway.call(path, { token: gateway.adminToken, ...options });
+  const admin = <T = unknown>(path: string, options: Parameters<GatewayClient['call']>[1] = {}) => gateway.call<T>(path, { token: gateway.adminToken, ...options });
 
   async function createSession(token: string, amount = 2500): Promise<Session> {
-    const result = await gateway.call('/v1/checkout/sessions', {
+    const result = await gateway.call<Omit<Session, 'amount'>>('/v1/checkout/sessions', {
       token,
       body: { amount, currency: 'cad', reference: `order-${randomUUID()}`, success_url: 'https://shop.example/ok', cancel_url: 'https://shop.example/no' },
     });
     expect(result.status).toBe(201);
     return { ...result.body, amount }; // the creation answer (PRODUCT-RULES §4.1) does not repeat the amount
   }
-  const sessionOf = async (token: string, id: string): Promise<Session> => (await gateway.call(`/v1/checkout/sessions/${id}`, { token })).body;
+  const sessionOf = async (token: string, id: string): Promise<Session> => (await gateway.call<Session>(`/v1/checkout/sessions/${id}`, { token })).body;
 
   const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
   /** A deposit notice with its own Message-ID and Interac reference number unless the spec sets them (unsigned). */
@@ -116,7 +123,7 @@ describe('live e-mail ingest: matching, review, quarantine', () => {
   };
   const paymentsOfEmail = async (emailId: string) => (await adminPayments()).filter((payment) => payment.email_id === emailId);
   const paymentOfEmail = (emailId: string) => waitFor(`the payment of ${emailId}`, async () => (await paymentsOfEmail(emailId))[0]);
-  const eventsOf = async (token: string) => (await gateway.call('/v1/events?limit=50', { token })).body as Array<{ type: string; livemode: boolean; data: Record<string, any> }>;
+  const eventsOf = async (token: string) => (await gateway.call('/v1/events?limit=50', { token })).body as Array<{ type: string; livemode: boolean; data: Record<string, unknown> }>;
 
   it('confirms a signed notice sent to the merchant’s deposit address with the session’s memo and amount', async () => {
     const session = await createSession(shop.keys.live_secret, 4321);
@@ -124,7 +131,7 @@ describe('live e-mail ingest: matching, review, quarantine', () => {
     expect(reply).toEqual({ id: expect.stringMatching(/^em_/), status: 'accepted' });
     expect(await dispositionOf(reply.id)).toBe('confirmed');
 
-    const payments = (await gateway.call(`/v1/payments?reference=${session.memo}`, { token: shop.keys.live_secret })).body;
+    const payments = (await gateway.call<TransactionView[]>(`/v1/payments?reference=${session.memo}`, { token: shop.keys.live_secret })).body;
     expect(payments).toEqual([
       expect.objectContaining({ status: 'CONFIRMED', verification_method: 'AUTO_EMAIL', amount: 4321, etransfer_ref: session.memo, session_id: session.id, livemode: true, sender_name: 'CAI FANG WU', review_reasons: [] }),
     ]);
@@ -201,7 +208,7 @@ describe('live e-mail ingest: matching, review, quarantine', () => {
     /** The payer sends the session's amount with its memo to his own address; Interac signs the notice to him. */
     const ownNotice = (session: Session) => signEmail(depositFor(session, { to: PAYER, recipientName: 'PAYER HIMSELF' }));
     const paymentsOfSession = async (session: Session) =>
-      (await gateway.call(`/v1/payments?reference=${session.memo}`, { token: shop.keys.live_secret })).body as Array<{ status: string; review_reasons: string[]; session_id: string | null }>;
+      (await gateway.call<TransactionView[]>(`/v1/payments?reference=${session.memo}`, { token: shop.keys.live_secret })).body as Array<{ status: string; review_reasons: string[]; session_id: string | null }>;
 
     it.each([
       ['the receiving server adds Delivered-To', (raw: string) => `Delivered-To: ${SHOP_ADDRESS.toLowerCase()}\n${raw}`, ['recipient_mismatch']],
@@ -253,7 +260,7 @@ describe('live e-mail ingest: matching, review, quarantine', () => {
     expect((await sessionOf(shop.keys.live_secret, session.id)).status).toBe('COMPLETED');
     // A replay of the very same bytes stays a duplicate.
     expect(await post(raw)).toEqual({ id: genuine.id, status: 'duplicate' });
-    const statuses = (await gateway.call(`/v1/payments?reference=${session.memo}`, { token: shop.keys.live_secret })).body.map((payment: { status: string }) => payment.status);
+    const statuses = (await gateway.call<TransactionView[]>(`/v1/payments?reference=${session.memo}`, { token: shop.keys.live_secret })).body.map((payment: { status: string }) => payment.status);
     expect(statuses.sort()).toEqual(['CONFIRMED', 'REQUIRES_MANUAL_REVIEW']);
   });
 
@@ -289,7 +296,7 @@ describe('live e-mail ingest: matching, review, quarantine', () => {
       const [reply] = await Promise.all([post(raw), publish(raw)]);
       await waitFor('both arrivals', async () => (await db.query(`SELECT 1 FROM ingest.email_receipts WHERE email_id = $1`, [reply.id])).rowCount === 2);
       expect(await dispositionOf(reply.id)).toBe('confirmed');
-      const payments = (await gateway.call(`/v1/payments?reference=${session.memo}`, { token: shop.keys.live_secret })).body;
+      const payments = (await gateway.call<TransactionView[]>(`/v1/payments?reference=${session.memo}`, { token: shop.keys.live_secret })).body;
       expect(payments.map((payment: { status: string }) => payment.status)).toEqual(['CONFIRMED']);
       const completions = (await eventsOf(shop.keys.live_secret)).filter((event) => event.type === 'checkout.session.completed' && event.data.session_id === session.id);
       expect(completions).toHaveLength(1);
@@ -326,7 +333,7 @@ describe('live e-mail ingest: matching, review, quarantine', () => {
     expect(await paymentsOfEmail(reply.id)).toEqual([]);
 
     expect((await admin(`/v1/admin/merchants/${stranger.merchant_id}`, { method: 'PATCH', body: { etransfer_email: address.toUpperCase() } })).status).toBe(200);
-    const retried = await admin(`/v1/admin/ingest/quarantine/${reply.id}/retry`, { method: 'POST' });
+    const retried = await admin<RetryQuarantinedEmailReply>(`/v1/admin/ingest/quarantine/${reply.id}/retry`, { method: 'POST' });
     expect(retried).toMatchObject({ status: 200, body: { id: reply.id, merchant_id: stranger.merchant_id, disposition: 'confirmed', payment_id: expect.stringMatching(/^txn_/) } });
     const again = await admin(`/v1/admin/ingest/quarantine/${reply.id}/retry`, { method: 'POST' });
     expect(again.body).toEqual(retried.body);
@@ -349,13 +356,13 @@ describe('live e-mail ingest: matching, review, quarantine', () => {
   it('lists the review queue across merchants for admins, newest first, paged', async () => {
     const queue = await adminPayments('&status=REQUIRES_MANUAL_REVIEW');
     expect(queue.length).toBeGreaterThanOrEqual(reviewCases.length);
-    expect(queue.every((payment) => payment.status === 'REQUIRES_MANUAL_REVIEW' && payment.merchant_id === shop.merchant_id)).toBe(true);
+    expect(queue).toEqual(expect.arrayOf(expect.objectContaining({ status: 'REQUIRES_MANUAL_REVIEW', merchant_id: shop.merchant_id })));
     const first = await admin('/v1/admin/payments?status=REQUIRES_MANUAL_REVIEW&limit=1');
     expect(first.headers.get('x-has-more')).toBe('true');
     expect(first.body).toEqual([queue[0]]);
     const next = await admin(`/v1/admin/payments?status=REQUIRES_MANUAL_REVIEW&limit=1&starting_after=${queue[0].id}`);
     expect(next.body).toEqual([queue[1]]);
-    expect((await admin(`/v1/admin/payments?merchant_id=${stranger.merchant_id}`)).body.map((payment: AdminTransactionView) => payment.merchant_id)).toEqual([stranger.merchant_id]);
+    expect((await admin<AdminTransactionView[]>(`/v1/admin/payments?merchant_id=${stranger.merchant_id}`)).body.map((payment: AdminTransactionView) => payment.merchant_id)).toEqual([stranger.merchant_id]);
     expect((await admin('/v1/admin/payments?status=LOST')).body).toEqual({ error: 'Invalid query parameters' });
   });
 

@@ -1,5 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { MAX_METADATA_BYTES, MAX_METADATA_KEY_CHARACTERS, MAX_METADATA_KEYS, MAX_METADATA_VALUE_CHARACTERS } from '@pp/contracts';
+import {
+  type CheckoutSessionCreatedView,
+  type CheckoutSessionView,
+  MAX_METADATA_BYTES,
+  MAX_METADATA_KEY_CHARACTERS,
+  MAX_METADATA_KEYS,
+  MAX_METADATA_VALUE_CHARACTERS,
+  type SimulatePaymentReply,
+  type WebhookEndpointWithSecretView,
+} from '@pp/contracts';
 import { TestStack, WebhookReceiver, waitFor } from '@pp/testing';
 import type { ProvisionedMerchantView } from '../identity/identity.views';
 import { GatewayClient } from '../testing/gateway-client';
@@ -46,7 +55,7 @@ describe('checkout session metadata limits', () => {
   });
 
   const create = (metadata: unknown) =>
-    gateway.call('/v1/checkout/sessions', {
+    gateway.call<CheckoutSessionCreatedView>('/v1/checkout/sessions', {
       token: merchant.keys.test_secret,
       body: { amount: 2500, currency: 'cad', reference: `order-${randomUUID()}`, success_url: 'https://shop.example/ok', cancel_url: 'https://shop.example/no', metadata },
     });
@@ -65,7 +74,7 @@ describe('checkout session metadata limits', () => {
   });
 
   it('accepts metadata at every limit at once; simulate-payment answers 200 and the webhook carries it whole', async () => {
-    const endpoint = await gateway.call('/v1/webhook_endpoints', {
+    const endpoint = await gateway.call<WebhookEndpointWithSecretView>('/v1/webhook_endpoints', {
       token: merchant.keys.test_secret,
       body: { url: receiver.url('/metadata'), enabled_events: ['payment.confirmed'] },
     });
@@ -76,9 +85,9 @@ describe('checkout session metadata limits', () => {
     expect([Object.keys(metadata).length, jsonBytes(metadata)]).toEqual([MAX_METADATA_KEYS, MAX_METADATA_BYTES]);
     const session = await create(metadata);
     expect(session.status).toBe(201);
-    expect((await gateway.call(`/v1/checkout/sessions/${session.body.id}`, { token: merchant.keys.test_secret })).body.metadata).toEqual(metadata);
+    expect((await gateway.call<CheckoutSessionView>(`/v1/checkout/sessions/${session.body.id}`, { token: merchant.keys.test_secret })).body.metadata).toEqual(metadata);
 
-    const simulated = await gateway.call('/v1/sandbox/simulate-payment', { token: merchant.keys.test_secret, body: { sessionId: session.body.id, outcome: 'confirmed' } });
+    const simulated = await gateway.call<SimulatePaymentReply>('/v1/sandbox/simulate-payment', { token: merchant.keys.test_secret, body: { sessionId: session.body.id, outcome: 'confirmed' } });
     expect(simulated.status).toBe(200);
     expect(simulated.body.transaction.status).toBe('CONFIRMED');
 

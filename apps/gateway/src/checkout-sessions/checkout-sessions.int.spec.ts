@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { CheckoutSessionCreatedView, CheckoutSessionView, WireError } from '@pp/contracts';
+import type { CheckoutSessionCreatedView, CheckoutSessionView, RequestOf, Subject, WireError } from '@pp/contracts';
 import { TestStack, testInfra } from '@pp/testing';
 import type { Msg, NatsConnection, Subscription } from 'nats';
 import { connectNats } from '@pp/platform';
@@ -34,15 +34,15 @@ describe('checkout session routes', () => {
   let merchant: ProvisionedMerchantView;
   let nc: NatsConnection;
   let subscriptions: Subscription[] = [];
-  const received: Array<{ subject: string; payload: any; requestId?: string }> = [];
+  const received: Array<{ subject: string; payload: unknown; requestId?: string }> = [];
 
   /** Answers `subject` like the sessions service would, recording what arrives. */
   /** Resolves once NATS has the subscription, so the gateway's next request cannot outrun it. */
-  const serve = async (subject: string, answer: (payload: any) => Answer | undefined) => {
+  const serve = async <S extends Subject>(subject: S, answer: (payload: RequestOf<S>) => Answer | undefined) => {
     subscriptions.push(
       nc.subscribe(`${stack.namespace}.${subject}`, {
         callback: (_error, msg: Msg) => {
-          const payload = JSON.parse(Buffer.from(msg.data).toString('utf8'));
+          const payload: RequestOf<S> = JSON.parse(Buffer.from(msg.data).toString('utf8'));
           received.push({ subject, payload, requestId: msg.headers?.get('x-request-id') });
           const reply = answer(payload);
           if (reply) msg.respond(Buffer.from(JSON.stringify(reply)));

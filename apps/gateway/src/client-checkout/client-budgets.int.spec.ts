@@ -42,7 +42,7 @@ describe('client-side checkout budgets', () => {
   afterAll(() => stack?.stop());
 
   const newSession = async (): Promise<{ id: string; client_secret: string }> => {
-    const created = await gateway.call('/v1/checkout/sessions', {
+    const created = await gateway.call<{ id: string; client_secret: string }>('/v1/checkout/sessions', {
       token: creator,
       body: { amount: 2500, currency: 'cad', reference: `order-${randomUUID()}`, success_url: 'https://shop.example/ok', cancel_url: 'https://shop.example/no' },
     });

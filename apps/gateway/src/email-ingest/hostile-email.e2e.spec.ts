@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { INGEST_RAW_EMAIL_SUBJECT, ingestRawEmailStreamName } from '@pp/contracts';
+import { type CheckoutSessionView, INGEST_RAW_EMAIL_SUBJECT, ingestRawEmailStreamName } from '@pp/contracts';
 import { buildNotice, signEmail, TestStack, testDkimKey, waitFor, writeDnsOverrides } from '@pp/testing';
 import type { NatsConnection } from 'nats';
 import { connectNats } from '@pp/platform';
@@ -92,7 +92,7 @@ describe('hostile e-mail', () => {
   /** Posts one raw message as the mail relay does; resolves with the answer and how long it took. */
   async function post(raw: string): Promise<{ status: number; id: string; ms: number }> {
     const started = Date.now();
-    const result = await gateway.call('/v1/internal/ingest-email', {
+    const result = await gateway.call<{ id: string }>('/v1/internal/ingest-email', {
       token: stack.env.INGEST_TOKEN,
       body: raw,
       headers: { 'content-type': 'message/rfc822' },
@@ -106,7 +106,7 @@ describe('hostile e-mail', () => {
 
   /** A live $25.00 session of the shop. */
   async function createSession(): Promise<{ id: string; memo: string }> {
-    const session = await gateway.call('/v1/checkout/sessions', {
+    const session = await gateway.call<{ id: string; memo: string }>('/v1/checkout/sessions', {
       token: shop.keys.live_secret,
       body: { amount: 2500, currency: 'cad', reference: `order-${randomUUID()}`, success_url: 'https://shop.example/ok', cancel_url: 'https://shop.example/no' },
     });
@@ -143,7 +143,7 @@ describe('hostile e-mail', () => {
     );
     expect(genuine).toMatchObject({ status: 202, id: expect.stringMatching(/^em_/) });
     expect(await dispositionOf(genuine.id)).toBe('confirmed');
-    const completed = await gateway.call(`/v1/checkout/sessions/${session.id}`, { token: shop.keys.live_secret });
+    const completed = await gateway.call<CheckoutSessionView>(`/v1/checkout/sessions/${session.id}`, { token: shop.keys.live_secret });
     expect(completed.body.status).toBe('COMPLETED');
 
     const replies = await Promise.all(answers);
@@ -198,7 +198,7 @@ describe('hostile e-mail', () => {
     expect(await answer).toMatchObject({ status: 202, id: bombId });
     expect(await outcomeOf(bombId)).toEqual({ status: 'unauthenticated', auth_reasons: ['auth_timeout'] });
     expect(await dispositionOf(bombId)).not.toBe('confirmed');
-    const completed = await gateway.call(`/v1/checkout/sessions/${session.id}`, { token: shop.keys.live_secret });
+    const completed = await gateway.call<CheckoutSessionView>(`/v1/checkout/sessions/${session.id}`, { token: shop.keys.live_secret });
     expect(completed.body.status).toBe('COMPLETED');
   });
 

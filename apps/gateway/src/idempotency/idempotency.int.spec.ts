@@ -16,7 +16,7 @@ describe('Idempotency-Key on every POST (PRODUCT-RULES §D3)', () => {
   afterAll(() => stack?.stop());
 
   const listKeys = async () =>
-    (await gateway.call(`/v1/admin/merchants/${merchant.merchant_id}`, { token: gateway.adminToken })).body.keys as Array<{ id: string }>;
+    (await gateway.call<{ keys: Array<{ id: string }> }>(`/v1/admin/merchants/${merchant.merchant_id}`, { token: gateway.adminToken })).body.keys;
 
   it('executes 50 concurrent requests with one key exactly once; the rest get 409 or the replay', async () => {
     const keysBefore = (await listKeys()).length;

@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { TestStack, testInfra, waitFor, WebhookReceiver } from '@pp/testing';
+import type { CheckoutSessionCreatedView, WebhookEndpointWithSecretView } from '@pp/contracts';
 import Redis from 'ioredis';
 import type { ProvisionedMerchantView } from '../identity/identity.views';
 import { type CallOptions, type CallResult, GatewayClient } from '../testing/gateway-client';
@@ -25,9 +26,9 @@ describe('no secret in Redis (idempotency cache, rate limits, queues)', () => {
   /** Every secret handed out or used. */
   const secrets = new Set<string>();
 
-  const post = async (path: string, token: string, body: unknown) => {
+  const post = async <T>(path: string, token: string, body: unknown): Promise<CallResult<T>> => {
     const options = { token, body, idempotencyKey: randomUUID() };
-    const first = await gateway.call(path, options);
+    const first = await gateway.call<T>(path, options);
     if (first.status !== 200 && first.status !== 201) throw new Error(`POST ${path} answered ${first.status}: ${first.text}`);
     posts.push({ path, options, first });
     secrets.add(options.idempotencyKey);
@@ -43,27 +44,27 @@ describe('no secret in Redis (idempotency cache, rate limits, queues)', () => {
 
     const chosenPassword = `chosen-${randomUUID()}`;
     secrets.add(chosenPassword);
-    merchantA = (await post('/v1/admin/merchants', gateway.adminToken, { name: 'A', email: `${randomUUID()}@example.com`, password: chosenPassword })).body;
-    merchantB = (await post('/v1/admin/merchants', gateway.adminToken, { name: 'B', email: `${randomUUID()}@example.com` })).body;
+    merchantA = (await post<ProvisionedMerchantView>('/v1/admin/merchants', gateway.adminToken, { name: 'A', email: `${randomUUID()}@example.com`, password: chosenPassword })).body;
+    merchantB = (await post<ProvisionedMerchantView>('/v1/admin/merchants', gateway.adminToken, { name: 'B', email: `${randomUUID()}@example.com` })).body;
     for (const merchant of [merchantA, merchantB]) {
       for (const key of Object.values(merchant.keys)) secrets.add(key);
       if (merchant.dashboard_user.password) secrets.add(merchant.dashboard_user.password);
     }
     expect(merchantB.dashboard_user.password).toEqual(expect.any(String));
     for (const spec of [{ type: 'secret', livemode: true }, { type: 'restricted', livemode: true, scopes: ['payments.read'] }, { type: 'secret', livemode: false }]) {
-      secrets.add((await post(`/v1/admin/merchants/${merchantA.merchant_id}/keys`, gateway.adminToken, spec)).body.key);
+      secrets.add((await post<{ key: string }>(`/v1/admin/merchants/${merchantA.merchant_id}/keys`, gateway.adminToken, spec)).body.key);
     }
 
     const testKey = merchantA.keys.test_secret;
-    const endpoint = (await post('/v1/webhook_endpoints', testKey, { url: receiver.url('/hooks') })).body;
-    const rotated = (await post(`/v1/webhook_endpoints/${endpoint.id}/rotate_secret`, testKey, {})).body;
+    const endpoint = (await post<WebhookEndpointWithSecretView>('/v1/webhook_endpoints', testKey, { url: receiver.url('/hooks') })).body;
+    const rotated = (await post<WebhookEndpointWithSecretView>(`/v1/webhook_endpoints/${endpoint.id}/rotate_secret`, testKey, {})).body;
     for (const secret of [endpoint.secret, rotated.secret]) {
       secrets.add(secret);
       receiver.trust('/hooks', secret);
     }
 
     const session = (
-      await post('/v1/checkout/sessions', testKey, {
+      await post<CheckoutSessionCreatedView>('/v1/checkout/sessions', testKey, {
         amount: 2500,
         currency: 'cad',
         reference: `order-${randomUUID()}`,
@@ -124,9 +125,11 @@ describe('no secret in Redis (idempotency cache, rate limits, queues)', () => {
     const keys = [...dump.keys()];
     // The dump covers what matters: one cached response per POST, the rate-limit counters and BullMQ's jobs.
     expect(keys.filter((key) => key.startsWith(`${stack.namespace}:gateway:idem:`)).length).toBe(posts.length);
-    expect(keys.some((key) => key.startsWith(`${stack.namespace}:gateway:ratelimit`))).toBe(true);
-    expect(keys.some((key) => key.startsWith(`${stack.namespace}:bull:webhook-delivery:`) && dump.get(key)!.includes('delivery_id'))).toBe(true);
-    expect(keys.some((key) => key.startsWith(`${stack.namespace}:bull:session-expiry:`))).toBe(true);
+    expect(keys).toContainEqual(expect.stringMatching(new RegExp(`^${stack.namespace}:gateway:ratelimit`)));
+    expect(keys.filter((key) => key.startsWith(`${stack.namespace}:bull:webhook-delivery:`)).map((key) => dump.get(key))).toContainEqual(
+      expect.stringContaining('delivery_id'),
+    );
+    expect(keys).toContainEqual(expect.stringMatching(new RegExp(`^${stack.namespace}:bull:session-expiry:`)));
 
     const everything = [...dump].map(([key, value]) => `${key}\n${value}`).join('\n');
     const leaks: string[] = [];
@@ -152,10 +155,11 @@ describe('no secret in Redis (idempotency cache, rate limits, queues)', () => {
 
   it('does not replay for the same Idempotency-Key and body in another merchant’s scope', async () => {
     const original = posts.find((p) => p.path === '/v1/webhook_endpoints')!;
-    const asOther = await gateway.call(original.path, { ...original.options, token: merchantB.keys.test_secret });
+    const originalBody = original.first.body as WebhookEndpointWithSecretView;
+    const asOther = await gateway.call<WebhookEndpointWithSecretView>(original.path, { ...original.options, token: merchantB.keys.test_secret });
     expect(asOther.status).toBe(201);
     expect(asOther.headers.get('x-cache-lookup')).toBeNull();
-    expect(asOther.body.id).not.toBe(original.first.body.id);
-    expect(asOther.body.secret).not.toBe(original.first.body.secret);
+    expect(asOther.body.id).not.toBe(originalBody.id);
+    expect(asOther.body.secret).not.toBe(originalBody.secret);
   });
 });

@@ -11,11 +11,11 @@ import type { KeyPrincipal } from './principal';
 @Injectable()
 export class ApiKeyAuthenticator implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly keys: ApiKeyRepository;
-  private readonly cache: ApiKeyCache;
+  private readonly cache: ApiKeyCache<StoredApiKey>;
 
   constructor(dataSource: DataSource, @Inject(CONFIG) config: GatewayConfig, logger: JsonLogger) {
     this.keys = new ApiKeyRepository(dataSource);
-    this.cache = new ApiKeyCache(config.DATABASE_URL, (error) =>
+    this.cache = new ApiKeyCache(config.DATABASE_URL, config.API_KEY_CACHE_TTL_MS, (error) =>
       logger.warn('API key revocation listener lost; keys are looked up on every request until it is back', { error: error.message }),
     );
   }

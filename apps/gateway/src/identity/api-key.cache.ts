@@ -1,20 +1,8 @@
 import { Client } from 'pg';
-import type { StoredApiKey } from './api-key.repository';
+import { API_KEY_REVOKED_CHANNEL, trackApiKeyCache } from './api-key-revocation';
 
-/** NOTIFY channel of key revocations (sent by ApiKeyRepository.revoke, in the revoking transaction). */
-export const API_KEY_REVOKED_CHANNEL = 'gateway_api_key_revoked';
-/** Longest a cached key is trusted without looking at the database again. */
-export const API_KEY_CACHE_TTL_MS = 5_000;
 const MAX_ENTRIES = 10_000;
 const RELISTEN_MS = 1_000;
-
-/** The caches of this process, so a revocation made here clears them before it is answered. */
-const LIVE_CACHES = new Set<ApiKeyCache>();
-
-/** Empties this process's key caches (other processes hear the NOTIFY). */
-export function clearApiKeyCaches(): void {
-  for (const cache of LIVE_CACHES) cache.clear();
-}
 
 /**
  * Keys found by hash, kept a few seconds so a busy key costs no database
@@ -23,24 +11,25 @@ export function clearApiKeyCaches(): void {
  * gateway listens, and caches nothing while it is not listening, so a lost
  * connection cannot keep a revoked key alive). The TTL bounds anything else
  * that changes a key row behind the gateway's back (a revocation by hand in
- * SQL, an expiry moved): at most API_KEY_CACHE_TTL_MS.
+ * SQL, an expiry moved): at most `ttlMs` (API_KEY_CACHE_TTL_MS).
  */
-export class ApiKeyCache {
-  private readonly entries = new Map<string, { key: StoredApiKey; until: number }>();
+export class ApiKeyCache<Key> {
+  private readonly entries = new Map<string, { key: Key; until: number }>();
   /** Bumped on every clear: a lookup that began before a revocation must not cache what it read. */
   private generation = 0;
   private listener?: Client;
   private listening = false;
   private retry?: NodeJS.Timeout;
   private closed = false;
+  private untrack?: () => void;
 
   constructor(
     private readonly databaseUrl: string,
+    private readonly ttlMs: number,
     private readonly onTrouble: (error: Error) => void,
-    private readonly ttlMs = API_KEY_CACHE_TTL_MS,
   ) {}
 
-  get(hash: string, now: number): StoredApiKey | undefined {
+  get(hash: string, now: number): Key | undefined {
     const entry = this.entries.get(hash);
     if (!entry) return undefined;
     if (entry.until > now) return entry.key;
@@ -53,7 +42,7 @@ export class ApiKeyCache {
     return this.generation;
   }
 
-  set(hash: string, key: StoredApiKey, ticket: number, now: number): void {
+  set(hash: string, key: Key, ticket: number, now: number): void {
     if (!this.listening || ticket !== this.generation) return;
     if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
     this.entries.set(hash, { key, until: now + this.ttlMs });
@@ -65,7 +54,7 @@ export class ApiKeyCache {
   }
 
   async listen(): Promise<void> {
-    LIVE_CACHES.add(this);
+    this.untrack ??= trackApiKeyCache(this);
     const client = new Client({ connectionString: this.databaseUrl });
     let failed = false;
     const fail = (error: Error) => {
@@ -88,7 +77,8 @@ export class ApiKeyCache {
 
   async close(): Promise<void> {
     this.closed = true;
-    LIVE_CACHES.delete(this);
+    this.untrack?.();
+    this.untrack = undefined;
     clearTimeout(this.retry);
     this.listening = false;
     await this.listener?.end().catch(() => undefined);

@@ -1,5 +1,5 @@
 import type { KeyType } from './api-key';
-import { API_KEY_REVOKED_CHANNEL, clearApiKeyCaches } from './api-key.cache';
+import { API_KEY_REVOKED_CHANNEL, clearApiKeyCaches } from './api-key-revocation';
 import type { Queryable } from './queryable';
 import { returning } from './queryable';
 import type { Scope } from './scopes';
@@ -28,7 +28,7 @@ export class ApiKeyRepository {
   constructor(private readonly db: Queryable) {}
 
   async insert(key: NewApiKey): Promise<ApiKeyRecord> {
-    const [row] = await this.db.query(
+    const [row] = await this.db.query<ApiKeyRecord[]>(
       `INSERT INTO gateway.api_keys (id, merchant_id, type, livemode, key_hash, redacted, scopes, rate_limit_per_second, expires_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
        RETURNING ${COLUMNS}`,
@@ -39,12 +39,12 @@ export class ApiKeyRepository {
 
   /** One index lookup by hash; the caller still compares the hash in constant time. */
   async findByHash(hash: Buffer): Promise<StoredApiKey | undefined> {
-    const [row] = await this.db.query(`SELECT ${COLUMNS}, key_hash FROM gateway.api_keys WHERE key_hash = $1`, [hash]);
+    const [row] = await this.db.query<StoredApiKey[]>(`SELECT ${COLUMNS}, key_hash FROM gateway.api_keys WHERE key_hash = $1`, [hash]);
     return row;
   }
 
   async listForMerchant(merchantId: string): Promise<ApiKeyRecord[]> {
-    return this.db.query(`SELECT ${COLUMNS} FROM gateway.api_keys WHERE merchant_id = $1 ORDER BY created_at, id`, [merchantId]);
+    return this.db.query<ApiKeyRecord[]>(`SELECT ${COLUMNS} FROM gateway.api_keys WHERE merchant_id = $1 ORDER BY created_at, id`, [merchantId]);
   }
 
   /**

@@ -16,7 +16,7 @@ export class DashboardUserRepository {
   constructor(private readonly db: Queryable) {}
 
   async insert(user: Omit<DashboardUserRecord, 'created_at'>): Promise<DashboardUserRecord> {
-    const [row] = await this.db.query(
+    const [row] = await this.db.query<DashboardUserRecord[]>(
       `INSERT INTO gateway.dashboard_users (id, merchant_id, email, password_hash, role) VALUES ($1, $2, $3, $4, $5) RETURNING *`,
       [user.id, user.merchant_id, user.email, user.password_hash, user.role],
     );
@@ -24,7 +24,7 @@ export class DashboardUserRepository {
   }
 
   async findByEmail(email: string): Promise<DashboardUserRecord | undefined> {
-    const [row] = await this.db.query(`SELECT * FROM gateway.dashboard_users WHERE lower(email) = lower($1)`, [email]);
+    const [row] = await this.db.query<DashboardUserRecord[]>(`SELECT * FROM gateway.dashboard_users WHERE lower(email) = lower($1)`, [email]);
     return row;
   }
 

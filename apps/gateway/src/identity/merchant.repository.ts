@@ -22,7 +22,7 @@ export class MerchantRepository {
   constructor(private readonly db: Queryable) {}
 
   async insert(merchant: Pick<MerchantRecord, 'id' | 'name' | 'email' | 'etransfer_email'>): Promise<MerchantRecord> {
-    const [row] = await this.db.query(
+    const [row] = await this.db.query<MerchantRecord[]>(
       `INSERT INTO gateway.merchants (id, name, email, etransfer_email) VALUES ($1, $2, $3, $4) RETURNING *`,
       [merchant.id, merchant.name, merchant.email, merchant.etransfer_email],
     );
@@ -30,7 +30,7 @@ export class MerchantRepository {
   }
 
   async find(id: string): Promise<MerchantRecord | undefined> {
-    const [row] = await this.db.query(`SELECT * FROM gateway.merchants WHERE id = $1`, [id]);
+    const [row] = await this.db.query<MerchantRecord[]>(`SELECT * FROM gateway.merchants WHERE id = $1`, [id]);
     return row;
   }
 

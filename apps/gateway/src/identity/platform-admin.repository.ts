@@ -12,7 +12,7 @@ export class PlatformAdminRepository {
   constructor(private readonly db: Queryable) {}
 
   async insert(admin: Omit<PlatformAdminRecord, 'created_at'>): Promise<PlatformAdminRecord> {
-    const [row] = await this.db.query(
+    const [row] = await this.db.query<PlatformAdminRecord[]>(
       `INSERT INTO gateway.platform_admins (id, email, password_hash) VALUES ($1, $2, $3) RETURNING *`,
       [admin.id, admin.email, admin.password_hash],
     );
@@ -20,7 +20,7 @@ export class PlatformAdminRepository {
   }
 
   async findByEmail(email: string): Promise<PlatformAdminRecord | undefined> {
-    const [row] = await this.db.query(`SELECT * FROM gateway.platform_admins WHERE lower(email) = lower($1)`, [email]);
+    const [row] = await this.db.query<PlatformAdminRecord[]>(`SELECT * FROM gateway.platform_admins WHERE lower(email) = lower($1)`, [email]);
     return row;
   }
 }

@@ -1,6 +1,6 @@
 /** A DataSource or a transaction's EntityManager: repositories run the same SQL on either. */
 export interface Queryable {
-  query(sql: string, parameters?: unknown[]): Promise<any>;
+  query<T = unknown>(sql: string, parameters?: unknown[]): Promise<T>;
 }
 
 /** TypeORM answers UPDATE and DELETE with [rows, rowCount]; other statements with rows. */

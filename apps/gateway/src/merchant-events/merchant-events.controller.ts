@@ -15,8 +15,8 @@ import { BusClient, JsonLogger } from '@pp/platform';
 import type { FastifyReply } from 'fastify';
 import { KeyScope } from '../access/request-params';
 import { SecretKeyRoute } from '../access/route-access';
-import { ApiJsonResponse } from '../openapi/api-docs.decorators';
-import { listPage, parseListQuery } from '../payments/list-query';
+import { ApiJsonResponse, ApiPageLimitQuery } from '../openapi/api-docs.decorators';
+import { listPage, parseListQuery } from '../http/list-query';
 import { MERCHANT_EVENT_DETAIL_SCHEMA, MERCHANT_EVENT_SCHEMA } from './merchant-events.schemas';
 
 /** How long an event's page waits for its delivery attempts before showing none. */
@@ -35,7 +35,7 @@ export class MerchantEventsController {
   @SecretKeyRoute('events.read')
   @ApiOperation({ summary: 'List events, newest first' })
   @ApiQuery({ name: 'type', required: false, enum: Object.values(MerchantEventType) })
-  @ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 50, default: 10 } })
+  @ApiPageLimitQuery()
   @ApiQuery({ name: 'starting_after', required: false, description: 'Id of the last event of the previous page' })
   @ApiJsonResponse(200, 'Events (header X-Has-More: true|false)', { type: 'array', items: MERCHANT_EVENT_SCHEMA })
   list(

@@ -9,6 +9,19 @@ import { TestStack } from '@pp/testing';
  * Validates with @apidevtools/swagger-parser in a plain Node process: its
  * dependencies are ES modules, which Node loads and Jest's CommonJS runtime does not.
  */
+/** The parts of the served document these tests read. */
+interface ServedOperation {
+  security?: unknown[];
+  parameters?: unknown[];
+  'x-required-scope'?: string;
+  requestBody: { content: Record<string, { schema: unknown }> };
+  responses: Record<string, unknown>;
+}
+interface ServedDocument {
+  openapi: string;
+  paths: Record<string, Record<string, ServedOperation>>;
+}
+
 async function validateOpenApi(document: unknown): Promise<string> {
   const file = join(mkdtempSync(join(tmpdir(), 'openapi-')), 'openapi.json');
   writeFileSync(file, JSON.stringify(document));
@@ -30,7 +43,7 @@ describe('API description', () => {
   it('serves a valid OpenAPI 3 document of every /v1 route at GET /v1/openapi.json', async () => {
     const response = await fetch(`${stack.url('gateway')}/v1/openapi.json`);
     expect(response.status).toBe(200);
-    const document = (await response.json()) as any;
+    const document = (await response.json()) as ServedDocument;
     await expect(validateOpenApi(document)).resolves.toMatch(/^valid 3\./);
     expect(document.openapi).toMatch(/^3\./);
     // Routes keep arriving; every one must be documented, and none is ever undocumented by accident.

@@ -5,8 +5,8 @@ import { BusClient } from '@pp/platform';
 import type { FastifyReply } from 'fastify';
 import { KeyScope } from '../access/request-params';
 import { SecretKeyRoute } from '../access/route-access';
-import { ApiJsonResponse } from '../openapi/api-docs.decorators';
-import { listPage, parseListQuery } from './list-query';
+import { ApiJsonResponse, ApiPageLimitQuery } from '../openapi/api-docs.decorators';
+import { listPage, parseListQuery } from '../http/list-query';
 import { TRANSACTION_SCHEMA } from './payments.schemas';
 
 /** PRODUCT-RULES §4.3: the key's merchant and mode only, newest first, paged with starting_after and X-Has-More. */
@@ -20,7 +20,7 @@ export class PaymentsController {
   @ApiOperation({ summary: 'List transactions (payments), newest first' })
   @ApiQuery({ name: 'reference', required: false, description: 'Partial match on etransfer_ref, comment or the session reference' })
   @ApiQuery({ name: 'status', required: false, enum: [...TRANSACTION_STATUSES] })
-  @ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 50, default: 10 } })
+  @ApiPageLimitQuery()
   @ApiQuery({ name: 'starting_after', required: false, description: 'Id of the last payment of the previous page' })
   @ApiJsonResponse(200, 'Payments (header X-Has-More: true|false)', { type: 'array', items: TRANSACTION_SCHEMA })
   list(

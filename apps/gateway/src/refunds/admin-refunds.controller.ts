@@ -4,8 +4,8 @@ import { AdminListRefundsParams, CompleteRefundBody, FailRefundBody, REFUND_STAT
 import { BusClient } from '@pp/platform';
 import type { FastifyReply } from 'fastify';
 import { AdminRoute } from '../access/route-access';
-import { ApiJsonBody, ApiJsonResponse } from '../openapi/api-docs.decorators';
-import { listPage, parseListQuery } from '../payments/list-query';
+import { ApiJsonBody, ApiJsonResponse, ApiPageLimitQuery } from '../openapi/api-docs.decorators';
+import { listPage, parseListQuery } from '../http/list-query';
 import { Actor, refundId } from './refund-params';
 import { REFUND_LIST_SCHEMA, REFUND_SCHEMA } from './refunds.schemas';
 
@@ -25,7 +25,7 @@ export class AdminRefundsController {
   @ApiOperation({ summary: "Every merchant's refunds, newest first (status=REQUESTED: the approval queue)" })
   @ApiQuery({ name: 'status', required: false, enum: [...REFUND_STATUSES] })
   @ApiQuery({ name: 'payment_id', required: false })
-  @ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 50, default: 10 } })
+  @ApiPageLimitQuery()
   @ApiQuery({ name: 'starting_after', required: false, description: 'Id of the last refund of the previous page' })
   @ApiJsonResponse(200, 'Refunds (header X-Has-More: true|false)', REFUND_LIST_SCHEMA)
   list(@Query() raw: Record<string, unknown>, @Res({ passthrough: true }) reply: FastifyReply): Promise<RefundView[]> {

@@ -5,8 +5,8 @@ import { BusClient } from '@pp/platform';
 import type { FastifyReply } from 'fastify';
 import { Idempotency, KeyScope } from '../access/request-params';
 import { SecretKeyRoute } from '../access/route-access';
-import { ApiJsonBody, ApiJsonResponse } from '../openapi/api-docs.decorators';
-import { listPage, parseListQuery } from '../payments/list-query';
+import { ApiJsonBody, ApiJsonResponse, ApiPageLimitQuery } from '../openapi/api-docs.decorators';
+import { listPage, parseListQuery } from '../http/list-query';
 import { Actor, refundId } from './refund-params';
 import { REFUND_LIST_SCHEMA, REFUND_SCHEMA } from './refunds.schemas';
 
@@ -49,7 +49,7 @@ export class RefundsController {
   @ApiOperation({ summary: 'List refunds, newest first' })
   @ApiQuery({ name: 'payment_id', required: false })
   @ApiQuery({ name: 'status', required: false, enum: [...REFUND_STATUSES] })
-  @ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 50, default: 10 } })
+  @ApiPageLimitQuery()
   @ApiQuery({ name: 'starting_after', required: false, description: 'Id of the last refund of the previous page' })
   @ApiJsonResponse(200, 'Refunds (header X-Has-More: true|false)', REFUND_LIST_SCHEMA)
   list(@Query() raw: Record<string, unknown>, @KeyScope() scope: MerchantScope, @Res({ passthrough: true }) reply: FastifyReply): Promise<RefundView[]> {

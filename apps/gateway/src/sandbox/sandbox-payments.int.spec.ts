@@ -1,5 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { CheckoutSessionEventType, type CreateCheckoutSessionCommand, type MerchantScope } from '@pp/contracts';
+import {
+  CheckoutSessionEventType,
+  type CheckoutSessionView,
+  type CreateCheckoutSessionCommand,
+  type MerchantEventView,
+  type MerchantScope,
+  type SimulatePaymentReply,
+  type TransactionView,
+} from '@pp/contracts';
 import { generateMemo, newSessionId } from '@pp/kernel';
 import { BusClient } from '@pp/platform';
 import { TestStack } from '@pp/testing';
@@ -49,11 +57,11 @@ describe('sandbox simulator, payments and events over HTTP', () => {
     return result.body as { id: string; reference: string; memo: string; livemode: boolean };
   };
   const simulate = (token: string, body: Record<string, unknown>, idempotencyKey?: string) =>
-    gateway.call('/v1/sandbox/simulate-payment', { token, body, ...(idempotencyKey ? { idempotencyKey } : {}) });
+    gateway.call<SimulatePaymentReply>('/v1/sandbox/simulate-payment', { token, body, ...(idempotencyKey ? { idempotencyKey } : {}) });
   const eventsOf = async (token: string, query = '') => {
     const result = await gateway.call(`/v1/events?limit=50${query}`, { token });
     expect(result.status).toBe(200);
-    return result.body as Array<{ id: string; type: string; livemode: boolean; created_at: string; data: Record<string, any> }>;
+    return result.body as Array<{ id: string; type: string; livemode: boolean; created_at: string; data: Record<string, unknown> }>;
   };
   const sessionEvents = async (token: string, sessionId: string) =>
     (await eventsOf(token)).filter((event) => event.data.session_id === sessionId).reverse();
@@ -112,7 +120,7 @@ describe('sandbox simulator, payments and events over HTTP', () => {
         verified_by: null,
       });
       expect(result.body.session).toMatchObject({ id: session.id, status: 'COMPLETED', livemode: false, amount: 2500 });
-      expect((await gateway.call(`/v1/checkout/sessions/${session.id}`, { token: a.keys.test_secret })).body.status).toBe('COMPLETED');
+      expect((await gateway.call<CheckoutSessionView>(`/v1/checkout/sessions/${session.id}`, { token: a.keys.test_secret })).body.status).toBe('COMPLETED');
 
       const events = await sessionEvents(a.keys.test_secret, session.id);
       expect(events.map((event) => event.type)).toEqual(['payment.confirmed', 'checkout.session.completed']);
@@ -142,7 +150,7 @@ describe('sandbox simulator, payments and events over HTTP', () => {
       const events = await sessionEvents(a.keys.test_secret, session.id);
       expect(events.map((event) => event.type)).toEqual([type]);
       expect(events[0]).toMatchObject({ livemode: false, data: { status, amount: 2500, reference: session.reference, payment_id: result.body.transaction.id } });
-      expect((await gateway.call(`/v1/checkout/sessions/${session.id}`, { token: a.keys.test_secret })).body.status).toBe('PENDING');
+      expect((await gateway.call<CheckoutSessionView>(`/v1/checkout/sessions/${session.id}`, { token: a.keys.test_secret })).body.status).toBe('PENDING');
     });
 
     it('finds the session by reference, case-insensitively', async () => {
@@ -181,8 +189,8 @@ describe('sandbox simulator, payments and events over HTTP', () => {
       const noKey = await gateway.call('/v1/sandbox/simulate-payment', { token: a.keys.test_secret, body: { sessionId: own.id, outcome: 'confirmed' }, idempotencyKey: null });
       expect(noKey).toMatchObject({ status: 400, body: { error: 'Validation failed: Idempotency-Key header is required' } });
       // None of the refusals touched the sessions.
-      expect((await gateway.call(`/v1/checkout/sessions/${own.id}`, { token: a.keys.test_secret })).body.status).toBe('PENDING');
-      expect((await gateway.call(`/v1/checkout/sessions/${live.id}`, { token: a.keys.live_secret })).body.status).toBe('PENDING');
+      expect((await gateway.call<CheckoutSessionView>(`/v1/checkout/sessions/${own.id}`, { token: a.keys.test_secret })).body.status).toBe('PENDING');
+      expect((await gateway.call<CheckoutSessionView>(`/v1/checkout/sessions/${live.id}`, { token: a.keys.live_secret })).body.status).toBe('PENDING');
     });
 
     it('confirms a session once: of two concurrent confirmations one is 200, the other 409, and one payment.confirmed exists', async () => {
@@ -225,7 +233,7 @@ describe('sandbox simulator, payments and events over HTTP', () => {
       const verify = () => bus.request('payments.verify.v1', { merchant_id: a.merchant_id, livemode: false, payment_id: review.id, verified_by: 'usr_admin_1' });
       const verified = await verify();
       expect(verified).toMatchObject({ id: review.id, status: 'CONFIRMED', verification_method: 'MANUAL_ADMIN', verified_by: 'usr_admin_1' });
-      expect((await gateway.call(`/v1/checkout/sessions/${session.id}`, { token: a.keys.test_secret })).body.status).toBe('COMPLETED');
+      expect((await gateway.call<CheckoutSessionView>(`/v1/checkout/sessions/${session.id}`, { token: a.keys.test_secret })).body.status).toBe('COMPLETED');
       const again = await verify();
       expect(again).toEqual(verified);
       expect((await sessionEvents(a.keys.test_secret, session.id)).map((event) => event.type)).toEqual([
@@ -278,7 +286,7 @@ describe('sandbox simulator, payments and events over HTTP', () => {
       }
     });
 
-    const list = (query: string, token = c.keys.test_secret) => gateway.call(`/v1/payments${query}`, { token });
+    const list = (query: string, token = c.keys.test_secret) => gateway.call<TransactionView[]>(`/v1/payments${query}`, { token });
 
     it('pages through 120 payments newest first with starting_after, without duplicates or gaps', async () => {
       const seen: Array<{ id: string; created_at: string }> = [];
@@ -303,7 +311,7 @@ describe('sandbox simulator, payments and events over HTTP', () => {
       expect(page.headers.get('x-has-more')).toBe('true');
       const failed = await list('?status=FAILED&limit=50');
       expect(failed.body).toHaveLength(40);
-      expect(failed.body.every((p: { status: string }) => p.status === 'FAILED')).toBe(true);
+      expect(failed.body).toEqual(expect.arrayOf(expect.objectContaining({ status: 'FAILED' })));
       expect(failed.headers.get('x-has-more')).toBe('false');
       expect((await list('?status=REFUNDED')).body).toEqual([]);
     });
@@ -325,7 +333,7 @@ describe('sandbox simulator, payments and events over HTTP', () => {
       const referencesOf = async (query: string) => {
         const page = await list(`?limit=50&reference=${encodeURIComponent(query)}`);
         expect(page.status).toBe(200);
-        return Promise.all(page.body.map(async (p: { session_id: string }) => (await gateway.call(`/v1/checkout/sessions/${p.session_id}`, { token: c.keys.test_secret })).body.reference));
+        return Promise.all(page.body.map(async (p) => (await gateway.call<CheckoutSessionView>(`/v1/checkout/sessions/${p.session_id}`, { token: c.keys.test_secret })).body.reference));
       };
       expect(await referencesOf('50%_')).toEqual(['promo-50%_off']);
       expect(await referencesOf('%')).toEqual(['promo-50%_off']);
@@ -380,17 +388,17 @@ describe('sandbox simulator, payments and events over HTTP', () => {
       expect(all.map((event) => event.type).sort()).toEqual(
         ['payment.confirmed', 'checkout.session.completed', 'payment.failed', 'payment.pending_review', 'payment.confirmed', 'checkout.session.completed', 'payment.confirmed', 'checkout.session.completed'].sort(),
       );
-      expect(all.every((event) => event.livemode === false)).toBe(true);
+      expect(all).toEqual(expect.arrayOf(expect.objectContaining({ livemode: false })));
       const times = all.map((event) => event.created_at);
       expect([...times].sort().reverse()).toEqual(times);
 
-      const confirmed = await gateway.call('/v1/events?type=payment.confirmed', { token: d.keys.test_secret });
+      const confirmed = await gateway.call<MerchantEventView[]>('/v1/events?type=payment.confirmed', { token: d.keys.test_secret });
       expect(confirmed.body.map((event: { type: string }) => event.type)).toEqual(['payment.confirmed', 'payment.confirmed', 'payment.confirmed']);
 
       const pages: string[] = [];
       let query = 'limit=3';
       for (;;) {
-        const page = await gateway.call(`/v1/events?${query}`, { token: d.keys.test_secret });
+        const page = await gateway.call<MerchantEventView[]>(`/v1/events?${query}`, { token: d.keys.test_secret });
         pages.push(...page.body.map((event: { id: string }) => event.id));
         if (page.headers.get('x-has-more') !== 'true') break;
         query = `limit=3&starting_after=${page.body[page.body.length - 1].id}`;

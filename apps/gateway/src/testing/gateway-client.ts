@@ -13,7 +13,7 @@ export interface CallOptions {
   headers?: Record<string, string>;
 }
 
-export interface CallResult<T = any> {
+export interface CallResult<T = unknown> {
   status: number;
   headers: Headers;
   body: T;
@@ -28,7 +28,7 @@ export class GatewayClient {
     return this.stack.env.ADMIN_TOKEN!;
   }
 
-  async call<T = any>(path: string, options: CallOptions = {}): Promise<CallResult<T>> {
+  async call<T = unknown>(path: string, options: CallOptions = {}): Promise<CallResult<T>> {
     const method = options.method ?? (options.body === undefined ? 'GET' : 'POST');
     const headers: Record<string, string> = { ...options.headers };
     if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;
@@ -43,7 +43,7 @@ export class GatewayClient {
       body: options.body === undefined ? undefined : typeof options.body === 'string' ? options.body : JSON.stringify(options.body),
     });
     const text = await response.text();
-    let body: any;
+    let body: unknown;
     try {
       body = JSON.parse(text);
     } catch {

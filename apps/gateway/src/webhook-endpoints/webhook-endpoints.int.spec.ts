@@ -1,4 +1,5 @@
 import { TestStack, WebhookReceiver, waitFor } from '@pp/testing';
+import type { CheckoutSessionCreatedView, WebhookEndpointView, WebhookEndpointWithSecretView } from '@pp/contracts';
 import type { ProvisionedMerchantView } from '../identity/identity.views';
 import { GatewayClient } from '../testing/gateway-client';
 
@@ -34,7 +35,7 @@ describe('webhook endpoints through the gateway', () => {
   const testKey = () => merchant.keys.test_secret;
 
   it('delivers a signed checkout.session.expired, lists deliveries, resends, rotates and deletes', async () => {
-    const created = await gateway.call('/v1/webhook_endpoints', {
+    const created = await gateway.call<WebhookEndpointWithSecretView>('/v1/webhook_endpoints', {
       token: testKey(),
       body: { url: receiver.url('/hooks'), enabled_events: ['checkout.session.expired'], description: 'orders' },
     });
@@ -49,12 +50,12 @@ describe('webhook endpoints through the gateway', () => {
     });
     receiver.trust('/hooks', created.body.secret);
 
-    const listed = await gateway.call('/v1/webhook_endpoints', { token: testKey() });
+    const listed = await gateway.call<WebhookEndpointView[]>('/v1/webhook_endpoints', { token: testKey() });
     expect(listed.status).toBe(200);
     expect(listed.body).toEqual([expect.objectContaining({ id: created.body.id })]);
     expect(listed.body[0]).not.toHaveProperty('secret');
 
-    const session = await gateway.call('/v1/checkout/sessions', {
+    const session = await gateway.call<CheckoutSessionCreatedView>('/v1/checkout/sessions', {
       token: testKey(),
       body: {
         amount: 2500,
@@ -87,7 +88,7 @@ describe('webhook endpoints through the gateway', () => {
     await waitFor('the resent delivery', () => receiver.received('/hooks').length >= 2);
     expect(receiver.received('/hooks')[1].eventId).toBe(body.id);
 
-    const rotated = await gateway.call(`/v1/webhook_endpoints/${created.body.id}/rotate_secret`, { token: testKey(), body: {} });
+    const rotated = await gateway.call<WebhookEndpointWithSecretView>(`/v1/webhook_endpoints/${created.body.id}/rotate_secret`, { token: testKey(), body: {} });
     expect(rotated.status).toBe(200);
     expect(rotated.body.secret).toMatch(/^whsec_/);
     expect(rotated.body.secret).not.toBe(created.body.secret);
@@ -99,7 +100,7 @@ describe('webhook endpoints through the gateway', () => {
   });
 
   it('isolates endpoints by merchant and mode, and validates at the edge', async () => {
-    const created = await gateway.call('/v1/webhook_endpoints', { token: testKey(), body: { url: receiver.url('/iso') } });
+    const created = await gateway.call<WebhookEndpointWithSecretView>('/v1/webhook_endpoints', { token: testKey(), body: { url: receiver.url('/iso') } });
     expect(created.status).toBe(201);
     expect(created.body.enabled_events).toEqual(['*']);
 
@@ -112,11 +113,11 @@ describe('webhook endpoints through the gateway', () => {
       expect(list.body).toEqual([]);
     }
 
-    const live = await gateway.call('/v1/webhook_endpoints', { token: merchant.keys.live_secret, body: { url: 'http://merchant.example/hooks' } });
+    const live = await gateway.call<{ error: string }>('/v1/webhook_endpoints', { token: merchant.keys.live_secret, body: { url: 'http://merchant.example/hooks' } });
     expect(live.status).toBe(400);
     expect(live.body.error).toMatch(/^Validation failed: .*https/);
 
-    const bad = await gateway.call('/v1/webhook_endpoints', { token: testKey(), body: { url: 'not a url', enabled_events: ['nope'] } });
+    const bad = await gateway.call<{ error: string }>('/v1/webhook_endpoints', { token: testKey(), body: { url: 'not a url', enabled_events: ['nope'] } });
     expect(bad.status).toBe(400);
     expect(bad.body.error).toMatch(/^Validation failed: .*url.*enabled_events|^Validation failed: .*enabled_events.*url/);
 

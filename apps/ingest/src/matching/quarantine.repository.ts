@@ -1,10 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DomainError, ErrorCode, type ListPage, type ListQuarantineParams, type QuarantinedEmailView, type QuarantineRelease } from '@pp/contracts';
+import { DEFAULT_QUARANTINE_PAGE_LIMIT, DomainError, ErrorCode, type ListPage, type ListQuarantineParams, type QuarantinedEmailView, type QuarantineRelease } from '@pp/contracts';
 import { toIso } from '@pp/kernel';
 import { DataSource } from 'typeorm';
 import { type ProcessedEmail, storedAuthentication } from '../processing/processed-email';
-
-export const DEFAULT_QUARANTINE_PAGE = 20;
 
 interface QuarantineRow {
   email_id: string;
@@ -79,7 +77,7 @@ export class QuarantineRepository {
 
   /** Newest first; open items by default, or those a retry released. */
   async list(params: ListQuarantineParams): Promise<ListPage<QuarantinedEmailView>> {
-    const limit = params.limit ?? DEFAULT_QUARANTINE_PAGE;
+    const limit = params.limit ?? DEFAULT_QUARANTINE_PAGE_LIMIT;
     const before = params.starting_after ? await this.seqOf(params.starting_after) : null;
     const rows: QuarantineRow[] = await this.db.query(
       `SELECT q.email_id, q.recipients, q.quarantined_at, e.received_at, o.authenticated, o.authentication ->> 'from' AS "from",

@@ -1,11 +1,10 @@
 import { Controller, Inject } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
-import { DomainError, ErrorCode, GetMerchantEventQuery, type ListPage, ListMerchantEventsQuery, type MerchantEventView } from '@pp/contracts';
+import { DEFAULT_PAGE_LIMIT, DomainError, ErrorCode, GetMerchantEventQuery, type ListPage, ListMerchantEventsQuery, type MerchantEventView } from '@pp/contracts';
 import { toIso } from '@pp/kernel';
 import { Handles } from '@pp/platform';
 import type { Pool } from 'pg';
 import { LEDGER_POOL } from '../event-store/ledger-pool';
-import { DEFAULT_PAGE_SIZE } from '../payments/payment-queries.handler';
 
 interface MerchantEventRow {
   id: string;
@@ -24,7 +23,7 @@ export class MerchantEventQueriesHandler {
 
   @Handles('ledger.merchant-events.list.v1')
   async list(@Payload() query: ListMerchantEventsQuery): Promise<ListPage<MerchantEventView>> {
-    const limit = query.limit ?? DEFAULT_PAGE_SIZE;
+    const limit = query.limit ?? DEFAULT_PAGE_LIMIT;
     let before: string | null = null;
     if (query.starting_after) {
       const { rows } = await this.pool.query<{ position: string }>(

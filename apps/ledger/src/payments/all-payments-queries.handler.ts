@@ -1,10 +1,10 @@
 import { Controller, Inject } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
-import { type AdminTransactionView, DomainError, ErrorCode, ListAllPaymentsQuery, type ListPage } from '@pp/contracts';
+import { type AdminTransactionView, DEFAULT_PAGE_LIMIT, DomainError, ErrorCode, ListAllPaymentsQuery, type ListPage } from '@pp/contracts';
 import { Handles } from '@pp/platform';
 import type { Pool } from 'pg';
 import { LEDGER_POOL } from '../event-store/ledger-pool';
-import { DEFAULT_PAGE_SIZE, type PaymentRow, toTransactionView } from './payment-queries.handler';
+import { type PaymentRow, toTransactionView } from './payment-queries.handler';
 
 interface AdminPaymentRow extends PaymentRow {
   email_id: string | null;
@@ -33,7 +33,7 @@ export class AllPaymentsQueriesHandler {
 
   @Handles('ledger.payments.list-all.v1')
   async listAll(@Payload() query: ListAllPaymentsQuery): Promise<ListPage<AdminTransactionView>> {
-    const limit = query.limit ?? DEFAULT_PAGE_SIZE;
+    const limit = query.limit ?? DEFAULT_PAGE_LIMIT;
     const before = query.starting_after ? await this.positionOf(query.starting_after) : null;
     const { rows } = await this.pool.query<AdminPaymentRow>(LIST_ALL_PAYMENTS_SQL, [
       query.status ?? null,

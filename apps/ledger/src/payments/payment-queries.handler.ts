@@ -1,12 +1,10 @@
 import { Controller, Inject } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
-import { DomainError, ErrorCode, type ListPage, ListPaymentsQuery, type TransactionView } from '@pp/contracts';
+import { DEFAULT_PAGE_LIMIT, DomainError, ErrorCode, type ListPage, ListPaymentsQuery, type TransactionView } from '@pp/contracts';
 import { toIso } from '@pp/kernel';
 import { Handles } from '@pp/platform';
 import type { Pool } from 'pg';
 import { LEDGER_POOL } from '../event-store/ledger-pool';
-
-export const DEFAULT_PAGE_SIZE = 10;
 
 export interface PaymentRow {
   id: string;
@@ -51,7 +49,7 @@ export class PaymentQueriesHandler {
 
   @Handles('ledger.payments.list.v1')
   async list(@Payload() query: ListPaymentsQuery): Promise<ListPage<TransactionView>> {
-    const limit = query.limit ?? DEFAULT_PAGE_SIZE;
+    const limit = query.limit ?? DEFAULT_PAGE_LIMIT;
     const before = query.starting_after ? await this.positionOf(query, query.starting_after) : null;
     const { rows } = await this.pool.query<PaymentRow>(LIST_PAYMENTS_SQL, [
       query.merchant_id,

@@ -3,6 +3,7 @@ import { Payload } from '@nestjs/microservices';
 import {
   AdminGetRefundQuery,
   AdminListRefundsParams,
+  DEFAULT_PAGE_LIMIT,
   DomainError,
   ErrorCode,
   GetRefundQuery,
@@ -14,7 +15,6 @@ import { toIso } from '@pp/kernel';
 import { Handles } from '@pp/platform';
 import type { Pool } from 'pg';
 import { LEDGER_POOL } from '../event-store/ledger-pool';
-import { DEFAULT_PAGE_SIZE } from '../payments/payment-queries.handler';
 
 interface RefundRow {
   id: string;
@@ -91,7 +91,7 @@ export class RefundQueriesHandler {
   }
 
   private async page(query: AdminListRefundsParams, scope: Scope): Promise<ListPage<RefundView>> {
-    const limit = query.limit ?? DEFAULT_PAGE_SIZE;
+    const limit = query.limit ?? DEFAULT_PAGE_LIMIT;
     const before = query.starting_after ? await this.positionOf(query.starting_after, scope) : null;
     const { rows } = await this.pool.query<RefundRow>(LIST_SQL, [
       scope?.merchant_id ?? null,

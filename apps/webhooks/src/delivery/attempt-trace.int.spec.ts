@@ -58,21 +58,21 @@ describe('trace context from the request to the webhook attempt', () => {
     collector?.server.close();
   });
 
-  const api = async (path: string, token: string, body?: unknown, headers: Record<string, string> = {}) => {
+  const api = async <T>(path: string, token: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> => {
     const response = await fetch(`${stack.url('gateway')}${path}`, {
       method: body === undefined ? 'GET' : 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'idempotency-key': randomUUID(), ...headers },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-    return (await response.json()) as any;
+    return (await response.json()) as T;
   };
 
   it('links the attempt span to the trace of the simulate-payment request', async () => {
-    const merchant = await api('/v1/admin/merchants', stack.env.ADMIN_TOKEN, { name: 'Traced', email: `${randomUUID()}@example.com` });
+    const merchant = await api<{ keys: { test_secret: string } }>('/v1/admin/merchants', stack.env.ADMIN_TOKEN, { name: 'Traced', email: `${randomUUID()}@example.com` });
     const key = merchant.keys.test_secret as string;
-    const endpoint = await api('/v1/webhook_endpoints', key, { url: receiver.url('/traced'), enabled_events: ['payment.confirmed'] });
+    const endpoint = await api<{ secret: string }>('/v1/webhook_endpoints', key, { url: receiver.url('/traced'), enabled_events: ['payment.confirmed'] });
     receiver.trust('/traced', endpoint.secret);
-    const session = await api('/v1/checkout/sessions', key, {
+    const session = await api<{ id: string }>('/v1/checkout/sessions', key, {
       amount: 1500,
       currency: 'cad',
       reference: 'traced-order',
@@ -82,7 +82,7 @@ describe('trace context from the request to the webhook attempt', () => {
 
     const traceId = randomBytes(16).toString('hex');
     const traceparent = `00-${traceId}-${randomBytes(8).toString('hex')}-01`;
-    const simulated = await api('/v1/sandbox/simulate-payment', key, { sessionId: session.id, outcome: 'confirmed' }, { traceparent });
+    const simulated = await api<{ transaction: { status: string } }>('/v1/sandbox/simulate-payment', key, { sessionId: session.id, outcome: 'confirmed' }, { traceparent });
     expect(simulated.transaction.status).toBe('CONFIRMED');
     await waitFor('the payment.confirmed delivery', () => receiver.received('/traced').length > 0, { timeoutMs: 20_000 });
 

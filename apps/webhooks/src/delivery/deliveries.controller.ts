@@ -3,6 +3,7 @@ import { Payload } from '@nestjs/microservices';
 import { DomainError, ErrorCode, ListEventDeliveriesQuery, type ReplyOf, ResendEventCommand } from '@pp/contracts';
 import { Handles } from '@pp/platform';
 import { EndpointRepository } from '../endpoints/endpoint.repository';
+import { deliveryAttemptView } from './delivery-attempt.view';
 import { DeliveryQueue } from './delivery.queue';
 import { DeliveryRepository } from './delivery.repository';
 
@@ -17,7 +18,8 @@ export class DeliveriesController {
 
   @Handles('webhooks.deliveries.list.v1')
   async list(@Payload() query: ListEventDeliveriesQuery): Promise<ReplyOf<'webhooks.deliveries.list.v1'>> {
-    return { deliveries: await this.deliveries.listAttempts(query, query.event_id) };
+    const attempts = await this.deliveries.listAttempts(query, query.event_id);
+    return { deliveries: attempts.map(deliveryAttemptView) };
   }
 
   @Handles('webhooks.events.resend.v1')

@@ -8,6 +8,7 @@ import { type Job, Worker } from 'bullmq';
 import { EndpointSecrets } from '../endpoints/endpoint-secrets';
 import { sendWebhook } from '../network/webhook-sender';
 import { retryScheduleMs, type WebhooksConfig } from '../webhooks.config';
+import { notSentBecause } from './delivery-target.policy';
 import { type ClaimedAttempt, DeliveryRepository } from './delivery.repository';
 import { type DeliveryJob, DeliveryQueue, WebhookQueue } from './delivery.queue';
 import { decideAfterAttempt, type RetryPolicy } from './retry.decider';
@@ -20,7 +21,9 @@ const tracer = trace.getTracer('pp-webhooks');
 /**
  * Makes delivery attempts: claim in Postgres, POST the stored bytes with
  * fresh signatures, record the outcome and queue the next attempt. A job
- * whose claim fails (another replica, a stale duplicate) does nothing.
+ * whose claim fails (another replica, a stale duplicate) does nothing; one
+ * whose endpoint was deleted or disabled since closes the delivery unsent
+ * (delivery-target.policy.ts).
  */
 @Injectable()
 export class DeliveryAttemptJob implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -54,7 +57,7 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, OnApplication
 
   async process(job: Job<DeliveryJob>): Promise<void> {
     const lease = leaseMs(this.config.WEBHOOK_ATTEMPT_TIMEOUT_MS);
-    const claim = await this.deliveries.claim(job.data.delivery_id, job.data.attempt, this.owner, lease);
+    const claim = await this.deliveries.claim(job.data.delivery_id, job.data.attempt, this.owner, lease, notSentBecause);
     if (!claim) return;
     await tracer.startActiveSpan(
       `webhook ${claim.event.type}`,

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { ALL_EVENTS, WebhookDeliveryStatus, type WebhookDeliveryAttemptView } from '@pp/contracts';
+import { ALL_EVENTS, WebhookDeliveryStatus } from '@pp/contracts';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { EndpointRow, Scope } from '../endpoints/endpoint.repository';
+import type { DeliveryAttemptRow } from './delivery-attempt.view';
 import type { AttemptDecision } from './retry.decider';
 
 /** A merchant-visible event as the webhooks service keeps it: the body is the exact text that is signed and sent. */
@@ -82,10 +83,17 @@ export class DeliveryRepository {
   /**
    * Claims attempt number `attempt` of a delivery for `owner` until the lease
    * ends. Answers undefined when another replica made or is making it, or the
-   * delivery is finished. A delivery to a deleted or disabled endpoint is
-   * closed without sending.
+   * delivery is finished. `notSentBecause` (the caller's rule) is asked about
+   * the endpoint inside the claim's transaction: a reason records the attempt
+   * with it and closes the delivery without sending, atomically with the claim.
    */
-  claim(deliveryId: string, attempt: number, owner: string, leaseMs: number): Promise<ClaimedAttempt | undefined> {
+  claim(
+    deliveryId: string,
+    attempt: number,
+    owner: string,
+    leaseMs: number,
+    notSentBecause: (endpoint: EndpointRow) => string | null,
+  ): Promise<ClaimedAttempt | undefined> {
     return this.db.transaction(async (tx) => {
       const [claimed] = await tx.query(
         `UPDATE webhooks.deliveries
@@ -105,11 +113,7 @@ export class DeliveryRepository {
       );
       const [event] = await tx.query(`SELECT id, type, body, trace FROM webhooks.events WHERE id = $1`, [claimed.event_id]);
       const [endpoint]: EndpointRow[] = await tx.query(`SELECT * FROM webhooks.endpoints WHERE id = $1`, [claimed.endpoint_id]);
-      const closedBecause = endpoint.deleted_at
-        ? 'not sent: the endpoint was deleted'
-        : endpoint.status !== 'enabled'
-          ? `not sent: the endpoint is disabled (${endpoint.disabled_reason ?? 'disabled'})`
-          : null;
+      const closedBecause = notSentBecause(endpoint);
       await this.insertAttempt(tx, deliveryId, attempt, claimed.event_id, endpoint, closedBecause);
       if (closedBecause) {
         await tx.query(
@@ -204,37 +208,22 @@ export class DeliveryRepository {
   }
 
   /** Every attempt of the event, oldest first, plus a PENDING line for each delivery not attempted yet. */
-  listAttempts(scope: Scope, eventId: string): Promise<WebhookDeliveryAttemptView[]> {
-    return this.db
-      .query(
-        `SELECT * FROM (
-           SELECT a.endpoint_id AS webhook_id, a.url, a.delivery_status, a.http_status, a.attempt, a.attempt - 1 AS retry_count,
-                  a.latency_ms, a.error_message, a.next_retry_at, a.created_at
-             FROM webhooks.delivery_attempts a
-            WHERE a.event_id = $1
-           UNION ALL
-           SELECT d.endpoint_id, ep.url, '${WebhookDeliveryStatus.Pending}', NULL, 0, 0, NULL, NULL, d.next_attempt_at, d.created_at
-             FROM webhooks.deliveries d JOIN webhooks.endpoints ep ON ep.id = d.endpoint_id
-            WHERE d.event_id = $1 AND d.attempts = 0
-         ) attempts
-         WHERE EXISTS (SELECT 1 FROM webhooks.events e WHERE e.id = $1 AND e.merchant_id = $2 AND e.livemode = $3)
-         ORDER BY created_at, attempt`,
-        [eventId, scope.merchant_id, scope.livemode],
-      )
-      .then((rows: Array<Record<string, any>>) =>
-        rows.map((row) => ({
-          webhook_id: row.webhook_id,
-          url: row.url,
-          delivery_status: row.delivery_status,
-          http_status: row.http_status,
-          attempt: row.attempt,
-          retry_count: row.retry_count,
-          latency_ms: row.latency_ms,
-          error_message: row.error_message,
-          next_retry_at: row.next_retry_at ? new Date(row.next_retry_at).toISOString() : null,
-          created_at: new Date(row.created_at).toISOString(),
-        })),
-      );
+  listAttempts(scope: Scope, eventId: string): Promise<DeliveryAttemptRow[]> {
+    return this.db.query(
+      `SELECT * FROM (
+         SELECT a.endpoint_id AS webhook_id, a.url, a.delivery_status, a.http_status, a.attempt, a.attempt - 1 AS retry_count,
+                a.latency_ms, a.error_message, a.next_retry_at, a.created_at
+           FROM webhooks.delivery_attempts a
+          WHERE a.event_id = $1
+         UNION ALL
+         SELECT d.endpoint_id, ep.url, '${WebhookDeliveryStatus.Pending}', NULL, 0, 0, NULL, NULL, d.next_attempt_at, d.created_at
+           FROM webhooks.deliveries d JOIN webhooks.endpoints ep ON ep.id = d.endpoint_id
+          WHERE d.event_id = $1 AND d.attempts = 0
+       ) attempts
+       WHERE EXISTS (SELECT 1 FROM webhooks.events e WHERE e.id = $1 AND e.merchant_id = $2 AND e.livemode = $3)
+       ORDER BY created_at, attempt`,
+      [eventId, scope.merchant_id, scope.livemode],
+    );
   }
 
   private async insertAttempt(

@@ -1,6 +1,6 @@
 import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
-import { toPageLimit } from '../list-page';
+import { MAX_ADMIN_PAGE_LIMIT, toPageLimit } from '../list-page';
 
 export const EMAIL_ID_PATTERN = /^em_[a-z0-9]{8,64}$/;
 
@@ -18,6 +18,8 @@ export type MatchingDisposition = (typeof MATCHING_DISPOSITIONS)[number];
 export const QUARANTINE_STATUSES = ['quarantined', 'released'] as const;
 export type QuarantineStatus = (typeof QUARANTINE_STATUSES)[number];
 
+/** Page size of the quarantine list when the caller names no `limit`. */
+export const DEFAULT_QUARANTINE_PAGE_LIMIT = 20;
 
 /** Query string of GET /v1/admin/ingest/quarantine, and `ingest.quarantine.list.v1`. */
 export class ListQuarantineParams {
@@ -30,7 +32,7 @@ export class ListQuarantineParams {
   @Transform(toPageLimit)
   @IsInt()
   @Min(1)
-  @Max(100)
+  @Max(MAX_ADMIN_PAGE_LIMIT)
   limit?: number;
 
   @IsOptional()

@@ -1,6 +1,6 @@
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
-import { type ListPage, toPageLimit } from '../list-page';
+import { type ListPage, MAX_ADMIN_PAGE_LIMIT, toPageLimit } from '../list-page';
 import { TRANSACTION_STATUSES, type TransactionStatus, type TransactionView } from './payment.views';
 import { PAYMENT_ID_PATTERN } from './payments.subjects';
 
@@ -30,7 +30,7 @@ export class ListAllPaymentsQuery {
   @Transform(toPageLimit)
   @IsInt()
   @Min(1)
-  @Max(100)
+  @Max(MAX_ADMIN_PAGE_LIMIT)
   limit?: number;
 
   @IsOptional()

@@ -1,5 +1,6 @@
 import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, Matches, Max, Min, Validate, ValidateIf } from 'class-validator';
+import type { ConfigClass } from './config-mixin';
 import { NatsIdentityRule } from './nats-identity.rule';
 
 /*
@@ -7,8 +8,6 @@ import { NatsIdentityRule } from './nats-identity.rule';
  * it needs (BaseConfig, then WithDatabase, WithRedis, WithHttp ...), so the
  * same variable has the same name and rules everywhere (PRODUCT-RULES §D4).
  */
-
-type Ctor<T = object> = new (...args: any[]) => T;
 
 export const toInt = ({ value }: { value: unknown }) => (typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value);
 export const toBool = ({ value }: { value: unknown }) =>
@@ -51,7 +50,7 @@ export class BaseConfig {
   OTEL_EXPORTER_OTLP_ENDPOINT?: string;
 }
 
-export function WithDatabase<T extends Ctor>(Base: T) {
+export function WithDatabase<T extends ConfigClass>(Base: T) {
   class DatabaseConfig extends Base {
     @Matches(/^postgres(ql)?:\/\/[^\s]+$/, { message: "must be a postgres:// URL logging in as the service's own role, e.g. postgres://pp_ledger:<password>@127.0.0.1:5432/pp" })
     DATABASE_URL!: string;
@@ -64,7 +63,7 @@ export function WithDatabase<T extends Ctor>(Base: T) {
  * and operator tasks such as the ledger's read-model rebuild read it; services
  * never get it.
  */
-export function WithMigrationDatabase<T extends Ctor>(Base: T) {
+export function WithMigrationDatabase<T extends ConfigClass>(Base: T) {
   class MigrationDatabaseConfig extends Base {
     @Matches(/^postgres(ql)?:\/\/[^\s]+$/, {
       message: 'must be a postgres:// URL of the schema owner role, e.g. postgres://pp_owner:<password>@127.0.0.1:5432/pp',
@@ -74,7 +73,7 @@ export function WithMigrationDatabase<T extends Ctor>(Base: T) {
   return MigrationDatabaseConfig;
 }
 
-export function WithRedis<T extends Ctor>(Base: T) {
+export function WithRedis<T extends ConfigClass>(Base: T) {
   class RedisConfig extends Base {
     @Matches(/^rediss?:\/\/[^\s]+$/, { message: 'must be a redis:// URL, e.g. redis://127.0.0.1:6379' })
     REDIS_URL!: string;
@@ -82,7 +81,7 @@ export function WithRedis<T extends Ctor>(Base: T) {
   return RedisConfig;
 }
 
-export function WithCheckoutUrls<T extends Ctor>(Base: T) {
+export function WithCheckoutUrls<T extends ConfigClass>(Base: T) {
   class CheckoutUrlConfig extends Base {
     @Matches(/^https?:\/\/[^\s/]+(:\d+)?(\/[^\s]*)?$/, { message: 'must be an http(s) URL, e.g. http://localhost:3001' })
     CHECKOUT_URL_BASE!: string;

@@ -1,7 +1,6 @@
 import { isIP } from 'node:net';
 import { IsOptional, ValidateBy } from 'class-validator';
-
-type Ctor<T = object> = new (...args: any[]) => T;
+import type { ConfigClass } from './config-mixin';
 
 /** Named ranges Fastify's proxy-addr understands. */
 const KEYWORDS = new Set(['loopback', 'linklocal', 'uniquelocal']);
@@ -35,7 +34,7 @@ function entryProblem(entry: string): string | undefined {
  * the same host; an outside client can never connect from a loopback
  * address, so it cannot forge its address that way.
  */
-export function WithTrustedProxies<T extends Ctor>(Base: T) {
+export function WithTrustedProxies<T extends ConfigClass>(Base: T) {
   class TrustedProxiesConfig extends Base {
     @IsOptional()
     @ValidateBy({

@@ -3,7 +3,7 @@ import { DATABASE_SERVICES, OWNER_ROLE, serviceRole } from './database-roles';
 
 /** The one call the set-up needs from a pg Client or Pool. */
 export interface Sql {
-  query<R extends object = any>(text: string, values?: unknown[]): Promise<{ rows: R[] }>;
+  query<R extends object = Record<string, unknown>>(text: string, values?: unknown[]): Promise<{ rows: R[] }>;
 }
 
 /** Login passwords by role name; a role without one keeps its password (local trust auth needs none). */

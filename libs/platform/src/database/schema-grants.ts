@@ -6,7 +6,7 @@ import type { ServiceDatabase } from './service-database';
 export const MIGRATIONS_TABLE = 'migrations';
 
 interface Sql {
-  query(text: string, values?: unknown[]): Promise<any>;
+  query<T = unknown>(text: string, values?: unknown[]): Promise<T>;
 }
 
 /**
@@ -21,11 +21,11 @@ interface Sql {
 export async function applySchemaGrants(sql: Sql, { service, schema, grants }: ServiceDatabase): Promise<void> {
   const role = serviceRole(service);
   const grantsFile = `apps/${service}/src/database/${service}.grants.ts`;
-  const roleExists = await sql.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [role]);
+  const roleExists = await sql.query<unknown[]>('SELECT 1 FROM pg_roles WHERE rolname = $1', [role]);
   if (roleExists.length === 0) {
     throw new Error(`role ${role} does not exist: create the database roles before migrating (see docs/ARCHITECTURE.md, "Set-up and tests")`);
   }
-  const tables: { relname: string }[] = await sql.query(
+  const tables = await sql.query<{ relname: string }[]>(
     `SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
       WHERE n.nspname = $1 AND c.relkind IN ('r', 'p', 'v', 'm', 'f') AND c.relname <> $2 ORDER BY c.relname`,
     [schema, MIGRATIONS_TABLE],
@@ -58,7 +58,7 @@ export async function applySchemaGrants(sql: Sql, { service, schema, grants }: S
   const insertable = Object.entries(grants)
     .filter(([, privileges]) => privileges.includes('INSERT'))
     .map(([table]) => table);
-  const sequences: { sequence: string }[] = await sql.query(
+  const sequences = await sql.query<{ sequence: string }[]>(
     `SELECT format('%I.%I', n.nspname, s.relname) AS sequence
        FROM pg_depend d
        JOIN pg_class s ON s.oid = d.objid AND s.relkind = 'S'
@@ -70,7 +70,7 @@ export async function applySchemaGrants(sql: Sql, { service, schema, grants }: S
   for (const { sequence } of sequences) await sql.query(`GRANT USAGE ON SEQUENCE ${sequence} TO ${r}`);
 
   // Only the roles granted CONNECT reach the database, and nobody but the owner creates objects in it.
-  const database = escapeIdentifier((await sql.query('SELECT current_database() AS name'))[0].name);
+  const database = escapeIdentifier((await sql.query<{ name: string }[]>('SELECT current_database() AS name'))[0].name);
   await sql.query(`REVOKE ALL ON DATABASE ${database} FROM PUBLIC`);
   await sql.query(`GRANT CONNECT ON DATABASE ${database} TO ${r}`);
   await sql.query('REVOKE CREATE ON SCHEMA public FROM PUBLIC');

@@ -2,7 +2,7 @@ import { DomainError, ErrorCode, type ListPage } from '@pp/contracts';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import type { FastifyReply } from 'fastify';
-import { ApiError } from '../http/api-error';
+import { ApiError } from './api-error';
 
 export const INVALID_QUERY = 'Invalid query parameters';
 
