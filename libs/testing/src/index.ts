@@ -8,3 +8,4 @@ export * from './wait-for';
 export * from './webhook-receiver';
 export * from './given-when-then';
 export * from './in-memory-event-store';
+export * from './builders/checkout-session-created';

@@ -1,5 +1,5 @@
-import { type CheckoutSessionEvent, CheckoutSessionEventType, checkoutSessionStreamId, DomainError, ErrorCode, MerchantEventType, SESSION_EXPIRED_RULE } from '@pp/contracts';
-import { type InMemoryEventStore, inMemoryRuntime } from '@pp/testing';
+import { CheckoutSessionEventType, checkoutSessionStreamId, DomainError, ErrorCode, MerchantEventType, SESSION_EXPIRED_RULE } from '@pp/contracts';
+import { checkoutSessionCreated, type InMemoryEventStore, inMemoryRuntime } from '@pp/testing';
 import { CheckoutSessionLifecycle } from './checkout-session.lifecycle';
 
 const T0 = new Date('2026-11-22T01:00:00.000Z');
@@ -7,24 +7,7 @@ const DEADLINE = new Date(T0.getTime() + 1800_000);
 const SCOPE = { merchant_id: 'mer_1', livemode: false };
 const STREAM = checkoutSessionStreamId('cs1');
 
-const created: CheckoutSessionEvent = {
-  type: CheckoutSessionEventType.Created,
-  schema_version: 1,
-  data: {
-    session_id: 'cs1',
-    ...SCOPE,
-    amount: 2500,
-    currency: 'CAD',
-    reference: 'order-1',
-    memo: 'PP-7K3M9Q',
-    client_secret: 'secret',
-    success_url: 'https://shop.example/ok',
-    cancel_url: 'https://shop.example/cancel',
-    metadata: null,
-    created_at: T0.toISOString(),
-    expires_at: DEADLINE.toISOString(),
-  },
-};
+const created = checkoutSessionCreated(SCOPE, T0);
 
 /** A lifecycle whose clock reads `now`, over `store` (by default a fresh one holding the created session). */
 function lifecycleAt(now: Date, store?: InMemoryEventStore) {

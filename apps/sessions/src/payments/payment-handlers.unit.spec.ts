@@ -1,5 +1,4 @@
 import {
-  type CheckoutSessionEvent,
   CheckoutSessionEventType,
   checkoutSessionStreamId,
   MerchantEventType,
@@ -10,7 +9,7 @@ import {
   transactionStreamId,
 } from '@pp/contracts';
 import type { BusClient } from '@pp/platform';
-import { inMemoryRuntime } from '@pp/testing';
+import { checkoutSessionCreated, inMemoryRuntime } from '@pp/testing';
 import { SimulatePaymentHandler } from './simulate-payment.handler';
 import { VerifyPaymentHandler } from './verify-payment.handler';
 
@@ -20,24 +19,7 @@ const SCOPE = { merchant_id: 'mer_1', livemode: false };
 const SESSION = checkoutSessionStreamId('cs1');
 const PAYMENT = transactionStreamId('txn_1');
 
-const created: CheckoutSessionEvent = {
-  type: CheckoutSessionEventType.Created,
-  schema_version: 1,
-  data: {
-    session_id: 'cs1',
-    ...SCOPE,
-    amount: 2500,
-    currency: 'CAD',
-    reference: 'order-1',
-    memo: 'PP-7K3M9Q',
-    client_secret: 'secret',
-    success_url: 'https://shop.example/ok',
-    cancel_url: 'https://shop.example/cancel',
-    metadata: null,
-    created_at: T0.toISOString(),
-    expires_at: DEADLINE.toISOString(),
-  },
-};
+const created = checkoutSessionCreated(SCOPE, T0);
 
 const recordedForReview: PaymentEvent = {
   type: PaymentEventType.Recorded,
