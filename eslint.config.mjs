@@ -32,6 +32,16 @@ const TESTING_HARNESS = {
   message: '@pp/testing is test support: only specs, libs/testing, test helpers under testing/ folders and tools/ may import it.',
 };
 
+/** Who may import whom (docs/ARCHITECTURE.md). */
+const DEP_CONSTRAINTS = [
+  { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib'] },
+  { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:lib', 'type:app'] },
+  { sourceTag: 'scope:testing', onlyDependOnLibsWithTags: ['scope:platform', 'scope:contracts', 'scope:kernel', 'scope:sdk'] },
+  { sourceTag: 'scope:platform', onlyDependOnLibsWithTags: ['scope:contracts', 'scope:kernel', 'scope:sdk'] },
+  { sourceTag: 'scope:contracts', onlyDependOnLibsWithTags: ['scope:kernel', 'scope:sdk'] },
+  { sourceTag: 'scope:kernel', onlyDependOnLibsWithTags: [] },
+];
+
 export default [
   { ignores: ['**/dist', '**/node_modules', '**/tmp', '**/.dev', '**/coverage', 'bench/reports'] },
   ...tseslint.configs.recommended,
@@ -43,25 +53,30 @@ export default [
     files: ['**/*.ts'],
     plugins: { '@nx': nx },
     rules: {
-      '@nx/enforce-module-boundaries': [
-        'error',
-        {
-          allow: [],
-          depConstraints: [
-            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib'] },
-            { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:lib', 'type:app'] },
-            { sourceTag: 'scope:testing', onlyDependOnLibsWithTags: ['scope:platform', 'scope:contracts', 'scope:kernel'] },
-            { sourceTag: 'scope:platform', onlyDependOnLibsWithTags: ['scope:contracts', 'scope:kernel'] },
-            { sourceTag: 'scope:contracts', onlyDependOnLibsWithTags: ['scope:kernel'] },
-            { sourceTag: 'scope:kernel', onlyDependOnLibsWithTags: [] },
-          ],
-        },
-      ],
+      '@nx/enforce-module-boundaries': ['error', { allow: [], depConstraints: DEP_CONSTRAINTS }],
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/no-unsafe-function-type': 'off',
       '@typescript-eslint/no-empty-object-type': 'off',
       // Production code: no test harness.
       '@typescript-eslint/no-restricted-imports': ['error', { patterns: [TESTING_HARNESS] }],
+    },
+  },
+  {
+    // The published SDK runs on Node alone and imports nothing of ours; its specs check it against the
+    // contracts and run it against the real stack, so they may use both.
+    files: ['libs/sdk/**/*.ts'],
+    ignores: ['libs/sdk/**/*.spec.ts'],
+    rules: {
+      '@nx/enforce-module-boundaries': ['error', { allow: [], depConstraints: [{ sourceTag: 'scope:sdk', onlyDependOnLibsWithTags: [] }, ...DEP_CONSTRAINTS] }],
+    },
+  },
+  {
+    files: ['libs/sdk/**/*.spec.ts'],
+    rules: {
+      '@nx/enforce-module-boundaries': [
+        'error',
+        { allow: [], depConstraints: [{ sourceTag: 'scope:sdk', onlyDependOnLibsWithTags: ['scope:contracts', 'scope:testing', 'scope:platform', 'scope:kernel'] }, ...DEP_CONSTRAINTS] },
+      ],
     },
   },
   {

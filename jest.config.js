@@ -10,14 +10,14 @@ const swcrc = require('./.swcrc.json');
 module.exports = {
   rootDir: __dirname,
   testEnvironment: 'node',
-  roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/tools', '<rootDir>/deploy'],
+  roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/tools', '<rootDir>/deploy', '<rootDir>/examples'],
   testMatch: ['**/*.spec.ts'],
   // cuid2 v3 ships only as an ES module; compile it (and its hashing dependency) to CommonJS like our own code.
   transform: {
     '^.+\\.(t|j)s$': ['@swc/jest', { ...swcrc, swcrc: false, exclude: [], sourceMaps: 'inline', module: { type: 'commonjs' } }],
   },
   transformIgnorePatterns: ['/node_modules/(?!(@paralleldrive/cuid2|@noble/hashes)/)'],
-  moduleNameMapper: { '^@pp/(contracts|kernel|platform|testing)$': '<rootDir>/libs/$1/src/index.ts' },
+  moduleNameMapper: { '^@pp/(contracts|kernel|platform|sdk|testing)$': '<rootDir>/libs/$1/src/index.ts', '^@interac-checkout/node$': '<rootDir>/libs/sdk/src/index.ts' },
   testTimeout: 60_000,
   maxWorkers: 2,
   globalSetup: '<rootDir>/tools/build/jest-global-setup.js',

@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BUS_IDENTITIES, SERVICE_NAMES, type ServiceName } from '@pp/contracts';
 import { type BaseConfig, DATABASE_SERVICES, DEPLOY_NATS_CONFIG_PATH, deployNatsServerConfig, isDatabaseService, loadConfig, OWNER_ROLE, passwordVariable, serviceRole } from '@pp/platform';
-import { parse, parseAllDocuments } from 'yaml';
+import { parse } from 'yaml';
 import { CheckoutConfig } from '../apps/checkout/src/checkout.config';
 import { DashboardConfig } from '../apps/dashboard/src/dashboard.config';
 import { GatewayConfig } from '../apps/gateway/src/gateway.config';
@@ -12,6 +12,7 @@ import { LedgerConfig } from '../apps/ledger/src/ledger.config';
 import { RefundsConfig } from '../apps/refunds/src/refunds.config';
 import { SessionsConfig } from '../apps/sessions/src/sessions.config';
 import { WebhooksConfig } from '../apps/webhooks/src/webhooks.config';
+import { composeSchemaErrors, type Manifest, renderKustomization, secretTemplates } from './testing/manifests';
 
 /* No Docker engine runs on the build machines, so the deployment files are checked by reading them. */
 
@@ -46,6 +47,7 @@ const REQUIRED_SAMPLES: Record<string, string> = {
   REDIS_GATEWAY_PASSWORD: 'gatewaypassword',
   REDIS_SESSIONS_PASSWORD: 'sessionspassword',
   REDIS_WEBHOOKS_PASSWORD: 'webhookspassword',
+  REDIS_DASHBOARD_PASSWORD: 'dashboardpassword',
 };
 
 /** The operator's environment when compose runs: the variables compose requires (${VAR:?message}). */
@@ -157,7 +159,7 @@ describe('docker-compose.yml', () => {
       return redis.slice(start + 1, end === -1 ? undefined : end);
     };
     expect(user('default')).toEqual(['on', 'nopass', '-@all', '+ping']);
-    const users = { gateway: '~gateway:*', sessions: '~bull:session-expiry:*', webhooks: '~bull:webhook-delivery:*' };
+    const users = { gateway: '~gateway:*', sessions: '~bull:session-expiry:*', webhooks: '~bull:webhook-delivery:*', dashboard: '~dashboard:*' };
     for (const [name, keys] of Object.entries(users)) {
       const password = REQUIRED_SAMPLES[`REDIS_${name.toUpperCase()}_PASSWORD`];
       expect(user(name)).toEqual(expect.arrayContaining(['on', `>${password}`, keys, '-@admin', '-@dangerous']));
@@ -190,28 +192,50 @@ describe('docker-compose.yml', () => {
     expect(natsIdentityOf(String(services[name].environment?.NATS_URL))).toEqual([name, passwordVariable(name)]);
   });
 
-  it('builds images that run the compiled service named by the build argument', () => {
+  it('builds images that run the compiled service named by the build argument, on Node 24 LTS, as an unprivileged user id', () => {
     const dockerfile = readFileSync(join(root, 'deploy', 'Dockerfile'), 'utf8');
     expect(dockerfile).toMatch(/ARG APP/);
     expect(dockerfile).toContain('dist/apps/${APP}/src/main.js');
     expect(dockerfile).toContain('tools/build/build.js');
+    const bases = [...dockerfile.matchAll(/^FROM (\S+)/gm)].map((match) => match[1]);
+    expect(bases).toEqual(['node:24-bookworm-slim', 'node:24-bookworm-slim']);
+    // Numeric, so Kubernetes can check runAsNonRoot (deploy/k8s/base/hardening.yaml runs it as 1000 too).
+    expect(dockerfile).toMatch(/^USER 1000:1000$/m);
+  });
+
+  it('validates against the Compose specification once compose has interpolated the operator’s variables', () => {
+    const interpolated = JSON.parse(JSON.stringify(compose), (_key, value) => (typeof value === 'string' ? interpolate(value) : value));
+    expect(composeSchemaErrors(interpolated)).toEqual([]);
+    // The check can fail: a misspelt key is refused.
+    expect(composeSchemaErrors({ ...interpolated, services: { ...interpolated.services, nats: { ...interpolated.services.nats, restrat: 'always' } } })).not.toEqual([]);
+  });
+
+  it('validates with the launcher’s local-ports file merged too', () => {
+    const local = parse(readFileSync(join(root, 'deploy', 'compose.local-ports.yml'), 'utf8'));
+    expect(composeSchemaErrors(local)).toEqual([]);
   });
 });
 
-describe('deploy/k8s', () => {
-  const dir = join(root, 'deploy', 'k8s');
-  const documents = readdirSync(dir)
-    .filter((file) => file.endsWith('.yaml'))
-    .flatMap((file) => parseAllDocuments(readFileSync(join(dir, file), 'utf8')).map((doc) => doc.toJS()));
+describe('deploy/k8s/base with the Secret templates', () => {
+  const dir = join(root, 'deploy', 'k8s', 'base');
+  // The base as kustomize renders it, plus the Secrets an operator creates from the template.
+  const documents = [...renderKustomization(dir), ...secretTemplates()];
+  /** The one object of this kind and name (the spec fails here when it is missing). */
+  const manifest = (kind: string, name: string): Manifest => {
+    const found = documents.find((doc) => doc.kind === kind && doc.metadata.name === name);
+    if (!found) throw new Error(`no ${kind} ${name} in deploy/k8s/base or the Secret templates`);
+    return found;
+  };
 
   it.each(SERVICE_NAMES)('has a Deployment for %s with probes and the shared config', (name) => {
-    const deployment = documents.find((doc) => doc.kind === 'Deployment' && doc.metadata.name === name);
+    const deployment = manifest('Deployment', name);
     expect(deployment).toBeDefined();
     const [container] = deployment.spec.template.spec.containers;
     expect(container.readinessProbe).toBeDefined();
     expect(container.envFrom).toEqual([{ configMapRef: { name: 'checkout-config' } }, { secretRef: { name: 'checkout-secrets' } }]);
     if (HTTP_PORTS[name]) {
       expect(documents).toContainEqual(expect.objectContaining({ kind: 'Service', metadata: expect.objectContaining({ name }) }));
+      expect(container.ports).toEqual([{ name: 'http', containerPort: HTTP_PORTS[name] }]);
     }
   });
 
@@ -221,31 +245,33 @@ describe('deploy/k8s', () => {
     const secrets = new Set(env.filter((entry) => entry.valueFrom && entry.name.startsWith('DATABASE_')).map((entry) => entry.valueFrom!.secretKeyRef.name));
     return { secrets: [...secrets], url: env.find((entry) => entry.name === variable)?.value };
   };
-  const secret = (name: string) => documents.find((doc) => doc.kind === 'Secret' && doc.metadata.name === name);
+  const secret = (name: string) => manifest('Secret', name);
+  /** CloudNativePG's Service for the primary: the only Postgres address anything writes to. */
+  const PRIMARY_URL = 'postgres://$(DATABASE_ROLE):$(DATABASE_PASSWORD)@postgres-rw:5432/pp';
 
   it.each(SERVICE_NAMES)('connects %s to Postgres with its own role only', (name) => {
-    const deployment = documents.find((doc) => doc.kind === 'Deployment' && doc.metadata.name === name);
+    const deployment = manifest('Deployment', name);
     const [container] = deployment.spec.template.spec.containers;
     const { secrets, url } = roleUrl(container, 'DATABASE_URL');
     if (!isDatabaseService(name)) return expect(url).toBeUndefined();
     expect(secrets).toEqual([`postgres-${name}`]);
-    expect(url).toBe('postgres://$(DATABASE_ROLE):$(DATABASE_PASSWORD)@postgres:5432/pp');
+    expect(url).toBe(PRIMARY_URL);
     expect(secret(`postgres-${name}`).stringData.username).toBe(serviceRole(name));
   });
 
   it('migrates every schema in a Job as the owner role', () => {
-    const job = documents.find((doc) => doc.kind === 'Job' && doc.metadata.name === 'migrate');
+    const job = manifest('Job', 'migrate');
     const [container] = job.spec.template.spec.containers;
     expect(container.command).toEqual(MIGRATE_ALL);
     const { secrets, url } = roleUrl(container, 'MIGRATION_DATABASE_URL');
     expect(secrets).toEqual(['postgres-owner']);
-    expect(url).toBe('postgres://$(DATABASE_ROLE):$(DATABASE_PASSWORD)@postgres:5432/pp');
+    expect(url).toBe(PRIMARY_URL);
     expect(secret('postgres-owner').stringData.username).toBe(OWNER_ROLE);
-    expect(documents.find((doc) => doc.kind === 'Secret' && doc.metadata.name === 'checkout-secrets').stringData.DATABASE_URL).toBeUndefined();
+    expect(manifest('Secret', 'checkout-secrets').stringData.DATABASE_URL).toBeUndefined();
   });
 
   it('keeps placeholders in the Secret template that the gateway refuses, so an unedited template cannot boot', () => {
-    const secret = documents.find((doc) => doc.kind === 'Secret' && doc.metadata.name === 'checkout-secrets');
+    const secret = manifest('Secret', 'checkout-secrets');
     const env = { ...OPERATOR_ENV, NATS_URL: 'nats://gateway:p4f9a1c2e7b3d5a8c6e0f1a2b3c4d5e6f@nats:4222', REDIS_URL: 'redis://redis:6379', DATABASE_URL: 'postgres://app@postgres:5432/pp' };
     for (const variable of ['ADMIN_TOKEN', 'INGEST_TOKEN']) {
       expect(secret.stringData[variable]).toBeDefined();
@@ -258,11 +284,12 @@ describe('deploy/k8s', () => {
       gateway: { REDIS_URL: 'GATEWAY_REDIS_URL', SERVER_SECRET: 'SERVER_SECRET' },
       sessions: { REDIS_URL: 'SESSIONS_REDIS_URL' },
       webhooks: { REDIS_URL: 'WEBHOOKS_REDIS_URL', WEBHOOK_SECRET_KEYS: 'WEBHOOK_SECRET_KEYS' },
+      dashboard: { REDIS_URL: 'DASHBOARD_REDIS_URL' },
     };
-    const config = documents.find((doc) => doc.kind === 'ConfigMap' && doc.metadata.name === 'checkout-config');
+    const config = manifest('ConfigMap', 'checkout-config');
     expect(config.data.REDIS_URL).toBeUndefined();
     for (const name of SERVICE_NAMES) {
-      const [container] = documents.find((doc) => doc.kind === 'Deployment' && doc.metadata.name === name).spec.template.spec.containers;
+      const [container] = manifest('Deployment', name).spec.template.spec.containers;
       const refs = Object.fromEntries(
         (container.env ?? []).filter((entry: { name: string }) => !entry.name.startsWith('DATABASE_') && entry.name !== 'NATS_URL').map((entry: { name: string; valueFrom: { secretKeyRef: { name: string; key: string } } }) => {
           expect(entry.valueFrom.secretKeyRef.name).toBe('checkout-service-secrets');
@@ -271,47 +298,68 @@ describe('deploy/k8s', () => {
       );
       expect(refs).toEqual(own[name] ?? {});
     }
-    const redis = documents.find((doc) => doc.kind === 'StatefulSet' && doc.metadata.name === 'redis');
+    const redis = manifest('StatefulSet', 'redis');
     expect(redis.spec.template.spec.containers[0].args).toEqual(expect.arrayContaining(['--aclfile', 'noeviction']));
-    const acl = documents.find((doc) => doc.kind === 'Secret' && doc.metadata.name === 'redis-acl').stringData['users.acl'] as string;
+    const acl = manifest('Secret', 'redis-acl').stringData['users.acl'] as string;
     expect(acl).toContain('user default on nopass -@all +ping');
-    for (const [name, keys] of [['gateway', '~gateway:*'], ['sessions', '~bull:session-expiry:*'], ['webhooks', '~bull:webhook-delivery:*']]) {
+    for (const [name, keys] of [['gateway', '~gateway:*'], ['sessions', '~bull:session-expiry:*'], ['webhooks', '~bull:webhook-delivery:*'], ['dashboard', '~dashboard:*']]) {
       expect(acl).toMatch(new RegExp(`^user ${name} on >\\S+ ${keys.replace(/[*]/g, '\\*')} \\+@all -@admin -@dangerous`, 'm'));
     }
   });
 
+  /** What an operator puts in a Secret for a template value: the placeholder replaced by a random value of the right form. */
+  const operatorValue = (key: string, template: string) =>
+    key === 'WEBHOOK_SECRET_KEYS' ? `k1:${randomBytes(32).toString('base64')}` : template.replace(/CHANGE_ME\w*/g, () => `p${randomBytes(24).toString('hex')}`);
+
+  it.each(SERVICE_NAMES)('boots %s with the environment its Deployment builds from the ConfigMap and the Secrets, once they hold real values', (name) => {
+    const secrets = new Map(
+      documents.filter((doc) => doc.kind === 'Secret').map((doc) => [doc.metadata.name as string, Object.fromEntries(Object.entries(doc.stringData as Record<string, string>).map(([key, value]) => [key, operatorValue(key, value)]))]),
+    );
+    const [container] = manifest('Deployment', name).spec.template.spec.containers;
+    const env: Record<string, string> = {};
+    for (const source of container.envFrom) Object.assign(env, source.configMapRef ? manifest('ConfigMap', source.configMapRef.name).data : secrets.get(source.secretRef.name));
+    for (const entry of container.env ?? []) {
+      // Kubernetes expands $(VAR) from the entries above it.
+      env[entry.name] = entry.valueFrom ? secrets.get(entry.valueFrom.secretKeyRef.name)![entry.valueFrom.secretKeyRef.key] : String(entry.value).replace(/\$\((\w+)\)/g, (_match, variable: string) => env[variable]);
+    }
+    expect(() => loadConfig(CONFIGS[name], env)).not.toThrow();
+    if (isDatabaseService(name)) expect(new URL(env.DATABASE_URL).username).toBe(serviceRole(name));
+  });
+
   it.each(SERVICE_NAMES)('gives %s its own NATS_URL from the nats-identities Secret, not the shared ConfigMap', (name) => {
-    const deployment = documents.find((doc) => doc.kind === 'Deployment' && doc.metadata.name === name);
+    const deployment = manifest('Deployment', name);
     const [container] = deployment.spec.template.spec.containers;
     expect(container.env).toContainEqual({ name: 'NATS_URL', valueFrom: { secretKeyRef: { name: 'nats-identities', key: name } } });
-    const identities = documents.find((doc) => doc.kind === 'Secret' && doc.metadata.name === 'nats-identities');
+    const identities = manifest('Secret', 'nats-identities');
     expect(identities.stringData[name]).toMatch(new RegExp(`^nats://${name}:[^@]+@nats:4222$`));
   });
 
   it('runs NATS inside the cluster only, with the generated config and every identity’s password from a Secret', () => {
-    const config = documents.find((doc) => doc.kind === 'ConfigMap' && doc.metadata.name === 'checkout-config');
+    const config = manifest('ConfigMap', 'checkout-config');
     expect(config.data.NATS_URL).toBeUndefined();
-    const nats = documents.find((doc) => doc.kind === 'StatefulSet' && doc.metadata.name === 'nats');
+    const nats = manifest('StatefulSet', 'nats');
     const [container] = nats.spec.template.spec.containers;
-    expect(container.args).toEqual(['-js', '-c', '/etc/nats/nats-server.conf']);
     expect(container.envFrom).toEqual([{ secretRef: { name: 'nats-server-passwords' } }]);
-    expect(nats.spec.template.spec.volumes).toContainEqual({ name: 'config', configMap: { name: 'nats-server-config' } });
-    const service = documents.find((doc) => doc.kind === 'Service' && doc.metadata.name === 'nats');
+    // kustomize names the generated ConfigMap after its content, so a new config rolls the servers.
+    expect(nats.spec.template.spec.volumes).toContainEqual({ name: 'config', configMap: { name: expect.stringMatching(/^nats-server-config-[a-z0-9]+$/) } });
+    const service = manifest('Service', 'nats');
     expect(service.spec.type).toBe('ClusterIP');
-    const passwords = documents.find((doc) => doc.kind === 'Secret' && doc.metadata.name === 'nats-server-passwords');
+    const passwords = manifest('Secret', 'nats-server-passwords');
     expect(Object.keys(passwords.stringData).sort()).toEqual(BUS_IDENTITIES.map(passwordVariable).sort());
     const kustomization = parse(readFileSync(join(dir, 'kustomization.yaml'), 'utf8')) as { configMapGenerator: Array<{ name: string; files: string[] }> };
-    expect(kustomization.configMapGenerator).toContainEqual(expect.objectContaining({ name: 'nats-server-config', files: ['nats-server.conf'] }));
+    expect(kustomization.configMapGenerator).toContainEqual(expect.objectContaining({ name: 'nats-server-config', files: ['nats-cluster.conf', 'nats-server.conf'] }));
   });
 
   it('ships the NATS config generated from the current subject registry (run npm run nats:config when this fails)', () => {
+    expect(DEPLOY_NATS_CONFIG_PATH).toBe('deploy/k8s/base/nats-server.conf');
     expect(readFileSync(join(root, DEPLOY_NATS_CONFIG_PATH), 'utf8')).toBe(deployNatsServerConfig());
   });
 
-  it('lists every manifest in the kustomization', () => {
-    const kustomization = parse(readFileSync(join(dir, 'kustomization.yaml'), 'utf8')) as { resources: string[] };
+  it('lists every manifest in the kustomization, and the patch it applies to every workload', () => {
+    const kustomization = parse(readFileSync(join(dir, 'kustomization.yaml'), 'utf8')) as { resources: string[]; patches: { path: string }[] };
     const files = readdirSync(dir).filter((file) => file.endsWith('.yaml') && file !== 'kustomization.yaml');
-    expect([...kustomization.resources].sort()).toEqual(files.sort());
+    const patches = kustomization.patches.map((patch) => patch.path);
+    expect([...new Set([...kustomization.resources, ...patches])].sort()).toEqual(files.sort());
   });
 });
 

@@ -1,3 +1,4 @@
+import { fork } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
@@ -39,4 +40,36 @@ export async function startBaselineServer(databaseUrl: string): Promise<{ url: s
       await pool.end();
     },
   };
+}
+
+/**
+ * The baseline in a process of its own, as each service runs, so its CPU per
+ * request is measured like theirs (not mixed with the load generator's).
+ */
+export function forkBaselineServer(databaseUrl: string): Promise<{ url: string; pid: number; close(): Promise<void> }> {
+  const child = fork(__filename, [], { env: { ...process.env, BENCH_BASELINE_DATABASE_URL: databaseUrl }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`the baseline server exited with ${code}`)));
+    child.once('message', (message: { url: string }) =>
+      resolve({
+        url: message.url,
+        pid: child.pid ?? 0,
+        close: () =>
+          new Promise<void>((done) => {
+            child.removeAllListeners('exit');
+            child.once('exit', () => done());
+            child.kill('SIGTERM');
+          }),
+      }),
+    );
+  });
+}
+
+if (require.main === module) {
+  const databaseUrl = process.env.BENCH_BASELINE_DATABASE_URL ?? '';
+  void startBaselineServer(databaseUrl).then((server) => {
+    process.send?.({ url: server.url });
+    process.on('SIGTERM', () => void server.close().then(() => process.exit(0)));
+  });
 }

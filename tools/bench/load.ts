@@ -4,6 +4,8 @@ import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
 
 export interface LoadResult {
+  /** Answers received (any status). */
+  requests: number;
   requests_per_second: number;
   p50_ms: number;
   p99_ms: number;
@@ -39,6 +41,7 @@ export async function postLoad(options: LoadOptions): Promise<LoadResult> {
     ],
   });
   return {
+    requests: result.requests.total,
     requests_per_second: Math.round(result.requests.average),
     p50_ms: result.latency.p50,
     p99_ms: result.latency.p99,
@@ -101,6 +104,7 @@ export async function pacedLoad(options: LoadOptions & { rate: number }): Promis
   latencies.sort((a, b) => a - b);
   const at = (q: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * q))] ?? 0);
   return {
+    requests: latencies.length,
     requests_per_second: Math.round(latencies.length / ((performance.now() - begun) / 1000)),
     p50_ms: at(0.5),
     p99_ms: at(0.99),

@@ -1,29 +1,31 @@
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SERVICE_NAMES } from '@pp/contracts';
-import { TestStack } from '@pp/testing';
-import { startBaselineServer } from './baseline-server';
+import { REPO_ROOT, TestStack, testDkimKey, writeDnsOverrides } from '@pp/testing';
+import { createMerchant, gatewayApi } from './api';
+import { forkBaselineServer } from './baseline-server';
+import { measureIngestThroughput } from './ingest-throughput';
 import { type LoadResult, pacedLoad, postLoad } from './load';
 import { measureIdleMemory } from './memory';
+import { type CpuPerRequest, ProcessCpu, withCpu } from './process-cpu';
+import { type BenchReport, type Row, printRows } from './report';
+import { measureWebhookFanout } from './webhook-fanout';
 import { measureWebhookLatency } from './webhook-latency';
 
 /**
  * `npm run bench` (PRODUCT-RULES §D6): measures each path side by side with its
- * baseline in one run on this machine, prints a table and writes a JSON
- * report to bench/reports/ so two runs can be compared. Figures only; nothing
- * here is a pass/fail test.
+ * baseline in one run on this machine, with the CPU milliseconds each process
+ * spent per request, prints a table and writes a JSON report to bench/reports/
+ * (`npm run bench -- --compare A.json B.json` prints the difference of two).
+ * Figures only; nothing here is a pass/fail test.
+ *
+ * BENCH_PATHS=create,webhook,ingest,fanout runs only some paths (the idle
+ * memory and stack start are always measured); BENCH_PROFILE=true runs every
+ * service under `node --cpu-prof` (tools/launcher/bench.js passes the flag,
+ * and the services inherit it), its profile written to bench/profiles/ when
+ * the stack stops.
  */
-
-interface Row {
-  path: string;
-  throughput: string;
-  p50_ms: number | null;
-  p99_ms: number | null;
-  baseline: string;
-  ratio: string;
-  detail?: Record<string, unknown>;
-}
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -35,6 +37,12 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
  */
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 10);
 const WEBHOOK_PAYMENTS = Number(process.env.BENCH_WEBHOOK_PAYMENTS ?? 200);
+const INGEST_MESSAGES = Number(process.env.BENCH_INGEST_MESSAGES ?? 1000);
+const FANOUT_PAYMENTS = Number(process.env.BENCH_FANOUT_PAYMENTS ?? 300);
+const FANOUT_ENDPOINTS = Number(process.env.BENCH_FANOUT_ENDPOINTS ?? 4);
+const IDLE_CPU_SECONDS = 4;
+const PATHS = new Set((process.env.BENCH_PATHS ?? 'create,webhook,ingest,fanout').split(',').map((p) => p.trim()));
+const PROFILE_DIR = join(REPO_ROOT, 'bench', 'profiles');
 
 const sessionBody = () => ({
   amount: 2500,
@@ -45,78 +53,169 @@ const sessionBody = () => ({
   metadata: { order: '1001' },
 });
 
+const log = (text: string) => process.stderr.write(`bench: ${text}\n`);
+
 async function main(): Promise<void> {
   const rows: Row[] = [];
+  const profile = process.env.BENCH_PROFILE === 'true';
+  if (profile) mkdirSync(PROFILE_DIR, { recursive: true });
   const readyStarted = Date.now();
   const stack = await TestStack.start({
     services: SERVICE_NAMES,
     label: 'bench',
-    env: { LOG_LEVEL: 'warn', RATE_LIMIT_TEST_PER_SECOND: '100000', RATE_LIMIT_LIVE_PER_SECOND: '100000' },
+    // Eight services starting at once on a shared machine may take longer than a test allows.
+    startTimeoutMs: 90_000,
+    env: {
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_TEST_PER_SECOND: '100000',
+      RATE_LIMIT_LIVE_PER_SECOND: '100000',
+      INGEST_DNS_OVERRIDES: writeDnsOverrides(testDkimKey()),
+    },
   });
   const readyMs = Date.now() - readyStarted;
+  let idleRss: Partial<Record<string, number>> = {};
+  let idleCpu: CpuPerRequest = {};
   try {
-    const memory = await measureIdleMemory(stack);
+    idleRss = await measureIdleMemory(stack);
     rows.push({
-      path: 'idle memory (max RSS of one service)',
-      throughput: '-',
+      path: 'idle RSS, largest service',
+      throughput: `${Math.max(...Object.values(idleRss).map(Number))} MB`,
       p50_ms: null,
       p99_ms: null,
-      baseline: '120 MB target',
-      ratio: `${Math.max(...Object.values(memory))} MB`,
-      detail: { rss_mb: memory, stack_ready_ms: readyMs },
+      baseline: '≤ 120 MB target',
+      ratio: '-',
+      detail: { rss_mb: idleRss },
     });
+    rows.push({ path: 'stack ready after start', throughput: `${(readyMs / 1000).toFixed(1)} s`, p50_ms: null, p99_ms: null, baseline: '≤ 15 s target', ratio: '-' });
 
-    const testKey = await createMerchantKey(stack);
-    const baseline = await startBaselineServer(stack.database.url);
+    const cpu = await ProcessCpu.start(stack, { postgres: stack.database.url, nats: stack.env.NATS_URL, redis: stack.env.REDIS_URL });
+    const missing = Object.entries(cpu.found()).filter(([, found]) => !found);
+    if (missing.length > 0) log(`no process found for ${missing.map(([name]) => name).join(', ')}: their CPU is not reported`);
     try {
-      const log = (text: string) => process.stderr.write(`bench: ${text}\n`);
-      log(`warm-up (${WARMUP_SECONDS} s) and baseline (${SECONDS} s, ${CONNECTIONS} connections)`);
-      await postLoad({ url: `${baseline.url}/`, body: sessionBody, seconds: WARMUP_SECONDS, connections: CONNECTIONS });
-      const base = await postLoad({ url: `${baseline.url}/`, body: sessionBody, seconds: SECONDS, connections: CONNECTIONS });
-      const gatewayUrl = `${stack.url('gateway')}/v1/checkout/sessions`;
-      const auth = { authorization: `Bearer ${testKey}` };
-      log('create session through the gateway');
-      await postLoad({ url: gatewayUrl, headers: auth, body: sessionBody, seconds: WARMUP_SECONDS, connections: CONNECTIONS });
-      const full = await postLoad({ url: gatewayUrl, headers: auth, body: sessionBody, seconds: SECONDS, connections: CONNECTIONS });
-      log('create session at half of the measured maximum');
-      const half = await pacedLoad({
-        url: gatewayUrl,
-        headers: auth,
-        body: sessionBody,
-        seconds: SECONDS,
-        connections: CONNECTIONS,
-        rate: Math.max(1, Math.floor(full.requests_per_second / 2)),
-      });
-      rows.push(row('baseline: one-process HTTP + single pg insert', base, base));
-      rows.push(row('create session (gateway → sessions → ledger → pg), max load', full, base));
-      rows.push({ ...row('create session at half of max load', half, base), ratio: '-' });
-
-      log(`simulate-payment → signed webhook at a local receiver (${WEBHOOK_PAYMENTS} payments, one at a time)`);
-      const webhook = await measureWebhookLatency(stack.url('gateway'), testKey, WEBHOOK_PAYMENTS);
-      rows.push({
-        path: 'simulate-payment → signed webhook received',
-        throughput: '-',
-        p50_ms: webhook.p50_ms,
-        p99_ms: webhook.p99_ms,
-        baseline: 'p50 ≤ 10, p99 ≤ 50 target',
-        ratio: '-',
-        detail: { samples: webhook.samples, unverified: webhook.unverified },
-      });
+      // What each process spends doing nothing (timers, polls, health checks): paths with few requests per second carry it.
+      idleCpu = (await withCpu(cpu, () => new Promise((resolve) => setTimeout(resolve, IDLE_CPU_SECONDS * 1000)), () => IDLE_CPU_SECONDS + 1)).cpu_ms_per_request;
+      const merchant = await createMerchant(stack.url('gateway'), stack.env.ADMIN_TOKEN, 'Bench Merchant');
+      const testKey = merchant.keys.test_secret;
+      if (PATHS.has('create')) rows.push(...(await createSessionPaths(stack, cpu, testKey)));
+      if (PATHS.has('webhook')) {
+        log(`simulate-payment → signed webhook at a local receiver (${WEBHOOK_PAYMENTS} payments, one at a time)`);
+        const { result, cpu_ms_per_request } = await withCpu(cpu, () => measureWebhookLatency(stack.url('gateway'), testKey, WEBHOOK_PAYMENTS), (r) => r.samples);
+        rows.push({
+          path: 'simulate-payment → signed webhook received',
+          throughput: '-',
+          p50_ms: result.p50_ms,
+          p99_ms: result.p99_ms,
+          baseline: 'p50 ≤ 10, p99 ≤ 50 target',
+          ratio: '-',
+          cpu_ms_per_request,
+          detail: { samples: result.samples, unverified: result.unverified, cpu_counts: 'session creation + simulate-payment + delivery, per payment' },
+        });
+      }
+      if (PATHS.has('ingest')) {
+        log(`live e-mail ingest: ${INGEST_MESSAGES} DKIM-signed notices for live sessions`);
+        const { result, cpu_ms_per_request } = await withCpu(cpu, () => measureIngestThroughput(stack, INGEST_MESSAGES), (r) => r.messages);
+        rows.push({
+          path: 'live e-mail ingest (authenticate, parse, match, confirm)',
+          throughput: `${result.messages_per_second} msg/s`,
+          p50_ms: null,
+          p99_ms: null,
+          baseline: '≥ 500 msg/s target',
+          ratio: '-',
+          cpu_ms_per_request,
+          detail: { ...result, cpu_counts: 'session creation, signing excluded (bench process), + ingest, per message' },
+        });
+      }
+      if (PATHS.has('fanout')) {
+        log(`webhook fan-out: ${FANOUT_PAYMENTS} payments × 2 events × ${FANOUT_ENDPOINTS} endpoints`);
+        const api = gatewayApi(stack.url('gateway'), testKey);
+        const { result, cpu_ms_per_request } = await withCpu(cpu, () => measureWebhookFanout(api, FANOUT_PAYMENTS, FANOUT_ENDPOINTS), (r) => r.deliveries);
+        rows.push({
+          path: `webhook fan-out (${FANOUT_ENDPOINTS} endpoints)`,
+          throughput: `${result.deliveries_per_second} deliveries/s`,
+          p50_ms: null,
+          p99_ms: null,
+          baseline: '≥ 2,000 deliveries/s target',
+          ratio: '-',
+          cpu_ms_per_request,
+          detail: { ...result, cpu_counts: 'session creation + simulate-payment + deliveries, per delivery' },
+        });
+      }
     } finally {
-      await baseline.close();
+      await cpu.close();
     }
   } finally {
+    const services = new Map(stack.processes().map((proc) => [proc.pid, proc.service]));
     await stack.stop();
+    if (profile) nameProfiles(services);
   }
-  print(rows);
-  const dir = join(__dirname, '..', '..', '..', 'bench', 'reports');
+  printRows(rows);
+  process.stdout.write(`\nidle CPU ms per second: ${Object.entries(idleCpu).map(([group, ms]) => `${group} ${ms.toFixed(1)}`).join(', ')}\n`);
+  const dir = join(REPO_ROOT, 'bench', 'reports');
   mkdirSync(dir, { recursive: true });
   const file = join(dir, `${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-  writeFileSync(file, JSON.stringify({ at: new Date().toISOString(), seconds: SECONDS, warmup_seconds: WARMUP_SECONDS, connections: CONNECTIONS, rows }, null, 2));
+  const report: BenchReport = {
+    at: new Date().toISOString(),
+    seconds: SECONDS,
+    warmup_seconds: WARMUP_SECONDS,
+    connections: CONNECTIONS,
+    load_average: (await import('node:os')).loadavg().map((l) => Math.round(l * 100) / 100),
+    idle_rss_mb: idleRss,
+    idle_cpu_ms_per_second: idleCpu,
+    stack_ready_ms: readyMs,
+    rows,
+  };
+  writeFileSync(file, JSON.stringify(report, null, 2));
   process.stdout.write(`\nreport: ${file}\n`);
+  if (profile) process.stdout.write(`profiles: ${PROFILE_DIR} (open in Chrome DevTools → Performance, or speedscope)\n`);
 }
 
-function row(path: string, result: LoadResult, baseline: LoadResult): Row {
+/** CPU.<date>.<time>.<pid>.0.001.cpuprofile → <service>.<pid>.cpuprofile, so each profile says whose it is. */
+function nameProfiles(services: Map<number | undefined, string>): void {
+  for (const file of readdirSync(PROFILE_DIR)) {
+    const pid = Number(/^CPU\.\d+\.\d+\.(\d+)\./.exec(file)?.[1]);
+    const service = services.get(pid);
+    if (service) renameSync(join(PROFILE_DIR, file), join(PROFILE_DIR, `${service}.${pid}.cpuprofile`));
+  }
+}
+
+async function createSessionPaths(stack: TestStack, cpu: ProcessCpu, testKey: string): Promise<Row[]> {
+  const baseline = await forkBaselineServer(stack.database.url);
+  cpu.track('baseline', baseline.pid);
+  try {
+    log(`warm-up (${WARMUP_SECONDS} s) and baseline (${SECONDS} s, ${CONNECTIONS} connections)`);
+    await postLoad({ url: `${baseline.url}/`, body: sessionBody, seconds: WARMUP_SECONDS, connections: CONNECTIONS });
+    const base = await withCpu(cpu, () => postLoad({ url: `${baseline.url}/`, body: sessionBody, seconds: SECONDS, connections: CONNECTIONS }), (r) => r.requests);
+    const gatewayUrl = `${stack.url('gateway')}/v1/checkout/sessions`;
+    const auth = { authorization: `Bearer ${testKey}` };
+    log('create session through the gateway');
+    await postLoad({ url: gatewayUrl, headers: auth, body: sessionBody, seconds: WARMUP_SECONDS, connections: CONNECTIONS });
+    const full = await withCpu(cpu, () => postLoad({ url: gatewayUrl, headers: auth, body: sessionBody, seconds: SECONDS, connections: CONNECTIONS }), (r) => r.requests);
+    log('create session at half of the measured maximum');
+    const half = await withCpu(
+      cpu,
+      () =>
+        pacedLoad({
+          url: gatewayUrl,
+          headers: auth,
+          body: sessionBody,
+          seconds: SECONDS,
+          connections: CONNECTIONS,
+          rate: Math.max(1, Math.floor(full.result.requests_per_second / 2)),
+        }),
+      (r) => r.requests,
+    );
+    return [
+      loadRow('baseline: one process, HTTP + one pg insert', base, base.result),
+      loadRow('create session (gateway → sessions → ledger → pg), max load', full, base.result),
+      { ...loadRow('create session at half of max load', half, base.result), ratio: '-', baseline: 'p99 ≤ 50 ms target' },
+    ];
+  } finally {
+    await baseline.close();
+  }
+}
+
+function loadRow(path: string, measured: { result: LoadResult; cpu_ms_per_request: CpuPerRequest }, baseline: LoadResult): Row {
+  const { result } = measured;
   return {
     path,
     throughput: `${result.requests_per_second} req/s`,
@@ -124,28 +223,9 @@ function row(path: string, result: LoadResult, baseline: LoadResult): Row {
     p99_ms: result.p99_ms,
     baseline: `${baseline.requests_per_second} req/s`,
     ratio: `${(result.requests_per_second / baseline.requests_per_second).toFixed(2)}x`,
-    detail: { non_2xx: result.non_2xx, errors: result.errors },
+    cpu_ms_per_request: measured.cpu_ms_per_request,
+    detail: { requests: result.requests, non_2xx: result.non_2xx, errors: result.errors },
   };
-}
-
-async function createMerchantKey(stack: TestStack): Promise<string> {
-  const response = await fetch(`${stack.url('gateway')}/v1/admin/merchants`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${stack.env.ADMIN_TOKEN}`, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
-    body: JSON.stringify({ name: 'Bench Merchant', email: `bench-${randomUUID()}@example.com` }),
-  });
-  if (response.status !== 201) throw new Error(`creating the bench merchant failed: ${response.status} ${await response.text()}`);
-  const created = (await response.json()) as { keys: { test_secret: string } };
-  return created.keys.test_secret;
-}
-
-function print(rows: Row[]): void {
-  const headers = ['path', 'throughput', 'p50 ms', 'p99 ms', 'baseline', 'ratio'];
-  const cells = rows.map((r) => [r.path, r.throughput, String(r.p50_ms ?? '-'), String(r.p99_ms ?? '-'), r.baseline, r.ratio]);
-  const widths = headers.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
-  const line = (values: string[]) => values.map((v, i) => v.padEnd(widths[i])).join('  ');
-  process.stdout.write(`\n${line(headers)}\n${widths.map((w) => '-'.repeat(w)).join('  ')}\n`);
-  for (const c of cells) process.stdout.write(`${line(c)}\n`);
 }
 
 main().catch((error) => {

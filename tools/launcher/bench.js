@@ -1,7 +1,10 @@
 #!/usr/bin/env node
-/** `npm run bench`: the usual set-up, then the benchmark (tools/bench/run-bench.ts) against a fresh stack. */
+/**
+ * `npm run bench`: the usual set-up, then the benchmark (tools/bench/run-bench.ts) against a fresh stack.
+ * `npm run bench -- --compare A.json B.json`: the difference of two reports (tools/bench/compare.ts).
+ */
 const { spawnSync } = require('node:child_process');
-const { join } = require('node:path');
+const { join, resolve } = require('node:path');
 const { ensurePackages } = require('./install');
 const { testNatsEnv } = require('./nats-server');
 
@@ -10,11 +13,19 @@ const root = join(__dirname, '..', '..');
 async function main() {
   ensurePackages(root);
   require('../build/build').build({ quiet: true });
+  const compare = process.argv.indexOf('--compare');
+  if (compare >= 0) {
+    const files = process.argv.slice(compare + 1, compare + 3).map((file) => resolve(file));
+    const result = spawnSync(process.execPath, [join(root, 'dist', 'tools', 'bench', 'compare.js'), ...files], { stdio: 'inherit' });
+    process.exit(result.status ?? 1);
+  }
   const infra = await require('./infrastructure').ensureInfrastructure(root, process.env);
   const admin = new URL(infra.DATABASE_URL);
   admin.pathname = '/postgres';
   const rolePasswords = await require('./postgres-roles').ensurePostgresRoles(root, infra.DATABASE_URL);
-  const result = spawnSync(process.execPath, [join(root, 'dist', 'tools', 'bench', 'run-bench.js')], {
+  // Node refuses --cpu-prof in NODE_OPTIONS; the services are forked with the bench's own flags, so they inherit these.
+  const profile = process.env.BENCH_PROFILE === 'true' ? ['--cpu-prof', `--cpu-prof-dir=${join(root, 'bench', 'profiles')}`] : [];
+  const result = spawnSync(process.execPath, [...profile, join(root, 'dist', 'tools', 'bench', 'run-bench.js')], {
     stdio: 'inherit',
     env: { ...process.env, TEST_POSTGRES_URL: admin.href, ...testNatsEnv(root), TEST_REDIS_URL: infra.REDIS_URL, TEST_POSTGRES_ROLE_PASSWORDS: JSON.stringify(rolePasswords) },
   });

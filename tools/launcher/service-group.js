@@ -59,7 +59,8 @@ class ServiceGroup {
     mkdirSync(join(this.root, 'tmp'), { recursive: true });
     const pretty = process.stdout.isTTY && !process.env.LOG_FORMAT;
     this.services.forEach((service, index) => {
-      const child = spawn(process.execPath, [join(this.root, 'dist', 'apps', service, 'src', 'main.js')], {
+      const { SERVICE_NODE_FLAGS } = require(join(this.root, 'dist', 'libs', 'platform', 'src', 'app', 'node-flags.js'));
+      const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, join(this.root, 'dist', 'apps', service, 'src', 'main.js')], {
         env: { ...this.env, ...this.envFor(service) },
         stdio: ['ignore', 'pipe', 'pipe'],
       });

@@ -37,6 +37,8 @@ async function main() {
     SDK_URL: checkoutOrigin,
     GATEWAY_URL: `http://127.0.0.1:${process.env.GATEWAY_PORT ?? 3000}`,
     WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+    // Plain http://localhost: a Secure cookie would not come back.
+    DASHBOARD_SECURE_COOKIE: 'false',
     ...devSecrets(root),
     ...process.env,
     ...infra,
@@ -82,6 +84,7 @@ async function main() {
 
   out.step('Demo merchant');
   const demo = seedDemoMerchant({ ...env, ...serviceEnv('gateway') });
+  const operator = seedWithCli('demo:seed-platform-admin', 'demo-platform-admin.json', { ...env, ...serviceEnv('gateway') });
 
   const urls = [
     `gateway    http://localhost:${gatewayPort}   (API under /v1, docs at /docs, /readyz)`,
@@ -92,6 +95,10 @@ async function main() {
   for (const line of urls) console.log(`  ${line}`);
   console.log(`\n  admin token   ${env.ADMIN_TOKEN}`);
   if (demo) console.log(`\n  demo merchant ${JSON.stringify(demo, null, 2).replace(/\n/g, '\n  ')}`);
+  const dashboardUrl = `http://localhost:${env.DASHBOARD_PORT ?? 3002}`;
+  console.log(`\n  dashboard     ${dashboardUrl}`);
+  if (demo?.dashboard_user?.password) console.log(`    owner           ${demo.dashboard_user.email} / ${demo.dashboard_user.password}`);
+  if (operator) console.log(`    platform admin  ${operator.email} / ${operator.password}`);
   console.log('\nCtrl-C stops every service.\n');
 }
 
@@ -117,16 +124,19 @@ async function waitReady(port, timeoutMs) {
   return undefined;
 }
 
-function seedDemoMerchant(env) {
+const seedDemoMerchant = (env) => seedWithCli('demo:seed', 'demo-merchant.json', env);
+
+/** Runs a gateway CLI seeding command that writes .dev/<fileName> once; answers what the file holds. */
+function seedWithCli(command, fileName, env) {
   const cli = join(root, 'dist', 'apps', 'gateway', 'src', 'cli.js');
-  const file = join(root, '.dev', 'demo-merchant.json');
+  const file = join(root, '.dev', fileName);
   if (!existsSync(cli)) {
-    out.warn('the gateway CLI is not built; no demo merchant');
+    out.warn(`the gateway CLI is not built; ${command} skipped`);
     return undefined;
   }
-  const result = run(process.execPath, [cli, 'demo:seed', '--out', file], { env, cwd: root });
+  const result = run(process.execPath, [cli, command, '--out', file], { env, cwd: root });
   if (!result.ok) {
-    out.warn(`demo merchant not seeded: ${result.stderr.trim() || result.stdout.trim()}`);
+    out.warn(`${command} failed: ${result.stderr.trim() || result.stdout.trim()}`);
     return undefined;
   }
   out.info(`saved in ${file}`);

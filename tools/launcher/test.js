@@ -2,7 +2,9 @@
 /**
  * `npm test`: the same set-up as `npm start` (packages, build, Postgres/NATS/
  * Redis), then type-check, lint and every Jest tier. Extra arguments go to
- * Jest (`npm test -- apps/sessions`). Ends with "Summary: N passed, N failed".
+ * Jest (`npm test -- apps/sessions`). Under CI (CI=true, or TEST_NODE24=1) the
+ * unit and integration tiers run a second time on Node 24 LTS (tools/launcher/node24.js).
+ * Ends with "Summary: N passed, N failed", both runs added up.
  */
 const { existsSync, readFileSync, rmSync } = require('node:fs');
 const { join } = require('node:path');
@@ -47,21 +49,42 @@ async function main() {
   }
 
   out.step('Tests (jest: unit, integration, end-to-end)');
-  const results = join(root, 'tmp', 'jest-results.json');
-  rmSync(results, { force: true });
-  const jest = run(
-    process.execPath,
-    [bin('jest', 'bin/jest.js'), '--json', `--outputFile=${results}`, ...(process.env.CI ? ['--ci'] : []), ...jestArgs],
-    { cwd: root, stdio: 'inherit', env, timeoutMs: 60 * 60_000 },
-  );
-  reapTestLeftovers();
-  if (existsSync(results)) {
-    const summary = JSON.parse(readFileSync(results, 'utf8'));
-    const skipped = summary.numPendingTests + summary.numTodoTests;
-    console.log(`\nSummary: ${summary.numPassedTests} passed, ${summary.numFailedTests} failed${skipped ? `, ${skipped} skipped` : ''}`);
-    if (summary.numFailedTestSuites > 0 && summary.numFailedTests === 0) out.fail(`${summary.numFailedTestSuites} test file(s) failed to run`);
+  const runs = [runJest(process.execPath, jestArgs, env, 'jest-results.json')];
+  if (process.env.CI || process.env.TEST_NODE24) {
+    // Production images run Node 24 (deploy/Dockerfile): a runtime incompatibility must fail CI, not a deployment.
+    out.step('Tests on Node 24 LTS (jest: unit and integration tiers; services spawned by the tests run on it too)');
+    const node24 = require('./node24').ensureNode24();
+    const tiers = jestArgs.length > 0 ? jestArgs : ['--testPathPatterns', '\\.(unit|int)\\.spec\\.ts$'];
+    runs.push(runJest(node24, tiers, env, 'jest-results-node24.json'));
   }
-  process.exit(jest.status ?? 1);
+  const passed = runs.reduce((sum, result) => sum + result.passed, 0);
+  const failed = runs.reduce((sum, result) => sum + result.failed, 0);
+  const skipped = runs.reduce((sum, result) => sum + result.skipped, 0);
+  console.log(`\nSummary: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
+  process.exit(runs.every((result) => result.ok) ? 0 : 1);
+}
+
+/** One Jest run on the given Node binary; its counts come from Jest's JSON report. */
+function runJest(node, args, env, reportName) {
+  const results = join(root, 'tmp', reportName);
+  rmSync(results, { force: true });
+  const jest = run(node, [bin('jest', 'bin/jest.js'), '--json', `--outputFile=${results}`, ...(process.env.CI ? ['--ci'] : []), ...args], {
+    cwd: root,
+    stdio: 'inherit',
+    env,
+    timeoutMs: 60 * 60_000,
+  });
+  reapTestLeftovers();
+  if (!existsSync(results)) return { ok: false, passed: 0, failed: 1, skipped: 0 };
+  const summary = JSON.parse(readFileSync(results, 'utf8'));
+  if (summary.numFailedTestSuites > 0 && summary.numFailedTests === 0) out.fail(`${summary.numFailedTestSuites} test file(s) failed to run`);
+  return {
+    ok: jest.status === 0,
+    passed: summary.numPassedTests,
+    // A file that failed to run counts as a failure even when no test in it did.
+    failed: Math.max(summary.numFailedTests, summary.numFailedTestSuites),
+    skipped: summary.numPendingTests + summary.numTodoTests,
+  };
 }
 
 function gate(result, what) {

@@ -15,7 +15,7 @@ import { DashboardModule } from './dashboard.module';
  */
 
 const namespace = `t${randomBytes(5).toString('hex')}`;
-const env = { NATS_URL: testInfra.natsUrlOf('dashboard'), PP_NAMESPACE: namespace, DASHBOARD_PORT: '0', LOG_LEVEL: 'error' };
+const env = { NATS_URL: testInfra.natsUrlOf('dashboard'), REDIS_URL: testInfra.redisUrl, PP_NAMESPACE: namespace, DASHBOARD_PORT: '0', LOG_LEVEL: 'error' };
 const boot = (module: Type<unknown>) =>
   startService({ name: 'dashboard', config: DashboardConfig, module, http: { port: (config) => config.DASHBOARD_PORT } }, env);
 

@@ -1,12 +1,35 @@
 import { Transform } from 'class-transformer';
-import { IsInt, IsOptional, Max, Min } from 'class-validator';
-import { BaseConfig, toInt } from '@pp/platform';
+import { IsBoolean, IsInt, IsOptional, Max, Min } from 'class-validator';
+import { BaseConfig, toInt, WithRedis } from '@pp/platform';
 
-export class DashboardConfig extends BaseConfig {
+const toBoolean = ({ value }: { value: unknown }) => (value === 'true' ? true : value === 'false' ? false : value);
+
+export class DashboardConfig extends WithRedis(BaseConfig) {
   @IsOptional()
   @Transform(toInt)
   @IsInt({ message: 'must be a port number' })
   @Min(0)
   @Max(65535)
   DASHBOARD_PORT = 3002;
+
+  /** Sign-in sessions end after this much inactivity (docs/ARCHITECTURE.md "Dashboard"). */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'must be a whole number of seconds' })
+  @Min(60)
+  @Max(86_400)
+  DASHBOARD_IDLE_TIMEOUT_SECONDS = 1800;
+
+  /** Sign-in attempts allowed per client address in 15 minutes (per account: 10). */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'must be a whole number' })
+  @Min(1)
+  DASHBOARD_LOGINS_PER_ADDRESS = 30;
+
+  /** The session cookie is Secure (and __Host-) unless this is false, which only dev and test set (plain http://localhost). */
+  @IsOptional()
+  @Transform(toBoolean)
+  @IsBoolean({ message: 'must be true or false' })
+  DASHBOARD_SECURE_COOKIE = true;
 }

@@ -78,4 +78,17 @@ describe('gateway CLI', () => {
     expect(existsSync(out)).toBe(true);
     expect(await count('merchants')).toBe(merchants);
   });
+
+  it('demo:seed-platform-admin creates the demo platform admin once; a lost file gives it a new password', async () => {
+    const out = join(dir, 'admin', 'platform-admin.json');
+    const first = await cli('demo:seed-platform-admin', '--out', out);
+    expect(first).toEqual({ id: expect.stringMatching(/^usr_/), email: 'ops@demo.example.com', password: expect.any(String) });
+    expect(await cli('demo:seed-platform-admin', '--out', out)).toEqual(first);
+    expect(await count('platform_admins')).toBe(1);
+
+    rmSync(out);
+    const again = await cli('demo:seed-platform-admin', '--out', out);
+    expect(again).toEqual({ ...first, password: expect.not.stringMatching(`^${first.password}$`) });
+    expect(await count('platform_admins')).toBe(1);
+  });
 });

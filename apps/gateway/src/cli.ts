@@ -2,15 +2,12 @@ import 'reflect-metadata';
 import { parseArgs } from 'node:util';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
-import { newId } from '@pp/kernel';
-import { assertServiceDatabase, loadConfig, WithDatabase } from '@pp/platform';
-import { DataSource } from 'typeorm';
+import { assertServiceDatabase, dataSourceFor, loadConfig, WithDatabase } from '@pp/platform';
 import { CreateMerchantBody } from './admin/admin.bodies';
-import { seedDemo } from './cli/demo-seed';
+import { seedDemo, seedDemoPlatformAdmin } from './cli/demo-seed';
 import { GatewayDatabase } from './database/gateway.database';
-import { generatePassword, hashPassword } from './identity/password';
 import { MerchantProvisioningService } from './identity/merchant-provisioning.service';
-import { PlatformAdminRepository } from './identity/platform-admin.repository';
+import { createPlatformAdmin } from './identity/platform-admin.service';
 
 const USAGE = `Usage: node dist/apps/gateway/src/cli.js <command> [options]   (needs DATABASE_URL, the gateway's role)
 
@@ -20,6 +17,8 @@ const USAGE = `Usage: node dist/apps/gateway/src/cli.js <command> [options]   (n
   demo:seed --out <file>
       Creates the demo merchant once and writes its keys and dashboard login to <file>; when <file>
       exists and its merchant still does, just prints it.
+  demo:seed-platform-admin --out <file>
+      Creates the demo platform admin (ops@demo.example.com) once and writes its sign-in to <file>.
   platform-admin:create --email <email> [--password <password>]
       Creates a platform admin for the dashboard's admin console; prints the generated password once.
 `;
@@ -41,14 +40,7 @@ async function main(argv: string[]): Promise<unknown> {
     strict: true,
   });
   const { DATABASE_URL } = loadConfig(CliConfig, process.env);
-  const dataSource = new DataSource({
-    type: 'postgres',
-    url: DATABASE_URL,
-    schema: GatewayDatabase.schema,
-    migrations: GatewayDatabase.migrations,
-    migrationsTableName: 'migrations',
-    extra: { max: 2, application_name: 'gateway-cli' },
-  });
+  const dataSource = dataSourceFor(GatewayDatabase, { url: DATABASE_URL, poolSize: 2, applicationName: 'gateway-cli' });
   await dataSource.initialize();
   try {
     await assertServiceDatabase(dataSource, GatewayDatabase);
@@ -64,15 +56,10 @@ async function main(argv: string[]): Promise<unknown> {
         );
       case 'demo:seed':
         return await seedDemo(dataSource, required(values.out, '--out'));
-      case 'platform-admin:create': {
-        const password = values.password ?? generatePassword();
-        const admin = await new PlatformAdminRepository(dataSource).insert({
-          id: newId('user'),
-          email: required(values.email, '--email'),
-          password_hash: await hashPassword(password),
-        });
-        return { id: admin.id, email: admin.email, ...(values.password ? {} : { password }) };
-      }
+      case 'demo:seed-platform-admin':
+        return await seedDemoPlatformAdmin(dataSource, required(values.out, '--out'));
+      case 'platform-admin:create':
+        return await createPlatformAdmin(dataSource, { email: required(values.email, '--email'), password: values.password });
       default:
         throw new UsageError(command ? `unknown command ${command}` : 'no command given');
     }

@@ -7,6 +7,7 @@ import { ClientCheckoutModule } from './client-checkout/client-checkout.module';
 import { GatewayDatabase } from './database/gateway.database';
 import { EmailIngestModule } from './email-ingest/email-ingest.module';
 import { HealthModule } from './health/health.module';
+import { DashboardIdentityModule } from './identity/dashboard-identity.module';
 import { MerchantEventsModule } from './merchant-events/merchant-events.module';
 import { PipelineModule } from './http/pipeline.module';
 import { PaymentsModule } from './payments/payments.module';
@@ -22,6 +23,7 @@ import { WebhookEndpointsModule } from './webhook-endpoints/webhook-endpoints.mo
     PipelineModule,
     AdminModule,
     AdminReviewModule,
+    DashboardIdentityModule,
     CheckoutSessionsModule,
     ClientCheckoutModule,
     WebhookEndpointsModule,

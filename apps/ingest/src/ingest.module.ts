@@ -6,14 +6,14 @@ import { EmailIntake } from './intake/email-intake.service';
 import { EmailRepository } from './intake/email.repository';
 import { RawEmailConsumer } from './intake/raw-email.consumer';
 import { SubmitEmailController } from './intake/submit-email.controller';
-import { MatchingNoticeHandler } from './matching/matching.notice-handler';
+import { NoticeMatcher } from './matching/notice-matcher';
 import { QuarantineHandler } from './matching/quarantine.handler';
 import { QuarantineRepository } from './matching/quarantine.repository';
 import { NoticeReader } from './parsing/notice-reader';
 import { EmailProcessor } from './processing/email-processor';
 import { NOTICE_HANDLER } from './processing/notice-handler';
 import { OutcomeRepository } from './processing/outcome.repository';
-import { ProcessingSweeper } from './processing/processing-sweeper';
+import { ProcessingSweeper } from './processing/processing.sweeper';
 
 @Module({
   imports: [DatabaseModule.forService(IngestDatabase)],
@@ -28,8 +28,8 @@ import { ProcessingSweeper } from './processing/processing-sweeper';
     RawEmailConsumer,
     ProcessingSweeper,
     QuarantineRepository,
-    MatchingNoticeHandler,
-    { provide: NOTICE_HANDLER, useExisting: MatchingNoticeHandler },
+    NoticeMatcher,
+    { provide: NOTICE_HANDLER, useExisting: NoticeMatcher },
   ],
 })
 export class IngestModule {}

@@ -1,6 +1,5 @@
 import 'reflect-metadata';
-import { assertMigrated, ConfigError, loadConfig, WithMigrationDatabase } from '@pp/platform';
-import { DataSource } from 'typeorm';
+import { assertMigrated, ConfigError, dataSourceFor, loadConfig, WithMigrationDatabase } from '@pp/platform';
 import { LedgerDatabase } from './database/ledger.database';
 import { poolOf } from './event-store/ledger-pool';
 import { LEDGER_PROJECTIONS } from './projections/ledger.projections';
@@ -17,14 +16,7 @@ class RebuildConfig extends WithMigrationDatabase(class {}) {}
 
 async function main(): Promise<void> {
   const config = loadConfig(RebuildConfig, process.env);
-  const dataSource = new DataSource({
-    type: 'postgres',
-    url: config.MIGRATION_DATABASE_URL,
-    schema: LedgerDatabase.schema,
-    migrations: LedgerDatabase.migrations,
-    migrationsTableName: 'migrations',
-    extra: { max: 2, application_name: 'ledger-rebuild' },
-  });
+  const dataSource = dataSourceFor(LedgerDatabase, { url: config.MIGRATION_DATABASE_URL, poolSize: 2, applicationName: 'ledger-rebuild' });
   await dataSource.initialize();
   try {
     await assertMigrated(dataSource, LedgerDatabase);

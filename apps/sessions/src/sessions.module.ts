@@ -4,9 +4,10 @@ import { PayerSessionHandler } from './checkout-page/payer-session.handler';
 import { CheckoutSessionLifecycle } from './checkout-session/checkout-session.lifecycle';
 import { CompleteCheckoutSessionHandler } from './checkout-session/complete-checkout-session.handler';
 import { CreateCheckoutSessionHandler } from './checkout-session/create-checkout-session.handler';
+import { ExpireTestSessionHandler } from './checkout-session/expire-test-session.handler';
 import { GetCheckoutSessionHandler } from './checkout-session/get-checkout-session.handler';
 import { ExpireSessionJob } from './expiry/expire-session.job';
-import { ExpirySweeper } from './expiry/expiry-sweeper';
+import { ExpirySweeper } from './expiry/expiry.sweeper';
 import { SessionExpiryScheduler } from './expiry/session-expiry.scheduler';
 import { DecideRefundHandler } from './payments/decide-refund.handler';
 import { RecordTransferHandler } from './payments/record-transfer.handler';
@@ -15,7 +16,7 @@ import { VerifyPaymentHandler } from './payments/verify-payment.handler';
 
 @Module({
   imports: [RedisModule.forService()],
-  controllers: [CreateCheckoutSessionHandler, GetCheckoutSessionHandler, CompleteCheckoutSessionHandler, PayerSessionHandler, SimulatePaymentHandler, VerifyPaymentHandler, RecordTransferHandler, DecideRefundHandler],
+  controllers: [CreateCheckoutSessionHandler, GetCheckoutSessionHandler, CompleteCheckoutSessionHandler, ExpireTestSessionHandler, PayerSessionHandler, SimulatePaymentHandler, VerifyPaymentHandler, RecordTransferHandler, DecideRefundHandler],
   providers: [
     ...AGGREGATE_RUNTIME,
     CheckoutSessionLifecycle,

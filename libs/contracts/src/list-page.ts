@@ -26,3 +26,9 @@ export class PageLimitParams {
   @Max(MAX_PAGE_LIMIT)
   limit?: number;
 }
+
+/** Rows read with `LIMIT limit + 1`, as a page: the extra row only tells that there is more. */
+export const pageOf = <Row, View>(rows: Row[], limit: number, view: (row: Row) => View): ListPage<View> => ({
+  data: rows.slice(0, limit).map(view),
+  has_more: rows.length > limit,
+});

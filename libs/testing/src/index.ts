@@ -1,5 +1,6 @@
 export * from './browser';
 export * from './email-fixtures';
+export * from './flaky-proxy';
 export * from './infra';
 export * from './service-process';
 export * from './test-database';

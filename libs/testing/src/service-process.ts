@@ -2,6 +2,7 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, rmSync, writeFileSync, type WriteStream } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { ServiceName } from '@pp/contracts';
+import { SERVICE_NODE_FLAGS } from '@pp/platform';
 
 /** The checkout's root: the nearest folder above with a package.json (this file also runs compiled, from dist/). */
 export const REPO_ROOT = (() => {
@@ -43,6 +44,8 @@ export class ServiceProcess {
     this.log = createWriteStream(join(this.logDir, `${this.service}.log`), { flags: 'a' });
     this.stderrTail = '';
     const child = fork(entryPoint(this.service), [], {
+      // The harness's own flags too (the bench's --cpu-prof reaches the services this way).
+      execArgv: [...process.execArgv, ...SERVICE_NODE_FLAGS],
       env: { PATH: process.env.PATH ?? '', ...this.env },
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     });

@@ -14,6 +14,8 @@ export interface TestStackOptions {
   /** Extra or overriding environment for every service. */
   env?: Record<string, string>;
   label?: string;
+  /** How long each service may take to report ready (default 20 s); the bench allows more on a busy machine. */
+  startTimeoutMs?: number;
 }
 
 /** The HTTP apps and the variable that sets each one's port. */
@@ -41,6 +43,7 @@ export class TestStack {
     readonly database: TestDatabase,
     namespace: string,
     env: Record<string, string>,
+    private readonly startTimeoutMs?: number,
   ) {
     this.namespace = namespace;
     this.env = env;
@@ -67,7 +70,7 @@ export class TestStack {
       DASHBOARD_PORT: '0',
       ...options.env,
     };
-    const stack = new TestStack(database, namespace, env);
+    const stack = new TestStack(database, namespace, env, options.startTimeoutMs);
     try {
       await Promise.all(options.services.map((service) => stack.startService(service)));
     } catch (error) {
@@ -102,7 +105,7 @@ export class TestStack {
     if (portVariable && previous?.port) env[portVariable] = String(previous.port);
     const proc = new ServiceProcess(service, env, join(REPO_ROOT, 'tmp', 'test-logs', this.namespace));
     this.processes_.set(service, proc);
-    await proc.start();
+    await proc.start(this.startTimeoutMs);
   }
 
   /**

@@ -1,19 +1,19 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter } from '@nestjs/common';
 import { DomainError, ErrorCode } from '@pp/contracts';
-import { describeClientError, ensureRequestId, type ErrorAnswer, type JsonLogger } from '@pp/platform';
+import { describeClientError, ensureRequestId, type ErrorAnswer, HTTP_STATUS_OF, type JsonLogger } from '@pp/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { negotiateLocale } from '../pages/locale';
 import { type MessageKind, messagePage } from '../pages/message-page.template';
 import { sendJson, sendPage } from './send';
 
-const STATUS: Partial<Record<ErrorCode, number>> = {
-  [ErrorCode.ValidationFailed]: 400,
-  [ErrorCode.Unauthorized]: 401,
-  [ErrorCode.Forbidden]: 403,
-  [ErrorCode.NotFound]: 404,
-  [ErrorCode.Conflict]: 409,
-  [ErrorCode.ServiceUnavailable]: 503,
-};
+const PAYER_VISIBLE: ReadonlySet<ErrorCode> = new Set([
+  ErrorCode.ValidationFailed,
+  ErrorCode.Unauthorized,
+  ErrorCode.Forbidden,
+  ErrorCode.NotFound,
+  ErrorCode.Conflict,
+  ErrorCode.ServiceUnavailable,
+]);
 
 /**
  * Every failure becomes a clear answer, never a stack trace: a payer page for
@@ -41,7 +41,8 @@ export class PayerErrorFilter implements ExceptionFilter {
   }
 
   private describe(exception: unknown, request: FastifyRequest): ErrorAnswer {
-    if (exception instanceof DomainError && STATUS[exception.code]) return { status: STATUS[exception.code]!, message: exception.message };
+    // A concurrency conflict or an internal error is not the payer's to see: it is logged and answered as unavailable below.
+    if (exception instanceof DomainError && PAYER_VISIBLE.has(exception.code)) return { status: HTTP_STATUS_OF[exception.code], message: exception.message };
     // Nest's and Fastify's own refusals (unknown route, wrong method, body too large, bad JSON ...).
     const client = describeClientError(exception, request);
     if (client) return client;

@@ -114,6 +114,13 @@ const ROUTES: RouteRow[] = [
     grantedFor: { restricted_with_scope: { status: 403, error: 'Insufficient scope: events.read required' }, restricted_without_scope: UNAVAILABLE },
   },
   {
+    name: 'GET /v1/events/stream',
+    access: { scope: 'events.read' },
+    request: () => ({ path: '/v1/events/stream' }),
+    granted: UNAVAILABLE,
+    grantedFor: { restricted_with_scope: { status: 403, error: 'Insufficient scope: events.read required' }, restricted_without_scope: UNAVAILABLE },
+  },
+  {
     name: 'GET /v1/events/:id',
     access: { scope: 'events.read' },
     request: () => ({ path: '/v1/events/evt_x0000000000000000000000' }),
@@ -129,6 +136,16 @@ const ROUTES: RouteRow[] = [
     grantedFor: {
       live_secret: { status: 403, error: 'Simulate payment requires a test key' },
       restricted_with_scope: { status: 403, error: 'Simulate payment requires a test key' },
+    },
+  },
+  {
+    name: 'POST /v1/sandbox/expire-session',
+    access: { scope: 'checkout.write' },
+    request: () => ({ path: '/v1/sandbox/expire-session', body: { sessionId: 'clx0000000000000000000000' } }),
+    granted: UNAVAILABLE,
+    grantedFor: {
+      live_secret: { status: 403, error: 'Expiring a session early requires a test key' },
+      restricted_with_scope: { status: 403, error: 'Expiring a session early requires a test key' },
     },
   },
   {

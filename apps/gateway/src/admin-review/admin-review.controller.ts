@@ -1,7 +1,7 @@
 import { Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import {
-  type AdminTransactionView,
+  type AdminPaymentView,
   DEFAULT_QUARANTINE_PAGE_LIMIT,
   DomainError,
   EMAIL_ID_PATTERN,
@@ -12,14 +12,15 @@ import {
   QUARANTINE_STATUSES,
   type QuarantinedEmailView,
   type RetryQuarantinedEmailReply,
-  TRANSACTION_STATUSES,
+  PAYMENT_STATUSES,
 } from '@pp/contracts';
 import { BusClient } from '@pp/platform';
 import type { FastifyReply } from 'fastify';
 import { AdminRoute } from '../access/route-access';
 import { ApiJsonResponse, ApiPageLimitQuery } from '../openapi/api-docs.decorators';
+import { listSchema } from '../openapi/view-schema';
 import { listPage, parseListQuery } from '../http/list-query';
-import { ADMIN_TRANSACTION_SCHEMA, QUARANTINE_RELEASE_SCHEMA, QUARANTINED_EMAIL_SCHEMA } from './admin-review.schemas';
+import { ADMIN_PAYMENT_SCHEMA, QUARANTINE_RELEASE_SCHEMA, QUARANTINED_EMAIL_SCHEMA } from './admin-review.schemas';
 
 const RETRY_TIMEOUT_MS = 30_000;
 
@@ -40,7 +41,7 @@ export class AdminReviewController {
   @ApiQuery({ name: 'status', required: false, enum: [...QUARANTINE_STATUSES], description: 'quarantined (default) or released' })
   @ApiPageLimitQuery(MAX_ADMIN_PAGE_LIMIT, DEFAULT_QUARANTINE_PAGE_LIMIT)
   @ApiQuery({ name: 'starting_after', required: false, description: 'Id (em_…) of the last e-mail of the previous page' })
-  @ApiJsonResponse(200, 'Quarantined e-mails (header X-Has-More: true|false)', { type: 'array', items: QUARANTINED_EMAIL_SCHEMA })
+  @ApiJsonResponse(200, 'Quarantined e-mails (header X-Has-More: true|false)', listSchema(QUARANTINED_EMAIL_SCHEMA))
   quarantine(@Query() raw: Record<string, unknown>, @Res({ passthrough: true }) reply: FastifyReply): Promise<QuarantinedEmailView[]> {
     const params = parseListQuery(ListQuarantineParams, raw);
     return listPage(() => this.bus.request('ingest.quarantine.list.v1', params), reply);
@@ -59,13 +60,13 @@ export class AdminReviewController {
   @Get('payments')
   @AdminRoute()
   @ApiOperation({ summary: 'Payments across merchants, newest first; status=REQUIRES_MANUAL_REVIEW is the review queue' })
-  @ApiQuery({ name: 'status', required: false, enum: [...TRANSACTION_STATUSES] })
+  @ApiQuery({ name: 'status', required: false, enum: [...PAYMENT_STATUSES] })
   @ApiQuery({ name: 'merchant_id', required: false })
   @ApiQuery({ name: 'livemode', required: false, schema: { type: 'boolean' } })
   @ApiPageLimitQuery(MAX_ADMIN_PAGE_LIMIT)
   @ApiQuery({ name: 'starting_after', required: false, description: 'Id of the last payment of the previous page' })
-  @ApiJsonResponse(200, 'Payments (header X-Has-More: true|false)', { type: 'array', items: ADMIN_TRANSACTION_SCHEMA })
-  payments(@Query() raw: Record<string, unknown>, @Res({ passthrough: true }) reply: FastifyReply): Promise<AdminTransactionView[]> {
+  @ApiJsonResponse(200, 'Payments (header X-Has-More: true|false)', listSchema(ADMIN_PAYMENT_SCHEMA))
+  payments(@Query() raw: Record<string, unknown>, @Res({ passthrough: true }) reply: FastifyReply): Promise<AdminPaymentView[]> {
     const query = parseListQuery(ListAllPaymentsQuery, raw);
     return listPage(() => this.bus.request('ledger.payments.list-all.v1', query), reply);
   }

@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import {
   INGEST_RAW_EMAIL_SUBJECT,
   ingestRawEmailStreamName,
-  type AdminTransactionView,
+  type AdminPaymentView,
   type QuarantinedEmailView,
   type RetryQuarantinedEmailReply,
-  type TransactionView,
+  type PaymentView,
 } from '@pp/contracts';
 import { buildNotice, DEFAULT_SIGNED_HEADERS, signEmail, TestStack, testDkimKey, waitFor, writeDnsOverrides, type NoticeSpec } from '@pp/testing';
 import type { NatsConnection } from 'nats';
@@ -119,7 +119,7 @@ describe('live e-mail ingest: matching, review, quarantine', () => {
   const adminPayments = async (query = '') => {
     const result = await admin(`/v1/admin/payments?limit=100${query}`);
     expect(result.status).toBe(200);
-    return result.body as AdminTransactionView[];
+    return result.body as AdminPaymentView[];
   };
   const paymentsOfEmail = async (emailId: string) => (await adminPayments()).filter((payment) => payment.email_id === emailId);
   const paymentOfEmail = (emailId: string) => waitFor(`the payment of ${emailId}`, async () => (await paymentsOfEmail(emailId))[0]);
@@ -131,7 +131,7 @@ describe('live e-mail ingest: matching, review, quarantine', () => {
     expect(reply).toEqual({ id: expect.stringMatching(/^em_/), status: 'accepted' });
     expect(await dispositionOf(reply.id)).toBe('confirmed');
 
-    const payments = (await gateway.call<TransactionView[]>(`/v1/payments?reference=${session.memo}`, { token: shop.keys.live_secret })).body;
+    const payments = (await gateway.call<PaymentView[]>(`/v1/payments?reference=${session.memo}`, { token: shop.keys.live_secret })).body;
     expect(payments).toEqual([
       expect.objectContaining({ status: 'CONFIRMED', verification_method: 'AUTO_EMAIL', amount: 4321, etransfer_ref: session.memo, session_id: session.id, livemode: true, sender_name: 'CAI FANG WU', review_reasons: [] }),
     ]);
@@ -208,7 +208,7 @@ describe('live e-mail ingest: matching, review, quarantine', () => {
     /** The payer sends the session's amount with its memo to his own address; Interac signs the notice to him. */
     const ownNotice = (session: Session) => signEmail(depositFor(session, { to: PAYER, recipientName: 'PAYER HIMSELF' }));
     const paymentsOfSession = async (session: Session) =>
-      (await gateway.call<TransactionView[]>(`/v1/payments?reference=${session.memo}`, { token: shop.keys.live_secret })).body as Array<{ status: string; review_reasons: string[]; session_id: string | null }>;
+      (await gateway.call<PaymentView[]>(`/v1/payments?reference=${session.memo}`, { token: shop.keys.live_secret })).body as Array<{ status: string; review_reasons: string[]; session_id: string | null }>;
 
     it.each([
       ['the receiving server adds Delivered-To', (raw: string) => `Delivered-To: ${SHOP_ADDRESS.toLowerCase()}\n${raw}`, ['recipient_mismatch']],
@@ -260,7 +260,7 @@ describe('live e-mail ingest: matching, review, quarantine', () => {
     expect((await sessionOf(shop.keys.live_secret, session.id)).status).toBe('COMPLETED');
     // A replay of the very same bytes stays a duplicate.
     expect(await post(raw)).toEqual({ id: genuine.id, status: 'duplicate' });
-    const statuses = (await gateway.call<TransactionView[]>(`/v1/payments?reference=${session.memo}`, { token: shop.keys.live_secret })).body.map((payment: { status: string }) => payment.status);
+    const statuses = (await gateway.call<PaymentView[]>(`/v1/payments?reference=${session.memo}`, { token: shop.keys.live_secret })).body.map((payment: { status: string }) => payment.status);
     expect(statuses.sort()).toEqual(['CONFIRMED', 'REQUIRES_MANUAL_REVIEW']);
   });
 
@@ -296,7 +296,7 @@ describe('live e-mail ingest: matching, review, quarantine', () => {
       const [reply] = await Promise.all([post(raw), publish(raw)]);
       await waitFor('both arrivals', async () => (await db.query(`SELECT 1 FROM ingest.email_receipts WHERE email_id = $1`, [reply.id])).rowCount === 2);
       expect(await dispositionOf(reply.id)).toBe('confirmed');
-      const payments = (await gateway.call<TransactionView[]>(`/v1/payments?reference=${session.memo}`, { token: shop.keys.live_secret })).body;
+      const payments = (await gateway.call<PaymentView[]>(`/v1/payments?reference=${session.memo}`, { token: shop.keys.live_secret })).body;
       expect(payments.map((payment: { status: string }) => payment.status)).toEqual(['CONFIRMED']);
       const completions = (await eventsOf(shop.keys.live_secret)).filter((event) => event.type === 'checkout.session.completed' && event.data.session_id === session.id);
       expect(completions).toHaveLength(1);
@@ -362,7 +362,7 @@ describe('live e-mail ingest: matching, review, quarantine', () => {
     expect(first.body).toEqual([queue[0]]);
     const next = await admin(`/v1/admin/payments?status=REQUIRES_MANUAL_REVIEW&limit=1&starting_after=${queue[0].id}`);
     expect(next.body).toEqual([queue[1]]);
-    expect((await admin<AdminTransactionView[]>(`/v1/admin/payments?merchant_id=${stranger.merchant_id}`)).body.map((payment: AdminTransactionView) => payment.merchant_id)).toEqual([stranger.merchant_id]);
+    expect((await admin<AdminPaymentView[]>(`/v1/admin/payments?merchant_id=${stranger.merchant_id}`)).body.map((payment: AdminPaymentView) => payment.merchant_id)).toEqual([stranger.merchant_id]);
     expect((await admin('/v1/admin/payments?status=LOST')).body).toEqual({ error: 'Invalid query parameters' });
   });
 

@@ -77,3 +77,15 @@ export class UpdateMerchantBody {
   @Matches(FRAME_ANCESTOR, { each: true, message: 'frame_ancestors must each be an origin such as https://shop.example.com or https://*.example.com' })
   frame_ancestors?: string[];
 }
+
+/** Body of POST /v1/admin/platform_admins: the password is generated (and returned once) when absent. */
+export class CreatePlatformAdminBody {
+  @IsEmail({}, { message: EMAIL_RULES.message('email') })
+  @MaxLength(254, { message: 'email must be at most 254 characters' })
+  email!: string;
+
+  @IsOptional()
+  @IsString({ message: 'password must be a string' })
+  @Length(12, 256, { message: 'password must be 12 to 256 characters' })
+  password?: string;
+}

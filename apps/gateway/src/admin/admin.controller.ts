@@ -1,16 +1,19 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { DomainError, ErrorCode } from '@pp/contracts';
+import { DataSource } from 'typeorm';
 import { AdminRoute } from '../access/route-access';
 import type { ApiKeyView, IssuedApiKeyView, MerchantView, ProvisionedMerchantView } from '../identity/identity.views';
 import { MerchantProvisioningService } from '../identity/merchant-provisioning.service';
+import { createPlatformAdmin, type PlatformAdminView } from '../identity/platform-admin.service';
 import { ApiJsonBody, ApiJsonResponse } from '../openapi/api-docs.decorators';
-import { CreateApiKeyBody, CreateMerchantBody, UpdateMerchantBody } from './admin.bodies';
+import { CreateApiKeyBody, CreateMerchantBody, CreatePlatformAdminBody, UpdateMerchantBody } from './admin.bodies';
 import {
   API_KEY_SCHEMA,
   ISSUED_API_KEY_SCHEMA,
   MERCHANT_SCHEMA,
   MERCHANT_WITH_KEYS_SCHEMA,
+  PLATFORM_ADMIN_SCHEMA,
   PROVISIONED_MERCHANT_SCHEMA,
 } from './admin.schemas';
 
@@ -21,7 +24,10 @@ const KEY_ID = /^key_[a-z0-9]{1,64}$/;
 @ApiTags('admin')
 @Controller('v1/admin')
 export class AdminController {
-  constructor(private readonly provisioning: MerchantProvisioningService) {}
+  constructor(
+    private readonly provisioning: MerchantProvisioningService,
+    private readonly dataSource: DataSource,
+  ) {}
 
   @Post('merchants')
   @AdminRoute()
@@ -30,6 +36,15 @@ export class AdminController {
   @ApiJsonResponse(201, 'Merchant created', PROVISIONED_MERCHANT_SCHEMA)
   createMerchant(@Body() body: CreateMerchantBody): Promise<ProvisionedMerchantView> {
     return this.provisioning.createMerchant(body);
+  }
+
+  @Post('platform_admins')
+  @AdminRoute()
+  @ApiOperation({ summary: 'Create a platform admin for the dashboard console (generated password shown once)' })
+  @ApiJsonBody(CreatePlatformAdminBody)
+  @ApiJsonResponse(201, 'Platform admin created', PLATFORM_ADMIN_SCHEMA)
+  createPlatformAdmin(@Body() body: CreatePlatformAdminBody): Promise<PlatformAdminView> {
+    return createPlatformAdmin(this.dataSource, body);
   }
 
   @Get('merchants/:id')

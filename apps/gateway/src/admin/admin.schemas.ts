@@ -1,78 +1,72 @@
-import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import { DASHBOARD_ROLES } from '@pp/contracts';
+import type { ApiKeyView, DashboardUserView, IssuedApiKeyView, MerchantView, ProvisionedMerchantView } from '../identity/identity.views';
+import type { PlatformAdminView } from '../identity/platform-admin.service';
 import { SCOPES } from '../identity/scopes';
+import { DATE_TIME, NULLABLE_DATE_TIME, type ViewProperties, viewSchema } from '../openapi/view-schema';
 
-/** Response shapes of the admin routes, for the OpenAPI document (identity.views.ts has the types). */
-const dateTime: SchemaObject = { type: 'string', format: 'date-time' };
-const nullableDateTime: SchemaObject = { ...dateTime, nullable: true };
+/** Answer shapes of the admin routes (identity.views.ts has the types). */
+const API_KEY_PROPERTIES: ViewProperties<ApiKeyView> = {
+  id: { type: 'string', example: 'key_x1y2z3' },
+  merchant_id: { type: 'string' },
+  type: { type: 'string', enum: ['secret', 'restricted', 'publishable'] },
+  livemode: { type: 'boolean' },
+  redacted: { type: 'string', example: 'pp_live_…a1B2' },
+  scopes: { type: 'array', items: { type: 'string', enum: [...SCOPES] } },
+  rate_limit_per_second: { type: 'integer', nullable: true },
+  expires_at: NULLABLE_DATE_TIME,
+  revoked_at: NULLABLE_DATE_TIME,
+  created_at: DATE_TIME,
+};
 
-export const API_KEY_SCHEMA: SchemaObject = {
-  type: 'object',
-  required: ['id', 'merchant_id', 'type', 'livemode', 'redacted', 'scopes', 'rate_limit_per_second', 'expires_at', 'revoked_at', 'created_at'],
-  properties: {
-    id: { type: 'string', example: 'key_x1y2z3' },
-    merchant_id: { type: 'string' },
-    type: { type: 'string', enum: ['secret', 'restricted', 'publishable'] },
-    livemode: { type: 'boolean' },
-    redacted: { type: 'string', example: 'pp_live_…a1B2' },
-    scopes: { type: 'array', items: { type: 'string', enum: [...SCOPES] } },
-    rate_limit_per_second: { type: 'integer', nullable: true },
-    expires_at: nullableDateTime,
-    revoked_at: nullableDateTime,
-    created_at: dateTime,
+export const API_KEY_SCHEMA = viewSchema<ApiKeyView>(API_KEY_PROPERTIES);
+
+export const ISSUED_API_KEY_SCHEMA = viewSchema<IssuedApiKeyView>({
+  ...API_KEY_PROPERTIES,
+  key: { type: 'string', description: 'The key itself, shown only in this response' },
+});
+
+const MERCHANT_PROPERTIES: ViewProperties<MerchantView> = {
+  id: { type: 'string', example: 'mer_x1y2z3' },
+  name: { type: 'string' },
+  email: { type: 'string', format: 'email' },
+  etransfer_email: { type: 'string', format: 'email', nullable: true },
+  frame_ancestors: { type: 'array', items: { type: 'string', example: 'https://shop.example.com' }, description: 'Origins allowed to frame the embedded checkout' },
+  created_at: DATE_TIME,
+  updated_at: DATE_TIME,
+};
+
+export const MERCHANT_SCHEMA = viewSchema<MerchantView>(MERCHANT_PROPERTIES);
+
+export const MERCHANT_WITH_KEYS_SCHEMA = viewSchema<MerchantView & { keys: ApiKeyView[] }>({
+  ...MERCHANT_PROPERTIES,
+  keys: { type: 'array', items: API_KEY_SCHEMA },
+});
+
+const KEYS_SCHEMA = viewSchema<ProvisionedMerchantView['keys']>(
+  {
+    live_secret: { type: 'string', example: 'pp_live_…' },
+    test_secret: { type: 'string', example: 'pp_live_test_…' },
+    live_publishable: { type: 'string', example: 'pp_pub_…' },
+    test_publishable: { type: 'string', example: 'pp_pub_test_…' },
   },
-};
+  'Shown only in this response',
+);
 
-export const ISSUED_API_KEY_SCHEMA: SchemaObject = {
-  ...API_KEY_SCHEMA,
-  required: [...(API_KEY_SCHEMA.required ?? []), 'key'],
-  properties: { ...API_KEY_SCHEMA.properties, key: { type: 'string', description: 'The key itself, shown only in this response' } },
-};
+const DASHBOARD_USER_SCHEMA = viewSchema<DashboardUserView>({
+  id: { type: 'string' },
+  email: { type: 'string', format: 'email' },
+  role: { type: 'string', enum: DASHBOARD_ROLES },
+  password: { type: 'string', description: 'Present only when generated; shown once', optional: true },
+});
 
-export const MERCHANT_SCHEMA: SchemaObject = {
-  type: 'object',
-  required: ['id', 'name', 'email', 'etransfer_email', 'frame_ancestors', 'created_at', 'updated_at'],
-  properties: {
-    id: { type: 'string', example: 'mer_x1y2z3' },
-    name: { type: 'string' },
-    email: { type: 'string', format: 'email' },
-    etransfer_email: { type: 'string', format: 'email', nullable: true },
-    frame_ancestors: { type: 'array', items: { type: 'string', example: 'https://shop.example.com' }, description: 'Origins allowed to frame the embedded checkout' },
-    created_at: dateTime,
-    updated_at: dateTime,
-  },
-};
+export const PROVISIONED_MERCHANT_SCHEMA = viewSchema<ProvisionedMerchantView>({
+  merchant_id: { type: 'string' },
+  keys: KEYS_SCHEMA,
+  dashboard_user: DASHBOARD_USER_SCHEMA,
+});
 
-export const MERCHANT_WITH_KEYS_SCHEMA: SchemaObject = {
-  ...MERCHANT_SCHEMA,
-  required: [...(MERCHANT_SCHEMA.required ?? []), 'keys'],
-  properties: { ...MERCHANT_SCHEMA.properties, keys: { type: 'array', items: API_KEY_SCHEMA } },
-};
-
-export const PROVISIONED_MERCHANT_SCHEMA: SchemaObject = {
-  type: 'object',
-  required: ['merchant_id', 'keys', 'dashboard_user'],
-  properties: {
-    merchant_id: { type: 'string' },
-    keys: {
-      type: 'object',
-      description: 'Shown only in this response',
-      required: ['live_secret', 'test_secret', 'live_publishable', 'test_publishable'],
-      properties: {
-        live_secret: { type: 'string', example: 'pp_live_…' },
-        test_secret: { type: 'string', example: 'pp_live_test_…' },
-        live_publishable: { type: 'string', example: 'pp_pub_…' },
-        test_publishable: { type: 'string', example: 'pp_pub_test_…' },
-      },
-    },
-    dashboard_user: {
-      type: 'object',
-      required: ['id', 'email', 'role'],
-      properties: {
-        id: { type: 'string' },
-        email: { type: 'string', format: 'email' },
-        role: { type: 'string', enum: ['owner', 'admin'] },
-        password: { type: 'string', description: 'Present only when generated; shown once' },
-      },
-    },
-  },
-};
+export const PLATFORM_ADMIN_SCHEMA = viewSchema<PlatformAdminView>({
+  id: { type: 'string' },
+  email: { type: 'string', format: 'email' },
+  password: { type: 'string', description: 'Only when generated; shown once', optional: true },
+});

@@ -12,7 +12,8 @@ import { BusClient } from '@pp/platform';
 import type { FastifyReply } from 'fastify';
 import { Idempotency, KeyScope } from '../access/request-params';
 import { SecretKeyRoute } from '../access/route-access';
-import { ApiJsonBody, ApiJsonResponse } from '../openapi/api-docs.decorators';
+import { ApiJsonBody, ApiIdempotentResponse, ApiJsonResponse } from '../openapi/api-docs.decorators';
+import { sendIdempotent } from '../idempotency/send-idempotent';
 import { CHECKOUT_SESSION_CREATED_SCHEMA, CHECKOUT_SESSION_SCHEMA } from './checkout-sessions.schemas';
 
 /** Session ids are CUID2s; anything else cannot exist, so it is not worth a bus call. */
@@ -28,18 +29,14 @@ export class CheckoutSessionsController {
   @SecretKeyRoute('checkout.write')
   @ApiOperation({ summary: 'Create a checkout session' })
   @ApiJsonBody(CreateCheckoutSessionBody)
-  @ApiJsonResponse(201, 'Session created', CHECKOUT_SESSION_CREATED_SCHEMA)
-  @ApiJsonResponse(200, 'Replay of an earlier request with the same Idempotency-Key (header X-Cache-Lookup: HIT)', CHECKOUT_SESSION_CREATED_SCHEMA)
+  @ApiIdempotentResponse({ status: 201, description: 'Session created' }, CHECKOUT_SESSION_CREATED_SCHEMA)
   async create(
     @Body() body: CreateCheckoutSessionBody,
     @KeyScope() scope: MerchantScope,
     @Idempotency() idempotency: IdempotencyToken,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    const { replayed, ...session } = await this.bus.request('sessions.create.v1', { ...scope, body, idempotency });
-    // The service recognised the key although Redis had forgotten it: still a replay for the client.
-    if (replayed) reply.header('X-Cache-Lookup', 'HIT');
-    await reply.code(replayed ? 200 : 201).send(session);
+    await sendIdempotent(reply, await this.bus.request('sessions.create.v1', { ...scope, body, idempotency }), 201);
   }
 
   @Get(':id')

@@ -9,5 +9,5 @@ export const GatewayGrants: TableGrants = {
   merchants: ['SELECT', 'INSERT', 'UPDATE'],
   api_keys: ['SELECT', 'INSERT', 'UPDATE'],
   dashboard_users: ['SELECT', 'INSERT', 'UPDATE'],
-  platform_admins: ['SELECT', 'INSERT'],
+  platform_admins: ['SELECT', 'INSERT', 'UPDATE'],
 };

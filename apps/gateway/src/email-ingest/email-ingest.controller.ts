@@ -14,6 +14,7 @@ import type { FastifyRequest } from 'fastify';
 import type { NatsConnection } from 'nats';
 import { IngestRoute, RFC822 } from '../access/route-access';
 import { ApiJsonResponse } from '../openapi/api-docs.decorators';
+import { viewSchema } from '../openapi/view-schema';
 
 /** A raw message has a header section: at least one "Name: value" line before the first empty line. */
 const HEADER_LINE = /^[!-9;-~]+:[^\r\n]*$/m;
@@ -40,10 +41,11 @@ export class EmailIngestController {
   @ApiOperation({ summary: 'Hand over one raw transfer notification e-mail (RFC 822, at most 5 MB)' })
   @ApiConsumes(RFC822)
   @ApiBody({ required: true, schema: { type: 'string', format: 'binary' } })
-  @ApiJsonResponse(202, 'Stored; processing follows', {
-    type: 'object',
-    properties: { id: { type: 'string', example: 'em_…' }, status: { type: 'string', enum: ['accepted', 'duplicate'] } },
-  })
+  @ApiJsonResponse(
+    202,
+    'Stored; processing follows',
+    viewSchema<SubmitEmailReply>({ id: { type: 'string', example: 'em_…' }, status: { type: 'string', enum: ['accepted', 'duplicate'] } }),
+  )
   async ingest(@Req() request: FastifyRequest): Promise<SubmitEmailReply> {
     const raw = request.body;
     if (!Buffer.isBuffer(raw) || raw.length === 0) {

@@ -6,7 +6,7 @@ import { AccessHook } from '../access/access.hook';
 import { RFC822 } from '../access/route-access';
 import { IdempotencyHooks } from '../idempotency/idempotency.hooks';
 import { ClientBudgets } from '../rate-limit/client-budgets';
-import { buildApiDescription, serveApiDescription } from '../openapi/api-description';
+import { serveApiDescription } from '../openapi/api-description';
 import { checkContentType } from './content-type.hook';
 import { EdgeValidationPipe } from './edge-validation.pipe';
 import { ErrorResponseFilter } from './error-response.filter';
@@ -46,7 +46,7 @@ export async function configureHttp(app: NestFastifyApplication): Promise<void> 
   fastify.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT_BYTES }, parseJsonBody);
   // Raw e-mails for the ingest route only (its route config lists the type); kept as bytes, never decoded here.
   fastify.addContentTypeParser(RFC822, { parseAs: 'buffer', bodyLimit: MAX_RAW_EMAIL_BYTES }, (_request, body, done) => done(null, body));
-  serveApiDescription(app, fastify, buildApiDescription(app));
+  serveApiDescription(app, fastify);
 }
 
 /** Fails the boot if a /v1 route forgot to say who may call it, rather than serving it unauthenticated. */

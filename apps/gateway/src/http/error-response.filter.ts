@@ -1,22 +1,11 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter } from '@nestjs/common';
-import { DomainError, ErrorCode } from '@pp/contracts';
-import { describeClientError, ensureRequestId, type ErrorAnswer, type JsonLogger } from '@pp/platform';
+import { DomainError } from '@pp/contracts';
+import { describeClientError, ensureRequestId, type ErrorAnswer, HTTP_STATUS_OF, type JsonLogger } from '@pp/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from './api-error';
 
 /** Seconds a client should wait before retrying when a service is down. */
 export const SERVICE_RETRY_AFTER_SECONDS = 1;
-
-const STATUS_BY_CODE: Record<ErrorCode, number> = {
-  [ErrorCode.ValidationFailed]: 400,
-  [ErrorCode.Unauthorized]: 401,
-  [ErrorCode.Forbidden]: 403,
-  [ErrorCode.NotFound]: 404,
-  [ErrorCode.Conflict]: 409,
-  [ErrorCode.ConcurrencyConflict]: 409,
-  [ErrorCode.ServiceUnavailable]: 503,
-  [ErrorCode.Internal]: 500,
-};
 
 /** The gateway's wording of Fastify's own refusals (its body limit and the one media type it parses). */
 const CLIENT_MESSAGES: Record<number, string> = {
@@ -52,7 +41,7 @@ export class ErrorResponseFilter implements ExceptionFilter {
   }
 
   private fromDomain(error: DomainError, request: FastifyRequest): ErrorAnswer {
-    const status = STATUS_BY_CODE[error.code] ?? 500;
+    const status = HTTP_STATUS_OF[error.code] ?? 500;
     if (status === 503) {
       this.logger.warn('service unavailable', { error: error.message, path: request.url });
       return { status, message: 'Service unavailable', headers: { 'Retry-After': String(SERVICE_RETRY_AFTER_SECONDS) } };

@@ -118,7 +118,7 @@ describe('error bodies of the HTTP apps', () => {
 
   describe.each<[ServiceName, string, number, string]>([
     ['checkout', '/sessions/%ff', 400, 'Validation failed: malformed URL (bad percent-encoding)'],
-    ['dashboard', '/%ff', 404, 'Not found'],
+    ['dashboard', '/payments/%ff', 400, 'Validation failed: malformed URL (bad percent-encoding)'],
   ])('%s', (service, badPath, badStatus, badError) => {
     it.each<[string, () => string, number, string]>([
       ['bad percent-encoding', () => request('GET', badPath), badStatus, badError],

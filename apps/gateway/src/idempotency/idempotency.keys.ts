@@ -1,4 +1,4 @@
-import { deriveKey, keyedDigest, open, seal } from '@pp/platform';
+import { deriveKey, KeyDeriver, keyedDigest, open, seal } from '@pp/platform';
 import { redisKey } from '../redis-key';
 
 /** One Idempotency-Key in one scope, as Redis sees it: an opaque name and the key that seals its entry. */
@@ -23,6 +23,8 @@ export interface StoredResponse {
 export class IdempotencyKeys {
   private readonly nameKey: Buffer;
   private readonly sealRoot: Buffer;
+  /** deriveKey(sealRoot, ·) with its per-secret half done once: one HMAC per request instead of a full HKDF. */
+  private readonly sealKeys: KeyDeriver;
 
   constructor(
     serverSecret: string,
@@ -30,12 +32,13 @@ export class IdempotencyKeys {
   ) {
     this.nameKey = deriveKey(serverSecret, 'gateway/idempotency/name');
     this.sealRoot = deriveKey(serverSecret, 'gateway/idempotency/response');
+    this.sealKeys = new KeyDeriver(this.sealRoot);
   }
 
   entry(scope: string, idempotencyKey: string): IdempotencyEntryKeys {
     return {
       redisKey: redisKey(this.namespace, 'gateway', 'idem', keyedDigest(this.nameKey, scope, idempotencyKey)),
-      sealKey: deriveKey(this.sealRoot, keyedDigest(this.sealRoot, scope, idempotencyKey)),
+      sealKey: this.sealKeys.derive(keyedDigest(this.sealRoot, scope, idempotencyKey)),
     };
   }
 

@@ -43,6 +43,16 @@ export class ApiKeyRepository {
     return row;
   }
 
+  /** A key of this merchant and mode, else undefined (another merchant's key is simply not found). */
+  async findOwned(id: string, merchantId: string, livemode: boolean): Promise<ApiKeyRecord | undefined> {
+    const [row] = await this.db.query<ApiKeyRecord[]>(`SELECT ${COLUMNS} FROM gateway.api_keys WHERE id = $1 AND merchant_id = $2 AND livemode = $3`, [
+      id,
+      merchantId,
+      livemode,
+    ]);
+    return row;
+  }
+
   async listForMerchant(merchantId: string): Promise<ApiKeyRecord[]> {
     return this.db.query<ApiKeyRecord[]>(`SELECT ${COLUMNS} FROM gateway.api_keys WHERE merchant_id = $1 ORDER BY created_at, id`, [merchantId]);
   }

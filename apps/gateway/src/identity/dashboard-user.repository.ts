@@ -1,7 +1,7 @@
+import type { DashboardRole } from '@pp/contracts';
 import type { Queryable } from './queryable';
 import { returning } from './queryable';
 
-export type DashboardRole = 'owner' | 'admin';
 
 export interface DashboardUserRecord {
   id: string;
@@ -20,6 +20,11 @@ export class DashboardUserRepository {
       `INSERT INTO gateway.dashboard_users (id, merchant_id, email, password_hash, role) VALUES ($1, $2, $3, $4, $5) RETURNING *`,
       [user.id, user.merchant_id, user.email, user.password_hash, user.role],
     );
+    return row;
+  }
+
+  async findById(id: string): Promise<DashboardUserRecord | undefined> {
+    const [row] = await this.db.query<DashboardUserRecord[]>(`SELECT * FROM gateway.dashboard_users WHERE id = $1`, [id]);
     return row;
   }
 

@@ -1,7 +1,7 @@
+import type { DashboardRole } from '@pp/contracts';
 import { toIso } from '@pp/kernel';
 import type { KeyType } from './api-key';
 import type { ApiKeyRecord } from './api-key.repository';
-import type { DashboardRole } from './dashboard-user.repository';
 import type { MerchantRecord } from './merchant.repository';
 import type { Scope } from './scopes';
 

@@ -29,6 +29,19 @@ export class MerchantRepository {
     return row;
   }
 
+  /** Newest first; `search` is a case-insensitive substring of name, e-mail or deposit address. */
+  async list(search: string | undefined, limit: number, startingAfter: string | undefined): Promise<MerchantRecord[]> {
+    const pattern = search ? `%${search.replace(/[\\%_]/g, '\\$&')}%` : null;
+    return this.db.query<MerchantRecord[]>(
+      `SELECT * FROM gateway.merchants m
+       WHERE ($1::text IS NULL OR m.name ILIKE $1 OR m.email ILIKE $1 OR coalesce(m.etransfer_email, '') ILIKE $1)
+         AND ($2::text IS NULL OR (m.created_at, m.id) < (SELECT created_at, id FROM gateway.merchants WHERE id = $2))
+       ORDER BY m.created_at DESC, m.id DESC
+       LIMIT $3`,
+      [pattern, startingAfter ?? null, limit],
+    );
+  }
+
   async find(id: string): Promise<MerchantRecord | undefined> {
     const [row] = await this.db.query<MerchantRecord[]>(`SELECT * FROM gateway.merchants WHERE id = $1`, [id]);
     return row;

@@ -1,4 +1,5 @@
 import type { Queryable } from './queryable';
+import { returning } from './queryable';
 
 export interface PlatformAdminRecord {
   id: string;
@@ -19,8 +20,17 @@ export class PlatformAdminRepository {
     return row;
   }
 
+  async findById(id: string): Promise<PlatformAdminRecord | undefined> {
+    const [row] = await this.db.query<PlatformAdminRecord[]>(`SELECT * FROM gateway.platform_admins WHERE id = $1`, [id]);
+    return row;
+  }
+
   async findByEmail(email: string): Promise<PlatformAdminRecord | undefined> {
     const [row] = await this.db.query<PlatformAdminRecord[]>(`SELECT * FROM gateway.platform_admins WHERE lower(email) = lower($1)`, [email]);
     return row;
+  }
+
+  async setPassword(id: string, passwordHash: string): Promise<void> {
+    await returning(this.db, `UPDATE gateway.platform_admins SET password_hash = $2 WHERE id = $1`, [id, passwordHash]);
   }
 }

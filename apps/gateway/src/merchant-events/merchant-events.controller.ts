@@ -16,6 +16,7 @@ import type { FastifyReply } from 'fastify';
 import { KeyScope } from '../access/request-params';
 import { SecretKeyRoute } from '../access/route-access';
 import { ApiJsonResponse, ApiPageLimitQuery } from '../openapi/api-docs.decorators';
+import { listSchema } from '../openapi/view-schema';
 import { listPage, parseListQuery } from '../http/list-query';
 import { MERCHANT_EVENT_DETAIL_SCHEMA, MERCHANT_EVENT_SCHEMA } from './merchant-events.schemas';
 
@@ -37,7 +38,7 @@ export class MerchantEventsController {
   @ApiQuery({ name: 'type', required: false, enum: Object.values(MerchantEventType) })
   @ApiPageLimitQuery()
   @ApiQuery({ name: 'starting_after', required: false, description: 'Id of the last event of the previous page' })
-  @ApiJsonResponse(200, 'Events (header X-Has-More: true|false)', { type: 'array', items: MERCHANT_EVENT_SCHEMA })
+  @ApiJsonResponse(200, 'Events (header X-Has-More: true|false)', listSchema(MERCHANT_EVENT_SCHEMA))
   list(
     @Query() raw: Record<string, unknown>,
     @KeyScope() scope: MerchantScope,

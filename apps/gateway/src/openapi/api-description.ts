@@ -85,11 +85,18 @@ function addPipelineTraits(operation: OperationObject, method: string): void {
   };
 }
 
-/** GET /v1/openapi.json and the Swagger UI at /docs, both served from this process (no CDN). */
-export function serveApiDescription(app: NestFastifyApplication, fastify: FastifyInstance, document: OpenAPIObject): void {
-  const json = JSON.stringify(document);
+/**
+ * GET /v1/openapi.json and the Swagger UI at /docs, both served from this
+ * process (no CDN). The description is built on the first request for it,
+ * not at boot: most gateways are never asked, and it would stay in their
+ * idle memory (README, Performance).
+ */
+export function serveApiDescription(app: NestFastifyApplication, fastify: FastifyInstance): void {
+  let document: OpenAPIObject | undefined;
+  let json: string | undefined;
+  const describe = (): OpenAPIObject => (document ??= buildApiDescription(app));
   fastify.get(OPENAPI_PATH, { config: { access: { credential: 'public' } } }, async (_request, reply) =>
-    reply.type('application/json; charset=utf-8').send(json),
+    reply.type('application/json; charset=utf-8').send((json ??= JSON.stringify(describe()))),
   );
-  SwaggerModule.setup(DOCS_PATH, app, document, { raw: false, customSiteTitle: 'Checkout API reference' });
+  SwaggerModule.setup(DOCS_PATH, app, describe, { raw: false, customSiteTitle: 'Checkout API reference' });
 }

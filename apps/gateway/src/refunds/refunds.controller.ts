@@ -5,7 +5,8 @@ import { BusClient } from '@pp/platform';
 import type { FastifyReply } from 'fastify';
 import { Idempotency, KeyScope } from '../access/request-params';
 import { SecretKeyRoute } from '../access/route-access';
-import { ApiJsonBody, ApiJsonResponse, ApiPageLimitQuery } from '../openapi/api-docs.decorators';
+import { ApiJsonBody, ApiIdempotentResponse, ApiJsonResponse, ApiPageLimitQuery } from '../openapi/api-docs.decorators';
+import { sendIdempotent } from '../idempotency/send-idempotent';
 import { listPage, parseListQuery } from '../http/list-query';
 import { Actor, refundId } from './refund-params';
 import { REFUND_LIST_SCHEMA, REFUND_SCHEMA } from './refunds.schemas';
@@ -24,8 +25,7 @@ export class RefundsController {
   @SecretKeyRoute('refunds.write')
   @ApiOperation({ summary: 'Request a full refund of a CONFIRMED payment (test mode: completed at once)' })
   @ApiJsonBody(RequestRefundBody)
-  @ApiJsonResponse(201, 'Refund requested (live: REQUESTED; test: COMPLETED)', REFUND_SCHEMA)
-  @ApiJsonResponse(200, 'Replay of an earlier request with the same Idempotency-Key (header X-Cache-Lookup: HIT)', REFUND_SCHEMA)
+  @ApiIdempotentResponse({ status: 201, description: 'Refund requested (live: REQUESTED; test: COMPLETED)' }, REFUND_SCHEMA)
   async request(
     @Body() body: RequestRefundBody,
     @KeyScope() scope: MerchantScope,
@@ -33,15 +33,14 @@ export class RefundsController {
     @Idempotency() idempotency: IdempotencyToken,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    const { replayed, ...refund } = await this.bus.request('refunds.request.v1', {
+    const answer = await this.bus.request('refunds.request.v1', {
       ...scope,
       payment_id: body.payment_id,
       reason: body.reason ?? null,
       requested_by: keyId,
       idempotency,
     });
-    if (replayed) reply.header('X-Cache-Lookup', 'HIT');
-    await reply.code(replayed ? 200 : 201).send(refund);
+    await sendIdempotent(reply, answer, 201);
   }
 
   @Get()

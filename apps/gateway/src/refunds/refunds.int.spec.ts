@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { CheckoutSessionCreatedView, RefundView, SimulatePaymentReply, TransactionView } from '@pp/contracts';
+import type { CheckoutSessionCreatedView, RefundView, SimulatePaymentReply, PaymentView } from '@pp/contracts';
 import { BusClient } from '@pp/platform';
 import { genuineNoticeEvidence, TestStack } from '@pp/testing';
 import { Client } from 'pg';
@@ -49,14 +49,14 @@ describe('refunds over HTTP', () => {
 
   const admin = (path: string, body?: unknown) => gateway.call<RefundView>(`/v1/admin/refunds${path}`, { token: gateway.adminToken, ...(body === undefined ? { method: 'POST' } : { body }) });
 
-  async function testPayment(merchant = a, outcome = 'confirmed'): Promise<TransactionView> {
+  async function testPayment(merchant = a, outcome = 'confirmed'): Promise<PaymentView> {
     const session = await gateway.call<CheckoutSessionCreatedView>('/v1/checkout/sessions', { token: merchant.keys.test_secret, body: sessionBody() });
     const simulated = await gateway.call<SimulatePaymentReply>('/v1/sandbox/simulate-payment', { token: merchant.keys.test_secret, body: { sessionId: session.body.id, outcome } });
     expect(simulated.status).toBe(200);
     return simulated.body.transaction;
   }
 
-  async function livePayment(merchant = a): Promise<TransactionView> {
+  async function livePayment(merchant = a): Promise<PaymentView> {
     const session = await gateway.call<CheckoutSessionCreatedView>('/v1/checkout/sessions', { token: merchant.keys.live_secret, body: sessionBody() });
     expect(session.status).toBe(201);
     const payment = await bus.request('payments.record-transfer.v1', {
@@ -79,7 +79,7 @@ describe('refunds over HTTP', () => {
     gateway.call<RefundView>('/v1/refunds', { token, body: { payment_id: paymentId, ...extra }, ...(idempotencyKey ? { idempotencyKey } : {}) });
 
   const paymentStatus = async (token: string, paymentId: string): Promise<string> => {
-    const listed = await gateway.call<TransactionView[]>('/v1/payments?limit=50', { token });
+    const listed = await gateway.call<PaymentView[]>('/v1/payments?limit=50', { token });
     return listed.body.find((payment) => payment.id === paymentId)!.status;
   };
 
@@ -91,7 +91,7 @@ describe('refunds over HTTP', () => {
 
   const expectError = (result: CallResult, status: number, error: string) => expect({ status: result.status, body: result.body }).toEqual({ status, body: { error } });
 
-  async function sentLiveRefund(): Promise<{ payment: TransactionView; refund: RefundView }> {
+  async function sentLiveRefund(): Promise<{ payment: PaymentView; refund: RefundView }> {
     const payment = await livePayment();
     const refund = (await requestRefund(a.keys.live_secret, payment.id)).body;
     expect((await admin(`/${refund.id}/approve`)).status).toBe(200);

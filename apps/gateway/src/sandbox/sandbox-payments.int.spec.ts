@@ -6,7 +6,7 @@ import {
   type MerchantEventView,
   type MerchantScope,
   type SimulatePaymentReply,
-  type TransactionView,
+  type PaymentView,
 } from '@pp/contracts';
 import { generateMemo, newSessionId } from '@pp/kernel';
 import { BusClient } from '@pp/platform';
@@ -286,7 +286,7 @@ describe('sandbox simulator, payments and events over HTTP', () => {
       }
     });
 
-    const list = (query: string, token = c.keys.test_secret) => gateway.call<TransactionView[]>(`/v1/payments${query}`, { token });
+    const list = (query: string, token = c.keys.test_secret) => gateway.call<PaymentView[]>(`/v1/payments${query}`, { token });
 
     it('pages through 120 payments newest first with starting_after, without duplicates or gaps', async () => {
       const seen: Array<{ id: string; created_at: string }> = [];

@@ -5,8 +5,9 @@ import { BusClient } from '@pp/platform';
 import { KeyScope } from '../access/request-params';
 import { SecretKeyRoute } from '../access/route-access';
 import { ApiJsonBody, ApiJsonResponse } from '../openapi/api-docs.decorators';
+import { listSchema } from '../openapi/view-schema';
 import { CreateWebhookEndpointBody, ResendEventBody } from './webhook-endpoints.bodies';
-import { RESEND_SCHEMA, WEBHOOK_ENDPOINT_SCHEMA, WEBHOOK_ENDPOINT_WITH_SECRET_SCHEMA } from './webhook-endpoints.schemas';
+import { DELETED_ENDPOINT_SCHEMA, RESEND_SCHEMA, WEBHOOK_ENDPOINT_SCHEMA, WEBHOOK_ENDPOINT_WITH_SECRET_SCHEMA } from './webhook-endpoints.schemas';
 
 /** Ids that cannot exist are not worth a bus call. */
 const ENDPOINT_ID = /^wh_[a-z0-9]{10,40}$/;
@@ -34,7 +35,7 @@ export class WebhookEndpointsController {
   @Get('webhook_endpoints')
   @SecretKeyRoute('webhooks.write')
   @ApiOperation({ summary: 'List the endpoints of the key’s merchant and mode, newest first' })
-  @ApiJsonResponse(200, 'Endpoints (no secrets)', { type: 'array', items: WEBHOOK_ENDPOINT_SCHEMA })
+  @ApiJsonResponse(200, 'Endpoints (no secrets)', listSchema(WEBHOOK_ENDPOINT_SCHEMA))
   async list(@KeyScope() scope: MerchantScope) {
     const { endpoints } = await this.bus.request('webhooks.endpoints.list.v1', scope);
     return endpoints;
@@ -43,7 +44,7 @@ export class WebhookEndpointsController {
   @Delete('webhook_endpoints/:id')
   @SecretKeyRoute('webhooks.write')
   @ApiOperation({ summary: 'Delete an endpoint; its pending deliveries stop' })
-  @ApiJsonResponse(200, 'Deleted', { type: 'object', properties: { id: { type: 'string' }, deleted: { type: 'boolean' } } })
+  @ApiJsonResponse(200, 'Deleted', DELETED_ENDPOINT_SCHEMA)
   delete(@Param('id') id: string, @KeyScope() scope: MerchantScope) {
     ensure(ENDPOINT_ID.test(id), 'Webhook endpoint not found');
     return this.bus.request('webhooks.endpoints.delete.v1', { ...scope, endpoint_id: id });

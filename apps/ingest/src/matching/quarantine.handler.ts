@@ -10,7 +10,7 @@ import {
   type RetryQuarantinedEmailReply,
 } from '@pp/contracts';
 import { Handles } from '@pp/platform';
-import { MatchingNoticeHandler } from './matching.notice-handler';
+import { NoticeMatcher } from './notice-matcher';
 import { QuarantineRepository } from './quarantine.repository';
 
 /** The platform admins' view of quarantined mail (through the gateway's admin routes). */
@@ -18,7 +18,7 @@ import { QuarantineRepository } from './quarantine.repository';
 export class QuarantineHandler {
   constructor(
     private readonly quarantine: QuarantineRepository,
-    private readonly matcher: MatchingNoticeHandler,
+    private readonly matcher: NoticeMatcher,
   ) {}
 
   @Handles('ingest.quarantine.list.v1')

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DEFAULT_QUARANTINE_PAGE_LIMIT, DomainError, ErrorCode, type ListPage, type ListQuarantineParams, type QuarantinedEmailView, type QuarantineRelease } from '@pp/contracts';
+import { DEFAULT_QUARANTINE_PAGE_LIMIT, DomainError, ErrorCode, type ListPage, type ListQuarantineParams, pageOf, type QuarantinedEmailView, type QuarantineRelease } from '@pp/contracts';
 import { toIso } from '@pp/kernel';
 import { DataSource } from 'typeorm';
 import { type ProcessedEmail, storedAuthentication } from '../processing/processed-email';
@@ -93,7 +93,7 @@ export class QuarantineRepository {
        LIMIT $3`,
       [(params.status ?? 'quarantined') === 'quarantined', before, limit + 1],
     );
-    return { data: rows.slice(0, limit).map(quarantineView), has_more: rows.length > limit };
+    return pageOf(rows, limit, quarantineView);
   }
 
   private async seqOf(emailId: string): Promise<string> {

@@ -8,6 +8,9 @@ import {
   ErrorCode,
   FindCheckoutSessionByMemoQuery,
   GetCheckoutSessionQuery,
+  ListCheckoutSessionsQuery,
+  type ListPage,
+  DEFAULT_PAGE_LIMIT,
   type OverdueCheckoutSession,
   OverdueCheckoutSessionsQuery,
   ResolveCheckoutSessionReferenceQuery,
@@ -45,22 +48,31 @@ export class CheckoutSessionQueriesHandler {
       [query.session_id, query.merchant_id, query.livemode],
     );
     if (rows.length === 0) throw new DomainError(ErrorCode.NotFound, 'Checkout session not found');
-    const row = rows[0];
-    return {
-      id: row.id,
-      amount: Number(row.amount),
-      currency: 'CAD',
-      reference: row.reference,
-      memo: row.memo,
-      status: row.status,
-      livemode: row.livemode,
-      client_secret: row.client_secret,
-      success_url: row.success_url,
-      cancel_url: row.cancel_url,
-      metadata: row.metadata,
-      expires_at: toIso(row.expires_at),
-      created_at: toIso(row.created_at),
-    };
+    return toSessionView(rows[0]);
+  }
+
+  @Handles('ledger.checkout-sessions.list.v1')
+  async list(@Payload() query: ListCheckoutSessionsQuery): Promise<ListPage<CheckoutSessionView>> {
+    const limit = query.limit ?? DEFAULT_PAGE_LIMIT;
+    let after: { created_at: Date; id: string } | null = null;
+    if (query.starting_after) {
+      const { rows } = await this.pool.query<{ created_at: Date; id: string }>(
+        'SELECT created_at, id FROM ledger.checkout_sessions WHERE id = $1 AND merchant_id = $2 AND livemode = $3',
+        [query.starting_after, query.merchant_id, query.livemode],
+      );
+      if (rows.length === 0) throw new DomainError(ErrorCode.NotFound, 'Checkout session not found');
+      after = rows[0];
+    }
+    const { rows } = await this.pool.query<SessionRow>(
+      `SELECT * FROM ledger.checkout_sessions
+       WHERE merchant_id = $1 AND livemode = $2
+         AND ($3::text IS NULL OR status = $3::text)
+         AND ($4::timestamptz IS NULL OR (created_at, id) < ($4::timestamptz, $5::text))
+       ORDER BY created_at DESC, id DESC
+       LIMIT $6`,
+      [query.merchant_id, query.livemode, query.status ?? null, after?.created_at ?? null, after?.id ?? null, limit + 1],
+    );
+    return { data: rows.slice(0, limit).map(toSessionView), has_more: rows.length > limit };
   }
 
   /**
@@ -112,3 +124,19 @@ export class CheckoutSessionQueriesHandler {
     };
   }
 }
+
+const toSessionView = (row: SessionRow): CheckoutSessionView => ({
+  id: row.id,
+  amount: Number(row.amount),
+  currency: 'CAD',
+  reference: row.reference,
+  memo: row.memo,
+  status: row.status,
+  livemode: row.livemode,
+  client_secret: row.client_secret,
+  success_url: row.success_url,
+  cancel_url: row.cancel_url,
+  metadata: row.metadata,
+  expires_at: toIso(row.expires_at),
+  created_at: toIso(row.created_at),
+});

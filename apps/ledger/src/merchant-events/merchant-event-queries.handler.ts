@@ -1,6 +1,6 @@
 import { Controller, Inject } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
-import { DEFAULT_PAGE_LIMIT, DomainError, ErrorCode, GetMerchantEventQuery, type ListPage, ListMerchantEventsQuery, type MerchantEventView } from '@pp/contracts';
+import { DEFAULT_PAGE_LIMIT, DomainError, ErrorCode, GetMerchantEventQuery, ListMerchantEventsQuery, type ListPage, type MerchantEventView, pageOf } from '@pp/contracts';
 import { toIso } from '@pp/kernel';
 import { Handles } from '@pp/platform';
 import type { Pool } from 'pg';
@@ -38,11 +38,12 @@ export class MerchantEventQueriesHandler {
        WHERE merchant_id = $1 AND livemode = $2
          AND ($3::text IS NULL OR type = $3::text)
          AND ($4::bigint IS NULL OR position < $4::bigint)
+         AND ($6::text IS NULL OR data->>'payment_id' = $6::text)
        ORDER BY position DESC
        LIMIT $5`,
-      [query.merchant_id, query.livemode, query.type ?? null, before, limit + 1],
+      [query.merchant_id, query.livemode, query.type ?? null, before, limit + 1, query.payment_id ?? null],
     );
-    return { data: rows.slice(0, limit).map(toView), has_more: rows.length > limit };
+    return pageOf(rows, limit, toView);
   }
 
   @Handles('ledger.merchant-events.get.v1')

@@ -1,10 +1,10 @@
 import { Controller, Inject } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
-import { type AdminTransactionView, DEFAULT_PAGE_LIMIT, DomainError, ErrorCode, ListAllPaymentsQuery, type ListPage } from '@pp/contracts';
+import { type AdminPaymentView, DEFAULT_PAGE_LIMIT, DomainError, ErrorCode, ListAllPaymentsQuery, type ListPage, pageOf } from '@pp/contracts';
 import { Handles } from '@pp/platform';
 import type { Pool } from 'pg';
 import { LEDGER_POOL } from '../event-store/ledger-pool';
-import { type PaymentRow, toTransactionView } from './payment-queries.handler';
+import { type PaymentRow, toPaymentView } from './payment-queries.handler';
 
 interface AdminPaymentRow extends PaymentRow {
   email_id: string | null;
@@ -32,7 +32,7 @@ export class AllPaymentsQueriesHandler {
   constructor(@Inject(LEDGER_POOL) private readonly pool: Pool) {}
 
   @Handles('ledger.payments.list-all.v1')
-  async listAll(@Payload() query: ListAllPaymentsQuery): Promise<ListPage<AdminTransactionView>> {
+  async listAll(@Payload() query: ListAllPaymentsQuery): Promise<ListPage<AdminPaymentView>> {
     const limit = query.limit ?? DEFAULT_PAGE_LIMIT;
     const before = query.starting_after ? await this.positionOf(query.starting_after) : null;
     const { rows } = await this.pool.query<AdminPaymentRow>(LIST_ALL_PAYMENTS_SQL, [
@@ -42,10 +42,7 @@ export class AllPaymentsQueriesHandler {
       before,
       limit + 1,
     ]);
-    return {
-      data: rows.slice(0, limit).map((row) => ({ ...toTransactionView(row), merchant_id: row.merchant_id, email_id: row.email_id, reference_number: row.reference_number })),
-      has_more: rows.length > limit,
-    };
+    return pageOf(rows, limit, (row) => ({ ...toPaymentView(row), merchant_id: row.merchant_id, email_id: row.email_id, reference_number: row.reference_number }));
   }
 
   private async positionOf(paymentId: string): Promise<string> {

@@ -1,27 +1,13 @@
 import { Controller, Inject } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
-import { DEFAULT_PAGE_LIMIT, DomainError, ErrorCode, type ListPage, ListPaymentsQuery, type TransactionView } from '@pp/contracts';
+import { DEFAULT_PAGE_LIMIT, DomainError, ErrorCode, GetPaymentQuery, type ListPage, ListPaymentsQuery, pageOf, type PaymentView } from '@pp/contracts';
 import { toIso } from '@pp/kernel';
 import { Handles } from '@pp/platform';
 import type { Pool } from 'pg';
 import { LEDGER_POOL } from '../event-store/ledger-pool';
 
-export interface PaymentRow {
-  id: string;
-  merchant_id: string;
-  livemode: boolean;
-  session_id: string | null;
-  etransfer_ref: string | null;
-  amount: string;
-  sender_name: string;
-  sender_email: string | null;
-  comment: string | null;
-  status: TransactionView['status'];
-  verification_method: TransactionView['verification_method'];
-  review_reasons: string[];
-  verified_by: string | null;
-  created_at: Date;
-}
+/** A ledger.payments row: the view with its merchant, its amount as pg returns a bigint, and its time as a date. */
+export type PaymentRow = Omit<PaymentView, 'amount' | 'created_at'> & { merchant_id: string; amount: string; created_at: Date };
 
 /** LIKE pattern of a partial match: the input's own %, _ and \ match themselves. */
 export const containsPattern = (input: string): string => `%${input.replace(/[\\%_]/g, '\\$&')}%`;
@@ -48,7 +34,7 @@ export class PaymentQueriesHandler {
   constructor(@Inject(LEDGER_POOL) private readonly pool: Pool) {}
 
   @Handles('ledger.payments.list.v1')
-  async list(@Payload() query: ListPaymentsQuery): Promise<ListPage<TransactionView>> {
+  async list(@Payload() query: ListPaymentsQuery): Promise<ListPage<PaymentView>> {
     const limit = query.limit ?? DEFAULT_PAGE_LIMIT;
     const before = query.starting_after ? await this.positionOf(query, query.starting_after) : null;
     const { rows } = await this.pool.query<PaymentRow>(LIST_PAYMENTS_SQL, [
@@ -59,7 +45,19 @@ export class PaymentQueriesHandler {
       before,
       limit + 1,
     ]);
-    return { data: rows.slice(0, limit).map(toTransactionView), has_more: rows.length > limit };
+    return pageOf(rows, limit, toPaymentView);
+  }
+
+  @Handles('ledger.payments.get.v1')
+  async get(@Payload() query: GetPaymentQuery): Promise<PaymentView> {
+    const { rows } = await this.pool.query<PaymentRow>(
+      `SELECT id, merchant_id, livemode, session_id, etransfer_ref, amount, sender_name, sender_email, comment, status,
+              verification_method, review_reasons, verified_by, created_at
+       FROM ledger.payments WHERE id = $1 AND merchant_id = $2 AND livemode = $3`,
+      [query.payment_id, query.merchant_id, query.livemode],
+    );
+    if (rows.length === 0) throw new DomainError(ErrorCode.NotFound, 'Payment not found');
+    return toPaymentView(rows[0]);
   }
 
   private async positionOf(query: ListPaymentsQuery, paymentId: string): Promise<string> {
@@ -72,7 +70,7 @@ export class PaymentQueriesHandler {
   }
 }
 
-export const toTransactionView = (row: PaymentRow): TransactionView => ({
+export const toPaymentView = (row: PaymentRow): PaymentView => ({
   id: row.id,
   etransfer_ref: row.etransfer_ref,
   amount: Number(row.amount),

@@ -120,7 +120,16 @@ export class EventPublisher implements OnApplicationBootstrap, OnApplicationShut
     return { transactionId: rows[0].transaction_id, position: rows[0].position };
   }
 
-  /** Publishes one page in order, each message acknowledged before the next, then moves the checkpoint. */
+  /**
+   * Publishes one page, then moves the checkpoint past the events acknowledged
+   * without a gap. The page goes out in one burst, in order, on the one
+   * connection (so JetStream stores it in that order) instead of one round trip
+   * per event; the checkpoint stops before the first publish that failed, so
+   * nothing is skipped: the next round publishes it again, and what JetStream
+   * already has is dropped by its Nats-Msg-Id. Only then can an event land
+   * behind later ones of its page; the one consumer (webhooks) dedupes by
+   * event id and does not depend on the stream's order.
+   */
   private async publishPage(db: Client, js: JetStreamClient, from: Checkpoint): Promise<{ published: number; next: Checkpoint }> {
     const { rows } = await db.query<EventRow & { transaction_id: string }>(
       `SELECT transaction_id::text, ${EVENT_COLUMNS} FROM ledger.events
@@ -131,17 +140,25 @@ export class EventPublisher implements OnApplicationBootstrap, OnApplicationShut
       [from.transactionId, from.position, PAGE_SIZE],
     );
     if (rows.length === 0) return { published: 0, next: from };
-    for (const row of rows) {
-      const event = toStoredEvent(row);
-      await js.publish(this.prefix + ledgerEventSubject(event.type), JSON.stringify(event), { msgID: event.id });
-    }
-    const last = rows[rows.length - 1];
-    const next = { transactionId: last.transaction_id, position: last.position };
-    await db.query(
-      'UPDATE ledger.publication_checkpoints SET transaction_id = $2::xid8, position = $3, updated_at = now() WHERE publisher = $1',
-      [PUBLISHER, next.transactionId, next.position],
+    const acks = await Promise.allSettled(
+      rows.map((row) => {
+        const event = toStoredEvent(row);
+        return js.publish(this.prefix + ledgerEventSubject(event.type), JSON.stringify(event), { msgID: event.id });
+      }),
     );
-    return { published: rows.length, next };
+    const failed = acks.findIndex((ack) => ack.status === 'rejected');
+    const published = failed < 0 ? rows.length : failed;
+    let next = from;
+    if (published > 0) {
+      const last = rows[published - 1];
+      next = { transactionId: last.transaction_id, position: last.position };
+      await db.query(
+        'UPDATE ledger.publication_checkpoints SET transaction_id = $2::xid8, position = $3, updated_at = now() WHERE publisher = $1',
+        [PUBLISHER, next.transactionId, next.position],
+      );
+    }
+    if (failed >= 0) throw (acks[failed] as PromiseRejectedResult).reason;
+    return { published, next };
   }
 
   /** Waits `ms`, or less if a commit notification (or shutdown) comes first. */

@@ -1,42 +1,18 @@
 import { Controller, Inject } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
-import {
-  AdminGetRefundQuery,
-  AdminListRefundsParams,
-  DEFAULT_PAGE_LIMIT,
-  DomainError,
-  ErrorCode,
-  GetRefundQuery,
-  type ListPage,
-  ListRefundsQuery,
-  type RefundView,
-} from '@pp/contracts';
+import { AdminGetRefundQuery, AdminListRefundsParams, DEFAULT_PAGE_LIMIT, DomainError, ErrorCode, GetRefundQuery, type ListPage, ListRefundsQuery, pageOf, type RefundView } from '@pp/contracts';
 import { toIso } from '@pp/kernel';
 import { Handles } from '@pp/platform';
 import type { Pool } from 'pg';
 import { LEDGER_POOL } from '../event-store/ledger-pool';
 
-interface RefundRow {
-  id: string;
-  merchant_id: string;
-  livemode: boolean;
-  payment_id: string;
+type StageTime = 'approved_at' | 'rejected_at' | 'sent_at' | 'completed_at' | 'failed_at' | 'cancelled_at';
+
+/** A ledger.refunds row: the view with its amount as pg returns a bigint, and its times as dates. */
+type RefundRow = Omit<RefundView, 'amount' | 'created_at' | 'requested_at' | StageTime> & {
   amount: string;
-  status: RefundView['status'];
-  requested_by: string;
-  reason: string | null;
-  outbound_reference: string | null;
-  evidence_note: string | null;
-  rejection_reason: string | null;
-  failure_reason: string | null;
   requested_at: Date;
-  approved_at: Date | null;
-  rejected_at: Date | null;
-  sent_at: Date | null;
-  completed_at: Date | null;
-  failed_at: Date | null;
-  cancelled_at: Date | null;
-}
+} & Record<StageTime, Date | null>;
 
 const COLUMNS = `id, merchant_id, livemode, payment_id, amount, status, requested_by, reason, outbound_reference, evidence_note,
   rejection_reason, failure_reason, requested_at, approved_at, rejected_at, sent_at, completed_at, failed_at, cancelled_at`;
@@ -101,7 +77,7 @@ export class RefundQueriesHandler {
       before,
       limit + 1,
     ]);
-    return { data: rows.slice(0, limit).map(toRefundView), has_more: rows.length > limit };
+    return pageOf(rows, limit, toRefundView);
   }
 
   private async positionOf(refundId: string, scope: Scope): Promise<string> {
@@ -116,25 +92,15 @@ export class RefundQueriesHandler {
 
 const isoOrNull = (value: Date | null): string | null => (value === null ? null : toIso(value));
 
-const toRefundView = (row: RefundRow): RefundView => ({
-  id: row.id,
-  payment_id: row.payment_id,
-  merchant_id: row.merchant_id,
-  amount: Number(row.amount),
-  status: row.status,
-  livemode: row.livemode,
-  requested_by: row.requested_by,
-  reason: row.reason,
-  outbound_reference: row.outbound_reference,
-  evidence_note: row.evidence_note,
-  rejection_reason: row.rejection_reason,
-  failure_reason: row.failure_reason,
-  created_at: toIso(row.requested_at),
-  requested_at: toIso(row.requested_at),
-  approved_at: isoOrNull(row.approved_at),
-  rejected_at: isoOrNull(row.rejected_at),
-  sent_at: isoOrNull(row.sent_at),
-  completed_at: isoOrNull(row.completed_at),
-  failed_at: isoOrNull(row.failed_at),
-  cancelled_at: isoOrNull(row.cancelled_at),
+const toRefundView = ({ amount, requested_at, approved_at, rejected_at, sent_at, completed_at, failed_at, cancelled_at, ...row }: RefundRow): RefundView => ({
+  ...row,
+  amount: Number(amount),
+  created_at: toIso(requested_at),
+  requested_at: toIso(requested_at),
+  approved_at: isoOrNull(approved_at),
+  rejected_at: isoOrNull(rejected_at),
+  sent_at: isoOrNull(sent_at),
+  completed_at: isoOrNull(completed_at),
+  failed_at: isoOrNull(failed_at),
+  cancelled_at: isoOrNull(cancelled_at),
 });

@@ -6,6 +6,7 @@ import {
   type RefundEvent,
   RefundEventType,
   type RefundStatus,
+  type RefundView,
   refundStreamId,
 } from '@pp/contracts';
 
@@ -26,27 +27,8 @@ import {
  * the payment aggregate and the read model's unique index, in the same append.
  */
 
-export interface Refund {
-  id: string;
-  payment_id: string;
-  merchant_id: string;
-  livemode: boolean;
-  amount: number;
-  status: RefundStatus;
-  requested_by: string;
-  reason: string | null;
-  outbound_reference: string | null;
-  evidence_note: string | null;
-  rejection_reason: string | null;
-  failure_reason: string | null;
-  requested_at: string;
-  approved_at: string | null;
-  rejected_at: string | null;
-  sent_at: string | null;
-  completed_at: string | null;
-  failed_at: string | null;
-  cancelled_at: string | null;
-}
+/** The refund as its stream tells it: the view without created_at, which is requested_at on the wire. */
+export type Refund = Omit<RefundView, 'created_at'>;
 
 export type RefundState = Refund | null;
 

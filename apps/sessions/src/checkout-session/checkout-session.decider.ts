@@ -39,7 +39,8 @@ export type CheckoutSessionCommand =
       ttlSeconds: number;
     }
   | { kind: 'complete'; now: Date; transactionId: string | null }
-  | { kind: 'expire'; now: Date };
+  /** `early`: the sandbox's "expire now" (test sessions only), which does not wait for the deadline. */
+  | { kind: 'expire'; now: Date; early?: boolean };
 
 /** Whether a payment arriving `now` may still complete the session (PRODUCT-RULES §3.1: PENDING and not past its deadline). */
 export const isOpen = (session: CheckoutSession, now: Date): boolean =>
@@ -78,7 +79,8 @@ export function decide(state: CheckoutSessionState, command: CheckoutSessionComm
     ];
   }
 
-  if (state.status !== 'PENDING' || isOpen(state, command.now)) return [];
+  if (command.early && state.livemode) throw new DomainError(ErrorCode.Forbidden, 'Only test sessions can be expired early');
+  if (state.status !== 'PENDING' || (!command.early && isOpen(state, command.now))) return [];
   const expired = { session_id: state.id, expired_at: command.now.toISOString() };
   return [fact({ type: CheckoutSessionEventType.Expired, data: expired }), merchantEvent(MerchantEventType.CheckoutSessionExpired, state, 'EXPIRED')];
 }

@@ -104,6 +104,18 @@ describe('checkout session decider', () => {
     expect(given(created).when({ kind: 'expire', now: at(1799) })).toEqual([]);
   });
 
+  it('given a pending test session, when expired early (sandbox): expired now, with checkout.session.expired', () => {
+    const events = given(created).when({ kind: 'expire', now: at(60), early: true });
+    expect(events.map((event) => event.type)).toEqual([CheckoutSessionEventType.Expired, MerchantEventType.CheckoutSessionExpired]);
+    expect(events[0].data).toEqual({ session_id: 'cs1', expired_at: at(60).toISOString() });
+  });
+
+  it('given a pending live session, when expired early: refused; given a completed test session: nothing', () => {
+    const live = { ...created, data: { ...created.data, livemode: true } } as CheckoutSessionEvent;
+    expect(refusal(() => given(live).when({ kind: 'expire', now: at(60), early: true }))).toMatchObject({ code: ErrorCode.Forbidden });
+    expect(given(created, completedAt(10)).when({ kind: 'expire', now: at(60), early: true })).toEqual([]);
+  });
+
   it('given an expired session, when expired again or completed: nothing, or refused', () => {
     const expired = given(created, expiredAt(1800));
     expect(expired.when({ kind: 'expire', now: at(1900) })).toEqual([]);

@@ -21,6 +21,11 @@ export class CheckoutSessionLifecycle {
     return this.change(sessionId, undefined, (now) => ({ kind: 'expire', now }), `expiry:${sessionId}`);
   }
 
+  /** The sandbox's "expire now" for a test session of this merchant (PENDING ones only; others answer as they are). */
+  expireEarly(scope: MerchantScope, sessionId: string): Promise<CheckoutSession> {
+    return this.change(sessionId, scope, (now) => ({ kind: 'expire', now, early: true }), `sandbox-expiry:${sessionId}`);
+  }
+
   private change(
     sessionId: string,
     scope: MerchantScope | undefined,

@@ -10,7 +10,7 @@ import {
   MEMO_TAKEN_RULE,
 } from '@pp/contracts';
 import { type Clock, generateMemo, newSessionId, randomToken } from '@pp/kernel';
-import { BusClient, CLOCK, CONFIG, Handles } from '@pp/platform';
+import { AggregateStore, BusClient, CLOCK, CONFIG, Handles } from '@pp/platform';
 import { SessionExpiryScheduler } from '../expiry/session-expiry.scheduler';
 import type { SessionsConfig } from '../sessions.config';
 import { type CheckoutSession, checkoutSessionAggregate, decide } from './checkout-session.decider';
@@ -23,6 +23,7 @@ const MEMO_ATTEMPTS = 5;
 export class CreateCheckoutSessionHandler {
   constructor(
     private readonly bus: BusClient,
+    private readonly aggregates: AggregateStore,
     private readonly expiry: SessionExpiryScheduler,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(CONFIG) private readonly config: SessionsConfig,
@@ -57,11 +58,11 @@ export class CreateCheckoutSessionHandler {
         },
       });
       try {
-        // A new stream, so no load and no concurrency retry: the single-stream append, whose replay answers the original events.
+        // A new stream, so no load and no concurrency retry (CommandRunner is for load-decide-append). The
+        // single-stream append, which only this service may send, is the ledger's group-committed fast path
+        // for creations; its replay answers the original events.
         const reply = await this.bus.request('ledger.append.v1', {
-          stream_id: checkoutSessionAggregate.streamId(sessionId),
-          expected_version: 0,
-          events,
+          ...this.aggregates.start(checkoutSessionAggregate, sessionId).append(events),
           metadata: scope,
           ...(command.idempotency ? { idempotency: command.idempotency } : {}),
         });

@@ -9,8 +9,8 @@ import {
   type PaymentEvent,
   PaymentEventType,
   type PaymentFact,
-  type TransactionRecordedV1,
-  type TransactionStatus,
+  type PaymentRecordedV1,
+  type PaymentStatus,
   transactionStreamId,
   type VerificationMethod,
 } from '@pp/contracts';
@@ -26,16 +26,16 @@ import {
  * is appended with its merchant-visible twin (payment.confirmed, …).
  */
 
-export interface Payment extends Omit<TransactionRecordedV1, 'payment_id' | 'status'> {
+export interface Payment extends Omit<PaymentRecordedV1, 'payment_id' | 'status'> {
   id: string;
-  status: TransactionStatus;
+  status: PaymentStatus;
   verification_method: VerificationMethod;
   verified_by: string | null;
 }
 
 export type PaymentState = Payment | null;
 
-export type RecordablePayment = Omit<TransactionRecordedV1, 'created_at'>;
+export type RecordablePayment = Omit<PaymentRecordedV1, 'created_at'>;
 
 export type PaymentCommand =
   | { kind: 'record'; payment: RecordablePayment; now: Date }
@@ -44,12 +44,12 @@ export type PaymentCommand =
 
 /** A transition PRODUCT-RULES §3.2 does not allow; CONFLICT with details.rule = 'payment_transition'. */
 export class PaymentTransitionRefused extends DomainError {
-  constructor(from: TransactionStatus | null, command: PaymentCommand['kind'], message: string) {
+  constructor(from: PaymentStatus | null, command: PaymentCommand['kind'], message: string) {
     super(ErrorCode.Conflict, message, { rule: PAYMENT_TRANSITION_RULE, from, command });
   }
 }
 
-const MERCHANT_EVENT_OF: Record<TransactionRecordedV1['status'], MerchantEventType> = {
+const MERCHANT_EVENT_OF: Record<PaymentRecordedV1['status'], MerchantEventType> = {
   CONFIRMED: MerchantEventType.PaymentConfirmed,
   FAILED: MerchantEventType.PaymentFailed,
   REQUIRES_MANUAL_REVIEW: MerchantEventType.PaymentPendingReview,

@@ -1,7 +1,7 @@
-import type { TransactionView } from '@pp/contracts';
+import type { PaymentView } from '@pp/contracts';
 import type { Payment } from './payment.decider';
 
-export const transactionView = (payment: Payment): TransactionView => ({
+export const transactionView = (payment: Payment): PaymentView => ({
   id: payment.id,
   etransfer_ref: payment.etransfer_ref,
   amount: payment.amount,

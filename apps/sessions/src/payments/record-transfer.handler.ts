@@ -9,7 +9,7 @@ import {
   RecordTransferCommand,
   type StreamAppend,
   transactionStreamId,
-  type TransactionView,
+  type PaymentView,
 } from '@pp/contracts';
 import { normalizeMemo } from '@pp/kernel';
 import { BusClient, CommandRunner, Handles } from '@pp/platform';
@@ -42,7 +42,7 @@ export class RecordTransferHandler {
   ) {}
 
   @Handles('payments.record-transfer.v1')
-  record(@Payload() command: RecordTransferCommand): Promise<TransactionView> {
+  record(@Payload() command: RecordTransferCommand): Promise<PaymentView> {
     const paymentId = paymentIdOfEmail(command.email_id);
     return this.runner.run(async (round) => {
       const existing = (await round.load(paymentAggregate, paymentId)).state;

@@ -13,7 +13,7 @@ import {
   type SimulatePaymentReply,
   type SimulatedOutcome,
   type StreamAppend,
-  type TransactionRecordedV1,
+  type PaymentRecordedV1,
   transactionStreamId,
 } from '@pp/contracts';
 import { newId } from '@pp/kernel';
@@ -24,7 +24,7 @@ import { decide, type Payment, paymentAggregate } from './payment.decider';
 import { transactionView } from './payment.view';
 import { sessionCompletion } from './session-completion';
 
-const STATUS_OF: Record<SimulatedOutcome, TransactionRecordedV1['status']> = {
+const STATUS_OF: Record<SimulatedOutcome, PaymentRecordedV1['status']> = {
   confirmed: 'CONFIRMED',
   failed: 'FAILED',
   requires_manual_review: 'REQUIRES_MANUAL_REVIEW',

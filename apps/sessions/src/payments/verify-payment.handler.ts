@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
-import { DomainError, ErrorCode, foldStored, type StreamAppend, type TransactionView, VerifyPaymentCommand } from '@pp/contracts';
+import { DomainError, ErrorCode, foldStored, type StreamAppend, type PaymentView, VerifyPaymentCommand } from '@pp/contracts';
 import { CommandRunner, Handles } from '@pp/platform';
 import { checkoutSessionAggregate, isOpen } from '../checkout-session/checkout-session.decider';
 import { decide, type Payment, paymentAggregate } from './payment.decider';
@@ -21,7 +21,7 @@ export class VerifyPaymentHandler {
   constructor(private readonly runner: CommandRunner) {}
 
   @Handles('payments.verify.v1')
-  verify(@Payload() command: VerifyPaymentCommand): Promise<TransactionView> {
+  verify(@Payload() command: VerifyPaymentCommand): Promise<PaymentView> {
     return this.runner.run(async (round) => {
       const loaded = await round.load(paymentAggregate, command.payment_id);
       const payment = loaded.state;

@@ -9,12 +9,15 @@ import { EndpointSecrets } from '../endpoints/endpoint-secrets';
 import { sendWebhook } from '../network/webhook-sender';
 import { retryScheduleMs, type WebhooksConfig } from '../webhooks.config';
 import { notSentBecause } from './delivery-target.policy';
-import { type ClaimedAttempt, DeliveryRepository } from './delivery.repository';
+import { type ClaimedAttempt, DeliveryRepository, type DueDelivery } from './delivery.repository';
 import { type DeliveryJob, DeliveryQueue, WebhookQueue } from './delivery.queue';
 import { decideAfterAttempt, type RetryPolicy } from './retry.decider';
 
 /** How long a claimed attempt is reserved: twice its timeout plus a second, then another replica may take over. */
 const leaseMs = (timeoutMs: number): number => 2 * timeoutMs + 1000;
+
+/** How long after a lease could have ended the wake-up of an immediate attempt comes, so it never finds the lease still held by a live attempt. */
+const RECOVERY_MARGIN_MS = 5000;
 
 const tracer = trace.getTracer('pp-webhooks');
 
@@ -30,6 +33,9 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, OnApplication
   private worker?: Worker<DeliveryJob>;
   private readonly owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   private readonly policy: RetryPolicy;
+  /** Attempts started by startNow and not finished yet; at most WEBHOOK_DELIVERY_CONCURRENCY. */
+  private readonly immediate = new Set<Promise<void>>();
+  private stopping = false;
 
   constructor(
     @Inject(CONFIG) private readonly config: WebhooksConfig,
@@ -52,12 +58,41 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, OnApplication
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await this.worker?.close();
+    this.stopping = true;
+    await Promise.all([this.worker?.close(), ...this.immediate]);
   }
 
-  async process(job: Job<DeliveryJob>): Promise<void> {
+  /**
+   * Makes a due attempt right away, in this process, without a queue round
+   * trip (README, Performance: webhook latency), if fewer than
+   * WEBHOOK_DELIVERY_CONCURRENCY such attempts are running; answers false
+   * otherwise, and the caller queues it. The claim in Postgres still makes
+   * it exactly once. If this process dies mid-attempt, the job the caller
+   * queues with recoveryWakeUp makes it again once the lease has expired
+   * (and the sweeper, should Redis have lost that job too).
+   */
+  startNow(delivery: DueDelivery): boolean {
+    if (this.stopping || this.immediate.size >= this.config.WEBHOOK_DELIVERY_CONCURRENCY) return false;
+    const running: Promise<void> = this.run(delivery.id, delivery.attempt)
+      // Its recovery wake-up (recoveryWakeUp) makes the attempt again.
+      .catch((error: Error) => this.logger.warn('immediate delivery attempt failed; its queued wake-up will retry it', { delivery_id: delivery.id, error: error.message }))
+      .finally(() => this.immediate.delete(running));
+    this.immediate.add(running);
+    return true;
+  }
+
+  /** The queued wake-up for an attempt startNow began: due after its lease, when its claim fails unless the attempt was left unfinished. */
+  recoveryWakeUp(delivery: DueDelivery, now = Date.now()): DueDelivery {
+    return { ...delivery, next_attempt_at: new Date(now + leaseMs(this.config.WEBHOOK_ATTEMPT_TIMEOUT_MS) + RECOVERY_MARGIN_MS) };
+  }
+
+  process(job: Job<DeliveryJob>): Promise<void> {
+    return this.run(job.data.delivery_id, job.data.attempt);
+  }
+
+  private async run(deliveryId: string, attemptNumber: number): Promise<void> {
     const lease = leaseMs(this.config.WEBHOOK_ATTEMPT_TIMEOUT_MS);
-    const claim = await this.deliveries.claim(job.data.delivery_id, job.data.attempt, this.owner, lease, notSentBecause);
+    const claim = await this.deliveries.claim(deliveryId, attemptNumber, this.owner, lease, notSentBecause);
     if (!claim) return;
     await tracer.startActiveSpan(
       `webhook ${claim.event.type}`,

@@ -2,6 +2,7 @@ import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShut
 import { isMerchantEventType, LEDGER_EVENTS_STREAM, MERCHANT_EVENTS_FILTER, type StoredEvent } from '@pp/contracts';
 import { CONFIG, JsonLogger, NATS_CONNECTION, streamName, subjectPrefix } from '@pp/platform';
 import { AckPolicy, type ConsumerConfig, type ConsumerMessages, DeliverPolicy, type JsMsg, nanos, type NatsConnection } from 'nats';
+import { DeliveryAttemptJob } from '../delivery/delivery-attempt.job';
 import { DeliveryQueue } from '../delivery/delivery.queue';
 import { DeliveryRepository } from '../delivery/delivery.repository';
 import { firstAttemptDelayMs } from '../delivery/retry.decider';
@@ -19,8 +20,9 @@ const RETRY_BIND_MS = 1000;
 
 /**
  * Reads the ledger's merchant-visible events from JetStream and records the
- * deliveries each one needs before acknowledging it; then queues their first
- * attempts. It never calls back into the flow that produced the event.
+ * deliveries each one needs before acknowledging it; then starts their first
+ * attempts (or queues them when this replica is busy). It never calls back
+ * into the flow that produced the event.
  */
 @Injectable()
 export class MerchantEventConsumer implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -35,6 +37,7 @@ export class MerchantEventConsumer implements OnApplicationBootstrap, OnApplicat
     @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
     private readonly deliveries: DeliveryRepository,
     private readonly queue: DeliveryQueue,
+    private readonly attempts: DeliveryAttemptJob,
     private readonly logger: JsonLogger,
   ) {
     this.scheduleMs = retryScheduleMs(config);
@@ -122,8 +125,14 @@ export class MerchantEventConsumer implements OnApplicationBootstrap, OnApplicat
         new Date(Date.now() + firstAttemptDelayMs({ scheduleMs: this.scheduleMs, disableAfterMs: 0 })),
       );
       msg.ack();
+      // First attempts due now start at once while this replica has room; the others wait in the queue, and each
+      // started one gets a wake-up there for after its lease, which finds it done unless this process died mid-attempt.
+      const now = Date.now();
+      const wakeUps = due.map((delivery) =>
+        new Date(delivery.next_attempt_at).getTime() <= now && this.attempts.startNow(delivery) ? this.attempts.recoveryWakeUp(delivery, now) : delivery,
+      );
       // Recorded is what counts: if queuing fails, the sweeper queues these from Postgres.
-      await this.queue.enqueue(due).catch((error: Error) =>
+      await this.queue.enqueue(wakeUps).catch((error: Error) =>
         this.logger.warn('could not queue first attempts', { event_id: event.id, error: error.message }),
       );
     } catch (error) {

@@ -32,6 +32,20 @@ export class CompleteCheckoutSessionCommand extends MerchantScope {
   transaction_id?: string;
 }
 
+/** Body of POST /v1/sandbox/expire-session (named like simulate-payment's). */
+export class ExpireSessionBody {
+  @IsString({ message: 'sessionId must be a string' })
+  @Length(1, 64, { message: 'sessionId must be 1 to 64 characters' })
+  sessionId!: string;
+}
+
+/** `sessions.sandbox-expire.v1`: POST /v1/sandbox/expire-session, test sessions only. */
+export class ExpireTestSessionCommand extends MerchantScope {
+  @IsString()
+  @Length(1, 64)
+  session_id!: string;
+}
+
 /** Served by the sessions service. */
 export interface CheckoutSessionSubjects {
   /** Creates a session exactly once per idempotency key; a replay answers the original session. Errors: VALIDATION_FAILED, CONFLICT ('Reference already exists'). */
@@ -44,4 +58,10 @@ export interface CheckoutSessionSubjects {
    * 'Checkout session expired'.
    */
   'sessions.complete.v1': { request: CompleteCheckoutSessionCommand; reply: CheckoutSessionView };
+  /**
+   * Expires a PENDING test session now, with its checkout.session.expired (the
+   * sandbox's way to produce that event). A session no longer PENDING answers
+   * as is. Errors: NOT_FOUND, FORBIDDEN for a live session.
+   */
+  'sessions.sandbox-expire.v1': { request: ExpireTestSessionCommand; reply: CheckoutSessionView };
 }

@@ -1,4 +1,6 @@
-export type CheckoutSessionStatus = 'PENDING' | 'COMPLETED' | 'EXPIRED';
+/** Wire values: do not rename. */
+export const CHECKOUT_SESSION_STATUSES = ['PENDING', 'COMPLETED', 'EXPIRED'] as const;
+export type CheckoutSessionStatus = (typeof CHECKOUT_SESSION_STATUSES)[number];
 
 /** 201 body of POST /v1/checkout/sessions (PRODUCT-RULES §4.1). */
 export interface CheckoutSessionCreatedView {

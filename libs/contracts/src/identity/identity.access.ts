@@ -3,4 +3,15 @@ import type { IdentitySubjects } from './identity.subjects';
 
 export const IDENTITY_ACCESS: SubjectAccessMap<IdentitySubjects> = {
   'identity.merchant-by-deposit-address.v1': { servedBy: 'gateway', callers: ['ingest'] },
+  // The gateway holds the password hashes; the dashboard only learns who signed in.
+  'identity.dashboard-login.v1': { servedBy: 'gateway', callers: ['dashboard'] },
+  'identity.dashboard-password.v1': { servedBy: 'gateway', callers: ['dashboard'] },
+  // The Developers page: keys are stored (as hashes) and checked by the gateway.
+  'identity.api-keys.list.v1': { servedBy: 'gateway', callers: ['dashboard'] },
+  'identity.api-keys.create.v1': { servedBy: 'gateway', callers: ['dashboard'] },
+  'identity.api-keys.revoke.v1': { servedBy: 'gateway', callers: ['dashboard'] },
+  // The platform admins' console (merchants are the gateway's).
+  'identity.merchants.list.v1': { servedBy: 'gateway', callers: ['dashboard'] },
+  'identity.merchants.create.v1': { servedBy: 'gateway', callers: ['dashboard'] },
+  'identity.merchants.update.v1': { servedBy: 'gateway', callers: ['dashboard'] },
 };

@@ -1,7 +1,33 @@
+import type { CreateApiKeyCommand, IssuedMerchantApiKeyView, ListApiKeysQuery, MerchantApiKeyView, RevokeApiKeyCommand } from './api-keys.commands';
+import type { CreateMerchantCommand, ListMerchantsQuery, MerchantAdminView, UpdateMerchantCommand } from './merchants.commands';
+import type { ChangeDashboardPasswordCommand, DashboardLoginQuery, DashboardPrincipal } from './dashboard-login.query';
 import type { MerchantByDepositAddressQuery, MerchantByDepositAddressReply } from './merchant-by-deposit-address.query';
 
 /** Served by the gateway, which owns merchants. */
 export interface IdentitySubjects {
   /** NOT_FOUND 'No merchant has this deposit address' when none of the addresses is registered. */
   'identity.merchant-by-deposit-address.v1': { request: MerchantByDepositAddressQuery; reply: MerchantByDepositAddressReply };
+  /** UNAUTHORIZED 'Invalid email or password' for an unknown e-mail and a wrong password alike. */
+  'identity.dashboard-login.v1': { request: DashboardLoginQuery; reply: DashboardPrincipal };
+  /** UNAUTHORIZED 'Current password is wrong'; VALIDATION_FAILED for a new password under 12 characters. */
+  'identity.dashboard-password.v1': { request: ChangeDashboardPasswordCommand; reply: { changed: true } };
+  /** Newest first. */
+  'identity.api-keys.list.v1': { request: ListApiKeysQuery; reply: { keys: MerchantApiKeyView[] } };
+  /** VALIDATION_FAILED naming the field (scopes only for restricted keys, which are live only; expires_at in the future). */
+  'identity.api-keys.create.v1': { request: CreateApiKeyCommand; reply: IssuedMerchantApiKeyView };
+  /** NOT_FOUND 'API key not found' for another merchant's or mode's key. Revoking twice keeps the first time. */
+  'identity.api-keys.revoke.v1': { request: RevokeApiKeyCommand; reply: MerchantApiKeyView };
+  /** Platform admins' merchant list, newest first (an unknown starting_after answers an empty page). */
+  'identity.merchants.list.v1': { request: ListMerchantsQuery; reply: { data: MerchantAdminView[]; has_more: boolean } };
+  /** The 201 body of POST /v1/admin/merchants (keys and owner password shown once); CONFLICT for a taken e-mail or deposit address. */
+  'identity.merchants.create.v1': { request: CreateMerchantCommand; reply: ProvisionedMerchantReply };
+  /** NOT_FOUND 'Merchant not found'; CONFLICT when the deposit address belongs to another merchant. */
+  'identity.merchants.update.v1': { request: UpdateMerchantCommand; reply: MerchantAdminView };
+}
+
+/** A new merchant's four keys and owner, each shown once. */
+export interface ProvisionedMerchantReply {
+  merchant_id: string;
+  keys: { live_secret: string; test_secret: string; live_publishable: string; test_publishable: string };
+  dashboard_user: { id: string; email: string; role: string; password?: string };
 }

@@ -1,2 +1,5 @@
+export * from './api-keys.commands';
+export * from './dashboard-login.query';
 export * from './identity.subjects';
 export * from './merchant-by-deposit-address.query';
+export * from './merchants.commands';

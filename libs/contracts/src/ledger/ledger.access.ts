@@ -8,6 +8,7 @@ export const LEDGER_ACCESS: SubjectAccessMap<LedgerSubjects> = {
   'ledger.idempotency.replay.v1': { servedBy: 'ledger', callers: ['sessions', 'refunds'] },
   'ledger.stream.read.v1': { servedBy: 'ledger', callers: ['sessions', 'refunds'] },
   'ledger.checkout-sessions.get.v1': { servedBy: 'ledger', callers: ['sessions'] },
+  'ledger.checkout-sessions.list.v1': { servedBy: 'ledger', callers: ['dashboard'] },
   'ledger.checkout-sessions.resolve.v1': { servedBy: 'ledger', callers: ['sessions'] },
   'ledger.checkout-sessions.by-memo.v1': { servedBy: 'ledger', callers: ['sessions'] },
   'ledger.checkout-sessions.overdue.v1': { servedBy: 'ledger', callers: ['sessions'] },

@@ -1,9 +1,29 @@
-import { IsDateString, IsInt, IsString, Length, Max, Min, ValidateNested } from 'class-validator';
+import { IsBoolean, IsDateString, IsIn, IsInt, IsOptional, IsString, Length, Max, Min, ValidateNested } from 'class-validator';
 import { Type } from 'class-transformer';
 import { IdempotencyToken, MerchantScope } from '../merchant-scope';
 import type { GetCheckoutSessionQuery } from '../checkout-sessions/checkout-session.subjects';
-import type { CheckoutSessionView } from '../checkout-sessions/checkout-session.views';
+import { CHECKOUT_SESSION_STATUSES, type CheckoutSessionStatus, type CheckoutSessionView } from '../checkout-sessions/checkout-session.views';
+import { type ListPage, PageLimitParams } from '../list-page';
 import type { AppendReply, AppendRequest, AppendStreamsReply, AppendStreamsRequest, ReadStreamReply, ReadStreamRequest } from './append';
+
+/** `ledger.checkout-sessions.list.v1`: the caller's sessions, newest first (the dashboard's list). */
+export class ListCheckoutSessionsQuery extends PageLimitParams {
+  @IsString()
+  @Length(1, 64)
+  merchant_id!: string;
+
+  @IsBoolean()
+  livemode!: boolean;
+
+  @IsOptional()
+  @IsIn(CHECKOUT_SESSION_STATUSES)
+  status?: CheckoutSessionStatus;
+
+  @IsOptional()
+  @IsString()
+  @Length(1, 64)
+  starting_after?: string;
+}
 
 export class OverdueCheckoutSessionsQuery {
   /** ISO 8601: sessions whose expires_at is at or before this instant. */
@@ -61,6 +81,8 @@ export interface LedgerSubjects {
   'ledger.stream.read.v1': { request: ReadStreamRequest; reply: ReadStreamReply };
   /** The checkout-session read model; NOT_FOUND 'Checkout session not found' outside the caller's merchant and mode. */
   'ledger.checkout-sessions.get.v1': { request: GetCheckoutSessionQuery; reply: CheckoutSessionView };
+  /** Newest first; NOT_FOUND 'Checkout session not found' when starting_after is not a session of the caller. */
+  'ledger.checkout-sessions.list.v1': { request: ListCheckoutSessionsQuery; reply: ListPage<CheckoutSessionView> };
   /** NOT_FOUND 'Checkout session not found'; CONFLICT when the reference matches several sessions only case-insensitively. */
   'ledger.checkout-sessions.resolve.v1': { request: ResolveCheckoutSessionReferenceQuery; reply: CheckoutSessionRef };
   /** NOT_FOUND 'Checkout session not found' when no session issued the memo. */

@@ -2,6 +2,7 @@ import { IsBoolean, IsIn, IsOptional, IsString, Length, Matches } from 'class-va
 import { MerchantEventType } from '../ledger/merchant-events';
 import { type ListPage, PageLimitParams } from '../list-page';
 import { MerchantScope } from '../merchant-scope';
+import { PAYMENT_ID_PATTERN } from '../payments/payments.subjects';
 import type { MerchantEventView } from './merchant-event.views';
 
 export const EVENT_ID_PATTERN = /^evt_[a-z0-9]{8,64}$/;
@@ -19,8 +20,28 @@ export class ListMerchantEventsParams extends PageLimitParams {
   starting_after?: string;
 }
 
+/** Query string of GET /v1/events/stream: which types to send, and where to begin when no Last-Event-ID is given. */
+export class EventStreamParams {
+  @IsOptional()
+  @IsString()
+  @Matches(/^[a-z_.]+(,[a-z_.]+)*$/)
+  types?: string;
+
+  /** An event id to continue after, or `start` for the whole log; default: from now. */
+  @IsOptional()
+  @IsString()
+  @Matches(/^(start|evt_[a-z0-9]{8,64})$/)
+  since?: string;
+}
+
 /** `ledger.merchant-events.list.v1`. */
 export class ListMerchantEventsQuery extends ListMerchantEventsParams {
+  /** Only the events about this payment (the dashboard's payment timeline); not a public query parameter. */
+  @IsOptional()
+  @IsString()
+  @Matches(PAYMENT_ID_PATTERN)
+  payment_id?: string;
+
   @IsString()
   @Length(1, 64)
   merchant_id!: string;

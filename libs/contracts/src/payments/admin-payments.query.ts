@@ -1,7 +1,7 @@
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
 import { type ListPage, MAX_ADMIN_PAGE_LIMIT, toPageLimit } from '../list-page';
-import { TRANSACTION_STATUSES, type TransactionStatus, type TransactionView } from './payment.views';
+import { PAYMENT_STATUSES, type PaymentStatus, type PaymentView } from './payment.views';
 import { PAYMENT_ID_PATTERN } from './payments.subjects';
 
 const toBoolean = ({ value }: { value: unknown }) => (value === 'true' ? true : value === 'false' ? false : value);
@@ -13,8 +13,8 @@ const toBoolean = ({ value }: { value: unknown }) => (value === 'true' ? true : 
  */
 export class ListAllPaymentsQuery {
   @IsOptional()
-  @IsIn(TRANSACTION_STATUSES)
-  status?: TransactionStatus;
+  @IsIn(PAYMENT_STATUSES)
+  status?: PaymentStatus;
 
   @IsOptional()
   @IsString()
@@ -40,7 +40,7 @@ export class ListAllPaymentsQuery {
 }
 
 /** A payment as platform admins see it: whose it is, and which e-mail it came from. */
-export interface AdminTransactionView extends TransactionView {
+export interface AdminPaymentView extends PaymentView {
   merchant_id: string;
   /** The ingested e-mail (em_…) of a live transfer, else null. */
   email_id: string | null;
@@ -50,5 +50,5 @@ export interface AdminTransactionView extends TransactionView {
 
 export interface AdminPaymentSubjects {
   /** Served by the ledger. NOT_FOUND 'Payment not found' when starting_after is no payment matching the filters' scope. */
-  'ledger.payments.list-all.v1': { request: ListAllPaymentsQuery; reply: ListPage<AdminTransactionView> };
+  'ledger.payments.list-all.v1': { request: ListAllPaymentsQuery; reply: ListPage<AdminPaymentView> };
 }

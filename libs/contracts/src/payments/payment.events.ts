@@ -1,6 +1,6 @@
 import type { MerchantEvent } from '../ledger/merchant-events';
 import type { Event } from '../ledger/stored-event';
-import type { TransactionStatus, VerificationMethod } from './payment.views';
+import type { PaymentStatus, VerificationMethod } from './payment.views';
 
 /**
  * Facts of the payment (transaction) aggregate, stored by the ledger in the
@@ -26,7 +26,7 @@ export const transactionStreamId = (transactionId: string): string => `${TRANSAC
 export type PaymentSource = 'simulator' | 'email';
 
 /** A transfer was received (or simulated) and judged: its first status is CONFIRMED, FAILED or REQUIRES_MANUAL_REVIEW. */
-export interface TransactionRecordedV1 {
+export interface PaymentRecordedV1 {
   payment_id: string;
   merchant_id: string;
   livemode: boolean;
@@ -40,7 +40,7 @@ export interface TransactionRecordedV1 {
   sender_name: string;
   sender_email: string | null;
   comment: string | null;
-  status: Extract<TransactionStatus, 'CONFIRMED' | 'FAILED' | 'REQUIRES_MANUAL_REVIEW'>;
+  status: Extract<PaymentStatus, 'CONFIRMED' | 'FAILED' | 'REQUIRES_MANUAL_REVIEW'>;
   verification_method: VerificationMethod;
   /** Machine-readable reasons for REQUIRES_MANUAL_REVIEW (ReviewReason, then the ingest's authentication and parse reasons); empty otherwise. */
   review_reasons: string[];
@@ -53,14 +53,14 @@ export interface TransactionRecordedV1 {
 }
 
 /** A merchant administrator confirmed a payment that needed review. */
-export interface TransactionVerifiedV1 {
+export interface PaymentVerifiedV1 {
   payment_id: string;
   verified_by: string;
   verified_at: string;
 }
 
 /** The payment's full refund completed. */
-export interface TransactionRefundedV1 {
+export interface PaymentRefundedV1 {
   payment_id: string;
   refund_id: string;
   refunded_at: string;
@@ -68,9 +68,9 @@ export interface TransactionRefundedV1 {
 
 /** The facts of a payment's stream. */
 export type PaymentFact =
-  | Event<PaymentEventType.Recorded, TransactionRecordedV1>
-  | Event<PaymentEventType.Verified, TransactionVerifiedV1>
-  | Event<PaymentEventType.Refunded, TransactionRefundedV1>;
+  | Event<PaymentEventType.Recorded, PaymentRecordedV1>
+  | Event<PaymentEventType.Verified, PaymentVerifiedV1>
+  | Event<PaymentEventType.Refunded, PaymentRefundedV1>;
 
 /** Everything a payment's stream holds: its facts and their merchant-visible twins. */
 export type PaymentEvent = PaymentFact | MerchantEvent;

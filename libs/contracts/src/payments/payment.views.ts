@@ -1,6 +1,6 @@
 /** Wire values (PRODUCT-RULES §2.2): do not rename. */
-export const TRANSACTION_STATUSES = ['PENDING', 'CONFIRMED', 'FAILED', 'REFUNDED', 'REQUIRES_MANUAL_REVIEW'] as const;
-export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
+export const PAYMENT_STATUSES = ['PENDING', 'CONFIRMED', 'FAILED', 'REFUNDED', 'REQUIRES_MANUAL_REVIEW'] as const;
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
 export const VERIFICATION_METHODS = ['AUTO_EMAIL', 'MANUAL_ADMIN', 'PSP_PAY'] as const;
 export type VerificationMethod = (typeof VERIFICATION_METHODS)[number];
@@ -41,14 +41,14 @@ export const RECIPIENT_REASONS = [
 export type RecipientReason = `${(typeof RECIPIENT_REASONS)[number]}`;
 
 /** A transaction as GET /v1/payments lists it (PRODUCT-RULES §2.2, plus session_id and livemode from PRODUCT-RULES §D3). */
-export interface TransactionView {
+export interface PaymentView {
   id: string;
   etransfer_ref: string | null;
   amount: number;
   sender_name: string;
   sender_email: string | null;
   comment: string | null;
-  status: TransactionStatus;
+  status: PaymentStatus;
   verification_method: VerificationMethod;
   created_at: string;
   session_id: string | null;

@@ -3,7 +3,7 @@ import { Equals, IsBoolean, IsIn, IsInt, IsObject, IsOptional, IsString, Length,
 import type { CheckoutSessionView } from '../checkout-sessions/checkout-session.views';
 import { type ListPage, PageLimitParams } from '../list-page';
 import { IdempotencyToken, MerchantScope } from '../merchant-scope';
-import { TRANSACTION_STATUSES, type TransactionStatus, type TransactionView } from './payment.views';
+import { PAYMENT_STATUSES, type PaymentStatus, type PaymentView } from './payment.views';
 import { SIMULATED_OUTCOMES, type SimulatedOutcome } from './simulate-payment.body';
 import { TransferEvidence } from './transfer-evidence';
 
@@ -30,7 +30,7 @@ export class SimulatePaymentCommand extends MerchantScope {
 }
 
 export interface SimulatePaymentReply {
-  transaction: TransactionView;
+  transaction: PaymentView;
   session: CheckoutSessionView;
   replayed: boolean;
 }
@@ -109,8 +109,8 @@ export class ListPaymentsParams extends PageLimitParams {
   reference?: string;
 
   @IsOptional()
-  @IsIn(TRANSACTION_STATUSES)
-  status?: TransactionStatus;
+  @IsIn(PAYMENT_STATUSES)
+  status?: PaymentStatus;
 
   @IsOptional()
   @IsString()
@@ -128,6 +128,13 @@ export class ListPaymentsQuery extends ListPaymentsParams {
   livemode!: boolean;
 }
 
+/** `ledger.payments.get.v1`: one payment of the caller's merchant and mode (the dashboard's detail page). */
+export class GetPaymentQuery extends MerchantScope {
+  @IsString()
+  @Matches(PAYMENT_ID_PATTERN, { message: 'payment_id must look like txn_…' })
+  payment_id!: string;
+}
+
 export interface PaymentSubjects {
   /**
    * Served by sessions. Errors: NOT_FOUND 'Checkout session not found' (unknown, other merchant, live session),
@@ -135,9 +142,11 @@ export interface PaymentSubjects {
    */
   'payments.simulate.v1': { request: SimulatePaymentCommand; reply: SimulatePaymentReply };
   /** Served by sessions. Idempotent: a CONFIRMED payment answers as is. Errors: NOT_FOUND 'Payment not found', CONFLICT for FAILED/REFUNDED. */
-  'payments.verify.v1': { request: VerifyPaymentCommand; reply: TransactionView };
+  'payments.verify.v1': { request: VerifyPaymentCommand; reply: PaymentView };
   /** Served by sessions. Idempotent by email_id: a repeat answers the payment recorded first. */
-  'payments.record-transfer.v1': { request: RecordTransferCommand; reply: TransactionView };
+  'payments.record-transfer.v1': { request: RecordTransferCommand; reply: PaymentView };
   /** Served by the ledger: newest first. NOT_FOUND 'Payment not found' when starting_after is not a payment of the caller. */
-  'ledger.payments.list.v1': { request: ListPaymentsQuery; reply: ListPage<TransactionView> };
+  'ledger.payments.list.v1': { request: ListPaymentsQuery; reply: ListPage<PaymentView> };
+  /** Served by the ledger. NOT_FOUND 'Payment not found' for unknown ids and another merchant's or mode's payments. */
+  'ledger.payments.get.v1': { request: GetPaymentQuery; reply: PaymentView };
 }

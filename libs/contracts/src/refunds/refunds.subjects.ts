@@ -3,7 +3,7 @@ import { IsBoolean, IsIn, IsNotEmpty, IsOptional, IsString, Length, Matches, Max
 import { StreamAppend } from '../ledger/append';
 import { type ListPage, PageLimitParams } from '../list-page';
 import { IdempotencyToken, MerchantScope } from '../merchant-scope';
-import type { TransactionView } from '../payments/payment.views';
+import type { PaymentView } from '../payments/payment.views';
 import { PAYMENT_ID_PATTERN } from '../payments/payments.subjects';
 import { REFUND_STATUSES, type RefundStatus, type RefundView } from './refund.views';
 
@@ -177,7 +177,7 @@ export class DecideRefundCommand extends MerchantScope {
 
 export interface DecideRefundReply {
   /** The payment at the version the decision was made on. */
-  payment: TransactionView;
+  payment: PaymentView;
   /**
    * The payment stream's part of the append that refunds it (transaction.refunded
    * and payment.refunded, at the loaded version), or null when the payment is

@@ -24,4 +24,14 @@ export class AggregateStore {
       append: (events) => ({ stream_id: streamId, expected_version: stream.version, events }),
     };
   }
+
+  /**
+   * A new aggregate under a fresh id: its initial state at version 0, with no
+   * read, since no stream can have that id yet. Its first append still
+   * expects version 0, so an id that did exist is refused, never overwritten.
+   */
+  start<State, E extends Event>(aggregate: Aggregate<State, E>, id: string): Loaded<State, E> {
+    const streamId = aggregate.streamId(id);
+    return { state: aggregate.initial, version: 0, append: (events) => ({ stream_id: streamId, expected_version: 0, events }) };
+  }
 }

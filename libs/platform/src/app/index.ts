@@ -3,3 +3,4 @@ export * from './run-service';
 export * from './service-definition';
 export * from './start-service';
 export * from './tokens';
+export * from './node-flags';

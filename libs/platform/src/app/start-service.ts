@@ -1,9 +1,8 @@
 import 'reflect-metadata';
-import { Module, ValidationPipe } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { INestMicroservice } from '@nestjs/common';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { DomainError, ErrorCode } from '@pp/contracts';
 import type { NatsConnection } from 'nats';
 import type { BaseConfig } from '../config/config-schemas';
 import { type Env, loadConfig } from '../config/load-config';
@@ -11,6 +10,7 @@ import { answerFrameworkError } from '../http/framework-error.handler';
 import { answerMalformedRequests } from '../http/malformed-request.handler';
 import { JsonLogger } from '../logging/json-logger';
 import { BusExceptionFilter } from '../nats/bus-exception.filter';
+import { BusValidationPipe } from '../nats/bus-validation.pipe';
 import { connectNats } from '../nats/connect-nats';
 import { NatsBusServer } from '../nats/nats-bus-server';
 import { startTelemetry } from '../telemetry/start-telemetry';
@@ -76,17 +76,7 @@ const trustProxyOption = (list: string[] | undefined): string[] | false => (list
 
 function configureBus(app: INestMicroservice, logger: JsonLogger): void {
   app.useGlobalFilters(new BusExceptionFilter(logger));
-  app.useGlobalPipes(
-    new ValidationPipe({
-      whitelist: true,
-      transform: true,
-      exceptionFactory: (errors) =>
-        new DomainError(
-          ErrorCode.ValidationFailed,
-          `Validation failed: ${errors.flatMap((e) => Object.values(e.constraints ?? { [e.property]: `${e.property} is invalid` })).join('; ')}`,
-        ),
-    }),
-  );
+  app.useGlobalPipes(new BusValidationPipe());
 }
 
 async function closeAll(app: { close(): Promise<void> }, nc: NatsConnection): Promise<void> {

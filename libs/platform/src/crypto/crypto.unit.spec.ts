@@ -4,7 +4,7 @@ import { ConfigError, loadConfig } from '../config/load-config';
 import { KeyRing } from './key-ring';
 import { open, seal, SealError } from './sealed-box';
 import { IsKeyRing, IsStrongSecret, weakSecretReason } from './secret-strength';
-import { deriveKey, keyedDigest } from './server-keys';
+import { deriveKey, KeyDeriver, keyedDigest } from './server-keys';
 
 const key32 = () => randomBytes(32).toString('base64');
 
@@ -15,6 +15,13 @@ describe('deriveKey and keyedDigest', () => {
     expect(deriveKey(secret, 'a').equals(deriveKey(secret, 'a'))).toBe(true);
     expect(deriveKey(secret, 'a').equals(deriveKey(secret, 'b'))).toBe(false);
     expect(deriveKey(`${secret}x`, 'a').equals(deriveKey(secret, 'a'))).toBe(false);
+  });
+
+  it('given a secret as text or bytes, when a KeyDeriver derives labels, then it gives deriveKey’s bytes', () => {
+    for (const secret of [randomBytes(32).toString('hex'), randomBytes(32)]) {
+      const deriver = new KeyDeriver(secret);
+      for (const label of ['a', 'gateway/idempotency/response', 'é'.repeat(300)]) expect(deriver.derive(label).equals(deriveKey(secret, label))).toBe(true);
+    }
   });
 
   it('given parts that concatenate alike, when digested, then the names differ', () => {

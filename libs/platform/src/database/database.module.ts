@@ -4,7 +4,7 @@ import { CONFIG } from '../app/tokens';
 import { HealthService } from '../health/health.service';
 import { InfrastructureUnreachableError } from '../nats/connect-nats';
 import { assertServiceDatabase } from './schema-check';
-import type { ServiceDatabase } from './service-database';
+import { dataSourceFor, type ServiceDatabase } from './service-database';
 
 /**
  * A TypeORM data source on the service's own schema, with a health check. The
@@ -25,14 +25,7 @@ export class DatabaseModule implements OnApplicationShutdown {
           provide: DataSource,
           inject: [CONFIG, HealthService],
           useFactory: async (config: { DATABASE_URL: string }, health: HealthService) => {
-            const dataSource = new DataSource({
-              type: 'postgres',
-              url: config.DATABASE_URL,
-              schema: database.schema,
-              migrations: database.migrations,
-              migrationsTableName: 'migrations',
-              extra: { max: 20, connectionTimeoutMillis: 3000, application_name: database.service },
-            });
+            const dataSource = dataSourceFor(database, { url: config.DATABASE_URL, poolSize: 20, connectTimeoutMs: 3000, applicationName: database.service });
             try {
               await dataSource.initialize();
             } catch (error) {

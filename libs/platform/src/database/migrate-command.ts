@@ -1,10 +1,9 @@
 import 'reflect-metadata';
-import { DataSource } from 'typeorm';
 import { WithMigrationDatabase } from '../config/config-schemas';
 import { ConfigError, type Env, loadConfig } from '../config/load-config';
 import { serviceRole } from './database-roles';
 import { runMigrations } from './run-migrations';
-import type { ServiceDatabase } from './service-database';
+import { dataSourceFor, type ServiceDatabase } from './service-database';
 
 class MigrateConfig extends WithMigrationDatabase(class {}) {}
 
@@ -33,14 +32,7 @@ export function runMigrate(database: ServiceDatabase, env: Env = process.env): v
 
 async function migrate(database: ServiceDatabase, env: Env): Promise<string[]> {
   const { MIGRATION_DATABASE_URL } = loadConfig(MigrateConfig, env);
-  const dataSource = new DataSource({
-    type: 'postgres',
-    url: MIGRATION_DATABASE_URL,
-    schema: database.schema,
-    migrations: database.migrations,
-    migrationsTableName: 'migrations',
-    extra: { max: 2, connectionTimeoutMillis: 5000, application_name: `${database.service}-migrate` },
-  });
+  const dataSource = dataSourceFor(database, { url: MIGRATION_DATABASE_URL, poolSize: 2, connectTimeoutMs: 5000, applicationName: `${database.service}-migrate` });
   await dataSource.initialize();
   try {
     // Tables a superuser creates are owned by it, and an owner can switch off the append-only triggers.

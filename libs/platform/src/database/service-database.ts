@@ -1,3 +1,4 @@
+import { DataSource } from 'typeorm';
 import type { ServiceName } from '@pp/contracts';
 
 /** A table privilege a service role may hold. TRUNCATE, REFERENCES and TRIGGER are never granted. */
@@ -17,3 +18,22 @@ export interface ServiceDatabase {
   migrations: Function[];
   grants: TableGrants;
 }
+
+/** How a process connects to a service's schema: the pool size and the name Postgres shows for it (pg_stat_activity). */
+export interface ConnectionOptions {
+  url: string;
+  poolSize: number;
+  applicationName: string;
+  connectTimeoutMs?: number;
+}
+
+/** A TypeORM data source on the service's schema, with its migrations table (not yet initialized). */
+export const dataSourceFor = (database: ServiceDatabase, { url, poolSize, applicationName, connectTimeoutMs }: ConnectionOptions): DataSource =>
+  new DataSource({
+    type: 'postgres',
+    url,
+    schema: database.schema,
+    migrations: database.migrations,
+    migrationsTableName: 'migrations',
+    extra: { max: poolSize, application_name: applicationName, ...(connectTimeoutMs ? { connectionTimeoutMillis: connectTimeoutMs } : {}) },
+  });

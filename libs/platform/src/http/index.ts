@@ -1,4 +1,5 @@
 export * from './allowed-methods';
+export * from './error-status';
 export * from './client-error';
 export * from './framework-error.handler';
 export * from './json-error.filter';

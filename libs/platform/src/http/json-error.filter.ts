@@ -1,13 +1,16 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { JsonLogger } from '../logging/json-logger';
-import { describeClientError } from './client-error';
+import { DomainError } from '@pp/contracts';
+import { describeClientError, type ErrorAnswer } from './client-error';
+import { HTTP_STATUS_OF } from './error-status';
 import { ensureRequestId } from './request-id';
 
 /**
  * Errors of an HTTP app with no error mapping of its own (the dashboard):
- * exactly `{ "error": string }`; anything that is not a client error is
- * logged and answered 500 without detail.
+ * exactly `{ "error": string }`; a service's refusal keeps its status and
+ * message; anything that is not a client error is logged and answered 500
+ * without detail.
  */
 @Catch()
 export class JsonErrorFilter implements ExceptionFilter {
@@ -17,7 +20,7 @@ export class JsonErrorFilter implements ExceptionFilter {
     const request = host.switchToHttp().getRequest<FastifyRequest>();
     const reply = host.switchToHttp().getResponse<FastifyReply>();
     if (reply.sent) return;
-    let answer = describeClientError(exception, request);
+    let answer = exception instanceof DomainError ? domainAnswer(exception) : describeClientError(exception, request);
     if (!answer) {
       this.logger.error(exception instanceof Error ? exception : String(exception), { path: request.url.split('?')[0], method: request.method });
       answer = { status: 500, message: 'Internal error' };
@@ -26,4 +29,11 @@ export class JsonErrorFilter implements ExceptionFilter {
     ensureRequestId(request, reply);
     void reply.code(answer.status).header('Cache-Control', 'no-store').type('application/json; charset=utf-8').send(JSON.stringify({ error: answer.message }));
   }
+}
+
+/** A service's refusal across the bus keeps its message; a service failure (5xx) is logged instead. */
+function domainAnswer(error: DomainError): ErrorAnswer | undefined {
+  const status = HTTP_STATUS_OF[error.code] ?? 500;
+  if (status === 503) return { status, message: 'Service unavailable', headers: { 'Retry-After': '1' } };
+  return status >= 500 ? undefined : { status, message: error.message };
 }

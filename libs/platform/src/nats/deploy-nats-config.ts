@@ -1,8 +1,8 @@
 import { busPermissions } from './bus-permissions';
 import { passwordVariable, renderNatsServerConfig } from './nats-server-config';
 
-/** Where docker compose and Kubernetes mount the generated server config (deploy/k8s/nats-server.conf in the repository). */
-export const DEPLOY_NATS_CONFIG_PATH = 'deploy/k8s/nats-server.conf';
+/** Where docker compose and Kubernetes mount the generated server config (deploy/k8s/base/nats-server.conf in the repository). */
+export const DEPLOY_NATS_CONFIG_PATH = 'deploy/k8s/base/nats-server.conf';
 
 /**
  * The NATS server config of docker compose and Kubernetes, generated from

@@ -16,7 +16,7 @@ export type SubjectHandler<S extends Subject> = (request: RequestOf<S>, ...rest:
  * one handler for each subject the registry gives it (served-subjects.ts).
  *
  * The request parameter must be `@Payload()` of the request class: the global
- * ValidationPipe validates the payload against that class, and a handler
+ * BusValidationPipe validates the payload against that class, and a handler
  * without it would get the raw, unchecked JSON, so such a method is refused
  * when its class is defined.
  */
@@ -27,7 +27,7 @@ export function Handles<S extends Subject>(subject: S) {
   };
 }
 
-/** Types the ValidationPipe does not validate: what an interface or a type alias compiles to, and primitives. */
+/** Types the BusValidationPipe does not validate: what an interface or a type alias compiles to, and primitives. */
 const UNVALIDATED_TYPES: readonly unknown[] = [Object, String, Number, Boolean, Array];
 
 function assertValidatedRequest(subject: string, target: object, key: string | symbol): void {

@@ -18,7 +18,13 @@ export class RedisModule implements OnApplicationShutdown {
           provide: REDIS,
           inject: [CONFIG, HealthService],
           useFactory: async (config: { REDIS_URL: string }, health: HealthService) => {
-            const redis = new Redis(config.REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 2, connectTimeout: 3000 });
+            const redis = new Redis(config.REDIS_URL, {
+              lazyConnect: true,
+              maxRetriesPerRequest: 2,
+              connectTimeout: 3000,
+              // Commands issued in the same tick (the rate limit and idempotency calls of concurrent requests) share one write and one read.
+              enableAutoPipelining: true,
+            });
             try {
               await redis.connect();
             } catch (error) {

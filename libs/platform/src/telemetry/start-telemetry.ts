@@ -1,22 +1,22 @@
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import { BatchSpanProcessor, NodeTracerProvider, type SpanProcessor } from '@opentelemetry/sdk-trace-node';
+import { AlwaysOffSampler, BatchSpanProcessor, NodeTracerProvider, type SpanExporter, type SpanProcessor } from '@opentelemetry/sdk-trace-node';
 
 let provider: NodeTracerProvider | undefined;
 
 /**
  * Registers W3C trace-context propagation and async context for this process,
  * and exports spans over OTLP/HTTP when an endpoint is configured. Without an
- * endpoint spans still get ids, so trace ids appear in logs and NATS headers.
+ * endpoint spans still get ids, so trace ids appear in logs and NATS headers,
+ * but nothing records them: unsampled spans only carry their ids, instead of
+ * timing, attributes and links that no exporter would read (README, Performance).
  */
 export function startTelemetry(service: string, otlpEndpoint?: string): void {
   if (provider) return;
-  const spanProcessors: SpanProcessor[] = otlpEndpoint
-    ? [new BatchSpanProcessor(new OTLPTraceExporter({ url: `${otlpEndpoint.replace(/\/$/, '')}/v1/traces` }))]
-    : [];
+  const spanProcessors: SpanProcessor[] = otlpEndpoint ? [new BatchSpanProcessor(otlpExporter(otlpEndpoint))] : [];
   provider = new NodeTracerProvider({
     resource: resourceFromAttributes({ 'service.name': service }),
     spanProcessors,
+    ...(otlpEndpoint ? {} : { sampler: new AlwaysOffSampler() }),
   });
   provider.register();
 }
@@ -24,4 +24,15 @@ export function startTelemetry(service: string, otlpEndpoint?: string): void {
 export async function stopTelemetry(): Promise<void> {
   await provider?.shutdown();
   provider = undefined;
+}
+
+/**
+ * Loaded only when an endpoint is configured: the exporter brings protobufjs
+ * and the metrics SDK, a few MB of resident memory in every service that
+ * exports nothing (README, Performance).
+ */
+function otlpExporter(endpoint: string): SpanExporter {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- deliberately lazy, see above
+  const { OTLPTraceExporter } = require('@opentelemetry/exporter-trace-otlp-http') as typeof import('@opentelemetry/exporter-trace-otlp-http');
+  return new OTLPTraceExporter({ url: `${endpoint.replace(/\/$/, '')}/v1/traces` });
 }

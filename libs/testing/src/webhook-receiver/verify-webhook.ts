@@ -1,4 +1,3 @@
-import { timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import {
   bodySignature,
@@ -7,6 +6,7 @@ import {
   WEBHOOK_TIMESTAMP_TOLERANCE_SECONDS,
   WebhookHeader,
 } from '@pp/contracts';
+import { hexEquals } from '@pp/sdk';
 
 export interface WebhookVerification {
   /** X-Service-Signature is the HMAC of the raw body under one of the secrets. */
@@ -18,13 +18,7 @@ export interface WebhookVerification {
   valid: boolean;
 }
 
-/** Constant-time comparison of two hex strings (false for different lengths or non-hex input). */
-export function hexEquals(expectedHex: string, actualHex: string | undefined): boolean {
-  if (!actualHex || !/^[0-9a-f]+$/.test(actualHex)) return false;
-  const expected = Buffer.from(expectedHex, 'hex');
-  const actual = Buffer.from(actualHex, 'hex');
-  return expected.length === actual.length && timingSafeEqual(expected, actual);
-}
+export { hexEquals };
 
 /** Verifies a delivery the way a merchant's receiver should: on the raw bytes, in constant time, with replay protection. */
 export function verifyWebhook(input: {

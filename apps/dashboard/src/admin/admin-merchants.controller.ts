@@ -1,0 +1,34 @@
+import { Body, Controller, Get, HttpCode, NotFoundException, Param, Patch, Post, Query } from '@nestjs/common';
+import { CreateMerchantCommand, ListMerchantsQuery, type MerchantAdminView, type ProvisionedMerchantReply, UpdateMerchantCommand } from '@pp/contracts';
+import { BusClient } from '@pp/platform';
+import { Permit } from '../auth/route-access';
+import { parseInput } from '../http/parse-input';
+
+const MERCHANT_ID = /^mer_[a-z0-9]{1,64}$/;
+
+/** The platform admins' merchants: list and search, create (keys and owner password shown once), deposit address and frame ancestors. */
+@Controller('api/admin/merchants')
+export class AdminMerchantsController {
+  constructor(private readonly bus: BusClient) {}
+
+  @Get()
+  @Permit('platform.operate')
+  list(@Query() query: Record<string, unknown>): Promise<{ data: MerchantAdminView[]; has_more: boolean }> {
+    const limit = typeof query.limit === 'string' && /^\d+$/.test(query.limit) ? Number(query.limit) : query.limit;
+    return this.bus.request('identity.merchants.list.v1', parseInput(ListMerchantsQuery, { ...query, ...(limit === undefined ? {} : { limit }) }));
+  }
+
+  @Post()
+  @HttpCode(201)
+  @Permit('platform.operate')
+  create(@Body() body: unknown): Promise<ProvisionedMerchantReply> {
+    return this.bus.request('identity.merchants.create.v1', parseInput(CreateMerchantCommand, body));
+  }
+
+  @Patch(':id')
+  @Permit('platform.operate')
+  update(@Param('id') id: string, @Body() body: unknown): Promise<MerchantAdminView> {
+    if (!MERCHANT_ID.test(id)) throw new NotFoundException('Merchant not found');
+    return this.bus.request('identity.merchants.update.v1', parseInput(UpdateMerchantCommand, body, { merchant_id: id }));
+  }
+}

@@ -1,0 +1,75 @@
+import { timingSafeEqual } from 'node:crypto';
+import { type CanActivate, type ExecutionContext, ForbiddenException, Inject, Injectable, UnauthorizedException } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { CONFIG } from '@pp/platform';
+import type { FastifyRequest } from 'fastify';
+import type { DashboardConfig } from '../dashboard.config';
+import { mayPerform } from './dashboard-permissions.policy';
+import { ROUTE_ACCESS, type RouteAccess } from './route-access';
+import { readSessionCookie } from './session-cookie';
+import { type DashboardSession, SessionStore } from './session.store';
+
+export const CROSS_SITE_REFUSED = 'Cross-site request refused';
+export const CSRF_REFUSED = 'Missing or wrong CSRF token';
+export const SIGN_IN_REQUIRED = 'Sign in first';
+export const ROLE_REFUSED = 'Your role does not allow this action';
+
+export interface SignedInRequest extends FastifyRequest {
+  dashboard?: { sessionId: string; session: DashboardSession };
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Every /api route declares who may call it (route-access.ts); a route that
+ * does not is refused. State-changing requests must come from the
+ * dashboard's own origin (Origin and Sec-Fetch-Site) and, once signed in,
+ * carry the session's X-CSRF-Token. Roles are checked here, on the server.
+ */
+@Injectable()
+export class AccessGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly sessions: SessionStore,
+    @Inject(CONFIG) private readonly config: DashboardConfig,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const request = context.switchToHttp().getRequest<SignedInRequest>();
+    const access = this.reflector.get<RouteAccess | undefined>(ROUTE_ACCESS, context.getHandler());
+    if (!access) {
+      if (request.url.startsWith('/api/')) throw new ForbiddenException('Route has no access rule');
+      return true;
+    }
+    const changesState = !SAFE_METHODS.has(request.method);
+    if (changesState && !fromOwnOrigin(request)) throw new ForbiddenException(CROSS_SITE_REFUSED);
+    if (access.kind === 'signed-out') return true;
+    const sessionId = readSessionCookie(request, this.config.DASHBOARD_SECURE_COOKIE);
+    const session = sessionId ? await this.sessions.touch(sessionId) : undefined;
+    if (!sessionId || !session) throw new UnauthorizedException(SIGN_IN_REQUIRED);
+    if (changesState && !sameToken(request.headers['x-csrf-token'], session.csrf_token)) throw new ForbiddenException(CSRF_REFUSED);
+    if (access.kind === 'permission' && !mayPerform(session.principal.role, access.permission)) throw new ForbiddenException(ROLE_REFUSED);
+    request.dashboard = { sessionId, session };
+    return true;
+  }
+}
+
+/** The browser names the page that sent the request; it must be this app (same host and port). */
+function fromOwnOrigin(request: FastifyRequest): boolean {
+  const site = request.headers['sec-fetch-site'];
+  if (site !== undefined && site !== 'same-origin') return false;
+  const origin = request.headers.origin;
+  if (typeof origin !== 'string' || !request.headers.host) return false;
+  try {
+    return new URL(origin).host === request.headers.host;
+  } catch {
+    return false;
+  }
+}
+
+function sameToken(given: unknown, expected: string): boolean {
+  if (typeof given !== 'string') return false;
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}

@@ -1,0 +1,89 @@
+import { Body, Controller, ForbiddenException, Get, HttpCode, Inject, Post, Req, Res, UnauthorizedException } from '@nestjs/common';
+import { DashboardLoginQuery, type DashboardPrincipal, DomainError, ErrorCode } from '@pp/contracts';
+import { IsString, Length, MaxLength } from 'class-validator';
+import { BusClient, CONFIG } from '@pp/platform';
+import type { FastifyReply } from 'fastify';
+import type { DashboardConfig } from '../dashboard.config';
+import { parseInput } from '../http/parse-input';
+import type { SignedInRequest } from './access.guard';
+import { LoginLimiter, TOO_MANY_ATTEMPTS } from './login-limiter';
+import { SignedInRoute, SignedOutRoute } from './route-access';
+import { clearSessionCookie, setSessionCookie } from './session-cookie';
+import { type DashboardSession, SessionStore } from './session.store';
+
+export const INVALID_SIGN_IN = 'Invalid email or password';
+
+/** Body of POST /api/auth/login and GET /api/auth/session. */
+export interface SignedInView {
+  user: DashboardPrincipal;
+  csrf_token: string;
+}
+
+class ChangePasswordBody {
+  @IsString({ message: 'current_password must be a string' })
+  @MaxLength(256)
+  current_password!: string;
+
+  @IsString({ message: 'new_password must be a string' })
+  @Length(12, 256, { message: 'new_password must be 12 to 256 characters' })
+  new_password!: string;
+}
+
+const signedInView = (session: DashboardSession): SignedInView => ({ user: session.principal, csrf_token: session.csrf_token });
+
+/** Sign-in, the current session and sign-out (docs/ARCHITECTURE.md "Dashboard"). */
+@Controller('api/auth')
+export class AuthController {
+  constructor(
+    private readonly bus: BusClient,
+    private readonly sessions: SessionStore,
+    private readonly limiter: LoginLimiter,
+    @Inject(CONFIG) private readonly config: DashboardConfig,
+  ) {}
+
+  @Post('login')
+  @HttpCode(200)
+  @SignedOutRoute()
+  async login(@Body() body: unknown, @Req() request: SignedInRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<SignedInView | void> {
+    const credentials = parseInput(DashboardLoginQuery, body);
+    const waitSeconds = await this.limiter.attempt(credentials.email, request.ip);
+    if (waitSeconds !== undefined) {
+      await reply.code(429).header('Retry-After', String(waitSeconds)).send({ error: TOO_MANY_ATTEMPTS });
+      return;
+    }
+    const principal = await this.bus.request('identity.dashboard-login.v1', credentials).catch((error: unknown) => {
+      throw error instanceof DomainError && error.code === ErrorCode.Unauthorized ? new UnauthorizedException(INVALID_SIGN_IN) : error;
+    });
+    await this.limiter.succeeded(credentials.email);
+    const { id, session } = await this.sessions.create(principal);
+    setSessionCookie(reply, this.config.DASHBOARD_SECURE_COOKIE, id);
+    reply.header('Cache-Control', 'no-store');
+    return signedInView(session);
+  }
+
+  @Get('session')
+  @SignedInRoute()
+  session(@Req() request: SignedInRequest, @Res({ passthrough: true }) reply: FastifyReply): SignedInView {
+    reply.header('Cache-Control', 'no-store');
+    return signedInView(request.dashboard!.session);
+  }
+
+  /** 204; 403 'Current password is wrong' (not 401: the session itself is fine). */
+  @Post('password')
+  @HttpCode(204)
+  @SignedInRoute()
+  async changePassword(@Body() body: unknown, @Req() request: SignedInRequest): Promise<void> {
+    const input = parseInput(ChangePasswordBody, body);
+    await this.bus.request('identity.dashboard-password.v1', { user_id: request.dashboard!.session.principal.id, ...input }).catch((error: unknown) => {
+      throw error instanceof DomainError && error.code === ErrorCode.Unauthorized ? new ForbiddenException(error.message) : error;
+    });
+  }
+
+  @Post('logout')
+  @HttpCode(204)
+  @SignedInRoute()
+  async logout(@Req() request: SignedInRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<void> {
+    await this.sessions.end(request.dashboard!.sessionId);
+    clearSessionCookie(reply, this.config.DASHBOARD_SECURE_COOKIE);
+  }
+}

@@ -1,0 +1,24 @@
+import { type DashboardPrincipalRole, PLATFORM_ADMIN_ROLE } from '@pp/contracts';
+
+/**
+ * What each dashboard role may do (docs/ARCHITECTURE.md "Dashboard").
+ * The server checks every route against this table; the pages only hide
+ * what the server would refuse anyway.
+ */
+export const DASHBOARD_PERMISSIONS = {
+  /** Payments, sessions, refunds, events: every merchant user. */
+  'merchant.read': ['owner', 'administrator', 'developer', 'viewer'],
+  'payments.simulate': ['owner', 'administrator', 'developer'],
+  /** API keys, webhook endpoints and event resends (the Developers page). */
+  'developers.manage': ['owner', 'administrator', 'developer'],
+  /** Money actions: refund requests and manual verification. */
+  'payments.refund': ['owner', 'administrator'],
+  'payments.verify': ['owner', 'administrator'],
+  /** The platform operator's console (live refunds, review queue, merchants). */
+  'platform.operate': [PLATFORM_ADMIN_ROLE],
+} as const satisfies Record<string, readonly DashboardPrincipalRole[]>;
+
+export type DashboardPermission = keyof typeof DASHBOARD_PERMISSIONS;
+
+export const mayPerform = (role: DashboardPrincipalRole, permission: DashboardPermission): boolean =>
+  (DASHBOARD_PERMISSIONS[permission] as readonly DashboardPrincipalRole[]).includes(role);

@@ -1,0 +1,28 @@
+import { DASHBOARD_ROLES, type DashboardPrincipalRole } from '@pp/contracts';
+import { type DashboardPermission, mayPerform } from './dashboard-permissions.policy';
+
+const allowedRoles = (permission: DashboardPermission): DashboardPrincipalRole[] =>
+  [...DASHBOARD_ROLES, 'platform_admin' as const].filter((role) => mayPerform(role, permission));
+
+describe('dashboard permissions', () => {
+  it('given any merchant role, when reading the merchant’s data, then it is allowed, and a platform admin is not (no merchant)', () => {
+    expect(allowedRoles('merchant.read')).toEqual(['owner', 'administrator', 'developer', 'viewer']);
+  });
+
+  it('given a developer or a viewer, when refunding or verifying a payment, then it is refused (no money actions)', () => {
+    expect(allowedRoles('payments.refund')).toEqual(['owner', 'administrator']);
+    expect(allowedRoles('payments.verify')).toEqual(['owner', 'administrator']);
+  });
+
+  it('given a viewer, when managing keys, webhooks or resending events, then it is refused', () => {
+    expect(allowedRoles('developers.manage')).toEqual(['owner', 'administrator', 'developer']);
+  });
+
+  it('given a viewer, when simulating a test payment, then it is refused (read only)', () => {
+    expect(allowedRoles('payments.simulate')).toEqual(['owner', 'administrator', 'developer']);
+  });
+
+  it('given any merchant user, when operating the platform, then only a platform admin may', () => {
+    expect(allowedRoles('platform.operate')).toEqual(['platform_admin']);
+  });
+});

@@ -1,0 +1,331 @@
+import { randomUUID } from 'node:crypto';
+import type { ListPage, MerchantEventView, RefundView, PaymentView } from '@pp/contracts';
+import { genuineNoticeEvidence, TestStack, waitFor } from '@pp/testing';
+import { DashboardBrowser, GatewayApi, type ProvisionedMerchant } from './testing/dashboard-client';
+
+/*
+ * The dashboard's /api over real services (docs/ARCHITECTURE.md "Dashboard"):
+ * sign-in and its session, the Origin and CSRF checks, roles enforced by the
+ * server, merchants and modes isolated, and the platform admins' refund queue.
+ */
+
+interface PaymentDetail {
+  payment: PaymentView;
+  session: Record<string, unknown> | null;
+  events: MerchantEventView[];
+  refunds: RefundView[];
+}
+
+describe('dashboard /api', () => {
+  let stack: TestStack;
+  let gateway: GatewayApi;
+  let a: ProvisionedMerchant;
+  let b: ProvisionedMerchant;
+  let owner: DashboardBrowser;
+
+  beforeAll(async () => {
+    stack = await TestStack.start({
+      services: ['gateway', 'sessions', 'ledger', 'refunds', 'webhooks', 'dashboard'],
+      label: 'dashboard-api',
+      // Every sign-in here comes from 127.0.0.1: the per-address limit is tested by the per-account one's mechanism.
+      env: { DASHBOARD_SECURE_COOKIE: 'false', DASHBOARD_LOGINS_PER_ADDRESS: '1000', RATE_LIMIT_TEST_PER_SECOND: '5000' },
+    });
+    gateway = new GatewayApi(stack);
+    [a, b] = await Promise.all([gateway.createMerchant('A'), gateway.createMerchant('B')]);
+    owner = new DashboardBrowser(stack.url('dashboard'));
+    expect((await owner.login(a.dashboard_user.email, a.dashboard_user.password)).status).toBe(200);
+  });
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  async function simulated(merchant: ProvisionedMerchant, browser: DashboardBrowser, outcome = 'confirmed'): Promise<PaymentView> {
+    const session = await gateway.createSession(merchant);
+    const result = await browser.post<{ transaction: PaymentView }>('/api/sandbox/simulate', { session_id: session.id, outcome });
+    expect(result.status).toBe(200);
+    return result.body.transaction;
+  }
+
+  describe('sign-in', () => {
+    it('given the owner’s password, then it answers the user and a CSRF token and sets an HttpOnly, SameSite=Lax session cookie', async () => {
+      const browser = new DashboardBrowser(stack.url('dashboard'));
+      const result = await browser.login(a.dashboard_user.email.toUpperCase(), a.dashboard_user.password);
+      expect(result.status).toBe(200);
+      expect(result.body).toEqual({
+        user: { id: a.dashboard_user.id, email: a.dashboard_user.email, role: 'owner', merchant_id: a.merchant_id },
+        csrf_token: expect.stringMatching(/^[A-Za-z0-9_-]{40,}$/),
+      });
+      const cookie = result.headers.get('set-cookie')!;
+      expect(cookie).toMatch(/^pp_dashboard=[A-Za-z0-9_-]{40,}; Path=\/; HttpOnly; SameSite=Lax$/);
+      expect((await browser.get('/api/auth/session')).body).toEqual(result.body);
+    });
+
+    it('given an unknown e-mail or a wrong password, then both answer the same 401', async () => {
+      const browser = new DashboardBrowser(stack.url('dashboard'));
+      const unknown = await browser.login('nobody@example.com', 'whatever-password');
+      const wrong = await browser.login(b.dashboard_user.email, 'wrong-password-123');
+      expect([unknown.status, unknown.body]).toEqual([401, { error: 'Invalid email or password' }]);
+      expect([wrong.status, wrong.body]).toEqual([401, { error: 'Invalid email or password' }]);
+      expect(unknown.headers.get('set-cookie')).toBeNull();
+    });
+
+    it('given too many attempts on one account, then further attempts are refused with 429 and Retry-After, even with the right password', async () => {
+      const target = await gateway.createMerchant('Guessed');
+      const browser = new DashboardBrowser(stack.url('dashboard'));
+      for (let attempt = 0; attempt < 10; attempt += 1) expect((await browser.login(target.dashboard_user.email, `guess-${attempt}-password`)).status).toBe(401);
+      const refused = await browser.login(target.dashboard_user.email, target.dashboard_user.password);
+      expect([refused.status, refused.body]).toEqual([429, { error: 'Too many sign-in attempts; try again later' }]);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    });
+
+    it('given the current password, then a user changes it and signs in with the new one only; a wrong current password is 403', async () => {
+      const merchant = await gateway.createMerchant('Password');
+      const browser = await signedIn(merchant);
+      const wrong = await browser.post('/api/auth/password', { current_password: 'not-it-at-all', new_password: 'a brand new passphrase' });
+      expect([wrong.status, wrong.body]).toEqual([403, { error: 'Current password is wrong' }]);
+      expect((await browser.post('/api/auth/password', { current_password: merchant.dashboard_user.password, new_password: 'short' })).status).toBe(400);
+      expect((await browser.post('/api/auth/password', { current_password: merchant.dashboard_user.password, new_password: 'a brand new passphrase' })).status).toBe(204);
+      expect((await new DashboardBrowser(stack.url('dashboard')).login(merchant.dashboard_user.email, merchant.dashboard_user.password)).status).toBe(401);
+      expect((await new DashboardBrowser(stack.url('dashboard')).login(merchant.dashboard_user.email, 'a brand new passphrase')).status).toBe(200);
+    });
+
+    it('given no session cookie, then the session route answers 401', async () => {
+      expect((await new DashboardBrowser(stack.url('dashboard')).get('/api/auth/session')).status).toBe(401);
+    });
+
+    it('given a sign-out, then the old cookie no longer signs anyone in', async () => {
+      const browser = new DashboardBrowser(stack.url('dashboard'));
+      await browser.login(a.dashboard_user.email, a.dashboard_user.password);
+      expect((await browser.post('/api/auth/logout')).status).toBe(204);
+      expect((await browser.get('/api/auth/session')).status).toBe(401);
+    });
+  });
+
+  describe('cross-site requests', () => {
+    it('given no X-CSRF-Token or a wrong one, then a state-changing route answers 403 and does nothing', async () => {
+      const session = await gateway.createSession(a);
+      for (const token of ['', 'forged-token']) {
+        const refused = await owner.post('/api/sandbox/simulate', { session_id: session.id, outcome: 'confirmed' }, { 'x-csrf-token': token });
+        expect([refused.status, refused.body]).toEqual([403, { error: 'Missing or wrong CSRF token' }]);
+      }
+      const sessions = await owner.get<ListPage<{ id: string; status: string }>>('/api/checkout-sessions');
+      expect(sessions.body.data.find((listed) => listed.id === session.id)?.status).toBe('PENDING');
+    });
+
+    it('given another site’s Origin, even with the right token, then it answers 403; so does a sign-in posted from another site', async () => {
+      const session = await gateway.createSession(a);
+      const evil = new DashboardBrowser(stack.url('dashboard'), 'https://evil.example');
+      evil.cookie = owner.cookie;
+      evil.csrfToken = owner.csrfToken;
+      const refused = await evil.post('/api/sandbox/simulate', { session_id: session.id, outcome: 'confirmed' });
+      expect([refused.status, refused.body]).toEqual([403, { error: 'Cross-site request refused' }]);
+      expect((await evil.login(a.dashboard_user.email, a.dashboard_user.password)).status).toBe(403);
+    });
+  });
+
+  describe('payments', () => {
+    it('given a simulated test payment, then the list (filtered by status) and the detail show it CONFIRMED with its session and events, and no client secret', async () => {
+      const payment = await simulated(a, owner);
+      const listed = await owner.get<ListPage<PaymentView>>('/api/payments?status=CONFIRMED');
+      expect(listed.body.data.map((row) => row.id)).toContain(payment.id);
+      const detail = await waitFor('the payment’s events', async () => {
+        const found = await owner.get<PaymentDetail>(`/api/payments/${payment.id}`);
+        return found.body.events.length > 0 ? found : undefined;
+      });
+      expect(detail.body.payment).toMatchObject({ id: payment.id, status: 'CONFIRMED', livemode: false });
+      expect(detail.body.session).toMatchObject({ id: payment.session_id, status: 'COMPLETED' });
+      expect(detail.body.session).not.toHaveProperty('client_secret');
+      expect(detail.body.events.map((event) => event.type)).toContain('payment.confirmed');
+    });
+
+    it('given another merchant’s payment or the other mode, then it answers 404', async () => {
+      const theirs = await simulated(b, await signedIn(b));
+      expect((await owner.get(`/api/payments/${theirs.id}`)).status).toBe(404);
+      expect((await owner.post(`/api/payments/${theirs.id}/refund`, {})).status).toBe(404);
+      const mine = await simulated(a, owner);
+      expect((await owner.get(`/api/payments/${mine.id}?mode=live`)).status).toBe(404);
+    });
+
+    it('given the owner, when requesting a test refund, then it answers 201 with the refund', async () => {
+      const payment = await simulated(a, owner);
+      const refund = await owner.post<RefundView>(`/api/payments/${payment.id}/refund`, { reason: 'customer asked' });
+      expect(refund.status).toBe(201);
+      expect(refund.body).toMatchObject({ payment_id: payment.id, requested_by: a.dashboard_user.id, reason: 'customer asked' });
+    });
+
+    it('given a payment under review, when an administrator verifies it, then it is CONFIRMED by MANUAL_ADMIN with who verified it; a developer may not', async () => {
+      const payment = await simulated(a, owner, 'requires_manual_review');
+      expect(payment.status).toBe('REQUIRES_MANUAL_REVIEW');
+      const developer = await addUser(a, 'developer');
+      expect((await developer.post(`/api/payments/${payment.id}/verify`)).status).toBe(403);
+      const administrator = await addUser(a, 'administrator');
+      const verified = await administrator.post<PaymentView>(`/api/payments/${payment.id}/verify`);
+      expect(verified.status).toBe(200);
+      expect(verified.body).toMatchObject({ id: payment.id, status: 'CONFIRMED', verification_method: 'MANUAL_ADMIN', verified_by: expect.stringMatching(/^usr_administrator/) });
+    });
+
+    it('given a viewer, when requesting a refund or simulating, then it answers 403 and no refund exists', async () => {
+      const payment = await simulated(a, owner);
+      const viewer = await addUser(a, 'viewer');
+      const refused = await viewer.post(`/api/payments/${payment.id}/refund`, {});
+      expect([refused.status, refused.body]).toEqual([403, { error: 'Your role does not allow this action' }]);
+      expect((await viewer.post('/api/sandbox/simulate', { session_id: 'cs_x', outcome: 'confirmed' })).status).toBe(403);
+      expect((await viewer.get<PaymentDetail>(`/api/payments/${payment.id}`)).body.refunds).toEqual([]);
+    });
+  });
+
+  describe('developers', () => {
+    it('given the owner, when creating a restricted live key and revoking it, then the key works until revoked and then gets 401 from the API', async () => {
+      const created = await owner.post<{ id: string; key: string; type: string; scopes: string[]; redacted: string }>('/api/developers/keys?mode=live', {
+        type: 'restricted',
+        scopes: ['payments.read'],
+      });
+      expect(created.status).toBe(201);
+      expect(created.body).toMatchObject({ type: 'restricted', scopes: ['payments.read'], key: expect.stringMatching(/^pp_rk_/) });
+      const listed = await owner.get<{ keys: { id: string; redacted: string }[] }>('/api/developers/keys?mode=live');
+      expect(listed.body.keys[0]).toEqual(expect.objectContaining({ id: created.body.id, redacted: created.body.redacted }));
+      expect(JSON.stringify(listed.body)).not.toContain(created.body.key);
+      expect((await gateway.call('/v1/payments', created.body.key)).status).toBe(200);
+
+      expect((await owner.get('/api/developers/keys')).body).not.toEqual(listed.body);
+      expect((await owner.post(`/api/developers/keys/${created.body.id}/revoke`)).status).toBe(404);
+      const revoked = await owner.post<{ revoked_at: string | null }>(`/api/developers/keys/${created.body.id}/revoke?mode=live`);
+      expect(revoked.body.revoked_at).toEqual(expect.any(String));
+      expect((await gateway.call('/v1/payments', created.body.key)).status).toBe(401);
+    });
+
+    it('given a restricted key with an unknown scope or another merchant’s key id, then 400 and 404', async () => {
+      const bad = await owner.post('/api/developers/keys?mode=live', { type: 'restricted', scopes: ['everything'] });
+      expect(bad.status).toBe(400);
+      const theirs = await (await signedIn(b)).post<{ id: string }>('/api/developers/keys', { type: 'secret' });
+      expect((await owner.post(`/api/developers/keys/${theirs.body.id}/revoke`)).status).toBe(404);
+    });
+
+    it('given a viewer, when creating a key or an endpoint, then 403; a developer may', async () => {
+      const viewer = await addUser(a, 'viewer');
+      expect((await viewer.post('/api/developers/keys', { type: 'secret' })).status).toBe(403);
+      expect((await viewer.post('/api/developers/webhook-endpoints', { url: 'https://shop.example/hook' })).status).toBe(403);
+      const developer = await addUser(a, 'developer');
+      expect((await developer.post('/api/developers/keys', { type: 'publishable' })).status).toBe(201);
+      expect((await developer.post(`/api/payments/${(await simulated(a, owner)).id}/refund`, {})).status).toBe(403);
+    });
+
+    it('given a webhook endpoint created on the dashboard, then its secret is shown once, its events list their delivery attempts', async () => {
+      const endpoint = await owner.post<{ id: string; secret: string }>('/api/developers/webhook-endpoints', { url: 'http://127.0.0.1:9/hook' });
+      expect(endpoint.status).toBe(201);
+      expect(endpoint.body.secret).toMatch(/^whsec_/);
+      const listed = await owner.get<{ endpoints: { id: string }[] }>('/api/developers/webhook-endpoints');
+      expect(listed.body.endpoints.map((row) => row.id)).toContain(endpoint.body.id);
+      expect(JSON.stringify(listed.body)).not.toContain(endpoint.body.secret);
+
+      const payment = await simulated(a, owner);
+      const event = await waitFor('the payment.confirmed event', async () => {
+        const page = await owner.get<ListPage<MerchantEventView>>('/api/events?type=payment.confirmed');
+        return page.body.data.find((row) => row.data.payment_id === payment.id);
+      });
+      const detail = await waitFor('a delivery attempt', async () => {
+        const found = await owner.get<{ id: string; deliveries: { webhook_id: string }[] }>(`/api/events/${event.id}`);
+        return found.body.deliveries.length > 0 ? found.body : undefined;
+      });
+      expect(detail.deliveries.map((delivery) => delivery.webhook_id)).toContain(endpoint.body.id);
+      expect((await owner.post(`/api/events/${event.id}/resend`)).status).toBe(200);
+      expect((await (await signedIn(b)).get(`/api/events/${event.id}`)).status).toBe(404);
+    });
+  });
+
+  describe('platform admins', () => {
+    it('given a platform admin created with the admin token, then they sign in, see the live refund queue and walk a refund through every stage', async () => {
+      const created = await gateway.call<{ id: string; email: string; password: string }>('/v1/admin/platform_admins', stack.env.ADMIN_TOKEN!, { email: 'ops@example.com' });
+      expect(created.status).toBe(201);
+      expect(created.body).toEqual({ id: expect.stringMatching(/^usr_/), email: 'ops@example.com', password: expect.any(String) });
+      const admin = new DashboardBrowser(stack.url('dashboard'));
+      const signed = await admin.login('ops@example.com', created.body.password);
+      expect(signed.body.user).toEqual({ id: created.body.id, email: 'ops@example.com', role: 'platform_admin' });
+
+      const cancelled = await liveRefund();
+      const viewer = await addUser(a, 'viewer');
+      expect((await viewer.post(`/api/refunds/${cancelled.id}/cancel?mode=live`)).status).toBe(403);
+      expect((await owner.post(`/api/refunds/${cancelled.id}/cancel`)).status).toBe(404);
+      expect((await owner.post<RefundView>(`/api/refunds/${cancelled.id}/cancel?mode=live`)).body.status).toBe('CANCELLED');
+
+      const refund = await liveRefund();
+      const queue = await admin.get<ListPage<RefundView>>('/api/admin/refunds?status=REQUESTED');
+      expect(queue.body.data.map((listed) => listed.id)).toContain(refund.id);
+      expect((await admin.post<RefundView>(`/api/admin/refunds/${refund.id}/approve`)).body.status).toBe('APPROVED');
+      expect((await admin.post<RefundView>(`/api/admin/refunds/${refund.id}/mark-sent`)).body.status).toBe('SENT');
+      const incomplete = await admin.post(`/api/admin/refunds/${refund.id}/complete`, { outbound_reference: 'CA1' });
+      expect(incomplete.status).toBe(400);
+      const completed = await admin.post<RefundView>(`/api/admin/refunds/${refund.id}/complete`, { outbound_reference: 'CA1', evidence_note: 'Deposit seen' });
+      expect(completed.body).toMatchObject({ status: 'COMPLETED', outbound_reference: 'CA1' });
+
+      const review = await simulated(b, await signedIn(b), 'requires_manual_review');
+      const queue2 = await admin.get<ListPage<PaymentView & { merchant_id: string }>>('/api/admin/payments?status=REQUIRES_MANUAL_REVIEW');
+      expect(queue2.body.data.find((row) => row.id === review.id)).toMatchObject({ merchant_id: b.merchant_id, review_reasons: expect.any(Array) });
+
+      const found = await admin.get<{ data: { id: string; name: string }[] }>(`/api/admin/merchants?search=${encodeURIComponent(a.dashboard_user.email.slice(0, 12).toUpperCase())}`);
+      expect(found.body.data.map((merchant) => merchant.id)).toEqual([a.merchant_id]);
+      const created2 = await admin.post<{ merchant_id: string; keys: Record<string, string>; dashboard_user: { email: string; password: string } }>('/api/admin/merchants', {
+        name: 'Console Shop',
+        email: `console-${randomUUID().slice(0, 8)}@example.com`,
+      });
+      expect(created2.status).toBe(201);
+      expect(created2.body.keys.test_secret).toMatch(/^pp_live_test_/);
+      expect((await new DashboardBrowser(stack.url('dashboard')).login(created2.body.dashboard_user.email, created2.body.dashboard_user.password)).status).toBe(200);
+      const deposit = `till-${randomUUID().slice(0, 8)}@shop.example`;
+      const updated = await admin.request<{ etransfer_email: string; frame_ancestors: string[] }>('PATCH', `/api/admin/merchants/${created2.body.merchant_id}`, {
+        etransfer_email: deposit,
+        frame_ancestors: ['https://shop.example'],
+      });
+      expect(updated.body).toMatchObject({ etransfer_email: deposit, frame_ancestors: ['https://shop.example'] });
+      expect((await admin.request('PATCH', `/api/admin/merchants/${a.merchant_id}`, { etransfer_email: deposit })).status).toBe(409);
+      expect((await admin.request('PATCH', `/api/admin/merchants/${a.merchant_id}`, { frame_ancestors: ["https://x.example; script-src *"] })).status).toBe(400);
+      expect((await owner.get('/api/admin/merchants')).status).toBe(403);
+
+      expect((await admin.get('/api/payments')).status).toBe(403);
+      expect((await owner.get('/api/admin/payments')).status).toBe(403);
+      expect((await owner.get('/api/admin/refunds')).status).toBe(403);
+      expect((await owner.post(`/api/admin/refunds/${refund.id}/approve`)).status).toBe(403);
+    });
+  });
+
+  async function signedIn(merchant: ProvisionedMerchant): Promise<DashboardBrowser> {
+    const browser = new DashboardBrowser(stack.url('dashboard'));
+    expect((await browser.login(merchant.dashboard_user.email, merchant.dashboard_user.password)).status).toBe(200);
+    return browser;
+  }
+
+  /** A user of another role with the owner's password (its hash copied), signed in. */
+  async function addUser(merchant: ProvisionedMerchant, role: string): Promise<DashboardBrowser> {
+    const email = `${role}-${randomUUID().slice(0, 8)}@example.com`;
+    await (await stack.sql()).query(
+      `INSERT INTO gateway.dashboard_users (id, merchant_id, email, password_hash, role)
+       SELECT $1, merchant_id, $2, password_hash, $3 FROM gateway.dashboard_users WHERE id = $4`,
+      [`usr_${role}${randomUUID().replace(/-/g, '').slice(0, 12)}`, email, role, merchant.dashboard_user.id],
+    );
+    const browser = new DashboardBrowser(stack.url('dashboard'));
+    expect((await browser.login(email, merchant.dashboard_user.password)).status).toBe(200);
+    return browser;
+  }
+
+  /** A live payment recorded from a transfer e-mail (as the ingest records it), and a refund requested through the dashboard. */
+  async function liveRefund(): Promise<RefundView> {
+    const session = await gateway.createSession(a, {}, a.keys.live_secret);
+    const bus = await stack.bus(15_000);
+    const payment = await bus.request('payments.record-transfer.v1', {
+      merchant_id: a.merchant_id,
+      livemode: true,
+      email_id: `em_${randomUUID().replace(/-/g, '')}`,
+      memo: session.memo,
+      amount: 2500,
+      sender_name: 'Payer',
+      sender_email: 'payer@example.com',
+      comment: null,
+      reference_number: `CA${Date.now()}`,
+      evidence: genuineNoticeEvidence(),
+    });
+    expect(payment.status).toBe('CONFIRMED');
+    const refund = await owner.post<RefundView>(`/api/payments/${payment.id}/refund?mode=live`, {});
+    expect(refund.status).toBe(201);
+    return refund.body;
+  }
+});

@@ -1,0 +1,246 @@
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import type { RefundView, PaymentView } from '@pp/contracts';
+import { genuineNoticeEvidence, launchBrowser, REPO_ROOT, type TestBrowser, TestStack, waitFor } from '@pp/testing';
+import type { Page } from 'playwright-core';
+import { DashboardBrowser, GatewayApi, type ProvisionedMerchant } from './testing/dashboard-client';
+
+/*
+ * The dashboard in Chromium (playwright-core with Debian's chromium): an
+ * owner and a platform admin at work, a viewer refused by the server, a
+ * cross-site request refused, hostile text rendered inert, axe-core on every
+ * page. Screenshots go to artifacts/dashboard/.
+ */
+
+const ARTIFACTS = join(REPO_ROOT, 'artifacts', 'dashboard');
+const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+const HOSTILE_REFERENCE = `<img src=x onerror="window.__xss=1">order-${randomUUID().slice(0, 8)}`;
+const HOSTILE_METADATA = { note: '<script>window.__xss=2</script>', link: 'javascript:window.__xss=3' };
+
+const text = async (page: Page, selector: string) => ((await page.textContent(selector)) ?? '').replace(/[\u00a0\u202f]/g, ' ').trim();
+
+describe('dashboard in Chromium', () => {
+  let stack: TestStack;
+  let gateway: GatewayApi;
+  let merchant: ProvisionedMerchant;
+  let browser: TestBrowser;
+  let evilSite: Server;
+  let evilOrigin: string;
+  let dashboardUrl: string;
+
+  beforeAll(async () => {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    [stack, browser] = await Promise.all([
+      TestStack.start({ services: ['gateway', 'sessions', 'ledger', 'refunds', 'webhooks', 'dashboard'], label: 'dashboard-e2e', env: { DASHBOARD_SECURE_COOKIE: 'false' } }),
+      launchBrowser({ viewport: { width: 1280, height: 860 }, locale: 'en-CA' }),
+    ]);
+    dashboardUrl = stack.url('dashboard');
+    gateway = new GatewayApi(stack);
+    merchant = await gateway.createMerchant('Maple <b>Goods</b>');
+    evilSite = createServer((_request, response) => response.writeHead(200, { 'content-type': 'text/html' }).end('<h1>evil</h1>'));
+    await new Promise<void>((resolve) => evilSite.listen(0, '127.0.0.1', resolve));
+    // Another site than the dashboard's 127.0.0.1 (different host name), as an attacker's page would be.
+    evilOrigin = `http://localhost:${(evilSite.address() as AddressInfo).port}`;
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    evilSite?.close();
+    await stack?.stop();
+  });
+
+  async function signIn(email: string, password: string): Promise<Page> {
+    const page = await browser.context.newPage();
+    await page.context().clearCookies();
+    await page.goto(dashboardUrl);
+    await page.fill('input[name=email]', email);
+    await page.fill('input[name=password]', password);
+    await page.click('button[type=submit]');
+    await page.waitForSelector('header nav');
+    return page;
+  }
+
+  async function expectAccessible(page: Page, name: string): Promise<void> {
+    await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
+    await page.evaluate(AXE_SOURCE);
+    const violations = (await page.evaluate('axe.run().then((result) => result.violations.map(({ id, impact, help }) => ({ id, impact, help })))')) as unknown[];
+    expect(violations).toEqual([]);
+  }
+
+  it('signs the owner in, shows an API-created session, simulates it and shows the payment CONFIRMED with its events; hostile text stays text', async () => {
+    const page = await browser.context.newPage();
+    const csp: string[] = [];
+    page.on('console', (message) => message.text().includes('Content Security Policy') && csp.push(message.text()));
+    const response = await page.goto(dashboardUrl);
+    expect(response!.headers()['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(response!.headers()['content-security-policy']).toContain("script-src 'self'");
+    await page.waitForSelector('input[name=email]');
+    await expectAccessible(page, 'sign-in');
+    await page.close();
+
+    const owner = await signIn(merchant.dashboard_user.email, merchant.dashboard_user.password);
+    await owner.waitForSelector('#payments-title');
+    await owner.waitForSelector('text=Nothing here yet.');
+    await expectAccessible(owner, 'payments-empty');
+
+    const session = await gateway.createSession(merchant, { reference: HOSTILE_REFERENCE, metadata: HOSTILE_METADATA });
+    await owner.click('header nav >> text=Checkout sessions');
+    const row = owner.locator(`tr[data-session-id="${session.id}"]`);
+    await row.waitFor();
+    expect(await row.locator('.reference').textContent()).toBe(HOSTILE_REFERENCE);
+    await expectAccessible(owner, 'checkout-sessions');
+
+    await row.locator('button').click();
+    await owner.waitForSelector('#payment-title');
+    await waitFor('the payment.confirmed event on the page', async () => {
+      if ((await owner.locator('[data-event-type="payment.confirmed"]').count()) > 0) return true;
+      await owner.reload();
+      await owner.waitForSelector('#payment-title');
+      return false;
+    });
+    expect(await text(owner, '.fields .badge')).toBe('CONFIRMED');
+    expect(await owner.locator('.fields .reference').textContent()).toBe(HOSTILE_REFERENCE);
+    expect(JSON.parse((await owner.locator('.metadata').textContent()) ?? '{}')).toEqual(HOSTILE_METADATA);
+    expect(await owner.locator('.timeline img, .fields img, .fields script').count()).toBe(0);
+    await expectAccessible(owner, 'payment-detail');
+
+    await owner.click('header nav >> text=Payments');
+    await owner.selectOption('#status-filter', 'CONFIRMED');
+    await owner.waitForURL(/status=CONFIRMED/);
+    await owner.waitForSelector('tbody tr');
+    expect(await owner.locator('tbody tr').count()).toBe(1);
+    await expectAccessible(owner, 'payments-confirmed');
+
+    await owner.selectOption('header select', 'fr');
+    await owner.waitForSelector('#payments-title >> text=Paiements');
+    expect(await owner.getAttribute('html', 'lang')).toBe('fr');
+    await expectAccessible(owner, 'payments-fr');
+
+    expect(await owner.evaluate('window.__xss')).toBeUndefined();
+    expect(csp).toEqual([]);
+  });
+
+  it('creates a key shown once on the Developers page, revokes it after confirmation, and the API then refuses it with 401', async () => {
+    await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: dashboardUrl });
+    const owner = await signIn(merchant.dashboard_user.email, merchant.dashboard_user.password);
+    await owner.click('header nav >> text=Developers');
+    await owner.waitForSelector('#keys-title');
+    await owner.waitForSelector('tr[data-key-id]');
+    await owner.getByRole('button', { name: 'Create key', exact: true }).click();
+    const secret = await owner.locator('dialog [data-secret]').textContent();
+    expect(secret).toMatch(/^pp_live_test_/);
+    await owner.bringToFront();
+    await owner.locator('dialog').getByRole('button', { name: 'Copy', exact: true }).click();
+    await owner.locator('dialog').getByRole('button', { name: /Copied/ }).or(owner.locator('dialog [role=alert]')).waitFor();
+    expect(await owner.locator('dialog [role=alert]').count()).toBe(0);
+    expect(await owner.evaluate('navigator.clipboard.readText()')).toBe(secret);
+    await expectAccessible(owner, 'developers-key-created');
+    await owner.locator('dialog').getByRole('button', { name: 'Done', exact: true }).click();
+    expect((await gateway.call('/v1/payments', secret!)).status).toBe(200);
+
+    const row = owner.locator('tr[data-key-id]', { hasText: secret!.slice(-4) });
+    owner.once('dialog', (dialog) => void dialog.accept());
+    await row.locator('button', { hasText: 'Revoke' }).click();
+    await row.locator('.badge', { hasText: 'REVOKED' }).waitFor();
+    expect((await gateway.call('/v1/payments', secret!)).status).toBe(401);
+    await expectAccessible(owner, 'developers');
+  });
+
+  it('refuses a viewer’s refund on the server and shows the refusal', async () => {
+    const payment = await simulatedPayment();
+    const email = `viewer-${randomUUID().slice(0, 8)}@example.com`;
+    await (await stack.sql()).query(
+      `INSERT INTO gateway.dashboard_users (id, merchant_id, email, password_hash, role)
+       SELECT $1, merchant_id, $2, password_hash, 'viewer' FROM gateway.dashboard_users WHERE id = $3`,
+      [`usr_viewer${randomUUID().slice(0, 8)}`, email, merchant.dashboard_user.id],
+    );
+    const viewer = await signIn(email, merchant.dashboard_user.password);
+    await viewer.goto(`${dashboardUrl}/payments/${payment.id}`);
+    const refused = viewer.waitForResponse((answer) => answer.url().includes(`/api/payments/${payment.id}/refund`));
+    await viewer.click('text=Request a full refund');
+    expect((await refused).status()).toBe(403);
+    expect(await text(viewer, '.refund-form [role=alert]')).toBe('Your role does not allow this action');
+    await viewer.screenshot({ path: join(ARTIFACTS, 'viewer-refund-refused.png'), fullPage: true });
+  });
+
+  it('refuses a state-changing request sent from another site while the owner is signed in', async () => {
+    const session = await gateway.createSession(merchant);
+    await signIn(merchant.dashboard_user.email, merchant.dashboard_user.password);
+    const evil = await browser.context.newPage();
+    await evil.goto(evilOrigin);
+    // The dashboard answers (403), and its Cross-Origin-Resource-Policy keeps even that answer from the attacker's page.
+    const answered = evil.waitForEvent('requestfailed', (request) => request.url().endsWith('/api/sandbox/simulate'));
+    await evil.evaluate(
+      ([url, sessionId]) =>
+        fetch(url, { method: 'POST', credentials: 'include', mode: 'no-cors', headers: { 'content-type': 'text/plain' }, body: JSON.stringify({ session_id: sessionId, outcome: 'confirmed' }) }).catch(() => undefined),
+      [`${dashboardUrl}/api/sandbox/simulate`, session.id] as const,
+    );
+    expect((await answered).failure()?.errorText).toBe('net::ERR_BLOCKED_BY_RESPONSE.NotSameOrigin');
+    const owner = new DashboardBrowser(dashboardUrl);
+    await owner.login(merchant.dashboard_user.email, merchant.dashboard_user.password);
+    const listed = await owner.get<{ data: { id: string; status: string }[] }>('/api/checkout-sessions');
+    expect(listed.body.data.find((row) => row.id === session.id)?.status).toBe('PENDING');
+  });
+
+  it('lets a platform admin walk a live refund through approve, mark sent and complete', async () => {
+    const created = await gateway.call<{ email: string; password: string }>('/v1/admin/platform_admins', stack.env.ADMIN_TOKEN!, { email: `ops-${randomUUID().slice(0, 8)}@example.com` });
+    const refund = await liveRefund();
+    const admin = await signIn(created.body.email, created.body.password);
+    const card = admin.locator(`li[data-refund-id="${refund.id}"]`);
+    await card.waitFor();
+    await expectAccessible(admin, 'admin-refund-queue');
+    await card.locator('button', { hasText: 'Approve' }).click();
+    await admin.selectOption('#status-filter', 'APPROVED');
+    await card.locator('button', { hasText: 'Mark sent' }).click();
+    await admin.selectOption('#status-filter', 'SENT');
+    await card.locator('label', { hasText: 'Outbound reference' }).locator('input').fill('CA7QmZ');
+    await card.locator('label', { hasText: 'Evidence note' }).locator('input').fill('Deposit seen at the bank');
+    await card.screenshot({ path: join(ARTIFACTS, 'admin-refund-sent.png') });
+    await card.locator('button', { hasText: 'Complete' }).click();
+    await admin.selectOption('#status-filter', 'COMPLETED');
+    await card.locator('.badge', { hasText: 'COMPLETED' }).waitFor();
+
+    await admin.click('header nav >> text=Review queue');
+    await admin.waitForSelector('#review-title');
+    await expectAccessible(admin, 'admin-review-queue');
+    await admin.click('header nav >> text=Merchants');
+    await admin.fill('input[type=search]', 'Maple');
+    await admin.click('form[role=search] button');
+    const row = admin.locator(`li[data-merchant-id="${merchant.merchant_id}"]`);
+    await row.waitFor();
+    expect(await row.locator('.merchant-name').textContent()).toBe('Maple <b>Goods</b>');
+    expect(await row.locator('b').count()).toBe(0);
+    await expectAccessible(admin, 'admin-merchants');
+  });
+
+  async function simulatedPayment(): Promise<PaymentView> {
+    const session = await gateway.createSession(merchant);
+    const simulated = await gateway.call<{ transaction: PaymentView }>('/v1/sandbox/simulate-payment', merchant.keys.test_secret, { sessionId: session.id, outcome: 'confirmed' });
+    return simulated.body.transaction;
+  }
+
+  /** A live payment recorded as the ingest records a bank notice, and a refund the owner requested. */
+  async function liveRefund(): Promise<RefundView> {
+    const session = await gateway.createSession(merchant, {}, merchant.keys.live_secret);
+    const payment = await (await stack.bus(15_000)).request('payments.record-transfer.v1', {
+      merchant_id: merchant.merchant_id,
+      livemode: true,
+      email_id: `em_${randomUUID().replace(/-/g, '')}`,
+      memo: session.memo,
+      amount: 2500,
+      sender_name: 'Jo Payer',
+      sender_email: 'jo@payer.example',
+      comment: null,
+      reference_number: 'C1AbCdEf',
+      evidence: genuineNoticeEvidence(),
+    });
+    const owner = new DashboardBrowser(dashboardUrl);
+    await owner.login(merchant.dashboard_user.email, merchant.dashboard_user.password);
+    const refund = await owner.post<RefundView>(`/api/payments/${payment.id}/refund?mode=live`, { reason: 'Order cancelled' });
+    if (refund.status !== 201) throw new Error(`refund request answered ${refund.status}`);
+    return refund.body;
+  }
+});

@@ -1,0 +1,16 @@
+import { resolve } from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { WEB_ROOT } from './web-page';
+
+/** Hashed asset files (immutable); the page itself is answered by WebAppController for every non-/api path. */
+export async function serveWebAssets(app: NestFastifyApplication): Promise<void> {
+  await app.register(fastifyStatic, {
+    root: resolve(WEB_ROOT, 'assets'),
+    prefix: '/assets/',
+    immutable: true,
+    maxAge: '365d',
+    index: false,
+    wildcard: false,
+  });
+}

@@ -1,0 +1,21 @@
+import { OmitType } from '@nestjs/mapped-types';
+import { IsIn, IsOptional, IsString, Matches } from 'class-validator';
+import { CreateApiKeyCommand, CreateWebhookEndpointCommand, MerchantEventType, PageLimitParams } from '@pp/contracts';
+
+/** Body of POST /api/developers/keys: the command's own fields and rules, the scope coming from the signed-in user. */
+export class CreateKeyBody extends OmitType(CreateApiKeyCommand, ['merchant_id', 'livemode'] as const) {}
+
+/** Body of POST /api/developers/webhook-endpoints, with the rules of POST /v1/webhook_endpoints. */
+export class CreateEndpointBody extends OmitType(CreateWebhookEndpointCommand, ['merchant_id', 'livemode'] as const) {}
+
+/** Query of GET /api/events. */
+export class ListEventsParams extends PageLimitParams {
+  @IsOptional()
+  @IsIn(Object.values(MerchantEventType))
+  type?: MerchantEventType;
+
+  @IsOptional()
+  @IsString()
+  @Matches(/^evt_[a-z0-9]{8,64}$/)
+  starting_after?: string;
+}

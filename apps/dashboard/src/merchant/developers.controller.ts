@@ -1,0 +1,109 @@
+import { Body, Controller, Delete, Get, HttpCode, NotFoundException, Param, Post, Query } from '@nestjs/common';
+import {
+  EVENT_ID_PATTERN,
+  type IssuedMerchantApiKeyView,
+  type ListPage,
+  type MerchantApiKeyView,
+  type MerchantEventDetailView,
+  type MerchantEventView,
+  type MerchantScope,
+  type ResendEventReply,
+  type WebhookEndpointView,
+  type WebhookEndpointWithSecretView,
+} from '@pp/contracts';
+import { BusClient } from '@pp/platform';
+import { Permit } from '../auth/route-access';
+import { Scope } from '../auth/signed-in';
+import { parseInput } from '../http/parse-input';
+import { CreateEndpointBody, CreateKeyBody, ListEventsParams } from './developers.bodies';
+
+const ENDPOINT_ID = /^wh_[a-z0-9]{10,40}$/;
+const KEY_ID = /^key_[a-z0-9]{1,64}$/;
+
+function matching(pattern: RegExp, id: string, what: string): string {
+  if (!pattern.test(id)) throw new NotFoundException(`${what} not found`);
+  return id;
+}
+
+const withoutMode = ({ mode: _mode, ...query }: Record<string, unknown>) => query;
+
+/**
+ * The Developers page: API keys (shown once at creation), webhook endpoints
+ * (secret shown once), and events with their delivery attempts, in the
+ * user's merchant and the mode of `?mode=`.
+ */
+@Controller('api')
+export class DevelopersController {
+  constructor(private readonly bus: BusClient) {}
+
+  @Get('developers/keys')
+  @Permit('merchant.read')
+  keys(@Scope() scope: MerchantScope): Promise<{ keys: MerchantApiKeyView[] }> {
+    return this.bus.request('identity.api-keys.list.v1', scope);
+  }
+
+  @Post('developers/keys')
+  @HttpCode(201)
+  @Permit('developers.manage')
+  createKey(@Body() body: unknown, @Scope() scope: MerchantScope): Promise<IssuedMerchantApiKeyView> {
+    return this.bus.request('identity.api-keys.create.v1', { ...parseInput(CreateKeyBody, body), ...scope });
+  }
+
+  @Post('developers/keys/:id/revoke')
+  @HttpCode(200)
+  @Permit('developers.manage')
+  revokeKey(@Param('id') id: string, @Scope() scope: MerchantScope): Promise<MerchantApiKeyView> {
+    return this.bus.request('identity.api-keys.revoke.v1', { ...scope, key_id: matching(KEY_ID, id, 'API key') });
+  }
+
+  @Get('developers/webhook-endpoints')
+  @Permit('merchant.read')
+  endpoints(@Scope() scope: MerchantScope): Promise<{ endpoints: WebhookEndpointView[] }> {
+    return this.bus.request('webhooks.endpoints.list.v1', scope);
+  }
+
+  @Post('developers/webhook-endpoints')
+  @HttpCode(201)
+  @Permit('developers.manage')
+  createEndpoint(@Body() body: unknown, @Scope() scope: MerchantScope): Promise<WebhookEndpointWithSecretView> {
+    return this.bus.request('webhooks.endpoints.create.v1', { ...parseInput(CreateEndpointBody, body), ...scope });
+  }
+
+  @Post('developers/webhook-endpoints/:id/rotate-secret')
+  @HttpCode(200)
+  @Permit('developers.manage')
+  rotateSecret(@Param('id') id: string, @Scope() scope: MerchantScope): Promise<WebhookEndpointWithSecretView> {
+    return this.bus.request('webhooks.endpoints.rotate-secret.v1', { ...scope, endpoint_id: matching(ENDPOINT_ID, id, 'Webhook endpoint') });
+  }
+
+  @Delete('developers/webhook-endpoints/:id')
+  @HttpCode(200)
+  @Permit('developers.manage')
+  deleteEndpoint(@Param('id') id: string, @Scope() scope: MerchantScope): Promise<{ id: string; deleted: true }> {
+    return this.bus.request('webhooks.endpoints.delete.v1', { ...scope, endpoint_id: matching(ENDPOINT_ID, id, 'Webhook endpoint') });
+  }
+
+  @Get('events')
+  @Permit('merchant.read')
+  events(@Query() query: Record<string, unknown>, @Scope() scope: MerchantScope): Promise<ListPage<MerchantEventView>> {
+    return this.bus.request('ledger.merchant-events.list.v1', { ...parseInput(ListEventsParams, withoutMode(query)), ...scope });
+  }
+
+  @Get('events/:id')
+  @Permit('merchant.read')
+  async event(@Param('id') id: string, @Scope() scope: MerchantScope): Promise<MerchantEventDetailView> {
+    const eventId = matching(EVENT_ID_PATTERN, id, 'Event');
+    const [event, { deliveries }] = await Promise.all([
+      this.bus.request('ledger.merchant-events.get.v1', { ...scope, event_id: eventId }),
+      this.bus.request('webhooks.deliveries.list.v1', { ...scope, event_id: eventId }),
+    ]);
+    return { ...event, deliveries };
+  }
+
+  @Post('events/:id/resend')
+  @HttpCode(200)
+  @Permit('developers.manage')
+  resend(@Param('id') id: string, @Scope() scope: MerchantScope): Promise<ResendEventReply> {
+    return this.bus.request('webhooks.events.resend.v1', { ...scope, event_id: matching(EVENT_ID_PATTERN, id, 'Event') });
+  }
+}

@@ -1,0 +1,139 @@
+import { createHash } from 'node:crypto';
+import { Body, Controller, Get, HttpCode, NotFoundException, Param, Post, Query } from '@nestjs/common';
+import {
+  type CheckoutSessionView,
+  DomainError,
+  ErrorCode,
+  ListPaymentsParams,
+  type ListPage,
+  type MerchantEventView,
+  type MerchantScope,
+  PAYMENT_ID_PATTERN,
+  REFUND_ID_PATTERN,
+  type RefundView,
+  type PaymentView,
+  CHECKOUT_SESSION_STATUSES,
+  type DashboardPrincipal,
+} from '@pp/contracts';
+import { randomToken } from '@pp/kernel';
+import { BusClient } from '@pp/platform';
+import { IsIn, IsOptional, IsString, Length } from 'class-validator';
+import { PageLimitParams } from '@pp/contracts';
+import { parseInput } from '../http/parse-input';
+import { Permit } from '../auth/route-access';
+import { Principal, Scope } from '../auth/signed-in';
+import { DashboardRefundBody, DashboardSimulateBody } from './merchant.bodies';
+
+/** A checkout session as the dashboard shows it: without the payer's client secret. */
+export type DashboardSessionView = Omit<CheckoutSessionView, 'client_secret'>;
+
+export interface PaymentDetailView {
+  payment: PaymentView;
+  session: DashboardSessionView | null;
+  /** The payment's events, newest first. */
+  events: MerchantEventView[];
+  refunds: RefundView[];
+}
+
+class ListSessionsParams extends PageLimitParams {
+  @IsOptional()
+  @IsIn(CHECKOUT_SESSION_STATUSES)
+  status?: (typeof CHECKOUT_SESSION_STATUSES)[number];
+
+  @IsOptional()
+  @IsString()
+  @Length(1, 64)
+  starting_after?: string;
+}
+
+const withoutSecret = ({ client_secret: _secret, ...session }: CheckoutSessionView): DashboardSessionView => session;
+const withoutMode = ({ mode: _mode, ...query }: Record<string, unknown>) => query;
+
+/** An id that cannot exist is simply not found (no bus round trip). */
+function paymentId(id: string): string {
+  if (!PAYMENT_ID_PATTERN.test(id)) throw new NotFoundException('Payment not found');
+  return id;
+}
+
+/**
+ * A merchant's payments, checkout sessions and the actions on them, always in
+ * the signed-in user's merchant and the mode of `?mode=` (services answer 404
+ * for anything else).
+ */
+@Controller('api')
+export class MerchantController {
+  constructor(private readonly bus: BusClient) {}
+
+  @Get('payments')
+  @Permit('merchant.read')
+  payments(@Query() query: Record<string, unknown>, @Scope() scope: MerchantScope): Promise<ListPage<PaymentView>> {
+    const params = parseInput(ListPaymentsParams, withoutMode(query));
+    return this.bus.request('ledger.payments.list.v1', { ...params, ...scope });
+  }
+
+  @Get('payments/:id')
+  @Permit('merchant.read')
+  async payment(@Param('id') id: string, @Scope() scope: MerchantScope): Promise<PaymentDetailView> {
+    const payment = await this.bus.request('ledger.payments.get.v1', { ...scope, payment_id: paymentId(id) });
+    const [session, events, refunds] = await Promise.all([
+      payment.session_id ? this.bus.request('sessions.get.v1', { ...scope, session_id: payment.session_id }).then(withoutSecret, notFoundAsNull) : null,
+      this.bus.request('ledger.merchant-events.list.v1', { ...scope, payment_id: payment.id, limit: 50 }),
+      this.bus.request('ledger.refunds.list.v1', { ...scope, payment_id: payment.id, limit: 50 }),
+    ]);
+    return { payment, session, events: events.data, refunds: refunds.data };
+  }
+
+  @Post('payments/:id/refund')
+  @HttpCode(201)
+  @Permit('payments.refund')
+  refund(@Param('id') id: string, @Body() body: unknown, @Scope() scope: MerchantScope, @Principal() user: DashboardPrincipal): Promise<RefundView> {
+    const { reason } = parseInput(DashboardRefundBody, body);
+    return this.bus.request('refunds.request.v1', { ...scope, payment_id: paymentId(id), reason: reason ?? null, requested_by: user.id });
+  }
+
+  /** Before the money is sent (REQUESTED or APPROVED); the refunds service answers 409 past that. */
+  @Post('refunds/:id/cancel')
+  @HttpCode(200)
+  @Permit('payments.refund')
+  cancelRefund(@Param('id') id: string, @Scope() scope: MerchantScope, @Principal() user: DashboardPrincipal): Promise<RefundView> {
+    if (!REFUND_ID_PATTERN.test(id)) throw new NotFoundException('Refund not found');
+    return this.bus.request('refunds.cancel.v1', { ...scope, refund_id: id, cancelled_by: user.id });
+  }
+
+  @Post('payments/:id/verify')
+  @HttpCode(200)
+  @Permit('payments.verify')
+  verify(@Param('id') id: string, @Scope() scope: MerchantScope, @Principal() user: DashboardPrincipal): Promise<PaymentView> {
+    return this.bus.request('payments.verify.v1', { ...scope, payment_id: paymentId(id), verified_by: user.id });
+  }
+
+  /** Test sessions only: the scope is forced to test mode, so a live session id is not found. */
+  @Post('sandbox/simulate')
+  @HttpCode(200)
+  @Permit('payments.simulate')
+  async simulate(@Body() body: unknown, @Scope() scope: MerchantScope): Promise<{ transaction: PaymentView; session: DashboardSessionView }> {
+    const input = parseInput(DashboardSimulateBody, body);
+    const { transaction, session } = await this.bus.request('payments.simulate.v1', {
+      merchant_id: scope.merchant_id,
+      livemode: false,
+      session_id: input.session_id,
+      outcome: input.outcome,
+      // Each click is a new attempt; the session's own state stops a second payment.
+      idempotency: { key: `dashboard_${randomToken(16)}`, fingerprint: createHash('sha256').update(JSON.stringify(input)).digest('hex') },
+    });
+    return { transaction, session: withoutSecret(session) };
+  }
+
+  @Get('checkout-sessions')
+  @Permit('merchant.read')
+  async checkoutSessions(@Query() query: Record<string, unknown>, @Scope() scope: MerchantScope): Promise<ListPage<DashboardSessionView>> {
+    const params = parseInput(ListSessionsParams, withoutMode(query));
+    const page = await this.bus.request('ledger.checkout-sessions.list.v1', { ...params, ...scope });
+    return { data: page.data.map(withoutSecret), has_more: page.has_more };
+  }
+}
+
+function notFoundAsNull(error: unknown): null {
+  if (error instanceof DomainError && error.code === ErrorCode.NotFound) return null;
+  throw error;
+}

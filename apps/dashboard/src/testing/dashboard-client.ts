@@ -1,0 +1,89 @@
+import { randomUUID } from 'node:crypto';
+import type { TestStack } from '@pp/testing';
+
+export interface Answer<T = unknown> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+/** The 201 body of POST /v1/admin/merchants, as far as these tests read it. */
+export interface ProvisionedMerchant {
+  merchant_id: string;
+  keys: { live_secret: string; test_secret: string; live_publishable: string; test_publishable: string };
+  dashboard_user: { id: string; email: string; role: string; password: string };
+}
+
+async function answer<T>(response: Response): Promise<Answer<T>> {
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, body: (text ? JSON.parse(text) : undefined) as T };
+}
+
+/** The merchant API of a TestStack's gateway (these tests' way to set the scene, as a merchant's server would). */
+export class GatewayApi {
+  constructor(private readonly stack: TestStack) {}
+
+  async call<T>(path: string, token: string, body?: unknown): Promise<Answer<T>> {
+    const response = await fetch(`${this.stack.url('gateway')}${path}`, {
+      method: body === undefined ? 'GET' : 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return answer<T>(response);
+  }
+
+  async createMerchant(name: string): Promise<ProvisionedMerchant> {
+    const created = await this.call<ProvisionedMerchant>('/v1/admin/merchants', this.stack.env.ADMIN_TOKEN!, { name, email: `${randomUUID()}@example.com` });
+    if (created.status !== 201) throw new Error(`creating a merchant answered ${created.status}`);
+    return created.body;
+  }
+
+  async createSession(merchant: ProvisionedMerchant, extra: Record<string, unknown> = {}, key = merchant.keys.test_secret): Promise<{ id: string; reference: string; memo: string }> {
+    const created = await this.call<{ id: string; reference: string; memo: string }>('/v1/checkout/sessions', key, {
+      amount: 2500,
+      currency: 'cad',
+      reference: `order-${randomUUID()}`,
+      success_url: 'https://shop.example/ok',
+      cancel_url: 'https://shop.example/cancel',
+      ...extra,
+    });
+    if (created.status !== 201) throw new Error(`creating a session answered ${created.status}: ${JSON.stringify(created.body)}`);
+    return created.body;
+  }
+}
+
+/** A browser's view of the dashboard's /api: its cookie, its CSRF token and its Origin. */
+export class DashboardBrowser {
+  cookie = '';
+  csrfToken = '';
+
+  constructor(
+    readonly baseUrl: string,
+    private readonly origin = baseUrl,
+  ) {}
+
+  async login(email: string, password: string): Promise<Answer<{ user: Record<string, unknown>; csrf_token: string; error?: string }>> {
+    const result = await this.post<{ user: Record<string, unknown>; csrf_token: string; error?: string }>('/api/auth/login', { email, password });
+    const cookie = result.headers.get('set-cookie');
+    if (cookie) this.cookie = cookie.split(';')[0];
+    if (result.status === 200) this.csrfToken = result.body.csrf_token;
+    return result;
+  }
+
+  async get<T>(path: string): Promise<Answer<T>> {
+    return answer<T>(await fetch(`${this.baseUrl}${path}`, { headers: { cookie: this.cookie } }));
+  }
+
+  post<T>(path: string, body: unknown = {}, headers: Record<string, string> = {}): Promise<Answer<T>> {
+    return this.request<T>('POST', path, body, headers);
+  }
+
+  async request<T>(method: string, path: string, body: unknown = {}, headers: Record<string, string> = {}): Promise<Answer<T>> {
+    const response = await fetch(`${this.baseUrl}${path}`, {
+      method,
+      headers: { cookie: this.cookie, origin: this.origin, 'content-type': 'application/json', 'x-csrf-token': this.csrfToken, ...headers },
+      body: JSON.stringify(body),
+    });
+    return answer<T>(response);
+  }
+}

@@ -1,0 +1,41 @@
+import { type FormEvent, useState } from 'react';
+import { api } from './api';
+import { useI18n } from './i18n';
+
+/** The signed-in user's own password (the current one is asked again). */
+export function AccountPage() {
+  const { t } = useI18n();
+  const [current, setCurrent] = useState('');
+  const [next, setNext] = useState('');
+  const [state, setState] = useState<{ busy?: boolean; error?: string; done?: boolean }>({});
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setState({ busy: true });
+    try {
+      await api('/api/auth/password', { method: 'POST', body: { current_password: current, new_password: next } });
+      setCurrent('');
+      setNext('');
+      setState({ done: true });
+    } catch (failure) {
+      setState({ error: failure instanceof Error ? failure.message : String(failure) });
+    }
+  };
+  return (
+    <section aria-labelledby="account-title">
+      <h1 id="account-title">{t.changePassword}</h1>
+      <form className="sign-in" onSubmit={(event) => void submit(event)}>
+        <label>
+          {t.currentPassword}
+          <input type="password" autoComplete="current-password" required value={current} onChange={(event) => setCurrent(event.target.value)} />
+        </label>
+        <label>
+          {t.newPassword}
+          <input type="password" autoComplete="new-password" minLength={12} required value={next} onChange={(event) => setNext(event.target.value)} />
+        </label>
+        {state.error ? <p role="alert" className="error">{state.error}</p> : null}
+        {state.done ? <p role="status">{t.passwordChanged}</p> : null}
+        <button type="submit" disabled={state.busy}>{state.busy ? t.working : t.changePassword}</button>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,103 @@
+import { type FormEvent, useState } from 'react';
+import type { MerchantAdminView, ProvisionedMerchantReply } from '@pp/contracts';
+import { api, query } from './api';
+import { formatDate, useI18n } from './i18n';
+import { type Location, navigate, withParams } from './router';
+import { ActionButton, States, useLoad } from './ui';
+
+/** Merchants for platform admins: search, create (credentials shown once), deposit address and frame ancestors. */
+export function AdminMerchantsPage({ location }: { location: Location }) {
+  const { t } = useI18n();
+  const search = location.params.get('search') ?? undefined;
+  const [text, setText] = useState(search ?? '');
+  const path = `/api/admin/merchants${query({ search, limit: '50' })}`;
+  const loaded = useLoad(() => api<{ data: MerchantAdminView[]; has_more: boolean }>(path), path);
+  const [created, setCreated] = useState<ProvisionedMerchantReply>();
+  const [form, setForm] = useState({ name: '', email: '', etransfer_email: '' });
+  const [error, setError] = useState<string>();
+  const create = async (event: FormEvent) => {
+    event.preventDefault();
+    setError(undefined);
+    try {
+      setCreated(await api<ProvisionedMerchantReply>('/api/admin/merchants', { method: 'POST', body: { name: form.name, email: form.email, ...(form.etransfer_email ? { etransfer_email: form.etransfer_email } : {}) } }));
+      setForm({ name: '', email: '', etransfer_email: '' });
+      loaded.reload();
+    } catch (failure) {
+      setError(failure instanceof Error ? failure.message : String(failure));
+    }
+  };
+  return (
+    <section aria-labelledby="merchants-title">
+      <h1 id="merchants-title">{t.merchants}</h1>
+      <form role="search" className="filters" onSubmit={(event) => { event.preventDefault(); navigate(withParams(location, { search: text.trim() || undefined })); }}>
+        <label>
+          {t.search}
+          <input type="search" value={text} onChange={(event) => setText(event.target.value)} />
+        </label>
+        <button type="submit">{t.search}</button>
+      </form>
+      <States loaded={loaded} isEmpty={(page) => page.data.length === 0}>
+        {(page) => (
+          <ul className="cards">
+            {page.data.map((merchant) => (
+              <MerchantCard key={merchant.id} merchant={merchant} done={loaded.reload} />
+            ))}
+          </ul>
+        )}
+      </States>
+      <h2>{t.createMerchant}</h2>
+      <form className="actions" onSubmit={(event) => void create(event)}>
+        <label>
+          {t.name}
+          <input required value={form.name} onChange={(event) => setForm({ ...form, name: event.target.value })} />
+        </label>
+        <label>
+          {t.email}
+          <input type="email" required value={form.email} onChange={(event) => setForm({ ...form, email: event.target.value })} />
+        </label>
+        <label>
+          {t.depositAddress}
+          <input type="email" value={form.etransfer_email} onChange={(event) => setForm({ ...form, etransfer_email: event.target.value })} />
+        </label>
+        <button type="submit">{t.createMerchant}</button>
+        {error ? <span role="alert" className="error">{error}</span> : null}
+      </form>
+      {created ? (
+        <div className="card" role="status">
+          <p>{t.shownOnce}</p>
+          <pre className="metadata" data-credentials>{JSON.stringify(created, null, 2)}</pre>
+          <button type="button" onClick={() => setCreated(undefined)}>{t.done}</button>
+        </div>
+      ) : null}
+    </section>
+  );
+}
+
+function MerchantCard({ merchant, done }: { merchant: MerchantAdminView; done: () => void }) {
+  const { t, language } = useI18n();
+  const [deposit, setDeposit] = useState(merchant.etransfer_email ?? '');
+  const [ancestors, setAncestors] = useState(merchant.frame_ancestors.join(', '));
+  const save = () =>
+    api(`/api/admin/merchants/${merchant.id}`, {
+      method: 'PATCH',
+      body: { etransfer_email: deposit.trim() || null, frame_ancestors: ancestors.split(',').map((origin) => origin.trim()).filter(Boolean) },
+    }).then(done);
+  return (
+    <li className="card" data-merchant-id={merchant.id}>
+      <p>
+        <strong className="merchant-name">{merchant.name}</strong> <span className="muted">{merchant.id} · {merchant.email} · {formatDate(merchant.created_at, language)}</span>
+      </p>
+      <div className="actions">
+        <label>
+          {t.depositAddress}
+          <input type="email" value={deposit} onChange={(event) => setDeposit(event.target.value)} />
+        </label>
+        <label>
+          {t.frameAncestors}
+          <input value={ancestors} onChange={(event) => setAncestors(event.target.value)} />
+        </label>
+        <ActionButton label={t.save} run={save} />
+      </div>
+    </li>
+  );
+}

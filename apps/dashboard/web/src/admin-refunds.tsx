@@ -1,0 +1,76 @@
+import { useState } from 'react';
+import type { ListPage, RefundView } from '@pp/contracts';
+import { api, query } from './api';
+import { formatCad, formatDate, useI18n } from './i18n';
+import { type Location, navigate, withParams } from './router';
+import { ActionButton, States, StatusBadge, useLoad } from './ui';
+
+const STAGES = ['REQUESTED', 'APPROVED', 'SENT', 'COMPLETED', 'REJECTED', 'FAILED', 'CANCELLED'] as const;
+
+/** The operator's live refund queue by stage, with each stage's action. */
+export function AdminRefundsPage({ location }: { location: Location }) {
+  const { t } = useI18n();
+  const status = location.params.get('status') ?? 'REQUESTED';
+  const path = `/api/admin/refunds${query({ status, limit: '50' })}`;
+  const loaded = useLoad(() => api<ListPage<RefundView>>(path), path);
+  return (
+    <section aria-labelledby="refunds-title">
+      <h1 id="refunds-title">{t.refundQueue}</h1>
+      <label className="filters">
+        {t.status}
+        <select id="status-filter" value={status} onChange={(event) => navigate(withParams(location, { status: event.target.value }))}>
+          {STAGES.map((value) => (
+            <option key={value} value={value}>{value}</option>
+          ))}
+        </select>
+      </label>
+      <States loaded={loaded} isEmpty={(page) => page.data.length === 0}>
+        {(page) => (
+          <ul className="cards">
+            {page.data.map((refund) => (
+              <RefundCard key={refund.id} refund={refund} done={loaded.reload} />
+            ))}
+          </ul>
+        )}
+      </States>
+    </section>
+  );
+}
+
+function RefundCard({ refund, done }: { refund: RefundView; done: () => void }) {
+  const { t, language } = useI18n();
+  const [text, setText] = useState({ rejection_reason: '', outbound_reference: '', evidence_note: '', failure_reason: '' });
+  const act = (action: string, body?: unknown) => () => api(`/api/admin/refunds/${refund.id}/${action}`, { method: 'POST', body: body ?? {} }).then(done);
+  const field = (name: keyof typeof text, label: string) => (
+    <label>
+      {label}
+      <input value={text[name]} onChange={(event) => setText({ ...text, [name]: event.target.value })} />
+    </label>
+  );
+  return (
+    <li className="card" data-refund-id={refund.id}>
+      <p>
+        <strong>{refund.id}</strong> <StatusBadge status={refund.status} /> {formatCad(refund.amount, language)} · {t.merchant} {refund.merchant_id} · {t.payment} {refund.payment_id} ·{' '}
+        {formatDate(refund.created_at, language)}
+      </p>
+      {refund.reason ? <p className="muted">{t.reason}: {refund.reason}</p> : null}
+      {refund.status === 'REQUESTED' ? (
+        <div className="actions">
+          <ActionButton label={t.approve} run={act('approve')} />
+          {field('rejection_reason', t.reason)}
+          <ActionButton label={t.reject} run={act('reject', { rejection_reason: text.rejection_reason })} />
+        </div>
+      ) : null}
+      {refund.status === 'APPROVED' ? <ActionButton label={t.markSent} run={act('mark-sent')} /> : null}
+      {refund.status === 'SENT' ? (
+        <div className="actions">
+          {field('outbound_reference', t.outboundReference)}
+          {field('evidence_note', t.evidenceNote)}
+          <ActionButton label={t.complete} run={act('complete', { outbound_reference: text.outbound_reference, evidence_note: text.evidence_note })} />
+          {field('failure_reason', t.reason)}
+          <ActionButton label={t.fail} run={act('fail', { failure_reason: text.failure_reason })} />
+        </div>
+      ) : null}
+    </li>
+  );
+}

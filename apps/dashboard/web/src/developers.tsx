@@ -1,0 +1,258 @@
+import { type FormEvent, useEffect, useRef, useState } from 'react';
+import type { DashboardPrincipal, IssuedMerchantApiKeyView, ListPage, MerchantApiKeyView, MerchantEventDetailView, MerchantEventView, WebhookEndpointView, WebhookEndpointWithSecretView } from '@pp/contracts';
+import { api, query } from './api';
+import { formatDate, useI18n } from './i18n';
+import { type Location, navigate, withParams } from './router';
+import { ActionButton, States, StatusBadge, useLoad } from './ui';
+
+const MANAGER_ROLES = ['owner', 'administrator', 'developer'];
+const SCOPES = ['checkout.write', 'payments.read', 'events.read', 'webhooks.write', 'refunds.write'];
+const EVENT_TYPES = ['checkout.session.completed', 'checkout.session.expired', 'payment.confirmed', 'payment.pending_review', 'payment.failed', 'payment.refunded'];
+
+/** A secret shown once, in a modal dialog with a copy button. */
+function ShownOnce({ label, secret, onClose }: { label: string; secret: string; onClose: () => void }) {
+  const { t } = useI18n();
+  const dialog = useRef<HTMLDialogElement>(null);
+  const [copied, setCopied] = useState<boolean>();
+  useEffect(() => dialog.current?.showModal(), []);
+  return (
+    <dialog ref={dialog} aria-labelledby="shown-once-title" onClose={onClose}>
+      <h2 id="shown-once-title">{label}</h2>
+      <p>{t.shownOnce}</p>
+      <code className="secret" data-secret>{secret}</code>
+      <div className="actions">
+        <button type="button" onClick={() => void navigator.clipboard.writeText(secret).then(() => setCopied(true), () => setCopied(false))}>
+          {copied ? t.copied : t.copy}
+        </button>
+        {copied === false ? <span role="alert" className="error">{t.copyFailed}</span> : null}
+        <button type="button" onClick={() => dialog.current?.close()}>{t.done}</button>
+      </div>
+    </dialog>
+  );
+}
+
+export function DevelopersPage({ location, mode, user }: { location: Location; mode: string; user: DashboardPrincipal }) {
+  const { t } = useI18n();
+  const mayManage = MANAGER_ROLES.includes(user.role);
+  return (
+    <section aria-labelledby="developers-title">
+      <h1 id="developers-title">{t.developers}</h1>
+      <ApiKeys mode={mode} mayManage={mayManage} />
+      <WebhookEndpoints mode={mode} mayManage={mayManage} />
+      <Events location={location} mode={mode} mayManage={mayManage} />
+    </section>
+  );
+}
+
+function ApiKeys({ mode, mayManage }: { mode: string; mayManage: boolean }) {
+  const { t, language } = useI18n();
+  const path = `/api/developers/keys${query({ mode })}`;
+  const loaded = useLoad(() => api<{ keys: MerchantApiKeyView[] }>(path), path);
+  const [type, setType] = useState('secret');
+  const [scopes, setScopes] = useState<string[]>([]);
+  const [issued, setIssued] = useState<IssuedMerchantApiKeyView>();
+  const create = async () => {
+    const body = type === 'restricted' ? { type, scopes } : { type };
+    setIssued(await api<IssuedMerchantApiKeyView>(`/api/developers/keys${query({ mode })}`, { method: 'POST', body }));
+    loaded.reload();
+  };
+  const revoke = async (key: MerchantApiKeyView) => {
+    if (!window.confirm(`${t.revokeConfirm} ${key.redacted}`)) return;
+    await api(`/api/developers/keys/${key.id}/revoke${query({ mode })}`, { method: 'POST' });
+    loaded.reload();
+  };
+  return (
+    <section aria-labelledby="keys-title">
+      <h2 id="keys-title">{t.apiKeys}</h2>
+      <States loaded={loaded} isEmpty={(data) => data.keys.length === 0}>
+        {(data) => (
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">{t.key}</th>
+                <th scope="col">{t.type}</th>
+                <th scope="col">{t.scopes}</th>
+                <th scope="col">{t.created}</th>
+                <th scope="col">{t.expires}</th>
+                <th scope="col">{t.status}</th>
+                <th scope="col"><span className="visually-hidden">{t.revoke}</span></th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.keys.map((key) => (
+                <tr key={key.id} data-key-id={key.id}>
+                  <td><code>{key.redacted}</code></td>
+                  <td>{key.type}</td>
+                  <td>{key.scopes.join(', ') || '—'}</td>
+                  <td>{formatDate(key.created_at, language)}</td>
+                  <td>{key.expires_at ? formatDate(key.expires_at, language) : '—'}</td>
+                  <td>{key.revoked_at ? <StatusBadge status="REVOKED" /> : <StatusBadge status="ACTIVE" />}</td>
+                  <td>{mayManage && !key.revoked_at ? <ActionButton label={t.revoke} run={() => revoke(key)} /> : null}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </States>
+      {mayManage ? (
+        <div className="actions create-key">
+          <label>
+            {t.type}
+            <select id="key-type" value={type} onChange={(event) => setType(event.target.value)}>
+              <option value="secret">secret</option>
+              <option value="restricted">restricted</option>
+              <option value="publishable">publishable</option>
+            </select>
+          </label>
+          {type === 'restricted' ? (
+            <fieldset>
+              <legend>{t.scopes}</legend>
+              {SCOPES.map((scope) => (
+                <label key={scope}>
+                  <input type="checkbox" checked={scopes.includes(scope)} onChange={(event) => setScopes(event.target.checked ? [...scopes, scope] : scopes.filter((s) => s !== scope))} />
+                  {scope}
+                </label>
+              ))}
+            </fieldset>
+          ) : null}
+          <ActionButton label={t.createKey} run={create} />
+        </div>
+      ) : null}
+      {issued ? <ShownOnce label={t.newKey} secret={issued.key} onClose={() => setIssued(undefined)} /> : null}
+    </section>
+  );
+}
+
+function WebhookEndpoints({ mode, mayManage }: { mode: string; mayManage: boolean }) {
+  const { t } = useI18n();
+  const path = `/api/developers/webhook-endpoints${query({ mode })}`;
+  const loaded = useLoad(() => api<{ endpoints: WebhookEndpointView[] }>(path), path);
+  const [url, setUrl] = useState('');
+  const [secret, setSecret] = useState<string>();
+  const [error, setError] = useState<string>();
+  const create = async (event: FormEvent) => {
+    event.preventDefault();
+    setError(undefined);
+    try {
+      const created = await api<WebhookEndpointWithSecretView>(path, { method: 'POST', body: { url } });
+      setSecret(created.secret);
+      setUrl('');
+      loaded.reload();
+    } catch (failure) {
+      setError(failure instanceof Error ? failure.message : String(failure));
+    }
+  };
+  const act = (endpoint: WebhookEndpointView, action: 'rotate' | 'delete') => async () => {
+    if (action === 'delete') {
+      if (!window.confirm(`${t.deleteConfirm} ${endpoint.url}`)) return;
+      await api(`/api/developers/webhook-endpoints/${endpoint.id}${query({ mode })}`, { method: 'DELETE' });
+    } else {
+      setSecret((await api<WebhookEndpointWithSecretView>(`/api/developers/webhook-endpoints/${endpoint.id}/rotate-secret${query({ mode })}`, { method: 'POST' })).secret);
+    }
+    loaded.reload();
+  };
+  return (
+    <section aria-labelledby="webhooks-title">
+      <h2 id="webhooks-title">{t.webhooks}</h2>
+      <States loaded={loaded} isEmpty={(data) => data.endpoints.length === 0}>
+        {(data) => (
+          <ul className="cards">
+            {data.endpoints.map((endpoint) => (
+              <li key={endpoint.id} className="card" data-endpoint-id={endpoint.id}>
+                <strong className="endpoint-url">{endpoint.url}</strong> <StatusBadge status={endpoint.status} /> <span className="muted">{endpoint.enabled_events.join(', ')}</span>
+                {mayManage ? (
+                  <div className="actions">
+                    <ActionButton label={t.rotateSecret} run={act(endpoint, 'rotate')} />
+                    <ActionButton label={t.delete} run={act(endpoint, 'delete')} />
+                  </div>
+                ) : null}
+              </li>
+            ))}
+          </ul>
+        )}
+      </States>
+      {mayManage ? (
+        <form className="actions" onSubmit={(event) => void create(event)}>
+          <label>
+            {t.endpointUrl}
+            <input type="url" required value={url} onChange={(event) => setUrl(event.target.value)} />
+          </label>
+          <button type="submit">{t.addEndpoint}</button>
+          {error ? <span role="alert" className="error">{error}</span> : null}
+        </form>
+      ) : null}
+      {secret ? <ShownOnce label={t.signingSecret} secret={secret} onClose={() => setSecret(undefined)} /> : null}
+    </section>
+  );
+}
+
+function Events({ location, mode, mayManage }: { location: Location; mode: string; mayManage: boolean }) {
+  const { t, language } = useI18n();
+  const type = location.params.get('type') ?? undefined;
+  const after = location.params.get('starting_after') ?? undefined;
+  const path = `/api/events${query({ mode, type, starting_after: after, limit: '20' })}`;
+  const loaded = useLoad(() => api<ListPage<MerchantEventView>>(path), path);
+  const [open, setOpen] = useState<string>();
+  return (
+    <section aria-labelledby="events-title">
+      <h2 id="events-title">{t.events}</h2>
+      <label className="filters">
+        {t.type}
+        <select id="event-type-filter" value={type ?? ''} onChange={(event) => navigate(withParams(location, { type: event.target.value || undefined, starting_after: undefined }))}>
+          <option value="">{t.all}</option>
+          {EVENT_TYPES.map((value) => (
+            <option key={value} value={value}>{value}</option>
+          ))}
+        </select>
+      </label>
+      <States loaded={loaded} isEmpty={(page) => page.data.length === 0}>
+        {(page) => (
+          <>
+            <ul className="cards">
+              {page.data.map((event) => (
+                <li key={event.id} className="card" data-event-id={event.id}>
+                  <button type="button" className="link" aria-expanded={open === event.id} onClick={() => setOpen(open === event.id ? undefined : event.id)}>
+                    {event.type}
+                  </button>{' '}
+                  <span className="muted">{event.id} · {formatDate(event.created_at, language)}</span>
+                  {open === event.id ? <EventDetail id={event.id} mode={mode} mayManage={mayManage} /> : null}
+                </li>
+              ))}
+            </ul>
+            <nav className="pager" aria-label="event pages">
+              {after ? <button type="button" onClick={() => navigate(withParams(location, { starting_after: undefined }))}>{t.first}</button> : null}
+              {page.has_more ? <button type="button" onClick={() => navigate(withParams(location, { starting_after: page.data[page.data.length - 1].id }))}>{t.next}</button> : null}
+            </nav>
+          </>
+        )}
+      </States>
+    </section>
+  );
+}
+
+function EventDetail({ id, mode, mayManage }: { id: string; mode: string; mayManage: boolean }) {
+  const { t, language } = useI18n();
+  const path = `/api/events/${id}${query({ mode })}`;
+  const loaded = useLoad(() => api<MerchantEventDetailView>(path), path);
+  return (
+    <States loaded={loaded}>
+      {(event) => (
+        <div className="event-detail">
+          <pre className="metadata">{JSON.stringify(event.data, null, 2)}</pre>
+          <h3>{t.deliveries}</h3>
+          {event.deliveries.length === 0 ? <p className="muted">{t.empty}</p> : null}
+          <ul>
+            {event.deliveries.map((delivery) => (
+              <li key={`${delivery.webhook_id}-${delivery.attempt}`}>
+                <StatusBadge status={delivery.delivery_status} /> {delivery.url} · HTTP {delivery.http_status ?? '—'} · {delivery.latency_ms ?? '—'} ms
+                {delivery.error_message ? ` · ${delivery.error_message}` : ''}
+                {delivery.next_retry_at ? ` · ${t.nextRetry} ${formatDate(delivery.next_retry_at, language)}` : ''}
+              </li>
+            ))}
+          </ul>
+          {mayManage ? <ActionButton label={t.resend} run={() => api(`/api/events/${id}/resend${query({ mode })}`, { method: 'POST' }).then(loaded.reload)} /> : null}
+        </div>
+      )}
+    </States>
+  );
+}

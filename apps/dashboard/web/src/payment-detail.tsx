@@ -1,0 +1,99 @@
+import { useState } from 'react';
+import type { DashboardPrincipal, MerchantEventView, RefundView, PaymentView } from '@pp/contracts';
+import { api, query } from './api';
+import { formatCad, formatDate, useI18n } from './i18n';
+import { ActionButton, States, StatusBadge, useLoad } from './ui';
+
+interface PaymentDetail {
+  payment: PaymentView;
+  session: { id: string; reference: string; memo: string; status: string; expires_at: string; metadata: Record<string, unknown> | null } | null;
+  events: MerchantEventView[];
+  refunds: RefundView[];
+}
+
+const MONEY_ROLES = ['owner', 'administrator'];
+
+/** Every field of a payment, its session, the timeline of its events, and the refund and verification actions. */
+export function PaymentDetailPage({ id, mode, user }: { id: string; mode: string; user: DashboardPrincipal }) {
+  const { t, language } = useI18n();
+  const path = `/api/payments/${encodeURIComponent(id)}${query({ mode })}`;
+  const loaded = useLoad(() => api<PaymentDetail>(path), path);
+  const [reason, setReason] = useState('');
+  const mayMoveMoney = MONEY_ROLES.includes(user.role);
+  return (
+    <section aria-labelledby="payment-title">
+      <h1 id="payment-title">{t.payment} {id}</h1>
+      <States loaded={loaded}>
+        {({ payment, session, events, refunds }) => (
+          <>
+            <dl className="fields">
+              <dt>{t.status}</dt>
+              <dd><StatusBadge status={payment.status} /></dd>
+              <dt>{t.amount}</dt>
+              <dd>{formatCad(payment.amount, language)}</dd>
+              <dt>{t.sender}</dt>
+              <dd>{payment.sender_name} {payment.sender_email ? `<${payment.sender_email}>` : ''}</dd>
+              <dt>{t.method}</dt>
+              <dd>{payment.verification_method}</dd>
+              <dt>{t.created}</dt>
+              <dd>{formatDate(payment.created_at, language)}</dd>
+              {payment.comment ? (<><dt>Comment</dt><dd>{payment.comment}</dd></>) : null}
+              {payment.review_reasons.length > 0 ? (<><dt>{t.reviewReasons}</dt><dd>{payment.review_reasons.join(', ')}</dd></>) : null}
+            </dl>
+            {session ? (
+              <>
+                <h2>{t.session}</h2>
+                <dl className="fields">
+                  <dt>ID</dt>
+                  <dd>{session.id}</dd>
+                  <dt>{t.reference}</dt>
+                  <dd className="reference">{session.reference}</dd>
+                  <dt>{t.memo}</dt>
+                  <dd>{session.memo}</dd>
+                  <dt>{t.status}</dt>
+                  <dd><StatusBadge status={session.status} /></dd>
+                  <dt>{t.metadata}</dt>
+                  <dd><pre className="metadata">{JSON.stringify(session.metadata ?? {}, null, 2)}</pre></dd>
+                </dl>
+              </>
+            ) : null}
+            {payment.status === 'REQUIRES_MANUAL_REVIEW' && mayMoveMoney ? (
+              <ActionButton label={t.verify} run={() => api(`/api/payments/${payment.id}/verify${query({ mode })}`, { method: 'POST' }).then(loaded.reload)} />
+            ) : null}
+            <h2>{t.events}</h2>
+            <ol className="timeline" aria-label={t.events}>
+              {events.map((event) => (
+                <li key={event.id} data-event-type={event.type}>
+                  <strong>{event.type}</strong> <span className="muted">{event.id} · {formatDate(event.created_at, language)}</span>
+                </li>
+              ))}
+            </ol>
+            <h2>{t.refunds}</h2>
+            <ul className="refunds">
+              {refunds.map((refund) => (
+                <li key={refund.id}>
+                  {refund.id} <StatusBadge status={refund.status} /> {refund.reason ? `— ${refund.reason}` : ''}{' '}
+                  {mayMoveMoney && (refund.status === 'REQUESTED' || refund.status === 'APPROVED') ? (
+                    <ActionButton label={t.cancelRefund} run={() => api(`/api/refunds/${refund.id}/cancel${query({ mode })}`, { method: 'POST' }).then(loaded.reload)} />
+                  ) : null}
+                </li>
+              ))}
+            </ul>
+            {payment.status === 'CONFIRMED' ? (
+              <div className="refund-form">
+                <label>
+                  {t.reason}
+                  <input value={reason} maxLength={1000} onChange={(event) => setReason(event.target.value)} />
+                </label>
+                <ActionButton
+                  label={t.requestRefund}
+                  run={() => api(`/api/payments/${payment.id}/refund${query({ mode })}`, { method: 'POST', body: reason.trim() ? { reason } : {} }).then(loaded.reload)}
+                />
+              </div>
+            ) : null}
+          </>
+        )}
+      </States>
+    </section>
+  );
+}

@@ -1,0 +1,67 @@
+import { type ReactNode, useCallback, useEffect, useState } from 'react';
+import { useI18n } from './i18n';
+
+export interface Loaded<T> {
+  data?: T;
+  error?: string;
+  loading: boolean;
+  reload: () => void;
+}
+
+/** Loads once per change of `key`; every list shows its loading, error and empty states from this. */
+export function useLoad<T>(load: () => Promise<T>, key: string): Loaded<T> {
+  const [state, setState] = useState<{ data?: T; error?: string; loading: boolean }>({ loading: true });
+  const [round, setRound] = useState(0);
+  useEffect(() => {
+    let live = true;
+    setState((previous) => ({ ...previous, loading: true, error: undefined }));
+    load().then(
+      (data) => live && setState({ data, loading: false }),
+      (error: unknown) => live && setState({ error: error instanceof Error ? error.message : String(error), loading: false }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [key, round]); // `key` names everything `load` depends on
+  const reload = useCallback(() => setRound((n) => n + 1), []);
+  return { ...state, reload };
+}
+
+/** Loading, error and empty states around a list or a detail. */
+export function States<T>({ loaded, isEmpty, children }: { loaded: Loaded<T>; isEmpty?: (data: T) => boolean; children: (data: T) => ReactNode }) {
+  const { t } = useI18n();
+  if (loaded.error) return <p role="alert" className="error">{loaded.error}</p>;
+  if (loaded.data === undefined) return <p aria-live="polite" className="muted">{t.loading}</p>;
+  if (isEmpty?.(loaded.data)) return <p className="muted">{t.empty}</p>;
+  return <>{children(loaded.data)}</>;
+}
+
+export function StatusBadge({ status }: { status: string }) {
+  return <span className={`badge badge-${status.toLowerCase()}`}>{status}</span>;
+}
+
+/** A button for a long action: disabled with a progress label while it runs; the server's refusal is shown next to it. */
+export function ActionButton({ label, run, disabled }: { label: string; run: () => Promise<unknown>; disabled?: boolean }) {
+  const { t } = useI18n();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string>();
+  const click = async () => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      await run();
+    } catch (failure) {
+      setError(failure instanceof Error ? failure.message : String(failure));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <span className="action">
+      <button type="button" onClick={() => void click()} disabled={busy || disabled} aria-busy={busy}>
+        {busy ? t.working : label}
+      </button>
+      {error ? <span role="alert" className="error"> {error}</span> : null}
+    </span>
+  );
+}

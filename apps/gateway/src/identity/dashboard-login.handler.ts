@@ -1,0 +1,55 @@
+import { Controller, Inject } from '@nestjs/common';
+import { Payload } from '@nestjs/microservices';
+import { ChangeDashboardPasswordCommand, DashboardLoginQuery, type DashboardPrincipal, DomainError, ErrorCode, PLATFORM_ADMIN_ROLE } from '@pp/contracts';
+import { Handles } from '@pp/platform';
+import { DataSource } from 'typeorm';
+import { DashboardUserRepository } from './dashboard-user.repository';
+import { hashPassword, verifyPassword } from './password';
+import { PlatformAdminRepository } from './platform-admin.repository';
+
+export const INVALID_SIGN_IN = 'Invalid email or password';
+
+/**
+ * Checks a dashboard sign-in (the gateway owns users and their hashes; the
+ * dashboard never sees a hash). Platform admins first, then merchant users.
+ * An unknown e-mail still costs one scrypt run, so the answer and its timing
+ * do not tell which e-mails exist.
+ */
+@Controller()
+export class DashboardLoginHandler {
+  private readonly users: DashboardUserRepository;
+  private readonly admins: PlatformAdminRepository;
+  private readonly decoy: Promise<string>;
+
+  constructor(@Inject(DataSource) dataSource: DataSource) {
+    this.users = new DashboardUserRepository(dataSource);
+    this.admins = new PlatformAdminRepository(dataSource);
+    this.decoy = hashPassword('decoy password for unknown e-mails');
+  }
+
+  @Handles('identity.dashboard-login.v1')
+  async login(@Payload() query: DashboardLoginQuery): Promise<DashboardPrincipal> {
+    const admin = await this.admins.findByEmail(query.email);
+    const user = admin ? undefined : await this.users.findByEmail(query.email);
+    const hash = admin?.password_hash ?? user?.password_hash ?? (await this.decoy);
+    const valid = await verifyPassword(query.password, hash);
+    if (valid && admin) return { id: admin.id, email: admin.email, role: PLATFORM_ADMIN_ROLE };
+    if (valid && user) return { id: user.id, email: user.email, role: user.role, merchant_id: user.merchant_id };
+    throw new DomainError(ErrorCode.Unauthorized, INVALID_SIGN_IN);
+  }
+
+  /** The user's own password: the current one is checked again, so a stolen session alone cannot take the account over. */
+  @Handles('identity.dashboard-password.v1')
+  async changePassword(@Payload() command: ChangeDashboardPasswordCommand): Promise<{ changed: true }> {
+    const admin = await this.admins.findById(command.user_id);
+    const user = admin ? undefined : await this.users.findById(command.user_id);
+    const hash = admin?.password_hash ?? user?.password_hash ?? (await this.decoy);
+    if (!(await verifyPassword(command.current_password, hash)) || (!admin && !user)) {
+      throw new DomainError(ErrorCode.Unauthorized, 'Current password is wrong');
+    }
+    const newHash = await hashPassword(command.new_password);
+    if (admin) await this.admins.setPassword(admin.id, newHash);
+    else await this.users.setPassword(user!.id, newHash);
+    return { changed: true };
+  }
+}

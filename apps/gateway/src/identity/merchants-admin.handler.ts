@@ -1,0 +1,38 @@
+import { Controller, Inject } from '@nestjs/common';
+import { Payload } from '@nestjs/microservices';
+import { CreateMerchantCommand, ListMerchantsQuery, type MerchantAdminView, type ProvisionedMerchantReply, UpdateMerchantCommand } from '@pp/contracts';
+import { Handles } from '@pp/platform';
+import { DataSource } from 'typeorm';
+import { merchantView } from './identity.views';
+import { MerchantRepository } from './merchant.repository';
+import { MerchantProvisioningService } from './merchant-provisioning.service';
+
+/** The platform admins' merchant console in the dashboard: the same use cases as the admin routes. */
+@Controller()
+export class MerchantsAdminHandler {
+  private readonly merchants: MerchantRepository;
+
+  constructor(
+    @Inject(DataSource) dataSource: DataSource,
+    private readonly provisioning: MerchantProvisioningService,
+  ) {
+    this.merchants = new MerchantRepository(dataSource);
+  }
+
+  @Handles('identity.merchants.list.v1')
+  async list(@Payload() query: ListMerchantsQuery): Promise<{ data: MerchantAdminView[]; has_more: boolean }> {
+    const limit = query.limit ?? 25;
+    const rows = await this.merchants.list(query.search?.trim() || undefined, limit + 1, query.starting_after);
+    return { data: rows.slice(0, limit).map(merchantView), has_more: rows.length > limit };
+  }
+
+  @Handles('identity.merchants.create.v1')
+  create(@Payload() command: CreateMerchantCommand): Promise<ProvisionedMerchantReply> {
+    return this.provisioning.createMerchant({ name: command.name, email: command.email, etransfer_email: command.etransfer_email });
+  }
+
+  @Handles('identity.merchants.update.v1')
+  update(@Payload() command: UpdateMerchantCommand): Promise<MerchantAdminView> {
+    return this.provisioning.updateMerchant(command.merchant_id, { etransfer_email: command.etransfer_email, frame_ancestors: command.frame_ancestors });
+  }
+}

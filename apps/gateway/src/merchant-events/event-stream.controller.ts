@@ -1,0 +1,110 @@
+import { Controller, Get, Headers, Query, Res } from '@nestjs/common';
+import { ApiHeader, ApiOperation, ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { EVENT_ID_PATTERN, EventStreamParams, MAX_PAGE_LIMIT, type MerchantEventView, type MerchantScope } from '@pp/contracts';
+import { BusClient, JsonLogger } from '@pp/platform';
+import { FOLLOW_FROM_START, followAfter, type FollowState, recordHandled, unhandledEvents } from '@pp/sdk';
+import type { FastifyReply } from 'fastify';
+import { KeyScope } from '../access/request-params';
+import { SecretKeyRoute } from '../access/route-access';
+import { ApiError } from '../http/api-error';
+import { INVALID_QUERY, parseListQuery } from '../http/list-query';
+import { OpenEventStreams } from './open-event-streams';
+
+/** How often a stream looks at the event log for new events. */
+const POLL_INTERVAL_MS = 500;
+/** A comment line this often keeps proxies from closing a quiet stream. */
+const HEARTBEAT_MS = 15_000;
+/** The most events one look sends (the rest follow on the next). */
+const MAX_EVENTS_PER_LOOK = 500;
+
+const frame = (event: MerchantEventView) => `id: ${event.id}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
+
+/**
+ * The merchant's events as Server-Sent Events, read from the ledger's
+ * durable event log (its merchant_events read model, in append order), so a
+ * client that reconnects with Last-Event-ID misses nothing: the CLI's
+ * `listen` and `events tail` follow it. Looks behind the newest event sent
+ * for ones that committed late (libs/sdk events/follow-state.ts).
+ */
+@ApiTags('events')
+@Controller('v1/events')
+export class EventStreamController {
+  constructor(
+    private readonly bus: BusClient,
+    private readonly streams: OpenEventStreams,
+    private readonly logger: JsonLogger,
+  ) {}
+
+  @Get('stream')
+  @SecretKeyRoute('events.read')
+  @ApiOperation({ summary: 'Follow new events as Server-Sent Events; reconnect with Last-Event-ID to resume' })
+  @ApiQuery({ name: 'types', required: false, description: 'Comma-separated event types to send (default all)' })
+  @ApiQuery({ name: 'since', required: false, description: 'An event id to continue after, or "start"; default now. Last-Event-ID takes precedence' })
+  @ApiHeader({ name: 'Last-Event-ID', required: false, description: 'The id of the last event received: the stream continues after it' })
+  @ApiProduces('text/event-stream')
+  @ApiResponse({ status: 200, description: 'text/event-stream of `id: evt_…`, `event: <type>`, `data: <the event as GET /v1/events shows it>`' })
+  async stream(
+    @Query() raw: Record<string, unknown>,
+    @Headers('last-event-id') lastEventId: string | undefined,
+    @KeyScope() scope: MerchantScope,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    const params = parseListQuery(EventStreamParams, raw);
+    if (lastEventId !== undefined && !EVENT_ID_PATTERN.test(lastEventId)) throw new ApiError(400, INVALID_QUERY);
+    let state = await this.startingState(scope, lastEventId ?? params.since);
+    const types = params.types ? new Set(params.types.split(',')) : undefined;
+
+    reply.hijack();
+    const response = reply.raw;
+    response.writeHead(200, {
+      ...(reply.getHeaders() as Record<string, string>),
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store',
+      'x-accel-buffering': 'no',
+    });
+    response.write('retry: 1000\n\n');
+    const closed = this.streams.open(response);
+    let lastWrite = Date.now();
+    while (!closed.aborted) {
+      try {
+        for (const event of await unhandledEvents(this.newestFirst(scope), state, MAX_EVENTS_PER_LOOK)) {
+          if (!types || types.has(event.type)) response.write(frame(event));
+          state = recordHandled(state, event);
+          lastWrite = Date.now();
+        }
+      } catch (error) {
+        // End the stream rather than hide a gap: the client reconnects and resumes after the last id it got.
+        this.logger.warn('event stream ended: the event log did not answer', { error: error instanceof Error ? error.message : String(error) });
+        break;
+      }
+      if (Date.now() - lastWrite >= HEARTBEAT_MS) {
+        response.write(': keep-alive\n\n');
+        lastWrite = Date.now();
+      }
+      await new Promise((resolve) => {
+        const timer = setTimeout(resolve, POLL_INTERVAL_MS);
+        closed.addEventListener('abort', () => (clearTimeout(timer), resolve(undefined)), { once: true });
+      });
+    }
+    response.end();
+  }
+
+  /** After the named event (404 when it is not the merchant's), from the start, or after the newest event. */
+  private async startingState(scope: MerchantScope, since: string | undefined): Promise<FollowState> {
+    if (since === 'start') return FOLLOW_FROM_START;
+    const from = since
+      ? await this.bus.request('ledger.merchant-events.get.v1', { ...scope, event_id: since })
+      : (await this.bus.request('ledger.merchant-events.list.v1', { ...scope, limit: 1 })).data[0];
+    return from ? followAfter(from) : FOLLOW_FROM_START;
+  }
+
+  private async *newestFirst(scope: MerchantScope): AsyncIterable<MerchantEventView> {
+    let startingAfter: string | undefined;
+    for (;;) {
+      const page = await this.bus.request('ledger.merchant-events.list.v1', { ...scope, limit: MAX_PAGE_LIMIT, ...(startingAfter ? { starting_after: startingAfter } : {}) });
+      yield* page.data;
+      if (!page.has_more || page.data.length === 0) return;
+      startingAfter = page.data[page.data.length - 1].id;
+    }
+  }
+}

@@ -1,0 +1,76 @@
+import { Injectable } from '@nestjs/common';
+import { DomainError, ErrorCode, type MatchingDisposition, type MerchantByDepositAddressReply, type PaymentView } from '@pp/contracts';
+import { BusClient } from '@pp/platform';
+import type { HandoffResult, NoticeHandler } from '../processing/notice-handler';
+import type { ProcessedEmail } from '../processing/processed-email';
+import { planMatching, type TransferDraft } from './matching-plan';
+import { QuarantineRepository } from './quarantine.repository';
+
+const BUS_TIMEOUT_MS = 15_000;
+
+export type MatchResult =
+  | { disposition: Exclude<MatchingDisposition, 'confirmed' | 'manual_review'> }
+  | { disposition: 'confirmed' | 'manual_review'; merchant_id: string; payment_id: string };
+
+/**
+ * Live e-mail matching (PRODUCT-RULES §3.1-§3.2): routes the notice to the merchant
+ * whose deposit address it names (signed recipient first, then any To or
+ * Delivered-To) and hands the transfer with its evidence to
+ * payments.record-transfer.v1, whose policy confirms it (AUTO_EMAIL) or
+ * records it for manual review. Mail for no known merchant is quarantined for
+ * platform admins.
+ *
+ * Safe to repeat for one e-mail (a hand-off after a crash, a retry from
+ * quarantine, two replicas): record-transfer is idempotent by email_id and the
+ * quarantine rows are written once. A failure (a silent gateway or sessions
+ * service) throws, so no hand-off is recorded and the processing sweeper
+ * repeats it.
+ */
+@Injectable()
+export class NoticeMatcher implements NoticeHandler {
+  constructor(
+    private readonly bus: BusClient,
+    private readonly quarantine: QuarantineRepository,
+  ) {}
+
+  async handle(email: ProcessedEmail): Promise<HandoffResult> {
+    return { disposition: (await this.match(email)).disposition };
+  }
+
+  async match(email: ProcessedEmail): Promise<MatchResult> {
+    const plan = planMatching(email);
+    if (plan.action === 'skip') return { disposition: plan.disposition };
+    const merchant = plan.recipients.length > 0 ? await this.merchantOf(plan.recipients) : null;
+    if (!merchant) {
+      await this.quarantine.quarantine(email.email_id, plan.recipients);
+      return { disposition: 'quarantined' };
+    }
+    const payment = await this.record(merchant, plan.transfer);
+    const matched = {
+      disposition: payment.status === 'CONFIRMED' ? ('confirmed' as const) : ('manual_review' as const),
+      merchant_id: merchant.merchant_id,
+      payment_id: payment.id,
+    };
+    await this.quarantine.release(email.email_id, matched);
+    return matched;
+  }
+
+  /** The first address (in the order given) that is a merchant's deposit address, and that merchant. */
+  private async merchantOf(addresses: string[]): Promise<MerchantByDepositAddressReply | null> {
+    try {
+      return await this.bus.request('identity.merchant-by-deposit-address.v1', { addresses }, { timeoutMs: BUS_TIMEOUT_MS });
+    } catch (error) {
+      if (error instanceof DomainError && error.code === ErrorCode.NotFound) return null;
+      throw error;
+    }
+  }
+
+  /** The deposit address that routed the notice goes with the evidence: the policy compares it with the signed recipient. */
+  private record(merchant: MerchantByDepositAddressReply, transfer: TransferDraft): Promise<PaymentView> {
+    return this.bus.request(
+      'payments.record-transfer.v1',
+      { ...transfer, merchant_id: merchant.merchant_id, livemode: true, evidence: { ...transfer.evidence, deposit_address: merchant.address } },
+      { timeoutMs: BUS_TIMEOUT_MS },
+    );
+  }
+}

@@ -1,0 +1,223 @@
+import { join } from 'node:path';
+import { SERVICE_NAMES, type ServiceName } from '@pp/contracts';
+import { DATABASE_SERVICES, deployNatsServerConfig, OWNER_ROLE, serviceRole } from '@pp/platform';
+import { cnpgSchemaErrors } from './testing/cnpg-schema';
+import { k8sDir, type Manifest, renderKustomization, secretTemplates, validateKubernetes } from './testing/manifests';
+
+/* Every overlay rendered by kustomize and checked against the Kubernetes API schemas, then read for the
+   production shape docs/OPERATIONS.md promises. No cluster is needed. */
+
+const WEB_APPS: ServiceName[] = ['gateway', 'checkout', 'dashboard'];
+const AUTOSCALED: ServiceName[] = ['gateway', 'webhooks', 'ingest'];
+const REDIS_USERS: ServiceName[] = ['gateway', 'sessions', 'webhooks', 'dashboard'];
+const CUSTOM_KINDS = ['postgresql.cnpg.io/v1 Cluster', 'postgresql.cnpg.io/v1 ScheduledBackup'];
+
+const OVERLAYS = ['dev', 'prod', 'prod-restore'] as const;
+const rendered = Object.fromEntries(OVERLAYS.map((overlay) => [overlay, renderKustomization(join(k8sDir, 'overlays', overlay))])) as Record<(typeof OVERLAYS)[number], Manifest[]>;
+
+const find = (documents: Manifest[], kind: string, name: string) => documents.find((doc) => doc.kind === kind && doc.metadata.name === name);
+const workloads = (documents: Manifest[]) => documents.filter((doc) => ['Deployment', 'StatefulSet', 'Job'].includes(doc.kind));
+const labelsMatch = (selector: Manifest, labels: Record<string, string>): boolean =>
+  Object.entries(selector.matchLabels ?? {}).every(([key, value]) => labels[key] === value) &&
+  (selector.matchExpressions ?? []).every((expression: { key: string; operator: string; values: string[] }) => {
+    if (expression.operator === 'In') return expression.values.includes(labels[expression.key]);
+    throw new Error(`selector operator ${expression.operator} is not read by this spec`);
+  });
+
+/** What a pod's NetworkPolicies let it reach: a name for each kind of peer (egress), per port. */
+function egressOf(documents: Manifest[], labels: Record<string, string>): string[] {
+  const peers = new Set<string>();
+  for (const policy of documents.filter((doc) => doc.kind === 'NetworkPolicy' && labelsMatch(doc.spec.podSelector, labels))) {
+    for (const rule of policy.spec.egress ?? []) {
+      const ports = (rule.ports ?? [{}]).map((port: { port?: number | string }) => port.port ?? 'any').join(',');
+      for (const peer of rule.to ?? [{ anywhere: true }]) {
+        const name =
+          peer.anywhere ? 'anywhere'
+          : peer.ipBlock ? `internet(${peer.ipBlock.cidr} except private)`
+          : peer.namespaceSelector ? `${peer.namespaceSelector.matchLabels['kubernetes.io/metadata.name']}/${Object.values(peer.podSelector?.matchLabels ?? {}).join()}`
+          : Object.values(peer.podSelector.matchLabels).join();
+        peers.add(`${name}:${ports}`);
+      }
+    }
+  }
+  return [...peers].sort();
+}
+
+/** The pods that some NetworkPolicy lets anything outside the namespace reach (a rule with no `from`). */
+function openToOutside(documents: Manifest[]): string[] {
+  const apps = new Set<string>();
+  for (const policy of documents.filter((doc) => doc.kind === 'NetworkPolicy')) {
+    if (!(policy.spec.ingress ?? []).some((rule: Manifest) => !rule.from)) continue;
+    for (const expression of policy.spec.podSelector.matchExpressions ?? []) for (const value of expression.values) apps.add(value);
+    if (policy.spec.podSelector.matchLabels?.app) apps.add(policy.spec.podSelector.matchLabels.app);
+  }
+  return [...apps].sort();
+}
+
+describe.each(OVERLAYS)('deploy/k8s/overlays/%s', (overlay) => {
+  const documents = rendered[overlay];
+
+  it('validates every rendered manifest against the Kubernetes API schemas, and the CloudNativePG objects against theirs', () => {
+    const verdicts = validateKubernetes(documents);
+    expect(verdicts).toHaveLength(documents.length);
+    expect(verdicts.filter((verdict) => verdict.errors)).toEqual([]);
+    const custom = verdicts.filter((verdict) => verdict.unknown).map((verdict) => `${verdict.apiVersion} ${verdict.kind}`);
+    expect(custom.every((kind) => CUSTOM_KINDS.includes(kind))).toBe(true);
+    for (const document of documents.filter((doc) => doc.apiVersion === 'postgresql.cnpg.io/v1')) expect(cnpgSchemaErrors(document)).toEqual([]);
+  });
+
+  it('commits no Secret: every Secret and key the pods read is in the documented template', () => {
+    expect(documents.filter((doc) => doc.kind === 'Secret')).toEqual([]);
+    const templates = new Map(secretTemplates().map((secret) => [secret.metadata.name as string, Object.keys(secret.stringData)]));
+    const text = JSON.stringify(documents);
+    for (const [, name, key] of text.matchAll(/"(?:secretKeyRef|accessKeyId|secretAccessKey)":\{"name":"([^"]+)","key":"([^"]+)"\}/g)) expect(templates.get(name)).toContain(key);
+    for (const [, name] of text.matchAll(/"(?:secretRef|secret|passwordSecret)":\{"name":"([^"]+)"\}/g)) expect(templates.has(name)).toBe(true);
+    for (const [, name] of text.matchAll(/"secretName":"([^"]+)"/g)) expect(templates.has(name)).toBe(true);
+  });
+
+  it('runs every container as non-root on a read-only root filesystem, with no capability and the runtime default seccomp profile', () => {
+    expect(workloads(documents).length).toBeGreaterThanOrEqual(SERVICE_NAMES.length + 3);
+    for (const workload of workloads(documents)) {
+      const pod = workload.spec.template.spec;
+      expect([workload.metadata.name, pod.securityContext]).toEqual([workload.metadata.name, expect.objectContaining({ runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } })]);
+      expect(pod.securityContext.runAsUser).toBeGreaterThan(0);
+      expect(pod.automountServiceAccountToken).toBe(false);
+      for (const container of pod.containers) {
+        expect([workload.metadata.name, container.securityContext]).toEqual([
+          workload.metadata.name,
+          expect.objectContaining({ allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } }),
+        ]);
+      }
+    }
+    expect(find(documents, 'Namespace', 'interac-checkout')?.metadata.labels['pod-security.kubernetes.io/enforce']).toBe('restricted');
+  });
+
+  it.each(SERVICE_NAMES)('gives %s probes, requests and limits, a PodDisruptionBudget, and an autoscaler only where it scales by load', (name) => {
+    const deployment = find(documents, 'Deployment', name);
+    const [container] = deployment?.spec.template.spec.containers ?? [];
+    for (const probe of ['startupProbe', 'readinessProbe', 'livenessProbe']) expect(container[probe]).toBeDefined();
+    expect(Object.keys(container.resources.requests).sort()).toEqual(['cpu', 'memory']);
+    expect(Object.keys(container.resources.limits).sort()).toEqual(['cpu', 'memory']);
+    const budgets = documents.filter((doc) => doc.kind === 'PodDisruptionBudget' && labelsMatch(doc.spec.selector, deployment?.spec.template.metadata.labels));
+    expect(budgets).toHaveLength(1);
+    expect(budgets[0].spec.maxUnavailable).toBe(1);
+    const autoscaler = documents.find((doc) => doc.kind === 'HorizontalPodAutoscaler' && doc.spec.scaleTargetRef.name === name);
+    if (AUTOSCALED.includes(name)) {
+      expect(autoscaler?.spec.scaleTargetRef).toEqual({ apiVersion: 'apps/v1', kind: 'Deployment', name });
+      expect(autoscaler?.spec.minReplicas).toBeLessThanOrEqual(autoscaler?.spec.maxReplicas);
+      // The autoscaler owns the count; a replicas field would reset it on every apply.
+      expect(deployment?.spec.replicas).toBeUndefined();
+    } else {
+      expect(autoscaler).toBeUndefined();
+      expect(deployment?.spec.replicas).toBeGreaterThanOrEqual(1);
+    }
+  });
+
+  it('lets only the web apps take traffic from outside, behind a default deny of everything', () => {
+    const deny = find(documents, 'NetworkPolicy', 'default-deny');
+    expect(deny?.spec).toEqual({ podSelector: {}, policyTypes: ['Ingress', 'Egress'] });
+    expect(openToOutside(documents)).toEqual([...WEB_APPS].sort());
+    // A mail relay run beside the services (app: mail-pipeline) reaches the bus and nothing else.
+    expect(egressOf(documents, { app: 'mail-pipeline' })).toEqual(['kube-system/kube-dns:53,53', 'nats:4222']);
+  });
+
+  it.each(SERVICE_NAMES)('lets %s reach only DNS, NATS and the Postgres and Redis it uses', (name) => {
+    const expected = ['kube-system/kube-dns:53,53', 'nats:4222'];
+    if (DATABASE_SERVICES.includes(name as (typeof DATABASE_SERVICES)[number])) expected.push('postgres:5432');
+    if (REDIS_USERS.includes(name)) expected.push('redis:6379');
+    // The two reaches beyond the data stores: the checkout page asks the gateway; webhooks go to merchants.
+    if (name === 'checkout') expected.push('gateway:3000');
+    if (name === 'webhooks') expected.push('internet(0.0.0.0/0 except private):any');
+    expect(egressOf(documents, { app: name })).toEqual(expected.sort());
+    // NATS takes its clients from the same pods it lets in.
+    const natsClients = find(documents, 'NetworkPolicy', 'nats')?.spec.ingress[0].from[0].podSelector.matchExpressions[0].values;
+    expect(natsClients).toContain(name);
+    const internet = find(documents, 'NetworkPolicy', 'webhooks-to-internet')?.spec.egress[0].to[0].ipBlock.except;
+    expect(internet).toEqual(expect.arrayContaining(['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '169.254.0.0/16']));
+  });
+
+  it('runs the migrate Job as the owner role against the Postgres primary, and nothing else as the owner', () => {
+    const job = find(documents, 'Job', 'migrate');
+    const [container] = job?.spec.template.spec.containers ?? [];
+    expect(container.command).toEqual(['node', 'dist/libs/platform/src/database/migrate-all.js']);
+    expect(container.env).toContainEqual({ name: 'DATABASE_ROLE', valueFrom: { secretKeyRef: { name: 'postgres-owner', key: 'username' } } });
+    expect(container.env).toContainEqual({ name: 'MIGRATION_DATABASE_URL', value: 'postgres://$(DATABASE_ROLE):$(DATABASE_PASSWORD)@postgres-rw:5432/pp' });
+    expect(egressOf(documents, { app: 'migrate' })).toEqual(['kube-system/kube-dns:53,53', 'postgres:5432']);
+    const ownerReaders = workloads(documents).filter((workload) => JSON.stringify(workload).includes('"postgres-owner"'));
+    expect(ownerReaders.map((workload) => workload.metadata.name)).toEqual(['migrate']);
+  });
+
+  it('runs Postgres as a CloudNativePG Cluster owned by the owner role, with one login role per database service and nothing more', () => {
+    const cluster = find(documents, 'Cluster', 'postgres');
+    // A new cluster starts empty; the restore overlay's from the archive the prod cluster writes, into a new one.
+    const bootstrap = overlay === 'prod-restore' ? cluster?.spec.bootstrap.recovery : cluster?.spec.bootstrap.initdb;
+    expect(Object.keys(cluster?.spec.bootstrap)).toEqual([overlay === 'prod-restore' ? 'recovery' : 'initdb']);
+    expect(bootstrap).toEqual(expect.objectContaining({ database: 'pp', owner: OWNER_ROLE, secret: { name: 'postgres-owner' } }));
+    if (overlay === 'prod-restore') {
+      const source = cluster?.spec.externalClusters.find((external: Manifest) => external.name === bootstrap.source).barmanObjectStore;
+      const prodArchive = find(rendered.prod, 'Cluster', 'postgres')?.spec.backup.barmanObjectStore;
+      expect(source.destinationPath).toBe(prodArchive.destinationPath);
+      expect(source.serverName ?? 'postgres').toBe(prodArchive.serverName ?? 'postgres');
+      expect(cluster?.spec.backup.barmanObjectStore.serverName).not.toBe(source.serverName ?? 'postgres');
+    }
+    expect(cluster?.spec.managed.roles.map((role: Manifest) => [role.name, role.passwordSecret.name])).toEqual(
+      DATABASE_SERVICES.map((name) => [serviceRole(name), `postgres-${name}`]),
+    );
+    for (const role of cluster?.spec.managed.roles ?? []) {
+      expect(role).toEqual(expect.objectContaining({ login: true, superuser: false, createdb: false, createrole: false, replication: false, bypassrls: false }));
+    }
+    if (overlay !== 'dev') {
+      expect(cluster?.spec.instances).toBe(3);
+      expect(cluster?.spec.backup.barmanObjectStore.destinationPath).toMatch(/^s3:\/\//);
+      expect(find(documents, 'ScheduledBackup', 'postgres-nightly')?.spec.cluster).toEqual({ name: 'postgres' });
+    }
+  });
+
+  it('runs NATS as a three-node JetStream cluster with the permissions generated from the subject registry', () => {
+    const nats = find(documents, 'StatefulSet', 'nats');
+    expect(nats?.spec.replicas).toBe(3);
+    const [container] = nats?.spec.template.spec.containers ?? [];
+    expect(container.args).toEqual(['-js', '-c', '/etc/nats/nats-cluster.conf']);
+    expect(container.envFrom).toEqual([{ secretRef: { name: 'nats-server-passwords' } }]);
+    const configName = nats?.spec.template.spec.volumes.find((volume: Manifest) => volume.name === 'config').configMap.name;
+    const config = find(documents, 'ConfigMap', configName);
+    expect(config?.data['nats-server.conf']).toBe(deployNatsServerConfig());
+    const cluster = config?.data['nats-cluster.conf'] as string;
+    expect(cluster).toContain('include ./nats-server.conf');
+    const routes = [...cluster.matchAll(/"nats-route:\/\/([a-z0-9-]+)\.([a-z-]+):6222"/g)].map((match) => [match[1], match[2]]);
+    expect(routes).toEqual([0, 1, 2].map((ordinal) => [`nats-${ordinal}`, nats?.spec.serviceName]));
+    expect(find(documents, 'Service', nats?.spec.serviceName)?.spec.clusterIP).toBe('None');
+    expect(find(documents, 'PodDisruptionBudget', 'nats')?.spec.maxUnavailable).toBe(1);
+    expect(find(documents, 'Service', 'nats')?.spec.type).toBe('ClusterIP');
+  });
+
+  it('runs Redis with an append-only file, without eviction, and with no access but PING without a password', () => {
+    const redis = find(documents, 'StatefulSet', 'redis');
+    const [container] = redis?.spec.template.spec.containers ?? [];
+    expect(container.args).toEqual(expect.arrayContaining(['--appendonly', 'yes', '--maxmemory-policy', 'noeviction', '--aclfile', '/etc/redis/users.acl']));
+    expect(redis?.spec.template.spec.volumes).toContainEqual({ name: 'acl', secret: { secretName: 'redis-acl' } });
+    const acl = secretTemplates().find((secret) => secret.metadata.name === 'redis-acl')?.stringData['users.acl'] as string;
+    expect(acl.split('\n')[0]).toBe('user default on nopass -@all +ping');
+  });
+
+  it('runs images the overlay names: dev tags, prod (and its restore) versions from a registry', () => {
+    const images = workloads(documents)
+      .filter((workload) => workload.metadata.name !== 'nats' && workload.metadata.name !== 'redis')
+      .map((workload) => workload.spec.template.spec.containers[0].image as string);
+    expect(images.length).toBe(SERVICE_NAMES.length + 1);
+    for (const image of images) expect(image).toMatch(overlay !== 'dev' ? /^[a-z0-9.-]+\/interac-checkout\/[a-z]+:\d+\.\d+\.\d+$/ : /^interac-checkout\/[a-z]+:dev$/);
+  });
+});
+
+describe('deploy/k8s/secrets.template.yaml', () => {
+  it('is a set of valid Secrets holding placeholders only', () => {
+    const templates = secretTemplates();
+    expect(validateKubernetes(templates).filter((verdict) => verdict.errors || verdict.unknown)).toEqual([]);
+    for (const secret of templates) {
+      for (const [key, value] of Object.entries(secret.stringData as Record<string, string>)) {
+        if (key === 'username') continue;
+        expect([secret.metadata.name, key, value]).toEqual([secret.metadata.name, key, expect.stringContaining('CHANGE_ME')]);
+      }
+    }
+  });
+});

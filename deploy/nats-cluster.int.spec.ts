@@ -1,0 +1,106 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BUS_IDENTITIES } from '@pp/contracts';
+import { natsConnectionOptions, passwordVariable } from '@pp/platform';
+import { waitFor } from '@pp/testing';
+import { connect, type NatsConnection, StorageType } from 'nats';
+import { k8sDir } from './testing/manifests';
+
+/*
+ * The Kubernetes NATS configuration run for real: three servers, each started with
+ * deploy/k8s/base/nats-cluster.conf (which includes the generated nats-server.conf) the way the
+ * StatefulSet starts them, on loopback. Only what cannot exist here is rewritten: the ports (one host,
+ * three servers), the store directory, and the routes' host names (nats-<n>.nats-cluster → 127.0.0.1).
+ */
+
+const SERVERS = 3;
+const natsBinary = ['/usr/sbin/nats-server', '/usr/bin/nats-server', '/usr/local/bin/nats-server'].find((path) => existsSync(path)) ?? 'nats-server';
+
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+
+describe('the Kubernetes NATS cluster configuration', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pp-nats-cluster-'));
+  const passwords = Object.fromEntries(BUS_IDENTITIES.map((identity) => [identity, `p${randomBytes(24).toString('hex')}`]));
+  const servers: ChildProcess[] = [];
+  let clientPorts: number[] = [];
+  let monitorPorts: number[] = [];
+  let ledger: NatsConnection | undefined;
+
+  beforeAll(async () => {
+    clientPorts = await Promise.all(Array.from({ length: SERVERS }, freePort));
+    monitorPorts = await Promise.all(Array.from({ length: SERVERS }, freePort));
+    const routePorts = await Promise.all(Array.from({ length: SERVERS }, freePort));
+    const generated = readFileSync(join(k8sDir, 'base', 'nats-server.conf'), 'utf8');
+    const cluster = readFileSync(join(k8sDir, 'base', 'nats-cluster.conf'), 'utf8');
+    for (let ordinal = 0; ordinal < SERVERS; ordinal += 1) {
+      const home = join(dir, `nats-${ordinal}`);
+      mkdirSync(home);
+      const local = (text: string, from: string, to: string) => {
+        if (!text.includes(from)) throw new Error(`the config no longer contains ${from}: update this spec`);
+        return text.replace(from, to);
+      };
+      let server = local(generated, 'listen: "0.0.0.0:4222"', `listen: "127.0.0.1:${clientPorts[ordinal]}"`);
+      server = local(server, 'http: 8222', `http: "127.0.0.1:${monitorPorts[ordinal]}"`);
+      server = local(server, 'store_dir: "/data"', `store_dir: "${join(home, 'data')}"`);
+      let routes = local(cluster, 'listen: "0.0.0.0:6222"', `listen: "127.0.0.1:${routePorts[ordinal]}"`);
+      routes = routes.replace(/nats-route:\/\/nats-(\d)\.nats-cluster:6222/g, (_match, peer: string) => `nats-route://127.0.0.1:${routePorts[Number(peer)]}`);
+      writeFileSync(join(home, 'nats-server.conf'), server);
+      writeFileSync(join(home, 'nats-cluster.conf'), routes);
+      const env = { PATH: process.env.PATH ?? '', POD_NAME: `nats-${ordinal}`, ...Object.fromEntries(BUS_IDENTITIES.map((identity) => [passwordVariable(identity), passwords[identity]])) };
+      // The StatefulSet's arguments (deploy/k8s/base/nats.yaml).
+      servers.push(spawn(natsBinary, ['-js', '-c', join(home, 'nats-cluster.conf')], { env, stdio: 'ignore' }));
+    }
+  });
+
+  afterAll(async () => {
+    await ledger?.close();
+    for (const server of servers) server.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('forms one JetStream cluster of three named servers that elects a leader', async () => {
+    type Meta = { name: string; leader?: string; cluster_size?: number };
+    const metaOf = async (port: number) => ((await (await fetch(`http://127.0.0.1:${port}/jsz`)).json()) as { meta_cluster?: Meta }).meta_cluster;
+    // Every server sees a cluster of three and names the same leader.
+    const metas = await waitFor(
+      'all three servers to agree on a JetStream meta leader',
+      async () => {
+        const seen = await Promise.all(monitorPorts.map(metaOf));
+        const agreed = seen.every((meta) => meta?.leader && meta.leader === seen[0]?.leader && meta.cluster_size === SERVERS);
+        return agreed ? (seen as Meta[]) : undefined;
+      },
+      { timeoutMs: 30_000, intervalMs: 200 },
+    );
+    expect(metas.map((meta) => meta.name)).toEqual(['pp', 'pp', 'pp']);
+    expect(['nats-0', 'nats-1', 'nats-2']).toContain(metas[0].leader);
+    const varz = (await (await fetch(`http://127.0.0.1:${monitorPorts[1]}/varz`)).json()) as { server_name: string };
+    expect(varz.server_name).toBe('nats-1');
+  });
+
+  it('keeps the generated identities: the ledger creates its event stream with three replicas, and nobody connects without a password', async () => {
+    // As the ledger connects (its own user and inbox prefix), to the server that is not the first.
+    ledger = await connect(natsConnectionOptions(`nats://ledger:${passwords.ledger}@127.0.0.1:${clientPorts[2]}`, 'ledger'));
+    const jsm = await ledger.jetstreamManager();
+    const stream = await waitFor(
+      'the three-replica stream',
+      () => jsm.streams.add({ name: 'LEDGER_EVENTS', subjects: ['ledger.events.>'], num_replicas: 3, storage: StorageType.File }).catch(() => undefined),
+      { timeoutMs: 30_000, intervalMs: 500 },
+    );
+    expect(stream.config.num_replicas).toBe(3);
+    expect(stream.cluster?.replicas).toHaveLength(SERVERS - 1);
+    await expect(connect({ servers: `127.0.0.1:${clientPorts[0]}`, reconnect: false })).rejects.toThrow(/Authorization/i);
+    await expect(connect({ servers: `127.0.0.1:${clientPorts[1]}`, user: 'ledger', pass: 'wrong', reconnect: false })).rejects.toThrow(/Authorization/i);
+  });
+});

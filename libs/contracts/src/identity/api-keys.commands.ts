@@ -1,0 +1,51 @@
+import { ArrayMaxSize, IsArray, IsIn, IsISO8601, IsOptional, IsString, Matches } from 'class-validator';
+import { MerchantScope } from '../merchant-scope';
+
+export const API_KEY_TYPES = ['secret', 'restricted', 'publishable'] as const;
+export type ApiKeyType = (typeof API_KEY_TYPES)[number];
+
+/** A key as the dashboard lists it: never the key itself, only its prefix and last characters. */
+export interface MerchantApiKeyView {
+  id: string;
+  merchant_id: string;
+  type: ApiKeyType;
+  livemode: boolean;
+  redacted: string;
+  scopes: string[];
+  rate_limit_per_second: number | null;
+  expires_at: string | null;
+  revoked_at: string | null;
+  created_at: string;
+}
+
+/** At creation: the only time the key itself is shown. */
+export interface IssuedMerchantApiKeyView extends MerchantApiKeyView {
+  key: string;
+}
+
+/** `identity.api-keys.list.v1`: the merchant's keys of one mode, revoked ones included. */
+export class ListApiKeysQuery extends MerchantScope {}
+
+/** `identity.api-keys.create.v1`: a key the merchant creates on the dashboard's Developers page. */
+export class CreateApiKeyCommand extends MerchantScope {
+  @IsIn(API_KEY_TYPES, { message: `type must be one of ${API_KEY_TYPES.join(', ')}` })
+  type!: ApiKeyType;
+
+  /** Restricted keys only (checked by the gateway against its scopes). */
+  @IsOptional()
+  @IsArray({ message: 'scopes must be an array' })
+  @ArrayMaxSize(20)
+  @IsString({ each: true, message: 'scopes must be strings' })
+  scopes?: string[];
+
+  @IsOptional()
+  @IsISO8601({ strict: true }, { message: 'expires_at must be an ISO 8601 date-time' })
+  expires_at?: string;
+}
+
+/** `identity.api-keys.revoke.v1`. */
+export class RevokeApiKeyCommand extends MerchantScope {
+  @IsString()
+  @Matches(/^key_[a-z0-9]{1,64}$/, { message: 'key_id must look like key_…' })
+  key_id!: string;
+}

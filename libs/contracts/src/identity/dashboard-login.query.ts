@@ -1,0 +1,48 @@
+import { IsString, Length, MaxLength } from 'class-validator';
+
+/**
+ * Roles of a merchant's dashboard users (docs/ARCHITECTURE.md "Dashboard"):
+ * owner (everything, and the team), administrator (refunds, manual
+ * verification, keys, webhooks), developer (keys, webhooks, simulate,
+ * events; no money actions), viewer (read only). Wire values: do not rename.
+ */
+export const DASHBOARD_ROLES = ['owner', 'administrator', 'developer', 'viewer'] as const;
+export type DashboardRole = (typeof DASHBOARD_ROLES)[number];
+
+/** Platform operators sign in on the same page; they belong to no merchant. */
+export const PLATFORM_ADMIN_ROLE = 'platform_admin';
+export type DashboardPrincipalRole = DashboardRole | typeof PLATFORM_ADMIN_ROLE;
+
+/** `identity.dashboard-login.v1`: checks a sign-in against the gateway's users and platform admins. */
+export class DashboardLoginQuery {
+  @IsString()
+  @Length(1, 254)
+  email!: string;
+
+  @IsString()
+  @MaxLength(256)
+  password!: string;
+}
+
+/** Who signed in: `merchant_id` only for merchant users. */
+export interface DashboardPrincipal {
+  id: string;
+  email: string;
+  role: DashboardPrincipalRole;
+  merchant_id?: string;
+}
+
+/** `identity.dashboard-password.v1`: a signed-in user changes their own password (the current one is checked again). */
+export class ChangeDashboardPasswordCommand {
+  @IsString()
+  @Length(1, 64)
+  user_id!: string;
+
+  @IsString()
+  @MaxLength(256)
+  current_password!: string;
+
+  @IsString({ message: 'new_password must be a string' })
+  @Length(12, 256, { message: 'new_password must be 12 to 256 characters' })
+  new_password!: string;
+}

@@ -1,0 +1,41 @@
+import type { ArgumentMetadata, PipeTransform } from '@nestjs/common';
+import { DomainError, ErrorCode } from '@pp/contracts';
+import { plainToInstance } from 'class-transformer';
+import { type ValidationError, validateSync } from 'class-validator';
+
+/** What `@Payload()` may be typed with that has no class to validate against (Handles refuses them for requests). */
+const UNVALIDATED_TYPES: readonly unknown[] = [String, Boolean, Number, Array, Object, Buffer, Date];
+
+/**
+ * Validates each bus request against its request class (whitelisting unknown
+ * properties away) and hands the handler the class instance: what Nest's
+ * ValidationPipe({ whitelist: true, transform: true }) did, with its message,
+ * but synchronously. Nest's pipe validates through class-validator's
+ * promise-based path and several generic steps per call, which cost twice as
+ * much CPU as the validation itself on every internal hop (README, Performance).
+ */
+export class BusValidationPipe implements PipeTransform {
+  transform(value: unknown, metadata: ArgumentMetadata): unknown {
+    const type = metadata.metatype;
+    if (metadata.type !== 'body' || !type || UNVALIDATED_TYPES.includes(type)) return value;
+    stripProtoKeys(value);
+    const instance = plainToInstance(type, value ?? {}) as object;
+    const errors = validateSync(instance, { whitelist: true });
+    if (errors.length > 0) throw new DomainError(ErrorCode.ValidationFailed, `Validation failed: ${describe(errors)}`);
+    return instance;
+  }
+}
+
+const describe = (errors: ValidationError[]): string =>
+  errors.flatMap((error) => Object.values(error.constraints ?? { [error.property]: `${error.property} is invalid` })).join('; ');
+
+/** `__proto__` keys of parsed JSON are own properties; class-transformer would copy them onto the prototype chain. */
+function stripProtoKeys(value: unknown): void {
+  if (value === null || typeof value !== 'object' || ArrayBuffer.isView(value)) return;
+  if (Array.isArray(value)) {
+    for (const item of value) stripProtoKeys(item);
+    return;
+  }
+  delete (value as Record<string, unknown>).__proto__;
+  for (const key of Object.keys(value)) stripProtoKeys((value as Record<string, unknown>)[key]);
+}

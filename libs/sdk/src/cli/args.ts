@@ -1,0 +1,81 @@
+/** A command line split into positionals and `--name value` / `--name=value` options. */
+export interface ParsedArgs {
+  positionals: string[];
+  options: Map<string, string | true>;
+}
+
+/** Options that take no value. */
+const FLAGS = new Set(['json', 'print-secret', 'help', 'no-color']);
+
+export function parseArgs(argv: readonly string[]): ParsedArgs {
+  const positionals: string[] = [];
+  const options = new Map<string, string | true>();
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--') {
+      positionals.push(...argv.slice(i + 1));
+      break;
+    }
+    if (!arg.startsWith('--')) {
+      positionals.push(arg);
+      continue;
+    }
+    const [name, inline] = splitOnce(arg.slice(2), '=');
+    if (inline !== undefined) options.set(name, inline);
+    else if (FLAGS.has(name)) options.set(name, true);
+    else {
+      const value = argv[i + 1];
+      if (value === undefined || value.startsWith('--')) throw new UsageError(`--${name} needs a value`);
+      options.set(name, value);
+      i++;
+    }
+  }
+  return { positionals, options };
+}
+
+/** A mistake in how the command was called: printed with the usage, exit status 2. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+export function stringOption(args: ParsedArgs, name: string): string | undefined {
+  const value = args.options.get(name);
+  if (value === true) throw new UsageError(`--${name} needs a value`);
+  return value;
+}
+
+export function integerOption(args: ParsedArgs, name: string): number | undefined {
+  const value = stringOption(args, name);
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value)) throw new UsageError(`--${name} must be a whole number (got ${value})`);
+  return Number(value);
+}
+
+/** `--metadata key=value,key2=value2` or `--metadata '{"key":"value"}'`. */
+export function metadataOption(args: ParsedArgs): Record<string, string> | undefined {
+  const value = stringOption(args, 'metadata');
+  if (value === undefined) return undefined;
+  if (value.trim().startsWith('{')) {
+    const parsed: unknown = JSON.parse(value);
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new UsageError('--metadata JSON must be an object');
+    return parsed as Record<string, string>;
+  }
+  return Object.fromEntries(
+    value.split(',').map((pair) => {
+      const [key, val] = splitOnce(pair, '=');
+      if (!key || val === undefined) throw new UsageError(`--metadata entries look like key=value (got ${pair})`);
+      return [key.trim(), val];
+    }),
+  );
+}
+
+export const listOption = (args: ParsedArgs, name: string): string[] | undefined =>
+  stringOption(args, name)
+    ?.split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+
+function splitOnce(text: string, separator: string): [string, string | undefined] {
+  const at = text.indexOf(separator);
+  return at < 0 ? [text, undefined] : [text.slice(0, at), text.slice(at + 1)];
+}

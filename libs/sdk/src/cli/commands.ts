@@ -1,0 +1,204 @@
+import { CheckoutClient } from '../client';
+import { ApiError } from '../errors';
+import { EVENT_TYPES, type Event, type EventType, type PaymentStatus } from '../types';
+import { integerOption, listOption, metadataOption, type ParsedArgs, stringOption, UsageError } from './args';
+import { configPath, isTestKey, resolveCredentials, writeConfig } from './config';
+import { FROM_START, followEvents } from './event-follower';
+import { forwardingSecret, listen, listenStatePath } from './listen';
+import { type Output, printRecord, printRows } from './output';
+import { trigger, TRIGGERABLE } from './trigger';
+
+export interface CommandContext {
+  args: ParsedArgs;
+  env: NodeJS.ProcessEnv;
+  output: Output;
+  /** Aborted on Ctrl-C, for the long-running commands. */
+  signal: AbortSignal;
+}
+
+interface Command {
+  usage: string;
+  run(context: CommandContext): Promise<void>;
+}
+
+const DEFAULT_SHOWN = 10;
+
+const clientFor = (context: CommandContext) => new CheckoutClient(resolveCredentials(context.args, context.env));
+
+function positional(context: CommandContext, index: number, what: string): string {
+  const value = context.args.positionals[index];
+  if (!value) throw new UsageError(`Missing ${what}`);
+  return value;
+}
+
+function requireTestKey(context: CommandContext, command: string): { apiKey: string; apiBase: string } {
+  const credentials = resolveCredentials(context.args, context.env);
+  if (!isTestKey(credentials.apiKey)) throw new UsageError(`${command} works in test mode only: use a pp_live_test_ key`);
+  return credentials;
+}
+
+function eventTypeOption(value: string | undefined): EventType | undefined {
+  if (value === undefined) return undefined;
+  if (!(EVENT_TYPES as readonly string[]).includes(value)) throw new UsageError(`Unknown event type ${value}; one of: ${EVENT_TYPES.join(', ')}`);
+  return value as EventType;
+}
+
+/** An event as a table row: the data fields merchants look for. */
+const eventRow = (event: Event) => ({ id: event.id, type: event.type, created_at: event.created_at, reference: event.data.reference, amount: event.data.amount, status: event.data.status });
+
+const pageLimit = (shown: number) => Math.min(Math.max(shown, 1), 50);
+
+export const COMMANDS: Record<string, Command> = {
+  login: {
+    usage: 'login --key <secret key> [--api-base <url>]   save the key (and gateway) for later commands',
+    async run(context) {
+      const key = stringOption(context.args, 'key');
+      if (!key || !/^pp_(live_test_|live_|rk_)/.test(key)) throw new UsageError('login needs --key with a secret key (pp_live_test_…, pp_live_… or pp_rk_…)');
+      const apiBase = stringOption(context.args, 'api-base');
+      const path = writeConfig(context.env, { api_key: key, ...(apiBase ? { api_base: apiBase } : {}) });
+      printRecord(context.output, { saved: path, mode: isTestKey(key) ? 'test' : 'live' });
+    },
+  },
+
+  'sessions create': {
+    usage: 'sessions create --amount <cents> [--reference <text>] [--success-url <url>] [--cancel-url <url>] [--metadata k=v,...]',
+    async run(context) {
+      const amount = integerOption(context.args, 'amount');
+      if (amount === undefined) throw new UsageError('sessions create needs --amount <cents>');
+      const metadata = metadataOption(context.args);
+      const session = await clientFor(context).checkoutSessions.create({
+        amount,
+        currency: 'cad',
+        reference: stringOption(context.args, 'reference') ?? `cli-${Date.now()}`,
+        success_url: stringOption(context.args, 'success-url') ?? 'http://localhost/success',
+        cancel_url: stringOption(context.args, 'cancel-url') ?? 'http://localhost/cancel',
+        ...(metadata ? { metadata } : {}),
+      });
+      printRecord(context.output, session);
+    },
+  },
+
+  'sessions get': {
+    usage: 'sessions get <session id>',
+    async run(context) {
+      printRecord(context.output, await clientFor(context).checkoutSessions.retrieve(positional(context, 2, 'session id')));
+    },
+  },
+
+  'payments list': {
+    usage: 'payments list [--status <STATUS>] [--reference <text>] [--limit <n>]',
+    async run(context) {
+      const shown = integerOption(context.args, 'limit') ?? DEFAULT_SHOWN;
+      const payments = await clientFor(context)
+        .payments.list({
+          limit: pageLimit(shown),
+          status: stringOption(context.args, 'status') as PaymentStatus | undefined,
+          reference: stringOption(context.args, 'reference'),
+        })
+        .toArray(shown);
+      printRows(context.output, payments, ['id', 'status', 'amount', 'sender_name', 'session_id', 'created_at']);
+    },
+  },
+
+  'events list': {
+    usage: 'events list [--type <event type>] [--limit <n>]',
+    async run(context) {
+      const shown = integerOption(context.args, 'limit') ?? DEFAULT_SHOWN;
+      const events = await clientFor(context)
+        .events.list({ limit: pageLimit(shown), type: eventTypeOption(stringOption(context.args, 'type')) })
+        .toArray(shown);
+      if (context.output.json) printRows(context.output, events, []);
+      else printRows(context.output, events.map(eventRow), ['id', 'type', 'reference', 'amount', 'status', 'created_at']);
+    },
+  },
+
+  'events get': {
+    usage: 'events get <evt_id>',
+    async run(context) {
+      const event = await clientFor(context).events.retrieve(positional(context, 2, 'event id'));
+      if (context.output.json) return printRecord(context.output, event);
+      const { deliveries, ...rest } = event;
+      printRecord(context.output, rest);
+      context.output.out('');
+      printRows(context.output, deliveries, ['webhook_id', 'attempt', 'delivery_status', 'http_status', 'latency_ms', 'url', 'created_at']);
+    },
+  },
+
+  'events resend': {
+    usage: 'events resend <evt_id> [--endpoint <wh_id>]',
+    async run(context) {
+      const endpoint = stringOption(context.args, 'endpoint');
+      const result = await clientFor(context).events.resend(positional(context, 2, 'event id'), endpoint ? { endpoint_id: endpoint } : {});
+      printRecord(context.output, result);
+    },
+  },
+
+  'events tail': {
+    usage: 'events tail [--since <evt_id|start>]   print new events as they happen',
+    async run(context) {
+      const credentials = resolveCredentials(context.args, context.env);
+      const client = new CheckoutClient(credentials);
+      await followEvents(client, {
+        onReady: () => context.output.progress('Waiting for events (Ctrl-C to stop)...'),
+        statePath: listenStatePath(configPath(context.env), credentials.apiKey, 'tail'),
+        since: stringOption(context.args, 'since'),
+        intervalMs: integerOption(context.args, 'interval') ?? 1000,
+        signal: context.signal,
+        onError: (error) => context.output.progress(`! ${error instanceof Error ? error.message : String(error)} (retrying)`),
+        handle: async (event) => {
+          if (context.output.json) context.output.out(JSON.stringify(event));
+          else context.output.out(`${event.created_at}  ${event.type.padEnd(27)} ${event.id}  ${String(event.data.reference)}  ${String(event.data.amount)}`);
+          return true;
+        },
+      });
+    },
+  },
+
+  trigger: {
+    usage: `trigger <${TRIGGERABLE.join('|')}> [--session <cs id> | --amount <cents> --reference <text> --metadata k=v,...]   (test mode)`,
+    async run(context) {
+      const credentials = requireTestKey(context, 'trigger');
+      const type = eventTypeOption(positional(context, 1, 'event type'));
+      const result = await trigger(new CheckoutClient(credentials), type!, {
+        sessionId: stringOption(context.args, 'session'),
+        amount: integerOption(context.args, 'amount'),
+        reference: stringOption(context.args, 'reference'),
+        metadata: metadataOption(context.args),
+      }, context.output);
+      printRecord(context.output, result);
+    },
+  },
+
+  listen: {
+    usage: 'listen --forward-to <url> [--events a,b] [--since <evt_id|start>] [--print-secret]   (test mode)',
+    async run(context) {
+      const credentials = requireTestKey(context, 'listen');
+      if (context.args.options.get('print-secret') === true) return context.output.out(forwardingSecret(credentials.apiKey));
+      const forwardTo = stringOption(context.args, 'forward-to');
+      if (!forwardTo || !/^https?:\/\//.test(forwardTo)) throw new UsageError('listen needs --forward-to <http(s) URL>');
+      const since = stringOption(context.args, 'since');
+      if (since !== undefined && since !== FROM_START && !/^evt_[a-z0-9]+$/.test(since)) throw new UsageError('--since takes an event id (evt_…) or "start"');
+      await listen(new CheckoutClient(credentials), {
+        apiKey: credentials.apiKey,
+        forwardTo,
+        events: listOption(context.args, 'events'),
+        since,
+        statePath: listenStatePath(configPath(context.env), credentials.apiKey, forwardTo),
+        intervalMs: integerOption(context.args, 'interval') ?? 1000,
+        signal: context.signal,
+        output: context.output,
+      });
+    },
+  },
+};
+
+/** The command named by the first one or two words. */
+export function findCommand(positionals: readonly string[]): { name: string; command: Command } | undefined {
+  const two = positionals.slice(0, 2).join(' ');
+  if (COMMANDS[two]) return { name: two, command: COMMANDS[two] };
+  const one = positionals[0];
+  return one && COMMANDS[one] ? { name: one, command: COMMANDS[one] } : undefined;
+}
+
+export const describeError = (error: unknown): string =>
+  error instanceof ApiError || error instanceof Error ? error.message : String(error);

@@ -1,0 +1,44 @@
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { DEFAULT_API_BASE } from '../http/transport';
+import { type ParsedArgs, stringOption, UsageError } from './args';
+
+export interface CliConfig {
+  api_key?: string;
+  api_base?: string;
+}
+
+/** PP_CONFIG_FILE, else $XDG_CONFIG_HOME/pp-checkout/config.json (~/.config by default). */
+export function configPath(env: NodeJS.ProcessEnv): string {
+  if (env.PP_CONFIG_FILE) return env.PP_CONFIG_FILE;
+  return join(env.XDG_CONFIG_HOME || join(homedir(), '.config'), 'pp-checkout', 'config.json');
+}
+
+export function readConfig(env: NodeJS.ProcessEnv): CliConfig {
+  try {
+    return JSON.parse(readFileSync(configPath(env), 'utf8')) as CliConfig;
+  } catch {
+    return {};
+  }
+}
+
+/** Written readable by the owner only: it holds a secret key. */
+export function writeConfig(env: NodeJS.ProcessEnv, config: CliConfig): string {
+  const path = configPath(env);
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  writeFileSync(path, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });
+  chmodSync(path, 0o600);
+  return path;
+}
+
+/** The key from --api-key, else PP_API_KEY, else the config file `login` wrote; the base likewise, default http://localhost:3000. */
+export function resolveCredentials(args: ParsedArgs, env: NodeJS.ProcessEnv): { apiKey: string; apiBase: string } {
+  const config = readConfig(env);
+  const apiKey = stringOption(args, 'api-key') ?? env.PP_API_KEY ?? config.api_key;
+  if (!apiKey) throw new UsageError('No API key: pass --api-key, set PP_API_KEY, or run `login --key <secret key>` once');
+  const apiBase = stringOption(args, 'api-base') ?? env.PP_API_BASE ?? config.api_base ?? DEFAULT_API_BASE;
+  return { apiKey, apiBase };
+}
+
+export const isTestKey = (apiKey: string): boolean => apiKey.startsWith('pp_live_test_');

@@ -1,0 +1,86 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { CheckoutClient } from '../client';
+import { FOLLOW_FROM_START, followAfter, type FollowState, isHandled, recordHandled } from '../events/follow-state';
+import type { Event } from '../types';
+
+/** `--since start`: everything the event log holds. */
+export const FROM_START = 'start';
+export interface FollowOptions {
+  /** Where the state is kept across restarts. */
+  statePath: string;
+  /** An event id to continue after, or `start`; overrides the saved state. */
+  since?: string;
+  /** Wait before connecting again after the stream ended or failed. */
+  intervalMs: number;
+  signal: AbortSignal;
+  /** Handle one event; false leaves it (and what follows) for the next connection. */
+  handle: (event: Event) => Promise<boolean>;
+  onError: (error: unknown) => void;
+  /** Called once the starting point is known: events after this moment are sure to be handled. */
+  onReady?: () => void;
+}
+
+/**
+ * Follows the merchant's events through the gateway's stream
+ * (GET /v1/events/stream, fed from the ledger's durable event log), saving
+ * its place after each event and reconnecting with Last-Event-ID whenever
+ * the stream ends, so a restart of either side neither loses nor repeats
+ * what was handled (the handled ids absorb what the gateway sends again
+ * around the resume point). A first run without --since starts after the
+ * newest event.
+ */
+export async function followEvents(client: CheckoutClient, options: FollowOptions): Promise<void> {
+  let state = options.since === undefined ? readState(options.statePath) : undefined;
+  let ready = false;
+  while (!options.signal.aborted) {
+    try {
+      if (state === undefined) {
+        state = await startingState(client, options.since);
+        saveState(options.statePath, state);
+      }
+      if (!ready) {
+        ready = true;
+        options.onReady?.();
+      }
+      for await (const event of client.events.stream(resumeFrom(state), { signal: options.signal })) {
+        if (isHandled(state, event)) continue;
+        if (!(await options.handle(event))) break;
+        state = recordHandled(state, event);
+        saveState(options.statePath, state);
+      }
+    } catch (error) {
+      if (!options.signal.aborted) options.onError(error);
+    }
+    await new Promise((resolve) => {
+      const timer = setTimeout(resolve, options.intervalMs);
+      options.signal.addEventListener('abort', () => (clearTimeout(timer), resolve(undefined)), { once: true });
+    });
+  }
+}
+
+/** After the newest event handled, or from the start when none was. */
+function resumeFrom(state: FollowState): { lastEventId?: string; since?: string } {
+  const newest = Object.entries(state.handled).sort(([, a], [, b]) => b - a)[0];
+  return newest ? { lastEventId: newest[0] } : { since: FROM_START };
+}
+
+async function startingState(client: CheckoutClient, since: string | undefined): Promise<FollowState> {
+  if (since === FROM_START) return FOLLOW_FROM_START;
+  const from = since ? await client.events.retrieve(since) : (await client.events.list({ limit: 1 }).firstPage()).data[0];
+  return from ? followAfter(from) : FOLLOW_FROM_START;
+}
+
+function readState(path: string): FollowState | undefined {
+  try {
+    const parsed = JSON.parse(readFileSync(path, 'utf8')) as Partial<FollowState>;
+    return typeof parsed.since_ms === 'number' && typeof parsed.handled === 'object' && parsed.handled !== null ? (parsed as FollowState) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function saveState(path: string, state: FollowState): void {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  writeFileSync(path, JSON.stringify(state), { mode: 0o600 });
+}

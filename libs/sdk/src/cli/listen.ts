@@ -1,0 +1,83 @@
+import { createHash, createHmac } from 'node:crypto';
+import { dirname, join } from 'node:path';
+import type { CheckoutClient } from '../client';
+import type { Event } from '../types';
+import { signatureHeaders } from '../webhooks/webhook-signature';
+import { followEvents } from './event-follower';
+import type { Output } from './output';
+
+const FORWARD_TIMEOUT_MS = 10_000;
+
+/**
+ * The secret `listen` signs forwarded events with: derived from the API key,
+ * so it stays the same across runs and a receiver configured once keeps
+ * verifying, while revealing nothing about the key.
+ */
+export const forwardingSecret = (apiKey: string): string =>
+  `whsec_${createHmac('sha256', apiKey).update('pp-checkout cli listen v1').digest('base64url')}`;
+
+/** One cursor file per key and target, beside the config file. */
+export const listenStatePath = (configFile: string, apiKey: string, forwardTo: string): string =>
+  join(dirname(configFile), 'listen', `${createHash('sha256').update(`${apiKey}\n${forwardTo}`).digest('hex').slice(0, 24)}.json`);
+
+export interface ListenOptions {
+  apiKey: string;
+  forwardTo: string;
+  events?: string[];
+  since?: string;
+  statePath: string;
+  intervalMs: number;
+  signal: AbortSignal;
+  output: Output;
+}
+
+/**
+ * Forwards each new event to a local URL as a signed webhook delivery (the
+ * service's body and headers) and prints the receiver's status. A receiver
+ * that cannot be reached keeps the event for the next poll; any answer,
+ * 2xx or not, moves on (it is printed, and `events resend` exists).
+ */
+export async function listen(client: CheckoutClient, options: ListenOptions): Promise<void> {
+  const secret = forwardingSecret(options.apiKey);
+  const wanted = options.events && !options.events.includes('*') ? new Set(options.events) : undefined;
+  options.output.progress(`Connecting to the event log of ${client.apiBase}...`);
+  await followEvents(client, {
+    onReady: () => options.output.progress(`Ready. Forwarding test events to ${options.forwardTo}; signing secret ${secret} (Ctrl-C to stop)`),
+    statePath: options.statePath,
+    since: options.since,
+    intervalMs: options.intervalMs,
+    signal: options.signal,
+    onError: (error) => options.output.progress(`! ${error instanceof Error ? error.message : String(error)} (retrying)`),
+    handle: async (event) => {
+      if (wanted && !wanted.has(event.type)) return true;
+      return forward(event, secret, options);
+    },
+  });
+}
+
+async function forward(event: Event, secret: string, options: ListenOptions): Promise<boolean> {
+  const body = JSON.stringify({ id: event.id, type: event.type, created_at: event.created_at, livemode: event.livemode, data: event.data });
+  const started = Date.now();
+  try {
+    const response = await fetch(options.forwardTo, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'user-agent': 'pp-checkout-cli', ...signatureHeaders(event.id, Buffer.from(body), [secret], Math.floor(started / 1000)) },
+      body,
+      signal: AbortSignal.any([options.signal, AbortSignal.timeout(FORWARD_TIMEOUT_MS)]),
+    });
+    await response.arrayBuffer();
+    report(options.output, { event_id: event.id, type: event.type, status: response.status, latency_ms: Date.now() - started });
+    return true;
+  } catch (error) {
+    if (options.signal.aborted) return false;
+    const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : error instanceof Error ? error.message : String(error);
+    report(options.output, { event_id: event.id, type: event.type, status: null, error: cause });
+    return false;
+  }
+}
+
+function report(output: Output, delivery: { event_id: string; type: string; status: number | null; latency_ms?: number; error?: string }): void {
+  if (output.json) return output.out(JSON.stringify(delivery));
+  const outcome = delivery.status === null ? `not delivered: ${delivery.error}, will retry` : `[${delivery.status}] ${delivery.latency_ms} ms`;
+  output.out(`${new Date().toISOString()}  --> ${delivery.type} ${delivery.event_id}  ${outcome}`);
+}

@@ -1,0 +1,46 @@
+#!/usr/bin/env node
+import { parseArgs, UsageError } from './args';
+import { COMMANDS, describeError, findCommand } from './commands';
+import { consoleOutput } from './output';
+
+/*
+ * pp-checkout: the merchant's CLI (`npm run cli -- <command>` in this repo).
+ * The key comes from --api-key, PP_API_KEY or the file `login` writes; the
+ * gateway from --api-base or PP_API_BASE (default http://localhost:3000).
+ * --json prints NDJSON. Exit status: 0 done, 1 failed, 2 wrong usage.
+ */
+
+const usage = () => ['Usage: pp-checkout <command> [--api-key <key>] [--api-base <url>] [--json]', '', ...Object.values(COMMANDS).map((command) => `  ${command.usage}`)].join('\n');
+
+export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const controller = new AbortController();
+  const stop = () => controller.abort();
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  try {
+    const args = parseArgs(argv);
+    const found = findCommand(args.positionals);
+    if (!found || args.options.has('help')) {
+      process.stdout.write(`${usage()}\n`);
+      return found || args.positionals.length === 0 ? 0 : 2;
+    }
+    await found.command.run({ args, env, output: consoleOutput(args.options.get('json') === true), signal: controller.signal });
+    return 0;
+  } catch (error) {
+    process.stderr.write(`error: ${describeError(error)}\n`);
+    if (error instanceof UsageError) {
+      process.stderr.write(`\n${usage()}\n`);
+      return 2;
+    }
+    return 1;
+  } finally {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+  }
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2)).then((status) => {
+    process.exitCode = status;
+  });
+}

@@ -1,0 +1,71 @@
+/** Anything the SDK throws derives from this. */
+export class CheckoutError extends Error {
+  override name = 'CheckoutError';
+}
+
+/**
+ * The API answered with an error status. `requestId` is the gateway's
+ * X-Request-Id: quote it when contacting support.
+ */
+export class ApiError extends CheckoutError {
+  override name = 'ApiError';
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly requestId: string | undefined,
+    readonly headers: Headers,
+  ) {
+    super(requestId ? `${message} (status ${status}, request ${requestId})` : `${message} (status ${status})`);
+  }
+}
+
+/** 400: the message names the field ('Validation failed: ...') or the bad query. */
+export class InvalidRequestError extends ApiError {
+  override name = 'InvalidRequestError';
+}
+/** 401: missing, malformed, unknown, revoked or expired key. */
+export class AuthenticationError extends ApiError {
+  override name = 'AuthenticationError';
+}
+/** 403: the key lacks a scope, or is the wrong kind (publishable, live key on a test-only route). */
+export class PermissionError extends ApiError {
+  override name = 'PermissionError';
+}
+/** 404: no such resource for this key's merchant and mode. */
+export class NotFoundError extends ApiError {
+  override name = 'NotFoundError';
+}
+/** 409: a conflicting state, or the same Idempotency-Key still in progress after every retry. */
+export class ConflictError extends ApiError {
+  override name = 'ConflictError';
+}
+/** 429 after every retry. */
+export class RateLimitError extends ApiError {
+  override name = 'RateLimitError';
+}
+/** 5xx after every retry. */
+export class ServerError extends ApiError {
+  override name = 'ServerError';
+}
+
+/** No answer: the connection failed or the per-request timeout passed, on every attempt. */
+export class ConnectionError extends CheckoutError {
+  override name = 'ConnectionError';
+  constructor(message: string, cause: unknown) {
+    super(message, { cause });
+  }
+}
+
+const BY_STATUS: Record<number, typeof ApiError> = {
+  400: InvalidRequestError,
+  401: AuthenticationError,
+  403: PermissionError,
+  404: NotFoundError,
+  409: ConflictError,
+  429: RateLimitError,
+};
+
+export function apiErrorFor(status: number, message: string, requestId: string | undefined, headers: Headers): ApiError {
+  const Type = BY_STATUS[status] ?? (status >= 500 ? ServerError : ApiError);
+  return new Type(status, message, requestId, headers);
+}

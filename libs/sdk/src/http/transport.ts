@@ -1,0 +1,175 @@
+import { randomUUID } from 'node:crypto';
+import { apiErrorFor, ConnectionError } from '../errors';
+import { type AttemptOutcome, DEFAULT_RETRY_SETTINGS, type RetrySettings, retryDelay } from './retry.policy';
+
+export const DEFAULT_API_BASE = 'http://localhost:3000';
+export const DEFAULT_TIMEOUT_MS = 30_000;
+export const SDK_VERSION = '0.1.0';
+
+export interface ClientOptions {
+  /** Secret key: pp_live_… or pp_live_test_… (the key chooses live or test mode). */
+  apiKey: string;
+  /** Default http://localhost:3000. */
+  apiBase?: string;
+  /** Per attempt; default 30 s. */
+  timeoutMs?: number;
+  /** Retries after the first attempt; default 3. 0 turns retrying off. */
+  maxRetries?: number;
+  /** Fine-tuning of the backoff (mainly for tests). */
+  retry?: Partial<RetrySettings>;
+}
+
+export interface RequestOptions {
+  /** POST only: your key for this operation; default a fresh UUID, reused across the SDK's retries. */
+  idempotencyKey?: string;
+  /** Sent as X-Request-Id on every attempt of this call; default a fresh UUID, so the gateway's logs tie the retries together. */
+  requestId?: string;
+  /** Overrides the client's per-attempt timeout. */
+  timeoutMs?: number;
+  /** Overrides the client's retry count. */
+  maxRetries?: number;
+  signal?: AbortSignal;
+}
+
+export interface ApiRequest {
+  method: 'GET' | 'POST' | 'DELETE';
+  path: string;
+  query?: Record<string, string | number | undefined>;
+  body?: unknown;
+}
+
+export interface ApiResponse<T> {
+  status: number;
+  headers: Headers;
+  body: T;
+  /** The gateway's X-Request-Id. */
+  requestId: string | undefined;
+}
+
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => (clearTimeout(timer), reject(signal.reason)), { once: true });
+  });
+
+/** HTTP to the gateway: auth, idempotency keys, timeouts, retries, typed errors. Node's global fetch only. */
+export class Transport {
+  readonly apiBase: string;
+  private readonly retry: RetrySettings;
+  private readonly timeoutMs: number;
+
+  constructor(private readonly options: ClientOptions) {
+    if (!options.apiKey) throw new TypeError('apiKey is required (pp_live_… or pp_live_test_…)');
+    this.apiBase = (options.apiBase ?? DEFAULT_API_BASE).replace(/\/+$/, '');
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.retry = { ...DEFAULT_RETRY_SETTINGS, ...options.retry, ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }) };
+  }
+
+  async request<T>(request: ApiRequest, options: RequestOptions = {}): Promise<ApiResponse<T>> {
+    const url = new URL(this.apiBase + request.path);
+    for (const [name, value] of Object.entries(request.query ?? {})) if (value !== undefined) url.searchParams.set(name, String(value));
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${this.options.apiKey}`,
+      accept: 'application/json',
+      'user-agent': `interac-checkout-node/${SDK_VERSION} node/${process.versions.node}`,
+    };
+    headers['x-request-id'] = options.requestId ?? randomUUID();
+    let body: string | undefined;
+    if (request.method === 'POST') {
+      // One key for the whole operation, so a retry after a lost answer replays instead of repeating it.
+      headers['idempotency-key'] = options.idempotencyKey ?? randomUUID();
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(request.body ?? {});
+    }
+    const settings = { ...this.retry, ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }) };
+    for (let retry = 1; ; retry++) {
+      const attempt = await this.attempt(url, request.method, headers, body, options);
+      if (attempt.ok) return attempt.response as ApiResponse<T>;
+      const delay = retryDelay(attempt.outcome, retry, settings, Math.random(), Date.now());
+      if (delay === undefined) throw attempt.error;
+      await sleep(delay, options.signal);
+    }
+  }
+
+  /**
+   * A long-lived GET (an event stream): the per-attempt timeout covers only
+   * the wait for the answer's headers; no retries (the caller resumes).
+   */
+  async open(path: string, query: Record<string, string | undefined>, headers: Record<string, string>, options: RequestOptions = {}): Promise<Response> {
+    const url = new URL(this.apiBase + path);
+    for (const [name, value] of Object.entries(query)) if (value !== undefined) url.searchParams.set(name, value);
+    const requestId = options.requestId ?? randomUUID();
+    const connecting = new AbortController();
+    const timeoutMs = options.timeoutMs ?? this.timeoutMs;
+    const timer = setTimeout(() => connecting.abort(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+    const signal = options.signal ? AbortSignal.any([options.signal, connecting.signal]) : connecting.signal;
+    let response: Response;
+    try {
+      response = await fetch(url, {
+        headers: { ...headers, authorization: `Bearer ${this.options.apiKey}`, accept: 'text/event-stream', 'x-request-id': requestId },
+        signal,
+      });
+    } catch (error) {
+      if (options.signal?.aborted) throw options.signal.reason;
+      throw new ConnectionError(`GET ${url.pathname}: ${describeNetworkError(error)} (request ${requestId})`, error);
+    } finally {
+      clearTimeout(timer);
+    }
+    if (!response.ok) {
+      const parsed = parseJson(await response.text());
+      const message = isErrorBody(parsed) ? parsed.error : `GET ${url.pathname} answered ${response.status}`;
+      throw apiErrorFor(response.status, message, response.headers.get('x-request-id') ?? requestId, response.headers);
+    }
+    return response;
+  }
+
+  private async attempt(
+    url: URL,
+    method: string,
+    headers: Record<string, string>,
+    body: string | undefined,
+    options: RequestOptions,
+  ): Promise<{ ok: true; response: ApiResponse<unknown> } | { ok: false; outcome: AttemptOutcome; error: Error }> {
+    const timeoutMs = options.timeoutMs ?? this.timeoutMs;
+    const signal = options.signal ? AbortSignal.any([options.signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs);
+    let response: Response;
+    let text: string;
+    try {
+      response = await fetch(url, { method, headers, body, signal });
+      text = await response.text();
+    } catch (error) {
+      if (options.signal?.aborted) throw options.signal.reason;
+      const reason = (error as { name?: unknown } | null)?.name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : describeNetworkError(error);
+      const message = `${method} ${url.pathname}: ${reason} (request ${headers['x-request-id']})`;
+      return { ok: false, outcome: { kind: 'network' }, error: new ConnectionError(message, error) };
+    }
+    const requestId = response.headers.get('x-request-id') ?? undefined;
+    const parsed = parseJson(text);
+    if (response.ok) return { ok: true, response: { status: response.status, headers: response.headers, body: parsed, requestId } };
+    const message = isErrorBody(parsed) ? parsed.error : `${method} ${url.pathname} answered ${response.status}`;
+    return {
+      ok: false,
+      outcome: { kind: 'response', status: response.status, retryAfter: response.headers.get('retry-after') },
+      error: apiErrorFor(response.status, message, requestId, response.headers),
+    };
+  }
+}
+
+function parseJson(text: string): unknown {
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+const isErrorBody = (value: unknown): value is { error: string } =>
+  typeof value === 'object' && value !== null && typeof (value as { error?: unknown }).error === 'string';
+
+/** fetch's "fetch failed" plus the reason under it (ECONNREFUSED, socket hang up ...). Errors may come from another realm, so no instanceof. */
+function describeNetworkError(error: unknown): string {
+  const message = (value: unknown) => (typeof (value as { message?: unknown } | null)?.message === 'string' ? (value as { message: string }).message : String(value));
+  const cause = (error as { cause?: unknown } | null)?.cause;
+  return cause === undefined ? message(error) : `${message(error)} (${message(cause)})`;
+}

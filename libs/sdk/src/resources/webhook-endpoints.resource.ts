@@ -1,0 +1,25 @@
+import type { RequestOptions } from '../http/transport';
+import type { CreateWebhookEndpointParams, DeletedWebhookEndpoint, WebhookEndpoint, WebhookEndpointWithSecret } from '../types';
+import { Resource } from './resource';
+
+export class WebhookEndpoints extends Resource {
+  /** POST /v1/webhook_endpoints: the answer holds the signing secret, shown only now. */
+  create(params: CreateWebhookEndpointParams, options: RequestOptions = {}): Promise<WebhookEndpointWithSecret> {
+    return this.call('createWebhookEndpoint', options, { body: params });
+  }
+
+  /** GET /v1/webhook_endpoints (not paged: a merchant has few). */
+  list(options: RequestOptions = {}): Promise<WebhookEndpoint[]> {
+    return this.call('listWebhookEndpoints', options);
+  }
+
+  /** DELETE /v1/webhook_endpoints/:id */
+  delete(id: string, options: RequestOptions = {}): Promise<DeletedWebhookEndpoint> {
+    return this.call('deleteWebhookEndpoint', options, { id });
+  }
+
+  /** POST /v1/webhook_endpoints/:id/rotate_secret: the old secret keeps signing for 24 hours, so verify with both meanwhile. */
+  rotateSecret(id: string, options: RequestOptions = {}): Promise<WebhookEndpointWithSecret> {
+    return this.call('rotateWebhookEndpointSecret', options, { id });
+  }
+}

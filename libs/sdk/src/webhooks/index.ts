@@ -1,0 +1,2 @@
+export * from './verify-webhook';
+export * from './webhook-signature';

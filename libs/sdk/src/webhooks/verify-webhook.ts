@@ -1,0 +1,146 @@
+import { timingSafeEqual } from 'node:crypto';
+import { CheckoutError } from '../errors';
+import type { WebhookEvent } from '../types';
+import { bodySignature, parseSignatureV2, signatureHeaders, timestampedSignature, WEBHOOK_TIMESTAMP_TOLERANCE_SECONDS, WebhookHeader } from './webhook-signature';
+
+/** Why a delivery was refused; `message` says it in words. */
+export type WebhookVerificationFailure =
+  | 'not_raw_body'
+  | 'no_secret'
+  | 'missing_header'
+  | 'timestamp_mismatch'
+  | 'stale_timestamp'
+  | 'signature_mismatch'
+  | 'event_id_mismatch'
+  | 'invalid_json';
+
+export class WebhookVerificationError extends CheckoutError {
+  override name = 'WebhookVerificationError';
+  constructor(
+    readonly reason: WebhookVerificationFailure,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Node's req.headers, a fetch Headers, or any name → value map (names in any case). */
+export type WebhookHeaders = Headers | Record<string, string | string[] | undefined>;
+
+export interface VerifyOptions {
+  /** How far the delivery's timestamp may be from now; default 300 s. */
+  toleranceSeconds?: number;
+  /** The receiver's clock, unix seconds (tests). */
+  nowSeconds?: number;
+}
+
+/**
+ * Checks a delivery on the bytes that arrived and returns its event:
+ * X-Service-Signature-V2 (over event id, timestamp and body) must carry a
+ * signature by one of `secrets`, with a timestamp within the tolerance, and
+ * X-Service-Signature (over the body) must match one of them too, unless a
+ * secret rotation is underway (two V2 signatures), when it is signed with
+ * the new secret only. All comparisons are constant-time. Throws
+ * WebhookVerificationError naming what failed.
+ */
+export function verify(rawBody: Buffer | Uint8Array | string, headers: WebhookHeaders, secrets: string | readonly string[], options: VerifyOptions = {}): WebhookEvent {
+  const body = rawBytes(rawBody);
+  const trusted = (typeof secrets === 'string' ? [secrets] : [...secrets]).filter((secret) => typeof secret === 'string' && secret.length > 0);
+  if (trusted.length === 0) throw new WebhookVerificationError('no_secret', 'No webhook secret given: pass the endpoint secret (whsec_…), or both during a rotation');
+  const header = headerReader(headers);
+  const eventId = required(header(WebhookHeader.EventId), WebhookHeader.EventId);
+  const timestampHeader = required(header(WebhookHeader.Timestamp), WebhookHeader.Timestamp);
+  const v2 = parseSignatureV2(required(header(WebhookHeader.SignatureV2), WebhookHeader.SignatureV2));
+  const legacy = required(header(WebhookHeader.Signature), WebhookHeader.Signature);
+  if (v2.timestamp === undefined || v2.signatures.length === 0) {
+    throw new WebhookVerificationError('missing_header', `${WebhookHeader.SignatureV2} is malformed: expected t=<unix seconds>,v1=<hex>`);
+  }
+  if (String(v2.timestamp) !== timestampHeader.trim()) {
+    throw new WebhookVerificationError('timestamp_mismatch', `${WebhookHeader.Timestamp} does not match the t= of ${WebhookHeader.SignatureV2}`);
+  }
+  const now = options.nowSeconds ?? Math.floor(Date.now() / 1000);
+  const tolerance = options.toleranceSeconds ?? WEBHOOK_TIMESTAMP_TOLERANCE_SECONDS;
+  if (Math.abs(now - v2.timestamp) > tolerance) {
+    throw new WebhookVerificationError('stale_timestamp', `Timestamp ${v2.timestamp} is ${now - v2.timestamp} s from now, beyond the ${tolerance} s tolerance: a replay, or a wrong clock`);
+  }
+  const timestamp = v2.timestamp;
+  const v2Valid = trusted.some((secret) => v2.signatures.some((candidate) => hexEquals(timestampedSignature(eventId, timestamp, body, secret), candidate)));
+  if (!v2Valid) {
+    throw new WebhookVerificationError('signature_mismatch', `${WebhookHeader.SignatureV2} matches none of the ${trusted.length} secret(s): wrong secret, or the body was changed (verify the raw bytes, not a re-serialised body)`);
+  }
+  const rotating = v2.signatures.length > 1;
+  if (!rotating && !trusted.some((secret) => hexEquals(bodySignature(body, secret), legacy))) {
+    throw new WebhookVerificationError('signature_mismatch', `${WebhookHeader.Signature} matches none of the secret(s)`);
+  }
+  const event = parseEvent(body);
+  if (event.id !== eventId) throw new WebhookVerificationError('event_id_mismatch', `The body's id ${event.id} is not ${WebhookHeader.EventId} ${eventId}`);
+  return event;
+}
+
+export interface SignedTestPayload {
+  /** Send exactly these bytes. */
+  body: string;
+  headers: Record<string, string>;
+}
+
+/**
+ * Signs an event the way the service does, for a merchant's own receiver
+ * tests. `secrets` newest first (two to mimic a rotation).
+ */
+export function signTestPayload(event: WebhookEvent | Record<string, unknown> | string, secrets: string | readonly string[], options: { timestamp?: number; eventId?: string } = {}): SignedTestPayload {
+  const body = typeof event === 'string' ? event : JSON.stringify(event);
+  const parsed = typeof event === 'string' ? (JSON.parse(event) as { id?: unknown }) : event;
+  const eventId = options.eventId ?? (typeof parsed.id === 'string' ? parsed.id : undefined);
+  if (!eventId) throw new TypeError('signTestPayload needs an event with an id (or options.eventId)');
+  const list = typeof secrets === 'string' ? [secrets] : [...secrets];
+  if (list.length === 0) throw new TypeError('signTestPayload needs at least one secret');
+  return { body, headers: signatureHeaders(eventId, Buffer.from(body), list, options.timestamp ?? Math.floor(Date.now() / 1000)) };
+}
+
+/** Constant-time comparison of two hex strings (false for different lengths or non-hex input). */
+export function hexEquals(expectedHex: string, actualHex: string | undefined): boolean {
+  if (!actualHex || !/^[0-9a-f]+$/.test(actualHex) || actualHex.length % 2 !== 0) return false;
+  const expected = Buffer.from(expectedHex, 'hex');
+  const actual = Buffer.from(actualHex, 'hex');
+  return expected.length === actual.length && timingSafeEqual(expected, actual);
+}
+
+function rawBytes(rawBody: unknown): Buffer {
+  if (Buffer.isBuffer(rawBody)) return rawBody;
+  if (rawBody instanceof Uint8Array) return Buffer.from(rawBody.buffer, rawBody.byteOffset, rawBody.byteLength);
+  if (typeof rawBody === 'string') return Buffer.from(rawBody, 'utf8');
+  const what = rawBody === null ? 'null' : rawBody === undefined ? 'undefined' : 'a parsed object';
+  throw new WebhookVerificationError(
+    'not_raw_body',
+    `webhooks.verify needs the raw request body (Buffer or string), got ${what}. A body parsed and serialised again is not the bytes that were signed: ` +
+      "read the body raw (Express: express.raw({ type: 'application/json' }); Fastify: a content-type parser with parseAs: 'buffer'; fetch: await request.text()).",
+  );
+}
+
+function headerReader(headers: WebhookHeaders): (name: string) => string | undefined {
+  if (typeof Headers !== 'undefined' && headers instanceof Headers) return (name) => headers.get(name) ?? undefined;
+  const lower = new Map(Object.entries(headers as Record<string, string | string[] | undefined>).map(([name, value]) => [name.toLowerCase(), value]));
+  return (name) => {
+    const value = lower.get(name);
+    return Array.isArray(value) ? value[0] : value;
+  };
+}
+
+function required(value: string | undefined, name: string): string {
+  if (!value) throw new WebhookVerificationError('missing_header', `Header ${name} is missing: is this a webhook delivery, and does your framework pass headers through?`);
+  return value;
+}
+
+function parseEvent(body: Buffer): WebhookEvent {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body.toString('utf8'));
+  } catch {
+    throw new WebhookVerificationError('invalid_json', 'The signed body is not JSON');
+  }
+  const candidate = parsed as Partial<WebhookEvent> | null;
+  if (typeof candidate !== 'object' || candidate === null || typeof candidate.id !== 'string' || typeof candidate.type !== 'string') {
+    throw new WebhookVerificationError('invalid_json', 'The signed body is not an event (no id or type)');
+  }
+  return candidate as WebhookEvent;
+}

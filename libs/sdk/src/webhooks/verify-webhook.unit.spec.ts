@@ -1,0 +1,100 @@
+import { signTestPayload, verify, WebhookVerificationError, type WebhookVerificationFailure } from './verify-webhook';
+import { signatureHeaders } from './webhook-signature';
+
+const event = {
+  id: 'evt_abc123def456',
+  type: 'payment.confirmed',
+  created_at: '2026-11-23T18:00:00.000Z',
+  livemode: false,
+  data: { reference: 'order-1', amount: 2500, status: 'CONFIRMED', metadata: null, session_id: 'cs_1', payment_id: 'txn_1' },
+};
+const NOW = 1_790_000_000;
+const secret = 'whsec_current';
+const oldSecret = 'whsec_previous';
+
+const failure = (run: () => unknown): WebhookVerificationFailure | 'passed' => {
+  try {
+    run();
+    return 'passed';
+  } catch (error) {
+    if (error instanceof WebhookVerificationError) return error.reason;
+    throw error;
+  }
+};
+
+describe('webhooks.verify', () => {
+  it('given a delivery signed with the secret, when verified on its raw bytes, then it returns the typed event', () => {
+    const { body, headers } = signTestPayload(event, secret, { timestamp: NOW });
+    const verified = verify(Buffer.from(body), headers, secret, { nowSeconds: NOW });
+    expect(verified).toEqual(event);
+    if (verified.type === 'payment.confirmed') expect(verified.data.payment_id).toBe('txn_1');
+  });
+
+  it('accepts the body as a string, a Uint8Array, and headers as a fetch Headers or in any case', () => {
+    const { body, headers } = signTestPayload(event, secret, { timestamp: NOW });
+    const upper = Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toUpperCase(), value]));
+    expect(verify(body, upper, secret, { nowSeconds: NOW }).id).toBe(event.id);
+    expect(verify(new TextEncoder().encode(body), new Headers(headers), [secret], { nowSeconds: NOW }).id).toBe(event.id);
+  });
+
+  it('refuses a parsed object with a message that says to pass the raw body', () => {
+    const { headers } = signTestPayload(event, secret, { timestamp: NOW });
+    const run = () => verify(event as unknown as string, headers, secret, { nowSeconds: NOW });
+    expect(failure(run)).toBe('not_raw_body');
+    expect(run).toThrow(/raw request body.*express\.raw/s);
+  });
+
+  it('refuses a body changed by one byte, or re-serialised with other spacing', () => {
+    const { body, headers } = signTestPayload(event, secret, { timestamp: NOW });
+    expect(failure(() => verify(body.replace('2500', '2501'), headers, secret, { nowSeconds: NOW }))).toBe('signature_mismatch');
+    expect(failure(() => verify(JSON.stringify(JSON.parse(body), null, 2), headers, secret, { nowSeconds: NOW }))).toBe('signature_mismatch');
+  });
+
+  it('refuses the wrong secret, and no secret at all', () => {
+    const { body, headers } = signTestPayload(event, secret, { timestamp: NOW });
+    expect(failure(() => verify(body, headers, 'whsec_other', { nowSeconds: NOW }))).toBe('signature_mismatch');
+    expect(failure(() => verify(body, headers, [], { nowSeconds: NOW }))).toBe('no_secret');
+    expect(failure(() => verify(body, headers, '', { nowSeconds: NOW }))).toBe('no_secret');
+  });
+
+  it('refuses a timestamp beyond the tolerance, either side, and accepts one within it', () => {
+    const { body, headers } = signTestPayload(event, secret, { timestamp: NOW });
+    expect(failure(() => verify(body, headers, secret, { nowSeconds: NOW + 301 }))).toBe('stale_timestamp');
+    expect(failure(() => verify(body, headers, secret, { nowSeconds: NOW - 301 }))).toBe('stale_timestamp');
+    expect(failure(() => verify(body, headers, secret, { nowSeconds: NOW + 300 }))).toBe('passed');
+    expect(failure(() => verify(body, headers, secret, { nowSeconds: NOW + 30, toleranceSeconds: 10 }))).toBe('stale_timestamp');
+  });
+
+  it('refuses a replay whose timestamp header was moved forward, since the V2 signature covers it', () => {
+    const { body, headers } = signTestPayload(event, secret, { timestamp: NOW - 3600 });
+    const moved = { ...headers, 'x-service-timestamp': String(NOW), 'x-service-signature-v2': headers['x-service-signature-v2'].replace(`t=${NOW - 3600}`, `t=${NOW}`) };
+    expect(failure(() => verify(body, moved, secret, { nowSeconds: NOW }))).toBe('signature_mismatch');
+    expect(failure(() => verify(body, { ...headers, 'x-service-timestamp': String(NOW) }, secret, { nowSeconds: NOW }))).toBe('timestamp_mismatch');
+  });
+
+  it('refuses a missing header, a malformed V2 header, and a body whose id is not the signed event id', () => {
+    const { body, headers } = signTestPayload(event, secret, { timestamp: NOW });
+    for (const name of Object.keys(headers)) {
+      const { [name]: _dropped, ...rest } = headers;
+      expect([name, failure(() => verify(body, rest, secret, { nowSeconds: NOW }))]).toEqual([name, 'missing_header']);
+    }
+    expect(failure(() => verify(body, { ...headers, 'x-service-signature-v2': 'garbage' }, secret, { nowSeconds: NOW }))).toBe('missing_header');
+    const other = signTestPayload({ ...event, id: 'evt_zzzzzzzzzzzz' }, secret, { timestamp: NOW, eventId: event.id });
+    expect(failure(() => verify(other.body, other.headers, secret, { nowSeconds: NOW }))).toBe('event_id_mismatch');
+  });
+
+  it('during a rotation, a receiver holding only the old secret, only the new one, or both accepts the delivery', () => {
+    const body = Buffer.from(JSON.stringify(event));
+    const headers = signatureHeaders(event.id, body, [secret, oldSecret], NOW);
+    expect(failure(() => verify(body, headers, oldSecret, { nowSeconds: NOW }))).toBe('passed');
+    expect(failure(() => verify(body, headers, secret, { nowSeconds: NOW }))).toBe('passed');
+    expect(failure(() => verify(body, headers, [secret, oldSecret], { nowSeconds: NOW }))).toBe('passed');
+    expect(failure(() => verify(body, headers, 'whsec_neither', { nowSeconds: NOW }))).toBe('signature_mismatch');
+  });
+
+  it('outside a rotation, a forged X-Service-Signature fails even when the V2 header verifies', () => {
+    const { body, headers } = signTestPayload(event, secret, { timestamp: NOW });
+    expect(failure(() => verify(body, { ...headers, 'x-service-signature': '00'.repeat(32) }, secret, { nowSeconds: NOW }))).toBe('signature_mismatch');
+    expect(failure(() => verify(body, { ...headers, 'x-service-signature': 'not-hex' }, secret, { nowSeconds: NOW }))).toBe('signature_mismatch');
+  });
+});

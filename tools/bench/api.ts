@@ -1,0 +1,37 @@
+import { randomUUID } from 'node:crypto';
+
+/** JSON calls to the gateway for the bench's set-up (fresh Idempotency-Key per POST); throws on a non-2xx answer. */
+export function gatewayApi(gatewayUrl: string, token: string) {
+  return async <T = Record<string, unknown>>(path: string, body?: unknown, method = body === undefined ? 'GET' : 'POST'): Promise<T> => {
+    const headers: Record<string, string> = { authorization: `Bearer ${token}` };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (method === 'POST') headers['idempotency-key'] = randomUUID();
+    const response = await fetch(`${gatewayUrl}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    if (response.status >= 300) throw new Error(`${method} ${path} answered ${response.status}: ${await response.text()}`);
+    return (await response.json()) as T;
+  };
+}
+
+export type GatewayApi = ReturnType<typeof gatewayApi>;
+
+export interface BenchMerchant {
+  merchant_id: string;
+  keys: { test_secret: string; live_secret: string };
+}
+
+export async function createMerchant(gatewayUrl: string, adminToken: string, name: string): Promise<BenchMerchant> {
+  return gatewayApi(gatewayUrl, adminToken)<BenchMerchant>('/v1/admin/merchants', { name, email: `bench-${randomUUID()}@example.com` });
+}
+
+/** Runs `task` over `items` with at most `concurrency` at a time. */
+export async function inParallel<T, R>(items: readonly T[], concurrency: number, task: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < items.length; i = next++) results[i] = await task(items[i], i);
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
+  return results;
+}
+
+export const percentile = (sorted: number[], q: number): number => Math.round(sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))] ?? 0);

@@ -1,0 +1,68 @@
+import { readFileSync } from 'node:fs';
+import { type BenchReport, cpuGroups, table } from './report';
+
+/**
+ * `npm run bench -- --compare A.json B.json`: what changed from report A to
+ * report B, path by path (rows matched by their name): throughput, latency and
+ * each process's CPU ms per request, with B's change relative to A.
+ */
+
+const leadingNumber = (text: string): number | undefined => {
+  const match = /^(-?[\d,.]+)/.exec(text);
+  return match ? Number(match[1].replace(/,/g, '')) : undefined;
+};
+
+const change = (a: number | undefined | null, b: number | undefined | null, digits = 0): string => {
+  if (a === undefined || a === null || b === undefined || b === null) return `${a ?? '-'} → ${b ?? '-'}`;
+  const pct = a === 0 ? '' : ` (${b >= a ? '+' : ''}${Math.round(((b - a) / a) * 100)}%)`;
+  return `${a.toFixed(digits)} → ${b.toFixed(digits)}${pct}`;
+};
+
+export function compareReports(a: BenchReport, b: BenchReport): string {
+  const paths = [...new Set([...a.rows.map((r) => r.path), ...b.rows.map((r) => r.path)])];
+  const rowOf = (report: BenchReport, path: string) => report.rows.find((r) => r.path === path);
+  let out = `A: ${a.at} (load average ${a.load_average?.join(' ') ?? '?'})\nB: ${b.at} (load average ${b.load_average?.join(' ') ?? '?'})\n\n`;
+  out += table(
+    ['path', 'throughput', 'p50 ms', 'p99 ms', 'ratio'],
+    paths.map((path) => {
+      const [ra, rb] = [rowOf(a, path), rowOf(b, path)];
+      return [
+        path,
+        change(leadingNumber(ra?.throughput ?? ''), leadingNumber(rb?.throughput ?? ''), 1),
+        change(ra?.p50_ms, rb?.p50_ms),
+        change(ra?.p99_ms, rb?.p99_ms),
+        `${ra?.ratio ?? '-'} → ${rb?.ratio ?? '-'}`,
+      ];
+    }),
+  );
+  const measured = paths.filter((path) => rowOf(a, path)?.cpu_ms_per_request || rowOf(b, path)?.cpu_ms_per_request);
+  if (measured.length > 0) {
+    const groups = cpuGroups([...a.rows, ...b.rows].filter((r) => measured.includes(r.path)));
+    out += '\nCPU ms per request of each process, A → B\n';
+    out += table(
+      ['path', ...groups],
+      measured.map((path) => [path, ...groups.map((g) => change(rowOf(a, path)?.cpu_ms_per_request?.[g], rowOf(b, path)?.cpu_ms_per_request?.[g], 2))]),
+    );
+  }
+  const rss = [...new Set([...Object.keys(a.idle_rss_mb ?? {}), ...Object.keys(b.idle_rss_mb ?? {})])];
+  if (rss.length > 0) {
+    out += '\nidle RSS MB, A → B\n';
+    out += table(['service', 'MB'], rss.map((s) => [s, change(a.idle_rss_mb?.[s], b.idle_rss_mb?.[s])]));
+  }
+  const idle = [...new Set([...Object.keys(a.idle_cpu_ms_per_second ?? {}), ...Object.keys(b.idle_cpu_ms_per_second ?? {})])];
+  if (idle.length > 0) {
+    out += '\nidle CPU ms per second, A → B\n';
+    out += table(['process', 'ms/s'], idle.map((p) => [p, change(a.idle_cpu_ms_per_second?.[p], b.idle_cpu_ms_per_second?.[p], 1)]));
+  }
+  return out;
+}
+
+if (require.main === module) {
+  const [fileA, fileB] = process.argv.slice(2);
+  if (!fileA || !fileB) {
+    process.stderr.write('usage: npm run bench -- --compare A.json B.json\n');
+    process.exit(2);
+  }
+  const read = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as BenchReport;
+  process.stdout.write(compareReports(read(fileA), read(fileB)));
+}

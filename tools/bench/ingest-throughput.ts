@@ -1,0 +1,75 @@
+import { performance } from 'node:perf_hooks';
+import { buildNotice, signEmail, type TestStack } from '@pp/testing';
+import { createMerchant, gatewayApi, inParallel } from './api';
+
+export interface IngestResult {
+  messages: number;
+  messages_per_second: number;
+  confirmed: number;
+  /** Hand-offs that ended in another disposition than confirmed (should be 0). */
+  other_dispositions: Record<string, number>;
+  elapsed_ms: number;
+}
+
+const CONCURRENCY = 32;
+
+/**
+ * Live e-mail ingest (PRODUCT-RULES §3.1-§3.2): DKIM-signed Interac notices
+ * for live sessions of one merchant, signed beforehand, posted to
+ * POST /v1/internal/ingest-email 32 at a time; timed from the first post until
+ * every notice's hand-off is recorded (authenticated, parsed, matched, payment
+ * confirmed). The DKIM key is the bench's own, served through
+ * INGEST_DNS_OVERRIDES as in the ingest tests.
+ */
+export async function measureIngestThroughput(stack: TestStack, messages: number, timeoutMs = 120_000): Promise<IngestResult> {
+  const gatewayUrl = stack.url('gateway');
+  const merchant = await createMerchant(gatewayUrl, stack.env.ADMIN_TOKEN, 'Bench Ingest');
+  const address = `deposits-${stack.namespace}@shop.example`;
+  await gatewayApi(gatewayUrl, stack.env.ADMIN_TOKEN)(`/v1/admin/merchants/${merchant.merchant_id}`, { etransfer_email: address }, 'PATCH');
+  const live = gatewayApi(gatewayUrl, merchant.keys.live_secret);
+  const sessions = await inParallel(Array.from({ length: messages }), 16, async (_, i) =>
+    live<{ memo: string }>('/v1/checkout/sessions', {
+      amount: 1000 + i,
+      currency: 'cad',
+      reference: `bench-ingest-${i}`,
+      success_url: 'https://merchant.example/thanks',
+      cancel_url: 'https://merchant.example/cart',
+    }),
+  );
+  const notices = await Promise.all(
+    sessions.map((session, i) =>
+      signEmail(
+        buildNotice({
+          to: address,
+          messageId: `<bench${i}.${stack.namespace}@payments.interac.ca>`,
+          reference: `C1A${stack.namespace.slice(-5)}${String(i).padStart(5, '0')}`,
+          message: session.memo,
+          amount: `$${((1000 + i) / 100).toFixed(2)}`,
+        }),
+      ),
+    ),
+  );
+  const db = await stack.sql();
+  const started = performance.now();
+  await inParallel(notices, CONCURRENCY, async (raw) => {
+    const response = await fetch(`${gatewayUrl}/v1/internal/ingest-email`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${stack.env.INGEST_TOKEN}`, 'content-type': 'message/rfc822' },
+      body: raw,
+    });
+    if (response.status !== 202) throw new Error(`ingest-email answered ${response.status}: ${await response.text()}`);
+    await response.arrayBuffer();
+  });
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const { rows } = await db.query<{ disposition: string; count: string }>('SELECT disposition, count(*) FROM ingest.notice_handoffs GROUP BY disposition');
+    const counts = Object.fromEntries(rows.map((row) => [row.disposition, Number(row.count)]));
+    const total = Object.values(counts).reduce((sum, n) => sum + n, 0);
+    if (total >= messages || Date.now() > deadline) {
+      const elapsed = performance.now() - started;
+      const { confirmed = 0, ...other } = counts;
+      return { messages: total, messages_per_second: Math.round((total / elapsed) * 1000), confirmed, other_dispositions: other, elapsed_ms: Math.round(elapsed) };
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

@@ -1,0 +1,159 @@
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { Client } from 'pg';
+import type { TestStack } from '@pp/testing';
+
+/**
+ * CPU time of every process a path runs through, read from /proc/<pid>/stat
+ * (utime + stime) before and after the path's load, so the report can say how
+ * many CPU milliseconds each process spent per request. Postgres, Redis and
+ * NATS are found by the port they listen on; for Postgres only the backends of
+ * the bench's database and the server's own workers (WAL writer, checkpointer
+ * ...) count, so other databases on a shared server do not. Redis and NATS
+ * serve everything on this machine: their figures include whatever else runs.
+ */
+
+/** CPU ms by process group name (each service, postgres, nats, redis). */
+export type CpuSample = Map<string, Map<number, number>>;
+export type CpuPerRequest = Record<string, number>;
+
+const TICK_MS = 1000 / clockTicks();
+
+function clockTicks(): number {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+}
+
+function cpuMs(pid: number): number | undefined {
+  try {
+    // Fields after the command name (which may hold spaces) start at field 3; utime and stime are 14 and 15.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The pid whose open sockets include the one listening on this TCP port on loopback or any address. */
+function listenerPid(port: number): number | undefined {
+  const inodes = new Set<string>();
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    let text = '';
+    try {
+      text = readFileSync(table, 'utf8');
+    } catch {
+      continue;
+    }
+    for (const line of text.split('\n').slice(1)) {
+      const cols = line.trim().split(/\s+/);
+      if (cols.length < 10 || cols[3] !== '0A') continue; // 0A = LISTEN
+      if (parseInt(cols[1].split(':')[1], 16) === port) inodes.add(cols[9]);
+    }
+  }
+  if (inodes.size === 0) return undefined;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let fds: string[];
+    try {
+      fds = readdirSync(`/proc/${entry}/fd`);
+    } catch {
+      continue;
+    }
+    for (const fd of fds) {
+      try {
+        const target = readlinkSync(`/proc/${entry}/fd/${fd}`);
+        if (target.startsWith('socket:[') && inodes.has(target.slice(8, -1))) return Number(entry);
+      } catch {
+        // closed meanwhile
+      }
+    }
+  }
+  return undefined;
+}
+
+export class ProcessCpu {
+  private readonly extra = new Map<string, number>();
+
+  private constructor(
+    private readonly stack: TestStack,
+    private readonly pg: Client,
+    private readonly postmaster: number | undefined,
+    private readonly shared: Record<string, number | undefined>,
+  ) {}
+
+  static async start(stack: TestStack, urls: { postgres: string; nats: string; redis: string }): Promise<ProcessCpu> {
+    const pg = new Client({ connectionString: stack.database.url });
+    await pg.connect();
+    const portOf = (url: string, fallback: number) => Number(new URL(url).port || fallback);
+    return new ProcessCpu(stack, pg, listenerPid(portOf(urls.postgres, 5432)), {
+      nats: listenerPid(portOf(urls.nats, 4222)),
+      redis: listenerPid(portOf(urls.redis, 6379)),
+    });
+  }
+
+  /** Whether the infrastructure's processes were found (reading other users' /proc/<pid>/fd needs the same user or root). */
+  found(): Record<string, boolean> {
+    return { postgres: this.postmaster !== undefined, nats: this.shared.nats !== undefined, redis: this.shared.redis !== undefined };
+  }
+
+  /** Also samples a process outside the stack (the baseline server), under this name. */
+  track(group: string, pid: number): void {
+    this.extra.set(group, pid);
+  }
+
+  async sample(): Promise<CpuSample> {
+    const groups: CpuSample = new Map();
+    const add = (group: string, pid: number | undefined) => {
+      if (pid === undefined) return;
+      const ms = cpuMs(pid);
+      if (ms === undefined) return;
+      if (!groups.has(group)) groups.set(group, new Map());
+      groups.get(group)?.set(pid, ms);
+    };
+    for (const proc of this.stack.processes()) add(proc.service, proc.pid);
+    for (const [group, pid] of this.extra) add(group, pid);
+    // This database's backends and the server's own workers (no database); never other databases' backends.
+    const { rows } = await this.pg.query<{ pid: number }>(
+      'SELECT pid FROM pg_stat_activity WHERE (datname = current_database() OR datname IS NULL) AND pid <> pg_backend_pid()',
+    );
+    add('postgres', this.postmaster);
+    for (const row of rows) add('postgres', row.pid);
+    for (const [group, pid] of Object.entries(this.shared)) add(group, pid);
+    return groups;
+  }
+
+  /** CPU ms per unit of work of each group between two samples; a process that appeared in between counts from zero. */
+  static perRequest(before: CpuSample, after: CpuSample, requests: number): CpuPerRequest {
+    const result: CpuPerRequest = {};
+    let total = 0;
+    for (const [group, pids] of after) {
+      let spent = 0;
+      for (const [pid, ms] of pids) spent += ms - (before.get(group)?.get(pid) ?? 0);
+      const perRequest = requests > 0 ? spent / requests : 0;
+      result[group] = round(perRequest);
+      total += perRequest;
+    }
+    result.total = round(total);
+    return result;
+  }
+
+  async close(): Promise<void> {
+    await this.pg.end();
+  }
+}
+
+const round = (value: number) => Math.round(value * 1000) / 1000;
+
+/** Runs `work`, returning its result with the CPU ms per request of each process (counted by `requestsOf`). */
+export async function withCpu<T>(cpu: ProcessCpu, work: () => Promise<T>, requestsOf: (result: T) => number): Promise<{ result: T; cpu_ms_per_request: CpuPerRequest }> {
+  const before = await cpu.sample();
+  const result = await work();
+  // Work the requests left behind (outbox publishing, projections, webhooks) belongs to them too.
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  const after = await cpu.sample();
+  return { result, cpu_ms_per_request: ProcessCpu.perRequest(before, after, requestsOf(result)) };
+}

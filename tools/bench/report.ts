@@ -1,0 +1,60 @@
+/** The JSON report `npm run bench` writes (bench/reports/*.json) and how it is printed. */
+
+export interface Row {
+  path: string;
+  /** Printed figure with its unit ("465 req/s", "512 msg/s", "104 MB"). */
+  throughput: string;
+  p50_ms: number | null;
+  p99_ms: number | null;
+  baseline: string;
+  ratio: string;
+  /** CPU ms each process spent per request (or message, or delivery) of this path, and their total. */
+  cpu_ms_per_request?: Record<string, number>;
+  detail?: Record<string, unknown>;
+}
+
+export interface BenchReport {
+  at: string;
+  seconds: number;
+  warmup_seconds: number;
+  connections: number;
+  /** 1, 5 and 15 minute load averages when the run ended: other work on the machine skews every figure. */
+  load_average?: number[];
+  idle_rss_mb?: Partial<Record<string, number>>;
+  /** CPU ms each process spends per second while the stack is idle (withCpu counts its 1 s settle too). */
+  idle_cpu_ms_per_second?: Record<string, number>;
+  stack_ready_ms?: number;
+  rows: Row[];
+}
+
+export function table(headers: string[], cells: string[][]): string {
+  const widths = headers.map((h, i) => Math.max(h.length, ...cells.map((c) => (c[i] ?? '').length)));
+  const line = (values: string[]) => values.map((v, i) => (v ?? '').padEnd(widths[i])).join('  ').trimEnd();
+  return [line(headers), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.map(line)].join('\n') + '\n';
+}
+
+/** Process groups in a fixed order: services first, then the infrastructure, the total last. */
+export function cpuGroups(rows: Row[]): string[] {
+  const order = ['baseline', 'gateway', 'sessions', 'ledger', 'ingest', 'refunds', 'webhooks', 'checkout', 'dashboard', 'postgres', 'nats', 'redis'];
+  const seen = new Set(rows.flatMap((r) => Object.keys(r.cpu_ms_per_request ?? {})));
+  // Processes that spent nothing on any path (an idle dashboard) only widen the table.
+  const used = [...seen].filter((g) => g !== 'total' && rows.some((r) => (r.cpu_ms_per_request?.[g] ?? 0) >= 0.005));
+  return [...order.filter((g) => used.includes(g)), ...used.filter((g) => !order.includes(g)).sort(), 'total'];
+}
+
+export function printRows(rows: Row[]): void {
+  process.stdout.write('\n');
+  process.stdout.write(
+    table(
+      ['path', 'throughput', 'p50 ms', 'p99 ms', 'baseline', 'ratio'],
+      rows.map((r) => [r.path, r.throughput, String(r.p50_ms ?? '-'), String(r.p99_ms ?? '-'), r.baseline, r.ratio]),
+    ),
+  );
+  const measured = rows.filter((r) => r.cpu_ms_per_request);
+  if (measured.length === 0) return;
+  const groups = cpuGroups(measured);
+  process.stdout.write('\nCPU ms per request (message, delivery) of each process\n');
+  process.stdout.write(table(['path', ...groups], measured.map((r) => [r.path, ...groups.map((g) => fixed(r.cpu_ms_per_request?.[g]))])));
+}
+
+const fixed = (value: number | undefined) => (value === undefined ? '-' : value.toFixed(2));
