@@ -2,16 +2,17 @@ import { Controller, Get, Headers, Query, Res } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { EVENT_ID_PATTERN, EventStreamParams, MAX_PAGE_LIMIT, type MerchantEventView, type MerchantScope } from '@pp/contracts';
 import { BusClient, JsonLogger } from '@pp/platform';
-import { FOLLOW_FROM_START, followAfter, type FollowState, recordHandled, unhandledEvents } from '@pp/sdk';
+import { FOLLOW_FROM_START, followAfter, type FollowState, isBeyondWindow, isHandled, recordHandled, unhandledEvents } from '@pp/sdk';
 import type { FastifyReply } from 'fastify';
 import { KeyScope } from '../access/request-params';
 import { SecretKeyRoute } from '../access/route-access';
 import { ApiError } from '../http/api-error';
 import { INVALID_QUERY, parseListQuery } from '../http/list-query';
+import { MerchantEventFeed } from './merchant-event.feed';
 import { OpenEventStreams } from './open-event-streams';
 
-/** How often a stream looks at the event log for new events. */
-const POLL_INTERVAL_MS = 500;
+/** How often a stream also reads the durable log, in case the live feed missed an event (it never should). */
+const SAFETY_LOOK_MS = 10_000;
 /** A comment line this often keeps proxies from closing a quiet stream. */
 const HEARTBEAT_MS = 15_000;
 /** The most events one look sends (the rest follow on the next). */
@@ -20,11 +21,13 @@ const MAX_EVENTS_PER_LOOK = 500;
 const frame = (event: MerchantEventView) => `id: ${event.id}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
 
 /**
- * The merchant's events as Server-Sent Events, read from the ledger's
- * durable event log (its merchant_events read model, in append order), so a
+ * The merchant's events as Server-Sent Events. New events come live from the
+ * ledger's JetStream stream (MerchantEventFeed); the ledger's durable event
+ * log (its merchant_events read model, in append order) is read when the
+ * stream opens, whenever the feed (re)starts and every SAFETY_LOOK_MS, so a
  * client that reconnects with Last-Event-ID misses nothing: the CLI's
- * `listen` and `events tail` follow it. Looks behind the newest event sent
- * for ones that committed late (libs/sdk events/follow-state.ts).
+ * `listen` and `events tail` follow it. The same follow state keeps an event
+ * seen both ways from being sent twice (libs/sdk events/follow-state.ts).
  */
 @ApiTags('events')
 @Controller('v1/events')
@@ -32,6 +35,7 @@ export class EventStreamController {
   constructor(
     private readonly bus: BusClient,
     private readonly streams: OpenEventStreams,
+    private readonly feed: MerchantEventFeed,
     private readonly logger: JsonLogger,
   ) {}
 
@@ -65,28 +69,54 @@ export class EventStreamController {
     response.write('retry: 1000\n\n');
     const closed = this.streams.open(response);
     let lastWrite = Date.now();
-    while (!closed.aborted) {
-      try {
-        for (const event of await unhandledEvents(this.newestFirst(scope), state, MAX_EVENTS_PER_LOOK)) {
-          if (!types || types.has(event.type)) response.write(frame(event));
-          state = recordHandled(state, event);
+    const send = (event: MerchantEventView) => {
+      if (!types || types.has(event.type)) response.write(frame(event));
+      state = recordHandled(state, event);
+      lastWrite = Date.now();
+    };
+    // Listen before the first look, so nothing committed in between falls through.
+    const live: MerchantEventView[] = [];
+    let lookDue = true;
+    let lastLook = 0;
+    let wake: (() => void) | undefined;
+    const stopListening = this.feed.listen(scope, (signal) => {
+      if (signal.kind === 'event') live.push(signal.event);
+      else lookDue = true;
+      wake?.();
+    });
+    closed.addEventListener('abort', () => wake?.(), { once: true });
+    try {
+      while (!closed.aborted) {
+        if (lookDue || Date.now() - lastLook >= SAFETY_LOOK_MS) {
+          lastLook = Date.now();
+          const found = await unhandledEvents(this.newestFirst(scope), state, MAX_EVENTS_PER_LOOK);
+          found.forEach(send);
+          lookDue = found.length === MAX_EVENTS_PER_LOOK;
+        }
+        // An event behind the settle window was in the log at an earlier look: the follow state no longer knows whether it was sent.
+        for (const event of live.splice(0)) if (!isHandled(state, event) && !isBeyondWindow(state, event)) send(event);
+        if (Date.now() - lastWrite >= HEARTBEAT_MS) {
+          response.write(': keep-alive\n\n');
           lastWrite = Date.now();
         }
-      } catch (error) {
-        // End the stream rather than hide a gap: the client reconnects and resumes after the last id it got.
-        this.logger.warn('event stream ended: the event log did not answer', { error: error instanceof Error ? error.message : String(error) });
-        break;
+        if (live.length === 0 && !lookDue && !closed.aborted) await this.nextSignal((resolve) => (wake = resolve));
+        wake = undefined;
       }
-      if (Date.now() - lastWrite >= HEARTBEAT_MS) {
-        response.write(': keep-alive\n\n');
-        lastWrite = Date.now();
-      }
-      await new Promise((resolve) => {
-        const timer = setTimeout(resolve, POLL_INTERVAL_MS);
-        closed.addEventListener('abort', () => (clearTimeout(timer), resolve(undefined)), { once: true });
-      });
+    } catch (error) {
+      // End the stream rather than hide a gap: the client reconnects and resumes after the last id it got.
+      this.logger.warn('event stream ended: the event log did not answer', { error: error instanceof Error ? error.message : String(error) });
+    } finally {
+      stopListening();
     }
     response.end();
+  }
+
+  /** Resolves at the next feed signal or abort (through `arm`), or when a heartbeat or safety look is due. */
+  private nextSignal(arm: (resolve: () => void) => void): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, Math.min(HEARTBEAT_MS, SAFETY_LOOK_MS));
+      arm(() => (clearTimeout(timer), resolve()));
+    });
   }
 
   /** After the named event (404 when it is not the merchant's), from the start, or after the newest event. */

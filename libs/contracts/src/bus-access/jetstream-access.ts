@@ -12,6 +12,12 @@ export interface StreamAccess {
   publishers: readonly BusIdentity[];
   /** Create durable consumers on the stream, pull and acknowledge messages. */
   consumers: readonly BusIdentity[];
+  /**
+   * Follow new messages live through ordered consumers: ephemeral, pushed to the identity's own
+   * inbox, no acknowledgements and no durable position, so a follower can neither take nor skip
+   * another consumer's messages. Whoever needs every message reads a durable copy instead.
+   */
+  followers: readonly BusIdentity[];
 }
 
 /** An object store (its stream is OBJ_<bucket>): writers put objects, readers get and delete them; both may create it. */
@@ -23,13 +29,15 @@ export interface ObjectStoreAccess {
 
 /** Every stream and object store of the system, and who uses each (docs/ARCHITECTURE.md "JetStream"). */
 export const STREAM_ACCESS: readonly StreamAccess[] = [
-  { stream: LEDGER_EVENTS_STREAM, subjects: [LEDGER_EVENTS_SUBJECTS], owner: 'ledger', publishers: ['ledger'], consumers: ['webhooks'] },
+  // The gateway follows merchant events live for GET /v1/events/stream; the ledger's merchant_events log fills any gap.
+  { stream: LEDGER_EVENTS_STREAM, subjects: [LEDGER_EVENTS_SUBJECTS], owner: 'ledger', publishers: ['ledger'], consumers: ['webhooks'], followers: ['gateway'] },
   {
     stream: ingestRawEmailStreamName(''),
     subjects: [INGEST_RAW_EMAIL_SUBJECT],
     owner: 'ingest',
     publishers: [MAIL_PIPELINE],
     consumers: ['ingest'],
+    followers: [],
   },
 ];
 

@@ -49,6 +49,13 @@ export function busPermissions(scope: NamespaceScope, options: { testClient?: bo
     for (const caller of access.callers) grant(caller, 'publish', forms(subject));
   }
 
+  /** An ordered consumer with flow control on stream `name`, pushed to the identity's inbox and recreated after a gap. */
+  const orderedConsumer = (name: string) => [
+    `${JS_API}.CONSUMER.CREATE.${name}`,
+    `${JS_API}.CONSUMER.CREATE.${name}.>`,
+    `${JS_API}.CONSUMER.DELETE.${name}.*`,
+    `$JS.FC.${name}.>`,
+  ];
   for (const spec of STREAM_ACCESS) {
     const name = stream(spec.stream);
     grant(spec.owner, 'publish', [`${JS_API}.INFO`, ...['INFO', 'CREATE', 'UPDATE'].map((verb) => `${JS_API}.STREAM.${verb}.${name}`)]);
@@ -64,6 +71,7 @@ export function busPermissions(scope: NamespaceScope, options: { testClient?: bo
         `$JS.ACK.${name}.>`,
       ]);
     }
+    for (const follower of spec.followers) grant(follower, 'publish', orderedConsumer(name));
   }
 
   for (const spec of OBJECT_STORE_ACCESS) {
@@ -79,12 +87,9 @@ export function busPermissions(scope: NamespaceScope, options: { testClient?: bo
         ...open,
         ...lookUp,
         ...change,
-        // An object is read through an ordered consumer with flow control, bound to the stream found by subject.
+        // An object is read through an ordered consumer, bound to the stream found by subject.
         `${JS_API}.STREAM.NAMES`,
-        `${JS_API}.CONSUMER.CREATE.${name}`,
-        `${JS_API}.CONSUMER.CREATE.${name}.>`,
-        `${JS_API}.CONSUMER.DELETE.${name}.*`,
-        `$JS.FC.${name}.>`,
+        ...orderedConsumer(name),
       ]);
     }
   }

@@ -47,14 +47,21 @@ describe('bus permissions generated from the subject registry', () => {
       }
     });
 
-    it('then JetStream rights name exact streams: the ledger owns LEDGER_EVENTS, webhooks consume it, the gateway writes only the raw-mail bucket', () => {
+    it('then JetStream rights name exact streams: the ledger owns LEDGER_EVENTS, webhooks consume it, the gateway follows it and writes only the raw-mail bucket', () => {
       expect(production.ledger.publish).toEqual(expect.arrayContaining(['$JS.API.STREAM.CREATE.LEDGER_EVENTS', 'ledger.events.>']));
       expect(production.webhooks.publish).toEqual(expect.arrayContaining(['$JS.API.CONSUMER.MSG.NEXT.LEDGER_EVENTS.*', '$JS.ACK.LEDGER_EVENTS.>']));
       expect(production.webhooks.publish).not.toContain('ledger.events.>');
       expect(production.gateway.publish.filter((s) => s.startsWith('$'))).toEqual(
         expect.arrayContaining(['$O.INGEST_RAW.C.>', '$JS.API.STREAM.CREATE.OBJ_INGEST_RAW']),
       );
-      expect(production.gateway.publish.filter((s) => s.includes('LEDGER_EVENTS') || s.includes('CONSUMER'))).toEqual([]);
+      // Following is an ordered consumer pushed to its own inbox: no pulling, acknowledging or durable consumers of LEDGER_EVENTS.
+      expect(production.gateway.publish.filter((s) => s.includes('LEDGER_EVENTS'))).toEqual([
+        '$JS.API.CONSUMER.CREATE.LEDGER_EVENTS',
+        '$JS.API.CONSUMER.CREATE.LEDGER_EVENTS.>',
+        '$JS.API.CONSUMER.DELETE.LEDGER_EVENTS.*',
+        '$JS.FC.LEDGER_EVENTS.>',
+      ]);
+      expect(production.gateway.subscribe.filter((s) => s.includes('ledger.events'))).toEqual([]);
       expect(production.checkout.publish.filter((s) => s.startsWith('$'))).toEqual([]);
     });
 

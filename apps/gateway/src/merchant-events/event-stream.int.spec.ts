@@ -1,0 +1,128 @@
+import { randomUUID } from 'node:crypto';
+import { type Event, CheckoutClient } from '@interac-checkout/node';
+import { ledgerEventSubject, type StoredEvent } from '@pp/contracts';
+import { newId } from '@pp/kernel';
+import { connectNats } from '@pp/platform';
+import { TestStack, waitFor } from '@pp/testing';
+import type { NatsConnection } from 'nats';
+
+/*
+ * GET /v1/events/stream is fed live from the ledger's JetStream stream. The
+ * harness publishes events straight onto that stream, which the ledger's
+ * durable log never sees: whatever of them the stream sends can only have
+ * come from the feed. Real events reach it both ways and are sent once.
+ */
+
+interface Merchant {
+  merchant_id: string;
+  keys: { test_secret: string };
+}
+
+describe('GET /v1/events/stream, fed from JetStream', () => {
+  let stack: TestStack;
+  let harness: NatsConnection;
+  let a: Merchant;
+  let b: Merchant;
+
+  const createMerchant = async (name: string): Promise<Merchant> => {
+    const response = await fetch(`${stack.url('gateway')}/v1/admin/merchants`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${stack.env.ADMIN_TOKEN}`, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
+      body: JSON.stringify({ name, email: `${randomUUID()}@example.com` }),
+    });
+    expect(response.status).toBe(201);
+    return (await response.json()) as Merchant;
+  };
+
+  /** Publishes an event onto the ledger's stream as the ledger's publisher would, without storing it in the ledger. */
+  const publishDirectly = async (merchantId: string, livemode: boolean, reference: string): Promise<string> => {
+    const id = newId('event');
+    const event: StoredEvent = {
+      id,
+      position: 0,
+      stream_id: `payment-${id}`,
+      version: 1,
+      type: 'payment.confirmed',
+      schema_version: 1,
+      data: { reference, amount: 1200, status: 'CONFIRMED', metadata: null },
+      metadata: { merchant_id: merchantId, livemode },
+      created_at: new Date().toISOString(),
+    };
+    await harness.jetstream().publish(`${stack.namespace}.${ledgerEventSubject(event.type)}`, JSON.stringify(event));
+    return id;
+  };
+
+  /** Reads a stream in the background; `received` grows as events arrive. */
+  const follow = (apiKey: string) => {
+    const abort = new AbortController();
+    const received: Event[] = [];
+    const client = new CheckoutClient({ apiKey, apiBase: stack.url('gateway') });
+    const done = (async () => {
+      try {
+        for await (const event of client.events.stream({}, { signal: abort.signal })) received.push(event);
+      } catch (error) {
+        if (!abort.signal.aborted) throw error;
+      }
+    })();
+    return { received, close: () => (abort.abort(), done) };
+  };
+
+  beforeAll(async () => {
+    stack = await TestStack.start({ services: ['ledger'], label: 'evstream' });
+    // The ledger creates the stream; the gateway then follows it from its start.
+    for (const service of ['sessions', 'gateway'] as const) await stack.startService(service);
+    harness = await connectNats(stack.env.NATS_URL, 'event-stream-spec');
+    [a, b] = await Promise.all([createMerchant('A'), createMerchant('B')]);
+  }, 120_000);
+
+  afterAll(async () => {
+    await harness?.close();
+    await stack?.stop();
+  });
+
+  it('sends the merchant’s own events from the stream as they are published, and nothing of another merchant or mode', async () => {
+    const stream = follow(a.keys.test_secret);
+    try {
+      // A probe proves the feed is following (it starts a moment after the gateway answers HTTP).
+      const probes = new Set<string>();
+      await waitFor('the stream to send a probe published on JetStream', async () => {
+        if (stream.received.some((event) => probes.has(event.id))) return true;
+        probes.add(await publishDirectly(a.merchant_id, false, 'probe'));
+        return false;
+      }, { timeoutMs: 20_000, intervalMs: 500 });
+      const before = stream.received.length;
+
+      await publishDirectly(b.merchant_id, false, 'other merchant');
+      await publishDirectly(a.merchant_id, true, 'other mode');
+      const mine = await publishDirectly(a.merchant_id, false, 'mine');
+      await waitFor('the merchant’s own event', () => stream.received.some((event) => event.id === mine));
+
+      expect(stream.received.slice(before).map((event) => event.data.reference)).toEqual(['mine']);
+    } finally {
+      await stream.close();
+    }
+  });
+
+  it('sends a real event once, though both the feed and the durable log have it', async () => {
+    const stream = follow(a.keys.test_secret);
+    try {
+      const api = new CheckoutClient({ apiKey: a.keys.test_secret, apiBase: stack.url('gateway') });
+      const session = await api.checkoutSessions.create({
+        amount: 1500,
+        currency: 'cad',
+        reference: `order-${randomUUID()}`,
+        success_url: 'https://shop.example/ok',
+        cancel_url: 'https://shop.example/cancel',
+      });
+      await api.sandbox.expireSession({ sessionId: session.id });
+      await waitFor('checkout.session.expired on the stream', () => stream.received.some((event) => event.data.session_id === session.id), { timeoutMs: 15_000 });
+      // Anything sent after the marker was sent after the expiry; the expiry must not be among it again.
+      const marker = await publishDirectly(a.merchant_id, false, 'marker');
+      await waitFor('the marker', () => stream.received.some((event) => event.id === marker));
+      const expired = stream.received.filter((event) => event.data.session_id === session.id);
+      expect(expired.map((event) => event.type)).toEqual(['checkout.session.expired']);
+    } finally {
+      await stream.close();
+    }
+  });
+});
