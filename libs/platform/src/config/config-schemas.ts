@@ -54,6 +54,17 @@ export function WithDatabase<T extends ConfigClass>(Base: T) {
   class DatabaseConfig extends Base {
     @Matches(/^postgres(ql)?:\/\/[^\s]+$/, { message: "must be a postgres:// URL logging in as the service's own role, e.g. postgres://pp_ledger:<password>@127.0.0.1:5432/pp" })
     DATABASE_URL!: string;
+
+    /**
+     * Connections each process may open. Replicas multiply it: keep the sum over every replica of
+     * the gateway, ledger, ingest and webhooks under Postgres's max_connections (docs/OPERATIONS.md "Scaling").
+     */
+    @IsOptional()
+    @Transform(toInt)
+    @IsInt({ message: 'must be a whole number of connections' })
+    @Min(2)
+    @Max(200)
+    DATABASE_POOL_SIZE = 20;
   }
   return DatabaseConfig;
 }

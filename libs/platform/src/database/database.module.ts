@@ -24,8 +24,8 @@ export class DatabaseModule implements OnApplicationShutdown {
         {
           provide: DataSource,
           inject: [CONFIG, HealthService],
-          useFactory: async (config: { DATABASE_URL: string }, health: HealthService) => {
-            const dataSource = dataSourceFor(database, { url: config.DATABASE_URL, poolSize: 20, connectTimeoutMs: 3000, applicationName: database.service });
+          useFactory: async (config: { DATABASE_URL: string; DATABASE_POOL_SIZE: number }, health: HealthService) => {
+            const dataSource = dataSourceFor(database, { url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE, connectTimeoutMs: 3000, applicationName: database.service });
             try {
               await dataSource.initialize();
             } catch (error) {
