@@ -5,9 +5,9 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BUS_IDENTITIES } from '@pp/contracts';
-import { natsConnectionOptions, passwordVariable } from '@pp/platform';
+import { ensureStream, natsConnectionOptions, passwordVariable } from '@pp/platform';
 import { waitFor } from '@pp/testing';
-import { connect, type NatsConnection, StorageType } from 'nats';
+import { connect, type NatsConnection } from 'nats';
 import { k8sDir } from './testing/manifests';
 
 /*
@@ -92,12 +92,13 @@ describe('the Kubernetes NATS cluster configuration', () => {
   it('keeps the generated identities: the ledger creates its event stream with three replicas, and nobody connects without a password', async () => {
     // As the ledger connects (its own user and inbox prefix), to the server that is not the first.
     ledger = await connect(natsConnectionOptions(`nats://ledger:${passwords.ledger}@127.0.0.1:${clientPorts[2]}`, 'ledger'));
-    const jsm = await ledger.jetstreamManager();
-    const stream = await waitFor(
+    // The publisher's own call, with the prod overlay's JETSTREAM_REPLICAS.
+    const jsm = await waitFor(
       'the three-replica stream',
-      () => jsm.streams.add({ name: 'LEDGER_EVENTS', subjects: ['ledger.events.>'], num_replicas: 3, storage: StorageType.File }).catch(() => undefined),
+      () => ensureStream(ledger!, { name: 'LEDGER_EVENTS', subjects: ['ledger.events.>'], duplicateWindowMs: 120_000, maxAgeMs: 0, replicas: 3 }).catch(() => undefined),
       { timeoutMs: 30_000, intervalMs: 500 },
     );
+    const stream = await jsm.streams.info('LEDGER_EVENTS');
     expect(stream.config.num_replicas).toBe(3);
     expect(stream.cluster?.replicas).toHaveLength(SERVERS - 1);
     await expect(connect({ servers: `127.0.0.1:${clientPorts[0]}`, reconnect: false })).rejects.toThrow(/Authorization/i);

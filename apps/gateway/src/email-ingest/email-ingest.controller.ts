@@ -61,7 +61,7 @@ export class EmailIngestController {
   private async command(raw: Buffer): Promise<SubmitEmailCommand> {
     if (fitsInOneMessage(this.nc, raw.length)) return { raw_base64: raw.toString('base64') };
     const name = createHash('sha256').update(raw).digest('hex');
-    const bucket = await openBlobBucket(this.nc, ingestRawEmailBucketName(this.config.PP_NAMESPACE), INGEST_RAW_BUCKET_TTL_MS);
+    const bucket = await openBlobBucket(this.nc, ingestRawEmailBucketName(this.config.PP_NAMESPACE), INGEST_RAW_BUCKET_TTL_MS, this.config.JETSTREAM_REPLICAS);
     await bucket.putBlob({ name }, raw);
     return { object_name: name };
   }

@@ -39,6 +39,7 @@ export class RawEmailConsumer implements OnApplicationBootstrap, OnModuleDestroy
       // The raw message is kept in Postgres; the stream only carries it there.
       retention: RetentionPolicy.Workqueue,
       max_age: nanos(7 * 24 * 3600 * 1000),
+      num_replicas: this.config.JETSTREAM_REPLICAS,
     };
     // A replica booting at the same moment may create it first; then it simply exists.
     await jsm.streams.info(stream).catch(() => jsm.streams.add(config).catch(() => jsm.streams.info(stream)));

@@ -38,7 +38,7 @@ export class SubmitEmailController {
   }
 
   private blobs() {
-    return openBlobBucket(this.nc, ingestRawEmailBucketName(this.config.PP_NAMESPACE), INGEST_RAW_BUCKET_TTL_MS);
+    return openBlobBucket(this.nc, ingestRawEmailBucketName(this.config.PP_NAMESPACE), INGEST_RAW_BUCKET_TTL_MS, this.config.JETSTREAM_REPLICAS);
   }
 
   /** Inline bytes, or the sender's object in the blob bucket (removed once the message is stored). */

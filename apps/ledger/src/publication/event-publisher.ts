@@ -104,6 +104,7 @@ export class EventPublisher implements OnApplicationBootstrap, OnApplicationShut
       subjects: [this.prefix + LEDGER_EVENTS_SUBJECTS],
       duplicateWindowMs: DUPLICATE_WINDOW_MS,
       maxAgeMs: RETENTION_MS,
+      replicas: this.config.JETSTREAM_REPLICAS,
     });
     return this.nc.jetstream();
   }

@@ -22,6 +22,7 @@ export class LedgerEventFixture {
       subjects: [subjectPrefix(this.namespace) + LEDGER_EVENTS_SUBJECTS],
       duplicateWindowMs: 60 * 60 * 1000,
       maxAgeMs: 24 * 60 * 60 * 1000,
+      replicas: 1,
     });
   }
 

@@ -6,8 +6,8 @@ import { nanos, type NatsConnection, type ObjectStore, StorageType } from 'nats'
  * the sender puts them under a name and sends the name; the receiver gets and
  * deletes them. Objects left behind expire after `ttlMs`.
  */
-export async function openBlobBucket(nc: NatsConnection, name: string, ttlMs: number): Promise<ObjectStore> {
-  return nc.jetstream().views.os(name, { ttl: nanos(ttlMs), storage: StorageType.File });
+export async function openBlobBucket(nc: NatsConnection, name: string, ttlMs: number, replicas: number): Promise<ObjectStore> {
+  return nc.jetstream().views.os(name, { ttl: nanos(ttlMs), storage: StorageType.File, replicas });
 }
 
 /** Whether `bytes` travel inside a bus request with room for the JSON envelope and headers (base64 grows them by a third). */

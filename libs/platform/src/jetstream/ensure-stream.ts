@@ -9,6 +9,8 @@ export interface StreamSpec {
   duplicateWindowMs: number;
   /** How long messages are kept (0: for ever). */
   maxAgeMs: number;
+  /** Copies kept across a JetStream cluster (JETSTREAM_REPLICAS: 1 on one server, 3 on the Kubernetes cluster). */
+  replicas: number;
 }
 
 /**
@@ -27,12 +29,14 @@ export async function ensureStream(nc: NatsConnection, spec: StreamSpec): Promis
     max_age: nanos(spec.maxAgeMs),
     storage: StorageType.File,
     retention: RetentionPolicy.Limits,
+    num_replicas: spec.replicas,
   };
   try {
     const { config: current } = await jsm.streams.info(spec.name);
     const drifted =
       current.duplicate_window !== config.duplicate_window ||
       current.max_age !== config.max_age ||
+      current.num_replicas !== config.num_replicas ||
       current.subjects.join(' ') !== config.subjects.join(' ');
     // Update only on a real change: an update is not free and replicas start often.
     if (drifted) await jsm.streams.update(spec.name, { ...current, ...config });
