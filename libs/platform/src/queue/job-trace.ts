@@ -1,4 +1,4 @@
-import { type Context, type Link, ROOT_CONTEXT, SpanKind } from '@opentelemetry/api';
+import { type Context, context, type Link, ROOT_CONTEXT, SpanKind } from '@opentelemetry/api';
 import { inSpan } from '../telemetry/in-span';
 import { contextOf, linksTo, type TraceCarrier, traceCarrier } from '../telemetry/trace-carrier';
 
@@ -10,9 +10,9 @@ export interface TracedJobData {
   trace?: TraceCarrier;
 }
 
-/** What to spread into a job's data when queuing it: the active trace context, if any. */
-export function jobTrace(): TracedJobData {
-  const carrier = traceCarrier();
+/** What to spread into a job's data when queuing it: the trace context (by default the active one), if any. */
+export function jobTrace(ctx: Context = context.active()): TracedJobData {
+  const carrier = traceCarrier(ctx);
   return Object.keys(carrier).length > 0 ? { trace: carrier } : {};
 }
 
