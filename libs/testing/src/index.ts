@@ -10,3 +10,4 @@ export * from './webhook-receiver';
 export * from './given-when-then';
 export * from './in-memory-event-store';
 export * from './builders/checkout-session-created';
+export * from './otlp-collector';

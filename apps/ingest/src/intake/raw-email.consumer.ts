@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { DomainError, ErrorCode, INGEST_RAW_EMAIL_SUBJECT, ingestRawEmailStreamName } from '@pp/contracts';
-import { CONFIG, JsonLogger, NATS_CONNECTION, subjectPrefix } from '@pp/platform';
+import { CONFIG, consumeTraced, JsonLogger, NATS_CONNECTION, subjectPrefix } from '@pp/platform';
 import { AckPolicy, DeliverPolicy, type ConsumerMessages, type JsMsg, type NatsConnection, RetentionPolicy, StorageType, nanos } from 'nats';
 import type { IngestConfig } from '../ingest.config';
 import { EmailProcessor } from '../processing/email-processor';
@@ -54,7 +54,7 @@ export class RawEmailConsumer implements OnApplicationBootstrap, OnModuleDestroy
     this.messages = await consumer.consume({ max_messages: 16 });
     const messages = this.messages;
     this.loop = (async () => {
-      for await (const message of messages) await this.take(message);
+      for await (const message of messages) await consumeTraced(message, () => this.take(message));
     })();
   }
 

@@ -1,8 +1,7 @@
 import { Controller, Inject } from '@nestjs/common';
 import { Ctx, Payload } from '@nestjs/microservices';
-import { propagation } from '@opentelemetry/api';
 import { type AppendReply, AppendRequest, type AppendStreamsReply, AppendStreamsRequest, type ReadStreamReply, ReadStreamRequest, ReplayIdempotencyQuery } from '@pp/contracts';
-import { BusContext, Handles } from '@pp/platform';
+import { BusContext, Handles, inSpan, traceCarrier } from '@pp/platform';
 import type { Pool } from 'pg';
 import type { AppendContext } from './append-request';
 import type { EventStore } from './event-store';
@@ -20,12 +19,15 @@ export class AppendHandler {
 
   @Handles('ledger.append.v1')
   append(@Payload() request: AppendRequest, @Ctx() ctx: BusContext): Promise<AppendReply> {
-    return this.appender.append(request, contextOf(ctx));
+    return inAppendSpan([request.stream_id], () => this.appender.append(request, contextOf(ctx)));
   }
 
   @Handles('ledger.append-streams.v1')
   appendStreams(@Payload() request: AppendStreamsRequest, @Ctx() ctx: BusContext): Promise<AppendStreamsReply> {
-    return this.appender.appendStreams(request, contextOf(ctx));
+    return inAppendSpan(
+      request.streams.map((stream) => stream.stream_id),
+      () => this.appender.appendStreams(request, contextOf(ctx)),
+    );
   }
 
   @Handles('ledger.idempotency.replay.v1')
@@ -44,8 +46,13 @@ export class AppendHandler {
   }
 }
 
+/**
+ * The append's span: its context is what the events' metadata keep (contextOf, called inside it), so their
+ * publication, consumption and first webhook attempts join the trace of the request that caused them.
+ */
+const inAppendSpan = <T>(streamIds: string[], append: () => Promise<T>): Promise<T> =>
+  inSpan('pp-ledger', 'ledger append', { attributes: { 'ledger.stream_ids': streamIds } }, append);
+
 function contextOf(ctx: BusContext): AppendContext {
-  const trace: Record<string, string> = {};
-  propagation.inject(ctx.meta.traceContext, trace);
-  return { requestId: ctx.meta.requestId, trace };
+  return { requestId: ctx.meta.requestId, trace: traceCarrier() };
 }

@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { LEDGER_EVENTS_STREAM, LEDGER_EVENTS_SUBJECTS, ledgerEventSubject } from '@pp/contracts';
-import { CONFIG, ensureStream, JsonLogger, NATS_CONNECTION, streamName, subjectPrefix } from '@pp/platform';
+import { CONFIG, contextOf, ensureStream, JsonLogger, NATS_CONNECTION, publishTraced, streamName, subjectPrefix } from '@pp/platform';
 import type { JetStreamClient, NatsConnection } from 'nats';
 import { Client } from 'pg';
 import { EVENTS_COMMITTED_CHANNEL } from '../event-store/group-commit.appender';
@@ -144,7 +144,8 @@ export class EventPublisher implements OnApplicationBootstrap, OnApplicationShut
     const acks = await Promise.allSettled(
       rows.map((row) => {
         const event = toStoredEvent(row);
-        return js.publish(this.prefix + ledgerEventSubject(event.type), JSON.stringify(event), { msgID: event.id });
+        // A child of the append that stored the event (its metadata keeps that context), so the payment's trace goes on.
+        return publishTraced(js, this.prefix + ledgerEventSubject(event.type), JSON.stringify(event), { msgID: event.id }, contextOf(event.metadata.trace));
       }),
     );
     const failed = acks.findIndex((ack) => ack.status === 'rejected');

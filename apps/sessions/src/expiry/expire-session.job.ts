@@ -1,5 +1,5 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { bullConnection, CONFIG, JsonLogger, queuePrefix } from '@pp/platform';
+import { bullConnection, CONFIG, JsonLogger, queuePrefix, runJobTraced } from '@pp/platform';
 import { type Job, Worker } from 'bullmq';
 import { CheckoutSessionLifecycle } from '../checkout-session/checkout-session.lifecycle';
 import type { SessionsConfig } from '../sessions.config';
@@ -17,7 +17,7 @@ export class ExpireSessionJob implements OnApplicationBootstrap, OnApplicationSh
   ) {}
 
   onApplicationBootstrap(): void {
-    this.worker = new Worker<SessionExpiryJob>(SessionsQueue.SessionExpiry, (job) => this.run(job), {
+    this.worker = new Worker<SessionExpiryJob>(SessionsQueue.SessionExpiry, (job) => runJobTraced(SessionsQueue.SessionExpiry, job, () => this.run(job)), {
       connection: bullConnection(this.config.REDIS_URL),
       prefix: queuePrefix(this.config.PP_NAMESPACE),
       concurrency: 10,

@@ -1,3 +1,5 @@
+import type { TracedJobData } from '@pp/platform';
+
 /**
  * BullMQ queues of the sessions service. Values are Redis key names: do not
  * rename without a migration (jobs already queued under the old name would
@@ -7,7 +9,7 @@ export enum SessionsQueue {
   SessionExpiry = 'session-expiry',
 }
 
-
-export interface SessionExpiryJob {
+/** The session to expire, and the trace context of the request that created it (its span links there). */
+export interface SessionExpiryJob extends TracedJobData {
   session_id: string;
 }

@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import type { Clock } from '@pp/kernel';
-import { bullConnection, CLOCK, CONFIG, queuePrefix } from '@pp/platform';
+import { bullConnection, CLOCK, CONFIG, jobTrace, queuePrefix, type TracedJobData } from '@pp/platform';
 import { Queue } from 'bullmq';
 import type { CheckoutSession } from '../checkout-session/checkout-session.decider';
 import type { SessionsConfig } from '../sessions.config';
@@ -8,6 +8,8 @@ import { type SessionExpiryJob, SessionsQueue } from './session-expiry.queue';
 
 interface PendingJob {
   session: CheckoutSession;
+  /** Taken when scheduled: the batch is added from whichever caller's context started it. */
+  queuedBy: TracedJobData;
   resolve(): void;
   reject(error: unknown): void;
 }
@@ -40,7 +42,7 @@ export class SessionExpiryScheduler implements OnApplicationShutdown {
   schedule(session: CheckoutSession): Promise<void> {
     if (session.status !== 'PENDING') return Promise.resolve();
     return new Promise((resolve, reject) => {
-      this.pending.push({ session, resolve, reject });
+      this.pending.push({ session, queuedBy: jobTrace(), resolve, reject });
       this.adding ??= this.addPending();
     });
   }
@@ -58,9 +60,9 @@ export class SessionExpiryScheduler implements OnApplicationShutdown {
       const now = this.clock.now().getTime();
       try {
         await this.queue.addBulk(
-          batch.map(({ session }) => ({
+          batch.map(({ session, queuedBy }) => ({
             name: 'expire',
-            data: { session_id: session.id },
+            data: { session_id: session.id, ...queuedBy },
             opts: {
               jobId: session.id,
               delay: Math.max(0, Date.parse(session.expires_at) - now),

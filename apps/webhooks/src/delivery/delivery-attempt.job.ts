@@ -1,9 +1,9 @@
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { type Link, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { type Context, context, type Link, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { signatureHeaders, WebhookDeliveryStatus } from '@pp/contracts';
-import { bullConnection, CONFIG, JsonLogger, queuePrefix } from '@pp/platform';
+import { bullConnection, CONFIG, contextOf, JsonLogger, jobSpanPlacement, linksTo, queuePrefix } from '@pp/platform';
 import { type Job, Worker } from 'bullmq';
 import { EndpointSecrets } from '../endpoints/endpoint-secrets';
 import { sendWebhook } from '../network/webhook-sender';
@@ -73,7 +73,7 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, OnApplication
    */
   startNow(delivery: DueDelivery): boolean {
     if (this.stopping || this.immediate.size >= this.config.WEBHOOK_DELIVERY_CONCURRENCY) return false;
-    const running: Promise<void> = this.run(delivery.id, delivery.attempt)
+    const running: Promise<void> = this.run(delivery.id, delivery.attempt, context.active())
       // Its recovery wake-up (recoveryWakeUp) makes the attempt again.
       .catch((error: Error) => this.logger.warn('immediate delivery attempt failed; its queued wake-up will retry it', { delivery_id: delivery.id, error: error.message }))
       .finally(() => this.immediate.delete(running));
@@ -87,17 +87,25 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, OnApplication
   }
 
   process(job: Job<DeliveryJob>): Promise<void> {
-    return this.run(job.data.delivery_id, job.data.attempt);
+    return this.run(job.data.delivery_id, job.data.attempt, contextOf(job.data.trace));
   }
 
-  private async run(deliveryId: string, attemptNumber: number): Promise<void> {
+  /**
+   * One span per attempt. The first attempt is a child of `queuedBy` (the
+   * event's consumption, whether it runs at once or from the queue), so it is
+   * in the trace of the request that caused the event; a later attempt starts
+   * a trace of its own, linked to that request and to the attempt before it,
+   * so retries over days never grow the request's trace.
+   */
+  private async run(deliveryId: string, attemptNumber: number, queuedBy: Context): Promise<void> {
     const lease = leaseMs(this.config.WEBHOOK_ATTEMPT_TIMEOUT_MS);
     const claim = await this.deliveries.claim(deliveryId, attemptNumber, this.owner, lease, notSentBecause);
     if (!claim) return;
+    const { parent, links } = jobSpanPlacement(queuedBy, claim.attempt === 1);
     await tracer.startActiveSpan(
       `webhook ${claim.event.type}`,
-      { kind: SpanKind.CLIENT, links: causeOf(claim), attributes: attributes(claim) },
-      ROOT_CONTEXT,
+      { kind: SpanKind.CLIENT, links: [...causeOf(claim), ...links], attributes: attributes(claim) },
+      parent,
       async (span) => {
         try {
           await this.attempt(claim);
@@ -139,12 +147,8 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, OnApplication
   }
 }
 
-/** A span link (not a parent) to the request that caused the event, kept in the event's metadata. */
-function causeOf(claim: ClaimedAttempt): Link[] {
-  if (!claim.event.trace) return [];
-  const cause = trace.getSpanContext(propagation.extract(ROOT_CONTEXT, claim.event.trace));
-  return cause ? [{ context: cause }] : [];
-}
+/** A span link to the append that stored the event (its context is kept in the event's metadata). */
+const causeOf = (claim: ClaimedAttempt): Link[] => linksTo(contextOf(claim.event.trace));
 
 const attributes = (claim: ClaimedAttempt) => ({
   'webhook.event_id': claim.event.id,

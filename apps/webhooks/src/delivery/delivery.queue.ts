@@ -1,5 +1,5 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
-import { bullConnection, CONFIG, queuePrefix } from '@pp/platform';
+import { bullConnection, CONFIG, jobTrace, queuePrefix, type TracedJobData } from '@pp/platform';
 import { Queue } from 'bullmq';
 import type { WebhooksConfig } from '../webhooks.config';
 import type { DueDelivery } from './delivery.repository';
@@ -9,8 +9,12 @@ export enum WebhookQueue {
   Delivery = 'webhook-delivery',
 }
 
-/** Payload of a `webhook-delivery` job: make attempt number `attempt` of the delivery. */
-export interface DeliveryJob {
+/**
+ * Payload of a `webhook-delivery` job: make attempt number `attempt` of the
+ * delivery. `trace` is the context that queued it: the consumption of the
+ * event for a first attempt, the previous attempt for a retry.
+ */
+export interface DeliveryJob extends TracedJobData {
   delivery_id: string;
   attempt: number;
 }
@@ -43,10 +47,11 @@ export class DeliveryQueue implements OnApplicationShutdown {
   async enqueue(deliveries: readonly DueDelivery[], tag = ''): Promise<void> {
     if (deliveries.length === 0) return;
     const now = Date.now();
+    const queuedBy = jobTrace();
     const added = this.queue.addBulk(
       deliveries.map((delivery) => ({
         name: 'attempt',
-        data: { delivery_id: delivery.id, attempt: delivery.attempt },
+        data: { delivery_id: delivery.id, attempt: delivery.attempt, ...queuedBy },
         opts: {
           jobId: `${delivery.id}.${delivery.attempt}${tag ? `.${tag}` : ''}`,
           delay: Math.max(0, new Date(delivery.next_attempt_at).getTime() - now),

@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { isMerchantEventType, LEDGER_EVENTS_STREAM, MERCHANT_EVENTS_FILTER, type StoredEvent } from '@pp/contracts';
-import { CONFIG, JsonLogger, NATS_CONNECTION, streamName, subjectPrefix } from '@pp/platform';
+import { CONFIG, consumeTraced, JsonLogger, NATS_CONNECTION, streamName, subjectPrefix } from '@pp/platform';
 import { AckPolicy, type ConsumerConfig, type ConsumerMessages, DeliverPolicy, type JsMsg, nanos, type NatsConnection } from 'nats';
 import { DeliveryAttemptJob } from '../delivery/delivery-attempt.job';
 import { DeliveryQueue } from '../delivery/delivery.queue';
@@ -66,7 +66,7 @@ export class MerchantEventConsumer implements OnApplicationBootstrap, OnApplicat
         this.messages = await consumer.consume({ max_messages: IN_FLIGHT * 4 });
         for await (const msg of this.messages) {
           if (this.inFlight.size >= IN_FLIGHT) await Promise.race(this.inFlight);
-          const work = this.handle(msg).finally(() => this.inFlight.delete(work));
+          const work = consumeTraced(msg, () => this.handle(msg)).finally(() => this.inFlight.delete(work));
           this.inFlight.add(work);
         }
       } catch (error) {

@@ -1,2 +1,3 @@
 export * from './ensure-stream';
 export * from './blob-bucket';
+export * from './jetstream-trace';

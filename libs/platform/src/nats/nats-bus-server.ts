@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { type CustomTransportStrategy, type MessageHandler, Server } from '@nestjs/microservices';
-import { context } from '@opentelemetry/api';
+import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { DomainError, ErrorCode, isWireError, type ServiceName, type WireError } from '@pp/contracts';
 import type { Msg, NatsConnection, Subscription } from 'nats';
 import { lastValueFrom } from 'rxjs';
 import { requestContext } from '../logging/request-context';
+import { inSpan } from '../telemetry/in-span';
 import type { BusReply } from './bus-envelope';
 import { BusContext } from './bus-context';
 import { readHeaders } from './bus-headers';
@@ -77,8 +78,17 @@ export class NatsBusServer extends Server implements CustomTransportStrategy {
     const meta = readHeaders(msg.headers);
     if (meta.deadline && meta.deadline < Date.now()) return; // the caller has stopped waiting
     const ctx = { requestId: meta.requestId ?? randomUUID(), deadline: meta.deadline };
-    const reply = await context.with(meta.traceContext, () =>
-      requestContext.run(ctx, () => this.invoke(pattern, handler, msg, meta)),
+    const reply = await inSpan(
+      'pp-bus',
+      `bus ${pattern}`,
+      { kind: SpanKind.SERVER, attributes: { 'messaging.system': 'nats', 'messaging.destination.name': pattern } },
+      async () => {
+        const answer = await requestContext.run(ctx, () => this.invoke(pattern, handler, msg, meta));
+        // A refusal (validation, not found, conflict) is an answer; only a fault marks the span failed.
+        if (!answer.ok && answer.error.code === ErrorCode.Internal) trace.getActiveSpan()?.setStatus({ code: SpanStatusCode.ERROR });
+        return answer;
+      },
+      meta.traceContext,
     );
     if (msg.reply) msg.respond(Buffer.from(JSON.stringify(reply)));
   }

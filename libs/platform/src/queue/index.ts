@@ -1,1 +1,2 @@
 export * from './bull-options';
+export * from './job-trace';

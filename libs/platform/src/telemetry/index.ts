@@ -1,1 +1,3 @@
+export * from './in-span';
 export * from './start-telemetry';
+export * from './trace-carrier';

@@ -5,10 +5,13 @@ let provider: NodeTracerProvider | undefined;
 
 /**
  * Registers W3C trace-context propagation and async context for this process,
- * and exports spans over OTLP/HTTP when an endpoint is configured. Without an
+ * and exports spans over OTLP/HTTP when an endpoint is configured, with client
+ * spans for HTTP, Postgres and Redis (instrumentations.ts). Without an
  * endpoint spans still get ids, so trace ids appear in logs and NATS headers,
  * but nothing records them: unsampled spans only carry their ids, instead of
- * timing, attributes and links that no exporter would read (README, Performance).
+ * timing, attributes and links that no exporter would read, and no
+ * instrumentation is loaded (README, Performance). The batch delay follows
+ * OTEL_BSP_SCHEDULE_DELAY (5 s by default).
  */
 export function startTelemetry(service: string, otlpEndpoint?: string): void {
   if (provider) return;
@@ -19,6 +22,10 @@ export function startTelemetry(service: string, otlpEndpoint?: string): void {
     ...(otlpEndpoint ? {} : { sampler: new AlwaysOffSampler() }),
   });
   provider.register();
+  if (otlpEndpoint) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- deliberately lazy, like the exporter below
+    (require('./instrumentations') as typeof import('./instrumentations')).registerClientInstrumentations();
+  }
 }
 
 export async function stopTelemetry(): Promise<void> {
