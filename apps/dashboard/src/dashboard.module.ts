@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { RedisModule } from '@pp/platform';
+import { AdminEmailsController } from './admin/admin-emails.controller';
 import { AdminMerchantsController } from './admin/admin-merchants.controller';
 import { AdminPaymentsController } from './admin/admin-payments.controller';
 import { AdminRefundsController } from './admin/admin-refunds.controller';
@@ -15,7 +16,7 @@ import { MerchantController } from './merchant/merchant.controller';
 /** The dashboard's backend for its front end: /api/* over the bus, and the web app itself (WebAppController last: it answers every other path). */
 @Module({
   imports: [RedisModule.forService()],
-  controllers: [AuthController, MerchantController, DevelopersController, AdminRefundsController, AdminPaymentsController, AdminMerchantsController, WebAppController],
+  controllers: [AuthController, MerchantController, DevelopersController, AdminRefundsController, AdminPaymentsController, AdminMerchantsController, AdminEmailsController, WebAppController],
   providers: [SessionStore, LoginLimiter, { provide: APP_GUARD, useClass: AccessGuard }],
 })
 export class DashboardModule {}

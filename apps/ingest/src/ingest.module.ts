@@ -7,6 +7,8 @@ import { EmailRepository } from './intake/email.repository';
 import { RawEmailConsumer } from './intake/raw-email.consumer';
 import { SubmitEmailController } from './intake/submit-email.controller';
 import { NoticeMatcher } from './matching/notice-matcher';
+import { EmailEvidenceHandler } from './evidence/email-evidence.handler';
+import { EmailEvidenceRepository } from './evidence/email-evidence.repository';
 import { QuarantineHandler } from './matching/quarantine.handler';
 import { QuarantineRepository } from './matching/quarantine.repository';
 import { NoticeReader } from './parsing/notice-reader';
@@ -17,7 +19,7 @@ import { ProcessingSweeper } from './processing/processing.sweeper';
 
 @Module({
   imports: [DatabaseModule.forService(IngestDatabase)],
-  controllers: [SubmitEmailController, QuarantineHandler],
+  controllers: [SubmitEmailController, QuarantineHandler, EmailEvidenceHandler],
   providers: [
     EmailRepository,
     EmailIntake,
@@ -28,6 +30,7 @@ import { ProcessingSweeper } from './processing/processing.sweeper';
     RawEmailConsumer,
     ProcessingSweeper,
     QuarantineRepository,
+    EmailEvidenceRepository,
     NoticeMatcher,
     { provide: NOTICE_HANDLER, useExisting: NoticeMatcher },
   ],

@@ -1,3 +1,4 @@
+export * from './email-evidence';
 export * from './ingest-streams';
 export * from './ingest.subjects';
 export * from './quarantine';

@@ -1,4 +1,5 @@
 import type { ListPage } from '../list-page';
+import type { EmailEvidenceView, GetEmailEvidenceQuery } from './email-evidence';
 import type { ListQuarantineParams, QuarantinedEmailView, RetryQuarantinedEmailCommand, RetryQuarantinedEmailReply } from './quarantine';
 import type { SubmitEmailCommand, SubmitEmailReply } from './submit-email.command';
 
@@ -17,4 +18,6 @@ export interface IngestSubjects {
    * NOT_FOUND 'Quarantined e-mail not found'; CONFLICT when its recipient is still no merchant's deposit address.
    */
   'ingest.quarantine.retry.v1': { request: RetryQuarantinedEmailCommand; reply: RetryQuarantinedEmailReply };
+  /** One stored e-mail's evidence (platform admins reviewing a payment). NOT_FOUND 'E-mail not found'. */
+  'ingest.emails.evidence.v1': { request: GetEmailEvidenceQuery; reply: EmailEvidenceView };
 }
