@@ -3,14 +3,14 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import type { RefundView, PaymentView } from '@pp/contracts';
+import type { RefundView } from '@pp/contracts';
 import { genuineNoticeEvidence, launchBrowser, REPO_ROOT, type TestBrowser, TestStack, waitFor } from '@pp/testing';
 import type { Page } from 'playwright-core';
 import { DashboardBrowser, GatewayApi, type ProvisionedMerchant } from './testing/dashboard-client';
 
 /*
  * The dashboard in Chromium (playwright-core with Debian's chromium): an
- * owner and a platform admin at work, a viewer refused by the server, a
+ * owner and a platform admin at work (the viewer and the team: team-audit.e2e.spec.ts), a
  * cross-site request refused, hostile text rendered inert, axe-core on every
  * page. Screenshots go to artifacts/dashboard/.
  */
@@ -149,23 +149,6 @@ describe('dashboard in Chromium', () => {
     await expectAccessible(owner, 'developers');
   });
 
-  it('refuses a viewer’s refund on the server and shows the refusal', async () => {
-    const payment = await simulatedPayment();
-    const email = `viewer-${randomUUID().slice(0, 8)}@example.com`;
-    await (await stack.sql()).query(
-      `INSERT INTO gateway.dashboard_users (id, merchant_id, email, password_hash, role)
-       SELECT $1, merchant_id, $2, password_hash, 'viewer' FROM gateway.dashboard_users WHERE id = $3`,
-      [`usr_viewer${randomUUID().slice(0, 8)}`, email, merchant.dashboard_user.id],
-    );
-    const viewer = await signIn(email, merchant.dashboard_user.password);
-    await viewer.goto(`${dashboardUrl}/payments/${payment.id}`);
-    const refused = viewer.waitForResponse((answer) => answer.url().includes(`/api/payments/${payment.id}/refund`));
-    await viewer.click('text=Request a full refund');
-    expect((await refused).status()).toBe(403);
-    expect(await text(viewer, '.refund-form [role=alert]')).toBe('Your role does not allow this action');
-    await viewer.screenshot({ path: join(ARTIFACTS, 'viewer-refund-refused.png'), fullPage: true });
-  });
-
   it('refuses a state-changing request sent from another site while the owner is signed in', async () => {
     const session = await gateway.createSession(merchant);
     await signIn(merchant.dashboard_user.email, merchant.dashboard_user.password);
@@ -215,12 +198,6 @@ describe('dashboard in Chromium', () => {
     expect(await row.locator('b').count()).toBe(0);
     await expectAccessible(admin, 'admin-merchants');
   });
-
-  async function simulatedPayment(): Promise<PaymentView> {
-    const session = await gateway.createSession(merchant);
-    const simulated = await gateway.call<{ transaction: PaymentView }>('/v1/sandbox/simulate-payment', merchant.keys.test_secret, { sessionId: session.id, outcome: 'confirmed' });
-    return simulated.body.transaction;
-  }
 
   /** A live payment recorded as the ingest records a bank notice, and a refund the owner requested. */
   async function liveRefund(): Promise<RefundView> {
