@@ -3,7 +3,7 @@ import type { AuditAction, AuditEntryView, ListPage } from '@pp/contracts';
 import { api, query } from './api';
 import { formatDate, useI18n } from './i18n';
 import { type Location, navigate, withParams } from './router';
-import { States, StatusBadge, useLoad } from './ui';
+import { States, useLoad } from './ui';
 
 /** Every action, for the filter (a record, so the compiler names one that is missing; the bundle imports no values from contracts). */
 const ACTIONS = Object.keys({
@@ -87,7 +87,7 @@ function AuditList({ location, source, merchantId, children }: { location: Locat
                     </td>
                     <td><code>{entry.action}</code>{entry.livemode === null ? null : <span className="muted"> · {entry.livemode ? t.liveMode : t.testMode}</span>}</td>
                     <td className="target"><code>{entry.target_id ?? '—'}</code></td>
-                    <td><StatusBadge status={entry.outcome} /></td>
+                    <td><span className={`badge badge-${entry.outcome}`}>{t[`outcome_${entry.outcome}`]}</span></td>
                     {showMerchant ? <td><code>{entry.merchant_id ?? '—'}</code></td> : null}
                     <td className="detail">{entry.detail ?? '—'}</td>
                     <td className="muted">{entry.address} · <code>{entry.request_id}</code></td>

@@ -108,6 +108,8 @@ const en = {
   from: 'From',
   merchantId: 'Merchant id',
   filter: 'Filter',
+  outcome_success: 'success',
+  outcome_failure: 'failure',
 } as const;
 
 export type Messages = { [K in keyof typeof en]: string };
@@ -220,6 +222,8 @@ const fr: Messages = {
   from: 'Origine',
   merchantId: 'Identifiant du marchand',
   filter: 'Filtrer',
+  outcome_success: 'réussite',
+  outcome_failure: 'échec',
 };
 
 export const MESSAGES = { en, fr } as const;
