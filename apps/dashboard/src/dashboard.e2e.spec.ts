@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { RefundView } from '@pp/contracts';
-import { genuineNoticeEvidence, launchBrowser, REPO_ROOT, type TestBrowser, TestStack, waitFor } from '@pp/testing';
+import { genuineNoticeEvidence, launchBrowser, type TestBrowser, TestStack, waitFor } from '@pp/testing';
 import type { Page } from 'playwright-core';
 import { DashboardBrowser, GatewayApi, type ProvisionedMerchant } from './testing/dashboard-client';
+import { ARTIFACTS, expectAccessible, signInPage } from './testing/dashboard-pages';
 
 /*
  * The dashboard in Chromium (playwright-core with Debian's chromium): an
@@ -15,8 +16,6 @@ import { DashboardBrowser, GatewayApi, type ProvisionedMerchant } from './testin
  * page. Screenshots go to artifacts/dashboard/.
  */
 
-const ARTIFACTS = join(REPO_ROOT, 'artifacts', 'dashboard');
-const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 const HOSTILE_REFERENCE = `<img src=x onerror="window.__xss=1">order-${randomUUID().slice(0, 8)}`;
 const HOSTILE_METADATA = { note: '<script>window.__xss=2</script>', link: 'javascript:window.__xss=3' };
 
@@ -53,21 +52,8 @@ describe('dashboard in Chromium', () => {
   });
 
   async function signIn(email: string, password: string): Promise<Page> {
-    const page = await browser.context.newPage();
-    await page.context().clearCookies();
-    await page.goto(dashboardUrl);
-    await page.fill('input[name=email]', email);
-    await page.fill('input[name=password]', password);
-    await page.click('button[type=submit]');
-    await page.waitForSelector('header nav');
-    return page;
-  }
-
-  async function expectAccessible(page: Page, name: string): Promise<void> {
-    await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
-    await page.evaluate(AXE_SOURCE);
-    const violations = (await page.evaluate('axe.run().then((result) => result.violations.map(({ id, impact, help }) => ({ id, impact, help })))')) as unknown[];
-    expect(violations).toEqual([]);
+    await browser.context.clearCookies();
+    return signInPage(browser.context, dashboardUrl, email, password);
   }
 
   it('signs the owner in, shows an API-created session, simulates it and shows the payment CONFIRMED with its events; hostile text stays text', async () => {
