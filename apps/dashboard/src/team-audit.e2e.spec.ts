@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { PaymentView } from '@pp/contracts';
-import { launchBrowser, type TestBrowser, TestStack } from '@pp/testing';
+import { launchBrowser, type TestBrowser, TestStack, waitFor } from '@pp/testing';
 import type { Page } from 'playwright-core';
 import { DashboardBrowser, GatewayApi, type ProvisionedMerchant } from './testing/dashboard-client';
 import { ARTIFACTS, expectAccessible, signInPage } from './testing/dashboard-pages';
@@ -113,7 +113,8 @@ describe('team and audit pages in Chromium', () => {
     await expectAccessible(owner, 'audit');
     await owner.selectOption('#action-filter', 'refund.requested');
     await owner.waitForURL(/action=refund\.requested/);
-    await owner.waitForFunction(`[...document.querySelectorAll('tr[data-action]')].every((tr) => tr.dataset.action === 'refund.requested')`);
+    await waitFor('only refund.requested entries', async () => (await owner.locator('tr[data-action]:not([data-action="refund.requested"])').count()) === 0);
+    expect(await owner.locator('tr[data-action="refund.requested"]').count()).toBe(1);
     await owner.selectOption('header select', 'fr');
     await owner.waitForSelector('#audit-title >> text=Journal d’audit');
     await expectAccessible(owner, 'audit-fr');
@@ -128,10 +129,8 @@ describe('team and audit pages in Chromium', () => {
     await admin.fill('input[name=merchant_id]', merchant.merchant_id);
     await admin.click('form[role=search] button');
     await admin.waitForURL(new RegExp(`merchant_id=${merchant.merchant_id}`));
-    await admin.waitForFunction(`(() => {
-      const rows = [...document.querySelectorAll('tr[data-action]')];
-      return rows.length > 0 && rows.every((tr) => tr.textContent.includes(${JSON.stringify(merchant.merchant_id)}));
-    })()`);
+    const rows = admin.locator('tr[data-action]');
+    await waitFor('only the merchant’s entries', async () => (await rows.count()) > 0 && (await rows.filter({ hasNotText: merchant.merchant_id }).count()) === 0);
     await expectAccessible(admin, 'admin-audit');
   });
 });
