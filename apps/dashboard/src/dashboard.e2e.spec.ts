@@ -1,22 +1,21 @@
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import type { RefundView, PaymentView } from '@pp/contracts';
-import { genuineNoticeEvidence, launchBrowser, REPO_ROOT, type TestBrowser, TestStack, waitFor } from '@pp/testing';
+import type { RefundView } from '@pp/contracts';
+import { genuineNoticeEvidence, launchBrowser, type TestBrowser, TestStack, waitFor } from '@pp/testing';
 import type { Page } from 'playwright-core';
 import { DashboardBrowser, GatewayApi, type ProvisionedMerchant } from './testing/dashboard-client';
+import { ARTIFACTS, expectAccessible, signInPage } from './testing/dashboard-pages';
 
 /*
  * The dashboard in Chromium (playwright-core with Debian's chromium): an
- * owner and a platform admin at work, a viewer refused by the server, a
+ * owner and a platform admin at work (the viewer and the team: team-audit.e2e.spec.ts), a
  * cross-site request refused, hostile text rendered inert, axe-core on every
  * page. Screenshots go to artifacts/dashboard/.
  */
 
-const ARTIFACTS = join(REPO_ROOT, 'artifacts', 'dashboard');
-const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 const HOSTILE_REFERENCE = `<img src=x onerror="window.__xss=1">order-${randomUUID().slice(0, 8)}`;
 const HOSTILE_METADATA = { note: '<script>window.__xss=2</script>', link: 'javascript:window.__xss=3' };
 
@@ -53,21 +52,8 @@ describe('dashboard in Chromium', () => {
   });
 
   async function signIn(email: string, password: string): Promise<Page> {
-    const page = await browser.context.newPage();
-    await page.context().clearCookies();
-    await page.goto(dashboardUrl);
-    await page.fill('input[name=email]', email);
-    await page.fill('input[name=password]', password);
-    await page.click('button[type=submit]');
-    await page.waitForSelector('header nav');
-    return page;
-  }
-
-  async function expectAccessible(page: Page, name: string): Promise<void> {
-    await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
-    await page.evaluate(AXE_SOURCE);
-    const violations = (await page.evaluate('axe.run().then((result) => result.violations.map(({ id, impact, help }) => ({ id, impact, help })))')) as unknown[];
-    expect(violations).toEqual([]);
+    await browser.context.clearCookies();
+    return signInPage(browser.context, dashboardUrl, email, password);
   }
 
   it('signs the owner in, shows an API-created session, simulates it and shows the payment CONFIRMED with its events; hostile text stays text', async () => {
@@ -149,23 +135,6 @@ describe('dashboard in Chromium', () => {
     await expectAccessible(owner, 'developers');
   });
 
-  it('refuses a viewer’s refund on the server and shows the refusal', async () => {
-    const payment = await simulatedPayment();
-    const email = `viewer-${randomUUID().slice(0, 8)}@example.com`;
-    await (await stack.sql()).query(
-      `INSERT INTO gateway.dashboard_users (id, merchant_id, email, password_hash, role)
-       SELECT $1, merchant_id, $2, password_hash, 'viewer' FROM gateway.dashboard_users WHERE id = $3`,
-      [`usr_viewer${randomUUID().slice(0, 8)}`, email, merchant.dashboard_user.id],
-    );
-    const viewer = await signIn(email, merchant.dashboard_user.password);
-    await viewer.goto(`${dashboardUrl}/payments/${payment.id}`);
-    const refused = viewer.waitForResponse((answer) => answer.url().includes(`/api/payments/${payment.id}/refund`));
-    await viewer.click('text=Request a full refund');
-    expect((await refused).status()).toBe(403);
-    expect(await text(viewer, '.refund-form [role=alert]')).toBe('Your role does not allow this action');
-    await viewer.screenshot({ path: join(ARTIFACTS, 'viewer-refund-refused.png'), fullPage: true });
-  });
-
   it('refuses a state-changing request sent from another site while the owner is signed in', async () => {
     const session = await gateway.createSession(merchant);
     await signIn(merchant.dashboard_user.email, merchant.dashboard_user.password);
@@ -215,12 +184,6 @@ describe('dashboard in Chromium', () => {
     expect(await row.locator('b').count()).toBe(0);
     await expectAccessible(admin, 'admin-merchants');
   });
-
-  async function simulatedPayment(): Promise<PaymentView> {
-    const session = await gateway.createSession(merchant);
-    const simulated = await gateway.call<{ transaction: PaymentView }>('/v1/sandbox/simulate-payment', merchant.keys.test_secret, { sessionId: session.id, outcome: 'confirmed' });
-    return simulated.body.transaction;
-  }
 
   /** A live payment recorded as the ingest records a bank notice, and a refund the owner requested. */
   async function liveRefund(): Promise<RefundView> {

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { APP_GUARD } from '@nestjs/core';
+import { APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { RedisModule } from '@pp/platform';
 import { AdminEmailsController } from './admin/admin-emails.controller';
 import { AdminMerchantsController } from './admin/admin-merchants.controller';
@@ -10,13 +10,29 @@ import { AuthController } from './auth/auth.controller';
 import { LoginLimiter } from './auth/login-limiter';
 import { SessionStore } from './auth/session.store';
 import { WebAppController } from './http/web-app.controller';
+// team & audit
+import { AuditController } from './audit/audit.controller';
+import { AuditTrail } from './audit/audit-trail';
+import { AuditInterceptor } from './audit/audited.interceptor';
+import { TeamController } from './team/team.controller';
 import { DevelopersController } from './merchant/developers.controller';
 import { MerchantController } from './merchant/merchant.controller';
 
 /** The dashboard's backend for its front end: /api/* over the bus, and the web app itself (WebAppController last: it answers every other path). */
 @Module({
   imports: [RedisModule.forService()],
-  controllers: [AuthController, MerchantController, DevelopersController, AdminRefundsController, AdminPaymentsController, AdminMerchantsController, AdminEmailsController, WebAppController],
-  providers: [SessionStore, LoginLimiter, { provide: APP_GUARD, useClass: AccessGuard }],
+  controllers: [
+    AuthController,
+    MerchantController,
+    DevelopersController,
+    AdminRefundsController,
+    AdminPaymentsController,
+    AdminMerchantsController,
+    AdminEmailsController,
+    TeamController,
+    AuditController,
+    WebAppController,
+  ],
+  providers: [SessionStore, LoginLimiter, AuditTrail, { provide: APP_GUARD, useClass: AccessGuard }, { provide: APP_INTERCEPTOR, useClass: AuditInterceptor }],
 })
 export class DashboardModule {}

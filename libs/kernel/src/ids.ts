@@ -11,6 +11,7 @@ export const ID_PREFIX = {
   merchant: 'mer_',
   user: 'usr_',
   key: 'key_',
+  auditEntry: 'aud_',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIX;

@@ -10,6 +10,7 @@ import {
   type RefundView,
 } from '@pp/contracts';
 import { BusClient } from '@pp/platform';
+import { Audited, targetResult } from '../audit/audited.interceptor';
 import { Permit } from '../auth/route-access';
 import { Principal } from '../auth/signed-in';
 import { parseInput } from '../http/parse-input';
@@ -18,6 +19,9 @@ function refundId(id: string): string {
   if (!REFUND_ID_PATTERN.test(id)) throw new NotFoundException('Refund not found');
   return id;
 }
+
+/** Audit entries of an admin's refund action belong to the refund's merchant, so its own audit list shows them too. */
+const onRefund = (refund: RefundView) => ({ ...targetResult(refund), merchant_id: refund.merchant_id, livemode: refund.livemode });
 
 /** The platform admins' live refund queue (docs/PRODUCT-RULES.md §3.3); each action answers the refund, a wrong stage is 409. */
 @Controller('api/admin/refunds')
@@ -33,6 +37,7 @@ export class AdminRefundsController {
   @Post(':id/approve')
   @HttpCode(200)
   @Permit('platform.operate')
+  @Audited('refund.approved', onRefund)
   approve(@Param('id') id: string, @Principal() admin: DashboardPrincipal): Promise<RefundView> {
     return this.bus.request('refunds.approve.v1', { refund_id: refundId(id), admin_id: admin.id });
   }
@@ -40,6 +45,7 @@ export class AdminRefundsController {
   @Post(':id/reject')
   @HttpCode(200)
   @Permit('platform.operate')
+  @Audited('refund.rejected', (refund: RefundView) => ({ ...onRefund(refund), detail: refund.rejection_reason }))
   reject(@Param('id') id: string, @Body() body: unknown, @Principal() admin: DashboardPrincipal): Promise<RefundView> {
     const { rejection_reason } = parseInput(RejectRefundBody, body);
     return this.bus.request('refunds.reject.v1', { refund_id: refundId(id), admin_id: admin.id, rejection_reason });
@@ -48,6 +54,7 @@ export class AdminRefundsController {
   @Post(':id/mark-sent')
   @HttpCode(200)
   @Permit('platform.operate')
+  @Audited('refund.marked_sent', onRefund)
   markSent(@Param('id') id: string, @Principal() admin: DashboardPrincipal): Promise<RefundView> {
     return this.bus.request('refunds.mark-sent.v1', { refund_id: refundId(id), admin_id: admin.id });
   }
@@ -55,6 +62,7 @@ export class AdminRefundsController {
   @Post(':id/complete')
   @HttpCode(200)
   @Permit('platform.operate')
+  @Audited('refund.completed', (refund: RefundView) => ({ ...onRefund(refund), detail: refund.outbound_reference }))
   complete(@Param('id') id: string, @Body() body: unknown, @Principal() admin: DashboardPrincipal): Promise<RefundView> {
     const { outbound_reference, evidence_note } = parseInput(CompleteRefundBody, body);
     return this.bus.request('refunds.complete.v1', { refund_id: refundId(id), admin_id: admin.id, outbound_reference, evidence_note });
@@ -63,6 +71,7 @@ export class AdminRefundsController {
   @Post(':id/fail')
   @HttpCode(200)
   @Permit('platform.operate')
+  @Audited('refund.failed', (refund: RefundView) => ({ ...onRefund(refund), detail: refund.failure_reason }))
   fail(@Param('id') id: string, @Body() body: unknown, @Principal() admin: DashboardPrincipal): Promise<RefundView> {
     const { failure_reason } = parseInput(FailRefundBody, body);
     return this.bus.request('refunds.fail.v1', { refund_id: refundId(id), admin_id: admin.id, failure_reason });

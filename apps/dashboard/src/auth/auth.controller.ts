@@ -3,6 +3,8 @@ import { DashboardLoginQuery, type DashboardPrincipal, DomainError, ErrorCode } 
 import { IsString, Length, MaxLength } from 'class-validator';
 import { BusClient, CONFIG } from '@pp/platform';
 import type { FastifyReply } from 'fastify';
+import { AuditTrail } from '../audit/audit-trail';
+import { Audited } from '../audit/audited.interceptor';
 import type { DashboardConfig } from '../dashboard.config';
 import { parseInput } from '../http/parse-input';
 import type { SignedInRequest } from './access.guard';
@@ -38,6 +40,7 @@ export class AuthController {
     private readonly bus: BusClient,
     private readonly sessions: SessionStore,
     private readonly limiter: LoginLimiter,
+    private readonly audit: AuditTrail,
     @Inject(CONFIG) private readonly config: DashboardConfig,
   ) {}
 
@@ -51,10 +54,14 @@ export class AuthController {
       await reply.code(429).header('Retry-After', String(waitSeconds)).send({ error: TOO_MANY_ATTEMPTS });
       return;
     }
-    const principal = await this.bus.request('identity.dashboard-login.v1', credentials).catch((error: unknown) => {
-      throw error instanceof DomainError && error.code === ErrorCode.Unauthorized ? new UnauthorizedException(INVALID_SIGN_IN) : error;
+    const principal = await this.bus.request('identity.dashboard-login.v1', credentials).catch(async (error: unknown) => {
+      if (!(error instanceof DomainError && error.code === ErrorCode.Unauthorized)) throw error;
+      // Who tried is only the e-mail typed (never the password); rate-limited attempts are not recorded, so a flood cannot fill the trail.
+      await this.audit.record(request, reply, { id: null, email: credentials.email, role: null }, { action: 'auth.sign_in', target_id: null, outcome: 'failure' });
+      throw new UnauthorizedException(INVALID_SIGN_IN);
     });
     await this.limiter.succeeded(credentials.email);
+    await this.audit.record(request, reply, principal, { action: 'auth.sign_in', target_id: principal.id });
     const { id, session } = await this.sessions.create(principal);
     setSessionCookie(reply, this.config.DASHBOARD_SECURE_COOKIE, id);
     reply.header('Cache-Control', 'no-store');
@@ -72,6 +79,7 @@ export class AuthController {
   @Post('password')
   @HttpCode(204)
   @SignedInRoute()
+  @Audited('auth.password_changed', (_result: unknown, request) => ({ target_id: request.dashboard!.session.principal.id, livemode: null }))
   async changePassword(@Body() body: unknown, @Req() request: SignedInRequest): Promise<void> {
     const input = parseInput(ChangePasswordBody, body);
     await this.bus.request('identity.dashboard-password.v1', { user_id: request.dashboard!.session.principal.id, ...input }).catch((error: unknown) => {

@@ -22,6 +22,11 @@ describe('dashboard permissions', () => {
     expect(allowedRoles('payments.simulate')).toEqual(['owner', 'administrator', 'developer']);
   });
 
+  it('given a non-owner, when managing the team, then it is refused; the audit list is for owners and administrators', () => {
+    expect(allowedRoles('team.manage')).toEqual(['owner']);
+    expect(allowedRoles('audit.read')).toEqual(['owner', 'administrator']);
+  });
+
   it('given any merchant user, when operating the platform, then only a platform admin may', () => {
     expect(allowedRoles('platform.operate')).toEqual(['platform_admin']);
   });

@@ -16,10 +16,18 @@ export interface DashboardSession {
 /** Sessions last at most this long, however active (docs/ARCHITECTURE.md "Dashboard"). */
 const ABSOLUTE_LIFETIME_MS = 12 * 60 * 60 * 1000;
 
+const END_ALL_SCRIPT = `
+local keys = redis.call('SMEMBERS', KEYS[1])
+for _, key in ipairs(keys) do redis.call('DEL', key) end
+redis.call('DEL', KEYS[1])
+return #keys`;
+
 /**
  * Server-side sessions in Redis. The cookie holds a random id; Redis holds
  * only its SHA-256, so a Redis dump signs nobody in. Each use pushes the
  * expiry forward (inactivity timeout); sign-out deletes the record.
+ * Each user's sessions are also listed under the user's id, so removing a
+ * user or changing their role ends all of them at once (endAllOf).
  */
 @Injectable()
 export class SessionStore {
@@ -37,7 +45,10 @@ export class SessionStore {
   async create(principal: DashboardPrincipal, now = Date.now()): Promise<{ id: string; session: DashboardSession }> {
     const id = randomToken(32);
     const session: DashboardSession = { principal, csrf_token: randomToken(32), created_at: now };
-    await this.redis.set(this.key(id), JSON.stringify(session), 'EX', this.idleSeconds);
+    const key = this.key(id);
+    const userKey = this.userKey(principal.id);
+    // The user's list outlives every session in it (absolute lifetime); stale names in it are harmless.
+    await this.redis.multi().set(key, JSON.stringify(session), 'EX', this.idleSeconds).sadd(userKey, key).pexpire(userKey, ABSOLUTE_LIFETIME_MS).exec();
     return { id, session };
   }
 
@@ -57,7 +68,17 @@ export class SessionStore {
     await this.redis.del(this.key(id));
   }
 
+  /** Ends every session of a user (removed, or given another role: the next request answers 401 and they sign in again). */
+  async endAllOf(userId: string): Promise<void> {
+    // One script, so a session created meanwhile is either ended with the others or listed after them.
+    await this.redis.eval(END_ALL_SCRIPT, 1, this.userKey(userId));
+  }
+
   private key(id: string): string {
     return this.prefix + createHash('sha256').update(id).digest('base64url');
+  }
+
+  private userKey(userId: string): string {
+    return `${this.prefix}user:${userId}`;
   }
 }

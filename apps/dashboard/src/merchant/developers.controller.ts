@@ -12,6 +12,7 @@ import {
   type WebhookEndpointWithSecretView,
 } from '@pp/contracts';
 import { BusClient } from '@pp/platform';
+import { Audited, targetParam, targetResult } from '../audit/audited.interceptor';
 import { Permit } from '../auth/route-access';
 import { Scope } from '../auth/signed-in';
 import { parseInput } from '../http/parse-input';
@@ -45,6 +46,7 @@ export class DevelopersController {
   @Post('developers/keys')
   @HttpCode(201)
   @Permit('developers.manage')
+  @Audited('api_key.created', (key: IssuedMerchantApiKeyView) => ({ ...targetResult(key), detail: `${key.type} ${key.redacted}` }))
   createKey(@Body() body: unknown, @Scope() scope: MerchantScope): Promise<IssuedMerchantApiKeyView> {
     return this.bus.request('identity.api-keys.create.v1', { ...parseInput(CreateKeyBody, body), ...scope });
   }
@@ -52,6 +54,7 @@ export class DevelopersController {
   @Post('developers/keys/:id/revoke')
   @HttpCode(200)
   @Permit('developers.manage')
+  @Audited('api_key.revoked', targetParam)
   revokeKey(@Param('id') id: string, @Scope() scope: MerchantScope): Promise<MerchantApiKeyView> {
     return this.bus.request('identity.api-keys.revoke.v1', { ...scope, key_id: matching(KEY_ID, id, 'API key') });
   }
@@ -65,6 +68,7 @@ export class DevelopersController {
   @Post('developers/webhook-endpoints')
   @HttpCode(201)
   @Permit('developers.manage')
+  @Audited('webhook_endpoint.created', (endpoint: WebhookEndpointWithSecretView) => ({ ...targetResult(endpoint), detail: endpoint.url }))
   createEndpoint(@Body() body: unknown, @Scope() scope: MerchantScope): Promise<WebhookEndpointWithSecretView> {
     return this.bus.request('webhooks.endpoints.create.v1', { ...parseInput(CreateEndpointBody, body), ...scope });
   }
@@ -72,6 +76,7 @@ export class DevelopersController {
   @Post('developers/webhook-endpoints/:id/rotate-secret')
   @HttpCode(200)
   @Permit('developers.manage')
+  @Audited('webhook_endpoint.secret_rotated', targetParam)
   rotateSecret(@Param('id') id: string, @Scope() scope: MerchantScope): Promise<WebhookEndpointWithSecretView> {
     return this.bus.request('webhooks.endpoints.rotate-secret.v1', { ...scope, endpoint_id: matching(ENDPOINT_ID, id, 'Webhook endpoint') });
   }
@@ -79,6 +84,7 @@ export class DevelopersController {
   @Delete('developers/webhook-endpoints/:id')
   @HttpCode(200)
   @Permit('developers.manage')
+  @Audited('webhook_endpoint.deleted', targetParam)
   deleteEndpoint(@Param('id') id: string, @Scope() scope: MerchantScope): Promise<{ id: string; deleted: true }> {
     return this.bus.request('webhooks.endpoints.delete.v1', { ...scope, endpoint_id: matching(ENDPOINT_ID, id, 'Webhook endpoint') });
   }

@@ -19,6 +19,7 @@ import { randomToken } from '@pp/kernel';
 import { BusClient } from '@pp/platform';
 import { IsIn, IsOptional, IsString, Length } from 'class-validator';
 import { PageLimitParams } from '@pp/contracts';
+import { Audited, targetParam, targetResult } from '../audit/audited.interceptor';
 import { parseInput } from '../http/parse-input';
 import { Permit } from '../auth/route-access';
 import { Principal, Scope } from '../auth/signed-in';
@@ -86,6 +87,7 @@ export class MerchantController {
   @Post('payments/:id/refund')
   @HttpCode(201)
   @Permit('payments.refund')
+  @Audited('refund.requested', (refund: RefundView) => ({ ...targetResult(refund), detail: refund.reason }))
   refund(@Param('id') id: string, @Body() body: unknown, @Scope() scope: MerchantScope, @Principal() user: DashboardPrincipal): Promise<RefundView> {
     const { reason } = parseInput(DashboardRefundBody, body);
     return this.bus.request('refunds.request.v1', { ...scope, payment_id: paymentId(id), reason: reason ?? null, requested_by: user.id });
@@ -95,6 +97,7 @@ export class MerchantController {
   @Post('refunds/:id/cancel')
   @HttpCode(200)
   @Permit('payments.refund')
+  @Audited('refund.cancelled', targetParam)
   cancelRefund(@Param('id') id: string, @Scope() scope: MerchantScope, @Principal() user: DashboardPrincipal): Promise<RefundView> {
     if (!REFUND_ID_PATTERN.test(id)) throw new NotFoundException('Refund not found');
     return this.bus.request('refunds.cancel.v1', { ...scope, refund_id: id, cancelled_by: user.id });
@@ -103,6 +106,7 @@ export class MerchantController {
   @Post('payments/:id/verify')
   @HttpCode(200)
   @Permit('payments.verify')
+  @Audited('payment.verified', targetParam)
   verify(@Param('id') id: string, @Scope() scope: MerchantScope, @Principal() user: DashboardPrincipal): Promise<PaymentView> {
     return this.bus.request('payments.verify.v1', { ...scope, payment_id: paymentId(id), verified_by: user.id });
   }

@@ -10,7 +10,7 @@ const SCOPES = ['checkout.write', 'payments.read', 'events.read', 'webhooks.writ
 const EVENT_TYPES = ['checkout.session.completed', 'checkout.session.expired', 'payment.confirmed', 'payment.pending_review', 'payment.failed', 'payment.refunded'];
 
 /** A secret shown once, in a modal dialog with a copy button. */
-function ShownOnce({ label, secret, onClose }: { label: string; secret: string; onClose: () => void }) {
+export function ShownOnce({ label, secret, onClose }: { label: string; secret: string; onClose: () => void }) {
   const { t } = useI18n();
   const dialog = useRef<HTMLDialogElement>(null);
   const [copied, setCopied] = useState<boolean>();

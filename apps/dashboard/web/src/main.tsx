@@ -13,6 +13,9 @@ import { navigate, useLocation, withParams } from './router';
 import { SessionsPage } from './sessions';
 import { SignInPage } from './sign-in';
 import './styles.css';
+// team & audit
+import { AdminAuditPage, AuditPage } from './audit';
+import { TeamPage } from './team';
 
 function App() {
   const [language, setLanguage] = useState<Language>(browserLanguage);
@@ -73,12 +76,17 @@ function Shell({ signedIn, onSignedOut }: { signedIn: SignedIn; onSignedOut: () 
               {link('/admin/refunds', t.refundQueue)}
               {link('/admin/review', t.reviewQueue)}
               {link('/admin/merchants', t.merchants)}
+              {/* team & audit */}
+              {link('/admin/audit', t.audit)}
             </>
           ) : (
             <>
               {link('/payments', t.payments)}
               {link('/checkout-sessions', t.checkoutSessions)}
               {link('/developers', t.developers)}
+              {/* team & audit */}
+              {signedIn.user.role === 'owner' ? link('/team', t.team) : null}
+              {signedIn.user.role === 'owner' || signedIn.user.role === 'administrator' ? link('/audit', t.audit) : null}
             </>
           )}
         </nav>
@@ -120,10 +128,15 @@ function page(location: ReturnType<typeof useLocation>, mode: string, signedIn: 
   if (signedIn.user.role === 'platform_admin') {
     if (location.path.startsWith('/admin/review')) return <AdminReviewPage location={location} />;
     if (location.path.startsWith('/admin/merchants')) return <AdminMerchantsPage location={location} />;
+    // team & audit
+    if (location.path.startsWith('/admin/audit')) return <AdminAuditPage location={location} />;
     return <AdminRefundsPage location={location} />;
   }
   if (detail) return <PaymentDetailPage id={decodeURIComponent(detail[1])} mode={mode} user={signedIn.user} />;
   if (location.path.startsWith('/developers')) return <DevelopersPage location={location} mode={mode} user={signedIn.user} />;
+  // team & audit
+  if (location.path === '/team') return <TeamPage user={signedIn.user} />;
+  if (location.path === '/audit') return <AuditPage location={location} />;
   if (location.path.startsWith('/checkout-sessions')) return <SessionsPage location={location} mode={mode} />;
   return <PaymentsPage location={location} mode={mode} />;
 }

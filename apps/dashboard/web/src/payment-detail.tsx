@@ -79,7 +79,7 @@ export function PaymentDetailPage({ id, mode, user }: { id: string; mode: string
                 </li>
               ))}
             </ul>
-            {payment.status === 'CONFIRMED' ? (
+            {payment.status === 'CONFIRMED' && mayMoveMoney ? (
               <div className="refund-form">
                 <label>
                   {t.reason}

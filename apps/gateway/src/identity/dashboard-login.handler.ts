@@ -34,7 +34,10 @@ export class DashboardLoginHandler {
     const hash = admin?.password_hash ?? user?.password_hash ?? (await this.decoy);
     const valid = await verifyPassword(query.password, hash);
     if (valid && admin) return { id: admin.id, email: admin.email, role: PLATFORM_ADMIN_ROLE };
-    if (valid && user) return { id: user.id, email: user.email, role: user.role, merchant_id: user.merchant_id };
+    if (valid && user) {
+      await this.users.recordSignIn(user.id);
+      return { id: user.id, email: user.email, role: user.role, merchant_id: user.merchant_id };
+    }
     throw new DomainError(ErrorCode.Unauthorized, INVALID_SIGN_IN);
   }
 

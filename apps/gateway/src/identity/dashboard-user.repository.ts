@@ -2,7 +2,6 @@ import type { DashboardRole } from '@pp/contracts';
 import type { Queryable } from './queryable';
 import { returning } from './queryable';
 
-
 export interface DashboardUserRecord {
   id: string;
   merchant_id: string;
@@ -10,12 +9,16 @@ export interface DashboardUserRecord {
   password_hash: string;
   role: DashboardRole;
   created_at: Date;
+  last_sign_in_at: Date | null;
+  /** Set when an owner removes the user: the row stays for the audit trail, the user no longer exists for anything else. */
+  removed_at: Date | null;
 }
 
+/** Dashboard users; every read skips removed ones (their rows stay for the audit trail). */
 export class DashboardUserRepository {
   constructor(private readonly db: Queryable) {}
 
-  async insert(user: Omit<DashboardUserRecord, 'created_at'>): Promise<DashboardUserRecord> {
+  async insert(user: Pick<DashboardUserRecord, 'id' | 'merchant_id' | 'email' | 'password_hash' | 'role'>): Promise<DashboardUserRecord> {
     const [row] = await this.db.query<DashboardUserRecord[]>(
       `INSERT INTO gateway.dashboard_users (id, merchant_id, email, password_hash, role) VALUES ($1, $2, $3, $4, $5) RETURNING *`,
       [user.id, user.merchant_id, user.email, user.password_hash, user.role],
@@ -24,16 +27,42 @@ export class DashboardUserRepository {
   }
 
   async findById(id: string): Promise<DashboardUserRecord | undefined> {
-    const [row] = await this.db.query<DashboardUserRecord[]>(`SELECT * FROM gateway.dashboard_users WHERE id = $1`, [id]);
+    const [row] = await this.db.query<DashboardUserRecord[]>(`SELECT * FROM gateway.dashboard_users WHERE id = $1 AND removed_at IS NULL`, [id]);
     return row;
   }
 
   async findByEmail(email: string): Promise<DashboardUserRecord | undefined> {
-    const [row] = await this.db.query<DashboardUserRecord[]>(`SELECT * FROM gateway.dashboard_users WHERE lower(email) = lower($1)`, [email]);
+    const [row] = await this.db.query<DashboardUserRecord[]>(`SELECT * FROM gateway.dashboard_users WHERE lower(email) = lower($1) AND removed_at IS NULL`, [email]);
     return row;
+  }
+
+  /** The merchant's users, oldest first. */
+  listForMerchant(merchantId: string): Promise<DashboardUserRecord[]> {
+    return this.db.query<DashboardUserRecord[]>(`SELECT * FROM gateway.dashboard_users WHERE merchant_id = $1 AND removed_at IS NULL ORDER BY created_at, id`, [merchantId]);
+  }
+
+  /** As listForMerchant, the rows locked until the transaction ends, so two owners' changes cannot together leave no owner. */
+  lockTeam(merchantId: string): Promise<DashboardUserRecord[]> {
+    return this.db.query<DashboardUserRecord[]>(
+      `SELECT * FROM gateway.dashboard_users WHERE merchant_id = $1 AND removed_at IS NULL ORDER BY created_at, id FOR UPDATE`,
+      [merchantId],
+    );
   }
 
   async setPassword(id: string, passwordHash: string): Promise<void> {
     await returning(this.db, `UPDATE gateway.dashboard_users SET password_hash = $2 WHERE id = $1`, [id, passwordHash]);
+  }
+
+  async setRole(id: string, role: DashboardRole): Promise<DashboardUserRecord> {
+    const [row] = await returning<DashboardUserRecord>(this.db, `UPDATE gateway.dashboard_users SET role = $2 WHERE id = $1 RETURNING *`, [id, role]);
+    return row;
+  }
+
+  async markRemoved(id: string): Promise<void> {
+    await returning(this.db, `UPDATE gateway.dashboard_users SET removed_at = now() WHERE id = $1 AND removed_at IS NULL`, [id]);
+  }
+
+  async recordSignIn(id: string): Promise<void> {
+    await returning(this.db, `UPDATE gateway.dashboard_users SET last_sign_in_at = now() WHERE id = $1`, [id]);
   }
 }

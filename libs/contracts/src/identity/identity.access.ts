@@ -14,4 +14,11 @@ export const IDENTITY_ACCESS: SubjectAccessMap<IdentitySubjects> = {
   'identity.merchants.list.v1': { servedBy: 'gateway', callers: ['dashboard'] },
   'identity.merchants.create.v1': { servedBy: 'gateway', callers: ['dashboard'] },
   'identity.merchants.update.v1': { servedBy: 'gateway', callers: ['dashboard'] },
+  // The Team page (dashboard users are the gateway's) and the audit trail it stores.
+  'identity.team.list.v1': { servedBy: 'gateway', callers: ['dashboard'] },
+  'identity.team.add.v1': { servedBy: 'gateway', callers: ['dashboard'] },
+  'identity.team.set-role.v1': { servedBy: 'gateway', callers: ['dashboard'] },
+  'identity.team.remove.v1': { servedBy: 'gateway', callers: ['dashboard'] },
+  'identity.audit.record.v1': { servedBy: 'gateway', callers: ['dashboard'] },
+  'identity.audit.list.v1': { servedBy: 'gateway', callers: ['dashboard'] },
 };

@@ -1,6 +1,9 @@
 import type { CreateApiKeyCommand, IssuedMerchantApiKeyView, ListApiKeysQuery, MerchantApiKeyView, RevokeApiKeyCommand } from './api-keys.commands';
 import type { CreateMerchantCommand, ListMerchantsQuery, MerchantAdminView, UpdateMerchantCommand } from './merchants.commands';
 import type { ChangeDashboardPasswordCommand, DashboardLoginQuery, DashboardPrincipal } from './dashboard-login.query';
+import type { AddedTeamUserView, AddTeamUserCommand, ListTeamQuery, RemoveTeamUserCommand, SetTeamRoleCommand, TeamUserView } from './team.commands';
+import type { AuditEntryView, ListAuditEntriesQuery, RecordAuditEntryCommand } from './audit.commands';
+import type { ListPage } from '../list-page';
 import type { MerchantByDepositAddressQuery, MerchantByDepositAddressReply } from './merchant-by-deposit-address.query';
 
 /** Served by the gateway, which owns merchants. */
@@ -23,6 +26,18 @@ export interface IdentitySubjects {
   'identity.merchants.create.v1': { request: CreateMerchantCommand; reply: ProvisionedMerchantReply };
   /** NOT_FOUND 'Merchant not found'; CONFLICT when the deposit address belongs to another merchant. */
   'identity.merchants.update.v1': { request: UpdateMerchantCommand; reply: MerchantAdminView };
+  /** The merchant's current users, oldest first. */
+  'identity.team.list.v1': { request: ListTeamQuery; reply: { users: TeamUserView[] } };
+  /** CONFLICT when the e-mail already signs someone in. */
+  'identity.team.add.v1': { request: AddTeamUserCommand; reply: AddedTeamUserView };
+  /** NOT_FOUND 'Dashboard user not found' for another merchant's user; CONFLICT for a change to oneself or one that leaves no owner. */
+  'identity.team.set-role.v1': { request: SetTeamRoleCommand; reply: TeamUserView };
+  /** As set-role. */
+  'identity.team.remove.v1': { request: RemoveTeamUserCommand; reply: { id: string; removed: true } };
+  /** Append-only; recording an id twice keeps the first entry. */
+  'identity.audit.record.v1': { request: RecordAuditEntryCommand; reply: { id: string } };
+  /** Newest first; an unknown starting_after answers an empty page. */
+  'identity.audit.list.v1': { request: ListAuditEntriesQuery; reply: ListPage<AuditEntryView> };
 }
 
 /** A new merchant's four keys and owner, each shown once. */

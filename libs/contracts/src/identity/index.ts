@@ -3,3 +3,5 @@ export * from './dashboard-login.query';
 export * from './identity.subjects';
 export * from './merchant-by-deposit-address.query';
 export * from './merchants.commands';
+export * from './audit.commands';
+export * from './team.commands';

@@ -1,0 +1,57 @@
+import { type CallHandler, type ExecutionContext, Injectable, type NestInterceptor, SetMetadata } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { AuditAction } from '@pp/contracts';
+import type { FastifyReply } from 'fastify';
+import { from, type Observable, mergeMap } from 'rxjs';
+import type { SignedInRequest } from '../auth/access.guard';
+import type { AuditFact } from './audit-trail';
+import { AuditTrail } from './audit-trail';
+
+const AUDITED = 'dashboard:audited';
+
+/** What a route's answer and request say about the change: its target, the merchant and mode when not the user's own, a detail. */
+type Describe<R> = (result: R, request: SignedInRequest) => Omit<AuditFact, 'action'>;
+
+interface AuditRule {
+  action: AuditAction;
+  describe: Describe<unknown>;
+}
+
+/** The route's `:id` is the target. */
+export const targetParam = (_result: unknown, request: SignedInRequest) => ({ target_id: (request.params as Record<string, string>).id ?? null });
+/** The answer's `id` is the target (a created resource). */
+export const targetResult = (result: { id: string }) => ({ target_id: result.id });
+
+/**
+ * Records the route's action in the audit trail once it succeeded, before the
+ * answer is sent (AuditInterceptor): `@Audited('api_key.revoked', targetParam)`.
+ * Merchant routes record the mode of `?mode=`.
+ */
+export const Audited = <R>(action: AuditAction, describe: Describe<R>) => SetMetadata(AUDITED, { action, describe } as AuditRule);
+
+@Injectable()
+export class AuditInterceptor implements NestInterceptor {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly trail: AuditTrail,
+  ) {}
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const rule = this.reflector.get<AuditRule | undefined>(AUDITED, context.getHandler());
+    if (!rule) return next.handle();
+    const request = context.switchToHttp().getRequest<SignedInRequest>();
+    const reply = context.switchToHttp().getResponse<FastifyReply>();
+    return next.handle().pipe(
+      mergeMap((result: unknown) =>
+        from(
+          (async () => {
+            const principal = request.dashboard!.session.principal;
+            const mode = principal.merchant_id ? { livemode: (request.query as Record<string, unknown>).mode === 'live' } : {};
+            await this.trail.record(request, reply, principal, { action: rule.action, ...mode, ...rule.describe(result, request) });
+            return result;
+          })(),
+        ),
+      ),
+    );
+  }
+}

@@ -1,0 +1,65 @@
+import { Body, Controller, Delete, Get, HttpCode, NotFoundException, Param, Patch, Post } from '@nestjs/common';
+import type { AddedTeamUserView, DashboardPrincipal, TeamUserView } from '@pp/contracts';
+import { BusClient } from '@pp/platform';
+import { Audited, targetParam } from '../audit/audited.interceptor';
+import { Permit } from '../auth/route-access';
+import { SessionStore } from '../auth/session.store';
+import { Principal } from '../auth/signed-in';
+import { parseInput } from '../http/parse-input';
+import { AddTeamUserBody, SetTeamRoleBody } from './team.bodies';
+
+const USER_ID = /^usr_[a-z0-9]{1,64}$/;
+
+function userId(id: string): string {
+  if (!USER_ID.test(id)) throw new NotFoundException('Dashboard user not found');
+  return id;
+}
+
+/**
+ * The Team page (owners only): the signed-in owner's merchant's users. The
+ * gateway owns users and enforces the rules (nobody changes themself, one
+ * owner stays, another merchant's user is not found); once it has removed a
+ * user or changed a role, that user's sessions end here, so their next
+ * request is refused (401) and a new sign-in carries the new role.
+ */
+@Controller('api/team/users')
+export class TeamController {
+  constructor(
+    private readonly bus: BusClient,
+    private readonly sessions: SessionStore,
+  ) {}
+
+  @Get()
+  @Permit('team.manage')
+  list(@Principal() owner: DashboardPrincipal): Promise<{ users: TeamUserView[] }> {
+    return this.bus.request('identity.team.list.v1', { merchant_id: owner.merchant_id! });
+  }
+
+  /** 201 with the generated password, shown once. */
+  @Post()
+  @HttpCode(201)
+  @Permit('team.manage')
+  @Audited('team.user_added', (user: AddedTeamUserView) => ({ target_id: user.id, livemode: null, detail: `${user.email} (${user.role})` }))
+  add(@Body() body: unknown, @Principal() owner: DashboardPrincipal): Promise<AddedTeamUserView> {
+    return this.bus.request('identity.team.add.v1', { ...parseInput(AddTeamUserBody, body), merchant_id: owner.merchant_id! });
+  }
+
+  @Patch(':id')
+  @Permit('team.manage')
+  @Audited('team.role_changed', (user: TeamUserView) => ({ target_id: user.id, livemode: null, detail: `${user.email} (${user.role})` }))
+  async setRole(@Param('id') id: string, @Body() body: unknown, @Principal() owner: DashboardPrincipal): Promise<TeamUserView> {
+    const { role } = parseInput(SetTeamRoleBody, body);
+    const user = await this.bus.request('identity.team.set-role.v1', { merchant_id: owner.merchant_id!, user_id: userId(id), acting_user_id: owner.id, role });
+    await this.sessions.endAllOf(user.id);
+    return user;
+  }
+
+  @Delete(':id')
+  @Permit('team.manage')
+  @Audited('team.user_removed', (result: unknown, request) => ({ ...targetParam(result, request), livemode: null }))
+  async remove(@Param('id') id: string, @Principal() owner: DashboardPrincipal): Promise<{ id: string; removed: true }> {
+    const removed = await this.bus.request('identity.team.remove.v1', { merchant_id: owner.merchant_id!, user_id: userId(id), acting_user_id: owner.id });
+    await this.sessions.endAllOf(removed.id);
+    return removed;
+  }
+}

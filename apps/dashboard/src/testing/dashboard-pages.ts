@@ -1,0 +1,28 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { REPO_ROOT } from '@pp/testing';
+import type { BrowserContext, Page } from 'playwright-core';
+
+/** Where the browser tests' screenshots go. */
+export const ARTIFACTS = join(REPO_ROOT, 'artifacts', 'dashboard');
+const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+/** A screenshot of the page in artifacts/dashboard/<name>.png, then axe-core's violations, which must be none. */
+export async function expectAccessible(page: Page, name: string): Promise<void> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
+  await page.evaluate(AXE_SOURCE);
+  const violations = (await page.evaluate('axe.run().then((result) => result.violations.map(({ id, impact, help }) => ({ id, impact, help })))')) as unknown[];
+  expect(violations).toEqual([]);
+}
+
+/** A new page signed in through the sign-in form at `baseUrl` (cookies are per host: two host names keep two users signed in at once). */
+export async function signInPage(context: BrowserContext, baseUrl: string, email: string, password: string): Promise<Page> {
+  const page = await context.newPage();
+  await page.goto(baseUrl);
+  await page.fill('input[name=email]', email);
+  await page.fill('input[name=password]', password);
+  await page.click('button[type=submit]');
+  await page.waitForSelector('header nav');
+  return page;
+}

@@ -1,0 +1,86 @@
+import { Controller, Inject } from '@nestjs/common';
+import { Payload } from '@nestjs/microservices';
+import {
+  type AddedTeamUserView,
+  AddTeamUserCommand,
+  DomainError,
+  ErrorCode,
+  ListTeamQuery,
+  RemoveTeamUserCommand,
+  SetTeamRoleCommand,
+  type TeamUserView,
+} from '@pp/contracts';
+import { newId, toIso } from '@pp/kernel';
+import { Handles } from '@pp/platform';
+import { DataSource } from 'typeorm';
+import { type DashboardUserRecord, DashboardUserRepository } from '../identity/dashboard-user.repository';
+import { generatePassword, hashPassword } from '../identity/password';
+import { PlatformAdminRepository } from '../identity/platform-admin.repository';
+import { isUniqueViolation } from '../identity/queryable';
+import { NOT_ON_TEAM, refuseTeamChange, type TeamChange } from './team-change.policy';
+
+export const EMAIL_TAKEN = 'A dashboard user with this email already exists';
+
+const teamUserView = (user: DashboardUserRecord): TeamUserView => ({
+  id: user.id,
+  email: user.email,
+  role: user.role,
+  created_at: toIso(user.created_at),
+  last_sign_in_at: user.last_sign_in_at ? toIso(user.last_sign_in_at) : null,
+});
+
+/**
+ * The Team page's commands (the gateway owns dashboard users). Changes read
+ * the team under a row lock, so the rule (team-change.policy.ts) sees what
+ * the change will be applied to.
+ */
+@Controller()
+export class TeamHandler {
+  private readonly users: DashboardUserRepository;
+  private readonly admins: PlatformAdminRepository;
+
+  constructor(@Inject(DataSource) private readonly dataSource: DataSource) {
+    this.users = new DashboardUserRepository(dataSource);
+    this.admins = new PlatformAdminRepository(dataSource);
+  }
+
+  @Handles('identity.team.list.v1')
+  async list(@Payload() query: ListTeamQuery): Promise<{ users: TeamUserView[] }> {
+    return { users: (await this.users.listForMerchant(query.merchant_id)).map(teamUserView) };
+  }
+
+  @Handles('identity.team.add.v1')
+  async add(@Payload() command: AddTeamUserCommand): Promise<AddedTeamUserView> {
+    // A platform admin's e-mail signs the admin in, never this user.
+    if (await this.admins.findByEmail(command.email)) throw new DomainError(ErrorCode.Conflict, EMAIL_TAKEN);
+    const password = generatePassword();
+    const user = await this.users
+      .insert({ id: newId('user'), merchant_id: command.merchant_id, email: command.email, password_hash: await hashPassword(password), role: command.role })
+      .catch((error: unknown) => {
+        throw isUniqueViolation(error) ? new DomainError(ErrorCode.Conflict, EMAIL_TAKEN) : error;
+      });
+    return { ...teamUserView(user), password };
+  }
+
+  @Handles('identity.team.set-role.v1')
+  setRole(@Payload() command: SetTeamRoleCommand): Promise<TeamUserView> {
+    return this.change(command, { kind: 'set-role', role: command.role }, async (users) => teamUserView(await users.setRole(command.user_id, command.role)));
+  }
+
+  @Handles('identity.team.remove.v1')
+  remove(@Payload() command: RemoveTeamUserCommand): Promise<{ id: string; removed: true }> {
+    return this.change(command, { kind: 'remove' }, async (users) => {
+      await users.markRemoved(command.user_id);
+      return { id: command.user_id, removed: true as const };
+    });
+  }
+
+  private change<T>(command: RemoveTeamUserCommand, change: TeamChange, apply: (users: DashboardUserRepository) => Promise<T>): Promise<T> {
+    return this.dataSource.transaction(async (tx) => {
+      const users = new DashboardUserRepository(tx);
+      const refusal = refuseTeamChange(await users.lockTeam(command.merchant_id), command.acting_user_id, command.user_id, change);
+      if (refusal) throw new DomainError(refusal === NOT_ON_TEAM ? ErrorCode.NotFound : ErrorCode.Conflict, refusal);
+      return apply(users);
+    });
+  }
+}
