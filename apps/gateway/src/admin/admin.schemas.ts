@@ -16,6 +16,7 @@ const API_KEY_PROPERTIES: ViewProperties<ApiKeyView> = {
   expires_at: NULLABLE_DATE_TIME,
   revoked_at: NULLABLE_DATE_TIME,
   created_at: DATE_TIME,
+  last_used_at: { ...NULLABLE_DATE_TIME, description: 'When the key last authenticated a request, to the minute' },
 };
 
 export const API_KEY_SCHEMA = viewSchema<ApiKeyView>(API_KEY_PROPERTIES);

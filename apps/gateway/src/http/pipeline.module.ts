@@ -2,6 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { AccessHook } from '../access/access.hook';
 import { IdempotencyHooks } from '../idempotency/idempotency.hooks';
 import { IdempotencyStore } from '../idempotency/idempotency.store';
+import { ApiKeyUsage } from '../identity/api-key-usage';
 import { ApiKeyAuthenticator } from '../identity/api-key.authenticator';
 import { ClientBudgets } from '../rate-limit/client-budgets';
 import { KeyRateLimiter } from '../rate-limit/key-rate-limiter';
@@ -9,7 +10,7 @@ import { KeyRateLimiter } from '../rate-limit/key-rate-limiter';
 /** The stages of the request pipeline that need injected dependencies; configureHttp installs them as Fastify hooks. */
 @Global()
 @Module({
-  providers: [ApiKeyAuthenticator, KeyRateLimiter, ClientBudgets, AccessHook, IdempotencyStore, IdempotencyHooks],
+  providers: [ApiKeyAuthenticator, ApiKeyUsage, KeyRateLimiter, ClientBudgets, AccessHook, IdempotencyStore, IdempotencyHooks],
   exports: [AccessHook, ClientBudgets, IdempotencyHooks],
 })
 export class PipelineModule {}

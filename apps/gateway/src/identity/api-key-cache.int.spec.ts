@@ -51,6 +51,21 @@ describe('API key cache and revocation', () => {
     expect(await statusWith(key)).toBe(401);
   });
 
+  it('records when a key was last used, to the minute, and only for the key that was used', async () => {
+    const unused = await gateway.issueKey(merchantId, { type: 'secret', livemode: false });
+    const before = Date.now();
+    const { id, key: usedKey } = await cachedKey();
+    const lastUsed = async (keyId: string) => (await db.query('SELECT last_used_at FROM gateway.api_keys WHERE id = $1', [keyId])).rows[0].last_used_at as Date | null;
+    const first = await waitFor('the last use to be recorded', () => lastUsed(id).then((at) => at ?? undefined));
+    expect(first.getTime()).toBeGreaterThanOrEqual(before - 1000);
+    expect(await lastUsed(unused.id)).toBeNull();
+    // More uses within the minute write nothing: once a later key's first use is recorded, the time is still the first one's.
+    for (let i = 0; i < 3; i++) expect(await statusWith(usedKey)).toBe(503);
+    const later = await cachedKey();
+    await waitFor('the later key’s use to be recorded', () => lastUsed(later.id).then((at) => at ?? undefined));
+    expect(await lastUsed(id)).toEqual(first);
+  });
+
   it('still accepts other keys of the merchant after a revocation', async () => {
     const kept = await cachedKey();
     const { id } = await cachedKey();

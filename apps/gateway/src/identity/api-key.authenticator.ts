@@ -3,6 +3,7 @@ import { CONFIG, JsonLogger } from '@pp/platform';
 import { DataSource } from 'typeorm';
 import type { GatewayConfig } from '../gateway.config';
 import { hashApiKey, parseApiKey, sameHash } from './api-key';
+import { ApiKeyUsage } from './api-key-usage';
 import { ApiKeyCache } from './api-key.cache';
 import { ApiKeyRepository, type StoredApiKey } from './api-key.repository';
 import type { KeyPrincipal } from './principal';
@@ -13,7 +14,12 @@ export class ApiKeyAuthenticator implements OnApplicationBootstrap, OnApplicatio
   private readonly keys: ApiKeyRepository;
   private readonly cache: ApiKeyCache<StoredApiKey>;
 
-  constructor(dataSource: DataSource, @Inject(CONFIG) config: GatewayConfig, logger: JsonLogger) {
+  constructor(
+    dataSource: DataSource,
+    @Inject(CONFIG) config: GatewayConfig,
+    logger: JsonLogger,
+    private readonly usage: ApiKeyUsage,
+  ) {
     this.keys = new ApiKeyRepository(dataSource);
     this.cache = new ApiKeyCache(config.DATABASE_URL, config.API_KEY_CACHE_TTL_MS, (error) =>
       logger.warn('API key revocation listener lost; keys are looked up on every request until it is back', { error: error.message }),
@@ -36,6 +42,7 @@ export class ApiKeyAuthenticator implements OnApplicationBootstrap, OnApplicatio
     if (!key || !sameHash(key.key_hash, hash)) return undefined;
     if (key.revoked_at || (key.expires_at && key.expires_at.getTime() <= now.getTime())) return undefined;
     if (key.type !== kind.type || key.livemode !== kind.livemode) return undefined;
+    this.usage.touch(key.id, now.getTime());
     return {
       kind: 'api_key',
       key_id: key.id,

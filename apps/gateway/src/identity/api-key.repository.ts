@@ -17,12 +17,14 @@ export interface ApiKeyRecord {
   expires_at: Date | null;
   revoked_at: Date | null;
   created_at: Date;
+  /** To the minute (ApiKeyUsage); null until the key authenticates a request. */
+  last_used_at: Date | null;
 }
 
 /** A key row as authentication reads it, hash included. */
 export type StoredApiKey = ApiKeyRecord & { key_hash: Buffer };
 
-export type NewApiKey = Omit<ApiKeyRecord, 'revoked_at' | 'created_at'> & { key_hash: Buffer };
+export type NewApiKey = Omit<ApiKeyRecord, 'revoked_at' | 'created_at' | 'last_used_at'> & { key_hash: Buffer };
 
 export class ApiKeyRepository {
   constructor(private readonly db: Queryable) {}
@@ -57,6 +59,15 @@ export class ApiKeyRepository {
     return this.db.query<ApiKeyRecord[]>(`SELECT ${COLUMNS} FROM gateway.api_keys WHERE merchant_id = $1 ORDER BY created_at, id`, [merchantId]);
   }
 
+  /** Notes a use now, unless one within the last `precisionMs` is already noted (by this gateway or another). */
+  async recordUse(id: string, precisionMs: number): Promise<void> {
+    await this.db.query(
+      `UPDATE gateway.api_keys SET last_used_at = now()
+       WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - make_interval(secs => $2::double precision / 1000))`,
+      [id, precisionMs],
+    );
+  }
+
   /**
    * Revokes once; revoking again keeps the first revocation time. Key
    * caches forget what they held: this process's at once, every other
@@ -76,4 +87,4 @@ export class ApiKeyRepository {
   }
 }
 
-const COLUMNS = 'id, merchant_id, type, livemode, redacted, scopes, rate_limit_per_second, expires_at, revoked_at, created_at';
+const COLUMNS = 'id, merchant_id, type, livemode, redacted, scopes, rate_limit_per_second, expires_at, revoked_at, created_at, last_used_at';

@@ -17,6 +17,8 @@ export interface ApiKeyView {
   expires_at: string | null;
   revoked_at: string | null;
   created_at: string;
+  /** When the key last authenticated a request, to the minute; null if never. */
+  last_used_at: string | null;
 }
 
 /** A key at creation: the only time the key itself is shown. */
@@ -62,6 +64,7 @@ export const apiKeyView = (record: ApiKeyRecord): ApiKeyView => ({
   expires_at: isoOrNull(record.expires_at),
   revoked_at: isoOrNull(record.revoked_at),
   created_at: toIso(record.created_at),
+  last_used_at: isoOrNull(record.last_used_at),
 });
 
 export const merchantView = (record: MerchantRecord): MerchantView => ({

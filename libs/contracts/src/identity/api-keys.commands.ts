@@ -16,6 +16,8 @@ export interface MerchantApiKeyView {
   expires_at: string | null;
   revoked_at: string | null;
   created_at: string;
+  /** When the key last authenticated a request, to the minute; null if never. */
+  last_used_at: string | null;
 }
 
 /** At creation: the only time the key itself is shown. */
