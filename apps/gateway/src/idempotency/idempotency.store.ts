@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { CONFIG, REDIS } from '@pp/platform';
+import { CONFIG, LuaScript, REDIS } from '@pp/platform';
 import type Redis from 'ioredis';
 import type { GatewayConfig } from '../gateway.config';
 import { type IdempotencyEntryKeys, IdempotencyKeys, type StoredResponse } from './idempotency.keys';
@@ -31,20 +31,20 @@ export type BeginOutcome =
   | { outcome: 'mismatch' };
 
 /** Sets KEYS[1] to ARGV[2] for ARGV[3] seconds only while this request still holds it. */
-const COMPLETE = `
+const COMPLETE = new LuaScript(`
 local entry = redis.call('GET', KEYS[1])
 if entry and cjson.decode(entry).owner == ARGV[1] then
   return redis.call('SET', KEYS[1], ARGV[2], 'EX', tonumber(ARGV[3]))
 end
-return false`;
+return false`);
 
 /** Deletes KEYS[1] only while this request still holds it. */
-const RELEASE = `
+const RELEASE = new LuaScript(`
 local entry = redis.call('GET', KEYS[1])
 if entry and cjson.decode(entry).owner == ARGV[1] then
   return redis.call('DEL', KEYS[1])
 end
-return 0`;
+return 0`);
 
 /**
  * Idempotency-Key records in Redis (PRODUCT-RULES §D3): reserved with SET NX while
@@ -83,11 +83,11 @@ export class IdempotencyStore {
   async complete(reservation: IdempotencyReservation, response: StoredResponse): Promise<void> {
     const { entry, check, owner } = reservation;
     const done: Entry = { state: 'done', check, response: this.keys.sealResponse(entry, response) };
-    await this.redis.eval(COMPLETE, 1, entry.redisKey, owner, JSON.stringify(done), IDEMPOTENCY_RETENTION_SECONDS);
+    await COMPLETE.run(this.redis, [entry.redisKey], [owner, JSON.stringify(done), IDEMPOTENCY_RETENTION_SECONDS]);
   }
 
   /** Frees the key after a failed attempt, so the client may retry it. */
   async release(reservation: IdempotencyReservation): Promise<void> {
-    await this.redis.eval(RELEASE, 1, reservation.entry.redisKey, reservation.owner);
+    await RELEASE.run(this.redis, [reservation.entry.redisKey], [reservation.owner]);
   }
 }
