@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { testInfra } from '@pp/testing';
 import Redis from 'ioredis';
 import { LuaScript } from './lua-script';
 
@@ -9,7 +8,8 @@ describe('LuaScript', () => {
   const setIfAbsent = new LuaScript(`if redis.call('EXISTS', KEYS[1]) == 0 then return redis.call('SET', KEYS[1], ARGV[1]) end return false`);
 
   beforeAll(() => {
-    redis = new Redis(testInfra.redisUrl);
+    // The launcher's Redis (libs/platform cannot import @pp/testing, which reads the same variable).
+    redis = new Redis(process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379');
   });
   afterAll(async () => {
     await redis.del(key);
