@@ -10,6 +10,7 @@ import { NoticeMatcher } from './matching/notice-matcher';
 import { QuarantineHandler } from './matching/quarantine.handler';
 import { QuarantineRepository } from './matching/quarantine.repository';
 import { NoticeReader } from './parsing/notice-reader';
+import { IngestMetrics } from './processing/ingest.metrics';
 import { EmailProcessor } from './processing/email-processor';
 import { NOTICE_HANDLER } from './processing/notice-handler';
 import { OutcomeRepository } from './processing/outcome.repository';
@@ -24,6 +25,7 @@ import { ProcessingSweeper } from './processing/processing.sweeper';
     OutcomeRepository,
     NoticeAuthentication,
     NoticeReader,
+    IngestMetrics,
     EmailProcessor,
     RawEmailConsumer,
     ProcessingSweeper,
