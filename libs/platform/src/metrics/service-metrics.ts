@@ -16,6 +16,8 @@ export const READ_TIMEOUT_MS = 3000;
 export interface ServiceMetricsOptions {
   /** Process and Node.js metrics (CPU, memory, event loop lag, GC); off only where several registries share one process (tests). */
   processMetrics?: boolean;
+  /** Longest one scrape-time reader may take (default READ_TIMEOUT_MS). */
+  readTimeoutMs?: number;
 }
 
 /**
@@ -27,11 +29,13 @@ export class ServiceMetrics {
   readonly registry = new Registry();
   private readonly made = new Map<string, Counter<string> | Gauge<string> | Histogram<string>>();
   private readonly readers = new Map<string, SampleReader<string>[]>();
+  private readonly readTimeoutMs: number;
 
   constructor(
     readonly service: string,
     options: ServiceMetricsOptions = {},
   ) {
+    this.readTimeoutMs = options.readTimeoutMs ?? READ_TIMEOUT_MS;
     this.registry.setDefaultLabels({ service });
     // The event-loop delay monitor wakes the loop at this interval (ms); prom-client's 10 doubles the idle wake-ups for little.
     if (options.processMetrics !== false) collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: 20 });
@@ -52,7 +56,7 @@ export class ServiceMetrics {
   /**
    * A gauge whose series are read at each scrape. Several readers may feed
    * one gauge (two queues in one service). A reader that fails or takes
-   * longer than READ_TIMEOUT_MS reports nothing for that scrape: its series
+   * longer than the read timeout reports nothing for that scrape: its series
    * are absent rather than stale.
    */
   readAtScrape<L extends string>(definition: MetricDefinition<'gauge', L>, reader: SampleReader<L>): void {
@@ -60,13 +64,14 @@ export class ServiceMetrics {
     readers.push(reader as SampleReader<string>);
     this.readers.set(definition.name, readers);
     if (readers.length > 1) return;
+    const timeoutMs = this.readTimeoutMs;
     this.make(
       definition,
       () =>
         new Gauge({
           ...this.common(definition),
           async collect() {
-            const results = await Promise.all(readers.map(readWithin));
+            const results = await Promise.all(readers.map((read) => readWithin(read, timeoutMs)));
             this.reset();
             for (const sample of results.flat()) this.set(sample.labels as Record<L, string>, sample.value);
           },
@@ -96,10 +101,10 @@ export class ServiceMetrics {
   }
 }
 
-async function readWithin(reader: SampleReader<string>): Promise<Sample<string>[]> {
+async function readWithin(reader: SampleReader<string>, timeoutMs: number): Promise<Sample<string>[]> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<Sample<string>[]>((resolve) => {
-    timer = setTimeout(() => resolve([]), READ_TIMEOUT_MS);
+    timer = setTimeout(() => resolve([]), timeoutMs);
   });
   try {
     return await Promise.race([reader().catch(() => []), timeout]);
