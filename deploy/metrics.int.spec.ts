@@ -54,8 +54,8 @@ describe('metrics of every service over one payment', () => {
     // Mail that no signature vouches for, twice: processed once (unauthenticated), then recognised as a copy.
     const mail = buildNotice({ messageId: `<m.${stack.namespace}@payments.interac.ca>`, to: 'nobody@deposits.example' });
     for (let i = 0; i < 2; i++) await call('/v1/internal/ingest-email', stack.env.INGEST_TOKEN, mail, 'message/rfc822');
-    await fetch(`${stack.url('checkout')}/healthz`);
-    await fetch(`${stack.url('dashboard')}/healthz`);
+    await fetch(`${stack.url('checkout')}/v1/checkout.js`);
+    await fetch(`${stack.url('dashboard')}/api/auth/session`);
     seen.push(merchant.merchant_id, session.id, transaction.id, endpoint.id, reference, stack.namespace);
 
     // Counters move as the work finishes (the webhook's attempt is recorded after it answered; ingest processes after storing).
@@ -87,7 +87,8 @@ describe('metrics of every service over one payment', () => {
     expect(sampleSum(scrapes.gateway, 'pp_http_requests_total', { route: '/v1/checkout/sessions', method: 'POST', status: '201' })).toBe(1);
     expect(sampleSum(scrapes.gateway, 'pp_http_requests_total', { route: '/v1/sandbox/simulate-payment', status: '200' })).toBe(1);
     expect(sampleSum(scrapes.gateway, 'pp_http_request_duration_seconds_count', { route: '/v1/webhook_endpoints', method: 'POST' })).toBe(1);
-    for (const app of ['checkout', 'dashboard'] as const) expect(sampleSum(scrapes[app], 'pp_http_requests_total', { route: '/healthz', status: '200' })).toBeGreaterThanOrEqual(1);
+    expect(sampleSum(scrapes.checkout, 'pp_http_requests_total', { route: '/v1/checkout.js', method: 'GET', status: '200' })).toBe(1);
+    expect(sampleSum(scrapes.dashboard, 'pp_http_requests_total', { route: '/api/auth/session', method: 'GET', status: '401' })).toBe(1);
   });
 
   it('counts bus requests where they are served and where they are sent', () => {
