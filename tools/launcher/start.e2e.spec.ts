@@ -83,6 +83,11 @@ it('starts, survives being killed, starts again, and stops every service on Ctrl
   expect(first.output()).toContain(`http://localhost:${ports.GATEWAY_PORT}`);
   expect(first.output()).toContain(`Postgres: created database ${database}`);
   expect(first.output()).toMatch(/NATS: (started|reloaded) the project's server|NATS: the project's server answers/);
+  // It says where every service's metrics are, and they answer there.
+  const ledgerMetrics = `http://localhost:${base + 11}/metrics`;
+  await waitFor('the metrics addresses', () => first.output().includes(`ledger     ${ledgerMetrics}`));
+  expect(first.output()).toContain(`gateway    http://localhost:${ports.GATEWAY_PORT}/metrics`);
+  expect(await (await fetch(ledgerMetrics)).text()).toContain('pp_bus_requests_total{subject="health.ledger"');
   const orphans = await servicePids(first.child);
   expect(orphans).toHaveLength(7);
 

@@ -50,12 +50,17 @@ async function main() {
   // The superuser's URL served the set-up only; each service with a schema gets its own role's.
   delete env.DATABASE_URL;
   const serviceEnv = (service) => (postgres.serviceUrls[service] ? { DATABASE_URL: postgres.serviceUrls[service] } : {});
+  const metricsPorts = metricsPortsAfter(gatewayPort);
 
   out.step('Services');
   const { SERVICE_NAMES } = require(join(root, 'dist', 'libs', 'contracts', 'src', 'services.js'));
   const { ServiceGroup } = require('./service-group');
   const natsUrls = require('./nats-server').natsIdentityUrls(root, process.env);
-  const group = new ServiceGroup(root, SERVICE_NAMES, env, (service) => ({ NATS_URL: natsUrls[service], ...serviceEnv(service) }));
+  const group = new ServiceGroup(root, SERVICE_NAMES, env, (service) => ({
+    NATS_URL: natsUrls[service],
+    ...serviceEnv(service),
+    ...(metricsPorts[service] ? { METRICS_PORT: String(metricsPorts[service]) } : {}),
+  }));
   group.reapLeftovers();
   let crashed = false;
   const shutdown = async (code) => {
@@ -93,6 +98,10 @@ async function main() {
   ];
   console.log(out.paint('1;32', '\nReady. Every service answers.\n'));
   for (const line of urls) console.log(`  ${line}`);
+  console.log('\n  metrics (Prometheus text, GET /metrics; docs/OPERATIONS.md "Metrics, dashboards and alerts")');
+  for (const [service, port] of Object.entries(webMetrics(env, gatewayPort)).concat(Object.entries(metricsPorts))) {
+    console.log(`    ${service.padEnd(10)} http://localhost:${port}/metrics`);
+  }
   console.log(`\n  admin token   ${env.ADMIN_TOKEN}`);
   if (demo) console.log(`\n  demo merchant ${JSON.stringify(demo, null, 2).replace(/\n/g, '\n  ')}`);
   const dashboardUrl = `http://localhost:${env.DASHBOARD_PORT ?? 3002}`;
@@ -101,6 +110,19 @@ async function main() {
   if (operator) console.log(`    platform admin  ${operator.email} / ${operator.password}`);
   console.log('\nCtrl-C stops every service.\n');
 }
+
+/**
+ * Services without an HTTP port answer /metrics on METRICS_PORT; on one
+ * machine each needs its own, so they follow the gateway's port
+ * (3010-3014 by default).
+ */
+function metricsPortsAfter(gatewayPort) {
+  const services = ['sessions', 'ledger', 'ingest', 'refunds', 'webhooks'];
+  return Object.fromEntries(services.map((service, i) => [service, gatewayPort + 10 + i]));
+}
+
+/** The web apps answer /metrics on their own port. */
+const webMetrics = (env, gatewayPort) => ({ gateway: gatewayPort, checkout: env.CHECKOUT_PORT ?? 3001, dashboard: env.DASHBOARD_PORT ?? 3002 });
 
 async function waitReady(port, timeoutMs) {
   const deadline = Date.now() + timeoutMs;

@@ -1,4 +1,4 @@
-import { BaseConfig, toInt, WithDatabase } from '@pp/platform';
+import { BaseConfig, toInt, WithDatabase, WithMetricsPort } from '@pp/platform';
 import { Transform } from 'class-transformer';
 import { ArrayNotEmpty, IsInt, IsOptional, Matches, Max, Min, ValidateBy } from 'class-validator';
 import { KEY_LOOKUP_DEADLINE_MS, loadDnsOverrides } from './authentication/dkim-resolver';
@@ -19,7 +19,7 @@ function overridesProblem(path: unknown): string | null {
   }
 }
 
-export class IngestConfig extends WithDatabase(BaseConfig) {
+export class IngestConfig extends WithMetricsPort(WithDatabase(BaseConfig)) {
   /** DKIM signing domains trusted to send e-Transfer notices (comma-separated); notify@ and catch@ on them are the senders. */
   @Transform(toDomainList)
   @ArrayNotEmpty({ message: 'must list at least one domain, e.g. payments.interac.ca' })

@@ -12,6 +12,7 @@ import { EmailEvidenceRepository } from './evidence/email-evidence.repository';
 import { QuarantineHandler } from './matching/quarantine.handler';
 import { QuarantineRepository } from './matching/quarantine.repository';
 import { NoticeReader } from './parsing/notice-reader';
+import { IngestMetrics } from './processing/ingest.metrics';
 import { EmailProcessor } from './processing/email-processor';
 import { NOTICE_HANDLER } from './processing/notice-handler';
 import { OutcomeRepository } from './processing/outcome.repository';
@@ -26,6 +27,7 @@ import { ProcessingSweeper } from './processing/processing.sweeper';
     OutcomeRepository,
     NoticeAuthentication,
     NoticeReader,
+    IngestMetrics,
     EmailProcessor,
     RawEmailConsumer,
     ProcessingSweeper,

@@ -6,4 +6,5 @@ runService({
   name: 'ingest',
   config: IngestConfig,
   module: IngestModule,
+  metricsPort: (config) => config.METRICS_PORT,
 });

@@ -1,10 +1,10 @@
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsInt, IsOptional, Max, Min } from 'class-validator';
-import { BaseConfig, toInt, WithDatabase } from '@pp/platform';
+import { BaseConfig, toInt, WithDatabase, WithMetricsPort } from '@pp/platform';
 
 const toFlag = ({ value }: { value: unknown }) => (value === '1' || value === 'true' ? true : value === '0' || value === 'false' ? false : value);
 
-export class LedgerConfig extends WithDatabase(BaseConfig) {
+export class LedgerConfig extends WithMetricsPort(WithDatabase(BaseConfig)) {
   /** Most appends committed together in one transaction (group commit). */
   @IsOptional()
   @Transform(toInt)

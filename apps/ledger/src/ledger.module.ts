@@ -6,13 +6,16 @@ import { LedgerDatabase } from './database/ledger.database';
 import { MerchantEventQueriesHandler } from './merchant-events/merchant-event-queries.handler';
 import { AllPaymentsQueriesHandler } from './payments/all-payments-queries.handler';
 import { PaymentQueriesHandler } from './payments/payment-queries.handler';
+import { ReviewQueueMetrics } from './payments/review-queue.metrics';
 import { RefundQueriesHandler } from './refunds/refund-queries.handler';
 import { AppendHandler } from './event-store/append.handler';
+import { AppendMetrics } from './event-store/append.metrics';
 import { EventStore } from './event-store/event-store';
 import { EVENT_STORE, GroupCommitAppender } from './event-store/group-commit.appender';
 import { LEDGER_POOL, poolOf } from './event-store/ledger-pool';
 import { LEDGER_PROJECTIONS } from './projections/ledger.projections';
 import { EventPublisher } from './publication/event-publisher';
+import { PublicationLagMetrics } from './publication/publication-lag.metrics';
 
 @Module({
   imports: [DatabaseModule.forService(LedgerDatabase)],
@@ -20,8 +23,11 @@ import { EventPublisher } from './publication/event-publisher';
   providers: [
     { provide: LEDGER_POOL, inject: [DataSource], useFactory: poolOf },
     { provide: EVENT_STORE, useValue: new EventStore(LEDGER_PROJECTIONS) },
+    AppendMetrics,
     GroupCommitAppender,
     EventPublisher,
+    PublicationLagMetrics,
+    ReviewQueueMetrics,
   ],
 })
 export class LedgerModule {}

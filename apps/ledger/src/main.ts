@@ -6,4 +6,5 @@ runService({
   name: 'ledger',
   config: LedgerConfig,
   module: LedgerModule,
+  metricsPort: (config) => config.METRICS_PORT,
 });

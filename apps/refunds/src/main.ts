@@ -6,4 +6,5 @@ runService({
   name: 'refunds',
   config: RefundsConfig,
   module: RefundsModule,
+  metricsPort: (config) => config.METRICS_PORT,
 });

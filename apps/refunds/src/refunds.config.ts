@@ -1,3 +1,3 @@
-import { BaseConfig } from '@pp/platform';
+import { BaseConfig, WithMetricsPort } from '@pp/platform';
 
-export class RefundsConfig extends BaseConfig {}
+export class RefundsConfig extends WithMetricsPort(BaseConfig) {}

@@ -6,4 +6,5 @@ runService({
   name: 'sessions',
   config: SessionsConfig,
   module: SessionsModule,
+  metricsPort: (config) => config.METRICS_PORT,
 });

@@ -1,8 +1,8 @@
 import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
-import { BaseConfig, toInt, WithCheckoutUrls, WithRedis } from '@pp/platform';
+import { BaseConfig, toInt, WithCheckoutUrls, WithMetricsPort, WithRedis } from '@pp/platform';
 
-export class SessionsConfig extends WithCheckoutUrls(WithRedis(BaseConfig)) {
+export class SessionsConfig extends WithMetricsPort(WithCheckoutUrls(WithRedis(BaseConfig))) {
   /** Lifetime of a checkout session (PRODUCT-RULES §8: 30 minutes). */
   @IsOptional()
   @Transform(toInt)

@@ -6,4 +6,5 @@ runService({
   name: 'webhooks',
   config: WebhooksConfig,
   module: WebhooksModule,
+  metricsPort: (config) => config.METRICS_PORT,
 });

@@ -1,8 +1,8 @@
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
-import { BaseConfig, IsKeyRing, toBool, toInt, WithDatabase, WithRedis } from '@pp/platform';
+import { BaseConfig, IsKeyRing, toBool, toInt, WithDatabase, WithMetricsPort, WithRedis } from '@pp/platform';
 
-export class WebhooksConfig extends WithRedis(WithDatabase(BaseConfig)) {
+export class WebhooksConfig extends WithMetricsPort(WithRedis(WithDatabase(BaseConfig))) {
   /**
    * Keys that encrypt endpoint signing secrets at rest, `<key id>:<base64 of
    * 32 bytes>` separated by commas: the first seals, all open, and at boot

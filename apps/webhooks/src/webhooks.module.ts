@@ -3,6 +3,7 @@ import { DatabaseModule, RedisModule } from '@pp/platform';
 import { WebhooksDatabase } from './database/webhooks.database';
 import { DeliveriesController } from './delivery/deliveries.controller';
 import { DeliveryAttemptJob } from './delivery/delivery-attempt.job';
+import { DeliveryMetrics } from './delivery/delivery.metrics';
 import { DeliveryQueue } from './delivery/delivery.queue';
 import { DeliveryRepository } from './delivery/delivery.repository';
 import { DeliverySweeper } from './delivery/delivery.sweeper';
@@ -24,6 +25,7 @@ import { MerchantEventConsumer } from './intake/merchant-event.consumer';
     EndpointRepository,
     DeliveryRepository,
     DeliveryQueue,
+    DeliveryMetrics,
     DeliveryAttemptJob,
     DeliverySweeper,
     MerchantEventConsumer,

@@ -7,6 +7,7 @@ export * from './health';
 export * from './http';
 export * from './jetstream';
 export * from './logging';
+export * from './metrics';
 export * from './nats';
 export * from './queue';
 export * from './redis';

@@ -2,6 +2,7 @@ export * from './browser';
 export * from './email-fixtures';
 export * from './flaky-proxy';
 export * from './infra';
+export * from './prometheus-text';
 export * from './service-process';
 export * from './test-database';
 export * from './test-stack';

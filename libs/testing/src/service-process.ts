@@ -21,6 +21,8 @@ export const entryPoint = (service: ServiceName) => join(REPO_ROOT, 'dist', 'app
  */
 export class ServiceProcess {
   port?: number;
+  /** Where a service without HTTP answers GET /metrics (METRICS_PORT, 0 in tests: a free port). */
+  metricsPort?: number;
   private child?: ChildProcess;
   private log?: WriteStream;
   private stderrTail = '';
@@ -60,10 +62,11 @@ export class ServiceProcess {
     });
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`${this.service} not ready within ${timeoutMs} ms`)), timeoutMs);
-      child.on('message', (message: { type?: string; port?: number }) => {
+      child.on('message', (message: { type?: string; port?: number; metricsPort?: number }) => {
         if (message?.type !== 'ready') return;
         clearTimeout(timer);
         this.port = message.port;
+        this.metricsPort = message.metricsPort;
         resolve();
       });
       child.once('exit', (code) => {

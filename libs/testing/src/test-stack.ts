@@ -68,6 +68,7 @@ export class TestStack {
       GATEWAY_PORT: '0',
       CHECKOUT_PORT: '0',
       DASHBOARD_PORT: '0',
+      METRICS_PORT: '0',
       ...options.env,
     };
     const stack = new TestStack(database, namespace, env, options.startTimeoutMs);
@@ -85,6 +86,14 @@ export class TestStack {
     const port = this.processes_.get(service)?.port;
     if (!port) throw new Error(`${service} is not running with an HTTP port in this stack`);
     return `http://127.0.0.1:${port}`;
+  }
+
+  /** Where a service answers Prometheus: GET /metrics on a web app's port, or on its METRICS_PORT. */
+  metricsUrl(service: ServiceName): string {
+    const proc = this.process(service);
+    const port = proc.port ?? proc.metricsPort;
+    if (!port) throw new Error(`${service} reported no HTTP or metrics port`);
+    return `http://127.0.0.1:${port}/metrics`;
   }
 
   processes(): ServiceProcess[] {

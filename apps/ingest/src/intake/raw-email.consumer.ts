@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { DomainError, ErrorCode, INGEST_RAW_EMAIL_SUBJECT, ingestRawEmailStreamName } from '@pp/contracts';
-import { CONFIG, consumeTraced, JsonLogger, NATS_CONNECTION, subjectPrefix } from '@pp/platform';
+import { CONFIG, consumeTraced, JsonLogger, NATS_CONNECTION, ServiceMetrics, subjectPrefix, watchConsumerLag } from '@pp/platform';
 import { AckPolicy, DeliverPolicy, type ConsumerMessages, type JsMsg, type NatsConnection, RetentionPolicy, StorageType, nanos } from 'nats';
 import type { IngestConfig } from '../ingest.config';
 import { EmailProcessor } from '../processing/email-processor';
@@ -26,7 +26,10 @@ export class RawEmailConsumer implements OnApplicationBootstrap, OnModuleDestroy
     private readonly intake: EmailIntake,
     private readonly processor: EmailProcessor,
     private readonly logger: JsonLogger,
-  ) {}
+    metrics: ServiceMetrics,
+  ) {
+    watchConsumerLag(metrics, nc, { namespace: config.PP_NAMESPACE, stream: ingestRawEmailStreamName(''), consumer: CONSUMER });
+  }
 
   async onApplicationBootstrap(): Promise<void> {
     const stream = ingestRawEmailStreamName(this.config.PP_NAMESPACE);

@@ -10,7 +10,7 @@ const BUS_TIMEOUT_MS = 15_000;
 
 export type MatchResult =
   | { disposition: Exclude<MatchingDisposition, 'confirmed' | 'manual_review'> }
-  | { disposition: 'confirmed' | 'manual_review'; merchant_id: string; payment_id: string };
+  | { disposition: 'confirmed' | 'manual_review'; merchant_id: string; payment_id: string; review_reasons: string[] };
 
 /**
  * Live e-mail matching (PRODUCT-RULES §3.1-§3.2): routes the notice to the merchant
@@ -34,7 +34,8 @@ export class NoticeMatcher implements NoticeHandler {
   ) {}
 
   async handle(email: ProcessedEmail): Promise<HandoffResult> {
-    return { disposition: (await this.match(email)).disposition };
+    const result = await this.match(email);
+    return { disposition: result.disposition, ...('review_reasons' in result ? { review_reasons: result.review_reasons } : {}) };
   }
 
   async match(email: ProcessedEmail): Promise<MatchResult> {
@@ -50,6 +51,7 @@ export class NoticeMatcher implements NoticeHandler {
       disposition: payment.status === 'CONFIRMED' ? ('confirmed' as const) : ('manual_review' as const),
       merchant_id: merchant.merchant_id,
       payment_id: payment.id,
+      review_reasons: payment.review_reasons,
     };
     await this.quarantine.release(email.email_id, matched);
     return matched;

@@ -5,6 +5,7 @@ import { NoticeAuthentication } from '../authentication/notice-authentication';
 import { DkimKeyUnavailableError } from '../authentication/notice-authenticator';
 import { EmailRepository } from '../intake/email.repository';
 import { NoticeReader } from '../parsing/notice-reader';
+import { IngestMetrics } from './ingest.metrics';
 import { NOTICE_HANDLER, type NoticeHandler } from './notice-handler';
 import { OutcomeRepository, type RecordedOutcome } from './outcome.repository';
 import { NO_SIGNED_RECIPIENT, type ProcessedEmail } from './processed-email';
@@ -26,6 +27,7 @@ export class EmailProcessor {
     @Inject(NOTICE_HANDLER) private readonly handler: NoticeHandler,
     private readonly logger: JsonLogger,
     private readonly reader: NoticeReader,
+    private readonly metrics: IngestMetrics,
   ) {}
 
   /** Processes one stored e-mail; null when it is unknown, already processed, or must be retried later. */
@@ -45,7 +47,9 @@ export class EmailProcessor {
       recipients: { to: facts?.to ?? [], delivered_to: facts?.deliveredTo ?? [] },
     };
     const outcome = await this.outcomes.record(verdict);
-    if (outcome && outcome.status !== 'duplicate') await this.handOff({ ...verdict, status: outcome.status });
+    if (outcome) this.metrics.authenticated(authentication);
+    if (outcome?.status === 'duplicate') this.metrics.duplicate();
+    else if (outcome) await this.handOff({ ...verdict, status: outcome.status });
     return outcome;
   }
 
@@ -62,6 +66,7 @@ export class EmailProcessor {
   async handOff(email: ProcessedEmail): Promise<void> {
     const result = await this.handler.handle(email);
     await this.outcomes.recordHandoff(email.email_id, result);
+    this.metrics.handedOff(result);
   }
 
   private async authenticate(emailId: string, raw: Buffer, receivedAt: Date): Promise<AuthenticationResult | null> {

@@ -1,9 +1,12 @@
+import type { MatchingDisposition } from '@pp/contracts';
 import type { ProcessedEmail } from './processed-email';
 
 /** What the handler did with a notice, recorded once per e-mail in ingest.notice_handoffs. */
 export interface HandoffResult {
   /** A MatchingDisposition: confirmed, manual_review, quarantined, no_payment or not_a_notice. */
-  disposition: string;
+  disposition: MatchingDisposition;
+  /** For manual_review: the reasons the payments policy gave (counted in metrics; the payment keeps them). */
+  review_reasons?: string[];
 }
 
 /**

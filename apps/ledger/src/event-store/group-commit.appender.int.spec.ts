@@ -11,11 +11,12 @@ import {
   type Event,
   type SessionCreatedV1,
 } from '@pp/contracts';
-import { JsonLogger } from '@pp/platform';
+import { JsonLogger, LEDGER_BATCH_SIZE, LEDGER_EVENTS, ServiceMetrics } from '@pp/platform';
 import { createTestDatabase, type TestDatabase } from '@pp/testing';
 import { Pool } from 'pg';
 import type { LedgerConfig } from '../ledger.config';
 import { LEDGER_PROJECTIONS } from '../projections/ledger.projections';
+import { AppendMetrics } from './append.metrics';
 import { EventStore } from './event-store';
 import { GroupCommitAppender } from './group-commit.appender';
 
@@ -33,6 +34,7 @@ describe('group commit: whole batches and their fallback', () => {
   /** The test's own reads. */
   let db: Pool;
   let appender: GroupCommitAppender;
+  const metrics = new ServiceMetrics('ledger', { processMetrics: false });
   /** SQL of every statement the appender sent, in order. */
   const statements: string[] = [];
 
@@ -52,7 +54,7 @@ describe('group commit: whole batches and their fallback', () => {
     });
     db = new Pool({ connectionString: database.url, max: 2 });
     const config = { LEDGER_APPEND_BATCH_MAX: 200, LEDGER_TEST_CRASH_AFTER_COMMIT: false } as LedgerConfig;
-    appender = new GroupCommitAppender(pool, new EventStore(LEDGER_PROJECTIONS), config, new JsonLogger('ledger-test', 'error', () => undefined));
+    appender = new GroupCommitAppender(pool, new EventStore(LEDGER_PROJECTIONS), config, new JsonLogger('ledger-test', 'error', () => undefined), new AppendMetrics(metrics));
   });
   afterAll(async () => {
     await pool?.end();
@@ -120,6 +122,12 @@ describe('group commit: whole batches and their fallback', () => {
   const sessionRow = async (sessionId: string) => (await db.query('SELECT * FROM ledger.checkout_sessions WHERE id = $1', [sessionId])).rows[0];
   const keyRecorded = async (key: string) =>
     (await db.query('SELECT 1 FROM ledger.idempotency_keys WHERE merchant_id = $1 AND livemode = $2 AND key = $3', [SCOPE.merchant_id, SCOPE.livemode, key])).rowCount === 1;
+  /** The value of one series of the appender's metrics: a counter's, or a histogram's `_count` or `_sum`. */
+  const sample = async (name: string, labels: Record<string, string> = {}, suffix = ''): Promise<number> => {
+    const { values } = await metrics.registry.getSingleMetric(name)!.get();
+    const found = values.find((value) => ((value as { metricName?: string }).metricName ?? name) === name + suffix && Object.entries(labels).every(([key, v]) => value.labels[key] === v));
+    return found?.value ?? 0;
+  };
   const valueOf = (result: PromiseSettledResult<AppendStreamsReply>): AppendStreamsReply => {
     if (result.status === 'rejected') throw result.reason;
     return result.value;
@@ -193,6 +201,8 @@ describe('group commit: whole batches and their fallback', () => {
     await appender.appendStreams(createRequest(other, `ref-${other}`, { key: `key-${other}` }), {});
 
     const good = Array.from({ length: 3 }, () => randomUUID());
+    const created = { type: CheckoutSessionEventType.Created };
+    const before = { created: await sample(LEDGER_EVENTS.name, created), batches: await sample(LEDGER_BATCH_SIZE.name, {}, '_count'), appends: await sample(LEDGER_BATCH_SIZE.name, {}, '_sum') };
     const [duplicateReference, memoClash, staleKey, reusedKey] = Array.from({ length: 4 }, () => randomUUID());
     const results = await inOneBatch([
       createRequest(good[0], `ref-${good[0]}`, { key: `key-${good[0]}` }),
@@ -225,6 +235,11 @@ describe('group commit: whole batches and their fallback', () => {
     for (const id of good) expect(await sessionRow(id)).toMatchObject({ status: 'PENDING', version: 1 });
     for (const key of [`key-${good[0]}`, `key-${good[2]}`]) expect(await keyRecorded(key)).toBe(true);
     for (const key of [`key-${duplicateReference}`, `key-${memoClash}`, `key-${staleKey}`]) expect(await keyRecorded(key)).toBe(false);
+
+    // The opener and the batch of eight: two commits, nine appends, four sessions created (a replay creates none).
+    expect(await sample(LEDGER_BATCH_SIZE.name, {}, '_count')).toBe(before.batches + 2);
+    expect(await sample(LEDGER_BATCH_SIZE.name, {}, '_sum')).toBe(before.appends + 9);
+    expect(await sample(LEDGER_EVENTS.name, created)).toBe(before.created + 4);
   });
 
   it('sends appends sharing a stream or a key straight to one at a time: the first wins, the second gets its answer', async () => {

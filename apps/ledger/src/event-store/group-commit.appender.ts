@@ -4,6 +4,7 @@ import { CONFIG, JsonLogger } from '@pp/platform';
 import type { Pool, PoolClient } from 'pg';
 import type { LedgerConfig } from '../ledger.config';
 import type { AppendContext } from './append-request';
+import { AppendMetrics } from './append.metrics';
 import { canAppendWhole } from './batch-append';
 import type { EventStore } from './event-store';
 import { LEDGER_POOL } from './ledger-pool';
@@ -16,6 +17,8 @@ export const EVENT_STORE = Symbol('EVENT_STORE');
 interface PendingAppend {
   request: AppendStreamsRequest;
   context: AppendContext;
+  /** performance.now() when it reached the ledger. */
+  arrivedAt: number;
   resolve(reply: AppendStreamsReply): void;
   reject(error: unknown): void;
 }
@@ -41,6 +44,7 @@ export class GroupCommitAppender {
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(CONFIG) private readonly config: LedgerConfig,
     private readonly logger: JsonLogger,
+    private readonly metrics: AppendMetrics,
   ) {}
 
   /** One stream: the one-element case of appendStreams. */
@@ -53,7 +57,7 @@ export class GroupCommitAppender {
   /** Several streams, all or nothing (one savepoint), committed with whatever else is in the batch. */
   appendStreams(request: AppendStreamsRequest, context: AppendContext): Promise<AppendStreamsReply> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ request, context, resolve, reject });
+      this.queue.push({ request, context, arrivedAt: performance.now(), resolve, reject });
       void this.drain();
     });
   }
@@ -92,6 +96,10 @@ export class GroupCommitAppender {
       if (outcome.ok) item.resolve(outcome.reply);
       else item.reject(outcome.error);
     });
+    this.metrics.committed(
+      batch.map((item) => item.arrivedAt),
+      outcomes.flatMap((outcome) => (outcome.ok ? [outcome.reply] : [])),
+    );
   }
 
   /**

@@ -7,7 +7,8 @@ import { EVENTS_COMMITTED_CHANNEL } from '../event-store/group-commit.appender';
 import { EVENT_COLUMNS, type EventRow, toStoredEvent } from '../event-store/stored-event.row';
 import type { LedgerConfig } from '../ledger.config';
 
-const PUBLISHER = 'jetstream';
+/** The publisher's row in ledger.publication_checkpoints. */
+export const PUBLISHER = 'jetstream';
 /** Advisory lock held by the one replica that publishes. */
 const LEADER_LOCK = 'pp:ledger:jetstream-publisher';
 const PAGE_SIZE = 500;

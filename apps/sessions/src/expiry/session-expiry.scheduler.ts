@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import type { Clock } from '@pp/kernel';
-import { bullConnection, CLOCK, CONFIG, jobTrace, queuePrefix, type TracedJobData } from '@pp/platform';
+import { bullConnection, CLOCK, CONFIG, jobTrace, queuePrefix, ServiceMetrics, type TracedJobData, watchQueueDepth } from '@pp/platform';
 import { Queue } from 'bullmq';
 import type { CheckoutSession } from '../checkout-session/checkout-session.decider';
 import type { SessionsConfig } from '../sessions.config';
@@ -31,11 +31,13 @@ export class SessionExpiryScheduler implements OnApplicationShutdown {
   constructor(
     @Inject(CONFIG) config: SessionsConfig,
     @Inject(CLOCK) private readonly clock: Clock,
+    metrics: ServiceMetrics,
   ) {
     this.queue = new Queue<SessionExpiryJob>(SessionsQueue.SessionExpiry, {
       connection: bullConnection(config.REDIS_URL),
       prefix: queuePrefix(config.PP_NAMESPACE),
     });
+    watchQueueDepth(metrics, this.queue);
   }
 
   /** Idempotent: the job id is the session id, so a replayed create adds nothing while the job exists. */

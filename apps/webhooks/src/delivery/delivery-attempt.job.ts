@@ -9,6 +9,7 @@ import { EndpointSecrets } from '../endpoints/endpoint-secrets';
 import { sendWebhook } from '../network/webhook-sender';
 import { retryScheduleMs, type WebhooksConfig } from '../webhooks.config';
 import { notSentBecause } from './delivery-target.policy';
+import { DeliveryMetrics } from './delivery.metrics';
 import { type ClaimedAttempt, DeliveryRepository, type DueDelivery } from './delivery.repository';
 import { type DeliveryJob, DeliveryQueue, WebhookQueue } from './delivery.queue';
 import { decideAfterAttempt, type RetryPolicy } from './retry.decider';
@@ -43,6 +44,7 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, OnApplication
     private readonly queue: DeliveryQueue,
     private readonly secrets: EndpointSecrets,
     private readonly logger: JsonLogger,
+    private readonly metrics: DeliveryMetrics,
   ) {
     this.policy = { scheduleMs: retryScheduleMs(config), disableAfterMs: config.WEBHOOK_DISABLE_AFTER_FAILING_SECONDS * 1000 };
   }
@@ -122,6 +124,7 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, OnApplication
   private async attempt(claim: ClaimedAttempt): Promise<void> {
     const body = Buffer.from(claim.event.body, 'utf8');
     const now = new Date();
+    const started = performance.now();
     const response = await sendWebhook({
       url: claim.endpoint.url,
       body,
@@ -130,6 +133,7 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, OnApplication
       allowPrivate: this.config.WEBHOOK_ALLOW_PRIVATE_URLS,
     });
     const decision = decideAfterAttempt(response, claim.attempt, claim.endpoint.failing_since, this.policy, new Date());
+    this.metrics.attempted(decision, response.httpStatus, performance.now() - started);
     trace.getActiveSpan()?.setAttributes({
       'http.response.status_code': response.httpStatus ?? 0,
       'webhook.delivery_status': decision.status,

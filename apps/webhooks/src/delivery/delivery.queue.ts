@@ -1,5 +1,5 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
-import { bullConnection, CONFIG, jobTrace, queuePrefix, type TracedJobData } from '@pp/platform';
+import { bullConnection, CONFIG, jobTrace, queuePrefix, ServiceMetrics, type TracedJobData, watchQueueDepth } from '@pp/platform';
 import { Queue } from 'bullmq';
 import type { WebhooksConfig } from '../webhooks.config';
 import type { DueDelivery } from './delivery.repository';
@@ -35,12 +35,13 @@ const KEEP = { age: 3600, count: 10_000 };
 export class DeliveryQueue implements OnApplicationShutdown {
   readonly queue: Queue<DeliveryJob>;
 
-  constructor(@Inject(CONFIG) config: WebhooksConfig) {
+  constructor(@Inject(CONFIG) config: WebhooksConfig, metrics: ServiceMetrics) {
     this.queue = new Queue<DeliveryJob>(WebhookQueue.Delivery, {
       connection: bullConnection(config.REDIS_URL),
       prefix: queuePrefix(config.PP_NAMESPACE),
       defaultJobOptions: { removeOnComplete: KEEP, removeOnFail: KEEP, attempts: 3, backoff: { type: 'exponential', delay: 1000 } },
     });
+    watchQueueDepth(metrics, this.queue);
   }
 
   /** Queues the given attempts, each at its due time; `tag` distinguishes a manual resend from the scheduled attempt. */

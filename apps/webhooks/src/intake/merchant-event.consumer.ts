@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { isMerchantEventType, LEDGER_EVENTS_STREAM, MERCHANT_EVENTS_FILTER, type StoredEvent } from '@pp/contracts';
-import { CONFIG, consumeTraced, JsonLogger, NATS_CONNECTION, streamName, subjectPrefix } from '@pp/platform';
+import { CONFIG, consumeTraced, JsonLogger, NATS_CONNECTION, ServiceMetrics, streamName, subjectPrefix, watchConsumerLag } from '@pp/platform';
 import { AckPolicy, type ConsumerConfig, type ConsumerMessages, DeliverPolicy, type JsMsg, nanos, type NatsConnection } from 'nats';
 import { DeliveryAttemptJob } from '../delivery/delivery-attempt.job';
 import { DeliveryQueue } from '../delivery/delivery.queue';
@@ -39,8 +39,10 @@ export class MerchantEventConsumer implements OnApplicationBootstrap, OnApplicat
     private readonly queue: DeliveryQueue,
     private readonly attempts: DeliveryAttemptJob,
     private readonly logger: JsonLogger,
+    metrics: ServiceMetrics,
   ) {
     this.scheduleMs = retryScheduleMs(config);
+    watchConsumerLag(metrics, nc, { namespace: config.PP_NAMESPACE, stream: LEDGER_EVENTS_STREAM, consumer: WEBHOOKS_CONSUMER });
   }
 
   onApplicationBootstrap(): void {

@@ -27,7 +27,7 @@ export function runService<C extends BaseConfig>(definition: ServiceDefinition<C
 
   startService(definition, env).then(
     (running) => {
-      process.send?.({ type: 'ready', service: definition.name, port: running.port });
+      process.send?.({ type: 'ready', service: definition.name, port: running.port, metricsPort: running.metricsPort });
       let stopping = false;
       const stop = (signal: string) => {
         if (stopping) return;

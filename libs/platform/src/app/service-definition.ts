@@ -3,20 +3,31 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { ServiceName } from '@pp/contracts';
 import type { BaseConfig } from '../config/config-schemas';
 
-/** What an app's main.ts hands to runService: its name, config schema, module and (for web apps) HTTP set-up. */
-export interface ServiceDefinition<C extends BaseConfig> {
+/** What an app's main.ts hands to runService: its name, config schema, module, and either its HTTP set-up or its metrics port. */
+export type ServiceDefinition<C extends BaseConfig> = ServiceBasics<C> &
+  (
+    | { http: HttpDefinition<C>; metricsPort?: never }
+    | {
+        http?: never;
+        /** A service without an HTTP port answers GET /metrics on this one (METRICS_PORT); web apps answer it on theirs. */
+        metricsPort: (config: C) => number;
+      }
+  );
+
+export interface ServiceBasics<C extends BaseConfig> {
   name: ServiceName;
   config: new () => C;
   /** The app's root module; providers read the config through the CONFIG token. */
   module: Type<unknown>;
-  http?: {
-    port: (config: C) => number;
-    /** Fastify options that must be set before the app is created (body limit, ...). */
-    bodyLimit?: number;
-    /** Peers whose X-Forwarded-For is believed for `request.ip` (Fastify's trustProxy); none when absent. */
-    trustProxy?: (config: C) => string[];
-    configure?: (app: NestFastifyApplication, config: C) => void | Promise<void>;
-  };
+}
+
+export interface HttpDefinition<C extends BaseConfig> {
+  port: (config: C) => number;
+  /** Fastify options that must be set before the app is created (body limit, ...). */
+  bodyLimit?: number;
+  /** Peers whose X-Forwarded-For is believed for `request.ip` (Fastify's trustProxy); none when absent. */
+  trustProxy?: (config: C) => string[];
+  configure?: (app: NestFastifyApplication, config: C) => void | Promise<void>;
 }
 
 export interface RunningService {
@@ -24,5 +35,7 @@ export interface RunningService {
   app: INestApplicationContext;
   /** The bound HTTP port for web apps (useful when configured as 0). */
   port?: number;
+  /** The bound METRICS_PORT of a service without HTTP. */
+  metricsPort?: number;
   stop(): Promise<void>;
 }

@@ -9,6 +9,10 @@ import { type Env, loadConfig } from '../config/load-config';
 import { answerFrameworkError } from '../http/framework-error.handler';
 import { answerMalformedRequests } from '../http/malformed-request.handler';
 import { JsonLogger } from '../logging/json-logger';
+import { BusMetrics } from '../metrics/bus-metrics';
+import { serveHttpMetrics } from '../metrics/http-metrics';
+import { startMetricsServer } from '../metrics/metrics-server';
+import { ServiceMetrics } from '../metrics/service-metrics';
 import { BusExceptionFilter } from '../nats/bus-exception.filter';
 import { BusValidationPipe } from '../nats/bus-validation.pipe';
 import { connectNats } from '../nats/connect-nats';
@@ -24,22 +28,26 @@ class ServiceRootModule {}
  * Boots one service: validates its config, connects to NATS, builds the Nest
  * app (HTTP on Fastify for web apps, whose router and socket-level errors are
  * answered as `{ "error": string }` too) and attaches the bus transport so the
- * service answers its commands, queries and health request.
+ * service answers its commands, queries and health request. Prometheus
+ * metrics answer at GET /metrics: on the web apps' port, otherwise on METRICS_PORT.
  */
 export async function startService<C extends BaseConfig>(definition: ServiceDefinition<C>, env: Env): Promise<RunningService> {
   const config = loadConfig(definition.config, env);
   const logger = new JsonLogger(definition.name, config.LOG_LEVEL);
   startTelemetry(definition.name, config.OTEL_EXPORTER_OTLP_ENDPOINT);
   const nc = await connectNats(config.NATS_URL, definition.name, config.NATS_CREDS);
+  const metrics = new ServiceMetrics(definition.name);
+  const bus = new BusMetrics(metrics);
   try {
     const root = {
       module: ServiceRootModule,
-      imports: [PlatformModule.forService({ service: definition.name, config, nc, logger }), definition.module],
+      imports: [PlatformModule.forService({ service: definition.name, config, nc, logger, metrics, bus }), definition.module],
     };
     const transport = new NatsBusServer({
       nc,
       prefix: config.PP_NAMESPACE,
       service: definition.name,
+      metrics: bus,
     });
     const { http } = definition;
     if (http) {
@@ -53,6 +61,7 @@ export async function startService<C extends BaseConfig>(definition: ServiceDefi
         { logger, abortOnError: false },
       );
       answerMalformedRequests(app.getHttpServer());
+      serveHttpMetrics(app.getHttpAdapter().getInstance(), metrics);
       await http.configure?.(app, config);
       configureBus(app.connectMicroservice({ strategy: transport }, { inheritAppConfig: false, deferInitialization: true }), logger);
       await app.startAllMicroservices();
@@ -64,7 +73,11 @@ export async function startService<C extends BaseConfig>(definition: ServiceDefi
     const app = await NestFactory.createMicroservice(root, { strategy: transport, logger, abortOnError: false });
     configureBus(app, logger);
     await app.listen();
-    return { name: definition.name, app, stop: () => closeAll(app, nc) };
+    const server = await startMetricsServer(metrics, definition.metricsPort(config)).catch(async (error: Error) => {
+      await app.close();
+      throw new Error(`METRICS_PORT ${definition.metricsPort(config)} cannot be used: ${error.message}`);
+    });
+    return { name: definition.name, app, metricsPort: server.port, stop: () => server.close().then(() => closeAll(app, nc)) };
   } catch (error) {
     await nc.close();
     throw error;

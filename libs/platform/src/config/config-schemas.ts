@@ -107,3 +107,19 @@ export function WithCheckoutUrls<T extends ConfigClass>(Base: T) {
   }
   return CheckoutUrlConfig;
 }
+
+/** Prometheus' registered port for client libraries' exporters; each container has its own, so one default serves every service. */
+export const DEFAULT_METRICS_PORT = 9464;
+
+/** For services without an HTTP port: where GET /metrics answers (the web apps answer it on their own port). */
+export function WithMetricsPort<T extends ConfigClass>(Base: T) {
+  class MetricsPortConfig extends Base {
+    @IsOptional()
+    @Transform(toInt)
+    @IsInt({ message: 'must be a port number (0 picks a free one)' })
+    @Min(0, { message: 'must be a port number (0 picks a free one)' })
+    @Max(65535, { message: 'must be a port number (0 picks a free one)' })
+    METRICS_PORT = DEFAULT_METRICS_PORT;
+  }
+  return MetricsPortConfig;
+}

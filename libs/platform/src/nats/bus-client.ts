@@ -2,6 +2,7 @@ import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { DomainError, ErrorCode, type ReplyOf, type RequestOf, type Subject } from '@pp/contracts';
 import { ErrorCode as NatsErrorCode, NatsError, type NatsConnection } from 'nats';
 import { requestContext } from '../logging/request-context';
+import { busOutcome, type BusMetrics } from '../metrics/bus-metrics';
 import type { BusReply } from './bus-envelope';
 import { buildHeaders } from './bus-headers';
 import { subjectPrefix } from './connect-nats';
@@ -25,6 +26,8 @@ export class BusClient {
     private readonly nc: NatsConnection,
     prefix: string,
     private readonly defaultTimeoutMs: number,
+    /** A service's own client records what it sends; a test's or a tool's records nothing. */
+    private readonly metrics?: BusMetrics,
   ) {
     this.prefix = subjectPrefix(prefix);
   }
@@ -38,19 +41,25 @@ export class BusClient {
       throw new DomainError(ErrorCode.ServiceUnavailable, `Deadline passed before calling ${subject}`);
     }
     return tracer.startActiveSpan(`bus ${subject}`, { kind: SpanKind.CLIENT }, async (span) => {
+      const started = performance.now();
+      let outcome = 'ok';
       try {
         const msg = await this.nc.request(this.prefix + subject, Buffer.from(JSON.stringify(payload ?? {})), {
           timeout,
           headers: buildHeaders({ requestId: ctx?.requestId, deadline: now + timeout }),
         });
         const reply = JSON.parse(Buffer.from(msg.data).toString('utf8')) as BusReply<ReplyOf<S>>;
+        outcome = busOutcome(reply);
         if (reply.ok) return reply.data;
         throw DomainError.fromWire(reply.error);
       } catch (error) {
         span.setStatus({ code: SpanStatusCode.ERROR });
-        throw translate(error, subject, timeout);
+        const translated = translate(error, subject, timeout);
+        if (outcome === 'ok') outcome = translated instanceof DomainError ? translated.code : ErrorCode.Internal;
+        throw translated;
       } finally {
         span.end();
+        this.metrics?.called(subject, outcome, performance.now() - started);
       }
     });
   }

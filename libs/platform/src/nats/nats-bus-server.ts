@@ -5,6 +5,7 @@ import { DomainError, ErrorCode, isWireError, type ServiceName, type WireError }
 import type { Msg, NatsConnection, Subscription } from 'nats';
 import { lastValueFrom } from 'rxjs';
 import { requestContext } from '../logging/request-context';
+import { busOutcome, type BusMetrics } from '../metrics/bus-metrics';
 import { inSpan } from '../telemetry/in-span';
 import type { BusReply } from './bus-envelope';
 import { BusContext } from './bus-context';
@@ -17,6 +18,8 @@ export interface NatsBusServerOptions {
   prefix: string;
   /** The service whose handlers these are: its subjects are checked against the registry, and its name is the queue group replicas share. */
   service: ServiceName;
+  /** Rate, outcome and duration per subject. */
+  metrics: BusMetrics;
 }
 
 /**
@@ -75,8 +78,9 @@ export class NatsBusServer extends Server implements CustomTransportStrategy {
   }
 
   private async answer(pattern: string, handler: MessageHandler, msg: Msg): Promise<void> {
+    const started = performance.now();
     const meta = readHeaders(msg.headers);
-    if (meta.deadline && meta.deadline < Date.now()) return; // the caller has stopped waiting
+    if (meta.deadline && meta.deadline < Date.now()) return this.options.metrics.expired(pattern); // the caller has stopped waiting
     const ctx = { requestId: meta.requestId ?? randomUUID(), deadline: meta.deadline };
     const reply = await inSpan(
       'pp-bus',
@@ -91,6 +95,7 @@ export class NatsBusServer extends Server implements CustomTransportStrategy {
       meta.traceContext,
     );
     if (msg.reply) msg.respond(Buffer.from(JSON.stringify(reply)));
+    this.options.metrics.answered(pattern, busOutcome(reply), performance.now() - started);
   }
 
   private async invoke(

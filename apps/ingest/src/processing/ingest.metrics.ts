@@ -1,0 +1,44 @@
+import { Injectable } from '@nestjs/common';
+import { ReviewReason } from '@pp/contracts';
+import { INGEST_AUTHENTICATION_FAILURES, INGEST_MESSAGES, INGEST_REVIEW_REASONS, ServiceMetrics } from '@pp/platform';
+import type { Counter } from 'prom-client';
+import type { AuthenticationResult } from '../authentication/authentication.types';
+import type { HandoffResult } from './notice-handler';
+
+const REVIEW_REASONS: ReadonlySet<string> = new Set(Object.values(ReviewReason));
+
+/** The reason label of an authentication failure: its code without the header it names (`header_not_signed:from` → `header_not_signed`). */
+export const authenticationFailureLabel = (reason: string): string => reason.split(':', 1)[0];
+
+/** The reason label of a review reason: a ReviewReason code, or `other` (the ingest's own reasons that follow them are counted elsewhere). */
+export const reviewReasonLabel = (reason: string): string => (REVIEW_REASONS.has(reason) ? reason : 'other');
+
+/** What became of each e-mail: its outcome, why it went to review, why it was not authenticated. No e-mail, merchant or payment ids. */
+@Injectable()
+export class IngestMetrics {
+  private readonly messages: Counter<'outcome'>;
+  private readonly reviewReasons: Counter<'reason'>;
+  private readonly authenticationFailures: Counter<'reason'>;
+
+  constructor(metrics: ServiceMetrics) {
+    this.messages = metrics.counter(INGEST_MESSAGES);
+    this.reviewReasons = metrics.counter(INGEST_REVIEW_REASONS);
+    this.authenticationFailures = metrics.counter(INGEST_AUTHENTICATION_FAILURES);
+  }
+
+  /** A copy of an e-mail already stored, or of a transfer another e-mail already claimed: nothing more happens to it. */
+  duplicate(): void {
+    this.messages.inc({ outcome: 'duplicate' });
+  }
+
+  /** Authentication's verdict, when this run recorded the e-mail's outcome. */
+  authenticated(authentication: AuthenticationResult): void {
+    if (authentication.authenticated) return;
+    for (const reason of new Set(authentication.reasons.map(authenticationFailureLabel))) this.authenticationFailures.inc({ reason });
+  }
+
+  handedOff(result: HandoffResult): void {
+    this.messages.inc({ outcome: result.disposition });
+    for (const reason of new Set((result.review_reasons ?? []).map(reviewReasonLabel))) this.reviewReasons.inc({ reason });
+  }
+}

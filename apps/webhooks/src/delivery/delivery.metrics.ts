@@ -1,0 +1,36 @@
+import { Injectable } from '@nestjs/common';
+import { WebhookDeliveryStatus } from '@pp/contracts';
+import { ServiceMetrics, WEBHOOK_ATTEMPT_DURATION, WEBHOOK_ATTEMPTS, WEBHOOK_ENDPOINTS_DISABLED } from '@pp/platform';
+import type { Counter, Histogram } from 'prom-client';
+import type { AttemptDecision } from './retry.decider';
+
+const OUTCOMES: Record<AttemptDecision['status'], string> = {
+  [WebhookDeliveryStatus.Success]: 'success',
+  [WebhookDeliveryStatus.Failed]: 'retry',
+  [WebhookDeliveryStatus.Exhausted]: 'exhausted',
+};
+
+/** The response label: the status class, or none when no HTTP answer came (refused, unreachable, timed out). */
+export const responseClass = (httpStatus: number | null): string =>
+  httpStatus !== null && httpStatus >= 100 && httpStatus < 600 ? `${Math.floor(httpStatus / 100)}xx` : 'none';
+
+/** Attempts by outcome and response class, their duration, and endpoints disabled. No endpoint or event ids. */
+@Injectable()
+export class DeliveryMetrics {
+  private readonly attempts: Counter<'outcome' | 'response'>;
+  private readonly duration: Histogram;
+  private readonly disabled: Counter<'reason'>;
+
+  constructor(metrics: ServiceMetrics) {
+    this.attempts = metrics.counter(WEBHOOK_ATTEMPTS);
+    this.duration = metrics.histogram(WEBHOOK_ATTEMPT_DURATION);
+    this.disabled = metrics.counter(WEBHOOK_ENDPOINTS_DISABLED);
+  }
+
+  /** One attempt made, what it led to, and how long it took (performance.now() difference in ms). */
+  attempted(decision: AttemptDecision, httpStatus: number | null, elapsedMs: number): void {
+    this.attempts.inc({ outcome: OUTCOMES[decision.status], response: responseClass(httpStatus) });
+    this.duration.observe(elapsedMs / 1000);
+    if (decision.disableEndpoint) this.disabled.inc({ reason: httpStatus === 410 ? 'gone' : 'failing' });
+  }
+}

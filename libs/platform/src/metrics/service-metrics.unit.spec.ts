@@ -1,0 +1,56 @@
+import { QUEUE_JOBS, WEBHOOK_ATTEMPTS } from './metric-catalog';
+import { ServiceMetrics } from './service-metrics';
+
+const linesOf = async (metrics: ServiceMetrics, name: string) => (await metrics.text()).split('\n').filter((line) => line.startsWith(`${name}{`));
+
+describe('a service’s metrics registry', () => {
+  describe('given a metric asked for twice', () => {
+    it('then both get the one metric, whose series carry the service label', async () => {
+      const metrics = new ServiceMetrics('webhooks', { processMetrics: false });
+      metrics.counter(WEBHOOK_ATTEMPTS).inc({ outcome: 'success', response: '2xx' });
+      metrics.counter(WEBHOOK_ATTEMPTS).inc({ outcome: 'success', response: '2xx' });
+      expect(await linesOf(metrics, WEBHOOK_ATTEMPTS.name)).toEqual(['pp_webhook_attempts_total{outcome="success",response="2xx",service="webhooks"} 2']);
+    });
+  });
+
+  describe('given process metrics', () => {
+    it('then the scrape holds Node’s CPU, memory and event-loop series', async () => {
+      const text = await new ServiceMetrics('refunds').text();
+      for (const name of ['process_cpu_seconds_total', 'process_resident_memory_bytes', 'nodejs_eventloop_lag_seconds']) expect(text).toContain(`\n${name}{service="refunds"}`);
+    });
+  });
+
+  describe('given two scrape-time readers feeding one gauge', () => {
+    it('then each scrape shows what both read then, and nothing stale', async () => {
+      const metrics = new ServiceMetrics('sessions', { processMetrics: false });
+      let waiting = 3;
+      metrics.readAtScrape(QUEUE_JOBS, async () => [{ labels: { queue: 'a', state: 'waiting' }, value: waiting }]);
+      metrics.readAtScrape(QUEUE_JOBS, async () => [{ labels: { queue: 'b', state: 'waiting' }, value: 7 }]);
+      expect(await linesOf(metrics, QUEUE_JOBS.name)).toEqual([
+        'pp_queue_jobs{queue="a",state="waiting",service="sessions"} 3',
+        'pp_queue_jobs{queue="b",state="waiting",service="sessions"} 7',
+      ]);
+      waiting = 0;
+      expect(await linesOf(metrics, QUEUE_JOBS.name)).toContain('pp_queue_jobs{queue="a",state="waiting",service="sessions"} 0');
+    });
+  });
+
+  describe('given a reader that fails, and one that does not answer in time', () => {
+    it('then their series are absent from that scrape while the others are there', async () => {
+      const metrics = new ServiceMetrics('webhooks', { processMetrics: false, readTimeoutMs: 50 });
+      let fail = false;
+      metrics.readAtScrape(QUEUE_JOBS, async () => {
+        if (fail) throw new Error('Redis is away');
+        return [{ labels: { queue: 'flaky', state: 'waiting' }, value: 1 }];
+      });
+      metrics.readAtScrape(QUEUE_JOBS, () => new Promise(() => undefined));
+      metrics.readAtScrape(QUEUE_JOBS, async () => [{ labels: { queue: 'fine', state: 'failed' }, value: 2 }]);
+      expect(await linesOf(metrics, QUEUE_JOBS.name)).toEqual([
+        'pp_queue_jobs{queue="flaky",state="waiting",service="webhooks"} 1',
+        'pp_queue_jobs{queue="fine",state="failed",service="webhooks"} 2',
+      ]);
+      fail = true;
+      expect(await linesOf(metrics, QUEUE_JOBS.name)).toEqual(['pp_queue_jobs{queue="fine",state="failed",service="webhooks"} 2']);
+    });
+  });
+});
