@@ -6,6 +6,7 @@ import { LedgerDatabase } from './database/ledger.database';
 import { MerchantEventQueriesHandler } from './merchant-events/merchant-event-queries.handler';
 import { AllPaymentsQueriesHandler } from './payments/all-payments-queries.handler';
 import { PaymentQueriesHandler } from './payments/payment-queries.handler';
+import { PaymentSummaryHandler } from './payments/payment-summary.handler';
 import { RefundQueriesHandler } from './refunds/refund-queries.handler';
 import { AppendHandler } from './event-store/append.handler';
 import { EventStore } from './event-store/event-store';
@@ -16,7 +17,7 @@ import { EventPublisher } from './publication/event-publisher';
 
 @Module({
   imports: [DatabaseModule.forService(LedgerDatabase)],
-  controllers: [AppendHandler, CheckoutSessionQueriesHandler, PaymentQueriesHandler, MerchantEventQueriesHandler, RefundQueriesHandler, AllPaymentsQueriesHandler],
+  controllers: [AppendHandler, CheckoutSessionQueriesHandler, PaymentQueriesHandler, MerchantEventQueriesHandler, RefundQueriesHandler, AllPaymentsQueriesHandler, PaymentSummaryHandler],
   providers: [
     { provide: LEDGER_POOL, inject: [DataSource], useFactory: poolOf },
     { provide: EVENT_STORE, useValue: new EventStore(LEDGER_PROJECTIONS) },
