@@ -11,11 +11,14 @@ import { SessionStore } from './auth/session.store';
 import { WebAppController } from './http/web-app.controller';
 import { DevelopersController } from './merchant/developers.controller';
 import { MerchantController } from './merchant/merchant.controller';
+// pages B
+import { AdminQuarantineController } from './admin/admin-quarantine.controller';
+import { HomeController } from './merchant/home.controller';
 
 /** The dashboard's backend for its front end: /api/* over the bus, and the web app itself (WebAppController last: it answers every other path). */
 @Module({
   imports: [RedisModule.forService()],
-  controllers: [AuthController, MerchantController, DevelopersController, AdminRefundsController, AdminPaymentsController, AdminMerchantsController, WebAppController],
+  controllers: [AuthController, MerchantController, DevelopersController, AdminRefundsController, AdminPaymentsController, AdminMerchantsController, /* pages B */ HomeController, AdminQuarantineController, WebAppController],
   providers: [SessionStore, LoginLimiter, { provide: APP_GUARD, useClass: AccessGuard }],
 })
 export class DashboardModule {}

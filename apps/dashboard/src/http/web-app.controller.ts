@@ -8,7 +8,9 @@ import { indexHtml } from './web-page';
  * a wildcard, so any other path stays a JSON 404 and a wrong method a 405,
  * as on every HTTP app (docs/ARCHITECTURE.md, "HTTP edge").
  */
-export const WEB_APP_ROUTES = ['/', 'account', 'payments', 'payments/:id', 'checkout-sessions', 'developers', 'admin/refunds', 'admin/review', 'admin/merchants'];
+export const WEB_APP_ROUTES = ['/', 'account', 'payments', 'payments/:id', 'checkout-sessions', 'developers', 'admin/refunds', 'admin/review', 'admin/merchants',
+  // pages B
+  'home', 'checkout-sessions/:id', 'admin/quarantine'];
 
 @Controller()
 export class WebAppController {
