@@ -255,7 +255,7 @@ function Events({ location, mode, mayManage }: { location: Location; mode: strin
 }
 
 function EventDetail({ id, mode, mayManage }: { id: string; mode: string; mayManage: boolean }) {
-  const { t, language } = useI18n();
+  const { t } = useI18n();
   const path = `/api/events/${id}${query({ mode })}`;
   const loaded = useLoad(() => api<MerchantEventDetailView>(path), path);
   return (
