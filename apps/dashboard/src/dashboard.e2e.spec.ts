@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { RefundView, PaymentView } from '@pp/contracts';
-import { genuineNoticeEvidence, launchBrowser, REPO_ROOT, type TestBrowser, TestStack, waitFor } from '@pp/testing';
+import { genuineNoticeEvidence, launchBrowser, type TestBrowser, TestStack, waitFor } from '@pp/testing';
 import type { Page } from 'playwright-core';
+import { ARTIFACTS, expectAccessible, signIn as signInPage, text } from './testing/browser-pages';
 import { DashboardBrowser, GatewayApi, type ProvisionedMerchant } from './testing/dashboard-client';
 
 /*
@@ -15,12 +16,8 @@ import { DashboardBrowser, GatewayApi, type ProvisionedMerchant } from './testin
  * page. Screenshots go to artifacts/dashboard/.
  */
 
-const ARTIFACTS = join(REPO_ROOT, 'artifacts', 'dashboard');
-const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 const HOSTILE_REFERENCE = `<img src=x onerror="window.__xss=1">order-${randomUUID().slice(0, 8)}`;
 const HOSTILE_METADATA = { note: '<script>window.__xss=2</script>', link: 'javascript:window.__xss=3' };
-
-const text = async (page: Page, selector: string) => ((await page.textContent(selector)) ?? '').replace(/[\u00a0\u202f]/g, ' ').trim();
 
 describe('dashboard in Chromium', () => {
   let stack: TestStack;
@@ -52,23 +49,7 @@ describe('dashboard in Chromium', () => {
     await stack?.stop();
   });
 
-  async function signIn(email: string, password: string): Promise<Page> {
-    const page = await browser.context.newPage();
-    await page.context().clearCookies();
-    await page.goto(dashboardUrl);
-    await page.fill('input[name=email]', email);
-    await page.fill('input[name=password]', password);
-    await page.click('button[type=submit]');
-    await page.waitForSelector('header nav');
-    return page;
-  }
-
-  async function expectAccessible(page: Page, name: string): Promise<void> {
-    await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
-    await page.evaluate(AXE_SOURCE);
-    const violations = (await page.evaluate('axe.run().then((result) => result.violations.map(({ id, impact, help }) => ({ id, impact, help })))')) as unknown[];
-    expect(violations).toEqual([]);
-  }
+  const signIn = (email: string, password: string): Promise<Page> => signInPage(browser, dashboardUrl, email, password);
 
   it('signs the owner in, shows an API-created session, simulates it and shows the payment CONFIRMED with its events; hostile text stays text', async () => {
     const page = await browser.context.newPage();
@@ -82,6 +63,8 @@ describe('dashboard in Chromium', () => {
     await page.close();
 
     const owner = await signIn(merchant.dashboard_user.email, merchant.dashboard_user.password);
+    await owner.waitForSelector('#home-title'); // merchants land on Home
+    await owner.click('header nav >> text=Payments');
     await owner.waitForSelector('#payments-title');
     await owner.waitForSelector('text=Nothing here yet.');
     await expectAccessible(owner, 'payments-empty');
