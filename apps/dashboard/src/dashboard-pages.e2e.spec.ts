@@ -14,12 +14,6 @@ import { GatewayApi, type ProvisionedMerchant } from './testing/dashboard-client
  * on each page, screenshots in artifacts/dashboard/.
  */
 
-interface PreviewAnswer {
-  outcome: string;
-  checkout_url: string;
-  session: { id: string; expires_at: string };
-}
-
 describe('dashboard pages in Chromium', () => {
   let stack: TestStack;
   let gateway: GatewayApi;
@@ -85,27 +79,31 @@ describe('dashboard pages in Chromium', () => {
   it('opens the preview checkout twice on the same session with its expiry pushed, and the Simulate panel defaults to it', async () => {
     await nav(owner, 'Developers');
     await owner.waitForSelector('#preview-title');
-    const open = async (): Promise<PreviewAnswer> => {
-      const answered = owner.waitForResponse((response) => response.url().endsWith('/api/developers/preview-checkout'));
+    /** Opens the preview; the hosted page's URL names the session. */
+    const open = async (): Promise<string> => {
       await owner.getByRole('button', { name: 'Open preview checkout' }).click();
-      const preview = (await (await answered).json()) as PreviewAnswer;
-      await owner.waitForURL(preview.checkout_url);
+      await owner.waitForURL(/\/sessions\//);
       await owner.waitForSelector('#memo');
-      return preview;
+      expect(owner.url().startsWith(stack.env.CHECKOUT_URL_BASE)).toBe(true);
+      return new URL(owner.url()).pathname.split('/').pop()!;
     };
+    const expiresAt = async (sessionId: string) =>
+      Date.parse(((await owner.evaluate(`fetch('/api/checkout-sessions/${sessionId}').then((answer) => answer.json())`)) as { session: { expires_at: string } }).session.expires_at);
+
     const first = await open();
-    expect(first.outcome).toBe('created');
     expect(await owner.getAttribute('#cancel', 'href')).toBe(`${dashboardUrl}/developers`);
     await owner.screenshot({ path: join(ARTIFACTS, 'preview-checkout.png'), fullPage: true });
     await owner.click('#cancel');
     await owner.waitForSelector('#preview-title');
+    const firstDeadline = await expiresAt(first);
 
-    const second = await open();
-    expect(second).toMatchObject({ outcome: 'extended', session: { id: first.session.id } });
-    expect(Date.parse(second.session.expires_at)).toBeGreaterThan(Date.parse(first.session.expires_at));
+    expect(await open()).toBe(first);
     await owner.goBack();
     await owner.waitForSelector('#simulate-session');
-    await waitFor('the preview session selected', async () => (await owner.inputValue('#simulate-session')) === first.session.id);
+    expect(await expiresAt(first)).toBeGreaterThan(firstDeadline);
+    const stream = await (await stack.bus(10_000)).request('ledger.stream.read.v1', { stream_id: `checkout_session-${first}` });
+    expect(stream.events.map((event) => event.type)).toEqual(['session.created', 'session.expiry_extended']);
+    await waitFor('the preview session selected', async () => (await owner.inputValue('#simulate-session')) === first);
     await expectAccessible(owner, 'developers-preview-simulate');
   });
 
@@ -137,6 +135,7 @@ describe('dashboard pages in Chromium', () => {
       await owner.reload();
       const reloaded = owner.locator('li[data-endpoint-id]', { hasText: receiver.url('/paused') });
       await reloaded.getByRole('button', { name: 'Recent deliveries' }).click();
+      await reloaded.locator('.deliveries li').or(reloaded.getByText('No webhook deliveries.')).first().waitFor();
       return (await reloaded.locator('.deliveries li[data-delivery-status="SUCCESS"]', { hasText: 'payment.confirmed' }).count()) > 0;
     });
     expect(receiver.received('/paused').some((hook) => hook.rawBody.toString().includes(skipped.id))).toBe(false);
