@@ -69,7 +69,7 @@ function StatusTotals({ id, title, totals }: { id: string; title: string; totals
   );
 }
 
-const CHART = { width: 640, height: 180, gap: 6, bottom: 20 };
+const CHART = { width: 1100, height: 200, gap: 8, bottom: 20 };
 
 /** Bars drawn by React as SVG (no chart library); the same figures follow as a table for screen readers and keyboard users. */
 function VolumeChart({ days, language }: { days: PaymentDayTotal[]; language: Language }) {
