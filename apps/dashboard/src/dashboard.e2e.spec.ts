@@ -7,7 +7,7 @@ import type { RefundView } from '@pp/contracts';
 import { genuineNoticeEvidence, launchBrowser, type TestBrowser, TestStack, waitFor } from '@pp/testing';
 import type { Page } from 'playwright-core';
 import { DashboardBrowser, GatewayApi, type ProvisionedMerchant } from './testing/dashboard-client';
-import { ARTIFACTS, expectAccessible, signInPage } from './testing/dashboard-pages';
+import { ARTIFACTS, expectAccessible, signInPage, text } from './testing/dashboard-pages';
 
 /*
  * The dashboard in Chromium (playwright-core with Debian's chromium): an
@@ -18,8 +18,6 @@ import { ARTIFACTS, expectAccessible, signInPage } from './testing/dashboard-pag
 
 const HOSTILE_REFERENCE = `<img src=x onerror="window.__xss=1">order-${randomUUID().slice(0, 8)}`;
 const HOSTILE_METADATA = { note: '<script>window.__xss=2</script>', link: 'javascript:window.__xss=3' };
-
-const text = async (page: Page, selector: string) => ((await page.textContent(selector)) ?? '').replace(/[\u00a0\u202f]/g, ' ').trim();
 
 describe('dashboard in Chromium', () => {
   let stack: TestStack;
@@ -68,6 +66,8 @@ describe('dashboard in Chromium', () => {
     await page.close();
 
     const owner = await signIn(merchant.dashboard_user.email, merchant.dashboard_user.password);
+    await owner.waitForSelector('#home-title'); // merchants land on Home
+    await owner.click('header nav >> text=Payments');
     await owner.waitForSelector('#payments-title');
     await owner.waitForSelector('text=Nothing here yet.');
     await expectAccessible(owner, 'payments-empty');

@@ -10,13 +10,14 @@ import { AuthController } from './auth/auth.controller';
 import { LoginLimiter } from './auth/login-limiter';
 import { SessionStore } from './auth/session.store';
 import { WebAppController } from './http/web-app.controller';
-// team & audit
 import { AuditController } from './audit/audit.controller';
 import { AuditTrail } from './audit/audit-trail';
 import { AuditInterceptor } from './audit/audited.interceptor';
 import { TeamController } from './team/team.controller';
 import { DevelopersController } from './merchant/developers.controller';
 import { MerchantController } from './merchant/merchant.controller';
+import { AdminQuarantineController } from './admin/admin-quarantine.controller';
+import { HomeController } from './merchant/home.controller';
 
 /** The dashboard's backend for its front end: /api/* over the bus, and the web app itself (WebAppController last: it answers every other path). */
 @Module({
@@ -25,10 +26,12 @@ import { MerchantController } from './merchant/merchant.controller';
     AuthController,
     MerchantController,
     DevelopersController,
+    HomeController,
     AdminRefundsController,
     AdminPaymentsController,
     AdminMerchantsController,
     AdminEmailsController,
+    AdminQuarantineController,
     TeamController,
     AuditController,
     WebAppController,

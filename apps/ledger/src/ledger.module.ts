@@ -6,6 +6,7 @@ import { LedgerDatabase } from './database/ledger.database';
 import { MerchantEventQueriesHandler } from './merchant-events/merchant-event-queries.handler';
 import { AllPaymentsQueriesHandler } from './payments/all-payments-queries.handler';
 import { PaymentQueriesHandler } from './payments/payment-queries.handler';
+import { PaymentSummaryHandler } from './payments/payment-summary.handler';
 import { ReviewQueueMetrics } from './payments/review-queue.metrics';
 import { RefundQueriesHandler } from './refunds/refund-queries.handler';
 import { AppendHandler } from './event-store/append.handler';
@@ -19,7 +20,7 @@ import { PublicationLagMetrics } from './publication/publication-lag.metrics';
 
 @Module({
   imports: [DatabaseModule.forService(LedgerDatabase)],
-  controllers: [AppendHandler, CheckoutSessionQueriesHandler, PaymentQueriesHandler, MerchantEventQueriesHandler, RefundQueriesHandler, AllPaymentsQueriesHandler],
+  controllers: [AppendHandler, CheckoutSessionQueriesHandler, PaymentQueriesHandler, MerchantEventQueriesHandler, RefundQueriesHandler, AllPaymentsQueriesHandler, PaymentSummaryHandler],
   providers: [
     { provide: LEDGER_POOL, inject: [DataSource], useFactory: poolOf },
     { provide: EVENT_STORE, useValue: new EventStore(LEDGER_PROJECTIONS) },

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AGGREGATE_RUNTIME, RedisModule } from '@pp/platform';
 import { PayerSessionHandler } from './checkout-page/payer-session.handler';
+import { OpenCheckoutPreviewHandler } from './checkout-preview/open-checkout-preview.handler';
 import { CheckoutSessionLifecycle } from './checkout-session/checkout-session.lifecycle';
 import { CompleteCheckoutSessionHandler } from './checkout-session/complete-checkout-session.handler';
 import { CreateCheckoutSessionHandler } from './checkout-session/create-checkout-session.handler';
@@ -16,7 +17,7 @@ import { VerifyPaymentHandler } from './payments/verify-payment.handler';
 
 @Module({
   imports: [RedisModule.forService()],
-  controllers: [CreateCheckoutSessionHandler, GetCheckoutSessionHandler, CompleteCheckoutSessionHandler, ExpireTestSessionHandler, PayerSessionHandler, SimulatePaymentHandler, VerifyPaymentHandler, RecordTransferHandler, DecideRefundHandler],
+  controllers: [CreateCheckoutSessionHandler, GetCheckoutSessionHandler, CompleteCheckoutSessionHandler, ExpireTestSessionHandler, PayerSessionHandler, SimulatePaymentHandler, VerifyPaymentHandler, RecordTransferHandler, DecideRefundHandler, OpenCheckoutPreviewHandler],
   providers: [
     ...AGGREGATE_RUNTIME,
     CheckoutSessionLifecycle,

@@ -5,7 +5,7 @@ import type { IdentitySubjects } from './identity';
 import type { IngestSubjects } from './ingest';
 import type { LedgerSubjects } from './ledger';
 import type { MerchantEventSubjects } from './merchant-events';
-import type { AdminPaymentSubjects, PaymentSubjects } from './payments';
+import type { AdminPaymentSubjects, PaymentSubjects, PaymentSummarySubjects } from './payments';
 import type { RefundSubjects } from './refunds';
 import type { WebhookSubjects } from './webhooks';
 
@@ -15,7 +15,7 @@ import type { WebhookSubjects } from './webhooks';
  * version and are never derived from class names. Do not rename a subject
  * without a migration: running replicas listen on it.
  */
-export interface SubjectMap extends HealthSubjects, CheckoutSessionSubjects, CheckoutPageSubjects, LedgerSubjects, IngestSubjects, WebhookSubjects, PaymentSubjects, MerchantEventSubjects, IdentitySubjects, AdminPaymentSubjects, RefundSubjects {}
+export interface SubjectMap extends HealthSubjects, CheckoutSessionSubjects, CheckoutPageSubjects, LedgerSubjects, IngestSubjects, WebhookSubjects, PaymentSubjects, MerchantEventSubjects, IdentitySubjects, AdminPaymentSubjects, PaymentSummarySubjects, RefundSubjects {}
 
 export type Subject = keyof SubjectMap & string;
 export type RequestOf<S extends Subject> = SubjectMap[S]['request'];

@@ -1,6 +1,7 @@
 export * from './browser';
 export * from './email-fixtures';
 export * from './flaky-proxy';
+export * from './free-port';
 export * from './infra';
 export * from './prometheus-text';
 export * from './service-process';

@@ -2,17 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { BusClient, connectNats } from '@pp/platform';
-import { testInfra, TestStack } from '@pp/testing';
+import { freePort, testInfra, TestStack } from '@pp/testing';
 import type { NatsConnection } from 'nats';
 
-/** A port nobody listens on now, so URLs can be fixed before the services start. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+export { freePort } from '@pp/testing';
 
 export interface Merchant {
   merchant_id: string;

@@ -16,7 +16,6 @@ export const DASHBOARD_PERMISSIONS = {
   'payments.verify': ['owner', 'administrator'],
   /** The platform operator's console (live refunds, review queue, merchants). */
   'platform.operate': [PLATFORM_ADMIN_ROLE],
-  // team & audit
   /** The Team page: add, remove users and set their roles. */
   'team.manage': ['owner'],
   /** The merchant's audit list. */

@@ -8,7 +8,23 @@ import { indexHtml } from './web-page';
  * a wildcard, so any other path stays a JSON 404 and a wrong method a 405,
  * as on every HTTP app (docs/ARCHITECTURE.md, "HTTP edge").
  */
-export const WEB_APP_ROUTES = ['/', 'account', 'payments', 'payments/:id', 'checkout-sessions', 'developers', 'admin/refunds', 'admin/review', 'admin/merchants', /* team & audit */ 'team', 'audit', 'admin/audit'];
+export const WEB_APP_ROUTES = [
+  '/',
+  'home',
+  'account',
+  'payments',
+  'payments/:id',
+  'checkout-sessions',
+  'checkout-sessions/:id',
+  'developers',
+  'team',
+  'audit',
+  'admin/refunds',
+  'admin/review',
+  'admin/merchants',
+  'admin/quarantine',
+  'admin/audit',
+];
 
 @Controller()
 export class WebAppController {

@@ -1,5 +1,6 @@
-import { Body, Controller, Delete, Get, HttpCode, NotFoundException, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Headers, HttpCode, NotFoundException, Param, Post, Query } from '@nestjs/common';
 import {
+  type CheckoutPreviewView,
   EVENT_ID_PATTERN,
   type IssuedMerchantApiKeyView,
   type ListPage,
@@ -8,6 +9,8 @@ import {
   type MerchantEventView,
   type MerchantScope,
   type ResendEventReply,
+  type WebhookEndpointDeliveryView,
+  type WebhookEndpointStatus,
   type WebhookEndpointView,
   type WebhookEndpointWithSecretView,
 } from '@pp/contracts';
@@ -25,6 +28,9 @@ function matching(pattern: RegExp, id: string, what: string): string {
   if (!pattern.test(id)) throw new NotFoundException(`${what} not found`);
   return id;
 }
+
+/** The preview's session as the page gets it: without the payer's client secret. */
+export type DashboardPreviewView = Omit<CheckoutPreviewView, 'session'> & { session: Omit<CheckoutPreviewView['session'], 'client_secret'> };
 
 const withoutMode = ({ mode: _mode, ...query }: Record<string, unknown>) => query;
 
@@ -89,6 +95,41 @@ export class DevelopersController {
     return this.bus.request('webhooks.endpoints.delete.v1', { ...scope, endpoint_id: matching(ENDPOINT_ID, id, 'Webhook endpoint') });
   }
 
+  @Post('developers/webhook-endpoints/:id/disable')
+  @HttpCode(200)
+  @Permit('developers.manage')
+  disableEndpoint(@Param('id') id: string, @Scope() scope: MerchantScope): Promise<WebhookEndpointView> {
+    return this.setStatus(id, scope, 'disabled');
+  }
+
+  /** New events are delivered again; what it missed while disabled is not resent (an event's resend does that). */
+  @Post('developers/webhook-endpoints/:id/enable')
+  @HttpCode(200)
+  @Permit('developers.manage')
+  enableEndpoint(@Param('id') id: string, @Scope() scope: MerchantScope): Promise<WebhookEndpointView> {
+    return this.setStatus(id, scope, 'enabled');
+  }
+
+  @Get('developers/webhook-endpoints/:id/deliveries')
+  @Permit('merchant.read')
+  endpointDeliveries(@Param('id') id: string, @Scope() scope: MerchantScope): Promise<{ deliveries: WebhookEndpointDeliveryView[] }> {
+    return this.bus.request('webhooks.endpoints.deliveries.v1', { ...scope, endpoint_id: matching(ENDPOINT_ID, id, 'Webhook endpoint'), limit: 10 });
+  }
+
+  /**
+   * Opens the merchant's preview checkout (always test mode): the stable
+   * session, with a later deadline, or a new one. Its success and cancel
+   * links return to the Developers page of the origin the guard checked.
+   */
+  @Post('developers/preview-checkout')
+  @HttpCode(200)
+  @Permit('developers.manage')
+  async previewCheckout(@Headers('origin') origin: string, @Scope() scope: MerchantScope): Promise<DashboardPreviewView> {
+    const { session, ...preview } = await this.bus.request('sessions.preview.v1', { merchant_id: scope.merchant_id, return_url: `${new URL(origin).origin}/developers` });
+    const { client_secret: _secret, ...shown } = session;
+    return { ...preview, session: shown };
+  }
+
   @Get('events')
   @Permit('merchant.read')
   events(@Query() query: Record<string, unknown>, @Scope() scope: MerchantScope): Promise<ListPage<MerchantEventView>> {
@@ -104,6 +145,10 @@ export class DevelopersController {
       this.bus.request('webhooks.deliveries.list.v1', { ...scope, event_id: eventId }),
     ]);
     return { ...event, deliveries };
+  }
+
+  private setStatus(id: string, scope: MerchantScope, status: WebhookEndpointStatus): Promise<WebhookEndpointView> {
+    return this.bus.request('webhooks.endpoints.set-status.v1', { ...scope, endpoint_id: matching(ENDPOINT_ID, id, 'Webhook endpoint'), status });
   }
 
   @Post('events/:id/resend')

@@ -6,7 +6,7 @@ import {
   ErrorCode,
   ListPaymentsParams,
   type ListPage,
-  type MerchantEventView,
+  type MerchantEventDetailView,
   type MerchantScope,
   PAYMENT_ID_PATTERN,
   REFUND_ID_PATTERN,
@@ -31,9 +31,15 @@ export type DashboardSessionView = Omit<CheckoutSessionView, 'client_secret'>;
 export interface PaymentDetailView {
   payment: PaymentView;
   session: DashboardSessionView | null;
-  /** The payment's events, newest first. */
-  events: MerchantEventView[];
+  /** The payment's events, newest first, each with its webhook delivery attempts. */
+  events: MerchantEventDetailView[];
   refunds: RefundView[];
+}
+
+export interface SessionDetailView {
+  session: DashboardSessionView;
+  /** The payments made on the session, newest first (usually one). */
+  payments: PaymentView[];
 }
 
 class ListSessionsParams extends PageLimitParams {
@@ -81,7 +87,10 @@ export class MerchantController {
       this.bus.request('ledger.merchant-events.list.v1', { ...scope, payment_id: payment.id, limit: 50 }),
       this.bus.request('ledger.refunds.list.v1', { ...scope, payment_id: payment.id, limit: 50 }),
     ]);
-    return { payment, session, events: events.data, refunds: refunds.data };
+    const withDeliveries = await Promise.all(
+      events.data.map(async (event) => ({ ...event, ...(await this.bus.request('webhooks.deliveries.list.v1', { ...scope, event_id: event.id })) })),
+    );
+    return { payment, session, events: withDeliveries, refunds: refunds.data };
   }
 
   @Post('payments/:id/refund')
@@ -134,6 +143,17 @@ export class MerchantController {
     const params = parseInput(ListSessionsParams, withoutMode(query));
     const page = await this.bus.request('ledger.checkout-sessions.list.v1', { ...params, ...scope });
     return { data: page.data.map(withoutSecret), has_more: page.has_more };
+  }
+
+  @Get('checkout-sessions/:id')
+  @Permit('merchant.read')
+  async checkoutSession(@Param('id') id: string, @Scope() scope: MerchantScope): Promise<SessionDetailView> {
+    if (!/^[A-Za-z0-9_-]{1,64}$/.test(id)) throw new NotFoundException('Checkout session not found');
+    const [session, payments] = await Promise.all([
+      this.bus.request('sessions.get.v1', { ...scope, session_id: id }),
+      this.bus.request('ledger.payments.list.v1', { ...scope, session_id: id, limit: 10 }),
+    ]);
+    return { session: withoutSecret(session), payments: payments.data };
   }
 }
 

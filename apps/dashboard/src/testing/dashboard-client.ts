@@ -23,9 +23,9 @@ async function answer<T>(response: Response): Promise<Answer<T>> {
 export class GatewayApi {
   constructor(private readonly stack: TestStack) {}
 
-  async call<T>(path: string, token: string, body?: unknown): Promise<Answer<T>> {
+  async call<T>(path: string, token: string, body?: unknown, method = body === undefined ? 'GET' : 'POST'): Promise<Answer<T>> {
     const response = await fetch(`${this.stack.url('gateway')}${path}`, {
-      method: body === undefined ? 'GET' : 'POST',
+      method,
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
       body: body === undefined ? undefined : JSON.stringify(body),
     });

@@ -7,6 +7,9 @@ import type { BrowserContext, Page } from 'playwright-core';
 export const ARTIFACTS = join(REPO_ROOT, 'artifacts', 'dashboard');
 const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
+/** A page's text with the no-break spaces of French and CAD formatting made plain. */
+export const text = async (page: Page, selector: string) => ((await page.textContent(selector)) ?? '').replace(/[\u00a0\u202f]/g, ' ').trim();
+
 /** A screenshot of the page in artifacts/dashboard/<name>.png, then axe-core's violations, which must be none. */
 export async function expectAccessible(page: Page, name: string): Promise<void> {
   mkdirSync(ARTIFACTS, { recursive: true });

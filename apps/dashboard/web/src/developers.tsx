@@ -3,6 +3,9 @@ import type { DashboardPrincipal, IssuedMerchantApiKeyView, ListPage, MerchantAp
 import { api, query } from './api';
 import { formatDate, useI18n } from './i18n';
 import { type Location, navigate, withParams } from './router';
+import { DeliveryList } from './deliveries';
+import { EndpointDeliveries, PreviewCheckout, SimulatePanel } from './developer-tools';
+import { Pager } from './list-table';
 import { ActionButton, States, StatusBadge, useLoad } from './ui';
 
 const MANAGER_ROLES = ['owner', 'administrator', 'developer'];
@@ -37,6 +40,12 @@ export function DevelopersPage({ location, mode, user }: { location: Location; m
   return (
     <section aria-labelledby="developers-title">
       <h1 id="developers-title">{t.developers}</h1>
+      {mayManage && mode !== 'live' ? (
+        <>
+          <PreviewCheckout />
+          <SimulatePanel />
+        </>
+      ) : null}
       <ApiKeys mode={mode} mayManage={mayManage} />
       <WebhookEndpoints mode={mode} mayManage={mayManage} />
       <Events location={location} mode={mode} mayManage={mayManage} />
@@ -142,8 +151,11 @@ function WebhookEndpoints({ mode, mayManage }: { mode: string; mayManage: boolea
       setError(failure instanceof Error ? failure.message : String(failure));
     }
   };
-  const act = (endpoint: WebhookEndpointView, action: 'rotate' | 'delete') => async () => {
-    if (action === 'delete') {
+  const [shown, setShown] = useState<string>();
+  const act = (endpoint: WebhookEndpointView, action: 'rotate' | 'delete' | 'disable' | 'enable') => async () => {
+    if (action === 'disable' || action === 'enable') {
+      await api(`/api/developers/webhook-endpoints/${endpoint.id}/${action}${query({ mode })}`, { method: 'POST' });
+    } else if (action === 'delete') {
       if (!window.confirm(`${t.deleteConfirm} ${endpoint.url}`)) return;
       await api(`/api/developers/webhook-endpoints/${endpoint.id}${query({ mode })}`, { method: 'DELETE' });
     } else {
@@ -160,12 +172,27 @@ function WebhookEndpoints({ mode, mayManage }: { mode: string; mayManage: boolea
             {data.endpoints.map((endpoint) => (
               <li key={endpoint.id} className="card" data-endpoint-id={endpoint.id}>
                 <strong className="endpoint-url">{endpoint.url}</strong> <StatusBadge status={endpoint.status} /> <span className="muted">{endpoint.enabled_events.join(', ')}</span>
+                {endpoint.status === 'disabled' ? (
+                  <p className="muted disabled-note">
+                    {endpoint.disabled_reason ? `${endpoint.disabled_reason}. ` : ''}
+                    {t.disabledNote}
+                  </p>
+                ) : null}
                 {mayManage ? (
                   <div className="actions">
+                    {endpoint.status === 'enabled' ? (
+                      <ActionButton label={t.disable} run={act(endpoint, 'disable')} />
+                    ) : (
+                      <ActionButton label={t.enable} run={act(endpoint, 'enable')} />
+                    )}
                     <ActionButton label={t.rotateSecret} run={act(endpoint, 'rotate')} />
                     <ActionButton label={t.delete} run={act(endpoint, 'delete')} />
                   </div>
                 ) : null}
+                <button type="button" className="link" aria-expanded={shown === endpoint.id} onClick={() => setShown(shown === endpoint.id ? undefined : endpoint.id)}>
+                  {t.recentDeliveries}
+                </button>
+                {shown === endpoint.id ? <EndpointDeliveries endpointId={endpoint.id} mode={mode} /> : null}
               </li>
             ))}
           </ul>
@@ -219,10 +246,7 @@ function Events({ location, mode, mayManage }: { location: Location; mode: strin
                 </li>
               ))}
             </ul>
-            <nav className="pager" aria-label="event pages">
-              {after ? <button type="button" onClick={() => navigate(withParams(location, { starting_after: undefined }))}>{t.first}</button> : null}
-              {page.has_more ? <button type="button" onClick={() => navigate(withParams(location, { starting_after: page.data[page.data.length - 1].id }))}>{t.next}</button> : null}
-            </nav>
+            <Pager location={location} lastId={page.data[page.data.length - 1]?.id} hasMore={page.has_more} label={t.events} />
           </>
         )}
       </States>
@@ -231,7 +255,7 @@ function Events({ location, mode, mayManage }: { location: Location; mode: strin
 }
 
 function EventDetail({ id, mode, mayManage }: { id: string; mode: string; mayManage: boolean }) {
-  const { t, language } = useI18n();
+  const { t } = useI18n();
   const path = `/api/events/${id}${query({ mode })}`;
   const loaded = useLoad(() => api<MerchantEventDetailView>(path), path);
   return (
@@ -240,16 +264,7 @@ function EventDetail({ id, mode, mayManage }: { id: string; mode: string; mayMan
         <div className="event-detail">
           <pre className="metadata">{JSON.stringify(event.data, null, 2)}</pre>
           <h3>{t.deliveries}</h3>
-          {event.deliveries.length === 0 ? <p className="muted">{t.empty}</p> : null}
-          <ul>
-            {event.deliveries.map((delivery) => (
-              <li key={`${delivery.webhook_id}-${delivery.attempt}`}>
-                <StatusBadge status={delivery.delivery_status} /> {delivery.url} · HTTP {delivery.http_status ?? '—'} · {delivery.latency_ms ?? '—'} ms
-                {delivery.error_message ? ` · ${delivery.error_message}` : ''}
-                {delivery.next_retry_at ? ` · ${t.nextRetry} ${formatDate(delivery.next_retry_at, language)}` : ''}
-              </li>
-            ))}
-          </ul>
+          <DeliveryList deliveries={event.deliveries} label={t.deliveries} />
           {mayManage ? <ActionButton label={t.resend} run={() => api(`/api/events/${id}/resend${query({ mode })}`, { method: 'POST' }).then(loaded.reload)} /> : null}
         </div>
       )}

@@ -13,9 +13,11 @@ import { navigate, useLocation, withParams } from './router';
 import { SessionsPage } from './sessions';
 import { SignInPage } from './sign-in';
 import './styles.css';
-// team & audit
 import { AdminAuditPage, AuditPage } from './audit';
 import { TeamPage } from './team';
+import { AdminQuarantinePage } from './admin-quarantine';
+import { HomePage } from './home';
+import { SessionDetailPage } from './session-detail';
 
 function App() {
   const [language, setLanguage] = useState<Language>(browserLanguage);
@@ -36,7 +38,7 @@ function App() {
   const enter = (session: SignedIn) => {
     rememberCsrfToken(session.csrf_token);
     setSignedIn(session);
-    navigate(session.user.role === 'platform_admin' ? '/admin/refunds' : '/payments');
+    navigate(session.user.role === 'platform_admin' ? '/admin/refunds' : '/home');
   };
   return (
     <I18n.Provider value={i18n}>
@@ -76,15 +78,15 @@ function Shell({ signedIn, onSignedOut }: { signedIn: SignedIn; onSignedOut: () 
               {link('/admin/refunds', t.refundQueue)}
               {link('/admin/review', t.reviewQueue)}
               {link('/admin/merchants', t.merchants)}
-              {/* team & audit */}
               {link('/admin/audit', t.audit)}
+              {link('/admin/quarantine', t.quarantine)}
             </>
           ) : (
             <>
+              {link('/home', t.home)}
               {link('/payments', t.payments)}
               {link('/checkout-sessions', t.checkoutSessions)}
               {link('/developers', t.developers)}
-              {/* team & audit */}
               {signedIn.user.role === 'owner' ? link('/team', t.team) : null}
               {signedIn.user.role === 'owner' || signedIn.user.role === 'administrator' ? link('/audit', t.audit) : null}
             </>
@@ -128,13 +130,15 @@ function page(location: ReturnType<typeof useLocation>, mode: string, signedIn: 
   if (signedIn.user.role === 'platform_admin') {
     if (location.path.startsWith('/admin/review')) return <AdminReviewPage location={location} />;
     if (location.path.startsWith('/admin/merchants')) return <AdminMerchantsPage location={location} />;
-    // team & audit
     if (location.path.startsWith('/admin/audit')) return <AdminAuditPage location={location} />;
+    if (location.path.startsWith('/admin/quarantine')) return <AdminQuarantinePage location={location} />;
     return <AdminRefundsPage location={location} />;
   }
+  const sessionDetail = /^\/checkout-sessions\/([^/]+)$/.exec(location.path);
+  if (sessionDetail) return <SessionDetailPage id={decodeURIComponent(sessionDetail[1])} mode={mode} />;
+  if (location.path === '/' || location.path === '/home') return <HomePage mode={mode} />;
   if (detail) return <PaymentDetailPage id={decodeURIComponent(detail[1])} mode={mode} user={signedIn.user} />;
   if (location.path.startsWith('/developers')) return <DevelopersPage location={location} mode={mode} user={signedIn.user} />;
-  // team & audit
   if (location.path === '/team') return <TeamPage user={signedIn.user} />;
   if (location.path === '/audit') return <AuditPage location={location} />;
   if (location.path.startsWith('/checkout-sessions')) return <SessionsPage location={location} mode={mode} />;

@@ -1,13 +1,15 @@
 import { useState } from 'react';
-import type { DashboardPrincipal, MerchantEventView, RefundView, PaymentView } from '@pp/contracts';
+import type { DashboardPrincipal, MerchantEventDetailView, RefundView, PaymentView } from '@pp/contracts';
 import { api, query } from './api';
 import { formatCad, formatDate, useI18n } from './i18n';
+import { DeliveryList } from './deliveries';
+import { AppLink, inMode } from './list-table';
 import { ActionButton, States, StatusBadge, useLoad } from './ui';
 
 interface PaymentDetail {
   payment: PaymentView;
   session: { id: string; reference: string; memo: string; status: string; expires_at: string; metadata: Record<string, unknown> | null } | null;
-  events: MerchantEventView[];
+  events: MerchantEventDetailView[];
   refunds: RefundView[];
 }
 
@@ -45,7 +47,7 @@ export function PaymentDetailPage({ id, mode, user }: { id: string; mode: string
                 <h2>{t.session}</h2>
                 <dl className="fields">
                   <dt>ID</dt>
-                  <dd>{session.id}</dd>
+                  <dd><AppLink to={inMode(`/checkout-sessions/${session.id}`, mode)}>{session.id}</AppLink></dd>
                   <dt>{t.reference}</dt>
                   <dd className="reference">{session.reference}</dd>
                   <dt>{t.memo}</dt>
@@ -65,6 +67,7 @@ export function PaymentDetailPage({ id, mode, user }: { id: string; mode: string
               {events.map((event) => (
                 <li key={event.id} data-event-type={event.type}>
                   <strong>{event.type}</strong> <span className="muted">{event.id} · {formatDate(event.created_at, language)}</span>
+                  <DeliveryList deliveries={event.deliveries} label={`${t.deliveries} ${event.type}`} />
                 </li>
               ))}
             </ol>

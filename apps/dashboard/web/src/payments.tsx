@@ -1,9 +1,10 @@
 import { type FormEvent, useState } from 'react';
 import type { ListPage, PaymentView } from '@pp/contracts';
 import { api, query } from './api';
-import { formatCad, formatDate, useI18n } from './i18n';
+import { formatCad, formatDate, type Language, type Messages, useI18n } from './i18n';
+import { AppLink, type Column, inMode, ListTable, pageHasMore } from './list-table';
 import { type Location, navigate, withParams } from './router';
-import { States, StatusBadge, useLoad } from './ui';
+import { StatusBadge, useLoad } from './ui';
 
 const STATUSES = ['PENDING', 'CONFIRMED', 'FAILED', 'REFUNDED', 'REQUIRES_MANUAL_REVIEW'] as const;
 
@@ -41,42 +42,24 @@ export function PaymentsPage({ location, mode }: { location: Location; mode: str
           <button type="submit">{t.search}</button>
         </form>
       </div>
-      <States loaded={loaded} isEmpty={(page) => page.data.length === 0}>
-        {(page) => (
-          <>
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">{t.payment}</th>
-                  <th scope="col">{t.amount}</th>
-                  <th scope="col">{t.status}</th>
-                  <th scope="col">{t.sender}</th>
-                  <th scope="col">{t.created}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {page.data.map((payment) => (
-                  <tr key={payment.id}>
-                    <td>
-                      <a href={withParams(location, { status: undefined, reference: undefined, starting_after: undefined }, `/payments/${payment.id}`)} onClick={(event) => { event.preventDefault(); navigate(`/payments/${payment.id}${mode === 'live' ? '?mode=live' : ''}`); }}>
-                        {payment.id}
-                      </a>
-                    </td>
-                    <td>{formatCad(payment.amount, language)}</td>
-                    <td><StatusBadge status={payment.status} /></td>
-                    <td>{payment.sender_name}</td>
-                    <td>{formatDate(payment.created_at, language)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-            <nav className="pager" aria-label="pages">
-              {after ? <button type="button" onClick={() => navigate(withParams(location, { starting_after: undefined }))}>{t.first}</button> : null}
-              {page.has_more ? <button type="button" onClick={() => navigate(withParams(location, { starting_after: page.data[page.data.length - 1].id }))}>{t.next}</button> : null}
-            </nav>
-          </>
-        )}
-      </States>
+      <ListTable
+        loaded={loaded}
+        rows={(page) => page.data}
+        label={t.payments}
+        paging={{ location, hasMore: pageHasMore }}
+        columns={paymentColumns(t, language, mode)}
+      />
     </section>
   );
+}
+
+/** The payments table's columns, shared by the Payments list and Home's latest payments. */
+export function paymentColumns(t: Messages, language: Language, mode: string): Column<PaymentView>[] {
+  return [
+    { header: t.payment, cell: (payment) => <AppLink to={inMode(`/payments/${payment.id}`, mode)}>{payment.id}</AppLink> },
+    { header: t.amount, cell: (payment) => formatCad(payment.amount, language) },
+    { header: t.status, cell: (payment) => <StatusBadge status={payment.status} /> },
+    { header: t.sender, cell: (payment) => payment.sender_name },
+    { header: t.created, cell: (payment) => formatDate(payment.created_at, language) },
+  ];
 }

@@ -2,10 +2,11 @@ import { useState } from 'react';
 import type { ListPage } from '@pp/contracts';
 import { api, query } from './api';
 import { formatCad, formatDate, useI18n } from './i18n';
-import { type Location, navigate, withParams } from './router';
-import { ActionButton, States, StatusBadge, useLoad } from './ui';
+import { AppLink, inMode, ListTable, pageHasMore } from './list-table';
+import { type Location, navigate } from './router';
+import { ActionButton, StatusBadge, useLoad } from './ui';
 
-interface SessionRow {
+export interface SessionRow {
   id: string;
   amount: number;
   reference: string;
@@ -14,9 +15,19 @@ interface SessionRow {
   livemode: boolean;
   expires_at: string;
   created_at: string;
+  success_url: string;
+  cancel_url: string;
+  metadata: Record<string, unknown> | null;
 }
 
-const OUTCOMES = ['confirmed', 'failed', 'requires_manual_review'] as const;
+export const OUTCOMES = ['confirmed', 'failed', 'requires_manual_review'] as const;
+export type Outcome = (typeof OUTCOMES)[number];
+
+/** Pays a pending test session with the sandbox simulator, then shows the payment. */
+export async function simulate(sessionId: string, outcome: Outcome): Promise<void> {
+  const result = await api<{ transaction: { id: string } }>('/api/sandbox/simulate', { method: 'POST', body: { session_id: sessionId, outcome } });
+  navigate(`/payments/${result.transaction.id}`);
+}
 
 /** Checkout sessions of the current mode; pending test sessions can be paid with the sandbox simulator. */
 export function SessionsPage({ location, mode }: { location: Location; mode: string }) {
@@ -24,64 +35,40 @@ export function SessionsPage({ location, mode }: { location: Location; mode: str
   const after = location.params.get('starting_after') ?? undefined;
   const path = `/api/checkout-sessions${query({ mode, starting_after: after, limit: '20' })}`;
   const loaded = useLoad(() => api<ListPage<SessionRow>>(path), path);
-  const [outcome, setOutcome] = useState<(typeof OUTCOMES)[number]>('confirmed');
+  const [outcome, setOutcome] = useState<Outcome>('confirmed');
   return (
     <section aria-labelledby="sessions-title">
       <h1 id="sessions-title">{t.checkoutSessions}</h1>
       {mode !== 'live' ? (
         <label className="filters">
           {t.outcome}
-          <select value={outcome} onChange={(event) => setOutcome(event.target.value as (typeof OUTCOMES)[number])}>
+          <select value={outcome} onChange={(event) => setOutcome(event.target.value as Outcome)}>
             {OUTCOMES.map((value) => (
               <option key={value} value={value}>{value}</option>
             ))}
           </select>
         </label>
       ) : null}
-      <States loaded={loaded} isEmpty={(page) => page.data.length === 0}>
-        {(page) => (
-          <>
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">{t.session}</th>
-                  <th scope="col">{t.reference}</th>
-                  <th scope="col">{t.amount}</th>
-                  <th scope="col">{t.status}</th>
-                  <th scope="col">{t.expires}</th>
-                  <th scope="col"><span className="visually-hidden">{t.simulate}</span></th>
-                </tr>
-              </thead>
-              <tbody>
-                {page.data.map((session) => (
-                  <tr key={session.id} data-session-id={session.id}>
-                    <td>{session.id}</td>
-                    <td className="reference">{session.reference}</td>
-                    <td>{formatCad(session.amount, language)}</td>
-                    <td><StatusBadge status={session.status} /></td>
-                    <td>{formatDate(session.expires_at, language)}</td>
-                    <td>
-                      {!session.livemode && session.status === 'PENDING' ? (
-                        <ActionButton
-                          label={`${t.simulate} ${outcome}`}
-                          run={async () => {
-                            const result = await api<{ transaction: { id: string } }>('/api/sandbox/simulate', { method: 'POST', body: { session_id: session.id, outcome } });
-                            navigate(`/payments/${result.transaction.id}`);
-                          }}
-                        />
-                      ) : null}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-            <nav className="pager" aria-label="pages">
-              {after ? <button type="button" onClick={() => navigate(withParams(location, { starting_after: undefined }))}>{t.first}</button> : null}
-              {page.has_more ? <button type="button" onClick={() => navigate(withParams(location, { starting_after: page.data[page.data.length - 1].id }))}>{t.next}</button> : null}
-            </nav>
-          </>
-        )}
-      </States>
+      <ListTable
+        loaded={loaded}
+        rows={(page) => page.data}
+        label={t.checkoutSessions}
+        paging={{ location, hasMore: pageHasMore }}
+        rowProps={(session) => ({ 'data-session-id': session.id })}
+        columns={[
+          { header: t.session, cell: (session) => <AppLink to={inMode(`/checkout-sessions/${session.id}`, mode)}>{session.id}</AppLink> },
+          { header: t.reference, className: 'reference', cell: (session) => session.reference },
+          { header: t.amount, cell: (session) => formatCad(session.amount, language) },
+          { header: t.status, cell: (session) => <StatusBadge status={session.status} /> },
+          { header: t.expires, cell: (session) => formatDate(session.expires_at, language) },
+          {
+            header: t.simulate,
+            hideHeader: true,
+            cell: (session) =>
+              !session.livemode && session.status === 'PENDING' ? <ActionButton label={`${t.simulate} ${outcome}`} run={() => simulate(session.id, outcome)} /> : null,
+          },
+        ]}
+      />
     </section>
   );
 }

@@ -56,6 +56,8 @@ describe('API description', () => {
       '/v1/checkout/sessions/{id}',
       '/v1/webhook_endpoints',
       '/v1/webhook_endpoints/{id}/rotate_secret',
+      '/v1/webhook_endpoints/{id}/disable',
+      '/v1/webhook_endpoints/{id}/enable',
       '/v1/internal/ingest-email',
     ]));
     for (const [path, operations] of Object.entries<Record<string, { security?: unknown[] }>>(document.paths)) {

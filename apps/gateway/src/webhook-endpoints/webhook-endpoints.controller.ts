@@ -60,6 +60,26 @@ export class WebhookEndpointsController {
     return this.bus.request('webhooks.endpoints.rotate-secret.v1', { ...scope, endpoint_id: id });
   }
 
+  @Post('webhook_endpoints/:id/disable')
+  @HttpCode(200)
+  @SecretKeyRoute('webhooks.write')
+  @ApiOperation({ summary: 'Disable an endpoint: no deliveries until it is enabled again (what it missed is not resent)' })
+  @ApiJsonResponse(200, 'The endpoint, disabled', WEBHOOK_ENDPOINT_SCHEMA)
+  disable(@Param('id') id: string, @KeyScope() scope: MerchantScope) {
+    ensure(ENDPOINT_ID.test(id), 'Webhook endpoint not found');
+    return this.bus.request('webhooks.endpoints.set-status.v1', { ...scope, endpoint_id: id, status: 'disabled' });
+  }
+
+  @Post('webhook_endpoints/:id/enable')
+  @HttpCode(200)
+  @SecretKeyRoute('webhooks.write')
+  @ApiOperation({ summary: 'Enable an endpoint again: events from now on are delivered' })
+  @ApiJsonResponse(200, 'The endpoint, enabled', WEBHOOK_ENDPOINT_SCHEMA)
+  enable(@Param('id') id: string, @KeyScope() scope: MerchantScope) {
+    ensure(ENDPOINT_ID.test(id), 'Webhook endpoint not found');
+    return this.bus.request('webhooks.endpoints.set-status.v1', { ...scope, endpoint_id: id, status: 'enabled' });
+  }
+
   @Post('events/:id/resend')
   @HttpCode(200)
   @SecretKeyRoute('webhooks.write')

@@ -124,4 +124,21 @@ describe('webhook endpoints through the gateway', () => {
     const scoped = await gateway.call('/v1/webhook_endpoints', { token: merchant.keys.test_publishable });
     expect(scoped.status).toBe(403);
   });
+
+  it('disables and enables an endpoint (idempotent, scoped like the other routes)', async () => {
+    const created = await gateway.call<WebhookEndpointWithSecretView>('/v1/webhook_endpoints', { token: testKey(), body: { url: receiver.url('/toggle') } });
+    const other = await gateway.createMerchant('Toggle Stranger');
+    for (const token of [other.keys.test_secret, merchant.keys.live_secret]) {
+      expect((await gateway.call(`/v1/webhook_endpoints/${created.body.id}/disable`, { token, body: {} })).status).toBe(404);
+    }
+    for (let round = 0; round < 2; round++) {
+      const disabled = await gateway.call<WebhookEndpointView>(`/v1/webhook_endpoints/${created.body.id}/disable`, { token: testKey(), body: {} });
+      expect([disabled.status, disabled.body.status, disabled.body.disabled_reason]).toEqual([200, 'disabled', 'disabled by the merchant']);
+    }
+    const listed = await gateway.call<WebhookEndpointView[]>('/v1/webhook_endpoints', { token: testKey() });
+    expect(listed.body.find((endpoint) => endpoint.id === created.body.id)?.status).toBe('disabled');
+    const enabled = await gateway.call<WebhookEndpointView>(`/v1/webhook_endpoints/${created.body.id}/enable`, { token: testKey(), body: {} });
+    expect([enabled.status, enabled.body.status, enabled.body.disabled_reason]).toEqual([200, 'enabled', null]);
+    expect((await gateway.call('/v1/webhook_endpoints/wh_nothing/enable', { token: testKey(), body: {} })).status).toBe(404);
+  });
 });

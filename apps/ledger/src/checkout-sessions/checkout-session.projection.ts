@@ -80,5 +80,16 @@ async function applyRun(db: ClientBase, run: readonly Stored<CheckoutSessionFact
       );
       return;
     }
+    case CheckoutSessionEventType.ExpiryExtended: {
+      // The new deadline is what the sweeper and the payer's page read.
+      const extended = ofType(run, CheckoutSessionEventType.ExpiryExtended).map((event) => ({ event, s: event.data }));
+      await db.query(
+        `UPDATE ledger.checkout_sessions c SET expires_at = u.expires_at, version = u.version
+         FROM unnest($1::text[], $2::timestamptz[], $3::int[]) AS u(id, expires_at, version)
+         WHERE c.id = u.id`,
+        [extended.map(({ s }) => s.session_id), extended.map(({ s }) => s.expires_at), extended.map(({ event }) => event.version)],
+      );
+      return;
+    }
   }
 }

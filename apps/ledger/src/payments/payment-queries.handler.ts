@@ -28,6 +28,15 @@ export const LIST_PAYMENTS_SQL = `
   ORDER BY position DESC
   LIMIT $6`;
 
+/** The payments of one checkout session (usually one; a few when transfers repeated), newest first, from the payments_by_session index. */
+const SESSION_PAYMENTS_SQL = `
+  SELECT id, merchant_id, livemode, session_id, etransfer_ref, amount, sender_name, sender_email, comment, status,
+         verification_method, review_reasons, verified_by, created_at
+  FROM ledger.payments
+  WHERE session_id = $1 AND merchant_id = $2 AND livemode = $3
+  ORDER BY position DESC
+  LIMIT $4`;
+
 /** Queries on the payments read model. */
 @Controller()
 export class PaymentQueriesHandler {
@@ -36,6 +45,10 @@ export class PaymentQueriesHandler {
   @Handles('ledger.payments.list.v1')
   async list(@Payload() query: ListPaymentsQuery): Promise<ListPage<PaymentView>> {
     const limit = query.limit ?? DEFAULT_PAGE_LIMIT;
+    if (query.session_id) {
+      const { rows } = await this.pool.query<PaymentRow>(SESSION_PAYMENTS_SQL, [query.session_id, query.merchant_id, query.livemode, limit + 1]);
+      return pageOf(rows, limit, toPaymentView);
+    }
     const before = query.starting_after ? await this.positionOf(query, query.starting_after) : null;
     const { rows } = await this.pool.query<PaymentRow>(LIST_PAYMENTS_SQL, [
       query.merchant_id,

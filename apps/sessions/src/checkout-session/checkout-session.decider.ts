@@ -40,7 +40,9 @@ export type CheckoutSessionCommand =
     }
   | { kind: 'complete'; now: Date; transactionId: string | null }
   /** `early`: the sandbox's "expire now" (test sessions only), which does not wait for the deadline. */
-  | { kind: 'expire'; now: Date; early?: boolean };
+  | { kind: 'expire'; now: Date; early?: boolean }
+  /** A later deadline, `ttlSeconds` from now, for an open session (the dashboard's preview checkout). */
+  | { kind: 'extend'; now: Date; ttlSeconds: number };
 
 /** Whether a payment arriving `now` may still complete the session (PRODUCT-RULES §3.1: PENDING and not past its deadline). */
 export const isOpen = (session: CheckoutSession, now: Date): boolean =>
@@ -79,6 +81,14 @@ export function decide(state: CheckoutSessionState, command: CheckoutSessionComm
     ];
   }
 
+  if (command.kind === 'extend') {
+    assertOpen(state, command.now);
+    const expiresAt = new Date(command.now.getTime() + command.ttlSeconds * 1000);
+    if (expiresAt.getTime() <= Date.parse(state.expires_at)) return [];
+    const extended = { session_id: state.id, expires_at: expiresAt.toISOString(), extended_at: command.now.toISOString() };
+    return [fact({ type: CheckoutSessionEventType.ExpiryExtended, data: extended })];
+  }
+
   if (command.early && state.livemode) throw new DomainError(ErrorCode.Forbidden, 'Only test sessions can be expired early');
   if (state.status !== 'PENDING' || (!command.early && isOpen(state, command.now))) return [];
   const expired = { session_id: state.id, expired_at: command.now.toISOString() };
@@ -95,6 +105,8 @@ export function evolve(state: CheckoutSessionState, event: CheckoutSessionEvent)
       return state && { ...state, status: 'COMPLETED', completed_at: event.data.completed_at, transaction_id: event.data.transaction_id };
     case CheckoutSessionEventType.Expired:
       return state && { ...state, status: 'EXPIRED', expired_at: event.data.expired_at };
+    case CheckoutSessionEventType.ExpiryExtended:
+      return state && { ...state, expires_at: event.data.expires_at };
     default:
       return state; // merchant-visible events restate facts; they change nothing
   }

@@ -5,7 +5,7 @@ import { CheckoutSessionLifecycle } from '../checkout-session/checkout-session.l
 import type { SessionsConfig } from '../sessions.config';
 import { type SessionExpiryJob, SessionsQueue } from './session-expiry.queue';
 
-/** Runs the delayed expiry jobs. A job that fires a little early fails and is retried with backoff. */
+/** Runs the delayed expiry jobs. A job that fires a little early fails and is retried with backoff; one whose session got a later deadline ends. */
 @Injectable()
 export class ExpireSessionJob implements OnApplicationBootstrap, OnApplicationShutdown {
   private worker?: Worker<SessionExpiryJob>;
@@ -31,6 +31,9 @@ export class ExpireSessionJob implements OnApplicationBootstrap, OnApplicationSh
 
   private async run(job: Job<SessionExpiryJob>): Promise<void> {
     const session = await this.lifecycle.expire(job.data.session_id);
-    if (session.status === 'PENDING') throw new Error(`session ${session.id} is not due before ${session.expires_at}`);
+    if (session.status !== 'PENDING') return;
+    // Its deadline moved later (session.expiry_extended): the job queued for the new deadline expires it.
+    if (job.data.expires_at && Date.parse(session.expires_at) > Date.parse(job.data.expires_at)) return;
+    throw new Error(`session ${session.id} is not due before ${session.expires_at}`);
   }
 }

@@ -71,6 +71,28 @@ describe('checkout session expiry (TTL 2 s)', () => {
     expect(await terminalFacts(created.id)).toEqual([CheckoutSessionEventType.Expired, MerchantEventType.CheckoutSessionExpired]);
   });
 
+  it('honours a deadline moved later (the preview checkout reopened): not expired at the first deadline, expired at the new one', async () => {
+    const merchant = `mer_preview${randomUUID().slice(0, 8)}`;
+    const open = () => bus.request('sessions.preview.v1', { merchant_id: merchant, return_url: 'http://127.0.0.1:3002/developers' });
+    const first = await open();
+    expect(first.outcome).toBe('created');
+    await new Promise((resolve) => setTimeout(resolve, 1200));
+    const second = await open();
+    expect(second).toMatchObject({ outcome: 'extended', session: { id: first.session.id } });
+    const moved = Date.parse(second.session.expires_at);
+    expect(moved).toBeGreaterThan(Date.parse(first.session.expires_at) + 1000);
+    const previewScope = { merchant_id: merchant, livemode: false };
+    const statusOf = async () => (await bus.request('sessions.get.v1', { ...previewScope, session_id: first.session.id })).status;
+    // Past the first deadline (and the sweeper's interval), before the new one.
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, Date.parse(first.session.expires_at) + 600 - Date.now())));
+    expect(Date.now()).toBeLessThan(moved);
+    expect(await statusOf()).toBe('PENDING');
+    await waitFor('the session to expire at its new deadline', async () => (await statusOf()) === 'EXPIRED', { timeoutMs: 15_000 });
+    expect(Date.now()).toBeGreaterThanOrEqual(moved);
+    expect(await terminalFacts(first.session.id)).toEqual([CheckoutSessionEventType.ExpiryExtended, CheckoutSessionEventType.Expired, MerchantEventType.CheckoutSessionExpired]);
+    expect(await open()).toMatchObject({ outcome: 'created', session: { status: 'PENDING' } });
+  });
+
   it('ends a completion racing the expiry in exactly one of the two', async () => {
     const sessions = await Promise.all(Array.from({ length: 10 }, () => create()));
     const store = new LedgerEventStore(bus);

@@ -4,7 +4,7 @@ import { bullConnection, CLOCK, CONFIG, jobTrace, queuePrefix, ServiceMetrics, t
 import { Queue } from 'bullmq';
 import type { CheckoutSession } from '../checkout-session/checkout-session.decider';
 import type { SessionsConfig } from '../sessions.config';
-import { type SessionExpiryJob, SessionsQueue } from './session-expiry.queue';
+import { type SessionExpiryJob, SessionsQueue, sessionExpiryJobId } from './session-expiry.queue';
 
 interface PendingJob {
   session: CheckoutSession;
@@ -40,7 +40,7 @@ export class SessionExpiryScheduler implements OnApplicationShutdown {
     watchQueueDepth(metrics, this.queue);
   }
 
-  /** Idempotent: the job id is the session id, so a replayed create adds nothing while the job exists. */
+  /** Idempotent: the job id is the session and its deadline, so a replayed create adds nothing while the job exists. */
   schedule(session: CheckoutSession): Promise<void> {
     if (session.status !== 'PENDING') return Promise.resolve();
     return new Promise((resolve, reject) => {
@@ -64,9 +64,9 @@ export class SessionExpiryScheduler implements OnApplicationShutdown {
         await this.queue.addBulk(
           batch.map(({ session, queuedBy }) => ({
             name: 'expire',
-            data: { session_id: session.id, ...queuedBy },
+            data: { session_id: session.id, expires_at: session.expires_at, ...queuedBy },
             opts: {
-              jobId: session.id,
+              jobId: sessionExpiryJobId(session.id, session.expires_at),
               delay: Math.max(0, Date.parse(session.expires_at) - now),
               attempts: 8,
               backoff: { type: 'exponential', delay: 500 },

@@ -1,13 +1,13 @@
 import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
-import { DomainError, ErrorCode, ListEventDeliveriesQuery, type ReplyOf, ResendEventCommand } from '@pp/contracts';
+import { DomainError, ErrorCode, ListEndpointDeliveriesQuery, ListEventDeliveriesQuery, type ReplyOf, ResendEventCommand } from '@pp/contracts';
 import { Handles } from '@pp/platform';
 import { EndpointRepository } from '../endpoints/endpoint.repository';
 import { deliveryAttemptView } from './delivery-attempt.view';
 import { DeliveryQueue } from './delivery.queue';
 import { DeliveryRepository } from './delivery.repository';
 
-/** Delivery history for GET /v1/events/:id and manual resend (POST /v1/events/:id/resend). */
+/** Delivery history for GET /v1/events/:id and an endpoint's recent deliveries, and manual resend (POST /v1/events/:id/resend). */
 @Controller()
 export class DeliveriesController {
   constructor(
@@ -20,6 +20,13 @@ export class DeliveriesController {
   async list(@Payload() query: ListEventDeliveriesQuery): Promise<ReplyOf<'webhooks.deliveries.list.v1'>> {
     const attempts = await this.deliveries.listAttempts(query, query.event_id);
     return { deliveries: attempts.map(deliveryAttemptView) };
+  }
+
+  @Handles('webhooks.endpoints.deliveries.v1')
+  async listForEndpoint(@Payload() query: ListEndpointDeliveriesQuery): Promise<ReplyOf<'webhooks.endpoints.deliveries.v1'>> {
+    if (!(await this.endpoints.find(query, query.endpoint_id))) throw new DomainError(ErrorCode.NotFound, 'Webhook endpoint not found');
+    const attempts = await this.deliveries.listEndpointAttempts(query.endpoint_id, query.limit ?? 20);
+    return { deliveries: attempts.map(({ event_id, event_type, ...attempt }) => ({ ...deliveryAttemptView(attempt), event_id, event_type })) };
   }
 
   @Handles('webhooks.events.resend.v1')

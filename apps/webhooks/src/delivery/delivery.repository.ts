@@ -226,6 +226,27 @@ export class DeliveryRepository {
     );
   }
 
+  /** The endpoint's latest attempts (and deliveries not attempted yet), newest first, with the event each carried. */
+  listEndpointAttempts(endpointId: string, limit: number): Promise<Array<DeliveryAttemptRow & { event_id: string; event_type: string }>> {
+    return this.db.query(
+      `SELECT * FROM (
+         (SELECT a.event_id, a.endpoint_id AS webhook_id, a.url, a.delivery_status, a.http_status, a.attempt, a.attempt - 1 AS retry_count,
+                 a.latency_ms, a.error_message, a.next_retry_at, a.created_at
+            FROM webhooks.delivery_attempts a
+           WHERE a.endpoint_id = $1
+           ORDER BY a.id DESC LIMIT $2)
+         UNION ALL
+         SELECT d.event_id, d.endpoint_id, ep.url, '${WebhookDeliveryStatus.Pending}', NULL, 0, 0, NULL, NULL, d.next_attempt_at, d.created_at
+           FROM webhooks.deliveries d JOIN webhooks.endpoints ep ON ep.id = d.endpoint_id
+          WHERE d.endpoint_id = $1 AND d.attempts = 0 AND d.status IN ${OPEN}
+       ) attempts
+       JOIN LATERAL (SELECT type AS event_type FROM webhooks.events e WHERE e.id = attempts.event_id) e ON true
+       ORDER BY created_at DESC, attempt DESC
+       LIMIT $2`,
+      [endpointId, limit],
+    );
+  }
+
   private async insertAttempt(
     tx: EntityManager,
     deliveryId: string,

@@ -74,6 +74,18 @@ export class EndpointRepository {
     return affected > 0;
   }
 
+  /** Idempotent; enabling clears the reason and the failure streak, so the 410/days-failing rules start afresh. */
+  async setStatus(scope: Scope, id: string, status: WebhookEndpointStatus, reason: string | null): Promise<EndpointRow | undefined> {
+    const [rows] = await this.db.query(
+      `UPDATE webhooks.endpoints
+          SET status = $4, disabled_reason = $5, failing_since = CASE WHEN $4 = 'enabled' THEN NULL ELSE failing_since END
+        WHERE id = $1 AND merchant_id = $2 AND livemode = $3 AND deleted_at IS NULL
+        RETURNING *`,
+      [id, scope.merchant_id, scope.livemode, status, reason],
+    );
+    return rows[0];
+  }
+
   /** The current secret becomes the previous one, valid until `previousExpiresAt`; `sealedSecret` is the new one. */
   async rotate(scope: Scope, id: string, sealedSecret: string, previousExpiresAt: Date): Promise<EndpointRow | undefined> {
     const [rows] = await this.db.query(

@@ -8,6 +8,7 @@ import {
   ListWebhookEndpointsQuery,
   MAX_WEBHOOK_ENDPOINTS,
   type ReplyOf,
+  SetWebhookEndpointStatusCommand,
   WebhookEndpointRef,
 } from '@pp/contracts';
 import { newId, randomToken } from '@pp/kernel';
@@ -19,6 +20,9 @@ import { EndpointRepository, toEndpointView, toEndpointWithSecretView } from './
 
 /** How long a rotated-out secret keeps signing, so receivers can switch without dropping deliveries. */
 export const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
+
+/** The reason a merchant's own disabling records (shown with the endpoint, and on attempts it closes unsent). */
+export const DISABLED_BY_MERCHANT = 'disabled by the merchant';
 
 const newSecret = () => `whsec_${randomToken(32)}`;
 const notFound = () => new DomainError(ErrorCode.NotFound, 'Webhook endpoint not found');
@@ -63,6 +67,14 @@ export class EndpointsController {
   async delete(@Payload() ref: WebhookEndpointRef): Promise<ReplyOf<'webhooks.endpoints.delete.v1'>> {
     if (!(await this.endpoints.softDelete(ref, ref.endpoint_id))) throw notFound();
     return { id: ref.endpoint_id, deleted: true };
+  }
+
+  @Handles('webhooks.endpoints.set-status.v1')
+  async setStatus(@Payload() command: SetWebhookEndpointStatusCommand): Promise<ReplyOf<'webhooks.endpoints.set-status.v1'>> {
+    const reason = command.status === 'disabled' ? DISABLED_BY_MERCHANT : null;
+    const row = await this.endpoints.setStatus(command, command.endpoint_id, command.status, reason);
+    if (!row) throw notFound();
+    return toEndpointView(row);
   }
 
   @Handles('webhooks.endpoints.rotate-secret.v1')

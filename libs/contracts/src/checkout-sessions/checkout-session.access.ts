@@ -7,4 +7,5 @@ export const CHECKOUT_SESSION_ACCESS: SubjectAccessMap<CheckoutSessionSubjects> 
   // Payments complete sessions inside the sessions service itself: no other caller.
   'sessions.complete.v1': { servedBy: 'sessions', callers: [] },
   'sessions.sandbox-expire.v1': { servedBy: 'sessions', callers: ['gateway'] },
+  'sessions.preview.v1': { servedBy: 'sessions', callers: ['dashboard'] },
 };

@@ -10,6 +10,8 @@ export enum CheckoutSessionEventType {
   Created = 'session.created',
   Completed = 'session.completed',
   Expired = 'session.expired',
+  /** Internal (no webhook): the deadline moved later, e.g. the dashboard's preview checkout reopened its session. */
+  ExpiryExtended = 'session.expiry_extended',
 }
 
 export const CHECKOUT_SESSION_STREAM = 'checkout_session';
@@ -53,11 +55,19 @@ export interface SessionExpiredV1 {
   expired_at: string;
 }
 
+export interface SessionExpiryExtendedV1 {
+  session_id: string;
+  /** The new deadline (later than the previous one). */
+  expires_at: string;
+  extended_at: string;
+}
+
 /** The facts of a session's stream. */
 export type CheckoutSessionFact =
   | Event<CheckoutSessionEventType.Created, SessionCreatedV1>
   | Event<CheckoutSessionEventType.Completed, SessionCompletedV1>
-  | Event<CheckoutSessionEventType.Expired, SessionExpiredV1>;
+  | Event<CheckoutSessionEventType.Expired, SessionExpiredV1>
+  | Event<CheckoutSessionEventType.ExpiryExtended, SessionExpiryExtendedV1>;
 
 /** Everything a session's stream holds: its facts and their merchant-visible twins. */
 export type CheckoutSessionEvent = CheckoutSessionFact | MerchantEvent;

@@ -2,6 +2,7 @@ import { IsObject, IsOptional, IsString, Length, ValidateNested } from 'class-va
 import { Type } from 'class-transformer';
 import { IdempotencyToken, MerchantScope } from '../merchant-scope';
 import type { CreateCheckoutSessionBody } from './create-checkout-session.body';
+import type { CheckoutPreviewView, OpenCheckoutPreviewCommand } from './checkout-preview';
 import type { CheckoutSessionCreatedView, CheckoutSessionView } from './checkout-session.views';
 
 export class CreateCheckoutSessionCommand extends MerchantScope {
@@ -64,4 +65,10 @@ export interface CheckoutSessionSubjects {
    * as is. Errors: NOT_FOUND, FORBIDDEN for a live session.
    */
   'sessions.sandbox-expire.v1': { request: ExpireTestSessionCommand; reply: CheckoutSessionView };
+  /**
+   * The merchant's preview checkout (test mode): its PENDING preview session gets a deadline one session
+   * lifetime from now (session.expiry_extended); once that session is completed or expired, a new one
+   * becomes the preview session. Concurrent opens end on one session.
+   */
+  'sessions.preview.v1': { request: OpenCheckoutPreviewCommand; reply: CheckoutPreviewView };
 }

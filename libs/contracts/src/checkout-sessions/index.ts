@@ -1,3 +1,4 @@
+export * from './checkout-preview';
 export * from './checkout-metadata.policy';
 export * from './checkout-session.events';
 export * from './checkout-session.subjects';

@@ -1,8 +1,9 @@
 import type { SubjectAccessMap } from '../bus-access/subject-access';
 import type { AdminPaymentSubjects } from './admin-payments.query';
+import type { PaymentSummarySubjects } from './payment-summary.query';
 import type { PaymentSubjects } from './payments.subjects';
 
-export const PAYMENT_ACCESS: SubjectAccessMap<PaymentSubjects & AdminPaymentSubjects> = {
+export const PAYMENT_ACCESS: SubjectAccessMap<PaymentSubjects & AdminPaymentSubjects & PaymentSummarySubjects> = {
   // Test mode only (sessions refuses live sessions): the API's sandbox route and the test checkout page's button.
   'payments.simulate.v1': { servedBy: 'sessions', callers: ['gateway', 'checkout', 'dashboard'] },
   // Manual verification belongs to the dashboard (administrators and owners).
@@ -11,5 +12,6 @@ export const PAYMENT_ACCESS: SubjectAccessMap<PaymentSubjects & AdminPaymentSubj
   'payments.record-transfer.v1': { servedBy: 'sessions', callers: ['ingest'] },
   'ledger.payments.list.v1': { servedBy: 'ledger', callers: ['gateway', 'dashboard'] },
   'ledger.payments.get.v1': { servedBy: 'ledger', callers: ['dashboard'] },
+  'ledger.payments.summary.v1': { servedBy: 'ledger', callers: ['dashboard'] },
   'ledger.payments.list-all.v1': { servedBy: 'ledger', callers: ['gateway', 'dashboard'] },
 };

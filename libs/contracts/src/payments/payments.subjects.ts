@@ -120,6 +120,12 @@ export class ListPaymentsParams extends PageLimitParams {
 
 /** `ledger.payments.list.v1`: the params, validated, with the caller's scope. */
 export class ListPaymentsQuery extends ListPaymentsParams {
+  /** Only the payments of this checkout session (the dashboard's session detail; not a public API filter). */
+  @IsOptional()
+  @IsString()
+  @Length(1, 64)
+  session_id?: string;
+
   @IsString()
   @Length(1, 64)
   merchant_id!: string;

@@ -1,6 +1,7 @@
-import { ArrayMaxSize, ArrayMinSize, IsIn, IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, MaxLength, Min } from 'class-validator';
 import { MerchantEventType } from '../ledger/merchant-events';
 import { MerchantScope } from '../merchant-scope';
+import { type WebhookEndpointStatus } from './webhook.views';
 
 /** `enabled_events` entry that subscribes an endpoint to every merchant-visible event type, present and future. */
 export const ALL_EVENTS = '*';
@@ -59,4 +60,21 @@ export class ListEventDeliveriesQuery extends MerchantScope {
   @IsString()
   @Length(5, 64)
   event_id!: string;
+}
+
+export const WEBHOOK_ENDPOINT_STATUSES: readonly WebhookEndpointStatus[] = ['enabled', 'disabled'];
+
+/** `webhooks.endpoints.set-status.v1`: the merchant disables or enables an endpoint (a disabled one gets no new deliveries). */
+export class SetWebhookEndpointStatusCommand extends WebhookEndpointRef {
+  @IsIn(WEBHOOK_ENDPOINT_STATUSES, { message: 'status must be enabled or disabled' })
+  status!: WebhookEndpointStatus;
+}
+
+/** `webhooks.endpoints.deliveries.v1`: the endpoint's latest delivery attempts (the dashboard's Developers page). */
+export class ListEndpointDeliveriesQuery extends WebhookEndpointRef {
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(50)
+  limit?: number;
 }

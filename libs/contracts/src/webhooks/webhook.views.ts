@@ -51,3 +51,9 @@ export interface ResendEventReply {
   /** The endpoints that get a new attempt now. */
   webhook_ids: string[];
 }
+
+/** One line of an endpoint's recent deliveries: an attempt (or a delivery not attempted yet) with the event it carried. */
+export interface WebhookEndpointDeliveryView extends WebhookDeliveryAttemptView {
+  event_id: string;
+  event_type: string;
+}

@@ -6,6 +6,8 @@ export const WEBHOOK_ACCESS: SubjectAccessMap<WebhookSubjects> = {
   'webhooks.endpoints.list.v1': { servedBy: 'webhooks', callers: ['gateway', 'dashboard'] },
   'webhooks.endpoints.delete.v1': { servedBy: 'webhooks', callers: ['gateway', 'dashboard'] },
   'webhooks.endpoints.rotate-secret.v1': { servedBy: 'webhooks', callers: ['gateway', 'dashboard'] },
+  'webhooks.endpoints.set-status.v1': { servedBy: 'webhooks', callers: ['gateway', 'dashboard'] },
+  'webhooks.endpoints.deliveries.v1': { servedBy: 'webhooks', callers: ['dashboard'] },
   'webhooks.events.resend.v1': { servedBy: 'webhooks', callers: ['gateway', 'dashboard'] },
   'webhooks.deliveries.list.v1': { servedBy: 'webhooks', callers: ['gateway', 'dashboard'] },
 };

@@ -1,11 +1,13 @@
 import type {
   CreateWebhookEndpointCommand,
+  ListEndpointDeliveriesQuery,
   ListEventDeliveriesQuery,
   ListWebhookEndpointsQuery,
   ResendEventCommand,
+  SetWebhookEndpointStatusCommand,
   WebhookEndpointRef,
 } from './webhook-endpoint.commands';
-import type { ResendEventReply, WebhookDeliveryAttemptView, WebhookEndpointView, WebhookEndpointWithSecretView } from './webhook.views';
+import type { ResendEventReply, WebhookDeliveryAttemptView, WebhookEndpointDeliveryView, WebhookEndpointView, WebhookEndpointWithSecretView } from './webhook.views';
 
 /**
  * Served by the webhooks service. Every call is scoped by merchant and mode:
@@ -20,6 +22,13 @@ export interface WebhookSubjects {
   'webhooks.endpoints.delete.v1': { request: WebhookEndpointRef; reply: { id: string; deleted: true } };
   /** New secret, shown once; the previous one keeps signing (second v1 signature) for 24 hours. Errors: NOT_FOUND. */
   'webhooks.endpoints.rotate-secret.v1': { request: WebhookEndpointRef; reply: WebhookEndpointWithSecretView };
+  /**
+   * Disabled: no new deliveries, and pending attempts close unsent; enabled again: new events are delivered,
+   * what was skipped meanwhile is not resent (POST /v1/events/:id/resend does that). Idempotent. Errors: NOT_FOUND.
+   */
+  'webhooks.endpoints.set-status.v1': { request: SetWebhookEndpointStatusCommand; reply: WebhookEndpointView };
+  /** The endpoint's latest attempts, newest first. Errors: NOT_FOUND. */
+  'webhooks.endpoints.deliveries.v1': { request: ListEndpointDeliveriesQuery; reply: { deliveries: WebhookEndpointDeliveryView[] } };
   /** A new attempt now, for every endpoint of the event or one. Errors: NOT_FOUND 'Event not found', 'Webhook endpoint not found'. */
   'webhooks.events.resend.v1': { request: ResendEventCommand; reply: ResendEventReply };
   /** The event's delivery attempts, oldest first; empty when nothing was sent. */

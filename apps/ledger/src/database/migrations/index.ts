@@ -4,6 +4,7 @@ import { MerchantEventsReadModel1767225600002 } from './1767225600002-merchant-e
 import { MultiStreamIdempotency1767225600003 } from './1767225600003-multi-stream-idempotency.migration';
 import { PaymentsReadModel1767225600004 } from './1767225600004-payments-read-model.migration';
 import { PaymentsByStatus1767225600010 } from './1767225600010-payments-by-status.migration';
+import { PaymentsByDay1767225600011 } from './1767225600011-payments-by-day.migration';
 import { RefundsReadModel1767225600005 } from './1767225600005-refunds-read-model.migration';
 
 /** Every migration of the ledger schema, oldest first. */
@@ -15,4 +16,5 @@ export const LedgerMigrations: Function[] = [
   PaymentsReadModel1767225600004,
   RefundsReadModel1767225600005,
   PaymentsByStatus1767225600010,
+  PaymentsByDay1767225600011,
 ];

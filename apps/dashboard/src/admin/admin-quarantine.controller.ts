@@ -1,0 +1,26 @@
+import { Controller, Get, HttpCode, NotFoundException, Param, Post, Query } from '@nestjs/common';
+import { EMAIL_ID_PATTERN, ListQuarantineParams, type ListPage, type QuarantinedEmailView, type RetryQuarantinedEmailReply } from '@pp/contracts';
+import { BusClient } from '@pp/platform';
+import { Permit } from '../auth/route-access';
+import { parseInput } from '../http/parse-input';
+
+/** Transfer e-mails addressed to no known merchant (the ingest's quarantine), and their release once the address is registered. */
+@Controller('api/admin/ingest/quarantine')
+export class AdminQuarantineController {
+  constructor(private readonly bus: BusClient) {}
+
+  @Get()
+  @Permit('platform.operate')
+  list(@Query() query: Record<string, unknown>): Promise<ListPage<QuarantinedEmailView>> {
+    return this.bus.request('ingest.quarantine.list.v1', parseInput(ListQuarantineParams, query));
+  }
+
+  /** Matches the e-mail again; 409 while its recipient is still no merchant's deposit address. */
+  @Post(':id/release')
+  @HttpCode(200)
+  @Permit('platform.operate')
+  release(@Param('id') id: string): Promise<RetryQuarantinedEmailReply> {
+    if (!EMAIL_ID_PATTERN.test(id)) throw new NotFoundException('Quarantined e-mail not found');
+    return this.bus.request('ingest.quarantine.retry.v1', { email_id: id });
+  }
+}

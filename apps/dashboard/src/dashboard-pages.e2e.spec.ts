@@ -1,0 +1,210 @@
+import { randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { PaymentView, WebhookEndpointWithSecretView } from '@pp/contracts';
+import { buildNotice, freePort, launchBrowser, signEmail, type TestBrowser, TestStack, testDkimKey, waitFor, WebhookReceiver, writeDnsOverrides } from '@pp/testing';
+import type { Page } from 'playwright-core';
+import { ARTIFACTS, expectAccessible, signInPage, text } from './testing/dashboard-pages';
+import { GatewayApi, type ProvisionedMerchant } from './testing/dashboard-client';
+
+/*
+ * Home, the preview checkout, webhook endpoints disabled and enabled, the
+ * session detail, the payment timeline with its deliveries and the ingest
+ * quarantine, in Chromium (playwright-core with Debian's chromium), axe-core
+ * on each page, screenshots in artifacts/dashboard/.
+ */
+
+describe('dashboard pages in Chromium', () => {
+  let stack: TestStack;
+  let gateway: GatewayApi;
+  let receiver: WebhookReceiver;
+  let merchant: ProvisionedMerchant;
+  let browser: TestBrowser;
+  let dashboardUrl: string;
+  let owner: Page;
+
+  beforeAll(async () => {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    const checkoutPort = await freePort();
+    [stack, browser, receiver] = await Promise.all([
+      TestStack.start({
+        services: ['gateway', 'sessions', 'ledger', 'webhooks', 'ingest', 'checkout', 'dashboard'],
+        label: 'dashboard-pages-e2e',
+        env: {
+          DASHBOARD_SECURE_COOKIE: 'false',
+          CHECKOUT_PORT: String(checkoutPort),
+          CHECKOUT_URL_BASE: `http://127.0.0.1:${checkoutPort}`,
+          INGEST_DNS_OVERRIDES: writeDnsOverrides(testDkimKey()),
+        },
+      }),
+      launchBrowser({ viewport: { width: 1280, height: 860 }, locale: 'en-CA' }),
+      WebhookReceiver.start(),
+    ]);
+    dashboardUrl = stack.url('dashboard');
+    gateway = new GatewayApi(stack);
+    merchant = await gateway.createMerchant('Maple Goods');
+    owner = await signIn(merchant.dashboard_user.email, merchant.dashboard_user.password);
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await receiver?.close();
+    await stack?.stop();
+  });
+
+  /** A new page signed in as this user alone (the previous user's cookie is cleared). */
+  async function signIn(email: string, password: string): Promise<Page> {
+    await browser.context.clearCookies();
+    return signInPage(browser.context, dashboardUrl, email, password);
+  }
+
+  async function simulatedPayment(): Promise<PaymentView> {
+    const session = await gateway.createSession(merchant);
+    const simulated = await gateway.call<{ transaction: PaymentView }>('/v1/sandbox/simulate-payment', merchant.keys.test_secret, { sessionId: session.id, outcome: 'confirmed' });
+    return simulated.body.transaction;
+  }
+
+  const nav = (page: Page, label: string) => page.click(`header nav >> text=${label}`);
+
+  it('lands the owner on Home, which shows today’s payments, the volume chart and the latest payments after a simulated payment', async () => {
+    await owner.waitForSelector('#home-title');
+    expect(new URL(owner.url()).pathname).toBe('/home');
+    const payment = await simulatedPayment();
+    await owner.reload();
+    const confirmed = owner.locator('[data-period="today"] tr[data-status="CONFIRMED"]');
+    await confirmed.waitFor();
+    expect(await confirmed.locator('.count').textContent()).toBe('1');
+    expect(await text(owner, '[data-period="today"] tr[data-status="CONFIRMED"] .volume')).toBe('$25.00');
+    expect(await owner.getAttribute('.chart svg', 'role')).toBe('img');
+    expect(await owner.locator('.chart .bar').count()).toBe(14);
+    expect(await owner.locator('.chart-table tbody tr').count()).toBe(14);
+    expect(await owner.locator(`a[href="/payments/${payment.id}"]`).count()).toBe(1);
+    await expectAccessible(owner, 'home');
+  });
+
+  it('opens the preview checkout twice on the same session with its expiry pushed, and the Simulate panel defaults to it', async () => {
+    await nav(owner, 'Developers');
+    await owner.waitForSelector('#preview-title');
+    /** Opens the preview; the hosted page's URL names the session. */
+    const open = async (): Promise<string> => {
+      await owner.getByRole('button', { name: 'Open preview checkout' }).click();
+      await owner.waitForURL(/\/sessions\//);
+      await owner.waitForSelector('#memo');
+      expect(owner.url().startsWith(stack.env.CHECKOUT_URL_BASE)).toBe(true);
+      return new URL(owner.url()).pathname.split('/').pop()!;
+    };
+    const expiresAt = async (sessionId: string) =>
+      Date.parse(((await owner.evaluate(`fetch('/api/checkout-sessions/${sessionId}').then((answer) => answer.json())`)) as { session: { expires_at: string } }).session.expires_at);
+
+    const first = await open();
+    expect(await owner.getAttribute('#cancel', 'href')).toBe(`${dashboardUrl}/developers`);
+    await owner.screenshot({ path: join(ARTIFACTS, 'preview-checkout.png'), fullPage: true });
+    await owner.click('#cancel');
+    await owner.waitForSelector('#preview-title');
+    const firstDeadline = await expiresAt(first);
+
+    expect(await open()).toBe(first);
+    await owner.goBack();
+    await owner.waitForSelector('#simulate-session');
+    expect(await expiresAt(first)).toBeGreaterThan(firstDeadline);
+    const stream = await (await stack.bus(10_000)).request('ledger.stream.read.v1', { stream_id: `checkout_session-${first}` });
+    expect(stream.events.map((event) => event.type)).toEqual(['session.created', 'session.expiry_extended']);
+    await waitFor('the preview session selected', async () => (await owner.inputValue('#simulate-session')) === first);
+    await expectAccessible(owner, 'developers-preview-simulate');
+  });
+
+  it('disables an endpoint, which then gets no delivery, and enables it again; its recent deliveries show on the page', async () => {
+    const control = await gateway.call<WebhookEndpointWithSecretView>('/v1/webhook_endpoints', merchant.keys.test_secret, { url: receiver.url('/control') });
+    receiver.trust('/control', control.body.secret);
+    await owner.goto(`${dashboardUrl}/developers`);
+    await owner.fill('input[type=url]', receiver.url('/paused'));
+    await owner.getByRole('button', { name: 'Add endpoint' }).click();
+    receiver.trust('/paused', (await owner.locator('dialog [data-secret]').textContent())!);
+    await owner.locator('dialog').getByRole('button', { name: 'Done', exact: true }).click();
+    const card = owner.locator('li[data-endpoint-id]', { hasText: receiver.url('/paused') });
+    await card.getByRole('button', { name: 'Disable' }).click();
+    await card.locator('.badge', { hasText: 'disabled' }).waitFor();
+    expect(await card.locator('.disabled-note').textContent()).toContain('not resent');
+
+    const skipped = await simulatedPayment();
+    await waitFor('the control endpoint’s delivery', async () => receiver.received('/control').some((hook) => hook.rawBody.toString().includes(skipped.id)));
+    expect(receiver.received('/paused')).toEqual([]);
+    await card.getByRole('button', { name: 'Recent deliveries' }).click();
+    await card.locator('text=No webhook deliveries.').waitFor();
+    await expectAccessible(owner, 'developers-endpoint-disabled');
+
+    await card.getByRole('button', { name: 'Enable' }).click();
+    await card.locator('.badge', { hasText: 'enabled' }).waitFor();
+    const delivered = await simulatedPayment();
+    await waitFor('the re-enabled endpoint’s delivery', async () => receiver.received('/paused').some((hook) => hook.rawBody.toString().includes(delivered.id)));
+    await waitFor('the delivery on the page', async () => {
+      await owner.reload();
+      const reloaded = owner.locator('li[data-endpoint-id]', { hasText: receiver.url('/paused') });
+      await reloaded.getByRole('button', { name: 'Recent deliveries' }).click();
+      await reloaded.locator('.deliveries li').or(reloaded.getByText('No webhook deliveries.')).first().waitFor();
+      return (await reloaded.locator('.deliveries li[data-delivery-status="SUCCESS"]', { hasText: 'payment.confirmed' }).count()) > 0;
+    });
+    expect(receiver.received('/paused').some((hook) => hook.rawBody.toString().includes(skipped.id))).toBe(false);
+    await expectAccessible(owner, 'developers-endpoint-deliveries');
+  });
+
+  it('opens a session’s detail from the list, and from it the payment with its timeline of events and deliveries', async () => {
+    const session = await gateway.createSession(merchant, { metadata: { note: '<b>bold</b>' } });
+    await gateway.call('/v1/sandbox/simulate-payment', merchant.keys.test_secret, { sessionId: session.id, outcome: 'confirmed' });
+    await owner.goto(`${dashboardUrl}/checkout-sessions`);
+    await owner.locator(`tr[data-session-id="${session.id}"] a`).click();
+    await owner.waitForSelector('#session-title');
+    expect(await text(owner, '.fields .memo')).toBe(session.memo);
+    expect(await text(owner, '.fields .badge')).toBe('COMPLETED');
+    expect(await owner.locator('.fields b').count()).toBe(0);
+    await owner.locator('tbody a[href^="/payments/txn_"]').waitFor();
+    await expectAccessible(owner, 'session-detail');
+
+    await owner.locator('tbody a[href^="/payments/txn_"]').click();
+    await owner.waitForSelector('#payment-title');
+    await waitFor('the payment.confirmed delivery on the timeline', async () => {
+      if ((await owner.locator('[data-event-type="payment.confirmed"] .deliveries li[data-delivery-status="SUCCESS"]').count()) > 0) return true;
+      await owner.reload();
+      await owner.waitForSelector('#payment-title');
+      return false;
+    });
+    await expectAccessible(owner, 'payment-timeline');
+  });
+
+  it('lets a platform admin see a quarantined e-mail and release it once its address is registered', async () => {
+    const created = await gateway.call<{ email: string; password: string }>('/v1/admin/platform_admins', stack.env.ADMIN_TOKEN!, { email: `ops-${randomUUID().slice(0, 8)}@example.com` });
+    const address = `till.${randomUUID().slice(0, 8)}@unknown.example`;
+    const session = await gateway.createSession(merchant, {}, merchant.keys.live_secret);
+    const raw = await signEmail(
+      buildNotice({ to: address, sender: 'Jo <img src=x onerror="window.__xss=1">', message: session.memo, amount: '$25.00', messageId: `<q${randomUUID()}@payments.interac.ca>`, reference: `C1A${randomUUID().slice(0, 8)}` }),
+    );
+    const submitted = await fetch(`${stack.url('gateway')}/v1/internal/ingest-email`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${stack.env.INGEST_TOKEN}`, 'content-type': 'message/rfc822' },
+      body: raw,
+    });
+    const { id } = (await submitted.json()) as { id: string };
+
+    const admin = await signIn(created.body.email, created.body.password);
+    await nav(admin, 'Ingest quarantine');
+    const row = admin.locator(`tr[data-email-id="${id}"]`);
+    await waitFor('the quarantined e-mail on the page', async () => {
+      if ((await row.count()) > 0) return true;
+      await admin.reload();
+      await admin.waitForSelector('#quarantine-title');
+      return false;
+    });
+    expect(await row.locator('.recipients').textContent()).toBe(address);
+    expect(await row.locator('img').count()).toBe(0);
+    await expectAccessible(admin, 'admin-quarantine');
+
+    await row.getByRole('button', { name: 'Release' }).click();
+    expect(await text(admin, `tr[data-email-id="${id}"] [role=alert]`)).toMatch(/register it first/);
+    expect((await gateway.call(`/v1/admin/merchants/${merchant.merchant_id}`, stack.env.ADMIN_TOKEN!, { etransfer_email: address }, 'PATCH')).status).toBe(200);
+    await row.getByRole('button', { name: 'Release' }).click();
+    await row.waitFor({ state: 'detached' });
+    await admin.selectOption('#status-filter', 'released');
+    await admin.locator(`tr[data-email-id="${id}"]`).waitFor();
+    expect(await admin.evaluate('window.__xss')).toBeUndefined();
+  });
+});

@@ -1,0 +1,60 @@
+import type { ListPage, QuarantinedEmailView } from '@pp/contracts';
+import { api, query } from './api';
+import { formatCad, formatDate, useI18n } from './i18n';
+import { ListTable, pageHasMore } from './list-table';
+import { type Location, navigate, withParams } from './router';
+import { ActionButton, StatusBadge, useLoad } from './ui';
+
+const STATUSES = ['quarantined', 'released'] as const;
+
+/** Transfer e-mails addressed to no known merchant; release matches one again once its deposit address is registered. */
+export function AdminQuarantinePage({ location }: { location: Location }) {
+  const { t, language } = useI18n();
+  const status = location.params.get('status') === 'released' ? 'released' : 'quarantined';
+  const after = location.params.get('starting_after') ?? undefined;
+  const path = `/api/admin/ingest/quarantine${query({ status, starting_after: after, limit: '50' })}`;
+  const loaded = useLoad(() => api<ListPage<QuarantinedEmailView>>(path), path);
+  return (
+    <section aria-labelledby="quarantine-title">
+      <h1 id="quarantine-title">{t.quarantine}</h1>
+      <label className="filters">
+        {t.status}
+        <select id="status-filter" value={status} onChange={(event) => navigate(withParams(location, { status: event.target.value, starting_after: undefined }))}>
+          {STATUSES.map((value) => (
+            <option key={value} value={value}>{value === 'released' ? t.released : t.quarantined}</option>
+          ))}
+        </select>
+      </label>
+      <ListTable
+        loaded={loaded}
+        rows={(page) => page.data}
+        label={t.quarantine}
+        paging={{ location, hasMore: pageHasMore }}
+        rowProps={(email) => ({ 'data-email-id': email.id })}
+        columns={[
+          { header: 'E-mail', cell: (email) => <>{email.id} <StatusBadge status={email.status} /></> },
+          { header: t.receivedAt, cell: (email) => formatDate(email.received_at, language) },
+          {
+            header: t.sender,
+            className: 'sender',
+            cell: (email) => `${email.sender_name ?? '—'} ${email.from ? `<${email.from}>` : ''} · ${t.authenticated}: ${email.authenticated ? '✓' : '✗'}`,
+          },
+          { header: t.recipients, className: 'recipients', cell: (email) => email.recipients.join(', ') },
+          { header: t.amount, cell: (email) => (email.amount_cents === null ? '—' : formatCad(email.amount_cents, language)) },
+          { header: t.memo, cell: (email) => `${email.memo ?? '—'} · ${email.subject}` },
+          { header: t.reviewReasons, cell: (email) => email.reasons.join(', ') || '—' },
+          {
+            header: t.release,
+            hideHeader: true,
+            cell: (email) =>
+              email.release ? (
+                <span className="muted">{email.release.merchant_id} · {email.release.payment_id}</span>
+              ) : (
+                <ActionButton label={t.release} run={() => api(`/api/admin/ingest/quarantine/${email.id}/release`, { method: 'POST' }).then(loaded.reload)} />
+              ),
+          },
+        ]}
+      />
+    </section>
+  );
+}

@@ -1,0 +1,22 @@
+import type { WebhookDeliveryAttemptView } from '@pp/contracts';
+import { formatDate, useI18n } from './i18n';
+import { StatusBadge } from './ui';
+
+/** Webhook delivery attempts: status, HTTP code, latency, error and next retry, each line as text. */
+export function DeliveryList({ deliveries, label, showEvent }: { deliveries: Array<WebhookDeliveryAttemptView & { event_type?: string; event_id?: string }>; label: string; showEvent?: boolean }) {
+  const { t, language } = useI18n();
+  if (deliveries.length === 0) return <p className="muted">{t.noDeliveries}</p>;
+  return (
+    <ul className="deliveries" aria-label={label}>
+      {deliveries.map((delivery) => (
+        <li key={`${delivery.webhook_id}-${delivery.event_id ?? ''}-${delivery.attempt}`} data-delivery-status={delivery.delivery_status}>
+          <StatusBadge status={delivery.delivery_status} /> {showEvent ? `${delivery.event_type} (${delivery.event_id}) · ` : `${delivery.url} · `}
+          HTTP {delivery.http_status ?? '—'} · {delivery.latency_ms ?? '—'} ms
+          {delivery.error_message ? ` · ${delivery.error_message}` : ''}
+          {delivery.next_retry_at ? ` · ${t.nextRetry} ${formatDate(delivery.next_retry_at, language)}` : ''}
+          <span className="muted"> · {formatDate(delivery.created_at, language)}</span>
+        </li>
+      ))}
+    </ul>
+  );
+}

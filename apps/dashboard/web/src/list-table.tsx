@@ -1,0 +1,102 @@
+import type { HTMLAttributes, ReactNode } from 'react';
+import { useI18n } from './i18n';
+import { type Location, navigate, withParams } from './router';
+import { type Loaded, States } from './ui';
+
+/** One column: its header (hidden text for action columns) and what each row shows in it. */
+export interface Column<Row> {
+  header: string;
+  hideHeader?: boolean;
+  className?: string;
+  cell: (row: Row) => ReactNode;
+}
+
+/** Cursor paging in the URL: back to the first page, or on after the last row shown. */
+export function Pager({ location, lastId, hasMore, label }: { location: Location; lastId?: string; hasMore: boolean; label?: string }) {
+  const { t } = useI18n();
+  const after = location.params.get('starting_after');
+  if (!after && !hasMore) return null;
+  return (
+    <nav className="pager" aria-label={label ?? t.pages}>
+      {after ? <button type="button" onClick={() => navigate(withParams(location, { starting_after: undefined }))}>{t.first}</button> : null}
+      {hasMore && lastId ? <button type="button" onClick={() => navigate(withParams(location, { starting_after: lastId }))}>{t.next}</button> : null}
+    </nav>
+  );
+}
+
+/**
+ * A list as a table, with its loading, error and empty states, and a pager
+ * when `paging` names the location the cursor lives in. Every cell is
+ * rendered by React as text or elements, never as HTML.
+ */
+export function ListTable<Data, Row extends { id: string }>({
+  loaded,
+  rows,
+  columns,
+  label,
+  rowProps,
+  paging,
+}: {
+  loaded: Loaded<Data>;
+  rows: (data: Data) => Row[];
+  columns: Column<Row>[];
+  label: string;
+  rowProps?: (row: Row) => HTMLAttributes<HTMLTableRowElement> & Record<`data-${string}`, string>;
+  paging?: { location: Location; hasMore: (data: Data) => boolean };
+}) {
+  return (
+    <States loaded={loaded} isEmpty={(data) => rows(data).length === 0}>
+      {(data) => {
+        const shown = rows(data);
+        return (
+          <>
+            <table aria-label={label}>
+              <thead>
+                <tr>
+                  {columns.map((column) => (
+                    <th scope="col" key={column.header}>
+                      {column.hideHeader ? <span className="visually-hidden">{column.header}</span> : column.header}
+                    </th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody>
+                {shown.map((row) => (
+                  <tr key={row.id} {...rowProps?.(row)}>
+                    {columns.map((column) => (
+                      <td key={column.header} className={column.className}>{column.cell(row)}</td>
+                    ))}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            {paging ? <Pager location={paging.location} lastId={shown[shown.length - 1]?.id} hasMore={paging.hasMore(data)} /> : null}
+          </>
+        );
+      }}
+    </States>
+  );
+}
+
+/** Whether a page of the /api lists has more after it. */
+export const pageHasMore = (page: { has_more: boolean }): boolean => page.has_more;
+
+/** A page of the app in the current mode (live carries over in the URL). */
+export const inMode = (path: string, mode: string): string => (mode === 'live' ? `${path}?mode=live` : path);
+
+/** A link inside the app: a real href (new tab, copy link), navigated on the client. */
+export function AppLink({ to, children, className }: { to: string; children: ReactNode; className?: string }) {
+  return (
+    <a
+      href={to}
+      className={className}
+      onClick={(event) => {
+        if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
+        event.preventDefault();
+        navigate(to);
+      }}
+    >
+      {children}
+    </a>
+  );
+}

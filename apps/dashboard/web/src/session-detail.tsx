@@ -1,0 +1,67 @@
+import { useState } from 'react';
+import type { PaymentView } from '@pp/contracts';
+import { api, query } from './api';
+import { formatCad, formatDate, useI18n } from './i18n';
+import { ListTable } from './list-table';
+import { paymentColumns } from './payments';
+import { OUTCOMES, type Outcome, type SessionRow, simulate } from './sessions';
+import { ActionButton, States, StatusBadge, useLoad } from './ui';
+
+interface SessionDetail {
+  session: SessionRow;
+  payments: PaymentView[];
+}
+
+/** One checkout session: every field, the payments made on it, and the simulator while a test session is pending. */
+export function SessionDetailPage({ id, mode }: { id: string; mode: string }) {
+  const { t, language } = useI18n();
+  const path = `/api/checkout-sessions/${encodeURIComponent(id)}${query({ mode })}`;
+  const loaded = useLoad(() => api<SessionDetail>(path), path);
+  const [outcome, setOutcome] = useState<Outcome>('confirmed');
+  return (
+    <section aria-labelledby="session-title">
+      <h1 id="session-title">{t.sessionDetail} {id}</h1>
+      <States loaded={loaded}>
+        {({ session }) => (
+          <>
+            <dl className="fields">
+              <dt>{t.status}</dt>
+              <dd><StatusBadge status={session.status} /></dd>
+              <dt>{t.amount}</dt>
+              <dd>{formatCad(session.amount, language)}</dd>
+              <dt>{t.reference}</dt>
+              <dd className="reference">{session.reference}</dd>
+              <dt>{t.memo}</dt>
+              <dd className="memo">{session.memo}</dd>
+              <dt>{t.created}</dt>
+              <dd>{formatDate(session.created_at, language)}</dd>
+              <dt>{t.expires}</dt>
+              <dd className="expires-at" data-expires-at={session.expires_at}>{formatDate(session.expires_at, language)}</dd>
+              <dt>{t.successUrl}</dt>
+              <dd className="url">{session.success_url}</dd>
+              <dt>{t.cancelUrl}</dt>
+              <dd className="url">{session.cancel_url}</dd>
+              <dt>{t.metadata}</dt>
+              <dd><pre className="metadata">{JSON.stringify(session.metadata ?? {}, null, 2)}</pre></dd>
+            </dl>
+            {!session.livemode && session.status === 'PENDING' ? (
+              <div className="actions">
+                <label>
+                  {t.outcome}
+                  <select value={outcome} onChange={(event) => setOutcome(event.target.value as Outcome)}>
+                    {OUTCOMES.map((value) => (
+                      <option key={value} value={value}>{value}</option>
+                    ))}
+                  </select>
+                </label>
+                <ActionButton label={`${t.simulate} ${outcome}`} run={() => simulate(session.id, outcome)} />
+              </div>
+            ) : null}
+          </>
+        )}
+      </States>
+      <h2>{t.linkedPayments}</h2>
+      <ListTable loaded={loaded} rows={(detail) => detail.payments} label={t.linkedPayments} columns={paymentColumns(t, language, mode)} />
+    </section>
+  );
+}

@@ -1,0 +1,70 @@
+import { Controller, Inject } from '@nestjs/common';
+import { Payload } from '@nestjs/microservices';
+import { type CheckoutPreviewView, clientSecretFor, DomainError, ErrorCode, MEMO_TAKEN_RULE, OpenCheckoutPreviewCommand } from '@pp/contracts';
+import { generateMemo, newSessionId, randomToken } from '@pp/kernel';
+import { CommandRunner, CONFIG, Handles } from '@pp/platform';
+import { type CheckoutSession, checkoutSessionAggregate, fold } from '../checkout-session/checkout-session.decider';
+import { checkoutUrl, sessionView } from '../checkout-session/checkout-session.view';
+import { SessionExpiryScheduler } from '../expiry/session-expiry.scheduler';
+import type { SessionsConfig } from '../sessions.config';
+import { checkoutPreviewAggregate, decidePreview } from './checkout-preview.decider';
+
+/** What the preview charges: a round test amount (CAD 25.00). */
+export const PREVIEW_AMOUNT = 2500;
+const MEMO_ATTEMPTS = 5;
+
+/** The dashboard's preview checkout (test mode only): the merchant's stable test session, reopened or renewed. */
+@Controller()
+export class OpenCheckoutPreviewHandler {
+  constructor(
+    private readonly runner: CommandRunner,
+    private readonly expiry: SessionExpiryScheduler,
+    @Inject(CONFIG) private readonly config: SessionsConfig,
+  ) {}
+
+  @Handles('sessions.preview.v1')
+  async open(@Payload() command: OpenCheckoutPreviewCommand): Promise<CheckoutPreviewView> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const { session, created } = await this.decideAndAppend(command);
+        // The new deadline's wake-up; the sweeper reads the same deadline from the read model if this is lost.
+        await this.expiry.schedule(session);
+        return { outcome: created ? 'created' : 'extended', checkout_url: checkoutUrl(this.config.CHECKOUT_URL_BASE, session.id), session: sessionView(session) };
+      } catch (error) {
+        const memoTaken = error instanceof DomainError && error.code === ErrorCode.Conflict && error.details?.rule === MEMO_TAKEN_RULE;
+        if (!memoTaken || attempt >= MEMO_ATTEMPTS) throw error;
+      }
+    }
+  }
+
+  private decideAndAppend(command: OpenCheckoutPreviewCommand): Promise<{ session: CheckoutSession; created: boolean }> {
+    const scope = { merchant_id: command.merchant_id, livemode: false };
+    return this.runner.run(async ({ load, now }) => {
+      const preview = await load(checkoutPreviewAggregate, command.merchant_id);
+      const current = preview.state ? await load(checkoutSessionAggregate, preview.state.session_id) : null;
+      const sessionId = newSessionId();
+      const decision = decidePreview(preview.state, current?.state ?? null, {
+        now: now(),
+        ttlSeconds: this.config.SESSION_TTL_SECONDS,
+        candidate: {
+          session_id: sessionId,
+          ...scope,
+          amount: PREVIEW_AMOUNT,
+          reference: `preview-${sessionId}`,
+          memo: generateMemo(),
+          client_secret: clientSecretFor(sessionId, randomToken(24)),
+          success_url: command.return_url,
+          cancel_url: command.return_url,
+          metadata: null,
+        },
+      });
+      const created = decision.preview.length > 0;
+      const before = created ? null : (current?.state ?? null);
+      const answer = () => ({ session: fold(decision.session, before) as CheckoutSession, created });
+      if (decision.session.length === 0) return { append: false, answer: answer() };
+      const sessionStream = created ? this.runner.aggregates.start(checkoutSessionAggregate, decision.sessionId) : current!;
+      const streams = [sessionStream.append(decision.session), ...(created ? [preview.append(decision.preview)] : [])];
+      return { append: streams, scope, answer };
+    });
+  }
+}
