@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ListPage, MerchantEventDetailView, MerchantEventView, PaymentView, QuarantinedEmailView, WebhookEndpointDeliveryView, WebhookEndpointView } from '@pp/contracts';
+import type { AuditEntryView, ListPage, MerchantEventDetailView, MerchantEventView, PaymentView, QuarantinedEmailView, WebhookEndpointDeliveryView, WebhookEndpointView } from '@pp/contracts';
 import { buildNotice, signEmail, TestStack, testDkimKey, waitFor, WebhookReceiver, writeDnsOverrides } from '@pp/testing';
 import { DashboardBrowser, GatewayApi, type ProvisionedMerchant } from './testing/dashboard-client';
 
@@ -153,6 +153,14 @@ describe('dashboard /api: home, sessions, endpoints, preview and quarantine', ()
     const timeline = (await owner.get<{ events: MerchantEventDetailView[] }>(`/api/payments/${payment.id}`)).body.events;
     const confirmed = timeline.find((event) => event.type === 'payment.confirmed')!;
     expect(confirmed.deliveries.map((delivery) => delivery.webhook_id).sort()).toEqual([control.body.id, endpoint.body.id].sort());
+
+    // Both changes are in the audit trail, with who made them.
+    const audit = (await owner.get<ListPage<AuditEntryView>>('/api/audit?limit=100')).body.data.filter((entry) => entry.target_id === endpoint.body.id);
+    expect(audit.map((entry) => [entry.action, entry.actor_role, entry.outcome])).toEqual([
+      ['webhook_endpoint.enabled', 'owner', 'success'],
+      ['webhook_endpoint.disabled', 'owner', 'success'],
+      ['webhook_endpoint.created', 'owner', 'success'],
+    ]);
   });
 
   it('preview checkout: one stable test session whose deadline moves ahead on each opening, a new one once it completed; never for a viewer', async () => {

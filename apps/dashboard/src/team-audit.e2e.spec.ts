@@ -39,7 +39,7 @@ describe('team and audit pages in Chromium', () => {
 
   beforeAll(async () => {
     [stack, browser] = await Promise.all([
-      TestStack.start({ services: ['gateway', 'sessions', 'ledger', 'refunds', 'dashboard'], label: 'dashboard-team-e2e', env: { DASHBOARD_SECURE_COOKIE: 'false' } }),
+      TestStack.start({ services: ['gateway', 'sessions', 'ledger', 'refunds', 'webhooks', 'dashboard'], label: 'dashboard-team-e2e', env: { DASHBOARD_SECURE_COOKIE: 'false' } }),
       launchBrowser({ viewport: { width: 1280, height: 860 }, locale: 'en-CA' }),
     ]);
     ownerUrl = stack.url('dashboard');
@@ -75,6 +75,8 @@ describe('team and audit pages in Chromium', () => {
     await owner.locator('dialog').getByRole('button', { name: 'Done', exact: true }).click();
     const viewerRow = owner.locator('tr[data-user-id]', { hasText: viewerEmail });
     await viewerRow.waitFor();
+    // Once closed, the password is gone from the page for good.
+    await owner.locator('[data-secret]').waitFor({ state: 'detached' });
     expect(await owner.locator('[data-secret]').count()).toBe(0);
     await expectAccessible(owner, 'team');
 

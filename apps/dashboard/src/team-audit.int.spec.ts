@@ -130,6 +130,19 @@ describe('dashboard team and audit', () => {
   });
 
   describe('audit trail', () => {
+    it('given a user who changes their password, then the trail names them and holds no password', async () => {
+      const developer = await addUser('developer');
+      const browser = await signedIn(developer.email, developer.password);
+      const newPassword = `changed-${randomUUID()}`;
+      expect((await browser.post('/api/auth/password', { current_password: developer.password, new_password: newPassword })).status).toBe(204);
+      const entries = await auditOf(owner, '&action=auth.password_changed');
+      expect(entries.filter((entry) => entry.actor_id === developer.id)).toEqual([
+        expect.objectContaining({ action: 'auth.password_changed', actor_email: developer.email, actor_role: 'developer', target_id: developer.id, outcome: 'success' }),
+      ]);
+      expect(JSON.stringify(entries)).not.toContain(newPassword);
+      expect(JSON.stringify(entries)).not.toContain(developer.password);
+    });
+
     it('given actions by the owner and an administrator, then the merchant’s audit list shows each with who did it, newest first, filtered and paged; other merchants see none', async () => {
       const administrator = await addUser('administrator');
       const admin = await signedIn(administrator.email, administrator.password);

@@ -98,6 +98,7 @@ export class DevelopersController {
   @Post('developers/webhook-endpoints/:id/disable')
   @HttpCode(200)
   @Permit('developers.manage')
+  @Audited('webhook_endpoint.disabled', targetParam)
   disableEndpoint(@Param('id') id: string, @Scope() scope: MerchantScope): Promise<WebhookEndpointView> {
     return this.setStatus(id, scope, 'disabled');
   }
@@ -106,6 +107,7 @@ export class DevelopersController {
   @Post('developers/webhook-endpoints/:id/enable')
   @HttpCode(200)
   @Permit('developers.manage')
+  @Audited('webhook_endpoint.enabled', targetParam)
   enableEndpoint(@Param('id') id: string, @Scope() scope: MerchantScope): Promise<WebhookEndpointView> {
     return this.setStatus(id, scope, 'enabled');
   }
@@ -147,14 +149,14 @@ export class DevelopersController {
     return { ...event, deliveries };
   }
 
-  private setStatus(id: string, scope: MerchantScope, status: WebhookEndpointStatus): Promise<WebhookEndpointView> {
-    return this.bus.request('webhooks.endpoints.set-status.v1', { ...scope, endpoint_id: matching(ENDPOINT_ID, id, 'Webhook endpoint'), status });
-  }
-
   @Post('events/:id/resend')
   @HttpCode(200)
   @Permit('developers.manage')
   resend(@Param('id') id: string, @Scope() scope: MerchantScope): Promise<ResendEventReply> {
     return this.bus.request('webhooks.events.resend.v1', { ...scope, event_id: matching(EVENT_ID_PATTERN, id, 'Event') });
+  }
+
+  private setStatus(id: string, scope: MerchantScope, status: WebhookEndpointStatus): Promise<WebhookEndpointView> {
+    return this.bus.request('webhooks.endpoints.set-status.v1', { ...scope, endpoint_id: matching(ENDPOINT_ID, id, 'Webhook endpoint'), status });
   }
 }
