@@ -206,5 +206,35 @@ describe('dashboard pages in Chromium', () => {
     await admin.selectOption('#status-filter', 'released');
     await admin.locator(`tr[data-email-id="${id}"]`).waitFor();
     expect(await admin.evaluate('window.__xss')).toBeUndefined();
+
+    // A notice for the wrong amount to the now registered address waits in the review queue with its evidence.
+    const reviewed = await gateway.createSession(merchant, {}, merchant.keys.live_secret);
+    const wrongAmount = await signEmail(
+      buildNotice({ to: address, sender: 'Jo <img src=x onerror="window.__xss=4">', message: reviewed.memo, amount: '$31.00', messageId: `<r${randomUUID()}@payments.interac.ca>`, reference: `C1R${randomUUID().slice(0, 8)}` }),
+    );
+    const posted = await fetch(`${stack.url('gateway')}/v1/internal/ingest-email`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${stack.env.INGEST_TOKEN}`, 'content-type': 'message/rfc822' },
+      body: wrongAmount,
+    });
+    const { id: reviewedEmail } = (await posted.json()) as { id: string };
+    await nav(admin, 'Review queue');
+    const reviewRow = admin.locator('tr[data-payment-id]', { hasText: reviewedEmail });
+    await waitFor('the payment under review on the page', async () => {
+      if ((await reviewRow.count()) > 0) return true;
+      await admin.reload();
+      await admin.waitForSelector('#review-title');
+      return false;
+    });
+    await reviewRow.getByRole('button', { name: 'Show the e-mail evidence' }).click();
+    const evidence = reviewRow.locator('dl.evidence');
+    await evidence.waitFor();
+    const shown = (await evidence.textContent()) ?? '';
+    expect(shown).toContain('Signed by (DKIM): payments.interac.ca');
+    expect(shown).toContain(address);
+    expect(shown).toContain(reviewed.memo);
+    expect(await evidence.locator('img').count()).toBe(0);
+    await expectAccessible(admin, 'admin-review-evidence');
+    expect(await admin.evaluate('window.__xss')).toBeUndefined();
   });
 });

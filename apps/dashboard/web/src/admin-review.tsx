@@ -1,5 +1,6 @@
 import type { AdminPaymentView, ListPage } from '@pp/contracts';
 import { api, query } from './api';
+import { EmailEvidence } from './email-evidence';
 import { formatCad, formatDate, useI18n } from './i18n';
 import { ListTable, pageHasMore } from './list-table';
 import type { Location } from './router';
@@ -30,7 +31,18 @@ export function AdminReviewPage({ location }: { location: Location }) {
             cell: (payment) => `${payment.sender_name} ${payment.sender_email ? `<${payment.sender_email}>` : ''}${payment.comment ? ` — ${payment.comment}` : ''}`,
           },
           { header: t.reviewReasons, cell: (payment) => payment.review_reasons.join(', ') },
-          { header: 'E-mail', cell: (payment) => `${payment.email_id ?? '—'} ${payment.reference_number ?? ''}` },
+          {
+            header: t.evidence,
+            cell: (payment) =>
+              payment.email_id ? (
+                <>
+                  {payment.email_id} {payment.reference_number ?? ''}
+                  <EmailEvidence id={payment.email_id} />
+                </>
+              ) : (
+                '—'
+              ),
+          },
           { header: t.created, cell: (payment) => formatDate(payment.created_at, language) },
         ]}
       />

@@ -83,6 +83,7 @@ function ApiKeys({ mode, mayManage }: { mode: string; mayManage: boolean }) {
                 <th scope="col">{t.scopes}</th>
                 <th scope="col">{t.created}</th>
                 <th scope="col">{t.expires}</th>
+                <th scope="col">{t.lastUsed}</th>
                 <th scope="col">{t.status}</th>
                 <th scope="col"><span className="visually-hidden">{t.revoke}</span></th>
               </tr>
@@ -95,6 +96,7 @@ function ApiKeys({ mode, mayManage }: { mode: string; mayManage: boolean }) {
                   <td>{key.scopes.join(', ') || '—'}</td>
                   <td>{formatDate(key.created_at, language)}</td>
                   <td>{key.expires_at ? formatDate(key.expires_at, language) : '—'}</td>
+                  <td>{key.last_used_at ? formatDate(key.last_used_at, language) : t.never}</td>
                   <td>{key.revoked_at ? <StatusBadge status="REVOKED" /> : <StatusBadge status="ACTIVE" />}</td>
                   <td>{mayManage && !key.revoked_at ? <ActionButton label={t.revoke} run={() => revoke(key)} /> : null}</td>
                 </tr>
