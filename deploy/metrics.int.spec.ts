@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { SERVICE_NAMES, type ServiceName } from '@pp/contracts';
 import { METRIC_CATALOG } from '@pp/platform';
+import { k8sDir, yamlDocuments } from './testing/manifests';
 import { buildNotice, sampleSum, type Scrape, scrape, TestStack, waitFor, WebhookReceiver } from '@pp/testing';
 
 /*
@@ -134,5 +137,16 @@ describe('metrics of every service over one payment', () => {
     expect([...values].filter((value) => ENTITY.test(value) || seen.some((id) => value.includes(id)))).toEqual([]);
     // The rule itself catches such values.
     expect(seen.filter((id) => ENTITY.test(id) || id === stack.namespace)).toHaveLength(seen.length);
+  });
+
+  it('answers every HTTP probe path the Kubernetes manifests give the web apps with 200', async () => {
+    for (const service of ['gateway', 'checkout', 'dashboard'] as const) {
+      const deployment = yamlDocuments(readFileSync(join(k8sDir, 'base', `${service}.yaml`), 'utf8')).find((doc) => doc.kind === 'Deployment')!;
+      const container = deployment.spec.template.spec.containers[0];
+      const paths = [...new Set(['livenessProbe', 'readinessProbe', 'startupProbe'].map((probe) => container[probe]?.httpGet?.path as string | undefined))];
+      expect({ service, paths }).toEqual({ service, paths: ['/healthz'] });
+      const response = await fetch(`${stack.url(service)}/healthz`);
+      expect({ service, status: response.status, body: await response.json() }).toEqual({ service, status: 200, body: { status: 'ok' } });
+    }
   });
 });

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { LivenessController } from '@pp/platform';
 import { AssetsController } from './assets/assets.controller';
 import { ClientSessionResolver } from './embed/client-session.resolver';
 import { EmbedController } from './embed/embed.controller';
@@ -6,7 +7,7 @@ import { HostedPageController } from './hosted/hosted-page.controller';
 import { PayerSessionReader } from './hosted/payer-session.reader';
 
 @Module({
-  controllers: [HostedPageController, EmbedController, AssetsController],
+  controllers: [LivenessController, HostedPageController, EmbedController, AssetsController],
   providers: [PayerSessionReader, ClientSessionResolver],
 })
 export class CheckoutModule {}

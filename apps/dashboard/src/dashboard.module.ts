@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
-import { RedisModule } from '@pp/platform';
+import { LivenessController, RedisModule } from '@pp/platform';
 import { AdminEmailsController } from './admin/admin-emails.controller';
 import { AdminMerchantsController } from './admin/admin-merchants.controller';
 import { AdminPaymentsController } from './admin/admin-payments.controller';
@@ -23,6 +23,7 @@ import { HomeController } from './merchant/home.controller';
 @Module({
   imports: [RedisModule.forService()],
   controllers: [
+    LivenessController,
     AuthController,
     MerchantController,
     DevelopersController,

@@ -1,2 +1,3 @@
 export * from './health.controller';
 export * from './health.service';
+export * from './liveness.controller';
