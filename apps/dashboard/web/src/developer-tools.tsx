@@ -3,7 +3,8 @@ import type { ListPage, WebhookEndpointDeliveryView } from '@pp/contracts';
 import { api, query } from './api';
 import { DeliveryList } from './deliveries';
 import { formatDate, useI18n } from './i18n';
-import { OUTCOMES, type Outcome, type SessionRow, simulate } from './sessions';
+import type { SessionRow } from './sessions';
+import { type Outcome, OutcomeSelect, simulate } from './simulate';
 import { ActionButton, States, useLoad } from './ui';
 
 /** The preview session's reference starts so (set by the sessions service's preview handler). */
@@ -60,14 +61,7 @@ export function SimulatePanel() {
                 ))}
               </select>
             </label>
-            <label>
-              {t.outcome}
-              <select id="simulate-outcome" value={outcome} onChange={(event) => setOutcome(event.target.value as Outcome)}>
-                {OUTCOMES.map((value) => (
-                  <option key={value} value={value}>{value}</option>
-                ))}
-              </select>
-            </label>
+            <OutcomeSelect id="simulate-outcome" value={outcome} onChange={setOutcome} />
             <ActionButton label={t.simulate} disabled={!sessionId} run={() => simulate(sessionId, outcome)} />
           </div>
         )}

@@ -4,7 +4,8 @@ import { api, query } from './api';
 import { formatCad, formatDate, useI18n } from './i18n';
 import { ListTable } from './list-table';
 import { paymentColumns } from './payments';
-import { OUTCOMES, type Outcome, type SessionRow, simulate } from './sessions';
+import type { SessionRow } from './sessions';
+import { type Outcome, OutcomeSelect, simulate } from './simulate';
 import { ActionButton, States, StatusBadge, useLoad } from './ui';
 
 interface SessionDetail {
@@ -46,14 +47,7 @@ export function SessionDetailPage({ id, mode }: { id: string; mode: string }) {
             </dl>
             {!session.livemode && session.status === 'PENDING' ? (
               <div className="actions">
-                <label>
-                  {t.outcome}
-                  <select value={outcome} onChange={(event) => setOutcome(event.target.value as Outcome)}>
-                    {OUTCOMES.map((value) => (
-                      <option key={value} value={value}>{value}</option>
-                    ))}
-                  </select>
-                </label>
+                <OutcomeSelect value={outcome} onChange={setOutcome} />
                 <ActionButton label={`${t.simulate} ${outcome}`} run={() => simulate(session.id, outcome)} />
               </div>
             ) : null}

@@ -3,7 +3,8 @@ import type { ListPage } from '@pp/contracts';
 import { api, query } from './api';
 import { formatCad, formatDate, useI18n } from './i18n';
 import { AppLink, inMode, ListTable, pageHasMore } from './list-table';
-import { type Location, navigate } from './router';
+import type { Location } from './router';
+import { type Outcome, OutcomeSelect, simulate } from './simulate';
 import { ActionButton, StatusBadge, useLoad } from './ui';
 
 export interface SessionRow {
@@ -20,15 +21,6 @@ export interface SessionRow {
   metadata: Record<string, unknown> | null;
 }
 
-export const OUTCOMES = ['confirmed', 'failed', 'requires_manual_review'] as const;
-export type Outcome = (typeof OUTCOMES)[number];
-
-/** Pays a pending test session with the sandbox simulator, then shows the payment. */
-export async function simulate(sessionId: string, outcome: Outcome): Promise<void> {
-  const result = await api<{ transaction: { id: string } }>('/api/sandbox/simulate', { method: 'POST', body: { session_id: sessionId, outcome } });
-  navigate(`/payments/${result.transaction.id}`);
-}
-
 /** Checkout sessions of the current mode; pending test sessions can be paid with the sandbox simulator. */
 export function SessionsPage({ location, mode }: { location: Location; mode: string }) {
   const { t, language } = useI18n();
@@ -40,14 +32,7 @@ export function SessionsPage({ location, mode }: { location: Location; mode: str
     <section aria-labelledby="sessions-title">
       <h1 id="sessions-title">{t.checkoutSessions}</h1>
       {mode !== 'live' ? (
-        <label className="filters">
-          {t.outcome}
-          <select value={outcome} onChange={(event) => setOutcome(event.target.value as Outcome)}>
-            {OUTCOMES.map((value) => (
-              <option key={value} value={value}>{value}</option>
-            ))}
-          </select>
-        </label>
+        <OutcomeSelect className="filters" value={outcome} onChange={setOutcome} />
       ) : null}
       <ListTable
         loaded={loaded}
