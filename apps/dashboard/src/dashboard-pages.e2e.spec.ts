@@ -171,6 +171,44 @@ describe('dashboard pages in Chromium', () => {
     await expectAccessible(owner, 'payment-timeline');
   });
 
+  it('works from the keyboard alone: sign in, reach Developers, add an endpoint for one chosen event type', async () => {
+    const page = await browser.context.newPage();
+    await browser.context.clearCookies();
+    await page.goto(dashboardUrl);
+    /** Presses Tab until the focused element matches `selector` (every control must be reachable so). */
+    const tabTo = async (selector: string) => {
+      for (let presses = 0; presses < 60; presses++) {
+        if (await page.locator(`${selector}:focus`).count()) return;
+        await page.keyboard.press('Tab');
+      }
+      throw new Error(`Tab never reached ${selector}`);
+    };
+    await tabTo('input[name=email]');
+    await page.keyboard.type(merchant.dashboard_user.email);
+    await tabTo('input[name=password]');
+    await page.keyboard.type(merchant.dashboard_user.password);
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('header nav');
+    await tabTo('header nav a[href="/developers"]');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('#webhooks-title');
+
+    const url = receiver.url(`/keyboard-${randomUUID().slice(0, 8)}`);
+    await tabTo('form input[type=url]');
+    await page.keyboard.type(url);
+    await tabTo('input[name=enabled_events][value="payment.refunded"]');
+    await page.keyboard.press('Space');
+    await tabTo('form button[type=submit]');
+    await page.keyboard.press('Enter');
+    await page.locator('dialog [data-secret]').waitFor();
+    await expectAccessible(page, 'developers-endpoint-by-keyboard');
+    await page.keyboard.press('Escape');
+
+    const listed = await gateway.call<Array<{ url: string; enabled_events: string[] }>>('/v1/webhook_endpoints', merchant.keys.test_secret);
+    expect(listed.body.filter((endpoint) => endpoint.url === url).map((endpoint) => endpoint.enabled_events)).toEqual([['payment.refunded']]);
+    await page.close();
+  });
+
   it('lets a platform admin see a quarantined e-mail and release it once its address is registered', async () => {
     const created = await gateway.call<{ email: string; password: string }>('/v1/admin/platform_admins', stack.env.ADMIN_TOKEN!, { email: `ops-${randomUUID().slice(0, 8)}@example.com` });
     const address = `till.${randomUUID().slice(0, 8)}@unknown.example`;

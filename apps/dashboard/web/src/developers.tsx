@@ -139,15 +139,18 @@ function WebhookEndpoints({ mode, mayManage }: { mode: string; mayManage: boolea
   const path = `/api/developers/webhook-endpoints${query({ mode })}`;
   const loaded = useLoad(() => api<{ endpoints: WebhookEndpointView[] }>(path), path);
   const [url, setUrl] = useState('');
+  // None checked: every event type, present and future.
+  const [events, setEvents] = useState<string[]>([]);
   const [secret, setSecret] = useState<string>();
   const [error, setError] = useState<string>();
   const create = async (event: FormEvent) => {
     event.preventDefault();
     setError(undefined);
     try {
-      const created = await api<WebhookEndpointWithSecretView>(path, { method: 'POST', body: { url } });
+      const created = await api<WebhookEndpointWithSecretView>(path, { method: 'POST', body: events.length > 0 ? { url, enabled_events: events } : { url } });
       setSecret(created.secret);
       setUrl('');
+      setEvents([]);
       loaded.reload();
     } catch (failure) {
       setError(failure instanceof Error ? failure.message : String(failure));
@@ -206,6 +209,21 @@ function WebhookEndpoints({ mode, mayManage }: { mode: string; mayManage: boolea
             {t.endpointUrl}
             <input type="url" required value={url} onChange={(event) => setUrl(event.target.value)} />
           </label>
+          <fieldset className="event-choice">
+            <legend>{t.eventsToSend}</legend>
+            {EVENT_TYPES.map((type) => (
+              <label key={type}>
+                <input
+                  type="checkbox"
+                  name="enabled_events"
+                  value={type}
+                  checked={events.includes(type)}
+                  onChange={(event) => setEvents(event.target.checked ? [...events, type] : events.filter((chosen) => chosen !== type))}
+                />
+                {type}
+              </label>
+            ))}
+          </fieldset>
           <button type="submit">{t.addEndpoint}</button>
           {error ? <span role="alert" className="error">{error}</span> : null}
         </form>
