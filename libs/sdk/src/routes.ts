@@ -20,6 +20,8 @@ export const ROUTES = {
   listWebhookEndpoints: { method: 'GET', path: '/v1/webhook_endpoints' },
   deleteWebhookEndpoint: { method: 'DELETE', path: '/v1/webhook_endpoints/{id}' },
   rotateWebhookEndpointSecret: { method: 'POST', path: '/v1/webhook_endpoints/{id}/rotate_secret' },
+  disableWebhookEndpoint: { method: 'POST', path: '/v1/webhook_endpoints/{id}/disable' },
+  enableWebhookEndpoint: { method: 'POST', path: '/v1/webhook_endpoints/{id}/enable' },
   simulatePayment: { method: 'POST', path: '/v1/sandbox/simulate-payment' },
   expireSession: { method: 'POST', path: '/v1/sandbox/expire-session' },
 } as const satisfies Record<string, { method: 'GET' | 'POST' | 'DELETE'; path: string }>;

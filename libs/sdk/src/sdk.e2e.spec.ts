@@ -241,6 +241,8 @@ describe('SDK against the real stack', () => {
     expect(verify(third.rawBody, third.headers, endpoint.secret).id).toBe(events.id);
     expect(verify(third.rawBody, third.headers, rotated.secret).id).toBe(events.id);
 
+    await expect(client.webhookEndpoints.disable(endpoint.id)).resolves.toMatchObject({ id: endpoint.id, status: 'disabled' });
+    await expect(client.webhookEndpoints.enable(endpoint.id)).resolves.toMatchObject({ id: endpoint.id, status: 'enabled', disabled_reason: null });
     await expect(client.webhookEndpoints.delete(endpoint.id)).resolves.toEqual({ id: endpoint.id, deleted: true });
     await expect(client.webhookEndpoints.delete(endpoint.id)).rejects.toBeInstanceOf(NotFoundError);
   });

@@ -22,4 +22,14 @@ export class WebhookEndpoints extends Resource {
   rotateSecret(id: string, options: RequestOptions = {}): Promise<WebhookEndpointWithSecret> {
     return this.call('rotateWebhookEndpointSecret', options, { id });
   }
+
+  /** POST /v1/webhook_endpoints/:id/disable: no deliveries until it is enabled again. */
+  disable(id: string, options: RequestOptions = {}): Promise<WebhookEndpoint> {
+    return this.call('disableWebhookEndpoint', options, { id });
+  }
+
+  /** POST /v1/webhook_endpoints/:id/enable: new events are delivered again; what it missed while disabled is not resent (use `events.resend`). */
+  enable(id: string, options: RequestOptions = {}): Promise<WebhookEndpoint> {
+    return this.call('enableWebhookEndpoint', options, { id });
+  }
 }
