@@ -17,13 +17,21 @@ export const MAX_PAGE_LIMIT = 50;
 /** Largest `limit` of the platform admins' lists. */
 export const MAX_ADMIN_PAGE_LIMIT = 100;
 
+/**
+ * An optional `limit` from 1 to `max`, read from query-string text. The
+ * decorators are applied last to first, as TypeScript applies a stack of
+ * them, so the messages come in the same order as when they are written out.
+ */
+export function PageLimit(max: number): PropertyDecorator {
+  const stack = [IsOptional(), Transform(toPageLimit), IsInt(), Min(1), Max(max)];
+  return (target, property) => {
+    for (const decorator of [...stack].reverse()) decorator(target, property);
+  };
+}
+
 /** `limit` of the merchant-facing lists (PRODUCT-RULES §4.3, §4.4): 1 to 50, default 10 where the list is served. */
 export class PageLimitParams {
-  @IsOptional()
-  @Transform(toPageLimit)
-  @IsInt()
-  @Min(1)
-  @Max(MAX_PAGE_LIMIT)
+  @PageLimit(MAX_PAGE_LIMIT)
   limit?: number;
 }
 

@@ -1,6 +1,5 @@
-import { Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
-import { toPageLimit, MAX_ADMIN_PAGE_LIMIT } from '../list-page';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Length, Matches, MaxLength, Min, ValidateIf } from 'class-validator';
+import { MAX_ADMIN_PAGE_LIMIT, PageLimit } from '../list-page';
 
 /**
  * Everything recorded in the audit trail (docs/ARCHITECTURE.md "Audit trail").
@@ -128,10 +127,6 @@ export class ListAuditEntriesQuery {
   @Matches(AUDIT_ENTRY_ID_PATTERN, { message: 'starting_after must look like aud_…' })
   starting_after?: string;
 
-  @IsOptional()
-  @Transform(toPageLimit)
-  @IsInt()
-  @Min(1)
-  @Max(MAX_ADMIN_PAGE_LIMIT)
+  @PageLimit(MAX_ADMIN_PAGE_LIMIT)
   limit?: number;
 }

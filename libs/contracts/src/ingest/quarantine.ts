@@ -1,6 +1,5 @@
-import { Transform } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
-import { MAX_ADMIN_PAGE_LIMIT, toPageLimit } from '../list-page';
+import { IsIn, IsOptional, IsString, Matches } from 'class-validator';
+import { MAX_ADMIN_PAGE_LIMIT, PageLimit } from '../list-page';
 
 export const EMAIL_ID_PATTERN = /^em_[a-z0-9]{8,64}$/;
 
@@ -28,11 +27,7 @@ export class ListQuarantineParams {
   @IsIn(QUARANTINE_STATUSES)
   status?: QuarantineStatus;
 
-  @IsOptional()
-  @Transform(toPageLimit)
-  @IsInt()
-  @Min(1)
-  @Max(MAX_ADMIN_PAGE_LIMIT)
+  @PageLimit(MAX_ADMIN_PAGE_LIMIT)
   limit?: number;
 
   @IsOptional()

@@ -1,6 +1,6 @@
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
-import { type ListPage, MAX_ADMIN_PAGE_LIMIT, toPageLimit } from '../list-page';
+import { IsBoolean, IsIn, IsOptional, IsString, Matches } from 'class-validator';
+import { type ListPage, MAX_ADMIN_PAGE_LIMIT, PageLimit } from '../list-page';
 import { PAYMENT_STATUSES, type PaymentStatus, type PaymentView } from './payment.views';
 import { PAYMENT_ID_PATTERN } from './payments.subjects';
 
@@ -26,11 +26,7 @@ export class ListAllPaymentsQuery {
   @IsBoolean()
   livemode?: boolean;
 
-  @IsOptional()
-  @Transform(toPageLimit)
-  @IsInt()
-  @Min(1)
-  @Max(MAX_ADMIN_PAGE_LIMIT)
+  @PageLimit(MAX_ADMIN_PAGE_LIMIT)
   limit?: number;
 
   @IsOptional()
