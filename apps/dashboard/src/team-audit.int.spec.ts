@@ -229,4 +229,16 @@ describe('dashboard team and audit', () => {
       expect((await new DashboardBrowser(url).login(b.dashboard_user.email, b.dashboard_user.password)).status).toBe(200);
     });
   });
+
+  // This stack runs no webhooks service: the payment page must still answer, without the deliveries.
+  describe('payment page while the webhooks service is down', () => {
+    it('given no webhooks service, then the payment, its session and its events still show, with deliveries null', async () => {
+      const session = await gateway.createSession(a);
+      const simulated = await owner.post<{ transaction: PaymentView }>('/api/sandbox/simulate', { session_id: session.id, outcome: 'confirmed' });
+      const detail = await owner.get<{ payment: PaymentView; events: Array<{ type: string; deliveries: unknown }> }>(`/api/payments/${simulated.body.transaction.id}`);
+      expect(detail.status).toBe(200);
+      expect(detail.body.payment.id).toBe(simulated.body.transaction.id);
+      expect(detail.body.events.map((event) => [event.type, event.deliveries])).toEqual([['payment.confirmed', null]]);
+    });
+  });
 });

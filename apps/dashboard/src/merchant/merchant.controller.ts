@@ -6,7 +6,7 @@ import {
   ErrorCode,
   ListPaymentsParams,
   type ListPage,
-  type MerchantEventDetailView,
+  type MerchantEventView,
   type MerchantScope,
   PAYMENT_ID_PATTERN,
   REFUND_ID_PATTERN,
@@ -14,6 +14,7 @@ import {
   type PaymentView,
   CHECKOUT_SESSION_STATUSES,
   type DashboardPrincipal,
+  type WebhookDeliveryAttemptView,
 } from '@pp/contracts';
 import { randomToken } from '@pp/kernel';
 import { BusClient } from '@pp/platform';
@@ -31,8 +32,8 @@ export type DashboardSessionView = Omit<CheckoutSessionView, 'client_secret'>;
 export interface PaymentDetailView {
   payment: PaymentView;
   session: DashboardSessionView | null;
-  /** The payment's events, newest first, each with its webhook delivery attempts. */
-  events: MerchantEventDetailView[];
+  /** The payment's events, newest first, each with its webhook delivery attempts (null while the webhooks service does not answer). */
+  events: Array<MerchantEventView & { deliveries: WebhookDeliveryAttemptView[] | null }>;
   refunds: RefundView[];
 }
 
@@ -87,9 +88,7 @@ export class MerchantController {
       this.bus.request('ledger.merchant-events.list.v1', { ...scope, payment_id: payment.id, limit: 50 }),
       this.bus.request('ledger.refunds.list.v1', { ...scope, payment_id: payment.id, limit: 50 }),
     ]);
-    const withDeliveries = await Promise.all(
-      events.data.map(async (event) => ({ ...event, ...(await this.bus.request('webhooks.deliveries.list.v1', { ...scope, event_id: event.id })) })),
-    );
+    const withDeliveries = await Promise.all(events.data.map(async (event) => ({ ...event, deliveries: await this.deliveriesOf(scope, event.id) })));
     return { payment, session, events: withDeliveries, refunds: refunds.data };
   }
 
@@ -154,6 +153,17 @@ export class MerchantController {
       this.bus.request('ledger.payments.list.v1', { ...scope, session_id: id, limit: 10 }),
     ]);
     return { session: withoutSecret(session), payments: payments.data };
+  }
+
+  /** An event's delivery attempts, or null while the webhooks service does not answer: the payment page still shows the rest. */
+  private deliveriesOf(scope: MerchantScope, eventId: string): Promise<WebhookDeliveryAttemptView[] | null> {
+    return this.bus.request('webhooks.deliveries.list.v1', { ...scope, event_id: eventId }).then(
+      ({ deliveries }) => deliveries,
+      (error: unknown) => {
+        if (error instanceof DomainError && error.code === ErrorCode.ServiceUnavailable) return null;
+        throw error;
+      },
+    );
   }
 }
 

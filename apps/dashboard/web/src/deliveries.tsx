@@ -3,8 +3,9 @@ import { formatDate, useI18n } from './i18n';
 import { StatusBadge } from './ui';
 
 /** Webhook delivery attempts: status, HTTP code, latency, error and next retry, each line as text. */
-export function DeliveryList({ deliveries, label, showEvent }: { deliveries: Array<WebhookDeliveryAttemptView & { event_type?: string; event_id?: string }>; label: string; showEvent?: boolean }) {
+export function DeliveryList({ deliveries, label, showEvent }: { deliveries: Array<WebhookDeliveryAttemptView & { event_type?: string; event_id?: string }> | null; label: string; showEvent?: boolean }) {
   const { t, language } = useI18n();
+  if (deliveries === null) return <p className="muted">{t.deliveriesUnavailable}</p>;
   if (deliveries.length === 0) return <p className="muted">{t.noDeliveries}</p>;
   return (
     <ul className="deliveries" aria-label={label}>

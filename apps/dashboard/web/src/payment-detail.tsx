@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { DashboardPrincipal, MerchantEventDetailView, RefundView, PaymentView } from '@pp/contracts';
+import type { DashboardPrincipal, MerchantEventView, RefundView, PaymentView, WebhookDeliveryAttemptView } from '@pp/contracts';
 import { api, query } from './api';
 import { formatCad, formatDate, useI18n } from './i18n';
 import { DeliveryList } from './deliveries';
@@ -9,7 +9,8 @@ import { ActionButton, States, StatusBadge, useLoad } from './ui';
 interface PaymentDetail {
   payment: PaymentView;
   session: { id: string; reference: string; memo: string; status: string; expires_at: string; metadata: Record<string, unknown> | null } | null;
-  events: MerchantEventDetailView[];
+  /** Each event's delivery attempts; null while the webhooks service does not answer. */
+  events: Array<MerchantEventView & { deliveries: WebhookDeliveryAttemptView[] | null }>;
   refunds: RefundView[];
 }
 
