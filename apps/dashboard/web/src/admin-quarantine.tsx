@@ -1,8 +1,8 @@
 import type { ListPage, QuarantinedEmailView } from '@pp/contracts';
 import { api, query } from './api';
 import { formatCad, formatDate, useI18n } from './i18n';
-import { ListTable, pageHasMore } from './list-table';
-import { type Location, navigate, withParams } from './router';
+import { ListTable, pageHasMore, UrlFilter } from './list-table';
+import type { Location } from './router';
 import { ActionButton, StatusBadge, useLoad } from './ui';
 
 const STATUSES = ['quarantined', 'released'] as const;
@@ -17,14 +17,7 @@ export function AdminQuarantinePage({ location }: { location: Location }) {
   return (
     <section aria-labelledby="quarantine-title">
       <h1 id="quarantine-title">{t.quarantine}</h1>
-      <label className="filters">
-        {t.status}
-        <select id="status-filter" value={status} onChange={(event) => navigate(withParams(location, { status: event.target.value, starting_after: undefined }))}>
-          {STATUSES.map((value) => (
-            <option key={value} value={value}>{value === 'released' ? t.released : t.quarantined}</option>
-          ))}
-        </select>
-      </label>
+      <UrlFilter className="filters" location={location} param="status" id="status-filter" label={t.status} value={status} options={STATUSES} optionLabel={(value) => (value === 'released' ? t.released : t.quarantined)} />
       <ListTable
         loaded={loaded}
         rows={(page) => page.data}

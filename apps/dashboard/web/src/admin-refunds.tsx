@@ -2,7 +2,8 @@ import { useState } from 'react';
 import type { ListPage, RefundView } from '@pp/contracts';
 import { api, query } from './api';
 import { formatCad, formatDate, useI18n } from './i18n';
-import { type Location, navigate, withParams } from './router';
+import { UrlFilter } from './list-table';
+import type { Location } from './router';
 import { ActionButton, States, StatusBadge, useLoad } from './ui';
 
 const STAGES = ['REQUESTED', 'APPROVED', 'SENT', 'COMPLETED', 'REJECTED', 'FAILED', 'CANCELLED'] as const;
@@ -16,14 +17,7 @@ export function AdminRefundsPage({ location }: { location: Location }) {
   return (
     <section aria-labelledby="refunds-title">
       <h1 id="refunds-title">{t.refundQueue}</h1>
-      <label className="filters">
-        {t.status}
-        <select id="status-filter" value={status} onChange={(event) => navigate(withParams(location, { status: event.target.value }))}>
-          {STAGES.map((value) => (
-            <option key={value} value={value}>{value}</option>
-          ))}
-        </select>
-      </label>
+      <UrlFilter className="filters" location={location} param="status" id="status-filter" label={t.status} value={status} options={STAGES} />
       <States loaded={loaded} isEmpty={(page) => page.data.length === 0}>
         {(page) => (
           <ul className="cards">

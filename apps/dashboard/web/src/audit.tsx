@@ -2,6 +2,7 @@ import { type FormEvent, type ReactNode, useState } from 'react';
 import type { AuditAction, AuditEntryView, ListPage } from '@pp/contracts';
 import { api, query } from './api';
 import { formatDate, useI18n } from './i18n';
+import { UrlFilter } from './list-table';
 import { type Location, navigate, withParams } from './router';
 import { States, useLoad } from './ui';
 
@@ -52,15 +53,7 @@ function AuditList({ location, source, merchantId, children }: { location: Locat
     <section aria-labelledby="audit-title">
       <h1 id="audit-title">{t.audit}</h1>
       {children}
-      <label className="filters">
-        {t.action}
-        <select id="action-filter" value={action ?? ''} onChange={(event) => navigate(withParams(location, { action: event.target.value || undefined, starting_after: undefined }))}>
-          <option value="">{t.all}</option>
-          {ACTIONS.map((value) => (
-            <option key={value} value={value}>{value}</option>
-          ))}
-        </select>
-      </label>
+      <UrlFilter className="filters" location={location} param="action" id="action-filter" label={t.action} value={action ?? ''} options={ACTIONS} allLabel={t.all} />
       <States loaded={loaded} isEmpty={(page) => page.data.length === 0}>
         {(page) => (
           <>

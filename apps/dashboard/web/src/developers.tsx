@@ -2,10 +2,10 @@ import { type FormEvent, useEffect, useRef, useState } from 'react';
 import type { DashboardPrincipal, IssuedMerchantApiKeyView, ListPage, MerchantApiKeyView, MerchantEventDetailView, MerchantEventView, WebhookEndpointView, WebhookEndpointWithSecretView } from '@pp/contracts';
 import { api, query } from './api';
 import { formatDate, useI18n } from './i18n';
-import { type Location, navigate, withParams } from './router';
+import type { Location } from './router';
 import { DeliveryList } from './deliveries';
 import { EndpointDeliveries, PreviewCheckout, SimulatePanel } from './developer-tools';
-import { Pager } from './list-table';
+import { Pager, UrlFilter } from './list-table';
 import { ActionButton, States, StatusBadge, useLoad } from './ui';
 
 const MANAGER_ROLES = ['owner', 'administrator', 'developer'];
@@ -243,15 +243,7 @@ function Events({ location, mode, mayManage }: { location: Location; mode: strin
   return (
     <section aria-labelledby="events-title">
       <h2 id="events-title">{t.events}</h2>
-      <label className="filters">
-        {t.type}
-        <select id="event-type-filter" value={type ?? ''} onChange={(event) => navigate(withParams(location, { type: event.target.value || undefined, starting_after: undefined }))}>
-          <option value="">{t.all}</option>
-          {EVENT_TYPES.map((value) => (
-            <option key={value} value={value}>{value}</option>
-          ))}
-        </select>
-      </label>
+      <UrlFilter className="filters" location={location} param="type" id="event-type-filter" label={t.type} value={type ?? ''} options={EVENT_TYPES} allLabel={t.all} />
       <States loaded={loaded} isEmpty={(page) => page.data.length === 0}>
         {(page) => (
           <>

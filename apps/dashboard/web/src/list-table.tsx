@@ -25,6 +25,34 @@ export function Pager({ location, lastId, hasMore, label }: { location: Location
 }
 
 /**
+ * A list filter kept in the URL as `param`: choosing a value goes back to the
+ * first page. With `allLabel`, an empty choice removes the parameter.
+ */
+export function UrlFilter({ location, param, value, options, label, id, allLabel, optionLabel = (option) => option, className }: {
+  location: Location;
+  param: string;
+  value: string;
+  options: readonly string[];
+  label: string;
+  id: string;
+  allLabel?: string;
+  optionLabel?: (option: string) => string;
+  className?: string;
+}) {
+  return (
+    <label className={className}>
+      {label}
+      <select id={id} value={value} onChange={(event) => navigate(withParams(location, { [param]: event.target.value || undefined, starting_after: undefined }))}>
+        {allLabel !== undefined ? <option value="">{allLabel}</option> : null}
+        {options.map((option) => (
+          <option key={option} value={option}>{optionLabel(option)}</option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+/**
  * A list as a table, with its loading, error and empty states, and a pager
  * when `paging` names the location the cursor lives in. Every cell is
  * rendered by React as text or elements, never as HTML.

@@ -2,7 +2,7 @@ import { type FormEvent, useState } from 'react';
 import type { ListPage, PaymentView } from '@pp/contracts';
 import { api, query } from './api';
 import { formatCad, formatDate, type Language, type Messages, useI18n } from './i18n';
-import { AppLink, type Column, inMode, ListTable, pageHasMore } from './list-table';
+import { AppLink, type Column, inMode, ListTable, pageHasMore, UrlFilter } from './list-table';
 import { type Location, navigate, withParams } from './router';
 import { StatusBadge, useLoad } from './ui';
 
@@ -25,15 +25,7 @@ export function PaymentsPage({ location, mode }: { location: Location; mode: str
     <section aria-labelledby="payments-title">
       <h1 id="payments-title">{t.payments}</h1>
       <div className="filters">
-        <label>
-          {t.status}
-          <select id="status-filter" value={status ?? ''} onChange={(event) => navigate(withParams(location, { status: event.target.value || undefined, starting_after: undefined }))}>
-            <option value="">{t.all}</option>
-            {STATUSES.map((value) => (
-              <option key={value} value={value}>{value}</option>
-            ))}
-          </select>
-        </label>
+        <UrlFilter location={location} param="status" id="status-filter" label={t.status} value={status ?? ''} options={STATUSES} allLabel={t.all} />
         <form onSubmit={submit} role="search">
           <label>
             {t.reference}
