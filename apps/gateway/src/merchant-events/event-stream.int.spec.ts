@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { type Event, CheckoutClient } from '@interac-checkout/node';
-import { ledgerEventSubject, type StoredEvent } from '@pp/contracts';
+import { LEDGER_EVENTS_STREAM, ledgerEventSubject, type StoredEvent } from '@pp/contracts';
 import { newId } from '@pp/kernel';
-import { connectNats } from '@pp/platform';
+import { connectNats, streamName } from '@pp/platform';
 import { TestStack, waitFor } from '@pp/testing';
 import type { NatsConnection } from 'nats';
 
@@ -80,7 +80,15 @@ describe('GET /v1/events/stream, fed from JetStream', () => {
     await stack?.stop();
   });
 
+  /** The consumers on the ledger's stream (this stack runs no webhooks service, so any is the gateway's feed). */
+  const feedConsumers = async () => {
+    const jsm = await harness.jetstreamManager();
+    return (await jsm.consumers.list(streamName(stack.namespace, LEDGER_EVENTS_STREAM)).next()).length;
+  };
+
   it('sends the merchant’s own events from the stream as they are published, and nothing of another merchant or mode', async () => {
+    // No stream open yet: the gateway follows nothing.
+    expect(await feedConsumers()).toBe(0);
     const stream = follow(a.keys.test_secret);
     try {
       // A probe proves the feed is following (it starts a moment after the gateway answers HTTP).
@@ -124,5 +132,9 @@ describe('GET /v1/events/stream, fed from JetStream', () => {
     } finally {
       await stream.close();
     }
+  });
+
+  it('stops following once the last stream has closed', async () => {
+    await waitFor('the feed’s consumer to go', async () => (await feedConsumers()) === 0, { timeoutMs: 30_000, intervalMs: 500 });
   });
 });

@@ -1,4 +1,4 @@
-import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { LEDGER_EVENTS_STREAM, MERCHANT_EVENTS_FILTER, type MerchantEventView, type MerchantScope, type StoredEvent } from '@pp/contracts';
 import { CONFIG, JsonLogger, NATS_CONNECTION, streamName, subjectPrefix } from '@pp/platform';
 import { consumerOpts, type JetStreamSubscription, type NatsConnection } from 'nats';
@@ -16,15 +16,15 @@ const scopeKey = (scope: MerchantScope) => `${scope.merchant_id}:${scope.livemod
 
 /**
  * New merchant-visible events, live from the ledger's JetStream stream: one
- * ordered consumer per gateway process (ephemeral, pushed to this process's
- * inbox, recreated by the client after a gap), handed to the event streams
- * of the event's merchant and mode. It is a wake-up feed, not the record:
+ * ordered consumer per gateway process while it serves at least one event
+ * stream (ephemeral, pushed to this process's inbox, recreated by the client
+ * after a gap), handed to the event streams of the event's merchant and mode. It is a wake-up feed, not the record:
  * each time it (re)starts its listeners hear `resync` and read the ledger's
  * durable merchant_events log, so an event published while the feed was down
  * is still sent (docs/ARCHITECTURE.md "Event stream").
  */
 @Injectable()
-export class MerchantEventFeed implements OnApplicationBootstrap, OnApplicationShutdown {
+export class MerchantEventFeed implements OnApplicationShutdown {
   private readonly listeners = new Map<string, Set<FeedListener>>();
   private subscription?: JetStreamSubscription;
   private stopped = false;
@@ -36,36 +36,48 @@ export class MerchantEventFeed implements OnApplicationBootstrap, OnApplicationS
     private readonly logger: JsonLogger,
   ) {}
 
-  onApplicationBootstrap(): void {
-    this.loop = this.follow();
-  }
-
   async onApplicationShutdown(): Promise<void> {
     this.stopped = true;
     this.subscription?.unsubscribe();
     await this.loop;
   }
 
-  /** Hears the events of one merchant and mode until the returned function is called. */
+  /** Hears the events of one merchant and mode until the returned function is called; the first listener starts the following. */
   listen(scope: MerchantScope, listener: FeedListener): () => void {
     const key = scopeKey(scope);
     const set = this.listeners.get(key) ?? new Set<FeedListener>();
     set.add(listener);
     this.listeners.set(key, set);
+    this.startFollowing();
     return () => {
       set.delete(listener);
       if (set.size === 0 && this.listeners.get(key) === set) this.listeners.delete(key);
+      // Nobody listens: a gateway without open streams receives no events at all.
+      if (this.listeners.size === 0) this.subscription?.unsubscribe();
     };
+  }
+
+  private startFollowing(): void {
+    this.loop ??= this.follow().finally(() => {
+      this.loop = undefined;
+      // A listener that arrived while the loop was ending.
+      if (this.listeners.size > 0 && !this.stopped) this.startFollowing();
+    });
+  }
+
+  private following(): boolean {
+    return !this.stopped && this.listeners.size > 0;
   }
 
   private async follow(): Promise<void> {
     const prefix = subjectPrefix(this.config.PP_NAMESPACE);
     const stream = streamName(this.config.PP_NAMESPACE, LEDGER_EVENTS_STREAM);
     let waitingLogged = false;
-    while (!this.stopped) {
+    while (this.following()) {
       try {
         const options = consumerOpts().orderedConsumer().deliverNew().bindStream(stream);
         this.subscription = await this.nc.jetstream().subscribe(`${prefix}${MERCHANT_EVENTS_FILTER}`, options);
+        if (!this.following()) break;
         waitingLogged = false;
         // Whatever committed before the consumer existed is only in the durable log.
         this.broadcast({ kind: 'resync' });
@@ -74,8 +86,10 @@ export class MerchantEventFeed implements OnApplicationBootstrap, OnApplicationS
         if (!waitingLogged) this.logger.warn('merchant events not followable yet; retrying', { stream, error: (error as Error).message });
         waitingLogged = true;
       }
-      if (!this.stopped) await new Promise((resolve) => setTimeout(resolve, RETRY_FOLLOW_MS));
+      if (this.following()) await new Promise((resolve) => setTimeout(resolve, RETRY_FOLLOW_MS));
     }
+    this.subscription?.unsubscribe();
+    this.subscription = undefined;
   }
 
   private dispatch(event: StoredEvent): void {
