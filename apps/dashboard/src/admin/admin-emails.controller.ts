@@ -1,8 +1,7 @@
 import { Controller, Get, NotFoundException, Param } from '@nestjs/common';
-import { EMAIL_ID_PATTERN, type EmailEvidenceView, GetEmailEvidenceQuery } from '@pp/contracts';
+import { EMAIL_ID_PATTERN, type EmailEvidenceView } from '@pp/contracts';
 import { BusClient } from '@pp/platform';
 import { Permit } from '../auth/route-access';
-import { parseInput } from '../http/parse-input';
 
 /** The e-mail a payment under review came from, as evidence (sender, recipients, authentication, parsed fields); never its raw bytes. */
 @Controller('api/admin/emails')
@@ -13,6 +12,6 @@ export class AdminEmailsController {
   @Permit('platform.operate')
   evidence(@Param('id') id: string): Promise<EmailEvidenceView> {
     if (!EMAIL_ID_PATTERN.test(id)) throw new NotFoundException('E-mail not found');
-    return this.bus.request('ingest.emails.evidence.v1', parseInput(GetEmailEvidenceQuery, { email_id: id }));
+    return this.bus.request('ingest.emails.evidence.v1', { email_id: id });
   }
 }
