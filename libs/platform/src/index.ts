@@ -12,3 +12,4 @@ export * from './nats';
 export * from './queue';
 export * from './redis';
 export * from './telemetry';
+export * from './validation';

@@ -81,6 +81,6 @@ export class RawEmailConsumer implements OnApplicationBootstrap, OnModuleDestroy
       return;
     }
     message.ack();
-    if (receipt.status === 'accepted') await this.processor.processSafely(receipt.id);
+    if (receipt.stored) await this.processor.processSafely(receipt.stored);
   }
 }

@@ -32,8 +32,8 @@ export class SubmitEmailController {
   async submit(@Payload() command: SubmitEmailCommand): Promise<SubmitEmailReply> {
     const receipt = await this.intake.receive(await this.rawBytes(command), 'bus');
     if (command.object_name) await this.blobs().then((bucket) => bucket.delete(command.object_name!)).catch(() => undefined); // it expires anyway
-    if (receipt.status === 'duplicate') return receipt;
-    const outcome = await this.processor.processSafely(receipt.id);
+    if (!receipt.stored) return { id: receipt.id, status: receipt.status };
+    const outcome = await this.processor.processSafely(receipt.stored);
     return { id: receipt.id, status: outcome?.status === 'duplicate' ? 'duplicate' : 'accepted' };
   }
 

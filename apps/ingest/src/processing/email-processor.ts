@@ -3,7 +3,7 @@ import { JsonLogger } from '@pp/platform';
 import type { AuthenticationResult } from '../authentication/authentication.types';
 import { NoticeAuthentication } from '../authentication/notice-authentication';
 import { DkimKeyUnavailableError } from '../authentication/notice-authenticator';
-import { EmailRepository } from '../intake/email.repository';
+import { EmailRepository, type StoredEmail } from '../intake/email.repository';
 import { NoticeReader } from '../parsing/notice-reader';
 import { IngestMetrics } from './ingest.metrics';
 import { NOTICE_HANDLER, type NoticeHandler } from './notice-handler';
@@ -30,9 +30,13 @@ export class EmailProcessor {
     private readonly metrics: IngestMetrics,
   ) {}
 
-  /** Processes one stored e-mail; null when it is unknown, already processed, or must be retried later. */
-  async process(emailId: string): Promise<RecordedOutcome | null> {
-    const email = await this.emails.load(emailId);
+  /**
+   * Processes one stored e-mail (its id, or the e-mail itself when the caller
+   * has just stored it); null when it is unknown, already processed, or must
+   * be retried later.
+   */
+  async process(emailOrId: string | StoredEmail): Promise<RecordedOutcome | null> {
+    const email = typeof emailOrId === 'string' ? await this.emails.load(emailOrId) : emailOrId;
     if (!email) return null;
     // Both off the event loop and under a deadline: a message that overruns one is recorded (auth_timeout,
     // parse_timeout), never retried.
@@ -54,10 +58,11 @@ export class EmailProcessor {
   }
 
   /** Like process, but a failure is logged instead of thrown: the e-mail is stored, and the sweeper retries it. */
-  async processSafely(emailId: string): Promise<RecordedOutcome | null> {
+  async processSafely(emailOrId: string | StoredEmail): Promise<RecordedOutcome | null> {
     try {
-      return await this.process(emailId);
+      return await this.process(emailOrId);
     } catch (error) {
+      const emailId = typeof emailOrId === 'string' ? emailOrId : emailOrId.id;
       this.logger.error(`processing e-mail ${emailId} failed; it will be retried`, error instanceof Error ? error : undefined);
       return null;
     }

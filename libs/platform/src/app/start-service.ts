@@ -18,6 +18,7 @@ import { BusValidationPipe } from '../nats/bus-validation.pipe';
 import { connectNats } from '../nats/connect-nats';
 import { NatsBusServer } from '../nats/nats-bus-server';
 import { startTelemetry } from '../telemetry/start-telemetry';
+import { cacheValidationMetadata } from '../validation/validation-metadata-cache';
 import { PlatformModule } from './platform.module';
 import type { RunningService, ServiceDefinition } from './service-definition';
 
@@ -33,6 +34,7 @@ class ServiceRootModule {}
  */
 export async function startService<C extends BaseConfig>(definition: ServiceDefinition<C>, env: Env): Promise<RunningService> {
   const config = loadConfig(definition.config, env);
+  cacheValidationMetadata();
   const logger = new JsonLogger(definition.name, config.LOG_LEVEL);
   startTelemetry(definition.name, config.OTEL_EXPORTER_OTLP_ENDPOINT);
   const nc = await connectNats(config.NATS_URL, definition.name, config.NATS_CREDS);

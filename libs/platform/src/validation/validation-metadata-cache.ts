@@ -1,0 +1,37 @@
+import { getMetadataStorage, type MetadataStorage } from 'class-validator';
+
+type Lookup = MetadataStorage['getTargetValidationMetadatas'];
+type Metadatas = ReturnType<Lookup>;
+
+const installed = new WeakSet<MetadataStorage>();
+
+/**
+ * Remembers class-validator's answer to "which rules apply to this class".
+ * class-validator works it out again on every validate call by testing the
+ * class against every decorated class of the process (its issue #2686): with
+ * the few hundred request classes of the contracts, that scan was the largest
+ * single cost of validating a payload (README, Performance). The answer
+ * cannot change once the class exists, as its own rules and its ancestors'
+ * are registered when the classes are defined; a rule registered later (by
+ * `registerDecorator` or a schema) still empties the cache, so no answer is
+ * ever stale. Idempotent: installing twice changes nothing.
+ */
+export function cacheValidationMetadata(storage: MetadataStorage = getMetadataStorage()): void {
+  if (installed.has(storage)) return;
+  installed.add(storage);
+  const lookup: Lookup = storage.getTargetValidationMetadatas.bind(storage);
+  const addRule = storage.addValidationMetadata.bind(storage);
+  let answers = new WeakMap<object, Map<string, Metadatas>>();
+  storage.getTargetValidationMetadatas = (target, schema, always, strictGroups, groups) => {
+    const key = `${schema}\u0000${always}\u0000${strictGroups}\u0000${groups?.join('\u0001') ?? ''}`;
+    let byOptions = answers.get(target);
+    if (!byOptions) answers.set(target, (byOptions = new Map()));
+    let answer = byOptions.get(key);
+    if (!answer) byOptions.set(key, (answer = lookup(target, schema, always, strictGroups, groups)));
+    return answer;
+  };
+  storage.addValidationMetadata = (metadata) => {
+    answers = new WeakMap();
+    addRule(metadata);
+  };
+}
