@@ -1,3 +1,4 @@
+import type { SpanTiming } from './latency-breakdown';
 /** The JSON report `npm run bench` writes (bench/reports/*.json) and how it is printed. */
 
 export interface Row {
@@ -25,6 +26,8 @@ export interface BenchReport {
   idle_cpu_ms_per_second?: Record<string, number>;
   stack_ready_ms?: number;
   rows: Row[];
+  /** With BENCH_TRACE=true: the median simulate-payment → webhook trace, span by span. */
+  webhook_trace?: SpanTiming[];
 }
 
 export function table(headers: string[], cells: string[][]): string {

@@ -2,10 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SERVICE_NAMES } from '@pp/contracts';
-import { REPO_ROOT, TestStack, testDkimKey, writeDnsOverrides } from '@pp/testing';
+import { OtlpCollector, REPO_ROOT, TestStack, testDkimKey, writeDnsOverrides } from '@pp/testing';
 import { createMerchant, gatewayApi } from './api';
 import { forkBaselineServer } from './baseline-server';
 import { measureIngestThroughput } from './ingest-throughput';
+import { latencyBreakdown, printBreakdown, type SpanTiming } from './latency-breakdown';
 import { type LoadResult, pacedLoad, postLoad } from './load';
 import { measureIdleMemory } from './memory';
 import { type CpuPerRequest, ProcessCpu, withCpu } from './process-cpu';
@@ -43,6 +44,13 @@ const FANOUT_ENDPOINTS = Number(process.env.BENCH_FANOUT_ENDPOINTS ?? 4);
 const IDLE_CPU_SECONDS = 4;
 const PATHS = new Set((process.env.BENCH_PATHS ?? 'create,webhook,ingest,fanout').split(',').map((p) => p.trim()));
 const PROFILE_DIR = join(REPO_ROOT, 'bench', 'profiles');
+/**
+ * BENCH_TRACE=true: every service exports its spans to a collector in the
+ * bench, and the report gets the median simulate-payment → webhook trace span
+ * by span (where the latency goes). Exporting costs CPU: compare such runs
+ * only with each other.
+ */
+const TRACE = process.env.BENCH_TRACE === 'true';
 
 const sessionBody = () => ({
   amount: 2500,
@@ -59,6 +67,7 @@ async function main(): Promise<void> {
   const rows: Row[] = [];
   const profile = process.env.BENCH_PROFILE === 'true';
   if (profile) mkdirSync(PROFILE_DIR, { recursive: true });
+  const collector = TRACE ? await OtlpCollector.start() : undefined;
   const readyStarted = Date.now();
   const stack = await TestStack.start({
     services: SERVICE_NAMES,
@@ -70,8 +79,10 @@ async function main(): Promise<void> {
       RATE_LIMIT_TEST_PER_SECOND: '100000',
       RATE_LIMIT_LIVE_PER_SECOND: '100000',
       INGEST_DNS_OVERRIDES: writeDnsOverrides(testDkimKey()),
+      ...(collector ? { OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_BSP_SCHEDULE_DELAY: '100' } : {}),
     },
   });
+  let webhookTrace: SpanTiming[] | undefined;
   const readyMs = Date.now() - readyStarted;
   // The fan-out path restarts the webhooks service: its profiles are named from both processes.
   const services = new Map(stack.processes().map((proc) => [proc.pid, proc.service]));
@@ -112,6 +123,7 @@ async function main(): Promise<void> {
           cpu_ms_per_request,
           detail: { samples: result.samples, unverified: result.unverified, cpu_counts: 'session creation + simulate-payment + delivery, per payment' },
         });
+        if (collector) webhookTrace = await webhookTraceOf(collector);
       }
       if (PATHS.has('ingest')) {
         log(`live e-mail ingest: ${INGEST_MESSAGES} DKIM-signed notices for live sessions`);
@@ -148,9 +160,11 @@ async function main(): Promise<void> {
   } finally {
     for (const proc of stack.processes()) services.set(proc.pid, proc.service);
     await stack.stop();
+    await collector?.close();
     if (profile) nameProfiles(services);
   }
   printRows(rows);
+  if (webhookTrace) printBreakdown('simulate-payment → webhook, the median trace (BENCH_TRACE)', webhookTrace);
   process.stdout.write(`\nidle CPU ms per second: ${Object.entries(idleCpu).map(([group, ms]) => `${group} ${ms.toFixed(1)}`).join(', ')}\n`);
   const dir = join(REPO_ROOT, 'bench', 'reports');
   mkdirSync(dir, { recursive: true });
@@ -165,6 +179,7 @@ async function main(): Promise<void> {
     idle_cpu_ms_per_second: idleCpu,
     stack_ready_ms: readyMs,
     rows,
+    ...(webhookTrace ? { webhook_trace: webhookTrace } : {}),
   };
   writeFileSync(file, JSON.stringify(report, null, 2));
   process.stdout.write(`\nreport: ${file}\n`);
@@ -181,6 +196,13 @@ function nameProfiles(services: Map<number | undefined, string>): void {
     const service = services.get(Number(pid));
     if (service) renameSync(join(PROFILE_DIR, file), join(PROFILE_DIR, `${service}.${pid}.${thread}.cpuprofile`));
   }
+}
+
+/** The traces of the webhook path: those with a first attempt of payment.confirmed (spans arrive in batches: wait for them). */
+async function webhookTraceOf(collector: OtlpCollector): Promise<SpanTiming[]> {
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  const traces = new Set(collector.spans.filter((span) => span.service === 'webhooks' && span.name === 'webhook payment.confirmed').map((span) => span.traceId));
+  return latencyBreakdown(collector.spans, traces);
 }
 
 async function createSessionPaths(stack: TestStack, cpu: ProcessCpu, testKey: string): Promise<Row[]> {

@@ -21,6 +21,9 @@ export interface CollectedSpan {
   parentSpanId: string;
   links: { traceId: string; spanId: string }[];
   attributes: Record<string, unknown>;
+  /** Milliseconds since the epoch, with the sub-millisecond part. */
+  startMs: number;
+  endMs: number;
 }
 
 interface OtlpAttribute {
@@ -85,11 +88,20 @@ export class OtlpCollector {
             parentSpanId: (span.parentSpanId as string | undefined) ?? '',
             links: ((span.links as { traceId: string; spanId: string }[] | undefined) ?? []).map(({ traceId, spanId }) => ({ traceId, spanId })),
             attributes: attributesOf(span.attributes as OtlpAttribute[] | undefined),
+            startMs: nanosToMs(span.startTimeUnixNano),
+            endMs: nanosToMs(span.endTimeUnixNano),
           });
         }
       }
     }
   }
+}
+
+/** OTLP JSON times: nanoseconds as a decimal string, or as the exporter's `{ low, high }` 32-bit halves. */
+function nanosToMs(value: unknown): number {
+  if (typeof value === 'string' || typeof value === 'number') return Number(BigInt(value) / 1000n) / 1000;
+  const { low = 0, high = 0 } = (value ?? {}) as { low?: number; high?: number };
+  return Number(((BigInt(high >>> 0) << 32n) | BigInt(low >>> 0)) / 1000n) / 1000;
 }
 
 /** OTLP's typed attribute values (`{ stringValue }`, `{ intValue }`, …) as plain values. */
