@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ALL_EVENTS, WebhookDeliveryStatus } from '@pp/contracts';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import type { EndpointRow, Scope } from '../endpoints/endpoint.repository';
 import type { DeliveryAttemptRow } from './delivery-attempt.view';
 import type { AttemptDecision } from './retry.decider';
@@ -32,6 +32,9 @@ export interface ClaimedAttempt {
   endpoint: EndpointRow;
 }
 
+/** The claim's answer: the endpoint's row as it is, with the event's columns beside it. */
+type ClaimedRow = EndpointRow & { event_id: string; event_type: string; event_body: string; event_trace: WebhookEventRecord['trace'] };
+
 export interface AttemptResult {
   httpStatus: number | null;
   latencyMs: number;
@@ -39,6 +42,25 @@ export interface AttemptResult {
 }
 
 const OPEN = `('${WebhookDeliveryStatus.Pending}', '${WebhookDeliveryStatus.Failed}')`;
+
+/**
+ * What an attempt's outcome changes on its endpoint (`$9`, a disabling's
+ * reason `$10`) as a statement for complete's WITH. Each one writes the row
+ * only when its state changes, so an endpoint whose attempts keep succeeding
+ * (or keep failing) is not locked and rewritten by every delivery.
+ */
+function endpointChange(decision: AttemptDecision): { sql: string; params: string[] } {
+  if (decision.status === WebhookDeliveryStatus.Success) {
+    return { sql: `UPDATE webhooks.endpoints SET failing_since = NULL WHERE id = $9 AND failing_since IS NOT NULL`, params: [] };
+  }
+  if (decision.disableEndpoint) {
+    return {
+      sql: `UPDATE webhooks.endpoints SET status = 'disabled', disabled_reason = $10 WHERE id = $9 AND status = 'enabled'`,
+      params: [decision.disableEndpoint],
+    };
+  }
+  return { sql: `UPDATE webhooks.endpoints SET failing_since = now() WHERE id = $9 AND failing_since IS NULL`, params: [] };
+}
 
 /**
  * Deliveries and their attempts in Postgres: the source of truth for what
@@ -56,103 +78,104 @@ export class DeliveryRepository {
    * message adds nothing). Answers the deliveries not attempted yet.
    */
   recordEvent(event: WebhookEventRecord, firstAttemptAt: Date): Promise<DueDelivery[]> {
-    return this.db.transaction(async (tx) => {
-      await tx.query(
-        `INSERT INTO webhooks.events (id, merchant_id, livemode, type, body, trace, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (id) DO NOTHING`,
-        [event.id, event.merchant_id, event.livemode, event.type, event.body, event.trace, event.created_at],
-      );
-      await tx.query(
-        `INSERT INTO webhooks.deliveries (id, event_id, endpoint_id, status, next_attempt_at)
-         SELECT gen_random_uuid()::text, $1, ep.id, '${WebhookDeliveryStatus.Pending}', $5
+    // One statement, so one round trip and one implicit transaction. Its parts share one snapshot: the deliveries are
+    // inserted from the message's own fields (the event row inserted beside them is not visible to them; the foreign
+    // key is checked at the end of the statement, when it is), and the answer is the deliveries inserted now
+    // (RETURNING) plus those a previous delivery of the message recorded that are still not attempted. A copy of the
+    // message handled at the same moment elsewhere waits on the other copy's rows and answers none of them: the copy
+    // that inserted them starts them (or, should it stop first, the sweeper does).
+    return this.db.query(
+      `WITH event AS (
+         INSERT INTO webhooks.events (id, merchant_id, livemode, type, body, trace, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (id) DO NOTHING
+       ), added AS (
+         INSERT INTO webhooks.deliveries (id, event_id, endpoint_id, status, next_attempt_at)
+         SELECT gen_random_uuid()::text, $1, ep.id, '${WebhookDeliveryStatus.Pending}', $8
            FROM webhooks.endpoints ep
           WHERE ep.merchant_id = $2 AND ep.livemode = $3 AND ep.status = 'enabled' AND ep.deleted_at IS NULL
-            AND ep.created_at <= $6
+            AND ep.created_at <= $7
             AND ('${ALL_EVENTS}' = ANY (ep.enabled_events) OR $4 = ANY (ep.enabled_events))
-         ON CONFLICT (event_id, endpoint_id) DO NOTHING`,
-        [event.id, event.merchant_id, event.livemode, event.type, firstAttemptAt, event.created_at],
-      );
-      return tx.query(
-        `SELECT id, attempts + 1 AS attempt, next_attempt_at FROM webhooks.deliveries
-          WHERE event_id = $1 AND attempts = 0 AND status = '${WebhookDeliveryStatus.Pending}'`,
-        [event.id],
-      );
-    });
+         ON CONFLICT (event_id, endpoint_id) DO NOTHING
+         RETURNING id, attempts + 1 AS attempt, next_attempt_at
+       )
+       SELECT id, attempt, next_attempt_at FROM added
+       UNION ALL
+       SELECT id, attempts + 1, next_attempt_at FROM webhooks.deliveries
+        WHERE event_id = $1 AND attempts = 0 AND status = '${WebhookDeliveryStatus.Pending}'`,
+      [event.id, event.merchant_id, event.livemode, event.type, event.body, event.trace, event.created_at, firstAttemptAt],
+    );
   }
 
   /**
    * Claims attempt number `attempt` of a delivery for `owner` until the lease
    * ends. Answers undefined when another replica made or is making it, or the
    * delivery is finished. `notSentBecause` (the caller's rule) is asked about
-   * the endpoint inside the claim's transaction: a reason records the attempt
-   * with it and closes the delivery without sending, atomically with the claim.
+   * the endpoint as the claim read it: a reason records the attempt with it
+   * and closes the delivery without sending (closeUnsent).
    */
-  claim(
+  async claim(
     deliveryId: string,
     attempt: number,
     owner: string,
     leaseMs: number,
     notSentBecause: (endpoint: EndpointRow) => string | null,
   ): Promise<ClaimedAttempt | undefined> {
-    return this.db.transaction(async (tx) => {
-      const [claimed] = await tx.query(
-        `UPDATE webhooks.deliveries
+    // One statement, atomic as a whole: the claim (its row lock lets one replica win), an attempt left in flight by a
+    // replica that stopped marked failed (never silence), the new attempt recorded PENDING, and the event and the
+    // endpoint read. The sub-statements share one snapshot, so the stale-attempt UPDATE cannot see the row inserted
+    // beside it, and the event and endpoint come from the claimed row's ids through RETURNING. The endpoint's columns
+    // are answered as they are (ep.*), the event's under event_* names, so dates stay dates.
+    const [row]: ClaimedRow[] = await this.db.query(
+      `WITH claimed AS (
+         UPDATE webhooks.deliveries
             SET attempts = attempts + 1, lease_owner = $3, lease_expires_at = now() + $4 * interval '1 millisecond', updated_at = now()
           WHERE id = $1 AND attempts = $2 - 1 AND status IN ${OPEN}
             AND (lease_expires_at IS NULL OR lease_expires_at < now())
-          RETURNING event_id, endpoint_id`,
-        [deliveryId, attempt, owner, leaseMs],
-      ).then(([rows]: [Array<{ event_id: string; endpoint_id: string }>]) => rows);
-      if (!claimed) return undefined;
-      // An attempt left in flight by a replica that stopped counts as failed, never as silence.
-      await tx.query(
-        `UPDATE webhooks.delivery_attempts
+          RETURNING id, event_id, endpoint_id
+       ), stale AS (
+         UPDATE webhooks.delivery_attempts a
             SET delivery_status = '${WebhookDeliveryStatus.Failed}', error_message = 'no answer recorded: the worker making this attempt stopped'
-          WHERE delivery_id = $1 AND delivery_status = '${WebhookDeliveryStatus.Pending}'`,
-        [deliveryId],
-      );
-      const [event] = await tx.query(`SELECT id, type, body, trace FROM webhooks.events WHERE id = $1`, [claimed.event_id]);
-      const [endpoint]: EndpointRow[] = await tx.query(`SELECT * FROM webhooks.endpoints WHERE id = $1`, [claimed.endpoint_id]);
-      const closedBecause = notSentBecause(endpoint);
-      await this.insertAttempt(tx, deliveryId, attempt, claimed.event_id, endpoint, closedBecause);
-      if (closedBecause) {
-        await tx.query(
-          `UPDATE webhooks.deliveries SET status = '${WebhookDeliveryStatus.Exhausted}', next_attempt_at = NULL,
-                  lease_owner = NULL, lease_expires_at = NULL, updated_at = now() WHERE id = $1`,
-          [deliveryId],
-        );
-        return undefined;
-      }
-      return { deliveryId, attempt, event, endpoint };
-    });
+           FROM claimed
+          WHERE a.delivery_id = claimed.id AND a.delivery_status = '${WebhookDeliveryStatus.Pending}'
+       ), target AS (
+         SELECT ep.* FROM claimed JOIN webhooks.endpoints ep ON ep.id = claimed.endpoint_id
+       ), made AS (
+         INSERT INTO webhooks.delivery_attempts (delivery_id, event_id, endpoint_id, url, attempt, delivery_status)
+         SELECT claimed.id, claimed.event_id, target.id, target.url, $2, '${WebhookDeliveryStatus.Pending}' FROM claimed, target
+       )
+       SELECT e.id AS event_id, e.type AS event_type, e.body AS event_body, e.trace AS event_trace, target.*
+         FROM claimed JOIN webhooks.events e ON e.id = claimed.event_id JOIN target ON target.id = claimed.endpoint_id`,
+      [deliveryId, attempt, owner, leaseMs],
+    );
+    if (!row) return undefined;
+    const { event_id, event_type, event_body, event_trace, ...endpoint } = row;
+    const closedBecause = notSentBecause(endpoint);
+    if (closedBecause) {
+      await this.closeUnsent(deliveryId, attempt, owner, closedBecause);
+      return undefined;
+    }
+    return { deliveryId, attempt, event: { id: event_id, type: event_type, body: event_body, trace: event_trace }, endpoint };
   }
 
   /** Records the outcome of a claimed attempt, the delivery's next step and what it means for the endpoint. */
   async complete(claim: ClaimedAttempt, owner: string, result: AttemptResult, decision: AttemptDecision): Promise<void> {
-    await this.db.transaction(async (tx) => {
-      await tx.query(
-        `UPDATE webhooks.delivery_attempts
+    const endpoint = endpointChange(decision);
+    // One statement, so the three writes commit together in one round trip; they touch three different tables, so no
+    // two parts update the same row. The attempt's outcome and the endpoint's state are recorded even when the lease
+    // was lost (the request was sent), while the delivery moves on only for the lease's owner at this attempt.
+    await this.db.query(
+      `WITH attempt AS (
+         UPDATE webhooks.delivery_attempts
             SET delivery_status = $3, http_status = $4, latency_ms = $5, error_message = $6, next_retry_at = $7
-          WHERE delivery_id = $1 AND attempt = $2`,
-        [claim.deliveryId, claim.attempt, decision.status, result.httpStatus, result.latencyMs, result.error, decision.nextAttemptAt],
-      );
-      await tx.query(
-        `UPDATE webhooks.deliveries
-            SET status = $4, next_attempt_at = $5, lease_owner = NULL, lease_expires_at = NULL, updated_at = now()
-          WHERE id = $1 AND attempts = $2 AND lease_owner = $3`,
-        [claim.deliveryId, claim.attempt, owner, decision.status, decision.nextAttemptAt],
-      );
-      if (decision.status === WebhookDeliveryStatus.Success) {
-        await tx.query(`UPDATE webhooks.endpoints SET failing_since = NULL WHERE id = $1 AND failing_since IS NOT NULL`, [claim.endpoint.id]);
-      } else if (decision.disableEndpoint) {
-        await tx.query(
-          `UPDATE webhooks.endpoints SET status = 'disabled', disabled_reason = $2 WHERE id = $1 AND status = 'enabled'`,
-          [claim.endpoint.id, decision.disableEndpoint],
-        );
-      } else {
-        await tx.query(`UPDATE webhooks.endpoints SET failing_since = now() WHERE id = $1 AND failing_since IS NULL`, [claim.endpoint.id]);
-      }
-    });
+          WHERE delivery_id = $1 AND attempt = $2
+       ), endpoint AS (
+         ${endpoint.sql}
+       )
+       UPDATE webhooks.deliveries
+          SET status = $3, next_attempt_at = $7, lease_owner = NULL, lease_expires_at = NULL, updated_at = now()
+        WHERE id = $1 AND attempts = $2 AND lease_owner = $8`,
+      [claim.deliveryId, claim.attempt, decision.status, result.httpStatus, result.latencyMs, result.error, decision.nextAttemptAt, owner, claim.endpoint.id, ...endpoint.params],
+    );
   }
 
   /**
@@ -247,26 +270,27 @@ export class DeliveryRepository {
     );
   }
 
-  private async insertAttempt(
-    tx: EntityManager,
-    deliveryId: string,
-    attempt: number,
-    eventId: string,
-    endpoint: EndpointRow,
-    closedBecause: string | null,
-  ): Promise<void> {
-    await tx.query(
-      `INSERT INTO webhooks.delivery_attempts (delivery_id, event_id, endpoint_id, url, attempt, delivery_status, error_message)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [
-        deliveryId,
-        eventId,
-        endpoint.id,
-        endpoint.url,
-        attempt,
-        closedBecause ? WebhookDeliveryStatus.Exhausted : WebhookDeliveryStatus.Pending,
-        closedBecause,
-      ],
+  /**
+   * Closes a claimed attempt that must not be sent: the attempt EXHAUSTED with
+   * the reason, the delivery EXHAUSTED and its lease released. Guarded by the
+   * lease, so it changes nothing once another replica has taken the delivery
+   * over (which, should this process stop before closing, has recorded this
+   * attempt as one that got no answer and closes the delivery itself).
+   */
+  private async closeUnsent(deliveryId: string, attempt: number, owner: string, reason: string): Promise<void> {
+    // The attempt is closed through the delivery's RETURNING, so both change or neither does.
+    await this.db.query(
+      `WITH closed AS (
+         UPDATE webhooks.deliveries
+            SET status = '${WebhookDeliveryStatus.Exhausted}', next_attempt_at = NULL, lease_owner = NULL, lease_expires_at = NULL, updated_at = now()
+          WHERE id = $1 AND attempts = $2 AND lease_owner = $3
+          RETURNING id
+       )
+       UPDATE webhooks.delivery_attempts a
+          SET delivery_status = '${WebhookDeliveryStatus.Exhausted}', error_message = $4
+         FROM closed
+        WHERE a.delivery_id = closed.id AND a.attempt = $2`,
+      [deliveryId, attempt, owner, reason],
     );
   }
 }

@@ -1,0 +1,237 @@
+import { randomUUID } from 'node:crypto';
+import { WebhookDeliveryStatus } from '@pp/contracts';
+import { dataSourceFor } from '@pp/platform';
+import { createTestDatabase, type TestDatabase } from '@pp/testing';
+import { Client } from 'pg';
+import type { DataSource } from 'typeorm';
+import { WebhooksDatabase } from '../database/webhooks.database';
+import { notSentBecause } from './delivery-target.policy';
+import { DeliveryRepository, type WebhookEventRecord } from './delivery.repository';
+
+/*
+ * Each of recordEvent, claim and complete is one SQL statement (no
+ * BEGIN/COMMIT round trips). These check what the statements must keep from
+ * the transactions they replace, on real Postgres as the service's own role.
+ */
+describe('DeliveryRepository (real Postgres, the webhooks role)', () => {
+  let database: TestDatabase;
+  let dataSource: DataSource;
+  let admin: Client;
+  let repository: DeliveryRepository;
+  const OWNER = 'replica-a';
+  const LEASE_MS = 60_000;
+
+  beforeAll(async () => {
+    database = await createTestDatabase('whrepo');
+    await database.migrate('webhooks');
+    dataSource = dataSourceFor(WebhooksDatabase, { url: database.serviceUrl('webhooks'), poolSize: 4, applicationName: 'webhooks-repository-spec' });
+    await dataSource.initialize();
+    repository = new DeliveryRepository(dataSource);
+    admin = new Client({ connectionString: database.url });
+    await admin.connect();
+  }, 60_000);
+  afterAll(async () => {
+    await admin?.end();
+    await dataSource?.destroy();
+    await database?.drop();
+  });
+
+  /** An endpoint of the merchant in test mode, subscribed to everything, created a minute ago unless told. */
+  const endpoint = async (merchantId: string, createdAt = new Date(Date.now() - 60_000)): Promise<string> => {
+    const id = `wh_${randomUUID().replace(/-/g, '')}`;
+    await admin.query(
+      `INSERT INTO webhooks.endpoints (id, merchant_id, livemode, url, enabled_events, secret_sealed, status, created_at)
+       VALUES ($1, $2, false, $3, '{*}', 'v1:k1:sealed', 'enabled', $4)`,
+      [id, merchantId, `https://hooks.example/${id}`, createdAt],
+    );
+    return id;
+  };
+
+  const event = (merchantId: string): WebhookEventRecord => ({
+    id: `evt_${randomUUID().replace(/-/g, '')}`,
+    merchant_id: merchantId,
+    livemode: false,
+    type: 'payment.confirmed',
+    body: '{"id":"evt","amount":1250}',
+    trace: { traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' },
+    created_at: new Date().toISOString(),
+  });
+
+  const attemptsOf = async (deliveryId: string) =>
+    (await admin.query(`SELECT attempt, delivery_status, error_message, url FROM webhooks.delivery_attempts WHERE delivery_id = $1 ORDER BY attempt`, [deliveryId]))
+      .rows;
+  const deliveryRow = async (deliveryId: string) =>
+    (await admin.query(`SELECT status, attempts, lease_owner, next_attempt_at FROM webhooks.deliveries WHERE id = $1`, [deliveryId])).rows[0];
+
+  /** An event recorded for a merchant with one endpoint: its one delivery. */
+  const oneDelivery = async () => {
+    const merchant = `mer_${randomUUID().slice(0, 8)}`;
+    const endpointId = await endpoint(merchant);
+    const recorded = event(merchant);
+    const [due] = await repository.recordEvent(recorded, new Date());
+    return { merchant, endpointId, recorded, deliveryId: due.id };
+  };
+
+  it('records an event once and answers its deliveries not attempted yet, those a redelivery recorded included', async () => {
+    const merchant = `mer_${randomUUID().slice(0, 8)}`;
+    const [a, b] = [await endpoint(merchant), await endpoint(merchant)];
+    await endpoint(merchant, new Date(Date.now() + 60_000)); // created after the event: gets nothing
+    const recorded = event(merchant);
+    const firstAttemptAt = new Date(Date.now() + 1000);
+
+    const first = await repository.recordEvent(recorded, firstAttemptAt);
+    expect(first).toHaveLength(2);
+    expect(first).toEqual(expect.arrayOf(expect.objectContaining({ attempt: 1, next_attempt_at: firstAttemptAt })));
+    const { rows: stored } = await admin.query(`SELECT body, trace FROM webhooks.events WHERE id = $1`, [recorded.id]);
+    expect(stored).toEqual([{ body: recorded.body, trace: recorded.trace }]);
+
+    // The redelivered message adds nothing and answers the same deliveries, less the one attempted since.
+    expect(await repository.claim(first[0].id, 1, OWNER, LEASE_MS, notSentBecause)).toBeDefined();
+    const again = await repository.recordEvent(recorded, new Date());
+    expect(again.map((due) => due.id)).toEqual([first[1].id]);
+
+    // An endpoint that appears (with an earlier creation time) between two deliveries of the message gets its delivery then;
+    // the next redelivery answers it along with the other one still not attempted.
+    const late = await endpoint(merchant);
+    const third = await repository.recordEvent(recorded, firstAttemptAt);
+    expect(new Set(third.map((due) => due.id)).size).toBe(2);
+    const fourth = await repository.recordEvent(recorded, new Date());
+    expect(fourth.map((due) => due.id).sort()).toEqual(third.map((due) => due.id).sort());
+    const { rows: deliveries } = await admin.query(`SELECT endpoint_id FROM webhooks.deliveries WHERE event_id = $1`, [recorded.id]);
+    expect(deliveries.map((row) => row.endpoint_id).sort()).toEqual([a, b, late].sort());
+  });
+
+  it('claims an attempt for one of several concurrent claimants, with the attempt recorded PENDING and the event and endpoint read', async () => {
+    const { endpointId, recorded, deliveryId } = await oneDelivery();
+    const claims = await Promise.all(['r1', 'r2', 'r3', 'r4'].map((owner) => repository.claim(deliveryId, 1, owner, LEASE_MS, notSentBecause)));
+    const won = claims.filter((claim) => claim !== undefined);
+    expect(won).toHaveLength(1);
+    expect(won[0]).toMatchObject({
+      deliveryId,
+      attempt: 1,
+      event: { id: recorded.id, type: recorded.type, body: recorded.body, trace: recorded.trace },
+      endpoint: { id: endpointId, status: 'enabled', deleted_at: null, failing_since: null, secret_sealed: 'v1:k1:sealed' },
+    });
+    expect(Object.keys(won[0]!.event).sort()).toEqual(['body', 'id', 'trace', 'type']);
+    expect(won[0]!.endpoint.created_at).toBeInstanceOf(Date);
+    expect(await attemptsOf(deliveryId)).toEqual([{ attempt: 1, delivery_status: 'PENDING', error_message: null, url: `https://hooks.example/${endpointId}` }]);
+    expect(await deliveryRow(deliveryId)).toMatchObject({ attempts: 1, lease_owner: expect.stringMatching(/^r[1-4]$/) });
+
+    // The same attempt again, or the next one while the lease holds: nothing.
+    expect(await repository.claim(deliveryId, 1, 'r5', LEASE_MS, notSentBecause)).toBeUndefined();
+    expect(await repository.claim(deliveryId, 2, 'r5', LEASE_MS, notSentBecause)).toBeUndefined();
+    expect(await attemptsOf(deliveryId)).toHaveLength(1);
+  });
+
+  it('records an attempt left in flight as failed when the next attempt is claimed after its lease', async () => {
+    const { deliveryId } = await oneDelivery();
+    expect(await repository.claim(deliveryId, 1, 'stopped', 1, notSentBecause)).toBeDefined();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+
+    expect(await repository.claim(deliveryId, 2, OWNER, LEASE_MS, notSentBecause)).toMatchObject({ attempt: 2 });
+    expect((await attemptsOf(deliveryId)).map(({ attempt, delivery_status, error_message }) => ({ attempt, delivery_status, error_message }))).toEqual([
+      { attempt: 1, delivery_status: 'FAILED', error_message: 'no answer recorded: the worker making this attempt stopped' },
+      { attempt: 2, delivery_status: 'PENDING', error_message: null },
+    ]);
+    expect(await deliveryRow(deliveryId)).toMatchObject({ attempts: 2, lease_owner: OWNER });
+  });
+
+  it('closes the delivery unsent when the endpoint was deleted or disabled since', async () => {
+    const deleted = await oneDelivery();
+    await admin.query(`UPDATE webhooks.endpoints SET deleted_at = now() WHERE id = $1`, [deleted.endpointId]);
+    expect(await repository.claim(deleted.deliveryId, 1, OWNER, LEASE_MS, notSentBecause)).toBeUndefined();
+    expect(await attemptsOf(deleted.deliveryId)).toEqual([
+      expect.objectContaining({ attempt: 1, delivery_status: 'EXHAUSTED', error_message: 'not sent: the endpoint was deleted' }),
+    ]);
+    expect(await deliveryRow(deleted.deliveryId)).toEqual({ status: 'EXHAUSTED', attempts: 1, lease_owner: null, next_attempt_at: null });
+
+    const disabled = await oneDelivery();
+    await admin.query(`UPDATE webhooks.endpoints SET status = 'disabled', disabled_reason = 'endpoint answered 410 Gone' WHERE id = $1`, [disabled.endpointId]);
+    expect(await repository.claim(disabled.deliveryId, 1, OWNER, LEASE_MS, notSentBecause)).toBeUndefined();
+    expect(await attemptsOf(disabled.deliveryId)).toEqual([
+      expect.objectContaining({ delivery_status: 'EXHAUSTED', error_message: 'not sent: the endpoint is disabled (endpoint answered 410 Gone)' }),
+    ]);
+    expect(await deliveryRow(disabled.deliveryId)).toMatchObject({ status: 'EXHAUSTED', lease_owner: null });
+  });
+
+  it('leaves a delivery whose claimant stopped before closing it to the next claim, which records that attempt as unanswered and closes it', async () => {
+    const { endpointId, deliveryId } = await oneDelivery();
+    await admin.query(`UPDATE webhooks.endpoints SET deleted_at = now() WHERE id = $1`, [endpointId]);
+    const stopsBeforeClosing = (): string => {
+      throw new Error('stopped between the claim and the close');
+    };
+    await expect(repository.claim(deliveryId, 1, 'stopped', 1, stopsBeforeClosing)).rejects.toThrow('stopped between');
+    expect(await attemptsOf(deliveryId)).toEqual([expect.objectContaining({ attempt: 1, delivery_status: 'PENDING' })]);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+
+    expect(await repository.claim(deliveryId, 2, OWNER, LEASE_MS, notSentBecause)).toBeUndefined();
+    expect((await attemptsOf(deliveryId)).map(({ attempt, delivery_status, error_message }) => ({ attempt, delivery_status, error_message }))).toEqual([
+      { attempt: 1, delivery_status: 'FAILED', error_message: 'no answer recorded: the worker making this attempt stopped' },
+      { attempt: 2, delivery_status: 'EXHAUSTED', error_message: 'not sent: the endpoint was deleted' },
+    ]);
+    expect(await deliveryRow(deliveryId)).toEqual({ status: 'EXHAUSTED', attempts: 2, lease_owner: null, next_attempt_at: null });
+  });
+
+  const endpointState = async (endpointId: string) =>
+    (await admin.query(`SELECT status, disabled_reason, failing_since FROM webhooks.endpoints WHERE id = $1`, [endpointId])).rows[0];
+
+  it('completes an attempt: its outcome, the delivery’s next step and the endpoint’s failure streak, together', async () => {
+    const { endpointId, deliveryId } = await oneDelivery();
+    const first = (await repository.claim(deliveryId, 1, OWNER, LEASE_MS, notSentBecause))!;
+    const retryAt = new Date(Date.now() + 5000);
+    await repository.complete(first, OWNER, { httpStatus: 500, latencyMs: 12, error: 'endpoint answered 500 Internal Server Error' }, {
+      status: WebhookDeliveryStatus.Failed,
+      nextAttemptAt: retryAt,
+      disableEndpoint: null,
+    });
+    expect(await attemptsOf(deliveryId)).toEqual([expect.objectContaining({ attempt: 1, delivery_status: 'FAILED', error_message: 'endpoint answered 500 Internal Server Error' })]);
+    expect(await deliveryRow(deliveryId)).toEqual({ status: 'FAILED', attempts: 1, lease_owner: null, next_attempt_at: retryAt });
+    const { failing_since: failingSince } = await endpointState(endpointId);
+    expect(failingSince).toBeInstanceOf(Date);
+
+    const second = (await repository.claim(deliveryId, 2, OWNER, LEASE_MS, notSentBecause))!;
+    expect(second.endpoint.failing_since).toEqual(failingSince);
+    await repository.complete(second, OWNER, { httpStatus: 200, latencyMs: 8, error: null }, { status: WebhookDeliveryStatus.Success, nextAttemptAt: null, disableEndpoint: null });
+    const { rows: made } = await admin.query(`SELECT attempt, delivery_status, http_status, latency_ms, next_retry_at FROM webhooks.delivery_attempts WHERE delivery_id = $1 ORDER BY attempt`, [deliveryId]);
+    expect(made).toEqual([
+      { attempt: 1, delivery_status: 'FAILED', http_status: 500, latency_ms: 12, next_retry_at: retryAt },
+      { attempt: 2, delivery_status: 'SUCCESS', http_status: 200, latency_ms: 8, next_retry_at: null },
+    ]);
+    expect(await deliveryRow(deliveryId)).toEqual({ status: 'SUCCESS', attempts: 2, lease_owner: null, next_attempt_at: null });
+    expect(await endpointState(endpointId)).toEqual({ status: 'enabled', disabled_reason: null, failing_since: null });
+  });
+
+  it('disables the endpoint when the decision says so, and records the outcome of an attempt whose lease was lost without moving the delivery', async () => {
+    const gone = await oneDelivery();
+    const claim = (await repository.claim(gone.deliveryId, 1, OWNER, LEASE_MS, notSentBecause))!;
+    await repository.complete(claim, OWNER, { httpStatus: 410, latencyMs: 3, error: 'endpoint answered 410 Gone' }, {
+      status: WebhookDeliveryStatus.Exhausted,
+      nextAttemptAt: null,
+      disableEndpoint: 'endpoint answered 410 Gone',
+    });
+    expect(await endpointState(gone.endpointId)).toEqual({ status: 'disabled', disabled_reason: 'endpoint answered 410 Gone', failing_since: null });
+    expect(await deliveryRow(gone.deliveryId)).toMatchObject({ status: 'EXHAUSTED', lease_owner: null });
+
+    const late = await oneDelivery();
+    const slow = (await repository.claim(late.deliveryId, 1, 'slow', 1, notSentBecause))!;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await repository.claim(late.deliveryId, 2, OWNER, LEASE_MS, notSentBecause)).toBeDefined();
+    await repository.complete(slow, 'slow', { httpStatus: 200, latencyMs: 2500, error: null }, { status: WebhookDeliveryStatus.Success, nextAttemptAt: null, disableEndpoint: null });
+    expect((await attemptsOf(late.deliveryId)).map((row) => row.delivery_status)).toEqual(['SUCCESS', 'PENDING']);
+    expect(await deliveryRow(late.deliveryId)).toMatchObject({ status: 'PENDING', attempts: 2, lease_owner: OWNER });
+  });
+
+  it('makes each of recordEvent, claim and complete one statement, so one round trip to Postgres', async () => {
+    const merchant = `mer_${randomUUID().slice(0, 8)}`;
+    await endpoint(merchant);
+    const statements = jest.spyOn(Client.prototype, 'query');
+    try {
+      const [due] = await repository.recordEvent(event(merchant), new Date());
+      const claim = (await repository.claim(due.id, 1, OWNER, LEASE_MS, notSentBecause))!;
+      await repository.complete(claim, OWNER, { httpStatus: 200, latencyMs: 5, error: null }, { status: WebhookDeliveryStatus.Success, nextAttemptAt: null, disableEndpoint: null });
+      expect(statements).toHaveBeenCalledTimes(3);
+    } finally {
+      statements.mockRestore();
+    }
+  });
+});
