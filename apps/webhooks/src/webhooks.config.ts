@@ -38,13 +38,18 @@ export class WebhooksConfig extends WithMetricsPort(WithRedis(WithDatabase(BaseC
   @Max(60_000)
   WEBHOOK_ATTEMPT_TIMEOUT_MS = 10_000;
 
-  /** How often the sweeper looks in Postgres for due deliveries that lost their queued job. */
+  /**
+   * How often the sweeper looks in Postgres for due deliveries that lost their
+   * queued job (Redis lost its data) or whose attempt was left unfinished by a
+   * process that stopped (its lease has ended): such an attempt is made again
+   * at most this long after its lease.
+   */
   @IsOptional()
   @Transform(toInt)
   @IsInt({ message: 'must be a whole number of milliseconds' })
   @Min(100)
   @Max(600_000)
-  WEBHOOK_SWEEP_INTERVAL_MS = 30_000;
+  WEBHOOK_SWEEP_INTERVAL_MS = 5_000;
 
   /** Attempts in flight at once per replica (they wait on the network, not the CPU). */
   @IsOptional()

@@ -17,9 +17,6 @@ import { decideAfterAttempt, type RetryPolicy } from './retry.decider';
 /** How long a claimed attempt is reserved: twice its timeout plus a second, then another replica may take over. */
 const leaseMs = (timeoutMs: number): number => 2 * timeoutMs + 1000;
 
-/** How long after a lease could have ended the wake-up of an immediate attempt comes, so it never finds the lease still held by a live attempt. */
-const RECOVERY_MARGIN_MS = 5000;
-
 const tracer = trace.getTracer('pp-webhooks');
 
 /**
@@ -34,7 +31,8 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, OnApplication
   private worker?: Worker<DeliveryJob>;
   private readonly owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   private readonly policy: RetryPolicy;
-  /** Attempts started by startNow and not finished yet; at most WEBHOOK_DELIVERY_CONCURRENCY. */
+  /** Attempts started by startNow and not finished yet (claimed or being claimed); at most WEBHOOK_DELIVERY_CONCURRENCY. */
+  private immediateCount = 0;
   private readonly immediate = new Set<Promise<void>>();
   private stopping = false;
 
@@ -65,31 +63,48 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, OnApplication
   }
 
   /**
-   * Makes a due attempt right away, in this process, without a queue round
-   * trip (README, Performance: webhook latency), if fewer than
-   * WEBHOOK_DELIVERY_CONCURRENCY such attempts are running; answers false
-   * otherwise, and the caller queues it. The claim in Postgres still makes
-   * it exactly once. If this process dies mid-attempt, the job the caller
-   * queues with recoveryWakeUp makes it again once the lease has expired
-   * (and the sweeper, should Redis have lost that job too).
+   * Makes due first attempts right away, in this process, without a queue
+   * round trip (README, Performance: webhook latency), as many as fit under
+   * WEBHOOK_DELIVERY_CONCURRENCY such attempts running, all claimed in one
+   * round trip; answers the others, which the caller queues. The claim in
+   * Postgres still makes each exactly once. If this process dies mid-attempt,
+   * the lease expires and the sweeper queues the attempt again
+   * (WEBHOOK_SWEEP_INTERVAL_MS), so nothing is lost and no wake-up per
+   * delivery waits in Redis.
    */
-  startNow(delivery: DueDelivery): boolean {
-    if (this.stopping || this.immediate.size >= this.config.WEBHOOK_DELIVERY_CONCURRENCY) return false;
-    const running: Promise<void> = this.run(delivery.id, delivery.attempt, context.active())
-      // Its recovery wake-up (recoveryWakeUp) makes the attempt again.
-      .catch((error: Error) => this.logger.warn('immediate delivery attempt failed; its queued wake-up will retry it', { delivery_id: delivery.id, error: error.message }))
+  startNow(due: readonly DueDelivery[]): DueDelivery[] {
+    const room = this.stopping ? 0 : Math.max(0, this.config.WEBHOOK_DELIVERY_CONCURRENCY - this.immediateCount);
+    const taken = due.slice(0, room);
+    if (taken.length === 0) return [...due];
+    this.immediateCount += taken.length;
+    const running: Promise<void> = this.runAll(taken, context.active())
+      .catch((error: Error) => this.logger.warn('claiming immediate delivery attempts failed; the sweeper will queue them again', { error: error.message }))
       .finally(() => this.immediate.delete(running));
     this.immediate.add(running);
-    return true;
+    return due.slice(room);
   }
 
-  /** The queued wake-up for an attempt startNow began: due after its lease, when its claim fails unless the attempt was left unfinished. */
-  recoveryWakeUp(delivery: DueDelivery, now = Date.now()): DueDelivery {
-    return { ...delivery, next_attempt_at: new Date(now + leaseMs(this.config.WEBHOOK_ATTEMPT_TIMEOUT_MS) + RECOVERY_MARGIN_MS) };
+  async process(job: Job<DeliveryJob>): Promise<void> {
+    const lease = leaseMs(this.config.WEBHOOK_ATTEMPT_TIMEOUT_MS);
+    const claim = await this.deliveries.claim(job.data.delivery_id, job.data.attempt, this.owner, lease, notSentBecause);
+    if (claim) await this.run(claim, contextOf(job.data.trace));
   }
 
-  process(job: Job<DeliveryJob>): Promise<void> {
-    return this.run(job.data.delivery_id, job.data.attempt, contextOf(job.data.trace));
+  /** Claims the attempts in one round trip, then makes those it won side by side; each frees its place when done. */
+  private async runAll(taken: readonly DueDelivery[], queuedBy: Context): Promise<void> {
+    let claims: ClaimedAttempt[] = [];
+    try {
+      claims = await this.deliveries.claimAll(taken, this.owner, leaseMs(this.config.WEBHOOK_ATTEMPT_TIMEOUT_MS), notSentBecause);
+    } finally {
+      this.immediateCount -= taken.length - claims.length; // the places of attempts not won (all of them if the claim failed)
+    }
+    await Promise.all(
+      claims.map((claim) =>
+        this.run(claim, queuedBy)
+          .catch((error: Error) => this.logger.warn('immediate delivery attempt failed; the sweeper will queue it again', { delivery_id: claim.deliveryId, error: error.message }))
+          .finally(() => (this.immediateCount -= 1)),
+      ),
+    );
   }
 
   /**
@@ -99,10 +114,7 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, OnApplication
    * a trace of its own, linked to that request and to the attempt before it,
    * so retries over days never grow the request's trace.
    */
-  private async run(deliveryId: string, attemptNumber: number, queuedBy: Context): Promise<void> {
-    const lease = leaseMs(this.config.WEBHOOK_ATTEMPT_TIMEOUT_MS);
-    const claim = await this.deliveries.claim(deliveryId, attemptNumber, this.owner, lease, notSentBecause);
-    if (!claim) return;
+  private async run(claim: ClaimedAttempt, queuedBy: Context): Promise<void> {
     const { parent, links } = jobSpanPlacement(queuedBy, claim.attempt === 1);
     await tracer.startActiveSpan(
       `webhook ${claim.event.type}`,

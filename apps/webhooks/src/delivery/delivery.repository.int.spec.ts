@@ -221,6 +221,32 @@ describe('DeliveryRepository (real Postgres, the webhooks role)', () => {
     expect(await deliveryRow(late.deliveryId)).toMatchObject({ status: 'PENDING', attempts: 2, lease_owner: OWNER });
   });
 
+  it('claims all first attempts of an event in one statement: those still open, for one claimant, the closed ones closed', async () => {
+    const merchant = `mer_${randomUUID().slice(0, 8)}`;
+    const [a, b, c] = [await endpoint(merchant), await endpoint(merchant), await endpoint(merchant)];
+    const due = await repository.recordEvent(event(merchant), new Date());
+    const deliveryTo = async (endpointId: string) =>
+      (await admin.query(`SELECT id FROM webhooks.deliveries WHERE endpoint_id = $1`, [endpointId])).rows[0].id as string;
+    const [toA, toB, toC] = [await deliveryTo(a), await deliveryTo(b), await deliveryTo(c)];
+    expect(await repository.claim(toB, 1, 'other-replica', LEASE_MS, notSentBecause)).toBeDefined(); // already being made elsewhere
+    await admin.query(`UPDATE webhooks.endpoints SET status = 'disabled', disabled_reason = 'by the merchant' WHERE id = $1`, [c]);
+    const statements = jest.spyOn(Client.prototype, 'query');
+    let claims;
+    try {
+      claims = await repository.claimAll(due, OWNER, LEASE_MS, notSentBecause);
+      expect(statements).toHaveBeenCalledTimes(2); // the claims, then closing the one to the disabled endpoint
+    } finally {
+      statements.mockRestore();
+    }
+    expect(claims.map((claim) => [claim.deliveryId, claim.attempt, claim.endpoint.id])).toEqual([[toA, 1, a]]);
+    expect(await deliveryRow(toA)).toMatchObject({ attempts: 1, lease_owner: OWNER });
+    expect(await deliveryRow(toB)).toMatchObject({ attempts: 1, lease_owner: 'other-replica' });
+    expect(await deliveryRow(toC)).toMatchObject({ status: WebhookDeliveryStatus.Exhausted, lease_owner: null });
+    expect(await attemptsOf(toC)).toEqual([expect.objectContaining({ attempt: 1, delivery_status: WebhookDeliveryStatus.Exhausted })]);
+    // Claimed again (a redelivered event in another replica): nothing is won twice.
+    expect(await repository.claimAll(due, 'replica-b', LEASE_MS, notSentBecause)).toEqual([]);
+  });
+
   it('makes each of recordEvent, claim and complete one statement, so one round trip to Postgres', async () => {
     const merchant = `mer_${randomUUID().slice(0, 8)}`;
     await endpoint(merchant);

@@ -33,7 +33,14 @@ export interface ClaimedAttempt {
 }
 
 /** The claim's answer: the endpoint's row as it is, with the event's columns beside it. */
-type ClaimedRow = EndpointRow & { event_id: string; event_type: string; event_body: string; event_trace: WebhookEventRecord['trace'] };
+type ClaimedRow = EndpointRow & {
+  delivery_id: string;
+  delivery_attempt: number;
+  event_id: string;
+  event_type: string;
+  event_body: string;
+  event_trace: WebhookEventRecord['trace'];
+};
 
 export interface AttemptResult {
   httpStatus: number | null;
@@ -109,9 +116,7 @@ export class DeliveryRepository {
   /**
    * Claims attempt number `attempt` of a delivery for `owner` until the lease
    * ends. Answers undefined when another replica made or is making it, or the
-   * delivery is finished. `notSentBecause` (the caller's rule) is asked about
-   * the endpoint as the claim read it: a reason records the attempt with it
-   * and closes the delivery without sending (closeUnsent).
+   * delivery is finished (claimAll with one).
    */
   async claim(
     deliveryId: string,
@@ -120,41 +125,65 @@ export class DeliveryRepository {
     leaseMs: number,
     notSentBecause: (endpoint: EndpointRow) => string | null,
   ): Promise<ClaimedAttempt | undefined> {
-    // One statement, atomic as a whole: the claim (its row lock lets one replica win), an attempt left in flight by a
-    // replica that stopped marked failed (never silence), the new attempt recorded PENDING, and the event and the
-    // endpoint read. The sub-statements share one snapshot, so the stale-attempt UPDATE cannot see the row inserted
-    // beside it, and the event and endpoint come from the claimed row's ids through RETURNING. The endpoint's columns
-    // are answered as they are (ep.*), the event's under event_* names, so dates stay dates.
-    const [row]: ClaimedRow[] = await this.db.query(
-      `WITH claimed AS (
-         UPDATE webhooks.deliveries
-            SET attempts = attempts + 1, lease_owner = $3, lease_expires_at = now() + $4 * interval '1 millisecond', updated_at = now()
-          WHERE id = $1 AND attempts = $2 - 1 AND status IN ${OPEN}
-            AND (lease_expires_at IS NULL OR lease_expires_at < now())
-          RETURNING id, event_id, endpoint_id
+    const [claimed] = await this.claimAll([{ id: deliveryId, attempt }], owner, leaseMs, notSentBecause);
+    return claimed;
+  }
+
+  /**
+   * Claims the given attempts for `owner` until the lease ends, in one round
+   * trip however many there are (the first attempts of one event to all its
+   * endpoints); answers those this call won. `notSentBecause` (the caller's
+   * rule) is asked about each endpoint as the claim read it: a reason records
+   * the attempt with it and closes the delivery without sending (closeUnsent).
+   */
+  async claimAll(
+    wanted: ReadonlyArray<{ id: string; attempt: number }>,
+    owner: string,
+    leaseMs: number,
+    notSentBecause: (endpoint: EndpointRow) => string | null,
+  ): Promise<ClaimedAttempt[]> {
+    if (wanted.length === 0) return [];
+    // In id order, so two replicas claiming overlapping sets (a redelivered event) lock the rows in the same order.
+    const ordered = [...wanted].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    // One statement, atomic as a whole: the claims (their row locks let one replica win each), attempts left in flight
+    // by a replica that stopped marked failed (never silence), the new attempts recorded PENDING, and their events and
+    // endpoints read. The sub-statements share one snapshot, so the stale-attempt UPDATE cannot see the rows inserted
+    // beside it, and everything else follows the claimed rows through RETURNING. The endpoint's columns are answered
+    // as they are (ep.*), the delivery's and the event's under prefixed names, so dates stay dates.
+    const rows: ClaimedRow[] = await this.db.query(
+      `WITH wanted AS (
+         SELECT * FROM unnest($1::text[], $2::int[]) AS w (id, attempt)
+       ), claimed AS (
+         UPDATE webhooks.deliveries d
+            SET attempts = d.attempts + 1, lease_owner = $3, lease_expires_at = now() + $4 * interval '1 millisecond', updated_at = now()
+           FROM wanted
+          WHERE d.id = wanted.id AND d.attempts = wanted.attempt - 1 AND d.status IN ${OPEN}
+            AND (d.lease_expires_at IS NULL OR d.lease_expires_at < now())
+          RETURNING d.id, d.attempts AS attempt, d.event_id, d.endpoint_id
        ), stale AS (
          UPDATE webhooks.delivery_attempts a
             SET delivery_status = '${WebhookDeliveryStatus.Failed}', error_message = 'no answer recorded: the worker making this attempt stopped'
            FROM claimed
           WHERE a.delivery_id = claimed.id AND a.delivery_status = '${WebhookDeliveryStatus.Pending}'
-       ), target AS (
-         SELECT ep.* FROM claimed JOIN webhooks.endpoints ep ON ep.id = claimed.endpoint_id
        ), made AS (
          INSERT INTO webhooks.delivery_attempts (delivery_id, event_id, endpoint_id, url, attempt, delivery_status)
-         SELECT claimed.id, claimed.event_id, target.id, target.url, $2, '${WebhookDeliveryStatus.Pending}' FROM claimed, target
+         SELECT claimed.id, claimed.event_id, ep.id, ep.url, claimed.attempt, '${WebhookDeliveryStatus.Pending}'
+           FROM claimed JOIN webhooks.endpoints ep ON ep.id = claimed.endpoint_id
        )
-       SELECT e.id AS event_id, e.type AS event_type, e.body AS event_body, e.trace AS event_trace, target.*
-         FROM claimed JOIN webhooks.events e ON e.id = claimed.event_id JOIN target ON target.id = claimed.endpoint_id`,
-      [deliveryId, attempt, owner, leaseMs],
+       SELECT claimed.id AS delivery_id, claimed.attempt AS delivery_attempt,
+              e.id AS event_id, e.type AS event_type, e.body AS event_body, e.trace AS event_trace, ep.*
+         FROM claimed
+         JOIN webhooks.events e ON e.id = claimed.event_id
+         JOIN webhooks.endpoints ep ON ep.id = claimed.endpoint_id`,
+      [ordered.map((w) => w.id), ordered.map((w) => w.attempt), owner, leaseMs],
     );
-    if (!row) return undefined;
-    const { event_id, event_type, event_body, event_trace, ...endpoint } = row;
-    const closedBecause = notSentBecause(endpoint);
-    if (closedBecause) {
-      await this.closeUnsent(deliveryId, attempt, owner, closedBecause);
-      return undefined;
+    const claims: ClaimedAttempt[] = [];
+    for (const { delivery_id, delivery_attempt, event_id, event_type, event_body, event_trace, ...endpoint } of rows) {
+      const closedBecause = notSentBecause(endpoint);
+      if (closedBecause) await this.closeUnsent(delivery_id, delivery_attempt, owner, closedBecause);
+      else claims.push({ deliveryId: delivery_id, attempt: delivery_attempt, event: { id: event_id, type: event_type, body: event_body, trace: event_trace }, endpoint });
     }
-    return { deliveryId, attempt, event: { id: event_id, type: event_type, body: event_body, trace: event_trace }, endpoint };
+    return claims;
   }
 
   /** Records the outcome of a claimed attempt, the delivery's next step and what it means for the endpoint. */

@@ -127,14 +127,13 @@ export class MerchantEventConsumer implements OnApplicationBootstrap, OnApplicat
         new Date(Date.now() + firstAttemptDelayMs({ scheduleMs: this.scheduleMs, disableAfterMs: 0 })),
       );
       msg.ack();
-      // First attempts due now start at once while this replica has room; the others wait in the queue, and each
-      // started one gets a wake-up there for after its lease, which finds it done unless this process died mid-attempt.
+      // First attempts due now start at once while this replica has room (claimed together, in one round trip); the
+      // others wait in the queue. Should this process die mid-attempt, the sweeper queues it again once its lease is over.
       const now = Date.now();
-      const wakeUps = due.map((delivery) =>
-        new Date(delivery.next_attempt_at).getTime() <= now && this.attempts.startNow(delivery) ? this.attempts.recoveryWakeUp(delivery, now) : delivery,
-      );
+      const dueNow = due.filter((delivery) => new Date(delivery.next_attempt_at).getTime() <= now);
+      const queued = [...this.attempts.startNow(dueNow), ...due.filter((delivery) => !dueNow.includes(delivery))];
       // Recorded is what counts: if queuing fails, the sweeper queues these from Postgres.
-      await this.queue.enqueue(wakeUps).catch((error: Error) =>
+      await this.queue.enqueue(queued).catch((error: Error) =>
         this.logger.warn('could not queue first attempts', { event_id: event.id, error: error.message }),
       );
     } catch (error) {
