@@ -57,7 +57,7 @@ export class WebhooksConfig extends WithMetricsPort(WithRedis(WithDatabase(BaseC
   @IsInt({ message: 'must be a whole number' })
   @Min(1)
   @Max(1000)
-  WEBHOOK_DELIVERY_CONCURRENCY = 64;
+  WEBHOOK_DELIVERY_CONCURRENCY = 256;
 
   /** An endpoint whose attempts have all failed for this long is disabled (Svix: 5 days). */
   @IsOptional()

@@ -1,4 +1,5 @@
 export * from './aggregate';
+export * from './batching';
 export * from './app';
 export * from './config';
 export * from './crypto';

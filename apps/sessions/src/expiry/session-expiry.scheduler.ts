@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import type { Clock } from '@pp/kernel';
-import { bullConnection, CLOCK, CONFIG, jobTrace, queuePrefix, ServiceMetrics, type TracedJobData, watchQueueDepth } from '@pp/platform';
+import { bullConnection, CLOCK, CONFIG, jobTrace, queuePrefix, ServiceMetrics, type TracedJobData, watchQueueDepth, WriteBatcher } from '@pp/platform';
 import { Queue } from 'bullmq';
 import type { CheckoutSession } from '../checkout-session/checkout-session.decider';
 import type { SessionsConfig } from '../sessions.config';
@@ -10,8 +10,6 @@ interface PendingJob {
   session: CheckoutSession;
   /** Taken when scheduled: the batch is added from whichever caller's context started it. */
   queuedBy: TracedJobData;
-  resolve(): void;
-  reject(error: unknown): void;
 }
 
 /**
@@ -24,9 +22,7 @@ interface PendingJob {
 @Injectable()
 export class SessionExpiryScheduler implements OnApplicationShutdown {
   private readonly queue: Queue<SessionExpiryJob>;
-  private pending: PendingJob[] = [];
-  /** The batch loop while it runs (checked and cleared synchronously, so no job is left behind). */
-  private adding?: Promise<void>;
+  private readonly jobs = new WriteBatcher<PendingJob>((batch) => this.add(batch));
 
   constructor(
     @Inject(CONFIG) config: SessionsConfig,
@@ -43,43 +39,29 @@ export class SessionExpiryScheduler implements OnApplicationShutdown {
   /** Idempotent: the job id is the session and its deadline, so a replayed create adds nothing while the job exists. */
   schedule(session: CheckoutSession): Promise<void> {
     if (session.status !== 'PENDING') return Promise.resolve();
-    return new Promise((resolve, reject) => {
-      this.pending.push({ session, queuedBy: jobTrace(), resolve, reject });
-      this.adding ??= this.addPending();
-    });
+    return this.jobs.add({ session, queuedBy: jobTrace() });
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await this.adding;
+    await this.jobs.drain();
     await this.queue.close();
   }
 
-  private async addPending(): Promise<void> {
-    await Promise.resolve(); // callers in the same tick join the first batch
-    while (this.pending.length > 0) {
-      const batch = this.pending;
-      this.pending = [];
-      const now = this.clock.now().getTime();
-      try {
-        await this.queue.addBulk(
-          batch.map(({ session, queuedBy }) => ({
-            name: 'expire',
-            data: { session_id: session.id, expires_at: session.expires_at, ...queuedBy },
-            opts: {
-              jobId: sessionExpiryJobId(session.id, session.expires_at),
-              delay: Math.max(0, Date.parse(session.expires_at) - now),
-              attempts: 8,
-              backoff: { type: 'exponential', delay: 500 },
-              removeOnComplete: true,
-              removeOnFail: 1000,
-            },
-          })),
-        );
-        for (const job of batch) job.resolve();
-      } catch (error) {
-        for (const job of batch) job.reject(error);
-      }
-    }
-    this.adding = undefined;
+  private async add(batch: PendingJob[]): Promise<void> {
+    const now = this.clock.now().getTime();
+    await this.queue.addBulk(
+      batch.map(({ session, queuedBy }) => ({
+        name: 'expire',
+        data: { session_id: session.id, expires_at: session.expires_at, ...queuedBy },
+        opts: {
+          jobId: sessionExpiryJobId(session.id, session.expires_at),
+          delay: Math.max(0, Date.parse(session.expires_at) - now),
+          attempts: 8,
+          backoff: { type: 'exponential', delay: 500 },
+          removeOnComplete: true,
+          removeOnFail: 1000,
+        },
+      })),
+    );
   }
 }

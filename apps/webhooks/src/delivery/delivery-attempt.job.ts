@@ -3,14 +3,14 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { type Context, context, type Link, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { signatureHeaders, WebhookDeliveryStatus } from '@pp/contracts';
-import { bullConnection, CONFIG, contextOf, JsonLogger, jobSpanPlacement, linksTo, queuePrefix } from '@pp/platform';
+import { bullConnection, CONFIG, contextOf, JsonLogger, jobSpanPlacement, linksTo, queuePrefix, WriteBatcher } from '@pp/platform';
 import { type Job, Worker } from 'bullmq';
 import { EndpointSecrets } from '../endpoints/endpoint-secrets';
 import { sendWebhook } from '../network/webhook-sender';
 import { retryScheduleMs, type WebhooksConfig } from '../webhooks.config';
 import { notSentBecause } from './delivery-target.policy';
 import { DeliveryMetrics } from './delivery.metrics';
-import { type ClaimedAttempt, DeliveryRepository, type DueDelivery } from './delivery.repository';
+import { type ClaimedAttempt, type Completion, DeliveryRepository, type DueDelivery } from './delivery.repository';
 import { type DeliveryJob, DeliveryQueue, WebhookQueue } from './delivery.queue';
 import { decideAfterAttempt, type RetryPolicy } from './retry.decider';
 
@@ -34,6 +34,8 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, OnApplication
   /** Attempts started by startNow and not finished yet (claimed or being claimed); at most WEBHOOK_DELIVERY_CONCURRENCY. */
   private immediateCount = 0;
   private readonly immediate = new Set<Promise<void>>();
+  /** Outcomes that finish together are recorded together: one statement and one commit (README, Performance). */
+  private readonly outcomes = new WriteBatcher<Completion>((completions) => this.deliveries.completeAll(completions, this.owner));
   private stopping = false;
 
   constructor(
@@ -150,7 +152,7 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, OnApplication
       'http.response.status_code': response.httpStatus ?? 0,
       'webhook.delivery_status': decision.status,
     });
-    await this.deliveries.complete(claim, this.owner, response, decision);
+    await this.outcomes.add({ claim, result: response, decision });
     if (decision.disableEndpoint) {
       this.logger.warn('webhook endpoint disabled', { endpoint_id: claim.endpoint.id, reason: decision.disableEndpoint });
     }

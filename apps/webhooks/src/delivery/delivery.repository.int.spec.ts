@@ -247,6 +247,35 @@ describe('DeliveryRepository (real Postgres, the webhooks role)', () => {
     expect(await repository.claimAll(due, 'replica-b', LEASE_MS, notSentBecause)).toEqual([]);
   });
 
+  it('completes several attempts in one statement: each delivery moves on, and each endpoint ends as its last outcome says', async () => {
+    const merchant = `mer_${randomUUID().slice(0, 8)}`;
+    const endpointId = await endpoint(merchant);
+    const [first] = await repository.recordEvent(event(merchant), new Date());
+    const [second] = await repository.recordEvent(event(merchant), new Date());
+    const claims = await repository.claimAll([first, second], OWNER, LEASE_MS, notSentBecause);
+    const byDelivery = (id: string) => claims.find((claim) => claim.deliveryId === id)!;
+    const retryAt = new Date(Date.now() + 60_000);
+    const statements = jest.spyOn(Client.prototype, 'query');
+    try {
+      await repository.completeAll(
+        [
+          { claim: byDelivery(first.id), result: { httpStatus: 500, latencyMs: 7, error: 'endpoint answered 500' }, decision: { status: WebhookDeliveryStatus.Failed, nextAttemptAt: retryAt, disableEndpoint: null } },
+          { claim: byDelivery(second.id), result: { httpStatus: 200, latencyMs: 4, error: null }, decision: { status: WebhookDeliveryStatus.Success, nextAttemptAt: null, disableEndpoint: null } },
+        ],
+        OWNER,
+      );
+      expect(statements).toHaveBeenCalledTimes(1);
+    } finally {
+      statements.mockRestore();
+    }
+    expect(await deliveryRow(first.id)).toMatchObject({ status: WebhookDeliveryStatus.Failed, lease_owner: null, next_attempt_at: retryAt });
+    expect(await deliveryRow(second.id)).toMatchObject({ status: WebhookDeliveryStatus.Success, lease_owner: null, next_attempt_at: null });
+    expect(await attemptsOf(first.id)).toEqual([expect.objectContaining({ delivery_status: WebhookDeliveryStatus.Failed, error_message: 'endpoint answered 500' })]);
+    expect(await attemptsOf(second.id)).toEqual([expect.objectContaining({ delivery_status: WebhookDeliveryStatus.Success, error_message: null })]);
+    const { rows } = await admin.query(`SELECT failing_since, status FROM webhooks.endpoints WHERE id = $1`, [endpointId]);
+    expect(rows).toEqual([{ failing_since: null, status: 'enabled' }]); // the success came last
+  });
+
   it('makes each of recordEvent, claim and complete one statement, so one round trip to Postgres', async () => {
     const merchant = `mer_${randomUUID().slice(0, 8)}`;
     await endpoint(merchant);

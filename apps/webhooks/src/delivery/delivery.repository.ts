@@ -3,6 +3,7 @@ import { ALL_EVENTS, WebhookDeliveryStatus } from '@pp/contracts';
 import { DataSource } from 'typeorm';
 import type { EndpointRow, Scope } from '../endpoints/endpoint.repository';
 import type { DeliveryAttemptRow } from './delivery-attempt.view';
+import { endpointChanges } from './endpoint-changes';
 import type { AttemptDecision } from './retry.decider';
 
 /** A merchant-visible event as the webhooks service keeps it: the body is the exact text that is signed and sent. */
@@ -42,6 +43,13 @@ type ClaimedRow = EndpointRow & {
   event_trace: WebhookEventRecord['trace'];
 };
 
+/** One finished attempt: what the endpoint answered and what follows. */
+export interface Completion {
+  claim: ClaimedAttempt;
+  result: AttemptResult;
+  decision: AttemptDecision;
+}
+
 export interface AttemptResult {
   httpStatus: number | null;
   latencyMs: number;
@@ -49,25 +57,6 @@ export interface AttemptResult {
 }
 
 const OPEN = `('${WebhookDeliveryStatus.Pending}', '${WebhookDeliveryStatus.Failed}')`;
-
-/**
- * What an attempt's outcome changes on its endpoint (`$9`, a disabling's
- * reason `$10`) as a statement for complete's WITH. Each one writes the row
- * only when its state changes, so an endpoint whose attempts keep succeeding
- * (or keep failing) is not locked and rewritten by every delivery.
- */
-function endpointChange(decision: AttemptDecision): { sql: string; params: string[] } {
-  if (decision.status === WebhookDeliveryStatus.Success) {
-    return { sql: `UPDATE webhooks.endpoints SET failing_since = NULL WHERE id = $9 AND failing_since IS NOT NULL`, params: [] };
-  }
-  if (decision.disableEndpoint) {
-    return {
-      sql: `UPDATE webhooks.endpoints SET status = 'disabled', disabled_reason = $10 WHERE id = $9 AND status = 'enabled'`,
-      params: [decision.disableEndpoint],
-    };
-  }
-  return { sql: `UPDATE webhooks.endpoints SET failing_since = now() WHERE id = $9 AND failing_since IS NULL`, params: [] };
-}
 
 /**
  * Deliveries and their attempts in Postgres: the source of truth for what
@@ -187,23 +176,61 @@ export class DeliveryRepository {
   }
 
   /** Records the outcome of a claimed attempt, the delivery's next step and what it means for the endpoint. */
-  async complete(claim: ClaimedAttempt, owner: string, result: AttemptResult, decision: AttemptDecision): Promise<void> {
-    const endpoint = endpointChange(decision);
-    // One statement, so the three writes commit together in one round trip; they touch three different tables, so no
-    // two parts update the same row. The attempt's outcome and the endpoint's state are recorded even when the lease
-    // was lost (the request was sent), while the delivery moves on only for the lease's owner at this attempt.
+  complete(claim: ClaimedAttempt, owner: string, result: AttemptResult, decision: AttemptDecision): Promise<void> {
+    return this.completeAll([{ claim, result, decision }], owner);
+  }
+
+  /**
+   * Records the outcomes of several attempts, in the order they finished, in
+   * one statement: one round trip and one commit for all of them. The
+   * attempts' results and their endpoints' state are written even when the
+   * lease was lost (the request was sent), while a delivery moves on only for
+   * the lease's owner at that attempt.
+   */
+  async completeAll(completions: readonly Completion[], owner: string): Promise<void> {
+    if (completions.length === 0) return;
+    const changes = endpointChanges(completions.map(({ claim, decision }) => ({ endpointId: claim.endpoint.id, decision })));
+    const column = <T>(pick: (completion: Completion) => T): T[] => completions.map(pick);
+    // The parts touch different rows (one attempt and one delivery per completion, and endpointChanges gives each
+    // endpoint one change), as a statement may not update a row twice. Each endpoint change writes only when the
+    // endpoint's state changes, so an endpoint whose attempts keep succeeding is not locked by every delivery.
     await this.db.query(
-      `WITH attempt AS (
-         UPDATE webhooks.delivery_attempts
-            SET delivery_status = $3, http_status = $4, latency_ms = $5, error_message = $6, next_retry_at = $7
-          WHERE delivery_id = $1 AND attempt = $2
-       ), endpoint AS (
-         ${endpoint.sql}
+      `WITH outcome AS (
+         SELECT * FROM unnest($1::text[], $2::int[], $3::text[], $4::int[], $5::int[], $6::text[], $7::timestamptz[])
+           AS o (delivery_id, attempt, status, http_status, latency_ms, error_message, next_attempt_at)
+       ), attempt AS (
+         UPDATE webhooks.delivery_attempts a
+            SET delivery_status = o.status, http_status = o.http_status, latency_ms = o.latency_ms,
+                error_message = o.error_message, next_retry_at = o.next_attempt_at
+           FROM outcome o
+          WHERE a.delivery_id = o.delivery_id AND a.attempt = o.attempt
+       ), recovered AS (
+         UPDATE webhooks.endpoints SET failing_since = NULL WHERE id = ANY ($9::text[]) AND failing_since IS NOT NULL
+       ), failing AS (
+         UPDATE webhooks.endpoints SET failing_since = now() WHERE id = ANY ($10::text[]) AND failing_since IS NULL
+       ), disabled AS (
+         UPDATE webhooks.endpoints ep SET status = 'disabled', disabled_reason = d.reason
+           FROM unnest($11::text[], $12::text[]) AS d (id, reason)
+          WHERE ep.id = d.id AND ep.status = 'enabled'
        )
-       UPDATE webhooks.deliveries
-          SET status = $3, next_attempt_at = $7, lease_owner = NULL, lease_expires_at = NULL, updated_at = now()
-        WHERE id = $1 AND attempts = $2 AND lease_owner = $8`,
-      [claim.deliveryId, claim.attempt, decision.status, result.httpStatus, result.latencyMs, result.error, decision.nextAttemptAt, owner, claim.endpoint.id, ...endpoint.params],
+       UPDATE webhooks.deliveries d
+          SET status = o.status, next_attempt_at = o.next_attempt_at, lease_owner = NULL, lease_expires_at = NULL, updated_at = now()
+         FROM outcome o
+        WHERE d.id = o.delivery_id AND d.attempts = o.attempt AND d.lease_owner = $8`,
+      [
+        column((c) => c.claim.deliveryId),
+        column((c) => c.claim.attempt),
+        column((c) => c.decision.status),
+        column((c) => c.result.httpStatus),
+        column((c) => c.result.latencyMs),
+        column((c) => c.result.error),
+        column((c) => c.decision.nextAttemptAt),
+        owner,
+        changes.recovered,
+        changes.failing,
+        changes.disabled.map((d) => d.id),
+        changes.disabled.map((d) => d.reason),
+      ],
     );
   }
 

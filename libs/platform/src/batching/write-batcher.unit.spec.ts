@@ -1,0 +1,51 @@
+import { WriteBatcher } from './write-batcher';
+
+describe('WriteBatcher', () => {
+  it('given items added in one tick, when written, then they go in one batch and every caller resolves', async () => {
+    const batches: number[][] = [];
+    const batcher = new WriteBatcher<number>(async (items) => void batches.push(items));
+    await Promise.all([batcher.add(1), batcher.add(2), batcher.add(3)]);
+    expect(batches).toEqual([[1, 2, 3]]);
+  });
+
+  it('given a batch being written, when more items come, then they wait and go together in the next, in order', async () => {
+    const batches: number[][] = [];
+    let release!: () => void;
+    const firstWrite = new Promise<void>((resolve) => (release = resolve));
+    const batcher = new WriteBatcher<number>(async (items) => {
+      batches.push(items);
+      if (batches.length === 1) await firstWrite;
+    });
+    const first = batcher.add(1);
+    await new Promise((resolve) => setImmediate(resolve)); // the first batch is being written now
+    const later = [batcher.add(2), batcher.add(3)];
+    expect(batches).toEqual([[1]]);
+    release();
+    await Promise.all([first, ...later]);
+    expect(batches).toEqual([[1], [2, 3]]);
+  });
+
+  it('given a failing write, when it fails, then each caller of that batch gets the error and the next batch is still written', async () => {
+    const written: number[][] = [];
+    const batcher = new WriteBatcher<number>(async (items) => {
+      if (items.includes(2)) throw new Error('database away');
+      written.push(items);
+    });
+    const failing = [batcher.add(1), batcher.add(2)].map((added) => added.then(() => 'ok', (error: Error) => error.message));
+    expect(await Promise.all(failing)).toEqual(['database away', 'database away']);
+    await batcher.add(3);
+    expect(written).toEqual([[3]]);
+  });
+
+  it('given items in flight, when drained, then it resolves after they are written', async () => {
+    const written: number[] = [];
+    const batcher = new WriteBatcher<number>(async (items) => {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      written.push(...items);
+    });
+    void batcher.add(1);
+    void batcher.add(2);
+    await batcher.drain();
+    expect(written).toEqual([1, 2]);
+  });
+});
