@@ -22,9 +22,11 @@ export type MatchResult =
  *
  * Safe to repeat for one e-mail (a hand-off after a crash, a retry from
  * quarantine, two replicas): record-transfer is idempotent by email_id and the
- * quarantine rows are written once. A failure (a silent gateway or sessions
- * service) throws, so no hand-off is recorded and the processing sweeper
- * repeats it.
+ * quarantine rows are written once. Matching an e-mail that was quarantined
+ * does not release it here: its hand-off record does, in the same statement
+ * (OutcomeRepository.recordHandoff), and so does the admins' retry. A failure
+ * (a silent gateway or sessions service) throws, so no hand-off is recorded
+ * and the processing sweeper repeats it.
  */
 @Injectable()
 export class NoticeMatcher implements NoticeHandler {
@@ -35,7 +37,8 @@ export class NoticeMatcher implements NoticeHandler {
 
   async handle(email: ProcessedEmail): Promise<HandoffResult> {
     const result = await this.match(email);
-    return { disposition: result.disposition, ...('review_reasons' in result ? { review_reasons: result.review_reasons } : {}) };
+    if (!('payment_id' in result)) return { disposition: result.disposition };
+    return { disposition: result.disposition, review_reasons: result.review_reasons, payment: { merchant_id: result.merchant_id, payment_id: result.payment_id } };
   }
 
   async match(email: ProcessedEmail): Promise<MatchResult> {
@@ -47,14 +50,12 @@ export class NoticeMatcher implements NoticeHandler {
       return { disposition: 'quarantined' };
     }
     const payment = await this.record(merchant, plan.transfer);
-    const matched = {
-      disposition: payment.status === 'CONFIRMED' ? ('confirmed' as const) : ('manual_review' as const),
+    return {
+      disposition: payment.status === 'CONFIRMED' ? 'confirmed' : 'manual_review',
       merchant_id: merchant.merchant_id,
       payment_id: payment.id,
       review_reasons: payment.review_reasons,
     };
-    await this.quarantine.release(email.email_id, matched);
-    return matched;
   }
 
   /** The first address (in the order given) that is a merchant's deposit address, and that merchant. */

@@ -31,6 +31,17 @@ interface ReleaseRow {
   released_at: Date;
 }
 
+/**
+ * Releases e-mail $1, if it is quarantined, to merchant $2's payment $4 with
+ * disposition $3 (confirmed or manual_review); nothing when $2 is null
+ * (nothing matched). The first release stands. Also run within the hand-off's
+ * statement (OutcomeRepository.recordHandoff), so that a repeated hand-off
+ * that matches releases without a round trip of its own.
+ */
+export const RELEASE_IF_QUARANTINED = `INSERT INTO ingest.quarantine_releases (email_id, merchant_id, disposition, payment_id)
+  SELECT email_id, $2, $3, $4 FROM ingest.quarantined_emails WHERE email_id = $1 AND $2::text IS NOT NULL
+  ON CONFLICT (email_id) DO NOTHING`;
+
 /** Quarantined e-mails (no merchant has their recipient as deposit address) and their releases; rows are never changed. */
 @Injectable()
 export class QuarantineRepository {
@@ -44,17 +55,12 @@ export class QuarantineRepository {
   }
 
   /**
-   * Records that a quarantined e-mail was matched after all (a retry, or a
-   * repeated hand-off once the address was registered). The first release
-   * stands; nothing happens for an e-mail that was never quarantined.
+   * Records that a quarantined e-mail was matched after all (a retry once the
+   * address was registered). The first release stands; nothing happens for an
+   * e-mail that was never quarantined.
    */
   async release(emailId: string, release: Omit<QuarantineRelease, 'released_at'>): Promise<void> {
-    await this.db.query(
-      `INSERT INTO ingest.quarantine_releases (email_id, merchant_id, disposition, payment_id)
-       SELECT email_id, $2, $3, $4 FROM ingest.quarantined_emails WHERE email_id = $1
-       ON CONFLICT (email_id) DO NOTHING`,
-      [emailId, release.merchant_id, release.disposition, release.payment_id],
-    );
+    await this.db.query(RELEASE_IF_QUARANTINED, [emailId, release.merchant_id, release.disposition, release.payment_id]);
   }
 
   async releaseOf(emailId: string): Promise<QuarantineRelease | null> {

@@ -7,6 +7,8 @@ export interface HandoffResult {
   disposition: MatchingDisposition;
   /** For manual_review: the reasons the payments policy gave (counted in metrics; the payment keeps them). */
   review_reasons?: string[];
+  /** For confirmed and manual_review: the payment recorded, and its merchant (releases the e-mail if an earlier hand-off quarantined it). */
+  payment?: { merchant_id: string; payment_id: string };
 }
 
 /**

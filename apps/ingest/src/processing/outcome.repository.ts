@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
+import { RELEASE_IF_QUARANTINED } from '../matching/quarantine.repository';
 import type { HandoffResult } from './notice-handler';
 import { type OutcomeStatus, type ProcessedEmail, storedAuthentication } from './processed-email';
 
@@ -18,71 +19,79 @@ export class OutcomeRepository {
   /**
    * Records the outcome of one e-mail, or returns null when another worker
    * already did. An authenticated notice claims its (reference number, kind)
-   * in the same transaction; when another e-mail holds the claim, this one is
-   * a duplicate. The unique key decides, so concurrent copies cannot both win.
+   * with its outcome; when another e-mail holds the claim, this one is a
+   * duplicate. The unique keys decide, so concurrent copies cannot both win.
    */
   async record(verdict: Verdict): Promise<RecordedOutcome | null> {
-    return this.db.transaction(async (tx) => {
-      await tx.query(`SELECT pg_advisory_xact_lock(hashtext('ingest.process:' || $1))`, [verdict.email_id]);
-      const [done] = await tx.query(`SELECT 1 FROM ingest.email_outcomes WHERE email_id = $1`, [verdict.email_id]);
-      if (done) return null;
-      const duplicateOf = await this.claimReference(tx, verdict);
-      const status: OutcomeStatus = duplicateOf
-        ? 'duplicate'
-        : !verdict.authentication.authenticated
-          ? 'unauthenticated'
-          : verdict.parse.status === 'parsed'
-            ? 'parsed'
-            : 'rejected';
-      const { authentication: auth, parse } = verdict;
-      await tx.query(
-        `INSERT INTO ingest.email_outcomes
+    try {
+      return await this.insertOutcome(verdict);
+    } catch (error) {
+      // Another e-mail claimed the reference number after this statement's snapshot was taken, and has committed
+      // (the insert waited for it): the statement rolled back whole, and a new one sees the claim and records a
+      // duplicate. Claims are never removed, so the second statement cannot meet the same conflict.
+      if (violatedConstraint(error) !== 'notice_references_pkey') throw error;
+      return this.insertOutcome(verdict);
+    }
+  }
+
+  /**
+   * One statement, so its writes commit or roll back together. The outcome's
+   * primary key picks the one writer per e-mail (ON CONFLICT waits for a
+   * concurrent writer, whatever the snapshot); the claim is inserted only
+   * from the outcome this statement wrote, so a loser leaves no claim. A
+   * claim taken after the snapshot fails the plain INSERT (see record).
+   */
+  private async insertOutcome(verdict: Verdict): Promise<RecordedOutcome | null> {
+    const { authentication: auth, parse } = verdict;
+    const status: OutcomeStatus = !auth.authenticated ? 'unauthenticated' : parse.status === 'parsed' ? 'parsed' : 'rejected';
+    // Only authenticated notices claim: a forgery must not make the genuine notice a duplicate.
+    const claimedReference = (auth.authenticated && parse.fields.reference_number) || null;
+    const [row]: RecordedOutcome[] = await this.db.query(
+      `WITH holder AS (
+         SELECT email_id FROM ingest.notice_references WHERE reference_number = $14 AND kind = $7
+       ), outcome AS (
+         INSERT INTO ingest.email_outcomes
            (email_id, status, authenticated, auth_reasons, signing_domain, parse_reasons, kind, reference_number,
             amount_cents, memo, authentication, parse, recipients, duplicate_of)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
-        [
-          verdict.email_id,
-          status,
-          auth.authenticated,
-          auth.authenticated ? [] : auth.reasons,
-          auth.authenticated ? auth.signing_domain : null,
-          parse.status === 'parsed' ? [] : parse.reasons,
-          parse.fields.kind,
-          parse.fields.reference_number,
-          parse.fields.amount_cents,
-          parse.status === 'parsed' ? parse.notice.memo : (parse.fields.memos[0] ?? null),
-          JSON.stringify(auth),
-          JSON.stringify(parse),
-          JSON.stringify(verdict.recipients),
-          duplicateOf,
-        ],
-      );
-      return { status, duplicate_of: duplicateOf };
-    });
-  }
-
-  /** The e-mail holding this notice's reference number, when it is another one. Only authenticated notices claim. */
-  private async claimReference(tx: EntityManager, verdict: Verdict): Promise<string | null> {
-    const reference = verdict.parse.fields.reference_number;
-    if (!verdict.authentication.authenticated || !reference) return null;
-    const kind = verdict.parse.fields.kind;
-    const claimed = await tx.query(
-      `INSERT INTO ingest.notice_references (reference_number, kind, email_id) VALUES ($1, $2, $3)
-       ON CONFLICT (reference_number, kind) DO NOTHING RETURNING email_id`,
-      [reference, kind, verdict.email_id],
+         VALUES ($1, CASE WHEN EXISTS (SELECT 1 FROM holder) THEN 'duplicate' ELSE $2 END, $3, $4, $5, $6, $7, $8,
+                 $9, $10, $11, $12, $13, (SELECT email_id FROM holder))
+         ON CONFLICT (email_id) DO NOTHING
+         RETURNING status, duplicate_of
+       ), claim AS (
+         INSERT INTO ingest.notice_references (reference_number, kind, email_id)
+         SELECT $14, $7, $1 FROM outcome WHERE $14::text IS NOT NULL AND outcome.duplicate_of IS NULL
+       )
+       SELECT status, duplicate_of FROM outcome`,
+      [
+        verdict.email_id,
+        status,
+        auth.authenticated,
+        auth.authenticated ? [] : auth.reasons,
+        auth.authenticated ? auth.signing_domain : null,
+        parse.status === 'parsed' ? [] : parse.reasons,
+        parse.fields.kind,
+        parse.fields.reference_number,
+        parse.fields.amount_cents,
+        parse.status === 'parsed' ? parse.notice.memo : (parse.fields.memos[0] ?? null),
+        JSON.stringify(auth),
+        JSON.stringify(parse),
+        JSON.stringify(verdict.recipients),
+        claimedReference,
+      ],
     );
-    if (claimed.length > 0) return null;
-    const [holder] = await tx.query(`SELECT email_id FROM ingest.notice_references WHERE reference_number = $1 AND kind = $2`, [
-      reference,
-      kind,
-    ]);
-    return holder.email_id === verdict.email_id ? null : holder.email_id;
+    return row ?? null;
   }
 
+  /**
+   * Records the hand-off once per e-mail. A matched notice that an earlier
+   * hand-off quarantined (a repeat after a crash, once its merchant
+   * registered the address) is released in the same statement.
+   */
   async recordHandoff(emailId: string, result: HandoffResult): Promise<void> {
     await this.db.query(
-      `INSERT INTO ingest.notice_handoffs (email_id, disposition) VALUES ($1, $2) ON CONFLICT (email_id) DO NOTHING`,
-      [emailId, result.disposition],
+      `WITH released AS (${RELEASE_IF_QUARANTINED})
+       INSERT INTO ingest.notice_handoffs (email_id, disposition) VALUES ($1, $3) ON CONFLICT (email_id) DO NOTHING`,
+      [emailId, result.payment?.merchant_id ?? null, result.disposition, result.payment?.payment_id ?? null],
     );
   }
 
@@ -110,4 +119,10 @@ export class OutcomeRepository {
       );
     return rows.map((row) => ({ ...row, authentication: storedAuthentication(row.authentication), received_at: row.received_at.toISOString() }));
   }
+}
+
+/** The constraint a unique violation names (TypeORM keeps node-postgres's error as driverError). */
+function violatedConstraint(error: unknown): string | undefined {
+  const pg = (error as { driverError?: { code?: string; constraint?: string } } | null)?.driverError;
+  return pg?.code === '23505' ? pg.constraint : undefined;
 }

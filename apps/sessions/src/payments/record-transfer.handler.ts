@@ -44,8 +44,13 @@ export class RecordTransferHandler {
   @Handles('payments.record-transfer.v1')
   record(@Payload() command: RecordTransferCommand): Promise<PaymentView> {
     const paymentId = paymentIdOfEmail(command.email_id);
+    // Almost every delivery is the first, so the first round does not read the payment stream: its append at
+    // version 0 proves the payment new, or fails whole (the session's completion with it) with a conflict, and
+    // every later round reads the stream and answers the payment recorded.
+    let firstRound = true;
     return this.runner.run(async (round) => {
-      const existing = (await round.load(paymentAggregate, paymentId)).state;
+      const existing = firstRound ? null : (await round.load(paymentAggregate, paymentId)).state;
+      firstRound = false;
       if (existing) {
         if (existing.merchant_id !== command.merchant_id) throw new DomainError(ErrorCode.Conflict, 'E-mail already recorded for another merchant');
         return { append: false, answer: transactionView(existing) };

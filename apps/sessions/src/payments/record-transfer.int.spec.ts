@@ -162,6 +162,18 @@ describe('payments.record-transfer.v1 (live e-mail transfers)', () => {
     expect(await merchantEventsOf(first.id)).toHaveLength(1);
   });
 
+  it('given a payment in review for an e-mail, when a repeat of it would confirm the still-open session: answers the payment in review and leaves the session open', async () => {
+    const session = await createSession(LIVE);
+    const first = await record(transfer({ email_id: 'em_repeat_open', memo: session.memo, amount: 1 }));
+    expect(first).toMatchObject({ status: 'REQUIRES_MANUAL_REVIEW', review_reasons: ['wrong_amount'] });
+    const repeat = await record(transfer({ email_id: 'em_repeat_open', memo: session.memo }));
+    expect(repeat).toEqual(first);
+    expect(await status(LIVE, session.id)).toBe('PENDING');
+    const facts = (await bus.request('ledger.stream.read.v1', { stream_id: `checkout_session-${session.id}` })).events.map((event) => event.type);
+    expect(facts).not.toContain(CheckoutSessionEventType.Completed);
+    expect(await merchantEventsOf(first.id)).toHaveLength(1);
+  });
+
   it('records one payment for 10 concurrent deliveries of the same e-mail', async () => {
     const session = await createSession(LIVE);
     const command = transfer({ email_id: 'em_concurrent', memo: session.memo });

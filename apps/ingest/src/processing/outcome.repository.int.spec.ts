@@ -1,0 +1,280 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { dataSourceFor } from '@pp/platform';
+import { createTestDatabase, type TestDatabase, waitFor } from '@pp/testing';
+import { Client } from 'pg';
+import type { DataSource } from 'typeorm';
+import type { AuthenticationResult } from '../authentication/authentication.types';
+import { IngestDatabase } from '../database/ingest.database';
+import type { NoticeParseResult } from '../parsing/notice.types';
+import { OutcomeRepository, type Verdict } from './outcome.repository';
+import { NO_SIGNED_RECIPIENT } from './processed-email';
+
+const APPLICATION = 'ingest-outcome-spec';
+
+/*
+ * record and recordHandoff are one SQL statement each. These check what the
+ * statements must keep from the transaction they replace (one outcome per
+ * e-mail, the reference-number claim written with its outcome or not at all),
+ * on real Postgres as the ingest's own role, races included.
+ */
+describe('OutcomeRepository (real Postgres, the ingest role)', () => {
+  let database: TestDatabase;
+  let dataSource: DataSource;
+  let admin: Client;
+  let outcomes: OutcomeRepository;
+
+  beforeAll(async () => {
+    database = await createTestDatabase('ingestoutcome');
+    await database.migrate('ingest');
+    dataSource = dataSourceFor(IngestDatabase, { url: database.serviceUrl('ingest'), poolSize: 4, applicationName: APPLICATION });
+    await dataSource.initialize();
+    outcomes = new OutcomeRepository(dataSource);
+    admin = new Client({ connectionString: database.url });
+    await admin.connect();
+  }, 60_000);
+  afterAll(async () => {
+    await admin?.end();
+    await dataSource?.destroy();
+    await database?.drop();
+  });
+
+  /** A stored e-mail (the outcome's foreign key): its id. */
+  const storedEmail = async (): Promise<string> => {
+    const id = `em_${randomUUID().replace(/-/g, '')}`;
+    const raw = Buffer.from(`Message-ID: <${id}@payments.interac.ca>\r\n\r\nbody`);
+    await admin.query(`INSERT INTO ingest.emails (id, raw, raw_sha256, size_bytes, channel) VALUES ($1, $2, $3, $4, 'bus')`, [
+      id,
+      raw,
+      createHash('sha256').update(raw).digest('hex'),
+      raw.length,
+    ]);
+    return id;
+  };
+  const reference = () => `C1A${randomUUID().replace(/-/g, '').slice(0, 9)}`;
+
+  const genuine: AuthenticationResult = {
+    authenticated: true,
+    signing_domain: 'payments.interac.ca',
+    selector: 's1',
+    from: 'notify@payments.interac.ca',
+    recipient: { signed_recipient: 'payments@acme.example', reasons: [] },
+  };
+  const forged: AuthenticationResult = { authenticated: false, reasons: ['dkim_missing'], from: 'notify@payments.interac.ca', recipient: NO_SIGNED_RECIPIENT };
+
+  const depositNotice = (referenceNumber: string): NoticeParseResult => {
+    const notice = {
+      kind: 'deposit' as const,
+      language: 'en' as const,
+      amount_cents: 1250,
+      memo: 'PP-7K3M9Q',
+      reference_number: referenceNumber,
+      sender_name: 'JO PAYER',
+      sender_email: null,
+      transfer_date: null,
+      sent_at: null,
+      subject: 'INTERAC e-Transfer: JO PAYER sent you money.',
+      comment: '',
+    };
+    return { status: 'parsed', notice, fields: { ...notice, amounts: { subject: 1250, body: [1250] }, memos: [notice.memo] } };
+  };
+  const verdict = (emailId: string, referenceNumber: string, authentication: AuthenticationResult = genuine): Verdict => ({
+    email_id: emailId,
+    received_at: new Date().toISOString(),
+    authentication,
+    parse: depositNotice(referenceNumber),
+    recipients: { to: ['payments@acme.example'], delivered_to: [] },
+  });
+
+  const outcomeRows = async (emailId: string) =>
+    (await admin.query(`SELECT status, authenticated, duplicate_of FROM ingest.email_outcomes WHERE email_id = $1`, [emailId])).rows;
+  const claimOf = async (referenceNumber: string) =>
+    (await admin.query(`SELECT email_id FROM ingest.notice_references WHERE reference_number = $1`, [referenceNumber])).rows[0]?.email_id;
+  const claimsBy = async (emailId: string) => (await admin.query(`SELECT 1 FROM ingest.notice_references WHERE email_id = $1`, [emailId])).rowCount;
+
+  /** Another writer's transaction, left open until the statement under test waits for it. */
+  const openTransaction = async (sql: string, params: unknown[]): Promise<Client> => {
+    const other = new Client({ connectionString: database.url });
+    await other.connect();
+    await other.query('BEGIN');
+    await other.query(sql, params);
+    return other;
+  };
+  const finish = async (other: Client, command: 'COMMIT' | 'ROLLBACK') => {
+    await waitFor('the statement to wait for the other transaction', async () => {
+      const { rowCount } = await admin.query(
+        `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1 AND wait_event_type = 'Lock'`,
+        [APPLICATION],
+      );
+      return rowCount! > 0;
+    });
+    await other.query(command);
+    await other.end();
+  };
+  /** What a concurrent processing of the e-mail writes first: its outcome (this one claims nothing). */
+  const UNAUTHENTICATED_OUTCOME = `INSERT INTO ingest.email_outcomes (email_id, status, authenticated, auth_reasons, parse_reasons, kind, authentication, parse, recipients)
+     VALUES ($1, 'unauthenticated', false, '{dkim_missing}', '{}', 'deposit', '{}', '{}', '{}')`;
+
+  describe('record', () => {
+    it('given a new genuine notice, when recorded: answers parsed, with its outcome and its reference-number claim written', async () => {
+      const emailId = await storedEmail();
+      const ref = reference();
+      expect(await outcomes.record(verdict(emailId, ref))).toEqual({ status: 'parsed', duplicate_of: null });
+      expect(await outcomeRows(emailId)).toEqual([{ status: 'parsed', authenticated: true, duplicate_of: null }]);
+      expect(await claimOf(ref)).toBe(emailId);
+    });
+
+    it('given a forged notice, when recorded: it claims no reference number, and the genuine one after it is parsed', async () => {
+      const ref = reference();
+      const forgery = await storedEmail();
+      expect(await outcomes.record(verdict(forgery, ref, forged))).toEqual({ status: 'unauthenticated', duplicate_of: null });
+      expect(await claimsBy(forgery)).toBe(0);
+      const real = await storedEmail();
+      expect(await outcomes.record(verdict(real, ref))).toEqual({ status: 'parsed', duplicate_of: null });
+      expect(await claimOf(ref)).toBe(real);
+    });
+
+    it('given a reference number another e-mail claimed, when a second e-mail with it is recorded: a duplicate of the first, holding no claim', async () => {
+      const ref = reference();
+      const first = await storedEmail();
+      await outcomes.record(verdict(first, ref));
+      const second = await storedEmail();
+      expect(await outcomes.record(verdict(second, ref))).toEqual({ status: 'duplicate', duplicate_of: first });
+      expect(await outcomeRows(second)).toEqual([{ status: 'duplicate', authenticated: true, duplicate_of: first }]);
+      expect(await claimsBy(second)).toBe(0);
+      expect(await claimOf(ref)).toBe(first);
+    });
+
+    it('given an outcome already recorded, when the e-mail is recorded again: answers null and writes nothing', async () => {
+      const emailId = await storedEmail();
+      const ref = reference();
+      await outcomes.record(verdict(emailId, ref));
+      expect(await outcomes.record(verdict(emailId, ref))).toBeNull();
+      expect(await outcomeRows(emailId)).toHaveLength(1);
+    });
+
+    it('when one e-mail is recorded twice at once: exactly one outcome, exactly one call answers it, one claim', async () => {
+      for (let round = 0; round < 10; round++) {
+        const emailId = await storedEmail();
+        const ref = reference();
+        const answers = await Promise.all([outcomes.record(verdict(emailId, ref)), outcomes.record(verdict(emailId, ref))]);
+        expect(answers.filter((answer) => answer !== null)).toEqual([{ status: 'parsed', duplicate_of: null }]);
+        expect(await outcomeRows(emailId)).toHaveLength(1);
+        expect(await claimOf(ref)).toBe(emailId);
+      }
+    });
+
+    it('when one e-mail is recorded at once with different verdicts (a DNS answer changed): the claim exists only if the recorded outcome is the genuine one', async () => {
+      for (let round = 0; round < 10; round++) {
+        const emailId = await storedEmail();
+        const ref = reference();
+        const answers = await Promise.all([outcomes.record(verdict(emailId, ref)), outcomes.record(verdict(emailId, ref, forged))]);
+        expect(answers.filter((answer) => answer !== null)).toHaveLength(1);
+        const [outcome] = await outcomeRows(emailId);
+        expect(await claimsBy(emailId)).toBe(outcome.authenticated ? 1 : 0);
+      }
+    });
+
+    it('given a concurrent writer of the same e-mail that claims nothing, when recorded: waits for it, answers null and leaves no claim', async () => {
+      const emailId = await storedEmail();
+      const other = await openTransaction(UNAUTHENTICATED_OUTCOME, [emailId]);
+      const answer = outcomes.record(verdict(emailId, reference()));
+      await finish(other, 'COMMIT');
+      expect(await answer).toBeNull();
+      expect(await outcomeRows(emailId)).toEqual([{ status: 'unauthenticated', authenticated: false, duplicate_of: null }]);
+      expect(await claimsBy(emailId)).toBe(0);
+    });
+
+    it('given a concurrent writer of the same e-mail that rolls back, when recorded: records it', async () => {
+      const emailId = await storedEmail();
+      const ref = reference();
+      const other = await openTransaction(UNAUTHENTICATED_OUTCOME, [emailId]);
+      const answer = outcomes.record(verdict(emailId, ref));
+      await finish(other, 'ROLLBACK');
+      expect(await answer).toEqual({ status: 'parsed', duplicate_of: null });
+      expect(await claimOf(ref)).toBe(emailId);
+    });
+
+    it('given another e-mail claiming the reference number in a transaction not yet committed, when recorded: once it commits, a duplicate of it with no claim', async () => {
+      const ref = reference();
+      const holder = await storedEmail();
+      const emailId = await storedEmail();
+      const other = await openTransaction(`INSERT INTO ingest.notice_references (reference_number, kind, email_id) VALUES ($1, 'deposit', $2)`, [ref, holder]);
+      const answer = outcomes.record(verdict(emailId, ref));
+      await finish(other, 'COMMIT');
+      expect(await answer).toEqual({ status: 'duplicate', duplicate_of: holder });
+      expect(await outcomeRows(emailId)).toEqual([{ status: 'duplicate', authenticated: true, duplicate_of: holder }]);
+      expect(await claimsBy(emailId)).toBe(0);
+    });
+
+    it('given another e-mail claiming the reference number in a transaction that rolls back, when recorded: it holds the claim', async () => {
+      const ref = reference();
+      const holder = await storedEmail();
+      const emailId = await storedEmail();
+      const other = await openTransaction(`INSERT INTO ingest.notice_references (reference_number, kind, email_id) VALUES ($1, 'deposit', $2)`, [ref, holder]);
+      const answer = outcomes.record(verdict(emailId, ref));
+      await finish(other, 'ROLLBACK');
+      expect(await answer).toEqual({ status: 'parsed', duplicate_of: null });
+      expect(await claimOf(ref)).toBe(emailId);
+    });
+
+    it('when two e-mails with one reference number are recorded at once: one is parsed and holds the claim, the other is its duplicate', async () => {
+      for (let round = 0; round < 10; round++) {
+        const ref = reference();
+        const [a, b] = [await storedEmail(), await storedEmail()];
+        const answers = await Promise.all([outcomes.record(verdict(a, ref)), outcomes.record(verdict(b, ref))]);
+        const holder = await claimOf(ref);
+        expect([a, b]).toContain(holder);
+        const other = holder === a ? b : a;
+        expect(answers[[a, b].indexOf(holder)]).toEqual({ status: 'parsed', duplicate_of: null });
+        expect(answers[[a, b].indexOf(other)]).toEqual({ status: 'duplicate', duplicate_of: holder });
+        expect(await claimsBy(other)).toBe(0);
+      }
+    });
+  });
+
+  describe('recordHandoff', () => {
+    const recordedEmail = async () => {
+      const emailId = await storedEmail();
+      await outcomes.record(verdict(emailId, reference()));
+      return emailId;
+    };
+    const quarantine = (emailId: string) =>
+      admin.query(`INSERT INTO ingest.quarantined_emails (email_id, recipients) VALUES ($1, '{payments@acme.example}')`, [emailId]);
+    const handoffOf = async (emailId: string) => (await admin.query(`SELECT disposition FROM ingest.notice_handoffs WHERE email_id = $1`, [emailId])).rows;
+    const releaseOf = async (emailId: string) =>
+      (await admin.query(`SELECT merchant_id, disposition, payment_id FROM ingest.quarantine_releases WHERE email_id = $1`, [emailId])).rows;
+    const matched = (paymentId: string) => ({ disposition: 'confirmed' as const, payment: { merchant_id: 'mer_shop', payment_id: paymentId } });
+
+    it('given an e-mail an earlier hand-off quarantined, when a hand-off matches it: records the hand-off and its release', async () => {
+      const emailId = await recordedEmail();
+      await quarantine(emailId);
+      await outcomes.recordHandoff(emailId, matched('txn_1'));
+      expect(await handoffOf(emailId)).toEqual([{ disposition: 'confirmed' }]);
+      expect(await releaseOf(emailId)).toEqual([{ merchant_id: 'mer_shop', disposition: 'confirmed', payment_id: 'txn_1' }]);
+    });
+
+    it('given an e-mail never quarantined, when a hand-off matches it: records the hand-off only', async () => {
+      const emailId = await recordedEmail();
+      await outcomes.recordHandoff(emailId, matched('txn_2'));
+      expect(await handoffOf(emailId)).toEqual([{ disposition: 'confirmed' }]);
+      expect(await releaseOf(emailId)).toEqual([]);
+    });
+
+    it('given a quarantined e-mail, when a hand-off does not match it: records the hand-off and releases nothing', async () => {
+      const emailId = await recordedEmail();
+      await quarantine(emailId);
+      await outcomes.recordHandoff(emailId, { disposition: 'quarantined' });
+      expect(await handoffOf(emailId)).toEqual([{ disposition: 'quarantined' }]);
+      expect(await releaseOf(emailId)).toEqual([]);
+    });
+
+    it('when a hand-off is recorded again: the first hand-off and the first release stand', async () => {
+      const emailId = await recordedEmail();
+      await quarantine(emailId);
+      await outcomes.recordHandoff(emailId, matched('txn_3'));
+      await outcomes.recordHandoff(emailId, { disposition: 'manual_review', payment: { merchant_id: 'mer_other', payment_id: 'txn_4' } });
+      expect(await handoffOf(emailId)).toEqual([{ disposition: 'confirmed' }]);
+      expect(await releaseOf(emailId)).toEqual([{ merchant_id: 'mer_shop', disposition: 'confirmed', payment_id: 'txn_3' }]);
+    });
+  });
+});
