@@ -8,6 +8,8 @@ export interface IngestResult {
   confirmed: number;
   /** Hand-offs that ended in another disposition than confirmed (should be 0). */
   other_dispositions: Record<string, number>;
+  /** Why payments went to manual review instead of confirming, by reason (should be empty). */
+  review_reasons: Record<string, number>;
   elapsed_ms: number;
 }
 
@@ -42,7 +44,8 @@ export async function measureIngestThroughput(stack: TestStack, messages: number
         buildNotice({
           to: address,
           messageId: `<bench${i}.${stack.namespace}@payments.interac.ca>`,
-          reference: `C1A${stack.namespace.slice(-5)}${String(i).padStart(5, '0')}`,
+          // C and 7 to 11 letters or digits, as Interac writes them: a longer one would send every notice to review.
+          reference: `C${stack.namespace.slice(-5)}${String(i).padStart(5, '0')}`,
           message: session.memo,
           amount: `$${((1000 + i) / 100).toFixed(2)}`,
         }),
@@ -68,7 +71,18 @@ export async function measureIngestThroughput(stack: TestStack, messages: number
     if (total >= messages || Date.now() > deadline) {
       const elapsed = performance.now() - started;
       const { confirmed = 0, ...other } = counts;
-      return { messages: total, messages_per_second: Math.round((total / elapsed) * 1000), confirmed, other_dispositions: other, elapsed_ms: Math.round(elapsed) };
+      const reasons = await db.query<{ reason: string; count: string }>(
+        `SELECT reason, count(*) FROM ledger.payments, unnest(review_reasons) AS reason WHERE merchant_id = $1 GROUP BY reason`,
+        [merchant.merchant_id],
+      );
+      return {
+        messages: total,
+        messages_per_second: Math.round((total / elapsed) * 1000),
+        confirmed,
+        other_dispositions: other,
+        review_reasons: Object.fromEntries(reasons.rows.map((row) => [row.reason, Number(row.count)])),
+        elapsed_ms: Math.round(elapsed),
+      };
     }
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
