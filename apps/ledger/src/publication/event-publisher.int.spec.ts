@@ -1,32 +1,40 @@
 import { LEDGER_EVENTS_STREAM, type StoredEvent } from '@pp/contracts';
 import { connectNats, streamName } from '@pp/platform';
 import { TestStack, testInfra, waitFor } from '@pp/testing';
-import type { ConsumerMessages, NatsConnection } from 'nats';
 import { Client } from 'pg';
 import { randomUUID } from 'node:crypto';
 
+/** A stack with only the ledger, and a consumer in the test that keeps every message its publisher sends. */
+async function publisherStack(label: string, pollMs: number) {
+  const stack = await TestStack.start({ services: ['ledger'], label, env: { LEDGER_PUBLISH_POLL_MS: String(pollMs) } });
+  const nc = await connectNats(testInfra.natsUrl, `event-publisher-spec-${label}`);
+  const stream = streamName(stack.namespace, LEDGER_EVENTS_STREAM);
+  const jsm = await nc.jetstreamManager();
+  await waitFor('the ledger to create its stream', () => jsm.streams.info(stream).then(() => true));
+  const messages = await (await nc.jetstream().consumers.get(stream)).consume();
+  const received: Array<{ subject: string; event: StoredEvent }> = [];
+  void (async () => {
+    for await (const msg of messages) received.push({ subject: msg.subject, event: msg.json<StoredEvent>() });
+  })();
+  const stop = async () => {
+    await messages.close();
+    await jsm.streams.delete(stream);
+    await nc.close();
+    await stack.stop();
+  };
+  return { stack, received, stop };
+}
+
 describe('publication of committed events to JetStream', () => {
   let stack: TestStack;
-  let nc: NatsConnection;
-  let messages: ConsumerMessages;
-  const received: Array<{ subject: string; event: StoredEvent }> = [];
+  let received: Array<{ subject: string; event: StoredEvent }>;
+  let stop: () => Promise<void>;
 
   beforeAll(async () => {
-    stack = await TestStack.start({ services: ['ledger'], label: 'publisher', env: { LEDGER_PUBLISH_POLL_MS: '100' } });
-    nc = await connectNats(testInfra.natsUrl, 'event-publisher-spec');
-    const stream = streamName(stack.namespace, LEDGER_EVENTS_STREAM);
-    const jsm = await nc.jetstreamManager();
-    await waitFor('the ledger to create its stream', () => jsm.streams.info(stream).then(() => true));
-    messages = await (await nc.jetstream().consumers.get(stream)).consume();
-    void (async () => {
-      for await (const msg of messages) received.push({ subject: msg.subject, event: msg.json<StoredEvent>() });
-    })();
+    ({ stack, received, stop } = await publisherStack('publisher', 100));
   });
   afterAll(async () => {
-    await messages?.close();
-    await nc?.jetstreamManager().then((jsm) => jsm.streams.delete(streamName(stack.namespace, LEDGER_EVENTS_STREAM)));
-    await nc?.close();
-    await stack?.stop();
+    await stop?.();
   });
 
   /** One appender: its own connection, transactions that commit (or roll back) after a random delay. */
@@ -105,5 +113,45 @@ describe('publication of committed events to JetStream', () => {
     expect(committed.length).toBeGreaterThan(before);
     await waitFor('the events committed around the crash', () => received.length >= committed.length, { timeoutMs: 20_000 });
     expectExactlyOnceInOrder(committed);
+  });
+});
+
+describe('publication behind a transaction still open elsewhere', () => {
+  let stack: TestStack;
+  let received: Array<{ subject: string; event: StoredEvent }>;
+  let stop: () => Promise<void>;
+
+  beforeAll(async () => {
+    // A poll far longer than the test waits: only the publisher's quick re-look can publish in time.
+    ({ stack, received, stop } = await publisherStack('heldback', 30_000));
+  });
+  afterAll(async () => {
+    await stop?.();
+  });
+
+  it('holds a committed event back while an older transaction is open, and publishes it within milliseconds of that end, which sends no notification', async () => {
+    const blocker = new Client({ connectionString: stack.database.url });
+    const writer = new Client({ connectionString: stack.database.url });
+    await Promise.all([blocker.connect(), writer.connect()]);
+    try {
+      await blocker.query('BEGIN');
+      await blocker.query('SELECT pg_current_xact_id()'); // now it holds the horizon back
+      const id = `evt_${randomUUID()}`;
+      await writer.query(
+        `INSERT INTO ledger.events (id, stream_id, version, type, schema_version, data, metadata)
+         VALUES ($1, 'held-1', 1, 'test.held', 1, '{}', '{"merchant_id":"mer_pub","livemode":false}')`,
+        [id],
+      );
+      await writer.query(`SELECT pg_notify('ledger_events_committed', '')`); // what an append sends after its commit
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(received.map((message) => message.event.id)).not.toContain(id);
+
+      await blocker.query('COMMIT');
+      const ended = Date.now();
+      await waitFor('the held-back event on JetStream', () => received.some((message) => message.event.id === id), { timeoutMs: 5_000 });
+      expect(Date.now() - ended).toBeLessThan(1_000);
+    } finally {
+      await Promise.all([blocker.end(), writer.end()]);
+    }
   });
 });

@@ -15,6 +15,14 @@ const PAGE_SIZE = 500;
 /** How often a replica that is not the publisher tries to become it. */
 const LEADERSHIP_RETRY_MS = 2000;
 /**
+ * While committed events wait behind a transaction still open elsewhere (see
+ * publishPage), the publisher looks again after 5 ms, then twice as long each
+ * time up to this: that transaction's end sends no notification when it is
+ * not an append, and waiting for the next poll would hold the events back
+ * for up to LEDGER_PUBLISH_POLL_MS.
+ */
+const HELD_BACK_MAX_WAIT_MS = 100;
+/**
  * Re-publications happen only for events published but not yet checkpointed
  * (at most one page, after a crash); an hour covers a long outage between
  * the two. Consumers dedupe on the event id anyway.
@@ -34,7 +42,9 @@ interface Checkpoint {
  * position) order, and checkpoints on that pair: a transaction that took a
  * lower position but commits later is still ahead of the checkpoint, so it
  * is never skipped. One replica at a time publishes (session advisory lock on
- * its own connection); NOTIFY after each commit wakes it, a poll backs it up.
+ * its own connection); NOTIFY after each commit wakes it, a poll backs it up,
+ * and while committed events wait behind a transaction still open anywhere
+ * in the cluster it looks again within milliseconds.
  */
 @Injectable()
 export class EventPublisher implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -88,11 +98,14 @@ export class EventPublisher implements OnApplicationBootstrap, OnApplicationShut
       const js = await this.openStream();
       this.logger.info('publishing ledger events to JetStream', { stream: streamName(this.config.PP_NAMESPACE, LEDGER_EVENTS_STREAM) });
       let checkpoint = await this.loadCheckpoint(db);
+      let heldBackWait = 0;
       while (!this.stopped) {
         if (broken) throw broken;
-        const { published, next } = await this.publishPage(db, js, checkpoint);
+        const { published, next, heldBack } = await this.publishPage(db, js, checkpoint);
         checkpoint = next;
-        if (published < PAGE_SIZE) await this.sleep(this.config.LEDGER_PUBLISH_POLL_MS);
+        heldBackWait = heldBack ? Math.min(HELD_BACK_MAX_WAIT_MS, heldBackWait * 2 || 5) : 0;
+        if (heldBack) await this.sleep(Math.min(heldBackWait, this.config.LEDGER_PUBLISH_POLL_MS));
+        else if (published < PAGE_SIZE) await this.sleep(this.config.LEDGER_PUBLISH_POLL_MS);
       }
     } finally {
       await db.end().catch(() => undefined);
@@ -132,16 +145,21 @@ export class EventPublisher implements OnApplicationBootstrap, OnApplicationShut
    * behind later ones of its page; the one consumer (webhooks) dedupes by
    * event id and does not depend on the stream's order.
    */
-  private async publishPage(db: Client, js: JetStreamClient, from: Checkpoint): Promise<{ published: number; next: Checkpoint }> {
-    const { rows } = await db.query<EventRow & { transaction_id: string }>(
-      `SELECT transaction_id::text, ${EVENT_COLUMNS} FROM ledger.events
-       WHERE (transaction_id, position) > ($1::xid8, $2::bigint)
-         AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
-       ORDER BY transaction_id, position
-       LIMIT $3`,
+  private async publishPage(db: Client, js: JetStreamClient, from: Checkpoint): Promise<{ published: number; next: Checkpoint; heldBack: boolean }> {
+    // Settled rows (their transaction is below the oldest one still running) come first in this order, as a
+    // prefix: only they are published. A committed row after them is held back by a transaction still open.
+    const { rows: page } = await db.query<EventRow & { transaction_id: string; settled: boolean }>(
+      `SELECT transaction_id::text, ${EVENT_COLUMNS}, transaction_id < pg_snapshot_xmin(pg_current_snapshot()) AS settled
+         FROM ledger.events
+        WHERE (transaction_id, position) > ($1::xid8, $2::bigint)
+        ORDER BY transaction_id, position
+        LIMIT $3`,
       [from.transactionId, from.position, PAGE_SIZE],
     );
-    if (rows.length === 0) return { published: 0, next: from };
+    const settled = page.findIndex((row) => !row.settled);
+    const rows = settled < 0 ? page : page.slice(0, settled);
+    const heldBack = settled >= 0;
+    if (rows.length === 0) return { published: 0, next: from, heldBack };
     const acks = await Promise.allSettled(
       rows.map((row) => {
         const event = toStoredEvent(row);
@@ -161,7 +179,7 @@ export class EventPublisher implements OnApplicationBootstrap, OnApplicationShut
       );
     }
     if (failed >= 0) throw (acks[failed] as PromiseRejectedResult).reason;
-    return { published, next };
+    return { published, next, heldBack };
   }
 
   /** Waits `ms`, or less if a commit notification (or shutdown) comes first. */
