@@ -5,6 +5,7 @@ export * from './free-port';
 export * from './infra';
 export * from './prometheus-text';
 export * from './service-process';
+export * from './repository-database';
 export * from './test-database';
 export * from './test-stack';
 export * from './wait-for';

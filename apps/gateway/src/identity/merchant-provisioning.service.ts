@@ -1,4 +1,5 @@
 import { DomainError, ErrorCode } from '@pp/contracts';
+import { isUniqueViolation, violatedUniqueConstraint } from '@pp/platform';
 import { newId } from '@pp/kernel';
 import type { DataSource, EntityManager } from 'typeorm';
 import { generateApiKey, hashApiKey, type KeyType, redactKey } from './api-key';
@@ -14,13 +15,13 @@ import {
 } from './identity.views';
 import { type MerchantChanges, MerchantRepository } from './merchant.repository';
 import { generatePassword, hashPassword } from './password';
-import { isUniqueViolation, type Queryable, violatedConstraint } from './queryable';
+import type { Queryable } from './queryable';
 import { SECRET_KEY_SCOPES, type Scope } from './scopes';
 
 export const DEPOSIT_ADDRESS_TAKEN = 'etransfer_email is already the deposit address of another merchant';
 
 /** Live e-mail matching finds a merchant by its deposit address, so one address names one merchant (index merchants_etransfer_email). */
-const isDepositAddressTaken = (error: unknown): boolean => isUniqueViolation(error) && violatedConstraint(error) === 'merchants_etransfer_email';
+const isDepositAddressTaken = (error: unknown): boolean => violatedUniqueConstraint(error) === 'merchants_etransfer_email';
 
 export interface NewMerchant {
   name: string;

@@ -1,9 +1,9 @@
 import { DomainError, ErrorCode } from '@pp/contracts';
+import { isUniqueViolation } from '@pp/platform';
 import { newId } from '@pp/kernel';
 import type { DataSource } from 'typeorm';
 import { generatePassword, hashPassword } from './password';
 import { PlatformAdminRepository } from './platform-admin.repository';
-import { isUniqueViolation } from './queryable';
 
 /** 201 body of POST /v1/admin/platform_admins: the password only when generated (shown once). */
 export interface PlatformAdminView {

@@ -8,11 +8,3 @@ export async function returning<T>(db: Queryable, sql: string, parameters: unkno
   const raw = await db.query(sql, parameters);
   return (Array.isArray(raw) && Array.isArray(raw[0]) ? raw[0] : raw) as T[];
 }
-
-/** Postgres unique_violation. */
-export const isUniqueViolation = (error: unknown): boolean =>
-  (error as { driverError?: { code?: string } })?.driverError?.code === '23505';
-
-/** The unique index or constraint a Postgres unique_violation names. */
-export const violatedConstraint = (error: unknown): string | undefined =>
-  (error as { driverError?: { constraint?: string } })?.driverError?.constraint;

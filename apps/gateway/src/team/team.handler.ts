@@ -11,12 +11,11 @@ import {
   type TeamUserView,
 } from '@pp/contracts';
 import { newId, toIso } from '@pp/kernel';
-import { Handles } from '@pp/platform';
+import { Handles, isUniqueViolation } from '@pp/platform';
 import { DataSource } from 'typeorm';
 import { type DashboardUserRecord, DashboardUserRepository } from '../identity/dashboard-user.repository';
 import { generatePassword, hashPassword } from '../identity/password';
 import { PlatformAdminRepository } from '../identity/platform-admin.repository';
-import { isUniqueViolation } from '../identity/queryable';
 import { NOT_ON_TEAM, refuseTeamChange, type TeamChange } from './team-change.policy';
 
 export const EMAIL_TAKEN = 'A dashboard user with this email already exists';

@@ -1,15 +1,15 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { dataSourceFor } from '@pp/platform';
-import { createTestDatabase, type TestDatabase, waitFor } from '@pp/testing';
+import { repositoryDatabase, type TestDatabase, waitFor } from '@pp/testing';
 import { Client } from 'pg';
-import type { DataSource } from 'typeorm';
 import type { AuthenticationResult } from '../authentication/authentication.types';
 import { IngestDatabase } from '../database/ingest.database';
 import type { NoticeParseResult } from '../parsing/notice.types';
 import { OutcomeRepository, type Verdict } from './outcome.repository';
 import { NO_SIGNED_RECIPIENT } from './processed-email';
 
-const APPLICATION = 'ingest-outcome-spec';
+const LABEL = 'ingestoutcome';
+/** The name the repository's connections show in pg_stat_activity (repositoryDatabase). */
+const APPLICATION = `${LABEL}-spec`;
 
 /*
  * record and recordHandoff are one SQL statement each. These check what the
@@ -19,23 +19,17 @@ const APPLICATION = 'ingest-outcome-spec';
  */
 describe('OutcomeRepository (real Postgres, the ingest role)', () => {
   let database: TestDatabase;
-  let dataSource: DataSource;
   let admin: Client;
+  let close: () => Promise<void>;
   let outcomes: OutcomeRepository;
 
   beforeAll(async () => {
-    database = await createTestDatabase('ingestoutcome');
-    await database.migrate('ingest');
-    dataSource = dataSourceFor(IngestDatabase, { url: database.serviceUrl('ingest'), poolSize: 4, applicationName: APPLICATION });
-    await dataSource.initialize();
+    let dataSource;
+    ({ database, dataSource, admin, close } = await repositoryDatabase(IngestDatabase, LABEL));
     outcomes = new OutcomeRepository(dataSource);
-    admin = new Client({ connectionString: database.url });
-    await admin.connect();
   }, 60_000);
   afterAll(async () => {
-    await admin?.end();
-    await dataSource?.destroy();
-    await database?.drop();
+    await close?.();
   });
 
   /** A stored e-mail (the outcome's foreign key): its id. */

@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { violatedUniqueConstraint } from '@pp/platform';
 import { DataSource } from 'typeorm';
 import { RELEASE_IF_QUARANTINED } from '../matching/quarantine.repository';
 import type { HandoffResult } from './notice-handler';
@@ -29,7 +30,7 @@ export class OutcomeRepository {
       // Another e-mail claimed the reference number after this statement's snapshot was taken, and has committed
       // (the insert waited for it): the statement rolled back whole, and a new one sees the claim and records a
       // duplicate. Claims are never removed, so the second statement cannot meet the same conflict.
-      if (violatedConstraint(error) !== 'notice_references_pkey') throw error;
+      if (violatedUniqueConstraint(error) !== 'notice_references_pkey') throw error;
       return this.insertOutcome(verdict);
     }
   }
@@ -119,10 +120,4 @@ export class OutcomeRepository {
       );
     return rows.map((row) => ({ ...row, authentication: storedAuthentication(row.authentication), received_at: row.received_at.toISOString() }));
   }
-}
-
-/** The constraint a unique violation names (TypeORM keeps node-postgres's error as driverError). */
-function violatedConstraint(error: unknown): string | undefined {
-  const pg = (error as { driverError?: { code?: string; constraint?: string } } | null)?.driverError;
-  return pg?.code === '23505' ? pg.constraint : undefined;
 }

@@ -8,10 +8,10 @@ import {
   type StreamAppend,
   type StreamAppendResult,
 } from '@pp/contracts';
+import { violatedUniqueConstraint } from '@pp/platform';
 import type { ClientBase, Pool } from 'pg';
 import { type Projection, project } from '../projections/projection';
 import { eventInserts, insertEventsAtExpectedVersions } from './insert-events';
-import { violatedUniqueConstraint } from './pg-errors';
 import { type AppendContext, eventMetadata, hasDistinctStreams, type StreamRange, streamRanges } from './append-request';
 import { appendBatch, type BatchedAppend } from './batch-append';
 import { EVENT_COLUMNS, type EventRow, toStoredEvent } from './stored-event.row';

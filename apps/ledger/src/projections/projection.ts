@@ -1,6 +1,6 @@
 import type { DomainError, Event, Stored, StoredEvent } from '@pp/contracts';
+import { violatedUniqueConstraint } from '@pp/platform';
 import type { ClientBase } from 'pg';
-import { violatedUniqueConstraint } from '../event-store/pg-errors';
 
 /**
  * A read model kept by the ledger. It is applied inline, in the transaction

@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { WebhookDeliveryStatus } from '@pp/contracts';
-import { dataSourceFor } from '@pp/platform';
-import { createTestDatabase, type TestDatabase } from '@pp/testing';
+import { repositoryDatabase } from '@pp/testing';
 import { Client } from 'pg';
-import type { DataSource } from 'typeorm';
 import { WebhooksDatabase } from '../database/webhooks.database';
 import { notSentBecause } from './delivery-target.policy';
 import { DeliveryRepository, type WebhookEventRecord } from './delivery.repository';
@@ -14,26 +12,19 @@ import { DeliveryRepository, type WebhookEventRecord } from './delivery.reposito
  * the transactions they replace, on real Postgres as the service's own role.
  */
 describe('DeliveryRepository (real Postgres, the webhooks role)', () => {
-  let database: TestDatabase;
-  let dataSource: DataSource;
   let admin: Client;
+  let close: () => Promise<void>;
   let repository: DeliveryRepository;
   const OWNER = 'replica-a';
   const LEASE_MS = 60_000;
 
   beforeAll(async () => {
-    database = await createTestDatabase('whrepo');
-    await database.migrate('webhooks');
-    dataSource = dataSourceFor(WebhooksDatabase, { url: database.serviceUrl('webhooks'), poolSize: 4, applicationName: 'webhooks-repository-spec' });
-    await dataSource.initialize();
+    let dataSource;
+    ({ dataSource, admin, close } = await repositoryDatabase(WebhooksDatabase, 'whrepo'));
     repository = new DeliveryRepository(dataSource);
-    admin = new Client({ connectionString: database.url });
-    await admin.connect();
   }, 60_000);
   afterAll(async () => {
-    await admin?.end();
-    await dataSource?.destroy();
-    await database?.drop();
+    await close?.();
   });
 
   /** An endpoint of the merchant in test mode, subscribed to everything, created a minute ago unless told. */

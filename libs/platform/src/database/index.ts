@@ -2,6 +2,7 @@ export * from './database-roles';
 export * from './database-setup';
 export * from './database.module';
 export * from './migrate-command';
+export * from './pg-errors';
 export * from './run-migrations';
 export * from './schema-check';
 export * from './schema-grants';

@@ -1,0 +1,30 @@
+import { dataSourceFor, isDatabaseService, type ServiceDatabase } from '@pp/platform';
+import { Client } from 'pg';
+import type { DataSource } from 'typeorm';
+import { createTestDatabase, type TestDatabase } from './test-database';
+
+export interface RepositoryDatabase {
+  database: TestDatabase;
+  /** Logged in as the service's own role, as its repositories are in production. */
+  dataSource: DataSource;
+  /** A superuser's connection, for the test's own set-up and assertions. */
+  admin: Client;
+  close(): Promise<void>;
+}
+
+/** A fresh database with one service's schema migrated, for specs of that service's repositories on real Postgres. */
+export async function repositoryDatabase(schema: ServiceDatabase, label: string): Promise<RepositoryDatabase> {
+  if (!isDatabaseService(schema.service)) throw new Error(`${schema.service} has no database role`);
+  const database = await createTestDatabase(label);
+  await database.migrate(schema.service);
+  const dataSource = dataSourceFor(schema, { url: database.serviceUrl(schema.service), poolSize: 4, applicationName: `${label}-spec` });
+  await dataSource.initialize();
+  const admin = new Client({ connectionString: database.url });
+  await admin.connect();
+  const close = async () => {
+    await admin.end();
+    await dataSource.destroy();
+    await database.drop();
+  };
+  return { database, dataSource, admin, close };
+}
