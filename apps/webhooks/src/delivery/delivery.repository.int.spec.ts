@@ -170,11 +170,11 @@ describe('DeliveryRepository (real Postgres, the webhooks role)', () => {
     const { endpointId, deliveryId } = await oneDelivery();
     const first = (await repository.claim(deliveryId, 1, OWNER, LEASE_MS, notSentBecause))!;
     const retryAt = new Date(Date.now() + 5000);
-    await repository.complete(first, OWNER, { httpStatus: 500, latencyMs: 12, error: 'endpoint answered 500 Internal Server Error' }, {
+    await repository.completeAll([{ claim: first, result: { httpStatus: 500, latencyMs: 12, error: 'endpoint answered 500 Internal Server Error' }, decision: {
       status: WebhookDeliveryStatus.Failed,
       nextAttemptAt: retryAt,
       disableEndpoint: null,
-    });
+    } }], OWNER);
     expect(await attemptsOf(deliveryId)).toEqual([expect.objectContaining({ attempt: 1, delivery_status: 'FAILED', error_message: 'endpoint answered 500 Internal Server Error' })]);
     expect(await deliveryRow(deliveryId)).toEqual({ status: 'FAILED', attempts: 1, lease_owner: null, next_attempt_at: retryAt });
     const { failing_since: failingSince } = await endpointState(endpointId);
@@ -182,7 +182,7 @@ describe('DeliveryRepository (real Postgres, the webhooks role)', () => {
 
     const second = (await repository.claim(deliveryId, 2, OWNER, LEASE_MS, notSentBecause))!;
     expect(second.endpoint.failing_since).toEqual(failingSince);
-    await repository.complete(second, OWNER, { httpStatus: 200, latencyMs: 8, error: null }, { status: WebhookDeliveryStatus.Success, nextAttemptAt: null, disableEndpoint: null });
+    await repository.completeAll([{ claim: second, result: { httpStatus: 200, latencyMs: 8, error: null }, decision: { status: WebhookDeliveryStatus.Success, nextAttemptAt: null, disableEndpoint: null } }], OWNER);
     const { rows: made } = await admin.query(`SELECT attempt, delivery_status, http_status, latency_ms, next_retry_at FROM webhooks.delivery_attempts WHERE delivery_id = $1 ORDER BY attempt`, [deliveryId]);
     expect(made).toEqual([
       { attempt: 1, delivery_status: 'FAILED', http_status: 500, latency_ms: 12, next_retry_at: retryAt },
@@ -195,11 +195,11 @@ describe('DeliveryRepository (real Postgres, the webhooks role)', () => {
   it('disables the endpoint when the decision says so, and records the outcome of an attempt whose lease was lost without moving the delivery', async () => {
     const gone = await oneDelivery();
     const claim = (await repository.claim(gone.deliveryId, 1, OWNER, LEASE_MS, notSentBecause))!;
-    await repository.complete(claim, OWNER, { httpStatus: 410, latencyMs: 3, error: 'endpoint answered 410 Gone' }, {
+    await repository.completeAll([{ claim, result: { httpStatus: 410, latencyMs: 3, error: 'endpoint answered 410 Gone' }, decision: {
       status: WebhookDeliveryStatus.Exhausted,
       nextAttemptAt: null,
       disableEndpoint: 'endpoint answered 410 Gone',
-    });
+    } }], OWNER);
     expect(await endpointState(gone.endpointId)).toEqual({ status: 'disabled', disabled_reason: 'endpoint answered 410 Gone', failing_since: null });
     expect(await deliveryRow(gone.deliveryId)).toMatchObject({ status: 'EXHAUSTED', lease_owner: null });
 
@@ -207,7 +207,7 @@ describe('DeliveryRepository (real Postgres, the webhooks role)', () => {
     const slow = (await repository.claim(late.deliveryId, 1, 'slow', 1, notSentBecause))!;
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(await repository.claim(late.deliveryId, 2, OWNER, LEASE_MS, notSentBecause)).toBeDefined();
-    await repository.complete(slow, 'slow', { httpStatus: 200, latencyMs: 2500, error: null }, { status: WebhookDeliveryStatus.Success, nextAttemptAt: null, disableEndpoint: null });
+    await repository.completeAll([{ claim: slow, result: { httpStatus: 200, latencyMs: 2500, error: null }, decision: { status: WebhookDeliveryStatus.Success, nextAttemptAt: null, disableEndpoint: null } }], 'slow');
     expect((await attemptsOf(late.deliveryId)).map((row) => row.delivery_status)).toEqual(['SUCCESS', 'PENDING']);
     expect(await deliveryRow(late.deliveryId)).toMatchObject({ status: 'PENDING', attempts: 2, lease_owner: OWNER });
   });
@@ -274,7 +274,7 @@ describe('DeliveryRepository (real Postgres, the webhooks role)', () => {
     try {
       const [due] = await repository.recordEvent(event(merchant), new Date());
       const claim = (await repository.claim(due.id, 1, OWNER, LEASE_MS, notSentBecause))!;
-      await repository.complete(claim, OWNER, { httpStatus: 200, latencyMs: 5, error: null }, { status: WebhookDeliveryStatus.Success, nextAttemptAt: null, disableEndpoint: null });
+      await repository.completeAll([{ claim, result: { httpStatus: 200, latencyMs: 5, error: null }, decision: { status: WebhookDeliveryStatus.Success, nextAttemptAt: null, disableEndpoint: null } }], OWNER);
       expect(statements).toHaveBeenCalledTimes(3);
     } finally {
       statements.mockRestore();

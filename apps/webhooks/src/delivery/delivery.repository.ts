@@ -175,14 +175,10 @@ export class DeliveryRepository {
     return claims;
   }
 
-  /** Records the outcome of a claimed attempt, the delivery's next step and what it means for the endpoint. */
-  complete(claim: ClaimedAttempt, owner: string, result: AttemptResult, decision: AttemptDecision): Promise<void> {
-    return this.completeAll([{ claim, result, decision }], owner);
-  }
-
   /**
-   * Records the outcomes of several attempts, in the order they finished, in
-   * one statement: one round trip and one commit for all of them. The
+   * Records the outcomes of claimed attempts (each one's result, its
+   * delivery's next step and what it means for the endpoint), in the order
+   * they finished, in one statement: one round trip and one commit for all of them. The
    * attempts' results and their endpoints' state are written even when the
    * lease was lost (the request was sent), while a delivery moves on only for
    * the lease's owner at that attempt.

@@ -4,7 +4,7 @@ import { CONFIG, consumeTraced, JsonLogger, NATS_CONNECTION, ServiceMetrics, str
 import { AckPolicy, type ConsumerConfig, type ConsumerMessages, DeliverPolicy, type JsMsg, nanos, type NatsConnection } from 'nats';
 import { DeliveryAttemptJob } from '../delivery/delivery-attempt.job';
 import { DeliveryQueue } from '../delivery/delivery.queue';
-import { DeliveryRepository } from '../delivery/delivery.repository';
+import { DeliveryRepository, type DueDelivery } from '../delivery/delivery.repository';
 import { firstAttemptDelayMs } from '../delivery/retry.decider';
 import { retryScheduleMs, type WebhooksConfig } from '../webhooks.config';
 import { webhookBody } from './webhook-body';
@@ -130,8 +130,8 @@ export class MerchantEventConsumer implements OnApplicationBootstrap, OnApplicat
       // First attempts due now start at once while this replica has room (claimed together, in one round trip); the
       // others wait in the queue. Should this process die mid-attempt, the sweeper queues it again once its lease is over.
       const now = Date.now();
-      const dueNow = due.filter((delivery) => new Date(delivery.next_attempt_at).getTime() <= now);
-      const queued = [...this.attempts.startNow(dueNow), ...due.filter((delivery) => !dueNow.includes(delivery))];
+      const isDueNow = (delivery: DueDelivery) => new Date(delivery.next_attempt_at).getTime() <= now;
+      const queued = [...this.attempts.startNow(due.filter(isDueNow)), ...due.filter((delivery) => !isDueNow(delivery))];
       // Recorded is what counts: if queuing fails, the sweeper queues these from Postgres.
       await this.queue.enqueue(queued).catch((error: Error) =>
         this.logger.warn('could not queue first attempts', { event_id: event.id, error: error.message }),
