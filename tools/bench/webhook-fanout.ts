@@ -1,4 +1,4 @@
-import { WebhookReceiver, type TestStack } from '@pp/testing';
+import { type TestStack, waitFor, WebhookReceiver } from '@pp/testing';
 import { type GatewayApi, inParallel } from './api';
 import { type CpuPerRequest, ProcessCpu } from './process-cpu';
 
@@ -96,17 +96,18 @@ export async function measureWebhookFanout(
 /** Until the ledger's publisher has put every stored event on JetStream. */
 async function waitForPublication(stack: TestStack): Promise<void> {
   const db = await stack.sql();
-  const deadline = Date.now() + PUBLICATION_TIMEOUT_MS;
-  for (;;) {
-    // The publisher's order is (transaction_id, position); its checkpoint is the last event it published.
-    const { rows } = await db.query<{ published: boolean }>(
-      `SELECT NOT EXISTS (
-         SELECT 1 FROM ledger.events e, ledger.publication_checkpoints c
-          WHERE c.publisher = 'jetstream' AND (e.transaction_id, e.position) > (c.transaction_id, c.position)
-       ) AS published`,
-    );
-    if (rows[0]?.published) return;
-    if (Date.now() > deadline) throw new Error(`the ledger did not publish its events within ${PUBLICATION_TIMEOUT_MS} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  // The publisher's order is (transaction_id, position); its checkpoint is the last event it published.
+  await waitFor(
+    'the ledger to publish its events',
+    async () =>
+      (
+        await db.query<{ published: boolean }>(
+          `SELECT NOT EXISTS (
+             SELECT 1 FROM ledger.events e, ledger.publication_checkpoints c
+              WHERE c.publisher = 'jetstream' AND (e.transaction_id, e.position) > (c.transaction_id, c.position)
+           ) AS published`,
+        )
+      ).rows[0]?.published,
+    { timeoutMs: PUBLICATION_TIMEOUT_MS },
+  );
 }
