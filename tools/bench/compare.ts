@@ -44,6 +44,15 @@ export function compareReports(a: BenchReport, b: BenchReport): string {
       measured.map((path) => [path, ...groups.map((g) => change(rowOf(a, path)?.cpu_ms_per_request?.[g], rowOf(b, path)?.cpu_ms_per_request?.[g], 2))]),
     );
   }
+  const counted = measured.filter((path) => rowOf(a, path)?.writes_per_request || rowOf(b, path)?.writes_per_request);
+  if (counted.length > 0) {
+    const groups = cpuGroups([...a.rows, ...b.rows].filter((r) => counted.includes(r.path)));
+    out += '\nWrite system calls per request of each process, A → B\n';
+    out += table(
+      ['path', ...groups],
+      counted.map((path) => [path, ...groups.map((g) => change(rowOf(a, path)?.writes_per_request?.[g], rowOf(b, path)?.writes_per_request?.[g], 2))]),
+    );
+  }
   const rss = [...new Set([...Object.keys(a.idle_rss_mb ?? {}), ...Object.keys(b.idle_rss_mb ?? {})])];
   if (rss.length > 0) {
     out += '\nidle RSS MB, A → B\n';

@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { buildNotice, signEmail, type TestStack } from '@pp/testing';
 import { createMerchant, gatewayApi, inParallel } from './api';
+import { costPerRequest, type PathCost, type ProcessCpu } from './process-cpu';
 
 export interface IngestResult {
   messages: number;
@@ -21,9 +22,17 @@ const CONCURRENCY = 32;
  * POST /v1/internal/ingest-email 32 at a time; timed from the first post until
  * every notice's hand-off is recorded (authenticated, parsed, matched, payment
  * confirmed). The DKIM key is the bench's own, served through
- * INGEST_DNS_OVERRIDES as in the ingest tests.
+ * INGEST_DNS_OVERRIDES as in the ingest tests. CPU is counted over the same
+ * window plus a second for what the hand-offs leave behind (publication,
+ * projections, webhook intake), not over the sessions' creation before it,
+ * which the create-session paths measure.
  */
-export async function measureIngestThroughput(stack: TestStack, messages: number, timeoutMs = 120_000): Promise<IngestResult> {
+export async function measureIngestThroughput(
+  stack: TestStack,
+  cpu: ProcessCpu,
+  messages: number,
+  timeoutMs = 120_000,
+): Promise<{ result: IngestResult } & PathCost> {
   const gatewayUrl = stack.url('gateway');
   const merchant = await createMerchant(gatewayUrl, stack.env.ADMIN_TOKEN, 'Bench Ingest');
   const address = `deposits-${stack.namespace}@shop.example`;
@@ -53,6 +62,7 @@ export async function measureIngestThroughput(stack: TestStack, messages: number
     ),
   );
   const db = await stack.sql();
+  const before = await cpu.sample();
   const started = performance.now();
   await inParallel(notices, CONCURRENCY, async (raw) => {
     const response = await fetch(`${gatewayUrl}/v1/internal/ingest-email`, {
@@ -75,13 +85,18 @@ export async function measureIngestThroughput(stack: TestStack, messages: number
         `SELECT reason, count(*) FROM ledger.payments, unnest(review_reasons) AS reason WHERE merchant_id = $1 GROUP BY reason`,
         [merchant.merchant_id],
       );
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      const after = await cpu.sample();
       return {
-        messages: total,
-        messages_per_second: Math.round((total / elapsed) * 1000),
-        confirmed,
-        other_dispositions: other,
-        review_reasons: Object.fromEntries(reasons.rows.map((row) => [row.reason, Number(row.count)])),
-        elapsed_ms: Math.round(elapsed),
+        result: {
+          messages: total,
+          messages_per_second: Math.round((total / elapsed) * 1000),
+          confirmed,
+          other_dispositions: other,
+          review_reasons: Object.fromEntries(reasons.rows.map((row) => [row.reason, Number(row.count)])),
+          elapsed_ms: Math.round(elapsed),
+        },
+        ...costPerRequest(before, after, total),
       };
     }
     await new Promise((resolve) => setTimeout(resolve, 20));

@@ -6,15 +6,19 @@ import type { TestStack } from '@pp/testing';
 /**
  * CPU time of every process a path runs through, read from /proc/<pid>/stat
  * (utime + stime) before and after the path's load, so the report can say how
- * many CPU milliseconds each process spent per request. Postgres, Redis and
+ * many CPU milliseconds each process spent per request. Write system calls
+ * (`syscw` of /proc/<pid>/io: write, writev, send*) are counted the same way:
+ * on loopback each one carries the kernel's TCP work for both ends, and they
+ * lead every service's profile, so fewer of them per request is the first
+ * thing a change to the plumbing should show. Postgres, Redis and
  * NATS are found by the port they listen on; for Postgres only the backends of
  * the bench's database and the server's own workers (WAL writer, checkpointer
  * ...) count, so other databases on a shared server do not. Redis and NATS
  * serve everything on this machine: their figures include whatever else runs.
  */
 
-/** CPU ms by process group name (each service, postgres, nats, redis). */
-export type CpuSample = Map<string, Map<number, number>>;
+/** CPU ms and write system calls by process group name (each service, postgres, nats, redis) and pid. */
+export type CpuSample = Map<string, Map<number, { ms: number; writes: number }>>;
 export type CpuPerRequest = Record<string, number>;
 
 const TICK_MS = 1000 / clockTicks();
@@ -35,6 +39,14 @@ function cpuMs(pid: number): number | undefined {
     return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
   } catch {
     return undefined;
+  }
+}
+
+function writeSyscalls(pid: number): number {
+  try {
+    return Number(/^syscw: (\d+)$/m.exec(readFileSync(`/proc/${pid}/io`, 'utf8'))?.[1] ?? 0);
+  } catch {
+    return 0;
   }
 }
 
@@ -112,7 +124,7 @@ export class ProcessCpu {
       const ms = cpuMs(pid);
       if (ms === undefined) return;
       if (!groups.has(group)) groups.set(group, new Map());
-      groups.get(group)?.set(pid, ms);
+      groups.get(group)?.set(pid, { ms, writes: writeSyscalls(pid) });
     };
     for (const proc of this.stack.processes()) add(proc.service, proc.pid);
     for (const [group, pid] of this.extra) add(group, pid);
@@ -128,11 +140,20 @@ export class ProcessCpu {
 
   /** CPU ms per unit of work of each group between two samples; a process that appeared in between counts from zero. */
   static perRequest(before: CpuSample, after: CpuSample, requests: number): CpuPerRequest {
+    return ProcessCpu.spentPerRequest(before, after, requests, 'ms');
+  }
+
+  /** Write system calls per unit of work of each group between two samples. */
+  static writesPerRequest(before: CpuSample, after: CpuSample, requests: number): CpuPerRequest {
+    return ProcessCpu.spentPerRequest(before, after, requests, 'writes');
+  }
+
+  private static spentPerRequest(before: CpuSample, after: CpuSample, requests: number, measure: 'ms' | 'writes'): CpuPerRequest {
     const result: CpuPerRequest = {};
     let total = 0;
     for (const [group, pids] of after) {
       let spent = 0;
-      for (const [pid, ms] of pids) spent += ms - (before.get(group)?.get(pid) ?? 0);
+      for (const [pid, sample] of pids) spent += sample[measure] - (before.get(group)?.get(pid)?.[measure] ?? 0);
       const perRequest = requests > 0 ? spent / requests : 0;
       result[group] = round(perRequest);
       total += perRequest;
@@ -148,12 +169,22 @@ export class ProcessCpu {
 
 const round = (value: number) => Math.round(value * 1000) / 1000;
 
-/** Runs `work`, returning its result with the CPU ms per request of each process (counted by `requestsOf`). */
-export async function withCpu<T>(cpu: ProcessCpu, work: () => Promise<T>, requestsOf: (result: T) => number): Promise<{ result: T; cpu_ms_per_request: CpuPerRequest }> {
+/** What a path cost each process per request: CPU ms and write system calls. */
+export interface PathCost {
+  cpu_ms_per_request: CpuPerRequest;
+  writes_per_request: CpuPerRequest;
+}
+
+export function costPerRequest(before: CpuSample, after: CpuSample, requests: number): PathCost {
+  return { cpu_ms_per_request: ProcessCpu.perRequest(before, after, requests), writes_per_request: ProcessCpu.writesPerRequest(before, after, requests) };
+}
+
+/** Runs `work`, returning its result with the cost per request of each process (counted by `requestsOf`). */
+export async function withCpu<T>(cpu: ProcessCpu, work: () => Promise<T>, requestsOf: (result: T) => number): Promise<{ result: T } & PathCost> {
   const before = await cpu.sample();
   const result = await work();
   // Work the requests left behind (outbox publishing, projections, webhooks) belongs to them too.
   await new Promise((resolve) => setTimeout(resolve, 1000));
   const after = await cpu.sample();
-  return { result, cpu_ms_per_request: ProcessCpu.perRequest(before, after, requestsOf(result)) };
+  return { result, ...costPerRequest(before, after, requestsOf(result)) };
 }

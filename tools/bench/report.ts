@@ -11,6 +11,8 @@ export interface Row {
   ratio: string;
   /** CPU ms each process spent per request (or message, or delivery) of this path, and their total. */
   cpu_ms_per_request?: Record<string, number>;
+  /** Write system calls each process made per request (socket writes, mostly), and their total. */
+  writes_per_request?: Record<string, number>;
   detail?: Record<string, unknown>;
 }
 
@@ -58,6 +60,10 @@ export function printRows(rows: Row[]): void {
   const groups = cpuGroups(measured);
   process.stdout.write('\nCPU ms per request (message, delivery) of each process\n');
   process.stdout.write(table(['path', ...groups], measured.map((r) => [r.path, ...groups.map((g) => fixed(r.cpu_ms_per_request?.[g]))])));
+  const counted = measured.filter((r) => r.writes_per_request);
+  if (counted.length === 0) return;
+  process.stdout.write('\nWrite system calls per request (message, delivery) of each process\n');
+  process.stdout.write(table(['path', ...groups], counted.map((r) => [r.path, ...groups.map((g) => fixed(r.writes_per_request?.[g]))])));
 }
 
 const fixed = (value: number | undefined) => (value === undefined ? '-' : value.toFixed(2));

@@ -1,6 +1,6 @@
 import { type TestStack, waitFor, WebhookReceiver } from '@pp/testing';
 import { type GatewayApi, inParallel } from './api';
-import { type CpuPerRequest, ProcessCpu } from './process-cpu';
+import { costPerRequest, type PathCost, type ProcessCpu } from './process-cpu';
 
 export interface FanoutResult {
   payments: number;
@@ -37,7 +37,7 @@ export async function measureWebhookFanout(
   payments: number,
   endpoints: number,
   timeoutMs = 120_000,
-): Promise<{ result: FanoutResult; cpu_ms_per_request: CpuPerRequest }> {
+): Promise<{ result: FanoutResult } & PathCost> {
   const receiver = await WebhookReceiver.start();
   try {
     const paths = Array.from({ length: endpoints }, (_, i) => `/bench-fanout-${i}`);
@@ -86,7 +86,7 @@ export async function measureWebhookFanout(
         unverified: receiver.received().filter((delivery) => !delivery.verification.valid).length,
         elapsed_ms: Math.round(elapsed),
       },
-      cpu_ms_per_request: ProcessCpu.perRequest(before, after, count - deliveredBeforeSample),
+      ...costPerRequest(before, after, count - deliveredBeforeSample),
     };
   } finally {
     await receiver.close();

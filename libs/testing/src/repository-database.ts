@@ -17,7 +17,8 @@ export async function repositoryDatabase(schema: ServiceDatabase, label: string)
   if (!isDatabaseService(schema.service)) throw new Error(`${schema.service} has no database role`);
   const database = await createTestDatabase(label);
   await database.migrate(schema.service);
-  const dataSource = dataSourceFor(schema, { url: database.serviceUrl(schema.service), poolSize: 4, applicationName: `${label}-spec` });
+  // Prepared statements as in the service's own pool (DatabaseModule).
+  const dataSource = dataSourceFor(schema, { url: database.serviceUrl(schema.service), poolSize: 4, applicationName: `${label}-spec`, prepareStatements: true });
   await dataSource.initialize();
   const admin = new Client({ connectionString: database.url });
   await admin.connect();

@@ -25,7 +25,13 @@ export class DatabaseModule implements OnApplicationShutdown {
           provide: DataSource,
           inject: [CONFIG, HealthService],
           useFactory: async (config: { DATABASE_URL: string; DATABASE_POOL_SIZE: number }, health: HealthService) => {
-            const dataSource = dataSourceFor(database, { url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE, connectTimeoutMs: 3000, applicationName: database.service });
+            const dataSource = dataSourceFor(database, {
+              url: config.DATABASE_URL,
+              poolSize: config.DATABASE_POOL_SIZE,
+              connectTimeoutMs: 3000,
+              applicationName: database.service,
+              prepareStatements: true,
+            });
             try {
               await dataSource.initialize();
             } catch (error) {

@@ -3,6 +3,7 @@ export * from './database-setup';
 export * from './database.module';
 export * from './migrate-command';
 export * from './pg-errors';
+export * from './preparing-client';
 export * from './run-migrations';
 export * from './schema-check';
 export * from './schema-grants';

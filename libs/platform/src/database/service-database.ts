@@ -1,5 +1,6 @@
 import { DataSource } from 'typeorm';
 import type { ServiceName } from '@pp/contracts';
+import { PreparingClient } from './preparing-client';
 
 /** A table privilege a service role may hold. TRUNCATE, REFERENCES and TRIGGER are never granted. */
 export type TablePrivilege = 'SELECT' | 'INSERT' | 'UPDATE' | 'DELETE';
@@ -25,15 +26,22 @@ export interface ConnectionOptions {
   poolSize: number;
   applicationName: string;
   connectTimeoutMs?: number;
+  /** Prepare parameterized statements once per connection (PreparingClient): for a service's own long-lived pool, not for migrations. */
+  prepareStatements?: boolean;
 }
 
 /** A TypeORM data source on the service's schema, with its migrations table (not yet initialized). */
-export const dataSourceFor = (database: ServiceDatabase, { url, poolSize, applicationName, connectTimeoutMs }: ConnectionOptions): DataSource =>
+export const dataSourceFor = (database: ServiceDatabase, { url, poolSize, applicationName, connectTimeoutMs, prepareStatements }: ConnectionOptions): DataSource =>
   new DataSource({
     type: 'postgres',
     url,
     schema: database.schema,
     migrations: database.migrations,
     migrationsTableName: 'migrations',
-    extra: { max: poolSize, application_name: applicationName, ...(connectTimeoutMs ? { connectionTimeoutMillis: connectTimeoutMs } : {}) },
+    extra: {
+      max: poolSize,
+      application_name: applicationName,
+      ...(connectTimeoutMs ? { connectionTimeoutMillis: connectTimeoutMs } : {}),
+      ...(prepareStatements ? { Client: PreparingClient } : {}),
+    },
   });

@@ -1,0 +1,94 @@
+import type { Client } from 'pg';
+import { MAX_PREPARED_PER_CONNECTION, PreparingClient, statementName } from './preparing-client';
+import { dataSourceFor } from './service-database';
+
+// The launcher's Postgres (libs/platform cannot import @pp/testing, which reads the same variable).
+const ADMIN_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+/** What this connection's server session holds prepared, by statement text. */
+const preparedTexts = async (client: Client): Promise<string[]> =>
+  (await client.query('SELECT statement FROM pg_prepared_statements ORDER BY statement')).rows.map((row: { statement: string }) => row.statement);
+
+describe('PreparingClient', () => {
+  // Typed as the base class, as the pool that creates it uses it.
+  let client: Client;
+
+  beforeEach(async () => {
+    client = new PreparingClient({ connectionString: ADMIN_URL });
+    await client.connect();
+  });
+  afterEach(async () => {
+    await client.end();
+  });
+
+  it('given a parameterized statement run twice, then the session prepared it once and both runs answer from their own values', async () => {
+    const text = 'SELECT $1::int + 1 AS n';
+    const first = await client.query(text, [1]);
+    const second = await client.query(text, [41]);
+
+    expect(first.rows).toEqual([{ n: 2 }]);
+    expect(second.rows).toEqual([{ n: 42 }]);
+    expect(await preparedTexts(client)).toEqual([text]);
+  });
+
+  it('given the callback form TypeORM uses, then it answers through the callback from a prepared statement', async () => {
+    const text = "SELECT $1::text || '!' AS shout";
+    const rows = await new Promise((resolve, reject) =>
+      (client.query as unknown as (text: string, values: unknown[], cb: (error: Error | null, result: { rows: unknown[] }) => void) => void)(
+        text,
+        ['hey'],
+        (error, result) => (error ? reject(error) : resolve(result.rows)),
+      ),
+    );
+
+    expect(rows).toEqual([{ shout: 'hey!' }]);
+    expect(await preparedTexts(client)).toEqual([text]);
+  });
+
+  it('given text without values (a multi-statement string), then it runs on the simple protocol and nothing is prepared', async () => {
+    await client.query('BEGIN; SELECT 1; COMMIT');
+    await client.query('SELECT 1', []);
+
+    expect(await preparedTexts(client)).toEqual([]);
+  });
+
+  it('given a statement that fails, then the error reaches the caller and the connection goes on working', async () => {
+    await expect(client.query('SELECT $1::int / 0', [1])).rejects.toThrow(/division by zero/);
+
+    expect((await client.query('SELECT $1::int AS n', [7])).rows).toEqual([{ n: 7 }]);
+  });
+
+  it('given more distinct texts than the per-connection bound, then the rest run unnamed and the session keeps the bound', async () => {
+    const texts = Array.from({ length: MAX_PREPARED_PER_CONNECTION + 5 }, (_, i) => `SELECT $1::int + ${i} AS n`);
+    for (const [i, text] of texts.entries()) expect((await client.query(text, [1])).rows).toEqual([{ n: 1 + i }]);
+
+    const prepared = await preparedTexts(client);
+    expect(prepared).toHaveLength(MAX_PREPARED_PER_CONNECTION);
+    expect(prepared).not.toContain(texts.at(-1));
+  });
+
+  it('given two texts, then their names differ, and one text always has the same name', () => {
+    expect(statementName('SELECT $1::int')).toBe(statementName('SELECT $1::int'));
+    expect(statementName('SELECT $1::int')).not.toBe(statementName('SELECT $1::bigint'));
+  });
+});
+
+describe('dataSourceFor with prepareStatements', () => {
+  it('given a service pool, then its parameterized queries are prepared on the connection that ran them', async () => {
+    const dataSource = dataSourceFor(
+      { service: 'gateway', schema: 'public', migrations: [], grants: {} },
+      { url: ADMIN_URL, poolSize: 1, applicationName: 'preparing-client-spec', prepareStatements: true },
+    );
+    await dataSource.initialize();
+    try {
+      const text = 'SELECT $1::text AS echoed';
+      expect(await dataSource.query(text, ['a'])).toEqual([{ echoed: 'a' }]);
+      expect(await dataSource.query(text, ['b'])).toEqual([{ echoed: 'b' }]);
+
+      const prepared: { statement: string }[] = await dataSource.query('SELECT statement FROM pg_prepared_statements');
+      expect(prepared.map((row) => row.statement)).toContain(text);
+    } finally {
+      await dataSource.destroy();
+    }
+  });
+});

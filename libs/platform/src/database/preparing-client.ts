@@ -1,0 +1,63 @@
+import { createHash } from 'node:crypto';
+import { Client } from 'pg';
+
+/**
+ * Distinct statements one connection keeps prepared. Texts past it (a
+ * multi-row insert with a row count not seen before, say) run unnamed, as
+ * before, so a connection's plan cache on the server stays bounded.
+ */
+export const MAX_PREPARED_PER_CONNECTION = 200;
+
+/** Names already worked out, by statement text (one hash per text per process, not per query). */
+const names = new Map<string, string>();
+const MAX_NAMED_TEXTS = 4096;
+
+/** The statement's name: its text's digest, so one name can never stand for two texts. */
+export function statementName(text: string): string | undefined {
+  let name = names.get(text);
+  if (name === undefined) {
+    if (names.size >= MAX_NAMED_TEXTS) return undefined;
+    name = `pp_${createHash('sha256').update(text).digest('base64url').slice(0, 24)}`;
+    names.set(text, name);
+  }
+  return name;
+}
+
+type QueryCallback = (error: Error | null, result: unknown) => void;
+
+/**
+ * A node-postgres client that prepares every parameterized statement once per
+ * connection instead of sending it unnamed. Unnamed, Postgres parses,
+ * analyzes and plans the text again on every execution, which measured as
+ * much server CPU as running it on the services' hot statements (event
+ * append, webhook intake, ingest outcomes; README, Performance); named, the
+ * connection parses it once and Postgres keeps the plan (custom plans for the
+ * first five runs, then a generic plan only where it costs no more).
+ *
+ * Only queries with values change: those already go through the extended
+ * protocol. Text-only queries (BEGIN, multi-statement strings) stay on the
+ * simple protocol. Prepared statements live per server session, so this needs
+ * a direct connection or session pooling, never a transaction-pooling proxy.
+ */
+export class PreparingClient extends Client {
+  private readonly prepared = new Set<string>();
+
+  // node-postgres overloads query() many ways; only (text, values[, callback]) is rewritten.
+  override query(config: unknown, values?: unknown, callback?: unknown): never {
+    const call = super.query as unknown as (config: unknown, values?: unknown, callback?: unknown) => never;
+    if (typeof config === 'string' && Array.isArray(values) && values.length > 0) {
+      const name = this.nameFor(config);
+      if (name !== undefined) return call.call(this, { name, text: config, values }, callback as QueryCallback | undefined);
+    }
+    return call.call(this, config, values, callback);
+  }
+
+  private nameFor(text: string): string | undefined {
+    const name = statementName(text);
+    if (name === undefined) return undefined;
+    if (this.prepared.has(name)) return name;
+    if (this.prepared.size >= MAX_PREPARED_PER_CONNECTION) return undefined;
+    this.prepared.add(name);
+    return name;
+  }
+}
