@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { type Context, context, type Link, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { type Context, type Link, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { signatureHeaders, WebhookDeliveryStatus } from '@pp/contracts';
 import { bullConnection, CONFIG, contextOf, JsonLogger, jobSpanPlacement, linksTo, queuePrefix, WriteBatcher } from '@pp/platform';
 import { type Job, Worker } from 'bullmq';
@@ -18,6 +18,12 @@ import { decideAfterAttempt, type RetryPolicy } from './retry.decider';
 const leaseMs = (timeoutMs: number): number => 2 * timeoutMs + 1000;
 
 const tracer = trace.getTracer('pp-webhooks');
+
+/** First attempts of one event, with the context that consumed it (their spans' parent). */
+export interface AttemptGroup {
+  due: DueDelivery[];
+  queuedBy: Context;
+}
 
 /**
  * Makes delivery attempts: claim in Postgres, POST the stored bytes with
@@ -68,22 +74,30 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, OnApplication
    * Makes due first attempts right away, in this process, without a queue
    * round trip (README, Performance: webhook latency), as many as fit under
    * WEBHOOK_DELIVERY_CONCURRENCY such attempts running, all claimed in one
-   * round trip; answers the others, which the caller queues. The claim in
-   * Postgres still makes each exactly once. If this process dies mid-attempt,
-   * the lease expires and the sweeper queues the attempt again
-   * (WEBHOOK_SWEEP_INTERVAL_MS), so nothing is lost and no wake-up per
-   * delivery waits in Redis.
+   * round trip; answers the others, which the caller queues. Each group's
+   * attempts are traced as children of its `queuedBy` (the consumption of its
+   * event). The claim in Postgres still makes each exactly once. If this
+   * process dies mid-attempt, the lease expires and the sweeper queues the
+   * attempt again (WEBHOOK_SWEEP_INTERVAL_MS), so nothing is lost and no
+   * wake-up per delivery waits in Redis.
    */
-  startNow(due: readonly DueDelivery[]): DueDelivery[] {
-    const room = this.stopping ? 0 : Math.max(0, this.config.WEBHOOK_DELIVERY_CONCURRENCY - this.immediateCount);
-    const taken = due.slice(0, room);
-    if (taken.length === 0) return [...due];
-    this.immediateCount += taken.length;
-    const running: Promise<void> = this.runAll(taken, context.active())
+  startNow(groups: readonly AttemptGroup[]): AttemptGroup[] {
+    let room = this.stopping ? 0 : Math.max(0, this.config.WEBHOOK_DELIVERY_CONCURRENCY - this.immediateCount);
+    const taken: AttemptGroup[] = [];
+    const left: AttemptGroup[] = [];
+    for (const { due, queuedBy } of groups) {
+      const count = Math.min(room, due.length);
+      if (count > 0) taken.push({ due: due.slice(0, count), queuedBy });
+      if (count < due.length) left.push({ due: due.slice(count), queuedBy });
+      room -= count;
+    }
+    if (taken.length === 0) return left;
+    this.immediateCount += taken.reduce((sum, group) => sum + group.due.length, 0);
+    const running: Promise<void> = this.runAll(taken)
       .catch((error: Error) => this.logger.warn('claiming immediate delivery attempts failed; the sweeper will queue them again', { error: error.message }))
       .finally(() => this.immediate.delete(running));
     this.immediate.add(running);
-    return due.slice(room);
+    return left;
   }
 
   async process(job: Job<DeliveryJob>): Promise<void> {
@@ -92,17 +106,24 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, OnApplication
     if (claim) await this.run(claim, contextOf(job.data.trace));
   }
 
-  /** Claims the attempts in one round trip, then makes those it won side by side; each frees its place when done. */
-  private async runAll(taken: readonly DueDelivery[], queuedBy: Context): Promise<void> {
+  /** Claims the groups' attempts in one round trip, then makes those it won side by side; each frees its place when done. */
+  private async runAll(taken: readonly AttemptGroup[]): Promise<void> {
+    const queuedBy = new Map<string, Context>();
+    for (const group of taken) for (const delivery of group.due) queuedBy.set(delivery.id, group.queuedBy);
     let claims: ClaimedAttempt[] = [];
     try {
-      claims = await this.deliveries.claimAll(taken, this.owner, leaseMs(this.config.WEBHOOK_ATTEMPT_TIMEOUT_MS), notSentBecause);
+      claims = await this.deliveries.claimAll(
+        taken.flatMap((group) => group.due),
+        this.owner,
+        leaseMs(this.config.WEBHOOK_ATTEMPT_TIMEOUT_MS),
+        notSentBecause,
+      );
     } finally {
-      this.immediateCount -= taken.length - claims.length; // the places of attempts not won (all of them if the claim failed)
+      this.immediateCount -= queuedBy.size - claims.length; // the places of attempts not won (all of them if the claim failed)
     }
     await Promise.all(
       claims.map((claim) =>
-        this.run(claim, queuedBy)
+        this.run(claim, queuedBy.get(claim.deliveryId) ?? ROOT_CONTEXT)
           .catch((error: Error) => this.logger.warn('immediate delivery attempt failed; the sweeper will queue it again', { delivery_id: claim.deliveryId, error: error.message }))
           .finally(() => (this.immediateCount -= 1)),
       ),

@@ -7,7 +7,7 @@ import { notSentBecause } from './delivery-target.policy';
 import { DeliveryRepository, type WebhookEventRecord } from './delivery.repository';
 
 /*
- * Each of recordEvent, claim and complete is one SQL statement (no
+ * Each of recordEvents, claim and completeAll is one SQL statement (no
  * BEGIN/COMMIT round trips). These check what the statements must keep from
  * the transactions they replace, on real Postgres as the service's own role.
  */
@@ -48,6 +48,9 @@ describe('DeliveryRepository (real Postgres, the webhooks role)', () => {
     created_at: new Date().toISOString(),
   });
 
+  /** One event recorded on its own: its deliveries not attempted yet. */
+  const recordEvent = async (recorded: WebhookEventRecord, firstAttemptAt: Date) => (await repository.recordEvents([{ event: recorded, firstAttemptAt }]))[0];
+
   const attemptsOf = async (deliveryId: string) =>
     (await admin.query(`SELECT attempt, delivery_status, error_message, url FROM webhooks.delivery_attempts WHERE delivery_id = $1 ORDER BY attempt`, [deliveryId]))
       .rows;
@@ -59,7 +62,7 @@ describe('DeliveryRepository (real Postgres, the webhooks role)', () => {
     const merchant = `mer_${randomUUID().slice(0, 8)}`;
     const endpointId = await endpoint(merchant);
     const recorded = event(merchant);
-    const [due] = await repository.recordEvent(recorded, new Date());
+    const [due] = await recordEvent(recorded, new Date());
     return { merchant, endpointId, recorded, deliveryId: due.id };
   };
 
@@ -70,7 +73,7 @@ describe('DeliveryRepository (real Postgres, the webhooks role)', () => {
     const recorded = event(merchant);
     const firstAttemptAt = new Date(Date.now() + 1000);
 
-    const first = await repository.recordEvent(recorded, firstAttemptAt);
+    const first = await recordEvent(recorded, firstAttemptAt);
     expect(first).toHaveLength(2);
     expect(first).toEqual(expect.arrayOf(expect.objectContaining({ attempt: 1, next_attempt_at: firstAttemptAt })));
     const { rows: stored } = await admin.query(`SELECT body, trace FROM webhooks.events WHERE id = $1`, [recorded.id]);
@@ -78,18 +81,43 @@ describe('DeliveryRepository (real Postgres, the webhooks role)', () => {
 
     // The redelivered message adds nothing and answers the same deliveries, less the one attempted since.
     expect(await repository.claim(first[0].id, 1, OWNER, LEASE_MS, notSentBecause)).toBeDefined();
-    const again = await repository.recordEvent(recorded, new Date());
+    const again = await recordEvent(recorded, new Date());
     expect(again.map((due) => due.id)).toEqual([first[1].id]);
 
     // An endpoint that appears (with an earlier creation time) between two deliveries of the message gets its delivery then;
     // the next redelivery answers it along with the other one still not attempted.
     const late = await endpoint(merchant);
-    const third = await repository.recordEvent(recorded, firstAttemptAt);
+    const third = await recordEvent(recorded, firstAttemptAt);
     expect(new Set(third.map((due) => due.id)).size).toBe(2);
-    const fourth = await repository.recordEvent(recorded, new Date());
+    const fourth = await recordEvent(recorded, new Date());
     expect(fourth.map((due) => due.id).sort()).toEqual(third.map((due) => due.id).sort());
     const { rows: deliveries } = await admin.query(`SELECT endpoint_id FROM webhooks.deliveries WHERE event_id = $1`, [recorded.id]);
     expect(deliveries.map((row) => row.endpoint_id).sort()).toEqual([a, b, late].sort());
+  });
+
+  it('records events that arrive together in one statement and answers each its own deliveries, a copy given twice once', async () => {
+    const [m1, m2, m3] = [1, 2, 3].map(() => `mer_${randomUUID().slice(0, 8)}`);
+    const [a1, b1, a2] = [await endpoint(m1), await endpoint(m1), await endpoint(m2)];
+    const [e1, e2, e3] = [event(m1), event(m2), event(m3)]; // m3 has no endpoint
+    const at = new Date(Date.now() + 1000);
+    const statements = jest.spyOn(Client.prototype, 'query');
+    let due;
+    try {
+      due = await repository.recordEvents([e1, e2, e1, e3].map((recorded) => ({ event: recorded, firstAttemptAt: at })));
+      expect(statements).toHaveBeenCalledTimes(1);
+    } finally {
+      statements.mockRestore();
+    }
+    expect(due.map((deliveries) => deliveries.length)).toEqual([2, 1, 0, 0]);
+    const endpointOf = async (deliveryId: string) => (await admin.query(`SELECT endpoint_id FROM webhooks.deliveries WHERE id = $1`, [deliveryId])).rows[0].endpoint_id;
+    expect((await Promise.all(due[0].map((delivery) => endpointOf(delivery.id)))).sort()).toEqual([a1, b1].sort());
+    expect(await endpointOf(due[1][0].id)).toBe(a2);
+    const { rows: stored } = await admin.query(`SELECT id, trace FROM webhooks.events WHERE id = ANY($1) ORDER BY id`, [[e1.id, e2.id, e3.id]]);
+    expect(stored).toHaveLength(3);
+    expect(stored.every((row) => row.trace.traceparent === e1.trace!.traceparent)).toBe(true);
+    // Given again with nothing attempted, the same deliveries come back: nothing was added twice.
+    const again = await repository.recordEvents([e2, e1].map((recorded) => ({ event: recorded, firstAttemptAt: at })));
+    expect(again.map((deliveries) => deliveries.map((delivery) => delivery.id).sort())).toEqual([due[1].map((d) => d.id), due[0].map((d) => d.id).sort()]);
   });
 
   it('claims an attempt for one of several concurrent claimants, with the attempt recorded PENDING and the event and endpoint read', async () => {
@@ -215,7 +243,7 @@ describe('DeliveryRepository (real Postgres, the webhooks role)', () => {
   it('claims all first attempts of an event in one statement: those still open, for one claimant, the closed ones closed', async () => {
     const merchant = `mer_${randomUUID().slice(0, 8)}`;
     const [a, b, c] = [await endpoint(merchant), await endpoint(merchant), await endpoint(merchant)];
-    const due = await repository.recordEvent(event(merchant), new Date());
+    const due = await recordEvent(event(merchant), new Date());
     const deliveryTo = async (endpointId: string) =>
       (await admin.query(`SELECT id FROM webhooks.deliveries WHERE endpoint_id = $1`, [endpointId])).rows[0].id as string;
     const [toA, toB, toC] = [await deliveryTo(a), await deliveryTo(b), await deliveryTo(c)];
@@ -241,8 +269,8 @@ describe('DeliveryRepository (real Postgres, the webhooks role)', () => {
   it('completes several attempts in one statement: each delivery moves on, and each endpoint ends as its last outcome says', async () => {
     const merchant = `mer_${randomUUID().slice(0, 8)}`;
     const endpointId = await endpoint(merchant);
-    const [first] = await repository.recordEvent(event(merchant), new Date());
-    const [second] = await repository.recordEvent(event(merchant), new Date());
+    const [first] = await recordEvent(event(merchant), new Date());
+    const [second] = await recordEvent(event(merchant), new Date());
     const claims = await repository.claimAll([first, second], OWNER, LEASE_MS, notSentBecause);
     const byDelivery = (id: string) => claims.find((claim) => claim.deliveryId === id)!;
     const retryAt = new Date(Date.now() + 60_000);
@@ -267,12 +295,12 @@ describe('DeliveryRepository (real Postgres, the webhooks role)', () => {
     expect(rows).toEqual([{ failing_since: null, status: 'enabled' }]); // the success came last
   });
 
-  it('makes each of recordEvent, claim and complete one statement, so one round trip to Postgres', async () => {
+  it('makes each of recordEvents, claim and completeAll one statement, so one round trip to Postgres', async () => {
     const merchant = `mer_${randomUUID().slice(0, 8)}`;
     await endpoint(merchant);
     const statements = jest.spyOn(Client.prototype, 'query');
     try {
-      const [due] = await repository.recordEvent(event(merchant), new Date());
+      const [due] = await recordEvent(event(merchant), new Date());
       const claim = (await repository.claim(due.id, 1, OWNER, LEASE_MS, notSentBecause))!;
       await repository.completeAll([{ claim, result: { httpStatus: 200, latencyMs: 5, error: null }, decision: { status: WebhookDeliveryStatus.Success, nextAttemptAt: null, disableEndpoint: null } }], OWNER);
       expect(statements).toHaveBeenCalledTimes(3);

@@ -17,6 +17,12 @@ export interface WebhookEventRecord {
   created_at: string;
 }
 
+/** An event to record, with the time its first attempts are due. */
+export interface EventToRecord {
+  event: WebhookEventRecord;
+  firstAttemptAt: Date;
+}
+
 /** A delivery whose next attempt can be queued: job `<id>.<attempt>`. */
 export interface DueDelivery {
   id: string;
@@ -69,37 +75,67 @@ export class DeliveryRepository {
   constructor(private readonly db: DataSource) {}
 
   /**
-   * Stores the event once and a delivery for each enabled endpoint of the
+   * Stores each event once and a delivery for each enabled endpoint of the
    * same merchant and mode subscribed to its type (idempotent: a redelivered
-   * message adds nothing). Answers the deliveries not attempted yet.
+   * message adds nothing), all in one statement however many events there
+   * are. Answers, per event in the order given, its deliveries not attempted
+   * yet; an event given twice gets them once, at its first place.
    */
-  recordEvent(event: WebhookEventRecord, firstAttemptAt: Date): Promise<DueDelivery[]> {
+  async recordEvents(events: readonly EventToRecord[]): Promise<DueDelivery[][]> {
+    if (events.length === 0) return [];
+    const column = <T>(pick: (toRecord: EventToRecord) => T): T[] => events.map(pick);
     // One statement, so one round trip and one implicit transaction. Its parts share one snapshot: the deliveries are
-    // inserted from the message's own fields (the event row inserted beside them is not visible to them; the foreign
-    // key is checked at the end of the statement, when it is), and the answer is the deliveries inserted now
-    // (RETURNING) plus those a previous delivery of the message recorded that are still not attempted. A copy of the
+    // inserted from the messages' own fields (the event rows inserted beside them are not visible to them; the foreign
+    // key is checked at the end of the statement, when they are), and the answer is the deliveries inserted now
+    // (RETURNING) plus those a previous delivery of a message recorded that are still not attempted. A copy of a
     // message handled at the same moment elsewhere waits on the other copy's rows and answers none of them: the copy
     // that inserted them starts them (or, should it stop first, the sweeper does).
-    return this.db.query(
-      `WITH event AS (
+    const rows: (DueDelivery & { event_id: string })[] = await this.db.query(
+      `WITH given AS (
+         SELECT DISTINCT ON (id) *
+           FROM unnest($1::text[], $2::text[], $3::bool[], $4::text[], $5::text[], $6::jsonb[], $7::timestamptz[], $8::timestamptz[])
+             AS g (id, merchant_id, livemode, type, body, trace, created_at, first_attempt_at)
+       ), event AS (
          INSERT INTO webhooks.events (id, merchant_id, livemode, type, body, trace, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (id) DO NOTHING
+         SELECT id, merchant_id, livemode, type, body, trace, created_at FROM given
+         ON CONFLICT (id) DO NOTHING
        ), added AS (
          INSERT INTO webhooks.deliveries (id, event_id, endpoint_id, status, next_attempt_at)
-         SELECT gen_random_uuid()::text, $1, ep.id, '${WebhookDeliveryStatus.Pending}', $8
-           FROM webhooks.endpoints ep
-          WHERE ep.merchant_id = $2 AND ep.livemode = $3 AND ep.status = 'enabled' AND ep.deleted_at IS NULL
-            AND ep.created_at <= $7
-            AND ('${ALL_EVENTS}' = ANY (ep.enabled_events) OR $4 = ANY (ep.enabled_events))
+         SELECT gen_random_uuid()::text, g.id, ep.id, '${WebhookDeliveryStatus.Pending}', g.first_attempt_at
+           FROM given g
+           JOIN webhooks.endpoints ep
+             ON ep.merchant_id = g.merchant_id AND ep.livemode = g.livemode AND ep.status = 'enabled' AND ep.deleted_at IS NULL
+            AND ep.created_at <= g.created_at
+            AND ('${ALL_EVENTS}' = ANY (ep.enabled_events) OR g.type = ANY (ep.enabled_events))
          ON CONFLICT (event_id, endpoint_id) DO NOTHING
-         RETURNING id, attempts + 1 AS attempt, next_attempt_at
+         RETURNING event_id, id, attempts + 1 AS attempt, next_attempt_at
        )
-       SELECT id, attempt, next_attempt_at FROM added
+       SELECT event_id, id, attempt, next_attempt_at FROM added
        UNION ALL
-       SELECT id, attempts + 1, next_attempt_at FROM webhooks.deliveries
-        WHERE event_id = $1 AND attempts = 0 AND status = '${WebhookDeliveryStatus.Pending}'`,
-      [event.id, event.merchant_id, event.livemode, event.type, event.body, event.trace, event.created_at, firstAttemptAt],
+       SELECT d.event_id, d.id, d.attempts + 1, d.next_attempt_at FROM webhooks.deliveries d JOIN given g ON d.event_id = g.id
+        WHERE d.attempts = 0 AND d.status = '${WebhookDeliveryStatus.Pending}'`,
+      [
+        column(({ event }) => event.id),
+        column(({ event }) => event.merchant_id),
+        column(({ event }) => event.livemode),
+        column(({ event }) => event.type),
+        column(({ event }) => event.body),
+        column(({ event }) => (event.trace === null ? null : JSON.stringify(event.trace))),
+        column(({ event }) => event.created_at),
+        column(({ firstAttemptAt }) => firstAttemptAt),
+      ],
     );
+    const byEvent = new Map<string, DueDelivery[]>();
+    for (const { event_id, ...due } of rows) {
+      const list = byEvent.get(event_id);
+      if (list) list.push(due);
+      else byEvent.set(event_id, [due]);
+    }
+    return events.map(({ event }) => {
+      const due = byEvent.get(event.id) ?? [];
+      byEvent.delete(event.id); // a second copy in the same batch answers nothing
+      return due;
+    });
   }
 
   /**

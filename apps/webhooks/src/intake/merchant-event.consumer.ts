@@ -1,10 +1,11 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { isMerchantEventType, LEDGER_EVENTS_STREAM, MERCHANT_EVENTS_FILTER, type StoredEvent } from '@pp/contracts';
-import { CONFIG, consumeTraced, JsonLogger, NATS_CONNECTION, ServiceMetrics, streamName, subjectPrefix, watchConsumerLag } from '@pp/platform';
+import { type Context, context } from '@opentelemetry/api';
+import { CONFIG, consumeTraced, JsonLogger, NATS_CONNECTION, ServiceMetrics, streamName, subjectPrefix, watchConsumerLag, WriteBatcher } from '@pp/platform';
 import { AckPolicy, type ConsumerConfig, type ConsumerMessages, DeliverPolicy, type JsMsg, nanos, type NatsConnection } from 'nats';
 import { DeliveryAttemptJob } from '../delivery/delivery-attempt.job';
 import { DeliveryQueue } from '../delivery/delivery.queue';
-import { DeliveryRepository, type DueDelivery } from '../delivery/delivery.repository';
+import { DeliveryRepository, type DueDelivery, type EventToRecord } from '../delivery/delivery.repository';
 import { firstAttemptDelayMs } from '../delivery/retry.decider';
 import { retryScheduleMs, type WebhooksConfig } from '../webhooks.config';
 import { webhookBody } from './webhook-body';
@@ -14,15 +15,16 @@ export const WEBHOOKS_CONSUMER = 'webhooks-delivery';
 /** After this many deliveries of one message the consumer gives up on it (logged as an error). */
 export const MAX_DELIVER = 30;
 const ACK_WAIT_MS = 30_000;
-/** Messages recorded at once; each takes one short Postgres transaction. */
+/** Messages being handled at once; those that arrive while a batch is written are recorded together in the next. */
 const IN_FLIGHT = 32;
 const RETRY_BIND_MS = 1000;
 
 /**
  * Reads the ledger's merchant-visible events from JetStream and records the
- * deliveries each one needs before acknowledging it; then starts their first
- * attempts (or queues them when this replica is busy). It never calls back
- * into the flow that produced the event.
+ * deliveries each one needs before acknowledging it (the events that arrive
+ * together in one statement); then starts their first attempts (or queues
+ * them when this replica is busy). It never calls back into the flow that
+ * produced the event.
  */
 @Injectable()
 export class MerchantEventConsumer implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -31,6 +33,8 @@ export class MerchantEventConsumer implements OnApplicationBootstrap, OnApplicat
   private loop?: Promise<void>;
   private readonly inFlight = new Set<Promise<void>>();
   private readonly scheduleMs: number[];
+  /** One statement for the events that arrive together (README, Performance). */
+  private readonly intake = new WriteBatcher<Intake>((batch) => this.recordAll(batch));
 
   constructor(
     @Inject(CONFIG) private readonly config: WebhooksConfig,
@@ -113,9 +117,9 @@ export class MerchantEventConsumer implements OnApplicationBootstrap, OnApplicat
       msg.ack();
       return;
     }
-    try {
-      const due = await this.deliveries.recordEvent(
-        {
+    const intake: Intake = {
+      toRecord: {
+        event: {
           id: event.id,
           merchant_id: event.metadata.merchant_id,
           livemode: event.metadata.livemode,
@@ -124,26 +128,66 @@ export class MerchantEventConsumer implements OnApplicationBootstrap, OnApplicat
           trace: event.metadata.trace ?? null,
           created_at: event.created_at,
         },
-        new Date(Date.now() + firstAttemptDelayMs({ scheduleMs: this.scheduleMs, disableAfterMs: 0 })),
-      );
+        firstAttemptAt: new Date(Date.now() + firstAttemptDelayMs({ scheduleMs: this.scheduleMs, disableAfterMs: 0 })),
+      },
+      queuedBy: context.active(),
+    };
+    await this.intake.add(intake);
+    if (!intake.error) {
       msg.ack();
-      // First attempts due now start at once while this replica has room (claimed together, in one round trip); the
-      // others wait in the queue. Should this process die mid-attempt, the sweeper queues it again once its lease is over.
-      const now = Date.now();
-      const isDueNow = (delivery: DueDelivery) => new Date(delivery.next_attempt_at).getTime() <= now;
-      const queued = [...this.attempts.startNow(due.filter(isDueNow)), ...due.filter((delivery) => !isDueNow(delivery))];
-      // Recorded is what counts: if queuing fails, the sweeper queues these from Postgres.
-      await this.queue.enqueue(queued).catch((error: Error) =>
-        this.logger.warn('could not queue first attempts', { event_id: event.id, error: error.message }),
-      );
+      return;
+    }
+    const deliveries = msg.info.deliveryCount;
+    if (deliveries >= MAX_DELIVER) {
+      this.logger.error('giving up on a merchant event after repeated failures', { event_id: event.id, error: intake.error.message });
+    } else {
+      this.logger.warn('could not record deliveries; will retry', { event_id: event.id, error: intake.error.message });
+    }
+    msg.nak(Math.min(60_000, 500 * 2 ** Math.min(deliveries, 7)));
+  }
+
+  /**
+   * Records the events that arrived together in one statement, then starts
+   * their first attempts due now while this replica has room (claimed
+   * together, in one round trip) and queues the others. Recorded is what
+   * counts: should queuing fail, or this process die mid-attempt, the sweeper
+   * queues them from Postgres.
+   */
+  private async recordAll(batch: Intake[]): Promise<void> {
+    await this.record(batch);
+    const recorded = batch.filter((intake) => intake.due);
+    const now = Date.now();
+    const isDueNow = (delivery: DueDelivery) => new Date(delivery.next_attempt_at).getTime() <= now;
+    const left = this.attempts.startNow(recorded.map((intake) => ({ due: intake.due!.filter(isDueNow), queuedBy: intake.queuedBy })));
+    const later = recorded.map((intake) => ({ due: intake.due!.filter((delivery) => !isDueNow(delivery)), queuedBy: intake.queuedBy }));
+    await Promise.all(
+      [...left, ...later]
+        .filter((group) => group.due.length > 0)
+        .map((group) =>
+          context
+            .with(group.queuedBy, () => this.queue.enqueue(group.due))
+            .catch((error: Error) => this.logger.warn('could not queue first attempts', { deliveries: group.due.length, error: error.message })),
+        ),
+    );
+  }
+
+  /** Sets each intake's deliveries, or its error; a batch that fails is tried one by one, so one bad event holds back no other. */
+  private async record(batch: Intake[]): Promise<void> {
+    try {
+      const due = await this.deliveries.recordEvents(batch.map((intake) => intake.toRecord));
+      batch.forEach((intake, i) => (intake.due = due[i]));
     } catch (error) {
-      const deliveries = msg.info.deliveryCount;
-      if (deliveries >= MAX_DELIVER) {
-        this.logger.error('giving up on a merchant event after repeated failures', { event_id: event.id, error: (error as Error).message });
-      } else {
-        this.logger.warn('could not record deliveries; will retry', { event_id: event.id, error: (error as Error).message });
-      }
-      msg.nak(Math.min(60_000, 500 * 2 ** Math.min(deliveries, 7)));
+      if (batch.length === 1) batch[0].error = error instanceof Error ? error : new Error(String(error));
+      else for (const intake of batch) await this.record([intake]);
     }
   }
+}
+
+/** A merchant event on its way to Postgres with the others that arrived with it. */
+interface Intake {
+  toRecord: EventToRecord;
+  /** The consumption of the message: the parent of the first attempts' spans. */
+  queuedBy: Context;
+  due?: DueDelivery[];
+  error?: Error;
 }
