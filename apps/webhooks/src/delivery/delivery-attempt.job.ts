@@ -19,6 +19,12 @@ const leaseMs = (timeoutMs: number): number => 2 * timeoutMs + 1000;
 
 const tracer = trace.getTracer('pp-webhooks');
 
+/** A queued job's attempt on its way to a claim, and what the claim answered for it. */
+interface QueuedClaim {
+  wanted: { id: string; attempt: number };
+  claim?: ClaimedAttempt;
+}
+
 /** First attempts of one event, with the context that consumed it (their spans' parent). */
 export interface AttemptGroup {
   due: DueDelivery[];
@@ -42,6 +48,8 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, OnApplication
   private readonly immediate = new Set<Promise<void>>();
   /** Outcomes that finish together are recorded together: one statement and one commit (README, Performance). */
   private readonly outcomes = new WriteBatcher<Completion>((completions) => this.deliveries.completeAll(completions, this.owner));
+  /** Queued attempts that start together are claimed together: one statement for many jobs. */
+  private readonly queuedClaims = new WriteBatcher<QueuedClaim>((batch) => this.claimQueued(batch));
   private stopping = false;
 
   constructor(
@@ -101,9 +109,25 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, OnApplication
   }
 
   async process(job: Job<DeliveryJob>): Promise<void> {
-    const lease = leaseMs(this.config.WEBHOOK_ATTEMPT_TIMEOUT_MS);
-    const claim = await this.deliveries.claim(job.data.delivery_id, job.data.attempt, this.owner, lease, notSentBecause);
-    if (claim) await this.run(claim, contextOf(job.data.trace));
+    const queued: QueuedClaim = { wanted: { id: job.data.delivery_id, attempt: job.data.attempt } };
+    await this.queuedClaims.add(queued);
+    if (queued.claim) await this.run(queued.claim, contextOf(job.data.trace));
+  }
+
+  /** Claims the attempts of queued jobs that start together in one statement; each job learns whether it won its own. */
+  private async claimQueued(batch: QueuedClaim[]): Promise<void> {
+    const claims = await this.deliveries.claimAll(
+      batch.map((queued) => queued.wanted),
+      this.owner,
+      leaseMs(this.config.WEBHOOK_ATTEMPT_TIMEOUT_MS),
+      notSentBecause,
+    );
+    const won = new Map(claims.map((claim) => [`${claim.deliveryId}.${claim.attempt}`, claim]));
+    for (const queued of batch) {
+      const key = `${queued.wanted.id}.${queued.wanted.attempt}`;
+      queued.claim = won.get(key);
+      won.delete(key); // two jobs for one attempt (a swept copy): only the first makes it
+    }
   }
 
   /** Claims the groups' attempts in one round trip, then makes those it won side by side; each frees its place when done. */

@@ -7,7 +7,7 @@ import { notSentBecause } from './delivery-target.policy';
 import { DeliveryRepository, type WebhookEventRecord } from './delivery.repository';
 
 /*
- * Each of recordEvents, claim and completeAll is one SQL statement (no
+ * Each of recordEvents, claimAll and completeAll is one SQL statement (no
  * BEGIN/COMMIT round trips). These check what the statements must keep from
  * the transactions they replace, on real Postgres as the service's own role.
  */
@@ -48,6 +48,10 @@ describe('DeliveryRepository (real Postgres, the webhooks role)', () => {
     created_at: new Date().toISOString(),
   });
 
+  /** One attempt claimed on its own: the claim, or undefined when another claimant has it or the delivery is finished. */
+  const claim = async (deliveryId: string, attempt: number, owner: string, leaseMs: number, policy: typeof notSentBecause) =>
+    (await repository.claimAll([{ id: deliveryId, attempt }], owner, leaseMs, policy))[0];
+
   /** One event recorded on its own: its deliveries not attempted yet. */
   const recordEvent = async (recorded: WebhookEventRecord, firstAttemptAt: Date) => (await repository.recordEvents([{ event: recorded, firstAttemptAt }]))[0];
 
@@ -80,7 +84,7 @@ describe('DeliveryRepository (real Postgres, the webhooks role)', () => {
     expect(stored).toEqual([{ body: recorded.body, trace: recorded.trace }]);
 
     // The redelivered message adds nothing and answers the same deliveries, less the one attempted since.
-    expect(await repository.claim(first[0].id, 1, OWNER, LEASE_MS, notSentBecause)).toBeDefined();
+    expect(await claim(first[0].id, 1, OWNER, LEASE_MS, notSentBecause)).toBeDefined();
     const again = await recordEvent(recorded, new Date());
     expect(again.map((due) => due.id)).toEqual([first[1].id]);
 
@@ -120,9 +124,16 @@ describe('DeliveryRepository (real Postgres, the webhooks role)', () => {
     expect(again.map((deliveries) => deliveries.map((delivery) => delivery.id).sort())).toEqual([due[1].map((d) => d.id), due[0].map((d) => d.id).sort()]);
   });
 
+  it('claims an attempt given twice in one call once (two queued jobs for one attempt that start together)', async () => {
+    const { deliveryId } = await oneDelivery();
+    const claims = await repository.claimAll([{ id: deliveryId, attempt: 1 }, { id: deliveryId, attempt: 1 }], OWNER, LEASE_MS, notSentBecause);
+    expect(claims.map((claimed) => [claimed.deliveryId, claimed.attempt])).toEqual([[deliveryId, 1]]);
+    expect(await attemptsOf(deliveryId)).toEqual([expect.objectContaining({ attempt: 1, delivery_status: WebhookDeliveryStatus.Pending })]);
+  });
+
   it('claims an attempt for one of several concurrent claimants, with the attempt recorded PENDING and the event and endpoint read', async () => {
     const { endpointId, recorded, deliveryId } = await oneDelivery();
-    const claims = await Promise.all(['r1', 'r2', 'r3', 'r4'].map((owner) => repository.claim(deliveryId, 1, owner, LEASE_MS, notSentBecause)));
+    const claims = await Promise.all(['r1', 'r2', 'r3', 'r4'].map((owner) => claim(deliveryId, 1, owner, LEASE_MS, notSentBecause)));
     const won = claims.filter((claim) => claim !== undefined);
     expect(won).toHaveLength(1);
     expect(won[0]).toMatchObject({
@@ -137,17 +148,17 @@ describe('DeliveryRepository (real Postgres, the webhooks role)', () => {
     expect(await deliveryRow(deliveryId)).toMatchObject({ attempts: 1, lease_owner: expect.stringMatching(/^r[1-4]$/) });
 
     // The same attempt again, or the next one while the lease holds: nothing.
-    expect(await repository.claim(deliveryId, 1, 'r5', LEASE_MS, notSentBecause)).toBeUndefined();
-    expect(await repository.claim(deliveryId, 2, 'r5', LEASE_MS, notSentBecause)).toBeUndefined();
+    expect(await claim(deliveryId, 1, 'r5', LEASE_MS, notSentBecause)).toBeUndefined();
+    expect(await claim(deliveryId, 2, 'r5', LEASE_MS, notSentBecause)).toBeUndefined();
     expect(await attemptsOf(deliveryId)).toHaveLength(1);
   });
 
   it('records an attempt left in flight as failed when the next attempt is claimed after its lease', async () => {
     const { deliveryId } = await oneDelivery();
-    expect(await repository.claim(deliveryId, 1, 'stopped', 1, notSentBecause)).toBeDefined();
+    expect(await claim(deliveryId, 1, 'stopped', 1, notSentBecause)).toBeDefined();
     await new Promise((resolve) => setTimeout(resolve, 20));
 
-    expect(await repository.claim(deliveryId, 2, OWNER, LEASE_MS, notSentBecause)).toMatchObject({ attempt: 2 });
+    expect(await claim(deliveryId, 2, OWNER, LEASE_MS, notSentBecause)).toMatchObject({ attempt: 2 });
     expect((await attemptsOf(deliveryId)).map(({ attempt, delivery_status, error_message }) => ({ attempt, delivery_status, error_message }))).toEqual([
       { attempt: 1, delivery_status: 'FAILED', error_message: 'no answer recorded: the worker making this attempt stopped' },
       { attempt: 2, delivery_status: 'PENDING', error_message: null },
@@ -158,7 +169,7 @@ describe('DeliveryRepository (real Postgres, the webhooks role)', () => {
   it('closes the delivery unsent when the endpoint was deleted or disabled since', async () => {
     const deleted = await oneDelivery();
     await admin.query(`UPDATE webhooks.endpoints SET deleted_at = now() WHERE id = $1`, [deleted.endpointId]);
-    expect(await repository.claim(deleted.deliveryId, 1, OWNER, LEASE_MS, notSentBecause)).toBeUndefined();
+    expect(await claim(deleted.deliveryId, 1, OWNER, LEASE_MS, notSentBecause)).toBeUndefined();
     expect(await attemptsOf(deleted.deliveryId)).toEqual([
       expect.objectContaining({ attempt: 1, delivery_status: 'EXHAUSTED', error_message: 'not sent: the endpoint was deleted' }),
     ]);
@@ -166,7 +177,7 @@ describe('DeliveryRepository (real Postgres, the webhooks role)', () => {
 
     const disabled = await oneDelivery();
     await admin.query(`UPDATE webhooks.endpoints SET status = 'disabled', disabled_reason = 'endpoint answered 410 Gone' WHERE id = $1`, [disabled.endpointId]);
-    expect(await repository.claim(disabled.deliveryId, 1, OWNER, LEASE_MS, notSentBecause)).toBeUndefined();
+    expect(await claim(disabled.deliveryId, 1, OWNER, LEASE_MS, notSentBecause)).toBeUndefined();
     expect(await attemptsOf(disabled.deliveryId)).toEqual([
       expect.objectContaining({ delivery_status: 'EXHAUSTED', error_message: 'not sent: the endpoint is disabled (endpoint answered 410 Gone)' }),
     ]);
@@ -179,11 +190,11 @@ describe('DeliveryRepository (real Postgres, the webhooks role)', () => {
     const stopsBeforeClosing = (): string => {
       throw new Error('stopped between the claim and the close');
     };
-    await expect(repository.claim(deliveryId, 1, 'stopped', 1, stopsBeforeClosing)).rejects.toThrow('stopped between');
+    await expect(claim(deliveryId, 1, 'stopped', 1, stopsBeforeClosing)).rejects.toThrow('stopped between');
     expect(await attemptsOf(deliveryId)).toEqual([expect.objectContaining({ attempt: 1, delivery_status: 'PENDING' })]);
     await new Promise((resolve) => setTimeout(resolve, 20));
 
-    expect(await repository.claim(deliveryId, 2, OWNER, LEASE_MS, notSentBecause)).toBeUndefined();
+    expect(await claim(deliveryId, 2, OWNER, LEASE_MS, notSentBecause)).toBeUndefined();
     expect((await attemptsOf(deliveryId)).map(({ attempt, delivery_status, error_message }) => ({ attempt, delivery_status, error_message }))).toEqual([
       { attempt: 1, delivery_status: 'FAILED', error_message: 'no answer recorded: the worker making this attempt stopped' },
       { attempt: 2, delivery_status: 'EXHAUSTED', error_message: 'not sent: the endpoint was deleted' },
@@ -196,7 +207,7 @@ describe('DeliveryRepository (real Postgres, the webhooks role)', () => {
 
   it('completes an attempt: its outcome, the delivery’s next step and the endpoint’s failure streak, together', async () => {
     const { endpointId, deliveryId } = await oneDelivery();
-    const first = (await repository.claim(deliveryId, 1, OWNER, LEASE_MS, notSentBecause))!;
+    const first = (await claim(deliveryId, 1, OWNER, LEASE_MS, notSentBecause))!;
     const retryAt = new Date(Date.now() + 5000);
     await repository.completeAll([{ claim: first, result: { httpStatus: 500, latencyMs: 12, error: 'endpoint answered 500 Internal Server Error' }, decision: {
       status: WebhookDeliveryStatus.Failed,
@@ -208,7 +219,7 @@ describe('DeliveryRepository (real Postgres, the webhooks role)', () => {
     const { failing_since: failingSince } = await endpointState(endpointId);
     expect(failingSince).toBeInstanceOf(Date);
 
-    const second = (await repository.claim(deliveryId, 2, OWNER, LEASE_MS, notSentBecause))!;
+    const second = (await claim(deliveryId, 2, OWNER, LEASE_MS, notSentBecause))!;
     expect(second.endpoint.failing_since).toEqual(failingSince);
     await repository.completeAll([{ claim: second, result: { httpStatus: 200, latencyMs: 8, error: null }, decision: { status: WebhookDeliveryStatus.Success, nextAttemptAt: null, disableEndpoint: null } }], OWNER);
     const { rows: made } = await admin.query(`SELECT attempt, delivery_status, http_status, latency_ms, next_retry_at FROM webhooks.delivery_attempts WHERE delivery_id = $1 ORDER BY attempt`, [deliveryId]);
@@ -222,8 +233,8 @@ describe('DeliveryRepository (real Postgres, the webhooks role)', () => {
 
   it('disables the endpoint when the decision says so, and records the outcome of an attempt whose lease was lost without moving the delivery', async () => {
     const gone = await oneDelivery();
-    const claim = (await repository.claim(gone.deliveryId, 1, OWNER, LEASE_MS, notSentBecause))!;
-    await repository.completeAll([{ claim, result: { httpStatus: 410, latencyMs: 3, error: 'endpoint answered 410 Gone' }, decision: {
+    const claimed = (await claim(gone.deliveryId, 1, OWNER, LEASE_MS, notSentBecause))!;
+    await repository.completeAll([{ claim: claimed, result: { httpStatus: 410, latencyMs: 3, error: 'endpoint answered 410 Gone' }, decision: {
       status: WebhookDeliveryStatus.Exhausted,
       nextAttemptAt: null,
       disableEndpoint: 'endpoint answered 410 Gone',
@@ -232,9 +243,9 @@ describe('DeliveryRepository (real Postgres, the webhooks role)', () => {
     expect(await deliveryRow(gone.deliveryId)).toMatchObject({ status: 'EXHAUSTED', lease_owner: null });
 
     const late = await oneDelivery();
-    const slow = (await repository.claim(late.deliveryId, 1, 'slow', 1, notSentBecause))!;
+    const slow = (await claim(late.deliveryId, 1, 'slow', 1, notSentBecause))!;
     await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(await repository.claim(late.deliveryId, 2, OWNER, LEASE_MS, notSentBecause)).toBeDefined();
+    expect(await claim(late.deliveryId, 2, OWNER, LEASE_MS, notSentBecause)).toBeDefined();
     await repository.completeAll([{ claim: slow, result: { httpStatus: 200, latencyMs: 2500, error: null }, decision: { status: WebhookDeliveryStatus.Success, nextAttemptAt: null, disableEndpoint: null } }], 'slow');
     expect((await attemptsOf(late.deliveryId)).map((row) => row.delivery_status)).toEqual(['SUCCESS', 'PENDING']);
     expect(await deliveryRow(late.deliveryId)).toMatchObject({ status: 'PENDING', attempts: 2, lease_owner: OWNER });
@@ -247,7 +258,7 @@ describe('DeliveryRepository (real Postgres, the webhooks role)', () => {
     const deliveryTo = async (endpointId: string) =>
       (await admin.query(`SELECT id FROM webhooks.deliveries WHERE endpoint_id = $1`, [endpointId])).rows[0].id as string;
     const [toA, toB, toC] = [await deliveryTo(a), await deliveryTo(b), await deliveryTo(c)];
-    expect(await repository.claim(toB, 1, 'other-replica', LEASE_MS, notSentBecause)).toBeDefined(); // already being made elsewhere
+    expect(await claim(toB, 1, 'other-replica', LEASE_MS, notSentBecause)).toBeDefined(); // already being made elsewhere
     await admin.query(`UPDATE webhooks.endpoints SET status = 'disabled', disabled_reason = 'by the merchant' WHERE id = $1`, [c]);
     const statements = jest.spyOn(Client.prototype, 'query');
     let claims;
@@ -295,14 +306,14 @@ describe('DeliveryRepository (real Postgres, the webhooks role)', () => {
     expect(rows).toEqual([{ failing_since: null, status: 'enabled' }]); // the success came last
   });
 
-  it('makes each of recordEvents, claim and completeAll one statement, so one round trip to Postgres', async () => {
+  it('makes each of recordEvents, claimAll and completeAll one statement, so one round trip to Postgres', async () => {
     const merchant = `mer_${randomUUID().slice(0, 8)}`;
     await endpoint(merchant);
     const statements = jest.spyOn(Client.prototype, 'query');
     try {
       const [due] = await recordEvent(event(merchant), new Date());
-      const claim = (await repository.claim(due.id, 1, OWNER, LEASE_MS, notSentBecause))!;
-      await repository.completeAll([{ claim, result: { httpStatus: 200, latencyMs: 5, error: null }, decision: { status: WebhookDeliveryStatus.Success, nextAttemptAt: null, disableEndpoint: null } }], OWNER);
+      const claimed = (await claim(due.id, 1, OWNER, LEASE_MS, notSentBecause))!;
+      await repository.completeAll([{ claim: claimed, result: { httpStatus: 200, latencyMs: 5, error: null }, decision: { status: WebhookDeliveryStatus.Success, nextAttemptAt: null, disableEndpoint: null } }], OWNER);
       expect(statements).toHaveBeenCalledTimes(3);
     } finally {
       statements.mockRestore();

@@ -139,22 +139,6 @@ export class DeliveryRepository {
   }
 
   /**
-   * Claims attempt number `attempt` of a delivery for `owner` until the lease
-   * ends. Answers undefined when another replica made or is making it, or the
-   * delivery is finished (claimAll with one).
-   */
-  async claim(
-    deliveryId: string,
-    attempt: number,
-    owner: string,
-    leaseMs: number,
-    notSentBecause: (endpoint: EndpointRow) => string | null,
-  ): Promise<ClaimedAttempt | undefined> {
-    const [claimed] = await this.claimAll([{ id: deliveryId, attempt }], owner, leaseMs, notSentBecause);
-    return claimed;
-  }
-
-  /**
    * Claims the given attempts for `owner` until the lease ends, in one round
    * trip however many there are (the first attempts of one event to all its
    * endpoints); answers those this call won. `notSentBecause` (the caller's
