@@ -71,6 +71,14 @@ describe('PreparingClient', () => {
     expect(statementName('SELECT $1::int')).toBe(statementName('SELECT $1::int'));
     expect(statementName('SELECT $1::int')).not.toBe(statementName('SELECT $1::bigint'));
   });
+
+  it('given a statement, then its name says what it does and where (a trace shows it as the span name), within 63 bytes', () => {
+    expect(statementName('INSERT INTO ledger.events (id) VALUES ($1)')).toMatch(/^INSERT ledger\.events#[\w-]{12}$/);
+    expect(statementName('  with given AS (SELECT * FROM unnest($1::text[])) UPDATE webhooks.deliveries d SET x = 1')).toMatch(/^WITH webhooks\.deliveries#/);
+    expect(statementName('SELECT $1::int + 1')).toMatch(/^SELECT#/);
+    const long = `SELECT 1 FROM ${'a'.repeat(60)}.${'b'.repeat(60)} WHERE x = $1`;
+    expect(Buffer.byteLength(statementName(long)!)).toBeLessThanOrEqual(63);
+  });
 });
 
 describe('dataSourceFor with prepareStatements', () => {

@@ -12,12 +12,23 @@ export const MAX_PREPARED_PER_CONNECTION = 200;
 const names = new Map<string, string>();
 const MAX_NAMED_TEXTS = 4096;
 
-/** The statement's name: its text's digest, so one name can never stand for two texts. */
+/** The first schema-qualified table a statement names after FROM, INTO, UPDATE or JOIN (services always qualify theirs). */
+const FIRST_TABLE = /\b(?:FROM|INTO|UPDATE|JOIN)\s+([a-z_][a-z0-9_]*\.[a-z_][a-z0-9_]*)/i;
+
+/**
+ * The statement's name: its first word and first table, which traces show
+ * as the span name (`pg.query:INSERT ledger.events#…`), and a digest of its
+ * text, so one name never stands for two texts. At most 63 bytes, Postgres's
+ * identifier length.
+ */
 export function statementName(text: string): string | undefined {
   let name = names.get(text);
   if (name === undefined) {
     if (names.size >= MAX_NAMED_TEXTS) return undefined;
-    name = `pp_${createHash('sha256').update(text).digest('base64url').slice(0, 24)}`;
+    const verb = /^\s*([a-z]+)/i.exec(text)?.[1]?.toUpperCase() ?? 'SQL';
+    const table = FIRST_TABLE.exec(text)?.[1];
+    const label = (table ? `${verb} ${table}` : verb).slice(0, 48);
+    name = `${label}#${createHash('sha256').update(text).digest('base64url').slice(0, 12)}`;
     names.set(text, name);
   }
   return name;
