@@ -132,7 +132,8 @@ export class MerchantEventConsumer implements OnApplicationBootstrap, OnApplicat
       },
       queuedBy: context.active(),
     };
-    await this.intake.add(intake);
+    // record() sets each intake's own error; anything else that fails the batch naks it too (recording again adds nothing).
+    await this.intake.add(intake).catch((error: unknown) => (intake.error ??= error instanceof Error ? error : new Error(String(error))));
     if (!intake.error) {
       msg.ack();
       return;
