@@ -58,6 +58,16 @@ const serviceProcesses = (launcher: ChildProcess): Record<string, number> => {
   }
   return found;
 };
+/**
+ * Until the launcher says every service answers; on a timeout the error carries what it printed, so a failure says
+ * why. Generous: with the other test files' stacks starting beside it, eight services and a fresh database's
+ * migrations have taken over 90 s on two cores (the bench measures the start-up time, not this).
+ */
+const ready = (run: ReturnType<typeof launch>, description: string) =>
+  waitFor(description, () => run.output().includes('Ready. Every service answers.'), { timeoutMs: 150_000 }).catch((error: Error) => {
+    throw new Error(`${error.message}\n--- the launcher printed (last 4,000 characters) ---\n${run.output().slice(-4000)}`);
+  });
+
 const servicePids = async (launcher: ChildProcess): Promise<number[]> => Object.values(serviceProcesses(launcher));
 
 const alive = (pid: number) => {
@@ -78,7 +88,7 @@ afterAll(async () => {
 
 it('starts, survives being killed, starts again, and stops every service on Ctrl-C', async () => {
   const first = launch();
-  await waitFor('first start to be ready', () => first.output().includes('Ready. Every service answers.'), { timeoutMs: 90_000 });
+  await ready(first, 'first start to be ready');
   expect(first.output()).toMatch(/Infrastructure: Postgres, NATS \(JetStream\), Redis/);
   expect(first.output()).toContain(`http://localhost:${ports.GATEWAY_PORT}`);
   expect(first.output()).toContain(`Postgres: created database ${database}`);
@@ -96,7 +106,7 @@ it('starts, survives being killed, starts again, and stops every service on Ctrl
   expect(orphans.filter((pid) => !alive(pid))).toEqual([]);
 
   const second = launch();
-  await waitFor('second start to be ready', () => second.output().includes('Ready. Every service answers.'), { timeoutMs: 90_000 });
+  await ready(second, 'second start to be ready');
   expect(second.output()).toContain('left over from an earlier run');
   expect(second.output()).not.toContain(`created database ${database}`);
   expect(orphans.filter(alive)).toEqual([]);
@@ -107,18 +117,18 @@ it('starts, survives being killed, starts again, and stops every service on Ctrl
   expect(second.child.exitCode).toBe(0);
   expect(running.filter(alive)).toEqual([]);
   expect(second.output()).toContain('stopping every service');
-}, 240_000);
+}, 360_000);
 
 it('stops the whole stack and names the service when one crashes', async () => {
   const run = launch();
-  await waitFor('start to be ready', () => run.output().includes('Ready. Every service answers.'), { timeoutMs: 90_000 });
+  await ready(run, 'start to be ready');
   const pids = await servicePids(run.child);
   process.kill(serviceProcesses(run.child).ledger, 'SIGKILL');
   await waitFor('launcher exit', () => run.child.exitCode !== null, { timeoutMs: 30_000 });
   expect(run.child.exitCode).toBe(1);
   expect(run.output()).toContain('ledger stopped unexpectedly (SIGKILL); stopping the other services');
   expect(pids.filter(alive)).toEqual([]);
-}, 120_000);
+}, 180_000);
 
 it('refuses to start with a clear message when infrastructure is unreachable', async () => {
   const child = spawn(process.execPath, [join(root, 'tools', 'launcher', 'start.js')], {
