@@ -132,18 +132,14 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, OnApplication
 
   /** Claims the groups' attempts in one round trip, then makes those it won side by side; each frees its place when done. */
   private async runAll(taken: readonly AttemptGroup[]): Promise<void> {
+    const wanted = taken.flatMap((group) => group.due);
     const queuedBy = new Map<string, Context>();
     for (const group of taken) for (const delivery of group.due) queuedBy.set(delivery.id, group.queuedBy);
     let claims: ClaimedAttempt[] = [];
     try {
-      claims = await this.deliveries.claimAll(
-        taken.flatMap((group) => group.due),
-        this.owner,
-        leaseMs(this.config.WEBHOOK_ATTEMPT_TIMEOUT_MS),
-        notSentBecause,
-      );
+      claims = await this.deliveries.claimAll(wanted, this.owner, leaseMs(this.config.WEBHOOK_ATTEMPT_TIMEOUT_MS), notSentBecause);
     } finally {
-      this.immediateCount -= queuedBy.size - claims.length; // the places of attempts not won (all of them if the claim failed)
+      this.immediateCount -= wanted.length - claims.length; // the places of attempts not won (all of them if the claim failed)
     }
     await Promise.all(
       claims.map((claim) =>
