@@ -1,13 +1,14 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { isMerchantEventType, LEDGER_EVENTS_STREAM, MERCHANT_EVENTS_FILTER, type StoredEvent } from '@pp/contracts';
-import { type Context, context } from '@opentelemetry/api';
+import { context } from '@opentelemetry/api';
 import { CONFIG, consumeTraced, JsonLogger, NATS_CONNECTION, ServiceMetrics, streamName, subjectPrefix, watchConsumerLag, WriteBatcher } from '@pp/platform';
 import { AckPolicy, type ConsumerConfig, type ConsumerMessages, DeliverPolicy, type JsMsg, nanos, type NatsConnection } from 'nats';
 import { DeliveryAttemptJob } from '../delivery/delivery-attempt.job';
 import { DeliveryQueue } from '../delivery/delivery.queue';
-import { DeliveryRepository, type DueDelivery, type EventToRecord } from '../delivery/delivery.repository';
+import { DeliveryRepository, type DueDelivery } from '../delivery/delivery.repository';
 import { firstAttemptDelayMs } from '../delivery/retry.decider';
 import { retryScheduleMs, type WebhooksConfig } from '../webhooks.config';
+import { type Intake, recordIntakes } from './event-intake';
 import { webhookBody } from './webhook-body';
 
 /** Durable consumer name on the ledger's stream. Do not rename: the consumer's position is kept under it. */
@@ -132,7 +133,7 @@ export class MerchantEventConsumer implements OnApplicationBootstrap, OnApplicat
       },
       queuedBy: context.active(),
     };
-    // record() sets each intake's own error; anything else that fails the batch naks it too (recording again adds nothing).
+    // recordIntakes sets each intake's own error; anything else that fails the batch naks it too (recording again adds nothing).
     await this.intake.add(intake).catch((error: unknown) => (intake.error ??= error instanceof Error ? error : new Error(String(error))));
     if (!intake.error) {
       msg.ack();
@@ -155,7 +156,7 @@ export class MerchantEventConsumer implements OnApplicationBootstrap, OnApplicat
    * queues them from Postgres.
    */
   private async recordAll(batch: Intake[]): Promise<void> {
-    await this.record(batch);
+    await recordIntakes(batch, (events) => this.deliveries.recordEvents(events));
     const recorded = batch.filter((intake) => intake.due);
     const now = Date.now();
     const isDueNow = (delivery: DueDelivery) => new Date(delivery.next_attempt_at).getTime() <= now;
@@ -171,24 +172,4 @@ export class MerchantEventConsumer implements OnApplicationBootstrap, OnApplicat
         ),
     );
   }
-
-  /** Sets each intake's deliveries, or its error; a batch that fails is tried one by one, so one bad event holds back no other. */
-  private async record(batch: Intake[]): Promise<void> {
-    try {
-      const due = await this.deliveries.recordEvents(batch.map((intake) => intake.toRecord));
-      batch.forEach((intake, i) => (intake.due = due[i]));
-    } catch (error) {
-      if (batch.length === 1) batch[0].error = error instanceof Error ? error : new Error(String(error));
-      else for (const intake of batch) await this.record([intake]);
-    }
-  }
-}
-
-/** A merchant event on its way to Postgres with the others that arrived with it. */
-interface Intake {
-  toRecord: EventToRecord;
-  /** The consumption of the message: the parent of the first attempts' spans. */
-  queuedBy: Context;
-  due?: DueDelivery[];
-  error?: Error;
 }
