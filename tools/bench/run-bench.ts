@@ -39,7 +39,11 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 10);
 const WEBHOOK_PAYMENTS = Number(process.env.BENCH_WEBHOOK_PAYMENTS ?? 200);
 const INGEST_MESSAGES = Number(process.env.BENCH_INGEST_MESSAGES ?? 1000);
-const FANOUT_PAYMENTS = Number(process.env.BENCH_FANOUT_PAYMENTS ?? 300);
+/**
+ * 1,000 payments × 2 events × 4 endpoints: 8,000 deliveries, a few seconds of work off. With 300 the backlog
+ * lasted about a second, much of it the ramp (connections, the first claims), and runs of the same code spread by a fifth.
+ */
+const FANOUT_PAYMENTS = Number(process.env.BENCH_FANOUT_PAYMENTS ?? 1000);
 const FANOUT_ENDPOINTS = Number(process.env.BENCH_FANOUT_ENDPOINTS ?? 4);
 const IDLE_CPU_SECONDS = 4;
 const PATHS = new Set((process.env.BENCH_PATHS ?? 'create,webhook,ingest,fanout').split(',').map((p) => p.trim()));
