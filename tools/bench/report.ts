@@ -30,6 +30,8 @@ export interface BenchReport {
   rows: Row[];
   /** With BENCH_TRACE=true: the median simulate-payment → webhook trace, span by span. */
   webhook_trace?: SpanTiming[];
+  /** With BENCH_TRACE=true: the slowest of those traces, span by span. */
+  webhook_trace_slowest?: SpanTiming[];
 }
 
 export function table(headers: string[], cells: string[][]): string {
