@@ -35,22 +35,18 @@ export function compareReports(a: BenchReport, b: BenchReport): string {
       ];
     }),
   );
-  const measured = paths.filter((path) => rowOf(a, path)?.cpu_ms_per_request || rowOf(b, path)?.cpu_ms_per_request);
-  if (measured.length > 0) {
+  // Each process's cost per request, A → B: CPU ms, then write system calls.
+  for (const [measure, title] of [
+    ['cpu_ms_per_request', 'CPU ms per request of each process'],
+    ['writes_per_request', 'Write system calls per request of each process'],
+  ] as const) {
+    const measured = paths.filter((path) => rowOf(a, path)?.[measure] || rowOf(b, path)?.[measure]);
+    if (measured.length === 0) continue;
     const groups = cpuGroups([...a.rows, ...b.rows].filter((r) => measured.includes(r.path)));
-    out += '\nCPU ms per request of each process, A → B\n';
+    out += `\n${title}, A → B\n`;
     out += table(
       ['path', ...groups],
-      measured.map((path) => [path, ...groups.map((g) => change(rowOf(a, path)?.cpu_ms_per_request?.[g], rowOf(b, path)?.cpu_ms_per_request?.[g], 2))]),
-    );
-  }
-  const counted = measured.filter((path) => rowOf(a, path)?.writes_per_request || rowOf(b, path)?.writes_per_request);
-  if (counted.length > 0) {
-    const groups = cpuGroups([...a.rows, ...b.rows].filter((r) => counted.includes(r.path)));
-    out += '\nWrite system calls per request of each process, A → B\n';
-    out += table(
-      ['path', ...groups],
-      counted.map((path) => [path, ...groups.map((g) => change(rowOf(a, path)?.writes_per_request?.[g], rowOf(b, path)?.writes_per_request?.[g], 2))]),
+      measured.map((path) => [path, ...groups.map((g) => change(rowOf(a, path)?.[measure]?.[g], rowOf(b, path)?.[measure]?.[g], 2))]),
     );
   }
   const rss = [...new Set([...Object.keys(a.idle_rss_mb ?? {}), ...Object.keys(b.idle_rss_mb ?? {})])];

@@ -8,9 +8,9 @@ import type { TestStack } from '@pp/testing';
  * (utime + stime) before and after the path's load, so the report can say how
  * many CPU milliseconds each process spent per request. Write system calls
  * (`syscw` of /proc/<pid>/io: write, writev, send*) are counted the same way:
- * on loopback each one carries the kernel's TCP work for both ends, and they
- * lead every service's profile, so fewer of them per request is the first
- * thing a change to the plumbing should show. Postgres, Redis and
+ * on loopback each one carries the kernel's TCP work for both ends and wakes
+ * the process at the other end, so fewer of them per request is the first
+ * thing batching or pipelining shows. Postgres, Redis and
  * NATS are found by the port they listen on; for Postgres only the backends of
  * the bench's database and the server's own workers (WAL writer, checkpointer
  * ...) count, so other databases on a shared server do not. Redis and NATS
@@ -138,17 +138,8 @@ export class ProcessCpu {
     return groups;
   }
 
-  /** CPU ms per unit of work of each group between two samples; a process that appeared in between counts from zero. */
-  static perRequest(before: CpuSample, after: CpuSample, requests: number): CpuPerRequest {
-    return ProcessCpu.spentPerRequest(before, after, requests, 'ms');
-  }
-
-  /** Write system calls per unit of work of each group between two samples. */
-  static writesPerRequest(before: CpuSample, after: CpuSample, requests: number): CpuPerRequest {
-    return ProcessCpu.spentPerRequest(before, after, requests, 'writes');
-  }
-
-  private static spentPerRequest(before: CpuSample, after: CpuSample, requests: number, measure: 'ms' | 'writes'): CpuPerRequest {
+  /** CPU ms or write system calls per unit of work of each group between two samples; a process that appeared in between counts from zero. */
+  static perRequest(before: CpuSample, after: CpuSample, requests: number, measure: 'ms' | 'writes'): CpuPerRequest {
     const result: CpuPerRequest = {};
     let total = 0;
     for (const [group, pids] of after) {
@@ -176,7 +167,10 @@ export interface PathCost {
 }
 
 export function costPerRequest(before: CpuSample, after: CpuSample, requests: number): PathCost {
-  return { cpu_ms_per_request: ProcessCpu.perRequest(before, after, requests), writes_per_request: ProcessCpu.writesPerRequest(before, after, requests) };
+  return {
+    cpu_ms_per_request: ProcessCpu.perRequest(before, after, requests, 'ms'),
+    writes_per_request: ProcessCpu.perRequest(before, after, requests, 'writes'),
+  };
 }
 
 /** Runs `work`, returning its result with the cost per request of each process (counted by `requestsOf`). */

@@ -116,7 +116,7 @@ async function main(): Promise<void> {
       if (PATHS.has('create')) rows.push(...(await createSessionPaths(stack, cpu, testKey)));
       if (PATHS.has('webhook')) {
         log(`simulate-payment → signed webhook at a local receiver (${WEBHOOK_PAYMENTS} payments, one at a time)`);
-        const { result, cpu_ms_per_request, writes_per_request } = await withCpu(cpu, () => measureWebhookLatency(stack.url('gateway'), testKey, WEBHOOK_PAYMENTS), (r) => r.samples);
+        const { result, ...cost } = await withCpu(cpu, () => measureWebhookLatency(stack.url('gateway'), testKey, WEBHOOK_PAYMENTS), (r) => r.samples);
         rows.push({
           path: 'simulate-payment → signed webhook received',
           throughput: '-',
@@ -124,15 +124,14 @@ async function main(): Promise<void> {
           p99_ms: result.p99_ms,
           baseline: 'p50 ≤ 10, p99 ≤ 50 target',
           ratio: '-',
-          cpu_ms_per_request,
-          writes_per_request,
+          ...cost,
           detail: { samples: result.samples, unverified: result.unverified, cpu_counts: 'session creation + simulate-payment + delivery, per payment' },
         });
         if (collector) webhookTrace = await webhookTraceOf(collector);
       }
       if (PATHS.has('ingest')) {
         log(`live e-mail ingest: ${INGEST_MESSAGES} DKIM-signed notices for live sessions`);
-        const { result, cpu_ms_per_request, writes_per_request } = await measureIngestThroughput(stack, cpu, INGEST_MESSAGES);
+        const { result, ...cost } = await measureIngestThroughput(stack, cpu, INGEST_MESSAGES);
         rows.push({
           path: 'live e-mail ingest (authenticate, parse, match, confirm)',
           throughput: `${result.messages_per_second} msg/s`,
@@ -140,15 +139,14 @@ async function main(): Promise<void> {
           p99_ms: null,
           baseline: '≥ 500 msg/s target',
           ratio: '-',
-          cpu_ms_per_request,
-          writes_per_request,
+          ...cost,
           detail: { ...result, cpu_counts: 'from the first notice posted to the last hand-off, plus 1 s, per message (session creation and signing excluded)' },
         });
       }
       if (PATHS.has('fanout')) {
         log(`webhook fan-out: a backlog of ${FANOUT_PAYMENTS} payments × 2 events × ${FANOUT_ENDPOINTS} endpoints`);
         const api = gatewayApi(stack.url('gateway'), testKey);
-        const { result, cpu_ms_per_request, writes_per_request } = await measureWebhookFanout(stack, api, cpu, FANOUT_PAYMENTS, FANOUT_ENDPOINTS);
+        const { result, ...cost } = await measureWebhookFanout(stack, api, cpu, FANOUT_PAYMENTS, FANOUT_ENDPOINTS);
         rows.push({
           path: `webhook fan-out (${FANOUT_ENDPOINTS} endpoints)`,
           throughput: `${result.deliveries_per_second} deliveries/s`,
@@ -156,8 +154,7 @@ async function main(): Promise<void> {
           p99_ms: null,
           baseline: '≥ 2,000 deliveries/s target',
           ratio: '-',
-          cpu_ms_per_request,
-          writes_per_request,
+          ...cost,
           detail: { ...result, cpu_counts: 'the deliveries of a backlog, per delivery (webhooks started after the payments were simulated)' },
         });
       }

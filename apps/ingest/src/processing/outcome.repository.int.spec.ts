@@ -108,6 +108,17 @@ describe('OutcomeRepository (real Postgres, the ingest role)', () => {
   const UNAUTHENTICATED_OUTCOME = `INSERT INTO ingest.email_outcomes (email_id, status, authenticated, auth_reasons, parse_reasons, kind, authentication, parse, recipients)
      VALUES ($1, 'unauthenticated', false, '{dkim_missing}', '{}', 'deposit', '{}', '{}', '{}')`;
 
+  /** What another e-mail writes first when it claims a reference number. */
+  const CLAIM_REFERENCE = `INSERT INTO ingest.notice_references (reference_number, kind, email_id) VALUES ($1, 'deposit', $2)`;
+  /** An e-mail recorded while another one's claim on the same reference number sits in a transaction still open. */
+  const recordBehindAnotherClaim = async () => {
+    const ref = reference();
+    const holder = await storedEmail();
+    const emailId = await storedEmail();
+    const other = await openTransaction(CLAIM_REFERENCE, [ref, holder]);
+    return { ref, holder, emailId, other, answer: outcomes.record(verdict(emailId, ref)) };
+  };
+
   describe('record', () => {
     it('given a new genuine notice, when recorded: answers parsed, with its outcome and its reference-number claim written', async () => {
       const emailId = await storedEmail();
@@ -189,11 +200,7 @@ describe('OutcomeRepository (real Postgres, the ingest role)', () => {
     });
 
     it('given another e-mail claiming the reference number in a transaction not yet committed, when recorded: once it commits, a duplicate of it with no claim', async () => {
-      const ref = reference();
-      const holder = await storedEmail();
-      const emailId = await storedEmail();
-      const other = await openTransaction(`INSERT INTO ingest.notice_references (reference_number, kind, email_id) VALUES ($1, 'deposit', $2)`, [ref, holder]);
-      const answer = outcomes.record(verdict(emailId, ref));
+      const { holder, emailId, other, answer } = await recordBehindAnotherClaim();
       await finish(other, 'COMMIT');
       expect(await answer).toEqual({ status: 'duplicate', duplicate_of: holder });
       expect(await outcomeRows(emailId)).toEqual([{ status: 'duplicate', authenticated: true, duplicate_of: holder }]);
@@ -201,11 +208,7 @@ describe('OutcomeRepository (real Postgres, the ingest role)', () => {
     });
 
     it('given another e-mail claiming the reference number in a transaction that rolls back, when recorded: it holds the claim', async () => {
-      const ref = reference();
-      const holder = await storedEmail();
-      const emailId = await storedEmail();
-      const other = await openTransaction(`INSERT INTO ingest.notice_references (reference_number, kind, email_id) VALUES ($1, 'deposit', $2)`, [ref, holder]);
-      const answer = outcomes.record(verdict(emailId, ref));
+      const { ref, emailId, other, answer } = await recordBehindAnotherClaim();
       await finish(other, 'ROLLBACK');
       expect(await answer).toEqual({ status: 'parsed', duplicate_of: null });
       expect(await claimOf(ref)).toBe(emailId);

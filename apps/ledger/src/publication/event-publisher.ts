@@ -1,8 +1,8 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { LEDGER_EVENTS_STREAM, LEDGER_EVENTS_SUBJECTS, ledgerEventSubject } from '@pp/contracts';
-import { CONFIG, contextOf, ensureStream, JsonLogger, NATS_CONNECTION, publishTraced, streamName, subjectPrefix } from '@pp/platform';
+import { CONFIG, contextOf, ensureStream, JsonLogger, NATS_CONNECTION, PreparingClient, publishTraced, streamName, subjectPrefix } from '@pp/platform';
 import type { JetStreamClient, NatsConnection } from 'nats';
-import { Client } from 'pg';
+import type { Client } from 'pg';
 import { EVENTS_COMMITTED_CHANNEL } from '../event-store/group-commit.appender';
 import { EVENT_COLUMNS, type EventRow, toStoredEvent } from '../event-store/stored-event.row';
 import type { LedgerConfig } from '../ledger.config';
@@ -83,7 +83,9 @@ export class EventPublisher implements OnApplicationBootstrap, OnApplicationShut
   }
 
   private async leadWhilePossible(): Promise<void> {
-    const db = new Client({ connectionString: this.config.DATABASE_URL, application_name: 'ledger-publisher' });
+    // Its own connection (the leader lock and LISTEN live in its session); its page query and checkpoint run many
+    // times a second under load, so they are prepared like the pool's (PreparingClient).
+    const db: Client = new PreparingClient({ connectionString: this.config.DATABASE_URL, application_name: 'ledger-publisher' });
     let broken: Error | undefined;
     db.on('error', (error) => {
       broken = error;
