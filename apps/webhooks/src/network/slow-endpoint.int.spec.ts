@@ -138,7 +138,8 @@ describe('a slow-streaming webhook endpoint', () => {
       });
       expect(attempt.latency_ms).toBeGreaterThanOrEqual(TIMEOUT_MS - 50);
       expect(attempt.latency_ms).toBeLessThan(TIMEOUT_MS + 1000);
-      await waitFor('the endpoint to see its connection closed', () => endpoint.openConnections() === 0, { timeoutMs: 2000 });
+      // A destroyed socket leaves the set on its 'close' event, a tick after `destroyed` turns true: wait for both.
+      await waitFor('the endpoint to see its connection closed', () => endpoint.openConnections() === 0 && endpoint.sockets.size === 0, { timeoutMs: 2000 });
       expect(endpoint.sockets.size).toBe(0);
     });
   });
