@@ -139,11 +139,19 @@ describe('no secret in Redis (idempotency cache, rate limits, queues)', () => {
   }
 
   it('holds none of the handed-out secrets, the credentials used, or a plain SHA-256 of them, in any key or value', async () => {
-    // A rate-limit counter lives one second from the first request that counts in it, later ones do not extend it:
-    // once the counters of the set-up's requests are gone, one request starts a counter that outlives the dump.
-    await new Promise((resolve) => setTimeout(resolve, 1100));
-    expect((await gateway.call('/v1/payments', { method: 'GET', token: merchantA.keys.test_secret })).status).toBe(200);
-    const dump = await dumpNamespace();
+    // A rate-limit counter lives one second from the first request that counts in it, later ones do not extend it, so
+    // a request just before the dump may land in a counter about to expire (or the machine may stall past the second):
+    // request and dump again until the dump holds a live counter.
+    const ratelimitKey = new RegExp(`^${stack.namespace}:gateway:ratelimit`);
+    const dump = await waitFor(
+      'a dump that holds a rate-limit counter',
+      async () => {
+        expect((await gateway.call('/v1/payments', { method: 'GET', token: merchantA.keys.test_secret })).status).toBe(200);
+        const found = await dumpNamespace();
+        return [...found.keys()].some((key) => ratelimitKey.test(key)) && found;
+      },
+      { timeoutMs: 15_000, intervalMs: 200 },
+    );
     const keys = [...dump.keys()];
     // The dump covers what matters: one cached response per POST, the rate-limit counters and BullMQ's jobs.
     expect(keys.filter((key) => key.startsWith(`${stack.namespace}:gateway:idem:`)).length).toBe(posts.length);
