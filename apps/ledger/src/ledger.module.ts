@@ -9,6 +9,7 @@ import { PaymentQueriesHandler } from './payments/payment-queries.handler';
 import { PaymentSummaryHandler } from './payments/payment-summary.handler';
 import { ReviewQueueMetrics } from './payments/review-queue.metrics';
 import { RefundQueriesHandler } from './refunds/refund-queries.handler';
+import { AppendConnection } from './event-store/append-connection';
 import { AppendHandler } from './event-store/append.handler';
 import { AppendMetrics } from './event-store/append.metrics';
 import { EventStore } from './event-store/event-store';
@@ -24,6 +25,7 @@ import { PublicationLagMetrics } from './publication/publication-lag.metrics';
   providers: [
     { provide: LEDGER_POOL, inject: [DataSource], useFactory: poolOf },
     { provide: EVENT_STORE, useValue: new EventStore(LEDGER_PROJECTIONS) },
+    AppendConnection,
     AppendMetrics,
     GroupCommitAppender,
     EventPublisher,

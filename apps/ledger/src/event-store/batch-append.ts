@@ -1,9 +1,10 @@
 import type { AppendStreamsReply, AppendStreamsRequest } from '@pp/contracts';
+import { allAnswered } from '@pp/platform';
 import type { ClientBase } from 'pg';
 import { type Projection, projectBatch } from '../projections/projection';
 import { type AppendContext, eventMetadata, hasDistinctStreams, streamRanges } from './append-request';
 import { eventInserts, insertEventsAtExpectedVersions } from './insert-events';
-import { toStoredEvent } from './stored-event.row';
+import { type EventRow, toStoredEvent } from './stored-event.row';
 
 export interface BatchedAppend {
   request: AppendStreamsRequest;
@@ -12,11 +13,11 @@ export interface BatchedAppend {
 
 /**
  * The group commit's fast path: a whole batch of appends in a constant number
- * of statements (the idempotency keys, the events, then each projection)
- * instead of several per append. It only completes when every append is a
- * plain new append that succeeds: it answers undefined when one would not
- * (a key already recorded, a stale version), and throws on any error (a read
- * model's unique rule, …). Only for batches that `canAppendWhole`. In both
+ * of statements (the idempotency keys and the events, sent together, then
+ * every projection's, sent together) instead of several per append. It only
+ * completes when every append is a plain new append that succeeds: it
+ * answers undefined when one would not (a key already recorded, a stale
+ * version), and throws on any error (a read model's unique rule, …). Only for batches that `canAppendWhole`. In both
  * cases the caller rolls back to its savepoint and appends one at a time, so
  * each append gets the answer it would get on its own.
  */
@@ -25,13 +26,14 @@ export async function appendBatch(
   projections: readonly Projection[],
   batch: readonly BatchedAppend[],
 ): Promise<AppendStreamsReply[] | undefined> {
-  if (!(await claimKeys(db, batch))) return undefined;
-
   const rows = batch.flatMap(({ request, context }) =>
     eventInserts(request.streams, JSON.stringify(eventMetadata(request, context))),
   );
-  // An error here (a concurrent writer) sends the batch to the slow path.
-  const inserted = await insertEventsAtExpectedVersions(db, rows);
+  // Sent together (the append connection is pipelined): the events go in even when a key turns out to be
+  // taken, and the caller's savepoint then takes them out again. An error (a concurrent writer) sends the
+  // batch to the slow path.
+  const [claimed, inserted] = await allAnswered<[boolean, EventRow[]]>([claimKeys(db, batch), insertEventsAtExpectedVersions(db, rows)]);
+  if (!claimed) return undefined; // a replay or a refusal
   if (inserted.length !== rows.length) return undefined; // some stream was not at its expected version
 
   const stored = new Map(inserted.map((row) => [row.id, toStoredEvent(row)]));

@@ -41,7 +41,7 @@ describe('group commit: whole batches and their fallback', () => {
   beforeAll(async () => {
     database = await createTestDatabase('groupcommit');
     await database.migrate('ledger');
-    pool = new Pool({ connectionString: database.url, max: 4 });
+    pool = new Pool({ connectionString: database.url, max: 1, pipeline: true }); // as the service's (append-connection.ts)
     // Records what the appender sends, to tell the whole-batch path from the fallback.
     pool.on('connect', (client) => {
       const query = client.query.bind(client) as (...args: unknown[]) => unknown;

@@ -1,13 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { type AppendReply, type AppendRequest, type AppendStreamsReply, type AppendStreamsRequest, DomainError, ErrorCode } from '@pp/contracts';
-import { CONFIG, JsonLogger } from '@pp/platform';
-import type { Pool, PoolClient } from 'pg';
+import { allAnswered, CONFIG, JsonLogger } from '@pp/platform';
+import type { PoolClient } from 'pg';
 import type { LedgerConfig } from '../ledger.config';
 import type { AppendContext } from './append-request';
 import { AppendMetrics } from './append.metrics';
 import { canAppendWhole } from './batch-append';
 import type { EventStore } from './event-store';
-import { LEDGER_POOL } from './ledger-pool';
+import { AppendConnection, type AppendConnectionSource } from './append-connection';
 
 /** NOTIFY channel that wakes the JetStream publisher after a commit. */
 export const EVENTS_COMMITTED_CHANNEL = 'ledger_events_committed';
@@ -40,7 +40,7 @@ export class GroupCommitAppender {
   private committing = false;
 
   constructor(
-    @Inject(LEDGER_POOL) private readonly pool: Pool,
+    @Inject(AppendConnection) private readonly pool: AppendConnectionSource,
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(CONFIG) private readonly config: LedgerConfig,
     private readonly logger: JsonLogger,
@@ -104,14 +104,19 @@ export class GroupCommitAppender {
 
   /**
    * One transaction for the batch, in as few round trips as it allows:
-   * statements without parameters travel together, and the savepoint of a
-   * whole batch is never released (COMMIT ends it anyway).
+   * statements that do not wait for each other's answers are sent together
+   * (append-connection.ts), and the savepoint of a whole batch is never
+   * released (COMMIT ends it anyway). A whole batch takes three: BEGIN with
+   * its keys and events, its projections, COMMIT.
    */
   private async runBatch(db: PoolClient, batch: PendingAppend[]): Promise<Outcome[]> {
     const whole = canAppendWhole(batch);
-    await db.query(whole ? 'BEGIN; SAVEPOINT batch' : 'BEGIN');
+    // On the pipelined connection BEGIN travels with the batch's first statements. BEGIN cannot fail on a
+    // live connection, and on a dead one nothing behind it runs either.
+    const begun = db.query(whole ? 'BEGIN; SAVEPOINT batch' : 'BEGIN');
     try {
-      const outcomes = (whole ? await this.appendWhole(db, batch) : undefined) ?? (await this.appendOneByOne(db, batch));
+      const [, fast] = await allAnswered([begun, whole ? this.appendWhole(db, batch) : Promise.resolve(undefined)]);
+      const outcomes = fast ?? (await this.appendOneByOne(db, batch));
       const appended = outcomes.some((outcome) => outcome.ok && !outcome.reply.replayed);
       await db.query(appended ? `SELECT pg_notify('${EVENTS_COMMITTED_CHANNEL}', ''); COMMIT` : 'COMMIT');
       return outcomes;

@@ -1,5 +1,5 @@
 import type { DomainError, Event, Stored, StoredEvent } from '@pp/contracts';
-import { violatedUniqueConstraint } from '@pp/platform';
+import { allAnswered, violatedUniqueConstraint } from '@pp/platform';
 import type { ClientBase } from 'pg';
 
 /**
@@ -45,19 +45,22 @@ export async function project(db: ClientBase, projections: readonly Projection[]
 }
 
 /**
- * Applies new events (position order) projection by projection: in one go
+ * Applies new events (position order) to every projection at once: in one go
  * where the projection has `applyBatch`, else event by event. Each projection
- * owns its tables, so only the order within one projection matters. Errors
- * are left unmapped: the group commit answers them by retrying one append at
- * a time through `project`.
+ * owns its tables, so only the order within one projection matters, and the
+ * projections' first statements travel together on the group commit's
+ * pipelined connection. Errors are left unmapped: the group commit answers
+ * them by retrying one append at a time through `project`.
  */
 export async function projectBatch(db: ClientBase, projections: readonly Projection[], events: readonly StoredEvent[]): Promise<void> {
-  for (const projection of projections) {
-    const handled = events.filter((event) => projection.handles(event));
-    if (handled.length === 0) continue;
-    if (projection.applyBatch) await projection.applyBatch(db, handled);
-    else for (const event of handled) await projection.apply(db, event);
-  }
+  await allAnswered(
+    projections.map(async (projection) => {
+      const handled = events.filter((event) => projection.handles(event));
+      if (handled.length === 0) return;
+      if (projection.applyBatch) await projection.applyBatch(db, handled);
+      else for (const event of handled) await projection.apply(db, event);
+    }),
+  );
 }
 
 /**

@@ -61,11 +61,14 @@ export class CreateCheckoutSessionHandler {
         // A new stream, so no load and no concurrency retry (CommandRunner is for load-decide-append). The
         // single-stream append, which only this service may send, is the ledger's group-committed fast path
         // for creations; its replay answers the original events.
+        const append = this.aggregates.start(checkoutSessionAggregate, sessionId).append(events);
         const reply = await this.bus.request('ledger.append.v1', {
-          ...this.aggregates.start(checkoutSessionAggregate, sessionId).append(events),
+          ...append,
           metadata: scope,
           ...(command.idempotency ? { idempotency: command.idempotency } : {}),
         });
+        // The payment that completes it usually comes to this process too: it then decides without a read.
+        this.aggregates.appended([append], { streams: [reply], replayed: reply.replayed });
         const session = foldStored(checkoutSessionAggregate, reply.events) as CheckoutSession;
         await this.expiry.schedule(session);
         return { ...createdView(session, this.config.CHECKOUT_URL_BASE), replayed: reply.replayed };

@@ -35,6 +35,13 @@ export type Decision<T> =
  * of those streams first (CONCURRENCY_CONFLICT), the round runs again on the
  * new state, so racing commands end in exactly one winner and each loser
  * answers from what the winner did.
+ *
+ * The first round decides on the streams as this process last saw them when
+ * it remembers them (AggregateStore.recall), saving a read per stream: a
+ * payment for a session this process created, say. That is safe because
+ * every stream is appended at the version it was loaded at, so a stale one
+ * is refused and the next round reads. A round that appends nothing or
+ * refuses answers from fresh reads only: it runs again with them first.
  */
 @Injectable()
 export class CommandRunner {
@@ -47,14 +54,44 @@ export class CommandRunner {
   async run<T>(round: (context: CommandRound) => Promise<Decision<T>>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       try {
-        let at: Date | undefined;
-        const decision = await round({ load: (aggregate, id) => this.aggregates.load(aggregate, id), now: () => (at ??= this.clock.now()) });
+        const decision = await this.decide(round, attempt === 1);
         if (decision.append === false) return decision.answer;
-        return await decision.answer(await this.store.appendStreams(decision.append, decision.scope, decision.options));
+        const reply = await this.store.appendStreams(decision.append, decision.scope, decision.options);
+        this.aggregates.appended(decision.append, reply);
+        return await decision.answer(reply);
       } catch (error) {
         const conflict = error instanceof DomainError && error.code === ErrorCode.ConcurrencyConflict;
         if (!conflict || attempt >= MAX_COMMAND_ATTEMPTS) throw error;
       }
     }
+  }
+
+  /**
+   * One round's decision, on remembered streams where `mayRecall` and the
+   * process remembers them. Such a decision stands only if it appends: one
+   * that appends nothing or refuses is made again on fresh reads, since the
+   * streams may have moved on since.
+   */
+  private async decide<T>(round: (context: CommandRound) => Promise<Decision<T>>, mayRecall: boolean): Promise<Decision<T>> {
+    if (mayRecall) {
+      let recalled = false;
+      const recall: CommandRound['load'] = (aggregate, id) => {
+        const known = this.aggregates.recall(aggregate, id);
+        recalled ||= known !== undefined;
+        return known ? Promise.resolve(known) : this.aggregates.load(aggregate, id);
+      };
+      try {
+        const decision = await this.decideWith(round, recall);
+        if (decision.append !== false || !recalled) return decision;
+      } catch (error) {
+        if (!recalled) throw error;
+      }
+    }
+    return this.decideWith(round, (aggregate, id) => this.aggregates.load(aggregate, id));
+  }
+
+  private decideWith<T>(round: (context: CommandRound) => Promise<Decision<T>>, load: CommandRound['load']): Promise<Decision<T>> {
+    let at: Date | undefined;
+    return round({ load, now: () => (at ??= this.clock.now()) });
   }
 }

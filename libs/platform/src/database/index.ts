@@ -1,3 +1,4 @@
+export * from './all-answered';
 export * from './database-roles';
 export * from './database-setup';
 export * from './database.module';

@@ -1,0 +1,37 @@
+import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { CONFIG, PreparingClient } from '@pp/platform';
+import { Pool, type PoolClient } from 'pg';
+import type { LedgerConfig } from '../ledger.config';
+
+/** Where the group commit gets its connection: AppendConnection, or a test's own pool. */
+export interface AppendConnectionSource {
+  connect(): Promise<PoolClient>;
+}
+
+/**
+ * A pool of one pipelined connection for the group commit (node-postgres
+ * `pipeline`: a statement is sent without waiting for the answers to those
+ * before it). One batch commits at a time, so one connection is enough, and
+ * batch-append.ts sends the statements that do not need each other's answers
+ * together: an append costs three round trips to Postgres, not seven.
+ * Statements are prepared once, as on the service's pool (PreparingClient).
+ */
+export const appendPool = (url: string): Pool =>
+  new Pool({ connectionString: url, max: 1, application_name: 'ledger-append', connectionTimeoutMillis: 3000, Client: PreparingClient, pipeline: true });
+
+@Injectable()
+export class AppendConnection implements AppendConnectionSource, OnApplicationShutdown {
+  private readonly pool: Pool;
+
+  constructor(@Inject(CONFIG) config: Pick<LedgerConfig, 'DATABASE_URL'>) {
+    this.pool = appendPool(config.DATABASE_URL);
+  }
+
+  connect(): Promise<PoolClient> {
+    return this.pool.connect();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.pool.end();
+  }
+}
