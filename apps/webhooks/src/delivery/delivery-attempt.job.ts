@@ -10,7 +10,7 @@ import { sendWebhook } from '../network/webhook-sender';
 import { retryScheduleMs, type WebhooksConfig } from '../webhooks.config';
 import { notSentBecause } from './delivery-target.policy';
 import { DeliveryMetrics } from './delivery.metrics';
-import { type ClaimedAttempt, type Completion, DeliveryRepository, type DueDelivery } from './delivery.repository';
+import { type ClaimedAttempt, type Completion, DeliveryRepository, type DueDelivery, type IntakeClaim, type RecordedEvent } from './delivery.repository';
 import { type DeliveryJob, DeliveryQueue, WebhookQueue } from './delivery.queue';
 import { decideAfterAttempt, type RetryPolicy } from './retry.decider';
 
@@ -90,7 +90,7 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, OnApplication
    * wake-up per delivery waits in Redis.
    */
   startNow(groups: readonly AttemptGroup[]): AttemptGroup[] {
-    let room = this.stopping ? 0 : Math.max(0, this.config.WEBHOOK_DELIVERY_CONCURRENCY - this.immediateCount);
+    let room = this.room();
     const taken: AttemptGroup[] = [];
     const left: AttemptGroup[] = [];
     for (const { due, queuedBy } of groups) {
@@ -101,11 +101,44 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, OnApplication
     }
     if (taken.length === 0) return left;
     this.immediateCount += taken.reduce((sum, group) => sum + group.due.length, 0);
-    const running: Promise<void> = this.runAll(taken)
-      .catch((error: Error) => this.logger.warn('claiming immediate delivery attempts failed; the sweeper will queue them again', { error: error.message }))
-      .finally(() => this.immediate.delete(running));
-    this.immediate.add(running);
+    this.track(
+      this.runAll(taken).catch((error: Error) =>
+        this.logger.warn('claiming immediate delivery attempts failed; the sweeper will queue them again', { error: error.message }),
+      ),
+    );
     return left;
+  }
+
+  /** Places left for attempts made at once (none while stopping). */
+  private room(): number {
+    return this.stopping ? 0 : Math.max(0, this.config.WEBHOOK_DELIVERY_CONCURRENCY - this.immediateCount);
+  }
+
+  /** Keeps `running` until it ends, so shutdown waits for it. */
+  private track(running: Promise<void>): void {
+    const tracked: Promise<void> = running.finally(() => this.immediate.delete(tracked));
+    this.immediate.add(tracked);
+  }
+
+  /**
+   * Records events through `record`, whose statement also claims their first
+   * attempts due now, as many as fit under WEBHOOK_DELIVERY_CONCURRENCY
+   * (DeliveryRepository.recordEvents): an event's intake and the start of
+   * its first attempts are one round trip. Makes those it claimed at once,
+   * each traced under its event's `queuedBy`, and answers what was recorded.
+   */
+  async recordAndStart(queuedBy: readonly Context[], record: (claim: IntakeClaim) => Promise<RecordedEvent[]>): Promise<RecordedEvent[]> {
+    const room = this.room();
+    this.immediateCount += room;
+    let recorded: RecordedEvent[] = [];
+    try {
+      recorded = await record({ now: new Date(), room, owner: this.owner, leaseMs: leaseMs(this.config.WEBHOOK_ATTEMPT_TIMEOUT_MS), notSentBecause });
+    } finally {
+      this.immediateCount -= room - recorded.reduce((sum, event) => sum + event.claimed.length, 0); // places not used
+    }
+    const claims = recorded.flatMap((event, i) => event.claimed.map((claim) => ({ claim, queuedBy: queuedBy[i] })));
+    if (claims.length > 0) this.track(this.makeAll(claims));
+    return recorded;
   }
 
   async process(job: Job<DeliveryJob>): Promise<void> {
@@ -141,9 +174,14 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, OnApplication
     } finally {
       this.immediateCount -= wanted.length - claims.length; // the places of attempts not won (all of them if the claim failed)
     }
+    await this.makeAll(claims.map((claim) => ({ claim, queuedBy: queuedBy.get(claim.deliveryId) ?? ROOT_CONTEXT })));
+  }
+
+  /** Makes claimed attempts side by side; each frees its place when done. */
+  private async makeAll(attempts: readonly { claim: ClaimedAttempt; queuedBy: Context }[]): Promise<void> {
     await Promise.all(
-      claims.map((claim) =>
-        this.run(claim, queuedBy.get(claim.deliveryId) ?? ROOT_CONTEXT)
+      attempts.map(({ claim, queuedBy }) =>
+        this.run(claim, queuedBy)
           .catch((error: Error) => this.logger.warn('immediate delivery attempt failed; the sweeper will queue it again', { delivery_id: claim.deliveryId, error: error.message }))
           .finally(() => (this.immediateCount -= 1)),
       ),

@@ -52,8 +52,8 @@ describe('DeliveryRepository (real Postgres, the webhooks role)', () => {
   const claim = async (deliveryId: string, attempt: number, owner: string, leaseMs: number, policy: typeof notSentBecause) =>
     (await repository.claimAll([{ id: deliveryId, attempt }], owner, leaseMs, policy))[0];
 
-  /** One event recorded on its own: its deliveries not attempted yet. */
-  const recordEvent = async (recorded: WebhookEventRecord, firstAttemptAt: Date) => (await repository.recordEvents([{ event: recorded, firstAttemptAt }]))[0];
+  /** One event recorded on its own, claiming nothing: its deliveries not attempted yet. */
+  const recordEvent = async (recorded: WebhookEventRecord, firstAttemptAt: Date) => (await repository.recordEvents([{ event: recorded, firstAttemptAt }]))[0].due;
 
   const attemptsOf = async (deliveryId: string) =>
     (await admin.query(`SELECT attempt, delivery_status, error_message, url FROM webhooks.delivery_attempts WHERE delivery_id = $1 ORDER BY attempt`, [deliveryId]))
@@ -107,7 +107,7 @@ describe('DeliveryRepository (real Postgres, the webhooks role)', () => {
     const statements = jest.spyOn(Client.prototype, 'query');
     let due;
     try {
-      due = await repository.recordEvents([e1, e2, e1, e3].map((recorded) => ({ event: recorded, firstAttemptAt: at })));
+      due = (await repository.recordEvents([e1, e2, e1, e3].map((recorded) => ({ event: recorded, firstAttemptAt: at })))).map((recorded) => recorded.due);
       expect(statements).toHaveBeenCalledTimes(1);
     } finally {
       statements.mockRestore();
@@ -120,8 +120,54 @@ describe('DeliveryRepository (real Postgres, the webhooks role)', () => {
     expect(stored).toHaveLength(3);
     expect(stored.every((row) => row.trace.traceparent === e1.trace!.traceparent)).toBe(true);
     // Given again with nothing attempted, the same deliveries come back: nothing was added twice.
-    const again = await repository.recordEvents([e2, e1].map((recorded) => ({ event: recorded, firstAttemptAt: at })));
+    const again = (await repository.recordEvents([e2, e1].map((recorded) => ({ event: recorded, firstAttemptAt: at })))).map((recorded) => recorded.due);
     expect(again.map((deliveries) => deliveries.map((delivery) => delivery.id).sort())).toEqual([due[1].map((d) => d.id), due[0].map((d) => d.id).sort()]);
+  });
+
+  /** Recording that claims, for OWNER, up to `room` first attempts due now. */
+  const claimingUpTo = (room: number, policy: typeof notSentBecause = notSentBecause) => ({ now: new Date(), room, owner: OWNER, leaseMs: LEASE_MS, notSentBecause: policy });
+
+  it('claims, as it records an event, its first attempts due now up to the room given: leased, recorded PENDING, event and endpoint read', async () => {
+    const merchant = `mer_${randomUUID().slice(0, 8)}`;
+    const endpoints = [await endpoint(merchant), await endpoint(merchant), await endpoint(merchant)];
+    const recorded = event(merchant);
+
+    const [{ claimed, due }] = await repository.recordEvents([{ event: recorded, firstAttemptAt: new Date(Date.now() - 1) }], claimingUpTo(2));
+    expect(claimed).toHaveLength(2);
+    expect(due).toEqual([expect.objectContaining({ attempt: 1 })]);
+    for (const claim of claimed) {
+      expect(claim).toMatchObject({ attempt: 1, event: { id: recorded.id, type: recorded.type, body: recorded.body, trace: recorded.trace } });
+      expect(endpoints).toContain(claim.endpoint.id);
+      expect(await deliveryRow(claim.deliveryId)).toMatchObject({ attempts: 1, lease_owner: OWNER });
+      expect(await attemptsOf(claim.deliveryId)).toEqual([{ attempt: 1, delivery_status: WebhookDeliveryStatus.Pending, error_message: null, url: claim.endpoint.url }]);
+    }
+    expect(await deliveryRow(due[0].id)).toMatchObject({ attempts: 0, lease_owner: null });
+    // Claimed at intake, an attempt is not claimed again (a queued job for it gets nothing).
+    expect(await claim(claimed[0].deliveryId, 1, 'replica-b', LEASE_MS, notSentBecause)).toBeUndefined();
+  });
+
+  it('claims at intake nothing that is not due yet, and nothing that an earlier copy of the message recorded', async () => {
+    const merchant = `mer_${randomUUID().slice(0, 8)}`;
+    await endpoint(merchant);
+    const later = event(merchant);
+    const [notYet] = await repository.recordEvents([{ event: later, firstAttemptAt: new Date(Date.now() + 60_000) }], claimingUpTo(10));
+    expect(notYet.claimed).toEqual([]);
+    expect(notYet.due).toHaveLength(1);
+
+    const recorded = event(merchant);
+    const [first] = await repository.recordEvents([{ event: recorded, firstAttemptAt: new Date() }], claimingUpTo(0));
+    const [copy] = await repository.recordEvents([{ event: recorded, firstAttemptAt: new Date() }], claimingUpTo(10));
+    expect(copy.claimed).toEqual([]);
+    expect(copy.due.map((delivery) => delivery.id)).toEqual(first.due.map((delivery) => delivery.id));
+  });
+
+  it('closes unsent, instead of claiming, a first attempt at intake whose endpoint the rule refuses', async () => {
+    const merchant = `mer_${randomUUID().slice(0, 8)}`;
+    await endpoint(merchant);
+    const [{ claimed, due }] = await repository.recordEvents([{ event: event(merchant), firstAttemptAt: new Date() }], claimingUpTo(5, () => 'endpoint refused'));
+    expect([claimed, due]).toEqual([[], []]);
+    const { rows } = await admin.query(`SELECT d.status, a.error_message FROM webhooks.deliveries d JOIN webhooks.delivery_attempts a ON a.delivery_id = d.id WHERE d.endpoint_id IN (SELECT id FROM webhooks.endpoints WHERE merchant_id = $1)`, [merchant]);
+    expect(rows).toEqual([{ status: WebhookDeliveryStatus.Exhausted, error_message: 'endpoint refused' }]);
   });
 
   it('claims an attempt given twice in one call once (two queued jobs for one attempt that start together)', async () => {

@@ -49,6 +49,34 @@ type ClaimedRow = EndpointRow & {
   event_trace: WebhookEventRecord['trace'];
 };
 
+/**
+ * First attempts the intake may claim as it records their events (recordEvents):
+ * up to `room` due at `now`, leased to `owner` for `leaseMs`; `notSentBecause`
+ * as for claimAll.
+ */
+export interface IntakeClaim {
+  now: Date;
+  room: number;
+  owner: string | null;
+  leaseMs: number;
+  notSentBecause: (endpoint: EndpointRow) => string | null;
+}
+
+/** Recording without claiming anything. */
+const NO_CLAIM: IntakeClaim = { now: new Date(0), room: 0, owner: null, leaseMs: 0, notSentBecause: () => null };
+
+/** What recording one event answered: the first attempts it claimed, and its deliveries not attempted yet. */
+export interface RecordedEvent {
+  claimed: ClaimedAttempt[];
+  due: DueDelivery[];
+}
+
+/** recordEvents' answer: a delivery, with its claim's columns (null unless it was claimed). */
+type IntakeRow = Omit<ClaimedRow, 'delivery_attempt'> & {
+  delivery_attempts: number;
+  delivery_next_attempt_at: Date;
+};
+
 /** One finished attempt: what the endpoint answered and what follows. */
 export interface Completion {
   claim: ClaimedAttempt;
@@ -78,19 +106,25 @@ export class DeliveryRepository {
    * Stores each event once and a delivery for each enabled endpoint of the
    * same merchant and mode subscribed to its type (idempotent: a redelivered
    * message adds nothing), all in one statement however many events there
-   * are. Answers, per event in the order given, its deliveries not attempted
-   * yet; an event given twice gets them once, at its first place.
+   * are. The same statement claims, for `claim.owner`, up to `claim.room` of
+   * the new deliveries whose first attempt is due at `claim.now`, as claimAll
+   * would: the intake of an event and the start of its first attempts are one
+   * round trip. Answers, per event in the order given, the attempts it
+   * claimed and its deliveries not attempted yet; an event given twice gets
+   * them once, at its first place.
    */
-  async recordEvents(events: readonly EventToRecord[]): Promise<DueDelivery[][]> {
+  async recordEvents(events: readonly EventToRecord[], claim: IntakeClaim = NO_CLAIM): Promise<RecordedEvent[]> {
     if (events.length === 0) return [];
     const column = <T>(pick: (toRecord: EventToRecord) => T): T[] => events.map(pick);
     // One statement, so one round trip and one implicit transaction. Its parts share one snapshot: the deliveries are
     // inserted from the messages' own fields (the event rows inserted beside them are not visible to them; the foreign
-    // key is checked at the end of the statement, when they are), and the answer is the deliveries inserted now
-    // (RETURNING) plus those a previous delivery of a message recorded that are still not attempted. A copy of a
-    // message handled at the same moment elsewhere waits on the other copy's rows and answers none of them: the copy
-    // that inserted them starts them (or, should it stop first, the sweeper does).
-    const rows: (DueDelivery & { event_id: string })[] = await this.db.query(
+    // keys are checked at the end of the statement, when they are), those claimed already leased with their first
+    // attempt recorded PENDING, and the answer is the deliveries inserted now (RETURNING) plus those a previous
+    // delivery of a message recorded that are still not attempted. A copy of a message handled at the same moment
+    // elsewhere waits on the other copy's rows and answers none of them: the copy that inserted them starts them (or,
+    // should it stop first, the sweeper does). The claimed ones come with their endpoint's row (ep.*) and their
+    // event's columns under prefixed names, as claimAll answers them.
+    const rows: IntakeRow[] = await this.db.query(
       `WITH given AS (
          SELECT DISTINCT ON (id) *
            FROM unnest($1::text[], $2::text[], $3::bool[], $4::text[], $5::text[], $6::jsonb[], $7::timestamptz[], $8::timestamptz[])
@@ -99,21 +133,39 @@ export class DeliveryRepository {
          INSERT INTO webhooks.events (id, merchant_id, livemode, type, body, trace, created_at)
          SELECT id, merchant_id, livemode, type, body, trace, created_at FROM given
          ON CONFLICT (id) DO NOTHING
-       ), added AS (
-         INSERT INTO webhooks.deliveries (id, event_id, endpoint_id, status, next_attempt_at)
-         SELECT gen_random_uuid()::text, g.id, ep.id, '${WebhookDeliveryStatus.Pending}', g.first_attempt_at
+       ), matched AS (
+         SELECT g.id AS event_id, ep.id AS endpoint_id, g.first_attempt_at,
+                g.first_attempt_at <= $9 AND row_number() OVER (ORDER BY g.first_attempt_at <= $9 DESC, g.id, ep.id) <= $10 AS claim
            FROM given g
            JOIN webhooks.endpoints ep
              ON ep.merchant_id = g.merchant_id AND ep.livemode = g.livemode AND ep.status = 'enabled' AND ep.deleted_at IS NULL
             AND ep.created_at <= g.created_at
             AND ('${ALL_EVENTS}' = ANY (ep.enabled_events) OR g.type = ANY (ep.enabled_events))
+       ), added AS (
+         INSERT INTO webhooks.deliveries (id, event_id, endpoint_id, status, next_attempt_at, attempts, lease_owner, lease_expires_at)
+         SELECT gen_random_uuid()::text, m.event_id, m.endpoint_id, '${WebhookDeliveryStatus.Pending}', m.first_attempt_at,
+                CASE WHEN m.claim THEN 1 ELSE 0 END,
+                CASE WHEN m.claim THEN $11 END,
+                CASE WHEN m.claim THEN now() + $12 * interval '1 millisecond' END
+           FROM matched m
          ON CONFLICT (event_id, endpoint_id) DO NOTHING
-         RETURNING event_id, id, attempts + 1 AS attempt, next_attempt_at
+         RETURNING event_id, id, attempts, next_attempt_at, endpoint_id
+       ), made AS (
+         INSERT INTO webhooks.delivery_attempts (delivery_id, event_id, endpoint_id, url, attempt, delivery_status)
+         SELECT added.id, added.event_id, ep.id, ep.url, 1, '${WebhookDeliveryStatus.Pending}'
+           FROM added JOIN webhooks.endpoints ep ON ep.id = added.endpoint_id
+          WHERE added.attempts = 1
+       ), recorded AS (
+         SELECT event_id, id, attempts, next_attempt_at, endpoint_id FROM added
+         UNION ALL
+         SELECT d.event_id, d.id, d.attempts, d.next_attempt_at, d.endpoint_id FROM webhooks.deliveries d JOIN given g ON d.event_id = g.id
+          WHERE d.attempts = 0 AND d.status = '${WebhookDeliveryStatus.Pending}'
        )
-       SELECT event_id, id, attempt, next_attempt_at FROM added
-       UNION ALL
-       SELECT d.event_id, d.id, d.attempts + 1, d.next_attempt_at FROM webhooks.deliveries d JOIN given g ON d.event_id = g.id
-        WHERE d.attempts = 0 AND d.status = '${WebhookDeliveryStatus.Pending}'`,
+       SELECT r.id AS delivery_id, r.attempts AS delivery_attempts, r.next_attempt_at AS delivery_next_attempt_at,
+              g.id AS event_id, g.type AS event_type, g.body AS event_body, g.trace AS event_trace, ep.*
+         FROM recorded r
+         JOIN given g ON g.id = r.event_id
+         LEFT JOIN webhooks.endpoints ep ON ep.id = r.endpoint_id AND r.attempts = 1`,
       [
         column(({ event }) => event.id),
         column(({ event }) => event.merchant_id),
@@ -123,18 +175,26 @@ export class DeliveryRepository {
         column(({ event }) => (event.trace === null ? null : JSON.stringify(event.trace))),
         column(({ event }) => event.created_at),
         column(({ firstAttemptAt }) => firstAttemptAt),
+        claim.now,
+        claim.room,
+        claim.owner,
+        claim.leaseMs,
       ],
     );
-    const byEvent = new Map<string, DueDelivery[]>();
-    for (const { event_id, ...due } of rows) {
-      const list = byEvent.get(event_id);
-      if (list) list.push(due);
-      else byEvent.set(event_id, [due]);
+    const byEvent = new Map<string, RecordedEvent>();
+    for (const { delivery_attempts, delivery_next_attempt_at, ...row } of rows) {
+      let recorded = byEvent.get(row.event_id);
+      if (!recorded) byEvent.set(row.event_id, (recorded = { claimed: [], due: [] }));
+      if (delivery_attempts === 0) recorded.due.push({ id: row.delivery_id, attempt: 1, next_attempt_at: delivery_next_attempt_at });
+      else {
+        const claimed = await this.claimOf({ ...row, delivery_attempt: 1 }, claim.owner!, claim.notSentBecause);
+        if (claimed) recorded.claimed.push(claimed);
+      }
     }
     return events.map(({ event }) => {
-      const due = byEvent.get(event.id) ?? [];
+      const recorded = byEvent.get(event.id) ?? { claimed: [], due: [] };
       byEvent.delete(event.id); // a second copy in the same batch answers nothing
-      return due;
+      return recorded;
     });
   }
 
@@ -187,12 +247,23 @@ export class DeliveryRepository {
       [ordered.map((w) => w.id), ordered.map((w) => w.attempt), owner, leaseMs],
     );
     const claims: ClaimedAttempt[] = [];
-    for (const { delivery_id, delivery_attempt, event_id, event_type, event_body, event_trace, ...endpoint } of rows) {
-      const closedBecause = notSentBecause(endpoint);
-      if (closedBecause) await this.closeUnsent(delivery_id, delivery_attempt, owner, closedBecause);
-      else claims.push({ deliveryId: delivery_id, attempt: delivery_attempt, event: { id: event_id, type: event_type, body: event_body, trace: event_trace }, endpoint });
+    for (const row of rows) {
+      const claimed = await this.claimOf(row, owner, notSentBecause);
+      if (claimed) claims.push(claimed);
     }
     return claims;
+  }
+
+  /** A claimed row as an attempt to make, or undefined when the endpoint's rule closes it unsent (recorded here). */
+  private async claimOf(
+    { delivery_id, delivery_attempt, event_id, event_type, event_body, event_trace, ...endpoint }: ClaimedRow,
+    owner: string,
+    notSentBecause: (endpoint: EndpointRow) => string | null,
+  ): Promise<ClaimedAttempt | undefined> {
+    const closedBecause = notSentBecause(endpoint);
+    if (!closedBecause) return { deliveryId: delivery_id, attempt: delivery_attempt, event: { id: event_id, type: event_type, body: event_body, trace: event_trace }, endpoint };
+    await this.closeUnsent(delivery_id, delivery_attempt, owner, closedBecause);
+    return undefined;
   }
 
   /**

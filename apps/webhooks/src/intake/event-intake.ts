@@ -1,29 +1,30 @@
 import type { Context } from '@opentelemetry/api';
-import type { DueDelivery, EventToRecord } from '../delivery/delivery.repository';
+import type { DueDelivery, EventToRecord, RecordedEvent } from '../delivery/delivery.repository';
 
 /** A merchant event on its way to Postgres with the others that arrived with it. */
 export interface Intake {
   toRecord: EventToRecord;
   /** The consumption of the message: the parent of the first attempts' spans. */
   queuedBy: Context;
-  /** Set once recorded: its deliveries not attempted yet. */
+  /** Set once recorded: its deliveries not attempted yet (those claimed as it was recorded are already under way). */
   due?: DueDelivery[];
   /** Set when recording it failed: its message is sent again later. */
   error?: Error;
 }
 
 /**
- * Records a batch with one call of `recordEvents` (one statement), setting
- * each intake's deliveries; when that fails, records each intake on its own,
- * so one event that cannot be stored holds back no other: only it gets the
- * error.
+ * Records a batch with one call of `record` (one statement, which may also
+ * claim first attempts: DeliveryAttemptJob.recordAndStart), setting each
+ * intake's deliveries not attempted yet; when that fails, records each intake
+ * on its own, so one event that cannot be stored holds back no other: only
+ * it gets the error.
  */
-export async function recordIntakes(batch: readonly Intake[], recordEvents: (events: EventToRecord[]) => Promise<DueDelivery[][]>): Promise<void> {
+export async function recordIntakes(batch: readonly Intake[], record: (intakes: readonly Intake[]) => Promise<RecordedEvent[]>): Promise<void> {
   try {
-    const due = await recordEvents(batch.map((intake) => intake.toRecord));
-    batch.forEach((intake, i) => (intake.due = due[i]));
+    const recorded = await record(batch);
+    batch.forEach((intake, i) => (intake.due = recorded[i].due));
   } catch (error) {
     if (batch.length === 1) batch[0].error = error instanceof Error ? error : new Error(String(error));
-    else for (const intake of batch) await recordIntakes([intake], recordEvents);
+    else for (const intake of batch) await recordIntakes([intake], record);
   }
 }

@@ -1,5 +1,5 @@
 import { ROOT_CONTEXT } from '@opentelemetry/api';
-import type { DueDelivery, EventToRecord } from '../delivery/delivery.repository';
+import type { DueDelivery, RecordedEvent } from '../delivery/delivery.repository';
 import { type Intake, recordIntakes } from './event-intake';
 
 const intake = (id: string): Intake => ({
@@ -15,11 +15,12 @@ const dueFor = (id: string): DueDelivery[] => [{ id: `dlv_${id}`, attempt: 1, ne
 /** A store that records whole batches, refusing any batch holding one of `refused`, and counts its calls. */
 const store = (refused: string[] = []) => {
   const calls: string[][] = [];
-  const recordEvents = async (events: EventToRecord[]) => {
-    calls.push(events.map(({ event }) => event.id));
-    const bad = events.find(({ event }) => refused.includes(event.id));
-    if (bad) throw new Error(`cannot store ${bad.event.id}`);
-    return events.map(({ event }) => dueFor(event.id));
+  const recordEvents = async (intakes: readonly Intake[]): Promise<RecordedEvent[]> => {
+    const events = intakes.map((item) => item.toRecord.event);
+    calls.push(events.map((event) => event.id));
+    const bad = events.find((event) => refused.includes(event.id));
+    if (bad) throw new Error(`cannot store ${bad.id}`);
+    return events.map((event) => ({ claimed: [], due: dueFor(event.id) }));
   };
   return { calls, recordEvents };
 };
@@ -49,7 +50,7 @@ describe('recordIntakes', () => {
 
   it('given the store is away, when a batch is recorded, then every event carries the error and none has deliveries', async () => {
     const batch = ['a', 'b'].map(intake);
-    const recordEvents = async (): Promise<DueDelivery[][]> => {
+    const recordEvents = async (): Promise<RecordedEvent[]> => {
       throw new Error('connection refused');
     };
 

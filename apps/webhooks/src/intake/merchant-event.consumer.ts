@@ -149,14 +149,20 @@ export class MerchantEventConsumer implements OnApplicationBootstrap, OnApplicat
   }
 
   /**
-   * Records the events that arrived together in one statement, then starts
-   * their first attempts due now while this replica has room (claimed
-   * together, in one round trip) and queues the others. Recorded is what
-   * counts: should queuing fail, or this process die mid-attempt, the sweeper
-   * queues them from Postgres.
+   * Records the events that arrived together in one statement, which also
+   * claims their first attempts due now while this replica has room, and
+   * starts those; then starts or queues the others (those a redelivered
+   * message recorded before, those past the room or not due yet). Recorded
+   * is what counts: should queuing fail, or this process die mid-attempt, the
+   * sweeper queues them from Postgres.
    */
   private async recordAll(batch: Intake[]): Promise<void> {
-    await recordIntakes(batch, (events) => this.deliveries.recordEvents(events));
+    await recordIntakes(batch, (intakes) =>
+      this.attempts.recordAndStart(
+        intakes.map((intake) => intake.queuedBy),
+        (claim) => this.deliveries.recordEvents(intakes.map((intake) => intake.toRecord), claim),
+      ),
+    );
     const recorded = batch.filter((intake) => intake.due);
     const now = Date.now();
     const isDueNow = (delivery: DueDelivery) => new Date(delivery.next_attempt_at).getTime() <= now;
