@@ -39,20 +39,19 @@ export function latencyBreakdown(spans: readonly CollectedSpan[], traceIds: Read
     .sort((a, b) => a.start_ms - b.start_ms || a.end_ms - b.end_ms);
 }
 
-/** The trace among `traceIds` whose spans cover the longest time, first start to last end (the tail a p99 is made of). */
-export function slowestTrace(spans: readonly CollectedSpan[], traceIds: ReadonlySet<string>): string | undefined {
+/**
+ * The trace among `traceIds` at quantile `q` of their lengths (first span's
+ * start to last span's end): 1 is the slowest, 0.99 the one a p99 is made of.
+ */
+export function traceAtQuantile(spans: readonly CollectedSpan[], traceIds: ReadonlySet<string>, q: number): string | undefined {
   const extent = new Map<string, { start: number; end: number }>();
   for (const span of spans) {
     if (!traceIds.has(span.traceId)) continue;
     const seen = extent.get(span.traceId);
     extent.set(span.traceId, { start: Math.min(seen?.start ?? span.startMs, span.startMs), end: Math.max(seen?.end ?? span.endMs, span.endMs) });
   }
-  let slowest: string | undefined;
-  let longest = -1;
-  for (const [traceId, { start, end }] of extent) {
-    if (end - start > longest) [slowest, longest] = [traceId, end - start];
-  }
-  return slowest;
+  const byLength = [...extent].sort(([, a], [, b]) => a.end - a.start - (b.end - b.start));
+  return byLength[Math.min(byLength.length - 1, Math.floor(byLength.length * q))]?.[0];
 }
 
 export function printBreakdown(title: string, timings: readonly SpanTiming[]): void {

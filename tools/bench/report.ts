@@ -28,6 +28,10 @@ export interface BenchReport {
   idle_cpu_ms_per_second?: Record<string, number>;
   stack_ready_ms?: number;
   rows: Row[];
+  /** With BENCH_TRACE=true: the median create-session trace at half of max load, span by span. */
+  create_half_load_trace?: SpanTiming[];
+  /** With BENCH_TRACE=true: the create-session trace at half of max load at the 99th percentile of lengths. */
+  create_half_load_trace_p99?: SpanTiming[];
   /** With BENCH_TRACE=true: the median simulate-payment → webhook trace, span by span. */
   webhook_trace?: SpanTiming[];
   /** With BENCH_TRACE=true: the slowest of those traces, span by span. */

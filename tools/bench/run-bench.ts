@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SERVICE_NAMES } from '@pp/contracts';
-import { OtlpCollector, REPO_ROOT, TestStack, testDkimKey, writeDnsOverrides } from '@pp/testing';
+import { type CollectedSpan, OtlpCollector, REPO_ROOT, TestStack, testDkimKey, writeDnsOverrides } from '@pp/testing';
 import { createMerchant, gatewayApi } from './api';
 import { forkBaselineServer } from './baseline-server';
 import { measureIngestThroughput } from './ingest-throughput';
-import { latencyBreakdown, printBreakdown, slowestTrace, type SpanTiming } from './latency-breakdown';
+import { latencyBreakdown, printBreakdown, traceAtQuantile, type SpanTiming } from './latency-breakdown';
 import { type LoadResult, pacedLoad, postLoad } from './load';
 import { measureIdleMemory } from './memory';
 import { type CpuPerRequest, type PathCost, ProcessCpu, withCpu } from './process-cpu';
@@ -50,8 +50,9 @@ const PATHS = new Set((process.env.BENCH_PATHS ?? 'create,webhook,ingest,fanout'
 const PROFILE_DIR = join(REPO_ROOT, 'bench', 'profiles');
 /**
  * BENCH_TRACE=true: every service exports its spans to a collector in the
- * bench, and the report gets the median simulate-payment → webhook trace span
- * by span (where the latency goes). Exporting costs CPU: compare such runs
+ * bench, and the report gets the median create-session trace at half of max
+ * load and the one at its p99, and the median and slowest simulate-payment →
+ * webhook traces, span by span (where the latency goes). Exporting costs CPU: compare such runs
  * only with each other.
  */
 const TRACE = process.env.BENCH_TRACE === 'true';
@@ -87,6 +88,7 @@ async function main(): Promise<void> {
     },
   });
   let webhookTrace: { median: SpanTiming[]; slowest: SpanTiming[] } | undefined;
+  let halfLoadTrace: { median: SpanTiming[]; slowest: SpanTiming[] } | undefined;
   const readyMs = Date.now() - readyStarted;
   // The fan-out path restarts the webhooks service: its profiles are named from both processes.
   const services = new Map(stack.processes().map((proc) => [proc.pid, proc.service]));
@@ -113,7 +115,11 @@ async function main(): Promise<void> {
       idleCpu = (await withCpu(cpu, () => new Promise((resolve) => setTimeout(resolve, IDLE_CPU_SECONDS * 1000)), () => IDLE_CPU_SECONDS + 1)).cpu_ms_per_request;
       const merchant = await createMerchant(stack.url('gateway'), stack.env.ADMIN_TOKEN, 'Bench Merchant');
       const testKey = merchant.keys.test_secret;
-      if (PATHS.has('create')) rows.push(...(await createSessionPaths(stack, cpu, testKey)));
+      if (PATHS.has('create')) {
+        const create = await createSessionPaths(stack, cpu, testKey, collector);
+        rows.push(...create.rows);
+        halfLoadTrace = create.halfLoadTrace;
+      }
       if (PATHS.has('webhook')) {
         log(`simulate-payment → signed webhook at a local receiver (${WEBHOOK_PAYMENTS} payments, one at a time)`);
         const { result, ...cost } = await withCpu(cpu, () => measureWebhookLatency(stack.url('gateway'), testKey, WEBHOOK_PAYMENTS), (r) => r.samples);
@@ -168,6 +174,10 @@ async function main(): Promise<void> {
     if (profile) nameProfiles(services);
   }
   printRows(rows);
+  if (halfLoadTrace) {
+    printBreakdown('create session at half of max load, the median trace (BENCH_TRACE)', halfLoadTrace.median);
+    printBreakdown('create session at half of max load, the trace at p99 (BENCH_TRACE)', halfLoadTrace.slowest);
+  }
   if (webhookTrace) {
     printBreakdown('simulate-payment → webhook, the median trace (BENCH_TRACE)', webhookTrace.median);
     printBreakdown('simulate-payment → webhook, the slowest trace (BENCH_TRACE)', webhookTrace.slowest);
@@ -186,6 +196,7 @@ async function main(): Promise<void> {
     idle_cpu_ms_per_second: idleCpu,
     stack_ready_ms: readyMs,
     rows,
+    ...(halfLoadTrace ? { create_half_load_trace: halfLoadTrace.median, create_half_load_trace_p99: halfLoadTrace.slowest } : {}),
     ...(webhookTrace ? { webhook_trace: webhookTrace.median, webhook_trace_slowest: webhookTrace.slowest } : {}),
   };
   writeFileSync(file, JSON.stringify(report, null, 2));
@@ -212,11 +223,22 @@ function nameProfiles(services: Map<number | undefined, string>): void {
 async function webhookTraceOf(collector: OtlpCollector): Promise<{ median: SpanTiming[]; slowest: SpanTiming[] }> {
   await new Promise((resolve) => setTimeout(resolve, 1000));
   const traces = new Set(collector.spans.filter((span) => span.service === 'webhooks' && span.name === 'webhook payment.confirmed').map((span) => span.traceId));
-  const slowest = slowestTrace(collector.spans, traces);
-  return { median: latencyBreakdown(collector.spans, traces), slowest: slowest ? latencyBreakdown(collector.spans, new Set([slowest])) : [] };
+  return breakdownOf(collector.spans, traces, 1);
 }
 
-async function createSessionPaths(stack: TestStack, cpu: ProcessCpu, testKey: string): Promise<Row[]> {
+/** The median timeline of `traces`, and the timeline of the one at quantile `q` of their lengths. */
+function breakdownOf(spans: readonly CollectedSpan[], traces: ReadonlySet<string>, q: number): { median: SpanTiming[]; slowest: SpanTiming[] } {
+  const tail = traceAtQuantile(spans, traces, q);
+  return { median: latencyBreakdown(spans, traces), slowest: tail ? latencyBreakdown(spans, new Set([tail])) : [] };
+}
+
+/** The three create-session rows, and with a collector, where the time of the half-load requests went. */
+async function createSessionPaths(
+  stack: TestStack,
+  cpu: ProcessCpu,
+  testKey: string,
+  collector?: OtlpCollector,
+): Promise<{ rows: Row[]; halfLoadTrace?: { median: SpanTiming[]; slowest: SpanTiming[] } }> {
   const baseline = await forkBaselineServer(stack.database.url);
   cpu.track('baseline', baseline.pid);
   try {
@@ -229,6 +251,8 @@ async function createSessionPaths(stack: TestStack, cpu: ProcessCpu, testKey: st
     await postLoad({ url: gatewayUrl, headers: auth, body: sessionBody, seconds: WARMUP_SECONDS, connections: CONNECTIONS });
     const full = await withCpu(cpu, () => postLoad({ url: gatewayUrl, headers: auth, body: sessionBody, seconds: SECONDS, connections: CONNECTIONS }), (r) => r.requests);
     log('create session at half of the measured maximum');
+    const spansBefore = collector?.spans.length ?? 0;
+    const halfStarted = Date.now();
     const half = await withCpu(
       cpu,
       () =>
@@ -242,11 +266,17 @@ async function createSessionPaths(stack: TestStack, cpu: ProcessCpu, testKey: st
         }),
       (r) => r.requests,
     );
-    return [
+    const rows = [
       loadRow('baseline: one process, HTTP + one pg insert', base, base.result),
       loadRow('create session (gateway → sessions → ledger → pg), max load', full, base.result),
       { ...loadRow('create session at half of max load', half, base.result), ratio: '-', baseline: 'p99 ≤ 50 ms target' },
     ];
+    if (!collector) return { rows };
+    await new Promise((resolve) => setTimeout(resolve, 1000)); // spans arrive in batches
+    const spans = collector.spans.slice(spansBefore);
+    const isHalfLoadRequest = (span: CollectedSpan) => span.service === 'gateway' && span.name === 'HTTP POST /v1/checkout/sessions' && span.startMs >= halfStarted;
+    const traces = new Set(spans.filter(isHalfLoadRequest).map((span) => span.traceId));
+    return { rows, halfLoadTrace: breakdownOf(spans, traces, 0.99) };
   } finally {
     await baseline.close();
   }

@@ -28,7 +28,7 @@ export class OpenCheckoutPreviewHandler {
       try {
         const { session, created } = await this.decideAndAppend(command);
         // The new deadline's wake-up; the sweeper reads the same deadline from the read model if this is lost.
-        await this.expiry.schedule(session);
+        this.expiry.schedule(session);
         return { outcome: created ? 'created' : 'extended', checkout_url: checkoutUrl(this.config.CHECKOUT_URL_BASE, session.id), session: sessionView(session) };
       } catch (error) {
         const memoTaken = error instanceof DomainError && error.code === ErrorCode.Conflict && error.details?.rule === MEMO_TAKEN_RULE;

@@ -70,7 +70,7 @@ export class CreateCheckoutSessionHandler {
         // The payment that completes it usually comes to this process too: it then decides without a read.
         this.aggregates.appended([append], { streams: [reply], replayed: reply.replayed });
         const session = foldStored(checkoutSessionAggregate, reply.events) as CheckoutSession;
-        await this.expiry.schedule(session);
+        this.expiry.schedule(session); // a wake-up only: not waited for (session-expiry.scheduler.ts)
         return { ...createdView(session, this.config.CHECKOUT_URL_BASE), replayed: reply.replayed };
       } catch (error) {
         const memoTaken = error instanceof DomainError && error.code === ErrorCode.Conflict && error.details?.rule === MEMO_TAKEN_RULE;

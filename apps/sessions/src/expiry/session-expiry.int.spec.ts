@@ -62,10 +62,12 @@ describe('checkout session expiry (TTL 2 s)', () => {
 
   it('still expires the session through the sweeper when Redis lost the delayed job', async () => {
     const created = await create();
+    // The job is queued after the answer (a wake-up only): wait for it, so that it is what gets lost.
+    const jobKeys = () => redis.keys(`${queuePrefix(stack.namespace)}:session-expiry:${created.id}.*`);
+    await waitFor('the expiry job to be queued', async () => (await jobKeys()).length > 0, { timeoutMs: 5_000 });
     const keys = await redis.keys(`${queuePrefix(stack.namespace)}:*`);
-    expect(keys.length).toBeGreaterThan(0);
     await redis.del(...keys); // this namespace's whole BullMQ state, job included
-    expect(await redis.keys(`${queuePrefix(stack.namespace)}:session-expiry:${created.id}`)).toEqual([]);
+    expect(await jobKeys()).toEqual([]);
 
     await waitFor('the sweeper to expire the session', async () => (await status(created.id)) === 'EXPIRED', { timeoutMs: 15_000 });
     expect(await terminalFacts(created.id)).toEqual([CheckoutSessionEventType.Expired, MerchantEventType.CheckoutSessionExpired]);

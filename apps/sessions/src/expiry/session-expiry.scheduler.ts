@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import type { Clock } from '@pp/kernel';
-import { bullConnection, CLOCK, CONFIG, jobTrace, queuePrefix, ServiceMetrics, type TracedJobData, watchQueueDepth, WriteBatcher } from '@pp/platform';
+import { bullConnection, CLOCK, CONFIG, jobTrace, JsonLogger, queuePrefix, ServiceMetrics, type TracedJobData, watchQueueDepth, WriteBatcher } from '@pp/platform';
 import { Queue } from 'bullmq';
 import type { CheckoutSession } from '../checkout-session/checkout-session.decider';
 import type { SessionsConfig } from '../sessions.config';
@@ -15,9 +15,12 @@ interface PendingJob {
 /**
  * Queues a delayed job at a session's deadline. The job is only a wake-up
  * call: the deadline also lives in the ledger's read model, and the sweeper
- * expires what Redis forgot. Jobs asked for while one batch is being added
- * go together in the next (one Redis round trip for many sessions); each
- * caller still waits until its own job is queued.
+ * expires what Redis forgot. So the caller does not wait for it: a session
+ * is answered as soon as the ledger holds it, and a job that cannot be queued
+ * (Redis away) is logged and left to the sweeper, as one lost to a crash
+ * between the append and the queue would be. Jobs asked for while one batch
+ * is being added go together in the next (one Redis round trip for many
+ * sessions); shutdown adds those still waiting.
  */
 @Injectable()
 export class SessionExpiryScheduler implements OnApplicationShutdown {
@@ -27,6 +30,7 @@ export class SessionExpiryScheduler implements OnApplicationShutdown {
   constructor(
     @Inject(CONFIG) config: SessionsConfig,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly logger: JsonLogger,
     metrics: ServiceMetrics,
   ) {
     this.queue = new Queue<SessionExpiryJob>(SessionsQueue.SessionExpiry, {
@@ -37,9 +41,14 @@ export class SessionExpiryScheduler implements OnApplicationShutdown {
   }
 
   /** Idempotent: the job id is the session and its deadline, so a replayed create adds nothing while the job exists. */
-  schedule(session: CheckoutSession): Promise<void> {
-    if (session.status !== 'PENDING') return Promise.resolve();
-    return this.jobs.add({ session, queuedBy: jobTrace() });
+  schedule(session: CheckoutSession): void {
+    if (session.status !== 'PENDING') return;
+    this.jobs.add({ session, queuedBy: jobTrace() }).catch((error: unknown) =>
+      this.logger.warn('could not queue the session expiry job; the sweeper will expire the session', {
+        session_id: session.id,
+        error: error instanceof Error ? error.message : String(error),
+      }),
+    );
   }
 
   async onApplicationShutdown(): Promise<void> {
