@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { ServiceName } from '@pp/contracts';
 import { BusClient, connectNats, isDatabaseService } from '@pp/platform';
+import Redis from 'ioredis';
 import type { NatsConnection } from 'nats';
 import { Client } from 'pg';
 import { testInfra } from './infra';
@@ -155,7 +156,24 @@ export class TestStack {
   async stop(): Promise<void> {
     await Promise.all([this.sqlClient?.end(), this.busConnection?.close()]);
     await Promise.all([...this.processes_.values()].map((proc) => proc.stop()));
-    await Promise.all([this.database.drop(), this.deleteStreams()]);
+    // Removing the Redis keys is tidying only: a Redis a test has stopped must not fail the stop.
+    await Promise.all([this.database.drop(), this.deleteStreams(), this.deleteRedisKeys().catch(() => undefined)]);
+  }
+
+  /**
+   * Redis keys outlive the services too (24-hour idempotency records, delayed
+   * jobs): remove this namespace's, so the shared Redis does not grow with
+   * every test and bench run.
+   */
+  private async deleteRedisKeys(): Promise<void> {
+    const redis = new Redis(this.env.REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
+    try {
+      await redis.connect();
+      const keys = redis.scanStream({ match: `${this.namespace}:*`, count: 1000 });
+      for await (const batch of keys as AsyncIterable<string[]>) if (batch.length > 0) await redis.unlink(...batch);
+    } finally {
+      redis.disconnect();
+    }
   }
 
   /** Streams (and object stores, which are streams) outlive the services: remove this namespace's from the shared NATS. */
