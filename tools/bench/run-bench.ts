@@ -87,8 +87,8 @@ async function main(): Promise<void> {
       ...(collector ? { OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_BSP_SCHEDULE_DELAY: '100' } : {}),
     },
   });
-  let webhookTrace: { median: SpanTiming[]; slowest: SpanTiming[] } | undefined;
-  let halfLoadTrace: { median: SpanTiming[]; slowest: SpanTiming[] } | undefined;
+  let webhookTrace: TraceBreakdown | undefined;
+  let halfLoadTrace: TraceBreakdown | undefined;
   const readyMs = Date.now() - readyStarted;
   // The fan-out path restarts the webhooks service: its profiles are named from both processes.
   const services = new Map(stack.processes().map((proc) => [proc.pid, proc.service]));
@@ -176,11 +176,11 @@ async function main(): Promise<void> {
   printRows(rows);
   if (halfLoadTrace) {
     printBreakdown('create session at half of max load, the median trace (BENCH_TRACE)', halfLoadTrace.median);
-    printBreakdown('create session at half of max load, the trace at p99 (BENCH_TRACE)', halfLoadTrace.slowest);
+    printBreakdown('create session at half of max load, the trace at p99 (BENCH_TRACE)', halfLoadTrace.tail);
   }
   if (webhookTrace) {
     printBreakdown('simulate-payment → webhook, the median trace (BENCH_TRACE)', webhookTrace.median);
-    printBreakdown('simulate-payment → webhook, the slowest trace (BENCH_TRACE)', webhookTrace.slowest);
+    printBreakdown('simulate-payment → webhook, the slowest trace (BENCH_TRACE)', webhookTrace.tail);
   }
   process.stdout.write(`\nidle CPU ms per second: ${Object.entries(idleCpu).map(([group, ms]) => `${group} ${ms.toFixed(1)}`).join(', ')}\n`);
   const dir = join(REPO_ROOT, 'bench', 'reports');
@@ -196,8 +196,8 @@ async function main(): Promise<void> {
     idle_cpu_ms_per_second: idleCpu,
     stack_ready_ms: readyMs,
     rows,
-    ...(halfLoadTrace ? { create_half_load_trace: halfLoadTrace.median, create_half_load_trace_p99: halfLoadTrace.slowest } : {}),
-    ...(webhookTrace ? { webhook_trace: webhookTrace.median, webhook_trace_slowest: webhookTrace.slowest } : {}),
+    ...(halfLoadTrace ? { create_half_load_trace: halfLoadTrace.median, create_half_load_trace_p99: halfLoadTrace.tail } : {}),
+    ...(webhookTrace ? { webhook_trace: webhookTrace.median, webhook_trace_slowest: webhookTrace.tail } : {}),
   };
   writeFileSync(file, JSON.stringify(report, null, 2));
   process.stdout.write(`\nreport: ${file}\n`);
@@ -220,16 +220,22 @@ function nameProfiles(services: Map<number | undefined, string>): void {
  * The traces of the webhook path (those with a first attempt of payment.confirmed; spans arrive in batches: wait for
  * them): the median timeline, and the slowest trace's own.
  */
-async function webhookTraceOf(collector: OtlpCollector): Promise<{ median: SpanTiming[]; slowest: SpanTiming[] }> {
+async function webhookTraceOf(collector: OtlpCollector): Promise<TraceBreakdown> {
   await new Promise((resolve) => setTimeout(resolve, 1000));
   const traces = new Set(collector.spans.filter((span) => span.service === 'webhooks' && span.name === 'webhook payment.confirmed').map((span) => span.traceId));
   return breakdownOf(collector.spans, traces, 1);
 }
 
+/** Where the time of some traces went: their median timeline, and the timeline of one trace from their tail. */
+interface TraceBreakdown {
+  median: SpanTiming[];
+  tail: SpanTiming[];
+}
+
 /** The median timeline of `traces`, and the timeline of the one at quantile `q` of their lengths. */
-function breakdownOf(spans: readonly CollectedSpan[], traces: ReadonlySet<string>, q: number): { median: SpanTiming[]; slowest: SpanTiming[] } {
+function breakdownOf(spans: readonly CollectedSpan[], traces: ReadonlySet<string>, q: number): TraceBreakdown {
   const tail = traceAtQuantile(spans, traces, q);
-  return { median: latencyBreakdown(spans, traces), slowest: tail ? latencyBreakdown(spans, new Set([tail])) : [] };
+  return { median: latencyBreakdown(spans, traces), tail: tail ? latencyBreakdown(spans, new Set([tail])) : [] };
 }
 
 /** The three create-session rows, and with a collector, where the time of the half-load requests went. */
@@ -238,7 +244,7 @@ async function createSessionPaths(
   cpu: ProcessCpu,
   testKey: string,
   collector?: OtlpCollector,
-): Promise<{ rows: Row[]; halfLoadTrace?: { median: SpanTiming[]; slowest: SpanTiming[] } }> {
+): Promise<{ rows: Row[]; halfLoadTrace?: TraceBreakdown }> {
   const baseline = await forkBaselineServer(stack.database.url);
   cpu.track('baseline', baseline.pid);
   try {

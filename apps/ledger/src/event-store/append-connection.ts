@@ -1,5 +1,5 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
-import { CONFIG, PreparingClient } from '@pp/platform';
+import { CONFIG, DATABASE_CONNECT_TIMEOUT_MS, PreparingClient } from '@pp/platform';
 import { Pool, type PoolClient } from 'pg';
 import type { LedgerConfig } from '../ledger.config';
 
@@ -17,7 +17,7 @@ export interface AppendConnectionSource {
  * Statements are prepared once, as on the service's pool (PreparingClient).
  */
 export const appendPool = (url: string): Pool =>
-  new Pool({ connectionString: url, max: 1, application_name: 'ledger-append', connectionTimeoutMillis: 3000, Client: PreparingClient, pipeline: true });
+  new Pool({ connectionString: url, max: 1, application_name: 'ledger-append', connectionTimeoutMillis: DATABASE_CONNECT_TIMEOUT_MS, Client: PreparingClient, pipeline: true });
 
 @Injectable()
 export class AppendConnection implements AppendConnectionSource, OnApplicationShutdown {

@@ -17,9 +17,10 @@ export interface BatchedAppend {
  * every projection's, sent together) instead of several per append. It only
  * completes when every append is a plain new append that succeeds: it
  * answers undefined when one would not (a key already recorded, a stale
- * version), and throws on any error (a read model's unique rule, …). Only for batches that `canAppendWhole`. In both
- * cases the caller rolls back to its savepoint and appends one at a time, so
- * each append gets the answer it would get on its own.
+ * version), and throws on any error (a read model's unique rule, …). Only
+ * for batches that `canAppendWhole`. In both cases the caller rolls back to
+ * its savepoint and appends one at a time, so each append gets the answer it
+ * would get on its own.
  */
 export async function appendBatch(
   db: ClientBase,

@@ -40,7 +40,7 @@ export class GroupCommitAppender {
   private committing = false;
 
   constructor(
-    @Inject(AppendConnection) private readonly pool: AppendConnectionSource,
+    @Inject(AppendConnection) private readonly connection: AppendConnectionSource,
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(CONFIG) private readonly config: LedgerConfig,
     private readonly logger: JsonLogger,
@@ -77,7 +77,7 @@ export class GroupCommitAppender {
     let broken: Error | undefined;
     let outcomes: Outcome[];
     try {
-      db = await this.pool.connect();
+      db = await this.connection.connect();
       outcomes = await this.runBatch(db, batch);
     } catch (error) {
       broken = error instanceof Error ? error : new Error(String(error));

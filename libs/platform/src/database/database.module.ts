@@ -4,7 +4,7 @@ import { CONFIG } from '../app/tokens';
 import { HealthService } from '../health/health.service';
 import { InfrastructureUnreachableError } from '../nats/connect-nats';
 import { assertServiceDatabase } from './schema-check';
-import { dataSourceFor, type ServiceDatabase } from './service-database';
+import { DATABASE_CONNECT_TIMEOUT_MS, dataSourceFor, type ServiceDatabase } from './service-database';
 
 /**
  * A TypeORM data source on the service's own schema, with a health check. The
@@ -28,7 +28,7 @@ export class DatabaseModule implements OnApplicationShutdown {
             const dataSource = dataSourceFor(database, {
               url: config.DATABASE_URL,
               poolSize: config.DATABASE_POOL_SIZE,
-              connectTimeoutMs: 3000,
+              connectTimeoutMs: DATABASE_CONNECT_TIMEOUT_MS,
               applicationName: database.service,
               prepareStatements: true,
             });

@@ -20,6 +20,9 @@ export interface ServiceDatabase {
   grants: TableGrants;
 }
 
+/** How long a service waits for a new Postgres connection before reporting Postgres unreachable. */
+export const DATABASE_CONNECT_TIMEOUT_MS = 3000;
+
 /** How a process connects to a service's schema: the pool size and the name Postgres shows for it (pg_stat_activity). */
 export interface ConnectionOptions {
   url: string;
