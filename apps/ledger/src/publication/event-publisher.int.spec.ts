@@ -155,3 +155,44 @@ describe('publication behind a transaction still open elsewhere', () => {
     }
   });
 });
+
+describe('publication when transaction ids pass a power of ten', () => {
+  let stack: TestStack;
+  let received: Array<{ subject: string; event: StoredEvent }>;
+  let stop: () => Promise<void>;
+
+  beforeAll(async () => {
+    ({ stack, received, stop } = await publisherStack('xidorder', 100));
+  });
+  afterAll(async () => {
+    await stop?.();
+  });
+
+  it('publishes in numeric transaction order past 99…9 → 100…0, a backlog longer than a page losing nothing', async () => {
+    const db = new Client({ connectionString: stack.database.url });
+    await db.connect();
+    try {
+      // Two past transaction ids either side of the largest power of ten the cluster has passed (so both are
+      // settled): as text, '100000' sorts before '99999'. The later one's 600 events come first by position.
+      const { rows } = await db.query<{ current: string }>('SELECT pg_current_xact_id()::text AS current');
+      const power = 10n ** BigInt(rows[0].current.length - 1);
+      const insert = (ids: string[], transactionId: bigint) =>
+        db.query(
+          `INSERT INTO ledger.events (id, stream_id, version, type, schema_version, data, metadata, transaction_id)
+           SELECT id, 'xid-' || id, 1, 'test.xid', 1, '{}', '{"merchant_id":"mer_pub","livemode":false}', $2::text::xid8
+           FROM unnest($1::text[]) AS id`,
+          [ids, transactionId.toString()],
+        );
+      const later = Array.from({ length: 600 }, () => `evt_${randomUUID()}`);
+      const earlier = `evt_${randomUUID()}`;
+      await insert(later, power);
+      await insert([earlier], power - 1n);
+      await db.query(`SELECT pg_notify('ledger_events_committed', '')`);
+
+      await waitFor('all 601 events on JetStream', () => received.length >= 601, { timeoutMs: 20_000 });
+      expect(received.map((message) => message.event.id)).toEqual([earlier, ...later]);
+    } finally {
+      await db.end();
+    }
+  });
+});

@@ -150,11 +150,14 @@ export class EventPublisher implements OnApplicationBootstrap, OnApplicationShut
   private async publishPage(db: Client, js: JetStreamClient, from: Checkpoint): Promise<{ published: number; next: Checkpoint; heldBack: boolean }> {
     // Settled rows (their transaction is below the oldest one still running) come first in this order, as a
     // prefix: only they are published. A committed row after them is held back by a transaction still open.
+    // The order is on the xid8 column itself (qualified: a bare name would mean the text output column, whose
+    // order puts '100000' before '99999' and, on a page cut there, would skip events), which the index also
+    // gives, so a page reads its LIMIT rows, not the whole backlog.
     const { rows: page } = await db.query<EventRow & { transaction_id: string; settled: boolean }>(
-      `SELECT transaction_id::text, ${EVENT_COLUMNS}, transaction_id < pg_snapshot_xmin(pg_current_snapshot()) AS settled
-         FROM ledger.events
-        WHERE (transaction_id, position) > ($1::xid8, $2::bigint)
-        ORDER BY transaction_id, position
+      `SELECT e.transaction_id::text AS transaction_id, ${EVENT_COLUMNS}, e.transaction_id < pg_snapshot_xmin(pg_current_snapshot()) AS settled
+         FROM ledger.events e
+        WHERE (e.transaction_id, e.position) > ($1::xid8, $2::bigint)
+        ORDER BY e.transaction_id, e.position
         LIMIT $3`,
       [from.transactionId, from.position, PAGE_SIZE],
     );
