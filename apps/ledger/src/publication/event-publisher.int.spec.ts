@@ -102,6 +102,21 @@ describe('publication of committed events to JetStream', () => {
     expect(received[0].subject).toBe(`${stack.namespace}.ledger.events.fact.test.first`);
   });
 
+  it('stores its checkpoint at the last event published within a moment', async () => {
+    const db = new Client({ connectionString: stack.database.url });
+    await db.connect();
+    try {
+      const last = async () =>
+        (await db.query<{ pair: string }>(`SELECT transaction_id::text || '/' || position AS pair FROM ledger.events e ORDER BY e.transaction_id DESC, e.position DESC LIMIT 1`)).rows[0].pair;
+      const stored = async () =>
+        (await db.query<{ pair: string }>(`SELECT transaction_id::text || '/' || position AS pair FROM ledger.publication_checkpoints WHERE publisher = 'jetstream'`)).rows[0].pair;
+      const expected = await last();
+      await waitFor('the checkpoint at the last event published', async () => (await stored()) === expected, { timeoutMs: 2_000 });
+    } finally {
+      await db.end();
+    }
+  });
+
   it('resumes from its checkpoint after a crash without losing or repeating events', async () => {
     const before = received.length;
     await stack.stopService('ledger', 'SIGKILL');

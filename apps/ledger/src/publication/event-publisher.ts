@@ -23,9 +23,16 @@ const LEADERSHIP_RETRY_MS = 2000;
  */
 const HELD_BACK_MAX_WAIT_MS = 100;
 /**
+ * The checkpoint is written at most this often while events flow (and when
+ * the publisher stops): once per page, it was a commit of its own for every
+ * append under a steady load. What a crash leaves unwritten is published
+ * again by the next leader and dropped by JetStream's duplicate window.
+ */
+const CHECKPOINT_EVERY_MS = 250;
+/**
  * Re-publications happen only for events published but not yet checkpointed
- * (at most one page, after a crash); an hour covers a long outage between
- * the two. Consumers dedupe on the event id anyway.
+ * (at most CHECKPOINT_EVERY_MS of them and one page, after a crash); an hour
+ * covers a long outage between the two. Consumers dedupe on the event id anyway.
  */
 const DUPLICATE_WINDOW_MS = 60 * 60 * 1000;
 const RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
@@ -99,15 +106,19 @@ export class EventPublisher implements OnApplicationBootstrap, OnApplicationShut
       await db.query(`LISTEN ${EVENTS_COMMITTED_CHANNEL}`);
       const js = await this.openStream();
       this.logger.info('publishing ledger events to JetStream', { stream: streamName(this.config.PP_NAMESPACE, LEDGER_EVENTS_STREAM) });
-      let checkpoint = await this.loadCheckpoint(db);
+      const checkpoint = new StoredCheckpoint(await this.loadCheckpoint(db), (at) => this.saveCheckpoint(db, at));
       let heldBackWait = 0;
-      while (!this.stopped) {
-        if (broken) throw broken;
-        const { published, next, heldBack } = await this.publishPage(db, js, checkpoint);
-        checkpoint = next;
-        heldBackWait = heldBack ? Math.min(HELD_BACK_MAX_WAIT_MS, heldBackWait * 2 || 5) : 0;
-        if (heldBack) await this.sleep(Math.min(heldBackWait, this.config.LEDGER_PUBLISH_POLL_MS));
-        else if (published < PAGE_SIZE) await this.sleep(this.config.LEDGER_PUBLISH_POLL_MS);
+      try {
+        while (!this.stopped) {
+          if (broken) throw broken;
+          const { published, next, heldBack } = await this.publishPage(db, js, checkpoint.current);
+          await checkpoint.moveTo(next);
+          heldBackWait = heldBack ? Math.min(HELD_BACK_MAX_WAIT_MS, heldBackWait * 2 || 5) : 0;
+          const wait = heldBack ? Math.min(heldBackWait, this.config.LEDGER_PUBLISH_POLL_MS) : this.config.LEDGER_PUBLISH_POLL_MS;
+          if (heldBack || published < PAGE_SIZE) await this.sleep(Math.min(wait, checkpoint.dueInMs()));
+        }
+      } finally {
+        if (!broken) await checkpoint.save().catch(() => undefined); // a clean stop leaves nothing to publish again
       }
     } finally {
       await db.end().catch(() => undefined);
@@ -138,14 +149,14 @@ export class EventPublisher implements OnApplicationBootstrap, OnApplicationShut
   }
 
   /**
-   * Publishes one page, then moves the checkpoint past the events acknowledged
-   * without a gap. The page goes out in one burst, in order, on the one
-   * connection (so JetStream stores it in that order) instead of one round trip
-   * per event; the checkpoint stops before the first publish that failed, so
-   * nothing is skipped: the next round publishes it again, and what JetStream
-   * already has is dropped by its Nats-Msg-Id. Only then can an event land
-   * behind later ones of its page; the one consumer (webhooks) dedupes by
-   * event id and does not depend on the stream's order.
+   * Publishes one page and answers where the next starts. The page goes out
+   * in one burst, in order, on the one connection (so JetStream stores it in
+   * that order) instead of one round trip per event. If a publish fails, this
+   * throws and leadership starts again from the stored checkpoint, which is
+   * never past an event not acknowledged, so nothing is skipped: what
+   * JetStream already has is dropped by its Nats-Msg-Id. Only then can an
+   * event land behind later ones of its page; the one consumer (webhooks)
+   * dedupes by event id and does not depend on the stream's order.
    */
   private async publishPage(db: Client, js: JetStreamClient, from: Checkpoint): Promise<{ published: number; next: Checkpoint; heldBack: boolean }> {
     // Settled rows (their transaction is below the oldest one still running) come first in this order, as a
@@ -173,18 +184,16 @@ export class EventPublisher implements OnApplicationBootstrap, OnApplicationShut
       }),
     );
     const failed = acks.findIndex((ack) => ack.status === 'rejected');
-    const published = failed < 0 ? rows.length : failed;
-    let next = from;
-    if (published > 0) {
-      const last = rows[published - 1];
-      next = { transactionId: last.transaction_id, position: last.position };
-      await db.query(
-        'UPDATE ledger.publication_checkpoints SET transaction_id = $2::xid8, position = $3, updated_at = now() WHERE publisher = $1',
-        [PUBLISHER, next.transactionId, next.position],
-      );
-    }
-    if (failed >= 0) throw (acks[failed] as PromiseRejectedResult).reason;
-    return { published, next, heldBack };
+    if (failed >= 0) throw (acks[failed] as PromiseRejectedResult).reason; // the next leader starts at the stored checkpoint
+    const last = rows[rows.length - 1];
+    return { published: rows.length, next: { transactionId: last.transaction_id, position: last.position }, heldBack };
+  }
+
+  private async saveCheckpoint(db: Client, at: Checkpoint): Promise<void> {
+    await db.query(
+      'UPDATE ledger.publication_checkpoints SET transaction_id = $2::xid8, position = $3, updated_at = now() WHERE publisher = $1',
+      [PUBLISHER, at.transactionId, at.position],
+    );
   }
 
   /** Waits `ms`, or less if a commit notification (or shutdown) comes first. */
@@ -198,5 +207,41 @@ export class EventPublisher implements OnApplicationBootstrap, OnApplicationShut
       }
       this.wake = done;
     });
+  }
+}
+
+/**
+ * Where publication has got to, and what of it is stored: the stored pair
+ * trails the current one by at most CHECKPOINT_EVERY_MS while events flow.
+ */
+class StoredCheckpoint {
+  private stored: Checkpoint;
+  private storedAt = Date.now();
+
+  constructor(
+    public current: Checkpoint,
+    private readonly store: (at: Checkpoint) => Promise<void>,
+  ) {
+    this.stored = current;
+  }
+
+  /** Moves on, and stores the new pair if the last one stored is old enough. */
+  async moveTo(next: Checkpoint): Promise<void> {
+    this.current = next;
+    if (this.dueInMs() === 0) await this.save();
+  }
+
+  /** Milliseconds until the current pair must be stored (Infinity when it is). */
+  dueInMs(): number {
+    if (this.current === this.stored) return Infinity;
+    return Math.max(0, this.storedAt + CHECKPOINT_EVERY_MS - Date.now());
+  }
+
+  async save(): Promise<void> {
+    if (this.current === this.stored) return;
+    const at = this.current;
+    await this.store(at);
+    this.stored = at;
+    this.storedAt = Date.now();
   }
 }

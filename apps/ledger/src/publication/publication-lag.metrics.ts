@@ -9,9 +9,10 @@ const COUNT_LIMIT = 100_000;
 
 /**
  * How far JetStream is behind the event store, read at each scrape: the
- * committed events after the publisher's checkpoint (on its (transaction_id,
- * position) order) and the age of the oldest of them. Every replica reports
- * the same numbers, whichever one publishes.
+ * committed events after the publisher's stored checkpoint (on its
+ * (transaction_id, position) order; it trails publication by up to 250 ms)
+ * and the age of the oldest of them. Every replica reports the same
+ * numbers, whichever one publishes.
  */
 @Injectable()
 export class PublicationLagMetrics {
