@@ -6,6 +6,7 @@ import type { Client } from 'pg';
 import { EVENTS_COMMITTED_CHANNEL } from '../event-store/group-commit.appender';
 import { EVENT_COLUMNS, type EventRow, toStoredEvent } from '../event-store/stored-event.row';
 import type { LedgerConfig } from '../ledger.config';
+import { WakeSignal } from './wake-signal';
 
 /** The publisher's row in ledger.publication_checkpoints. */
 export const PUBLISHER = 'jetstream';
@@ -57,7 +58,8 @@ interface Checkpoint {
 export class EventPublisher implements OnApplicationBootstrap, OnApplicationShutdown {
   private stopped = false;
   private loop?: Promise<void>;
-  private wake: () => void = () => undefined;
+  /** Commit notifications, errors and shutdown cut the publisher's waits short. */
+  private readonly wakeup = new WakeSignal();
   private readonly prefix: string;
 
   constructor(
@@ -74,7 +76,7 @@ export class EventPublisher implements OnApplicationBootstrap, OnApplicationShut
 
   async onApplicationShutdown(): Promise<void> {
     this.stopped = true;
-    this.wake();
+    this.wakeup.signal();
     await this.loop;
   }
 
@@ -96,9 +98,9 @@ export class EventPublisher implements OnApplicationBootstrap, OnApplicationShut
     let broken: Error | undefined;
     db.on('error', (error) => {
       broken = error;
-      this.wake();
+      this.wakeup.signal();
     });
-    db.on('notification', () => this.wake());
+    db.on('notification', () => this.wakeup.signal());
     await db.connect();
     try {
       const { rows } = await db.query<{ leader: boolean }>('SELECT pg_try_advisory_lock(hashtext($1)) AS leader', [LEADER_LOCK]);
@@ -196,17 +198,9 @@ export class EventPublisher implements OnApplicationBootstrap, OnApplicationShut
     );
   }
 
-  /** Waits `ms`, or less if a commit notification (or shutdown) comes first. */
+  /** Waits `ms`, or less if a commit notification (or shutdown) comes first, or came during the last page. */
   private sleep(ms: number): Promise<void> {
-    if (this.stopped) return Promise.resolve();
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        resolve();
-      }
-      this.wake = done;
-    });
+    return this.stopped ? Promise.resolve() : this.wakeup.sleep(ms);
   }
 }
 
