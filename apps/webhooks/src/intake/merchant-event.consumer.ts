@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { isMerchantEventType, LEDGER_EVENTS_STREAM, MERCHANT_EVENTS_FILTER, type StoredEvent } from '@pp/contracts';
 import { context } from '@opentelemetry/api';
-import { CONFIG, consumeTraced, JsonLogger, NATS_CONNECTION, ServiceMetrics, streamName, subjectPrefix, watchConsumerLag, WriteBatcher } from '@pp/platform';
+import { CONFIG, consumeConcurrently, JsonLogger, NATS_CONNECTION, ServiceMetrics, streamName, subjectPrefix, watchConsumerLag, WriteBatcher } from '@pp/platform';
 import { AckPolicy, type ConsumerConfig, type ConsumerMessages, DeliverPolicy, type JsMsg, nanos, type NatsConnection } from 'nats';
 import { DeliveryAttemptJob } from '../delivery/delivery-attempt.job';
 import { DeliveryQueue } from '../delivery/delivery.queue';
@@ -32,7 +32,6 @@ export class MerchantEventConsumer implements OnApplicationBootstrap, OnApplicat
   private messages?: ConsumerMessages;
   private stopped = false;
   private loop?: Promise<void>;
-  private readonly inFlight = new Set<Promise<void>>();
   private readonly scheduleMs: number[];
   /** One statement for the events that arrive together (README, Performance). */
   private readonly intake = new WriteBatcher<Intake>((batch) => this.recordAll(batch));
@@ -58,7 +57,6 @@ export class MerchantEventConsumer implements OnApplicationBootstrap, OnApplicat
     this.stopped = true;
     await this.messages?.close();
     await this.loop;
-    await Promise.all(this.inFlight);
   }
 
   private async run(): Promise<void> {
@@ -71,11 +69,7 @@ export class MerchantEventConsumer implements OnApplicationBootstrap, OnApplicat
         waitingLogged = false;
         const consumer = await this.nc.jetstream().consumers.get(stream, WEBHOOKS_CONSUMER);
         this.messages = await consumer.consume({ max_messages: IN_FLIGHT * 4 });
-        for await (const msg of this.messages) {
-          if (this.inFlight.size >= IN_FLIGHT) await Promise.race(this.inFlight);
-          const work = consumeTraced(msg, () => this.handle(msg)).finally(() => this.inFlight.delete(work));
-          this.inFlight.add(work);
-        }
+        await consumeConcurrently(this.messages, IN_FLIGHT, (msg) => this.handle(msg));
       } catch (error) {
         // The ledger creates the stream; until it has, wait for it.
         if (!waitingLogged) this.logger.warn('merchant events not readable yet; retrying', { stream, error: (error as Error).message });

@@ -1,3 +1,4 @@
 export * from './ensure-stream';
 export * from './blob-bucket';
 export * from './jetstream-trace';
+export * from './consume-concurrently';

@@ -1,0 +1,57 @@
+import type { JsMsg } from 'nats';
+import { consumeConcurrently } from './consume-concurrently';
+
+/** Enough of a JetStream message for the consumer span, and a record of how it was settled. */
+function message(seq: number, settled: string[]): JsMsg {
+  return { seq, subject: 'test.subject', info: { deliveryCount: 1 }, headers: undefined, nak: () => settled.push(`nak ${seq}`) } as unknown as JsMsg;
+}
+
+async function* messagesOf(list: JsMsg[]): AsyncGenerator<JsMsg> {
+  for (const msg of list) yield msg;
+}
+
+const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
+
+describe('consumeConcurrently', () => {
+  it('given more messages than the limit, when handled, then at most the limit run at once and every message is handled', async () => {
+    let running = 0;
+    let most = 0;
+    const handled: number[] = [];
+    await consumeConcurrently(messagesOf(Array.from({ length: 10 }, (_, i) => message(i, []))), 3, async (msg) => {
+      running += 1;
+      most = Math.max(most, running);
+      await tick();
+      handled.push(msg.seq);
+      running -= 1;
+    });
+    expect(most).toBe(3);
+    expect(handled.sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+  });
+
+  it('given a slow message, when the next ones come, then they are handled without waiting for it', async () => {
+    const order: number[] = [];
+    let releaseSlow!: () => void;
+    const slow = new Promise<void>((resolve) => (releaseSlow = resolve));
+    const done = consumeConcurrently(messagesOf([message(1, []), message(2, []), message(3, [])]), 3, async (msg) => {
+      if (msg.seq === 1) await slow;
+      order.push(msg.seq);
+    });
+    await tick();
+    expect(order).toEqual([2, 3]);
+    releaseSlow();
+    await done;
+    expect(order).toEqual([2, 3, 1]);
+  });
+
+  it('given a handler that throws, when the loop goes on, then the next message is handed back and the error is thrown after the others finish', async () => {
+    const settled: string[] = [];
+    const finished: number[] = [];
+    const run = consumeConcurrently(messagesOf([message(1, settled), message(2, settled), message(3, settled)]), 1, async (msg) => {
+      if (msg.seq === 1) throw new Error('database away');
+      finished.push(msg.seq);
+    });
+    await expect(run).rejects.toThrow('database away');
+    expect(settled).toEqual(['nak 2']);
+    expect(finished).toEqual([]);
+  });
+});
