@@ -1,4 +1,6 @@
 import { performance } from 'node:perf_hooks';
+import { INGEST_RAW_EMAIL_SUBJECT } from '@pp/contracts';
+import { connectNats } from '@pp/platform';
 import { buildNotice, signEmail, type TestStack } from '@pp/testing';
 import { createMerchant, gatewayApi, inParallel } from './api';
 import { costPerRequest, type PathCost, type ProcessCpu } from './process-cpu';
@@ -16,11 +18,16 @@ export interface IngestResult {
 
 const CONCURRENCY = 32;
 
+/** The two ways in: the gateway's internal route, or the mail pipeline's JetStream subject. */
+export type IngestWay = 'http' | 'jetstream';
+
 /**
  * Live e-mail ingest (PRODUCT-RULES §3.1-§3.2): DKIM-signed Interac notices
  * for live sessions of one merchant, signed beforehand, posted to
- * POST /v1/internal/ingest-email 32 at a time; timed from the first post until
- * every notice's hand-off is recorded (authenticated, parsed, matched, payment
+ * POST /v1/internal/ingest-email 32 at a time, or published to JetStream
+ * `<ns>.ingest.email.raw` as a mail pipeline does (32 publishes awaiting
+ * their acks at a time); timed from the first notice sent until every
+ * notice's hand-off is recorded (authenticated, parsed, matched, payment
  * confirmed). The DKIM key is the bench's own, served through
  * INGEST_DNS_OVERRIDES as in the ingest tests. CPU is counted over the same
  * window plus a second for what the hand-offs leave behind (publication,
@@ -31,11 +38,12 @@ export async function measureIngestThroughput(
   stack: TestStack,
   cpu: ProcessCpu,
   messages: number,
+  way: IngestWay,
   timeoutMs = 120_000,
 ): Promise<{ result: IngestResult } & PathCost> {
   const gatewayUrl = stack.url('gateway');
-  const merchant = await createMerchant(gatewayUrl, stack.env.ADMIN_TOKEN, 'Bench Ingest');
-  const address = `deposits-${stack.namespace}@shop.example`;
+  const merchant = await createMerchant(gatewayUrl, stack.env.ADMIN_TOKEN, `Bench Ingest ${way}`);
+  const address = `deposits-${way}-${stack.namespace}@shop.example`;
   await gatewayApi(gatewayUrl, stack.env.ADMIN_TOKEN)(`/v1/admin/merchants/${merchant.merchant_id}`, { etransfer_email: address }, 'PATCH');
   const live = gatewayApi(gatewayUrl, merchant.keys.live_secret);
   const sessions = await inParallel(Array.from({ length: messages }), 16, async (_, i) =>
@@ -52,9 +60,9 @@ export async function measureIngestThroughput(
       signEmail(
         buildNotice({
           to: address,
-          messageId: `<bench${i}.${stack.namespace}@payments.interac.ca>`,
+          messageId: `<bench${i}.${way}.${stack.namespace}@payments.interac.ca>`,
           // C and 7 to 11 letters or digits, as Interac writes them: a longer one would send every notice to review.
-          reference: `C${stack.namespace.slice(-5)}${String(i).padStart(5, '0')}`,
+          reference: `C${stack.namespace.slice(-5)}${way === 'http' ? 'H' : 'J'}${String(i).padStart(5, '0')}`,
           message: session.memo,
           amount: `$${((1000 + i) / 100).toFixed(2)}`,
         }),
@@ -62,21 +70,22 @@ export async function measureIngestThroughput(
     ),
   );
   const db = await stack.sql();
+  const handoffs = async (): Promise<Record<string, number>> => {
+    const { rows } = await db.query<{ disposition: string; count: string }>('SELECT disposition, count(*) FROM ingest.notice_handoffs GROUP BY disposition');
+    return Object.fromEntries(rows.map((row) => [row.disposition, Number(row.count)]));
+  };
+  const earlier = await handoffs(); // another way's run before this one
+  const sender = way === 'http' ? httpSender(gatewayUrl, stack.env.INGEST_TOKEN) : await jetStreamSender(stack);
   const before = await cpu.sample();
   const started = performance.now();
-  await inParallel(notices, CONCURRENCY, async (raw) => {
-    const response = await fetch(`${gatewayUrl}/v1/internal/ingest-email`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${stack.env.INGEST_TOKEN}`, 'content-type': 'message/rfc822' },
-      body: raw,
-    });
-    if (response.status !== 202) throw new Error(`ingest-email answered ${response.status}: ${await response.text()}`);
-    await response.arrayBuffer();
-  });
+  try {
+    await inParallel(notices, CONCURRENCY, sender.send);
+  } finally {
+    await sender.close();
+  }
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const { rows } = await db.query<{ disposition: string; count: string }>('SELECT disposition, count(*) FROM ingest.notice_handoffs GROUP BY disposition');
-    const counts = Object.fromEntries(rows.map((row) => [row.disposition, Number(row.count)]));
+    const counts = Object.fromEntries(Object.entries(await handoffs()).map(([disposition, n]) => [disposition, n - (earlier[disposition] ?? 0)]));
     const total = Object.values(counts).reduce((sum, n) => sum + n, 0);
     if (total >= messages || Date.now() > deadline) {
       const elapsed = performance.now() - started;
@@ -101,4 +110,36 @@ export async function measureIngestThroughput(
     }
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+}
+
+interface NoticeSender {
+  send(raw: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Posts each notice to the gateway's internal route, as a mail pipeline that cannot publish to JetStream does. */
+function httpSender(gatewayUrl: string, ingestToken: string): NoticeSender {
+  return {
+    async send(raw) {
+      const response = await fetch(`${gatewayUrl}/v1/internal/ingest-email`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${ingestToken}`, 'content-type': 'message/rfc822' },
+        body: raw,
+      });
+      if (response.status !== 202) throw new Error(`ingest-email answered ${response.status}: ${await response.text()}`);
+      await response.arrayBuffer();
+    },
+    close: async () => undefined,
+  };
+}
+
+/** Publishes each notice's raw bytes to JetStream and waits for the stream's ack, as the mail pipeline does. */
+async function jetStreamSender(stack: TestStack): Promise<NoticeSender> {
+  const nc = await connectNats(stack.env.NATS_URL, 'bench-mail-pipeline');
+  const js = nc.jetstream();
+  const subject = `${stack.namespace}.${INGEST_RAW_EMAIL_SUBJECT}`;
+  return {
+    send: async (raw) => void (await js.publish(subject, Buffer.from(raw))),
+    close: () => nc.drain(),
+  };
 }
