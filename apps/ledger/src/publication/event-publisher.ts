@@ -6,6 +6,7 @@ import type { Client } from 'pg';
 import { EVENTS_COMMITTED_CHANNEL } from '../event-store/group-commit.appender';
 import { EVENT_COLUMNS, type EventRow, toStoredEvent } from '../event-store/stored-event.row';
 import type { LedgerConfig } from '../ledger.config';
+import { type Checkpoint, StoredCheckpoint } from './stored-checkpoint';
 import { WakeSignal } from './wake-signal';
 
 /** The publisher's row in ledger.publication_checkpoints. */
@@ -24,24 +25,12 @@ const LEADERSHIP_RETRY_MS = 2000;
  */
 const HELD_BACK_MAX_WAIT_MS = 100;
 /**
- * The checkpoint is written at most this often while events flow (and when
- * the publisher stops): once per page, it was a commit of its own for every
- * append under a steady load. What a crash leaves unwritten is published
- * again by the next leader and dropped by JetStream's duplicate window.
- */
-const CHECKPOINT_EVERY_MS = 250;
-/**
  * Re-publications happen only for events published but not yet checkpointed
  * (at most CHECKPOINT_EVERY_MS of them and one page, after a crash); an hour
  * covers a long outage between the two. Consumers dedupe on the event id anyway.
  */
 const DUPLICATE_WINDOW_MS = 60 * 60 * 1000;
 const RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
-
-interface Checkpoint {
-  transactionId: string;
-  position: string;
-}
 
 /**
  * Publishes committed events to JetStream in commit order, at least once and
@@ -201,41 +190,5 @@ export class EventPublisher implements OnApplicationBootstrap, OnApplicationShut
   /** Waits `ms`, or less if a commit notification (or shutdown) comes first, or came during the last page. */
   private sleep(ms: number): Promise<void> {
     return this.stopped ? Promise.resolve() : this.wakeup.sleep(ms);
-  }
-}
-
-/**
- * Where publication has got to, and what of it is stored: the stored pair
- * trails the current one by at most CHECKPOINT_EVERY_MS while events flow.
- */
-class StoredCheckpoint {
-  private stored: Checkpoint;
-  private storedAt = Date.now();
-
-  constructor(
-    public current: Checkpoint,
-    private readonly store: (at: Checkpoint) => Promise<void>,
-  ) {
-    this.stored = current;
-  }
-
-  /** Moves on, and stores the new pair if the last one stored is old enough. */
-  async moveTo(next: Checkpoint): Promise<void> {
-    this.current = next;
-    if (this.dueInMs() === 0) await this.save();
-  }
-
-  /** Milliseconds until the current pair must be stored (Infinity when it is). */
-  dueInMs(): number {
-    if (this.current === this.stored) return Infinity;
-    return Math.max(0, this.storedAt + CHECKPOINT_EVERY_MS - Date.now());
-  }
-
-  async save(): Promise<void> {
-    if (this.current === this.stored) return;
-    const at = this.current;
-    await this.store(at);
-    this.stored = at;
-    this.storedAt = Date.now();
   }
 }
