@@ -25,21 +25,24 @@ async function publisherStack(label: string, pollMs: number) {
   return { stack, received, stop };
 }
 
-describe('publication of committed events to JetStream', () => {
-  let stack: TestStack;
-  let received: Array<{ subject: string; event: StoredEvent }>;
-  let stop: () => Promise<void>;
-
+/** A publisher stack for the enclosing describe: started before its tests, stopped after them. */
+function usePublisherStack(label: string, pollMs: number): Awaited<ReturnType<typeof publisherStack>> {
+  const publisher = {} as Awaited<ReturnType<typeof publisherStack>>;
   beforeAll(async () => {
-    ({ stack, received, stop } = await publisherStack('publisher', 100));
+    Object.assign(publisher, await publisherStack(label, pollMs));
   });
   afterAll(async () => {
-    await stop?.();
+    await publisher.stop?.();
   });
+  return publisher;
+}
+
+describe('publication of committed events to JetStream', () => {
+  const publisher = usePublisherStack('publisher', 100);
 
   /** One appender: its own connection, transactions that commit (or roll back) after a random delay. */
   async function appender(index: number, transactions: number): Promise<void> {
-    const db = new Client({ connectionString: stack.database.url });
+    const db = new Client({ connectionString: publisher.stack.database.url });
     await db.connect();
     try {
       for (let t = 0; t < transactions; t++) {
@@ -64,7 +67,7 @@ describe('publication of committed events to JetStream', () => {
   }
 
   async function committedInCommitOrder(): Promise<Array<{ id: string; position: number }>> {
-    const db = new Client({ connectionString: stack.database.url });
+    const db = new Client({ connectionString: publisher.stack.database.url });
     await db.connect();
     try {
       const { rows } = await db.query<{ id: string; position: string }>('SELECT id, position FROM ledger.events ORDER BY transaction_id, position');
@@ -74,7 +77,7 @@ describe('publication of committed events to JetStream', () => {
     }
   }
 
-  const receivedIds = () => received.map((message) => message.event.id);
+  const receivedIds = () => publisher.received.map((message) => message.event.id);
 
   /** Exactly once, then order: separate assertions make a failure say which property broke. */
   function expectExactlyOnceInOrder(committed: Array<{ id: string }>): void {
@@ -89,21 +92,21 @@ describe('publication of committed events to JetStream', () => {
     const committed = await committedInCommitOrder();
     expect(committed).toHaveLength(12 * 8 * 2);
 
-    await waitFor('every committed event on JetStream', () => received.length >= committed.length, { timeoutMs: 20_000 });
+    await waitFor('every committed event on JetStream', () => publisher.received.length >= committed.length, { timeoutMs: 20_000 });
     expectExactlyOnceInOrder(committed);
 
     // Within each transaction and each stream, order is position order.
     const byStream = new Map<string, StoredEvent[]>();
-    for (const { event } of received) byStream.set(event.stream_id, [...(byStream.get(event.stream_id) ?? []), event]);
+    for (const { event } of publisher.received) byStream.set(event.stream_id, [...(byStream.get(event.stream_id) ?? []), event]);
     for (const events of byStream.values()) {
       expect(events.map((event) => event.version)).toEqual(events.map((_, i) => i + 1));
       expect(events.map((event) => event.position)).toEqual([...events.map((event) => event.position)].sort((a, b) => a - b));
     }
-    expect(received[0].subject).toBe(`${stack.namespace}.ledger.events.fact.test.first`);
+    expect(publisher.received[0].subject).toBe(`${publisher.stack.namespace}.ledger.events.fact.test.first`);
   });
 
   it('stores its checkpoint at the last event published within a moment', async () => {
-    const db = new Client({ connectionString: stack.database.url });
+    const db = new Client({ connectionString: publisher.stack.database.url });
     await db.connect();
     try {
       const last = async () =>
@@ -118,35 +121,26 @@ describe('publication of committed events to JetStream', () => {
   });
 
   it('resumes from its checkpoint after a crash without losing or repeating events', async () => {
-    const before = received.length;
-    await stack.stopService('ledger', 'SIGKILL');
+    const before = publisher.received.length;
+    await publisher.stack.stopService('ledger', 'SIGKILL');
     await Promise.all(Array.from({ length: 4 }, (_, i) => appender(100 + i, 3)));
-    await stack.startService('ledger');
+    await publisher.stack.startService('ledger');
     await Promise.all(Array.from({ length: 4 }, (_, i) => appender(200 + i, 3)));
 
     const committed = await committedInCommitOrder();
     expect(committed.length).toBeGreaterThan(before);
-    await waitFor('the events committed around the crash', () => received.length >= committed.length, { timeoutMs: 20_000 });
+    await waitFor('the events committed around the crash', () => publisher.received.length >= committed.length, { timeoutMs: 20_000 });
     expectExactlyOnceInOrder(committed);
   });
 });
 
 describe('publication behind a transaction still open elsewhere', () => {
-  let stack: TestStack;
-  let received: Array<{ subject: string; event: StoredEvent }>;
-  let stop: () => Promise<void>;
-
-  beforeAll(async () => {
-    // A poll far longer than the test waits: only the publisher's quick re-look can publish in time.
-    ({ stack, received, stop } = await publisherStack('heldback', 30_000));
-  });
-  afterAll(async () => {
-    await stop?.();
-  });
+  // A poll far longer than the test waits: only the publisher's quick re-look can publish in time.
+  const publisher = usePublisherStack('heldback', 30_000);
 
   it('holds a committed event back while an older transaction is open, and publishes it within milliseconds of that end, which sends no notification', async () => {
-    const blocker = new Client({ connectionString: stack.database.url });
-    const writer = new Client({ connectionString: stack.database.url });
+    const blocker = new Client({ connectionString: publisher.stack.database.url });
+    const writer = new Client({ connectionString: publisher.stack.database.url });
     await Promise.all([blocker.connect(), writer.connect()]);
     try {
       await blocker.query('BEGIN');
@@ -159,11 +153,11 @@ describe('publication behind a transaction still open elsewhere', () => {
       );
       await writer.query(`SELECT pg_notify('ledger_events_committed', '')`); // what an append sends after its commit
       await new Promise((resolve) => setTimeout(resolve, 300));
-      expect(received.map((message) => message.event.id)).not.toContain(id);
+      expect(publisher.received.map((message) => message.event.id)).not.toContain(id);
 
       await blocker.query('COMMIT');
       const ended = Date.now();
-      await waitFor('the held-back event on JetStream', () => received.some((message) => message.event.id === id), { timeoutMs: 5_000 });
+      await waitFor('the held-back event on JetStream', () => publisher.received.some((message) => message.event.id === id), { timeoutMs: 5_000 });
       expect(Date.now() - ended).toBeLessThan(1_000);
     } finally {
       await Promise.all([blocker.end(), writer.end()]);
@@ -172,19 +166,10 @@ describe('publication behind a transaction still open elsewhere', () => {
 });
 
 describe('publication when transaction ids pass a power of ten', () => {
-  let stack: TestStack;
-  let received: Array<{ subject: string; event: StoredEvent }>;
-  let stop: () => Promise<void>;
-
-  beforeAll(async () => {
-    ({ stack, received, stop } = await publisherStack('xidorder', 100));
-  });
-  afterAll(async () => {
-    await stop?.();
-  });
+  const publisher = usePublisherStack('xidorder', 100);
 
   it('publishes in numeric transaction order past 99…9 → 100…0, a backlog longer than a page losing nothing', async () => {
-    const db = new Client({ connectionString: stack.database.url });
+    const db = new Client({ connectionString: publisher.stack.database.url });
     await db.connect();
     try {
       // Two past transaction ids either side of the largest power of ten the cluster has passed (so both are
@@ -206,8 +191,8 @@ describe('publication when transaction ids pass a power of ten', () => {
       await insert([earlier], power - 1n);
       await db.query(`SELECT pg_notify('ledger_events_committed', '')`);
 
-      await waitFor('all 601 events on JetStream', () => received.length >= 601, { timeoutMs: 20_000 });
-      expect(received.map((message) => message.event.id)).toEqual([earlier, ...later]);
+      await waitFor('all 601 events on JetStream', () => publisher.received.length >= 601, { timeoutMs: 20_000 });
+      expect(publisher.received.map((message) => message.event.id)).toEqual([earlier, ...later]);
     } finally {
       await db.end();
     }
