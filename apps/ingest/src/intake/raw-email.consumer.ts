@@ -10,8 +10,8 @@ import { EmailIntake } from './email-intake.service';
 const CONSUMER = 'ingest';
 const RETRY_DELAY_MS = 5_000;
 /**
- * Messages stored and processed at once by one replica. One at a time, a
- * replica took about 60 a second (each waits on its DKIM and parsing
+ * Messages stored and processed at once by one replica. One at a time, the
+ * bench's stack took 66-97 a second (each waits on its DKIM and parsing
  * workers, three statements and two bus requests), and a notice whose
  * hand-off waited on a slow service held back every message behind it.
  */
