@@ -6,6 +6,7 @@ import { EmailIntake } from './intake/email-intake.service';
 import { EmailRepository } from './intake/email.repository';
 import { RawEmailConsumer } from './intake/raw-email.consumer';
 import { SubmitEmailController } from './intake/submit-email.controller';
+import { DepositAddressDirectory } from './matching/deposit-address-directory';
 import { NoticeMatcher } from './matching/notice-matcher';
 import { EmailEvidenceHandler } from './evidence/email-evidence.handler';
 import { EmailEvidenceRepository } from './evidence/email-evidence.repository';
@@ -33,6 +34,7 @@ import { ProcessingSweeper } from './processing/processing.sweeper';
     ProcessingSweeper,
     QuarantineRepository,
     EmailEvidenceRepository,
+    DepositAddressDirectory,
     NoticeMatcher,
     { provide: NOTICE_HANDLER, useExisting: NoticeMatcher },
   ],

@@ -14,7 +14,7 @@ describe('raw e-mails taken from JetStream', () => {
     // No gateway: the merchant lookup that matching asks for is answered by nobody but the silent subscriber below.
     stack = await TestStack.start({ services: ['ingest'], label: 'rawconsumer', env: { INGEST_DNS_OVERRIDES: writeDnsOverrides(testDkimKey()) } });
     nc = await connectNats(stack.env.NATS_URL, 'raw-email-consumer-spec');
-    silentLookup = nc.subscribe(`${subjectPrefix(stack.namespace)}identity.merchant-by-deposit-address.v1`);
+    silentLookup = nc.subscribe(`${subjectPrefix(stack.namespace)}identity.merchants-by-deposit-address.v1`);
     db = new Client({ connectionString: stack.database.url });
     await db.connect();
   });

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { DomainError, ErrorCode, type MatchingDisposition, type MerchantByDepositAddressReply, type PaymentView } from '@pp/contracts';
+import type { DepositAddressOwner, MatchingDisposition, PaymentView } from '@pp/contracts';
 import { BusClient } from '@pp/platform';
 import type { HandoffResult, NoticeHandler } from '../processing/notice-handler';
 import type { ProcessedEmail } from '../processing/processed-email';
+import { DepositAddressDirectory } from './deposit-address-directory';
 import { planMatching, type TransferDraft } from './matching-plan';
 import { QuarantineRepository } from './quarantine.repository';
 
@@ -32,6 +33,7 @@ export type MatchResult =
 export class NoticeMatcher implements NoticeHandler {
   constructor(
     private readonly bus: BusClient,
+    private readonly directory: DepositAddressDirectory,
     private readonly quarantine: QuarantineRepository,
   ) {}
 
@@ -44,7 +46,7 @@ export class NoticeMatcher implements NoticeHandler {
   async match(email: ProcessedEmail): Promise<MatchResult> {
     const plan = planMatching(email);
     if (plan.action === 'skip') return { disposition: plan.disposition };
-    const merchant = plan.recipients.length > 0 ? await this.merchantOf(plan.recipients) : null;
+    const merchant = plan.recipients.length > 0 ? await this.directory.ownerOf(plan.recipients) : null;
     if (!merchant) {
       await this.quarantine.quarantine(email.email_id, plan.recipients);
       return { disposition: 'quarantined' };
@@ -58,18 +60,8 @@ export class NoticeMatcher implements NoticeHandler {
     };
   }
 
-  /** The first address (in the order given) that is a merchant's deposit address, and that merchant. */
-  private async merchantOf(addresses: string[]): Promise<MerchantByDepositAddressReply | null> {
-    try {
-      return await this.bus.request('identity.merchant-by-deposit-address.v1', { addresses }, { timeoutMs: BUS_TIMEOUT_MS });
-    } catch (error) {
-      if (error instanceof DomainError && error.code === ErrorCode.NotFound) return null;
-      throw error;
-    }
-  }
-
   /** The deposit address that routed the notice goes with the evidence: the policy compares it with the signed recipient. */
-  private record(merchant: MerchantByDepositAddressReply, transfer: TransferDraft): Promise<PaymentView> {
+  private record(merchant: DepositAddressOwner, transfer: TransferDraft): Promise<PaymentView> {
     return this.bus.request(
       'payments.record-transfer.v1',
       { ...transfer, merchant_id: merchant.merchant_id, livemode: true, evidence: { ...transfer.evidence, deposit_address: merchant.address } },

@@ -32,14 +32,17 @@ interface ReleaseRow {
 }
 
 /**
- * Releases e-mail $1, if it is quarantined, to merchant $2's payment $4 with
- * disposition $3 (confirmed or manual_review); nothing when $2 is null
- * (nothing matched). The first release stands. Also run within the hand-off's
- * statement (OutcomeRepository.recordHandoff), so that a repeated hand-off
- * that matches releases without a round trip of its own.
+ * Releases each e-mail of $1 that is quarantined to merchant $2[i]'s payment
+ * $4[i] with disposition $3[i] (confirmed or manual_review); nothing for one
+ * whose merchant is null (nothing matched). The first release stands. Also
+ * run within the hand-offs' statement (OutcomeRepository.recordHandoff), so
+ * that a repeated hand-off that matches releases without a round trip of its own.
  */
 export const RELEASE_IF_QUARANTINED = `INSERT INTO ingest.quarantine_releases (email_id, merchant_id, disposition, payment_id)
-  SELECT email_id, $2, $3, $4 FROM ingest.quarantined_emails WHERE email_id = $1 AND $2::text IS NOT NULL
+  SELECT r.email_id, r.merchant_id, r.disposition, r.payment_id
+  FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS r(email_id, merchant_id, disposition, payment_id)
+  JOIN ingest.quarantined_emails q ON q.email_id = r.email_id
+  WHERE r.merchant_id IS NOT NULL
   ON CONFLICT (email_id) DO NOTHING`;
 
 /** Quarantined e-mails (no merchant has their recipient as deposit address) and their releases; rows are never changed. */
@@ -60,7 +63,7 @@ export class QuarantineRepository {
    * e-mail that was never quarantined.
    */
   async release(emailId: string, release: Omit<QuarantineRelease, 'released_at'>): Promise<void> {
-    await this.db.query(RELEASE_IF_QUARANTINED, [emailId, release.merchant_id, release.disposition, release.payment_id]);
+    await this.db.query(RELEASE_IF_QUARANTINED, [[emailId], [release.merchant_id], [release.disposition], [release.payment_id]]);
   }
 
   async releaseOf(emailId: string): Promise<QuarantineRelease | null> {

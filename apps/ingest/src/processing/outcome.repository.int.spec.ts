@@ -240,6 +240,9 @@ describe('OutcomeRepository (real Postgres, the ingest role)', () => {
     const handoffOf = async (emailId: string) => (await admin.query(`SELECT disposition FROM ingest.notice_handoffs WHERE email_id = $1`, [emailId])).rows;
     const releaseOf = async (emailId: string) =>
       (await admin.query(`SELECT merchant_id, disposition, payment_id FROM ingest.quarantine_releases WHERE email_id = $1`, [emailId])).rows;
+    /** How many transactions wrote these e-mails' hand-offs (rows one transaction inserts share its xmin). */
+    const handoffTransactions = async (emailIds: string[]) =>
+      Number((await admin.query(`SELECT count(DISTINCT xmin::text) AS n FROM ingest.notice_handoffs WHERE email_id = ANY($1)`, [emailIds])).rows[0].n);
     const matched = (paymentId: string) => ({ disposition: 'confirmed' as const, payment: { merchant_id: 'mer_shop', payment_id: paymentId } });
 
     it('given an e-mail an earlier hand-off quarantined, when a hand-off matches it: records the hand-off and its release', async () => {
@@ -272,6 +275,24 @@ describe('OutcomeRepository (real Postgres, the ingest role)', () => {
       await outcomes.recordHandoff(emailId, { disposition: 'manual_review', payment: { merchant_id: 'mer_other', payment_id: 'txn_4' } });
       expect(await handoffOf(emailId)).toEqual([{ disposition: 'confirmed' }]);
       expect(await releaseOf(emailId)).toEqual([{ merchant_id: 'mer_shop', disposition: 'confirmed', payment_id: 'txn_3' }]);
+    });
+
+    it('when hand-offs end at the same moment: one statement records them all, each with its own release, and a repeat within it keeps the first', async () => {
+      const [quarantinedId, plainId, unmatchedId] = await Promise.all([recordedEmail(), recordedEmail(), recordedEmail()]);
+      await quarantine(quarantinedId);
+      await quarantine(unmatchedId);
+      await Promise.all([
+        outcomes.recordHandoff(quarantinedId, matched('txn_5')),
+        outcomes.recordHandoff(plainId, { disposition: 'no_payment' }),
+        outcomes.recordHandoff(unmatchedId, { disposition: 'quarantined' }),
+        outcomes.recordHandoff(quarantinedId, { disposition: 'manual_review', payment: { merchant_id: 'mer_other', payment_id: 'txn_6' } }),
+      ]);
+      expect(await handoffTransactions([quarantinedId, plainId, unmatchedId])).toBe(1);
+      expect(await handoffOf(quarantinedId)).toEqual([{ disposition: 'confirmed' }]);
+      expect(await releaseOf(quarantinedId)).toEqual([{ merchant_id: 'mer_shop', disposition: 'confirmed', payment_id: 'txn_5' }]);
+      expect(await handoffOf(plainId)).toEqual([{ disposition: 'no_payment' }]);
+      expect(await handoffOf(unmatchedId)).toEqual([{ disposition: 'quarantined' }]);
+      expect(await releaseOf(unmatchedId)).toEqual([]);
     });
   });
 });

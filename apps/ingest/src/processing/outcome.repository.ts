@@ -1,11 +1,16 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { violatedUniqueConstraint } from '@pp/platform';
+import { Batcher, violatedUniqueConstraint } from '@pp/platform';
 import { DataSource } from 'typeorm';
 import { RELEASE_IF_QUARANTINED } from '../matching/quarantine.repository';
 import type { HandoffResult } from './notice-handler';
 import { type OutcomeStatus, type ProcessedEmail, storedAuthentication } from './processed-email';
 
 export type Verdict = Omit<ProcessedEmail, 'status'>;
+
+interface Handoff {
+  emailId: string;
+  result: HandoffResult;
+}
 
 export interface RecordedOutcome {
   status: OutcomeStatus;
@@ -15,6 +20,9 @@ export interface RecordedOutcome {
 /** Processing outcomes, reference-number claims and hand-offs; each written once, never changed. */
 @Injectable()
 export class OutcomeRepository {
+  /** Hand-offs that end at the same moment are recorded in one statement. */
+  private readonly handoffs = new Batcher<Handoff>((batch) => this.insertHandoffs(batch));
+
   constructor(@Inject(DataSource) private readonly db: DataSource) {}
 
   /**
@@ -86,13 +94,26 @@ export class OutcomeRepository {
   /**
    * Records the hand-off once per e-mail. A matched notice that an earlier
    * hand-off quarantined (a repeat after a crash, once its merchant
-   * registered the address) is released in the same statement.
+   * registered the address) is released in the same statement. Resolves once
+   * it is stored, with the other hand-offs of its batch.
    */
-  async recordHandoff(emailId: string, result: HandoffResult): Promise<void> {
+  recordHandoff(emailId: string, result: HandoffResult): Promise<void> {
+    return this.handoffs.add({ emailId, result });
+  }
+
+  private async insertHandoffs(all: Handoff[]): Promise<void> {
+    // The first hand-off of an e-mail stands, also within one batch (the release's join keeps no order).
+    const batch = all.filter((handoff, i) => all.findIndex((other) => other.emailId === handoff.emailId) === i);
     await this.db.query(
       `WITH released AS (${RELEASE_IF_QUARANTINED})
-       INSERT INTO ingest.notice_handoffs (email_id, disposition) VALUES ($1, $3) ON CONFLICT (email_id) DO NOTHING`,
-      [emailId, result.payment?.merchant_id ?? null, result.disposition, result.payment?.payment_id ?? null],
+       INSERT INTO ingest.notice_handoffs (email_id, disposition)
+       SELECT * FROM unnest($1::text[], $3::text[]) ON CONFLICT (email_id) DO NOTHING`,
+      [
+        batch.map(({ emailId }) => emailId),
+        batch.map(({ result }) => result.payment?.merchant_id ?? null),
+        batch.map(({ result }) => result.disposition),
+        batch.map(({ result }) => result.payment?.payment_id ?? null),
+      ],
     );
   }
 

@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import type { Clock } from '@pp/kernel';
-import { bullConnection, CLOCK, CONFIG, jobTrace, JsonLogger, queuePrefix, ServiceMetrics, type TracedJobData, watchQueueDepth, WriteBatcher } from '@pp/platform';
+import { bullConnection, CLOCK, CONFIG, jobTrace, JsonLogger, queuePrefix, ServiceMetrics, type TracedJobData, watchQueueDepth, Batcher } from '@pp/platform';
 import { Queue } from 'bullmq';
 import type { CheckoutSession } from '../checkout-session/checkout-session.decider';
 import type { SessionsConfig } from '../sessions.config';
@@ -33,7 +33,7 @@ interface PendingJob {
 @Injectable()
 export class SessionExpiryScheduler implements OnApplicationShutdown {
   private readonly queue: Queue<SessionExpiryJob>;
-  private readonly jobs = new WriteBatcher<PendingJob>((batch) => this.add(batch), { lingerMs: EXPIRY_JOB_LINGER_MS });
+  private readonly jobs = new Batcher<PendingJob>((batch) => this.add(batch), { lingerMs: EXPIRY_JOB_LINGER_MS });
 
   constructor(
     @Inject(CONFIG) config: SessionsConfig,

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { type Context, type Link, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { signatureHeaders, WebhookDeliveryStatus } from '@pp/contracts';
-import { bullConnection, CONFIG, contextOf, JsonLogger, jobSpanPlacement, linksTo, queuePrefix, WriteBatcher } from '@pp/platform';
+import { bullConnection, CONFIG, contextOf, JsonLogger, jobSpanPlacement, linksTo, queuePrefix, Batcher } from '@pp/platform';
 import { type Job, Worker } from 'bullmq';
 import { EndpointSecrets } from '../endpoints/endpoint-secrets';
 import { sendWebhook } from '../network/webhook-sender';
@@ -47,9 +47,9 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, OnApplication
   private immediateCount = 0;
   private readonly immediate = new Set<Promise<void>>();
   /** Outcomes that finish together are recorded together: one statement and one commit (README, Performance). */
-  private readonly outcomes = new WriteBatcher<Completion>((completions) => this.deliveries.completeAll(completions, this.owner));
+  private readonly outcomes = new Batcher<Completion>((completions) => this.deliveries.completeAll(completions, this.owner));
   /** Queued attempts that start together are claimed together: one statement for many jobs. */
-  private readonly queuedClaims = new WriteBatcher<QueuedClaim>((batch) => this.claimQueued(batch));
+  private readonly queuedClaims = new Batcher<QueuedClaim>((batch) => this.claimQueued(batch));
   private stopping = false;
 
   constructor(

@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { isMerchantEventType, LEDGER_EVENTS_STREAM, MERCHANT_EVENTS_FILTER, type StoredEvent } from '@pp/contracts';
 import { context } from '@opentelemetry/api';
-import { CONFIG, consumeConcurrently, JsonLogger, NATS_CONNECTION, ServiceMetrics, streamName, subjectPrefix, watchConsumerLag, WriteBatcher } from '@pp/platform';
+import { CONFIG, consumeConcurrently, JsonLogger, NATS_CONNECTION, ServiceMetrics, streamName, subjectPrefix, watchConsumerLag, Batcher } from '@pp/platform';
 import { AckPolicy, type ConsumerConfig, type ConsumerMessages, DeliverPolicy, type JsMsg, nanos, type NatsConnection } from 'nats';
 import { DeliveryAttemptJob } from '../delivery/delivery-attempt.job';
 import { DeliveryQueue } from '../delivery/delivery.queue';
@@ -34,7 +34,7 @@ export class MerchantEventConsumer implements OnApplicationBootstrap, OnApplicat
   private loop?: Promise<void>;
   private readonly scheduleMs: number[];
   /** One statement for the events that arrive together (README, Performance). */
-  private readonly intake = new WriteBatcher<Intake>((batch) => this.recordAll(batch));
+  private readonly intake = new Batcher<Intake>((batch) => this.recordAll(batch));
 
   constructor(
     @Inject(CONFIG) private readonly config: WebhooksConfig,

@@ -2,7 +2,8 @@ import type { SubjectAccessMap } from '../bus-access/subject-access';
 import type { IdentitySubjects } from './identity.subjects';
 
 export const IDENTITY_ACCESS: SubjectAccessMap<IdentitySubjects> = {
-  'identity.merchant-by-deposit-address.v1': { servedBy: 'gateway', callers: ['ingest'] },
+  // Live e-mail matching: which merchant a notice was sent to.
+  'identity.merchants-by-deposit-address.v1': { servedBy: 'gateway', callers: ['ingest'] },
   // The gateway holds the password hashes; the dashboard only learns who signed in.
   'identity.dashboard-login.v1': { servedBy: 'gateway', callers: ['dashboard'] },
   'identity.dashboard-password.v1': { servedBy: 'gateway', callers: ['dashboard'] },

@@ -4,12 +4,12 @@ import type { ChangeDashboardPasswordCommand, DashboardLoginQuery, DashboardPrin
 import type { AddedTeamUserView, AddTeamUserCommand, ListTeamQuery, RemoveTeamUserCommand, SetTeamRoleCommand, TeamUserView } from './team.commands';
 import type { AuditEntryView, ListAuditEntriesQuery, RecordAuditEntryCommand } from './audit.commands';
 import type { ListPage } from '../list-page';
-import type { MerchantByDepositAddressQuery, MerchantByDepositAddressReply } from './merchant-by-deposit-address.query';
+import type { MerchantsByDepositAddressQuery, MerchantsByDepositAddressReply } from './merchants-by-deposit-address.query';
 
 /** Served by the gateway, which owns merchants. */
 export interface IdentitySubjects {
-  /** NOT_FOUND 'No merchant has this deposit address' when none of the addresses is registered. */
-  'identity.merchant-by-deposit-address.v1': { request: MerchantByDepositAddressQuery; reply: MerchantByDepositAddressReply };
+  /** The owners of the registered addresses among those asked about (none: an empty list, not an error). */
+  'identity.merchants-by-deposit-address.v1': { request: MerchantsByDepositAddressQuery; reply: MerchantsByDepositAddressReply };
   /** UNAUTHORIZED 'Invalid email or password' for an unknown e-mail and a wrong password alike. */
   'identity.dashboard-login.v1': { request: DashboardLoginQuery; reply: DashboardPrincipal };
   /** UNAUTHORIZED 'Current password is wrong'; VALIDATION_FAILED for a new password under 12 characters. */

@@ -1,1 +1,1 @@
-export * from './write-batcher';
+export * from './batcher';

@@ -1,9 +1,25 @@
-import { WriteBatcher } from './write-batcher';
+import { Batcher } from './batcher';
 
-describe('WriteBatcher', () => {
+describe('Batcher', () => {
+  it('given lookups added in one tick, when run, then one call answers them and each caller gets its own result', async () => {
+    const calls: string[][] = [];
+    const batcher = new Batcher<string, number>(async (items) => {
+      calls.push(items);
+      return items.map((item) => item.length);
+    });
+    expect(await Promise.all([batcher.add('a'), batcher.add('bbb'), batcher.add('cc')])).toEqual([1, 3, 2]);
+    expect(calls).toEqual([['a', 'bbb', 'cc']]);
+  });
+
+  it('given a run that answers fewer results than items, when it returns, then every caller of the batch fails instead of getting another one\'s', async () => {
+    const batcher = new Batcher<string, number>(async () => [1]);
+    const answers = [batcher.add('a'), batcher.add('b')].map((added) => added.then(String, (error: Error) => error.message));
+    expect(await Promise.all(answers)).toEqual(['a batch of 2 answered 1 results', 'a batch of 2 answered 1 results']);
+  });
+
   it('given items added in one tick, when written, then they go in one batch and every caller resolves', async () => {
     const batches: number[][] = [];
-    const batcher = new WriteBatcher<number>(async (items) => void batches.push(items));
+    const batcher = new Batcher<number>(async (items) => void batches.push(items));
     await Promise.all([batcher.add(1), batcher.add(2), batcher.add(3)]);
     expect(batches).toEqual([[1, 2, 3]]);
   });
@@ -12,7 +28,7 @@ describe('WriteBatcher', () => {
     const batches: number[][] = [];
     let release!: () => void;
     const firstWrite = new Promise<void>((resolve) => (release = resolve));
-    const batcher = new WriteBatcher<number>(async (items) => {
+    const batcher = new Batcher<number>(async (items) => {
       batches.push(items);
       if (batches.length === 1) await firstWrite;
     });
@@ -27,7 +43,7 @@ describe('WriteBatcher', () => {
 
   it('given a failing write, when it fails, then each caller of that batch gets the error and the next batch is still written', async () => {
     const written: number[][] = [];
-    const batcher = new WriteBatcher<number>(async (items) => {
+    const batcher = new Batcher<number>(async (items) => {
       if (items.includes(2)) throw new Error('database away');
       written.push(items);
     });
@@ -40,7 +56,7 @@ describe('WriteBatcher', () => {
   it('given a linger, when items come one by one within it, then they go in one batch, written after the linger', async () => {
     const batches: Array<{ items: number[]; at: number }> = [];
     const started = Date.now();
-    const batcher = new WriteBatcher<number>(async (items) => void batches.push({ items, at: Date.now() - started }), { lingerMs: 30 });
+    const batcher = new Batcher<number>(async (items) => void batches.push({ items, at: Date.now() - started }), { lingerMs: 30 });
     const first = batcher.add(1);
     await new Promise((resolve) => setTimeout(resolve, 10));
     const second = batcher.add(2);
@@ -51,7 +67,7 @@ describe('WriteBatcher', () => {
 
   it('given items in flight, when drained, then it resolves after they are written', async () => {
     const written: number[] = [];
-    const batcher = new WriteBatcher<number>(async (items) => {
+    const batcher = new Batcher<number>(async (items) => {
       await new Promise((resolve) => setTimeout(resolve, 20));
       written.push(...items);
     });

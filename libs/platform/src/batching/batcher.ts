@@ -1,0 +1,68 @@
+interface Waiting<T, R> {
+  item: T;
+  resolve(result: R): void;
+  reject(error: unknown): void;
+}
+
+export interface BatcherOptions {
+  /**
+   * How long the first item of a batch waits for others before the batch is
+   * run (0: only those of the same tick). For writes nobody waits on, where
+   * a few milliseconds more cost nothing and items come one by one.
+   */
+  lingerMs?: number;
+}
+
+/**
+ * Turns many small round trips into few: items added while a batch is being
+ * run, or in the same tick as the first (or within `lingerMs` of it), go
+ * together in the next call of `run` (one statement or one request for
+ * many, where each round trip is a system call at both ends and, for a
+ * Postgres write, a commit). Each caller still waits for its own item and
+ * gets its own result: `run` answers one result per item, in the order
+ * given (or nothing, for writes). A failing `run` fails every caller of
+ * that batch. One batch runs at a time, in the order items came; under no
+ * load a lone item goes at once (no linger), so batching adds no delay.
+ */
+export class Batcher<T, R = void> {
+  private pending: Waiting<T, R>[] = [];
+  /** The loop while it runs (checked and cleared synchronously, so no item is left behind). */
+  private running?: Promise<void>;
+  private readonly lingerMs: number;
+
+  constructor(
+    private readonly run: (items: T[]) => Promise<R[] | void>,
+    options: BatcherOptions = {},
+  ) {
+    this.lingerMs = options.lingerMs ?? 0;
+  }
+
+  add(item: T): Promise<R> {
+    return new Promise((resolve, reject) => {
+      this.pending.push({ item, resolve, reject });
+      this.running ??= this.runAll();
+    });
+  }
+
+  /** Resolves once everything added so far has run (or has failed). */
+  async drain(): Promise<void> {
+    await this.running;
+  }
+
+  private async runAll(): Promise<void> {
+    // Callers in the same tick (or within the linger) join the first batch.
+    await (this.lingerMs > 0 ? new Promise((resolve) => setTimeout(resolve, this.lingerMs)) : Promise.resolve());
+    while (this.pending.length > 0) {
+      const batch = this.pending;
+      this.pending = [];
+      try {
+        const results = await this.run(batch.map((waiting) => waiting.item));
+        if (results && results.length !== batch.length) throw new Error(`a batch of ${batch.length} answered ${results.length} results`);
+        batch.forEach((waiting, i) => waiting.resolve(results ? results[i] : (undefined as R)));
+      } catch (error) {
+        for (const waiting of batch) waiting.reject(error);
+      }
+    }
+    this.running = undefined;
+  }
+}
