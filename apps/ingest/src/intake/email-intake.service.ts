@@ -1,12 +1,18 @@
 import { Injectable } from '@nestjs/common';
-import type { SubmitEmailReply } from '@pp/contracts';
+import { Batcher } from '@pp/platform';
 import { IngestMetrics } from '../processing/ingest.metrics';
-import { EmailRepository, type IntakeChannel, type StoredEmail } from './email.repository';
+import { type Arrival, EmailRepository, type IntakeChannel, type StoreReceipt } from './email.repository';
 import { inspectRawMessage } from './raw-message';
 
-/** Both ways in (bus command and JetStream) end here: check the message, then store it as evidence. */
+/**
+ * Both ways in (bus command and JetStream) end here: check the message, then
+ * store it as evidence. Messages that arrive together (a burst taken from
+ * JetStream, concurrent submissions) are stored in one statement.
+ */
 @Injectable()
 export class EmailIntake {
+  private readonly arrivals = new Batcher<Arrival, StoreReceipt>((batch) => this.emails.storeAll(batch));
+
   constructor(
     private readonly emails: EmailRepository,
     private readonly metrics: IngestMetrics,
@@ -17,8 +23,8 @@ export class EmailIntake {
    * most 5 MB. An accepted message comes back whole (`stored`), so processing
    * it needs no second read of the bytes just written.
    */
-  async receive(bytes: Buffer, channel: IntakeChannel): Promise<SubmitEmailReply & { stored?: StoredEmail }> {
-    const receipt = await this.emails.store(inspectRawMessage(bytes), channel);
+  async receive(bytes: Buffer, channel: IntakeChannel): Promise<StoreReceipt> {
+    const receipt = await this.arrivals.add({ message: inspectRawMessage(bytes), channel });
     if (receipt.status === 'duplicate') this.metrics.duplicate();
     return receipt;
   }

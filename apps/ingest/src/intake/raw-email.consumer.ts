@@ -15,14 +15,22 @@ const RETRY_DELAY_MS = 5_000;
  * workers, three statements and two bus requests), and a notice whose
  * hand-off waited on a slow service held back every message behind it.
  */
-const IN_FLIGHT = 32;
+const IN_FLIGHT = 64;
+/**
+ * Once IN_FLIGHT are in hand, more are taken when only this many remain:
+ * then all at once, so that they are stored, judged and looked up together
+ * (a statement or request for the burst, not one per message).
+ */
+const RESUME_AT = 32;
 
 /**
  * The mail pipeline's way in: raw RFC 822 bytes on JetStream
  * `<namespace>.ingest.email.raw`. A message is acknowledged once stored;
  * processing follows, for up to IN_FLIGHT messages at once (each e-mail is
  * independent: copies and repeats are settled by the unique keys of the
- * store and the outcomes). Input that is not a message is terminated, never retried.
+ * store and the outcomes). Messages taken together are stored, judged and
+ * routed together (EmailIntake, EmailProcessor). Input that is not a
+ * message is terminated, never retried.
  */
 @Injectable()
 export class RawEmailConsumer implements OnApplicationBootstrap, OnModuleDestroy {
@@ -64,7 +72,7 @@ export class RawEmailConsumer implements OnApplicationBootstrap, OnModuleDestroy
     });
     const consumer = await this.nc.jetstream().consumers.get(stream, CONSUMER);
     this.messages = await consumer.consume({ max_messages: IN_FLIGHT });
-    this.loop = consumeConcurrently(this.messages, IN_FLIGHT, (message) => this.take(message));
+    this.loop = consumeConcurrently(this.messages, IN_FLIGHT, (message) => this.take(message), RESUME_AT);
   }
 
   async onModuleDestroy(): Promise<void> {

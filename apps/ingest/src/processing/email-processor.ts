@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { JsonLogger } from '@pp/platform';
+import { Batcher, JsonLogger } from '@pp/platform';
 import type { AuthenticationResult } from '../authentication/authentication.types';
 import { NoticeAuthentication } from '../authentication/notice-authentication';
 import { DkimKeyUnavailableError } from '../authentication/notice-authenticator';
@@ -7,19 +7,32 @@ import { EmailRepository, type StoredEmail } from '../intake/email.repository';
 import { NoticeReader } from '../parsing/notice-reader';
 import { IngestMetrics } from './ingest.metrics';
 import { NOTICE_HANDLER, type NoticeHandler } from './notice-handler';
-import { OutcomeRepository, type RecordedOutcome } from './outcome.repository';
+import { OutcomeRepository, type RecordedOutcome, type Verdict } from './outcome.repository';
 import { NO_SIGNED_RECIPIENT, type ProcessedEmail } from './processed-email';
 
 /** How long a DNS failure is retried before the notice is recorded as unauthenticated (and reviewed by a person). */
 const KEY_LOOKUP_RETRY_MS = 24 * 60 * 60 * 1000;
 
+/** One e-mail's part of a judged batch: its recorded outcome and verdict, nothing (retry later, or already recorded), or its own failure. */
+type Judgement = { recorded: { outcome: RecordedOutcome; verdict: Verdict } | null } | { error: unknown };
+
 /**
  * The pipeline after storage: authenticate, parse, record the outcome, hand
  * the notice to the NoticeHandler. Safe to run twice for one e-mail (inline
  * and from the sweeper): the outcome is recorded once and only that run hands off.
+ *
+ * E-mails that reach it together (a burst from JetStream, concurrent
+ * submissions) are judged together: authenticated and read by the workers
+ * side by side, their outcomes recorded in one statement, their hand-offs
+ * started in the same turn (so their merchant lookups share a request and
+ * their hand-off records a statement). Each hand-off then runs on its own:
+ * a slow one holds back no other e-mail.
  */
 @Injectable()
 export class EmailProcessor {
+  /** Overlapping: a batch waits for its slowest verdict (up to the authentication deadline) and must not hold back the next. */
+  private readonly judging = new Batcher<StoredEmail, Judgement>((emails) => this.judgeAll(emails), { overlapping: true });
+
   constructor(
     private readonly emails: EmailRepository,
     private readonly outcomes: OutcomeRepository,
@@ -38,22 +51,13 @@ export class EmailProcessor {
   async process(emailOrId: string | StoredEmail): Promise<RecordedOutcome | null> {
     const email = typeof emailOrId === 'string' ? await this.emails.load(emailOrId) : emailOrId;
     if (!email) return null;
-    // Both off the event loop and under a deadline: a message that overruns one is recorded (auth_timeout,
-    // parse_timeout), never retried.
-    const authentication = await this.authenticate(email.id, email.raw, email.received_at);
-    if (!authentication) return null;
-    const { facts, parse } = await this.reader.read(email.id, email.raw);
-    const verdict = {
-      email_id: email.id,
-      received_at: email.received_at.toISOString(),
-      authentication,
-      parse,
-      recipients: { to: facts?.to ?? [], delivered_to: facts?.deliveredTo ?? [] },
-    };
-    const outcome = await this.outcomes.record(verdict);
-    if (outcome) this.metrics.authenticated(authentication);
-    if (outcome?.status === 'duplicate') this.metrics.duplicate();
-    else if (outcome) await this.handOff({ ...verdict, status: outcome.status });
+    const judgement = await this.judging.add(email);
+    if ('error' in judgement) throw judgement.error;
+    if (!judgement.recorded) return null;
+    const { outcome, verdict } = judgement.recorded;
+    this.metrics.authenticated(verdict.authentication);
+    if (outcome.status === 'duplicate') this.metrics.duplicate();
+    else await this.handOff({ ...verdict, status: outcome.status });
     return outcome;
   }
 
@@ -72,6 +76,38 @@ export class EmailProcessor {
     const result = await this.handler.handle(email);
     await this.outcomes.recordHandoff(email.email_id, result);
     this.metrics.handedOff(result);
+  }
+
+  /** Verdicts for a batch (each e-mail's failure its own), then one statement for their outcomes. */
+  private async judgeAll(emails: StoredEmail[]): Promise<Judgement[]> {
+    const runs = await Promise.all(emails.map((email) => this.verdictOf(email).then((verdict) => ({ verdict }), (error: unknown) => ({ error }))));
+    const judged = runs.flatMap((run) => ('verdict' in run && run.verdict ? [run.verdict] : []));
+    const outcomes = judged.length > 0 ? await this.outcomes.recordAll(judged) : [];
+    let next = 0;
+    return runs.map((run) => {
+      if ('error' in run) return { error: run.error };
+      if (!run.verdict) return { recorded: null };
+      const outcome = outcomes[next++];
+      return { recorded: outcome ? { outcome, verdict: run.verdict } : null };
+    });
+  }
+
+  /**
+   * Authentication and reading, both off the event loop and under a deadline:
+   * a message that overruns one is recorded (auth_timeout, parse_timeout),
+   * never retried. Null when the DKIM key could not be fetched yet.
+   */
+  private async verdictOf(email: StoredEmail): Promise<Verdict | null> {
+    const authentication = await this.authenticate(email.id, email.raw, email.received_at);
+    if (!authentication) return null;
+    const { facts, parse } = await this.reader.read(email.id, email.raw);
+    return {
+      email_id: email.id,
+      received_at: email.received_at.toISOString(),
+      authentication,
+      parse,
+      recipients: { to: facts?.to ?? [], delivered_to: facts?.deliveredTo ?? [] },
+    };
   }
 
   private async authenticate(emailId: string, raw: Buffer, receivedAt: Date): Promise<AuthenticationResult | null> {

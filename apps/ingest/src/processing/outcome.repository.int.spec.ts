@@ -229,6 +229,50 @@ describe('OutcomeRepository (real Postgres, the ingest role)', () => {
     });
   });
 
+  describe('recordAll', () => {
+    const transactionsOf = async (emailIds: string[]) =>
+      Number((await admin.query(`SELECT count(DISTINCT xmin::text) AS n FROM ingest.email_outcomes WHERE email_id = ANY($1)`, [emailIds])).rows[0].n);
+
+    it('given notices of different transfers and a forgery, when recorded together: one statement, each answered as record would, in order', async () => {
+      const [first, second, forgery] = await Promise.all([storedEmail(), storedEmail(), storedEmail()]);
+      const [firstRef, secondRef] = [reference(), reference()];
+      const answers = await outcomes.recordAll([verdict(first, firstRef), verdict(forgery, secondRef, forged), verdict(second, secondRef)]);
+      expect(answers).toEqual([
+        { status: 'parsed', duplicate_of: null },
+        { status: 'unauthenticated', duplicate_of: null },
+        { status: 'parsed', duplicate_of: null },
+      ]);
+      expect(await transactionsOf([first, second, forgery])).toBe(1);
+      expect(await claimOf(firstRef)).toBe(first);
+      expect(await claimOf(secondRef)).toBe(second);
+      expect(await claimsBy(forgery)).toBe(0);
+    });
+
+    it('given two copies of one notice recorded together: the first holds the claim and the second is its duplicate, as one by one', async () => {
+      const [original, copy] = await Promise.all([storedEmail(), storedEmail()]);
+      const ref = reference();
+      expect(await outcomes.recordAll([verdict(original, ref), verdict(copy, ref)])).toEqual([
+        { status: 'parsed', duplicate_of: null },
+        { status: 'duplicate', duplicate_of: original },
+      ]);
+      expect(await claimOf(ref)).toBe(original);
+      expect(await claimsBy(copy)).toBe(0);
+    });
+
+    it('given a notice whose reference another e-mail already claimed, and one e-mail twice, when recorded together: a duplicate, and the repeat answers null', async () => {
+      const [holder, late, twice] = await Promise.all([storedEmail(), storedEmail(), storedEmail()]);
+      const ref = reference();
+      await outcomes.record(verdict(holder, ref));
+      const twiceVerdict = verdict(twice, reference());
+      expect(await outcomes.recordAll([verdict(late, ref), twiceVerdict, twiceVerdict])).toEqual([
+        { status: 'duplicate', duplicate_of: holder },
+        { status: 'parsed', duplicate_of: null },
+        null,
+      ]);
+      expect(await outcomeRows(twice)).toHaveLength(1);
+    });
+  });
+
   describe('recordHandoff', () => {
     const recordedEmail = async () => {
       const emailId = await storedEmail();

@@ -43,52 +43,74 @@ export class OutcomeRepository {
     }
   }
 
+  private async insertOutcome(verdict: Verdict): Promise<RecordedOutcome | null> {
+    return (await this.insertOutcomes([verdict])).get(verdict.email_id) ?? null;
+  }
+
+  /**
+   * Records the outcomes of several e-mails in one statement, with the same
+   * effect as `record` on each in turn; one answer per verdict, in order (null
+   * for an e-mail whose outcome is already recorded, also by an earlier
+   * verdict of the same call). When two of them claim one reference number
+   * (copies of one notice arriving together), or another writer claims one
+   * meanwhile, the statement fails whole and they are recorded one by one,
+   * where the first holds the claim and the others are its duplicates.
+   */
+  async recordAll(verdicts: readonly Verdict[]): Promise<(RecordedOutcome | null)[]> {
+    const isFirst = verdicts.map((verdict, i) => verdicts.findIndex((other) => other.email_id === verdict.email_id) === i);
+    const firsts = verdicts.filter((_, i) => isFirst[i]);
+    let recorded: Map<string, RecordedOutcome>;
+    try {
+      recorded = await this.insertOutcomes(firsts);
+    } catch (error) {
+      if (violatedUniqueConstraint(error) !== 'notice_references_pkey') throw error;
+      recorded = new Map();
+      for (const verdict of firsts) {
+        const outcome = await this.record(verdict);
+        if (outcome) recorded.set(verdict.email_id, outcome);
+      }
+    }
+    return verdicts.map((verdict, i) => (isFirst[i] ? (recorded.get(verdict.email_id) ?? null) : null));
+  }
+
   /**
    * One statement, so its writes commit or roll back together. The outcome's
    * primary key picks the one writer per e-mail (ON CONFLICT waits for a
-   * concurrent writer, whatever the snapshot); the claim is inserted only
-   * from the outcome this statement wrote, so a loser leaves no claim. A
-   * claim taken after the snapshot fails the plain INSERT (see record).
+   * concurrent writer, whatever the snapshot); a claim is inserted only from
+   * an outcome this statement wrote, so a loser leaves no claim. A claim
+   * taken after the snapshot, or twice within the statement, fails the plain
+   * INSERT (see record and recordAll).
    */
-  private async insertOutcome(verdict: Verdict): Promise<RecordedOutcome | null> {
-    const { authentication: auth, parse } = verdict;
-    const status: OutcomeStatus = !auth.authenticated ? 'unauthenticated' : parse.status === 'parsed' ? 'parsed' : 'rejected';
-    // Only authenticated notices claim: a forgery must not make the genuine notice a duplicate.
-    const claimedReference = (auth.authenticated && parse.fields.reference_number) || null;
-    const [row]: RecordedOutcome[] = await this.db.query(
-      `WITH holder AS (
-         SELECT email_id FROM ingest.notice_references WHERE reference_number = $14 AND kind = $7
+  private async insertOutcomes(verdicts: readonly Verdict[]): Promise<Map<string, RecordedOutcome>> {
+    const rows: (RecordedOutcome & { email_id: string })[] = await this.db.query(
+      `WITH v AS (
+         SELECT * FROM jsonb_to_recordset($1::jsonb) AS v(
+           ord int, email_id text, status text, authenticated boolean, auth_reasons text[], signing_domain text,
+           parse_reasons text[], kind text, reference_number text, amount_cents bigint, memo text,
+           authentication jsonb, parse jsonb, recipients jsonb, claimed_reference text)
+       ), holder AS (
+         SELECT v.email_id AS claimant, r.email_id AS holder
+         FROM v JOIN ingest.notice_references r ON r.reference_number = v.claimed_reference AND r.kind = v.kind
        ), outcome AS (
          INSERT INTO ingest.email_outcomes
            (email_id, status, authenticated, auth_reasons, signing_domain, parse_reasons, kind, reference_number,
             amount_cents, memo, authentication, parse, recipients, duplicate_of)
-         VALUES ($1, CASE WHEN EXISTS (SELECT 1 FROM holder) THEN 'duplicate' ELSE $2 END, $3, $4, $5, $6, $7, $8,
-                 $9, $10, $11, $12, $13, (SELECT email_id FROM holder))
+         SELECT v.email_id, CASE WHEN h.holder IS NOT NULL THEN 'duplicate' ELSE v.status END, v.authenticated, v.auth_reasons,
+                v.signing_domain, v.parse_reasons, v.kind, v.reference_number, v.amount_cents, v.memo, v.authentication, v.parse,
+                v.recipients, h.holder
+         FROM v LEFT JOIN holder h ON h.claimant = v.email_id
+         ORDER BY v.ord
          ON CONFLICT (email_id) DO NOTHING
-         RETURNING status, duplicate_of
+         RETURNING email_id, status, duplicate_of
        ), claim AS (
          INSERT INTO ingest.notice_references (reference_number, kind, email_id)
-         SELECT $14, $7, $1 FROM outcome WHERE $14::text IS NOT NULL AND outcome.duplicate_of IS NULL
+         SELECT v.claimed_reference, v.kind, v.email_id FROM outcome JOIN v ON v.email_id = outcome.email_id
+         WHERE v.claimed_reference IS NOT NULL AND outcome.duplicate_of IS NULL
        )
-       SELECT status, duplicate_of FROM outcome`,
-      [
-        verdict.email_id,
-        status,
-        auth.authenticated,
-        auth.authenticated ? [] : auth.reasons,
-        auth.authenticated ? auth.signing_domain : null,
-        parse.status === 'parsed' ? [] : parse.reasons,
-        parse.fields.kind,
-        parse.fields.reference_number,
-        parse.fields.amount_cents,
-        parse.status === 'parsed' ? parse.notice.memo : (parse.fields.memos[0] ?? null),
-        JSON.stringify(auth),
-        JSON.stringify(parse),
-        JSON.stringify(verdict.recipients),
-        claimedReference,
-      ],
+       SELECT email_id, status, duplicate_of FROM outcome`,
+      [JSON.stringify(verdicts.map(outcomeRow))],
     );
-    return row ?? null;
+    return new Map(rows.map(({ email_id, status, duplicate_of }) => [email_id, { status, duplicate_of }]));
   }
 
   /**
@@ -141,4 +163,28 @@ export class OutcomeRepository {
       );
     return rows.map((row) => ({ ...row, authentication: storedAuthentication(row.authentication), received_at: row.received_at.toISOString() }));
   }
+}
+
+/** The columns of one outcome, as insertOutcomes reads them from JSON. */
+function outcomeRow(verdict: Verdict, ord: number) {
+  const { authentication: auth, parse } = verdict;
+  const status: OutcomeStatus = !auth.authenticated ? 'unauthenticated' : parse.status === 'parsed' ? 'parsed' : 'rejected';
+  return {
+    ord,
+    email_id: verdict.email_id,
+    status,
+    authenticated: auth.authenticated,
+    auth_reasons: auth.authenticated ? [] : auth.reasons,
+    signing_domain: auth.authenticated ? auth.signing_domain : null,
+    parse_reasons: parse.status === 'parsed' ? [] : parse.reasons,
+    kind: parse.fields.kind,
+    reference_number: parse.fields.reference_number,
+    amount_cents: parse.fields.amount_cents,
+    memo: parse.status === 'parsed' ? parse.notice.memo : (parse.fields.memos[0] ?? null),
+    authentication: auth,
+    parse,
+    recipients: verdict.recipients,
+    // Only authenticated notices claim: a forgery must not make the genuine notice a duplicate.
+    claimed_reference: (auth.authenticated && parse.fields.reference_number) || null,
+  };
 }

@@ -11,6 +11,39 @@ describe('Batcher', () => {
     expect(calls).toEqual([['a', 'bbb', 'cc']]);
   });
 
+  it('given items added a few promise jobs apart in one turn of the event loop, when run, then they still go in one batch', async () => {
+    const calls: number[][] = [];
+    const batcher = new Batcher<number>(async (items) => void calls.push(items));
+    const added: Promise<void>[] = [];
+    for (let i = 0; i < 3; i++) {
+      added.push(batcher.add(i));
+      await Promise.resolve(); // as a for-await loop over a burst of messages yields each one
+    }
+    await Promise.all(added);
+    expect(calls).toEqual([[0, 1, 2]]);
+  });
+
+  it('given overlapping batches, when a batch waits on a slow item, then items of a later turn run at once in a batch of their own', async () => {
+    const calls: number[][] = [];
+    let release!: () => void;
+    const slow = new Promise<void>((resolve) => (release = resolve));
+    const batcher = new Batcher<number, number>(
+      async (items) => {
+        calls.push(items);
+        if (items.includes(1)) await slow;
+        return items;
+      },
+      { overlapping: true },
+    );
+    const first = [batcher.add(1), batcher.add(2)];
+    await new Promise((resolve) => setImmediate(resolve)); // the first batch is running, waiting on item 1
+    expect(await Promise.all([batcher.add(3), batcher.add(4)])).toEqual([3, 4]);
+    expect(calls).toEqual([[1, 2], [3, 4]]);
+    release();
+    expect(await Promise.all(first)).toEqual([1, 2]);
+    await batcher.drain();
+  });
+
   it('given a run that answers fewer results than items, when it returns, then every caller of the batch fails instead of getting another one\'s', async () => {
     const batcher = new Batcher<string, number>(async () => [1]);
     const answers = [batcher.add('a'), batcher.add('b')].map((added) => added.then(String, (error: Error) => error.message));

@@ -28,6 +28,36 @@ describe('consumeConcurrently', () => {
     expect(handled.sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
   });
 
+  it('given a resume mark, when the limit is reached, then no message is taken until only that many remain, and the next ones start together', async () => {
+    const started: Array<{ seq: number; running: number }> = [];
+    let running = 0;
+    const releases = new Map<number, () => void>();
+    const done = consumeConcurrently(
+      messagesOf(Array.from({ length: 6 }, (_, i) => message(i, []))),
+      4,
+      async (msg) => {
+        running += 1;
+        started.push({ seq: msg.seq, running });
+        await new Promise<void>((resolve) => releases.set(msg.seq, resolve));
+        running -= 1;
+      },
+      2,
+    );
+    await tick();
+    expect(started.map((start) => start.seq)).toEqual([0, 1, 2, 3]);
+    releases.get(0)!();
+    await tick();
+    expect(started).toHaveLength(4); // three still running: above the mark
+    releases.get(1)!();
+    await tick();
+    expect(started.slice(4)).toEqual([
+      { seq: 4, running: 3 },
+      { seq: 5, running: 4 },
+    ]);
+    for (const seq of [2, 3, 4, 5]) releases.get(seq)!();
+    await done;
+  });
+
   it('given a slow message, when the next ones come, then they are handled without waiting for it', async () => {
     const order: number[] = [];
     let releaseSlow!: () => void;
