@@ -16,7 +16,7 @@ import {
   ResolveCheckoutSessionReferenceQuery,
 } from '@pp/contracts';
 import { toIso } from '@pp/kernel';
-import { Handles } from '@pp/platform';
+import { Batcher, Handles } from '@pp/platform';
 import type { Pool } from 'pg';
 import { LEDGER_POOL } from '../event-store/ledger-pool';
 
@@ -39,6 +39,9 @@ interface SessionRow {
 /** Queries on the checkout_sessions read model. */
 @Controller()
 export class CheckoutSessionQueriesHandler {
+  /** Memos asked about in one turn (a burst of live transfers being recorded) are looked up in one statement. */
+  private readonly memoLookups = new Batcher<string, CheckoutSessionRef | undefined>((memos) => this.sessionsOfMemos(memos));
+
   constructor(@Inject(LEDGER_POOL) private readonly pool: Pool) {}
 
   @Handles('ledger.checkout-sessions.get.v1')
@@ -99,12 +102,19 @@ export class CheckoutSessionQueriesHandler {
 
   @Handles('ledger.checkout-sessions.by-memo.v1')
   async byMemo(@Payload() query: FindCheckoutSessionByMemoQuery): Promise<CheckoutSessionRef> {
-    const { rows } = await this.pool.query<CheckoutSessionRef>(
-      'SELECT id AS session_id, merchant_id, livemode FROM ledger.checkout_sessions WHERE memo = $1',
-      [query.memo],
+    const session = await this.memoLookups.add(query.memo);
+    if (!session) throw new DomainError(ErrorCode.NotFound, 'Checkout session not found');
+    return session;
+  }
+
+  /** The session of each memo (unique across merchants and modes), in order; undefined for an unknown one. */
+  private async sessionsOfMemos(memos: string[]): Promise<(CheckoutSessionRef | undefined)[]> {
+    const { rows } = await this.pool.query<CheckoutSessionRef & { memo: string }>(
+      'SELECT memo, id AS session_id, merchant_id, livemode FROM ledger.checkout_sessions WHERE memo = ANY($1::text[])',
+      [[...new Set(memos)]],
     );
-    if (rows.length === 0) throw new DomainError(ErrorCode.NotFound, 'Checkout session not found');
-    return rows[0];
+    const byMemo = new Map(rows.map(({ memo, ...session }) => [memo, session]));
+    return memos.map((memo) => byMemo.get(memo));
   }
 
   @Handles('ledger.checkout-sessions.overdue.v1')

@@ -108,6 +108,22 @@ describe('payments.record-transfer.v1 (live e-mail transfers)', () => {
     if (payment.session_id) expect(await status(LIVE, payment.session_id)).toBe('PENDING');
   });
 
+  it('given a burst of transfers recorded at once (their memos looked up together), each is matched to its own session', async () => {
+    const [first, second, others] = await Promise.all([createSession(LIVE, 5000), createSession(LIVE, 7000), createSession(OTHER, 5000)]);
+    const payments = await Promise.all([
+      record(transfer({ memo: first.memo })),
+      record(transfer({ memo: 'PP-ZZZZZZ' })),
+      record(transfer({ memo: second.memo, amount: 7000 })),
+      record(transfer({ memo: others.memo })),
+    ]);
+    expect(payments.map((payment) => [payment.status, payment.session_id, payment.review_reasons])).toEqual([
+      ['CONFIRMED', first.id, []],
+      ['REQUIRES_MANUAL_REVIEW', null, ['unknown_memo']],
+      ['CONFIRMED', second.id, []],
+      ['REQUIRES_MANUAL_REVIEW', null, ['unknown_memo']],
+    ]);
+  });
+
   it('never confirms a test session, and never links it', async () => {
     const session = await createSession(TEST);
     const payment = await record(transfer({ memo: session.memo }));
