@@ -25,7 +25,7 @@ describe('EmailRepository (real Postgres, the ingest role)', () => {
     await close?.();
   });
 
-  const rawMessage = (body = randomUUID()) => Buffer.from(`From: notify@payments.interac.ca\r\nMessage-ID: <${randomUUID()}@x>\r\n\r\n${body}`);
+  const rawMessage = (body: string = randomUUID()) => Buffer.from(`From: notify@payments.interac.ca\r\nMessage-ID: <${randomUUID()}@x>\r\n\r\n${body}`);
   const arrival = (bytes: Buffer, channel: IntakeChannel = 'jetstream'): Arrival => ({ message: inspectRawMessage(bytes), channel });
   const receiptsOf = async (emailId: string) =>
     (await admin.query(`SELECT channel, status FROM ingest.email_receipts WHERE email_id = $1 ORDER BY id`, [emailId])).rows;
@@ -57,7 +57,7 @@ describe('EmailRepository (real Postgres, the ingest role)', () => {
   });
 
   it('given arrivals larger together than one statement carries, when stored: each is stored, in statements of their own', async () => {
-    const big = Array.from({ length: 3 }, () => rawMessage('x'.repeat(3 * 1024 * 1024)));
+    const big = Array.from({ length: 3 }, (_, i) => rawMessage(String(i).repeat(3 * 1024 * 1024)));
     const receipts = await emails.storeAll(big.map((bytes) => arrival(bytes)));
     expect(receipts.map((receipt) => receipt.status)).toEqual(['accepted', 'accepted', 'accepted']);
     const { rows } = await admin.query(`SELECT count(DISTINCT xmin::text) AS transactions FROM ingest.emails WHERE id = ANY($1)`, [receipts.map((r) => r.id)]);

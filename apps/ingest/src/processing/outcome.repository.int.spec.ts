@@ -32,18 +32,20 @@ describe('OutcomeRepository (real Postgres, the ingest role)', () => {
     await close?.();
   });
 
-  /** A stored e-mail (the outcome's foreign key): its id. */
-  const storedEmail = async (): Promise<string> => {
+  /** A stored e-mail (the outcome's foreign key), received at `receivedAt`: its id. */
+  const storedEmailAt = async (receivedAt: Date): Promise<string> => {
     const id = `em_${randomUUID().replace(/-/g, '')}`;
     const raw = Buffer.from(`Message-ID: <${id}@payments.interac.ca>\r\n\r\nbody`);
-    await admin.query(`INSERT INTO ingest.emails (id, raw, raw_sha256, size_bytes, channel) VALUES ($1, $2, $3, $4, 'bus')`, [
+    await admin.query(`INSERT INTO ingest.emails (id, raw, raw_sha256, size_bytes, channel, received_at) VALUES ($1, $2, $3, $4, 'bus', $5)`, [
       id,
       raw,
       createHash('sha256').update(raw).digest('hex'),
       raw.length,
+      receivedAt,
     ]);
     return id;
   };
+  const storedEmail = () => storedEmailAt(new Date());
   const reference = () => `C1A${randomUUID().replace(/-/g, '').slice(0, 9)}`;
 
   const genuine: AuthenticationResult = {
@@ -270,6 +272,45 @@ describe('OutcomeRepository (real Postgres, the ingest role)', () => {
         null,
       ]);
       expect(await outcomeRows(twice)).toHaveLength(1);
+    });
+  });
+
+  describe('sweeper scans', () => {
+    /** A stored e-mail received `agoMs` ago (the sweeper reads by time). */
+    const storedAgo = (agoMs: number) => storedEmailAt(new Date(Date.now() - agoMs));
+    const hour = 3_600_000;
+
+    it('given a window, when unprocessed e-mails are scanned: those received before it are not read, later ones are, oldest first, with the scan time', async () => {
+      const [old, recent, processed] = await Promise.all([storedAgo(24 * hour), storedAgo(60_000), storedAgo(30_000)]);
+      await outcomes.record(verdict(processed, reference()));
+      const before = Date.now();
+      const scan = await outcomes.unprocessed(1_000, new Date(Date.now() - hour));
+      expect(scan.found).toContain(recent);
+      expect(scan.found).not.toContain(old);
+      expect(scan.found).not.toContain(processed);
+      expect(scan.scannedAt.getTime()).toBeGreaterThanOrEqual(before - 5_000);
+      expect(scan.oldest!.getTime()).toBeLessThanOrEqual(Date.now() - 60_000 + 1_000);
+      expect((await outcomes.unprocessed(1_000, null)).found).toContain(old);
+    });
+
+    it('given a window after every e-mail, when scanned: nothing found, and still the scan time', async () => {
+      const scan = await outcomes.unprocessed(10, new Date(Date.now() + hour));
+      expect(scan).toEqual({ found: [], oldest: null, scannedAt: expect.any(Date) });
+    });
+
+    it('given outcomes without hand-offs, when scanned: only those inside the window and past the grace are read', async () => {
+      const [old, due, fresh] = await Promise.all([storedAgo(0), storedAgo(0), storedAgo(0)]);
+      await outcomes.recordAll([verdict(old, reference()), verdict(due, reference()), verdict(fresh, reference())]);
+      await admin.query(`ALTER TABLE ingest.email_outcomes DISABLE TRIGGER USER`);
+      await admin.query(`UPDATE ingest.email_outcomes SET processed_at = now() - interval '2 days' WHERE email_id = $1`, [old]);
+      await admin.query(`UPDATE ingest.email_outcomes SET processed_at = now() - interval '5 minutes' WHERE email_id = $1`, [due]);
+      await admin.query(`ALTER TABLE ingest.email_outcomes ENABLE TRIGGER USER`);
+      const scan = await outcomes.notHandedOff(60, 1_000, new Date(Date.now() - hour));
+      const ids = scan.found.map((email) => email.email_id);
+      expect(ids).toContain(due);
+      expect(ids).not.toContain(old);
+      expect(ids).not.toContain(fresh);
+      expect(scan.found.find((email) => email.email_id === due)).toMatchObject({ status: 'parsed', authentication: { authenticated: true } });
     });
   });
 

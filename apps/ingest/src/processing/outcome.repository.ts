@@ -139,30 +139,84 @@ export class OutcomeRepository {
     );
   }
 
-  /** Stored e-mails that were never processed (a crash, or a DNS failure to retry), oldest first. */
-  async unprocessed(limit: number): Promise<string[]> {
-    const rows: { id: string }[] = await this.db.query(
-      `SELECT e.id FROM ingest.emails e
-       WHERE NOT EXISTS (SELECT 1 FROM ingest.email_outcomes o WHERE o.email_id = e.id)
-       ORDER BY e.received_at LIMIT $1`,
-      [limit],
+  /**
+   * Stored e-mails received since `since` (all when null) that were never
+   * processed (a crash, or a DNS failure to retry), oldest first, and the
+   * database's time of the scan.
+   */
+  async unprocessed(limit: number, since: Date | null): Promise<SweepScan<string>> {
+    const rows: { scanned_at: Date; id: string | null; at: Date | null }[] = await this.scan(
+      `SELECT statement_timestamp() AS scanned_at, c.id, c.received_at AS at
+       FROM (SELECT) AS scan
+       LEFT JOIN LATERAL (
+         SELECT e.id, e.received_at FROM ingest.emails e
+         WHERE e.received_at >= $2 AND NOT EXISTS (SELECT 1 FROM ingest.email_outcomes o WHERE o.email_id = e.id)
+         ORDER BY e.received_at LIMIT $1
+       ) AS c ON true`,
+      [limit, since ?? '-infinity'],
     );
-    return rows.map((row) => row.id);
+    return sweepScan(rows, (row) => row.id);
   }
 
-  /** Outcomes recorded more than `graceSeconds` ago whose hand-off never completed. */
-  async notHandedOff(graceSeconds: number, limit: number): Promise<ProcessedEmail[]> {
-    const rows: { email_id: string; received_at: Date; status: ProcessedEmail['status']; authentication: ProcessedEmail['authentication']; parse: ProcessedEmail['parse']; recipients: ProcessedEmail['recipients'] }[] =
-      await this.db.query(
-        `SELECT o.email_id, e.received_at, o.status, o.authentication, o.parse, o.recipients
+  /**
+   * Outcomes recorded since `since` (all when null) and more than
+   * `graceSeconds` ago whose hand-off never completed, oldest first, and the
+   * database's time of the scan.
+   */
+  async notHandedOff(graceSeconds: number, limit: number, since: Date | null): Promise<SweepScan<ProcessedEmail>> {
+    const rows: {
+      scanned_at: Date;
+      at: Date | null;
+      email_id: string;
+      received_at: Date;
+      status: ProcessedEmail['status'];
+      authentication: ProcessedEmail['authentication'];
+      parse: ProcessedEmail['parse'];
+      recipients: ProcessedEmail['recipients'];
+    }[] = await this.scan(
+      `SELECT statement_timestamp() AS scanned_at, c.*
+       FROM (SELECT) AS scan
+       LEFT JOIN LATERAL (
+         SELECT o.processed_at AS at, o.email_id, e.received_at, o.status, o.authentication, o.parse, o.recipients
          FROM ingest.email_outcomes o JOIN ingest.emails e ON e.id = o.email_id
-         WHERE o.status <> 'duplicate' AND o.processed_at < now() - make_interval(secs => $1)
+         WHERE o.processed_at >= $3 AND o.processed_at < statement_timestamp() - make_interval(secs => $1) AND o.status <> 'duplicate'
            AND NOT EXISTS (SELECT 1 FROM ingest.notice_handoffs h WHERE h.email_id = o.email_id)
-         ORDER BY o.processed_at LIMIT $2`,
-        [graceSeconds, limit],
-      );
-    return rows.map((row) => ({ ...row, authentication: storedAuthentication(row.authentication), received_at: row.received_at.toISOString() }));
+         ORDER BY o.processed_at LIMIT $2
+       ) AS c ON true`,
+      [graceSeconds, limit, since ?? '-infinity'],
+    );
+    return sweepScan(rows, ({ email_id, received_at, status, authentication, parse, recipients }) =>
+      email_id ? { email_id, status, parse, recipients, authentication: storedAuthentication(authentication), received_at: received_at.toISOString() } : null,
+    );
   }
+
+  /**
+   * A sweeper scan, planned for its own window each time: a generic plan
+   * (which a prepared statement settles on after five runs) cannot tell a
+   * window of minutes from the whole history, and hash-joins every outcome.
+   */
+  private scan<R>(text: string, values: unknown[]): Promise<R[]> {
+    return this.db.transaction(async (tx) => {
+      await tx.query('SET LOCAL plan_cache_mode = force_custom_plan');
+      return tx.query(text, values);
+    });
+  }
+}
+
+/** What one sweeper scan found (oldest first), the oldest one's timestamp, and when the database ran it. */
+export interface SweepScan<T> {
+  found: T[];
+  oldest: Date | null;
+  scannedAt: Date;
+}
+
+/** A scan's rows (one with nulls when it found nothing, from the LEFT JOIN that carries the scan's time). */
+function sweepScan<R extends { scanned_at: Date; at: Date | null }, T>(rows: R[], read: (row: R) => T | null): SweepScan<T> {
+  const found = rows.flatMap((row) => {
+    const item = row.at ? read(row) : null;
+    return item ? [item] : [];
+  });
+  return { found, oldest: rows[0].at, scannedAt: rows[0].scanned_at };
 }
 
 /** The columns of one outcome, as insertOutcomes reads them from JSON. */

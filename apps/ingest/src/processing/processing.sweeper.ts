@@ -3,6 +3,7 @@ import { CONFIG, JsonLogger } from '@pp/platform';
 import type { IngestConfig } from '../ingest.config';
 import { EmailProcessor } from './email-processor';
 import { OutcomeRepository } from './outcome.repository';
+import { SweepWindow } from './sweep-window';
 
 const BATCH = 50;
 
@@ -10,12 +11,16 @@ const BATCH = 50;
  * Finishes what a crash or a DNS failure interrupted: processes stored e-mails
  * without an outcome and repeats hand-offs that never completed. Runs at boot
  * and then every INGEST_SWEEP_INTERVAL_MS (a minute by default); an outcome
- * younger than one interval may still be in its inline hand-off.
+ * younger than one interval may still be in its inline hand-off. The scan
+ * at boot reads the whole history; later ones only what their windows
+ * (sweep-window.ts) leave, minutes rather than years of mail.
  */
 @Injectable()
 export class ProcessingSweeper implements OnApplicationBootstrap, OnModuleDestroy {
   private timer?: NodeJS.Timeout;
   private running?: Promise<void>;
+  private readonly unprocessedWindow = new SweepWindow();
+  private readonly handoffWindow = new SweepWindow();
 
   constructor(
     private readonly processor: EmailProcessor,
@@ -42,8 +47,15 @@ export class ProcessingSweeper implements OnApplicationBootstrap, OnModuleDestro
 
   async sweep(): Promise<void> {
     try {
-      for (const emailId of await this.outcomes.unprocessed(BATCH)) await this.processor.processSafely(emailId);
-      for (const email of await this.outcomes.notHandedOff(this.config.INGEST_SWEEP_INTERVAL_MS / 1000, BATCH)) await this.processor.handOff(email);
+      const unprocessed = await this.outcomes.unprocessed(BATCH, this.unprocessedWindow.since());
+      for (const emailId of unprocessed.found) await this.processor.processSafely(emailId);
+      this.unprocessedWindow.scanned(unprocessed.scannedAt, unprocessed.oldest);
+
+      const graceMs = this.config.INGEST_SWEEP_INTERVAL_MS;
+      const pending = await this.outcomes.notHandedOff(graceMs / 1000, BATCH, this.handoffWindow.since());
+      for (const email of pending.found) await this.processor.handOff(email);
+      // Outcomes younger than the grace were not read: the window must not pass them.
+      this.handoffWindow.scanned(new Date(pending.scannedAt.getTime() - graceMs), pending.oldest);
     } catch (error) {
       this.logger.error('processing sweep failed', error instanceof Error ? error : undefined);
     }
