@@ -5,6 +5,7 @@ import { OpenCheckoutPreviewHandler } from './checkout-preview/open-checkout-pre
 import { CheckoutSessionLifecycle } from './checkout-session/checkout-session.lifecycle';
 import { CompleteCheckoutSessionHandler } from './checkout-session/complete-checkout-session.handler';
 import { CreateCheckoutSessionHandler } from './checkout-session/create-checkout-session.handler';
+import { MemoDirectory } from './checkout-session/memo-directory';
 import { ExpireTestSessionHandler } from './checkout-session/expire-test-session.handler';
 import { GetCheckoutSessionHandler } from './checkout-session/get-checkout-session.handler';
 import { ExpireSessionJob } from './expiry/expire-session.job';
@@ -21,6 +22,7 @@ import { VerifyPaymentHandler } from './payments/verify-payment.handler';
   providers: [
     ...AGGREGATE_RUNTIME,
     CheckoutSessionLifecycle,
+    MemoDirectory,
     SessionExpiryScheduler,
     ExpireSessionJob,
     ExpirySweeper,

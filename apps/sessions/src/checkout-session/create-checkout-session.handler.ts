@@ -16,6 +16,7 @@ import type { SessionsConfig } from '../sessions.config';
 import { type CheckoutSession, checkoutSessionAggregate, decide } from './checkout-session.decider';
 import { createdView } from './checkout-session.view';
 import { validateCreateBody } from './create-checkout-session.validation';
+import { MemoDirectory } from './memo-directory';
 
 const MEMO_ATTEMPTS = 5;
 
@@ -25,6 +26,7 @@ export class CreateCheckoutSessionHandler {
     private readonly bus: BusClient,
     private readonly aggregates: AggregateStore,
     private readonly expiry: SessionExpiryScheduler,
+    private readonly memos: MemoDirectory,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(CONFIG) private readonly config: SessionsConfig,
   ) {}
@@ -71,6 +73,7 @@ export class CreateCheckoutSessionHandler {
         this.aggregates.appended([append], { streams: [reply], replayed: reply.replayed });
         const session = foldStored(checkoutSessionAggregate, reply.events) as CheckoutSession;
         this.expiry.schedule(session); // a wake-up only: not waited for (session-expiry.scheduler.ts)
+        this.memos.remember(session.memo, { session_id: session.id, merchant_id: session.merchant_id, livemode: session.livemode });
         return { ...createdView(session, this.config.CHECKOUT_URL_BASE), replayed: reply.replayed };
       } catch (error) {
         const memoTaken = error instanceof DomainError && error.code === ErrorCode.Conflict && error.details?.rule === MEMO_TAKEN_RULE;

@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
 import {
-  type CheckoutSessionRef,
   DomainError,
   ErrorCode,
   foldStored,
@@ -12,8 +11,9 @@ import {
   type PaymentView,
 } from '@pp/contracts';
 import { normalizeMemo } from '@pp/kernel';
-import { BusClient, CommandRunner, Handles } from '@pp/platform';
+import { CommandRunner, Handles } from '@pp/platform';
 import { checkoutSessionAggregate } from '../checkout-session/checkout-session.decider';
+import { MemoDirectory } from '../checkout-session/memo-directory';
 import { decide, type Payment, paymentAggregate } from './payment.decider';
 import { transactionView } from './payment.view';
 import { sessionCompletion } from './session-completion';
@@ -37,7 +37,7 @@ export const paymentIdOfEmail = (emailId: string): string =>
 @Controller()
 export class RecordTransferHandler {
   constructor(
-    private readonly bus: BusClient,
+    private readonly memos: MemoDirectory,
     private readonly runner: CommandRunner,
   ) {}
 
@@ -56,7 +56,7 @@ export class RecordTransferHandler {
         return { append: false, answer: transactionView(existing) };
       }
       const memo = command.memo === null || command.memo === undefined ? null : (normalizeMemo(command.memo) ?? command.memo);
-      const memoOwner = memo ? await this.sessionOfMemo(memo) : undefined;
+      const memoOwner = memo ? await this.memos.sessionOf(memo) : undefined;
       const payableId = payableSessionId(memoOwner, command.merchant_id);
       const linked = payableId ? await round.load(checkoutSessionAggregate, payableId) : undefined;
       const session = linked?.state ?? null;
@@ -101,14 +101,5 @@ export class RecordTransferHandler {
         answer: (reply) => transactionView(foldStored(paymentAggregate, reply.streams[0].events) as Payment),
       };
     });
-  }
-
-  private async sessionOfMemo(memo: string): Promise<CheckoutSessionRef | undefined> {
-    try {
-      return await this.bus.request('ledger.checkout-sessions.by-memo.v1', { memo });
-    } catch (error) {
-      if (error instanceof DomainError && error.code === ErrorCode.NotFound) return undefined;
-      throw error;
-    }
   }
 }
