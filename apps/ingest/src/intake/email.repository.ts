@@ -37,7 +37,9 @@ export class EmailRepository {
    * Stores each message unless the same bytes are stored already, and
    * records every arrival either way; one receipt per arrival, in order. The
    * unique sha256 decides, so copies arriving at once, through one way or
-   * both, are stored once. One statement for all of them in the usual case.
+   * both, are stored once. One statement for all of them in the usual case;
+   * rows go in by hash, so two statements storing the same messages wait for
+   * each other in one order instead of deadlocking.
    */
   async storeAll(arrivals: readonly Arrival[]): Promise<StoreReceipt[]> {
     const receipts: StoreReceipt[] = [];
@@ -53,7 +55,7 @@ export class EmailRepository {
            WITH ORDINALITY AS g(id, message_id, raw, raw_sha256, size_bytes, channel, ord)
        ), inserted AS (
          INSERT INTO ingest.emails (id, message_id, raw, raw_sha256, size_bytes, channel)
-         SELECT id, message_id, raw, raw_sha256, size_bytes, channel FROM given ORDER BY ord
+         SELECT id, message_id, raw, raw_sha256, size_bytes, channel FROM given ORDER BY raw_sha256, ord
          ON CONFLICT (raw_sha256) DO NOTHING
          RETURNING id, received_at
        ), email AS (

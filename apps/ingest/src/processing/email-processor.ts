@@ -30,7 +30,11 @@ type Judgement = { recorded: { outcome: RecordedOutcome; verdict: Verdict } | nu
  */
 @Injectable()
 export class EmailProcessor {
-  /** Overlapping: a batch waits for its slowest verdict (up to the authentication deadline) and must not hold back the next. */
+  /**
+   * Overlapping: a batch waits for its slowest verdict (a message that runs
+   * to the authentication deadline holds its burst's outcomes that long,
+   * the price of one statement per burst), but never the next batch.
+   */
   private readonly judging = new Batcher<StoredEmail, Judgement>((emails) => this.judgeAll(emails), { overlapping: true });
 
   constructor(

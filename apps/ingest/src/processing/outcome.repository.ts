@@ -79,13 +79,15 @@ export class OutcomeRepository {
    * concurrent writer, whatever the snapshot); a claim is inserted only from
    * an outcome this statement wrote, so a loser leaves no claim. A claim
    * taken after the snapshot, or twice within the statement, fails the plain
-   * INSERT (see record and recordAll).
+   * INSERT (see record and recordAll). Rows go in by e-mail id, so two
+   * statements writing the same e-mails (two replicas, or the sweeper and
+   * an inline run) wait for each other in one order instead of deadlocking.
    */
   private async insertOutcomes(verdicts: readonly Verdict[]): Promise<Map<string, RecordedOutcome>> {
     const rows: (RecordedOutcome & { email_id: string })[] = await this.db.query(
       `WITH v AS (
          SELECT * FROM jsonb_to_recordset($1::jsonb) AS v(
-           ord int, email_id text, status text, authenticated boolean, auth_reasons text[], signing_domain text,
+           email_id text, status text, authenticated boolean, auth_reasons text[], signing_domain text,
            parse_reasons text[], kind text, reference_number text, amount_cents bigint, memo text,
            authentication jsonb, parse jsonb, recipients jsonb, claimed_reference text)
        ), holder AS (
@@ -99,7 +101,7 @@ export class OutcomeRepository {
                 v.signing_domain, v.parse_reasons, v.kind, v.reference_number, v.amount_cents, v.memo, v.authentication, v.parse,
                 v.recipients, h.holder
          FROM v LEFT JOIN holder h ON h.claimant = v.email_id
-         ORDER BY v.ord
+         ORDER BY v.email_id
          ON CONFLICT (email_id) DO NOTHING
          RETURNING email_id, status, duplicate_of
        ), claim AS (
@@ -108,7 +110,7 @@ export class OutcomeRepository {
          WHERE v.claimed_reference IS NOT NULL AND outcome.duplicate_of IS NULL
        )
        SELECT email_id, status, duplicate_of FROM outcome`,
-      [JSON.stringify(verdicts.map(outcomeRow))],
+      [JSON.stringify(verdicts.map((verdict) => outcomeRow(verdict)))],
     );
     return new Map(rows.map(({ email_id, status, duplicate_of }) => [email_id, { status, duplicate_of }]));
   }
@@ -129,7 +131,8 @@ export class OutcomeRepository {
     await this.db.query(
       `WITH released AS (${RELEASE_IF_QUARANTINED})
        INSERT INTO ingest.notice_handoffs (email_id, disposition)
-       SELECT * FROM unnest($1::text[], $3::text[]) ON CONFLICT (email_id) DO NOTHING`,
+       SELECT * FROM unnest($1::text[], $3::text[]) AS h(email_id, disposition) ORDER BY email_id
+       ON CONFLICT (email_id) DO NOTHING`,
       [
         batch.map(({ emailId }) => emailId),
         batch.map(({ result }) => result.payment?.merchant_id ?? null),
@@ -220,11 +223,10 @@ function sweepScan<R extends { scanned_at: Date; at: Date | null }, T>(rows: R[]
 }
 
 /** The columns of one outcome, as insertOutcomes reads them from JSON. */
-function outcomeRow(verdict: Verdict, ord: number) {
+function outcomeRow(verdict: Verdict) {
   const { authentication: auth, parse } = verdict;
   const status: OutcomeStatus = !auth.authenticated ? 'unauthenticated' : parse.status === 'parsed' ? 'parsed' : 'rejected';
   return {
-    ord,
     email_id: verdict.email_id,
     status,
     authenticated: auth.authenticated,
