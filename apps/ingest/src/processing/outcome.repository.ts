@@ -57,7 +57,7 @@ export class OutcomeRepository {
    * where the first holds the claim and the others are its duplicates.
    */
   async recordAll(verdicts: readonly Verdict[]): Promise<(RecordedOutcome | null)[]> {
-    const isFirst = verdicts.map((verdict, i) => verdicts.findIndex((other) => other.email_id === verdict.email_id) === i);
+    const isFirst = firstPerEmail(verdicts.map((verdict) => verdict.email_id));
     const firsts = verdicts.filter((_, i) => isFirst[i]);
     let recorded: Map<string, RecordedOutcome>;
     try {
@@ -127,7 +127,8 @@ export class OutcomeRepository {
 
   private async insertHandoffs(all: Handoff[]): Promise<void> {
     // The first hand-off of an e-mail stands, also within one batch (the release's join keeps no order).
-    const batch = all.filter((handoff, i) => all.findIndex((other) => other.emailId === handoff.emailId) === i);
+    const isFirst = firstPerEmail(all.map((handoff) => handoff.emailId));
+    const batch = all.filter((_, i) => isFirst[i]);
     await this.db.query(
       `WITH released AS (${RELEASE_IF_QUARANTINED})
        INSERT INTO ingest.notice_handoffs (email_id, disposition)
@@ -204,6 +205,16 @@ export class OutcomeRepository {
       return tx.query(text, values);
     });
   }
+}
+
+/** For each e-mail id in order: whether it is that e-mail's first (a later one repeats it). */
+function firstPerEmail(emailIds: readonly string[]): boolean[] {
+  const seen = new Set<string>();
+  return emailIds.map((id) => {
+    if (seen.has(id)) return false;
+    seen.add(id);
+    return true;
+  });
 }
 
 /** What one sweeper scan found (oldest first), the oldest one's timestamp, and when the database ran it. */

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { type CheckoutSessionRef, DomainError, ErrorCode } from '@pp/contracts';
+import { LruMap } from '@pp/kernel';
 import { BusClient } from '@pp/platform';
 
 /** Most memos remembered, the least recently used forgotten first: hours of sessions at a busy pace, a few MB. */
@@ -15,23 +16,18 @@ export const REMEMBERED_MEMOS = 10_000;
  */
 @Injectable()
 export class MemoDirectory {
-  private readonly known = new Map<string, CheckoutSessionRef>();
+  private readonly known = new LruMap<string, CheckoutSessionRef>(REMEMBERED_MEMOS);
 
   constructor(private readonly bus: BusClient) {}
 
   remember(memo: string, session: CheckoutSessionRef): void {
-    this.known.delete(memo); // re-inserted last: Map keeps insertion order, so the first key is the least recent
     this.known.set(memo, session);
-    if (this.known.size > REMEMBERED_MEMOS) this.known.delete(this.known.keys().next().value!);
   }
 
   /** The session whose memo this is (in its canonical form, PP-XXXXXX); undefined when none has it. */
   async sessionOf(memo: string): Promise<CheckoutSessionRef | undefined> {
     const known = this.known.get(memo);
-    if (known) {
-      this.remember(memo, known);
-      return known;
-    }
+    if (known) return known;
     try {
       const session = await this.bus.request('ledger.checkout-sessions.by-memo.v1', { memo });
       this.remember(memo, session);

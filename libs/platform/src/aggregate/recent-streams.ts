@@ -1,4 +1,5 @@
 import type { AppendStreamsReply, StoredEvent, StreamAppend } from '@pp/contracts';
+import { LruMap } from '@pp/kernel';
 
 /** A stream as this process last saw it: every event, and the version after the last. */
 export interface KnownStream {
@@ -18,35 +19,29 @@ export const RECENT_STREAMS_MAX = 2000;
  * continues what was remembered; anything else forgets the stream.
  */
 export class RecentStreams {
-  private readonly streams = new Map<string, KnownStream>();
+  private readonly streams: LruMap<string, KnownStream>;
 
-  constructor(private readonly max = RECENT_STREAMS_MAX) {}
+  constructor(max = RECENT_STREAMS_MAX) {
+    this.streams = new LruMap(max);
+  }
 
   get(streamId: string): KnownStream | undefined {
-    const known = this.streams.get(streamId);
-    if (known) this.set(streamId, known); // most recently used now
-    return known;
+    return this.streams.get(streamId);
   }
 
   /** A stream just read from the ledger. */
   read(streamId: string, stream: KnownStream): void {
-    this.set(streamId, stream);
+    this.streams.set(streamId, stream);
   }
 
   /** Streams just appended to: each `appended[i]` answered by `reply.streams[i]`. */
   appended(appended: readonly StreamAppend[], reply: AppendStreamsReply): void {
     appended.forEach((append, i) => {
       const result = reply.streams[i];
-      const before = append.expected_version === 0 ? { version: 0, events: [] } : this.streams.get(append.stream_id);
+      const before = append.expected_version === 0 ? { version: 0, events: [] } : this.streams.peek(append.stream_id);
       const continues = !reply.replayed && result?.stream_id === append.stream_id && before?.version === append.expected_version;
-      if (continues) this.set(append.stream_id, { version: result.version, events: [...before.events, ...result.events] });
+      if (continues) this.streams.set(append.stream_id, { version: result.version, events: [...before.events, ...result.events] });
       else this.streams.delete(append.stream_id);
     });
-  }
-
-  private set(streamId: string, stream: KnownStream): void {
-    this.streams.delete(streamId);
-    this.streams.set(streamId, stream);
-    if (this.streams.size > this.max) this.streams.delete(this.streams.keys().next().value!);
   }
 }
