@@ -8,13 +8,20 @@ export class InfrastructureUnreachableError extends Error {
   }
 }
 
+/**
+ * How long the first connection may take. A refused connection fails at once
+ * whatever this is; the time is for a server that is slow to answer, as when a
+ * whole stack starts together on two cores (3 s failed a profiled bench start).
+ */
+const FIRST_CONNECT_TIMEOUT_MS = 10_000;
+
 /** One connection per process, shared by the bus client and the bus server, under the process's own bus identity. */
 export async function connectNats(url: string, name: string, credsFile?: string): Promise<NatsConnection> {
   try {
     // noAsyncTraces: no stack capture on every request (measurable CPU per call); errors keep their messages.
     return await connect({
       ...natsConnectionOptions(url, name, credsFile),
-      timeout: 3000,
+      timeout: FIRST_CONNECT_TIMEOUT_MS,
       maxReconnectAttempts: -1,
       reconnectTimeWait: 500,
       noAsyncTraces: true,
