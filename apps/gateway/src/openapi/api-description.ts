@@ -89,7 +89,7 @@ function addPipelineTraits(operation: OperationObject, method: string): void {
  * GET /v1/openapi.json and the Swagger UI at /docs, both served from this
  * process (no CDN). The description is built on the first request for it,
  * not at boot: most gateways are never asked, and it would stay in their
- * idle memory (README, Performance).
+ * idle memory (docs/PERFORMANCE.md).
  */
 export function serveApiDescription(app: NestFastifyApplication, fastify: FastifyInstance): void {
   let document: OpenAPIObject | undefined;

@@ -53,6 +53,8 @@ describe('NoticeAuthentication', () => {
   it('records a message that overruns the deadline as auth_timeout, while the notices after it are authenticated', async () => {
     // Short lines under a valid signature, and more signatures, each with its own l=: mailauth hashes
     // the 5 MB body once per distinct length, tens of seconds of work that would block the event loop.
+    // Signing that body here is about 4 s of CPU alone (9 s beside three busy processes on two cores), and
+    // the test overran 60 s once inside the whole suite: it asserts order and verdicts, never time, so it has 180 s.
     const signed = await signEmail(buildNotice() + 'x\n'.repeat(2.5 * 1024 * 1024));
     const lengths = Array.from({ length: 40 }, (_, i) => `DKIM-Signature: v=1; a=rsa-sha256; c=relaxed/relaxed; d=payments.interac.ca; s=${interac.selector}; l=${5_000_000 - i}; h=from:subject; bh=AAAA; b=AAAA`);
     const bomb = Buffer.from(`${lengths.join('\n')}\n${signed}`);
@@ -69,7 +71,7 @@ describe('NoticeAuthentication', () => {
     expect(again).toBe(timedOut);
     expect(logged.filter((line) => line.includes('em_bomb000001') && line.includes('auth_timeout'))).toHaveLength(1);
     expect(await authentication.authenticate('em_genuine0002', genuine)).toMatchObject({ authenticated: true });
-  });
+  }, 180_000);
 });
 
 describe('NoticeAuthentication whose workers cannot start', () => {

@@ -15,8 +15,8 @@ const REMEMBERED_KEYS = 64;
  * public keys it parses. mailauth parses the signer's key from its DNS text
  * for every message (`createPublicKey` of the DER bytes), exports it to PEM
  * and hands the PEM to `crypto.verify`, which parses it again: that parsing was
- * about a third of a worker's CPU per notice (bench profile, README
- * Performance), while the key itself changes a few times a year. A parsed key
+ * over a third of a verification's CPU (docs/PERFORMANCE.md), while the key
+ * itself changes a few times a year. A parsed key
  * is an immutable KeyObject, so the same input bytes may be answered with the
  * one parsed before: the cache is keyed by the whole input, never by the DNS
  * name, so a rotated or revoked key (new DNS text) is parsed afresh. Only the

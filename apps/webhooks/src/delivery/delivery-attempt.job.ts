@@ -46,7 +46,7 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, OnApplication
   /** Attempts started by startNow and not finished yet (claimed or being claimed); at most WEBHOOK_DELIVERY_CONCURRENCY. */
   private immediateCount = 0;
   private readonly immediate = new Set<Promise<void>>();
-  /** Outcomes that finish together are recorded together: one statement and one commit (README, Performance). */
+  /** Outcomes that finish together are recorded together: one statement and one commit (docs/PERFORMANCE.md). */
   private readonly outcomes = new Batcher<Completion>((completions) => this.deliveries.completeAll(completions, this.owner));
   /** Queued attempts that start together are claimed together: one statement for many jobs. */
   private readonly queuedClaims = new Batcher<QueuedClaim>((batch) => this.claimQueued(batch));
@@ -80,7 +80,7 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, OnApplication
 
   /**
    * Makes due first attempts right away, in this process, without a queue
-   * round trip (README, Performance: webhook latency), as many as fit under
+   * round trip (docs/PERFORMANCE.md), as many as fit under
    * WEBHOOK_DELIVERY_CONCURRENCY such attempts running, all claimed in one
    * round trip; answers the others, which the caller queues. Each group's
    * attempts are traced as children of its `queuedBy` (the consumption of its

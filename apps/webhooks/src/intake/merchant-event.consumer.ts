@@ -33,7 +33,7 @@ export class MerchantEventConsumer implements OnApplicationBootstrap, OnApplicat
   private stopped = false;
   private loop?: Promise<void>;
   private readonly scheduleMs: number[];
-  /** One statement for the events that arrive together (README, Performance). */
+  /** One statement for the events that arrive together (docs/PERFORMANCE.md). */
   private readonly intake = new Batcher<Intake>((batch) => this.recordAll(batch));
 
   constructor(

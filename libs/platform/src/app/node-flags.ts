@@ -5,7 +5,7 @@
  * --max-semi-space-size=4: V8 lets the young generation grow to 3 × 16 MB
  * and keeps it committed, which is most of a service's resident memory once
  * start-up garbage has come and gone. 4 MB semi-spaces keep every service
- * under 120 MB idle (README, Performance); requests allocate little that
+ * under 120 MB idle (docs/PERFORMANCE.md); requests allocate little that
  * lives, so the extra scavenges cost little.
  */
 export const SERVICE_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=4'];

@@ -41,7 +41,7 @@ type QueryCallback = (error: Error | null, result: unknown) => void;
  * connection instead of sending it unnamed. Unnamed, Postgres parses,
  * analyzes and plans the text again on every execution, which measured as
  * much server CPU as running it on the services' hot statements (event
- * append, webhook intake, ingest outcomes; README, Performance); named, the
+ * append, webhook intake, ingest outcomes; docs/PERFORMANCE.md); named, the
  * connection parses it once and Postgres keeps the plan (custom plans for the
  * first five runs, then a generic plan only where it costs no more).
  *

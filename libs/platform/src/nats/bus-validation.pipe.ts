@@ -12,7 +12,7 @@ const UNVALIDATED_TYPES: readonly unknown[] = [String, Boolean, Number, Array, O
  * ValidationPipe({ whitelist: true, transform: true }) did, with its message,
  * but synchronously. Nest's pipe validates through class-validator's
  * promise-based path and several generic steps per call, which cost twice as
- * much CPU as the validation itself on every internal hop (README, Performance).
+ * much CPU as the validation itself on every internal hop (docs/PERFORMANCE.md).
  */
 export class BusValidationPipe implements PipeTransform {
   transform(value: unknown, metadata: ArgumentMetadata): unknown {

@@ -20,7 +20,7 @@ export function natsConnectionOptions(url: string, name: string, credsFile?: str
     ...(credsFile ? { authenticator: credsAuthenticator(readFileSync(credsFile)) } : {}),
     inboxPrefix: inboxPrefixOf(user || name),
     // Otherwise every request and publish captures two stack traces up front, for errors that BusClient
-    // replaces with its own (naming the subject) anyway: measurable CPU per bus hop (README, Performance).
+    // replaces with its own (naming the subject) anyway: measurable CPU per bus hop (docs/PERFORMANCE.md).
     noAsyncTraces: true,
   };
 }

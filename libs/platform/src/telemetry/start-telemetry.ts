@@ -10,7 +10,7 @@ let provider: NodeTracerProvider | undefined;
  * endpoint spans still get ids, so trace ids appear in logs and NATS headers,
  * but nothing records them: unsampled spans only carry their ids, instead of
  * timing, attributes and links that no exporter would read, and no
- * instrumentation is loaded (README, Performance). The batch delay follows
+ * instrumentation is loaded (docs/PERFORMANCE.md). The batch delay follows
  * OTEL_BSP_SCHEDULE_DELAY (5 s by default).
  */
 export function startTelemetry(service: string, otlpEndpoint?: string): void {
@@ -36,7 +36,7 @@ export async function stopTelemetry(): Promise<void> {
 /**
  * Loaded only when an endpoint is configured: the exporter brings protobufjs
  * and the metrics SDK, a few MB of resident memory in every service that
- * exports nothing (README, Performance).
+ * exports nothing (docs/PERFORMANCE.md).
  */
 function otlpExporter(endpoint: string): SpanExporter {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- deliberately lazy, see above

@@ -10,7 +10,7 @@ const installed = new WeakSet<MetadataStorage>();
  * class-validator works it out again on every validate call by testing the
  * class against every decorated class of the process (its issue #2686): with
  * the few hundred request classes of the contracts, that scan was the largest
- * single cost of validating a payload (README, Performance). The answer
+ * single cost of validating a payload (docs/PERFORMANCE.md). The answer
  * cannot change once the class exists, as its own rules and its ancestors'
  * are registered when the classes are defined; a rule registered later (by
  * `registerDecorator` or a schema) still empties the cache, so no answer is
