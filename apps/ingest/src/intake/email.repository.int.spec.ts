@@ -45,7 +45,8 @@ describe('EmailRepository (real Postgres, the ingest role)', () => {
     expect(receipts[1].id).toBe(stored.id);
     expect(receipts[3].id).toBe(receipts[2].id);
     expect(receipts[0].stored!.raw.equals(fresh)).toBe(true);
-    expect(await Promise.all([fresh, earlier, twice].map(copiesOf))).toEqual([1, 1, 1]);
+    // One query at a time on `admin` (one connection): node-postgres 9 refuses a query sent while one runs.
+    expect([await copiesOf(fresh), await copiesOf(earlier), await copiesOf(twice)]).toEqual([1, 1, 1]);
     expect(await receiptsOf(stored.id)).toEqual([
       { channel: 'bus', status: 'accepted' },
       { channel: 'jetstream', status: 'duplicate' },

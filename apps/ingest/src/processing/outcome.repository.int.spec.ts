@@ -32,17 +32,23 @@ describe('OutcomeRepository (real Postgres, the ingest role)', () => {
     await close?.();
   });
 
+  /** Inserts on `admin` (one connection) one after another: specs store e-mails together, and node-postgres 9 refuses a query sent while one runs. */
+  let adminInserts: Promise<unknown> = Promise.resolve();
   /** A stored e-mail (the outcome's foreign key), received at `receivedAt`: its id. */
   const storedEmailAt = async (receivedAt: Date): Promise<string> => {
     const id = `em_${randomUUID().replace(/-/g, '')}`;
     const raw = Buffer.from(`Message-ID: <${id}@payments.interac.ca>\r\n\r\nbody`);
-    await admin.query(`INSERT INTO ingest.emails (id, raw, raw_sha256, size_bytes, channel, received_at) VALUES ($1, $2, $3, $4, 'bus', $5)`, [
-      id,
-      raw,
-      createHash('sha256').update(raw).digest('hex'),
-      raw.length,
-      receivedAt,
-    ]);
+    const insert = adminInserts.then(() =>
+      admin.query(`INSERT INTO ingest.emails (id, raw, raw_sha256, size_bytes, channel, received_at) VALUES ($1, $2, $3, $4, 'bus', $5)`, [
+        id,
+        raw,
+        createHash('sha256').update(raw).digest('hex'),
+        raw.length,
+        receivedAt,
+      ]),
+    );
+    adminInserts = insert.catch(() => undefined);
+    await insert;
     return id;
   };
   const storedEmail = () => storedEmailAt(new Date());
