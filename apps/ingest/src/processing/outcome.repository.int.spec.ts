@@ -32,7 +32,7 @@ describe('OutcomeRepository (real Postgres, the ingest role)', () => {
     await close?.();
   });
 
-  /** Inserts on `admin` (one connection) one after another: specs store e-mails together, and node-postgres 9 refuses a query sent while one runs. */
+  /** Inserts on `admin` (one connection) one after another: specs store e-mails together, and node-postgres deprecates sending a query while one runs (removed in pg 9). */
   let adminInserts: Promise<unknown> = Promise.resolve();
   /** A stored e-mail (the outcome's foreign key), received at `receivedAt`: its id. */
   const storedEmailAt = async (receivedAt: Date): Promise<string> => {
