@@ -1,5 +1,5 @@
 import { dataSourceFor, isDatabaseService, type ServiceDatabase } from '@pp/platform';
-import { Client } from 'pg';
+import { Pool } from 'pg';
 import type { DataSource } from 'typeorm';
 import { createTestDatabase, type TestDatabase } from './test-database';
 
@@ -7,8 +7,12 @@ export interface RepositoryDatabase {
   database: TestDatabase;
   /** Logged in as the service's own role, as its repositories are in production. */
   dataSource: DataSource;
-  /** A superuser's connection, for the test's own set-up and assertions. */
-  admin: Client;
+  /**
+   * A superuser's pool, for the test's own set-up and assertions: specs run
+   * several of them at once, which one connection would have to queue
+   * (deprecated by node-postgres, removed in pg 9).
+   */
+  admin: Pool;
   close(): Promise<void>;
 }
 
@@ -20,8 +24,7 @@ export async function repositoryDatabase(schema: ServiceDatabase, label: string)
   // Prepared statements as in the service's own pool (DatabaseModule).
   const dataSource = dataSourceFor(schema, { url: database.serviceUrl(schema.service), poolSize: 4, applicationName: `${label}-spec`, prepareStatements: true });
   await dataSource.initialize();
-  const admin = new Client({ connectionString: database.url });
-  await admin.connect();
+  const admin = new Pool({ connectionString: database.url, max: 4 });
   const close = async () => {
     await admin.end();
     await dataSource.destroy();

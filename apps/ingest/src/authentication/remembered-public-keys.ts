@@ -14,15 +14,15 @@ const REMEMBERED_KEYS = 64;
  * Makes `lib` (node:crypto of one authentication worker thread) remember the
  * public keys it parses. mailauth parses the signer's key from its DNS text
  * for every message (`createPublicKey` of the DER bytes), exports it to PEM
- * and hands the PEM to `crypto.verify`, which parses it again: that parsing was
- * over a third of a verification's CPU (docs/PERFORMANCE.md), while the key
- * itself changes a few times a year. A parsed key
- * is an immutable KeyObject, so the same input bytes may be answered with the
- * one parsed before: the cache is keyed by the whole input, never by the DNS
- * name, so a rotated or revoked key (new DNS text) is parsed afresh. Only the
- * two forms mailauth uses are remembered (DER in a Buffer with its format and
- * type, and a PEM string); any other input, and any input that fails to parse,
- * goes to node:crypto as it is, so errors are unchanged.
+ * and hands the PEM to `crypto.verify`, which parses it again: that parsing
+ * was over a third of a verification's CPU (docs/PERFORMANCE.md), while the
+ * key itself changes a few times a year. A parsed key is an immutable
+ * KeyObject, so the same input bytes may be answered with the one parsed
+ * before: the cache is keyed by the whole input, never by the DNS name, so a
+ * rotated or revoked key (new DNS text) is parsed afresh. Only the two forms
+ * mailauth uses are remembered (DER in a Buffer with its format and type, and
+ * a PEM string); any other input, and any input that fails to parse, goes to
+ * node:crypto as it is, so errors are unchanged.
  *
  * Installed in the worker thread only (notice-authentication.worker.ts): a
  * worker has its own module instances, so the service's main thread keeps
@@ -48,7 +48,14 @@ export function rememberParsedPublicKeys(lib: KeyParsingFunctions): void {
   };
 
   lib.verify = ((algorithm: unknown, data: unknown, key: unknown, signature: unknown, ...callback: unknown[]) => {
-    const keyObject = typeof key === 'string' ? parsedOrUndefined(() => remembered(`pem:${key}`, key)) : undefined;
+    let keyObject: KeyObject | undefined;
+    if (typeof key === 'string') {
+      try {
+        keyObject = remembered(`pem:${key}`, key);
+      } catch {
+        // A PEM that does not parse is left to crypto.verify, which then fails with its own error.
+      }
+    }
     return (verifyWith as (...args: unknown[]) => unknown)(algorithm, data, keyObject ?? key, signature, ...callback);
   }) as typeof verify;
 }
@@ -60,13 +67,4 @@ function cacheKeyOf(input: Parameters<typeof createPublicKey>[0]): string | unde
   const { key, format, type } = input as { key: unknown; format: unknown; type?: unknown };
   if (format !== 'der' || (type !== 'spki' && type !== 'pkcs1') || !Buffer.isBuffer(key)) return undefined;
   return `der:${type}:${key.toString('base64')}`;
-}
-
-/** A PEM that does not parse is left to crypto.verify, which then fails with its own error. */
-function parsedOrUndefined(parseKey: () => KeyObject): KeyObject | undefined {
-  try {
-    return parseKey();
-  } catch {
-    return undefined;
-  }
 }

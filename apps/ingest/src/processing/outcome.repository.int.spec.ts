@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { repositoryDatabase, type TestDatabase, waitFor } from '@pp/testing';
-import { Client } from 'pg';
+import { Client, type Pool } from 'pg';
 import type { AuthenticationResult } from '../authentication/authentication.types';
 import { IngestDatabase } from '../database/ingest.database';
 import type { NoticeParseResult } from '../parsing/notice.types';
@@ -19,7 +19,7 @@ const APPLICATION = `${LABEL}-spec`;
  */
 describe('OutcomeRepository (real Postgres, the ingest role)', () => {
   let database: TestDatabase;
-  let admin: Client;
+  let admin: Pool;
   let close: () => Promise<void>;
   let outcomes: OutcomeRepository;
 
@@ -32,23 +32,17 @@ describe('OutcomeRepository (real Postgres, the ingest role)', () => {
     await close?.();
   });
 
-  /** Inserts on `admin` (one connection) one after another: specs store e-mails together, and node-postgres deprecates sending a query while one runs (removed in pg 9). */
-  let adminInserts: Promise<unknown> = Promise.resolve();
   /** A stored e-mail (the outcome's foreign key), received at `receivedAt`: its id. */
   const storedEmailAt = async (receivedAt: Date): Promise<string> => {
     const id = `em_${randomUUID().replace(/-/g, '')}`;
     const raw = Buffer.from(`Message-ID: <${id}@payments.interac.ca>\r\n\r\nbody`);
-    const insert = adminInserts.then(() =>
-      admin.query(`INSERT INTO ingest.emails (id, raw, raw_sha256, size_bytes, channel, received_at) VALUES ($1, $2, $3, $4, 'bus', $5)`, [
-        id,
-        raw,
-        createHash('sha256').update(raw).digest('hex'),
-        raw.length,
-        receivedAt,
-      ]),
-    );
-    adminInserts = insert.catch(() => undefined);
-    await insert;
+    await admin.query(`INSERT INTO ingest.emails (id, raw, raw_sha256, size_bytes, channel, received_at) VALUES ($1, $2, $3, $4, 'bus', $5)`, [
+      id,
+      raw,
+      createHash('sha256').update(raw).digest('hex'),
+      raw.length,
+      receivedAt,
+    ]);
     return id;
   };
   const storedEmail = () => storedEmailAt(new Date());

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { WebhookDeliveryStatus } from '@pp/contracts';
 import { repositoryDatabase } from '@pp/testing';
-import { Client } from 'pg';
+import { Client, type Pool } from 'pg';
 import { WebhooksDatabase } from '../database/webhooks.database';
 import { notSentBecause } from './delivery-target.policy';
 import { DeliveryRepository, type WebhookEventRecord } from './delivery.repository';
@@ -12,7 +12,7 @@ import { DeliveryRepository, type WebhookEventRecord } from './delivery.reposito
  * the transactions they replace, on real Postgres as the service's own role.
  */
 describe('DeliveryRepository (real Postgres, the webhooks role)', () => {
-  let admin: Client;
+  let admin: Pool;
   let close: () => Promise<void>;
   let repository: DeliveryRepository;
   const OWNER = 'replica-a';
