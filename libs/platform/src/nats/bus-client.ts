@@ -6,6 +6,7 @@ import { busOutcome, type BusMetrics } from '../metrics/bus-metrics';
 import type { BusReply } from './bus-envelope';
 import { buildHeaders } from './bus-headers';
 import { subjectPrefix } from './connect-nats';
+import { ReplyInbox } from './reply-inbox';
 
 export interface RequestOptions {
   /** Upper bound for this call; the caller's own deadline, if sooner, wins. */
@@ -21,15 +22,17 @@ const tracer = trace.getTracer('pp-bus');
  */
 export class BusClient {
   private readonly prefix: string;
+  private readonly inbox: ReplyInbox;
 
   constructor(
-    private readonly nc: NatsConnection,
+    nc: NatsConnection,
     prefix: string,
     private readonly defaultTimeoutMs: number,
     /** A service's own client records what it sends; a test's or a tool's records nothing. */
     private readonly metrics?: BusMetrics,
   ) {
     this.prefix = subjectPrefix(prefix);
+    this.inbox = ReplyInbox.of(nc);
   }
 
   async request<S extends Subject>(subject: S, payload: RequestOf<S>, options: RequestOptions = {}): Promise<ReplyOf<S>> {
@@ -44,10 +47,12 @@ export class BusClient {
       const started = performance.now();
       let outcome = 'ok';
       try {
-        const msg = await this.nc.request(this.prefix + subject, Buffer.from(JSON.stringify(payload ?? {})), {
+        const msg = await this.inbox.request(
+          this.prefix + subject,
+          Buffer.from(JSON.stringify(payload ?? {})),
+          buildHeaders({ requestId: ctx?.requestId, deadline: now + timeout }),
           timeout,
-          headers: buildHeaders({ requestId: ctx?.requestId, deadline: now + timeout }),
-        });
+        );
         const reply = JSON.parse(Buffer.from(msg.data).toString('utf8')) as BusReply<ReplyOf<S>>;
         outcome = busOutcome(reply);
         if (reply.ok) return reply.data;

@@ -1,7 +1,7 @@
 import type { ArgumentMetadata, PipeTransform } from '@nestjs/common';
 import { DomainError, ErrorCode } from '@pp/contracts';
-import { plainToInstance } from 'class-transformer';
 import { type ValidationError, validateSync } from 'class-validator';
+import { adoptAsInstance } from '../validation/adopt-as-instance';
 
 /** What `@Payload()` may be typed with that has no class to validate against (Handles refuses them for requests). */
 const UNVALIDATED_TYPES: readonly unknown[] = [String, Boolean, Number, Array, Object, Buffer, Date];
@@ -13,13 +13,15 @@ const UNVALIDATED_TYPES: readonly unknown[] = [String, Boolean, Number, Array, O
  * but synchronously. Nest's pipe validates through class-validator's
  * promise-based path and several generic steps per call, which cost twice as
  * much CPU as the validation itself on every internal hop (docs/PERFORMANCE.md).
+ * The payload, parsed for this request alone, becomes the instance itself
+ * rather than a copy (adoptAsInstance).
  */
 export class BusValidationPipe implements PipeTransform {
   transform(value: unknown, metadata: ArgumentMetadata): unknown {
     const type = metadata.metatype;
     if (metadata.type !== 'body' || !type || UNVALIDATED_TYPES.includes(type)) return value;
     stripProtoKeys(value);
-    const instance = plainToInstance(type, value ?? {}) as object;
+    const instance = adoptAsInstance(type, value);
     const errors = validateSync(instance, { whitelist: true });
     if (errors.length > 0) throw new DomainError(ErrorCode.ValidationFailed, `Validation failed: ${describe(errors)}`);
     return instance;
@@ -29,7 +31,7 @@ export class BusValidationPipe implements PipeTransform {
 const describe = (errors: ValidationError[]): string =>
   errors.flatMap((error) => Object.values(error.constraints ?? { [error.property]: `${error.property} is invalid` })).join('; ');
 
-/** `__proto__` keys of parsed JSON are own properties; class-transformer would copy them onto the prototype chain. */
+/** `__proto__` keys of parsed JSON are own properties; class-transformer would copy them onto the prototype chain */
 function stripProtoKeys(value: unknown): void {
   if (value === null || typeof value !== 'object' || ArrayBuffer.isView(value)) return;
   if (Array.isArray(value)) {

@@ -1,1 +1,2 @@
 export * from './validation-metadata-cache';
+export * from './adopt-as-instance';

@@ -1,0 +1,86 @@
+import { randomUUID } from 'node:crypto';
+import { connect, ErrorCode, headers, type NatsConnection, NatsError } from 'nats';
+import { natsConnectionOptions } from './nats-connection-options';
+import { ReplyInbox } from './reply-inbox';
+
+/** The project's NATS server under the harness's identity (libs/platform cannot import @pp/testing, which reads the same variable). */
+const natsUrl = process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
+
+describe('ReplyInbox', () => {
+  let requester: NatsConnection;
+  let responder: NatsConnection;
+  /** A subject of the registry under a namespace of its own (the harness's identity may serve only registry subjects). */
+  const subject = (test: string) => `${test}${randomUUID().replaceAll('-', '')}.health.ledger`;
+  const bytes = (text: string) => Buffer.from(text);
+  const text = (data: Uint8Array) => Buffer.from(data).toString('utf8');
+
+  beforeAll(async () => {
+    requester = await connect({ ...natsConnectionOptions(natsUrl, 'reply-inbox-spec'), reconnect: false });
+    responder = await connect({ ...natsConnectionOptions(natsUrl, 'reply-inbox-spec'), reconnect: false });
+  });
+  afterAll(async () => {
+    await Promise.all([requester?.close(), responder?.close()]);
+  });
+
+  it('given a responder, when many requests are in flight at once, then each gets its own reply, with the headers sent', async () => {
+    const echo = subject('echo');
+    responder.subscribe(echo, {
+      callback: (_error, msg) => {
+        // Answer out of order: the later request first, so a mix-up of tokens would show.
+        setTimeout(() => msg.respond(bytes(`${text(msg.data)}:${msg.headers?.get('x-request-id')}`)), 20 - Number(text(msg.data)));
+      },
+    });
+    await responder.flush();
+    const inbox = ReplyInbox.of(requester);
+    const replies = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => {
+        const h = headers();
+        h.set('x-request-id', `req-${i}`);
+        return inbox.request(echo, bytes(String(i)), h, 5000);
+      }),
+    );
+    expect(replies.map((reply) => text(reply.data))).toEqual(Array.from({ length: 20 }, (_, i) => `${i}:req-${i}`));
+  });
+
+  it('given the same connection, then every caller shares one inbox', () => {
+    expect(ReplyInbox.of(requester)).toBe(ReplyInbox.of(requester));
+  });
+
+  it('given nobody subscribed to the subject, then the request fails at once as having no responders', async () => {
+    const started = Date.now();
+    const failure = await ReplyInbox.of(requester).request(subject('nobody'), bytes('{}'), undefined, 5000).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(NatsError);
+    expect((failure as NatsError).code).toBe(ErrorCode.NoResponders);
+    expect(Date.now() - started).toBeLessThan(4000);
+  });
+
+  it('given a responder that never answers, then the request fails as timed out after its deadline, and a late reply is dropped', async () => {
+    const silent = subject('silent');
+    const late: Array<() => void> = [];
+    responder.subscribe(silent, { callback: (_error, msg) => late.push(() => msg.respond(bytes('too late'))) });
+    await responder.flush();
+    const started = Date.now();
+    const failure = await ReplyInbox.of(requester).request(silent, bytes('{}'), undefined, 300).catch((error: unknown) => error);
+    expect((failure as NatsError).code).toBe(ErrorCode.Timeout);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+
+    late.forEach((answer) => answer());
+    await responder.flush();
+    const echo = subject('after');
+    responder.subscribe(echo, { callback: (_error, msg) => msg.respond(msg.data) });
+    await responder.flush();
+    // The late reply changed nothing: the inbox still pairs each reply with its own request.
+    expect(text((await ReplyInbox.of(requester).request(echo, bytes('next'), undefined, 5000)).data)).toBe('next');
+  });
+
+  it('given the connection closes with a request in flight, then that request fails as closed instead of waiting for its deadline', async () => {
+    const own = await connect({ ...natsConnectionOptions(natsUrl, 'reply-inbox-spec'), reconnect: false });
+    const silent = subject('closing');
+    responder.subscribe(silent, { callback: () => undefined });
+    await responder.flush();
+    const pending = ReplyInbox.of(own).request(silent, bytes('{}'), undefined, 30_000).catch((error: unknown) => error);
+    await own.flush();
+    await own.close();
+    expect(((await pending) as NatsError).code).toBe(ErrorCode.ConnectionClosed);
+  });
+});
