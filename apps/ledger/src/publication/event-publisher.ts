@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { LEDGER_EVENTS_STREAM, LEDGER_EVENTS_SUBJECTS, ledgerEventSubject } from '@pp/contracts';
 import { CONFIG, contextOf, ensureStream, JsonLogger, NATS_CONNECTION, PreparingClient, publishTraced, streamName, subjectPrefix } from '@pp/platform';
-import type { JetStreamClient, NatsConnection } from 'nats';
+import type { NatsConnection } from 'nats';
 import type { Client } from 'pg';
 import { EVENTS_COMMITTED_CHANNEL } from '../event-store/group-commit.appender';
 import { EVENT_COLUMNS, type EventRow, toStoredEvent } from '../event-store/stored-event.row';
@@ -95,14 +95,14 @@ export class EventPublisher implements OnApplicationBootstrap, OnApplicationShut
       const { rows } = await db.query<{ leader: boolean }>('SELECT pg_try_advisory_lock(hashtext($1)) AS leader', [LEADER_LOCK]);
       if (!rows[0].leader) return;
       await db.query(`LISTEN ${EVENTS_COMMITTED_CHANNEL}`);
-      const js = await this.openStream();
+      await this.openStream();
       this.logger.info('publishing ledger events to JetStream', { stream: streamName(this.config.PP_NAMESPACE, LEDGER_EVENTS_STREAM) });
       const checkpoint = new StoredCheckpoint(await this.loadCheckpoint(db), (at) => this.saveCheckpoint(db, at));
       let heldBackWait = 0;
       try {
         while (!this.stopped) {
           if (broken) throw broken;
-          const { published, next, heldBack } = await this.publishPage(db, js, checkpoint.current);
+          const { published, next, heldBack } = await this.publishPage(db, checkpoint.current);
           await checkpoint.moveTo(next);
           heldBackWait = heldBack ? Math.min(HELD_BACK_MAX_WAIT_MS, heldBackWait * 2 || 5) : 0;
           const wait = heldBack ? Math.min(heldBackWait, this.config.LEDGER_PUBLISH_POLL_MS) : this.config.LEDGER_PUBLISH_POLL_MS;
@@ -116,7 +116,7 @@ export class EventPublisher implements OnApplicationBootstrap, OnApplicationShut
     }
   }
 
-  private async openStream(): Promise<JetStreamClient> {
+  private async openStream(): Promise<void> {
     await ensureStream(this.nc, {
       name: streamName(this.config.PP_NAMESPACE, LEDGER_EVENTS_STREAM),
       subjects: [this.prefix + LEDGER_EVENTS_SUBJECTS],
@@ -124,7 +124,6 @@ export class EventPublisher implements OnApplicationBootstrap, OnApplicationShut
       maxAgeMs: RETENTION_MS,
       replicas: this.config.JETSTREAM_REPLICAS,
     });
-    return this.nc.jetstream();
   }
 
   private async loadCheckpoint(db: Client): Promise<Checkpoint> {
@@ -149,7 +148,7 @@ export class EventPublisher implements OnApplicationBootstrap, OnApplicationShut
    * event land behind later ones of its page; the one consumer (webhooks)
    * dedupes by event id and does not depend on the stream's order.
    */
-  private async publishPage(db: Client, js: JetStreamClient, from: Checkpoint): Promise<{ published: number; next: Checkpoint; heldBack: boolean }> {
+  private async publishPage(db: Client, from: Checkpoint): Promise<{ published: number; next: Checkpoint; heldBack: boolean }> {
     // Settled rows (their transaction is below the oldest one still running) come first in this order, as a
     // prefix: only they are published. A committed row after them is held back by a transaction still open.
     // The order is on the xid8 column itself (qualified: a bare name would mean the text output column, whose
@@ -171,7 +170,7 @@ export class EventPublisher implements OnApplicationBootstrap, OnApplicationShut
       rows.map((row) => {
         const event = toStoredEvent(row);
         // A child of the append that stored the event (its metadata keeps that context), so the payment's trace goes on.
-        return publishTraced(js, this.prefix + ledgerEventSubject(event.type), JSON.stringify(event), { msgID: event.id }, contextOf(event.metadata.trace));
+        return publishTraced(this.nc, this.prefix + ledgerEventSubject(event.type), Buffer.from(JSON.stringify(event)), event.id, contextOf(event.metadata.trace));
       }),
     );
     const failed = acks.findIndex((ack) => ack.status === 'rejected');

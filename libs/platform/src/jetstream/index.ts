@@ -2,3 +2,4 @@ export * from './ensure-stream';
 export * from './blob-bucket';
 export * from './jetstream-trace';
 export * from './consume-concurrently';
+export * from './publish-to-stream';

@@ -1,7 +1,8 @@
 import { type Context, SpanKind } from '@opentelemetry/api';
-import type { JetStreamClient, JetStreamPublishOptions, JsMsg, PubAck } from 'nats';
+import type { JsMsg, NatsConnection } from 'nats';
 import { buildHeaders, readHeaders } from '../nats/bus-headers';
 import { inSpan } from '../telemetry/in-span';
+import { publishToStream, type StreamAck } from './publish-to-stream';
 
 const TRACER = 'pp-jetstream';
 
@@ -10,18 +11,12 @@ const TRACER = 'pp-jetstream';
  * trace context travels in the message's headers (traceparent), as on the
  * bus: JetStream has no instrumentation of its own.
  */
-export function publishTraced(
-  js: JetStreamClient,
-  subject: string,
-  data: string | Uint8Array,
-  options: Partial<JetStreamPublishOptions>,
-  parent: Context,
-): Promise<PubAck> {
+export function publishTraced(nc: NatsConnection, subject: string, data: Uint8Array, msgID: string, parent: Context): Promise<StreamAck> {
   return inSpan(
     TRACER,
     `publish ${subject}`,
-    { kind: SpanKind.PRODUCER, attributes: { 'messaging.system': 'nats', 'messaging.destination.name': subject, ...(options.msgID ? { 'messaging.message.id': options.msgID } : {}) } },
-    () => js.publish(subject, data, { ...options, headers: buildHeaders({}) }),
+    { kind: SpanKind.PRODUCER, attributes: { 'messaging.system': 'nats', 'messaging.destination.name': subject, 'messaging.message.id': msgID } },
+    () => publishToStream(nc, subject, data, msgID, buildHeaders({})),
     parent,
   );
 }
