@@ -21,7 +21,8 @@ const change = (a: number | undefined | null, b: number | undefined | null, digi
 export function compareReports(a: BenchReport, b: BenchReport): string {
   const paths = [...new Set([...a.rows.map((r) => r.path), ...b.rows.map((r) => r.path)])];
   const rowOf = (report: BenchReport, path: string) => report.rows.find((r) => r.path === path);
-  let out = `A: ${a.at} (load average ${a.load_average?.join(' ') ?? '?'})\nB: ${b.at} (load average ${b.load_average?.join(' ') ?? '?'})\n\n`;
+  const run = (r: BenchReport) => `${r.at} (Node ${r.node ?? '?'}, load average ${r.load_average?.join(' ') ?? '?'})`;
+  let out = `A: ${run(a)}\nB: ${run(b)}\n\n`;
   out += table(
     ['path', 'throughput', 'p50 ms', 'p99 ms', 'ratio'],
     paths.map((path) => {

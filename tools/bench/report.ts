@@ -18,6 +18,8 @@ export interface Row {
 
 export interface BenchReport {
   at: string;
+  /** The Node.js that ran the bench, the baseline and every service (`BENCH_NODE=24`: the images' Node 24). */
+  node?: string;
   seconds: number;
   warmup_seconds: number;
   connections: number;

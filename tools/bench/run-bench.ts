@@ -194,6 +194,7 @@ async function main(): Promise<void> {
   const file = join(dir, `${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
   const report: BenchReport = {
     at: new Date().toISOString(),
+    node: process.version,
     seconds: SECONDS,
     warmup_seconds: WARMUP_SECONDS,
     connections: CONNECTIONS,
@@ -254,7 +255,7 @@ async function createSessionPaths(
   const baseline = await forkBaselineServer(stack.database.url);
   cpu.track('baseline', baseline.pid);
   try {
-    log(`warm-up (${WARMUP_SECONDS} s) and baseline (${SECONDS} s, ${CONNECTIONS} connections)`);
+    log(`Node ${process.version}; warm-up (${WARMUP_SECONDS} s) and baseline (${SECONDS} s, ${CONNECTIONS} connections)`);
     await postLoad({ url: `${baseline.url}/`, body: sessionBody, seconds: WARMUP_SECONDS, connections: CONNECTIONS });
     const base = await withCpu(cpu, () => postLoad({ url: `${baseline.url}/`, body: sessionBody, seconds: SECONDS, connections: CONNECTIONS }), (r) => r.requests);
     const gatewayUrl = `${stack.url('gateway')}/v1/checkout/sessions`;

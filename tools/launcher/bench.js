@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /**
- * `npm run bench`: the usual set-up, then the benchmark (tools/bench/run-bench.ts) against a fresh stack.
+ * `npm run bench`: the usual set-up, then the benchmark (tools/bench/run-bench.ts) against a fresh stack,
+ * on the Node that runs npm, or with BENCH_NODE=24 on the images' Node 24 LTS.
  * `npm run bench -- --compare A.json B.json`: the difference of two reports (tools/bench/compare.ts).
  */
 const { spawnSync } = require('node:child_process');
@@ -11,6 +12,7 @@ const { testNatsEnv } = require('./nats-server');
 const root = join(__dirname, '..', '..');
 
 async function main() {
+  if (process.env.BENCH_NODE && process.env.BENCH_NODE !== '24') throw new Error(`BENCH_NODE=${process.env.BENCH_NODE}: only 24 is known (unset: the Node that runs npm)`);
   ensurePackages(root);
   require('../build/build').build({ quiet: true });
   const compare = process.argv.indexOf('--compare');
@@ -25,7 +27,9 @@ async function main() {
   const rolePasswords = await require('./postgres-roles').ensurePostgresRoles(root, infra.DATABASE_URL);
   // Node refuses --cpu-prof in NODE_OPTIONS; the services are forked with the bench's own flags, so they inherit these.
   const profile = process.env.BENCH_PROFILE === 'true' ? ['--cpu-prof', `--cpu-prof-dir=${join(root, 'bench', 'profiles')}`] : [];
-  const result = spawnSync(process.execPath, [...profile, join(root, 'dist', 'tools', 'bench', 'run-bench.js')], {
+  // BENCH_NODE=24: the bench, its baseline and every service run on the Node 24 LTS of the images (tools/node24).
+  const node = process.env.BENCH_NODE === '24' ? require('./node24').ensureNode24() : process.execPath;
+  const result = spawnSync(node, [...profile, join(root, 'dist', 'tools', 'bench', 'run-bench.js')], {
     stdio: 'inherit',
     env: { ...process.env, TEST_POSTGRES_URL: admin.href, ...testNatsEnv(root), TEST_REDIS_URL: infra.REDIS_URL, TEST_POSTGRES_ROLE_PASSWORDS: JSON.stringify(rolePasswords) },
   });
