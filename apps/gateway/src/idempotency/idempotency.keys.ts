@@ -1,10 +1,11 @@
+import type { KeyObject } from 'node:crypto';
 import { deriveKey, KeyDeriver, keyedDigest, open, seal } from '@pp/platform';
 import { redisKey } from '../redis-key';
 
 /** One Idempotency-Key in one scope, as Redis sees it: an opaque name and the key that seals its entry. */
 export interface IdempotencyEntryKeys {
   redisKey: string;
-  sealKey: Buffer;
+  sealKey: KeyObject;
 }
 
 export interface StoredResponse {
@@ -21,8 +22,8 @@ export interface StoredResponse {
  * responses; replaying needs the Idempotency-Key itself in the same scope.
  */
 export class IdempotencyKeys {
-  private readonly nameKey: Buffer;
-  private readonly sealRoot: Buffer;
+  private readonly nameKey: KeyObject;
+  private readonly sealRoot: KeyObject;
   /** deriveKey(sealRoot, ·) with its per-secret half done once: one HMAC per request instead of a full HKDF. */
   private readonly sealKeys: KeyDeriver;
 

@@ -1,3 +1,4 @@
+import type { KeyObject } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { CONFIG, deriveKey, JsonLogger, keyedDigest, REDIS } from '@pp/platform';
 import type Redis from 'ioredis';
@@ -21,7 +22,7 @@ export class KeyRateLimiter {
   /** One limiter per distinct limit (rate-limiter-flexible fixes the points per instance). */
   private readonly limiters = new Map<number, RateLimiterRedis>();
   /** Counters are named by an HMAC of what they count (a key id today; client addresses or secrets must not show in Redis either). */
-  private readonly nameKey: Buffer;
+  private readonly nameKey: KeyObject;
 
   constructor(
     @Inject(REDIS) private readonly redis: Redis,

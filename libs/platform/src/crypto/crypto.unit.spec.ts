@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac, createSecretKey, hkdfSync, randomBytes } from 'node:crypto';
 import 'reflect-metadata';
 import { ConfigError, loadConfig } from '../config/load-config';
 import { KeyRing } from './key-ring';
@@ -11,14 +11,21 @@ const key32 = () => randomBytes(32).toString('base64');
 describe('deriveKey and keyedDigest', () => {
   it('given one secret, when two labels are derived, then the keys differ and each is stable', () => {
     const secret = randomBytes(32).toString('hex');
-    expect(deriveKey(secret, 'a')).toHaveLength(32);
+    expect(deriveKey(secret, 'a').symmetricKeySize).toBe(32);
     expect(deriveKey(secret, 'a').equals(deriveKey(secret, 'a'))).toBe(true);
     expect(deriveKey(secret, 'a').equals(deriveKey(secret, 'b'))).toBe(false);
     expect(deriveKey(`${secret}x`, 'a').equals(deriveKey(secret, 'a'))).toBe(false);
   });
 
-  it('given a secret as text or bytes, when a KeyDeriver derives labels, then it gives deriveKey’s bytes', () => {
-    for (const secret of [randomBytes(32).toString('hex'), randomBytes(32)]) {
+  it('given a secret, when a key is derived and used for a digest, then the bytes are plain HKDF-SHA256 and HMAC-SHA256 (names stored under them stay valid)', () => {
+    const secret = 's'.repeat(32);
+    const hkdf = Buffer.from(hkdfSync('sha256', secret, 'pp/server-keys/v1', 'names', 32));
+    expect(deriveKey(secret, 'names').export().equals(hkdf)).toBe(true);
+    expect(keyedDigest(deriveKey(secret, 'names'), 'ab', 'c')).toBe(createHmac('sha256', hkdf).update('2:ab').update('1:c').digest('hex'));
+  });
+
+  it('given a secret as text, bytes or a derived key, when a KeyDeriver derives labels, then it gives deriveKey’s bytes', () => {
+    for (const secret of [randomBytes(32).toString('hex'), randomBytes(32), deriveKey('r'.repeat(32), 'root')]) {
       const deriver = new KeyDeriver(secret);
       for (const label of ['a', 'gateway/idempotency/response', 'é'.repeat(300)]) expect(deriver.derive(label).equals(deriveKey(secret, label))).toBe(true);
     }
@@ -34,7 +41,7 @@ describe('deriveKey and keyedDigest', () => {
 });
 
 describe('seal and open (AES-256-GCM)', () => {
-  const key = randomBytes(32);
+  const key = createSecretKey(randomBytes(32));
 
   it('given a sealed value, when opened with the same key and context, then the plaintext comes back', () => {
     const sealed = seal(key, 'whsec_abc', 'endpoint:wh_1');
@@ -45,7 +52,7 @@ describe('seal and open (AES-256-GCM)', () => {
 
   it('given a sealed value, when the key, the context or a byte differs, then it refuses to open', () => {
     const sealed = seal(key, 'whsec_abc', 'endpoint:wh_1');
-    expect(() => open(randomBytes(32), sealed, 'endpoint:wh_1')).toThrow(SealError);
+    expect(() => open(createSecretKey(randomBytes(32)), sealed, 'endpoint:wh_1')).toThrow(SealError);
     expect(() => open(key, sealed, 'endpoint:wh_2')).toThrow(SealError);
     const bytes = Buffer.from(sealed, 'base64url');
     bytes[14] ^= 1;

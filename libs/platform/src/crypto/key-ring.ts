@@ -1,3 +1,4 @@
+import { createSecretKey, type KeyObject } from 'node:crypto';
 import { open, seal, SealError } from './sealed-box';
 
 const KEY_ID = /^[A-Za-z0-9_-]{1,32}$/;
@@ -5,7 +6,7 @@ const FORMAT = 'v1';
 
 export interface RingKey {
   id: string;
-  key: Buffer;
+  key: KeyObject;
 }
 
 /**
@@ -28,7 +29,7 @@ export class KeyRing {
       const key = Buffer.from(material, 'base64');
       if (key.length !== 32 || !/^[A-Za-z0-9+/]+={0,2}$/.test(material)) return `key ${id} must be 32 bytes in base64 (e.g. openssl rand -base64 32)`;
       if (keys.some((known) => known.id === id)) return `key id ${id} appears twice`;
-      keys.push({ id, key });
+      keys.push({ id, key: createSecretKey(key) });
     }
     return new KeyRing(keys);
   }

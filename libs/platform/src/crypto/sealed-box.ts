@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, type KeyObject, randomBytes } from 'node:crypto';
 
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
@@ -12,11 +12,11 @@ export class SealError extends Error {
 }
 
 /**
- * AES-256-GCM under `key` (32 bytes) with a fresh random nonce; `context` is
+ * AES-256-GCM under `key` (a 32-byte secret KeyObject) with a fresh random nonce; `context` is
  * authenticated but not stored, so a value only opens where it was sealed
  * (same endpoint, same cache entry). Result: base64url of nonce | ciphertext | tag.
  */
-export function seal(key: Buffer, plaintext: string | Buffer, context: string): string {
+export function seal(key: KeyObject, plaintext: string | Buffer, context: string): string {
   const iv = randomBytes(IV_BYTES);
   const cipher = createCipheriv('aes-256-gcm', key, iv);
   cipher.setAAD(Buffer.from(context, 'utf8'));
@@ -25,7 +25,7 @@ export function seal(key: Buffer, plaintext: string | Buffer, context: string): 
 }
 
 /** Opens what `seal` produced with the same key and context; throws SealError otherwise. */
-export function open(key: Buffer, sealed: string, context: string): Buffer {
+export function open(key: KeyObject, sealed: string, context: string): Buffer {
   const bytes = Buffer.from(sealed, 'base64url');
   if (bytes.length < IV_BYTES + TAG_BYTES) throw new SealError('sealed value is truncated');
   const decipher = createDecipheriv('aes-256-gcm', key, bytes.subarray(0, IV_BYTES));

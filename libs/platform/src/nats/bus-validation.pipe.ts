@@ -31,7 +31,7 @@ export class BusValidationPipe implements PipeTransform {
 const describe = (errors: ValidationError[]): string =>
   errors.flatMap((error) => Object.values(error.constraints ?? { [error.property]: `${error.property} is invalid` })).join('; ');
 
-/** `__proto__` keys of parsed JSON are own properties; class-transformer would copy them onto the prototype chain */
+/** `__proto__` keys of parsed JSON are own properties; class-transformer would copy them onto the prototype chain. */
 function stripProtoKeys(value: unknown): void {
   if (value === null || typeof value !== 'object' || ArrayBuffer.isView(value)) return;
   if (Array.isArray(value)) {
