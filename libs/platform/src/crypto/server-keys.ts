@@ -8,10 +8,11 @@ const HKDF_SALT = 'pp/server-keys/v1';
  * label as info), so keys for different jobs never coincide and learning one
  * reveals neither the secret nor the others.
  *
- * Keys are KeyObjects: their bytes stay in native memory, out of the
- * JavaScript heap (and its snapshots), and Node 24 takes a KeyObject for an
- * HMAC or a cipher in a quarter of the CPU it spends checking a Buffer given
- * as a key (1.95 against 8.96 µs per HMAC; docs/PERFORMANCE.md).
+ * Keys are KeyObjects: a key kept for the process's life holds its bytes in
+ * native memory, not in a Buffer on the JavaScript heap, and Node 24 takes
+ * a KeyObject for an HMAC or a cipher in a quarter of the CPU it spends
+ * checking a Buffer given as a key (1.95 against 8.96 µs per HMAC;
+ * docs/PERFORMANCE.md).
  */
 export function deriveKey(secret: string | Buffer | KeyObject, label: string): KeyObject {
   return createSecretKey(Buffer.from(hkdfSync('sha256', secret, HKDF_SALT, label, 32)));
