@@ -54,6 +54,7 @@ export class ReplyInbox {
   }
 
   private subscribe(): void {
+    // The prefix the connection was opened with (nats.js keeps its options on it): the only inbox its identity may read.
     const prefix = (this.nc as NatsConnection & { options?: ConnectionOptions }).options?.inboxPrefix;
     const base = `${createInbox(prefix)}.`;
     this.base = base;

@@ -6,8 +6,10 @@ import { getMetadataStorage } from 'class-validator';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { defaultMetadataStorage } = require('class-transformer/cjs/storage') as { defaultMetadataStorage: MetadataStorage };
 
-/** For each property declared with `@Type`, the class its value (or each item of its array) becomes. */
-type Plan = ReadonlyArray<readonly [property: string, type: ClassConstructor<object>]>;
+/** For each property declared with `@Type`, the class its value (or each item of its array) becomes, with that class's own plan. */
+interface Plan {
+  readonly nested: ReadonlyArray<{ readonly property: string; readonly type: ClassConstructor<object>; readonly plan: Plan }>;
+}
 
 /** What `@Type` may name that class-transformer converts rather than instantiates. */
 const CONVERTED_TYPES: readonly unknown[] = [String, Number, Boolean, Date, Buffer, Map, Set, Array, Object, Promise];
@@ -37,7 +39,7 @@ export function adoptAsInstance<T extends object>(type: ClassConstructor<T>, val
 
 function adopt(value: object, type: ClassConstructor<object>, plan: Plan): void {
   Object.setPrototypeOf(value, type.prototype);
-  for (const [property, nested] of plan) adoptBelow((value as Record<string, unknown>)[property], nested, planOf(nested) as Plan);
+  for (const nested of plan.nested) adoptBelow((value as Record<string, unknown>)[nested.property], nested.type, nested.plan);
 }
 
 /** A `@Type`'d property: an object becomes an instance; an array's objects do, at any depth, as class-transformer maps arrays. */
@@ -61,37 +63,43 @@ function planOf(type: ClassConstructor<object>, visiting = new Set<ClassConstruc
 }
 
 function workOutPlan(type: ClassConstructor<object>, visiting: Set<ClassConstructor<object>>): Plan | null {
-  if (!startsEmpty(type)) return null;
+  const blank = blankInstance(type);
+  if (blank === null) return null;
   if (defaultMetadataStorage.getExposedMetadatas(type).length > 0) return null;
   if (defaultMetadataStorage.getExcludedMetadatas(type).length > 0) return null;
-  const plan: Array<readonly [string, ClassConstructor<object>]> = [];
-  for (const property of declaredProperties(type)) {
+  const nested: Array<Plan['nested'][number]> = [];
+  for (const property of declaredProperties(type, blank)) {
     if (defaultMetadataStorage.findTransformMetadatas(type, property, TransformationType.PLAIN_TO_CLASS).length > 0) return null;
     const typeMetadata = defaultMetadataStorage.findTypeMetadata(type, property);
     if (!typeMetadata) continue;
     if (typeMetadata.options?.discriminator) return null;
-    const nested = typeMetadata.typeFunction({ newObject: {}, object: {}, property }) as ClassConstructor<object>;
-    if (typeof nested !== 'function' || CONVERTED_TYPES.includes(nested)) return null;
-    if (planOf(nested, visiting) === null) return null;
-    plan.push([property, nested]);
+    const nestedType = typeMetadata.typeFunction({ newObject: {}, object: {}, property }) as ClassConstructor<object>;
+    if (typeof nestedType !== 'function' || CONVERTED_TYPES.includes(nestedType)) return null;
+    const nestedPlan = planOf(nestedType, visiting);
+    if (nestedPlan === null) return null;
+    nested.push({ property, type: nestedType, plan: nestedPlan });
   }
-  return plan;
+  return { nested };
 }
 
 /** Every property a rule, a type or a transformation is declared on, in the class or its ancestors (whitelisting removes the rest). */
-function declaredProperties(type: ClassConstructor<object>): Set<string> {
+function declaredProperties(type: ClassConstructor<object>, blank: object): Set<string> {
   const validated = getMetadataStorage()
     .getTargetValidationMetadatas(type, '', true, false)
     .map((metadata) => metadata.propertyName);
-  return new Set([...validated, ...Object.keys(new type())]);
+  return new Set([...validated, ...Object.keys(blank)]);
 }
 
-/** Whether a new instance holds nothing of its own: no field initializer gives the copy a value the JSON lacks. */
-function startsEmpty(type: ClassConstructor<object>): boolean {
+/**
+ * A new instance, when it holds nothing of its own (no field initializer gives the copy a value the JSON lacks);
+ * null when it holds something or cannot be made without arguments.
+ */
+function blankInstance(type: ClassConstructor<object>): object | null {
   try {
-    return Object.values(new type()).every((field) => field === undefined);
+    const blank = new type();
+    return Object.values(blank).every((field) => field === undefined) ? blank : null;
   } catch {
-    return false;
+    return null;
   }
 }
 
