@@ -25,6 +25,11 @@ export async function repositoryDatabase(schema: ServiceDatabase, label: string)
   const dataSource = dataSourceFor(schema, { url: database.serviceUrl(schema.service), poolSize: 4, applicationName: `${label}-spec`, prepareStatements: true });
   await dataSource.initialize();
   const admin = new Pool({ connectionString: database.url, max: 4 });
+  // node-postgres re-emits an idle client's error on its pool, and an 'error' event nobody listens to ends the
+  // jest worker: a server that ends an idle connection (a restart, a terminated backend) then fails whichever test
+  // runs at that moment. The pool drops that client by itself and the next query connects anew, so a test still
+  // fails if its own queries do.
+  admin.on('error', () => undefined);
   const close = async () => {
     await admin.end();
     await dataSource.destroy();
