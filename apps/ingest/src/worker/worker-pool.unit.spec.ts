@@ -12,6 +12,7 @@ port.on('message', ({ input }) => {
   if (input === 'spin') for (;;);
   if (input === 'backtrack') /^(a+)+$/.test('a'.repeat(64) + '!'); // never finishes in practice
   if (input === 'exit') process.exit(3);
+  if (input instanceof Uint8Array) return port.postMessage({ output: { text: Buffer.from(input).toString(), arrayBufferBytes: input.buffer.byteLength } });
   if (input.startsWith('busy:')) { const end = Date.now() + Number(input.slice(5)); while (Date.now() < end); }
   port.postMessage({ output: 'done:' + input });
 });
@@ -33,6 +34,19 @@ describe('WorkerPool', () => {
     (pool = new WorkerPool<string, string>({ script: options.path ?? WORKING, size: options.size ?? 2, deadlineMs: options.deadlineMs ?? 5_000 }));
 
   afterEach(() => pool?.close());
+
+  it('given bytes that are a view of a larger buffer (a small Buffer of Node\'s pool), when posted: the worker gets those bytes alone, and the caller\'s stay readable', async () => {
+    const bytesPool = new WorkerPool<Uint8Array, { text: string; arrayBufferBytes: number }>({ script: WORKING, size: 1, deadlineMs: 5_000 });
+    try {
+      const larger = Buffer.alloc(8192, 'x');
+      const notice = larger.subarray(100, 100 + 11);
+      notice.write('From: a@b.c');
+      expect(await bytesPool.run(notice)).toEqual({ status: 'done', output: { text: 'From: a@b.c', arrayBufferBytes: 11 } });
+      expect([notice.toString(), larger.length]).toEqual(['From: a@b.c', 8192]);
+    } finally {
+      await bytesPool.close();
+    }
+  });
 
   it('answers every job, more jobs than workers included', async () => {
     given({ size: 2 });
