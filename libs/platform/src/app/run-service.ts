@@ -1,14 +1,16 @@
 import { ConfigError, type Env } from '../config/load-config';
 import type { BaseConfig } from '../config/config-schemas';
 import { stopTelemetry } from '../telemetry/start-telemetry';
+import { releaseStartupMemory } from './release-startup-memory';
 import type { ServiceDefinition } from './service-definition';
 import { startService } from './start-service';
 
 /**
- * The whole of an app's main.ts: start the service, tell a parent process (the
- * launcher or the test harness) that it is ready, stop cleanly on SIGTERM or
- * SIGINT. A bad configuration or unreachable infrastructure ends the process
- * with one clear line naming the problem.
+ * The whole of an app's main.ts: start the service, give back the memory
+ * start-up no longer needs, tell a parent process (the launcher or the test
+ * harness) that it is ready, stop cleanly on SIGTERM or SIGINT. A bad
+ * configuration or unreachable infrastructure ends the process with one
+ * clear line naming the problem.
  */
 export function runService<C extends BaseConfig>(definition: ServiceDefinition<C>, env: Env = process.env): void {
   const fail = (what: string, error: unknown): never => {
@@ -27,6 +29,7 @@ export function runService<C extends BaseConfig>(definition: ServiceDefinition<C
 
   startService(definition, env).then(
     (running) => {
+      releaseStartupMemory();
       process.send?.({ type: 'ready', service: definition.name, port: running.port, metricsPort: running.metricsPort });
       let stopping = false;
       const stop = (signal: string) => {
