@@ -50,10 +50,14 @@ export function compareReports(a: BenchReport, b: BenchReport): string {
       measured.map((path) => [path, ...groups.map((g) => change(rowOf(a, path)?.[measure]?.[g], rowOf(b, path)?.[measure]?.[g], 2))]),
     );
   }
-  const rss = [...new Set([...Object.keys(a.idle_rss_mb ?? {}), ...Object.keys(b.idle_rss_mb ?? {})])];
-  if (rss.length > 0) {
-    out += '\nidle RSS MB, A → B\n';
-    out += table(['service', 'MB'], rss.map((s) => [s, change(a.idle_rss_mb?.[s], b.idle_rss_mb?.[s])]));
+  for (const [title, measure] of [
+    ['idle RSS MB', 'idle_rss_mb'],
+    ['RSS MB after the paths', 'rss_after_paths_mb'],
+  ] as const) {
+    const services = [...new Set([...Object.keys(a[measure] ?? {}), ...Object.keys(b[measure] ?? {})])];
+    if (services.length === 0) continue;
+    out += `\n${title}, A → B\n`;
+    out += table(['service', 'MB'], services.map((s) => [s, change(a[measure]?.[s], b[measure]?.[s])]));
   }
   const idle = [...new Set([...Object.keys(a.idle_cpu_ms_per_second ?? {}), ...Object.keys(b.idle_cpu_ms_per_second ?? {})])];
   if (idle.length > 0) {

@@ -25,7 +25,10 @@ export interface BenchReport {
   connections: number;
   /** 1, 5 and 15 minute load averages when the run ended: other work on the machine skews every figure. */
   load_average?: number[];
+  /** Each service's RSS a few seconds after start, before any load: the "idle RSS" target. */
   idle_rss_mb?: Partial<Record<string, number>>;
+  /** The same processes' RSS once every path has run and they have idled a few seconds again (no target). */
+  rss_after_paths_mb?: Partial<Record<string, number>>;
   /** CPU ms each process spends per second while the stack is idle (withCpu counts its 1 s settle too). */
   idle_cpu_ms_per_second?: Record<string, number>;
   stack_ready_ms?: number;

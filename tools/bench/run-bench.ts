@@ -94,6 +94,7 @@ async function main(): Promise<void> {
   const services = new Map(stack.processes().map((proc) => [proc.pid, proc.service]));
   let idleRss: Partial<Record<string, number>> = {};
   let idleCpu: CpuPerRequest = {};
+  let rssAfterPaths: Partial<Record<string, number>> | undefined;
   try {
     idleRss = await measureIdleMemory(stack);
     rows.push({
@@ -170,6 +171,8 @@ async function main(): Promise<void> {
           detail: { ...result, cpu_counts: 'the deliveries of a backlog, per delivery (webhooks started after the payments were simulated)' },
         });
       }
+      // The idle RSS above is a fresh start's; this is what the same processes hold once the load has passed.
+      if (rows.length > 2) rssAfterPaths = await measureIdleMemory(stack);
     } finally {
       await cpu.close();
     }
@@ -189,6 +192,9 @@ async function main(): Promise<void> {
     printBreakdown('simulate-payment → webhook, the slowest trace (BENCH_TRACE)', webhookTrace.tail);
   }
   process.stdout.write(`\nidle CPU ms per second: ${Object.entries(idleCpu).map(([group, ms]) => `${group} ${ms.toFixed(1)}`).join(', ')}\n`);
+  if (rssAfterPaths) {
+    process.stdout.write(`RSS MB after the paths, idle again: ${Object.entries(rssAfterPaths).map(([service, mb]) => `${service} ${mb}`).join(', ')}\n`);
+  }
   const dir = join(REPO_ROOT, 'bench', 'reports');
   mkdirSync(dir, { recursive: true });
   const file = join(dir, `${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
@@ -200,6 +206,7 @@ async function main(): Promise<void> {
     connections: CONNECTIONS,
     load_average: (await import('node:os')).loadavg().map((l) => Math.round(l * 100) / 100),
     idle_rss_mb: idleRss,
+    ...(rssAfterPaths ? { rss_after_paths_mb: rssAfterPaths } : {}),
     idle_cpu_ms_per_second: idleCpu,
     stack_ready_ms: readyMs,
     rows,
