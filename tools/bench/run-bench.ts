@@ -108,6 +108,7 @@ async function main(): Promise<void> {
     });
     rows.push({ path: 'stack ready after start', throughput: `${(readyMs / 1000).toFixed(1)} s`, p50_ms: null, p99_ms: null, baseline: '≤ 15 s target', ratio: '-' });
 
+    const rowsBeforePaths = rows.length;
     const cpu = await ProcessCpu.start(stack, { postgres: stack.database.url, nats: stack.env.NATS_URL, redis: stack.env.REDIS_URL });
     const missing = Object.entries(cpu.found()).filter(([, found]) => !found);
     if (missing.length > 0) log(`no process found for ${missing.map(([name]) => name).join(', ')}: their CPU is not reported`);
@@ -172,7 +173,7 @@ async function main(): Promise<void> {
         });
       }
       // The idle RSS above is a fresh start's; this is what the same processes hold once the load has passed.
-      if (rows.length > 2) rssAfterPaths = await measureIdleMemory(stack);
+      if (rows.length > rowsBeforePaths) rssAfterPaths = await measureIdleMemory(stack);
     } finally {
       await cpu.close();
     }
