@@ -2,8 +2,8 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { DATABASE_SERVICES, type DatabaseService, OWNER_ROLE, serviceRole } from '@pp/platform';
-import { createTestDatabase, REPO_ROOT, ServiceProcess, TestStack } from '@pp/testing';
-import { Client } from 'pg';
+import { createTestDatabase, REPO_ROOT, ServiceProcess, TestStack, testPool } from '@pp/testing';
+import type { Pool } from 'pg';
 import { GatewayClient } from '../apps/gateway/src/testing/gateway-client';
 
 /*
@@ -23,8 +23,8 @@ const TABLE_OF: Record<DatabaseService, string> = {
 
 describe('database roles of a running stack', () => {
   let stack: TestStack;
-  let db: Client;
-  const clients: Client[] = [];
+  let db: Pool;
+  const pools: Pool[] = [];
 
   beforeAll(async () => {
     stack = await TestStack.start({ services: ['gateway', 'sessions', 'ledger', 'ingest', 'webhooks'], label: 'roles' });
@@ -38,15 +38,15 @@ describe('database roles of a running stack', () => {
     db = await stack.sql();
   });
   afterAll(async () => {
-    await Promise.all(clients.map((client) => client.end()));
+    await Promise.all(pools.map((pool) => pool.end()));
     await stack?.stop();
   });
 
-  const as = async (service: DatabaseService): Promise<Client> => {
-    const client = new Client({ connectionString: stack.database.serviceUrl(service) });
-    await client.connect();
-    clients.push(client);
-    return client;
+  /** Queries as a service's own role. */
+  const as = async (service: DatabaseService): Promise<Pool> => {
+    const pool = testPool(stack.database.serviceUrl(service), 1);
+    pools.push(pool);
+    return pool;
   };
   const eventCount = async () => Number((await db.query('SELECT count(*) FROM ledger.events')).rows[0].count);
 
@@ -112,9 +112,8 @@ describe('database roles of a running stack', () => {
   });
 
   it('refuses to migrate a schema holding a table its role has no grant for', async () => {
-    const owner = new Client({ connectionString: stack.database.ownerUrl });
-    await owner.connect();
-    clients.push(owner);
+    const owner = testPool(stack.database.ownerUrl, 1);
+    pools.push(owner);
     await owner.query('CREATE TABLE ledger.unlisted (id int)');
     try {
       const migrate = promisify(execFile)(process.execPath, [join(REPO_ROOT, 'dist', 'apps', 'ledger', 'src', 'migrate.js')], {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { ServiceName } from '@pp/contracts';
 import { buildNotice, REPO_ROOT, ServiceProcess, signEmail, TestStack, testDkimKey, waitFor, WebhookReceiver, writeDnsOverrides } from '@pp/testing';
-import type { Client } from 'pg';
+import type { Pool } from 'pg';
 
 /*
  * Scale-out (docs/OPERATIONS.md "Scaling"): two replicas of every service
@@ -34,7 +34,7 @@ interface Session {
 
 describe('two replicas of every service', () => {
   let stack: TestStack;
-  let db: Client;
+  let db: Pool;
   let receiver: WebhookReceiver;
   let shop: Merchant;
   let gateways: string[];

@@ -3,7 +3,7 @@ import { MerchantEventType } from '@pp/contracts';
 import { BusClient, connectNats } from '@pp/platform';
 import { REPO_ROOT, ServiceProcess, TestStack, testInfra, waitFor, WebhookReceiver } from '@pp/testing';
 import type { NatsConnection } from 'nats';
-import { Client } from 'pg';
+import type { Pool } from 'pg';
 import { LedgerEventFixture } from './intake/ledger-event.fixture';
 
 describe('two webhooks replicas', () => {
@@ -13,7 +13,7 @@ describe('two webhooks replicas', () => {
   let bus: BusClient;
   let ledger: LedgerEventFixture;
   let receiver: WebhookReceiver;
-  let db: Client;
+  let db: Pool;
 
   beforeAll(async () => {
     stack = await TestStack.start({

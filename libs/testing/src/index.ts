@@ -6,6 +6,7 @@ export * from './infra';
 export * from './prometheus-text';
 export * from './service-process';
 export * from './repository-database';
+export * from './test-pool';
 export * from './test-database';
 export * from './test-stack';
 export * from './wait-for';

@@ -1,17 +1,14 @@
 import { dataSourceFor, isDatabaseService, type ServiceDatabase } from '@pp/platform';
-import { Pool } from 'pg';
+import type { Pool } from 'pg';
 import type { DataSource } from 'typeorm';
+import { testPool } from './test-pool';
 import { createTestDatabase, type TestDatabase } from './test-database';
 
 export interface RepositoryDatabase {
   database: TestDatabase;
   /** Logged in as the service's own role, as its repositories are in production. */
   dataSource: DataSource;
-  /**
-   * A superuser's pool, for the test's own set-up and assertions: specs run
-   * several of them at once, which one connection would have to queue
-   * (deprecated by node-postgres, removed in pg 9).
-   */
+  /** A superuser's pool, for the test's own set-up and assertions (testPool). */
   admin: Pool;
   close(): Promise<void>;
 }
@@ -24,12 +21,7 @@ export async function repositoryDatabase(schema: ServiceDatabase, label: string)
   // Prepared statements as in the service's own pool (DatabaseModule).
   const dataSource = dataSourceFor(schema, { url: database.serviceUrl(schema.service), poolSize: 4, applicationName: `${label}-spec`, prepareStatements: true });
   await dataSource.initialize();
-  const admin = new Pool({ connectionString: database.url, max: 4 });
-  // node-postgres re-emits an idle client's error on its pool, and an 'error' event nobody listens to ends the
-  // jest worker: a server that ends an idle connection (a restart, a terminated backend) then fails whichever test
-  // runs at that moment. The pool drops that client by itself and the next query connects anew, so a test still
-  // fails if its own queries do.
-  admin.on('error', () => undefined);
+  const admin = testPool(database.url);
   const close = async () => {
     await admin.end();
     await dataSource.destroy();

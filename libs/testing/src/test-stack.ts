@@ -4,9 +4,10 @@ import type { ServiceName } from '@pp/contracts';
 import { BusClient, connectNats, isDatabaseService } from '@pp/platform';
 import Redis from 'ioredis';
 import type { NatsConnection } from 'nats';
-import { Client } from 'pg';
+import type { Pool } from 'pg';
 import { testInfra } from './infra';
 import { REPO_ROOT, ServiceProcess } from './service-process';
+import { testPool } from './test-pool';
 import { createTestDatabase, type TestDatabase } from './test-database';
 
 export interface TestStackOptions {
@@ -38,7 +39,7 @@ export class TestStack {
   readonly env: Record<string, string>;
   private readonly processes_ = new Map<ServiceName, ServiceProcess>();
   private busConnection?: NatsConnection;
-  private sqlClient?: Client;
+  private sqlPool?: Pool;
 
   private constructor(
     readonly database: TestDatabase,
@@ -143,18 +144,14 @@ export class TestStack {
     return new BusClient(this.busConnection, this.namespace, timeoutMs);
   }
 
-  /** A superuser's Postgres client on this stack's database, for assertions on tables (closed by stop()). */
-  async sql(): Promise<Client> {
-    if (!this.sqlClient) {
-      const client = new Client({ connectionString: this.database.url });
-      await client.connect();
-      this.sqlClient = client;
-    }
-    return this.sqlClient;
+  /** A superuser's pool on this stack's database, for a test's set-up and assertions on tables (testPool; closed by stop()). */
+  async sql(): Promise<Pool> {
+    this.sqlPool ??= testPool(this.database.url);
+    return this.sqlPool;
   }
 
   async stop(): Promise<void> {
-    await Promise.all([this.sqlClient?.end(), this.busConnection?.close()]);
+    await Promise.all([this.sqlPool?.end(), this.busConnection?.close()]);
     await Promise.all([...this.processes_.values()].map((proc) => proc.stop()));
     // Removing the Redis keys is tidying only: a Redis a test has stopped must not fail the stop.
     await Promise.all([this.database.drop(), this.deleteStreams(), this.deleteRedisKeys().catch(() => undefined)]);

@@ -10,7 +10,7 @@ import {
 import { buildNotice, DEFAULT_SIGNED_HEADERS, signEmail, TestStack, testDkimKey, waitFor, writeDnsOverrides, type NoticeSpec } from '@pp/testing';
 import type { NatsConnection } from 'nats';
 import { connectNats } from '@pp/platform';
-import { Client } from 'pg';
+import type { Pool } from 'pg';
 import type { ProvisionedMerchantView } from '../identity/identity.views';
 import { GatewayClient } from '../testing/gateway-client';
 
@@ -36,7 +36,7 @@ describe('live e-mail ingest: matching, review, quarantine', () => {
   let stack: TestStack;
   let gateway: GatewayClient;
   let nc: NatsConnection;
-  let db: Client;
+  let db: Pool;
   let shop: ProvisionedMerchantView;
   let stranger: ProvisionedMerchantView;
   let toExpire: Session;
@@ -57,8 +57,7 @@ describe('live e-mail ingest: matching, review, quarantine', () => {
     });
     gateway = new GatewayClient(stack);
     nc = await connectNats(stack.env.NATS_URL, 'live-email-ingest-spec');
-    db = new Client({ connectionString: stack.database.url });
-    await db.connect();
+    db = await stack.sql();
     shop = await gateway.createMerchant('Shop');
     stranger = await gateway.createMerchant('Stranger');
     expect((await admin(`/v1/admin/merchants/${shop.merchant_id}`, { method: 'PATCH', body: { etransfer_email: SHOP_ADDRESS } })).status).toBe(200);
@@ -67,7 +66,6 @@ describe('live e-mail ingest: matching, review, quarantine', () => {
   });
 
   afterAll(async () => {
-    await db?.end();
     await (await nc?.jetstreamManager())?.streams.delete(ingestRawEmailStreamName(stack.namespace)).catch(() => undefined);
     await nc?.drain();
     await stack?.stop();

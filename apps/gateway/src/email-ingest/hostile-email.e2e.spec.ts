@@ -3,7 +3,7 @@ import { type CheckoutSessionView, INGEST_RAW_EMAIL_SUBJECT, ingestRawEmailStrea
 import { buildNotice, signEmail, TestStack, testDkimKey, waitFor, writeDnsOverrides } from '@pp/testing';
 import type { NatsConnection } from 'nats';
 import { connectNats } from '@pp/platform';
-import { Client } from 'pg';
+import type { Pool } from 'pg';
 import type { ProvisionedMerchantView } from '../identity/identity.views';
 import { GatewayClient } from '../testing/gateway-client';
 
@@ -62,7 +62,7 @@ describe('hostile e-mail', () => {
   let stack: TestStack;
   let gateway: GatewayClient;
   let nc: NatsConnection;
-  let db: Client;
+  let db: Pool;
   let shop: ProvisionedMerchantView;
 
   beforeAll(async () => {
@@ -77,15 +77,13 @@ describe('hostile e-mail', () => {
     });
     gateway = new GatewayClient(stack);
     nc = await connectNats(stack.env.NATS_URL, 'hostile-email-spec');
-    db = new Client({ connectionString: stack.database.url });
-    await db.connect();
+    db = await stack.sql();
     shop = await gateway.createMerchant('Hostile Shop');
     const patched = await gateway.call(`/v1/admin/merchants/${shop.merchant_id}`, { method: 'PATCH', token: gateway.adminToken, body: { etransfer_email: SHOP_ADDRESS } });
     expect(patched.status).toBe(200);
   });
 
   afterAll(async () => {
-    await db?.end();
     await (await nc?.jetstreamManager())?.streams.delete(ingestRawEmailStreamName(stack.namespace)).catch(() => undefined);
     await nc?.drain();
     await stack?.stop();

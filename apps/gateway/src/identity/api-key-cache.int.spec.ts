@@ -1,6 +1,6 @@
 import { newSessionId } from '@pp/kernel';
 import { TestStack, waitFor } from '@pp/testing';
-import { Client } from 'pg';
+import type { Pool } from 'pg';
 import { DEFAULT_API_KEY_CACHE_TTL_MS as API_KEY_CACHE_TTL_MS } from '../gateway.config';
 import { GatewayClient } from '../testing/gateway-client';
 import { API_KEY_REVOKED_CHANNEL } from './api-key-revocation';
@@ -20,18 +20,16 @@ const NOTIFY_ONLY_TTL_MS = 600_000;
 describe('API key cache and revocation', () => {
   let stack: TestStack;
   let gateway: GatewayClient;
-  let db: Client;
+  let db: Pool;
   let merchantId: string;
 
   beforeAll(async () => {
     stack = await TestStack.start({ services: ['gateway'], label: 'keycache' });
     gateway = new GatewayClient(stack);
     merchantId = (await gateway.createMerchant()).merchant_id;
-    db = new Client({ connectionString: stack.database.url });
-    await db.connect();
+    db = await stack.sql();
   });
   afterAll(async () => {
-    await db?.end();
     await stack?.stop();
   });
 
@@ -77,18 +75,16 @@ describe('API key cache and revocation', () => {
 describe('API key cache and revocation by notification', () => {
   let stack: TestStack;
   let gateway: GatewayClient;
-  let db: Client;
+  let db: Pool;
   let merchantId: string;
 
   beforeAll(async () => {
     stack = await TestStack.start({ services: ['gateway'], label: 'keynotify', env: { API_KEY_CACHE_TTL_MS: String(NOTIFY_ONLY_TTL_MS) } });
     gateway = new GatewayClient(stack);
     merchantId = (await gateway.createMerchant()).merchant_id;
-    db = new Client({ connectionString: stack.database.url });
-    await db.connect();
+    db = await stack.sql();
   });
   afterAll(async () => {
-    await db?.end();
     await stack?.stop();
   });
 

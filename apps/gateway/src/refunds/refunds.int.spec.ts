@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { CheckoutSessionCreatedView, RefundView, SimulatePaymentReply, PaymentView } from '@pp/contracts';
 import { BusClient } from '@pp/platform';
 import { genuineNoticeEvidence, TestStack } from '@pp/testing';
-import { Client } from 'pg';
+import type { Pool } from 'pg';
 import type { ProvisionedMerchantView } from '../identity/identity.views';
 import { type CallResult, GatewayClient } from '../testing/gateway-client';
 
@@ -28,7 +28,7 @@ describe('refunds over HTTP', () => {
   let stack: TestStack;
   let gateway: GatewayClient;
   let bus: BusClient;
-  let db: Client;
+  let db: Pool;
   let a: ProvisionedMerchantView;
   let b: ProvisionedMerchantView;
 

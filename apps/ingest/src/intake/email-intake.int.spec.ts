@@ -2,13 +2,13 @@ import { DomainError, ErrorCode, INGEST_RAW_EMAIL_SUBJECT, ingestRawEmailStreamN
 import { BusClient, connectNats } from '@pp/platform';
 import { buildNotice, signEmail, TestStack, testDkimKey, waitFor, writeDnsOverrides, type NoticeSpec } from '@pp/testing';
 import type { NatsConnection } from 'nats';
-import { Client } from 'pg';
+import type { Pool } from 'pg';
 
 describe('ingest intake over NATS and Postgres', () => {
   let stack: TestStack;
   let nc: NatsConnection;
   let bus: BusClient;
-  let db: Client;
+  let db: Pool;
   let serial = 0;
 
   beforeAll(async () => {
@@ -20,12 +20,10 @@ describe('ingest intake over NATS and Postgres', () => {
     });
     nc = await connectNats(stack.env.NATS_URL, 'email-intake-spec');
     bus = new BusClient(nc, stack.namespace, 10_000);
-    db = new Client({ connectionString: stack.database.url });
-    await db.connect();
+    db = await stack.sql();
   });
 
   afterAll(async () => {
-    await db?.end();
     // The stream outlives the services; remove this run's copy from the shared NATS server.
     await (await nc?.jetstreamManager())?.streams.delete(ingestRawEmailStreamName(stack.namespace)).catch(() => undefined);
     await nc?.drain();

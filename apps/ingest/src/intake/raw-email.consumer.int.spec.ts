@@ -2,12 +2,12 @@ import { INGEST_RAW_EMAIL_SUBJECT, ingestRawEmailStreamName } from '@pp/contract
 import { connectNats, subjectPrefix } from '@pp/platform';
 import { buildNotice, signEmail, TestStack, testDkimKey, waitFor, writeDnsOverrides } from '@pp/testing';
 import type { NatsConnection, Subscription } from 'nats';
-import { Client } from 'pg';
+import type { Pool } from 'pg';
 
 describe('raw e-mails taken from JetStream', () => {
   let stack: TestStack;
   let nc: NatsConnection;
-  let db: Client;
+  let db: Pool;
   let silentLookup: Subscription;
 
   beforeAll(async () => {
@@ -15,13 +15,11 @@ describe('raw e-mails taken from JetStream', () => {
     stack = await TestStack.start({ services: ['ingest'], label: 'rawconsumer', env: { INGEST_DNS_OVERRIDES: writeDnsOverrides(testDkimKey()) } });
     nc = await connectNats(stack.env.NATS_URL, 'raw-email-consumer-spec');
     silentLookup = nc.subscribe(`${subjectPrefix(stack.namespace)}identity.merchants-by-deposit-address.v1`);
-    db = new Client({ connectionString: stack.database.url });
-    await db.connect();
+    db = await stack.sql();
   });
 
   afterAll(async () => {
     silentLookup?.unsubscribe();
-    await db?.end();
     await (await nc?.jetstreamManager())?.streams.delete(ingestRawEmailStreamName(stack.namespace)).catch(() => undefined);
     await nc?.drain();
     await stack?.stop();

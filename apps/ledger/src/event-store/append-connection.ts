@@ -1,5 +1,5 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
-import { CONFIG, DATABASE_CONNECT_TIMEOUT_MS, PreparingClient } from '@pp/platform';
+import { CONFIG, DATABASE_CONNECT_TIMEOUT_MS, JsonLogger, PreparingClient } from '@pp/platform';
 import { Pool, type PoolClient } from 'pg';
 import type { LedgerConfig } from '../ledger.config';
 
@@ -23,8 +23,11 @@ export const appendPool = (url: string): Pool =>
 export class AppendConnection implements AppendConnectionSource, OnApplicationShutdown {
   private readonly pool: Pool;
 
-  constructor(@Inject(CONFIG) config: Pick<LedgerConfig, 'DATABASE_URL'>) {
+  constructor(@Inject(CONFIG) config: Pick<LedgerConfig, 'DATABASE_URL'>, logger: JsonLogger) {
     this.pool = appendPool(config.DATABASE_URL);
+    // The server may end the idle connection (a restart, an operator): node-postgres then emits 'error' on the
+    // pool, which would end the process if nobody listened. The pool drops that client, and the next batch connects anew.
+    this.pool.on('error', (error) => logger.warn('the group commit connection was ended by the server; the next batch connects anew', { error: error.message }));
   }
 
   connect(): Promise<PoolClient> {

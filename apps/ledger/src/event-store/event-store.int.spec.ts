@@ -1,12 +1,12 @@
 import { type AppendRequest, DomainError, ErrorCode } from '@pp/contracts';
 import { BusClient } from '@pp/platform';
-import { TestStack } from '@pp/testing';
-import { Client } from 'pg';
+import { TestStack, waitFor } from '@pp/testing';
+import type { Pool } from 'pg';
 
 describe('ledger event store over NATS and Postgres', () => {
   let stack: TestStack;
   let bus: BusClient;
-  let db: Client;
+  let db: Pool;
 
   beforeAll(async () => {
     stack = await TestStack.start({ services: ['ledger'], label: 'eventstore' });
@@ -152,6 +152,20 @@ describe('ledger event store over NATS and Postgres', () => {
     expect(looked).toEqual(again);
     const unknown = await failureOf(bus.request('ledger.idempotency.replay.v1', { merchant_id: 'mer_1', livemode: false, idempotency: { key: 'nope', fingerprint: 'fp' } }));
     expect(unknown).toMatchObject({ code: ErrorCode.NotFound });
+  });
+
+  it("given Postgres ends the group commit's idle connection (a restart, an operator), when the next append comes: the ledger lives on and commits it", async () => {
+    await append('test-ended-connection', 0);
+    const { rows } = await db.query<{ ended: boolean }>(
+      `SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'ledger-append'`,
+    );
+    expect(rows).toEqual([{ ended: true }]);
+    await waitFor('the ended connection to be gone', async () => {
+      const { rowCount } = await db.query(`SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'ledger-append'`);
+      return rowCount === 0;
+    });
+    expect((await append('test-ended-connection', 1)).version).toBe(2);
+    expect(stack.process('ledger').running).toBe(true);
   });
 
   it('refuses an invalid append with VALIDATION_FAILED', async () => {

@@ -12,7 +12,7 @@ import {
   type SessionCreatedV1,
 } from '@pp/contracts';
 import { JsonLogger, LEDGER_BATCH_SIZE, LEDGER_EVENTS, ServiceMetrics } from '@pp/platform';
-import { createTestDatabase, type TestDatabase } from '@pp/testing';
+import { createTestDatabase, testPool, type TestDatabase } from '@pp/testing';
 import { Pool } from 'pg';
 import type { LedgerConfig } from '../ledger.config';
 import { LEDGER_PROJECTIONS } from '../projections/ledger.projections';
@@ -42,6 +42,7 @@ describe('group commit: whole batches and their fallback', () => {
     database = await createTestDatabase('groupcommit');
     await database.migrate('ledger');
     pool = new Pool({ connectionString: database.url, max: 1, pipeline: true }); // as the service's (append-connection.ts)
+    pool.on('error', () => undefined); // as the service's: an idle connection the server ends is dropped, not fatal
     // Records what the appender sends, to tell the whole-batch path from the fallback.
     pool.on('connect', (client) => {
       const query = client.query.bind(client) as (...args: unknown[]) => unknown;
@@ -52,7 +53,7 @@ describe('group commit: whole batches and their fallback', () => {
         },
       });
     });
-    db = new Pool({ connectionString: database.url, max: 2 });
+    db = testPool(database.url, 2);
     const config = { LEDGER_APPEND_BATCH_MAX: 200, LEDGER_TEST_CRASH_AFTER_COMMIT: false } as LedgerConfig;
     appender = new GroupCommitAppender(pool, new EventStore(LEDGER_PROJECTIONS), config, new JsonLogger('ledger-test', 'error', () => undefined), new AppendMetrics(metrics));
   });

@@ -1,5 +1,5 @@
-import { createTestDatabase, type TestDatabase } from '@pp/testing';
-import { Client } from 'pg';
+import { createTestDatabase, testPool, type TestDatabase } from '@pp/testing';
+import type { Pool } from 'pg';
 import { containsPattern, LIST_PAYMENTS_SQL } from './payment-queries.handler';
 
 /** A quarter million keeps the suite quick and the planner's choice the same; PAYMENTS_SEARCH_ROWS=1000000 checks the full size. */
@@ -13,13 +13,12 @@ const TARGET = String(Math.floor(ROWS * 0.42) * 2 + 1); // an odd row, so mercha
  */
 describe(`payments reference search at ${ROWS} rows`, () => {
   let database: TestDatabase;
-  let db: Client;
+  let db: Pool;
 
   beforeAll(async () => {
     database = await createTestDatabase('paysearch');
     await database.migrate('ledger');
-    db = new Client({ connectionString: database.url });
-    await db.connect();
+    db = testPool(database.url, 1);
     // Loading a million rows is faster without the trigram index; it is rebuilt afterwards from its own definition.
     const { rows: index } = await db.query(`SELECT pg_get_indexdef('ledger.payments_search_trgm'::regclass) AS definition`);
     await db.query('DROP INDEX ledger.payments_search_trgm');

@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import type { CheckoutSessionView, CreateCheckoutSessionCommand } from '@pp/contracts';
 import { BusClient } from '@pp/platform';
 import { genuineNoticeEvidence, REPO_ROOT, TestStack } from '@pp/testing';
-import { Client } from 'pg';
+import type { Pool } from 'pg';
 
 const REBUILD = join(REPO_ROOT, 'dist', 'apps', 'ledger', 'src', 'rebuild.js');
 const SESSIONS = 300;
@@ -13,7 +13,7 @@ const SESSIONS = 300;
 describe('rebuilding the read models from the event store', () => {
   let stack: TestStack;
   let bus: BusClient;
-  let db: Client;
+  let db: Pool;
 
   beforeAll(async () => {
     stack = await TestStack.start({ services: ['ledger', 'sessions'], label: 'rebuild' });

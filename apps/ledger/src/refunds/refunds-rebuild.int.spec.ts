@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { type CreateCheckoutSessionCommand, type MerchantScope, REFUND_STATUSES, type RefundView } from '@pp/contracts';
 import { BusClient } from '@pp/platform';
 import { genuineNoticeEvidence, REPO_ROOT, TestStack } from '@pp/testing';
-import { Client } from 'pg';
+import type { Pool } from 'pg';
 
 const REBUILD = join(REPO_ROOT, 'dist', 'apps', 'ledger', 'src', 'rebuild.js');
 
@@ -13,7 +13,7 @@ const REBUILD = join(REPO_ROOT, 'dist', 'apps', 'ledger', 'src', 'rebuild.js');
 describe('rebuilding the read models with refunds present', () => {
   let stack: TestStack;
   let bus: BusClient;
-  let db: Client;
+  let db: Pool;
   const SCOPES: MerchantScope[] = [
     { merchant_id: 'mer_r1', livemode: true },
     { merchant_id: 'mer_r1', livemode: false },

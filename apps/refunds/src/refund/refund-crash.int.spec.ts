@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type CreateCheckoutSessionCommand, DomainError, ErrorCode, type MerchantScope } from '@pp/contracts';
 import { BusClient } from '@pp/platform';
 import { genuineNoticeEvidence, TestStack, waitFor } from '@pp/testing';
-import { Client } from 'pg';
+import type { Pool } from 'pg';
 
 /*
  * Why refunds use one atomic multi-stream append (refund stream + payment
@@ -14,7 +14,7 @@ import { Client } from 'pg';
 describe('refunds when the ledger dies between commit and reply', () => {
   let stack: TestStack;
   let bus: BusClient;
-  let db: Client;
+  let db: Pool;
   const LIVE: MerchantScope = { merchant_id: 'mer_crashlive', livemode: true };
   const TEST: MerchantScope = { merchant_id: 'mer_crashtest', livemode: false };
 

@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { type CreateCheckoutSessionCommand, DomainError, ErrorCode } from '@pp/contracts';
 import { BusClient } from '@pp/platform';
 import { TestStack, waitFor } from '@pp/testing';
-import { Client } from 'pg';
+import type { Pool } from 'pg';
 
 describe('exactly-once creation when the ledger dies between commit and reply', () => {
   let stack: TestStack;
   let bus: BusClient;
-  let db: Client;
+  let db: Pool;
 
   beforeAll(async () => {
     stack = await TestStack.start({

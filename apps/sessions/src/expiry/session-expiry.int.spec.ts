@@ -3,7 +3,7 @@ import { CheckoutSessionEventType, type CreateCheckoutSessionCommand, DomainErro
 import { AggregateStore, BusClient, CommandRunner, LedgerEventStore, queuePrefix } from '@pp/platform';
 import { TestStack, testInfra, waitFor } from '@pp/testing';
 import Redis from 'ioredis';
-import { Client } from 'pg';
+import type { Pool } from 'pg';
 import { CheckoutSessionLifecycle } from '../checkout-session/checkout-session.lifecycle';
 
 const SCOPE: MerchantScope = { merchant_id: 'mer_exp', livemode: false };
@@ -11,7 +11,7 @@ const SCOPE: MerchantScope = { merchant_id: 'mer_exp', livemode: false };
 describe('checkout session expiry (TTL 2 s)', () => {
   let stack: TestStack;
   let bus: BusClient;
-  let db: Client;
+  let db: Pool;
   let redis: Redis;
 
   beforeAll(async () => {

@@ -9,7 +9,7 @@ import {
 import { generateMemo, newSessionId } from '@pp/kernel';
 import { BusClient } from '@pp/platform';
 import { genuineNoticeEvidence, TestStack } from '@pp/testing';
-import { Client } from 'pg';
+import type { Pool } from 'pg';
 import { paymentIdOfEmail } from './record-transfer.handler';
 
 const LIVE: MerchantScope = { merchant_id: 'mer_shop', livemode: true };
@@ -19,7 +19,7 @@ const OTHER: MerchantScope = { merchant_id: 'mer_other', livemode: true };
 describe('payments.record-transfer.v1 (live e-mail transfers)', () => {
   let stack: TestStack;
   let bus: BusClient;
-  let db: Client;
+  let db: Pool;
 
   beforeAll(async () => {
     stack = await TestStack.start({ services: ['ledger', 'sessions'], label: 'transfers' });
