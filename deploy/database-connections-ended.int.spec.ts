@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { DATABASE_SERVICES, type DatabaseService } from '@pp/platform';
 import { buildNotice, signEmail, TestStack, testDkimKey, waitFor, WebhookReceiver, writeDnsOverrides } from '@pp/testing';
 import type { Pool } from 'pg';
+import type { ProvisionedMerchantView } from '../apps/gateway/src/identity/identity.views';
+import { GatewayClient } from '../apps/gateway/src/testing/gateway-client';
 
 /*
  * A Postgres restart, a failover or an operator ends every connection the
@@ -15,10 +17,6 @@ import type { Pool } from 'pg';
 
 const SHOP_ADDRESS = 'payments@ended.example';
 
-interface Merchant {
-  merchant_id: string;
-  keys: { test_secret: string; live_secret: string };
-}
 interface Session {
   id: string;
   memo: string;
@@ -28,24 +26,12 @@ describe('every service outlives the database server ending its connections', ()
   let stack: TestStack;
   let db: Pool;
   let receiver: WebhookReceiver;
-  let shop: Merchant;
+  let gateway: GatewayClient;
+  let shop: ProvisionedMerchantView;
 
-  const call = async <T>(path: string, token: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: T }> => {
-    const response = await fetch(`${stack.url('gateway')}${path}`, {
-      method: body === undefined ? 'GET' : 'POST',
-      headers: { authorization: `Bearer ${token}`, 'idempotency-key': randomUUID(), 'content-type': 'application/json', ...headers },
-      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-    });
-    return { status: response.status, body: (await response.json()) as T };
-  };
   const createSession = async (token: string, amount: number): Promise<Session> => {
-    const created = await call<Session>('/v1/checkout/sessions', token, {
-      amount,
-      currency: 'cad',
-      reference: `order-${randomUUID()}`,
-      success_url: 'https://shop.example/ok',
-      cancel_url: 'https://shop.example/no',
-    });
+    const body = { amount, currency: 'cad', reference: `order-${randomUUID()}`, success_url: 'https://shop.example/ok', cancel_url: 'https://shop.example/no' };
+    const created = await gateway.call<Session>('/v1/checkout/sessions', { token, body });
     expect(created.status).toBe(201);
     return created.body;
   };
@@ -53,12 +39,14 @@ describe('every service outlives the database server ending its connections', ()
   const payBothWays = async (round: 'before' | 'after') => {
     const { rows: [{ n: eventsBefore }] } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ledger.merchant_events WHERE merchant_id = $1 AND NOT livemode`, [shop.merchant_id]);
     const test = await createSession(shop.keys.test_secret, 1500);
-    expect((await call('/v1/sandbox/simulate-payment', shop.keys.test_secret, { sessionId: test.id, outcome: 'confirmed' })).status).toBe(200);
+    const simulated = await gateway.call('/v1/sandbox/simulate-payment', { token: shop.keys.test_secret, body: { sessionId: test.id, outcome: 'confirmed' } });
+    expect(simulated.status).toBe(200);
     const live = await createSession(shop.keys.live_secret, 2500);
     const raw = await signEmail(
       buildNotice({ to: SHOP_ADDRESS, message: live.memo, amount: '$25.00', messageId: `<${round}.${stack.namespace}@payments.interac.ca>`, reference: `C1E${stack.namespace.slice(-5)}${round === 'before' ? 1 : 2}` }),
     );
-    expect((await call('/v1/internal/ingest-email', stack.env.INGEST_TOKEN, raw, { 'content-type': 'message/rfc822' })).status).toBe(202);
+    const posted = await gateway.call('/v1/internal/ingest-email', { token: stack.env.INGEST_TOKEN, body: raw, headers: { 'content-type': 'message/rfc822' } });
+    expect(posted.status).toBe(202);
     await waitFor(`the ${round} live payment from its e-mail`, async () => {
       const { rows } = await db.query(`SELECT 1 FROM ledger.payments WHERE session_id = $1 AND status = 'CONFIRMED'`, [live.id]);
       return rows.length === 1;
@@ -80,16 +68,11 @@ describe('every service outlives the database server ending its connections', ()
     });
     db = await stack.sql();
     receiver = await WebhookReceiver.start();
-    const created = await call<Merchant>('/v1/admin/merchants', stack.env.ADMIN_TOKEN, { name: 'Ended', email: `${randomUUID()}@example.com` });
-    expect(created.status).toBe(201);
-    shop = created.body;
-    const patched = await fetch(`${stack.url('gateway')}/v1/admin/merchants/${shop.merchant_id}`, {
-      method: 'PATCH',
-      headers: { authorization: `Bearer ${stack.env.ADMIN_TOKEN}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ etransfer_email: SHOP_ADDRESS }),
-    });
+    gateway = new GatewayClient(stack);
+    shop = await gateway.createMerchant('Ended');
+    const patched = await gateway.call(`/v1/admin/merchants/${shop.merchant_id}`, { method: 'PATCH', token: gateway.adminToken, body: { etransfer_email: SHOP_ADDRESS } });
     expect(patched.status).toBe(200);
-    const endpoint = await call<{ secret: string }>('/v1/webhook_endpoints', shop.keys.test_secret, { url: receiver.url('/hooks') });
+    const endpoint = await gateway.call<{ secret: string }>('/v1/webhook_endpoints', { token: shop.keys.test_secret, body: { url: receiver.url('/hooks') } });
     expect(endpoint.status).toBe(201);
     receiver.trust('/hooks', endpoint.body.secret);
   }, 180_000);
