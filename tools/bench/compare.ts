@@ -22,7 +22,12 @@ export function compareReports(a: BenchReport, b: BenchReport): string {
   const paths = [...new Set([...a.rows.map((r) => r.path), ...b.rows.map((r) => r.path)])];
   const rowOf = (report: BenchReport, path: string) => report.rows.find((r) => r.path === path);
   const run = (r: BenchReport) => `${r.at} (Node ${r.node ?? '?'}, load average ${r.load_average?.join(' ') ?? '?'})`;
-  let out = `A: ${run(a)}\nB: ${run(b)}\n\n`;
+  let out = `A: ${run(a)}\nB: ${run(b)}\n`;
+  // Runs on machines (or moments) with different wake-up costs differ most on the paths below full load.
+  if (a.wake_cost || b.wake_cost) {
+    out += `machine wake-up cost, µs of CPU per message 1 ms apart: ${change(a.wake_cost?.one_ms_apart_us, b.wake_cost?.one_ms_apart_us)}; back to back: ${change(a.wake_cost?.back_to_back_us, b.wake_cost?.back_to_back_us)}\n`;
+  }
+  out += '\n';
   out += table(
     ['path', 'throughput', 'p50 ms', 'p99 ms', 'ratio'],
     paths.map((path) => {

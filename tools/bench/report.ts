@@ -1,4 +1,5 @@
 import type { SpanTiming } from './latency-breakdown';
+import type { WakeCost } from './wake-cost';
 /** The JSON report `npm run bench` writes (bench/reports/*.json) and how it is printed. */
 
 export interface Row {
@@ -32,6 +33,8 @@ export interface BenchReport {
   /** CPU ms each process spends per second while the stack is idle (withCpu counts its 1 s settle too). */
   idle_cpu_ms_per_second?: Record<string, number>;
   stack_ready_ms?: number;
+  /** The machine's price for waking a process for short work (wake-cost.ts): read the paths below full load with it. */
+  wake_cost?: WakeCost;
   rows: Row[];
   /** With BENCH_TRACE=true: the median create-session trace at half of max load, span by span. */
   create_half_load_trace?: SpanTiming[];

@@ -12,6 +12,7 @@ import { measureIdleMemory } from './memory';
 import { type CpuPerRequest, type PathCost, ProcessCpu, withCpu } from './process-cpu';
 import { type BenchReport, type Row, printRows } from './report';
 import { measureWebhookFanout } from './webhook-fanout';
+import { measureWakeCost } from './wake-cost';
 import { measureWebhookLatency } from './webhook-latency';
 
 /**
@@ -73,6 +74,8 @@ async function main(): Promise<void> {
   const profile = process.env.BENCH_PROFILE === 'true';
   if (profile) mkdirSync(PROFILE_DIR, { recursive: true });
   const collector = TRACE ? await OtlpCollector.start() : undefined;
+  log('the machine\'s wake-up cost (a short piece of work, back to back and 1 ms apart)');
+  const wakeCost = await measureWakeCost();
   const readyStarted = Date.now();
   const stack = await TestStack.start({
     services: SERVICE_NAMES,
@@ -196,6 +199,9 @@ async function main(): Promise<void> {
   if (rssAfterPaths) {
     process.stdout.write(`RSS MB after the paths, idle again: ${Object.entries(rssAfterPaths).map(([service, mb]) => `${service} ${mb}`).join(', ')}\n`);
   }
+  process.stdout.write(
+    `machine wake-up cost: a message's work took ${wakeCost.back_to_back_us} µs of CPU back to back, ${wakeCost.one_ms_apart_us} µs 1 ms apart (${wakeCost.ratio}x); paths below full load pay this at every hop\n`,
+  );
   const dir = join(REPO_ROOT, 'bench', 'reports');
   mkdirSync(dir, { recursive: true });
   const file = join(dir, `${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
@@ -210,6 +216,7 @@ async function main(): Promise<void> {
     ...(rssAfterPaths ? { rss_after_paths_mb: rssAfterPaths } : {}),
     idle_cpu_ms_per_second: idleCpu,
     stack_ready_ms: readyMs,
+    wake_cost: wakeCost,
     rows,
     ...(halfLoadTrace ? { create_half_load_trace: halfLoadTrace.median, create_half_load_trace_p99: halfLoadTrace.tail } : {}),
     ...(webhookTrace ? { webhook_trace: webhookTrace.median, webhook_trace_slowest: webhookTrace.tail } : {}),
