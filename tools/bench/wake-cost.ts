@@ -4,15 +4,15 @@ import { connect, createServer, type Socket } from 'node:net';
 /**
  * What this machine charges a process for waking up. A forked process does
  * the same short piece of work for each one-byte message it reads from a
- * loopback socket (about 70-100 µs of JSON on the machines the bench has run
- * on), once for messages sent back to back, so that it never sleeps, and
- * once for messages 1 ms apart, so that it sleeps before each. The second
- * costs more CPU per message: the wake-up itself, and the short work run
- * with cold caches after it (docs/PERFORMANCE.md, "Why CPU per request
- * doubles below full load"). Every path below full load (half load, one
- * webhook at a time, notices posted one by one) pays that at each hop, in
- * each process; virtual machines differ most here, so the report keeps the
- * figure beside the paths'.
+ * loopback socket (60-120 µs of JSON on the machines measured so far),
+ * once for messages sent back to back, so that it never sleeps, and once
+ * for messages 1 ms apart, so that it sleeps before each. The second costs
+ * more CPU per message: the wake-up itself, and the short work after it,
+ * which runs slower, as on a cold cache (docs/PERFORMANCE.md, "Why CPU per
+ * request doubles below full load"). Every path below full load (half
+ * load, one webhook at a time, notices posted one by one) pays that at each
+ * hop, in each process. Machines may differ in it more than in speed, so
+ * the report keeps the figure beside the paths'.
  */
 export interface WakeCost {
   /** CPU µs per message while messages come back to back. */
