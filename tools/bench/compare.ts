@@ -41,10 +41,11 @@ export function compareReports(a: BenchReport, b: BenchReport): string {
       ];
     }),
   );
-  // Each process's cost per request, A → B: CPU ms, then write system calls.
+  // Each process's cost per request, A → B: CPU ms, write system calls, then time waiting for a CPU.
   for (const [measure, title] of [
     ['cpu_ms_per_request', 'CPU ms per request of each process'],
     ['writes_per_request', 'Write system calls per request of each process'],
+    ['cpu_wait_ms_per_request', 'ms waiting for a CPU per request of each process'],
   ] as const) {
     const measured = paths.filter((path) => rowOf(a, path)?.[measure] || rowOf(b, path)?.[measure]);
     if (measured.length === 0) continue;

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { Client } from 'pg';
 import type { TestStack } from '@pp/testing';
+import { runQueueWaitMs } from './run-queue-wait';
 
 /**
  * CPU time of every process a path runs through, read from /proc/<pid>/stat
@@ -10,15 +11,18 @@ import type { TestStack } from '@pp/testing';
  * (`syscw` of /proc/<pid>/io: write, writev, send*) are counted the same way:
  * on loopback each one carries the kernel's TCP work for both ends and wakes
  * the process at the other end, so fewer of them per request is the first
- * thing batching or pipelining shows. Postgres, Redis and
+ * thing batching or pipelining shows. Time waiting for a CPU (runnable, not
+ * running: run-queue-wait.ts) is counted the same way: it is where queueing
+ * for the cores and slow wake-ups show, time in no span of any trace.
+ * Postgres, Redis and
  * NATS are found by the port they listen on; for Postgres only the backends of
  * the bench's database and the server's own workers (WAL writer, checkpointer
  * ...) count, so other databases on a shared server do not. Redis and NATS
  * serve everything on this machine: their figures include whatever else runs.
  */
 
-/** CPU ms and write system calls by process group name (each service, postgres, nats, redis) and pid. */
-export type CpuSample = Map<string, Map<number, { ms: number; writes: number }>>;
+/** CPU ms, write system calls and ms waiting for a CPU by process group name (each service, postgres, nats, redis) and pid. */
+export type CpuSample = Map<string, Map<number, { ms: number; writes: number; waitMs: number }>>;
 export type CpuPerRequest = Record<string, number>;
 
 const TICK_MS = 1000 / clockTicks();
@@ -124,7 +128,7 @@ export class ProcessCpu {
       const ms = cpuMs(pid);
       if (ms === undefined) return;
       if (!groups.has(group)) groups.set(group, new Map());
-      groups.get(group)?.set(pid, { ms, writes: writeSyscalls(pid) });
+      groups.get(group)?.set(pid, { ms, writes: writeSyscalls(pid), waitMs: runQueueWaitMs(pid) });
     };
     for (const proc of this.stack.processes()) add(proc.service, proc.pid);
     for (const [group, pid] of this.extra) add(group, pid);
@@ -138,8 +142,8 @@ export class ProcessCpu {
     return groups;
   }
 
-  /** CPU ms or write system calls per unit of work of each group between two samples; a process that appeared in between counts from zero. */
-  static perRequest(before: CpuSample, after: CpuSample, requests: number, measure: 'ms' | 'writes'): CpuPerRequest {
+  /** CPU ms, write system calls or ms waiting for a CPU per unit of work of each group between two samples; a process that appeared in between counts from zero. */
+  static perRequest(before: CpuSample, after: CpuSample, requests: number, measure: 'ms' | 'writes' | 'waitMs'): CpuPerRequest {
     const result: CpuPerRequest = {};
     let total = 0;
     for (const [group, pids] of after) {
@@ -160,16 +164,18 @@ export class ProcessCpu {
 
 const round = (value: number) => Math.round(value * 1000) / 1000;
 
-/** What a path cost each process per request: CPU ms and write system calls. */
+/** What a path cost each process per request: CPU ms, write system calls and ms waiting for a CPU. */
 export interface PathCost {
   cpu_ms_per_request: CpuPerRequest;
   writes_per_request: CpuPerRequest;
+  cpu_wait_ms_per_request: CpuPerRequest;
 }
 
 export function costPerRequest(before: CpuSample, after: CpuSample, requests: number): PathCost {
   return {
     cpu_ms_per_request: ProcessCpu.perRequest(before, after, requests, 'ms'),
     writes_per_request: ProcessCpu.perRequest(before, after, requests, 'writes'),
+    cpu_wait_ms_per_request: ProcessCpu.perRequest(before, after, requests, 'waitMs'),
   };
 }
 

@@ -14,6 +14,8 @@ export interface Row {
   cpu_ms_per_request?: Record<string, number>;
   /** Write system calls each process made per request (socket writes, mostly), and their total. */
   writes_per_request?: Record<string, number>;
+  /** ms each process's threads spent per request runnable but waiting for a CPU (queueing for the cores), and their total. */
+  cpu_wait_ms_per_request?: Record<string, number>;
   detail?: Record<string, unknown>;
 }
 
@@ -74,10 +76,15 @@ export function printRows(rows: Row[]): void {
   const groups = cpuGroups(measured);
   process.stdout.write('\nCPU ms per request (message, delivery) of each process\n');
   process.stdout.write(table(['path', ...groups], measured.map((r) => [r.path, ...groups.map((g) => fixed(r.cpu_ms_per_request?.[g]))])));
-  const counted = measured.filter((r) => r.writes_per_request);
-  if (counted.length === 0) return;
-  process.stdout.write('\nWrite system calls per request (message, delivery) of each process\n');
-  process.stdout.write(table(['path', ...groups], counted.map((r) => [r.path, ...groups.map((g) => fixed(r.writes_per_request?.[g]))])));
+  for (const [measure, title] of [
+    ['writes_per_request', 'Write system calls per request (message, delivery) of each process'],
+    ['cpu_wait_ms_per_request', 'ms waiting for a CPU per request (message, delivery) of each process'],
+  ] as const) {
+    const counted = measured.filter((r) => r[measure]);
+    if (counted.length === 0) continue;
+    process.stdout.write(`\n${title}\n`);
+    process.stdout.write(table(['path', ...groups], counted.map((r) => [r.path, ...groups.map((g) => fixed(r[measure]?.[g]))])));
+  }
 }
 
 const fixed = (value: number | undefined) => (value === undefined ? '-' : value.toFixed(2));

@@ -200,7 +200,7 @@ async function main(): Promise<void> {
     process.stdout.write(`RSS MB after the paths, idle again: ${Object.entries(rssAfterPaths).map(([service, mb]) => `${service} ${mb}`).join(', ')}\n`);
   }
   process.stdout.write(
-    `machine wake-up cost: a message's work took ${wakeCost.back_to_back_us} µs of CPU back to back, ${wakeCost.one_ms_apart_us} µs 1 ms apart (${wakeCost.ratio}x); paths below full load pay this at every hop\n`,
+    `machine wake-up cost: a message's work took ${wakeCost.back_to_back_us} µs of CPU back to back, ${wakeCost.one_ms_apart_us} µs 1 ms apart (${wakeCost.ratio}x), after waiting ${wakeCost.one_ms_apart_wait_us} µs for a CPU; paths below full load pay this at every hop\n`,
   );
   const dir = join(REPO_ROOT, 'bench', 'reports');
   mkdirSync(dir, { recursive: true });
@@ -321,6 +321,7 @@ function loadRow(path: string, measured: { result: LoadResult } & PathCost, base
     ratio: `${(result.requests_per_second / baseline.requests_per_second).toFixed(2)}x`,
     cpu_ms_per_request: measured.cpu_ms_per_request,
     writes_per_request: measured.writes_per_request,
+    cpu_wait_ms_per_request: measured.cpu_wait_ms_per_request,
     detail: { requests: result.requests, non_2xx: result.non_2xx, errors: result.errors },
   };
 }

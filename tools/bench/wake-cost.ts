@@ -1,5 +1,6 @@
 import { fork } from 'node:child_process';
 import { connect, createServer, type Socket } from 'node:net';
+import { runQueueWaitMs } from './run-queue-wait';
 
 /**
  * What this machine charges a process for waking up. A forked process does
@@ -21,6 +22,8 @@ export interface WakeCost {
   one_ms_apart_us: number;
   /** one_ms_apart_us / back_to_back_us. */
   ratio: number;
+  /** µs per message the worker waited for a CPU, runnable but not running, while messages came 1 ms apart: a wake-up's delay. */
+  one_ms_apart_wait_us: number;
 }
 
 const BACK_TO_BACK_MESSAGES = 20_000;
@@ -38,15 +41,15 @@ function workForOneMessage(): number {
 export async function measureWakeCost(): Promise<WakeCost> {
   const worker = await forkWorker();
   try {
-    const backToBack: number[] = [];
-    const spaced: number[] = [];
+    const backToBack: PerMessage[] = [];
+    const spaced: PerMessage[] = [];
     for (let round = 0; round < 2; round++) {
-      backToBack.push(await worker.cpuPerMessage(BACK_TO_BACK_MESSAGES, sendBackToBack));
-      spaced.push(await worker.cpuPerMessage(SPACED_MESSAGES, sendOneMsApart));
+      backToBack.push(await worker.perMessage(BACK_TO_BACK_MESSAGES, sendBackToBack));
+      spaced.push(await worker.perMessage(SPACED_MESSAGES, sendOneMsApart));
     }
-    const mean = (values: number[]) => values.reduce((sum, v) => sum + v, 0) / values.length;
-    const [back_to_back_us, one_ms_apart_us] = [Math.round(mean(backToBack)), Math.round(mean(spaced))];
-    return { back_to_back_us, one_ms_apart_us, ratio: Math.round((one_ms_apart_us / back_to_back_us) * 100) / 100 };
+    const mean = (runs: PerMessage[], of: keyof PerMessage) => Math.round(runs.reduce((sum, run) => sum + run[of], 0) / runs.length);
+    const [back_to_back_us, one_ms_apart_us] = [mean(backToBack, 'cpuUs'), mean(spaced, 'cpuUs')];
+    return { back_to_back_us, one_ms_apart_us, ratio: Math.round((one_ms_apart_us / back_to_back_us) * 100) / 100, one_ms_apart_wait_us: mean(spaced, 'waitUs') };
   } finally {
     worker.stop();
   }
@@ -67,9 +70,15 @@ async function sendOneMsApart(socket: Socket, count: number): Promise<void> {
   }
 }
 
+/** What one message cost the worker, from its first message to its last. */
+interface PerMessage {
+  cpuUs: number;
+  waitUs: number;
+}
+
 interface Worker {
-  /** Sends `count` messages with `send` on a new connection; the worker's CPU µs per message, from its first to its last. */
-  cpuPerMessage(count: number, send: (socket: Socket, count: number) => Promise<void>): Promise<number>;
+  /** Sends `count` messages with `send` on a new connection; what each cost the worker. */
+  perMessage(count: number, send: (socket: Socket, count: number) => Promise<void>): Promise<PerMessage>;
   stop(): void;
 }
 
@@ -83,8 +92,8 @@ function forkWorker(): Promise<Worker> {
     exited.catch(reject);
     child.once('message', (port: number) =>
       resolve({
-        cpuPerMessage: async (count, send) => {
-          const answer = Promise.race([new Promise<number>((done) => child.once('message', (us: number) => done(us))), exited]);
+        perMessage: async (count, send) => {
+          const answer = Promise.race([new Promise<PerMessage>((done) => child.once('message', (cost: PerMessage) => done(cost))), exited]);
           const socket = connect(port, '127.0.0.1');
           socket.setNoDelay(true);
           await new Promise((ready) => socket.once('connect', ready));
@@ -101,19 +110,21 @@ function forkWorker(): Promise<Worker> {
   });
 }
 
-/** The forked worker: answers its CPU µs per message for each connection once the sender ends it. */
+/** The forked worker: answers what a message cost it (PerMessage) for each connection once the sender ends it. */
 function serveAsWorker(): void {
   const server = createServer((socket) => {
     let messages = 0;
-    let started: NodeJS.CpuUsage | undefined;
+    let started: { cpu: NodeJS.CpuUsage; waitMs: number } | undefined;
     socket.on('data', (chunk: Buffer) => {
-      started ??= process.cpuUsage();
+      started ??= { cpu: process.cpuUsage(), waitMs: runQueueWaitMs('self') };
       for (let i = 0; i < chunk.length; i++) workForOneMessage();
       messages += chunk.length;
     });
     socket.on('end', () => {
-      const used = process.cpuUsage(started);
-      process.send?.((used.user + used.system) / Math.max(1, messages));
+      const used = process.cpuUsage(started?.cpu);
+      const waitedMs = runQueueWaitMs('self') - (started?.waitMs ?? 0);
+      const count = Math.max(1, messages);
+      process.send?.({ cpuUs: (used.user + used.system) / count, waitUs: (waitedMs * 1000) / count } satisfies PerMessage);
       socket.end();
     });
   });
