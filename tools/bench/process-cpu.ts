@@ -14,11 +14,11 @@ import { runQueueWaitMs } from './run-queue-wait';
  * thing batching or pipelining shows. Time waiting for a CPU (runnable, not
  * running: run-queue-wait.ts) is counted the same way: it is where queueing
  * for the cores and slow wake-ups show, time in no span of any trace.
- * Postgres, Redis and
- * NATS are found by the port they listen on; for Postgres only the backends of
- * the bench's database and the server's own workers (WAL writer, checkpointer
- * ...) count, so other databases on a shared server do not. Redis and NATS
- * serve everything on this machine: their figures include whatever else runs.
+ * Postgres, Redis and NATS are found by the port they listen on; for
+ * Postgres only the backends of the bench's database and the server's own
+ * workers (WAL writer, checkpointer ...) count, so other databases on a
+ * shared server do not. Redis and NATS serve everything on this machine:
+ * their figures include whatever else runs.
  */
 
 /** CPU ms, write system calls and ms waiting for a CPU by process group name (each service, postgres, nats, redis) and pid. */
