@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { type BenchReport, cpuGroups, table } from './report';
+import { type BenchReport, cpuGroups, PER_REQUEST_MEASURES, table } from './report';
 
 /**
  * `npm run bench -- --compare A.json B.json`: what changed from report A to
@@ -41,16 +41,11 @@ export function compareReports(a: BenchReport, b: BenchReport): string {
       ];
     }),
   );
-  // Each process's cost per request, A → B: CPU ms, write system calls, then time waiting for a CPU.
-  for (const [measure, title] of [
-    ['cpu_ms_per_request', 'CPU ms per request of each process'],
-    ['writes_per_request', 'Write system calls per request of each process'],
-    ['cpu_wait_ms_per_request', 'ms waiting for a CPU per request of each process'],
-  ] as const) {
+  for (const [measure, title] of PER_REQUEST_MEASURES) {
     const measured = paths.filter((path) => rowOf(a, path)?.[measure] || rowOf(b, path)?.[measure]);
     if (measured.length === 0) continue;
     const groups = cpuGroups([...a.rows, ...b.rows].filter((r) => measured.includes(r.path)));
-    out += `\n${title}, A → B\n`;
+    out += `\n${title} per request of each process, A → B\n`;
     out += table(
       ['path', ...groups],
       measured.map((path) => [path, ...groups.map((g) => change(rowOf(a, path)?.[measure]?.[g], rowOf(b, path)?.[measure]?.[g], 2))]),

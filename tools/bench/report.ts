@@ -48,6 +48,13 @@ export interface BenchReport {
   webhook_trace_slowest?: SpanTiming[];
 }
 
+/** Each process's cost per request that a row may carry, and its title in the printed tables, in their order. */
+export const PER_REQUEST_MEASURES = [
+  ['cpu_ms_per_request', 'CPU ms'],
+  ['writes_per_request', 'Write system calls'],
+  ['cpu_wait_ms_per_request', 'ms waiting for a CPU'],
+] as const;
+
 export function table(headers: string[], cells: string[][]): string {
   const widths = headers.map((h, i) => Math.max(h.length, ...cells.map((c) => (c[i] ?? '').length)));
   const line = (values: string[]) => values.map((v, i) => (v ?? '').padEnd(widths[i])).join('  ').trimEnd();
@@ -74,15 +81,10 @@ export function printRows(rows: Row[]): void {
   const measured = rows.filter((r) => r.cpu_ms_per_request);
   if (measured.length === 0) return;
   const groups = cpuGroups(measured);
-  process.stdout.write('\nCPU ms per request (message, delivery) of each process\n');
-  process.stdout.write(table(['path', ...groups], measured.map((r) => [r.path, ...groups.map((g) => fixed(r.cpu_ms_per_request?.[g]))])));
-  for (const [measure, title] of [
-    ['writes_per_request', 'Write system calls per request (message, delivery) of each process'],
-    ['cpu_wait_ms_per_request', 'ms waiting for a CPU per request (message, delivery) of each process'],
-  ] as const) {
+  for (const [measure, title] of PER_REQUEST_MEASURES) {
     const counted = measured.filter((r) => r[measure]);
     if (counted.length === 0) continue;
-    process.stdout.write(`\n${title}\n`);
+    process.stdout.write(`\n${title} per request (message, delivery) of each process\n`);
     process.stdout.write(table(['path', ...groups], counted.map((r) => [r.path, ...groups.map((g) => fixed(r[measure]?.[g]))])));
   }
 }
