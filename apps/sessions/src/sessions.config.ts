@@ -11,7 +11,15 @@ export class SessionsConfig extends WithMetricsPort(WithCheckoutUrls(WithRedis(B
   @Max(7 * 24 * 3600)
   SESSION_TTL_SECONDS = 1800;
 
-  /** How often the sweeper expires overdue sessions whose delayed job was lost. */
+  /** How often the scheduled sweep (one replica at a time, through BullMQ) expires overdue sessions: at most this late. */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'must be a whole number of milliseconds' })
+  @Min(100)
+  @Max(3_600_000)
+  SESSION_EXPIRY_SWEEP_MS = 1000;
+
+  /** How often each replica sweeps on its own, without Redis, and puts the scheduled sweep back if Redis lost it. */
   @IsOptional()
   @Transform(toInt)
   @IsInt({ message: 'must be a whole number of milliseconds' })

@@ -8,9 +8,9 @@ import { CreateCheckoutSessionHandler } from './checkout-session/create-checkout
 import { MemoDirectory } from './checkout-session/memo-directory';
 import { ExpireTestSessionHandler } from './checkout-session/expire-test-session.handler';
 import { GetCheckoutSessionHandler } from './checkout-session/get-checkout-session.handler';
-import { ExpireSessionJob } from './expiry/expire-session.job';
+import { ExpirySweepJob } from './expiry/expiry-sweep.job';
 import { ExpirySweeper } from './expiry/expiry.sweeper';
-import { SessionExpiryScheduler } from './expiry/session-expiry.scheduler';
+import { OverdueSessionsSweep } from './expiry/overdue-sessions.sweep';
 import { DecideRefundHandler } from './payments/decide-refund.handler';
 import { RecordTransferHandler } from './payments/record-transfer.handler';
 import { SimulatePaymentHandler } from './payments/simulate-payment.handler';
@@ -23,8 +23,8 @@ import { VerifyPaymentHandler } from './payments/verify-payment.handler';
     ...AGGREGATE_RUNTIME,
     CheckoutSessionLifecycle,
     MemoDirectory,
-    SessionExpiryScheduler,
-    ExpireSessionJob,
+    OverdueSessionsSweep,
+    ExpirySweepJob,
     ExpirySweeper,
   ],
 })

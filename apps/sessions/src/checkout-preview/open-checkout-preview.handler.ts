@@ -5,7 +5,6 @@ import { generateMemo, newSessionId, randomToken } from '@pp/kernel';
 import { CommandRunner, CONFIG, Handles } from '@pp/platform';
 import { type CheckoutSession, checkoutSessionAggregate, fold } from '../checkout-session/checkout-session.decider';
 import { checkoutUrl, sessionView } from '../checkout-session/checkout-session.view';
-import { SessionExpiryScheduler } from '../expiry/session-expiry.scheduler';
 import type { SessionsConfig } from '../sessions.config';
 import { checkoutPreviewAggregate, decidePreview } from './checkout-preview.decider';
 
@@ -18,7 +17,6 @@ const MEMO_ATTEMPTS = 5;
 export class OpenCheckoutPreviewHandler {
   constructor(
     private readonly runner: CommandRunner,
-    private readonly expiry: SessionExpiryScheduler,
     @Inject(CONFIG) private readonly config: SessionsConfig,
   ) {}
 
@@ -27,8 +25,6 @@ export class OpenCheckoutPreviewHandler {
     for (let attempt = 1; ; attempt++) {
       try {
         const { session, created } = await this.decideAndAppend(command);
-        // The new deadline's wake-up; the sweeper reads the same deadline from the read model if this is lost.
-        this.expiry.schedule(session);
         return { outcome: created ? 'created' : 'extended', checkout_url: checkoutUrl(this.config.CHECKOUT_URL_BASE, session.id), session: sessionView(session) };
       } catch (error) {
         const memoTaken = error instanceof DomainError && error.code === ErrorCode.Conflict && error.details?.rule === MEMO_TAKEN_RULE;

@@ -11,7 +11,6 @@ import {
 } from '@pp/contracts';
 import { type Clock, generateMemo, newSessionId, randomToken } from '@pp/kernel';
 import { AggregateStore, BusClient, CLOCK, CONFIG, Handles } from '@pp/platform';
-import { SessionExpiryScheduler } from '../expiry/session-expiry.scheduler';
 import type { SessionsConfig } from '../sessions.config';
 import { type CheckoutSession, checkoutSessionAggregate, decide } from './checkout-session.decider';
 import { createdView } from './checkout-session.view';
@@ -25,7 +24,6 @@ export class CreateCheckoutSessionHandler {
   constructor(
     private readonly bus: BusClient,
     private readonly aggregates: AggregateStore,
-    private readonly expiry: SessionExpiryScheduler,
     private readonly memos: MemoDirectory,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(CONFIG) private readonly config: SessionsConfig,
@@ -72,7 +70,6 @@ export class CreateCheckoutSessionHandler {
         // The payment that completes it usually comes to this process too: it then decides without a read.
         this.aggregates.appended([append], { streams: [reply], replayed: reply.replayed });
         const session = foldStored(checkoutSessionAggregate, reply.events) as CheckoutSession;
-        this.expiry.schedule(session); // a wake-up only: not waited for (session-expiry.scheduler.ts)
         this.memos.remember(session.memo, { session_id: session.id, merchant_id: session.merchant_id, livemode: session.livemode });
         return { ...createdView(session, this.config.CHECKOUT_URL_BASE), replayed: reply.replayed };
       } catch (error) {

@@ -1,50 +1,33 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import type { Clock } from '@pp/kernel';
-import { BusClient, CLOCK, CONFIG, JsonLogger } from '@pp/platform';
-import { CheckoutSessionLifecycle } from '../checkout-session/checkout-session.lifecycle';
+import { CONFIG } from '@pp/platform';
 import type { SessionsConfig } from '../sessions.config';
-
-const SWEEP_BATCH = 100;
+import { ExpirySweepJob } from './expiry-sweep.job';
+import { OverdueSessionsSweep } from './overdue-sessions.sweep';
 
 /**
- * Expires overdue PENDING sessions found in the ledger's read model, for when
- * Redis lost the delayed job (BullMQ has no recovery of its own). Replicas
- * may sweep together: optimistic concurrency lets one expiry win per session.
+ * Each replica's own sweep every SESSION_SWEEP_INTERVAL_MS, which needs no
+ * Redis: sessions still expire while Redis is away, and a Redis that lost
+ * its keys gets the scheduled sweep back (ExpirySweepJob).
  */
 @Injectable()
 export class ExpirySweeper implements OnApplicationBootstrap, OnApplicationShutdown {
   private timer?: NodeJS.Timeout;
-  private sweeping?: Promise<void>;
+  private sweeping?: Promise<unknown>;
 
   constructor(
     @Inject(CONFIG) private readonly config: SessionsConfig,
-    @Inject(CLOCK) private readonly clock: Clock,
-    private readonly bus: BusClient,
-    private readonly lifecycle: CheckoutSessionLifecycle,
-    private readonly logger: JsonLogger,
+    private readonly scheduled: ExpirySweepJob,
+    private readonly sweep: OverdueSessionsSweep,
   ) {}
 
   onApplicationBootstrap(): void {
     this.timer = setInterval(() => {
-      this.sweeping ??= this.sweep().finally(() => (this.sweeping = undefined));
+      this.sweeping ??= Promise.all([this.scheduled.ensureScheduled(), this.sweep.run()]).finally(() => (this.sweeping = undefined));
     }, this.config.SESSION_SWEEP_INTERVAL_MS);
   }
 
   async onApplicationShutdown(): Promise<void> {
     clearInterval(this.timer);
     await this.sweeping;
-  }
-
-  async sweep(): Promise<void> {
-    try {
-      const { sessions } = await this.bus.request('ledger.checkout-sessions.overdue.v1', {
-        due_by: this.clock.now().toISOString(),
-        limit: SWEEP_BATCH,
-      });
-      for (const overdue of sessions) await this.lifecycle.expire(overdue.session_id);
-      if (sessions.length > 0) this.logger.info('expired overdue checkout sessions', { count: sessions.length });
-    } catch (error) {
-      this.logger.warn('expiry sweep failed', { error: error instanceof Error ? error.message : String(error) });
-    }
   }
 }

@@ -5,6 +5,7 @@ import { TestStack, testInfra, waitFor } from '@pp/testing';
 import Redis from 'ioredis';
 import type { Pool } from 'pg';
 import { CheckoutSessionLifecycle } from '../checkout-session/checkout-session.lifecycle';
+import { EXPIRY_SWEEP_SCHEDULER } from './session-expiry.queue';
 
 const SCOPE: MerchantScope = { merchant_id: 'mer_exp', livemode: false };
 
@@ -18,7 +19,7 @@ describe('checkout session expiry (TTL 2 s)', () => {
     stack = await TestStack.start({
       services: ['ledger', 'sessions'],
       label: 'expiry',
-      env: { SESSION_TTL_SECONDS: '2', SESSION_SWEEP_INTERVAL_MS: '300' },
+      env: { SESSION_TTL_SECONDS: '2', SESSION_EXPIRY_SWEEP_MS: '300', SESSION_SWEEP_INTERVAL_MS: '1000' },
     });
     bus = await stack.bus(10_000);
     db = await stack.sql();
@@ -60,17 +61,23 @@ describe('checkout session expiry (TTL 2 s)', () => {
     });
   });
 
-  it('still expires the session through the sweeper when Redis lost the delayed job', async () => {
+  it('queues nothing per session: Redis holds the sweep’s schedule, not one job per open session', async () => {
+    const created = await Promise.all(Array.from({ length: 5 }, () => create()));
+    const keys = await redis.keys(`${queuePrefix(stack.namespace)}:session-expiry:*`);
+    for (const session of created) expect(keys.filter((key) => key.includes(session.id))).toEqual([]);
+    expect(await redis.exists(`${queuePrefix(stack.namespace)}:session-expiry:repeat:${EXPIRY_SWEEP_SCHEDULER}`)).toBe(1);
+  });
+
+  it('still expires the session, and schedules the sweep again, when Redis lost every key of the queue', async () => {
     const created = await create();
-    // The job is queued after the answer (a wake-up only): wait for it, so that it is what gets lost.
-    const jobKeys = () => redis.keys(`${queuePrefix(stack.namespace)}:session-expiry:${created.id}.*`);
-    await waitFor('the expiry job to be queued', async () => (await jobKeys()).length > 0, { timeoutMs: 5_000 });
     const keys = await redis.keys(`${queuePrefix(stack.namespace)}:*`);
-    await redis.del(...keys); // this namespace's whole BullMQ state, job included
-    expect(await jobKeys()).toEqual([]);
+    await redis.del(...keys); // this namespace's whole BullMQ state, the sweep's schedule included
+    const schedule = `${queuePrefix(stack.namespace)}:session-expiry:repeat:${EXPIRY_SWEEP_SCHEDULER}`;
+    expect(await redis.exists(schedule)).toBe(0);
 
     await waitFor('the sweeper to expire the session', async () => (await status(created.id)) === 'EXPIRED', { timeoutMs: 15_000 });
     expect(await terminalFacts(created.id)).toEqual([CheckoutSessionEventType.Expired, MerchantEventType.CheckoutSessionExpired]);
+    await waitFor('the sweep to be scheduled again', async () => (await redis.exists(schedule)) === 1, { timeoutMs: 5_000 });
   });
 
   it('honours a deadline moved later (the preview checkout reopened): not expired at the first deadline, expired at the new one', async () => {

@@ -6,12 +6,6 @@ interface Waiting<T, R> {
 
 export interface BatcherOptions {
   /**
-   * How long the first item of a batch waits for others before the batch is
-   * run (0: only those of the same tick). For writes nobody waits on, where
-   * a few milliseconds more cost nothing and items come one by one.
-   */
-  lingerMs?: number;
-  /**
    * false (the default): one batch at a time; items that come meanwhile wait
    * and go together in the next (group commit). true: each turn's items go
    * at once, whatever else is running; for stages where a batch may wait
@@ -22,21 +16,19 @@ export interface BatcherOptions {
 
 /**
  * Turns many small round trips into few: items added while a batch is being
- * run, or in the same turn of the event loop as the first (or within
- * `lingerMs` of it), go
- * together in the next call of `run` (one statement or one request for
+ * run, or in the same turn of the event loop as the first, go together in
+ * the next call of `run` (one statement or one request for
  * many, where each round trip is a system call at both ends and, for a
  * Postgres write, a commit). Each caller still waits for its own item and
  * gets its own result: `run` answers one result per item, in the order
  * given (or nothing, for writes). A failing `run` fails every caller of
  * that batch. One batch runs at a time, in the order items came; under no
- * load a lone item goes at once (no linger), so batching adds no delay.
+ * load a lone item goes at once, so batching adds no delay.
  */
 export class Batcher<T, R = void> {
   private pending: Waiting<T, R>[] = [];
   /** The loop while it runs (checked and cleared synchronously, so no item is left behind). */
   private running?: Promise<void>;
-  private readonly lingerMs: number;
   private readonly overlapping: boolean;
   /** Overlapping batches still running, for drain. */
   private readonly overlapped = new Set<Promise<void>>();
@@ -45,7 +37,6 @@ export class Batcher<T, R = void> {
     private readonly run: (items: T[]) => Promise<R[] | void>,
     options: BatcherOptions = {},
   ) {
-    this.lingerMs = options.lingerMs ?? 0;
     this.overlapping = options.overlapping ?? false;
   }
 
@@ -78,12 +69,12 @@ export class Batcher<T, R = void> {
   }
 
   /**
-   * Callers in the same turn (or within the linger) join the first batch: a
-   * burst of messages read from one socket, say, whose handlers each add an
-   * item a few promise jobs apart.
+   * Callers in the same turn join the first batch: a burst of messages read
+   * from one socket, say, whose handlers each add an item a few promise jobs
+   * apart.
    */
   private gathered(): Promise<void> {
-    return new Promise((resolve) => (this.lingerMs > 0 ? setTimeout(resolve, this.lingerMs) : setImmediate(resolve)));
+    return new Promise((resolve) => setImmediate(resolve));
   }
 
   private take(): Waiting<T, R>[] {

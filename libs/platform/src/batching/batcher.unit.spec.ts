@@ -86,18 +86,6 @@ describe('Batcher', () => {
     expect(written).toEqual([[3]]);
   });
 
-  it('given a linger, when items come one by one within it, then they go in one batch, written after the linger', async () => {
-    const batches: Array<{ items: number[]; at: number }> = [];
-    const started = Date.now();
-    const batcher = new Batcher<number>(async (items) => void batches.push({ items, at: Date.now() - started }), { lingerMs: 30 });
-    const first = batcher.add(1);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-    const second = batcher.add(2);
-    await Promise.all([first, second]);
-    expect(batches.map((batch) => batch.items)).toEqual([[1, 2]]);
-    expect(batches[0].at).toBeGreaterThanOrEqual(29);
-  });
-
   it('given items in flight, when drained, then it resolves after they are written', async () => {
     const written: number[] = [];
     const batcher = new Batcher<number>(async (items) => {

@@ -1,0 +1,60 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Clock } from '@pp/kernel';
+import { BusClient, CLOCK, JsonLogger } from '@pp/platform';
+import { CheckoutSessionLifecycle } from '../checkout-session/checkout-session.lifecycle';
+
+/** Sessions asked for at once; a full page is followed by the next at once. */
+const PAGE = 200;
+/** Pages per sweep at most, so one sweep ends and a backlog is worked off by the sweeps that follow. */
+const MAX_PAGES = 25;
+
+/**
+ * Expires every PENDING session whose deadline has passed, as the ledger's
+ * read model lists them (its partial index on the deadline of PENDING
+ * sessions answers without a scan). A page is expired concurrently: the
+ * ledger group-commits the appends. Sweeps that overlap (two replicas, or the
+ * scheduled sweep and the process's own) are safe: optimistic concurrency
+ * lets one expiry win per session, and the other decides on the EXPIRED
+ * state and appends nothing. Within one process, a sweep asked for while one
+ * runs joins it.
+ */
+@Injectable()
+export class OverdueSessionsSweep {
+  private running?: Promise<number>;
+
+  constructor(
+    private readonly bus: BusClient,
+    private readonly lifecycle: CheckoutSessionLifecycle,
+    private readonly logger: JsonLogger,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  /** Answers how many sessions this sweep expired; never fails (what is left, the next sweep finds). */
+  run(): Promise<number> {
+    this.running ??= this.sweep()
+      .catch((error: unknown) => {
+        this.logger.warn('expiry sweep failed', { error: error instanceof Error ? error.message : String(error) });
+        return 0;
+      })
+      .finally(() => (this.running = undefined));
+    return this.running;
+  }
+
+  private async sweep(): Promise<number> {
+    let expired = 0;
+    for (let page = 0; page < MAX_PAGES; page++) {
+      const { sessions } = await this.bus.request('ledger.checkout-sessions.overdue.v1', { due_by: this.clock.now().toISOString(), limit: PAGE });
+      const outcomes = await Promise.allSettled(sessions.map((overdue) => this.lifecycle.expire(overdue.session_id)));
+      const failed = outcomes.filter((outcome) => outcome.status === 'rejected');
+      expired += outcomes.filter((outcome) => outcome.status === 'fulfilled' && outcome.value.status === 'EXPIRED').length;
+      if (failed.length > 0) {
+        // Left PENDING and overdue: the next sweep tries them again. Stop here, or the next page would be the same sessions.
+        this.logger.warn('could not expire some overdue checkout sessions', { count: failed.length, error: String(failed[0].reason) });
+        break;
+      }
+      if (sessions.length < PAGE) break;
+    }
+    if (expired > 0) this.logger.info('expired overdue checkout sessions', { count: expired });
+    return expired;
+  }
+}
