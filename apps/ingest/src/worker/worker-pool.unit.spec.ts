@@ -1,22 +1,28 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { WorkerPool } from './worker-pool';
+import { join, resolve } from 'node:path';
+import { MAX_JOBS_PER_BATCH, WorkerPool } from './worker-pool';
 
-/** A worker script speaking the pool's protocol; its inputs say what to do. */
+/** The pool's own module as the services run it (the dist/ build jest's global set-up makes): its serveJobs speaks the protocol. */
+const COMPILED_POOL = resolve(__dirname, '../../../../dist/apps/ingest/src/worker/worker-pool.js');
+
+/** A worker script; its inputs say what to do, and each answer says which batch (message) of this worker carried the job. */
 const SCRIPT = `
 const { workerData } = require('node:worker_threads');
-const port = workerData.port;
-port.on('message', ({ input }) => {
-  if (input === 'settings') return port.postMessage({ output: workerData.greeting });
+const { serveJobs } = require(${JSON.stringify(COMPILED_POOL)});
+let batches = 0;
+const on = workerData.port.on.bind(workerData.port);
+workerData.port.on = (event, listener) => on(event, (message) => { batches += 1; return listener(message); });
+serveJobs(workerData, (input) => {
+  if (input === 'settings') return workerData.greeting;
   if (input === 'spin') for (;;);
   if (input === 'backtrack') /^(a+)+$/.test('a'.repeat(64) + '!'); // never finishes in practice
   if (input === 'exit') process.exit(3);
-  if (input instanceof Uint8Array) return port.postMessage({ output: { text: Buffer.from(input).toString(), arrayBufferBytes: input.buffer.byteLength } });
+  if (input instanceof Uint8Array) return { text: Buffer.from(input).toString(), arrayBufferBytes: input.buffer.byteLength };
   if (input.startsWith('busy:')) { const end = Date.now() + Number(input.slice(5)); while (Date.now() < end); }
-  port.postMessage({ output: 'done:' + input });
+  if (input.startsWith('batch:')) return input + '@' + batches;
+  return 'done:' + input;
 });
-port.postMessage('ready');
 `;
 
 const dir = mkdtempSync(join(tmpdir(), 'worker-pool-'));
@@ -91,11 +97,42 @@ describe('WorkerPool', () => {
     await slow;
   });
 
-  it('starts the deadline when a worker takes the job, not while it waits in the queue', async () => {
-    // Three 600 ms jobs on one worker: the last waits 1.2 s, more than the deadline, and still finishes.
-    given({ size: 1, deadlineMs: 2_000 });
+  it('starts the deadline when a worker starts the job, not while it waits in the queue or behind its batch', async () => {
+    // Three 600 ms jobs on one worker, in one batch: the last waits 1.2 s, more than the deadline, and still finishes.
+    given({ size: 1, deadlineMs: 1_000 });
     const runs = await Promise.all([pool.run('busy:600'), pool.run('busy:600'), pool.run('busy:600')]);
     expect(runs.map((run) => run.status)).toEqual(['done', 'done', 'done']);
+  });
+
+  it('hands a burst to the workers in batches: one message each for its share', async () => {
+    given({ size: 2 });
+    const inputs = Array.from({ length: 2 * MAX_JOBS_PER_BATCH }, (_, i) => `batch:${i}`);
+    const runs = await Promise.all(inputs.map((input) => pool.run(input)));
+    // Each worker's first message carried all of its jobs (one message per job would number them 1 to 8).
+    expect(runs).toEqual(inputs.map((input) => ({ status: 'done', output: `${input}@1` })));
+  });
+
+  it('times out the job that overruns in the middle of its batch alone, and answers the others of that batch', async () => {
+    given({ size: 1, deadlineMs: 300 });
+    await pool.run('warm-up'); // the worker is ready, so the next four go to it in one batch
+    const runs = await Promise.all(['a', 'spin', 'c', 'd'].map((input) => pool.run(input)));
+    expect(runs).toEqual([
+      { status: 'done', output: 'done:a' },
+      { status: 'timeout' },
+      { status: 'done', output: 'done:c' },
+      { status: 'done', output: 'done:d' },
+    ]);
+  });
+
+  it('reports only the job that killed its worker in the middle of a batch as crashed; the rest are answered by a new worker', async () => {
+    given({ size: 1 });
+    await pool.run('warm-up');
+    const runs = await Promise.all(['a', 'exit', 'c'].map((input) => pool.run(input)));
+    expect(runs).toEqual([
+      { status: 'done', output: 'done:a' },
+      { status: 'crashed', error: expect.objectContaining({ message: expect.stringMatching(/code 3/) }) },
+      { status: 'done', output: 'done:c' },
+    ]);
   });
 
   it('reports a job whose worker died as crashed, and carries on with a new worker', async () => {
