@@ -149,6 +149,25 @@ describe('checkout session routes', () => {
     expect(received).toEqual([]);
   });
 
+  it.each([
+    ['amount', { amount: 12.5 }, 'amount must be a positive integer number of cents'],
+    ['amount', { amount: '100' }, 'amount must be a positive integer number of cents'],
+    ['currency', { currency: 'CAD' }, "currency must be exactly 'cad'"],
+    ['reference', { reference: '  ' }, 'reference must not be empty'],
+    ['reference', { reference: 'x'.repeat(256) }, 'reference must be at most 255 characters'],
+    ['success_url', { success_url: 'shop.example/ok' }, 'success_url must be a fully qualified URL'],
+    ['cancel_url', { cancel_url: 'ftp://shop.example/x' }, 'cancel_url must be a fully qualified URL'],
+    ['metadata', { metadata: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, 'v'])) }, 'metadata must have at most 50 keys'],
+    ['metadata', { metadata: ['a'] }, 'metadata must be an object of key-value pairs'],
+  ])('refuses a bad %s at the edge with a message naming it (the service validates only the mode’s URL rule)', async (_field, overrides, message) => {
+    await serve('sessions.create.v1', () => ({ ok: true, data: { ...created, replayed: false } }));
+    const result = await gateway.call('/v1/checkout/sessions', { token: merchant.keys.live_secret, body: { ...body, ...overrides } });
+    expect(result.status).toBe(400);
+    expect((result.body as { error: string }).error).toMatch(/^Validation failed: /);
+    expect((result.body as { error: string }).error).toContain(message);
+    expect(received).toEqual([]);
+  });
+
   it('answers 503 with Retry-After when no service answers, and when the service is silent past the deadline', async () => {
     const none = await gateway.call('/v1/checkout/sessions', { token: merchant.keys.live_secret, body });
     expect(none).toMatchObject({ status: 503, body: { error: 'Service unavailable' } });

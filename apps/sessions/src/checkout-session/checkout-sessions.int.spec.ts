@@ -90,21 +90,11 @@ describe('checkout sessions over NATS (sessions + ledger)', () => {
   });
 
   it.each([
-    ['amount', { amount: 0 }, /amount/],
-    ['amount', { amount: 12.5 }, /amount/],
-    ['amount', { amount: '100' }, /amount/],
-    ['currency', { currency: 'CAD' }, /currency must be exactly 'cad'/],
-    ['reference', { reference: '' }, /reference must not be empty/],
-    ['reference', { reference: 'x'.repeat(256) }, /reference must be at most 255/],
-    ['success_url', { success_url: 'shop.example/ok' }, /success_url/],
-    ['success_url', { success_url: 'http://shop.example/ok' }, /success_url must be a fully qualified https URL/],
-    ['cancel_url', { cancel_url: 'ftp://shop.example/x' }, /cancel_url/],
-    ['metadata', { metadata: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, 'v'])) }, /metadata must have at most 50 keys/],
-    ['metadata', { metadata: ['a'] }, /metadata must be an object/],
-  ])('refuses a bad %s with a message naming it', async (_field, overrides, message) => {
+    ['success_url', { success_url: 'http://shop.example/ok' }, /^Validation failed: success_url must be a fully qualified https URL/],
+    ['cancel_url', { cancel_url: 'https://intranet/x' }, /^Validation failed: cancel_url must be a fully qualified https URL/],
+  ])('refuses a %s the mode does not allow, with a message naming it (the other rules are the edge’s)', async (_field, overrides, message) => {
     const error = await failureOf(create(TEST, overrides));
     expect(error.code).toBe(ErrorCode.ValidationFailed);
-    expect(error.message).toMatch(/^Validation failed: /);
     expect(error.message).toMatch(message);
   });
 

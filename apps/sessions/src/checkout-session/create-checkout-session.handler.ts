@@ -14,8 +14,8 @@ import { AggregateStore, BusClient, CLOCK, CONFIG, Handles } from '@pp/platform'
 import type { SessionsConfig } from '../sessions.config';
 import { type CheckoutSession, checkoutSessionAggregate, decide } from './checkout-session.decider';
 import { createdView } from './checkout-session.view';
-import { validateCreateBody } from './create-checkout-session.validation';
 import { MemoDirectory } from './memo-directory';
+import { checkReturnUrls } from './return-urls.policy';
 
 const MEMO_ATTEMPTS = 5;
 
@@ -37,7 +37,8 @@ export class CreateCheckoutSessionHandler {
    */
   @Handles('sessions.create.v1')
   async create(@Payload() command: CreateCheckoutSessionCommand): Promise<CheckoutSessionCreatedView & { replayed: boolean }> {
-    const body = validateCreateBody(command.body, command.livemode);
+    const body = command.body; // its class's rules were checked at the edge (return-urls.policy.ts)
+    checkReturnUrls(body, command.livemode);
     const scope = { merchant_id: command.merchant_id, livemode: command.livemode };
     for (let attempt = 1; ; attempt++) {
       const sessionId = newSessionId();

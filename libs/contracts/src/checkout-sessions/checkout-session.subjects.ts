@@ -6,7 +6,10 @@ import type { CheckoutPreviewView, OpenCheckoutPreviewCommand } from './checkout
 import type { CheckoutSessionCreatedView, CheckoutSessionView } from './checkout-session.views';
 
 export class CreateCheckoutSessionCommand extends MerchantScope {
-  /** Validated by the sessions service itself, whose messages name the field and whose URL rules depend on the mode. */
+  /**
+   * Validated once, at the edge, against its class by the gateway (the only caller); the sessions service adds
+   * the rule that depends on the mode (return URLs), rather than checking every field a second time.
+   */
   @IsObject({ message: 'body must be an object' })
   body!: CreateCheckoutSessionBody;
 
