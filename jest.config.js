@@ -17,7 +17,11 @@ module.exports = {
     '^.+\\.(t|j)s$': ['@swc/jest', { ...swcrc, swcrc: false, exclude: [], sourceMaps: 'inline', module: { type: 'commonjs' } }],
   },
   transformIgnorePatterns: ['/node_modules/(?!(@paralleldrive/cuid2|@noble/hashes)/)'],
-  moduleNameMapper: { '^@pp/(contracts|kernel|platform|sdk|testing)$': '<rootDir>/libs/$1/src/index.ts', '^@interac-checkout/node$': '<rootDir>/libs/sdk/src/index.ts' },
+  moduleNameMapper: {
+    '^@pp/(contracts|kernel|platform|sdk|testing)$': '<rootDir>/libs/$1/src/index.ts',
+    '^@pp/platform/typeorm$': '<rootDir>/libs/platform/src/typeorm/index.ts',
+    '^@interac-checkout/node$': '<rootDir>/libs/sdk/src/index.ts',
+  },
   testTimeout: 60_000,
   maxWorkers: 2,
   globalSetup: '<rootDir>/tools/build/jest-global-setup.js',

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
-import { DatabaseModule, RedisModule } from '@pp/platform';
+import { RedisModule } from '@pp/platform';
+import { DatabaseModule } from '@pp/platform/typeorm';
 import { AdminModule } from './admin/admin.module';
 import { AdminReviewModule } from './admin-review/admin-review.module';
 import { CheckoutSessionsModule } from './checkout-sessions/checkout-sessions.module';

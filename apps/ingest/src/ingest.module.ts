@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { DatabaseModule } from '@pp/platform';
+import { DatabaseModule } from '@pp/platform/typeorm';
 import { NoticeAuthentication } from './authentication/notice-authentication';
 import { IngestDatabase } from './database/ingest.database';
 import { EmailIntake } from './intake/email-intake.service';

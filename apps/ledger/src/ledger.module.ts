@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { DatabaseModule } from '@pp/platform';
+import { DatabaseModule } from '@pp/platform/typeorm';
 import { DataSource } from 'typeorm';
 import { CheckoutSessionQueriesHandler } from './checkout-sessions/checkout-session-queries.handler';
 import { LedgerDatabase } from './database/ledger.database';

@@ -1,5 +1,6 @@
 import 'reflect-metadata';
-import { assertMigrated, ConfigError, dataSourceFor, loadConfig, WithMigrationDatabase } from '@pp/platform';
+import { ConfigError, loadConfig, WithMigrationDatabase } from '@pp/platform';
+import { assertMigrated, dataSourceFor } from '@pp/platform/typeorm';
 import { LedgerDatabase } from './database/ledger.database';
 import { poolOf } from './event-store/ledger-pool';
 import { LEDGER_PROJECTIONS } from './projections/ledger.projections';

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
-import { DatabaseModule, RedisModule } from '@pp/platform';
+import { RedisModule } from '@pp/platform';
+import { DatabaseModule } from '@pp/platform/typeorm';
 import { WebhooksDatabase } from './database/webhooks.database';
 import { DeliveriesController } from './delivery/deliveries.controller';
 import { DeliveryAttemptJob } from './delivery/delivery-attempt.job';

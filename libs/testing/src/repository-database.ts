@@ -1,4 +1,5 @@
-import { dataSourceFor, isDatabaseService, type ServiceDatabase } from '@pp/platform';
+import { isDatabaseService, type ServiceDatabase } from '@pp/platform';
+import { dataSourceFor } from '@pp/platform/typeorm';
 import type { Pool } from 'pg';
 import type { DataSource } from 'typeorm';
 import { testPool } from './test-pool';

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { INestMicroservice } from '@nestjs/common';
-import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { NatsConnection } from 'nats';
 import type { BaseConfig } from '../config/config-schemas';
 import { type Env, loadConfig } from '../config/load-config';
@@ -53,6 +53,8 @@ export async function startService<C extends BaseConfig>(definition: ServiceDefi
     });
     const { http } = definition;
     if (http) {
+      // Loaded here, not at the top: the services without an HTTP port never load Fastify (a third of a second of start-up).
+      const { FastifyAdapter } = await import('@nestjs/platform-fastify');
       const app = await NestFactory.create<NestFastifyApplication>(
         root,
         new FastifyAdapter({

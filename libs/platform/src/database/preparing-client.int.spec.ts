@@ -1,6 +1,6 @@
 import type { Client } from 'pg';
 import { MAX_PREPARED_PER_CONNECTION, PreparingClient, statementName } from './preparing-client';
-import { dataSourceFor } from './service-database';
+import { dataSourceFor } from '../typeorm/data-source';
 
 // The launcher's Postgres (libs/platform cannot import @pp/testing, which reads the same variable).
 const ADMIN_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';

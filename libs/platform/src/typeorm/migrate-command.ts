@@ -1,9 +1,10 @@
 import 'reflect-metadata';
 import { WithMigrationDatabase } from '../config/config-schemas';
 import { ConfigError, type Env, loadConfig } from '../config/load-config';
-import { serviceRole } from './database-roles';
+import { serviceRole } from '../database/database-roles';
+import type { ServiceDatabase } from '../database/service-database';
 import { runMigrations } from './run-migrations';
-import { dataSourceFor, type ServiceDatabase } from './service-database';
+import { dataSourceFor } from './data-source';
 
 class MigrateConfig extends WithMigrationDatabase(class {}) {}
 

@@ -4,7 +4,8 @@ import { CONFIG } from '../app/tokens';
 import { HealthService } from '../health/health.service';
 import { InfrastructureUnreachableError } from '../nats/connect-nats';
 import { assertServiceDatabase } from './schema-check';
-import { DATABASE_CONNECT_TIMEOUT_MS, dataSourceFor, type ServiceDatabase } from './service-database';
+import { DATABASE_CONNECT_TIMEOUT_MS, type ServiceDatabase } from '../database/service-database';
+import { dataSourceFor } from './data-source';
 
 /**
  * A TypeORM data source on the service's own schema, with a health check. The

@@ -1,7 +1,7 @@
 import { escapeIdentifier } from 'pg';
 import type { DataSource } from 'typeorm';
-import { applySchemaGrants } from './schema-grants';
-import type { ServiceDatabase } from './service-database';
+import { applySchemaGrants } from '../database/schema-grants';
+import type { ServiceDatabase } from '../database/service-database';
 
 /**
  * Creates the service's schema, applies pending migrations, then (in one

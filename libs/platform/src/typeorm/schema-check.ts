@@ -1,6 +1,6 @@
 import { type DataSource, MigrationExecutor } from 'typeorm';
-import { serviceRole } from './database-roles';
-import type { ServiceDatabase } from './service-database';
+import { serviceRole } from '../database/database-roles';
+import type { ServiceDatabase } from '../database/service-database';
 
 /** Raised at boot when the service's database connection or schema is not what it must be. */
 export class DatabaseNotReadyError extends Error {
