@@ -7,7 +7,7 @@ import type { GatewayConfig } from '../gateway.config';
 import { INVALID_ADMIN_TOKEN, INVALID_API_KEY } from '../http/api-error';
 import { ApiKeyAuthenticator } from '../identity/api-key.authenticator';
 import { isClientRoute } from '../rate-limit/client-budgets';
-import { KeyRateLimiter } from '../rate-limit/key-rate-limiter';
+import { countedWithReservation, KeyRateLimiter, setRateLimitHeaders } from '../rate-limit/key-rate-limiter';
 import { authorize } from './route-access';
 
 const BEARER = /^Bearer +(\S{1,512}) *$/i;
@@ -53,9 +53,10 @@ export class AccessHook {
         if (!key) throw new DomainError(ErrorCode.Unauthorized, INVALID_API_KEY);
         request.principal = key;
         // Client-side checkout routes spend the key's budget only once a client secret has opened a session (ClientBudgets).
+        // A POST with a small body is counted with its Idempotency-Key reservation, in the same round trip (IdempotencyHooks).
         if (!isClientRoute(access)) {
-          const { limit, remaining } = await this.rateLimiter.consume(key);
-          reply.header('X-RateLimit-Limit', String(limit)).header('X-RateLimit-Remaining', String(remaining));
+          if (countedWithReservation(request)) request.uncounted = key;
+          else setRateLimitHeaders(reply, await this.rateLimiter.consume(key));
         }
         const refused = authorize(access, key);
         if (refused) throw refused;

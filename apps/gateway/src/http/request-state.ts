@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { RouteAccess } from '../access/route-access';
 import type { IdempotencyReservation } from '../idempotency/idempotency.store';
-import type { Principal } from '../identity/principal';
+import type { KeyPrincipal, Principal } from '../identity/principal';
 
 /** What the pipeline learns about a request, kept on Fastify's request object for the later stages. */
 declare module 'fastify' {
@@ -9,6 +9,8 @@ declare module 'fastify' {
     requestId: string;
     principal: Principal;
     idempotency: IdempotencyReservation | undefined;
+    /** A key whose request the access hook left uncounted: its Idempotency-Key reservation counts it (key-rate-limiter.ts). */
+    uncounted: KeyPrincipal | undefined;
   }
   interface FastifyContextConfig {
     access?: RouteAccess;
@@ -22,5 +24,6 @@ export function decorateRequests(fastify: FastifyInstance): void {
   fastify.decorateRequest('requestId', '');
   fastify.decorateRequest('principal', null as never); // set to anonymous by the request-id hook
   fastify.decorateRequest('idempotency', undefined);
+  fastify.decorateRequest('uncounted', undefined);
   fastify.decorateRequest('span', undefined);
 }

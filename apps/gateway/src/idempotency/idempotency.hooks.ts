@@ -5,7 +5,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../http/api-error';
 import type { Principal } from '../identity/principal';
 import { bodyFingerprint } from './fingerprint';
-import { IdempotencyStore } from './idempotency.store';
+import { KeyRateLimiter, setRateLimitHeaders } from '../rate-limit/key-rate-limiter';
+import { type BeginOutcome, IdempotencyStore } from './idempotency.store';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
@@ -20,6 +21,7 @@ export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 export class IdempotencyHooks {
   constructor(
     private readonly store: IdempotencyStore,
+    private readonly rateLimiter: KeyRateLimiter,
     private readonly logger: JsonLogger,
   ) {}
 
@@ -34,7 +36,7 @@ export class IdempotencyHooks {
       throw new ApiError(400, `Validation failed: Idempotency-Key must be at most ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`);
     }
     const route = `POST ${request.url.split('?')[0]}`;
-    const begun = await this.store.begin(scope, key, bodyFingerprint(request.body), route).catch(unavailable);
+    const begun = await this.begin(request, reply, scope, key, route);
     switch (begun.outcome) {
       case 'started':
         request.idempotency = begun.reservation;
@@ -47,6 +49,18 @@ export class IdempotencyHooks {
         throw new ApiError(400, 'Idempotency-Key reused with different parameters');
     }
   };
+
+  /** Reserves the key; for a request the access hook left uncounted, counts it against its key's rate limit in the same script first. */
+  private async begin(request: FastifyRequest, reply: FastifyReply, scope: string, key: string, route: string): Promise<BeginOutcome> {
+    const fingerprint = bodyFingerprint(request.body);
+    const uncounted = request.uncounted;
+    if (!uncounted) return this.store.begin(scope, key, fingerprint, route).catch(unavailable);
+    request.uncounted = undefined;
+    const window = this.rateLimiter.window(uncounted);
+    const { count, begun } = await this.store.countAndBegin(window, scope, key, fingerprint, route).catch(unavailable);
+    setRateLimitHeaders(reply, this.rateLimiter.judge(window, count)); // 429 over the limit, where the script reserved nothing
+    return begun!;
+  }
 
   readonly settle = async (request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> => {
     const reservation = request.idempotency;

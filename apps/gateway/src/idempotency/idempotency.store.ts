@@ -3,6 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CONFIG, LuaScript, REDIS } from '@pp/platform';
 import type Redis from 'ioredis';
 import type { GatewayConfig } from '../gateway.config';
+import { COUNT_REQUEST_LUA, type RateWindow, type WindowCount } from '../rate-limit/key-rate-limiter';
 import { type IdempotencyEntryKeys, IdempotencyKeys, type StoredResponse } from './idempotency.keys';
 
 export type { StoredResponse } from './idempotency.keys';
@@ -29,6 +30,20 @@ export type BeginOutcome =
   | { outcome: 'replay'; response: StoredResponse }
   | { outcome: 'in_flight' }
   | { outcome: 'mismatch' };
+
+/** What begin found, and, when the request was counted with it, its count (over the limit: nothing was reserved). */
+export type CountedBegin = { count: WindowCount; begun?: BeginOutcome };
+
+/** Sets KEYS[1] to ARGV[1] for ARGV[2] seconds unless it exists; answers 1, or 0 and what holds it. */
+const RESERVE = new LuaScript(`
+if redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2], 'NX') then return {1} end
+return {0, redis.call('GET', KEYS[1])}`);
+
+/** The same for KEYS[2], after counting the request in its rate-limit window KEYS[1]; over the limit ARGV[3] it reserves nothing. */
+const COUNT_AND_RESERVE = new LuaScript(`${COUNT_REQUEST_LUA}
+if count > tonumber(ARGV[3]) then return {count, left} end
+if redis.call('SET', KEYS[2], ARGV[1], 'EX', ARGV[2], 'NX') then return {count, left, 1} end
+return {count, left, 0, redis.call('GET', KEYS[2])}`);
 
 /** Sets KEYS[1] to ARGV[2] for ARGV[3] seconds only while this request still holds it. */
 const COMPLETE = new LuaScript(`
@@ -63,21 +78,38 @@ export class IdempotencyStore {
     this.keys = new IdempotencyKeys(config.SERVER_SECRET, config.PP_NAMESPACE);
   }
 
+  /** Reserves the key for this request, or answers what holds it: one script, so nothing can change between the two. */
   async begin(scope: string, key: string, fingerprint: string, route: string): Promise<BeginOutcome> {
+    const { entry, check, running } = this.attempt(scope, key, fingerprint, route);
+    const [taken, held] = (await RESERVE.run(this.redis, [entry.redisKey], [JSON.stringify(running), IDEMPOTENCY_LOCK_SECONDS])) as [number, string?];
+    return this.outcome({ key, fingerprint, entry, check, owner: running.owner }, taken, held);
+  }
+
+  /** begin, with the request counted against its key's rate limit in the same round trip; over the limit, nothing is reserved. */
+  async countAndBegin(window: RateWindow, scope: string, key: string, fingerprint: string, route: string): Promise<CountedBegin> {
+    const { entry, check, running } = this.attempt(scope, key, fingerprint, route);
+    const [count, leftMs, taken, held] = (await COUNT_AND_RESERVE.run(
+      this.redis,
+      [window.counter, entry.redisKey],
+      [JSON.stringify(running), IDEMPOTENCY_LOCK_SECONDS, window.limit],
+    )) as [number, number, number?, string?];
+    if (taken === undefined) return { count: [count, leftMs] };
+    return { count: [count, leftMs], begun: this.outcome({ key, fingerprint, entry, check, owner: running.owner }, taken, held) };
+  }
+
+  private attempt(scope: string, key: string, fingerprint: string, route: string) {
     const entry = this.keys.entry(scope, key);
     const check = this.keys.check(entry, route, fingerprint);
-    for (let attempt = 0; attempt < 3; attempt++) {
-      const owner = randomUUID();
-      const running: Entry = { state: 'running', owner, check };
-      const taken = await this.redis.set(entry.redisKey, JSON.stringify(running), 'EX', IDEMPOTENCY_LOCK_SECONDS, 'NX');
-      if (taken === 'OK') return { outcome: 'started', reservation: { key, fingerprint, entry, check, owner } };
-      const raw = await this.redis.get(entry.redisKey);
-      if (raw === null) continue; // expired between the two calls: try to take it again
-      const found = JSON.parse(raw) as Entry;
-      if (found.check !== check) return { outcome: 'mismatch' };
-      return found.state === 'done' ? { outcome: 'replay', response: this.keys.openResponse(entry, found.response) } : { outcome: 'in_flight' };
-    }
-    return { outcome: 'in_flight' };
+    const running = { state: 'running', owner: randomUUID(), check } satisfies Entry;
+    return { entry, check, running };
+  }
+
+  private outcome(reservation: IdempotencyReservation, taken: number, held: string | undefined): BeginOutcome {
+    if (taken === 1) return { outcome: 'started', reservation };
+    if (held === undefined) return { outcome: 'in_flight' }; // cannot happen: the script read it while it existed
+    const found = JSON.parse(held) as Entry;
+    if (found.check !== reservation.check) return { outcome: 'mismatch' };
+    return found.state === 'done' ? { outcome: 'replay', response: this.keys.openResponse(reservation.entry, found.response) } : { outcome: 'in_flight' };
   }
 
   async complete(reservation: IdempotencyReservation, response: StoredResponse): Promise<void> {

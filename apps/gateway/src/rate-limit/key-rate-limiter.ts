@@ -1,8 +1,8 @@
 import type { KeyObject } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { CONFIG, deriveKey, JsonLogger, keyedDigest, REDIS } from '@pp/platform';
+import { CONFIG, deriveKey, JsonLogger, keyedDigest, LuaScript, REDIS } from '@pp/platform';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type Redis from 'ioredis';
-import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { GatewayConfig } from '../gateway.config';
 import { ApiError } from '../http/api-error';
 import type { KeyPrincipal } from '../identity/principal';
@@ -13,14 +13,56 @@ export interface RateLimitOutcome {
   remaining: number;
 }
 
+/** Where a key's requests of the current second are counted, and how many it may make. */
+export interface RateWindow {
+  counter: string;
+  limit: number;
+}
+
+/** A count as Redis answers it: requests so far in the window, and the milliseconds left of it. */
+export type WindowCount = readonly [count: number, leftMs: number];
+
+const WINDOW_MS = 1000;
+
+/**
+ * Lua that counts one request in the window KEYS[1] and leaves `count` and
+ * `left` (ms) in locals: the first request of a window starts it, so a
+ * window is one second from its first request (a fixed window per key).
+ * Shared with the Idempotency-Key reservation, which counts in the same
+ * script (idempotency.store.ts).
+ */
+export const COUNT_REQUEST_LUA = `
+local count = redis.call('INCR', KEYS[1])
+local left = redis.call('PTTL', KEYS[1])
+if left < 0 then
+  redis.call('PEXPIRE', KEYS[1], ${WINDOW_MS})
+  left = ${WINDOW_MS}
+end`;
+
+const COUNT_REQUEST = new LuaScript(`${COUNT_REQUEST_LUA}
+return {count, left}`);
+
+/**
+ * A POST whose body is at most this long is counted together with its
+ * Idempotency-Key reservation, after the body is read: one Redis round trip
+ * instead of two. A longer body (or one of unknown length) is counted before
+ * it is read, so a key over its limit never has a large body parsed.
+ */
+export const MAX_BODY_COUNTED_WITH_RESERVATION = 16 * 1024;
+
+/** Whether the access hook leaves this request's count to the Idempotency-Key reservation. */
+export function countedWithReservation(request: FastifyRequest): boolean {
+  if (request.method !== 'POST') return false;
+  const length = Number(request.headers['content-length'] ?? Number.NaN);
+  return request.headers['transfer-encoding'] === undefined && length >= 0 && length <= MAX_BODY_COUNTED_WITH_RESERVATION;
+}
+
 /**
  * Requests per second per API key, counted in Redis so every gateway replica
  * shares one budget. A key's own limit wins over its mode's default.
  */
 @Injectable()
 export class KeyRateLimiter {
-  /** One limiter per distinct limit (rate-limiter-flexible fixes the points per instance). */
-  private readonly limiters = new Map<number, RateLimiterRedis>();
   /** Counters are named by an HMAC of what they count (a key id today; client addresses or secrets must not show in Redis either). */
   private readonly nameKey: KeyObject;
 
@@ -36,37 +78,39 @@ export class KeyRateLimiter {
     return key.rate_limit_per_second ?? (key.livemode ? this.config.RATE_LIMIT_LIVE_PER_SECOND : this.config.RATE_LIMIT_TEST_PER_SECOND);
   }
 
-  /** Counts one request; throws 429 with Retry-After when the key's budget for this second is spent. */
-  async consume(key: KeyPrincipal): Promise<RateLimitOutcome> {
+  window(key: KeyPrincipal): RateWindow {
     const limit = this.limitFor(key);
-    try {
-      const res = await this.limiter(limit).consume(keyedDigest(this.nameKey, 'key', key.key_id));
-      return { limit, remaining: res.remainingPoints };
-    } catch (error) {
-      if (error instanceof RateLimiterRes) {
-        throw new ApiError(429, 'Rate limit exceeded', {
-          'Retry-After': String(Math.max(1, Math.ceil(error.msBeforeNext / 1000))),
-          'X-RateLimit-Limit': String(limit),
-          'X-RateLimit-Remaining': '0',
-        });
-      }
-      // Redis trouble must not take the API down with it: serve the request unthrottled.
-      this.logger.warn('rate limiter unavailable, request not throttled', { error: error instanceof Error ? error.message : String(error) });
-      return { limit, remaining: limit };
-    }
+    return { counter: redisKey(this.config.PP_NAMESPACE, 'gateway', 'ratelimit', String(limit), keyedDigest(this.nameKey, 'key', key.key_id)), limit };
   }
 
-  private limiter(points: number): RateLimiterRedis {
-    let limiter = this.limiters.get(points);
-    if (!limiter) {
-      limiter = new RateLimiterRedis({
-        storeClient: this.redis,
-        keyPrefix: redisKey(this.config.PP_NAMESPACE, 'gateway', 'ratelimit', String(points)),
-        points,
-        duration: 1,
-      });
-      this.limiters.set(points, limiter);
+  /** Counts one request; throws 429 with Retry-After when the key's budget for this second is spent. */
+  async consume(key: KeyPrincipal): Promise<RateLimitOutcome> {
+    const window = this.window(key);
+    let counted: WindowCount;
+    try {
+      counted = (await COUNT_REQUEST.run(this.redis, [window.counter], [])) as WindowCount;
+    } catch (error) {
+      // Redis trouble must not take the API down with it: the request is served unthrottled.
+      this.logger.warn('rate limiter unavailable, request not throttled', { error: error instanceof Error ? error.message : String(error) });
+      return { limit: window.limit, remaining: window.limit };
     }
-    return limiter;
+    return this.judge(window, counted);
   }
+
+  /** The outcome of a count: the budget left, or 429 with Retry-After once it is spent. */
+  judge({ limit }: RateWindow, [count, leftMs]: WindowCount): RateLimitOutcome {
+    if (count > limit) {
+      throw new ApiError(429, 'Rate limit exceeded', {
+        'Retry-After': String(Math.max(1, Math.ceil(leftMs / 1000))),
+        'X-RateLimit-Limit': String(limit),
+        'X-RateLimit-Remaining': '0',
+      });
+    }
+    return { limit, remaining: limit - count };
+  }
+}
+
+/** The budget on the response, as every counted request shows it. */
+export function setRateLimitHeaders(reply: FastifyReply, { limit, remaining }: RateLimitOutcome): void {
+  reply.header('X-RateLimit-Limit', String(limit)).header('X-RateLimit-Remaining', String(remaining));
 }

@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { TestStack, waitFor } from '@pp/testing';
+import { MAX_BODY_COUNTED_WITH_RESERVATION } from './key-rate-limiter';
 import { GatewayClient } from '../testing/gateway-client';
 
 describe('rate limit per API key', () => {
@@ -38,6 +40,47 @@ describe('rate limit per API key', () => {
     }, { timeoutMs: 3000, intervalMs: 250 });
     expect(next.status).toBe(503); // served: it passed the limiter and reached the (absent) sessions service
     expect(next.headers.get('x-ratelimit-limit')).toBe('3');
+  });
+
+  const session = { amount: 1250, currency: 'cad', reference: 'order-1', success_url: 'https://shop.example/ok', cancel_url: 'https://shop.example/no' };
+  const create = (key: string, idempotencyKey: string, body: object = session) =>
+    gateway.call('/v1/checkout/sessions', { token: key, idempotencyKey, body });
+
+  it('counts a POST with its Idempotency-Key reservation: over the limit, 429 and the key left free for the next window', async () => {
+    const merchant = await gateway.createMerchant();
+    const key = (await gateway.issueKey(merchant.merchant_id, { type: 'secret', livemode: true, rate_limit_per_second: 3 })).key;
+    const keys = Array.from({ length: 10 }, () => randomUUID());
+
+    const burst = await Promise.all(keys.map((idempotencyKey) => create(key, idempotencyKey)));
+    const limited = keys.filter((_, i) => burst[i]!.status === 429);
+    expect(limited.length).toBeGreaterThanOrEqual(4);
+    expect(limited.length).toBeLessThanOrEqual(7); // 3 a window; a burst may straddle two
+    for (const response of burst.filter((r) => r.status === 429)) {
+      expect(response.body).toEqual({ error: 'Rate limit exceeded' });
+      expect([response.headers.get('retry-after'), response.headers.get('x-ratelimit-limit'), response.headers.get('x-ratelimit-remaining')]).toEqual(['1', '3', '0']);
+    }
+    for (const response of burst.filter((r) => r.status !== 429)) {
+      expect(response.status).toBe(503); // counted, reserved, and on to the (absent) sessions service
+      expect(response.headers.get('x-ratelimit-limit')).toBe('3');
+    }
+
+    // Refused by the limit, the request reserved nothing: its key is not "still in progress" in the next window.
+    const retried = await waitFor('the next window', async () => {
+      const response = await create(key, limited[0]!);
+      return response.status === 429 ? undefined : response;
+    }, { timeoutMs: 3000, intervalMs: 250 });
+    expect(retried.status).toBe(503);
+  });
+
+  it('counts a POST whose body is too long to wait for before it is read: over the limit, 429 without reading it', async () => {
+    const merchant = await gateway.createMerchant();
+    const key = (await gateway.issueKey(merchant.merchant_id, { type: 'secret', livemode: true, rate_limit_per_second: 2 })).key;
+    const long = { ...session, metadata: { note: 'x'.repeat(MAX_BODY_COUNTED_WITH_RESERVATION) } };
+    const burst = await Promise.all(Array.from({ length: 8 }, () => create(key, randomUUID(), long)));
+    // Within the limit it is read and refused by validation; over it, refused before anything is read.
+    expect(burst.filter((r) => r.status === 400).length).toBeGreaterThanOrEqual(2);
+    expect(burst.filter((r) => r.status === 429).length).toBeGreaterThanOrEqual(4);
+    expect(burst.every((r) => r.status === 400 || r.status === 429)).toBe(true);
   });
 
   it('takes a test key’s default from RATE_LIMIT_TEST_PER_SECOND and counts each key on its own', async () => {
