@@ -108,8 +108,12 @@ describe('WorkerPool', () => {
     given({ size: 2 });
     const inputs = Array.from({ length: 2 * MAX_JOBS_PER_BATCH }, (_, i) => `batch:${i}`);
     const runs = await Promise.all(inputs.map((input) => pool.run(input)));
-    // Each worker's first message carried all of its jobs (one message per job would number them 1 to 8).
-    expect(runs).toEqual(inputs.map((input) => ({ status: 'done', output: `${input}@1` })));
+    expect(runs.map((run) => run.status)).toEqual(inputs.map(() => 'done'));
+    // The first worker ready takes its share, a full batch, in its first message (one message per job: at most one
+    // job per worker in a first message). How the rest is shared depends on when the second worker is ready.
+    const outputs = runs.map((run) => (run.status === 'done' ? run.output : ''));
+    expect(outputs.filter((output) => output.endsWith('@1')).length).toBeGreaterThanOrEqual(MAX_JOBS_PER_BATCH);
+    expect(outputs.map((output) => output.split('@')[0])).toEqual(inputs);
   });
 
   it('times out the job that overruns in the middle of its batch alone, and answers the others of that batch', async () => {

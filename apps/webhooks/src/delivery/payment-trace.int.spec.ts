@@ -92,13 +92,13 @@ describe('one trace per payment: create → simulate → webhook', () => {
       return childOf(client, callee, `bus ${subject}`, OtlpSpanKind.Server);
     };
 
-    // Creation: the gateway continues the caller's trace; sessions asks the ledger to append and queues the expiry.
+    // Creation: the gateway continues the caller's trace; sessions asks the ledger to append, and queues nothing (a sweep expires sessions).
     const create = one('create request', (span) => span.service === 'gateway' && span.name === 'HTTP POST /v1/checkout/sessions');
     expect({ kind: create.kind, parent: create.parentSpanId, status: create.attributes['http.response.status_code'] }).toEqual({ kind: OtlpSpanKind.Server, parent: createdBy, status: 201 });
     const sessionsCreate = busHop(create, 'gateway', 'sessions', 'sessions.create.v1');
     const createAppend = childOf(busHop(sessionsCreate, 'sessions', 'ledger', 'ledger.append.v1'), 'ledger', 'ledger append', OtlpSpanKind.Internal);
     expect(spans.some((span) => isPostgres(span) && span.service === 'ledger' && isUnder(span, createAppend))).toBe(true);
-    expect(spans.some((span) => isRedis(span) && span.service === 'sessions' && isUnder(span, sessionsCreate))).toBe(true); // the expiry job
+    expect(spans.some((span) => isRedis(span) && span.service === 'sessions' && isUnder(span, sessionsCreate))).toBe(false); // no job per session
     expect(spans.some((span) => isRedis(span) && span.service === 'gateway' && isUnder(span, create))).toBe(true); // idempotency, rate limit
 
     // The payment: one atomic append of the payment and the session's completion.
