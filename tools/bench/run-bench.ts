@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SERVICE_NAMES } from '@pp/contracts';
+import { IDLE_MEMORY_POLICY } from '@pp/platform';
 import { type CollectedSpan, OtlpCollector, REPO_ROOT, TestStack, testDkimKey, writeDnsOverrides } from '@pp/testing';
 import { createMerchant, gatewayApi } from './api';
 import { forkBaselineServer } from './baseline-server';
@@ -175,8 +176,9 @@ async function main(): Promise<void> {
           detail: { ...result, cpu_counts: 'the deliveries of a backlog, per delivery (webhooks started after the payments were simulated)' },
         });
       }
-      // The idle RSS above is a fresh start's; this is what the same processes hold once the load has passed.
-      if (rows.length > rowsBeforePaths) rssAfterPaths = await measureIdleMemory(stack);
+      // The idle RSS above is a fresh start's; this is what the same processes hold once the load has passed and they
+      // have been quiet long enough to give memory back (libs/platform/src/app/idle-memory.policy.ts).
+      if (rows.length > rowsBeforePaths) rssAfterPaths = await measureIdleMemory(stack, IDLE_MEMORY_POLICY.quietForMs + 2 * IDLE_MEMORY_POLICY.lookEveryMs);
     } finally {
       await cpu.close();
     }

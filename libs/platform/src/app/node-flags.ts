@@ -8,7 +8,7 @@
  * under 120 MB idle (docs/PERFORMANCE.md); requests allocate little that
  * lives, so the extra scavenges cost little.
  *
- * --expose-gc: for the collections after start-up (release-startup-memory.ts).
+ * --expose-gc: for the collections after start-up (release-unused-memory.ts).
  * Any code in the process could then call gc(); none of it runs input as code.
  */
 export const SERVICE_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=4', '--expose-gc'];

@@ -1,13 +1,15 @@
 import { ConfigError, type Env } from '../config/load-config';
 import type { BaseConfig } from '../config/config-schemas';
 import { stopTelemetry } from '../telemetry/start-telemetry';
-import { releaseStartupMemory } from './release-startup-memory';
+import { watchIdleMemory } from './idle-memory.watch';
+import { releaseUnusedMemory } from './release-unused-memory';
 import type { ServiceDefinition } from './service-definition';
 import { startService } from './start-service';
 
 /**
  * The whole of an app's main.ts: start the service, give back the memory
- * start-up no longer needs, tell a parent process (the launcher or the test
+ * start-up no longer needs (and, from then on, what work leaves once the
+ * service goes quiet), tell a parent process (the launcher or the test
  * harness) that it is ready, stop cleanly on SIGTERM or SIGINT. A bad
  * configuration or unreachable infrastructure ends the process with one
  * clear line naming the problem.
@@ -29,12 +31,14 @@ export function runService<C extends BaseConfig>(definition: ServiceDefinition<C
 
   startService(definition, env).then(
     (running) => {
-      releaseStartupMemory();
+      releaseUnusedMemory();
+      const stopWatchingMemory = watchIdleMemory();
       process.send?.({ type: 'ready', service: definition.name, port: running.port, metricsPort: running.metricsPort });
       let stopping = false;
       const stop = (signal: string) => {
         if (stopping) return;
         stopping = true;
+        stopWatchingMemory();
         process.stdout.write(
           JSON.stringify({ time: new Date().toISOString(), level: 'info', service: definition.name, msg: `stopping on ${signal}` }) + '\n',
         );

@@ -1,39 +1,39 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { SERVICE_NODE_FLAGS } from './node-flags';
-import { releaseStartupMemory } from './release-startup-memory';
+import { releaseUnusedMemory } from './release-unused-memory';
 
-describe('releaseStartupMemory', () => {
+describe('releaseUnusedMemory', () => {
   it('given the service flags, when called: runs a full collection, then a memory-reducing one', () => {
     const collections: unknown[] = [];
-    releaseStartupMemory((options) => collections.push(options ?? 'full'));
+    releaseUnusedMemory((options) => collections.push(options ?? 'full'));
     expect(collections).toEqual(['full', { type: 'major', execution: 'sync', flavor: 'last-resort' }]);
   });
 
   it('given a process without --expose-gc, when called: does nothing and throws nothing', () => {
-    expect(() => releaseStartupMemory(undefined)).not.toThrow();
+    expect(() => releaseUnusedMemory(undefined)).not.toThrow();
   });
 
   it('given a V8 that refuses the options, when called: the service starts all the same', () => {
     const refusing = (options?: object) => {
       if (options) throw new TypeError('unknown option');
     };
-    expect(() => releaseStartupMemory(refusing)).not.toThrow();
+    expect(() => releaseUnusedMemory(refusing)).not.toThrow();
   });
 
   it('given a process run with the service flags, when garbage is left from start-up: the old space holds less after the call', () => {
     // A real V8 under the flags, not a stand-in: the collector must exist there and accept the options.
     // The compiled module, as a service runs it (jest's global set-up builds dist/).
-    const compiled = join(__dirname, '..', '..', '..', '..', 'dist', 'libs', 'platform', 'src', 'app', 'release-startup-memory.js');
+    const compiled = join(__dirname, '..', '..', '..', '..', 'dist', 'libs', 'platform', 'src', 'app', 'release-unused-memory.js');
     const script = `
-      const { releaseStartupMemory } = require(${JSON.stringify(compiled)});
+      const { releaseUnusedMemory } = require(${JSON.stringify(compiled)});
       const v8 = require('node:v8');
       const used = () => v8.getHeapSpaceStatistics().find((space) => space.space_name === 'old_space').space_used_size;
       let garbage = [];
       for (let i = 0; i < 300000; i++) garbage.push({ i, text: 'x' + i });
       garbage = null;
       const before = used();
-      releaseStartupMemory();
+      releaseUnusedMemory();
       process.stdout.write(JSON.stringify({ before, after: used(), exposed: typeof globalThis.gc }));
     `;
     const output = execFileSync(process.execPath, [...SERVICE_NODE_FLAGS, '-e', script], { encoding: 'utf8' });

@@ -2,8 +2,9 @@
 type Collector = (options?: { type: 'major'; execution: 'sync'; flavor: 'last-resort' }) => void;
 
 /**
- * Gives back, once, the memory a service's start-up used and no longer needs,
- * just before the service reports ready.
+ * Gives back the memory a service holds and no longer needs: once when its
+ * start-up is done, just before it reports ready, and again whenever it has
+ * gone quiet after work (idle-memory.watch.ts).
  *
  * V8's memory reducer is meant to do this when a process goes idle, but it
  * judges the allocation rate from the last collections it saw, which were
@@ -19,7 +20,7 @@ type Collector = (options?: { type: 'major'; execution: 'sync'; flavor: 'last-re
  * Without --expose-gc (node run by hand without the service flags) it does
  * nothing. Node 22 and 24 take the options (Node 22: 116 → 98 MB, alone).
  */
-export function releaseStartupMemory(collector: Collector | undefined = (globalThis as { gc?: Collector }).gc): void {
+export function releaseUnusedMemory(collector: Collector | undefined = (globalThis as { gc?: Collector }).gc): void {
   if (!collector) return;
   try {
     collector();
