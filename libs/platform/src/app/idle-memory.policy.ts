@@ -1,8 +1,9 @@
 /** One look at the process: how busy its event loop was since the last look, and its resident memory now. */
 export interface MemorySample {
-  /** Epoch milliseconds. */
+  /** Epoch milliseconds of the last look, and of this one: the span the utilization covers. */
+  from: number;
   at: number;
-  /** Share of the time since the last sample the event loop spent running (performance.eventLoopUtilization). */
+  /** Share of that span the event loop spent running (performance.eventLoopUtilization). */
   utilization: number;
   rssBytes: number;
 }
@@ -41,7 +42,7 @@ export const initialIdleMemoryState = (rssBytes: number): IdleMemoryState => ({ 
  */
 export function decideIdleRelease(policy: IdleMemoryPolicy, state: IdleMemoryState, sample: MemorySample): { state: IdleMemoryState; release: boolean } {
   if (sample.utilization >= policy.quietBelow) return { state: { ...state, quietSince: null, workedSince: true }, release: false };
-  const quietSince = state.quietSince ?? sample.at;
+  const quietSince = state.quietSince ?? sample.from;
   const release = state.workedSince && sample.at - quietSince >= policy.quietForMs && sample.rssBytes - state.releasedRss >= policy.minGrowthBytes;
   return { state: { ...state, quietSince }, release };
 }

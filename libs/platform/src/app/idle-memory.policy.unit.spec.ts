@@ -2,8 +2,9 @@ import { afterRelease, decideIdleRelease, type IdleMemoryPolicy, type IdleMemory
 
 const MB = 1024 * 1024;
 const policy: IdleMemoryPolicy = { lookEveryMs: 2500, quietBelow: 0.02, quietForMs: 10_000, minGrowthBytes: 16 * MB };
-const quiet = (at: number, rssMb: number) => ({ at, utilization: 0.005, rssBytes: rssMb * MB });
-const busy = (at: number, rssMb: number) => ({ at, utilization: 0.4, rssBytes: rssMb * MB });
+/** A look at `at` covering the 2.5 s before it. */
+const quiet = (at: number, rssMb: number) => ({ from: at - 2500, at, utilization: 0.005, rssBytes: rssMb * MB });
+const busy = (at: number, rssMb: number) => ({ from: at - 2500, at, utilization: 0.4, rssBytes: rssMb * MB });
 
 /** Feeds the samples in order; answers the times at which a release was decided. */
 function releasesOver(samples: ReturnType<typeof quiet>[], start: IdleMemoryState = initialIdleMemoryState(100 * MB)): number[] {
@@ -21,9 +22,10 @@ function releasesOver(samples: ReturnType<typeof quiet>[], start: IdleMemoryStat
 }
 
 describe('when to give memory back', () => {
-  it('given work that left 150 MB, when the process stays quiet: released once, 10 s into the quiet spell', () => {
+  it('given work that left 150 MB, when the process stays quiet: released once, at the first look 10 s into the quiet spell', () => {
+    // Quiet from 0 (the end of the busy look): the look at 10,000 covers 7,500-10,000.
     const samples = [busy(0, 150), quiet(2500, 150), quiet(5000, 150), quiet(7500, 150), quiet(10_000, 150), quiet(12_500, 150), quiet(15_000, 150), quiet(30_000, 150)];
-    expect(releasesOver(samples)).toEqual([12_500]);
+    expect(releasesOver(samples)).toEqual([10_000]);
   });
 
   it('given a process that never worked since start, when it idles with more memory: nothing to release', () => {
@@ -40,7 +42,7 @@ describe('when to give memory back', () => {
   });
 
   it('given a second burst of work after a release, when quiet again: released again', () => {
-    const samples = [busy(0, 150), quiet(2500, 150), quiet(12_500, 150), busy(20_000, 160), quiet(22_500, 160), quiet(32_500, 160)];
-    expect(releasesOver(samples)).toEqual([12_500, 32_500]);
+    const samples = [busy(0, 150), quiet(2500, 150), quiet(12_500, 150), busy(20_000, 160), quiet(22_500, 160), quiet(30_000, 160)];
+    expect(releasesOver(samples)).toEqual([12_500, 30_000]);
   });
 });

@@ -15,16 +15,18 @@ export function watchIdleMemory(
 ): () => void {
   let state = initialIdleMemoryState(process.memoryUsage.rss());
   let last = performance.eventLoopUtilization();
+  let lastAt = Date.now();
   const timer = setInterval(() => {
     const now = performance.eventLoopUtilization();
-    const sample = { at: Date.now(), utilization: performance.eventLoopUtilization(now, last).utilization, rssBytes: process.memoryUsage.rss() };
-    last = now;
+    const at = Date.now();
+    const sample = { from: lastAt, at, utilization: performance.eventLoopUtilization(now, last).utilization, rssBytes: process.memoryUsage.rss() };
+    [last, lastAt] = [now, at];
     const decision = decideIdleRelease(policy, state, sample);
     state = decision.state;
     if (!decision.release) return;
     release();
     state = afterRelease(state, process.memoryUsage.rss());
-    last = performance.eventLoopUtilization(); // the collection's own time is not work
+    [last, lastAt] = [performance.eventLoopUtilization(), Date.now()]; // the collection's own time is not work
   }, policy.lookEveryMs);
   timer.unref();
   return () => clearInterval(timer);
