@@ -93,4 +93,17 @@ export class IngestConfig extends WithMetricsPort(WithDatabase(BaseConfig)) {
   @Min(1, { message: 'must be at least 1' })
   @Max(16, { message: 'must be at most 16' })
   INGEST_AUTH_WORKERS = 2;
+
+  /**
+   * How long a worker thread (reading or authenticating) may sit idle before
+   * it is stopped: each keeps tens of MB of its own heap once it has worked,
+   * and starting one again takes a fraction of a second when the next e-mail
+   * comes (docs/PERFORMANCE.md).
+   */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'must be a whole number of milliseconds, e.g. 10000' })
+  @Min(1_000, { message: 'must be at least 1000 (milliseconds)' })
+  @Max(86_400_000, { message: 'must be at most 86400000 (milliseconds, a day)' })
+  INGEST_WORKER_IDLE_MS = 10_000;
 }

@@ -65,4 +65,12 @@ describe('ingest configuration', () => {
     expect(problems({ INGEST_AUTH_WORKERS: '0' })).toEqual([expect.stringMatching(/^INGEST_AUTH_WORKERS is invalid: must be at least 1/)]);
     expect(problems({ INGEST_AUTH_WORKERS: 'all' })).toEqual([expect.stringMatching(/^INGEST_AUTH_WORKERS is invalid: .*must be a whole number of worker threads/)]);
   });
+
+  it('stops a worker thread idle for 10 s by default, and takes from 1 s to a day', () => {
+    expect(loadConfig(IngestConfig, base)).toMatchObject({ INGEST_WORKER_IDLE_MS: 10_000 });
+    expect(loadConfig(IngestConfig, { ...base, INGEST_WORKER_IDLE_MS: '600000' })).toMatchObject({ INGEST_WORKER_IDLE_MS: 600_000 });
+    expect(problems({ INGEST_WORKER_IDLE_MS: '10s' })).toEqual([expect.stringMatching(/^INGEST_WORKER_IDLE_MS is invalid: .*must be a whole number of milliseconds/)]);
+    expect(problems({ INGEST_WORKER_IDLE_MS: '500' })).toEqual([expect.stringMatching(/^INGEST_WORKER_IDLE_MS is invalid: must be at least 1000/)]);
+    expect(problems({ INGEST_WORKER_IDLE_MS: '86400001' })).toEqual([expect.stringMatching(/^INGEST_WORKER_IDLE_MS is invalid: must be at most 86400000/)]);
+  });
 });

@@ -40,13 +40,14 @@ export class NoticeAuthentication implements OnModuleDestroy {
 
   constructor(
     @Inject(CONFIG)
-    config: Pick<IngestConfig, 'INGEST_TRUSTED_DKIM_DOMAINS' | 'INGEST_DNS_OVERRIDES' | 'INGEST_AUTH_TIMEOUT_MS' | 'INGEST_AUTH_WORKERS'>,
+    config: Pick<IngestConfig, 'INGEST_TRUSTED_DKIM_DOMAINS' | 'INGEST_DNS_OVERRIDES' | 'INGEST_AUTH_TIMEOUT_MS' | 'INGEST_AUTH_WORKERS' | 'INGEST_WORKER_IDLE_MS'>,
     private readonly logger: JsonLogger,
   ) {
     this.pool = new WorkerPool({
       script: noticeAuthenticationScript(),
       size: config.INGEST_AUTH_WORKERS,
       deadlineMs: config.INGEST_AUTH_TIMEOUT_MS,
+      retireIdleAfterMs: config.INGEST_WORKER_IDLE_MS,
       resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
       workerData: { settings: authenticationSettings(config) },
     });

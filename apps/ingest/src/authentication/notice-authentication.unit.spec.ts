@@ -25,7 +25,7 @@ describe('NoticeAuthentication', () => {
   beforeAll(async () => {
     // Below the configurable minimum (ingest.config.ts): no DNS is asked here, and the bomb below needs a minute.
     authentication = new NoticeAuthentication(
-      { INGEST_TRUSTED_DKIM_DOMAINS: TRUSTED, INGEST_DNS_OVERRIDES: dnsOverrides, INGEST_AUTH_TIMEOUT_MS: 2_000, INGEST_AUTH_WORKERS: 2 },
+      { INGEST_TRUSTED_DKIM_DOMAINS: TRUSTED, INGEST_DNS_OVERRIDES: dnsOverrides, INGEST_AUTH_TIMEOUT_MS: 2_000, INGEST_AUTH_WORKERS: 2, INGEST_WORKER_IDLE_MS: 10_000 },
       logger,
     );
     // Both workers started, so that no worker's start-up counts against the bomb's deadline below.
@@ -80,7 +80,7 @@ describe('NoticeAuthentication whose workers cannot start', () => {
     // Valid at boot, gone when a worker starts.
     rmSync(overrides);
     const broken = new NoticeAuthentication(
-      { INGEST_TRUSTED_DKIM_DOMAINS: TRUSTED, INGEST_DNS_OVERRIDES: overrides, INGEST_AUTH_TIMEOUT_MS: 10_000, INGEST_AUTH_WORKERS: 1 },
+      { INGEST_TRUSTED_DKIM_DOMAINS: TRUSTED, INGEST_DNS_OVERRIDES: overrides, INGEST_AUTH_TIMEOUT_MS: 10_000, INGEST_AUTH_WORKERS: 1, INGEST_WORKER_IDLE_MS: 10_000 },
       new JsonLogger('ingest-test', 'info', () => undefined),
     );
     try {

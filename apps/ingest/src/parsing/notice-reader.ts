@@ -26,13 +26,14 @@ export class NoticeReader implements OnModuleDestroy {
   private readonly reading = new SingleFlight<NoticeReading>();
 
   constructor(
-    @Inject(CONFIG) config: Pick<IngestConfig, 'INGEST_PARSE_TIMEOUT_MS' | 'INGEST_PARSE_WORKERS'>,
+    @Inject(CONFIG) config: Pick<IngestConfig, 'INGEST_PARSE_TIMEOUT_MS' | 'INGEST_PARSE_WORKERS' | 'INGEST_WORKER_IDLE_MS'>,
     private readonly logger: JsonLogger,
   ) {
     this.pool = new WorkerPool({
       script: noticeReaderScript(),
       size: config.INGEST_PARSE_WORKERS,
       deadlineMs: config.INGEST_PARSE_TIMEOUT_MS,
+      retireIdleAfterMs: config.INGEST_WORKER_IDLE_MS,
       resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
     });
   }

@@ -15,7 +15,7 @@ describe('NoticeReader', () => {
 
   beforeAll(() => {
     // A notice takes milliseconds; the line bomb below keeps postal-mime busy for seconds.
-    reader = new NoticeReader({ INGEST_PARSE_TIMEOUT_MS: 1_000, INGEST_PARSE_WORKERS: 2 }, logger);
+    reader = new NoticeReader({ INGEST_PARSE_TIMEOUT_MS: 1_000, INGEST_PARSE_WORKERS: 2, INGEST_WORKER_IDLE_MS: 10_000 }, logger);
   });
   afterAll(() => reader.onModuleDestroy());
 

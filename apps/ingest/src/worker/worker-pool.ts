@@ -55,6 +55,11 @@ export interface WorkerPoolOptions {
   resourceLimits?: ResourceLimits;
   /** Plain values every worker receives next to its port (structured-cloned: no functions, no class instances). */
   workerData?: Record<string, unknown>;
+  /**
+   * A worker with no job for this long is stopped, and its heap given back
+   * with it; the next work starts another. Unset: workers are kept.
+   */
+  retireIdleAfterMs?: number;
 }
 
 interface Job<In, Out> {
@@ -71,11 +76,15 @@ interface Slot<In, Out> {
   /** The batch it works on, in order; empty when idle. */
   jobs: Job<In, Out>[];
   timer?: NodeJS.Timeout;
+  /** Runs out retireIdleAfterMs after the worker went idle. */
+  idleTimer?: NodeJS.Timeout;
 }
 
 /**
  * Runs jobs in worker threads, each under a deadline, so that no input can
- * hold the event loop. Workers start when work arrives and are kept; one that
+ * hold the event loop. Workers start when work arrives and are kept while it
+ * keeps coming (retireIdleAfterMs): each holds its own heap, tens of MB once
+ * it has worked, which the service's idle-memory watch cannot reach. One that
  * overruns its deadline is terminated (V8 stops it even inside a regular
  * expression) and replaced, as is one that dies. The deadline counts from the
  * moment a worker starts the job, never time spent waiting in the queue or
@@ -160,6 +169,7 @@ export class WorkerPool<In, Out> {
   }
 
   private assign(slot: Slot<In, Out>, jobs: Job<In, Out>[]): void {
+    clearTimeout(slot.idleTimer);
     slot.jobs = jobs;
     Atomics.store(slot.progress, 0, -1n);
     slot.timer = setTimeout(() => this.checkDeadline(slot), this.options.deadlineMs);
@@ -182,6 +192,14 @@ export class WorkerPool<In, Out> {
     if (message === WORKER_READY) slot.ready = true;
     else this.release(slot).forEach((job, i) => job.resolve({ status: 'done', output: message.outputs[i] }));
     this.pump();
+    if (slot.jobs.length === 0) this.retireWhenIdle(slot);
+  }
+
+  private retireWhenIdle(slot: Slot<In, Out>): void {
+    const after = this.options.retireIdleAfterMs;
+    if (after === undefined || !this.slots.has(slot)) return;
+    slot.idleTimer = setTimeout(() => void this.retire(slot), after);
+    slot.idleTimer.unref();
   }
 
   /**
@@ -231,6 +249,7 @@ export class WorkerPool<In, Out> {
   /** Forgets the slot and stops its worker. */
   private retire(slot: Slot<In, Out>): Promise<number> {
     this.slots.delete(slot);
+    clearTimeout(slot.idleTimer);
     slot.port.close();
     return slot.worker.terminate();
   }

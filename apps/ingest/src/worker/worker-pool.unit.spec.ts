@@ -8,13 +8,14 @@ const COMPILED_POOL = resolve(__dirname, '../../../../dist/apps/ingest/src/worke
 
 /** A worker script; its inputs say what to do, and each answer says which batch (message) of this worker carried the job. */
 const SCRIPT = `
-const { workerData } = require('node:worker_threads');
+const { threadId, workerData } = require('node:worker_threads');
 const { serveJobs } = require(${JSON.stringify(COMPILED_POOL)});
 let batches = 0;
 const on = workerData.port.on.bind(workerData.port);
 workerData.port.on = (event, listener) => on(event, (message) => { batches += 1; return listener(message); });
 serveJobs(workerData, (input) => {
   if (input === 'settings') return workerData.greeting;
+  if (input === 'thread') return 'thread:' + threadId;
   if (input === 'spin') for (;;);
   if (input === 'backtrack') /^(a+)+$/.test('a'.repeat(64) + '!'); // never finishes in practice
   if (input === 'exit') process.exit(3);
@@ -143,6 +144,24 @@ describe('WorkerPool', () => {
     given({ size: 1 });
     expect(await pool.run('exit')).toEqual({ status: 'crashed', error: expect.objectContaining({ message: expect.stringMatching(/code 3/) }) });
     expect(await pool.run('after')).toEqual({ status: 'done', output: 'done:after' });
+  });
+
+  it('given retireIdleAfterMs, keeps a worker while work keeps coming and stops it once idle that long: the next job starts another', async () => {
+    pool = new WorkerPool<string, string>({ script: WORKING, size: 1, deadlineMs: 5_000, retireIdleAfterMs: 400 });
+    const first = await pool.run('thread');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await pool.run('thread')).toEqual(first);
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    const after = await pool.run('thread');
+    expect(after).toEqual({ status: 'done', output: expect.stringMatching(/^thread:\d+$/) });
+    expect(after).not.toEqual(first);
+  });
+
+  it('without retireIdleAfterMs, keeps its workers however long they idle', async () => {
+    given({ size: 1 });
+    const first = await pool.run('thread');
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    expect(await pool.run('thread')).toEqual(first);
   });
 
   it('rejects the jobs, instead of restarting in a loop, when a worker cannot even start', async () => {
