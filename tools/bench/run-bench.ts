@@ -48,6 +48,15 @@ const INGEST_MESSAGES = Number(process.env.BENCH_INGEST_MESSAGES ?? 1000);
 const FANOUT_PAYMENTS = Number(process.env.BENCH_FANOUT_PAYMENTS ?? 1000);
 const FANOUT_ENDPOINTS = Number(process.env.BENCH_FANOUT_ENDPOINTS ?? 4);
 const IDLE_CPU_SECONDS = 4;
+/**
+ * How long the stack idles after the paths before their RSS is read: each
+ * service's idle-memory watch gives back what the load left once it has been
+ * quiet 10 s (looked at every 2.5 s: libs/platform/src/memory), the ingest
+ * stops worker threads idle for 10 s (INGEST_WORKER_IDLE_MS), and V8 unmaps
+ * the stopped workers' pages about 7.5 s later (measured on Node 24: 268 MB
+ * until 7.5 s, 174 at 12.5-15 s, 145 from 17.5 s on).
+ */
+const SETTLE_AFTER_PATHS_MS = IDLE_MEMORY_POLICY.quietForMs + 2 * IDLE_MEMORY_POLICY.lookEveryMs + 5_000;
 const PATHS = new Set((process.env.BENCH_PATHS ?? 'create,webhook,ingest,fanout').split(',').map((p) => p.trim()));
 const PROFILE_DIR = join(REPO_ROOT, 'bench', 'profiles');
 /**
@@ -177,8 +186,8 @@ async function main(): Promise<void> {
         });
       }
       // The idle RSS above is a fresh start's; this is what the same processes hold once the load has passed and they
-      // have been quiet long enough to give memory back (libs/platform/src/app/idle-memory.policy.ts).
-      if (rows.length > rowsBeforePaths) rssAfterPaths = await measureIdleMemory(stack, IDLE_MEMORY_POLICY.quietForMs + 2 * IDLE_MEMORY_POLICY.lookEveryMs);
+      // have been quiet long enough to give memory back.
+      if (rows.length > rowsBeforePaths) rssAfterPaths = await measureIdleMemory(stack, SETTLE_AFTER_PATHS_MS);
     } finally {
       await cpu.close();
     }

@@ -8,6 +8,7 @@ export * from './health';
 export * from './http';
 export * from './jetstream';
 export * from './logging';
+export * from './memory';
 export * from './metrics';
 export * from './nats';
 export * from './queue';

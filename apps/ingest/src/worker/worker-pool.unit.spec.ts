@@ -1,6 +1,8 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { SERVICE_NODE_FLAGS } from '@pp/platform';
 import { MAX_JOBS_PER_BATCH, WorkerPool } from './worker-pool';
 
 /** The pool's own module as the services run it (the dist/ build jest's global set-up makes): its serveJobs speaks the protocol. */
@@ -16,6 +18,12 @@ workerData.port.on = (event, listener) => on(event, (message) => { batches += 1;
 serveJobs(workerData, (input) => {
   if (input === 'settings') return workerData.greeting;
   if (input === 'thread') return 'thread:' + threadId;
+  if (input === 'allocate') {
+    // Tens of MB of heap that the work grows through and then drops, as a burst of notices leaves behind.
+    let kept = [];
+    for (let i = 0; i < 400000; i++) { kept.push(JSON.parse(JSON.stringify({ text: 'x'.repeat(200), i }))); if (kept.length > 20000) kept = []; }
+    return 'allocated';
+  }
   if (input === 'spin') for (;;);
   if (input === 'backtrack') /^(a+)+$/.test('a'.repeat(64) + '!'); // never finishes in practice
   if (input === 'exit') process.exit(3);
@@ -155,6 +163,30 @@ describe('WorkerPool', () => {
     const after = await pool.run('thread');
     expect(after).toEqual({ status: 'done', output: expect.stringMatching(/^thread:\d+$/) });
     expect(after).not.toEqual(first);
+  });
+
+  it('given workers that grew their heaps and went idle, when retired: the process gives back most of what they grew', () => {
+    // In a process of its own under the service flags, where the collector exists: Node 24 keeps a stopped
+    // worker's pages unless it collected them first, Node 20 gives them back when it stops.
+    const probe = `
+      const { WorkerPool } = require(${JSON.stringify(COMPILED_POOL)});
+      const pool = new WorkerPool({ script: ${JSON.stringify(WORKING)}, size: 4, deadlineMs: 5000, retireIdleAfterMs: 300, resourceLimits: { maxOldGenerationSizeMb: 64 } });
+      const rss = () => process.memoryUsage.rss();
+      (async () => {
+        const before = rss();
+        const outputs = await Promise.all([1, 2, 3, 4].map(() => pool.run('allocate')));
+        const grown = rss();
+        await new Promise((resolve) => setTimeout(resolve, 2000));
+        const after = rss();
+        await pool.close();
+        process.stdout.write(JSON.stringify({ outputs, before, grown, after }));
+      })();
+    `;
+    const output = execFileSync(process.execPath, [...SERVICE_NODE_FLAGS, '-e', probe], { encoding: 'utf8', timeout: 60_000 });
+    const { outputs, before, grown, after } = JSON.parse(output) as { outputs: unknown[]; before: number; grown: number; after: number };
+    expect(outputs).toEqual(Array(4).fill({ status: 'done', output: 'allocated' }));
+    expect(grown - before).toBeGreaterThan(40 * 2 ** 20);
+    expect(after - before).toBeLessThan((grown - before) / 2);
   });
 
   it('without retireIdleAfterMs, keeps its workers however long they idle', async () => {

@@ -4,4 +4,3 @@ export * from './service-definition';
 export * from './start-service';
 export * from './tokens';
 export * from './node-flags';
-export * from './idle-memory.policy';

@@ -1,8 +1,7 @@
 import { ConfigError, type Env } from '../config/load-config';
 import type { BaseConfig } from '../config/config-schemas';
 import { stopTelemetry } from '../telemetry/start-telemetry';
-import { watchIdleMemory } from './idle-memory.watch';
-import { releaseUnusedMemory } from './release-unused-memory';
+import { releaseUnusedMemory, watchIdleMemory } from '../memory';
 import type { ServiceDefinition } from './service-definition';
 import { startService } from './start-service';
 

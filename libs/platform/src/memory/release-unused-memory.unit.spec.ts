@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { SERVICE_NODE_FLAGS } from './node-flags';
+import { SERVICE_NODE_FLAGS } from '../app/node-flags';
 import { releaseUnusedMemory } from './release-unused-memory';
 
 describe('releaseUnusedMemory', () => {
@@ -24,7 +24,7 @@ describe('releaseUnusedMemory', () => {
   it('given a process run with the service flags, when garbage is left from start-up: the old space holds less after the call', () => {
     // A real V8 under the flags, not a stand-in: the collector must exist there and accept the options.
     // The compiled module, as a service runs it (jest's global set-up builds dist/).
-    const compiled = join(__dirname, '..', '..', '..', '..', 'dist', 'libs', 'platform', 'src', 'app', 'release-unused-memory.js');
+    const compiled = join(__dirname, '..', '..', '..', '..', 'dist', 'libs', 'platform', 'src', 'memory', 'release-unused-memory.js');
     const script = `
       const { releaseUnusedMemory } = require(${JSON.stringify(compiled)});
       const v8 = require('node:v8');

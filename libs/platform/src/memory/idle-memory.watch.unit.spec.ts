@@ -1,11 +1,11 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { SERVICE_NODE_FLAGS } from './node-flags';
+import { SERVICE_NODE_FLAGS } from '../app/node-flags';
 
 describe('watchIdleMemory', () => {
   it('given a process that worked, left garbage and went quiet: collects it once, and not again while it stays quiet', () => {
     // A real V8 under the service flags, with the policy's times shortened; the compiled module, as a service runs it.
-    const compiled = join(__dirname, '..', '..', '..', '..', 'dist', 'libs', 'platform', 'src', 'app', 'idle-memory.watch.js');
+    const compiled = join(__dirname, '..', '..', '..', '..', 'dist', 'libs', 'platform', 'src', 'memory', 'idle-memory.watch.js');
     const script = `
       const { watchIdleMemory } = require(${JSON.stringify(compiled)});
       const { releaseUnusedMemory } = require(${JSON.stringify(compiled.replace('idle-memory.watch', 'release-unused-memory'))});
