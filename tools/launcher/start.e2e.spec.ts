@@ -13,7 +13,9 @@ import { testInfra, waitFor } from '@pp/testing';
  */
 
 const root = join(__dirname, '..', '..');
-const base = 20000 + Math.floor(Math.random() * 20000);
+// Below Linux's ephemeral range (32768 and up): a port there may be taken by any outgoing connection of the
+// tests running beside this one between now and the services' listen (CI saw EADDRINUSE on the dashboard's).
+const base = 20000 + Math.floor(Math.random() * 12000);
 const ports = { GATEWAY_PORT: String(base), CHECKOUT_PORT: String(base + 1), DASHBOARD_PORT: String(base + 2) };
 const database = `pp_launcher_${randomBytes(4).toString('hex')}`;
 
