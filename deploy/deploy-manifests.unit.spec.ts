@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BUS_IDENTITIES, SERVICE_NAMES, type ServiceName } from '@pp/contracts';
-import { type BaseConfig, DATABASE_SERVICES, DEPLOY_NATS_CONFIG_PATH, deployNatsServerConfig, isDatabaseService, loadConfig, OWNER_ROLE, passwordVariable, SERVICE_NODE_FLAGS, serviceRole } from '@pp/platform';
+import { type BaseConfig, DATABASE_SERVICES, DEPLOY_NATS_CONFIG_PATH, deployNatsServerConfig, isDatabaseService, loadConfig, OWNER_ROLE, passwordVariable, serviceNodeFlags, serviceRole } from '@pp/platform';
 import { parse } from 'yaml';
 import { CheckoutConfig } from '../apps/checkout/src/checkout.config';
 import { DashboardConfig } from '../apps/dashboard/src/dashboard.config';
@@ -195,7 +195,7 @@ describe('docker-compose.yml', () => {
   it('builds images that run the compiled service named by the build argument with the service flags, on Node 24 LTS, as an unprivileged user id', () => {
     const dockerfile = readFileSync(join(root, 'deploy', 'Dockerfile'), 'utf8');
     expect(dockerfile).toMatch(/ARG APP/);
-    expect(dockerfile).toContain(`exec node ${SERVICE_NODE_FLAGS.join(' ')} dist/apps/\${APP}/src/main.js`);
+    expect(dockerfile).toContain(`exec node ${serviceNodeFlags(24).join(' ')} dist/apps/\${APP}/src/main.js`);
     expect(dockerfile).toContain('tools/build/build.js');
     const bases = [...dockerfile.matchAll(/^FROM (\S+)/gm)].map((match) => match[1]);
     expect(bases).toEqual(['node:24-bookworm-slim', 'node:24-bookworm-slim']);
