@@ -9,7 +9,10 @@ import {
   MEMO_TAKEN_RULE,
   MerchantEventType,
   type Event,
+  PaymentEventType,
+  type PaymentRecordedV1,
   type SessionCreatedV1,
+  transactionStreamId,
 } from '@pp/contracts';
 import { JsonLogger, LEDGER_BATCH_SIZE, LEDGER_EVENTS, ServiceMetrics } from '@pp/platform';
 import { createTestDatabase, testPool, type TestDatabase } from '@pp/testing';
@@ -191,6 +194,84 @@ describe('group commit: whole batches and their fallback', () => {
       expect(await sessionRow(id)).toMatchObject({ status: 'COMPLETED', version: 2, transaction_id: null }) // the version of its session.completed fact;
       const { rows } = await db.query('SELECT id, type, stream_id FROM ledger.merchant_events WHERE stream_id = $1', [checkoutSessionStreamId(id)]);
       expect(rows).toEqual([{ id: valueOf(results[i]).streams[0].events[1].id, type: 'checkout.session.completed', stream_id: checkoutSessionStreamId(id) }]);
+    }
+  });
+
+  it('records, verifies and refunds the payments of a batch with one statement each, as one by one would', async () => {
+    const ids = Array.from({ length: 4 }, () => `txn_${randomUUID().replaceAll('-', '')}`);
+    const recorded = (id: string, i: number): PaymentRecordedV1 => ({
+      payment_id: id,
+      ...SCOPE,
+      session_id: i === 0 ? null : `cs_${id}`,
+      session_reference: i === 0 ? null : `order-${i}`,
+      session_metadata: null,
+      etransfer_ref: i === 1 ? null : `CA${i}xYz`,
+      amount: 1000 + i,
+      sender_name: `Payer ${i} "O'Brien"`,
+      sender_email: i === 2 ? null : `payer${i}@bank.example`,
+      comment: i === 3 ? null : `PP-00000${i}`,
+      status: i < 2 ? 'REQUIRES_MANUAL_REVIEW' : 'CONFIRMED',
+      verification_method: 'AUTO_EMAIL',
+      review_reasons: i === 0 ? ['unknown_memo', 'dkim_missing', 'a "quoted", {odd} reason'] : i === 1 ? ['amount_mismatch'] : [],
+      source: 'email',
+      email_id: `em_${i}`,
+      reference_number: i === 3 ? null : `C1A${i}`,
+      created_at: `2026-01-01T00:00:0${i}.123Z`,
+    });
+    const record = (id: string, i: number): AppendStreamsRequest => ({
+      streams: [{ stream_id: transactionStreamId(id), expected_version: 0, events: [{ type: PaymentEventType.Recorded, schema_version: 1, data: recorded(id, i) }] }],
+      metadata: SCOPE,
+    });
+    const then = (id: string, event: Event): AppendStreamsRequest => ({ streams: [{ stream_id: transactionStreamId(id), expected_version: 1, events: [event] }], metadata: SCOPE });
+    const paymentRow = async (id: string) => (await db.query('SELECT * FROM ledger.payments WHERE id = $1', [id])).rows[0];
+
+    const records = await inOneBatch(ids.map(record));
+    expect(records.every((result) => result.status === 'fulfilled')).toBe(true);
+    expect(count(/INSERT INTO ledger\.payments/)).toBe(1);
+    for (const [i, id] of ids.entries()) {
+      const data = recorded(id, i);
+      expect(await paymentRow(id)).toEqual({
+        id,
+        position: String(valueOf(records[i]).streams[0].events[0].position),
+        merchant_id: SCOPE.merchant_id,
+        livemode: SCOPE.livemode,
+        session_id: data.session_id,
+        session_reference: data.session_reference,
+        etransfer_ref: data.etransfer_ref,
+        amount: String(data.amount),
+        sender_name: data.sender_name,
+        sender_email: data.sender_email,
+        comment: data.comment,
+        status: data.status,
+        verification_method: data.verification_method,
+        review_reasons: data.review_reasons,
+        verified_by: null,
+        email_id: data.email_id,
+        reference_number: data.reference_number,
+        created_at: new Date(data.created_at),
+        updated_at: new Date(data.created_at),
+        version: 1,
+        search_text: [data.etransfer_ref ?? '', data.comment ?? '', data.session_reference ?? ''].join('\x1f').toLowerCase(),
+      });
+    }
+
+    const verifiedAt = '2026-01-02T00:00:00.456Z';
+    const verified = await inOneBatch(
+      ids.slice(0, 2).map((id) => then(id, { type: PaymentEventType.Verified, schema_version: 1, data: { payment_id: id, verified_by: `usr_${id}`, verified_at: verifiedAt } })),
+    );
+    expect(verified.every((result) => result.status === 'fulfilled')).toBe(true);
+    expect(count(/UPDATE ledger\.payments/)).toBe(1);
+    const refundedAt = '2026-01-03T00:00:00.789Z';
+    const refunded = await inOneBatch(
+      ids.slice(2).map((id) => then(id, { type: PaymentEventType.Refunded, schema_version: 1, data: { payment_id: id, refund_id: `re_${id}`, refunded_at: refundedAt } })),
+    );
+    expect(refunded.every((result) => result.status === 'fulfilled')).toBe(true);
+    expect(count(/UPDATE ledger\.payments/)).toBe(1);
+    for (const id of ids.slice(0, 2)) {
+      expect(await paymentRow(id)).toMatchObject({ status: 'CONFIRMED', verification_method: 'MANUAL_ADMIN', verified_by: `usr_${id}`, updated_at: new Date(verifiedAt), version: 2 });
+    }
+    for (const id of ids.slice(2)) {
+      expect(await paymentRow(id)).toMatchObject({ status: 'REFUNDED', verification_method: 'AUTO_EMAIL', verified_by: null, updated_at: new Date(refundedAt), version: 2 });
     }
   });
 

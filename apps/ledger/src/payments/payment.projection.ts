@@ -1,6 +1,6 @@
 import { type PaymentFact, PaymentEventType, type Stored } from '@pp/contracts';
 import type { ClientBase } from 'pg';
-import type { Projection } from '../projections/projection';
+import { ofType, type Projection, sameTypeRuns } from '../projections/projection';
 
 /** The payments read model: one row per transaction, as GET /v1/payments lists it. */
 export const paymentProjection: Projection<PaymentFact> = {
@@ -8,56 +8,84 @@ export const paymentProjection: Projection<PaymentFact> = {
   tables: ['ledger.payments'],
   handles: (event) => Object.values<string>(PaymentEventType).includes(event.type),
 
-  async apply(db: ClientBase, event: Stored<PaymentFact>): Promise<void> {
-    switch (event.type) {
-      case PaymentEventType.Recorded: {
-        const p = event.data;
-        await db.query(
-          `INSERT INTO ledger.payments (id, position, merchant_id, livemode, session_id, session_reference, etransfer_ref, amount,
-             sender_name, sender_email, comment, status, verification_method, review_reasons, email_id, reference_number,
-             created_at, updated_at, version)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $17, $18)`,
-          [
-            p.payment_id,
-            event.position,
-            p.merchant_id,
-            p.livemode,
-            p.session_id,
-            p.session_reference,
-            p.etransfer_ref,
-            p.amount,
-            p.sender_name,
-            p.sender_email,
-            p.comment,
-            p.status,
-            p.verification_method,
-            p.review_reasons,
-            p.email_id,
-            p.reference_number,
-            p.created_at,
-            event.version,
-          ],
-        );
-        return;
-      }
-      case PaymentEventType.Verified: {
-        const v = event.data;
-        await db.query(
-          `UPDATE ledger.payments SET status = 'CONFIRMED', verification_method = 'MANUAL_ADMIN', verified_by = $2, updated_at = $3, version = $4
-           WHERE id = $1`,
-          [v.payment_id, v.verified_by, v.verified_at, event.version],
-        );
-        return;
-      }
-      case PaymentEventType.Refunded: {
-        const r = event.data;
-        await db.query(`UPDATE ledger.payments SET status = 'REFUNDED', updated_at = $2, version = $3 WHERE id = $1`, [
-          r.payment_id,
-          r.refunded_at,
-          event.version,
-        ]);
-        return;
-      }
-    }
+  apply(db: ClientBase, event: Stored<PaymentFact>): Promise<void> {
+    return applyRun(db, [event]);
+  },
+
+  async applyBatch(db: ClientBase, events: readonly Stored<PaymentFact>[]): Promise<void> {
+    for (const run of sameTypeRuns(events, (event) => event.data.payment_id)) await applyRun(db, run);
   },
 };
+
+/** One statement for events of one type, each about a different payment. */
+async function applyRun(db: ClientBase, run: readonly Stored<PaymentFact>[]): Promise<void> {
+  switch (run[0].type) {
+    case PaymentEventType.Recorded: {
+      const recorded = ofType(run, PaymentEventType.Recorded).map((event) => ({ event, p: event.data }));
+      await db.query(
+        `INSERT INTO ledger.payments (id, position, merchant_id, livemode, session_id, session_reference, etransfer_ref, amount,
+           sender_name, sender_email, comment, status, verification_method, review_reasons, email_id, reference_number,
+           created_at, updated_at, version)
+         SELECT id, position, merchant_id, livemode, session_id, session_reference, etransfer_ref, amount,
+           sender_name, sender_email, comment, status, verification_method,
+           -- unnest flattens arrays of arrays, so each payment's reasons travel as one JSON array
+           ARRAY(SELECT reason FROM jsonb_array_elements_text(review_reasons) WITH ORDINALITY AS r(reason, n) ORDER BY n),
+           email_id, reference_number,
+           created_at, created_at, version
+         FROM unnest($1::text[], $2::bigint[], $3::text[], $4::boolean[], $5::text[], $6::text[], $7::text[], $8::bigint[],
+           $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::jsonb[], $15::text[], $16::text[],
+           $17::timestamptz[], $18::int[])
+           AS p(id, position, merchant_id, livemode, session_id, session_reference, etransfer_ref, amount,
+             sender_name, sender_email, comment, status, verification_method, review_reasons, email_id, reference_number,
+             created_at, version)`,
+        [
+          recorded.map(({ p }) => p.payment_id),
+          recorded.map(({ event }) => event.position),
+          recorded.map(({ p }) => p.merchant_id),
+          recorded.map(({ p }) => p.livemode),
+          recorded.map(({ p }) => p.session_id),
+          recorded.map(({ p }) => p.session_reference),
+          recorded.map(({ p }) => p.etransfer_ref),
+          recorded.map(({ p }) => p.amount),
+          recorded.map(({ p }) => p.sender_name),
+          recorded.map(({ p }) => p.sender_email),
+          recorded.map(({ p }) => p.comment),
+          recorded.map(({ p }) => p.status),
+          recorded.map(({ p }) => p.verification_method),
+          recorded.map(({ p }) => JSON.stringify(p.review_reasons)),
+          recorded.map(({ p }) => p.email_id),
+          recorded.map(({ p }) => p.reference_number),
+          recorded.map(({ p }) => p.created_at),
+          recorded.map(({ event }) => event.version),
+        ],
+      );
+      return;
+    }
+    case PaymentEventType.Verified: {
+      const verified = ofType(run, PaymentEventType.Verified).map((event) => ({ event, v: event.data }));
+      await db.query(
+        `UPDATE ledger.payments p SET status = 'CONFIRMED', verification_method = 'MANUAL_ADMIN', verified_by = u.verified_by,
+           updated_at = u.verified_at, version = u.version
+         FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::int[]) AS u(id, verified_by, verified_at, version)
+         WHERE p.id = u.id`,
+        [
+          verified.map(({ v }) => v.payment_id),
+          verified.map(({ v }) => v.verified_by),
+          verified.map(({ v }) => v.verified_at),
+          verified.map(({ event }) => event.version),
+        ],
+      );
+      return;
+    }
+    case PaymentEventType.Refunded: {
+      const refunded = ofType(run, PaymentEventType.Refunded).map((event) => ({ event, r: event.data }));
+      await db.query(
+        `UPDATE ledger.payments p SET status = 'REFUNDED', updated_at = u.refunded_at, version = u.version
+         FROM unnest($1::text[], $2::timestamptz[], $3::int[]) AS u(id, refunded_at, version)
+         WHERE p.id = u.id`,
+        [refunded.map(({ r }) => r.payment_id), refunded.map(({ r }) => r.refunded_at), refunded.map(({ event }) => event.version)],
+      );
+      return;
+    }
+  }
+}
