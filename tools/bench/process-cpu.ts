@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { Client } from 'pg';
 import type { TestStack } from '@pp/testing';
-import { runQueueWaitMs } from './run-queue-wait';
+import { runQueueWaitBetween, threadRunQueueWaits, type ThreadWaits } from './run-queue-wait';
 
 /**
  * CPU time of every process a path runs through, read from /proc/<pid>/stat
@@ -22,7 +22,7 @@ import { runQueueWaitMs } from './run-queue-wait';
  */
 
 /** CPU ms, write system calls and ms waiting for a CPU by process group name (each service, postgres, nats, redis) and pid. */
-export type CpuSample = Map<string, Map<number, { ms: number; writes: number; waitMs: number }>>;
+export type CpuSample = Map<string, Map<number, { ms: number; writes: number; waits: ThreadWaits }>>;
 export type CpuPerRequest = Record<string, number>;
 
 const TICK_MS = 1000 / clockTicks();
@@ -128,7 +128,7 @@ export class ProcessCpu {
       const ms = cpuMs(pid);
       if (ms === undefined) return;
       if (!groups.has(group)) groups.set(group, new Map());
-      groups.get(group)?.set(pid, { ms, writes: writeSyscalls(pid), waitMs: runQueueWaitMs(pid) });
+      groups.get(group)?.set(pid, { ms, writes: writeSyscalls(pid), waits: threadRunQueueWaits(pid) });
     };
     for (const proc of this.stack.processes()) add(proc.service, proc.pid);
     for (const [group, pid] of this.extra) add(group, pid);
@@ -143,12 +143,15 @@ export class ProcessCpu {
   }
 
   /** CPU ms, write system calls or ms waiting for a CPU per unit of work of each group between two samples; a process that appeared in between counts from zero. */
-  static perRequest(before: CpuSample, after: CpuSample, requests: number, measure: 'ms' | 'writes' | 'waitMs'): CpuPerRequest {
+  static perRequest(before: CpuSample, after: CpuSample, requests: number, measure: 'ms' | 'writes' | 'waits'): CpuPerRequest {
     const result: CpuPerRequest = {};
     let total = 0;
     for (const [group, pids] of after) {
       let spent = 0;
-      for (const [pid, sample] of pids) spent += sample[measure] - (before.get(group)?.get(pid)?.[measure] ?? 0);
+      for (const [pid, sample] of pids) {
+        const earlier = before.get(group)?.get(pid);
+        spent += measure === 'waits' ? runQueueWaitBetween(earlier?.waits, sample.waits) : sample[measure] - (earlier?.[measure] ?? 0);
+      }
       const perRequest = requests > 0 ? spent / requests : 0;
       result[group] = round(perRequest);
       total += perRequest;
@@ -175,7 +178,7 @@ export function costPerRequest(before: CpuSample, after: CpuSample, requests: nu
   return {
     cpu_ms_per_request: ProcessCpu.perRequest(before, after, requests, 'ms'),
     writes_per_request: ProcessCpu.perRequest(before, after, requests, 'writes'),
-    cpu_wait_ms_per_request: ProcessCpu.perRequest(before, after, requests, 'waitMs'),
+    cpu_wait_ms_per_request: ProcessCpu.perRequest(before, after, requests, 'waits'),
   };
 }
 

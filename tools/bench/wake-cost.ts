@@ -1,6 +1,6 @@
 import { fork } from 'node:child_process';
 import { connect, createServer, type Socket } from 'node:net';
-import { runQueueWaitMs } from './run-queue-wait';
+import { runQueueWaitBetween, threadRunQueueWaits, type ThreadWaits } from './run-queue-wait';
 
 /**
  * What this machine charges a process for waking up. A forked process does
@@ -114,15 +114,15 @@ function forkWorker(): Promise<Worker> {
 function serveAsWorker(): void {
   const server = createServer((socket) => {
     let messages = 0;
-    let started: { cpu: NodeJS.CpuUsage; waitMs: number } | undefined;
+    let started: { cpu: NodeJS.CpuUsage; waits: ThreadWaits } | undefined;
     socket.on('data', (chunk: Buffer) => {
-      started ??= { cpu: process.cpuUsage(), waitMs: runQueueWaitMs('self') };
+      started ??= { cpu: process.cpuUsage(), waits: threadRunQueueWaits('self') };
       for (let i = 0; i < chunk.length; i++) workForOneMessage();
       messages += chunk.length;
     });
     socket.on('end', () => {
       const used = process.cpuUsage(started?.cpu);
-      const waitedMs = runQueueWaitMs('self') - (started?.waitMs ?? 0);
+      const waitedMs = runQueueWaitBetween(started?.waits, threadRunQueueWaits('self'));
       const count = Math.max(1, messages);
       process.send?.({ cpuUs: (used.user + used.system) / count, waitUs: (waitedMs * 1000) / count } satisfies PerMessage);
       socket.end();
