@@ -1,6 +1,6 @@
 import { CheckoutSessionEventType, type CheckoutSessionFact, DomainError, ErrorCode, MEMO_TAKEN_RULE, type Stored } from '@pp/contracts';
 import type { ClientBase } from 'pg';
-import { ofType, type Projection, sameTypeRuns } from '../projections/projection';
+import { appliedInRuns, ofType, type Projection } from '../projections/projection';
 
 /** The checkout_sessions read model: one row per session, as GET /v1/checkout/sessions/:id shows it. */
 export const checkoutSessionProjection: Projection<CheckoutSessionFact> = {
@@ -13,13 +13,7 @@ export const checkoutSessionProjection: Projection<CheckoutSessionFact> = {
     checkout_sessions_memo_key: () => new DomainError(ErrorCode.Conflict, 'Memo already in use', { rule: MEMO_TAKEN_RULE }),
   },
 
-  apply(db: ClientBase, event: Stored<CheckoutSessionFact>): Promise<void> {
-    return applyRun(db, [event]);
-  },
-
-  async applyBatch(db: ClientBase, events: readonly Stored<CheckoutSessionFact>[]): Promise<void> {
-    for (const run of sameTypeRuns(events, (event) => event.data.session_id)) await applyRun(db, run);
-  },
+  ...appliedInRuns((event) => event.data.session_id, applyRun),
 };
 
 /** One statement for events of one type, each about a different session. */

@@ -1,6 +1,6 @@
 import { type PaymentFact, PaymentEventType, type Stored } from '@pp/contracts';
 import type { ClientBase } from 'pg';
-import { ofType, type Projection, sameTypeRuns } from '../projections/projection';
+import { appliedInRuns, ofType, type Projection } from '../projections/projection';
 
 /** The payments read model: one row per transaction, as GET /v1/payments lists it. */
 export const paymentProjection: Projection<PaymentFact> = {
@@ -8,13 +8,7 @@ export const paymentProjection: Projection<PaymentFact> = {
   tables: ['ledger.payments'],
   handles: (event) => Object.values<string>(PaymentEventType).includes(event.type),
 
-  apply(db: ClientBase, event: Stored<PaymentFact>): Promise<void> {
-    return applyRun(db, [event]);
-  },
-
-  async applyBatch(db: ClientBase, events: readonly Stored<PaymentFact>[]): Promise<void> {
-    for (const run of sameTypeRuns(events, (event) => event.data.payment_id)) await applyRun(db, run);
-  },
+  ...appliedInRuns((event) => event.data.payment_id, applyRun),
 };
 
 /** One statement for events of one type, each about a different payment. */

@@ -85,6 +85,22 @@ export function sameTypeRuns<S extends { type: string }>(events: readonly S[], e
   return runs;
 }
 
+/**
+ * `apply` and `applyBatch` for a projection that writes a run of same-type
+ * events, each about a different entity, in one statement (`applyRun`).
+ */
+export function appliedInRuns<E extends Event>(
+  entityOf: (event: Stored<E>) => string,
+  applyRun: (db: ClientBase, run: readonly Stored<E>[]) => Promise<void>,
+): Pick<Projection<E>, 'apply' | 'applyBatch'> {
+  return {
+    apply: (db, event) => applyRun(db, [event]),
+    applyBatch: async (db, events) => {
+      for (const run of sameTypeRuns(events, entityOf)) await applyRun(db, run);
+    },
+  };
+}
+
 /** The events of `events` whose type is `type`, typed as such. */
 export const ofType = <S extends { type: string }, T extends S['type']>(events: readonly S[], type: T): Extract<S, { type: T }>[] =>
   events.filter((event): event is Extract<S, { type: T }> => event.type === type);
