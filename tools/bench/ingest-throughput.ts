@@ -1,9 +1,9 @@
 import { performance } from 'node:perf_hooks';
 import { INGEST_RAW_EMAIL_SUBJECT } from '@pp/contracts';
 import { connectNats } from '@pp/platform';
-import { buildNotice, signEmail, type TestStack } from '@pp/testing';
+import { buildNotice, signEmail, type TestStack, waitFor } from '@pp/testing';
 import { createMerchant, gatewayApi, inParallel } from './api';
-import { costPerRequest, type PathCost, type ProcessCpu } from './process-cpu';
+import { costPerRequest, type CpuSample, type PathCost, type ProcessCpu } from './process-cpu';
 
 export interface IngestResult {
   messages: number;
@@ -17,6 +17,14 @@ export interface IngestResult {
 }
 
 const CONCURRENCY = 32;
+/**
+ * Notices sent the same way, untimed, before the measured ones. After a
+ * quiet spell the ingest starts its worker threads and every service on the
+ * way runs that code cold: without a warm-up, whichever way went first cost
+ * a third to two thirds more CPU per notice than when it went second
+ * (docs/PERFORMANCE.md, "The ingest paths' warm-up").
+ */
+export const INGEST_WARMUP_MESSAGES = 200;
 
 /** The two ways in: the gateway's internal route, or the mail pipeline's JetStream subject. */
 export type IngestWay = 'http' | 'jetstream';
@@ -28,7 +36,8 @@ export type IngestWay = 'http' | 'jetstream';
  * `<ns>.ingest.email.raw` as a mail pipeline does (32 publishes awaiting
  * their acks at a time); timed from the first notice sent until every
  * notice's hand-off is recorded (authenticated, parsed, matched, payment
- * confirmed). The DKIM key is the bench's own, served through
+ * confirmed), after INGEST_WARMUP_MESSAGES sent the same way and handed
+ * off untimed. The DKIM key is the bench's own, served through
  * INGEST_DNS_OVERRIDES as in the ingest tests. CPU is counted over the same
  * window plus a second for what the hand-offs leave behind (publication,
  * projections, webhook intake), not over the sessions' creation before it,
@@ -41,12 +50,13 @@ export async function measureIngestThroughput(
   way: IngestWay,
   timeoutMs = 120_000,
 ): Promise<{ result: IngestResult } & PathCost> {
+  const warmup = INGEST_WARMUP_MESSAGES;
   const gatewayUrl = stack.url('gateway');
   const merchant = await createMerchant(gatewayUrl, stack.env.ADMIN_TOKEN, `Bench Ingest ${way}`);
   const address = `deposits-${way}-${stack.namespace}@shop.example`;
   await gatewayApi(gatewayUrl, stack.env.ADMIN_TOKEN)(`/v1/admin/merchants/${merchant.merchant_id}`, { etransfer_email: address }, 'PATCH');
   const live = gatewayApi(gatewayUrl, merchant.keys.live_secret);
-  const sessions = await inParallel(Array.from({ length: messages }), 16, async (_, i) =>
+  const sessions = await inParallel(Array.from({ length: warmup + messages }), 16, async (_, i) =>
     live<{ memo: string }>('/v1/checkout/sessions', {
       amount: 1000 + i,
       currency: 'cad',
@@ -74,19 +84,28 @@ export async function measureIngestThroughput(
     const { rows } = await db.query<{ disposition: string; count: string }>('SELECT disposition, count(*) FROM ingest.notice_handoffs GROUP BY disposition');
     return Object.fromEntries(rows.map((row) => [row.disposition, Number(row.count)]));
   };
-  const earlier = await handoffs(); // another way's run before this one
+  const handedOffSince = async (earlier: Record<string, number>) =>
+    Object.fromEntries(Object.entries(await handoffs()).map(([disposition, n]) => [disposition, n - (earlier[disposition] ?? 0)]));
+  const sum = (counts: Record<string, number>) => Object.values(counts).reduce((total, n) => total + n, 0);
   const sender = way === 'http' ? httpSender(gatewayUrl, stack.env.INGEST_TOKEN) : await jetStreamSender(stack);
-  const before = await cpu.sample();
-  const started = performance.now();
+  let earlier: Record<string, number>;
+  let before: CpuSample;
+  let started: number;
   try {
-    await inParallel(notices, CONCURRENCY, sender.send);
+    const beforeWarmup = await handoffs(); // another way's run before this one
+    await inParallel(notices.slice(0, warmup), CONCURRENCY, sender.send);
+    await waitFor('the warm-up notices to be handed off', async () => sum(await handedOffSince(beforeWarmup)) >= warmup, { timeoutMs });
+    earlier = await handoffs();
+    before = await cpu.sample();
+    started = performance.now();
+    await inParallel(notices.slice(warmup), CONCURRENCY, sender.send);
   } finally {
     await sender.close();
   }
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const counts = Object.fromEntries(Object.entries(await handoffs()).map(([disposition, n]) => [disposition, n - (earlier[disposition] ?? 0)]));
-    const total = Object.values(counts).reduce((sum, n) => sum + n, 0);
+    const counts = await handedOffSince(earlier);
+    const total = sum(counts);
     if (total >= messages || Date.now() > deadline) {
       const elapsed = performance.now() - started;
       const { confirmed = 0, ...other } = counts;
