@@ -21,7 +21,7 @@ const CONCURRENCY = 32;
  * Notices sent the same way, untimed, before the measured ones. After a
  * quiet spell the ingest starts its worker threads and every service on the
  * way runs that code cold: without a warm-up, whichever way went first cost
- * a third to two thirds more CPU per notice than when it went second
+ * a quarter to four fifths more CPU per notice than when it went second
  * (docs/PERFORMANCE.md, "The ingest paths' warm-up").
  */
 export const INGEST_WARMUP_MESSAGES = 200;
