@@ -24,7 +24,7 @@ const CONCURRENCY = 32;
  * a quarter to four fifths more CPU per notice than when it went second
  * (docs/PERFORMANCE.md, "The ingest paths' warm-up").
  */
-export const INGEST_WARMUP_MESSAGES = 200;
+const WARMUP_MESSAGES = 200;
 
 /** The two ways in: the gateway's internal route, or the mail pipeline's JetStream subject. */
 export type IngestWay = 'http' | 'jetstream';
@@ -36,7 +36,7 @@ export type IngestWay = 'http' | 'jetstream';
  * `<ns>.ingest.email.raw` as a mail pipeline does (32 publishes awaiting
  * their acks at a time); timed from the first notice sent until every
  * notice's hand-off is recorded (authenticated, parsed, matched, payment
- * confirmed), after INGEST_WARMUP_MESSAGES sent the same way and handed
+ * confirmed), after WARMUP_MESSAGES sent the same way and handed
  * off untimed. The DKIM key is the bench's own, served through
  * INGEST_DNS_OVERRIDES as in the ingest tests. CPU is counted over the same
  * window plus a second for what the hand-offs leave behind (publication,
@@ -50,13 +50,12 @@ export async function measureIngestThroughput(
   way: IngestWay,
   timeoutMs = 120_000,
 ): Promise<{ result: IngestResult } & PathCost> {
-  const warmup = INGEST_WARMUP_MESSAGES;
   const gatewayUrl = stack.url('gateway');
   const merchant = await createMerchant(gatewayUrl, stack.env.ADMIN_TOKEN, `Bench Ingest ${way}`);
   const address = `deposits-${way}-${stack.namespace}@shop.example`;
   await gatewayApi(gatewayUrl, stack.env.ADMIN_TOKEN)(`/v1/admin/merchants/${merchant.merchant_id}`, { etransfer_email: address }, 'PATCH');
   const live = gatewayApi(gatewayUrl, merchant.keys.live_secret);
-  const sessions = await inParallel(Array.from({ length: warmup + messages }), 16, async (_, i) =>
+  const sessions = await inParallel(Array.from({ length: WARMUP_MESSAGES + messages }), 16, async (_, i) =>
     live<{ memo: string }>('/v1/checkout/sessions', {
       amount: 1000 + i,
       currency: 'cad',
@@ -93,12 +92,12 @@ export async function measureIngestThroughput(
   let started: number;
   try {
     const beforeWarmup = await handoffs(); // another way's run before this one
-    await inParallel(notices.slice(0, warmup), CONCURRENCY, sender.send);
-    await waitFor('the warm-up notices to be handed off', async () => sum(await handedOffSince(beforeWarmup)) >= warmup, { timeoutMs });
+    await inParallel(notices.slice(0, WARMUP_MESSAGES), CONCURRENCY, sender.send);
+    await waitFor('the warm-up notices to be handed off', async () => sum(await handedOffSince(beforeWarmup)) >= WARMUP_MESSAGES, { timeoutMs });
     earlier = await handoffs();
     before = await cpu.sample();
     started = performance.now();
-    await inParallel(notices.slice(warmup), CONCURRENCY, sender.send);
+    await inParallel(notices.slice(WARMUP_MESSAGES), CONCURRENCY, sender.send);
   } finally {
     await sender.close();
   }
