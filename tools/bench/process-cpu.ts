@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { Client } from 'pg';
 import type { TestStack } from '@pp/testing';
+import { LOAD_GROUP } from './report';
 import { runQueueWaitBetween, threadRunQueueWaits, type ThreadWaits } from './run-queue-wait';
 
 /**
@@ -18,7 +19,8 @@ import { runQueueWaitBetween, threadRunQueueWaits, type ThreadWaits } from './ru
  * Postgres only the backends of the bench's database and the server's own
  * workers (WAL writer, checkpointer ...) count, so other databases on a
  * shared server do not. Redis and NATS serve everything on this machine:
- * their figures include whatever else runs.
+ * their figures include whatever else runs. The bench's own process is
+ * sampled too (LOAD_GROUP), outside the total.
  */
 
 /** CPU ms, write system calls and ms waiting for a CPU by process group name (each service, postgres, nats, redis) and pid. */
@@ -132,6 +134,7 @@ export class ProcessCpu {
     };
     for (const proc of this.stack.processes()) add(proc.service, proc.pid);
     for (const [group, pid] of this.extra) add(group, pid);
+    add(LOAD_GROUP, process.pid);
     // This database's backends and the server's own workers (no database); never other databases' backends.
     const { rows } = await this.pg.query<{ pid: number }>(
       'SELECT pid FROM pg_stat_activity WHERE (datname = current_database() OR datname IS NULL) AND pid <> pg_backend_pid()',
@@ -142,7 +145,11 @@ export class ProcessCpu {
     return groups;
   }
 
-  /** CPU ms, write system calls or ms waiting for a CPU per unit of work of each group between two samples; a process that appeared in between counts from zero. */
+  /**
+   * CPU ms, write system calls or ms waiting for a CPU per unit of work of
+   * each group between two samples; a process that appeared in between counts
+   * from zero. The total is the stack's: the load generator is left out.
+   */
   static perRequest(before: CpuSample, after: CpuSample, requests: number, measure: 'ms' | 'writes' | 'waits'): CpuPerRequest {
     const result: CpuPerRequest = {};
     let total = 0;
@@ -154,7 +161,7 @@ export class ProcessCpu {
       }
       const perRequest = requests > 0 ? spent / requests : 0;
       result[group] = round(perRequest);
-      total += perRequest;
+      if (group !== LOAD_GROUP) total += perRequest;
     }
     result.total = round(total);
     return result;

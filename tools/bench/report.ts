@@ -61,13 +61,22 @@ export function table(headers: string[], cells: string[][]): string {
   return [line(headers), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.map(line)].join('\n') + '\n';
 }
 
-/** Process groups in a fixed order: services first, then the infrastructure, the total last. */
+/**
+ * The bench's own process: the load generator (autocannon, fetch, the
+ * JetStream publisher) runs on the same cores as the stack, so what it spends
+ * per request is CPU the stack could not have. Shown after the total, never
+ * in it, so totals stay the stack's own and comparable with older reports.
+ */
+export const LOAD_GROUP = 'bench';
+
+/** Process groups in a fixed order: services first, then the infrastructure, the total, then the load generator. */
 export function cpuGroups(rows: Row[]): string[] {
   const order = ['baseline', 'gateway', 'sessions', 'ledger', 'ingest', 'refunds', 'webhooks', 'checkout', 'dashboard', 'postgres', 'nats', 'redis'];
   const seen = new Set(rows.flatMap((r) => Object.keys(r.cpu_ms_per_request ?? {})));
   // Processes that spent nothing on any path (an idle dashboard) only widen the table.
   const used = [...seen].filter((g) => g !== 'total' && rows.some((r) => (r.cpu_ms_per_request?.[g] ?? 0) >= 0.005));
-  return [...order.filter((g) => used.includes(g)), ...used.filter((g) => !order.includes(g)).sort(), 'total'];
+  const stack = used.filter((g) => g !== LOAD_GROUP);
+  return [...order.filter((g) => stack.includes(g)), ...stack.filter((g) => !order.includes(g)).sort(), 'total', ...(used.includes(LOAD_GROUP) ? [LOAD_GROUP] : [])];
 }
 
 export function printRows(rows: Row[]): void {
@@ -84,7 +93,7 @@ export function printRows(rows: Row[]): void {
   for (const [measure, title] of PER_REQUEST_MEASURES) {
     const counted = measured.filter((r) => r[measure]);
     if (counted.length === 0) continue;
-    process.stdout.write(`\n${title} per request (message, delivery) of each process\n`);
+    process.stdout.write(`\n${title} per request (message, delivery) of each process${groups.includes(LOAD_GROUP) ? `; ${LOAD_GROUP}: the load generator, on the same cores, not in the total` : ''}\n`);
     process.stdout.write(table(['path', ...groups], counted.map((r) => [r.path, ...groups.map((g) => fixed(r[measure]?.[g]))])));
   }
 }
