@@ -10,7 +10,7 @@ export interface Row {
   p99_ms: number | null;
   baseline: string;
   ratio: string;
-  /** CPU ms each process spent per request (or message, or delivery) of this path, and their total. */
+  /** CPU ms each process spent per request (or message, or delivery) of this path, and the stack's total (LOAD_GROUP is shown, not added). */
   cpu_ms_per_request?: Record<string, number>;
   /** Write system calls each process made per request (socket writes, mostly), and their total. */
   writes_per_request?: Record<string, number>;
