@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import { runQueueWaitBetween, threadRunQueueWaits } from './run-queue-wait';
+import { runQueueWaitBetween, threadRunQueueWaits, type ThreadWaits } from './run-queue-wait';
 
 describe('run-queue wait between two readings', () => {
   it('given a thread that ended in between, when the waits are compared, then its time is left out rather than subtracted', () => {
@@ -34,7 +34,7 @@ describe('run-queue wait between two readings', () => {
  * 'exit' can be emitted before the kernel has removed the worker's thread from
  * /proc (seen on a loaded CI machine), so read again for a while.
  */
-async function readingWithoutAThreadOf(during: Map<number, number>, deadlineMs = 5_000): Promise<Map<number, number>> {
+async function readingWithoutAThreadOf(during: ThreadWaits, deadlineMs = 5_000): Promise<ThreadWaits> {
   const until = Date.now() + deadlineMs;
   for (;;) {
     const reading = threadRunQueueWaits('self');
