@@ -14,8 +14,9 @@ describe('NoticeReader', () => {
   let reader: NoticeReader;
 
   beforeAll(() => {
-    // A notice takes milliseconds; the line bomb below keeps postal-mime busy for seconds.
-    reader = new NoticeReader({ INGEST_PARSE_TIMEOUT_MS: 1_000, INGEST_PARSE_WORKERS: 2, INGEST_WORKER_IDLE_MS: 10_000 }, logger);
+    // A notice takes milliseconds; the line bomb below keeps postal-mime busy for about two seconds on our
+    // two-core machines (it took ten before the reading worker's ByteBlob), seven times this deadline.
+    reader = new NoticeReader({ INGEST_PARSE_TIMEOUT_MS: 300, INGEST_PARSE_WORKERS: 2, INGEST_WORKER_IDLE_MS: 10_000 }, logger);
   });
   afterAll(() => reader.onModuleDestroy());
 
@@ -32,7 +33,7 @@ describe('NoticeReader', () => {
   });
 
   it('records a message that overruns the deadline as parse_timeout, and keeps reading the next ones', async () => {
-    // A million empty lines: postal-mime's line handling takes seconds on them (the parser never sees the text).
+    // A million empty lines: the slowest MiB we found for postal-mime's line handling (the parser never sees the text).
     const bomb = Buffer.from(`From: a@b.example\nSubject: x\nContent-Type: text/plain\n\n${'\n'.repeat(1024 * 1024)}`);
     const genuine = Buffer.from(buildNotice());
     // The same e-mail asked for twice while it is being read (inline and by the sweeper) is read once.
