@@ -22,7 +22,9 @@ async function publisherStack(label: string, pollMs: number) {
     await nc.close();
     await stack.stop();
   };
-  return { stack, received, stop };
+  /** How many messages the stream holds: told apart from `received`, it says whether the publisher or the consumer fell short. */
+  const stored = async () => (await jsm.streams.info(stream)).state.messages;
+  return { stack, received, stored, stop };
 }
 
 /** A publisher stack for the enclosing describe: started before its tests, stopped after them. */
@@ -192,7 +194,11 @@ describe('publication when transaction ids pass a power of ten', () => {
       await insert([earlier], power - 1n);
       await db.query(`SELECT pg_notify('ledger_events_committed', '')`);
 
-      await waitFor('all 601 events on JetStream', () => publisher.received.length >= 601, { timeoutMs: 20_000 });
+      await waitFor('all 601 events on JetStream', () => publisher.received.length >= 601, { timeoutMs: 20_000 }).catch(async (error: Error) => {
+        // This wait failed once in CI with nothing in the ledger's log: say which side stopped short.
+        const { rows: checkpoint } = await db.query('SELECT transaction_id::text, position FROM ledger.publication_checkpoints');
+        throw new Error(`${error.message}: received ${publisher.received.length}, the stream holds ${await publisher.stored()}, checkpoint ${JSON.stringify(checkpoint)}`);
+      });
       expect(publisher.received.map((message) => message.event.id)).toEqual([earlier, ...later]);
     } finally {
       await db.end();
