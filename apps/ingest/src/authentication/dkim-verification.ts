@@ -43,9 +43,8 @@ export class LinearDkimVerifier extends DkimVerifier {
     this.byteLength += normalized.length;
   }
 
-  /** The library's processChunk: the header section ends at the first empty line (or an empty first line). */
+  /** The library's processChunk, for the non-empty CRLF chunks writeAsync hands it: the header section ends at the first empty line. */
   override async processChunk(chunk: Buffer): Promise<void> {
-    if (!chunk || !chunk.length) return;
     if (this.state === 'header') {
       const end = this.headerEnd(chunk);
       if (end < 0) {
@@ -106,9 +105,9 @@ function withCrlf(chunk: Buffer, before: number | undefined): Buffer {
  * notice-sized message. `headers` (the parsed header section, hidden there)
  * is a plain property here.
  */
-export async function verifyDkim(raw: Buffer, options: DKIMVerifyOptions): Promise<DKIMVerifyResult> {
+export async function verifyDkim(raw: Uint8Array, options: DKIMVerifyOptions): Promise<DKIMVerifyResult> {
   const verifier = new LinearDkimVerifier(options);
-  await verifier.writeAsync(raw);
+  await verifier.writeAsync(Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength)); // a view: nothing here writes to it
   await verifier.finish();
   return {
     headerFrom: verifier.headerFrom,

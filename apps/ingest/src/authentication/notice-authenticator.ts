@@ -29,7 +29,7 @@ const AT_MOST_ONCE: SingletonHeader[] = ['reply-to', ...MIME_HEADERS];
  * not be fetched for a reason that may pass (DNS trouble): the caller retries.
  */
 export async function authenticateNotice(raw: Uint8Array, policy: AuthenticationPolicy): Promise<AuthenticationResult> {
-  const result = await verifyDkim(Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength), { resolver: policy.resolver });
+  const result = await verifyDkim(raw, { resolver: policy.resolver });
   const reasons: AuthenticationFailure[] = [];
 
   const headerKeys = (result.headers?.parsed ?? []).map((header) => header.key);

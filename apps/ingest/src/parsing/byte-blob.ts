@@ -1,6 +1,7 @@
 type BlobPart = string | ArrayBuffer | ArrayBufferView | ByteBlob;
 
 const utf8 = new TextEncoder();
+const utf8Text = new TextDecoder();
 
 /**
  * A Blob that keeps its bytes in one array in the JavaScript heap. It has
@@ -49,7 +50,7 @@ export class ByteBlob {
   }
 
   async text(): Promise<string> {
-    return new TextDecoder().decode(this.content);
+    return utf8Text.decode(this.content);
   }
 
   slice(start = 0, end = this.size, type = ''): ByteBlob {
