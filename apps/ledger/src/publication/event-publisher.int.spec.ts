@@ -190,12 +190,17 @@ describe('publication when transaction ids pass a power of ten', () => {
         );
       const later = Array.from({ length: 600 }, () => `evt_${randomUUID()}`);
       const earlier = `evt_${randomUUID()}`;
+      // In one transaction: rows of past transactions become visible together, never one below a checkpoint
+      // already past them. Inserted apart, the publisher's poll could fall between the two, publish the later
+      // 600 and move on (CI: received 600, checkpoint at 10000/600), as no real transaction can make it do.
+      await db.query('BEGIN');
       await insert(later, power);
       await insert([earlier], power - 1n);
+      await db.query('COMMIT');
       await db.query(`SELECT pg_notify('ledger_events_committed', '')`);
 
       await waitFor('all 601 events on JetStream', () => publisher.received.length >= 601, { timeoutMs: 20_000 }).catch(async (error: Error) => {
-        // This wait failed once in CI with nothing in the ledger's log: say which side stopped short.
+        // Which side stopped short: the publisher (stored, checkpoint) or the spec's consumer (received).
         const { rows: checkpoint } = await db.query('SELECT transaction_id::text, position FROM ledger.publication_checkpoints');
         throw new Error(`${error.message}: received ${publisher.received.length}, the stream holds ${await publisher.stored()}, checkpoint ${JSON.stringify(checkpoint)}`);
       });
