@@ -54,14 +54,22 @@ export interface SignOptions {
   headerList?: string[];
   /** Adds an l= tag (signs only this many body bytes). */
   maxBodyLength?: number;
+  /** The t= tag's time; now when left out. */
+  signTime?: Date;
 }
+
+/** A line feed without the carriage return before it. */
+const BARE_LF = /(?<!\r)\n/g;
 
 export const DEFAULT_SIGNED_HEADERS = ['from', 'to', 'subject', 'date', 'message-id', 'reply-to', 'mime-version', 'content-type', 'content-transfer-encoding'];
 
 /** Prepends a DKIM-Signature to a raw message, as Interac's mail server would. */
 export async function signEmail(raw: string, options: SignOptions = {}): Promise<string> {
   const key = options.key ?? testDkimKey();
-  const result = await dkimSign(raw, {
+  // Signing works on CRLF lines, and mailauth rewrites bare line feeds one line at a time: seconds for
+  // the specs' multi-megabyte messages of short lines. Rewritten here in one pass, the signed bytes are the same.
+  const result = await dkimSign(raw.replace(BARE_LF, '\r\n'), {
+    ...(options.signTime ? { signTime: options.signTime } : {}),
     signatureData: [
       {
         signingDomain: key.domain,
