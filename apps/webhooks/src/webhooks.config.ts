@@ -59,6 +59,21 @@ export class WebhooksConfig extends WithMetricsPort(WithRedis(WithDatabase(BaseC
   @Max(1000)
   WEBHOOK_DELIVERY_CONCURRENCY = 256;
 
+  /**
+   * How long the event consumer waits for half of WEBHOOK_DELIVERY_CONCURRENCY
+   * to be free before it records an event anyway and queues the attempts that
+   * find no place. Waiting keeps a backlog's first attempts in process, each
+   * without a queue round trip; the bound keeps new events recorded, a few
+   * batches a second, while slow endpoints hold every place. 0: never wait.
+   * Below the consumer's 30 s acknowledgement wait.
+   */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'must be a whole number of milliseconds' })
+  @Min(0)
+  @Max(10_000)
+  WEBHOOK_BACKLOG_WAIT_MS = 100;
+
   /** An endpoint whose attempts have all failed for this long is disabled (Svix: 5 days). */
   @IsOptional()
   @Transform(toInt)

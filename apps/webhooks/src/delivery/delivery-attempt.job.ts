@@ -8,6 +8,7 @@ import { type Job, Worker } from 'bullmq';
 import { EndpointSecrets } from '../endpoints/endpoint-secrets';
 import { sendWebhook } from '../network/webhook-sender';
 import { retryScheduleMs, type WebhooksConfig } from '../webhooks.config';
+import { AttemptPlaces } from './attempt-places';
 import { notSentBecause } from './delivery-target.policy';
 import { DeliveryMetrics } from './delivery.metrics';
 import { type ClaimedAttempt, type Completion, DeliveryRepository, type DueDelivery, type IntakeClaim, type RecordedEvent } from './delivery.repository';
@@ -43,14 +44,13 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, OnApplication
   private worker?: Worker<DeliveryJob>;
   private readonly owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   private readonly policy: RetryPolicy;
-  /** Attempts started by startNow and not finished yet (claimed or being claimed); at most WEBHOOK_DELIVERY_CONCURRENCY. */
-  private immediateCount = 0;
+  /** Attempts made at once (startNow, recordAndStart) and not finished yet, claimed or being claimed. */
+  private readonly places: AttemptPlaces;
   private readonly immediate = new Set<Promise<void>>();
   /** Outcomes that finish together are recorded together: one statement and one commit (docs/PERFORMANCE.md). */
   private readonly outcomes = new Batcher<Completion>((completions) => this.deliveries.completeAll(completions, this.owner));
   /** Queued attempts that start together are claimed together: one statement for many jobs. */
   private readonly queuedClaims = new Batcher<QueuedClaim>((batch) => this.claimQueued(batch));
-  private stopping = false;
 
   constructor(
     @Inject(CONFIG) private readonly config: WebhooksConfig,
@@ -61,6 +61,7 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, OnApplication
     private readonly metrics: DeliveryMetrics,
   ) {
     this.policy = { scheduleMs: retryScheduleMs(config), disableAfterMs: config.WEBHOOK_DISABLE_AFTER_FAILING_SECONDS * 1000 };
+    this.places = new AttemptPlaces(config.WEBHOOK_DELIVERY_CONCURRENCY);
   }
 
   onApplicationBootstrap(): void {
@@ -74,7 +75,7 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, OnApplication
   }
 
   async onApplicationShutdown(): Promise<void> {
-    this.stopping = true;
+    this.places.close();
     await Promise.all([this.worker?.close(), ...this.immediate]);
   }
 
@@ -90,7 +91,7 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, OnApplication
    * wake-up per delivery waits in Redis.
    */
   startNow(groups: readonly AttemptGroup[]): AttemptGroup[] {
-    let room = this.room();
+    let room = this.places.free;
     const taken: AttemptGroup[] = [];
     const left: AttemptGroup[] = [];
     for (const { due, queuedBy } of groups) {
@@ -100,7 +101,7 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, OnApplication
       room -= count;
     }
     if (taken.length === 0) return left;
-    this.immediateCount += taken.reduce((sum, group) => sum + group.due.length, 0);
+    this.places.take(taken.reduce((sum, group) => sum + group.due.length, 0));
     this.track(
       this.runAll(taken).catch((error: Error) =>
         this.logger.warn('claiming immediate delivery attempts failed; the sweeper will queue them again', { error: error.message }),
@@ -109,9 +110,13 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, OnApplication
     return left;
   }
 
-  /** Places left for attempts made at once (none while stopping). */
-  private room(): number {
-    return this.stopping ? 0 : Math.max(0, this.config.WEBHOOK_DELIVERY_CONCURRENCY - this.immediateCount);
+  /**
+   * Resolves once half this replica's places for attempts made at once are
+   * free, or after WEBHOOK_BACKLOG_WAIT_MS: the event consumer waits here
+   * before it records an event (AttemptPlaces).
+   */
+  whenRoom(): Promise<void> {
+    return this.places.whenHalfFree(this.config.WEBHOOK_BACKLOG_WAIT_MS);
   }
 
   /** Keeps `running` until it ends, so shutdown waits for it. */
@@ -128,13 +133,13 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, OnApplication
    * each traced under its event's `queuedBy`, and answers what was recorded.
    */
   async recordAndStart(queuedBy: readonly Context[], record: (claim: IntakeClaim) => Promise<RecordedEvent[]>): Promise<RecordedEvent[]> {
-    const room = this.room();
-    this.immediateCount += room;
+    const room = this.places.free;
+    this.places.take(room);
     let recorded: RecordedEvent[] = [];
     try {
       recorded = await record({ now: new Date(), room, owner: this.owner, leaseMs: leaseMs(this.config.WEBHOOK_ATTEMPT_TIMEOUT_MS), notSentBecause });
     } finally {
-      this.immediateCount -= room - recorded.reduce((sum, event) => sum + event.claimed.length, 0); // places not used
+      this.places.release(room - recorded.reduce((sum, event) => sum + event.claimed.length, 0)); // places not used
     }
     const claims = recorded.flatMap((event, i) => event.claimed.map((claim) => ({ claim, queuedBy: queuedBy[i] })));
     if (claims.length > 0) this.track(this.makeAll(claims));
@@ -172,7 +177,7 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, OnApplication
     try {
       claims = await this.deliveries.claimAll(wanted, this.owner, leaseMs(this.config.WEBHOOK_ATTEMPT_TIMEOUT_MS), notSentBecause);
     } finally {
-      this.immediateCount -= wanted.length - claims.length; // the places of attempts not won (all of them if the claim failed)
+      this.places.release(wanted.length - claims.length); // the places of attempts not won (all of them if the claim failed)
     }
     await this.makeAll(claims.map((claim) => ({ claim, queuedBy: queuedBy.get(claim.deliveryId) ?? ROOT_CONTEXT })));
   }
@@ -183,7 +188,7 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, OnApplication
       attempts.map(({ claim, queuedBy }) =>
         this.run(claim, queuedBy)
           .catch((error: Error) => this.logger.warn('immediate delivery attempt failed; the sweeper will queue it again', { delivery_id: claim.deliveryId, error: error.message }))
-          .finally(() => (this.immediateCount -= 1)),
+          .finally(() => this.places.release(1)),
       ),
     );
   }

@@ -24,8 +24,10 @@ const RETRY_BIND_MS = 1000;
  * Reads the ledger's merchant-visible events from JetStream and records the
  * deliveries each one needs before acknowledging it (the events that arrive
  * together in one statement); then starts their first attempts (or queues
- * them when this replica is busy). It never calls back into the flow that
- * produced the event.
+ * them when this replica is busy). Before recording an event it waits, for at
+ * most WEBHOOK_BACKLOG_WAIT_MS, until half the replica's places for attempts
+ * are free, so a backlog is taken as fast as its attempts end rather than
+ * queued. It never calls back into the flow that produced the event.
  */
 @Injectable()
 export class MerchantEventConsumer implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -127,6 +129,7 @@ export class MerchantEventConsumer implements OnApplicationBootstrap, OnApplicat
       },
       queuedBy: context.active(),
     };
+    await this.attempts.whenRoom();
     // recordIntakes sets each intake's own error; anything else that fails the batch naks it too (recording again adds nothing).
     await this.intake.add(intake).catch((error: unknown) => (intake.error ??= error instanceof Error ? error : new Error(String(error))));
     if (!intake.error) {

@@ -22,6 +22,8 @@ export interface ScriptedReply {
   retryAfter?: string;
   /** Wait this long before answering (to provoke the sender's timeout). */
   delayMs?: number;
+  /** Answer only once this settles (to hold attempts in flight for as long as a test needs). */
+  until?: Promise<unknown>;
 }
 
 /**
@@ -64,7 +66,8 @@ export class WebhookReceiver {
           res.writeHead(answeredStatus, reply.retryAfter ? { 'retry-after': reply.retryAfter } : {});
           res.end(answeredStatus === 401 ? 'signature mismatch' : 'ok');
         };
-        if (reply.delayMs) setTimeout(answer, reply.delayMs).unref();
+        if (reply.until) void reply.until.finally(answer);
+        else if (reply.delayMs) setTimeout(answer, reply.delayMs).unref();
         else answer();
       });
     });
