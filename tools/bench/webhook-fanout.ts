@@ -18,7 +18,8 @@ const PUBLICATION_TIMEOUT_MS = 60_000;
 /**
  * Webhook fan-out (PRODUCT-RULES §5): how fast the webhooks service works off
  * a backlog of merchant events, each to several endpoints of one merchant at
- * a local receiver, each endpoint subscribed to every event.
+ * a local receiver, each endpoint subscribed to every event, and no other
+ * endpoint (the latency path deletes its own).
  *
  * The webhooks service is stopped while the payments are simulated (16 at a
  * time, two events each: payment.confirmed and checkout.session.completed)
@@ -39,10 +40,12 @@ export async function measureWebhookFanout(
   timeoutMs = 120_000,
 ): Promise<{ result: FanoutResult } & PathCost> {
   const receiver = await WebhookReceiver.start();
+  const endpointIds: string[] = [];
   try {
     const paths = Array.from({ length: endpoints }, (_, i) => `/bench-fanout-${i}`);
     for (const path of paths) {
-      const endpoint = await api<{ secret: string }>('/v1/webhook_endpoints', { url: receiver.url(path) });
+      const endpoint = await api<{ id: string; secret: string }>('/v1/webhook_endpoints', { url: receiver.url(path) });
+      endpointIds.push(endpoint.id);
       receiver.trust(path, endpoint.secret);
     }
     const sessions = await inParallel(Array.from({ length: payments }), 16, async (_, i) =>
@@ -89,6 +92,7 @@ export async function measureWebhookFanout(
       ...costPerRequest(before, after, count - deliveredBeforeSample),
     };
   } finally {
+    for (const id of endpointIds) await api(`/v1/webhook_endpoints/${id}`, undefined, 'DELETE');
     await receiver.close();
   }
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { WebhookReceiver } from '@pp/testing';
+import { gatewayApi } from './api';
 
 export interface LatencyResult {
   samples: number;
@@ -14,32 +15,28 @@ const PATH = '/bench-latency';
 /**
  * simulate-payment → signed payment.confirmed at a local receiver (PRODUCT-RULES
  * §D6): one payment at a time, each timed from sending the request to the
- * receiver getting the webhook, matched by session id.
+ * receiver getting the webhook, matched by session id. The endpoint is
+ * deleted afterwards, so the paths after this one (the fan-out) do not keep
+ * sending to a receiver that is gone.
  */
 export async function measureWebhookLatency(gatewayUrl: string, key: string, payments: number, timeoutMs = 30_000): Promise<LatencyResult> {
   const receiver = await WebhookReceiver.start();
+  const api = gatewayApi(gatewayUrl, key);
+  let endpointId: string | undefined;
   try {
-    const api = async (path: string, body: unknown) => {
-      const response = await fetch(`${gatewayUrl}${path}`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
-        body: JSON.stringify(body),
-      });
-      if (response.status >= 300) throw new Error(`${path} answered ${response.status}: ${await response.text()}`);
-      return (await response.json()) as Record<string, unknown>;
-    };
-    const endpoint = await api('/v1/webhook_endpoints', { url: receiver.url(PATH), enabled_events: ['payment.confirmed'] });
-    receiver.trust(PATH, endpoint.secret as string);
+    const endpoint = await api<{ id: string; secret: string }>('/v1/webhook_endpoints', { url: receiver.url(PATH), enabled_events: ['payment.confirmed'] });
+    endpointId = endpoint.id;
+    receiver.trust(PATH, endpoint.secret);
     const sessions: string[] = [];
     for (let i = 0; i < payments; i++) {
-      const session = await api('/v1/checkout/sessions', {
+      const session = await api<{ id: string }>('/v1/checkout/sessions', {
         amount: 1000 + i,
         currency: 'cad',
         reference: `bench-webhook-${randomUUID()}`,
         success_url: 'https://merchant.example/thanks',
         cancel_url: 'https://merchant.example/cart',
       });
-      sessions.push(session.id as string);
+      sessions.push(session.id);
     }
     const arrivals = arrivalsBySession(receiver);
     const latencies: number[] = [];
@@ -57,6 +54,7 @@ export async function measureWebhookLatency(gatewayUrl: string, key: string, pay
       unverified: receiver.received(PATH).filter((delivery) => !delivery.verification.valid).length,
     };
   } finally {
+    if (endpointId) await api(`/v1/webhook_endpoints/${endpointId}`, undefined, 'DELETE');
     await receiver.close();
   }
 }
