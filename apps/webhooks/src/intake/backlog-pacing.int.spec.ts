@@ -50,15 +50,27 @@ describe('webhooks taking a backlog of events', () => {
     await stack?.stop();
   });
 
-  /** Endpoints of a fresh merchant on this receiver, every answer held until `gate` settles. */
-  async function merchantWithHeldEndpoints(merchant: string, gate: Promise<void>): Promise<string[]> {
+  /**
+   * A fresh merchant with two endpoints on this receiver, every answer held
+   * until `open` is called, and EVENTS events for it, not yet published.
+   */
+  async function heldBacklog(merchant: string) {
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
     const paths = PATHS.map((path) => `/${merchant}${path}`);
     for (const path of paths) {
       const created = await bus.request('webhooks.endpoints.create.v1', { merchant_id: merchant, livemode: false, url: receiver.url(path) });
       receiver.trust(path, created.secret);
       receiver.script(path, Array.from({ length: EVENTS }, () => ({ until: gate })));
     }
-    return paths;
+    const events = Array.from({ length: EVENTS }, () => ledger.event(merchant, MerchantEventType.PaymentConfirmed));
+    return {
+      paths,
+      eventIds: events.map((event) => event.id),
+      publish: () => Promise.all(events.map((event) => ledger.publish(event))),
+      heldAttempts: () => paths.reduce((sum, path) => sum + receiver.received(path).length, 0),
+      open,
+    };
   }
 
   const queuedJobs = async () => Object.values(await queue.getJobCounts()).reduce((sum, count) => sum + count, 0);
@@ -81,36 +93,30 @@ describe('webhooks taking a backlog of events', () => {
   }
 
   it('makes every first attempt of a backlog larger than its places in process, none through the queue', async () => {
-    let open!: () => void;
-    const gate = new Promise<void>((resolve) => (open = resolve));
     const merchant = 'mer_backlog_paced';
-    const paths = await merchantWithHeldEndpoints(merchant, gate);
-    const events = Array.from({ length: EVENTS }, () => ledger.event(merchant, MerchantEventType.PaymentConfirmed));
-    await Promise.all(events.map((event) => ledger.publish(event)));
+    const backlog = await heldBacklog(merchant);
+    await backlog.publish();
 
-    // Every place is taken by a held attempt, or half of them at least: the consumer waits for more to free.
-    await waitFor('half the places to be taken by held attempts', () => receiver.received().length >= 128);
+    // Half the places at least are taken by held attempts: the consumer waits for more to free.
+    await waitFor('half the places to be taken by held attempts', () => backlog.heldAttempts() >= 128);
     expect(await recordedEvents(merchant)).toBeLessThan(EVENTS);
     expect(await queuedJobs()).toBe(0);
 
-    open();
-    await expectEachDeliveredOnce(merchant, paths, events.map((event) => event.id));
+    backlog.open();
+    await expectEachDeliveredOnce(merchant, backlog.paths, backlog.eventIds);
     expect(await queuedJobs()).toBe(0);
   });
 
   it('still records the whole backlog while endpoints hold every place past the wait, and queues what finds no place', async () => {
-    let open!: () => void;
-    const gate = new Promise<void>((resolve) => (open = resolve));
     const merchant = 'mer_backlog_held';
-    const paths = await merchantWithHeldEndpoints(merchant, gate);
-    const events = Array.from({ length: EVENTS }, () => ledger.event(merchant, MerchantEventType.PaymentConfirmed));
+    const backlog = await heldBacklog(merchant);
     const queuedBefore = await queuedJobs();
-    await Promise.all(events.map((event) => ledger.publish(event)));
+    await backlog.publish();
 
     await waitFor('the whole backlog to be recorded', async () => (await recordedEvents(merchant)) === EVENTS, { timeoutMs: 20_000 });
     expect(await queuedJobs()).toBeGreaterThan(queuedBefore);
 
-    open();
-    await expectEachDeliveredOnce(merchant, paths, events.map((event) => event.id));
+    backlog.open();
+    await expectEachDeliveredOnce(merchant, backlog.paths, backlog.eventIds);
   });
 });
