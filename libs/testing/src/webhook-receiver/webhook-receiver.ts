@@ -66,7 +66,7 @@ export class WebhookReceiver {
           res.writeHead(answeredStatus, reply.retryAfter ? { 'retry-after': reply.retryAfter } : {});
           res.end(answeredStatus === 401 ? 'signature mismatch' : 'ok');
         };
-        if (reply.until) void reply.until.finally(answer);
+        if (reply.until) void reply.until.then(answer, answer);
         else if (reply.delayMs) setTimeout(answer, reply.delayMs).unref();
         else answer();
       });
