@@ -1,5 +1,5 @@
 import { MerchantEventType } from '@pp/contracts';
-import { BusClient, connectNats, queuePrefix } from '@pp/platform';
+import { bullConnection, BusClient, connectNats, queuePrefix } from '@pp/platform';
 import { TestStack, testInfra, waitFor, WebhookReceiver } from '@pp/testing';
 import { Queue } from 'bullmq';
 import type { NatsConnection } from 'nats';
@@ -40,7 +40,7 @@ describe('webhooks taking a backlog of events', () => {
     await ledger.createStream();
     receiver = await WebhookReceiver.start();
     db = await stack.sql();
-    queue = new Queue(WebhookQueue.Delivery, { connection: { url: testInfra.redisUrl }, prefix: queuePrefix(stack.namespace) });
+    queue = new Queue(WebhookQueue.Delivery, { connection: bullConnection(testInfra.redisUrl), prefix: queuePrefix(stack.namespace) });
   });
 
   afterAll(async () => {
@@ -84,7 +84,7 @@ describe('webhooks taking a backlog of events', () => {
       )
     ).rows[0].n as number;
 
-  async function expectEachDeliveredOnce(merchant: string, paths: string[], eventIds: string[]): Promise<void> {
+  async function expectEachDeliveredOnce(merchant: string, { paths, eventIds }: { paths: string[]; eventIds: string[] }): Promise<void> {
     await waitFor('every delivery to succeed', async () => (await succeeded(merchant)) === eventIds.length * paths.length, { timeoutMs: 30_000 });
     for (const path of paths) {
       const received = receiver.received(path).map((delivery) => delivery.eventId);
@@ -103,7 +103,7 @@ describe('webhooks taking a backlog of events', () => {
     expect(await queuedJobs()).toBe(0);
 
     backlog.open();
-    await expectEachDeliveredOnce(merchant, backlog.paths, backlog.eventIds);
+    await expectEachDeliveredOnce(merchant, backlog);
     expect(await queuedJobs()).toBe(0);
   });
 
@@ -117,6 +117,6 @@ describe('webhooks taking a backlog of events', () => {
     expect(await queuedJobs()).toBeGreaterThan(queuedBefore);
 
     backlog.open();
-    await expectEachDeliveredOnce(merchant, backlog.paths, backlog.eventIds);
+    await expectEachDeliveredOnce(merchant, backlog);
   });
 });
