@@ -1,6 +1,6 @@
-import { CheckoutSessionEventType, type CheckoutSessionFact, DomainError, ErrorCode, MEMO_TAKEN_RULE, type Stored } from '@pp/contracts';
+import { CheckoutSessionEventType, type CheckoutSessionFact, DomainError, ErrorCode, MEMO_TAKEN_RULE } from '@pp/contracts';
 import type { ClientBase } from 'pg';
-import { appliedInRuns, ofType, type Projection } from '../projections/projection';
+import { type Appended, appliedInRuns, ofType, type Projection } from '../projections/projection';
 
 /** The checkout_sessions read model: one row per session, as GET /v1/checkout/sessions/:id shows it. */
 export const checkoutSessionProjection: Projection<CheckoutSessionFact> = {
@@ -17,7 +17,7 @@ export const checkoutSessionProjection: Projection<CheckoutSessionFact> = {
 };
 
 /** One statement for events of one type, each about a different session. */
-async function applyRun(db: ClientBase, run: readonly Stored<CheckoutSessionFact>[]): Promise<void> {
+async function applyRun(db: ClientBase, run: readonly Appended<CheckoutSessionFact>[]): Promise<void> {
   switch (run[0].type) {
     case CheckoutSessionEventType.Created: {
       const sessions = ofType(run, CheckoutSessionEventType.Created).map((event) => ({ event, s: event.data }));

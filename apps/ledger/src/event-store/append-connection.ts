@@ -13,7 +13,7 @@ export interface AppendConnectionSource {
  * `pipeline`: a statement is sent without waiting for the answers to those
  * before it). One batch commits at a time, so one connection is enough, and
  * batch-append.ts sends the statements that do not need each other's answers
- * together: an append costs three round trips to Postgres, not seven.
+ * together: an append costs two round trips to Postgres, not seven.
  * Statements are prepared once, as on the service's pool (PreparingClient).
  */
 export const appendPool = (url: string): Pool =>

@@ -3,7 +3,7 @@ import { allAnswered } from '@pp/platform';
 import type { ClientBase } from 'pg';
 import { type Projection, projectBatch } from '../projections/projection';
 import { type AppendContext, eventMetadata, hasDistinctStreams, streamRanges } from './append-request';
-import { eventInserts, insertEventsAtExpectedVersions } from './insert-events';
+import { appendedEvent, eventInserts, insertEventsAtExpectedVersions } from './insert-events';
 import { type EventRow, toStoredEvent } from './stored-event.row';
 
 export interface BatchedAppend {
@@ -12,34 +12,38 @@ export interface BatchedAppend {
 }
 
 /**
- * The group commit's fast path: a whole batch of appends in a constant number
- * of statements (the idempotency keys and the events, sent together, then
- * every projection's, sent together) instead of several per append. It only
- * completes when every append is a plain new append that succeeds: it
- * answers undefined when one would not (a key already recorded, a stale
- * version), and throws on any error (a read model's unique rule, …). Only
- * for batches that `canAppendWhole`. In both cases the caller rolls back to
- * its savepoint and appends one at a time, so each append gets the answer it
- * would get on its own.
+ * The group commit's fast path: a whole batch of appends in one round trip
+ * (the idempotency keys, the events and every projection's statements, sent
+ * together) instead of several per append. The projections read what the
+ * insert assigns (position, time) from ledger.events in their own statements
+ * (projection.ts), so they need not wait for its answer. It only completes
+ * when every append is a plain new append that succeeds: it answers
+ * undefined when one would not (a key already recorded, a stale version),
+ * and throws on any error (a read model's unique rule, …). Only for batches
+ * that `canAppendWhole`. In both cases the caller rolls back to its
+ * savepoint, which also takes out whatever the projections wrote, and
+ * appends one at a time, so each append gets the answer it would get on its
+ * own.
  */
 export async function appendBatch(
   db: ClientBase,
   projections: readonly Projection[],
   batch: readonly BatchedAppend[],
 ): Promise<AppendStreamsReply[] | undefined> {
-  const rows = batch.flatMap(({ request, context }) =>
-    eventInserts(request.streams, JSON.stringify(eventMetadata(request, context))),
-  );
-  // Sent together (the append connection is pipelined): the events go in even when a key turns out to be
-  // taken, and the caller's savepoint then takes them out again. An error (a concurrent writer) sends the
-  // batch to the slow path.
-  const [claimed, inserted] = await allAnswered<[boolean, EventRow[]]>([claimKeys(db, batch), insertEventsAtExpectedVersions(db, rows)]);
+  const rows = batch.flatMap(({ request, context }) => eventInserts(request.streams, eventMetadata(request, context)));
+  // Sent together, in this order, on the pipelined append connection: each statement sees what the ones before
+  // it wrote. When a key turns out to be taken or a stream has moved, the events and read-model rows still go in,
+  // and the caller's savepoint takes them out again. An error (a concurrent writer, a unique rule) sends the batch
+  // to the slow path.
+  const [claimed, inserted] = await allAnswered<[boolean, EventRow[], void]>([
+    claimKeys(db, batch),
+    insertEventsAtExpectedVersions(db, rows),
+    projectBatch(db, projections, rows.map(appendedEvent)),
+  ]);
   if (!claimed) return undefined; // a replay or a refusal
   if (inserted.length !== rows.length) return undefined; // some stream was not at its expected version
 
   const stored = new Map(inserted.map((row) => [row.id, toStoredEvent(row)]));
-  await projectBatch(db, projections, [...stored.values()].sort((a, b) => a.position - b.position));
-
   let next = 0;
   return batch.map(({ request }) => ({
     streams: request.streams.map((stream) => {

@@ -41,7 +41,7 @@ export class EventStore {
       const earlier = await this.claimKey(db, request, idempotency);
       if (earlier) return this.replay(db, earlier, idempotency);
     }
-    const rows = eventInserts(streams, JSON.stringify(eventMetadata(request, context)));
+    const rows = eventInserts(streams, eventMetadata(request, context));
     let inserted: EventRow[];
     try {
       inserted = await insertEventsAtExpectedVersions(db, rows);

@@ -106,8 +106,8 @@ export class GroupCommitAppender {
    * One transaction for the batch, in as few round trips as it allows:
    * statements that do not wait for each other's answers are sent together
    * (append-connection.ts), and the savepoint of a whole batch is never
-   * released (COMMIT ends it anyway). A whole batch takes three: BEGIN with
-   * its keys and events, its projections, COMMIT.
+   * released (COMMIT ends it anyway). A whole batch takes two: BEGIN with
+   * its keys, events and projections, then COMMIT.
    */
   private async runBatch(db: PoolClient, batch: PendingAppend[]): Promise<Outcome[]> {
     const whole = canAppendWhole(batch);

@@ -1,6 +1,7 @@
-import type { AppendStreamsRequest, Event, StreamAppend } from '@pp/contracts';
+import type { AppendStreamsRequest, Event, EventMetadata, StreamAppend } from '@pp/contracts';
 import { newId } from '@pp/kernel';
 import type { ClientBase } from 'pg';
+import type { AppendedEvent } from '../projections/projection';
 import { EVENT_COLUMNS, type EventRow } from './stored-event.row';
 
 /** One event to insert, at the version after its stream's expected one. */
@@ -9,16 +10,29 @@ export interface EventInsert {
   stream: StreamAppend;
   version: number;
   event: Event;
-  /** The event's metadata, as JSON text. */
-  metadata: string;
+  metadata: EventMetadata;
+  /** The same metadata as JSON text, encoded once for the whole append. */
+  metadataJson: string;
 }
 
 /** The rows of one append: every event of every stream, numbered from the stream's expected version. */
-export function eventInserts(streams: AppendStreamsRequest['streams'], metadata: string): EventInsert[] {
+export function eventInserts(streams: AppendStreamsRequest['streams'], metadata: EventMetadata): EventInsert[] {
+  const metadataJson = JSON.stringify(metadata);
   return streams.flatMap((stream) =>
-    stream.events.map((event, i) => ({ id: newId('event'), stream, version: stream.expected_version + i + 1, event, metadata })),
+    stream.events.map((event, i) => ({ id: newId('event'), stream, version: stream.expected_version + i + 1, event, metadata, metadataJson })),
   );
 }
+
+/** The event a row will be once inserted, as the projections take it (they read its position and time from ledger.events). */
+export const appendedEvent = (row: EventInsert): AppendedEvent => ({
+  id: row.id,
+  stream_id: row.stream.stream_id,
+  version: row.version,
+  type: row.event.type,
+  schema_version: row.event.schema_version,
+  data: row.event.data as Record<string, unknown>,
+  metadata: row.metadata,
+});
 
 /**
  * One statement for any number of streams: each row is inserted only if its
@@ -44,7 +58,7 @@ export async function insertEventsAtExpectedVersions(db: ClientBase, rows: reado
       rows.map((row) => row.event.type),
       rows.map((row) => row.event.schema_version),
       rows.map((row) => JSON.stringify(row.event.data)),
-      rows.map((row) => row.metadata),
+      rows.map((row) => row.metadataJson),
     ],
   );
   return inserted;

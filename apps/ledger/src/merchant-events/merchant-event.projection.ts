@@ -1,6 +1,6 @@
-import { isMerchantEventType, type StoredEvent } from '@pp/contracts';
+import { isMerchantEventType } from '@pp/contracts';
 import type { ClientBase } from 'pg';
-import type { Projection } from '../projections/projection';
+import type { AppendedEvent, Projection } from '../projections/projection';
 
 /**
  * Merchant-visible events (checkout.session.expired, payment.confirmed, …),
@@ -12,27 +12,19 @@ export const merchantEventProjection: Projection = {
   tables: ['ledger.merchant_events'],
   handles: (event) => isMerchantEventType(event.type),
 
-  apply(db: ClientBase, event: StoredEvent): Promise<void> {
+  apply(db: ClientBase, event: AppendedEvent): Promise<void> {
     return insertEvents(db, [event]);
   },
 
   applyBatch: insertEvents,
 };
 
-/** One row per event; each event is new, so order does not matter. */
-async function insertEvents(db: ClientBase, events: readonly StoredEvent[]): Promise<void> {
+/** One row per event, copied from ledger.events (where its position and time are); each event is new, so order does not matter. */
+async function insertEvents(db: ClientBase, events: readonly AppendedEvent[]): Promise<void> {
   await db.query(
     `INSERT INTO ledger.merchant_events (id, position, merchant_id, livemode, type, data, stream_id, created_at)
-     SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::boolean[], $5::text[], $6::jsonb[], $7::text[], $8::timestamptz[])`,
-    [
-      events.map((event) => event.id),
-      events.map((event) => event.position),
-      events.map((event) => event.metadata.merchant_id),
-      events.map((event) => event.metadata.livemode),
-      events.map((event) => event.type),
-      events.map((event) => JSON.stringify(event.data)),
-      events.map((event) => event.stream_id),
-      events.map((event) => event.created_at),
-    ],
+     SELECT e.id, e.position, e.metadata->>'merchant_id', (e.metadata->>'livemode')::boolean, e.type, e.data, e.stream_id, e.created_at
+     FROM ledger.events e WHERE e.id = ANY($1::text[])`,
+    [events.map((event) => event.id)],
   );
 }

@@ -1,6 +1,6 @@
-import { type PaymentFact, PaymentEventType, type Stored } from '@pp/contracts';
+import { type PaymentFact, PaymentEventType } from '@pp/contracts';
 import type { ClientBase } from 'pg';
-import { appliedInRuns, ofType, type Projection } from '../projections/projection';
+import { type Appended, appliedInRuns, ofType, type Projection } from '../projections/projection';
 
 /** The payments read model: one row per transaction, as GET /v1/payments lists it. */
 export const paymentProjection: Projection<PaymentFact> = {
@@ -11,8 +11,8 @@ export const paymentProjection: Projection<PaymentFact> = {
   ...appliedInRuns((event) => event.data.payment_id, applyRun),
 };
 
-/** One statement for events of one type, each about a different payment. */
-async function applyRun(db: ClientBase, run: readonly Stored<PaymentFact>[]): Promise<void> {
+/** One statement for events of one type, each about a different payment (a new payment's position is its event's, read from ledger.events). */
+async function applyRun(db: ClientBase, run: readonly Appended<PaymentFact>[]): Promise<void> {
   switch (run[0].type) {
     case PaymentEventType.Recorded: {
       const recorded = ofType(run, PaymentEventType.Recorded).map((event) => ({ event, p: event.data }));
@@ -20,21 +20,22 @@ async function applyRun(db: ClientBase, run: readonly Stored<PaymentFact>[]): Pr
         `INSERT INTO ledger.payments (id, position, merchant_id, livemode, session_id, session_reference, etransfer_ref, amount,
            sender_name, sender_email, comment, status, verification_method, review_reasons, email_id, reference_number,
            created_at, updated_at, version)
-         SELECT id, position, merchant_id, livemode, session_id, session_reference, etransfer_ref, amount,
+         SELECT p.id, e.position, merchant_id, livemode, session_id, session_reference, etransfer_ref, amount,
            sender_name, sender_email, comment, status, verification_method,
            -- unnest flattens arrays of arrays, so each payment's reasons travel as one JSON array
            ARRAY(SELECT reason FROM jsonb_array_elements_text(review_reasons) WITH ORDINALITY AS r(reason, n) ORDER BY n),
            email_id, reference_number,
-           created_at, created_at, version
-         FROM unnest($1::text[], $2::bigint[], $3::text[], $4::boolean[], $5::text[], $6::text[], $7::text[], $8::bigint[],
+           p.created_at, p.created_at, p.version
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::boolean[], $5::text[], $6::text[], $7::text[], $8::bigint[],
            $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::jsonb[], $15::text[], $16::text[],
            $17::timestamptz[], $18::int[])
-           AS p(id, position, merchant_id, livemode, session_id, session_reference, etransfer_ref, amount,
+           AS p(id, event_id, merchant_id, livemode, session_id, session_reference, etransfer_ref, amount,
              sender_name, sender_email, comment, status, verification_method, review_reasons, email_id, reference_number,
-             created_at, version)`,
+             created_at, version)
+         JOIN ledger.events e ON e.id = p.event_id`,
         [
           recorded.map(({ p }) => p.payment_id),
-          recorded.map(({ event }) => event.position),
+          recorded.map(({ event }) => event.id),
           recorded.map(({ p }) => p.merchant_id),
           recorded.map(({ p }) => p.livemode),
           recorded.map(({ p }) => p.session_id),

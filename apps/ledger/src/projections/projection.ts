@@ -1,6 +1,18 @@
-import type { DomainError, Event, Stored, StoredEvent } from '@pp/contracts';
+import type { DomainError, Event, StoredEvent } from '@pp/contracts';
 import { allAnswered, violatedUniqueConstraint } from '@pp/platform';
 import type { ClientBase } from 'pg';
+
+/**
+ * An event as a projection gets it: already inserted in ledger.events, in the
+ * same transaction or before a rebuild, but without the two fields the
+ * insert assigns (position, created_at). A projection that keeps them reads
+ * them from ledger.events in its own statement, so the group commit can send
+ * the projections in the same round trip as the insert (batch-append.ts).
+ */
+export type AppendedEvent = Omit<StoredEvent, 'position' | 'created_at'>;
+
+/** An appended event of a known union: `Appended<RefundEvent>` narrows `data` on `type`. */
+export type Appended<E extends Event> = E extends Event ? Omit<AppendedEvent, 'type' | 'data'> & { type: E['type']; data: E['data'] } : never;
 
 /**
  * A read model kept by the ledger. It is applied inline, in the transaction
@@ -15,21 +27,21 @@ export interface Projection<E extends Event = Event> {
   readonly name: string;
   /** Tables this projection owns; a rebuild empties them first. */
   readonly tables: readonly string[];
-  handles(event: StoredEvent): boolean;
-  apply(db: ClientBase, event: Stored<E>): Promise<void>;
+  handles(event: AppendedEvent): boolean;
+  apply(db: ClientBase, event: Appended<E>): Promise<void>;
   /**
    * Optional: the same effect as `apply` on each of `events` in turn (all
    * handled by this projection, in position order), in a few multi-row
    * statements. The group commit uses it for a whole batch of appends; on any
    * error it retries the batch one append at a time through `apply`.
    */
-  applyBatch?(db: ClientBase, events: readonly Stored<E>[]): Promise<void>;
+  applyBatch?(db: ClientBase, events: readonly Appended<E>[]): Promise<void>;
   /** Unique constraints of its tables that express business rules, and the error each one means. */
   readonly uniqueRules?: Readonly<Record<string, () => DomainError>>;
 }
 
 /** Applies every projection that handles each event, turning rule violations into their DomainErrors. */
-export async function project(db: ClientBase, projections: readonly Projection[], events: readonly StoredEvent[]): Promise<void> {
+export async function project(db: ClientBase, projections: readonly Projection[], events: readonly AppendedEvent[]): Promise<void> {
   for (const event of events) {
     for (const projection of projections) {
       if (!projection.handles(event)) continue;
@@ -45,14 +57,14 @@ export async function project(db: ClientBase, projections: readonly Projection[]
 }
 
 /**
- * Applies new events (position order) to every projection at once: in one go
+ * Applies new events (insertion order) to every projection at once: in one go
  * where the projection has `applyBatch`, else event by event. Each projection
  * owns its tables, so only the order within one projection matters, and the
  * projections' first statements travel together on the group commit's
  * pipelined connection. Errors are left unmapped: the group commit answers
  * them by retrying one append at a time through `project`.
  */
-export async function projectBatch(db: ClientBase, projections: readonly Projection[], events: readonly StoredEvent[]): Promise<void> {
+export async function projectBatch(db: ClientBase, projections: readonly Projection[], events: readonly AppendedEvent[]): Promise<void> {
   await allAnswered(
     projections.map(async (projection) => {
       const handled = events.filter((event) => projection.handles(event));
@@ -90,8 +102,8 @@ export function sameTypeRuns<S extends { type: string }>(events: readonly S[], e
  * events, each about a different entity, in one statement (`applyRun`).
  */
 export function appliedInRuns<E extends Event>(
-  entityOf: (event: Stored<E>) => string,
-  applyRun: (db: ClientBase, run: readonly Stored<E>[]) => Promise<void>,
+  entityOf: (event: Appended<E>) => string,
+  applyRun: (db: ClientBase, run: readonly Appended<E>[]) => Promise<void>,
 ): Pick<Projection<E>, 'apply' | 'applyBatch'> {
   return {
     apply: (db, event) => applyRun(db, [event]),

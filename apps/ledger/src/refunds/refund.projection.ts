@@ -1,11 +1,11 @@
-import { DomainError, ErrorCode, REFUND_OPEN_RULE, type RefundEvent, RefundEventType, type Stored } from '@pp/contracts';
+import { DomainError, ErrorCode, REFUND_OPEN_RULE, type RefundEvent, RefundEventType } from '@pp/contracts';
 import type { ClientBase } from 'pg';
-import type { Projection } from '../projections/projection';
+import type { Appended, Projection } from '../projections/projection';
 
 export const REFUND_ALREADY_OPEN = 'A refund is already open for this payment';
 
 /** The stage columns each later event sets (status and its timestamp, plus the inputs it carries). */
-function stageUpdate(event: Stored<RefundEvent>): { status: string; columns: Record<string, unknown> } | undefined {
+function stageUpdate(event: Appended<RefundEvent>): { status: string; columns: Record<string, unknown> } | undefined {
   switch (event.type) {
     case RefundEventType.Approved:
       return { status: 'APPROVED', columns: { approved_at: event.data.approved_at } };
@@ -40,13 +40,13 @@ export const refundProjection: Projection<RefundEvent> = {
     refunds_one_per_payment: () => new DomainError(ErrorCode.Conflict, REFUND_ALREADY_OPEN, { rule: REFUND_OPEN_RULE }),
   },
 
-  async apply(db: ClientBase, event: Stored<RefundEvent>): Promise<void> {
+  async apply(db: ClientBase, event: Appended<RefundEvent>): Promise<void> {
     if (event.type === RefundEventType.Requested) {
       const r = event.data;
       await db.query(
         `INSERT INTO ledger.refunds (id, position, merchant_id, livemode, payment_id, amount, status, requested_by, reason, requested_at, version)
-         VALUES ($1, $2, $3, $4, $5, $6, 'REQUESTED', $7, $8, $9, $10)`,
-        [r.refund_id, event.position, r.merchant_id, r.livemode, r.payment_id, r.amount, r.requested_by, r.reason, r.requested_at, event.version],
+         VALUES ($1, (SELECT position FROM ledger.events WHERE id = $2), $3, $4, $5, $6, 'REQUESTED', $7, $8, $9, $10)`,
+        [r.refund_id, event.id, r.merchant_id, r.livemode, r.payment_id, r.amount, r.requested_by, r.reason, r.requested_at, event.version],
       );
       return;
     }

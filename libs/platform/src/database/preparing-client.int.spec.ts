@@ -100,3 +100,50 @@ describe('dataSourceFor with prepareStatements', () => {
     }
   });
 });
+
+describe('PreparingClient on a pipelined connection', () => {
+  let client: Client;
+  let writes: number;
+
+  beforeEach(async () => {
+    client = new PreparingClient({ connectionString: ADMIN_URL, pipeline: true } as ConstructorParameters<typeof PreparingClient>[0]);
+    await client.connect();
+    // Every system call the socket makes goes through one of these two (net.Socket's Writable implementation).
+    const socket = (client as unknown as { connection: { stream: { _write: Function; _writev: Function } } }).connection.stream;
+    writes = 0;
+    for (const method of ['_write', '_writev'] as const) {
+      const original = socket[method];
+      socket[method] = function (this: unknown, ...args: unknown[]) {
+        writes += 1;
+        return original.apply(this, args);
+      };
+    }
+  });
+  afterEach(async () => {
+    await client.end();
+  });
+
+  it('given statements issued in one tick, then they reach the server in one write and each gets its own answer, in order', async () => {
+    const answers = Promise.all([
+      client.query('BEGIN'),
+      client.query('SELECT $1::int AS n', [1]),
+      client.query('SELECT $1::text AS s', ['two']),
+      client.query('SELECT $1::int * 3 AS n', [3]),
+      client.query('COMMIT'),
+    ]);
+    const [, one, two, three] = await answers;
+
+    expect(writes).toBe(1);
+    expect([one.rows, two.rows, three.rows]).toEqual([[{ n: 1 }], [{ s: 'two' }], [{ n: 9 }]]);
+  });
+
+  it('given statements issued in separate ticks, then each tick is its own write and a failing statement fails alone', async () => {
+    await client.query('SELECT $1::int AS n', [1]);
+    const failing = client.query('SELECT $1::int / 0', [1]);
+    await expect(failing).rejects.toThrow(/division by zero/);
+    const after = await client.query('SELECT $1::int AS n', [2]);
+
+    expect(writes).toBe(3);
+    expect(after.rows).toEqual([{ n: 2 }]);
+  });
+});

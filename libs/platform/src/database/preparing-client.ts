@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { Socket } from 'node:net';
 import { Client } from 'pg';
 
 /**
@@ -52,15 +53,37 @@ type QueryCallback = (error: Error | null, result: unknown) => void;
  */
 export class PreparingClient extends Client {
   private readonly prepared = new Set<string>();
+  private writesHeld = false;
 
   // node-postgres overloads query() many ways; only (text, values[, callback]) is rewritten.
   override query(config: unknown, values?: unknown, callback?: unknown): never {
+    if ((this as unknown as { pipeline: boolean }).pipeline) this.holdWritesToEndOfTick();
     const call = super.query as unknown as (config: unknown, values?: unknown, callback?: unknown) => never;
     if (typeof config === 'string' && Array.isArray(values) && values.length > 0) {
       const name = this.nameFor(config);
       if (name !== undefined) return call.call(this, { name, text: config, values }, callback as QueryCallback | undefined);
     }
     return call.call(this, config, values, callback);
+  }
+
+  /**
+   * On a pipelined connection node-postgres sends each statement at once, in
+   * its own write system call, and each write can wake the server for part of
+   * the round. Statements issued in the same tick (the group commit sends a
+   * batch's keys, events and projections together) are held and go out in
+   * one write when the tick ends. A pipelined statement is never waited for
+   * before the statements after it are sent, so holding them to the end of
+   * the tick delays nothing that could answer sooner.
+   */
+  private holdWritesToEndOfTick(): void {
+    if (this.writesHeld) return;
+    const stream = (this as unknown as { connection: { stream: Socket } }).connection.stream;
+    stream.cork();
+    this.writesHeld = true;
+    process.nextTick(() => {
+      this.writesHeld = false;
+      stream.uncork();
+    });
   }
 
   private nameFor(text: string): string | undefined {
