@@ -14,6 +14,7 @@ import { AppendHandler } from './event-store/append.handler';
 import { AppendMetrics } from './event-store/append.metrics';
 import { EventStore } from './event-store/event-store';
 import { EVENT_STORE, GroupCommitAppender } from './event-store/group-commit.appender';
+import { LocalCommits } from './event-store/local-commits';
 import { LEDGER_POOL, poolOf } from './event-store/ledger-pool';
 import { LEDGER_PROJECTIONS } from './projections/ledger.projections';
 import { EventPublisher } from './publication/event-publisher';
@@ -28,6 +29,7 @@ import { PublicationLagMetrics } from './publication/publication-lag.metrics';
     AppendConnection,
     AppendMetrics,
     GroupCommitAppender,
+    LocalCommits,
     EventPublisher,
     PublicationLagMetrics,
     ReviewQueueMetrics,

@@ -15,13 +15,14 @@ import {
   transactionStreamId,
 } from '@pp/contracts';
 import { JsonLogger, LEDGER_BATCH_SIZE, LEDGER_EVENTS, ServiceMetrics } from '@pp/platform';
-import { createTestDatabase, testPool, type TestDatabase } from '@pp/testing';
+import { createTestDatabase, testPool, type TestDatabase, waitFor } from '@pp/testing';
 import { Pool } from 'pg';
 import type { LedgerConfig } from '../ledger.config';
 import { LEDGER_PROJECTIONS } from '../projections/ledger.projections';
 import { AppendMetrics } from './append.metrics';
 import { EventStore } from './event-store';
-import { GroupCommitAppender } from './group-commit.appender';
+import { EVENTS_COMMITTED_CHANNEL, GroupCommitAppender } from './group-commit.appender';
+import { LocalCommits } from './local-commits';
 
 const SCOPE = { merchant_id: 'mer_gc', livemode: false };
 
@@ -37,6 +38,7 @@ describe('group commit: whole batches and their fallback', () => {
   /** The test's own reads. */
   let db: Pool;
   let appender: GroupCommitAppender;
+  const localCommits = new LocalCommits();
   const metrics = new ServiceMetrics('ledger', { processMetrics: false });
   /** SQL of every statement the appender sent, in order. */
   const statements: string[] = [];
@@ -58,7 +60,7 @@ describe('group commit: whole batches and their fallback', () => {
     });
     db = testPool(database.url, 2);
     const config = { LEDGER_APPEND_BATCH_MAX: 200, LEDGER_TEST_CRASH_AFTER_COMMIT: false } as LedgerConfig;
-    appender = new GroupCommitAppender(pool, new EventStore(LEDGER_PROJECTIONS), config, new JsonLogger('ledger-test', 'error', () => undefined), new AppendMetrics(metrics));
+    appender = new GroupCommitAppender(pool, new EventStore(LEDGER_PROJECTIONS), config, new JsonLogger('ledger-test', 'error', () => undefined), new AppendMetrics(metrics), localCommits);
   });
   afterAll(async () => {
     await pool?.end();
@@ -192,8 +194,14 @@ describe('group commit: whole batches and their fallback', () => {
     expect(count(/UPDATE ledger\.checkout_sessions/)).toBe(1);
     for (const [i, id] of ids.entries()) {
       expect(await sessionRow(id)).toMatchObject({ status: 'COMPLETED', version: 2, transaction_id: null }) // the version of its session.completed fact;
-      const { rows } = await db.query('SELECT id, type, stream_id FROM ledger.merchant_events WHERE stream_id = $1', [checkoutSessionStreamId(id)]);
-      expect(rows).toEqual([{ id: valueOf(results[i]).streams[0].events[1].id, type: 'checkout.session.completed', stream_id: checkoutSessionStreamId(id) }]);
+      const { rows } = await db.query('SELECT id, position, merchant_id, livemode, type, stream_id, created_at FROM ledger.merchant_events WHERE stream_id = $1', [
+        checkoutSessionStreamId(id),
+      ]);
+      // Its position and time are those the insert gave the event, read from ledger.events in the same round trip.
+      const twin = valueOf(results[i]).streams[0].events[1];
+      expect(rows).toEqual([
+        { id: twin.id, position: String(twin.position), ...SCOPE, type: 'checkout.session.completed', stream_id: checkoutSessionStreamId(id), created_at: new Date(twin.created_at) },
+      ]);
     }
   });
 
@@ -342,6 +350,34 @@ describe('group commit: whole batches and their fallback', () => {
     expect(valueOf(results[4])).toEqual({ ...valueOf(results[3]), replayed: true });
     expect(await sessionRow(shared)).toMatchObject({ reference: `ref-${shared}-a` });
     expect(await eventsOf(other)).toEqual([]);
+  });
+
+  it('wakes a publisher listening in this process instead of sending NOTIFY, and notifies through Postgres when none listens', async () => {
+    const listener = await db.connect();
+    const notified: string[] = [];
+    listener.on('notification', (notice) => notified.push(notice.channel));
+    await listener.query(`LISTEN ${EVENTS_COMMITTED_CHANNEL}`);
+    const heard: number[] = [];
+    const stopListening = localCommits.listen(() => heard.push(Date.now()));
+    try {
+      await appender.appendStreams(createRequest(randomUUID(), `ref-${randomUUID()}`), {});
+      expect(heard).toHaveLength(1);
+      expect(count(/pg_notify/)).toBe(0);
+      // A replay appends nothing: nobody is woken.
+      const id = randomUUID();
+      await appender.appendStreams(createRequest(id, `ref-${id}`, { key: `key-${id}` }), {});
+      await appender.appendStreams(createRequest(id, `ref-${id}`, { key: `key-${id}` }), {});
+      expect(heard).toHaveLength(2);
+      stopListening();
+
+      await appender.appendStreams(createRequest(randomUUID(), `ref-${randomUUID()}`), {});
+      expect(count(/pg_notify/)).toBe(1);
+      await waitFor('the NOTIFY of the commit nobody in this process heard', () => notified.length === 1);
+      expect(heard).toHaveLength(2);
+    } finally {
+      stopListening();
+      listener.release(true); // its LISTEN ends with the connection
+    }
   });
 
   it.each([

@@ -8,6 +8,7 @@ import { AppendMetrics } from './append.metrics';
 import { canAppendWhole } from './batch-append';
 import type { EventStore } from './event-store';
 import { AppendConnection, type AppendConnectionSource } from './append-connection';
+import { LocalCommits } from './local-commits';
 
 /** NOTIFY channel that wakes the JetStream publisher after a commit. */
 export const EVENTS_COMMITTED_CHANNEL = 'ledger_events_committed';
@@ -45,6 +46,7 @@ export class GroupCommitAppender {
     @Inject(CONFIG) private readonly config: LedgerConfig,
     private readonly logger: JsonLogger,
     private readonly metrics: AppendMetrics,
+    private readonly localCommits: LocalCommits,
   ) {}
 
   /** One stream: the one-element case of appendStreams. */
@@ -118,7 +120,9 @@ export class GroupCommitAppender {
       const [, fast] = await allAnswered([begun, whole ? this.appendWhole(db, batch) : Promise.resolve(undefined)]);
       const outcomes = fast ?? (await this.appendOneByOne(db, batch));
       const appended = outcomes.some((outcome) => outcome.ok && !outcome.reply.replayed);
-      await db.query(appended ? `SELECT pg_notify('${EVENTS_COMMITTED_CHANNEL}', ''); COMMIT` : 'COMMIT');
+      // The publisher is woken in this process when it leads here (local-commits.ts), through Postgres otherwise.
+      await db.query(appended && !this.localCommits.heard ? `SELECT pg_notify('${EVENTS_COMMITTED_CHANNEL}', ''); COMMIT` : 'COMMIT');
+      if (appended) this.localCommits.committed();
       return outcomes;
     } catch (error) {
       await db.query('ROLLBACK').catch(() => undefined);

@@ -167,6 +167,37 @@ describe('publication behind a transaction still open elsewhere', () => {
   });
 });
 
+describe('publication of the appends of its own replica', () => {
+  // A poll far longer than the test waits: only the wake from the group commit in the same process can publish in time.
+  const publisher = usePublisherStack('localwake', 30_000);
+
+  it('publishes an append of the leading replica at once, woken in process, with no NOTIFY through Postgres', async () => {
+    const listener = new Client({ connectionString: publisher.stack.database.url });
+    await listener.connect();
+    const bus = await publisher.stack.bus(10_000);
+    try {
+      const notified: string[] = [];
+      listener.on('notification', (notice) => notified.push(notice.channel));
+      await listener.query('LISTEN ledger_events_committed');
+      // The publisher has led since its stream exists (usePublisherStack waits for it).
+      const reply = await bus.request('ledger.append.v1', {
+        stream_id: `local-${randomUUID()}`,
+        expected_version: 0,
+        events: [{ type: 'test.local', schema_version: 1, data: {} }],
+        metadata: { merchant_id: 'mer_pub', livemode: false },
+      });
+      const id = reply.events[0].id;
+      const appended = Date.now();
+
+      await waitFor('the append on JetStream', () => publisher.received.some((message) => message.event.id === id), { timeoutMs: 5_000 });
+      expect(Date.now() - appended).toBeLessThan(1_000);
+      expect(notified).toEqual([]);
+    } finally {
+      await listener.end();
+    }
+  });
+});
+
 describe('publication when transaction ids pass a power of ten', () => {
   const publisher = usePublisherStack('xidorder', 100);
 

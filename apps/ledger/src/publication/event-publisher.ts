@@ -4,6 +4,7 @@ import { CONFIG, contextOf, ensureStream, JsonLogger, NATS_CONNECTION, Preparing
 import type { NatsConnection } from 'nats';
 import type { Client } from 'pg';
 import { EVENTS_COMMITTED_CHANNEL } from '../event-store/group-commit.appender';
+import { LocalCommits } from '../event-store/local-commits';
 import { EVENT_COLUMNS, type EventRow, toStoredEvent } from '../event-store/stored-event.row';
 import type { LedgerConfig } from '../ledger.config';
 import { type Checkpoint, StoredCheckpoint } from './stored-checkpoint';
@@ -39,7 +40,8 @@ const RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
  * position) order, and checkpoints on that pair: a transaction that took a
  * lower position but commits later is still ahead of the checkpoint, so it
  * is never skipped. One replica at a time publishes (session advisory lock on
- * its own connection); NOTIFY after each commit wakes it, a poll backs it up,
+ * its own connection); its own replica's commits wake it in process
+ * (LocalCommits), the others' NOTIFY after each commit, a poll backs it up,
  * and while committed events wait behind a transaction still open anywhere
  * in the cluster it looks again within milliseconds.
  */
@@ -55,6 +57,7 @@ export class EventPublisher implements OnApplicationBootstrap, OnApplicationShut
     @Inject(CONFIG) private readonly config: LedgerConfig,
     @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
     private readonly logger: JsonLogger,
+    private readonly localCommits: LocalCommits,
   ) {
     this.prefix = subjectPrefix(config.PP_NAMESPACE);
   }
@@ -99,6 +102,8 @@ export class EventPublisher implements OnApplicationBootstrap, OnApplicationShut
       this.logger.info('publishing ledger events to JetStream', { stream: streamName(this.config.PP_NAMESPACE, LEDGER_EVENTS_STREAM) });
       const checkpoint = new StoredCheckpoint(await this.loadCheckpoint(db), (at) => this.saveCheckpoint(db, at));
       let heldBackWait = 0;
+      // This replica's own commits wake it directly; other replicas' still come through LISTEN.
+      const stopListening = this.localCommits.listen(() => this.wakeup.signal());
       try {
         while (!this.stopped) {
           if (broken) throw broken;
@@ -109,6 +114,7 @@ export class EventPublisher implements OnApplicationBootstrap, OnApplicationShut
           if (heldBack || published < PAGE_SIZE) await this.sleep(Math.min(wait, checkpoint.dueInMs()));
         }
       } finally {
+        stopListening();
         if (!broken) await checkpoint.save().catch(() => undefined); // a clean stop leaves nothing to publish again
       }
     } finally {
