@@ -19,8 +19,9 @@ export type Appended<E extends Event> = E extends Event ? Omit<AppendedEvent, 't
  * of the append that produced the event (so the API reads its own writes and
  * its unique indexes can refuse the append), and again, event by event in
  * position order, when the read models are rebuilt. `apply` must therefore
- * depend only on the event and on what earlier events of the same entity
- * wrote, in the projection's own tables. `E` is the union of the events it
+ * depend only on the event (its stored row in ledger.events included) and
+ * on what earlier events of the same entity wrote, in the projection's own
+ * tables. `E` is the union of the events it
  * handles, so `apply` switches on `type` and reads typed `data`.
  */
 export interface Projection<E extends Event = Event> {
