@@ -1,6 +1,7 @@
 import { LEDGER_EVENTS_STREAM, type StoredEvent } from '@pp/contracts';
 import { connectNats, streamName } from '@pp/platform';
 import { TestStack, testInfra, waitFor } from '@pp/testing';
+import { EVENTS_COMMITTED_CHANNEL } from '../event-store/group-commit.appender';
 import { Client } from 'pg';
 import { randomUUID } from 'node:crypto';
 
@@ -178,7 +179,7 @@ describe('publication of the appends of its own replica', () => {
     try {
       const notified: string[] = [];
       listener.on('notification', (notice) => notified.push(notice.channel));
-      await listener.query('LISTEN ledger_events_committed');
+      await listener.query(`LISTEN ${EVENTS_COMMITTED_CHANNEL}`);
       // The publisher has led since its stream exists (usePublisherStack waits for it).
       const reply = await bus.request('ledger.append.v1', {
         stream_id: `local-${randomUUID()}`,
