@@ -1,7 +1,7 @@
-import { fork } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
+import { type ForkedServer, forkServer, serveForked } from './forked-server';
 
 /**
  * The yardstick for PRODUCT-RULES §D6: the least a create-session endpoint could
@@ -42,34 +42,8 @@ export async function startBaselineServer(databaseUrl: string): Promise<{ url: s
   };
 }
 
-/**
- * The baseline in a process of its own, as each service runs, so its CPU per
- * request is measured like theirs (not mixed with the load generator's).
- */
-export function forkBaselineServer(databaseUrl: string): Promise<{ url: string; pid: number; close(): Promise<void> }> {
-  const child = fork(__filename, [], { env: { ...process.env, BENCH_BASELINE_DATABASE_URL: databaseUrl }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  return new Promise((resolve, reject) => {
-    child.once('error', reject);
-    child.once('exit', (code) => reject(new Error(`the baseline server exited with ${code}`)));
-    child.once('message', (message: { url: string }) =>
-      resolve({
-        url: message.url,
-        pid: child.pid ?? 0,
-        close: () =>
-          new Promise<void>((done) => {
-            child.removeAllListeners('exit');
-            child.once('exit', () => done());
-            child.kill('SIGTERM');
-          }),
-      }),
-    );
-  });
-}
+/** The baseline in a process of its own (forkServer). */
+export const forkBaselineServer = (databaseUrl: string): Promise<ForkedServer> =>
+  forkServer(__filename, [], { BENCH_BASELINE_DATABASE_URL: databaseUrl });
 
-if (require.main === module) {
-  const databaseUrl = process.env.BENCH_BASELINE_DATABASE_URL ?? '';
-  void startBaselineServer(databaseUrl).then((server) => {
-    process.send?.({ url: server.url });
-    process.on('SIGTERM', () => void server.close().then(() => process.exit(0)));
-  });
-}
+if (require.main === module) serveForked(startBaselineServer(process.env.BENCH_BASELINE_DATABASE_URL ?? ''));

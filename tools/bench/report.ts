@@ -71,7 +71,7 @@ export const LOAD_GROUP = 'bench';
 
 /** Process groups in a fixed order: services first, then the infrastructure, the total, then the load generator. */
 export function cpuGroups(rows: Row[]): string[] {
-  const order = ['baseline', 'gateway', 'sessions', 'ledger', 'ingest', 'refunds', 'webhooks', 'checkout', 'dashboard', 'postgres', 'nats', 'redis'];
+  const order = ['baseline', 'floor edge', 'floor relay', 'floor store', 'gateway', 'sessions', 'ledger', 'ingest', 'refunds', 'webhooks', 'checkout', 'dashboard', 'postgres', 'nats', 'redis'];
   const seen = new Set(rows.flatMap((r) => Object.keys(r.cpu_ms_per_request ?? {})));
   // Processes that spent nothing on any path (an idle dashboard) only widen the table.
   const used = [...seen].filter((g) => g !== 'total' && rows.some((r) => (r.cpu_ms_per_request?.[g] ?? 0) >= 0.005));

@@ -12,6 +12,7 @@ import { type LoadResult, pacedLoad, postLoad } from './load';
 import { measureIdleMemory } from './memory';
 import { type CpuPerRequest, type PathCost, ProcessCpu, withCpu } from './process-cpu';
 import { type BenchReport, type Row, printRows } from './report';
+import { forkTopologyFloor } from './topology-floor';
 import { measureWebhookFanout } from './webhook-fanout';
 import { measureWakeCost } from './wake-cost';
 import { measureWebhookLatency } from './webhook-latency';
@@ -284,6 +285,7 @@ async function createSessionPaths(
     log(`Node ${process.version}; warm-up (${WARMUP_SECONDS} s) and baseline (${SECONDS} s, ${CONNECTIONS} connections)`);
     await postLoad({ url: `${baseline.url}/`, body: sessionBody, seconds: WARMUP_SECONDS, connections: CONNECTIONS });
     const base = await withCpu(cpu, () => postLoad({ url: `${baseline.url}/`, body: sessionBody, seconds: SECONDS, connections: CONNECTIONS }), (r) => r.requests);
+    const floor = await measureTopologyFloor(stack, cpu);
     const gatewayUrl = `${stack.url('gateway')}/v1/checkout/sessions`;
     const auth = { authorization: `Bearer ${testKey}` };
     log('create session through the gateway');
@@ -307,6 +309,7 @@ async function createSessionPaths(
     );
     const rows = [
       loadRow('baseline: one process, HTTP + one pg insert', base, base.result),
+      loadRow('create-path floor: its 3 processes and 2 bus hops, no work', floor, base.result),
       loadRow('create session (gateway → sessions → ledger → pg), max load', full, base.result),
       { ...loadRow('create session at half of max load', half, base.result), ratio: '-', baseline: 'p99 ≤ 50 ms target' },
     ];
@@ -318,6 +321,22 @@ async function createSessionPaths(
     return { rows, halfLoadTrace: breakdownOf(spans, traces, 0.99) };
   } finally {
     await baseline.close();
+  }
+}
+
+/**
+ * The create path's shape without its work (topology-floor.ts), at full load like the chain: what the three
+ * processes and two hops cost by themselves, beside the baseline.
+ */
+async function measureTopologyFloor(stack: TestStack, cpu: ProcessCpu): Promise<{ result: LoadResult } & PathCost> {
+  log('the create path\'s floor: three processes, two bus hops and a group-committed insert, none of the services\' work');
+  const floor = await forkTopologyFloor(stack.database.url, stack.env.NATS_URL);
+  try {
+    for (const [role, pid] of Object.entries(floor.pids)) cpu.track(`floor ${role}`, pid);
+    await postLoad({ url: `${floor.url}/`, body: sessionBody, seconds: WARMUP_SECONDS, connections: CONNECTIONS });
+    return await withCpu(cpu, () => postLoad({ url: `${floor.url}/`, body: sessionBody, seconds: SECONDS, connections: CONNECTIONS }), (r) => r.requests);
+  } finally {
+    await floor.close();
   }
 }
 
