@@ -4,9 +4,9 @@ import { ErrorCode as NatsErrorCode, NatsError, type NatsConnection } from 'nats
 import { requestContext } from '../logging/request-context';
 import { busOutcome, type BusMetrics } from '../metrics/bus-metrics';
 import type { BusReply } from './bus-envelope';
-import { buildHeaders } from './bus-headers';
+import { headerPairs } from './bus-headers';
 import { subjectPrefix } from './connect-nats';
-import { ReplyInbox } from './reply-inbox';
+import { RequestCoalescer } from './request-coalescer';
 
 export interface RequestOptions {
   /** Upper bound for this call; the caller's own deadline, if sooner, wins. */
@@ -19,10 +19,12 @@ const tracer = trace.getTracer('pp-bus');
  * Typed request-reply over NATS. Every call has a deadline: the smaller of its
  * own timeout and what is left of the request that caused it. A missing or
  * silent service becomes DomainError(SERVICE_UNAVAILABLE), never a hang.
+ * Calls to one subject in one turn of the event loop travel together
+ * (RequestCoalescer), each with its own deadline and answer.
  */
 export class BusClient {
   private readonly prefix: string;
-  private readonly inbox: ReplyInbox;
+  private readonly requests: RequestCoalescer;
 
   constructor(
     nc: NatsConnection,
@@ -32,7 +34,7 @@ export class BusClient {
     private readonly metrics?: BusMetrics,
   ) {
     this.prefix = subjectPrefix(prefix);
-    this.inbox = ReplyInbox.of(nc);
+    this.requests = RequestCoalescer.of(nc);
   }
 
   async request<S extends Subject>(subject: S, payload: RequestOf<S>, options: RequestOptions = {}): Promise<ReplyOf<S>> {
@@ -47,13 +49,12 @@ export class BusClient {
       const started = performance.now();
       let outcome = 'ok';
       try {
-        const msg = await this.inbox.request(
+        const reply = (await this.requests.request(
           this.prefix + subject,
-          Buffer.from(JSON.stringify(payload ?? {})),
-          buildHeaders({ requestId: ctx?.requestId, deadline: now + timeout }),
+          JSON.stringify(payload ?? {}),
+          headerPairs({ requestId: ctx?.requestId, deadline: now + timeout }),
           timeout,
-        );
-        const reply = JSON.parse(Buffer.from(msg.data).toString('utf8')) as BusReply<ReplyOf<S>>;
+        )) as BusReply<ReplyOf<S>>;
         outcome = busOutcome(reply);
         if (reply.ok) return reply.data;
         throw DomainError.fromWire(reply.error);

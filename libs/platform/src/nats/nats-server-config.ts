@@ -1,4 +1,5 @@
 import type { BusPermissions, IdentityPermissions } from './bus-permissions';
+import { MAX_BATCH_REQUESTS } from './request-coalescer';
 
 /** How an identity's password appears in the server config: a bcrypt hash, or a variable the server reads from its environment. */
 export type PasswordSource = { bcrypt: string } | { env: string };
@@ -54,7 +55,8 @@ function renderUser(identity: string, password: PasswordSource, permissions: Ide
     `      { user: ${quote(identity)}, password: ${secret}, permissions: {`,
     `          publish: { allow: ${list(permissions.publish)} }`,
     `          subscribe: { allow: ${list(permissions.subscribe)} }`,
-    ...(permissions.allowResponses ? ['          allow_responses: true'] : []),
+    // A batch of requests (request-coalescer.ts) may be answered in as many messages as it holds requests.
+    ...(permissions.allowResponses ? [`          allow_responses: { max: ${MAX_BATCH_REQUESTS} }`] : []),
     '      } }',
   ].join('\n');
 }
