@@ -4,9 +4,9 @@ import { ErrorCode as NatsErrorCode, NatsError, type NatsConnection } from 'nats
 import { requestContext } from '../logging/request-context';
 import { busOutcome, type BusMetrics } from '../metrics/bus-metrics';
 import type { BusReply } from './bus-envelope';
-import { headerPairs } from './bus-headers';
+import { buildHeaders } from './bus-headers';
 import { subjectPrefix } from './connect-nats';
-import { RequestCoalescer } from './request-coalescer';
+import { ReplyInbox } from './reply-inbox';
 
 export interface RequestOptions {
   /** Upper bound for this call; the caller's own deadline, if sooner, wins. */
@@ -19,12 +19,10 @@ const tracer = trace.getTracer('pp-bus');
  * Typed request-reply over NATS. Every call has a deadline: the smaller of its
  * own timeout and what is left of the request that caused it. A missing or
  * silent service becomes DomainError(SERVICE_UNAVAILABLE), never a hang.
- * Calls to one subject in one turn of the event loop travel together
- * (RequestCoalescer), each with its own deadline and answer.
  */
 export class BusClient {
   private readonly prefix: string;
-  private readonly requests: RequestCoalescer;
+  private readonly inbox: ReplyInbox;
 
   constructor(
     nc: NatsConnection,
@@ -34,7 +32,7 @@ export class BusClient {
     private readonly metrics?: BusMetrics,
   ) {
     this.prefix = subjectPrefix(prefix);
-    this.requests = RequestCoalescer.of(nc);
+    this.inbox = ReplyInbox.of(nc);
   }
 
   async request<S extends Subject>(subject: S, payload: RequestOf<S>, options: RequestOptions = {}): Promise<ReplyOf<S>> {
@@ -49,12 +47,13 @@ export class BusClient {
       const started = performance.now();
       let outcome = 'ok';
       try {
-        const reply = (await this.requests.request(
+        const msg = await this.inbox.request(
           this.prefix + subject,
-          JSON.stringify(payload ?? {}),
-          headerPairs({ requestId: ctx?.requestId, deadline: now + timeout }),
+          Buffer.from(JSON.stringify(payload ?? {})),
+          buildHeaders({ requestId: ctx?.requestId, deadline: now + timeout }),
           timeout,
-        )) as BusReply<ReplyOf<S>>;
+        );
+        const reply = JSON.parse(Buffer.from(msg.data).toString('utf8')) as BusReply<ReplyOf<S>>;
         outcome = busOutcome(reply);
         if (reply.ok) return reply.data;
         throw DomainError.fromWire(reply.error);

@@ -9,8 +9,7 @@ import { busOutcome, type BusMetrics } from '../metrics/bus-metrics';
 import { inSpan } from '../telemetry/in-span';
 import type { BusReply } from './bus-envelope';
 import { BusContext } from './bus-context';
-import { BusHeader, type IncomingMeta, readHeaderPairs, readHeaders } from './bus-headers';
-import { MAX_BATCH_REQUESTS } from './request-coalescer';
+import { readHeaders } from './bus-headers';
 import { subjectPrefix } from './connect-nats';
 import { handlerMismatches } from './served-subjects';
 
@@ -79,71 +78,35 @@ export class NatsBusServer extends Server implements CustomTransportStrategy {
   }
 
   private async answer(pattern: string, handler: MessageHandler, msg: Msg): Promise<void> {
-    if (msg.headers?.get(BusHeader.Batch)) return this.answerBatch(pattern, handler, msg);
-    const reply = await this.answerOne(pattern, handler, () => parseJson(msg.data), readHeaders(msg.headers));
-    if (reply && msg.reply) msg.respond(Buffer.from(JSON.stringify(reply)));
-  }
-
-  /**
-   * A batch from RequestCoalescer: each request runs as if it had come alone;
-   * the answers that are ready in the same turn go back in one message, so a
-   * slow request holds back no other.
-   */
-  private async answerBatch(pattern: string, handler: MessageHandler, msg: Msg): Promise<void> {
-    let requests: unknown;
-    try {
-      requests = parseJson(msg.data);
-    } catch {
-      requests = undefined;
-    }
-    if (!Array.isArray(requests) || requests.length === 0 || requests.length > MAX_BATCH_REQUESTS) {
-      this.logger.error(`dropping a malformed batch on ${pattern}`); // the callers time out, as with no answer
-      return;
-    }
-    let ready: Array<[number, BusReply<unknown>]> = [];
-    const send = () => {
-      const parts = ready;
-      ready = [];
-      if (msg.reply) msg.respond(Buffer.from(JSON.stringify(parts)));
-    };
-    await Promise.all(
-      requests.map(async (request: unknown, index) => {
-        const { h, p } = (typeof request === 'object' && request !== null ? request : {}) as { h?: unknown; p?: unknown };
-        const reply = await this.answerOne(pattern, handler, () => p ?? {}, readHeaderPairs(h));
-        if (!reply) return;
-        if (ready.push([index, reply]) === 1) setImmediate(send);
-      }),
-    );
-  }
-
-  /** One request's answer; undefined when its caller has stopped waiting. */
-  private async answerOne(pattern: string, handler: MessageHandler, payload: () => unknown, meta: IncomingMeta): Promise<BusReply<unknown> | undefined> {
     const started = performance.now();
-    if (meta.deadline && meta.deadline < Date.now()) {
-      this.options.metrics.expired(pattern);
-      return undefined;
-    }
+    const meta = readHeaders(msg.headers);
+    if (meta.deadline && meta.deadline < Date.now()) return this.options.metrics.expired(pattern); // the caller has stopped waiting
     const ctx = { requestId: meta.requestId ?? randomUUID(), deadline: meta.deadline };
     const reply = await inSpan(
       'pp-bus',
       `bus ${pattern}`,
       { kind: SpanKind.SERVER, attributes: { 'messaging.system': 'nats', 'messaging.destination.name': pattern } },
       async () => {
-        const answer = await requestContext.run(ctx, () => this.invoke(pattern, handler, payload, meta));
+        const answer = await requestContext.run(ctx, () => this.invoke(pattern, handler, msg, meta));
         // A refusal (validation, not found, conflict) is an answer; only a fault marks the span failed.
         if (!answer.ok && answer.error.code === ErrorCode.Internal) trace.getActiveSpan()?.setStatus({ code: SpanStatusCode.ERROR });
         return answer;
       },
       meta.traceContext,
     );
+    if (msg.reply) msg.respond(Buffer.from(JSON.stringify(reply)));
     this.options.metrics.answered(pattern, busOutcome(reply), performance.now() - started);
-    return reply;
   }
 
-  private async invoke(pattern: string, handler: MessageHandler, read: () => unknown, meta: IncomingMeta): Promise<BusReply<unknown>> {
+  private async invoke(
+    pattern: string,
+    handler: MessageHandler,
+    msg: Msg,
+    meta: ReturnType<typeof readHeaders>,
+  ): Promise<BusReply<unknown>> {
     let payload: unknown;
     try {
-      payload = read();
+      payload = msg.data.length > 0 ? JSON.parse(Buffer.from(msg.data).toString('utf8')) : {};
     } catch {
       return { ok: false, error: { code: ErrorCode.ValidationFailed, message: 'Validation failed: payload is not JSON' } };
     }
@@ -156,9 +119,6 @@ export class NatsBusServer extends Server implements CustomTransportStrategy {
     }
   }
 }
-
-/** An empty message is an empty payload. */
-const parseJson = (data: Uint8Array): unknown => (data.length > 0 ? JSON.parse(Buffer.from(data).toString('utf8')) : {});
 
 /** Errors reach here already shaped by BusExceptionFilter; anything else is internal. */
 function toWireError(error: unknown): WireError {

@@ -1,5 +1,4 @@
 import type { BusPermissions, IdentityPermissions } from './bus-permissions';
-import { MAX_BATCH_REQUESTS } from './request-coalescer';
 
 /** How an identity's password appears in the server config: a bcrypt hash, or a variable the server reads from its environment. */
 export type PasswordSource = { bcrypt: string } | { env: string };
@@ -55,8 +54,7 @@ function renderUser(identity: string, password: PasswordSource, permissions: Ide
     `      { user: ${quote(identity)}, password: ${secret}, permissions: {`,
     `          publish: { allow: ${list(permissions.publish)} }`,
     `          subscribe: { allow: ${list(permissions.subscribe)} }`,
-    // A batch of requests (request-coalescer.ts) may be answered in as many messages as it holds requests.
-    ...(permissions.allowResponses ? [`          allow_responses: { max: ${MAX_BATCH_REQUESTS} }`] : []),
+    ...(permissions.allowResponses ? ['          allow_responses: true'] : []),
     '      } }',
   ].join('\n');
 }

@@ -2,8 +2,7 @@ import { type ConnectionOptions, createInbox, ErrorCode, type Msg, type MsgHdrs,
 
 interface Waiting {
   subject: string;
-  /** Takes a reply; true when the request is settled by it (one reply, or the last of several). */
-  receive: (reply: Msg) => boolean;
+  resolve: (reply: Msg) => void;
   reject: (error: NatsError) => void;
   timer: NodeJS.Timeout;
 }
@@ -41,27 +40,17 @@ export class ReplyInbox {
 
   /** Publishes `data` to `subject` and resolves with the first reply, or rejects after `timeoutMs`. */
   request(subject: string, data: Uint8Array, headers: MsgHdrs | undefined, timeoutMs: number): Promise<Msg> {
-    return new Promise<Msg>((resolve, reject) => {
-      this.requestReplies(subject, data, headers, timeoutMs, { receive: (reply) => (resolve(reply), true), reject });
-    });
-  }
-
-  /**
-   * Publishes `data` to `subject` and hands `receive` every reply until it
-   * says it has had the last (a batch answered in parts, request-coalescer.ts),
-   * or `reject` the failure: no responders, a refused publish, a closed
-   * connection, or no last reply within `timeoutMs`.
-   */
-  requestReplies(subject: string, data: Uint8Array, headers: MsgHdrs | undefined, timeoutMs: number, replies: Pick<Waiting, 'receive' | 'reject'>): void {
     if (!this.base) this.subscribe();
     const token = (this.nextToken++).toString(36);
-    const timer = setTimeout(() => this.settle(token)?.reject(NatsError.errorForCode(ErrorCode.Timeout)), timeoutMs);
-    this.waiting.set(token, { subject, ...replies, timer });
-    try {
-      this.nc.publish(subject, data, { reply: this.base + token, headers });
-    } catch (error) {
-      this.settle(token)?.reject(error as NatsError);
-    }
+    return new Promise<Msg>((resolve, reject) => {
+      const timer = setTimeout(() => this.settle(token)?.reject(NatsError.errorForCode(ErrorCode.Timeout)), timeoutMs);
+      this.waiting.set(token, { subject, resolve, reject, timer });
+      try {
+        this.nc.publish(subject, data, { reply: this.base + token, headers });
+      } catch (error) {
+        this.settle(token)?.reject(error as NatsError);
+      }
+    });
   }
 
   private subscribe(): void {
@@ -77,12 +66,11 @@ export class ReplyInbox {
           this.rejectAll(error);
           return;
         }
-        const token = msg.subject.slice(base.length);
-        const waiting = this.waiting.get(token);
-        if (!waiting) return; // answered after its deadline, or a reply after the last
+        const waiting = this.settle(msg.subject.slice(base.length));
+        if (!waiting) return; // answered after its deadline, or a second reply
         // A reply with no payload and status 503 is the server saying nobody subscribes to the subject.
-        if (msg.data.length === 0 && msg.headers?.code === 503) this.settle(token)?.reject(NatsError.errorForCode(ErrorCode.NoResponders));
-        else if (waiting.receive(msg)) this.settle(token);
+        if (msg.data.length === 0 && msg.headers?.code === 503) waiting.reject(NatsError.errorForCode(ErrorCode.NoResponders));
+        else waiting.resolve(msg);
       },
     });
   }
