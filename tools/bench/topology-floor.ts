@@ -12,7 +12,7 @@ import { type ForkedServer, forkServer, serveForked } from './forked-server';
  * idempotency, validation, decision, projections, tracing or publication).
  * Measured beside the baseline, it says how much of the create ratio the
  * shape of the path costs by itself, and how much the services' work adds
- * (docs/PERFORMANCE.md, "What the create target needs").
+ * (docs/PERFORMANCE.md, "The create path's floor").
  *
  * edge: HTTP, JSON body → bus request → 201 with the answer.
  * relay: bus request → bus request → answer.
@@ -103,7 +103,7 @@ async function startStore(nc: NatsConnection, namespace: string, databaseUrl: st
     while (waiting.length > 0) {
       const batch = waiting;
       waiting = [];
-      const rows = batch.map((msg) => ({ id: randomUUID(), body: JSON.parse(new TextDecoder().decode(msg.data)) as { reference: string; amount: number } }));
+      const rows = batch.map((msg) => ({ id: randomUUID(), body: JSON.parse(Buffer.from(msg.data).toString('utf8')) as { reference: string; amount: number } }));
       try {
         await pool.query('INSERT INTO bench_floor (id, reference, amount, body) SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::jsonb[])', [
           rows.map((row) => row.id),
