@@ -16,7 +16,6 @@ export interface IngestResult {
   elapsed_ms: number;
 }
 
-const CONCURRENCY = 32;
 /**
  * Notices sent the same way, untimed, before the measured ones. After a
  * quiet spell the ingest starts its worker threads and every service on the
@@ -32,8 +31,8 @@ export type IngestWay = 'http' | 'jetstream';
 /**
  * Live e-mail ingest (PRODUCT-RULES §3.1-§3.2): DKIM-signed Interac notices
  * for live sessions of one merchant, signed beforehand, posted to
- * POST /v1/internal/ingest-email 32 at a time, or published to JetStream
- * `<ns>.ingest.email.raw` as a mail pipeline does (32 publishes awaiting
+ * POST /v1/internal/ingest-email `concurrency` at a time, or published to JetStream
+ * `<ns>.ingest.email.raw` as a mail pipeline does (`concurrency` publishes awaiting
  * their acks at a time); timed from the first notice sent until every
  * notice's hand-off is recorded (authenticated, parsed, matched, payment
  * confirmed), after WARMUP_MESSAGES sent the same way and handed
@@ -48,6 +47,7 @@ export async function measureIngestThroughput(
   cpu: ProcessCpu,
   messages: number,
   way: IngestWay,
+  concurrency: number,
   timeoutMs = 120_000,
 ): Promise<{ result: IngestResult } & PathCost> {
   const gatewayUrl = stack.url('gateway');
@@ -92,12 +92,12 @@ export async function measureIngestThroughput(
   let started: number;
   try {
     const beforeWarmup = await handoffs(); // another way's run before this one
-    await inParallel(notices.slice(0, WARMUP_MESSAGES), CONCURRENCY, sender.send);
+    await inParallel(notices.slice(0, WARMUP_MESSAGES), concurrency, sender.send);
     await waitFor('the warm-up notices to be handed off', async () => sum(await handedOffSince(beforeWarmup)) >= WARMUP_MESSAGES, { timeoutMs });
     earlier = await handoffs();
     before = await cpu.sample();
     started = performance.now();
-    await inParallel(notices.slice(WARMUP_MESSAGES), CONCURRENCY, sender.send);
+    await inParallel(notices.slice(WARMUP_MESSAGES), concurrency, sender.send);
   } finally {
     await sender.close();
   }

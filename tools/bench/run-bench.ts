@@ -42,6 +42,8 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 10);
 const WEBHOOK_PAYMENTS = Number(process.env.BENCH_WEBHOOK_PAYMENTS ?? 200);
 const INGEST_MESSAGES = Number(process.env.BENCH_INGEST_MESSAGES ?? 1000);
+/** Notices in flight at once, each way (ingest-throughput.ts). */
+const INGEST_CONCURRENCY = Number(process.env.BENCH_INGEST_CONCURRENCY ?? 32);
 /**
  * 1,000 payments × 2 events × 4 endpoints: 8,000 deliveries, a few seconds of work off. With 300 the backlog
  * lasted about a second, much of it the ramp (connections, the first claims), and runs of the same code spread by a fifth.
@@ -158,7 +160,7 @@ async function main(): Promise<void> {
         ] as const;
         for (const { way, path, sent } of ways) {
           log(`${path}: ${INGEST_MESSAGES} DKIM-signed notices for live sessions, ${sent}`);
-          const { result, ...cost } = await measureIngestThroughput(stack, cpu, INGEST_MESSAGES, way);
+          const { result, ...cost } = await measureIngestThroughput(stack, cpu, INGEST_MESSAGES, way, INGEST_CONCURRENCY);
           rows.push({
             path,
             throughput: `${result.messages_per_second} msg/s`,
