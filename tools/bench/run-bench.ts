@@ -285,14 +285,12 @@ async function createSessionPaths(
   cpu.track('baseline', baseline.pid);
   try {
     log(`Node ${process.version}; warm-up (${WARMUP_SECONDS} s) and baseline (${SECONDS} s, ${CONNECTIONS} connections)`);
-    await postLoad({ url: `${baseline.url}/`, body: sessionBody, seconds: WARMUP_SECONDS, connections: CONNECTIONS });
-    const base = await withCpu(cpu, () => postLoad({ url: `${baseline.url}/`, body: sessionBody, seconds: SECONDS, connections: CONNECTIONS }), (r) => r.requests);
+    const base = await maxLoad(cpu, `${baseline.url}/`);
     const floor = await measureTopologyFloor(stack, cpu);
     const gatewayUrl = `${stack.url('gateway')}/v1/checkout/sessions`;
     const auth = { authorization: `Bearer ${testKey}` };
     log('create session through the gateway');
-    await postLoad({ url: gatewayUrl, headers: auth, body: sessionBody, seconds: WARMUP_SECONDS, connections: CONNECTIONS });
-    const full = await withCpu(cpu, () => postLoad({ url: gatewayUrl, headers: auth, body: sessionBody, seconds: SECONDS, connections: CONNECTIONS }), (r) => r.requests);
+    const full = await maxLoad(cpu, gatewayUrl, auth);
     log('create session at half of the measured maximum');
     const spansBefore = collector?.spans.length ?? 0;
     const halfStarted = Date.now();
@@ -335,11 +333,16 @@ async function measureTopologyFloor(stack: TestStack, cpu: ProcessCpu): Promise<
   const floor = await forkTopologyFloor(stack.database.url, stack.env.NATS_URL);
   try {
     for (const [role, pid] of Object.entries(floor.pids)) cpu.track(`floor ${role}`, pid);
-    await postLoad({ url: `${floor.url}/`, body: sessionBody, seconds: WARMUP_SECONDS, connections: CONNECTIONS });
-    return await withCpu(cpu, () => postLoad({ url: `${floor.url}/`, body: sessionBody, seconds: SECONDS, connections: CONNECTIONS }), (r) => r.requests);
+    return await maxLoad(cpu, `${floor.url}/`);
   } finally {
     await floor.close();
   }
+}
+
+/** Session bodies POSTed at `url` as fast as it answers: the JIT's warm-up, then the measured load with each process's CPU. */
+async function maxLoad(cpu: ProcessCpu, url: string, headers?: Record<string, string>): Promise<{ result: LoadResult } & PathCost> {
+  await postLoad({ url, headers, body: sessionBody, seconds: WARMUP_SECONDS, connections: CONNECTIONS });
+  return withCpu(cpu, () => postLoad({ url, headers, body: sessionBody, seconds: SECONDS, connections: CONNECTIONS }), (r) => r.requests);
 }
 
 function loadRow(path: string, measured: { result: LoadResult } & PathCost, baseline: LoadResult): Row {
