@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
-import { type ForkedServer, forkServer, serveForked } from './forked-server';
+import { type ForkedServer, forkServer, listenOnLoopback, serveForked } from './forked-server';
 
 /**
  * The yardstick for PRODUCT-RULES §D6: the least a create-session endpoint could
@@ -30,11 +30,8 @@ export async function startBaselineServer(databaseUrl: string): Promise<{ url: s
       );
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: await listenOnLoopback(server),
     close: async () => {
       await new Promise((resolve) => server.close(resolve));
       await pool.end();

@@ -1,4 +1,5 @@
 import { fork } from 'node:child_process';
+import type { Server } from 'node:http';
 
 export interface ForkedServer {
   /** What the child sent once it was ready (its URL, or nothing for a server that only listens on the bus). */
@@ -38,4 +39,11 @@ export function serveForked(started: Promise<{ url?: string; close(): Promise<vo
     process.send?.({ url: server.url });
     process.on('SIGTERM', () => void server.close().then(() => process.exit(0)));
   });
+}
+
+/** Listens on a free loopback port; the server's URL. */
+export async function listenOnLoopback(server: Server): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  return `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
 }

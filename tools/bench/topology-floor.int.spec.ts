@@ -45,4 +45,9 @@ describe('the create path floor (bench)', () => {
       await db.end();
     }
   });
+
+  it('given a body the store cannot insert, then the edge answers 500, so a failure is never counted as a creation', async () => {
+    const response = await fetch(`${edgeUrl}/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ reference: 'floor-bad', amount: 'not cents' }) });
+    expect(response.status).toBe(500);
+  });
 });

@@ -3,7 +3,7 @@ import { createServer } from 'node:http';
 import type { Msg, NatsConnection } from 'nats';
 import { Pool } from 'pg';
 import { connectNats } from '@pp/platform';
-import { type ForkedServer, forkServer, serveForked } from './forked-server';
+import { type ForkedServer, forkServer, listenOnLoopback, serveForked } from './forked-server';
 
 /**
  * The create path's floor: the same three processes, two bus hops and
@@ -65,6 +65,8 @@ async function startEdge(nc: NatsConnection, namespace: string): Promise<{ url: 
       JSON.parse(body.toString('utf8')); // the baseline parses its body too
       nc.request(subject, body, { timeout: BUS_TIMEOUT_MS }).then(
         (reply) => {
+          // An empty answer is the store's (or the relay's) failure: counted as an error, as the chain's would be.
+          if (reply.data.length === 0) return void res.writeHead(500).end();
           res.writeHead(201, { 'content-type': 'application/json' });
           res.end(reply.data);
         },
@@ -72,10 +74,7 @@ async function startEdge(nc: NatsConnection, namespace: string): Promise<{ url: 
       );
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  return { url: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return { url: await listenOnLoopback(server), close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
 function startRelay(nc: NatsConnection, namespace: string): void {
