@@ -12,6 +12,7 @@ import { type LoadResult, pacedLoad, postLoad } from './load';
 import { measureIdleMemory } from './memory';
 import { type CpuPerRequest, type PathCost, ProcessCpu, withCpu } from './process-cpu';
 import { type BenchReport, type Row, printRows } from './report';
+import type { FloorFramework } from './floor-parts';
 import { forkTopologyFloor } from './topology-floor';
 import { measureWebhookFanout } from './webhook-fanout';
 import { measureWakeCost } from './wake-cost';
@@ -286,7 +287,8 @@ async function createSessionPaths(
   try {
     log(`Node ${process.version}; warm-up (${WARMUP_SECONDS} s) and baseline (${SECONDS} s, ${CONNECTIONS} connections)`);
     const base = await maxLoad(cpu, `${baseline.url}/`);
-    const floor = await measureTopologyFloor(stack, cpu);
+    const floor = await measureTopologyFloor(stack, cpu, 'plain');
+    const nestFloor = await measureTopologyFloor(stack, cpu, 'nest');
     const gatewayUrl = `${stack.url('gateway')}/v1/checkout/sessions`;
     const auth = { authorization: `Bearer ${testKey}` };
     log('create session through the gateway');
@@ -310,6 +312,7 @@ async function createSessionPaths(
     const rows = [
       loadRow('baseline: one process, HTTP + one pg insert', base, base.result),
       loadRow('create-path floor: its 3 processes and 2 bus hops, no work', floor, base.result),
+      loadRow("create-path floor on NestJS (the services' framework), no work", nestFloor, base.result),
       loadRow('create session (gateway → sessions → ledger → pg), max load', full, base.result),
       { ...loadRow('create session at half of max load', half, base.result), ratio: '-', baseline: 'p99 ≤ 50 ms target' },
     ];
@@ -326,11 +329,16 @@ async function createSessionPaths(
 
 /**
  * The create path's shape without its work (topology-floor.ts), at full load like the chain: what the three
- * processes and two hops cost by themselves, beside the baseline.
+ * processes and two hops cost by themselves ('plain'), and on the services' framework ('nest'), beside the baseline.
+ * Both floors report under the same columns (floor edge, relay, store), each in its own row.
  */
-async function measureTopologyFloor(stack: TestStack, cpu: ProcessCpu): Promise<{ result: LoadResult } & PathCost> {
-  log('the create path\'s floor: three processes, two bus hops and a group-committed insert, none of the services\' work');
-  const floor = await forkTopologyFloor(stack.database.url, stack.env.NATS_URL);
+async function measureTopologyFloor(stack: TestStack, cpu: ProcessCpu, framework: FloorFramework): Promise<{ result: LoadResult } & PathCost> {
+  log(
+    framework === 'plain'
+      ? "the create path's floor: three processes, two bus hops and a group-committed insert, none of the services' work"
+      : "the create path's floor on NestJS: the same roles as Nest applications (Fastify, a Nest transport), none of the services' work",
+  );
+  const floor = await forkTopologyFloor(stack.database.url, stack.env.NATS_URL, framework);
   try {
     for (const [role, pid] of Object.entries(floor.pids)) cpu.track(`floor ${role}`, pid);
     return await maxLoad(cpu, `${floor.url}/`);

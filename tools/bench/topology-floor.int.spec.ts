@@ -1,16 +1,17 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { createTestDatabase, type TestDatabase, testInfra } from '@pp/testing';
+import type { FloorFramework } from './floor-parts';
 import { type FloorRole, startFloorRole } from './topology-floor';
 
-describe('the create path floor (bench)', () => {
+describe.each<FloorFramework>(['plain', 'nest'])('the create path floor (bench), %s', (framework) => {
   let database: TestDatabase;
   const running: Array<{ close(): Promise<void> }> = [];
   let edgeUrl: string;
 
   beforeAll(async () => {
     database = await createTestDatabase('floor');
-    const settings = { databaseUrl: database.url, natsUrl: testInfra.natsUrl, namespace: `floor${randomBytes(4).toString('hex')}` };
+    const settings = { databaseUrl: database.url, natsUrl: testInfra.natsUrl, namespace: `floor${randomBytes(4).toString('hex')}`, framework };
     for (const role of ['store', 'relay', 'edge'] as FloorRole[]) {
       const started = await startFloorRole(role, settings);
       running.unshift(started);

@@ -1,9 +1,10 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
-import type { Msg, NatsConnection } from 'nats';
-import { Pool } from 'pg';
+import type { NatsConnection } from 'nats';
 import { connectNats } from '@pp/platform';
+import { FLOOR_BUS_TIMEOUT_MS, type FloorFramework, type FloorSettings, floorSubjects, openGroupInsert, type StartedRole } from './floor-parts';
 import { type ForkedServer, forkServer, listenOnLoopback, serveForked } from './forked-server';
+import { startNestEdge, startNestRelay, startNestStore } from './topology-floor-nest';
 
 /**
  * The create path's floor: the same three processes, two bus hops and
@@ -18,13 +19,12 @@ import { type ForkedServer, forkServer, listenOnLoopback, serveForked } from './
  * relay: bus request → bus request → answer.
  * store: the requests that arrive while an insert is under way go in the
  * next one (one statement, its own commit), then each is answered.
+ *
+ * Two frameworks: 'plain' (node:http and nats.js alone), and 'nest', the
+ * same roles as NestJS applications (topology-floor-nest.ts), whose
+ * difference from the plain floor is what the services' framework costs.
  */
 export type FloorRole = 'edge' | 'relay' | 'store';
-
-const BUS_TIMEOUT_MS = 10_000;
-
-/** Subjects the harness's bus identity may use, under a namespace of the floor's own, so no service hears them. */
-const subjects = (namespace: string) => ({ relay: `${namespace}.sessions.create.v1`, store: `${namespace}.ledger.append.v1` });
 
 export interface TopologyFloor {
   url: string;
@@ -33,8 +33,8 @@ export interface TopologyFloor {
 }
 
 /** Starts the store, the relay and the edge, each in a process of its own; `url` is the edge's. */
-export async function forkTopologyFloor(databaseUrl: string, natsUrl: string): Promise<TopologyFloor> {
-  const settings: FloorSettings = { databaseUrl, natsUrl, namespace: `floor${randomBytes(4).toString('hex')}` };
+export async function forkTopologyFloor(databaseUrl: string, natsUrl: string, framework: FloorFramework): Promise<TopologyFloor> {
+  const settings: FloorSettings = { databaseUrl, natsUrl, namespace: `floor${randomBytes(4).toString('hex')}`, framework };
   const env = { BENCH_FLOOR_SETTINGS: JSON.stringify(settings) };
   const started: Partial<Record<FloorRole, ForkedServer>> = {};
   try {
@@ -55,15 +55,15 @@ export async function forkTopologyFloor(databaseUrl: string, natsUrl: string): P
   };
 }
 
-async function startEdge(nc: NatsConnection, namespace: string): Promise<{ url: string; close(): Promise<void> }> {
-  const subject = subjects(namespace).relay;
+async function startEdge(nc: NatsConnection, { namespace }: FloorSettings): Promise<StartedRole> {
+  const subject = floorSubjects(namespace).relay;
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const body = Buffer.concat(chunks);
       JSON.parse(body.toString('utf8')); // the baseline parses its body too
-      nc.request(subject, body, { timeout: BUS_TIMEOUT_MS }).then(
+      nc.request(subject, body, { timeout: FLOOR_BUS_TIMEOUT_MS }).then(
         (reply) => {
           // An empty answer is the store's (or the relay's) failure: counted as an error, as the chain's would be.
           if (reply.data.length === 0) return void res.writeHead(500).end();
@@ -77,81 +77,47 @@ async function startEdge(nc: NatsConnection, namespace: string): Promise<{ url: 
   return { url: await listenOnLoopback(server), close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
-function startRelay(nc: NatsConnection, namespace: string): void {
-  const { relay, store } = subjects(namespace);
+async function startRelay(nc: NatsConnection, { namespace }: FloorSettings): Promise<StartedRole> {
+  const { relay, store } = floorSubjects(namespace);
   nc.subscribe(relay, {
     callback: (error, msg) => {
       if (error) return;
-      nc.request(store, msg.data, { timeout: BUS_TIMEOUT_MS }).then(
+      nc.request(store, msg.data, { timeout: FLOOR_BUS_TIMEOUT_MS }).then(
         (reply) => msg.respond(reply.data),
         () => msg.respond(),
       );
     },
   });
+  return { close: async () => undefined };
 }
 
-async function startStore(nc: NatsConnection, namespace: string, databaseUrl: string): Promise<() => Promise<void>> {
-  const pool = new Pool({ connectionString: databaseUrl, max: 2 });
-  await pool.query(
-    'CREATE TABLE IF NOT EXISTS bench_floor (id text PRIMARY KEY, reference text NOT NULL, amount bigint NOT NULL, body jsonb NOT NULL, created_at timestamptz NOT NULL DEFAULT now())',
-  );
-  let waiting: Msg[] = [];
-  let inserting = false;
-  const insertWaiting = async (): Promise<void> => {
-    inserting = true;
-    while (waiting.length > 0) {
-      const batch = waiting;
-      waiting = [];
-      const rows = batch.map((msg) => ({ id: randomUUID(), body: JSON.parse(Buffer.from(msg.data).toString('utf8')) as { reference: string; amount: number } }));
-      try {
-        await pool.query('INSERT INTO bench_floor (id, reference, amount, body) SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::jsonb[])', [
-          rows.map((row) => row.id),
-          rows.map((row) => row.body.reference),
-          rows.map((row) => row.body.amount),
-          rows.map((row) => JSON.stringify(row.body)),
-        ]);
-        batch.forEach((msg, i) => msg.respond(JSON.stringify({ id: rows[i].id, status: 'PENDING' })));
-      } catch {
-        batch.forEach((msg) => msg.respond());
-      }
-    }
-    inserting = false;
-  };
-  nc.subscribe(subjects(namespace).store, {
+async function startStore(nc: NatsConnection, { namespace, databaseUrl }: FloorSettings): Promise<StartedRole> {
+  const rows = await openGroupInsert(databaseUrl);
+  nc.subscribe(floorSubjects(namespace).store, {
     callback: (error, msg) => {
       if (error) return;
-      waiting.push(msg);
-      if (!inserting) void insertWaiting();
+      rows.insert(JSON.parse(Buffer.from(msg.data).toString('utf8')) as { reference: string; amount: number }).then(
+        (row) => msg.respond(JSON.stringify(row)),
+        () => msg.respond(),
+      );
     },
   });
-  return () => pool.end();
+  return { close: () => rows.close() };
 }
 
-export interface FloorSettings {
-  databaseUrl: string;
-  natsUrl: string;
-  /** One subject token of the floor's own. */
-  namespace: string;
-}
+/** Each framework's roles, started on the role's own bus connection; the edge's `url` is where the load goes. */
+const ROLES: Record<FloorFramework, Record<FloorRole, (nc: NatsConnection, settings: FloorSettings) => Promise<StartedRole>>> = {
+  plain: { edge: startEdge, relay: startRelay, store: startStore },
+  nest: { edge: startNestEdge, relay: startNestRelay, store: startNestStore },
+};
 
 /** Runs one role in this process (the forked entry below, or a spec); `url` is the edge's. */
-export async function startFloorRole(role: FloorRole, settings: FloorSettings): Promise<{ url?: string; close(): Promise<void> }> {
+export async function startFloorRole(role: FloorRole, settings: FloorSettings): Promise<StartedRole> {
   const nc = await connectNats(settings.natsUrl, `bench-floor-${role}`);
+  const started = await ROLES[settings.framework][role](nc, settings);
   // Subscriptions reach the server before the role says it is ready, so the first request finds its responder.
-  const ready = async <T>(server: T): Promise<T> => (await nc.flush(), server);
-  switch (role) {
-    case 'edge': {
-      const edge = await startEdge(nc, settings.namespace);
-      return ready({ url: edge.url, close: async () => (await edge.close(), await nc.drain()) });
-    }
-    case 'relay':
-      startRelay(nc, settings.namespace);
-      return ready({ close: () => nc.drain() });
-    case 'store': {
-      const endPool = await startStore(nc, settings.namespace, settings.databaseUrl);
-      return ready({ close: async () => (await nc.drain(), await endPool()) });
-    }
-  }
+  await nc.flush();
+  return { url: started.url, close: async () => (await started.close(), await nc.drain()) };
 }
 
 if (require.main === module) {
