@@ -25,8 +25,17 @@ export interface StartedRole {
 
 export const FLOOR_BUS_TIMEOUT_MS = 10_000;
 
+/** What the relay and the store answer, after the floor's namespace: the chain's two hops. */
+export const FLOOR_PATTERNS = { relay: 'sessions.create.v1', store: 'ledger.append.v1' } as const;
+
 /** Subjects the harness's bus identity may use, under a namespace of the floor's own, so no service hears them. */
-export const floorSubjects = (namespace: string) => ({ relay: `${namespace}.sessions.create.v1`, store: `${namespace}.ledger.append.v1` });
+export const floorSubjects = (namespace: string) => ({ relay: `${namespace}.${FLOOR_PATTERNS.relay}`, store: `${namespace}.${FLOOR_PATTERNS.store}` });
+
+/** What the load POSTs and the store keeps of it. */
+export interface CreationBody {
+  reference: string;
+  amount: number;
+}
 
 export interface FloorRow {
   id: string;
@@ -35,7 +44,7 @@ export interface FloorRow {
 
 export interface GroupInsert {
   /** Stores one creation body; bodies that arrive while an insert is under way go in the next one (one statement, its own commit). */
-  insert(body: { reference: string; amount: number }): Promise<FloorRow>;
+  insert(body: CreationBody): Promise<FloorRow>;
   close(): Promise<void>;
 }
 
@@ -44,7 +53,7 @@ export async function openGroupInsert(databaseUrl: string): Promise<GroupInsert>
   await pool.query(
     'CREATE TABLE IF NOT EXISTS bench_floor (id text PRIMARY KEY, reference text NOT NULL, amount bigint NOT NULL, body jsonb NOT NULL, created_at timestamptz NOT NULL DEFAULT now())',
   );
-  type Waiting = { body: { reference: string; amount: number }; resolve(row: FloorRow): void; reject(error: unknown): void };
+  type Waiting = { body: CreationBody; resolve(row: FloorRow): void; reject(error: unknown): void };
   let waiting: Waiting[] = [];
   let inserting = false;
   const insertWaiting = async (): Promise<void> => {

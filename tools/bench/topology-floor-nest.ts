@@ -4,7 +4,7 @@ import { type CustomTransportStrategy, MessagePattern, Payload, Server } from '@
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { NatsConnection } from 'nats';
 import { lastValueFrom } from 'rxjs';
-import { FLOOR_BUS_TIMEOUT_MS, type FloorRow, type FloorSettings, floorSubjects, openGroupInsert, type StartedRole } from './floor-parts';
+import { type CreationBody, FLOOR_BUS_TIMEOUT_MS, FLOOR_PATTERNS, type FloorRow, type FloorSettings, floorSubjects, openGroupInsert, type StartedRole } from './floor-parts';
 
 /**
  * The create path's floor on the services' framework: the roles of
@@ -23,7 +23,11 @@ async function requestRow(nc: NatsConnection, subject: string, body: unknown): P
   return JSON.parse(Buffer.from(reply.data).toString('utf8')) as FloorRow;
 }
 
-/** Nest's own minimum for request-reply: each message through Nest's RPC pipeline, the handler's answer (or an empty reply on failure) back. */
+/**
+ * Nest's own minimum for request-reply: each handler's pattern under the
+ * floor's namespace (floorSubjects), each message through Nest's RPC
+ * pipeline, the handler's answer (or an empty reply on failure) back.
+ */
 class FloorTransport extends Server implements CustomTransportStrategy {
   constructor(
     private readonly nc: NatsConnection,
@@ -79,7 +83,7 @@ export async function startNestRelay(nc: NatsConnection, { namespace }: FloorSet
   const subject = floorSubjects(namespace).store;
   @Controller()
   class RelayController {
-    @MessagePattern('sessions.create.v1')
+    @MessagePattern(FLOOR_PATTERNS.relay)
     create(@Payload() body: unknown): Promise<FloorRow> {
       return requestRow(nc, subject, body);
     }
@@ -95,8 +99,8 @@ export async function startNestStore(nc: NatsConnection, { namespace, databaseUr
   const rows = await openGroupInsert(databaseUrl);
   @Controller()
   class StoreController {
-    @MessagePattern('ledger.append.v1')
-    append(@Payload() body: { reference: string; amount: number }): Promise<FloorRow> {
+    @MessagePattern(FLOOR_PATTERNS.store)
+    append(@Payload() body: CreationBody): Promise<FloorRow> {
       return rows.insert(body);
     }
   }

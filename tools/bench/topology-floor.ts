@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { NatsConnection } from 'nats';
 import { connectNats } from '@pp/platform';
-import { FLOOR_BUS_TIMEOUT_MS, type FloorFramework, type FloorSettings, floorSubjects, openGroupInsert, type StartedRole } from './floor-parts';
+import { type CreationBody, FLOOR_BUS_TIMEOUT_MS, type FloorFramework, type FloorSettings, floorSubjects, openGroupInsert, type StartedRole } from './floor-parts';
 import { type ForkedServer, forkServer, listenOnLoopback, serveForked } from './forked-server';
 import { startNestEdge, startNestRelay, startNestStore } from './topology-floor-nest';
 
@@ -96,7 +96,7 @@ async function startStore(nc: NatsConnection, { namespace, databaseUrl }: FloorS
   nc.subscribe(floorSubjects(namespace).store, {
     callback: (error, msg) => {
       if (error) return;
-      rows.insert(JSON.parse(Buffer.from(msg.data).toString('utf8')) as { reference: string; amount: number }).then(
+      rows.insert(JSON.parse(Buffer.from(msg.data).toString('utf8')) as CreationBody).then(
         (row) => msg.respond(JSON.stringify(row)),
         () => msg.respond(),
       );
