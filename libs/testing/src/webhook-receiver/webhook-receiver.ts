@@ -36,6 +36,7 @@ export class WebhookReceiver {
   private readonly records: ReceivedWebhook[] = [];
   private readonly secrets = new Map<string, string[]>();
   private readonly scripts = new Map<string, ScriptedReply[]>();
+  private readonly firstReplies = new Map<string, { reply: ScriptedReply; answered: Set<string> }>();
 
   private constructor(private readonly server: Server) {}
 
@@ -49,14 +50,15 @@ export class WebhookReceiver {
         const path = (req.url ?? '/').split('?')[0];
         const rawBody = Buffer.concat(chunks);
         const verification = verifyWebhook({ rawBody, headers: req.headers, secrets: receiver.secrets.get(path) ?? [] });
-        const reply: ScriptedReply = verification.valid ? (receiver.scripts.get(path)?.shift() ?? {}) : { status: 401 };
+        const eventIdHeader = req.headers[WebhookHeader.EventId];
+        const eventId = Array.isArray(eventIdHeader) ? eventIdHeader[0] : eventIdHeader;
+        const reply: ScriptedReply = verification.valid ? receiver.scriptedReply(path, eventId) : { status: 401 };
         const answeredStatus = reply.status ?? 200;
-        const eventId = req.headers[WebhookHeader.EventId];
         receiver.records.push({
           path,
           rawBody,
           headers: req.headers,
-          eventId: Array.isArray(eventId) ? eventId[0] : eventId,
+          eventId,
           receivedAt: Date.now(),
           verification,
           answeredStatus,
@@ -94,8 +96,26 @@ export class WebhookReceiver {
     this.scripts.set(path, [...(this.scripts.get(path) ?? []), ...replies]);
   }
 
+  /**
+   * Answer `reply` to the first request of each event to `path`, whatever
+   * order the events' attempts arrive in (a retry of one event may overtake
+   * another event's first attempt on a loaded machine); later ones get 200.
+   */
+  scriptFirstOfEachEvent(path: string, reply: ScriptedReply): void {
+    this.firstReplies.set(path, { reply, answered: new Set() });
+  }
+
   received(path?: string): ReceivedWebhook[] {
     return path ? this.records.filter((record) => record.path === path) : [...this.records];
+  }
+
+  private scriptedReply(path: string, eventId: string | undefined): ScriptedReply {
+    const first = this.firstReplies.get(path);
+    if (first && eventId !== undefined && !first.answered.has(eventId)) {
+      first.answered.add(eventId);
+      return first.reply;
+    }
+    return this.scripts.get(path)?.shift() ?? {};
   }
 
   async close(): Promise<void> {
