@@ -70,10 +70,12 @@ describe('checkout session expiry (TTL 2 s)', () => {
 
   it('still expires the session, and schedules the sweep again, when Redis lost every key of the queue', async () => {
     const created = await create();
-    const keys = await redis.keys(`${queuePrefix(stack.namespace)}:*`);
-    await redis.del(...keys); // this namespace's whole BullMQ state, the sweep's schedule included
     const schedule = `${queuePrefix(stack.namespace)}:session-expiry:repeat:${EXPIRY_SWEEP_SCHEDULER}`;
-    expect(await redis.exists(schedule)).toBe(0);
+    const keys = await redis.keys(`${queuePrefix(stack.namespace)}:*`);
+    expect(keys).toContain(schedule);
+    // This namespace's whole BullMQ state, the sweep's schedule included. Not checked afterwards: the service
+    // may already have scheduled the sweep again (seen in CI), which is what this test wants to see.
+    expect(await redis.del(...keys)).toBeGreaterThan(0);
 
     await waitFor('the sweeper to expire the session', async () => (await status(created.id)) === 'EXPIRED', { timeoutMs: 15_000 });
     expect(await terminalFacts(created.id)).toEqual([CheckoutSessionEventType.Expired, MerchantEventType.CheckoutSessionExpired]);
