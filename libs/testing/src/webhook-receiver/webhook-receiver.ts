@@ -99,7 +99,8 @@ export class WebhookReceiver {
   /**
    * Answer `reply` to the first request of each event to `path`, whatever
    * order the events' attempts arrive in (a retry of one event may overtake
-   * another event's first attempt on a loaded machine); later ones get 200.
+   * another event's first attempt on a loaded machine); later ones get the
+   * path's queued `script` replies, or 200.
    */
   scriptFirstOfEachEvent(path: string, reply: ScriptedReply): void {
     this.firstReplies.set(path, { reply, answered: new Set() });
