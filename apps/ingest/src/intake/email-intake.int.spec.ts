@@ -1,7 +1,7 @@
 import { DomainError, ErrorCode, INGEST_RAW_EMAIL_SUBJECT, ingestRawEmailStreamName } from '@pp/contracts';
 import { BusClient, connectNats } from '@pp/platform';
 import { buildNotice, signEmail, TestStack, testDkimKey, waitFor, writeDnsOverrides, type NoticeSpec } from '@pp/testing';
-import type { NatsConnection } from 'nats';
+import type { Msg, NatsConnection } from 'nats';
 import type { Pool } from 'pg';
 
 describe('ingest intake over NATS and Postgres', () => {
@@ -151,5 +151,26 @@ describe('ingest intake over NATS and Postgres', () => {
     await expect(db.query(`DELETE FROM ingest.emails WHERE id = $1`, [reply.id])).rejects.toThrow(/append-only/);
     await expect(db.query(`UPDATE ingest.email_outcomes SET status = 'parsed' WHERE email_id = $1`, [reply.id])).rejects.toThrow(/append-only/);
     await expect(db.query(`TRUNCATE ingest.email_receipts CASCADE`)).rejects.toThrow(/append-only/);
+  });
+
+  it('answers a submitted notice once its outcome is recorded, while its hand-off still waits for the merchant lookup', async () => {
+    // The test answers the lookup in the gateway's place, when it chooses.
+    await stack.stopService('gateway');
+    const lookups: Msg[] = [];
+    const lookup = nc.subscribe(`${stack.namespace}.identity.merchants-by-deposit-address.v1`, { callback: (_, msg) => lookups.push(msg) });
+    try {
+      const reply = await submit(await notice());
+      expect(reply.status).toBe('accepted');
+      expect(await outcomeOf(reply.id)).toMatchObject({ status: 'parsed', authenticated: true });
+      await waitFor('the hand-off’s merchant lookup', () => lookups.length > 0);
+      expect(await row(`SELECT 1 AS x FROM ingest.notice_handoffs WHERE email_id = $1`, [reply.id])).toBeUndefined();
+
+      for (const msg of lookups) msg.respond(Buffer.from(JSON.stringify({ ok: true, data: { owners: [] } })));
+      const handoff = await waitFor('the hand-off', () => row(`SELECT disposition FROM ingest.notice_handoffs WHERE email_id = $1`, [reply.id]));
+      expect(handoff.disposition).toBe('quarantined');
+    } finally {
+      lookup.unsubscribe();
+      await stack.startService('gateway');
+    }
   });
 });

@@ -39,9 +39,10 @@ export class SubmitEmailController {
   ) {}
 
   /**
-   * Stores the message, then processes it before answering, so that a copy
-   * repeating an authenticated reference number is already reported as a
-   * duplicate. If processing fails the message stays stored and is retried.
+   * Stores the message and records its outcome before answering, so that a
+   * copy repeating an authenticated reference number is already reported as
+   * a duplicate; the hand-off to payments goes on behind the answer. If
+   * processing fails the message stays stored and is retried.
    */
   @Handles('ingest.email.submit.v1')
   submit(@Payload() command: SubmitEmailCommand): Promise<SubmitEmailReply> {
@@ -52,7 +53,7 @@ export class SubmitEmailController {
     const receipt = await this.intake.receive(await this.rawBytes(command), 'bus');
     if (command.object_name) await this.blobs().then((bucket) => bucket.delete(command.object_name!)).catch(() => undefined); // it expires anyway
     if (!receipt.stored) return { id: receipt.id, status: receipt.status };
-    const outcome = await this.processor.processSafely(receipt.stored);
+    const outcome = await this.processor.processAnsweringAtOutcome(receipt.stored);
     return { id: receipt.id, status: outcome?.status === 'duplicate' ? 'duplicate' : 'accepted' };
   }
 

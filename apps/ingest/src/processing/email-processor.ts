@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { Batcher, JsonLogger } from '@pp/platform';
 import type { AuthenticationResult } from '../authentication/authentication.types';
 import { NoticeAuthentication } from '../authentication/notice-authentication';
@@ -9,9 +9,17 @@ import { IngestMetrics } from './ingest.metrics';
 import { NOTICE_HANDLER, type NoticeHandler } from './notice-handler';
 import { OutcomeRepository, type RecordedOutcome, type Verdict } from './outcome.repository';
 import { NO_SIGNED_RECIPIENT, type ProcessedEmail } from './processed-email';
+import { TrailingHandOffs } from './trailing-hand-offs';
 
 /** How long a DNS failure is retried before the notice is recorded as unauthenticated (and reviewed by a person). */
 const KEY_LOOKUP_RETRY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Hand-offs that may go on behind answered submissions. Twice what one
+ * JetStream replica holds in hand: enough for waves of posted notices to
+ * overlap their predecessors' payments, few enough to bound the memory.
+ */
+const TRAILING_HAND_OFFS = 128;
 
 /** One e-mail's part of a judged batch: its recorded outcome and verdict, nothing (retry later, or already recorded), or its own failure. */
 type Judgement = { recorded: { outcome: RecordedOutcome; verdict: Verdict } | null } | { error: unknown };
@@ -29,13 +37,14 @@ type Judgement = { recorded: { outcome: RecordedOutcome; verdict: Verdict } | nu
  * a slow one holds back no other e-mail.
  */
 @Injectable()
-export class EmailProcessor {
+export class EmailProcessor implements OnModuleDestroy {
   /**
    * Overlapping: a batch waits for its slowest verdict (a message that runs
    * to the authentication deadline holds its burst's outcomes that long,
    * the price of one statement per burst), but never the next batch.
    */
   private readonly judging = new Batcher<StoredEmail, Judgement>((emails) => this.judgeAll(emails), { overlapping: true });
+  private readonly trailing = new TrailingHandOffs(TRAILING_HAND_OFFS);
 
   constructor(
     private readonly emails: EmailRepository,
@@ -53,16 +62,9 @@ export class EmailProcessor {
    * be retried later.
    */
   async process(emailOrId: string | StoredEmail): Promise<RecordedOutcome | null> {
-    const email = typeof emailOrId === 'string' ? await this.emails.load(emailOrId) : emailOrId;
-    if (!email) return null;
-    const judgement = await this.judging.add(email);
-    if ('error' in judgement) throw judgement.error;
-    if (!judgement.recorded) return null;
-    const { outcome, verdict } = judgement.recorded;
-    this.metrics.authenticated(verdict.authentication);
-    if (outcome.status === 'duplicate') this.metrics.duplicate();
-    else await this.handOff({ ...verdict, status: outcome.status });
-    return outcome;
+    const judged = await this.judge(emailOrId);
+    if (judged?.handOff) await this.handOff(judged.handOff);
+    return judged?.outcome ?? null;
   }
 
   /** Like process, but a failure is logged instead of thrown: the e-mail is stored, and the sweeper retries it. */
@@ -70,16 +72,65 @@ export class EmailProcessor {
     try {
       return await this.process(emailOrId);
     } catch (error) {
-      const emailId = typeof emailOrId === 'string' ? emailOrId : emailOrId.id;
-      this.logger.error(`processing e-mail ${emailId} failed; it will be retried`, error instanceof Error ? error : undefined);
+      this.logProcessingFailure(typeof emailOrId === 'string' ? emailOrId : emailOrId.id, error);
       return null;
     }
+  }
+
+  /**
+   * Like processSafely, for a sender that waits for its answer: the answer
+   * comes once the outcome is recorded (accepted, or a duplicate), and the
+   * hand-off goes on behind it (TrailingHandOffs bounds how many). Without
+   * this, posted notices went through one wave at a time, each wave's
+   * senders waiting for its payments before sending the next.
+   */
+  async processAnsweringAtOutcome(email: StoredEmail): Promise<RecordedOutcome | null> {
+    let judged;
+    try {
+      judged = await this.judge(email);
+    } catch (error) {
+      this.logProcessingFailure(email.id, error);
+      return null;
+    }
+    if (judged?.handOff) await this.trailing.add(this.handOffSafely(judged.handOff));
+    return judged?.outcome ?? null;
+  }
+
+  /** Waits for the hand-offs still going on behind their answers. */
+  async onModuleDestroy(): Promise<void> {
+    await this.trailing.drain();
   }
 
   async handOff(email: ProcessedEmail): Promise<void> {
     const result = await this.handler.handle(email);
     await this.outcomes.recordHandoff(email.email_id, result);
     this.metrics.handedOff(result);
+  }
+
+  /** The outcome recorded, and what to hand off (nothing for a duplicate); null as for process. */
+  private async judge(emailOrId: string | StoredEmail): Promise<{ outcome: RecordedOutcome; handOff: ProcessedEmail | null } | null> {
+    const email = typeof emailOrId === 'string' ? await this.emails.load(emailOrId) : emailOrId;
+    if (!email) return null;
+    const judgement = await this.judging.add(email);
+    if ('error' in judgement) throw judgement.error;
+    if (!judgement.recorded) return null;
+    const { outcome, verdict } = judgement.recorded;
+    this.metrics.authenticated(verdict.authentication);
+    if (outcome.status !== 'duplicate') return { outcome, handOff: { ...verdict, status: outcome.status } };
+    this.metrics.duplicate();
+    return { outcome, handOff: null };
+  }
+
+  private async handOffSafely(email: ProcessedEmail): Promise<void> {
+    try {
+      await this.handOff(email);
+    } catch (error) {
+      this.logProcessingFailure(email.email_id, error);
+    }
+  }
+
+  private logProcessingFailure(emailId: string, error: unknown): void {
+    this.logger.error(`processing e-mail ${emailId} failed; it will be retried`, error instanceof Error ? error : undefined);
   }
 
   /** Verdicts for a batch (each e-mail's failure its own), then one statement for their outcomes. */
