@@ -9,6 +9,7 @@ export * from './repository-database';
 export * from './test-pool';
 export * from './test-database';
 export * from './test-stack';
+export * from './settled';
 export * from './wait-for';
 export * from './webhook-receiver';
 export * from './given-when-then';

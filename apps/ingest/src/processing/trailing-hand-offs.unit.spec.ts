@@ -1,3 +1,4 @@
+import { settled } from '@pp/testing';
 import { TrailingHandOffs } from './trailing-hand-offs';
 
 /** A hand-off the test ends when it chooses. */
@@ -5,14 +6,6 @@ function pending(): { promise: Promise<void>; end: () => void } {
   let end!: () => void;
   const promise = new Promise<void>((resolve) => (end = resolve));
   return { promise, end };
-}
-
-/** Whether the promise has settled by the time queued callbacks have run. */
-async function settled(promise: Promise<unknown>): Promise<boolean> {
-  let done = false;
-  void promise.then(() => (done = true));
-  await new Promise((resolve) => setImmediate(resolve));
-  return done;
 }
 
 describe('TrailingHandOffs', () => {

@@ -1,12 +1,5 @@
+import { settled } from '@pp/testing';
 import { AttemptPlaces } from './attempt-places';
-
-/** Whether `promise` has settled after the microtasks queued so far have run. */
-async function settled(promise: Promise<unknown>): Promise<boolean> {
-  let done = false;
-  void promise.then(() => (done = true));
-  await new Promise((resolve) => setImmediate(resolve));
-  return done;
-}
 
 describe('AttemptPlaces', () => {
   afterEach(() => jest.useRealTimers());
