@@ -54,7 +54,9 @@ export class EmailProcessor implements OnModuleDestroy {
     private readonly logger: JsonLogger,
     private readonly reader: NoticeReader,
     private readonly metrics: IngestMetrics,
-  ) {}
+  ) {
+    metrics.watchTrailingHandOffs(() => this.trailing.size);
+  }
 
   /**
    * Processes one stored e-mail (its id, or the e-mail itself when the caller

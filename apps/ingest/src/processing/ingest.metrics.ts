@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ReviewReason } from '@pp/contracts';
-import { INGEST_AUTHENTICATION_FAILURES, INGEST_MESSAGES, INGEST_REVIEW_REASONS, ServiceMetrics } from '@pp/platform';
+import { INGEST_AUTHENTICATION_FAILURES, INGEST_MESSAGES, INGEST_REVIEW_REASONS, INGEST_TRAILING_HAND_OFFS, ServiceMetrics } from '@pp/platform';
 import type { Counter } from 'prom-client';
 import type { AuthenticationResult } from '../authentication/authentication.types';
 import type { HandoffResult } from './notice-handler';
@@ -20,7 +20,7 @@ export class IngestMetrics {
   private readonly reviewReasons: Counter<'reason'>;
   private readonly authenticationFailures: Counter<'reason'>;
 
-  constructor(metrics: ServiceMetrics) {
+  constructor(private readonly metrics: ServiceMetrics) {
     this.messages = metrics.counter(INGEST_MESSAGES);
     this.reviewReasons = metrics.counter(INGEST_REVIEW_REASONS);
     this.authenticationFailures = metrics.counter(INGEST_AUTHENTICATION_FAILURES);
@@ -40,5 +40,10 @@ export class IngestMetrics {
   handedOff(result: HandoffResult): void {
     this.messages.inc({ outcome: result.disposition });
     for (const reason of new Set((result.review_reasons ?? []).map(reviewReasonLabel))) this.reviewReasons.inc({ reason });
+  }
+
+  /** Reports, at each scrape, how many hand-offs run behind answered submissions. */
+  watchTrailingHandOffs(count: () => number): void {
+    this.metrics.readAtScrape(INGEST_TRAILING_HAND_OFFS, () => Promise.resolve([{ labels: {}, value: count() }]));
   }
 }

@@ -70,6 +70,10 @@ export const WEBHOOK_ENDPOINTS_DISABLED = counter('pp_webhook_endpoints_disabled
 export const INGEST_MESSAGES = counter('pp_ingest_messages_total', 'Processed transfer e-mails by outcome: confirmed, manual_review, quarantined, no_payment, not_a_notice, duplicate', ['outcome']);
 export const INGEST_REVIEW_REASONS = counter('pp_ingest_review_reasons_total', 'Reasons given to e-mailed transfers sent to manual review (ReviewReason codes; other for anything else)', ['reason']);
 export const INGEST_AUTHENTICATION_FAILURES = counter('pp_ingest_authentication_failures_total', 'Reasons e-mails were not accepted as sent by Interac (the code before any ":")', ['reason']);
+export const INGEST_TRAILING_HAND_OFFS = gauge(
+  'pp_ingest_trailing_hand_offs',
+  'Hand-offs to payments still running behind posted notices already answered (at 128 a replica, answers wait for their own)',
+);
 
 /** Every metric above; a dashboard or alert naming a pp_ metric not listed here fails its test. */
 export const METRIC_CATALOG: readonly MetricDefinition[] = [
@@ -94,6 +98,7 @@ export const METRIC_CATALOG: readonly MetricDefinition[] = [
   INGEST_MESSAGES,
   INGEST_REVIEW_REASONS,
   INGEST_AUTHENTICATION_FAILURES,
+  INGEST_TRAILING_HAND_OFFS,
 ];
 
 /**
