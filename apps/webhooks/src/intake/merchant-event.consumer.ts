@@ -71,7 +71,7 @@ export class MerchantEventConsumer implements OnApplicationBootstrap, OnApplicat
         waitingLogged = false;
         const consumer = await this.nc.jetstream().consumers.get(stream, WEBHOOKS_CONSUMER);
         this.messages = await consumer.consume({ max_messages: IN_FLIGHT * 4 });
-        await consumeConcurrently(this.messages, IN_FLIGHT, (msg) => this.handle(msg));
+        await consumeConcurrently(this.messages, { limit: IN_FLIGHT }, (msg) => this.handle(msg));
       } catch (error) {
         // The ledger creates the stream; until it has, wait for it.
         if (!waitingLogged) this.logger.warn('merchant events not readable yet; retrying', { stream, error: (error as Error).message });
