@@ -40,11 +40,15 @@ export async function consumeConcurrently(
   const inFlight = new Set<Promise<void>>();
   let bytesInFlight = 0;
   let failure: { error: unknown } | undefined;
+  // One waiter at most (the loop), woken by whichever handler finishes next: racing every promise in flight
+  // would hang a reaction on each of them at every wait, hundreds per message at a deep limit.
+  let wakeLoop: (() => void) | undefined;
+  const oneFinished = () => new Promise<void>((resolve) => (wakeLoop = resolve));
   try {
     for await (const msg of messages) {
-      if (inFlight.size >= limit) while (inFlight.size > resumeAt) await Promise.race(inFlight);
+      if (inFlight.size >= limit) while (inFlight.size > resumeAt) await oneFinished();
       const bytes = msg.data.length;
-      while (inFlight.size > 0 && bytesInFlight + bytes > maxBytes) await Promise.race(inFlight);
+      while (inFlight.size > 0 && bytesInFlight + bytes > maxBytes) await oneFinished();
       if (failure) {
         msg.nak();
         break;
@@ -55,6 +59,8 @@ export async function consumeConcurrently(
         .finally(() => {
           inFlight.delete(work);
           bytesInFlight -= bytes;
+          wakeLoop?.();
+          wakeLoop = undefined;
         });
       inFlight.add(work);
     }
