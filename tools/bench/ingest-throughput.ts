@@ -3,6 +3,7 @@ import { INGEST_RAW_EMAIL_SUBJECT } from '@pp/contracts';
 import { connectNats } from '@pp/platform';
 import { buildNotice, signEmail, type TestStack, waitFor } from '@pp/testing';
 import { createMerchant, gatewayApi, inParallel } from './api';
+import { idlePercentBetween, type MachineCpuTimes, readMachineCpuTimes } from './machine-idle';
 import { costPerRequest, type CpuSample, type PathCost, type ProcessCpu } from './process-cpu';
 
 export interface IngestResult {
@@ -14,6 +15,8 @@ export interface IngestResult {
   /** Why payments went to manual review instead of confirming, by reason (should be empty). */
   review_reasons: Record<string, number>;
   elapsed_ms: number;
+  /** The machine's cores idle while timed, in per cent: above a few, the path is bound by more than its CPU. */
+  cores_idle_percent: number;
 }
 
 /**
@@ -89,6 +92,7 @@ export async function measureIngestThroughput(
   const sender = way === 'http' ? httpSender(gatewayUrl, stack.env.INGEST_TOKEN) : await jetStreamSender(stack);
   let earlier: Record<string, number>;
   let before: CpuSample;
+  let machineBefore: MachineCpuTimes;
   let started: number;
   try {
     const beforeWarmup = await handoffs(); // another way's run before this one
@@ -96,6 +100,7 @@ export async function measureIngestThroughput(
     await waitFor('the warm-up notices to be handed off', async () => sum(await handedOffSince(beforeWarmup)) >= WARMUP_MESSAGES, { timeoutMs });
     earlier = await handoffs();
     before = await cpu.sample();
+    machineBefore = readMachineCpuTimes();
     started = performance.now();
     await inParallel(notices.slice(WARMUP_MESSAGES), concurrency, sender.send);
   } finally {
@@ -107,6 +112,7 @@ export async function measureIngestThroughput(
     const total = sum(counts);
     if (total >= messages || Date.now() > deadline) {
       const elapsed = performance.now() - started;
+      const coresIdle = idlePercentBetween(machineBefore, readMachineCpuTimes());
       const { confirmed = 0, ...other } = counts;
       const reasons = await db.query<{ reason: string; count: string }>(
         `SELECT reason, count(*) FROM ledger.payments, unnest(review_reasons) AS reason WHERE merchant_id = $1 GROUP BY reason`,
@@ -122,6 +128,7 @@ export async function measureIngestThroughput(
           other_dispositions: other,
           review_reasons: Object.fromEntries(reasons.rows.map((row) => [row.reason, Number(row.count)])),
           elapsed_ms: Math.round(elapsed),
+          cores_idle_percent: coresIdle,
         },
         ...costPerRequest(before, after, total),
       };

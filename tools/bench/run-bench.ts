@@ -162,6 +162,7 @@ async function main(): Promise<void> {
         for (const { way, path, sent } of ways) {
           log(`${path}: ${INGEST_MESSAGES} DKIM-signed notices for live sessions, ${sent}`);
           const { result, ...cost } = await measureIngestThroughput(stack, cpu, INGEST_MESSAGES, way, INGEST_CONCURRENCY);
+          log(`  ${result.messages_per_second} msg/s; the machine's cores ${result.cores_idle_percent} % idle while timed`);
           rows.push({
             path,
             throughput: `${result.messages_per_second} msg/s`,
