@@ -29,7 +29,7 @@ export function compareReports(a: BenchReport, b: BenchReport): string {
   }
   out += '\n';
   out += table(
-    ['path', 'throughput', 'p50 ms', 'p99 ms', 'ratio'],
+    ['path', 'throughput', 'p50 ms', 'p99 ms', 'ratio', 'cores idle %'],
     paths.map((path) => {
       const [ra, rb] = [rowOf(a, path), rowOf(b, path)];
       return [
@@ -38,6 +38,7 @@ export function compareReports(a: BenchReport, b: BenchReport): string {
         change(ra?.p50_ms, rb?.p50_ms),
         change(ra?.p99_ms, rb?.p99_ms),
         `${ra?.ratio ?? '-'} → ${rb?.ratio ?? '-'}`,
+        `${ra?.cores_idle_percent ?? '-'} → ${rb?.cores_idle_percent ?? '-'}`,
       ];
     }),
   );

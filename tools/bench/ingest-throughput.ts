@@ -15,8 +15,6 @@ export interface IngestResult {
   /** Why payments went to manual review instead of confirming, by reason (should be empty). */
   review_reasons: Record<string, number>;
   elapsed_ms: number;
-  /** The machine's cores idle while timed, in per cent: above a few, the path is bound by more than its CPU. */
-  cores_idle_percent: number;
 }
 
 /**
@@ -128,9 +126,9 @@ export async function measureIngestThroughput(
           other_dispositions: other,
           review_reasons: Object.fromEntries(reasons.rows.map((row) => [row.reason, Number(row.count)])),
           elapsed_ms: Math.round(elapsed),
-          cores_idle_percent: coresIdle,
         },
         ...costPerRequest(before, after, total),
+        cores_idle_percent: coresIdle,
       };
     }
     await new Promise((resolve) => setTimeout(resolve, 20));

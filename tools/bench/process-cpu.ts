@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { Client } from 'pg';
 import type { TestStack } from '@pp/testing';
+import { idlePercentBetween, readMachineCpuTimes } from './machine-idle';
 import { LOAD_GROUP } from './report';
 import { runQueueWaitBetween, threadRunQueueWaits, type ThreadWaits } from './run-queue-wait';
 
@@ -179,6 +180,8 @@ export interface PathCost {
   cpu_ms_per_request: CpuPerRequest;
   writes_per_request: CpuPerRequest;
   cpu_wait_ms_per_request: CpuPerRequest;
+  /** The machine's cores idle while the path was timed (not over the settle after it), in per cent. */
+  cores_idle_percent?: number;
 }
 
 export function costPerRequest(before: CpuSample, after: CpuSample, requests: number): PathCost {
@@ -192,9 +195,11 @@ export function costPerRequest(before: CpuSample, after: CpuSample, requests: nu
 /** Runs `work`, returning its result with the cost per request of each process (counted by `requestsOf`). */
 export async function withCpu<T>(cpu: ProcessCpu, work: () => Promise<T>, requestsOf: (result: T) => number): Promise<{ result: T } & PathCost> {
   const before = await cpu.sample();
+  const machineBefore = readMachineCpuTimes();
   const result = await work();
+  const coresIdle = idlePercentBetween(machineBefore, readMachineCpuTimes());
   // Work the requests left behind (outbox publishing, projections, webhooks) belongs to them too.
   await new Promise((resolve) => setTimeout(resolve, 1000));
   const after = await cpu.sample();
-  return { result, ...costPerRequest(before, after, requestsOf(result)) };
+  return { result, ...costPerRequest(before, after, requestsOf(result)), cores_idle_percent: coresIdle };
 }

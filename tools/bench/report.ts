@@ -16,6 +16,11 @@ export interface Row {
   writes_per_request?: Record<string, number>;
   /** ms each process's threads spent per request runnable but waiting for a CPU (queueing for the cores), and their total. */
   cpu_wait_ms_per_request?: Record<string, number>;
+  /**
+   * The machine's cores idle while the path was timed, in per cent (machine-idle.ts): above a few, the path
+   * is bound by something else than its CPU (how much work is in flight, a lock, a timer).
+   */
+  cores_idle_percent?: number;
   detail?: Record<string, unknown>;
 }
 
@@ -83,8 +88,16 @@ export function printRows(rows: Row[]): void {
   process.stdout.write('\n');
   process.stdout.write(
     table(
-      ['path', 'throughput', 'p50 ms', 'p99 ms', 'baseline', 'ratio'],
-      rows.map((r) => [r.path, r.throughput, String(r.p50_ms ?? '-'), String(r.p99_ms ?? '-'), r.baseline, r.ratio]),
+      ['path', 'throughput', 'p50 ms', 'p99 ms', 'baseline', 'ratio', 'cores idle'],
+      rows.map((r) => [
+        r.path,
+        r.throughput,
+        String(r.p50_ms ?? '-'),
+        String(r.p99_ms ?? '-'),
+        r.baseline,
+        r.ratio,
+        r.cores_idle_percent === undefined ? '-' : `${r.cores_idle_percent} %`,
+      ]),
     ),
   );
   const measured = rows.filter((r) => r.cpu_ms_per_request);

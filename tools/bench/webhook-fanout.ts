@@ -1,5 +1,6 @@
 import { type TestStack, waitFor, WebhookReceiver } from '@pp/testing';
 import { type GatewayApi, inParallel } from './api';
+import { idlePercentBetween, readMachineCpuTimes } from './machine-idle';
 import { costPerRequest, type PathCost, type ProcessCpu } from './process-cpu';
 
 export interface FanoutResult {
@@ -73,8 +74,10 @@ export async function measureWebhookFanout(
     await stack.startService('webhooks');
     const deliveredBeforeSample = delivered();
     const before = await cpu.sample();
+    const machineBefore = readMachineCpuTimes();
     const deadline = Date.now() + timeoutMs;
     while (delivered() < expected && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    const coresIdle = idlePercentBetween(machineBefore, readMachineCpuTimes());
     const after = await cpu.sample();
     const count = delivered();
     const times = receiver.received().map((delivery) => delivery.receivedAt);
@@ -90,6 +93,7 @@ export async function measureWebhookFanout(
         elapsed_ms: Math.round(elapsed),
       },
       ...costPerRequest(before, after, count - deliveredBeforeSample),
+      cores_idle_percent: coresIdle,
     };
   } finally {
     for (const id of endpointIds) await api(`/v1/webhook_endpoints/${id}`, undefined, 'DELETE');
