@@ -11,6 +11,7 @@ import { latencyBreakdown, printBreakdown, traceAtQuantile, type SpanTiming } fr
 import { type LoadResult, pacedLoad, postLoad } from './load';
 import { measureIdleMemory } from './memory';
 import { type CpuPerRequest, type PathCost, ProcessCpu, withCpu } from './process-cpu';
+import { sweepRates } from './rate-sweep';
 import { type BenchReport, type Row, printRows } from './report';
 import type { FloorFramework } from './floor-parts';
 import { forkTopologyFloor } from './topology-floor';
@@ -26,10 +27,11 @@ import { measureWebhookLatency } from './webhook-latency';
  * Figures only; nothing here is a pass/fail test.
  *
  * BENCH_PATHS=create,webhook,ingest,fanout runs only some paths (the idle
- * memory and stack start are always measured); BENCH_PROFILE=true runs every
- * service under `node --cpu-prof` (tools/launcher/bench.js passes the flag,
- * and the services inherit it), its profile written to bench/profiles/ when
- * the stack stops.
+ * memory and stack start are always measured); BENCH_SWEEP=50,200,… adds a
+ * paced create-session row at each of those rates (rate-sweep.ts);
+ * BENCH_PROFILE=true runs every service under `node --cpu-prof`
+ * (tools/launcher/bench.js passes the flag, and the services inherit it),
+ * its profile written to bench/profiles/ when the stack stops.
  */
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -61,6 +63,8 @@ const IDLE_CPU_SECONDS = 4;
  * until 7.5 s, 174 at 12.5-15 s, 145 from 17.5 s on).
  */
 const SETTLE_AFTER_PATHS_MS = IDLE_MEMORY_POLICY.quietForMs + 2 * IDLE_MEMORY_POLICY.lookEveryMs + 5_000;
+/** Extra create-session rows at these paced rates (rate-sweep.ts); read before the stack starts, so a typo fails at once. */
+const SWEEP_RATES = sweepRates(process.env.BENCH_SWEEP);
 const PATHS = new Set((process.env.BENCH_PATHS ?? 'create,webhook,ingest,fanout').split(',').map((p) => p.trim()));
 const PROFILE_DIR = join(REPO_ROOT, 'bench', 'profiles');
 /**
@@ -309,6 +313,7 @@ async function createSessionPaths(
         }),
       (r) => r.requests,
     );
+    const halfEnded = Date.now();
     const rows = [
       loadRow('baseline: one process, HTTP + one pg insert', base, base.result),
       loadRow('create-path floor: its 3 processes and 2 bus hops, no work', floor, base.result),
@@ -316,10 +321,15 @@ async function createSessionPaths(
       loadRow('create session (gateway → sessions → ledger → pg), max load', full, base.result),
       { ...loadRow('create session at half of max load', half, base.result), ratio: '-', baseline: 'p99 ≤ 50 ms target' },
     ];
+    for (const rate of SWEEP_RATES) {
+      log(`create session at ${rate} req/s (BENCH_SWEEP)`);
+      const swept = await withCpu(cpu, () => pacedLoad({ url: gatewayUrl, headers: auth, body: sessionBody, seconds: SECONDS, connections: CONNECTIONS, rate }), (r) => r.requests);
+      rows.push({ ...loadRow(`create session at ${rate} req/s (BENCH_SWEEP)`, swept, base.result), ratio: '-', baseline: '-' });
+    }
     if (!collector) return { rows };
     await new Promise((resolve) => setTimeout(resolve, 1000)); // spans arrive in batches
     const spans = collector.spans.slice(spansBefore);
-    const isHalfLoadRequest = (span: CollectedSpan) => span.service === 'gateway' && span.name === 'HTTP POST /v1/checkout/sessions' && span.startMs >= halfStarted;
+    const isHalfLoadRequest = (span: CollectedSpan) => span.service === 'gateway' && span.name === 'HTTP POST /v1/checkout/sessions' && span.startMs >= halfStarted && span.startMs < halfEnded;
     const traces = new Set(spans.filter(isHalfLoadRequest).map((span) => span.traceId));
     return { rows, halfLoadTrace: breakdownOf(spans, traces, 0.99) };
   } finally {
