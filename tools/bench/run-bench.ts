@@ -298,21 +298,12 @@ async function createSessionPaths(
     log('create session through the gateway');
     const full = await maxLoad(cpu, gatewayUrl, auth);
     log('create session at half of the measured maximum');
+    /** Evenly spaced create-session requests at `rate` a second, for SECONDS. */
+    const pacedAt = (rate: number) =>
+      withCpu(cpu, () => pacedLoad({ url: gatewayUrl, headers: auth, body: sessionBody, seconds: SECONDS, connections: CONNECTIONS, rate }), (r) => r.requests);
     const spansBefore = collector?.spans.length ?? 0;
     const halfStarted = Date.now();
-    const half = await withCpu(
-      cpu,
-      () =>
-        pacedLoad({
-          url: gatewayUrl,
-          headers: auth,
-          body: sessionBody,
-          seconds: SECONDS,
-          connections: CONNECTIONS,
-          rate: Math.max(1, Math.floor(full.result.requests_per_second / 2)),
-        }),
-      (r) => r.requests,
-    );
+    const half = await pacedAt(Math.max(1, Math.floor(full.result.requests_per_second / 2)));
     const halfEnded = Date.now();
     const rows = [
       loadRow('baseline: one process, HTTP + one pg insert', base, base.result),
@@ -323,8 +314,7 @@ async function createSessionPaths(
     ];
     for (const rate of SWEEP_RATES) {
       log(`create session at ${rate} req/s (BENCH_SWEEP)`);
-      const swept = await withCpu(cpu, () => pacedLoad({ url: gatewayUrl, headers: auth, body: sessionBody, seconds: SECONDS, connections: CONNECTIONS, rate }), (r) => r.requests);
-      rows.push({ ...loadRow(`create session at ${rate} req/s (BENCH_SWEEP)`, swept, base.result), ratio: '-', baseline: '-' });
+      rows.push({ ...loadRow(`create session at ${rate} req/s (BENCH_SWEEP)`, await pacedAt(rate), base.result), ratio: '-', baseline: '-' });
     }
     if (!collector) return { rows };
     await new Promise((resolve) => setTimeout(resolve, 1000)); // spans arrive in batches
