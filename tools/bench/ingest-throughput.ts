@@ -26,6 +26,17 @@ export interface IngestResult {
  */
 const WARMUP_MESSAGES = 200;
 
+/**
+ * Notices posted, untimed, before the first way (warmIngestChain). Each
+ * way's 200 warm the ingest's way in, but the first way also met the whole
+ * chain cold (the worker threads, the hand-off to sessions, the ledger's
+ * appends) and the second found it warm: posted first, the posted row cost
+ * 3.99-4.24 ms of CPU per notice with 200, 3.25-3.31 after 1,000 more,
+ * while the JetStream row did not move (docs/PERFORMANCE.md, "The ingest
+ * chain's warm-up").
+ */
+export const CHAIN_WARMUP_MESSAGES = 1000;
+
 /** The two ways in: the gateway's internal route, or the mail pipeline's JetStream subject. */
 export type IngestWay = 'http' | 'jetstream';
 
@@ -51,52 +62,19 @@ export async function measureIngestThroughput(
   concurrency: number,
   timeoutMs = 120_000,
 ): Promise<{ result: IngestResult } & PathCost> {
-  const gatewayUrl = stack.url('gateway');
-  const merchant = await createMerchant(gatewayUrl, stack.env.ADMIN_TOKEN, `Bench Ingest ${way}`);
-  const address = `deposits-${way}-${stack.namespace}@shop.example`;
-  await gatewayApi(gatewayUrl, stack.env.ADMIN_TOKEN)(`/v1/admin/merchants/${merchant.merchant_id}`, { etransfer_email: address }, 'PATCH');
-  const live = gatewayApi(gatewayUrl, merchant.keys.live_secret);
-  const sessions = await inParallel(Array.from({ length: WARMUP_MESSAGES + messages }), 16, async (_, i) =>
-    live<{ memo: string }>('/v1/checkout/sessions', {
-      amount: 1000 + i,
-      currency: 'cad',
-      reference: `bench-ingest-${i}`,
-      success_url: 'https://merchant.example/thanks',
-      cancel_url: 'https://merchant.example/cart',
-    }),
-  );
-  const notices = await Promise.all(
-    sessions.map((session, i) =>
-      signEmail(
-        buildNotice({
-          to: address,
-          messageId: `<bench${i}.${way}.${stack.namespace}@payments.interac.ca>`,
-          // C and 7 to 11 letters or digits, as Interac writes them: a longer one would send every notice to review.
-          reference: `C${stack.namespace.slice(-5)}${way === 'http' ? 'H' : 'J'}${String(i).padStart(5, '0')}`,
-          message: session.memo,
-          amount: `$${((1000 + i) / 100).toFixed(2)}`,
-        }),
-      ),
-    ),
-  );
+  const { merchantId, notices } = await noticesForLiveSessions(stack, way, way === 'http' ? 'H' : 'J', WARMUP_MESSAGES + messages);
   const db = await stack.sql();
-  const handoffs = async (): Promise<Record<string, number>> => {
-    const { rows } = await db.query<{ disposition: string; count: string }>('SELECT disposition, count(*) FROM ingest.notice_handoffs GROUP BY disposition');
-    return Object.fromEntries(rows.map((row) => [row.disposition, Number(row.count)]));
-  };
-  const handedOffSince = async (earlier: Record<string, number>) =>
-    Object.fromEntries(Object.entries(await handoffs()).map(([disposition, n]) => [disposition, n - (earlier[disposition] ?? 0)]));
-  const sum = (counts: Record<string, number>) => Object.values(counts).reduce((total, n) => total + n, 0);
-  const sender = way === 'http' ? httpSender(gatewayUrl, stack.env.INGEST_TOKEN) : await jetStreamSender(stack);
+  const { handedOffSince, sum } = handOffCounts(db);
+  const sender = way === 'http' ? httpSender(stack.url('gateway'), stack.env.INGEST_TOKEN) : await jetStreamSender(stack);
   let earlier: Record<string, number>;
   let before: CpuSample;
   let machineBefore: MachineCpuTimes;
   let started: number;
   try {
-    const beforeWarmup = await handoffs(); // another way's run before this one
+    const beforeWarmup = await handedOffSince({}); // another way's run before this one
     await inParallel(notices.slice(0, WARMUP_MESSAGES), concurrency, sender.send);
     await waitFor('the warm-up notices to be handed off', async () => sum(await handedOffSince(beforeWarmup)) >= WARMUP_MESSAGES, { timeoutMs });
-    earlier = await handoffs();
+    earlier = await handedOffSince({});
     before = await cpu.sample();
     machineBefore = readMachineCpuTimes();
     started = performance.now();
@@ -114,7 +92,7 @@ export async function measureIngestThroughput(
       const { confirmed = 0, ...other } = counts;
       const reasons = await db.query<{ reason: string; count: string }>(
         `SELECT reason, count(*) FROM ledger.payments, unnest(review_reasons) AS reason WHERE merchant_id = $1 GROUP BY reason`,
-        [merchant.merchant_id],
+        [merchantId],
       );
       await new Promise((resolve) => setTimeout(resolve, 1000));
       const after = await cpu.sample();
@@ -133,6 +111,70 @@ export async function measureIngestThroughput(
     }
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+}
+
+/**
+ * Posts `messages` notices untimed (CHAIN_WARMUP_MESSAGES) and waits for
+ * their hand-offs, so that the first way timed meets the chain as warm as
+ * the second does.
+ */
+export async function warmIngestChain(stack: TestStack, messages: number, concurrency: number, timeoutMs = 120_000): Promise<void> {
+  const { notices } = await noticesForLiveSessions(stack, 'warmup', 'W', messages);
+  const { handedOffSince, sum } = handOffCounts(await stack.sql());
+  const before = await handedOffSince({});
+  const sender = httpSender(stack.url('gateway'), stack.env.INGEST_TOKEN);
+  await inParallel(notices, concurrency, sender.send);
+  await waitFor('the chain warm-up notices to be handed off', async () => sum(await handedOffSince(before)) >= messages, { timeoutMs });
+}
+
+/**
+ * A merchant of its own whose deposit address is `label`'s, `count` live
+ * sessions of it and one DKIM-signed notice paying each. `letter` keeps the
+ * Interac reference numbers of each call apart (a repeated one would be a
+ * duplicate, never handed off).
+ */
+async function noticesForLiveSessions(stack: TestStack, label: string, letter: string, count: number): Promise<{ merchantId: string; notices: string[] }> {
+  const gatewayUrl = stack.url('gateway');
+  const merchant = await createMerchant(gatewayUrl, stack.env.ADMIN_TOKEN, `Bench Ingest ${label}`);
+  const address = `deposits-${label}-${stack.namespace}@shop.example`;
+  await gatewayApi(gatewayUrl, stack.env.ADMIN_TOKEN)(`/v1/admin/merchants/${merchant.merchant_id}`, { etransfer_email: address }, 'PATCH');
+  const live = gatewayApi(gatewayUrl, merchant.keys.live_secret);
+  const sessions = await inParallel(Array.from({ length: count }), 16, async (_, i) =>
+    live<{ memo: string }>('/v1/checkout/sessions', {
+      amount: 1000 + i,
+      currency: 'cad',
+      reference: `bench-ingest-${i}`,
+      success_url: 'https://merchant.example/thanks',
+      cancel_url: 'https://merchant.example/cart',
+    }),
+  );
+  const notices = await Promise.all(
+    sessions.map((session, i) =>
+      signEmail(
+        buildNotice({
+          to: address,
+          messageId: `<bench${i}.${label}.${stack.namespace}@payments.interac.ca>`,
+          // C and 7 to 11 letters or digits, as Interac writes them: a longer one would send every notice to review.
+          reference: `C${stack.namespace.slice(-5)}${letter}${String(i).padStart(5, '0')}`,
+          message: session.memo,
+          amount: `$${((1000 + i) / 100).toFixed(2)}`,
+        }),
+      ),
+    ),
+  );
+  return { merchantId: merchant.merchant_id, notices };
+}
+
+/** Hand-offs recorded so far, by disposition, counted from an earlier reading. */
+function handOffCounts(db: Awaited<ReturnType<TestStack['sql']>>) {
+  const handoffs = async (): Promise<Record<string, number>> => {
+    const { rows } = await db.query<{ disposition: string; count: string }>('SELECT disposition, count(*) FROM ingest.notice_handoffs GROUP BY disposition');
+    return Object.fromEntries(rows.map((row) => [row.disposition, Number(row.count)]));
+  };
+  const handedOffSince = async (earlier: Record<string, number>): Promise<Record<string, number>> =>
+    Object.fromEntries(Object.entries(await handoffs()).map(([disposition, n]) => [disposition, n - (earlier[disposition] ?? 0)]));
+  const sum = (counts: Record<string, number>) => Object.values(counts).reduce((total, n) => total + n, 0);
+  return { handedOffSince, sum };
 }
 
 interface NoticeSender {
