@@ -34,4 +34,26 @@ export async function inParallel<T, R>(items: readonly T[], concurrency: number,
   return results;
 }
 
+/** A checkout session as the bench uses it. */
+export interface BenchSession {
+  id: string;
+  memo: string;
+}
+
+/**
+ * `count` checkout sessions of CAD 10.00, 10.01, … (so that each one's
+ * payment or notice carries an amount of its own), 16 created at a time.
+ */
+export function createSessions(api: GatewayApi, count: number, referencePrefix: string): Promise<BenchSession[]> {
+  return inParallel(Array.from({ length: count }), 16, (_, i) =>
+    api<BenchSession>('/v1/checkout/sessions', {
+      amount: 1000 + i,
+      currency: 'cad',
+      reference: `${referencePrefix}-${i}`,
+      success_url: 'https://merchant.example/thanks',
+      cancel_url: 'https://merchant.example/cart',
+    }),
+  );
+}
+
 export const percentile = (sorted: number[], q: number): number => Math.round(sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))] ?? 0);

@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { INGEST_RAW_EMAIL_SUBJECT } from '@pp/contracts';
 import { connectNats } from '@pp/platform';
 import { buildNotice, signEmail, type TestStack, waitFor } from '@pp/testing';
-import { createMerchant, gatewayApi, inParallel } from './api';
+import { createMerchant, createSessions, gatewayApi, inParallel } from './api';
 import { idlePercentBetween, type MachineCpuTimes, readMachineCpuTimes } from './machine-idle';
 import { costPerRequest, type CpuSample, type PathCost, type ProcessCpu } from './process-cpu';
 
@@ -139,15 +139,7 @@ async function noticesForLiveSessions(stack: TestStack, label: string, letter: s
   const address = `deposits-${label}-${stack.namespace}@shop.example`;
   await gatewayApi(gatewayUrl, stack.env.ADMIN_TOKEN)(`/v1/admin/merchants/${merchant.merchant_id}`, { etransfer_email: address }, 'PATCH');
   const live = gatewayApi(gatewayUrl, merchant.keys.live_secret);
-  const sessions = await inParallel(Array.from({ length: count }), 16, async (_, i) =>
-    live<{ memo: string }>('/v1/checkout/sessions', {
-      amount: 1000 + i,
-      currency: 'cad',
-      reference: `bench-ingest-${i}`,
-      success_url: 'https://merchant.example/thanks',
-      cancel_url: 'https://merchant.example/cart',
-    }),
-  );
+  const sessions = await createSessions(live, count, 'bench-ingest');
   const notices = await Promise.all(
     sessions.map((session, i) =>
       signEmail(

@@ -1,5 +1,5 @@
 import { type TestStack, waitFor, WebhookReceiver } from '@pp/testing';
-import { type GatewayApi, inParallel } from './api';
+import { createSessions, type GatewayApi, inParallel } from './api';
 import { idlePercentBetween, readMachineCpuTimes } from './machine-idle';
 import { costPerRequest, type PathCost, type ProcessCpu } from './process-cpu';
 
@@ -49,15 +49,7 @@ export async function measureWebhookFanout(
       endpointIds.push(endpoint.id);
       receiver.trust(path, endpoint.secret);
     }
-    const sessions = await inParallel(Array.from({ length: payments }), 16, async (_, i) =>
-      api<{ id: string }>('/v1/checkout/sessions', {
-        amount: 1000 + i,
-        currency: 'cad',
-        reference: `bench-fanout-${i}`,
-        success_url: 'https://merchant.example/thanks',
-        cancel_url: 'https://merchant.example/cart',
-      }),
-    );
+    const sessions = await createSessions(api, payments, 'bench-fanout');
     await stack.stopService('webhooks');
     await inParallel(sessions, 16, (session) => api('/v1/sandbox/simulate-payment', { sessionId: session.id, outcome: 'confirmed' }));
     await waitForPublication(stack);
