@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import type { Pool } from 'pg';
 import { INGEST_RAW_EMAIL_SUBJECT } from '@pp/contracts';
 import { connectNats } from '@pp/platform';
 import { buildNotice, signEmail, type TestStack, waitFor } from '@pp/testing';
@@ -64,17 +65,16 @@ export async function measureIngestThroughput(
 ): Promise<{ result: IngestResult } & PathCost> {
   const { merchantId, notices } = await noticesForLiveSessions(stack, way, way === 'http' ? 'H' : 'J', WARMUP_MESSAGES + messages);
   const db = await stack.sql();
-  const { handedOffSince, sum } = handOffCounts(db);
+  const counts = handOffCounts(db);
+  const { handedOffSince, sum } = counts;
   const sender = way === 'http' ? httpSender(stack.url('gateway'), stack.env.INGEST_TOKEN) : await jetStreamSender(stack);
   let earlier: Record<string, number>;
   let before: CpuSample;
   let machineBefore: MachineCpuTimes;
   let started: number;
   try {
-    const beforeWarmup = await handedOffSince({}); // another way's run before this one
-    await inParallel(notices.slice(0, WARMUP_MESSAGES), concurrency, sender.send);
-    await waitFor('the warm-up notices to be handed off', async () => sum(await handedOffSince(beforeWarmup)) >= WARMUP_MESSAGES, { timeoutMs });
-    earlier = await handedOffSince({});
+    await sendAndAwaitHandOffs(notices.slice(0, WARMUP_MESSAGES), sender, concurrency, counts, 'the warm-up notices to be handed off', timeoutMs);
+    earlier = await counts.handoffs();
     before = await cpu.sample();
     machineBefore = readMachineCpuTimes();
     started = performance.now();
@@ -84,12 +84,12 @@ export async function measureIngestThroughput(
   }
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const counts = await handedOffSince(earlier);
-    const total = sum(counts);
+    const handedOff = await handedOffSince(earlier);
+    const total = sum(handedOff);
     if (total >= messages || Date.now() > deadline) {
       const elapsed = performance.now() - started;
       const coresIdle = idlePercentBetween(machineBefore, readMachineCpuTimes());
-      const { confirmed = 0, ...other } = counts;
+      const { confirmed = 0, ...other } = handedOff;
       const reasons = await db.query<{ reason: string; count: string }>(
         `SELECT reason, count(*) FROM ledger.payments, unnest(review_reasons) AS reason WHERE merchant_id = $1 GROUP BY reason`,
         [merchantId],
@@ -120,11 +120,15 @@ export async function measureIngestThroughput(
  */
 export async function warmIngestChain(stack: TestStack, messages: number, concurrency: number, timeoutMs = 120_000): Promise<void> {
   const { notices } = await noticesForLiveSessions(stack, 'warmup', 'W', messages);
-  const { handedOffSince, sum } = handOffCounts(await stack.sql());
-  const before = await handedOffSince({});
   const sender = httpSender(stack.url('gateway'), stack.env.INGEST_TOKEN);
+  await sendAndAwaitHandOffs(notices, sender, concurrency, handOffCounts(await stack.sql()), 'the chain warm-up notices to be handed off', timeoutMs);
+}
+
+/** Sends `notices`, `concurrency` at a time, and waits until as many more hand-offs are recorded (a way's run before may have left some). */
+async function sendAndAwaitHandOffs(notices: string[], sender: NoticeSender, concurrency: number, counts: HandOffCounts, what: string, timeoutMs: number): Promise<void> {
+  const before = await counts.handoffs();
   await inParallel(notices, concurrency, sender.send);
-  await waitFor('the chain warm-up notices to be handed off', async () => sum(await handedOffSince(before)) >= messages, { timeoutMs });
+  await waitFor(what, async () => counts.sum(await counts.handedOffSince(before)) >= notices.length, { timeoutMs });
 }
 
 /**
@@ -157,8 +161,10 @@ async function noticesForLiveSessions(stack: TestStack, label: string, letter: s
   return { merchantId: merchant.merchant_id, notices };
 }
 
-/** Hand-offs recorded so far, by disposition, counted from an earlier reading. */
-function handOffCounts(db: Awaited<ReturnType<TestStack['sql']>>) {
+type HandOffCounts = ReturnType<typeof handOffCounts>;
+
+/** Hand-offs recorded so far, by disposition, and since an earlier reading. */
+function handOffCounts(db: Pool) {
   const handoffs = async (): Promise<Record<string, number>> => {
     const { rows } = await db.query<{ disposition: string; count: string }>('SELECT disposition, count(*) FROM ingest.notice_handoffs GROUP BY disposition');
     return Object.fromEntries(rows.map((row) => [row.disposition, Number(row.count)]));
@@ -166,7 +172,7 @@ function handOffCounts(db: Awaited<ReturnType<TestStack['sql']>>) {
   const handedOffSince = async (earlier: Record<string, number>): Promise<Record<string, number>> =>
     Object.fromEntries(Object.entries(await handoffs()).map(([disposition, n]) => [disposition, n - (earlier[disposition] ?? 0)]));
   const sum = (counts: Record<string, number>) => Object.values(counts).reduce((total, n) => total + n, 0);
-  return { handedOffSince, sum };
+  return { handoffs, handedOffSince, sum };
 }
 
 interface NoticeSender {

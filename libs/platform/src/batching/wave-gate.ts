@@ -23,16 +23,17 @@ export interface WaveGateOptions {
  * before (its crowd), or when that time is up, whichever comes first.
  *
  * Under no load a lone task starts at once (after the current turn, so that
- * tasks of the same turn start with it). No task waits longer than `maxWaitMs` behind a slow one:
- * then the waiting tasks start beside it.
+ * tasks of the same turn start with it). No task waits longer than
+ * `maxWaitMs` behind a slow one: then the waiting tasks start beside it.
  */
 export class WaveGate {
   private running = 0;
   private waiting: Array<() => void> = [];
-  /** Most tasks in the gate at once (running and waiting) since the running wave started. */
+  /**
+   * Most tasks in the gate at once (running and waiting) since the running
+   * wave started; after it ends, how many the next wave waits for.
+   */
   private crowd = 0;
-  /** The crowd of the wave that ended last: how many the next wave waits for. */
-  private expected = 0;
   private overdue?: NodeJS.Timeout;
   private regathering?: NodeJS.Timeout;
   private starting = false;
@@ -47,11 +48,11 @@ export class WaveGate {
   async run<T>(task: () => Promise<T>): Promise<T> {
     await new Promise<void>((start) => {
       this.waiting.push(start);
-      this.crowd = Math.max(this.crowd, this.running + this.waiting.length);
       if (this.running > 0) {
+        this.crowd = Math.max(this.crowd, this.running + this.waiting.length);
         this.overdue ??= setTimeout(() => this.startWaiting(), this.maxWaitMs);
       } else if (this.regathering) {
-        if (this.waiting.length >= this.expected) this.startNextTurn();
+        if (this.waiting.length >= this.crowd) this.startNextTurn();
         else this.regathering.ref(); // a task waits on it now
       } else if (!this.starting) {
         this.startNextTurn();
@@ -65,8 +66,7 @@ export class WaveGate {
   }
 
   private waveEnded(): void {
-    this.expected = this.crowd;
-    if (this.regatherMs > 0 && this.waiting.length < this.expected) {
+    if (this.regatherMs > 0 && this.waiting.length < this.crowd) {
       this.regathering = setTimeout(() => this.startWaiting(), this.regatherMs);
       // Waiting for callers that may never come back keeps no process alive; a task that waits refs it.
       if (this.waiting.length === 0) this.regathering.unref();
@@ -91,9 +91,9 @@ export class WaveGate {
     this.starting = false;
     const wave = this.waiting;
     this.waiting = [];
-    if (this.running === 0) this.crowd = 0;
+    // A wave started from an idle gate counts its crowd afresh; one started beside a slow wave adds to that wave's.
+    this.crowd = this.running === 0 ? wave.length : Math.max(this.crowd, this.running + wave.length);
     this.running += wave.length;
-    this.crowd = Math.max(this.crowd, this.running);
     for (const start of wave) start();
   }
 }
