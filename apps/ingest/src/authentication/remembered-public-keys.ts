@@ -1,4 +1,4 @@
-import type { KeyObject, createPublicKey, verify } from 'node:crypto';
+import type { KeyExportOptions, KeyObject, createPublicKey, verify } from 'node:crypto';
 import { LruMap } from '@pp/kernel';
 
 /** The two functions of node:crypto that mailauth parses DKIM keys with. */
@@ -22,7 +22,10 @@ const REMEMBERED_KEYS = 64;
  * rotated or revoked key (new DNS text) is parsed afresh. Only the two forms
  * mailauth uses are remembered (DER in a Buffer with its format and type, and
  * a PEM string); any other input, and any input that fails to parse, goes to
- * node:crypto as it is, so errors are unchanged.
+ * node:crypto as it is, so errors are unchanged. mailauth also exports the
+ * parsed key to PEM for every message, which took as much of a worker's CPU
+ * as the verification itself (docs/PERFORMANCE.md): a remembered key keeps
+ * its PEM forms too (rememberPemExports).
  *
  * Installed in the worker thread only (notice-authentication.worker.ts): a
  * worker has its own module instances, so the service's main thread keeps
@@ -36,7 +39,7 @@ export function rememberParsedPublicKeys(lib: KeyParsingFunctions): void {
   const remembered = (cacheKey: string, input: Parameters<typeof createPublicKey>[0]): KeyObject => {
     let key = parsed.get(cacheKey);
     if (key === undefined) {
-      key = parse(input);
+      key = rememberPemExports(parse(input));
       parsed.set(cacheKey, key);
     }
     return key;
@@ -58,6 +61,31 @@ export function rememberParsedPublicKeys(lib: KeyParsingFunctions): void {
     }
     return (verifyWith as (...args: unknown[]) => unknown)(algorithm, data, keyObject ?? key, signature, ...callback);
   }) as typeof verify;
+}
+
+/**
+ * Makes `key.export` answer a PEM form it has exported before without
+ * exporting it again. A KeyObject never changes, and a PEM is a string,
+ * which no caller can alter; any other form or option (DER's Buffer, JWK, a
+ * cipher) and any export that fails go to node:crypto every time.
+ */
+function rememberPemExports(key: KeyObject): KeyObject {
+  const exportFresh = key.export.bind(key) as (options?: unknown) => unknown;
+  const pemByType = new Map<string, string>();
+  const exportRemembered = (options?: KeyExportOptions<'pem'>): unknown => {
+    const plainPem = options?.format === 'pem' && Object.keys(options).every((name) => name === 'format' || name === 'type');
+    if (!plainPem) return exportFresh(options);
+    let pem = pemByType.get(options.type);
+    if (pem === undefined) {
+      const exported = exportFresh(options);
+      if (typeof exported !== 'string') return exported;
+      pem = exported;
+      pemByType.set(options.type, pem);
+    }
+    return pem;
+  };
+  Object.defineProperty(key, 'export', { value: exportRemembered });
+  return key;
 }
 
 /** The input's cache key, for the forms mailauth passes; undefined for anything else. */

@@ -90,6 +90,39 @@ describe('rememberParsedPublicKeys', () => {
     lib.createPublicKey({ key: jwk, format: 'jwk' });
     expect(lib.parses()).toBe(2);
   });
+
+  it('given a remembered key, when mailauth exports it to PEM for every message, then node:crypto exports it once and each answer is its text', () => {
+    const lib = countingCrypto();
+    rememberParsedPublicKeys(lib);
+    const exports = jest.spyOn(Object.getPrototypeOf(signer.publicKey) as KeyObject, 'export');
+    try {
+      const key = lib.createPublicKey(der(signer.publicKey));
+      const again = lib.createPublicKey(der(signer.publicKey));
+
+      const pems = [key, again, key].map((parsed) => parsed.export({ type: 'pkcs1', format: 'pem' }));
+      const spki = again.export({ type: 'spki', format: 'pem' });
+
+      expect(pems).toEqual(Array(3).fill(signer.publicKey.export({ type: 'pkcs1', format: 'pem' })));
+      expect(spki).toBe(signer.publicKey.export({ type: 'spki', format: 'pem' }));
+      expect(exports.mock.contexts.filter((context) => context === key)).toHaveLength(2);
+      expect(lib.verify('sha256', data, pems[0] as string, signature)).toBe(true);
+    } finally {
+      exports.mockRestore();
+    }
+  });
+
+  it('given a remembered key, when it is exported to DER, then every caller gets its own bytes, and a failing export fails every time', () => {
+    const lib = countingCrypto();
+    rememberParsedPublicKeys(lib);
+    const key = lib.createPublicKey(der(signer.publicKey));
+
+    const first = key.export({ type: 'spki', format: 'der' });
+    first.fill(0);
+    expect(key.export({ type: 'spki', format: 'der' })).toEqual(signer.publicKey.export({ type: 'spki', format: 'der' }));
+    const nodeError = captured(() => signer.publicKey.export({ type: 'pkcs8', format: 'pem' }));
+    expect(captured(() => key.export({ type: 'pkcs8', format: 'pem' }))).toEqual(nodeError);
+    expect(captured(() => key.export({ type: 'pkcs8', format: 'pem' }))).toEqual(nodeError);
+  });
 });
 
 function captured(run: () => unknown): { message: string; code?: string } {
