@@ -66,7 +66,6 @@ export async function measureIngestThroughput(
   const { merchantId, notices } = await noticesForLiveSessions(stack, way, way === 'http' ? 'H' : 'J', WARMUP_MESSAGES + messages);
   const db = await stack.sql();
   const counts = handOffCounts(db);
-  const { handedOffSince, sum } = counts;
   const sender = way === 'http' ? httpSender(stack.url('gateway'), stack.env.INGEST_TOKEN) : await jetStreamSender(stack);
   let earlier: Record<string, number>;
   let before: CpuSample;
@@ -84,8 +83,8 @@ export async function measureIngestThroughput(
   }
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const handedOff = await handedOffSince(earlier);
-    const total = sum(handedOff);
+    const handedOff = await counts.handedOffSince(earlier);
+    const total = counts.sum(handedOff);
     if (total >= messages || Date.now() > deadline) {
       const elapsed = performance.now() - started;
       const coresIdle = idlePercentBetween(machineBefore, readMachineCpuTimes());

@@ -16,6 +16,16 @@ export class LruMap<K, V> {
     return value;
   }
 
+  /** The value, now the most recently used; computed and kept when missing (nothing is kept when `compute` throws). */
+  getOrSet(key: K, compute: (key: K) => V): V {
+    let value = this.get(key);
+    if (value === undefined) {
+      value = compute(key);
+      this.set(key, value);
+    }
+    return value;
+  }
+
   /** The value, without counting as a use. */
   peek(key: K): V | undefined {
     return this.entries.get(key);

@@ -18,4 +18,22 @@ describe('LruMap', () => {
     map.set('c', 3);
     expect(map.peek('a')).toBeUndefined();
   });
+
+  it('given a missing key, when it is asked for with getOrSet, then it is computed once and kept; a computation that throws keeps nothing', () => {
+    const map = new LruMap<string, number>(2);
+    let computed = 0;
+    const length = (key: string) => {
+      computed += 1;
+      return key.length;
+    };
+
+    expect([map.getOrSet('abc', length), map.getOrSet('abc', length)]).toEqual([3, 3]);
+    expect(computed).toBe(1);
+    expect(() =>
+      map.getOrSet('bad', () => {
+        throw new Error('no value');
+      }),
+    ).toThrow('no value');
+    expect(map.peek('bad')).toBeUndefined();
+  });
 });

@@ -91,16 +91,8 @@ export class KeyRateLimiter {
 
   window(key: KeyPrincipal): RateWindow {
     const limit = this.limitFor(key);
-    return { counter: redisKey(this.config.PP_NAMESPACE, 'gateway', 'ratelimit', String(limit), this.counterNameOf(key.key_id)), limit };
-  }
-
-  private counterNameOf(keyId: string): string {
-    let name = this.counterNames.get(keyId);
-    if (name === undefined) {
-      name = keyedDigest(this.nameKey, 'key', keyId);
-      this.counterNames.set(keyId, name);
-    }
-    return name;
+    const name = this.counterNames.getOrSet(key.key_id, (keyId) => keyedDigest(this.nameKey, 'key', keyId));
+    return { counter: redisKey(this.config.PP_NAMESPACE, 'gateway', 'ratelimit', String(limit), name), limit };
   }
 
   /** Counts one request; throws 429 with Retry-After when the key's budget for this second is spent. */

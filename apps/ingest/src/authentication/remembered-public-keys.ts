@@ -36,14 +36,8 @@ export function rememberParsedPublicKeys(lib: KeyParsingFunctions): void {
   const verifyWith = lib.verify;
   const parsed = new LruMap<string, KeyObject>(REMEMBERED_KEYS);
 
-  const remembered = (cacheKey: string, input: Parameters<typeof createPublicKey>[0]): KeyObject => {
-    let key = parsed.get(cacheKey);
-    if (key === undefined) {
-      key = rememberPemExports(parse(input));
-      parsed.set(cacheKey, key);
-    }
-    return key;
-  };
+  const remembered = (cacheKey: string, input: Parameters<typeof createPublicKey>[0]): KeyObject =>
+    parsed.getOrSet(cacheKey, () => rememberPemExports(parse(input)));
 
   lib.createPublicKey = (input) => {
     const cacheKey = cacheKeyOf(input);
