@@ -16,6 +16,10 @@ export interface Row {
   writes_per_request?: Record<string, number>;
   /** ms each process's threads spent per request runnable but waiting for a CPU (queueing for the cores), and their total. */
   cpu_wait_ms_per_request?: Record<string, number>;
+  /** ms each service spent paused for garbage collection per request (gc-pauses.ts). */
+  gc_ms_per_request?: Record<string, number>;
+  /** Each service's garbage-collection pauses of 10 ms or more over the whole path. */
+  gc_pauses_over_10ms?: Record<string, number>;
   /**
    * The machine's cores idle while the path was timed, in per cent (machine-idle.ts): above a few, the path
    * is bound by something else than its CPU (how much work is in flight, a lock, a timer).
@@ -58,6 +62,7 @@ export const PER_REQUEST_MEASURES = [
   ['cpu_ms_per_request', 'CPU ms'],
   ['writes_per_request', 'Write system calls'],
   ['cpu_wait_ms_per_request', 'ms waiting for a CPU'],
+  ['gc_ms_per_request', 'GC pause ms'],
 ] as const;
 
 export function table(headers: string[], cells: string[][]): string {
@@ -109,6 +114,16 @@ export function printRows(rows: Row[]): void {
     process.stdout.write(`\n${title} per request (message, delivery) of each process${groups.includes(LOAD_GROUP) ? `; ${LOAD_GROUP}: the load generator, on the same cores, not in the total` : ''}\n`);
     process.stdout.write(table(['path', ...groups], counted.map((r) => [r.path, ...groups.map((g) => fixed(r[measure]?.[g]))])));
   }
+  printLongPauses(measured);
+}
+
+/** The pauses a path's slowest answers are mostly made of (gc-pauses.ts): how many each service made. */
+function printLongPauses(rows: Row[]): void {
+  const counted = rows.filter((r) => r.gc_pauses_over_10ms);
+  const services = cpuGroups(counted).filter((g) => counted.some((r) => r.gc_pauses_over_10ms?.[g] !== undefined));
+  if (services.length === 0) return;
+  process.stdout.write('\nGC pauses of 10 ms or more during each path (count) of each service\n');
+  process.stdout.write(table(['path', ...services], counted.map((r) => [r.path, ...services.map((g) => String(r.gc_pauses_over_10ms?.[g] ?? '-'))])));
 }
 
 const fixed = (value: number | undefined) => (value === undefined ? '-' : value.toFixed(2));

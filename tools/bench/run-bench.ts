@@ -367,6 +367,8 @@ function loadRow(path: string, measured: { result: LoadResult } & PathCost, base
     cpu_ms_per_request: measured.cpu_ms_per_request,
     writes_per_request: measured.writes_per_request,
     cpu_wait_ms_per_request: measured.cpu_wait_ms_per_request,
+    gc_ms_per_request: measured.gc_ms_per_request,
+    gc_pauses_over_10ms: measured.gc_pauses_over_10ms,
     cores_idle_percent: measured.cores_idle_percent,
     detail: { requests: result.requests, non_2xx: result.non_2xx, errors: result.errors },
   };

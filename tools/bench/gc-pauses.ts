@@ -1,0 +1,79 @@
+import type { TestStack } from '@pp/testing';
+
+/**
+ * Each service's garbage-collection pauses during a path, read from its own
+ * Prometheus metrics (prom-client's `nodejs_gc_duration_seconds` histogram,
+ * every kind together) before and after the path. A paced create-session
+ * row's slowest answers are mostly requests that met such a pause in one of
+ * the three services on their way (docs/PERFORMANCE.md, "What the half-load
+ * p99 is made of"), so the report counts them: pause ms per request, and the
+ * pauses of 10 ms or more.
+ */
+
+/** One process's pauses since it started, every kind of collection together. */
+export interface GcTotals {
+  pid: number;
+  pauses: number;
+  seconds: number;
+  /** Pauses longer than the histogram's 10 ms bucket. */
+  over10ms: number;
+}
+
+export type GcSample = Map<string, GcTotals>;
+
+const METRIC = 'nodejs_gc_duration_seconds';
+const TEN_MS_BUCKET = /[{,]le="0\.01"[,}]/;
+
+/** Totals of the GC histogram in one Prometheus text exposition (zeros when it has none). */
+export function parseGcPauses(exposition: string, pid: number): GcTotals {
+  const totals: GcTotals = { pid, pauses: 0, seconds: 0, over10ms: 0 };
+  let withinTenMs = 0;
+  for (const line of exposition.split('\n')) {
+    if (!line.startsWith(METRIC)) continue;
+    const value = Number(line.slice(line.lastIndexOf(' ') + 1));
+    if (!Number.isFinite(value)) continue;
+    const name = line.slice(0, line.search(/[{ ]/));
+    if (name === `${METRIC}_count`) totals.pauses += value;
+    else if (name === `${METRIC}_sum`) totals.seconds += value;
+    else if (name === `${METRIC}_bucket` && TEN_MS_BUCKET.test(line)) withinTenMs += value;
+  }
+  totals.over10ms = totals.pauses - withinTenMs;
+  return totals;
+}
+
+/** Scrapes every service of the stack (each within 2 s; one that does not answer is left out). */
+export async function readGcPauses(stack: TestStack): Promise<GcSample> {
+  const sample: GcSample = new Map();
+  await Promise.all(
+    stack.processes().map(async (proc) => {
+      const pid = proc.pid;
+      if (pid === undefined) return;
+      try {
+        const response = await fetch(stack.metricsUrl(proc.service), { signal: AbortSignal.timeout(2000) });
+        if (response.ok) sample.set(proc.service, parseGcPauses(await response.text(), pid));
+      } catch {
+        // A service restarting (the fan-out path restarts webhooks) has no figure this time.
+      }
+    }),
+  );
+  return sample;
+}
+
+export interface GcCost {
+  /** ms each service spent paused for garbage collection per request of the path. */
+  gc_ms_per_request: Record<string, number>;
+  /** How many of those pauses lasted 10 ms or more, per service, over the whole path. */
+  gc_pauses_over_10ms: Record<string, number>;
+}
+
+/** What each service paused between two samples; a process that started in between counts from zero. */
+export function gcPausesBetween(before: GcSample, after: GcSample, requests: number): GcCost {
+  const cost: GcCost = { gc_ms_per_request: {}, gc_pauses_over_10ms: {} };
+  for (const [service, now] of after) {
+    const then = before.get(service);
+    const earlier = then?.pid === now.pid ? then : { seconds: 0, over10ms: 0 };
+    cost.gc_ms_per_request[service] = requests > 0 ? Math.round(((now.seconds - earlier.seconds) * 1e6) / requests) / 1000 : 0;
+    cost.gc_pauses_over_10ms[service] = now.over10ms - earlier.over10ms;
+  }
+  return cost;
+}
