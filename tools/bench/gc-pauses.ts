@@ -5,9 +5,9 @@ import type { TestStack } from '@pp/testing';
  * Prometheus metrics (prom-client's `nodejs_gc_duration_seconds` histogram,
  * every kind together) before and after the path. A paced create-session
  * row's slowest answers are mostly requests that met such a pause in one of
- * the three services on their way (docs/PERFORMANCE.md, "What the half-load
- * p99 is made of"), so the report counts them: pause ms per request, and the
- * pauses of 10 ms or more.
+ * the three services on their way (docs/PERFORMANCE.md, "The half-load p99
+ * is garbage-collection pauses"), so the report counts them: pause ms per
+ * request, and the pauses of 10 ms or more.
  */
 
 /** One process's pauses since it started, every kind of collection together. */
