@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { type BenchReport, cpuGroups, PER_REQUEST_MEASURES, table } from './report';
+import { type BenchReport, cpuGroups, groupsMeasured, PER_REQUEST_MEASURES, table } from './report';
 
 /**
  * `npm run bench -- --compare A.json B.json`: what changed from report A to
@@ -45,7 +45,8 @@ export function compareReports(a: BenchReport, b: BenchReport): string {
   for (const [measure, title] of PER_REQUEST_MEASURES) {
     const measured = paths.filter((path) => rowOf(a, path)?.[measure] || rowOf(b, path)?.[measure]);
     if (measured.length === 0) continue;
-    const groups = cpuGroups([...a.rows, ...b.rows].filter((r) => measured.includes(r.path)));
+    const rows = [...a.rows, ...b.rows].filter((r) => measured.includes(r.path));
+    const groups = groupsMeasured(cpuGroups(rows), rows, measure);
     out += `\n${title} per request of each process, A → B\n`;
     out += table(
       ['path', ...groups],

@@ -13,7 +13,6 @@ import type { TestStack } from '@pp/testing';
 /** One process's pauses since it started, every kind of collection together. */
 export interface GcTotals {
   pid: number;
-  pauses: number;
   seconds: number;
   /** Pauses longer than the histogram's 10 ms bucket. */
   over10ms: number;
@@ -26,18 +25,19 @@ const TEN_MS_BUCKET = /[{,]le="0\.01"[,}]/;
 
 /** Totals of the GC histogram in one Prometheus text exposition (zeros when it has none). */
 export function parseGcPauses(exposition: string, pid: number): GcTotals {
-  const totals: GcTotals = { pid, pauses: 0, seconds: 0, over10ms: 0 };
+  const totals: GcTotals = { pid, seconds: 0, over10ms: 0 };
+  let pauses = 0;
   let withinTenMs = 0;
   for (const line of exposition.split('\n')) {
     if (!line.startsWith(METRIC)) continue;
     const value = Number(line.slice(line.lastIndexOf(' ') + 1));
     if (!Number.isFinite(value)) continue;
     const name = line.slice(0, line.search(/[{ ]/));
-    if (name === `${METRIC}_count`) totals.pauses += value;
+    if (name === `${METRIC}_count`) pauses += value;
     else if (name === `${METRIC}_sum`) totals.seconds += value;
     else if (name === `${METRIC}_bucket` && TEN_MS_BUCKET.test(line)) withinTenMs += value;
   }
-  totals.over10ms = totals.pauses - withinTenMs;
+  totals.over10ms = pauses - withinTenMs;
   return totals;
 }
 

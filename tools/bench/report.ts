@@ -89,6 +89,14 @@ export function cpuGroups(rows: Row[]): string[] {
   return [...order.filter((g) => stack.includes(g)), ...stack.filter((g) => !order.includes(g)).sort(), 'total', ...(used.includes(LOAD_GROUP) ? [LOAD_GROUP] : [])];
 }
 
+/** A per-process figure a row may carry: each of PER_REQUEST_MEASURES, and the count of long GC pauses. */
+export type PerProcessMeasure = (typeof PER_REQUEST_MEASURES)[number][0] | 'gc_pauses_over_10ms';
+
+/** Those of `groups` that some row has a figure for in `measure` (GC pauses exist for the services only). */
+export function groupsMeasured(groups: string[], rows: Row[], measure: PerProcessMeasure): string[] {
+  return groups.filter((g) => rows.some((r) => r[measure]?.[g] !== undefined));
+}
+
 export function printRows(rows: Row[]): void {
   process.stdout.write('\n');
   process.stdout.write(
@@ -109,21 +117,20 @@ export function printRows(rows: Row[]): void {
   if (measured.length === 0) return;
   const groups = cpuGroups(measured);
   for (const [measure, title] of PER_REQUEST_MEASURES) {
-    const counted = measured.filter((r) => r[measure]);
-    if (counted.length === 0) continue;
-    process.stdout.write(`\n${title} per request (message, delivery) of each process${groups.includes(LOAD_GROUP) ? `; ${LOAD_GROUP}: the load generator, on the same cores, not in the total` : ''}\n`);
-    process.stdout.write(table(['path', ...groups], counted.map((r) => [r.path, ...groups.map((g) => fixed(r[measure]?.[g]))])));
+    const shown = groupsMeasured(groups, measured, measure);
+    const note = shown.includes(LOAD_GROUP) ? `; ${LOAD_GROUP}: the load generator, on the same cores, not in the total` : '';
+    printProcessTable(`${title} per request (message, delivery) of each process${note}`, measured, measure, shown, fixed);
   }
-  printLongPauses(measured);
+  // The pauses a path's slowest answers are mostly made of (gc-pauses.ts).
+  const longPauses = 'gc_pauses_over_10ms';
+  printProcessTable('GC pauses of 10 ms or more during each path (count) of each service', measured, longPauses, groupsMeasured(groups, measured, longPauses), String);
 }
 
-/** The pauses a path's slowest answers are mostly made of (gc-pauses.ts): how many each service made. */
-function printLongPauses(rows: Row[]): void {
-  const counted = rows.filter((r) => r.gc_pauses_over_10ms);
-  const services = cpuGroups(counted).filter((g) => counted.some((r) => r.gc_pauses_over_10ms?.[g] !== undefined));
-  if (services.length === 0) return;
-  process.stdout.write('\nGC pauses of 10 ms or more during each path (count) of each service\n');
-  process.stdout.write(table(['path', ...services], counted.map((r) => [r.path, ...services.map((g) => String(r.gc_pauses_over_10ms?.[g] ?? '-'))])));
+function printProcessTable(heading: string, rows: Row[], measure: PerProcessMeasure, groups: string[], format: (value: number) => string): void {
+  const counted = rows.filter((r) => r[measure]);
+  if (counted.length === 0 || groups.length === 0) return;
+  process.stdout.write(`\n${heading}\n`);
+  process.stdout.write(table(['path', ...groups], counted.map((r) => [r.path, ...groups.map((g) => (r[measure]?.[g] === undefined ? '-' : format(r[measure][g])))])));
 }
 
-const fixed = (value: number | undefined) => (value === undefined ? '-' : value.toFixed(2));
+const fixed = (value: number) => value.toFixed(2);
