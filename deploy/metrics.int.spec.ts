@@ -101,6 +101,19 @@ describe('metrics of every service over one payment', () => {
     expect(sampleSum(scrapes.ledger, 'pp_bus_request_duration_seconds_count', { subject: 'ledger.append-streams.v1' })).toBeGreaterThanOrEqual(2);
   });
 
+  it('counts each service’s messages on NATS, both ways', () => {
+    for (const service of SERVICE_NAMES) expect([service, scrapes[service].declared.has('pp_nats_messages_total')]).toEqual([service, true]);
+    // The services this test's payment, refund and e-mails went through, each of which both asked and answered.
+    for (const service of ['gateway', 'sessions', 'ledger', 'refunds', 'ingest', 'webhooks'] as const) {
+      for (const direction of ['sent', 'received']) {
+        expect([service, direction, sampleSum(scrapes[service], 'pp_nats_messages_total', { direction }) > 0]).toEqual([service, direction, true]);
+      }
+    }
+    // Every bus request the gateway sent went out as a message of its own, and came back as a reply.
+    const gatewayRequests = sampleSum(scrapes.gateway, 'pp_bus_client_requests_total');
+    expect(sampleSum(scrapes.gateway, 'pp_nats_messages_total', { direction: 'sent' })).toBeGreaterThanOrEqual(gatewayRequests);
+  });
+
   it('counts the facts the ledger committed, its group commits and the publication lag', () => {
     for (const type of ['session.created', 'session.completed', 'payment.confirmed', 'refund.requested', 'refund.completed', 'payment.refunded']) {
       expect([type, sampleSum(scrapes.ledger, 'pp_ledger_events_total', { type })]).toEqual([type, 1]);

@@ -1,5 +1,3 @@
-import type { TestStack } from '@pp/testing';
-
 /**
  * Each service's garbage-collection pauses during a path, read from its own
  * Prometheus metrics (prom-client's `nodejs_gc_duration_seconds` histogram,
@@ -17,8 +15,6 @@ export interface GcTotals {
   /** Pauses longer than the histogram's 10 ms bucket. */
   over10ms: number;
 }
-
-export type GcSample = Map<string, GcTotals>;
 
 const METRIC = 'nodejs_gc_duration_seconds';
 const TEN_MS_BUCKET = /[{,]le="0\.01"[,}]/;
@@ -41,24 +37,6 @@ export function parseGcPauses(exposition: string, pid: number): GcTotals {
   return totals;
 }
 
-/** Scrapes every service of the stack (each within 2 s; one that does not answer is left out). */
-export async function readGcPauses(stack: TestStack): Promise<GcSample> {
-  const sample: GcSample = new Map();
-  await Promise.all(
-    stack.processes().map(async (proc) => {
-      const pid = proc.pid;
-      if (pid === undefined) return;
-      try {
-        const response = await fetch(stack.metricsUrl(proc.service), { signal: AbortSignal.timeout(2000) });
-        if (response.ok) sample.set(proc.service, parseGcPauses(await response.text(), pid));
-      } catch {
-        // A service restarting (the fan-out path restarts webhooks) has no figure this time.
-      }
-    }),
-  );
-  return sample;
-}
-
 export interface GcCost {
   /** ms each service spent paused for garbage collection per request of the path. */
   gc_ms_per_request: Record<string, number>;
@@ -67,7 +45,7 @@ export interface GcCost {
 }
 
 /** What each service paused between two samples; a process that started in between counts from zero. */
-export function gcPausesBetween(before: GcSample, after: GcSample, requests: number): GcCost {
+export function gcPausesBetween(before: Map<string, GcTotals>, after: Map<string, GcTotals>, requests: number): GcCost {
   const cost: GcCost = { gc_ms_per_request: {}, gc_pauses_over_10ms: {} };
   for (const [service, now] of after) {
     const then = before.get(service);

@@ -6,6 +6,7 @@ import { buildNotice, signEmail, type TestStack, waitFor } from '@pp/testing';
 import { createMerchant, createSessions, gatewayApi, inParallel } from './api';
 import { idlePercentBetween, type MachineCpuTimes, readMachineCpuTimes } from './machine-idle';
 import { costPerRequest, type CpuSample, type PathCost, type ProcessCpu } from './process-cpu';
+import { type ServiceScrape, serviceCostBetween } from './service-scrape';
 
 export interface IngestResult {
   messages: number;
@@ -68,12 +69,14 @@ export async function measureIngestThroughput(
   const counts = handOffCounts(db);
   const sender = way === 'http' ? httpSender(stack.url('gateway'), stack.env.INGEST_TOKEN) : await jetStreamSender(stack);
   let earlier: Record<string, number>;
+  let scrapedBefore: ServiceScrape;
   let before: CpuSample;
   let machineBefore: MachineCpuTimes;
   let started: number;
   try {
     await sendAndAwaitHandOffs(notices.slice(0, WARMUP_MESSAGES), sender, concurrency, counts, 'the warm-up notices to be handed off', timeoutMs);
     earlier = await counts.handoffs();
+    scrapedBefore = await cpu.scrapeServices();
     before = await cpu.sample();
     machineBefore = readMachineCpuTimes();
     started = performance.now();
@@ -95,6 +98,7 @@ export async function measureIngestThroughput(
       );
       await new Promise((resolve) => setTimeout(resolve, 1000));
       const after = await cpu.sample();
+      const scrapedAfter = await cpu.scrapeServices();
       return {
         result: {
           messages: total,
@@ -105,6 +109,7 @@ export async function measureIngestThroughput(
           elapsed_ms: Math.round(elapsed),
         },
         ...costPerRequest(before, after, total),
+        ...serviceCostBetween(scrapedBefore, scrapedAfter, total),
         cores_idle_percent: coresIdle,
       };
     }

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { Client } from 'pg';
 import type { TestStack } from '@pp/testing';
-import { type GcCost, type GcSample, gcPausesBetween, readGcPauses } from './gc-pauses';
+import { type ServiceCost, type ServiceScrape, scrapeServices, serviceCostBetween } from './service-scrape';
 import { idlePercentBetween, readMachineCpuTimes } from './machine-idle';
 import { LOAD_GROUP } from './report';
 import { runQueueWaitBetween, threadRunQueueWaits, type ThreadWaits } from './run-queue-wait';
@@ -120,9 +120,9 @@ export class ProcessCpu {
     return { postgres: this.postmaster !== undefined, nats: this.shared.nats !== undefined, redis: this.shared.redis !== undefined };
   }
 
-  /** Each service's garbage-collection pauses so far, from its metrics (gc-pauses.ts). */
-  sampleGc(): Promise<GcSample> {
-    return readGcPauses(this.stack);
+  /** Each service's own metrics now (service-scrape.ts): its GC pauses and NATS messages so far. */
+  scrapeServices(): Promise<ServiceScrape> {
+    return scrapeServices(this.stack);
   }
 
   /** Also samples a process outside the stack (the baseline server), under this name. */
@@ -181,8 +181,8 @@ export class ProcessCpu {
 
 const round = (value: number) => Math.round(value * 1000) / 1000;
 
-/** What a path cost each process per request: CPU ms, write system calls and ms waiting for a CPU; each service's GC pauses. */
-export interface PathCost extends Partial<GcCost> {
+/** What a path cost each process per request: CPU ms, write system calls and ms waiting for a CPU; each service's GC pauses and NATS messages. */
+export interface PathCost extends Partial<ServiceCost> {
   cpu_ms_per_request: CpuPerRequest;
   writes_per_request: CpuPerRequest;
   cpu_wait_ms_per_request: CpuPerRequest;
@@ -201,7 +201,7 @@ export function costPerRequest(before: CpuSample, after: CpuSample, requests: nu
 /** Runs `work`, returning its result with the cost per request of each process (counted by `requestsOf`). */
 export async function withCpu<T>(cpu: ProcessCpu, work: () => Promise<T>, requestsOf: (result: T) => number): Promise<{ result: T } & PathCost> {
   // Scraped outside the CPU samples, so that rendering the metrics is not counted as the path's work.
-  const gcBefore = await cpu.sampleGc();
+  const scrapedBefore = await cpu.scrapeServices();
   const before = await cpu.sample();
   const machineBefore = readMachineCpuTimes();
   const result = await work();
@@ -209,6 +209,6 @@ export async function withCpu<T>(cpu: ProcessCpu, work: () => Promise<T>, reques
   // Work the requests left behind (outbox publishing, projections, webhooks) belongs to them too.
   await new Promise((resolve) => setTimeout(resolve, 1000));
   const after = await cpu.sample();
-  const gc = gcPausesBetween(gcBefore, await cpu.sampleGc(), requestsOf(result));
-  return { result, ...costPerRequest(before, after, requestsOf(result)), ...gc, cores_idle_percent: coresIdle };
+  const ownCounts = serviceCostBetween(scrapedBefore, await cpu.scrapeServices(), requestsOf(result));
+  return { result, ...costPerRequest(before, after, requestsOf(result)), ...ownCounts, cores_idle_percent: coresIdle };
 }

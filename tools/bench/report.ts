@@ -20,6 +20,10 @@ export interface Row {
   gc_ms_per_request?: Record<string, number>;
   /** Each service's garbage-collection pauses of 10 ms or more over the whole path. */
   gc_pauses_over_10ms?: Record<string, number>;
+  /** Messages each service put on NATS per request (nats-traffic.ts). */
+  nats_sent_per_request?: Record<string, number>;
+  /** Messages NATS delivered to each service per request. */
+  nats_received_per_request?: Record<string, number>;
   /**
    * The machine's cores idle while the path was timed, in per cent (machine-idle.ts): above a few, the path
    * is bound by something else than its CPU (how much work is in flight, a lock, a timer).
@@ -63,6 +67,8 @@ export const PER_REQUEST_MEASURES = [
   ['writes_per_request', 'Write system calls'],
   ['cpu_wait_ms_per_request', 'ms waiting for a CPU'],
   ['gc_ms_per_request', 'GC pause ms'],
+  ['nats_sent_per_request', 'NATS messages sent'],
+  ['nats_received_per_request', 'NATS messages received'],
 ] as const;
 
 export function table(headers: string[], cells: string[][]): string {

@@ -369,6 +369,8 @@ function loadRow(path: string, measured: { result: LoadResult } & PathCost, base
     cpu_wait_ms_per_request: measured.cpu_wait_ms_per_request,
     gc_ms_per_request: measured.gc_ms_per_request,
     gc_pauses_over_10ms: measured.gc_pauses_over_10ms,
+    nats_sent_per_request: measured.nats_sent_per_request,
+    nats_received_per_request: measured.nats_received_per_request,
     cores_idle_percent: measured.cores_idle_percent,
     detail: { requests: result.requests, non_2xx: result.non_2xx, errors: result.errors },
   };

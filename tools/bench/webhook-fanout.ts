@@ -2,6 +2,7 @@ import { type TestStack, waitFor, WebhookReceiver } from '@pp/testing';
 import { createSessions, type GatewayApi, inParallel } from './api';
 import { idlePercentBetween, readMachineCpuTimes } from './machine-idle';
 import { costPerRequest, type PathCost, type ProcessCpu } from './process-cpu';
+import { serviceCostBetween } from './service-scrape';
 
 export interface FanoutResult {
   payments: number;
@@ -65,12 +66,14 @@ export async function measureWebhookFanout(
     };
     await stack.startService('webhooks');
     const deliveredBeforeSample = delivered();
+    const scrapedBefore = await cpu.scrapeServices();
     const before = await cpu.sample();
     const machineBefore = readMachineCpuTimes();
     const deadline = Date.now() + timeoutMs;
     while (delivered() < expected && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
     const coresIdle = idlePercentBetween(machineBefore, readMachineCpuTimes());
     const after = await cpu.sample();
+    const scrapedAfter = await cpu.scrapeServices();
     const count = delivered();
     const times = receiver.received().map((delivery) => delivery.receivedAt);
     const elapsed = Math.max(...times) - Math.min(...times);
@@ -85,6 +88,7 @@ export async function measureWebhookFanout(
         elapsed_ms: Math.round(elapsed),
       },
       ...costPerRequest(before, after, count - deliveredBeforeSample),
+      ...serviceCostBetween(scrapedBefore, scrapedAfter, count - deliveredBeforeSample),
       cores_idle_percent: coresIdle,
     };
   } finally {

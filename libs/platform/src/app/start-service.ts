@@ -12,6 +12,7 @@ import { JsonLogger } from '../logging/json-logger';
 import { BusMetrics } from '../metrics/bus-metrics';
 import { serveHttpMetrics } from '../metrics/http-metrics';
 import { startMetricsServer } from '../metrics/metrics-server';
+import { watchNatsTraffic } from '../metrics/nats-traffic';
 import { ServiceMetrics } from '../metrics/service-metrics';
 import { BusExceptionFilter } from '../nats/bus-exception.filter';
 import { BusValidationPipe } from '../nats/bus-validation.pipe';
@@ -40,6 +41,7 @@ export async function startService<C extends BaseConfig>(definition: ServiceDefi
   const nc = await connectNats(config.NATS_URL, definition.name, config.NATS_CREDS);
   const metrics = new ServiceMetrics(definition.name);
   const bus = new BusMetrics(metrics);
+  watchNatsTraffic(metrics, nc);
   try {
     const root = {
       module: ServiceRootModule,

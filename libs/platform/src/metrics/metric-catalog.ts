@@ -47,6 +47,11 @@ export const BUS_REQUESTS = counter('pp_bus_requests_total', 'Bus requests handl
 export const BUS_REQUEST_DURATION = histogram('pp_bus_request_duration_seconds', 'Time a handler took to answer a bus request', ['subject']);
 export const BUS_CLIENT_REQUESTS = counter('pp_bus_client_requests_total', 'Bus requests sent, by subject and outcome (ok or the error code received)', ['subject', 'outcome']);
 export const BUS_CLIENT_REQUEST_DURATION = histogram('pp_bus_client_request_duration_seconds', 'Time from sending a bus request to its answer (or deadline)', ['subject']);
+export const NATS_MESSAGES = counter(
+  'pp_nats_messages_total',
+  'Messages on the service’s NATS connection by direction (sent, received): requests, replies, JetStream publishes, deliveries and acknowledgements',
+  ['direction'],
+);
 
 // Ledger
 export const LEDGER_APPEND_DURATION = histogram('pp_ledger_append_duration_seconds', 'Time from an append reaching the ledger to its commit (queueing for the group commit included)', []);
@@ -83,6 +88,7 @@ export const METRIC_CATALOG: readonly MetricDefinition[] = [
   BUS_REQUEST_DURATION,
   BUS_CLIENT_REQUESTS,
   BUS_CLIENT_REQUEST_DURATION,
+  NATS_MESSAGES,
   LEDGER_APPEND_DURATION,
   LEDGER_BATCH_SIZE,
   LEDGER_EVENTS,

@@ -79,6 +79,25 @@ export class ServiceMetrics {
     );
   }
 
+  /**
+   * A counter whose series are read at each scrape from a running total
+   * that something else keeps (a client library's own statistics), so the
+   * hot path counts nothing twice.
+   */
+  totalAtScrape<L extends string>(definition: MetricDefinition<'counter', L>, read: () => Sample<L>[]): void {
+    this.make(
+      definition,
+      () =>
+        new Counter({
+          ...this.common(definition),
+          collect() {
+            this.reset();
+            for (const sample of read()) this.inc(sample.labels as Record<L, string>, sample.value);
+          },
+        }),
+    );
+  }
+
   /** The exposition text of every metric (prom-client runs the scrape-time readers first). */
   text(): Promise<string> {
     return this.registry.metrics();

@@ -1,0 +1,48 @@
+/**
+ * Each service's messages on NATS during a path, from its own
+ * `pp_nats_messages_total` (the NATS client's counts, read at the scrape),
+ * per request: how many hops a piece of work takes, which the NATS server's
+ * CPU per request follows (docs/PERFORMANCE.md).
+ */
+
+/** One process's messages since it connected. */
+export interface NatsTotals {
+  pid: number;
+  sent: number;
+  received: number;
+}
+
+const METRIC = 'pp_nats_messages_total';
+const DIRECTION = /[{,]direction="(sent|received)"[,}]/;
+
+/** The totals in one Prometheus text exposition (zeros when it has none). */
+export function parseNatsTraffic(exposition: string, pid: number): NatsTotals {
+  const totals: NatsTotals = { pid, sent: 0, received: 0 };
+  for (const line of exposition.split('\n')) {
+    if (!line.startsWith(`${METRIC}{`)) continue;
+    const direction = DIRECTION.exec(line)?.[1] as 'sent' | 'received' | undefined;
+    const value = Number(line.slice(line.lastIndexOf(' ') + 1));
+    if (direction && Number.isFinite(value)) totals[direction] += value;
+  }
+  return totals;
+}
+
+export interface NatsCost {
+  /** Messages each service put on NATS per request of the path. */
+  nats_sent_per_request: Record<string, number>;
+  /** Messages NATS delivered to each service per request of the path. */
+  nats_received_per_request: Record<string, number>;
+}
+
+/** What each service sent and received between two readings; a process that started in between counts from zero. */
+export function natsTrafficBetween(before: Map<string, NatsTotals>, after: Map<string, NatsTotals>, requests: number): NatsCost {
+  const cost: NatsCost = { nats_sent_per_request: {}, nats_received_per_request: {} };
+  const perRequest = (count: number) => (requests > 0 ? Math.round((count * 100) / requests) / 100 : 0);
+  for (const [service, now] of after) {
+    const then = before.get(service);
+    const earlier = then?.pid === now.pid ? then : { sent: 0, received: 0 };
+    cost.nats_sent_per_request[service] = perRequest(now.sent - earlier.sent);
+    cost.nats_received_per_request[service] = perRequest(now.received - earlier.received);
+  }
+  return cost;
+}
