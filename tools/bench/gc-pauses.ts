@@ -1,3 +1,5 @@
+import { sinceSameProcess } from './since-same-process';
+
 /**
  * Each service's garbage-collection pauses during a path, read from its own
  * Prometheus metrics (prom-client's `nodejs_gc_duration_seconds` histogram,
@@ -47,9 +49,7 @@ export interface GcCost {
 /** What each service paused between two samples; a process that started in between counts from zero. */
 export function gcPausesBetween(before: Map<string, GcTotals>, after: Map<string, GcTotals>, requests: number): GcCost {
   const cost: GcCost = { gc_ms_per_request: {}, gc_pauses_over_10ms: {} };
-  for (const [service, now] of after) {
-    const then = before.get(service);
-    const earlier = then?.pid === now.pid ? then : { seconds: 0, over10ms: 0 };
+  for (const [service, now, earlier] of sinceSameProcess(before, after, { seconds: 0, over10ms: 0 })) {
     cost.gc_ms_per_request[service] = requests > 0 ? Math.round(((now.seconds - earlier.seconds) * 1e6) / requests) / 1000 : 0;
     cost.gc_pauses_over_10ms[service] = now.over10ms - earlier.over10ms;
   }

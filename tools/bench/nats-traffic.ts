@@ -1,3 +1,5 @@
+import { sinceSameProcess } from './since-same-process';
+
 /**
  * Each service's messages on NATS during a path, from its own
  * `pp_nats_messages_total` (the NATS client's counts, read at the scrape),
@@ -38,9 +40,7 @@ export interface NatsCost {
 export function natsTrafficBetween(before: Map<string, NatsTotals>, after: Map<string, NatsTotals>, requests: number): NatsCost {
   const cost: NatsCost = { nats_sent_per_request: {}, nats_received_per_request: {} };
   const perRequest = (count: number) => (requests > 0 ? Math.round((count * 100) / requests) / 100 : 0);
-  for (const [service, now] of after) {
-    const then = before.get(service);
-    const earlier = then?.pid === now.pid ? then : { sent: 0, received: 0 };
+  for (const [service, now, earlier] of sinceSameProcess(before, after, { sent: 0, received: 0 })) {
     cost.nats_sent_per_request[service] = perRequest(now.sent - earlier.sent);
     cost.nats_received_per_request[service] = perRequest(now.received - earlier.received);
   }
