@@ -39,7 +39,8 @@ function clockTicks(): number {
   }
 }
 
-function cpuMs(pid: number): number | undefined {
+/** CPU ms (user + system) a process has spent since it started; undefined once it is gone. */
+export function cpuMs(pid: number): number | undefined {
   try {
     // Fields after the command name (which may hold spaces) start at field 3; utime and stime are 14 and 15.
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');

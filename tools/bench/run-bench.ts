@@ -9,7 +9,7 @@ import { forkBaselineServer } from './baseline-server';
 import { CHAIN_WARMUP_MESSAGES, measureIngestThroughput, warmIngestChain } from './ingest-throughput';
 import { latencyBreakdown, printBreakdown, traceAtQuantile, type SpanTiming } from './latency-breakdown';
 import { type LoadResult, pacedLoad, postLoad } from './load';
-import { measureIdleMemory } from './memory';
+import { measureIdleMemory, waitUntilStackQuiet } from './memory';
 import { type CpuPerRequest, type PathCost, ProcessCpu, withCpu } from './process-cpu';
 import { sweepRates } from './rate-sweep';
 import { type BenchReport, type Row, printRows } from './report';
@@ -55,7 +55,7 @@ const FANOUT_PAYMENTS = Number(process.env.BENCH_FANOUT_PAYMENTS ?? 1000);
 const FANOUT_ENDPOINTS = Number(process.env.BENCH_FANOUT_ENDPOINTS ?? 4);
 const IDLE_CPU_SECONDS = 4;
 /**
- * How long the stack idles after the paths before their RSS is read: each
+ * How long the stack idles, once quiet after the paths, before their RSS is read: each
  * service's idle-memory watch gives back what the load left once it has been
  * quiet 10 s (looked at every 2.5 s: libs/platform/src/memory), the ingest
  * stops worker threads idle for 10 s (INGEST_WORKER_IDLE_MS), and V8 unmaps
@@ -63,6 +63,8 @@ const IDLE_CPU_SECONDS = 4;
  * until 7.5 s, 174 at 12.5-15 s, 145 from 17.5 s on).
  */
 const SETTLE_AFTER_PATHS_MS = IDLE_MEMORY_POLICY.quietForMs + 2 * IDLE_MEMORY_POLICY.lookEveryMs + 5_000;
+/** Longest wait for the stack to go quiet after the paths, before that settle starts (memory.ts). */
+const STACK_QUIET_MAX_MS = 30_000;
 /** Extra create-session rows at these paced rates (rate-sweep.ts); read before the stack starts, so a typo fails at once. */
 const SWEEP_RATES = sweepRates(process.env.BENCH_SWEEP);
 const PATHS = new Set((process.env.BENCH_PATHS ?? 'create,webhook,ingest,fanout').split(',').map((p) => p.trim()));
@@ -197,7 +199,11 @@ async function main(): Promise<void> {
       }
       // The idle RSS above is a fresh start's; this is what the same processes hold once the load has passed and they
       // have been quiet long enough to give memory back.
-      if (rows.length > rowsBeforePaths) rssAfterPaths = await measureIdleMemory(stack, SETTLE_AFTER_PATHS_MS);
+      if (rows.length > rowsBeforePaths) {
+        const waited = await waitUntilStackQuiet(stack, STACK_QUIET_MAX_MS);
+        log(`stack quiet ${(waited / 1000).toFixed(0)} s after the last path; RSS read ${SETTLE_AFTER_PATHS_MS / 1000} s later`);
+        rssAfterPaths = await measureIdleMemory(stack, SETTLE_AFTER_PATHS_MS);
+      }
     } finally {
       await cpu.close();
     }
