@@ -50,6 +50,13 @@ describe('seal and open (AES-256-GCM)', () => {
     expect(seal(key, 'whsec_abc', 'endpoint:wh_1')).not.toBe(sealed); // fresh nonce every time
   });
 
+  it('given more seals than one read of nonces serves, when sealed, then every nonce differs and every value opens', () => {
+    const sealed = Array.from({ length: 1000 }, (_, i) => seal(key, `value ${i}`, 'ctx'));
+    const nonces = sealed.map((value) => Buffer.from(value, 'base64url').subarray(0, 12).toString('hex'));
+    expect(new Set(nonces).size).toBe(1000);
+    expect(sealed.map((value) => open(key, value, 'ctx').toString())).toEqual(Array.from({ length: 1000 }, (_, i) => `value ${i}`));
+  });
+
   it('given a sealed value, when the key, the context or a byte differs, then it refuses to open', () => {
     const sealed = seal(key, 'whsec_abc', 'endpoint:wh_1');
     expect(() => open(createSecretKey(randomBytes(32)), sealed, 'endpoint:wh_1')).toThrow(SealError);
