@@ -1,3 +1,4 @@
+import { sampleSum, type Scrape } from '@pp/testing';
 import { sinceSameProcess } from './since-same-process';
 
 /**
@@ -19,24 +20,12 @@ export interface GcTotals {
 }
 
 const METRIC = 'nodejs_gc_duration_seconds';
-const TEN_MS_BUCKET = /[{,]le="0\.01"[,}]/;
 
-/** Totals of the GC histogram in one Prometheus text exposition (zeros when it has none). */
-export function parseGcPauses(exposition: string, pid: number): GcTotals {
-  const totals: GcTotals = { pid, seconds: 0, over10ms: 0 };
-  let pauses = 0;
-  let withinTenMs = 0;
-  for (const line of exposition.split('\n')) {
-    if (!line.startsWith(METRIC)) continue;
-    const value = Number(line.slice(line.lastIndexOf(' ') + 1));
-    if (!Number.isFinite(value)) continue;
-    const name = line.slice(0, line.search(/[{ ]/));
-    if (name === `${METRIC}_count`) pauses += value;
-    else if (name === `${METRIC}_sum`) totals.seconds += value;
-    else if (name === `${METRIC}_bucket` && TEN_MS_BUCKET.test(line)) withinTenMs += value;
-  }
-  totals.over10ms = pauses - withinTenMs;
-  return totals;
+/** Totals of the GC histogram in one service's metrics (zeros when it has none). */
+export function gcTotalsOf(scrape: Scrape, pid: number): GcTotals {
+  const pauses = sampleSum(scrape, `${METRIC}_count`);
+  const withinTenMs = sampleSum(scrape, `${METRIC}_bucket`, { le: '0.01' });
+  return { pid, seconds: sampleSum(scrape, `${METRIC}_sum`), over10ms: pauses - withinTenMs };
 }
 
 export interface GcCost {

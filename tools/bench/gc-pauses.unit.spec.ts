@@ -1,4 +1,5 @@
-import { gcPausesBetween, parseGcPauses } from './gc-pauses';
+import { parsePrometheusText } from '@pp/testing';
+import { gcPausesBetween, gcTotalsOf } from './gc-pauses';
 
 const exposition = [
   '# HELP nodejs_gc_duration_seconds Garbage collection duration by kind, one of major, minor, incremental or weakcb.',
@@ -19,11 +20,11 @@ const exposition = [
 
 describe('garbage-collection pauses read from a service metrics', () => {
   it('given the histogram of two kinds, when parsed, then seconds add up over the kinds and those over 10 ms are the count past that bucket', () => {
-    expect(parseGcPauses(exposition, 7)).toEqual({ pid: 7, seconds: 0.62, over10ms: 13 });
+    expect(gcTotalsOf(parsePrometheusText(exposition), 7)).toEqual({ pid: 7, seconds: 0.62, over10ms: 13 });
   });
 
   it('given metrics without the histogram, when parsed, then every figure is zero', () => {
-    expect(parseGcPauses('nodejs_eventloop_lag_seconds 0.01\n', 7)).toEqual({ pid: 7, seconds: 0, over10ms: 0 });
+    expect(gcTotalsOf(parsePrometheusText('nodejs_eventloop_lag_seconds 0.01\n'), 7)).toEqual({ pid: 7, seconds: 0, over10ms: 0 });
   });
 
   it('given two samples of one process, when compared, then the pause per request and the long pauses are what happened in between', () => {

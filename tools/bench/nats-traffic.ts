@@ -1,3 +1,4 @@
+import { sampleSum, type Scrape } from '@pp/testing';
 import { sinceSameProcess } from './since-same-process';
 
 /**
@@ -15,18 +16,10 @@ export interface NatsTotals {
 }
 
 const METRIC = 'pp_nats_messages_total';
-const DIRECTION = /[{,]direction="(sent|received)"[,}]/;
 
-/** The totals in one Prometheus text exposition (zeros when it has none). */
-export function parseNatsTraffic(exposition: string, pid: number): NatsTotals {
-  const totals: NatsTotals = { pid, sent: 0, received: 0 };
-  for (const line of exposition.split('\n')) {
-    if (!line.startsWith(`${METRIC}{`)) continue;
-    const direction = DIRECTION.exec(line)?.[1] as 'sent' | 'received' | undefined;
-    const value = Number(line.slice(line.lastIndexOf(' ') + 1));
-    if (direction && Number.isFinite(value)) totals[direction] += value;
-  }
-  return totals;
+/** The totals in one service's metrics (zeros when it has none). */
+export function natsTotalsOf(scrape: Scrape, pid: number): NatsTotals {
+  return { pid, sent: sampleSum(scrape, METRIC, { direction: 'sent' }), received: sampleSum(scrape, METRIC, { direction: 'received' }) };
 }
 
 export interface NatsCost {

@@ -1,4 +1,5 @@
-import { natsTrafficBetween, parseNatsTraffic } from './nats-traffic';
+import { parsePrometheusText } from '@pp/testing';
+import { natsTotalsOf, natsTrafficBetween } from './nats-traffic';
 
 const exposition = [
   '# HELP pp_nats_messages_total Messages on the service’s NATS connection by direction',
@@ -11,11 +12,11 @@ const exposition = [
 
 describe('NATS messages read from a service’s metrics', () => {
   it('given both directions, when parsed, then each is its own total and other series are not counted', () => {
-    expect(parseNatsTraffic(exposition, 7)).toEqual({ pid: 7, sent: 120, received: 80 });
+    expect(natsTotalsOf(parsePrometheusText(exposition), 7)).toEqual({ pid: 7, sent: 120, received: 80 });
   });
 
   it('given metrics without the counter, when parsed, then both totals are zero', () => {
-    expect(parseNatsTraffic('nodejs_eventloop_lag_seconds 0.01\n', 7)).toEqual({ pid: 7, sent: 0, received: 0 });
+    expect(natsTotalsOf(parsePrometheusText('nodejs_eventloop_lag_seconds 0.01\n'), 7)).toEqual({ pid: 7, sent: 0, received: 0 });
   });
 
   it('given two readings of one process, when compared, then the messages per request are those in between', () => {

@@ -362,7 +362,7 @@ async function maxLoad(cpu: ProcessCpu, url: string, headers?: Record<string, st
 }
 
 function loadRow(path: string, measured: { result: LoadResult } & PathCost, baseline: LoadResult): Row {
-  const { result } = measured;
+  const { result, ...cost } = measured;
   return {
     path,
     throughput: `${result.requests_per_second} req/s`,
@@ -370,14 +370,7 @@ function loadRow(path: string, measured: { result: LoadResult } & PathCost, base
     p99_ms: result.p99_ms,
     baseline: `${baseline.requests_per_second} req/s`,
     ratio: `${(result.requests_per_second / baseline.requests_per_second).toFixed(2)}x`,
-    cpu_ms_per_request: measured.cpu_ms_per_request,
-    writes_per_request: measured.writes_per_request,
-    cpu_wait_ms_per_request: measured.cpu_wait_ms_per_request,
-    gc_ms_per_request: measured.gc_ms_per_request,
-    gc_pauses_over_10ms: measured.gc_pauses_over_10ms,
-    nats_sent_per_request: measured.nats_sent_per_request,
-    nats_received_per_request: measured.nats_received_per_request,
-    cores_idle_percent: measured.cores_idle_percent,
+    ...cost,
     detail: { requests: result.requests, non_2xx: result.non_2xx, errors: result.errors },
   };
 }

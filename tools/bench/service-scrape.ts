@@ -1,6 +1,6 @@
-import type { TestStack } from '@pp/testing';
-import { type GcCost, gcPausesBetween, parseGcPauses } from './gc-pauses';
-import { type NatsCost, natsTrafficBetween, parseNatsTraffic } from './nats-traffic';
+import { parsePrometheusText, type Scrape, type TestStack } from '@pp/testing';
+import { type GcCost, gcPausesBetween, gcTotalsOf } from './gc-pauses';
+import { type NatsCost, natsTotalsOf, natsTrafficBetween } from './nats-traffic';
 
 /**
  * Each service's own Prometheus metrics at one moment, scraped outside the
@@ -10,7 +10,7 @@ import { type NatsCost, natsTrafficBetween, parseNatsTraffic } from './nats-traf
 export interface ServiceReading {
   /** The process that answered: a service restarted between two readings counts from zero. */
   pid: number;
-  exposition: string;
+  metrics: Scrape;
 }
 
 export type ServiceScrape = Map<string, ServiceReading>;
@@ -24,7 +24,7 @@ export async function scrapeServices(stack: TestStack): Promise<ServiceScrape> {
       if (pid === undefined) return;
       try {
         const response = await fetch(stack.metricsUrl(proc.service), { signal: AbortSignal.timeout(2000) });
-        if (response.ok) scrape.set(proc.service, { pid, exposition: await response.text() });
+        if (response.ok) scrape.set(proc.service, { pid, metrics: parsePrometheusText(await response.text()) });
       } catch {
         // A service restarting (the fan-out path restarts webhooks) has no figure this time.
       }
@@ -37,10 +37,10 @@ export type ServiceCost = GcCost & NatsCost;
 
 /** What each service's own metrics say a path cost per request, between two scrapes. */
 export function serviceCostBetween(before: ServiceScrape, after: ServiceScrape, requests: number): ServiceCost {
-  const read = <T>(scrape: ServiceScrape, parse: (exposition: string, pid: number) => T) =>
-    new Map([...scrape].map(([service, { pid, exposition }]) => [service, parse(exposition, pid)]));
+  const read = <T>(scrape: ServiceScrape, totalsOf: (metrics: Scrape, pid: number) => T) =>
+    new Map([...scrape].map(([service, { pid, metrics }]) => [service, totalsOf(metrics, pid)]));
   return {
-    ...gcPausesBetween(read(before, parseGcPauses), read(after, parseGcPauses), requests),
-    ...natsTrafficBetween(read(before, parseNatsTraffic), read(after, parseNatsTraffic), requests),
+    ...gcPausesBetween(read(before, gcTotalsOf), read(after, gcTotalsOf), requests),
+    ...natsTrafficBetween(read(before, natsTotalsOf), read(after, natsTotalsOf), requests),
   };
 }
