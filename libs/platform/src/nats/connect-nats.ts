@@ -1,4 +1,5 @@
 import { connect, type NatsConnection } from 'nats';
+import { flushOncePerTurn } from './flush-once-per-turn';
 import { natsConnectionOptions, redactNatsUrl } from './nats-connection-options';
 
 export class InfrastructureUnreachableError extends Error {
@@ -15,11 +16,16 @@ export class InfrastructureUnreachableError extends Error {
  */
 const FIRST_CONNECT_TIMEOUT_MS = 10_000;
 
-/** One connection per process, shared by the bus client and the bus server, under the process's own bus identity. */
+/**
+ * One connection per process, shared by the bus client and the bus server,
+ * under the process's own bus identity; it writes once per turn of the event
+ * loop (flushOncePerTurn).
+ */
 export async function connectNats(url: string, name: string, credsFile?: string): Promise<NatsConnection> {
+  let nc: NatsConnection;
   try {
     // noAsyncTraces: no stack capture on every request (measurable CPU per call); errors keep their messages.
-    return await connect({
+    nc = await connect({
       ...natsConnectionOptions(url, name, credsFile),
       timeout: FIRST_CONNECT_TIMEOUT_MS,
       maxReconnectAttempts: -1,
@@ -29,6 +35,8 @@ export async function connectNats(url: string, name: string, credsFile?: string)
   } catch (error) {
     throw new InfrastructureUnreachableError('NATS', redactNatsUrl(url), error);
   }
+  flushOncePerTurn(nc);
+  return nc;
 }
 
 /** "t42" → "t42."; "" → "". Every subject a process uses goes through this. */
