@@ -62,7 +62,12 @@ export class NatsBusServer extends Server implements CustomTransportStrategy {
         }),
       );
     }
-    callback();
+    // Ready only once the server has the subscriptions (a flush is answered after the commands before it), so a
+    // request sent as soon as the service says it is ready finds its handler.
+    this.options.nc.flush().then(
+      () => callback(),
+      (error: unknown) => callback(error instanceof Error ? error : new Error(String(error))),
+    );
   }
 
   async close(): Promise<void> {
