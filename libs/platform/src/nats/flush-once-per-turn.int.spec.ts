@@ -63,32 +63,28 @@ describe('flushOncePerTurn', () => {
     await subscriber?.close();
   });
 
-  it('given an ordinary connection, when three callbacks of one turn publish, then nats.js writes three times (what this module changes)', async () => {
-    const publisher = await open();
+  /** Three timer callbacks of one turn each publish one message: what the subscriber got, and the publisher's writes for them. */
+  async function publishInOneTurn(publisher: NatsConnection): Promise<{ received: string[]; writes: number }> {
     const on = subject();
     const received = await receive(subscriber, on, 3);
     await publisher.flush();
     const writes = countWrites(publisher);
-
     await publishFromTimers(publisher, on, ['a', 'b', 'c']);
+    return { received: await received(), writes: writes.count };
+  }
 
-    expect(await received()).toEqual(['a', 'b', 'c']);
-    expect(writes.count).toBe(3);
+  it('given an ordinary connection, when three callbacks of one turn publish, then nats.js writes three times (what this module changes)', async () => {
+    const publisher = await open();
+
+    expect(await publishInOneTurn(publisher)).toEqual({ received: ['a', 'b', 'c'], writes: 3 });
     await publisher.close();
   });
 
   it('given a connection that flushes once per turn, when three callbacks of one turn publish, then one write carries them, in order', async () => {
     const publisher = await open();
     flushOncePerTurn(publisher);
-    const on = subject();
-    const received = await receive(subscriber, on, 3);
-    await publisher.flush();
-    const writes = countWrites(publisher);
 
-    await publishFromTimers(publisher, on, ['a', 'b', 'c']);
-
-    expect(await received()).toEqual(['a', 'b', 'c']);
-    expect(writes.count).toBe(1);
+    expect(await publishInOneTurn(publisher)).toEqual({ received: ['a', 'b', 'c'], writes: 1 });
     await publisher.close();
   });
 
