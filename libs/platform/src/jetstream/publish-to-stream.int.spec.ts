@@ -1,12 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { LEDGER_EVENTS_STREAM } from '@pp/contracts';
-import { connect, ErrorCode, headers, type JetStreamManager, type NatsConnection, NatsError } from 'nats';
-import { natsConnectionOptions } from '../nats/nats-connection-options';
+import { ErrorCode, headers, type JetStreamManager, type NatsConnection, NatsError } from 'nats';
+import { openSpecConnection } from '../nats/testing/spec-nats';
 import { ensureStream, streamName } from './ensure-stream';
 import { publishToStream } from './publish-to-stream';
-
-/** The project's NATS server under the harness's identity (libs/platform cannot import @pp/testing, which reads the same variable). */
-const natsUrl = process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
 
 describe('publishToStream', () => {
   let nc: NatsConnection;
@@ -17,7 +14,7 @@ describe('publishToStream', () => {
   const data = (text: string) => Buffer.from(text);
 
   beforeAll(async () => {
-    nc = await connect({ ...natsConnectionOptions(natsUrl, 'publish-to-stream-spec'), reconnect: false });
+    nc = await openSpecConnection('publish-to-stream-spec');
     jsm = await ensureStream(nc, { name: stream, subjects: [`${namespace}.ledger.events.>`], duplicateWindowMs: 60_000, maxAgeMs: 0, replicas: 1 });
   });
   afterAll(async () => {

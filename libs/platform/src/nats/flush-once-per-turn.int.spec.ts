@@ -1,16 +1,11 @@
-import { randomUUID } from 'node:crypto';
-import { connect, type NatsConnection } from 'nats';
+import type { NatsConnection } from 'nats';
 import { flushOncePerTurn } from './flush-once-per-turn';
-import { natsConnectionOptions } from './nats-connection-options';
+import { openSpecConnection, specSubject } from './testing/spec-nats';
 
-/** The project's NATS server under the harness's identity (libs/platform cannot import @pp/testing, which reads the same variable). */
-const natsUrl = process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
-
-/** A subject of the registry under a namespace of its own (the harness's identity may use only registry subjects). */
-const subject = () => `flush${randomUUID().replaceAll('-', '')}.health.ledger`;
+const subject = () => specSubject('flush');
 const text = (data: Uint8Array) => Buffer.from(data).toString('utf8');
 
-const open = () => connect({ ...natsConnectionOptions(natsUrl, 'flush-once-per-turn-spec'), reconnect: false });
+const open = () => openSpecConnection('flush-once-per-turn-spec');
 
 /** Counts the connection's socket writes (nats.js's transport.send, one write call each). */
 function countWrites(nc: NatsConnection): { count: number } {

@@ -1,15 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { connect, type NatsConnection } from 'nats';
+import type { NatsConnection } from 'nats';
 import { BusMetrics } from '../metrics/bus-metrics';
 import { ServiceMetrics } from '../metrics/service-metrics';
 import { flushOncePerTurn } from './flush-once-per-turn';
-import { natsConnectionOptions } from './nats-connection-options';
 import { NatsBusServer } from './nats-bus-server';
+import { openSpecConnection } from './testing/spec-nats';
 
-/** The project's NATS server under the harness's identity (libs/platform cannot import @pp/testing, which reads the same variable). */
-const natsUrl = process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
-
-const open = () => connect({ ...natsConnectionOptions(natsUrl, 'nats-bus-server-spec'), reconnect: false });
+const open = () => openSpecConnection('nats-bus-server-spec');
 
 describe('NatsBusServer', () => {
   let serving: NatsConnection;

@@ -1,29 +1,23 @@
-import { randomUUID } from 'node:crypto';
-import { connect, ErrorCode, headers, type NatsConnection, NatsError } from 'nats';
-import { natsConnectionOptions } from './nats-connection-options';
+import { ErrorCode, headers, type NatsConnection, NatsError } from 'nats';
 import { ReplyInbox } from './reply-inbox';
-
-/** The project's NATS server under the harness's identity (libs/platform cannot import @pp/testing, which reads the same variable). */
-const natsUrl = process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
+import { openSpecConnection, specSubject } from './testing/spec-nats';
 
 describe('ReplyInbox', () => {
   let requester: NatsConnection;
   let responder: NatsConnection;
-  /** A subject of the registry under a namespace of its own (the harness's identity may serve only registry subjects). */
-  const subject = (test: string) => `${test}${randomUUID().replaceAll('-', '')}.health.ledger`;
   const bytes = (text: string) => Buffer.from(text);
   const text = (data: Uint8Array) => Buffer.from(data).toString('utf8');
 
   beforeAll(async () => {
-    requester = await connect({ ...natsConnectionOptions(natsUrl, 'reply-inbox-spec'), reconnect: false });
-    responder = await connect({ ...natsConnectionOptions(natsUrl, 'reply-inbox-spec'), reconnect: false });
+    requester = await openSpecConnection('reply-inbox-spec');
+    responder = await openSpecConnection('reply-inbox-spec');
   });
   afterAll(async () => {
     await Promise.all([requester?.close(), responder?.close()]);
   });
 
   it('given a responder, when many requests are in flight at once, then each gets its own reply, with the headers sent', async () => {
-    const echo = subject('echo');
+    const echo = specSubject('echo');
     responder.subscribe(echo, {
       callback: (_error, msg) => {
         // Answer out of order: the later request first, so a mix-up of tokens would show.
@@ -48,14 +42,14 @@ describe('ReplyInbox', () => {
 
   it('given nobody subscribed to the subject, then the request fails at once as having no responders', async () => {
     const started = Date.now();
-    const failure = await ReplyInbox.of(requester).request(subject('nobody'), bytes('{}'), undefined, 5000).catch((error: unknown) => error);
+    const failure = await ReplyInbox.of(requester).request(specSubject('nobody'), bytes('{}'), undefined, 5000).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(NatsError);
     expect((failure as NatsError).code).toBe(ErrorCode.NoResponders);
     expect(Date.now() - started).toBeLessThan(4000);
   });
 
   it('given a responder that never answers, then the request fails as timed out after its deadline, and a late reply is dropped', async () => {
-    const silent = subject('silent');
+    const silent = specSubject('silent');
     const late: Array<() => void> = [];
     responder.subscribe(silent, { callback: (_error, msg) => late.push(() => msg.respond(bytes('too late'))) });
     await responder.flush();
@@ -66,7 +60,7 @@ describe('ReplyInbox', () => {
 
     late.forEach((answer) => answer());
     await responder.flush();
-    const echo = subject('after');
+    const echo = specSubject('after');
     responder.subscribe(echo, { callback: (_error, msg) => msg.respond(msg.data) });
     await responder.flush();
     // The late reply changed nothing: the inbox still pairs each reply with its own request.
@@ -74,8 +68,8 @@ describe('ReplyInbox', () => {
   });
 
   it('given the connection closes with a request in flight, then that request fails as closed instead of waiting for its deadline', async () => {
-    const own = await connect({ ...natsConnectionOptions(natsUrl, 'reply-inbox-spec'), reconnect: false });
-    const silent = subject('closing');
+    const own = await openSpecConnection('reply-inbox-spec');
+    const silent = specSubject('closing');
     responder.subscribe(silent, { callback: () => undefined });
     await responder.flush();
     const pending = ReplyInbox.of(own).request(silent, bytes('{}'), undefined, 30_000).catch((error: unknown) => error);
