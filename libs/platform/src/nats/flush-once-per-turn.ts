@@ -16,7 +16,7 @@ interface ProtocolHandler {
 
 /**
  * Makes the connection write what it has to send once per turn of the event
- * loop (at setImmediate, as ioredis's auto-pipelining does) instead of once
+ * loop (at setImmediate, as writeOncePerTurn does for Redis) instead of once
  * per microtask checkpoint, which nats.js does. Under load a service answers
  * and publishes from many I/O callbacks in one turn, each with its own
  * checkpoint, so each went out in its own write system call, each waking the

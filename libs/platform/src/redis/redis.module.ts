@@ -3,6 +3,7 @@ import Redis from 'ioredis';
 import { CONFIG, REDIS } from '../app/tokens';
 import { HealthService } from '../health/health.service';
 import { InfrastructureUnreachableError } from '../nats/connect-nats';
+import { writeOncePerTurn } from './write-once-per-turn';
 
 /** One ioredis connection per process (BullMQ makes its own from the same URL), with a health check. */
 @Module({})
@@ -22,9 +23,9 @@ export class RedisModule implements OnApplicationShutdown {
               lazyConnect: true,
               maxRetriesPerRequest: 2,
               connectTimeout: 3000,
-              // Commands issued in the same tick (the rate limit and idempotency calls of concurrent requests) share one write and one read.
-              enableAutoPipelining: true,
             });
+            // Commands issued in the same turn (the rate limit and idempotency calls of concurrent requests) share one write and one read.
+            writeOncePerTurn(redis);
             try {
               await redis.connect();
             } catch (error) {
