@@ -31,7 +31,7 @@ export function writeOncePerTurn(redis: Redis): void {
   redis.sendCommand = function (this: Redis, ...args: Parameters<Redis['sendCommand']>) {
     const socket = this.stream as Socket | undefined;
     // A command given its own stream (a pipeline's or a transaction's) is written there, not to the socket.
-    if (!corked && socket && !args[1] && typeof socket.cork === 'function') {
+    if (!corked && socket && !args[1]) {
       socket.cork();
       corked = socket;
       setImmediate(uncork);
