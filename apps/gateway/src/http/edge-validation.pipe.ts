@@ -1,10 +1,15 @@
 import { type ArgumentMetadata, Injectable, ValidationPipe, type ValidationError } from '@nestjs/common';
 import { DomainError, ErrorCode } from '@pp/contracts';
+import { satisfiesRules } from '@pp/platform';
+import type { ValidatorOptions } from 'class-validator';
 
 /**
  * Validates bodies, params and queries against their classes at the edge:
  * unknown fields are refused, and the message names every failing field
  * ('Validation failed: amount must be a positive integer number of cents').
+ * A valid value is answered by `satisfiesRules`, the same rules without
+ * class-validator's error objects; class-validator names what is wrong in
+ * any other (docs/PERFORMANCE.md, "class-validator's garbage").
  */
 @Injectable()
 export class EdgeValidationPipe extends ValidationPipe {
@@ -22,6 +27,10 @@ export class EdgeValidationPipe extends ValidationPipe {
   override transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     // A POST without a body is validated as an empty object, so the message names the missing fields.
     return super.transform(metadata.type === 'body' && value === undefined ? {} : value, metadata);
+  }
+
+  protected override validate(object: object, options?: ValidatorOptions): Promise<ValidationError[]> | ValidationError[] {
+    return options && satisfiesRules(object, options, false) ? [] : super.validate(object, options);
   }
 }
 

@@ -1,2 +1,3 @@
 export * from './validation-metadata-cache';
 export * from './adopt-as-instance';
+export * from './rules-check';
