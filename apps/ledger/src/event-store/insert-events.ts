@@ -40,8 +40,8 @@ export const appendedEvent = (row: EventInsert): AppendedEvent => ({
  *
  * The rows go as one JSON document: as `jsonb[]` parameters, node-postgres
  * escaped every event's JSON text into an array literal (two copies of it)
- * and Postgres unescaped it again, a sixth of what the ledger allocated
- * during the ingest (docs/PERFORMANCE.md, "Events as one JSON document").
+ * and Postgres unescaped it again: about an eighth of what the ledger
+ * allocated during the ingest (docs/PERFORMANCE.md, "Events as one JSON document").
  */
 export async function insertEventsAtExpectedVersions(db: ClientBase, rows: readonly EventInsert[]): Promise<EventRow[]> {
   const { rows: inserted } = await db.query<EventRow>(
