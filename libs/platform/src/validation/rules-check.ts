@@ -129,9 +129,7 @@ class RulesCheck {
     }
     if (!canValidate) return true;
     if (!this.testsPass(object, value, property.definedTests)) return false;
-    if (value === undefined && this.options.skipUndefinedProperties === true) return true;
-    if (value === null && this.options.skipNullProperties === true) return true;
-    if ((value === null || value === undefined) && this.options.skipMissingProperties === true) return true;
+    if (this.skips(value)) return true;
     if (!this.testsPass(object, value, property.tests)) return false;
     return !property.nested || this.nestedPasses(value);
   }
@@ -150,9 +148,8 @@ class RulesCheck {
         value,
         constraints: test.metadata.constraints,
       };
-      if (test.metadata.each && (Array.isArray(value) || value instanceof Set || value instanceof Map)) {
-        const items = value instanceof Map ? [...value.values()] : Array.isArray(value) ? value : [...value];
-        for (const item of items) if (!outcomePasses(test.validate(item, args))) return false;
+      if (test.metadata.each && isCollection(value)) {
+        for (const item of itemsOf(value)) if (!outcomePasses(test.validate(item, args))) return false;
       } else if (!outcomePasses(test.validate(value, args))) {
         return false;
       }
@@ -163,22 +160,28 @@ class RulesCheck {
   /** `ValidationExecutor.nestedValidations`: an array's items (at any depth) and an object against their own class. */
   private nestedPasses(value: unknown): boolean {
     if (value === undefined) return true;
-    if (Array.isArray(value) || value instanceof Set || value instanceof Map) {
-      const items = value instanceof Set ? [...value] : value instanceof Map ? [...value.values()] : value;
-      for (const item of items) if (!this.itemPasses(item)) return false;
+    if (isCollection(value)) {
+      for (const item of itemsOf(value)) if (!this.skips(item) && !this.nestedPasses(item)) return false;
       return true;
     }
     return value instanceof Object && this.objectPasses(value);
   }
 
-  /** An item of a nested array: `performValidations` with the nested rule alone. */
-  private itemPasses(item: unknown): boolean {
-    if (item === undefined && this.options.skipUndefinedProperties === true) return true;
-    if (item === null && this.options.skipNullProperties === true) return true;
-    if ((item === null || item === undefined) && this.options.skipMissingProperties === true) return true;
-    return this.nestedPasses(item);
+  /** Whether the skip options leave this value (a property's, or a nested array's item) untested. */
+  private skips(value: unknown): boolean {
+    if (value === undefined && this.options.skipUndefinedProperties === true) return true;
+    if (value === null && this.options.skipNullProperties === true) return true;
+    return (value === null || value === undefined) && this.options.skipMissingProperties === true;
   }
 }
+
+/** What class-validator validates item by item (`each`, nesting). */
+const isCollection = (value: unknown): value is unknown[] | Set<unknown> | Map<unknown, unknown> =>
+  Array.isArray(value) || value instanceof Set || value instanceof Map;
+
+/** A collection's items as class-validator takes them: a Map's values. */
+const itemsOf = (value: unknown[] | Set<unknown> | Map<unknown, unknown>): Iterable<unknown> =>
+  value instanceof Map ? value.values() : value;
 
 /** class-validator's own test, on its grouping object (so a key such as `constructor` is judged as it judges it). */
 function isWhitelisted(plan: ClassPlan, key: string): boolean {
