@@ -1,4 +1,5 @@
 import type { SpanTiming } from './latency-breakdown';
+import type { TailComposition } from './tail-composition';
 import type { WakeCost } from './wake-cost';
 /** The JSON report `npm run bench` writes (bench/reports/*.json) and how it is printed. */
 
@@ -55,10 +56,14 @@ export interface BenchReport {
   create_half_load_trace?: SpanTiming[];
   /** With BENCH_TRACE=true: the create-session trace at half of max load at the 99th percentile of lengths. */
   create_half_load_trace_p99?: SpanTiming[];
+  /** With BENCH_TRACE=true: the slowest 1 % of those traces beside the median, stretch by stretch. */
+  create_half_load_tail?: TailComposition;
   /** With BENCH_TRACE=true: the median simulate-payment → webhook trace, span by span. */
   webhook_trace?: SpanTiming[];
   /** With BENCH_TRACE=true: the slowest of those traces, span by span. */
   webhook_trace_slowest?: SpanTiming[];
+  /** With BENCH_TRACE=true: the slowest 5 % of the webhook traces beside the median, stretch by stretch. */
+  webhook_tail?: TailComposition;
 }
 
 /** Each process's cost per request that a row may carry, and its title in the printed tables, in their order. */
