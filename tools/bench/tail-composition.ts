@@ -1,9 +1,9 @@
 import type { CollectedSpan } from '@pp/testing';
 
 /** One stretch of a trace's timeline, between two consecutive points of the median trace. */
-export interface TailSegment {
+export interface TailStretch {
   /** `<service> <span name> start|end → <service> <span name> start|end`. */
-  segment: string;
+  stretch: string;
   /** Median length of the stretch over all the traces, in ms. */
   median_ms: number;
   /** Mean length of the stretch over the slowest traces, in ms. */
@@ -16,7 +16,7 @@ export interface TailComposition {
   /** How many traces there were, and how many of them are the tail (at or past the quantile). */
   traces: number;
   tail_traces: number;
-  segments: TailSegment[];
+  stretches: TailStretch[];
 }
 
 /** Spans that fewer traces than this have (a group commit's statements: only its first request's trace) are left out. */
@@ -54,7 +54,7 @@ export function tailComposition(
     return from === undefined || to === undefined ? undefined : to - from;
   };
   const rows = points.slice(0, -1).map((point, i) => ({
-    segment: `${point.name} → ${points[i + 1].name}`,
+    stretch: `${point.name} → ${points[i + 1].name}`,
     median: quantile(defined(traces.map((trace) => stretch(trace, i))), 0.5),
     tail: mean(defined(tail.map((trace) => stretch(trace, i)))),
   }));
@@ -62,8 +62,8 @@ export function tailComposition(
   return {
     traces: traces.length,
     tail_traces: tail.length,
-    segments: rows.map((row) => ({
-      segment: row.segment,
+    stretches: rows.map((row) => ({
+      stretch: row.stretch,
       median_ms: round(row.median),
       tail_ms: round(row.tail),
       share_of_extra: extra > 0 ? Math.round(((row.tail - row.median) / extra) * 100) / 100 : 0,
@@ -72,14 +72,14 @@ export function tailComposition(
 }
 
 export function printTailComposition(title: string, composition: TailComposition): void {
-  const width = Math.max(...composition.segments.map((row) => row.segment.length), 7);
+  const width = Math.max(...composition.stretches.map((row) => row.stretch.length), 7);
   const lines = [
     `\n${title} (${composition.tail_traces} of ${composition.traces} traces)`,
     `${'stretch'.padEnd(width)}  median ms  tail mean ms  share of the extra`,
   ];
-  for (const row of composition.segments) {
+  for (const row of composition.stretches) {
     const share = `${Math.round(row.share_of_extra * 100)} %`;
-    lines.push(`${row.segment.padEnd(width)}  ${String(row.median_ms).padStart(9)}  ${String(row.tail_ms).padStart(12)}  ${share.padStart(18)}`);
+    lines.push(`${row.stretch.padEnd(width)}  ${String(row.median_ms).padStart(9)}  ${String(row.tail_ms).padStart(12)}  ${share.padStart(18)}`);
   }
   process.stdout.write(`${lines.join('\n')}\n`);
 }
