@@ -17,10 +17,8 @@ export interface SpanTiming {
  * covers (a queue, a poll, a batch window).
  */
 export function latencyBreakdown(spans: readonly CollectedSpan[], traceIds: ReadonlySet<string>): SpanTiming[] {
-  const byTrace = new Map<string, CollectedSpan[]>();
-  for (const span of spans) if (traceIds.has(span.traceId)) byTrace.set(span.traceId, [...(byTrace.get(span.traceId) ?? []), span]);
   const offsets = new Map<string, { starts: number[]; ends: number[] }>();
-  for (const trace of byTrace.values()) {
+  for (const trace of spansOfTraces(spans, traceIds)) {
     const origin = Math.min(...trace.map((span) => span.startMs));
     const seen = new Set<string>();
     for (const span of trace) {
@@ -33,7 +31,7 @@ export function latencyBreakdown(spans: readonly CollectedSpan[], traceIds: Read
       offsets.set(key, entry);
     }
   }
-  const median = (values: number[]) => Math.round([...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] * 10) / 10;
+  const median = (values: number[]) => Math.round(quantile(values, 0.5) * 10) / 10;
   return [...offsets]
     .map(([span, { starts, ends }]) => ({ span, start_ms: median(starts), end_ms: median(ends), traces: starts.length }))
     .sort((a, b) => a.start_ms - b.start_ms || a.end_ms - b.end_ms);
@@ -51,8 +49,28 @@ export function traceAtQuantile(spans: readonly CollectedSpan[], traceIds: Reado
     extent.set(span.traceId, { start: Math.min(seen?.start ?? span.startMs, span.startMs), end: Math.max(seen?.end ?? span.endMs, span.endMs) });
   }
   const byLength = [...extent].sort(([, a], [, b]) => a.end - a.start - (b.end - b.start));
-  return byLength[Math.min(byLength.length - 1, Math.floor(byLength.length * q))]?.[0];
+  return byLength[quantileIndex(byLength.length, q)]?.[0];
 }
+
+/** The spans of each of `traceIds`, a list per trace. */
+export function spansOfTraces(spans: readonly CollectedSpan[], traceIds: ReadonlySet<string>): CollectedSpan[][] {
+  const byTrace = new Map<string, CollectedSpan[]>();
+  for (const span of spans) {
+    if (!traceIds.has(span.traceId)) continue;
+    const trace = byTrace.get(span.traceId);
+    if (trace) trace.push(span);
+    else byTrace.set(span.traceId, [span]);
+  }
+  return [...byTrace.values()];
+}
+
+/** The value at quantile `q` of `values` (0.5: the median; 1: the largest); 0 for none. */
+export function quantile(values: readonly number[], q: number): number {
+  if (values.length === 0) return 0;
+  return [...values].sort((a, b) => a - b)[quantileIndex(values.length, q)];
+}
+
+const quantileIndex = (count: number, q: number) => Math.min(count - 1, Math.floor(count * q));
 
 export function printBreakdown(title: string, timings: readonly SpanTiming[]): void {
   const width = Math.max(...timings.map((timing) => timing.span.length), 4);

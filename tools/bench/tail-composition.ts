@@ -1,4 +1,5 @@
 import type { CollectedSpan } from '@pp/testing';
+import { quantile, spansOfTraces } from './latency-breakdown';
 
 /** One stretch of a trace's timeline, between two consecutive points of the median trace. */
 export interface TailStretch {
@@ -89,11 +90,9 @@ export function printTailComposition(title: string, composition: TailComposition
  * (`gateway evalsha #2`: the idempotency key's completion after its reservation); a retry's is rare and left out.
  */
 function spansByTrace(spans: readonly CollectedSpan[], traceIds: ReadonlySet<string>): Map<string, CollectedSpan>[] {
-  const byTrace = new Map<string, CollectedSpan[]>();
-  for (const span of spans) if (traceIds.has(span.traceId)) byTrace.set(span.traceId, [...(byTrace.get(span.traceId) ?? []), span]);
-  return [...byTrace.values()].map((trace) => {
+  return spansOfTraces(spans, traceIds).map((trace) => {
     const named = new Map<string, CollectedSpan>();
-    for (const span of [...trace].sort((a, b) => a.startMs - b.startMs)) {
+    for (const span of trace.sort((a, b) => a.startMs - b.startMs)) {
       const name = `${span.service} ${span.name}`;
       let key = name;
       for (let n = 2; named.has(key); n++) key = `${name} #${n}`;
@@ -108,12 +107,12 @@ function medianOrder(traces: readonly Map<string, CollectedSpan>[]): Point[] {
   const counts = new Map<string, number>();
   for (const trace of traces) for (const key of trace.keys()) counts.set(key, (counts.get(key) ?? 0) + 1);
   const common = [...counts].filter(([, count]) => count >= traces.length * COMMON_SPAN_SHARE).map(([key]) => key);
-  const origin = (trace: Map<string, CollectedSpan>) => Math.min(...[...trace.values()].map((span) => span.startMs));
+  const origins = traces.map((trace) => Math.min(...[...trace.values()].map((span) => span.startMs)));
   const points = common.flatMap((key): Point[] => [
     { name: `${key} start`, at: (trace) => trace.get(key)?.startMs },
     { name: `${key} end`, at: (trace) => trace.get(key)?.endMs },
   ]);
-  const medianOffset = (point: Point) => quantile(defined(traces.map((trace) => subtract(point.at(trace), origin(trace)))), 0.5);
+  const medianOffset = (point: Point) => quantile(defined(traces.map((trace, i) => subtract(point.at(trace), origins[i]))), 0.5);
   const offsets = new Map(points.map((point) => [point, medianOffset(point)]));
   return points.sort((a, b) => offsets.get(a)! - offsets.get(b)!);
 }
@@ -128,9 +127,3 @@ const subtract = (a: number | undefined, b: number) => (a === undefined ? undefi
 const defined = (values: (number | undefined)[]) => values.filter((value): value is number => value !== undefined);
 const mean = (values: number[]) => (values.length === 0 ? 0 : values.reduce((sum, value) => sum + value, 0) / values.length);
 const round = (ms: number) => Math.round(ms * 10) / 10;
-
-function quantile(values: number[], q: number): number {
-  if (values.length === 0) return 0;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))];
-}
