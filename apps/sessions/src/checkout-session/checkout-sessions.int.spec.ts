@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { type CreateCheckoutSessionCommand, DomainError, ErrorCode, type MerchantScope } from '@pp/contracts';
-import { BusClient } from '@pp/platform';
+import { checkoutSessionStreamId, type CreateCheckoutSessionCommand, DomainError, ErrorCode, type MerchantScope } from '@pp/contracts';
+import { BusClient, requestContext } from '@pp/platform';
 import { TestStack } from '@pp/testing';
+import type { Pool } from 'pg';
 
 const TEST: MerchantScope = { merchant_id: 'mer_a', livemode: false };
 const LIVE: MerchantScope = { merchant_id: 'mer_a', livemode: true };
@@ -20,10 +21,12 @@ const body = (overrides: Record<string, unknown> = {}) => ({
 describe('checkout sessions over NATS (sessions + ledger)', () => {
   let stack: TestStack;
   let bus: BusClient;
+  let db: Pool;
 
   beforeAll(async () => {
     stack = await TestStack.start({ services: ['ledger', 'sessions'], label: 'sessions', env: { CHECKOUT_URL_BASE: 'https://pay.example.com/' } });
     bus = await stack.bus(10_000);
+    db = await stack.sql();
   });
   afterAll(async () => {
     await stack?.stop();
@@ -77,6 +80,12 @@ describe('checkout sessions over NATS (sessions + ledger)', () => {
     const createdAt = Date.parse(fetched.created_at);
     expect(createdAt).toBeGreaterThanOrEqual(before - 1000);
     expect(Date.parse(fetched.expires_at) - createdAt).toBe(1800 * 1000);
+  });
+
+  it('given a caller’s request id, when the session is created, then the ledger records it as the event’s correlation id two hops away', async () => {
+    const created = await requestContext.run({ requestId: 'req-corr-7' }, () => create(TEST));
+    const stored = await db.query(`SELECT metadata->>'correlation_id' AS correlation_id FROM ledger.events WHERE stream_id = $1`, [checkoutSessionStreamId(created.id)]);
+    expect(stored.rows).toEqual([{ correlation_id: 'req-corr-7' }]);
   });
 
   it('stores a missing metadata as null, and gives each session its own memo and secret', async () => {

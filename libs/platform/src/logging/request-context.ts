@@ -1,4 +1,5 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { createContextKey } from '@opentelemetry/api';
+import { processContext } from '../telemetry/process-context';
 
 /** What follows one request through a process: its id and the time by which its caller gives up. */
 export interface RequestContext {
@@ -7,13 +8,14 @@ export interface RequestContext {
   deadline?: number;
 }
 
-const storage = new AsyncLocalStorage<RequestContext>();
+const REQUEST = createContextKey('pp.request-context');
 
+/** Kept in the process's one async context, beside the active span (telemetry/process-context.ts). */
 export const requestContext = {
   run<T>(context: RequestContext, fn: () => T): T {
-    return storage.run(context, fn);
+    return processContext.with(processContext.active().setValue(REQUEST, context), fn);
   },
   current(): RequestContext | undefined {
-    return storage.getStore();
+    return processContext.active().getValue(REQUEST) as RequestContext | undefined;
   },
 };

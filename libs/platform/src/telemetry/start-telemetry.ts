@@ -1,12 +1,13 @@
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { AlwaysOffSampler, BatchSpanProcessor, NodeTracerProvider, type SpanExporter, type SpanProcessor } from '@opentelemetry/sdk-trace-node';
+import { processContext } from './process-context';
 
 let provider: NodeTracerProvider | undefined;
 
 /**
- * Registers W3C trace-context propagation and async context for this process,
- * and exports spans over OTLP/HTTP when an endpoint is configured, with client
- * spans for HTTP, Postgres and Redis (instrumentations.ts). Without an
+ * Registers W3C trace-context propagation and the process's async context
+ * (process-context.ts), and exports spans over OTLP/HTTP when an endpoint is
+ * configured, with client spans for HTTP, Postgres and Redis (instrumentations.ts). Without an
  * endpoint spans still get ids, so trace ids appear in logs and NATS headers,
  * but nothing records them: unsampled spans only carry their ids, instead of
  * timing, attributes and links that no exporter would read, and no
@@ -21,7 +22,7 @@ export function startTelemetry(service: string, otlpEndpoint?: string): void {
     spanProcessors,
     ...(otlpEndpoint ? {} : { sampler: new AlwaysOffSampler() }),
   });
-  provider.register();
+  provider.register({ contextManager: processContext });
   if (otlpEndpoint) {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- deliberately lazy, like the exporter below
     (require('./instrumentations') as typeof import('./instrumentations')).registerClientInstrumentations();
