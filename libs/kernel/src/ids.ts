@@ -1,5 +1,6 @@
-import { randomBytes } from 'node:crypto';
+import { toBase62 } from './base62';
 import { createCuid2 as createId } from './cuid2';
+import { freshRandomBytes } from './random-bytes';
 
 /** Prefixes of service-issued identifiers (PRODUCT-RULES §D3). */
 export const ID_PREFIX = {
@@ -21,20 +22,13 @@ export const newSessionId = (): string => createId();
 
 export const newId = (kind: IdKind): string => `${ID_PREFIX[kind]}${createId()}`;
 
-const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-
 /**
  * An unguessable token of `bytes` random bytes, base62-encoded. Used for API
  * keys, client secrets and webhook secrets.
  */
 export function randomToken(bytes = 24): string {
-  const raw = randomBytes(bytes);
-  let value = BigInt(`0x${raw.toString('hex')}`);
-  let out = '';
-  while (value > 0n) {
-    out = BASE62[Number(value % 62n)] + out;
-    value /= 62n;
-  }
-  const width = Math.ceil((bytes * 8) / Math.log2(62));
-  return out.padStart(width, '0');
+  const raw = freshRandomBytes(bytes);
+  const token = toBase62(raw, Math.ceil((bytes * 8) / Math.log2(62)));
+  raw.fill(0);
+  return token;
 }

@@ -1,29 +1,8 @@
-import { createCipheriv, createDecipheriv, type KeyObject, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, type KeyObject } from 'node:crypto';
+import { freshRandomBytes } from '@pp/kernel';
 
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
-/** Nonces read from the CSPRNG at once: a call to randomBytes costs about 5 µs of CPU whatever its size (Node 24). */
-const NONCES_PER_READ = 256;
-
-let nonces = Buffer.alloc(0);
-let nextNonceAt = 0;
-
-/**
- * A fresh 96-bit nonce, sliced from one CSPRNG read shared by the next
- * NONCES_PER_READ seals: the same random bytes as one randomBytes call
- * each, at a tenth of the CPU (the gateway seals an idempotency record per
- * POST; docs/PERFORMANCE.md). Each slice is handed out once, and a used-up
- * read is replaced, never refilled, so a nonce already given never changes.
- */
-function freshNonce(): Buffer {
-  if (nextNonceAt + IV_BYTES > nonces.length) {
-    nonces = randomBytes(IV_BYTES * NONCES_PER_READ);
-    nextNonceAt = 0;
-  }
-  const nonce = nonces.subarray(nextNonceAt, nextNonceAt + IV_BYTES);
-  nextNonceAt += IV_BYTES;
-  return nonce;
-}
 
 /** A sealed value did not open: wrong key, wrong context, or altered bytes. */
 export class SealError extends Error {
@@ -39,7 +18,7 @@ export class SealError extends Error {
  * (same endpoint, same cache entry). Result: base64url of nonce | ciphertext | tag.
  */
 export function seal(key: KeyObject, plaintext: string | Buffer, context: string): string {
-  const iv = freshNonce();
+  const iv = freshRandomBytes(IV_BYTES); // sliced from a shared CSPRNG read: a seal per POST in the gateway
   const cipher = createCipheriv('aes-256-gcm', key, iv);
   cipher.setAAD(Buffer.from(context, 'utf8'));
   const body = Buffer.concat([cipher.update(plaintext), cipher.final()]);
