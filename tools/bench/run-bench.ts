@@ -45,6 +45,8 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
  */
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 10);
 const WEBHOOK_PAYMENTS = Number(process.env.BENCH_WEBHOOK_PAYMENTS ?? 200);
+/** A pause before each of those payments: 11000 with 14 payments times them as sparse traffic would (docs/PERFORMANCE.md, "Pools that idle out"). */
+const WEBHOOK_GAP_MS = Number(process.env.BENCH_WEBHOOK_GAP_MS ?? 0);
 const INGEST_MESSAGES = Number(process.env.BENCH_INGEST_MESSAGES ?? 1000);
 /** Notices in flight at once, each way (ingest-throughput.ts). */
 const INGEST_CONCURRENCY = Number(process.env.BENCH_INGEST_CONCURRENCY ?? 32);
@@ -147,8 +149,13 @@ async function main(): Promise<void> {
         halfLoadTrace = create.halfLoadTrace;
       }
       if (PATHS.has('webhook')) {
-        log(`simulate-payment → signed webhook at a local receiver (${WEBHOOK_PAYMENTS} payments, one at a time)`);
-        const { result, ...cost } = await withCpu(cpu, () => measureWebhookLatency(stack.url('gateway'), testKey, WEBHOOK_PAYMENTS), (r) => r.samples);
+        const pacing = WEBHOOK_GAP_MS > 0 ? `, ${WEBHOOK_GAP_MS} ms apart` : '';
+        log(`simulate-payment → signed webhook at a local receiver (${WEBHOOK_PAYMENTS} payments, one at a time${pacing})`);
+        const { result, ...cost } = await withCpu(
+          cpu,
+          () => measureWebhookLatency(stack.url('gateway'), testKey, WEBHOOK_PAYMENTS, { gapMs: WEBHOOK_GAP_MS }),
+          (r) => r.samples,
+        );
         rows.push({
           path: 'simulate-payment → signed webhook received',
           throughput: '-',
@@ -157,7 +164,12 @@ async function main(): Promise<void> {
           baseline: 'p50 ≤ 10, p99 ≤ 50 target',
           ratio: '-',
           ...cost,
-          detail: { samples: result.samples, unverified: result.unverified, cpu_counts: 'session creation + simulate-payment + delivery, per payment' },
+          detail: {
+            samples: result.samples,
+            unverified: result.unverified,
+            gap_ms: WEBHOOK_GAP_MS,
+            cpu_counts: 'session creation + simulate-payment + delivery, per payment',
+          },
         });
         if (collector) webhookTrace = await webhookTraceOf(collector);
       }

@@ -15,11 +15,18 @@ const PATH = '/bench-latency';
 /**
  * simulate-payment → signed payment.confirmed at a local receiver (PRODUCT-RULES
  * §D6): one payment at a time, each timed from sending the request to the
- * receiver getting the webhook, matched by session id. The endpoint is
+ * receiver getting the webhook, matched by session id; with `gapMs`, each
+ * payment after that long a pause, as a merchant with sparse traffic sends
+ * them (what idles out between them is then paid by each). The endpoint is
  * deleted afterwards, so the paths after this one (the fan-out) do not keep
  * sending to a receiver that is gone.
  */
-export async function measureWebhookLatency(gatewayUrl: string, key: string, payments: number, timeoutMs = 30_000): Promise<LatencyResult> {
+export async function measureWebhookLatency(
+  gatewayUrl: string,
+  key: string,
+  payments: number,
+  { gapMs = 0, timeoutMs = 30_000 }: { gapMs?: number; timeoutMs?: number } = {},
+): Promise<LatencyResult> {
   const receiver = await WebhookReceiver.start();
   const api = gatewayApi(gatewayUrl, key);
   let endpointId: string | undefined;
@@ -41,6 +48,7 @@ export async function measureWebhookLatency(gatewayUrl: string, key: string, pay
     const arrivals = arrivalsBySession(receiver);
     const latencies: number[] = [];
     for (const sessionId of sessions) {
+      if (gapMs > 0) await new Promise((resolve) => setTimeout(resolve, gapMs));
       const sentAt = Date.now();
       await api('/v1/sandbox/simulate-payment', { sessionId, outcome: 'confirmed' });
       latencies.push((await until(() => arrivals().get(sessionId), timeoutMs)) - sentAt); // one at a time: latency, not queueing

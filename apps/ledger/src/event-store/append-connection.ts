@@ -1,5 +1,5 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
-import { CONFIG, DATABASE_CONNECT_TIMEOUT_MS, JsonLogger, PreparingClient } from '@pp/platform';
+import { CONFIG, DATABASE_CONNECT_TIMEOUT_MS, JsonLogger, PreparingClient, WARM_CONNECTIONS } from '@pp/platform';
 import { Pool, type PoolClient } from 'pg';
 import type { LedgerConfig } from '../ledger.config';
 
@@ -14,10 +14,11 @@ export interface AppendConnectionSource {
  * before it). One batch commits at a time, so one connection is enough, and
  * batch-append.ts sends the statements that do not need each other's answers
  * together: an append costs two round trips to Postgres, not seven.
- * Statements are prepared once, as on the service's pool (PreparingClient).
+ * Statements are prepared once, as on the service's pool (PreparingClient),
+ * and the connection stays open while the ledger idles (WARM_CONNECTIONS).
  */
 export const appendPool = (url: string): Pool =>
-  new Pool({ connectionString: url, max: 1, application_name: 'ledger-append', connectionTimeoutMillis: DATABASE_CONNECT_TIMEOUT_MS, Client: PreparingClient, pipeline: true });
+  new Pool({ connectionString: url, max: 1, min: WARM_CONNECTIONS, application_name: 'ledger-append', connectionTimeoutMillis: DATABASE_CONNECT_TIMEOUT_MS, Client: PreparingClient, pipeline: true });
 
 @Injectable()
 export class AppendConnection implements AppendConnectionSource, OnApplicationShutdown {

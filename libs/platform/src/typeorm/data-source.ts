@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
-import type { ServiceDatabase } from '../database/service-database';
 import { PreparingClient } from '../database/preparing-client';
+import { type ServiceDatabase, WARM_CONNECTIONS } from '../database/service-database';
 
 /** How a process connects to a service's schema: the pool size and the name Postgres shows for it (pg_stat_activity). */
 export interface ConnectionOptions {
@@ -8,12 +8,20 @@ export interface ConnectionOptions {
   poolSize: number;
   applicationName: string;
   connectTimeoutMs?: number;
+  /** How long a connection above WARM_CONNECTIONS may sit idle before it closes (pg-pool's default, 10 s, unless set). */
+  idleTimeoutMs?: number;
   /** Prepare parameterized statements once per connection (PreparingClient): for a service's own long-lived pool, not for migrations. */
   prepareStatements?: boolean;
 }
 
-/** A TypeORM data source on the service's schema, with its migrations table (not yet initialized). */
-export const dataSourceFor = (database: ServiceDatabase, { url, poolSize, applicationName, connectTimeoutMs, prepareStatements }: ConnectionOptions): DataSource =>
+/**
+ * A TypeORM data source on the service's schema, with its migrations table
+ * (not yet initialized). Its pool keeps WARM_CONNECTIONS open while idle.
+ */
+export const dataSourceFor = (
+  database: ServiceDatabase,
+  { url, poolSize, applicationName, connectTimeoutMs, idleTimeoutMs, prepareStatements }: ConnectionOptions,
+): DataSource =>
   new DataSource({
     type: 'postgres',
     url,
@@ -22,6 +30,8 @@ export const dataSourceFor = (database: ServiceDatabase, { url, poolSize, applic
     migrationsTableName: 'migrations',
     extra: {
       max: poolSize,
+      min: Math.min(WARM_CONNECTIONS, poolSize),
+      ...(idleTimeoutMs ? { idleTimeoutMillis: idleTimeoutMs } : {}),
       application_name: applicationName,
       ...(connectTimeoutMs ? { connectionTimeoutMillis: connectTimeoutMs } : {}),
       ...(prepareStatements ? { Client: PreparingClient } : {}),
