@@ -28,8 +28,10 @@ describe('a service pool while it idles (dataSourceFor)', () => {
   });
 
   it('given a burst that opened several connections, when it idles past the idle timeout, then the extra ones close and one stays open and answers the next query', async () => {
-    await Promise.all(Array.from({ length: 4 }, () => dataSource.query('SELECT pg_sleep(0.05)')));
-    expect((await backends()).length).toBe(4);
+    const burst = Array.from({ length: 4 }, () => dataSource.createQueryRunner());
+    await Promise.all(burst.map((runner) => runner.connect())); // each holds a connection of its own until released
+    expect(await backends()).toHaveLength(4);
+    await Promise.all(burst.map((runner) => runner.release()));
 
     // The pool ends each extra connection IDLE_TIMEOUT_MS after its query; its backend exits a moment later.
     const deadline = Date.now() + 5_000;
