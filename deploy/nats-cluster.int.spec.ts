@@ -1,12 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BUS_IDENTITIES } from '@pp/contracts';
 import { ensureStream, natsConnectionOptions, passwordVariable } from '@pp/platform';
-import { waitFor } from '@pp/testing';
+import { freePort, waitFor } from '@pp/testing';
 import { connect, type NatsConnection } from 'nats';
 import { k8sDir } from './testing/manifests';
 
@@ -19,16 +18,6 @@ import { k8sDir } from './testing/manifests';
 
 const SERVERS = 3;
 const natsBinary = ['/usr/sbin/nats-server', '/usr/bin/nats-server', '/usr/local/bin/nats-server'].find((path) => existsSync(path)) ?? 'nats-server';
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 
 describe('the Kubernetes NATS cluster configuration', () => {
   const dir = mkdtempSync(join(tmpdir(), 'pp-nats-cluster-'));
