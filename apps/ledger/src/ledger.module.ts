@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { JsonLogger } from '@pp/platform';
 import { DatabaseModule } from '@pp/platform/typeorm';
 import { DataSource } from 'typeorm';
 import { CheckoutSessionQueriesHandler } from './checkout-sessions/checkout-session-queries.handler';
@@ -24,7 +25,12 @@ import { PublicationLagMetrics } from './publication/publication-lag.metrics';
   imports: [DatabaseModule.forService(LedgerDatabase)],
   controllers: [AppendHandler, CheckoutSessionQueriesHandler, PaymentQueriesHandler, MerchantEventQueriesHandler, RefundQueriesHandler, AllPaymentsQueriesHandler, PaymentSummaryHandler],
   providers: [
-    { provide: LEDGER_POOL, inject: [DataSource], useFactory: poolOf },
+    {
+      provide: LEDGER_POOL,
+      inject: [DataSource, JsonLogger],
+      useFactory: (dataSource: DataSource, logger: JsonLogger) =>
+        poolOf(dataSource, (error) => logger.warn('a database connection was lost while in use; the statements on it failed', { error: error.message })),
+    },
     { provide: EVENT_STORE, useValue: new EventStore(LEDGER_PROJECTIONS) },
     AppendConnection,
     AppendMetrics,

@@ -24,7 +24,7 @@ async function main(): Promise<void> {
     const names = LEDGER_PROJECTIONS.map((projection) => projection.name).join(', ');
     process.stdout.write(`rebuilding read models: ${names}\n`);
     const started = Date.now();
-    const result = await rebuildReadModels(poolOf(dataSource), LEDGER_PROJECTIONS, ({ done, total }) => {
+    const result = await rebuildReadModels(poolOf(dataSource, (error) => process.stderr.write(`the database connection was lost: ${error.message}\n`)), LEDGER_PROJECTIONS, ({ done, total }) => {
       const percent = total === 0 ? 100 : Math.floor((done / total) * 100);
       process.stdout.write(`  ${done}/${total} events (${percent}%)\n`);
     });

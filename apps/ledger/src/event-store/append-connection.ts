@@ -1,5 +1,5 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
-import { CONFIG, DATABASE_CONNECT_TIMEOUT_MS, JsonLogger, PreparingClient, WARM_CONNECTIONS } from '@pp/platform';
+import { CONFIG, DATABASE_CONNECT_TIMEOUT_MS, guardCheckedOutClients, JsonLogger, PreparingClient, WARM_CONNECTIONS } from '@pp/platform';
 import { Pool, type PoolClient } from 'pg';
 import type { LedgerConfig } from '../ledger.config';
 
@@ -29,6 +29,8 @@ export class AppendConnection implements AppendConnectionSource, OnApplicationSh
     // The server may end the idle connection (a restart, an operator): node-postgres then emits 'error' on the
     // pool, which would end the process if nobody listened. The pool drops that client, and the next batch connects anew.
     this.pool.on('error', (error) => logger.warn('the group commit connection was ended by the server; the next batch connects anew', { error: error.message }));
+    // While a batch holds the connection, pg-pool does not listen for its errors: the batch's statements fail instead.
+    guardCheckedOutClients(this.pool, (error) => logger.warn('the group commit connection was lost during a batch', { error: error.message }));
   }
 
   connect(): Promise<PoolClient> {

@@ -14,8 +14,9 @@ import {
   type SessionCreatedV1,
   transactionStreamId,
 } from '@pp/contracts';
-import { JsonLogger, LEDGER_BATCH_SIZE, LEDGER_EVENTS, ServiceMetrics } from '@pp/platform';
+import { guardCheckedOutClients, JsonLogger, LEDGER_BATCH_SIZE, LEDGER_EVENTS, ServiceMetrics } from '@pp/platform';
 import { createTestDatabase, testPool, type TestDatabase, waitFor } from '@pp/testing';
+import type { Socket } from 'node:net';
 import { Pool } from 'pg';
 import type { LedgerConfig } from '../ledger.config';
 import { LEDGER_PROJECTIONS } from '../projections/ledger.projections';
@@ -42,19 +43,30 @@ describe('group commit: whole batches and their fallback', () => {
   const metrics = new ServiceMetrics('ledger', { processMetrics: false });
   /** SQL of every statement the appender sent, in order. */
   const statements: string[] = [];
+  /** When set, the connection is lost (its socket destroyed) as the next statement matching it is sent. */
+  let loseConnectionAt: RegExp | undefined;
+  /** Errors of connections lost while the appender held them. */
+  const lost: Error[] = [];
 
   beforeAll(async () => {
     database = await createTestDatabase('groupcommit');
     await database.migrate('ledger');
     pool = new Pool({ connectionString: database.url, max: 1, pipeline: true }); // as the service's (append-connection.ts)
     pool.on('error', () => undefined); // as the service's: an idle connection the server ends is dropped, not fatal
+    guardCheckedOutClients(pool, (error) => lost.push(error)); // as the service's: a connection lost mid-batch is not fatal either
     // Records what the appender sends, to tell the whole-batch path from the fallback.
     pool.on('connect', (client) => {
       const query = client.query.bind(client) as (...args: unknown[]) => unknown;
       Object.assign(client, {
         query: (...args: unknown[]) => {
-          statements.push(typeof args[0] === 'string' ? args[0] : String((args[0] as { text?: string }).text));
-          return query(...args);
+          const sql = typeof args[0] === 'string' ? args[0] : String((args[0] as { text?: string }).text);
+          statements.push(sql);
+          const answer = query(...args);
+          if (loseConnectionAt?.test(sql)) {
+            loseConnectionAt = undefined;
+            (client as unknown as { connection: { stream: Socket } }).connection.stream.destroy();
+          }
+          return answer;
         },
       });
     });
@@ -378,6 +390,45 @@ describe('group commit: whole batches and their fallback', () => {
       stopListening();
       listener.release(true); // its LISTEN ends with the connection
     }
+  });
+
+  describe('a connection lost under a batch', () => {
+    beforeEach(() => {
+      lost.length = 0;
+    });
+
+    it('given the connection is lost as the batch begins (a pooled connection the server had ended), then the batch runs again on a new connection and commits once', async () => {
+      const id = randomUUID();
+      const sent = statements.length;
+      loseConnectionAt = /^BEGIN/;
+
+      const reply = await appender.appendStreams(createRequest(id, `ref-${id}`, { key: `key-${id}` }), {});
+
+      expect(reply).toMatchObject({ replayed: false, streams: [{ stream_id: checkoutSessionStreamId(id), version: 1 }] });
+      expect(statements.slice(sent).filter((sql) => sql.startsWith('BEGIN'))).toHaveLength(2);
+      expect(lost.map((error) => error.message)).toEqual(['Connection terminated unexpectedly']);
+      expect(await eventsOf(id)).toEqual([{ version: 1, type: CheckoutSessionEventType.Created }]);
+      expect(await keyRecorded(`key-${id}`)).toBe(true);
+    });
+
+    it('given the connection is lost as COMMIT is sent, then the batch is refused as unavailable and not run again: whether it committed is unknown', async () => {
+      const id = randomUUID();
+      const sent = statements.length;
+      loseConnectionAt = /COMMIT$/;
+
+      const error = await appender.appendStreams(createRequest(id, `ref-${id}`, { key: `key-${id}` }), {}).then(
+        () => undefined,
+        (reason: unknown) => reason,
+      );
+
+      expect(error).toMatchObject({ code: ErrorCode.ServiceUnavailable });
+      expect(statements.slice(sent).filter((sql) => sql.startsWith('BEGIN'))).toHaveLength(1);
+      expect(lost).toHaveLength(1);
+      // The merchant's retry with its key gets the one outcome, whichever it was.
+      const again = await appender.appendStreams(createRequest(id, `ref-${id}`, { key: `key-${id}` }), {});
+      expect(again.streams[0].version).toBe(1);
+      expect(await eventsOf(id)).toEqual([{ version: 1, type: CheckoutSessionEventType.Created }]);
+    });
   });
 
   it.each([

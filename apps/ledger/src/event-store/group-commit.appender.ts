@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { type AppendReply, type AppendRequest, type AppendStreamsReply, type AppendStreamsRequest, DomainError, ErrorCode } from '@pp/contracts';
-import { allAnswered, CONFIG, JsonLogger } from '@pp/platform';
+import { allAnswered, CONFIG, isConnectionLost, JsonLogger } from '@pp/platform';
 import type { PoolClient } from 'pg';
 import type { LedgerConfig } from '../ledger.config';
 import type { AppendContext } from './append-request';
@@ -25,6 +25,13 @@ interface PendingAppend {
 }
 
 type Outcome = { ok: true; reply: AppendStreamsReply } | { ok: false; error: unknown };
+
+/** A batch's connection was lost before its COMMIT was sent: Postgres rolled the transaction back, so the batch may run again. */
+class LostBeforeCommit extends Error {
+  constructor(cause: unknown) {
+    super(`connection lost before COMMIT: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+  }
+}
 
 /**
  * Group commit: appends that arrive while a transaction is committing wait,
@@ -75,20 +82,20 @@ export class GroupCommitAppender {
   }
 
   private async commit(batch: PendingAppend[]): Promise<void> {
-    let db: PoolClient | undefined;
-    let broken: Error | undefined;
     let outcomes: Outcome[];
     try {
-      db = await this.connection.connect();
-      outcomes = await this.runBatch(db, batch);
+      outcomes = await this.runOnConnection(batch).catch((error: unknown) => {
+        if (!(error instanceof LostBeforeCommit)) throw error;
+        // Most often a pooled connection the server ended while idle (a restart, an operator), which is found
+        // dead only when used. Nothing of the batch committed, so it runs once more, on a new connection.
+        this.logger.warn('the group commit connection was lost before the batch committed; running the batch again on a new connection', { error: error.message });
+        return this.runOnConnection(batch);
+      });
     } catch (error) {
-      broken = error instanceof Error ? error : new Error(String(error));
-      this.logger.error(broken, { batch: batch.length });
+      this.logger.error(error instanceof Error ? error : new Error(String(error)), { batch: batch.length });
       const failure = new DomainError(ErrorCode.ServiceUnavailable, 'The event store could not commit; retry the request');
       for (const item of batch) item.reject(failure);
       return;
-    } finally {
-      db?.release(broken); // a connection that failed mid-transaction is discarded, not reused
     }
     if (this.config.LEDGER_TEST_CRASH_AFTER_COMMIT && outcomes.some((outcome) => outcome.ok && !outcome.reply.replayed)) {
       process.kill(process.pid, 'SIGKILL'); // test hook: committed, never answered
@@ -104,6 +111,19 @@ export class GroupCommitAppender {
     );
   }
 
+  /** One attempt at the batch; a connection that failed mid-transaction is discarded, not reused. */
+  private async runOnConnection(batch: PendingAppend[]): Promise<Outcome[]> {
+    const db = await this.connection.connect();
+    try {
+      const outcomes = await this.runBatch(db, batch);
+      db.release();
+      return outcomes;
+    } catch (error) {
+      db.release(error instanceof Error ? error : new Error(String(error)));
+      throw error;
+    }
+  }
+
   /**
    * One transaction for the batch, in as few round trips as it allows:
    * statements that do not wait for each other's answers are sent together
@@ -116,17 +136,20 @@ export class GroupCommitAppender {
     // On the pipelined connection BEGIN travels with the batch's first statements. BEGIN cannot fail on a
     // live connection, and on a dead one nothing behind it runs either.
     const begun = db.query(whole ? 'BEGIN; SAVEPOINT batch' : 'BEGIN');
+    let commitSent = false;
     try {
       const [, fast] = await allAnswered([begun, whole ? this.appendWhole(db, batch) : Promise.resolve(undefined)]);
       const outcomes = fast ?? (await this.appendOneByOne(db, batch));
       const appended = outcomes.some((outcome) => outcome.ok && !outcome.reply.replayed);
+      commitSent = true;
       // The publisher is woken in this process when it leads here (local-commits.ts), through Postgres otherwise.
       await db.query(appended && !this.localCommits.heard ? `SELECT pg_notify('${EVENTS_COMMITTED_CHANNEL}', ''); COMMIT` : 'COMMIT');
       if (appended) this.localCommits.committed();
       return outcomes;
     } catch (error) {
       await db.query('ROLLBACK').catch(() => undefined);
-      throw error;
+      // Once COMMIT is sent, a lost connection leaves the outcome unknown; before it, nothing committed.
+      throw !commitSent && isConnectionLost(error) ? new LostBeforeCommit(error) : error;
     }
   }
 

@@ -1,4 +1,5 @@
 export * from './all-answered';
+export * from './checked-out-clients';
 export * from './database-roles';
 export * from './database-setup';
 export * from './pg-errors';

@@ -15,3 +15,24 @@ export const isUniqueViolation = (error: unknown): boolean => pgErrorOf(error)?.
 
 /** The unique constraint a statement violated, if that is what failed. */
 export const violatedUniqueConstraint = (error: unknown): string | undefined => (isUniqueViolation(error) ? pgErrorOf(error)?.constraint : undefined);
+
+/** SQLSTATEs of a server that ended the session: admin_shutdown, crash_shutdown, cannot_connect_now. */
+const SESSION_ENDED = new Set(['57P01', '57P02', '57P03']);
+/** What node-postgres throws, without a code, for a connection it lost or had already lost (pg/lib/client.js). */
+const LOST_MESSAGES = ['Connection terminated unexpectedly', 'Client has encountered a connection error and is not queryable'];
+/** Socket errors of a connection the other end closed or reset. */
+const SOCKET_LOST = new Set(['ECONNRESET', 'EPIPE']);
+
+/**
+ * Whether a statement failed because the connection under it was lost (the
+ * server ended the session, the socket was reset or closed), as opposed to
+ * the statement itself failing. A transaction whose COMMIT was never sent
+ * before such a loss committed nothing: Postgres rolls back the open
+ * transaction of a session that ends.
+ */
+export function isConnectionLost(error: unknown): boolean {
+  const failure = pgErrorOf(error) as (PgError & { message?: unknown }) | undefined;
+  if (!failure) return false;
+  const code = failure.code ?? '';
+  return SESSION_ENDED.has(code) || code.startsWith('08') || SOCKET_LOST.has(code) || (typeof failure.message === 'string' && LOST_MESSAGES.includes(failure.message));
+}

@@ -1,4 +1,4 @@
-import { isUniqueViolation, violatedUniqueConstraint } from './pg-errors';
+import { isConnectionLost, isUniqueViolation, violatedUniqueConstraint } from './pg-errors';
 
 const pgError = (code: string, constraint?: string) => Object.assign(new Error('failed'), { code, constraint });
 
@@ -13,5 +13,21 @@ describe('Postgres errors', () => {
     expect(violatedUniqueConstraint(pgError('23503', 'emails_fkey'))).toBeUndefined();
     expect(isUniqueViolation(new Error('connection lost'))).toBe(false);
     expect(isUniqueViolation(undefined)).toBe(false);
+  });
+
+  it('given the server ended the session, the socket failed, or node-postgres lost the connection, when read, then the connection was lost', () => {
+    for (const code of ['57P01', '57P02', '57P03', '08006', '08003']) expect(isConnectionLost(pgError(code))).toBe(true);
+    for (const code of ['ECONNRESET', 'EPIPE']) expect(isConnectionLost(Object.assign(new Error('socket'), { code }))).toBe(true);
+    expect(isConnectionLost(new Error('Connection terminated unexpectedly'))).toBe(true);
+    expect(isConnectionLost(new Error('Client has encountered a connection error and is not queryable'))).toBe(true);
+    expect(isConnectionLost({ driverError: pgError('57P01') })).toBe(true);
+  });
+
+  it('given a statement that failed on its own (a constraint, a serialization failure, a timeout, our own end()), when read, then the connection was not lost', () => {
+    for (const code of ['23505', '40001', '57014', '42P01']) expect(isConnectionLost(pgError(code))).toBe(false);
+    expect(isConnectionLost(new Error('Connection terminated'))).toBe(false);
+    expect(isConnectionLost(new Error('Client was closed and is not queryable'))).toBe(false);
+    expect(isConnectionLost(undefined)).toBe(false);
+    expect(isConnectionLost('Connection terminated unexpectedly')).toBe(false);
   });
 });
