@@ -1,4 +1,4 @@
-import type { Pool, PoolClient } from 'pg';
+import type { Pool } from 'pg';
 
 /**
  * Keeps a lost connection from ending the process while a caller holds it.
@@ -17,16 +17,7 @@ import type { Pool, PoolClient } from 'pg';
  * own; a pool whose clients are checked out by hand needs this one.
  */
 export function guardCheckedOutClients(pool: Pool, onLost: (error: Error) => void): Pool {
-  const listeners = new WeakMap<PoolClient, (error: Error) => void>();
-  pool.on('acquire', (client) => {
-    const listener = (error: Error) => onLost(error);
-    listeners.set(client, listener);
-    client.on('error', listener);
-  });
-  pool.on('release', (_error, client) => {
-    const listener = listeners.get(client);
-    if (listener) client.removeListener('error', listener);
-    listeners.delete(client);
-  });
+  pool.on('acquire', (client) => client.on('error', onLost));
+  pool.on('release', (_error, client) => client.removeListener('error', onLost));
   return pool;
 }

@@ -2,6 +2,7 @@
 interface PgError {
   code?: string;
   constraint?: string;
+  message?: unknown;
 }
 
 /** node-postgres's error, whether thrown as it is or wrapped by TypeORM as `driverError`. */
@@ -31,7 +32,7 @@ const SOCKET_LOST = new Set(['ECONNRESET', 'EPIPE']);
  * transaction of a session that ends.
  */
 export function isConnectionLost(error: unknown): boolean {
-  const failure = pgErrorOf(error) as (PgError & { message?: unknown }) | undefined;
+  const failure = pgErrorOf(error);
   if (!failure) return false;
   const code = failure.code ?? '';
   return SESSION_ENDED.has(code) || code.startsWith('08') || SOCKET_LOST.has(code) || (typeof failure.message === 'string' && LOST_MESSAGES.includes(failure.message));
