@@ -25,4 +25,5 @@ module.exports = {
   testTimeout: 60_000,
   maxWorkers: 2,
   globalSetup: '<rootDir>/tools/build/jest-global-setup.js',
+  globalTeardown: '<rootDir>/tools/build/jest-global-teardown.js',
 };

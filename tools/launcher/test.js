@@ -35,6 +35,8 @@ async function main() {
     TEST_POSTGRES_ROLE_PASSWORDS: JSON.stringify(rolePasswords),
     ...testNatsEnv(root),
     TEST_REDIS_URL: infra.REDIS_URL,
+    // Services the tests start on Node 24 load their modules from V8's cached code (libs/testing service-process.ts).
+    NODE_COMPILE_CACHE: join(root, 'tmp', 'node-compile-cache'),
   };
   reapTestLeftovers();
 

@@ -1,11 +1,8 @@
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { type DatabaseService, ensureDatabaseRoles, OWNER_ROLE, roleUrl, serviceRole } from '@pp/platform';
 import { Client } from 'pg';
 import { testInfra } from './infra';
-import { REPO_ROOT } from './service-process';
+import { migrateThroughRunner } from './migrations/migrate-through-runner';
 
 export interface TestDatabase {
   name: string;
@@ -15,7 +12,7 @@ export interface TestDatabase {
   ownerUrl: string;
   /** The connection a service logs in with: its own role. */
   serviceUrl(service: DatabaseService): string;
-  /** Migrates a service's schema as the owner through its migrate entry point (once per database). */
+  /** Migrates a service's schema as the owner, with its migrate command's code (once per database). */
   migrate(service: DatabaseService): Promise<void>;
   drop(): Promise<void>;
 }
@@ -37,11 +34,7 @@ export async function createTestDatabase(label = 'test'): Promise<TestDatabase> 
   const migrate = (service: DatabaseService): Promise<void> => {
     let migrated = migrations.get(service);
     if (!migrated) {
-      const entry = join(REPO_ROOT, 'dist', 'apps', service, 'src', 'migrate.js');
-      migrated = promisify(execFile)(process.execPath, [entry], { env: { PATH: process.env.PATH ?? '', MIGRATION_DATABASE_URL: ownerUrl } }).then(
-        () => undefined,
-        (error: { stderr?: string; message: string }) => Promise.reject(new Error(`migrating ${service} failed: ${error.stderr?.trim() || error.message}`)),
-      );
+      migrated = migrateThroughRunner(service, ownerUrl);
       migrations.set(service, migrated);
     }
     return migrated;

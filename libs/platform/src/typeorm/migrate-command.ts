@@ -33,7 +33,17 @@ export function runMigrate(database: ServiceDatabase, env: Env = process.env): v
 
 async function migrate(database: ServiceDatabase, env: Env): Promise<string[]> {
   const { MIGRATION_DATABASE_URL } = loadConfig(MigrateConfig, env);
-  const dataSource = dataSourceFor(database, { url: MIGRATION_DATABASE_URL, poolSize: 2, connectTimeoutMs: 5000, applicationName: `${database.service}-migrate` });
+  return migrateDatabase(database, MIGRATION_DATABASE_URL);
+}
+
+/**
+ * What the migrate command does once its configuration is read: refuses a
+ * superuser, runs the schema's pending migrations and applies the role's
+ * grants. Gives the names of the migrations it applied. The test harness
+ * calls it for each spec's database (libs/testing, migration-runner).
+ */
+export async function migrateDatabase(database: ServiceDatabase, ownerUrl: string): Promise<string[]> {
+  const dataSource = dataSourceFor(database, { url: ownerUrl, poolSize: 2, connectTimeoutMs: 5000, applicationName: `${database.service}-migrate` });
   await dataSource.initialize();
   try {
     // Tables a superuser creates are owned by it, and an owner can switch off the append-only triggers.
