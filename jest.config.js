@@ -19,7 +19,7 @@ module.exports = {
   transformIgnorePatterns: ['/node_modules/(?!(@paralleldrive/cuid2|@noble/hashes)/)'],
   moduleNameMapper: {
     '^@pp/(contracts|kernel|platform|sdk|testing)$': '<rootDir>/libs/$1/src/index.ts',
-    '^@pp/platform/(memory|typeorm)$': '<rootDir>/libs/platform/src/$1/index.ts',
+    '^@pp/platform/(boot|config|memory|typeorm)$': '<rootDir>/libs/platform/src/$1/index.ts',
     '^@interac-checkout/node$': '<rootDir>/libs/sdk/src/index.ts',
   },
   testTimeout: 60_000,

@@ -1,6 +1,6 @@
 import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
-import { BaseConfig, WithCheckoutUrls, WithTrustedProxies, toInt } from '@pp/platform';
+import { BaseConfig, WithCheckoutUrls, WithTrustedProxies, toInt } from '@pp/platform/config';
 
 const HTTP_URL = /^https?:\/\/[^\s/]+(:\d+)?(\/[^\s]*)?$/;
 

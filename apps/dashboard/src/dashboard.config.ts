@@ -1,6 +1,6 @@
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsInt, IsOptional, Max, Min } from 'class-validator';
-import { BaseConfig, toInt, WithRedis } from '@pp/platform';
+import { BaseConfig, toInt, WithRedis } from '@pp/platform/config';
 
 const toBoolean = ({ value }: { value: unknown }) => (value === 'true' ? true : value === 'false' ? false : value);
 

@@ -1,11 +1,8 @@
-import { runService } from '@pp/platform';
+import { runService } from '@pp/platform/boot';
 import { DashboardConfig } from './dashboard.config';
-import { DashboardModule } from './dashboard.module';
-import { configureHttp } from './http/configure-http';
 
 runService({
   name: 'dashboard',
   config: DashboardConfig,
-  module: DashboardModule,
-  http: { port: (config) => config.DASHBOARD_PORT, configure: configureHttp },
+  parts: async () => (await import('./service-parts')).serviceParts,
 });

@@ -1,6 +1,6 @@
 import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
-import { BaseConfig, IsStrongSecret, WithDatabase, WithRedis, WithTrustedProxies, toInt } from '@pp/platform';
+import { BaseConfig, IsStrongSecret, WithDatabase, WithRedis, WithTrustedProxies, toInt } from '@pp/platform/config';
 
 /** Default of API_KEY_CACHE_TTL_MS. */
 export const DEFAULT_API_KEY_CACHE_TTL_MS = 5_000;

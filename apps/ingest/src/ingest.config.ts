@@ -1,4 +1,4 @@
-import { BaseConfig, toInt, WithDatabase, WithMetricsPort } from '@pp/platform';
+import { BaseConfig, toInt, WithDatabase, WithMetricsPort } from '@pp/platform/config';
 import { Transform } from 'class-transformer';
 import { ArrayNotEmpty, IsInt, IsOptional, Matches, Max, Min, ValidateBy } from 'class-validator';
 import { KEY_LOOKUP_DEADLINE_MS, loadDnsOverrides } from './authentication/dkim-resolver';

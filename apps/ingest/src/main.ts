@@ -1,10 +1,8 @@
-import { runService } from '@pp/platform';
+import { runService } from '@pp/platform/boot';
 import { IngestConfig } from './ingest.config';
-import { IngestModule } from './ingest.module';
 
 runService({
   name: 'ingest',
   config: IngestConfig,
-  module: IngestModule,
-  metricsPort: (config) => config.METRICS_PORT,
+  parts: async () => (await import('./service-parts')).serviceParts,
 });

@@ -1,6 +1,6 @@
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsInt, IsOptional, Max, Min } from 'class-validator';
-import { BaseConfig, toInt, WithDatabase, WithMetricsPort } from '@pp/platform';
+import { BaseConfig, toInt, WithDatabase, WithMetricsPort } from '@pp/platform/config';
 
 const toFlag = ({ value }: { value: unknown }) => (value === '1' || value === 'true' ? true : value === '0' || value === 'false' ? false : value);
 

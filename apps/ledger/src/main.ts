@@ -1,10 +1,8 @@
-import { runService } from '@pp/platform';
+import { runService } from '@pp/platform/boot';
 import { LedgerConfig } from './ledger.config';
-import { LedgerModule } from './ledger.module';
 
 runService({
   name: 'ledger',
   config: LedgerConfig,
-  module: LedgerModule,
-  metricsPort: (config) => config.METRICS_PORT,
+  parts: async () => (await import('./service-parts')).serviceParts,
 });

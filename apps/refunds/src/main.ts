@@ -1,10 +1,8 @@
-import { runService } from '@pp/platform';
+import { runService } from '@pp/platform/boot';
 import { RefundsConfig } from './refunds.config';
-import { RefundsModule } from './refunds.module';
 
 runService({
   name: 'refunds',
   config: RefundsConfig,
-  module: RefundsModule,
-  metricsPort: (config) => config.METRICS_PORT,
+  parts: async () => (await import('./service-parts')).serviceParts,
 });

@@ -1,3 +1,3 @@
-import { BaseConfig, WithMetricsPort } from '@pp/platform';
+import { BaseConfig, WithMetricsPort } from '@pp/platform/config';
 
 export class RefundsConfig extends WithMetricsPort(BaseConfig) {}

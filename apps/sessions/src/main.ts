@@ -1,10 +1,8 @@
-import { runService } from '@pp/platform';
+import { runService } from '@pp/platform/boot';
 import { SessionsConfig } from './sessions.config';
-import { SessionsModule } from './sessions.module';
 
 runService({
   name: 'sessions',
   config: SessionsConfig,
-  module: SessionsModule,
-  metricsPort: (config) => config.METRICS_PORT,
+  parts: async () => (await import('./service-parts')).serviceParts,
 });

@@ -1,6 +1,6 @@
 import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
-import { BaseConfig, toInt, WithCheckoutUrls, WithMetricsPort, WithRedis } from '@pp/platform';
+import { BaseConfig, toInt, WithCheckoutUrls, WithMetricsPort, WithRedis } from '@pp/platform/config';
 
 export class SessionsConfig extends WithMetricsPort(WithCheckoutUrls(WithRedis(BaseConfig))) {
   /** Lifetime of a checkout session (PRODUCT-RULES §8: 30 minutes). */

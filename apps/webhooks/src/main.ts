@@ -1,10 +1,8 @@
-import { runService } from '@pp/platform';
+import { runService } from '@pp/platform/boot';
 import { WebhooksConfig } from './webhooks.config';
-import { WebhooksModule } from './webhooks.module';
 
 runService({
   name: 'webhooks',
   config: WebhooksConfig,
-  module: WebhooksModule,
-  metricsPort: (config) => config.METRICS_PORT,
+  parts: async () => (await import('./service-parts')).serviceParts,
 });

@@ -1,6 +1,6 @@
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
-import { BaseConfig, IsKeyRing, toBool, toInt, WithDatabase, WithMetricsPort, WithRedis } from '@pp/platform';
+import { BaseConfig, IsKeyRing, toBool, toInt, WithDatabase, WithMetricsPort, WithRedis } from '@pp/platform/config';
 
 export class WebhooksConfig extends WithMetricsPort(WithRedis(WithDatabase(BaseConfig))) {
   /**

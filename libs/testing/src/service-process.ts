@@ -1,18 +1,15 @@
 import { type ChildProcess, fork } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, rmSync, writeFileSync, type WriteStream } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { createWriteStream, mkdirSync, rmSync, writeFileSync, type WriteStream } from 'node:fs';
+import { join } from 'node:path';
 import type { ServiceName } from '@pp/contracts';
 import { SERVICE_NODE_FLAGS } from '@pp/platform';
+import { REPO_ROOT } from './repo-root';
 
-/** The checkout's root: the nearest folder above with a package.json (this file also runs compiled, from dist/). */
-export const REPO_ROOT = (() => {
-  let dir = __dirname;
-  while (!existsSync(join(dir, 'package.json')) && dirname(dir) !== dir) dir = dirname(dir);
-  return dir;
-})();
-/** Compiled entry point of an app; Jest's global set-up builds dist/ before any spec runs. */
+export { REPO_ROOT };
+
 /** Pids of running test services, so `npm test` can reap them after a killed run. */
 const PID_DIR = join(REPO_ROOT, 'tmp', 'test-pids');
+/** Compiled entry point of an app; Jest's global set-up builds dist/ before any spec runs. */
 export const entryPoint = (service: ServiceName) => join(REPO_ROOT, 'dist', 'apps', service, 'src', 'main.js');
 
 /**

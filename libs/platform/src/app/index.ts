@@ -1,5 +1,4 @@
 export * from './platform.module';
-export * from './run-service';
 export * from './service-definition';
 export * from './start-service';
 export * from './tokens';

@@ -25,8 +25,8 @@ export function registerClientInstrumentations(): void {
       new IORedisInstrumentation({ requireParentSpan: true }),
     ],
   });
-  // A service's main.ts imports its module tree (and with it pg and ioredis) before runService starts
-  // telemetry. require-in-the-middle patches a module the next time it is required, and these patch
+  // runService loads a service's module tree (its service-parts, and with them pg and ioredis) before
+  // startService starts telemetry. require-in-the-middle patches a module the next time it is required, and these patch
   // prototypes and module objects in place, so requiring them again here reaches the copies already in use.
   for (const name of PATCHED_MODULES) {
     try {

@@ -1,17 +1,24 @@
 import type { DatabaseService } from '@pp/platform';
-import { MIGRATION_RUNNER_ENV } from './start-migration-runner';
+import { MIGRATION_RUNNER_ENV, startMigrationRunner } from './start-migration-runner';
 
 /** How long one migration may take before the spec's set-up fails. */
 const MIGRATE_TIMEOUT_MS = 60_000;
 
+let ownRunner: Promise<string> | undefined;
+
+/** The Jest run's runner, or else (the bench, a Jest run without its global set-up) one of this process's own. */
+function runnerUrl(): Promise<string> {
+  const shared = process.env[MIGRATION_RUNNER_ENV];
+  if (shared) return Promise.resolve(shared);
+  return (ownRunner ??= startMigrationRunner().then((runner) => runner.url));
+}
+
 /**
  * Migrates `service`'s schema in the database `ownerUrl` names, as its
- * owner, through the runner this Jest run started (migration-runner.main.ts).
+ * owner, through a migration runner (migration-runner.main.ts).
  */
 export async function migrateThroughRunner(service: DatabaseService, ownerUrl: string): Promise<void> {
-  const runner = process.env[MIGRATION_RUNNER_ENV];
-  if (!runner) throw new Error(`${MIGRATION_RUNNER_ENV} is not set: run Jest with its global set-up (jest.config.js), which starts the migration runner`);
-  const response = await fetch(runner, {
+  const response = await fetch(await runnerUrl(), {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ service, url: ownerUrl }),

@@ -15,7 +15,7 @@ import { createServer, type IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import { isDatabaseService, type ServiceDatabase } from '@pp/platform';
 import { migrateDatabase } from '@pp/platform/typeorm';
-import { REPO_ROOT } from '../service-process';
+import { REPO_ROOT } from '../repo-root';
 
 const MAX_REQUEST_BYTES = 64 * 1024;
 
