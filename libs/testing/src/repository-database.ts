@@ -1,5 +1,4 @@
 import { isDatabaseService, type ServiceDatabase } from '@pp/platform';
-import { dataSourceFor } from '@pp/platform/typeorm';
 import type { Pool } from 'pg';
 import type { DataSource } from 'typeorm';
 import { testPool } from './test-pool';
@@ -19,6 +18,9 @@ export async function repositoryDatabase(schema: ServiceDatabase, label: string)
   if (!isDatabaseService(schema.service)) throw new Error(`${schema.service} has no database role`);
   const database = await createTestDatabase(label);
   await database.migrate(schema.service);
+  // Loaded here, not at the top: every spec that imports @pp/testing would load TypeORM's 300 modules
+  // through Jest's module registry, about a second a file; only repository specs use it.
+  const { dataSourceFor } = await import('@pp/platform/typeorm');
   // Prepared statements as in the service's own pool (DatabaseModule).
   const dataSource = dataSourceFor(schema, { url: database.serviceUrl(schema.service), poolSize: 4, applicationName: `${label}-spec`, prepareStatements: true });
   await dataSource.initialize();

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type BrowserContext, chromium } from 'playwright-core';
+import type { BrowserContext, chromium as Chromium } from 'playwright-core';
 
 /** Debian's Chromium (the test set-up installs it); playwright-core drives it, no downloaded browser. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -27,7 +27,9 @@ export interface TestBrowser {
  * Real headless Chromium for browser tests, with a fresh profile each time
  * (a new --user-data-dir, deleted on close) and no background traffic.
  */
-export async function launchBrowser(options: Parameters<typeof chromium.launchPersistentContext>[1] = {}): Promise<TestBrowser> {
+export async function launchBrowser(options: Parameters<typeof Chromium.launchPersistentContext>[1] = {}): Promise<TestBrowser> {
+  // Loaded on first use: playwright-core is a few large files that every spec importing @pp/testing would compile.
+  const { chromium } = await import('playwright-core');
   const profile = mkdtempSync(join(tmpdir(), 'pp-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM_PATH,

@@ -2,7 +2,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { dkimSign } from 'mailauth/lib/dkim/sign';
+import type { dkimSign as DkimSign } from 'mailauth/lib/dkim/sign';
 
 /** A DKIM key made for this test process only; its public half is served through INGEST_DNS_OVERRIDES. */
 export interface TestDkimKey {
@@ -68,6 +68,9 @@ export async function signEmail(raw: string, options: SignOptions = {}): Promise
   const key = options.key ?? testDkimKey();
   // Signing works on CRLF lines, and mailauth rewrites bare line feeds one line at a time: seconds for
   // the specs' multi-megabyte messages of short lines. Rewritten here in one pass, the signed bytes are the same.
+  // Loaded on first use, not with @pp/testing: mailauth and its dependencies are some 100 modules,
+  // which every spec importing @pp/testing would load through Jest's module registry.
+  const { dkimSign } = await import('mailauth/lib/dkim/sign');
   const result = await dkimSign(raw.replace(BARE_LF, '\r\n'), {
     ...(options.signTime ? { signTime: options.signTime } : {}),
     signatureData: [
@@ -80,7 +83,7 @@ export async function signEmail(raw: string, options: SignOptions = {}): Promise
         ...(options.maxBodyLength !== undefined ? { maxBodyLength: options.maxBodyLength } : {}),
       },
     ],
-  } as Parameters<typeof dkimSign>[1]);
+  } as Parameters<typeof DkimSign>[1]);
   if (!result.signatures) throw new Error(`signing failed: ${JSON.stringify(result.errors)}`);
   const eol = raw.includes('\r\n') ? '\r\n' : '\n';
   return result.signatures.replace(/\r\n/g, eol) + raw;
