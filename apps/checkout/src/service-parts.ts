@@ -1,4 +1,4 @@
-import { trustedProxyList, type ServiceParts } from '@pp/platform';
+import type { ServiceParts } from '@pp/platform';
 import { CheckoutModule } from './checkout.module';
 import { BODY_LIMIT_BYTES, configureHttp } from './http/configure-http';
 import type { CheckoutConfig } from './checkout.config';
@@ -9,7 +9,6 @@ export const serviceParts: ServiceParts<CheckoutConfig> = {
   http: {
     port: (config) => config.CHECKOUT_PORT,
     bodyLimit: BODY_LIMIT_BYTES,
-    trustProxy: (config) => trustedProxyList(config.TRUSTED_PROXIES),
     configure: configureHttp,
   },
 };

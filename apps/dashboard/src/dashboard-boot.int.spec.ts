@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Controller, Module, type Type } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
 import { type CheckoutSessionView, GetCheckoutSessionQuery, healthSubject, type ServiceHealthReply } from '@pp/contracts';
-import { BusClient, connectNats, Handles, startService } from '@pp/platform';
+import { BusClient, connectNats, Handles, loadConfig, startService } from '@pp/platform';
 import { testInfra } from '@pp/testing';
 import { DashboardConfig } from './dashboard.config';
 import { DashboardModule } from './dashboard.module';
@@ -17,7 +17,7 @@ import { DashboardModule } from './dashboard.module';
 const namespace = `t${randomBytes(5).toString('hex')}`;
 const env = { NATS_URL: testInfra.natsUrlOf('dashboard'), REDIS_URL: testInfra.redisUrl, PP_NAMESPACE: namespace, DASHBOARD_PORT: '0', LOG_LEVEL: 'error' };
 const boot = (module: Type<unknown>) =>
-  startService({ name: 'dashboard', config: DashboardConfig, module, http: { port: (config) => config.DASHBOARD_PORT } }, env);
+  startService({ name: 'dashboard', config: DashboardConfig, module, http: { port: (config) => config.DASHBOARD_PORT } }, loadConfig(DashboardConfig, env));
 
 @Controller()
 class SecondHealthHandler {

@@ -1,4 +1,4 @@
-import { trustedProxyList, type ServiceParts } from '@pp/platform';
+import type { ServiceParts } from '@pp/platform';
 import { GatewayModule } from './gateway.module';
 import { BODY_LIMIT_BYTES, configureHttp } from './http/configure-http';
 import type { GatewayConfig } from './gateway.config';
@@ -9,7 +9,6 @@ export const serviceParts: ServiceParts<GatewayConfig> = {
   http: {
     port: (config) => config.GATEWAY_PORT,
     bodyLimit: BODY_LIMIT_BYTES,
-    trustProxy: (config) => trustedProxyList(config.TRUSTED_PROXIES),
     configure: configureHttp,
   },
 };

@@ -28,8 +28,6 @@ export interface HttpDefinition<C extends BaseConfig> {
   port: (config: C) => number;
   /** Fastify options that must be set before the app is created (body limit, ...). */
   bodyLimit?: number;
-  /** Peers whose X-Forwarded-For is believed for `request.ip` (Fastify's trustProxy); none when absent. */
-  trustProxy?: (config: C) => string[];
   configure?: (app: NestFastifyApplication, config: C) => void | Promise<void>;
 }
 

@@ -5,7 +5,7 @@ import type { INestMicroservice } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { NatsConnection } from 'nats';
 import type { BaseConfig } from '../config/config-schemas';
-import { type Env, loadConfig } from '../config/load-config';
+import { trustedProxyList } from '../config/trusted-proxies';
 import { answerFrameworkError } from '../http/framework-error.handler';
 import { answerMalformedRequests } from '../http/malformed-request.handler';
 import { JsonLogger } from '../logging/json-logger';
@@ -27,14 +27,13 @@ import type { RunningService, ServiceDefinition } from './service-definition';
 class ServiceRootModule {}
 
 /**
- * Boots one service: validates its config, connects to NATS, builds the Nest
+ * Boots one service with its validated config (loadConfig): connects to NATS, builds the Nest
  * app (HTTP on Fastify for web apps, whose router and socket-level errors are
  * answered as `{ "error": string }` too) and attaches the bus transport so the
  * service answers its commands, queries and health request. Prometheus
  * metrics answer at GET /metrics: on the web apps' port, otherwise on METRICS_PORT.
  */
-export async function startService<C extends BaseConfig>(definition: ServiceDefinition<C>, env: Env): Promise<RunningService> {
-  const config = loadConfig(definition.config, env);
+export async function startService<C extends BaseConfig>(definition: ServiceDefinition<C>, config: C): Promise<RunningService> {
   cacheValidationMetadata();
   const logger = new JsonLogger(definition.name, config.LOG_LEVEL);
   startTelemetry(definition.name, config.OTEL_EXPORTER_OTLP_ENDPOINT);
@@ -62,7 +61,7 @@ export async function startService<C extends BaseConfig>(definition: ServiceDefi
         new FastifyAdapter({
           bodyLimit: http.bodyLimit ?? 1_048_576,
           frameworkErrors: answerFrameworkError,
-          trustProxy: trustProxyOption(http.trustProxy?.(config)),
+          trustProxy: trustedProxies(config),
         }),
         { logger, abortOnError: false },
       );
@@ -90,8 +89,15 @@ export async function startService<C extends BaseConfig>(definition: ServiceDefi
   }
 }
 
-/** No trusted proxy: request.ip is the socket's address and X-Forwarded-For is ignored. */
-const trustProxyOption = (list: string[] | undefined): string[] | false => (list && list.length > 0 ? list : false);
+/**
+ * Fastify's trustProxy from TRUSTED_PROXIES, for the apps whose config has it
+ * (WithTrustedProxies). Without it, or with `none`, no proxy is trusted:
+ * request.ip is the socket's address and X-Forwarded-For is ignored.
+ */
+function trustedProxies(config: BaseConfig & { TRUSTED_PROXIES?: string }): string[] | false {
+  const list = config.TRUSTED_PROXIES === undefined ? [] : trustedProxyList(config.TRUSTED_PROXIES);
+  return list.length > 0 ? list : false;
+}
 
 function configureBus(app: INestMicroservice, logger: JsonLogger): void {
   app.useGlobalFilters(new BusExceptionFilter(logger));

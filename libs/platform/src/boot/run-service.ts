@@ -65,9 +65,9 @@ export function runService<C extends BaseConfig>(entry: ServiceEntry<C>, env: En
 }
 
 async function start<C extends BaseConfig>(entry: ServiceEntry<C>, env: Env) {
-  loadConfig(entry.config, env); // throws ConfigError before anything else loads
+  const config = loadConfig(entry.config, env); // throws ConfigError before anything else loads
   const [{ startService }, { stopTelemetry }, parts] = await Promise.all([import('../app/start-service'), import('../telemetry/start-telemetry'), entry.parts()]);
   const definition: ServiceDefinition<C> = { ...parts, name: entry.name, config: entry.config };
-  const running = await startService(definition, env);
+  const running = await startService(definition, config);
   return { running, stopTelemetry };
 }
