@@ -1,3 +1,4 @@
+import { Agent, request as httpRequest } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { Pool } from 'pg';
 import { INGEST_RAW_EMAIL_SUBJECT } from '@pp/contracts';
@@ -67,7 +68,7 @@ export async function measureIngestThroughput(
   const { merchantId, notices } = await noticesForLiveSessions(stack, way, way === 'http' ? 'H' : 'J', WARMUP_MESSAGES + messages);
   const db = await stack.sql();
   const counts = handOffCounts(db);
-  const sender = way === 'http' ? httpSender(stack.url('gateway'), stack.env.INGEST_TOKEN) : await jetStreamSender(stack);
+  const sender = way === 'http' ? httpSender(stack.url('gateway'), stack.env.INGEST_TOKEN, concurrency) : await jetStreamSender(stack);
   let earlier: Record<string, number>;
   let scrapedBefore: ServiceScrape;
   let before: CpuSample;
@@ -124,8 +125,12 @@ export async function measureIngestThroughput(
  */
 export async function warmIngestChain(stack: TestStack, messages: number, concurrency: number, timeoutMs = 120_000): Promise<void> {
   const { notices } = await noticesForLiveSessions(stack, 'warmup', 'W', messages);
-  const sender = httpSender(stack.url('gateway'), stack.env.INGEST_TOKEN);
-  await sendAndAwaitHandOffs(notices, sender, concurrency, handOffCounts(await stack.sql()), 'the chain warm-up notices to be handed off', timeoutMs);
+  const sender = httpSender(stack.url('gateway'), stack.env.INGEST_TOKEN, concurrency);
+  try {
+    await sendAndAwaitHandOffs(notices, sender, concurrency, handOffCounts(await stack.sql()), 'the chain warm-up notices to be handed off', timeoutMs);
+  } finally {
+    await sender.close();
+  }
 }
 
 /** Sends `notices`, `concurrency` at a time, and waits until as many more hand-offs are recorded (a way's run before may have left some). */
@@ -184,19 +189,36 @@ interface NoticeSender {
   close(): Promise<void>;
 }
 
-/** Posts each notice to the gateway's internal route, as a mail pipeline that cannot publish to JetStream does. */
-function httpSender(gatewayUrl: string, ingestToken: string): NoticeSender {
+/**
+ * Posts each notice to the gateway's internal route, as a mail pipeline that
+ * cannot publish to JetStream does, over `concurrency` kept-alive
+ * connections. node:http rather than fetch: the load generator shares the
+ * cores with the stack, and fetch cost it about 0.5 ms of CPU per notice
+ * (docs/PERFORMANCE.md, "A lighter sender for posted notices").
+ */
+function httpSender(gatewayUrl: string, ingestToken: string, concurrency: number): NoticeSender {
+  const target = new URL('/v1/internal/ingest-email', gatewayUrl);
+  const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
+  const post = (raw: string) =>
+    new Promise<void>((resolve, reject) => {
+      const request = httpRequest(
+        target,
+        { method: 'POST', agent, headers: { authorization: `Bearer ${ingestToken}`, 'content-type': 'message/rfc822', 'content-length': Buffer.byteLength(raw) } },
+        (response) => {
+          const chunks: Buffer[] = [];
+          response.on('data', (chunk: Buffer) => chunks.push(chunk));
+          response.on('end', () =>
+            response.statusCode === 202 ? resolve() : reject(new Error(`ingest-email answered ${response.statusCode}: ${Buffer.concat(chunks).toString('utf8').slice(0, 500)}`)),
+          );
+          response.on('error', reject);
+        },
+      );
+      request.on('error', reject);
+      request.end(raw);
+    });
   return {
-    async send(raw) {
-      const response = await fetch(`${gatewayUrl}/v1/internal/ingest-email`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${ingestToken}`, 'content-type': 'message/rfc822' },
-        body: raw,
-      });
-      if (response.status !== 202) throw new Error(`ingest-email answered ${response.status}: ${await response.text()}`);
-      await response.arrayBuffer();
-    },
-    close: async () => undefined,
+    send: post,
+    close: async () => agent.destroy(),
   };
 }
 
