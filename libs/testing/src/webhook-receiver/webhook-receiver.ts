@@ -37,6 +37,7 @@ export class WebhookReceiver {
   private readonly secrets = new Map<string, string[]>();
   private readonly scripts = new Map<string, ScriptedReply[]>();
   private readonly firstReplies = new Map<string, { reply: ScriptedReply; answered: Set<string> }>();
+  private readonly arrivalListeners = new Set<(record: ReceivedWebhook) => void>();
 
   private constructor(private readonly server: Server) {}
 
@@ -54,15 +55,9 @@ export class WebhookReceiver {
         const eventId = Array.isArray(eventIdHeader) ? eventIdHeader[0] : eventIdHeader;
         const reply: ScriptedReply = verification.valid ? receiver.scriptedReply(path, eventId) : { status: 401 };
         const answeredStatus = reply.status ?? 200;
-        receiver.records.push({
-          path,
-          rawBody,
-          headers: req.headers,
-          eventId,
-          receivedAt: Date.now(),
-          verification,
-          answeredStatus,
-        });
+        const record: ReceivedWebhook = { path, rawBody, headers: req.headers, eventId, receivedAt: Date.now(), verification, answeredStatus };
+        receiver.records.push(record);
+        for (const listener of receiver.arrivalListeners) listener(record);
         const answer = () => {
           if (res.destroyed) return;
           res.writeHead(answeredStatus, reply.retryAfter ? { 'retry-after': reply.retryAfter } : {});
@@ -108,6 +103,32 @@ export class WebhookReceiver {
 
   received(path?: string): ReceivedWebhook[] {
     return path ? this.records.filter((record) => record.path === path) : [...this.records];
+  }
+
+  /**
+   * The first delivery, received already or still to come, that `matches`;
+   * rejects after `timeoutMs`. Resolved by the arrival itself, not by polling,
+   * so a test or the bench waiting for a webhook wakes once, when it comes.
+   */
+  whenReceived(matches: (record: ReceivedWebhook) => boolean, timeoutMs: number): Promise<ReceivedWebhook> {
+    const already = this.records.find(matches);
+    if (already) return Promise.resolve(already);
+    return new Promise((resolve, reject) => {
+      const listener = (record: ReceivedWebhook) => {
+        if (!matches(record)) return;
+        settle();
+        resolve(record);
+      };
+      const timer = setTimeout(() => {
+        settle();
+        reject(new Error(`no matching webhook arrived within ${timeoutMs} ms`));
+      }, timeoutMs);
+      const settle = () => {
+        clearTimeout(timer);
+        this.arrivalListeners.delete(listener);
+      };
+      this.arrivalListeners.add(listener);
+    });
   }
 
   private scriptedReply(path: string, eventId: string | undefined): ScriptedReply {
