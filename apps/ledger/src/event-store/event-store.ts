@@ -8,7 +8,7 @@ import {
   type StreamAppend,
   type StreamAppendResult,
 } from '@pp/contracts';
-import { violatedUniqueConstraint } from '@pp/platform';
+import { isDeadlock, violatedUniqueConstraint } from '@pp/platform';
 import type { ClientBase, Pool } from 'pg';
 import { type Projection, project } from '../projections/projection';
 import { eventInserts, insertEventsAtExpectedVersions } from './insert-events';
@@ -47,6 +47,10 @@ export class EventStore {
       inserted = await insertEventsAtExpectedVersions(db, rows);
     } catch (error) {
       if (violatedUniqueConstraint(error) === 'events_stream_version_key') throw concurrencyConflict(streamOfConflict(error, streams));
+      // Two ledger replicas' batches inserting into the same streams in opposite orders wait on each
+      // other's uncommitted rows; Postgres fails one. Its append lost a race like any other conflict:
+      // the writer reads the streams again and decides anew (CommandRunner), in a later transaction.
+      if (isDeadlock(error)) throw writtenConcurrently(streams);
       throw error;
     }
     const stored = inserted.map(toStoredEvent);
@@ -133,6 +137,12 @@ function streamOfConflict(error: unknown, streams: readonly StreamAppend[]): Str
   const detail = (error as { detail?: string }).detail ?? '';
   return streams.find((stream) => detail.includes(`(${stream.stream_id}, `)) ?? streams[0];
 }
+
+/** A deadlock names no one stream: the append's streams were being written by another transaction. */
+const writtenConcurrently = (streams: readonly StreamAppend[]): DomainError =>
+  new DomainError(ErrorCode.ConcurrencyConflict, `Streams ${streams.map((stream) => stream.stream_id).join(', ')} were being written by another transaction`, {
+    stream_ids: streams.map((stream) => stream.stream_id),
+  });
 
 const concurrencyConflict = (stream: StreamAppend): DomainError =>
   new DomainError(ErrorCode.ConcurrencyConflict, `Stream ${stream.stream_id} is no longer at version ${stream.expected_version}`, {

@@ -14,6 +14,9 @@ function pgErrorOf(error: unknown): PgError | undefined {
 /** Whether a statement failed on a unique constraint (SQLSTATE 23505). */
 export const isUniqueViolation = (error: unknown): boolean => pgErrorOf(error)?.code === '23505';
 
+/** Whether Postgres broke a deadlock by failing this statement (SQLSTATE 40P01): the other transaction goes on. */
+export const isDeadlock = (error: unknown): boolean => pgErrorOf(error)?.code === '40P01';
+
 /** The unique constraint a statement violated, if that is what failed. */
 export const violatedUniqueConstraint = (error: unknown): string | undefined => (isUniqueViolation(error) ? pgErrorOf(error)?.constraint : undefined);
 

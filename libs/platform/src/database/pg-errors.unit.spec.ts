@@ -1,4 +1,4 @@
-import { isConnectionLost, isUniqueViolation, violatedUniqueConstraint } from './pg-errors';
+import { isConnectionLost, isDeadlock, isUniqueViolation, violatedUniqueConstraint } from './pg-errors';
 
 const pgError = (code: string, constraint?: string) => Object.assign(new Error('failed'), { code, constraint });
 
@@ -13,6 +13,13 @@ describe('Postgres errors', () => {
     expect(violatedUniqueConstraint(pgError('23503', 'emails_fkey'))).toBeUndefined();
     expect(isUniqueViolation(new Error('connection lost'))).toBe(false);
     expect(isUniqueViolation(undefined)).toBe(false);
+  });
+
+  it('given Postgres broke a deadlock, thrown as it is or wrapped, when read, then it is a deadlock and nothing else is', () => {
+    expect(isDeadlock(pgError('40P01'))).toBe(true);
+    expect(isDeadlock({ driverError: pgError('40P01') })).toBe(true);
+    expect(isDeadlock(pgError('40001'))).toBe(false);
+    expect(isDeadlock(new Error('deadlock detected'))).toBe(false);
   });
 
   it('given the server ended the session, the socket failed, or node-postgres lost the connection, when read, then the connection was lost', () => {
