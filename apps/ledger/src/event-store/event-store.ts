@@ -47,9 +47,11 @@ export class EventStore {
       inserted = await insertEventsAtExpectedVersions(db, rows);
     } catch (error) {
       if (violatedUniqueConstraint(error) === 'events_stream_version_key') throw concurrencyConflict(streamOfConflict(error, streams));
-      // Two ledger replicas' batches inserting into the same streams in opposite orders wait on each
-      // other's uncommitted rows; Postgres fails one. Its append lost a race like any other conflict:
-      // the writer reads the streams again and decides anew (CommandRunner), in a later transaction.
+      // Transactions that insert into the same streams in opposite orders wait on each other's uncommitted
+      // rows, and Postgres fails one. The group commit takes its streams' locks in one order first
+      // (stream-locks.ts), so its batches do not; a transaction of the caller's own still may. That append
+      // lost a race like any other conflict: the writer reads the streams again and decides anew
+      // (CommandRunner), in a later transaction.
       if (isDeadlock(error)) throw writtenConcurrently(streams);
       throw error;
     }

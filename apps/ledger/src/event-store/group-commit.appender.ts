@@ -9,6 +9,7 @@ import { canAppendWhole } from './batch-append';
 import type { EventStore } from './event-store';
 import { AppendConnection, type AppendConnectionSource } from './append-connection';
 import { LocalCommits } from './local-commits';
+import { lockStreamsInOrder } from './stream-locks';
 
 /** NOTIFY channel that wakes the JetStream publisher after a commit. */
 export const EVENTS_COMMITTED_CHANNEL = 'ledger_events_committed';
@@ -129,13 +130,18 @@ export class GroupCommitAppender {
    * statements that do not wait for each other's answers are sent together
    * (append-connection.ts), and the savepoint of a whole batch is never
    * released (COMMIT ends it anyway). A whole batch takes two: BEGIN with
-   * its keys, events and projections, then COMMIT.
+   * the stream locks (stream-locks.ts), keys, events and projections, then
+   * COMMIT.
    */
   private async runBatch(db: PoolClient, batch: PendingAppend[]): Promise<Outcome[]> {
     const whole = canAppendWhole(batch);
-    // On the pipelined connection BEGIN travels with the batch's first statements. BEGIN cannot fail on a
-    // live connection, and on a dead one nothing behind it runs either.
-    const begun = db.query(whole ? 'BEGIN; SAVEPOINT batch' : 'BEGIN');
+    // On the pipelined connection BEGIN and the stream locks travel with the batch's first statements. BEGIN
+    // cannot fail on a live connection, and on a dead one nothing behind it runs either.
+    const begun = allAnswered<unknown[]>([
+      db.query('BEGIN'),
+      lockStreamsInOrder(db, batch.map((item) => item.request)),
+      ...(whole ? [db.query('SAVEPOINT batch')] : []),
+    ]);
     let commitSent = false;
     try {
       const [, fast] = await allAnswered([begun, whole ? this.appendWhole(db, batch) : Promise.resolve(undefined)]);
