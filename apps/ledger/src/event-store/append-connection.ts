@@ -1,5 +1,14 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
-import { CONFIG, DATABASE_CONNECT_TIMEOUT_MS, guardCheckedOutClients, JsonLogger, PreparingClient, WARM_CONNECTIONS } from '@pp/platform';
+import {
+  CONFIG,
+  DATABASE_CONNECT_TIMEOUT_MS,
+  guardCheckedOutClients,
+  JsonLogger,
+  PreparingClient,
+  SERVICE_SESSION_LIMITS,
+  sessionLimitParameters,
+  WARM_CONNECTIONS,
+} from '@pp/platform';
 import { Pool, type PoolClient } from 'pg';
 import type { LedgerConfig } from '../ledger.config';
 
@@ -18,7 +27,16 @@ export interface AppendConnectionSource {
  * and the connection stays open while the ledger idles (WARM_CONNECTIONS).
  */
 export const appendPool = (url: string): Pool =>
-  new Pool({ connectionString: url, max: 1, min: WARM_CONNECTIONS, application_name: 'ledger-append', connectionTimeoutMillis: DATABASE_CONNECT_TIMEOUT_MS, Client: PreparingClient, pipeline: true });
+  new Pool({
+    connectionString: url,
+    max: 1,
+    min: WARM_CONNECTIONS,
+    application_name: 'ledger-append',
+    connectionTimeoutMillis: DATABASE_CONNECT_TIMEOUT_MS,
+    Client: PreparingClient,
+    pipeline: true,
+    ...sessionLimitParameters(SERVICE_SESSION_LIMITS),
+  });
 
 @Injectable()
 export class AppendConnection implements AppendConnectionSource, OnApplicationShutdown {

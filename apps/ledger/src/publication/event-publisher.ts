@@ -1,6 +1,18 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { LEDGER_EVENTS_STREAM, LEDGER_EVENTS_SUBJECTS, ledgerEventSubject } from '@pp/contracts';
-import { CONFIG, contextOf, ensureStream, JsonLogger, NATS_CONNECTION, PreparingClient, publishTraced, streamName, subjectPrefix } from '@pp/platform';
+import {
+  CONFIG,
+  contextOf,
+  ensureStream,
+  JsonLogger,
+  NATS_CONNECTION,
+  PreparingClient,
+  publishTraced,
+  SERVICE_SESSION_LIMITS,
+  sessionLimitParameters,
+  streamName,
+  subjectPrefix,
+} from '@pp/platform';
 import type { NatsConnection } from 'nats';
 import type { Client } from 'pg';
 import { EVENTS_COMMITTED_CHANNEL } from '../event-store/group-commit.appender';
@@ -32,6 +44,16 @@ const HELD_BACK_MAX_WAIT_MS = 100;
  */
 const DUPLICATE_WINDOW_MS = 60 * 60 * 1000;
 const RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
+
+/**
+ * The publisher's own connection: the leader lock and LISTEN live in its
+ * session. Its page query and checkpoint run many times a second under load,
+ * so they are prepared like the pool's (PreparingClient). A service's session
+ * limits apply; the leader lock is held by the session, outside any
+ * transaction, so they spare it.
+ */
+export const publisherConnection = (url: string): Client =>
+  new PreparingClient({ connectionString: url, application_name: 'ledger-publisher', ...sessionLimitParameters(SERVICE_SESSION_LIMITS) });
 
 /**
  * Publishes committed events to JetStream in commit order, at least once and
@@ -84,9 +106,7 @@ export class EventPublisher implements OnApplicationBootstrap, OnApplicationShut
   }
 
   private async leadWhilePossible(): Promise<void> {
-    // Its own connection (the leader lock and LISTEN live in its session); its page query and checkpoint run many
-    // times a second under load, so they are prepared like the pool's (PreparingClient).
-    const db: Client = new PreparingClient({ connectionString: this.config.DATABASE_URL, application_name: 'ledger-publisher' });
+    const db = publisherConnection(this.config.DATABASE_URL);
     let broken: Error | undefined;
     db.on('error', (error) => {
       broken = error;

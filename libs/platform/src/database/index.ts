@@ -6,3 +6,4 @@ export * from './pg-errors';
 export * from './preparing-client';
 export * from './schema-grants';
 export * from './service-database';
+export * from './session-limits';

@@ -1,5 +1,6 @@
 import { Client } from 'pg';
 import { WARM_CONNECTIONS } from '../database/service-database';
+import type { SessionLimits } from '../database/session-limits';
 import { dataSourceFor } from './data-source';
 
 // The launcher's Postgres (libs/platform cannot import @pp/testing, which reads the same variable).
@@ -46,5 +47,54 @@ describe('a service pool while it idles (dataSourceFor)', () => {
 
     const [{ pid }] = await dataSource.query('SELECT pg_backend_pid() AS pid');
     expect([pid]).toEqual(kept);
+  });
+});
+
+describe('a service pool\'s session limits (dataSourceFor with limits)', () => {
+  const limits: SessionLimits = { statementTimeoutMs: 300, idleInTransactionTimeoutMs: 400 };
+  const limited = dataSourceFor({ service: 'gateway', schema: 'public', migrations: [], grants: {} }, { url: ADMIN_URL, poolSize: 2, applicationName: `limited-pool-spec-${process.pid}`, limits });
+  const unlimited = dataSourceFor({ service: 'gateway', schema: 'public', migrations: [], grants: {} }, { url: ADMIN_URL, poolSize: 1, applicationName: `unlimited-pool-spec-${process.pid}` });
+
+  beforeAll(async () => {
+    await Promise.all([limited.initialize(), unlimited.initialize()]);
+  });
+  afterAll(async () => {
+    await Promise.all([limited.destroy(), unlimited.destroy()]);
+  });
+
+  it('given a statement that runs past the statement limit, then Postgres cancels it and the pool answers the next query', async () => {
+    const error = await limited.query('SELECT pg_sleep(5)').then(
+      () => undefined,
+      (reason: unknown) => reason,
+    );
+    expect(error).toMatchObject({ code: '57014', message: expect.stringMatching(/statement timeout/) });
+    expect(await limited.query('SELECT 1 AS one')).toEqual([{ one: 1 }]);
+  });
+
+  it('given a transaction left open and idle past its limit (a process that froze mid-work), then Postgres ends the session and releases its locks', async () => {
+    const frozen = limited.createQueryRunner();
+    await frozen.connect();
+    await frozen.startTransaction();
+    await frozen.query(`SELECT pg_advisory_xact_lock(hashtext('limited-pool-spec'))`);
+
+    // Another session waits for that lock; it gets it once Postgres has ended the idle transaction's session.
+    const waitedMs = Date.now();
+    await unlimited.transaction(async (other) => {
+      await other.query(`SELECT pg_advisory_xact_lock(hashtext('limited-pool-spec'))`);
+    });
+    expect(Date.now() - waitedMs).toBeGreaterThanOrEqual(limits.idleInTransactionTimeoutMs - 50);
+    const error = await frozen.query('SELECT 1').then(
+      () => undefined,
+      (reason: unknown) => reason,
+    );
+    // TypeORM heard its connection end and gave it back to the pool; the frozen work cannot go on.
+    expect(frozen.isReleased).toBe(true);
+    expect(error).toBeInstanceOf(Error);
+    expect(await limited.query('SELECT 1 AS one')).toEqual([{ one: 1 }]);
+  });
+
+  it('given no limits, then the pool\'s sessions keep the server\'s defaults', async () => {
+    expect(await unlimited.query('SHOW statement_timeout')).toEqual([{ statement_timeout: '0' }]);
+    expect(await limited.query('SHOW statement_timeout')).toEqual([{ statement_timeout: '300ms' }]);
   });
 });

@@ -1,6 +1,7 @@
 import { DataSource } from 'typeorm';
 import { PreparingClient } from '../database/preparing-client';
 import { type ServiceDatabase, WARM_CONNECTIONS } from '../database/service-database';
+import { type SessionLimits, sessionLimitParameters } from '../database/session-limits';
 
 /** How a process connects to a service's schema: the pool size and the name Postgres shows for it (pg_stat_activity). */
 export interface ConnectionOptions {
@@ -12,6 +13,8 @@ export interface ConnectionOptions {
   idleTimeoutMs?: number;
   /** Prepare parameterized statements once per connection (PreparingClient): for a service's own long-lived pool, not for migrations. */
   prepareStatements?: boolean;
+  /** What Postgres ends on each connection (SERVICE_SESSION_LIMITS for a service's own pool); none when unset. */
+  limits?: SessionLimits;
 }
 
 /**
@@ -20,7 +23,7 @@ export interface ConnectionOptions {
  */
 export const dataSourceFor = (
   database: ServiceDatabase,
-  { url, poolSize, applicationName, connectTimeoutMs, idleTimeoutMs, prepareStatements }: ConnectionOptions,
+  { url, poolSize, applicationName, connectTimeoutMs, idleTimeoutMs, prepareStatements, limits }: ConnectionOptions,
 ): DataSource =>
   new DataSource({
     type: 'postgres',
@@ -35,5 +38,6 @@ export const dataSourceFor = (
       application_name: applicationName,
       ...(connectTimeoutMs ? { connectionTimeoutMillis: connectTimeoutMs } : {}),
       ...(prepareStatements ? { Client: PreparingClient } : {}),
+      ...(limits ? sessionLimitParameters(limits) : {}),
     },
   });

@@ -5,6 +5,7 @@ import { HealthService } from '../health/health.service';
 import { InfrastructureUnreachableError } from '../nats/connect-nats';
 import { assertServiceDatabase } from './schema-check';
 import { DATABASE_CONNECT_TIMEOUT_MS, type ServiceDatabase } from '../database/service-database';
+import { SERVICE_SESSION_LIMITS } from '../database/session-limits';
 import { dataSourceFor } from './data-source';
 
 /**
@@ -32,6 +33,7 @@ export class DatabaseModule implements OnApplicationShutdown {
               connectTimeoutMs: DATABASE_CONNECT_TIMEOUT_MS,
               applicationName: database.service,
               prepareStatements: true,
+              limits: SERVICE_SESSION_LIMITS,
             });
             try {
               await dataSource.initialize();

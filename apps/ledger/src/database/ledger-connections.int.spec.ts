@@ -1,0 +1,78 @@
+import { Global, Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { CONFIG, HealthService, SERVICE_SESSION_LIMITS } from '@pp/platform';
+import { DatabaseModule } from '@pp/platform/typeorm';
+import { createTestDatabase, type TestDatabase } from '@pp/testing';
+import { DataSource } from 'typeorm';
+import { appendPool } from '../event-store/append-connection';
+import { publisherConnection } from '../publication/event-publisher';
+import { LedgerDatabase } from './ledger.database';
+
+/** The session's limits as Postgres reports them, in milliseconds. */
+const limitsOf = async (query: (sql: string) => Promise<Array<{ setting: string }>>) => {
+  const [statement] = await query(`SELECT setting FROM pg_settings WHERE name = 'statement_timeout'`);
+  const [idle] = await query(`SELECT setting FROM pg_settings WHERE name = 'idle_in_transaction_session_timeout'`);
+  return { statementTimeoutMs: Number(statement.setting), idleInTransactionTimeoutMs: Number(idle.setting) };
+};
+
+/*
+ * Every connection the ledger opens for its own work carries a service's
+ * session limits (libs/platform session-limits.ts): its pool, its group
+ * commit and its publisher. Without them a ledger replica that froze inside
+ * a batch would hold that batch's stream locks until its process died, and
+ * every other replica's batch on those streams would wait as long.
+ */
+describe("the ledger's connections: a service's session limits", () => {
+  let database: TestDatabase;
+  const config = { DATABASE_URL: '', DATABASE_POOL_SIZE: 1 };
+
+  @Global()
+  @Module({
+    providers: [
+      { provide: CONFIG, useValue: config },
+      { provide: HealthService, useValue: new HealthService('ledger') },
+    ],
+    exports: [CONFIG, HealthService],
+  })
+  class PlatformForTest {}
+
+  beforeAll(async () => {
+    database = await createTestDatabase('ledgerconnections');
+    await database.migrate('ledger');
+    config.DATABASE_URL = database.serviceUrl('ledger');
+  });
+  afterAll(async () => {
+    await database?.drop();
+  });
+
+  it('the service pool (DatabaseModule)', async () => {
+    @Module({ imports: [PlatformForTest, DatabaseModule.forService(LedgerDatabase)] })
+    class LedgerDatabaseOnly {}
+    const app = await NestFactory.createApplicationContext(LedgerDatabaseOnly, { logger: false });
+    try {
+      const dataSource = app.get(DataSource);
+      expect(await limitsOf((sql) => dataSource.query(sql))).toEqual(SERVICE_SESSION_LIMITS);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('the group commit (appendPool)', async () => {
+    const pool = appendPool(config.DATABASE_URL);
+    try {
+      expect(await limitsOf(async (sql) => (await pool.query<{ setting: string }>(sql)).rows)).toEqual(SERVICE_SESSION_LIMITS);
+    } finally {
+      await pool.end();
+    }
+  });
+
+  it('the publisher (publisherConnection)', async () => {
+    const client = publisherConnection(config.DATABASE_URL);
+    await client.connect();
+    try {
+      expect(await limitsOf(async (sql) => (await client.query<{ setting: string }>(sql)).rows)).toEqual(SERVICE_SESSION_LIMITS);
+    } finally {
+      await client.end();
+    }
+  });
+});

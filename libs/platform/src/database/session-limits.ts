@@ -1,0 +1,26 @@
+/** What Postgres ends on a connection: a statement that runs too long, a transaction left open and idle. */
+export interface SessionLimits {
+  statementTimeoutMs: number;
+  idleInTransactionTimeoutMs: number;
+}
+
+/**
+ * The limits on every connection a service opens for its own work (its
+ * pool, the ledger's group commit and publisher). No statement of a
+ * service's runs for seconds, and the caller on the bus has given up after
+ * NATS_REQUEST_TIMEOUT_MS (5 s) anyway; a statement still running after 30 s
+ * is stuck behind a lock, and Postgres cancels it rather than let it hold
+ * the connection for good. A transaction left open and idle that long
+ * belongs to a process that froze mid-work (a stopped container, a paused
+ * VM): Postgres ends its session, which releases its locks, so the other
+ * replicas waiting on them (the ledger's stream locks, stream-locks.ts) go
+ * on. Migrations and the ledger's rebuild run as the owner without them:
+ * they may take long.
+ */
+export const SERVICE_SESSION_LIMITS: SessionLimits = { statementTimeoutMs: 30_000, idleInTransactionTimeoutMs: 30_000 };
+
+/** The limits as the run-time parameters node-postgres sends with each new connection (pg's ClientConfig). */
+export const sessionLimitParameters = (limits: SessionLimits): { statement_timeout: number; idle_in_transaction_session_timeout: number } => ({
+  statement_timeout: limits.statementTimeoutMs,
+  idle_in_transaction_session_timeout: limits.idleInTransactionTimeoutMs,
+});
