@@ -16,3 +16,4 @@ export * from './given-when-then';
 export * from './in-memory-event-store';
 export * from './builders/checkout-session-created';
 export * from './otlp-collector';
+export * from './freezable-relay';

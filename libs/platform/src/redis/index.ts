@@ -1,2 +1,3 @@
 export * from './redis.module';
 export * from './lua-script';
+export * from './service-redis';

@@ -3,9 +3,9 @@ import Redis from 'ioredis';
 import { CONFIG, REDIS } from '../app/tokens';
 import { HealthService } from '../health/health.service';
 import { InfrastructureUnreachableError } from '../nats/connect-nats';
-import { writeOncePerTurn } from './write-once-per-turn';
+import { serviceRedis } from './service-redis';
 
-/** One ioredis connection per process (BullMQ makes its own from the same URL), with a health check. */
+/** One ioredis connection per process (serviceRedis: with a deadline on each command), with a health check. */
 @Module({})
 export class RedisModule implements OnApplicationShutdown {
   constructor(@Inject(REDIS) private readonly redis: Redis) {}
@@ -19,13 +19,7 @@ export class RedisModule implements OnApplicationShutdown {
           provide: REDIS,
           inject: [CONFIG, HealthService],
           useFactory: async (config: { REDIS_URL: string }, health: HealthService) => {
-            const redis = new Redis(config.REDIS_URL, {
-              lazyConnect: true,
-              maxRetriesPerRequest: 2,
-              connectTimeout: 3000,
-            });
-            // Commands issued in the same turn (the rate limit and idempotency calls of concurrent requests) share one write and one read.
-            writeOncePerTurn(redis);
+            const redis = serviceRedis(config.REDIS_URL);
             try {
               await redis.connect();
             } catch (error) {

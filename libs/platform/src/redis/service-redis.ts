@@ -1,0 +1,31 @@
+import Redis from 'ioredis';
+import { writeOncePerTurn } from './write-once-per-turn';
+
+/**
+ * How long a service waits for Redis to answer one command. Its commands
+ * (the rate limit's and idempotency's scripts, the dashboard's sessions and
+ * login limits) take a millisecond or two. Without a deadline, a Redis that
+ * stops answering without closing the connection (a paused server, a cut
+ * network) held every request waiting on it for as long as the connection
+ * lived. Past it the command fails, and its caller does what it does when
+ * Redis is away: the rate limit lets the request through, idempotency
+ * answers 503. Long enough that a pause of the service's own event loop
+ * cannot fail a command whose answer is already waiting in the socket.
+ */
+export const REDIS_COMMAND_TIMEOUT_MS = 2000;
+
+/** How long a service waits for a new Redis connection before reporting Redis unreachable. */
+export const REDIS_CONNECT_TIMEOUT_MS = 3000;
+
+/**
+ * A service's own Redis connection, not yet connected (BullMQ makes its own
+ * from the same URL, without a command deadline: its workers' commands
+ * block on purpose, bull-options.ts). Commands issued in the same turn (the
+ * rate limit and idempotency calls of concurrent requests) share one write
+ * and one read (writeOncePerTurn).
+ */
+export function serviceRedis(url: string, commandTimeoutMs = REDIS_COMMAND_TIMEOUT_MS): Redis {
+  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 2, connectTimeout: REDIS_CONNECT_TIMEOUT_MS, commandTimeout: commandTimeoutMs });
+  writeOncePerTurn(redis);
+  return redis;
+}
