@@ -7,12 +7,16 @@ import { OverdueSessionsSweep } from './overdue-sessions.sweep';
 /**
  * Each replica's own sweep every SESSION_SWEEP_INTERVAL_MS, which needs no
  * Redis: sessions still expire while Redis is away, and a Redis that lost
- * its keys gets the scheduled sweep back (ExpirySweepJob).
+ * its keys gets the scheduled sweep back (ExpirySweepJob). The two go on
+ * independently: while Redis is away or does not answer, BullMQ holds the
+ * scheduling call until it is back, and a sweep that waited for it would
+ * never run again.
  */
 @Injectable()
 export class ExpirySweeper implements OnApplicationBootstrap, OnApplicationShutdown {
   private timer?: NodeJS.Timeout;
   private sweeping?: Promise<unknown>;
+  private scheduling?: Promise<unknown>;
 
   constructor(
     @Inject(CONFIG) private readonly config: SessionsConfig,
@@ -22,10 +26,12 @@ export class ExpirySweeper implements OnApplicationBootstrap, OnApplicationShutd
 
   onApplicationBootstrap(): void {
     this.timer = setInterval(() => {
-      this.sweeping ??= Promise.all([this.scheduled.ensureScheduled(), this.sweep.run()]).finally(() => (this.sweeping = undefined));
+      this.sweeping ??= this.sweep.run().finally(() => (this.sweeping = undefined));
+      this.scheduling ??= this.scheduled.ensureScheduled().finally(() => (this.scheduling = undefined));
     }, this.config.SESSION_SWEEP_INTERVAL_MS);
   }
 
+  /** Waits for a sweep under way, not for a scheduling call that Redis may never answer (the queue closes after this). */
   async onApplicationShutdown(): Promise<void> {
     clearInterval(this.timer);
     await this.sweeping;

@@ -9,8 +9,8 @@ export interface SessionLimits {
  * pool, the ledger's group commit and publisher). No statement of a
  * service's runs for seconds, and the caller on the bus has given up after
  * NATS_REQUEST_TIMEOUT_MS (5 s) anyway; a statement still running after 30 s
- * is stuck behind a lock, and Postgres cancels it rather than let it hold
- * the connection for good. A transaction left open and idle that long
+ * is stuck (behind a lock, or on a plan gone wrong), and Postgres cancels it
+ * rather than let it hold the connection for good. A transaction left open and idle that long
  * belongs to a process that froze mid-work (a stopped container, a paused
  * VM): Postgres ends its session, which releases its locks, so the other
  * replicas waiting on them (the ledger's stream locks, stream-locks.ts) go

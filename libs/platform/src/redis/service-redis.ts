@@ -9,8 +9,9 @@ import { writeOncePerTurn } from './write-once-per-turn';
  * network) held every request waiting on it for as long as the connection
  * lived. Past it the command fails, and its caller does what it does when
  * Redis is away: the rate limit lets the request through, idempotency
- * answers 503. Long enough that a pause of the service's own event loop
- * cannot fail a command whose answer is already waiting in the socket.
+ * answers 503. Long enough that only a pause of the service's own event
+ * loop longer than that could fail a command whose answer is already
+ * waiting in the socket (timers run before the socket is read).
  */
 export const REDIS_COMMAND_TIMEOUT_MS = 2000;
 

@@ -1,0 +1,52 @@
+import { randomUUID } from 'node:crypto';
+import type { CreateCheckoutSessionCommand, MerchantScope } from '@pp/contracts';
+import type { BusClient } from '@pp/platform';
+import { FreezableRelay, TestStack, testInfra, waitFor } from '@pp/testing';
+
+const SCOPE: MerchantScope = { merchant_id: 'mer_exp_noredis', livemode: false };
+const SWEEP_INTERVAL_MS = 500;
+
+/*
+ * Session expiry while Redis does not answer (a paused server, a cut
+ * network; a Redis that is down holds BullMQ's calls the same way): the
+ * scheduled sweep cannot run, and the call that puts its schedule back
+ * waits for Redis. Each replica's own sweep does not wait for that call,
+ * so sessions still expire at their deadline.
+ */
+describe('checkout session expiry while Redis does not answer (TTL 2 s)', () => {
+  let relay: FreezableRelay;
+  let stack: TestStack;
+  let bus: BusClient;
+
+  beforeAll(async () => {
+    relay = await FreezableRelay.start(new URL(testInfra.redisUrl));
+    stack = await TestStack.start({
+      services: ['ledger', 'sessions'],
+      label: 'expirynoredis',
+      env: { REDIS_URL: relay.url, SESSION_TTL_SECONDS: '2', SESSION_EXPIRY_SWEEP_MS: '300', SESSION_SWEEP_INTERVAL_MS: String(SWEEP_INTERVAL_MS) },
+    });
+    bus = await stack.bus(10_000);
+  });
+  afterAll(async () => {
+    relay?.thaw(); // so that the services' queues can close
+    await stack?.stop();
+    relay?.stop();
+  });
+
+  const status = async (id: string) => (await bus.request('sessions.get.v1', { ...SCOPE, session_id: id })).status;
+
+  it('given Redis stopped answering before the session was created, then the session still expires at its deadline', async () => {
+    relay.freeze();
+    // Let the sweeper's interval come round while Redis holds its scheduling call.
+    await new Promise((resolve) => setTimeout(resolve, 2 * SWEEP_INTERVAL_MS));
+    const created = await bus.request('sessions.create.v1', {
+      ...SCOPE,
+      body: { amount: 1000, currency: 'cad', reference: `r-${randomUUID()}`, success_url: 'https://a.example/s', cancel_url: 'https://a.example/c' },
+      idempotency: { key: randomUUID(), fingerprint: 'fp' },
+    } as CreateCheckoutSessionCommand);
+    expect(await status(created.id)).toBe('PENDING');
+
+    await waitFor('the session to expire', async () => (await status(created.id)) === 'EXPIRED', { timeoutMs: 15_000 });
+    expect(Date.now()).toBeGreaterThanOrEqual(Date.parse(created.expires_at));
+  });
+});
