@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { CONFIG, REDIS } from '@pp/platform';
+import { CONFIG, REDIS, redisUnavailable } from '@pp/platform';
 import type Redis from 'ioredis';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { DashboardConfig } from '../dashboard.config';
@@ -9,6 +9,9 @@ import type { DashboardConfig } from '../dashboard.config';
 export const LOGIN_LIMITS = { perAccount: 10, windowSeconds: 15 * 60 } as const;
 
 export const TOO_MANY_ATTEMPTS = 'Too many sign-in attempts; try again later';
+
+/** A Redis that fails or does not answer: the attempt is answered 503, never let through uncounted. */
+const unavailable = redisUnavailable('sign-in limiter');
 
 /**
  * Slows password guessing: every attempt counts against the e-mail tried and
@@ -33,13 +36,13 @@ export class LoginLimiter {
       await Promise.all([this.perAccount.consume(counterName(email.toLowerCase())), this.perAddress.consume(counterName(address))]);
       return undefined;
     } catch (error) {
-      if (!(error instanceof RateLimiterRes)) throw error;
+      if (!(error instanceof RateLimiterRes)) return unavailable(error);
       return Math.max(1, Math.ceil(error.msBeforeNext / 1000));
     }
   }
 
   async succeeded(email: string): Promise<void> {
-    await this.perAccount.delete(counterName(email.toLowerCase()));
+    await this.perAccount.delete(counterName(email.toLowerCase())).catch(unavailable);
   }
 }
 

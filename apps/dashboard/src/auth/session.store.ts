@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { DashboardPrincipal } from '@pp/contracts';
 import { randomToken } from '@pp/kernel';
-import { CONFIG, REDIS } from '@pp/platform';
+import { CONFIG, REDIS, redisUnavailable } from '@pp/platform';
 import type Redis from 'ioredis';
 import type { DashboardConfig } from '../dashboard.config';
 
@@ -15,6 +15,9 @@ export interface DashboardSession {
 
 /** Sessions last at most this long, however active (docs/ARCHITECTURE.md "Dashboard"). */
 const ABSOLUTE_LIFETIME_MS = 12 * 60 * 60 * 1000;
+
+/** A Redis that fails or does not answer: the request is answered 503, not signed out or failed as an internal error. */
+const unavailable = redisUnavailable('session store');
 
 const END_ALL_SCRIPT = `
 local keys = redis.call('SMEMBERS', KEYS[1])
@@ -48,13 +51,13 @@ export class SessionStore {
     const key = this.key(id);
     const userKey = this.userKey(principal.id);
     // The user's list outlives every session in it (absolute lifetime); stale names in it are harmless.
-    await this.redis.multi().set(key, JSON.stringify(session), 'EX', this.idleSeconds).sadd(userKey, key).pexpire(userKey, ABSOLUTE_LIFETIME_MS).exec();
+    await this.redis.multi().set(key, JSON.stringify(session), 'EX', this.idleSeconds).sadd(userKey, key).pexpire(userKey, ABSOLUTE_LIFETIME_MS).exec().catch(unavailable);
     return { id, session };
   }
 
   /** The session, its idle timer restarted; undefined when unknown, idle too long or past its absolute lifetime. */
   async touch(id: string, now = Date.now()): Promise<DashboardSession | undefined> {
-    const raw = await this.redis.getex(this.key(id), 'EX', this.idleSeconds);
+    const raw = await this.redis.getex(this.key(id), 'EX', this.idleSeconds).catch(unavailable);
     if (!raw) return undefined;
     const session = JSON.parse(raw) as DashboardSession;
     if (now - session.created_at > ABSOLUTE_LIFETIME_MS) {
@@ -65,13 +68,13 @@ export class SessionStore {
   }
 
   async end(id: string): Promise<void> {
-    await this.redis.del(this.key(id));
+    await this.redis.del(this.key(id)).catch(unavailable);
   }
 
   /** Ends every session of a user (removed, or given another role: the next request answers 401 and they sign in again). */
   async endAllOf(userId: string): Promise<void> {
     // One script, so a session created meanwhile is either ended with the others or listed after them.
-    await this.redis.eval(END_ALL_SCRIPT, 1, this.userKey(userId));
+    await this.redis.eval(END_ALL_SCRIPT, 1, this.userKey(userId)).catch(unavailable);
   }
 
   private key(id: string): string {

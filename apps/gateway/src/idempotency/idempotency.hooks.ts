@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DomainError, ErrorCode } from '@pp/contracts';
-import { JsonLogger } from '@pp/platform';
+import { JsonLogger, redisUnavailable } from '@pp/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../http/api-error';
 import type { Principal } from '../identity/principal';
@@ -90,6 +89,4 @@ function scopeOf(principal: Principal): string | undefined {
   }
 }
 
-function unavailable(error: unknown): never {
-  throw new DomainError(ErrorCode.ServiceUnavailable, `idempotency store unavailable: ${error instanceof Error ? error.message : String(error)}`);
-}
+const unavailable = redisUnavailable('idempotency store');

@@ -1,3 +1,4 @@
 export * from './redis.module';
 export * from './lua-script';
 export * from './service-redis';
+export * from './redis-unavailable';
