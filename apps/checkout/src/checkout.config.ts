@@ -1,10 +1,10 @@
 import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
-import { BaseConfig, WithCheckoutUrls, WithTrustedProxies, toInt } from '@pp/platform/config';
+import { BaseConfig, WithCheckoutUrls, WithHttpTimeouts, WithTrustedProxies, toInt } from '@pp/platform/config';
 
 const HTTP_URL = /^https?:\/\/[^\s/]+(:\d+)?(\/[^\s]*)?$/;
 
-export class CheckoutConfig extends WithTrustedProxies(WithCheckoutUrls(BaseConfig)) {
+export class CheckoutConfig extends WithHttpTimeouts(WithTrustedProxies(WithCheckoutUrls(BaseConfig))) {
   @IsOptional()
   @Transform(toInt)
   @IsInt({ message: 'must be a port number' })

@@ -1,10 +1,10 @@
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsInt, IsOptional, Max, Min } from 'class-validator';
-import { BaseConfig, toInt, WithRedis } from '@pp/platform/config';
+import { BaseConfig, toInt, WithHttpTimeouts, WithRedis } from '@pp/platform/config';
 
 const toBoolean = ({ value }: { value: unknown }) => (value === 'true' ? true : value === 'false' ? false : value);
 
-export class DashboardConfig extends WithRedis(BaseConfig) {
+export class DashboardConfig extends WithHttpTimeouts(WithRedis(BaseConfig)) {
   @IsOptional()
   @Transform(toInt)
   @IsInt({ message: 'must be a port number' })

@@ -1,11 +1,11 @@
 import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
-import { BaseConfig, IsStrongSecret, WithDatabase, WithRedis, WithTrustedProxies, toInt } from '@pp/platform/config';
+import { BaseConfig, IsStrongSecret, WithDatabase, WithHttpTimeouts, WithRedis, WithTrustedProxies, toInt } from '@pp/platform/config';
 
 /** Default of API_KEY_CACHE_TTL_MS. */
 export const DEFAULT_API_KEY_CACHE_TTL_MS = 5_000;
 
-export class GatewayConfig extends WithTrustedProxies(WithRedis(WithDatabase(BaseConfig))) {
+export class GatewayConfig extends WithHttpTimeouts(WithTrustedProxies(WithRedis(WithDatabase(BaseConfig)))) {
   @IsOptional()
   @Transform(toInt)
   @IsInt({ message: 'must be a port number' })

@@ -66,12 +66,19 @@ const request = (method: string, path: string, headers: Record<string, string> =
     .join('') +
   `\r\n${body}`;
 
+/** Short, so that a request never finished is answered within the test (30 s by default). */
+const REQUEST_TIMEOUT_MS = 1000;
+
 describe('error bodies of the HTTP apps', () => {
   let stack: TestStack;
   let merchant: ProvisionedMerchantView;
 
   beforeAll(async () => {
-    stack = await TestStack.start({ services: ['gateway', 'checkout', 'dashboard'], label: 'errorshape' });
+    stack = await TestStack.start({
+      services: ['gateway', 'checkout', 'dashboard'],
+      label: 'errorshape',
+      env: { HTTP_REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS) },
+    });
     merchant = await new GatewayClient(stack).createMerchant();
   });
   afterAll(() => stack?.stop());
@@ -126,6 +133,20 @@ describe('error bodies of the HTTP apps', () => {
       ['a header with a control character', () => `GET / HTTP/1.1\r\nHost: localhost\r\nX-Bad: a\u0001b\r\n\r\n`, 400, 'Validation failed: malformed HTTP request'],
     ])('answers %s with { error }', async (_case, make, status, error) => {
       expectJsonError(await raw(stack.url(service), make()), status, error);
+    });
+  });
+
+  describe.each<ServiceName>(['gateway', 'checkout', 'dashboard'])('%s: a client that never finishes its request (HTTP_REQUEST_TIMEOUT_MS)', (service) => {
+    it.each<[string, string]>([
+      ['headers that never end', 'GET / HTTP/1.1\r\nHost: localhost\r\nX-Slow: a'],
+      ['a body that never ends', 'POST /nowhere HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"a":'],
+    ])('answers %s with 408 { error } once the limit has passed, and closes the connection', async (_case, partial) => {
+      const sent = Date.now();
+      const answer = await raw(stack.url(service), partial);
+      const waitedMs = Date.now() - sent;
+      expectJsonError(answer, 408, 'Request timed out');
+      expect(waitedMs).toBeGreaterThanOrEqual(REQUEST_TIMEOUT_MS - 50);
+      expect(waitedMs).toBeLessThan(REQUEST_TIMEOUT_MS + 3000);
     });
   });
 

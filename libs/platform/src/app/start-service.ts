@@ -8,6 +8,7 @@ import type { BaseConfig } from '../config/config-schemas';
 import { trustedProxyList } from '../config/trusted-proxies';
 import { answerFrameworkError } from '../http/framework-error.handler';
 import { answerMalformedRequests } from '../http/malformed-request.handler';
+import { limitRequestBodyTime } from '../http/request-deadline';
 import { JsonLogger } from '../logging/json-logger';
 import { BusMetrics } from '../metrics/bus-metrics';
 import { serveHttpMetrics } from '../metrics/http-metrics';
@@ -62,10 +63,13 @@ export async function startService<C extends BaseConfig>(definition: ServiceDefi
           bodyLimit: http.bodyLimit ?? 1_048_576,
           frameworkErrors: answerFrameworkError,
           trustProxy: trustedProxies(config),
+          ...requestTimeouts(config),
         }),
         { logger, abortOnError: false },
       );
       answerMalformedRequests(app.getHttpServer());
+      const requestTimeout = (config as { HTTP_REQUEST_TIMEOUT_MS?: number }).HTTP_REQUEST_TIMEOUT_MS;
+      if (requestTimeout !== undefined) limitRequestBodyTime(app.getHttpAdapter().getInstance(), requestTimeout);
       serveHttpMetrics(app.getHttpAdapter().getInstance(), metrics);
       await http.configure?.(app, config);
       configureBus(app.connectMicroservice({ strategy: transport }, { inheritAppConfig: false, deferInitialization: true }), logger);
@@ -97,6 +101,19 @@ export async function startService<C extends BaseConfig>(definition: ServiceDefi
 function trustedProxies(config: BaseConfig & { TRUSTED_PROXIES?: string }): string[] | false {
   const list = config.TRUSTED_PROXIES === undefined ? [] : trustedProxyList(config.TRUSTED_PROXIES);
   return list.length > 0 ? list : false;
+}
+
+/**
+ * How long a client may take to send its request headers, for the apps whose
+ * config has it (WithHttpTimeouts); Fastify's default is no limit. Node looks
+ * for overdue requests every connectionsCheckingInterval (its default, 30 s,
+ * would let one run up to that much past the limit); an overdue one is
+ * answered 408 (answerMalformedRequests). Node stops counting once a request
+ * reaches the app: limitRequestBodyTime covers the body.
+ */
+function requestTimeouts(config: BaseConfig & { HTTP_REQUEST_TIMEOUT_MS?: number }): { requestTimeout?: number; http?: { connectionsCheckingInterval: number } } {
+  const limit = config.HTTP_REQUEST_TIMEOUT_MS;
+  return limit === undefined ? {} : { requestTimeout: limit, http: { connectionsCheckingInterval: Math.min(1000, limit) } };
 }
 
 function configureBus(app: INestMicroservice, logger: JsonLogger): void {

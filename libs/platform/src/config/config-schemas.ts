@@ -100,6 +100,26 @@ export function WithRedis<T extends ConfigClass>(Base: T) {
   return RedisConfig;
 }
 
+/** For the apps with an HTTP port (gateway, checkout, dashboard). */
+export function WithHttpTimeouts<T extends ConfigClass>(Base: T) {
+  class HttpTimeoutsConfig extends Base {
+    /**
+     * How long a client may take to send a request's headers, and its body
+     * after them. One that has not is answered 408 and disconnected, so
+     * clients that send slowly on purpose cannot hold connections open for
+     * good. The largest requests are the raw e-mails a mail pipeline posts
+     * (up to 5 MB).
+     */
+    @IsOptional()
+    @Transform(toInt)
+    @IsInt({ message: 'must be a whole number of milliseconds' })
+    @Min(1000)
+    @Max(300_000)
+    HTTP_REQUEST_TIMEOUT_MS = 30_000;
+  }
+  return HttpTimeoutsConfig;
+}
+
 export function WithCheckoutUrls<T extends ConfigClass>(Base: T) {
   class CheckoutUrlConfig extends Base {
     @Matches(/^https?:\/\/[^\s/]+(:\d+)?(\/[^\s]*)?$/, { message: 'must be an http(s) URL, e.g. http://localhost:3001' })

@@ -5,3 +5,4 @@ export * from './framework-error.handler';
 export * from './json-error.filter';
 export * from './malformed-request.handler';
 export * from './request-id';
+export * from './request-deadline';

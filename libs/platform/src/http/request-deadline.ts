@@ -1,0 +1,29 @@
+import type { FastifyInstance } from 'fastify';
+
+/**
+ * Answers 408 and closes the connection of a request whose body has not
+ * fully arrived within `limitMs` of its headers. Node's own requestTimeout
+ * stops counting once the headers are in and the request is handed to the
+ * app, so a client could trickle a body forever and hold the connection.
+ * The answer goes the way of Node's own timeouts ('clientError',
+ * answerMalformedRequests): `{ "error": "Request timed out" }`, then the
+ * socket ends; when the app has answered already, the socket just ends.
+ * Requests without a body pay nothing.
+ */
+export function limitRequestBodyTime(fastify: FastifyInstance, limitMs: number): void {
+  fastify.addHook('onRequest', (request, reply, done) => {
+    const raw = request.raw;
+    const hasBody = request.headers['transfer-encoding'] !== undefined || Number(request.headers['content-length'] ?? 0) > 0;
+    if (!hasBody || raw.complete) return done();
+    const timer = setTimeout(() => {
+      if (raw.complete || raw.socket.destroyed) return;
+      // Answered already (an early refusal): a second answer would corrupt the connection, which simply ends.
+      if (reply.raw.headersSent) return void raw.socket.destroy();
+      fastify.server.emit('clientError', Object.assign(new Error('Request timed out'), { code: 'ERR_HTTP_REQUEST_TIMEOUT' }), raw.socket);
+    }, limitMs);
+    const stop = () => clearTimeout(timer);
+    raw.once('end', stop);
+    raw.once('close', stop);
+    done();
+  });
+}
