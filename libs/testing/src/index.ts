@@ -17,3 +17,4 @@ export * from './in-memory-event-store';
 export * from './builders/checkout-session-created';
 export * from './otlp-collector';
 export * from './freezable-relay';
+export * from './stack-with-freezable-redis';

@@ -1,5 +1,5 @@
 import { REDIS_COMMAND_TIMEOUT_MS } from '@pp/platform';
-import { FreezableRelay, TestStack, testInfra } from '@pp/testing';
+import { startStackWithFreezableRedis, type StackWithFreezableRedis } from '@pp/testing';
 import { DashboardBrowser, GatewayApi, type ProvisionedMerchant } from '../testing/dashboard-client';
 
 /*
@@ -11,34 +11,24 @@ import { DashboardBrowser, GatewayApi, type ProvisionedMerchant } from '../testi
  * browser is not signed out, and goes on once Redis answers again.
  */
 describe('dashboard: Redis stops answering', () => {
-  let relay: FreezableRelay;
-  let stack: TestStack;
+  let frozen: StackWithFreezableRedis;
   let merchant: ProvisionedMerchant;
   let browser: DashboardBrowser;
 
   beforeAll(async () => {
-    relay = await FreezableRelay.start(new URL(testInfra.redisUrl));
-    stack = await TestStack.start({
-      services: ['gateway', 'dashboard'],
-      label: 'dashboard-redisfrozen',
-      env: { REDIS_URL: relay.url, DASHBOARD_SECURE_COOKIE: 'false' },
-    });
-    merchant = await new GatewayApi(stack).createMerchant('Frozen');
-    browser = new DashboardBrowser(stack.url('dashboard'));
+    frozen = await startStackWithFreezableRedis({ services: ['gateway', 'dashboard'], label: 'dashboard-redisfrozen', env: { DASHBOARD_SECURE_COOKIE: 'false' } });
+    merchant = await new GatewayApi(frozen.stack).createMerchant('Frozen');
+    browser = new DashboardBrowser(frozen.stack.url('dashboard'));
     expect((await browser.login(merchant.dashboard_user.email, merchant.dashboard_user.password)).status).toBe(200);
   });
-  afterAll(async () => {
-    relay?.thaw();
-    await stack?.stop();
-    relay?.stop();
-  });
+  afterAll(() => frozen?.stop());
 
   it('given Redis holds back its answers, then the signed-in session and a new sign-in are answered 503 at the command deadline, and once Redis answers the session goes on', async () => {
-    relay.freeze();
+    frozen.redis.freeze();
     const started = Date.now();
     const session = await browser.get<{ error: string }>('/api/auth/session');
     const sessionMs = Date.now() - started;
-    const other = new DashboardBrowser(stack.url('dashboard'));
+    const other = new DashboardBrowser(frozen.stack.url('dashboard'));
     const signIn = await other.login(merchant.dashboard_user.email, merchant.dashboard_user.password);
 
     expect(session.status).toBe(503);
@@ -49,7 +39,7 @@ describe('dashboard: Redis stops answering', () => {
     expect(signIn.status).toBe(503);
     expect(signIn.headers.get('set-cookie')).toBeNull();
 
-    relay.thaw();
+    frozen.redis.thaw();
     expect((await browser.get('/api/auth/session')).status).toBe(200);
   });
 });

@@ -1,5 +1,5 @@
 import { REDIS_COMMAND_TIMEOUT_MS } from '@pp/platform';
-import { FreezableRelay, TestStack, testInfra } from '@pp/testing';
+import { startStackWithFreezableRedis, type StackWithFreezableRedis } from '@pp/testing';
 import { GatewayClient } from '../testing/gateway-client';
 
 const session = (reference: string) => ({ amount: 1250, currency: 'cad', reference, success_url: 'https://shop.example/ok', cancel_url: 'https://shop.example/no' });
@@ -14,20 +14,14 @@ const session = (reference: string) => ({ amount: 1250, currency: 'cad', referen
  * connection lived.
  */
 describe('gateway: Redis stops answering', () => {
-  let relay: FreezableRelay;
-  let stack: TestStack;
+  let frozen: StackWithFreezableRedis;
   let gateway: GatewayClient;
 
   beforeAll(async () => {
-    relay = await FreezableRelay.start(new URL(testInfra.redisUrl));
-    stack = await TestStack.start({ services: ['gateway', 'sessions', 'ledger'], label: 'redisfrozen', env: { REDIS_URL: relay.url } });
-    gateway = new GatewayClient(stack);
+    frozen = await startStackWithFreezableRedis({ services: ['gateway', 'sessions', 'ledger'], label: 'redisfrozen' });
+    gateway = new GatewayClient(frozen.stack);
   });
-  afterAll(async () => {
-    relay?.thaw();
-    await stack?.stop();
-    relay?.stop();
-  });
+  afterAll(() => frozen?.stop());
 
   const timed = async <T>(call: () => Promise<T>): Promise<{ result: T; ms: number }> => {
     const started = Date.now();
@@ -41,7 +35,7 @@ describe('gateway: Redis stops answering', () => {
     const created = await gateway.call<{ id: string }>('/v1/checkout/sessions', { token: key, body: session('order-1') });
     expect(created.status).toBe(201);
 
-    relay.freeze();
+    frozen.redis.freeze();
     const read = await timed(() => gateway.call<{ id: string }>(`/v1/checkout/sessions/${created.body.id}`, { token: key }));
     const create = await timed(() => gateway.call('/v1/checkout/sessions', { token: key, body: session('order-2') }));
 
@@ -57,7 +51,7 @@ describe('gateway: Redis stops answering', () => {
     expect(read.ms).toBeLessThan(REDIS_COMMAND_TIMEOUT_MS * 3);
     expect(create.ms).toBeLessThan(REDIS_COMMAND_TIMEOUT_MS * 3);
 
-    relay.thaw();
+    frozen.redis.thaw();
     const after = await gateway.call('/v1/checkout/sessions', { token: key, body: session('order-3') });
     expect(after.status).toBe(201);
     expect(Number(after.headers.get('x-ratelimit-remaining'))).toBeLessThan(Number(after.headers.get('x-ratelimit-limit')));

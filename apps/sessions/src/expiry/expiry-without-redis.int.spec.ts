@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { CreateCheckoutSessionCommand, MerchantScope } from '@pp/contracts';
 import type { BusClient } from '@pp/platform';
-import { FreezableRelay, TestStack, testInfra, waitFor } from '@pp/testing';
+import { startStackWithFreezableRedis, type StackWithFreezableRedis, waitFor } from '@pp/testing';
 
 const SCOPE: MerchantScope = { merchant_id: 'mer_exp_noredis', livemode: false };
 const SWEEP_INTERVAL_MS = 500;
@@ -14,29 +14,23 @@ const SWEEP_INTERVAL_MS = 500;
  * so sessions still expire at their deadline.
  */
 describe('checkout session expiry while Redis does not answer (TTL 2 s)', () => {
-  let relay: FreezableRelay;
-  let stack: TestStack;
+  let frozen: StackWithFreezableRedis;
   let bus: BusClient;
 
   beforeAll(async () => {
-    relay = await FreezableRelay.start(new URL(testInfra.redisUrl));
-    stack = await TestStack.start({
+    frozen = await startStackWithFreezableRedis({
       services: ['ledger', 'sessions'],
       label: 'expirynoredis',
-      env: { REDIS_URL: relay.url, SESSION_TTL_SECONDS: '2', SESSION_EXPIRY_SWEEP_MS: '300', SESSION_SWEEP_INTERVAL_MS: String(SWEEP_INTERVAL_MS) },
+      env: { SESSION_TTL_SECONDS: '2', SESSION_EXPIRY_SWEEP_MS: '300', SESSION_SWEEP_INTERVAL_MS: String(SWEEP_INTERVAL_MS) },
     });
-    bus = await stack.bus(10_000);
+    bus = await frozen.stack.bus(10_000);
   });
-  afterAll(async () => {
-    relay?.thaw(); // so that the services' queues can close
-    await stack?.stop();
-    relay?.stop();
-  });
+  afterAll(() => frozen?.stop());
 
   const status = async (id: string) => (await bus.request('sessions.get.v1', { ...SCOPE, session_id: id })).status;
 
   it('given Redis stopped answering before the session was created, then the session still expires at its deadline', async () => {
-    relay.freeze();
+    frozen.redis.freeze();
     // Let the sweeper's interval come round while Redis holds its scheduling call.
     await new Promise((resolve) => setTimeout(resolve, 2 * SWEEP_INTERVAL_MS));
     const created = await bus.request('sessions.create.v1', {
