@@ -141,7 +141,7 @@ describe('publication behind a transaction still open elsewhere', () => {
   // A poll far longer than the test waits: only the publisher's quick re-look can publish in time.
   const publisher = usePublisherStack('heldback', 30_000);
 
-  it('holds a committed event back while an older transaction is open, and publishes it within milliseconds of that end, which sends no notification', async () => {
+  it('holds a committed event back while an older transaction is open, and publishes it soon after that end, which sends no notification, long before its poll', async () => {
     const blocker = new Client({ connectionString: publisher.stack.database.url });
     const writer = new Client({ connectionString: publisher.stack.database.url });
     await Promise.all([blocker.connect(), writer.connect()]);
@@ -160,8 +160,9 @@ describe('publication behind a transaction still open elsewhere', () => {
 
       await blocker.query('COMMIT');
       const ended = Date.now();
-      await waitFor('the held-back event on JetStream', () => publisher.received.some((message) => message.event.id === id), { timeoutMs: 5_000 });
-      expect(Date.now() - ended).toBeLessThan(1_000);
+      // Not within a fixed second: another spec's write transaction in the shared cluster may hold it back a little longer.
+      await waitFor('the held-back event on JetStream', () => publisher.received.some((message) => message.event.id === id), { timeoutMs: 10_000 });
+      expect(Date.now() - ended).toBeLessThan(10_000);
     } finally {
       await Promise.all([blocker.end(), writer.end()]);
     }
@@ -190,8 +191,11 @@ describe('publication of the appends of its own replica', () => {
       const id = reply.events[0].id;
       const appended = Date.now();
 
-      await waitFor('the append on JetStream', () => publisher.received.some((message) => message.event.id === id), { timeoutMs: 5_000 });
-      expect(Date.now() - appended).toBeLessThan(1_000);
+      // Well before the 30 s poll, with no NOTIFY: woken in process. Not within a fixed second: a write
+      // transaction open meanwhile in any database of the shared cluster (another spec seeding its data) holds
+      // publication back until it ends, as it should (transaction ids, and so the publisher's horizon, are cluster-wide).
+      await waitFor('the append on JetStream', () => publisher.received.some((message) => message.event.id === id), { timeoutMs: 10_000 });
+      expect(Date.now() - appended).toBeLessThan(10_000);
       expect(notified).toEqual([]);
     } finally {
       await listener.end();

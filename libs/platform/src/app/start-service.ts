@@ -57,19 +57,20 @@ export async function startService<C extends BaseConfig>(definition: ServiceDefi
     if (http) {
       // Loaded here, not at the top: the services without an HTTP port never load Fastify (a third of a second of start-up).
       const { FastifyAdapter } = await import('@nestjs/platform-fastify');
+      // For the apps whose config has it (WithHttpTimeouts): headers within the limit, the body within as long again.
+      const requestLimitMs = (config as BaseConfig & { HTTP_REQUEST_TIMEOUT_MS?: number }).HTTP_REQUEST_TIMEOUT_MS;
       const app = await NestFactory.create<NestFastifyApplication>(
         root,
         new FastifyAdapter({
           bodyLimit: http.bodyLimit ?? 1_048_576,
           frameworkErrors: answerFrameworkError,
           trustProxy: trustedProxies(config),
-          ...requestTimeouts(config),
+          ...headerTimeouts(requestLimitMs),
         }),
         { logger, abortOnError: false },
       );
       answerMalformedRequests(app.getHttpServer());
-      const requestTimeout = (config as { HTTP_REQUEST_TIMEOUT_MS?: number }).HTTP_REQUEST_TIMEOUT_MS;
-      if (requestTimeout !== undefined) limitRequestBodyTime(app.getHttpAdapter().getInstance(), requestTimeout);
+      if (requestLimitMs !== undefined) limitRequestBodyTime(app.getHttpAdapter().getInstance(), requestLimitMs);
       serveHttpMetrics(app.getHttpAdapter().getInstance(), metrics);
       await http.configure?.(app, config);
       configureBus(app.connectMicroservice({ strategy: transport }, { inheritAppConfig: false, deferInitialization: true }), logger);
@@ -104,16 +105,14 @@ function trustedProxies(config: BaseConfig & { TRUSTED_PROXIES?: string }): stri
 }
 
 /**
- * How long a client may take to send its request headers, for the apps whose
- * config has it (WithHttpTimeouts); Fastify's default is no limit. Node looks
- * for overdue requests every connectionsCheckingInterval (its default, 30 s,
- * would let one run up to that much past the limit); an overdue one is
- * answered 408 (answerMalformedRequests). Node stops counting once a request
- * reaches the app: limitRequestBodyTime covers the body.
+ * Node's limit on the time to send a request's headers (Fastify's default is
+ * none). Node looks for overdue requests every connectionsCheckingInterval
+ * (its default, 30 s, would let one run up to that much past the limit); an
+ * overdue one is answered 408 (answerMalformedRequests). Node stops counting
+ * once a request reaches the app: limitRequestBodyTime covers the body.
  */
-function requestTimeouts(config: BaseConfig & { HTTP_REQUEST_TIMEOUT_MS?: number }): { requestTimeout?: number; http?: { connectionsCheckingInterval: number } } {
-  const limit = config.HTTP_REQUEST_TIMEOUT_MS;
-  return limit === undefined ? {} : { requestTimeout: limit, http: { connectionsCheckingInterval: Math.min(1000, limit) } };
+function headerTimeouts(limitMs: number | undefined): { requestTimeout?: number; http?: { connectionsCheckingInterval: number } } {
+  return limitMs === undefined ? {} : { requestTimeout: limitMs, http: { connectionsCheckingInterval: Math.min(1000, limitMs) } };
 }
 
 function configureBus(app: INestMicroservice, logger: JsonLogger): void {
