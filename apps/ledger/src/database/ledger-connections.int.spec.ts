@@ -9,10 +9,13 @@ import { publisherConnection } from '../publication/event-publisher';
 import { LedgerDatabase } from './ledger.database';
 
 /** The session's limits as Postgres reports them, in milliseconds. */
-const limitsOf = async (query: (sql: string) => Promise<Array<{ setting: string }>>) => {
-  const [statement] = await query(`SELECT setting FROM pg_settings WHERE name = 'statement_timeout'`);
-  const [idle] = await query(`SELECT setting FROM pg_settings WHERE name = 'idle_in_transaction_session_timeout'`);
-  return { statementTimeoutMs: Number(statement.setting), idleInTransactionTimeoutMs: Number(idle.setting) };
+const limitsOf = async (query: (sql: string) => Promise<Array<{ statement: string; idle: string }>>) => {
+  const [{ statement, idle }] = await query(
+    `SELECT max(setting) FILTER (WHERE name = 'statement_timeout') AS statement,
+            max(setting) FILTER (WHERE name = 'idle_in_transaction_session_timeout') AS idle
+     FROM pg_settings WHERE name IN ('statement_timeout', 'idle_in_transaction_session_timeout')`,
+  );
+  return { statementTimeoutMs: Number(statement), idleInTransactionTimeoutMs: Number(idle) };
 };
 
 /*
@@ -60,7 +63,7 @@ describe("the ledger's connections: a service's session limits", () => {
   it('the group commit (appendPool)', async () => {
     const pool = appendPool(config.DATABASE_URL);
     try {
-      expect(await limitsOf(async (sql) => (await pool.query<{ setting: string }>(sql)).rows)).toEqual(SERVICE_SESSION_LIMITS);
+      expect(await limitsOf(async (sql) => (await pool.query<{ statement: string; idle: string }>(sql)).rows)).toEqual(SERVICE_SESSION_LIMITS);
     } finally {
       await pool.end();
     }
@@ -70,7 +73,7 @@ describe("the ledger's connections: a service's session limits", () => {
     const client = publisherConnection(config.DATABASE_URL);
     await client.connect();
     try {
-      expect(await limitsOf(async (sql) => (await client.query<{ setting: string }>(sql)).rows)).toEqual(SERVICE_SESSION_LIMITS);
+      expect(await limitsOf(async (sql) => (await client.query<{ statement: string; idle: string }>(sql)).rows)).toEqual(SERVICE_SESSION_LIMITS);
     } finally {
       await client.end();
     }

@@ -17,10 +17,11 @@ import type { ClientBase } from 'pg';
  */
 export async function lockStreamsInOrder(db: ClientBase, requests: readonly AppendStreamsRequest[]): Promise<void> {
   const streamIds = [...new Set(requests.flatMap((request) => request.streams.map((stream) => stream.stream_id)))];
-  // The subquery sorts before the outer query takes the locks, one row at a time, in its order.
+  // The subquery sorts before the outer query takes the locks, one row at a time, in its order. Equal hashes
+  // come together, and a lock this transaction holds is taken again at once.
   await db.query(
     `SELECT count(pg_advisory_xact_lock(k)) FROM (
-       SELECT DISTINCT hashtextextended(s, 0) AS k FROM unnest($1::text[]) AS s ORDER BY k
+       SELECT hashtextextended(s, 0) AS k FROM unnest($1::text[]) AS s ORDER BY k
      ) AS sorted`,
     [streamIds],
   );
