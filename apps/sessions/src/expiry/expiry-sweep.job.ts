@@ -1,5 +1,5 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { bullConnection, CONFIG, JsonLogger, queuePrefix, runJobTraced, ServiceMetrics, watchQueueDepth } from '@pp/platform';
+import { bullQueueConnection, bullWorkerConnection, CONFIG, JsonLogger, queuePrefix, runJobTraced, ServiceMetrics, watchQueueDepth } from '@pp/platform';
 import { type Job, Queue, Worker } from 'bullmq';
 import type { SessionsConfig } from '../sessions.config';
 import { OverdueSessionsSweep } from './overdue-sessions.sweep';
@@ -24,13 +24,13 @@ export class ExpirySweepJob implements OnApplicationBootstrap, OnApplicationShut
     private readonly logger: JsonLogger,
     metrics: ServiceMetrics,
   ) {
-    this.queue = new Queue(SessionsQueue.SessionExpiry, { connection: bullConnection(config.REDIS_URL), prefix: queuePrefix(config.PP_NAMESPACE) });
+    this.queue = new Queue(SessionsQueue.SessionExpiry, { connection: bullQueueConnection(config.REDIS_URL), prefix: queuePrefix(config.PP_NAMESPACE) });
     watchQueueDepth(metrics, this.queue);
   }
 
   onApplicationBootstrap(): void {
     this.worker = new Worker(SessionsQueue.SessionExpiry, (job) => runJobTraced(SessionsQueue.SessionExpiry, job, () => this.run(job)), {
-      connection: bullConnection(this.config.REDIS_URL),
+      connection: bullWorkerConnection(this.config.REDIS_URL),
       prefix: queuePrefix(this.config.PP_NAMESPACE),
       concurrency: 1,
     });

@@ -8,9 +8,9 @@ import { OverdueSessionsSweep } from './overdue-sessions.sweep';
  * Each replica's own sweep every SESSION_SWEEP_INTERVAL_MS, which needs no
  * Redis: sessions still expire while Redis is away, and a Redis that lost
  * its keys gets the scheduled sweep back (ExpirySweepJob). The two go on
- * independently: while Redis is away or does not answer, BullMQ holds the
- * scheduling call until it is back, and a sweep that waited for it would
- * never run again.
+ * independently: while Redis is away or does not answer, the scheduling
+ * call fails only at the Redis deadline (bull-options.ts), which the sweep
+ * need not wait out.
  */
 @Injectable()
 export class ExpirySweeper implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -31,7 +31,7 @@ export class ExpirySweeper implements OnApplicationBootstrap, OnApplicationShutd
     }, this.config.SESSION_SWEEP_INTERVAL_MS);
   }
 
-  /** Waits for a sweep under way, not for a scheduling call that Redis may never answer (the queue closes after this). */
+  /** Waits for a sweep under way, not for a scheduling call waiting on Redis (the queue's close ends it). */
   async onApplicationShutdown(): Promise<void> {
     clearInterval(this.timer);
     await this.sweeping;

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { type Context, type Link, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { signatureHeaders, WebhookDeliveryStatus } from '@pp/contracts';
-import { bullConnection, CONFIG, contextOf, JsonLogger, jobSpanPlacement, linksTo, queuePrefix, Batcher } from '@pp/platform';
+import { bullWorkerConnection, CONFIG, contextOf, JsonLogger, jobSpanPlacement, linksTo, queuePrefix, Batcher } from '@pp/platform';
 import { type Job, Worker } from 'bullmq';
 import { EndpointSecrets } from '../endpoints/endpoint-secrets';
 import { sendWebhook } from '../network/webhook-sender';
@@ -66,7 +66,7 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, OnApplication
 
   onApplicationBootstrap(): void {
     this.worker = new Worker<DeliveryJob>(WebhookQueue.Delivery, (job) => this.process(job), {
-      connection: bullConnection(this.config.REDIS_URL),
+      connection: bullWorkerConnection(this.config.REDIS_URL),
       prefix: queuePrefix(this.config.PP_NAMESPACE),
       concurrency: this.config.WEBHOOK_DELIVERY_CONCURRENCY,
       lockDuration: Math.max(30_000, this.config.WEBHOOK_ATTEMPT_TIMEOUT_MS * 2),

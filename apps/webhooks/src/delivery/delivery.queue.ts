@@ -1,5 +1,5 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
-import { bullConnection, CONFIG, jobTrace, queuePrefix, ServiceMetrics, type TracedJobData, watchQueueDepth } from '@pp/platform';
+import { bullQueueConnection, CONFIG, jobTrace, queuePrefix, ServiceMetrics, type TracedJobData, watchQueueDepth } from '@pp/platform';
 import { Queue } from 'bullmq';
 import type { WebhooksConfig } from '../webhooks.config';
 import type { DueDelivery } from './delivery.repository';
@@ -19,7 +19,6 @@ export interface DeliveryJob extends TracedJobData {
   attempt: number;
 }
 
-const ENQUEUE_TIMEOUT_MS = 5000;
 const LIVE_STATES: ReadonlySet<string> = new Set(['waiting', 'delayed', 'active', 'prioritized', 'waiting-children']);
 
 /** Kept finished jobs: enough for their deterministic ids to absorb late duplicates, bounded in memory. */
@@ -37,7 +36,7 @@ export class DeliveryQueue implements OnApplicationShutdown {
 
   constructor(@Inject(CONFIG) config: WebhooksConfig, metrics: ServiceMetrics) {
     this.queue = new Queue<DeliveryJob>(WebhookQueue.Delivery, {
-      connection: bullConnection(config.REDIS_URL),
+      connection: bullQueueConnection(config.REDIS_URL),
       prefix: queuePrefix(config.PP_NAMESPACE),
       defaultJobOptions: { removeOnComplete: KEEP, removeOnFail: KEEP, attempts: 3, backoff: { type: 'exponential', delay: 1000 } },
     });
@@ -49,7 +48,8 @@ export class DeliveryQueue implements OnApplicationShutdown {
     if (deliveries.length === 0) return;
     const now = Date.now();
     const queuedBy = jobTrace();
-    const added = this.queue.addBulk(
+    // The queue's connection has the Redis deadline (bull-options.ts): callers need not wait while Redis is away, Postgres has the work.
+    await this.queue.addBulk(
       deliveries.map((delivery) => ({
         name: 'attempt',
         data: { delivery_id: delivery.id, attempt: delivery.attempt, ...queuedBy },
@@ -59,12 +59,6 @@ export class DeliveryQueue implements OnApplicationShutdown {
         },
       })),
     );
-    // ioredis holds commands while Redis is away; callers must not wait for it (Postgres already has the work).
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`Redis did not take the jobs within ${ENQUEUE_TIMEOUT_MS} ms`)), ENQUEUE_TIMEOUT_MS);
-    });
-    await Promise.race([added, timeout]).finally(() => clearTimeout(timer));
   }
 
   /**
@@ -75,11 +69,8 @@ export class DeliveryQueue implements OnApplicationShutdown {
    * an attempt.
    */
   async requeue(deliveries: readonly DueDelivery[]): Promise<number> {
-    const lost: DueDelivery[] = [];
-    for (const delivery of deliveries) {
-      const state = await this.queue.getJobState(`${delivery.id}.${delivery.attempt}`);
-      if (!LIVE_STATES.has(state)) lost.push(delivery);
-    }
+    const states = await Promise.all(deliveries.map((delivery) => this.queue.getJobState(`${delivery.id}.${delivery.attempt}`)));
+    const lost = deliveries.filter((_, index) => !LIVE_STATES.has(states[index]));
     await this.enqueue(lost, `swept-${Date.now()}`);
     return lost.length;
   }

@@ -1,5 +1,5 @@
 import { MerchantEventType } from '@pp/contracts';
-import { bullConnection, BusClient, connectNats, queuePrefix } from '@pp/platform';
+import { bullQueueConnection, BusClient, connectNats, queuePrefix } from '@pp/platform';
 import { TestStack, testInfra, waitFor, WebhookReceiver } from '@pp/testing';
 import { Queue } from 'bullmq';
 import type { NatsConnection } from 'nats';
@@ -40,7 +40,7 @@ describe('webhooks taking a backlog of events', () => {
     await ledger.createStream();
     receiver = await WebhookReceiver.start();
     db = await stack.sql();
-    queue = new Queue(WebhookQueue.Delivery, { connection: bullConnection(testInfra.redisUrl), prefix: queuePrefix(stack.namespace) });
+    queue = new Queue(WebhookQueue.Delivery, { connection: bullQueueConnection(testInfra.redisUrl), prefix: queuePrefix(stack.namespace) });
   });
 
   afterAll(async () => {

@@ -20,8 +20,8 @@ export const REDIS_CONNECT_TIMEOUT_MS = 3000;
 
 /**
  * A service's own Redis connection, not yet connected (BullMQ makes its own
- * from the same URL, without a command deadline: its workers' commands
- * block on purpose, bull-options.ts). Commands issued in the same turn (the
+ * from the same URL: its queues' with this deadline, its workers' without,
+ * since their commands block on purpose; bull-options.ts). Commands issued in the same turn (the
  * rate limit and idempotency calls of concurrent requests) share one write
  * and one read (writeOncePerTurn).
  */
