@@ -1,6 +1,8 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { MerchantEventType, WebhookDeliveryStatus, type WebhookDeliveryAttemptView } from '@pp/contracts';
 import { BusClient, connectNats, REDIS_COMMAND_TIMEOUT_MS } from '@pp/platform';
-import { startStackWithFreezableRedis, type StackWithFreezableRedis, testInfra, waitFor, WebhookReceiver } from '@pp/testing';
+import { REPO_ROOT, startStackWithFreezableRedis, type StackWithFreezableRedis, testInfra, waitFor, WebhookReceiver } from '@pp/testing';
 import type { NatsConnection } from 'nats';
 import { LedgerEventFixture } from '../intake/ledger-event.fixture';
 
@@ -51,8 +53,16 @@ describe('webhooks: Redis stops answering', () => {
     const event = ledger.event(merchant, MerchantEventType.PaymentConfirmed);
     await ledger.publish(event);
     await waitFor('the first attempt', () => receiver.received('/frozen').length === 1);
-    // Let the sweeper come round to the overdue retry while Redis holds its calls.
-    await new Promise((resolve) => setTimeout(resolve, 3 * SWEEP_INTERVAL_MS));
+    const warnings = () =>
+      readFileSync(join(REPO_ROOT, 'tmp', 'test-logs', frozen.stack.namespace, 'webhooks.log'), 'utf8')
+        .split('\n')
+        .filter((line) => line.includes('"level":"warn"'))
+        .map((line) => JSON.parse(line) as { msg: string; error?: string });
+    // The sweeper comes round to the overdue retry, and its look at the job fails at the deadline instead of waiting.
+    await waitFor('a sweep to fail at the Redis deadline', () => warnings().some((w) => w.msg === 'delivery sweep failed' && w.error === 'Command timed out'), {
+      timeoutMs: 4 * REDIS_COMMAND_TIMEOUT_MS,
+    });
+    expect(warnings()).toContainEqual(expect.objectContaining({ msg: 'could not queue the next attempt', error: 'Command timed out' }));
 
     const stopping = Date.now();
     await frozen.stack.stopService('webhooks');
