@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { LEDGER_EVENTS_STREAM, MERCHANT_EVENTS_FILTER, type MerchantEventView, type MerchantScope, type StoredEvent } from '@pp/contracts';
-import { CONFIG, JsonLogger, NATS_CONNECTION, streamName, subjectPrefix } from '@pp/platform';
+import { CONFIG, FailureStreak, JsonLogger, NATS_CONNECTION, streamName, subjectPrefix } from '@pp/platform';
 import { consumerOpts, type JetStreamSubscription, type NatsConnection } from 'nats';
 import type { GatewayConfig } from '../gateway.config';
 import { merchantEventView } from './merchant-event.view';
@@ -72,19 +72,18 @@ export class MerchantEventFeed implements OnApplicationShutdown {
   private async follow(): Promise<void> {
     const prefix = subjectPrefix(this.config.PP_NAMESPACE);
     const stream = streamName(this.config.PP_NAMESPACE, LEDGER_EVENTS_STREAM);
-    let waitingLogged = false;
+    const waiting = new FailureStreak(this.logger, 'merchant events follower', 'merchant events not followable yet; retrying');
     while (this.following()) {
       try {
         const options = consumerOpts().orderedConsumer().deliverNew().bindStream(stream);
         this.subscription = await this.nc.jetstream().subscribe(`${prefix}${MERCHANT_EVENTS_FILTER}`, options);
         if (!this.following()) break;
-        waitingLogged = false;
+        waiting.succeeded({ stream });
         // Whatever committed before the consumer existed is only in the durable log.
         this.broadcast({ kind: 'resync' });
         for await (const message of this.subscription) this.dispatch(message.json<StoredEvent>());
       } catch (error) {
-        if (!waitingLogged) this.logger.warn('merchant events not followable yet; retrying', { stream, error: (error as Error).message });
-        waitingLogged = true;
+        waiting.failed(error, { stream });
       }
       if (this.following()) await new Promise((resolve) => setTimeout(resolve, RETRY_FOLLOW_MS));
     }

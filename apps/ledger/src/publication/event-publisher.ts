@@ -4,6 +4,7 @@ import {
   CONFIG,
   contextOf,
   ensureStream,
+  FailureStreak,
   JsonLogger,
   NATS_CONNECTION,
   PreparingClient,
@@ -74,6 +75,7 @@ export class EventPublisher implements OnApplicationBootstrap, OnApplicationShut
   /** Commit notifications, errors and shutdown cut the publisher's waits short. */
   private readonly wakeup = new WakeSignal();
   private readonly prefix: string;
+  private readonly failures: FailureStreak;
 
   constructor(
     @Inject(CONFIG) private readonly config: LedgerConfig,
@@ -82,6 +84,7 @@ export class EventPublisher implements OnApplicationBootstrap, OnApplicationShut
     private readonly localCommits: LocalCommits,
   ) {
     this.prefix = subjectPrefix(config.PP_NAMESPACE);
+    this.failures = new FailureStreak(logger, 'event publisher', 'event publisher stopped; retrying');
   }
 
   onApplicationBootstrap(): void {
@@ -98,8 +101,9 @@ export class EventPublisher implements OnApplicationBootstrap, OnApplicationShut
     while (!this.stopped) {
       try {
         await this.leadWhilePossible();
+        this.failures.succeeded(); // another replica leads
       } catch (error) {
-        this.logger.warn('event publisher stopped; retrying', { error: error instanceof Error ? error.message : String(error) });
+        this.failures.failed(error);
       }
       await this.sleep(LEADERSHIP_RETRY_MS);
     }
@@ -120,6 +124,7 @@ export class EventPublisher implements OnApplicationBootstrap, OnApplicationShut
       await db.query(`LISTEN ${EVENTS_COMMITTED_CHANNEL}`);
       await this.openStream();
       this.logger.info('publishing ledger events to JetStream', { stream: streamName(this.config.PP_NAMESPACE, LEDGER_EVENTS_STREAM) });
+      this.failures.succeeded();
       const checkpoint = new StoredCheckpoint(await this.loadCheckpoint(db), (at) => this.saveCheckpoint(db, at));
       let heldBackWait = 0;
       // This replica's own commits wake it directly; other replicas' still come through LISTEN.

@@ -1,5 +1,5 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { bullQueueConnection, bullWorkerConnection, CONFIG, JsonLogger, queuePrefix, runJobTraced, ServiceMetrics, watchQueueDepth } from '@pp/platform';
+import { bullQueueConnection, bullWorkerConnection, CONFIG, FailureStreak, JsonLogger, queuePrefix, runJobTraced, ServiceMetrics, watchQueueDepth } from '@pp/platform';
 import { type Job, Queue, Worker } from 'bullmq';
 import type { SessionsConfig } from '../sessions.config';
 import { OverdueSessionsSweep } from './overdue-sessions.sweep';
@@ -17,6 +17,7 @@ import { EXPIRY_SWEEP_JOB, EXPIRY_SWEEP_SCHEDULER, SessionsQueue } from './sessi
 export class ExpirySweepJob implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly queue: Queue;
   private worker?: Worker;
+  private readonly schedulingFailures: FailureStreak;
 
   constructor(
     @Inject(CONFIG) private readonly config: SessionsConfig,
@@ -26,6 +27,7 @@ export class ExpirySweepJob implements OnApplicationBootstrap, OnApplicationShut
   ) {
     this.queue = new Queue(SessionsQueue.SessionExpiry, { connection: bullQueueConnection(config.REDIS_URL), prefix: queuePrefix(config.PP_NAMESPACE) });
     watchQueueDepth(metrics, this.queue);
+    this.schedulingFailures = new FailureStreak(logger, 'session expiry scheduling', 'could not schedule the session expiry sweep; the process sweeps on its own interval');
   }
 
   onApplicationBootstrap(): void {
@@ -50,10 +52,9 @@ export class ExpirySweepJob implements OnApplicationBootstrap, OnApplicationShut
         { every: this.config.SESSION_EXPIRY_SWEEP_MS },
         { name: EXPIRY_SWEEP_JOB, opts: { removeOnComplete: true, removeOnFail: 100 } },
       );
+      this.schedulingFailures.succeeded();
     } catch (error) {
-      this.logger.warn('could not schedule the session expiry sweep; the process sweeps on its own interval', {
-        error: error instanceof Error ? error.message : String(error),
-      });
+      this.schedulingFailures.failed(error);
     }
   }
 

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Clock } from '@pp/kernel';
-import { BusClient, CLOCK, JsonLogger } from '@pp/platform';
+import { BusClient, CLOCK, FailureStreak, JsonLogger } from '@pp/platform';
 import { CheckoutSessionLifecycle } from '../checkout-session/checkout-session.lifecycle';
 
 /** Sessions asked for at once; a full page is followed by the next at once. */
@@ -21,21 +21,30 @@ const MAX_PAGES = 25;
 @Injectable()
 export class OverdueSessionsSweep {
   private running?: Promise<number>;
+  private readonly failures: FailureStreak;
 
   constructor(
     private readonly bus: BusClient,
     private readonly lifecycle: CheckoutSessionLifecycle,
     private readonly logger: JsonLogger,
     @Inject(CLOCK) private readonly clock: Clock,
-  ) {}
+  ) {
+    this.failures = new FailureStreak(logger, 'expiry sweep');
+  }
 
   /** Answers how many sessions this sweep expired; never fails (what is left, the next sweep finds). */
   run(): Promise<number> {
     this.running ??= this.sweep()
-      .catch((error: unknown) => {
-        this.logger.warn('expiry sweep failed', { error: error instanceof Error ? error.message : String(error) });
-        return 0;
-      })
+      .then(
+        (expired) => {
+          this.failures.succeeded();
+          return expired;
+        },
+        (error: unknown) => {
+          this.failures.failed(error);
+          return 0;
+        },
+      )
       .finally(() => (this.running = undefined));
     return this.running;
   }

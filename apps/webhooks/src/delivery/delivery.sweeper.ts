@@ -1,5 +1,5 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { CONFIG, JsonLogger } from '@pp/platform';
+import { CONFIG, FailureStreak, JsonLogger } from '@pp/platform';
 import type { WebhooksConfig } from '../webhooks.config';
 import { DeliveryQueue } from './delivery.queue';
 import { DeliveryRepository } from './delivery.repository';
@@ -16,19 +16,24 @@ const BATCH = 1000;
 export class DeliverySweeper implements OnApplicationBootstrap, OnApplicationShutdown {
   private timer?: NodeJS.Timeout;
   private running?: Promise<void>;
+  private readonly failures: FailureStreak;
 
   constructor(
     @Inject(CONFIG) private readonly config: WebhooksConfig,
     private readonly deliveries: DeliveryRepository,
     private readonly queue: DeliveryQueue,
     private readonly logger: JsonLogger,
-  ) {}
+  ) {
+    this.failures = new FailureStreak(logger, 'delivery sweep');
+  }
 
   onApplicationBootstrap(): void {
     this.timer = setInterval(() => {
       this.running ??= this.sweep()
-        .then(() => undefined)
-        .catch((error: Error) => this.logger.warn('delivery sweep failed', { error: error.message }))
+        .then(
+          () => this.failures.succeeded(),
+          (error: unknown) => this.failures.failed(error),
+        )
         .finally(() => (this.running = undefined));
     }, this.config.WEBHOOK_SWEEP_INTERVAL_MS);
   }

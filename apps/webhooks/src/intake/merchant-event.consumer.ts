@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { isMerchantEventType, LEDGER_EVENTS_STREAM, MERCHANT_EVENTS_FILTER, type StoredEvent } from '@pp/contracts';
 import { context } from '@opentelemetry/api';
-import { CONFIG, consumeConcurrently, JsonLogger, NATS_CONNECTION, ServiceMetrics, streamName, subjectPrefix, watchConsumerLag, Batcher } from '@pp/platform';
+import { CONFIG, consumeConcurrently, FailureStreak, JsonLogger, NATS_CONNECTION, ServiceMetrics, streamName, subjectPrefix, watchConsumerLag, Batcher } from '@pp/platform';
 import { AckPolicy, type ConsumerConfig, type ConsumerMessages, DeliverPolicy, type JsMsg, nanos, type NatsConnection } from 'nats';
 import { DeliveryAttemptJob } from '../delivery/delivery-attempt.job';
 import { DeliveryQueue } from '../delivery/delivery.queue';
@@ -63,19 +63,18 @@ export class MerchantEventConsumer implements OnApplicationBootstrap, OnApplicat
 
   private async run(): Promise<void> {
     const stream = streamName(this.config.PP_NAMESPACE, LEDGER_EVENTS_STREAM);
-    let waitingLogged = false;
+    const waiting = new FailureStreak(this.logger, 'merchant events reader', 'merchant events not readable yet; retrying');
     while (!this.stopped) {
       try {
         await this.bind(stream);
+        waiting.succeeded({ stream });
         this.logger.info('consuming merchant events', { stream, consumer: WEBHOOKS_CONSUMER });
-        waitingLogged = false;
         const consumer = await this.nc.jetstream().consumers.get(stream, WEBHOOKS_CONSUMER);
         this.messages = await consumer.consume({ max_messages: IN_FLIGHT * 4 });
         await consumeConcurrently(this.messages, { limit: IN_FLIGHT }, (msg) => this.handle(msg));
       } catch (error) {
         // The ledger creates the stream; until it has, wait for it.
-        if (!waitingLogged) this.logger.warn('merchant events not readable yet; retrying', { stream, error: (error as Error).message });
-        waitingLogged = true;
+        waiting.failed(error, { stream });
       }
       if (!this.stopped) await new Promise((resolve) => setTimeout(resolve, RETRY_BIND_MS));
     }

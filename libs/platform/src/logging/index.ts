@@ -1,2 +1,3 @@
 export * from './json-logger';
 export * from './request-context';
+export * from './failure-streak';

@@ -1,0 +1,48 @@
+import type { JsonLogger } from './json-logger';
+
+/** How often a failure that goes on is warned about again. */
+export const FAILURE_REMINDER_MS = 60_000;
+
+const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+/**
+ * The log of a task that runs again and again (a sweep, a consumer that
+ * binds to its stream): its first failure is warned about at once; while
+ * it goes on failing, one reminder a minute with how many times and for how
+ * long, instead of a line at every run (a sweep runs every second); and the
+ * first success after a failure is logged at info. So an outage is seen
+ * when it starts, stays seen while it lasts, and its end is seen too,
+ * without burying the rest of the log.
+ */
+export class FailureStreak {
+  private streak?: { since: number; failures: number; remindedAt: number };
+
+  constructor(
+    private readonly logger: Pick<JsonLogger, 'warn' | 'info'>,
+    /** What fails, as the log says it: "delivery sweep". */
+    private readonly task: string,
+    /** The first failure's message; `<task> failed` unless given. */
+    private readonly failedMessage = `${task} failed`,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  failed(error: unknown, fields: Record<string, unknown> = {}): void {
+    const now = this.now();
+    if (!this.streak) {
+      this.streak = { since: now, failures: 1, remindedAt: now };
+      this.logger.warn(this.failedMessage, { ...fields, error: messageOf(error) });
+      return;
+    }
+    this.streak.failures += 1;
+    if (now - this.streak.remindedAt < FAILURE_REMINDER_MS) return;
+    this.streak.remindedAt = now;
+    this.logger.warn(`${this.task} still failing`, { ...fields, error: messageOf(error), failures: this.streak.failures, failing_for_ms: now - this.streak.since });
+  }
+
+  succeeded(fields: Record<string, unknown> = {}): void {
+    if (!this.streak) return;
+    const { since, failures } = this.streak;
+    this.streak = undefined;
+    this.logger.info(`${this.task} works again`, { ...fields, failures, failed_for_ms: this.now() - since });
+  }
+}

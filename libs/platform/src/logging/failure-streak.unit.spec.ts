@@ -1,0 +1,65 @@
+import { FAILURE_REMINDER_MS, FailureStreak } from './failure-streak';
+
+describe('FailureStreak: the log of a task that runs again and again', () => {
+  let now: number;
+  let lines: Array<{ level: 'warn' | 'info'; msg: string; fields: Record<string, unknown> }>;
+  let streak: FailureStreak;
+
+  beforeEach(() => {
+    now = Date.parse('2026-12-02T12:00:00.000Z');
+    lines = [];
+    const logger = {
+      warn: (msg: unknown, fields?: unknown) => lines.push({ level: 'warn', msg: String(msg), fields: fields as Record<string, unknown> }),
+      info: (msg: unknown, fields?: unknown) => lines.push({ level: 'info', msg: String(msg), fields: fields as Record<string, unknown> }),
+    };
+    streak = new FailureStreak(logger, 'delivery sweep', undefined, () => now);
+  });
+
+  it('given no failure, when the task succeeds, then nothing is logged', () => {
+    streak.succeeded();
+    expect(lines).toEqual([]);
+  });
+
+  it('given the task works, when it fails, then the failure is warned about at once, with its error and fields', () => {
+    streak.failed(new Error('Command timed out'), { stream: 's' });
+    expect(lines).toEqual([{ level: 'warn', msg: 'delivery sweep failed', fields: { stream: 's', error: 'Command timed out' } }]);
+  });
+
+  it('given it has failed, when it fails again within a minute, then nothing more is logged; after a minute, one reminder with the count and duration', () => {
+    streak.failed(new Error('first'));
+    for (let i = 0; i < 59; i++) {
+      now += 1000;
+      streak.failed(new Error('again'));
+    }
+    expect(lines).toHaveLength(1);
+
+    now += 1000;
+    streak.failed('still down');
+    expect(lines[1]).toEqual({
+      level: 'warn',
+      msg: 'delivery sweep still failing',
+      fields: { error: 'still down', failures: 61, failing_for_ms: FAILURE_REMINDER_MS },
+    });
+    now += 1000;
+    streak.failed('still down');
+    expect(lines).toHaveLength(2);
+  });
+
+  it('given a streak of failures, when the task succeeds, then its end is logged once at info, and a later failure starts a new streak', () => {
+    streak.failed(new Error('down'));
+    now += 2500;
+    streak.failed(new Error('down'));
+    streak.succeeded();
+    streak.succeeded();
+    expect(lines.slice(1)).toEqual([{ level: 'info', msg: 'delivery sweep works again', fields: { failures: 2, failed_for_ms: 2500 } }]);
+
+    streak.failed(new Error('down again'));
+    expect(lines[2]).toMatchObject({ level: 'warn', msg: 'delivery sweep failed', fields: { error: 'down again' } });
+  });
+
+  it('given a message of its own for the first failure, then that message is used', () => {
+    const waiting = new FailureStreak({ warn: (msg: unknown) => lines.push({ level: 'warn', msg: String(msg), fields: {} }), info: () => undefined }, 'merchant events reader', 'merchant events not readable yet; retrying');
+    waiting.failed(new Error('stream not found'));
+    expect(lines[0].msg).toBe('merchant events not readable yet; retrying');
+  });
+});
