@@ -43,7 +43,7 @@ describe('webhooks: Redis stops answering', () => {
     await frozen?.stop();
   });
 
-  it('given Redis holds back its answers when a first attempt fails, then the service still stops within the deadlines, and once Redis answers the retry is made, once', async () => {
+  it('given Redis holds back its answers when a first attempt fails, then queueing the retry and the sweep fail at the Redis deadline, the service stops at once, and once Redis answers the retry is made, once', async () => {
     const merchant = `mer_frozen${Date.now()}`;
     receiver.script('/frozen', [{ status: 500 }]);
     const created = await bus.request('webhooks.endpoints.create.v1', { merchant_id: merchant, livemode: false, url: receiver.url('/frozen') });
