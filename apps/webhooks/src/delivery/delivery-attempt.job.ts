@@ -241,10 +241,7 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, OnApplication
       this.logger.warn('webhook endpoint disabled', { endpoint_id: claim.endpoint.id, reason: decision.disableEndpoint });
     }
     if (decision.status === WebhookDeliveryStatus.Failed && decision.nextAttemptAt) {
-      // If this fails (Redis away), the sweeper queues the attempt from Postgres once it is due.
-      await this.queue
-        .enqueue([{ id: claim.deliveryId, attempt: claim.attempt + 1, next_attempt_at: decision.nextAttemptAt }])
-        .catch((error: Error) => this.logger.warn('could not queue the next attempt', { delivery_id: claim.deliveryId, error: error.message }));
+      await this.queue.enqueueOrLeaveToSweeper([{ id: claim.deliveryId, attempt: claim.attempt + 1, next_attempt_at: decision.nextAttemptAt }]);
     }
   }
 }

@@ -1,5 +1,5 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
-import { bullQueueConnection, CONFIG, jobTrace, queuePrefix, ServiceMetrics, type TracedJobData, watchQueueDepth } from '@pp/platform';
+import { bullQueueConnection, CONFIG, FailureStreak, JsonLogger, jobTrace, queuePrefix, ServiceMetrics, type TracedJobData, watchQueueDepth } from '@pp/platform';
 import { Queue } from 'bullmq';
 import type { WebhooksConfig } from '../webhooks.config';
 import type { DueDelivery } from './delivery.repository';
@@ -33,14 +33,32 @@ const KEEP = { age: 3600, count: 10_000 };
 @Injectable()
 export class DeliveryQueue implements OnApplicationShutdown {
   readonly queue: Queue<DeliveryJob>;
+  private readonly failures: FailureStreak;
 
-  constructor(@Inject(CONFIG) config: WebhooksConfig, metrics: ServiceMetrics) {
+  constructor(@Inject(CONFIG) config: WebhooksConfig, metrics: ServiceMetrics, logger: JsonLogger) {
     this.queue = new Queue<DeliveryJob>(WebhookQueue.Delivery, {
       connection: bullQueueConnection(config.REDIS_URL),
       prefix: queuePrefix(config.PP_NAMESPACE),
       defaultJobOptions: { removeOnComplete: KEEP, removeOnFail: KEEP, attempts: 3, backoff: { type: 'exponential', delay: 1000 } },
     });
     watchQueueDepth(metrics, this.queue);
+    this.failures = new FailureStreak(logger, 'queueing delivery attempts', 'could not queue delivery attempts; the sweeper queues them once they are due');
+  }
+
+  /**
+   * Queues the attempts, or leaves them to the sweeper when Redis cannot
+   * take them: Postgres has them already. Never throws; a failure is
+   * logged once per streak (a Redis outage would otherwise log every
+   * delivery).
+   */
+  async enqueueOrLeaveToSweeper(deliveries: readonly DueDelivery[]): Promise<void> {
+    if (deliveries.length === 0) return;
+    try {
+      await this.enqueue(deliveries);
+      this.failures.succeeded();
+    } catch (error) {
+      this.failures.failed(error, { deliveries: deliveries.length });
+    }
   }
 
   /** Queues the given attempts, each at its due time; `tag` distinguishes a manual resend from the scheduled attempt. */

@@ -167,11 +167,7 @@ export class MerchantEventConsumer implements OnApplicationBootstrap, OnApplicat
     await Promise.all(
       [...left, ...later]
         .filter((group) => group.due.length > 0)
-        .map((group) =>
-          context
-            .with(group.queuedBy, () => this.queue.enqueue(group.due))
-            .catch((error: Error) => this.logger.warn('could not queue first attempts', { deliveries: group.due.length, error: error.message })),
-        ),
+        .map((group) => context.with(group.queuedBy, () => this.queue.enqueueOrLeaveToSweeper(group.due))),
     );
   }
 }
