@@ -42,13 +42,18 @@ export class ServiceProcess {
     return this.child?.pid;
   }
 
+  /** The file its output goes to, appended to across restarts. */
+  get logFile(): string {
+    return join(this.logDir, `${this.service}.log`);
+  }
+
   get running(): boolean {
     return !!this.child && this.child.exitCode === null && this.child.signalCode === null;
   }
 
   start(timeoutMs = 20_000): Promise<void> {
     mkdirSync(this.logDir, { recursive: true });
-    this.log = createWriteStream(join(this.logDir, `${this.service}.log`), { flags: 'a' });
+    this.log = createWriteStream(this.logFile, { flags: 'a' });
     this.stderrTail = '';
     const child = fork(entryPoint(this.service), [], {
       // The harness's own flags too (the bench's --cpu-prof reaches the services this way).

@@ -52,7 +52,7 @@ export class DeliveryQueue implements OnApplicationShutdown {
    * delivery).
    */
   async enqueueOrLeaveToSweeper(deliveries: readonly DueDelivery[]): Promise<void> {
-    if (deliveries.length === 0) return;
+    if (deliveries.length === 0) return; // no Redis call, so nothing to say of Redis
     try {
       await this.enqueue(deliveries);
       this.failures.succeeded();

@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { MerchantEventType, WebhookDeliveryStatus, type WebhookDeliveryAttemptView } from '@pp/contracts';
 import { BusClient, connectNats, REDIS_COMMAND_TIMEOUT_MS } from '@pp/platform';
-import { REPO_ROOT, startStackWithFreezableRedis, type StackWithFreezableRedis, testInfra, waitFor, WebhookReceiver } from '@pp/testing';
+import { startStackWithFreezableRedis, type StackWithFreezableRedis, testInfra, waitFor, WebhookReceiver } from '@pp/testing';
 import type { NatsConnection } from 'nats';
 import { LedgerEventFixture } from '../intake/ledger-event.fixture';
 
@@ -54,7 +53,7 @@ describe('webhooks: Redis stops answering', () => {
     await ledger.publish(event);
     await waitFor('the first attempt', () => receiver.received('/frozen').length === 1);
     const warnings = () =>
-      readFileSync(join(REPO_ROOT, 'tmp', 'test-logs', frozen.stack.namespace, 'webhooks.log'), 'utf8')
+      readFileSync(frozen.stack.process('webhooks').logFile, 'utf8')
         .split('\n')
         .filter((line) => line.includes('"level":"warn"'))
         .map((line) => JSON.parse(line) as { msg: string; error?: string });
