@@ -12,6 +12,14 @@ describe('secret strength (ADMIN_TOKEN, INGEST_TOKEN, SERVER_SECRET)', () => {
     ])('when it is %s, then it is accepted', (_case, make) => {
       for (let i = 0; i < 50; i += 1) expect(weakSecretReason(make())).toBeUndefined();
     });
+
+    it.each([
+      ['TODO inside it', 'q7PzTODOk2vN8rLw4XbY9cMa3JfH6tGd1sEu'],
+      ['xxxx inside it', 'Q7pZ-k2Xxxxv8rLw4XbY9cMa3JfH6tGd1sEu'],
+      ['your inside it', 'B3nYourk2vN8rLw4XbY9cMa3JfH6tGd1sEuq'],
+    ])('when it happens to hold a short placeholder word (%s), then it is accepted', (_case, token) => {
+      expect(weakSecretReason(token)).toBeUndefined();
+    });
   });
 
   describe('given a token someone typed or copied', () => {
@@ -24,6 +32,9 @@ describe('secret strength (ADMIN_TOKEN, INGEST_TOKEN, SERVER_SECRET)', () => {
       ['example', 'example-ingest-token-4f9a1c2e7b3d5a8c', 'looks like a placeholder (contains "example")'],
       ['secret', 'my-admin-secret-4f9a1c2e7b3d5a8c6e0f', 'looks like a placeholder (contains "secret")'],
       ['password', 'Password4f9a1c2e7b3d5a8c6e0f1a2b3c4d', 'looks like a placeholder (contains "password")'],
+      ['TODO standing alone', 'TODO-put-the-ingest-token-4f9a1c2e7b3d', 'looks like a placeholder (contains "todo")'],
+      ['a masked value', 'xxxx-xxxx-xxxx-4f9a1c2e7b3d5a8c6e0f1a2b', 'looks like a placeholder (contains "xxxx")'],
+      ['your-… at the start', 'your-admin-token-4f9a1c2e7b3d5a8c6e0f', 'looks like a placeholder (contains "your")'],
       ['one character repeated', 'a'.repeat(40), 'looks like a placeholder (too few distinct characters)'],
       ['a short pattern repeated', 'ab12'.repeat(10), 'looks like a placeholder (too few distinct characters)'],
       ['a typed sequence', 'abcdefghijklmnopqrstuvwxyz0123456789', 'looks like a placeholder (a typed sequence such as "12345678")'],
