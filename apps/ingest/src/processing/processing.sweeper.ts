@@ -1,5 +1,5 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import { CONFIG, JsonLogger } from '@pp/platform';
+import { CONFIG, FailureStreak, JsonLogger } from '@pp/platform';
 import type { IngestConfig } from '../ingest.config';
 import { EmailProcessor } from './email-processor';
 import { OutcomeRepository } from './outcome.repository';
@@ -21,13 +21,16 @@ export class ProcessingSweeper implements OnApplicationBootstrap, OnModuleDestro
   private running?: Promise<void>;
   private readonly unprocessedWindow = new SweepWindow();
   private readonly handoffWindow = new SweepWindow();
+  private readonly failures: FailureStreak;
 
   constructor(
     private readonly processor: EmailProcessor,
     private readonly outcomes: OutcomeRepository,
-    private readonly logger: JsonLogger,
+    logger: JsonLogger,
     @Inject(CONFIG) private readonly config: IngestConfig,
-  ) {}
+  ) {
+    this.failures = new FailureStreak(logger, 'processing sweep');
+  }
 
   onApplicationBootstrap(): void {
     this.kick();
@@ -56,8 +59,9 @@ export class ProcessingSweeper implements OnApplicationBootstrap, OnModuleDestro
       for (const email of pending.found) await this.processor.handOff(email);
       // Outcomes younger than the grace were not read: the window must not pass them.
       this.handoffWindow.scanned(new Date(pending.scannedAt.getTime() - graceMs), pending.oldest);
+      this.failures.succeeded();
     } catch (error) {
-      this.logger.error('processing sweep failed', error instanceof Error ? error : undefined);
+      this.failures.failed(error);
     }
   }
 }
