@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BUS_IDENTITIES } from '@pp/contracts';
 import { ensureStream, natsConnectionOptions, passwordVariable } from '@pp/platform';
-import { freePort, waitFor } from '@pp/testing';
+import { freePorts, waitFor } from '@pp/testing';
 import { connect, type NatsConnection } from 'nats';
 import { k8sDir } from './testing/manifests';
 
@@ -28,9 +28,10 @@ describe('the Kubernetes NATS cluster configuration', () => {
   let ledger: NatsConnection | undefined;
 
   beforeAll(async () => {
-    clientPorts = await Promise.all(Array.from({ length: SERVERS }, freePort));
-    monitorPorts = await Promise.all(Array.from({ length: SERVERS }, freePort));
-    const routePorts = await Promise.all(Array.from({ length: SERVERS }, freePort));
+    const ports = await freePorts(3 * SERVERS);
+    clientPorts = ports.slice(0, SERVERS);
+    monitorPorts = ports.slice(SERVERS, 2 * SERVERS);
+    const routePorts = ports.slice(2 * SERVERS);
     const generated = readFileSync(join(k8sDir, 'base', 'nats-server.conf'), 'utf8');
     const cluster = readFileSync(join(k8sDir, 'base', 'nats-cluster.conf'), 'utf8');
     for (let ordinal = 0; ordinal < SERVERS; ordinal += 1) {

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { testInfra, waitFor } from '@pp/testing';
+import { freePortBlock, testInfra, waitFor } from '@pp/testing';
 
 /*
  * `npm start` as a user runs it: the launcher sets up, starts every service,
@@ -13,10 +13,12 @@ import { testInfra, waitFor } from '@pp/testing';
  */
 
 const root = join(__dirname, '..', '..');
-// Below Linux's ephemeral range (32768 and up): a port there may be taken by any outgoing connection of the
-// tests running beside this one between now and the services' listen (CI saw EADDRINUSE on the dashboard's).
-const base = 20000 + Math.floor(Math.random() * 12000);
-const ports = { GATEWAY_PORT: String(base), CHECKOUT_PORT: String(base + 1), DASHBOARD_PORT: String(base + 2) };
+// The launcher's ports: the gateway's (base), checkout's and the dashboard's next to it, and the other services'
+// metrics from base + 10 (start.js); a block free now, below Linux's ephemeral range, where an outgoing connection
+// of the tests beside this one could take a port before the services listen (CI saw EADDRINUSE on the dashboard's).
+const LAUNCHER_PORTS = 15;
+let base = 0;
+let ports: Record<'GATEWAY_PORT' | 'CHECKOUT_PORT' | 'DASHBOARD_PORT', string>;
 const database = `pp_launcher_${randomBytes(4).toString('hex')}`;
 
 function launch(): { child: ChildProcess; output: () => string } {
@@ -80,6 +82,11 @@ const alive = (pid: number) => {
     return false;
   }
 };
+
+beforeAll(async () => {
+  base = await freePortBlock(LAUNCHER_PORTS);
+  ports = { GATEWAY_PORT: String(base), CHECKOUT_PORT: String(base + 1), DASHBOARD_PORT: String(base + 2) };
+});
 
 afterAll(async () => {
   const admin = new Client({ connectionString: testInfra.postgresAdminUrl });

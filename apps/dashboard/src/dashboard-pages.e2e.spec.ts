@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PaymentView, WebhookEndpointWithSecretView } from '@pp/contracts';
-import { buildNotice, freePort, launchBrowser, signEmail, type TestBrowser, TestStack, testDkimKey, waitFor, WebhookReceiver, writeDnsOverrides } from '@pp/testing';
+import { buildNotice, clearOfUtcMidnight, freePort, launchBrowser, signEmail, type TestBrowser, TestStack, testDkimKey, waitFor, WebhookReceiver, writeDnsOverrides } from '@pp/testing';
 import type { Page } from 'playwright-core';
 import { ARTIFACTS, expectAccessible, signInPage, text } from './testing/dashboard-pages';
 import { GatewayApi, type ProvisionedMerchant } from './testing/dashboard-client';
@@ -69,6 +69,7 @@ describe('dashboard pages in Chromium', () => {
   it('lands the owner on Home, which shows today’s payments, the volume chart and the latest payments after a simulated payment', async () => {
     await owner.waitForSelector('#home-title');
     expect(new URL(owner.url()).pathname).toBe('/home');
+    await clearOfUtcMidnight();
     const payment = await simulatedPayment();
     await owner.reload();
     const confirmed = owner.locator('[data-period="today"] tr[data-status="CONFIRMED"]');

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AuditEntryView, ListPage, MerchantEventDetailView, MerchantEventView, PaymentView, QuarantinedEmailView, WebhookEndpointDeliveryView, WebhookEndpointView } from '@pp/contracts';
-import { buildNotice, signEmail, TestStack, testDkimKey, waitFor, WebhookReceiver, writeDnsOverrides } from '@pp/testing';
+import { buildNotice, clearOfUtcMidnight, signEmail, TestStack, testDkimKey, waitFor, WebhookReceiver, writeDnsOverrides } from '@pp/testing';
 import { DashboardBrowser, GatewayApi, type ProvisionedMerchant } from './testing/dashboard-client';
 
 /*
@@ -76,6 +76,7 @@ describe('dashboard /api: home, sessions, endpoints, preview and quarantine', ()
     waitFor('the payment.confirmed event', async () => (await owner.get<ListPage<MerchantEventView>>('/api/events?type=payment.confirmed')).body.data.find((event) => event.data.payment_id === payment.id));
 
   it('Home: counts and volume by status for today and this week, 14 UTC days of gross volume, the latest payments; per mode', async () => {
+    await clearOfUtcMidnight();
     const fresh = await gateway.createMerchant('Fresh');
     const browser = await signedIn(fresh.dashboard_user.email, fresh);
     const empty = await browser.get<HomeView>('/api/home');

@@ -1,4 +1,3 @@
-import { createServer } from 'node:net';
 import { DomainError, MerchantEventType, WebhookDeliveryStatus, type WebhookDeliveryAttemptView } from '@pp/contracts';
 import { BusClient, connectNats } from '@pp/platform';
 import { TestStack, testInfra, verifyWebhook, waitFor, WebhookReceiver } from '@pp/testing';
@@ -7,6 +6,13 @@ import type { NatsConnection } from 'nats';
 import { LedgerEventFixture } from './intake/ledger-event.fixture';
 
 const ATTEMPTS = 5;
+/**
+ * A port nothing listens on (discard): the tests' servers listen on ports
+ * the kernel or freePort picks, far above it, whereas a port freed after
+ * listen(0) could be handed to another test's server within the attempts.
+ */
+const CLOSED_PORT = 9;
+const CLOSED_PORT_URL = `http://127.0.0.1:${CLOSED_PORT}/hook`;
 
 describe('webhooks service (real Postgres, NATS, Redis and HTTP receiver)', () => {
   let stack: TestStack;
@@ -78,7 +84,9 @@ describe('webhooks service (real Postgres, NATS, Redis and HTTP receiver)', () =
     expect(defaults.enabled_events).toEqual(['*']);
 
     const { endpoints } = await bus.request('webhooks.endpoints.list.v1', { merchant_id: merchant, livemode: false });
-    expect(endpoints.map((e) => e.id)).toEqual([defaults.id, created.id]);
+    // Newest first; two made within one millisecond go by id, the list's tie-break.
+    const newestFirst = [defaults, created].sort((x, y) => y.created_at.localeCompare(x.created_at) || y.id.localeCompare(x.id));
+    expect(endpoints.map((e) => e.id)).toEqual(newestFirst.map((e) => e.id));
     expect(endpoints.filter((e) => 'secret' in e)).toEqual([]);
     expect((await bus.request('webhooks.endpoints.list.v1', { merchant_id: merchant, livemode: true })).endpoints).toEqual([]);
     expect((await bus.request('webhooks.endpoints.list.v1', { merchant_id: newMerchant(), livemode: false })).endpoints).toEqual([]);
@@ -183,8 +191,7 @@ describe('webhooks service (real Postgres, NATS, Redis and HTTP receiver)', () =
     const merchant = newMerchant();
     receiver.script('/slow', [{ delayMs: 1500 }]);
     await endpoint(merchant, '/slow');
-    const closedPort = await unusedPort();
-    const refused = await bus.request('webhooks.endpoints.create.v1', { merchant_id: merchant, livemode: false, url: `http://127.0.0.1:${closedPort}/hook` });
+    const refused = await bus.request('webhooks.endpoints.create.v1', { merchant_id: merchant, livemode: false, url: CLOSED_PORT_URL });
     const event = ledger.event(merchant, MerchantEventType.PaymentFailed, { data: { status: 'FAILED' } });
     await ledger.publish(event);
 
@@ -199,7 +206,7 @@ describe('webhooks service (real Postgres, NATS, Redis and HTTP receiver)', () =
     const closed = attempts.filter((a) => a.webhook_id === refused.id);
     expect(closed.map((a) => a.delivery_status)).toEqual(['FAILED', 'FAILED', 'FAILED', 'FAILED', 'EXHAUSTED']);
     expect(closed).toEqual(
-      expect.arrayOf(expect.objectContaining({ http_status: null, error_message: `connection refused by 127.0.0.1:${closedPort}` })),
+      expect.arrayOf(expect.objectContaining({ http_status: null, error_message: `connection refused by 127.0.0.1:${CLOSED_PORT}` })),
     );
   });
 
@@ -330,11 +337,3 @@ async function wipeNamespace(namespace: string): Promise<number> {
   }
 }
 
-/** A local port with nothing listening on it. */
-async function unusedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}

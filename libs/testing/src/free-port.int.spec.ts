@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:net';
-import { freePort } from './free-port';
+import { freePort, freePortBlock, freePorts } from './free-port';
 
 const listen = (port: number): Promise<Server> =>
   new Promise((resolve, reject) => {
@@ -13,8 +13,25 @@ describe('freePort', () => {
     const port = await freePort();
 
     expect(port).toBeGreaterThanOrEqual(20_000);
-    expect(port).toBeLessThan(32_768);
+    expect(port).toBeLessThan(30_000);
     const server = await listen(port);
     await new Promise((resolve) => server.close(resolve));
+  });
+
+  it('given several ports asked for at once, then they are distinct and each can be listened on', async () => {
+    const ports = await freePorts(12);
+
+    expect(new Set(ports).size).toBe(12);
+    const servers = await Promise.all(ports.map(listen));
+    await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  });
+
+  it('given a block asked for, then it lies above the single ports, inside the range below the ephemeral one, and every port of it can be listened on', async () => {
+    const first = await freePortBlock(15);
+
+    expect(first).toBeGreaterThanOrEqual(30_000);
+    expect(first + 14).toBeLessThan(32_768);
+    const servers = await Promise.all(Array.from({ length: 15 }, (_, i) => listen(first + i)));
+    await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
   });
 });

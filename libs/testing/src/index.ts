@@ -18,3 +18,4 @@ export * from './builders/checkout-session-created';
 export * from './otlp-collector';
 export * from './freezable-relay';
 export * from './stack-with-freezable-redis';
+export * from './clear-of-midnight';

@@ -62,7 +62,7 @@ export class TestStack {
       LOG_LEVEL: 'info',
       ADMIN_TOKEN: `admin-${randomBytes(16).toString('hex')}`,
       INGEST_TOKEN: `ingest-${randomBytes(16).toString('hex')}`,
-      SERVER_SECRET: randomBytes(32).toString('base64url'),
+      SERVER_SECRET: randomBytes(32).toString('hex'),
       WEBHOOK_SECRET_KEYS: `k${randomBytes(3).toString('hex')}:${randomBytes(32).toString('base64')}`,
       CHECKOUT_URL_BASE: 'http://localhost:3001',
       SDK_URL: 'http://localhost:3001',

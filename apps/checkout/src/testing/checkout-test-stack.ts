@@ -2,10 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { BusClient, connectNats } from '@pp/platform';
-import { freePort, testInfra, TestStack } from '@pp/testing';
+import { freePorts, testInfra, TestStack } from '@pp/testing';
 import type { NatsConnection } from 'nats';
 
-export { freePort } from '@pp/testing';
 
 export interface Merchant {
   merchant_id: string;
@@ -27,7 +26,7 @@ export class CheckoutTestStack {
   ) {}
 
   static async start(label: string): Promise<CheckoutTestStack> {
-    const [checkoutPort, gatewayPort] = [await freePort(), await freePort()];
+    const [checkoutPort, gatewayPort] = await freePorts(2);
     const checkoutUrl = `http://localhost:${checkoutPort}`;
     const stack = await TestStack.start({
       label,
