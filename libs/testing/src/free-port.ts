@@ -23,7 +23,7 @@ export async function freePort(): Promise<number> {
 /**
  * `count` distinct ports nobody listens on now. Each is held while the next
  * are drawn, so the same port cannot come back twice (two separate freePort
- * calls could answer the same one, about once in 12,800 pairs).
+ * calls could answer the same one, about once in 10,000 pairs).
  */
 export async function freePorts(count: number): Promise<number[]> {
   const held: Server[] = [];
