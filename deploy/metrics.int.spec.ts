@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { SERVICE_NAMES, type ServiceName } from '@pp/contracts';
 import { METRIC_CATALOG } from '@pp/platform';
 import { k8sDir, yamlDocuments } from './testing/manifests';
-import { buildNotice, sampleSum, type Scrape, scrape, TestStack, waitFor, WebhookReceiver } from '@pp/testing';
+import { buildNotice, sampleSum, type Scrape, scrape, startTogether, TestStack, waitFor, WebhookReceiver } from '@pp/testing';
 
 /*
  * Every service's GET /metrics after one payment went through the real stack
@@ -34,7 +34,7 @@ describe('metrics of every service over one payment', () => {
   };
 
   beforeAll(async () => {
-    [stack, receiver] = await Promise.all([TestStack.start({ services: SERVICE_NAMES, label: 'metrics' }), WebhookReceiver.start()]);
+    [stack, receiver] = await startTogether([TestStack.start({ services: SERVICE_NAMES, label: 'metrics' }), WebhookReceiver.start()]);
     const admin = stack.env.ADMIN_TOKEN;
     const merchant = (await call('/v1/admin/merchants', admin, { name: 'Metrics', email: `${randomUUID()}@example.com` })) as unknown as {
       merchant_id: string;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PaymentView, WebhookEndpointWithSecretView } from '@pp/contracts';
-import { buildNotice, clearOfUtcMidnight, freePort, launchBrowser, signEmail, type TestBrowser, TestStack, testDkimKey, waitFor, WebhookReceiver, writeDnsOverrides } from '@pp/testing';
+import { buildNotice, clearOfUtcMidnight, freePort, launchBrowser, signEmail, startTogether, type TestBrowser, testDkimKey, TestStack, waitFor, WebhookReceiver, writeDnsOverrides } from '@pp/testing';
 import type { Page } from 'playwright-core';
 import { ARTIFACTS, expectAccessible, signInPage, text } from './testing/dashboard-pages';
 import { GatewayApi, type ProvisionedMerchant } from './testing/dashboard-client';
@@ -26,7 +26,7 @@ describe('dashboard pages in Chromium', () => {
   beforeAll(async () => {
     mkdirSync(ARTIFACTS, { recursive: true });
     const checkoutPort = await freePort();
-    [stack, browser, receiver] = await Promise.all([
+    [stack, browser, receiver] = await startTogether([
       TestStack.start({
         services: ['gateway', 'sessions', 'ledger', 'webhooks', 'ingest', 'checkout', 'dashboard'],
         label: 'dashboard-pages-e2e',

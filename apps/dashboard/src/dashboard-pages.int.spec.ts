@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AuditEntryView, ListPage, MerchantEventDetailView, MerchantEventView, PaymentView, QuarantinedEmailView, WebhookEndpointDeliveryView, WebhookEndpointView } from '@pp/contracts';
-import { buildNotice, clearOfUtcMidnight, signEmail, TestStack, testDkimKey, waitFor, WebhookReceiver, writeDnsOverrides } from '@pp/testing';
+import { buildNotice, clearOfUtcMidnight, signEmail, startTogether, testDkimKey, TestStack, waitFor, WebhookReceiver, writeDnsOverrides } from '@pp/testing';
 import { DashboardBrowser, GatewayApi, type ProvisionedMerchant } from './testing/dashboard-client';
 
 /*
@@ -31,7 +31,7 @@ describe('dashboard /api: home, sessions, endpoints, preview and quarantine', ()
   let viewer: DashboardBrowser;
 
   beforeAll(async () => {
-    [stack, receiver] = await Promise.all([
+    [stack, receiver] = await startTogether([
       TestStack.start({
         services: ['gateway', 'sessions', 'ledger', 'webhooks', 'ingest', 'dashboard'],
         label: 'dashboard-pages',

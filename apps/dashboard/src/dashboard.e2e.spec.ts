@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { RefundView } from '@pp/contracts';
-import { genuineNoticeEvidence, launchBrowser, type TestBrowser, TestStack, waitFor } from '@pp/testing';
+import { genuineNoticeEvidence, launchBrowser, startTogether, type TestBrowser, TestStack, waitFor } from '@pp/testing';
 import type { Page } from 'playwright-core';
 import { DashboardBrowser, GatewayApi, type ProvisionedMerchant } from './testing/dashboard-client';
 import { ARTIFACTS, expectAccessible, signInPage, text } from './testing/dashboard-pages';
@@ -30,7 +30,7 @@ describe('dashboard in Chromium', () => {
 
   beforeAll(async () => {
     mkdirSync(ARTIFACTS, { recursive: true });
-    [stack, browser] = await Promise.all([
+    [stack, browser] = await startTogether([
       TestStack.start({ services: ['gateway', 'sessions', 'ledger', 'refunds', 'webhooks', 'dashboard'], label: 'dashboard-e2e', env: { DASHBOARD_SECURE_COOKIE: 'false' } }),
       launchBrowser({ viewport: { width: 1280, height: 860 }, locale: 'en-CA' }),
     ]);

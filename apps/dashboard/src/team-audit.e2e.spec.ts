@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { PaymentView } from '@pp/contracts';
-import { launchBrowser, type TestBrowser, TestStack, waitFor } from '@pp/testing';
+import { launchBrowser, startTogether, type TestBrowser, TestStack, waitFor } from '@pp/testing';
 import type { Page } from 'playwright-core';
 import { DashboardBrowser, GatewayApi, type ProvisionedMerchant } from './testing/dashboard-client';
 import { ARTIFACTS, expectAccessible, signInPage } from './testing/dashboard-pages';
@@ -38,7 +38,7 @@ describe('team and audit pages in Chromium', () => {
   let otherUrl: string;
 
   beforeAll(async () => {
-    [stack, browser] = await Promise.all([
+    [stack, browser] = await startTogether([
       TestStack.start({ services: ['gateway', 'sessions', 'ledger', 'refunds', 'webhooks', 'dashboard'], label: 'dashboard-team-e2e', env: { DASHBOARD_SECURE_COOKIE: 'false' } }),
       launchBrowser({ viewport: { width: 1280, height: 860 }, locale: 'en-CA' }),
     ]);

@@ -19,3 +19,4 @@ export * from './otlp-collector';
 export * from './freezable-relay';
 export * from './stack-with-freezable-redis';
 export * from './clear-of-midnight';
+export * from './start-together';

@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { launchBrowser, REPO_ROOT, type TestBrowser, waitFor } from '@pp/testing';
+import { launchBrowser, REPO_ROOT, startTogether, type TestBrowser, waitFor } from '@pp/testing';
 import type { Page, Request } from 'playwright-core';
 import { CheckoutTestStack, type Merchant, MerchantSite } from '../testing/checkout-test-stack';
 
@@ -27,7 +27,7 @@ describe('hosted checkout page in Chromium', () => {
 
   beforeAll(async () => {
     mkdirSync(ARTIFACTS, { recursive: true });
-    [env, shop, browser] = await Promise.all([
+    [env, shop, browser] = await startTogether([
       CheckoutTestStack.start('checkout-hosted'),
       MerchantSite.start('localhost', { '/success': () => '<h1>thanks</h1>', '/cancel': () => '<h1>cancelled</h1>' }),
       launchBrowser({ viewport: { width: 1280, height: 900 } }),

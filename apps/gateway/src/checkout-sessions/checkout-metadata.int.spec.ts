@@ -9,7 +9,7 @@ import {
   type SimulatePaymentReply,
   type WebhookEndpointWithSecretView,
 } from '@pp/contracts';
-import { TestStack, WebhookReceiver, waitFor } from '@pp/testing';
+import { startTogether, TestStack, waitFor, WebhookReceiver } from '@pp/testing';
 import type { ProvisionedMerchantView } from '../identity/identity.views';
 import { GatewayClient } from '../testing/gateway-client';
 
@@ -38,7 +38,7 @@ describe('checkout session metadata limits', () => {
   let merchant: ProvisionedMerchantView;
 
   beforeAll(async () => {
-    [stack, receiver] = await Promise.all([
+    [stack, receiver] = await startTogether([
       TestStack.start({
         services: ['gateway', 'sessions', 'ledger', 'webhooks'],
         label: 'metadata',

@@ -1,4 +1,4 @@
-import { TestStack, WebhookReceiver, waitFor } from '@pp/testing';
+import { startTogether, TestStack, waitFor, WebhookReceiver } from '@pp/testing';
 import type { CheckoutSessionCreatedView, WebhookEndpointView, WebhookEndpointWithSecretView } from '@pp/contracts';
 import type { ProvisionedMerchantView } from '../identity/identity.views';
 import { GatewayClient } from '../testing/gateway-client';
@@ -16,7 +16,7 @@ describe('webhook endpoints through the gateway', () => {
   let merchant: ProvisionedMerchantView;
 
   beforeAll(async () => {
-    [stack, receiver] = await Promise.all([
+    [stack, receiver] = await startTogether([
       TestStack.start({
         services: ['gateway', 'sessions', 'ledger', 'webhooks'],
         label: 'webhook-routes',
