@@ -35,7 +35,7 @@ export async function freePorts(count: number): Promise<number[]> {
     }
     return held.map((server) => (server.address() as { port: number }).port);
   } finally {
-    await Promise.all(held.map((server) => new Promise((resolve) => server.close(resolve))));
+    await closeAll(held);
   }
 }
 
@@ -53,7 +53,7 @@ export async function freePortBlock(size: number): Promise<number> {
       if (!server) break;
       held.push(server);
     }
-    await Promise.all(held.map((server) => new Promise((resolve) => server.close(resolve))));
+    await closeAll(held);
     if (held.length === size) return first;
   }
   throw new Error(`no ${size} consecutive free ports between ${BLOCKS_FROM} and ${BLOCKS_TO} after ${ATTEMPTS} tries`);
@@ -67,3 +67,5 @@ function listenIfFree(port: number): Promise<Server | undefined> {
     server.listen(port, '0.0.0.0', () => resolve(server));
   });
 }
+
+const closeAll = (servers: readonly Server[]): Promise<unknown> => Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));

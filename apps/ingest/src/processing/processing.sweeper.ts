@@ -40,7 +40,7 @@ export class ProcessingSweeper implements OnApplicationBootstrap, OnModuleDestro
 
   /** Starts a sweep unless one is still running. */
   private kick(): void {
-    this.running ??= this.sweep().finally(() => (this.running = undefined));
+    this.running ??= this.failures.guard(() => this.sweep(), undefined).finally(() => (this.running = undefined));
   }
 
   async onModuleDestroy(): Promise<void> {
@@ -48,20 +48,15 @@ export class ProcessingSweeper implements OnApplicationBootstrap, OnModuleDestro
     await this.running;
   }
 
-  async sweep(): Promise<void> {
-    try {
-      const unprocessed = await this.outcomes.unprocessed(BATCH, this.unprocessedWindow.since());
-      for (const emailId of unprocessed.found) await this.processor.processSafely(emailId);
-      this.unprocessedWindow.scanned(unprocessed.scannedAt, unprocessed.oldest);
+  private async sweep(): Promise<void> {
+    const unprocessed = await this.outcomes.unprocessed(BATCH, this.unprocessedWindow.since());
+    for (const emailId of unprocessed.found) await this.processor.processSafely(emailId);
+    this.unprocessedWindow.scanned(unprocessed.scannedAt, unprocessed.oldest);
 
-      const graceMs = this.config.INGEST_SWEEP_INTERVAL_MS;
-      const pending = await this.outcomes.notHandedOff(graceMs / 1000, BATCH, this.handoffWindow.since());
-      for (const email of pending.found) await this.processor.handOff(email);
-      // Outcomes younger than the grace were not read: the window must not pass them.
-      this.handoffWindow.scanned(new Date(pending.scannedAt.getTime() - graceMs), pending.oldest);
-      this.failures.succeeded();
-    } catch (error) {
-      this.failures.failed(error);
-    }
+    const graceMs = this.config.INGEST_SWEEP_INTERVAL_MS;
+    const pending = await this.outcomes.notHandedOff(graceMs / 1000, BATCH, this.handoffWindow.since());
+    for (const email of pending.found) await this.processor.handOff(email);
+    // Outcomes younger than the grace were not read: the window must not pass them.
+    this.handoffWindow.scanned(new Date(pending.scannedAt.getTime() - graceMs), pending.oldest);
   }
 }

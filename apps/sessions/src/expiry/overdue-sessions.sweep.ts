@@ -34,18 +34,7 @@ export class OverdueSessionsSweep {
 
   /** Answers how many sessions this sweep expired; never fails (what is left, the next sweep finds). */
   run(): Promise<number> {
-    this.running ??= this.sweep()
-      .then(
-        (expired) => {
-          this.failures.succeeded();
-          return expired;
-        },
-        (error: unknown) => {
-          this.failures.failed(error);
-          return 0;
-        },
-      )
-      .finally(() => (this.running = undefined));
+    this.running ??= this.failures.guard(() => this.sweep(), 0).finally(() => (this.running = undefined));
     return this.running;
   }
 

@@ -53,12 +53,7 @@ export class DeliveryQueue implements OnApplicationShutdown {
    */
   async enqueueOrLeaveToSweeper(deliveries: readonly DueDelivery[]): Promise<void> {
     if (deliveries.length === 0) return; // no Redis call, so nothing to say of Redis
-    try {
-      await this.enqueue(deliveries);
-      this.failures.succeeded();
-    } catch (error) {
-      this.failures.failed(error, { deliveries: deliveries.length });
-    }
+    await this.failures.guard(() => this.enqueue(deliveries), undefined, { deliveries: deliveries.length });
   }
 
   /** Queues the given attempts, each at its due time; `tag` distinguishes a manual resend from the scheduled attempt. */

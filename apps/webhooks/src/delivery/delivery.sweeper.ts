@@ -15,7 +15,7 @@ const BATCH = 1000;
 @Injectable()
 export class DeliverySweeper implements OnApplicationBootstrap, OnApplicationShutdown {
   private timer?: NodeJS.Timeout;
-  private running?: Promise<void>;
+  private running?: Promise<unknown>;
   private readonly failures: FailureStreak;
 
   constructor(
@@ -29,12 +29,7 @@ export class DeliverySweeper implements OnApplicationBootstrap, OnApplicationShu
 
   onApplicationBootstrap(): void {
     this.timer = setInterval(() => {
-      this.running ??= this.sweep()
-        .then(
-          () => this.failures.succeeded(),
-          (error: unknown) => this.failures.failed(error),
-        )
-        .finally(() => (this.running = undefined));
+      this.running ??= this.failures.guard(() => this.sweep(), undefined).finally(() => (this.running = undefined));
     }, this.config.WEBHOOK_SWEEP_INTERVAL_MS);
   }
 

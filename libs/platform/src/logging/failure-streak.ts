@@ -39,6 +39,21 @@ export class FailureStreak {
     this.logger.warn(`${this.task} still failing`, { ...fields, error: messageOf(error), failures: this.streak.failures, failing_for_ms: now - this.streak.since });
   }
 
+  /**
+   * Runs one round of the task and records how it went; a failure answers
+   * `otherwise` instead of throwing (the next round tries again).
+   */
+  async guard<T, F>(task: () => Promise<T>, otherwise: F, fields: Record<string, unknown> = {}): Promise<T | F> {
+    try {
+      const result = await task();
+      this.succeeded();
+      return result;
+    } catch (error) {
+      this.failed(error, fields);
+      return otherwise;
+    }
+  }
+
   succeeded(fields: Record<string, unknown> = {}): void {
     if (!this.streak) return;
     const { since, failures } = this.streak;

@@ -62,4 +62,13 @@ describe('FailureStreak: the log of a task that runs again and again', () => {
     waiting.failed(new Error('stream not found'));
     expect(lines[0].msg).toBe('merchant events not readable yet; retrying');
   });
+
+  it('given a guarded round, when it fails, then the fallback is answered and the failure logged; when the next succeeds, its result is answered and the recovery logged', async () => {
+    expect(await streak.guard(() => Promise.reject(new Error('Redis away')), 0, { deliveries: 3 })).toBe(0);
+    expect(await streak.guard(() => Promise.resolve(7), 0)).toBe(7);
+    expect(lines).toEqual([
+      { level: 'warn', msg: 'delivery sweep failed', fields: { deliveries: 3, error: 'Redis away' } },
+      { level: 'info', msg: 'delivery sweep works again', fields: { failures: 1, failed_for_ms: 0 } },
+    ]);
+  });
 });
