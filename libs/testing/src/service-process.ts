@@ -51,7 +51,9 @@ export class ServiceProcess {
     return !!this.child && this.child.exitCode === null && this.child.signalCode === null;
   }
 
-  start(timeoutMs = 20_000): Promise<void> {
+  // 45 s: on a slow two-core CI machine, with the other Jest worker's stack starting beside it, a gateway once
+  // printed nothing for 20 s; a service that crashes is reported at its exit, so only a hang waits this long.
+  start(timeoutMs = 45_000): Promise<void> {
     mkdirSync(this.logDir, { recursive: true });
     this.log = createWriteStream(this.logFile, { flags: 'a' });
     this.stderrTail = '';

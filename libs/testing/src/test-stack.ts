@@ -16,7 +16,7 @@ export interface TestStackOptions {
   /** Extra or overriding environment for every service. */
   env?: Record<string, string>;
   label?: string;
-  /** How long each service may take to report ready (default 20 s); the bench allows more on a busy machine. */
+  /** How long each service may take to report ready (default 45 s, ServiceProcess); the bench allows more on a busy machine. */
   startTimeoutMs?: number;
 }
 
