@@ -41,7 +41,7 @@ describe('writeOncePerTurn', () => {
     return redis;
   };
   // quit() resolves once Redis closes the socket; disconnect() would leave ioredis's 2 s destroy timer behind.
-  afterAll(() => Promise.all(opened.map((redis) => redis.quit())));
+  afterAll(() => Promise.all(opened.filter((redis) => redis.status !== 'end').map((redis) => redis.quit())));
 
   /** Three callbacks of one turn each send a command: their answers, and the socket's writes for them. */
   async function incrementInOneTurn(redis: Redis): Promise<{ answers: number[]; writes: number }> {
