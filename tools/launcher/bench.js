@@ -27,8 +27,8 @@ async function main() {
   const rolePasswords = await require('./postgres-roles').ensurePostgresRoles(root, infra.DATABASE_URL);
   // Node refuses --cpu-prof in NODE_OPTIONS; the services are forked with the bench's own flags, so they inherit these.
   const profile = process.env.BENCH_PROFILE === 'true' ? ['--cpu-prof', `--cpu-prof-dir=${join(root, 'bench', 'profiles')}`] : [];
-  // BENCH_NODE=24: the bench, its baseline and every service run on the Node 24 LTS of the images (tools/node24).
-  const node = process.env.BENCH_NODE === '24' ? require('./node24').ensureNode24() : process.execPath;
+  // BENCH_NODE=24 (or 22): the bench, its baseline and every service run on that pinned Node LTS (tools/node24, the images').
+  const node = process.env.BENCH_NODE ? require('./pinned-node').ensurePinnedNode(process.env.BENCH_NODE) : process.execPath;
   const result = spawnSync(node, [...profile, join(root, 'dist', 'tools', 'bench', 'run-bench.js')], {
     stdio: 'inherit',
     env: { ...process.env, TEST_POSTGRES_URL: admin.href, ...testNatsEnv(root), TEST_REDIS_URL: infra.REDIS_URL, TEST_POSTGRES_ROLE_PASSWORDS: JSON.stringify(rolePasswords) },

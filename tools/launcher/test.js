@@ -2,8 +2,8 @@
 /**
  * `npm test`: the same set-up as `npm start` (packages, build, Postgres/NATS/
  * Redis), then type-check, lint and every Jest tier. Extra arguments go to
- * Jest (`npm test -- apps/sessions`). Under CI (CI=true, or TEST_NODE24=1) the
- * unit and integration tiers run a second time on Node 24 LTS (tools/launcher/node24.js).
+ * Jest (`npm test -- apps/sessions`). Under CI (CI=true) the tests run again on the other
+ * LTS lines (OTHER_NODES below; TEST_NODE24=1 or TEST_NODE22=1 asks for one of them outside CI).
  * Ends with "Summary: N passed, N failed", both runs added up.
  */
 const { existsSync, readFileSync, rmSync } = require('node:fs');
@@ -52,12 +52,12 @@ async function main() {
 
   out.step('Tests (jest: unit, integration, end-to-end)');
   const runs = [runJest(process.execPath, jestArgs, env, 'jest-results.json')];
-  if (process.env.CI || process.env.TEST_NODE24) {
-    // Production images run Node 24 (deploy/Dockerfile): a runtime incompatibility must fail CI, not a deployment.
-    out.step('Tests on Node 24 LTS (jest: unit and integration tiers; services spawned by the tests run on it too)');
-    const node24 = require('./node24').ensureNode24();
-    const tiers = jestArgs.length > 0 ? jestArgs : ['--testPathPatterns', '\\.(unit|int)\\.spec\\.ts$'];
-    runs.push(runJest(node24, tiers, env, 'jest-results-node24.json'));
+  const { ensurePinnedNode } = require('./pinned-node');
+  for (const other of OTHER_NODES) {
+    if (!process.env.CI && !process.env[other.flag]) continue;
+    out.step(`Tests on Node ${other.major} LTS (jest: ${other.what}; services spawned by the tests run on it too)`);
+    const args = jestArgs.length > 0 ? jestArgs : ['--testPathPatterns', other.tiers];
+    runs.push(runJest(ensurePinnedNode(other.major), args, env, `jest-results-node${other.major}.json`));
   }
   const passed = runs.reduce((sum, result) => sum + result.passed, 0);
   const failed = runs.reduce((sum, result) => sum + result.failed, 0);
@@ -65,6 +65,19 @@ async function main() {
   console.log(`\nSummary: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
   process.exit(runs.every((result) => result.ok) ? 0 : 1);
 }
+
+/**
+ * The LTS lines the code must also run on, each one more Jest run under CI (or with its flag).
+ * Production images run Node 24 (deploy/Dockerfile): a runtime incompatibility must fail CI, not a
+ * deployment, so it gets the unit and integration tiers. Node 22 gets the unit tier and the deploy
+ * specs, which boot every service and take one payment through the whole stack: the services' Node
+ * flags differ from 20's there (libs/platform node-flags.ts), and the rest of 22 lies between the two
+ * lines that run everything, at a minute of CI's time instead of four.
+ */
+const OTHER_NODES = [
+  { major: '24', flag: 'TEST_NODE24', what: 'unit and integration tiers', tiers: '\\.(unit|int)\\.spec\\.ts$' },
+  { major: '22', flag: 'TEST_NODE22', what: 'unit tier and the deploy specs', tiers: '\\.unit\\.spec\\.ts$|/deploy/[^/]+\\.int\\.spec\\.ts$' },
+];
 
 /** One Jest run on the given Node binary; its counts come from Jest's JSON report. */
 function runJest(node, args, env, reportName) {
