@@ -70,8 +70,12 @@ export class MerchantEventConsumer implements OnApplicationBootstrap, OnApplicat
         waiting.succeeded({ stream });
         this.logger.info('consuming merchant events', { stream, consumer: WEBHOOKS_CONSUMER });
         const consumer = await this.nc.jetstream().consumers.get(stream, WEBHOOKS_CONSUMER);
-        this.messages = await consumer.consume({ max_messages: IN_FLIGHT * 4 });
-        await consumeConcurrently(this.messages, { limit: IN_FLIGHT }, (msg) => this.handle(msg));
+        const messages = await consumer.consume({ max_messages: IN_FLIGHT * 4 });
+        this.messages = messages;
+        // A shutdown that came while this was binding found nothing to close, and would wait for this loop for ever.
+        // Not awaited: close() resolves once the messages are read to their end, which the loop below then does at once.
+        if (this.stopped) void messages.close();
+        await consumeConcurrently(messages, { limit: IN_FLIGHT }, (msg) => this.handle(msg));
       } catch (error) {
         // The ledger creates the stream; until it has, wait for it.
         waiting.failed(error, { stream });
