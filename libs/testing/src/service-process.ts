@@ -94,7 +94,11 @@ export class ServiceProcess {
     if (!child || !this.running) return;
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     child.kill(signal);
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    const timer = setTimeout(() => {
+      // A service that outlives SIGTERM hangs in production too (a rolling deployment waits for it); say so, and which log to read.
+      if (signal !== 'SIGKILL') process.stderr.write(`${this.service} did not stop within ${timeoutMs} ms of ${signal}; killed (log: ${this.logFile})\n`);
+      child.kill('SIGKILL');
+    }, timeoutMs);
     await exited;
     clearTimeout(timer);
     this.log?.end();

@@ -22,6 +22,8 @@ describe('raw e-mails taken from JetStream', () => {
     silentLookup?.unsubscribe();
     await (await nc?.jetstreamManager())?.streams.delete(ingestRawEmailStreamName(stack.namespace)).catch(() => undefined);
     await nc?.drain();
+    // Its hand-offs still wait on the silent lookup (a 15 s bus deadline), and a graceful stop waits for them: end it as a crash would.
+    await stack?.stopService('ingest', 'SIGKILL');
     await stack?.stop();
   });
 
