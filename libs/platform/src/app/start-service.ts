@@ -6,6 +6,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { NatsConnection } from 'nats';
 import type { BaseConfig } from '../config/config-schemas';
 import { trustedProxyList } from '../config/trusted-proxies';
+import { boundStop } from '../http/bounded-stop';
 import { answerFrameworkError } from '../http/framework-error.handler';
 import { answerMalformedRequests } from '../http/malformed-request.handler';
 import { limitRequestBodyTime } from '../http/request-deadline';
@@ -78,7 +79,12 @@ export async function startService<C extends BaseConfig>(definition: ServiceDefi
       await app.listen(http.port(config), '0.0.0.0');
       const address = app.getHttpServer().address();
       const port = typeof address === 'object' && address ? address.port : undefined;
-      return { name: definition.name, app, port, stop: () => closeAll(app, nc) };
+      const beginStop = boundStop(app.getHttpServer());
+      const stop = async () => {
+        const stopped = beginStop();
+        await closeAll(app, nc).finally(stopped);
+      };
+      return { name: definition.name, app, port, stop };
     }
     const app = await NestFactory.createMicroservice(root, { strategy: transport, logger, abortOnError: false });
     configureBus(app, logger);
