@@ -17,6 +17,13 @@ async function silentConnection(port: number): Promise<Socket> {
   return socket;
 }
 
+/** Resolves `first` when the handler is first called: the request has reached the app. */
+function handlerCalls(): { called: () => void; first: Promise<void> } {
+  let called!: () => void;
+  const first = new Promise<void>((resolve) => (called = resolve));
+  return { called, first };
+}
+
 /** How the server's close() ended within `withinMs`: 'closed' or 'still open'. */
 function closeWithin(server: Server, withinMs: number): Promise<'closed' | 'still open'> {
   return Promise.race([
@@ -53,11 +60,15 @@ describe('boundStop', () => {
   });
 
   it('given a request in progress, when the stop begins, then it is answered before the close ends', async () => {
-    const { server, port } = await listening((_request, response) => setTimeout(() => response.end('finished'), 300));
+    const reached = handlerCalls();
+    const { server, port } = await listening((_request, response) => {
+      reached.called();
+      setTimeout(() => response.end('finished'), 300);
+    });
     const beginStop = boundStop(server, 10_000);
     opened.push({ server, sockets: [] });
     const answer = fetch(`http://127.0.0.1:${port}/`).then(async (response) => ({ status: response.status, body: await response.text() }));
-    await new Promise((resolve) => setTimeout(resolve, 100)); // the request has reached the handler
+    await reached.first;
 
     const stopped = beginStop();
     const closing = closeWithin(server, 2_000);
@@ -68,14 +79,15 @@ describe('boundStop', () => {
   });
 
   it('given a request that is never answered, when the drain time has passed, then its connection is closed and so is the server', async () => {
-    const { server, port } = await listening(() => undefined);
+    const reached = handlerCalls();
+    const { server, port } = await listening(() => reached.called());
     const beginStop = boundStop(server, 200);
     opened.push({ server, sockets: [] });
     const answer = fetch(`http://127.0.0.1:${port}/`).then(
       () => 'answered',
       () => 'connection closed',
     );
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await reached.first;
 
     const stopped = beginStop();
 
