@@ -31,4 +31,4 @@ function ensurePinnedNode(major) {
   return binary;
 }
 
-module.exports = { ensurePinnedNode, PINNED_MAJORS };
+module.exports = { ensurePinnedNode };

@@ -4,7 +4,7 @@
  * Redis), then type-check, lint and every Jest tier. Extra arguments go to
  * Jest (`npm test -- apps/sessions`). Under CI (CI=true) the tests run again on the other
  * LTS lines (OTHER_NODES below; TEST_NODE24=1 or TEST_NODE22=1 asks for one of them outside CI).
- * Ends with "Summary: N passed, N failed", both runs added up.
+ * Ends with "Summary: N passed, N failed", every run added up.
  */
 const { existsSync, readFileSync, rmSync } = require('node:fs');
 const { join } = require('node:path');
