@@ -2,8 +2,8 @@
 /**
  * `npm test`: the same set-up as `npm start` (packages, build, Postgres/NATS/
  * Redis), then type-check, lint and every Jest tier. Extra arguments go to
- * Jest (`npm test -- apps/sessions`). Under CI (CI=true) the tests run again on the other
- * LTS lines (OTHER_NODES below; TEST_NODE24=1 or TEST_NODE22=1 asks for one of them outside CI).
+ * Jest (`npm test -- apps/sessions`). Under CI (CI=true) Jest runs once on each LTS line the code
+ * must run on (jestPasses below; TEST_NODE24=1 or TEST_NODE22=1 adds one of them outside CI).
  * Ends with "Summary: N passed, N failed", every run added up.
  */
 const { existsSync, readFileSync, rmSync } = require('node:fs');
@@ -50,14 +50,11 @@ async function main() {
     gate(run(process.execPath, [bin('eslint', 'bin/eslint.js'), '.'], { cwd: root, stdio: 'inherit', timeoutMs: 10 * 60_000, env: nxEnv }), 'lint errors');
   }
 
-  out.step('Tests (jest: unit, integration, end-to-end)');
-  const runs = [runJest(process.execPath, jestArgs, env, 'jest-results.json')];
-  const { ensurePinnedNode } = require('./pinned-node');
-  for (const other of OTHER_NODES) {
-    if (!process.env.CI && !process.env[other.flag]) continue;
-    out.step(`Tests on Node ${other.major} LTS (jest: ${other.what}; services spawned by the tests run on it too)`);
-    const args = jestArgs.length > 0 ? jestArgs : ['--testPathPatterns', other.tiers];
-    runs.push(runJest(ensurePinnedNode(other.major), args, env, `jest-results-node${other.major}.json`));
+  const runs = [];
+  for (const pass of jestPasses(process.env)) {
+    out.step(`Tests on Node ${pass.label} (jest: ${pass.tiers.what}; services spawned by the tests run on it too)`);
+    const args = jestArgs.length > 0 || pass.tiers.pattern === null ? jestArgs : ['--testPathPatterns', pass.tiers.pattern];
+    runs.push(runJest(pass.node(), args, env, pass.report));
   }
   const passed = runs.reduce((sum, result) => sum + result.passed, 0);
   const failed = runs.reduce((sum, result) => sum + result.failed, 0);
@@ -66,18 +63,42 @@ async function main() {
   process.exit(runs.every((result) => result.ok) ? 0 : 1);
 }
 
+/** What a Jest pass runs: every tier, or the subset that shows a Node line runs the code. */
+const EVERY_TIER = { what: 'unit, integration, end-to-end', pattern: null };
+const LINE_CHECK = {
+  what: 'unit tier, deploy specs, launcher specs',
+  pattern: '\\.unit\\.spec\\.ts$|/deploy/[^/]+\\.int\\.spec\\.ts$|/tools/launcher/[^/]+\\.spec\\.ts$',
+};
+
 /**
- * The LTS lines the code must also run on, each one more Jest run under CI (or with its flag).
- * Production images run Node 24 (deploy/Dockerfile): a runtime incompatibility must fail CI, not a
- * deployment, so it gets the unit and integration tiers. Node 22 gets the unit tier and the deploy
- * specs, which boot every service and take one payment through the whole stack: the services' Node
- * flags differ from 20's there (libs/platform node-flags.ts), and the rest of 22 lies between the two
- * lines that run everything, at a minute of CI's time instead of four.
+ * The Jest passes of this run. Outside CI, every tier on the machine's own Node (TEST_NODE24=1
+ * adds every tier on 24, TEST_NODE22=1 the line check on 22). Under CI, once per LTS line the
+ * code must run on: every tier on Node 24, which the production images run (deploy/Dockerfile),
+ * so that a runtime incompatibility fails CI and not a deployment; the line check on the machine's
+ * own Node (20 on these machines; `npm start` runs on it) and on 22, which development machines
+ * may run. The line check is the unit tier, the deploy specs, which boot every service and take
+ * one payment through the whole stack (the services' Node flags differ between 20 and 22+: libs/platform
+ * node-flags.ts), and the launcher's specs, which run `npm start` itself. Every tier on two lines
+ * took CI over its 20 minutes on a slow machine (docs/PERFORMANCE.md, "CI's time on a slow machine").
  */
-const OTHER_NODES = [
-  { major: '24', flag: 'TEST_NODE24', what: 'unit and integration tiers', tiers: '\\.(unit|int)\\.spec\\.ts$' },
-  { major: '22', flag: 'TEST_NODE22', what: 'unit tier and the deploy specs', tiers: '\\.unit\\.spec\\.ts$|/deploy/[^/]+\\.int\\.spec\\.ts$' },
-];
+function jestPasses(environment) {
+  const { ensurePinnedNode } = require('./pinned-node');
+  const own = process.versions.node.split('.')[0];
+  const onOwn = (tiers) => ({ label: `${process.versions.node}, this machine's`, node: () => process.execPath, tiers, report: `jest-results-node${own}.json` });
+  const onPinned = (major, tiers) => ({ label: `${major} LTS, pinned`, node: () => ensurePinnedNode(major), tiers, report: `jest-results-node${major}.json` });
+  if (!environment.CI) {
+    return [
+      onOwn(EVERY_TIER),
+      ...(environment.TEST_NODE24 && own !== '24' ? [onPinned('24', EVERY_TIER)] : []),
+      ...(environment.TEST_NODE22 && own !== '22' ? [onPinned('22', LINE_CHECK)] : []),
+    ];
+  }
+  return [
+    own === '24' ? onOwn(EVERY_TIER) : onPinned('24', EVERY_TIER),
+    ...(own === '24' ? [] : [onOwn(LINE_CHECK)]),
+    ...(own === '22' ? [] : [onPinned('22', LINE_CHECK)]),
+  ];
+}
 
 /** One Jest run on the given Node binary; its counts come from Jest's JSON report. */
 function runJest(node, args, env, reportName) {
