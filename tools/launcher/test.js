@@ -88,7 +88,8 @@ const LINE_CHECK = {
  * may run. The line check is the unit tier, the deploy specs, which boot every service and take
  * one payment through the whole stack (the services' Node flags differ between 20 and 22+: libs/platform
  * node-flags.ts), and the launcher's specs, which run `npm start` itself. Every tier on two lines
- * took CI over its 20 minutes on a slow machine (docs/PERFORMANCE.md, "CI's time on a slow machine").
+ * took a slow machine's CI to its 20 minutes (docs/PERFORMANCE.md, "CI on a slow machine, and two
+ * webhook leads").
  */
 function jestPasses(environment) {
   const { ensurePinnedNode } = require('./pinned-node');
