@@ -91,6 +91,8 @@ const sessionBody = () => ({
 });
 
 const log = (text: string) => process.stderr.write(`bench: ${text}\n`);
+/** How far the second baseline may land from the first before the bench says the machine changed speed. */
+const BASELINE_DRIFT_WARNING = 0.2;
 
 async function main(): Promise<void> {
   const rows: Row[] = [];
@@ -359,12 +361,21 @@ async function createSessionPaths(
     const halfStarted = Date.now();
     const half = await pacedAt(Math.max(1, Math.floor(full.result.requests_per_second / 2)));
     const halfEnded = Date.now();
+    // The ratios hold only if the machine kept its speed from the baseline to the create paths: a shared host can
+    // halve it for minutes (docs/PERFORMANCE-RUNS.md, thirty-second session), so the baseline is measured again after them.
+    log('the baseline again (warm), to show whether the machine kept its speed through the create paths');
+    const again = await withCpu(cpu, () => postLoad({ url: `${baseline.url}/`, body: sessionBody, seconds: SECONDS, connections: CONNECTIONS }), (r) => r.requests);
+    const drift = again.result.requests_per_second / base.result.requests_per_second - 1;
+    if (Math.abs(drift) > BASELINE_DRIFT_WARNING) {
+      log(`warning: the baseline measured ${Math.round(drift * 100)} % against its first run: the machine's speed changed during the create paths, so their ratios are not this machine's; run the bench again`);
+    }
     const rows = [
       loadRow('baseline: one process, HTTP + one pg insert', base, base.result),
       loadRow('create-path floor: its 3 processes and 2 bus hops, no work', floor, base.result),
       loadRow("create-path floor on NestJS (the services' framework), no work", nestFloor, base.result),
       loadRow('create session (gateway → sessions → ledger → pg), max load', full, base.result),
       { ...loadRow('create session at half of max load', half, base.result), ratio: '-', baseline: 'p99 ≤ 50 ms target' },
+      loadRow('baseline again, after the create paths (no target)', again, base.result),
     ];
     for (const rate of SWEEP_RATES) {
       log(`create session at ${rate} req/s (BENCH_SWEEP)`);
