@@ -364,7 +364,7 @@ async function createSessionPaths(
     // The ratios hold only if the machine kept its speed from the baseline to the create paths: a shared host can
     // halve it for minutes (docs/PERFORMANCE-RUNS.md, thirty-second session), so the baseline is measured again after them.
     log('the baseline again (warm), to show whether the machine kept its speed through the create paths');
-    const again = await withCpu(cpu, () => postLoad({ url: `${baseline.url}/`, body: sessionBody, seconds: SECONDS, connections: CONNECTIONS }), (r) => r.requests);
+    const again = await measuredLoad(cpu, `${baseline.url}/`);
     const drift = again.result.requests_per_second / base.result.requests_per_second - 1;
     if (Math.abs(drift) > BASELINE_DRIFT_WARNING) {
       log(`warning: the baseline measured ${Math.round(drift * 100)} % against its first run: the machine's speed changed during the create paths, so their ratios are not this machine's; run the bench again`);
@@ -414,9 +414,14 @@ async function measureTopologyFloor(stack: TestStack, cpu: ProcessCpu, framework
   }
 }
 
-/** Session bodies POSTed at `url` as fast as it answers: the JIT's warm-up, then the measured load with each process's CPU. */
+/** Session bodies POSTed at `url` as fast as it answers: the JIT's warm-up, then the measured load. */
 async function maxLoad(cpu: ProcessCpu, url: string, headers?: Record<string, string>): Promise<{ result: LoadResult } & PathCost> {
   await postLoad({ url, headers, body: sessionBody, seconds: WARMUP_SECONDS, connections: CONNECTIONS });
+  return measuredLoad(cpu, url, headers);
+}
+
+/** Session bodies POSTed at `url` as fast as it answers for SECONDS, with each process's CPU. */
+function measuredLoad(cpu: ProcessCpu, url: string, headers?: Record<string, string>): Promise<{ result: LoadResult } & PathCost> {
   return withCpu(cpu, () => postLoad({ url, headers, body: sessionBody, seconds: SECONDS, connections: CONNECTIONS }), (r) => r.requests);
 }
 

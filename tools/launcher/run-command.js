@@ -13,6 +13,7 @@ function run(command, args, options = {}) {
 
 /** `run` without blocking, so two commands can run side by side; output is collected, not shown. Resolves, never rejects. */
 function runInBackground(command, args, options = {}) {
+  const timeoutMs = options.timeoutMs ?? 120_000;
   return new Promise((resolve) => {
     const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -20,9 +21,9 @@ function runInBackground(command, args, options = {}) {
     child.stdout.setEncoding('utf8').on('data', (chunk) => (stdout += chunk));
     child.stderr.setEncoding('utf8').on('data', (chunk) => (stderr += chunk));
     const timer = setTimeout(() => {
-      stderr += `\n${command} took longer than ${options.timeoutMs ?? 120_000} ms; stopped`;
+      stderr += `\n${command} took longer than ${timeoutMs} ms; stopped`;
       child.kill('SIGKILL');
-    }, options.timeoutMs ?? 120_000);
+    }, timeoutMs);
     child.on('error', (error) => (stderr += String(error.message)));
     child.on('close', (status) => {
       clearTimeout(timer);
