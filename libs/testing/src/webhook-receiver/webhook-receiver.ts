@@ -9,11 +9,15 @@ export interface ReceivedWebhook {
   rawBody: Buffer;
   headers: IncomingHttpHeaders;
   eventId: string | undefined;
+  /** Epoch milliseconds with a fraction, from the monotonic clock (`receivedNow`): a latency measured against it has no 1 ms steps and no clock jumps. */
   receivedAt: number;
   verification: WebhookVerification;
   /** The status this receiver answered (401 when the signatures did not verify). */
   answeredStatus: number;
 }
+
+/** Now, on the clock `receivedAt` is read from: epoch milliseconds from this process's monotonic clock, to a microsecond or so. */
+export const receivedNow = (): number => performance.timeOrigin + performance.now();
 
 /** One scripted answer; unscripted requests get 200. */
 export interface ScriptedReply {
@@ -55,7 +59,7 @@ export class WebhookReceiver {
         const eventId = Array.isArray(eventIdHeader) ? eventIdHeader[0] : eventIdHeader;
         const reply: ScriptedReply = verification.valid ? receiver.scriptedReply(path, eventId) : { status: 401 };
         const answeredStatus = reply.status ?? 200;
-        const record: ReceivedWebhook = { path, rawBody, headers: req.headers, eventId, receivedAt: Date.now(), verification, answeredStatus };
+        const record: ReceivedWebhook = { path, rawBody, headers: req.headers, eventId, receivedAt: receivedNow(), verification, answeredStatus };
         receiver.records.push(record);
         for (const listener of receiver.arrivalListeners) listener(record);
         const answer = () => {
