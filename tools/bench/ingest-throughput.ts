@@ -7,7 +7,7 @@ import { buildNotice, signEmail, type TestStack, waitFor } from '@pp/testing';
 import { createMerchant, createSessions, gatewayApi, inParallel } from './api';
 import { httpPost } from './load';
 import { idlePercentBetween, type MachineCpuTimes, readMachineCpuTimes } from './machine-idle';
-import { costPerRequest, type CpuSample, type PathCost, type ProcessCpu } from './process-cpu';
+import { costPerRequest, type CpuSample, monotonicUs, type PathCost, type ProcessCpu } from './process-cpu';
 import { type ServiceScrape, serviceCostBetween } from './service-scrape';
 
 export interface IngestResult {
@@ -73,6 +73,7 @@ export async function measureIngestThroughput(
   let earlier: Record<string, number>;
   let scrapedBefore: ServiceScrape;
   let before: CpuSample;
+  let windowFrom: number;
   let machineBefore: MachineCpuTimes;
   let started: number;
   try {
@@ -80,6 +81,7 @@ export async function measureIngestThroughput(
     earlier = await counts.handoffs();
     scrapedBefore = await cpu.scrapeServices();
     before = await cpu.sample();
+    windowFrom = monotonicUs();
     machineBefore = readMachineCpuTimes();
     started = performance.now();
     await inParallel(notices.slice(WARMUP_MESSAGES), concurrency, sender.send);
@@ -99,6 +101,7 @@ export async function measureIngestThroughput(
         [merchantId],
       );
       await new Promise((resolve) => setTimeout(resolve, 1000));
+      const window: [number, number] = [windowFrom, monotonicUs()];
       const after = await cpu.sample();
       const scrapedAfter = await cpu.scrapeServices();
       return {
@@ -113,6 +116,7 @@ export async function measureIngestThroughput(
         ...costPerRequest(before, after, total),
         ...serviceCostBetween(scrapedBefore, scrapedAfter, total),
         cores_idle_percent: coresIdle,
+        profile_window_us: window,
       };
     }
     await new Promise((resolve) => setTimeout(resolve, 20));

@@ -189,7 +189,12 @@ export interface PathCost extends Partial<ServiceCost> {
   cpu_wait_ms_per_request: CpuPerRequest;
   /** The machine's cores idle while the path was timed (not over the settle after it), in per cent. */
   cores_idle_percent?: number;
+  /** From the first CPU sample to the last, in µs on the monotonic clock the CPU profiles use (profile-summary.ts). */
+  profile_window_us?: [number, number];
 }
+
+/** Now in µs on the monotonic clock, the one V8 stamps a .cpuprofile's samples with. */
+export const monotonicUs = (): number => Number(process.hrtime.bigint() / 1000n);
 
 export function costPerRequest(before: CpuSample, after: CpuSample, requests: number): PathCost {
   return {
@@ -204,12 +209,14 @@ export async function withCpu<T>(cpu: ProcessCpu, work: () => Promise<T>, reques
   // Scraped outside the CPU samples, so that rendering the metrics is not counted as the path's work.
   const scrapedBefore = await cpu.scrapeServices();
   const before = await cpu.sample();
+  const from = monotonicUs();
   const machineBefore = readMachineCpuTimes();
   const result = await work();
   const coresIdle = idlePercentBetween(machineBefore, readMachineCpuTimes());
   // Work the requests left behind (outbox publishing, projections, webhooks) belongs to them too.
   await new Promise((resolve) => setTimeout(resolve, 1000));
+  const window: [number, number] = [from, monotonicUs()];
   const after = await cpu.sample();
   const ownCounts = serviceCostBetween(scrapedBefore, await cpu.scrapeServices(), requestsOf(result));
-  return { result, ...costPerRequest(before, after, requestsOf(result)), ...ownCounts, cores_idle_percent: coresIdle };
+  return { result, ...costPerRequest(before, after, requestsOf(result)), ...ownCounts, cores_idle_percent: coresIdle, profile_window_us: window };
 }

@@ -30,6 +30,8 @@ export interface Row {
    * is bound by something else than its CPU (how much work is in flight, a lock, a timer).
    */
   cores_idle_percent?: number;
+  /** The path's CPU window in µs on the monotonic clock, for `--profile-summary` (process-cpu.ts). */
+  profile_window_us?: [number, number];
   detail?: Record<string, unknown>;
 }
 

@@ -16,6 +16,7 @@ import { sweepRates } from './rate-sweep';
 import { type BenchReport, type Row, printRows } from './report';
 import type { FloorFramework } from './floor-parts';
 import { forkTopologyFloor } from './topology-floor';
+import { readNamedProfiles, summarizeProfiles } from './profile-summary';
 import { measureWebhookFanout } from './webhook-fanout';
 import { measureWakeCost } from './wake-cost';
 import { measureWebhookLatency } from './webhook-latency';
@@ -273,7 +274,11 @@ async function main(): Promise<void> {
   };
   writeFileSync(file, JSON.stringify(report, null, 2));
   process.stdout.write(`\nreport: ${file}\n`);
-  if (profile) process.stdout.write(`profiles: ${PROFILE_DIR} (open in Chrome DevTools → Performance, or speedscope)\n`);
+  if (profile) {
+    process.stdout.write(`profiles: ${PROFILE_DIR} (open in Chrome DevTools → Performance, or speedscope)\n`);
+    process.stdout.write(`\nwhere each service's busy samples went in each path, by the project's folders (profile-summary.ts)\n`);
+    process.stdout.write(summarizeProfiles(report, readNamedProfiles(PROFILE_DIR)));
+  }
 }
 
 /**

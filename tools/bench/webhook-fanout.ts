@@ -1,7 +1,7 @@
 import { type TestStack, waitFor, WebhookReceiver } from '@pp/testing';
 import { createSessions, type GatewayApi, inParallel } from './api';
 import { idlePercentBetween, readMachineCpuTimes } from './machine-idle';
-import { costPerRequest, type PathCost, type ProcessCpu } from './process-cpu';
+import { costPerRequest, monotonicUs, type PathCost, type ProcessCpu } from './process-cpu';
 import { serviceCostBetween } from './service-scrape';
 
 export interface FanoutResult {
@@ -68,10 +68,12 @@ export async function measureWebhookFanout(
     const deliveredBeforeSample = delivered();
     const scrapedBefore = await cpu.scrapeServices();
     const before = await cpu.sample();
+    const windowFrom = monotonicUs();
     const machineBefore = readMachineCpuTimes();
     const deadline = Date.now() + timeoutMs;
     while (delivered() < expected && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
     const coresIdle = idlePercentBetween(machineBefore, readMachineCpuTimes());
+    const window: [number, number] = [windowFrom, monotonicUs()];
     const after = await cpu.sample();
     const scrapedAfter = await cpu.scrapeServices();
     const count = delivered();
@@ -90,6 +92,7 @@ export async function measureWebhookFanout(
       ...costPerRequest(before, after, count - deliveredBeforeSample),
       ...serviceCostBetween(scrapedBefore, scrapedAfter, count - deliveredBeforeSample),
       cores_idle_percent: coresIdle,
+      profile_window_us: window,
     };
   } finally {
     for (const id of endpointIds) await api(`/v1/webhook_endpoints/${id}`, undefined, 'DELETE');

@@ -3,6 +3,8 @@
  * `npm run bench`: the usual set-up, then the benchmark (tools/bench/run-bench.ts) against a fresh stack,
  * on the Node that runs npm, or with BENCH_NODE=24 on the images' Node 24 LTS.
  * `npm run bench -- --compare A.json B.json`: the difference of two reports (tools/bench/compare.ts).
+ * `npm run bench -- --profile-summary REPORT.json`: a BENCH_PROFILE run's profiles, path by path, by the project's
+ * folders (tools/bench/profile-summary.ts).
  */
 const { spawnSync } = require('node:child_process');
 const { join, resolve } = require('node:path');
@@ -19,6 +21,12 @@ async function main() {
   if (compare >= 0) {
     const files = process.argv.slice(compare + 1, compare + 3).map((file) => resolve(file));
     const result = spawnSync(process.execPath, [join(root, 'dist', 'tools', 'bench', 'compare.js'), ...files], { stdio: 'inherit' });
+    process.exit(result.status ?? 1);
+  }
+  const summary = process.argv.indexOf('--profile-summary');
+  if (summary >= 0) {
+    const report = process.argv[summary + 1] ? [resolve(process.argv[summary + 1])] : [];
+    const result = spawnSync(process.execPath, [join(root, 'dist', 'tools', 'bench', 'profile-summary.js'), ...report, join(root, 'bench', 'profiles')], { stdio: 'inherit' });
     process.exit(result.status ?? 1);
   }
   const infra = await require('./infrastructure').ensureInfrastructure(root, process.env);
