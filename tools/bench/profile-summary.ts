@@ -39,28 +39,38 @@ export function projectFolder(url: string): string | undefined {
   return match?.[1];
 }
 
-/** Busy samples in [fromUs, toUs) by the folder they count for, most first. */
-export function sharesByFolder(profile: CpuProfile, fromUs: number, toUs: number): FolderShare[] {
+/** Each busy sample of a profile once: when it was taken (µs) and the folder it counts for. */
+export interface AttributedSamples {
+  startTime: number;
+  endTime: number;
+  samples: ReadonlyArray<{ at: number; folder: string }>;
+}
+
+/** Attributes a profile's busy samples, walking each distinct stack once. */
+export function attributeSamples(profile: CpuProfile): AttributedSamples {
   const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
   const parentOf = new Map<number, number>();
   for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node.id);
-  const ownerOf = new Map<number, string>(); // by leaf node: a stack is attributed once
+  const ownerOf = new Map<number, string>(); // by leaf node: a leaf is one whole stack
   const owner = (leaf: number): string => {
-    const known = ownerOf.get(leaf);
-    if (known) return known;
-    let found: string | undefined = nodes.get(leaf)?.callFrame.functionName === '(garbage collector)' ? GARBAGE_COLLECTION : undefined;
+    let found = ownerOf.get(leaf) ?? (nodes.get(leaf)?.callFrame.functionName === '(garbage collector)' ? GARBAGE_COLLECTION : undefined);
     for (let id: number | undefined = leaf; !found && id !== undefined; id = parentOf.get(id)) found = projectFolder(nodes.get(id)?.callFrame.url ?? '');
     ownerOf.set(leaf, found ?? NO_PROJECT_FRAME);
     return found ?? NO_PROJECT_FRAME;
   };
-  const counts = new Map<string, number>();
+  const samples: Array<{ at: number; folder: string }> = [];
   let at = profile.startTime;
   profile.samples.forEach((leaf, index) => {
     at += profile.timeDeltas[index] ?? 0;
-    if (at < fromUs || at >= toUs || NOT_BUSY.has(nodes.get(leaf)?.callFrame.functionName ?? '')) return;
-    const folder = owner(leaf);
-    counts.set(folder, (counts.get(folder) ?? 0) + 1);
+    if (!NOT_BUSY.has(nodes.get(leaf)?.callFrame.functionName ?? '')) samples.push({ at, folder: owner(leaf) });
   });
+  return { startTime: profile.startTime, endTime: profile.endTime, samples };
+}
+
+/** Busy samples in [fromUs, toUs) by the folder they count for, most first. */
+export function sharesByFolder(attributed: AttributedSamples, fromUs: number, toUs: number): FolderShare[] {
+  const counts = new Map<string, number>();
+  for (const { at, folder } of attributed.samples) if (at >= fromUs && at < toUs) counts.set(folder, (counts.get(folder) ?? 0) + 1);
   return [...counts].map(([folder, samples]) => ({ folder, samples })).sort((a, b) => b.samples - a.samples);
 }
 
@@ -74,14 +84,15 @@ export function summarizeProfiles(
   profiles: ReadonlyArray<{ name: string; profile: CpuProfile }>,
   { top = 8, minSamples = 100 }: { top?: number; minSamples?: number } = {},
 ): string {
+  const attributed = profiles.map(({ name, profile }) => ({ name, samples: attributeSamples(profile) }));
   let out = '';
   for (const row of report.rows) {
     const window = row.profile_window_us;
     if (!window) continue;
     const lines: string[] = [];
-    for (const { name, profile } of profiles) {
-      if (profile.startTime > window[0] || profile.endTime < window[1]) continue; // not running through the whole path
-      const shares = sharesByFolder(profile, window[0], window[1]);
+    for (const { name, samples } of attributed) {
+      if (samples.startTime > window[0] || samples.endTime < window[1]) continue; // not running through the whole path
+      const shares = sharesByFolder(samples, window[0], window[1]);
       const busy = shares.reduce((sum, share) => sum + share.samples, 0);
       if (busy < minSamples) continue;
       const percent = (samples: number) => `${((100 * samples) / busy).toFixed(1)} %`;

@@ -1,4 +1,4 @@
-import { type CpuProfile, GARBAGE_COLLECTION, NO_PROJECT_FRAME, projectFolder, sharesByFolder, summarizeProfiles } from './profile-summary';
+import { attributeSamples, type CpuProfile, GARBAGE_COLLECTION, NO_PROJECT_FRAME, projectFolder, sharesByFolder, summarizeProfiles } from './profile-summary';
 import type { BenchReport } from './report';
 
 const DIST = 'file:///repo/dist';
@@ -36,21 +36,21 @@ describe('where a profile\'s busy samples went, by the project\'s folders', () =
   });
 
   it('given library and crypto work called by the project\'s code, then it counts for the innermost project frame\'s folder', () => {
-    const shares = sharesByFolder(profileOf([4, 4, 9, 3]), 0, Number.MAX_SAFE_INTEGER);
+    const shares = sharesByFolder(attributeSamples(profileOf([4, 4, 9, 3])), 0, Number.MAX_SAFE_INTEGER);
 
     expect(asObject(shares)).toEqual({ 'apps/gateway/src/idempotency': 3, 'libs/platform/src/crypto': 1 });
     expect(shares[0].folder).toBe('apps/gateway/src/idempotency');
   });
 
   it('given garbage collection and the runtime\'s own work, then each counts apart, and idle samples not at all', () => {
-    const shares = sharesByFolder(profileOf([6, 8, 8, 7, 7, 7]), 0, Number.MAX_SAFE_INTEGER);
+    const shares = sharesByFolder(attributeSamples(profileOf([6, 8, 8, 7, 7, 7])), 0, Number.MAX_SAFE_INTEGER);
 
     expect(asObject(shares)).toEqual({ [GARBAGE_COLLECTION]: 1, [NO_PROJECT_FRAME]: 2 });
   });
 
   it('given a window, when samples fall before or after it, then only those inside count', () => {
     // Samples at 1,001,000 … 1,006,000 µs; the window [1,002,000, 1,004,000) holds the 2nd and 3rd.
-    const shares = sharesByFolder(profileOf([4, 9, 8, 4, 4, 4]), 1_002_000, 1_004_000);
+    const shares = sharesByFolder(attributeSamples(profileOf([4, 9, 8, 4, 4, 4])), 1_002_000, 1_004_000);
 
     expect(asObject(shares)).toEqual({ 'libs/platform/src/crypto': 1, [NO_PROJECT_FRAME]: 1 });
   });
