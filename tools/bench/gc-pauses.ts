@@ -8,7 +8,10 @@ import { sinceSameProcess } from './since-same-process';
  * row's slowest answers are mostly requests that met such a pause in one of
  * the three services on their way (docs/PERFORMANCE.md, "The half-load p99
  * is garbage-collection pauses"), so the report counts them: pause ms per
- * request, and the pauses of 10 ms or more.
+ * request, and the pauses of 10 ms or more. A pause is wall time: on busy
+ * cores a short collection that waits for a core, or for V8's helper
+ * threads, counts as long too (docs/PERFORMANCE.md, "Long GC pauses of idle
+ * services are waits, not collections").
  */
 
 /** One process's pauses since it started, every kind of collection together. */
