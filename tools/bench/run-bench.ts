@@ -7,6 +7,7 @@ import { type CollectedSpan, OtlpCollector, REPO_ROOT, TestStack, testDkimKey, w
 import { createMerchant, gatewayApi } from './api';
 import { forkBaselineServer } from './baseline-server';
 import { CHAIN_WARMUP_MESSAGES, measureIngestThroughput, warmIngestChain } from './ingest-throughput';
+import { interleavedRatio, medianRate } from './interleaved-ratio';
 import { latencyBreakdown, printBreakdown, traceAtQuantile, type SpanTiming } from './latency-breakdown';
 import { printTailComposition, type TailComposition, tailComposition } from './tail-composition';
 import { type LoadResult, pacedLoad, postLoad } from './load';
@@ -94,6 +95,9 @@ const sessionBody = () => ({
 const log = (text: string) => process.stderr.write(`bench: ${text}\n`);
 /** How far the second baseline may land from the first before the bench says the machine changed speed. */
 const BASELINE_DRIFT_WARNING = 0.2;
+/** The interleaved create ratio's rounds (a chain window and a baseline window each; 0 leaves the row out) and their windows' length. */
+const INTERLEAVE_ROUNDS = Number(process.env.BENCH_INTERLEAVE_ROUNDS ?? 5);
+const INTERLEAVE_SECONDS = Number(process.env.BENCH_INTERLEAVE_SECONDS ?? 3);
 
 async function main(): Promise<void> {
   const rows: Row[] = [];
@@ -372,8 +376,9 @@ async function createSessionPaths(
     const again = await measuredLoad(cpu, `${baseline.url}/`);
     const drift = again.result.requests_per_second / base.result.requests_per_second - 1;
     if (Math.abs(drift) > BASELINE_DRIFT_WARNING) {
-      log(`warning: the baseline measured ${Math.round(drift * 100)} % against its first run: the machine's speed changed during the create paths, so their ratios are not this machine's; run the bench again`);
+      log(`warning: the baseline measured ${Math.round(drift * 100)} % against its first run: the machine's speed changed during the create paths, so their ratios are not this machine's; read the interleaved row's ratio, or run the bench again`);
     }
+    const interleaved = INTERLEAVE_ROUNDS > 0 ? [await interleaveWithBaseline(`${baseline.url}/`, gatewayUrl, auth)] : [];
     const rows = [
       loadRow('baseline: one process, HTTP + one pg insert', base, base.result),
       loadRow('create-path floor: its 3 processes and 2 bus hops, no work', floor, base.result),
@@ -381,6 +386,7 @@ async function createSessionPaths(
       loadRow('create session (gateway → sessions → ledger → pg), max load', full, base.result),
       { ...loadRow('create session at half of max load', half, base.result), ratio: '-', baseline: 'p99 ≤ 50 ms target' },
       loadRow('baseline again, after the create paths (no target)', again, base.result),
+      ...interleaved,
     ];
     for (const rate of SWEEP_RATES) {
       log(`create session at ${rate} req/s (BENCH_SWEEP)`);
@@ -397,6 +403,33 @@ async function createSessionPaths(
   } finally {
     await baseline.close();
   }
+}
+
+/**
+ * The create ratio again, in short windows taking turns with the baseline (interleaved-ratio.ts): a ratio that a
+ * change in the machine's speed between the rows above cannot move. Both servers are warm by now.
+ */
+async function interleaveWithBaseline(baselineUrl: string, gatewayUrl: string, auth: Record<string, string>): Promise<Row> {
+  log(`the create ratio interleaved with the baseline: ${INTERLEAVE_ROUNDS} rounds of ${INTERLEAVE_SECONDS} s windows`);
+  const window = (url: string, headers?: Record<string, string>) =>
+    postLoad({ url, headers, body: sessionBody, seconds: INTERLEAVE_SECONDS, connections: CONNECTIONS }).then((result) => result.requests_per_second);
+  const baselineRates = [await window(baselineUrl)];
+  const chainRates: number[] = [];
+  for (let round = 0; round < INTERLEAVE_ROUNDS; round++) {
+    chainRates.push(await window(gatewayUrl, auth));
+    baselineRates.push(await window(baselineUrl));
+  }
+  const ratio = interleavedRatio(baselineRates, chainRates);
+  log(`interleaved: each round's ratio ${ratio.ratios.map((r) => `${r.toFixed(2)}x`).join(', ')}`);
+  return {
+    path: `create session interleaved with the baseline (median of ${INTERLEAVE_ROUNDS})`,
+    throughput: `${medianRate(chainRates)} req/s`,
+    p50_ms: null,
+    p99_ms: null,
+    baseline: `${medianRate(baselineRates)} req/s`,
+    ratio: `${ratio.median.toFixed(2)}x`,
+    detail: { ratios: ratio.ratios, low: ratio.low, high: ratio.high, baseline_rates: baselineRates, chain_rates: chainRates },
+  };
 }
 
 /**
