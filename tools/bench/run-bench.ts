@@ -407,15 +407,15 @@ async function createSessionPaths(
 
 /**
  * The create ratio again, in short windows taking turns with the baseline (interleaved-ratio.ts): a ratio that a
- * change in the machine's speed between the rows above cannot move. Both servers are warm by now; the chain gets
- * one window more before the first baseline window.
+ * change in the machine's speed between the rows above does not move, and a shorter one moves less. Both servers
+ * are warm by now; the chain gets one window more before the first baseline window.
  */
 async function interleaveWithBaseline(baselineUrl: string, gatewayUrl: string, auth: Record<string, string>): Promise<Row> {
   log(`the create ratio interleaved with the baseline: ${INTERLEAVE_ROUNDS} rounds of ${INTERLEAVE_SECONDS} s windows`);
   const window = (url: string, headers?: Record<string, string>) =>
     postLoad({ url, headers, body: sessionBody, seconds: INTERLEAVE_SECONDS, connections: CONNECTIONS }).then((result) => result.requests_per_second);
   // Not counted: the chain's first window after it idled through the baseline's run measured 0.14x-0.16x where the
-  // next ones measured 0.18x-0.23x (docs/PERFORMANCE.md, "One hop fewer on the create path, measured").
+  // next ones measured 0.16x-0.23x (docs/PERFORMANCE.md, "A create ratio that takes turns with the baseline").
   await window(gatewayUrl, auth);
   const baselineRates = [await window(baselineUrl)];
   const chainRates: number[] = [];
