@@ -19,6 +19,13 @@ export interface InterleavedRatio {
 
 const twoPlaces = (value: number): number => Math.round(value * 100) / 100;
 
+/** The middle value, or the mean of the two middle ones. */
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
 /** `baselineRates` has one window more than `chainRates`: one before each chain window and one after the last. */
 export function interleavedRatio(baselineRates: readonly number[], chainRates: readonly number[]): InterleavedRatio {
   if (chainRates.length === 0) throw new Error('no chain window to compare');
@@ -29,15 +36,8 @@ export function interleavedRatio(baselineRates: readonly number[], chainRates: r
     const around = (baselineRates[round] + baselineRates[round + 1]) / 2;
     return around > 0 ? twoPlaces(chain / around) : 0;
   });
-  const sorted = [...ratios].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  const median = sorted.length % 2 === 1 ? sorted[middle] : twoPlaces((sorted[middle - 1] + sorted[middle]) / 2);
-  return { median, low: sorted[0], high: sorted[sorted.length - 1], ratios };
+  return { median: twoPlaces(median(ratios)), low: Math.min(...ratios), high: Math.max(...ratios), ratios };
 }
 
-/** The rates of the median window, as the row prints them. */
-export function medianRate(rates: readonly number[]): number {
-  const sorted = [...rates].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle] : Math.round((sorted[middle - 1] + sorted[middle]) / 2);
-}
+/** The windows' median rate, as the row prints it. */
+export const medianRate = (rates: readonly number[]): number => Math.round(median(rates));
