@@ -313,10 +313,12 @@ describe('webhooks service (real Postgres, NATS, Redis and HTTP receiver)', () =
       () => new Set(receiver.received('/wiped').filter((r) => r.answeredStatus === 200).map((r) => r.eventId)).size === count,
       { timeoutMs: 20_000 },
     );
-    for (const event of events) {
-      const attempts = await deliveries(merchant, event.id);
-      expect(attempts.map((a) => a.delivery_status)).toEqual(['FAILED', 'SUCCESS']);
-    }
+    // The receiver sees the POST before the service records its answer: wait for the record, then read it.
+    const recorded = await waitFor('every delivery recorded', async () => {
+      const all = await Promise.all(events.map(async (event) => (await deliveries(merchant, event.id)).map((a) => a.delivery_status)));
+      return all.every((statuses) => statuses[statuses.length - 1] === 'SUCCESS') && all;
+    });
+    for (const statuses of recorded) expect(statuses).toEqual(['FAILED', 'SUCCESS']);
   });
 });
 

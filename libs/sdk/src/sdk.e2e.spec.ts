@@ -228,7 +228,11 @@ describe('SDK against the real stack', () => {
     expect(() => verify(delivery.rawBody, delivery.headers, endpoint.secret, { nowSeconds: Math.floor(Date.now() / 1000) + 3600 })).toThrow(/tolerance/);
     expect(() => verify(JSON.parse(delivery.rawBody.toString()), delivery.headers, endpoint.secret)).toThrow(/raw request body/);
 
-    const detail = await client.events.retrieve(events.id);
+    // The receiver sees the POST before the webhooks service records its answer: wait for the record.
+    const detail = await waitFor('the delivery recorded as SUCCESS', async () => {
+      const retrieved = await client.events.retrieve(events.id);
+      return retrieved.deliveries.some((attempt) => attempt.delivery_status === 'SUCCESS') && retrieved;
+    });
     expect(detail.deliveries).toEqual(expect.arrayContaining([expect.objectContaining({ webhook_id: endpoint.id, delivery_status: 'SUCCESS' })]));
     await expect(client.events.resend(events.id)).resolves.toEqual({ event_id: events.id, webhook_ids: [endpoint.id] });
     await waitFor('the resent delivery', () => receiver.of(events.id).length === 2);
