@@ -195,11 +195,14 @@ describe('webhooks service (real Postgres, NATS, Redis and HTTP receiver)', () =
     const event = ledger.event(merchant, MerchantEventType.PaymentFailed, { data: { status: 'FAILED' } });
     await ledger.publish(event);
 
-    await waitFor('every attempt to the closed port', async () => {
-      const attempts = (await deliveries(merchant, event.id)).filter((a) => a.webhook_id === refused.id);
-      return attempts.length === ATTEMPTS && attempts[ATTEMPTS - 1].delivery_status === 'EXHAUSTED';
+    // The two endpoints run on their own timelines, a few jittered retries apart: wait for both to end.
+    const attempts = await waitFor('every attempt to the closed port, and the slow endpoint’s retry', async () => {
+      const all = await deliveries(merchant, event.id);
+      const closedOnes = all.filter((a) => a.webhook_id === refused.id);
+      const slowOnes = all.filter((a) => a.url === receiver.url('/slow'));
+      const closedEnded = closedOnes.length === ATTEMPTS && closedOnes[ATTEMPTS - 1].delivery_status === 'EXHAUSTED';
+      return closedEnded && slowOnes.length > 1 && slowOnes[slowOnes.length - 1].delivery_status !== 'PENDING' && all;
     });
-    const attempts = await deliveries(merchant, event.id);
     const slow = attempts.filter((a) => a.url === receiver.url('/slow'));
     expect(slow[0]).toMatchObject({ delivery_status: 'FAILED', http_status: null, error_message: 'timed out after 500 ms' });
     expect(slow[slow.length - 1].delivery_status).toBe('SUCCESS');
@@ -293,6 +296,26 @@ describe('webhooks service (real Postgres, NATS, Redis and HTTP receiver)', () =
       code: 'NOT_FOUND',
       message: 'Event not found',
     });
+  });
+
+  it('makes a resend asked for while the first attempt is still in flight, after that attempt ends', async () => {
+    const merchant = newMerchant();
+    let release!: () => void;
+    // The first attempt is answered only once the resend was taken (well within the 500 ms timeout); later ones at once.
+    receiver.script('/held', [{ until: new Promise<void>((resolve) => (release = resolve)) }]);
+    await endpoint(merchant, '/held');
+    const event = ledger.event(merchant, MerchantEventType.PaymentConfirmed);
+    await ledger.publish(event);
+    await waitFor('the first attempt to reach the receiver', () => receiver.received('/held').length === 1);
+
+    await bus.request('webhooks.events.resend.v1', { merchant_id: merchant, livemode: false, event_id: event.id });
+    release();
+    const attempts = await finalAttempts(merchant, event.id, 2, WebhookDeliveryStatus.Success);
+    expect(attempts.map((attempt) => [attempt.attempt, attempt.delivery_status])).toEqual([
+      [1, 'SUCCESS'],
+      [2, 'SUCCESS'],
+    ]);
+    expect(receiver.received('/held')).toHaveLength(2);
   });
 
   it('completes every delivery when the namespace is wiped from Redis mid-run', async () => {

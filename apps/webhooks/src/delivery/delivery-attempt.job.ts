@@ -48,7 +48,8 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, OnApplication
   private readonly places: AttemptPlaces;
   private readonly immediate = new Set<Promise<void>>();
   /** Outcomes that finish together are recorded together: one statement and one commit (docs/PERFORMANCE.md). */
-  private readonly outcomes = new Batcher<Completion>((completions) => this.deliveries.completeAll(completions, this.owner));
+  /** Each completion answers whether a resend asked for meanwhile reopened its delivery. */
+  private readonly outcomes = new Batcher<Completion, boolean>((completions) => this.deliveries.completeAll(completions, this.owner));
   /** Queued attempts that start together are claimed together: one statement for many jobs. */
   private readonly queuedClaims = new Batcher<QueuedClaim>((batch) => this.claimQueued(batch));
 
@@ -236,11 +237,13 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, OnApplication
       'http.response.status_code': response.httpStatus ?? 0,
       'webhook.delivery_status': decision.status,
     });
-    await this.outcomes.add({ claim, result: response, decision });
+    const resendWaiting = await this.outcomes.add({ claim, result: response, decision });
     if (decision.disableEndpoint) {
       this.logger.warn('webhook endpoint disabled', { endpoint_id: claim.endpoint.id, reason: decision.disableEndpoint });
     }
-    if (decision.status === WebhookDeliveryStatus.Failed && decision.nextAttemptAt) {
+    if (resendWaiting) {
+      await this.queue.enqueueOrLeaveToSweeper([{ id: claim.deliveryId, attempt: claim.attempt + 1, next_attempt_at: new Date() }]);
+    } else if (decision.status === WebhookDeliveryStatus.Failed && decision.nextAttemptAt) {
       await this.queue.enqueueOrLeaveToSweeper([{ id: claim.deliveryId, attempt: claim.attempt + 1, next_attempt_at: decision.nextAttemptAt }]);
     }
   }

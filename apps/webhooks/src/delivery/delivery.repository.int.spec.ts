@@ -277,6 +277,31 @@ describe('DeliveryRepository (real Postgres, the webhooks role)', () => {
     expect(await endpointState(endpointId)).toEqual({ status: 'enabled', disabled_reason: null, failing_since: null });
   });
 
+  it('keeps a delivery open and due when a resend is asked for while its attempt is in flight, and says so, in the completions’ order', async () => {
+    const success = { result: { httpStatus: 200, latencyMs: 5, error: null }, decision: { status: WebhookDeliveryStatus.Success as const, nextAttemptAt: null, disableEndpoint: null } };
+    const resent = await oneDelivery();
+    const untouched = await oneDelivery();
+    const inFlight = (await claim(resent.deliveryId, 1, OWNER, LEASE_MS, notSentBecause))!;
+    const beside = (await claim(untouched.deliveryId, 1, OWNER, LEASE_MS, notSentBecause))!;
+
+    // The resend's own attempt cannot be claimed while the lease lives: the outcome must not close it away.
+    expect(await repository.resend(resent.recorded.id, undefined)).toEqual([expect.objectContaining({ id: resent.deliveryId, attempt: 2 })]);
+    expect(await claim(resent.deliveryId, 2, OWNER, LEASE_MS, notSentBecause)).toBeUndefined();
+    const before = Date.now();
+    expect(await repository.completeAll([{ claim: beside, ...success }, { claim: inFlight, ...success }], OWNER)).toEqual([false, true]);
+    expect(await attemptsOf(resent.deliveryId)).toEqual([expect.objectContaining({ attempt: 1, delivery_status: 'SUCCESS' })]);
+    const reopened = await deliveryRow(resent.deliveryId);
+    expect(reopened).toMatchObject({ status: 'PENDING', attempts: 1, lease_owner: null });
+    expect(reopened.next_attempt_at.getTime()).toBeLessThanOrEqual(Date.now());
+    expect(reopened.next_attempt_at.getTime()).toBeGreaterThanOrEqual(before - 1000);
+    expect(await deliveryRow(untouched.deliveryId)).toMatchObject({ status: 'SUCCESS', next_attempt_at: null });
+
+    // The next claim takes the resend: its outcome closes the delivery as usual.
+    const again = (await claim(resent.deliveryId, 2, OWNER, LEASE_MS, notSentBecause))!;
+    expect(await repository.completeAll([{ claim: again, ...success }], OWNER)).toEqual([false]);
+    expect(await deliveryRow(resent.deliveryId)).toMatchObject({ status: 'SUCCESS', attempts: 2, next_attempt_at: null });
+  });
+
   it('disables the endpoint when the decision says so, and records the outcome of an attempt whose lease was lost without moving the delivery', async () => {
     const gone = await oneDelivery();
     const claimed = (await claim(gone.deliveryId, 1, OWNER, LEASE_MS, notSentBecause))!;

@@ -224,7 +224,8 @@ export class DeliveryRepository {
          SELECT * FROM unnest($1::text[], $2::int[]) AS w (id, attempt)
        ), claimed AS (
          UPDATE webhooks.deliveries d
-            SET attempts = d.attempts + 1, lease_owner = $3, lease_expires_at = now() + $4 * interval '1 millisecond', updated_at = now()
+            SET attempts = d.attempts + 1, lease_owner = $3, lease_expires_at = now() + $4 * interval '1 millisecond',
+                resend_requested = false, updated_at = now()
            FROM wanted
           WHERE d.id = wanted.id AND d.attempts = wanted.attempt - 1 AND d.status IN ${OPEN}
             AND (d.lease_expires_at IS NULL OR d.lease_expires_at < now())
@@ -272,16 +273,19 @@ export class DeliveryRepository {
    * they finished, in one statement: one round trip and one commit for all of them. The
    * attempts' results and their endpoints' state are written even when the
    * lease was lost (the request was sent), while a delivery moves on only for
-   * the lease's owner at that attempt.
+   * the lease's owner at that attempt. A resend asked for while the attempt was
+   * in flight keeps its delivery open and due now, whatever the outcome: the
+   * answer, in the completions' order, says which deliveries the caller must
+   * queue again for it.
    */
-  async completeAll(completions: readonly Completion[], owner: string): Promise<void> {
-    if (completions.length === 0) return;
+  async completeAll(completions: readonly Completion[], owner: string): Promise<boolean[]> {
+    if (completions.length === 0) return [];
     const changes = endpointChanges(completions.map(({ claim, decision }) => ({ endpointId: claim.endpoint.id, decision })));
     const column = <T>(pick: (completion: Completion) => T): T[] => completions.map(pick);
     // The parts touch different rows (one attempt and one delivery per completion, and endpointChanges gives each
     // endpoint one change), as a statement may not update a row twice. Each endpoint change writes only when the
     // endpoint's state changes, so an endpoint whose attempts keep succeeding is not locked by every delivery.
-    await this.db.query(
+    const [moved]: [Array<{ id: string; resend_requested: boolean }>, number] = await this.db.query(
       `WITH outcome AS (
          SELECT * FROM unnest($1::text[], $2::int[], $3::text[], $4::int[], $5::int[], $6::text[], $7::timestamptz[])
            AS o (delivery_id, attempt, status, http_status, latency_ms, error_message, next_attempt_at)
@@ -301,9 +305,12 @@ export class DeliveryRepository {
           WHERE ep.id = d.id AND ep.status = 'enabled'
        )
        UPDATE webhooks.deliveries d
-          SET status = o.status, next_attempt_at = o.next_attempt_at, lease_owner = NULL, lease_expires_at = NULL, updated_at = now()
+          SET status = CASE WHEN d.resend_requested THEN '${WebhookDeliveryStatus.Pending}' ELSE o.status END,
+              next_attempt_at = CASE WHEN d.resend_requested THEN now() ELSE o.next_attempt_at END,
+              lease_owner = NULL, lease_expires_at = NULL, updated_at = now()
          FROM outcome o
-        WHERE d.id = o.delivery_id AND d.attempts = o.attempt AND d.lease_owner = $8`,
+        WHERE d.id = o.delivery_id AND d.attempts = o.attempt AND d.lease_owner = $8
+       RETURNING d.id, d.resend_requested`,
       [
         column((c) => c.claim.deliveryId),
         column((c) => c.claim.attempt),
@@ -319,6 +326,8 @@ export class DeliveryRepository {
         changes.disabled.map((d) => d.reason),
       ],
     );
+    const reopened = new Set(moved.filter((row) => row.resend_requested).map((row) => row.id));
+    return completions.map(({ claim }) => reopened.has(claim.deliveryId));
   }
 
   /**
@@ -347,7 +356,9 @@ export class DeliveryRepository {
   /**
    * Makes the event's deliveries (to enabled endpoints; only `endpointId`'s
    * when given, creating it if the endpoint never had one) due now, finished
-   * ones included. Answers them with the attempt to make.
+   * ones included. Answers them with the attempt to make. A delivery whose
+   * attempt is in flight cannot be claimed now: it is marked, and that
+   * attempt's outcome leaves it open and due (completeAll).
    */
   resend(eventId: string, endpointId: string | undefined): Promise<Array<DueDelivery & { endpoint_id: string }>> {
     return this.db.transaction(async (tx) => {
@@ -362,7 +373,7 @@ export class DeliveryRepository {
       const [rows] = await tx.query(
         `UPDATE webhooks.deliveries d
             SET status = CASE WHEN d.status IN ${OPEN} THEN d.status ELSE '${WebhookDeliveryStatus.Pending}' END,
-                next_attempt_at = now(), updated_at = now()
+                next_attempt_at = now(), resend_requested = true, updated_at = now()
            FROM webhooks.endpoints ep
           WHERE d.event_id = $1 AND ep.id = d.endpoint_id AND ($2::text IS NULL OR d.endpoint_id = $2)
             AND ep.status = 'enabled' AND ep.deleted_at IS NULL
