@@ -38,8 +38,9 @@ export class DeliveriesController {
       if (endpoint.status !== 'enabled') throw new DomainError(ErrorCode.Conflict, 'Webhook endpoint is disabled');
     }
     const due = await this.deliveries.resend(command.event_id, command.endpoint_id);
-    // A distinct job id per request: the scheduled job of the same attempt may be waiting with a later delay.
-    await this.queue.enqueue(due, `resend-${Date.now()}`);
+    // A distinct job id per request: the scheduled job of the same attempt may be waiting with a later delay. The
+    // resend is committed: when Redis cannot take the job, the sweeper queues it (DeliveryQueue.requeue).
+    await this.queue.enqueueOrLeaveToSweeper(due, `resend-${Date.now()}`);
     return { event_id: command.event_id, webhook_ids: due.map((delivery) => delivery.endpoint_id) };
   }
 }

@@ -19,7 +19,11 @@ export interface DeliveryJob extends TracedJobData {
   attempt: number;
 }
 
-const LIVE_STATES: ReadonlySet<string> = new Set(['waiting', 'delayed', 'active', 'prioritized', 'waiting-children']);
+/**
+ * The states of an overdue delivery's scheduled job that will still run it in time. Not 'delayed': its delay ends
+ * later than the delivery is due (a resend made the delivery due now, and its own job was lost).
+ */
+const LIVE_STATES: ReadonlySet<string> = new Set(['waiting', 'active', 'prioritized', 'waiting-children']);
 
 /** Kept finished jobs: enough for their deterministic ids to absorb late duplicates, bounded in memory. */
 const KEEP = { age: 3600, count: 10_000 };
@@ -51,9 +55,9 @@ export class DeliveryQueue implements OnApplicationShutdown {
    * logged once per streak (a Redis outage would otherwise log every
    * delivery).
    */
-  async enqueueOrLeaveToSweeper(deliveries: readonly DueDelivery[]): Promise<void> {
+  async enqueueOrLeaveToSweeper(deliveries: readonly DueDelivery[], tag = ''): Promise<void> {
     if (deliveries.length === 0) return; // no Redis call, so nothing to say of Redis
-    await this.failures.guard(() => this.enqueue(deliveries), undefined, { deliveries: deliveries.length });
+    await this.failures.guard(() => this.enqueue(deliveries, tag), undefined, { deliveries: deliveries.length });
   }
 
   /** Queues the given attempts, each at its due time; `tag` distinguishes a manual resend from the scheduled attempt. */
@@ -75,11 +79,11 @@ export class DeliveryQueue implements OnApplicationShutdown {
   }
 
   /**
-   * Queues overdue deliveries again. An attempt whose job is still waiting,
-   * delayed or running is left alone; otherwise (the job is gone, finished as
-   * a no-op, or only half there after a partial loss of Redis data) a job
-   * with a new id is added, and the claim in Postgres keeps it from doubling
-   * an attempt.
+   * Queues overdue deliveries again. An attempt whose job is still waiting
+   * or running is left alone; otherwise (the job is gone, finished as a
+   * no-op, delayed past the delivery's due time, or only half there after a
+   * partial loss of Redis data) a job with a new id is added, and the claim
+   * in Postgres keeps it from doubling an attempt.
    */
   async requeue(deliveries: readonly DueDelivery[]): Promise<number> {
     const states = await Promise.all(deliveries.map((delivery) => this.queue.getJobState(`${delivery.id}.${delivery.attempt}`)));

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { WebhookDeliveryStatus } from '@pp/contracts';
-import { repositoryDatabase } from '@pp/testing';
+import { repositoryDatabase, waitFor } from '@pp/testing';
 import { Client, type Pool } from 'pg';
 import { WebhooksDatabase } from '../database/webhooks.database';
 import { notSentBecause } from './delivery-target.policy';
@@ -300,6 +300,77 @@ describe('DeliveryRepository (real Postgres, the webhooks role)', () => {
     const again = (await claim(resent.deliveryId, 2, OWNER, LEASE_MS, notSentBecause))!;
     expect(await repository.completeAll([{ claim: again, ...success }], OWNER)).toEqual([false]);
     expect(await deliveryRow(resent.deliveryId)).toMatchObject({ status: 'SUCCESS', attempts: 2, next_attempt_at: null });
+  });
+
+  it('disables for a failure streak only while the endpoint’s streak is the one judged on: not once enabled again or answered with success', async () => {
+    const merchant = `mer_${randomUUID().slice(0, 8)}`;
+    const endpointId = await endpoint(merchant);
+    // Microseconds, as now() writes them: the claim reads the streak's start to the millisecond.
+    await admin.query(`UPDATE webhooks.endpoints SET failing_since = now() - interval '6 days 0.000123 seconds' WHERE id = $1`, [endpointId]);
+    const claimsOfNewEvents = async (count: number) => {
+      const claims = [];
+      for (let i = 0; i < count; i++) {
+        const [due] = await recordEvent(event(merchant), new Date());
+        claims.push((await claim(due.id, 1, OWNER, LEASE_MS, notSentBecause))!);
+      }
+      return claims;
+    };
+    /** The decision an attempt makes on the streak its claim read (decideAfterAttempt's, past the period). */
+    const streakDisable = (claimed: Awaited<ReturnType<typeof claimsOfNewEvents>>[number]) => ({
+      claim: claimed,
+      result: { httpStatus: 500, latencyMs: 4, error: 'endpoint answered 500 Internal Server Error' },
+      decision: {
+        status: WebhookDeliveryStatus.Exhausted as const,
+        nextAttemptAt: null,
+        disableEndpoint: `every attempt has failed since ${claimed.endpoint.failing_since!.toISOString()}`,
+        streakSince: claimed.endpoint.failing_since!,
+      },
+    });
+    const enable = () =>
+      admin.query(`UPDATE webhooks.endpoints SET status = 'enabled', disabled_reason = NULL, failing_since = NULL WHERE id = $1`, [endpointId]);
+
+    // Enabled again by the merchant between two attempts that both judged the old streak.
+    const [first, second] = await claimsOfNewEvents(2);
+    await repository.completeAll([streakDisable(first)], OWNER);
+    expect(await endpointState(endpointId)).toMatchObject({ status: 'disabled', disabled_reason: expect.stringMatching(/^every attempt has failed since /) });
+    await enable();
+    await repository.completeAll([streakDisable(second)], OWNER);
+    expect(await endpointState(endpointId)).toEqual({ status: 'enabled', disabled_reason: null, failing_since: null });
+
+    // Answered with success by one attempt while another, on the old streak, was in flight.
+    await admin.query(`UPDATE webhooks.endpoints SET failing_since = now() - interval '6 days' WHERE id = $1`, [endpointId]);
+    const [succeeding, stale] = await claimsOfNewEvents(2);
+    await repository.completeAll([{ claim: succeeding, result: { httpStatus: 200, latencyMs: 3, error: null }, decision: { status: WebhookDeliveryStatus.Success, nextAttemptAt: null, disableEndpoint: null } }], OWNER);
+    await repository.completeAll([streakDisable(stale)], OWNER);
+    expect(await endpointState(endpointId)).toMatchObject({ status: 'enabled', disabled_reason: null });
+  });
+
+  it('keeps a claimed delivery open for a resend asked for before it was closed unsent (its endpoint enabled again meanwhile)', async () => {
+    const { endpointId, deliveryId } = await oneDelivery();
+    await admin.query(`UPDATE webhooks.endpoints SET status = 'disabled', disabled_reason = 'by the merchant' WHERE id = $1`, [endpointId]);
+    // Between the claim's statement and the close, the merchant enables the endpoint and resends: a transaction of
+    // its own marks the delivery and holds the row, so the close waits for it.
+    // (pg writes a query to its socket as it is called, so the mark goes out before the close's own statement.)
+    const merchantSide = await admin.connect();
+    try {
+      await merchantSide.query('BEGIN');
+      let marked: Promise<unknown> | undefined;
+      const refuseAndLetTheResendIn = (target: Parameters<typeof notSentBecause>[0]) => {
+        marked = merchantSide.query(`UPDATE webhooks.deliveries SET resend_requested = true, next_attempt_at = now() WHERE id = $1`, [deliveryId]);
+        return notSentBecause(target);
+      };
+      const claiming = repository.claimAll([{ id: deliveryId, attempt: 1 }], OWNER, LEASE_MS, refuseAndLetTheResendIn);
+      await waitFor('the claim to reach the endpoint rule', () => marked !== undefined);
+      await marked;
+      await merchantSide.query('COMMIT');
+      expect(await claiming).toEqual([]);
+    } finally {
+      merchantSide.release();
+    }
+    expect(await attemptsOf(deliveryId)).toEqual([
+      expect.objectContaining({ attempt: 1, delivery_status: 'EXHAUSTED', error_message: expect.stringMatching(/^not sent: the endpoint is disabled/) }),
+    ]);
+    expect(await deliveryRow(deliveryId)).toMatchObject({ status: 'PENDING', attempts: 1, lease_owner: null, next_attempt_at: expect.any(Date) });
   });
 
   it('disables the endpoint when the decision says so, and records the outcome of an attempt whose lease was lost without moving the delivery', async () => {

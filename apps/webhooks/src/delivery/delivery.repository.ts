@@ -300,9 +300,12 @@ export class DeliveryRepository {
        ), failing AS (
          UPDATE webhooks.endpoints SET failing_since = now() WHERE id = ANY ($10::text[]) AND failing_since IS NULL
        ), disabled AS (
+         -- A disable for a failure streak holds only if the streak is still the one it was judged on (read at the
+         -- claim, to the millisecond): not if the merchant enabled the endpoint again, or another attempt succeeded.
          UPDATE webhooks.endpoints ep SET status = 'disabled', disabled_reason = d.reason
-           FROM unnest($11::text[], $12::text[]) AS d (id, reason)
+           FROM unnest($11::text[], $12::text[], $13::timestamptz[]) AS d (id, reason, streak_since)
           WHERE ep.id = d.id AND ep.status = 'enabled'
+            AND (d.streak_since IS NULL OR date_trunc('milliseconds', ep.failing_since) = d.streak_since)
        )
        UPDATE webhooks.deliveries d
           SET status = CASE WHEN d.resend_requested THEN '${WebhookDeliveryStatus.Pending}' ELSE o.status END,
@@ -324,6 +327,7 @@ export class DeliveryRepository {
         changes.failing,
         changes.disabled.map((d) => d.id),
         changes.disabled.map((d) => d.reason),
+        changes.disabled.map((d) => d.streakSince),
       ],
     );
     const reopened = new Set(moved.filter((row) => row.resend_requested).map((row) => row.id));
@@ -429,14 +433,18 @@ export class DeliveryRepository {
    * the reason, the delivery EXHAUSTED and its lease released. Guarded by the
    * lease, so it changes nothing once another replica has taken the delivery
    * over (which, should this process stop before closing, has recorded this
-   * attempt as one that got no answer and closes the delivery itself).
+   * attempt as one that got no answer and closes the delivery itself). A
+   * resend asked for since the claim (the endpoint enabled again meanwhile)
+   * keeps the delivery PENDING and due, for the sweeper to queue.
    */
   private async closeUnsent(deliveryId: string, attempt: number, owner: string, reason: string): Promise<void> {
     // The attempt is closed through the delivery's RETURNING, so both change or neither does.
     await this.db.query(
       `WITH closed AS (
          UPDATE webhooks.deliveries
-            SET status = '${WebhookDeliveryStatus.Exhausted}', next_attempt_at = NULL, lease_owner = NULL, lease_expires_at = NULL, updated_at = now()
+            SET status = CASE WHEN resend_requested THEN '${WebhookDeliveryStatus.Pending}' ELSE '${WebhookDeliveryStatus.Exhausted}' END,
+                next_attempt_at = CASE WHEN resend_requested THEN now() END,
+                lease_owner = NULL, lease_expires_at = NULL, updated_at = now()
           WHERE id = $1 AND attempts = $2 AND lease_owner = $3
           RETURNING id
        )

@@ -7,8 +7,8 @@ export interface EndpointChanges {
   recovered: string[];
   /** Failed: their failure streak starts now unless it has already. */
   failing: string[];
-  /** To disable, with the reason each shows. */
-  disabled: Array<{ id: string; reason: string }>;
+  /** To disable, with the reason each shows and, for a failure streak, the streak's start it must still have. */
+  disabled: Array<{ id: string; reason: string; streakSince: Date | null }>;
 }
 
 /**
@@ -20,11 +20,11 @@ export interface EndpointChanges {
  * statement may not update one row twice.
  */
 export function endpointChanges(outcomes: ReadonlyArray<{ endpointId: string; decision: AttemptDecision }>): EndpointChanges {
-  const disabled = new Map<string, string>();
+  const disabled = new Map<string, { reason: string; streakSince: Date | null }>();
   const streak = new Map<string, boolean>();
   for (const { endpointId, decision } of outcomes) {
     if (decision.disableEndpoint) {
-      if (!disabled.has(endpointId)) disabled.set(endpointId, decision.disableEndpoint);
+      if (!disabled.has(endpointId)) disabled.set(endpointId, { reason: decision.disableEndpoint, streakSince: decision.streakSince ?? null });
     } else {
       streak.set(endpointId, decision.status === WebhookDeliveryStatus.Success);
     }
@@ -34,6 +34,6 @@ export function endpointChanges(outcomes: ReadonlyArray<{ endpointId: string; de
   return {
     recovered: open.filter(([, succeeded]) => succeeded).map(([id]) => id).sort(byId),
     failing: open.filter(([, succeeded]) => !succeeded).map(([id]) => id).sort(byId),
-    disabled: [...disabled].map(([id, reason]) => ({ id, reason })).sort((a, b) => byId(a.id, b.id)),
+    disabled: [...disabled].map(([id, disable]) => ({ id, ...disable })).sort((a, b) => byId(a.id, b.id)),
   };
 }

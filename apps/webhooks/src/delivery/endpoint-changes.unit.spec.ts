@@ -13,7 +13,7 @@ describe('endpointChanges', () => {
         { endpointId: 'we_a', decision: success },
         { endpointId: 'we_c', decision: gone },
       ]),
-    ).toEqual({ recovered: ['we_a'], failing: ['we_b'], disabled: [{ id: 'we_c', reason: 'the endpoint answered 410 Gone' }] });
+    ).toEqual({ recovered: ['we_a'], failing: ['we_b'], disabled: [{ id: 'we_c', reason: 'the endpoint answered 410 Gone', streakSince: null }] });
   });
 
   it('given several outcomes for one endpoint, when folded, then the last decides its streak, as if recorded one by one', () => {
@@ -26,14 +26,22 @@ describe('endpointChanges', () => {
   });
 
   it('given a disabling among outcomes for one endpoint, when folded, then the endpoint is only disabled, with the first reason', () => {
-    const other = { ...gone, disableEndpoint: 'failing for 5 days' };
+    const other = { ...gone, disableEndpoint: 'failing for 5 days', streakSince: new Date('2026-02-19T12:00:00Z') };
     expect(
       endpointChanges([
         { endpointId: 'we_a', decision: gone },
         { endpointId: 'we_a', decision: success },
         { endpointId: 'we_a', decision: other },
       ]),
-    ).toEqual({ recovered: [], failing: [], disabled: [{ id: 'we_a', reason: 'the endpoint answered 410 Gone' }] });
+    ).toEqual({ recovered: [], failing: [], disabled: [{ id: 'we_a', reason: 'the endpoint answered 410 Gone', streakSince: null }] });
+  });
+
+  it('given a disabling for a failure streak, when folded, then it carries the streak’s start it was judged on', () => {
+    const streakSince = new Date('2026-02-19T12:00:00Z');
+    const streak = { ...gone, disableEndpoint: 'every attempt has failed since 2026-02-19T12:00:00.000Z', streakSince };
+    expect(endpointChanges([{ endpointId: 'we_a', decision: streak }]).disabled).toEqual([
+      { id: 'we_a', reason: 'every attempt has failed since 2026-02-19T12:00:00.000Z', streakSince },
+    ]);
   });
 
   it('given no outcomes, when folded, then nothing changes', () => {

@@ -22,6 +22,11 @@ export interface AttemptDecision {
   nextAttemptAt: Date | null;
   /** Set when the endpoint must be disabled, with the reason it shows. */
   disableEndpoint: string | null;
+  /**
+   * With a disable for a failure streak: the streak's start it was judged on. It holds only while the endpoint's
+   * streak is still that one, so an endpoint enabled again or answered with success meanwhile stays enabled.
+   */
+  streakSince?: Date;
 }
 
 export const isSuccess = (httpStatus: number | null): boolean => httpStatus !== null && httpStatus >= 200 && httpStatus < 300;
@@ -51,6 +56,7 @@ export function decideAfterAttempt(
       status: WebhookDeliveryStatus.Exhausted,
       nextAttemptAt: null,
       disableEndpoint: `every attempt has failed since ${since.toISOString()}`,
+      streakSince: since,
     };
   }
   if (attempt >= policy.scheduleMs.length) return { status: WebhookDeliveryStatus.Exhausted, nextAttemptAt: null, disableEndpoint: null };

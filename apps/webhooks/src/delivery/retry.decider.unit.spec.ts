@@ -56,6 +56,7 @@ describe('decideAfterAttempt', () => {
       status: WebhookDeliveryStatus.Exhausted,
       nextAttemptAt: null,
       disableEndpoint: `every attempt has failed since ${since.toISOString()}`,
+      streakSince: since,
     });
   });
 });

@@ -1,0 +1,48 @@
+import { randomUUID } from 'node:crypto';
+import { JsonLogger, ServiceMetrics } from '@pp/platform';
+import { testInfra } from '@pp/testing';
+import { WebhooksConfig } from '../webhooks.config';
+import { DeliveryQueue } from './delivery.queue';
+
+/*
+ * The sweeper's requeue against real Redis (no worker here, so queued jobs
+ * stay where they are put): which overdue deliveries get a job again.
+ */
+describe('DeliveryQueue.requeue (real Redis)', () => {
+  let queue: DeliveryQueue;
+
+  beforeAll(() => {
+    const config = Object.assign(new WebhooksConfig(), { REDIS_URL: testInfra.redisUrl, PP_NAMESPACE: `requeue${randomUUID().slice(0, 8)}` });
+    queue = new DeliveryQueue(config, new ServiceMetrics('webhooks', { processMetrics: false }), new JsonLogger('webhooks', 'error', () => undefined));
+  });
+  afterAll(async () => {
+    await queue.queue.obliterate({ force: true });
+    await queue.onApplicationShutdown();
+  });
+
+  const overdue = (id: string, attempt: number) => ({ id, attempt, next_attempt_at: new Date(Date.now() - 10_000) });
+  const jobsOf = async (id: string) =>
+    (await queue.queue.getJobs(['waiting', 'delayed'])).filter((job) => job.data.delivery_id === id).map((job) => ({ id: job.id, delay: job.opts.delay }));
+
+  it('given an overdue delivery whose job is waiting, when swept, then it is left alone', async () => {
+    const id = randomUUID();
+    await queue.enqueue([{ id, attempt: 2, next_attempt_at: new Date() }]);
+    expect(await queue.requeue([overdue(id, 2)])).toBe(0);
+    expect(await jobsOf(id)).toEqual([{ id: `${id}.2`, delay: 0 }]);
+  });
+
+  it('given an overdue delivery whose job is delayed past its due time (a resend whose own job was lost), when swept, then it is queued now', async () => {
+    const id = randomUUID();
+    await queue.enqueue([{ id, attempt: 2, next_attempt_at: new Date(Date.now() + 3_600_000) }]);
+    expect(await queue.requeue([overdue(id, 2)])).toBe(1);
+    const jobs = await jobsOf(id);
+    expect(jobs).toHaveLength(2);
+    expect(jobs).toEqual(expect.arrayContaining([expect.objectContaining({ id: expect.stringMatching(new RegExp(`^${id}\\.2\\.swept-\\d+$`)), delay: 0 })]));
+  });
+
+  it('given an overdue delivery with no job at all (Redis lost it), when swept, then it is queued now', async () => {
+    const id = randomUUID();
+    expect(await queue.requeue([overdue(id, 1)])).toBe(1);
+    expect(await jobsOf(id)).toEqual([{ id: expect.stringMatching(new RegExp(`^${id}\\.1\\.swept-\\d+$`)), delay: 0 }]);
+  });
+});
