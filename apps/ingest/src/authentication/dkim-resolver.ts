@@ -12,12 +12,25 @@ const DNS_TIMEOUT_MS = 2000;
  */
 export const KEY_LOOKUP_DEADLINE_MS = 4000;
 
+/**
+ * The resolver's refusals of the name itself: no server was asked, and asking
+ * again will not help. mailauth takes any code but ENOTFOUND and ENODATA for
+ * DNS trouble and the notice would be retried for a day, so these are a
+ * missing key.
+ */
+const NAME_REFUSED = new Set(['EBADNAME', 'EBADQUERY']);
+
 /** Real DNS, with a short timeout so a slow resolver cannot hold a notice for long. */
 export function dnsResolver(): DkimResolver {
   const resolver = new Resolver({ timeout: DNS_TIMEOUT_MS, tries: 2 });
   return async (name, rrtype) => {
     if (rrtype !== 'TXT') throw Object.assign(new Error(`no ${rrtype} lookups for DKIM`), { code: 'ENODATA' });
-    return withDeadline(resolver.resolveTxt(name), KEY_LOOKUP_DEADLINE_MS, name);
+    try {
+      return await withDeadline(resolver.resolveTxt(name), KEY_LOOKUP_DEADLINE_MS, name);
+    } catch (error) {
+      if (NAME_REFUSED.has((error as NodeJS.ErrnoException).code ?? '')) throw Object.assign(new Error(`${name}: ${(error as Error).message}`), { code: 'ENOTFOUND' });
+      throw error;
+    }
   };
 }
 
@@ -43,9 +56,14 @@ export function trustedKeysOnly(resolver: DkimResolver, trustedDomains: readonly
   return async (name, rrtype) => {
     const key = name.toLowerCase().replace(/\.$/, '');
     if (!suffixes.some((suffix) => key.endsWith(suffix))) throw Object.assign(new Error(`${name} is not a trusted domain's key`), { code: 'ENOTFOUND' });
+    // A selector can make the name longer than DNS allows: no such key can exist (and a resolver would refuse it).
+    if (!fitsDns(key)) throw Object.assign(new Error(`${name} is longer than a DNS name can be`), { code: 'ENOTFOUND' });
     return resolver(name, rrtype);
   };
 }
+
+/** At most 253 characters, each label 1 to 63 (RFC 1035 §2.3.4, without the trailing dot). */
+const fitsDns = (name: string): boolean => name.length <= 253 && name.split('.').every((label) => label.length > 0 && label.length <= 63);
 
 /**
  * Answers DKIM key lookups from a fixed map instead of DNS (tests, air-gapped

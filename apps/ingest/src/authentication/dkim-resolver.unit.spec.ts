@@ -1,4 +1,4 @@
-import { buildNotice, signEmail } from '@pp/testing';
+import { buildNotice, signEmail, testDkimKey } from '@pp/testing';
 import { answerAuthentication } from './authentication-answer';
 import type { DkimResolver } from './authentication.types';
 import { trustedKeysOnly, withDeadline } from './dkim-resolver';
@@ -33,5 +33,31 @@ describe('DKIM key lookups', () => {
       await expect(resolver(name, 'TXT')).rejects.toMatchObject({ code: 'ENOTFOUND' });
     }
     expect(asked).toEqual(['S1._domainkey.Payments.Interac.CA.']);
+  });
+
+  it('answers a trusted domain’s key whose name is longer than DNS allows as missing, without a lookup (never DNS trouble to retry)', async () => {
+    const asked: string[] = [];
+    const resolver = trustedKeysOnly(async (name) => (asked.push(name), [['v=DKIM1; p=x']]), ['payments.interac.ca']);
+    const label = 'a'.repeat(60);
+    const tooLong = `${label}.${label}.${label}.${label}._domainkey.payments.interac.ca`;
+    await expect(resolver(tooLong, 'TXT')).rejects.toMatchObject({ code: 'ENOTFOUND' });
+    await expect(resolver(`${'b'.repeat(64)}._domainkey.payments.interac.ca`, 'TXT')).rejects.toMatchObject({ code: 'ENOTFOUND' });
+    await expect(resolver(`x..y._domainkey.payments.interac.ca`, 'TXT')).rejects.toMatchObject({ code: 'ENOTFOUND' });
+    expect(asked).toEqual([]);
+    const longestLabel = `${'c'.repeat(63)}._domainkey.payments.interac.ca`;
+    await expect(resolver(longestLabel, 'TXT')).resolves.toEqual([['v=DKIM1; p=x']]);
+    expect(asked).toEqual([longestLabel]);
+  });
+
+  it('gives a verdict, not a retry, for a notice signed under a selector too long for DNS (a resolver refuses the name: EBADNAME)', async () => {
+    const label = 'a'.repeat(60);
+    const key = testDkimKey('payments.interac.ca', `${label}.${label}.${label}.${label}`);
+    const refusesTheName: DkimResolver = async (name) => {
+      throw Object.assign(new Error(`queryTxt EBADNAME ${name}`), { code: 'EBADNAME' });
+    };
+    const raw = Buffer.from(await signEmail(buildNotice(), { key }));
+    expect(await answerAuthentication(raw, { trustedDomains: ['payments.interac.ca'], resolver: trustedKeysOnly(refusesTheName, ['payments.interac.ca']) })).toMatchObject({
+      verdict: { authenticated: false, reasons: expect.arrayContaining(['dkim_key_unavailable']) },
+    });
   });
 });

@@ -103,10 +103,19 @@ export class EmailProcessor implements OnModuleDestroy {
     await this.trailing.drain();
   }
 
-  async handOff(email: ProcessedEmail): Promise<void> {
+  private async handOff(email: ProcessedEmail): Promise<void> {
     const result = await this.handler.handle(email);
     await this.outcomes.recordHandoff(email.email_id, result);
     this.metrics.handedOff(result);
+  }
+
+  /** A hand-off whose failure is logged, not thrown: the sweeper repeats it. */
+  async handOffSafely(email: ProcessedEmail): Promise<void> {
+    try {
+      await this.handOff(email);
+    } catch (error) {
+      this.logProcessingFailure(email.email_id, error);
+    }
   }
 
   /** The outcome recorded, and what to hand off (nothing for a duplicate); null as for process. */
@@ -121,14 +130,6 @@ export class EmailProcessor implements OnModuleDestroy {
     if (outcome.status !== 'duplicate') return { outcome, handOff: { ...verdict, status: outcome.status } };
     this.metrics.duplicate();
     return { outcome, handOff: null };
-  }
-
-  private async handOffSafely(email: ProcessedEmail): Promise<void> {
-    try {
-      await this.handOff(email);
-    } catch (error) {
-      this.logProcessingFailure(email.email_id, error);
-    }
   }
 
   private logProcessingFailure(emailId: string, error: unknown): void {

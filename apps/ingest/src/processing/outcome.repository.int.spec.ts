@@ -295,7 +295,22 @@ describe('OutcomeRepository (real Postgres, the ingest role)', () => {
 
     it('given a window after every e-mail, when scanned: nothing found, and still the scan time', async () => {
       const scan = await outcomes.unprocessed(10, new Date(Date.now() + hour));
-      expect(scan).toEqual({ found: [], oldest: null, scannedAt: expect.any(Date) });
+      expect(scan).toEqual({ found: [], oldest: null, scannedAt: expect.any(Date), last: null });
+    });
+
+    it('given more unprocessed e-mails than a page, when read page after page: each once, in order, the cursor after the last', async () => {
+      // Received at the same millisecond, so only the id orders them: the cursor must carry both.
+      const at = new Date(Date.now() - 7 * 24 * hour);
+      const ids = (await Promise.all(Array.from({ length: 5 }, () => storedEmailAt(at)))).sort();
+      const since = new Date(at.getTime() - 1);
+      const first = await outcomes.unprocessed(2, since);
+      expect(first.found).toEqual(ids.slice(0, 2));
+      expect(first.last).toEqual({ at, id: ids[1] });
+      const second = await outcomes.unprocessed(2, since, first.last);
+      expect(second.found).toEqual(ids.slice(2, 4));
+      const third = await outcomes.unprocessed(2, since, second.last);
+      expect(third.found[0]).toBe(ids[4]);
+      expect(third.oldest!.getTime()).toBe(at.getTime());
     });
 
     it('given outcomes without hand-offs, when scanned: only those inside the window and past the grace are read', async () => {

@@ -148,18 +148,19 @@ export class OutcomeRepository {
    * processed (a crash, or a DNS failure to retry), oldest first, and the
    * database's time of the scan.
    */
-  async unprocessed(limit: number, since: Date | null): Promise<SweepScan<string>> {
+  async unprocessed(limit: number, since: Date | null, after: SweepCursor | null = null): Promise<SweepScan<string>> {
     const rows: { scanned_at: Date; id: string | null; at: Date | null }[] = await this.scan(
       `SELECT statement_timestamp() AS scanned_at, c.id, c.received_at AS at
        FROM (SELECT) AS scan
        LEFT JOIN LATERAL (
          SELECT e.id, e.received_at FROM ingest.emails e
-         WHERE e.received_at >= $2 AND NOT EXISTS (SELECT 1 FROM ingest.email_outcomes o WHERE o.email_id = e.id)
-         ORDER BY e.received_at LIMIT $1
+         WHERE e.received_at >= $2 AND ($3::timestamptz IS NULL OR (e.received_at, e.id) > ($3, $4::text))
+           AND NOT EXISTS (SELECT 1 FROM ingest.email_outcomes o WHERE o.email_id = e.id)
+         ORDER BY e.received_at, e.id LIMIT $1
        ) AS c ON true`,
-      [limit, since ?? '-infinity'],
+      [limit, since ?? '-infinity', after?.at ?? null, after?.id ?? null],
     );
-    return sweepScan(rows, (row) => row.id);
+    return sweepScan(rows, (row) => row.id, (id) => id);
   }
 
   /**
@@ -167,7 +168,7 @@ export class OutcomeRepository {
    * `graceSeconds` ago whose hand-off never completed, oldest first, and the
    * database's time of the scan.
    */
-  async notHandedOff(graceSeconds: number, limit: number, since: Date | null): Promise<SweepScan<ProcessedEmail>> {
+  async notHandedOff(graceSeconds: number, limit: number, since: Date | null, after: SweepCursor | null = null): Promise<SweepScan<ProcessedEmail>> {
     const rows: {
       scanned_at: Date;
       at: Date | null;
@@ -184,13 +185,17 @@ export class OutcomeRepository {
          SELECT o.processed_at AS at, o.email_id, e.received_at, o.status, o.authentication, o.parse, o.recipients
          FROM ingest.email_outcomes o JOIN ingest.emails e ON e.id = o.email_id
          WHERE o.processed_at >= $3 AND o.processed_at < statement_timestamp() - make_interval(secs => $1) AND o.status <> 'duplicate'
+           AND ($4::timestamptz IS NULL OR (o.processed_at, o.email_id) > ($4, $5::text))
            AND NOT EXISTS (SELECT 1 FROM ingest.notice_handoffs h WHERE h.email_id = o.email_id)
-         ORDER BY o.processed_at LIMIT $2
+         ORDER BY o.processed_at, o.email_id LIMIT $2
        ) AS c ON true`,
-      [graceSeconds, limit, since ?? '-infinity'],
+      [graceSeconds, limit, since ?? '-infinity', after?.at ?? null, after?.id ?? null],
     );
-    return sweepScan(rows, ({ email_id, received_at, status, authentication, parse, recipients }) =>
-      email_id ? { email_id, status, parse, recipients, authentication: storedAuthentication(authentication), received_at: received_at.toISOString() } : null,
+    return sweepScan(
+      rows,
+      ({ email_id, received_at, status, authentication, parse, recipients }) =>
+        email_id ? { email_id, status, parse, recipients, authentication: storedAuthentication(authentication), received_at: received_at.toISOString() } : null,
+      (email) => email.email_id,
     );
   }
 
@@ -222,15 +227,24 @@ export interface SweepScan<T> {
   found: T[];
   oldest: Date | null;
   scannedAt: Date;
+  /** The page's last row, for the next page to start after; null when the page was empty. */
+  last: SweepCursor | null;
+}
+
+/** A row's place in a scan's order (its time, then its id). */
+export interface SweepCursor {
+  at: Date;
+  id: string;
 }
 
 /** A scan's rows (one with nulls when it found nothing, from the LEFT JOIN that carries the scan's time). */
-function sweepScan<R extends { scanned_at: Date; at: Date | null }, T>(rows: R[], read: (row: R) => T | null): SweepScan<T> {
+function sweepScan<R extends { scanned_at: Date; at: Date | null }, T>(rows: R[], read: (row: R) => T | null, idOf: (item: T) => string): SweepScan<T> {
   const found = rows.flatMap((row) => {
     const item = row.at ? read(row) : null;
-    return item ? [item] : [];
+    return item ? [{ item, at: row.at! }] : [];
   });
-  return { found, oldest: rows[0].at, scannedAt: rows[0].scanned_at };
+  const last = found.at(-1);
+  return { found: found.map(({ item }) => item), oldest: rows[0].at, scannedAt: rows[0].scanned_at, last: last ? { at: last.at, id: idOf(last.item) } : null };
 }
 
 /** The columns of one outcome, as insertOutcomes reads them from JSON. */

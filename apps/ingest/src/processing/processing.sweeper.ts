@@ -2,10 +2,10 @@ import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy }
 import { CONFIG, FailureStreak, JsonLogger } from '@pp/platform';
 import type { IngestConfig } from '../ingest.config';
 import { EmailProcessor } from './email-processor';
-import { OutcomeRepository } from './outcome.repository';
+import { OutcomeRepository, type SweepCursor, type SweepScan } from './outcome.repository';
 import { SweepWindow } from './sweep-window';
 
-const BATCH = 50;
+const PAGE = 50;
 
 /**
  * Finishes what a crash or a DNS failure interrupted: processes stored e-mails
@@ -49,14 +49,35 @@ export class ProcessingSweeper implements OnApplicationBootstrap, OnModuleDestro
   }
 
   private async sweep(): Promise<void> {
-    const unprocessed = await this.outcomes.unprocessed(BATCH, this.unprocessedWindow.since());
-    for (const emailId of unprocessed.found) await this.processor.processSafely(emailId);
+    const unprocessedSince = this.unprocessedWindow.since();
+    const unprocessed = await this.everyPage(
+      (after) => this.outcomes.unprocessed(PAGE, unprocessedSince, after),
+      (emailId) => this.processor.processSafely(emailId),
+    );
     this.unprocessedWindow.scanned(unprocessed.scannedAt, unprocessed.oldest);
 
     const graceMs = this.config.INGEST_SWEEP_INTERVAL_MS;
-    const pending = await this.outcomes.notHandedOff(graceMs / 1000, BATCH, this.handoffWindow.since());
-    for (const email of pending.found) await this.processor.handOff(email);
+    const handoffSince = this.handoffWindow.since();
+    const pending = await this.everyPage(
+      (after) => this.outcomes.notHandedOff(graceMs / 1000, PAGE, handoffSince, after),
+      (email) => this.processor.handOffSafely(email),
+    );
     // Outcomes younger than the grace were not read: the window must not pass them.
     this.handoffWindow.scanned(new Date(pending.scannedAt.getTime() - graceMs), pending.oldest);
+  }
+
+  /**
+   * Finishes every row of a scan, page by page, each one's failure its own:
+   * rows that stay unfinished (an e-mail whose DKIM key lookup keeps
+   * failing, a hand-off the other side keeps refusing) must not hide the
+   * ones behind them. Answers the first page's scan time and oldest row,
+   * which is what the sweep window needs.
+   */
+  private async everyPage<T>(read: (after: SweepCursor | null) => Promise<SweepScan<T>>, finish: (item: T) => Promise<unknown>): Promise<SweepScan<T>> {
+    const first = await read(null);
+    for (let page = first; ; page = await read(page.last)) {
+      for (const item of page.found) await finish(item);
+      if (page.found.length < PAGE || !page.last) return first;
+    }
   }
 }
