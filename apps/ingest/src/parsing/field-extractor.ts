@@ -48,13 +48,14 @@ function firstValueLine(raw: string): string {
 
 const REFERENCE = /^(C[A-Za-z0-9]{7,11})(?![A-Za-z0-9])/;
 
-/** The first labelled value that is an Interac reference number. */
-export function extractReference(values: Map<LabelledField, string[]>): string | null {
-  for (const value of values.get('reference') ?? []) {
-    const match = REFERENCE.exec(value);
-    if (match) return match[1];
-  }
-  return null;
+/**
+ * Every distinct Interac reference number under a reference label. The
+ * payer's message may write the label too ("balance of Reference Number:
+ * C…"), quoting another transfer: the caller needs exactly one.
+ */
+export function extractReferences(values: Map<LabelledField, string[]>): string[] {
+  const references = (values.get('reference') ?? []).map((value) => REFERENCE.exec(value)?.[1]).filter((reference) => reference !== undefined);
+  return [...new Set(references)];
 }
 
 // Phrases that precede an amount in running text; the text is whitespace-flattened first.

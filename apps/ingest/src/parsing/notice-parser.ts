@@ -1,7 +1,7 @@
 import { findMemos } from '@pp/kernel';
 import { readWholeAmount, type AmountRead } from './amount-parser';
 import { readDateHeader, readLeadingDate } from './date-parser';
-import { extractBodyAmounts, extractLabelledValues, extractReference, extractSenderName } from './field-extractor';
+import { extractBodyAmounts, extractLabelledValues, extractReferences, extractSenderName } from './field-extractor';
 import { readMime, type MimeFacts } from './mime-reader';
 import { bodySaysDeposited, classifySubject } from './notice-classifier';
 import type { NoticeFields, NoticeParseResult, ParseReason } from './notice.types';
@@ -48,6 +48,8 @@ interface Reading {
   subjectAmount: AmountRead;
   bodyAmounts: AmountRead[];
   bodyDeposited: boolean;
+  /** Distinct reference numbers under a reference label (fields.reference_number holds one only when there is one). */
+  referencesFound: number;
 }
 
 function read(facts: MimeFacts): Reading {
@@ -60,7 +62,9 @@ function read(facts: MimeFacts): Reading {
   const stated = [subjectAmount, ...bodyAmounts].filter((amount) => amount !== null);
   const distinct = new Set(stated);
   const [only] = distinct;
+  const references = extractReferences(values);
   return {
+    referencesFound: references.length,
     subjectAmount,
     bodyAmounts,
     bodyDeposited: bodySaysDeposited(flatBody),
@@ -70,7 +74,8 @@ function read(facts: MimeFacts): Reading {
       amount_cents: distinct.size === 1 && typeof only === 'number' ? only : null,
       amounts: { subject: asCents(subjectAmount), body: bodyAmounts.map(asCents).filter((cents) => cents !== null) },
       memos: findMemos(facts.text),
-      reference_number: extractReference(values),
+      // Several would make it no dedupe key: a payer quoting an earlier transfer's must not make this one its duplicate.
+      reference_number: references.length === 1 ? references[0] : null,
       sender_name: extractSenderName(values, classification.subjectSender) ?? (facts.from?.name || null),
       sender_email: payerAddress(facts.replyTo),
       transfer_date: (values.get('date') ?? []).map(readLeadingDate).find((date) => date !== null) ?? null,
@@ -81,7 +86,7 @@ function read(facts: MimeFacts): Reading {
   };
 }
 
-function decide({ fields, subjectAmount, bodyAmounts, bodyDeposited }: Reading): NoticeParseResult {
+function decide({ fields, subjectAmount, bodyAmounts, bodyDeposited, referencesFound }: Reading): NoticeParseResult {
   if (fields.kind === 'unknown') return { status: 'rejected', reasons: ['unrecognized_notice'], fields };
   if (fields.kind !== 'deposit') return { status: 'rejected', reasons: ['not_a_deposit'], fields };
   const reasons: ParseReason[] = [];
@@ -91,7 +96,8 @@ function decide({ fields, subjectAmount, bodyAmounts, bodyDeposited }: Reading):
   else if (fields.amount_cents === null) reasons.push('amount_mismatch');
   if (fields.memos.length === 0) reasons.push('memo_missing');
   if (fields.memos.length > 1) reasons.push('memo_ambiguous');
-  if (!fields.reference_number) reasons.push('reference_missing');
+  if (referencesFound > 1) reasons.push('reference_ambiguous');
+  else if (!fields.reference_number) reasons.push('reference_missing');
   if (!fields.sender_name) reasons.push('sender_missing');
   if (reasons.length > 0 || fields.amount_cents === null || !fields.reference_number || !fields.sender_name) {
     return { status: 'rejected', reasons, fields };

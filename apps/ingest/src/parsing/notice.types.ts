@@ -19,6 +19,7 @@ export type ParseReason =
   | 'memo_missing'
   | 'memo_ambiguous'
   | 'reference_missing'
+  | 'reference_ambiguous'
   | 'sender_missing'
   | 'message_too_long'
   | 'parse_timeout'

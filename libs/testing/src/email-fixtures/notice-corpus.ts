@@ -115,6 +115,12 @@ export const NOTICE_CORPUS: CorpusCase[] = [
   { name: 'two different memos', spec: { message: 'PP-7K3M9Q or PP-4H8WXY' }, expected: rejected(['memo_ambiguous'], { memos: ['PP-7K3M9Q', 'PP-4H8WXY'] }) },
   // Other fields
   { name: 'reference number missing', spec: { reference: null }, expected: rejected(['reference_missing'], { reference_number: null }) },
+  {
+    name: 'the payer’s message quotes another transfer’s reference number under the label',
+    spec: { message: 'PP-7K3M9Q balance of Reference Number: C9ZZ8YY7X' },
+    expected: rejected(['reference_ambiguous'], { reference_number: null, memos: ['PP-7K3M9Q'] }),
+  },
+  { name: 'the payer’s message repeats this transfer’s own reference number', spec: { message: 'PP-7K3M9Q Reference Number: C1AYd8eJYUcY' }, expected: parsed(sample1) },
   { name: 'payer named like a cancelled notice', spec: { sender: 'CANCELLED CORP' }, expected: parsed({ ...sample1, sender_name: 'CANCELLED CORP' }) },
   { name: 'EN date "Sept 13, 2026"', spec: { date: 'Sept 13, 2026' }, expected: parsed({ ...sample1, transfer_date: '2026-09-13' }) },
   { name: 'FR date "1 sept. 2026"', spec: { language: 'fr', layout: 'inline', date: '1 sept. 2026' }, expected: parsed({ ...sample2, transfer_date: '2026-09-01' }) },
