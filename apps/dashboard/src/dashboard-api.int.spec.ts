@@ -89,6 +89,30 @@ describe('dashboard /api', () => {
       expect((await new DashboardBrowser(stack.url('dashboard')).login(merchant.dashboard_user.email, 'a brand new passphrase')).status).toBe(200);
     });
 
+    it('given another browser signed in as the same user, when the password changes, then that browser is signed out and this one is not', async () => {
+      const merchant = await gateway.createMerchant('Stolen session');
+      const other = await signedIn(merchant);
+      const browser = await signedIn(merchant);
+      expect((await other.get('/api/auth/session')).status).toBe(200);
+      expect((await browser.post('/api/auth/password', { current_password: merchant.dashboard_user.password, new_password: 'a brand new passphrase' })).status).toBe(204);
+      expect((await other.get('/api/auth/session')).status).toBe(401);
+      expect((await browser.get('/api/auth/session')).status).toBe(200);
+      expect((await browser.post('/api/auth/logout')).status).toBe(204);
+    });
+
+    it('given guesses of the current password from a session, then past the account’s limit they are refused with 429, even the right one', async () => {
+      const merchant = await gateway.createMerchant('Guessed from a session');
+      const browser = await signedIn(merchant);
+      for (let attempt = 0; attempt < 10; attempt += 1) {
+        expect((await browser.post('/api/auth/password', { current_password: `guess-${attempt}-password`, new_password: 'a brand new passphrase' })).status).toBe(403);
+      }
+      const refused = await browser.post('/api/auth/password', { current_password: merchant.dashboard_user.password, new_password: 'a brand new passphrase' });
+      expect([refused.status, refused.body]).toEqual([429, { error: 'Too many sign-in attempts; try again later' }]);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+      // The password did not change.
+      expect((await new DashboardBrowser(stack.url('dashboard')).login(merchant.dashboard_user.email, 'a brand new passphrase')).status).not.toBe(200);
+    });
+
     it('given no session cookie, then the session route answers 401', async () => {
       expect((await new DashboardBrowser(stack.url('dashboard')).get('/api/auth/session')).status).toBe(401);
     });

@@ -1,10 +1,11 @@
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsInt, IsOptional, Max, Min } from 'class-validator';
-import { BaseConfig, toInt, WithHttpTimeouts, WithRedis } from '@pp/platform/config';
+import { BaseConfig, toInt, WithHttpTimeouts, WithRedis, WithTrustedProxies } from '@pp/platform/config';
 
 const toBoolean = ({ value }: { value: unknown }) => (value === 'true' ? true : value === 'false' ? false : value);
 
-export class DashboardConfig extends WithHttpTimeouts(WithRedis(BaseConfig)) {
+/** TRUSTED_PROXIES: the sign-in limit per client address must count the client behind an ingress, not the ingress. */
+export class DashboardConfig extends WithHttpTimeouts(WithTrustedProxies(WithRedis(BaseConfig))) {
   @IsOptional()
   @Transform(toInt)
   @IsInt({ message: 'must be a port number' })

@@ -21,14 +21,18 @@ interface TeamUser {
   password?: string;
 }
 
-/** A sign-in sent from another loopback address (the dashboard sees it as request.ip), so its per-address budget is this test's own. */
-function loginFrom(baseUrl: string, address: string, email: string, password: string): Promise<{ status: number; body: unknown }> {
+/**
+ * A sign-in sent from another loopback address (the dashboard sees it as request.ip), so its per-address budget is
+ * this test's own; or, with `forwardedFor`, as a proxy on that address would send a client's.
+ */
+function loginFrom(baseUrl: string, address: string, email: string, password: string, forwardedFor?: string): Promise<{ status: number; body: unknown }> {
   const url = new URL('/api/auth/login', baseUrl);
   const payload = JSON.stringify({ email, password });
+  const headers = { origin: url.origin, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), ...(forwardedFor ? { 'x-forwarded-for': forwardedFor } : {}) };
   return new Promise((resolve, reject) => {
     const sent = httpRequest(
       url,
-      { method: 'POST', localAddress: address, headers: { origin: url.origin, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } },
+      { method: 'POST', localAddress: address, headers },
       (response) => {
         let text = '';
         response.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
@@ -185,8 +189,17 @@ describe('dashboard team and audit', () => {
       expect(second.body.data.map((entry) => entry.id)).toEqual(entries.slice(2, 4).map((entry) => entry.id));
       expect((await owner.get('/api/audit?action=everything')).status).toBe(400);
 
-      const other = await auditOf(await signedIn(b.dashboard_user.email, b.dashboard_user.password));
+      const otherOwner = await signedIn(b.dashboard_user.email, b.dashboard_user.password);
+      const other = await auditOf(otherOwner);
+      expect(other.length).toBeGreaterThan(0);
       expect(other.every((entry) => entry.merchant_id === b.merchant_id)).toBe(true);
+      // Another merchant's entry id as a cursor reads as unknown: an empty page, not B's entries older than it.
+      await signedIn(a.dashboard_user.email, a.dashboard_user.password);
+      const [newestOfA] = await auditOf(owner);
+      expect(newestOfA.merchant_id).toBe(a.merchant_id);
+      const probing = await otherOwner.get<ListPage<AuditEntryView>>(`/api/audit?starting_after=${newestOfA.id}`);
+      expect(probing.status).toBe(200);
+      expect(probing.body.data).toEqual([]);
       const developer = await addUser('developer');
       expect((await (await signedIn(developer.email, developer.password)).get('/api/audit')).status).toBe(403);
     });
@@ -227,6 +240,17 @@ describe('dashboard team and audit', () => {
       expect(known).toEqual(unknown);
       // Another address is not held back by this one's attempts.
       expect((await new DashboardBrowser(url).login(b.dashboard_user.email, b.dashboard_user.password)).status).toBe(200);
+    });
+
+    it('given clients behind a trusted proxy (loopback here), then each client address has its own budget, not the proxy’s', async () => {
+      const proxy = `127.0.0.${2 + Math.floor(Math.random() * 250)}`;
+      const client = `203.0.113.${1 + Math.floor(Math.random() * 250)}`;
+      for (let attempt = 0; attempt < PER_ADDRESS; attempt += 1) {
+        expect((await loginFrom(url, proxy, `nobody-${attempt}-${randomUUID().slice(0, 6)}@example.com`, 'whatever-password', client)).status).toBe(401);
+      }
+      expect((await loginFrom(url, proxy, `another-${randomUUID().slice(0, 6)}@example.com`, 'whatever-password', client)).status).toBe(429);
+      // The same proxy, another client: not held back, so the right password signs in.
+      expect((await loginFrom(url, proxy, b.dashboard_user.email, b.dashboard_user.password, '198.51.100.9')).status).toBe(200);
     });
   });
 

@@ -75,16 +75,28 @@ export class AuthController {
     return signedInView(request.dashboard!.session);
   }
 
-  /** 204; 403 'Current password is wrong' (not 401: the session itself is fine). */
+  /**
+   * 204; 403 'Current password is wrong' (not 401: the session itself is fine); 429 past the sign-in limits, which
+   * guesses of the current password count against too (a stolen session must not be a way to guess it). Every
+   * other session of the user ends: whoever signed in with the old password is out.
+   */
   @Post('password')
   @HttpCode(204)
   @SignedInRoute()
   @Audited('auth.password_changed', (_result: unknown, request) => ({ target_id: request.dashboard!.session.principal.id, livemode: null }))
-  async changePassword(@Body() body: unknown, @Req() request: SignedInRequest): Promise<void> {
+  async changePassword(@Body() body: unknown, @Req() request: SignedInRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<void> {
     const input = parseInput(ChangePasswordBody, body);
-    await this.bus.request('identity.dashboard-password.v1', { user_id: request.dashboard!.session.principal.id, ...input }).catch((error: unknown) => {
+    const { principal } = request.dashboard!.session;
+    const waitSeconds = await this.limiter.attempt(principal.email, request.ip);
+    if (waitSeconds !== undefined) {
+      await reply.code(429).header('Retry-After', String(waitSeconds)).send({ error: TOO_MANY_ATTEMPTS });
+      return;
+    }
+    await this.bus.request('identity.dashboard-password.v1', { user_id: principal.id, ...input }).catch((error: unknown) => {
       throw error instanceof DomainError && error.code === ErrorCode.Unauthorized ? new ForbiddenException(error.message) : error;
     });
+    await this.limiter.succeeded(principal.email);
+    await this.sessions.endAllOf(principal.id, request.dashboard!.sessionId);
   }
 
   @Post('logout')

@@ -19,11 +19,18 @@ const ABSOLUTE_LIFETIME_MS = 12 * 60 * 60 * 1000;
 /** A Redis that fails or does not answer: the request is answered 503, not signed out or failed as an internal error. */
 const unavailable = redisUnavailable('session store');
 
+/** Ends the sessions listed under KEYS[1], all but ARGV[1] (a session's key, or '' for none). */
 const END_ALL_SCRIPT = `
-local keys = redis.call('SMEMBERS', KEYS[1])
-for _, key in ipairs(keys) do redis.call('DEL', key) end
-redis.call('DEL', KEYS[1])
-return #keys`;
+local ended = 0
+for _, key in ipairs(redis.call('SMEMBERS', KEYS[1])) do
+  if key ~= ARGV[1] then
+    redis.call('DEL', key)
+    redis.call('SREM', KEYS[1], key)
+    ended = ended + 1
+  end
+end
+if ARGV[1] == '' then redis.call('DEL', KEYS[1]) end
+return ended`;
 
 /**
  * Server-side sessions in Redis. The cookie holds a random id; Redis holds
@@ -71,10 +78,13 @@ export class SessionStore {
     await this.redis.del(this.key(id)).catch(unavailable);
   }
 
-  /** Ends every session of a user (removed, or given another role: the next request answers 401 and they sign in again). */
-  async endAllOf(userId: string): Promise<void> {
+  /**
+   * Ends every session of a user (removed, or given another role: the next request answers 401 and they sign in
+   * again), but `keep` when given (the browser that changed the password stays signed in).
+   */
+  async endAllOf(userId: string, keep?: string): Promise<void> {
     // One script, so a session created meanwhile is either ended with the others or listed after them.
-    await this.redis.eval(END_ALL_SCRIPT, 1, this.userKey(userId)).catch(unavailable);
+    await this.redis.eval(END_ALL_SCRIPT, 1, this.userKey(userId), keep === undefined ? '' : this.key(keep)).catch(unavailable);
   }
 
   private key(id: string): string {

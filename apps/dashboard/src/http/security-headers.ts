@@ -16,7 +16,9 @@ export const DASHBOARD_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-export function securityHeaders(_request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
+/** Every header below on every answer; the API's answers (keys, payers' details) are also never stored by a cache. */
+export function securityHeaders(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
+  if (request.url.startsWith('/api/')) reply.header('Cache-Control', 'no-store');
   reply
     .header('Content-Security-Policy', DASHBOARD_CSP)
     .header('X-Frame-Options', 'DENY')

@@ -67,7 +67,12 @@ export class AccessHook {
 }
 
 function bearer(request: FastifyRequest): string | undefined {
-  return BEARER.exec(request.headers.authorization ?? '')?.[1];
+  return presentedCredential(request.headers.authorization);
+}
+
+/** The credential of an `Authorization: Bearer …` header. */
+export function presentedCredential(authorization: string | undefined): string | undefined {
+  return BEARER.exec(authorization ?? '')?.[1];
 }
 
 const digest = (secret: string): Buffer => createHash('sha256').update(secret, 'utf8').digest();

@@ -36,13 +36,18 @@ export class AuditEntryRepository {
   async list(filter: AuditFilter, limit: number): Promise<AuditEntryView[]> {
     const conditions: string[] = [];
     const parameters: unknown[] = [];
-    const where = (sql: string, value: unknown) => {
-      parameters.push(value);
-      conditions.push(sql.replace('?', `$${parameters.length}`));
+    /** A condition whose `?`s take the values in order. */
+    const where = (sql: string, ...values: unknown[]) => {
+      conditions.push(sql.replace(/\?/g, () => (parameters.push(values.shift()), `$${parameters.length}`)));
     };
     if (filter.merchant_id) where('merchant_id = ?', filter.merchant_id);
     if (filter.action) where('action = ?', filter.action);
-    if (filter.starting_after) where('position < coalesce((SELECT position FROM gateway.audit_entries WHERE id = ?), 0)', filter.starting_after);
+    // The cursor is looked up within the same merchant: another merchant's entry id reads as unknown (an empty page),
+    // never as a position that would tell it exists.
+    const cursorOwner = filter.merchant_id ? ' AND merchant_id = ?' : '';
+    if (filter.starting_after) {
+      where(`position < coalesce((SELECT position FROM gateway.audit_entries WHERE id = ?${cursorOwner}), 0)`, filter.starting_after, filter.merchant_id);
+    }
     parameters.push(limit);
     const rows = await this.db.query<AuditEntryRow[]>(
       `SELECT ${COLUMNS.join(', ')}, at FROM gateway.audit_entries

@@ -11,6 +11,7 @@ import { KeyRateLimiter } from '../rate-limit/key-rate-limiter';
 @Global()
 @Module({
   providers: [ApiKeyAuthenticator, ApiKeyUsage, KeyRateLimiter, ClientBudgets, AccessHook, IdempotencyStore, IdempotencyHooks],
-  exports: [AccessHook, ClientBudgets, IdempotencyHooks],
+  // The authenticator also for the event stream, which asks again whether its key still holds while it stays open.
+  exports: [AccessHook, ApiKeyAuthenticator, ClientBudgets, IdempotencyHooks],
 })
 export class PipelineModule {}

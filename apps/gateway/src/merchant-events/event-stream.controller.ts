@@ -1,15 +1,18 @@
-import { Controller, Get, Headers, Query, Res } from '@nestjs/common';
+import { Controller, Get, Headers, Query, Req, Res } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { EVENT_ID_PATTERN, EventStreamParams, MAX_PAGE_LIMIT, type MerchantEventView, type MerchantScope } from '@pp/contracts';
 import { BusClient, JsonLogger } from '@pp/platform';
 import { FOLLOW_FROM_START, followAfter, type FollowState, isBeyondWindow, isHandled, recordHandled, unhandledEvents } from '@pp/sdk';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { presentedCredential } from '../access/access.hook';
 import { KeyScope } from '../access/request-params';
 import { SecretKeyRoute } from '../access/route-access';
 import { ApiError } from '../http/api-error';
+import { ApiKeyAuthenticator } from '../identity/api-key.authenticator';
+import type { KeyPrincipal } from '../identity/principal';
 import { INVALID_QUERY, parseListQuery } from '../http/list-query';
 import { MerchantEventFeed } from './merchant-event.feed';
-import { OpenEventStreams } from './open-event-streams';
+import { MAX_STREAMS_PER_KEY, OpenEventStreams } from './open-event-streams';
 
 /** How often a stream also reads the durable log, in case the live feed missed an event (it never should). */
 const SAFETY_LOOK_MS = 10_000;
@@ -36,6 +39,7 @@ export class EventStreamController {
     private readonly bus: BusClient,
     private readonly streams: OpenEventStreams,
     private readonly feed: MerchantEventFeed,
+    private readonly keys: ApiKeyAuthenticator,
     private readonly logger: JsonLogger,
   ) {}
 
@@ -47,16 +51,25 @@ export class EventStreamController {
   @ApiHeader({ name: 'Last-Event-ID', required: false, description: 'The id of the last event received: the stream continues after it' })
   @ApiProduces('text/event-stream')
   @ApiResponse({ status: 200, description: 'text/event-stream of `id: evt_…`, `event: <type>`, `data: <the event as GET /v1/events shows it>`' })
+  @ApiResponse({ status: 429, description: `The key already holds ${MAX_STREAMS_PER_KEY} open streams on this gateway` })
   async stream(
     @Query() raw: Record<string, unknown>,
     @Headers('last-event-id') lastEventId: string | undefined,
+    @Headers('authorization') authorization: string | undefined,
     @KeyScope() scope: MerchantScope,
+    @Req() request: FastifyRequest,
     @Res() reply: FastifyReply,
   ): Promise<void> {
     const params = parseListQuery(EventStreamParams, raw);
     if (lastEventId !== undefined && !EVENT_ID_PATTERN.test(lastEventId)) throw new ApiError(400, INVALID_QUERY);
     let state = await this.startingState(scope, lastEventId ?? params.since);
     const types = params.types ? new Set(params.types.split(',')) : undefined;
+    const closed = this.streams.open(reply.raw, (request.principal as KeyPrincipal).key_id);
+    if (!closed) throw new ApiError(429, `This key already holds ${MAX_STREAMS_PER_KEY} open event streams: close one first`, { 'Retry-After': '10' });
+    // The access hook checked the key when the stream opened; a stream outlives that check, so it asks again before
+    // each send (a cache hit, emptied when a key is revoked) and ends once the key is revoked or expired.
+    const presented = presentedCredential(authorization);
+    const keyStillValid = async () => presented !== undefined && (await this.keys.authenticate(presented)) !== undefined;
 
     reply.hijack();
     const response = reply.raw;
@@ -67,7 +80,6 @@ export class EventStreamController {
       'x-accel-buffering': 'no',
     });
     response.write('retry: 1000\n\n');
-    const closed = this.streams.open(response);
     let lastWrite = Date.now();
     const send = (event: MerchantEventView) => {
       if (!types || types.has(event.type)) response.write(frame(event));
@@ -87,6 +99,10 @@ export class EventStreamController {
     closed.addEventListener('abort', () => wake?.(), { once: true });
     try {
       while (!closed.aborted) {
+        if (!(await keyStillValid())) {
+          this.logger.info('event stream ended: its API key was revoked or has expired', { merchant_id: scope.merchant_id });
+          break;
+        }
         if (lookDue || Date.now() - lastLook >= SAFETY_LOOK_MS) {
           lastLook = Date.now();
           const found = await unhandledEvents(this.newestFirst(scope), state, MAX_EVENTS_PER_LOOK);

@@ -134,6 +134,86 @@ describe('GET /v1/events/stream, fed from JetStream', () => {
     }
   });
 
+  /** A key of merchant A in test mode, issued for one test (so revoking it or filling its streams touches no other). */
+  const issueKey = async (): Promise<{ id: string; key: string }> => {
+    const response = await fetch(`${stack.url('gateway')}/v1/admin/merchants/${a.merchant_id}/keys`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${stack.env.ADMIN_TOKEN}`, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
+      body: JSON.stringify({ type: 'secret', livemode: false }),
+    });
+    expect(response.status).toBe(201);
+    return (await response.json()) as { id: string; key: string };
+  };
+
+  /** The stream read as raw text, as any SSE client would (no reconnection). */
+  const rawStream = async (apiKey: string) => {
+    const abort = new AbortController();
+    const response = await fetch(`${stack.url('gateway')}/v1/events/stream`, { headers: { authorization: `Bearer ${apiKey}` }, signal: abort.signal });
+    let text = '';
+    const ended = (async () => {
+      const decoder = new TextDecoder();
+      try {
+        for await (const chunk of response.body ?? []) text += decoder.decode(chunk, { stream: true });
+      } catch {
+        // aborted by close()
+      }
+    })();
+    return { status: response.status, text: () => text, ended, close: () => (abort.abort(), ended) };
+  };
+
+  it('ends an open stream once its key is revoked, sending nothing after, and refuses to open it again', async () => {
+    const issued = await issueKey();
+    const stream = await rawStream(issued.key);
+    try {
+      expect(stream.status).toBe(200);
+      const probes = new Set<string>();
+      await waitFor('the stream to send a probe published on JetStream', async () => {
+        if ([...probes].some((id) => stream.text().includes(id))) return true;
+        probes.add(await publishDirectly(a.merchant_id, false, 'probe'));
+        return false;
+      }, { timeoutMs: 20_000, intervalMs: 500 });
+
+      const revoked = await fetch(`${stack.url('gateway')}/v1/admin/keys/${issued.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${stack.env.ADMIN_TOKEN}` } });
+      expect(revoked.status).toBe(200);
+      // Once the gateway refuses the key on a new request, its cache has let the key go.
+      await waitFor('the gateway to refuse the revoked key', async () => (await fetch(`${stack.url('gateway')}/v1/payments`, { headers: { authorization: `Bearer ${issued.key}` } })).status === 401);
+      const after = await publishDirectly(a.merchant_id, false, 'after the revocation');
+      await Promise.race([stream.ended, new Promise((_, reject) => setTimeout(() => reject(new Error('the stream is still open 15 s after the revocation')), 15_000))]);
+      expect(stream.text()).not.toContain(after);
+      expect((await rawStream(issued.key)).status).toBe(401);
+    } finally {
+      await stream.close();
+    }
+  });
+
+  it('holds at most 10 open streams for one key, and opens another once one closes', async () => {
+    const issued = await issueKey();
+    const open = [];
+    try {
+      for (let i = 0; i < 10; i++) open.push(await rawStream(issued.key));
+      expect(open.map((stream) => stream.status)).toEqual(Array(10).fill(200));
+      const refused = await rawStream(issued.key);
+      expect(refused.status).toBe(429);
+      await refused.ended;
+      expect(JSON.parse(refused.text())).toEqual({ error: expect.stringContaining('already holds 10 open event streams') });
+      // Another key of the same merchant is not held back by this one's streams.
+      const other = await rawStream(a.keys.test_secret);
+      expect(other.status).toBe(200);
+      await other.close();
+
+      await open.shift()!.close();
+      const reopened = await waitFor('a stream to open once one closed', async () => {
+        const attempt = await rawStream(issued.key);
+        if (attempt.status === 200) return attempt;
+        await attempt.close();
+        return undefined;
+      });
+      open.push(reopened);
+    } finally {
+      await Promise.all(open.map((stream) => stream.close()));
+    }
+  });
+
   it('stops following once the last stream has closed', async () => {
     await waitFor('the feed’s consumer to go', async () => (await feedConsumers()) === 0, { timeoutMs: 30_000, intervalMs: 500 });
   });

@@ -1,4 +1,5 @@
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { DEFAULT_API_BASE } from '../http/transport';
@@ -23,12 +24,22 @@ export function readConfig(env: NodeJS.ProcessEnv): CliConfig {
   }
 }
 
-/** Written readable by the owner only: it holds a secret key. */
+/**
+ * Written readable by the owner only: it holds a secret key. A new file,
+ * created 0600, replaces the old one, so the key is never in a file that an
+ * earlier write left readable to others (`mode` applies only at creation).
+ */
 export function writeConfig(env: NodeJS.ProcessEnv, config: CliConfig): string {
   const path = configPath(env);
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  writeFileSync(path, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });
-  chmodSync(path, 0o600);
+  const fresh = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+  try {
+    writeFileSync(fresh, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
+    renameSync(fresh, path);
+  } catch (error) {
+    rmSync(fresh, { force: true });
+    throw error;
+  }
   return path;
 }
 

@@ -60,6 +60,9 @@ export function verify(rawBody: Buffer | Uint8Array | string, headers: WebhookHe
   }
   const now = options.nowSeconds ?? Math.floor(Date.now() / 1000);
   const tolerance = options.toleranceSeconds ?? WEBHOOK_TIMESTAMP_TOLERANCE_SECONDS;
+  // NaN would pass every comparison below and accept a replay of any age: an option read from an unset variable.
+  if (!Number.isFinite(tolerance) || tolerance < 0) throw new RangeError(`webhooks.verify: toleranceSeconds must be a finite number ≥ 0, got ${tolerance}`);
+  if (!Number.isFinite(now)) throw new RangeError(`webhooks.verify: nowSeconds must be a finite number, got ${now}`);
   if (Math.abs(now - v2.timestamp) > tolerance) {
     throw new WebhookVerificationError('stale_timestamp', `Timestamp ${v2.timestamp} is ${now - v2.timestamp} s from now, beyond the ${tolerance} s tolerance: a replay, or a wrong clock`);
   }

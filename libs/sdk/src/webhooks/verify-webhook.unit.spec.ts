@@ -65,6 +65,14 @@ describe('webhooks.verify', () => {
     expect(failure(() => verify(body, headers, secret, { nowSeconds: NOW + 30, toleranceSeconds: 10 }))).toBe('stale_timestamp');
   });
 
+  it('throws on a tolerance or a clock that is not a number (an unset variable read as NaN would accept replays of any age)', () => {
+    const { body, headers } = signTestPayload(event, secret, { timestamp: NOW - 86_400 });
+    expect(() => verify(body, headers, secret, { nowSeconds: NOW, toleranceSeconds: Number(undefined) })).toThrow(RangeError);
+    expect(() => verify(body, headers, secret, { nowSeconds: NOW, toleranceSeconds: -1 })).toThrow(/finite number ≥ 0, got -1/);
+    expect(() => verify(body, headers, secret, { nowSeconds: Number.NaN })).toThrow(/nowSeconds must be a finite number/);
+    expect(() => verify(body, headers, secret, { nowSeconds: NOW, toleranceSeconds: Infinity })).toThrow(RangeError);
+  });
+
   it('refuses a replay whose timestamp header was moved forward, since the V2 signature covers it', () => {
     const { body, headers } = signTestPayload(event, secret, { timestamp: NOW - 3600 });
     const moved = { ...headers, 'x-service-timestamp': String(NOW), 'x-service-signature-v2': headers['x-service-signature-v2'].replace(`t=${NOW - 3600}`, `t=${NOW}`) };
