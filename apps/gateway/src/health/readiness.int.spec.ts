@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import { SERVICE_NAMES } from '@pp/contracts';
 import { TestStack, waitFor } from '@pp/testing';
-import { READINESS_DEADLINE_MS, type ReadinessReport } from './readiness.service';
+import { READINESS_DEADLINE_MS, READINESS_REUSE_MS, type ReadinessReport } from './readiness.service';
 
 describe('gateway readiness over the real stack', () => {
   let stack: TestStack;
@@ -41,8 +41,21 @@ describe('gateway readiness over the real stack', () => {
     expect(Object.keys(body).sort()).toEqual(['checked_at', 'infrastructure', 'services', 'status']);
   });
 
+  /** Past the time a report is reused, so the next /readyz checks again. */
+  const nextCheck = () => new Promise((resolve) => setTimeout(resolve, READINESS_REUSE_MS + 50));
+
+  it('answers a report again for a second, so a flood of /readyz costs the services one check a second', async () => {
+    await nextCheck();
+    const first = await readyz();
+    const again = await Promise.all(Array.from({ length: 5 }, () => readyz()));
+    expect(again.map(({ body }) => body.checked_at)).toEqual(Array(5).fill(first.body.checked_at));
+    await nextCheck();
+    expect((await readyz()).body.checked_at).not.toBe(first.body.checked_at);
+  });
+
   it('reports a stopped service down within its deadline while the gateway keeps answering', async () => {
     await stack.stopService('ledger', 'SIGKILL');
+    await nextCheck();
     const { status, body, elapsedMs } = await readyz();
     expect(status).toBe(503);
     expect(body.status).toBe('not_ready');
@@ -64,6 +77,7 @@ describe('gateway readiness over the real stack', () => {
     const ledger = stack.process('ledger');
     process.kill(ledger.pid!, 'SIGSTOP');
     try {
+      await nextCheck();
       const { status, body, elapsedMs } = await readyz();
       expect(status).toBe(503);
       expect(body.services.ledger.status).toBe('down');

@@ -8,6 +8,12 @@ import { publicHealth } from './public-health.policy';
 
 /** How long one readiness probe may take before its component is reported down. */
 export const READINESS_DEADLINE_MS = 1000;
+/**
+ * A report this recent (counted from when its check ended) answers again, and
+ * requests during a check share it: /readyz is public, and each check costs
+ * Postgres, Redis, NATS and every service a round trip.
+ */
+export const READINESS_REUSE_MS = 1000;
 
 export interface ReadinessReport {
   status: 'ready' | 'not_ready';
@@ -32,7 +38,18 @@ export class ReadinessService {
     private readonly logger: JsonLogger,
   ) {}
 
-  async check(): Promise<ReadinessReport> {
+  private latest?: { report: Promise<ReadinessReport>; endedAt: number | undefined };
+
+  check(now = Date.now()): Promise<ReadinessReport> {
+    const latest = this.latest;
+    if (latest && (latest.endedAt === undefined || now - latest.endedAt < READINESS_REUSE_MS)) return latest.report;
+    const checking = { report: this.checkAll(), endedAt: undefined as number | undefined };
+    void checking.report.finally(() => (checking.endedAt = Date.now()));
+    this.latest = checking;
+    return checking.report;
+  }
+
+  private async checkAll(): Promise<ReadinessReport> {
     const others = SERVICE_NAMES.filter((name): name is Exclude<ServiceName, 'gateway'> => name !== 'gateway');
     const [postgres, redis, nats, ...serviceResults] = await Promise.all([
       timedCheck(() => this.dataSource.query('SELECT 1'), READINESS_DEADLINE_MS),
