@@ -265,6 +265,36 @@ describe('webhooks service (real Postgres, NATS, Redis and HTTP receiver)', () =
     expect(withNew).toMatchObject({ timestampedSignatureValid: true, bodySignatureValid: true, valid: true });
   });
 
+  it('answers a repeated creation or rotation (the same Idempotency-Key) with the endpoint, never a second endpoint or a second rotation', async () => {
+    const merchant = newMerchant();
+    const scope = { merchant_id: merchant, livemode: false };
+    const creation = { ...scope, url: receiver.url('/once'), idempotency: { key: 'create-once', fingerprint: 'f-create' } };
+    const created = await bus.request('webhooks.endpoints.create.v1', creation);
+    // Two repeats at once as well: the concurrent one loses the key's record and answers the same.
+    const repeats = await Promise.all([bus.request('webhooks.endpoints.create.v1', creation), bus.request('webhooks.endpoints.create.v1', creation)]);
+    expect(repeats).toEqual([created, created]);
+    const racing = { ...creation, url: receiver.url('/once-racing'), idempotency: { key: 'create-racing', fingerprint: 'f-racing' } };
+    const [one, two] = await Promise.all([bus.request('webhooks.endpoints.create.v1', racing), bus.request('webhooks.endpoints.create.v1', racing)]);
+    expect(two).toEqual(one);
+    expect((await bus.request('webhooks.endpoints.list.v1', scope)).endpoints.map((listed) => listed.id).sort()).toEqual([created.id, one.id].sort());
+    expect(await rejection(bus.request('webhooks.endpoints.create.v1', { ...creation, idempotency: { key: 'create-once', fingerprint: 'other' } }))).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      message: 'Idempotency-Key reused with different parameters',
+    });
+
+    const rotation = { ...scope, endpoint_id: created.id, idempotency: { key: 'rotate-once', fingerprint: 'f-rotate' } };
+    const rotated = await bus.request('webhooks.endpoints.rotate-secret.v1', rotation);
+    expect(rotated.secret).not.toBe(created.secret);
+    expect(await Promise.all([bus.request('webhooks.endpoints.rotate-secret.v1', rotation), bus.request('webhooks.endpoints.rotate-secret.v1', rotation)])).toEqual([rotated, rotated]);
+    // Rotated once: the secret the receiver had still signs (a second rotation would have dropped it).
+    receiver.trust('/once', created.secret);
+    receiver.trust('/once', rotated.secret);
+    const event = ledger.event(merchant, MerchantEventType.PaymentConfirmed);
+    await ledger.publish(event);
+    const [received] = await waitFor('the delivery', () => receiver.received('/once').length >= 1 && receiver.received('/once'));
+    expect(received.verification.secretsMatchedByV2.sort()).toEqual([created.secret, rotated.secret].sort());
+  });
+
   it('resends an event now, to every endpoint or to one', async () => {
     const merchant = newMerchant();
     const a = await endpoint(merchant, '/resend-a');

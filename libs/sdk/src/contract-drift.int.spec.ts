@@ -55,7 +55,7 @@ const typesMatch: true[] = [
   true as Equal<keyof Sdk.WebhookEvent, keyof WebhookEventBody>,
   true as Sendable<Sdk.CreateCheckoutSessionParams, CreateCheckoutSessionBody>,
   true as Sendable<Sdk.CreateRefundParams, RequestRefundBody>,
-  true as Sendable<Sdk.CreateWebhookEndpointParams, Omit<CreateWebhookEndpointCommand, 'merchant_id' | 'livemode'>>,
+  true as Sendable<Sdk.CreateWebhookEndpointParams, Omit<CreateWebhookEndpointCommand, 'merchant_id' | 'livemode' | 'idempotency'>>,
   true as Sendable<Extract<Sdk.SimulatePaymentParams, { sessionId: string }>, SimulatePaymentBody>,
   true as Sendable<{ sessionId: string }, ExpireSessionBody>,
 ];

@@ -1,8 +1,8 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { DomainError, ErrorCode, type MerchantScope } from '@pp/contracts';
+import { DomainError, ErrorCode, type IdempotencyToken, type MerchantScope } from '@pp/contracts';
 import { BusClient } from '@pp/platform';
-import { KeyScope } from '../access/request-params';
+import { Idempotency, KeyScope } from '../access/request-params';
 import { SecretKeyRoute } from '../access/route-access';
 import { ApiJsonBody, ApiJsonResponse } from '../openapi/api-docs.decorators';
 import { listSchema } from '../openapi/view-schema';
@@ -28,8 +28,8 @@ export class WebhookEndpointsController {
   @ApiOperation({ summary: 'Register an endpoint; its signing secret is shown only in this answer' })
   @ApiJsonBody(CreateWebhookEndpointBody)
   @ApiJsonResponse(201, 'Endpoint registered', WEBHOOK_ENDPOINT_WITH_SECRET_SCHEMA)
-  create(@Body() body: CreateWebhookEndpointBody, @KeyScope() scope: MerchantScope) {
-    return this.bus.request('webhooks.endpoints.create.v1', { ...scope, ...body });
+  create(@Body() body: CreateWebhookEndpointBody, @KeyScope() scope: MerchantScope, @Idempotency() idempotency: IdempotencyToken) {
+    return this.bus.request('webhooks.endpoints.create.v1', { ...body, idempotency, ...scope });
   }
 
   @Get('webhook_endpoints')
@@ -55,9 +55,9 @@ export class WebhookEndpointsController {
   @SecretKeyRoute('webhooks.write')
   @ApiOperation({ summary: 'Issue a new signing secret; the old one keeps signing for 24 hours' })
   @ApiJsonResponse(200, 'The endpoint with its new secret', WEBHOOK_ENDPOINT_WITH_SECRET_SCHEMA)
-  rotate(@Param('id') id: string, @KeyScope() scope: MerchantScope) {
+  rotate(@Param('id') id: string, @KeyScope() scope: MerchantScope, @Idempotency() idempotency: IdempotencyToken) {
     ensure(ENDPOINT_ID.test(id), 'Webhook endpoint not found');
-    return this.bus.request('webhooks.endpoints.rotate-secret.v1', { ...scope, endpoint_id: id });
+    return this.bus.request('webhooks.endpoints.rotate-secret.v1', { ...scope, endpoint_id: id, idempotency });
   }
 
   @Post('webhook_endpoints/:id/disable')

@@ -34,6 +34,24 @@ describe('webhook endpoints through the gateway', () => {
 
   const testKey = () => merchant.keys.test_secret;
 
+  it('hands the webhooks service each creation’s and rotation’s Idempotency-Key, which it records for a repeat whose answer was lost', async () => {
+    const [creationKey, rotationKey] = [`create-${Date.now()}`, `rotate-${Date.now()}`];
+    const created = await gateway.call<WebhookEndpointWithSecretView>('/v1/webhook_endpoints', { token: testKey(), idempotencyKey: creationKey, body: { url: receiver.url('/recorded') } });
+    expect(created.status).toBe(201);
+    const rotated = await gateway.call<WebhookEndpointWithSecretView>(`/v1/webhook_endpoints/${created.body.id}/rotate_secret`, { token: testKey(), idempotencyKey: rotationKey, body: {} });
+    expect(rotated.status).toBe(200);
+    const db = await stack.sql();
+    const { rows } = await db.query(
+      `SELECT idempotency_key, endpoint_id, merchant_id, livemode FROM webhooks.endpoint_requests WHERE idempotency_key = ANY($1) ORDER BY created_at, idempotency_key`,
+      [[creationKey, rotationKey]],
+    );
+    expect(rows).toEqual([
+      { idempotency_key: creationKey, endpoint_id: created.body.id, merchant_id: merchant.merchant_id, livemode: false },
+      { idempotency_key: rotationKey, endpoint_id: created.body.id, merchant_id: merchant.merchant_id, livemode: false },
+    ]);
+    expect((await gateway.call(`/v1/webhook_endpoints/${created.body.id}`, { method: 'DELETE', token: testKey() })).status).toBe(200);
+  });
+
   it('delivers a signed checkout.session.expired, lists deliveries, resends, rotates and deletes', async () => {
     const created = await gateway.call<WebhookEndpointWithSecretView>('/v1/webhook_endpoints', {
       token: testKey(),

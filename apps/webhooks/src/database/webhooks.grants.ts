@@ -7,6 +7,7 @@ import type { TableGrants } from '@pp/platform';
  */
 export const WebhooksGrants: TableGrants = {
   endpoints: ['SELECT', 'INSERT', 'UPDATE'],
+  endpoint_requests: ['SELECT', 'INSERT'],
   events: ['SELECT', 'INSERT'],
   deliveries: ['SELECT', 'INSERT', 'UPDATE'],
   delivery_attempts: ['SELECT', 'INSERT', 'UPDATE'],

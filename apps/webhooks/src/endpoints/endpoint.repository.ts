@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { WebhookEndpointStatus, WebhookEndpointView, WebhookEndpointWithSecretView } from '@pp/contracts';
+import type { IdempotencyToken, WebhookEndpointStatus, WebhookEndpointView, WebhookEndpointWithSecretView } from '@pp/contracts';
 import { DataSource } from 'typeorm';
 
 export interface EndpointRow {
@@ -34,13 +34,34 @@ export interface Scope {
 export class EndpointRepository {
   constructor(private readonly db: DataSource) {}
 
-  async insert(row: Omit<EndpointRow, 'previous_secret_sealed' | 'previous_secret_expires_at' | 'disabled_reason' | 'failing_since' | 'deleted_at' | 'status'>): Promise<EndpointRow> {
+  /**
+   * Stores a new endpoint, and the request that made it when it came with an
+   * Idempotency-Key, in one statement: a key already recorded fails it whole
+   * (a unique violation), so a concurrent repeat makes no second endpoint.
+   */
+  async insert(
+    row: Omit<EndpointRow, 'previous_secret_sealed' | 'previous_secret_expires_at' | 'disabled_reason' | 'failing_since' | 'deleted_at' | 'status'>,
+    request?: IdempotencyToken,
+  ): Promise<EndpointRow> {
     const [created] = await this.db.query(
-      `INSERT INTO webhooks.endpoints (id, merchant_id, livemode, url, description, enabled_events, secret_sealed, status, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, 'enabled', $8) RETURNING *`,
-      [row.id, row.merchant_id, row.livemode, row.url, row.description, row.enabled_events, row.secret_sealed, row.created_at],
+      `WITH made AS (
+         INSERT INTO webhooks.endpoints (id, merchant_id, livemode, url, description, enabled_events, secret_sealed, status, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, 'enabled', $8) RETURNING *
+       ), ${RECORD_REQUEST('made', 9)}
+       SELECT * FROM made`,
+      [row.id, row.merchant_id, row.livemode, row.url, row.description, row.enabled_events, row.secret_sealed, row.created_at, request?.key ?? null, request?.fingerprint ?? null],
     );
     return created;
+  }
+
+  /** The endpoint an earlier request with this Idempotency-Key made or rotated (deleted ones too), with that request's fingerprint. */
+  async requested(scope: Scope, idempotencyKey: string): Promise<(EndpointRow & { fingerprint: string }) | undefined> {
+    const [row] = await this.db.query(
+      `SELECT r.fingerprint, e.* FROM webhooks.endpoint_requests r JOIN webhooks.endpoints e ON e.id = r.endpoint_id
+        WHERE r.merchant_id = $1 AND r.livemode = $2 AND r.idempotency_key = $3`,
+      [scope.merchant_id, scope.livemode, idempotencyKey],
+    );
+    return row;
   }
 
   async countLive(scope: Scope): Promise<number> {
@@ -86,18 +107,31 @@ export class EndpointRepository {
     return rows[0];
   }
 
-  /** The current secret becomes the previous one, valid until `previousExpiresAt`; `sealedSecret` is the new one. */
-  async rotate(scope: Scope, id: string, sealedSecret: string, previousExpiresAt: Date): Promise<EndpointRow | undefined> {
-    const [rows] = await this.db.query(
-      `UPDATE webhooks.endpoints
-          SET previous_secret_sealed = secret_sealed, previous_secret_expires_at = $4, secret_sealed = $5
-        WHERE id = $1 AND merchant_id = $2 AND livemode = $3 AND deleted_at IS NULL
-        RETURNING *`,
-      [id, scope.merchant_id, scope.livemode, previousExpiresAt, sealedSecret],
+  /**
+   * The current secret becomes the previous one, valid until `previousExpiresAt`; `sealedSecret` is the new one.
+   * The request is recorded as in insert: a concurrent repeat of its Idempotency-Key fails whole, so the endpoint
+   * is never rotated twice by one request (which would drop the secret its receiver still uses).
+   */
+  async rotate(scope: Scope, id: string, sealedSecret: string, previousExpiresAt: Date, request?: IdempotencyToken): Promise<EndpointRow | undefined> {
+    const [row] = await this.db.query(
+      `WITH rotated AS (
+         UPDATE webhooks.endpoints
+            SET previous_secret_sealed = secret_sealed, previous_secret_expires_at = $4, secret_sealed = $5
+          WHERE id = $1 AND merchant_id = $2 AND livemode = $3 AND deleted_at IS NULL
+          RETURNING *
+       ), ${RECORD_REQUEST('rotated', 6)}
+       SELECT * FROM rotated`,
+      [id, scope.merchant_id, scope.livemode, previousExpiresAt, sealedSecret, request?.key ?? null, request?.fingerprint ?? null],
     );
-    return rows[0];
+    return row;
   }
 }
+
+/** A CTE recording the request (Idempotency-Key in parameter `$n`, fingerprint in `$n+1`; none when null) for the endpoint `source` answers. */
+const RECORD_REQUEST = (source: string, n: number) => `recorded AS (
+         INSERT INTO webhooks.endpoint_requests (merchant_id, livemode, idempotency_key, fingerprint, endpoint_id)
+         SELECT merchant_id, livemode, $${n}::text, $${n + 1}::text, id FROM ${source} WHERE $${n}::text IS NOT NULL
+       )`;
 
 export function toEndpointView(row: EndpointRow): WebhookEndpointView {
   return {

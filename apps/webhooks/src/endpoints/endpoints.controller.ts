@@ -7,16 +7,19 @@ import {
   ErrorCode,
   ListWebhookEndpointsQuery,
   MAX_WEBHOOK_ENDPOINTS,
+  type IdempotencyToken,
   type ReplyOf,
+  RotateWebhookEndpointSecretCommand,
   SetWebhookEndpointStatusCommand,
   WebhookEndpointRef,
+  type WebhookEndpointWithSecretView,
 } from '@pp/contracts';
 import { newId, randomToken } from '@pp/kernel';
-import { CONFIG, Handles } from '@pp/platform';
+import { CONFIG, Handles, isUniqueViolation } from '@pp/platform';
 import type { WebhooksConfig } from '../webhooks.config';
 import { checkEndpointUrl } from './endpoint-url.policy';
 import { EndpointSecrets } from './endpoint-secrets';
-import { EndpointRepository, toEndpointView, toEndpointWithSecretView } from './endpoint.repository';
+import { EndpointRepository, type Scope, toEndpointView, toEndpointWithSecretView } from './endpoint.repository';
 
 /** How long a rotated-out secret keeps signing, so receivers can switch without dropping deliveries. */
 export const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
@@ -38,6 +41,8 @@ export class EndpointsController {
 
   @Handles('webhooks.endpoints.create.v1')
   async create(@Payload() command: CreateWebhookEndpointCommand): Promise<ReplyOf<'webhooks.endpoints.create.v1'>> {
+    const earlier = await this.repeated(command, command.idempotency);
+    if (earlier) return earlier;
     const url = await checkEndpointUrl(command.url, command.livemode, this.config.WEBHOOK_ALLOW_PRIVATE_URLS);
     if ((await this.endpoints.countLive(command)) >= MAX_WEBHOOK_ENDPOINTS) {
       throw new DomainError(ErrorCode.ValidationFailed, `Validation failed: at most ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints per mode`);
@@ -45,17 +50,22 @@ export class EndpointsController {
     const events = command.enabled_events ?? [ALL_EVENTS];
     const id = newId('webhookEndpoint');
     const secret = newSecret();
-    const row = await this.endpoints.insert({
-      id,
-      merchant_id: command.merchant_id,
-      livemode: command.livemode,
-      url,
-      description: command.description ?? null,
-      enabled_events: events.includes(ALL_EVENTS) ? [ALL_EVENTS] : [...new Set(events)],
-      secret_sealed: this.secrets.seal(id, secret),
-      created_at: new Date(),
-    });
-    return toEndpointWithSecretView(row, secret);
+    const row = await this.endpoints
+      .insert(
+        {
+          id,
+          merchant_id: command.merchant_id,
+          livemode: command.livemode,
+          url,
+          description: command.description ?? null,
+          enabled_events: events.includes(ALL_EVENTS) ? [ALL_EVENTS] : [...new Set(events)],
+          secret_sealed: this.secrets.seal(id, secret),
+          created_at: new Date(),
+        },
+        command.idempotency,
+      )
+      .catch((error: unknown) => this.repeatedAfterRace(command, command.idempotency, error));
+    return 'secret' in row ? row : toEndpointWithSecretView(row, secret);
   }
 
   @Handles('webhooks.endpoints.list.v1')
@@ -78,10 +88,35 @@ export class EndpointsController {
   }
 
   @Handles('webhooks.endpoints.rotate-secret.v1')
-  async rotateSecret(@Payload() ref: WebhookEndpointRef): Promise<ReplyOf<'webhooks.endpoints.rotate-secret.v1'>> {
+  async rotateSecret(@Payload() command: RotateWebhookEndpointSecretCommand): Promise<ReplyOf<'webhooks.endpoints.rotate-secret.v1'>> {
+    const earlier = await this.repeated(command, command.idempotency);
+    if (earlier) return earlier;
     const secret = newSecret();
-    const row = await this.endpoints.rotate(ref, ref.endpoint_id, this.secrets.seal(ref.endpoint_id, secret), new Date(Date.now() + SECRET_OVERLAP_MS));
+    const row = await this.endpoints
+      .rotate(command, command.endpoint_id, this.secrets.seal(command.endpoint_id, secret), new Date(Date.now() + SECRET_OVERLAP_MS), command.idempotency)
+      .catch((error: unknown) => this.repeatedAfterRace(command, command.idempotency, error));
     if (!row) throw notFound();
-    return toEndpointWithSecretView(row, secret);
+    return 'secret' in row ? row : toEndpointWithSecretView(row, secret);
+  }
+
+  /**
+   * The answer to a request whose Idempotency-Key an earlier creation or rotation recorded (its answer was lost,
+   * and the gateway freed the key): the endpoint with its current secret. The same key with another request is
+   * refused, as the gateway refuses it; a deleted endpoint is not found.
+   */
+  private async repeated(scope: Scope, request: IdempotencyToken | undefined): Promise<WebhookEndpointWithSecretView | undefined> {
+    if (!request) return undefined;
+    const earlier = await this.endpoints.requested(scope, request.key);
+    if (!earlier) return undefined;
+    if (earlier.fingerprint !== request.fingerprint) throw new DomainError(ErrorCode.ValidationFailed, 'Idempotency-Key reused with different parameters');
+    if (earlier.deleted_at) throw notFound();
+    return toEndpointWithSecretView(earlier, this.secrets.open(earlier.id, earlier.secret_sealed));
+  }
+
+  /** A concurrent request with the same Idempotency-Key recorded it first (the statement failed whole): its answer. */
+  private async repeatedAfterRace(scope: Scope, request: IdempotencyToken | undefined, error: unknown): Promise<WebhookEndpointWithSecretView> {
+    const earlier = isUniqueViolation(error) ? await this.repeated(scope, request) : undefined;
+    if (!earlier) throw error;
+    return earlier;
   }
 }

@@ -1,6 +1,7 @@
-import { ArrayMaxSize, ArrayMinSize, IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, MaxLength, Min } from 'class-validator';
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, ArrayMinSize, IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 import { MerchantEventType } from '../ledger/merchant-events';
-import { MerchantScope } from '../merchant-scope';
+import { IdempotencyToken, MerchantScope } from '../merchant-scope';
 import { type WebhookEndpointStatus } from './webhook.views';
 
 /** `enabled_events` entry that subscribes an endpoint to every merchant-visible event type, present and future. */
@@ -32,6 +33,12 @@ export class CreateWebhookEndpointCommand extends MerchantScope {
   @IsString({ message: 'description must be a string' })
   @MaxLength(500, { message: 'description must be at most 500 characters' })
   description?: string;
+
+  /** The API request's Idempotency-Key: a repeat answers the endpoint it made, with its secret. */
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => IdempotencyToken)
+  idempotency?: IdempotencyToken;
 }
 
 export class ListWebhookEndpointsQuery extends MerchantScope {}
@@ -40,6 +47,15 @@ export class WebhookEndpointRef extends MerchantScope {
   @IsString()
   @Matches(ENDPOINT_ID, { message: 'endpoint_id must look like wh_…' })
   endpoint_id!: string;
+}
+
+/** `webhooks.endpoints.rotate-secret.v1`. */
+export class RotateWebhookEndpointSecretCommand extends WebhookEndpointRef {
+  /** The API request's Idempotency-Key: a repeat answers the endpoint with its current secret, rotating nothing. */
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => IdempotencyToken)
+  idempotency?: IdempotencyToken;
 }
 
 /** `webhooks.events.resend.v1`: a new attempt now for the event's deliveries, or only for one endpoint. */

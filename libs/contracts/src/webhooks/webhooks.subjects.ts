@@ -4,6 +4,7 @@ import type {
   ListEventDeliveriesQuery,
   ListWebhookEndpointsQuery,
   ResendEventCommand,
+  RotateWebhookEndpointSecretCommand,
   SetWebhookEndpointStatusCommand,
   WebhookEndpointRef,
 } from './webhook-endpoint.commands';
@@ -21,7 +22,7 @@ export interface WebhookSubjects {
   /** Pending deliveries to the endpoint stop. Errors: NOT_FOUND. */
   'webhooks.endpoints.delete.v1': { request: WebhookEndpointRef; reply: { id: string; deleted: true } };
   /** New secret, shown once; the previous one keeps signing (second v1 signature) for 24 hours. Errors: NOT_FOUND. */
-  'webhooks.endpoints.rotate-secret.v1': { request: WebhookEndpointRef; reply: WebhookEndpointWithSecretView };
+  'webhooks.endpoints.rotate-secret.v1': { request: RotateWebhookEndpointSecretCommand; reply: WebhookEndpointWithSecretView };
   /**
    * Disabled: no new deliveries, and pending attempts close unsent; enabled again: new events are delivered,
    * what was skipped meanwhile is not resent (POST /v1/events/:id/resend does that). Idempotent. Errors: NOT_FOUND.
