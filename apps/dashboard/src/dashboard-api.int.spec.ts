@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ListPage, MerchantEventView, RefundView, PaymentView } from '@pp/contracts';
+import type { AuditEntryView, ListPage, MerchantEventView, RefundView, PaymentView } from '@pp/contracts';
 import { genuineNoticeEvidence, TestStack, waitFor } from '@pp/testing';
 import { DashboardBrowser, GatewayApi, type ProvisionedMerchant } from './testing/dashboard-client';
 
@@ -253,6 +253,8 @@ describe('dashboard /api', () => {
       });
       expect(detail.deliveries.map((delivery) => delivery.webhook_id)).toContain(endpoint.body.id);
       expect((await owner.post(`/api/events/${event.id}/resend`)).status).toBe(200);
+      const trail = await owner.get<ListPage<AuditEntryView>>('/api/audit?action=event.resent');
+      expect(trail.body.data.find((entry) => entry.target_id === event.id)).toMatchObject({ actor_id: a.dashboard_user.id, livemode: false, detail: expect.stringContaining(endpoint.body.id) });
       expect((await (await signedIn(b)).get(`/api/events/${event.id}`)).status).toBe(404);
     });
   });
@@ -301,6 +303,13 @@ describe('dashboard /api', () => {
         frame_ancestors: ['https://shop.example'],
       });
       expect(updated.body).toMatchObject({ etransfer_email: deposit, frame_ancestors: ['https://shop.example'] });
+      const trail = await admin.get<ListPage<AuditEntryView>>(`/api/admin/audit?merchant_id=${created2.body.merchant_id}&limit=100`);
+      expect(trail.body.data.map((entry) => [entry.action, entry.target_id, entry.detail])).toEqual(
+        expect.arrayContaining([
+          ['merchant.created', created2.body.merchant_id, `owner ${created2.body.dashboard_user.email}`],
+          ['merchant.updated', created2.body.merchant_id, `deposit address ${deposit}; frame ancestors https://shop.example`],
+        ]),
+      );
       expect((await admin.request('PATCH', `/api/admin/merchants/${a.merchant_id}`, { etransfer_email: deposit })).status).toBe(409);
       expect((await admin.request('PATCH', `/api/admin/merchants/${a.merchant_id}`, { frame_ancestors: ["https://x.example; script-src *"] })).status).toBe(400);
       expect((await owner.get('/api/admin/merchants')).status).toBe(403);

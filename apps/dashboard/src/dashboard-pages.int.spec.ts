@@ -219,6 +219,8 @@ describe('dashboard /api: home, sessions, endpoints, preview and quarantine', ()
     expect((await operator.request('PATCH', `/api/admin/merchants/${b.merchant_id}`, { etransfer_email: address })).status).toBe(200);
     const released = await operator.post<{ id: string; merchant_id: string; payment_id: string }>(`/api/admin/ingest/quarantine/${id}/release`);
     expect(released).toMatchObject({ status: 200, body: { id, merchant_id: b.merchant_id, payment_id: expect.stringMatching(/^txn_/) } });
+    const trail = await operator.get<ListPage<AuditEntryView>>(`/api/admin/audit?action=quarantine.released&merchant_id=${b.merchant_id}`);
+    expect(trail.body.data.find((entry) => entry.target_id === id)).toMatchObject({ merchant_id: b.merchant_id, livemode: true, detail: expect.stringContaining(released.body.payment_id) });
     expect((await operator.get<ListPage<QuarantinedEmailView>>('/api/admin/ingest/quarantine?status=released')).body.data.map((email) => email.id)).toContain(id);
     expect((await operator.post('/api/admin/ingest/quarantine/em_nothinghere0/release')).status).toBe(404);
   });

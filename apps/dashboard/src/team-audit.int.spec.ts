@@ -159,6 +159,7 @@ describe('dashboard team and audit', () => {
 
       const entries = await auditOf(admin);
       const find = (action: string, target: string) => entries.find((entry) => entry.action === action && entry.target_id === target);
+      expect(find('payment.simulated', simulated.body.transaction.id)).toMatchObject({ actor_id: a.dashboard_user.id, livemode: false, detail: 'CONFIRMED' });
       expect(find('refund.requested', refund.body.id)).toEqual({
         id: expect.stringMatching(/^aud_/),
         actor_id: administrator.id,

@@ -1,6 +1,7 @@
 import { Body, Controller, Get, HttpCode, NotFoundException, Param, Patch, Post, Query } from '@nestjs/common';
 import { CreateMerchantCommand, ListMerchantsQuery, type MerchantAdminView, type ProvisionedMerchantReply, UpdateMerchantCommand } from '@pp/contracts';
 import { BusClient } from '@pp/platform';
+import { Audited } from '../audit/audited.interceptor';
 import { Permit } from '../auth/route-access';
 import { parseInput } from '../http/parse-input';
 
@@ -21,12 +22,25 @@ export class AdminMerchantsController {
   @Post()
   @HttpCode(201)
   @Permit('platform.operate')
+  @Audited('merchant.created', (merchant: ProvisionedMerchantReply) => ({
+    target_id: merchant.merchant_id,
+    merchant_id: merchant.merchant_id,
+    livemode: null,
+    detail: `owner ${merchant.dashboard_user.email}`,
+  }))
   create(@Body() body: unknown): Promise<ProvisionedMerchantReply> {
     return this.bus.request('identity.merchants.create.v1', parseInput(CreateMerchantCommand, body));
   }
 
+  /** The deposit address decides which merchant a live transfer confirms for: every change is on the trail. */
   @Patch(':id')
   @Permit('platform.operate')
+  @Audited('merchant.updated', (merchant: MerchantAdminView) => ({
+    target_id: merchant.id,
+    merchant_id: merchant.id,
+    livemode: null,
+    detail: `deposit address ${merchant.etransfer_email ?? 'none'}; frame ancestors ${merchant.frame_ancestors.join(' ') || 'none'}`,
+  }))
   update(@Param('id') id: string, @Body() body: unknown): Promise<MerchantAdminView> {
     if (!MERCHANT_ID.test(id)) throw new NotFoundException('Merchant not found');
     return this.bus.request('identity.merchants.update.v1', parseInput(UpdateMerchantCommand, body, { merchant_id: id }));

@@ -1,6 +1,7 @@
 import { Controller, Get, HttpCode, NotFoundException, Param, Post, Query } from '@nestjs/common';
 import { EMAIL_ID_PATTERN, ListQuarantineParams, type ListPage, type QuarantinedEmailView, type RetryQuarantinedEmailReply } from '@pp/contracts';
 import { BusClient } from '@pp/platform';
+import { Audited } from '../audit/audited.interceptor';
 import { Permit } from '../auth/route-access';
 import { parseInput } from '../http/parse-input';
 
@@ -19,6 +20,12 @@ export class AdminQuarantineController {
   @Post(':id/release')
   @HttpCode(200)
   @Permit('platform.operate')
+  @Audited('quarantine.released', (released: RetryQuarantinedEmailReply) => ({
+    target_id: released.id,
+    merchant_id: released.merchant_id,
+    livemode: true,
+    detail: `${released.disposition} ${released.payment_id}`,
+  }))
   release(@Param('id') id: string): Promise<RetryQuarantinedEmailReply> {
     if (!EMAIL_ID_PATTERN.test(id)) throw new NotFoundException('Quarantined e-mail not found');
     return this.bus.request('ingest.quarantine.retry.v1', { email_id: id });

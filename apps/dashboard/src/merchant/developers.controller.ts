@@ -152,6 +152,7 @@ export class DevelopersController {
   @Post('events/:id/resend')
   @HttpCode(200)
   @Permit('developers.manage')
+  @Audited('event.resent', (reply: ResendEventReply, request) => ({ ...targetParam(reply, request), detail: reply.webhook_ids.join(' ') || 'no endpoint' }))
   resend(@Param('id') id: string, @Scope() scope: MerchantScope): Promise<ResendEventReply> {
     return this.bus.request('webhooks.events.resend.v1', { ...scope, event_id: matching(EVENT_ID_PATTERN, id, 'Event') });
   }

@@ -123,6 +123,7 @@ export class MerchantController {
   @Post('sandbox/simulate')
   @HttpCode(200)
   @Permit('payments.simulate')
+  @Audited('payment.simulated', (simulated: { transaction: PaymentView }) => ({ ...targetResult(simulated.transaction), livemode: false, detail: simulated.transaction.status }))
   async simulate(@Body() body: unknown, @Scope() scope: MerchantScope): Promise<{ transaction: PaymentView; session: DashboardSessionView }> {
     const input = parseInput(DashboardSimulateBody, body);
     const { transaction, session } = await this.bus.request('payments.simulate.v1', {

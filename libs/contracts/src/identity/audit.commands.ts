@@ -16,6 +16,8 @@ export const AUDIT_ACTIONS = [
   'refund.completed',
   'refund.failed',
   'payment.verified',
+  'payment.simulated',
+  'event.resent',
   'api_key.created',
   'api_key.revoked',
   'webhook_endpoint.created',
@@ -26,6 +28,9 @@ export const AUDIT_ACTIONS = [
   'team.user_added',
   'team.role_changed',
   'team.user_removed',
+  'merchant.created',
+  'merchant.updated',
+  'quarantine.released',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
