@@ -2,7 +2,7 @@ import { CheckoutClient } from '../client';
 import { ApiError } from '../errors';
 import { EVENT_TYPES, type Event, type EventType, type PaymentStatus } from '../types';
 import { integerOption, listOption, metadataOption, type ParsedArgs, stringOption, UsageError } from './args';
-import { configPath, isTestKey, resolveCredentials, writeConfig } from './config';
+import { configPath, isTestKey, refuseKeyInClear, resolveCredentials, writeConfig } from './config';
 import { FROM_START, followEvents } from './event-follower';
 import { forwardingSecret, listen, listenStatePath } from './listen';
 import { type Output, printRecord, printRows } from './output';
@@ -50,11 +50,12 @@ const pageLimit = (shown: number) => Math.min(Math.max(shown, 1), 50);
 
 export const COMMANDS: Record<string, Command> = {
   login: {
-    usage: 'login --key <secret key> [--api-base <url>]   save the key (and gateway) for later commands',
+    usage: 'login [--key <secret key>] [--api-base <url>]   save the key (from --key, else PP_API_KEY, which keeps it out of shell history) for later commands',
     async run(context) {
-      const key = stringOption(context.args, 'key');
-      if (!key || !/^pp_(live_test_|live_|rk_)/.test(key)) throw new UsageError('login needs --key with a secret key (pp_live_test_…, pp_live_… or pp_rk_…)');
+      const key = stringOption(context.args, 'key') ?? context.env.PP_API_KEY;
+      if (!key || !/^pp_(live_test_|live_|rk_)/.test(key)) throw new UsageError('login needs a secret key (pp_live_test_…, pp_live_… or pp_rk_…) in --key or PP_API_KEY');
       const apiBase = stringOption(context.args, 'api-base');
+      if (apiBase) refuseKeyInClear(apiBase, context.env);
       const path = writeConfig(context.env, { api_key: key, ...(apiBase ? { api_base: apiBase } : {}) });
       printRecord(context.output, { saved: path, mode: isTestKey(key) ? 'test' : 'live' });
     },

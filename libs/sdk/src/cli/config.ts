@@ -49,7 +49,27 @@ export function resolveCredentials(args: ParsedArgs, env: NodeJS.ProcessEnv): { 
   const apiKey = stringOption(args, 'api-key') ?? env.PP_API_KEY ?? config.api_key;
   if (!apiKey) throw new UsageError('No API key: pass --api-key, set PP_API_KEY, or run `login --key <secret key>` once');
   const apiBase = stringOption(args, 'api-base') ?? env.PP_API_BASE ?? config.api_base ?? DEFAULT_API_BASE;
+  refuseKeyInClear(apiBase, env);
   return { apiKey, apiBase };
+}
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
+ * The secret key travels in every request's Authorization header: over plain
+ * http it is readable by anyone on the way, so only this machine's gateway
+ * (local development) may be http, unless PP_ALLOW_HTTP=true says the network
+ * is private on purpose.
+ */
+export function refuseKeyInClear(apiBase: string, env: NodeJS.ProcessEnv): void {
+  let url: URL;
+  try {
+    url = new URL(apiBase);
+  } catch {
+    throw new UsageError(`The API base ${apiBase} is not a URL (https://…)`);
+  }
+  if (url.protocol === 'https:' || (url.protocol === 'http:' && (LOOPBACK_HOSTS.has(url.hostname) || env.PP_ALLOW_HTTP === 'true'))) return;
+  throw new UsageError(`The API base ${apiBase} would send the secret key in clear text: use https://, or set PP_ALLOW_HTTP=true for a private network`);
 }
 
 export const isTestKey = (apiKey: string): boolean => apiKey.startsWith('pp_live_test_');

@@ -1,7 +1,7 @@
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readConfig, writeConfig } from './config';
+import { readConfig, refuseKeyInClear, resolveCredentials, writeConfig } from './config';
 
 describe('the CLI config file', () => {
   let dir: string;
@@ -27,5 +27,15 @@ describe('the CLI config file', () => {
     writeConfig({ PP_CONFIG_FILE: path }, { api_key: 'pp_live_test_secret' });
     expect(statSync(join(dir, 'nested', 'pp-checkout')).mode & 0o777).toBe(0o700);
     expect(statSync(path).mode & 0o777).toBe(0o600);
+  });
+
+  it('given an API base over plain http to another host, when the key would be sent, then it refuses unless PP_ALLOW_HTTP says the network is private', () => {
+    const args = { positionals: [], options: new Map<string, string | true>() };
+    const env = { PP_CONFIG_FILE: join(dir, 'config.json'), PP_API_KEY: 'pp_live_test_secret' };
+    expect(() => resolveCredentials(args, { ...env, PP_API_BASE: 'http://gateway.example.com' })).toThrow(/in clear text: use https:\/\//);
+    expect(resolveCredentials(args, { ...env, PP_API_BASE: 'https://gateway.example.com' }).apiBase).toBe('https://gateway.example.com');
+    for (const local of ['http://localhost:3000', 'http://127.0.0.1:3000', 'http://[::1]:3000']) expect(() => refuseKeyInClear(local, {})).not.toThrow();
+    expect(() => refuseKeyInClear('http://10.0.0.5:3000', { PP_ALLOW_HTTP: 'true' })).not.toThrow();
+    expect(() => refuseKeyInClear('not a url', {})).toThrow(/not a URL/);
   });
 });
