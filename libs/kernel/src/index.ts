@@ -1,4 +1,5 @@
 export * from './clock';
+export * from './deadline';
 export * from './ids';
 export * from './memo';
 export * from './money';

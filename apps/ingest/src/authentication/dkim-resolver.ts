@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Resolver } from 'node:dns/promises';
+import { withinDeadline } from '@pp/kernel';
 import type { DkimResolver } from './authentication.types';
 
 const DNS_TIMEOUT_MS = 2000;
@@ -36,11 +37,7 @@ export function dnsResolver(): DkimResolver {
 
 /** The lookup's answer, or an ETIMEOUT error (DNS trouble to mailauth) once `ms` have passed without one. */
 export function withDeadline<T>(lookup: Promise<T>, ms: number, name: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(Object.assign(new Error(`${name}: no DNS answer within ${ms} ms`), { code: 'ETIMEOUT' })), ms);
-  });
-  return Promise.race([lookup, expired]).finally(() => clearTimeout(timer));
+  return withinDeadline(lookup, ms, () => Object.assign(new Error(`${name}: no DNS answer within ${ms} ms`), { code: 'ETIMEOUT' }));
 }
 
 /**

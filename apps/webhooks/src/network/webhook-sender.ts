@@ -1,5 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
+import { withinDeadline } from '@pp/kernel';
 import { BlockedAddressError, resolveDeliveryAddress } from './address-guard';
 
 export const USER_AGENT = 'pp-webhooks/1 (Interac checkout service)';
@@ -55,11 +56,15 @@ export async function sendWebhook(request: WebhookRequest): Promise<WebhookRespo
   const url = new URL(request.url);
   let address: string;
   try {
-    address = (await resolveDeliveryAddress(url.hostname, request.allowPrivate)).address;
+    // The lookup is part of the attempt: a resolver that hangs must not hold it past its deadline (and its lease).
+    const resolving = resolveDeliveryAddress(url.hostname, request.allowPrivate);
+    address = (await withinDeadline(resolving, request.timeoutMs, () => new LookupTimedOut(`the host did not resolve within ${request.timeoutMs} ms`))).address;
   } catch (error) {
-    const reason = error instanceof BlockedAddressError ? error.message : 'the host could not be checked';
+    const reason = error instanceof BlockedAddressError || error instanceof LookupTimedOut ? error.message : 'the host could not be checked';
     return { httpStatus: null, retryAfterMs: null, latencyMs: elapsed(), error: `not sent: ${reason}` };
   }
+  // What the lookup left of the deadline is the request's.
+  const remainingMs = Math.max(1, request.timeoutMs - elapsed());
   const secure = url.protocol === 'https:';
   const transport = secure ? https : http;
   return new Promise<WebhookResponse>((resolve) => {
@@ -95,7 +100,7 @@ export async function sendWebhook(request: WebhookRequest): Promise<WebhookRespo
     });
     const timer = setTimeout(
       () => abandon(answer ? `response body not finished within ${request.timeoutMs} ms, connection closed` : `timed out after ${request.timeoutMs} ms`),
-      request.timeoutMs,
+      remainingMs,
     );
     req.on('response', (res) => {
       const status = res.statusCode ?? 0;
@@ -119,6 +124,8 @@ export async function sendWebhook(request: WebhookRequest): Promise<WebhookRespo
     req.end(request.body);
   });
 }
+
+class LookupTimedOut extends Error {}
 
 /** Retry-After as seconds or an HTTP date (RFC 9110 §10.2.3), in milliseconds; null when absent or unreadable. */
 export function parseRetryAfter(value: string | undefined, now = Date.now()): number | null {
