@@ -55,6 +55,16 @@ export class ApiKeyRepository {
     return row;
   }
 
+  /** Keys of the merchant and mode that still authenticate (neither revoked nor expired). */
+  async countActive(merchantId: string, livemode: boolean): Promise<number> {
+    const [{ count }] = await this.db.query<Array<{ count: number }>>(
+      `SELECT count(*)::int AS count FROM gateway.api_keys
+        WHERE merchant_id = $1 AND livemode = $2 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())`,
+      [merchantId, livemode],
+    );
+    return count;
+  }
+
   async listForMerchant(merchantId: string): Promise<ApiKeyRecord[]> {
     return this.db.query<ApiKeyRecord[]>(`SELECT ${COLUMNS} FROM gateway.api_keys WHERE merchant_id = $1 ORDER BY created_at, id`, [merchantId]);
   }

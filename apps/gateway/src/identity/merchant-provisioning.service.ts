@@ -20,6 +20,9 @@ import { SECRET_KEY_SCOPES, type Scope } from './scopes';
 
 export const DEPOSIT_ADDRESS_TAKEN = 'etransfer_email is already the deposit address of another merchant';
 
+/** Active (neither revoked nor expired) API keys a merchant may hold in one mode. */
+export const MAX_ACTIVE_KEYS_PER_MODE = 25;
+
 /** Live e-mail matching finds a merchant by its deposit address, so one address names one merchant (index merchants_etransfer_email). */
 const isDepositAddressTaken = (error: unknown): boolean => violatedUniqueConstraint(error) === 'merchants_etransfer_email';
 
@@ -97,10 +100,20 @@ export class MerchantProvisioningService {
     });
   }
 
+  /**
+   * Each key has its own rate limit, so keys are capped per merchant and mode (MAX_ACTIVE_KEYS_PER_MODE): minting
+   * keys must not multiply a merchant's share of the platform. The merchant's row is locked, so two issues at once
+   * are counted one after the other.
+   */
   async issueKey(merchantId: string, spec: KeySpec): Promise<IssuedApiKeyView> {
     const scopes = scopesFor(spec);
-    await this.requireMerchant(merchantId);
-    return issueKey(this.dataSource, merchantId, { ...spec, scopes });
+    return this.dataSource.transaction(async (tx) => {
+      if (!(await new MerchantRepository(tx).lock(merchantId))) throw new DomainError(ErrorCode.NotFound, 'Merchant not found');
+      if ((await new ApiKeyRepository(tx).countActive(merchantId, spec.livemode)) >= MAX_ACTIVE_KEYS_PER_MODE) {
+        throw new DomainError(ErrorCode.ValidationFailed, `Validation failed: at most ${MAX_ACTIVE_KEYS_PER_MODE} active API keys per mode; revoke one first`);
+      }
+      return issueKey(tx, merchantId, { ...spec, scopes });
+    });
   }
 
   async revokeKey(keyId: string): Promise<ApiKeyView> {

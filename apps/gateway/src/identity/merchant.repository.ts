@@ -47,6 +47,12 @@ export class MerchantRepository {
     return row;
   }
 
+  /** The merchant, its row locked until the transaction ends: changes counted against it (its keys) go one at a time. */
+  async lock(id: string): Promise<MerchantRecord | undefined> {
+    const [row] = await this.db.query<MerchantRecord[]>(`SELECT * FROM gateway.merchants WHERE id = $1 FOR UPDATE`, [id]);
+    return row;
+  }
+
   /** Sets the given fields; undefined leaves a field as is, null clears etransfer_email. */
   async update(id: string, changes: MerchantChanges): Promise<MerchantRecord | undefined> {
     const [row] = await returning<MerchantRecord>(

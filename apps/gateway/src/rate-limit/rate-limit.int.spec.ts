@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { TestStack, waitFor } from '@pp/testing';
 import { MAX_BODY_COUNTED_WITH_RESERVATION } from './key-rate-limiter';
+import { MAX_ACTIVE_KEYS_PER_MODE } from '../identity/merchant-provisioning.service';
 import { GatewayClient } from '../testing/gateway-client';
 
 describe('rate limit per API key', () => {
@@ -91,5 +92,24 @@ describe('rate limit per API key', () => {
     const other = await retrieve(merchant.keys.live_secret);
     expect(other.status).toBe(503);
     expect(other.headers.get('x-ratelimit-limit')).toBe('100');
+  });
+
+  it('caps the active keys of a merchant and mode, so minting keys does not multiply its rate limit; a revoked key frees its place', async () => {
+    const merchant = await gateway.createMerchant();
+    const issue = (livemode: boolean) =>
+      gateway.call<{ id: string; error?: string }>(`/v1/admin/merchants/${merchant.merchant_id}/keys`, { token: stack.env.ADMIN_TOKEN!, body: { type: 'secret', livemode } });
+    // Two keys per mode come with the merchant; the rest, issued two at a time, are counted one after the other.
+    const issued = [];
+    for (let i = 2; i < MAX_ACTIVE_KEYS_PER_MODE; i += 2) issued.push(...(await Promise.all([issue(true), issue(true)])));
+    expect(issued.filter((answer) => answer.status === 201)).toHaveLength(MAX_ACTIVE_KEYS_PER_MODE - 2);
+    expect(issued.filter((answer) => answer.status !== 201).map((answer) => [answer.status, answer.body.error])).toEqual(
+      Array(issued.length - (MAX_ACTIVE_KEYS_PER_MODE - 2)).fill([400, `Validation failed: at most ${MAX_ACTIVE_KEYS_PER_MODE} active API keys per mode; revoke one first`]),
+    );
+    expect((await issue(true)).status).toBe(400);
+    expect((await issue(false)).status).toBe(201);
+
+    await gateway.revokeKey(issued.find((answer) => answer.status === 201)!.body.id);
+    expect((await issue(true)).status).toBe(201);
+    expect((await issue(true)).status).toBe(400);
   });
 });
