@@ -109,8 +109,9 @@ describe('dashboard /api', () => {
       const refused = await browser.post('/api/auth/password', { current_password: merchant.dashboard_user.password, new_password: 'a brand new passphrase' });
       expect([refused.status, refused.body]).toEqual([429, { error: 'Too many sign-in attempts; try again later' }]);
       expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
-      // The password did not change.
+      // The password did not change, and the trail says nothing changed.
       expect((await new DashboardBrowser(stack.url('dashboard')).login(merchant.dashboard_user.email, 'a brand new passphrase')).status).not.toBe(200);
+      expect((await browser.get<ListPage<AuditEntryView>>('/api/audit?action=auth.password_changed')).body.data).toEqual([]);
     });
 
     it('given no session cookie, then the session route answers 401', async () => {

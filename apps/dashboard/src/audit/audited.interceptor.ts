@@ -45,6 +45,8 @@ export class AuditInterceptor implements NestInterceptor {
       mergeMap((result: unknown) =>
         from(
           (async () => {
+            // A handler that answered an error itself (a 429 it sent) changed nothing: nothing to record.
+            if (reply.sent || reply.statusCode >= 400) return result;
             const principal = request.dashboard!.session.principal;
             const mode = principal.merchant_id ? { livemode: (request.query as Record<string, unknown>).mode === 'live' } : {};
             await this.trail.record(request, reply, principal, { action: rule.action, ...mode, ...rule.describe(result, request) });

@@ -95,8 +95,9 @@ export class AuthController {
     await this.bus.request('identity.dashboard-password.v1', { user_id: principal.id, ...input }).catch((error: unknown) => {
       throw error instanceof DomainError && error.code === ErrorCode.Unauthorized ? new ForbiddenException(error.message) : error;
     });
-    await this.limiter.succeeded(principal.email);
+    // The other sessions end first: once the password has changed, that matters more than the limiter's count.
     await this.sessions.endAllOf(principal.id, request.dashboard!.sessionId);
+    await this.limiter.succeeded(principal.email);
   }
 
   @Post('logout')

@@ -69,7 +69,14 @@ export class EventStreamController {
     // The access hook checked the key when the stream opened; a stream outlives that check, so it asks again before
     // each send (a cache hit, emptied when a key is revoked) and ends once the key is revoked or expired.
     const presented = presentedCredential(authorization);
-    const keyStillValid = async () => presented !== undefined && (await this.keys.authenticate(presented)) !== undefined;
+    const keyStillValid = async () => {
+      try {
+        return presented !== undefined && (await this.keys.authenticate(presented)) !== undefined;
+      } catch (error) {
+        this.logger.warn('event stream ended: its API key could not be checked', { error: error instanceof Error ? error.message : String(error) });
+        return false;
+      }
+    };
 
     reply.hijack();
     const response = reply.raw;
@@ -100,7 +107,7 @@ export class EventStreamController {
     try {
       while (!closed.aborted) {
         if (!(await keyStillValid())) {
-          this.logger.info('event stream ended: its API key was revoked or has expired', { merchant_id: scope.merchant_id });
+          this.logger.info('event stream ended: its API key no longer authenticates (revoked, expired, or not checkable)', { merchant_id: scope.merchant_id });
           break;
         }
         if (lookDue || Date.now() - lastLook >= SAFETY_LOOK_MS) {

@@ -16,6 +16,8 @@ export class OpenEventStreams implements BeforeApplicationShutdown {
 
   /** The stream's end signal, or undefined when the key already holds MAX_STREAMS_PER_KEY streams. */
   open(response: ServerResponse, keyId: string): AbortSignal | undefined {
+    // A client that left before the stream opened: its 'close' has fired already, and would never free a place.
+    if (response.destroyed) return AbortSignal.abort();
     const held = this.perKey.get(keyId) ?? 0;
     if (held >= MAX_STREAMS_PER_KEY) return undefined;
     this.perKey.set(keyId, held + 1);

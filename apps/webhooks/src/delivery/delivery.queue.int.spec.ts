@@ -40,6 +40,14 @@ describe('DeliveryQueue.requeue (real Redis)', () => {
     expect(jobs).toEqual(expect.arrayContaining([expect.objectContaining({ id: expect.stringMatching(new RegExp(`^${id}\\.2\\.swept-\\d+$`)), delay: 0 })]));
   });
 
+  it('given an overdue delivery whose delayed job was due by then (every worker busy), when swept, then it is left alone', async () => {
+    const id = randomUUID();
+    const due = new Date(Date.now() + 60_000);
+    await queue.enqueue([{ id, attempt: 3, next_attempt_at: due }]);
+    expect(await queue.requeue([{ id, attempt: 3, next_attempt_at: due }])).toBe(0);
+    expect(await jobsOf(id)).toHaveLength(1);
+  });
+
   it('given an overdue delivery with no job at all (Redis lost it), when swept, then it is queued now', async () => {
     const id = randomUUID();
     expect(await queue.requeue([overdue(id, 1)])).toBe(1);

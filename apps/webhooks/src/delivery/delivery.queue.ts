@@ -19,11 +19,10 @@ export interface DeliveryJob extends TracedJobData {
   attempt: number;
 }
 
-/**
- * The states of an overdue delivery's scheduled job that will still run it in time. Not 'delayed': its delay ends
- * later than the delivery is due (a resend made the delivery due now, and its own job was lost).
- */
-const LIVE_STATES: ReadonlySet<string> = new Set(['waiting', 'active', 'prioritized', 'waiting-children']);
+/** The states of a job that will still run (a 'delayed' one only if it is due by the time its delivery is). */
+const LIVE_STATES: ReadonlySet<string> = new Set(['waiting', 'delayed', 'active', 'prioritized', 'waiting-children']);
+/** A delayed job due this much after its delivery still counts as the delivery's (the two are set from one time). */
+const DUE_SLACK_MS = 1000;
 
 /** Kept finished jobs: enough for their deterministic ids to absorb late duplicates, bounded in memory. */
 const KEEP = { age: 3600, count: 10_000 };
@@ -86,10 +85,23 @@ export class DeliveryQueue implements OnApplicationShutdown {
    * in Postgres keeps it from doubling an attempt.
    */
   async requeue(deliveries: readonly DueDelivery[]): Promise<number> {
-    const states = await Promise.all(deliveries.map((delivery) => this.queue.getJobState(`${delivery.id}.${delivery.attempt}`)));
-    const lost = deliveries.filter((_, index) => !LIVE_STATES.has(states[index]));
+    const live = await Promise.all(deliveries.map((delivery) => this.willRun(delivery)));
+    const lost = deliveries.filter((_, index) => !live[index]);
     await this.enqueue(lost, `swept-${Date.now()}`);
     return lost.length;
+  }
+
+  /**
+   * Whether the delivery's scheduled job will make its attempt in time. A delayed job is, when it is due by the
+   * delivery's time (past due, it only waits for a free worker); one due later is not (a resend made the delivery
+   * due now, and the resend's own job was lost).
+   */
+  private async willRun(delivery: DueDelivery): Promise<boolean> {
+    const job = await this.queue.getJob(`${delivery.id}.${delivery.attempt}`);
+    if (!job) return false;
+    const state = await job.getState();
+    if (!LIVE_STATES.has(state)) return false;
+    return state !== 'delayed' || job.timestamp + (job.delay ?? 0) <= new Date(delivery.next_attempt_at).getTime() + DUE_SLACK_MS;
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { WebhookDeliveryStatus } from '@pp/contracts';
-import { repositoryDatabase, waitFor } from '@pp/testing';
+import { repositoryDatabase } from '@pp/testing';
+import type { DataSource } from 'typeorm';
 import { Client, type Pool } from 'pg';
 import { WebhooksDatabase } from '../database/webhooks.database';
 import { notSentBecause } from './delivery-target.policy';
@@ -15,11 +16,11 @@ describe('DeliveryRepository (real Postgres, the webhooks role)', () => {
   let admin: Pool;
   let close: () => Promise<void>;
   let repository: DeliveryRepository;
+  let dataSource: DataSource;
   const OWNER = 'replica-a';
   const LEASE_MS = 60_000;
 
   beforeAll(async () => {
-    let dataSource;
     ({ dataSource, admin, close } = await repositoryDatabase(WebhooksDatabase, 'whrepo'));
     repository = new DeliveryRepository(dataSource);
   }, 60_000);
@@ -348,25 +349,23 @@ describe('DeliveryRepository (real Postgres, the webhooks role)', () => {
   it('keeps a claimed delivery open for a resend asked for before it was closed unsent (its endpoint enabled again meanwhile)', async () => {
     const { endpointId, deliveryId } = await oneDelivery();
     await admin.query(`UPDATE webhooks.endpoints SET status = 'disabled', disabled_reason = 'by the merchant' WHERE id = $1`, [endpointId]);
-    // Between the claim's statement and the close, the merchant enables the endpoint and resends: a transaction of
-    // its own marks the delivery and holds the row, so the close waits for it.
-    // (pg writes a query to its socket as it is called, so the mark goes out before the close's own statement.)
-    const merchantSide = await admin.connect();
-    try {
-      await merchantSide.query('BEGIN');
-      let marked: Promise<unknown> | undefined;
-      const refuseAndLetTheResendIn = (target: Parameters<typeof notSentBecause>[0]) => {
-        marked = merchantSide.query(`UPDATE webhooks.deliveries SET resend_requested = true, next_attempt_at = now() WHERE id = $1`, [deliveryId]);
-        return notSentBecause(target);
-      };
-      const claiming = repository.claimAll([{ id: deliveryId, attempt: 1 }], OWNER, LEASE_MS, refuseAndLetTheResendIn);
-      await waitFor('the claim to reach the endpoint rule', () => marked !== undefined);
-      await marked;
-      await merchantSide.query('COMMIT');
-      expect(await claiming).toEqual([]);
-    } finally {
-      merchantSide.release();
-    }
+    // Between the claim's statement and the close, the merchant enables the endpoint and resends: the repository's
+    // close waits here until that resend's mark is committed, so the two always come in this order.
+    let marked: Promise<unknown> = Promise.resolve();
+    const inOrder = new Proxy(dataSource, {
+      get: (target, property, receiver) =>
+        property === 'query'
+          ? async (sql: string, parameters?: unknown[]) => {
+              if (sql.includes('WITH closed AS')) await marked;
+              return target.query(sql, parameters);
+            }
+          : Reflect.get(target, property, receiver),
+    });
+    const refuseAndLetTheResendIn = (target: Parameters<typeof notSentBecause>[0]) => {
+      marked = admin.query(`UPDATE webhooks.deliveries SET resend_requested = true, next_attempt_at = now() WHERE id = $1`, [deliveryId]);
+      return notSentBecause(target);
+    };
+    expect(await new DeliveryRepository(inOrder).claimAll([{ id: deliveryId, attempt: 1 }], OWNER, LEASE_MS, refuseAndLetTheResendIn)).toEqual([]);
     expect(await attemptsOf(deliveryId)).toEqual([
       expect.objectContaining({ attempt: 1, delivery_status: 'EXHAUSTED', error_message: expect.stringMatching(/^not sent: the endpoint is disabled/) }),
     ]);

@@ -2,6 +2,9 @@ import { Injectable } from '@nestjs/common';
 import type { IdempotencyToken, WebhookEndpointStatus, WebhookEndpointView, WebhookEndpointWithSecretView } from '@pp/contracts';
 import { DataSource } from 'typeorm';
 
+/** As long as the gateway keeps an Idempotency-Key (PRODUCT-RULES: 24 hours). */
+const IDEMPOTENCY_RETENTION_SECONDS = 24 * 60 * 60;
+
 export interface EndpointRow {
   id: string;
   merchant_id: string;
@@ -47,19 +50,22 @@ export class EndpointRepository {
       `WITH made AS (
          INSERT INTO webhooks.endpoints (id, merchant_id, livemode, url, description, enabled_events, secret_sealed, status, created_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, 'enabled', $8) RETURNING *
-       ), ${RECORD_REQUEST('made', 9)}
+       ), ${RECORD_REQUEST('made', 'create', 9)}
        SELECT * FROM made`,
       [row.id, row.merchant_id, row.livemode, row.url, row.description, row.enabled_events, row.secret_sealed, row.created_at, request?.key ?? null, request?.fingerprint ?? null],
     );
     return created;
   }
 
-  /** The endpoint an earlier request with this Idempotency-Key made or rotated (deleted ones too), with that request's fingerprint. */
-  async requested(scope: Scope, idempotencyKey: string): Promise<(EndpointRow & { fingerprint: string }) | undefined> {
+  /**
+   * The endpoint an earlier request with this Idempotency-Key made or rotated (deleted ones too), with that
+   * request's fingerprint and operation; only within the gateway's retention of keys, after which a key is new again.
+   */
+  async requested(scope: Scope, idempotencyKey: string): Promise<(EndpointRow & { fingerprint: string; operation: EndpointOperation }) | undefined> {
     const [row] = await this.db.query(
-      `SELECT r.fingerprint, e.* FROM webhooks.endpoint_requests r JOIN webhooks.endpoints e ON e.id = r.endpoint_id
-        WHERE r.merchant_id = $1 AND r.livemode = $2 AND r.idempotency_key = $3`,
-      [scope.merchant_id, scope.livemode, idempotencyKey],
+      `SELECT r.fingerprint, r.operation, e.* FROM webhooks.endpoint_requests r JOIN webhooks.endpoints e ON e.id = r.endpoint_id
+        WHERE r.merchant_id = $1 AND r.livemode = $2 AND r.idempotency_key = $3 AND r.created_at > now() - make_interval(secs => $4)`,
+      [scope.merchant_id, scope.livemode, idempotencyKey, IDEMPOTENCY_RETENTION_SECONDS],
     );
     return row;
   }
@@ -119,7 +125,7 @@ export class EndpointRepository {
             SET previous_secret_sealed = secret_sealed, previous_secret_expires_at = $4, secret_sealed = $5
           WHERE id = $1 AND merchant_id = $2 AND livemode = $3 AND deleted_at IS NULL
           RETURNING *
-       ), ${RECORD_REQUEST('rotated', 6)}
+       ), ${RECORD_REQUEST('rotated', 'rotate', 6)}
        SELECT * FROM rotated`,
       [id, scope.merchant_id, scope.livemode, previousExpiresAt, sealedSecret, request?.key ?? null, request?.fingerprint ?? null],
     );
@@ -127,10 +133,12 @@ export class EndpointRepository {
   }
 }
 
+export type EndpointOperation = 'create' | 'rotate';
+
 /** A CTE recording the request (Idempotency-Key in parameter `$n`, fingerprint in `$n+1`; none when null) for the endpoint `source` answers. */
-const RECORD_REQUEST = (source: string, n: number) => `recorded AS (
-         INSERT INTO webhooks.endpoint_requests (merchant_id, livemode, idempotency_key, fingerprint, endpoint_id)
-         SELECT merchant_id, livemode, $${n}::text, $${n + 1}::text, id FROM ${source} WHERE $${n}::text IS NOT NULL
+const RECORD_REQUEST = (source: string, operation: EndpointOperation, n: number) => `recorded AS (
+         INSERT INTO webhooks.endpoint_requests (merchant_id, livemode, idempotency_key, fingerprint, operation, endpoint_id)
+         SELECT merchant_id, livemode, $${n}::text, $${n + 1}::text, '${operation}', id FROM ${source} WHERE $${n}::text IS NOT NULL
        )`;
 
 export function toEndpointView(row: EndpointRow): WebhookEndpointView {

@@ -19,7 +19,7 @@ import { CONFIG, Handles, isUniqueViolation } from '@pp/platform';
 import type { WebhooksConfig } from '../webhooks.config';
 import { checkEndpointUrl } from './endpoint-url.policy';
 import { EndpointSecrets } from './endpoint-secrets';
-import { EndpointRepository, type Scope, toEndpointView, toEndpointWithSecretView } from './endpoint.repository';
+import { type EndpointOperation, EndpointRepository, type Scope, toEndpointView, toEndpointWithSecretView } from './endpoint.repository';
 
 /** How long a rotated-out secret keeps signing, so receivers can switch without dropping deliveries. */
 export const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
@@ -41,7 +41,7 @@ export class EndpointsController {
 
   @Handles('webhooks.endpoints.create.v1')
   async create(@Payload() command: CreateWebhookEndpointCommand): Promise<ReplyOf<'webhooks.endpoints.create.v1'>> {
-    const earlier = await this.repeated(command, command.idempotency);
+    const earlier = await this.repeated(command, command.idempotency, 'create');
     if (earlier) return earlier;
     const url = await checkEndpointUrl(command.url, command.livemode, this.config.WEBHOOK_ALLOW_PRIVATE_URLS);
     if ((await this.endpoints.countLive(command)) >= MAX_WEBHOOK_ENDPOINTS) {
@@ -64,7 +64,7 @@ export class EndpointsController {
         },
         command.idempotency,
       )
-      .catch((error: unknown) => this.repeatedAfterRace(command, command.idempotency, error));
+      .catch((error: unknown) => this.repeatedAfterRace(command, command.idempotency, 'create', error));
     return 'secret' in row ? row : toEndpointWithSecretView(row, secret);
   }
 
@@ -89,33 +89,45 @@ export class EndpointsController {
 
   @Handles('webhooks.endpoints.rotate-secret.v1')
   async rotateSecret(@Payload() command: RotateWebhookEndpointSecretCommand): Promise<ReplyOf<'webhooks.endpoints.rotate-secret.v1'>> {
-    const earlier = await this.repeated(command, command.idempotency);
+    const earlier = await this.repeated(command, command.idempotency, 'rotate', command.endpoint_id);
     if (earlier) return earlier;
     const secret = newSecret();
     const row = await this.endpoints
       .rotate(command, command.endpoint_id, this.secrets.seal(command.endpoint_id, secret), new Date(Date.now() + SECRET_OVERLAP_MS), command.idempotency)
-      .catch((error: unknown) => this.repeatedAfterRace(command, command.idempotency, error));
+      .catch((error: unknown) => this.repeatedAfterRace(command, command.idempotency, 'rotate', error, command.endpoint_id));
     if (!row) throw notFound();
     return 'secret' in row ? row : toEndpointWithSecretView(row, secret);
   }
 
   /**
    * The answer to a request whose Idempotency-Key an earlier creation or rotation recorded (its answer was lost,
-   * and the gateway freed the key): the endpoint with its current secret. The same key with another request is
-   * refused, as the gateway refuses it; a deleted endpoint is not found.
+   * and the gateway freed the key): the endpoint with its current secret. The same key with another request (another
+   * body, operation or endpoint) is refused, as the gateway refuses it; a deleted endpoint is not found.
    */
-  private async repeated(scope: Scope, request: IdempotencyToken | undefined): Promise<WebhookEndpointWithSecretView | undefined> {
+  private async repeated(
+    scope: Scope,
+    request: IdempotencyToken | undefined,
+    operation: EndpointOperation,
+    endpointId?: string,
+  ): Promise<WebhookEndpointWithSecretView | undefined> {
     if (!request) return undefined;
     const earlier = await this.endpoints.requested(scope, request.key);
     if (!earlier) return undefined;
-    if (earlier.fingerprint !== request.fingerprint) throw new DomainError(ErrorCode.ValidationFailed, 'Idempotency-Key reused with different parameters');
+    const same = earlier.fingerprint === request.fingerprint && earlier.operation === operation && (endpointId === undefined || earlier.id === endpointId);
+    if (!same) throw new DomainError(ErrorCode.ValidationFailed, 'Idempotency-Key reused with different parameters');
     if (earlier.deleted_at) throw notFound();
     return toEndpointWithSecretView(earlier, this.secrets.open(earlier.id, earlier.secret_sealed));
   }
 
   /** A concurrent request with the same Idempotency-Key recorded it first (the statement failed whole): its answer. */
-  private async repeatedAfterRace(scope: Scope, request: IdempotencyToken | undefined, error: unknown): Promise<WebhookEndpointWithSecretView> {
-    const earlier = isUniqueViolation(error) ? await this.repeated(scope, request) : undefined;
+  private async repeatedAfterRace(
+    scope: Scope,
+    request: IdempotencyToken | undefined,
+    operation: EndpointOperation,
+    error: unknown,
+    endpointId?: string,
+  ): Promise<WebhookEndpointWithSecretView> {
+    const earlier = isUniqueViolation(error) ? await this.repeated(scope, request, operation, endpointId) : undefined;
     if (!earlier) throw error;
     return earlier;
   }

@@ -17,6 +17,7 @@ export class EndpointRequests1767800000000 implements MigrationInterface {
         livemode        boolean NOT NULL,
         idempotency_key text NOT NULL,
         fingerprint     text NOT NULL,
+        operation       text NOT NULL CHECK (operation IN ('create', 'rotate')),
         endpoint_id     text NOT NULL REFERENCES webhooks.endpoints (id),
         created_at      timestamptz(3) NOT NULL DEFAULT now(),
         PRIMARY KEY (merchant_id, livemode, idempotency_key)
