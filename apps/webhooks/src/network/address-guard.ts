@@ -1,4 +1,4 @@
-import { lookup } from 'node:dns/promises';
+import { lookup, Resolver } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
 
 /**
@@ -103,14 +103,59 @@ export async function resolveDeliveryAddress(hostname: string, allowPrivate: boo
   if (literal) {
     addresses = [{ address: host, family: literal as 4 | 6 }];
   } else {
-    addresses = await lookup(host, { all: true, verbatim: true }).then(
-      (found) => found as ResolvedAddress[],
-      () => [],
-    );
+    addresses = await addressesOf(host);
     if (addresses.length === 0) throw new BlockedAddressError(UNRESOLVABLE);
   }
   if (!allowPrivate && addresses.some((entry) => isBlockedAddress(entry.address))) throw new BlockedAddressError(NOT_PUBLIC);
   return addresses[0];
+}
+
+/** The name service calls a lookup makes (a seam for the specs; the system's by default). */
+export interface NameService {
+  resolve4(host: string): Promise<string[]>;
+  resolve6(host: string): Promise<string[]>;
+  /** getaddrinfo: the hosts file, then DNS. */
+  lookup(host: string): Promise<ResolvedAddress[]>;
+}
+
+/**
+ * DNS through c-ares, with its own timeout: a domain whose servers never
+ * answer (an endpoint's owner controls its DNS) costs a timer here, where
+ * getaddrinfo would hold one of the four libuv threads that every lookup,
+ * file and crypto call shares, for as long as the system resolver waits.
+ */
+const dns = new Resolver({ timeout: 2000, tries: 2 });
+const systemNameService: NameService = {
+  resolve4: (host) => dns.resolve4(host),
+  resolve6: (host) => dns.resolve6(host),
+  lookup: (host) => lookup(host, { all: true, verbatim: true }) as Promise<ResolvedAddress[]>,
+};
+
+const LOOPBACK: ResolvedAddress[] = [
+  { address: '127.0.0.1', family: 4 },
+  { address: '::1', family: 6 },
+];
+
+/** DNS's answers that the name has no such record: the hosts file (localhost, names the platform adds) may still know it. */
+const NOT_IN_DNS = new Set(['ENOTFOUND', 'ENODATA']);
+
+/**
+ * Every address of the name: its A and AAAA records from DNS; only when DNS
+ * says it has none, getaddrinfo (the hosts file). DNS trouble (no answer in
+ * time, a refusal, a server failure) answers none, without a getaddrinfo
+ * lookup that would ask the same silent servers from the thread pool.
+ */
+export async function addressesOf(host: string, names: NameService = systemNameService): Promise<ResolvedAddress[]> {
+  // RFC 6761: localhost names are loopback, whatever DNS (or its absence) says.
+  if (/^(?:.+\.)?localhost\.?$/.test(host)) return LOOPBACK;
+  const [v4, v6] = await Promise.allSettled([names.resolve4(host), names.resolve6(host)]);
+  const found: ResolvedAddress[] = [
+    ...(v4.status === 'fulfilled' ? v4.value.map((address) => ({ address, family: 4 as const })) : []),
+    ...(v6.status === 'fulfilled' ? v6.value.map((address) => ({ address, family: 6 as const })) : []),
+  ];
+  if (found.length > 0) return found;
+  const notInDns = [v4, v6].every((answer) => answer.status === 'rejected' && NOT_IN_DNS.has((answer.reason as NodeJS.ErrnoException)?.code ?? ''));
+  return notInDns ? names.lookup(host).catch(() => []) : [];
 }
 
 /** URL hostnames keep IPv6 literals in brackets ([::1]). */

@@ -1,4 +1,4 @@
-import { isBlockedAddress, NOT_PUBLIC, resolveDeliveryAddress, UNRESOLVABLE } from './address-guard';
+import { addressesOf, isBlockedAddress, type NameService, NOT_PUBLIC, resolveDeliveryAddress, UNRESOLVABLE } from './address-guard';
 
 describe('isBlockedAddress', () => {
   describe('given an IPv4 address in a special-purpose block (IANA registry)', () => {
@@ -90,5 +90,53 @@ describe('resolveDeliveryAddress', () => {
     it('when the host is loopback, then it is answered', async () => {
       await expect(resolveDeliveryAddress('127.0.0.1', true)).resolves.toEqual({ address: '127.0.0.1', family: 4 });
     });
+  });
+});
+
+describe('addressesOf', () => {
+  const failing = (code: string) => () => Promise.reject(Object.assign(new Error(code), { code }));
+  const names = (overrides: Partial<NameService>): NameService & { lookedUp: string[] } => {
+    const lookedUp: string[] = [];
+    return {
+      resolve4: failing('ENOTFOUND'),
+      resolve6: failing('ENOTFOUND'),
+      lookup: async (host) => (lookedUp.push(host), [{ address: '127.0.0.1', family: 4 }]),
+      ...overrides,
+      lookedUp,
+    };
+  };
+
+  it('given DNS answers, then every A and AAAA address, and no getaddrinfo lookup', async () => {
+    const service = names({ resolve4: async () => ['93.184.215.14'], resolve6: async () => ['2606:2800:21f:cb07:6820:80da:af6b:8b2c'] });
+    expect(await addressesOf('example.com', service)).toEqual([
+      { address: '93.184.215.14', family: 4 },
+      { address: '2606:2800:21f:cb07:6820:80da:af6b:8b2c', family: 6 },
+    ]);
+    expect(service.lookedUp).toEqual([]);
+  });
+
+  it('given DNS has no such name, then the hosts file is asked', async () => {
+    const service = names({ resolve6: failing('ENODATA') });
+    expect(await addressesOf('build-agent', service)).toEqual([{ address: '127.0.0.1', family: 4 }]);
+    expect(service.lookedUp).toEqual(['build-agent']);
+  });
+
+  it('given a localhost name, then loopback, with nothing asked (RFC 6761), however DNS would answer', async () => {
+    const service = names({ resolve4: async () => ['93.184.215.14'] });
+    for (const host of ['localhost', 'localhost.', 'app.localhost']) {
+      expect(await addressesOf(host, service)).toEqual([
+        { address: '127.0.0.1', family: 4 },
+        { address: '::1', family: 6 },
+      ]);
+    }
+    expect(service.lookedUp).toEqual([]);
+  });
+
+  it('given DNS that does not answer in time or fails, then no address, and no getaddrinfo lookup of the same silent servers', async () => {
+    for (const code of ['ETIMEOUT', 'ESERVFAIL', 'ECONNREFUSED']) {
+      const service = names({ resolve4: failing(code) });
+      expect(await addressesOf('slow-dns.example', service)).toEqual([]);
+      expect(service.lookedUp).toEqual([]);
+    }
   });
 });

@@ -1,7 +1,10 @@
 import { sendWebhook } from './webhook-sender';
 
-// A resolver that never answers (a DNS server gone silent): getaddrinfo has no timeout of its own.
-jest.mock('node:dns/promises', () => ({ lookup: () => new Promise(() => undefined) }));
+// A name service that never answers (a DNS server gone silent, longer than any attempt's deadline).
+jest.mock('node:dns/promises', () => {
+  const never = () => new Promise(() => undefined);
+  return { Resolver: class { resolve4 = never; resolve6 = never; }, lookup: never };
+});
 
 describe('sendWebhook', () => {
   it('given a host whose lookup never answers, when an attempt is made, then it ends at its deadline, not sent, the lookup counted in', async () => {
