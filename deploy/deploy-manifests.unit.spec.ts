@@ -232,7 +232,8 @@ describe('deploy/k8s/base with the Secret templates', () => {
     expect(deployment).toBeDefined();
     const [container] = deployment.spec.template.spec.containers;
     expect(container.readinessProbe).toBeDefined();
-    expect(container.envFrom).toEqual([{ configMapRef: { name: 'checkout-config' } }, { secretRef: { name: 'checkout-secrets' } }]);
+    // No Secret goes to every pod: each takes its own keys (secretKeyRef), checked below.
+    expect(container.envFrom).toEqual([{ configMapRef: { name: 'checkout-config' } }]);
     if (HTTP_PORTS[name]) {
       expect(documents).toContainEqual(expect.objectContaining({ kind: 'Service', metadata: expect.objectContaining({ name }) }));
       expect(container.ports).toEqual([{ name: 'http', containerPort: HTTP_PORTS[name] }]);
@@ -267,11 +268,11 @@ describe('deploy/k8s/base with the Secret templates', () => {
     expect(secrets).toEqual(['postgres-owner']);
     expect(url).toBe(PRIMARY_URL);
     expect(secret('postgres-owner').stringData.username).toBe(OWNER_ROLE);
-    expect(manifest('Secret', 'checkout-secrets').stringData.DATABASE_URL).toBeUndefined();
+    expect(manifest('Secret', 'checkout-service-secrets').stringData.DATABASE_URL).toBeUndefined();
   });
 
   it('keeps placeholders in the Secret template that the gateway refuses, so an unedited template cannot boot', () => {
-    const secret = manifest('Secret', 'checkout-secrets');
+    const secret = manifest('Secret', 'checkout-service-secrets');
     const env = { ...OPERATOR_ENV, NATS_URL: 'nats://gateway:p4f9a1c2e7b3d5a8c6e0f1a2b3c4d5e6f@nats:4222', REDIS_URL: 'redis://redis:6379', DATABASE_URL: 'postgres://app@postgres:5432/pp' };
     for (const variable of ['ADMIN_TOKEN', 'INGEST_TOKEN']) {
       expect(secret.stringData[variable]).toBeDefined();
@@ -281,7 +282,7 @@ describe('deploy/k8s/base with the Secret templates', () => {
 
   it('gives Redis credentials and per-service secrets only to the service that uses them, from a Secret other pods do not get', () => {
     const own: Partial<Record<ServiceName, Record<string, string>>> = {
-      gateway: { REDIS_URL: 'GATEWAY_REDIS_URL', SERVER_SECRET: 'SERVER_SECRET' },
+      gateway: { REDIS_URL: 'GATEWAY_REDIS_URL', SERVER_SECRET: 'SERVER_SECRET', ADMIN_TOKEN: 'ADMIN_TOKEN', INGEST_TOKEN: 'INGEST_TOKEN' },
       sessions: { REDIS_URL: 'SESSIONS_REDIS_URL' },
       webhooks: { REDIS_URL: 'WEBHOOKS_REDIS_URL', WEBHOOK_SECRET_KEYS: 'WEBHOOK_SECRET_KEYS' },
       dashboard: { REDIS_URL: 'DASHBOARD_REDIS_URL' },
