@@ -1,5 +1,5 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import { DomainError, ErrorCode, INGEST_RAW_EMAIL_SUBJECT, ingestRawEmailStreamName } from '@pp/contracts';
+import { DomainError, ErrorCode, INGEST_RAW_EMAIL_CONSUMER, INGEST_RAW_EMAIL_SUBJECT, ingestRawEmailStreamName } from '@pp/contracts';
 import { CONFIG, consumeConcurrently, JsonLogger, NATS_CONNECTION, ServiceMetrics, subjectPrefix, watchConsumerLag } from '@pp/platform';
 import { AckPolicy, DeliverPolicy, type ConsumerMessages, type JsMsg, type NatsConnection, RetentionPolicy, StorageType, nanos } from 'nats';
 import type { IngestConfig } from '../ingest.config';
@@ -7,7 +7,8 @@ import { EmailProcessor } from '../processing/email-processor';
 import { EmailIntake } from './email-intake.service';
 
 /** Durable consumer name; replicas share it, so each message is stored by one of them. Do not rename. */
-const CONSUMER = 'ingest';
+/** Named in the bus access registry, which keeps every other identity off it. */
+const CONSUMER = INGEST_RAW_EMAIL_CONSUMER;
 const RETRY_DELAY_MS = 5_000;
 /**
  * Messages stored and processed at once by one replica. One at a time, the

@@ -1,5 +1,5 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { isMerchantEventType, LEDGER_EVENTS_STREAM, MERCHANT_EVENTS_FILTER, type StoredEvent } from '@pp/contracts';
+import { isMerchantEventType, LEDGER_EVENTS_STREAM, MERCHANT_EVENTS_FILTER, type StoredEvent, WEBHOOKS_DELIVERY_CONSUMER } from '@pp/contracts';
 import { context } from '@opentelemetry/api';
 import { CONFIG, consumeConcurrently, FailureStreak, JsonLogger, NATS_CONNECTION, ServiceMetrics, streamName, subjectPrefix, watchConsumerLag, Batcher } from '@pp/platform';
 import { AckPolicy, type ConsumerConfig, type ConsumerMessages, DeliverPolicy, type JsMsg, nanos, type NatsConnection } from 'nats';
@@ -12,7 +12,8 @@ import { type Intake, recordIntakes } from './event-intake';
 import { webhookBody } from './webhook-body';
 
 /** Durable consumer name on the ledger's stream. Do not rename: the consumer's position is kept under it. */
-export const WEBHOOKS_CONSUMER = 'webhooks-delivery';
+/** Named in the bus access registry, which keeps every other identity off it. */
+export const WEBHOOKS_CONSUMER = WEBHOOKS_DELIVERY_CONSUMER;
 /** After this many deliveries of one message the consumer gives up on it (logged as an error). */
 export const MAX_DELIVER = 30;
 const ACK_WAIT_MS = 30_000;

@@ -15,10 +15,18 @@ export interface StreamAccess {
   /**
    * Follow new messages live through ordered consumers: ephemeral, pushed to the identity's own
    * inbox, no acknowledgements and no durable position, so a follower can neither take nor skip
-   * another consumer's messages. Whoever needs every message reads a durable copy instead.
+   * another consumer's messages (the `durables` below are denied to it: its right to create
+   * consumers would otherwise reach them). Whoever needs every message reads a durable copy instead.
    */
   followers: readonly BusIdentity[];
+  /** The consumers' durable consumer names: nobody else may create, change or delete them (a follower's wide CREATE right included). */
+  durables: readonly string[];
 }
+
+/** The webhooks service's durable consumer of LEDGER_EVENTS. */
+export const WEBHOOKS_DELIVERY_CONSUMER = 'webhooks-delivery';
+/** The ingest service's durable consumer of its raw e-mail stream. */
+export const INGEST_RAW_EMAIL_CONSUMER = 'ingest';
 
 /** An object store (its stream is OBJ_<bucket>): writers put objects, readers get and delete them; both may create it. */
 export interface ObjectStoreAccess {
@@ -30,7 +38,15 @@ export interface ObjectStoreAccess {
 /** Every stream and object store of the system, and who uses each (docs/ARCHITECTURE.md "JetStream"). */
 export const STREAM_ACCESS: readonly StreamAccess[] = [
   // The gateway follows merchant events live for GET /v1/events/stream; the ledger's merchant_events log fills any gap.
-  { stream: LEDGER_EVENTS_STREAM, subjects: [LEDGER_EVENTS_SUBJECTS], owner: 'ledger', publishers: ['ledger'], consumers: ['webhooks'], followers: ['gateway'] },
+  {
+    stream: LEDGER_EVENTS_STREAM,
+    subjects: [LEDGER_EVENTS_SUBJECTS],
+    owner: 'ledger',
+    publishers: ['ledger'],
+    consumers: ['webhooks'],
+    followers: ['gateway'],
+    durables: [WEBHOOKS_DELIVERY_CONSUMER],
+  },
   {
     stream: ingestRawEmailStreamName(''),
     subjects: [INGEST_RAW_EMAIL_SUBJECT],
@@ -38,6 +54,7 @@ export const STREAM_ACCESS: readonly StreamAccess[] = [
     publishers: [MAIL_PIPELINE],
     consumers: ['ingest'],
     followers: [],
+    durables: [INGEST_RAW_EMAIL_CONSUMER],
   },
 ];
 

@@ -24,6 +24,8 @@ export type NamespaceScope = { kind: 'exact'; namespace: string } | { kind: 'any
 
 export interface IdentityPermissions {
   publish: string[];
+  /** Subjects refused even where `publish` allows them (NATS applies deny over allow): other services' durable consumers. */
+  publishDeny: string[];
   subscribe: string[];
   /** May answer requests it received (publish once to their reply subject). */
   allowResponses: boolean;
@@ -94,11 +96,32 @@ export function busPermissions(scope: NamespaceScope, options: { testClient?: bo
     }
   }
 
+  // An ordered consumer's CREATE right covers any consumer name on its stream (in the shared test server, on any
+  // stream), durable ones included: those of the stream's own consumers are refused to everybody else.
+  const denied = new Map<BusIdentity, Set<string>>();
+  for (const spec of STREAM_ACCESS) {
+    const name = stream(spec.stream);
+    const guarded = spec.durables.flatMap((durable) => [
+      `${JS_API}.CONSUMER.CREATE.${name}.${durable}`,
+      `${JS_API}.CONSUMER.CREATE.${name}.${durable}.>`,
+      `${JS_API}.CONSUMER.DURABLE.CREATE.${name}.${durable}`,
+      `${JS_API}.CONSUMER.DELETE.${name}.${durable}`,
+    ]);
+    for (const [identity, { publish }] of grants) {
+      const createsOnIt = publish.has(`${JS_API}.CONSUMER.CREATE.${name}.>`) || publish.has(`${JS_API}.CONSUMER.CREATE.*.>`);
+      if (!createsOnIt || spec.consumers.includes(identity)) continue;
+      const refused = denied.get(identity) ?? new Set<string>();
+      for (const subject of guarded) refused.add(subject);
+      denied.set(identity, refused);
+    }
+  }
+
   const permissions: BusPermissions = {};
   for (const [identity, { publish, subscribe }] of grants) {
     const serves = subscribe.size > 0;
     permissions[identity] = {
       publish: [...publish].sort(),
+      publishDeny: [...(denied.get(identity) ?? [])].sort(),
       subscribe: [...subscribe, `${inboxPrefixOf(identity)}.>`].sort(),
       allowResponses: serves,
     };
@@ -108,6 +131,7 @@ export function busPermissions(scope: NamespaceScope, options: { testClient?: bo
     const subjects = [...Object.keys(REQUEST_REPLY_ACCESS), ...STREAM_ACCESS.flatMap((spec) => spec.subjects)].flatMap(forms);
     permissions[TEST_CLIENT] = {
       publish: [...subjects, `${JS_API}.>`, '$JS.ACK.>', '$JS.FC.>', '$O.>'].sort(),
+      publishDeny: [],
       subscribe: [...subjects, `${inboxPrefixOf(TEST_CLIENT)}.>`].sort(),
       allowResponses: true,
     };

@@ -29,7 +29,7 @@ describe('bus permissions generated from the subject registry', () => {
     });
 
     it('then the mail pipeline may only publish raw e-mails and read its own replies', () => {
-      expect(production[MAIL_PIPELINE]).toEqual({ publish: ['ingest.email.raw'], subscribe: ['_INBOX_mail-pipeline.>'], allowResponses: false });
+      expect(production[MAIL_PIPELINE]).toEqual({ publish: ['ingest.email.raw'], publishDeny: [], subscribe: ['_INBOX_mail-pipeline.>'], allowResponses: false });
     });
 
     it('then every identity reads only its own inbox, and nobody subscribes to a wildcard of everything', () => {
@@ -62,6 +62,14 @@ describe('bus permissions generated from the subject registry', () => {
         '$JS.FC.LEDGER_EVENTS.>',
       ]);
       expect(production.gateway.subscribe.filter((s) => s.includes('ledger.events'))).toEqual([]);
+      // That CREATE right names any consumer: the webhooks' durable one is refused, so the gateway can neither change nor delete it.
+      expect(production.gateway.publishDeny).toEqual([
+        '$JS.API.CONSUMER.CREATE.LEDGER_EVENTS.webhooks-delivery',
+        '$JS.API.CONSUMER.CREATE.LEDGER_EVENTS.webhooks-delivery.>',
+        '$JS.API.CONSUMER.DELETE.LEDGER_EVENTS.webhooks-delivery',
+        '$JS.API.CONSUMER.DURABLE.CREATE.LEDGER_EVENTS.webhooks-delivery',
+      ]);
+      expect(production.webhooks.publishDeny).toEqual([]);
       expect(production.checkout.publish.filter((s) => s.startsWith('$'))).toEqual([]);
     });
 

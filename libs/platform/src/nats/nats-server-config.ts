@@ -52,7 +52,7 @@ function renderUser(identity: string, password: PasswordSource, permissions: Ide
   const secret = 'env' in password ? `$${password.env}` : quote(password.bcrypt);
   return [
     `      { user: ${quote(identity)}, password: ${secret}, permissions: {`,
-    `          publish: { allow: ${list(permissions.publish)} }`,
+    `          publish: { allow: ${list(permissions.publish)}${permissions.publishDeny.length > 0 ? `, deny: ${list(permissions.publishDeny)}` : ''} }`,
     `          subscribe: { allow: ${list(permissions.subscribe)} }`,
     ...(permissions.allowResponses ? ['          allow_responses: true'] : []),
     '      } }',

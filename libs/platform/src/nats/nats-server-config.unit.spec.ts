@@ -1,8 +1,8 @@
 import { NATS_ACCOUNT, passwordVariable, renderNatsServerConfig } from './nats-server-config';
 
 const permissions = {
-  ledger: { publish: ['ledger.events.>'], subscribe: ['_INBOX_ledger.>', 'ledger.append.v1'], allowResponses: true },
-  'mail-pipeline': { publish: ['ingest.email.raw'], subscribe: ['_INBOX_mail-pipeline.>'], allowResponses: false },
+  ledger: { publish: ['ledger.events.>'], publishDeny: [], subscribe: ['_INBOX_ledger.>', 'ledger.append.v1'], allowResponses: true },
+  'mail-pipeline': { publish: ['ingest.email.raw', '$JS.API.CONSUMER.CREATE.S.>'], publishDeny: ['$JS.API.CONSUMER.CREATE.S.durable'], subscribe: ['_INBOX_mail-pipeline.>'], allowResponses: false },
 };
 
 describe('nats-server config rendering', () => {
@@ -18,6 +18,7 @@ describe('nats-server config rendering', () => {
     expect(text).toContain(`accounts {\n  ${NATS_ACCOUNT} {\n    jetstream: enabled`);
     expect(text).toContain('{ user: "ledger", password: "$2b$11$abc", permissions: {');
     expect(text).toContain('publish: { allow: ["ledger.events.>"] }');
+    expect(text).toContain('publish: { allow: ["ingest.email.raw", "$JS.API.CONSUMER.CREATE.S.>"], deny: ["$JS.API.CONSUMER.CREATE.S.durable"] }');
     expect(text.match(/allow_responses: true/g)).toHaveLength(1);
     expect(text).not.toContain('http:');
   });
