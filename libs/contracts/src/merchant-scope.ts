@@ -14,6 +14,9 @@ export class MerchantScope {
   livemode!: boolean;
 }
 
+/** How long an Idempotency-Key answers its first request again (PRODUCT-RULES §8: 24 hours); after that it is a new key. */
+export const IDEMPOTENCY_RETENTION_SECONDS = 24 * 60 * 60;
+
 /** The Idempotency-Key of the HTTP request and a fingerprint of its body, recorded with the append (PRODUCT-RULES §D3). */
 export class IdempotencyToken {
   @IsString()

@@ -44,7 +44,8 @@ export class ReadinessService {
     const latest = this.latest;
     if (latest && (latest.endedAt === undefined || now - latest.endedAt < READINESS_REUSE_MS)) return latest.report;
     const checking = { report: this.checkAll(), endedAt: undefined as number | undefined };
-    void checking.report.finally(() => (checking.endedAt = Date.now()));
+    const ended = () => (checking.endedAt = Date.now());
+    checking.report.then(ended, ended);
     this.latest = checking;
     return checking.report;
   }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
+import { IDEMPOTENCY_RETENTION_SECONDS } from '@pp/contracts';
 import { CONFIG, LuaScript, REDIS } from '@pp/platform';
 import type Redis from 'ioredis';
 import type { GatewayConfig } from '../gateway.config';
@@ -8,8 +9,6 @@ import { type IdempotencyEntryKeys, IdempotencyKeys, type StoredResponse } from 
 
 export type { StoredResponse } from './idempotency.keys';
 
-/** Replays are served for 24 hours (PRODUCT-RULES §8). */
-export const IDEMPOTENCY_RETENTION_SECONDS = 24 * 60 * 60;
 /** How long a request may hold its key before another attempt may take over (a crashed gateway frees it this way). */
 export const IDEMPOTENCY_LOCK_SECONDS = 60;
 

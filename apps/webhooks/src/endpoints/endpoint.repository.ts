@@ -1,9 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { IdempotencyToken, WebhookEndpointStatus, WebhookEndpointView, WebhookEndpointWithSecretView } from '@pp/contracts';
+import { IDEMPOTENCY_RETENTION_SECONDS, type IdempotencyToken, type WebhookEndpointStatus, type WebhookEndpointView, type WebhookEndpointWithSecretView } from '@pp/contracts';
 import { DataSource } from 'typeorm';
-
-/** As long as the gateway keeps an Idempotency-Key (PRODUCT-RULES: 24 hours). */
-const IDEMPOTENCY_RETENTION_SECONDS = 24 * 60 * 60;
 
 export interface EndpointRow {
   id: string;

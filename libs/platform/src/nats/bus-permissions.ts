@@ -108,8 +108,8 @@ export function busPermissions(scope: NamespaceScope, options: { testClient?: bo
       `${JS_API}.CONSUMER.DELETE.${name}.${durable}`,
     ]);
     for (const [identity, { publish }] of grants) {
-      const createsOnIt = publish.has(`${JS_API}.CONSUMER.CREATE.${name}.>`) || publish.has(`${JS_API}.CONSUMER.CREATE.*.>`);
-      if (!createsOnIt || spec.consumers.includes(identity)) continue;
+      // (In the shared scope `name` is `*` already: one grant covers every stream.)
+      if (!publish.has(`${JS_API}.CONSUMER.CREATE.${name}.>`) || spec.consumers.includes(identity)) continue;
       const refused = denied.get(identity) ?? new Set<string>();
       for (const subject of guarded) refused.add(subject);
       denied.set(identity, refused);
