@@ -1,8 +1,24 @@
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BUS_IDENTITIES, SERVICE_NAMES, type ServiceName } from '@pp/contracts';
-import { type BaseConfig, DATABASE_SERVICES, DEPLOY_NATS_CONFIG_PATH, deployNatsServerConfig, isDatabaseService, loadConfig, OWNER_ROLE, passwordVariable, serviceNodeFlags, serviceRole } from '@pp/platform';
+import {
+  type BaseConfig,
+  DATABASE_SERVICES,
+  DEPLOY_NATS_CONFIG_PATH,
+  deployNatsServerConfig,
+  isDatabaseService,
+  loadConfig,
+  OWNER_ROLE,
+  passwordVariable,
+  REDIS_USERS,
+  redisUserRules,
+  type RedisService,
+  serviceNodeFlags,
+  serviceRole,
+} from '@pp/platform';
 import { parse } from 'yaml';
 import { CheckoutConfig } from '../apps/checkout/src/checkout.config';
 import { DashboardConfig } from '../apps/dashboard/src/dashboard.config';
@@ -76,10 +92,26 @@ describe('docker-compose.yml', () => {
   const compose = parse(readFileSync(join(root, 'docker-compose.yml'), 'utf8'), { merge: true }) as { services: Record<string, ComposeService> };
   const { services } = compose;
 
+  it('starts with the .env that OPERATIONS.md writes: every variable compose requires is in it', () => {
+    const operations = readFileSync(join(root, 'docs', 'OPERATIONS.md'), 'utf8');
+    const snippet = /```sh\n(\s*\{[\s\S]*?\} > \.env && chmod 600 \.env)\n/.exec(operations)?.[1];
+    expect(snippet).toBeDefined();
+    const dir = mkdtempSync(join(tmpdir(), 'compose-env-'));
+    try {
+      execFileSync('bash', ['-euo', 'pipefail', '-c', snippet!], { cwd: dir });
+      const written = new Set(readFileSync(join(dir, '.env'), 'utf8').split('\n').map((line) => line.split('=')[0]));
+      const required = new Set([...readFileSync(join(root, 'docker-compose.yml'), 'utf8').matchAll(/\$\{(\w+):\?/g)].map(([, name]) => name));
+      expect([...required].filter((name) => !written.has(name))).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('runs Postgres, NATS with JetStream, Redis without eviction and Jaeger, each health-checked', () => {
     expect(services.postgres.image).toMatch(/^postgres:/);
     expect(services.nats.command).toContain('-js');
     expect(services.redis.command).toEqual(expect.arrayContaining(['--maxmemory-policy', 'noeviction', '--appendonly', 'yes']));
+    expect(interpolate(services.redis.command![services.redis.command!.indexOf('--maxmemory') + 1])).toMatch(/^\d+mb$/);
     expect(services.jaeger.image).toMatch(/jaeger/);
     for (const name of ['postgres', 'nats', 'redis', 'jaeger']) expect(services[name].healthcheck?.test.length).toBeGreaterThan(0);
   });
@@ -159,14 +191,14 @@ describe('docker-compose.yml', () => {
       return redis.slice(start + 1, end === -1 ? undefined : end);
     };
     expect(user('default')).toEqual(['on', 'nopass', '-@all', '+ping']);
-    const users = { gateway: '~gateway:*', sessions: '~bull:session-expiry:*', webhooks: '~bull:webhook-delivery:*', dashboard: '~dashboard:*' };
-    for (const [name, keys] of Object.entries(users)) {
+    const users = Object.keys(REDIS_USERS) as RedisService[];
+    for (const name of users) {
       const password = REQUIRED_SAMPLES[`REDIS_${name.toUpperCase()}_PASSWORD`];
-      expect(user(name)).toEqual(expect.arrayContaining(['on', `>${password}`, keys, '-@admin', '-@dangerous']));
+      expect(user(name)).toEqual(['on', `>${password}`, ...redisUserRules(name)]);
       expect(interpolate(services[name].environment!.REDIS_URL!)).toBe(`redis://${name}:${password}@redis:6379`);
     }
     // Services that do not use Redis get no Redis credentials.
-    for (const name of SERVICE_NAMES.filter((n) => !(n in users))) expect(services[name].environment?.REDIS_URL).toBeUndefined();
+    for (const name of SERVICE_NAMES.filter((n) => !(n in REDIS_USERS))) expect(services[name].environment?.REDIS_URL).toBeUndefined();
   });
 
   it('has the gateway believe X-Forwarded-For from the checkout app alone, at its fixed address', () => {
@@ -303,8 +335,9 @@ describe('deploy/k8s/base with the Secret templates', () => {
     expect(redis.spec.template.spec.containers[0].args).toEqual(expect.arrayContaining(['--aclfile', 'noeviction']));
     const acl = manifest('Secret', 'redis-acl').stringData['users.acl'] as string;
     expect(acl).toContain('user default on nopass -@all +ping');
-    for (const [name, keys] of [['gateway', '~gateway:*'], ['sessions', '~bull:session-expiry:*'], ['webhooks', '~bull:webhook-delivery:*'], ['dashboard', '~dashboard:*']]) {
-      expect(acl).toMatch(new RegExp(`^user ${name} on >\\S+ ${keys.replace(/[*]/g, '\\*')} \\+@all -@admin -@dangerous`, 'm'));
+    for (const name of Object.keys(REDIS_USERS) as RedisService[]) {
+      const line = acl.split('\n').find((entry) => entry.startsWith(`user ${name} `));
+      expect(line?.split(' ')).toEqual(['user', name, 'on', expect.stringMatching(/^>\S+$/), ...redisUserRules(name)]);
     }
   });
 

@@ -194,7 +194,7 @@ describe.each(OVERLAYS)('deploy/k8s/overlays/%s', (overlay) => {
   it('runs Redis with an append-only file, without eviction, and with no access but PING without a password', () => {
     const redis = find(documents, 'StatefulSet', 'redis');
     const [container] = redis?.spec.template.spec.containers ?? [];
-    expect(container.args).toEqual(expect.arrayContaining(['--appendonly', 'yes', '--maxmemory-policy', 'noeviction', '--aclfile', '/etc/redis/users.acl']));
+    expect(container.args).toEqual(expect.arrayContaining(['--appendonly', 'yes', '--maxmemory', '384mb', '--maxmemory-policy', 'noeviction', '--aclfile', '/etc/redis/users.acl']));
     expect(redis?.spec.template.spec.volumes).toContainEqual({ name: 'acl', secret: { secretName: 'redis-acl' } });
     const acl = secretTemplates().find((secret) => secret.metadata.name === 'redis-acl')?.stringData['users.acl'] as string;
     expect(acl.split('\n')[0]).toBe('user default on nopass -@all +ping');

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { ServiceName } from '@pp/contracts';
-import { BusClient, connectNats, isDatabaseService } from '@pp/platform';
+import { BusClient, connectNats, isDatabaseService, isRedisService, type RedisService, redisUserRules } from '@pp/platform';
 import Redis from 'ioredis';
 import type { NatsConnection } from 'nats';
 import type { Pool } from 'pg';
@@ -40,6 +40,8 @@ export class TestStack {
   private readonly processes_ = new Map<ServiceName, ServiceProcess>();
   private busConnection?: NatsConnection;
   private sqlPool?: Pool;
+  /** The Redis ACL users made for this stack's services, by name, with their passwords. */
+  private readonly redisUsers = new Map<string, string>();
 
   private constructor(
     readonly database: TestDatabase,
@@ -128,10 +130,33 @@ export class TestStack {
    */
   async envFor(service: ServiceName): Promise<Record<string, string>> {
     const natsUrl = this.env.NATS_URL === testInfra.natsUrl ? testInfra.natsUrlOf(service) : this.env.NATS_URL;
-    const env = { ...this.env, NATS_URL: natsUrl };
+    const { REDIS_URL: redisUrl, ...shared } = this.env;
+    const env: Record<string, string> = { ...shared, NATS_URL: natsUrl };
+    if (isRedisService(service)) env.REDIS_URL = await this.redisUrlOf(service, redisUrl);
     if (!isDatabaseService(service)) return env;
     await this.database.migrate(service);
     return { ...env, DATABASE_URL: this.database.serviceUrl(service) };
+  }
+
+  /**
+   * `url` logged in as the service's own ACL user, as in compose and
+   * Kubernetes: made on the test Redis with the deployment's rules for this
+   * namespace's keys, so a command or key a service is not allowed fails the
+   * tests. A URL that names a user already is the test's choice.
+   */
+  private async redisUrlOf(service: RedisService, url: string): Promise<string> {
+    if (new URL(url).username) return url;
+    const user = `${this.namespace}-${service}`;
+    let password = this.redisUsers.get(user);
+    if (!password) {
+      password = randomBytes(16).toString('hex');
+      await withAdminRedis((redis) => redis.call('ACL', 'SETUSER', user, 'reset', 'on', `>${password}`, ...redisUserRules(service, this.namespace)));
+      this.redisUsers.set(user, password);
+    }
+    const withUser = new URL(url);
+    withUser.username = user;
+    withUser.password = password;
+    return withUser.href;
   }
 
   async stopService(service: ServiceName, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
@@ -154,7 +179,12 @@ export class TestStack {
     await Promise.all([this.sqlPool?.end(), this.busConnection?.close()]);
     await Promise.all([...this.processes_.values()].map((proc) => proc.stop()));
     // Removing the Redis keys is tidying only: a Redis a test has stopped must not fail the stop.
-    await Promise.all([this.database.drop(), this.deleteStreams(), this.deleteRedisKeys().catch(() => undefined)]);
+    await Promise.all([
+      this.database.drop(),
+      this.deleteStreams(),
+      this.deleteRedisKeys().catch(() => undefined),
+      this.deleteRedisUsers().catch(() => undefined),
+    ]);
   }
 
   /**
@@ -173,6 +203,10 @@ export class TestStack {
     }
   }
 
+  private async deleteRedisUsers(): Promise<void> {
+    if (this.redisUsers.size > 0) await withAdminRedis((redis) => redis.call('ACL', 'DELUSER', ...this.redisUsers.keys()));
+  }
+
   /** Streams (and object stores, which are streams) outlive the services: remove this namespace's from the shared NATS. */
   private async deleteStreams(): Promise<void> {
     const nc = await connectNats(this.env.NATS_URL, 'test-stack');
@@ -183,5 +217,16 @@ export class TestStack {
     } finally {
       await nc.close();
     }
+  }
+}
+
+/** Runs `work` on the test Redis as its administrator (testInfra.redisUrl). */
+async function withAdminRedis<T>(work: (redis: Redis) => Promise<T>): Promise<T> {
+  const redis = new Redis(testInfra.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  try {
+    await redis.connect();
+    return await work(redis);
+  } finally {
+    redis.disconnect();
   }
 }
