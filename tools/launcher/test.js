@@ -141,13 +141,20 @@ function gate(result, what) {
   }
 }
 
-/** Services spawned by a test run that was itself killed (see libs/testing service-process.ts). */
+/**
+ * Services spawned by a test run that was itself killed (see libs/testing
+ * service-process.ts): each file names a service's pid and holds its test
+ * process's pid. A service whose test process still runs belongs to another
+ * run in this checkout, and is left alone.
+ */
 function reapTestLeftovers() {
   const dir = join(root, 'tmp', 'test-pids');
   if (!existsSync(dir)) return;
   for (const name of require('node:fs').readdirSync(dir)) {
     const pid = Number(name);
     try {
+      const owner = Number(readFileSync(join(dir, name), 'utf8').split(' ')[0]);
+      if (owner > 0 && existsSync(`/proc/${owner}`)) continue;
       if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(join(root, 'dist', 'apps'))) process.kill(pid, 'SIGKILL');
     } catch {
       // gone already

@@ -65,7 +65,8 @@ export class ServiceProcess {
     });
     this.child = child;
     mkdirSync(PID_DIR, { recursive: true });
-    writeFileSync(join(PID_DIR, String(child.pid)), this.service);
+    // The owner's pid: `npm test` reaps only services whose test process is gone, not another run's (tools/launcher/test.js).
+    writeFileSync(join(PID_DIR, String(child.pid)), `${process.pid} ${this.service}`);
     child.once('exit', () => rmSync(join(PID_DIR, String(child.pid)), { force: true }));
     child.stdout?.pipe(this.log, { end: false });
     child.stderr?.on('data', (chunk: Buffer) => {
