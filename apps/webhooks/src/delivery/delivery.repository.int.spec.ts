@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { WebhookDeliveryStatus } from '@pp/contracts';
+import { JsonLogger } from '@pp/platform';
 import { repositoryDatabase } from '@pp/testing';
 import type { DataSource } from 'typeorm';
 import { Client, type Pool } from 'pg';
 import { WebhooksDatabase } from '../database/webhooks.database';
+import type { EndpointRow } from '../endpoints/endpoint.repository';
 import { notSentBecause } from './delivery-target.policy';
 import { DeliveryRepository, type WebhookEventRecord } from './delivery.repository';
 
@@ -19,10 +21,13 @@ describe('DeliveryRepository (real Postgres, the webhooks role)', () => {
   let dataSource: DataSource;
   const OWNER = 'replica-a';
   const LEASE_MS = 60_000;
+  /** The repository's warnings, one JSON line each. */
+  const warnings: string[] = [];
+  const logger = new JsonLogger('webhooks', 'warn', (line) => warnings.push(line));
 
   beforeAll(async () => {
     ({ dataSource, admin, close } = await repositoryDatabase(WebhooksDatabase, 'whrepo'));
-    repository = new DeliveryRepository(dataSource);
+    repository = new DeliveryRepository(dataSource, logger);
   }, 60_000);
   afterAll(async () => {
     await close?.();
@@ -237,7 +242,9 @@ describe('DeliveryRepository (real Postgres, the webhooks role)', () => {
     const stopsBeforeClosing = (): string => {
       throw new Error('stopped between the claim and the close');
     };
-    await expect(claim(deliveryId, 1, 'stopped', 1, stopsBeforeClosing)).rejects.toThrow('stopped between');
+    // The failure is logged, not thrown: it is this claim's alone (attemptsToMake).
+    expect(await claim(deliveryId, 1, 'stopped', 1, stopsBeforeClosing)).toBeUndefined();
+    expect(warnings.splice(0).map((line) => JSON.parse(line))).toEqual([expect.objectContaining({ delivery_id: deliveryId, error: 'stopped between the claim and the close' })]);
     expect(await attemptsOf(deliveryId)).toEqual([expect.objectContaining({ attempt: 1, delivery_status: 'PENDING' })]);
     await new Promise((resolve) => setTimeout(resolve, 20));
 
@@ -365,7 +372,7 @@ describe('DeliveryRepository (real Postgres, the webhooks role)', () => {
       marked = admin.query(`UPDATE webhooks.deliveries SET resend_requested = true, next_attempt_at = now() WHERE id = $1`, [deliveryId]);
       return notSentBecause(target);
     };
-    expect(await new DeliveryRepository(inOrder).claimAll([{ id: deliveryId, attempt: 1 }], OWNER, LEASE_MS, refuseAndLetTheResendIn)).toEqual([]);
+    expect(await new DeliveryRepository(inOrder, logger).claimAll([{ id: deliveryId, attempt: 1 }], OWNER, LEASE_MS, refuseAndLetTheResendIn)).toEqual([]);
     expect(await attemptsOf(deliveryId)).toEqual([
       expect.objectContaining({ attempt: 1, delivery_status: 'EXHAUSTED', error_message: expect.stringMatching(/^not sent: the endpoint is disabled/) }),
     ]);
@@ -416,6 +423,78 @@ describe('DeliveryRepository (real Postgres, the webhooks role)', () => {
     expect(await attemptsOf(toC)).toEqual([expect.objectContaining({ attempt: 1, delivery_status: WebhookDeliveryStatus.Exhausted })]);
     // Claimed again (a redelivered event in another replica): nothing is won twice.
     expect(await repository.claimAll(due, 'replica-b', LEASE_MS, notSentBecause)).toEqual([]);
+  });
+
+  /** The repository on the same pool, where closing an attempt unsent fails (connection lost mid-close) when its reason mentions `failing`. */
+  const closingFailsFor = (failing: string) =>
+    new DeliveryRepository(
+      new Proxy(dataSource, {
+        get: (target, property, receiver) =>
+          property === 'query'
+            ? async (sql: string, parameters?: unknown[]) => {
+                if (sql.includes('WITH closed AS') && String(parameters?.[3]).includes(failing)) throw new Error('Connection terminated unexpectedly');
+                return target.query(sql, parameters);
+              }
+            : Reflect.get(target, property, receiver),
+      }),
+      logger,
+    );
+  const onlyDeliveryTo = async (endpointId: string) => (await admin.query(`SELECT id FROM webhooks.deliveries WHERE endpoint_id = $1`, [endpointId])).rows[0].id as string;
+  const warned = () => warnings.splice(0).map((line) => JSON.parse(line));
+  const closeFailed = (deliveryId: string) =>
+    expect.objectContaining({ msg: 'could not close a claimed attempt unsent; the sweeper queues it again once its lease ends', delivery_id: deliveryId, attempt: 1, error: 'Connection terminated unexpectedly' });
+  const answered200 = { result: { httpStatus: 200, latencyMs: 5, error: null }, decision: { status: WebhookDeliveryStatus.Success as const, nextAttemptAt: null, disableEndpoint: null } };
+
+  it('makes the other claims of a batch when closing one unsent fails: each keeps its attempt, and the one left leased is closed by a later claim', async () => {
+    const merchant = `mer_${randomUUID().slice(0, 8)}`;
+    const [a, b, refused, failing] = [await endpoint(merchant), await endpoint(merchant), await endpoint(merchant), await endpoint(merchant)];
+    const due = await recordEvent(event(merchant), new Date());
+    const disable = (id: string, reason: string) => admin.query(`UPDATE webhooks.endpoints SET status = 'disabled', disabled_reason = $2 WHERE id = $1`, [id, reason]);
+    await disable(refused, 'by the merchant');
+    await disable(failing, 'its close fails');
+    const [toRefused, toFailing] = [await onlyDeliveryTo(refused), await onlyDeliveryTo(failing)];
+    warned();
+
+    const claims = await closingFailsFor('its close fails').claimAll(due, OWNER, LEASE_MS, notSentBecause);
+
+    expect(claims.map((claim) => claim.endpoint.id).sort()).toEqual([a, b].sort());
+    expect(warned()).toEqual([closeFailed(toFailing)]);
+    expect(await deliveryRow(toRefused)).toMatchObject({ status: WebhookDeliveryStatus.Exhausted, lease_owner: null });
+    // Left as the claim left it: leased, its attempt PENDING, never sent.
+    expect(await deliveryRow(toFailing)).toMatchObject({ status: WebhookDeliveryStatus.Pending, attempts: 1, lease_owner: OWNER });
+    // The claims won are made at their first attempt, not left to a lease that ends and costs them one.
+    await repository.completeAll(claims.map((claim) => ({ claim, ...answered200 })), OWNER);
+    for (const claim of claims) {
+      expect(await deliveryRow(claim.deliveryId)).toMatchObject({ status: WebhookDeliveryStatus.Success, attempts: 1 });
+      expect(await attemptsOf(claim.deliveryId)).toEqual([expect.objectContaining({ attempt: 1, delivery_status: WebhookDeliveryStatus.Success })]);
+    }
+
+    // Once its lease ends the sweeper finds it, and the next attempt's claim closes it: nothing lost, nothing sent.
+    await admin.query(`UPDATE webhooks.deliveries SET lease_expires_at = now() - interval '1 second' WHERE id = $1`, [toFailing]);
+    expect((await repository.overdue(0, 10_000)).filter((overdue) => overdue.id === toFailing)).toEqual([expect.objectContaining({ attempt: 2 })]);
+    expect(await claim(toFailing, 2, OWNER, LEASE_MS, notSentBecause)).toBeUndefined();
+    expect(await deliveryRow(toFailing)).toMatchObject({ status: WebhookDeliveryStatus.Exhausted, attempts: 2, lease_owner: null });
+    expect((await attemptsOf(toFailing)).map(({ attempt, delivery_status }) => [attempt, delivery_status])).toEqual([
+      [1, WebhookDeliveryStatus.Failed],
+      [2, WebhookDeliveryStatus.Exhausted],
+    ]);
+  });
+
+  it('answers the other first attempts claimed at intake when closing one unsent fails, and leaves that one leased', async () => {
+    const merchant = `mer_${randomUUID().slice(0, 8)}`;
+    const [a, b, failing] = [await endpoint(merchant), await endpoint(merchant), await endpoint(merchant)];
+    warned();
+
+    const [{ claimed, due }] = await closingFailsFor('its close fails').recordEvents(
+      [{ event: event(merchant), firstAttemptAt: new Date() }],
+      { ...claimingUpTo(3), notSentBecause: (target: EndpointRow) => (target.id === failing ? 'not sent: its close fails' : null) },
+    );
+
+    expect(claimed.map((claim) => claim.endpoint.id).sort()).toEqual([a, b].sort());
+    expect(due).toEqual([]);
+    const toFailing = await onlyDeliveryTo(failing);
+    expect(warned()).toEqual([closeFailed(toFailing)]);
+    expect(await deliveryRow(toFailing)).toMatchObject({ status: WebhookDeliveryStatus.Pending, attempts: 1, lease_owner: OWNER });
   });
 
   it('completes several attempts in one statement: each delivery moves on, and each endpoint ends as its last outcome says', async () => {

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ALL_EVENTS, WebhookDeliveryStatus } from '@pp/contracts';
+import { JsonLogger } from '@pp/platform';
 import { DataSource } from 'typeorm';
 import type { EndpointRow, Scope } from '../endpoints/endpoint.repository';
 import type { DeliveryAttemptRow } from './delivery-attempt.view';
@@ -100,7 +101,10 @@ const OPEN = `('${WebhookDeliveryStatus.Pending}', '${WebhookDeliveryStatus.Fail
  */
 @Injectable()
 export class DeliveryRepository {
-  constructor(private readonly db: DataSource) {}
+  constructor(
+    private readonly db: DataSource,
+    private readonly logger: JsonLogger,
+  ) {}
 
   /**
    * Stores each event once and a delivery for each enabled endpoint of the
@@ -182,15 +186,18 @@ export class DeliveryRepository {
       ],
     );
     const byEvent = new Map<string, RecordedEvent>();
+    const claimedRows: Array<{ recorded: RecordedEvent; row: ClaimedRow }> = [];
     for (const { delivery_attempts, delivery_next_attempt_at, ...row } of rows) {
       let recorded = byEvent.get(row.event_id);
       if (!recorded) byEvent.set(row.event_id, (recorded = { claimed: [], due: [] }));
       if (delivery_attempts === 0) recorded.due.push({ id: row.delivery_id, attempt: 1, next_attempt_at: delivery_next_attempt_at });
-      else {
-        const claimed = await this.claimOf({ ...row, delivery_attempt: 1 }, claim.owner!, claim.notSentBecause);
-        if (claimed) recorded.claimed.push(claimed);
-      }
+      else claimedRows.push({ recorded, row: { ...row, delivery_attempt: 1 } });
     }
+    const attempts = await this.attemptsToMake(claimedRows.map(({ row }) => row), claim.owner!, claim.notSentBecause);
+    claimedRows.forEach(({ recorded }, i) => {
+      const attempt = attempts[i];
+      if (attempt) recorded.claimed.push(attempt);
+    });
     return events.map(({ event }) => {
       const recorded = byEvent.get(event.id) ?? { claimed: [], due: [] };
       byEvent.delete(event.id); // a second copy in the same batch answers nothing
@@ -203,7 +210,8 @@ export class DeliveryRepository {
    * trip however many there are (the first attempts of one event to all its
    * endpoints); answers those this call won. `notSentBecause` (the caller's
    * rule) is asked about each endpoint as the claim read it: a reason records
-   * the attempt with it and closes the delivery without sending (closeUnsent).
+   * the attempt with it and closes the delivery without sending (closeUnsent),
+   * each such close on its own (attemptsToMake).
    */
   async claimAll(
     wanted: ReadonlyArray<{ id: string; attempt: number }>,
@@ -247,12 +255,40 @@ export class DeliveryRepository {
          JOIN webhooks.endpoints ep ON ep.id = claimed.endpoint_id`,
       [ordered.map((w) => w.id), ordered.map((w) => w.attempt), owner, leaseMs],
     );
-    const claims: ClaimedAttempt[] = [];
+    return (await this.attemptsToMake(rows, owner, notSentBecause)).filter((claimed) => claimed !== undefined);
+  }
+
+  /**
+   * The claimed rows as attempts to make, in their order, undefined for each
+   * the rule refuses (closed unsent). The statement that claimed them has
+   * committed, so each row's aftermath is its own: a close that fails is
+   * logged and costs the other claims nothing (they would stay leased unmade,
+   * each losing an attempt once its lease ended). The delivery whose close
+   * failed stays leased with its attempt PENDING: once the lease ends the
+   * sweeper queues the next attempt, whose claim records this one as
+   * unanswered and asks the rule again, so it is neither lost nor sent.
+   * Closes run one at a time: a batch for an endpoint just disabled would
+   * otherwise take every connection of the pool at once.
+   */
+  private async attemptsToMake(
+    rows: readonly ClaimedRow[],
+    owner: string,
+    notSentBecause: (endpoint: EndpointRow) => string | null,
+  ): Promise<Array<ClaimedAttempt | undefined>> {
+    const attempts: Array<ClaimedAttempt | undefined> = [];
     for (const row of rows) {
-      const claimed = await this.claimOf(row, owner, notSentBecause);
-      if (claimed) claims.push(claimed);
+      attempts.push(
+        await this.claimOf(row, owner, notSentBecause).catch((error: Error) => {
+          this.logger.warn('could not close a claimed attempt unsent; the sweeper queues it again once its lease ends', {
+            delivery_id: row.delivery_id,
+            attempt: row.delivery_attempt,
+            error: error.message,
+          });
+          return undefined;
+        }),
+      );
     }
-    return claims;
+    return attempts;
   }
 
   /** A claimed row as an attempt to make, or undefined when the endpoint's rule closes it unsent (recorded here). */

@@ -1,5 +1,6 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { CONFIG, FailureStreak, JsonLogger } from '@pp/platform';
+import { EndpointRepository } from '../endpoints/endpoint.repository';
 import type { WebhooksConfig } from '../webhooks.config';
 import { DeliveryQueue } from './delivery.queue';
 import { DeliveryRepository } from './delivery.repository';
@@ -10,26 +11,34 @@ const BATCH = 1000;
  * Nothing is lost when Redis loses its data or a replica stops mid-attempt:
  * every interval each replica queues, from Postgres, the open deliveries that
  * are overdue and not leased and whose job is no longer queued; the claim
- * makes this safe when two replicas sweep at once.
+ * makes this safe when two replicas sweep at once. The same interval prunes
+ * the endpoint requests past the Idempotency-Key retention, each task with
+ * its own failure streak, so neither holds the other back.
  */
 @Injectable()
 export class DeliverySweeper implements OnApplicationBootstrap, OnApplicationShutdown {
   private timer?: NodeJS.Timeout;
   private running?: Promise<unknown>;
   private readonly failures: FailureStreak;
+  private readonly pruneFailures: FailureStreak;
 
   constructor(
     @Inject(CONFIG) private readonly config: WebhooksConfig,
     private readonly deliveries: DeliveryRepository,
     private readonly queue: DeliveryQueue,
+    private readonly endpoints: EndpointRepository,
     private readonly logger: JsonLogger,
   ) {
     this.failures = new FailureStreak(logger, 'delivery sweep');
+    this.pruneFailures = new FailureStreak(logger, 'endpoint requests prune');
   }
 
   onApplicationBootstrap(): void {
     this.timer = setInterval(() => {
-      this.running ??= this.failures.guard(() => this.sweep(), undefined).finally(() => (this.running = undefined));
+      this.running ??= Promise.all([
+        this.failures.guard(() => this.sweep(), undefined),
+        this.pruneFailures.guard(() => this.pruneEndpointRequests(), undefined),
+      ]).finally(() => (this.running = undefined));
     }, this.config.WEBHOOK_SWEEP_INTERVAL_MS);
   }
 
@@ -45,5 +54,14 @@ export class DeliverySweeper implements OnApplicationBootstrap, OnApplicationShu
     const requeued = await this.queue.requeue(overdue);
     if (requeued > 0) this.logger.info('queued overdue webhook deliveries again', { count: requeued });
     return requeued;
+  }
+
+  /**
+   * Deletes the endpoint requests no repeat can use any more (at most one
+   * batch per interval), so the table holds a day of them, not every one
+   * ever made, and a key reused after the retention can be recorded anew.
+   */
+  pruneEndpointRequests(): Promise<number> {
+    return this.endpoints.pruneRequests(BATCH);
   }
 }

@@ -67,6 +67,25 @@ export class EndpointRepository {
     return row;
   }
 
+  /**
+   * Deletes up to `limit` request records past the retention, oldest first
+   * (index endpoint_requests_by_age), and answers how many went. `requested`
+   * answers none of them any more, and while one is kept its key cannot be
+   * recorded again: a new request reusing the key would fail on it. The
+   * bound is `requested`'s, so a record it still answers is never deleted.
+   */
+  async pruneRequests(limit: number): Promise<number> {
+    const [, deleted] = await this.db.query(
+      `DELETE FROM webhooks.endpoint_requests
+        WHERE (merchant_id, livemode, idempotency_key) IN (
+          SELECT merchant_id, livemode, idempotency_key FROM webhooks.endpoint_requests
+           WHERE created_at <= now() - make_interval(secs => $1)
+           ORDER BY created_at LIMIT $2)`,
+      [IDEMPOTENCY_RETENTION_SECONDS, limit],
+    );
+    return deleted;
+  }
+
   async countLive(scope: Scope): Promise<number> {
     const [{ count }] = await this.db.query(
       `SELECT count(*)::int AS count FROM webhooks.endpoints WHERE merchant_id = $1 AND livemode = $2 AND deleted_at IS NULL`,

@@ -3,6 +3,14 @@ import { SealedEndpointSecrets1767500000000 } from './1767500000000-sealed-endpo
 import { AttemptsByEndpoint1767600000000 } from './1767600000000-attempts-by-endpoint.migration';
 import { ResendRequested1767700000000 } from './1767700000000-resend-requested.migration';
 import { EndpointRequests1767800000000 } from './1767800000000-endpoint-requests.migration';
+import { EndpointRequestsByAge1767900000000 } from './1767900000000-endpoint-requests-by-age.migration';
 
 /** Every migration of the webhooks schema, oldest first. */
-export const WebhooksMigrations: Function[] = [WebhooksTables1767400000000, SealedEndpointSecrets1767500000000, AttemptsByEndpoint1767600000000, ResendRequested1767700000000, EndpointRequests1767800000000];
+export const WebhooksMigrations: Function[] = [
+  WebhooksTables1767400000000,
+  SealedEndpointSecrets1767500000000,
+  AttemptsByEndpoint1767600000000,
+  ResendRequested1767700000000,
+  EndpointRequests1767800000000,
+  EndpointRequestsByAge1767900000000,
+];

@@ -1,0 +1,127 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { CreateWebhookEndpointCommand, IDEMPOTENCY_RETENTION_SECONDS, RotateWebhookEndpointSecretCommand } from '@pp/contracts';
+import { JsonLogger } from '@pp/platform';
+import { repositoryDatabase, waitFor } from '@pp/testing';
+import type { Pool } from 'pg';
+import type { DataSource } from 'typeorm';
+import { WebhooksDatabase } from '../database/webhooks.database';
+import type { DeliveryQueue } from '../delivery/delivery.queue';
+import { DeliveryRepository } from '../delivery/delivery.repository';
+import { DeliverySweeper } from '../delivery/delivery.sweeper';
+import { WebhooksConfig } from '../webhooks.config';
+import { EndpointSecrets } from './endpoint-secrets';
+import { EndpointRepository } from './endpoint.repository';
+import { EndpointsController } from './endpoints.controller';
+
+/*
+ * The Idempotency-Key records of endpoint creations and rotations
+ * (webhooks.endpoint_requests) are pruned once past the gateway's retention
+ * of keys, on real Postgres as the service's own role: old ones go, the
+ * others stay and still answer their repeats.
+ */
+describe('endpoint requests past the Idempotency-Key retention (real Postgres, the webhooks role)', () => {
+  let admin: Pool;
+  let dataSource: DataSource;
+  let close: () => Promise<void>;
+  let endpoints: EndpointRepository;
+  let controller: EndpointsController;
+  const logger = new JsonLogger('webhooks', 'error', () => undefined);
+  const config = Object.assign(new WebhooksConfig(), {
+    WEBHOOK_SECRET_KEYS: `k1:${randomBytes(32).toString('base64')}`,
+    WEBHOOK_ALLOW_PRIVATE_URLS: true,
+    WEBHOOK_SWEEP_INTERVAL_MS: 100,
+  });
+
+  beforeAll(async () => {
+    ({ dataSource, admin, close } = await repositoryDatabase(WebhooksDatabase, 'whrequests'));
+    endpoints = new EndpointRepository(dataSource);
+    controller = new EndpointsController(endpoints, new EndpointSecrets(config), config);
+  }, 60_000);
+  afterAll(async () => {
+    await close?.();
+  });
+
+  const scope = () => ({ merchant_id: `mer_${randomUUID().slice(0, 8)}`, livemode: false });
+  const creation = (merchant: ReturnType<typeof scope>, key: string): CreateWebhookEndpointCommand => ({
+    ...merchant,
+    url: `http://127.0.0.1:9/${key}`,
+    idempotency: { key, fingerprint: `f-${key}` },
+  });
+  /** Moves the request recorded under `key` back in time by `seconds`. */
+  const age = (key: string, seconds: number) =>
+    admin.query(`UPDATE webhooks.endpoint_requests SET created_at = now() - make_interval(secs => $2) WHERE idempotency_key = $1`, [key, seconds]);
+  const keysKept = async (merchant: ReturnType<typeof scope>) =>
+    (await admin.query(`SELECT idempotency_key FROM webhooks.endpoint_requests WHERE merchant_id = $1 ORDER BY idempotency_key`, [merchant.merchant_id])).rows.map(
+      (row) => row.idempotency_key as string,
+    );
+
+  it('given requests a day old and younger, when the sweeper runs, then the old go, the others stay and a repeat of one still answers its endpoint', async () => {
+    const merchant = scope();
+    const stale = await controller.create(creation(merchant, 'stale'));
+    const recent = await controller.create(creation(merchant, 'recent'));
+    const rotation: RotateWebhookEndpointSecretCommand = { ...merchant, endpoint_id: recent.id, idempotency: { key: 'recent-rotation', fingerprint: 'f-rotation' } };
+    const rotated = await controller.rotateSecret(rotation);
+    await age('stale', IDEMPOTENCY_RETENTION_SECONDS + 60);
+    await age('recent', IDEMPOTENCY_RETENTION_SECONDS - 60);
+    await age('recent-rotation', IDEMPOTENCY_RETENTION_SECONDS - 60);
+
+    const sweeper = new DeliverySweeper(config, new DeliveryRepository(dataSource, logger), { requeue: async () => 0 } as unknown as DeliveryQueue, endpoints, logger);
+    sweeper.onApplicationBootstrap();
+    try {
+      await waitFor('the stale request to be pruned', async () => !(await keysKept(merchant)).includes('stale'));
+    } finally {
+      await sweeper.onApplicationShutdown();
+    }
+
+    expect(await keysKept(merchant)).toEqual(['recent', 'recent-rotation']);
+    // Within the retention a repeat answers what the first request made, with the secret now current.
+    expect(await controller.create(creation(merchant, 'recent'))).toEqual({ ...recent, secret: rotated.secret, previous_secret_expires_at: rotated.previous_secret_expires_at });
+    expect(await controller.rotateSecret(rotation)).toEqual(rotated);
+    // Past it the key is a new one: recorded again, for a new endpoint (while its old record stayed, recording it failed).
+    const again = await controller.create(creation(merchant, 'stale'));
+    expect(again.id).not.toBe(stale.id);
+    expect(await keysKept(merchant)).toEqual(['recent', 'recent-rotation', 'stale']);
+  });
+
+  it('prunes at most the batch given, oldest first, through the age index, with DELETE the only privilege the role gained', async () => {
+    const merchant = scope();
+    for (const key of ['oldest', 'older', 'old', 'fresh']) await controller.create(creation(merchant, key));
+    await age('oldest', IDEMPOTENCY_RETENTION_SECONDS + 300);
+    await age('older', IDEMPOTENCY_RETENTION_SECONDS + 200);
+    await age('old', IDEMPOTENCY_RETENTION_SECONDS + 100);
+    const statements: Array<{ sql: string; parameters?: unknown[] }> = [];
+    const recording = new Proxy(dataSource, {
+      get: (target, property, receiver) =>
+        property === 'query'
+          ? (sql: string, parameters?: unknown[]) => {
+              statements.push({ sql, parameters });
+              return target.query(sql, parameters);
+            }
+          : Reflect.get(target, property, receiver),
+    });
+
+    expect(await new EndpointRepository(recording).pruneRequests(2)).toBe(2);
+    expect(await keysKept(merchant)).toEqual(['fresh', 'old']);
+    expect(await endpoints.pruneRequests(2)).toBe(1);
+    expect(await keysKept(merchant)).toEqual(['fresh']);
+
+    // The statement reads the index, not the table (the planner would scan a table this small, hence enable_seqscan).
+    const [{ sql, parameters }] = statements;
+    const client = await admin.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query('SET LOCAL enable_seqscan = off');
+      const plan = (await client.query(`EXPLAIN ${sql}`, parameters)).rows.map((row) => row['QUERY PLAN'] as string).join('\n');
+      expect(plan).toContain('endpoint_requests_by_age');
+    } finally {
+      await client.query('ROLLBACK');
+      client.release();
+    }
+
+    const privileges = await admin.query(
+      `SELECT privilege FROM unnest(ARRAY['SELECT', 'INSERT', 'UPDATE', 'DELETE', 'TRUNCATE']) AS privilege
+        WHERE has_table_privilege('pp_webhooks', 'webhooks.endpoint_requests', privilege) ORDER BY privilege`,
+    );
+    expect(privileges.rows.map((row) => row.privilege)).toEqual(['DELETE', 'INSERT', 'SELECT']);
+  });
+});
