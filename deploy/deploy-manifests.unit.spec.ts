@@ -54,6 +54,10 @@ interface ComposeService {
   ports?: string[];
   depends_on?: Record<string, { condition: string }>;
   healthcheck?: { test: string[] };
+  read_only?: boolean;
+  tmpfs?: string[];
+  cap_drop?: string[];
+  security_opt?: string[];
 }
 
 /** What an operator puts in .env for the variables compose requires (`${VAR:?message}`, no default). */
@@ -91,6 +95,15 @@ const natsIdentityOf = (url: string) => /^nats:\/\/([a-z-]+):\$\{([A-Z_]+):\?[^}
 describe('docker-compose.yml', () => {
   const compose = parse(readFileSync(join(root, 'docker-compose.yml'), 'utf8'), { merge: true }) as { services: Record<string, ComposeService> };
   const { services } = compose;
+
+  it('runs every service built here read-only, without capabilities or a way to gain privileges, and no container can gain them', () => {
+    const built = Object.entries(services).filter(([, service]) => service.build);
+    expect(built.map(([name]) => name).sort()).toEqual([...SERVICE_NAMES, 'migrate'].sort());
+    for (const [, service] of built) {
+      expect(service).toMatchObject({ read_only: true, cap_drop: ['ALL'], tmpfs: [expect.stringMatching(/^\/tmp:size=\d+m$/)] });
+    }
+    for (const service of Object.values(services)) expect(service.security_opt).toContain('no-new-privileges:true');
+  });
 
   it('starts with the .env that OPERATIONS.md writes: every variable compose requires is in it', () => {
     const operations = readFileSync(join(root, 'docs', 'OPERATIONS.md'), 'utf8');
