@@ -6,6 +6,8 @@ import type { ServiceMetrics } from './service-metrics';
 const OK = 'ok';
 /** A request dropped unanswered because its caller's deadline had passed. */
 const EXPIRED = 'expired';
+/** A request dropped unanswered because its reply subject was not one of its callers' inboxes. */
+const MISDIRECTED = 'misdirected';
 const ERROR_CODES: ReadonlySet<string> = new Set(Object.values(ErrorCode));
 
 /** The outcome label of a reply: ok, or its error code when it is one of ErrorCode (INTERNAL otherwise, so a peer cannot mint labels). */
@@ -63,6 +65,11 @@ export class BusMetrics {
   /** A request left unanswered because its caller had already given up: counted, not timed. */
   expired(subject: string): void {
     this.served.record(subject, EXPIRED, null);
+  }
+
+  /** A request refused unanswered because its reply subject was no caller's inbox: counted, not timed. */
+  misdirected(subject: string): void {
+    this.served.record(subject, MISDIRECTED, null);
   }
 
   /** A request this service sent, and what came of it after `ms` milliseconds. */

@@ -37,4 +37,28 @@ describe('NatsBusServer', () => {
     expect(reply).toEqual({ ok: true, data: { status: 'ok' } });
     await server.close();
   });
+
+  it('given a request whose reply subject is not a caller’s inbox, then the handler never runs and nothing is published there', async () => {
+    const prefix = `busserver${randomUUID().replaceAll('-', '')}`;
+    const server = new NatsBusServer({ nc: serving, prefix, service: 'checkout', metrics: new BusMetrics(new ServiceMetrics('checkout')) });
+    let handled = 0;
+    server.addHandler('health.checkout', async () => ({ status: `ok ${++handled}` }), false);
+    await new Promise<void>((resolve, reject) => server.listen((error) => (error ? reject(error) : resolve())));
+
+    // Another service's subject as the reply: the server would let checkout publish there (allow_responses).
+    const elsewhere = `${prefix}.health.ledger`;
+    const published: string[] = [];
+    const watch = calling.subscribe(elsewhere, { callback: (_error, msg) => published.push(msg.string()) });
+    await calling.flush();
+    calling.publish(`${prefix}.health.checkout`, '{}', { reply: elsewhere });
+    // A request from the caller's own inbox afterwards is answered, so the misdirected one has been seen by then.
+    const answered = await calling.request(`${prefix}.health.checkout`, '{}', { timeout: 5000 });
+
+    expect(JSON.parse(answered.string())).toEqual({ ok: true, data: { status: 'ok 1' } });
+    await calling.flush();
+    expect(published).toEqual([]);
+    expect(handled).toBe(1);
+    watch.unsubscribe();
+    await server.close();
+  });
 });

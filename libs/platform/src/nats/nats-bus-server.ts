@@ -11,7 +11,7 @@ import type { BusReply } from './bus-envelope';
 import { BusContext } from './bus-context';
 import { readHeaders } from './bus-headers';
 import { subjectPrefix } from './connect-nats';
-import { handlerMismatches } from './served-subjects';
+import { handlerMismatches, replyInboxes } from './served-subjects';
 
 export interface NatsBusServerOptions {
   nc: NatsConnection;
@@ -33,6 +33,8 @@ export class NatsBusServer extends Server implements CustomTransportStrategy {
   private readonly subscriptions: Subscription[] = [];
   /** Every handler's pattern as Nest registers it; Nest's own map keeps only the last of two handlers for one subject. */
   private readonly patterns: string[] = [];
+  /** By pattern, the inboxes its answers may go to (replyInboxes). */
+  private readonly inboxes = new Map<string, string[]>();
 
   constructor(private readonly options: NatsBusServerOptions) {
     super();
@@ -52,6 +54,7 @@ export class NatsBusServer extends Server implements CustomTransportStrategy {
     const prefix = subjectPrefix(this.options.prefix);
     for (const [pattern, handler] of this.messageHandlers) {
       const subject = prefix + pattern;
+      this.inboxes.set(pattern, replyInboxes(pattern));
       this.subscriptions.push(
         this.options.nc.subscribe(subject, {
           queue: this.options.service,
@@ -86,6 +89,11 @@ export class NatsBusServer extends Server implements CustomTransportStrategy {
     const started = performance.now();
     const meta = readHeaders(msg.headers);
     if (meta.deadline && meta.deadline < Date.now()) return this.options.metrics.expired(pattern); // the caller has stopped waiting
+    if (msg.reply && !this.inboxes.get(pattern)?.some((inbox) => msg.reply!.startsWith(inbox))) {
+      // Refused before any work: the handler's effects would happen for an answer sent where the caller has no business.
+      this.logger.warn(`refused a request on ${pattern} whose reply subject is none of its callers' inboxes`);
+      return this.options.metrics.misdirected(pattern);
+    }
     const ctx = { requestId: meta.requestId ?? randomUUID(), deadline: meta.deadline };
     const reply = await inSpan(
       'pp-bus',

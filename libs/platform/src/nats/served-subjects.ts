@@ -1,4 +1,4 @@
-import { HEALTH_ACCESS, SUBJECT_REGISTRY, type ServiceName, type SubjectAccess } from '@pp/contracts';
+import { HEALTH_ACCESS, inboxPrefixOf, SUBJECT_REGISTRY, type ServiceName, type SubjectAccess, TEST_CLIENT } from '@pp/contracts';
 
 /** Every request-reply subject with who serves it and who may call it: the typed registry and each service's health subject. */
 export const REQUEST_REPLY_ACCESS: Readonly<Record<string, SubjectAccess>> = { ...SUBJECT_REGISTRY, ...HEALTH_ACCESS };
@@ -30,4 +30,16 @@ export function handlerMismatches(
     else if (access.servedBy !== service) problems.push([subject, `a handler for ${subject}, which the registry gives to ${access.servedBy}`]);
   }
   return problems.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, problem]) => problem);
+}
+
+/**
+ * Where the answer to a request on `subject` may go: the inboxes of its
+ * callers, and of the test harness (an identity only `npm test` has). The
+ * server lets a responder publish to any reply subject it is handed
+ * (allow_responses), so without this a caller could have a service publish
+ * its answer on another service's subject or into another caller's inbox.
+ */
+export function replyInboxes(subject: string, registry: Readonly<Record<string, SubjectAccess>> = REQUEST_REPLY_ACCESS): string[] {
+  const access = Object.hasOwn(registry, subject) ? registry[subject] : undefined;
+  return [...(access?.callers ?? []), TEST_CLIENT].map((caller) => `${inboxPrefixOf(caller)}.`);
 }

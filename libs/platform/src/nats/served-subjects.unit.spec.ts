@@ -1,5 +1,5 @@
 import { SERVICE_NAMES, type SubjectAccess } from '@pp/contracts';
-import { handlerMismatches, REQUEST_REPLY_ACCESS } from './served-subjects';
+import { handlerMismatches, replyInboxes, REQUEST_REPLY_ACCESS } from './served-subjects';
 
 const registry: Record<string, SubjectAccess> = {
   'sessions.create.v1': { servedBy: 'sessions', callers: ['gateway'] },
@@ -64,6 +64,26 @@ describe('the start-up check of a service’s bus handlers against the subject r
       expect(served).toContain(`health.${service}`);
       expect(handlerMismatches(service, served)).toEqual([]);
       expect(handlerMismatches(service, served.slice(1))).toEqual([`no handler for ${served[0]}`]);
+    });
+  });
+});
+
+describe('where the answer to a request may go', () => {
+  describe('given a subject of the registry', () => {
+    it('then only into the inboxes of its callers and of the test harness', () => {
+      expect(replyInboxes('ledger.append.v1', registry)).toEqual(['_INBOX_sessions.', '_INBOX_test-client.']);
+    });
+  });
+
+  describe('given a subject the registry does not know', () => {
+    it('then only into the test harness’s inbox', () => {
+      expect(replyInboxes('sessions.unknown.v1', registry)).toEqual(['_INBOX_test-client.']);
+    });
+  });
+
+  describe('given the real registry', () => {
+    it('then a health request may be answered to the gateway and to the service itself', () => {
+      expect(replyInboxes('health.ledger')).toEqual(['_INBOX_gateway.', '_INBOX_ledger.', '_INBOX_test-client.']);
     });
   });
 });
