@@ -1,7 +1,7 @@
-import { MAIL_PIPELINE, type ServiceName } from '@pp/contracts';
-import { BusClient, connectNats } from '@pp/platform';
+import { ingestRawEmailBucketName, MAIL_PIPELINE, type ServiceName } from '@pp/contracts';
+import { blobBucketStream, BusClient, connectNats } from '@pp/platform';
 import { TestStack, testInfra, waitFor } from '@pp/testing';
-import { connect, type NatsConnection } from 'nats';
+import { connect, type NatsConnection, StorageType } from 'nats';
 
 /*
  * An outsider (or a compromised service) on the project's NATS server, which
@@ -127,5 +127,20 @@ describe('the bus refuses what an identity is not allowed', () => {
     }
     expect(transfers).toEqual([]);
     expect(await subscriptionRefusal(mail, subject('ingest.email.raw'))).toMatch(/Permissions Violation for Subscription/);
+  });
+
+  it('refuses the gateway’s identity, which writes the raw-mail bucket, lifting the bucket’s byte limit; the ingest, its owner, may change it', async () => {
+    const bucket = ingestRawEmailBucketName(stack.namespace);
+    const stream = blobBucketStream(bucket);
+    await harness.jetstream().views.os(bucket, { storage: StorageType.File, max_bytes: 10_000_000 });
+    const gateway = await (await as('gateway')).jetstreamManager();
+    const { config } = await gateway.streams.info(stream);
+
+    await expect(gateway.streams.update(stream, { ...config, max_bytes: -1 })).rejects.toThrow(/Permissions Violation for Publish/);
+    await expect(gateway.streams.add({ ...config, name: `${stream}_2`, subjects: [`$O.${bucket}_2.>`] })).rejects.toThrow(/Permissions Violation for Publish/);
+    expect((await gateway.streams.info(stream)).config.max_bytes).toBe(10_000_000);
+
+    const ingest = await (await as('ingest')).jetstreamManager();
+    expect((await ingest.streams.update(stream, { ...config, max_bytes: 20_000_000 })).config.max_bytes).toBe(20_000_000);
   });
 });

@@ -4,6 +4,7 @@ import { NoticeAuthentication } from './authentication/notice-authentication';
 import { IngestDatabase } from './database/ingest.database';
 import { EmailIntake } from './intake/email-intake.service';
 import { EmailRepository } from './intake/email.repository';
+import { RawEmailBucket } from './intake/raw-email-bucket';
 import { RawEmailConsumer } from './intake/raw-email.consumer';
 import { SubmitEmailController } from './intake/submit-email.controller';
 import { DepositAddressDirectory } from './matching/deposit-address-directory';
@@ -30,6 +31,7 @@ import { ProcessingSweeper } from './processing/processing.sweeper';
     NoticeReader,
     IngestMetrics,
     EmailProcessor,
+    RawEmailBucket,
     RawEmailConsumer,
     ProcessingSweeper,
     QuarantineRepository,

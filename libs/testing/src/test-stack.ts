@@ -73,6 +73,9 @@ export class TestStack {
       CHECKOUT_PORT: '0',
       DASHBOARD_PORT: '0',
       METRICS_PORT: '0',
+      // JetStream sets a bounded stream's room aside on the volume: a test's mail needs little, and many stacks share one server.
+      INGEST_STREAM_MAX_BYTES: String(64 * 1024 * 1024),
+      INGEST_BUCKET_MAX_BYTES: String(64 * 1024 * 1024),
       ...options.env,
     };
     const stack = new TestStack(database, namespace, env, options.startTimeoutMs);

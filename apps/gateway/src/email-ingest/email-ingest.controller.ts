@@ -1,20 +1,14 @@
 import { createHash } from 'node:crypto';
 import { Controller, HttpCode, Inject, Post, Req } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiOperation, ApiTags } from '@nestjs/swagger';
-import {
-  DomainError,
-  ErrorCode,
-  INGEST_RAW_BUCKET_TTL_MS,
-  ingestRawEmailBucketName,
-  type SubmitEmailCommand,
-  type SubmitEmailReply,
-} from '@pp/contracts';
-import { type BaseConfig, BusClient, CONFIG, fitsInOneMessage, NATS_CONNECTION, openBlobBucket } from '@pp/platform';
+import { DomainError, ErrorCode, ingestRawEmailBucketName, type SubmitEmailCommand, type SubmitEmailReply } from '@pp/contracts';
+import { type BaseConfig, BusClient, CONFIG, fitsInOneMessage, JsonLogger, NATS_CONNECTION, openBlobBucket } from '@pp/platform';
 import type { FastifyRequest } from 'fastify';
 import type { NatsConnection } from 'nats';
 import { IngestRoute, RFC822 } from '../access/route-access';
 import { ApiJsonResponse } from '../openapi/api-docs.decorators';
 import { viewSchema } from '../openapi/view-schema';
+import { bucketRefusal } from './bucket-refusal';
 
 /** A raw message has a header section: at least one "Name: value" line before the first empty line. */
 const HEADER_LINE = /^[!-9;-~]+:[^\r\n]*$/m;
@@ -33,6 +27,7 @@ export class EmailIngestController {
     private readonly bus: BusClient,
     @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
     @Inject(CONFIG) private readonly config: BaseConfig,
+    private readonly logger: JsonLogger,
   ) {}
 
   @Post('ingest-email')
@@ -61,8 +56,23 @@ export class EmailIngestController {
   private async command(raw: Buffer): Promise<SubmitEmailCommand> {
     if (fitsInOneMessage(this.nc, raw.length)) return { raw_base64: raw.toString('base64') };
     const name = createHash('sha256').update(raw).digest('hex');
-    const bucket = await openBlobBucket(this.nc, ingestRawEmailBucketName(this.config.PP_NAMESPACE), INGEST_RAW_BUCKET_TTL_MS, this.config.JETSTREAM_REPLICAS);
-    await bucket.putBlob({ name }, raw);
+    await this.putInBucket(name, raw);
     return { object_name: name };
+  }
+
+  /**
+   * Puts a large message in the ingest's raw-mail bucket. The bucket is bounded (the ingest owns
+   * it and sets INGEST_BUCKET_MAX_BYTES); a refused put keeps nothing and is answered 503 with
+   * Retry-After, so the mail relay keeps the message and posts it again.
+   */
+  private async putInBucket(name: string, raw: Buffer): Promise<void> {
+    try {
+      const bucket = await openBlobBucket(this.nc, ingestRawEmailBucketName(this.config.PP_NAMESPACE));
+      await bucket.putBlob({ name }, raw);
+    } catch (error) {
+      const refusal = bucketRefusal(error);
+      this.logger.warn('raw e-mail refused: the raw-mail bucket did not take it', { error: error instanceof Error ? error.message : String(error), bytes: raw.length });
+      throw refusal;
+    }
   }
 }

@@ -1,17 +1,10 @@
-import { Controller, Inject } from '@nestjs/common';
+import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
-import {
-  DomainError,
-  ErrorCode,
-  INGEST_RAW_BUCKET_TTL_MS,
-  ingestRawEmailBucketName,
-  SubmitEmailCommand,
-  type SubmitEmailReply,
-} from '@pp/contracts';
-import { type BaseConfig, CONFIG, Handles, NATS_CONNECTION, openBlobBucket, WaveGate } from '@pp/platform';
-import type { NatsConnection } from 'nats';
+import { DomainError, ErrorCode, SubmitEmailCommand, type SubmitEmailReply } from '@pp/contracts';
+import { Handles, WaveGate } from '@pp/platform';
 import { EmailProcessor } from '../processing/email-processor';
 import { EmailIntake } from './email-intake.service';
+import { RawEmailBucket } from './raw-email-bucket';
 import { decodeBase64 } from './raw-message';
 
 /**
@@ -44,8 +37,7 @@ export class SubmitEmailController {
   constructor(
     private readonly intake: EmailIntake,
     private readonly processor: EmailProcessor,
-    @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
-    @Inject(CONFIG) private readonly config: BaseConfig,
+    private readonly bucket: RawEmailBucket,
   ) {}
 
   /**
@@ -61,14 +53,10 @@ export class SubmitEmailController {
 
   private async process(command: SubmitEmailCommand): Promise<SubmitEmailReply> {
     const receipt = await this.intake.receive(await this.rawBytes(command), 'bus');
-    if (command.object_name) await this.blobs().then((bucket) => bucket.delete(command.object_name!)).catch(() => undefined); // it expires anyway
+    if (command.object_name) await this.bucket.remove(command.object_name).catch(() => undefined); // it expires anyway
     if (!receipt.stored) return { id: receipt.id, status: receipt.status };
     const outcome = await this.processor.processAnsweringAtOutcome(receipt.stored);
     return { id: receipt.id, status: outcome?.status === 'duplicate' ? 'duplicate' : 'accepted' };
-  }
-
-  private blobs() {
-    return openBlobBucket(this.nc, ingestRawEmailBucketName(this.config.PP_NAMESPACE), INGEST_RAW_BUCKET_TTL_MS, this.config.JETSTREAM_REPLICAS);
   }
 
   /** Inline bytes, or the sender's object in the blob bucket (removed once the message is stored). */
@@ -77,8 +65,8 @@ export class SubmitEmailController {
       throw new DomainError(ErrorCode.ValidationFailed, 'Validation failed: send exactly one of raw_base64 and object_name');
     }
     if (command.raw_base64 !== undefined) return decodeBase64(command.raw_base64);
-    const bytes = await (await this.blobs()).getBlob(command.object_name!);
+    const bytes = await this.bucket.get(command.object_name!);
     if (!bytes) throw new DomainError(ErrorCode.ValidationFailed, 'Validation failed: object_name names no stored message');
-    return Buffer.from(bytes);
+    return bytes;
   }
 }

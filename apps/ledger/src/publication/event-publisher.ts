@@ -148,6 +148,8 @@ export class EventPublisher implements OnApplicationBootstrap, OnApplicationShut
   }
 
   private async openStream(): Promise<void> {
+    // No byte limit (docs/OPERATIONS.md, "JetStream storage limits"): only the ledger writes here, and what the
+    // stream cannot take is published again from Postgres; the streams outsiders write are the bounded ones.
     await ensureStream(this.nc, {
       name: streamName(this.config.PP_NAMESPACE, LEDGER_EVENTS_STREAM),
       subjects: [this.prefix + LEDGER_EVENTS_SUBJECTS],

@@ -28,9 +28,14 @@ export const WEBHOOKS_DELIVERY_CONSUMER = 'webhooks-delivery';
 /** The ingest service's durable consumer of its raw e-mail stream. */
 export const INGEST_RAW_EMAIL_CONSUMER = 'ingest';
 
-/** An object store (its stream is OBJ_<bucket>): writers put objects, readers get and delete them; both may create it. */
+/**
+ * An object store (its stream is OBJ_<bucket>): the owner creates it and keeps its settings (its
+ * byte limit among them) up to date; writers put objects, readers get and delete them. Neither
+ * writers nor readers may create or change it, so a compromised writer cannot lift the limit.
+ */
 export interface ObjectStoreAccess {
   bucket: string;
+  owner: BusIdentity;
   writers: readonly BusIdentity[];
   readers: readonly BusIdentity[];
 }
@@ -59,5 +64,6 @@ export const STREAM_ACCESS: readonly StreamAccess[] = [
 ];
 
 export const OBJECT_STORE_ACCESS: readonly ObjectStoreAccess[] = [
-  { bucket: ingestRawEmailBucketName(''), writers: ['gateway'], readers: ['ingest'] },
+  // The ingest owns the raw-mail bucket: the gateway, which faces the internet, only writes to it.
+  { bucket: ingestRawEmailBucketName(''), owner: 'ingest', writers: ['gateway'], readers: ['ingest'] },
 ];

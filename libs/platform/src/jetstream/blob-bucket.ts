@@ -1,4 +1,5 @@
-import { nanos, type NatsConnection, type ObjectStore, StorageType } from 'nats';
+import { DiscardPolicy, nanos, type NatsConnection, type ObjectStore, StorageType } from 'nats';
+import { updateStreamSettings } from './ensure-stream';
 
 /**
  * A JetStream object store for handing bytes larger than one NATS message
@@ -6,8 +7,54 @@ import { nanos, type NatsConnection, type ObjectStore, StorageType } from 'nats'
  * the sender puts them under a name and sends the name; the receiver gets and
  * deletes them. Objects left behind expire after `ttlMs`.
  */
-export async function openBlobBucket(nc: NatsConnection, name: string, ttlMs: number, replicas: number): Promise<ObjectStore> {
-  return nc.jetstream().views.os(name, { ttl: nanos(ttlMs), storage: StorageType.File, replicas });
+export interface BlobBucketSpec {
+  /** The bucket's name, namespace applied; its stream is `OBJ_<name>`. */
+  name: string;
+  ttlMs: number;
+  /** Copies kept across a JetStream cluster (JETSTREAM_REPLICAS). */
+  replicas: number;
+  /**
+   * Bytes the bucket may hold on the JetStream volume. A full bucket refuses a put (the object
+   * store removes the chunks it wrote) and drops nothing it holds: the object store's stream
+   * discards new messages, never old ones.
+   */
+  maxBytes: number;
+}
+
+/** The stream JetStream keeps a bucket's objects in. */
+export const blobBucketStream = (bucket: string): string => `OBJ_${bucket}`;
+
+/**
+ * For the bucket's owner: creates it, or brings an existing one (an older version's, without
+ * a limit) up to the spec. Only the owner may change the bucket's settings (bus access registry).
+ */
+export async function ensureBlobBucket(nc: NatsConnection, spec: BlobBucketSpec): Promise<ObjectStore> {
+  const settings = { max_age: nanos(spec.ttlMs), num_replicas: spec.replicas, max_bytes: spec.maxBytes, discard: DiscardPolicy.New };
+  // The object store creates a missing bucket with these settings, but leaves an existing one as it is.
+  const store = await nc.jetstream().views.os(spec.name, { ttl: settings.max_age, storage: StorageType.File, replicas: spec.replicas, max_bytes: spec.maxBytes });
+  await updateStreamSettings(await nc.jetstreamManager(), blobBucketStream(spec.name), settings);
+  return store;
+}
+
+/**
+ * For a writer or reader: opens the bucket its owner created. Fails ("stream not found") while
+ * there is none; the object store would otherwise try to create it, which only the owner may.
+ */
+export async function openBlobBucket(nc: NatsConnection, name: string): Promise<ObjectStore> {
+  await (await nc.jetstreamManager()).streams.info(blobBucketStream(name));
+  return nc.jetstream().views.os(name);
+}
+
+/**
+ * Deletes an object, freeing its chunks before writing the deletion marker: the object store
+ * writes the marker first, which a full bucket (discarding new messages) may refuse, leaving
+ * the bucket full until its objects expire.
+ */
+export async function deleteBlob(nc: NatsConnection, store: ObjectStore, bucket: string, name: string): Promise<void> {
+  const info = await store.info(name);
+  if (!info || info.deleted) return;
+  await (await nc.jetstreamManager()).streams.purge(blobBucketStream(bucket), { filter: `$O.${bucket}.C.${info.nuid}` });
+  await store.delete(name);
 }
 
 /** Whether `bytes` travel inside a bus request with room for the JSON envelope and headers (base64 grows them by a third). */

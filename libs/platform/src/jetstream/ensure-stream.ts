@@ -1,4 +1,4 @@
-import { nanos, type JetStreamManager, type NatsConnection, RetentionPolicy, StorageType } from 'nats';
+import { DiscardPolicy, nanos, type JetStreamManager, type NatsConnection, RetentionPolicy, StorageType, type StreamConfig } from 'nats';
 
 export interface StreamSpec {
   /** Base name, e.g. LEDGER_EVENTS; the namespace is prepended by `streamName`. */
@@ -11,6 +11,17 @@ export interface StreamSpec {
   maxAgeMs: number;
   /** Copies kept across a JetStream cluster (JETSTREAM_REPLICAS: 1 on one server, 3 on the Kubernetes cluster). */
   replicas: number;
+  /** Limits (the default): messages stay until their age or the stream's limits remove them; Workqueue: until a consumer acknowledges them. */
+  retention?: RetentionPolicy;
+  /**
+   * Bytes the stream may hold on the JetStream volume (absent: no limit). A stream that untrusted
+   * writers fill must have one, or filling it fills the volume every other stream needs.
+   */
+  maxBytes?: number;
+  /** What a full stream does: Old (the default) drops its oldest messages; New refuses the publish, which its sender sees. */
+  discard?: DiscardPolicy;
+  /** Largest message the stream takes, headers included (absent: the server's max_payload). */
+  maxMsgSize?: number;
 }
 
 /**
@@ -19,36 +30,53 @@ export interface StreamSpec {
  */
 export const streamName = (namespace: string, base: string): string => (namespace ? `${namespace}_${base}` : base);
 
-/** Creates the stream, or brings an existing one's settings up to date (idempotent; safe from several replicas). */
+/** JetStream's "no limit" for a byte or size setting. */
+const UNLIMITED = -1;
+
+/**
+ * Creates the stream, or brings an existing one's settings up to date (idempotent; safe from several replicas).
+ * Every setting the spec names is applied, defaults included, so a limit dropped from the spec is lifted as well.
+ */
 export async function ensureStream(nc: NatsConnection, spec: StreamSpec): Promise<JetStreamManager> {
   const jsm = await nc.jetstreamManager();
-  const config = {
-    name: spec.name,
+  const settings = {
     subjects: spec.subjects,
     duplicate_window: nanos(spec.duplicateWindowMs),
     max_age: nanos(spec.maxAgeMs),
-    storage: StorageType.File,
-    retention: RetentionPolicy.Limits,
+    retention: spec.retention ?? RetentionPolicy.Limits,
+    max_bytes: spec.maxBytes ?? UNLIMITED,
+    discard: spec.discard ?? DiscardPolicy.Old,
+    max_msg_size: spec.maxMsgSize ?? UNLIMITED,
     num_replicas: spec.replicas,
   };
-  try {
-    const { config: current } = await jsm.streams.info(spec.name);
-    const drifted =
-      current.duplicate_window !== config.duplicate_window ||
-      current.max_age !== config.max_age ||
-      current.num_replicas !== config.num_replicas ||
-      current.subjects.join(' ') !== config.subjects.join(' ');
-    // Update only on a real change: an update is not free and replicas start often.
-    if (drifted) await jsm.streams.update(spec.name, { ...current, ...config });
-  } catch (error) {
-    if (!isStreamNotFound(error)) throw error;
-    await jsm.streams.add(config).catch(async (addError) => {
-      // another replica created it meanwhile
-      if (!(await jsm.streams.info(spec.name).then(() => true, () => false))) throw addError;
-    });
-  }
+  if (await updateStreamSettings(jsm, spec.name, settings)) return jsm;
+  await jsm.streams.add({ name: spec.name, storage: StorageType.File, ...settings }).catch(async (addError) => {
+    // another replica created it meanwhile
+    if (!(await jsm.streams.info(spec.name).then(() => true, () => false))) throw addError;
+  });
   return jsm;
 }
+
+/**
+ * Brings the named settings of an existing stream up to date, keeping the rest of its configuration
+ * (a stream created by an older version, or by a library such as the object store's). Answers false
+ * when there is no such stream. Updates only on a real change: an update is not free and replicas start often.
+ */
+export async function updateStreamSettings(jsm: JetStreamManager, name: string, settings: Partial<StreamConfig>): Promise<boolean> {
+  let current: StreamConfig;
+  try {
+    current = (await jsm.streams.info(name)).config;
+  } catch (error) {
+    if (isStreamNotFound(error)) return false;
+    throw error;
+  }
+  const drifted = (Object.keys(settings) as (keyof StreamConfig)[]).some((key) => !sameSetting(current[key], settings[key]));
+  if (drifted) await jsm.streams.update(name, { ...current, ...settings });
+  return true;
+}
+
+/** Settings are numbers, strings and arrays of subjects (whose order JetStream keeps). */
+const sameSetting = (current: unknown, wanted: unknown): boolean => JSON.stringify(current) === JSON.stringify(wanted);
 
 const isStreamNotFound = (error: unknown): boolean =>
   error instanceof Error && /stream not found/i.test(error.message);

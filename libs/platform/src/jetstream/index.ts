@@ -3,3 +3,4 @@ export * from './blob-bucket';
 export * from './jetstream-trace';
 export * from './consume-concurrently';
 export * from './publish-to-stream';
+export * from './storage-full';

@@ -6,3 +6,4 @@ export * from './metrics-server';
 export * from './nats-traffic';
 export * from './queue-depth';
 export * from './service-metrics';
+export * from './stream-fill';

@@ -64,6 +64,7 @@ export const PAYMENTS_AWAITING_REVIEW = gauge('pp_payments_awaiting_review', 'Pa
 // JetStream and BullMQ, read at each scrape
 export const CONSUMER_PENDING = gauge('pp_jetstream_consumer_pending', 'Messages in the stream a durable consumer has not received yet', ['stream', 'consumer']);
 export const CONSUMER_ACK_PENDING = gauge('pp_jetstream_consumer_ack_pending', 'Messages a durable consumer received and has not acknowledged yet', ['stream', 'consumer']);
+export const STREAM_FILL = gauge('pp_jetstream_stream_fill_ratio', 'Share of its byte limit a bounded JetStream stream or object store holds (0 to 1); a full one refuses new messages', ['stream']);
 export const QUEUE_JOBS = gauge('pp_queue_jobs', 'BullMQ jobs by queue and state (waiting, delayed, active, failed)', ['queue', 'state']);
 
 // Webhooks
@@ -97,6 +98,7 @@ export const METRIC_CATALOG: readonly MetricDefinition[] = [
   PAYMENTS_AWAITING_REVIEW,
   CONSUMER_PENDING,
   CONSUMER_ACK_PENDING,
+  STREAM_FILL,
   QUEUE_JOBS,
   WEBHOOK_ATTEMPTS,
   WEBHOOK_ATTEMPT_DURATION,

@@ -79,7 +79,8 @@ export function busPermissions(scope: NamespaceScope, options: { testClient?: bo
   for (const spec of OBJECT_STORE_ACCESS) {
     const bucket = stream(spec.bucket);
     const name = scope.kind === 'exact' ? `OBJ_${bucket}` : '*';
-    const open = [`${JS_API}.INFO`, `${JS_API}.STREAM.INFO.${name}`, `${JS_API}.STREAM.CREATE.${name}`];
+    const open = [`${JS_API}.INFO`, `${JS_API}.STREAM.INFO.${name}`];
+    grant(spec.owner, 'publish', [...open, `${JS_API}.STREAM.CREATE.${name}`, `${JS_API}.STREAM.UPDATE.${name}`]);
     const lookUp = [`${JS_API}.STREAM.MSG.GET.${name}`, `${JS_API}.DIRECT.GET.${name}`, `${JS_API}.DIRECT.GET.${name}.>`];
     // Putting an object under an existing name and deleting one both purge old chunks and write metadata.
     const change = [`${JS_API}.STREAM.PURGE.${name}`, `$O.${bucket}.M.>`];

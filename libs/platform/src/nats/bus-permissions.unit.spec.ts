@@ -51,9 +51,10 @@ describe('bus permissions generated from the subject registry', () => {
       expect(production.ledger.publish).toEqual(expect.arrayContaining(['$JS.API.STREAM.CREATE.LEDGER_EVENTS', 'ledger.events.>']));
       expect(production.webhooks.publish).toEqual(expect.arrayContaining(['$JS.API.CONSUMER.MSG.NEXT.LEDGER_EVENTS.*', '$JS.ACK.LEDGER_EVENTS.>']));
       expect(production.webhooks.publish).not.toContain('ledger.events.>');
-      expect(production.gateway.publish.filter((s) => s.startsWith('$'))).toEqual(
-        expect.arrayContaining(['$O.INGEST_RAW.C.>', '$JS.API.STREAM.CREATE.OBJ_INGEST_RAW']),
-      );
+      expect(production.gateway.publish.filter((s) => s.startsWith('$'))).toEqual(expect.arrayContaining(['$O.INGEST_RAW.C.>', '$JS.API.STREAM.INFO.OBJ_INGEST_RAW']));
+      // The bucket is bounded: only its owner, the ingest, may create it or change its settings (a writer could lift the limit).
+      for (const verb of ['CREATE', 'UPDATE']) expect(publishers(production, `$JS.API.STREAM.${verb}.OBJ_INGEST_RAW`)).toEqual(['ingest']);
+      expect(publishers(production, '$JS.API.STREAM.UPDATE.INGEST_EMAIL')).toEqual(['ingest']);
       // Following is an ordered consumer pushed to its own inbox: no pulling, acknowledging or durable consumers of LEDGER_EVENTS.
       expect(production.gateway.publish.filter((s) => s.includes('LEDGER_EVENTS'))).toEqual([
         '$JS.API.CONSUMER.CREATE.LEDGER_EVENTS',
@@ -95,6 +96,12 @@ describe('bus permissions generated from the subject registry', () => {
     it('then each subject is allowed bare and under any one namespace token, and stream names are wildcards', () => {
       expect(shared.ingest.publish).toEqual(expect.arrayContaining(['payments.record-transfer.v1', '*.payments.record-transfer.v1', '$JS.ACK.*.>']));
       expect(shared.gateway.publish).not.toContain('*.ledger.append.v1');
+    });
+
+    it('then stream names are wildcards, yet the gateway, which writes the raw-mail bucket, may still create or change no stream', () => {
+      expect(shared.gateway.publish).toContain('$JS.API.STREAM.INFO.*');
+      expect(shared.gateway.publish.filter((s) => /^\$JS\.API\.STREAM\.(CREATE|UPDATE|DELETE)\./.test(s))).toEqual([]);
+      expect(shared.ingest.publish).toEqual(expect.arrayContaining(['$JS.API.STREAM.CREATE.*', '$JS.API.STREAM.UPDATE.*']));
     });
 
     it('then the harness may call and answer every subject but reads no other identity’s replies', () => {
