@@ -21,6 +21,17 @@ export class DashboardConfig extends WithHttpTimeouts(WithTrustedProxies(WithRed
   @Max(86_400)
   DASHBOARD_IDLE_TIMEOUT_SECONDS = 1800;
 
+  /**
+   * A session acts on the role it holds for at most this long before the gateway is asked again: the bound on a
+   * changed role or a removed user reaching a session the team change could not end (docs/ARCHITECTURE.md "Dashboard").
+   */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'must be a whole number of seconds' })
+  @Min(1)
+  @Max(3600)
+  DASHBOARD_PRINCIPAL_RECHECK_SECONDS = 30;
+
   /** Sign-in attempts allowed per client address in 15 minutes (per account: 10). */
   @IsOptional()
   @Transform(toInt)

@@ -8,6 +8,7 @@ import { AdminRefundsController } from './admin/admin-refunds.controller';
 import { AccessGuard } from './auth/access.guard';
 import { AuthController } from './auth/auth.controller';
 import { LoginLimiter } from './auth/login-limiter';
+import { PrincipalRecheck } from './auth/principal-recheck';
 import { SessionStore } from './auth/session.store';
 import { WebAppController } from './http/web-app.controller';
 import { AuditController } from './audit/audit.controller';
@@ -37,6 +38,6 @@ import { HomeController } from './merchant/home.controller';
     AuditController,
     WebAppController,
   ],
-  providers: [SessionStore, LoginLimiter, AuditTrail, { provide: APP_GUARD, useClass: AccessGuard }, { provide: APP_INTERCEPTOR, useClass: AuditInterceptor }],
+  providers: [SessionStore, PrincipalRecheck, LoginLimiter, AuditTrail, { provide: APP_GUARD, useClass: AccessGuard }, { provide: APP_INTERCEPTOR, useClass: AuditInterceptor }],
 })
 export class DashboardModule {}

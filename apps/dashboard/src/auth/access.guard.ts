@@ -5,6 +5,7 @@ import { CONFIG } from '@pp/platform';
 import type { FastifyRequest } from 'fastify';
 import type { DashboardConfig } from '../dashboard.config';
 import { mayPerform } from './dashboard-permissions.policy';
+import { PrincipalRecheck } from './principal-recheck';
 import { ROUTE_ACCESS, type RouteAccess } from './route-access';
 import { readSessionCookie } from './session-cookie';
 import { type DashboardSession, SessionStore } from './session.store';
@@ -24,13 +25,16 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * Every /api route declares who may call it (route-access.ts); a route that
  * does not is refused. State-changing requests must come from the
  * dashboard's own origin (Origin and Sec-Fetch-Site) and, once signed in,
- * carry the session's X-CSRF-Token. Roles are checked here, on the server.
+ * carry the session's X-CSRF-Token. Roles are checked here, on the server,
+ * against a principal confirmed by the gateway within the recheck bound
+ * (PrincipalRecheck), so a changed role or a removal reaches every session.
  */
 @Injectable()
 export class AccessGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly sessions: SessionStore,
+    private readonly principals: PrincipalRecheck,
     @Inject(CONFIG) private readonly config: DashboardConfig,
   ) {}
 
@@ -45,9 +49,11 @@ export class AccessGuard implements CanActivate {
     if (changesState && !fromOwnOrigin(request)) throw new ForbiddenException(CROSS_SITE_REFUSED);
     if (access.kind === 'signed-out') return true;
     const sessionId = readSessionCookie(request, this.config.DASHBOARD_SECURE_COOKIE);
-    const session = sessionId ? await this.sessions.touch(sessionId) : undefined;
-    if (!sessionId || !session) throw new UnauthorizedException(SIGN_IN_REQUIRED);
-    if (changesState && !sameToken(request.headers['x-csrf-token'], session.csrf_token)) throw new ForbiddenException(CSRF_REFUSED);
+    const held = sessionId ? await this.sessions.touch(sessionId) : undefined;
+    if (!sessionId || !held) throw new UnauthorizedException(SIGN_IN_REQUIRED);
+    if (changesState && !sameToken(request.headers['x-csrf-token'], held.csrf_token)) throw new ForbiddenException(CSRF_REFUSED);
+    const session = await this.principals.confirmed(sessionId, held);
+    if (!session) throw new UnauthorizedException(SIGN_IN_REQUIRED);
     if (access.kind === 'permission' && !mayPerform(session.principal.role, access.permission)) throw new ForbiddenException(ROLE_REFUSED);
     request.dashboard = { sessionId, session };
     return true;

@@ -54,6 +54,8 @@ export class AuthController {
       await reply.code(429).header('Retry-After', String(waitSeconds)).send({ error: TOO_MANY_ATTEMPTS });
       return;
     }
+    // Taken before asking: a role changed while the answer is on its way is re-read within the recheck bound of this time.
+    const readAt = Date.now();
     const principal = await this.bus.request('identity.dashboard-login.v1', credentials).catch(async (error: unknown) => {
       if (!(error instanceof DomainError && error.code === ErrorCode.Unauthorized)) throw error;
       // Who tried is only the e-mail typed (never the password); rate-limited attempts are not recorded, so a flood cannot fill the trail.
@@ -62,7 +64,7 @@ export class AuthController {
     });
     await this.limiter.succeeded(credentials.email);
     await this.audit.record(request, reply, principal, { action: 'auth.sign_in', target_id: principal.id });
-    const { id, session } = await this.sessions.create(principal);
+    const { id, session } = await this.sessions.create(principal, readAt);
     setSessionCookie(reply, this.config.DASHBOARD_SECURE_COOKIE, id);
     reply.header('Cache-Control', 'no-store');
     return signedInView(session);

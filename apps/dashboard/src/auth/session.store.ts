@@ -9,6 +9,8 @@ import type { DashboardConfig } from '../dashboard.config';
 /** A signed-in browser: who it is and the CSRF token its page sends back. */
 export interface DashboardSession {
   principal: DashboardPrincipal;
+  /** When the gateway last confirmed `principal` (ms): a request re-reads it once it is older than the recheck bound (principal-recheck.policy.ts). */
+  checked_at: number;
   csrf_token: string;
   created_at: number;
 }
@@ -37,7 +39,9 @@ return ended`;
  * only its SHA-256, so a Redis dump signs nobody in. Each use pushes the
  * expiry forward (inactivity timeout); sign-out deletes the record.
  * Each user's sessions are also listed under the user's id, so removing a
- * user or changing their role ends all of them at once (endAllOf).
+ * user or changing their role ends all of them at once (endAllOf); what that
+ * misses (a failed ending, a racing sign-in) the access guard's recheck of
+ * each session's principal catches within its bound (PrincipalRecheck).
  */
 @Injectable()
 export class SessionStore {
@@ -52,9 +56,10 @@ export class SessionStore {
     this.prefix = `${[config.PP_NAMESPACE, 'dashboard', 'session'].filter(Boolean).join(':')}:`;
   }
 
-  async create(principal: DashboardPrincipal, now = Date.now()): Promise<{ id: string; session: DashboardSession }> {
+  /** `checkedAt`: when the principal was read (before the sign-in's question was sent), not when the session is made. */
+  async create(principal: DashboardPrincipal, checkedAt: number, now = Date.now()): Promise<{ id: string; session: DashboardSession }> {
     const id = randomToken(32);
-    const session: DashboardSession = { principal, csrf_token: randomToken(32), created_at: now };
+    const session: DashboardSession = { principal, checked_at: checkedAt, csrf_token: randomToken(32), created_at: now };
     const key = this.key(id);
     const userKey = this.userKey(principal.id);
     // The user's list outlives every session in it (absolute lifetime); stale names in it are harmless.
@@ -66,12 +71,22 @@ export class SessionStore {
   async touch(id: string, now = Date.now()): Promise<DashboardSession | undefined> {
     const raw = await this.redis.getex(this.key(id), 'EX', this.idleSeconds).catch(unavailable);
     if (!raw) return undefined;
-    const session = JSON.parse(raw) as DashboardSession;
+    // A session stored before checked_at was recorded counts as never confirmed: its next request re-reads the principal.
+    const stored = JSON.parse(raw) as Omit<DashboardSession, 'checked_at'> & Partial<Pick<DashboardSession, 'checked_at'>>;
+    const session: DashboardSession = { ...stored, checked_at: stored.checked_at ?? 0 };
     if (now - session.created_at > ABSOLUTE_LIFETIME_MS) {
       await this.end(id);
       return undefined;
     }
     return session;
+  }
+
+  /**
+   * Stores a session's re-read principal, its expiry left as it is. A session ended meanwhile (sign-out, endAllOf)
+   * stays ended (XX: only an existing key is written).
+   */
+  async update(id: string, session: DashboardSession): Promise<void> {
+    await this.redis.set(this.key(id), JSON.stringify(session), 'KEEPTTL', 'XX').catch(unavailable);
   }
 
   async end(id: string): Promise<void> {

@@ -20,7 +20,9 @@ function userId(id: string): string {
  * gateway owns users and enforces the rules (nobody changes themself, one
  * owner stays, another merchant's user is not found); once it has removed a
  * user or changed a role, that user's sessions end here, so their next
- * request is refused (401) and a new sign-in carries the new role.
+ * request is refused (401) and a new sign-in carries the new role. A session
+ * this misses (Redis failed here after the change, a sign-in racing it) is
+ * caught by the access guard's recheck within DASHBOARD_PRINCIPAL_RECHECK_SECONDS.
  */
 @Controller('api/team/users')
 export class TeamController {

@@ -1,8 +1,9 @@
 import { Controller, Inject } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
-import { ChangeDashboardPasswordCommand, DashboardLoginQuery, type DashboardPrincipal, DomainError, ErrorCode, PLATFORM_ADMIN_ROLE } from '@pp/contracts';
+import { ChangeDashboardPasswordCommand, DashboardLoginQuery, type DashboardPrincipal, DomainError, ErrorCode } from '@pp/contracts';
 import { Handles } from '@pp/platform';
 import { DataSource } from 'typeorm';
+import { adminPrincipal, userPrincipal } from './dashboard-principal.view';
 import { DashboardUserRepository } from './dashboard-user.repository';
 import { hashPassword, verifyPassword } from './password';
 import { PlatformAdminRepository } from './platform-admin.repository';
@@ -33,10 +34,10 @@ export class DashboardLoginHandler {
     const user = admin ? undefined : await this.users.findByEmail(query.email);
     const hash = admin?.password_hash ?? user?.password_hash ?? (await this.decoy);
     const valid = await verifyPassword(query.password, hash);
-    if (valid && admin) return { id: admin.id, email: admin.email, role: PLATFORM_ADMIN_ROLE };
+    if (valid && admin) return adminPrincipal(admin);
     if (valid && user) {
       await this.users.recordSignIn(user.id);
-      return { id: user.id, email: user.email, role: user.role, merchant_id: user.merchant_id };
+      return userPrincipal(user);
     }
     throw new DomainError(ErrorCode.Unauthorized, INVALID_SIGN_IN);
   }

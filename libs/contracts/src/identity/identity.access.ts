@@ -7,6 +7,8 @@ export const IDENTITY_ACCESS: SubjectAccessMap<IdentitySubjects> = {
   // The gateway holds the password hashes; the dashboard only learns who signed in.
   'identity.dashboard-login.v1': { servedBy: 'gateway', callers: ['dashboard'] },
   'identity.dashboard-password.v1': { servedBy: 'gateway', callers: ['dashboard'] },
+  // A session's principal re-read once older than the dashboard's recheck bound (a changed role, a removed user).
+  'identity.dashboard-principal.v1': { servedBy: 'gateway', callers: ['dashboard'] },
   // The Developers page: keys are stored (as hashes) and checked by the gateway.
   'identity.api-keys.list.v1': { servedBy: 'gateway', callers: ['dashboard'] },
   'identity.api-keys.create.v1': { servedBy: 'gateway', callers: ['dashboard'] },

@@ -1,6 +1,7 @@
 import type { CreateApiKeyCommand, IssuedMerchantApiKeyView, ListApiKeysQuery, MerchantApiKeyView, RevokeApiKeyCommand } from './api-keys.commands';
 import type { CreateMerchantCommand, ListMerchantsQuery, MerchantAdminView, UpdateMerchantCommand } from './merchants.commands';
 import type { ChangeDashboardPasswordCommand, DashboardLoginQuery, DashboardPrincipal } from './dashboard-login.query';
+import type { DashboardPrincipalQuery } from './dashboard-principal.query';
 import type { AddedTeamUserView, AddTeamUserCommand, ListTeamQuery, RemoveTeamUserCommand, SetTeamRoleCommand, TeamUserView } from './team.commands';
 import type { AuditEntryView, ListAuditEntriesQuery, RecordAuditEntryCommand } from './audit.commands';
 import type { ListPage } from '../list-page';
@@ -14,6 +15,8 @@ export interface IdentitySubjects {
   'identity.dashboard-login.v1': { request: DashboardLoginQuery; reply: DashboardPrincipal };
   /** UNAUTHORIZED 'Current password is wrong'; VALIDATION_FAILED for a new password under 12 characters. */
   'identity.dashboard-password.v1': { request: ChangeDashboardPasswordCommand; reply: { changed: true } };
+  /** The user's current principal, as a sign-in would answer it; NOT_FOUND 'Dashboard user not found' for a removed or unknown user. */
+  'identity.dashboard-principal.v1': { request: DashboardPrincipalQuery; reply: DashboardPrincipal };
   /** Newest first. */
   'identity.api-keys.list.v1': { request: ListApiKeysQuery; reply: { keys: MerchantApiKeyView[] } };
   /** VALIDATION_FAILED naming the field (scopes only for restricted keys, which are live only; expires_at in the future). */

@@ -1,0 +1,137 @@
+import { randomUUID } from 'node:crypto';
+import { sampleSum, scrape, TestStack, waitFor } from '@pp/testing';
+import type { BusClient } from '@pp/platform';
+import { DashboardBrowser, GatewayApi, type ProvisionedMerchant } from '../testing/dashboard-client';
+
+/*
+ * A session holds the principal read at sign-in; team changes end the user's
+ * sessions, but one they miss (Redis failed at that moment, a sign-in racing
+ * the change) must not act on the old role for longer than
+ * DASHBOARD_PRINCIPAL_RECHECK_SECONDS. Here the changes go straight to the
+ * gateway over the bus (identity.team.*), as a change whose endAllOf failed
+ * would: nothing ends the sessions but the recheck.
+ */
+
+const BOUND_SECONDS = 1;
+const BOUND_MS = BOUND_SECONDS * 1000;
+/** What a request (and the polling around it) may add to the bound on a loaded machine. */
+const SLACK_MS = 1000;
+const RECHECK = { subject: 'identity.dashboard-principal.v1', outcome: 'ok' };
+
+interface SignedInBody {
+  user: { id: string; role: string };
+}
+
+describe('dashboard sessions: a changed or removed user within the recheck bound', () => {
+  let stack: TestStack;
+  let bus: BusClient;
+  let merchant: ProvisionedMerchant;
+  let owner: DashboardBrowser;
+
+  beforeAll(async () => {
+    stack = await TestStack.start({
+      services: ['gateway', 'dashboard'],
+      label: 'dashboard-recheck',
+      env: { DASHBOARD_SECURE_COOKIE: 'false', DASHBOARD_PRINCIPAL_RECHECK_SECONDS: String(BOUND_SECONDS) },
+    });
+    bus = await stack.bus();
+    merchant = await new GatewayApi(stack).createMerchant('Recheck');
+    owner = await signedIn(merchant.dashboard_user.email, merchant.dashboard_user.password);
+  });
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  async function signedIn(email: string, password: string): Promise<DashboardBrowser> {
+    const browser = new DashboardBrowser(stack.url('dashboard'));
+    expect((await browser.login(email, password)).status).toBe(200);
+    return browser;
+  }
+
+  /** A new administrator of the merchant: the audit list is theirs to read, not a viewer's. */
+  async function addAdministrator(): Promise<{ id: string; email: string; password: string }> {
+    const added = await owner.post<{ id: string; email: string; password: string }>('/api/team/users', { email: `admin-${randomUUID().slice(0, 8)}@example.com`, role: 'administrator' });
+    expect(added.status).toBe(201);
+    return added.body;
+  }
+
+  async function signedInAdministrator(): Promise<{ id: string; session: DashboardBrowser }> {
+    const { id, email, password } = await addAdministrator();
+    const session = await signedIn(email, password);
+    expect((await session.get('/api/audit')).status).toBe(200);
+    return { id, session };
+  }
+
+  const teamChange = (userId: string) => ({ merchant_id: merchant.merchant_id, user_id: userId, acting_user_id: merchant.dashboard_user.id });
+  const rechecksSent = async () => sampleSum(await scrape(stack.metricsUrl('dashboard')), 'pp_bus_client_requests_total', RECHECK);
+
+  it('given an administrator demoted to viewer behind the dashboard’s back, then within the bound their open session is refused as a viewer and shows the new role', async () => {
+    const { id, session } = await signedInAdministrator();
+    await bus.request('identity.team.set-role.v1', { ...teamChange(id), role: 'viewer' });
+    const changedAt = Date.now();
+
+    const refused = await waitFor('the open session to act as a viewer', async () => {
+      const answer = await session.get<{ error: string }>('/api/audit');
+      return answer.status === 403 && answer;
+    }, { timeoutMs: BOUND_MS + 5 * SLACK_MS });
+    expect(Date.now() - changedAt).toBeLessThan(BOUND_MS + SLACK_MS);
+    expect(refused.body).toEqual({ error: 'Your role does not allow this action' });
+    expect((await session.get<SignedInBody>('/api/auth/session')).body.user).toMatchObject({ id, role: 'viewer' });
+  });
+
+  it('given a user removed behind the dashboard’s back, then within the bound their open session answers 401 and stays signed out', async () => {
+    const { id, session } = await signedInAdministrator();
+    await bus.request('identity.team.remove.v1', teamChange(id));
+    const removedAt = Date.now();
+
+    const refused = await waitFor('the open session to be signed out', async () => {
+      const answer = await session.get<{ error: string }>('/api/audit');
+      return answer.status === 401 && answer;
+    }, { timeoutMs: BOUND_MS + 5 * SLACK_MS });
+    expect(Date.now() - removedAt).toBeLessThan(BOUND_MS + SLACK_MS);
+    expect(refused.body).toEqual({ error: 'Sign in first' });
+    expect((await session.get('/api/auth/session')).status).toBe(401);
+  });
+
+  it('given an unchanged user, then within the bound their requests cost no recheck, and past it one recheck confirms the session, which keeps working', async () => {
+    // Added first: the owner's own session, older than the bound by now, is rechecked on the way.
+    const { email, password } = await addAdministrator();
+    const before = await rechecksSent();
+    const session = await signedIn(email, password);
+    expect((await session.get('/api/audit')).status).toBe(200);
+    expect(await rechecksSent()).toBe(before);
+
+    const answers: number[] = [];
+    await waitFor('a recheck of the session', async () => {
+      answers.push((await session.get('/api/audit')).status);
+      return (await rechecksSent()) > before;
+    }, { timeoutMs: BOUND_MS + 5 * SLACK_MS });
+    const rechecked = await rechecksSent();
+    for (let i = 0; i < 3; i++) answers.push((await session.get('/api/audit')).status);
+
+    expect(answers.every((status) => status === 200)).toBe(true);
+    expect(rechecked).toBe(before + 1);
+    expect(await rechecksSent()).toBe(rechecked);
+    expect((await session.get<SignedInBody>('/api/auth/session')).body.user.role).toBe('administrator');
+  });
+
+  // Last: it stops the gateway (and starts it again).
+  it('given the gateway does not answer, then past the bound a session is answered 503 rather than acted on unconfirmed, and goes on once the gateway is back', async () => {
+    const { session } = await signedInAdministrator();
+    await stack.stopService('gateway');
+
+    const statuses: number[] = [];
+    const unavailable = await waitFor('the session to need the gateway', async () => {
+      const answer = await session.get<{ error: string }>('/api/auth/session');
+      statuses.push(answer.status);
+      return answer.status === 503 && answer;
+    }, { timeoutMs: BOUND_MS + 5 * SLACK_MS });
+    // Within the bound the session needs only Redis (200); past it, never the stale principal unconfirmed.
+    expect(statuses.filter((status) => status !== 200 && status !== 503)).toEqual([]);
+    expect(unavailable.body).toEqual({ error: 'Service unavailable' });
+    expect(unavailable.headers.get('retry-after')).toBe('1');
+
+    await stack.startService('gateway');
+    expect((await session.get<SignedInBody>('/api/auth/session')).body.user.role).toBe('administrator');
+  });
+});
