@@ -77,6 +77,8 @@ describe('Redis service users', () => {
   });
 
   it('given the stack stopped, then its users are gone', async () => {
+    // Deleting a user closes its connections: this client would reconnect and be refused.
+    asSessions.disconnect();
     await stack.stop();
     const users = (await admin.call('ACL', 'USERS')) as string[];
     expect(users.filter((user) => user.startsWith(`${stack.namespace}-`))).toEqual([]);
