@@ -83,6 +83,18 @@ describe('endpoint requests past the Idempotency-Key retention (real Postgres, t
     expect(await keysKept(merchant)).toEqual(['recent', 'recent-rotation', 'stale']);
   });
 
+  it('given a request past the retention that no sweep has pruned yet, when its key comes again, then it is a new request', async () => {
+    const merchant = scope();
+    const first = await controller.create(creation(merchant, 'reused'));
+    await age('reused', IDEMPOTENCY_RETENTION_SECONDS + 1);
+
+    const again = await controller.create(creation(merchant, 'reused'));
+
+    expect(again.id).not.toBe(first.id);
+    expect(await keysKept(merchant)).toEqual(['reused']);
+    expect(await controller.create(creation(merchant, 'reused'))).toMatchObject({ id: again.id, secret: again.secret });
+  });
+
   it('prunes at most the batch given, oldest first, through the age index, with DELETE the only privilege the role gained', async () => {
     const merchant = scope();
     for (const key of ['oldest', 'older', 'old', 'fresh']) await controller.create(creation(merchant, key));

@@ -57,14 +57,22 @@ export class EndpointRepository {
   /**
    * The endpoint an earlier request with this Idempotency-Key made or rotated (deleted ones too), with that
    * request's fingerprint and operation; only within the gateway's retention of keys, after which a key is new again.
+   * A record past the retention that the sweeper has not pruned yet is deleted here, so the key can be recorded anew.
    */
   async requested(scope: Scope, idempotencyKey: string): Promise<(EndpointRow & { fingerprint: string; operation: EndpointOperation }) | undefined> {
     const [row] = await this.db.query(
-      `SELECT r.fingerprint, r.operation, e.* FROM webhooks.endpoint_requests r JOIN webhooks.endpoints e ON e.id = r.endpoint_id
-        WHERE r.merchant_id = $1 AND r.livemode = $2 AND r.idempotency_key = $3 AND r.created_at > now() - make_interval(secs => $4)`,
+      `SELECT r.fingerprint, r.operation, r.created_at <= now() - make_interval(secs => $4) AS expired, e.*
+         FROM webhooks.endpoint_requests r JOIN webhooks.endpoints e ON e.id = r.endpoint_id
+        WHERE r.merchant_id = $1 AND r.livemode = $2 AND r.idempotency_key = $3`,
       [scope.merchant_id, scope.livemode, idempotencyKey, IDEMPOTENCY_RETENTION_SECONDS],
     );
-    return row;
+    if (!row?.expired) return row;
+    await this.db.query(
+      `DELETE FROM webhooks.endpoint_requests
+        WHERE merchant_id = $1 AND livemode = $2 AND idempotency_key = $3 AND created_at <= now() - make_interval(secs => $4)`,
+      [scope.merchant_id, scope.livemode, idempotencyKey, IDEMPOTENCY_RETENTION_SECONDS],
+    );
+    return undefined;
   }
 
   /**
