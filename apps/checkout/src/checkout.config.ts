@@ -24,4 +24,15 @@ export class CheckoutConfig extends WithHttpTimeouts(WithTrustedProxies(WithChec
   @IsOptional()
   @Matches(HTTP_URL, { message: 'must be an http(s) URL, e.g. http://127.0.0.1:3000' })
   GATEWAY_URL = 'http://127.0.0.1:3000';
+
+  /**
+   * Payer routes (pages, status polls, the embedded frame, the simulator): requests per second per client
+   * address (IPv6 per /64), per replica. A page polls its status once a second.
+   */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'must be a whole number of requests per second' })
+  @Min(1)
+  @Max(100_000)
+  CHECKOUT_RATE_LIMIT_PER_ADDRESS_PER_SECOND = 20;
 }

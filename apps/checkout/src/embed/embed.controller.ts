@@ -1,7 +1,8 @@
-import { Body, Controller, Get, Headers, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, Headers, Param, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
 import { DomainError, ErrorCode } from '@pp/contracts';
 import type { PayerLocale } from '@pp/kernel';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { PayerBudgets } from '../http/payer-budgets';
 import { originAllowed, parseOrigin } from '../http/security-headers';
 import { sendJson, sendPage } from '../http/send';
 import { PayerSessionReader } from '../hosted/payer-session.reader';
@@ -20,6 +21,7 @@ const NOT_ALLOWED_HERE = 'This site is not allowed to embed this merchant’s ch
  * by postMessage, and the frame sends it here in a POST body.
  */
 @Controller('embed')
+@UseGuards(PayerBudgets)
 export class EmbedController {
   constructor(
     private readonly reader: PayerSessionReader,

@@ -1,8 +1,9 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { Body, Controller, Get, Headers, Param, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Get, Headers, Param, Post, Query, Res, UseGuards } from '@nestjs/common';
 import { DomainError, ErrorCode, SIMULATED_OUTCOMES, type SimulatedOutcome } from '@pp/contracts';
 import { BusClient } from '@pp/platform';
 import type { FastifyReply } from 'fastify';
+import { PayerBudgets } from '../http/payer-budgets';
 import { sendJson, sendPage } from '../http/send';
 import { checkoutPage } from '../pages/checkout-page.template';
 import { negotiateLocale } from '../pages/locale';
@@ -11,10 +12,12 @@ import { PayerSessionReader } from './payer-session.reader';
 
 /** The hosted checkout page (PRODUCT-RULES §4.8) at CHECKOUT_URL_BASE/sessions/<id>, its live status and the test-mode simulator. */
 @Controller('sessions')
+@UseGuards(PayerBudgets)
 export class HostedPageController {
   constructor(
     private readonly reader: PayerSessionReader,
     private readonly bus: BusClient,
+    private readonly budgets: PayerBudgets,
   ) {}
 
   @Get(':id')
@@ -56,6 +59,7 @@ export class HostedPageController {
     }
     const session = await this.reader.session(id);
     if (session.livemode) throw new DomainError(ErrorCode.Forbidden, 'Simulate payment requires a test session');
+    await this.budgets.spendSimulation(session.id);
     const { transaction, session: after } = await this.bus.request('payments.simulate.v1', {
       merchant_id: session.merchant_id,
       livemode: false,

@@ -4,6 +4,7 @@ import { describeClientError, ensureRequestId, type ErrorAnswer, HTTP_STATUS_OF,
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { negotiateLocale } from '../pages/locale';
 import { type MessageKind, messagePage } from '../pages/message-page.template';
+import { PayerBudgetSpent } from './payer-budgets';
 import { sendJson, sendPage } from './send';
 
 const PAYER_VISIBLE: ReadonlySet<ErrorCode> = new Set([
@@ -41,6 +42,7 @@ export class PayerErrorFilter implements ExceptionFilter {
   }
 
   private describe(exception: unknown, request: FastifyRequest): ErrorAnswer {
+    if (exception instanceof PayerBudgetSpent) return { status: 429, message: exception.message, headers: { 'Retry-After': String(exception.retryAfterSeconds) } };
     // A concurrency conflict or an internal error is not the payer's to see: it is logged and answered as unavailable below.
     if (exception instanceof DomainError && PAYER_VISIBLE.has(exception.code)) return { status: HTTP_STATUS_OF[exception.code], message: exception.message };
     // Nest's and Fastify's own refusals (unknown route, wrong method, body too large, bad JSON ...).

@@ -25,7 +25,7 @@ export class CheckoutTestStack {
     readonly bus: BusClient,
   ) {}
 
-  static async start(label: string): Promise<CheckoutTestStack> {
+  static async start(label: string, env: Record<string, string> = {}): Promise<CheckoutTestStack> {
     const [checkoutPort, gatewayPort] = await freePorts(2);
     const checkoutUrl = `http://localhost:${checkoutPort}`;
     const stack = await TestStack.start({
@@ -37,6 +37,7 @@ export class CheckoutTestStack {
         SDK_URL: checkoutUrl,
         GATEWAY_PORT: String(gatewayPort),
         GATEWAY_URL: `http://127.0.0.1:${gatewayPort}`,
+        ...env,
       },
     });
     const nc = await connectNats(testInfra.natsUrl, 'checkout-test-stack');

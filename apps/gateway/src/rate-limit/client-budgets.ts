@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CONFIG, JsonLogger, REDIS } from '@pp/platform';
+import { addressBucket, CONFIG, JsonLogger, REDIS } from '@pp/platform';
 import type Redis from 'ioredis';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
@@ -8,7 +8,6 @@ import type { GatewayConfig } from '../gateway.config';
 import { ApiError } from '../http/api-error';
 import type { KeyPrincipal } from '../identity/principal';
 import { redisKey } from '../redis-key';
-import { addressBucket } from './address-bucket';
 import { KeyRateLimiter, type RateLimitOutcome } from './key-rate-limiter';
 
 /**

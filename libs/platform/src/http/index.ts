@@ -7,3 +7,4 @@ export * from './json-error.filter';
 export * from './malformed-request.handler';
 export * from './request-id';
 export * from './request-deadline';
+export * from './address-bucket';

@@ -1,0 +1,61 @@
+import { SIMULATIONS_PER_SESSION_PER_MINUTE } from '../http/payer-budgets';
+import { CheckoutTestStack, type Merchant } from '../testing/checkout-test-stack';
+
+/*
+ * The payer routes need no key, so the checkout app budgets them itself: each
+ * client address (X-Forwarded-For, believed from the loopback test peer), and
+ * each test session's simulated payments, every one of which is a payment in
+ * the ledger and a webhook to the merchant.
+ */
+
+const ADDRESS_LIMIT = 5;
+const URLS = { success_url: 'https://shop.example/ok', cancel_url: 'https://shop.example/no' };
+
+describe('payer route budgets of the checkout app', () => {
+  let checkout: CheckoutTestStack;
+  let merchant: Merchant;
+
+  beforeAll(async () => {
+    checkout = await CheckoutTestStack.start('payerroutes', { CHECKOUT_RATE_LIMIT_PER_ADDRESS_PER_SECOND: String(ADDRESS_LIMIT) });
+    merchant = await checkout.createMerchant('Budgeted Shop');
+  });
+  afterAll(() => checkout?.stop());
+
+  const status = (sessionId: string, payer: string) => fetch(`${checkout.checkoutUrl}/sessions/${sessionId}/status`, { headers: { 'x-forwarded-for': payer } });
+  const simulate = (sessionId: string, payer: string) =>
+    fetch(`${checkout.checkoutUrl}/sessions/${sessionId}/simulate`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': payer },
+      body: JSON.stringify({ outcome: 'failed' }),
+    });
+
+  it('given one address polling too fast, then it is answered 429 with Retry-After, and another address is not', async () => {
+    const session = await checkout.createSession(merchant.keys.test_secret, URLS);
+    const burst = await Promise.all(Array.from({ length: 4 * ADDRESS_LIMIT }, () => status(session.id, '203.0.113.70')));
+    const refused = burst.filter((response) => response.status === 429);
+
+    // At most ADDRESS_LIMIT per window, twice that if the burst straddles two.
+    expect(refused.length).toBeGreaterThanOrEqual(2 * ADDRESS_LIMIT);
+    expect(burst.filter((response) => response.status !== 429).every((response) => response.status === 200)).toBe(true);
+    expect(refused[0].headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
+    expect(await refused[0].json()).toEqual({ error: 'Too many requests; try again shortly' });
+    const other = await status(session.id, '198.51.100.71');
+    expect(other.status).toBe(200);
+    expect(await other.json()).toEqual({ status: 'PENDING' });
+  });
+
+  it('given a test session simulated too often, then the simulator refuses it, from any address, while another session still simulates', async () => {
+    const session = await checkout.createSession(merchant.keys.test_secret, URLS);
+    // Each from its own address: the session's budget, not an address's, is what runs out.
+    for (let i = 0; i < SIMULATIONS_PER_SESSION_PER_MINUTE; i++) {
+      const answer = await simulate(session.id, `192.0.2.${i + 1}`);
+      expect(answer.status).toBe(200);
+    }
+    const refused = await simulate(session.id, '192.0.2.200');
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(1);
+
+    const another = await checkout.createSession(merchant.keys.test_secret, URLS);
+    expect((await simulate(another.id, '192.0.2.201')).status).toBe(200);
+  });
+});
