@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { keyInClearRefusal } from '../http/key-in-clear';
 import { DEFAULT_API_BASE } from '../http/transport';
 import { type ParsedArgs, stringOption, UsageError } from './args';
 
@@ -44,32 +45,19 @@ export function writeConfig(env: NodeJS.ProcessEnv, config: CliConfig): string {
 }
 
 /** The key from --api-key, else PP_API_KEY, else the config file `login` wrote; the base likewise, default http://localhost:3000. */
-export function resolveCredentials(args: ParsedArgs, env: NodeJS.ProcessEnv): { apiKey: string; apiBase: string } {
+export function resolveCredentials(args: ParsedArgs, env: NodeJS.ProcessEnv): { apiKey: string; apiBase: string; allowInsecureHttp: boolean } {
   const config = readConfig(env);
   const apiKey = stringOption(args, 'api-key') ?? env.PP_API_KEY ?? config.api_key;
   if (!apiKey) throw new UsageError('No API key: pass --api-key, set PP_API_KEY, or run `login --key <secret key>` once');
   const apiBase = stringOption(args, 'api-base') ?? env.PP_API_BASE ?? config.api_base ?? DEFAULT_API_BASE;
   refuseKeyInClear(apiBase, env);
-  return { apiKey, apiBase };
+  return { apiKey, apiBase, allowInsecureHttp: env.PP_ALLOW_HTTP === 'true' };
 }
 
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
-
-/**
- * The secret key travels in every request's Authorization header: over plain
- * http it is readable by anyone on the way, so only this machine's gateway
- * (local development) may be http, unless PP_ALLOW_HTTP=true says the network
- * is private on purpose.
- */
+/** The CLI's refusal to send the key in clear text (keyInClearRefusal), as a usage error. */
 export function refuseKeyInClear(apiBase: string, env: NodeJS.ProcessEnv): void {
-  let url: URL;
-  try {
-    url = new URL(apiBase);
-  } catch {
-    throw new UsageError(`The API base ${apiBase} is not a URL (https://…)`);
-  }
-  if (url.protocol === 'https:' || (url.protocol === 'http:' && (LOOPBACK_HOSTS.has(url.hostname) || env.PP_ALLOW_HTTP === 'true'))) return;
-  throw new UsageError(`The API base ${apiBase} would send the secret key in clear text: use https://, or set PP_ALLOW_HTTP=true for a private network`);
+  const refusal = keyInClearRefusal(apiBase, env.PP_ALLOW_HTTP === 'true', 'set PP_ALLOW_HTTP=true');
+  if (refusal) throw new UsageError(refusal);
 }
 
 export const isTestKey = (apiKey: string): boolean => apiKey.startsWith('pp_live_test_');

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { apiErrorFor, ConnectionError } from '../errors';
+import { keyInClearRefusal } from './key-in-clear';
 import { type AttemptOutcome, DEFAULT_RETRY_SETTINGS, type RetrySettings, retryDelay } from './retry.policy';
 
 export const DEFAULT_API_BASE = 'http://localhost:3000';
@@ -17,6 +18,11 @@ export interface ClientOptions {
   maxRetries?: number;
   /** Fine-tuning of the backoff (mainly for tests). */
   retry?: Partial<RetrySettings>;
+  /**
+   * Lets `apiBase` be plain http to another machine (a private network on purpose). Without it the client refuses
+   * such a base: the secret key would cross the network readable. http to this machine is always allowed.
+   */
+  allowInsecureHttp?: boolean;
 }
 
 export interface RequestOptions {
@@ -61,6 +67,8 @@ export class Transport {
   constructor(private readonly options: ClientOptions) {
     if (!options.apiKey) throw new TypeError('apiKey is required (pp_live_… or pp_live_test_…)');
     this.apiBase = (options.apiBase ?? DEFAULT_API_BASE).replace(/\/+$/, '');
+    const refusal = keyInClearRefusal(this.apiBase, options.allowInsecureHttp === true, 'pass allowInsecureHttp: true');
+    if (refusal) throw new TypeError(refusal);
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.retry = { ...DEFAULT_RETRY_SETTINGS, ...options.retry, ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }) };
   }
