@@ -16,6 +16,7 @@ export type AuthenticationFailure =
   | 'dkim_failed'
   | 'dkim_key_unavailable'
   | 'dkim_body_length_tag'
+  | 'bare_carriage_return'
   | 'dkim_headers_not_covered'
   | `header_not_signed:${CoveredHeader}`
   | 'from_not_trusted'

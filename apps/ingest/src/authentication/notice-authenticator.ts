@@ -31,6 +31,9 @@ const AT_MOST_ONCE: SingletonHeader[] = ['reply-to', ...MIME_HEADERS];
 export async function authenticateNotice(raw: Uint8Array, policy: AuthenticationPolicy): Promise<AuthenticationResult> {
   const result = await verifyDkim(raw, { resolver: policy.resolver });
   const reasons: AuthenticationFailure[] = [];
+  // RFC 5322 has no CR outside CRLF. DKIM keeps a CR-only line in the header above it, the MIME parser ends the
+  // header section there: a signed notice with such a line on top would have its body read from unsigned text.
+  if (hasBareCarriageReturn(raw)) reasons.push('bare_carriage_return');
 
   const headerKeys = (result.headers?.parsed ?? []).map((header) => header.key);
   const counts = new Map<string, number>();
@@ -75,6 +78,15 @@ export class DkimKeyUnavailableError extends Error {
     super(`DKIM key lookup failed: ${detail}`);
     this.name = 'DkimKeyUnavailableError';
   }
+}
+
+const CR = 0x0d;
+const LF = 0x0a;
+
+/** Whether a CR is not followed by LF anywhere in `raw` (one scan from CR to CR). */
+function hasBareCarriageReturn(raw: Uint8Array): boolean {
+  for (let at = raw.indexOf(CR); at >= 0; at = raw.indexOf(CR, at + 1)) if (raw[at + 1] !== LF) return true;
+  return false;
 }
 
 const isTrustedDomain = (domain: string | undefined, trusted: readonly string[]): boolean =>

@@ -69,6 +69,15 @@ describe('notice authentication', () => {
     expect(await authenticate(`${extra}\n${signed}`)).toMatchObject(failsWith(`header_not_unique:${header.toLowerCase()}`));
   });
 
+  it('refuses a notice with a carriage return that ends no line, where the MIME parser and DKIM would split it differently', async () => {
+    const signed = await signEmail(buildNotice());
+    // DKIM reads "X-Pad: x\r" as a header and verifies the notice below it; the MIME parser takes the CR-only line
+    // for the end of the header section and reads what follows it as the body.
+    const injected = `X-Pad: x\r\r\nFunds Deposited! Amount: $9,999.00 Message: PP-ABCDEF\r\n${signed}`;
+    expect(await authenticate(injected)).toMatchObject(failsWith('bare_carriage_return'));
+    expect(await authenticate(signed.replace('\n\n', '\n\nA line ending in a lone CR\r.\n'))).toMatchObject(failsWith('bare_carriage_return'));
+  });
+
   it('refuses a notice without a Date header', async () => {
     const raw = buildNotice().replace(/^Date: .*\n/m, '');
     expect(await authenticate(await signEmail(raw))).toMatchObject(failsWith('header_missing:date'));

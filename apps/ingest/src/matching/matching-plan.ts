@@ -18,6 +18,8 @@ const NOT_MONEY: ReadonlySet<NoticeKind> = new Set(['not_deposited', 'reminder',
 export const UNKNOWN_SENDER = 'Unknown sender';
 
 const MAX = { sender_name: 255, sender_email: 320, comment: 2000, reference_number: 128, address: 320 } as const;
+/** A To or Delivered-To value: a display name and one address in angle brackets. */
+const MAX_RECIPIENT_VALUE = 1000;
 
 /** Addresses looked up per notice: the merchant lookup takes at most 50, and a forged notice may list thousands. */
 const MAX_RECIPIENTS = 20;
@@ -73,9 +75,12 @@ export function planMatching(email: ProcessedEmail): MatchingPlan {
  * most MAX_RECIPIENTS.
  */
 export function recipientsOf(email: ProcessedEmail): string[] {
-  const bare = (value: string) => (/<([^<>\s]+@[^<>\s]+)>/.exec(value)?.[1] ?? value).trim().toLowerCase();
+  // Neither side of the @ may hold another: the pattern then reads a value once, where "<@@@…" made it backtrack
+  // quadratically (minutes on the event loop for a header of @s). Values too long to name one mailbox are dropped first.
+  const bare = (value: string) => (/<([^<>\s@]+@[^<>\s@]+)>/.exec(value)?.[1] ?? value).trim().toLowerCase();
   const signed = email.authentication.recipient.signed_recipient;
-  const all = [...(signed ? [signed] : []), ...email.recipients.to, ...email.recipients.delivered_to].map(bare);
+  const values = [...(signed ? [signed] : []), ...email.recipients.to, ...email.recipients.delivered_to];
+  const all = values.filter((value) => value.length <= MAX_RECIPIENT_VALUE).map(bare);
   const addresses = all.filter((address) => address.length <= MAX.address && /^[^\s@]+@[^\s@]+$/.test(address));
   return [...new Set(addresses)].slice(0, MAX_RECIPIENTS);
 }

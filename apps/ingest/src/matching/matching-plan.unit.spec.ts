@@ -100,6 +100,12 @@ describe('recipientsOf', () => {
     expect(recipientsOf(email)).toEqual(['payer@attacker.example', 'pay@shop.example']);
   });
 
+  it('reads a value made to make a pattern backtrack (a Delivered-To of half a million @) in one pass, and drops it', async () => {
+    const hostile = `<${'@'.repeat(500_000)}`;
+    const email = await processed({}, AUTHENTICATED, { to: [`Shop <${'@'.repeat(900)}>`], delivered_to: [hostile, hostile] });
+    expect(recipientsOf(email)).toEqual(['pay@shop.example']);
+  });
+
   it('looks up at most 20 addresses, none longer than an address can be', async () => {
     const many = Array.from({ length: 60 }, (_, i) => `r${i}@shop.example`);
     const email = await processed({}, AUTHENTICATED, { to: [`${'x'.repeat(320)}@shop.example`, ...many], delivered_to: [] });
