@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { LEDGER_EVENTS_STREAM } from '@pp/contracts';
-import { connectNats, JsonLogger, ServiceMetrics, streamName } from '@pp/platform';
-import { testInfra } from '@pp/testing';
-import type { NatsConnection } from 'nats';
+import { LEDGER_EVENTS_STREAM, MERCHANT_EVENTS_FILTER, WEBHOOKS_DELIVERY_CONSUMER } from '@pp/contracts';
+import { connectNats, JsonLogger, ServiceMetrics, streamName, subjectPrefix } from '@pp/platform';
+import { testInfra, waitFor } from '@pp/testing';
+import { AckPolicy, type NatsConnection } from 'nats';
 import type { DeliveryAttemptJob } from '../delivery/delivery-attempt.job';
 import type { DeliveryQueue } from '../delivery/delivery.queue';
 import type { DeliveryRepository } from '../delivery/delivery.repository';
@@ -76,5 +76,38 @@ describe('MerchantEventConsumer, stopped while it binds', () => {
 
     const outcome = await Promise.race([shutdown.then(() => 'ended'), new Promise((resolve) => setTimeout(resolve, 5_000, 'still running after 5 s'))]);
     expect(outcome).toBe('ended');
+  });
+
+  it('given the durable consumer an older version made with a delivery limit, when the consumer binds, then no limit is left: an event is retried until recorded', async () => {
+    const other = `t${randomBytes(5).toString('hex')}`;
+    const stream = streamName(other, LEDGER_EVENTS_STREAM);
+    await new LedgerEventFixture(nc, other).createStream();
+    const jsm = await nc.jetstreamManager();
+    try {
+      await jsm.consumers.add(stream, {
+        durable_name: WEBHOOKS_DELIVERY_CONSUMER,
+        filter_subject: subjectPrefix(other) + MERCHANT_EVENTS_FILTER,
+        ack_policy: AckPolicy.Explicit,
+        max_deliver: 30,
+      });
+      const unused = {} as never;
+      const consumer = new MerchantEventConsumer(
+        Object.assign(new WebhooksConfig(), { PP_NAMESPACE: other }),
+        nc,
+        unused as DeliveryRepository,
+        unused as DeliveryQueue,
+        unused as DeliveryAttemptJob,
+        new JsonLogger('webhooks', 'error', () => undefined),
+        new ServiceMetrics('webhooks', { processMetrics: false }),
+      );
+      consumer.onApplicationBootstrap();
+      try {
+        await waitFor('the consumer to be brought up to date', async () => (await jsm.consumers.info(stream, WEBHOOKS_DELIVERY_CONSUMER)).config.max_deliver === -1);
+      } finally {
+        await consumer.onApplicationShutdown();
+      }
+    } finally {
+      await jsm.streams.delete(stream).catch(() => undefined);
+    }
   });
 });

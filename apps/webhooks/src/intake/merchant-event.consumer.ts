@@ -14,8 +14,15 @@ import { webhookBody } from './webhook-body';
 /** Durable consumer name on the ledger's stream. Do not rename: the consumer's position is kept under it. */
 /** Named in the bus access registry, which keeps every other identity off it. */
 export const WEBHOOKS_CONSUMER = WEBHOOKS_DELIVERY_CONSUMER;
-/** After this many deliveries of one message the consumer gives up on it (logged as an error). */
-export const MAX_DELIVER = 30;
+/**
+ * A message is delivered until its deliveries are recorded, however long that
+ * takes (max_deliver -1): a limit would drop for good the events of a Postgres
+ * outage longer than the backoff's sum, and nothing else reads them again.
+ * From this many deliveries on, each further failure is logged as an error.
+ */
+export const LOUD_AFTER_DELIVERIES = 30;
+/** JetStream's "no limit" on deliveries. */
+const UNLIMITED = -1;
 const ACK_WAIT_MS = 30_000;
 /** Messages being handled at once; those that arrive while a batch is written are recorded together in the next. */
 const IN_FLIGHT = 32;
@@ -94,7 +101,7 @@ export class MerchantEventConsumer implements OnApplicationBootstrap, OnApplicat
       ack_policy: AckPolicy.Explicit,
       deliver_policy: DeliverPolicy.All,
       ack_wait: nanos(ACK_WAIT_MS),
-      max_deliver: MAX_DELIVER,
+      max_deliver: UNLIMITED,
       max_ack_pending: 1000,
     };
     const exists = await jsm.consumers.info(stream, WEBHOOKS_CONSUMER).then(
@@ -141,8 +148,8 @@ export class MerchantEventConsumer implements OnApplicationBootstrap, OnApplicat
       return;
     }
     const deliveries = msg.info.deliveryCount;
-    if (deliveries >= MAX_DELIVER) {
-      this.logger.error('giving up on a merchant event after repeated failures', { event_id: event.id, error: intake.error.message });
+    if (deliveries >= LOUD_AFTER_DELIVERIES) {
+      this.logger.error('still cannot record the deliveries of a merchant event; retrying every minute', { event_id: event.id, deliveries, error: intake.error.message });
     } else {
       this.logger.warn('could not record deliveries; will retry', { event_id: event.id, error: intake.error.message });
     }
