@@ -2,7 +2,7 @@ import { type CallHandler, type ExecutionContext, Injectable, type NestIntercept
 import { Reflector } from '@nestjs/core';
 import type { AuditAction } from '@pp/contracts';
 import type { FastifyReply } from 'fastify';
-import { from, type Observable, mergeMap } from 'rxjs';
+import { catchError, from, type Observable, mergeMap } from 'rxjs';
 import type { SignedInRequest } from '../auth/access.guard';
 import type { AuditFact } from './audit-trail';
 import { AuditTrail } from './audit-trail';
@@ -29,6 +29,18 @@ export const targetResult = (result: { id: string }) => ({ target_id: result.id 
  */
 export const Audited = <R>(action: AuditAction, describe: Describe<R>) => SetMetadata(AUDITED, { action, describe } as AuditRule);
 
+const COMMITTED = Symbol('audit: the change committed');
+
+/**
+ * Says the route's change has committed, with what describes it: if the
+ * route then fails (ending the user's sessions, say, when Redis does not
+ * answer), the change stands, so the interceptor records it before the error
+ * is answered.
+ */
+export function changeCommitted(request: SignedInRequest, result: unknown): void {
+  (request as SignedInRequest & { [COMMITTED]?: { result: unknown } })[COMMITTED] = { result };
+}
+
 @Injectable()
 export class AuditInterceptor implements NestInterceptor {
   constructor(
@@ -41,16 +53,28 @@ export class AuditInterceptor implements NestInterceptor {
     if (!rule) return next.handle();
     const request = context.switchToHttp().getRequest<SignedInRequest>();
     const reply = context.switchToHttp().getResponse<FastifyReply>();
+    const record = async (result: unknown) => {
+      const principal = request.dashboard!.session.principal;
+      const mode = principal.merchant_id ? { livemode: (request.query as Record<string, unknown>).mode === 'live' } : {};
+      await this.trail.record(request, reply, principal, { action: rule.action, ...mode, ...rule.describe(result, request) });
+    };
     return next.handle().pipe(
       mergeMap((result: unknown) =>
         from(
           (async () => {
             // A handler that answered an error itself (a 429 it sent) changed nothing: nothing to record.
             if (reply.sent || reply.statusCode >= 400) return result;
-            const principal = request.dashboard!.session.principal;
-            const mode = principal.merchant_id ? { livemode: (request.query as Record<string, unknown>).mode === 'live' } : {};
-            await this.trail.record(request, reply, principal, { action: rule.action, ...mode, ...rule.describe(result, request) });
+            await record(result);
             return result;
+          })(),
+        ),
+      ),
+      catchError((error: unknown) =>
+        from(
+          (async () => {
+            const committed = (request as SignedInRequest & { [COMMITTED]?: { result: unknown } })[COMMITTED];
+            if (committed) await record(committed.result);
+            throw error;
           })(),
         ),
       ),

@@ -4,7 +4,7 @@ import { IsString, Length, MaxLength } from 'class-validator';
 import { BusClient, CONFIG } from '@pp/platform';
 import type { FastifyReply } from 'fastify';
 import { AuditTrail } from '../audit/audit-trail';
-import { Audited } from '../audit/audited.interceptor';
+import { Audited, changeCommitted } from '../audit/audited.interceptor';
 import type { DashboardConfig } from '../dashboard.config';
 import { parseInput } from '../http/parse-input';
 import type { SignedInRequest } from './access.guard';
@@ -97,6 +97,7 @@ export class AuthController {
     await this.bus.request('identity.dashboard-password.v1', { user_id: principal.id, ...input }).catch((error: unknown) => {
       throw error instanceof DomainError && error.code === ErrorCode.Unauthorized ? new ForbiddenException(error.message) : error;
     });
+    changeCommitted(request, undefined);
     // The other sessions end first: once the password has changed, that matters more than the limiter's count.
     await this.sessions.endAllOf(principal.id, request.dashboard!.sessionId);
     await this.limiter.succeeded(principal.email);

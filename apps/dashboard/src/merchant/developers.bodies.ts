@@ -6,7 +6,7 @@ import { CreateApiKeyCommand, CreateWebhookEndpointCommand, MerchantEventType, P
 export class CreateKeyBody extends OmitType(CreateApiKeyCommand, ['merchant_id', 'livemode'] as const) {}
 
 /** Body of POST /api/developers/webhook-endpoints, with the rules of POST /v1/webhook_endpoints. */
-export class CreateEndpointBody extends OmitType(CreateWebhookEndpointCommand, ['merchant_id', 'livemode'] as const) {}
+export class CreateEndpointBody extends OmitType(CreateWebhookEndpointCommand, ['merchant_id', 'livemode', 'idempotency'] as const) {}
 
 /** Query of GET /api/events. */
 export class ListEventsParams extends PageLimitParams {

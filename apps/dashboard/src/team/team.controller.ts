@@ -1,7 +1,8 @@
-import { Body, Controller, Delete, Get, HttpCode, NotFoundException, Param, Patch, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, NotFoundException, Param, Patch, Post, Req } from '@nestjs/common';
 import type { AddedTeamUserView, DashboardPrincipal, TeamUserView } from '@pp/contracts';
 import { BusClient } from '@pp/platform';
-import { Audited, targetParam } from '../audit/audited.interceptor';
+import { Audited, changeCommitted, targetParam } from '../audit/audited.interceptor';
+import type { SignedInRequest } from '../auth/access.guard';
 import { Permit } from '../auth/route-access';
 import { SessionStore } from '../auth/session.store';
 import { Principal } from '../auth/signed-in';
@@ -49,9 +50,10 @@ export class TeamController {
   @Patch(':id')
   @Permit('team.manage')
   @Audited('team.role_changed', (user: TeamUserView) => ({ target_id: user.id, livemode: null, detail: `${user.email} (${user.role})` }))
-  async setRole(@Param('id') id: string, @Body() body: unknown, @Principal() owner: DashboardPrincipal): Promise<TeamUserView> {
+  async setRole(@Param('id') id: string, @Body() body: unknown, @Principal() owner: DashboardPrincipal, @Req() request: SignedInRequest): Promise<TeamUserView> {
     const { role } = parseInput(SetTeamRoleBody, body);
     const user = await this.bus.request('identity.team.set-role.v1', { merchant_id: owner.merchant_id!, user_id: userId(id), acting_user_id: owner.id, role });
+    changeCommitted(request, user);
     await this.sessions.endAllOf(user.id);
     return user;
   }
@@ -59,8 +61,9 @@ export class TeamController {
   @Delete(':id')
   @Permit('team.manage')
   @Audited('team.user_removed', (result: unknown, request) => ({ ...targetParam(result, request), livemode: null }))
-  async remove(@Param('id') id: string, @Principal() owner: DashboardPrincipal): Promise<{ id: string; removed: true }> {
+  async remove(@Param('id') id: string, @Principal() owner: DashboardPrincipal, @Req() request: SignedInRequest): Promise<{ id: string; removed: true }> {
     const removed = await this.bus.request('identity.team.remove.v1', { merchant_id: owner.merchant_id!, user_id: userId(id), acting_user_id: owner.id });
+    changeCommitted(request, removed);
     await this.sessions.endAllOf(removed.id);
     return removed;
   }
