@@ -29,6 +29,20 @@ describe('MerchantEventConsumer, stopped while it binds', () => {
     await nc?.close();
   });
 
+  /** A consumer in `ns` that binds to the stream on `connection`; no message reaches the parts it is given none of. */
+  function bindingOnly(ns: string, connection: NatsConnection): MerchantEventConsumer {
+    const unused = {} as never;
+    return new MerchantEventConsumer(
+      Object.assign(new WebhooksConfig(), { PP_NAMESPACE: ns }),
+      connection,
+      unused as DeliveryRepository,
+      unused as DeliveryQueue,
+      unused as DeliveryAttemptJob,
+      new JsonLogger('webhooks', 'error', () => undefined),
+      new ServiceMetrics('webhooks', { processMetrics: false }),
+    );
+  }
+
   /** The connection, with `jetstream().consumers.get` waiting until the returned release is called. */
   function holdingConsumerLookups(connection: NatsConnection): { nc: NatsConnection; reached: Promise<void>; release: () => void } {
     let release!: () => void;
@@ -56,18 +70,8 @@ describe('MerchantEventConsumer, stopped while it binds', () => {
   }
 
   it('given a shutdown that starts while the durable consumer is being looked up, when the lookup then answers, then the shutdown still ends', async () => {
-    const config = Object.assign(new WebhooksConfig(), { PP_NAMESPACE: namespace });
     const held = holdingConsumerLookups(nc);
-    const unused = {} as never;
-    const consumer = new MerchantEventConsumer(
-      config,
-      held.nc,
-      unused as DeliveryRepository,
-      unused as DeliveryQueue,
-      unused as DeliveryAttemptJob,
-      new JsonLogger('webhooks', 'error', () => undefined),
-      new ServiceMetrics('webhooks', { processMetrics: false }),
-    );
+    const consumer = bindingOnly(namespace, held.nc);
     consumer.onApplicationBootstrap();
     await held.reached;
 
@@ -90,16 +94,7 @@ describe('MerchantEventConsumer, stopped while it binds', () => {
         ack_policy: AckPolicy.Explicit,
         max_deliver: 30,
       });
-      const unused = {} as never;
-      const consumer = new MerchantEventConsumer(
-        Object.assign(new WebhooksConfig(), { PP_NAMESPACE: other }),
-        nc,
-        unused as DeliveryRepository,
-        unused as DeliveryQueue,
-        unused as DeliveryAttemptJob,
-        new JsonLogger('webhooks', 'error', () => undefined),
-        new ServiceMetrics('webhooks', { processMetrics: false }),
-      );
+      const consumer = bindingOnly(other, nc);
       consumer.onApplicationBootstrap();
       try {
         await waitFor('the consumer to be brought up to date', async () => (await jsm.consumers.info(stream, WEBHOOKS_DELIVERY_CONSUMER)).config.max_deliver === -1);
