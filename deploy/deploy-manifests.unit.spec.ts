@@ -214,11 +214,16 @@ describe('docker-compose.yml', () => {
     for (const name of SERVICE_NAMES.filter((n) => !(n in REDIS_USERS))) expect(services[name].environment?.REDIS_URL).toBeUndefined();
   });
 
-  it('has the gateway believe X-Forwarded-For from the checkout app alone, at its fixed address', () => {
+  it('has the web apps believe X-Forwarded-For only from the host (its TLS proxy) and, for the gateway, the checkout app at its fixed address', () => {
     const checkout = services.checkout as ComposeService & { networks?: { default?: { ipv4_address?: string } } };
     const address = interpolate(String(checkout.networks?.default?.ipv4_address));
     expect(address).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
-    expect(interpolate(String(services.gateway.environment?.TRUSTED_PROXIES))).toBe(address);
+    const network = (compose as unknown as { networks: { default: { ipam: { config: { subnet: string; gateway: string }[] } } } }).networks.default.ipam.config[0];
+    const host = interpolate(network.gateway);
+    expect(host).toMatch(/^\d+\.\d+\.\d+\.1$/);
+    expect(interpolate(String(services.gateway.environment?.TRUSTED_PROXIES))).toBe(`${address},${host}`);
+    expect(interpolate(String(services.checkout.environment?.TRUSTED_PROXIES))).toBe(host);
+    expect(interpolate(String(services.dashboard.environment?.TRUSTED_PROXIES))).toBe(host);
   });
 
   it('publishes no Postgres, NATS or Redis port to the host', () => {
