@@ -53,7 +53,11 @@ export class AuditInterceptor implements NestInterceptor {
     if (!rule) return next.handle();
     const request = context.switchToHttp().getRequest<SignedInRequest>();
     const reply = context.switchToHttp().getResponse<FastifyReply>();
+    let recording = false;
     const record = async (result: unknown) => {
+      // Once: an entry whose recording failed (AuditTrail retries it, then logs it whole) is not recorded again as the error passes.
+      if (recording) return;
+      recording = true;
       const principal = request.dashboard!.session.principal;
       const mode = principal.merchant_id ? { livemode: (request.query as Record<string, unknown>).mode === 'live' } : {};
       await this.trail.record(request, reply, principal, { action: rule.action, ...mode, ...rule.describe(result, request) });

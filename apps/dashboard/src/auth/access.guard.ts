@@ -52,7 +52,7 @@ export class AccessGuard implements CanActivate {
     const held = sessionId ? await this.sessions.touch(sessionId) : undefined;
     if (!sessionId || !held) throw new UnauthorizedException(SIGN_IN_REQUIRED);
     if (changesState && !sameToken(request.headers['x-csrf-token'], held.csrf_token)) throw new ForbiddenException(CSRF_REFUSED);
-    const session = await this.principals.confirmed(sessionId, held);
+    const session = access.kind === 'signed-in' && access.ownSessionOnly ? held : await this.principals.confirmed(sessionId, held);
     if (!session) throw new UnauthorizedException(SIGN_IN_REQUIRED);
     if (access.kind === 'permission' && !mayPerform(session.principal.role, access.permission)) throw new ForbiddenException(ROLE_REFUSED);
     request.dashboard = { sessionId, session };

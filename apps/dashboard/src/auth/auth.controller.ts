@@ -9,7 +9,7 @@ import type { DashboardConfig } from '../dashboard.config';
 import { parseInput } from '../http/parse-input';
 import type { SignedInRequest } from './access.guard';
 import { LoginLimiter, TOO_MANY_ATTEMPTS } from './login-limiter';
-import { SignedInRoute, SignedOutRoute } from './route-access';
+import { OwnSessionRoute, SignedInRoute, SignedOutRoute } from './route-access';
 import { clearSessionCookie, setSessionCookie } from './session-cookie';
 import { type DashboardSession, SessionStore } from './session.store';
 
@@ -105,7 +105,7 @@ export class AuthController {
 
   @Post('logout')
   @HttpCode(204)
-  @SignedInRoute()
+  @OwnSessionRoute()
   async logout(@Req() request: SignedInRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<void> {
     await this.sessions.end(request.dashboard!.sessionId);
     clearSessionCookie(reply, this.config.DASHBOARD_SECURE_COOKIE);

@@ -116,8 +116,9 @@ describe('dashboard sessions: a changed or removed user within the recheck bound
   });
 
   // Last: it stops the gateway (and starts it again).
-  it('given the gateway does not answer, then past the bound a session is answered 503 rather than acted on unconfirmed, and goes on once the gateway is back', async () => {
+  it('given the gateway does not answer, then past the bound a session is answered 503 rather than acted on unconfirmed, and goes on once the gateway is back; signing out needs no gateway', async () => {
     const { session } = await signedInAdministrator();
+    const leaving = await signedInAdministrator();
     await stack.stopService('gateway');
 
     const statuses: number[] = [];
@@ -130,8 +131,11 @@ describe('dashboard sessions: a changed or removed user within the recheck bound
     expect(statuses.filter((status) => status !== 200 && status !== 503)).toEqual([]);
     expect(unavailable.body).toEqual({ error: 'Service unavailable' });
     expect(unavailable.headers.get('retry-after')).toBe('1');
+    // Past the bound too, but sign-out acts on the caller's own session alone.
+    expect((await leaving.session.post('/api/auth/logout')).status).toBe(204);
 
     await stack.startService('gateway');
     expect((await session.get<SignedInBody>('/api/auth/session')).body.user.role).toBe('administrator');
+    expect((await leaving.session.get('/api/auth/session')).status).toBe(401);
   });
 });

@@ -37,7 +37,9 @@ export function handlerMismatches(
  * callers, and of the test harness (an identity only `npm test` has). The
  * server lets a responder publish to any reply subject it is handed
  * (allow_responses), so without this a caller could have a service publish
- * its answer on another service's subject or into another caller's inbox.
+ * its answer on any subject, another service's included. The server does not
+ * say which caller sent a request, so one caller of a subject could still
+ * name another caller's inbox; inbox subjects end in a random token.
  */
 export function replyInboxes(subject: string, registry: Readonly<Record<string, SubjectAccess>> = REQUEST_REPLY_ACCESS): string[] {
   const access = Object.hasOwn(registry, subject) ? registry[subject] : undefined;
