@@ -1,4 +1,4 @@
-import { type DashboardPrincipalRole, PLATFORM_ADMIN_ROLE } from '@pp/contracts';
+import { type ApiKeyType, type DashboardPrincipalRole, PLATFORM_ADMIN_ROLE } from '@pp/contracts';
 
 /**
  * What each dashboard role may do (docs/ARCHITECTURE.md "Dashboard").
@@ -26,3 +26,27 @@ export type DashboardPermission = keyof typeof DASHBOARD_PERMISSIONS;
 
 export const mayPerform = (role: DashboardPrincipalRole, permission: DashboardPermission): boolean =>
   (DASHBOARD_PERMISSIONS[permission] as readonly DashboardPrincipalRole[]).includes(role);
+
+/** The key a user asks for: its mode, type and, for a restricted key, its scopes. */
+export interface RequestedKey {
+  livemode: boolean;
+  type: ApiKeyType;
+  scopes?: readonly string[];
+}
+
+/**
+ * Whether `role` may issue the key. Keys are the Developers page's, but a
+ * live key that can request refunds (a secret key, or a restricted one with
+ * `refunds.write`) is a money action, so only roles that may refund issue
+ * one; a developer issues test keys of any kind and live keys that cannot
+ * refund.
+ */
+export function mayIssueKey(role: DashboardPrincipalRole, key: RequestedKey): boolean {
+  if (!mayPerform(role, 'developers.manage')) return false;
+  if (mayPerform(role, 'payments.refund') || !key.livemode) return true;
+  if (key.type === 'secret') return false;
+  return key.type === 'publishable' || !(key.scopes ?? []).includes(REFUNDS_SCOPE);
+}
+
+/** The API scope that requests refunds (apps/gateway/src/identity/scopes.ts). */
+const REFUNDS_SCOPE = 'refunds.write';

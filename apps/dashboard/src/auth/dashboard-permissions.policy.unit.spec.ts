@@ -1,5 +1,5 @@
 import { DASHBOARD_ROLES, type DashboardPrincipalRole } from '@pp/contracts';
-import { type DashboardPermission, mayPerform } from './dashboard-permissions.policy';
+import { type DashboardPermission, mayIssueKey, mayPerform } from './dashboard-permissions.policy';
 
 const allowedRoles = (permission: DashboardPermission): DashboardPrincipalRole[] =>
   [...DASHBOARD_ROLES, 'platform_admin' as const].filter((role) => mayPerform(role, permission));
@@ -29,5 +29,31 @@ describe('dashboard permissions', () => {
 
   it('given any merchant user, when operating the platform, then only a platform admin may', () => {
     expect(allowedRoles('platform.operate')).toEqual(['platform_admin']);
+  });
+});
+
+describe('who may issue which API key', () => {
+  const live = (type: 'secret' | 'restricted' | 'publishable', scopes?: string[]) => ({ livemode: true, type, scopes });
+
+  it('given an owner or an administrator, when issuing any key, then it is allowed', () => {
+    for (const role of ['owner', 'administrator'] as const) {
+      expect(mayIssueKey(role, live('secret'))).toBe(true);
+      expect(mayIssueKey(role, live('restricted', ['refunds.write']))).toBe(true);
+    }
+  });
+
+  it('given a developer, when issuing a live key that could request refunds, then it is refused (no money actions)', () => {
+    expect(mayIssueKey('developer', live('secret'))).toBe(false);
+    expect(mayIssueKey('developer', live('restricted', ['payments.read', 'refunds.write']))).toBe(false);
+  });
+
+  it('given a developer, when issuing a test key of any kind or a live key that cannot refund, then it is allowed', () => {
+    expect(mayIssueKey('developer', { livemode: false, type: 'secret' })).toBe(true);
+    expect(mayIssueKey('developer', live('publishable'))).toBe(true);
+    expect(mayIssueKey('developer', live('restricted', ['checkout.write', 'payments.read']))).toBe(true);
+  });
+
+  it('given a viewer, when issuing even a test key, then it is refused', () => {
+    expect(mayIssueKey('viewer', { livemode: false, type: 'publishable' })).toBe(false);
   });
 });

@@ -1,6 +1,7 @@
-import { Body, Controller, Delete, Get, Headers, HttpCode, NotFoundException, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, ForbiddenException, Get, Headers, HttpCode, NotFoundException, Param, Post, Query } from '@nestjs/common';
 import {
   type CheckoutPreviewView,
+  type DashboardPrincipal,
   EVENT_ID_PATTERN,
   type IssuedMerchantApiKeyView,
   type ListPage,
@@ -16,12 +17,14 @@ import {
 } from '@pp/contracts';
 import { BusClient } from '@pp/platform';
 import { Audited, targetParam, targetResult } from '../audit/audited.interceptor';
+import { mayIssueKey } from '../auth/dashboard-permissions.policy';
 import { Permit } from '../auth/route-access';
-import { Scope } from '../auth/signed-in';
+import { Principal, Scope } from '../auth/signed-in';
 import { parseInput } from '../http/parse-input';
 import { CreateEndpointBody, CreateKeyBody, ListEventsParams } from './developers.bodies';
 
 const ENDPOINT_ID = /^wh_[a-z0-9]{10,40}$/;
+export const LIVE_REFUND_KEY_REFUSED = 'Your role may not issue a live key that can request refunds (a secret key, or a restricted key with refunds.write)';
 const KEY_ID = /^key_[a-z0-9]{1,64}$/;
 
 function matching(pattern: RegExp, id: string, what: string): string {
@@ -53,8 +56,10 @@ export class DevelopersController {
   @HttpCode(201)
   @Permit('developers.manage')
   @Audited('api_key.created', (key: IssuedMerchantApiKeyView) => ({ ...targetResult(key), detail: `${key.type} ${key.redacted}` }))
-  createKey(@Body() body: unknown, @Scope() scope: MerchantScope): Promise<IssuedMerchantApiKeyView> {
-    return this.bus.request('identity.api-keys.create.v1', { ...parseInput(CreateKeyBody, body), ...scope });
+  createKey(@Body() body: unknown, @Scope() scope: MerchantScope, @Principal() user: DashboardPrincipal): Promise<IssuedMerchantApiKeyView> {
+    const key = parseInput(CreateKeyBody, body);
+    if (!mayIssueKey(user.role, { ...key, livemode: scope.livemode })) throw new ForbiddenException(LIVE_REFUND_KEY_REFUSED);
+    return this.bus.request('identity.api-keys.create.v1', { ...key, ...scope });
   }
 
   @Post('developers/keys/:id/revoke')

@@ -4,7 +4,8 @@ import { IsString, Length, MaxLength } from 'class-validator';
  * Roles of a merchant's dashboard users (docs/ARCHITECTURE.md "Dashboard"):
  * owner (everything, and the team), administrator (refunds, manual
  * verification, keys, webhooks), developer (keys, webhooks, simulate,
- * events; no money actions), viewer (read only). Wire values: do not rename.
+ * events; no money actions, so no live key that can request refunds),
+ * viewer (read only). Wire values: do not rename.
  */
 export const DASHBOARD_ROLES = ['owner', 'administrator', 'developer', 'viewer'] as const;
 export type DashboardRole = (typeof DASHBOARD_ROLES)[number];
