@@ -14,6 +14,7 @@ import { WebAppController } from './http/web-app.controller';
 import { AuditController } from './audit/audit.controller';
 import { AuditTrail } from './audit/audit-trail';
 import { AuditInterceptor } from './audit/audited.interceptor';
+import { TeamAdditionsLimiter } from './team/team-additions.limiter';
 import { TeamController } from './team/team.controller';
 import { DevelopersController } from './merchant/developers.controller';
 import { MerchantController } from './merchant/merchant.controller';
@@ -38,6 +39,6 @@ import { HomeController } from './merchant/home.controller';
     AuditController,
     WebAppController,
   ],
-  providers: [SessionStore, PrincipalRecheck, LoginLimiter, AuditTrail, { provide: APP_GUARD, useClass: AccessGuard }, { provide: APP_INTERCEPTOR, useClass: AuditInterceptor }],
+  providers: [SessionStore, PrincipalRecheck, LoginLimiter, TeamAdditionsLimiter, AuditTrail, { provide: APP_GUARD, useClass: AccessGuard }, { provide: APP_INTERCEPTOR, useClass: AuditInterceptor }],
 })
 export class DashboardModule {}

@@ -1,12 +1,14 @@
-import { Body, Controller, Delete, Get, HttpCode, NotFoundException, Param, Patch, Post, Req } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, NotFoundException, Param, Patch, Post, Req, Res } from '@nestjs/common';
 import type { AddedTeamUserView, DashboardPrincipal, TeamUserView } from '@pp/contracts';
 import { BusClient } from '@pp/platform';
+import type { FastifyReply } from 'fastify';
 import { Audited, changeCommitted, targetParam } from '../audit/audited.interceptor';
 import type { SignedInRequest } from '../auth/access.guard';
 import { Permit } from '../auth/route-access';
 import { SessionStore } from '../auth/session.store';
 import { Principal } from '../auth/signed-in';
 import { parseInput } from '../http/parse-input';
+import { TeamAdditionsLimiter, TOO_MANY_ADDITIONS } from './team-additions.limiter';
 import { AddTeamUserBody, SetTeamRoleBody } from './team.bodies';
 
 const USER_ID = /^usr_[a-z0-9]{1,64}$/;
@@ -30,6 +32,7 @@ export class TeamController {
   constructor(
     private readonly bus: BusClient,
     private readonly sessions: SessionStore,
+    private readonly additions: TeamAdditionsLimiter,
   ) {}
 
   @Get()
@@ -38,13 +41,19 @@ export class TeamController {
     return this.bus.request('identity.team.list.v1', { merchant_id: owner.merchant_id! });
   }
 
-  /** 201 with the generated password, shown once. */
+  /** 201 with the generated password, shown once; 429 past the merchant's additions an hour (TeamAdditionsLimiter). */
   @Post()
   @HttpCode(201)
   @Permit('team.manage')
   @Audited('team.user_added', (user: AddedTeamUserView) => ({ target_id: user.id, livemode: null, detail: `${user.email} (${user.role})` }))
-  add(@Body() body: unknown, @Principal() owner: DashboardPrincipal): Promise<AddedTeamUserView> {
-    return this.bus.request('identity.team.add.v1', { ...parseInput(AddTeamUserBody, body), merchant_id: owner.merchant_id! });
+  async add(@Body() body: unknown, @Principal() owner: DashboardPrincipal, @Res({ passthrough: true }) reply: FastifyReply): Promise<AddedTeamUserView | undefined> {
+    const input = parseInput(AddTeamUserBody, body);
+    const waitSeconds = await this.additions.attempt(owner.merchant_id!);
+    if (waitSeconds !== undefined) {
+      await reply.code(429).header('Retry-After', String(waitSeconds)).send({ error: TOO_MANY_ADDITIONS });
+      return undefined;
+    }
+    return this.bus.request('identity.team.add.v1', { ...input, merchant_id: owner.merchant_id! });
   }
 
   @Patch(':id')
