@@ -2,8 +2,9 @@ import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { CONFIG, REDIS, redisUnavailable } from '@pp/platform';
 import type Redis from 'ioredis';
-import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterRedis } from 'rate-limiter-flexible';
 import type { DashboardConfig } from '../dashboard.config';
+import { secondsToWait } from '../http/seconds-to-wait';
 
 /** Sign-in attempts allowed per account in each window (docs/ARCHITECTURE.md "Dashboard"); per address: DASHBOARD_LOGINS_PER_ADDRESS. */
 export const LOGIN_LIMITS = { perAccount: 10, windowSeconds: 15 * 60 } as const;
@@ -31,14 +32,8 @@ export class LoginLimiter {
   }
 
   /** Counts one attempt; the seconds to wait when either budget is spent, else undefined. */
-  async attempt(email: string, address: string): Promise<number | undefined> {
-    try {
-      await Promise.all([this.perAccount.consume(counterName(email.toLowerCase())), this.perAddress.consume(counterName(address))]);
-      return undefined;
-    } catch (error) {
-      if (!(error instanceof RateLimiterRes)) return unavailable(error);
-      return Math.max(1, Math.ceil(error.msBeforeNext / 1000));
-    }
+  attempt(email: string, address: string): Promise<number | undefined> {
+    return secondsToWait(Promise.all([this.perAccount.consume(counterName(email.toLowerCase())), this.perAddress.consume(counterName(address))]), unavailable);
   }
 
   async succeeded(email: string): Promise<void> {

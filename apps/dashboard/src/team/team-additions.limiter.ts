@@ -1,8 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CONFIG, REDIS, redisUnavailable } from '@pp/platform';
 import type Redis from 'ioredis';
-import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterRedis } from 'rate-limiter-flexible';
 import type { DashboardConfig } from '../dashboard.config';
+import { secondsToWait } from '../http/seconds-to-wait';
 
 /** Team users a merchant may add per hour, whether or not each addition succeeds. */
 export const TEAM_ADDITIONS_PER_HOUR = 20;
@@ -27,13 +28,7 @@ export class TeamAdditionsLimiter {
   }
 
   /** Counts one addition; the seconds to wait when the merchant's budget is spent, else undefined. */
-  async attempt(merchantId: string): Promise<number | undefined> {
-    try {
-      await this.perMerchant.consume(merchantId);
-      return undefined;
-    } catch (error) {
-      if (!(error instanceof RateLimiterRes)) return unavailable(error);
-      return Math.max(1, Math.ceil(error.msBeforeNext / 1000));
-    }
+  attempt(merchantId: string): Promise<number | undefined> {
+    return secondsToWait(this.perMerchant.consume(merchantId), unavailable);
   }
 }
