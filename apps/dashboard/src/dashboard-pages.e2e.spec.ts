@@ -276,4 +276,23 @@ describe('dashboard pages in Chromium', () => {
     await expectAccessible(admin, 'admin-review-evidence');
     expect(await admin.evaluate('window.__xss')).toBeUndefined();
   });
+
+  it('offers a developer in live mode only the keys the role may issue (no secret key, no refunds scope), and every key in test mode', async () => {
+    const bus = await stack.bus();
+    const added = await bus.request('identity.team.add.v1', { merchant_id: merchant.merchant_id, email: `dev-${randomUUID().slice(0, 8)}@example.com`, role: 'developer' });
+    const developer = await signIn(added.email, added.password);
+    const keyTypes = () => developer.locator('#key-type option').evaluateAll((options) => options.map((option) => (option as unknown as { value: string }).value));
+
+    await developer.goto(`${dashboardUrl}/developers?mode=live`);
+    await developer.waitForSelector('#key-type');
+    expect(await keyTypes()).toEqual(['restricted', 'publishable']);
+    await developer.selectOption('#key-type', 'restricted');
+    const scopes = (await developer.locator('.create-key fieldset label').allTextContents()).map((text) => text.trim());
+    expect(scopes).toContain('payments.read');
+    expect(scopes).not.toContain('refunds.write');
+
+    await developer.goto(`${dashboardUrl}/developers?mode=test`);
+    await developer.waitForSelector('#key-type');
+    expect(await keyTypes()).toEqual(['secret', 'restricted', 'publishable']);
+  });
 });

@@ -9,7 +9,10 @@ import { Pager, UrlFilter } from './list-table';
 import { ActionButton, States, StatusBadge, useLoad } from './ui';
 
 const MANAGER_ROLES = ['owner', 'administrator', 'developer'];
-const SCOPES = ['checkout.write', 'payments.read', 'events.read', 'webhooks.write', 'refunds.write'];
+/** Roles that may refund, and so issue live keys that can (the server's mayIssueKey). */
+const REFUNDING_ROLES = ['owner', 'administrator'];
+const REFUNDS_SCOPE = 'refunds.write';
+const SCOPES = ['checkout.write', 'payments.read', 'events.read', 'webhooks.write', REFUNDS_SCOPE];
 const EVENT_TYPES = ['checkout.session.completed', 'checkout.session.expired', 'payment.confirmed', 'payment.pending_review', 'payment.failed', 'payment.refunded'];
 
 /** A secret shown once, in a modal dialog with a copy button. */
@@ -46,18 +49,21 @@ export function DevelopersPage({ location, mode, user }: { location: Location; m
           <SimulatePanel />
         </>
       ) : null}
-      <ApiKeys mode={mode} mayManage={mayManage} />
+      {/* Keyed by mode: its form starts afresh with the choices the mode allows. */}
+      <ApiKeys key={mode} mode={mode} mayManage={mayManage} mayRefund={REFUNDING_ROLES.includes(user.role)} />
       <WebhookEndpoints mode={mode} mayManage={mayManage} />
       <Events location={location} mode={mode} mayManage={mayManage} />
     </section>
   );
 }
 
-function ApiKeys({ mode, mayManage }: { mode: string; mayManage: boolean }) {
+function ApiKeys({ mode, mayManage, mayRefund }: { mode: string; mayManage: boolean; mayRefund: boolean }) {
   const { t, language } = useI18n();
   const path = `/api/developers/keys${query({ mode })}`;
   const loaded = useLoad(() => api<{ keys: MerchantApiKeyView[] }>(path), path);
-  const [type, setType] = useState('secret');
+  // A live key that can request refunds is a money action: offered only to roles that may refund.
+  const refundingKeys = mayRefund || mode !== 'live';
+  const [type, setType] = useState(refundingKeys ? 'secret' : 'publishable');
   const [scopes, setScopes] = useState<string[]>([]);
   const [issued, setIssued] = useState<IssuedMerchantApiKeyView>();
   const create = async () => {
@@ -110,7 +116,7 @@ function ApiKeys({ mode, mayManage }: { mode: string; mayManage: boolean }) {
           <label>
             {t.type}
             <select id="key-type" value={type} onChange={(event) => setType(event.target.value)}>
-              <option value="secret">secret</option>
+              {refundingKeys ? <option value="secret">secret</option> : null}
               <option value="restricted">restricted</option>
               <option value="publishable">publishable</option>
             </select>
@@ -118,7 +124,7 @@ function ApiKeys({ mode, mayManage }: { mode: string; mayManage: boolean }) {
           {type === 'restricted' ? (
             <fieldset>
               <legend>{t.scopes}</legend>
-              {SCOPES.map((scope) => (
+              {SCOPES.filter((scope) => refundingKeys || scope !== REFUNDS_SCOPE).map((scope) => (
                 <label key={scope}>
                   <input type="checkbox" checked={scopes.includes(scope)} onChange={(event) => setScopes(event.target.checked ? [...scopes, scope] : scopes.filter((s) => s !== scope))} />
                   {scope}
