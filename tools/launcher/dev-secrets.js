@@ -1,6 +1,7 @@
 const { randomBytes } = require('node:crypto');
-const { existsSync, mkdirSync, readFileSync, writeFileSync } = require('node:fs');
+const { existsSync, readFileSync } = require('node:fs');
 const { join } = require('node:path');
+const { writePrivateFile } = require('./private-file');
 
 /** Each development secret and how to make a fresh one. */
 const GENERATORS = {
@@ -23,8 +24,7 @@ function devSecrets(root) {
   const missing = Object.keys(GENERATORS).filter((name) => !secrets[name]);
   if (missing.length === 0) return secrets;
   for (const name of missing) secrets[name] = GENERATORS[name]();
-  mkdirSync(join(root, '.dev'), { recursive: true });
-  writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+  writePrivateFile(file, JSON.stringify(secrets, null, 2));
   return secrets;
 }
 

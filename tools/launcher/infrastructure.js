@@ -15,6 +15,7 @@ const { join } = require('node:path');
 const out = require('./console');
 const { run, has } = require('./run-command');
 const { ensureNatsServer } = require('./nats-server');
+const { writePrivateFile } = require('./private-file');
 
 const DEFAULTS = {
   DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/pp',
@@ -57,10 +58,14 @@ function startPostgres() {
   return run('pg_ctlcluster', ['--skip-systemctl-redirect', versions.sort().at(-1), 'main', 'start']);
 }
 
-function startRedis() {
+function startRedis(root) {
   const binary = has('redis-server') ? 'redis-server' : '/usr/bin/redis-server';
-  // AOF on and noeviction: BullMQ's queues must not be evicted or lost on restart.
-  return run(binary, ['--daemonize', 'yes', '--bind', '127.0.0.1', '--port', '6379', '--appendonly', 'yes', '--maxmemory-policy', 'noeviction', '--dir', '/tmp']);
+  // AOF on and noeviction: BullMQ's queues must not be evicted or lost on restart. Its files in .dev/redis
+  // (this user's alone), not the shared /tmp, which other users can read and a reboot empties.
+  const dir = join(root, '.dev', 'redis');
+  require('node:fs').mkdirSync(dir, { recursive: true, mode: 0o700 });
+  require('node:fs').chmodSync(dir, 0o700);
+  return run(binary, ['--daemonize', 'yes', '--bind', '127.0.0.1', '--port', '6379', '--appendonly', 'yes', '--maxmemory-policy', 'noeviction', '--dir', dir]);
 }
 
 function dockerEngineRuns() {
@@ -95,15 +100,14 @@ function startComposeInfrastructure(root, env, callerEnv) {
 /** A generated value for every `${VAR:?…}` docker-compose.yml requires, kept in .dev/ (git-ignored, mode 600). */
 function composeDevSecrets(root) {
   const { randomBytes } = require('node:crypto');
-  const { mkdirSync, readFileSync, writeFileSync } = require('node:fs');
+  const { readFileSync } = require('node:fs');
   const file = join(root, '.dev', 'compose-secrets.json');
   const kept = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
   const required = [...readFileSync(join(root, 'docker-compose.yml'), 'utf8').matchAll(/\$\{([A-Z0-9_]+):\?/g)].map((m) => m[1]);
   for (const name of required) {
     kept[name] ??= name === 'WEBHOOK_SECRET_KEYS' ? `dev1:${randomBytes(32).toString('base64')}` : randomBytes(24).toString('hex');
   }
-  mkdirSync(join(root, '.dev'), { recursive: true });
-  writeFileSync(file, JSON.stringify(kept, null, 2), { mode: 0o600 });
+  writePrivateFile(file, JSON.stringify(kept, null, 2));
   return kept;
 }
 
@@ -121,6 +125,7 @@ async function ensureInfrastructure(root, callerEnv) {
     startComposeInfrastructure(root, env, callerEnv);
   }
   const stillDown = [];
+  const installed = new Set();
   for (const c of down) {
     const port = c.url.port || c.defaultPort;
     if (await reachable(c.url.hostname, port)) continue;
@@ -133,6 +138,7 @@ async function ensureInfrastructure(root, callerEnv) {
         stillDown.push(c);
         continue;
       }
+      installed.add(c.name);
     }
     if (!c.start) {
       stillDown.push(c);
@@ -152,15 +158,21 @@ async function ensureInfrastructure(root, callerEnv) {
     );
     process.exit(1);
   }
-  env.DATABASE_URL = await checkPostgres(env.DATABASE_URL);
+  env.DATABASE_URL = await checkPostgres(root, env.DATABASE_URL, installed.has('Postgres'));
   if (env.NATS_URL) await checkJetStream(root, env.NATS_URL);
   else await ensureNatsServer(root, installWithApt);
   await checkRedis(env.REDIS_URL);
   return env;
 }
 
-/** Connects, creating the database if needed; on a fresh Debian install sets a local password for TCP logins. */
-async function checkPostgres(databaseUrl) {
+/**
+ * Connects, creating the database if needed. A Debian cluster allows only
+ * password logins over TCP: for a superuser without a password in the URL,
+ * the launcher uses the one it set earlier (.dev/postgres-superuser.json), or
+ * sets a random one when it installed Postgres itself in this run. It never
+ * changes the password of a cluster it did not install: it says what to set.
+ */
+async function checkPostgres(root, databaseUrl, installedNow) {
   const { Client } = require('pg');
   const url = new URL(databaseUrl);
   const database = url.pathname.slice(1) || 'pp';
@@ -170,17 +182,21 @@ async function checkPostgres(databaseUrl) {
   try {
     await client.connect();
   } catch (error) {
-    if (!/password|authentication/i.test(error.message) || !isLocal(url.hostname) || url.password || process.getuid?.() !== 0) {
+    const user = decodeURIComponent(url.username) || 'postgres';
+    const saved = savedSuperuserPassword(root, user);
+    const mayUseOwn = /password|authentication/i.test(error.message) && isLocal(url.hostname) && !url.password;
+    const maySet = mayUseOwn && !saved && installedNow && process.getuid?.() === 0 && /^[a-z_][a-z0-9_]*$/.test(user);
+    if (!mayUseOwn || (!saved && !maySet)) {
       out.fail(`Postgres refused the connection at ${redact(url)}: ${error.message}`);
+      out.fail('put the password in DATABASE_URL (postgres://USER:PASSWORD@host:port/pp), or allow the login in pg_hba.conf');
       process.exit(1);
     }
-    // A fresh Debian cluster allows only password logins over TCP: give the local superuser a dev password.
-    run('su', ['postgres', '-c', `psql -c "ALTER USER ${url.username || 'postgres'} PASSWORD 'postgres'"`]);
-    url.password = 'postgres';
-    admin.password = 'postgres';
+    const password = saved ?? setSuperuserPassword(root, user);
+    url.password = encodeURIComponent(password);
+    admin.password = encodeURIComponent(password);
     client = new Client({ connectionString: admin.href, connectionTimeoutMillis: 5000 });
     await client.connect();
-    out.info('Postgres: set the local dev password for TCP logins');
+    if (!saved) out.info(`Postgres: set a password for ${user}'s TCP logins on the cluster just installed (.dev/postgres-superuser.json)`);
   }
   const exists = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
   if (exists.rowCount === 0) {
@@ -189,6 +205,27 @@ async function checkPostgres(databaseUrl) {
   }
   await client.end();
   return url.href;
+}
+
+const superuserFile = (root) => join(root, '.dev', 'postgres-superuser.json');
+
+function savedSuperuserPassword(root, user) {
+  const file = superuserFile(root);
+  if (!existsSync(file)) return undefined;
+  const saved = JSON.parse(require('node:fs').readFileSync(file, 'utf8'));
+  return saved.user === user ? saved.password : undefined;
+}
+
+/** A random password for `user` (checked to be a plain identifier), set through the local socket and kept 0600 in .dev. */
+function setSuperuserPassword(root, user) {
+  const password = require('node:crypto').randomBytes(24).toString('hex');
+  const result = run('su', ['postgres', '-c', `psql -v ON_ERROR_STOP=1 -c "ALTER USER ${user} PASSWORD '${password}'"`]);
+  if (!result.ok) {
+    out.fail(`Postgres: could not set a password for ${user}: ${result.stderr.trim()}`);
+    process.exit(1);
+  }
+  writePrivateFile(superuserFile(root), JSON.stringify({ user, password }, null, 2));
+  return password;
 }
 
 async function checkJetStream(root, natsUrl) {

@@ -15,6 +15,7 @@ const net = require('node:net');
 const { join } = require('node:path');
 const out = require('./console');
 const { has } = require('./run-command');
+const { writePrivateFile } = require('./private-file');
 
 const FIRST_PORT = 4322;
 // Passwords are 192 random bits: the hash only keeps them out of the config file, and every connect pays its cost.
@@ -47,7 +48,7 @@ function ensureIdentities(root, names) {
     known[name] = { password, bcrypt: bcrypt.hashSync(password, BCRYPT_COST) };
     changed = true;
   }
-  if (changed) writeFileSync(file, JSON.stringify(known, null, 2), { mode: 0o600 });
+  if (changed) writePrivateFile(file, JSON.stringify(known, null, 2));
   return known;
 }
 
@@ -121,7 +122,7 @@ async function ensureNatsServer(root, installWithApt) {
   if (alive && state.digest === digest) {
     out.info(`NATS: the project's server answers at 127.0.0.1:${port} (pid ${state.pid})`);
   } else if (alive) {
-    writeFileSync(p.config, config, { mode: 0o600 });
+    writePrivateFile(p.config, config);
     process.kill(state.pid, 'SIGHUP'); // nats-server reloads users and permissions in place
     writeFileSync(p.state, JSON.stringify({ ...state, digest }));
     out.info(`NATS: reloaded the project's server at 127.0.0.1:${port} with the current permissions`);
@@ -132,7 +133,7 @@ async function ensureNatsServer(root, installWithApt) {
       out.fail("nats-server is not installed and could not be installed; install Debian's nats-server package (apt-get install nats-server)");
       process.exit(1);
     }
-    writeFileSync(p.config, config, { mode: 0o600 });
+    writePrivateFile(p.config, config);
     const log = openSync(p.log, 'a');
     const child = spawn(binary, ['-c', p.config], { detached: true, stdio: ['ignore', log, log] });
     child.unref();

@@ -12,10 +12,11 @@
  * authentication. The roles are cluster-wide: one cluster serves one checkout.
  */
 const { randomBytes } = require('node:crypto');
-const { existsSync, mkdirSync, readFileSync, writeFileSync } = require('node:fs');
+const { existsSync, readFileSync } = require('node:fs');
 const { join } = require('node:path');
 const out = require('./console');
 const { run } = require('./run-command');
+const { writePrivateFile } = require('./private-file');
 
 /** The compiled role definitions (libs/platform/src/database), built before the launcher gets here. */
 const database = (root) => require(join(root, 'dist', 'libs', 'platform', 'src', 'database', 'index.js'));
@@ -25,8 +26,7 @@ function rolePasswords(root, roles) {
   const saved = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
   const passwords = Object.fromEntries(roles.map((role) => [role, saved[role] ?? randomBytes(24).toString('hex')]));
   if (roles.some((role) => !saved[role])) {
-    mkdirSync(join(root, '.dev'), { recursive: true });
-    writeFileSync(file, JSON.stringify(passwords, null, 2), { mode: 0o600 });
+    writePrivateFile(file, JSON.stringify(passwords, null, 2));
   }
   return passwords;
 }
