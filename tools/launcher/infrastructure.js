@@ -251,7 +251,7 @@ async function checkRedis(redisUrl) {
     const [, policy] = await redis.config('GET', 'maxmemory-policy').catch(() => [null, 'unknown']);
     if (policy !== 'noeviction') out.warn(`Redis maxmemory-policy is ${policy}; BullMQ needs noeviction (redis-cli CONFIG SET maxmemory-policy noeviction)`);
   } catch (error) {
-    out.fail(`Redis at ${redisUrl} refused: ${error.message}`);
+    out.fail(`Redis at ${redact(new URL(redisUrl))} refused: ${error.message}`);
     process.exit(1);
   } finally {
     redis.disconnect();
@@ -259,7 +259,12 @@ async function checkRedis(redisUrl) {
 }
 
 const pick = (source, keys) => Object.fromEntries(keys.filter((k) => source[k]).map((k) => [k, source[k]]));
-const redact = (url) => url.href.replace(/\/\/([^:/@]+):[^@]*@/, '//$1:***@');
+/** A URL for the terminal: its password (of any user, or none) hidden. */
+const redact = (url) => {
+  const shown = new URL(url.href);
+  if (shown.password) shown.password = '***';
+  return shown.href;
+};
 
 /**
  * Browser tests drive Debian's Chromium (playwright-core never downloads a

@@ -153,7 +153,8 @@ async function ensureNatsServer(root, installWithApt) {
 /** JetStream answers for an identity that uses it (the ledger's), which also proves the passwords work. */
 async function checkJetStream(root, url) {
   const { connect } = require('nats');
-  const { natsConnectionOptions, redactNatsUrl } = dist(root, 'platform/src/nats/nats-connection-options.js');
+  const { natsConnectionOptions } = dist(root, 'platform/src/nats/nats-connection-options.js');
+  const { redactUrl } = dist(root, 'platform/src/config/redact-url.js');
   let nc;
   try {
     for (let attempt = 0; ; attempt++) {
@@ -168,7 +169,7 @@ async function checkJetStream(root, url) {
     }
     await (await nc.jetstreamManager()).getAccountInfo();
   } catch (error) {
-    out.fail(`NATS at ${redactNatsUrl(url)} refused the ledger's identity or has no JetStream: ${error.message}`);
+    out.fail(`NATS at ${redactUrl(url)} refused the ledger's identity or has no JetStream: ${error.message}`);
     process.exit(1);
   } finally {
     await nc?.close();

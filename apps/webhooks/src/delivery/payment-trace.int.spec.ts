@@ -120,6 +120,9 @@ describe('one trace per payment: create → simulate → webhook', () => {
     expect(first.links).toEqual([{ traceId, spanId: paymentAppend.spanId }]);
     const post = one('webhook POST', (span) => span.parentSpanId === first.spanId && span.kind === OtlpSpanKind.Client && span.service === 'webhooks' && !isPostgres(span) && !isRedis(span));
     expect(statusOf(post)).toBe(500);
+    // The endpoint's path (which may carry the merchant's token) stays out of the trace: only its origin.
+    expect(JSON.stringify(post.attributes)).not.toContain('/traced');
+    expect(post.attributes['http.url'] ?? post.attributes['url.full']).toBe(`${new URL(receiver.url('/traced')).origin}/`);
     expect(receiver.received('/traced')[0].headers.traceparent).toMatch(new RegExp(`^00-${traceId}-${post.spanId}-01$`));
 
     // The retry: a trace of its own, linked to the append and to the first attempt, with its own HTTP request.

@@ -3,4 +3,5 @@
 export * from './config-schemas';
 export * from './load-config';
 export * from './trusted-proxies';
+export * from './redact-url';
 export { IsKeyRing, IsStrongSecret } from '../crypto/secret-strength';

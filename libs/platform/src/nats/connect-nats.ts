@@ -1,10 +1,12 @@
 import { connect, type NatsConnection } from 'nats';
 import { flushOncePerTurn } from './flush-once-per-turn';
-import { natsConnectionOptions, redactNatsUrl } from './nats-connection-options';
+import { redactUrl } from '../config/redact-url';
+import { natsConnectionOptions } from './nats-connection-options';
 
+/** A service cannot reach Postgres, NATS or Redis at start: says which and where, never with the URL's password. */
 export class InfrastructureUnreachableError extends Error {
   constructor(component: string, url: string, cause: unknown) {
-    super(`cannot reach ${component} at ${url}: ${cause instanceof Error ? cause.message : String(cause)}`);
+    super(`cannot reach ${component} at ${redactUrl(url)}: ${cause instanceof Error ? cause.message : String(cause)}`);
     this.name = 'InfrastructureUnreachableError';
   }
 }
@@ -33,7 +35,7 @@ export async function connectNats(url: string, name: string, credsFile?: string)
       noAsyncTraces: true,
     });
   } catch (error) {
-    throw new InfrastructureUnreachableError('NATS', redactNatsUrl(url), error);
+    throw new InfrastructureUnreachableError('NATS', url, error);
   }
   flushOncePerTurn(nc);
   return nc;

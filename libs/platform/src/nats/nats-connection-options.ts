@@ -25,5 +25,3 @@ export function natsConnectionOptions(url: string, name: string, credsFile?: str
   };
 }
 
-/** The URL without its password, for messages and logs. */
-export const redactNatsUrl = (url: string): string => url.replace(/\/\/([^:/@]+):[^@]*@/, '//$1:***@');

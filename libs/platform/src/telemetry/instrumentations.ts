@@ -1,7 +1,22 @@
+import type { ClientRequest, IncomingMessage } from 'node:http';
+import type { Span } from '@opentelemetry/api';
 import { registerInstrumentations } from '@opentelemetry/instrumentation';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
+
+/**
+ * An outgoing request's span names its origin only: a webhook endpoint's
+ * path and query are the merchant's and may carry a token
+ * (https://shop.example/hooks?token=…), which a trace must not keep. The
+ * application's own span names the endpoint by id.
+ */
+const originOnly = (span: Span, request: ClientRequest | IncomingMessage): void => {
+  if (!('getHeader' in request)) return;
+  // The Host header keeps a port the request's host field leaves out.
+  const origin = `${request.protocol}//${String(request.getHeader('host') ?? request.host)}`;
+  span.setAttributes({ 'http.url': `${origin}/`, 'url.full': `${origin}/`, 'http.target': '/', 'url.path': '/' });
+};
 
 /** Modules the instrumentations patch; see registerClientInstrumentations. */
 const PATCHED_MODULES = ['node:http', 'node:https', 'pg', 'pg-pool', 'ioredis'];
@@ -20,7 +35,7 @@ const PATCHED_MODULES = ['node:http', 'node:https', 'pg', 'pg-pool', 'ioredis'];
 export function registerClientInstrumentations(): void {
   registerInstrumentations({
     instrumentations: [
-      new HttpInstrumentation({ disableIncomingRequestInstrumentation: true, requireParentforOutgoingSpans: true }),
+      new HttpInstrumentation({ disableIncomingRequestInstrumentation: true, requireParentforOutgoingSpans: true, requestHook: originOnly }),
       new PgInstrumentation({ requireParentSpan: true }),
       new IORedisInstrumentation({ requireParentSpan: true }),
     ],

@@ -38,7 +38,7 @@ export class DatabaseModule implements OnApplicationShutdown {
             try {
               await dataSource.initialize();
             } catch (error) {
-              throw new InfrastructureUnreachableError('Postgres', redact(config.DATABASE_URL), error);
+              throw new InfrastructureUnreachableError('Postgres', config.DATABASE_URL, error);
             }
             try {
               await assertServiceDatabase(dataSource, database);
@@ -60,5 +60,3 @@ export class DatabaseModule implements OnApplicationShutdown {
   }
 }
 
-/** Hides a password in a connection URL before it is printed. */
-export const redact = (url: string): string => url.replace(/\/\/([^:/@]+):[^@]*@/, '//$1:***@');
