@@ -1,5 +1,5 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { echoRequestId, JsonLogger } from '@pp/platform';
+import { carryRequestIds, JsonLogger } from '@pp/platform';
 import { PayerErrorFilter } from './payer-error.filter';
 import { securityHeaders } from './security-headers';
 
@@ -7,6 +7,7 @@ import { securityHeaders } from './security-headers';
 export const BODY_LIMIT_BYTES = 16 * 1024;
 
 export function configureHttp(app: NestFastifyApplication): void {
-  app.getHttpAdapter().getInstance().addHook('onRequest', echoRequestId).addHook('onRequest', securityHeaders);
+  carryRequestIds(app.getHttpAdapter().getInstance());
+  app.getHttpAdapter().getInstance().addHook('onRequest', securityHeaders);
   app.useGlobalFilters(new PayerErrorFilter(app.get(JsonLogger)));
 }

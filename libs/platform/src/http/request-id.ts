@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { requestContext } from '../logging/request-context';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 
@@ -11,10 +12,35 @@ export function requestIdOf(headers: Record<string, string | string[] | undefine
   return typeof offered === 'string' && WELL_FORMED.test(offered) ? offered : randomUUID();
 }
 
-/** onRequest hook for apps without a request context of their own: every answer carries X-Request-Id. */
-export function echoRequestId(request: { headers: Record<string, string | string[] | undefined> }, reply: { header(name: string, value: string): unknown }, done: () => void): void {
-  reply.header('X-Request-Id', requestIdOf(request.headers));
-  done();
+interface HookTarget {
+  addHook(
+    name: 'onRequest' | 'preHandler',
+    hook: (
+      request: { headers: Record<string, string | string[] | undefined> },
+      reply: { header(name: string, value: string): unknown; getHeader(name: string): unknown },
+      done: () => void,
+    ) => void,
+  ): unknown;
+}
+
+/**
+ * For the web apps without a request context of their own (checkout,
+ * dashboard): every answer carries X-Request-Id, and the request runs in
+ * requestContext, so its logs and its bus calls carry the same id to the
+ * services it calls. Reading the body leaves the async context of the
+ * socket, so it is entered again before the handler.
+ */
+export function carryRequestIds(app: HookTarget): void {
+  app.addHook('onRequest', (request, reply, done) => {
+    const requestId = requestIdOf(request.headers);
+    reply.header('X-Request-Id', requestId);
+    requestContext.run({ requestId }, done);
+  });
+  app.addHook('preHandler', (_request, reply, done) => {
+    const requestId = String(reply.getHeader(REQUEST_ID_HEADER));
+    if (requestContext.current()?.requestId === requestId) return done();
+    requestContext.run({ requestId }, done);
+  });
 }
 
 /**
