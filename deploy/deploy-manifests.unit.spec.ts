@@ -64,10 +64,10 @@ interface ComposeService {
 const REQUIRED_SAMPLES: Record<string, string> = {
   SERVER_SECRET: 'q7Vd2LxR9mKp4TzW8nYc3HbJ6sFg1AeU',
   WEBHOOK_SECRET_KEYS: `k1:${Buffer.alloc(32, 7).toString('base64')}`,
-  REDIS_GATEWAY_PASSWORD: 'gatewaypassword',
-  REDIS_SESSIONS_PASSWORD: 'sessionspassword',
-  REDIS_WEBHOOKS_PASSWORD: 'webhookspassword',
-  REDIS_DASHBOARD_PASSWORD: 'dashboardpassword',
+  REDIS_GATEWAY_PASSWORD: randomBytes(24).toString('hex'),
+  REDIS_SESSIONS_PASSWORD: randomBytes(24).toString('hex'),
+  REDIS_WEBHOOKS_PASSWORD: randomBytes(24).toString('hex'),
+  REDIS_DASHBOARD_PASSWORD: randomBytes(24).toString('hex'),
 };
 
 /** The operator's environment when compose runs: the variables compose requires (${VAR:?message}). */
@@ -327,6 +327,13 @@ describe('deploy/k8s/base with the Secret templates', () => {
     for (const variable of ['ADMIN_TOKEN', 'INGEST_TOKEN']) {
       expect(secret.stringData[variable]).toBeDefined();
       expect(() => loadConfig(GatewayConfig, { ...env, [variable]: secret.stringData[variable] })).toThrow(`${variable} is invalid`);
+    }
+    // The connection URLs too: server and client would share the template's password.
+    const templateUrls = { REDIS_URL: secret.stringData.GATEWAY_REDIS_URL, NATS_URL: manifest('Secret', 'nats-identities').stringData.gateway, DATABASE_URL: 'postgres://pp_gateway:CHANGE_ME@postgres:5432/pp' };
+    for (const [variable, url] of Object.entries(templateUrls)) {
+      expect(url).toContain('CHANGE_ME');
+      expect(() => loadConfig(GatewayConfig, { ...env, [variable]: url })).toThrow(new RegExp(`${variable} is invalid: its password (must be at least|looks like a placeholder)`));
+      expect(() => loadConfig(GatewayConfig, { ...env, [variable]: url })).not.toThrow(/CHANGE_ME/);
     }
   });
 

@@ -5,7 +5,7 @@ import { INGEST_RAW_EMAIL_MAX_MSG_SIZE } from '@pp/contracts';
 import { ConfigError, loadConfig } from '@pp/platform';
 import { IngestConfig, MIN_RAW_EMAIL_STORE_BYTES } from './ingest.config';
 
-const base = { NATS_URL: 'nats://ingest:secret@127.0.0.1:4222', DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/pp' };
+const base = { NATS_URL: 'nats://ingest:p0d3b8e1f6a9c2e5b8d1f4a7c0e3b6d9@127.0.0.1:4222', DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/pp' };
 const file = (content: string) => {
   const path = join(mkdtempSync(join(tmpdir(), 'ingest-config-')), 'overrides.json');
   writeFileSync(path, content);

@@ -1,5 +1,6 @@
 import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, Matches, Max, Min, Validate, ValidateIf } from 'class-validator';
+import { HasNoWeakPassword } from '../crypto/secret-strength';
 import type { ConfigClass } from './config-mixin';
 import { NatsIdentityRule } from './nats-identity.rule';
 
@@ -15,6 +16,7 @@ export const toBool = ({ value }: { value: unknown }) =>
 
 export class BaseConfig {
   @Matches(/^nats:\/\/[^\s]+$/, { message: 'must be a nats:// URL, e.g. nats://127.0.0.1:4222' })
+  @HasNoWeakPassword()
   NATS_URL!: string;
 
   /**
@@ -61,6 +63,7 @@ export class BaseConfig {
 export function WithDatabase<T extends ConfigClass>(Base: T) {
   class DatabaseConfig extends Base {
     @Matches(/^postgres(ql)?:\/\/[^\s]+$/, { message: "must be a postgres:// URL logging in as the service's own role, e.g. postgres://pp_ledger:<password>@127.0.0.1:5432/pp" })
+    @HasNoWeakPassword()
     DATABASE_URL!: string;
 
     /**
@@ -87,6 +90,7 @@ export function WithMigrationDatabase<T extends ConfigClass>(Base: T) {
     @Matches(/^postgres(ql)?:\/\/[^\s]+$/, {
       message: 'must be a postgres:// URL of the schema owner role, e.g. postgres://pp_owner:<password>@127.0.0.1:5432/pp',
     })
+    @HasNoWeakPassword()
     MIGRATION_DATABASE_URL!: string;
   }
   return MigrationDatabaseConfig;
@@ -95,6 +99,7 @@ export function WithMigrationDatabase<T extends ConfigClass>(Base: T) {
 export function WithRedis<T extends ConfigClass>(Base: T) {
   class RedisConfig extends Base {
     @Matches(/^rediss?:\/\/[^\s]+$/, { message: 'must be a redis:// URL, e.g. redis://127.0.0.1:6379' })
+    @HasNoWeakPassword()
     REDIS_URL!: string;
   }
   return RedisConfig;

@@ -18,7 +18,7 @@ describe('the bus identity a service connects with (NATS_URL user or NATS_CREDS)
   writeFileSync(creds, '-----BEGIN NATS USER JWT-----\n');
 
   it('given a user and password in NATS_URL, then the config is valid', () => {
-    expect(problems({ NATS_URL: 'nats://ledger:pw@127.0.0.1:4222' })).toEqual([]);
+    expect(problems({ NATS_URL: 'nats://ledger:p6c1e9a4f0b7d2e5a8c3f6b9d2e7a1c4@127.0.0.1:4222' })).toEqual([]);
   });
 
   it('given a credentials file and a URL without a user, then the config is valid', () => {
@@ -32,7 +32,7 @@ describe('the bus identity a service connects with (NATS_URL user or NATS_CREDS)
   });
 
   it('given both, or a credentials file that does not exist, then it says which', () => {
-    expect(problems({ NATS_URL: 'nats://ledger:pw@127.0.0.1:4222', NATS_CREDS: creds })).toEqual([
+    expect(problems({ NATS_URL: 'nats://ledger:p6c1e9a4f0b7d2e5a8c3f6b9d2e7a1c4@127.0.0.1:4222', NATS_CREDS: creds })).toEqual([
       'NATS_CREDS is invalid: set either NATS_CREDS or a user in NATS_URL, not both',
     ]);
     expect(problems({ NATS_URL: 'nats://127.0.0.1:4222', NATS_CREDS: '/nonexistent.creds' })).toEqual([

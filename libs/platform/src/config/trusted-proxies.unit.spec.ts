@@ -5,7 +5,7 @@ import { trustedProxyList, WithTrustedProxies } from './trusted-proxies';
 class ProxyConfig extends WithTrustedProxies(BaseConfig) {}
 
 const load = (TRUSTED_PROXIES?: string) =>
-  loadConfig(ProxyConfig, { NATS_URL: 'nats://gateway:p4f9a1c2e7b3d5a8c@127.0.0.1:4222', ...(TRUSTED_PROXIES === undefined ? {} : { TRUSTED_PROXIES }) });
+  loadConfig(ProxyConfig, { NATS_URL: 'nats://gateway:p4f9a1c2e7b3d5a8c6e0f1a2b3c4d5e6f@127.0.0.1:4222', ...(TRUSTED_PROXIES === undefined ? {} : { TRUSTED_PROXIES }) });
 
 describe('TRUSTED_PROXIES', () => {
   it('given nothing, when loaded, then loopback is trusted', () => {

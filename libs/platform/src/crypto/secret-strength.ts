@@ -61,6 +61,40 @@ export function IsStrongSecret(minLength = 32, options?: ValidationOptions): Pro
   );
 }
 
+/** Passwords in connection URLs: the length `openssl rand -hex 12` gives, the least the deployment docs ask for. */
+const MIN_URL_PASSWORD_LENGTH = 24;
+
+/** Why the password of a connection URL is unfit, or undefined (also when it has none: a local server without passwords). */
+export function weakUrlPasswordReason(url: unknown): string | undefined {
+  if (typeof url !== 'string') return undefined;
+  let password: string;
+  try {
+    password = decodeURIComponent(new URL(url).password);
+  } catch {
+    return undefined; // the URL's own rule says what is wrong with it
+  }
+  return password ? weakSecretReason(password, MIN_URL_PASSWORD_LENGTH) : undefined;
+}
+
+/**
+ * Config rule for a connection URL (Postgres, NATS, Redis): a password it
+ * carries must look generated, so a Secret applied from its template
+ * (CHANGE_ME on both sides) does not start; the message never shows it.
+ */
+export function HasNoWeakPassword(options?: ValidationOptions): PropertyDecorator {
+  return ValidateBy(
+    {
+      name: 'hasNoWeakPassword',
+      validator: {
+        validate: (value) => weakUrlPasswordReason(value) === undefined,
+        defaultMessage: (args) =>
+          `its password ${weakUrlPasswordReason(args?.value) ?? 'is unfit'}; use ${MIN_URL_PASSWORD_LENGTH}+ random characters, e.g. openssl rand -hex ${MIN_URL_PASSWORD_LENGTH}`,
+      },
+    },
+    options,
+  );
+}
+
 /** Config rule: a key ring, `<key id>:<base64 of 32 bytes>[,...]` (see KeyRing). */
 export function IsKeyRing(options?: ValidationOptions): PropertyDecorator {
   const problem = (value: unknown): string | undefined => {
