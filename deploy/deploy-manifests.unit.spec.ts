@@ -63,7 +63,7 @@ interface ComposeService {
 /** What an operator puts in .env for the variables compose requires (`${VAR:?message}`, no default). */
 const REQUIRED_SAMPLES: Record<string, string> = {
   SERVER_SECRET: 'q7Vd2LxR9mKp4TzW8nYc3HbJ6sFg1AeU',
-  WEBHOOK_SECRET_KEYS: `k1:${Buffer.alloc(32, 7).toString('base64')}`,
+  WEBHOOK_SECRET_KEYS: `k1:${randomBytes(32).toString('base64')}`,
   REDIS_GATEWAY_PASSWORD: randomBytes(24).toString('hex'),
   REDIS_SESSIONS_PASSWORD: randomBytes(24).toString('hex'),
   REDIS_WEBHOOKS_PASSWORD: randomBytes(24).toString('hex'),

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { SERVICE_NAMES, type ServiceName } from '@pp/contracts';
 import { entryPoint, testInfra } from '@pp/testing';
 
@@ -12,7 +13,7 @@ const VALID_ENV: Record<string, string> = {
   ADMIN_TOKEN: 'adm_3f8c1a9e5b7d2f4a6c8e0b1d3f5a7c9e',
   INGEST_TOKEN: 'ing_9e7c5a3f1d8b6e4c2a0f9d7b5e3c1a8f',
   SERVER_SECRET: 'q7Vd2LxR9mKp4TzW8nYc3HbJ6sFg1AeU',
-  WEBHOOK_SECRET_KEYS: `k1:${Buffer.alloc(32, 7).toString('base64')}`,
+  WEBHOOK_SECRET_KEYS: `k1:${randomBytes(32).toString('base64')}`,
 };
 
 function boot(service: ServiceName, env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {

@@ -90,6 +90,7 @@ describe('KeyRing', () => {
     expect(KeyRing.parse(`:${key32()}`)).toMatch(/key id of 1-32/);
     expect(KeyRing.parse(`k1:${randomBytes(16).toString('base64')}`)).toBe('key k1 must be 32 bytes in base64 (e.g. openssl rand -base64 32)');
     expect(KeyRing.parse(`k1:${key32()},k1:${key32()}`)).toBe('key id k1 appears twice');
+    expect(KeyRing.parse(`k1:${Buffer.alloc(32).toString('base64')}`)).toBe('key k1 is not random (too few distinct bytes; e.g. openssl rand -base64 32)');
   });
 });
 

@@ -15,6 +15,9 @@ export interface RingKey {
  * names its key (`v1:<key id>:<box>`), so the key can be rotated: put a new
  * key first, re-seal what the old one sealed, then drop the old one.
  */
+/** Fewer distinct bytes than this in 32 random ones happens about once in 10^20 draws. */
+const MIN_DISTINCT_BYTES = 12;
+
 export class KeyRing {
   private constructor(private readonly keys: readonly RingKey[]) {}
 
@@ -28,6 +31,8 @@ export class KeyRing {
       const material = entry.slice(colon + 1);
       const key = Buffer.from(material, 'base64');
       if (key.length !== 32 || !/^[A-Za-z0-9+/]+={0,2}$/.test(material)) return `key ${id} must be 32 bytes in base64 (e.g. openssl rand -base64 32)`;
+      // 32 random bytes have about 30 distinct values; a key of zeros or of one repeated byte was typed, not generated.
+      if (new Set(key).size < MIN_DISTINCT_BYTES) return `key ${id} is not random (too few distinct bytes; e.g. openssl rand -base64 32)`;
       if (keys.some((known) => known.id === id)) return `key id ${id} appears twice`;
       keys.push({ id, key: createSecretKey(key) });
     }
