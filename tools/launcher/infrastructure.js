@@ -55,17 +55,19 @@ const components = (env) => [
 function startPostgres() {
   const versions = existsSync('/etc/postgresql') ? readdirSync('/etc/postgresql') : [];
   if (versions.length === 0) return run('sh', ['-c', 'false']);
-  return run('pg_ctlcluster', ['--skip-systemctl-redirect', versions.sort().at(-1), 'main', 'start']);
+  // The newest by number: as text, "9.6" sorts after "16".
+  const newest = versions.sort((a, b) => parseFloat(a) - parseFloat(b)).at(-1);
+  return run('pg_ctlcluster', ['--skip-systemctl-redirect', newest, 'main', 'start']);
 }
 
-function startRedis(root) {
+function startRedis(root, port) {
   const binary = has('redis-server') ? 'redis-server' : '/usr/bin/redis-server';
   // AOF on and noeviction: BullMQ's queues must not be evicted or lost on restart. Its files in .dev/redis
   // (this user's alone), not the shared /tmp, which other users can read and a reboot empties.
   const dir = join(root, '.dev', 'redis');
   require('node:fs').mkdirSync(dir, { recursive: true, mode: 0o700 });
   require('node:fs').chmodSync(dir, 0o700);
-  return run(binary, ['--daemonize', 'yes', '--bind', '127.0.0.1', '--port', '6379', '--appendonly', 'yes', '--maxmemory-policy', 'noeviction', '--dir', dir]);
+  return run(binary, ['--daemonize', 'yes', '--bind', '127.0.0.1', '--port', String(port), '--appendonly', 'yes', '--maxmemory-policy', 'noeviction', '--dir', dir]);
 }
 
 function dockerEngineRuns() {
@@ -145,7 +147,7 @@ async function ensureInfrastructure(root, callerEnv) {
       continue;
     }
     out.info(`${c.name}: not running; starting the installed server ...`);
-    c.start(root);
+    c.start(root, port);
     if (await waitReachable(c.url.hostname, port)) out.info(`${c.name}: started at ${c.url.host}`);
     else stillDown.push(c);
   }
