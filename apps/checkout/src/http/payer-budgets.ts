@@ -1,7 +1,7 @@
 import { type CanActivate, type ExecutionContext, HttpException, Inject, Injectable } from '@nestjs/common';
-import { addressBucket, CONFIG } from '@pp/platform';
+import { addressBucket, CONFIG, secondsToWait } from '@pp/platform';
 import type { FastifyRequest } from 'fastify';
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterMemory } from 'rate-limiter-flexible';
 import type { CheckoutConfig } from '../checkout.config';
 
 /** A test session's simulated payments per minute: enough to click through every outcome, not to fill the ledger. */
@@ -44,10 +44,6 @@ export class PayerBudgets implements CanActivate {
 }
 
 async function spend(limiter: RateLimiterMemory, subject: string): Promise<void> {
-  try {
-    await limiter.consume(subject);
-  } catch (refusal) {
-    if (!(refusal instanceof RateLimiterRes)) throw refusal;
-    throw new PayerBudgetSpent(Math.max(1, Math.ceil(refusal.msBeforeNext / 1000)));
-  }
+  const waitSeconds = await secondsToWait(limiter.consume(subject));
+  if (waitSeconds !== undefined) throw new PayerBudgetSpent(waitSeconds);
 }

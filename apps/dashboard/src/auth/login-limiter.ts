@@ -1,10 +1,9 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { CONFIG, REDIS, redisUnavailable } from '@pp/platform';
+import { CONFIG, REDIS, redisUnavailable, secondsToWait } from '@pp/platform';
 import type Redis from 'ioredis';
 import { RateLimiterRedis } from 'rate-limiter-flexible';
 import type { DashboardConfig } from '../dashboard.config';
-import { secondsToWait } from '../http/seconds-to-wait';
 
 /** Sign-in attempts allowed per account in each window (docs/ARCHITECTURE.md "Dashboard"); per address: DASHBOARD_LOGINS_PER_ADDRESS. */
 export const LOGIN_LIMITS = { perAccount: 10, windowSeconds: 15 * 60 } as const;
@@ -33,7 +32,7 @@ export class LoginLimiter {
 
   /** Counts one attempt; the seconds to wait when either budget is spent, else undefined. */
   attempt(email: string, address: string): Promise<number | undefined> {
-    return secondsToWait(Promise.all([this.perAccount.consume(counterName(email.toLowerCase())), this.perAddress.consume(counterName(address))]), unavailable);
+    return secondsToWait(Promise.all([this.perAccount.consume(counterName(email.toLowerCase())), this.perAddress.consume(counterName(address))])).catch(unavailable);
   }
 
   async succeeded(email: string): Promise<void> {

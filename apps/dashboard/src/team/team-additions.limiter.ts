@@ -1,9 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CONFIG, REDIS, redisUnavailable } from '@pp/platform';
+import { CONFIG, REDIS, redisUnavailable, secondsToWait } from '@pp/platform';
 import type Redis from 'ioredis';
 import { RateLimiterRedis } from 'rate-limiter-flexible';
 import type { DashboardConfig } from '../dashboard.config';
-import { secondsToWait } from '../http/seconds-to-wait';
 
 /** Team users a merchant may add per hour, whether or not each addition succeeds. */
 export const TEAM_ADDITIONS_PER_HOUR = 20;
@@ -29,6 +28,6 @@ export class TeamAdditionsLimiter {
 
   /** Counts one addition; the seconds to wait when the merchant's budget is spent, else undefined. */
   attempt(merchantId: string): Promise<number | undefined> {
-    return secondsToWait(this.perMerchant.consume(merchantId), unavailable);
+    return secondsToWait(this.perMerchant.consume(merchantId)).catch(unavailable);
   }
 }

@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { addressBucket, CONFIG, JsonLogger, REDIS } from '@pp/platform';
+import { addressBucket, CONFIG, JsonLogger, REDIS, secondsToWait } from '@pp/platform';
 import type Redis from 'ioredis';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterRedis } from 'rate-limiter-flexible';
 import type { RouteAccess } from '../access/route-access';
 import type { GatewayConfig } from '../gateway.config';
 import { ApiError } from '../http/api-error';
@@ -55,14 +55,11 @@ export class ClientBudgets {
   }
 
   private async spend(limiter: RateLimiterRedis, subject: string): Promise<void> {
-    try {
-      await limiter.consume(subject);
-    } catch (error) {
-      if (error instanceof RateLimiterRes) {
-        throw new ApiError(429, 'Rate limit exceeded', { 'Retry-After': String(Math.max(1, Math.ceil(error.msBeforeNext / 1000))) });
-      }
+    const waitSeconds = await secondsToWait(limiter.consume(subject)).catch((error: unknown) => {
       // Redis trouble must not take checkout down with it: serve the request unthrottled.
       this.logger.warn('client budget unavailable, request not throttled', { error: error instanceof Error ? error.message : String(error) });
-    }
+      return undefined;
+    });
+    if (waitSeconds !== undefined) throw new ApiError(429, 'Rate limit exceeded', { 'Retry-After': String(waitSeconds) });
   }
 }

@@ -8,3 +8,4 @@ export * from './malformed-request.handler';
 export * from './request-id';
 export * from './request-deadline';
 export * from './address-bucket';
+export * from './seconds-to-wait';
