@@ -6,6 +6,7 @@ export * from './checkout-page';
 export * from './checkout-sessions';
 export * from './errors';
 export * from './health';
+export * from './http-url';
 export * from './identity';
 export * from './ingest';
 export * from './ledger';

@@ -45,7 +45,8 @@ export function brokenMetadataRules(metadata: unknown): MetadataRule[] {
     if (typeof value === 'string') {
       if (characters(value) > MAX_METADATA_VALUE_CHARACTERS) broken.add('valueLength');
     } else if (Array.isArray(value)) {
-      pending.push(...value);
+      // One push per item: spreading an array of half a million (a megabyte of JSON) throws RangeError.
+      for (const item of value) pending.push(item);
     } else if (isPlainObject(value)) {
       for (const [key, child] of Object.entries(value)) {
         if (characters(key) > MAX_METADATA_KEY_CHARACTERS) broken.add('keyLength');

@@ -54,6 +54,7 @@ describe('checkout metadata limits', () => {
       ['a long string inside an array', { items: ['ok', 'x'.repeat(MAX_METADATA_VALUE_CHARACTERS + 1)] }, ['valueLength']],
       [`${MAX_METADATA_BYTES + 1} bytes`, ofSize(MAX_METADATA_BYTES + 1), ['totalSize']],
       ['the 400 KB value of the report', { blob: 'x'.repeat(400_000) }, ['valueLength', 'totalSize']],
+      ['an array of half a million items (a megabyte of JSON)', { items: new Array<number>(500_000).fill(0) }, ['totalSize']],
     ])('when it has %s, then that rule is broken', (_case, metadata, rules) => {
       expect(brokenMetadataRules(metadata)).toEqual(rules);
     });

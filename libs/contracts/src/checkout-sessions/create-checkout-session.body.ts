@@ -1,5 +1,6 @@
 import { Transform } from 'class-transformer';
 import { Equals, IsInt, IsObject, IsOptional, IsString, Matches, MaxLength, Min, Max, MinLength } from 'class-validator';
+import { HTTP_URL_PATTERN } from '../http-url';
 import { MetadataLimit } from './checkout-metadata.policy';
 
 export const MAX_AMOUNT_CENTS = 99_999_999_99;
@@ -27,12 +28,12 @@ export class CreateCheckoutSessionBody {
 
   @IsString({ message: 'success_url must be a fully qualified URL' })
   @MaxLength(2048, { message: 'success_url must be at most 2048 characters' })
-  @Matches(/^https?:\/\/[^\s/?#]+[^\s]*$/i, { message: 'success_url must be a fully qualified URL' })
+  @Matches(HTTP_URL_PATTERN, { message: 'success_url must be a fully qualified URL' })
   success_url!: string;
 
   @IsString({ message: 'cancel_url must be a fully qualified URL' })
   @MaxLength(2048, { message: 'cancel_url must be at most 2048 characters' })
-  @Matches(/^https?:\/\/[^\s/?#]+[^\s]*$/i, { message: 'cancel_url must be a fully qualified URL' })
+  @Matches(HTTP_URL_PATTERN, { message: 'cancel_url must be a fully qualified URL' })
   cancel_url!: string;
 
   @IsOptional()

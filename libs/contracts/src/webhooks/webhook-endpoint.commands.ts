@@ -2,6 +2,7 @@ import { Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 import { MerchantEventType } from '../ledger/merchant-events';
 import { IdempotencyToken, MerchantScope } from '../merchant-scope';
+import { HTTP_URL_PATTERN } from '../http-url';
 import { type WebhookEndpointStatus } from './webhook.views';
 
 /** `enabled_events` entry that subscribes an endpoint to every merchant-visible event type, present and future. */
@@ -19,7 +20,7 @@ export class CreateWebhookEndpointCommand extends MerchantScope {
   /** https in live mode; hosts that resolve to private, loopback or metadata addresses are refused. */
   @IsString({ message: 'url must be a fully qualified URL' })
   @MaxLength(2048, { message: 'url must be at most 2048 characters' })
-  @Matches(/^https?:\/\/[^\s/?#]+[^\s]*$/i, { message: 'url must be a fully qualified URL' })
+  @Matches(HTTP_URL_PATTERN, { message: 'url must be a fully qualified URL' })
   url!: string;
 
   /** Defaults to ['*'] (every event type). */
