@@ -111,6 +111,40 @@ describe('database roles of a running stack', () => {
     await expect(client.query(`SELECT 1 FROM ${TABLE_OF[service]} LIMIT 1`)).resolves.toBeDefined();
   });
 
+  /*
+   * Advisory locks are shared by every session of a database: a service that
+   * could take them could hold the ledger's publisher lock, a stream's append
+   * lock or the migrations' lock, and stall them.
+   */
+  const ADVISORY_LOCK_CALLS = [
+    { call: 'SELECT pg_try_advisory_lock(hashtext($1))', key: 'pp:ledger:jetstream-publisher' },
+    { call: 'SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', key: 'stream-of-the-roles-spec' },
+  ];
+
+  it.each(DATABASE_SERVICES.filter((service) => service !== 'ledger'))('refuses the %s role the advisory locks the ledger and the migrations wait on', async (service) => {
+    const client = await as(service);
+    for (const { call, key } of ADVISORY_LOCK_CALLS) {
+      await expect(client.query(call, [key])).rejects.toMatchObject({ code: '42501', message: expect.stringMatching(/permission denied for function pg_(try_)?advisory/) });
+    }
+  });
+
+  it('lets the ledger and the owner role take advisory locks, and no other role call any advisory-lock function', async () => {
+    const owner = testPool(stack.database.ownerUrl, 1);
+    pools.push(owner);
+    for (const client of [await as('ledger'), owner]) {
+      for (const { call } of ADVISORY_LOCK_CALLS) await expect(client.query(call, ['lock-of-the-roles-spec'])).resolves.toBeDefined();
+      await client.query('SELECT pg_advisory_unlock_all()');
+    }
+    const { rows } = await db.query<{ routine: string; roles: string[] }>(
+      `SELECT p.oid::regprocedure::text AS routine,
+              array(SELECT r.rolname FROM pg_roles r WHERE r.rolname = ANY($1) AND has_function_privilege(r.oid, p.oid, 'EXECUTE') ORDER BY r.rolname)::text[] AS roles
+         FROM pg_proc p WHERE p.pronamespace = 'pg_catalog'::regnamespace AND p.proname LIKE 'pg%advisory%'`,
+      [[OWNER_ROLE, ...DATABASE_SERVICES.map(serviceRole)]],
+    );
+    expect(rows.map((row) => row.routine)).toEqual(expect.arrayContaining(['pg_advisory_unlock_all()', 'pg_try_advisory_lock(bigint)', 'pg_advisory_xact_lock(bigint)']));
+    for (const row of rows) expect(row).toEqual({ routine: row.routine, roles: [serviceRole('ledger'), OWNER_ROLE] });
+  });
+
   it('refuses to migrate a schema holding a table its role has no grant for', async () => {
     const owner = testPool(stack.database.ownerUrl, 1);
     pools.push(owner);

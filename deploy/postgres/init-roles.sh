@@ -28,7 +28,19 @@ CREATE ROLE :"role" LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION NOBY
 SQL
 done
 
+# Advisory locks are shared by everyone in a database and Postgres lets PUBLIC take them: only the
+# owner (migrations) and the ledger (publisher, stream appends) may, so no other service's role can
+# hold their keys and stall them (libs/platform/src/database/database-setup.ts, reserveAdvisoryLocks).
 psql -v ON_ERROR_STOP=1 --username "$POSTGRES_USER" --dbname "$POSTGRES_DB" -v db="$POSTGRES_DB" <<'SQL'
 ALTER DATABASE :"db" OWNER TO pp_owner;
 REVOKE ALL ON DATABASE :"db" FROM PUBLIC;
+DO $$
+DECLARE routines text;
+BEGIN
+  SELECT string_agg(oid::regprocedure::text, ', ') INTO routines
+    FROM pg_proc WHERE pronamespace = 'pg_catalog'::regnamespace AND proname LIKE 'pg%advisory%';
+  EXECUTE format('REVOKE EXECUTE ON FUNCTION %s FROM PUBLIC', routines);
+  EXECUTE format('GRANT EXECUTE ON FUNCTION %s TO pp_owner, pp_ledger', routines);
+END
+$$;
 SQL

@@ -3,9 +3,10 @@
  * "Set-up and tests"). DATABASE_URL given to the launcher names the server,
  * the database and a superuser used only here: it creates the owner role
  * (pp_owner) and one login role per service with a schema (pp_<service>),
- * hands the database to the owner, and, for a running stack, migrates every
- * schema as the owner before any service starts. Services then get
- * DATABASE_URL with their own role, never the superuser's.
+ * hands the database to the owner, leaves its advisory locks to the owner and
+ * the ledger, and, for a running stack, migrates every schema as the owner
+ * before any service starts. Services then get DATABASE_URL with their own
+ * role, never the superuser's.
  *
  * Passwords are generated once into .dev/postgres-roles.json (git-ignored) and
  * set on every run, so the same URLs work with trust and with scram
@@ -44,14 +45,18 @@ async function ensurePostgresRoles(root, adminUrl) {
 }
 
 /**
- * Roles, the database handed to the owner, every schema migrated as the
- * owner. Returns the owner's URL and each database service's URL.
+ * Roles, the database handed to the owner with its advisory locks reserved,
+ * every schema migrated as the owner. Returns the owner's URL and each
+ * database service's URL.
  */
 async function preparePostgres(root, adminUrl) {
-  const { DATABASE_SERVICES, OWNER_ROLE, handDatabaseToOwner, roleUrl, serviceRole } = database(root);
+  const { DATABASE_SERVICES, OWNER_ROLE, handDatabaseToOwner, reserveAdvisoryLocks, roleUrl, serviceRole } = database(root);
   const passwords = await ensurePostgresRoles(root, adminUrl);
   const name = new URL(adminUrl).pathname.slice(1);
-  await withClient(adminUrl, (client) => handDatabaseToOwner(client, name));
+  await withClient(adminUrl, async (client) => {
+    await handDatabaseToOwner(client, name);
+    await reserveAdvisoryLocks(client);
+  });
   const ownerUrl = roleUrl(adminUrl, OWNER_ROLE, passwords[OWNER_ROLE]);
   const migrate = run(process.execPath, [join(root, 'dist', 'libs', 'platform', 'src', 'database', 'migrate-all.js')], {
     cwd: root,

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { type DatabaseService, ensureDatabaseRoles, OWNER_ROLE, roleUrl, serviceRole } from '@pp/platform';
+import { type DatabaseService, ensureDatabaseRoles, OWNER_ROLE, reserveAdvisoryLocks, roleUrl, serviceRole } from '@pp/platform';
 import { Client } from 'pg';
 import { testInfra } from './infra';
 import { migrateThroughRunner } from './migrations/migrate-through-runner';
@@ -28,6 +28,8 @@ export async function createTestDatabase(label = 'test'): Promise<TestDatabase> 
   await withAdmin((admin) => admin.query(`CREATE DATABASE "${name}" OWNER ${OWNER_ROLE}`));
   const url = new URL(testInfra.postgresAdminUrl);
   url.pathname = `/${name}`;
+  // A copy of template1, where every role may take advisory locks: reserved as `npm start` and the deployments do.
+  await withAdmin(reserveAdvisoryLocks, url.href);
   const passwords = testInfra.postgresRolePasswords;
   const ownerUrl = roleUrl(url.href, OWNER_ROLE, passwords[OWNER_ROLE]);
   const migrations = new Map<DatabaseService, Promise<void>>();
@@ -51,8 +53,9 @@ export async function createTestDatabase(label = 'test'): Promise<TestDatabase> 
 
 let rolesReady: Promise<void> | undefined;
 
-async function withAdmin<T>(fn: (client: Client) => Promise<T>): Promise<T> {
-  const client = new Client({ connectionString: testInfra.postgresAdminUrl });
+/** Runs `fn` on a superuser connection, to database postgres unless `url` names another. */
+async function withAdmin<T>(fn: (client: Client) => Promise<T>, url = testInfra.postgresAdminUrl): Promise<T> {
+  const client = new Client({ connectionString: url });
   await client.connect();
   try {
     return await fn(client);

@@ -31,7 +31,8 @@ export class PayerErrorFilter implements ExceptionFilter {
     const { status, message, headers } = this.describe(exception, request);
     if (headers) reply.headers(headers);
     ensureRequestId(request, reply);
-    const wantsJson = request.method !== 'GET' || request.url.split('?')[0].endsWith('/status');
+    // The route that matched, not the raw URL: the router decodes percent-escapes, so .../st%61tus is the status route too.
+    const wantsJson = request.method !== 'GET' || request.routeOptions.url?.endsWith('/status') === true;
     if (wantsJson) {
       sendJson(reply, status, { error: message });
       return;

@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import { WEB_ASSETS_PREFIX } from './web-app';
 
 /**
  * Only this app's own files run, style and load (no inline script, no third
@@ -16,9 +17,14 @@ export const DASHBOARD_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-/** Every header below on every answer; the API's answers (keys, payers' details) are also never stored by a cache. */
+/**
+ * Every header below on every answer. No cache stores an answer (the API's
+ * carry keys and payers' details) but a hashed asset file's. Decided on the
+ * route that matched, never on the raw URL: the router decodes
+ * percent-escapes, so `/%61pi/payments` reaches the API too.
+ */
 export function securityHeaders(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
-  if (request.url.startsWith('/api/')) reply.header('Cache-Control', 'no-store');
+  if (!request.routeOptions.url?.startsWith(WEB_ASSETS_PREFIX)) reply.header('Cache-Control', 'no-store');
   reply
     .header('Content-Security-Policy', DASHBOARD_CSP)
     .header('X-Frame-Options', 'DENY')

@@ -3,11 +3,14 @@ import fastifyStatic from '@fastify/static';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { WEB_ROOT } from './web-page';
 
+/** Where the hashed asset files are served: the only answers a cache may keep. */
+export const WEB_ASSETS_PREFIX = '/assets/';
+
 /** Hashed asset files (immutable); the page itself is answered by WebAppController for every non-/api path. */
 export async function serveWebAssets(app: NestFastifyApplication): Promise<void> {
   await app.register(fastifyStatic, {
     root: resolve(WEB_ROOT, 'assets'),
-    prefix: '/assets/',
+    prefix: WEB_ASSETS_PREFIX,
     immutable: true,
     maxAge: '365d',
     index: false,

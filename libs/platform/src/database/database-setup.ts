@@ -13,6 +13,12 @@ export type RolePasswords = Readonly<Record<string, string | undefined>>;
 export const DATABASE_ROLES: readonly string[] = [OWNER_ROLE, ...DATABASE_SERVICES.map(serviceRole)];
 
 /**
+ * The roles that take advisory locks: the owner (migrations' `pp:migrate`)
+ * and the ledger (the publisher's leadership, the streams' append locks).
+ */
+export const ADVISORY_LOCK_ROLES: readonly string[] = [OWNER_ROLE, serviceRole('ledger')];
+
+/**
  * Creates the owner and service roles, or brings existing ones back to what
  * they must be: able to log in, never superuser, no role or database
  * creation, no replication, no row-level-security bypass, and no service role
@@ -84,4 +90,28 @@ export async function handDatabaseToOwner(sql: Sql, database: string): Promise<v
     [schemas, OWNER_ROLE],
   );
   for (const { statement } of rows) await sql.query(statement);
+}
+
+/**
+ * Leaves the advisory-lock functions of pg_catalog (every signature: taking,
+ * trying, shared, unlocking) executable only by ADVISORY_LOCK_ROLES and
+ * superusers. Postgres lets PUBLIC call them and advisory locks are shared by
+ * everyone in a database, so any other service's role could otherwise hold
+ * the ledger's keys and stall its publication, its appends or the
+ * migrations. Privileges on pg_catalog are per database: `sql` is a superuser
+ * connection to the database to protect. A no-op once done.
+ */
+export async function reserveAdvisoryLocks(sql: Sql): Promise<void> {
+  const { rows } = await sql.query<{ routine: string }>(
+    `SELECT p.oid::regprocedure::text AS routine FROM pg_proc p
+      WHERE p.pronamespace = 'pg_catalog'::regnamespace AND p.proname LIKE 'pg%advisory%' ORDER BY 1`,
+  );
+  const routines = rows.map((row) => row.routine).join(', ');
+  const others = DATABASE_ROLES.filter((role) => !ADVISORY_LOCK_ROLES.includes(role));
+  const roleList = (roles: readonly string[]): string => roles.map(escapeIdentifier).join(', ');
+  // One simple query is one transaction: the ledger never finds itself between the revoke and the grant.
+  await sql.query(
+    `REVOKE EXECUTE ON FUNCTION ${routines} FROM PUBLIC, ${roleList(others)};
+     GRANT EXECUTE ON FUNCTION ${routines} TO ${roleList(ADVISORY_LOCK_ROLES)}`,
+  );
 }

@@ -1,0 +1,46 @@
+import { TestStack } from '@pp/testing';
+import { DashboardBrowser, GatewayApi } from '../testing/dashboard-client';
+
+/*
+ * The dashboard's security headers over the real app: no cache keeps an
+ * answer but a hashed asset file's, however the path of an API call is
+ * spelled (the router decodes percent-escapes: /%61pi/ is /api/).
+ */
+
+describe('dashboard security headers', () => {
+  let stack: TestStack;
+  let owner: DashboardBrowser;
+
+  beforeAll(async () => {
+    stack = await TestStack.start({ services: ['gateway', 'dashboard'], label: 'dashboard-headers', env: { DASHBOARD_SECURE_COOKIE: 'false' } });
+    const merchant = await new GatewayApi(stack).createMerchant('Headers');
+    owner = new DashboardBrowser(stack.url('dashboard'));
+    expect((await owner.login(merchant.dashboard_user.email, merchant.dashboard_user.password)).status).toBe(200);
+  });
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  // Error answers are never stored whatever the route (the error filter says so): these calls succeed.
+  it.each(['/api/developers/keys', '/%61pi/developers/keys', '/%61%70%69/developers/%6Beys'])(
+    'given the API answering a signed-in user at %s, then the answer (the merchant’s keys) is never stored',
+    async (path) => {
+      const answer = await owner.get<{ keys: unknown[] }>(path);
+      expect(answer.status).toBe(200);
+      expect(answer.body.keys.length).toBeGreaterThan(0);
+      expect(answer.headers.get('cache-control')).toBe('no-store');
+      expect(answer.headers.get('x-frame-options')).toBe('DENY');
+    },
+  );
+
+  it('given a page or a hashed asset, then only the asset may be cached', async () => {
+    const page = await fetch(`${stack.url('dashboard')}/payments`);
+    expect(page.headers.get('cache-control')).toBe('no-store');
+
+    const [asset] = (await page.text()).match(/\/assets\/[\w.-]+\.js/) ?? [];
+    const assetAnswer = await fetch(`${stack.url('dashboard')}${asset}`);
+    expect(assetAnswer.status).toBe(200);
+    expect(assetAnswer.headers.get('cache-control')).toMatch(/immutable/);
+    expect(assetAnswer.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+  });
+});
