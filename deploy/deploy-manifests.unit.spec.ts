@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BUS_IDENTITIES, SERVICE_NAMES, type ServiceName } from '@pp/contracts';
+import { BUS_IDENTITIES, MIGRATE_IDENTITY, SERVICE_NAMES, type ServiceName } from '@pp/contracts';
 import {
   type BaseConfig,
   DATABASE_SERVICES,
@@ -158,11 +158,12 @@ describe('docker-compose.yml', () => {
     expect(url).toContain(`\${PP_DB_${name.toUpperCase()}_PASSWORD:?`);
   });
 
-  it('migrates every schema as the owner role, once, before the services with a schema start', () => {
+  it('migrates every schema as the owner role, and lays out the JetStream streams as the migrate identity, once, before the services with a schema start', () => {
     const { migrate, postgres } = services;
     expect(migrate.command).toEqual(MIGRATE_ALL);
     expect(new URL(interpolate(migrate.environment!.MIGRATION_DATABASE_URL)).username).toBe(OWNER_ROLE);
-    expect(migrate.depends_on).toEqual({ postgres: { condition: 'service_healthy' } });
+    expect(new URL(interpolate(migrate.environment!.NATS_URL)).username).toBe(MIGRATE_IDENTITY);
+    expect(migrate.depends_on).toEqual({ postgres: { condition: 'service_healthy' }, nats: { condition: 'service_healthy' } });
     // The postgres container creates the roles when it first initialises its volume, from passwords without defaults.
     expect(postgres.volumes).toContain('./deploy/postgres/init-roles.sh:/docker-entrypoint-initdb.d/10-init-roles.sh:ro');
     const script = readFileSync(join(root, 'deploy', 'postgres', 'init-roles.sh'), 'utf8');

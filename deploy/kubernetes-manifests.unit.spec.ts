@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { SERVICE_NAMES, type ServiceName } from '@pp/contracts';
+import { MIGRATE_IDENTITY, SERVICE_NAMES, type ServiceName } from '@pp/contracts';
 import { DATABASE_SERVICES, deployNatsServerConfig, OWNER_ROLE, serviceRole } from '@pp/platform';
 import { cnpgSchemaErrors } from './testing/cnpg-schema';
 import { k8sDir, type Manifest, renderKustomization, secretTemplates, validateKubernetes } from './testing/manifests';
@@ -136,15 +136,18 @@ describe.each(OVERLAYS)('deploy/k8s/overlays/%s', (overlay) => {
     expect(internet).toEqual(expect.arrayContaining(['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '169.254.0.0/16']));
   });
 
-  it('runs the migrate Job as the owner role against the Postgres primary, and nothing else as the owner', () => {
+  it('runs the migrate Job as the owner role against the Postgres primary and as the migrate bus identity, and nothing else as either', () => {
     const job = find(documents, 'Job', 'migrate');
     const [container] = job?.spec.template.spec.containers ?? [];
     expect(container.command).toEqual(['node', 'dist/libs/platform/src/database/migrate-all.js']);
     expect(container.env).toContainEqual({ name: 'DATABASE_ROLE', valueFrom: { secretKeyRef: { name: 'postgres-owner', key: 'username' } } });
     expect(container.env).toContainEqual({ name: 'MIGRATION_DATABASE_URL', value: 'postgres://$(DATABASE_ROLE):$(DATABASE_PASSWORD)@postgres-rw:5432/pp' });
-    expect(egressOf(documents, { app: 'migrate' })).toEqual(['kube-system/kube-dns:53,53', 'postgres:5432']);
+    expect(container.env).toContainEqual({ name: 'NATS_URL', valueFrom: { secretKeyRef: { name: 'nats-identities', key: MIGRATE_IDENTITY } } });
+    expect(egressOf(documents, { app: 'migrate' })).toEqual(['kube-system/kube-dns:53,53', 'nats:4222', 'postgres:5432']);
     const ownerReaders = workloads(documents).filter((workload) => JSON.stringify(workload).includes('"postgres-owner"'));
     expect(ownerReaders.map((workload) => workload.metadata.name)).toEqual(['migrate']);
+    const migrateIdentityReaders = workloads(documents).filter((workload) => JSON.stringify(workload).includes(`"key":"${MIGRATE_IDENTITY}"`));
+    expect(migrateIdentityReaders.map((workload) => workload.metadata.name)).toEqual(['migrate']);
   });
 
   it('runs Postgres as a CloudNativePG Cluster owned by the owner role, with one login role per database service and nothing more', () => {

@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BUS_IDENTITIES } from '@pp/contracts';
-import { ensureStream, natsConnectionOptions, passwordVariable } from '@pp/platform';
+import { checkStream, ledgerEventsPlace, natsConnectionOptions, passwordVariable, provisionJetStream } from '@pp/platform';
 import { freePorts, waitFor } from '@pp/testing';
 import { connect, type NatsConnection } from 'nats';
 import { k8sDir } from './testing/manifests';
@@ -26,6 +26,7 @@ describe('the Kubernetes NATS cluster configuration', () => {
   let clientPorts: number[] = [];
   let monitorPorts: number[] = [];
   let ledger: NatsConnection | undefined;
+  let migrate: NatsConnection | undefined;
 
   beforeAll(async () => {
     const ports = await freePorts(3 * SERVERS);
@@ -55,7 +56,7 @@ describe('the Kubernetes NATS cluster configuration', () => {
   });
 
   afterAll(async () => {
-    await ledger?.close();
+    await Promise.all([ledger?.close(), migrate?.close()]);
     for (const server of servers) server.kill('SIGKILL');
     rmSync(dir, { recursive: true, force: true });
   });
@@ -79,15 +80,15 @@ describe('the Kubernetes NATS cluster configuration', () => {
     expect(varz.server_name).toBe('nats-1');
   });
 
-  it('keeps the generated identities: the ledger creates its event stream with three replicas, and nobody connects without a password', async () => {
-    // As the ledger connects (its own user and inbox prefix), to the server that is not the first.
+  it('keeps the generated identities: the migrate Job lays the streams out with three replicas, the ledger finds its own, and nobody connects without a password', async () => {
+    // As the migrate Job connects (its own user and inbox prefix), with the base ConfigMap's JETSTREAM_REPLICAS.
+    migrate = await connect(natsConnectionOptions(`nats://migrate:${passwords.migrate}@127.0.0.1:${clientPorts[0]}`, 'migrate'));
+    const settings = { namespace: '', replicas: 3, ingestStreamMaxBytes: 8 * 1024 ** 2, ingestBucketMaxBytes: 8 * 1024 ** 2 };
+    await waitFor('the three-replica streams', () => provisionJetStream(migrate!, settings).catch(() => undefined), { timeoutMs: 30_000, intervalMs: 500 });
+    // As the ledger connects, to the server that is not the first: it finds the stream as made, and may not create one.
     ledger = await connect(natsConnectionOptions(`nats://ledger:${passwords.ledger}@127.0.0.1:${clientPorts[2]}`, 'ledger'));
-    // The publisher's own call, with the prod overlay's JETSTREAM_REPLICAS.
-    const jsm = await waitFor(
-      'the three-replica stream',
-      () => ensureStream(ledger!, { name: 'LEDGER_EVENTS', subjects: ['ledger.events.>'], duplicateWindowMs: 120_000, maxAgeMs: 0, replicas: 3 }).catch(() => undefined),
-      { timeoutMs: 30_000, intervalMs: 500 },
-    );
+    const jsm = await checkStream(ledger, ledgerEventsPlace(''));
+    await expect(jsm.streams.add({ name: 'LEDGER_EVENTS_2', subjects: ['ledger.elsewhere.>'] })).rejects.toThrow();
     const stream = await jsm.streams.info('LEDGER_EVENTS');
     expect(stream.config.num_replicas).toBe(3);
     expect(stream.cluster?.replicas).toHaveLength(SERVERS - 1);

@@ -1,7 +1,7 @@
-import { ingestRawEmailBucketName, MAIL_PIPELINE, type ServiceName } from '@pp/contracts';
+import { ingestRawEmailBucketName, ingestRawEmailStreamName, MAIL_PIPELINE, MIGRATE_IDENTITY, type ServiceName } from '@pp/contracts';
 import { blobBucketStream, BusClient, connectNats } from '@pp/platform';
 import { TestStack, testInfra, waitFor } from '@pp/testing';
-import { connect, type NatsConnection, StorageType } from 'nats';
+import { connect, type NatsConnection } from 'nats';
 
 /*
  * An outsider (or a compromised service) on the project's NATS server, which
@@ -18,7 +18,7 @@ describe('the bus refuses what an identity is not allowed', () => {
     const url = new URL(testInfra.natsUrl);
     return `${url.hostname}:${url.port}`;
   };
-  const as = async (identity: ServiceName | typeof MAIL_PIPELINE) => {
+  const as = async (identity: ServiceName | typeof MAIL_PIPELINE | typeof MIGRATE_IDENTITY) => {
     const nc = await connectNats(testInfra.natsUrlOf(identity), `attack-as-${identity}`);
     connections.push(nc);
     return nc;
@@ -129,18 +129,29 @@ describe('the bus refuses what an identity is not allowed', () => {
     expect(await subscriptionRefusal(mail, subject('ingest.email.raw'))).toMatch(/Permissions Violation for Subscription/);
   });
 
-  it('refuses the gateway’s identity, which writes the raw-mail bucket, lifting the bucket’s byte limit; the ingest, its owner, may change it', async () => {
-    const bucket = ingestRawEmailBucketName(stack.namespace);
-    const stream = blobBucketStream(bucket);
-    await harness.jetstream().views.os(bucket, { storage: StorageType.File, max_bytes: 10_000_000 });
+  it('refuses the gateway’s identity, which writes the raw-mail bucket, lifting the bucket’s byte limit, and the ingest’s; only the migrate step may change it', async () => {
+    const stream = blobBucketStream(ingestRawEmailBucketName(stack.namespace));
     const gateway = await (await as('gateway')).jetstreamManager();
     const { config } = await gateway.streams.info(stream);
 
     await expect(gateway.streams.update(stream, { ...config, max_bytes: -1 })).rejects.toThrow(/Permissions Violation for Publish/);
-    await expect(gateway.streams.add({ ...config, name: `${stream}_2`, subjects: [`$O.${bucket}_2.>`] })).rejects.toThrow(/Permissions Violation for Publish/);
-    expect((await gateway.streams.info(stream)).config.max_bytes).toBe(10_000_000);
-
+    await expect(gateway.streams.add({ ...config, name: `${stream}_2`, subjects: [`$O.${stream}_2.>`] })).rejects.toThrow(/Permissions Violation for Publish/);
     const ingest = await (await as('ingest')).jetstreamManager();
-    expect((await ingest.streams.update(stream, { ...config, max_bytes: 20_000_000 })).config.max_bytes).toBe(20_000_000);
+    await expect(ingest.streams.update(stream, { ...config, max_bytes: -1 })).rejects.toThrow(/Permissions Violation for Publish/);
+    expect((await gateway.streams.info(stream)).config.max_bytes).toBe(config.max_bytes);
+
+    const migrate = await (await as(MIGRATE_IDENTITY)).jetstreamManager();
+    expect((await migrate.streams.update(stream, { ...config, max_bytes: config.max_bytes * 2 })).config.max_bytes).toBe(config.max_bytes * 2);
+  });
+
+  it('refuses the ingest’s identity making its own stream capture another identity’s replies, or republish into a subject it may not publish to', async () => {
+    const ingest = await (await as('ingest')).jetstreamManager();
+    const stream = ingestRawEmailStreamName(stack.namespace);
+    const { config } = await ingest.streams.info(stream);
+
+    await expect(ingest.streams.update(stream, { ...config, subjects: [...config.subjects, '_INBOX_dashboard.>'] })).rejects.toThrow(/Permissions Violation for Publish/);
+    await expect(ingest.streams.update(stream, { ...config, republish: { src: '>', dest: subject('payments.verify.v1') } })).rejects.toThrow(/Permissions Violation for Publish/);
+    expect((await ingest.streams.info(stream)).config).toMatchObject({ subjects: config.subjects });
+    expect((await ingest.streams.info(stream)).config.republish).toBeUndefined();
   });
 });

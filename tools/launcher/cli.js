@@ -41,7 +41,8 @@ async function main() {
   require('../build/build').build({ quiet: true });
   const { ensureInfrastructure } = require('./infrastructure');
   const infra = await ensureInfrastructure(root, process.env);
-  const { serviceUrls } = await require('./postgres-roles').preparePostgres(root, infra.DATABASE_URL);
+  const natsUrls = require('./nats-server').natsIdentityUrls(root, process.env);
+  const { serviceUrls } = await require('./postgres-roles').preparePostgres(root, infra.DATABASE_URL, natsUrls.migrate);
   const cli = join(root, 'dist', 'apps', 'gateway', 'src', 'cli.js');
   const result = spawnSync(process.execPath, [cli, ...process.argv.slice(2)], {
     stdio: 'inherit',

@@ -46,10 +46,11 @@ async function ensurePostgresRoles(root, adminUrl) {
 
 /**
  * Roles, the database handed to the owner with its advisory locks reserved,
- * every schema migrated as the owner. Returns the owner's URL and each
- * database service's URL.
+ * every schema migrated as the owner, then the JetStream streams laid out as
+ * the migrate bus identity (`migrateNatsUrl`): the migrate step. Returns the
+ * owner's URL and each database service's URL.
  */
-async function preparePostgres(root, adminUrl) {
+async function preparePostgres(root, adminUrl, migrateNatsUrl) {
   const { DATABASE_SERVICES, OWNER_ROLE, handDatabaseToOwner, reserveAdvisoryLocks, roleUrl, serviceRole } = database(root);
   const passwords = await ensurePostgresRoles(root, adminUrl);
   const name = new URL(adminUrl).pathname.slice(1);
@@ -60,13 +61,19 @@ async function preparePostgres(root, adminUrl) {
   const ownerUrl = roleUrl(adminUrl, OWNER_ROLE, passwords[OWNER_ROLE]);
   const migrate = run(process.execPath, [join(root, 'dist', 'libs', 'platform', 'src', 'database', 'migrate-all.js')], {
     cwd: root,
-    env: { PATH: process.env.PATH ?? '', MIGRATION_DATABASE_URL: ownerUrl },
+    env: { ...jetStreamSettings(process.env), PATH: process.env.PATH ?? '', MIGRATION_DATABASE_URL: ownerUrl, NATS_URL: migrateNatsUrl },
   });
   for (const line of migrate.stdout.trim().split('\n').filter(Boolean)) out.info(line);
-  if (!migrate.ok) throw new Error(migrate.stderr.trim() || 'migrating the schemas failed');
+  if (!migrate.ok) throw new Error(migrate.stderr.trim() || 'the migrate step failed');
   const serviceUrls = Object.fromEntries(DATABASE_SERVICES.map((service) => [service, roleUrl(adminUrl, serviceRole(service), passwords[serviceRole(service)])]));
   return { ownerUrl, serviceUrls };
 }
+
+/** What the migrate step lays the JetStream streams out with, as the caller set it (the namespace, replicas, limits). */
+const jetStreamSettings = (env) =>
+  Object.fromEntries(
+    ['PP_NAMESPACE', 'JETSTREAM_REPLICAS', 'INGEST_STREAM_MAX_BYTES', 'INGEST_BUCKET_MAX_BYTES'].filter((name) => env[name] !== undefined).map((name) => [name, env[name]]),
+  );
 
 /** The role passwords as docker-compose.yml's PP_DB_<ROLE>_PASSWORD variables (it accepts no default). */
 function composePasswords(root) {

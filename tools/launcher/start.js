@@ -45,8 +45,9 @@ async function main() {
   };
   const gatewayPort = Number(env.GATEWAY_PORT ?? 3000);
 
-  out.step('Postgres roles and migrations');
-  const postgres = await require('./postgres-roles').preparePostgres(root, env.DATABASE_URL);
+  out.step('Postgres roles, migrations and JetStream streams');
+  const natsUrls = require('./nats-server').natsIdentityUrls(root, process.env);
+  const postgres = await require('./postgres-roles').preparePostgres(root, env.DATABASE_URL, natsUrls.migrate);
   // The superuser's URL served the set-up only; each service with a schema gets its own role's.
   delete env.DATABASE_URL;
   const serviceEnv = (service) => (postgres.serviceUrls[service] ? { DATABASE_URL: postgres.serviceUrls[service] } : {});
@@ -55,7 +56,6 @@ async function main() {
   out.step('Services');
   const { SERVICE_NAMES } = require(join(root, 'dist', 'libs', 'contracts', 'src', 'services.js'));
   const { ServiceGroup } = require('./service-group');
-  const natsUrls = require('./nats-server').natsIdentityUrls(root, process.env);
   const group = new ServiceGroup(root, SERVICE_NAMES, env, (service) => ({
     NATS_URL: natsUrls[service],
     ...serviceEnv(service),

@@ -19,28 +19,6 @@ function overridesProblem(path: unknown): string | null {
   }
 }
 
-const GIB = 1024 ** 3;
-const TIB = 1024 ** 4;
-
-/**
- * The smallest byte limit of the raw-mail stream and bucket: room for one e-mail of the largest
- * size with its headers (INGEST_RAW_EMAIL_MAX_MSG_SIZE in libs/contracts, which the config does not
- * load, to stay light: its unit spec compares the two).
- */
-export const MIN_RAW_EMAIL_STORE_BYTES = 8 * 1024 ** 2;
-
-/** A byte limit of a JetStream stream: whole bytes, from MIN_RAW_EMAIL_STORE_BYTES to 1 TiB. */
-function IsByteLimit(): PropertyDecorator {
-  const rules = [
-    IsOptional(),
-    Transform(toInt),
-    IsInt({ message: 'must be a whole number of bytes, e.g. 1073741824 (1 GiB)' }),
-    Min(MIN_RAW_EMAIL_STORE_BYTES, { message: `must be at least ${MIN_RAW_EMAIL_STORE_BYTES} (bytes, 8 MiB): one e-mail of the largest size must fit` }),
-    Max(TIB, { message: `must be at most ${TIB} (bytes, 1 TiB)` }),
-  ];
-  return (target, key) => rules.forEach((rule) => rule(target, key));
-}
-
 export class IngestConfig extends WithMetricsPort(WithDatabase(BaseConfig)) {
   /** DKIM signing domains trusted to send e-Transfer notices (comma-separated); notify@ and catch@ on them are the senders. */
   @Transform(toDomainList)
@@ -128,21 +106,4 @@ export class IngestConfig extends WithMetricsPort(WithDatabase(BaseConfig)) {
   @Min(1_000, { message: 'must be at least 1000 (milliseconds)' })
   @Max(86_400_000, { message: 'must be at most 86400000 (milliseconds, a day)' })
   INGEST_WORKER_IDLE_MS = 10_000;
-
-  /**
-   * Bytes the mail pipeline's stream (INGEST_EMAIL: e-mails published and not yet stored by the
-   * ingest) may hold on the JetStream volume. A full stream refuses the pipeline's publish, which
-   * keeps the e-mail and retries, and drops nothing it holds; so an untrusted writer cannot fill
-   * the volume the ledger's event stream needs. Applied at boot, to an existing stream too.
-   */
-  @IsByteLimit()
-  INGEST_STREAM_MAX_BYTES = GIB;
-
-  /**
-   * Bytes the raw-mail object store (INGEST_RAW: e-mails posted to the gateway that are too large
-   * for one NATS message, until the ingest has stored them) may hold. The ingest owns the bucket
-   * and applies this at boot; when it is full the gateway answers such a post 503 (retry later).
-   */
-  @IsByteLimit()
-  INGEST_BUCKET_MAX_BYTES = GIB;
 }

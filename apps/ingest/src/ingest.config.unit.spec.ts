@@ -1,9 +1,8 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { INGEST_RAW_EMAIL_MAX_MSG_SIZE } from '@pp/contracts';
 import { ConfigError, loadConfig } from '@pp/platform';
-import { IngestConfig, MIN_RAW_EMAIL_STORE_BYTES } from './ingest.config';
+import { IngestConfig } from './ingest.config';
 
 const base = { NATS_URL: 'nats://ingest:p0d3b8e1f6a9c2e5b8d1f4a7c0e3b6d9@127.0.0.1:4222', DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/pp' };
 const file = (content: string) => {
@@ -73,17 +72,5 @@ describe('ingest configuration', () => {
     expect(problems({ INGEST_WORKER_IDLE_MS: '10s' })).toEqual([expect.stringMatching(/^INGEST_WORKER_IDLE_MS is invalid: .*must be a whole number of milliseconds/)]);
     expect(problems({ INGEST_WORKER_IDLE_MS: '500' })).toEqual([expect.stringMatching(/^INGEST_WORKER_IDLE_MS is invalid: must be at least 1000/)]);
     expect(problems({ INGEST_WORKER_IDLE_MS: '86400001' })).toEqual([expect.stringMatching(/^INGEST_WORKER_IDLE_MS is invalid: must be at most 86400000/)]);
-  });
-
-  it.each(['INGEST_STREAM_MAX_BYTES', 'INGEST_BUCKET_MAX_BYTES'])('bounds %s to 1 GiB by default, and takes from room for one largest e-mail to 1 TiB', (name) => {
-    expect(loadConfig(IngestConfig, base)).toMatchObject({ [name]: 1024 ** 3 });
-    expect(loadConfig(IngestConfig, { ...base, [name]: '8388608' })).toMatchObject({ [name]: 8 * 1024 ** 2 });
-    expect(problems({ [name]: '1GiB' })).toEqual([expect.stringMatching(new RegExp(`^${name} is invalid: .*must be a whole number of bytes`))]);
-    expect(problems({ [name]: '5242880' })).toEqual([expect.stringMatching(new RegExp(`^${name} is invalid: must be at least 8388608 \\(bytes, 8 MiB\\): one e-mail of the largest size must fit$`))]);
-    expect(problems({ [name]: String(1024 ** 4 + 1) })).toEqual([expect.stringMatching(new RegExp(`^${name} is invalid: must be at most 1099511627776`))]);
-  });
-
-  it('leaves room in the smallest byte limit for the largest message the raw e-mail stream takes', () => {
-    expect(MIN_RAW_EMAIL_STORE_BYTES).toBeGreaterThanOrEqual(INGEST_RAW_EMAIL_MAX_MSG_SIZE);
   });
 });

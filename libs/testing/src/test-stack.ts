@@ -1,7 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { ServiceName } from '@pp/contracts';
-import { BusClient, connectNats, isDatabaseService, isRedisService, type RedisService, redisUserRules } from '@pp/platform';
+import {
+  BusClient,
+  connectNats,
+  isDatabaseService,
+  isRedisService,
+  JetStreamProvisioningConfig,
+  layoutSettingsOf,
+  loadConfig,
+  provisionJetStream,
+  type RedisService,
+  redisUserRules,
+} from '@pp/platform';
 import Redis from 'ioredis';
 import type { NatsConnection } from 'nats';
 import type { Pool } from 'pg';
@@ -40,6 +51,8 @@ export class TestStack {
   private readonly processes_ = new Map<ServiceName, ServiceProcess>();
   private busConnection?: NatsConnection;
   private sqlPool?: Pool;
+  /** The namespace's JetStream streams and object stores, laid out once, before the first service starts. */
+  private jetStream?: Promise<unknown>;
   /** The Redis ACL users made for this stack's services, by name, with their passwords. */
   private readonly redisUsers = new Map<string, string>();
 
@@ -132,6 +145,7 @@ export class TestStack {
    * own role. The others get no database at all.
    */
   async envFor(service: ServiceName): Promise<Record<string, string>> {
+    await (this.jetStream ??= this.provisionJetStream());
     const natsUrl = this.env.NATS_URL === testInfra.natsUrl ? testInfra.natsUrlOf(service) : this.env.NATS_URL;
     const { REDIS_URL: redisUrl, ...shared } = this.env;
     const env: Record<string, string> = { ...shared, NATS_URL: natsUrl };
@@ -160,6 +174,19 @@ export class TestStack {
     withUser.username = user;
     withUser.password = password;
     return withUser.href;
+  }
+
+  /**
+   * What the migrate step does in a deployment: no service may create a stream. As the harness's
+   * identity, with the stack's settings (a test may set JETSTREAM_REPLICAS or the byte limits).
+   */
+  private async provisionJetStream(): Promise<void> {
+    const nc = await connectNats(this.env.NATS_URL, 'test-stack-migrate');
+    try {
+      await provisionJetStream(nc, layoutSettingsOf(loadConfig(JetStreamProvisioningConfig, this.env)));
+    } finally {
+      await nc.close();
+    }
   }
 
   async stopService(service: ServiceName, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {

@@ -1,14 +1,13 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
-import { INGEST_RAW_BUCKET_TTL_MS, ingestRawEmailBucketName } from '@pp/contracts';
-import { blobBucketStream, CONFIG, deleteBlob, ensureBlobBucket, NATS_CONNECTION, ServiceMetrics, watchStreamFill } from '@pp/platform';
+import { ingestRawEmailBucketName } from '@pp/contracts';
+import { blobBucketStream, checkStream, CONFIG, deleteBlob, ingestRawBucketPlace, NATS_CONNECTION, openBlobBucket, ServiceMetrics, watchStreamFill } from '@pp/platform';
 import type { NatsConnection, ObjectStore } from 'nats';
 import type { IngestConfig } from '../ingest.config';
 
 /**
  * The object store through which the gateway hands over e-mails too large for one NATS message.
- * The ingest owns it (bus access registry): it creates it at boot, or brings one an older version
- * created up to date, with INGEST_BUCKET_MAX_BYTES, so that the gateway, which faces the internet,
- * cannot fill the JetStream volume through it.
+ * The migrate step makes it, bounded by INGEST_BUCKET_MAX_BYTES so that the gateway, which faces
+ * the internet, cannot fill the JetStream volume through it; the ingest reads and deletes objects.
  */
 @Injectable()
 export class RawEmailBucket implements OnApplicationBootstrap {
@@ -25,11 +24,8 @@ export class RawEmailBucket implements OnApplicationBootstrap {
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    const spec = { name: this.name, ttlMs: INGEST_RAW_BUCKET_TTL_MS, replicas: this.config.JETSTREAM_REPLICAS, maxBytes: this.config.INGEST_BUCKET_MAX_BYTES };
-    this.store = await ensureBlobBucket(this.nc, spec).catch((error: Error) => {
-      // Most often the JetStream volume cannot hold the limits: say which setting asked for the room.
-      throw new Error(`the raw-mail bucket ${this.name} (INGEST_BUCKET_MAX_BYTES=${spec.maxBytes}) cannot be set up: ${error.message}`);
-    });
+    await checkStream(this.nc, ingestRawBucketPlace(this.config.PP_NAMESPACE));
+    this.store = await openBlobBucket(this.nc, this.name);
   }
 
   /** The object's bytes, or null when there is none of that name (taken already, or expired). */

@@ -6,8 +6,9 @@ import type { Pool } from 'pg';
 
 /*
  * The raw-mail stream and bucket are bounded so that untrusted writers cannot fill the JetStream
- * volume: the ingest brings those an older version created (without limits) up to date at boot,
- * and a full stream refuses the mail pipeline's publish while keeping every e-mail it holds.
+ * volume: the migrate step (here the stack's, before its first service starts) brings those an
+ * older version created (without limits) up to date, and a full stream refuses the mail
+ * pipeline's publish while keeping every e-mail it holds.
  */
 describe('storage limits of the raw e-mail stream and bucket', () => {
   const LIMIT = 8 * 1024 * 1024;
@@ -56,7 +57,7 @@ describe('storage limits of the raw e-mail stream and bucket', () => {
     await stack?.stop();
   });
 
-  it('gives the stream and the bucket an older version created their limits at boot, keeping what they hold', async () => {
+  it('gives the stream and the bucket an older version created their limits before the ingest starts, keeping what they hold', async () => {
     expect((await jsm.streams.info(stream)).config).toMatchObject({
       max_bytes: LIMIT,
       discard: DiscardPolicy.New,

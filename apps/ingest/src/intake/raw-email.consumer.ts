@@ -1,24 +1,17 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { DomainError, ErrorCode, INGEST_RAW_EMAIL_CONSUMER, ingestRawEmailStreamName } from '@pp/contracts';
 import {
-  DomainError,
-  ErrorCode,
-  INGEST_RAW_EMAIL_CONSUMER,
-  INGEST_RAW_EMAIL_MAX_MSG_SIZE,
-  INGEST_RAW_EMAIL_SUBJECT,
-  ingestRawEmailStreamName,
-} from '@pp/contracts';
-import {
+  checkStream,
   CONFIG,
   consumeConcurrently,
-  ensureStream,
+  ingestRawEmailPlace,
   JsonLogger,
   NATS_CONNECTION,
   ServiceMetrics,
-  subjectPrefix,
   watchConsumerLag,
   watchStreamFill,
 } from '@pp/platform';
-import { AckPolicy, DeliverPolicy, DiscardPolicy, type ConsumerMessages, type JsMsg, type NatsConnection, RetentionPolicy, nanos } from 'nats';
+import { AckPolicy, DeliverPolicy, type ConsumerMessages, type JsMsg, type NatsConnection, nanos } from 'nats';
 import type { IngestConfig } from '../ingest.config';
 import { EmailProcessor } from '../processing/email-processor';
 import { EmailIntake } from './email-intake.service';
@@ -53,11 +46,6 @@ const PREFETCH = 128;
  */
 const IN_FLIGHT_BYTES = 64 * 1024 * 1024;
 
-/** E-mails the ingest has not stored within a week (it was down that long) are dropped. */
-const STREAM_MAX_AGE_MS = 7 * 24 * 3600 * 1000;
-/** JetStream's default, which the streams created by earlier versions have: kept, so that only the limits change on them. */
-const STREAM_DUPLICATE_WINDOW_MS = 2 * 60 * 1000;
-
 /**
  * The mail pipeline's way in: raw RFC 822 bytes on JetStream
  * `<namespace>.ingest.email.raw`. A message is acknowledged once stored;
@@ -85,31 +73,15 @@ export class RawEmailConsumer implements OnApplicationBootstrap, OnModuleDestroy
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    const stream = ingestRawEmailStreamName(this.config.PP_NAMESPACE);
-    const subject = subjectPrefix(this.config.PP_NAMESPACE) + INGEST_RAW_EMAIL_SUBJECT;
-    // Brings a stream created by an older version (without the byte limit) up to date as well.
-    const jsm = await ensureStream(this.nc, {
-      name: stream,
-      subjects: [subject],
-      // The raw message is kept in Postgres; the stream only carries it there.
-      retention: RetentionPolicy.Workqueue,
-      maxAgeMs: STREAM_MAX_AGE_MS,
-      duplicateWindowMs: STREAM_DUPLICATE_WINDOW_MS,
-      replicas: this.config.JETSTREAM_REPLICAS,
-      // Untrusted writers publish here: bounded, so they cannot fill the volume LEDGER_EVENTS needs. When full,
-      // the pipeline's publish is refused (it keeps the e-mail and retries); a waiting e-mail is never dropped.
-      maxBytes: this.config.INGEST_STREAM_MAX_BYTES,
-      discard: DiscardPolicy.New,
-      maxMsgSize: INGEST_RAW_EMAIL_MAX_MSG_SIZE,
-    }).catch((error: Error) => {
-      // Most often the JetStream volume cannot hold the limits: say which setting asked for the room.
-      throw new Error(`the raw e-mail stream ${stream} (INGEST_STREAM_MAX_BYTES=${this.config.INGEST_STREAM_MAX_BYTES}) cannot be set up: ${error.message}`);
-    });
+    // The migrate step makes the stream, bounded (jetstream-layout.ts); the ingest only consumes it.
+    const place = ingestRawEmailPlace(this.config.PP_NAMESPACE);
+    const stream = place.name;
+    const jsm = await checkStream(this.nc, place);
     await jsm.consumers.add(stream, {
       durable_name: CONSUMER,
       ack_policy: AckPolicy.Explicit,
       deliver_policy: DeliverPolicy.All,
-      filter_subject: subject,
+      filter_subject: place.subjects[0],
       ack_wait: nanos(60_000),
     });
     const consumer = await this.nc.jetstream().consumers.get(stream, CONSUMER);

@@ -1,17 +1,17 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { LEDGER_EVENTS_STREAM, LEDGER_EVENTS_SUBJECTS, ledgerEventSubject } from '@pp/contracts';
+import { ledgerEventSubject } from '@pp/contracts';
 import {
+  checkStream,
   CONFIG,
   contextOf,
-  ensureStream,
   FailureStreak,
   JsonLogger,
+  ledgerEventsPlace,
   NATS_CONNECTION,
   PreparingClient,
   publishTraced,
   SERVICE_SESSION_LIMITS,
   sessionLimitParameters,
-  streamName,
   subjectPrefix,
 } from '@pp/platform';
 import type { NatsConnection } from 'nats';
@@ -38,14 +38,6 @@ const LEADERSHIP_RETRY_MS = 2000;
  * for up to LEDGER_PUBLISH_POLL_MS.
  */
 const HELD_BACK_MAX_WAIT_MS = 100;
-/**
- * Re-publications happen only for events published but not yet checkpointed
- * (at most CHECKPOINT_EVERY_MS of them and one page, after a crash); an hour
- * covers a long outage between the two. Consumers dedupe on the event id anyway.
- */
-const DUPLICATE_WINDOW_MS = 60 * 60 * 1000;
-const RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
-
 /**
  * The publisher's own connection: the leader lock and LISTEN live in its
  * session. Its page query and checkpoint run many times a second under load,
@@ -123,7 +115,7 @@ export class EventPublisher implements OnApplicationBootstrap, OnApplicationShut
       if (!rows[0].leader) return;
       await db.query(`LISTEN ${EVENTS_COMMITTED_CHANNEL}`);
       await this.openStream();
-      this.logger.info('publishing ledger events to JetStream', { stream: streamName(this.config.PP_NAMESPACE, LEDGER_EVENTS_STREAM) });
+      this.logger.info('publishing ledger events to JetStream', { stream: ledgerEventsPlace(this.config.PP_NAMESPACE).name });
       this.failures.succeeded();
       const checkpoint = new StoredCheckpoint(await this.loadCheckpoint(db), (at) => this.saveCheckpoint(db, at));
       let heldBackWait = 0;
@@ -147,16 +139,9 @@ export class EventPublisher implements OnApplicationBootstrap, OnApplicationShut
     }
   }
 
+  /** The migrate step makes the stream (jetstream-layout.ts); the ledger may only publish to it. */
   private async openStream(): Promise<void> {
-    // No byte limit (docs/OPERATIONS.md, "JetStream storage limits"): only the ledger writes here, and what the
-    // stream cannot take is published again from Postgres; the streams outsiders write are the bounded ones.
-    await ensureStream(this.nc, {
-      name: streamName(this.config.PP_NAMESPACE, LEDGER_EVENTS_STREAM),
-      subjects: [this.prefix + LEDGER_EVENTS_SUBJECTS],
-      duplicateWindowMs: DUPLICATE_WINDOW_MS,
-      maxAgeMs: RETENTION_MS,
-      replicas: this.config.JETSTREAM_REPLICAS,
-    });
+    await checkStream(this.nc, ledgerEventsPlace(this.config.PP_NAMESPACE));
   }
 
   private async loadCheckpoint(db: Client): Promise<Checkpoint> {

@@ -6,7 +6,7 @@ import { MAIL_PIPELINE, type BusIdentity } from './bus-identities';
 export interface StreamAccess {
   stream: string;
   subjects: readonly string[];
-  /** Creates the stream and keeps its settings up to date. */
+  /** The service it belongs to: it reads the stream's state (its fill, for the alerts) and checks it at boot; the migrate step creates it and keeps its settings up to date. */
   owner: BusIdentity;
   /** Publish to the stream's subjects (and get JetStream's acknowledgement). */
   publishers: readonly BusIdentity[];
@@ -29,9 +29,9 @@ export const WEBHOOKS_DELIVERY_CONSUMER = 'webhooks-delivery';
 export const INGEST_RAW_EMAIL_CONSUMER = 'ingest';
 
 /**
- * An object store (its stream is OBJ_<bucket>): the owner creates it and keeps its settings (its
- * byte limit among them) up to date; writers put objects, readers get and delete them. Neither
- * writers nor readers may create or change it, so a compromised writer cannot lift the limit.
+ * An object store (its stream is OBJ_<bucket>), created and kept up to date (its byte limit among
+ * its settings) by the migrate step; the owner reads its state; writers put objects, readers get
+ * and delete them. No service may create or change it, so a compromised writer cannot lift the limit.
  */
 export interface ObjectStoreAccess {
   bucket: string;

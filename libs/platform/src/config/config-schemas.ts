@@ -43,14 +43,6 @@ export class BaseConfig {
   @Max(60_000)
   NATS_REQUEST_TIMEOUT_MS = 5000;
 
-  /** Copies of each JetStream stream the services create: 1 on a single server, 3 on a three-node cluster (docs/OPERATIONS.md). */
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt({ message: 'must be a whole number of replicas' })
-  @Min(1)
-  @Max(5)
-  JETSTREAM_REPLICAS = 1;
-
   @IsOptional()
   @IsIn(['debug', 'info', 'warn', 'error'], { message: 'must be one of debug, info, warn, error' })
   LOG_LEVEL: 'debug' | 'info' | 'warn' | 'error' = 'info';

@@ -11,7 +11,7 @@ export interface BlobBucketSpec {
   /** The bucket's name, namespace applied; its stream is `OBJ_<name>`. */
   name: string;
   ttlMs: number;
-  /** Copies kept across a JetStream cluster (JETSTREAM_REPLICAS). */
+  /** Copies kept across a JetStream cluster (JETSTREAM_REPLICAS of the migrate step). */
   replicas: number;
   /**
    * Bytes the bucket may hold on the JetStream volume. A full bucket refuses a put (the object
@@ -25,8 +25,8 @@ export interface BlobBucketSpec {
 export const blobBucketStream = (bucket: string): string => `OBJ_${bucket}`;
 
 /**
- * For the bucket's owner: creates it, or brings an existing one (an older version's, without
- * a limit) up to the spec. Only the owner may change the bucket's settings (bus access registry).
+ * For the migrate step: creates the bucket, or brings an existing one (an older version's, without
+ * a limit) up to the spec. Only the migrate identity may change its settings (bus access registry).
  */
 export async function ensureBlobBucket(nc: NatsConnection, spec: BlobBucketSpec): Promise<ObjectStore> {
   const settings = { max_age: nanos(spec.ttlMs), num_replicas: spec.replicas, max_bytes: spec.maxBytes, discard: DiscardPolicy.New };
@@ -37,8 +37,9 @@ export async function ensureBlobBucket(nc: NatsConnection, spec: BlobBucketSpec)
 }
 
 /**
- * For a writer or reader: opens the bucket its owner created. Fails ("stream not found") while
- * there is none; the object store would otherwise try to create it, which only the owner may.
+ * For a writer or reader: opens the bucket the migrate step created. Fails ("stream not found")
+ * while there is none; the object store would otherwise try to create it, which only the migrate
+ * step may.
  */
 export async function openBlobBucket(nc: NatsConnection, name: string): Promise<ObjectStore> {
   await (await nc.jetstreamManager()).streams.info(blobBucketStream(name));

@@ -9,7 +9,7 @@ export interface StreamSpec {
   duplicateWindowMs: number;
   /** How long messages are kept (0: for ever). */
   maxAgeMs: number;
-  /** Copies kept across a JetStream cluster (JETSTREAM_REPLICAS: 1 on one server, 3 on the Kubernetes cluster). */
+  /** Copies kept across a JetStream cluster (JETSTREAM_REPLICAS of the migrate step: 1 on one server, 3 on the Kubernetes cluster). */
   replicas: number;
   /** Limits (the default): messages stay until their age or the stream's limits remove them; Workqueue: until a consumer acknowledges them. */
   retention?: RetentionPolicy;
@@ -34,7 +34,8 @@ export const streamName = (namespace: string, base: string): string => (namespac
 const UNLIMITED = -1;
 
 /**
- * Creates the stream, or brings an existing one's settings up to date (idempotent; safe from several replicas).
+ * Creates the stream, or brings an existing one's settings up to date (idempotent; safe when run twice at once).
+ * Only the migrate identity may (provision-jetstream.ts).
  * Every setting the spec names is applied, defaults included, so a limit dropped from the spec is lifted as well.
  */
 export async function ensureStream(nc: NatsConnection, spec: StreamSpec): Promise<JetStreamManager> {
@@ -78,5 +79,5 @@ export async function updateStreamSettings(jsm: JetStreamManager, name: string, 
 /** Settings are numbers, strings and arrays of subjects (whose order JetStream keeps). */
 const sameSetting = (current: unknown, wanted: unknown): boolean => JSON.stringify(current) === JSON.stringify(wanted);
 
-const isStreamNotFound = (error: unknown): boolean =>
+export const isStreamNotFound = (error: unknown): boolean =>
   error instanceof Error && /stream not found/i.test(error.message);

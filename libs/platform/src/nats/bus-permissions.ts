@@ -2,6 +2,7 @@ import {
   BUS_IDENTITIES,
   type BusIdentity,
   inboxPrefixOf,
+  MIGRATE_IDENTITY,
   OBJECT_STORE_ACCESS,
   STREAM_ACCESS,
   TEST_CLIENT,
@@ -58,9 +59,14 @@ export function busPermissions(scope: NamespaceScope, options: { testClient?: bo
     `${JS_API}.CONSUMER.DELETE.${name}.*`,
     `$JS.FC.${name}.>`,
   ];
+  /** Only the migrate step creates a stream or changes it: NATS does not hold a stream's subjects or republish to its creator's permissions. */
+  const provision = (name: string) => {
+    grant(MIGRATE_IDENTITY, 'publish', [`${JS_API}.INFO`, ...['INFO', 'CREATE', 'UPDATE'].map((verb) => `${JS_API}.STREAM.${verb}.${name}`)]);
+  };
   for (const spec of STREAM_ACCESS) {
     const name = stream(spec.stream);
-    grant(spec.owner, 'publish', [`${JS_API}.INFO`, ...['INFO', 'CREATE', 'UPDATE'].map((verb) => `${JS_API}.STREAM.${verb}.${name}`)]);
+    provision(name);
+    grant(spec.owner, 'publish', [`${JS_API}.INFO`, `${JS_API}.STREAM.INFO.${name}`]);
     for (const publisher of spec.publishers) grant(publisher, 'publish', spec.subjects.flatMap(forms));
     for (const consumer of spec.consumers) {
       grant(consumer, 'publish', [
@@ -80,9 +86,13 @@ export function busPermissions(scope: NamespaceScope, options: { testClient?: bo
     const bucket = stream(spec.bucket);
     const name = scope.kind === 'exact' ? `OBJ_${bucket}` : '*';
     const open = [`${JS_API}.INFO`, `${JS_API}.STREAM.INFO.${name}`];
-    grant(spec.owner, 'publish', [...open, `${JS_API}.STREAM.CREATE.${name}`, `${JS_API}.STREAM.UPDATE.${name}`]);
+    provision(name);
+    grant(spec.owner, 'publish', open);
     const lookUp = [`${JS_API}.STREAM.MSG.GET.${name}`, `${JS_API}.DIRECT.GET.${name}`, `${JS_API}.DIRECT.GET.${name}.>`];
-    // Putting an object under an existing name and deleting one both purge old chunks and write metadata.
+    // A put that fails purges the chunks it wrote (or a full bucket would keep them to their expiry), putting an
+    // object under an existing name purges the old chunks, and deleting one purges its chunks; each writes metadata.
+    // NATS cannot limit a purge to one object's chunks: a writer could drop objects still waiting for a reader,
+    // which it could as well have never written.
     const change = [`${JS_API}.STREAM.PURGE.${name}`, `$O.${bucket}.M.>`];
     for (const writer of spec.writers) grant(writer, 'publish', [...open, ...lookUp, ...change, `$O.${bucket}.C.>`]);
     for (const reader of spec.readers) {

@@ -1,4 +1,4 @@
-import { BUS_IDENTITIES, HEALTH_ACCESS, MAIL_PIPELINE, STREAM_ACCESS, SUBJECT_REGISTRY, TEST_CLIENT } from '@pp/contracts';
+import { BUS_IDENTITIES, HEALTH_ACCESS, MAIL_PIPELINE, MIGRATE_IDENTITY, STREAM_ACCESS, SUBJECT_REGISTRY, TEST_CLIENT } from '@pp/contracts';
 import { busPermissions } from './bus-permissions';
 
 const production = busPermissions({ kind: 'exact', namespace: '' });
@@ -47,14 +47,18 @@ describe('bus permissions generated from the subject registry', () => {
       }
     });
 
-    it('then JetStream rights name exact streams: the ledger owns LEDGER_EVENTS, webhooks consume it, the gateway follows it and writes only the raw-mail bucket', () => {
-      expect(production.ledger.publish).toEqual(expect.arrayContaining(['$JS.API.STREAM.CREATE.LEDGER_EVENTS', 'ledger.events.>']));
+    it('then JetStream rights name exact streams: the ledger publishes to LEDGER_EVENTS, webhooks consume it, the gateway follows it and writes only the raw-mail bucket', () => {
+      expect(production.ledger.publish).toEqual(expect.arrayContaining(['$JS.API.STREAM.INFO.LEDGER_EVENTS', 'ledger.events.>']));
       expect(production.webhooks.publish).toEqual(expect.arrayContaining(['$JS.API.CONSUMER.MSG.NEXT.LEDGER_EVENTS.*', '$JS.ACK.LEDGER_EVENTS.>']));
       expect(production.webhooks.publish).not.toContain('ledger.events.>');
       expect(production.gateway.publish.filter((s) => s.startsWith('$'))).toEqual(expect.arrayContaining(['$O.INGEST_RAW.C.>', '$JS.API.STREAM.INFO.OBJ_INGEST_RAW']));
-      // The bucket is bounded: only its owner, the ingest, may create it or change its settings (a writer could lift the limit).
-      for (const verb of ['CREATE', 'UPDATE']) expect(publishers(production, `$JS.API.STREAM.${verb}.OBJ_INGEST_RAW`)).toEqual(['ingest']);
-      expect(publishers(production, '$JS.API.STREAM.UPDATE.INGEST_EMAIL')).toEqual(['ingest']);
+      // Only the migrate step may create a stream or change its settings: a service could lift a limit, or make its
+      // stream capture other identities' replies or republish into any subject (NATS checks neither against its rights).
+      for (const stream of ['LEDGER_EVENTS', 'INGEST_EMAIL', 'OBJ_INGEST_RAW']) {
+        for (const verb of ['CREATE', 'UPDATE']) expect(publishers(production, `$JS.API.STREAM.${verb}.${stream}`)).toEqual([MIGRATE_IDENTITY]);
+      }
+      expect(production[MIGRATE_IDENTITY].publish.filter((s) => !s.startsWith('$JS.API.STREAM.') && s !== '$JS.API.INFO')).toEqual([]);
+      expect(production[MIGRATE_IDENTITY].subscribe).toEqual(['_INBOX_migrate.>']);
       // Following is an ordered consumer pushed to its own inbox: no pulling, acknowledging or durable consumers of LEDGER_EVENTS.
       expect(production.gateway.publish.filter((s) => s.includes('LEDGER_EVENTS'))).toEqual([
         '$JS.API.CONSUMER.CREATE.LEDGER_EVENTS',
@@ -85,7 +89,8 @@ describe('bus permissions generated from the subject registry', () => {
       const named = busPermissions({ kind: 'exact', namespace: 'prod' });
       expect(named.gateway.publish).toContain('prod.sessions.create.v1');
       expect(named.gateway.publish).not.toContain('sessions.create.v1');
-      expect(named.ledger.publish).toEqual(expect.arrayContaining(['prod.ledger.events.>', '$JS.API.STREAM.CREATE.prod_LEDGER_EVENTS']));
+      expect(named.ledger.publish).toEqual(expect.arrayContaining(['prod.ledger.events.>', '$JS.API.STREAM.INFO.prod_LEDGER_EVENTS']));
+      expect(named[MIGRATE_IDENTITY].publish).toContain('$JS.API.STREAM.CREATE.prod_LEDGER_EVENTS');
       expect(named.gateway.publish).toContain('$O.prod_INGEST_RAW.C.>');
     });
   });
@@ -98,10 +103,12 @@ describe('bus permissions generated from the subject registry', () => {
       expect(shared.gateway.publish).not.toContain('*.ledger.append.v1');
     });
 
-    it('then stream names are wildcards, yet the gateway, which writes the raw-mail bucket, may still create or change no stream', () => {
+    it('then stream names are wildcards, yet no service may create or change a stream: only the migrate step', () => {
       expect(shared.gateway.publish).toContain('$JS.API.STREAM.INFO.*');
-      expect(shared.gateway.publish.filter((s) => /^\$JS\.API\.STREAM\.(CREATE|UPDATE|DELETE)\./.test(s))).toEqual([]);
-      expect(shared.ingest.publish).toEqual(expect.arrayContaining(['$JS.API.STREAM.CREATE.*', '$JS.API.STREAM.UPDATE.*']));
+      for (const identity of BUS_IDENTITIES.filter((name) => name !== MIGRATE_IDENTITY)) {
+        expect({ identity, changes: shared[identity].publish.filter((s) => /^\$JS\.API\.STREAM\.(CREATE|UPDATE|DELETE)\./.test(s)) }).toEqual({ identity, changes: [] });
+      }
+      expect(shared[MIGRATE_IDENTITY].publish).toEqual(expect.arrayContaining(['$JS.API.STREAM.CREATE.*', '$JS.API.STREAM.UPDATE.*']));
     });
 
     it('then the harness may call and answer every subject but reads no other identity’s replies', () => {

@@ -38,7 +38,7 @@ describe('NatsBusServer', () => {
     await server.close();
   });
 
-  it('given a request whose reply subject is not a caller’s inbox, then the handler never runs and nothing is published there', async () => {
+  it('given a request whose reply subject is not a caller’s inbox, or that has none, then the handler never runs and nothing is published there', async () => {
     const prefix = `busserver${randomUUID().replaceAll('-', '')}`;
     const server = new NatsBusServer({ nc: serving, prefix, service: 'checkout', metrics: new BusMetrics(new ServiceMetrics('checkout')) });
     let handled = 0;
@@ -51,6 +51,8 @@ describe('NatsBusServer', () => {
     const watch = calling.subscribe(elsewhere, { callback: (_error, msg) => published.push(msg.string()) });
     await calling.flush();
     calling.publish(`${prefix}.health.checkout`, '{}', { reply: elsewhere });
+    // And no reply subject at all, as a stream set to republish into the subject would send it.
+    calling.publish(`${prefix}.health.checkout`, '{}');
     // A request from the caller's own inbox afterwards is answered, so the misdirected one has been seen by then.
     const answered = await calling.request(`${prefix}.health.checkout`, '{}', { timeout: 5000 });
 

@@ -89,26 +89,29 @@ export class NatsBusServer extends Server implements CustomTransportStrategy {
     const started = performance.now();
     const meta = readHeaders(msg.headers);
     if (meta.deadline && meta.deadline < Date.now()) return this.options.metrics.expired(pattern); // the caller has stopped waiting
-    if (msg.reply && !this.inboxes.get(pattern)?.some((inbox) => msg.reply!.startsWith(inbox))) {
+    const reply = msg.reply;
+    if (!reply || !this.inboxes.get(pattern)?.some((inbox) => reply.startsWith(inbox))) {
       // Refused before any work: the handler's effects would happen for an answer sent where the caller has no business.
-      this.logger.warn(`refused a request on ${pattern} whose reply subject is none of its callers' inboxes`);
+      // Callers always wait for the answer; a message without a reply subject is nobody's call (a stream republishing
+      // into the subject, say), so its effects would happen for no caller at all.
+      this.logger.warn(`refused a request on ${pattern} whose reply subject is ${reply ? "none of its callers' inboxes" : 'missing'}`);
       return this.options.metrics.misdirected(pattern);
     }
     const ctx = { requestId: meta.requestId ?? randomUUID(), deadline: meta.deadline };
-    const reply = await inSpan(
+    const answer = await inSpan(
       'pp-bus',
       `bus ${pattern}`,
       { kind: SpanKind.SERVER, attributes: { 'messaging.system': 'nats', 'messaging.destination.name': pattern } },
       async () => {
-        const answer = await requestContext.run(ctx, () => this.invoke(pattern, handler, msg, meta));
+        const result = await requestContext.run(ctx, () => this.invoke(pattern, handler, msg, meta));
         // A refusal (validation, not found, conflict) is an answer; only a fault marks the span failed.
-        if (!answer.ok && answer.error.code === ErrorCode.Internal) trace.getActiveSpan()?.setStatus({ code: SpanStatusCode.ERROR });
-        return answer;
+        if (!result.ok && result.error.code === ErrorCode.Internal) trace.getActiveSpan()?.setStatus({ code: SpanStatusCode.ERROR });
+        return result;
       },
       meta.traceContext,
     );
-    if (msg.reply) msg.respond(Buffer.from(JSON.stringify(reply)));
-    this.options.metrics.answered(pattern, busOutcome(reply), performance.now() - started);
+    msg.respond(Buffer.from(JSON.stringify(answer)));
+    this.options.metrics.answered(pattern, busOutcome(answer), performance.now() - started);
   }
 
   private async invoke(
