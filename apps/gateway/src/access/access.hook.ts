@@ -53,7 +53,8 @@ export class AccessHook {
         if (!key) throw new DomainError(ErrorCode.Unauthorized, INVALID_API_KEY);
         request.principal = key;
         // Client-side checkout routes spend the key's budget only once a client secret has opened a session (ClientBudgets).
-        // A POST with a small body is counted with its Idempotency-Key reservation, in the same round trip (IdempotencyHooks).
+        // A POST with a small body is counted with its Idempotency-Key reservation, in the same round trip, or as it is
+        // answered when refused before that (IdempotencyHooks): the 403 below, a 415, a body that is not JSON ...
         if (!isClientRoute(access)) {
           if (countedWithReservation(request)) request.uncounted = key;
           else setRateLimitHeaders(reply, await this.rateLimiter.consume(key));

@@ -23,7 +23,8 @@ export const BODY_LIMIT_BYTES = 1_048_576;
  * address budget (client-side checkout routes) → access (credential, rate
  * limit, key type and scope) → Content-Type → body (JSON
  * parser with edge checks) → idempotency → validation → handler; every error
- * on the way is answered by ErrorResponseFilter as `{ "error": string }`.
+ * on the way is answered by ErrorResponseFilter as `{ "error": string }`, and
+ * a POST refused before its Idempotency-Key reservation is counted then.
  */
 export async function configureHttp(app: NestFastifyApplication): Promise<void> {
   const fastify = app.getHttpAdapter().getInstance();
@@ -36,6 +37,7 @@ export async function configureHttp(app: NestFastifyApplication): Promise<void> 
   fastify.addHook('onRequest', checkContentType);
   fastify.addHook('preHandler', reenterRequestContext);
   fastify.addHook('preHandler', idempotency.reserve);
+  fastify.addHook('onSend', idempotency.countRefused);
   fastify.addHook('onSend', idempotency.settle);
   fastify.addHook('onResponse', endRequestSpan);
   app.useGlobalFilters(new ErrorResponseFilter(app.get(JsonLogger)));

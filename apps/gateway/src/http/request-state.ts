@@ -9,7 +9,7 @@ declare module 'fastify' {
     requestId: string;
     principal: Principal;
     idempotency: IdempotencyReservation | undefined;
-    /** A key whose request the access hook left uncounted: its Idempotency-Key reservation counts it (key-rate-limiter.ts). */
+    /** A key whose request the access hook left uncounted: its Idempotency-Key reservation counts it, or its refusal before that (idempotency.hooks.ts). */
     uncounted: KeyPrincipal | undefined;
   }
   interface FastifyContextConfig {

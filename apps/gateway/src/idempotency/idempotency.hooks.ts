@@ -11,10 +11,12 @@ export const IDEMPOTENCY_HEADER = 'idempotency-key';
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 
 /**
- * Idempotency for every authenticated POST (PRODUCT-RULES §D3), as two hooks: before
+ * Idempotency for every authenticated POST (PRODUCT-RULES §D3), as hooks: before
  * the handler, reserve the key or answer a replay (200, X-Cache-Lookup: HIT,
  * the original body); when the response is sent, keep it for 24 hours if it
- * succeeded, or free the key so the client can retry a failure.
+ * succeeded, or free the key so the client can retry a failure. A POST the
+ * access hook left to be counted with its reservation is counted as it is
+ * answered when it never got that far.
  */
 @Injectable()
 export class IdempotencyHooks {
@@ -60,6 +62,25 @@ export class IdempotencyHooks {
     setRateLimitHeaders(reply, this.rateLimiter.judge(window, count)); // 429 over the limit, where the script reserved nothing
     return begun!;
   }
+
+  /**
+   * onSend: a POST refused before its reservation (415, a body that is not JSON, a missing Idempotency-Key, 403 ...)
+   * was never counted, so a key could send any number of them; it is counted now, and over the limit answered 429.
+   */
+  readonly countRefused = async (request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> => {
+    const key = request.uncounted;
+    if (!key) return payload;
+    request.uncounted = undefined;
+    try {
+      setRateLimitHeaders(reply, await this.rateLimiter.consume(key));
+      return payload;
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      // The refusal is already an answer; it becomes the 429, in the shape ErrorResponseFilter gives every error.
+      reply.code(error.status).headers(error.headers).type('application/json; charset=utf-8');
+      return JSON.stringify({ error: error.message });
+    }
+  };
 
   readonly settle = async (request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> => {
     const reservation = request.idempotency;

@@ -114,4 +114,24 @@ describe('Idempotency-Key on every POST (PRODUCT-RULES §D3)', () => {
     expect(asLive.status).toBe(503); // reached the bus: not taken for a reuse of the admin's key
     expect(asTest.status).toBe(503);
   });
+
+  const sessionBody = { amount: 1250, currency: 'cad', reference: 'order-1', success_url: 'https://shop.example/ok', cancel_url: 'https://shop.example/no' };
+  it.each([
+    ['a body that is not JSON', 'secret', { body: '{"amount": ' }, 400],
+    ['a Content-Type other than JSON', 'secret', { body: 'amount=1250', headers: { 'content-type': 'application/x-www-form-urlencoded' } }, 415],
+    ['no Idempotency-Key', 'secret', { body: sessionBody, idempotencyKey: null }, 400],
+    ['a key without the route’s scope', 'restricted', { body: sessionBody }, 403],
+  ] as const)('counts POSTs refused before their reservation (%s) against the key’s rate limit: over it, 429', async (_refusal, type, request, status) => {
+    const key = (await gateway.issueKey(merchant.merchant_id, { type, livemode: true, rate_limit_per_second: 3, ...(type === 'restricted' ? { scopes: ['payments.read'] } : {}) })).key;
+    const burst = await Promise.all(Array.from({ length: 10 }, () => gateway.call('/v1/checkout/sessions', { token: key, ...request })));
+    const limited = burst.filter((response) => response.status === 429);
+    // 3 a window; a burst may straddle two.
+    expect(limited.length).toBeGreaterThanOrEqual(4);
+    expect(burst.every((response) => response.status === status || response.status === 429)).toBe(true);
+    for (const response of limited) {
+      expect(response.body).toEqual({ error: 'Rate limit exceeded' });
+      expect([response.headers.get('retry-after'), response.headers.get('x-ratelimit-limit'), response.headers.get('x-ratelimit-remaining')]).toEqual(['1', '3', '0']);
+    }
+    for (const response of burst.filter((r) => r.status === status)) expect(response.headers.get('x-ratelimit-limit')).toBe('3');
+  });
 });

@@ -2,7 +2,7 @@ import { Controller, Get, Headers, Query, Req, Res } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { EVENT_ID_PATTERN, EventStreamParams, MAX_PAGE_LIMIT, type MerchantEventView, type MerchantScope } from '@pp/contracts';
 import { BusClient, JsonLogger } from '@pp/platform';
-import { FOLLOW_FROM_START, followAfter, type FollowState, isBeyondWindow, isHandled, recordHandled, unhandledEvents } from '@pp/sdk';
+import { FOLLOW_FROM_START, followAfter, type FollowState, recordHandled } from '@pp/sdk';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { presentedCredential } from '../access/access.hook';
 import { KeyScope } from '../access/request-params';
@@ -11,26 +11,30 @@ import { ApiError } from '../http/api-error';
 import { ApiKeyAuthenticator } from '../identity/api-key.authenticator';
 import type { KeyPrincipal } from '../identity/principal';
 import { INVALID_QUERY, parseListQuery } from '../http/list-query';
+import { lookStart, nextPageStart, type PageStart, stillToSend } from './forward-look';
 import { MerchantEventFeed } from './merchant-event.feed';
 import { MAX_STREAMS_PER_KEY, OpenEventStreams } from './open-event-streams';
+import { writeWhenReady } from './write-when-ready';
 
 /** How often a stream also reads the durable log, in case the live feed missed an event (it never should). */
 const SAFETY_LOOK_MS = 10_000;
 /** A comment line this often keeps proxies from closing a quiet stream. */
 const HEARTBEAT_MS = 15_000;
-/** The most events one look sends (the rest follow on the next). */
-const MAX_EVENTS_PER_LOOK = 500;
+/** Live events a stream keeps while it reads the log; past that it leaves them to the log (a look reads them there). */
+const MAX_LIVE_EVENTS_KEPT = MAX_PAGE_LIMIT;
 
 const frame = (event: MerchantEventView) => `id: ${event.id}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
 
 /**
  * The merchant's events as Server-Sent Events. New events come live from the
  * ledger's JetStream stream (MerchantEventFeed); the ledger's durable event
- * log (its merchant_events read model, in append order) is read when the
- * stream opens, whenever the feed (re)starts and every SAFETY_LOOK_MS, so a
- * client that reconnects with Last-Event-ID misses nothing: the CLI's
- * `listen` and `events tail` follow it. The same follow state keeps an event
- * seen both ways from being sent twice (libs/sdk events/follow-state.ts).
+ * log (its merchant_events read model, in append order) is read forward, a
+ * page at a time (forward-look.ts), when the stream opens, whenever the feed
+ * (re)starts and every SAFETY_LOOK_MS, so a client that reconnects with
+ * Last-Event-ID misses nothing: the CLI's `listen` and `events tail` follow
+ * it. The same follow state keeps an event seen both ways from being sent
+ * twice (libs/sdk events/follow-state.ts). A stream holds at most a page of
+ * the log and a page of live events, and waits for a client that reads slowly.
  */
 @ApiTags('events')
 @Controller('v1/events')
@@ -86,10 +90,11 @@ export class EventStreamController {
       'cache-control': 'no-store',
       'x-accel-buffering': 'no',
     });
-    response.write('retry: 1000\n\n');
+    const write = (text: string) => writeWhenReady(response, text, closed);
+    await write('retry: 1000\n\n');
     let lastWrite = Date.now();
-    const send = (event: MerchantEventView) => {
-      if (!types || types.has(event.type)) response.write(frame(event));
+    const send = async (event: MerchantEventView) => {
+      if (!types || types.has(event.type)) await write(frame(event));
       state = recordHandled(state, event);
       lastWrite = Date.now();
     };
@@ -97,9 +102,11 @@ export class EventStreamController {
     const live: MerchantEventView[] = [];
     let lookDue = true;
     let lastLook = 0;
+    /** Where the look in progress reads next; undefined between looks. */
+    let look: PageStart | undefined;
     let wake: (() => void) | undefined;
     const stopListening = this.feed.listen(scope, (signal) => {
-      if (signal.kind === 'event') live.push(signal.event);
+      if (signal.kind === 'event' && live.length < MAX_LIVE_EVENTS_KEPT) live.push(signal.event);
       else lookDue = true;
       wake?.();
     });
@@ -110,19 +117,23 @@ export class EventStreamController {
           this.logger.info('event stream ended: its API key no longer authenticates (revoked, expired, or not checkable)', { merchant_id: scope.merchant_id });
           break;
         }
-        if (lookDue || Date.now() - lastLook >= SAFETY_LOOK_MS) {
+        if (!look && (lookDue || Date.now() - lastLook >= SAFETY_LOOK_MS)) {
           lastLook = Date.now();
-          const found = await unhandledEvents(this.newestFirst(scope), state, MAX_EVENTS_PER_LOOK);
-          found.forEach(send);
-          lookDue = found.length === MAX_EVENTS_PER_LOOK;
+          lookDue = false;
+          look = lookStart(state);
         }
-        // An event behind the settle window was in the log at an earlier look: the follow state no longer knows whether it was sent.
-        for (const event of live.splice(0)) if (!isHandled(state, event) && !isBeyondWindow(state, event)) send(event);
+        if (look) {
+          const page = await this.bus.request('ledger.merchant-events.list.v1', { ...scope, order: 'oldest_first', limit: MAX_PAGE_LIMIT, ...look });
+          for (const event of page.data) if (stillToSend(state, event)) await send(event);
+          look = nextPageStart(page);
+        }
+        // Between looks only: a newer live event sent amid one would move the settle window past the events still to read.
+        if (!look) for (const event of live.splice(0)) if (stillToSend(state, event)) await send(event);
         if (Date.now() - lastWrite >= HEARTBEAT_MS) {
-          response.write(': keep-alive\n\n');
+          await write(': keep-alive\n\n');
           lastWrite = Date.now();
         }
-        if (live.length === 0 && !lookDue && !closed.aborted) await this.nextSignal((resolve) => (wake = resolve));
+        if (!look && live.length === 0 && !lookDue && !closed.aborted) await this.nextSignal((resolve) => (wake = resolve));
         wake = undefined;
       }
     } catch (error) {
@@ -149,15 +160,5 @@ export class EventStreamController {
       ? await this.bus.request('ledger.merchant-events.get.v1', { ...scope, event_id: since })
       : (await this.bus.request('ledger.merchant-events.list.v1', { ...scope, limit: 1 })).data[0];
     return from ? followAfter(from) : FOLLOW_FROM_START;
-  }
-
-  private async *newestFirst(scope: MerchantScope): AsyncIterable<MerchantEventView> {
-    let startingAfter: string | undefined;
-    for (;;) {
-      const page = await this.bus.request('ledger.merchant-events.list.v1', { ...scope, limit: MAX_PAGE_LIMIT, ...(startingAfter ? { starting_after: startingAfter } : {}) });
-      yield* page.data;
-      if (!page.has_more || page.data.length === 0) return;
-      startingAfter = page.data[page.data.length - 1].id;
-    }
   }
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type Event, CheckoutClient } from '@interac-checkout/node';
-import { LEDGER_EVENTS_STREAM, ledgerEventSubject, type StoredEvent } from '@pp/contracts';
+import { LEDGER_EVENTS_STREAM, ledgerEventSubject, MAX_PAGE_LIMIT, type StoredEvent } from '@pp/contracts';
 import { newId } from '@pp/kernel';
 import { connectNats, streamName } from '@pp/platform';
 import { TestStack, waitFor } from '@pp/testing';
@@ -53,13 +53,13 @@ describe('GET /v1/events/stream, fed from JetStream', () => {
   };
 
   /** Reads a stream in the background; `received` grows as events arrive. */
-  const follow = (apiKey: string) => {
+  const follow = (apiKey: string, params: { since?: string } = {}) => {
     const abort = new AbortController();
     const received: Event[] = [];
     const client = new CheckoutClient({ apiKey, apiBase: stack.url('gateway') });
     const done = (async () => {
       try {
-        for await (const event of client.events.stream({}, { signal: abort.signal })) received.push(event);
+        for await (const event of client.events.stream(params, { signal: abort.signal })) received.push(event);
       } catch (error) {
         if (!abort.signal.aborted) throw error;
       }
@@ -134,12 +134,12 @@ describe('GET /v1/events/stream, fed from JetStream', () => {
     }
   });
 
-  /** A key of merchant A in test mode, issued for one test (so revoking it or filling its streams touches no other). */
-  const issueKey = async (): Promise<{ id: string; key: string }> => {
-    const response = await fetch(`${stack.url('gateway')}/v1/admin/merchants/${a.merchant_id}/keys`, {
+  /** A test-mode key of merchant A (or another), issued for one test (so revoking it or filling its streams touches no other). */
+  const issueKey = async (merchantId = a.merchant_id, spec: { rate_limit_per_second?: number } = {}): Promise<{ id: string; key: string }> => {
+    const response = await fetch(`${stack.url('gateway')}/v1/admin/merchants/${merchantId}/keys`, {
       method: 'POST',
       headers: { authorization: `Bearer ${stack.env.ADMIN_TOKEN}`, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
-      body: JSON.stringify({ type: 'secret', livemode: false }),
+      body: JSON.stringify({ type: 'secret', livemode: false, ...spec }),
     });
     expect(response.status).toBe(201);
     return (await response.json()) as { id: string; key: string };
@@ -211,6 +211,43 @@ describe('GET /v1/events/stream, fed from JetStream', () => {
       open.push(reopened);
     } finally {
       await Promise.all(open.map((stream) => stream.close()));
+    }
+  });
+
+  it('catches up a log of several pages from since=start, sending every event once and in log order', async () => {
+    const merchant = await createMerchant('Catching up');
+    const key = (await issueKey(merchant.merchant_id, { rate_limit_per_second: 1000 })).key;
+    const api = new CheckoutClient({ apiKey: key, apiBase: stack.url('gateway') });
+    // Near the largest metadata (8 KB), which every event of the session carries: a page is then some 400 KB.
+    const metadata = Object.fromEntries(Array.from({ length: 15 }, (_, i) => [`note_${i}`, 'x'.repeat(500)]));
+    const expireOne = async () => {
+      const session = await api.checkoutSessions.create({
+        amount: 1500,
+        currency: 'cad',
+        reference: `order-${randomUUID()}`,
+        success_url: 'https://shop.example/ok',
+        cancel_url: 'https://shop.example/cancel',
+        metadata,
+      });
+      await api.sandbox.expireSession({ sessionId: session.id });
+      return session.id;
+    };
+    const EVENTS = 2 * MAX_PAGE_LIMIT + 20;
+    for (let made = 0; made < EVENTS; made += 20) await Promise.all(Array.from({ length: 20 }, expireOne));
+    const logged = (await api.events.list({ limit: MAX_PAGE_LIMIT }).toArray()).reverse().map((event) => event.id);
+    expect(logged).toHaveLength(EVENTS);
+
+    const stream = follow(key, { since: 'start' });
+    try {
+      await waitFor('the stream to catch up the log', () => stream.received.length >= EVENTS, { timeoutMs: 30_000 });
+      // Anything the catch-up sent twice would come before an event that happened after it.
+      const marker = await expireOne();
+      await waitFor('the event after the catch-up', () => stream.received.some((event) => event.data.session_id === marker));
+      const received = stream.received.map((event) => event.id);
+      expect(received.slice(0, EVENTS)).toEqual(logged);
+      expect(received).toHaveLength(EVENTS + 1);
+    } finally {
+      await stream.close();
     }
   });
 

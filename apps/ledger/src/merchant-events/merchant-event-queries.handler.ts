@@ -1,6 +1,16 @@
 import { Controller, Inject } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
-import { DEFAULT_PAGE_LIMIT, DomainError, ErrorCode, GetMerchantEventQuery, ListMerchantEventsQuery, type ListPage, type MerchantEventView, pageOf } from '@pp/contracts';
+import {
+  DEFAULT_PAGE_LIMIT,
+  DomainError,
+  ErrorCode,
+  GetMerchantEventQuery,
+  ListMerchantEventsQuery,
+  type ListPage,
+  type MerchantEventView,
+  type MerchantScope,
+  pageOf,
+} from '@pp/contracts';
 import { toIso } from '@pp/kernel';
 import { Handles } from '@pp/platform';
 import type { Pool } from 'pg';
@@ -16,7 +26,11 @@ interface MerchantEventRow {
 
 const notFound = () => new DomainError(ErrorCode.NotFound, 'Event not found');
 
-/** GET /v1/events and /v1/events/:id from the merchant_events read model, newest first by position. */
+/**
+ * The merchant_events read model in log (position) order, scoped by merchant
+ * and mode: GET /v1/events and /v1/events/:id newest first, and the event
+ * stream's forward read oldest first. Both walk the index merchant_events_listing.
+ */
 @Controller()
 export class MerchantEventQueriesHandler {
   constructor(@Inject(LEDGER_POOL) private readonly pool: Pool) {}
@@ -24,25 +38,14 @@ export class MerchantEventQueriesHandler {
   @Handles('ledger.merchant-events.list.v1')
   async list(@Payload() query: ListMerchantEventsQuery): Promise<ListPage<MerchantEventView>> {
     const limit = query.limit ?? DEFAULT_PAGE_LIMIT;
-    let before: string | null = null;
-    if (query.starting_after) {
-      const { rows } = await this.pool.query<{ position: string }>(
-        'SELECT position FROM ledger.merchant_events WHERE id = $1 AND merchant_id = $2 AND livemode = $3',
-        [query.starting_after, query.merchant_id, query.livemode],
-      );
-      if (rows.length === 0) throw notFound();
-      before = rows[0].position;
-    }
-    const { rows } = await this.pool.query<MerchantEventRow>(
-      `SELECT id, type, livemode, data, created_at FROM ledger.merchant_events
-       WHERE merchant_id = $1 AND livemode = $2
-         AND ($3::text IS NULL OR type = $3::text)
-         AND ($4::bigint IS NULL OR position < $4::bigint)
-         AND ($6::text IS NULL OR data->>'payment_id' = $6::text)
-       ORDER BY position DESC
-       LIMIT $5`,
-      [query.merchant_id, query.livemode, query.type ?? null, before, limit + 1, query.payment_id ?? null],
-    );
+    const { rows } = await this.pool.query<MerchantEventRow>(query.order === 'oldest_first' ? LIST_OLDEST_FIRST : LIST_NEWEST_FIRST, [
+      query.merchant_id,
+      query.livemode,
+      query.type ?? null,
+      await this.pageBoundary(query),
+      limit + 1,
+      query.payment_id ?? null,
+    ]);
     return pageOf(rows, limit, toView);
   }
 
@@ -55,7 +58,48 @@ export class MerchantEventQueriesHandler {
     if (rows.length === 0) throw notFound();
     return toView(rows[0]);
   }
+
+  /** The position a page begins beyond: the previous page's last event, or the newest one created before created_since; null from either end of the log. */
+  private async pageBoundary(query: ListMerchantEventsQuery): Promise<string | null> {
+    if (query.starting_after) return this.positionOf(query, query.starting_after);
+    if (query.order === 'oldest_first' && query.created_since) return this.newestPositionBefore(query, query.created_since);
+    return null;
+  }
+
+  private async positionOf(scope: MerchantScope, eventId: string): Promise<string> {
+    const { rows } = await this.pool.query<{ position: string }>(
+      'SELECT position FROM ledger.merchant_events WHERE id = $1 AND merchant_id = $2 AND livemode = $3',
+      [eventId, scope.merchant_id, scope.livemode],
+    );
+    if (rows.length === 0) throw notFound();
+    return rows[0].position;
+  }
+
+  /**
+   * The newest event, in log order, created before `time`: an oldest-first read from there holds every event created
+   * since, one that committed late included (where a newest-first read stops). The index is walked back from the
+   * newest event, so the cost is the events newer than `time`.
+   */
+  private async newestPositionBefore(scope: MerchantScope, time: string): Promise<string | null> {
+    const { rows } = await this.pool.query<{ position: string | null }>(
+      'SELECT max(position) AS position FROM ledger.merchant_events WHERE merchant_id = $1 AND livemode = $2 AND created_at < $3',
+      [scope.merchant_id, scope.livemode, time],
+    );
+    return rows[0].position;
+  }
 }
+
+/** A page in log order after (oldest first) or before (newest first) the position $4, when one is given. */
+const listing = (beyond: '>' | '<', order: 'ASC' | 'DESC') => `
+  SELECT id, type, livemode, data, created_at FROM ledger.merchant_events
+  WHERE merchant_id = $1 AND livemode = $2
+    AND ($3::text IS NULL OR type = $3::text)
+    AND ($4::bigint IS NULL OR position ${beyond} $4::bigint)
+    AND ($6::text IS NULL OR data->>'payment_id' = $6::text)
+  ORDER BY position ${order}
+  LIMIT $5`;
+const LIST_NEWEST_FIRST = listing('<', 'DESC');
+const LIST_OLDEST_FIRST = listing('>', 'ASC');
 
 const toView = (row: MerchantEventRow): MerchantEventView => ({
   id: row.id,

@@ -1,4 +1,4 @@
-import { IsBoolean, IsIn, IsOptional, IsString, Length, Matches } from 'class-validator';
+import { IsBoolean, IsIn, IsISO8601, IsOptional, IsString, Length, Matches } from 'class-validator';
 import { MerchantEventType } from '../ledger/merchant-events';
 import { type ListPage, PageLimitParams } from '../list-page';
 import { MerchantScope } from '../merchant-scope';
@@ -34,6 +34,9 @@ export class EventStreamParams {
   since?: string;
 }
 
+/** The order of a list of events: newest first (GET /v1/events), or oldest first (the event stream reading the log forward). */
+export type MerchantEventOrder = 'newest_first' | 'oldest_first';
+
 /** `ledger.merchant-events.list.v1`. */
 export class ListMerchantEventsQuery extends ListMerchantEventsParams {
   /** Only the events about this payment (the dashboard's payment timeline); not a public query parameter. */
@@ -41,6 +44,22 @@ export class ListMerchantEventsQuery extends ListMerchantEventsParams {
   @IsString()
   @Matches(PAYMENT_ID_PATTERN)
   payment_id?: string;
+
+  /** Newest first unless `oldest_first`; either way `starting_after` is the last event of the previous page. Not a public query parameter. */
+  @IsOptional()
+  @IsIn(['newest_first', 'oldest_first'] satisfies MerchantEventOrder[])
+  order?: MerchantEventOrder;
+
+  /**
+   * Oldest first without `starting_after` only (ignored otherwise): the page
+   * begins after the newest event, in log order, created before this time
+   * (where a newest-first read back to it stops), so it holds every event
+   * appended since, one that committed late included. Absent, the page
+   * begins at the start of the log.
+   */
+  @IsOptional()
+  @IsISO8601({ strict: true })
+  created_since?: string;
 
   @IsString()
   @Length(1, 64)
@@ -59,7 +78,7 @@ export class GetMerchantEventQuery extends MerchantScope {
 
 /** Served by the ledger, from its merchant_events read model; scoped by merchant and mode. */
 export interface MerchantEventSubjects {
-  /** Newest first. NOT_FOUND 'Event not found' when starting_after is not an event of the caller. */
+  /** In log order, newest first or (`order`) oldest first. NOT_FOUND 'Event not found' when starting_after is not an event of the caller. */
   'ledger.merchant-events.list.v1': { request: ListMerchantEventsQuery; reply: ListPage<MerchantEventView> };
   /** NOT_FOUND 'Event not found' for unknown ids and another merchant's or mode's events. */
   'ledger.merchant-events.get.v1': { request: GetMerchantEventQuery; reply: MerchantEventView };
