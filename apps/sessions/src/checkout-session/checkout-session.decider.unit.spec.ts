@@ -126,4 +126,36 @@ describe('checkout session decider', () => {
   it('given a completed session, when the deadline passes: it stays completed', () => {
     expect(given(created, completedAt(10)).when({ kind: 'expire', now: at(1800) })).toEqual([]);
   });
+
+  it('given a test session expired early (sandbox), when paid before its original deadline: refused as expired', () => {
+    // The status refuses it: the deadline alone would still let it through.
+    const error = refusal(() => given(created, expiredAt(60)).when({ kind: 'complete', now: at(120), transactionId: 'txn_1' }));
+    expect(error).toMatchObject({ code: ErrorCode.Conflict, message: 'Checkout session expired' });
+  });
+
+  describe('given a session whose deadline was extended', () => {
+    const extendedTo = (seconds: number): CheckoutSessionEvent => ({
+      type: CheckoutSessionEventType.ExpiryExtended,
+      schema_version: 1,
+      data: { session_id: 'cs1', expires_at: at(seconds).toISOString(), extended_at: at(600).toISOString() },
+    });
+
+    it('when the original deadline passes: not expired yet; at the new one: expired', () => {
+      expect(given(created, extendedTo(2400)).when({ kind: 'expire', now: at(1800) })).toEqual([]);
+      expect(given(created, extendedTo(2400)).when({ kind: 'expire', now: at(2400) }).map((event) => event.type)).toEqual([
+        CheckoutSessionEventType.Expired,
+        MerchantEventType.CheckoutSessionExpired,
+      ]);
+    });
+
+    it('when paid after the original deadline but before the new one: completed', () => {
+      const events = given(created, extendedTo(2400)).when({ kind: 'complete', now: at(2000), transactionId: 'txn_1' });
+      expect(events.map((event) => event.type)).toEqual([CheckoutSessionEventType.Completed, MerchantEventType.CheckoutSessionCompleted]);
+    });
+  });
+
+  it('given a test session expired early, when extended before its original deadline: refused as expired', () => {
+    const error = refusal(() => given(created, expiredAt(60)).when({ kind: 'extend', now: at(120), ttlSeconds: 1800 }));
+    expect(error).toMatchObject({ code: ErrorCode.Conflict, message: 'Checkout session expired' });
+  });
 });
