@@ -1,8 +1,9 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MIGRATE_IDENTITY, SERVICE_NAMES, type ServiceName } from '@pp/contracts';
 import { DATABASE_SERVICES, deployNatsServerConfig, OWNER_ROLE, serviceRole } from '@pp/platform';
 import { cnpgSchemaErrors } from './testing/cnpg-schema';
-import { k8sDir, type Manifest, renderKustomization, secretTemplates, validateKubernetes } from './testing/manifests';
+import { k8sDir, type Manifest, renderKustomization, root, secretTemplates, validateKubernetes } from './testing/manifests';
 
 /* Every overlay rendered by kustomize and checked against the Kubernetes API schemas, then read for the
    production shape docs/OPERATIONS.md promises. No cluster is needed. */
@@ -134,6 +135,27 @@ describe.each(OVERLAYS)('deploy/k8s/overlays/%s', (overlay) => {
     expect(natsClients).toContain(name);
     const internet = find(documents, 'NetworkPolicy', 'webhooks-to-internet')?.spec.egress[0].to[0].ipBlock.except;
     expect(internet).toEqual(expect.arrayContaining(['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '169.254.0.0/16']));
+  });
+
+  it('selects, with the first apply of a release as OPERATIONS.md gives it, the migrate Job, the NATS servers and every ConfigMap they read', () => {
+    const selectors = [...readFileSync(join(root, 'docs', 'OPERATIONS.md'), 'utf8').matchAll(/-l '(app in \([a-z,]+\))'/g)].map((match) => match[1]);
+    expect(selectors.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(selectors).size).toBe(1);
+    const apps = /\(([a-z,]+)\)/.exec(selectors[0])![1].split(',');
+    const selected = documents.filter((doc) => apps.includes(doc.metadata.labels?.app));
+    expect(workloads(selected).map((workload) => `${workload.kind}/${workload.metadata.name}`).sort()).toEqual(['Job/migrate', 'StatefulSet/nats']);
+    const configMaps = new Set(selected.filter((doc) => doc.kind === 'ConfigMap').map((doc) => doc.metadata.name));
+    for (const workload of workloads(selected)) {
+      const pod = workload.spec.template.spec;
+      const read: string[] = [
+        ...pod.containers.flatMap((container: Manifest) => [
+          ...(container.envFrom ?? []).map((source: Manifest) => source.configMapRef?.name),
+          ...(container.env ?? []).map((variable: Manifest) => variable.valueFrom?.configMapKeyRef?.name),
+        ]),
+        ...(pod.volumes ?? []).map((volume: Manifest) => volume.configMap?.name),
+      ].filter(Boolean);
+      for (const name of read) expect({ workload: workload.metadata.name, configMap: name, selected: configMaps.has(name) }).toEqual({ workload: workload.metadata.name, configMap: name, selected: true });
+    }
   });
 
   it('runs the migrate Job as the owner role against the Postgres primary and as the migrate bus identity, and nothing else as either', () => {

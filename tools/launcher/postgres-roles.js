@@ -61,7 +61,7 @@ async function preparePostgres(root, adminUrl, migrateNatsUrl) {
   const ownerUrl = roleUrl(adminUrl, OWNER_ROLE, passwords[OWNER_ROLE]);
   const migrate = run(process.execPath, [join(root, 'dist', 'libs', 'platform', 'src', 'database', 'migrate-all.js')], {
     cwd: root,
-    env: { ...jetStreamSettings(process.env), PATH: process.env.PATH ?? '', MIGRATION_DATABASE_URL: ownerUrl, NATS_URL: migrateNatsUrl },
+    env: { ...migrateStepSettings(process.env), PATH: process.env.PATH ?? '', MIGRATION_DATABASE_URL: ownerUrl, NATS_URL: migrateNatsUrl },
   });
   for (const line of migrate.stdout.trim().split('\n').filter(Boolean)) out.info(line);
   if (!migrate.ok) throw new Error(migrate.stderr.trim() || 'the migrate step failed');
@@ -69,10 +69,12 @@ async function preparePostgres(root, adminUrl, migrateNatsUrl) {
   return { ownerUrl, serviceUrls };
 }
 
-/** What the migrate step lays the JetStream streams out with, as the caller set it (the namespace, replicas, limits). */
-const jetStreamSettings = (env) =>
+/** What the migrate step lays the JetStream streams out with, as the caller set it: the namespace, replicas, limits, and a credentials file for its own server. */
+const migrateStepSettings = (env) =>
   Object.fromEntries(
-    ['PP_NAMESPACE', 'JETSTREAM_REPLICAS', 'INGEST_STREAM_MAX_BYTES', 'INGEST_BUCKET_MAX_BYTES'].filter((name) => env[name] !== undefined).map((name) => [name, env[name]]),
+    ['PP_NAMESPACE', 'JETSTREAM_REPLICAS', 'INGEST_STREAM_MAX_BYTES', 'INGEST_BUCKET_MAX_BYTES', 'NATS_CREDS']
+      .filter((name) => env[name] !== undefined)
+      .map((name) => [name, env[name]]),
   );
 
 /** The role passwords as docker-compose.yml's PP_DB_<ROLE>_PASSWORD variables (it accepts no default). */

@@ -145,7 +145,11 @@ export class TestStack {
    * own role. The others get no database at all.
    */
   async envFor(service: ServiceName): Promise<Record<string, string>> {
-    await (this.jetStream ??= this.provisionJetStream());
+    // A failed lay-out is tried again by the next service start, not kept as the stack's answer.
+    await (this.jetStream ??= this.provisionJetStream().catch((error: unknown) => {
+      this.jetStream = undefined;
+      throw error;
+    }));
     const natsUrl = this.env.NATS_URL === testInfra.natsUrl ? testInfra.natsUrlOf(service) : this.env.NATS_URL;
     const { REDIS_URL: redisUrl, ...shared } = this.env;
     const env: Record<string, string> = { ...shared, NATS_URL: natsUrl };

@@ -61,8 +61,8 @@ export class EmailIngestController {
   }
 
   /**
-   * Puts a large message in the ingest's raw-mail bucket. The bucket is bounded (the ingest owns
-   * it and sets INGEST_BUCKET_MAX_BYTES); a refused put keeps nothing and is answered 503 with
+   * Puts a large message in the ingest's raw-mail bucket. The bucket is bounded (the migrate step
+   * makes it with INGEST_BUCKET_MAX_BYTES); a refused put keeps nothing and is answered 503 with
    * Retry-After, so the mail relay keeps the message and posts it again.
    */
   private async putInBucket(name: string, raw: Buffer): Promise<void> {

@@ -64,7 +64,7 @@ describe('e-mail ingest over HTTP while the raw-mail bucket is full', () => {
     await jsm.streams.delete(bucketStream);
     const refused = await post(large(2));
     expect(refused).toEqual({ status: 503, retryAfter: '1', body: { error: 'The raw e-mail store is unavailable; keep the message and retry later' } });
-    // The gateway may not create the bucket (only the ingest, its owner, may): it is still missing.
+    // The gateway may not create the bucket (only the migrate step may): it is still missing.
     await expect(jsm.streams.info(bucketStream)).rejects.toThrow(/stream not found/);
   });
 });

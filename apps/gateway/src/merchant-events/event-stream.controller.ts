@@ -14,12 +14,14 @@ import { INVALID_QUERY, parseListQuery } from '../http/list-query';
 import { lookStart, nextPageStart, type PageStart, stillToSend } from './forward-look';
 import { MerchantEventFeed } from './merchant-event.feed';
 import { MAX_STREAMS_PER_KEY, OpenEventStreams } from './open-event-streams';
-import { writeWhenReady } from './write-when-ready';
+import { StalledReaderError, writeWhenReady } from './write-when-ready';
 
 /** How often a stream also reads the durable log, in case the live feed missed an event (it never should). */
 const SAFETY_LOOK_MS = 10_000;
 /** A comment line this often keeps proxies from closing a quiet stream. */
 const HEARTBEAT_MS = 15_000;
+/** How long a write waits for a client that reads nothing before the stream is closed on it. */
+const MAX_WRITE_WAIT_MS = 2 * HEARTBEAT_MS;
 /** Live events a stream keeps while it reads the log; past that it leaves them to the log (a look reads them there). */
 const MAX_LIVE_EVENTS_KEPT = MAX_PAGE_LIMIT;
 
@@ -90,7 +92,7 @@ export class EventStreamController {
       'cache-control': 'no-store',
       'x-accel-buffering': 'no',
     });
-    const write = (text: string) => writeWhenReady(response, text, closed);
+    const write = (text: string) => writeWhenReady(response, text, closed, MAX_WRITE_WAIT_MS);
     await write('retry: 1000\n\n');
     let lastWrite = Date.now();
     const send = async (event: MerchantEventView) => {
@@ -137,6 +139,12 @@ export class EventStreamController {
         wake = undefined;
       }
     } catch (error) {
+      if (error instanceof StalledReaderError) {
+        // Its buffer is full: an orderly end would wait behind it. The client may reconnect and resume.
+        this.logger.info('event stream closed: the client stopped reading', { merchant_id: scope.merchant_id });
+        response.destroy();
+        return;
+      }
       // End the stream rather than hide a gap: the client reconnects and resumes after the last id it got.
       this.logger.warn('event stream ended: the event log did not answer', { error: error instanceof Error ? error.message : String(error) });
     } finally {

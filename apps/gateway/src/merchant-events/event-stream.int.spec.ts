@@ -69,7 +69,7 @@ describe('GET /v1/events/stream, fed from JetStream', () => {
 
   beforeAll(async () => {
     stack = await TestStack.start({ services: ['ledger'], label: 'evstream' });
-    // The ledger creates the stream; the gateway then follows it from its start.
+    // The stack lays the stream out (as the migrate step does); the gateway then follows it from its start.
     for (const service of ['sessions', 'gateway'] as const) await stack.startService(service);
     harness = await connectNats(stack.env.NATS_URL, 'event-stream-spec');
     [a, b] = await Promise.all([createMerchant('A'), createMerchant('B')]);

@@ -9,7 +9,7 @@ import { merchantEventView } from './merchant-event.view';
 export type FeedSignal = { kind: 'event'; event: MerchantEventView } | { kind: 'resync' };
 export type FeedListener = (signal: FeedSignal) => void;
 
-/** How long to wait before following again after the stream could not be read (the ledger creates it). */
+/** How long to wait before following again after the stream could not be read (the migrate step creates it). */
 const RETRY_FOLLOW_MS = 1000;
 
 const scopeKey = (scope: MerchantScope) => `${scope.merchant_id}:${scope.livemode ? 'live' : 'test'}`;

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { writeWhenReady } from './write-when-ready';
+import { StalledReaderError, writeWhenReady } from './write-when-ready';
 
 /** Enough of a response: write answers whether its buffer still has room, and 'drain' says it has again. */
 class FakeResponse extends EventEmitter {
@@ -23,14 +23,14 @@ const settledWithin = async (promise: Promise<unknown>, ms = 20) => Promise.race
 describe('writeWhenReady', () => {
   it('given a response with room, when a frame is written, then it goes on at once', async () => {
     const open = response(true);
-    expect(await settledWithin(writeWhenReady(asStream(open), 'a', new AbortController().signal))).toBe(true);
+    expect(await settledWithin(writeWhenReady(asStream(open), 'a', new AbortController().signal, 1_000))).toBe(true);
     expect(open.written).toEqual(['a']);
   });
 
   it('given a full response, when a frame is written, then it waits until the client has read, and leaves no listener behind', async () => {
     const full = response(false);
     const ended = new AbortController();
-    const written = writeWhenReady(asStream(full), 'a', ended.signal);
+    const written = writeWhenReady(asStream(full), 'a', ended.signal, 1_000);
     expect(await settledWithin(written)).toBe(false);
     full.emit('drain');
     expect(await settledWithin(written)).toBe(true);
@@ -40,11 +40,18 @@ describe('writeWhenReady', () => {
   it('given a full response, when the stream ends, then the write stops waiting', async () => {
     const full = response(false);
     const ended = new AbortController();
-    const written = writeWhenReady(asStream(full), 'a', ended.signal);
+    const written = writeWhenReady(asStream(full), 'a', ended.signal, 1_000);
     ended.abort();
     expect(await settledWithin(written)).toBe(true);
     expect(full.listenerCount('drain')).toBe(0);
     // Once ended, nothing waits at all.
-    expect(await settledWithin(writeWhenReady(asStream(full), 'b', ended.signal))).toBe(true);
+    expect(await settledWithin(writeWhenReady(asStream(full), 'b', ended.signal, 1_000))).toBe(true);
+  });
+
+  it('given a full response, when the client reads nothing for the longest wait, then the write gives up on it', async () => {
+    const full = response(false);
+    const written = writeWhenReady(asStream(full), 'a', new AbortController().signal, 10);
+    await expect(written).rejects.toBeInstanceOf(StalledReaderError);
+    expect(full.listenerCount('drain')).toBe(0);
   });
 });

@@ -11,7 +11,7 @@ async function publisherStack(label: string, pollMs: number) {
   const nc = await connectNats(testInfra.natsUrl, `event-publisher-spec-${label}`);
   const stream = streamName(stack.namespace, LEDGER_EVENTS_STREAM);
   const jsm = await nc.jetstreamManager();
-  await waitFor('the ledger to create its stream', () => jsm.streams.info(stream).then(() => true));
+  await waitFor('the stack to lay out the stream', () => jsm.streams.info(stream).then(() => true));
   const messages = await (await nc.jetstream().consumers.get(stream)).consume();
   const received: Array<{ subject: string; event: StoredEvent }> = [];
   void (async () => {

@@ -85,7 +85,7 @@ export class MerchantEventConsumer implements OnApplicationBootstrap, OnApplicat
         if (this.stopped) void messages.close();
         await consumeConcurrently(messages, { limit: IN_FLIGHT }, (msg) => this.handle(msg));
       } catch (error) {
-        // The ledger creates the stream; until it has, wait for it.
+        // The migrate step creates the stream; until it has, wait for it.
         waiting.failed(error, { stream });
       }
       if (!this.stopped) await new Promise((resolve) => setTimeout(resolve, RETRY_BIND_MS));

@@ -21,7 +21,7 @@ describe('blob buckets', () => {
   afterEach(() => jsm.streams.delete(stream).catch(() => undefined));
   afterAll(() => nc?.close());
 
-  it('given a bucket an older version created without a limit, when its owner opens it, then it gets the limit and keeps its objects', async () => {
+  it('given a bucket an older version created without a limit, when the migrate step ensures it, then it gets the limit and keeps its objects', async () => {
     const old = await nc.jetstream().views.os(bucket, { ttl: nanos(spec.ttlMs), storage: StorageType.File, replicas: 1 });
     await old.putBlob({ name: 'earlier' }, earlier);
     expect((await jsm.streams.info(stream)).config.max_bytes).toBe(-1);

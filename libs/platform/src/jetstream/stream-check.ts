@@ -3,7 +3,7 @@ import { isStreamNotFound } from './ensure-stream';
 import type { StreamPlace } from './jetstream-layout';
 
 /** What a service says when its stream is missing or was changed: who makes it. */
-const MADE_BY = 'the migrate step creates it and keeps its settings (node dist/libs/platform/src/database/migrate-all.js; docs/OPERATIONS.md "Migrations")';
+const MADE_BY = 'the migrate step creates it and keeps its settings (node dist/libs/platform/src/database/migrate-all.js; docs/ARCHITECTURE.md "JetStream")';
 
 /**
  * For a service at boot: the stream it uses exists and captures exactly its

@@ -1,11 +1,13 @@
 /*
- * Following a newest-first event log without losing or repeating events.
- * The log is ordered by append position, and an append may commit a moment
+ * Following the merchant event log without losing or repeating events. The
+ * log is ordered by append position, and an append may commit a moment
  * after a later one is already visible; so each look goes back a settle
  * window behind the newest event handled, and the ids handled within that
  * window keep those events from being handled twice. Pure: the caller reads
  * the log and keeps the state (the CLI's listen in a file, the gateway's
- * event stream per connection).
+ * event stream per connection, which reads the log forward). A client of
+ * the public list (GET /v1/events, newest first) reads it with
+ * unhandledEvents.
  */
 
 export const SETTLE_WINDOW_MS = 10_000;
