@@ -1,16 +1,16 @@
 import { Controller, Inject } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
-import { type CheckoutPreviewView, clientSecretFor, DomainError, ErrorCode, MEMO_TAKEN_RULE, OpenCheckoutPreviewCommand } from '@pp/contracts';
+import { type CheckoutPreviewView, clientSecretFor, OpenCheckoutPreviewCommand } from '@pp/contracts';
 import { generateMemo, newSessionId, randomToken } from '@pp/kernel';
 import { CommandRunner, CONFIG, Handles } from '@pp/platform';
 import { type CheckoutSession, checkoutSessionAggregate, fold } from '../checkout-session/checkout-session.decider';
 import { checkoutUrl, sessionView } from '../checkout-session/checkout-session.view';
+import { withFreshMemo } from '../checkout-session/fresh-memo';
 import type { SessionsConfig } from '../sessions.config';
 import { checkoutPreviewAggregate, decidePreview } from './checkout-preview.decider';
 
 /** What the preview charges: a round test amount (CAD 25.00). */
 export const PREVIEW_AMOUNT = 2500;
-const MEMO_ATTEMPTS = 5;
 
 /** The dashboard's preview checkout (test mode only): the merchant's stable test session, reopened or renewed. */
 @Controller()
@@ -22,15 +22,8 @@ export class OpenCheckoutPreviewHandler {
 
   @Handles('sessions.preview.v1')
   async open(@Payload() command: OpenCheckoutPreviewCommand): Promise<CheckoutPreviewView> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        const { session, created } = await this.decideAndAppend(command);
-        return { outcome: created ? 'created' : 'extended', checkout_url: checkoutUrl(this.config.CHECKOUT_URL_BASE, session.id), session: sessionView(session) };
-      } catch (error) {
-        const memoTaken = error instanceof DomainError && error.code === ErrorCode.Conflict && error.details?.rule === MEMO_TAKEN_RULE;
-        if (!memoTaken || attempt >= MEMO_ATTEMPTS) throw error;
-      }
-    }
+    const { session, created } = await withFreshMemo(() => this.decideAndAppend(command));
+    return { outcome: created ? 'created' : 'extended', checkout_url: checkoutUrl(this.config.CHECKOUT_URL_BASE, session.id), session: sessionView(session) };
   }
 
   private decideAndAppend(command: OpenCheckoutPreviewCommand): Promise<{ session: CheckoutSession; created: boolean }> {

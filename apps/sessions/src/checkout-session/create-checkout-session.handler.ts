@@ -1,23 +1,14 @@
 import { Controller, Inject } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
-import {
-  type CheckoutSessionCreatedView,
-  clientSecretFor,
-  CreateCheckoutSessionCommand,
-  DomainError,
-  ErrorCode,
-  foldStored,
-  MEMO_TAKEN_RULE,
-} from '@pp/contracts';
+import { type CheckoutSessionCreatedView, clientSecretFor, CreateCheckoutSessionCommand, foldStored } from '@pp/contracts';
 import { type Clock, generateMemo, newSessionId, randomToken } from '@pp/kernel';
 import { AggregateStore, BusClient, CLOCK, CONFIG, Handles } from '@pp/platform';
 import type { SessionsConfig } from '../sessions.config';
 import { type CheckoutSession, checkoutSessionAggregate, decide } from './checkout-session.decider';
 import { createdView } from './checkout-session.view';
+import { withFreshMemo } from './fresh-memo';
 import { MemoDirectory } from './memo-directory';
 import { checkReturnUrls } from './return-urls.policy';
-
-const MEMO_ATTEMPTS = 5;
 
 @Controller()
 export class CreateCheckoutSessionHandler {
@@ -40,7 +31,7 @@ export class CreateCheckoutSessionHandler {
     const body = command.body; // its class's rules were checked at the edge (return-urls.policy.ts)
     checkReturnUrls(body, command.livemode);
     const scope = { merchant_id: command.merchant_id, livemode: command.livemode };
-    for (let attempt = 1; ; attempt++) {
+    return withFreshMemo(async () => {
       const sessionId = newSessionId();
       const events = decide(null, {
         kind: 'create',
@@ -58,25 +49,20 @@ export class CreateCheckoutSessionHandler {
           metadata: body.metadata ?? null,
         },
       });
-      try {
-        // A new stream, so no load and no concurrency retry (CommandRunner is for load-decide-append). The
-        // single-stream append, which only this service may send, is the ledger's group-committed fast path
-        // for creations; its replay answers the original events.
-        const append = this.aggregates.start(checkoutSessionAggregate, sessionId).append(events);
-        const reply = await this.bus.request('ledger.append.v1', {
-          ...append,
-          metadata: scope,
-          ...(command.idempotency ? { idempotency: command.idempotency } : {}),
-        });
-        // The payment that completes it usually comes to this process too: it then decides without a read.
-        this.aggregates.appended([append], { streams: [reply], replayed: reply.replayed });
-        const session = foldStored(checkoutSessionAggregate, reply.events) as CheckoutSession;
-        this.memos.remember(session.memo, { session_id: session.id, merchant_id: session.merchant_id, livemode: session.livemode });
-        return { ...createdView(session, this.config.CHECKOUT_URL_BASE), replayed: reply.replayed };
-      } catch (error) {
-        const memoTaken = error instanceof DomainError && error.code === ErrorCode.Conflict && error.details?.rule === MEMO_TAKEN_RULE;
-        if (!memoTaken || attempt >= MEMO_ATTEMPTS) throw error;
-      }
-    }
+      // A new stream, so no load and no concurrency retry (CommandRunner is for load-decide-append). The
+      // single-stream append, which only this service may send, is the ledger's group-committed fast path
+      // for creations; its replay answers the original events.
+      const append = this.aggregates.start(checkoutSessionAggregate, sessionId).append(events);
+      const reply = await this.bus.request('ledger.append.v1', {
+        ...append,
+        metadata: scope,
+        ...(command.idempotency ? { idempotency: command.idempotency } : {}),
+      });
+      // The payment that completes it usually comes to this process too: it then decides without a read.
+      this.aggregates.appended([append], { streams: [reply], replayed: reply.replayed });
+      const session = foldStored(checkoutSessionAggregate, reply.events) as CheckoutSession;
+      this.memos.remember(session.memo, { session_id: session.id, merchant_id: session.merchant_id, livemode: session.livemode });
+      return { ...createdView(session, this.config.CHECKOUT_URL_BASE), replayed: reply.replayed };
+    });
   }
 }
