@@ -77,4 +77,16 @@ export class GatewayConfig extends WithHttpTimeouts(WithTrustedProxies(WithRedis
   @Min(1)
   @Max(100_000)
   CLIENT_RATE_LIMIT_PER_SESSION_PER_SECOND = 5;
+
+  /**
+   * Failed API-key authentications (unknown, revoked or expired keys) per
+   * client address (IPv6 per /64) and minute, counted by each replica; past
+   * it, keys this gateway does not hold are refused (429) without a lookup.
+   */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'must be a whole number of failed authentications per minute' })
+  @Min(1)
+  @Max(100_000)
+  GATEWAY_FAILED_AUTH_PER_ADDRESS_PER_MINUTE = 60;
 }

@@ -49,7 +49,7 @@ export class AccessHook {
         request.principal = { kind: 'ingest' };
         return;
       case 'api_key': {
-        const key = presented ? await this.keys.authenticate(presented) : undefined;
+        const key = presented ? await this.keys.authenticate(presented, request.ip) : undefined;
         if (!key) throw new DomainError(ErrorCode.Unauthorized, INVALID_API_KEY);
         request.principal = key;
         // Client-side checkout routes spend the key's budget only once a client secret has opened a session (ClientBudgets).

@@ -2,10 +2,11 @@ import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShut
 import { CONFIG, JsonLogger } from '@pp/platform';
 import { DataSource } from 'typeorm';
 import type { GatewayConfig } from '../gateway.config';
-import { hashApiKey, parseApiKey, sameHash } from './api-key';
+import { hashApiKey, type KeyKind, parseApiKey, sameHash } from './api-key';
 import { ApiKeyUsage } from './api-key-usage';
 import { ApiKeyCache } from './api-key.cache';
 import { ApiKeyRepository, type StoredApiKey } from './api-key.repository';
+import { FailedAuthenticationBudget } from './failed-authentication.budget';
 import type { KeyPrincipal } from './principal';
 
 /** Resolves a presented API key to the merchant, mode and scopes it grants, or to nothing. */
@@ -19,6 +20,7 @@ export class ApiKeyAuthenticator implements OnApplicationBootstrap, OnApplicatio
     @Inject(CONFIG) config: GatewayConfig,
     logger: JsonLogger,
     private readonly usage: ApiKeyUsage,
+    private readonly failures: FailedAuthenticationBudget,
   ) {
     this.keys = new ApiKeyRepository(dataSource);
     this.cache = new ApiKeyCache(config.DATABASE_URL, config.API_KEY_CACHE_TTL_MS, (error) =>
@@ -34,10 +36,22 @@ export class ApiKeyAuthenticator implements OnApplicationBootstrap, OnApplicatio
     return this.cache.close();
   }
 
-  async authenticate(presented: string, now = new Date()): Promise<KeyPrincipal | undefined> {
+  /**
+   * `clientAddress` (request.ip) is charged for the lookup of a key this
+   * gateway does not hold (FailedAuthenticationBudget); the event stream,
+   * asking again about the key it was opened with, passes none.
+   */
+  async authenticate(presented: string, clientAddress?: string, now = new Date()): Promise<KeyPrincipal | undefined> {
     const kind = parseApiKey(presented);
     if (!kind) return undefined; // malformed: no database round trip
     const hash = hashApiKey(presented);
+    const resolve = () => this.resolve(kind, hash, now);
+    // A key this gateway has found before is no guess (a merchant's, used already): only other keys are charged.
+    if (clientAddress === undefined || this.cache.holds(cacheId(hash))) return resolve();
+    return this.failures.attempt(clientAddress, resolve);
+  }
+
+  private async resolve(kind: KeyKind, hash: Buffer, now: Date): Promise<KeyPrincipal | undefined> {
     const key = await this.find(hash, now.getTime());
     if (!key || !sameHash(key.key_hash, hash)) return undefined;
     if (key.revoked_at || (key.expires_at && key.expires_at.getTime() <= now.getTime())) return undefined;
@@ -56,7 +70,7 @@ export class ApiKeyAuthenticator implements OnApplicationBootstrap, OnApplicatio
 
   /** The key row, from the cache or one index lookup by hash (only keys that exist are cached). */
   private async find(hash: Buffer, now: number): Promise<StoredApiKey | undefined> {
-    const id = hash.toString('base64');
+    const id = cacheId(hash);
     const cached = this.cache.get(id, now);
     if (cached) return cached;
     const ticket = this.cache.ticket();
@@ -65,3 +79,5 @@ export class ApiKeyAuthenticator implements OnApplicationBootstrap, OnApplicatio
     return key;
   }
 }
+
+const cacheId = (hash: Buffer): string => hash.toString('base64');

@@ -1,0 +1,30 @@
+import { ConfigError, loadConfig } from '@pp/platform';
+import { GatewayConfig } from './gateway.config';
+
+const base = {
+  NATS_URL: 'nats://gateway:p0d3b8e1f6a9c2e5b8d1f4a7c0e3b6d9@127.0.0.1:4222',
+  DATABASE_URL: 'postgres://pp_gateway:Xq7Vd2LxR9mKp4TzW8nYc3Hb@127.0.0.1:5432/pp',
+  REDIS_URL: 'redis://127.0.0.1:6379',
+  ADMIN_TOKEN: 'adm_9c1e4b7a2f5d8e3b6a0c9f2e5b8d1a4c',
+  INGEST_TOKEN: 'ing_4f9a1c2e7b3d5a8c6e0f1a2b3c4d5e6f',
+  SERVER_SECRET: 'q7Vd2LxR9mKp4TzW8nYc3HbJ6sFg1AeU',
+};
+const problems = (env: Record<string, string>) => {
+  try {
+    loadConfig(GatewayConfig, { ...base, ...env });
+    return [];
+  } catch (error) {
+    return error instanceof ConfigError ? error.problems : [String(error)];
+  }
+};
+
+describe('gateway configuration', () => {
+  it('given no GATEWAY_FAILED_AUTH_PER_ADDRESS_PER_MINUTE, when loaded, then each address may fail 60 times a minute', () => {
+    expect(loadConfig(GatewayConfig, base).GATEWAY_FAILED_AUTH_PER_ADDRESS_PER_MINUTE).toBe(60);
+    expect(loadConfig(GatewayConfig, { ...base, GATEWAY_FAILED_AUTH_PER_ADDRESS_PER_MINUTE: '5' }).GATEWAY_FAILED_AUTH_PER_ADDRESS_PER_MINUTE).toBe(5);
+  });
+
+  it.each(['0', '100001', '2.5', 'sixty'])('given GATEWAY_FAILED_AUTH_PER_ADDRESS_PER_MINUTE=%s, when loaded, then it is refused by name', (value) => {
+    expect(problems({ GATEWAY_FAILED_AUTH_PER_ADDRESS_PER_MINUTE: value })).toEqual([expect.stringMatching(/^GATEWAY_FAILED_AUTH_PER_ADDRESS_PER_MINUTE is invalid: /)]);
+  });
+});

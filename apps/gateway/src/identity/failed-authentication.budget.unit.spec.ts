@@ -1,0 +1,85 @@
+import type { GatewayConfig } from '../gateway.config';
+import { ApiError } from '../http/api-error';
+import { FailedAuthenticationBudget, TOO_MANY_FAILED_ATTEMPTS } from './failed-authentication.budget';
+
+const BUDGET = 2;
+const PRINCIPAL = { key_id: 'key_1' };
+
+const newBudget = () => new FailedAuthenticationBudget({ GATEWAY_FAILED_AUTH_PER_ADDRESS_PER_MINUTE: BUDGET } as GatewayConfig);
+
+/** A lookup that counts its runs and finds `outcome`. */
+function lookup(outcome: 'unknown' | 'found' | 'database down') {
+  const run = jest.fn(async () => {
+    if (outcome === 'database down') throw new Error('connection refused');
+    return outcome === 'found' ? PRINCIPAL : undefined;
+  });
+  return run;
+}
+
+async function refusalOf(attempt: Promise<unknown>): Promise<ApiError> {
+  const error = await attempt.then(() => undefined, (thrown: unknown) => thrown);
+  if (!(error instanceof ApiError)) throw new Error(`expected a refusal, got ${String(error)}`);
+  return error;
+}
+
+describe('FailedAuthenticationBudget', () => {
+  afterEach(() => jest.useRealTimers());
+
+  it('given an address that spent its budget on unknown keys, when it presents another, then 429 with Retry-After and no lookup', async () => {
+    const budget = newBudget();
+    for (let i = 0; i < BUDGET; i++) expect(await budget.attempt('203.0.113.7', lookup('unknown'))).toBeUndefined();
+
+    const next = lookup('found');
+    const refusal = await refusalOf(budget.attempt('203.0.113.7', next));
+
+    expect(refusal).toMatchObject({ status: 429, message: TOO_MANY_FAILED_ATTEMPTS });
+    expect(Number(refusal.headers['Retry-After'])).toBeGreaterThanOrEqual(1);
+    expect(Number(refusal.headers['Retry-After'])).toBeLessThanOrEqual(60);
+    expect(next).not.toHaveBeenCalled();
+  });
+
+  it('given a spent address, when another address (or another /64) presents a key, then it is looked up', async () => {
+    const budget = newBudget();
+    for (let i = 0; i < BUDGET; i++) await budget.attempt('2001:db8:1:2::1', lookup('unknown'));
+
+    await expect(refusalOf(budget.attempt('2001:db8:1:2::ffff', lookup('unknown')))).resolves.toMatchObject({ status: 429 });
+    expect(await budget.attempt('2001:db8:1:3::1', lookup('found'))).toBe(PRINCIPAL);
+    expect(await budget.attempt('203.0.113.8', lookup('found'))).toBe(PRINCIPAL);
+  });
+
+  it('given more keys that authenticate than the budget, when the address then fails, then it still has its whole budget', async () => {
+    const budget = newBudget();
+    for (let i = 0; i < 3 * BUDGET; i++) expect(await budget.attempt('203.0.113.9', lookup('found'))).toBe(PRINCIPAL);
+
+    for (let i = 0; i < BUDGET; i++) expect(await budget.attempt('203.0.113.9', lookup('unknown'))).toBeUndefined();
+    await expect(refusalOf(budget.attempt('203.0.113.9', lookup('unknown')))).resolves.toMatchObject({ status: 429 });
+  });
+
+  it('given lookups that fail for the database’s sake, when the address then presents a key, then it was not charged for them', async () => {
+    const budget = newBudget();
+    for (let i = 0; i < 3 * BUDGET; i++) await expect(budget.attempt('203.0.113.10', lookup('database down'))).rejects.toThrow('connection refused');
+
+    expect(await budget.attempt('203.0.113.10', lookup('found'))).toBe(PRINCIPAL);
+  });
+
+  it('given many unknown keys at once from one address, when they are looked up, then only the budget’s worth run', async () => {
+    const budget = newBudget();
+    const run = lookup('unknown');
+
+    const answers = await Promise.allSettled(Array.from({ length: 5 * BUDGET }, () => budget.attempt('203.0.113.11', run)));
+
+    expect(run).toHaveBeenCalledTimes(BUDGET);
+    expect(answers.filter((answer) => answer.status === 'rejected')).toHaveLength(4 * BUDGET);
+  });
+
+  it('given a spent address, when its minute has passed, then its keys are looked up again', async () => {
+    jest.useFakeTimers();
+    const budget = newBudget();
+    for (let i = 0; i < BUDGET; i++) await budget.attempt('203.0.113.12', lookup('unknown'));
+    await expect(refusalOf(budget.attempt('203.0.113.12', lookup('unknown')))).resolves.toMatchObject({ status: 429 });
+
+    jest.advanceTimersByTime(60_000);
+
+    expect(await budget.attempt('203.0.113.12', lookup('found'))).toBe(PRINCIPAL);
+  });
+});
