@@ -1,4 +1,5 @@
-import { ConfigError, loadConfig } from '@pp/platform';
+import { loadConfig } from '@pp/platform';
+import { configProblems } from '@pp/testing';
 import { GatewayConfig } from './gateway.config';
 
 const base = {
@@ -9,14 +10,7 @@ const base = {
   INGEST_TOKEN: 'ing_4f9a1c2e7b3d5a8c6e0f1a2b3c4d5e6f',
   SERVER_SECRET: 'q7Vd2LxR9mKp4TzW8nYc3HbJ6sFg1AeU',
 };
-const problems = (env: Record<string, string>) => {
-  try {
-    loadConfig(GatewayConfig, { ...base, ...env });
-    return [];
-  } catch (error) {
-    return error instanceof ConfigError ? error.problems : [String(error)];
-  }
-};
+const problems = (env: Record<string, string>) => configProblems(GatewayConfig, { ...base, ...env });
 
 describe('gateway configuration', () => {
   it('given no GATEWAY_FAILED_AUTH_PER_ADDRESS_PER_MINUTE, when loaded, then each address may fail 60 times a minute', () => {

@@ -1,7 +1,8 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError, loadConfig } from '@pp/platform';
+import { loadConfig } from '@pp/platform';
+import { configProblems } from '@pp/testing';
 import { IngestConfig } from './ingest.config';
 
 const base = { NATS_URL: 'nats://ingest:p0d3b8e1f6a9c2e5b8d1f4a7c0e3b6d9@127.0.0.1:4222', DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/pp' };
@@ -10,14 +11,7 @@ const file = (content: string) => {
   writeFileSync(path, content);
   return path;
 };
-const problems = (env: Record<string, string>) => {
-  try {
-    loadConfig(IngestConfig, { ...base, ...env });
-    return [];
-  } catch (error) {
-    return error instanceof ConfigError ? error.problems : [String(error)];
-  }
-};
+const problems = (env: Record<string, string>) => configProblems(IngestConfig, { ...base, ...env });
 
 describe('ingest configuration', () => {
   it('trusts payments.interac.ca by default and reads a comma-separated list', () => {

@@ -20,3 +20,4 @@ export * from './freezable-relay';
 export * from './stack-with-freezable-redis';
 export * from './clear-of-midnight';
 export * from './start-together';
+export * from './config-problems';

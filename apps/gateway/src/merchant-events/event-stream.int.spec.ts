@@ -80,6 +80,20 @@ describe('GET /v1/events/stream, fed from JetStream', () => {
     await stack?.stop();
   });
 
+  /** A new test session, expired at once (its checkout.session.expired is the event): answers its id. */
+  const expireNewSession = async (api: CheckoutClient, metadata?: Record<string, string>): Promise<string> => {
+    const session = await api.checkoutSessions.create({
+      amount: 1500,
+      currency: 'cad',
+      reference: `order-${randomUUID()}`,
+      success_url: 'https://shop.example/ok',
+      cancel_url: 'https://shop.example/cancel',
+      ...(metadata ? { metadata } : {}),
+    });
+    await api.sandbox.expireSession({ sessionId: session.id });
+    return session.id;
+  };
+
   /** The consumers on the ledger's stream (this stack runs no webhooks service, so any is the gateway's feed). */
   const feedConsumers = async () => {
     const jsm = await harness.jetstreamManager();
@@ -114,20 +128,12 @@ describe('GET /v1/events/stream, fed from JetStream', () => {
   it('sends a real event once, though both the feed and the durable log have it', async () => {
     const stream = follow(a.keys.test_secret);
     try {
-      const api = new CheckoutClient({ apiKey: a.keys.test_secret, apiBase: stack.url('gateway') });
-      const session = await api.checkoutSessions.create({
-        amount: 1500,
-        currency: 'cad',
-        reference: `order-${randomUUID()}`,
-        success_url: 'https://shop.example/ok',
-        cancel_url: 'https://shop.example/cancel',
-      });
-      await api.sandbox.expireSession({ sessionId: session.id });
-      await waitFor('checkout.session.expired on the stream', () => stream.received.some((event) => event.data.session_id === session.id), { timeoutMs: 15_000 });
+      const sessionId = await expireNewSession(new CheckoutClient({ apiKey: a.keys.test_secret, apiBase: stack.url('gateway') }));
+      await waitFor('checkout.session.expired on the stream', () => stream.received.some((event) => event.data.session_id === sessionId), { timeoutMs: 15_000 });
       // Anything sent after the marker was sent after the expiry; the expiry must not be among it again.
       const marker = await publishDirectly(a.merchant_id, false, 'marker');
       await waitFor('the marker', () => stream.received.some((event) => event.id === marker));
-      const expired = stream.received.filter((event) => event.data.session_id === session.id);
+      const expired = stream.received.filter((event) => event.data.session_id === sessionId);
       expect(expired.map((event) => event.type)).toEqual(['checkout.session.expired']);
     } finally {
       await stream.close();
@@ -220,18 +226,7 @@ describe('GET /v1/events/stream, fed from JetStream', () => {
     const api = new CheckoutClient({ apiKey: key, apiBase: stack.url('gateway') });
     // Near the largest metadata (8 KB), which every event of the session carries: a page is then some 400 KB.
     const metadata = Object.fromEntries(Array.from({ length: 15 }, (_, i) => [`note_${i}`, 'x'.repeat(500)]));
-    const expireOne = async () => {
-      const session = await api.checkoutSessions.create({
-        amount: 1500,
-        currency: 'cad',
-        reference: `order-${randomUUID()}`,
-        success_url: 'https://shop.example/ok',
-        cancel_url: 'https://shop.example/cancel',
-        metadata,
-      });
-      await api.sandbox.expireSession({ sessionId: session.id });
-      return session.id;
-    };
+    const expireOne = () => expireNewSession(api, metadata);
     const EVENTS = 2 * MAX_PAGE_LIMIT + 20;
     for (let made = 0; made < EVENTS; made += 20) await Promise.all(Array.from({ length: 20 }, expireOne));
     const logged = (await api.events.list({ limit: MAX_PAGE_LIMIT }).toArray()).reverse().map((event) => event.id);
