@@ -120,7 +120,9 @@ describe('dashboard /api: home, sessions, endpoints, preview and quarantine', ()
 
   it('endpoints: a disabled endpoint gets no delivery, re-enabled it gets the next events but not the skipped one; the timeline and the endpoint list the deliveries', async () => {
     const control = await owner.post<WebhookEndpointView & { secret: string }>('/api/developers/webhook-endpoints', { url: receiver.url('/control') });
-    const endpoint = await owner.post<WebhookEndpointView & { secret: string }>('/api/developers/webhook-endpoints', { url: receiver.url('/paused') });
+    // A token in the endpoint's URL, as some receivers take one: the audit trail must keep only the origin.
+    const urlToken = `tok-${randomUUID()}`;
+    const endpoint = await owner.post<WebhookEndpointView & { secret: string }>('/api/developers/webhook-endpoints', { url: `${receiver.url('/paused')}?token=${urlToken}` });
     receiver.trust('/control', control.body.secret);
     receiver.trust('/paused', endpoint.body.secret);
 
@@ -162,6 +164,8 @@ describe('dashboard /api: home, sessions, endpoints, preview and quarantine', ()
       ['webhook_endpoint.disabled', 'owner', 'success'],
       ['webhook_endpoint.created', 'owner', 'success'],
     ]);
+    expect(audit.find((entry) => entry.action === 'webhook_endpoint.created')?.detail).toBe(new URL(receiver.url('/paused')).origin);
+    expect(JSON.stringify(audit)).not.toContain(urlToken);
   });
 
   it('preview checkout: one stable test session whose deadline moves ahead on each opening, a new one once it completed; never for a viewer', async () => {

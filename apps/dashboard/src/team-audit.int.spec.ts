@@ -205,15 +205,22 @@ describe('dashboard team and audit', () => {
       expect((await (await signedIn(developer.email, developer.password)).get('/api/audit')).status).toBe(403);
     });
 
-    it('given a failed sign-in, then it is recorded with the e-mail tried and never the password; platform admins see every merchant’s entries and filter by merchant', async () => {
+    it('given a failed sign-in, then it is recorded with the e-mail tried and never the password, nor a password typed as the e-mail; platform admins see every merchant’s entries and filter by merchant', async () => {
       const password = `wrong-${randomUUID()}`;
       expect((await new DashboardBrowser(url).login(a.dashboard_user.email, password)).status).toBe(401);
+      // A password typed into the e-mail field, from an address outside the per-address tests' range so its entry is found by address.
+      const typedAsEmail = `Hunter2-${randomUUID()}`;
+      const mistypedFrom = '127.0.0.254';
+      expect((await loginFrom(url, mistypedFrom, typedAsEmail, typedAsEmail)).status).toBe(401);
       const created = await gateway.call<{ email: string; password: string }>('/v1/admin/platform_admins', stack.env.ADMIN_TOKEN!, { email: `ops-${randomUUID().slice(0, 8)}@example.com` });
       const ops = await signedIn(created.body.email, created.body.password);
       const all = await ops.get<ListPage<AuditEntryView>>('/api/admin/audit?action=auth.sign_in&limit=100');
       const failed = all.body.data.find((entry) => entry.outcome === 'failure' && entry.actor_email === a.dashboard_user.email);
       expect(failed).toMatchObject({ actor_id: null, actor_role: null, merchant_id: null, target_id: null });
       expect(JSON.stringify(all.body)).not.toContain(password);
+      const mistyped = all.body.data.find((entry) => entry.outcome === 'failure' && entry.address.endsWith(mistypedFrom));
+      expect(mistyped).toMatchObject({ actor_id: null, actor_email: '(not an e-mail address)' });
+      expect(JSON.stringify(all.body)).not.toContain(typedAsEmail);
       expect(all.body.data.some((entry) => entry.merchant_id === b.merchant_id) && all.body.data.some((entry) => entry.merchant_id === a.merchant_id)).toBe(true);
       const onlyB = await ops.get<ListPage<AuditEntryView>>(`/api/admin/audit?merchant_id=${b.merchant_id}&limit=100`);
       expect(onlyB.body.data.length).toBeGreaterThan(0);

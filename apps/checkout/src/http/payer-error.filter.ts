@@ -13,8 +13,10 @@ const PAYER_VISIBLE: ReadonlySet<ErrorCode> = new Set([
   ErrorCode.Forbidden,
   ErrorCode.NotFound,
   ErrorCode.Conflict,
-  ErrorCode.ServiceUnavailable,
 ]);
+
+/** The payer's answer to any ServiceUnavailable: the error's own words name internal bus subjects and driver errors. */
+export const CHECKOUT_UNAVAILABLE = 'Checkout is temporarily unavailable; try again in a moment';
 
 /**
  * Every failure becomes a clear answer, never a stack trace: a payer page for
@@ -44,6 +46,11 @@ export class PayerErrorFilter implements ExceptionFilter {
 
   private describe(exception: unknown, request: FastifyRequest): ErrorAnswer {
     if (exception instanceof PayerBudgetSpent) return { status: 429, message: exception.message, headers: { 'Retry-After': String(exception.retryAfterSeconds) } };
+    if (exception instanceof DomainError && exception.code === ErrorCode.ServiceUnavailable) {
+      // The route that matched, not the raw URL, which holds the session id.
+      this.logger.warn('service unavailable', { error: exception.message, route: request.routeOptions.url, method: request.method });
+      return { status: 503, message: CHECKOUT_UNAVAILABLE };
+    }
     // A concurrency conflict or an internal error is not the payer's to see: it is logged and answered as unavailable below.
     if (exception instanceof DomainError && PAYER_VISIBLE.has(exception.code)) return { status: HTTP_STATUS_OF[exception.code], message: exception.message };
     // Nest's and Fastify's own refusals (unknown route, wrong method, body too large, bad JSON ...).

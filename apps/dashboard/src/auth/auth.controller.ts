@@ -8,6 +8,7 @@ import { Audited, changeCommitted } from '../audit/audited.interceptor';
 import type { DashboardConfig } from '../dashboard.config';
 import { parseInput } from '../http/parse-input';
 import type { SignedInRequest } from './access.guard';
+import { attemptedEmail } from './attempted-email';
 import { LoginLimiter, TOO_MANY_ATTEMPTS } from './login-limiter';
 import { OwnSessionRoute, SignedInRoute, SignedOutRoute } from './route-access';
 import { clearSessionCookie, setSessionCookie } from './session-cookie';
@@ -58,8 +59,9 @@ export class AuthController {
     const readAt = Date.now();
     const principal = await this.bus.request('identity.dashboard-login.v1', credentials).catch(async (error: unknown) => {
       if (!(error instanceof DomainError && error.code === ErrorCode.Unauthorized)) throw error;
-      // Who tried is only the e-mail typed (never the password); rate-limited attempts are not recorded, so a flood cannot fill the trail.
-      await this.audit.record(request, reply, { id: null, email: credentials.email, role: null }, { action: 'auth.sign_in', target_id: null, outcome: 'failure' });
+      // Who tried is only the e-mail typed, if it looks like one (never the password); rate-limited attempts are not recorded, so a flood cannot fill the trail.
+      const actor = { id: null, email: attemptedEmail(credentials.email), role: null };
+      await this.audit.record(request, reply, actor, { action: 'auth.sign_in', target_id: null, outcome: 'failure' });
       throw new UnauthorizedException(INVALID_SIGN_IN);
     });
     await this.limiter.succeeded(credentials.email);

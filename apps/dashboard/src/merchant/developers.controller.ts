@@ -79,7 +79,8 @@ export class DevelopersController {
   @Post('developers/webhook-endpoints')
   @HttpCode(201)
   @Permit('developers.manage')
-  @Audited('webhook_endpoint.created', (endpoint: WebhookEndpointWithSecretView) => ({ ...targetResult(endpoint), detail: endpoint.url }))
+  // The origin only: the URL's path and query are the merchant's and may carry a token, which the append-only trail must not keep.
+  @Audited('webhook_endpoint.created', (endpoint: WebhookEndpointWithSecretView) => ({ ...targetResult(endpoint), detail: new URL(endpoint.url).origin }))
   createEndpoint(@Body() body: unknown, @Scope() scope: MerchantScope): Promise<WebhookEndpointWithSecretView> {
     return this.bus.request('webhooks.endpoints.create.v1', { ...parseInput(CreateEndpointBody, body), ...scope });
   }

@@ -6,12 +6,15 @@ import type { ProvisionedMerchantView } from '../identity/identity.views';
 import { type CallOptions, type CallResult, GatewayClient } from '../testing/gateway-client';
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
+/** Where the payer's request comes from (X-Forwarded-For, believed from loopback). */
+const PAYER_ADDRESS = '198.51.100.73';
 
 /**
  * An outsider who dumps Redis (issue 13 §4): after merchants, keys, webhook
  * endpoints, a secret rotation and a paid session went through the gateway,
  * nothing in the stack's keys or values reveals a secret that was handed out,
- * the credentials that were used, or a plain hash of either. Replays still
+ * the credentials that were used, or a plain hash of either, nor the address
+ * of a payer whose embedded checkout spent its client budget. Replays still
  * work for whoever holds the Idempotency-Key in the same scope.
  */
 describe('no secret in Redis (idempotency cache, rate limits, queues)', () => {
@@ -25,6 +28,8 @@ describe('no secret in Redis (idempotency cache, rate limits, queues)', () => {
   const posts: Array<{ path: string; options: CallOptions & { idempotencyKey: string }; first: CallResult }> = [];
   /** Every secret handed out or used. */
   const secrets = new Set<string>();
+  /** The paid session, opened again by a payer on the client route from PAYER_ADDRESS. */
+  let session: CheckoutSessionCreatedView;
 
   const post = async <T>(path: string, token: string, body: unknown): Promise<CallResult<T>> => {
     const options = { token, body, idempotencyKey: randomUUID() };
@@ -65,7 +70,7 @@ describe('no secret in Redis (idempotency cache, rate limits, queues)', () => {
     // First attempts start without the queue; failing them sends the retries through BullMQ.
     receiver.script('/hooks', [{ status: 503 }, { status: 503 }]);
 
-    const session = (
+    session = (
       await post<CheckoutSessionCreatedView>('/v1/checkout/sessions', testKey, {
         amount: 2500,
         currency: 'cad',
@@ -138,17 +143,24 @@ describe('no secret in Redis (idempotency cache, rate limits, queues)', () => {
     }
   }
 
-  it('holds none of the handed-out secrets, the credentials used, or a plain SHA-256 of them, in any key or value', async () => {
+  it('holds none of the handed-out secrets, the credentials used, or a plain SHA-256 of them, nor a payer’s address, in any key or value', async () => {
     // A rate-limit counter lives one second from the first request that counts in it, later ones do not extend it, so
     // a request just before the dump may land in a counter about to expire (or the machine may stall past the second):
-    // request and dump again until the dump holds a live counter.
+    // request and dump again until the dump holds a live counter of each kind.
     const ratelimitKey = new RegExp(`^${stack.namespace}:gateway:ratelimit`);
+    const addressBudgetKey = new RegExp(`^${stack.namespace}:gateway:client-budget:address:`);
     const dump = await waitFor(
-      'a dump that holds a rate-limit counter',
+      'a dump that holds a rate-limit counter and a client address budget',
       async () => {
         expect((await gateway.call('/v1/payments', { method: 'GET', token: merchantA.keys.test_secret })).status).toBe(200);
+        const opened = await gateway.call('/v1/client/checkout_session', {
+          token: merchantA.keys.test_publishable,
+          headers: { 'x-client-secret': session.client_secret, 'x-forwarded-for': PAYER_ADDRESS },
+        });
+        expect(opened.status).toBe(200);
         const found = await dumpNamespace();
-        return [...found.keys()].some((key) => ratelimitKey.test(key)) && found;
+        const keys = [...found.keys()];
+        return keys.some((key) => ratelimitKey.test(key)) && keys.some((key) => addressBudgetKey.test(key)) && found;
       },
       { timeoutMs: 15_000, intervalMs: 200 },
     );
@@ -173,6 +185,8 @@ describe('no secret in Redis (idempotency cache, rate limits, queues)', () => {
     // Also no response body in the clear: the merchant ids and the key prefixes appear in every create answer.
     expect(everything).not.toContain(merchantA.merchant_id);
     expect(everything).not.toMatch(/pp_live_|pp_pub_|whsec_/);
+    // A payer's address names their client budget only through an HMAC, so a dump (or a Redis span) does not show it.
+    expect(everything).not.toContain(PAYER_ADDRESS);
   });
 
   it('replays every POST with the original body and X-Cache-Lookup: HIT', async () => {

@@ -1,5 +1,6 @@
+import type { KeyObject } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { addressBucket, CONFIG, JsonLogger, REDIS, secondsToWait } from '@pp/platform';
+import { addressBucket, CONFIG, deriveKey, JsonLogger, keyedDigest, REDIS, secondsToWait } from '@pp/platform';
 import type Redis from 'ioredis';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { RateLimiterRedis } from 'rate-limiter-flexible';
@@ -29,6 +30,8 @@ export const isClientRoute = (access: RouteAccess | undefined): boolean =>
 export class ClientBudgets {
   private readonly perAddress: RateLimiterRedis;
   private readonly perSession: RateLimiterRedis;
+  /** Address budgets are named by an HMAC of the address: a payer's IP must not show in Redis, in a dump or a command's span. */
+  private readonly addressNameKey: KeyObject;
 
   constructor(
     @Inject(REDIS) redis: Redis,
@@ -40,12 +43,13 @@ export class ClientBudgets {
       new RateLimiterRedis({ storeClient: redis, keyPrefix: redisKey(config.PP_NAMESPACE, 'gateway', 'client-budget', name), points, duration: 1 });
     this.perAddress = limiter('address', config.CLIENT_RATE_LIMIT_PER_ADDRESS_PER_SECOND);
     this.perSession = limiter('session', config.CLIENT_RATE_LIMIT_PER_SESSION_PER_SECOND);
+    this.addressNameKey = deriveKey(config.SERVER_SECRET, 'gateway/client-budget/address');
   }
 
   /** onRequest hook, before the access hook: spends the client address's budget on client routes. */
   readonly spendAddress = async (request: FastifyRequest, _reply: FastifyReply): Promise<void> => {
     if (!isClientRoute(request.routeOptions.config.access)) return;
-    await this.spend(this.perAddress, addressBucket(request.ip));
+    await this.spend(this.perAddress, keyedDigest(this.addressNameKey, addressBucket(request.ip)));
   };
 
   /** After a client secret opened `sessionId`: spends the session's budget, then the key's. */

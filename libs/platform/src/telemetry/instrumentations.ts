@@ -4,6 +4,7 @@ import { registerInstrumentations } from '@opentelemetry/instrumentation';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
+import { commandOnlyStatement } from './redis-statement';
 
 /**
  * An outgoing request's span names its origin only: a webhook endpoint's
@@ -37,7 +38,7 @@ export function registerClientInstrumentations(): void {
     instrumentations: [
       new HttpInstrumentation({ disableIncomingRequestInstrumentation: true, requireParentforOutgoingSpans: true, requestHook: originOnly }),
       new PgInstrumentation({ requireParentSpan: true }),
-      new IORedisInstrumentation({ requireParentSpan: true }),
+      new IORedisInstrumentation({ requireParentSpan: true, dbStatementSerializer: commandOnlyStatement }),
     ],
   });
   // runService loads a service's module tree (its service-parts, and with them pg and ioredis) before

@@ -1,0 +1,18 @@
+/** What a failed sign-in records as who tried when the text typed does not look like an e-mail address. */
+export const NOT_AN_EMAIL = '(not an e-mail address)';
+
+/** The longest address SMTP can carry (RFC 5321 §4.5.3.1.3, path of 256 less its angle brackets). */
+const MAX_EMAIL_LENGTH = 254;
+
+/** One @, no whitespace, and a domain with a dot between non-empty labels. */
+const EMAIL_SHAPE = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
+
+/**
+ * The e-mail a failed sign-in is recorded under in the append-only audit
+ * trail: what was typed only when it has the shape of an address. A password
+ * typed into the e-mail field (or pasted there) would otherwise be kept in
+ * plain text for ever.
+ */
+export function attemptedEmail(typed: string): string {
+  return typed.length <= MAX_EMAIL_LENGTH && EMAIL_SHAPE.test(typed) ? typed : NOT_AN_EMAIL;
+}
