@@ -4,7 +4,6 @@ import { CONFIG, REDIS, redisUnavailable, secondsToWait } from '@pp/platform';
 import type Redis from 'ioredis';
 import { RateLimiterRedis } from 'rate-limiter-flexible';
 import type { DashboardConfig } from '../dashboard.config';
-import { attemptedEmail } from './attempted-email';
 
 /** Sign-in attempts allowed per account in each window (docs/ARCHITECTURE.md "Dashboard"); per address: DASHBOARD_LOGINS_PER_ADDRESS. */
 export const LOGIN_LIMITS = { perAccount: 10, windowSeconds: 15 * 60 } as const;
@@ -33,18 +32,12 @@ export class LoginLimiter {
 
   /** Counts one attempt; the seconds to wait when either budget is spent, else undefined. */
   attempt(email: string, address: string): Promise<number | undefined> {
-    return secondsToWait(Promise.all([this.perAccount.consume(accountCounter(email)), this.perAddress.consume(counterName(address))])).catch(unavailable);
+    return secondsToWait(Promise.all([this.perAccount.consume(counterName(email.toLowerCase())), this.perAddress.consume(counterName(address))])).catch(unavailable);
   }
 
   async succeeded(email: string): Promise<void> {
-    await this.perAccount.delete(accountCounter(email)).catch(unavailable);
+    await this.perAccount.delete(counterName(email.toLowerCase())).catch(unavailable);
   }
 }
 
 const counterName = (value: string): string => createHash('sha256').update(value).digest('base64url');
-
-/**
- * The account an attempt counts against. Text that is no e-mail address names no account and shares one
- * counter: a password typed into the e-mail field must not reach Redis, not even as an unkeyed hash (guessable).
- */
-const accountCounter = (email: string): string => counterName(attemptedEmail(email.toLowerCase()));

@@ -38,17 +38,16 @@ export class ApiKeyAuthenticator implements OnApplicationBootstrap, OnApplicatio
 
   /**
    * `clientAddress` (request.ip) is charged for the lookup of a key this
-   * gateway does not hold (FailedAuthenticationBudget); the event stream,
-   * asking again about the key it was opened with, passes none.
+   * gateway has not found before (FailedAuthenticationBudget); the event
+   * stream, asking again about the key it was opened with, passes none.
    */
   async authenticate(presented: string, clientAddress?: string, now = new Date()): Promise<KeyPrincipal | undefined> {
     const kind = parseApiKey(presented);
     if (!kind) return undefined; // malformed: no database round trip
     const hash = hashApiKey(presented);
     const resolve = () => this.resolve(kind, hash, now);
-    // A key this gateway has found before is no guess (a merchant's, used already): only other keys are charged.
-    if (clientAddress === undefined || this.cache.holds(cacheId(hash))) return resolve();
-    return this.failures.attempt(clientAddress, resolve);
+    if (clientAddress === undefined) return resolve();
+    return this.failures.attempt(clientAddress, cacheId(hash), resolve);
   }
 
   private async resolve(kind: KeyKind, hash: Buffer, now: Date): Promise<KeyPrincipal | undefined> {

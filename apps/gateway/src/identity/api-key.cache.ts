@@ -11,9 +11,7 @@ const RELISTEN_MS = 1_000;
  * gateway listens, and caches nothing while it is not listening, so a lost
  * connection cannot keep a revoked key alive). The TTL bounds anything else
  * that changes a key row behind the gateway's back (a revocation by hand in
- * SQL, an expiry moved): at most `ttlMs` (API_KEY_CACHE_TTL_MS). An entry past
- * its TTL is no longer trusted but is kept, until crowded out or cleared: the
- * key is then known not to be a guess (FailedAuthenticationBudget).
+ * SQL, an expiry moved): at most `ttlMs` (API_KEY_CACHE_TTL_MS).
  */
 export class ApiKeyCache<Key> {
   private readonly entries = new Map<string, { key: Key; until: number }>();
@@ -33,12 +31,10 @@ export class ApiKeyCache<Key> {
 
   get(hash: string, now: number): Key | undefined {
     const entry = this.entries.get(hash);
-    return entry && entry.until > now ? entry.key : undefined;
-  }
-
-  /** Whether the key was found since the cache was last emptied, even if its entry is past its TTL. */
-  holds(hash: string): boolean {
-    return this.entries.has(hash);
+    if (!entry) return undefined;
+    if (entry.until > now) return entry.key;
+    this.entries.delete(hash);
+    return undefined;
   }
 
   /** A ticket for a lookup about to start; `set` ignores it if the cache was cleared meanwhile. */
@@ -48,6 +44,7 @@ export class ApiKeyCache<Key> {
 
   set(hash: string, key: Key, ticket: number, now: number): void {
     if (!this.listening || ticket !== this.generation) return;
+    // A key looked up again replaces its own entry: only a new one crowds out the oldest.
     if (!this.entries.has(hash) && this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
     this.entries.set(hash, { key, until: now + this.ttlMs });
   }

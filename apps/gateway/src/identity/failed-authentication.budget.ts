@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { LruMap } from '@pp/kernel';
 import { addressBucket, CONFIG, secondsToWait } from '@pp/platform';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import type { GatewayConfig } from '../gateway.config';
@@ -6,33 +7,54 @@ import { ApiError } from '../http/api-error';
 
 export const TOO_MANY_FAILED_ATTEMPTS = 'Too many failed API key attempts; try again later';
 
+/** Keys remembered as found: a few MB at most, more than the active keys of many merchants. */
+const FOUND_KEYS = 10_000;
+
 /**
  * Failed API-key authentications per client address (IPv6 per /64) and
  * minute (GATEWAY_FAILED_AUTH_PER_ADDRESS_PER_MINUTE). A well-formed key the
- * gateway does not hold costs a Postgres lookup, so once an address has spent
- * its budget such keys from it are refused, 429, without one, until its
- * minute is over. Counted in this replica's memory, like the checkout's payer
- * budgets: n replicas allow n times as many, still a bound, and junk costs no
- * Redis round trip. The store forgets each address when its minute ends (a
- * timer per entry), so it holds only the addresses that presented an unknown
- * key within the last minute.
+ * gateway has not found before costs a Postgres lookup, so once an address
+ * has spent its budget such keys from it are refused, 429, without one, until
+ * its minute is over. Counted in this replica's memory, like the checkout's
+ * payer budgets: n replicas allow n times as many, still a bound, and junk
+ * costs no Redis round trip. The store forgets each address when its minute
+ * ends (a timer per entry).
+ *
+ * A key this replica has once found is never charged, whatever its address
+ * has spent: the set of found keys is its own, kept across the key cache's
+ * clearing (every revocation anywhere empties that) and its outages, so a
+ * merchant behind an address shared with a guesser keeps the keys it uses.
+ * Requests with the same unfound key at once share one lookup and one charge.
  */
 @Injectable()
 export class FailedAuthenticationBudget {
   private readonly perAddress: RateLimiterMemory;
+  private readonly found = new LruMap<string, true>(FOUND_KEYS);
+  private readonly inFlight = new Map<string, Promise<unknown>>();
 
   constructor(@Inject(CONFIG) config: GatewayConfig) {
     this.perAddress = new RateLimiterMemory({ points: config.GATEWAY_FAILED_AUTH_PER_ADDRESS_PER_MINUTE, duration: 60 });
   }
 
   /**
-   * Runs `authenticate` (a key lookup) as an attempt from `address`. The
-   * attempt is counted as failed before it runs, so concurrent guesses cannot
-   * all slip in before the first failure is counted, and given back when it
-   * authenticates or the lookup itself fails (the database's trouble, not the
-   * client's).
+   * Runs `authenticate` (a lookup of the key named `keyId`, a digest of it)
+   * for a request from `address`. An unfound key's lookup is charged before
+   * it runs, so many guesses at once cannot all slip in before the first
+   * failure is counted, and the charge is given back when the key
+   * authenticates or the lookup itself fails (the database's trouble, not
+   * the client's).
    */
-  async attempt<Principal>(address: string, authenticate: () => Promise<Principal | undefined>): Promise<Principal | undefined> {
+  async attempt<Principal>(address: string, keyId: string, authenticate: () => Promise<Principal | undefined>): Promise<Principal | undefined> {
+    if (this.found.get(keyId)) return authenticate();
+    const pending = this.inFlight.get(keyId);
+    if (pending) return pending as Promise<Principal | undefined>;
+    // Registered before anything is awaited, so every request with this key that comes meanwhile shares it.
+    const lookup = this.charged(address, keyId, authenticate).finally(() => this.inFlight.delete(keyId));
+    this.inFlight.set(keyId, lookup);
+    return lookup;
+  }
+
+  private async charged<Principal>(address: string, keyId: string, authenticate: () => Promise<Principal | undefined>): Promise<Principal | undefined> {
     const bucket = addressBucket(address);
     const waitSeconds = await secondsToWait(this.perAddress.consume(bucket));
     if (waitSeconds !== undefined) throw new ApiError(429, TOO_MANY_FAILED_ATTEMPTS, { 'Retry-After': String(waitSeconds) });
@@ -40,7 +62,10 @@ export class FailedAuthenticationBudget {
       await this.perAddress.reward(bucket);
       throw error;
     });
-    if (principal !== undefined) await this.perAddress.reward(bucket);
+    if (principal !== undefined) {
+      this.found.set(keyId, true);
+      await this.perAddress.reward(bucket);
+    }
     return principal;
   }
 }

@@ -16,10 +16,19 @@ function lookup(outcome: 'unknown' | 'found' | 'database down') {
   return run;
 }
 
+let guesses = 0;
+/** A key never presented before (as a guesser's are). */
+const guess = () => `guess-${++guesses}`;
+
 async function refusalOf(attempt: Promise<unknown>): Promise<ApiError> {
   const error = await attempt.then(() => undefined, (thrown: unknown) => thrown);
   if (!(error instanceof ApiError)) throw new Error(`expected a refusal, got ${String(error)}`);
   return error;
+}
+
+/** Spends `address`'s whole budget on unknown keys. */
+async function spend(budget: FailedAuthenticationBudget, address: string): Promise<void> {
+  for (let i = 0; i < BUDGET; i++) expect(await budget.attempt(address, guess(), lookup('unknown'))).toBeUndefined();
 }
 
 describe('FailedAuthenticationBudget', () => {
@@ -27,10 +36,10 @@ describe('FailedAuthenticationBudget', () => {
 
   it('given an address that spent its budget on unknown keys, when it presents another, then 429 with Retry-After and no lookup', async () => {
     const budget = newBudget();
-    for (let i = 0; i < BUDGET; i++) expect(await budget.attempt('203.0.113.7', lookup('unknown'))).toBeUndefined();
+    await spend(budget, '203.0.113.7');
 
     const next = lookup('found');
-    const refusal = await refusalOf(budget.attempt('203.0.113.7', next));
+    const refusal = await refusalOf(budget.attempt('203.0.113.7', guess(), next));
 
     expect(refusal).toMatchObject({ status: 429, message: TOO_MANY_FAILED_ATTEMPTS });
     expect(Number(refusal.headers['Retry-After'])).toBeGreaterThanOrEqual(1);
@@ -40,46 +49,69 @@ describe('FailedAuthenticationBudget', () => {
 
   it('given a spent address, when another address (or another /64) presents a key, then it is looked up', async () => {
     const budget = newBudget();
-    for (let i = 0; i < BUDGET; i++) await budget.attempt('2001:db8:1:2::1', lookup('unknown'));
+    await spend(budget, '2001:db8:1:2::1');
 
-    await expect(refusalOf(budget.attempt('2001:db8:1:2::ffff', lookup('unknown')))).resolves.toMatchObject({ status: 429 });
-    expect(await budget.attempt('2001:db8:1:3::1', lookup('found'))).toBe(PRINCIPAL);
-    expect(await budget.attempt('203.0.113.8', lookup('found'))).toBe(PRINCIPAL);
+    await expect(refusalOf(budget.attempt('2001:db8:1:2::ffff', guess(), lookup('unknown')))).resolves.toMatchObject({ status: 429 });
+    expect(await budget.attempt('2001:db8:1:3::1', guess(), lookup('found'))).toBe(PRINCIPAL);
+    expect(await budget.attempt('203.0.113.8', guess(), lookup('found'))).toBe(PRINCIPAL);
+  });
+
+  it('given a key found before, when its address has spent its budget on guesses since, then it is still looked up', async () => {
+    const budget = newBudget();
+    const merchantKey = guess();
+    expect(await budget.attempt('198.51.100.1', merchantKey, lookup('found'))).toBe(PRINCIPAL);
+    await spend(budget, '198.51.100.1');
+
+    const again = lookup('found');
+    expect(await budget.attempt('198.51.100.1', merchantKey, again)).toBe(PRINCIPAL);
+    expect(again).toHaveBeenCalledTimes(1);
   });
 
   it('given more keys that authenticate than the budget, when the address then fails, then it still has its whole budget', async () => {
     const budget = newBudget();
-    for (let i = 0; i < 3 * BUDGET; i++) expect(await budget.attempt('203.0.113.9', lookup('found'))).toBe(PRINCIPAL);
+    for (let i = 0; i < 3 * BUDGET; i++) expect(await budget.attempt('203.0.113.9', guess(), lookup('found'))).toBe(PRINCIPAL);
 
-    for (let i = 0; i < BUDGET; i++) expect(await budget.attempt('203.0.113.9', lookup('unknown'))).toBeUndefined();
-    await expect(refusalOf(budget.attempt('203.0.113.9', lookup('unknown')))).resolves.toMatchObject({ status: 429 });
+    await spend(budget, '203.0.113.9');
+    await expect(refusalOf(budget.attempt('203.0.113.9', guess(), lookup('unknown')))).resolves.toMatchObject({ status: 429 });
   });
 
   it('given lookups that fail for the database’s sake, when the address then presents a key, then it was not charged for them', async () => {
     const budget = newBudget();
-    for (let i = 0; i < 3 * BUDGET; i++) await expect(budget.attempt('203.0.113.10', lookup('database down'))).rejects.toThrow('connection refused');
+    for (let i = 0; i < 3 * BUDGET; i++) await expect(budget.attempt('203.0.113.10', guess(), lookup('database down'))).rejects.toThrow('connection refused');
 
-    expect(await budget.attempt('203.0.113.10', lookup('found'))).toBe(PRINCIPAL);
+    expect(await budget.attempt('203.0.113.10', guess(), lookup('found'))).toBe(PRINCIPAL);
   });
 
   it('given many unknown keys at once from one address, when they are looked up, then only the budget’s worth run', async () => {
     const budget = newBudget();
     const run = lookup('unknown');
 
-    const answers = await Promise.allSettled(Array.from({ length: 5 * BUDGET }, () => budget.attempt('203.0.113.11', run)));
+    const answers = await Promise.allSettled(Array.from({ length: 5 * BUDGET }, () => budget.attempt('203.0.113.11', guess(), run)));
 
     expect(run).toHaveBeenCalledTimes(BUDGET);
     expect(answers.filter((answer) => answer.status === 'rejected')).toHaveLength(4 * BUDGET);
   });
 
+  it('given many requests at once with one key not found before (a batch after a restart), when looked up, then they share one lookup and one charge', async () => {
+    const budget = newBudget();
+    const key = guess();
+    const run = lookup('found');
+
+    const answers = await Promise.all(Array.from({ length: 5 * BUDGET }, () => budget.attempt('203.0.113.13', key, run)));
+
+    expect(answers.every((answer) => answer === PRINCIPAL)).toBe(true);
+    expect(run).toHaveBeenCalledTimes(1);
+    await spend(budget, '203.0.113.13');
+  });
+
   it('given a spent address, when its minute has passed, then its keys are looked up again', async () => {
     jest.useFakeTimers();
     const budget = newBudget();
-    for (let i = 0; i < BUDGET; i++) await budget.attempt('203.0.113.12', lookup('unknown'));
-    await expect(refusalOf(budget.attempt('203.0.113.12', lookup('unknown')))).resolves.toMatchObject({ status: 429 });
+    await spend(budget, '203.0.113.12');
+    await expect(refusalOf(budget.attempt('203.0.113.12', guess(), lookup('unknown')))).resolves.toMatchObject({ status: 429 });
 
     jest.advanceTimersByTime(60_000);
 
-    expect(await budget.attempt('203.0.113.12', lookup('found'))).toBe(PRINCIPAL);
+    expect(await budget.attempt('203.0.113.12', guess(), lookup('found'))).toBe(PRINCIPAL);
   });
 });
