@@ -1,17 +1,14 @@
-import { ArrayMaxSize, IsArray, IsBoolean, IsEmail, IsIn, IsInt, IsISO8601, IsOptional, IsString, Length, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsEmail, IsIn, IsInt, IsISO8601, IsOptional, IsString, Length, Max, MaxLength, Min, ValidateIf } from 'class-validator';
+import { IsDepositAddress, IsFrameAncestors, IsMerchantName } from '@pp/contracts';
 import type { KeyType } from '../identity/api-key';
 import { SCOPES, type Scope } from '../identity/scopes';
 
-const MAX_FRAME_ANCESTORS = 20;
-/** An origin (scheme, host, optional port; a leading *. for subdomains), nothing that could break out of the CSP header. */
-const FRAME_ANCESTOR = /^https?:\/\/(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*(:\d{1,5})?$/;
 
 const EMAIL_RULES = { message: (field: string) => `${field} must be an e-mail address` };
 
 /** Body of POST /v1/admin/merchants (PRODUCT-RULES §D4). */
 export class CreateMerchantBody {
-  @IsString({ message: 'name must be a string' })
-  @Length(1, 200, { message: 'name must be 1 to 200 characters' })
+  @IsMerchantName()
   name!: string;
 
   @IsEmail({}, { message: EMAIL_RULES.message('email') })
@@ -26,8 +23,7 @@ export class CreateMerchantBody {
 
   /** Where payers send e-transfers for this merchant. */
   @IsOptional()
-  @IsEmail({}, { message: EMAIL_RULES.message('etransfer_email') })
-  @MaxLength(254, { message: 'etransfer_email must be at most 254 characters' })
+  @IsDepositAddress('etransfer_email')
   etransfer_email?: string;
 }
 
@@ -61,20 +57,16 @@ export class CreateApiKeyBody {
 /** Body of PATCH /v1/admin/merchants/:id: fields left out stay as they are; etransfer_email null clears it. */
 export class UpdateMerchantBody {
   @IsOptional()
-  @IsString({ message: 'name must be a string' })
-  @Length(1, 200, { message: 'name must be 1 to 200 characters' })
+  @IsMerchantName()
   name?: string;
 
   @ValidateIf((body: UpdateMerchantBody) => body.etransfer_email !== null && body.etransfer_email !== undefined)
-  @IsEmail({}, { message: EMAIL_RULES.message('etransfer_email') })
-  @MaxLength(254, { message: 'etransfer_email must be at most 254 characters' })
+  @IsDepositAddress('etransfer_email')
   etransfer_email?: string | null;
 
   /** Replaces the list of origins allowed to frame the embedded checkout ([] clears it). */
   @IsOptional()
-  @IsArray({ message: 'frame_ancestors must be an array of origins' })
-  @ArrayMaxSize(MAX_FRAME_ANCESTORS, { message: `frame_ancestors must list at most ${MAX_FRAME_ANCESTORS} origins` })
-  @Matches(FRAME_ANCESTOR, { each: true, message: 'frame_ancestors must each be an origin such as https://shop.example.com or https://*.example.com' })
+  @IsFrameAncestors()
   frame_ancestors?: string[];
 }
 

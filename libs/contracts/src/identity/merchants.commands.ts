@@ -1,8 +1,8 @@
-import { ArrayMaxSize, IsArray, IsEmail, IsInt, IsOptional, IsString, Length, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
+import { IsEmail, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
+
+import { IsDepositAddress, IsFrameAncestors, IsMerchantName } from './merchant-rules';
 
 const MERCHANT_ID = /^mer_[a-z0-9]{1,64}$/;
-/** An origin (scheme, host, optional port; a leading *. for subdomains), nothing that could break out of the CSP header. */
-const FRAME_ANCESTOR = /^https?:\/\/(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*(:\d{1,5})?$/;
 
 /** A merchant as platform admins see it. */
 export interface MerchantAdminView {
@@ -35,8 +35,7 @@ export class ListMerchantsQuery {
 
 /** `identity.merchants.create.v1`: the rules of POST /v1/admin/merchants (the owner's password is generated). */
 export class CreateMerchantCommand {
-  @IsString({ message: 'name must be a string' })
-  @Length(1, 200, { message: 'name must be 1 to 200 characters' })
+  @IsMerchantName()
   name!: string;
 
   @IsEmail({}, { message: 'email must be an e-mail address' })
@@ -44,8 +43,7 @@ export class CreateMerchantCommand {
   email!: string;
 
   @IsOptional()
-  @IsEmail({}, { message: 'etransfer_email must be an e-mail address' })
-  @MaxLength(254, { message: 'etransfer_email must be at most 254 characters' })
+  @IsDepositAddress('etransfer_email')
   etransfer_email?: string;
 }
 
@@ -55,13 +53,10 @@ export class UpdateMerchantCommand {
   merchant_id!: string;
 
   @ValidateIf((command: UpdateMerchantCommand) => command.etransfer_email !== null && command.etransfer_email !== undefined)
-  @IsEmail({}, { message: 'etransfer_email must be an e-mail address' })
-  @MaxLength(254, { message: 'etransfer_email must be at most 254 characters' })
+  @IsDepositAddress('etransfer_email')
   etransfer_email?: string | null;
 
   @IsOptional()
-  @IsArray({ message: 'frame_ancestors must be an array of origins' })
-  @ArrayMaxSize(20, { message: 'frame_ancestors must list at most 20 origins' })
-  @Matches(FRAME_ANCESTOR, { each: true, message: 'frame_ancestors must each be an origin such as https://shop.example.com or https://*.example.com' })
+  @IsFrameAncestors()
   frame_ancestors?: string[];
 }
