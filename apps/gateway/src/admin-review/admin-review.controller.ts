@@ -1,4 +1,4 @@
-import { Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import {
   type AdminPaymentView,
@@ -15,8 +15,9 @@ import {
   PAYMENT_STATUSES,
 } from '@pp/contracts';
 import { BusClient } from '@pp/platform';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AdminRoute } from '../access/route-access';
+import { AdminAudit } from '../admin/admin-audit';
 import { ApiJsonResponse, ApiPageLimitQuery } from '../openapi/api-docs.decorators';
 import { listSchema } from '../openapi/view-schema';
 import { listPage, parseListQuery } from '../http/list-query';
@@ -33,7 +34,10 @@ const RETRY_TIMEOUT_MS = 30_000;
 @ApiTags('admin')
 @Controller('v1/admin')
 export class AdminReviewController {
-  constructor(private readonly bus: BusClient) {}
+  constructor(
+    private readonly bus: BusClient,
+    private readonly audit: AdminAudit,
+  ) {}
 
   @Get('ingest/quarantine')
   @AdminRoute()
@@ -52,9 +56,17 @@ export class AdminReviewController {
   @AdminRoute()
   @ApiOperation({ summary: "Match a quarantined e-mail again once its merchant registered the deposit address (409 while none has); repeating answers the same release" })
   @ApiJsonResponse(200, 'The payment the e-mail became', QUARANTINE_RELEASE_SCHEMA)
-  retry(@Param('id') id: string): Promise<RetryQuarantinedEmailReply> {
+  async retry(@Param('id') id: string, @Req() request: FastifyRequest): Promise<RetryQuarantinedEmailReply> {
     if (!EMAIL_ID_PATTERN.test(id)) throw new DomainError(ErrorCode.NotFound, 'Quarantined e-mail not found');
-    return this.bus.request('ingest.quarantine.retry.v1', { email_id: id }, { timeoutMs: RETRY_TIMEOUT_MS });
+    const released = await this.bus.request('ingest.quarantine.retry.v1', { email_id: id }, { timeoutMs: RETRY_TIMEOUT_MS });
+    await this.audit.record(request, {
+      action: 'quarantine.released',
+      target_id: released.id,
+      merchant_id: released.merchant_id,
+      livemode: true,
+      detail: `${released.disposition} ${released.payment_id}`,
+    });
+    return released;
   }
 
   @Get('payments')

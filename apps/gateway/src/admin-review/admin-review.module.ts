@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
+import { AdminAuditModule } from '../admin/admin-audit.module';
 import { AdminReviewController } from './admin-review.controller';
 
-@Module({ controllers: [AdminReviewController] })
+@Module({ imports: [AdminAuditModule], controllers: [AdminReviewController] })
 export class AdminReviewModule {}

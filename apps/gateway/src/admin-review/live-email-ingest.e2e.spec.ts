@@ -335,6 +335,9 @@ describe('live e-mail ingest: matching, review, quarantine', () => {
     expect(retried).toMatchObject({ status: 200, body: { id: reply.id, merchant_id: stranger.merchant_id, disposition: 'confirmed', payment_id: expect.stringMatching(/^txn_/) } });
     const again = await admin(`/v1/admin/ingest/quarantine/${reply.id}/retry`, { method: 'POST' });
     expect(again.body).toEqual(retried.body);
+    const audited = await db.query(`SELECT actor_id, merchant_id, livemode, action, detail FROM gateway.audit_entries WHERE target_id = $1 ORDER BY position`, [reply.id]);
+    const release = { actor_id: expect.stringMatching(/^admin-token:/), merchant_id: stranger.merchant_id, livemode: true, action: 'quarantine.released', detail: `confirmed ${retried.body.payment_id}` };
+    expect(audited.rows).toEqual([release, release]);
 
     expect((await sessionOf(stranger.keys.live_secret, session.id)).status).toBe('COMPLETED');
     expect(await paymentsOfEmail(reply.id)).toEqual([expect.objectContaining({ id: retried.body.payment_id, merchant_id: stranger.merchant_id, status: 'CONFIRMED' })]);

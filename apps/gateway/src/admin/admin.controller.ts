@@ -1,12 +1,14 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Req } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { DomainError, ErrorCode } from '@pp/contracts';
+import { DomainError, ErrorCode, PLATFORM_ADMIN_ROLE } from '@pp/contracts';
+import type { FastifyRequest } from 'fastify';
 import { DataSource } from 'typeorm';
 import { AdminRoute } from '../access/route-access';
 import type { ApiKeyView, IssuedApiKeyView, MerchantView, ProvisionedMerchantView } from '../identity/identity.views';
 import { MerchantProvisioningService } from '../identity/merchant-provisioning.service';
 import { createPlatformAdmin, type PlatformAdminView } from '../identity/platform-admin.service';
 import { ApiJsonBody, ApiJsonResponse } from '../openapi/api-docs.decorators';
+import { AdminAudit } from './admin-audit';
 import { CreateApiKeyBody, CreateMerchantBody, CreatePlatformAdminBody, UpdateMerchantBody } from './admin.bodies';
 import {
   API_KEY_SCHEMA,
@@ -16,6 +18,7 @@ import {
   PLATFORM_ADMIN_SCHEMA,
   PROVISIONED_MERCHANT_SCHEMA,
 } from './admin.schemas';
+import { merchantChangeDetail } from './merchant-change';
 
 const MERCHANT_ID = /^mer_[a-z0-9]{1,64}$/;
 const KEY_ID = /^key_[a-z0-9]{1,64}$/;
@@ -27,6 +30,7 @@ export class AdminController {
   constructor(
     private readonly provisioning: MerchantProvisioningService,
     private readonly dataSource: DataSource,
+    private readonly audit: AdminAudit,
   ) {}
 
   @Post('merchants')
@@ -34,8 +38,17 @@ export class AdminController {
   @ApiOperation({ summary: 'Create a merchant, its owner dashboard user and four default keys (shown once)' })
   @ApiJsonBody(CreateMerchantBody)
   @ApiJsonResponse(201, 'Merchant created', PROVISIONED_MERCHANT_SCHEMA)
-  createMerchant(@Body() body: CreateMerchantBody): Promise<ProvisionedMerchantView> {
-    return this.provisioning.createMerchant(body);
+  async createMerchant(@Body() body: CreateMerchantBody, @Req() request: FastifyRequest): Promise<ProvisionedMerchantView> {
+    const merchant = await this.provisioning.createMerchant(body);
+    const depositAddress = body.etransfer_email ? `; deposit address ${body.etransfer_email}` : '';
+    await this.audit.record(request, {
+      action: 'merchant.created',
+      target_id: merchant.merchant_id,
+      merchant_id: merchant.merchant_id,
+      livemode: null,
+      detail: `owner ${merchant.dashboard_user.email}${depositAddress}`,
+    });
+    return merchant;
   }
 
   @Post('platform_admins')
@@ -43,8 +56,11 @@ export class AdminController {
   @ApiOperation({ summary: 'Create a platform admin for the dashboard console (generated password shown once)' })
   @ApiJsonBody(CreatePlatformAdminBody)
   @ApiJsonResponse(201, 'Platform admin created', PLATFORM_ADMIN_SCHEMA)
-  createPlatformAdmin(@Body() body: CreatePlatformAdminBody): Promise<PlatformAdminView> {
-    return createPlatformAdmin(this.dataSource, body);
+  async createPlatformAdmin(@Body() body: CreatePlatformAdminBody, @Req() request: FastifyRequest): Promise<PlatformAdminView> {
+    const admin = await createPlatformAdmin(this.dataSource, body);
+    // The audit actions have no platform-admin-specific one: a new console operator is the platform team's user added.
+    await this.audit.record(request, { action: 'team.user_added', target_id: admin.id, merchant_id: null, livemode: null, detail: `${admin.email} (${PLATFORM_ADMIN_ROLE})` });
+    return admin;
   }
 
   @Get('merchants/:id')
@@ -60,8 +76,12 @@ export class AdminController {
   @ApiOperation({ summary: "Change a merchant's name, e-transfer deposit address or the origins allowed to frame its embedded checkout" })
   @ApiJsonBody(UpdateMerchantBody)
   @ApiJsonResponse(200, 'The updated merchant', MERCHANT_SCHEMA)
-  updateMerchant(@Param('id') id: string, @Body() body: UpdateMerchantBody): Promise<MerchantView> {
-    return this.provisioning.updateMerchant(merchantId(id), { name: body.name, etransfer_email: body.etransfer_email, frame_ancestors: body.frame_ancestors });
+  async updateMerchant(@Param('id') id: string, @Body() body: UpdateMerchantBody, @Req() request: FastifyRequest): Promise<MerchantView> {
+    // Read first so the trail names the deposit address being replaced, not only the new one.
+    const before = await this.provisioning.getMerchant(merchantId(id));
+    const after = await this.provisioning.updateMerchant(before.id, { name: body.name, etransfer_email: body.etransfer_email, frame_ancestors: body.frame_ancestors });
+    await this.audit.record(request, { action: 'merchant.updated', target_id: after.id, merchant_id: after.id, livemode: null, detail: merchantChangeDetail(before, after) });
+    return after;
   }
 
   @Post('merchants/:id/keys')
@@ -69,12 +89,14 @@ export class AdminController {
   @ApiOperation({ summary: 'Issue a key: secret (all scopes), restricted (pp_rk_, live only, chosen scopes) or publishable' })
   @ApiJsonBody(CreateApiKeyBody)
   @ApiJsonResponse(201, 'Key issued; the key itself is shown only here', ISSUED_API_KEY_SCHEMA)
-  createKey(@Param('id') id: string, @Body() body: CreateApiKeyBody): Promise<IssuedApiKeyView> {
+  async createKey(@Param('id') id: string, @Body() body: CreateApiKeyBody, @Req() request: FastifyRequest): Promise<IssuedApiKeyView> {
     const expiresAt = body.expires_at === undefined ? undefined : new Date(body.expires_at);
     if (expiresAt && expiresAt.getTime() <= Date.now()) {
       throw new DomainError(ErrorCode.ValidationFailed, 'Validation failed: expires_at must be in the future');
     }
-    return this.provisioning.issueKey(merchantId(id), { ...body, expires_at: expiresAt });
+    const issued = await this.provisioning.issueKey(merchantId(id), { ...body, expires_at: expiresAt });
+    await this.audit.record(request, { action: 'api_key.created', ...keyFact(issued) });
+    return issued;
   }
 
   @Delete('keys/:key_id')
@@ -82,11 +104,16 @@ export class AdminController {
   @AdminRoute()
   @ApiOperation({ summary: 'Revoke a key at once; revoking again is harmless' })
   @ApiJsonResponse(200, 'The revoked key', API_KEY_SCHEMA)
-  revokeKey(@Param('key_id') keyId: string): Promise<ApiKeyView> {
+  async revokeKey(@Param('key_id') keyId: string, @Req() request: FastifyRequest): Promise<ApiKeyView> {
     if (!KEY_ID.test(keyId)) throw new DomainError(ErrorCode.NotFound, 'API key not found');
-    return this.provisioning.revokeKey(keyId);
+    const revoked = await this.provisioning.revokeKey(keyId);
+    await this.audit.record(request, { action: 'api_key.revoked', ...keyFact(revoked) });
+    return revoked;
   }
 }
+
+/** A key's audit entry names it by its redacted form (prefix and last four characters), never the key itself. */
+const keyFact = (key: ApiKeyView) => ({ target_id: key.id, merchant_id: key.merchant_id, livemode: key.livemode, detail: `${key.type} ${key.redacted}` });
 
 /** An id that cannot exist is simply not found (no database round trip). */
 function merchantId(id: string): string {

@@ -1,9 +1,10 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
-import { AdminListRefundsParams, CompleteRefundBody, FailRefundBody, REFUND_STATUSES, RejectRefundBody, type RefundView } from '@pp/contracts';
+import { AdminListRefundsParams, type AuditAction, CompleteRefundBody, FailRefundBody, REFUND_STATUSES, RejectRefundBody, type RefundView } from '@pp/contracts';
 import { BusClient } from '@pp/platform';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AdminRoute } from '../access/route-access';
+import { AdminAudit } from '../admin/admin-audit';
 import { ApiJsonBody, ApiJsonResponse, ApiPageLimitQuery } from '../openapi/api-docs.decorators';
 import { listPage, parseListQuery } from '../http/list-query';
 import { Actor, refundId } from './refund-params';
@@ -13,12 +14,16 @@ import { REFUND_LIST_SCHEMA, REFUND_SCHEMA } from './refunds.schemas';
  * The platform operator's live refund flow (PRODUCT-RULES §3.3), behind Bearer
  * $ADMIN_TOKEN, so it can be driven with curl until the dashboard's admin
  * console puts it behind /api/admin/refunds. Each action answers the refund;
- * repeating an action answers it unchanged; a wrong stage is 409.
+ * repeating an action answers it unchanged; a wrong stage is 409. Every
+ * action is recorded in the audit trail under the refund's merchant.
  */
 @ApiTags('admin')
 @Controller('v1/admin/refunds')
 export class AdminRefundsController {
-  constructor(private readonly bus: BusClient) {}
+  constructor(
+    private readonly bus: BusClient,
+    private readonly audit: AdminAudit,
+  ) {}
 
   @Get()
   @AdminRoute()
@@ -46,8 +51,8 @@ export class AdminRefundsController {
   @AdminRoute()
   @ApiOperation({ summary: 'REQUESTED → APPROVED' })
   @ApiJsonResponse(200, 'The approved refund', REFUND_SCHEMA)
-  approve(@Param('id') id: string, @Actor() admin: string): Promise<RefundView> {
-    return this.bus.request('refunds.approve.v1', { refund_id: refundId(id), admin_id: admin });
+  async approve(@Param('id') id: string, @Actor() admin: string, @Req() request: FastifyRequest): Promise<RefundView> {
+    return this.recorded(request, 'refund.approved', await this.bus.request('refunds.approve.v1', { refund_id: refundId(id), admin_id: admin }));
   }
 
   @Post(':id/reject')
@@ -56,8 +61,9 @@ export class AdminRefundsController {
   @ApiOperation({ summary: 'REQUESTED → REJECTED, with a reason' })
   @ApiJsonBody(RejectRefundBody)
   @ApiJsonResponse(200, 'The rejected refund', REFUND_SCHEMA)
-  reject(@Param('id') id: string, @Body() body: RejectRefundBody, @Actor() admin: string): Promise<RefundView> {
-    return this.bus.request('refunds.reject.v1', { refund_id: refundId(id), admin_id: admin, rejection_reason: body.rejection_reason });
+  async reject(@Param('id') id: string, @Body() body: RejectRefundBody, @Actor() admin: string, @Req() request: FastifyRequest): Promise<RefundView> {
+    const refund = await this.bus.request('refunds.reject.v1', { refund_id: refundId(id), admin_id: admin, rejection_reason: body.rejection_reason });
+    return this.recorded(request, 'refund.rejected', refund, refund.rejection_reason);
   }
 
   @Post(':id/mark-sent')
@@ -65,8 +71,8 @@ export class AdminRefundsController {
   @AdminRoute()
   @ApiOperation({ summary: 'APPROVED → SENT: the outbound e-transfer was sent' })
   @ApiJsonResponse(200, 'The refund, SENT', REFUND_SCHEMA)
-  markSent(@Param('id') id: string, @Actor() admin: string): Promise<RefundView> {
-    return this.bus.request('refunds.mark-sent.v1', { refund_id: refundId(id), admin_id: admin });
+  async markSent(@Param('id') id: string, @Actor() admin: string, @Req() request: FastifyRequest): Promise<RefundView> {
+    return this.recorded(request, 'refund.marked_sent', await this.bus.request('refunds.mark-sent.v1', { refund_id: refundId(id), admin_id: admin }));
   }
 
   @Post(':id/complete')
@@ -75,13 +81,14 @@ export class AdminRefundsController {
   @ApiOperation({ summary: 'SENT → COMPLETED with the outbound reference and evidence: the payment becomes REFUNDED (one payment.refunded)' })
   @ApiJsonBody(CompleteRefundBody)
   @ApiJsonResponse(200, 'The completed refund', REFUND_SCHEMA)
-  complete(@Param('id') id: string, @Body() body: CompleteRefundBody, @Actor() admin: string): Promise<RefundView> {
-    return this.bus.request('refunds.complete.v1', {
+  async complete(@Param('id') id: string, @Body() body: CompleteRefundBody, @Actor() admin: string, @Req() request: FastifyRequest): Promise<RefundView> {
+    const refund = await this.bus.request('refunds.complete.v1', {
       refund_id: refundId(id),
       admin_id: admin,
       outbound_reference: body.outbound_reference,
       evidence_note: body.evidence_note,
     });
+    return this.recorded(request, 'refund.completed', refund, refund.outbound_reference);
   }
 
   @Post(':id/fail')
@@ -90,7 +97,14 @@ export class AdminRefundsController {
   @ApiOperation({ summary: 'SENT → FAILED: the outbound transfer bounced; the payment stays CONFIRMED and may be refunded again' })
   @ApiJsonBody(FailRefundBody)
   @ApiJsonResponse(200, 'The failed refund', REFUND_SCHEMA)
-  fail(@Param('id') id: string, @Body() body: FailRefundBody, @Actor() admin: string): Promise<RefundView> {
-    return this.bus.request('refunds.fail.v1', { refund_id: refundId(id), admin_id: admin, failure_reason: body.failure_reason });
+  async fail(@Param('id') id: string, @Body() body: FailRefundBody, @Actor() admin: string, @Req() request: FastifyRequest): Promise<RefundView> {
+    const refund = await this.bus.request('refunds.fail.v1', { refund_id: refundId(id), admin_id: admin, failure_reason: body.failure_reason });
+    return this.recorded(request, 'refund.failed', refund, refund.failure_reason);
+  }
+
+  /** Answers the refund once its action is in the audit trail, under the refund's merchant and mode (so its own list shows it). */
+  private async recorded(request: FastifyRequest, action: AuditAction, refund: RefundView, detail: string | null = null): Promise<RefundView> {
+    await this.audit.record(request, { action, target_id: refund.id, merchant_id: refund.merchant_id, livemode: refund.livemode, detail });
+    return refund;
   }
 }

@@ -162,6 +162,17 @@ describe('refunds over HTTP', () => {
     expect((await gateway.call(`/v1/refunds/${id}`, { token: a.keys.live_secret })).body).toEqual(completed.body);
     expect((await gateway.call(`/v1/admin/refunds/${id}`, { token: gateway.adminToken })).body).toEqual(completed.body);
     expectError(await requestRefund(a.keys.live_secret, payment.id), 409, 'Payment already refunded');
+
+    // On the audit trail under the refund's merchant and mode; a refused stage is not, a repeat answered unchanged is (as in the dashboard).
+    const audited = await db.query(`SELECT actor_id, merchant_id, livemode, action, detail FROM gateway.audit_entries WHERE target_id = $1 ORDER BY position`, [id]);
+    const stage = (action: string, detail: string | null = null) => ({ actor_id: expect.stringMatching(/^admin-token:/), merchant_id: a.merchant_id, livemode: true, action, detail });
+    expect(audited.rows).toEqual([
+      stage('refund.approved'),
+      stage('refund.approved'),
+      stage('refund.marked_sent'),
+      stage('refund.completed', EVIDENCE.outbound_reference),
+      stage('refund.completed', EVIDENCE.outbound_reference),
+    ]);
   });
 
   it('emits exactly one payment.refunded when the completion is repeated concurrently', async () => {

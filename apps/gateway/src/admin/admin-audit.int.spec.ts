@@ -1,0 +1,154 @@
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { PLATFORM_ADMIN_ROLE } from '@pp/contracts';
+import { serviceRole } from '@pp/platform';
+import { TestStack, waitFor } from '@pp/testing';
+import type { Pool } from 'pg';
+import type { ApiKeyView, IssuedApiKeyView, MerchantView, ProvisionedMerchantView } from '../identity/identity.views';
+import type { PlatformAdminView } from '../identity/platform-admin.service';
+import { type CallOptions, GatewayClient } from '../testing/gateway-client';
+import { ADMIN_TOKEN_ACTOR, AUDIT_NOT_RECORDED } from './admin-audit';
+
+/*
+ * What the operator changes with ADMIN_TOKEN is on the audit trail
+ * (docs/ARCHITECTURE.md "Audit trail"), in gateway.audit_entries next to the
+ * dashboard's entries: who (the token), the merchant, the action, a detail
+ * that never holds a key or password, the request id and address. Only the
+ * gateway runs: these routes need no other service.
+ */
+describe('audit trail of the admin API', () => {
+  let stack: TestStack;
+  let gateway: GatewayClient;
+  let db: Pool;
+
+  beforeAll(async () => {
+    stack = await TestStack.start({ services: ['gateway'], label: 'adminaudit' });
+    gateway = new GatewayClient(stack);
+    db = await stack.sql();
+  });
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  const admin = <T>(path: string, options: CallOptions = {}) => gateway.call<T>(`/v1/admin${path}`, { token: gateway.adminToken, ...options });
+
+  const entriesFor = async (targetId: string) =>
+    (
+      await db.query(
+        `SELECT actor_id, actor_email, actor_role, merchant_id, livemode, action, target_id, outcome, detail, request_id, address
+           FROM gateway.audit_entries WHERE target_id = $1 ORDER BY position`,
+        [targetId],
+      )
+    ).rows;
+
+  const byTheAdminToken = { actor_id: expect.stringMatching(/^admin-token:[0-9a-f]+$/), actor_email: ADMIN_TOKEN_ACTOR, actor_role: PLATFORM_ADMIN_ROLE, outcome: 'success' };
+
+  async function createMerchant(etransferEmail: string): Promise<ProvisionedMerchantView> {
+    const created = await admin<ProvisionedMerchantView>('/merchants', { body: { name: 'Audited', email: `${randomUUID()}@example.com`, etransfer_email: etransferEmail } });
+    expect(created.status).toBe(201);
+    return created.body;
+  }
+
+  it('records a merchant created, with its owner and deposit address, the request id and the address; never its keys or password', async () => {
+    const requestId = randomUUID();
+    const created = await admin<ProvisionedMerchantView>('/merchants', {
+      body: { name: 'Audited', email: `${randomUUID()}@example.com`, etransfer_email: 'pay-created@shop.example' },
+      headers: { 'x-request-id': requestId },
+    });
+    expect(created.status).toBe(201);
+    const merchant = created.body;
+    expect(await entriesFor(merchant.merchant_id)).toEqual([
+      {
+        ...byTheAdminToken,
+        merchant_id: merchant.merchant_id,
+        livemode: null,
+        action: 'merchant.created',
+        target_id: merchant.merchant_id,
+        detail: `owner ${merchant.dashboard_user.email}; deposit address pay-created@shop.example`,
+        request_id: requestId,
+        address: expect.stringMatching(/\S/),
+      },
+    ]);
+    const { rows } = await db.query('SELECT detail FROM gateway.audit_entries');
+    for (const secret of [...Object.values(merchant.keys), merchant.dashboard_user.password!]) {
+      expect(rows.filter((row) => row.detail?.includes(secret))).toEqual([]);
+    }
+  });
+
+  it("records a deposit address change with the old and the new address, and which other fields changed", async () => {
+    const merchant = await createMerchant('pay-old@shop.example');
+    const updated = await admin<MerchantView>(`/merchants/${merchant.merchant_id}`, {
+      method: 'PATCH',
+      body: { etransfer_email: 'pay-new@shop.example', name: 'Renamed', frame_ancestors: [] },
+    });
+    expect(updated.status).toBe(200);
+    const cleared = await admin<MerchantView>(`/merchants/${merchant.merchant_id}`, { method: 'PATCH', body: { etransfer_email: null } });
+    expect(cleared.status).toBe(200);
+    const entries = await entriesFor(merchant.merchant_id);
+    expect(entries.map((entry) => entry.action)).toEqual(['merchant.created', 'merchant.updated', 'merchant.updated']);
+    expect(entries[1]).toEqual({
+      ...byTheAdminToken,
+      merchant_id: merchant.merchant_id,
+      livemode: null,
+      action: 'merchant.updated',
+      target_id: merchant.merchant_id,
+      // frame_ancestors was sent but already empty: not a change.
+      detail: 'deposit address pay-old@shop.example → pay-new@shop.example; name Renamed',
+      request_id: updated.headers.get('x-request-id'),
+      address: expect.stringMatching(/\S/),
+    });
+    expect(entries[2].detail).toBe('deposit address pay-new@shop.example → none');
+  });
+
+  it('records a key issued and revoked by its redacted form, never the key; an Idempotency-Key replay records nothing more', async () => {
+    const merchant = await createMerchant(`pay-${randomUUID()}@shop.example`);
+    const idempotencyKey = randomUUID();
+    const issue = () => admin<IssuedApiKeyView>(`/merchants/${merchant.merchant_id}/keys`, { body: { type: 'secret', livemode: true }, idempotencyKey });
+    const issued = await issue();
+    expect(issued.status).toBe(201);
+    const replay = await issue();
+    expect(replay.headers.get('x-cache-lookup')).toBe('HIT');
+    expect(replay.body.id).toBe(issued.body.id);
+    const revoked = await admin<ApiKeyView>(`/keys/${issued.body.id}`, { method: 'DELETE' });
+    expect(revoked.status).toBe(200);
+
+    const keyFacts = { merchant_id: merchant.merchant_id, livemode: true, target_id: issued.body.id, detail: `secret ${issued.body.redacted}` };
+    const entries = await entriesFor(issued.body.id);
+    expect(entries).toEqual([
+      { ...byTheAdminToken, ...keyFacts, action: 'api_key.created', request_id: issued.headers.get('x-request-id'), address: expect.stringMatching(/\S/) },
+      { ...byTheAdminToken, ...keyFacts, action: 'api_key.revoked', request_id: revoked.headers.get('x-request-id'), address: expect.stringMatching(/\S/) },
+    ]);
+    expect(JSON.stringify(entries)).not.toContain(issued.body.key);
+  });
+
+  it('records a platform admin created, without the generated password', async () => {
+    const created = await admin<PlatformAdminView>('/platform_admins', { body: { email: `${randomUUID()}@ops.example` } });
+    expect(created.status).toBe(201);
+    expect(await entriesFor(created.body.id)).toEqual([
+      expect.objectContaining({ ...byTheAdminToken, merchant_id: null, action: 'team.user_added', detail: `${created.body.email} (${PLATFORM_ADMIN_ROLE})` }),
+    ]);
+  });
+
+  it('answers 503 when the entry cannot be recorded, though the change is made, and logs the whole entry (as the dashboard does)', async () => {
+    const merchant = await createMerchant('pay-before@shop.example');
+    await db.query(`REVOKE INSERT ON gateway.audit_entries FROM ${serviceRole('gateway')}`);
+    try {
+      const updated = await admin(`/merchants/${merchant.merchant_id}`, { method: 'PATCH', body: { etransfer_email: 'pay-unaudited@shop.example' } });
+      expect({ status: updated.status, body: updated.body }).toEqual({ status: 503, body: { error: AUDIT_NOT_RECORDED } });
+    } finally {
+      await db.query(`GRANT INSERT ON gateway.audit_entries TO ${serviceRole('gateway')}`);
+    }
+    expect((await admin<MerchantView>(`/merchants/${merchant.merchant_id}`)).body.etransfer_email).toBe('pay-unaudited@shop.example');
+    expect((await entriesFor(merchant.merchant_id)).map((entry) => entry.action)).toEqual(['merchant.created']);
+    const logged = () =>
+      readFileSync(stack.process('gateway').logFile, 'utf8')
+        .split('\n')
+        .filter((line) => line.includes('audit entry not recorded'))
+        .map((line) => JSON.parse(line) as { level: string; audit_entry: Record<string, unknown> });
+    const [line] = await waitFor('the unrecorded entry in the error log', () => (logged().length ? logged() : undefined));
+    expect(line).toMatchObject({
+      level: 'error',
+      audit_entry: { action: 'merchant.updated', merchant_id: merchant.merchant_id, detail: 'deposit address pay-before@shop.example → pay-unaudited@shop.example' },
+    });
+  });
+});
