@@ -1,6 +1,7 @@
 export * from './aggregate';
 export * from './batching';
 export * from './app';
+export * from './audit';
 export * from './boot';
 export * from './config';
 export * from './crypto';

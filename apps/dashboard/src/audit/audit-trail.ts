@@ -1,7 +1,7 @@
 import { Injectable, ServiceUnavailableException } from '@nestjs/common';
-import type { AuditAction, AuditOutcome, DashboardPrincipal, RecordAuditEntryCommand } from '@pp/contracts';
+import { type AuditAction, type AuditOutcome, AUDIT_NOT_RECORDED, type DashboardPrincipal, MAX_AUDIT_DETAIL, type RecordAuditEntryCommand } from '@pp/contracts';
 import { newId } from '@pp/kernel';
-import { BusClient, JsonLogger } from '@pp/platform';
+import { BusClient, JsonLogger, storeAuditEntry } from '@pp/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /** What an action changed; who did it and from where come from the request. */
@@ -18,8 +18,6 @@ export interface AuditFact {
 /** Who acted: the signed-in user, or for a failed sign-in only the e-mail tried. */
 export type AuditActor = DashboardPrincipal | { id: null; email: string; role: null; merchant_id?: undefined };
 
-const ATTEMPTS = 3;
-export const AUDIT_NOT_RECORDED = 'The action was done, but it could not be recorded in the audit trail; try again later';
 
 /**
  * The one place the dashboard records what its users change
@@ -47,20 +45,12 @@ export class AuditTrail {
       action: fact.action,
       target_id: fact.target_id,
       outcome: fact.outcome ?? 'success',
-      detail: fact.detail?.slice(0, 500) ?? null,
+      detail: fact.detail?.slice(0, MAX_AUDIT_DETAIL) ?? null,
       request_id: String(reply.getHeader('x-request-id') ?? 'none'),
       address: request.ip,
       at: Date.now(),
     };
-    for (let attempt = 1; ; attempt += 1) {
-      try {
-        await this.bus.request('identity.audit.record.v1', entry);
-        return;
-      } catch (error) {
-        if (attempt < ATTEMPTS) continue;
-        this.logger.error('audit entry not recorded', { audit_entry: entry, error: error instanceof Error ? error.message : String(error) });
-        throw new ServiceUnavailableException(AUDIT_NOT_RECORDED);
-      }
-    }
+    const stored = await storeAuditEntry(entry, (toStore) => this.bus.request('identity.audit.record.v1', toStore), this.logger);
+    if (!stored) throw new ServiceUnavailableException(AUDIT_NOT_RECORDED);
   }
 }

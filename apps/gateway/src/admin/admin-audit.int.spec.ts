@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { PLATFORM_ADMIN_ROLE } from '@pp/contracts';
+import { AUDIT_NOT_RECORDED, PLATFORM_ADMIN_ROLE } from '@pp/contracts';
 import { serviceRole } from '@pp/platform';
 import { TestStack, waitFor } from '@pp/testing';
 import type { Pool } from 'pg';
 import type { ApiKeyView, IssuedApiKeyView, MerchantView, ProvisionedMerchantView } from '../identity/identity.views';
 import type { PlatformAdminView } from '../identity/platform-admin.service';
 import { type CallOptions, GatewayClient } from '../testing/gateway-client';
-import { ADMIN_TOKEN_ACTOR, AUDIT_NOT_RECORDED } from './admin-audit';
+import { ADMIN_TOKEN_ACTOR } from './admin-audit';
 
 /*
  * What the operator changes with ADMIN_TOKEN is on the audit trail

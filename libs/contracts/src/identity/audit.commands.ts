@@ -61,6 +61,12 @@ export interface AuditEntryView {
   at: string;
 }
 
+/** The longest detail an entry keeps: recorders cut theirs to it. */
+export const MAX_AUDIT_DETAIL = 500;
+
+/** What a change answers when it was done but its audit entry could not be stored (503). */
+export const AUDIT_NOT_RECORDED = 'The action was done, but it could not be recorded in the audit trail; try again later';
+
 /** `identity.audit.record.v1`: append one entry; its id is chosen by the caller, so a retried record is stored once. */
 export class RecordAuditEntryCommand {
   @Matches(AUDIT_ENTRY_ID_PATTERN)
@@ -101,7 +107,7 @@ export class RecordAuditEntryCommand {
 
   @ValidateIf((command: RecordAuditEntryCommand) => command.detail !== null)
   @IsString()
-  @MaxLength(500)
+  @MaxLength(MAX_AUDIT_DETAIL)
   detail!: string | null;
 
   @IsString()
