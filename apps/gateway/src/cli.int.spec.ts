@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { AUDIT_NOT_RECORDED } from '@pp/contracts';
 import { createTestDatabase, REPO_ROOT, type TestDatabase } from '@pp/testing';
 import { Client } from 'pg';
 
@@ -29,15 +30,19 @@ describe('gateway CLI', () => {
     return JSON.parse(stdout);
   };
 
-  const count = async (table: string) => {
+  /** A statement as the database's owner (the CLI runs as the gateway's role). */
+  const asOwner = async <T extends object>(sql: string, values: unknown[] = []): Promise<T[]> => {
     const db = new Client({ connectionString: database.url });
     await db.connect();
     try {
-      return Number((await db.query(`SELECT count(*) FROM gateway.${table}`)).rows[0].count);
+      return (await db.query(sql, values)).rows as T[];
     } finally {
       await db.end();
     }
   };
+  const count = async (table: string) => Number((await asOwner<{ count: string }>(`SELECT count(*) FROM gateway.${table}`))[0].count);
+  const auditOf = (targetId: string) =>
+    asOwner(`SELECT actor_id, actor_email, actor_role, merchant_id, livemode, action, outcome, detail, request_id, address FROM gateway.audit_entries WHERE target_id = $1`, [targetId]);
 
   it('merchant:create, as the gateway’s role, prints the admin route’s JSON', async () => {
     const created = await cli('merchant:create', '--name', 'CLI Shop', '--email', 'owner@cli.example', '--password', 'correct horse battery');
@@ -51,6 +56,42 @@ describe('gateway CLI', () => {
       },
       dashboard_user: { id: expect.stringMatching(/^usr_/), email: 'owner@cli.example', role: 'owner' },
     });
+  });
+
+  it('merchant:create and platform-admin:create are recorded in the audit trail as the CLI’s, with no secret', async () => {
+    const merchant = await cli('merchant:create', '--name', 'Audited Shop', '--email', 'owner@audited.example', '--etransfer-email', 'pay@audited.example');
+    const byTheCli = { actor_id: expect.stringMatching(/^cli:./), actor_email: 'gateway CLI', actor_role: 'platform_admin', outcome: 'success', request_id: expect.stringMatching(/^cli_/), address: expect.any(String) };
+    expect(await auditOf(merchant.merchant_id)).toEqual([
+      { ...byTheCli, merchant_id: merchant.merchant_id, livemode: null, action: 'merchant.created', detail: 'owner owner@audited.example; deposit address pay@audited.example' },
+    ]);
+
+    const admin = await cli('platform-admin:create', '--email', 'ops2@cli.example');
+    const [entry] = await auditOf(admin.id);
+    expect(entry).toEqual({ ...byTheCli, merchant_id: null, livemode: null, action: 'platform_admin.created', detail: 'ops2@cli.example (platform_admin)' });
+    expect(JSON.stringify(entry)).not.toContain(admin.password);
+  });
+
+  it('an action whose audit entry cannot be stored still prints its one copy of the keys, says so and exits non-zero', async () => {
+    await asOwner(`
+      CREATE FUNCTION gateway.refuse_cli_audit() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN RAISE EXCEPTION 'audit refused for the test'; END $$`);
+    await asOwner(`CREATE TRIGGER refuse_cli_audit BEFORE INSERT ON gateway.audit_entries FOR EACH ROW EXECUTE FUNCTION gateway.refuse_cli_audit()`);
+    try {
+      const failed = await cli('merchant:create', '--name', 'Unrecorded', '--email', 'owner@unrecorded.example').then(
+        () => undefined,
+        (error: { code: number; stdout: string; stderr: string }) => error,
+      );
+      expect(failed?.code).toBe(1);
+      const printed = JSON.parse(failed!.stdout);
+      expect(printed.keys.live_secret).toMatch(/^pp_live_/);
+      expect(failed!.stderr).toContain(AUDIT_NOT_RECORDED);
+      const logged = failed!.stderr.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line));
+      expect(logged).toContainEqual(expect.objectContaining({ level: 'error', msg: 'audit entry not recorded', audit_entry: expect.objectContaining({ action: 'merchant.created', target_id: printed.merchant_id }) }));
+      expect(await auditOf(printed.merchant_id)).toEqual([]);
+    } finally {
+      await asOwner(`DROP TRIGGER refuse_cli_audit ON gateway.audit_entries`);
+      await asOwner(`DROP FUNCTION gateway.refuse_cli_audit()`);
+    }
   });
 
   it('merchant:create refuses a bad e-mail address and exits non-zero', async () => {
@@ -81,14 +122,15 @@ describe('gateway CLI', () => {
 
   it('demo:seed-platform-admin creates the demo platform admin once; a lost file gives it a new password', async () => {
     const out = join(dir, 'admin', 'platform-admin.json');
+    const admins = await count('platform_admins');
     const first = await cli('demo:seed-platform-admin', '--out', out);
     expect(first).toEqual({ id: expect.stringMatching(/^usr_/), email: 'ops@demo.example.com', password: expect.any(String) });
     expect(await cli('demo:seed-platform-admin', '--out', out)).toEqual(first);
-    expect(await count('platform_admins')).toBe(1);
+    expect(await count('platform_admins')).toBe(admins + 1);
 
     rmSync(out);
     const again = await cli('demo:seed-platform-admin', '--out', out);
     expect(again).toEqual({ ...first, password: expect.not.stringMatching(`^${first.password}$`) });
-    expect(await count('platform_admins')).toBe(1);
+    expect(await count('platform_admins')).toBe(admins + 1);
   });
 });

@@ -4,7 +4,11 @@ import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { loadConfig, WithDatabase } from '@pp/platform';
 import { assertServiceDatabase, dataSourceFor } from '@pp/platform/typeorm';
+import { AUDIT_NOT_RECORDED } from '@pp/contracts';
+import type { DataSource } from 'typeorm';
 import { CreateMerchantBody } from './admin/admin.bodies';
+import { type AdminAuditFact, merchantCreatedFact, platformAdminCreatedFact } from './admin/operator-audit-entry';
+import { recordCliAction } from './cli/cli-audit';
 import { seedDemo, seedDemoPlatformAdmin } from './cli/demo-seed';
 import { GatewayDatabase } from './database/gateway.database';
 import { MerchantProvisioningService } from './identity/merchant-provisioning.service';
@@ -14,7 +18,7 @@ const USAGE = `Usage: node dist/apps/gateway/src/cli.js <command> [options]   (n
 
   merchant:create --name <name> --email <email> [--password <password>] [--etransfer-email <email>]
       Creates a merchant, its owner dashboard user and four default keys; prints them once as JSON
-      (the same JSON as POST /v1/admin/merchants).
+      (the same JSON as POST /v1/admin/merchants). Recorded in the audit trail, as the admin route is.
   demo:seed --out <file>
       Creates the demo merchant once and writes its keys and dashboard login to <file>; when <file>
       exists and its merchant still does, just prints it.
@@ -22,6 +26,7 @@ const USAGE = `Usage: node dist/apps/gateway/src/cli.js <command> [options]   (n
       Creates the demo platform admin (ops@demo.example.com) once and writes its sign-in to <file>.
   platform-admin:create --email <email> [--password <password>]
       Creates a platform admin for the dashboard's admin console; prints the generated password once.
+      Recorded in the audit trail, as the admin route is.
 `;
 
 class CliConfig extends WithDatabase(class {}) {}
@@ -46,21 +51,24 @@ async function main(argv: string[]): Promise<unknown> {
   try {
     await assertServiceDatabase(dataSource, GatewayDatabase);
     switch (command) {
-      case 'merchant:create':
-        return await new MerchantProvisioningService(dataSource).createMerchant(
-          validMerchant({
-            name: required(values.name, '--name'),
-            email: required(values.email, '--email'),
-            password: values.password,
-            etransfer_email: values['etransfer-email'],
-          }),
-        );
+      case 'merchant:create': {
+        const body = validMerchant({
+          name: required(values.name, '--name'),
+          email: required(values.email, '--email'),
+          password: values.password,
+          etransfer_email: values['etransfer-email'],
+        });
+        const merchant = await new MerchantProvisioningService(dataSource).createMerchant(body);
+        return await recorded(dataSource, merchant, merchantCreatedFact(merchant, body.etransfer_email));
+      }
       case 'demo:seed':
         return await seedDemo(dataSource, required(values.out, '--out'));
       case 'demo:seed-platform-admin':
         return await seedDemoPlatformAdmin(dataSource, required(values.out, '--out'));
-      case 'platform-admin:create':
-        return await createPlatformAdmin(dataSource, { email: required(values.email, '--email'), password: values.password });
+      case 'platform-admin:create': {
+        const admin = await createPlatformAdmin(dataSource, { email: required(values.email, '--email'), password: values.password });
+        return await recorded(dataSource, admin, platformAdminCreatedFact(admin));
+      }
       default:
         throw new UsageError(command ? `unknown command ${command}` : 'no command given');
     }
@@ -70,6 +78,19 @@ async function main(argv: string[]): Promise<unknown> {
 }
 
 class UsageError extends Error {}
+
+/**
+ * Records the done action in the audit trail. Its output is the one copy of the
+ * secrets it made, so it is printed either way; unrecorded, the command says so
+ * and exits non-zero.
+ */
+async function recorded<T>(dataSource: DataSource, result: T, fact: AdminAuditFact): Promise<T> {
+  if (!(await recordCliAction(dataSource, fact))) {
+    process.stderr.write(`gateway cli: ${AUDIT_NOT_RECORDED}\n`);
+    process.exitCode = 1;
+  }
+  return result;
+}
 
 /** The same rules as the admin route's body. */
 function validMerchant(input: CreateMerchantBody): CreateMerchantBody {

@@ -125,7 +125,7 @@ describe('audit trail of the admin API', () => {
     const created = await admin<PlatformAdminView>('/platform_admins', { body: { email: `${randomUUID()}@ops.example` } });
     expect(created.status).toBe(201);
     expect(await entriesFor(created.body.id)).toEqual([
-      expect.objectContaining({ ...byTheAdminToken, merchant_id: null, action: 'team.user_added', detail: `${created.body.email} (${PLATFORM_ADMIN_ROLE})` }),
+      expect.objectContaining({ ...byTheAdminToken, merchant_id: null, action: 'platform_admin.created', detail: `${created.body.email} (${PLATFORM_ADMIN_ROLE})` }),
     ]);
   });
 

@@ -1,22 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type AuditAction, AUDIT_NOT_RECORDED, MAX_AUDIT_DETAIL, PLATFORM_ADMIN_ROLE, type RecordAuditEntryCommand } from '@pp/contracts';
-import { newId } from '@pp/kernel';
+import { AUDIT_NOT_RECORDED } from '@pp/contracts';
 import { JsonLogger, storeAuditEntry } from '@pp/platform';
 import type { FastifyRequest } from 'fastify';
 import { DataSource } from 'typeorm';
 import { AuditEntryRepository } from '../audit/audit-entry.repository';
 import { ApiError } from '../http/api-error';
-
-/** What an admin action changed; who did it and from where come from the request. */
-export interface AdminAuditFact {
-  action: AuditAction;
-  target_id: string;
-  /** The merchant and mode the action touched; null where it has none (a merchant's settings hold for both modes). */
-  merchant_id: string | null;
-  livemode: boolean | null;
-  /** A short fact about the change; never a secret. */
-  detail: string | null;
-}
+import { type AdminAuditFact, operatorEntry } from './operator-audit-entry';
 
 /** How the admin token reads as the actor: the column holds a dashboard user's e-mail, and the token has none. */
 export const ADMIN_TOKEN_ACTOR = 'ADMIN_TOKEN';
@@ -42,18 +31,7 @@ export class AdminAudit {
   async record(request: FastifyRequest, fact: AdminAuditFact): Promise<void> {
     const principal = request.principal;
     if (principal.kind !== 'admin') throw new Error('AdminAudit used on a route without the admin token');
-    const entry: RecordAuditEntryCommand = {
-      id: newId('auditEntry'),
-      actor_id: `admin-token:${principal.token_id}`,
-      actor_email: ADMIN_TOKEN_ACTOR,
-      actor_role: PLATFORM_ADMIN_ROLE,
-      ...fact,
-      outcome: 'success',
-      detail: fact.detail?.slice(0, MAX_AUDIT_DETAIL) ?? null,
-      request_id: request.requestId,
-      address: request.ip,
-      at: Date.now(),
-    };
+    const entry = operatorEntry({ actor_id: `admin-token:${principal.token_id}`, actor_email: ADMIN_TOKEN_ACTOR, request_id: request.requestId, address: request.ip }, fact);
     if (!(await storeAuditEntry(entry, (toStore) => this.entries.append(toStore), this.logger))) throw new ApiError(503, AUDIT_NOT_RECORDED);
   }
 }

@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Req } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { DomainError, ErrorCode, PLATFORM_ADMIN_ROLE } from '@pp/contracts';
+import { DomainError, ErrorCode } from '@pp/contracts';
 import type { FastifyRequest } from 'fastify';
 import { DataSource } from 'typeorm';
 import { AdminRoute } from '../access/route-access';
@@ -19,6 +19,7 @@ import {
   PROVISIONED_MERCHANT_SCHEMA,
 } from './admin.schemas';
 import { merchantChangeDetail } from './merchant-change';
+import { merchantCreatedFact, platformAdminCreatedFact } from './operator-audit-entry';
 
 const MERCHANT_ID = /^mer_[a-z0-9]{1,64}$/;
 const KEY_ID = /^key_[a-z0-9]{1,64}$/;
@@ -40,14 +41,7 @@ export class AdminController {
   @ApiJsonResponse(201, 'Merchant created', PROVISIONED_MERCHANT_SCHEMA)
   async createMerchant(@Body() body: CreateMerchantBody, @Req() request: FastifyRequest): Promise<ProvisionedMerchantView> {
     const merchant = await this.provisioning.createMerchant(body);
-    const depositAddress = body.etransfer_email ? `; deposit address ${body.etransfer_email}` : '';
-    await this.audit.record(request, {
-      action: 'merchant.created',
-      target_id: merchant.merchant_id,
-      merchant_id: merchant.merchant_id,
-      livemode: null,
-      detail: `owner ${merchant.dashboard_user.email}${depositAddress}`,
-    });
+    await this.audit.record(request, merchantCreatedFact(merchant, body.etransfer_email));
     return merchant;
   }
 
@@ -58,8 +52,7 @@ export class AdminController {
   @ApiJsonResponse(201, 'Platform admin created', PLATFORM_ADMIN_SCHEMA)
   async createPlatformAdmin(@Body() body: CreatePlatformAdminBody, @Req() request: FastifyRequest): Promise<PlatformAdminView> {
     const admin = await createPlatformAdmin(this.dataSource, body);
-    // The audit actions have no platform-admin-specific one: a new console operator is the platform team's user added.
-    await this.audit.record(request, { action: 'team.user_added', target_id: admin.id, merchant_id: null, livemode: null, detail: `${admin.email} (${PLATFORM_ADMIN_ROLE})` });
+    await this.audit.record(request, platformAdminCreatedFact(admin));
     return admin;
   }
 

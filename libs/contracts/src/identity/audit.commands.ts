@@ -31,6 +31,7 @@ export const AUDIT_ACTIONS = [
   'merchant.created',
   'merchant.updated',
   'quarantine.released',
+  'platform_admin.created',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -1,0 +1,52 @@
+import { type AuditAction, MAX_AUDIT_DETAIL, PLATFORM_ADMIN_ROLE, type RecordAuditEntryCommand } from '@pp/contracts';
+import { newId } from '@pp/kernel';
+import type { ProvisionedMerchantView } from '../identity/identity.views';
+import type { PlatformAdminView } from '../identity/platform-admin.service';
+
+/** What an operator's action changed; who did it and from where come from the actor. */
+export interface AdminAuditFact {
+  action: AuditAction;
+  target_id: string;
+  /** The merchant and mode the action touched; null where it has none (a merchant's settings hold for both modes). */
+  merchant_id: string | null;
+  livemode: boolean | null;
+  /** A short fact about the change; never a secret. */
+  detail: string | null;
+}
+
+/** Who acted for the platform, outside the dashboard: the admin token or the gateway's CLI. */
+export interface OperatorActor {
+  actor_id: string;
+  actor_email: string;
+  request_id: string;
+  address: string;
+}
+
+/** The entry for an operator's successful action, recorded as a platform admin's. */
+export function operatorEntry(actor: OperatorActor, fact: AdminAuditFact): RecordAuditEntryCommand {
+  return {
+    id: newId('auditEntry'),
+    ...actor,
+    actor_role: PLATFORM_ADMIN_ROLE,
+    ...fact,
+    outcome: 'success',
+    detail: fact.detail?.slice(0, MAX_AUDIT_DETAIL) ?? null,
+    at: Date.now(),
+  };
+}
+
+/** What the trail says of a merchant an operator created (admin route or CLI). */
+export function merchantCreatedFact(merchant: ProvisionedMerchantView, depositAddress: string | undefined): AdminAuditFact {
+  return {
+    action: 'merchant.created',
+    target_id: merchant.merchant_id,
+    merchant_id: merchant.merchant_id,
+    livemode: null,
+    detail: `owner ${merchant.dashboard_user.email}${depositAddress ? `; deposit address ${depositAddress}` : ''}`,
+  };
+}
+
+/** What the trail says of a platform admin an operator created (admin route or CLI); never the password. */
+export function platformAdminCreatedFact(admin: PlatformAdminView): AdminAuditFact {
+  return { action: 'platform_admin.created', target_id: admin.id, merchant_id: null, livemode: null, detail: `${admin.email} (${PLATFORM_ADMIN_ROLE})` };
+}
