@@ -12,7 +12,8 @@ import { type AppendOptions, AggregateStore, CommandRunner, type EventStore } fr
 
 /**
  * The ledger's append rules without a process, for tests of handler logic
- * (CommandRunner, handlers): per-stream expected versions
+ * (CommandRunner, handlers): per-stream expected versions (and the versions
+ * of the streams an append requires unchanged)
  * (CONCURRENCY_CONFLICT as the ledger words it), all-or-nothing multi-stream
  * appends, and idempotency keys whose replay answers the original append. It
  * keeps no read models, so the rules their unique indexes enforce (taken
@@ -34,6 +35,11 @@ export class InMemoryEventStore implements EventStore {
     return [...(this.streams.get(streamId) ?? [])];
   }
 
+  /** The ids of every stream written so far (a "then" on what was created). */
+  streamIds(): string[] {
+    return [...this.streams.keys()];
+  }
+
   async readStream(streamId: string): Promise<{ version: number; events: StoredEvent[] }> {
     await Promise.resolve(); // answer asynchronously, as over the bus, so racing commands interleave
     return { version: this.version(streamId), events: this.events(streamId) };
@@ -45,11 +51,12 @@ export class InMemoryEventStore implements EventStore {
       const earlier = this.keys.get(this.keyOf(scope, options.idempotency));
       if (earlier) return this.replayOf(earlier, options.idempotency);
     }
-    const moved = streams.find((stream) => this.version(stream.stream_id) !== stream.expected_version);
+    const required = [...streams.map((stream) => ({ stream_id: stream.stream_id, version: stream.expected_version })), ...(options.unchanged ?? [])];
+    const moved = required.find((stream) => this.version(stream.stream_id) !== stream.version);
     if (moved) {
-      throw new DomainError(ErrorCode.ConcurrencyConflict, `Stream ${moved.stream_id} is no longer at version ${moved.expected_version}`, {
+      throw new DomainError(ErrorCode.ConcurrencyConflict, `Stream ${moved.stream_id} is no longer at version ${moved.version}`, {
         stream_id: moved.stream_id,
-        expected_version: moved.expected_version,
+        expected_version: moved.version,
       });
     }
     const reply: AppendStreamsReply = { streams: streams.map((stream) => this.write(stream, scope, options)), replayed: false };

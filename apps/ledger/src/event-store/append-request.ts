@@ -33,5 +33,10 @@ export const streamRanges = (request: AppendStreamsRequest): StreamRange[] =>
     last_version: stream.expected_version + stream.events.length,
   }));
 
-export const hasDistinctStreams = (request: AppendStreamsRequest): boolean =>
-  new Set(request.streams.map((stream) => stream.stream_id)).size === request.streams.length;
+/** Every stream an append names, written or required unchanged, once. */
+export const namedStreams = (request: AppendStreamsRequest): string[] => [...request.streams, ...(request.unchanged ?? [])].map((stream) => stream.stream_id);
+
+export const hasDistinctStreams = (request: AppendStreamsRequest): boolean => {
+  const named = namedStreams(request);
+  return new Set(named).size === named.length;
+};

@@ -2,9 +2,10 @@ import type { AppendStreamsReply, AppendStreamsRequest } from '@pp/contracts';
 import { allAnswered } from '@pp/platform';
 import type { ClientBase } from 'pg';
 import { type Projection, projectBatch } from '../projections/projection';
-import { type AppendContext, eventMetadata, hasDistinctStreams, streamRanges } from './append-request';
+import { type AppendContext, eventMetadata, hasDistinctStreams, namedStreams, streamRanges } from './append-request';
 import { appendedEvent, eventInserts, insertEventsAtExpectedVersions } from './insert-events';
 import { type EventRow, toStoredEvent } from './stored-event.row';
+import { movedStreams } from './unchanged-streams';
 
 export interface BatchedAppend {
   request: AppendStreamsRequest;
@@ -18,8 +19,8 @@ export interface BatchedAppend {
  * insert assigns (position, time) from ledger.events in their own statements
  * (projection.ts), so they need not wait for its answer. It only completes
  * when every append is a plain new append that succeeds: it answers
- * undefined when one would not (a key already recorded, a stale version),
- * and throws on any error (a read model's unique rule, …). Only for batches
+ * undefined when one would not (a key already recorded, a stale version, a
+ * stream required unchanged that moved), and throws on any error (a read model's unique rule, …). Only for batches
  * that `canAppendWhole`. In both cases the caller rolls back to its
  * savepoint, which also takes out whatever the projections wrote, and
  * appends one at a time, so each append gets the answer it would get on its
@@ -35,12 +36,14 @@ export async function appendBatch(
   // it wrote. When a key turns out to be taken or a stream has moved, the events and read-model rows still go in,
   // and the caller's savepoint takes them out again. An error (a concurrent writer, a unique rule) sends the batch
   // to the slow path.
-  const [claimed, inserted] = await allAnswered<[boolean, EventRow[], void]>([
+  const [claimed, moved, inserted] = await allAnswered<[boolean, string[], EventRow[], void]>([
     claimKeys(db, batch),
+    movedStreams(db, batch.flatMap(({ request }) => request.unchanged ?? [])),
     insertEventsAtExpectedVersions(db, rows),
     projectBatch(db, projections, rows.map(appendedEvent)),
   ]);
   if (!claimed) return undefined; // a replay or a refusal
+  if (moved.length > 0) return undefined; // a stream some append requires unchanged has moved
   if (inserted.length !== rows.length) return undefined; // some stream was not at its expected version
 
   const stored = new Map(inserted.map((row) => [row.id, toStoredEvent(row)]));
@@ -85,18 +88,18 @@ async function claimKeys(db: ClientBase, batch: readonly BatchedAppend[]): Promi
 }
 
 /**
- * No append repeats a stream, and no two appends share a stream or an
- * idempotency key: otherwise one append's outcome depends on another's, which
- * only the one-at-a-time path answers.
+ * No append repeats a stream, and no two appends share a stream (written or
+ * required unchanged) or an idempotency key: otherwise one append's outcome
+ * depends on another's, which only the one-at-a-time path answers.
  */
 export function canAppendWhole(batch: readonly BatchedAppend[]): boolean {
   const streams = new Set<string>();
   const keys = new Set<string>();
   for (const { request } of batch) {
     if (!hasDistinctStreams(request)) return false;
-    for (const stream of request.streams) {
-      if (streams.has(stream.stream_id)) return false;
-      streams.add(stream.stream_id);
+    for (const streamId of namedStreams(request)) {
+      if (streams.has(streamId)) return false;
+      streams.add(streamId);
     }
     if (request.idempotency) {
       const key = JSON.stringify([request.metadata.merchant_id, request.metadata.livemode, request.idempotency.key]);

@@ -88,7 +88,7 @@ describe('ledger event store over NATS and Postgres', () => {
     expect((await bus.request('ledger.stream.read.v1', { stream_id: 'test-idem' })).version).toBe(1);
   });
 
-  const appendStreams = (streams: Array<[string, number]>, idempotency?: { key: string; fingerprint: string }) =>
+  const appendStreams = (streams: Array<[string, number]>, idempotency?: { key: string; fingerprint: string }, unchanged?: Array<[string, number]>) =>
     bus.request('ledger.append-streams.v1', {
       streams: streams.map(([stream_id, expected_version]) => ({
         stream_id,
@@ -97,7 +97,9 @@ describe('ledger event store over NATS and Postgres', () => {
       })),
       metadata: { merchant_id: 'mer_1', livemode: false },
       ...(idempotency ? { idempotency } : {}),
+      ...(unchanged ? { unchanged: unchanged.map(([stream_id, version]) => ({ stream_id, version })) } : {}),
     });
+  const versionOf = async (streamId: string) => (await bus.request('ledger.stream.read.v1', { stream_id: streamId })).version;
 
   it('appends to several streams atomically: all or nothing, each at its own expected version', async () => {
     await append('multi-a', 0);
@@ -126,6 +128,38 @@ describe('ledger event store over NATS and Postgres', () => {
       ]),
     );
     expect(duplicate).toMatchObject({ code: ErrorCode.ValidationFailed });
+  });
+
+  it('commits an append only while each stream it requires unchanged is still at its version, writing nothing to those streams', async () => {
+    await append('guard-a', 0);
+    const kept = await appendStreams([['guarded-1', 0]], undefined, [['guard-a', 1]]);
+    expect(kept.streams.map((stream) => stream.stream_id)).toEqual(['guarded-1']);
+    expect(await versionOf('guard-a')).toBe(1);
+
+    await append('guard-a', 1);
+    const moved = await failureOf(appendStreams([['guarded-2', 0]], undefined, [['guard-a', 1]]));
+    expect(moved).toMatchObject({ code: ErrorCode.ConcurrencyConflict, details: { stream_id: 'guard-a', expected_version: 1 } });
+    expect(await versionOf('guarded-2')).toBe(0);
+
+    const neverWritten = await appendStreams([['guarded-3', 0]], undefined, [['guard-none', 0]]);
+    expect(neverWritten.streams[0].version).toBe(1);
+    const named = await failureOf(appendStreams([['guarded-4', 0]], undefined, [['guarded-4', 0]]));
+    expect(named).toMatchObject({ code: ErrorCode.ValidationFailed });
+  });
+
+  it('given appends requiring a stream unchanged race a write to it: each one that commits was committed before the write', async () => {
+    for (let round = 0; round < 5; round++) {
+      const guard = `guard-race-${round}`;
+      await append(guard, 0);
+      const readers = Array.from({ length: 10 }, (_, i) => appendStreams([[`guarded-race-${round}-${i}`, 0]], undefined, [[guard, 1]]));
+      const [write, ...read] = await Promise.allSettled([append(guard, 1), ...readers]);
+      expect(write.status).toBe('fulfilled');
+      const writtenAt = (write as PromiseFulfilledResult<{ events: Array<{ position: number }> }>).value.events[0].position;
+      for (const result of read) {
+        if (result.status === 'rejected') expect(result.reason).toMatchObject({ code: ErrorCode.ConcurrencyConflict });
+        else expect(result.value.streams[0].events[0].position).toBeLessThan(writtenAt);
+      }
+    }
   });
 
   it('lets exactly one of 20 concurrent two-stream appends sharing one stream commit', async () => {

@@ -12,6 +12,7 @@ import { isDeadlock, violatedUniqueConstraint } from '@pp/platform';
 import type { ClientBase, Pool } from 'pg';
 import { type Projection, project } from '../projections/projection';
 import { eventInserts, insertEventsAtExpectedVersions } from './insert-events';
+import { movedStreams } from './unchanged-streams';
 import { type AppendContext, eventMetadata, hasDistinctStreams, type StreamRange, streamRanges } from './append-request';
 import { appendBatch, type BatchedAppend } from './batch-append';
 import { EVENT_COLUMNS, type EventRow, toStoredEvent } from './stored-event.row';
@@ -35,12 +36,14 @@ export class EventStore {
   async appendStreams(db: ClientBase, request: AppendStreamsRequest, context: AppendContext): Promise<AppendStreamsReply> {
     const { streams, idempotency } = request;
     if (!hasDistinctStreams(request)) {
-      throw new DomainError(ErrorCode.ValidationFailed, 'streams must name distinct stream ids');
+      throw new DomainError(ErrorCode.ValidationFailed, 'streams and unchanged must name distinct stream ids');
     }
     if (idempotency) {
       const earlier = await this.claimKey(db, request, idempotency);
       if (earlier) return this.replay(db, earlier, idempotency);
     }
+    const [moved] = await movedStreams(db, request.unchanged ?? []);
+    if (moved) throw concurrencyConflict({ stream_id: moved, expected_version: request.unchanged!.find((stream) => stream.stream_id === moved)!.version });
     const rows = eventInserts(streams, eventMetadata(request, context));
     let inserted: EventRow[];
     try {
@@ -146,7 +149,7 @@ const writtenConcurrently = (streams: readonly StreamAppend[]): DomainError =>
     stream_ids: streams.map((stream) => stream.stream_id),
   });
 
-const concurrencyConflict = (stream: StreamAppend): DomainError =>
+const concurrencyConflict = (stream: Pick<StreamAppend, 'stream_id' | 'expected_version'>): DomainError =>
   new DomainError(ErrorCode.ConcurrencyConflict, `Stream ${stream.stream_id} is no longer at version ${stream.expected_version}`, {
     stream_id: stream.stream_id,
     expected_version: stream.expected_version,

@@ -2,7 +2,7 @@ import type { AppendStreamsRequest } from '@pp/contracts';
 import type { ClientBase } from 'pg';
 
 /**
- * Locks every stream a group-commit batch writes, all in one statement at the
+ * Locks every stream a group-commit batch writes or requires unchanged, all in one statement at the
  * start of its transaction, in one order shared by every ledger replica (the
  * streams' 64-bit hashes, ascending). Two replicas whose batches write the
  * same streams then wait for each other's commit at this point, whole,
@@ -16,7 +16,7 @@ import type { ClientBase } from 'pg';
  * them too. Two streams whose hashes collide merely share a lock.
  */
 export async function lockStreamsInOrder(db: ClientBase, requests: readonly AppendStreamsRequest[]): Promise<void> {
-  const streamIds = [...new Set(requests.flatMap((request) => request.streams.map((stream) => stream.stream_id)))];
+  const streamIds = [...new Set(requests.flatMap((request) => [...request.streams, ...(request.unchanged ?? [])].map((stream) => stream.stream_id)))];
   // The subquery sorts before the outer query takes the locks, one row at a time, in its order. Equal hashes
   // come together, and a lock this transaction holds is taken again at once.
   await db.query(

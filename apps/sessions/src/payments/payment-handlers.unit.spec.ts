@@ -108,5 +108,25 @@ describe('payment handlers over the in-memory event store', () => {
       expect(refusal).toMatchObject({ message: 'Checkout session already completed', details: { rule: SESSION_COMPLETED_RULE } });
       expect(store.events(SESSION)).toHaveLength(3);
     });
+
+    it.each(['failed', 'requires_manual_review'] as const)(
+      'given a replica that last saw the session open and another that completed it, when a %s payment is simulated on the first: refused, no payment recorded',
+      async (outcome) => {
+        const { store, runner } = inMemoryRuntime({ now: () => new Date(T0.getTime() + 60_000) });
+        store.given(SESSION, [created], SCOPE);
+        const stale = new SimulatePaymentHandler(noBus, runner);
+        const other = new SimulatePaymentHandler(noBus, inMemoryRuntime({ now: () => new Date(T0.getTime() + 60_000) }, store).runner);
+        // The first replica remembers the session open: a simulated review leaves it PENDING at version 1.
+        await stale.simulate(simulate('k1', 'requires_manual_review'));
+        await other.simulate(simulate('k2', 'confirmed'));
+        const payments = () => store.streamIds().filter((stream) => stream.startsWith(transactionStreamId('')));
+        const before = payments();
+
+        const refusal = await stale.simulate(simulate('k3', outcome)).catch((error: unknown) => error);
+
+        expect(refusal).toMatchObject({ message: 'Checkout session already completed', details: { rule: SESSION_COMPLETED_RULE } });
+        expect(payments()).toEqual(before);
+      },
+    );
   });
 });

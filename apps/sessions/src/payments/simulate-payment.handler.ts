@@ -40,7 +40,8 @@ const CLOSED_SESSION_RULES: ReadonlySet<unknown> = new Set([SESSION_COMPLETED_RU
  * with the chosen outcome. `confirmed` completes the session in the same
  * atomic append (payment and session streams, each at its loaded version),
  * so two confirmations of one session can never both commit. `failed` and
- * `requires_manual_review` leave the session PENDING.
+ * `requires_manual_review` leave the session PENDING, and commit only while
+ * it is still at the version they found open (the append's `unchanged`).
  */
 @Controller()
 export class SimulatePaymentHandler {
@@ -109,11 +110,13 @@ export class SimulatePaymentHandler {
       },
     });
     const streams: StreamAppend[] = [{ stream_id: transactionStreamId(paymentId), expected_version: 0, events: paymentEvents }];
-    if (status === 'CONFIRMED') streams.push(sessionCompletion(session, version, now, paymentId));
+    // The other outcomes leave the session alone, but still rest on its being open: it must not move before they commit.
+    const completes = status === 'CONFIRMED';
+    if (completes) streams.push(sessionCompletion(session, version, now, paymentId));
     return {
       append: streams,
       scope,
-      options: { idempotency: command.idempotency },
+      options: { idempotency: command.idempotency, ...(completes ? {} : { unchanged: [{ stream_id: checkoutSessionStreamId(session.id), version }] }) },
       answer: (reply) => this.answer(reply, session),
     };
   }

@@ -44,6 +44,18 @@ export class AppendRequest extends StreamAppend {
   idempotency?: IdempotencyToken;
 }
 
+/** A stream an append requires at a version without writing to it. */
+export class UnchangedStream {
+  @IsString()
+  @Matches(STREAM_ID_PATTERN, { message: 'stream_id must look like <category>-<id>' })
+  @Length(3, 200)
+  stream_id!: string;
+
+  @IsInt()
+  @Min(0)
+  version!: number;
+}
+
 /**
  * Request of `ledger.append-streams.v1`: several streams appended together,
  * all or nothing, in one savepoint. Each stream keeps its own optimistic
@@ -66,6 +78,19 @@ export class AppendStreamsRequest {
   @ValidateNested()
   @Type(() => IdempotencyToken)
   idempotency?: IdempotencyToken;
+
+  /**
+   * Streams the decision read but does not write: the append commits only if
+   * each is still at `version`, checked under the same stream locks as the
+   * written ones (CONCURRENCY_CONFLICT otherwise). A decision that rests on
+   * a stream it leaves alone (a failed simulated payment on an open session)
+   * is refused when that stream moved, as a written one would be.
+   */
+  @IsOptional()
+  @ValidateNested({ each: true })
+  @Type(() => UnchangedStream)
+  @ArrayMaxSize(10)
+  unchanged?: UnchangedStream[];
 }
 
 export interface StreamAppendResult {

@@ -1,10 +1,12 @@
-import type { AppendStreamsReply, IdempotencyToken, MerchantScope, StoredEvent, StreamAppend } from '@pp/contracts';
+import type { AppendStreamsReply, IdempotencyToken, MerchantScope, StoredEvent, StreamAppend, UnchangedStream } from '@pp/contracts';
 
 /** Who caused an append, beyond the merchant scope it is recorded under. */
 export interface AppendOptions {
   /** Recorded with the append: a second append with the same key appends nothing and answers the first one (replayed). */
   idempotency?: IdempotencyToken;
   causationId?: string;
+  /** Streams the decision read and leaves alone: the append commits only if each is still at its version. */
+  unchanged?: UnchangedStream[];
 }
 
 /**
@@ -17,7 +19,8 @@ export interface EventStore {
   /** The stream's events in order and its last version (0, and no events, when it does not exist). */
   readStream(streamId: string): Promise<{ version: number; events: StoredEvent[] }>;
   /**
-   * Appends to every stream or to none, each at its expected version;
+   * Appends to every stream or to none, each at its expected version, and
+   * only while every `unchanged` stream is still at its version;
    * CONCURRENCY_CONFLICT when one has moved.
    */
   appendStreams(streams: StreamAppend[], scope: MerchantScope, options?: AppendOptions): Promise<AppendStreamsReply>;

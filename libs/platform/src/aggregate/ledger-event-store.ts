@@ -21,6 +21,7 @@ export class LedgerEventStore implements EventStore {
         ...(options.causationId ? { causation_id: options.causationId } : {}),
       },
       ...(options.idempotency ? { idempotency: options.idempotency } : {}),
+      ...(options.unchanged?.length ? { unchanged: options.unchanged } : {}),
     });
   }
 
