@@ -55,7 +55,13 @@ function RefundCard({ refund, done }: { refund: RefundView; done: () => void }) 
           <ActionButton label={t.reject} run={act('reject', { rejection_reason: text.rejection_reason })} />
         </div>
       ) : null}
-      {refund.status === 'APPROVED' ? <ActionButton label={t.markSent} run={act('mark-sent')} /> : null}
+      {refund.status === 'APPROVED' ? (
+        <div className="actions">
+          <ActionButton label={t.markSent} run={act('mark-sent')} />
+          {field('rejection_reason', t.reason)}
+          <ActionButton label={t.reject} run={act('reject', { rejection_reason: text.rejection_reason })} />
+        </div>
+      ) : null}
       {refund.status === 'SENT' ? (
         <div className="actions">
           {field('outbound_reference', t.outboundReference)}

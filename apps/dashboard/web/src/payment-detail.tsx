@@ -77,7 +77,7 @@ export function PaymentDetailPage({ id, mode, user }: { id: string; mode: string
               {refunds.map((refund) => (
                 <li key={refund.id}>
                   {refund.id} <StatusBadge status={refund.status} /> {refund.reason ? `— ${refund.reason}` : ''}{' '}
-                  {mayMoveMoney && (refund.status === 'REQUESTED' || refund.status === 'APPROVED') ? (
+                  {mayMoveMoney && refund.status === 'REQUESTED' ? (
                     <ActionButton label={t.cancelRefund} run={() => api(`/api/refunds/${refund.id}/cancel${query({ mode })}`, { method: 'POST' }).then(loaded.reload)} />
                   ) : null}
                 </li>

@@ -58,7 +58,7 @@ export class AdminRefundsController {
   @Post(':id/reject')
   @HttpCode(200)
   @AdminRoute()
-  @ApiOperation({ summary: 'REQUESTED → REJECTED, with a reason' })
+  @ApiOperation({ summary: 'REQUESTED or APPROVED (not yet sent) → REJECTED, with a reason' })
   @ApiJsonBody(RejectRefundBody)
   @ApiJsonResponse(200, 'The rejected refund', REFUND_SCHEMA)
   async reject(@Param('id') id: string, @Body() body: RejectRefundBody, @Actor() admin: string, @Req() request: FastifyRequest): Promise<RefundView> {

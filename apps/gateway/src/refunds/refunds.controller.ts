@@ -67,7 +67,7 @@ export class RefundsController {
   @Post(':id/cancel')
   @HttpCode(200)
   @SecretKeyRoute('refunds.write')
-  @ApiOperation({ summary: 'Withdraw a refund before it is SENT; the payment may then be refunded again' })
+  @ApiOperation({ summary: 'Withdraw a refund before it is approved; the payment may then be refunded again' })
   @ApiJsonResponse(200, 'The cancelled refund', REFUND_SCHEMA)
   cancel(@Param('id') id: string, @KeyScope() scope: MerchantScope, @Actor() keyId: string): Promise<RefundView> {
     return this.bus.request('refunds.cancel.v1', { ...scope, refund_id: refundId(id), cancelled_by: keyId });

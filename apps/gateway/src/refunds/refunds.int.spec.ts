@@ -231,7 +231,7 @@ describe('refunds over HTTP', () => {
     expect(listed.body.map((r) => [r.id, r.status])).toEqual([[again.id, 'COMPLETED'], [refund.id, 'FAILED']]);
   });
 
-  it('cancels before SENT (HTTP and the dashboard command); a new refund may then be requested; not after SENT', async () => {
+  it('cancels before approval (HTTP and the dashboard command); a new refund may then be requested; once approved only the operator may stop it', async () => {
     const payment = await livePayment();
     const first = (await requestRefund(a.keys.live_secret, payment.id)).body;
     const cancelled = await gateway.call(`/v1/refunds/${first.id}/cancel`, { token: a.keys.live_secret, method: 'POST' });
@@ -240,14 +240,20 @@ describe('refunds over HTTP', () => {
 
     const second = await bus.request('refunds.request.v1', { merchant_id: a.merchant_id, livemode: true, payment_id: payment.id, requested_by: 'usr_owner' });
     expect(second).toMatchObject({ status: 'REQUESTED', requested_by: 'usr_owner', replayed: false });
-    await admin(`/${second.id}/approve`);
     const byDashboard = await bus.request('refunds.cancel.v1', { merchant_id: a.merchant_id, livemode: true, refund_id: second.id, cancelled_by: 'usr_owner' });
     expect(byDashboard.status).toBe('CANCELLED');
 
+    // Approved, the operator may be sending the money: the merchant can no longer withdraw it; the operator can.
     const third = (await requestRefund(a.keys.live_secret, payment.id)).body;
     await admin(`/${third.id}/approve`);
-    await admin(`/${third.id}/mark-sent`);
-    expectError(await gateway.call(`/v1/refunds/${third.id}/cancel`, { token: a.keys.live_secret, method: 'POST' }), 409, 'Refund is SENT; it cannot be cancelled');
+    expectError(await gateway.call(`/v1/refunds/${third.id}/cancel`, { token: a.keys.live_secret, method: 'POST' }), 409, 'Refund is APPROVED; it cannot be cancelled');
+    const withdrawn = await admin(`/${third.id}/reject`, { rejection_reason: 'The merchant withdrew it before it was sent' });
+    expect(withdrawn.body).toMatchObject({ status: 'REJECTED', rejection_reason: 'The merchant withdrew it before it was sent' });
+
+    const fourth = (await requestRefund(a.keys.live_secret, payment.id)).body;
+    await admin(`/${fourth.id}/approve`);
+    await admin(`/${fourth.id}/mark-sent`);
+    expectError(await gateway.call(`/v1/refunds/${fourth.id}/cancel`, { token: a.keys.live_secret, method: 'POST' }), 409, 'Refund is SENT; it cannot be cancelled');
   });
 
   it('refuses payments that are not CONFIRMED, and unknown ones', async () => {

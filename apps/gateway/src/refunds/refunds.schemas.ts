@@ -20,11 +20,11 @@ export const REFUND_SCHEMA = viewSchema<RefundView>({
   created_at: DATE_TIME,
   requested_at: DATE_TIME,
   approved_at: stageTime('REQUESTED → APPROVED'),
-  rejected_at: stageTime('REQUESTED → REJECTED'),
+  rejected_at: stageTime('REQUESTED or APPROVED → REJECTED'),
   sent_at: stageTime('APPROVED → SENT'),
   completed_at: stageTime('SENT → COMPLETED (the payment is REFUNDED)'),
   failed_at: stageTime('SENT → FAILED'),
-  cancelled_at: stageTime('REQUESTED or APPROVED → CANCELLED'),
+  cancelled_at: stageTime('REQUESTED → CANCELLED'),
 });
 
 export const REFUND_LIST_SCHEMA = listSchema(REFUND_SCHEMA);

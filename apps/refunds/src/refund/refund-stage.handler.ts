@@ -25,7 +25,7 @@ type StageCommand = RefundCommand extends infer C ? (C extends { kind: 'request'
 /**
  * The stages after REQUESTED (PRODUCT-RULES §3.3). The platform admin drives the live
  * flow (approve or reject, mark sent, complete with evidence, or fail when
- * the outbound transfer bounced); the merchant may cancel before SENT.
+ * the outbound transfer bounced); the merchant may cancel before approval.
  * Completing appends refund.completed and the payment's refund
  * (transaction.refunded, payment.refunded) in one atomic append, each stream
  * at the version it was decided on: a repeated or racing completion finds the

@@ -91,18 +91,18 @@ describe('refund stage handler over the in-memory event store', () => {
     expect(types(store.events(PAYMENT)).slice(2)).toEqual([PaymentEventType.Refunded]);
   });
 
-  it('given a requested refund, when an approval races a rejection: exactly one is appended, the other is refused on the new stage', async () => {
+  it("given a requested refund, when an approval races the merchant's cancel: exactly one is appended, the other is refused on the new stage", async () => {
     const { store, handler } = handlerOver(requested);
     const appends = jest.spyOn(store, 'appendStreams');
-    const [approval, rejection] = await Promise.allSettled([
+    const [approval, cancel] = await Promise.allSettled([
       handler.approve({ refund_id: 'rf_1', admin_id: 'admin:a' }),
-      handler.reject({ refund_id: 'rf_1', admin_id: 'admin:b', rejection_reason: 'Outside the window' }),
+      handler.cancel({ ...SCOPE, refund_id: 'rf_1', cancelled_by: 'key_1' }),
     ]);
     const stages = types(store.events(REFUND)).slice(1);
     expect(stages).toHaveLength(1);
     // Both decided on REQUESTED; the loser's append met CONCURRENCY_CONFLICT and its next round refused.
     expect(appends).toHaveBeenCalledTimes(2);
-    const loser = stages[0] === RefundEventType.Approved ? rejection : approval;
+    const loser = stages[0] === RefundEventType.Approved ? cancel : approval;
     expect(loser).toMatchObject({ status: 'rejected', reason: { code: ErrorCode.Conflict, details: { rule: REFUND_STAGE_RULE } } });
   });
 });

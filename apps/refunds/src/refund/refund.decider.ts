@@ -16,8 +16,14 @@ import {
  *
  *   (none)    --request-->   REQUESTED   (test mode: REQUESTED, APPROVED, SENT, COMPLETED at once)
  *   REQUESTED --approve-->   APPROVED    --mark-sent--> SENT --complete--> COMPLETED
- *   REQUESTED --reject-->    REJECTED                   SENT --fail-->     FAILED
- *   REQUESTED | APPROVED --cancel--> CANCELLED
+ *   REQUESTED | APPROVED --reject--> REJECTED           SENT --fail-->     FAILED
+ *   REQUESTED --cancel-->    CANCELLED
+ *
+ * The merchant may withdraw a refund only until the operator approves it:
+ * from then on the operator may be sending the money, and a cancel between
+ * the bank transfer and "mark sent" would free the payment for a second
+ * refund with the first one's money gone. An approved refund that should not
+ * go out after all is rejected by the operator.
  *
  * A command repeated on the stage it leads to decides nothing (a double click,
  * a retry after a lost answer); `complete` only when its outbound reference is
@@ -64,11 +70,11 @@ const VERB: Record<Exclude<RefundCommand['kind'], 'request'>, string> = {
 /** The stage each command starts from, and the one it leads to. */
 const TRANSITION: Record<Exclude<RefundCommand['kind'], 'request'>, { from: readonly RefundStatus[]; to: RefundStatus }> = {
   approve: { from: ['REQUESTED'], to: 'APPROVED' },
-  reject: { from: ['REQUESTED'], to: 'REJECTED' },
+  reject: { from: ['REQUESTED', 'APPROVED'], to: 'REJECTED' },
   mark_sent: { from: ['APPROVED'], to: 'SENT' },
   complete: { from: ['SENT'], to: 'COMPLETED' },
   fail: { from: ['SENT'], to: 'FAILED' },
-  cancel: { from: ['REQUESTED', 'APPROVED'], to: 'CANCELLED' },
+  cancel: { from: ['REQUESTED'], to: 'CANCELLED' },
 };
 
 /** A stage change §3.3 does not allow: CONFLICT with details.rule = 'refund_stage'. */

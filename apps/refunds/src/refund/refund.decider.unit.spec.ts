@@ -128,11 +128,11 @@ describe('refund decider (PRODUCT-RULES §3.3)', () => {
   it.each([
     ['approve', 'REQUESTED', approve, 'APPROVED', { approved_at: T1.toISOString() }],
     ['reject', 'REQUESTED', reject, 'REJECTED', { rejected_at: T1.toISOString(), rejection_reason: 'Outside the refund window' }],
+    ['reject', 'APPROVED', reject, 'REJECTED', { rejected_at: T1.toISOString(), rejection_reason: 'Outside the refund window' }],
     ['mark_sent', 'APPROVED', markSent, 'SENT', { sent_at: T1.toISOString() }],
     ['complete', 'SENT', complete(), 'COMPLETED', { completed_at: T1.toISOString(), outbound_reference: 'CA1XyZ', evidence_note: 'Bank confirmation #991' }],
     ['fail', 'SENT', fail, 'FAILED', { failed_at: T1.toISOString(), failure_reason: 'Recipient account closed' }],
     ['cancel', 'REQUESTED', cancel, 'CANCELLED', { cancelled_at: T1.toISOString() }],
-    ['cancel', 'APPROVED', cancel, 'CANCELLED', { cancelled_at: T1.toISOString() }],
   ] as const)('given a %s-able %s refund, when %s: %s with its timestamp and inputs', (_kind, from, command, to, fields) => {
     const history = given(...AT[from]);
     const events = history.when(command);
@@ -159,11 +159,12 @@ describe('refund decider (PRODUCT-RULES §3.3)', () => {
   const VERBS = { approve: 'approved', reject: 'rejected', mark_sent: 'marked sent', complete: 'completed', fail: 'marked failed', cancel: 'cancelled' };
   const ALLOWED: Record<keyof typeof VERBS, readonly string[]> = {
     approve: ['REQUESTED', 'APPROVED'],
-    reject: ['REQUESTED', 'REJECTED'],
+    reject: ['REQUESTED', 'APPROVED', 'REJECTED'],
     mark_sent: ['APPROVED', 'SENT'],
     complete: ['SENT', 'COMPLETED'],
     fail: ['SENT', 'FAILED'],
-    cancel: ['REQUESTED', 'APPROVED', 'CANCELLED'],
+    // Not APPROVED: the operator may be sending the money (refund.decider.ts).
+    cancel: ['REQUESTED', 'CANCELLED'],
   };
   const COMMANDS = { approve, reject, mark_sent: markSent, complete: complete(), fail, cancel };
   const refusals = (Object.keys(COMMANDS) as (keyof typeof COMMANDS)[]).flatMap((kind) =>

@@ -111,7 +111,7 @@ export class FailRefundCommand extends RefundAdminCommand {
   failure_reason!: string;
 }
 
-/** `refunds.cancel.v1`: the merchant withdraws a refund before it is SENT. */
+/** `refunds.cancel.v1`: the merchant withdraws a refund before it is approved. */
 export class CancelRefundCommand extends MerchantScope {
   @IsString()
   @Matches(REFUND_ID_PATTERN, { message: 'refund_id must look like rf_…' })
