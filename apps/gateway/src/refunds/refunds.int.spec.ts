@@ -22,7 +22,8 @@ const sessionBody = () => ({
   metadata: { cart: '42' },
 });
 
-const EVIDENCE = { outbound_reference: 'CA9QmZ7', evidence_note: 'Bank shows the e-transfer deposited' };
+/** A live completion's inputs; each refund gets its own outbound reference, as each bank transfer has its own. */
+const newEvidence = () => ({ outbound_reference: `CA${randomUUID().slice(0, 8)}`, evidence_note: 'Bank shows the e-transfer deposited' });
 
 describe('refunds over HTTP', () => {
   let stack: TestStack;
@@ -131,6 +132,7 @@ describe('refunds over HTTP', () => {
   });
 
   it('live mode: an admin approves, marks sent and completes with evidence; the payment is REFUNDED with one payment.refunded', async () => {
+    const EVIDENCE = newEvidence();
     const payment = await livePayment();
     const requested = await requestRefund(a.keys.live_secret, payment.id, { reason: 'Customer returned the item' });
     expect(requested.status).toBe(201);
@@ -176,6 +178,7 @@ describe('refunds over HTTP', () => {
   });
 
   it('emits exactly one payment.refunded when the completion is repeated concurrently', async () => {
+    const EVIDENCE = newEvidence();
     const { payment, refund } = await sentLiveRefund();
     const results = await Promise.all(Array.from({ length: 10 }, () => admin(`/${refund.id}/complete`, EVIDENCE)));
     expect(results.map((result) => result.status)).toEqual(Array(10).fill(200));
@@ -203,6 +206,21 @@ describe('refunds over HTTP', () => {
     expect(await refundedEvents(keyOf(a), payment.id)).toHaveLength(mode === 'live' ? 0 : 1);
   });
 
+  it('refuses a live completion whose outbound reference completed another refund: one bank transfer is the proof of one refund', async () => {
+    const first = await sentLiveRefund();
+    const second = await sentLiveRefund();
+    const EVIDENCE = newEvidence();
+    expect((await admin(`/${first.refund.id}/complete`, EVIDENCE)).body.status).toBe('COMPLETED');
+
+    const reused = await admin(`/${second.refund.id}/complete`, { ...EVIDENCE, outbound_reference: ` ${EVIDENCE.outbound_reference.toLowerCase()} ` });
+    expectError(reused, 409, 'This outbound_reference already completed another refund');
+    expect((await gateway.call<RefundView>(`/v1/refunds/${second.refund.id}`, { token: a.keys.live_secret })).body.status).toBe('SENT');
+    expect(await paymentStatus(a.keys.live_secret, second.payment.id)).toBe('CONFIRMED');
+    expect(await refundedEvents(a.keys.live_secret, second.payment.id)).toEqual([]);
+
+    expect((await admin(`/${second.refund.id}/complete`, newEvidence())).body.status).toBe('COMPLETED');
+  });
+
   it('rejects with a reason; the payment stays CONFIRMED and may be refunded again', async () => {
     const payment = await livePayment();
     const refund = (await requestRefund(a.keys.live_secret, payment.id)).body;
@@ -215,6 +233,7 @@ describe('refunds over HTTP', () => {
   });
 
   it('fails after SENT (the transfer bounced); a new refund may then be requested and completed', async () => {
+    const EVIDENCE = newEvidence();
     const { payment, refund } = await sentLiveRefund();
     expectError(await admin(`/${refund.id}/fail`, { failure_reason: '' }), 400, 'Validation failed: failure_reason is required');
     const failed = await admin(`/${refund.id}/fail`, { failure_reason: 'Recipient account closed' });

@@ -1,8 +1,9 @@
-import { DomainError, ErrorCode, REFUND_OPEN_RULE, type RefundEvent, RefundEventType } from '@pp/contracts';
+import { DomainError, ErrorCode, OUTBOUND_REFERENCE_USED_RULE, REFUND_OPEN_RULE, type RefundEvent, RefundEventType } from '@pp/contracts';
 import type { ClientBase } from 'pg';
 import type { Appended, Projection } from '../projections/projection';
 
 export const REFUND_ALREADY_OPEN = 'A refund is already open for this payment';
+export const OUTBOUND_REFERENCE_USED = 'This outbound_reference already completed another refund';
 
 /** The stage columns each later event sets (status and its timestamp, plus the inputs it carries). */
 function stageUpdate(event: Appended<RefundEvent>): { status: string; columns: Record<string, unknown> } | undefined {
@@ -30,7 +31,7 @@ function stageUpdate(event: Appended<RefundEvent>): { status: string; columns: R
   }
 }
 
-/** The refunds read model: one row per refund, as GET /v1/refunds shows it; its unique index holds one refund per payment. */
+/** The refunds read model: one row per refund, as GET /v1/refunds shows it; its unique indexes hold one refund per payment and one live refund per outbound reference. */
 export const refundProjection: Projection<RefundEvent> = {
   name: 'refunds',
   tables: ['ledger.refunds'],
@@ -38,6 +39,7 @@ export const refundProjection: Projection<RefundEvent> = {
 
   uniqueRules: {
     refunds_one_per_payment: () => new DomainError(ErrorCode.Conflict, REFUND_ALREADY_OPEN, { rule: REFUND_OPEN_RULE }),
+    refunds_one_per_outbound_reference: () => new DomainError(ErrorCode.Conflict, OUTBOUND_REFERENCE_USED, { rule: OUTBOUND_REFERENCE_USED_RULE }),
   },
 
   async apply(db: ClientBase, event: Appended<RefundEvent>): Promise<void> {

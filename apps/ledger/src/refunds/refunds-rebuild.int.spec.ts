@@ -61,7 +61,7 @@ describe('rebuilding the read models with refunds present', () => {
         if (step === 'approve') refund = await bus.request('refunds.approve.v1', admin);
         if (step === 'reject') refund = await bus.request('refunds.reject.v1', { ...admin, rejection_reason: 'no' });
         if (step === 'mark-sent') refund = await bus.request('refunds.mark-sent.v1', admin);
-        if (step === 'complete') refund = await bus.request('refunds.complete.v1', { ...admin, outbound_reference: `CA${i}`, evidence_note: 'deposited' });
+        if (step === 'complete') refund = await bus.request('refunds.complete.v1', { ...admin, outbound_reference: `CA-${scope.merchant_id}-${i}`, evidence_note: 'deposited' });
         if (step === 'fail') refund = await bus.request('refunds.fail.v1', { ...admin, failure_reason: 'bounced' });
         if (step === 'cancel') refund = await bus.request('refunds.cancel.v1', { ...scope, refund_id: refund.id, cancelled_by: 'usr_1' });
       }

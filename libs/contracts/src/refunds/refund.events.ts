@@ -25,6 +25,9 @@ export const refundStreamId = (refundId: string): string => `${REFUND_STREAM}-${
 /** `details.rule` of the CONFLICT when a payment already has an open or completed refund (unique index of the read model). */
 export const REFUND_OPEN_RULE = 'refund_open';
 
+/** `details.rule` of the CONFLICT when a live completion names an outbound reference that completed another refund. */
+export const OUTBOUND_REFERENCE_USED_RULE = 'outbound_reference_used';
+
 /** `details.rule` of the CONFLICT a refused stage change gets. */
 export const REFUND_STAGE_RULE = 'refund_stage';
 

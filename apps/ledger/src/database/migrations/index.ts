@@ -6,6 +6,7 @@ import { PaymentsReadModel1767225600004 } from './1767225600004-payments-read-mo
 import { PaymentsByStatus1767225600010 } from './1767225600010-payments-by-status.migration';
 import { PaymentsByDay1767225600011 } from './1767225600011-payments-by-day.migration';
 import { RefundsReadModel1767225600005 } from './1767225600005-refunds-read-model.migration';
+import { RefundOutboundReference1767225600012 } from './1767225600012-refund-outbound-reference.migration';
 
 /** Every migration of the ledger schema, oldest first. */
 export const LedgerMigrations: Function[] = [
@@ -17,4 +18,5 @@ export const LedgerMigrations: Function[] = [
   RefundsReadModel1767225600005,
   PaymentsByStatus1767225600010,
   PaymentsByDay1767225600011,
+  RefundOutboundReference1767225600012,
 ];
