@@ -56,6 +56,16 @@ export class ConnectionError extends CheckoutError {
   }
 }
 
+/**
+ * A 2xx answer the SDK cannot read: a body that is not JSON, a list page
+ * that is not a list or has no id to continue after, a stream message that
+ * is not an event. Usually something between the client and the gateway
+ * (a proxy's page), or an API newer than the SDK.
+ */
+export class UnexpectedResponseError extends CheckoutError {
+  override name = 'UnexpectedResponseError';
+}
+
 const BY_STATUS: Record<number, typeof ApiError> = {
   400: InvalidRequestError,
   401: AuthenticationError,

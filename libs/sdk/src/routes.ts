@@ -28,10 +28,16 @@ export const ROUTES = {
 
 export type RouteName = keyof typeof ROUTES;
 
-/** The route's path with `{id}` filled in, escaped. */
+/**
+ * The route's path with `{id}` filled in, escaped. encodeURIComponent leaves
+ * `.` and `..` as they are, and the URL parser resolves them as path
+ * segments (events.resend('..') would POST /v1/resend): so they are refused
+ * here, before any request, like an empty id. The ids follow no pattern the
+ * API documents (a checkout session's is a bare CUID2), so no more is checked.
+ */
 export function routePath(name: RouteName, id?: string): string {
   const template: string = ROUTES[name].path;
   if (!template.includes('{id}')) return template;
-  if (!id) throw new TypeError(`${name} needs an id`);
+  if (typeof id !== 'string' || id === '' || id === '.' || id === '..') throw new TypeError(`${name} needs an id, not ${JSON.stringify(id) ?? 'none'}`);
   return template.replace('{id}', encodeURIComponent(id));
 }

@@ -213,4 +213,15 @@ describe('pp-checkout CLI against the real stack', () => {
     await waitFor('the replay', () => receiver.events.length - before >= all.length, { timeoutMs: 30_000 });
     expect(receiver.events.slice(before).map((event) => event.id)).toEqual([...all].reverse());
   });
+
+  it('shows a server string holding escape and bidi characters as visible escapes in a table, and as the same value in --json', async () => {
+    const reference = 'cli-\x1b]0;pwned\x07\u202eevil';
+    await triggered('payment.confirmed', ['--reference', reference]);
+    const table = await cli(['events', 'list', '--type', 'payment.confirmed', '--limit', '3']);
+    expect(table.stdout).toContain('cli-\\u{1b}]0;pwned\\u{7}\\u{202e}evil');
+    expect(table.stdout.split('\n').filter((line) => /[\p{Cc}\u202a-\u202e]/u.test(line))).toEqual([]);
+    const json = await cli(['events', 'list', '--type', 'payment.confirmed', '--limit', '3', '--json']);
+    expect(json.stdout).not.toMatch(/[\u202a-\u202e]/u);
+    expect(ndjson(json.stdout).map((event) => (event.data as { reference: string }).reference)).toContain(reference);
+  });
 });

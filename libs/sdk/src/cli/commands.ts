@@ -6,6 +6,7 @@ import { configPath, isTestKey, refuseKeyInClear, resolveCredentials, writeConfi
 import { FROM_START, followEvents } from './event-follower';
 import { forwardingSecret, listen, listenStatePath } from './listen';
 import { type Output, printRecord, printRows } from './output';
+import { escapeControls } from './terminal-text';
 import { trigger, TRIGGERABLE } from './trigger';
 
 export interface CommandContext {
@@ -148,6 +149,7 @@ export const COMMANDS: Record<string, Command> = {
         onError: (error) => context.output.progress(`! ${error instanceof Error ? error.message : String(error)} (retrying)`),
         handle: async (event) => {
           if (context.output.json) context.output.out(JSON.stringify(event));
+          // Server strings, printed as they come: consoleOutput (output.ts) escapes control characters in them.
           else context.output.out(`${event.created_at}  ${event.type.padEnd(27)} ${event.id}  ${String(event.data.reference)}  ${String(event.data.amount)}`);
           return true;
         },
@@ -201,5 +203,6 @@ export function findCommand(positionals: readonly string[]): { name: string; com
   return one && COMMANDS[one] ? { name: one, command: COMMANDS[one] } : undefined;
 }
 
+/** Escaped: main writes it to stderr itself, and an API error's message is the server's. */
 export const describeError = (error: unknown): string =>
-  error instanceof ApiError || error instanceof Error ? error.message : String(error);
+  escapeControls(error instanceof ApiError || error instanceof Error ? error.message : String(error));

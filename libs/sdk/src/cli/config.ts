@@ -1,10 +1,10 @@
-import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { keyInClearRefusal } from '../http/key-in-clear';
 import { DEFAULT_API_BASE } from '../http/transport';
 import { type ParsedArgs, stringOption, UsageError } from './args';
+import { writePrivateFile } from './private-file';
 
 export interface CliConfig {
   api_key?: string;
@@ -25,22 +25,10 @@ export function readConfig(env: NodeJS.ProcessEnv): CliConfig {
   }
 }
 
-/**
- * Written readable by the owner only: it holds a secret key. A new file,
- * created 0600, replaces the old one, so the key is never in a file that an
- * earlier write left readable to others (`mode` applies only at creation).
- */
+/** Readable by the owner only, and replaced whole (writePrivateFile): it holds a secret key. */
 export function writeConfig(env: NodeJS.ProcessEnv, config: CliConfig): string {
   const path = configPath(env);
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  const fresh = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
-  try {
-    writeFileSync(fresh, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
-    renameSync(fresh, path);
-  } catch (error) {
-    rmSync(fresh, { force: true });
-    throw error;
-  }
+  writePrivateFile(path, `${JSON.stringify(config, null, 2)}\n`);
   return path;
 }
 

@@ -1,8 +1,9 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { readFileSync } from 'node:fs';
 import type { CheckoutClient } from '../client';
 import { FOLLOW_FROM_START, followAfter, type FollowState, isHandled, recordHandled } from '../events/follow-state';
+import { delay } from '../http/abort';
 import type { Event } from '../types';
+import { writePrivateFile } from './private-file';
 
 /** `--since start`: everything the event log holds. */
 export const FROM_START = 'start';
@@ -33,7 +34,9 @@ export interface FollowOptions {
 export async function followEvents(client: CheckoutClient, options: FollowOptions): Promise<void> {
   let state = options.since === undefined ? readState(options.statePath) : undefined;
   let ready = false;
+  let failures = 0;
   while (!options.signal.aborted) {
+    let handledAny = false;
     try {
       if (state === undefined) {
         state = await startingState(client, options.since);
@@ -48,15 +51,32 @@ export async function followEvents(client: CheckoutClient, options: FollowOption
         if (!(await options.handle(event))) break;
         state = recordHandled(state, event);
         saveState(options.statePath, state);
+        handledAny = true;
       }
+      failures = 0;
     } catch (error) {
-      if (!options.signal.aborted) options.onError(error);
+      if (options.signal.aborted) return;
+      failures = handledAny ? 1 : failures + 1;
+      options.onError(error);
     }
-    await new Promise((resolve) => {
-      const timer = setTimeout(resolve, options.intervalMs);
-      options.signal.addEventListener('abort', () => (clearTimeout(timer), resolve(undefined)), { once: true });
-    });
+    await delay(reconnectWait(options.intervalMs, failures), options.signal);
   }
+}
+
+const FIRST_RETRY_WAIT_MS = 250;
+const MAX_RETRY_WAIT_MS = 60_000;
+
+/**
+ * The wait before connecting again: the interval after a stream that ended,
+ * doubling with each failure in a row up to a minute. A failure that comes
+ * back on every connection (a message that is not an event is sent again
+ * after the same resume point; a revoked key) must not be retried at the
+ * interval for ever.
+ */
+export function reconnectWait(intervalMs: number, failures: number): number {
+  if (failures === 0) return intervalMs;
+  const backoff = Math.max(intervalMs, FIRST_RETRY_WAIT_MS) * 2 ** Math.min(failures - 1, 20);
+  return Math.max(intervalMs, Math.min(MAX_RETRY_WAIT_MS, backoff));
 }
 
 /** After the newest event handled, or from the start when none was. */
@@ -80,7 +100,7 @@ function readState(path: string): FollowState | undefined {
   }
 }
 
+/** Replaced whole (writePrivateFile): a torn file reads as no state, and the next run would start after the newest event, skipping the ones missed. */
 function saveState(path: string, state: FollowState): void {
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  writeFileSync(path, JSON.stringify(state), { mode: 0o600 });
+  writePrivateFile(path, JSON.stringify(state));
 }

@@ -1,6 +1,7 @@
 import { createHash, createHmac } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import type { CheckoutClient } from '../client';
+import { startOperation } from '../http/abort';
 import type { Event } from '../types';
 import { signatureHeaders } from '../webhooks/webhook-signature';
 import { followEvents } from './event-follower';
@@ -58,12 +59,14 @@ export async function listen(client: CheckoutClient, options: ListenOptions): Pr
 async function forward(event: Event, secret: string, options: ListenOptions): Promise<boolean> {
   const body = JSON.stringify({ id: event.id, type: event.type, created_at: event.created_at, livemode: event.livemode, data: event.data });
   const started = Date.now();
+  // Not AbortSignal.any([options.signal, ...]): that leaves a reference on the process-wide signal per event (abort.ts).
+  const operation = startOperation(options.signal, FORWARD_TIMEOUT_MS);
   try {
     const response = await fetch(options.forwardTo, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'user-agent': 'pp-checkout-cli', ...signatureHeaders(event.id, Buffer.from(body), [secret], Math.floor(started / 1000)) },
       body,
-      signal: AbortSignal.any([options.signal, AbortSignal.timeout(FORWARD_TIMEOUT_MS)]),
+      signal: operation.signal,
     });
     await response.arrayBuffer();
     report(options.output, { event_id: event.id, type: event.type, status: response.status, latency_ms: Date.now() - started });
@@ -73,6 +76,8 @@ async function forward(event: Event, secret: string, options: ListenOptions): Pr
     const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : error instanceof Error ? error.message : String(error);
     report(options.output, { event_id: event.id, type: event.type, status: null, error: cause });
     return false;
+  } finally {
+    operation.end();
   }
 }
 

@@ -1,3 +1,5 @@
+import { escapeControls, escapeControlsInJson } from './terminal-text';
+
 /** Where commands write: NDJSON for scripts (--json), else readable tables, on stdout; progress always goes to stderr. */
 export interface Output {
   json: boolean;
@@ -5,11 +7,17 @@ export interface Output {
   progress: (line: string) => void;
 }
 
+/**
+ * Every line is escaped on its way to the terminal (terminal-text.ts): lines
+ * such as `events tail`'s and the progress messages carry server strings
+ * (ids, references, error messages). Escaping is idempotent, so what cell()
+ * escaped already is unchanged.
+ */
 export function consoleOutput(json: boolean): Output {
   return {
     json,
-    out: (line) => process.stdout.write(`${line}\n`),
-    progress: (line) => process.stderr.write(`${line}\n`),
+    out: (line) => process.stdout.write(`${json ? escapeControlsInJson(line) : escapeControls(line)}\n`),
+    progress: (line) => process.stderr.write(`${escapeControls(line)}\n`),
   };
 }
 
@@ -17,8 +25,8 @@ export function consoleOutput(json: boolean): Output {
 export function printRecord(output: Output, record: object): void {
   if (output.json) return output.out(JSON.stringify(record));
   const entries = Object.entries(record);
-  const width = Math.max(...entries.map(([name]) => name.length));
-  for (const [name, value] of entries) output.out(`${name.padEnd(width)}  ${cell(value)}`);
+  const width = Math.max(...entries.map(([name]) => escapeControls(name).length));
+  for (const [name, value] of entries) output.out(`${escapeControls(name).padEnd(width)}  ${cell(value)}`);
 }
 
 /** Rows: JSON lines, or a table of the chosen columns. */
@@ -34,8 +42,8 @@ export function printRows<T extends object>(output: Output, rows: T[], columns: 
   for (const line of cells) output.out(line.map((value, i) => value.padEnd(widths[i])).join('  ').trimEnd());
 }
 
+/** Escaped here, not only by the sink, so the column widths are those of what is shown. */
 function cell(value: unknown): string {
   if (value === null || value === undefined) return '-';
-  if (typeof value === 'object') return JSON.stringify(value);
-  return String(value);
+  return escapeControls(typeof value === 'object' ? JSON.stringify(value) : String(value));
 }

@@ -1,3 +1,4 @@
+import { UnexpectedResponseError } from '../errors';
 import type { ApiResponse, RequestOptions } from './transport';
 
 /**
@@ -14,17 +15,17 @@ export class ListIterator<T extends { id: string }> implements AsyncIterable<T> 
   ) {}
 
   async firstPage(): Promise<{ data: T[]; hasMore: boolean }> {
-    const page = await this.fetchPage(this.startingAfter, this.options);
-    return { data: page.body, hasMore: page.headers.get('x-has-more') === 'true' };
+    const page = checkedPage(await this.fetchPage(this.startingAfter, this.options), this.startingAfter);
+    return { data: page.items, hasMore: page.next !== undefined };
   }
 
   async *[Symbol.asyncIterator](): AsyncIterator<T> {
     let cursor = this.startingAfter;
     for (;;) {
-      const page = await this.fetchPage(cursor, this.options);
-      yield* page.body;
-      if (page.headers.get('x-has-more') !== 'true' || page.body.length === 0) return;
-      cursor = page.body[page.body.length - 1].id;
+      const page = checkedPage(await this.fetchPage(cursor, this.options), cursor);
+      yield* page.items;
+      if (page.next === undefined) return;
+      cursor = page.next;
     }
   }
 
@@ -37,4 +38,20 @@ export class ListIterator<T extends { id: string }> implements AsyncIterable<T> 
     }
     return items;
   }
+}
+
+/**
+ * A page's items, and the id to continue after when there is more. Checked:
+ * `yield*` over a body that is a string yields its characters, and a last
+ * item without an id (or the same cursor again) would fetch the same pages
+ * forever.
+ */
+function checkedPage<T extends { id: string }>(page: ApiResponse<T[]>, cursor: string | undefined): { items: T[]; next?: string } {
+  const where = `(request ${page.requestId ?? 'without id'})`;
+  if (!Array.isArray(page.body)) throw new UnexpectedResponseError(`a list page is not a list ${where}`);
+  const items = page.body;
+  if (page.headers.get('x-has-more') !== 'true' || items.length === 0) return { items };
+  const next: unknown = (items[items.length - 1] as { id?: unknown } | null)?.id;
+  if (typeof next !== 'string' || next === '' || next === cursor) throw new UnexpectedResponseError(`a list page says there is more, but its last item has no new id to continue after ${where}`);
+  return { items, next };
 }

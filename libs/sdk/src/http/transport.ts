@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { apiErrorFor, ConnectionError } from '../errors';
+import { ApiError, apiErrorFor, ConnectionError, UnexpectedResponseError } from '../errors';
+import { delay, startOperation } from './abort';
 import { keyInClearRefusal } from './key-in-clear';
+import { checkedRetrySettings, checkMilliseconds, checkRetryCount } from './option-checks';
 import { type AttemptOutcome, DEFAULT_RETRY_SETTINGS, type RetrySettings, retryDelay } from './retry.policy';
 
 export const DEFAULT_API_BASE = 'http://localhost:3000';
@@ -52,11 +54,11 @@ export interface ApiResponse<T> {
   requestId: string | undefined;
 }
 
-const sleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => (clearTimeout(timer), reject(signal.reason)), { once: true });
-  });
+/** An open event stream: `close()` once done with it, however it ended. */
+export interface OpenStream {
+  response: Response;
+  close(): void;
+}
 
 /** HTTP to the gateway: auth, idempotency keys, timeouts, retries, typed errors. Node's global fetch only. */
 export class Transport {
@@ -69,11 +71,14 @@ export class Transport {
     this.apiBase = (options.apiBase ?? DEFAULT_API_BASE).replace(/\/+$/, '');
     const refusal = keyInClearRefusal(this.apiBase, options.allowInsecureHttp === true, 'pass allowInsecureHttp: true');
     if (refusal) throw new TypeError(refusal);
-    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    this.retry = { ...DEFAULT_RETRY_SETTINGS, ...options.retry, ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }) };
+    this.timeoutMs = checkMilliseconds('timeoutMs', options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+    const maxRetries = options.maxRetries === undefined ? undefined : checkRetryCount('maxRetries', options.maxRetries);
+    this.retry = checkedRetrySettings(DEFAULT_RETRY_SETTINGS, { ...options.retry, maxRetries: maxRetries ?? options.retry?.maxRetries }, 'retry.');
   }
 
   async request<T>(request: ApiRequest, options: RequestOptions = {}): Promise<ApiResponse<T>> {
+    if (options.timeoutMs !== undefined) checkMilliseconds('timeoutMs', options.timeoutMs);
+    const settings = { ...this.retry, ...(options.maxRetries === undefined ? {} : { maxRetries: checkRetryCount('maxRetries', options.maxRetries) }) };
     const url = new URL(this.apiBase + request.path);
     for (const [name, value] of Object.entries(request.query ?? {})) if (value !== undefined) url.searchParams.set(name, String(value));
     const headers: Record<string, string> = {
@@ -89,46 +94,42 @@ export class Transport {
       headers['content-type'] = 'application/json';
       body = JSON.stringify(request.body ?? {});
     }
-    const settings = { ...this.retry, ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }) };
     for (let retry = 1; ; retry++) {
       const attempt = await this.attempt(url, request.method, headers, body, options);
       if (attempt.ok) return attempt.response as ApiResponse<T>;
-      const delay = retryDelay(attempt.outcome, retry, settings, Math.random(), Date.now());
-      if (delay === undefined) throw attempt.error;
-      await sleep(delay, options.signal);
+      const wait = retryDelay(attempt.outcome, retry, settings, Math.random(), Date.now());
+      if (wait === undefined) throw attempt.error;
+      if (!(await delay(wait, options.signal))) throw options.signal?.reason;
     }
   }
 
   /**
    * A long-lived GET (an event stream): the per-attempt timeout covers only
-   * the wait for the answer's headers; no retries (the caller resumes).
+   * the wait for the answer's headers; no retries (the caller resumes). The
+   * caller's signal aborts the stream until `close()`.
    */
-  async open(path: string, query: Record<string, string | undefined>, headers: Record<string, string>, options: RequestOptions = {}): Promise<Response> {
+  async open(path: string, query: Record<string, string | undefined>, headers: Record<string, string>, options: RequestOptions = {}): Promise<OpenStream> {
     const url = new URL(this.apiBase + path);
     for (const [name, value] of Object.entries(query)) if (value !== undefined) url.searchParams.set(name, value);
     const requestId = options.requestId ?? randomUUID();
-    const connecting = new AbortController();
-    const timeoutMs = options.timeoutMs ?? this.timeoutMs;
-    const timer = setTimeout(() => connecting.abort(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
-    const signal = options.signal ? AbortSignal.any([options.signal, connecting.signal]) : connecting.signal;
-    let response: Response;
+    const operation = startOperation(options.signal, checkMilliseconds('timeoutMs', options.timeoutMs ?? this.timeoutMs));
     try {
-      response = await fetch(url, {
+      const response = await fetch(url, {
         headers: { ...headers, authorization: `Bearer ${this.options.apiKey}`, accept: 'text/event-stream', 'x-request-id': requestId },
-        signal,
+        signal: operation.signal,
       });
+      if (!response.ok) {
+        const parsed = parseJson(await response.text());
+        const message = isErrorBody(parsed) ? parsed.error : `GET ${url.pathname} answered ${response.status}`;
+        throw apiErrorFor(response.status, message, response.headers.get('x-request-id') ?? requestId, response.headers);
+      }
+      operation.clearTimeout();
+      return { response, close: operation.end };
     } catch (error) {
+      operation.end();
       if (options.signal?.aborted) throw options.signal.reason;
-      throw new ConnectionError(`GET ${url.pathname}: ${describeNetworkError(error)} (request ${requestId})`, error);
-    } finally {
-      clearTimeout(timer);
+      throw error instanceof ApiError ? error : new ConnectionError(`GET ${url.pathname}: ${describeNetworkError(error)} (request ${requestId})`, error);
     }
-    if (!response.ok) {
-      const parsed = parseJson(await response.text());
-      const message = isErrorBody(parsed) ? parsed.error : `GET ${url.pathname} answered ${response.status}`;
-      throw apiErrorFor(response.status, message, response.headers.get('x-request-id') ?? requestId, response.headers);
-    }
-    return response;
   }
 
   private async attempt(
@@ -139,21 +140,28 @@ export class Transport {
     options: RequestOptions,
   ): Promise<{ ok: true; response: ApiResponse<unknown> } | { ok: false; outcome: AttemptOutcome; error: Error }> {
     const timeoutMs = options.timeoutMs ?? this.timeoutMs;
-    const signal = options.signal ? AbortSignal.any([options.signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs);
+    // The deadline covers reading the body too.
+    const operation = startOperation(options.signal, timeoutMs);
     let response: Response;
     let text: string;
     try {
-      response = await fetch(url, { method, headers, body, signal });
+      response = await fetch(url, { method, headers, body, signal: operation.signal });
       text = await response.text();
     } catch (error) {
       if (options.signal?.aborted) throw options.signal.reason;
-      const reason = (error as { name?: unknown } | null)?.name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : describeNetworkError(error);
+      const reason = operation.timedOut ? `no answer within ${timeoutMs} ms` : describeNetworkError(error);
       const message = `${method} ${url.pathname}: ${reason} (request ${headers['x-request-id']})`;
       return { ok: false, outcome: { kind: 'network' }, error: new ConnectionError(message, error) };
+    } finally {
+      operation.end();
     }
     const requestId = response.headers.get('x-request-id') ?? undefined;
     const parsed = parseJson(text);
-    if (response.ok) return { ok: true, response: { status: response.status, headers: response.headers, body: parsed, requestId } };
+    if (response.ok) {
+      // Every route answers JSON: anything else (a proxy's HTML page, say) would reach the caller as a string typed as the resource.
+      if (parsed === NOT_JSON) throw new UnexpectedResponseError(`${method} ${url.pathname} answered ${response.status} with a body that is not JSON (request ${requestId ?? headers['x-request-id']})`);
+      return { ok: true, response: { status: response.status, headers: response.headers, body: parsed, requestId } };
+    }
     const message = isErrorBody(parsed) ? parsed.error : `${method} ${url.pathname} answered ${response.status}`;
     return {
       ok: false,
@@ -163,12 +171,15 @@ export class Transport {
   }
 }
 
+const NOT_JSON = Symbol('not JSON');
+
+/** The body, undefined when empty, NOT_JSON when unreadable (an error status's body may be any text). */
 function parseJson(text: string): unknown {
   if (text === '') return undefined;
   try {
     return JSON.parse(text);
   } catch {
-    return text;
+    return NOT_JSON;
   }
 }
 

@@ -1,5 +1,6 @@
+import { UnexpectedResponseError } from '../errors';
 import type { ListIterator } from '../http/list';
-import { readServerSentEvents } from '../http/server-sent-events';
+import { readServerSentEvents, type ServerSentEvent } from '../http/server-sent-events';
 import { routePath } from '../routes';
 import type { RequestOptions } from '../http/transport';
 import type { Event, EventDetail, EventType, ListEventsParams, ResendEventResult } from '../types';
@@ -29,13 +30,40 @@ export class Events extends Resource {
    * Without `lastEventId`, `since` (an event id, or 'start') or else now.
    */
   async *stream(params: { lastEventId?: string; since?: string; types?: EventType[] } = {}, options: RequestOptions = {}): AsyncGenerator<Event> {
-    const response = await this.transport.open(
+    const stream = await this.transport.open(
       routePath('streamEvents'),
       { since: params.since, types: params.types?.join(',') },
       params.lastEventId ? { 'last-event-id': params.lastEventId } : {},
       options,
     );
-    if (!response.body) return;
-    for await (const message of readServerSentEvents(response.body)) yield JSON.parse(message.data) as Event;
+    try {
+      if (!stream.response.body) return;
+      for await (const message of readServerSentEvents(stream.response.body)) yield streamedEvent(message);
+    } finally {
+      stream.close();
+    }
+  }
+}
+
+/**
+ * The message's event. A message that is not one is an UnexpectedResponseError:
+ * a SyntaxError, or a TypeError later in the caller's code, would not say
+ * where it came from. What the follower relies on is checked: the id, type
+ * and time, and a data object.
+ */
+function streamedEvent(message: ServerSentEvent): Event {
+  const event = parsedOrUndefined(message.data) as Partial<Record<keyof Event, unknown>> | null | undefined;
+  const text = (value: unknown) => typeof value === 'string';
+  if (typeof event !== 'object' || event === null || !text(event.id) || !text(event.type) || !text(event.created_at) || typeof event.data !== 'object' || event.data === null) {
+    throw new UnexpectedResponseError(`the event stream sent a message that is not an event (message id ${message.id ?? 'none'})`);
+  }
+  return event as Event;
+}
+
+function parsedOrUndefined(json: string): unknown {
+  try {
+    return JSON.parse(json);
+  } catch {
+    return undefined;
   }
 }

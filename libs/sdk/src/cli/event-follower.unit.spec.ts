@@ -1,0 +1,108 @@
+import { getEventListeners } from 'node:events';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CheckoutClient } from '../client';
+import { UnexpectedResponseError } from '../errors';
+import { type FollowOptions, followEvents, reconnectWait } from './event-follower';
+import { listen } from './listen';
+
+/*
+ * The follower and `listen` against a stubbed fetch: the gateway's stream
+ * is whatever text the test gives, the merchant's receiver answers 200.
+ */
+
+const event = (id: string) => `id: ${id}\ndata: {"id":"${id}","type":"payment.confirmed","created_at":"2026-01-01T00:00:00Z","livemode":false,"data":{}}\n\n`;
+const client = () => new CheckoutClient({ apiKey: 'pp_live_test_x' });
+
+/** fetch answering every stream connection with `sse`; `onFetch` sees each call first. */
+function stubStream(sse: string, onFetch: (url: string) => void = () => undefined) {
+  return jest.spyOn(globalThis, 'fetch').mockImplementation(async (url) => {
+    onFetch(String(url));
+    return new Response(String(url).includes('/v1/events/stream') ? sse : '', { headers: { 'content-type': 'text/event-stream' } });
+  });
+}
+
+describe('following the event stream', () => {
+  let dir: string;
+  const controller = { current: new AbortController() };
+  const follow = (overrides: Partial<FollowOptions>) =>
+    followEvents(client(), { statePath: join(dir, 'state.json'), since: 'start', intervalMs: 1, signal: controller.current.signal, handle: async () => true, onError: () => undefined, ...overrides });
+
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'pp-follow-'));
+    controller.current = new AbortController();
+  });
+  afterEach(() => {
+    controller.current.abort();
+    jest.useRealTimers();
+    jest.restoreAllMocks();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('given a stream that ends on every connection, when the follower reconnects many times with one long-lived signal, then the signal holds no more than the open connection’s listener', async () => {
+    const { signal } = controller.current;
+    const listeners: number[] = [];
+    stubStream(': keep-alive\n\n', () => {
+      listeners.push(getEventListeners(signal, 'abort').length);
+      if (listeners.length === 15) controller.current.abort();
+    });
+    await follow({});
+    expect(listeners).toHaveLength(15);
+    expect(Math.max(...listeners)).toBeLessThanOrEqual(1);
+    expect(getEventListeners(signal, 'abort')).toHaveLength(0);
+  });
+
+  it('given a message that is not an event, sent again on every connection, when followed, then each failure is an UnexpectedResponseError and the reconnects back off', async () => {
+    jest.useFakeTimers({ doNotFake: ['nextTick', 'queueMicrotask', 'setImmediate'] });
+    let connections = 0;
+    stubStream(`${event('evt_1')}id: evt_2\ndata: {oops\n\n`, () => connections++);
+    const errors: unknown[] = [];
+    const handled: string[] = [];
+    const following = follow({ intervalMs: 10, onError: (error) => errors.push(error), handle: async (e) => (handled.push(e.id), true) });
+    await jest.advanceTimersByTimeAsync(10_000);
+    // At a 10 ms interval that would be about a thousand connections; backing off from 250 ms, six.
+    expect(connections).toBeGreaterThanOrEqual(5);
+    expect(connections).toBeLessThanOrEqual(7);
+    expect(errors).toHaveLength(connections);
+    expect(errors.every((error) => error instanceof UnexpectedResponseError)).toBe(true);
+    expect(handled).toEqual(['evt_1']);
+    controller.current.abort();
+    await following;
+  });
+
+  it('waits the interval after a stream that ended, and doubles the wait with each failure in a row, up to a minute', () => {
+    expect([0, 1, 2, 3].map((failures) => reconnectWait(1000, failures))).toEqual([1000, 1000, 2000, 4000]);
+    expect([0, 1, 2].map((failures) => reconnectWait(0, failures))).toEqual([0, 250, 500]);
+    expect(reconnectWait(1000, 50)).toBe(60_000);
+    expect(reconnectWait(120_000, 3)).toBe(120_000);
+  });
+
+  it('given a saved place, when an event is handled, then the state file is replaced whole (a new file renamed over it), never rewritten in place', async () => {
+    const path = join(dir, 'state.json');
+    writeFileSync(path, JSON.stringify({ since_ms: 0, handled: {} }), { mode: 0o600 });
+    const before = statSync(path).ino;
+    stubStream(event('evt_1'));
+    await follow({ since: undefined, handle: async () => (controller.current.abort(), true) });
+    expect(statSync(path).ino).not.toBe(before);
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(readFileSync(path, 'utf8')).handled).toHaveProperty('evt_1');
+    expect(readdirSync(dir)).toEqual(['state.json']);
+  });
+
+  it('given listen forwarding events with one long-lived signal, when each is forwarded, then nothing is left on the signal per event', async () => {
+    const { signal } = controller.current;
+    const any = jest.spyOn(AbortSignal, 'any');
+    const forwarded: number[] = [];
+    stubStream(event('evt_1') + event('evt_2') + event('evt_3'), (url) => {
+      if (!url.startsWith('http://127.0.0.1:9/')) return;
+      forwarded.push(getEventListeners(signal, 'abort').length);
+      if (forwarded.length === 3) controller.current.abort();
+    });
+    const output = { json: true, out: () => undefined, progress: () => undefined };
+    await listen(client(), { apiKey: 'pp_live_test_x', forwardTo: 'http://127.0.0.1:9/hooks', since: 'start', statePath: join(dir, 'listen.json'), intervalMs: 1, signal, output });
+    // During each forward: the open stream's listener and the forward's own, the same for every event.
+    expect(forwarded).toEqual([2, 2, 2]);
+    expect(any.mock.calls.flat(2)).not.toContain(signal);
+  });
+});

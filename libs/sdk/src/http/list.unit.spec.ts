@@ -1,0 +1,45 @@
+import { UnexpectedResponseError } from '../errors';
+import { ListIterator } from './list';
+import type { ApiResponse } from './transport';
+
+/** A list whose pages the test gives, recording each cursor asked for. */
+function listOf(...pages: Array<{ body: unknown; more: boolean }>) {
+  const cursors: Array<string | undefined> = [];
+  const iterator = new ListIterator<{ id: string }>(
+    async (cursor) => {
+      const page = pages[Math.min(cursors.push(cursor) - 1, pages.length - 1)];
+      return { status: 200, headers: new Headers({ 'x-has-more': String(page.more) }), body: page.body, requestId: 'req_1' } as ApiResponse<Array<{ id: string }>>;
+    },
+    undefined,
+    {},
+  );
+  return { iterator, cursors };
+}
+
+describe('a paged list', () => {
+  it('given pages of items, when iterated, then it continues after each page’s last id until the gateway says no more', async () => {
+    const { iterator, cursors } = listOf({ body: [{ id: 'a' }, { id: 'b' }], more: true }, { body: [{ id: 'c' }], more: false });
+    expect((await iterator.toArray()).map((item) => item.id)).toEqual(['a', 'b', 'c']);
+    expect(cursors).toEqual([undefined, 'b']);
+  });
+
+  it.each([
+    ['a string', '"txn_1"'],
+    ['an object', { data: [] }],
+    ['nothing', undefined],
+  ])('given a page that is %s, not a list, when read, then it is an UnexpectedResponseError, not its characters', async (_what, body) => {
+    await expect(listOf({ body, more: false }).iterator.toArray()).rejects.toThrow(UnexpectedResponseError);
+    await expect(listOf({ body, more: false }).iterator.firstPage()).rejects.toThrow(/a list page is not a list \(request req_1\)/);
+  });
+
+  it.each([
+    ['no id', [{ id: 'a' }, { name: 'b' }]],
+    ['an id that is not a string', [{ id: 7 }]],
+    ['a null item', [null]],
+    ['the same id again', [{ id: 'a' }]],
+  ])('given a page saying there is more whose last item has %s, when iterated, then it fails instead of reading the same pages for ever', async (_what, body) => {
+    const { iterator, cursors } = listOf({ body: [{ id: 'a' }], more: true }, { body, more: true });
+    await expect(iterator.toArray()).rejects.toThrow(/last item has no new id to continue after/);
+    expect(cursors).toEqual([undefined, 'a']);
+  });
+});

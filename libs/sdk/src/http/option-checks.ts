@@ -1,0 +1,34 @@
+import type { RetrySettings } from './retry.policy';
+
+/*
+ * The numbers a client is given, checked before any request. Unchecked, a
+ * typo fails silently: `retry > NaN` is never true, so NaN or Infinity
+ * retries forever; a timer given NaN, a negative number or more than
+ * 2^31-1 ms fires at once (Node makes it 1 ms), so every request times out
+ * or every retry comes at once.
+ */
+
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+export function checkMilliseconds(name: string, value: unknown): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > MAX_TIMER_MS) {
+    throw new TypeError(`${name} must be a number of milliseconds from 0 to ${MAX_TIMER_MS}, not ${String(value)}`);
+  }
+  return value;
+}
+
+export function checkRetryCount(name: string, value: unknown): number {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) throw new TypeError(`${name} must be a whole number from 0, not ${String(value)}`);
+  return value;
+}
+
+/** `base` with the overrides given (an undefined one is left out), each field checked; `where` prefixes the names in errors. */
+export function checkedRetrySettings(base: RetrySettings, overrides: Partial<RetrySettings>, where: string): RetrySettings {
+  const value = (name: keyof RetrySettings) => (overrides[name] === undefined ? base[name] : overrides[name]);
+  return {
+    maxRetries: checkRetryCount(`${where}maxRetries`, value('maxRetries')),
+    baseDelayMs: checkMilliseconds(`${where}baseDelayMs`, value('baseDelayMs')),
+    maxDelayMs: checkMilliseconds(`${where}maxDelayMs`, value('maxDelayMs')),
+    maxRetryAfterMs: checkMilliseconds(`${where}maxRetryAfterMs`, value('maxRetryAfterMs')),
+  };
+}
