@@ -20,7 +20,7 @@ export class Refunds extends Resource {
     return this.paged<Refund>('listRefunds', { ...params }, options);
   }
 
-  /** POST /v1/refunds/:id/cancel: withdraw a refund before it is SENT. */
+  /** POST /v1/refunds/:id/cancel: withdraw a refund before it is approved. */
   cancel(id: string, options: RequestOptions = {}): Promise<Refund> {
     return this.call('cancelRefund', options, { id });
   }
