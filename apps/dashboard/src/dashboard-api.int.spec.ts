@@ -78,6 +78,49 @@ describe('dashboard /api', () => {
       expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     });
 
+    /** A sign-in from a client address of the test's choosing (X-Forwarded-For, believed from loopback: TRUSTED_PROXIES). */
+    const loginFrom = (address: string, email: string, password: string) =>
+      new DashboardBrowser(stack.url('dashboard')).post<{ error?: string }>('/api/auth/login', { email, password }, { 'x-forwarded-for': address });
+
+    it('given an account’s attempts spent from one address, even with refused attempts on top, then its owner still signs in from another address', async () => {
+      const target = await gateway.createMerchant('Locked out from elsewhere');
+      const { email, password } = target.dashboard_user;
+      for (let attempt = 0; attempt < 10; attempt += 1) expect((await loginFrom('203.0.113.10', email, `guess-${attempt}-password`)).status).toBe(401);
+      // Refused attempts cost the attacker nothing and must cost the account-wide budget (100) nothing either.
+      for (let attempt = 0; attempt < 100; attempt += 1) expect((await loginFrom('203.0.113.10', email, 'guess-password')).status).toBe(429);
+      const refused = await loginFrom('203.0.113.10', email, password);
+      expect([refused.status, refused.body]).toEqual([429, { error: 'Too many sign-in attempts; try again later' }]);
+
+      expect((await loginFrom('198.51.100.20', email, password)).status).toBe(200);
+    });
+
+    it('given guesses spread over many addresses, then past 100 attempts on the account it is refused from a fresh address too, with Retry-After', async () => {
+      const target = await gateway.createMerchant('Guessed from everywhere');
+      const { email, password } = target.dashboard_user;
+      await Promise.all(
+        Array.from({ length: 10 }, async (_, address) => {
+          for (let attempt = 0; attempt < 10; attempt += 1) expect((await loginFrom(`192.0.2.${address + 1}`, email, `guess-${attempt}-password`)).status).toBe(401);
+        }),
+      );
+      const refused = await loginFrom('192.0.2.200', email, password);
+      expect([refused.status, refused.body]).toEqual([429, { error: 'Too many sign-in attempts; try again later' }]);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    });
+
+    it('given an e-mail typed with a character Postgres’ lower() folds into the stored one but JavaScript does not (U+0130 İ for i), then it signs no one in, so no spelling of the account gets sign-in counters of its own', async () => {
+      const email = `tim-${randomUUID()}@example.com`;
+      const created = await gateway.call<ProvisionedMerchant>('/v1/admin/merchants', stack.env.ADMIN_TOKEN!, { name: 'Dotted I', email });
+      expect(created.status).toBe(201);
+      const spelled = email.replace('tim', 't\u0130m');
+      // This database's locale (libc) finds the account by that spelling: the gateway's own lookup alone would sign it in.
+      const found = await (await stack.sql()).query('SELECT id FROM gateway.dashboard_users WHERE lower(email) = lower($1)', [spelled]);
+      expect(found.rows).toEqual([{ id: created.body.dashboard_user.id }]);
+
+      const answer = await loginFrom('203.0.113.30', spelled, created.body.dashboard_user.password);
+      expect([answer.status, answer.body]).toEqual([401, { error: 'Invalid email or password' }]);
+      expect((await loginFrom('203.0.113.30', email.toUpperCase(), created.body.dashboard_user.password)).status).toBe(200);
+    });
+
     it('given the current password, then a user changes it and signs in with the new one only; a wrong current password is 403', async () => {
       const merchant = await gateway.createMerchant('Password');
       const browser = await signedIn(merchant);

@@ -23,7 +23,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
  * Every /api route declares who may call it (route-access.ts); a route that
- * does not is refused. State-changing requests must come from the
+ * does not is refused, however its path was spelled. State-changing requests must come from the
  * dashboard's own origin (Origin and Sec-Fetch-Site) and, once signed in,
  * carry the session's X-CSRF-Token. Roles are checked here, on the server,
  * against a principal confirmed by the gateway within the recheck bound
@@ -42,7 +42,7 @@ export class AccessGuard implements CanActivate {
     const request = context.switchToHttp().getRequest<SignedInRequest>();
     const access = this.reflector.get<RouteAccess | undefined>(ROUTE_ACCESS, context.getHandler());
     if (!access) {
-      if (request.url.startsWith('/api/')) throw new ForbiddenException('Route has no access rule');
+      if (isApiRoute(request)) throw new ForbiddenException('Route has no access rule');
       return true;
     }
     const changesState = !SAFE_METHODS.has(request.method);
@@ -58,6 +58,16 @@ export class AccessGuard implements CanActivate {
     request.dashboard = { sessionId, session };
     return true;
   }
+}
+
+/**
+ * Whether the route that matched is part of the API. Decided on the matched route's path, never on the raw URL: the
+ * router decodes percent-escapes, so `/%61pi/payments` reaches the API too. A request with no matched route known
+ * counts as the API (refused rather than let through).
+ */
+function isApiRoute(request: FastifyRequest): boolean {
+  const route = request.routeOptions.url;
+  return route === undefined || route === '/api' || route.startsWith('/api/');
 }
 
 /** The browser names the page that sent the request; it must be this app (same host and port). */

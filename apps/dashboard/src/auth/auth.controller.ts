@@ -32,7 +32,11 @@ class ChangePasswordBody {
   new_password!: string;
 }
 
-const signedInView = (session: DashboardSession): SignedInView => ({ user: session.principal, csrf_token: session.csrf_token });
+/** The credential version stays on the server: the browser gets who it is, nothing about the password. */
+const signedInView = (session: DashboardSession): SignedInView => {
+  const { credential_version: _version, ...user } = session.principal;
+  return { user, csrf_token: session.csrf_token };
+};
 
 /** Sign-in, the current session and sign-out (docs/ARCHITECTURE.md "Dashboard"). */
 @Controller('api/auth')
@@ -64,7 +68,7 @@ export class AuthController {
       await this.audit.record(request, reply, actor, { action: 'auth.sign_in', target_id: null, outcome: 'failure' });
       throw new UnauthorizedException(INVALID_SIGN_IN);
     });
-    await this.limiter.succeeded(credentials.email);
+    await this.limiter.succeeded(credentials.email, request.ip);
     await this.audit.record(request, reply, principal, { action: 'auth.sign_in', target_id: principal.id });
     const { id, session } = await this.sessions.create(principal, readAt);
     setSessionCookie(reply, this.config.DASHBOARD_SECURE_COOKIE, id);
@@ -82,7 +86,10 @@ export class AuthController {
   /**
    * 204; 403 'Current password is wrong' (not 401: the session itself is fine); 429 past the sign-in limits, which
    * guesses of the current password count against too (a stolen session must not be a way to guess it). Every
-   * other session of the user ends: whoever signed in with the old password is out.
+   * other session of the user ends: whoever signed in with the old password is out. Ending them here is the quick
+   * way; the guarantee is the credential version, which the change raises: this session takes the new one, every
+   * other (one the ending missed, or a sign-in with the old password stored after it) holds an older one and ends at
+   * its next recheck (PrincipalRecheck), within DASHBOARD_PRINCIPAL_RECHECK_SECONDS.
    */
   @Post('password')
   @HttpCode(204)
@@ -96,13 +103,16 @@ export class AuthController {
       await reply.code(429).header('Retry-After', String(waitSeconds)).send({ error: TOO_MANY_ATTEMPTS });
       return;
     }
-    await this.bus.request('identity.dashboard-password.v1', { user_id: principal.id, ...input }).catch((error: unknown) => {
+    const changed = await this.bus.request('identity.dashboard-password.v1', { user_id: principal.id, ...input }).catch((error: unknown) => {
       throw error instanceof DomainError && error.code === ErrorCode.Unauthorized ? new ForbiddenException(error.message) : error;
     });
     changeCommitted(request, undefined);
-    // The other sessions end first: once the password has changed, that matters more than the limiter's count.
-    await this.sessions.endAllOf(principal.id, request.dashboard!.sessionId);
-    await this.limiter.succeeded(principal.email);
+    const { sessionId, session } = request.dashboard!;
+    // This browser has shown the new password: it keeps its session past the recheck (a failure here ends it there).
+    await this.sessions.update(sessionId, { ...session, principal: { ...principal, credential_version: changed.credential_version } });
+    // The other sessions end next: once the password has changed, that matters more than the limiter's count.
+    await this.sessions.endAllOf(principal.id, sessionId);
+    await this.limiter.succeeded(principal.email, request.ip);
   }
 
   @Post('logout')

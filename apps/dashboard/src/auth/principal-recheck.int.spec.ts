@@ -1,6 +1,7 @@
-import { randomUUID } from 'node:crypto';
-import { sampleSum, scrape, TestStack, waitFor } from '@pp/testing';
+import { createHash, randomUUID } from 'node:crypto';
+import { sampleSum, scrape, TestStack, testInfra, waitFor } from '@pp/testing';
 import type { BusClient } from '@pp/platform';
+import Redis from 'ioredis';
 import { DashboardBrowser, GatewayApi, type ProvisionedMerchant } from '../testing/dashboard-client';
 
 /*
@@ -9,7 +10,10 @@ import { DashboardBrowser, GatewayApi, type ProvisionedMerchant } from '../testi
  * the change) must not act on the old role for longer than
  * DASHBOARD_PRINCIPAL_RECHECK_SECONDS. Here the changes go straight to the
  * gateway over the bus (identity.team.*), as a change whose endAllOf failed
- * would: nothing ends the sessions but the recheck.
+ * would: nothing ends the sessions but the recheck. A password change raises
+ * the account's credential version: a session holding an older one (the
+ * ending missed it, or a sign-in with the old password stored it after the
+ * ending) ends at its recheck, the browser that changed it goes on.
  */
 
 const BOUND_SECONDS = 1;
@@ -32,7 +36,8 @@ describe('dashboard sessions: a changed or removed user within the recheck bound
     stack = await TestStack.start({
       services: ['gateway', 'dashboard'],
       label: 'dashboard-recheck',
-      env: { DASHBOARD_SECURE_COOKIE: 'false', DASHBOARD_PRINCIPAL_RECHECK_SECONDS: String(BOUND_SECONDS) },
+      // Every sign-in here comes from 127.0.0.1.
+      env: { DASHBOARD_SECURE_COOKIE: 'false', DASHBOARD_PRINCIPAL_RECHECK_SECONDS: String(BOUND_SECONDS), DASHBOARD_LOGINS_PER_ADDRESS: '1000' },
     });
     bus = await stack.bus();
     merchant = await new GatewayApi(stack).createMerchant('Recheck');
@@ -113,6 +118,96 @@ describe('dashboard sessions: a changed or removed user within the recheck bound
     expect(rechecked).toBe(before + 1);
     expect(await rechecksSent()).toBe(rechecked);
     expect((await session.get<SignedInBody>('/api/auth/session')).body.user.role).toBe('administrator');
+  });
+
+  /** The Redis key of a browser's session (session.store.ts: the SHA-256 of the cookie value), for a test to play what the dashboard would store. */
+  const sessionKey = (browser: DashboardBrowser): string =>
+    `${stack.namespace}:dashboard:session:${createHash('sha256').update(browser.cookie.split('=')[1]).digest('base64url')}`;
+  const userSessionsKey = (userId: string): string => `${stack.namespace}:dashboard:session:user:${userId}`;
+
+  async function withRedis<T>(work: (redis: Redis) => Promise<T>): Promise<T> {
+    const redis = new Redis(testInfra.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
+    try {
+      await redis.connect();
+      return await work(redis);
+    } finally {
+      redis.disconnect();
+    }
+  }
+
+  /** A merchant user and a platform admin: both tables carry the credential version. */
+  const accounts: Array<[string, () => Promise<{ id: string; email: string; password: string }>]> = [
+    ['an administrator', addAdministrator],
+    [
+      'a platform admin',
+      async () => {
+        const created = await new GatewayApi(stack).call<{ id: string; email: string; password: string }>('/v1/admin/platform_admins', stack.env.ADMIN_TOKEN!, {
+          email: `ops-${randomUUID().slice(0, 8)}@example.com`,
+        });
+        expect(created.status).toBe(201);
+        return created.body;
+      },
+    ],
+  ];
+
+  /** Past the bound, and the session rechecked on the way: every request after this one acts on a confirmed principal. */
+  async function pastTheBound(browser: DashboardBrowser): Promise<number> {
+    await new Promise((resolve) => setTimeout(resolve, BOUND_MS + 50));
+    return (await browser.get('/api/auth/session')).status;
+  }
+
+  it.each(accounts)(
+    'given %s signed in twice and the password changed in one browser while ending the other sessions missed (as when Redis failed then), then within the bound the other session answers 401 and stays signed out, and the one that changed it goes on',
+    async (_who, create) => {
+      const { id, email, password } = await create();
+      const changing = await signedIn(email, password);
+      const other = await signedIn(email, password);
+      // endAllOf finds the sessions in the user's list: emptied, it ends none of them, as a failed call would.
+      await withRedis((redis) => redis.del(userSessionsKey(id)));
+
+      expect((await changing.post('/api/auth/password', { current_password: password, new_password: 'a brand new passphrase' })).status).toBe(204);
+      const changedAt = Date.now();
+      const refused = await waitFor('the other session to be signed out', async () => {
+        const answer = await other.get<{ error: string }>('/api/auth/session');
+        return answer.status === 401 && answer;
+      }, { timeoutMs: BOUND_MS + 5 * SLACK_MS });
+      expect(Date.now() - changedAt).toBeLessThan(BOUND_MS + SLACK_MS);
+      expect(refused.body).toEqual({ error: 'Sign in first' });
+      expect(await pastTheBound(other)).toBe(401);
+
+      // The browser that changed it holds the new version: confirmed past the bound, not signed out.
+      expect(await pastTheBound(changing)).toBe(200);
+      expect((await changing.get<SignedInBody>('/api/auth/session')).body.user).toEqual(expect.objectContaining({ id }));
+      expect((await changing.get<SignedInBody>('/api/auth/session')).body.user).not.toHaveProperty('credential_version');
+    },
+  );
+
+  it('given a sign-in with the old password that stores its session after the password change ended the others (it read the account before the change), then within the bound that session answers 401', async () => {
+    const { email, password } = await addAdministrator();
+    const changing = await signedIn(email, password);
+    const racing = await signedIn(email, password);
+    // What the racing sign-in stores: the principal as read before the change (its credential version), its time taken before asking.
+    const readBeforeTheChange = await withRedis((redis) => redis.get(sessionKey(racing)));
+    expect(readBeforeTheChange).not.toBeNull();
+
+    expect((await changing.post('/api/auth/password', { current_password: password, new_password: 'a brand new passphrase' })).status).toBe(204);
+    expect((await racing.get('/api/auth/session')).status).toBe(401);
+    // ...and only then is it stored, after the ending: nothing lists it for the next one either.
+    const stored = { ...(JSON.parse(readBeforeTheChange!) as Record<string, unknown>), checked_at: Date.now(), created_at: Date.now() };
+    await withRedis((redis) => redis.set(sessionKey(racing), JSON.stringify(stored), 'EX', 1800));
+    const storedAt = Date.now();
+    // Within the bound it is a live session (the bound on acting unconfirmed: docs/SECURITY.md "Known limits").
+    const live = await racing.get('/api/auth/session');
+    if (Date.now() - storedAt < BOUND_MS) expect(live.status).toBe(200);
+
+    const refused = await waitFor('the raced session to be signed out', async () => {
+      const answer = await racing.get<{ error: string }>('/api/audit');
+      return answer.status === 401 && answer;
+    }, { timeoutMs: BOUND_MS + 5 * SLACK_MS });
+    expect(Date.now() - storedAt).toBeLessThan(BOUND_MS + SLACK_MS);
+    expect(refused.body).toEqual({ error: 'Sign in first' });
+    expect(await withRedis((redis) => redis.exists(sessionKey(racing)))).toBe(0);
+    expect(await pastTheBound(changing)).toBe(200);
   });
 
   // Last: it stops the gateway (and starts it again).

@@ -1,9 +1,9 @@
-import type { DashboardPrincipal } from '@pp/contracts';
+import type { DashboardSessionPrincipal } from '@pp/contracts';
 import { afterRecheck, recheckDue } from './principal-recheck.policy';
 
 const BOUND_MS = 30_000;
 const CHECKED_AT = 1_700_000_000_000;
-const administrator: DashboardPrincipal = { id: 'usr_a1', email: 'a@example.com', role: 'administrator', merchant_id: 'mer_m1' };
+const administrator: DashboardSessionPrincipal = { id: 'usr_a1', email: 'a@example.com', role: 'administrator', merchant_id: 'mer_m1', credential_version: 3 };
 
 describe('principal recheck', () => {
   describe('whether a session’s principal must be confirmed again', () => {
@@ -35,7 +35,7 @@ describe('principal recheck', () => {
     });
 
     it('given a lowered role, when rechecked, then the session goes on with the current role', () => {
-      const viewer: DashboardPrincipal = { ...administrator, role: 'viewer' };
+      const viewer: DashboardSessionPrincipal = { ...administrator, role: 'viewer' };
       expect(afterRecheck(administrator, viewer, readAt)).toEqual({ outcome: 'changed', principal: viewer, checked_at: readAt });
     });
 
@@ -46,8 +46,24 @@ describe('principal recheck', () => {
     });
 
     it('given a platform admin (no merchant) answered as before, when rechecked, then it is confirmed', () => {
-      const admin: DashboardPrincipal = { id: 'usr_p1', email: 'ops@example.com', role: 'platform_admin' };
+      const admin: DashboardSessionPrincipal = { id: 'usr_p1', email: 'ops@example.com', role: 'platform_admin', credential_version: 0 };
       expect(afterRecheck(admin, { ...admin }, readAt)).toEqual({ outcome: 'confirmed', principal: admin, checked_at: readAt });
+    });
+
+    it('given a newer credential version (the password changed since the session read its principal, a sign-in with the old password included), when rechecked, then the session ends, whatever else is the same', () => {
+      expect(afterRecheck(administrator, { ...administrator, credential_version: 4 }, readAt)).toEqual({ outcome: 'ended' });
+      expect(afterRecheck(administrator, { ...administrator, role: 'viewer', credential_version: 9 }, readAt)).toEqual({ outcome: 'ended' });
+      const admin: DashboardSessionPrincipal = { id: 'usr_p1', email: 'ops@example.com', role: 'platform_admin', credential_version: 0 };
+      expect(afterRecheck(admin, { ...admin, credential_version: 1 }, readAt)).toEqual({ outcome: 'ended' });
+    });
+
+    it('given the credential version the session holds (the browser that changed the password took the new one), when rechecked, then it is confirmed', () => {
+      expect(afterRecheck(administrator, { ...administrator }, readAt).outcome).toBe('confirmed');
+    });
+
+    it('given an older credential version than the session holds (a database restored from a backup), when rechecked, then the session goes on with the gateway’s', () => {
+      const older = { ...administrator, credential_version: 2 };
+      expect(afterRecheck(administrator, older, readAt)).toEqual({ outcome: 'changed', principal: older, checked_at: readAt });
     });
 
     it('given a removed user (no principal) or an answer about someone else, when rechecked, then the session ends', () => {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import type { DashboardPrincipal } from '@pp/contracts';
+import type { DashboardSessionPrincipal } from '@pp/contracts';
 import { randomToken } from '@pp/kernel';
 import { CONFIG, REDIS, redisUnavailable } from '@pp/platform';
 import type Redis from 'ioredis';
@@ -8,12 +8,16 @@ import type { DashboardConfig } from '../dashboard.config';
 
 /** A signed-in browser: who it is and the CSRF token its page sends back. */
 export interface DashboardSession {
-  principal: DashboardPrincipal;
+  /** With the credential version it was read with: the recheck ends the session once the gateway's is newer (a password change). */
+  principal: DashboardSessionPrincipal;
   /** When the gateway last confirmed `principal` (ms): a request re-reads it once it is older than the recheck bound (principal-recheck.policy.ts). */
   checked_at: number;
   csrf_token: string;
   created_at: number;
 }
+
+/** A session as an earlier release may have stored it. */
+type StoredSession = Omit<DashboardSession, 'checked_at' | 'principal'> & Partial<Pick<DashboardSession, 'checked_at'>> & { principal: Omit<DashboardSessionPrincipal, 'credential_version'> & { credential_version?: number } };
 
 /** Sessions last at most this long, however active (docs/ARCHITECTURE.md "Dashboard"). */
 const ABSOLUTE_LIFETIME_MS = 12 * 60 * 60 * 1000;
@@ -39,9 +43,10 @@ return ended`;
  * only its SHA-256, so a Redis dump signs nobody in. Each use pushes the
  * expiry forward (inactivity timeout); sign-out deletes the record.
  * Each user's sessions are also listed under the user's id, so removing a
- * user or changing their role ends all of them at once (endAllOf); what that
- * misses (a failed ending, a racing sign-in) the access guard's recheck of
- * each session's principal catches within its bound (PrincipalRecheck).
+ * user, changing their role or their password ends all of them at once
+ * (endAllOf); what that misses (a failed ending, a racing sign-in) the access
+ * guard's recheck of each session's principal and credential version catches
+ * within its bound (PrincipalRecheck).
  */
 @Injectable()
 export class SessionStore {
@@ -57,7 +62,7 @@ export class SessionStore {
   }
 
   /** `checkedAt`: when the principal was read (before the sign-in's question was sent), not when the session is made. */
-  async create(principal: DashboardPrincipal, checkedAt: number, now = Date.now()): Promise<{ id: string; session: DashboardSession }> {
+  async create(principal: DashboardSessionPrincipal, checkedAt: number, now = Date.now()): Promise<{ id: string; session: DashboardSession }> {
     const id = randomToken(32);
     const session: DashboardSession = { principal, checked_at: checkedAt, csrf_token: randomToken(32), created_at: now };
     const key = this.key(id);
@@ -72,8 +77,9 @@ export class SessionStore {
     const raw = await this.redis.getex(this.key(id), 'EX', this.idleSeconds).catch(unavailable);
     if (!raw) return undefined;
     // A session stored before checked_at was recorded counts as never confirmed: its next request re-reads the principal.
-    const stored = JSON.parse(raw) as Omit<DashboardSession, 'checked_at'> & Partial<Pick<DashboardSession, 'checked_at'>>;
-    const session: DashboardSession = { ...stored, checked_at: stored.checked_at ?? 0 };
+    // One stored before credential versions holds version 0, every account's until its first password change since.
+    const stored = JSON.parse(raw) as StoredSession;
+    const session: DashboardSession = { ...stored, principal: { ...stored.principal, credential_version: stored.principal.credential_version ?? 0 }, checked_at: stored.checked_at ?? 0 };
     if (now - session.created_at > ABSOLUTE_LIFETIME_MS) {
       await this.end(id);
       return undefined;
@@ -94,8 +100,8 @@ export class SessionStore {
   }
 
   /**
-   * Ends every session of a user (removed, or given another role: the next request answers 401 and they sign in
-   * again), but `keep` when given (the browser that changed the password stays signed in).
+   * Ends every session of a user (removed, given another role or a new password: the next request answers 401 and
+   * they sign in again), but `keep` when given (the browser that changed the password stays signed in).
    */
   async endAllOf(userId: string, keep?: string): Promise<void> {
     // One script, so a session created meanwhile is either ended with the others or listed after them.

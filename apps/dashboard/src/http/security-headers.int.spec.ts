@@ -4,7 +4,8 @@ import { DashboardBrowser, GatewayApi } from '../testing/dashboard-client';
 /*
  * The dashboard's security headers over the real app: no cache keeps an
  * answer but a hashed asset file's, however the path of an API call is
- * spelled (the router decodes percent-escapes: /%61pi/ is /api/).
+ * spelled (the router decodes percent-escapes: /%61pi/ is /api/); HSTS
+ * whenever the session cookie is Secure (DASHBOARD_SECURE_COOKIE).
  */
 
 describe('dashboard security headers', () => {
@@ -42,5 +43,33 @@ describe('dashboard security headers', () => {
     expect(assetAnswer.status).toBe(200);
     expect(assetAnswer.headers.get('cache-control')).toMatch(/immutable/);
     expect(assetAnswer.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+  });
+
+  it('given a plain-http dashboard (DASHBOARD_SECURE_COOKIE=false, dev and tests), then no answer asks for HTTPS', async () => {
+    expect((await fetch(`${stack.url('dashboard')}/payments`)).headers.get('strict-transport-security')).toBeNull();
+    expect((await owner.get('/api/developers/keys')).headers.get('strict-transport-security')).toBeNull();
+  });
+});
+
+describe('dashboard security headers with a Secure session cookie (the default)', () => {
+  let stack: TestStack;
+
+  beforeAll(async () => {
+    stack = await TestStack.start({ services: ['dashboard'], label: 'dashboard-hsts' });
+  });
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  it.each(['/payments', '/api/auth/session', '/%61pi/auth/session', '/no-such-page'])('given %s, then the answer carries Strict-Transport-Security for a year and every subdomain', async (path) => {
+    const answer = await fetch(`${stack.url('dashboard')}${path}`);
+    expect(answer.headers.get('strict-transport-security')).toBe('max-age=31536000; includeSubDomains');
+  });
+
+  it('given a hashed asset, then it carries Strict-Transport-Security too', async () => {
+    const [asset] = (await (await fetch(`${stack.url('dashboard')}/payments`)).text()).match(/\/assets\/[\w.-]+\.js/) ?? [];
+    const answer = await fetch(`${stack.url('dashboard')}${asset}`);
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('strict-transport-security')).toBe('max-age=31536000; includeSubDomains');
   });
 });

@@ -1,6 +1,6 @@
 import { Controller, Inject } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
-import { ChangeDashboardPasswordCommand, DashboardLoginQuery, type DashboardPrincipal, DomainError, ErrorCode } from '@pp/contracts';
+import { ChangeDashboardPasswordCommand, DashboardLoginQuery, type DashboardSessionPrincipal, DomainError, ErrorCode, signInEmailKey } from '@pp/contracts';
 import { Handles } from '@pp/platform';
 import { DataSource } from 'typeorm';
 import { adminPrincipal, userPrincipal } from './dashboard-principal.view';
@@ -14,7 +14,9 @@ export const INVALID_SIGN_IN = 'Invalid email or password';
  * Checks a dashboard sign-in (the gateway owns users and their hashes; the
  * dashboard never sees a hash). Platform admins first, then merchant users.
  * An unknown e-mail still costs one scrypt run, so the answer and its timing
- * do not tell which e-mails exist.
+ * do not tell which e-mails exist. The row is found by Postgres' lower(), but
+ * signs in only when the typed e-mail also has the stored one's
+ * signInEmailKey, the form the dashboard's sign-in counters are named by.
  */
 @Controller()
 export class DashboardLoginHandler {
@@ -29,9 +31,13 @@ export class DashboardLoginHandler {
   }
 
   @Handles('identity.dashboard-login.v1')
-  async login(@Payload() query: DashboardLoginQuery): Promise<DashboardPrincipal> {
-    const admin = await this.admins.findByEmail(query.email);
-    const user = admin ? undefined : await this.users.findByEmail(query.email);
+  async login(@Payload() query: DashboardLoginQuery): Promise<DashboardSessionPrincipal> {
+    const typed = signInEmailKey(query.email);
+    // lower() folds by the database's locale (libc: 'İ' is 'i'), the dashboard's counters by signInEmailKey ('İ' is 'i̇'):
+    // an account is reached only by spellings both fold to it, so every spelling that reaches it spends its counters.
+    const named = <T extends { email: string }>(row: T | undefined): T | undefined => (row && signInEmailKey(row.email) === typed ? row : undefined);
+    const admin = named(await this.admins.findByEmail(query.email));
+    const user = admin ? undefined : named(await this.users.findByEmail(query.email));
     const hash = admin?.password_hash ?? user?.password_hash ?? (await this.decoy);
     const valid = await verifyPassword(query.password, hash);
     if (valid && admin) return adminPrincipal(admin);
@@ -42,9 +48,12 @@ export class DashboardLoginHandler {
     throw new DomainError(ErrorCode.Unauthorized, INVALID_SIGN_IN);
   }
 
-  /** The user's own password: the current one is checked again, so a stolen session alone cannot take the account over. */
+  /**
+   * The user's own password: the current one is checked again, so a stolen session alone cannot take the account over.
+   * The credential version goes up with the hash; the answer carries it for the session that asked.
+   */
   @Handles('identity.dashboard-password.v1')
-  async changePassword(@Payload() command: ChangeDashboardPasswordCommand): Promise<{ changed: true }> {
+  async changePassword(@Payload() command: ChangeDashboardPasswordCommand): Promise<{ changed: true; credential_version: number }> {
     const admin = await this.admins.findById(command.user_id);
     const user = admin ? undefined : await this.users.findById(command.user_id);
     const hash = admin?.password_hash ?? user?.password_hash ?? (await this.decoy);
@@ -52,8 +61,7 @@ export class DashboardLoginHandler {
       throw new DomainError(ErrorCode.Unauthorized, 'Current password is wrong');
     }
     const newHash = await hashPassword(command.new_password);
-    if (admin) await this.admins.setPassword(admin.id, newHash);
-    else await this.users.setPassword(user!.id, newHash);
-    return { changed: true };
+    const credentialVersion = admin ? await this.admins.setPassword(admin.id, newHash) : await this.users.setPassword(user!.id, newHash);
+    return { changed: true, credential_version: credentialVersion };
   }
 }

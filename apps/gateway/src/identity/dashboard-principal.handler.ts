@@ -1,6 +1,6 @@
 import { Controller, Inject } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
-import { type DashboardPrincipal, DashboardPrincipalQuery, DomainError, ErrorCode } from '@pp/contracts';
+import { DashboardPrincipalQuery, type DashboardSessionPrincipal, DomainError, ErrorCode } from '@pp/contracts';
 import { Handles } from '@pp/platform';
 import { DataSource } from 'typeorm';
 import { adminPrincipal, userPrincipal } from './dashboard-principal.view';
@@ -13,7 +13,9 @@ export const USER_NOT_FOUND = 'Dashboard user not found';
  * Who a signed-in dashboard user is now, as a sign-in would answer it: the
  * dashboard re-reads a session's principal once it is older than its recheck
  * bound, so a changed role or a removal reaches sessions the dashboard did
- * not end. Removed users' rows are skipped by the repository (NOT_FOUND).
+ * not end, and a session holding an older credential version than the
+ * answer's (a password changed since it was confirmed) ends. Removed users'
+ * rows are skipped by the repository (NOT_FOUND).
  */
 @Controller()
 export class DashboardPrincipalHandler {
@@ -26,7 +28,7 @@ export class DashboardPrincipalHandler {
   }
 
   @Handles('identity.dashboard-principal.v1')
-  async current(@Payload() query: DashboardPrincipalQuery): Promise<DashboardPrincipal> {
+  async current(@Payload() query: DashboardPrincipalQuery): Promise<DashboardSessionPrincipal> {
     // Both tables at once (ids never collide: one generator), so a recheck costs one round trip of the database.
     const [admin, user] = await Promise.all([this.admins.findById(query.user_id), this.users.findById(query.user_id)]);
     if (admin) return adminPrincipal(admin);

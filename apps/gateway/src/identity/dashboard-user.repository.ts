@@ -12,6 +12,8 @@ export interface DashboardUserRecord {
   last_sign_in_at: Date | null;
   /** Set when an owner removes the user: the row stays for the audit trail, the user no longer exists for anything else. */
   removed_at: Date | null;
+  /** One more at every password change (setPassword): a dashboard session holding an older one ends at its next recheck. */
+  credential_version: number;
 }
 
 /** Dashboard users; every read skips removed ones (their rows stay for the audit trail). */
@@ -49,8 +51,14 @@ export class DashboardUserRepository {
     );
   }
 
-  async setPassword(id: string, passwordHash: string): Promise<void> {
-    await returning(this.db, `UPDATE gateway.dashboard_users SET password_hash = $2 WHERE id = $1`, [id, passwordHash]);
+  /** The new hash and, in the same statement, the next credential version, which it answers. */
+  async setPassword(id: string, passwordHash: string): Promise<number> {
+    const [row] = await returning<Pick<DashboardUserRecord, 'credential_version'>>(
+      this.db,
+      `UPDATE gateway.dashboard_users SET password_hash = $2, credential_version = credential_version + 1 WHERE id = $1 RETURNING credential_version`,
+      [id, passwordHash],
+    );
+    return row.credential_version;
   }
 
   async setRole(id: string, role: DashboardRole): Promise<DashboardUserRecord> {

@@ -1,6 +1,6 @@
 import type { CreateApiKeyCommand, IssuedMerchantApiKeyView, ListApiKeysQuery, MerchantApiKeyView, RevokeApiKeyCommand } from './api-keys.commands';
 import type { CreateMerchantCommand, ListMerchantsQuery, MerchantAdminView, UpdateMerchantCommand } from './merchants.commands';
-import type { ChangeDashboardPasswordCommand, DashboardLoginQuery, DashboardPrincipal } from './dashboard-login.query';
+import type { ChangeDashboardPasswordCommand, DashboardLoginQuery, DashboardSessionPrincipal } from './dashboard-login.query';
 import type { DashboardPrincipalQuery } from './dashboard-principal.query';
 import type { AddedTeamUserView, AddTeamUserCommand, ListTeamQuery, RemoveTeamUserCommand, SetTeamRoleCommand, TeamUserView } from './team.commands';
 import type { AuditEntryView, ListAuditEntriesQuery, RecordAuditEntryCommand } from './audit.commands';
@@ -12,11 +12,14 @@ export interface IdentitySubjects {
   /** The owners of the registered addresses among those asked about (none: an empty list, not an error). */
   'identity.merchants-by-deposit-address.v1': { request: MerchantsByDepositAddressQuery; reply: MerchantsByDepositAddressReply };
   /** UNAUTHORIZED 'Invalid email or password' for an unknown e-mail and a wrong password alike. */
-  'identity.dashboard-login.v1': { request: DashboardLoginQuery; reply: DashboardPrincipal };
-  /** UNAUTHORIZED 'Current password is wrong'; VALIDATION_FAILED for a new password under 12 characters. */
-  'identity.dashboard-password.v1': { request: ChangeDashboardPasswordCommand; reply: { changed: true } };
+  'identity.dashboard-login.v1': { request: DashboardLoginQuery; reply: DashboardSessionPrincipal };
+  /**
+   * UNAUTHORIZED 'Current password is wrong'; VALIDATION_FAILED for a new password under 12 characters. Answers the
+   * account's new credential version, which the session that asked keeps (the others hold an older one and end).
+   */
+  'identity.dashboard-password.v1': { request: ChangeDashboardPasswordCommand; reply: { changed: true; credential_version: number } };
   /** The user's current principal, as a sign-in would answer it; NOT_FOUND 'Dashboard user not found' for a removed or unknown user. */
-  'identity.dashboard-principal.v1': { request: DashboardPrincipalQuery; reply: DashboardPrincipal };
+  'identity.dashboard-principal.v1': { request: DashboardPrincipalQuery; reply: DashboardSessionPrincipal };
   /** Newest first. */
   'identity.api-keys.list.v1': { request: ListApiKeysQuery; reply: { keys: MerchantApiKeyView[] } };
   /** VALIDATION_FAILED naming the field (scopes only for restricted keys, which are live only; expires_at in the future). */
