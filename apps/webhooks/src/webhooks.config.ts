@@ -1,6 +1,23 @@
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
+import { IsBoolean, IsInt, IsOptional, IsString, Matches, Max, Min, Validate, type ValidationArguments, ValidatorConstraint, type ValidatorConstraintInterface } from 'class-validator';
 import { BaseConfig, IsKeyRing, toBool, toInt, WithDatabase, WithMetricsPort, WithRedis } from '@pp/platform/config';
+
+/**
+ * A development and test setting that must stay off in production: it would
+ * let any merchant's endpoint reach the service's own network (SSRF).
+ */
+@ValidatorConstraint({ name: 'notInProduction' })
+class NotInProduction implements ValidatorConstraintInterface {
+  validate(value: unknown, args: ValidationArguments): boolean {
+    return value !== true || !isProduction((args.object as { NODE_ENV?: unknown }).NODE_ENV);
+  }
+
+  defaultMessage(): string {
+    return 'must not be true when NODE_ENV=production: private URLs are for development and tests only (endpoints could reach loopback, private and metadata addresses)';
+  }
+}
+
+const isProduction = (nodeEnv: unknown): boolean => typeof nodeEnv === 'string' && nodeEnv.trim().toLowerCase() === 'production';
 
 export class WebhooksConfig extends WithMetricsPort(WithRedis(WithDatabase(BaseConfig))) {
   /**
@@ -13,12 +30,22 @@ export class WebhooksConfig extends WithMetricsPort(WithRedis(WithDatabase(BaseC
   WEBHOOK_SECRET_KEYS!: string;
 
   /**
+   * The kind of deployment: `production` (the image sets it) refuses
+   * settings meant only for development and tests.
+   */
+  @IsOptional()
+  @IsString()
+  NODE_ENV?: string;
+
+  /**
    * Lets endpoints point at loopback, private, link-local and metadata
-   * addresses. Only for development and tests, where receivers run locally.
+   * addresses. Only for development and tests, where receivers run locally:
+   * the service refuses to start with it under NODE_ENV=production.
    */
   @IsOptional()
   @Transform(toBool)
   @IsBoolean({ message: 'must be true or false' })
+  @Validate(NotInProduction)
   WEBHOOK_ALLOW_PRIVATE_URLS = false;
 
   /**
@@ -74,7 +101,11 @@ export class WebhooksConfig extends WithMetricsPort(WithRedis(WithDatabase(BaseC
   @Max(10_000)
   WEBHOOK_BACKLOG_WAIT_MS = 100;
 
-  /** An endpoint whose attempts have all failed for this long is disabled (Svix: 5 days). */
+  /**
+   * An endpoint whose attempts have all failed for this long (no success, and
+   * no quiet spell longer than RetryPolicy.streakGapMs) is disabled by the
+   * next delivery that fails its last attempt (Svix: 5 days).
+   */
   @IsOptional()
   @Transform(toInt)
   @IsInt({ message: 'must be a whole number of seconds' })

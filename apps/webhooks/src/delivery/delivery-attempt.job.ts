@@ -13,7 +13,7 @@ import { notSentBecause } from './delivery-target.policy';
 import { DeliveryMetrics } from './delivery.metrics';
 import { type ClaimedAttempt, type Completion, DeliveryRepository, type DueDelivery, type IntakeClaim, type RecordedEvent } from './delivery.repository';
 import { type DeliveryJob, DeliveryQueue, WebhookQueue } from './delivery.queue';
-import { decideAfterAttempt, type RetryPolicy } from './retry.decider';
+import { decideAfterAttempt, type RetryPolicy, streakGapMs } from './retry.decider';
 
 /** How long a claimed attempt is reserved: twice its timeout plus a second, then another replica may take over. */
 const leaseMs = (timeoutMs: number): number => 2 * timeoutMs + 1000;
@@ -49,7 +49,7 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, OnApplication
   private readonly immediate = new Set<Promise<void>>();
   /** Outcomes that finish together are recorded together: one statement and one commit (docs/PERFORMANCE.md). */
   /** Each completion answers whether a resend asked for meanwhile reopened its delivery. */
-  private readonly outcomes = new Batcher<Completion, boolean>((completions) => this.deliveries.completeAll(completions, this.owner));
+  private readonly outcomes = new Batcher<Completion, boolean>((completions) => this.deliveries.completeAll(completions, this.owner, this.policy.streakGapMs));
   /** Queued attempts that start together are claimed together: one statement for many jobs. */
   private readonly queuedClaims = new Batcher<QueuedClaim>((batch) => this.claimQueued(batch));
 
@@ -61,7 +61,8 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, OnApplication
     private readonly logger: JsonLogger,
     private readonly metrics: DeliveryMetrics,
   ) {
-    this.policy = { scheduleMs: retryScheduleMs(config), disableAfterMs: config.WEBHOOK_DISABLE_AFTER_FAILING_SECONDS * 1000 };
+    const scheduleMs = retryScheduleMs(config);
+    this.policy = { scheduleMs, disableAfterMs: config.WEBHOOK_DISABLE_AFTER_FAILING_SECONDS * 1000, streakGapMs: streakGapMs(scheduleMs) };
     this.places = new AttemptPlaces(config.WEBHOOK_DELIVERY_CONCURRENCY);
   }
 
@@ -231,7 +232,12 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, OnApplication
       timeoutMs: this.config.WEBHOOK_ATTEMPT_TIMEOUT_MS,
       allowPrivate: this.config.WEBHOOK_ALLOW_PRIVATE_URLS,
     });
-    const decision = decideAfterAttempt(response, claim.attempt, claim.endpoint.failing_since, this.policy, new Date());
+    const streak = { failingSince: claim.endpoint.failing_since, lastFailureAt: claim.endpoint.last_failure_at };
+    const decision = decideAfterAttempt(response, claim.attempt, streak, this.policy, new Date());
+    if (response.refusal) {
+      // The attempt's log (which the merchant sees) says only that the host is not public; why is for the operators.
+      this.logger.info('webhook attempt not sent: host refused', { delivery_id: claim.deliveryId, endpoint_id: claim.endpoint.id, reason: response.refusal });
+    }
     this.metrics.attempted(decision, response.httpStatus, performance.now() - started);
     trace.getActiveSpan()?.setAttributes({
       'http.response.status_code': response.httpStatus ?? 0,

@@ -8,6 +8,8 @@ import { WebhooksDatabase } from '../database/webhooks.database';
 import type { EndpointRow } from '../endpoints/endpoint.repository';
 import { notSentBecause } from './delivery-target.policy';
 import { DeliveryRepository, type WebhookEventRecord } from './delivery.repository';
+import { decideAfterAttempt, type RetryPolicy, streakGapMs } from './retry.decider';
+import { retryScheduleMs, WebhooksConfig } from '../webhooks.config';
 
 /*
  * Each of recordEvents, claimAll and completeAll is one SQL statement (no
@@ -21,6 +23,8 @@ describe('DeliveryRepository (real Postgres, the webhooks role)', () => {
   let dataSource: DataSource;
   const OWNER = 'replica-a';
   const LEASE_MS = 60_000;
+  /** The default schedule's quiet spell that ends a failure streak (25 h). */
+  const GAP_MS = streakGapMs(retryScheduleMs(new WebhooksConfig()));
   /** The repository's warnings, one JSON line each. */
   const warnings: string[] = [];
   const logger = new JsonLogger('webhooks', 'warn', (line) => warnings.push(line));
@@ -267,7 +271,7 @@ describe('DeliveryRepository (real Postgres, the webhooks role)', () => {
       status: WebhookDeliveryStatus.Failed,
       nextAttemptAt: retryAt,
       disableEndpoint: null,
-    } }], OWNER);
+    } }], OWNER, GAP_MS);
     expect(await attemptsOf(deliveryId)).toEqual([expect.objectContaining({ attempt: 1, delivery_status: 'FAILED', error_message: 'endpoint answered 500 Internal Server Error' })]);
     expect(await deliveryRow(deliveryId)).toEqual({ status: 'FAILED', attempts: 1, lease_owner: null, next_attempt_at: retryAt });
     const { failing_since: failingSince } = await endpointState(endpointId);
@@ -275,7 +279,7 @@ describe('DeliveryRepository (real Postgres, the webhooks role)', () => {
 
     const second = (await claim(deliveryId, 2, OWNER, LEASE_MS, notSentBecause))!;
     expect(second.endpoint.failing_since).toEqual(failingSince);
-    await repository.completeAll([{ claim: second, result: { httpStatus: 200, latencyMs: 8, error: null }, decision: { status: WebhookDeliveryStatus.Success, nextAttemptAt: null, disableEndpoint: null } }], OWNER);
+    await repository.completeAll([{ claim: second, result: { httpStatus: 200, latencyMs: 8, error: null }, decision: { status: WebhookDeliveryStatus.Success, nextAttemptAt: null, disableEndpoint: null } }], OWNER, GAP_MS);
     const { rows: made } = await admin.query(`SELECT attempt, delivery_status, http_status, latency_ms, next_retry_at FROM webhooks.delivery_attempts WHERE delivery_id = $1 ORDER BY attempt`, [deliveryId]);
     expect(made).toEqual([
       { attempt: 1, delivery_status: 'FAILED', http_status: 500, latency_ms: 12, next_retry_at: retryAt },
@@ -296,7 +300,7 @@ describe('DeliveryRepository (real Postgres, the webhooks role)', () => {
     expect(await repository.resend(resent.recorded.id, undefined)).toEqual([expect.objectContaining({ id: resent.deliveryId, attempt: 2 })]);
     expect(await claim(resent.deliveryId, 2, OWNER, LEASE_MS, notSentBecause)).toBeUndefined();
     const before = Date.now();
-    expect(await repository.completeAll([{ claim: beside, ...success }, { claim: inFlight, ...success }], OWNER)).toEqual([false, true]);
+    expect(await repository.completeAll([{ claim: beside, ...success }, { claim: inFlight, ...success }], OWNER, GAP_MS)).toEqual([false, true]);
     expect(await attemptsOf(resent.deliveryId)).toEqual([expect.objectContaining({ attempt: 1, delivery_status: 'SUCCESS' })]);
     const reopened = await deliveryRow(resent.deliveryId);
     expect(reopened).toMatchObject({ status: 'PENDING', attempts: 1, lease_owner: null });
@@ -306,7 +310,7 @@ describe('DeliveryRepository (real Postgres, the webhooks role)', () => {
 
     // The next claim takes the resend: its outcome closes the delivery as usual.
     const again = (await claim(resent.deliveryId, 2, OWNER, LEASE_MS, notSentBecause))!;
-    expect(await repository.completeAll([{ claim: again, ...success }], OWNER)).toEqual([false]);
+    expect(await repository.completeAll([{ claim: again, ...success }], OWNER, GAP_MS)).toEqual([false]);
     expect(await deliveryRow(resent.deliveryId)).toMatchObject({ status: 'SUCCESS', attempts: 2, next_attempt_at: null });
   });
 
@@ -339,18 +343,55 @@ describe('DeliveryRepository (real Postgres, the webhooks role)', () => {
 
     // Enabled again by the merchant between two attempts that both judged the old streak.
     const [first, second] = await claimsOfNewEvents(2);
-    await repository.completeAll([streakDisable(first)], OWNER);
+    await repository.completeAll([streakDisable(first)], OWNER, GAP_MS);
     expect(await endpointState(endpointId)).toMatchObject({ status: 'disabled', disabled_reason: expect.stringMatching(/^every attempt has failed since /) });
     await enable();
-    await repository.completeAll([streakDisable(second)], OWNER);
+    await repository.completeAll([streakDisable(second)], OWNER, GAP_MS);
     expect(await endpointState(endpointId)).toEqual({ status: 'enabled', disabled_reason: null, failing_since: null });
 
     // Answered with success by one attempt while another, on the old streak, was in flight.
     await admin.query(`UPDATE webhooks.endpoints SET failing_since = now() - interval '6 days' WHERE id = $1`, [endpointId]);
     const [succeeding, stale] = await claimsOfNewEvents(2);
-    await repository.completeAll([{ claim: succeeding, result: { httpStatus: 200, latencyMs: 3, error: null }, decision: { status: WebhookDeliveryStatus.Success, nextAttemptAt: null, disableEndpoint: null } }], OWNER);
-    await repository.completeAll([streakDisable(stale)], OWNER);
+    await repository.completeAll([{ claim: succeeding, result: { httpStatus: 200, latencyMs: 3, error: null }, decision: { status: WebhookDeliveryStatus.Success, nextAttemptAt: null, disableEndpoint: null } }], OWNER, GAP_MS);
+    await repository.completeAll([streakDisable(stale)], OWNER, GAP_MS);
     expect(await endpointState(endpointId)).toMatchObject({ status: 'enabled', disabled_reason: null });
+  });
+
+  it('given an endpoint whose last delivery ran out of attempts days ago, when a new delivery’s first attempt fails, then it is retried and a new failure streak starts', async () => {
+    const DAY = 24 * 60 * 60 * 1000;
+    const policy: RetryPolicy = { scheduleMs: retryScheduleMs(new WebhooksConfig()), disableAfterMs: 5 * DAY, streakGapMs: GAP_MS };
+    const streakOf = async (endpointId: string) =>
+      (await admin.query(`SELECT failing_since, last_failure_at FROM webhooks.endpoints WHERE id = $1`, [endpointId])).rows[0] as { failing_since: Date; last_failure_at: Date };
+    const isAboutNow = (date: Date) => Math.abs(date.getTime() - Date.now()) < 5_000;
+    /** Claims the delivery's next attempt, lets the decider judge a 500 on what the claim read, and records it. */
+    const failNext = async (deliveryId: string, attempt: number) => {
+      const claimed = (await claim(deliveryId, attempt, OWNER, LEASE_MS, notSentBecause))!;
+      const streak = { failingSince: claimed.endpoint.failing_since, lastFailureAt: claimed.endpoint.last_failure_at };
+      const decision = decideAfterAttempt({ httpStatus: 500, retryAfterMs: null }, attempt, streak, policy, new Date());
+      await repository.completeAll([{ claim: claimed, result: { httpStatus: 500, latencyMs: 4, error: 'endpoint answered 500' }, decision }], OWNER, GAP_MS);
+      return decision;
+    };
+
+    // Given: a streak that began 6 days ago, whose latest failure (a delivery's last attempt) was 2 days ago.
+    const { endpointId, deliveryId } = await oneDelivery();
+    await admin.query(`UPDATE webhooks.endpoints SET failing_since = now() - interval '6 days', last_failure_at = now() - interval '2 days' WHERE id = $1`, [endpointId]);
+
+    // When: the new delivery's first attempt fails. Then: it is retried, the endpoint stays enabled, its streak starts now.
+    expect(await failNext(deliveryId, 1)).toMatchObject({ status: WebhookDeliveryStatus.Failed, disableEndpoint: null });
+    expect(await deliveryRow(deliveryId)).toMatchObject({ status: WebhookDeliveryStatus.Failed, attempts: 1, next_attempt_at: expect.any(Date) });
+    expect(await endpointState(endpointId)).toMatchObject({ status: 'enabled', disabled_reason: null });
+    const started = await streakOf(endpointId);
+    expect([isAboutNow(started.failing_since), isAboutNow(started.last_failure_at)]).toEqual([true, true]);
+
+    // A failure within the gap continues that streak (its time written at most once a minute).
+    await failNext(deliveryId, 2);
+    expect(await streakOf(endpointId)).toEqual(started);
+    await admin.query(`UPDATE webhooks.endpoints SET failing_since = now() - interval '4 days', last_failure_at = now() - interval '20 hours' WHERE id = $1`, [endpointId]);
+    const { failing_since: running } = await streakOf(endpointId);
+    await failNext(deliveryId, 3);
+    const continued = await streakOf(endpointId);
+    expect(continued.failing_since).toEqual(running);
+    expect(isAboutNow(continued.last_failure_at)).toBe(true);
   });
 
   it('keeps a claimed delivery open for a resend asked for before it was closed unsent (its endpoint enabled again meanwhile)', async () => {
@@ -386,7 +427,7 @@ describe('DeliveryRepository (real Postgres, the webhooks role)', () => {
       status: WebhookDeliveryStatus.Exhausted,
       nextAttemptAt: null,
       disableEndpoint: 'endpoint answered 410 Gone',
-    } }], OWNER);
+    } }], OWNER, GAP_MS);
     expect(await endpointState(gone.endpointId)).toEqual({ status: 'disabled', disabled_reason: 'endpoint answered 410 Gone', failing_since: null });
     expect(await deliveryRow(gone.deliveryId)).toMatchObject({ status: 'EXHAUSTED', lease_owner: null });
 
@@ -394,7 +435,7 @@ describe('DeliveryRepository (real Postgres, the webhooks role)', () => {
     const slow = (await claim(late.deliveryId, 1, 'slow', 1, notSentBecause))!;
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(await claim(late.deliveryId, 2, OWNER, LEASE_MS, notSentBecause)).toBeDefined();
-    await repository.completeAll([{ claim: slow, result: { httpStatus: 200, latencyMs: 2500, error: null }, decision: { status: WebhookDeliveryStatus.Success, nextAttemptAt: null, disableEndpoint: null } }], 'slow');
+    await repository.completeAll([{ claim: slow, result: { httpStatus: 200, latencyMs: 2500, error: null }, decision: { status: WebhookDeliveryStatus.Success, nextAttemptAt: null, disableEndpoint: null } }], 'slow', GAP_MS);
     expect((await attemptsOf(late.deliveryId)).map((row) => row.delivery_status)).toEqual(['SUCCESS', 'PENDING']);
     expect(await deliveryRow(late.deliveryId)).toMatchObject({ status: 'PENDING', attempts: 2, lease_owner: OWNER });
   });
@@ -463,7 +504,7 @@ describe('DeliveryRepository (real Postgres, the webhooks role)', () => {
     // Left as the claim left it: leased, its attempt PENDING, never sent.
     expect(await deliveryRow(toFailing)).toMatchObject({ status: WebhookDeliveryStatus.Pending, attempts: 1, lease_owner: OWNER });
     // The claims won are made at their first attempt, not left to a lease that ends and costs them one.
-    await repository.completeAll(claims.map((claim) => ({ claim, ...answered200 })), OWNER);
+    await repository.completeAll(claims.map((claim) => ({ claim, ...answered200 })), OWNER, GAP_MS);
     for (const claim of claims) {
       expect(await deliveryRow(claim.deliveryId)).toMatchObject({ status: WebhookDeliveryStatus.Success, attempts: 1 });
       expect(await attemptsOf(claim.deliveryId)).toEqual([expect.objectContaining({ attempt: 1, delivery_status: WebhookDeliveryStatus.Success })]);
@@ -513,6 +554,7 @@ describe('DeliveryRepository (real Postgres, the webhooks role)', () => {
           { claim: byDelivery(second.id), result: { httpStatus: 200, latencyMs: 4, error: null }, decision: { status: WebhookDeliveryStatus.Success, nextAttemptAt: null, disableEndpoint: null } },
         ],
         OWNER,
+        GAP_MS,
       );
       expect(statements).toHaveBeenCalledTimes(1);
     } finally {
@@ -533,7 +575,7 @@ describe('DeliveryRepository (real Postgres, the webhooks role)', () => {
     try {
       const [due] = await recordEvent(event(merchant), new Date());
       const claimed = (await claim(due.id, 1, OWNER, LEASE_MS, notSentBecause))!;
-      await repository.completeAll([{ claim: claimed, result: { httpStatus: 200, latencyMs: 5, error: null }, decision: { status: WebhookDeliveryStatus.Success, nextAttemptAt: null, disableEndpoint: null } }], OWNER);
+      await repository.completeAll([{ claim: claimed, result: { httpStatus: 200, latencyMs: 5, error: null }, decision: { status: WebhookDeliveryStatus.Success, nextAttemptAt: null, disableEndpoint: null } }], OWNER, GAP_MS);
       expect(statements).toHaveBeenCalledTimes(3);
     } finally {
       statements.mockRestore();

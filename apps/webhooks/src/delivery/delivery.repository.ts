@@ -94,6 +94,13 @@ export interface AttemptResult {
 const OPEN = `('${WebhookDeliveryStatus.Pending}', '${WebhookDeliveryStatus.Failed}')`;
 
 /**
+ * completeAll's test on an endpoint's row that a failure starts a new streak:
+ * none is running, or its latest failure is older than the gap ($14, in
+ * milliseconds), which a delivery that keeps failing never leaves.
+ */
+const NEW_STREAK = `(failing_since IS NULL OR last_failure_at IS NULL OR last_failure_at < now() - $14 * interval '1 millisecond')`;
+
+/**
  * Deliveries and their attempts in Postgres: the source of truth for what
  * must still be sent (BullMQ only holds wake-ups). Each attempt is claimed by
  * bumping `attempts` from the number the job expects while no lease is held;
@@ -313,8 +320,15 @@ export class DeliveryRepository {
    * in flight keeps its delivery open and due now, whatever the outcome: the
    * answer, in the completions' order, says which deliveries the caller must
    * queue again for it.
+   *
+   * A failure continues its endpoint's failure streak, or starts a new one
+   * when the endpoint's latest failure is older than `streakGapMs` (the
+   * policy's: RetryPolicy.streakGapMs), judged on the row as it is now, not
+   * as the claim read it. The latest failure's time is written at most once
+   * a minute per endpoint, so a failing endpoint's row is not locked by
+   * every attempt either.
    */
-  async completeAll(completions: readonly Completion[], owner: string): Promise<boolean[]> {
+  async completeAll(completions: readonly Completion[], owner: string, streakGapMs: number): Promise<boolean[]> {
     if (completions.length === 0) return [];
     const changes = endpointChanges(completions.map(({ claim, decision }) => ({ endpointId: claim.endpoint.id, decision })));
     const column = <T>(pick: (completion: Completion) => T): T[] => completions.map(pick);
@@ -334,7 +348,10 @@ export class DeliveryRepository {
        ), recovered AS (
          UPDATE webhooks.endpoints SET failing_since = NULL WHERE id = ANY ($9::text[]) AND failing_since IS NOT NULL
        ), failing AS (
-         UPDATE webhooks.endpoints SET failing_since = now() WHERE id = ANY ($10::text[]) AND failing_since IS NULL
+         UPDATE webhooks.endpoints
+            SET failing_since = CASE WHEN ${NEW_STREAK} THEN now() ELSE failing_since END, last_failure_at = now()
+          WHERE id = ANY ($10::text[])
+            AND (${NEW_STREAK} OR last_failure_at < now() - interval '1 minute')
        ), disabled AS (
          -- A disable for a failure streak holds only if the streak is still the one it was judged on (read at the
          -- claim, to the millisecond): not if the merchant enabled the endpoint again, or another attempt succeeded.
@@ -364,6 +381,7 @@ export class DeliveryRepository {
         changes.disabled.map((d) => d.id),
         changes.disabled.map((d) => d.reason),
         changes.disabled.map((d) => d.streakSince),
+        streakGapMs,
       ],
     );
     const reopened = new Set(moved.filter((row) => row.resend_requested).map((row) => row.id));

@@ -5,7 +5,7 @@ import type { AttemptDecision } from './retry.decider';
 export interface EndpointChanges {
   /** Answered with success: their failure streak ends (failing_since cleared). */
   recovered: string[];
-  /** Failed: their failure streak starts now unless it has already. */
+  /** Failed: their failure streak goes on, or starts now if none is running or it has been quiet too long (completeAll). */
   failing: string[];
   /** To disable, with the reason each shows and, for a failure streak, the streak's start it must still have. */
   disabled: Array<{ id: string; reason: string; streakSince: Date | null }>;

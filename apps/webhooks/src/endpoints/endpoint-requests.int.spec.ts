@@ -35,7 +35,7 @@ describe('endpoint requests past the Idempotency-Key retention (real Postgres, t
   beforeAll(async () => {
     ({ dataSource, admin, close } = await repositoryDatabase(WebhooksDatabase, 'whrequests'));
     endpoints = new EndpointRepository(dataSource);
-    controller = new EndpointsController(endpoints, new EndpointSecrets(config), config);
+    controller = new EndpointsController(endpoints, new EndpointSecrets(config), config, logger);
   }, 60_000);
   afterAll(async () => {
     await close?.();

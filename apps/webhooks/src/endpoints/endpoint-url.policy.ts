@@ -5,9 +5,16 @@ import { BlockedAddressError, resolveDeliveryAddress } from '../network/address-
  * Rules for a URL at registration: a well-formed http(s) URL without
  * credentials, https in live mode, and (unless private URLs are allowed) a
  * host that resolves only to public addresses. Delivery checks the address
- * again, since DNS may change.
+ * again, since DNS may change. A refused host gets one answer whatever the
+ * reason (no address, or a private one): `refused` is told the reason, for
+ * the server's log.
  */
-export async function checkEndpointUrl(raw: string, livemode: boolean, allowPrivate: boolean): Promise<string> {
+export async function checkEndpointUrl(
+  raw: string,
+  livemode: boolean,
+  allowPrivate: boolean,
+  refused: (host: string, reason: string) => void = () => undefined,
+): Promise<string> {
   let url: URL;
   try {
     url = new URL(raw);
@@ -20,7 +27,10 @@ export async function checkEndpointUrl(raw: string, livemode: boolean, allowPriv
   try {
     await resolveDeliveryAddress(url.hostname, allowPrivate);
   } catch (error) {
-    if (error instanceof BlockedAddressError) throw invalid(`url is not allowed: ${error.message}`);
+    if (error instanceof BlockedAddressError) {
+      refused(url.hostname, error.detail);
+      throw invalid(`url is not allowed: ${error.message}`);
+    }
     throw error;
   }
   return url.toString();

@@ -15,7 +15,10 @@ export interface EndpointRow {
   previous_secret_expires_at: Date | null;
   status: WebhookEndpointStatus;
   disabled_reason: string | null;
+  /** When the endpoint's current failure streak began; null once an attempt succeeds. */
   failing_since: Date | null;
+  /** When its latest failed attempt was recorded (to the minute): a failure after a long quiet spell starts a new streak. */
+  last_failure_at: Date | null;
   created_at: Date;
   deleted_at: Date | null;
 }
@@ -40,7 +43,7 @@ export class EndpointRepository {
    * (a unique violation), so a concurrent repeat makes no second endpoint.
    */
   async insert(
-    row: Omit<EndpointRow, 'previous_secret_sealed' | 'previous_secret_expires_at' | 'disabled_reason' | 'failing_since' | 'deleted_at' | 'status'>,
+    row: Omit<EndpointRow, 'previous_secret_sealed' | 'previous_secret_expires_at' | 'disabled_reason' | 'failing_since' | 'last_failure_at' | 'deleted_at' | 'status'>,
     request?: IdempotencyToken,
   ): Promise<EndpointRow> {
     const [created] = await this.db.query(

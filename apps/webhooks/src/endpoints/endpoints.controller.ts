@@ -15,7 +15,7 @@ import {
   type WebhookEndpointWithSecretView,
 } from '@pp/contracts';
 import { newId, randomToken } from '@pp/kernel';
-import { CONFIG, Handles, isUniqueViolation } from '@pp/platform';
+import { CONFIG, Handles, isUniqueViolation, JsonLogger } from '@pp/platform';
 import type { WebhooksConfig } from '../webhooks.config';
 import { checkEndpointUrl } from './endpoint-url.policy';
 import { EndpointSecrets } from './endpoint-secrets';
@@ -37,13 +37,17 @@ export class EndpointsController {
     private readonly endpoints: EndpointRepository,
     private readonly secrets: EndpointSecrets,
     @Inject(CONFIG) private readonly config: WebhooksConfig,
+    private readonly logger: JsonLogger,
   ) {}
 
   @Handles('webhooks.endpoints.create.v1')
   async create(@Payload() command: CreateWebhookEndpointCommand): Promise<ReplyOf<'webhooks.endpoints.create.v1'>> {
     const earlier = await this.repeated(command, command.idempotency, 'create');
     if (earlier) return earlier;
-    const url = await checkEndpointUrl(command.url, command.livemode, this.config.WEBHOOK_ALLOW_PRIVATE_URLS);
+    const url = await checkEndpointUrl(command.url, command.livemode, this.config.WEBHOOK_ALLOW_PRIVATE_URLS, (host, reason) =>
+      // The merchant is told only that the host is not public; why is for the operators.
+      this.logger.info('webhook endpoint url refused', { merchant_id: command.merchant_id, livemode: command.livemode, host, reason }),
+    );
     if ((await this.endpoints.countLive(command)) >= MAX_WEBHOOK_ENDPOINTS) {
       throw new DomainError(ErrorCode.ValidationFailed, `Validation failed: at most ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints per mode`);
     }

@@ -136,7 +136,7 @@ export class MerchantEventConsumer implements OnApplicationBootstrap, OnApplicat
           trace: event.metadata.trace ?? null,
           created_at: event.created_at,
         },
-        firstAttemptAt: new Date(Date.now() + firstAttemptDelayMs({ scheduleMs: this.scheduleMs, disableAfterMs: 0 })),
+        firstAttemptAt: new Date(Date.now() + firstAttemptDelayMs({ scheduleMs: this.scheduleMs })),
       },
       queuedBy: context.active(),
     };

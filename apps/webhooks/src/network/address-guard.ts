@@ -57,12 +57,14 @@ globalUnicastV6.addSubnet('2000::', 3, 'ipv6');
 const METADATA_HOSTS = new Set(['metadata.google.internal', 'metadata', 'instance-data', 'metadata.azure.internal']);
 
 /**
- * What a refusal says. It never names the address the host resolved to: that
- * would let whoever registers an endpoint map the internal network through
- * error messages (registration answers and delivery attempt logs).
+ * What every refusal says, whatever its reason: a name that does not resolve
+ * and one that resolves to a private address get the same answer, and it
+ * never names the address. Otherwise whoever registers an endpoint could map
+ * the internal network (which names exist, where they point) through
+ * registration answers and delivery attempt logs. The reason is kept for the
+ * server's log (BlockedAddressError.detail).
  */
 export const NOT_PUBLIC = 'the host does not resolve to a public internet address';
-export const UNRESOLVABLE = 'the host does not resolve';
 
 export interface ResolvedAddress {
   address: string;
@@ -70,9 +72,13 @@ export interface ResolvedAddress {
 }
 
 export class BlockedAddressError extends Error {
-  constructor(message: typeof NOT_PUBLIC | typeof UNRESOLVABLE) {
-    super(message);
+  /** Why the host was refused, for the server's log only: never shown to whoever registered the endpoint. */
+  readonly detail: string;
+
+  constructor(detail: string) {
+    super(NOT_PUBLIC);
     this.name = 'BlockedAddressError';
+    this.detail = detail;
   }
 }
 
@@ -97,16 +103,17 @@ export function isBlockedAddress(address: string): boolean {
  */
 export async function resolveDeliveryAddress(hostname: string, allowPrivate: boolean): Promise<ResolvedAddress> {
   const host = unbracket(hostname).toLowerCase();
-  if (!allowPrivate && METADATA_HOSTS.has(host.endsWith('.') ? host.slice(0, -1) : host)) throw new BlockedAddressError(NOT_PUBLIC);
+  if (!allowPrivate && METADATA_HOSTS.has(host.endsWith('.') ? host.slice(0, -1) : host)) throw new BlockedAddressError('a metadata service name');
   const literal = isIP(host);
   let addresses: ResolvedAddress[];
   if (literal) {
     addresses = [{ address: host, family: literal as 4 | 6 }];
   } else {
     addresses = await addressesOf(host);
-    if (addresses.length === 0) throw new BlockedAddressError(UNRESOLVABLE);
+    if (addresses.length === 0) throw new BlockedAddressError('the name has no address (or DNS did not answer)');
   }
-  if (!allowPrivate && addresses.some((entry) => isBlockedAddress(entry.address))) throw new BlockedAddressError(NOT_PUBLIC);
+  const blocked = allowPrivate ? undefined : addresses.find((entry) => isBlockedAddress(entry.address));
+  if (blocked) throw new BlockedAddressError(`resolves to a non-public address (${blocked.address})`);
   return addresses[0];
 }
 

@@ -1,4 +1,4 @@
-import { addressesOf, isBlockedAddress, type NameService, NOT_PUBLIC, resolveDeliveryAddress, UNRESOLVABLE } from './address-guard';
+import { addressesOf, BlockedAddressError, isBlockedAddress, type NameService, NOT_PUBLIC, resolveDeliveryAddress } from './address-guard';
 
 describe('isBlockedAddress', () => {
   describe('given an IPv4 address in a special-purpose block (IANA registry)', () => {
@@ -76,8 +76,11 @@ describe('resolveDeliveryAddress', () => {
       },
     );
 
-    it('when the name does not resolve, then it is refused without the resolver’s error', async () => {
-      await expect(resolveDeliveryAddress('no-such-host.invalid', false)).rejects.toThrow(new RegExp(`^${UNRESOLVABLE}$`));
+    it('when the name does not resolve, then it is refused with the same message as a private one, the reason kept apart for the log', async () => {
+      const refusal = (host: string) => resolveDeliveryAddress(host, false).then(() => undefined, (e: BlockedAddressError) => e);
+      const [missing, loopback] = [await refusal('no-such-host.invalid'), await refusal('localhost')];
+      expect([missing?.message, loopback?.message]).toEqual([NOT_PUBLIC, NOT_PUBLIC]);
+      expect([missing?.detail, loopback?.detail]).toEqual(['the name has no address (or DNS did not answer)', 'resolves to a non-public address (127.0.0.1)']);
     });
 
     it('when the host is a public literal, then that address is answered for pinning', async () => {

@@ -39,6 +39,7 @@ describe('SSRF guard (WEBHOOK_ALLOW_PRIVATE_URLS=false)', () => {
     'http://[64:ff9b::a9fe:a9fe]/hook',
     'http://[100::1]/hook',
     'http://192.0.2.10/hook',
+    'http://no-such-host.invalid/hook', // no address at all: the same answer, so internal names cannot be probed
   ])('refuses to register %s without naming the address', async (url) => {
     const error = await bus.request('webhooks.endpoints.create.v1', { merchant_id: 'mer_ssrf', livemode: false, url }).then(
       () => undefined,

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
+import { isIP, type Socket } from 'node:net';
 import { withinDeadline } from '@pp/kernel';
 import { BlockedAddressError, resolveDeliveryAddress } from './address-guard';
 
@@ -12,6 +13,8 @@ export interface WebhookRequest {
   headers: Record<string, string>;
   timeoutMs: number;
   allowPrivate: boolean;
+  /** The connection pools to use: the process's shared ones (DELIVERY_AGENTS) unless a spec brings its own. */
+  agents?: WebhookAgents;
 }
 
 /** What one attempt produced: an HTTP status, or an error before any status arrived. */
@@ -21,13 +24,47 @@ export interface WebhookResponse {
   retryAfterMs: number | null;
   latencyMs: number;
   error: string | null;
+  /** Why the host was refused, when it was: for the server's log, never the attempt's (error says only that it is not public). */
+  refusal?: string;
 }
 
-// Connections are pooled per pinned address and TLS name, so a reused socket always goes to an address that was checked.
-const agents = {
-  'http:': new http.Agent({ keepAlive: true, maxSockets: 256 }),
-  'https:': new https.Agent({ keepAlive: true, maxSockets: 256 }),
-};
+/** An idle pooled connection to a merchant's server is closed after this long (a server's hint of a shorter keep-alive wins). */
+export const IDLE_SOCKET_TIMEOUT_MS = 5_000;
+/** Idle connections kept per pool, i.e. per endpoint address, port and TLS name. */
+export const MAX_FREE_SOCKETS_PER_POOL = 16;
+/** Connections open at once per pool. */
+export const MAX_SOCKETS_PER_POOL = 256;
+/**
+ * Connections one agent (http, https) holds over all its pools, busy and
+ * idle: above the largest WEBHOOK_DELIVERY_CONCURRENCY (1000), so busy ones
+ * never reach it; when idle ones have, one is closed to make room
+ * (makeRoom), so an attempt never waits for a connection nobody uses.
+ */
+export const MAX_TOTAL_SOCKETS = 1024;
+
+export interface WebhookAgents {
+  'http:': http.Agent;
+  'https:': https.Agent;
+}
+
+/**
+ * Keep-alive agents for delivery attempts, with their bounds (defaults
+ * above). `tls` adds TLS options to the https agent (a spec's trusted
+ * certificate authority).
+ */
+export function webhookAgents(bounds: { idleTimeoutMs?: number; maxTotalSockets?: number; tls?: https.AgentOptions } = {}): WebhookAgents {
+  const options: http.AgentOptions = {
+    keepAlive: true,
+    timeout: bounds.idleTimeoutMs ?? IDLE_SOCKET_TIMEOUT_MS,
+    maxSockets: MAX_SOCKETS_PER_POOL,
+    maxFreeSockets: MAX_FREE_SOCKETS_PER_POOL,
+    maxTotalSockets: bounds.maxTotalSockets ?? MAX_TOTAL_SOCKETS,
+  };
+  return { 'http:': new http.Agent(options), 'https:': new https.Agent({ ...options, ...bounds.tls }) };
+}
+
+// Connections are pooled per pinned address, port and TLS name, so a reused socket always goes to an address that was checked.
+export const DELIVERY_AGENTS: WebhookAgents = webhookAgents();
 
 /**
  * At most this much of an answer's body is read (and thrown away) so a
@@ -61,12 +98,20 @@ export async function sendWebhook(request: WebhookRequest): Promise<WebhookRespo
     address = (await withinDeadline(resolving, request.timeoutMs, () => new LookupTimedOut(`the host did not resolve within ${request.timeoutMs} ms`))).address;
   } catch (error) {
     const reason = error instanceof BlockedAddressError || error instanceof LookupTimedOut ? error.message : 'the host could not be checked';
-    return { httpStatus: null, retryAfterMs: null, latencyMs: elapsed(), error: `not sent: ${reason}` };
+    const refused = { httpStatus: null, retryAfterMs: null, latencyMs: elapsed(), error: `not sent: ${reason}` };
+    return error instanceof BlockedAddressError ? { ...refused, refusal: error.detail } : refused;
   }
-  // What the lookup left of the deadline is the request's.
-  const remainingMs = Math.max(1, request.timeoutMs - elapsed());
   const secure = url.protocol === 'https:';
   const transport = secure ? https : http;
+  const agent = (request.agents ?? DELIVERY_AGENTS)[secure ? 'https:' : 'http:'];
+  const port = url.port || (secure ? 443 : 80);
+  // The TLS name (SNI, and what the certificate is checked against) is the URL's host when it is a DNS name. An IP
+  // literal is no TLS name (RFC 6066): none is sent, and the certificate is checked against the address itself.
+  const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
+  const servername = secure && isIP(host) === 0 ? host : undefined;
+  await makeRoom(agent, poolName(agent, { host: address, port, servername: servername ?? '' }));
+  // What the lookup left of the deadline is the request's.
+  const remainingMs = Math.max(1, request.timeoutMs - elapsed());
   return new Promise<WebhookResponse>((resolve) => {
     let settled = false;
     /** Set once the status line has arrived: the attempt's outcome, whatever happens to the body. */
@@ -86,10 +131,11 @@ export async function sendWebhook(request: WebhookRequest): Promise<WebhookRespo
       method: 'POST',
       protocol: url.protocol,
       host: address,
-      port: url.port || (secure ? 443 : 80),
+      port,
       path: `${url.pathname}${url.search}`,
-      servername: secure ? url.hostname : undefined,
-      agent: agents[url.protocol as keyof typeof agents],
+      // '' rather than leaving it out: Node would otherwise take the Host header's name (and an IP literal's too).
+      servername: secure ? (servername ?? '') : undefined,
+      agent,
       headers: {
         host: url.host,
         'content-type': 'application/json',
@@ -126,6 +172,29 @@ export async function sendWebhook(request: WebhookRequest): Promise<WebhookRespo
 }
 
 class LookupTimedOut extends Error {}
+
+/** The pool a request goes to: Node names it from the request's options with the agent's own merged in (Agent.addRequest). */
+const poolName = (agent: http.Agent, options: https.RequestOptions): string =>
+  agent.getName({ ...options, ...(agent as unknown as { options: https.AgentOptions }).options });
+
+/**
+ * When the agent holds MAX_TOTAL_SOCKETS connections and none of them is an
+ * idle one of `pool` (which the request would reuse), closes idle ones of
+ * other pools until there is room: Node's agent would otherwise queue the
+ * request until some connection closed, at worst an idle one at its timeout,
+ * and the attempt would spend its deadline waiting.
+ */
+async function makeRoom(agent: http.Agent, pool: string): Promise<void> {
+  const count = (sockets: NodeJS.ReadOnlyDict<Socket[]>) => Object.values(sockets).reduce((sum, list) => sum + (list?.length ?? 0), 0);
+  while ((agent.freeSockets[pool]?.length ?? 0) === 0 && count(agent.sockets) + count(agent.freeSockets) >= agent.maxTotalSockets) {
+    const idle = Object.values(agent.freeSockets).find((list) => list && list.length > 0)?.[0];
+    if (!idle) return; // every connection is busy: the request waits for one, as Node's agent does
+    await new Promise<void>((closed) => {
+      idle.once('close', () => closed());
+      idle.destroy();
+    });
+  }
+}
 
 /** Retry-After as seconds or an HTTP date (RFC 9110 §10.2.3), in milliseconds; null when absent or unreadable. */
 export function parseRetryAfter(value: string | undefined, now = Date.now()): number | null {

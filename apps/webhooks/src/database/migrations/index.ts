@@ -4,6 +4,7 @@ import { AttemptsByEndpoint1767600000000 } from './1767600000000-attempts-by-end
 import { ResendRequested1767700000000 } from './1767700000000-resend-requested.migration';
 import { EndpointRequests1767800000000 } from './1767800000000-endpoint-requests.migration';
 import { EndpointRequestsByAge1767900000000 } from './1767900000000-endpoint-requests-by-age.migration';
+import { EndpointLastFailure1768000000000 } from './1768000000000-endpoint-last-failure.migration';
 
 /** Every migration of the webhooks schema, oldest first. */
 export const WebhooksMigrations: Function[] = [
@@ -13,4 +14,5 @@ export const WebhooksMigrations: Function[] = [
   ResendRequested1767700000000,
   EndpointRequests1767800000000,
   EndpointRequestsByAge1767900000000,
+  EndpointLastFailure1768000000000,
 ];
