@@ -255,7 +255,7 @@ export class TestStack {
 }
 
 /** Runs `work` on the test Redis as its administrator (testInfra.redisUrl). */
-async function withAdminRedis<T>(work: (redis: Redis) => Promise<T>): Promise<T> {
+export async function withAdminRedis<T>(work: (redis: Redis) => Promise<T>): Promise<T> {
   const redis = new Redis(testInfra.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
   try {
     await redis.connect();

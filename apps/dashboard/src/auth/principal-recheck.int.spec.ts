@@ -1,7 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { sampleSum, scrape, TestStack, testInfra, waitFor } from '@pp/testing';
+import { sampleSum, scrape, TestStack, waitFor, withAdminRedis } from '@pp/testing';
 import type { BusClient } from '@pp/platform';
-import Redis from 'ioredis';
 import { DashboardBrowser, GatewayApi, type ProvisionedMerchant } from '../testing/dashboard-client';
 
 /*
@@ -125,16 +124,6 @@ describe('dashboard sessions: a changed or removed user within the recheck bound
     `${stack.namespace}:dashboard:session:${createHash('sha256').update(browser.cookie.split('=')[1]).digest('base64url')}`;
   const userSessionsKey = (userId: string): string => `${stack.namespace}:dashboard:session:user:${userId}`;
 
-  async function withRedis<T>(work: (redis: Redis) => Promise<T>): Promise<T> {
-    const redis = new Redis(testInfra.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
-    try {
-      await redis.connect();
-      return await work(redis);
-    } finally {
-      redis.disconnect();
-    }
-  }
-
   /** A merchant user and a platform admin: both tables carry the credential version. */
   const accounts: Array<[string, () => Promise<{ id: string; email: string; password: string }>]> = [
     ['an administrator', addAdministrator],
@@ -163,7 +152,7 @@ describe('dashboard sessions: a changed or removed user within the recheck bound
       const changing = await signedIn(email, password);
       const other = await signedIn(email, password);
       // endAllOf finds the sessions in the user's list: emptied, it ends none of them, as a failed call would.
-      await withRedis((redis) => redis.del(userSessionsKey(id)));
+      await withAdminRedis((redis) => redis.del(userSessionsKey(id)));
 
       expect((await changing.post('/api/auth/password', { current_password: password, new_password: 'a brand new passphrase' })).status).toBe(204);
       const changedAt = Date.now();
@@ -187,14 +176,14 @@ describe('dashboard sessions: a changed or removed user within the recheck bound
     const changing = await signedIn(email, password);
     const racing = await signedIn(email, password);
     // What the racing sign-in stores: the principal as read before the change (its credential version), its time taken before asking.
-    const readBeforeTheChange = await withRedis((redis) => redis.get(sessionKey(racing)));
+    const readBeforeTheChange = await withAdminRedis((redis) => redis.get(sessionKey(racing)));
     expect(readBeforeTheChange).not.toBeNull();
 
     expect((await changing.post('/api/auth/password', { current_password: password, new_password: 'a brand new passphrase' })).status).toBe(204);
     expect((await racing.get('/api/auth/session')).status).toBe(401);
     // ...and only then is it stored, after the ending: nothing lists it for the next one either.
     const stored = { ...(JSON.parse(readBeforeTheChange!) as Record<string, unknown>), checked_at: Date.now(), created_at: Date.now() };
-    await withRedis((redis) => redis.set(sessionKey(racing), JSON.stringify(stored), 'EX', 1800));
+    await withAdminRedis((redis) => redis.set(sessionKey(racing), JSON.stringify(stored), 'EX', 1800));
     const storedAt = Date.now();
     // Within the bound it is a live session (the bound on acting unconfirmed: docs/SECURITY.md "Known limits").
     const live = await racing.get('/api/auth/session');
@@ -206,7 +195,7 @@ describe('dashboard sessions: a changed or removed user within the recheck bound
     }, { timeoutMs: BOUND_MS + 5 * SLACK_MS });
     expect(Date.now() - storedAt).toBeLessThan(BOUND_MS + SLACK_MS);
     expect(refused.body).toEqual({ error: 'Sign in first' });
-    expect(await withRedis((redis) => redis.exists(sessionKey(racing)))).toBe(0);
+    expect(await withAdminRedis((redis) => redis.exists(sessionKey(racing)))).toBe(0);
     expect(await pastTheBound(changing)).toBe(200);
   });
 

@@ -145,6 +145,9 @@ describe('ledger event store over NATS and Postgres', () => {
     expect(neverWritten.streams[0].version).toBe(1);
     const named = await failureOf(appendStreams([['guarded-4', 0]], undefined, [['guarded-4', 0]]));
     expect(named).toMatchObject({ code: ErrorCode.ValidationFailed });
+    const malformed = await failureOf(appendStreams([['guarded-5', 0]], undefined, [['not a stream', 0]]));
+    expect(malformed).toMatchObject({ code: ErrorCode.ValidationFailed });
+    expect((malformed as Error).message).toBe('Validation failed: unchanged is invalid');
   });
 
   it('given appends requiring a stream unchanged race a write to it: each one that commits was committed before the write', async () => {

@@ -6,13 +6,16 @@ import { AppendMetadata, type Event, EventBody, type StoredEvent } from './store
 /** Stream ids are `<category>-<entity id>`, e.g. `checkout_session-<cuid>`. */
 export const STREAM_ID_PATTERN = /^[a-z][a-z0-9_]*-[A-Za-z0-9_-]+$/;
 
-/** One stream's part of an append: `events` go to `stream_id` if its last version is still `expected_version` (0: new stream). */
-export class StreamAppend {
+/** A stream an append names. */
+abstract class NamedStream {
   @IsString()
   @Matches(STREAM_ID_PATTERN, { message: 'stream_id must look like <category>-<id>' })
   @Length(3, 200)
   stream_id!: string;
+}
 
+/** One stream's part of an append: `events` go to `stream_id` if its last version is still `expected_version` (0: new stream). */
+export class StreamAppend extends NamedStream {
   @IsInt()
   @Min(0)
   expected_version!: number;
@@ -45,12 +48,7 @@ export class AppendRequest extends StreamAppend {
 }
 
 /** A stream an append requires at a version without writing to it. */
-export class UnchangedStream {
-  @IsString()
-  @Matches(STREAM_ID_PATTERN, { message: 'stream_id must look like <category>-<id>' })
-  @Length(3, 200)
-  stream_id!: string;
-
+export class UnchangedStream extends NamedStream {
   @IsInt()
   @Min(0)
   version!: number;
