@@ -10,8 +10,9 @@ import { rebuildReadModels } from './projections/rebuild-read-models';
  * `npm run ledger:rebuild`: drops every read model of the ledger and rebuilds
  * it from the event store, printing progress. An operator task: it empties
  * tables the ledger's own role may not, so it connects as the schema owner
- * (MIGRATION_DATABASE_URL) on a migrated schema. The services may keep
- * running (appends wait for the rebuild to commit).
+ * (MIGRATION_DATABASE_URL) on a migrated schema. While it runs, the
+ * ledger's reads and appends wait on its locks (their callers give up) and
+ * publication stalls: a task for a maintenance window (rebuildReadModels).
  */
 class RebuildConfig extends WithMigrationDatabase(class {}) {}
 

@@ -5,7 +5,7 @@ import { DatabaseModule } from '@pp/platform/typeorm';
 import { createTestDatabase, type TestDatabase } from '@pp/testing';
 import { DataSource } from 'typeorm';
 import { appendPool } from '../event-store/append-connection';
-import { publisherConnection } from '../publication/event-publisher';
+import { leaderIdleLimitMs, publisherConnection } from '../publication/event-publisher';
 import { LedgerDatabase } from './ledger.database';
 
 /** The session's limits as Postgres reports them, in milliseconds. */
@@ -69,11 +69,15 @@ describe("the ledger's connections: a service's session limits", () => {
     }
   });
 
-  it('the publisher (publisherConnection)', async () => {
-    const client = publisherConnection(config.DATABASE_URL);
+  it('the publisher (publisherConnection), whose session Postgres also ends when it idles far longer than a live leader does', async () => {
+    const client = publisherConnection(config.DATABASE_URL, 1000);
     await client.connect();
     try {
       expect(await limitsOf(async (sql) => (await client.query<{ statement: string; idle: string }>(sql)).rows)).toEqual(SERVICE_SESSION_LIMITS);
+      const { rows } = await client.query<{ setting: string }>(`SELECT setting FROM pg_settings WHERE name = 'idle_session_timeout'`);
+      expect(Number(rows[0].setting)).toBe(leaderIdleLimitMs(1000));
+      expect(leaderIdleLimitMs(1000)).toBe(15_000);
+      expect(leaderIdleLimitMs(60_000)).toBe(180_000);
     } finally {
       await client.end();
     }

@@ -1,4 +1,4 @@
-import type { Pool } from 'pg';
+import type { ClientBase, Pool } from 'pg';
 import { EVENT_COLUMNS, type EventRow, toStoredEvent } from '../event-store/stored-event.row';
 import { type Projection, project } from './projection';
 
@@ -7,11 +7,42 @@ export interface RebuildProgress {
   total: number;
 }
 
+/** A unique index dropped for the replay, and the statement that makes it again. */
+interface SetAsideIndex {
+  name: string;
+  definition: string;
+}
+
 /**
  * Empties the projections' tables and replays every event in position order,
- * in one transaction: readers see the old read models until the new ones
- * commit, and appends wait on the table locks instead of writing into a half
- * rebuilt model (their inline projection runs after the rebuild commits).
+ * in one transaction, then commits: the read models change all at once, and
+ * a failure (or a stopped rebuild) leaves the old ones.
+ *
+ * It is not invisible to the running services. From the moment it asks for
+ * the tables' ACCESS EXCLUSIVE lock (which TRUNCATE and DROP INDEX need)
+ * until it commits, every statement on these tables waits for it, SELECTs
+ * included: the API's reads, and the appends, whose inline projections write
+ * them (a replica's group commit runs one batch at a time, so one waiting
+ * batch holds up all its appends). Their bus callers give up after 5 s and
+ * the ledger's statements are cancelled after 30 s (SERVICE_SESSION_LIMITS),
+ * so while it runs those requests fail. Publication stalls as well: it publishes only events of
+ * transactions older than every one still running (publishPage), so nothing
+ * appended after the rebuild began goes out before it ends. Run it in a
+ * maintenance window (docs/OPERATIONS.md, "Rebuild read models").
+ *
+ * Position order is not the order in which the live appends met the unique
+ * indexes. An index whose membership depends on a row's current state (a
+ * partial one such as refunds_one_per_payment) can take a row because
+ * another stream's event, with a later position, committed first: refund R2's
+ * request at position 19 waits on R1's uncommitted cancellation at 20 and
+ * succeeds when it commits, as no stream lock orders the two. Replayed by
+ * position, R2 would meet R1 still open. So the replay runs without the
+ * tables' unique indexes that back no constraint (partial and expression
+ * ones, the only kind that can be partial), and makes them again from their
+ * saved definitions before it commits: the final state satisfies them, since
+ * the live one did, and if it did not the rebuild fails and changes nothing.
+ * Unique constraints (keys, `UNIQUE (...)`) stay: they hold columns no event
+ * changes after the insert, so no two conflicting rows ever both commit.
  */
 export async function rebuildReadModels(
   pool: Pool,
@@ -19,12 +50,14 @@ export async function rebuildReadModels(
   onProgress: (progress: RebuildProgress) => void,
   pageSize = 1000,
 ): Promise<RebuildProgress> {
-  const tables = projections.flatMap((projection) => projection.tables).join(', ');
+  const tableNames = projections.flatMap((projection) => projection.tables);
+  const tables = tableNames.join(', ');
   const db = await pool.connect();
   try {
     await db.query('BEGIN');
     await db.query(`LOCK TABLE ${tables} IN ACCESS EXCLUSIVE MODE`);
     await db.query(`TRUNCATE ${tables}`);
+    const setAside = await dropStateDependentUniqueIndexes(db, tableNames);
     const { rows: counted } = await db.query<{ total: string }>('SELECT count(*) AS total FROM ledger.events');
     const progress = { done: 0, total: Number(counted[0].total) };
     onProgress(progress);
@@ -40,6 +73,7 @@ export async function rebuildReadModels(
       progress.done += events.length;
       onProgress({ ...progress, total: Math.max(progress.total, progress.done) });
     }
+    for (const index of setAside) await db.query(index.definition);
     await db.query('COMMIT');
     return progress;
   } catch (error) {
@@ -48,4 +82,21 @@ export async function rebuildReadModels(
   } finally {
     db.release();
   }
+}
+
+/** Drops the unique indexes of `tables` that back no constraint, answering how to make each again. */
+async function dropStateDependentUniqueIndexes(db: ClientBase, tables: readonly string[]): Promise<SetAsideIndex[]> {
+  const { rows } = await db.query<SetAsideIndex>(
+    `SELECT format('%I.%I', n.nspname, c.relname) AS name, pg_get_indexdef(i.indexrelid) AS definition
+       FROM pg_index i
+       JOIN pg_class c ON c.oid = i.indexrelid
+       JOIN pg_namespace n ON n.oid = c.relnamespace
+      WHERE i.indrelid = ANY($1::text[]::regclass[])
+        AND i.indisunique
+        AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = i.indexrelid AND k.conrelid = i.indrelid AND k.contype IN ('p', 'u', 'x'))
+      ORDER BY 1`,
+    [tables],
+  );
+  for (const index of rows) await db.query(`DROP INDEX ${index.name}`);
+  return rows;
 }

@@ -1,9 +1,12 @@
 import { LEDGER_EVENTS_STREAM, type StoredEvent } from '@pp/contracts';
 import { connectNats, streamName } from '@pp/platform';
-import { TestStack, testInfra, waitFor } from '@pp/testing';
+import { REPO_ROOT, ServiceProcess, TestStack, testInfra, waitFor } from '@pp/testing';
+import { DiscardPolicy } from 'nats';
 import { EVENTS_COMMITTED_CHANNEL } from '../event-store/group-commit.appender';
+import { leaderIdleLimitMs } from './event-publisher';
 import { Client } from 'pg';
 import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
 
 /** A stack with only the ledger, and a consumer in the test that keeps every message its publisher sends. */
 async function publisherStack(label: string, pollMs: number) {
@@ -25,7 +28,7 @@ async function publisherStack(label: string, pollMs: number) {
   };
   /** How many messages the stream holds: told apart from `received`, it says whether the publisher or the consumer fell short. */
   const stored = async () => (await jsm.streams.info(stream)).state.messages;
-  return { stack, received, stored, stop };
+  return { stack, received, stored, stop, jsm, stream };
 }
 
 /** A publisher stack for the enclosing describe: started before its tests, stopped after them. */
@@ -245,4 +248,103 @@ describe('publication when transaction ids pass a power of ten', () => {
       await db.end();
     }
   });
+});
+
+/** Inserts one event per id in one transaction (as an append of several streams would), and wakes the publisher. */
+async function insertEvents(db: Client, ids: readonly string[], type: string): Promise<void> {
+  await db.query(
+    `INSERT INTO ledger.events (id, stream_id, version, type, schema_version, data, metadata)
+     SELECT id, 'ev-' || id, 1, $2, 1, '{}', '{"merchant_id":"mer_pub","livemode":false}' FROM unnest($1::text[]) WITH ORDINALITY AS t(id, n) ORDER BY n`,
+    [ids, type],
+  );
+  await db.query(`SELECT pg_notify('${EVENTS_COMMITTED_CHANNEL}', '')`);
+}
+
+const newIds = (count: number): string[] => Array.from({ length: count }, () => `evt_${randomUUID()}`);
+
+describe('publication when JetStream refuses an event in the middle of a page', () => {
+  const publisher = usePublisherStack('midpage', 100);
+
+  it('stores its checkpoint at the last event acknowledged before the refusal, and publishes only the rest once JetStream takes them', async () => {
+    const db = new Client({ connectionString: publisher.stack.database.url });
+    await db.connect();
+    try {
+      // Room for six more messages, and a seventh refused (discard new) rather than an old one dropped.
+      const { config, state } = await publisher.jsm.streams.info(publisher.stream);
+      await publisher.jsm.streams.update(publisher.stream, { ...config, max_msgs: state.messages + 6, discard: DiscardPolicy.New });
+      const ids = newIds(10);
+      await insertEvents(db, ids, 'test.midpage');
+      const pairOf = async (id: string) =>
+        (await db.query<{ pair: string }>(`SELECT transaction_id::text || '/' || position AS pair FROM ledger.events WHERE id = $1`, [id])).rows[0].pair;
+      const stored = async () =>
+        (await db.query<{ pair: string }>(`SELECT transaction_id::text || '/' || position AS pair FROM ledger.publication_checkpoints WHERE publisher = 'jetstream'`)).rows[0]?.pair;
+      const sixth = await pairOf(ids[5]);
+      await waitFor('the checkpoint at the last event JetStream acknowledged', async () => (await stored()) === sixth, { timeoutMs: 10_000 });
+      await waitFor('the six events JetStream took', () => publisher.received.length >= 6);
+      expect(publisher.received.map((message) => message.event.id)).toEqual(ids.slice(0, 6));
+
+      await publisher.jsm.streams.update(publisher.stream, { ...config, max_msgs: -1 });
+      await waitFor('the refused events on JetStream', () => publisher.received.length >= ids.length, { timeoutMs: 10_000 });
+      expect(publisher.received.map((message) => message.event.id)).toEqual(ids);
+      await waitFor('the checkpoint at the last event', async () => (await stored()) === (await pairOf(ids[9])), { timeoutMs: 5_000 });
+    } finally {
+      await db.end();
+    }
+  });
+});
+
+describe('a publisher that freezes', () => {
+  let second: ServiceProcess | undefined;
+  // Declared before the stack's own hooks, so the extra replica stops before the stack does.
+  afterAll(async () => {
+    await second?.stop();
+  });
+  const publisher = usePublisherStack('frozen', 100);
+
+  it('loses the lead to the other replica once Postgres ends its idle session, and nothing is lost or doubled when it wakes', async () => {
+    const db = new Client({ connectionString: publisher.stack.database.url });
+    await db.connect();
+    const first = publisher.stack.process('ledger');
+    let frozen = false;
+    try {
+      const leaders = async () =>
+        (
+          await db.query<{ pid: number }>(
+            `SELECT a.pid FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+              WHERE l.locktype = 'advisory' AND l.granted AND a.datname = current_database() AND a.application_name = 'ledger-publisher'`,
+          )
+        ).rows.map((row) => row.pid);
+      const [frozenLeader] = await waitFor('the first replica leading', async () => ((await leaders()).length === 1 ? leaders() : undefined));
+      second = new ServiceProcess('ledger', await publisher.stack.envFor('ledger'), join(REPO_ROOT, 'tmp', 'test-logs', publisher.stack.namespace, 'second'));
+      await second.start();
+
+      process.kill(first.pid!, 'SIGSTOP');
+      frozen = true;
+      const frozenAt = Date.now();
+      const during = newIds(3);
+      await insertEvents(db, during, 'test.frozen');
+      const bound = leaderIdleLimitMs(100) + 2000 + 5000; // the idle limit, the other replica's retry, and slack for a loaded machine
+      await waitFor('the events published by the other replica', () => during.every((id) => publisher.received.some((message) => message.event.id === id)), {
+        timeoutMs: bound + 10_000,
+      });
+      expect(Date.now() - frozenAt).toBeLessThan(bound);
+      expect(Date.now() - frozenAt).toBeGreaterThanOrEqual(leaderIdleLimitMs(100) - 1000); // not before the frozen leader's session ended
+      const [leader] = await leaders();
+      expect(leader).toBeDefined();
+      expect(leader).not.toBe(frozenLeader);
+
+      process.kill(first.pid!, 'SIGCONT');
+      frozen = false;
+      const after = newIds(3);
+      await insertEvents(db, after, 'test.woken');
+      await waitFor('the events after it woke', () => after.every((id) => publisher.received.some((message) => message.event.id === id)), { timeoutMs: 10_000 });
+      await new Promise((resolve) => setTimeout(resolve, 2500)); // a leadership retry of the woken replica
+      const { rows: committed } = await db.query<{ id: string }>('SELECT id FROM ledger.events ORDER BY transaction_id, position');
+      expect(publisher.received.map((message) => message.event.id)).toEqual(committed.map((row) => row.id));
+      expect(first.running).toBe(true);
+    } finally {
+      if (frozen) process.kill(first.pid!, 'SIGCONT');
+      await db.end();
+    }
+  }, 120_000);
 });

@@ -38,15 +38,40 @@ const LEADERSHIP_RETRY_MS = 2000;
  * for up to LEDGER_PUBLISH_POLL_MS.
  */
 const HELD_BACK_MAX_WAIT_MS = 100;
+/** Least time the leader's session may sit idle before Postgres ends it: 3x a page's longest JetStream wait (publishToStream's 5 s acknowledgement timeout). */
+const LEADER_IDLE_FLOOR_MS = 15_000;
+/** How long the leader's session may sit idle before Postgres ends it (and with it the leader lock). */
+export const leaderIdleLimitMs = (pollMs: number): number => Math.max(LEADER_IDLE_FLOOR_MS, 3 * pollMs);
+/** After this long without traffic the client's TCP keepalive probes Postgres, so a quiet connection whose server vanished is not taken for a live one. */
+const KEEPALIVE_AFTER_MS = 10_000;
+
 /**
  * The publisher's own connection: the leader lock and LISTEN live in its
  * session. Its page query and checkpoint run many times a second under load,
  * so they are prepared like the pool's (PreparingClient). A service's session
  * limits apply; the leader lock is held by the session, outside any
  * transaction, so they spare it.
+ *
+ * Nothing else would end the session of a leader that froze (a paused VM or
+ * container, SIGSTOP, a peer gone behind a half-open TCP connection), and the
+ * other replicas would wait for its lock for ever. So Postgres ends it once
+ * it has sent nothing for `leaderIdleLimitMs` (`idle_session_timeout`,
+ * Postgres 14 and later), which a live leader never reaches: it sends a query
+ * at least every poll (LEDGER_PUBLISH_POLL_MS, a third of the limit at most),
+ * and between a page's query and the next statement it only waits for
+ * JetStream's acknowledgements, 5 s at most (opening the stream, two
+ * JetStream requests, as long). TCP keepalive lets the client notice a
+ * server that vanished behind a quiet connection.
  */
-export const publisherConnection = (url: string): Client =>
-  new PreparingClient({ connectionString: url, application_name: 'ledger-publisher', ...sessionLimitParameters(SERVICE_SESSION_LIMITS) });
+export const publisherConnection = (url: string, pollMs: number): Client =>
+  new PreparingClient({
+    connectionString: url,
+    application_name: 'ledger-publisher',
+    ...sessionLimitParameters(SERVICE_SESSION_LIMITS),
+    options: `-c idle_session_timeout=${leaderIdleLimitMs(pollMs)}`,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: KEEPALIVE_AFTER_MS,
+  });
 
 /**
  * Publishes committed events to JetStream in commit order, at least once and
@@ -55,7 +80,8 @@ export const publisherConnection = (url: string): Client =>
  * position) order, and checkpoints on that pair: a transaction that took a
  * lower position but commits later is still ahead of the checkpoint, so it
  * is never skipped. One replica at a time publishes (session advisory lock on
- * its own connection); its own replica's commits wake it in process
+ * its own connection, which Postgres ends when the leader freezes, so another
+ * replica takes over: publisherConnection); its own replica's commits wake it in process
  * (LocalCommits), the others' NOTIFY after each commit, a poll backs it up,
  * and while committed events wait behind a transaction still open anywhere
  * in the cluster it looks again within milliseconds.
@@ -102,7 +128,7 @@ export class EventPublisher implements OnApplicationBootstrap, OnApplicationShut
   }
 
   private async leadWhilePossible(): Promise<void> {
-    const db = publisherConnection(this.config.DATABASE_URL);
+    const db = publisherConnection(this.config.DATABASE_URL, this.config.LEDGER_PUBLISH_POLL_MS);
     let broken: Error | undefined;
     db.on('error', (error) => {
       broken = error;
@@ -124,15 +150,16 @@ export class EventPublisher implements OnApplicationBootstrap, OnApplicationShut
       try {
         while (!this.stopped) {
           if (broken) throw broken;
-          const { published, next, heldBack } = await this.publishPage(db, checkpoint.current);
+          const { published, next, heldBack, failure } = await this.publishPage(db, checkpoint.current);
           await checkpoint.moveTo(next);
+          if (failure) throw failure.error; // stored below: the next leader starts after what JetStream acknowledged
           heldBackWait = heldBack ? Math.min(HELD_BACK_MAX_WAIT_MS, heldBackWait * 2 || 5) : 0;
           const wait = heldBack ? Math.min(heldBackWait, this.config.LEDGER_PUBLISH_POLL_MS) : this.config.LEDGER_PUBLISH_POLL_MS;
           if (heldBack || published < PAGE_SIZE) await this.sleep(Math.min(wait, checkpoint.dueInMs()));
         }
       } finally {
         stopListening();
-        if (!broken) await checkpoint.save().catch(() => undefined); // a clean stop leaves nothing to publish again
+        if (!broken) await checkpoint.save().catch(() => undefined); // after a clean stop or a refused publish, nothing acknowledged is published again
       }
     } finally {
       await db.end().catch(() => undefined);
@@ -160,13 +187,19 @@ export class EventPublisher implements OnApplicationBootstrap, OnApplicationShut
    * Publishes one page and answers where the next starts. The page goes out
    * in one burst, in order, on the one connection (so JetStream stores it in
    * that order) instead of one round trip per event. If a publish fails, this
-   * throws and leadership starts again from the stored checkpoint, which is
-   * never past an event not acknowledged, so nothing is skipped: what
-   * JetStream already has is dropped by its Nats-Msg-Id. Only then can an
-   * event land behind later ones of its page; the one consumer (webhooks)
-   * dedupes by event id and does not depend on the stream's order.
+   * answers the failure with `next` at the last event of the unbroken run of
+   * acknowledged ones before it; the caller stores that and starts leadership
+   * again from it, so nothing is skipped, and the events already acknowledged
+   * are not published again (after the stream's duplicate window JetStream
+   * would store them twice). What JetStream has after the failed one is
+   * dropped by its Nats-Msg-Id. Only then can an event land behind later ones
+   * of its page; the one consumer (webhooks) dedupes by event id and does not
+   * depend on the stream's order.
    */
-  private async publishPage(db: Client, from: Checkpoint): Promise<{ published: number; next: Checkpoint; heldBack: boolean }> {
+  private async publishPage(
+    db: Client,
+    from: Checkpoint,
+  ): Promise<{ published: number; next: Checkpoint; heldBack: boolean; failure?: { error: unknown } }> {
     // Settled rows (their transaction is below the oldest one still running) come first in this order, as a
     // prefix: only they are published. A committed row after them is held back by a transaction still open.
     // The order is on the xid8 column itself (qualified: a bare name would mean the text output column, whose
@@ -192,9 +225,11 @@ export class EventPublisher implements OnApplicationBootstrap, OnApplicationShut
       }),
     );
     const failed = acks.findIndex((ack) => ack.status === 'rejected');
-    if (failed >= 0) throw (acks[failed] as PromiseRejectedResult).reason; // the next leader starts at the stored checkpoint
-    const last = rows[rows.length - 1];
-    return { published: rows.length, next: { transactionId: last.transaction_id, position: last.position }, heldBack };
+    const published = failed < 0 ? rows.length : failed;
+    const last = rows[published - 1];
+    const next = last ? { transactionId: last.transaction_id, position: last.position } : from;
+    if (failed >= 0) return { published, next, heldBack, failure: { error: (acks[failed] as PromiseRejectedResult).reason } };
+    return { published, next, heldBack };
   }
 
   private async saveCheckpoint(db: Client, at: Checkpoint): Promise<void> {
