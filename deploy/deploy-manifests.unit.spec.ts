@@ -28,7 +28,7 @@ import { LedgerConfig } from '../apps/ledger/src/ledger.config';
 import { RefundsConfig } from '../apps/refunds/src/refunds.config';
 import { SessionsConfig } from '../apps/sessions/src/sessions.config';
 import { WebhooksConfig } from '../apps/webhooks/src/webhooks.config';
-import { composeSchemaErrors, type Manifest, renderKustomization, secretTemplates } from './testing/manifests';
+import { composeSchemaErrors, type Manifest, renderKustomization, secretTemplates, yamlDocuments } from './testing/manifests';
 
 /* No Docker engine runs on the build machines, so the deployment files are checked by reading them. */
 
@@ -68,7 +68,26 @@ const REQUIRED_SAMPLES: Record<string, string> = {
   REDIS_SESSIONS_PASSWORD: randomBytes(24).toString('hex'),
   REDIS_WEBHOOKS_PASSWORD: randomBytes(24).toString('hex'),
   REDIS_DASHBOARD_PASSWORD: randomBytes(24).toString('hex'),
+  GRAFANA_ADMIN_PASSWORD: randomBytes(24).toString('hex'),
 };
+
+/**
+ * The programs a health check may run in each image compose pulls. The plain `nats` tags are scratch
+ * images (the server binary alone: no shell, no wget), their -alpine variants have BusyBox's sh and
+ * wget; the Jaeger and Grafana images are Alpine, Prometheus's BusyBox. An image not listed fails the
+ * check until its entry says what it holds.
+ */
+const IMAGE_PROGRAMS: [RegExp, string[]][] = [
+  [/^postgres:\d+$/, ['sh', 'pg_isready', 'psql']],
+  [/^nats:[\d.]+-alpine$/, ['sh', 'wget', 'nats-server']],
+  [/^nats:/, ['nats-server']],
+  [/^redis:\d+$/, ['sh', 'redis-cli']],
+  [/^jaegertracing\/all-in-one:[\d.]+$/, ['sh', 'wget']],
+  [/^prom\/prometheus:v[\d.]+$/, ['sh', 'wget']],
+  [/^grafana\/grafana:[\d.]+$/, ['sh', 'wget']],
+];
+/** What a health check runs: the program of a CMD test, or sh and the first word of a CMD-SHELL one. */
+const healthCheckPrograms = (test: string[]) => (test[0] === 'CMD-SHELL' ? ['sh', test[1].trim().split(/\s+/)[0]] : [test[1]]);
 
 /** The operator's environment when compose runs: the variables compose requires (${VAR:?message}). */
 const OPERATOR_ENV: Record<string, string> = {
@@ -129,6 +148,27 @@ describe('docker-compose.yml', () => {
     for (const name of ['postgres', 'nats', 'redis', 'jaeger']) expect(services[name].healthcheck?.test.length).toBeGreaterThan(0);
   });
 
+  it('runs each health check with programs its image has (NATS: the -alpine image, as in Kubernetes, for wget)', () => {
+    for (const [name, service] of Object.entries(services)) {
+      if (!service.healthcheck) continue;
+      const has = service.build ? ['node'] : IMAGE_PROGRAMS.find(([image]) => image.test(service.image ?? ''))?.[1];
+      expect({ name, image: service.image, known: has !== undefined }).toEqual({ name, image: service.image, known: true });
+      const missing = healthCheckPrograms(service.healthcheck.test).filter((program) => !has!.includes(program));
+      expect({ name, image: service.image, missing }).toEqual({ name, image: service.image, missing: [] });
+    }
+    // The check can fail: the scratch image has no wget.
+    const scratch = IMAGE_PROGRAMS.find(([image]) => image.test('nats:2.10'))![1];
+    expect(healthCheckPrograms(services.nats.healthcheck!.test).every((program) => scratch.includes(program))).toBe(false);
+    // One NATS image for both deployments.
+    const k8sNats = yamlDocuments(readFileSync(join(root, 'deploy', 'k8s', 'base', 'nats.yaml'), 'utf8')).find((doc) => doc.kind === 'StatefulSet');
+    expect(services.nats.image).toBe(k8sNats?.spec.template.spec.containers[0].image);
+  });
+
+  it('reports Postgres healthy only once it listens on TCP, after the image has run init-roles.sh', () => {
+    // During initialisation the image's temporary server listens on the Unix socket only.
+    expect(services.postgres.healthcheck?.test).toEqual(['CMD-SHELL', expect.stringMatching(/^pg_isready -h 127\.0\.0\.1 /)]);
+  });
+
   it.each(SERVICE_NAMES)('builds and configures %s from the one Dockerfile', (name) => {
     const service = services[name];
     expect(service).toBeDefined();
@@ -139,7 +179,8 @@ describe('docker-compose.yml', () => {
       expect(dependency.condition).toBe(name === 'migrate' ? 'service_completed_successfully' : 'service_healthy');
     }
     expect(Object.keys(service.depends_on ?? {})).toEqual(expect.arrayContaining(['nats']));
-    if (HTTP_PORTS[name]) expect(service.ports).toContain(`${HTTP_PORTS[name]}:${HTTP_PORTS[name]}`);
+    // On the loopback interface only: the TLS proxy on the host forwards to it (docs/OPERATIONS.md).
+    if (HTTP_PORTS[name]) expect(service.ports).toEqual([`127.0.0.1:${HTTP_PORTS[name]}:${HTTP_PORTS[name]}`]);
 
     // The environment compose gives must pass the app's own boot-time validation.
     const env = Object.fromEntries(Object.entries(service.environment ?? {}).map(([k, v]) => [k, interpolate(String(v))]));
@@ -227,8 +268,16 @@ describe('docker-compose.yml', () => {
     expect(interpolate(String(services.dashboard.environment?.TRUSTED_PROXIES))).toBe(host);
   });
 
-  it('publishes no Postgres, NATS or Redis port to the host', () => {
+  it('publishes no Postgres, NATS or Redis port to the host, and every other port on the loopback interface only', () => {
     for (const name of ['postgres', 'nats', 'redis']) expect(services[name].ports).toBeUndefined();
+    const published = Object.entries(services).flatMap(([name, service]) => (service.ports ?? []).map((port) => `${name} ${port}`));
+    expect(published.length).toBeGreaterThan(0);
+    for (const port of published) expect(port).toMatch(/^\w+ 127\.0\.0\.1:\d+:\d+$/);
+  });
+
+  it('keeps the operator’s .env out of the build context, so no image can hold its secrets', () => {
+    const ignored = readFileSync(join(root, '.dockerignore'), 'utf8').split('\n').map((line) => line.trim());
+    expect(ignored).toEqual(expect.arrayContaining(['.env', '*.env', '**/.env', '**/*.env', '.dev']));
   });
 
   it('runs NATS with the generated permissions and every identity’s password required from the environment', () => {

@@ -218,10 +218,14 @@ function savedSuperuserPassword(root, user) {
   return saved.user === user ? saved.password : undefined;
 }
 
-/** A random password for `user` (checked to be a plain identifier), set through the local socket and kept 0600 in .dev. */
-function setSuperuserPassword(root, user) {
+/**
+ * A random password for `user` (checked to be a plain identifier), set through the local socket and kept 0600 in .dev.
+ * The statement goes to psql on its standard input: a command-line argument would show the password to
+ * anyone on the machine (ps, /proc/<pid>/cmdline) while psql runs.
+ */
+function setSuperuserPassword(root, user, runCommand = run) {
   const password = require('node:crypto').randomBytes(24).toString('hex');
-  const result = run('su', ['postgres', '-c', `psql -v ON_ERROR_STOP=1 -c "ALTER USER ${user} PASSWORD '${password}'"`]);
+  const result = runCommand('su', ['postgres', '-c', 'psql -X -q -v ON_ERROR_STOP=1'], { input: `ALTER USER ${user} PASSWORD '${password}';\n` });
   if (!result.ok) {
     out.fail(`Postgres: could not set a password for ${user}: ${result.stderr.trim()}`);
     process.exit(1);
@@ -286,4 +290,4 @@ function ensureChromium() {
   process.exit(1);
 }
 
-module.exports = { ensureInfrastructure, ensureChromium };
+module.exports = { ensureInfrastructure, ensureChromium, setSuperuserPassword };

@@ -10,7 +10,7 @@
  */
 const { spawn } = require('node:child_process');
 const { createHash, randomBytes } = require('node:crypto');
-const { existsSync, mkdirSync, openSync, readFileSync, writeFileSync } = require('node:fs');
+const { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, writeFileSync } = require('node:fs');
 const net = require('node:net');
 const { join } = require('node:path');
 const out = require('./console');
@@ -134,20 +134,45 @@ async function ensureNatsServer(root, installWithApt) {
       process.exit(1);
     }
     writePrivateFile(p.config, config);
-    const log = openSync(p.log, 'a');
-    const child = spawn(binary, ['-c', p.config], { detached: true, stdio: ['ignore', log, log] });
-    child.unref();
+    const child = await startServer(binary, p, port);
     writeFileSync(p.state, JSON.stringify({ pid: child.pid, port, digest }));
-    for (let i = 0; i < 100 && !(await listening(port)); i++) await new Promise((r) => setTimeout(r, 100));
-    if (!(await listening(port))) {
-      out.fail(`the project's NATS server did not start on 127.0.0.1:${port}; see ${p.log}`);
-      process.exit(1);
-    }
     out.info(`NATS: started the project's server at 127.0.0.1:${port} (pid ${child.pid}, config ${p.config})`);
   }
   const urls = identityUrls(identities, port);
   await checkJetStream(root, urls.ledger);
   return { port, urls };
+}
+
+/**
+ * Starts nats-server and waits until it is the one listening: it writes its ports file
+ * (--ports_file_dir, nats-server_<pid>.ports) only once its own listeners are up. Another
+ * process on the port would answer a mere connect while our server exits with "address
+ * already in use"; an exit before the ports file, or none within 20 s, stops the launcher.
+ */
+async function startServer(binary, p, port) {
+  const portsDir = join(p.dir, 'ports');
+  mkdirSync(portsDir, { recursive: true, mode: 0o700 });
+  const log = openSync(p.log, 'a');
+  const child = spawn(binary, ['-c', p.config, '--ports_file_dir', portsDir], { detached: true, stdio: ['ignore', log, log] });
+  closeSync(log);
+  let ended;
+  child.once('exit', (code, signal) => (ended = signal ?? `exit code ${code}`));
+  child.once('error', (error) => (ended = error.message));
+  const portsFile = () => existsSync(portsDir) && readdirSync(portsDir).some((name) => name.endsWith(`_${child.pid}.ports`));
+  for (let i = 0; i < 200 && !ended && !(portsFile() && (await listening(port))); i++) await new Promise((r) => setTimeout(r, 100));
+  if (ended) {
+    out.fail(`the project's NATS server stopped (${ended}) before it listened on 127.0.0.1:${port}; is the port taken? See ${p.log}`);
+    process.exit(1);
+  }
+  if (!portsFile()) {
+    child.kill('SIGKILL');
+    out.fail(`the project's NATS server did not start on 127.0.0.1:${port} within 20 s; see ${p.log}`);
+    process.exit(1);
+  }
+  child.removeAllListeners('exit');
+  child.removeAllListeners('error');
+  child.unref();
+  return child;
 }
 
 /** JetStream answers for an identity that uses it (the ledger's), which also proves the passwords work. */

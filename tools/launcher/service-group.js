@@ -4,7 +4,7 @@
  * half-running stack); Ctrl-C stops them all cleanly.
  */
 const { spawn } = require('node:child_process');
-const { existsSync, mkdirSync, readFileSync, writeFileSync, rmSync } = require('node:fs');
+const { mkdirSync } = require('node:fs');
 const { join } = require('node:path');
 const readline = require('node:readline');
 const out = require('./console');
@@ -25,34 +25,19 @@ function formatLine(line, pretty) {
 }
 
 class ServiceGroup {
-  /** `envFor(service)` adds what only that service gets (its own database role and bus identity). */
-  constructor(root, services, env, envFor = () => ({})) {
+  /**
+   * `envFor(service)` adds what only that service gets (its own database role and bus identity);
+   * `pidFile` (pid-file.js, claimed by this launcher) records the services' pids.
+   */
+  constructor(root, services, env, envFor = () => ({}), pidFile = undefined) {
     this.root = root;
     this.services = services;
     this.env = env;
     this.envFor = envFor;
     this.children = new Map();
     this.stopping = false;
-    // One pid file per gateway port, so two stacks from one checkout (dev + tests) never reap each other.
-    this.pidFile = join(root, 'tmp', `services-${env.GATEWAY_PORT ?? 3000}.pids`);
+    this.pidFile = pidFile;
     this.width = Math.max(...services.map((s) => s.length));
-  }
-
-  /** Kills services left behind by a launcher that was itself killed. */
-  reapLeftovers() {
-    if (!existsSync(this.pidFile)) return;
-    for (const pid of readFileSync(this.pidFile, 'utf8').split(/\s+/).filter(Boolean).map(Number)) {
-      try {
-        const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-        if (cmdline.includes(join(this.root, 'dist', 'apps'))) {
-          process.kill(pid, 'SIGKILL');
-          out.info(`stopped a service left over from an earlier run (pid ${pid})`);
-        }
-      } catch {
-        // already gone
-      }
-    }
-    rmSync(this.pidFile, { force: true });
   }
 
   start(onCrash) {
@@ -74,7 +59,7 @@ class ServiceGroup {
       });
       this.children.set(service, child);
     });
-    writeFileSync(this.pidFile, [...this.children.values()].map((c) => c.pid).join('\n'));
+    this.pidFile?.recordServices([...this.children.values()].map((c) => c.pid));
   }
 
   async stop() {
@@ -91,7 +76,7 @@ class ServiceGroup {
         }),
     );
     await Promise.all(exits);
-    rmSync(this.pidFile, { force: true });
+    this.pidFile?.release();
   }
 }
 

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { freePortBlock, testInfra, waitFor } from '@pp/testing';
@@ -21,9 +21,10 @@ let base = 0;
 let ports: Record<'GATEWAY_PORT' | 'CHECKOUT_PORT' | 'DASHBOARD_PORT', string>;
 const database = `pp_launcher_${randomBytes(4).toString('hex')}`;
 
-function launch(): { child: ChildProcess; output: () => string } {
+function launch(extraEnv: Record<string, string> = {}): { child: ChildProcess; output: () => string; namespace: string } {
   const dbUrl = new URL(testInfra.postgresAdminUrl);
   dbUrl.pathname = `/${database}`;
+  const namespace = `launch${randomBytes(3).toString('hex')}`;
   const child = spawn(process.execPath, [join(root, 'tools', 'launcher', 'start.js')], {
     cwd: root,
     env: {
@@ -32,17 +33,36 @@ function launch(): { child: ChildProcess; output: () => string } {
       DATABASE_URL: dbUrl.toString(),
       // No NATS_URL: the launcher runs the project's own server and gives each service its identity.
       REDIS_URL: testInfra.redisUrl,
-      PP_NAMESPACE: `launch${randomBytes(3).toString('hex')}`,
+      PP_NAMESPACE: namespace,
       // Jest's global set-up built dist/; a rebuild would race the services other test files start.
       LAUNCHER_SKIP_BUILD: 'true',
+      ...extraEnv,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let text = '';
   child.stdout?.on('data', (chunk: Buffer) => (text += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (text += chunk.toString()));
-  return { child, output: () => text };
+  return { child, output: () => text, namespace };
 }
+
+/** The launcher's pid file for the gateway port of these tests (tools/launcher/pid-file.js). */
+const pidFile = () => join(root, 'tmp', `services-${ports.GATEWAY_PORT}.pids`);
+
+/** Service processes started with this PP_NAMESPACE, found by their environment: they outlive a launcher that leaves them behind. */
+const servicesOfNamespace = (namespace: string): number[] =>
+  readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .filter((entry) => {
+      try {
+        return /dist\/apps\/[a-z]+\/src\/main\.js/.test(readFileSync(`/proc/${entry}/cmdline`, 'utf8')) && readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0').includes(`PP_NAMESPACE=${namespace}`);
+      } catch {
+        return false; // ended while being read
+      }
+    })
+    .map(Number);
+
+const exitOf = (child: ChildProcess) => new Promise<number | null>((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.once('exit', (code) => resolve(code))));
 
 /**
  * The launcher's service processes other than the gateway, by name, read from
@@ -110,6 +130,13 @@ it('starts, survives being killed, starts again, and stops every service on Ctrl
   const orphans = await servicePids(first.child);
   expect(orphans).toHaveLength(7);
 
+  // A second start on the same port while the first runs refuses, and touches neither its services nor its pid file.
+  const meanwhile = launch();
+  expect(await exitOf(meanwhile.child)).toBe(1);
+  expect(meanwhile.output()).toContain(`already running (pid ${first.child.pid}); stop it first`);
+  expect(orphans.filter((pid) => !alive(pid))).toEqual([]);
+  expect(JSON.parse(readFileSync(pidFile(), 'utf8'))).toMatchObject({ launcher: first.child.pid });
+
   first.child.kill('SIGKILL'); // the launcher dies; its services live on
   await waitFor('launcher gone', () => first.child.exitCode !== null || first.child.signalCode !== null);
   expect(orphans.filter((pid) => !alive(pid))).toEqual([]);
@@ -126,7 +153,17 @@ it('starts, survives being killed, starts again, and stops every service on Ctrl
   expect(second.child.exitCode).toBe(0);
   expect(running.filter(alive)).toEqual([]);
   expect(second.output()).toContain('stopping every service');
+  expect(existsSync(pidFile())).toBe(false);
 }, 360_000);
+
+it('stops the services it started when it fails after starting them', async () => {
+  const run = launch({ LAUNCHER_TEST_FAIL_AFTER_START: 'true' });
+  expect(await exitOf(run.child)).toBe(1);
+  expect(run.output()).toContain('failing after the services started');
+  expect(run.output()).toContain('stopping every service');
+  expect(servicesOfNamespace(run.namespace)).toEqual([]);
+  expect(existsSync(pidFile())).toBe(false);
+}, 180_000);
 
 it('stops the whole stack and names the service when one crashes', async () => {
   const run = launch();

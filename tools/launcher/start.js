@@ -15,8 +15,18 @@ const { ensurePackages } = require('./install');
 const { run } = require('./run-command');
 
 const root = join(__dirname, '..', '..');
+/** The services once started: an error after that stops them before the launcher exits. */
+let group;
 
 async function main() {
+  // First, before anything rewrites node_modules or dist/ under a stack that runs: one launcher per gateway port.
+  const { PidFile } = require('./pid-file');
+  const pidFile = new PidFile(root, process.env.GATEWAY_PORT ?? 3000);
+  pidFile.claim();
+  // Exiting before any service started (infrastructure missing, say): the file is of no use to the next start.
+  process.on('exit', () => {
+    if (!pidFile.holdsServices()) pidFile.release();
+  });
   ensurePackages(root);
   out.step('Build (swc → dist/)');
   if (process.env.LAUNCHER_SKIP_BUILD === 'true') {
@@ -56,12 +66,17 @@ async function main() {
   out.step('Services');
   const { SERVICE_NAMES } = require(join(root, 'dist', 'libs', 'contracts', 'src', 'services.js'));
   const { ServiceGroup } = require('./service-group');
-  const group = new ServiceGroup(root, SERVICE_NAMES, env, (service) => ({
-    NATS_URL: natsUrls[service],
-    ...serviceEnv(service),
-    ...(metricsPorts[service] ? { METRICS_PORT: String(metricsPorts[service]) } : {}),
-  }));
-  group.reapLeftovers();
+  group = new ServiceGroup(
+    root,
+    SERVICE_NAMES,
+    env,
+    (service) => ({
+      NATS_URL: natsUrls[service],
+      ...serviceEnv(service),
+      ...(metricsPorts[service] ? { METRICS_PORT: String(metricsPorts[service]) } : {}),
+    }),
+    pidFile,
+  );
   let crashed = false;
   const shutdown = async (code) => {
     await group.stop();
@@ -79,6 +94,8 @@ async function main() {
   });
   process.on('SIGTERM', () => void shutdown(0));
   out.info(`started ${SERVICE_NAMES.join(', ')}`);
+  // Set by the launcher's own end-to-end test only: an error once the services run must stop them.
+  if (process.env.LAUNCHER_TEST_FAIL_AFTER_START === 'true') throw new Error('LAUNCHER_TEST_FAIL_AFTER_START is set: failing after the services started');
 
   out.step(`Waiting for http://localhost:${gatewayPort}/readyz to be all green`);
   const report = await waitReady(gatewayPort, 90_000);
@@ -165,7 +182,11 @@ function seedWithCli(command, fileName, env) {
   return JSON.parse(readFileSync(file, 'utf8'));
 }
 
-main().catch((error) => {
+main().catch(async (error) => {
   out.fail(error.message);
+  if (group) {
+    out.info('stopping every service ...');
+    await group.stop();
+  }
   process.exit(1);
 });

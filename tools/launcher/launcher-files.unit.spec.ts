@@ -1,0 +1,205 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { chmodSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/*
+ * The launcher's own files, in a scratch directory: the secret files of .dev/ (private-file.js), the pid
+ * file that keeps two `npm start` on one port apart (pid-file.js, service-group.js), and the Postgres
+ * superuser's password, which must not be on a command line (infrastructure.js). Linux: /proc.
+ */
+
+/* eslint-disable @typescript-eslint/no-require-imports -- the launcher is plain CommonJS */
+const { writePrivateFile } = require('./private-file') as { writePrivateFile: (file: string, text: string) => void };
+const { PidFile } = require('./pid-file') as {
+  PidFile: new (root: string, gatewayPort: number | string) => {
+    file: string;
+    claim(): void;
+    recordServices(pids: number[]): void;
+    holdsServices(): boolean;
+    release(): void;
+  };
+};
+const { ServiceGroup } = require('./service-group') as {
+  ServiceGroup: new (
+    root: string,
+    services: string[],
+    env: Record<string, string | undefined>,
+    envFor: (service: string) => Record<string, string>,
+    pidFile: InstanceType<typeof PidFile>,
+  ) => { start(onCrash: () => void): void; stop(): Promise<void> };
+};
+type Run = (command: string, args: string[], options?: { input?: string }) => { ok: boolean; status: number | null; stdout: string; stderr: string };
+const { setSuperuserPassword } = require('./infrastructure') as { setSuperuserPassword: (root: string, user: string, runCommand: Run) => string };
+/* eslint-enable @typescript-eslint/no-require-imports */
+
+let dir: string;
+const started: ChildProcess[] = [];
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'launcher-files-'));
+});
+
+afterEach(() => {
+  for (const child of started.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const mode = (file: string) => statSync(file).mode & 0o777;
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+const until = async (what: string, check: () => boolean) => {
+  for (let i = 0; i < 100 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+  if (!check()) throw new Error(`timed out waiting for ${what}`);
+};
+const exited = (child: ChildProcess) => (child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', resolve)));
+/** The start time /proc gives a process (what the pid file records beside the launcher's pid). */
+const startTime = (pid: number) => {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+};
+
+/** A process that just waits: another launcher, or, run from `<dir>/dist/apps/<name>`, one of this checkout's services. */
+function idle(service?: string): ChildProcess {
+  const args = ['-e', 'setInterval(() => {}, 1000)'];
+  if (service) {
+    const main = join(dir, 'dist', 'apps', service, 'src', 'main.js');
+    mkdirSync(join(main, '..'), { recursive: true });
+    writeFileSync(main, 'setInterval(() => {}, 1000);\n');
+    args.splice(0, 2, main);
+  }
+  const child = spawn(process.execPath, args, { stdio: 'ignore' });
+  started.push(child);
+  return child;
+}
+
+describe('writePrivateFile', () => {
+  it('replaces a file that was readable by others with a new one of mode 600, never writing into the old one', () => {
+    const file = join(dir, '.dev', 'secrets.json');
+    mkdirSync(join(dir, '.dev'));
+    writeFileSync(file, 'old');
+    chmodSync(file, 0o644);
+    // Whoever opened the old file (here a second name for it) never sees the secret.
+    linkSync(file, join(dir, 'old-name'));
+
+    writePrivateFile(file, 'secret');
+
+    expect(readFileSync(file, 'utf8')).toBe('secret');
+    expect(mode(file)).toBe(0o600);
+    expect(readFileSync(join(dir, 'old-name'), 'utf8')).toBe('old');
+    expect(readdirSync(join(dir, '.dev'))).toEqual(['secrets.json']);
+  });
+
+  it('creates the directory it needs readable by this user alone', () => {
+    const file = join(dir, 'new', 'identities.json');
+    writePrivateFile(file, '{}');
+    expect(mode(join(dir, 'new'))).toBe(0o700);
+    expect(mode(file)).toBe(0o600);
+  });
+});
+
+describe('the pid file', () => {
+  it('refuses to start while the launcher named in it runs, leaving its services alone', async () => {
+    const other = idle();
+    const service = idle('ledger');
+    await until('the processes to start', () => existsSync(`/proc/${other.pid}/stat`) && readFileSync(`/proc/${service.pid}/cmdline`, 'utf8').includes(join(dir, 'dist', 'apps')));
+    const pidFile = new PidFile(dir, 3000);
+    mkdirSync(join(dir, 'tmp'));
+    const record = JSON.stringify({ launcher: other.pid, started: startTime(other.pid!), services: [service.pid] });
+    writeFileSync(pidFile.file, record);
+
+    expect(() => pidFile.claim()).toThrow(`already running (pid ${other.pid}); stop it first`);
+    expect(alive(service.pid!)).toBe(true);
+    pidFile.release();
+    expect(readFileSync(pidFile.file, 'utf8')).toBe(record);
+
+    // Once that launcher is gone (killed outright), the next start stops what it left and takes the file.
+    other.kill('SIGKILL');
+    await exited(other);
+    pidFile.claim();
+    await exited(service);
+    expect(service.signalCode).toBe('SIGKILL');
+    expect(JSON.parse(readFileSync(pidFile.file, 'utf8'))).toMatchObject({ launcher: process.pid, services: [] });
+    pidFile.release();
+    expect(existsSync(pidFile.file)).toBe(false);
+  });
+
+  it('takes a pid the system gave to another process since, or an older launcher’s list of pids, as a launcher that is gone', async () => {
+    const unrelated = idle();
+    const service = idle('gateway');
+    await until('the processes to start', () => existsSync(`/proc/${unrelated.pid}/stat`) && readFileSync(`/proc/${service.pid}/cmdline`, 'utf8').includes(join(dir, 'dist', 'apps')));
+    const pidFile = new PidFile(dir, 4000);
+    mkdirSync(join(dir, 'tmp'));
+    writeFileSync(pidFile.file, JSON.stringify({ launcher: unrelated.pid, started: '1', services: [] }));
+    pidFile.claim();
+    expect(alive(unrelated.pid!)).toBe(true);
+    pidFile.release();
+
+    writeFileSync(pidFile.file, `${service.pid}\n${unrelated.pid}`);
+    pidFile.claim();
+    await exited(service);
+    // Only this checkout's services are stopped, never another process that took a listed pid.
+    expect(alive(unrelated.pid!)).toBe(true);
+    pidFile.release();
+  });
+
+  it('creates the file exclusively, and a launcher removes only its own', () => {
+    const first = new PidFile(dir, 3000);
+    first.claim();
+    const other = JSON.stringify({ launcher: process.ppid, started: startTime(process.ppid), services: [] });
+    writeFileSync(first.file, other); // another launcher's now
+    first.release();
+    expect(readFileSync(first.file, 'utf8')).toBe(other);
+    // One file per gateway port: a stack on another port is not in the way.
+    const elsewhere = new PidFile(dir, 3100);
+    elsewhere.claim();
+    elsewhere.release();
+    expect(() => new PidFile(dir, 3000).claim()).toThrow(`already running (pid ${process.ppid})`);
+  });
+
+  it('records the services a group starts and is removed when the group stops', async () => {
+    mkdirSync(join(dir, 'dist', 'libs', 'platform', 'src', 'app'), { recursive: true });
+    writeFileSync(join(dir, 'dist', 'libs', 'platform', 'src', 'app', 'node-flags.js'), 'module.exports = { SERVICE_NODE_FLAGS: [] };\n');
+    for (const name of ['gateway', 'ledger']) {
+      mkdirSync(join(dir, 'dist', 'apps', name, 'src'), { recursive: true });
+      writeFileSync(join(dir, 'dist', 'apps', name, 'src', 'main.js'), "process.on('SIGTERM', () => process.exit(0)); setInterval(() => {}, 1000);\n");
+    }
+    const pidFile = new PidFile(dir, 3000);
+    pidFile.claim();
+    const group = new ServiceGroup(dir, ['gateway', 'ledger'], { PATH: process.env.PATH }, () => ({}), pidFile);
+    group.start(() => undefined);
+    const recorded = JSON.parse(readFileSync(pidFile.file, 'utf8')) as { launcher: number; services: number[] };
+    expect(recorded.launcher).toBe(process.pid);
+    expect(recorded.services).toHaveLength(2);
+    expect(pidFile.holdsServices()).toBe(true);
+    await group.stop();
+    expect(recorded.services.filter(alive)).toEqual([]);
+    expect(existsSync(pidFile.file)).toBe(false);
+  });
+});
+
+describe('setSuperuserPassword', () => {
+  it('gives psql the password on its standard input, not on a command line others can read', () => {
+    // A stand-in for run-command's run: nothing is executed, and no real cluster's password changes.
+    const calls: { command: string; args: string[]; options: { input?: string } }[] = [];
+    const password = setSuperuserPassword(dir, 'postgres', (command, args, options = {}) => {
+      calls.push({ command, args, options });
+      return { ok: true, status: 0, stdout: '', stderr: '' };
+    });
+    expect(password).toMatch(/^[0-9a-f]{48}$/);
+    expect(calls).toHaveLength(1);
+    const [{ command, args, options }] = calls;
+    expect([command, ...args]).toEqual(['su', 'postgres', '-c', expect.stringMatching(/^psql .*-v ON_ERROR_STOP=1/)]);
+    expect(args.join(' ')).not.toContain(password);
+    expect(options.input).toBe(`ALTER USER postgres PASSWORD '${password}';\n`);
+    const saved = join(dir, '.dev', 'postgres-superuser.json');
+    expect(JSON.parse(readFileSync(saved, 'utf8'))).toEqual({ user: 'postgres', password });
+    expect(mode(saved)).toBe(0o600);
+  });
+});
