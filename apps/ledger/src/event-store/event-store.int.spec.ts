@@ -43,6 +43,9 @@ describe('ledger event store over NATS and Postgres', () => {
 
     const stream = await bus.request('ledger.stream.read.v1', { stream_id: 'test-a' });
     expect(stream.version).toBe(2);
+    // Stored to the millisecond, as shown: nothing finer for a millisecond bound to fall between.
+    const { rows } = await db.query(`SELECT extract(microseconds FROM created_at)::int % 1000 AS finer FROM ledger.events WHERE stream_id = 'test-a'`);
+    expect(rows).toEqual([{ finer: 0 }, { finer: 0 }]);
     expect(stream.events.map((event) => event.id)).toEqual([first.events[0].id, second.events[0].id]);
   });
 

@@ -7,6 +7,7 @@ import { PaymentsByStatus1767225600010 } from './1767225600010-payments-by-statu
 import { PaymentsByDay1767225600011 } from './1767225600011-payments-by-day.migration';
 import { RefundsReadModel1767225600005 } from './1767225600005-refunds-read-model.migration';
 import { RefundOutboundReference1767225600012 } from './1767225600012-refund-outbound-reference.migration';
+import { EventTimeInMilliseconds1767225600013 } from './1767225600013-event-time-in-milliseconds.migration';
 
 /** Every migration of the ledger schema, oldest first. */
 export const LedgerMigrations: Function[] = [
@@ -19,4 +20,5 @@ export const LedgerMigrations: Function[] = [
   PaymentsByStatus1767225600010,
   PaymentsByDay1767225600011,
   RefundOutboundReference1767225600012,
+  EventTimeInMilliseconds1767225600013,
 ];
