@@ -17,13 +17,5 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value ?? null);
 }
 
-/**
- * sha256 of the request's route (method and path) and the canonical JSON of
- * its body, hex: travels with the command as IdempotencyToken.fingerprint.
- * The route is in it because the services that keep a key past Redis (the
- * ledger) compare only the fingerprint: one key sent to two paths with the
- * same body (`/v1/refunds/rf_a/cancel`, then `/rf_b/cancel`) must read as
- * reused with different parameters there too, not replay the other request.
- */
-export const requestFingerprint = (route: string, body: unknown): string =>
-  createHash('sha256').update(`${route}\n${canonicalJson(body ?? {})}`, 'utf8').digest('hex');
+/** sha256 of the canonical JSON of a request body, hex (travels with the command as IdempotencyToken.fingerprint). */
+export const bodyFingerprint = (body: unknown): string => createHash('sha256').update(canonicalJson(body ?? {}), 'utf8').digest('hex');

@@ -3,7 +3,7 @@ import { JsonLogger, redisUnavailable } from '@pp/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../http/api-error';
 import type { Principal } from '../identity/principal';
-import { requestFingerprint } from './fingerprint';
+import { bodyFingerprint } from './fingerprint';
 import { KeyRateLimiter, setRateLimitHeaders } from '../rate-limit/key-rate-limiter';
 import { type BeginOutcome, IdempotencyStore } from './idempotency.store';
 
@@ -53,7 +53,7 @@ export class IdempotencyHooks {
 
   /** Reserves the key; for a request the access hook left uncounted, counts it against its key's rate limit in the same script first. */
   private async begin(request: FastifyRequest, reply: FastifyReply, scope: string, key: string, route: string): Promise<BeginOutcome> {
-    const fingerprint = requestFingerprint(route, request.body);
+    const fingerprint = bodyFingerprint(request.body);
     const uncounted = request.uncounted;
     if (!uncounted) return this.store.begin(scope, key, fingerprint, route).catch(unavailable);
     request.uncounted = undefined;
