@@ -108,10 +108,10 @@ export class AuthController {
     });
     changeCommitted(request, undefined);
     const { sessionId, session } = request.dashboard!;
+    // The other sessions end first: once the password has changed, that matters most.
+    await this.sessions.endAllOf(principal.id, sessionId);
     // This browser has shown the new password: it keeps its session past the recheck (a failure here ends it there).
     await this.sessions.update(sessionId, { ...session, principal: { ...principal, credential_version: changed.credential_version } });
-    // The other sessions end next: once the password has changed, that matters more than the limiter's count.
-    await this.sessions.endAllOf(principal.id, sessionId);
     await this.limiter.succeeded(principal.email, request.ip);
   }
 

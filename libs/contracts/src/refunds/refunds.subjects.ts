@@ -197,7 +197,7 @@ export interface RefundSubjects {
   'refunds.request.v1': { request: RequestRefundCommand; reply: RefundView & { replayed: boolean } };
   /** Served by refunds (admin). REQUESTED → APPROVED; repeat: no change. CONFLICT 'Refund is SENT; it cannot be approved'. */
   'refunds.approve.v1': { request: RefundAdminCommand; reply: RefundView };
-  /** REQUESTED → REJECTED. */
+  /** REQUESTED or APPROVED (not yet sent) → REJECTED. */
   'refunds.reject.v1': { request: RejectRefundCommand; reply: RefundView };
   /** APPROVED → SENT: the operator sent the outbound e-transfer. */
   'refunds.mark-sent.v1': { request: RefundAdminCommand; reply: RefundView };
@@ -208,7 +208,7 @@ export interface RefundSubjects {
   'refunds.complete.v1': { request: CompleteRefundCommand; reply: RefundView };
   /** SENT → FAILED: the outbound transfer bounced; the payment stays CONFIRMED and may be refunded again. */
   'refunds.fail.v1': { request: FailRefundCommand; reply: RefundView };
-  /** Served by refunds (merchant). REQUESTED or APPROVED → CANCELLED. NOT_FOUND 'Refund not found' outside the caller's merchant and mode. */
+  /** Served by refunds (merchant). REQUESTED → CANCELLED (not once approved: the operator may be sending the money). NOT_FOUND 'Refund not found' outside the caller's merchant and mode. */
   'refunds.cancel.v1': { request: CancelRefundCommand; reply: RefundView };
   /** Served by sessions (owner of the payment aggregate). NOT_FOUND 'Payment not found'; CONFLICT for a payment that is not CONFIRMED or REFUNDED. */
   'payments.decide-refund.v1': { request: DecideRefundCommand; reply: DecideRefundReply };
