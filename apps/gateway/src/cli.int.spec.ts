@@ -94,6 +94,19 @@ describe('gateway CLI', () => {
     }
   });
 
+  it('refuses a platform admin with a merchant user’s e-mail and an owner with a platform admin’s (sign-in finds admins first, so one would lock the other out)', async () => {
+    await cli('merchant:create', '--name', 'Shadowed', '--email', 'owner@shadow.example');
+    await expect(cli('platform-admin:create', '--email', 'OWNER@shadow.example')).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('A dashboard user with this email already exists'),
+    });
+    await cli('platform-admin:create', '--email', 'ops3@cli.example');
+    await expect(cli('merchant:create', '--name', 'Shadowing', '--email', 'Ops3@cli.example')).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('A platform admin with this email already exists'),
+    });
+  });
+
   it('merchant:create refuses a bad e-mail address and exits non-zero', async () => {
     await expect(cli('merchant:create', '--name', 'x', '--email', 'nope')).rejects.toMatchObject({
       code: 1,

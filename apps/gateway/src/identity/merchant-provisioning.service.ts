@@ -15,10 +15,12 @@ import {
 } from './identity.views';
 import { type MerchantChanges, MerchantRepository } from './merchant.repository';
 import { generatePassword, hashPassword } from './password';
+import { PlatformAdminRepository } from './platform-admin.repository';
 import type { Queryable } from './queryable';
 import { SECRET_KEY_SCOPES, type Scope } from './scopes';
 
 export const DEPOSIT_ADDRESS_TAKEN = 'etransfer_email is already the deposit address of another merchant';
+export const PLATFORM_ADMIN_EMAIL_TAKEN = 'A platform admin with this email already exists';
 
 /** Active (neither revoked nor expired) API keys a merchant may hold in one mode. */
 export const MAX_ACTIVE_KEYS_PER_MODE = 25;
@@ -50,6 +52,8 @@ export class MerchantProvisioningService {
   constructor(private readonly dataSource: DataSource) {}
 
   async createMerchant(input: NewMerchant): Promise<ProvisionedMerchantView> {
+    // Sign-in looks platform admins up first: an owner sharing an admin's e-mail could never sign in.
+    if (await new PlatformAdminRepository(this.dataSource).findByEmail(input.email)) throw new DomainError(ErrorCode.Conflict, PLATFORM_ADMIN_EMAIL_TAKEN);
     const generated = input.password === undefined ? generatePassword() : undefined;
     const passwordHash = await hashPassword(input.password ?? generated!);
     try {

@@ -2,6 +2,7 @@ import { DomainError, ErrorCode } from '@pp/contracts';
 import { isUniqueViolation } from '@pp/platform';
 import { newId } from '@pp/kernel';
 import type { DataSource } from 'typeorm';
+import { DashboardUserRepository } from './dashboard-user.repository';
 import { generatePassword, hashPassword } from './password';
 import { PlatformAdminRepository } from './platform-admin.repository';
 
@@ -14,6 +15,10 @@ export interface PlatformAdminView {
 
 /** Creates an operator of the dashboard's admin console (admin route and CLI). */
 export async function createPlatformAdmin(dataSource: DataSource, input: { email: string; password?: string }): Promise<PlatformAdminView> {
+  // Sign-in looks platform admins up first: an admin sharing a merchant user's e-mail would lock that user out.
+  if (await new DashboardUserRepository(dataSource).findByEmail(input.email)) {
+    throw new DomainError(ErrorCode.Conflict, 'A dashboard user with this email already exists');
+  }
   const generated = input.password === undefined ? generatePassword() : undefined;
   try {
     const admin = await new PlatformAdminRepository(dataSource).insert({
