@@ -286,6 +286,14 @@ describe('dashboard /api', () => {
       expect(listed.body.endpoints.map((row) => row.id)).toContain(endpoint.body.id);
       expect(JSON.stringify(listed.body)).not.toContain(endpoint.body.secret);
 
+      // Rotated as a leak calls for: the old secret stops signing at once; an overlap past a day is refused.
+      const rotated = await owner.post<{ secret: string; previous_secret_expires_at: string }>(`/api/developers/webhook-endpoints/${endpoint.body.id}/rotate-secret`, { previous_secret_expires_in: 0 });
+      expect(rotated.status).toBe(200);
+      expect(rotated.body.secret).not.toBe(endpoint.body.secret);
+      expect(Date.parse(rotated.body.previous_secret_expires_at)).toBeLessThanOrEqual(Date.now());
+      const tooLong = await owner.post<{ error: string }>(`/api/developers/webhook-endpoints/${endpoint.body.id}/rotate-secret`, { previous_secret_expires_in: 90_000 });
+      expect(tooLong).toMatchObject({ status: 400, body: { error: 'Validation failed: previous_secret_expires_in must be between 0 and 86400' } });
+
       const payment = await simulated(a, owner);
       const event = await waitFor('the payment.confirmed event', async () => {
         const page = await owner.get<ListPage<MerchantEventView>>('/api/events?type=payment.confirmed');

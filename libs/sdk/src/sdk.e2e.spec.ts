@@ -245,6 +245,18 @@ describe('SDK against the real stack', () => {
     expect(verify(third.rawBody, third.headers, endpoint.secret).id).toBe(events.id);
     expect(verify(third.rawBody, third.headers, rotated.secret).id).toBe(events.id);
 
+    // A leaked secret: rotated with no overlap, the next delivery verifies with the new secret only.
+    const replaced = await client.webhookEndpoints.rotateSecret(endpoint.id, { previous_secret_expires_in: 0 });
+    expect(replaced.previous_secret_expires_at).not.toBeNull();
+    expect(Date.parse(replaced.previous_secret_expires_at!)).toBeLessThanOrEqual(Date.now());
+    await expect(client.events.resend(events.id)).resolves.toMatchObject({ webhook_ids: [endpoint.id] });
+    const [, , , fourth] = await waitFor('the delivery after the rotation with no overlap', () => receiver.of(events.id).length === 4 && receiver.of(events.id));
+    expect(verify(fourth.rawBody, fourth.headers, replaced.secret).id).toBe(events.id);
+    expect(() => verify(fourth.rawBody, fourth.headers, rotated.secret)).toThrow();
+    const tooLong = client.webhookEndpoints.rotateSecret(endpoint.id, { previous_secret_expires_in: 86_401 });
+    await expect(tooLong).rejects.toMatchObject({ status: 400 });
+    await expect(tooLong).rejects.toThrow('Validation failed: previous_secret_expires_in must be between 0 and 86400');
+
     await expect(client.webhookEndpoints.disable(endpoint.id)).resolves.toMatchObject({ id: endpoint.id, status: 'disabled' });
     await expect(client.webhookEndpoints.enable(endpoint.id)).resolves.toMatchObject({ id: endpoint.id, status: 'enabled', disabled_reason: null });
     await expect(client.webhookEndpoints.delete(endpoint.id)).resolves.toEqual({ id: endpoint.id, deleted: true });

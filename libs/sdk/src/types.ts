@@ -191,6 +191,11 @@ export interface CreateWebhookEndpointParams {
   description?: string;
 }
 
+export interface RotateWebhookEndpointSecretParams {
+  /** Seconds the old secret keeps signing beside the new one (default 86400, at most 86400); 0 stops it at once. */
+  previous_secret_expires_in?: number;
+}
+
 export interface DeletedWebhookEndpoint {
   id: string;
   deleted: boolean;

@@ -21,7 +21,7 @@ import { mayIssueKey } from '../auth/dashboard-permissions.policy';
 import { Permit } from '../auth/route-access';
 import { Principal, Scope } from '../auth/signed-in';
 import { parseInput } from '../http/parse-input';
-import { CreateEndpointBody, CreateKeyBody, ListEventsParams } from './developers.bodies';
+import { CreateEndpointBody, CreateKeyBody, ListEventsParams, RotateEndpointBody } from './developers.bodies';
 
 const ENDPOINT_ID = /^wh_[a-z0-9]{10,40}$/;
 export const LIVE_REFUND_KEY_REFUSED = 'Your role may not issue a live key that can request refunds (a secret key, or a restricted key with refunds.write)';
@@ -89,8 +89,9 @@ export class DevelopersController {
   @HttpCode(200)
   @Permit('developers.manage')
   @Audited('webhook_endpoint.secret_rotated', targetParam)
-  rotateSecret(@Param('id') id: string, @Scope() scope: MerchantScope): Promise<WebhookEndpointWithSecretView> {
-    return this.bus.request('webhooks.endpoints.rotate-secret.v1', { ...scope, endpoint_id: matching(ENDPOINT_ID, id, 'Webhook endpoint') });
+  rotateSecret(@Param('id') id: string, @Body() body: unknown, @Scope() scope: MerchantScope): Promise<WebhookEndpointWithSecretView> {
+    const endpointId = matching(ENDPOINT_ID, id, 'Webhook endpoint');
+    return this.bus.request('webhooks.endpoints.rotate-secret.v1', { ...parseInput(RotateEndpointBody, body ?? {}), ...scope, endpoint_id: endpointId });
   }
 
   @Delete('developers/webhook-endpoints/:id')

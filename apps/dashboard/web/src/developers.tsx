@@ -163,14 +163,17 @@ function WebhookEndpoints({ mode, mayManage }: { mode: string; mayManage: boolea
     }
   };
   const [shown, setShown] = useState<string>();
-  const act = (endpoint: WebhookEndpointView, action: 'rotate' | 'delete' | 'disable' | 'enable') => async () => {
+  const act = (endpoint: WebhookEndpointView, action: 'rotate' | 'rotate-now' | 'delete' | 'disable' | 'enable') => async () => {
     if (action === 'disable' || action === 'enable') {
       await api(`/api/developers/webhook-endpoints/${endpoint.id}/${action}${query({ mode })}`, { method: 'POST' });
     } else if (action === 'delete') {
       if (!window.confirm(`${t.deleteConfirm} ${endpoint.url}`)) return;
       await api(`/api/developers/webhook-endpoints/${endpoint.id}${query({ mode })}`, { method: 'DELETE' });
     } else {
-      setSecret((await api<WebhookEndpointWithSecretView>(`/api/developers/webhook-endpoints/${endpoint.id}/rotate-secret${query({ mode })}`, { method: 'POST' })).secret);
+      // The old secret signs beside the new one for 24 hours, unless it leaked: then it stops at once.
+      if (action === 'rotate-now' && !window.confirm(t.rotateNowConfirm)) return;
+      const body = action === 'rotate-now' ? { previous_secret_expires_in: 0 } : {};
+      setSecret((await api<WebhookEndpointWithSecretView>(`/api/developers/webhook-endpoints/${endpoint.id}/rotate-secret${query({ mode })}`, { method: 'POST', body })).secret);
     }
     loaded.reload();
   };
@@ -197,6 +200,7 @@ function WebhookEndpoints({ mode, mayManage }: { mode: string; mayManage: boolea
                       <ActionButton label={t.enable} run={act(endpoint, 'enable')} />
                     )}
                     <ActionButton label={t.rotateSecret} run={act(endpoint, 'rotate')} />
+                    <ActionButton label={t.rotateSecretNow} run={act(endpoint, 'rotate-now')} />
                     <ActionButton label={t.delete} run={act(endpoint, 'delete')} />
                   </div>
                 ) : null}

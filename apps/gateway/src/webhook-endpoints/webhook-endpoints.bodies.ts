@@ -1,5 +1,5 @@
 import { OmitType, PickType } from '@nestjs/swagger';
-import { CreateWebhookEndpointCommand, ResendEventCommand } from '@pp/contracts';
+import { CreateWebhookEndpointCommand, ResendEventCommand, RotateWebhookEndpointSecretCommand } from '@pp/contracts';
 
 /*
  * HTTP bodies derived from the webhooks service's commands: the scope comes
@@ -12,3 +12,6 @@ export class CreateWebhookEndpointBody extends OmitType(CreateWebhookEndpointCom
 
 /** POST /v1/events/:id/resend: optionally only one endpoint. */
 export class ResendEventBody extends PickType(ResendEventCommand, ['endpoint_id'] as const) {}
+
+/** POST /v1/webhook_endpoints/:id/rotate_secret: optionally how long the old secret keeps signing. */
+export class RotateWebhookEndpointSecretBody extends PickType(RotateWebhookEndpointSecretCommand, ['previous_secret_expires_in'] as const) {}

@@ -6,7 +6,7 @@ import { Idempotency, KeyScope } from '../access/request-params';
 import { SecretKeyRoute } from '../access/route-access';
 import { ApiJsonBody, ApiJsonResponse } from '../openapi/api-docs.decorators';
 import { listSchema } from '../openapi/view-schema';
-import { CreateWebhookEndpointBody, ResendEventBody } from './webhook-endpoints.bodies';
+import { CreateWebhookEndpointBody, ResendEventBody, RotateWebhookEndpointSecretBody } from './webhook-endpoints.bodies';
 import { DELETED_ENDPOINT_SCHEMA, RESEND_SCHEMA, WEBHOOK_ENDPOINT_SCHEMA, WEBHOOK_ENDPOINT_WITH_SECRET_SCHEMA } from './webhook-endpoints.schemas';
 
 /** Ids that cannot exist are not worth a bus call. */
@@ -53,11 +53,12 @@ export class WebhookEndpointsController {
   @Post('webhook_endpoints/:id/rotate_secret')
   @HttpCode(200)
   @SecretKeyRoute('webhooks.write')
-  @ApiOperation({ summary: 'Issue a new signing secret; the old one keeps signing for 24 hours' })
+  @ApiOperation({ summary: 'Issue a new signing secret; the old one keeps signing for 24 hours, or previous_secret_expires_in seconds (0: stop it now)' })
+  @ApiJsonBody(RotateWebhookEndpointSecretBody)
   @ApiJsonResponse(200, 'The endpoint with its new secret', WEBHOOK_ENDPOINT_WITH_SECRET_SCHEMA)
-  rotate(@Param('id') id: string, @KeyScope() scope: MerchantScope, @Idempotency() idempotency: IdempotencyToken) {
+  rotate(@Param('id') id: string, @Body() body: RotateWebhookEndpointSecretBody, @KeyScope() scope: MerchantScope, @Idempotency() idempotency: IdempotencyToken) {
     ensure(ENDPOINT_ID.test(id), 'Webhook endpoint not found');
-    return this.bus.request('webhooks.endpoints.rotate-secret.v1', { ...scope, endpoint_id: id, idempotency });
+    return this.bus.request('webhooks.endpoints.rotate-secret.v1', { ...scope, endpoint_id: id, ...body, idempotency });
   }
 
   @Post('webhook_endpoints/:id/disable')

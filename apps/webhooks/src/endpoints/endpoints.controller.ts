@@ -13,6 +13,7 @@ import {
   SetWebhookEndpointStatusCommand,
   WebhookEndpointRef,
   type WebhookEndpointWithSecretView,
+  SECRET_OVERLAP_SECONDS,
 } from '@pp/contracts';
 import { newId, randomToken } from '@pp/kernel';
 import { CONFIG, Handles, isUniqueViolation, JsonLogger } from '@pp/platform';
@@ -20,9 +21,6 @@ import type { WebhooksConfig } from '../webhooks.config';
 import { checkEndpointUrl } from './endpoint-url.policy';
 import { EndpointSecrets } from './endpoint-secrets';
 import { type EndpointOperation, EndpointRepository, type Scope, toEndpointView, toEndpointWithSecretView } from './endpoint.repository';
-
-/** How long a rotated-out secret keeps signing, so receivers can switch without dropping deliveries. */
-export const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
 /** The reason a merchant's own disabling records (shown with the endpoint, and on attempts it closes unsent). */
 export const DISABLED_BY_MERCHANT = 'disabled by the merchant';
@@ -97,7 +95,7 @@ export class EndpointsController {
     if (earlier) return earlier;
     const secret = newSecret();
     const row = await this.endpoints
-      .rotate(command, command.endpoint_id, this.secrets.seal(command.endpoint_id, secret), new Date(Date.now() + SECRET_OVERLAP_MS), command.idempotency)
+      .rotate(command, command.endpoint_id, this.secrets.seal(command.endpoint_id, secret), new Date(Date.now() + (command.previous_secret_expires_in ?? SECRET_OVERLAP_SECONDS) * 1000), command.idempotency)
       .catch((error: unknown) => this.repeatedAfterRace(command, command.idempotency, 'rotate', error, command.endpoint_id));
     if (!row) throw notFound();
     return 'secret' in row ? row : toEndpointWithSecretView(row, secret);

@@ -50,8 +50,21 @@ export class WebhookEndpointRef extends MerchantScope {
   endpoint_id!: string;
 }
 
+/** How long a rotated-out secret keeps signing by default, and at most: receivers switch without dropping deliveries. */
+export const SECRET_OVERLAP_SECONDS = 24 * 60 * 60;
+
 /** `webhooks.endpoints.rotate-secret.v1`. */
 export class RotateWebhookEndpointSecretCommand extends WebhookEndpointRef {
+  /**
+   * Seconds the old secret keeps signing beside the new one (SECRET_OVERLAP_SECONDS when absent); 0 stops it at
+   * once, for a secret that leaked.
+   */
+  @IsOptional()
+  @IsInt({ message: 'previous_secret_expires_in must be a whole number of seconds' })
+  @Min(0, { message: `previous_secret_expires_in must be between 0 and ${SECRET_OVERLAP_SECONDS}` })
+  @Max(SECRET_OVERLAP_SECONDS, { message: `previous_secret_expires_in must be between 0 and ${SECRET_OVERLAP_SECONDS}` })
+  previous_secret_expires_in?: number;
+
   /** The API request's Idempotency-Key: a repeat answers the endpoint with its current secret, rotating nothing. */
   @IsOptional()
   @ValidateNested()

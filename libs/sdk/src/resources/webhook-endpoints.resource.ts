@@ -1,5 +1,5 @@
 import type { RequestOptions } from '../http/transport';
-import type { CreateWebhookEndpointParams, DeletedWebhookEndpoint, WebhookEndpoint, WebhookEndpointWithSecret } from '../types';
+import type { CreateWebhookEndpointParams, DeletedWebhookEndpoint, RotateWebhookEndpointSecretParams, WebhookEndpoint, WebhookEndpointWithSecret } from '../types';
 import { Resource } from './resource';
 
 export class WebhookEndpoints extends Resource {
@@ -18,9 +18,12 @@ export class WebhookEndpoints extends Resource {
     return this.call('deleteWebhookEndpoint', options, { id });
   }
 
-  /** POST /v1/webhook_endpoints/:id/rotate_secret: the old secret keeps signing for 24 hours, so verify with both meanwhile. */
-  rotateSecret(id: string, options: RequestOptions = {}): Promise<WebhookEndpointWithSecret> {
-    return this.call('rotateWebhookEndpointSecret', options, { id });
+  /**
+   * POST /v1/webhook_endpoints/:id/rotate_secret: the old secret keeps signing for 24 hours, so verify with both
+   * meanwhile; `previous_secret_expires_in` (seconds, 0 to 86400) shortens that, 0 stopping it at once (a leaked secret).
+   */
+  rotateSecret(id: string, params: RotateWebhookEndpointSecretParams = {}, options: RequestOptions = {}): Promise<WebhookEndpointWithSecret> {
+    return this.call('rotateWebhookEndpointSecret', options, { id, body: params });
   }
 
   /** POST /v1/webhook_endpoints/:id/disable: no deliveries until it is enabled again. */
