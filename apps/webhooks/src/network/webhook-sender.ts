@@ -30,8 +30,14 @@ export interface WebhookResponse {
 
 /** An idle pooled connection to a merchant's server is closed after this long (a server's hint of a shorter keep-alive wins). */
 export const IDLE_SOCKET_TIMEOUT_MS = 5_000;
-/** Idle connections kept per pool, i.e. per endpoint address, port and TLS name. */
-export const MAX_FREE_SOCKETS_PER_POOL = 16;
+/**
+ * Idle connections kept per pool, i.e. per endpoint address, port and TLS
+ * name: as many as a pool may open, so a burst to one endpoint reuses its
+ * connections (16 cost the fan-out a fifth of its rate and of the webhooks'
+ * CPU a delivery: docs/PERFORMANCE.md); the idle timeout and
+ * MAX_TOTAL_SOCKETS bound what they hold.
+ */
+export const MAX_FREE_SOCKETS_PER_POOL = 256;
 /** Connections open at once per pool. */
 export const MAX_SOCKETS_PER_POOL = 256;
 /**
