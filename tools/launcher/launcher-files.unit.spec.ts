@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { chmodSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { processAlive } from '@pp/testing';
 
 /*
  * The launcher's own files, in a scratch directory: the secret files of .dev/ (private-file.js), the pid
@@ -46,14 +47,6 @@ afterEach(() => {
 });
 
 const mode = (file: string) => statSync(file).mode & 0o777;
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 const until = async (what: string, check: () => boolean) => {
   for (let i = 0; i < 100 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 50));
   if (!check()) throw new Error(`timed out waiting for ${what}`);
@@ -115,7 +108,7 @@ describe('the pid file', () => {
     writeFileSync(pidFile.file, record);
 
     expect(() => pidFile.claim()).toThrow(`already running (pid ${other.pid}); stop it first`);
-    expect(alive(service.pid!)).toBe(true);
+    expect(processAlive(service.pid!)).toBe(true);
     pidFile.release();
     expect(readFileSync(pidFile.file, 'utf8')).toBe(record);
 
@@ -138,14 +131,14 @@ describe('the pid file', () => {
     mkdirSync(join(dir, 'tmp'));
     writeFileSync(pidFile.file, JSON.stringify({ launcher: unrelated.pid, started: '1', services: [] }));
     pidFile.claim();
-    expect(alive(unrelated.pid!)).toBe(true);
+    expect(processAlive(unrelated.pid!)).toBe(true);
     pidFile.release();
 
     writeFileSync(pidFile.file, `${service.pid}\n${unrelated.pid}`);
     pidFile.claim();
     await exited(service);
     // Only this checkout's services are stopped, never another process that took a listed pid.
-    expect(alive(unrelated.pid!)).toBe(true);
+    expect(processAlive(unrelated.pid!)).toBe(true);
     pidFile.release();
   });
 
@@ -179,7 +172,7 @@ describe('the pid file', () => {
     expect(recorded.services).toHaveLength(2);
     expect(pidFile.holdsServices()).toBe(true);
     await group.stop();
-    expect(recorded.services.filter(alive)).toEqual([]);
+    expect(recorded.services.filter(processAlive)).toEqual([]);
     expect(existsSync(pidFile.file)).toBe(false);
   });
 });

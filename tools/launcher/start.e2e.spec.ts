@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { freePortBlock, testInfra, waitFor } from '@pp/testing';
+import { freePortBlock, processAlive, testInfra, waitFor } from '@pp/testing';
 
 /*
  * `npm start` as a user runs it: the launcher sets up, starts every service,
@@ -94,14 +94,6 @@ const ready = (run: ReturnType<typeof launch>, description: string) =>
 
 const servicePids = async (launcher: ChildProcess): Promise<number[]> => Object.values(serviceProcesses(launcher));
 
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 beforeAll(async () => {
   base = await freePortBlock(LAUNCHER_PORTS);
@@ -134,24 +126,24 @@ it('starts, survives being killed, starts again, and stops every service on Ctrl
   const meanwhile = launch();
   expect(await exitOf(meanwhile.child)).toBe(1);
   expect(meanwhile.output()).toContain(`already running (pid ${first.child.pid}); stop it first`);
-  expect(orphans.filter((pid) => !alive(pid))).toEqual([]);
+  expect(orphans.filter((pid) => !processAlive(pid))).toEqual([]);
   expect(JSON.parse(readFileSync(pidFile(), 'utf8'))).toMatchObject({ launcher: first.child.pid });
 
   first.child.kill('SIGKILL'); // the launcher dies; its services live on
   await waitFor('launcher gone', () => first.child.exitCode !== null || first.child.signalCode !== null);
-  expect(orphans.filter((pid) => !alive(pid))).toEqual([]);
+  expect(orphans.filter((pid) => !processAlive(pid))).toEqual([]);
 
   const second = launch();
   await ready(second, 'second start to be ready');
   expect(second.output()).toContain('left over from an earlier run');
   expect(second.output()).not.toContain(`created database ${database}`);
-  expect(orphans.filter(alive)).toEqual([]);
+  expect(orphans.filter(processAlive)).toEqual([]);
   const running = await servicePids(second.child);
 
   second.child.kill('SIGINT');
   await waitFor('launcher exit', () => second.child.exitCode !== null, { timeoutMs: 20_000 });
   expect(second.child.exitCode).toBe(0);
-  expect(running.filter(alive)).toEqual([]);
+  expect(running.filter(processAlive)).toEqual([]);
   expect(second.output()).toContain('stopping every service');
   expect(existsSync(pidFile())).toBe(false);
 }, 360_000);
@@ -173,7 +165,7 @@ it('stops the whole stack and names the service when one crashes', async () => {
   await waitFor('launcher exit', () => run.child.exitCode !== null, { timeoutMs: 30_000 });
   expect(run.child.exitCode).toBe(1);
   expect(run.output()).toContain('ledger stopped unexpectedly (SIGKILL); stopping the other services');
-  expect(pids.filter(alive)).toEqual([]);
+  expect(pids.filter(processAlive)).toEqual([]);
 }, 180_000);
 
 it('refuses to start with a clear message when infrastructure is unreachable', async () => {

@@ -48,16 +48,10 @@ function RefundCard({ refund, done }: { refund: RefundView; done: () => void }) 
         {formatDate(refund.created_at, language)}
       </p>
       {refund.reason ? <p className="muted">{t.reason}: {refund.reason}</p> : null}
-      {refund.status === 'REQUESTED' ? (
+      {refund.status === 'REQUESTED' || refund.status === 'APPROVED' ? (
         <div className="actions">
-          <ActionButton label={t.approve} run={act('approve')} />
-          {field('rejection_reason', t.reason)}
-          <ActionButton label={t.reject} run={act('reject', { rejection_reason: text.rejection_reason })} />
-        </div>
-      ) : null}
-      {refund.status === 'APPROVED' ? (
-        <div className="actions">
-          <ActionButton label={t.markSent} run={act('mark-sent')} />
+          {refund.status === 'REQUESTED' ? <ActionButton label={t.approve} run={act('approve')} /> : <ActionButton label={t.markSent} run={act('mark-sent')} />}
+          {/* An approved refund not yet sent may still be rejected: the operator decides it should not go out. */}
           {field('rejection_reason', t.reason)}
           <ActionButton label={t.reject} run={act('reject', { rejection_reason: text.rejection_reason })} />
         </div>
