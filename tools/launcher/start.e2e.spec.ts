@@ -94,7 +94,6 @@ const ready = (run: ReturnType<typeof launch>, description: string) =>
 
 const servicePids = async (launcher: ChildProcess): Promise<number[]> => Object.values(serviceProcesses(launcher));
 
-
 beforeAll(async () => {
   base = await freePortBlock(LAUNCHER_PORTS);
   ports = { GATEWAY_PORT: String(base), CHECKOUT_PORT: String(base + 1), DASHBOARD_PORT: String(base + 2) };

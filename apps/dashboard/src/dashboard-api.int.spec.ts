@@ -291,6 +291,10 @@ describe('dashboard /api', () => {
       expect(rotated.status).toBe(200);
       expect(rotated.body.secret).not.toBe(endpoint.body.secret);
       expect(Date.parse(rotated.body.previous_secret_expires_at)).toBeLessThanOrEqual(Date.now());
+      const rotations = await owner.get<ListPage<AuditEntryView>>('/api/audit?action=webhook_endpoint.secret_rotated');
+      expect(rotations.body.data).toContainEqual(
+        expect.objectContaining({ target_id: endpoint.body.id, detail: `previous secret stops signing at ${rotated.body.previous_secret_expires_at}` }),
+      );
       const tooLong = await owner.post<{ error: string }>(`/api/developers/webhook-endpoints/${endpoint.body.id}/rotate-secret`, { previous_secret_expires_in: 90_000 });
       expect(tooLong).toMatchObject({ status: 400, body: { error: 'Validation failed: previous_secret_expires_in must be between 0 and 86400' } });
 

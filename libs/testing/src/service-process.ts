@@ -106,12 +106,12 @@ export class ServiceProcess {
   }
 }
 
-/** Whether a process with this pid exists (signal 0 checks without sending anything). */
+/** Whether a process with this pid exists (signal 0 checks without sending anything; EPERM: it exists, another user's). */
 export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
-  } catch {
-    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

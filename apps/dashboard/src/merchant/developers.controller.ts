@@ -88,7 +88,11 @@ export class DevelopersController {
   @Post('developers/webhook-endpoints/:id/rotate-secret')
   @HttpCode(200)
   @Permit('developers.manage')
-  @Audited('webhook_endpoint.secret_rotated', targetParam)
+  // Says when the old secret stops: at once (a leak) or after its overlap.
+  @Audited('webhook_endpoint.secret_rotated', (endpoint: WebhookEndpointWithSecretView) => ({
+    ...targetResult(endpoint),
+    detail: `previous secret stops signing at ${endpoint.previous_secret_expires_at}`,
+  }))
   rotateSecret(@Param('id') id: string, @Body() body: unknown, @Scope() scope: MerchantScope): Promise<WebhookEndpointWithSecretView> {
     const endpointId = matching(ENDPOINT_ID, id, 'Webhook endpoint');
     return this.bus.request('webhooks.endpoints.rotate-secret.v1', { ...parseInput(RotateEndpointBody, body ?? {}), ...scope, endpoint_id: endpointId });

@@ -5,8 +5,8 @@ import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec
 import { schemaOf } from './validation-schema';
 import type { AnswerSchema } from './view-schema';
 
-/** Documents a JSON body by the class that validates it. */
-export const ApiJsonBody = (body: Function) => ApiBody({ required: true, schema: schemaOf(body) });
+/** Documents a JSON body by the class that validates it; `required: false` for a body that may be left out. */
+export const ApiJsonBody = (body: Function, { required = true }: { required?: boolean } = {}) => ApiBody({ required, schema: schemaOf(body) });
 
 /** Documents a successful JSON answer by the schema of its view (view-schema.ts), never by a hand-written one. */
 export const ApiJsonResponse = (status: number, description: string, schema: AnswerSchema) =>

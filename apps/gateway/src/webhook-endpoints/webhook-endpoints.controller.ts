@@ -54,11 +54,11 @@ export class WebhookEndpointsController {
   @HttpCode(200)
   @SecretKeyRoute('webhooks.write')
   @ApiOperation({ summary: 'Issue a new signing secret; the old one keeps signing for 24 hours, or previous_secret_expires_in seconds (0: stop it now)' })
-  @ApiJsonBody(RotateWebhookEndpointSecretBody)
+  @ApiJsonBody(RotateWebhookEndpointSecretBody, { required: false })
   @ApiJsonResponse(200, 'The endpoint with its new secret', WEBHOOK_ENDPOINT_WITH_SECRET_SCHEMA)
   rotate(@Param('id') id: string, @Body() body: RotateWebhookEndpointSecretBody, @KeyScope() scope: MerchantScope, @Idempotency() idempotency: IdempotencyToken) {
     ensure(ENDPOINT_ID.test(id), 'Webhook endpoint not found');
-    return this.bus.request('webhooks.endpoints.rotate-secret.v1', { ...scope, endpoint_id: id, ...body, idempotency });
+    return this.bus.request('webhooks.endpoints.rotate-secret.v1', { ...body, ...scope, endpoint_id: id, idempotency });
   }
 
   @Post('webhook_endpoints/:id/disable')

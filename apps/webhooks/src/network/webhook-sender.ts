@@ -193,7 +193,8 @@ const poolName = (agent: http.Agent, options: https.RequestOptions): string =>
 async function makeRoom(agent: http.Agent, pool: string): Promise<void> {
   const count = (sockets: NodeJS.ReadOnlyDict<Socket[]>) => Object.values(sockets).reduce((sum, list) => sum + (list?.length ?? 0), 0);
   while ((agent.freeSockets[pool]?.length ?? 0) === 0 && count(agent.sockets) + count(agent.freeSockets) >= agent.maxTotalSockets) {
-    const idle = Object.values(agent.freeSockets).find((list) => list && list.length > 0)?.[0];
+    // From the pool with the most idle connections: the one that will miss one least.
+    const idle = Object.values(agent.freeSockets).reduce<Socket[] | undefined>((most, list) => ((list?.length ?? 0) > (most?.length ?? 0) ? list : most), undefined)?.[0];
     if (!idle) return; // every connection is busy: the request waits for one, as Node's agent does
     await new Promise<void>((closed) => {
       idle.once('close', () => closed());

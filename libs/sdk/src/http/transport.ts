@@ -7,7 +7,7 @@ import { type AttemptOutcome, DEFAULT_RETRY_SETTINGS, type RetrySettings, retryD
 
 export const DEFAULT_API_BASE = 'http://localhost:3000';
 export const DEFAULT_TIMEOUT_MS = 30_000;
-export const SDK_VERSION = '0.1.0';
+export const SDK_VERSION = '0.2.0';
 
 export interface ClientOptions {
   /** Secret key: pp_live_… or pp_live_test_… (the key chooses live or test mode). */
