@@ -95,7 +95,7 @@ export class DevelopersController {
   }))
   rotateSecret(@Param('id') id: string, @Body() body: unknown, @Scope() scope: MerchantScope): Promise<WebhookEndpointWithSecretView> {
     const endpointId = matching(ENDPOINT_ID, id, 'Webhook endpoint');
-    return this.bus.request('webhooks.endpoints.rotate-secret.v1', { ...parseInput(RotateEndpointBody, body ?? {}), ...scope, endpoint_id: endpointId });
+    return this.bus.request('webhooks.endpoints.rotate-secret.v1', { ...parseInput(RotateEndpointBody, body), ...scope, endpoint_id: endpointId });
   }
 
   @Delete('developers/webhook-endpoints/:id')

@@ -1,4 +1,4 @@
-import type { AppendStreamsReply, AppendStreamsRequest } from '@pp/contracts';
+import type { AppendStreamsReply, AppendStreamsRequest, UnchangedStream } from '@pp/contracts';
 import { allAnswered } from '@pp/platform';
 import type { ClientBase } from 'pg';
 import { type Projection, projectBatch } from '../projections/projection';
@@ -36,7 +36,7 @@ export async function appendBatch(
   // it wrote. When a key turns out to be taken or a stream has moved, the events and read-model rows still go in,
   // and the caller's savepoint takes them out again. An error (a concurrent writer, a unique rule) sends the batch
   // to the slow path.
-  const [claimed, moved, inserted] = await allAnswered<[boolean, string[], EventRow[], void]>([
+  const [claimed, moved, inserted] = await allAnswered<[boolean, UnchangedStream[], EventRow[], void]>([
     claimKeys(db, batch),
     movedStreams(db, batch.flatMap(({ request }) => request.unchanged ?? [])),
     insertEventsAtExpectedVersions(db, rows),

@@ -43,7 +43,7 @@ export class EventStore {
       if (earlier) return this.replay(db, earlier, idempotency);
     }
     const [moved] = await movedStreams(db, request.unchanged ?? []);
-    if (moved) throw concurrencyConflict({ stream_id: moved, expected_version: request.unchanged!.find((stream) => stream.stream_id === moved)!.version });
+    if (moved) throw concurrencyConflict({ stream_id: moved.stream_id, expected_version: moved.version });
     const rows = eventInserts(streams, eventMetadata(request, context));
     let inserted: EventRow[];
     try {

@@ -7,12 +7,12 @@ import type { ClientBase } from 'pg';
  * every writer of a stream holds its lock to commit, so what this statement
  * sees cannot move before the append commits.
  */
-export async function movedStreams(db: ClientBase, required: readonly UnchangedStream[]): Promise<string[]> {
+export async function movedStreams(db: ClientBase, required: readonly UnchangedStream[]): Promise<UnchangedStream[]> {
   if (required.length === 0) return [];
-  const { rows } = await db.query<{ stream_id: string }>(
-    `SELECT r.stream_id FROM jsonb_to_recordset($1::jsonb) AS r(stream_id text, version int)
+  const { rows } = await db.query<UnchangedStream>(
+    `SELECT r.stream_id, r.version FROM jsonb_to_recordset($1::jsonb) AS r(stream_id text, version int)
      WHERE (SELECT coalesce(max(x.version), 0) FROM ledger.events x WHERE x.stream_id = r.stream_id) <> r.version`,
     [JSON.stringify(required)],
   );
-  return rows.map((row) => row.stream_id);
+  return rows;
 }
