@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID, scryptSync } from 'node:crypto';
 import type { AuditEntryView, ListPage, MerchantEventView, RefundView, PaymentView } from '@pp/contracts';
 import { genuineNoticeEvidence, TestStack, waitFor } from '@pp/testing';
 import { DashboardBrowser, GatewayApi, type ProvisionedMerchant } from './testing/dashboard-client';
@@ -67,6 +67,26 @@ describe('dashboard /api', () => {
       expect([unknown.status, unknown.body]).toEqual([401, { error: 'Invalid email or password' }]);
       expect([wrong.status, wrong.body]).toEqual([401, { error: 'Invalid email or password' }]);
       expect(unknown.headers.get('set-cookie')).toBeNull();
+    });
+
+    it('given a password hashed with the earlier scrypt cost, then a sign-in remakes the hash at today\'s and ends no session', async () => {
+      const merchant = await gateway.createMerchant('Rehashed');
+      const { email, password, id } = merchant.dashboard_user;
+      const db = await stack.sql();
+      const salt = randomBytes(16);
+      const earlier = ['scrypt', 32768, 8, 1, salt.toString('base64url'), scryptSync(password, salt, 32, { N: 32768, r: 8, p: 1, maxmem: 64 << 20 }).toString('base64url')].join('$');
+      await db.query('UPDATE gateway.dashboard_users SET password_hash = $2 WHERE id = $1', [id, earlier]);
+      const stored = async () => (await db.query('SELECT password_hash, credential_version FROM gateway.dashboard_users WHERE id = $1', [id])).rows[0];
+      const versionBefore = (await stored()).credential_version;
+      const open = new DashboardBrowser(stack.url('dashboard'));
+      expect((await open.login(email, password)).status).toBe(200);
+      const after = await stored();
+      expect(after.password_hash).toMatch(/^scrypt\$32768\$8\$3\$/);
+      expect(after.credential_version).toBe(versionBefore);
+      const again = new DashboardBrowser(stack.url('dashboard'));
+      expect((await again.login(email, password)).status).toBe(200);
+      expect((await stored()).password_hash).toBe(after.password_hash);
+      expect((await open.get('/api/auth/session')).status).toBe(200);
     });
 
     it('given too many attempts on one account, then further attempts are refused with 429 and Retry-After, even with the right password', async () => {

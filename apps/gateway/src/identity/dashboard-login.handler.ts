@@ -5,7 +5,7 @@ import { Handles } from '@pp/platform';
 import { DataSource } from 'typeorm';
 import { adminPrincipal, userPrincipal } from './dashboard-principal.view';
 import { DashboardUserRepository } from './dashboard-user.repository';
-import { hashPassword, verifyPassword } from './password';
+import { hashPassword, needsRehash, verifyPassword } from './password';
 import { PlatformAdminRepository } from './platform-admin.repository';
 
 export const INVALID_SIGN_IN = 'Invalid email or password';
@@ -17,6 +17,7 @@ export const INVALID_SIGN_IN = 'Invalid email or password';
  * do not tell which e-mails exist. The row is found by Postgres' lower(), but
  * signs in only when the typed e-mail also has the stored one's
  * signInEmailKey, the form the dashboard's sign-in counters are named by.
+ * A hash made with older scrypt parameters is remade at a good sign-in.
  */
 @Controller()
 export class DashboardLoginHandler {
@@ -40,8 +41,12 @@ export class DashboardLoginHandler {
     const user = admin ? undefined : named(await this.users.findByEmail(query.email));
     const hash = admin?.password_hash ?? user?.password_hash ?? (await this.decoy);
     const valid = await verifyPassword(query.password, hash);
-    if (valid && admin) return adminPrincipal(admin);
+    if (valid && admin) {
+      if (needsRehash(admin.password_hash)) await this.admins.upgradeHash(admin.id, admin.password_hash, await hashPassword(query.password));
+      return adminPrincipal(admin);
+    }
     if (valid && user) {
+      if (needsRehash(user.password_hash)) await this.users.upgradeHash(user.id, user.password_hash, await hashPassword(query.password));
       await this.users.recordSignIn(user.id);
       return userPrincipal(user);
     }

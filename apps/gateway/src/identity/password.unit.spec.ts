@@ -1,9 +1,10 @@
-import { generatePassword, hashPassword, verifyPassword } from './password';
+import { randomBytes, scryptSync } from 'node:crypto';
+import { generatePassword, hashPassword, needsRehash, verifyPassword } from './password';
 
 describe('dashboard passwords (scrypt)', () => {
   it('verifies the right password and refuses a wrong one', async () => {
     const stored = await hashPassword('correct horse battery');
-    expect(stored).toMatch(/^scrypt\$32768\$8\$1\$[\w-]+\$[\w-]+$/);
+    expect(stored).toMatch(/^scrypt\$32768\$8\$3\$[\w-]+\$[\w-]+$/);
     await expect(verifyPassword('correct horse battery', stored)).resolves.toBe(true);
     await expect(verifyPassword('correct horse batterY', stored)).resolves.toBe(false);
     await expect(verifyPassword('anything', 'plain-text')).resolves.toBe(false);
@@ -12,5 +13,13 @@ describe('dashboard passwords (scrypt)', () => {
   it('salts every hash and generates long random passwords', async () => {
     expect(await hashPassword('same')).not.toBe(await hashPassword('same'));
     expect(generatePassword()).toMatch(/^[0-9A-Za-z]{22}$/);
+  });
+
+  it('given a hash made with the earlier p=1, then it still verifies and asks to be remade; today\'s does not', async () => {
+    const salt = randomBytes(16);
+    const earlier = ['scrypt', 32768, 8, 1, salt.toString('base64url'), scryptSync('old cost', salt, 32, { N: 32768, r: 8, p: 1, maxmem: 64 << 20 }).toString('base64url')].join('$');
+    await expect(verifyPassword('old cost', earlier)).resolves.toBe(true);
+    expect(needsRehash(earlier)).toBe(true);
+    expect(needsRehash(await hashPassword('old cost'))).toBe(false);
   });
 });

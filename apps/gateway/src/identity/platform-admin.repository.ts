@@ -41,4 +41,12 @@ export class PlatformAdminRepository {
     );
     return row.credential_version;
   }
+  /**
+   * The same password hashed with today's parameters. The credential version stays (no session ends), and the
+   * hash read at sign-in must still be there: a password changed meanwhile is never overwritten with the old one.
+   */
+  async upgradeHash(id: string, previousHash: string, passwordHash: string): Promise<void> {
+    await returning(this.db, `UPDATE gateway.platform_admins SET password_hash = $3 WHERE id = $1 AND password_hash = $2`, [id, previousHash, passwordHash]);
+  }
+
 }
