@@ -17,9 +17,9 @@
   }
 
   if (data.mode === 'embed-final') {
-    // A completed or expired session opened in the frame: tell the merchant's page at once.
+    // A completed or expired session, or an error, shown in the frame: tell the merchant's page at once.
     if (data.finalStatus === 'COMPLETED') tellParent({ type: 'pp:complete', status: 'COMPLETED' });
-    else tellParent({ type: 'pp:error', message: data.textExpired || 'Checkout session expired' });
+    else tellParent({ type: 'pp:error', message: data.errorText || 'Checkout could not be opened' });
     reportHeight();
     return;
   }

@@ -2,13 +2,13 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DomainError, ErrorCode, type PayerSessionView } from '@pp/contracts';
 import { CONFIG, JsonLogger } from '@pp/platform';
 import type { CheckoutConfig } from '../checkout.config';
+import { PayerBudgetSpent } from '../http/payer-budgets';
 
 /** Gateway answers the frame can pass on to the merchant's onError as they are. */
 const PASSED_ON: Record<number, ErrorCode> = {
   401: ErrorCode.Unauthorized,
   403: ErrorCode.Forbidden,
   404: ErrorCode.NotFound,
-  429: ErrorCode.Forbidden,
 };
 
 /**
@@ -50,6 +50,8 @@ export class ClientSessionResolver {
     }
     const body = (await response.json().catch(() => null)) as (PayerSessionView & { error?: string }) | null;
     if (response.ok && body) return body;
+    // The gateway's budget for this payer's address or this session: a 429 with its wait, not a refusal of the key.
+    if (response.status === 429) throw new PayerBudgetSpent(retryAfterSeconds(response.headers.get('retry-after')));
     const code = PASSED_ON[response.status];
     if (!code) throw new DomainError(ErrorCode.ServiceUnavailable, 'Checkout is temporarily unavailable');
     throw new DomainError(code, messageFor(response.status, body?.error));
@@ -62,9 +64,13 @@ function messageFor(status: number, gatewayMessage: string | undefined): string 
       return 'Invalid publishable key';
     case 404:
       return 'Invalid client secret: no such checkout session';
-    case 429:
-      return 'Too many requests; try again shortly';
     default:
       return gatewayMessage ?? 'Forbidden';
   }
+}
+
+/** The gateway's Retry-After in whole seconds (1 to 60; 1 when it is missing or not a number). */
+function retryAfterSeconds(header: string | null): number {
+  const seconds = Number(header);
+  return Number.isFinite(seconds) ? Math.min(60, Math.max(1, Math.ceil(seconds))) : 1;
 }

@@ -19,6 +19,13 @@ const shopPage = (sdkUrl: string) => () => `<!doctype html><html lang="en"><head
   if (q.get('foreign')) { var f = document.createElement('iframe'); f.src = q.get('foreign'); document.body.appendChild(f); }
 </script></body></html>`;
 
+/** A merchant page that frames a checkout URL itself (no client script) and records what the frame tells it. */
+const framingPage = () => `<!doctype html><html><body><script>
+  window.__messages = [];
+  window.addEventListener('message', function (e) { window.__messages.push(e.data); });
+  var f = document.createElement('iframe'); f.src = new URLSearchParams(location.search).get('src'); document.body.appendChild(f);
+</script></body></html>`;
+
 /** A page on a third origin that impersonates the checkout frame. */
 const spoofPage = () => `<!doctype html><html><body><script>
   parent.postMessage({ type: 'pp:complete', status: 'COMPLETED' }, '*');
@@ -42,7 +49,7 @@ describe('embedded checkout in Chromium', () => {
   beforeAll(async () => {
     env = await CheckoutTestStack.start('checkout-embed');
     [shop, foreign, browser] = await Promise.all([
-      MerchantSite.start('127.0.0.1', { '/shop': shopPage(env.checkoutUrl) }),
+      MerchantSite.start('127.0.0.1', { '/shop': shopPage(env.checkoutUrl), '/framing': framingPage }),
       MerchantSite.start('localhost', { '/spoof': spoofPage }),
       launchBrowser(),
     ]);
@@ -125,6 +132,16 @@ describe('embedded checkout in Chromium', () => {
     await page.evaluate(`window.postMessage({ type: 'pp:complete', status: 'COMPLETED' }, '*')`);
     await waitFor('own-window message delivered', async () => (await state(page)).received.some((m) => m.origin === shop.origin));
     expect(await state(page)).toMatchObject({ completed: [], errors: [] });
+    await page.close();
+  });
+
+  it('shows a failing session page inside the frame and tells the merchant’s page the error', async () => {
+    const page = await browser.context.newPage();
+    const src = `${env.checkoutUrl}/embed/sessions/cs_unknown000000000000000000?parent_origin=${encodeURIComponent(shop.origin)}`;
+    await page.goto(`${shop.origin}/framing?${new URLSearchParams({ src }).toString()}`);
+    await waitFor('the frame’s message', async () => ((await page.evaluate('window.__messages.length')) as number) > 0);
+    expect(await page.evaluate('window.__messages[0]')).toEqual({ type: 'pp:error', message: 'Checkout not found' });
+    expect(await page.frameLocator('iframe').locator('h1').textContent()).toBe('Checkout not found');
     await page.close();
   });
 

@@ -5,6 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { negotiateLocale } from '../pages/locale';
 import { type MessageKind, messagePage } from '../pages/message-page.template';
 import { PayerBudgetSpent } from './payer-budgets';
+import { parseOrigin } from './security-headers';
 import { sendJson, sendPage } from './send';
 
 const PAYER_VISIBLE: ReadonlySet<ErrorCode> = new Set([
@@ -14,6 +15,9 @@ const PAYER_VISIBLE: ReadonlySet<ErrorCode> = new Set([
   ErrorCode.NotFound,
   ErrorCode.Conflict,
 ]);
+
+/** The embedded frame's session page (EmbedController). */
+const EMBED_SESSION_PAGE = '/embed/sessions/:id';
 
 /** The payer's answer to any ServiceUnavailable: the error's own words name internal bus subjects and driver errors. */
 export const CHECKOUT_UNAVAILABLE = 'Checkout is temporarily unavailable; try again in a moment';
@@ -41,7 +45,12 @@ export class PayerErrorFilter implements ExceptionFilter {
     }
     const query = request.query as Record<string, unknown> | undefined;
     const kind: MessageKind = status === 404 || status === 400 ? 'notFound' : 'unavailable';
-    sendPage(reply, status, messagePage({ kind, locale: negotiateLocale(query?.lang, request.headers['accept-language']) }));
+    const locale = negotiateLocale(query?.lang, request.headers['accept-language']);
+    // In the embedded frame the page must be shown there and tell the merchant's page (onError), or the frame stays blank.
+    // It may be framed by the origin the frame names without the merchant's list: it shows and does nothing of the merchant's.
+    const parentOrigin = request.routeOptions.url === EMBED_SESSION_PAGE ? parseOrigin(query?.parent_origin) : undefined;
+    const embed = parentOrigin ? { parentOrigin, status: 'ERROR' as const } : null;
+    sendPage(reply, status, messagePage({ kind, locale, embed }), parentOrigin);
   }
 
   private describe(exception: unknown, request: FastifyRequest): ErrorAnswer {

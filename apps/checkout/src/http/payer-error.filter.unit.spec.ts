@@ -21,6 +21,7 @@ describe('payer error answers (PayerErrorFilter)', () => {
   const busFailure = 'No service is answering checkout-page.session.v1';
   app.get('/unavailable/:id/status', failingWith(new DomainError(ErrorCode.ServiceUnavailable, busFailure)));
   app.post('/unavailable/:id/simulate', failingWith(new DomainError(ErrorCode.ServiceUnavailable, busFailure)));
+  app.get('/embed/sessions/:id', failingWith(new DomainError(ErrorCode.ServiceUnavailable, busFailure)));
 
   beforeEach(() => jest.clearAllMocks());
   afterAll(() => app.close());
@@ -52,5 +53,21 @@ describe('payer error answers (PayerErrorFilter)', () => {
     expect(logger.warn).toHaveBeenCalledWith('service unavailable', { error: busFailure, route, method });
     expect(JSON.stringify(logger.warn.mock.calls)).not.toContain('cs_secret1');
     expect(logger.error).not.toHaveBeenCalled();
+  });
+
+  it('given the embedded frame’s session page fails, then its page may be framed by the parent it names and tells it the error', async () => {
+    const response = await app.inject({ method: 'GET', url: '/embed/sessions/cs_1?parent_origin=https%3A%2F%2Fshop.example&lang=en' });
+    expect(response.statusCode).toBe(503);
+    expect(response.headers['content-security-policy']).toContain("frame-ancestors https://shop.example");
+    expect(response.body).toContain('data-mode="embed-final"');
+    expect(response.body).toContain('data-final-status="ERROR"');
+    expect(response.body).toContain('data-error-text="Checkout is temporarily unavailable"');
+  });
+
+  it('given that page without a parent origin it can read, then it is not framed', async () => {
+    const response = await app.inject({ method: 'GET', url: '/embed/sessions/cs_1?parent_origin=javascript%3Aalert(1)' });
+    expect(response.statusCode).toBe(503);
+    expect(response.headers['content-security-policy']).toBeUndefined();
+    expect(response.body).toContain('data-mode="final"');
   });
 });

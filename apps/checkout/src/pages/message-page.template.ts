@@ -14,7 +14,7 @@ export function messagePage(options: {
   kind: MessageKind;
   locale: PayerLocale;
   returnUrl?: string;
-  embed?: { parentOrigin: string; status: 'COMPLETED' | 'EXPIRED' } | null;
+  embed?: { parentOrigin: string; status: 'COMPLETED' | 'EXPIRED' | 'ERROR' } | null;
 }): Html {
   const t = messagesFor(options.locale);
   const [title, text] = {
@@ -27,7 +27,7 @@ export function messagePage(options: {
   data-mode="${options.embed ? 'embed-final' : 'final'}"
   data-parent-origin="${options.embed?.parentOrigin}"
   data-final-status="${options.embed?.status}"
-  data-text-expired="${t.expiredTitle}">
+  data-error-text="${title}">
   <h1>${title}</h1>
   <p>${text}</p>
   ${options.returnUrl && !options.embed ? html`<p><a class="button" href="${options.returnUrl}">${t.returnToMerchant}</a></p>` : null}
