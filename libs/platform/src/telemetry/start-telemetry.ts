@@ -1,3 +1,4 @@
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { AlwaysOffSampler, BatchSpanProcessor, NodeTracerProvider, type SpanExporter, type SpanProcessor } from '@opentelemetry/sdk-trace-node';
 import { processContext } from './process-context';
@@ -5,7 +6,7 @@ import { processContext } from './process-context';
 let provider: NodeTracerProvider | undefined;
 
 /**
- * Registers W3C trace-context propagation and the process's async context
+ * Registers W3C trace-context propagation (not baggage) and the process's async context
  * (process-context.ts), and exports spans over OTLP/HTTP when an endpoint is
  * configured, with client spans for HTTP, Postgres and Redis (instrumentations.ts). Without an
  * endpoint spans still get ids, so trace ids appear in logs and NATS headers,
@@ -22,7 +23,9 @@ export function startTelemetry(service: string, otlpEndpoint?: string): void {
     spanProcessors,
     ...(otlpEndpoint ? {} : { sampler: new AlwaysOffSampler() }),
   });
-  provider.register({ contextManager: processContext });
+  // Trace context only: the SDK's default also carries W3C baggage, up to 8 KB a caller chooses, which would ride every
+  // bus message into the ledger's events, JetStream headers and webhook deliveries.
+  provider.register({ contextManager: processContext, propagator: new W3CTraceContextPropagator() });
   if (otlpEndpoint) {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- deliberately lazy, like the exporter below
     (require('./instrumentations') as typeof import('./instrumentations')).registerClientInstrumentations();
