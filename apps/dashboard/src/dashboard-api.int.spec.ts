@@ -250,6 +250,15 @@ describe('dashboard /api', () => {
       const verified = await administrator.post<PaymentView>(`/api/payments/${payment.id}/verify`);
       expect(verified.status).toBe(200);
       expect(verified.body).toMatchObject({ id: payment.id, status: 'CONFIRMED', verification_method: 'MANUAL_ADMIN', verified_by: expect.stringMatching(/^usr_administrator/) });
+
+      // The owner's late click changes nothing, and the trail says so: one verifier.
+      const late = await owner.post<PaymentView>(`/api/payments/${payment.id}/verify`);
+      expect([late.status, late.body.verified_by]).toEqual([200, verified.body.verified_by]);
+      const trail = (await owner.get<ListPage<AuditEntryView>>('/api/audit?action=payment.verified')).body.data.filter((entry) => entry.target_id === payment.id);
+      expect(trail.map(({ actor_id, detail }) => ({ actor_id, detail }))).toEqual([
+        { actor_id: a.dashboard_user.id, detail: `already confirmed (MANUAL_ADMIN by ${verified.body.verified_by})` },
+        { actor_id: verified.body.verified_by, detail: null },
+      ]);
     });
 
     it('given a viewer, when requesting a refund or simulating, then it answers 403 and no refund exists', async () => {

@@ -21,6 +21,7 @@ import { BusClient } from '@pp/platform';
 import { IsIn, IsOptional, IsString, Length } from 'class-validator';
 import { PageLimitParams } from '@pp/contracts';
 import { Audited, targetParam, targetResult } from '../audit/audited.interceptor';
+import type { SignedInRequest } from '../auth/access.guard';
 import { parseInput } from '../http/parse-input';
 import { Permit } from '../auth/route-access';
 import { Principal, Scope } from '../auth/signed-in';
@@ -55,6 +56,15 @@ class ListSessionsParams extends PageLimitParams {
 }
 
 const withoutSecret = ({ client_secret: _secret, ...session }: CheckoutSessionView): DashboardSessionView => session;
+
+/**
+ * A verify of a payment someone else already confirmed (another administrator, or the e-mail match) changes nothing
+ * and answers the payment as it is: its entry says so, so the trail names one verifier.
+ */
+const verification = (payment: PaymentView, request: SignedInRequest) => ({
+  ...targetParam(payment, request),
+  detail: payment.verified_by === request.dashboard?.session.principal.id ? null : `already confirmed (${payment.verification_method}${payment.verified_by ? ` by ${payment.verified_by}` : ''})`,
+});
 const withoutMode = ({ mode: _mode, ...query }: Record<string, unknown>) => query;
 
 /** An id that cannot exist is simply not found (no bus round trip). */
@@ -114,7 +124,7 @@ export class MerchantController {
   @Post('payments/:id/verify')
   @HttpCode(200)
   @Permit('payments.verify')
-  @Audited('payment.verified', targetParam)
+  @Audited('payment.verified', verification)
   verify(@Param('id') id: string, @Scope() scope: MerchantScope, @Principal() user: DashboardPrincipal): Promise<PaymentView> {
     return this.bus.request('payments.verify.v1', { ...scope, payment_id: paymentId(id), verified_by: user.id });
   }
