@@ -48,7 +48,7 @@ export class PayerErrorFilter implements ExceptionFilter {
     const locale = negotiateLocale(query?.lang, request.headers['accept-language']);
     // In the embedded frame the page must be shown there and tell the merchant's page (onError), or the frame stays blank.
     // It may be framed by the origin the frame names without the merchant's list: it shows and does nothing of the merchant's.
-    const parentOrigin = request.routeOptions.url === EMBED_SESSION_PAGE ? parseOrigin(query?.parent_origin) : undefined;
+    const parentOrigin = request.routeOptions.url === EMBED_SESSION_PAGE ? (parseOrigin(query?.parent_origin) ?? undefined) : undefined;
     const embed = parentOrigin ? { parentOrigin, status: 'ERROR' as const } : null;
     sendPage(reply, status, messagePage({ kind, locale, embed }), parentOrigin);
   }
