@@ -85,4 +85,8 @@ export function recipientsOf(email: ProcessedEmail): string[] {
   return [...new Set(addresses)].slice(0, MAX_RECIPIENTS);
 }
 
-const clip = (text: string | null | undefined, length: number): string => (text ?? '').trim().slice(0, length);
+/** At most `length` UTF-16 units, never ending in half a surrogate pair, which the ledger's jsonb refuses. */
+const clip = (text: string | null | undefined, length: number): string => {
+  const cut = (text ?? '').trim().slice(0, length);
+  return /[\ud800-\udbff]$/.test(cut) ? cut.slice(0, -1) : cut;
+};

@@ -37,6 +37,14 @@ describe('planMatching', () => {
     });
   });
 
+  it('given a comment and a sender name with an emoji across their limits, then the cut drops the emoji whole, not half of it', async () => {
+    const email = await processed({});
+    const emoji = '\u{1F600}';
+    const fields = { ...email.parse.fields, comment: `${'a'.repeat(1999)}${emoji}`, sender_name: `${'B'.repeat(254)}${emoji}` };
+    const parse = (email.parse.status === 'parsed' ? { ...email.parse, fields, notice: { ...email.parse.notice, sender_name: fields.sender_name } } : { ...email.parse, fields }) as ProcessedEmail['parse'];
+    expect(planMatching({ ...email, parse })).toMatchObject({ transfer: { comment: 'a'.repeat(1999), sender_name: 'B'.repeat(254) } });
+  });
+
   it.each(['not_deposited', 'reminder', 'cancelled', 'expired', 'declined'] as const)('records no payment for a %s notice, authenticated or not', async (kind) => {
     expect(planMatching(await processed({ kind }))).toEqual({ action: 'skip', disposition: 'no_payment' });
     expect(planMatching(await processed({ kind }, FORGED))).toEqual({ action: 'skip', disposition: 'no_payment' });

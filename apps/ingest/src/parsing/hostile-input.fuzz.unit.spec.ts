@@ -115,6 +115,16 @@ describe('parsing hostile mail', () => {
     expect(facts).toMatchObject({ subject: 'ab', text: 'Message:\nPP-7K3M9Q\ufffd thanks' });
   });
 
+  it('hands on no address holding a NUL or another control character, however it was encoded', async () => {
+    const nulAddress = '=?utf-8?B?PGEAYkBzaG9wLmV4YW1wbGU+?='; // <a\0b@shop.example>
+    const raw = buildNotice({ extraHeaders: ['Delivered-To: c\u0000d@shop.example', 'Delivered-To: pay@shop.example', `Reply-To: ${nulAddress}`] })
+      .replace(/^To: .*$/m, `To: ${nulAddress}, pay@shop.example`);
+    const { facts } = await readNotice(Buffer.from(raw));
+    expect(facts?.deliveredTo).toEqual(['pay@shop.example']);
+    expect(facts?.to).toContain('pay@shop.example');
+    expect([...(facts?.to ?? []), facts?.replyTo ?? ''].filter((address) => /[\u0000-\u001f]/.test(address))).toEqual([]);
+  });
+
   describe('each stage on input at its cap', () => {
     const text = (body: string): MimeFacts => ({
       subject: "Interac e-Transfer: You've received $12.00 from JANE and it has been automatically deposited.",

@@ -21,6 +21,13 @@ export interface MimeFacts {
 const mailboxes = (addresses: PostalMime.Address[] | undefined): PostalMime.Mailbox[] =>
   (addresses ?? []).flatMap((address) => (address.group ? address.group : [address]));
 
+/** Control characters (NUL among them, which an RFC 2047 word can carry) and half surrogate pairs: no address holds them. */
+const NOT_IN_AN_ADDRESS = /[\u0000-\u001f\u007f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** The addresses as decoded, without those that hold what no address holds (and Postgres cannot store). */
+const addresses = (values: readonly (string | undefined)[]): string[] =>
+  values.filter((value): value is string => !!value && !NOT_IN_AN_ADDRESS.test(value));
+
 /**
  * Decodes the MIME structure (encodings, charsets, RFC 2047 words) of the
  * message's first PARSE_LIMITS.mimeBytes, and caps the HTML, text and subject
@@ -41,10 +48,10 @@ export async function readMime(raw: Uint8Array): Promise<MimeFacts | null> {
   const subject = clip(mail.subject ?? '', PARSE_LIMITS.subjectChars);
   return {
     subject: normalizeText(subject.text),
-    from: from ? { name: normalizeText(from.name ?? '').trim(), address: from.address ?? '' } : null,
-    replyTo: replyTo?.address || null,
-    to: mailboxes(mail.to).map((mailbox) => mailbox.address),
-    deliveredTo: mail.headers.filter((header) => header.key === 'delivered-to').map((header) => header.value.trim()),
+    from: from ? { name: normalizeText(from.name ?? '').trim(), address: addresses([from.address])[0] ?? '' } : null,
+    replyTo: addresses([replyTo?.address])[0] ?? null,
+    to: addresses(mailboxes(mail.to).map((mailbox) => mailbox.address)),
+    deliveredTo: addresses(mail.headers.filter((header) => header.key === 'delivered-to').map((header) => header.value.trim())),
     messageId: mail.messageId?.trim() || null,
     dateHeader: mail.headers.find((header) => header.key === 'date')?.value ?? null,
     text: normalizeText(text.text).trim(),

@@ -15,8 +15,14 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
  * outcome can be recorded.
  */
 export function normalizeText(text: string): string {
-  return text.replace(/\r\n?/g, '\n').replace(SPECIAL_SPACES, ' ').replace(ZERO_WIDTH, '').replace(NUL, '').replace(LONE_SURROGATE, '\ufffd');
+  return storable(text.replace(/\r\n?/g, '\n').replace(SPECIAL_SPACES, ' ').replace(ZERO_WIDTH, ''));
 }
+
+/** The text without what Postgres refuses in text and jsonb: NUL dropped, a lone surrogate replaced. */
+export const storable = (text: string): string => text.replace(NUL, '').replace(LONE_SURROGATE, '\ufffd');
+
+/** JSON for a jsonb parameter with every string made storable, wherever in the value it sits. */
+export const storableJson = (value: unknown): string => JSON.stringify(value, (_key, item: unknown) => (typeof item === 'string' ? storable(item) : item));
 
 /** Collapses every run of whitespace, line breaks included, into one space (wrapped sentences read as one). */
 export const flattenWhitespace = (text: string): string => text.replace(/\s+/g, ' ').trim();

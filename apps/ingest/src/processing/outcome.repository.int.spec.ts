@@ -122,6 +122,17 @@ describe('OutcomeRepository (real Postgres, the ingest role)', () => {
   };
 
   describe('record', () => {
+    it('given a verdict holding a NUL and half a surrogate pair (headers passed on as read), when recorded with others: all are stored', async () => {
+      const [hostileId, otherId] = [await storedEmail(), await storedEmail()];
+      const hostile = verdict(hostileId, reference(), { ...genuine, recipient: { signed_recipient: 'a\u0000b@acme.example', reasons: [] } });
+      const parse = hostile.parse as Extract<NoticeParseResult, { status: 'parsed' }>;
+      hostile.parse = { ...parse, fields: { ...parse.fields, comment: 'thanks \ud83d' } };
+      const answers = await outcomes.recordAll([hostile, verdict(otherId, reference())]);
+      expect(answers).toEqual([{ status: 'parsed', duplicate_of: null }, { status: 'parsed', duplicate_of: null }]);
+      const stored = await admin.query(`SELECT authentication->'recipient'->>'signed_recipient' AS recipient, parse->'fields'->>'comment' AS comment FROM ingest.email_outcomes WHERE email_id = $1`, [hostileId]);
+      expect(stored.rows).toEqual([{ recipient: 'ab@acme.example', comment: 'thanks \ufffd' }]);
+    });
+
     it('given a new genuine notice, when recorded: answers parsed, with its outcome and its reference-number claim written', async () => {
       const emailId = await storedEmail();
       const ref = reference();

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Batcher, violatedUniqueConstraint } from '@pp/platform';
 import { DataSource } from 'typeorm';
 import { RELEASE_IF_QUARANTINED } from '../matching/quarantine.repository';
+import { storableJson } from '../parsing/text-normalizer';
 import type { HandoffResult } from './notice-handler';
 import { type OutcomeStatus, type ProcessedEmail, storedAuthentication } from './processed-email';
 
@@ -110,7 +111,9 @@ export class OutcomeRepository {
          WHERE v.claimed_reference IS NOT NULL AND outcome.duplicate_of IS NULL
        )
        SELECT email_id, status, duplicate_of FROM outcome`,
-      [JSON.stringify(verdicts.map((verdict) => outcomeRow(verdict)))],
+      // storableJson: a NUL or half a surrogate pair anywhere in a verdict (a header the parsers pass on as read)
+      // would fail the statement, and with it every e-mail of the batch, at every retry.
+      [storableJson(verdicts.map((verdict) => outcomeRow(verdict)))],
     );
     return new Map(rows.map(({ email_id, status, duplicate_of }) => [email_id, { status, duplicate_of }]));
   }
