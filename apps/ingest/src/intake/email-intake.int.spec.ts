@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { DomainError, ErrorCode, INGEST_RAW_EMAIL_SUBJECT, ingestRawEmailStreamName } from '@pp/contracts';
 import { BusClient, connectNats } from '@pp/platform';
 import { buildNotice, signEmail, TestStack, testDkimKey, waitFor, writeDnsOverrides, type NoticeSpec } from '@pp/testing';
@@ -143,6 +144,17 @@ describe('ingest intake over NATS and Postgres', () => {
     const attempt = bus.request('ingest.email.submit.v1', { raw_base64: Buffer.from('{"not":"mail"}').toString('base64') });
     await expect(attempt).rejects.toMatchObject({ code: ErrorCode.ValidationFailed });
     await expect(bus.request('ingest.email.submit.v1', { raw_base64: '***' })).rejects.toBeInstanceOf(DomainError);
+  });
+
+  it('answers a post naming the object of a message stored already, since removed, as its duplicate; an unknown object as a bad request', async () => {
+    const raw = await notice();
+    const first = await submit(raw);
+    const objectName = createHash('sha256').update(raw).digest('hex');
+    // A retried large post: its object, shared with the first post by name, was removed once the first stored the message.
+    expect(await bus.request('ingest.email.submit.v1', { object_name: objectName })).toEqual({ id: first.id, status: 'duplicate' });
+    expect(await row(`SELECT count(*)::int AS n FROM ingest.email_receipts WHERE email_id = $1 AND status = 'duplicate'`, [first.id])).toEqual({ n: 1 });
+    const unknown = bus.request('ingest.email.submit.v1', { object_name: 'f'.repeat(64) });
+    await expect(unknown).rejects.toMatchObject({ code: ErrorCode.ValidationFailed, message: 'Validation failed: object_name names no stored message' });
   });
 
   it('keeps the raw message and its outcome append-only in the database', async () => {

@@ -28,4 +28,11 @@ export class EmailIntake {
     if (receipt.status === 'duplicate') this.metrics.duplicate();
     return receipt;
   }
+
+  /** A repeat of a message stored earlier whose bytes are gone (a retried post of the same object): its receipt, or null. */
+  async receiveRepeat(sha256: string, channel: IntakeChannel): Promise<StoreReceipt | null> {
+    const receipt = await this.emails.repeatOf(sha256, channel);
+    if (receipt) this.metrics.duplicate();
+    return receipt;
+  }
 }

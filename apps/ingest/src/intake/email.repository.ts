@@ -91,9 +91,15 @@ export class EmailRepository {
    * statement, or earlier in the same one): its INSERT skipped this copy,
    * but the statement's snapshot is older than the row. A new statement sees it.
    */
-  private storeRacingCopy(message: RawMessage, channel: IntakeChannel): Promise<StoreReceipt> {
+  private async storeRacingCopy(message: RawMessage, channel: IntakeChannel): Promise<StoreReceipt> {
+    return (await this.repeatOf(message.sha256, channel))!;
+  }
+
+  /** An arrival of bytes already stored, known by their sha256 only: recorded as a duplicate, or null when none is stored. */
+  repeatOf(sha256: string, channel: IntakeChannel): Promise<StoreReceipt | null> {
     return this.db.transaction(async (tx) => {
-      const [row] = await tx.query(`SELECT id FROM ingest.emails WHERE raw_sha256 = $1`, [message.sha256]);
+      const [row] = await tx.query(`SELECT id FROM ingest.emails WHERE raw_sha256 = $1`, [sha256]);
+      if (!row) return null;
       await tx.query(`INSERT INTO ingest.email_receipts (email_id, channel, status) VALUES ($1, $2, 'duplicate')`, [row.id, channel]);
       return { id: row.id as string, status: 'duplicate' as const };
     });

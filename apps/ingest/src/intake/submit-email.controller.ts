@@ -52,21 +52,31 @@ export class SubmitEmailController {
   }
 
   private async process(command: SubmitEmailCommand): Promise<SubmitEmailReply> {
-    const receipt = await this.intake.receive(await this.rawBytes(command), 'bus');
+    const bytes = await this.rawBytes(command);
+    if (!bytes) return this.repeatOfStored(command.object_name!);
+    const receipt = await this.intake.receive(bytes, 'bus');
     if (command.object_name) await this.bucket.remove(command.object_name).catch(() => undefined); // it expires anyway
     if (!receipt.stored) return { id: receipt.id, status: receipt.status };
     const outcome = await this.processor.processAnsweringAtOutcome(receipt.stored);
     return { id: receipt.id, status: outcome?.status === 'duplicate' ? 'duplicate' : 'accepted' };
   }
 
-  /** Inline bytes, or the sender's object in the blob bucket (removed once the message is stored). */
-  private async rawBytes(command: SubmitEmailCommand): Promise<Buffer> {
+  /** Inline bytes, or the sender's object in the blob bucket (removed once the message is stored); null when no such object is left. */
+  private async rawBytes(command: SubmitEmailCommand): Promise<Buffer | null> {
     if ((command.raw_base64 === undefined) === (command.object_name === undefined)) {
       throw new DomainError(ErrorCode.ValidationFailed, 'Validation failed: send exactly one of raw_base64 and object_name');
     }
     if (command.raw_base64 !== undefined) return decodeBase64(command.raw_base64);
-    const bytes = await this.bucket.get(command.object_name!);
-    if (!bytes) throw new DomainError(ErrorCode.ValidationFailed, 'Validation failed: object_name names no stored message');
-    return bytes;
+    return this.bucket.get(command.object_name!);
+  }
+
+  /**
+   * The object is named by the message's sha256, so a retried post of a large message shares the first post's object,
+   * which the first removes once it has stored the message: the retry is a duplicate of it, not a bad request.
+   */
+  private async repeatOfStored(objectName: string): Promise<SubmitEmailReply> {
+    const receipt = await this.intake.receiveRepeat(objectName, 'bus');
+    if (!receipt) throw new DomainError(ErrorCode.ValidationFailed, 'Validation failed: object_name names no stored message');
+    return { id: receipt.id, status: receipt.status };
   }
 }
