@@ -14,6 +14,13 @@ export enum ErrorCode {
   Internal = 'INTERNAL',
 }
 
+/**
+ * PRODUCT-RULES §D3's answer to an Idempotency-Key sent again with another body, word for word: the gateway's Redis
+ * check and the services that keep keys with their writes (ledger, webhooks) all answer it, and the gateway passes it on
+ * without its usual "Validation failed: " prefix.
+ */
+export const IDEMPOTENCY_KEY_REUSED = 'Idempotency-Key reused with different parameters';
+
 /** The error half of a bus reply. */
 export interface WireError {
   code: ErrorCode;

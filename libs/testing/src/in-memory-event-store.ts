@@ -7,6 +7,7 @@ import {
   type MerchantScope,
   type StoredEvent,
   type StreamAppend,
+  IDEMPOTENCY_KEY_REUSED,
 } from '@pp/contracts';
 import { type AppendOptions, AggregateStore, CommandRunner, type EventStore } from '@pp/platform';
 
@@ -97,7 +98,7 @@ export class InMemoryEventStore implements EventStore {
 
   private replayOf(earlier: { fingerprint: string; reply: AppendStreamsReply }, idempotency: IdempotencyToken): AppendStreamsReply {
     if (earlier.fingerprint !== idempotency.fingerprint) {
-      throw new DomainError(ErrorCode.ValidationFailed, 'Idempotency-Key reused with different parameters');
+      throw new DomainError(ErrorCode.ValidationFailed, IDEMPOTENCY_KEY_REUSED);
     }
     return { ...earlier.reply, replayed: true };
   }

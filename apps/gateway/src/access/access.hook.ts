@@ -14,9 +14,9 @@ const BEARER = /^Bearer +(\S{1,512}) *$/i;
 
 /**
  * Runs before the body is read: establishes who is calling (API key, admin
- * token or ingest token, as the route declares), counts the request against
- * the key's rate limit, then checks the key's type and scope. Unauthenticated
- * callers never get their body parsed.
+ * token or ingest token, as the route declares), refuses a key of a type the
+ * route does not take, counts the request against the key's rate limit, then
+ * checks the key's scope. Unauthenticated callers never get their body parsed.
  */
 @Injectable()
 export class AccessHook {
@@ -52,6 +52,10 @@ export class AccessHook {
         const key = presented ? await this.keys.authenticate(presented, request.ip) : undefined;
         if (!key) throw new DomainError(ErrorCode.Unauthorized, INVALID_API_KEY);
         request.principal = key;
+        const refused = authorize(access, key);
+        // A key type the route does not take is refused before it is counted: a publishable key is public, and its budget
+        // is the one payers' client checkout calls spend (ClientBudgets). The refusal reads no body and costs no Redis call.
+        if (refused && !access.keyTypes.includes(key.type)) throw refused;
         // Client-side checkout routes spend the key's budget only once a client secret has opened a session (ClientBudgets).
         // A POST with a small body is counted with its Idempotency-Key reservation, in the same round trip, or as it is
         // answered when refused before that (IdempotencyHooks): the 403 below, a 415, a body that is not JSON ...
@@ -59,7 +63,6 @@ export class AccessHook {
           if (countedWithReservation(request)) request.uncounted = key;
           else setRateLimitHeaders(reply, await this.rateLimiter.consume(key));
         }
-        const refused = authorize(access, key);
         if (refused) throw refused;
         return;
       }

@@ -100,6 +100,22 @@ describe('client-side checkout budgets', () => {
     expect(count(opens, 200)).toBeLessThanOrEqual(2);
     expect(count(opens, 429)).toBe(opens.length - count(opens, 200));
   });
+
+  it('does not spend the key’s budget on server-side requests it is refused, so a stolen publishable key cannot lock payers out', async () => {
+    const key = (await gateway.issueKey(merchant.merchant_id, { type: 'publishable', livemode: false })).key;
+    const session = await newSession();
+    const body = { amount: 2500, currency: 'cad', reference: `order-${randomUUID()}`, success_url: 'https://shop.example/ok', cancel_url: 'https://shop.example/no' };
+    // Five times the key's per-second budget on each of two server-side routes, which refuse publishable keys.
+    const flood = await Promise.all([
+      ...Array.from({ length: 5 * KEY_LIMIT }, () => gateway.call('/v1/payments', { token: key })),
+      ...Array.from({ length: 5 * KEY_LIMIT }, () => gateway.call('/v1/checkout/sessions', { token: key, body })),
+    ]);
+    expect(statuses(flood)).toEqual(Array(flood.length).fill(403));
+
+    const payer = await open(key, session.client_secret, '198.51.100.22');
+    expect(payer.status).toBe(200);
+    expect(payer.headers.get('x-ratelimit-remaining')).toBe(String(KEY_LIMIT - 1));
+  });
 });
 
 describe('client-side checkout budgets behind no trusted proxy', () => {

@@ -1,5 +1,5 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter } from '@nestjs/common';
-import { DomainError } from '@pp/contracts';
+import { DomainError, IDEMPOTENCY_KEY_REUSED } from '@pp/contracts';
 import { describeClientError, ensureRequestId, type ErrorAnswer, HTTP_STATUS_OF, type JsonLogger } from '@pp/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from './api-error';
@@ -47,7 +47,7 @@ export class ErrorResponseFilter implements ExceptionFilter {
       return { status, message: 'Service unavailable', headers: { 'Retry-After': String(SERVICE_RETRY_AFTER_SECONDS) } };
     }
     if (status === 500) return this.internal(error, request);
-    if (status === 400 && !error.message.startsWith('Validation failed')) {
+    if (status === 400 && !error.message.startsWith('Validation failed') && error.message !== IDEMPOTENCY_KEY_REUSED) {
       return { status, message: `Validation failed: ${error.message}` };
     }
     return { status, message: error.message };

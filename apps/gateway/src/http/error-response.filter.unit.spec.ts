@@ -1,6 +1,6 @@
 import type { ArgumentsHost } from '@nestjs/common';
 import { NotFoundException } from '@nestjs/common';
-import { DomainError, ErrorCode } from '@pp/contracts';
+import { DomainError, ErrorCode, IDEMPOTENCY_KEY_REUSED } from '@pp/contracts';
 import { JsonLogger } from '@pp/platform';
 import { ApiError } from './api-error';
 import { ErrorResponseFilter } from './error-response.filter';
@@ -39,6 +39,8 @@ describe('ErrorResponseFilter', () => {
   it.each([
     [new DomainError(ErrorCode.ValidationFailed, 'Validation failed: amount is required'), 400, 'Validation failed: amount is required'],
     [new DomainError(ErrorCode.ValidationFailed, 'reference is too long'), 400, 'Validation failed: reference is too long'],
+    // A service's word for a reused Idempotency-Key is the same as the gateway's own (PRODUCT-RULES §D3), unprefixed.
+    [new DomainError(ErrorCode.ValidationFailed, IDEMPOTENCY_KEY_REUSED), 400, 'Idempotency-Key reused with different parameters'],
     [new DomainError(ErrorCode.NotFound, 'Checkout session not found'), 404, 'Checkout session not found'],
     [new DomainError(ErrorCode.Conflict, 'Reference already exists'), 409, 'Reference already exists'],
     [new DomainError(ErrorCode.ConcurrencyConflict, 'Session changed concurrently'), 409, 'Session changed concurrently'],

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { IDEMPOTENCY_KEY_REUSED } from '@pp/contracts';
 import { JsonLogger, redisUnavailable } from '@pp/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../http/api-error';
@@ -47,7 +48,7 @@ export class IdempotencyHooks {
       case 'in_flight':
         throw new ApiError(409, 'A request with this Idempotency-Key is still in progress', { 'Retry-After': '1' });
       case 'mismatch':
-        throw new ApiError(400, 'Idempotency-Key reused with different parameters');
+        throw new ApiError(400, IDEMPOTENCY_KEY_REUSED);
     }
   };
 

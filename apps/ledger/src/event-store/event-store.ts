@@ -7,6 +7,7 @@ import {
   type ReadStreamReply,
   type StreamAppend,
   type StreamAppendResult,
+  IDEMPOTENCY_KEY_REUSED,
 } from '@pp/contracts';
 import { isDeadlock, violatedUniqueConstraint } from '@pp/platform';
 import type { ClientBase, Pool } from 'pg';
@@ -115,7 +116,7 @@ export class EventStore {
 
   private async replay(db: ClientBase, earlier: IdempotencyRow, token: IdempotencyToken): Promise<AppendStreamsReply> {
     if (earlier.fingerprint !== token.fingerprint) {
-      throw new DomainError(ErrorCode.ValidationFailed, 'Idempotency-Key reused with different parameters');
+      throw new DomainError(ErrorCode.ValidationFailed, IDEMPOTENCY_KEY_REUSED);
     }
     const ranges = earlier.streams ?? [earlier];
     const { rows } = await db.query<EventRow>(

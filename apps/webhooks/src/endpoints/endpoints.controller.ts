@@ -14,6 +14,7 @@ import {
   WebhookEndpointRef,
   type WebhookEndpointWithSecretView,
   SECRET_OVERLAP_SECONDS,
+  IDEMPOTENCY_KEY_REUSED,
 } from '@pp/contracts';
 import { newId, randomToken } from '@pp/kernel';
 import { CONFIG, Handles, isUniqueViolation, JsonLogger } from '@pp/platform';
@@ -116,7 +117,7 @@ export class EndpointsController {
     const earlier = await this.endpoints.requested(scope, request.key);
     if (!earlier) return undefined;
     const same = earlier.fingerprint === request.fingerprint && earlier.operation === operation && (endpointId === undefined || earlier.id === endpointId);
-    if (!same) throw new DomainError(ErrorCode.ValidationFailed, 'Idempotency-Key reused with different parameters');
+    if (!same) throw new DomainError(ErrorCode.ValidationFailed, IDEMPOTENCY_KEY_REUSED);
     if (earlier.deleted_at) throw notFound();
     return toEndpointWithSecretView(earlier, this.secrets.open(earlier.id, earlier.secret_sealed));
   }

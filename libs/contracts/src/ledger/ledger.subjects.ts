@@ -76,7 +76,7 @@ export interface LedgerSubjects {
   'ledger.append.v1': { request: AppendRequest; reply: AppendReply };
   /** Several streams in one atomic append (each with its own expected version); CONCURRENCY_CONFLICT details name the stale stream. */
   'ledger.append-streams.v1': { request: AppendStreamsRequest; reply: AppendStreamsReply };
-  /** NOT_FOUND when the key was never used; VALIDATION_FAILED 'Idempotency-Key reused with different parameters' on another fingerprint. */
+  /** NOT_FOUND when the key was never used; VALIDATION_FAILED IDEMPOTENCY_KEY_REUSED on another fingerprint. */
   'ledger.idempotency.replay.v1': { request: ReplayIdempotencyQuery; reply: AppendStreamsReply };
   'ledger.stream.read.v1': { request: ReadStreamRequest; reply: ReadStreamReply };
   /** The checkout-session read model; NOT_FOUND 'Checkout session not found' outside the caller's merchant and mode. */
