@@ -8,10 +8,11 @@ const RELISTEN_MS = 1_000;
  * Keys found by hash, kept a few seconds so a busy key costs no database
  * round trip per request. Revocation empties it on every gateway: at once in
  * the revoking process, and as soon as the NOTIFY arrives elsewhere (each
- * gateway listens, and caches nothing while it is not listening, so a lost
- * connection cannot keep a revoked key alive). The TTL bounds anything else
- * that changes a key row behind the gateway's back (a revocation by hand in
- * SQL, an expiry moved): at most `ttlMs` (API_KEY_CACHE_TTL_MS).
+ * gateway listens, caches nothing while it is not listening, and once it
+ * listens again discards lookups begun before, so a lost connection cannot
+ * keep a revoked key alive). The TTL bounds anything else that changes a
+ * key row behind the gateway's back (a revocation by hand in SQL, an expiry
+ * moved): at most `ttlMs` (API_KEY_CACHE_TTL_MS).
  */
 export class ApiKeyCache<Key> {
   private readonly entries = new Map<string, { key: Key; until: number }>();
@@ -71,6 +72,8 @@ export class ApiKeyCache<Key> {
       await client.query(`LISTEN ${API_KEY_REVOKED_CHANNEL}`);
       this.listener = client;
       this.listening = true;
+      // Notices sent before LISTEN took effect never reach us: lookups begun meanwhile may hold a row revoked since.
+      this.clear();
     } catch (error) {
       fail(error instanceof Error ? error : new Error(String(error)));
     }

@@ -81,18 +81,18 @@ export class ApiKeyRepository {
   /**
    * Revokes once; revoking again keeps the first revocation time. Key
    * caches forget what they held: this process's at once, every other
-   * gateway's on the NOTIFY (delivered once the revocation is committed).
+   * gateway's on the NOTIFY. The notice is sent by the revoking statement
+   * itself, so Postgres delivers it when the revocation commits and never
+   * commits one without the other.
    */
   async revoke(id: string): Promise<ApiKeyRecord | undefined> {
     const [row] = await returning<ApiKeyRecord>(
       this.db,
-      `UPDATE gateway.api_keys SET revoked_at = COALESCE(revoked_at, now()) WHERE id = $1 RETURNING ${COLUMNS}`,
-      [id],
+      `WITH revoked AS (UPDATE gateway.api_keys SET revoked_at = COALESCE(revoked_at, now()) WHERE id = $1 RETURNING ${COLUMNS})
+       SELECT revoked.* FROM revoked, LATERAL pg_notify($2, revoked.id)`,
+      [id, API_KEY_REVOKED_CHANNEL],
     );
-    if (row) {
-      clearApiKeyCaches();
-      await this.db.query('SELECT pg_notify($1, $2)', [API_KEY_REVOKED_CHANNEL, id]);
-    }
+    if (row) clearApiKeyCaches();
     return row;
   }
 }
