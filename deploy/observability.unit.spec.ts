@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { SERVICE_NAMES } from '@pp/contracts';
-import { DEFAULT_METRICS_PORT, exportedSeries, METRIC_CATALOG } from '@pp/platform';
+import { LEDGER_EVENTS_STREAM, SERVICE_NAMES, WEBHOOKS_DELIVERY_CONSUMER } from '@pp/contracts';
+import { CONSUMER_PENDING, DEFAULT_METRICS_PORT, exportedSeries, METRIC_CATALOG } from '@pp/platform';
 import { parse } from 'yaml';
 
 /*
@@ -73,9 +73,18 @@ describe('Prometheus alert rules (deploy/prometheus/alerts.yml)', () => {
   /** GitHub's anchors for Markdown headings: lower case, punctuation dropped, spaces to hyphens. */
   const anchors = new Set([...operations.matchAll(/^#+ (.+)$/gm)].map((match) => match[1].toLowerCase().replace(/[^a-z0-9 -]/g, '').replace(/ /g, '-')));
 
-  it('covers 5xx rate, publication lag, webhook failures and exhausted deliveries, queue depth, review queue growth and ingest authentication failures', () => {
+  it('covers 5xx rate, publication lag, webhook failures and exhausted deliveries, queue depth, an unread webhooks consumer, review queue growth and ingest authentication failures', () => {
     expect(rules.map((rule) => rule.alert)).toEqual(
-      expect.arrayContaining(['HttpServerErrors', 'PublicationLagging', 'WebhookFailureRateHigh', 'WebhookDeliveriesExhausted', 'QueueBacklog', 'ReviewQueueGrowing', 'IngestAuthenticationFailures']),
+      expect.arrayContaining([
+        'HttpServerErrors',
+        'PublicationLagging',
+        'WebhookFailureRateHigh',
+        'WebhookDeliveriesExhausted',
+        'QueueBacklog',
+        'JetStreamConsumerAbsent',
+        'ReviewQueueGrowing',
+        'IngestAuthenticationFailures',
+      ]),
     );
     expect(new Set(rules.map((rule) => rule.alert)).size).toBe(rules.length);
   });
@@ -86,6 +95,12 @@ describe('Prometheus alert rules (deploy/prometheus/alerts.yml)', () => {
     expect(rule.annotations.summary.length).toBeGreaterThan(10);
     expect(rule.annotations.runbook).toBe(`docs/OPERATIONS.md#${rule.alert.toLowerCase()}`);
     expect(anchors).toContain(rule.alert.toLowerCase());
+  });
+
+  // An absent() of labels no series carries would fire for ever: they must be those watchConsumerLag exports.
+  it('watches for the webhooks consumer’s backlog series by the labels watchConsumerLag gives it', () => {
+    const absent = rules.find((rule) => rule.alert === 'JetStreamConsumerAbsent');
+    expect(absent?.expr.replace(/\s/g, '')).toBe(`absent(${CONSUMER_PENDING.name}{stream="${LEDGER_EVENTS_STREAM}",consumer="${WEBHOOKS_DELIVERY_CONSUMER}"})`);
   });
 });
 

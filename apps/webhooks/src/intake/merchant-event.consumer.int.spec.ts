@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { LEDGER_EVENTS_STREAM, MERCHANT_EVENTS_FILTER, WEBHOOKS_DELIVERY_CONSUMER } from '@pp/contracts';
-import { connectNats, JsonLogger, ServiceMetrics, streamName, subjectPrefix } from '@pp/platform';
+import { connectNats, HealthService, JsonLogger, ServiceMetrics, streamName, subjectPrefix } from '@pp/platform';
 import { testInfra, waitFor } from '@pp/testing';
 import { AckPolicy, type NatsConnection } from 'nats';
 import type { DeliveryAttemptJob } from '../delivery/delivery-attempt.job';
@@ -40,6 +40,7 @@ describe('MerchantEventConsumer, stopped while it binds', () => {
       unused as DeliveryAttemptJob,
       new JsonLogger('webhooks', 'error', () => undefined),
       new ServiceMetrics('webhooks', { processMetrics: false }),
+      new HealthService('webhooks'),
     );
   }
 

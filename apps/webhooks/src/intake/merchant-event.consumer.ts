@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { isMerchantEventType, LEDGER_EVENTS_STREAM, MERCHANT_EVENTS_FILTER, type StoredEvent, WEBHOOKS_DELIVERY_CONSUMER } from '@pp/contracts';
 import { context } from '@opentelemetry/api';
-import { CONFIG, consumeConcurrently, FailureStreak, JsonLogger, NATS_CONNECTION, ServiceMetrics, streamName, subjectPrefix, watchConsumerLag, Batcher } from '@pp/platform';
+import { CONFIG, consumeConcurrently, HealthService, JsonLogger, NATS_CONNECTION, ServiceMetrics, streamName, subjectPrefix, watchConsumerLag, Batcher } from '@pp/platform';
 import { AckPolicy, type ConsumerConfig, type ConsumerMessages, DeliverPolicy, type JsMsg, nanos, type NatsConnection } from 'nats';
 import { DeliveryAttemptJob } from '../delivery/delivery-attempt.job';
 import { DeliveryQueue } from '../delivery/delivery.queue';
@@ -9,6 +9,7 @@ import { DeliveryRepository, type DueDelivery } from '../delivery/delivery.repos
 import { firstAttemptDelayMs } from '../delivery/retry.decider';
 import { retryScheduleMs, type WebhooksConfig } from '../webhooks.config';
 import { type Intake, recordIntakes } from './event-intake';
+import { READER_HEALTH_CHECK, ReaderHealth } from './reader-health';
 import { webhookBody } from './webhook-body';
 
 /** Durable consumer name on the ledger's stream. Do not rename: the consumer's position is kept under it. */
@@ -45,6 +46,7 @@ export class MerchantEventConsumer implements OnApplicationBootstrap, OnApplicat
   private readonly scheduleMs: number[];
   /** One statement for the events that arrive together (docs/PERFORMANCE.md). */
   private readonly intake = new Batcher<Intake>((batch) => this.recordAll(batch));
+  private readonly reader: ReaderHealth;
 
   constructor(
     @Inject(CONFIG) private readonly config: WebhooksConfig,
@@ -54,13 +56,23 @@ export class MerchantEventConsumer implements OnApplicationBootstrap, OnApplicat
     private readonly attempts: DeliveryAttemptJob,
     private readonly logger: JsonLogger,
     metrics: ServiceMetrics,
+    health: HealthService,
   ) {
     this.scheduleMs = retryScheduleMs(config);
     watchConsumerLag(metrics, nc, { namespace: config.PP_NAMESPACE, stream: LEDGER_EVENTS_STREAM, consumer: WEBHOOKS_CONSUMER });
+    this.reader = new ReaderHealth(logger);
+    health.register(READER_HEALTH_CHECK, this.reader.check);
   }
 
-  onApplicationBootstrap(): void {
+  /**
+   * Starts reading, and waits for the first round's outcome (a few
+   * milliseconds when the stream is there): the service answers health
+   * requests only after this, so a normal start never shows down. A failed
+   * round does not hold the start: the loop goes on trying.
+   */
+  async onApplicationBootstrap(): Promise<void> {
     this.loop = this.run();
+    await this.reader.firstRound;
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -71,22 +83,23 @@ export class MerchantEventConsumer implements OnApplicationBootstrap, OnApplicat
 
   private async run(): Promise<void> {
     const stream = streamName(this.config.PP_NAMESPACE, LEDGER_EVENTS_STREAM);
-    const waiting = new FailureStreak(this.logger, 'merchant events reader', 'merchant events not readable yet; retrying');
     while (!this.stopped) {
       try {
         await this.bind(stream);
-        waiting.succeeded({ stream });
-        this.logger.info('consuming merchant events', { stream, consumer: WEBHOOKS_CONSUMER });
         const consumer = await this.nc.jetstream().consumers.get(stream, WEBHOOKS_CONSUMER);
-        const messages = await consumer.consume({ max_messages: IN_FLIGHT * 4 });
+        // Should the stream or the consumer go away, this round fails and the loop binds again (the health check counts
+        // the failures): without the abort, consume() would wait, reading nothing, for a consumer only bind() creates.
+        const messages = await consumer.consume({ max_messages: IN_FLIGHT * 4, abort_on_missing_resource: true });
         this.messages = messages;
+        this.reader.reading({ stream });
+        this.logger.info('consuming merchant events', { stream, consumer: WEBHOOKS_CONSUMER });
         // A shutdown that came while this was binding found nothing to close, and would wait for this loop for ever.
         // Not awaited: close() resolves once the messages are read to their end, which the loop below then does at once.
         if (this.stopped) void messages.close();
         await consumeConcurrently(messages, { limit: IN_FLIGHT }, (msg) => this.handle(msg));
       } catch (error) {
         // The migrate step creates the stream; until it has, wait for it.
-        waiting.failed(error, { stream });
+        this.reader.failed(error, { stream });
       }
       if (!this.stopped) await new Promise((resolve) => setTimeout(resolve, RETRY_BIND_MS));
     }
