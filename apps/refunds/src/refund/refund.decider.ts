@@ -92,7 +92,7 @@ export function decide(state: RefundState, command: RefundCommand): RefundEvent[
   if (!state) throw new DomainError(ErrorCode.NotFound, 'Refund not found');
   const { from, to } = TRANSITION[command.kind];
   if (state.status === to) {
-    if (command.kind === 'complete' && state.outbound_reference !== required(command.outboundReference, 'outbound_reference')) {
+    if (command.kind === 'complete' && !sameOutboundReference(state.outbound_reference, required(command.outboundReference, 'outbound_reference'))) {
       throw new RefundStageRefused(state.status, command.kind, 'Refund is COMPLETED with another outbound_reference');
     }
     return [];
@@ -221,6 +221,9 @@ export const fold = (events: readonly RefundEvent[], initial: RefundState = null
 export const refundAggregate: Aggregate<RefundState, RefundEvent> = { streamId: refundStreamId, initial: null, evolve };
 
 /** Free text an admin must give: trimmed, non-empty (also checked at the edge; the bus may carry other callers). */
+/** One bank transfer's reference, however a retry spells its case or surrounding space (PRODUCT-RULES §3.3). */
+const sameOutboundReference = (stored: string | null, given: string): boolean => stored?.trim().toLowerCase() === given.trim().toLowerCase();
+
 function required(value: string | undefined, field: string): string {
   const text = value?.trim() ?? '';
   if (text === '') throw new DomainError(ErrorCode.ValidationFailed, `Validation failed: ${field} is required`);

@@ -151,6 +151,10 @@ describe('refund decider (PRODUCT-RULES §3.3)', () => {
     expect(given(...AT[stage]).when(command)).toEqual([]);
   });
 
+  it('given a COMPLETED refund, when its completion is retried with the reference in another case or with spaces around it: nothing, not a refusal', () => {
+    expect(given(...AT.COMPLETED).when(complete(' ca1xyz '))).toEqual([]);
+  });
+
   it('given a COMPLETED refund, when completed again with another outbound reference: refused', () => {
     const error = refusal(() => given(...AT.COMPLETED).when(complete('OTHER')));
     expect(error).toMatchObject({ code: ErrorCode.Conflict, message: 'Refund is COMPLETED with another outbound_reference' });

@@ -1,4 +1,5 @@
 import {
+  type CheckoutSessionEvent,
   CheckoutSessionEventType,
   checkoutSessionStreamId,
   MerchantEventType,
@@ -10,6 +11,9 @@ import {
 } from '@pp/contracts';
 import type { BusClient } from '@pp/platform';
 import { checkoutSessionCreated, inMemoryRuntime } from '@pp/testing';
+import { checkoutSessionAggregate } from '../checkout-session/checkout-session.decider';
+import { MemoDirectory } from '../checkout-session/memo-directory';
+import { RecordTransferHandler } from './record-transfer.handler';
 import { SimulatePaymentHandler } from './simulate-payment.handler';
 import { VerifyPaymentHandler } from './verify-payment.handler';
 
@@ -69,12 +73,69 @@ describe('payment handlers over the in-memory event store', () => {
       expect(store.events(PAYMENT)[1].metadata).toMatchObject({ causation_id: 'verify:txn_1' });
     });
 
+    it('given a replica that remembers a test session past its first deadline and another that extended it, when verified on the first: the session is completed all the same', async () => {
+      const { store, runner } = inMemoryRuntime({ now: () => new Date(DEADLINE.getTime() + 1) });
+      store.given(SESSION, [created], SCOPE).given(PAYMENT, [recordedForReview], SCOPE);
+      const stale = new VerifyPaymentHandler(runner);
+      // The first replica has read the session (and remembers it) with its first deadline.
+      await runner.aggregates.load(checkoutSessionAggregate, 'cs1');
+      const extended: CheckoutSessionEvent = {
+        type: CheckoutSessionEventType.ExpiryExtended,
+        schema_version: 1,
+        data: { session_id: 'cs1', expires_at: new Date(DEADLINE.getTime() + 600_000).toISOString(), extended_at: DEADLINE.toISOString() },
+      } as CheckoutSessionEvent;
+      await store.appendStreams([{ stream_id: SESSION, expected_version: 1, events: [extended] }], SCOPE);
+
+      await stale.verify(verify);
+
+      expect(typesOf(store.events(SESSION))).toEqual([
+        CheckoutSessionEventType.Created,
+        CheckoutSessionEventType.ExpiryExtended,
+        CheckoutSessionEventType.Completed,
+        MerchantEventType.CheckoutSessionCompleted,
+      ]);
+    });
+
     it('given a payment in review and a session past its deadline, when verified: confirms the payment only', async () => {
       const { store, runner } = inMemoryRuntime({ now: () => new Date(DEADLINE.getTime() + 1) });
       store.given(SESSION, [created], SCOPE).given(PAYMENT, [recordedForReview], SCOPE);
       await new VerifyPaymentHandler(runner).verify(verify);
       expect(typesOf(store.events(PAYMENT))).toEqual([PaymentEventType.Recorded, PaymentEventType.Verified, MerchantEventType.PaymentConfirmed]);
       expect(typesOf(store.events(SESSION))).toEqual([CheckoutSessionEventType.Created]);
+    });
+  });
+
+  describe('record a transfer', () => {
+    const LIVE = { merchant_id: 'mer_1', livemode: true };
+    const genuine = { authenticated: true, authentication_reasons: [], signed_recipient: 'pay@shop.example', recipient_reasons: [], deposit_address: 'pay@shop.example', parse_reasons: [] };
+    const transfer = (emailId: string, evidence: typeof genuine | Record<string, unknown> = genuine) => ({
+      ...LIVE,
+      livemode: true as const,
+      email_id: emailId,
+      memo: 'PP-7K3M9Q',
+      amount: 2500,
+      sender_name: 'JO PAYER',
+      sender_email: null,
+      comment: null,
+      reference_number: `C1A${emailId}`,
+      evidence: evidence as typeof genuine,
+    });
+    const replica = (runtime: ReturnType<typeof inMemoryRuntime>) => {
+      const memos = new MemoDirectory({} as BusClient);
+      memos.remember('PP-7K3M9Q', { session_id: 'cs1', ...LIVE });
+      return new RecordTransferHandler(memos, runtime.runner);
+    };
+
+    it('given a replica that remembers the session open and another that completed it, when an unauthenticated transfer is recorded on the first: its review says the session was paid', async () => {
+      const first = inMemoryRuntime({ now: () => new Date(T0.getTime() + 60_000) });
+      first.store.given(SESSION, [checkoutSessionCreated(LIVE, T0)], LIVE);
+      await first.runner.aggregates.load(checkoutSessionAggregate, 'cs1');
+      await replica(inMemoryRuntime({ now: () => new Date(T0.getTime() + 60_000) }, first.store)).record(transfer('em_paid'));
+
+      const unauthenticated = { ...genuine, authenticated: false, authentication_reasons: ['dkim_missing'], signed_recipient: null };
+      const review = await replica(first).record(transfer('em_again', unauthenticated));
+
+      expect(review).toMatchObject({ status: 'REQUIRES_MANUAL_REVIEW', review_reasons: expect.arrayContaining(['session_completed', 'unauthenticated_sender']) });
     });
   });
 

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
 import {
+  checkoutSessionStreamId,
   DomainError,
   ErrorCode,
   foldStored,
@@ -93,11 +94,15 @@ export class RecordTransferHandler {
         },
       });
       const streams: StreamAppend[] = [{ stream_id: transactionStreamId(paymentId), expected_version: 0, events }];
-      if (status === 'CONFIRMED') streams.push(sessionCompletion(session!, linked!.version, now, paymentId));
+      const completes = status === 'CONFIRMED';
+      if (completes) streams.push(sessionCompletion(session!, linked!.version, now, paymentId));
+      // A review rests on the session as loaded too (its reasons say whether it was paid or expired): a copy this
+      // replica remembered, or one read before another payment completed it, must not decide it.
+      const judgedOn = !completes && session ? [{ stream_id: checkoutSessionStreamId(session.id), version: linked!.version }] : [];
       return {
         append: streams,
         scope: command,
-        options: { causationId: command.email_id },
+        options: { causationId: command.email_id, ...(judgedOn.length > 0 ? { unchanged: judgedOn } : {}) },
         answer: (reply) => transactionView(foldStored(paymentAggregate, reply.streams[0].events) as Payment),
       };
     });

@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
-import { DomainError, ErrorCode, foldStored, type StreamAppend, type PaymentView, VerifyPaymentCommand } from '@pp/contracts';
+import { checkoutSessionStreamId, DomainError, ErrorCode, foldStored, type StreamAppend, type PaymentView, type UnchangedStream, VerifyPaymentCommand } from '@pp/contracts';
 import { CommandRunner, Handles } from '@pp/platform';
 import { checkoutSessionAggregate, isOpen } from '../checkout-session/checkout-session.decider';
 import { decide, type Payment, paymentAggregate } from './payment.decider';
@@ -32,14 +32,17 @@ export class VerifyPaymentHandler {
       const events = decide(payment, { kind: 'verify', verifiedBy: command.verified_by, now });
       if (events.length === 0) return { append: false, answer: transactionView(payment) };
       const streams: StreamAppend[] = [loaded.append(events)];
+      const unchanged: UnchangedStream[] = [];
       if (payment.session_id) {
         const { state: session, version: sessionVersion } = await round.load(checkoutSessionAggregate, payment.session_id);
         if (session && isOpen(session, now)) streams.push(sessionCompletion(session, sessionVersion, now, payment.id));
+        // Left alone as not open, it must still be as loaded: a remembered copy may miss a preview's extended deadline.
+        else if (session) unchanged.push({ stream_id: checkoutSessionStreamId(session.id), version: sessionVersion });
       }
       return {
         append: streams,
         scope: command,
-        options: { causationId: `verify:${payment.id}` },
+        options: { causationId: `verify:${payment.id}`, ...(unchanged.length > 0 ? { unchanged } : {}) },
         answer: (reply) => transactionView(foldStored(paymentAggregate, reply.streams[0].events, payment) as Payment),
       };
     });
