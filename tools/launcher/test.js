@@ -124,11 +124,14 @@ function runJest(node, args, env, reportName) {
   if (!existsSync(results)) return { ok: false, passed: 0, failed: 1, skipped: 0 };
   const summary = JSON.parse(readFileSync(results, 'utf8'));
   if (summary.numFailedTestSuites > 0 && summary.numFailedTests === 0) out.fail(`${summary.numFailedTestSuites} test file(s) failed to run`);
+  // Jest can end badly after every test passed (an error thrown outside any test crashes its process): that is a failure too.
+  const crashed = jest.status !== 0 && summary.numFailedTests === 0 && summary.numFailedTestSuites === 0;
+  if (crashed) out.fail(`Jest ended with ${jest.status === null ? 'a signal' : `code ${jest.status}`} after its tests passed: an error outside any test (see above)`);
   return {
     ok: jest.status === 0,
     passed: summary.numPassedTests,
     // A file that failed to run counts as a failure even when no test in it did.
-    failed: Math.max(summary.numFailedTests, summary.numFailedTestSuites),
+    failed: Math.max(summary.numFailedTests, summary.numFailedTestSuites, crashed ? 1 : 0),
     skipped: summary.numPendingTests + summary.numTodoTests,
   };
 }

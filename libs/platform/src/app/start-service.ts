@@ -82,7 +82,11 @@ export async function startService<C extends BaseConfig>(definition: ServiceDefi
       const beginStop = boundStop(app.getHttpServer());
       const stop = async () => {
         const stopped = beginStop();
-        await closeAll(app, nc).finally(stopped);
+        // The bus requests under way first: a web app's close destroys its modules before it closes the transport.
+        await transport
+          .close()
+          .then(() => closeAll(app, nc))
+          .finally(stopped);
       };
       return { name: definition.name, app, port, stop };
     }

@@ -63,4 +63,45 @@ describe('NatsBusServer', () => {
     watch.unsubscribe();
     await server.close();
   });
+
+  /** A checkout server on a namespace of its own, serving `handler` as its health request, and a request to it. */
+  async function servingHealth(handler: () => Promise<unknown>) {
+    const prefix = `busserver${randomUUID().replaceAll('-', '')}`;
+    const server = new NatsBusServer({ nc: serving, prefix, service: 'checkout', metrics: new BusMetrics(new ServiceMetrics('checkout')) });
+    server.addHandler('health.checkout', handler, false);
+    await new Promise<void>((resolve, reject) => server.listen((error) => (error ? reject(error) : resolve())));
+    const request = async () => JSON.parse((await calling.request(`${prefix}.health.checkout`, '{}', { timeout: 5000 })).string()) as unknown;
+    return { server, request };
+  }
+
+  it('given an answer larger than the server takes, then the caller gets a fault at once and the service goes on answering', async () => {
+    let size = serving.info!.max_payload + 1;
+    const { server, request } = await servingHealth(async () => {
+      const answer = { status: 'x'.repeat(size) };
+      size = 2;
+      return answer;
+    });
+    expect(await request()).toEqual({ ok: false, error: { code: 'INTERNAL', message: 'Internal error: the answer could not be sent' } });
+    expect(await request()).toEqual({ ok: true, data: { status: 'xx' } });
+    await server.close();
+  });
+
+  it('given a request under way, when the server closes, then it is still answered before close resolves', async () => {
+    let started!: () => void;
+    let finish!: (value: unknown) => void;
+    const handlerStarted = new Promise<void>((resolve) => (started = resolve));
+    const { server, request } = await servingHealth(() => {
+      started();
+      return new Promise((resolve) => (finish = resolve));
+    });
+    const answer = request();
+    await handlerStarted;
+    let closed = false;
+    const closing = server.close().then(() => (closed = true));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(closed).toBe(false);
+    finish({ status: 'finished' });
+    expect(await answer).toEqual({ ok: true, data: { status: 'finished' } });
+    await closing;
+  });
 });

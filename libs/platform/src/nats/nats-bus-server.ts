@@ -13,6 +13,12 @@ import { readHeaders } from './bus-headers';
 import { subjectPrefix } from './connect-nats';
 import { handlerMismatches, replyInboxes } from './served-subjects';
 
+/** How long a stop waits for the answers under way, before the service's connections close under them. */
+export const ANSWER_DRAIN_MS = 5_000;
+
+/** What a caller gets when its answer cannot be sent as it is (larger than the server's max_payload, say). */
+const UNSENDABLE: BusReply<never> = { ok: false, error: { code: ErrorCode.Internal, message: 'Internal error: the answer could not be sent' } };
+
 export interface NatsBusServerOptions {
   nc: NatsConnection;
   prefix: string;
@@ -35,6 +41,9 @@ export class NatsBusServer extends Server implements CustomTransportStrategy {
   private readonly patterns: string[] = [];
   /** By pattern, the inboxes its answers may go to (replyInboxes). */
   private readonly inboxes = new Map<string, string[]>();
+  /** Requests taken and not yet answered; `close` waits for them (ANSWER_DRAIN_MS). */
+  private answering = 0;
+  private allAnswered?: () => void;
 
   constructor(private readonly options: NatsBusServerOptions) {
     super();
@@ -73,8 +82,17 @@ export class NatsBusServer extends Server implements CustomTransportStrategy {
     );
   }
 
+  /**
+   * Takes no more requests, then waits for those under way: Nest closes the database, Redis and the bus connection
+   * next, and a handler cut off halfway would fail, its caller waiting for its whole deadline.
+   */
   async close(): Promise<void> {
     await Promise.all(this.subscriptions.splice(0).map((sub) => sub.drain()));
+    if (this.answering === 0) return;
+    await new Promise<void>((resolve) => {
+      this.allAnswered = resolve;
+      setTimeout(resolve, ANSWER_DRAIN_MS).unref();
+    });
   }
 
   on(): never {
@@ -85,7 +103,19 @@ export class NatsBusServer extends Server implements CustomTransportStrategy {
     return this.options.nc as T;
   }
 
+  /** Never rejects: a rejection nothing awaits would end the process (runService), and every request under way with it. */
   private async answer(pattern: string, handler: MessageHandler, msg: Msg): Promise<void> {
+    this.answering += 1;
+    try {
+      await this.answerRequest(pattern, handler, msg);
+    } catch (error) {
+      this.logger.error(`answering a request on ${pattern} failed`, error instanceof Error ? error : String(error));
+    } finally {
+      if (--this.answering === 0) this.allAnswered?.();
+    }
+  }
+
+  private async answerRequest(pattern: string, handler: MessageHandler, msg: Msg): Promise<void> {
     const started = performance.now();
     const meta = readHeaders(msg.headers);
     if (meta.deadline && meta.deadline < Date.now()) return this.options.metrics.expired(pattern); // the caller has stopped waiting
@@ -110,8 +140,20 @@ export class NatsBusServer extends Server implements CustomTransportStrategy {
       },
       meta.traceContext,
     );
-    msg.respond(Buffer.from(JSON.stringify(answer)));
-    this.options.metrics.answered(pattern, busOutcome(answer), performance.now() - started);
+    const sent = this.respond(pattern, msg, answer);
+    this.options.metrics.answered(pattern, busOutcome(sent), performance.now() - started);
+  }
+
+  /** Sends the answer, or when it cannot be sent as it is (too large, not serialisable), a fault: the caller need not wait out its deadline. */
+  private respond(pattern: string, msg: Msg, answer: BusReply<unknown>): BusReply<unknown> {
+    try {
+      msg.respond(Buffer.from(JSON.stringify(answer)));
+      return answer;
+    } catch (error) {
+      this.logger.error(`the answer on ${pattern} could not be sent`, error instanceof Error ? error : String(error));
+      msg.respond(Buffer.from(JSON.stringify(UNSENDABLE))); // a closed connection throws again: answer() logs it
+      return UNSENDABLE;
+    }
   }
 
   private async invoke(
