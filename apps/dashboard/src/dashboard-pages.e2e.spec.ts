@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { PaymentView, WebhookEndpointWithSecretView } from '@pp/contracts';
 import { buildNotice, clearOfUtcMidnight, freePort, launchBrowser, signEmail, startTogether, type TestBrowser, testDkimKey, TestStack, waitFor, WebhookReceiver, writeDnsOverrides } from '@pp/testing';
 import type { Page } from 'playwright-core';
-import { ARTIFACTS, expectAccessible, signInPage, text } from './testing/dashboard-pages';
+import { ARTIFACTS, expectAccessible, holdRequests, signInPage, text } from './testing/dashboard-pages';
 import { GatewayApi, type ProvisionedMerchant } from './testing/dashboard-client';
 
 /*
@@ -277,7 +277,7 @@ describe('dashboard pages in Chromium', () => {
     expect(await admin.evaluate('window.__xss')).toBeUndefined();
   });
 
-  it('offers a developer in live mode only the keys the role may issue (no secret key, no refunds scope), and every key in test mode', async () => {
+  it('offers a developer in live mode only the keys the role may issue (no secret key, no refunds scope), and in test mode no restricted key (live only)', async () => {
     const bus = await stack.bus();
     const added = await bus.request('identity.team.add.v1', { merchant_id: merchant.merchant_id, email: `dev-${randomUUID().slice(0, 8)}@example.com`, role: 'developer' });
     const developer = await signIn(added.email, added.password);
@@ -293,6 +293,21 @@ describe('dashboard pages in Chromium', () => {
 
     await developer.goto(`${dashboardUrl}/developers?mode=test`);
     await developer.waitForSelector('#key-type');
-    expect(await keyTypes()).toEqual(['secret', 'restricted', 'publishable']);
+    expect(await keyTypes()).toEqual(['secret', 'publishable']);
+  });
+
+  it('shows none of the test-mode payments under the live-mode banner while the live list is on its way', async () => {
+    const payment = await simulatedPayment();
+    const page = await signIn(merchant.dashboard_user.email, merchant.dashboard_user.password);
+    await page.goto(`${dashboardUrl}/payments`);
+    await page.locator(`a[href="/payments/${payment.id}"]`).waitFor();
+    const release = await holdRequests(page, (url) => url.pathname === '/api/payments' && url.searchParams.get('mode') === 'live');
+    await page.click('header button[aria-pressed]');
+    await page.waitForSelector('header button[aria-pressed="true"]');
+    expect(await page.locator('main tbody tr').count()).toBe(0);
+    expect(await text(page, 'main [aria-live=polite]')).toBe('Loading…');
+    await release();
+    await page.locator('main [aria-live=polite]').waitFor({ state: 'detached' });
+    expect(await page.locator(`a[href^="/payments/${payment.id}"]`).count()).toBe(0);
   });
 });

@@ -3,11 +3,11 @@ import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import type { RefundView } from '@pp/contracts';
+import type { PaymentView, RefundView } from '@pp/contracts';
 import { genuineNoticeEvidence, launchBrowser, startTogether, type TestBrowser, TestStack, waitFor } from '@pp/testing';
 import type { Page } from 'playwright-core';
 import { DashboardBrowser, GatewayApi, type ProvisionedMerchant } from './testing/dashboard-client';
-import { ARTIFACTS, expectAccessible, signInPage, text } from './testing/dashboard-pages';
+import { ARTIFACTS, expectAccessible, signInPage, smallPages, text } from './testing/dashboard-pages';
 
 /*
  * The dashboard in Chromium (playwright-core with Debian's chromium): an
@@ -52,6 +52,10 @@ describe('dashboard in Chromium', () => {
   async function signIn(email: string, password: string): Promise<Page> {
     await browser.context.clearCookies();
     return signInPage(browser.context, dashboardUrl, email, password);
+  }
+
+  async function platformAdmin(): Promise<{ email: string; password: string }> {
+    return (await gateway.call<{ email: string; password: string }>('/v1/admin/platform_admins', stack.env.ADMIN_TOKEN!, { email: `ops-${randomUUID().slice(0, 8)}@example.com` })).body;
   }
 
   it('signs the owner in, shows an API-created session, simulates it and shows the payment CONFIRMED with its events; hostile text stays text', async () => {
@@ -154,10 +158,29 @@ describe('dashboard in Chromium', () => {
     expect(listed.body.data.find((row) => row.id === session.id)?.status).toBe('PENDING');
   });
 
+  it('moves a tab over to whoever signed in since in another tab once the server refuses its CSRF token', async () => {
+    const created = await platformAdmin();
+    const tab = await signIn(merchant.dashboard_user.email, merchant.dashboard_user.password);
+    await tab.click('header nav >> text=Developers');
+    await tab.waitForSelector('tr[data-key-id]');
+    const other = await browser.context.newPage();
+    await other.goto(dashboardUrl);
+    await other.getByRole('button', { name: 'Sign out' }).click();
+    await other.fill('input[name=email]', created.email);
+    await other.fill('input[name=password]', created.password);
+    await other.click('button[type=submit]');
+    await other.waitForSelector('#refunds-title');
+
+    await tab.getByRole('button', { name: 'Create key', exact: true }).click();
+    await tab.waitForSelector('#refunds-title');
+    expect(await tab.locator('header a[href="/account"]').textContent()).toBe(`${created.email} (platform_admin)`);
+    expect(await tab.locator('#keys-title, dialog [data-secret]').count()).toBe(0);
+  });
+
   it('lets a platform admin walk a live refund through approve, mark sent and complete', async () => {
-    const created = await gateway.call<{ email: string; password: string }>('/v1/admin/platform_admins', stack.env.ADMIN_TOKEN!, { email: `ops-${randomUUID().slice(0, 8)}@example.com` });
+    const created = await platformAdmin();
     const refund = await liveRefund();
-    const admin = await signIn(created.body.email, created.body.password);
+    const admin = await signIn(created.email, created.password);
     const card = admin.locator(`li[data-refund-id="${refund.id}"]`);
     await card.waitFor();
     await expectAccessible(admin, 'admin-refund-queue');
@@ -183,6 +206,35 @@ describe('dashboard in Chromium', () => {
     expect(await row.locator('.merchant-name').textContent()).toBe('Maple <b>Goods</b>');
     expect(await row.locator('b').count()).toBe(0);
     await expectAccessible(admin, 'admin-merchants');
+
+    // Another admin sets the deposit address meanwhile: saving the frame ancestors alone keeps it, and the card shows it after the save.
+    const address = `till.${randomUUID().slice(0, 8)}@maple.example`;
+    expect((await gateway.call(`/v1/admin/merchants/${merchant.merchant_id}`, stack.env.ADMIN_TOKEN!, { etransfer_email: address }, 'PATCH')).status).toBe(200);
+    await row.locator('label', { hasText: 'Frame ancestors' }).locator('input').fill('https://shop.maple.example');
+    await row.getByRole('button', { name: 'Save', exact: true }).click();
+    await waitFor('the new deposit address on the card', async () => (await row.locator('input[type=email]').inputValue()) === address);
+    const saved = await gateway.call<{ etransfer_email: string | null; frame_ancestors: string[] }>(`/v1/admin/merchants/${merchant.merchant_id}`, stack.env.ADMIN_TOKEN!);
+    expect(saved.body).toMatchObject({ etransfer_email: address, frame_ancestors: ['https://shop.maple.example'] });
+  });
+
+  it('pages the admin refund queue, each refund marked LIVE or TEST', async () => {
+    const created = await platformAdmin();
+    const older = await liveRefund();
+    const newer = await liveRefund();
+    const tested = await testRefund();
+    const admin = await signIn(created.email, created.password);
+    // A row a page: the older request is reached only through the pager.
+    await smallPages(admin, '/api/admin/refunds', 1);
+    await admin.reload();
+    await admin.locator(`li[data-refund-id="${newer.id}"]`).waitFor();
+    expect(await admin.locator('li[data-refund-id]').count()).toBe(1);
+    await admin.getByRole('button', { name: 'Next page' }).click();
+    const card = admin.locator(`li[data-refund-id="${older.id}"]`);
+    await card.waitFor();
+    expect(await card.locator('.badge-live').textContent()).toBe('LIVE');
+    await expectAccessible(admin, 'admin-refund-queue-paged');
+    await admin.selectOption('#status-filter', 'COMPLETED');
+    expect(await admin.locator(`li[data-refund-id="${tested.id}"] .badge-test`).textContent()).toBe('TEST');
   });
 
   /** A live payment recorded as the ingest records a bank notice, and a refund the owner requested. */
@@ -200,9 +252,20 @@ describe('dashboard in Chromium', () => {
       reference_number: 'C1AbCdEf',
       evidence: genuineNoticeEvidence(),
     });
+    return ownerRefund(`/api/payments/${payment.id}/refund?mode=live`);
+  }
+
+  /** A refund of a simulated test payment, completed at once as test refunds are. */
+  async function testRefund(): Promise<RefundView> {
+    const session = await gateway.createSession(merchant);
+    const simulated = await gateway.call<{ transaction: PaymentView }>('/v1/sandbox/simulate-payment', merchant.keys.test_secret, { sessionId: session.id, outcome: 'confirmed' });
+    return ownerRefund(`/api/payments/${simulated.body.transaction.id}/refund`);
+  }
+
+  async function ownerRefund(path: string): Promise<RefundView> {
     const owner = new DashboardBrowser(dashboardUrl);
     await owner.login(merchant.dashboard_user.email, merchant.dashboard_user.password);
-    const refund = await owner.post<RefundView>(`/api/payments/${payment.id}/refund?mode=live`, { reason: 'Order cancelled' });
+    const refund = await owner.post<RefundView>(path, { reason: 'Order cancelled' });
     if (refund.status !== 201) throw new Error(`refund request answered ${refund.status}`);
     return refund.body;
   }

@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT } from '@pp/testing';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page, Route } from 'playwright-core';
 
 /** Where the browser tests' screenshots go. */
 export const ARTIFACTS = join(REPO_ROOT, 'artifacts', 'dashboard');
@@ -28,4 +28,35 @@ export async function signInPage(context: BrowserContext, baseUrl: string, email
   await page.click('button[type=submit]');
   await page.waitForSelector('header nav');
   return page;
+}
+
+/** The page's requests to `path` ask for `limit` rows (their query rewritten), so its pager shows without a full page of rows made first. */
+export async function smallPages(page: Page, path: string, limit: number): Promise<void> {
+  await page.route(
+    (url) => url.pathname === path,
+    (route) => {
+      const url = new URL(route.request().url());
+      url.searchParams.set('limit', String(limit));
+      return route.continue({ url: url.href });
+    },
+  );
+}
+
+/** Holds the page's requests that `matches` until the returned function lets them go: what the page shows while an answer is on its way. */
+export async function holdRequests(page: Page, matches: (url: URL) => boolean): Promise<() => Promise<void>> {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const held: Promise<void>[] = [];
+  const hold = (route: Route) => {
+    const sent = released.then(() => route.continue());
+    held.push(sent);
+    return sent;
+  };
+  await page.route(matches, hold);
+  return async () => {
+    release();
+    // Sent on before the route goes: removing it continues any request still in its hands, and a second continue fails.
+    await Promise.all(held);
+    await page.unroute(matches, hold);
+  };
 }

@@ -40,7 +40,8 @@ export function AdminMerchantsPage({ location }: { location: Location }) {
         {(page) => (
           <ul className="cards">
             {page.data.map((merchant) => (
-              <MerchantCard key={merchant.id} merchant={merchant} done={loaded.reload} />
+              // Keyed by its last change too: a reload that brings a change starts the card's fields afresh from it.
+              <MerchantCard key={`${merchant.id} ${merchant.updated_at}`} merchant={merchant} done={loaded.reload} />
             ))}
           </ul>
         )}
@@ -77,11 +78,7 @@ function MerchantCard({ merchant, done }: { merchant: MerchantAdminView; done: (
   const { t, language } = useI18n();
   const [deposit, setDeposit] = useState(merchant.etransfer_email ?? '');
   const [ancestors, setAncestors] = useState(merchant.frame_ancestors.join(', '));
-  const save = () =>
-    api(`/api/admin/merchants/${merchant.id}`, {
-      method: 'PATCH',
-      body: { etransfer_email: deposit.trim() || null, frame_ancestors: ancestors.split(',').map((origin) => origin.trim()).filter(Boolean) },
-    }).then(done);
+  const save = () => api(`/api/admin/merchants/${merchant.id}`, { method: 'PATCH', body: edited(merchant, deposit, ancestors) }).then(done);
   return (
     <li className="card" data-merchant-id={merchant.id}>
       <p>
@@ -100,4 +97,17 @@ function MerchantCard({ merchant, done }: { merchant: MerchantAdminView; done: (
       </div>
     </li>
   );
+}
+
+/**
+ * Only the fields changed from the merchant as loaded: a field left alone is not sent, so the save
+ * cannot write back a value another admin changed in the meantime (the deposit address above all).
+ */
+function edited(merchant: MerchantAdminView, deposit: string, ancestors: string): { etransfer_email?: string | null; frame_ancestors?: string[] } {
+  const address = deposit.trim() || null;
+  const origins = ancestors.split(',').map((origin) => origin.trim()).filter(Boolean);
+  return {
+    ...(address === merchant.etransfer_email ? {} : { etransfer_email: address }),
+    ...(origins.join(' ') === merchant.frame_ancestors.join(' ') ? {} : { frame_ancestors: origins }),
+  };
 }

@@ -2,17 +2,18 @@ import { useState } from 'react';
 import type { ListPage, RefundView } from '@pp/contracts';
 import { api, query } from './api';
 import { formatCad, formatDate, useI18n } from './i18n';
-import { UrlFilter } from './list-table';
+import { Pager, UrlFilter } from './list-table';
 import type { Location } from './router';
 import { ActionButton, States, StatusBadge, useLoad } from './ui';
 
 const STAGES = ['REQUESTED', 'APPROVED', 'SENT', 'COMPLETED', 'REJECTED', 'FAILED', 'CANCELLED'] as const;
 
-/** The operator's live refund queue by stage, with each stage's action. */
+/** The operators' refund queue (every merchant, live and test) by stage, a page at a time, with each stage's action. */
 export function AdminRefundsPage({ location }: { location: Location }) {
   const { t } = useI18n();
   const status = location.params.get('status') ?? 'REQUESTED';
-  const path = `/api/admin/refunds${query({ status, limit: '50' })}`;
+  const after = location.params.get('starting_after') ?? undefined;
+  const path = `/api/admin/refunds${query({ status, starting_after: after, limit: '50' })}`;
   const loaded = useLoad(() => api<ListPage<RefundView>>(path), path);
   return (
     <section aria-labelledby="refunds-title">
@@ -20,11 +21,14 @@ export function AdminRefundsPage({ location }: { location: Location }) {
       <UrlFilter className="filters" location={location} param="status" id="status-filter" label={t.status} value={status} options={STAGES} />
       <States loaded={loaded} isEmpty={(page) => page.data.length === 0}>
         {(page) => (
-          <ul className="cards">
-            {page.data.map((refund) => (
-              <RefundCard key={refund.id} refund={refund} done={loaded.reload} />
-            ))}
-          </ul>
+          <>
+            <ul className="cards">
+              {page.data.map((refund) => (
+                <RefundCard key={refund.id} refund={refund} done={loaded.reload} />
+              ))}
+            </ul>
+            <Pager location={location} lastId={page.data[page.data.length - 1]?.id} hasMore={page.has_more} />
+          </>
         )}
       </States>
     </section>
@@ -44,7 +48,7 @@ function RefundCard({ refund, done }: { refund: RefundView; done: () => void }) 
   return (
     <li className="card" data-refund-id={refund.id}>
       <p>
-        <strong>{refund.id}</strong> <StatusBadge status={refund.status} /> {formatCad(refund.amount, language)} · {t.merchant} {refund.merchant_id} · {t.payment} {refund.payment_id} ·{' '}
+        <strong>{refund.id}</strong> <StatusBadge status={refund.status} /> <StatusBadge status={refund.livemode ? 'LIVE' : 'TEST'} /> {formatCad(refund.amount, language)} · {t.merchant} {refund.merchant_id} · {t.payment} {refund.payment_id} ·{' '}
         {formatDate(refund.created_at, language)}
       </p>
       {refund.reason ? <p className="muted">{t.reason}: {refund.reason}</p> : null}

@@ -16,6 +16,19 @@ export class ApiError extends Error {
 
 let csrfToken = '';
 
+/** What an answer tells of this page's session: it ended (401), or another sign-in in this browser replaced it (the CSRF refusal). */
+export type SessionDoubt = 'ended' | 'replaced';
+
+/** The server's words when the token is not its session's (access.guard.ts CSRF_REFUSED): the cookie now belongs to a newer sign-in. */
+const CSRF_REFUSED = 'Missing or wrong CSRF token';
+
+let doubt: (what: SessionDoubt) => void = () => undefined;
+
+/** The shell listens here: a page that still shows the user it started with must not act as them once their session is gone. */
+export const onSessionDoubt = (listener: (what: SessionDoubt) => void): void => {
+  doubt = listener;
+};
+
 /** The token the server gave at sign-in; sent back on every state-changing request. */
 export const rememberCsrfToken = (token: string): void => {
   csrfToken = token;
@@ -37,6 +50,8 @@ export async function api<T>(path: string, init: { method?: string; body?: unkno
   const payload: unknown = await response.json().catch(() => ({}));
   if (!response.ok) {
     const message = typeof payload === 'object' && payload !== null && 'error' in payload ? String(payload.error) : response.statusText;
+    if (response.status === 401) doubt('ended');
+    else if (response.status === 403 && message === CSRF_REFUSED) doubt('replaced');
     throw new ApiError(response.status, message);
   }
   return payload as T;

@@ -117,7 +117,8 @@ function ApiKeys({ mode, mayManage, mayRefund }: { mode: string; mayManage: bool
             {t.type}
             <select id="key-type" value={type} onChange={(event) => setType(event.target.value)}>
               {refundingKeys ? <option value="secret">secret</option> : null}
-              <option value="restricted">restricted</option>
+              {/* The gateway issues restricted keys in live mode only. */}
+              {mode === 'live' ? <option value="restricted">restricted</option> : null}
               <option value="publishable">publishable</option>
             </select>
           </label>

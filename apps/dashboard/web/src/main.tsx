@@ -5,7 +5,7 @@ import { AdminRefundsPage } from './admin-refunds';
 import { AdminMerchantsPage } from './admin-merchants';
 import { AdminReviewPage } from './admin-review';
 import { DevelopersPage } from './developers';
-import { api, rememberCsrfToken, type SignedIn } from './api';
+import { api, onSessionDoubt, rememberCsrfToken, type SignedIn } from './api';
 import { browserLanguage, I18n, type Language, MESSAGES, useI18n } from './i18n';
 import { PaymentDetailPage } from './payment-detail';
 import { PaymentsPage } from './payments';
@@ -40,9 +40,22 @@ function App() {
     setSignedIn(session);
     navigate(session.user.role === 'platform_admin' ? '/admin/refunds' : '/home');
   };
+  // The session was read once, at start: an ended one goes back to sign-in; a replaced one is read again (a 401 there ends it too).
+  useEffect(
+    () =>
+      onSessionDoubt((what) => {
+        if (what === 'ended') return setSignedIn(null);
+        void api<SignedIn>('/api/auth/session').then(
+          (session) => (session.user.id === signedIn?.user.id ? rememberCsrfToken(session.csrf_token) : enter(session)),
+          () => undefined,
+        );
+      }),
+    [signedIn],
+  );
   return (
     <I18n.Provider value={i18n}>
-      {signedIn === undefined ? null : signedIn === null ? <SignInPage onSignedIn={enter} /> : <Shell signedIn={signedIn} onSignedOut={() => setSignedIn(null)} />}
+      {/* Keyed by user: another user's shell starts afresh, nothing of the previous one's pages kept. */}
+      {signedIn === undefined ? null : signedIn === null ? <SignInPage onSignedIn={enter} /> : <Shell key={signedIn.user.id} signedIn={signedIn} onSignedOut={() => setSignedIn(null)} />}
     </I18n.Provider>
   );
 }

@@ -8,23 +8,29 @@ export interface Loaded<T> {
   reload: () => void;
 }
 
-/** Loads once per change of `key`; every list shows its loading, error and empty states from this. */
+/**
+ * Loads once per change of `key`; every list shows its loading, error and empty states from this.
+ * An answer is kept with the key it was loaded for and shown for that key only: after a switch of
+ * mode or filter, the previous key's rows never stand under the new one's heading. A reload of the
+ * same key keeps its rows until the new answer.
+ */
 export function useLoad<T>(load: () => Promise<T>, key: string): Loaded<T> {
-  const [state, setState] = useState<{ data?: T; error?: string; loading: boolean }>({ loading: true });
+  const [state, setState] = useState<{ key: string; data?: T; error?: string; loading: boolean }>({ key, loading: true });
   const [round, setRound] = useState(0);
   useEffect(() => {
     let live = true;
     setState((previous) => ({ ...previous, loading: true, error: undefined }));
     load().then(
-      (data) => live && setState({ data, loading: false }),
-      (error: unknown) => live && setState({ error: error instanceof Error ? error.message : String(error), loading: false }),
+      (data) => live && setState({ key, data, loading: false }),
+      (error: unknown) => live && setState({ key, error: error instanceof Error ? error.message : String(error), loading: false }),
     );
     return () => {
       live = false;
     };
   }, [key, round]); // `key` names everything `load` depends on
   const reload = useCallback(() => setRound((n) => n + 1), []);
-  return { ...state, reload };
+  const { key: loadedFor, ...shown } = state;
+  return loadedFor === key ? { ...shown, reload } : { loading: true, reload };
 }
 
 /** Loading, error and empty states around a list or a detail. */
