@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { LEDGER_EVENTS_STREAM } from '@pp/contracts';
-import { ErrorCode, headers, type JetStreamManager, type NatsConnection, NatsError } from 'nats';
+import { DiscardPolicy, ErrorCode, headers, type JetStreamManager, type NatsConnection, NatsError } from 'nats';
 import { openSpecConnection } from '../nats/testing/spec-nats';
 import { ensureStream, streamName } from './ensure-stream';
 import { publishToStream } from './publish-to-stream';
+import { isStorageFull } from './storage-full';
 
 describe('publishToStream', () => {
   let nc: NatsConnection;
@@ -45,7 +46,21 @@ describe('publishToStream', () => {
     expectOther.set('Nats-Expected-Stream', 'SOME_OTHER_STREAM');
     await expect(publishToStream(nc, subject, data('refused'), `evt_${randomUUID()}`, expectOther)).rejects.toMatchObject({
       message: expect.stringMatching(/expected stream does not match/i),
+      api_error: { description: expect.stringMatching(/expected stream does not match/i) },
     });
+  });
+
+  it('given a stream that discards new messages and is full, then the refusal reads as storage full', async () => {
+    const full = streamName(`${namespace}f`, LEDGER_EVENTS_STREAM);
+    const fullSubject = `${namespace}f.ledger.events.test.full`;
+    await jsm.streams.add({ name: full, subjects: [fullSubject], max_bytes: 1024, discard: DiscardPolicy.New });
+    try {
+      await publishToStream(nc, fullSubject, Buffer.alloc(600, 1), `evt_${randomUUID()}`, headers());
+      const refusal = await publishToStream(nc, fullSubject, Buffer.alloc(600, 1), `evt_${randomUUID()}`, headers()).catch((error: unknown) => error);
+      expect(isStorageFull(refusal)).toBe(true);
+    } finally {
+      await jsm.streams.delete(full).catch(() => undefined);
+    }
   });
 
   it('given no stream holds the subject, then the publish fails at once as having no responders', async () => {

@@ -1,4 +1,4 @@
-import { ErrorCode, type MsgHdrs, type NatsConnection, NatsError } from 'nats';
+import { type ApiError, ErrorCode, type MsgHdrs, type NatsConnection, NatsError } from 'nats';
 import { ReplyInbox } from '../nats/reply-inbox';
 
 /** What JetStream answers a stored message with (its PubAck). */
@@ -25,7 +25,10 @@ export async function publishToStream(nc: NatsConnection, subject: string, data:
   const reply = await ReplyInbox.of(nc).request(subject, data, headers, ACK_TIMEOUT_MS);
   const answer = JSON.parse(Buffer.from(reply.data).toString('utf8')) as Partial<StreamAck> & { error?: { code?: number; description?: string } };
   if (answer.error) {
-    throw new NatsError(answer.error.description ?? `JetStream refused the message on ${subject}`, String(answer.error.code ?? ErrorCode.JetStreamInvalidAck));
+    const refusal = new NatsError(answer.error.description ?? `JetStream refused the message on ${subject}`, String(answer.error.code ?? ErrorCode.JetStreamInvalidAck));
+    // As nats.js's own publish carries it: isStorageFull and other readers of a refusal look there.
+    refusal.api_error = answer.error as ApiError;
+    throw refusal;
   }
   if (!answer.stream || typeof answer.seq !== 'number') throw NatsError.errorForCode(ErrorCode.JetStreamInvalidAck);
   return { stream: answer.stream, seq: answer.seq, duplicate: answer.duplicate === true };

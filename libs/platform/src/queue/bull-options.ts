@@ -30,7 +30,8 @@ export const bullQueueConnection = (url: string, commandTimeoutMs = REDIS_COMMAN
 const redisAddress = (parsed: URL) => ({
   host: parsed.hostname,
   port: Number(parsed.port || 6379),
-  username: parsed.username || undefined,
+  // Decoded as ioredis decodes the service's own connection URL, or an ACL user named with a %-escape fails only here.
+  username: parsed.username ? decodeURIComponent(parsed.username) : undefined,
   password: parsed.password ? decodeURIComponent(parsed.password) : undefined,
   db: parsed.pathname.length > 1 ? Number(parsed.pathname.slice(1)) : 0,
   tls: parsed.protocol === 'rediss:' ? {} : undefined,
