@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { LEDGER_EVENTS_STREAM, SERVICE_NAMES, WEBHOOKS_DELIVERY_CONSUMER } from '@pp/contracts';
+import { INGEST_RAW_EMAIL_CONSUMER, ingestRawEmailStreamName, LEDGER_EVENTS_STREAM, SERVICE_NAMES, WEBHOOKS_DELIVERY_CONSUMER } from '@pp/contracts';
 import { CONSUMER_PENDING, DEFAULT_METRICS_PORT, exportedSeries, METRIC_CATALOG } from '@pp/platform';
 import { parse } from 'yaml';
 
@@ -98,9 +98,12 @@ describe('Prometheus alert rules (deploy/prometheus/alerts.yml)', () => {
   });
 
   // An absent() of labels no series carries would fire for ever: they must be those watchConsumerLag exports.
-  it('watches for the webhooks consumer’s backlog series by the labels watchConsumerLag gives it', () => {
+  it('watches for the durable consumers’ backlog series by the labels watchConsumerLag gives them', () => {
     const absent = rules.find((rule) => rule.alert === 'JetStreamConsumerAbsent');
-    expect(absent?.expr.replace(/\s/g, '')).toBe(`absent(${CONSUMER_PENDING.name}{stream="${LEDGER_EVENTS_STREAM}",consumer="${WEBHOOKS_DELIVERY_CONSUMER}"})`);
+    const watched = (stream: string, consumer: string) => `absent(${CONSUMER_PENDING.name}{stream="${stream}",consumer="${consumer}"})`;
+    expect(absent?.expr.replace(/\s/g, '')).toBe(
+      `${watched(LEDGER_EVENTS_STREAM, WEBHOOKS_DELIVERY_CONSUMER)}or${watched(ingestRawEmailStreamName(''), INGEST_RAW_EMAIL_CONSUMER)}`,
+    );
   });
 });
 

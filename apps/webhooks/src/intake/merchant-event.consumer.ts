@@ -61,7 +61,7 @@ export class MerchantEventConsumer implements OnApplicationBootstrap, OnApplicat
     this.scheduleMs = retryScheduleMs(config);
     watchConsumerLag(metrics, nc, { namespace: config.PP_NAMESPACE, stream: LEDGER_EVENTS_STREAM, consumer: WEBHOOKS_CONSUMER });
     this.reader = new ReaderHealth(logger);
-    health.register(READER_HEALTH_CHECK, this.reader.check);
+    health.register(READER_HEALTH_CHECK, this.reader.check, { readinessOnly: true });
   }
 
   /**
