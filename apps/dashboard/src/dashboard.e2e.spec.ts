@@ -210,6 +210,8 @@ describe('dashboard in Chromium', () => {
     // Another admin sets the deposit address meanwhile: saving the frame ancestors alone keeps it, and the card shows it after the save.
     const address = `till.${randomUUID().slice(0, 8)}@maple.example`;
     expect((await gateway.call(`/v1/admin/merchants/${merchant.merchant_id}`, stack.env.ADMIN_TOKEN!, { etransfer_email: address }, 'PATCH')).status).toBe(200);
+    // Nothing edited yet: nothing to save (an empty update would still be recorded as a change).
+    expect(await row.getByRole('button', { name: 'Save', exact: true }).isDisabled()).toBe(true);
     await row.locator('label', { hasText: 'Frame ancestors' }).locator('input').fill('https://shop.maple.example');
     await row.getByRole('button', { name: 'Save', exact: true }).click();
     await waitFor('the new deposit address on the card', async () => (await row.locator('input[type=email]').inputValue()) === address);

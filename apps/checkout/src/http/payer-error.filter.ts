@@ -16,9 +16,6 @@ const PAYER_VISIBLE: ReadonlySet<ErrorCode> = new Set([
   ErrorCode.Conflict,
 ]);
 
-/** The embedded frame's session page (EmbedController). */
-const EMBED_SESSION_PAGE = '/embed/sessions/:id';
-
 /** The payer's answer to any ServiceUnavailable: the error's own words name internal bus subjects and driver errors. */
 export const CHECKOUT_UNAVAILABLE = 'Checkout is temporarily unavailable; try again in a moment';
 
@@ -48,7 +45,8 @@ export class PayerErrorFilter implements ExceptionFilter {
     const locale = negotiateLocale(query?.lang, request.headers['accept-language']);
     // In the embedded frame the page must be shown there and tell the merchant's page (onError), or the frame stays blank.
     // It may be framed by the origin the frame names without the merchant's list: it shows and does nothing of the merchant's.
-    const parentOrigin = request.routeOptions.url === EMBED_SESSION_PAGE ? (parseOrigin(query?.parent_origin) ?? undefined) : undefined;
+    const inFrame = request.routeOptions.url?.startsWith('/embed') === true; // EmbedController's pages
+    const parentOrigin = inFrame ? (parseOrigin(query?.parent_origin) ?? undefined) : undefined;
     const embed = parentOrigin ? { parentOrigin, status: 'ERROR' as const } : null;
     sendPage(reply, status, messagePage({ kind, locale, embed }), parentOrigin);
   }

@@ -23,7 +23,7 @@ function refundId(id: string): string {
 /** Audit entries of an admin's refund action belong to the refund's merchant, so its own audit list shows them too. */
 const onRefund = (refund: RefundView) => ({ ...targetResult(refund), merchant_id: refund.merchant_id, livemode: refund.livemode });
 
-/** The platform admins' live refund queue (docs/PRODUCT-RULES.md §3.3); each action answers the refund, a wrong stage is 409. */
+/** The platform admins' refund queue, both modes (docs/PRODUCT-RULES.md §3.3); each action answers the refund, a wrong stage is 409. */
 @Controller('api/admin/refunds')
 export class AdminRefundsController {
   constructor(private readonly bus: BusClient) {}

@@ -78,7 +78,8 @@ function MerchantCard({ merchant, done }: { merchant: MerchantAdminView; done: (
   const { t, language } = useI18n();
   const [deposit, setDeposit] = useState(merchant.etransfer_email ?? '');
   const [ancestors, setAncestors] = useState(merchant.frame_ancestors.join(', '));
-  const save = () => api(`/api/admin/merchants/${merchant.id}`, { method: 'PATCH', body: edited(merchant, deposit, ancestors) }).then(done);
+  const changes = edited(merchant, deposit, ancestors);
+  const save = () => api(`/api/admin/merchants/${merchant.id}`, { method: 'PATCH', body: changes }).then(done);
   return (
     <li className="card" data-merchant-id={merchant.id}>
       <p>
@@ -93,7 +94,8 @@ function MerchantCard({ merchant, done }: { merchant: MerchantAdminView; done: (
           {t.frameAncestors}
           <input value={ancestors} onChange={(event) => setAncestors(event.target.value)} />
         </label>
-        <ActionButton label={t.save} run={save} />
+        {/* Nothing changed, nothing to save: an empty update would still be a change in the merchant's record and its audit. */}
+        <ActionButton label={t.save} run={save} disabled={Object.keys(changes).length === 0} />
       </div>
     </li>
   );

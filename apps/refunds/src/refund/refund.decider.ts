@@ -220,10 +220,10 @@ export const fold = (events: readonly RefundEvent[], initial: RefundState = null
 /** The refund aggregate as the runtime loads it (libs/platform aggregate/). */
 export const refundAggregate: Aggregate<RefundState, RefundEvent> = { streamId: refundStreamId, initial: null, evolve };
 
-/** Free text an admin must give: trimmed, non-empty (also checked at the edge; the bus may carry other callers). */
 /** One bank transfer's reference, however a retry spells its case or surrounding space (PRODUCT-RULES §3.3). */
 const sameOutboundReference = (stored: string | null, given: string): boolean => stored?.trim().toLowerCase() === given.trim().toLowerCase();
 
+/** Free text an admin must give: trimmed, non-empty (also checked at the edge; the bus may carry other callers). */
 function required(value: string | undefined, field: string): string {
   const text = value?.trim() ?? '';
   if (text === '') throw new DomainError(ErrorCode.ValidationFailed, `Validation failed: ${field} is required`);
