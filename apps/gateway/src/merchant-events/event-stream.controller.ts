@@ -16,6 +16,9 @@ import { MerchantEventFeed } from './merchant-event.feed';
 import { MAX_STREAMS_PER_KEY, OpenEventStreams } from './open-event-streams';
 import { StalledReaderError, writeWhenReady } from './write-when-ready';
 
+/** The stream's key was revoked or expired (or could not be checked): the stream ends. */
+class KeyNoLongerValid extends Error {}
+
 /** How often a stream also reads the durable log, in case the live feed missed an event (it never should). */
 const SAFETY_LOOK_MS = 10_000;
 /** A comment line this often keeps proxies from closing a quiet stream. */
@@ -96,9 +99,13 @@ export class EventStreamController {
     await write('retry: 1000\n\n');
     let lastWrite = Date.now();
     const send = async (event: MerchantEventView) => {
-      if (!types || types.has(event.type)) await write(frame(event));
+      if (!types || types.has(event.type)) {
+        // Before every frame: a page or a live batch can take minutes to drain through a slow reader.
+        if (!(await keyStillValid())) throw new KeyNoLongerValid();
+        await write(frame(event));
+        lastWrite = Date.now(); // only a frame written keeps the connection alive for proxies and shows a vanished client
+      }
       state = recordHandled(state, event);
-      lastWrite = Date.now();
     };
     // Listen before the first look, so nothing committed in between falls through.
     const live: MerchantEventView[] = [];
@@ -115,10 +122,7 @@ export class EventStreamController {
     closed.addEventListener('abort', () => wake?.(), { once: true });
     try {
       while (!closed.aborted) {
-        if (!(await keyStillValid())) {
-          this.logger.info('event stream ended: its API key no longer authenticates (revoked, expired, or not checkable)', { merchant_id: scope.merchant_id });
-          break;
-        }
+        if (!(await keyStillValid())) throw new KeyNoLongerValid();
         if (!look && (lookDue || Date.now() - lastLook >= SAFETY_LOOK_MS)) {
           lastLook = Date.now();
           lookDue = false;
@@ -139,6 +143,11 @@ export class EventStreamController {
         wake = undefined;
       }
     } catch (error) {
+      if (error instanceof KeyNoLongerValid) {
+        this.logger.info('event stream ended: its API key no longer authenticates (revoked, expired, or not checkable)', { merchant_id: scope.merchant_id });
+        response.end();
+        return;
+      }
       if (error instanceof StalledReaderError) {
         // Its buffer is full: an orderly end would wait behind it. The client may reconnect and resume.
         this.logger.info('event stream closed: the client stopped reading', { merchant_id: scope.merchant_id });

@@ -192,6 +192,31 @@ describe('GET /v1/events/stream, fed from JetStream', () => {
     }
   });
 
+  it('keeps a stream filtered by type alive while only other types of event pass, so proxies do not cut it', async () => {
+    const issued = await issueKey();
+    const abort = new AbortController();
+    const response = await fetch(`${stack.url('gateway')}/v1/events/stream?types=payment.refunded`, { headers: { authorization: `Bearer ${issued.key}` }, signal: abort.signal });
+    let text = '';
+    const reading = (async () => {
+      const decoder = new TextDecoder();
+      for await (const chunk of response.body ?? []) text += decoder.decode(chunk, { stream: true });
+    })().catch(() => undefined);
+    try {
+      expect(response.status).toBe(200);
+      // Events the filter drops, more often than the 15 s heartbeat: none of them is a byte on the wire.
+      const started = Date.now();
+      while (!text.includes(': keep-alive') && Date.now() - started < 25_000) {
+        await publishDirectly(a.merchant_id, false, 'filtered out');
+        await new Promise((resolve) => setTimeout(resolve, 2000));
+      }
+      expect(text).toContain(': keep-alive');
+      expect(text).not.toContain('filtered out');
+    } finally {
+      abort.abort();
+      await reading;
+    }
+  }, 40_000);
+
   it('holds at most 10 open streams for one key, and opens another once one closes', async () => {
     const issued = await issueKey();
     const open = [];
