@@ -5,3 +5,4 @@ export * from './memo';
 export * from './money';
 export * from './random-bytes';
 export * from './lru-map';
+export * from './storable-text';

@@ -1,13 +1,11 @@
+import { storableText } from '@pp/kernel';
+
 /**
  * Spaces that Interac and mail clients put in amounts and labels: no-break
  * (U+00A0), narrow no-break (U+202F), thin (U+2009) and figure (U+2007) spaces.
  */
 const SPECIAL_SPACES = /[\u00a0\u202f\u2009\u2007]/g;
 const ZERO_WIDTH = /[\u200b\u200c\u200d\ufeff]/g;
-/** NUL cannot be stored in Postgres text or jsonb: left in, the outcome could never be recorded. */
-const NUL = /\u0000/g;
-/** Half of a surrogate pair without its other half (String.prototype.toWellFormed is not in our ES2023 lib). */
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 /**
  * Same text with one kind of line ending and one kind of space, and nothing
@@ -15,14 +13,8 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
  * outcome can be recorded.
  */
 export function normalizeText(text: string): string {
-  return storable(text.replace(/\r\n?/g, '\n').replace(SPECIAL_SPACES, ' ').replace(ZERO_WIDTH, ''));
+  return storableText(text.replace(/\r\n?/g, '\n').replace(SPECIAL_SPACES, ' ').replace(ZERO_WIDTH, ''));
 }
-
-/** The text without what Postgres refuses in text and jsonb: NUL dropped, a lone surrogate replaced. */
-export const storable = (text: string): string => text.replace(NUL, '').replace(LONE_SURROGATE, '\ufffd');
-
-/** JSON for a jsonb parameter with every string made storable, wherever in the value it sits. */
-export const storableJson = (value: unknown): string => JSON.stringify(value, (_key, item: unknown) => (typeof item === 'string' ? storable(item) : item));
 
 /** Collapses every run of whitespace, line breaks included, into one space (wrapped sentences read as one). */
 export const flattenWhitespace = (text: string): string => text.replace(/\s+/g, ' ').trim();

@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { storableJson } from '@pp/kernel';
 import { Batcher, violatedUniqueConstraint } from '@pp/platform';
 import { DataSource } from 'typeorm';
 import { RELEASE_IF_QUARANTINED } from '../matching/quarantine.repository';
-import { storableJson } from '../parsing/text-normalizer';
 import type { HandoffResult } from './notice-handler';
 import { type OutcomeStatus, type ProcessedEmail, storedAuthentication } from './processed-email';
 

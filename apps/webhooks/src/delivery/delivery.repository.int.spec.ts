@@ -289,6 +289,23 @@ describe('DeliveryRepository (real Postgres, the webhooks role)', () => {
     expect(await endpointState(endpointId)).toEqual({ status: 'enabled', disabled_reason: null, failing_since: null });
   });
 
+  it('given an endpoint whose status line holds a NUL, then its attempt and the others completed beside it are recorded', async () => {
+    const hostile = await oneDelivery();
+    const other = await oneDelivery();
+    const [hostileClaim, otherClaim] = [(await claim(hostile.deliveryId, 1, OWNER, LEASE_MS, notSentBecause))!, (await claim(other.deliveryId, 1, OWNER, LEASE_MS, notSentBecause))!];
+    const failed = { status: WebhookDeliveryStatus.Failed as const, nextAttemptAt: new Date(Date.now() + 5000), disableEndpoint: null };
+    await repository.completeAll(
+      [
+        { claim: hostileClaim, result: { httpStatus: 500, latencyMs: 3, error: 'endpoint answered 500 \u0000' }, decision: failed },
+        { claim: otherClaim, result: { httpStatus: 200, latencyMs: 4, error: null }, decision: { status: WebhookDeliveryStatus.Success, nextAttemptAt: null, disableEndpoint: null } },
+      ],
+      OWNER,
+      GAP_MS,
+    );
+    expect(await attemptsOf(hostile.deliveryId)).toEqual([expect.objectContaining({ delivery_status: 'FAILED', error_message: 'endpoint answered 500 ' })]);
+    expect(await deliveryRow(other.deliveryId)).toMatchObject({ status: 'SUCCESS' });
+  });
+
   it('keeps a delivery open and due when a resend is asked for while its attempt is in flight, and says so, in the completions’ order', async () => {
     const success = { result: { httpStatus: 200, latencyMs: 5, error: null }, decision: { status: WebhookDeliveryStatus.Success as const, nextAttemptAt: null, disableEndpoint: null } };
     const resent = await oneDelivery();

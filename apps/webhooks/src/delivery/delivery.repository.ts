@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ALL_EVENTS, WebhookDeliveryStatus } from '@pp/contracts';
+import { storableText } from '@pp/kernel';
 import { JsonLogger } from '@pp/platform';
 import { DataSource } from 'typeorm';
 import type { EndpointRow, Scope } from '../endpoints/endpoint.repository';
@@ -373,7 +374,8 @@ export class DeliveryRepository {
         column((c) => c.decision.status),
         column((c) => c.result.httpStatus),
         column((c) => c.result.latencyMs),
-        column((c) => c.result.error),
+        // The endpoint's own words (its status line) may hold a NUL, which would fail every completion of the batch.
+        column((c) => (c.result.error === null ? null : storableText(c.result.error))),
         column((c) => c.decision.nextAttemptAt),
         owner,
         changes.recovered,
