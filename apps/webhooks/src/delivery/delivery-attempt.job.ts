@@ -9,9 +9,9 @@ import { EndpointSecrets } from '../endpoints/endpoint-secrets';
 import { sendWebhook } from '../network/webhook-sender';
 import { retryScheduleMs, type WebhooksConfig } from '../webhooks.config';
 import { AttemptPlaces } from './attempt-places';
-import { notSentAfterStall, notSentBecause } from './delivery-target.policy';
+import { notSentBecause } from './delivery-target.policy';
 import { DeliveryMetrics } from './delivery.metrics';
-import { type ClaimedAttempt, type Completion, DeliveryRepository, type DueDelivery, type IntakeClaim, type NotSentRule, type RecordedEvent } from './delivery.repository';
+import { type ClaimedAttempt, type Completion, DeliveryRepository, type DueDelivery, type IntakeClaim, type RecordedEvent } from './delivery.repository';
 import { type DeliveryJob, DeliveryQueue, WebhookQueue } from './delivery.queue';
 import { decideAfterAttempt, type RetryPolicy, streakGapMs } from './retry.decider';
 
@@ -52,8 +52,6 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, OnApplication
   private readonly outcomes = new Batcher<Completion, boolean>((completions) => this.deliveries.completeAll(completions, this.owner, this.policy.streakGapMs));
   /** Queued attempts that start together are claimed together: one statement for many jobs. */
   private readonly queuedClaims = new Batcher<QueuedClaim>((batch) => this.claimQueued(batch));
-  /** Why a claimed attempt goes unsent: its endpoint's state, or a stalled last attempt (delivery-target.policy.ts). */
-  private readonly notSent: NotSentRule = (endpoint, claimed) => notSentBecause(endpoint) ?? notSentAfterStall(claimed, this.policy.scheduleMs.length);
 
   constructor(
     @Inject(CONFIG) private readonly config: WebhooksConfig,
@@ -141,7 +139,7 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, OnApplication
     this.places.take(room);
     let recorded: RecordedEvent[] = [];
     try {
-      recorded = await record({ now: new Date(), room, owner: this.owner, leaseMs: leaseMs(this.config.WEBHOOK_ATTEMPT_TIMEOUT_MS), notSentBecause: this.notSent });
+      recorded = await record({ now: new Date(), room, owner: this.owner, leaseMs: leaseMs(this.config.WEBHOOK_ATTEMPT_TIMEOUT_MS), notSentBecause });
     } finally {
       this.places.release(room - recorded.reduce((sum, event) => sum + event.claimed.length, 0)); // places not used
     }
@@ -162,7 +160,7 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, OnApplication
       batch.map((queued) => queued.wanted),
       this.owner,
       leaseMs(this.config.WEBHOOK_ATTEMPT_TIMEOUT_MS),
-      this.notSent,
+      notSentBecause,
     );
     const won = new Map(claims.map((claim) => [`${claim.deliveryId}.${claim.attempt}`, claim]));
     for (const queued of batch) {
@@ -179,7 +177,7 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, OnApplication
     for (const group of taken) for (const delivery of group.due) queuedBy.set(delivery.id, group.queuedBy);
     let claims: ClaimedAttempt[] = [];
     try {
-      claims = await this.deliveries.claimAll(wanted, this.owner, leaseMs(this.config.WEBHOOK_ATTEMPT_TIMEOUT_MS), this.notSent);
+      claims = await this.deliveries.claimAll(wanted, this.owner, leaseMs(this.config.WEBHOOK_ATTEMPT_TIMEOUT_MS), notSentBecause);
     } finally {
       this.places.release(wanted.length - claims.length); // the places of attempts not won (all of them if the claim failed)
     }

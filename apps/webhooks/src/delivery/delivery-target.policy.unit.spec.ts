@@ -1,4 +1,4 @@
-import { type DeliveryTarget, notSentAfterStall, notSentBecause } from './delivery-target.policy';
+import { type DeliveryTarget, notSentBecause } from './delivery-target.policy';
 
 const enabled: DeliveryTarget = { status: 'enabled', disabled_reason: null, deleted_at: null };
 
@@ -20,22 +20,5 @@ describe('notSentBecause', () => {
       'not sent: the endpoint is disabled (endpoint answered 410 Gone)',
     );
     expect(notSentBecause({ ...enabled, status: 'disabled' })).toBe('not sent: the endpoint is disabled (disabled)');
-  });
-});
-
-describe('notSentAfterStall', () => {
-  const LAST = 8;
-
-  it('given an attempt that follows a stalled one within the schedule, then it is sent (the stalled one counts as failed)', () => {
-    expect(notSentAfterStall({ attempt: LAST, afterStall: true }, LAST)).toBeNull();
-  });
-
-  it('given the schedule’s last attempt stalled, or a resend’s, then the next is not sent', () => {
-    expect(notSentAfterStall({ attempt: LAST + 1, afterStall: true }, LAST)).toMatch(/^not sent: the last attempt got no answer recorded/);
-    expect(notSentAfterStall({ attempt: LAST + 5, afterStall: true }, LAST)).not.toBeNull();
-  });
-
-  it('given a resend past the schedule whose attempt before was answered, then it is sent', () => {
-    expect(notSentAfterStall({ attempt: LAST + 1, afterStall: false }, LAST)).toBeNull();
   });
 });

@@ -6,8 +6,8 @@ import type { DataSource } from 'typeorm';
 import { Client, type Pool } from 'pg';
 import { WebhooksDatabase } from '../database/webhooks.database';
 import type { EndpointRow } from '../endpoints/endpoint.repository';
-import { notSentAfterStall, notSentBecause } from './delivery-target.policy';
-import { DeliveryRepository, type NotSentRule, type WebhookEventRecord } from './delivery.repository';
+import { notSentBecause } from './delivery-target.policy';
+import { DeliveryRepository, type WebhookEventRecord } from './delivery.repository';
 import { decideAfterAttempt, type RetryPolicy, streakGapMs } from './retry.decider';
 import { retryScheduleMs, WebhooksConfig } from '../webhooks.config';
 
@@ -59,7 +59,7 @@ describe('DeliveryRepository (real Postgres, the webhooks role)', () => {
   });
 
   /** One attempt claimed on its own: the claim, or undefined when another claimant has it or the delivery is finished. */
-  const claim = async (deliveryId: string, attempt: number, owner: string, leaseMs: number, policy: NotSentRule) =>
+  const claim = async (deliveryId: string, attempt: number, owner: string, leaseMs: number, policy: typeof notSentBecause) =>
     (await repository.claimAll([{ id: deliveryId, attempt }], owner, leaseMs, policy))[0];
 
   /** One event recorded on its own, claiming nothing: its deliveries not attempted yet. */
@@ -220,20 +220,6 @@ describe('DeliveryRepository (real Postgres, the webhooks role)', () => {
       { attempt: 2, delivery_status: 'PENDING', error_message: null },
     ]);
     expect(await deliveryRow(deliveryId)).toMatchObject({ attempts: 2, lease_owner: OWNER });
-  });
-
-  it('given the schedule’s last attempt left in flight, when the next is claimed after its lease, then it is closed unsent, not sent past the schedule', async () => {
-    const { deliveryId } = await oneDelivery();
-    const lastIsFirst: NotSentRule = (endpoint, claimed) => notSentBecause(endpoint) ?? notSentAfterStall(claimed, 1);
-    expect(await claim(deliveryId, 1, 'stopped', 1, lastIsFirst)).toBeDefined();
-    await new Promise((resolve) => setTimeout(resolve, 20));
-
-    expect(await claim(deliveryId, 2, OWNER, LEASE_MS, lastIsFirst)).toBeUndefined();
-    expect((await attemptsOf(deliveryId)).map(({ attempt, delivery_status }) => ({ attempt, delivery_status }))).toEqual([
-      { attempt: 1, delivery_status: 'FAILED' },
-      { attempt: 2, delivery_status: 'EXHAUSTED' },
-    ]);
-    expect(await deliveryRow(deliveryId)).toEqual({ status: 'EXHAUSTED', attempts: 2, lease_owner: null, next_attempt_at: null });
   });
 
   it('closes the delivery unsent when the endpoint was deleted or disabled since', async () => {

@@ -5,7 +5,6 @@ import { JsonLogger } from '@pp/platform';
 import { DataSource } from 'typeorm';
 import type { EndpointRow, Scope } from '../endpoints/endpoint.repository';
 import type { DeliveryAttemptRow } from './delivery-attempt.view';
-import type { ClaimedAttemptFacts } from './delivery-target.policy';
 import { endpointChanges } from './endpoint-changes';
 import type { AttemptDecision } from './retry.decider';
 
@@ -46,8 +45,6 @@ export interface ClaimedAttempt {
 type ClaimedRow = EndpointRow & {
   delivery_id: string;
   delivery_attempt: number;
-  /** The claim marked the attempt before as unanswered (its worker stopped); absent for a first attempt. */
-  after_stall?: boolean;
   event_id: string;
   event_type: string;
   event_body: string;
@@ -64,11 +61,8 @@ export interface IntakeClaim {
   room: number;
   owner: string | null;
   leaseMs: number;
-  notSentBecause: NotSentRule;
+  notSentBecause: (endpoint: EndpointRow) => string | null;
 }
-
-/** The caller's rule on a claimed attempt: why it must not be sent (closed unsent with that reason), or null. */
-export type NotSentRule = (endpoint: EndpointRow, claimed: ClaimedAttemptFacts) => string | null;
 
 /** Recording without claiming anything. */
 const NO_CLAIM: IntakeClaim = { now: new Date(0), room: 0, owner: null, leaseMs: 0, notSentBecause: () => null };
@@ -231,7 +225,7 @@ export class DeliveryRepository {
     wanted: ReadonlyArray<{ id: string; attempt: number }>,
     owner: string,
     leaseMs: number,
-    notSentBecause: NotSentRule,
+    notSentBecause: (endpoint: EndpointRow) => string | null,
   ): Promise<ClaimedAttempt[]> {
     if (wanted.length === 0) return [];
     // In id order, so two replicas claiming overlapping sets (a redelivered event) lock the rows in the same order.
@@ -257,14 +251,12 @@ export class DeliveryRepository {
             SET delivery_status = '${WebhookDeliveryStatus.Failed}', error_message = 'no answer recorded: the worker making this attempt stopped'
            FROM claimed
           WHERE a.delivery_id = claimed.id AND a.delivery_status = '${WebhookDeliveryStatus.Pending}'
-          RETURNING a.delivery_id
        ), made AS (
          INSERT INTO webhooks.delivery_attempts (delivery_id, event_id, endpoint_id, url, attempt, delivery_status)
          SELECT claimed.id, claimed.event_id, ep.id, ep.url, claimed.attempt, '${WebhookDeliveryStatus.Pending}'
            FROM claimed JOIN webhooks.endpoints ep ON ep.id = claimed.endpoint_id
        )
        SELECT claimed.id AS delivery_id, claimed.attempt AS delivery_attempt,
-              EXISTS (SELECT 1 FROM stale WHERE stale.delivery_id = claimed.id) AS after_stall,
               e.id AS event_id, e.type AS event_type, e.body AS event_body, e.trace AS event_trace, ep.*
          FROM claimed
          JOIN webhooks.events e ON e.id = claimed.event_id
@@ -289,7 +281,7 @@ export class DeliveryRepository {
   private async attemptsToMake(
     rows: readonly ClaimedRow[],
     owner: string,
-    notSentBecause: NotSentRule,
+    notSentBecause: (endpoint: EndpointRow) => string | null,
   ): Promise<Array<ClaimedAttempt | undefined>> {
     const attempts: Array<ClaimedAttempt | undefined> = [];
     for (const row of rows) {
@@ -309,11 +301,11 @@ export class DeliveryRepository {
 
   /** A claimed row as an attempt to make, or undefined when the endpoint's rule closes it unsent (recorded here). */
   private async claimOf(
-    { delivery_id, delivery_attempt, after_stall, event_id, event_type, event_body, event_trace, ...endpoint }: ClaimedRow,
+    { delivery_id, delivery_attempt, event_id, event_type, event_body, event_trace, ...endpoint }: ClaimedRow,
     owner: string,
-    notSentBecause: NotSentRule,
+    notSentBecause: (endpoint: EndpointRow) => string | null,
   ): Promise<ClaimedAttempt | undefined> {
-    const closedBecause = notSentBecause(endpoint, { attempt: delivery_attempt, afterStall: after_stall === true });
+    const closedBecause = notSentBecause(endpoint);
     if (!closedBecause) return { deliveryId: delivery_id, attempt: delivery_attempt, event: { id: event_id, type: event_type, body: event_body, trace: event_trace }, endpoint };
     await this.closeUnsent(delivery_id, delivery_attempt, owner, closedBecause);
     return undefined;
