@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
-import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { type BeforeApplicationShutdown, Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { type Context, type Link, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { signatureHeaders, WebhookDeliveryStatus } from '@pp/contracts';
 import { bullWorkerConnection, CONFIG, contextOf, JsonLogger, jobSpanPlacement, linksTo, queuePrefix, Batcher } from '@pp/platform';
@@ -40,7 +40,7 @@ export interface AttemptGroup {
  * (delivery-target.policy.ts).
  */
 @Injectable()
-export class DeliveryAttemptJob implements OnApplicationBootstrap, OnApplicationShutdown {
+export class DeliveryAttemptJob implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private worker?: Worker<DeliveryJob>;
   private readonly owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   private readonly policy: RetryPolicy;
@@ -76,7 +76,11 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, OnApplication
     this.worker.on('error', (error) => this.logger.warn('delivery worker error', { error: error.message }));
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /**
+   * Before any provider's shutdown hook, the queue's close among them (Nest runs those side by side): the attempts
+   * under way finish and queue their next attempts while the queue is still open.
+   */
+  async beforeApplicationShutdown(): Promise<void> {
     this.places.close();
     await Promise.all([this.worker?.close(), ...this.immediate]);
   }
