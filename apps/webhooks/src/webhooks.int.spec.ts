@@ -1,9 +1,9 @@
 import { DomainError, MerchantEventType, WebhookDeliveryStatus, type WebhookDeliveryAttemptView } from '@pp/contracts';
-import { BusClient, connectNats } from '@pp/platform';
-import { TestStack, testInfra, verifyWebhook, waitFor, WebhookReceiver } from '@pp/testing';
+import type { BusClient } from '@pp/platform';
+import { type TestStack, testInfra, verifyWebhook, waitFor, type WebhookReceiver } from '@pp/testing';
 import Redis from 'ioredis';
-import type { NatsConnection } from 'nats';
-import { LedgerEventFixture } from './intake/ledger-event.fixture';
+import type { LedgerEventFixture } from './intake/ledger-event.fixture';
+import { startWebhooksTestBed, type WebhooksTestBed } from './testing/webhooks-test-bed';
 
 const ATTEMPTS = 5;
 /**
@@ -15,31 +15,19 @@ const CLOSED_PORT = 9;
 const CLOSED_PORT_URL = `http://127.0.0.1:${CLOSED_PORT}/hook`;
 
 describe('webhooks service (real Postgres, NATS, Redis and HTTP receiver)', () => {
+  let bed: WebhooksTestBed;
   let stack: TestStack;
-  let nc: NatsConnection;
   let bus: BusClient;
   let ledger: LedgerEventFixture;
   let receiver: WebhookReceiver;
   let merchantCount = 0;
 
   beforeAll(async () => {
-    stack = await TestStack.start({
-      services: ['webhooks'],
-      label: 'webhooks',
-      env: { WEBHOOK_RETRY_SCHEDULE: '0,0.2,0.2,0.2,0.2', WEBHOOK_ATTEMPT_TIMEOUT_MS: '500', WEBHOOK_SWEEP_INTERVAL_MS: '300' },
-    });
-    nc = await connectNats(testInfra.natsUrl, 'webhooks-spec');
-    bus = new BusClient(nc, stack.namespace, 5000);
-    ledger = new LedgerEventFixture(nc, stack.namespace);
-    await ledger.createStream();
-    receiver = await WebhookReceiver.start();
+    bed = await startWebhooksTestBed('webhooks', { WEBHOOK_RETRY_SCHEDULE: '0,0.2,0.2,0.2,0.2', WEBHOOK_ATTEMPT_TIMEOUT_MS: '500', WEBHOOK_SWEEP_INTERVAL_MS: '300' });
+    ({ stack, bus, ledger, receiver } = bed);
   });
 
-  afterAll(async () => {
-    await receiver?.close();
-    await nc?.close();
-    await stack?.stop();
-  });
+  afterAll(() => bed?.close());
 
   const newMerchant = () => `mer_spec${++merchantCount}${Date.now()}`;
 

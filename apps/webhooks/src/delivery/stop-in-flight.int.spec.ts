@@ -1,9 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { MerchantEventType } from '@pp/contracts';
-import { BusClient, connectNats } from '@pp/platform';
-import { TestStack, testInfra, waitFor, WebhookReceiver } from '@pp/testing';
-import type { NatsConnection } from 'nats';
-import { LedgerEventFixture } from '../intake/ledger-event.fixture';
+import { waitFor } from '@pp/testing';
+import { startWebhooksTestBed, type WebhooksTestBed } from '../testing/webhooks-test-bed';
 
 /*
  * A stop (SIGTERM) while an attempt is in flight: the attempt finishes, and
@@ -11,28 +9,15 @@ import { LedgerEventFixture } from '../intake/ledger-event.fixture';
  * go, rather than left for a sweeper of a later process.
  */
 describe('webhooks: a stop with an attempt in flight', () => {
-  let stack: TestStack;
-  let nc: NatsConnection;
-  let bus: BusClient;
-  let ledger: LedgerEventFixture;
-  let receiver: WebhookReceiver;
+  let bed: WebhooksTestBed;
 
   beforeAll(async () => {
-    stack = await TestStack.start({ services: ['webhooks'], label: 'whstopinflight', env: { WEBHOOK_RETRY_SCHEDULE: '0,60' } });
-    nc = await connectNats(testInfra.natsUrl, 'webhooks-stop-in-flight-spec');
-    bus = new BusClient(nc, stack.namespace, 5000);
-    ledger = new LedgerEventFixture(nc, stack.namespace);
-    await ledger.createStream();
-    receiver = await WebhookReceiver.start();
+    bed = await startWebhooksTestBed('whstopinflight', { WEBHOOK_RETRY_SCHEDULE: '0,60' });
   });
-
-  afterAll(async () => {
-    await receiver?.close();
-    await nc?.close();
-    await stack?.stop();
-  });
+  afterAll(() => bed?.close());
 
   it('given an attempt that fails after the stop began, then its retry is queued before the queue closes', async () => {
+    const { stack, bus, ledger, receiver } = bed;
     const merchant = `mer_stop${Date.now()}`;
     let release!: () => void;
     receiver.script('/inflight', [{ status: 500, until: new Promise<void>((resolve) => (release = resolve)) }]);

@@ -1,16 +1,16 @@
 import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { MerchantEventType } from '@pp/contracts';
-import { BusClient, connectNats } from '@pp/platform';
-import { entryPoint, TestStack, testInfra, waitFor, WebhookReceiver } from '@pp/testing';
-import type { NatsConnection } from 'nats';
-import { LedgerEventFixture } from '../intake/ledger-event.fixture';
+import type { BusClient } from '@pp/platform';
+import { entryPoint, type TestStack, waitFor, type WebhookReceiver } from '@pp/testing';
+import type { LedgerEventFixture } from '../intake/ledger-event.fixture';
+import { startWebhooksTestBed, type WebhooksTestBed } from '../testing/webhooks-test-bed';
 
 const newKey = (id: string) => `${id}:${randomBytes(32).toString('base64')}`;
 
 describe('webhook signing secrets at rest (sealed under WEBHOOK_SECRET_KEYS)', () => {
+  let bed: WebhooksTestBed;
   let stack: TestStack;
-  let nc: NatsConnection;
   let bus: BusClient;
   let ledger: LedgerEventFixture;
   let receiver: WebhookReceiver;
@@ -18,19 +18,11 @@ describe('webhook signing secrets at rest (sealed under WEBHOOK_SECRET_KEYS)', (
   const k2 = newKey('k2');
 
   beforeAll(async () => {
-    stack = await TestStack.start({ services: ['webhooks'], label: 'whsecrets', env: { WEBHOOK_SECRET_KEYS: k1 } });
-    nc = await connectNats(testInfra.natsUrl, 'webhook-secrets-spec');
-    bus = new BusClient(nc, stack.namespace, 5000);
-    ledger = new LedgerEventFixture(nc, stack.namespace);
-    await ledger.createStream();
-    receiver = await WebhookReceiver.start();
+    bed = await startWebhooksTestBed('whsecrets', { WEBHOOK_SECRET_KEYS: k1 });
+    ({ stack, bus, ledger, receiver } = bed);
   });
 
-  afterAll(async () => {
-    await receiver?.close();
-    await nc?.close();
-    await stack?.stop();
-  });
+  afterAll(() => bed?.close());
 
   const restartWith = async (keys: string) => {
     await stack.stopService('webhooks');
