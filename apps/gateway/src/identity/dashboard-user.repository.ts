@@ -1,6 +1,7 @@
 import type { DashboardRole } from '@pp/contracts';
 import type { Queryable } from './queryable';
 import { returning } from './queryable';
+import { PasswordCredentials } from './password-credentials';
 
 export interface DashboardUserRecord {
   id: string;
@@ -18,7 +19,11 @@ export interface DashboardUserRecord {
 
 /** Dashboard users; every read skips removed ones (their rows stay for the audit trail). */
 export class DashboardUserRepository {
-  constructor(private readonly db: Queryable) {}
+  private readonly passwords: PasswordCredentials;
+
+  constructor(private readonly db: Queryable) {
+    this.passwords = new PasswordCredentials(db, 'gateway.dashboard_users');
+  }
 
   async insert(user: Pick<DashboardUserRecord, 'id' | 'merchant_id' | 'email' | 'password_hash' | 'role'>): Promise<DashboardUserRecord> {
     const [row] = await this.db.query<DashboardUserRecord[]>(
@@ -51,22 +56,16 @@ export class DashboardUserRepository {
     );
   }
 
-  /** The new hash and, in the same statement, the next credential version, which it answers. */
-  async setPassword(id: string, passwordHash: string): Promise<number> {
-    const [row] = await returning<Pick<DashboardUserRecord, 'credential_version'>>(
-      this.db,
-      `UPDATE gateway.dashboard_users SET password_hash = $2, credential_version = credential_version + 1 WHERE id = $1 RETURNING credential_version`,
-      [id, passwordHash],
-    );
-    return row.credential_version;
+  /** The new hash and the next credential version (PasswordCredentials). */
+  setPassword(id: string, passwordHash: string): Promise<number> {
+    return this.passwords.setPassword(id, passwordHash);
   }
-  /**
-   * The same password hashed with today's parameters. The credential version stays (no session ends), and the
-   * hash read at sign-in must still be there: a password changed meanwhile is never overwritten with the old one.
-   */
-  async upgradeHash(id: string, previousHash: string, passwordHash: string): Promise<void> {
-    await returning(this.db, `UPDATE gateway.dashboard_users SET password_hash = $3 WHERE id = $1 AND password_hash = $2`, [id, previousHash, passwordHash]);
+
+  /** Today's hash of the same password, only over the hash read at sign-in (PasswordCredentials). */
+  upgradeHash(id: string, previousHash: string, passwordHash: string): Promise<void> {
+    return this.passwords.upgradeHash(id, previousHash, passwordHash);
   }
+
 
 
   async setRole(id: string, role: DashboardRole): Promise<DashboardUserRecord> {

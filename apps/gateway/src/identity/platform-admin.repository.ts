@@ -1,5 +1,5 @@
 import type { Queryable } from './queryable';
-import { returning } from './queryable';
+import { PasswordCredentials } from './password-credentials';
 
 export interface PlatformAdminRecord {
   id: string;
@@ -12,7 +12,11 @@ export interface PlatformAdminRecord {
 
 /** Operators of the platform (the dashboard's admin console), not tied to a merchant. */
 export class PlatformAdminRepository {
-  constructor(private readonly db: Queryable) {}
+  private readonly passwords: PasswordCredentials;
+
+  constructor(private readonly db: Queryable) {
+    this.passwords = new PasswordCredentials(db, 'gateway.platform_admins');
+  }
 
   async insert(admin: Omit<PlatformAdminRecord, 'created_at' | 'credential_version'>): Promise<PlatformAdminRecord> {
     const [row] = await this.db.query<PlatformAdminRecord[]>(
@@ -32,21 +36,15 @@ export class PlatformAdminRepository {
     return row;
   }
 
-  /** The new hash and, in the same statement, the next credential version, which it answers. */
-  async setPassword(id: string, passwordHash: string): Promise<number> {
-    const [row] = await returning<Pick<PlatformAdminRecord, 'credential_version'>>(
-      this.db,
-      `UPDATE gateway.platform_admins SET password_hash = $2, credential_version = credential_version + 1 WHERE id = $1 RETURNING credential_version`,
-      [id, passwordHash],
-    );
-    return row.credential_version;
+  /** The new hash and the next credential version (PasswordCredentials). */
+  setPassword(id: string, passwordHash: string): Promise<number> {
+    return this.passwords.setPassword(id, passwordHash);
   }
-  /**
-   * The same password hashed with today's parameters. The credential version stays (no session ends), and the
-   * hash read at sign-in must still be there: a password changed meanwhile is never overwritten with the old one.
-   */
-  async upgradeHash(id: string, previousHash: string, passwordHash: string): Promise<void> {
-    await returning(this.db, `UPDATE gateway.platform_admins SET password_hash = $3 WHERE id = $1 AND password_hash = $2`, [id, previousHash, passwordHash]);
+
+  /** Today's hash of the same password, only over the hash read at sign-in (PasswordCredentials). */
+  upgradeHash(id: string, previousHash: string, passwordHash: string): Promise<void> {
+    return this.passwords.upgradeHash(id, previousHash, passwordHash);
   }
+
 
 }
