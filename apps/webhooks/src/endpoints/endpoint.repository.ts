@@ -39,22 +39,36 @@ export class EndpointRepository {
 
   /**
    * Stores a new endpoint, and the request that made it when it came with an
-   * Idempotency-Key, in one statement: a key already recorded fails it whole
-   * (a unique violation), so a concurrent repeat makes no second endpoint.
+   * Idempotency-Key, unless the merchant already has `limit` live endpoints in
+   * that mode (then undefined). One transaction holds the lock of the merchant
+   * and mode's row in endpoint_scopes from the count to the insert, so concurrent creates cannot pass
+   * the limit together; a key already recorded fails it whole (a unique
+   * violation), so a concurrent repeat makes no second endpoint.
    */
-  async insert(
+  insertWithinLimit(
     row: Omit<EndpointRow, 'previous_secret_sealed' | 'previous_secret_expires_at' | 'disabled_reason' | 'failing_since' | 'last_failure_at' | 'deleted_at' | 'status'>,
+    limit: number,
     request?: IdempotencyToken,
-  ): Promise<EndpointRow> {
-    const [created] = await this.db.query(
-      `WITH made AS (
-         INSERT INTO webhooks.endpoints (id, merchant_id, livemode, url, description, enabled_events, secret_sealed, status, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, 'enabled', $8) RETURNING *
-       ), ${RECORD_REQUEST('made', 'create', 9)}
-       SELECT * FROM made`,
-      [row.id, row.merchant_id, row.livemode, row.url, row.description, row.enabled_events, row.secret_sealed, row.created_at, request?.key ?? null, request?.fingerprint ?? null],
-    );
-    return created;
+  ): Promise<EndpointRow | undefined> {
+    return this.db.transaction(async (tx) => {
+      await tx.query(`INSERT INTO webhooks.endpoint_scopes (merchant_id, livemode) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [row.merchant_id, row.livemode]);
+      // Taken in a statement of its own: the count that follows then sees every creation committed before it.
+      await tx.query(`SELECT 1 FROM webhooks.endpoint_scopes WHERE merchant_id = $1 AND livemode = $2 FOR UPDATE`, [row.merchant_id, row.livemode]);
+      const [{ count }] = await tx.query(
+        `SELECT count(*)::int AS count FROM webhooks.endpoints WHERE merchant_id = $1 AND livemode = $2 AND deleted_at IS NULL`,
+        [row.merchant_id, row.livemode],
+      );
+      if (count >= limit) return undefined;
+      const [created] = await tx.query(
+        `WITH made AS (
+           INSERT INTO webhooks.endpoints (id, merchant_id, livemode, url, description, enabled_events, secret_sealed, status, created_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, 'enabled', $8) RETURNING *
+         ), ${RECORD_REQUEST('made', 'create', 9)}
+         SELECT * FROM made`,
+        [row.id, row.merchant_id, row.livemode, row.url, row.description, row.enabled_events, row.secret_sealed, row.created_at, request?.key ?? null, request?.fingerprint ?? null],
+      );
+      return created;
+    });
   }
 
   /**
@@ -95,14 +109,6 @@ export class EndpointRepository {
       [IDEMPOTENCY_RETENTION_SECONDS, limit],
     );
     return deleted;
-  }
-
-  async countLive(scope: Scope): Promise<number> {
-    const [{ count }] = await this.db.query(
-      `SELECT count(*)::int AS count FROM webhooks.endpoints WHERE merchant_id = $1 AND livemode = $2 AND deleted_at IS NULL`,
-      [scope.merchant_id, scope.livemode],
-    );
-    return count;
   }
 
   list(scope: Scope): Promise<EndpointRow[]> {

@@ -47,14 +47,11 @@ export class EndpointsController {
       // The merchant is told only that the host is not public; why is for the operators.
       this.logger.info('webhook endpoint url refused', { merchant_id: command.merchant_id, livemode: command.livemode, host, reason }),
     );
-    if ((await this.endpoints.countLive(command)) >= MAX_WEBHOOK_ENDPOINTS) {
-      throw new DomainError(ErrorCode.ValidationFailed, `Validation failed: at most ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints per mode`);
-    }
     const events = command.enabled_events ?? [ALL_EVENTS];
     const id = newId('webhookEndpoint');
     const secret = newSecret();
     const row = await this.endpoints
-      .insert(
+      .insertWithinLimit(
         {
           id,
           merchant_id: command.merchant_id,
@@ -65,9 +62,11 @@ export class EndpointsController {
           secret_sealed: this.secrets.seal(id, secret),
           created_at: new Date(),
         },
+        MAX_WEBHOOK_ENDPOINTS,
         command.idempotency,
       )
       .catch((error: unknown) => this.repeatedAfterRace(command, command.idempotency, 'create', error));
+    if (!row) throw new DomainError(ErrorCode.ValidationFailed, `Validation failed: at most ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints per mode`);
     return 'secret' in row ? row : toEndpointWithSecretView(row, secret);
   }
 

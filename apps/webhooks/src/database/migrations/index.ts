@@ -5,6 +5,7 @@ import { ResendRequested1767700000000 } from './1767700000000-resend-requested.m
 import { EndpointRequests1767800000000 } from './1767800000000-endpoint-requests.migration';
 import { EndpointRequestsByAge1767900000000 } from './1767900000000-endpoint-requests-by-age.migration';
 import { EndpointLastFailure1768000000000 } from './1768000000000-endpoint-last-failure.migration';
+import { EndpointScopes1768100000000 } from './1768100000000-endpoint-scopes.migration';
 
 /** Every migration of the webhooks schema, oldest first. */
 export const WebhooksMigrations: Function[] = [
@@ -15,4 +16,5 @@ export const WebhooksMigrations: Function[] = [
   EndpointRequests1767800000000,
   EndpointRequestsByAge1767900000000,
   EndpointLastFailure1768000000000,
+  EndpointScopes1768100000000,
 ];
