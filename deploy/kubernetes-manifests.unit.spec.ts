@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MIGRATE_IDENTITY, SERVICE_NAMES, type ServiceName } from '@pp/contracts';
-import { DATABASE_SERVICES, deployNatsServerConfig, OWNER_ROLE, serviceRole } from '@pp/platform';
+import { DATABASE_SERVICES, deployNatsServerConfig, HTTP_DRAIN_MS, LIVENESS_PATH, OWNER_ROLE, READINESS_PATH, serviceRole } from '@pp/platform';
 import { cnpgSchemaErrors } from './testing/cnpg-schema';
 import { k8sDir, type Manifest, renderKustomization, root, secretTemplates, validateKubernetes } from './testing/manifests';
 
@@ -97,6 +97,12 @@ describe.each(OVERLAYS)('deploy/k8s/overlays/%s', (overlay) => {
     const deployment = find(documents, 'Deployment', name);
     const [container] = deployment?.spec.template.spec.containers ?? [];
     for (const probe of ['startupProbe', 'readinessProbe', 'livenessProbe']) expect(container[probe]).toBeDefined();
+    if (!WEB_APPS.includes(name)) {
+      // Each pod's own probes on its metrics port (not a bus request any replica may answer): only readiness looks at dependencies.
+      const probes = Object.fromEntries(['startupProbe', 'readinessProbe', 'livenessProbe'].map((probe) => [probe, container[probe].httpGet]));
+      expect(probes).toEqual({ startupProbe: { path: LIVENESS_PATH, port: 'metrics' }, readinessProbe: { path: READINESS_PATH, port: 'metrics' }, livenessProbe: { path: LIVENESS_PATH, port: 'metrics' } });
+      expect(container.ports).toContainEqual({ name: 'metrics', containerPort: 9464 });
+    }
     expect(Object.keys(container.resources.requests).sort()).toEqual(['cpu', 'memory']);
     expect(Object.keys(container.resources.limits).sort()).toEqual(['cpu', 'memory']);
     const budgets = documents.filter((doc) => doc.kind === 'PodDisruptionBudget' && labelsMatch(doc.spec.selector, deployment?.spec.template.metadata.labels));
@@ -219,7 +225,7 @@ describe.each(OVERLAYS)('deploy/k8s/overlays/%s', (overlay) => {
   it('runs Redis with an append-only file, without eviction, and with no access but PING without a password', () => {
     const redis = find(documents, 'StatefulSet', 'redis');
     const [container] = redis?.spec.template.spec.containers ?? [];
-    expect(container.args).toEqual(expect.arrayContaining(['--appendonly', 'yes', '--maxmemory', '384mb', '--maxmemory-policy', 'noeviction', '--aclfile', '/etc/redis/users.acl']));
+    expect(container.args).toEqual(expect.arrayContaining(['--appendonly', 'yes', '--maxmemory', '$(REDIS_MAXMEMORY)', '--maxmemory-policy', 'noeviction', '--aclfile', '/etc/redis/users.acl']));
     expect(redis?.spec.template.spec.volumes).toContainEqual({ name: 'acl', secret: { secretName: 'redis-acl' } });
     const acl = secretTemplates().find((secret) => secret.metadata.name === 'redis-acl')?.stringData['users.acl'] as string;
     expect(acl.split('\n')[0]).toBe('user default on nopass -@all +ping');
@@ -244,5 +250,152 @@ describe('deploy/k8s/secrets.template.yaml', () => {
         expect([secret.metadata.name, key, value]).toEqual([secret.metadata.name, key, expect.stringContaining('CHANGE_ME')]);
       }
     }
+  });
+});
+
+/* NATS probes, Redis memory per overlay, the web apps' stop, and the First install's secrets script. */
+
+/** Bytes of a Kubernetes quantity (Ki, Mi, Gi) or a Redis size (kb, mb, gb: powers of 1024, as Redis reads them). */
+function bytes(size: string): number {
+  const match = /^(\d+)(Ki|Mi|Gi|kb|mb|gb)$/i.exec(size);
+  if (!match) throw new Error(`size ${size} is not read by this spec`);
+  return Number(match[1]) * 1024 ** (['k', 'm', 'g'].indexOf(match[2][0].toLowerCase()) + 1);
+}
+
+/** A container's args as the kubelet passes them: each $(VAR) of its env replaced; an unknown one is left as it is. */
+const kubeletArgs = (container: Manifest): string[] => {
+  const env = new Map<string, string>((container.env ?? []).filter((variable: Manifest) => 'value' in variable).map((variable: Manifest) => [variable.name, variable.value]));
+  return container.args.map((arg: string) => arg.replace(/\$\(([A-Za-z_]\w*)\)/g, (whole, name: string) => env.get(name) ?? whole));
+};
+
+/** The script of First install step 3 in docs/OPERATIONS.md, out of its list item. */
+function firstInstallSecretsScript(): string {
+  const operations = readFileSync(join(root, 'docs', 'OPERATIONS.md'), 'utf8');
+  const script = /\*\*Namespace and Secrets\*\*[\s\S]*?```sh\n([\s\S]*?)\n\s*```/.exec(operations)?.[1];
+  if (!script) throw new Error('docs/OPERATIONS.md has no First install secrets script');
+  return script.replace(/^ {3}/gm, '');
+}
+
+/** The words of the shell command at `start` (to its line's end or a `;`): quotes removed, continued lines joined, $(...) kept whole, nothing expanded. */
+function shellWords(script: string, start: number): string[] {
+  const words: string[] = [];
+  let word = '';
+  let quoted = false;
+  let substitutions = 0;
+  for (let at = start; at < script.length; at++) {
+    const char = script[at];
+    if (char === '\\' && script[at + 1] === '\n') {
+      at++;
+      continue;
+    }
+    if (char === '"') quoted = !quoted;
+    else if (char === '$' && script[at + 1] === '(') substitutions++;
+    else if (char === ')' && substitutions > 0) substitutions--;
+    const inWord = quoted || substitutions > 0 || char === '"' || char === ')';
+    if (!inWord && (char === '\n' || char === ';')) break;
+    if (!inWord && /\s/.test(char)) {
+      if (word) words.push(word);
+      word = '';
+    } else if (char !== '"') word += char;
+  }
+  if (word) words.push(word);
+  return words;
+}
+
+/** The `--from-literal=key=value` pairs of the script's `$k <secret>` command. */
+function literals(script: string, secret: string): Record<string, string> {
+  const start = script.indexOf(`$k ${secret} `);
+  if (start < 0) throw new Error(`the script creates no ${secret}`);
+  const pairs = shellWords(script, start).filter((word) => word.startsWith('--from-literal='));
+  return Object.fromEntries(pairs.map((word) => /^--from-literal=([^=]+)=([\s\S]*)$/.exec(word)!.slice(1, 3)));
+}
+
+describe('NATS probes, Redis memory, the web apps\' stop, the First install secrets', () => {
+  it.each(OVERLAYS)('%s: probes NATS as the nats-io chart does: the full /healthz only at start, JetStream enabled to live, the server up to be ready', (overlay) => {
+    const nats = find(rendered[overlay], 'StatefulSet', 'nats');
+    const [container] = nats?.spec.template.spec.containers ?? [];
+    const configName = nats?.spec.template.spec.volumes.find((volume: Manifest) => volume.name === 'config').configMap.name;
+    const monitor = container.ports.find((port: Manifest) => port.name === 'monitor').containerPort;
+    expect(find(rendered[overlay], 'ConfigMap', configName)?.data['nats-server.conf']).toMatch(new RegExp(`^http: ${monitor}$`, 'm'));
+    const probes = Object.fromEntries(['startupProbe', 'livenessProbe', 'readinessProbe'].map((probe) => [probe, container[probe].httpGet]));
+    expect(probes).toEqual({
+      startupProbe: { path: '/healthz', port: 'monitor' },
+      livenessProbe: { path: '/healthz?js-enabled-only=true', port: 'monitor' },
+      readinessProbe: { path: '/healthz?js-server-only=true', port: 'monitor' },
+    });
+    // A server that restarts catches up every stream before it is current: up to 15 minutes.
+    expect(container.startupProbe.periodSeconds * container.startupProbe.failureThreshold).toBeGreaterThanOrEqual(15 * 60);
+  });
+
+  it.each(OVERLAYS)('%s: caps Redis memory well below its limit, and prod at 3gb in a 4 Gi request and limit', (overlay) => {
+    const [container] = find(rendered[overlay], 'StatefulSet', 'redis')?.spec.template.spec.containers ?? [];
+    const args = kubeletArgs(container);
+    const maxmemory = args[args.indexOf('--maxmemory') + 1];
+    const { requests, limits } = container.resources;
+    expect([maxmemory, requests.memory, limits.memory]).toEqual(overlay === 'dev' ? ['384mb', '256Mi', '512Mi'] : ['3gb', '4Gi', '4Gi']);
+    // A quarter of the limit left above the cap, for the append-only file's rewrite (a fork) and the buffers.
+    expect(bytes(maxmemory)).toBeLessThanOrEqual(0.75 * bytes(limits.memory));
+    // OPERATIONS.md gives each overlay's cap, and what fills Redis and what happens at the cap.
+    const operations = readFileSync(join(root, 'docs', 'OPERATIONS.md'), 'utf8');
+    const [, dev, prod] = /^\| Redis memory \|([^|]*)\|([^|]*)\|$/m.exec(operations) ?? [];
+    expect(overlay === 'dev' ? dev : prod).toContain(`\`maxmemory\` ${maxmemory}`);
+    const redis = /^- \*\*Redis\*\*:([\s\S]*?)\n(?=- |\n)/m.exec(operations)?.[1].replace(/\s+/g, ' ');
+    for (const words of ['idempotency record for 24 h', 'BullMQ jobs', 'rate-limit counters', 'every POST 503', '`REDIS_MAXMEMORY`', '`overlays/prod/kustomization.yaml`']) expect(redis).toContain(words);
+  });
+
+  it.each(OVERLAYS)('%s: keeps the web apps serving 5 s after they are marked terminating, and their grace period covers that and the stop', (overlay) => {
+    const preStopSeconds = 5;
+    for (const name of WEB_APPS) {
+      const pod = find(rendered[overlay], 'Deployment', name)?.spec.template.spec;
+      expect({ name, lifecycle: pod.containers[0].lifecycle }).toEqual({ name, lifecycle: { preStop: { exec: { command: ['sleep', `${preStopSeconds}`] } } } });
+      // Then SIGTERM: the HTTP drain (HTTP_DRAIN_MS), then the bus, the stores and telemetry close in what is left (10 s at least).
+      expect(pod.terminationGracePeriodSeconds ?? 30).toBeGreaterThanOrEqual(preStopSeconds + HTTP_DRAIN_MS / 1000 + 10);
+    }
+    // The services' image has sleep: a Debian node image (coreutils), not a distroless one.
+    const stages = [...readFileSync(join(root, 'deploy', 'Dockerfile'), 'utf8').matchAll(/^FROM (\S+)/gm)].map((match) => match[1]);
+    expect(stages.at(-1)).toMatch(/^node:\d+-(bookworm|trixie)(-slim)?$/);
+    const operations = readFileSync(join(root, 'docs', 'OPERATIONS.md'), 'utf8').replace(/\s+/g, ' ');
+    expect(operations).toContain(`keeps serving for ${preStopSeconds} s (\`preStop: sleep ${preStopSeconds}\`)`);
+  });
+
+  describe('the First install secrets script (docs/OPERATIONS.md)', () => {
+    const script = firstInstallSecretsScript();
+    const templates = new Map(secretTemplates().map((secret) => [secret.metadata.name as string, secret.stringData as Record<string, string>]));
+    const loop = (variable: string) => new RegExp(`^for ${variable} in ([^;]+); do$`, 'm').exec(script)?.[1].split(' ') ?? [];
+
+    it('creates every Secret of deploy/k8s/secrets.template.yaml, with its keys and nothing more', () => {
+      const created = new Map<string, string[]>();
+      for (const [, name] of script.matchAll(/\$k ([a-z-]+) --from-literal=/g)) created.set(name, Object.keys(literals(script, name)));
+      // The NATS and Postgres Secrets come from loops.
+      expect(script).toContain('var=NATS_PASSWORD_$(echo $id | tr a-z- A-Z_)\n  server+=(--from-literal=$var=$p); urls+=(--from-literal=$id=nats://$id:$p@nats:4222)\n');
+      expect(script).toContain('$k nats-server-passwords "${server[@]}"; $k nats-identities "${urls[@]}"\n');
+      created.set('nats-server-passwords', loop('id').map((id) => `NATS_PASSWORD_${id.toUpperCase().replace(/-/g, '_')}`));
+      created.set('nats-identities', loop('id'));
+      expect(script).toContain('$k postgres-$role --type=kubernetes.io/basic-auth --from-literal=username=pp_$role --from-literal=password=$(rand)\n');
+      for (const role of loop('role')) {
+        created.set(`postgres-${role}`, ['username', 'password']);
+        expect(templates.get(`postgres-${role}`)?.username).toBe(`pp_${role}`);
+      }
+      const keys = (entries: Iterable<[string, string[]]>) => Object.fromEntries([...entries].map(([name, names]) => [name, [...names].sort()]));
+      expect(keys(created)).toEqual(keys([...templates].map(([name, data]) => [name, Object.keys(data)])));
+    });
+
+    it('gives each Redis user a fresh password of its own, the same in its URL and its ACL line, and the template\'s ACL lines', () => {
+      const acl = literals(script, 'redis-acl')['users.acl'];
+      expect(acl.replace(/>\$\w+ /g, '>CHANGE_ME ').split('\n')).toEqual(templates.get('redis-acl')!['users.acl'].trimEnd().split('\n'));
+      const aclPasswords = Object.fromEntries([...acl.matchAll(/^user ([a-z]+) on >\$(\w+) /gm)].map((match) => [match[1], match[2]]));
+      expect(Object.keys(aclPasswords).sort()).toEqual([...REDIS_USERS].sort());
+      const urls = literals(script, 'checkout-service-secrets');
+      const urlPasswords = Object.entries(templates.get('checkout-service-secrets')!)
+        .filter(([key]) => key.endsWith('_REDIS_URL'))
+        .map(([key, placeholder]) => {
+          const pattern = placeholder.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace('CHANGE_ME', () => '\\$(\\w+)');
+          return [/^redis:\/\/([a-z]+):/.exec(placeholder)![1], new RegExp(`^${pattern}$`).exec(urls[key] ?? '')?.[1]];
+        });
+      expect(Object.fromEntries(urlPasswords)).toEqual(aclPasswords);
+      expect(new Set(Object.values(aclPasswords)).size).toBe(REDIS_USERS.length);
+      const fresh = new Set([...script.matchAll(/\b(\w+)=\$\(rand\)/g)].map((match) => match[1]));
+      for (const variable of Object.values(aclPasswords)) expect({ variable, fresh: fresh.has(variable) }).toEqual({ variable, fresh: true });
+    });
   });
 });

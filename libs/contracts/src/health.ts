@@ -12,11 +12,6 @@ export interface DependencyHealth {
 export interface ServiceHealthReply {
   service: ServiceName;
   status: HealthStatus;
-  /**
-   * What a liveness probe reads: the checks a restart could mend, without those that only say whether the service
-   * can serve (a webhooks replica that cannot read its stream). Absent from a service older than the field.
-   */
-  live?: HealthStatus;
   instance: string;
   uptime_ms: number;
   dependencies: Record<string, DependencyHealth>;

@@ -4,6 +4,8 @@ import {
   checkStream,
   CONFIG,
   consumeConcurrently,
+  DurableReader,
+  HealthService,
   ingestRawEmailPlace,
   JsonLogger,
   NATS_CONNECTION,
@@ -11,7 +13,7 @@ import {
   watchConsumerLag,
   watchStreamFill,
 } from '@pp/platform';
-import { AckPolicy, DeliverPolicy, type ConsumerMessages, type JsMsg, type NatsConnection, nanos } from 'nats';
+import { AckPolicy, DeliverPolicy, type JsMsg, type NatsConnection, nanos } from 'nats';
 import type { IngestConfig } from '../ingest.config';
 import { EmailProcessor } from '../processing/email-processor';
 import { EmailIntake } from './email-intake.service';
@@ -19,6 +21,8 @@ import { EmailIntake } from './email-intake.service';
 /** Durable consumer name; replicas share it, so each message is stored by one of them. Do not rename. */
 /** Named in the bus access registry, which keeps every other identity off it. */
 const CONSUMER = INGEST_RAW_EMAIL_CONSUMER;
+/** The name the reader's check has in the service's health answer (and in /readyz's `dependencies down: …`). */
+export const READER_HEALTH_CHECK = 'raw-emails';
 const RETRY_DELAY_MS = 5_000;
 /**
  * Messages stored and processed at once by one replica. One at a time, the
@@ -53,12 +57,13 @@ const IN_FLIGHT_BYTES = 64 * 1024 * 1024;
  * independent: copies and repeats are settled by the unique keys of the
  * store and the outcomes). Messages taken together are stored, judged and
  * routed together (EmailIntake, EmailProcessor). Input that is not a
- * message is terminated, never retried.
+ * message is terminated, never retried. Should the stream or its consumer be
+ * deleted while the service runs, the reader binds again once the migrate
+ * step has made them (DurableReader), and the health answer shows the gap.
  */
 @Injectable()
 export class RawEmailConsumer implements OnApplicationBootstrap, OnModuleDestroy {
-  private messages?: ConsumerMessages;
-  private loop?: Promise<void>;
+  private readonly reader: DurableReader;
 
   constructor(
     @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
@@ -67,32 +72,45 @@ export class RawEmailConsumer implements OnApplicationBootstrap, OnModuleDestroy
     private readonly processor: EmailProcessor,
     private readonly logger: JsonLogger,
     metrics: ServiceMetrics,
+    health: HealthService,
   ) {
     watchConsumerLag(metrics, nc, { namespace: config.PP_NAMESPACE, stream: ingestRawEmailStreamName(''), consumer: CONSUMER });
     watchStreamFill(metrics, nc, { name: ingestRawEmailStreamName(config.PP_NAMESPACE), label: ingestRawEmailStreamName('') });
+    const place = ingestRawEmailPlace(config.PP_NAMESPACE);
+    const limits = { limit: IN_FLIGHT, resumeAt: RESUME_AT, maxBytes: IN_FLIGHT_BYTES };
+    this.reader = new DurableReader(
+      'raw e-mails',
+      {
+        open: async () => {
+          // The migrate step makes the stream, bounded (jetstream-layout.ts); the ingest only consumes it.
+          const jsm = await checkStream(this.nc, place);
+          await jsm.consumers.add(place.name, {
+            durable_name: CONSUMER,
+            ack_policy: AckPolicy.Explicit,
+            deliver_policy: DeliverPolicy.All,
+            filter_subject: place.subjects[0],
+            ack_wait: nanos(60_000),
+          });
+          const consumer = await this.nc.jetstream().consumers.get(place.name, CONSUMER);
+          // Should the stream or the consumer go away, the round ends and the reader binds again.
+          return consumer.consume({ max_messages: PREFETCH, abort_on_missing_resource: true });
+        },
+        read: (messages) => consumeConcurrently(messages, limits, (message) => this.take(message)),
+      },
+      logger,
+      { stream: place.name, consumer: CONSUMER },
+    );
+    health.register(READER_HEALTH_CHECK, this.reader.health.check);
   }
 
+  /** A stream missing or changed at boot stops the start, with who makes it (checkStream); later gaps are read through. */
   async onApplicationBootstrap(): Promise<void> {
-    // The migrate step makes the stream, bounded (jetstream-layout.ts); the ingest only consumes it.
-    const place = ingestRawEmailPlace(this.config.PP_NAMESPACE);
-    const stream = place.name;
-    const jsm = await checkStream(this.nc, place);
-    await jsm.consumers.add(stream, {
-      durable_name: CONSUMER,
-      ack_policy: AckPolicy.Explicit,
-      deliver_policy: DeliverPolicy.All,
-      filter_subject: place.subjects[0],
-      ack_wait: nanos(60_000),
-    });
-    const consumer = await this.nc.jetstream().consumers.get(stream, CONSUMER);
-    this.messages = await consumer.consume({ max_messages: PREFETCH });
-    const limits = { limit: IN_FLIGHT, resumeAt: RESUME_AT, maxBytes: IN_FLIGHT_BYTES };
-    this.loop = consumeConcurrently(this.messages, limits, (message) => this.take(message));
+    await checkStream(this.nc, ingestRawEmailPlace(this.config.PP_NAMESPACE));
+    await this.reader.start();
   }
 
   async onModuleDestroy(): Promise<void> {
-    await this.messages?.close();
-    await this.loop;
+    await this.reader.stop();
   }
 
   private async take(message: JsMsg): Promise<void> {

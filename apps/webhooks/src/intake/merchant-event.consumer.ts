@@ -1,20 +1,33 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { isMerchantEventType, LEDGER_EVENTS_STREAM, MERCHANT_EVENTS_FILTER, type StoredEvent, WEBHOOKS_DELIVERY_CONSUMER } from '@pp/contracts';
 import { context } from '@opentelemetry/api';
-import { CONFIG, consumeConcurrently, HealthService, JsonLogger, NATS_CONNECTION, ServiceMetrics, streamName, subjectPrefix, watchConsumerLag, Batcher } from '@pp/platform';
-import { AckPolicy, type ConsumerConfig, type ConsumerMessages, DeliverPolicy, type JsMsg, nanos, type NatsConnection } from 'nats';
+import {
+  Batcher,
+  CONFIG,
+  consumeConcurrently,
+  DurableReader,
+  HealthService,
+  JsonLogger,
+  NATS_CONNECTION,
+  ServiceMetrics,
+  streamName,
+  subjectPrefix,
+  watchConsumerLag,
+} from '@pp/platform';
+import { AckPolicy, type ConsumerConfig, DeliverPolicy, type JsMsg, nanos, type NatsConnection } from 'nats';
 import { DeliveryAttemptJob } from '../delivery/delivery-attempt.job';
 import { DeliveryQueue } from '../delivery/delivery.queue';
 import { DeliveryRepository, type DueDelivery } from '../delivery/delivery.repository';
 import { firstAttemptDelayMs } from '../delivery/retry.decider';
 import { retryScheduleMs, type WebhooksConfig } from '../webhooks.config';
 import { type Intake, recordIntakes } from './event-intake';
-import { READER_HEALTH_CHECK, ReaderHealth } from './reader-health';
 import { webhookBody } from './webhook-body';
 
 /** Durable consumer name on the ledger's stream. Do not rename: the consumer's position is kept under it. */
 /** Named in the bus access registry, which keeps every other identity off it. */
 export const WEBHOOKS_CONSUMER = WEBHOOKS_DELIVERY_CONSUMER;
+/** The name the reader's check has in the service's health answer (and in /readyz's `dependencies down: …`). */
+export const READER_HEALTH_CHECK = 'merchant-events';
 /**
  * A message is delivered until its deliveries are recorded, however long that
  * takes (max_deliver -1): a limit would drop for good the events of a Postgres
@@ -27,7 +40,6 @@ const UNLIMITED = -1;
 const ACK_WAIT_MS = 30_000;
 /** Messages being handled at once; those that arrive while a batch is written are recorded together in the next. */
 const IN_FLIGHT = 32;
-const RETRY_BIND_MS = 1000;
 
 /**
  * Reads the ledger's merchant-visible events from JetStream and records the
@@ -40,13 +52,10 @@ const RETRY_BIND_MS = 1000;
  */
 @Injectable()
 export class MerchantEventConsumer implements OnApplicationBootstrap, OnApplicationShutdown {
-  private messages?: ConsumerMessages;
-  private stopped = false;
-  private loop?: Promise<void>;
   private readonly scheduleMs: number[];
   /** One statement for the events that arrive together (docs/PERFORMANCE.md). */
   private readonly intake = new Batcher<Intake>((batch) => this.recordAll(batch));
-  private readonly reader: ReaderHealth;
+  private readonly reader: DurableReader;
 
   constructor(
     @Inject(CONFIG) private readonly config: WebhooksConfig,
@@ -60,49 +69,38 @@ export class MerchantEventConsumer implements OnApplicationBootstrap, OnApplicat
   ) {
     this.scheduleMs = retryScheduleMs(config);
     watchConsumerLag(metrics, nc, { namespace: config.PP_NAMESPACE, stream: LEDGER_EVENTS_STREAM, consumer: WEBHOOKS_CONSUMER });
-    this.reader = new ReaderHealth(logger);
-    health.register(READER_HEALTH_CHECK, this.reader.check, { readinessOnly: true });
+    const stream = streamName(config.PP_NAMESPACE, LEDGER_EVENTS_STREAM);
+    this.reader = new DurableReader(
+      'merchant events',
+      {
+        open: async () => {
+          await this.bind(stream);
+          const consumer = await this.nc.jetstream().consumers.get(stream, WEBHOOKS_CONSUMER);
+          // Should the stream or the consumer go away, the round ends and the reader binds again: without the abort,
+          // consume() would wait, reading nothing, for a consumer only bind() creates.
+          return consumer.consume({ max_messages: IN_FLIGHT * 4, abort_on_missing_resource: true });
+        },
+        read: (messages) => consumeConcurrently(messages, { limit: IN_FLIGHT }, (msg) => this.handle(msg)),
+      },
+      logger,
+      { stream, consumer: WEBHOOKS_CONSUMER },
+    );
+    health.register(READER_HEALTH_CHECK, this.reader.health.check);
   }
 
   /**
    * Starts reading, and waits for the first round's outcome (a few
    * milliseconds when the stream is there): the service answers health
    * requests only after this, so a normal start never shows down. A failed
-   * round does not hold the start: the loop goes on trying.
+   * round does not hold the start: the reader goes on trying (the migrate
+   * step creates the stream; until it has, it waits for it).
    */
   async onApplicationBootstrap(): Promise<void> {
-    this.loop = this.run();
-    await this.reader.firstRound;
+    await this.reader.start();
   }
 
   async onApplicationShutdown(): Promise<void> {
-    this.stopped = true;
-    await this.messages?.close();
-    await this.loop;
-  }
-
-  private async run(): Promise<void> {
-    const stream = streamName(this.config.PP_NAMESPACE, LEDGER_EVENTS_STREAM);
-    while (!this.stopped) {
-      try {
-        await this.bind(stream);
-        const consumer = await this.nc.jetstream().consumers.get(stream, WEBHOOKS_CONSUMER);
-        // Should the stream or the consumer go away, this round fails and the loop binds again (the health check counts
-        // the failures): without the abort, consume() would wait, reading nothing, for a consumer only bind() creates.
-        const messages = await consumer.consume({ max_messages: IN_FLIGHT * 4, abort_on_missing_resource: true });
-        this.messages = messages;
-        this.reader.reading({ stream });
-        this.logger.info('consuming merchant events', { stream, consumer: WEBHOOKS_CONSUMER });
-        // A shutdown that came while this was binding found nothing to close, and would wait for this loop for ever.
-        // Not awaited: close() resolves once the messages are read to their end, which the loop below then does at once.
-        if (this.stopped) void messages.close();
-        await consumeConcurrently(messages, { limit: IN_FLIGHT }, (msg) => this.handle(msg));
-      } catch (error) {
-        // The migrate step creates the stream; until it has, wait for it.
-        this.reader.failed(error, { stream });
-      }
-      if (!this.stopped) await new Promise((resolve) => setTimeout(resolve, RETRY_BIND_MS));
-    }
+    await this.reader.stop();
   }
 
   /** Creates the durable consumer, or brings its settings up to date (idempotent; replicas share it). */

@@ -1,9 +1,9 @@
 import { healthSubject, LEDGER_EVENTS_STREAM, type ServiceHealthReply, WEBHOOKS_DELIVERY_CONSUMER } from '@pp/contracts';
-import { type BusClient, CONSUMER_PENDING, connectNats, streamName } from '@pp/platform';
+import { type BusClient, CONSUMER_PENDING, connectNats, DOWN_AFTER_FAILURES, streamName } from '@pp/platform';
 import { scrape, TestStack, testInfra, waitFor } from '@pp/testing';
 import type { NatsConnection } from 'nats';
 import { LedgerEventFixture } from './ledger-event.fixture';
-import { DOWN_AFTER_FAILURES, READER_HEALTH_CHECK } from './reader-health';
+import { READER_HEALTH_CHECK } from './merchant-event.consumer';
 
 /**
  * The webhooks service's health answer (what the gateway's /readyz and the
@@ -47,6 +47,11 @@ describe('webhooks health while the merchant events cannot be read', () => {
       },
       { timeoutMs },
     );
+  /** This pod's own probe on its metrics port, as the kubelet calls it. */
+  const probe = async (path: '/livez' | '/readyz') => {
+    const response = await fetch(new URL(path, stack.metricsUrl('webhooks')));
+    return { status: response.status, body: await response.json() };
+  };
   const backlogReported = async () =>
     (await scrape(stack.metricsUrl('webhooks'))).samples.some(
       (sample) => sample.name === CONSUMER_PENDING.name && sample.labels.consumer === WEBHOOKS_DELIVERY_CONSUMER,
@@ -55,8 +60,6 @@ describe('webhooks health while the merchant events cannot be read', () => {
   it('answers down, naming the reader, from its first answer while the stream is missing; up once the durable consumer can be bound', async () => {
     const down = await health();
     expect(down.status).toBe('down');
-    // Not a reason to restart it: a restart cannot bring the stream back (the liveness and startup probes read `live`).
-    expect(down.live).toBe('up');
     expect(down.dependencies[READER_HEALTH_CHECK]).toEqual({
       status: 'down',
       latency_ms: expect.any(Number),
@@ -65,11 +68,16 @@ describe('webhooks health while the merchant events cannot be read', () => {
     expect(down.dependencies.postgres.status).toBe('up');
     // Why the backlog alert cannot fire now, and JetStreamConsumerAbsent must.
     expect(await backlogReported()).toBe(false);
+    // The pod's probes say the same, of this process: not ready, yet alive.
+    const notReady = await probe('/readyz');
+    expect(notReady).toMatchObject({ status: 503, body: { status: 'down', dependencies: { [READER_HEALTH_CHECK]: { status: 'down' }, nats: { status: 'up' } } } });
+    expect(await probe('/livez')).toEqual({ status: 200, body: { status: 'ok' } });
 
     await ledger.createStream();
     const up = await answering('up');
     expect(up.dependencies[READER_HEALTH_CHECK]).toEqual({ status: 'up', latency_ms: expect.any(Number) });
     expect(await backlogReported()).toBe(true);
+    expect(await probe('/readyz')).toMatchObject({ status: 200, body: { status: 'up', dependencies: { [READER_HEALTH_CHECK]: { status: 'up' }, postgres: { status: 'up' }, redis: { status: 'up' } } } });
   });
 
   it('answers down once its stream goes while it reads and stays gone, and up again once it is back', async () => {

@@ -6,6 +6,8 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { NatsConnection } from 'nats';
 import type { BaseConfig } from '../config/config-schemas';
 import { trustedProxyList } from '../config/trusted-proxies';
+import { HealthService } from '../health/health.service';
+import { podReadiness } from '../health/pod-readiness';
 import { boundStop } from '../http/bounded-stop';
 import { answerFrameworkError } from '../http/framework-error.handler';
 import { answerMalformedRequests } from '../http/malformed-request.handler';
@@ -33,7 +35,8 @@ class ServiceRootModule {}
  * app (HTTP on Fastify for web apps, whose router and socket-level errors are
  * answered as `{ "error": string }` too) and attaches the bus transport so the
  * service answers its commands, queries and health request. Prometheus
- * metrics answer at GET /metrics: on the web apps' port, otherwise on METRICS_PORT.
+ * metrics answer at GET /metrics: on the web apps' port, otherwise on
+ * METRICS_PORT, beside the pod's probes (GET /livez, GET /readyz).
  */
 export async function startService<C extends BaseConfig>(definition: ServiceDefinition<C>, config: C): Promise<RunningService> {
   cacheValidationMetadata();
@@ -93,7 +96,8 @@ export async function startService<C extends BaseConfig>(definition: ServiceDefi
     const app = await NestFactory.createMicroservice(root, { strategy: transport, logger, abortOnError: false });
     configureBus(app, logger);
     await app.listen();
-    const server = await startMetricsServer(metrics, definition.metricsPort(config)).catch(async (error: Error) => {
+    const health = app.get(HealthService);
+    const server = await startMetricsServer(metrics, definition.metricsPort(config), () => podReadiness(health, nc)).catch(async (error: Error) => {
       await app.close();
       throw new Error(`METRICS_PORT ${definition.metricsPort(config)} cannot be used: ${error.message}`);
     });

@@ -3,18 +3,9 @@ import type { DependencyHealth, ServiceHealthReply, ServiceName } from '@pp/cont
 
 export type DependencyCheck = () => Promise<unknown>;
 
-export interface CheckOptions {
-  /**
-   * Counts for readiness only, not for liveness: a restart cannot mend it (a stream that is missing), and restarting
-   * would stop the rest of the service's work too.
-   */
-  readinessOnly?: boolean;
-}
-
 /** Collects the dependency checks a service registers and answers its health request. */
 export class HealthService {
   private readonly checks = new Map<string, DependencyCheck>();
-  private readonly readinessOnly = new Set<string>();
   private readonly startedAt = Date.now();
   private readonly instance = `${hostname()}:${process.pid}`;
 
@@ -23,24 +14,20 @@ export class HealthService {
     private readonly checkTimeoutMs = 1000,
   ) {}
 
-  register(name: string, check: DependencyCheck, options: CheckOptions = {}): void {
+  register(name: string, check: DependencyCheck): void {
     this.checks.set(name, check);
-    if (options.readinessOnly) this.readinessOnly.add(name);
   }
 
   async report(): Promise<ServiceHealthReply> {
     const entries = await Promise.all(
       [...this.checks].map(async ([name, check]) => [name, await timedCheck(check, this.checkTimeoutMs)] as const),
     );
-    const dependencies = Object.fromEntries(entries);
-    const allUp = (checked: typeof entries) => (checked.every(([, result]) => result.status === 'up') ? 'up' : 'down');
     return {
       service: this.service,
-      status: allUp(entries),
-      live: allUp(entries.filter(([name]) => !this.readinessOnly.has(name))),
+      status: entries.every(([, result]) => result.status === 'up') ? 'up' : 'down',
       instance: this.instance,
       uptime_ms: Date.now() - this.startedAt,
-      dependencies,
+      dependencies: Object.fromEntries(entries),
     };
   }
 }

@@ -1,3 +1,4 @@
 export * from './health.controller';
 export * from './health.service';
 export * from './liveness.controller';
+export * from './pod-readiness';

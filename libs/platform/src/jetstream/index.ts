@@ -8,3 +8,5 @@ export * from './jetstream-trace';
 export * from './consume-concurrently';
 export * from './publish-to-stream';
 export * from './storage-full';
+export * from './reader-health';
+export * from './durable-reader';

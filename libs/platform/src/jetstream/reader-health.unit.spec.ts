@@ -1,13 +1,13 @@
-import { timedCheck } from '@pp/platform';
+import { timedCheck } from '../health/health.service';
 import { DOWN_AFTER_FAILURES, ReaderHealth } from './reader-health';
 
-describe('ReaderHealth: the merchant events reader in the health answer', () => {
+describe('ReaderHealth: a durable reader in the health answer', () => {
   let warnings: string[];
   let reader: ReaderHealth;
 
   beforeEach(() => {
     warnings = [];
-    reader = new ReaderHealth({ warn: (msg: unknown) => warnings.push(String(msg)), info: () => undefined });
+    reader = new ReaderHealth({ warn: (msg: unknown) => warnings.push(String(msg)), info: () => undefined }, 'merchant events');
   });
 
   const answer = () => timedCheck(reader.check, 1000);
