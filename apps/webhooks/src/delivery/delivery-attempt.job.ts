@@ -13,7 +13,7 @@ import { notSentBecause } from './delivery-target.policy';
 import { DeliveryMetrics } from './delivery.metrics';
 import { type ClaimedAttempt, type Completion, DeliveryRepository, type DueDelivery, type IntakeClaim, type RecordedEvent } from './delivery.repository';
 import { type DeliveryJob, DeliveryQueue, WebhookQueue } from './delivery.queue';
-import { decideAfterAttempt, type RetryPolicy, streakGapMs } from './retry.decider';
+import { decideAfterAttempt, type RetryPolicy, streakGapMs, waitAfterStallMs } from './retry.decider';
 
 /** How long a claimed attempt is reserved: twice its timeout plus a second, then another replica may take over. */
 const leaseMs = (timeoutMs: number): number => 2 * timeoutMs + 1000;
@@ -44,6 +44,9 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, BeforeApplica
   private worker?: Worker<DeliveryJob>;
   private readonly owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   private readonly policy: RetryPolicy;
+  private readonly leaseMs: number;
+  /** A stalled attempt is retried on the schedule, as its failure would have been. */
+  private readonly waitAfterStall = (attempt: number): number => waitAfterStallMs(attempt, this.policy);
   /** Attempts made at once (startNow, recordAndStart) and not finished yet, claimed or being claimed. */
   private readonly places: AttemptPlaces;
   private readonly immediate = new Set<Promise<void>>();
@@ -63,6 +66,7 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, BeforeApplica
   ) {
     const scheduleMs = retryScheduleMs(config);
     this.policy = { scheduleMs, disableAfterMs: config.WEBHOOK_DISABLE_AFTER_FAILING_SECONDS * 1000, streakGapMs: streakGapMs(scheduleMs) };
+    this.leaseMs = leaseMs(config.WEBHOOK_ATTEMPT_TIMEOUT_MS);
     this.places = new AttemptPlaces(config.WEBHOOK_DELIVERY_CONCURRENCY);
   }
 
@@ -143,7 +147,7 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, BeforeApplica
     this.places.take(room);
     let recorded: RecordedEvent[] = [];
     try {
-      recorded = await record({ now: new Date(), room, owner: this.owner, leaseMs: leaseMs(this.config.WEBHOOK_ATTEMPT_TIMEOUT_MS), notSentBecause });
+      recorded = await record({ now: new Date(), room, owner: this.owner, leaseMs: this.leaseMs, notSentBecause, waitAfterStall: this.waitAfterStall });
     } finally {
       this.places.release(room - recorded.reduce((sum, event) => sum + event.claimed.length, 0)); // places not used
     }
@@ -163,8 +167,9 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, BeforeApplica
     const claims = await this.deliveries.claimAll(
       batch.map((queued) => queued.wanted),
       this.owner,
-      leaseMs(this.config.WEBHOOK_ATTEMPT_TIMEOUT_MS),
+      this.leaseMs,
       notSentBecause,
+      this.waitAfterStall,
     );
     const won = new Map(claims.map((claim) => [`${claim.deliveryId}.${claim.attempt}`, claim]));
     for (const queued of batch) {
@@ -181,7 +186,7 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, BeforeApplica
     for (const group of taken) for (const delivery of group.due) queuedBy.set(delivery.id, group.queuedBy);
     let claims: ClaimedAttempt[] = [];
     try {
-      claims = await this.deliveries.claimAll(wanted, this.owner, leaseMs(this.config.WEBHOOK_ATTEMPT_TIMEOUT_MS), notSentBecause);
+      claims = await this.deliveries.claimAll(wanted, this.owner, this.leaseMs, notSentBecause, this.waitAfterStall);
     } finally {
       this.places.release(wanted.length - claims.length); // the places of attempts not won (all of them if the claim failed)
     }

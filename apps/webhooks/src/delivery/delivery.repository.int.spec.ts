@@ -7,7 +7,7 @@ import { Client, type Pool } from 'pg';
 import { WebhooksDatabase } from '../database/webhooks.database';
 import type { EndpointRow } from '../endpoints/endpoint.repository';
 import { notSentBecause } from './delivery-target.policy';
-import { DeliveryRepository, type WebhookEventRecord } from './delivery.repository';
+import { DeliveryRepository, type WaitAfterStall, type WebhookEventRecord } from './delivery.repository';
 import { decideAfterAttempt, type RetryPolicy, streakGapMs } from './retry.decider';
 import { retryScheduleMs, WebhooksConfig } from '../webhooks.config';
 
@@ -23,6 +23,8 @@ describe('DeliveryRepository (real Postgres, the webhooks role)', () => {
   let dataSource: DataSource;
   const OWNER = 'replica-a';
   const LEASE_MS = 60_000;
+  /** Due again as soon as the lease ends, should the attempt's worker stop. */
+  const noWait: WaitAfterStall = () => 0;
   /** The default schedule's quiet spell that ends a failure streak (25 h). */
   const GAP_MS = streakGapMs(retryScheduleMs(new WebhooksConfig()));
   /** The repository's warnings, one JSON line each. */
@@ -59,8 +61,8 @@ describe('DeliveryRepository (real Postgres, the webhooks role)', () => {
   });
 
   /** One attempt claimed on its own: the claim, or undefined when another claimant has it or the delivery is finished. */
-  const claim = async (deliveryId: string, attempt: number, owner: string, leaseMs: number, policy: typeof notSentBecause) =>
-    (await repository.claimAll([{ id: deliveryId, attempt }], owner, leaseMs, policy))[0];
+  const claim = async (deliveryId: string, attempt: number, owner: string, leaseMs: number, policy: typeof notSentBecause, waitAfterStall: WaitAfterStall = noWait) =>
+    (await repository.claimAll([{ id: deliveryId, attempt }], owner, leaseMs, policy, waitAfterStall))[0];
 
   /** One event recorded on its own, claiming nothing: its deliveries not attempted yet. */
   const recordEvent = async (recorded: WebhookEventRecord, firstAttemptAt: Date) => (await repository.recordEvents([{ event: recorded, firstAttemptAt }]))[0].due;
@@ -135,7 +137,14 @@ describe('DeliveryRepository (real Postgres, the webhooks role)', () => {
   });
 
   /** Recording that claims, for OWNER, up to `room` first attempts due now. */
-  const claimingUpTo = (room: number, policy: typeof notSentBecause = notSentBecause) => ({ now: new Date(), room, owner: OWNER, leaseMs: LEASE_MS, notSentBecause: policy });
+  const claimingUpTo = (room: number, policy: typeof notSentBecause = notSentBecause, waitAfterStall: WaitAfterStall = noWait) => ({
+    now: new Date(),
+    room,
+    owner: OWNER,
+    leaseMs: LEASE_MS,
+    notSentBecause: policy,
+    waitAfterStall,
+  });
 
   it('claims, as it records an event, its first attempts due now up to the room given: leased, recorded PENDING, event and endpoint read', async () => {
     const merchant = `mer_${randomUUID().slice(0, 8)}`;
@@ -182,7 +191,7 @@ describe('DeliveryRepository (real Postgres, the webhooks role)', () => {
 
   it('claims an attempt given twice in one call once (two queued jobs for one attempt that start together)', async () => {
     const { deliveryId } = await oneDelivery();
-    const claims = await repository.claimAll([{ id: deliveryId, attempt: 1 }, { id: deliveryId, attempt: 1 }], OWNER, LEASE_MS, notSentBecause);
+    const claims = await repository.claimAll([{ id: deliveryId, attempt: 1 }, { id: deliveryId, attempt: 1 }], OWNER, LEASE_MS, notSentBecause, noWait);
     expect(claims.map((claimed) => [claimed.deliveryId, claimed.attempt])).toEqual([[deliveryId, 1]]);
     expect(await attemptsOf(deliveryId)).toEqual([expect.objectContaining({ attempt: 1, delivery_status: WebhookDeliveryStatus.Pending })]);
   });
@@ -220,6 +229,25 @@ describe('DeliveryRepository (real Postgres, the webhooks role)', () => {
       { attempt: 2, delivery_status: 'PENDING', error_message: null },
     ]);
     expect(await deliveryRow(deliveryId)).toMatchObject({ attempts: 2, lease_owner: OWNER });
+  });
+
+  it('given attempts whose worker stopped, then each delivery is due again only once its lease and the wait a failure of that attempt would have had are over', async () => {
+    const { deliveryId: waiting } = await oneDelivery();
+    const { deliveryId: prompt } = await oneDelivery();
+    const claimedAt = Date.now();
+    expect(await claim(waiting, 1, 'stopped', 1, notSentBecause, (attempt) => attempt * 60_000)).toBeDefined();
+    expect(await claim(prompt, 1, 'stopped', 1, notSentBecause, () => 0)).toBeDefined();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+
+    const overdue = (await repository.overdue(0, 10_000)).map((delivery) => delivery.id);
+    expect([overdue.includes(waiting), overdue.includes(prompt)]).toEqual([false, true]);
+    expect((await deliveryRow(waiting)).next_attempt_at.getTime()).toBeGreaterThanOrEqual(claimedAt + 60_000);
+
+    // Claimed as its event is recorded: the same.
+    const merchant = `mer_${randomUUID().slice(0, 8)}`;
+    await endpoint(merchant);
+    const [{ claimed }] = await repository.recordEvents([{ event: event(merchant), firstAttemptAt: new Date() }], claimingUpTo(1, notSentBecause, (attempt) => attempt * 60_000));
+    expect((await deliveryRow(claimed[0].deliveryId)).next_attempt_at.getTime()).toBeGreaterThanOrEqual(claimedAt + LEASE_MS + 60_000);
   });
 
   it('closes the delivery unsent when the endpoint was deleted or disabled since', async () => {
@@ -430,7 +458,7 @@ describe('DeliveryRepository (real Postgres, the webhooks role)', () => {
       marked = admin.query(`UPDATE webhooks.deliveries SET resend_requested = true, next_attempt_at = now() WHERE id = $1`, [deliveryId]);
       return notSentBecause(target);
     };
-    expect(await new DeliveryRepository(inOrder, logger).claimAll([{ id: deliveryId, attempt: 1 }], OWNER, LEASE_MS, refuseAndLetTheResendIn)).toEqual([]);
+    expect(await new DeliveryRepository(inOrder, logger).claimAll([{ id: deliveryId, attempt: 1 }], OWNER, LEASE_MS, refuseAndLetTheResendIn, noWait)).toEqual([]);
     expect(await attemptsOf(deliveryId)).toEqual([
       expect.objectContaining({ attempt: 1, delivery_status: 'EXHAUSTED', error_message: expect.stringMatching(/^not sent: the endpoint is disabled/) }),
     ]);
@@ -469,7 +497,7 @@ describe('DeliveryRepository (real Postgres, the webhooks role)', () => {
     const statements = jest.spyOn(Client.prototype, 'query');
     let claims;
     try {
-      claims = await repository.claimAll(due, OWNER, LEASE_MS, notSentBecause);
+      claims = await repository.claimAll(due, OWNER, LEASE_MS, notSentBecause, noWait);
       expect(statements).toHaveBeenCalledTimes(2); // the claims, then closing the one to the disabled endpoint
     } finally {
       statements.mockRestore();
@@ -480,7 +508,7 @@ describe('DeliveryRepository (real Postgres, the webhooks role)', () => {
     expect(await deliveryRow(toC)).toMatchObject({ status: WebhookDeliveryStatus.Exhausted, lease_owner: null });
     expect(await attemptsOf(toC)).toEqual([expect.objectContaining({ attempt: 1, delivery_status: WebhookDeliveryStatus.Exhausted })]);
     // Claimed again (a redelivered event in another replica): nothing is won twice.
-    expect(await repository.claimAll(due, 'replica-b', LEASE_MS, notSentBecause)).toEqual([]);
+    expect(await repository.claimAll(due, 'replica-b', LEASE_MS, notSentBecause, noWait)).toEqual([]);
   });
 
   /** The repository on the same pool, where closing an attempt unsent fails (connection lost mid-close) when its reason mentions `failing`. */
@@ -513,7 +541,7 @@ describe('DeliveryRepository (real Postgres, the webhooks role)', () => {
     const [toRefused, toFailing] = [await onlyDeliveryTo(refused), await onlyDeliveryTo(failing)];
     warned();
 
-    const claims = await closingFailsFor('its close fails').claimAll(due, OWNER, LEASE_MS, notSentBecause);
+    const claims = await closingFailsFor('its close fails').claimAll(due, OWNER, LEASE_MS, notSentBecause, noWait);
 
     expect(claims.map((claim) => claim.endpoint.id).sort()).toEqual([a, b].sort());
     expect(warned()).toEqual([closeFailed(toFailing)]);
@@ -527,8 +555,8 @@ describe('DeliveryRepository (real Postgres, the webhooks role)', () => {
       expect(await attemptsOf(claim.deliveryId)).toEqual([expect.objectContaining({ attempt: 1, delivery_status: WebhookDeliveryStatus.Success })]);
     }
 
-    // Once its lease ends the sweeper finds it, and the next attempt's claim closes it: nothing lost, nothing sent.
-    await admin.query(`UPDATE webhooks.deliveries SET lease_expires_at = now() - interval '1 second' WHERE id = $1`, [toFailing]);
+    // Once its lease and the wait after it end the sweeper finds it, and the next attempt's claim closes it: nothing lost, nothing sent.
+    await admin.query(`UPDATE webhooks.deliveries SET lease_expires_at = now() - interval '1 second', next_attempt_at = now() - interval '1 second' WHERE id = $1`, [toFailing]);
     expect((await repository.overdue(0, 10_000)).filter((overdue) => overdue.id === toFailing)).toEqual([expect.objectContaining({ attempt: 2 })]);
     expect(await claim(toFailing, 2, OWNER, LEASE_MS, notSentBecause)).toBeUndefined();
     expect(await deliveryRow(toFailing)).toMatchObject({ status: WebhookDeliveryStatus.Exhausted, attempts: 2, lease_owner: null });
@@ -560,7 +588,7 @@ describe('DeliveryRepository (real Postgres, the webhooks role)', () => {
     const endpointId = await endpoint(merchant);
     const [first] = await recordEvent(event(merchant), new Date());
     const [second] = await recordEvent(event(merchant), new Date());
-    const claims = await repository.claimAll([first, second], OWNER, LEASE_MS, notSentBecause);
+    const claims = await repository.claimAll([first, second], OWNER, LEASE_MS, notSentBecause, noWait);
     const byDelivery = (id: string) => claims.find((claim) => claim.deliveryId === id)!;
     const retryAt = new Date(Date.now() + 60_000);
     const statements = jest.spyOn(Client.prototype, 'query');

@@ -52,9 +52,15 @@ type ClaimedRow = EndpointRow & {
 };
 
 /**
+ * How long after its lease ends a delivery whose attempt `attempt` recorded
+ * no outcome (its worker stopped) waits before the sweeper takes it again.
+ */
+export type WaitAfterStall = (attempt: number) => number;
+
+/**
  * First attempts the intake may claim as it records their events (recordEvents):
  * up to `room` due at `now`, leased to `owner` for `leaseMs`; `notSentBecause`
- * as for claimAll.
+ * and `waitAfterStall` as for claimAll.
  */
 export interface IntakeClaim {
   now: Date;
@@ -62,10 +68,11 @@ export interface IntakeClaim {
   owner: string | null;
   leaseMs: number;
   notSentBecause: (endpoint: EndpointRow) => string | null;
+  waitAfterStall: WaitAfterStall;
 }
 
 /** Recording without claiming anything. */
-const NO_CLAIM: IntakeClaim = { now: new Date(0), room: 0, owner: null, leaseMs: 0, notSentBecause: () => null };
+const NO_CLAIM: IntakeClaim = { now: new Date(0), room: 0, owner: null, leaseMs: 0, notSentBecause: () => null, waitAfterStall: () => 0 };
 
 /** What recording one event answered: the first attempts it claimed, and its deliveries not attempted yet. */
 export interface RecordedEvent {
@@ -155,7 +162,9 @@ export class DeliveryRepository {
             AND ('${ALL_EVENTS}' = ANY (ep.enabled_events) OR g.type = ANY (ep.enabled_events))
        ), added AS (
          INSERT INTO webhooks.deliveries (id, event_id, endpoint_id, status, next_attempt_at, attempts, lease_owner, lease_expires_at)
-         SELECT gen_random_uuid()::text, m.event_id, m.endpoint_id, '${WebhookDeliveryStatus.Pending}', m.first_attempt_at,
+         SELECT gen_random_uuid()::text, m.event_id, m.endpoint_id, '${WebhookDeliveryStatus.Pending}',
+                -- A claimed attempt is due again only if its worker stops: after its lease and the wait a failure would have.
+                CASE WHEN m.claim THEN now() + ($12::bigint + $13::bigint) * interval '1 millisecond' ELSE m.first_attempt_at END,
                 CASE WHEN m.claim THEN 1 ELSE 0 END,
                 CASE WHEN m.claim THEN $11 END,
                 CASE WHEN m.claim THEN now() + $12 * interval '1 millisecond' END
@@ -191,6 +200,7 @@ export class DeliveryRepository {
         claim.room,
         claim.owner,
         claim.leaseMs,
+        claim.waitAfterStall(1),
       ],
     );
     const byEvent = new Map<string, RecordedEvent>();
@@ -219,13 +229,18 @@ export class DeliveryRepository {
    * endpoints); answers those this call won. `notSentBecause` (the caller's
    * rule) is asked about each endpoint as the claim read it: a reason records
    * the attempt with it and closes the delivery without sending (closeUnsent),
-   * each such close on its own (attemptsToMake).
+   * each such close on its own (attemptsToMake). Each claimed delivery is due
+   * again `waitAfterStall(attempt)` after its lease ends, which only matters
+   * if its worker stops before recording the outcome (an outcome sets the
+   * next attempt's time): the sweeper then retries it on the schedule, not at
+   * once.
    */
   async claimAll(
     wanted: ReadonlyArray<{ id: string; attempt: number }>,
     owner: string,
     leaseMs: number,
     notSentBecause: (endpoint: EndpointRow) => string | null,
+    waitAfterStall: WaitAfterStall,
   ): Promise<ClaimedAttempt[]> {
     if (wanted.length === 0) return [];
     // In id order, so two replicas claiming overlapping sets (a redelivered event) lock the rows in the same order.
@@ -237,10 +252,11 @@ export class DeliveryRepository {
     // as they are (ep.*), the delivery's and the event's under prefixed names, so dates stay dates.
     const rows: ClaimedRow[] = await this.db.query(
       `WITH wanted AS (
-         SELECT * FROM unnest($1::text[], $2::int[]) AS w (id, attempt)
+         SELECT * FROM unnest($1::text[], $2::int[], $5::bigint[]) AS w (id, attempt, wait_after_stall_ms)
        ), claimed AS (
          UPDATE webhooks.deliveries d
             SET attempts = d.attempts + 1, lease_owner = $3, lease_expires_at = now() + $4 * interval '1 millisecond',
+                next_attempt_at = now() + ($4::bigint + wanted.wait_after_stall_ms) * interval '1 millisecond',
                 resend_requested = false, updated_at = now()
            FROM wanted
           WHERE d.id = wanted.id AND d.attempts = wanted.attempt - 1 AND d.status IN ${OPEN}
@@ -261,7 +277,7 @@ export class DeliveryRepository {
          FROM claimed
          JOIN webhooks.events e ON e.id = claimed.event_id
          JOIN webhooks.endpoints ep ON ep.id = claimed.endpoint_id`,
-      [ordered.map((w) => w.id), ordered.map((w) => w.attempt), owner, leaseMs],
+      [ordered.map((w) => w.id), ordered.map((w) => w.attempt), owner, leaseMs, ordered.map((w) => waitAfterStall(w.attempt))],
     );
     return (await this.attemptsToMake(rows, owner, notSentBecause)).filter((claimed) => claimed !== undefined);
   }

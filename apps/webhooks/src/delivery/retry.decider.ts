@@ -106,6 +106,16 @@ export function decideAfterAttempt(
   return { status: WebhookDeliveryStatus.Failed, nextAttemptAt: new Date(now.getTime() + wait), disableEndpoint: null };
 }
 
+/**
+ * The wait, after its lease, before the next attempt of a delivery whose
+ * attempt number `attempt` never recorded an outcome (its worker stopped):
+ * what a failure of that attempt would have waited (without jitter); after
+ * the last, the schedule's last wait, since an attempt that may not have
+ * been sent is made once more rather than dropped.
+ */
+export const waitAfterStallMs = (attempt: number, policy: Pick<RetryPolicy, 'scheduleMs'>): number =>
+  policy.scheduleMs[Math.min(attempt, policy.scheduleMs.length - 1)] ?? 0;
+
 /** Waits before the first attempt (the schedule's first entry, jittered). */
 export const firstAttemptDelayMs = (policy: Pick<RetryPolicy, 'scheduleMs'>, random: () => number = Math.random): number =>
   jittered(policy.scheduleMs[0] ?? 0, random);

@@ -1,5 +1,5 @@
 import { WebhookDeliveryStatus } from '@pp/contracts';
-import { decideAfterAttempt, type FailureStreak, MAX_RETRY_AFTER_MS, type RetryPolicy, STREAK_GAP_SLACK_MS, streakGapMs } from './retry.decider';
+import { decideAfterAttempt, type FailureStreak, MAX_RETRY_AFTER_MS, type RetryPolicy, STREAK_GAP_SLACK_MS, streakGapMs, waitAfterStallMs } from './retry.decider';
 
 const DAY = 24 * 60 * 60 * 1000;
 const HOUR = 60 * 60 * 1000;
@@ -98,5 +98,18 @@ describe('decideAfterAttempt', () => {
       expect(streakGapMs([0, 5_000, 300_000, 36_000_000])).toBe(MAX_RETRY_AFTER_MS + STREAK_GAP_SLACK_MS); // 25 h
       expect(streakGapMs([0, 2 * DAY])).toBe(190_080_000 + STREAK_GAP_SLACK_MS); // 2 days and 10 %, and an hour
     });
+  });
+});
+
+describe('waitAfterStallMs', () => {
+  const policy = { scheduleMs: [0, 5_000, 300_000, 36_000_000] };
+
+  it('given an attempt whose worker stopped, then the next waits as that attempt’s failure would have (without jitter)', () => {
+    expect([1, 2, 3].map((attempt) => waitAfterStallMs(attempt, policy))).toEqual([5_000, 300_000, 36_000_000]);
+  });
+
+  it('given the schedule’s last attempt stalled, then one more waits the schedule’s last wait, rather than being dropped unsent', () => {
+    expect(waitAfterStallMs(4, policy)).toBe(36_000_000);
+    expect(waitAfterStallMs(9, policy)).toBe(36_000_000);
   });
 });
