@@ -33,6 +33,15 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   return { positionals, options };
 }
 
+/** Options every command takes (main.ts). */
+const GLOBAL_OPTIONS = ['api-key', 'api-base', 'json', 'help', 'no-color'];
+
+/** A mistyped option (`--stauts`) would otherwise be ignored, and the command run without it. */
+export function refuseUnknownOptions(args: ParsedArgs, allowed: readonly string[]): void {
+  const unknown = [...args.options.keys()].find((name) => !GLOBAL_OPTIONS.includes(name) && !allowed.includes(name));
+  if (unknown !== undefined) throw new UsageError(`Unknown option --${unknown}`);
+}
+
 /** A mistake in how the command was called: printed with the usage, exit status 2. */
 export class UsageError extends Error {
   override name = 'UsageError';

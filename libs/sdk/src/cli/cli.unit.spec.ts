@@ -1,7 +1,13 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { integerOption, listOption, metadataOption, parseArgs, UsageError } from './args';
 import { findCommand } from './commands';
+import { readConfig } from './config';
 import { type FollowState, recordHandled, SETTLE_WINDOW_MS, unhandledEvents } from '../events/follow-state';
 import { forwardingSecret } from './listen';
+import { main } from './main';
+import { eventTypesOption, sinceOption } from './option-values';
 
 describe('CLI arguments', () => {
   it('splits positionals from --name value, --name=value and value-less flags', () => {
@@ -34,6 +40,80 @@ describe('CLI arguments', () => {
     expect(forwardingSecret('pp_live_test_a')).toBe(forwardingSecret('pp_live_test_a'));
     expect(forwardingSecret('pp_live_test_a')).not.toBe(forwardingSecret('pp_live_test_b'));
     expect(forwardingSecret('pp_live_test_a')).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
+  });
+});
+
+describe('checking a command line before any request', () => {
+  let dir: string;
+  let env: NodeJS.ProcessEnv;
+  let fetch: jest.SpyInstance;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'pp-cli-args-'));
+    env = { PP_CONFIG_FILE: join(dir, 'config.json'), PP_API_KEY: 'pp_live_test_env' };
+    // Were a command to run anyway, the gateway refuses the key: the follower stops (exit 1) instead of following for ever.
+    fetch = jest.spyOn(globalThis, 'fetch').mockImplementation(async () => new Response('{"error":"Invalid API key"}', { status: 401 }));
+  });
+  afterEach(() => {
+    jest.restoreAllMocks();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** `pp-checkout …` in this process: its exit status and what it wrote to stderr. */
+  const run = async (...argv: string[]) => {
+    const stderr: string[] = [];
+    jest.spyOn(process.stdout, 'write').mockImplementation(() => true);
+    jest.spyOn(process.stderr, 'write').mockImplementation((text) => (stderr.push(String(text)), true));
+    return { status: await main(argv, env), stderr: stderr.join('') };
+  };
+
+  it.each([
+    [['payments', 'list', '--stauts', 'CONFIRMED'], '--stauts'],
+    [['listen', '--forward-to', 'http://127.0.0.1:9/hooks', '--event', 'payment.failed'], '--event'],
+    [['events', 'tail', '--since=start', '--forward-to', 'http://127.0.0.1:9/hooks'], '--forward-to'],
+    [['sessions', 'get', 'cs_1', '--json', '--limit', '3'], '--limit'],
+  ])('given an option the command does not take (%j), when run, then it is a usage error naming it', async (argv, name) => {
+    expect(await run(...argv)).toEqual({ status: 2, stderr: expect.stringContaining(`error: Unknown option ${name}\n`) });
+    expect(fetch).not.toHaveBeenCalled();
+  });
+
+  it.each([
+    [['listen', '--forward-to', 'http://127.0.0.1:9/hooks', '--events', 'payment.confirmd'], /Unknown event type payment\.confirmd/],
+    [['listen', '--forward-to', 'http://127.0.0.1:9/hooks', '--events', ','], /--events needs at least one event type/],
+    [['events', 'tail', '--since', 'evt_1'], /--since takes an event id \(evt_…\) or "start"/],
+    [['listen', '--forward-to', 'http://127.0.0.1:9/hooks', '--since', 'evt_abc'], /--since takes an event id/],
+    [['events', 'tail', '--interval', String(2 ** 31)], /--interval is in milliseconds, at most 3600000/],
+    [['listen', '--forward-to', 'http://127.0.0.1:9/hooks', '--interval', '3600001'], /--interval is in milliseconds/],
+  ])('given a value the gateway or a timer cannot use (%j), when run, then it is a usage error before any request', async (argv, message) => {
+    expect(await run(...argv)).toEqual({ status: 2, stderr: expect.stringMatching(message) });
+    expect(fetch).not.toHaveBeenCalled();
+  });
+
+  it('accepts every known event type or * in --events, and start or a gateway event id in --since', () => {
+    expect(eventTypesOption(parseArgs(['--events', '*,payment.failed,checkout.session.expired']))).toEqual(['*', 'payment.failed', 'checkout.session.expired']);
+    expect(sinceOption(parseArgs(['--since', 'start']))).toBe('start');
+    expect(sinceOption(parseArgs(['--since', 'evt_abc123def456']))).toBe('evt_abc123def456');
+    expect(sinceOption(parseArgs([]))).toBeUndefined();
+  });
+
+  it('given the key in --api-key, when logging in with another in PP_API_KEY, then the one passed is saved', async () => {
+    expect((await run('login', '--api-key', 'pp_live_test_flag')).status).toBe(0);
+    expect(readConfig(env).api_key).toBe('pp_live_test_flag');
+  });
+
+  it.each([
+    ['a line break', 'pp_live_test_abc\r\nX-Injected: 1'],
+    ['a space', 'pp_live_test_abc def'],
+    ['a NUL', 'pp_live_test_abc\0'],
+  ])('given a key holding %s, when logging in, then it is refused without repeating the key, and nothing is saved', async (_what, key) => {
+    const refused = await run('login', '--key', key);
+    expect(refused).toEqual({ status: 2, stderr: expect.stringMatching(/characters no key has/) });
+    expect(refused.stderr).not.toContain('abc');
+    expect(readConfig(env)).toEqual({});
+  });
+
+  it('given a key the gateway refuses, when tailing events, then it stops with exit status 1 and says to log in', async () => {
+    expect(await run('events', 'tail', '--since', 'start')).toEqual({ status: 1, stderr: expect.stringMatching(/^error: Invalid API key \(status 401, request .*run `login`/m) });
+    expect(fetch).toHaveBeenCalledTimes(1);
   });
 });
 

@@ -1,10 +1,12 @@
 import { CheckoutClient } from '../client';
 import { ApiError } from '../errors';
-import { EVENT_TYPES, type Event, type EventType, type PaymentStatus } from '../types';
-import { integerOption, listOption, metadataOption, type ParsedArgs, stringOption, UsageError } from './args';
+import { isApiKeyShaped } from '../http/api-key-shape';
+import type { Event, PaymentStatus } from '../types';
+import { integerOption, metadataOption, type ParsedArgs, stringOption, UsageError } from './args';
 import { configPath, isTestKey, refuseKeyInClear, resolveCredentials, writeConfig } from './config';
-import { FROM_START, followEvents } from './event-follower';
+import { followEvents } from './event-follower';
 import { forwardingSecret, listen, listenStatePath } from './listen';
+import { eventTypeOption, eventTypesOption, intervalOption, sinceOption } from './option-values';
 import { type Output, printRecord, printRows } from './output';
 import { escapeControls } from './terminal-text';
 import { trigger, TRIGGERABLE } from './trigger';
@@ -19,6 +21,8 @@ export interface CommandContext {
 
 interface Command {
   usage: string;
+  /** The options it reads besides the global ones (args.ts): any other is refused. */
+  options: readonly string[];
   run(context: CommandContext): Promise<void>;
 }
 
@@ -38,12 +42,6 @@ function requireTestKey(context: CommandContext, command: string): { apiKey: str
   return credentials;
 }
 
-function eventTypeOption(value: string | undefined): EventType | undefined {
-  if (value === undefined) return undefined;
-  if (!(EVENT_TYPES as readonly string[]).includes(value)) throw new UsageError(`Unknown event type ${value}; one of: ${EVENT_TYPES.join(', ')}`);
-  return value as EventType;
-}
-
 /** An event as a table row: the data fields merchants look for. */
 const eventRow = (event: Event) => ({ id: event.id, type: event.type, created_at: event.created_at, reference: event.data.reference, amount: event.data.amount, status: event.data.status });
 
@@ -51,10 +49,12 @@ const pageLimit = (shown: number) => Math.min(Math.max(shown, 1), 50);
 
 export const COMMANDS: Record<string, Command> = {
   login: {
-    usage: 'login [--key <secret key>] [--api-base <url>]   save the key (from --key, else PP_API_KEY, which keeps it out of shell history) for later commands',
+    usage: 'login [--key <secret key>] [--api-base <url>]   save the key (from --key or --api-key, else PP_API_KEY, which keeps it out of shell history) for later commands',
+    options: ['key'],
     async run(context) {
-      const key = stringOption(context.args, 'key') ?? context.env.PP_API_KEY;
-      if (!key || !/^pp_(live_test_|live_|rk_)/.test(key)) throw new UsageError('login needs a secret key (pp_live_test_…, pp_live_… or pp_rk_…) in --key or PP_API_KEY');
+      const key = stringOption(context.args, 'key') ?? stringOption(context.args, 'api-key') ?? context.env.PP_API_KEY;
+      if (!key || !/^pp_(live_test_|live_|rk_)/.test(key)) throw new UsageError('login needs a secret key (pp_live_test_…, pp_live_… or pp_rk_…) in --key, --api-key or PP_API_KEY');
+      if (!isApiKeyShaped(key)) throw new UsageError('The key holds characters no key has (a space or a line break?): keys are pp_ then letters, digits and underscores');
       const apiBase = stringOption(context.args, 'api-base');
       if (apiBase) refuseKeyInClear(apiBase, context.env);
       const path = writeConfig(context.env, { api_key: key, ...(apiBase ? { api_base: apiBase } : {}) });
@@ -64,6 +64,7 @@ export const COMMANDS: Record<string, Command> = {
 
   'sessions create': {
     usage: 'sessions create --amount <cents> [--reference <text>] [--success-url <url>] [--cancel-url <url>] [--metadata k=v,...]',
+    options: ['amount', 'reference', 'success-url', 'cancel-url', 'metadata'],
     async run(context) {
       const amount = integerOption(context.args, 'amount');
       if (amount === undefined) throw new UsageError('sessions create needs --amount <cents>');
@@ -82,6 +83,7 @@ export const COMMANDS: Record<string, Command> = {
 
   'sessions get': {
     usage: 'sessions get <session id>',
+    options: [],
     async run(context) {
       printRecord(context.output, await clientFor(context).checkoutSessions.retrieve(positional(context, 2, 'session id')));
     },
@@ -89,6 +91,7 @@ export const COMMANDS: Record<string, Command> = {
 
   'payments list': {
     usage: 'payments list [--status <STATUS>] [--reference <text>] [--limit <n>]',
+    options: ['status', 'reference', 'limit'],
     async run(context) {
       const shown = integerOption(context.args, 'limit') ?? DEFAULT_SHOWN;
       const payments = await clientFor(context)
@@ -104,6 +107,7 @@ export const COMMANDS: Record<string, Command> = {
 
   'events list': {
     usage: 'events list [--type <event type>] [--limit <n>]',
+    options: ['type', 'limit'],
     async run(context) {
       const shown = integerOption(context.args, 'limit') ?? DEFAULT_SHOWN;
       const events = await clientFor(context)
@@ -116,6 +120,7 @@ export const COMMANDS: Record<string, Command> = {
 
   'events get': {
     usage: 'events get <evt_id>',
+    options: [],
     async run(context) {
       const event = await clientFor(context).events.retrieve(positional(context, 2, 'event id'));
       if (context.output.json) return printRecord(context.output, event);
@@ -128,6 +133,7 @@ export const COMMANDS: Record<string, Command> = {
 
   'events resend': {
     usage: 'events resend <evt_id> [--endpoint <wh_id>]',
+    options: ['endpoint'],
     async run(context) {
       const endpoint = stringOption(context.args, 'endpoint');
       const result = await clientFor(context).events.resend(positional(context, 2, 'event id'), endpoint ? { endpoint_id: endpoint } : {});
@@ -136,15 +142,16 @@ export const COMMANDS: Record<string, Command> = {
   },
 
   'events tail': {
-    usage: 'events tail [--since <evt_id|start>]   print new events as they happen',
+    usage: 'events tail [--since <evt_id|start>] [--interval <ms>]   print new events as they happen',
+    options: ['since', 'interval'],
     async run(context) {
       const credentials = resolveCredentials(context.args, context.env);
       const client = new CheckoutClient(credentials);
       await followEvents(client, {
         onReady: () => context.output.progress('Waiting for events (Ctrl-C to stop)...'),
         statePath: listenStatePath(configPath(context.env), credentials.apiKey, 'tail'),
-        since: stringOption(context.args, 'since'),
-        intervalMs: integerOption(context.args, 'interval') ?? 1000,
+        since: sinceOption(context.args),
+        intervalMs: intervalOption(context.args),
         signal: context.signal,
         onError: (error) => context.output.progress(`! ${error instanceof Error ? error.message : String(error)} (retrying)`),
         handle: async (event) => {
@@ -159,6 +166,7 @@ export const COMMANDS: Record<string, Command> = {
 
   trigger: {
     usage: `trigger <${TRIGGERABLE.join('|')}> [--session <cs id> | --amount <cents> --reference <text> --metadata k=v,...]   (test mode)`,
+    options: ['session', 'amount', 'reference', 'metadata'],
     async run(context) {
       const credentials = requireTestKey(context, 'trigger');
       const type = eventTypeOption(positional(context, 1, 'event type'));
@@ -173,21 +181,20 @@ export const COMMANDS: Record<string, Command> = {
   },
 
   listen: {
-    usage: 'listen --forward-to <url> [--events a,b] [--since <evt_id|start>] [--print-secret]   (test mode)',
+    usage: 'listen --forward-to <url> [--events a,b] [--since <evt_id|start>] [--interval <ms>] [--print-secret]   (test mode)',
+    options: ['forward-to', 'events', 'since', 'interval', 'print-secret'],
     async run(context) {
       const credentials = requireTestKey(context, 'listen');
       if (context.args.options.get('print-secret') === true) return context.output.out(forwardingSecret(credentials.apiKey));
       const forwardTo = stringOption(context.args, 'forward-to');
       if (!forwardTo || !/^https?:\/\//.test(forwardTo)) throw new UsageError('listen needs --forward-to <http(s) URL>');
-      const since = stringOption(context.args, 'since');
-      if (since !== undefined && since !== FROM_START && !/^evt_[a-z0-9]+$/.test(since)) throw new UsageError('--since takes an event id (evt_…) or "start"');
       await listen(new CheckoutClient(credentials), {
         apiKey: credentials.apiKey,
         forwardTo,
-        events: listOption(context.args, 'events'),
-        since,
+        events: eventTypesOption(context.args),
+        since: sinceOption(context.args),
         statePath: listenStatePath(configPath(context.env), credentials.apiKey, forwardTo),
-        intervalMs: integerOption(context.args, 'interval') ?? 1000,
+        intervalMs: intervalOption(context.args),
         signal: context.signal,
         output: context.output,
       });

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { CheckoutClient } from '../client';
+import { AuthenticationError, CheckoutError, InvalidRequestError, NotFoundError } from '../errors';
 import { FOLLOW_FROM_START, followAfter, type FollowState, isHandled, recordHandled } from '../events/follow-state';
 import { delay } from '../http/abort';
 import type { Event } from '../types';
@@ -26,10 +27,13 @@ export interface FollowOptions {
  * Follows the merchant's events through the gateway's stream
  * (GET /v1/events/stream, fed from the ledger's durable event log), saving
  * its place after each event and reconnecting with Last-Event-ID whenever
- * the stream ends, so a restart of either side neither loses nor repeats
- * what was handled (the handled ids absorb what the gateway sends again
- * around the resume point). A first run without --since starts after the
- * newest event.
+ * the stream ends, so a restart of either side loses nothing and repeats
+ * nothing that was handled and saved (the handled ids absorb what the
+ * gateway sends again around the resume point). A crash between handling an
+ * event and saving the state hands that event over again on the next run:
+ * at least once, not exactly once. A first run without --since starts after
+ * the newest event. Stops, throwing, on an answer that would come back the
+ * same on every connection (lastingRefusal); any other failure is retried.
  */
 export async function followEvents(client: CheckoutClient, options: FollowOptions): Promise<void> {
   let state = options.since === undefined ? readState(options.statePath) : undefined;
@@ -56,11 +60,27 @@ export async function followEvents(client: CheckoutClient, options: FollowOption
       failures = 0;
     } catch (error) {
       if (options.signal.aborted) return;
+      const refusal = lastingRefusal(error);
+      if (refusal) throw refusal;
       failures = handledAny ? 1 : failures + 1;
       options.onError(error);
     }
     await delay(reconnectWait(options.intervalMs, failures), options.signal);
   }
+}
+
+/**
+ * A refusal that no reconnection can change, with what the user can do
+ * instead: a starting point the gateway does not know (a saved
+ * Last-Event-ID past the log's retention, a mistyped --since) is a 404 or a
+ * 400, a revoked or wrong key a 401.
+ */
+function lastingRefusal(error: unknown): CheckoutError | undefined {
+  if (error instanceof AuthenticationError) return new CheckoutError(`${error.message}: the key was refused; run \`login\` with a valid key, or pass --api-key`, { cause: error });
+  if (error instanceof NotFoundError || error instanceof InvalidRequestError) {
+    return new CheckoutError(`${error.message}: the gateway cannot resume from the saved or given event; run again with --since start (or an event id it still holds)`, { cause: error });
+  }
+  return undefined;
 }
 
 const FIRST_RETRY_WAIT_MS = 250;
@@ -70,8 +90,7 @@ const MAX_RETRY_WAIT_MS = 60_000;
  * The wait before connecting again: the interval after a stream that ended,
  * doubling with each failure in a row up to a minute. A failure that comes
  * back on every connection (a message that is not an event is sent again
- * after the same resume point; a revoked key) must not be retried at the
- * interval for ever.
+ * after the same resume point) must not be retried at the interval for ever.
  */
 export function reconnectWait(intervalMs: number, failures: number): number {
   if (failures === 0) return intervalMs;

@@ -71,6 +71,21 @@ describe('following the event stream', () => {
     await following;
   });
 
+  it.each([
+    [404, 'No such event', /No such event \(status 404, request .*\): .*run again with --since start/],
+    [400, 'Validation failed: since', /Validation failed: since \(status 400, request .*\): .*run again with --since start/],
+    [401, 'Invalid API key', /Invalid API key \(status 401, request .*\): the key was refused; run `login`/],
+  ])('given the gateway answering %i on connecting, when followed, then it stops at once with what to do instead of retrying for ever', async (status, error, message) => {
+    let connections = 0;
+    jest.spyOn(globalThis, 'fetch').mockImplementation(async () => {
+      // A second connection is the bug: end the test there instead of letting it retry for ever.
+      if (++connections > 1) controller.current.abort();
+      return new Response(JSON.stringify({ error }), { status, headers: { 'content-type': 'application/json' } });
+    });
+    await expect(follow({})).rejects.toThrow(message);
+    expect(connections).toBe(1);
+  });
+
   it('waits the interval after a stream that ended, and doubles the wait with each failure in a row, up to a minute', () => {
     expect([0, 1, 2, 3].map((failures) => reconnectWait(1000, failures))).toEqual([1000, 1000, 2000, 4000]);
     expect([0, 1, 2].map((failures) => reconnectWait(0, failures))).toEqual([0, 250, 500]);

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { parseArgs, UsageError } from './args';
+import { parseArgs, refuseUnknownOptions, UsageError } from './args';
 import { COMMANDS, describeError, findCommand } from './commands';
 import { consoleOutput } from './output';
 
@@ -24,6 +24,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
       process.stdout.write(`${usage()}\n`);
       return found || args.positionals.length === 0 ? 0 : 2;
     }
+    refuseUnknownOptions(args, found.command.options);
     await found.command.run({ args, env, output: consoleOutput(args.options.get('json') === true), signal: controller.signal });
     return 0;
   } catch (error) {

@@ -32,9 +32,10 @@ export class ListIterator<T extends { id: string }> implements AsyncIterable<T> 
   /** Everything up to `max` items (default 10,000), as an array. */
   async toArray(max = 10_000): Promise<T[]> {
     const items: T[] = [];
+    if (max <= 0) return items;
+    // Stops on the max-th item: asking for one more would fetch the next page when max ends one.
     for await (const item of this) {
-      if (items.length >= max) break;
-      items.push(item);
+      if (items.push(item) >= max) break;
     }
     return items;
   }

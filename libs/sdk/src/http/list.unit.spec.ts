@@ -23,6 +23,18 @@ describe('a paged list', () => {
     expect(cursors).toEqual([undefined, 'b']);
   });
 
+  it('given max items ending on a page boundary, when collected with toArray(max), then the next page is not fetched', async () => {
+    const { iterator, cursors } = listOf({ body: [{ id: 'a' }, { id: 'b' }], more: true }, { body: [{ id: 'c' }], more: false });
+    expect((await iterator.toArray(2)).map((item) => item.id)).toEqual(['a', 'b']);
+    expect(cursors).toEqual([undefined]);
+  });
+
+  it('given max zero, when collected with toArray, then nothing is fetched', async () => {
+    const { iterator, cursors } = listOf({ body: [{ id: 'a' }], more: false });
+    expect(await iterator.toArray(0)).toEqual([]);
+    expect(cursors).toHaveLength(0);
+  });
+
   it.each([
     ['a string', '"txn_1"'],
     ['an object', { data: [] }],

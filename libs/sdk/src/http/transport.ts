@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ApiError, apiErrorFor, ConnectionError, UnexpectedResponseError } from '../errors';
 import { delay, startOperation } from './abort';
+import { isApiKeyShaped } from './api-key-shape';
 import { keyInClearRefusal } from './key-in-clear';
 import { checkedRetrySettings, checkMilliseconds, checkRetryCount } from './option-checks';
 import { type AttemptOutcome, DEFAULT_RETRY_SETTINGS, type RetrySettings, retryDelay } from './retry.policy';
@@ -68,6 +69,9 @@ export class Transport {
 
   constructor(private readonly options: ClientOptions) {
     if (!options.apiKey) throw new TypeError('apiKey is required (pp_live_… or pp_live_test_…)');
+    if (!isApiKeyShaped(options.apiKey)) {
+      throw new TypeError('apiKey is not an API key: keys are pp_ then letters, digits and underscores (was a space or a line break copied with it?)');
+    }
     this.apiBase = (options.apiBase ?? DEFAULT_API_BASE).replace(/\/+$/, '');
     const refusal = keyInClearRefusal(this.apiBase, options.allowInsecureHttp === true, 'pass allowInsecureHttp: true');
     if (refusal) throw new TypeError(refusal);

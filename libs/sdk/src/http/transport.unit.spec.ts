@@ -45,6 +45,19 @@ describe('the transport', () => {
     expect(() => client(options)).toThrow(new RegExp(`^${name.replace('.', '\\.')} must be`));
   });
 
+  it.each([
+    ['a line break', 'pp_live_test_abc\r\nX-Injected: 1'],
+    ['a trailing newline', 'pp_live_test_abc\n'],
+    ['a NUL', 'pp_live_test_abc\0'],
+    ['a space', 'pp_live_test_abc def'],
+    ['another prefix', 'sk_live_abc'],
+  ])('given a key holding %s, when the client is built, then it refuses with a TypeError that does not repeat the key', (_what, apiKey) => {
+    const fetch = stubFetch({ body: '[]' });
+    expect(() => client({ apiKey })).toThrow(/^apiKey is not an API key/);
+    expect(() => client({ apiKey })).not.toThrow(/abc/);
+    expect(fetch).not.toHaveBeenCalled();
+  });
+
   it('given zero retries, delays and timeout, when the client is built, then it accepts them; a per-request NaN is refused before any request', async () => {
     const fetch = stubFetch({ body: '[]' });
     expect(() => client({ maxRetries: 0, timeoutMs: 0, retry: { baseDelayMs: 0, maxDelayMs: 0 } })).not.toThrow();

@@ -24,6 +24,15 @@ export class WebhookVerificationError extends CheckoutError {
   }
 }
 
+/*
+ * The V2 header is bounded before any body is hashed: the service sends one v1
+ * value per valid secret (two during a rotation), and a sender's header of
+ * thousands of values must not cost thousands of comparisons per secret.
+ */
+const MAX_V1_SIGNATURES = 8;
+/** t= and eight v1 values of 64 hex digits come to under 600 characters; the rest is room for spaces. */
+const MAX_SIGNATURE_V2_LENGTH = 1024;
+
 /** Node's req.headers, a fetch Headers, or any name → value map (names in any case). */
 export type WebhookHeaders = Headers | Record<string, string | string[] | undefined>;
 
@@ -50,10 +59,17 @@ export function verify(rawBody: Buffer | Uint8Array | string, headers: WebhookHe
   const header = headerReader(headers);
   const eventId = required(header(WebhookHeader.EventId), WebhookHeader.EventId);
   const timestampHeader = required(header(WebhookHeader.Timestamp), WebhookHeader.Timestamp);
-  const v2 = parseSignatureV2(required(header(WebhookHeader.SignatureV2), WebhookHeader.SignatureV2));
+  const v2Header = required(header(WebhookHeader.SignatureV2), WebhookHeader.SignatureV2);
   const legacy = required(header(WebhookHeader.Signature), WebhookHeader.Signature);
+  if (v2Header.length > MAX_SIGNATURE_V2_LENGTH) {
+    throw new WebhookVerificationError('missing_header', `${WebhookHeader.SignatureV2} is ${v2Header.length} characters long; the service's is under ${MAX_SIGNATURE_V2_LENGTH}`);
+  }
+  const v2 = parseSignatureV2(v2Header);
   if (v2.timestamp === undefined || v2.signatures.length === 0) {
     throw new WebhookVerificationError('missing_header', `${WebhookHeader.SignatureV2} is malformed: expected t=<unix seconds>,v1=<hex>`);
+  }
+  if (v2.signatures.length > MAX_V1_SIGNATURES) {
+    throw new WebhookVerificationError('missing_header', `${WebhookHeader.SignatureV2} carries ${v2.signatures.length} v1 signatures; the service sends one per valid secret, two during a rotation`);
   }
   if (String(v2.timestamp) !== timestampHeader.trim()) {
     throw new WebhookVerificationError('timestamp_mismatch', `${WebhookHeader.Timestamp} does not match the t= of ${WebhookHeader.SignatureV2}`);
@@ -67,7 +83,9 @@ export function verify(rawBody: Buffer | Uint8Array | string, headers: WebhookHe
     throw new WebhookVerificationError('stale_timestamp', `Timestamp ${v2.timestamp} is ${now - v2.timestamp} s from now, beyond the ${tolerance} s tolerance: a replay, or a wrong clock`);
   }
   const timestamp = v2.timestamp;
-  const v2Valid = trusted.some((secret) => v2.signatures.some((candidate) => hexEquals(timestampedSignature(eventId, timestamp, body, secret), candidate)));
+  const v2Valid = trusted
+    .map((secret) => timestampedSignature(eventId, timestamp, body, secret))
+    .some((expected) => v2.signatures.some((candidate) => hexEquals(expected, candidate)));
   if (!v2Valid) {
     throw new WebhookVerificationError('signature_mismatch', `${WebhookHeader.SignatureV2} matches none of the ${trusted.length} secret(s): wrong secret, or the body was changed (verify the raw bytes, not a re-serialised body)`);
   }

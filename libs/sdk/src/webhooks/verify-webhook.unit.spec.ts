@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { signTestPayload, verify, WebhookVerificationError, type WebhookVerificationFailure } from './verify-webhook';
 import { signatureHeaders } from './webhook-signature';
 
@@ -23,6 +24,8 @@ const failure = (run: () => unknown): WebhookVerificationFailure | 'passed' => {
 };
 
 describe('webhooks.verify', () => {
+  afterEach(() => jest.restoreAllMocks());
+
   it('given a delivery signed with the secret, when verified on its raw bytes, then it returns the typed event', () => {
     const { body, headers } = signTestPayload(event, secret, { timestamp: NOW });
     const verified = verify(Buffer.from(body), headers, secret, { nowSeconds: NOW });
@@ -98,6 +101,28 @@ describe('webhooks.verify', () => {
     expect(failure(() => verify(body, headers, secret, { nowSeconds: NOW }))).toBe('passed');
     expect(failure(() => verify(body, headers, [secret, oldSecret], { nowSeconds: NOW }))).toBe('passed');
     expect(failure(() => verify(body, headers, 'whsec_neither', { nowSeconds: NOW }))).toBe('signature_mismatch');
+  });
+
+  it('given a V2 header of many v1 values, when verified against two secrets, then each secret’s signature over the body is computed once, not once per value', () => {
+    const { body, headers } = signTestPayload(event, secret, { timestamp: NOW });
+    const hmac = jest.spyOn(crypto, 'createHmac');
+    const eight = `t=${NOW},${Array.from({ length: 8 }, (_, i) => `v1=${String(i).repeat(64)}`).join(',')}`;
+    expect(failure(() => verify(body, { ...headers, 'x-service-signature-v2': eight }, ['whsec_a', 'whsec_b'], { nowSeconds: NOW }))).toBe('signature_mismatch');
+    expect(hmac).toHaveBeenCalledTimes(2);
+  });
+
+  it('given a V2 header with more v1 values than a delivery carries, or longer than one, when verified, then it is refused before any hashing, even holding the valid signature', () => {
+    const { body, headers } = signTestPayload(event, secret, { timestamp: NOW });
+    const valid = headers['x-service-signature-v2'];
+    const hmac = jest.spyOn(crypto, 'createHmac');
+    const nine = { ...headers, 'x-service-signature-v2': `${valid}${',v1='.repeat(8)}` };
+    expect(failure(() => verify(body, nine, secret, { nowSeconds: NOW }))).toBe('missing_header');
+    expect(() => verify(body, nine, secret, { nowSeconds: NOW })).toThrow(/carries 9 v1 signatures/);
+    const long = { ...headers, 'x-service-signature-v2': `${valid},${' '.repeat(16_000)}` };
+    expect(() => verify(body, long, secret, { nowSeconds: NOW })).toThrow(/16\d{3} characters long/);
+    expect(hmac).not.toHaveBeenCalled();
+    const eight = { ...headers, 'x-service-signature-v2': `${valid}${',v1='.repeat(7)}` };
+    expect(failure(() => verify(body, eight, secret, { nowSeconds: NOW }))).toBe('passed');
   });
 
   it('outside a rotation, a forged X-Service-Signature fails even when the V2 header verifies', () => {

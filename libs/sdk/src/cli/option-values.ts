@@ -1,0 +1,43 @@
+import { EVENT_TYPES, type EventType } from '../types';
+import { integerOption, listOption, type ParsedArgs, stringOption, UsageError } from './args';
+import { FROM_START } from './event-follower';
+
+/*
+ * Option values checked before any request: a wrong one would otherwise be
+ * sent and refused by the gateway on every reconnection, or quietly match
+ * nothing (an --events filter with a typo forwards no event at all).
+ */
+
+/** The gateway's event ids (the stream refuses any other `since`). */
+const EVENT_ID = /^evt_[a-z0-9]{8,64}$/;
+/** A longer timer overflows Node's 2^31-1 ms and fires after 1 ms; an hour is already longer than anyone waits. */
+const MAX_INTERVAL_MS = 60 * 60 * 1000;
+
+export function eventTypeOption(value: string | undefined): EventType | undefined {
+  if (value === undefined) return undefined;
+  if (!(EVENT_TYPES as readonly string[]).includes(value)) throw new UsageError(`Unknown event type ${value}; one of: ${EVENT_TYPES.join(', ')}`);
+  return value as EventType;
+}
+
+/** `--events a,b`: event types, or `*` for all. */
+export function eventTypesOption(args: ParsedArgs): string[] | undefined {
+  const types = listOption(args, 'events');
+  if (types === undefined) return undefined;
+  if (types.length === 0) throw new UsageError('--events needs at least one event type, or * for all');
+  for (const type of types) if (type !== '*') eventTypeOption(type);
+  return types;
+}
+
+/** `--since evt_…|start`. */
+export function sinceOption(args: ParsedArgs): string | undefined {
+  const since = stringOption(args, 'since');
+  if (since !== undefined && since !== FROM_START && !EVENT_ID.test(since)) throw new UsageError(`--since takes an event id (evt_…) or "${FROM_START}"`);
+  return since;
+}
+
+/** `--interval <ms>`, default one second. */
+export function intervalOption(args: ParsedArgs): number {
+  const interval = integerOption(args, 'interval') ?? 1000;
+  if (interval > MAX_INTERVAL_MS) throw new UsageError(`--interval is in milliseconds, at most ${MAX_INTERVAL_MS} (one hour)`);
+  return interval;
+}
