@@ -1,6 +1,6 @@
 import { Transform } from 'class-transformer';
-import { IsIn, IsOptional, IsString, Length, MaxLength } from 'class-validator';
-import { REFUND_TEXT_MAX, SIMULATED_OUTCOMES, type SimulatedOutcome } from '@pp/contracts';
+import { IsIn, IsOptional, IsString, Length } from 'class-validator';
+import { RefundText, SIMULATED_OUTCOMES, type SimulatedOutcome } from '@pp/contracts';
 
 /** Body of POST /api/sandbox/simulate (docs/ARCHITECTURE.md "Dashboard"). */
 export class DashboardSimulateBody {
@@ -12,11 +12,11 @@ export class DashboardSimulateBody {
   outcome!: SimulatedOutcome;
 }
 
-/** Body of POST /api/payments/:id/refund. */
+/** Body of POST /api/payments/:id/refund: the reason under the refund contract's text rules, as the merchant API's. */
 export class DashboardRefundBody {
   @IsOptional()
   @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() || undefined : value))
   @IsString({ message: 'reason must be a string' })
-  @MaxLength(REFUND_TEXT_MAX, { message: `reason must be at most ${REFUND_TEXT_MAX} characters` })
+  @RefundText('reason')
   reason?: string;
 }

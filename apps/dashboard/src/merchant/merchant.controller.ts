@@ -65,6 +65,15 @@ const verification = (payment: PaymentView, request: SignedInRequest) => ({
   ...targetParam(payment, request),
   detail: payment.verified_by === request.dashboard?.session.principal.id ? null : `already confirmed (${payment.verification_method}${payment.verified_by ? ` by ${payment.verified_by}` : ''})`,
 });
+
+/** Refunds a cancel found already CANCELLED (a second click, another user's): the reply's `changed`, kept from the client. */
+const alreadyCancelled = new WeakSet<RefundView>();
+
+/** A cancel that changed nothing is recorded as such, so the trail names one user as having cancelled. */
+const cancellation = (refund: RefundView, request: SignedInRequest) => ({
+  ...targetParam(refund, request),
+  detail: alreadyCancelled.has(refund) ? 'already cancelled' : null,
+});
 const withoutMode = ({ mode: _mode, ...query }: Record<string, unknown>) => query;
 
 /** An id that cannot exist is simply not found (no bus round trip). */
@@ -106,19 +115,24 @@ export class MerchantController {
   @HttpCode(201)
   @Permit('payments.refund')
   @Audited('refund.requested', (refund: RefundView) => ({ ...targetResult(refund), detail: refund.reason }))
-  refund(@Param('id') id: string, @Body() body: unknown, @Scope() scope: MerchantScope, @Principal() user: DashboardPrincipal): Promise<RefundView> {
+  async refund(@Param('id') id: string, @Body() body: unknown, @Scope() scope: MerchantScope, @Principal() user: DashboardPrincipal): Promise<RefundView> {
     const { reason } = parseInput(DashboardRefundBody, body);
-    return this.bus.request('refunds.request.v1', { ...scope, payment_id: paymentId(id), reason: reason ?? null, requested_by: user.id });
+    // `replayed` answers an idempotency key, which this route never gives: the bus's, not the client's.
+    const { replayed: _replayed, ...refund } = await this.bus.request('refunds.request.v1', { ...scope, payment_id: paymentId(id), reason: reason ?? null, requested_by: user.id });
+    return refund;
   }
 
-  /** Before the money is sent (REQUESTED or APPROVED); the refunds service answers 409 past that. */
+  /** Before the operator approves it (REQUESTED only); the refunds service answers 409 past that. */
   @Post('refunds/:id/cancel')
   @HttpCode(200)
   @Permit('payments.refund')
-  @Audited('refund.cancelled', targetParam)
-  cancelRefund(@Param('id') id: string, @Scope() scope: MerchantScope, @Principal() user: DashboardPrincipal): Promise<RefundView> {
+  @Audited('refund.cancelled', cancellation)
+  async cancelRefund(@Param('id') id: string, @Scope() scope: MerchantScope, @Principal() user: DashboardPrincipal): Promise<RefundView> {
     if (!REFUND_ID_PATTERN.test(id)) throw new NotFoundException('Refund not found');
-    return this.bus.request('refunds.cancel.v1', { ...scope, refund_id: id, cancelled_by: user.id });
+    const { changed, ...refund } = await this.bus.request('refunds.cancel.v1', { ...scope, refund_id: id, cancelled_by: user.id });
+    // A refunds service of the release before, still rolling out, does not say: taken as a change, as it was.
+    if (changed === false) alreadyCancelled.add(refund);
+    return refund;
   }
 
   @Post('payments/:id/verify')

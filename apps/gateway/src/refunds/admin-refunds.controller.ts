@@ -1,6 +1,15 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
-import { AdminListRefundsParams, type AuditAction, CompleteRefundBody, FailRefundBody, REFUND_STATUSES, RejectRefundBody, type RefundView } from '@pp/contracts';
+import {
+  AdminListRefundsParams,
+  type AuditAction,
+  CompleteRefundBody,
+  FailRefundBody,
+  REFUND_STATUSES,
+  RejectRefundBody,
+  type RefundStageReply,
+  type RefundView,
+} from '@pp/contracts';
 import { BusClient } from '@pp/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AdminRoute } from '../access/route-access';
@@ -15,7 +24,8 @@ import { REFUND_LIST_SCHEMA, REFUND_SCHEMA } from './refunds.schemas';
  * $ADMIN_TOKEN, so it can be driven with curl until the dashboard's admin
  * console puts it behind /api/admin/refunds. Each action answers the refund;
  * repeating an action answers it unchanged; a wrong stage is 409. Every
- * action is recorded in the audit trail under the refund's merchant.
+ * action is recorded in the audit trail under the refund's merchant (a
+ * repeat as `already <stage>`).
  */
 @ApiTags('admin')
 @Controller('v1/admin/refunds')
@@ -102,9 +112,20 @@ export class AdminRefundsController {
     return this.recorded(request, 'refund.failed', refund, refund.failure_reason);
   }
 
-  /** Answers the refund once its action is in the audit trail, under the refund's merchant and mode (so its own list shows it). */
-  private async recorded(request: FastifyRequest, action: AuditAction, refund: RefundView, detail: string | null = null): Promise<RefundView> {
-    await this.audit.record(request, { action, target_id: refund.id, merchant_id: refund.merchant_id, livemode: refund.livemode, detail });
+  /**
+   * Answers the refund once its action is in the audit trail, under the refund's merchant and mode (so its own list
+   * shows it). A repeat that found the refund already at the stage changed nothing: its entry says `already <stage>`,
+   * so the trail names one admin as having moved it. `changed` is the trail's, not the client's; a refunds service of
+   * the release before, still rolling out, answers without it, as for a change.
+   */
+  private async recorded(request: FastifyRequest, action: AuditAction, { changed, ...refund }: RefundStageReply, detail: string | null = null): Promise<RefundView> {
+    await this.audit.record(request, {
+      action,
+      target_id: refund.id,
+      merchant_id: refund.merchant_id,
+      livemode: refund.livemode,
+      detail: changed === false ? `already ${refund.status.toLowerCase()}` : detail,
+    });
     return refund;
   }
 }

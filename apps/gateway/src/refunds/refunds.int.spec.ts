@@ -131,6 +131,14 @@ describe('refunds over HTTP', () => {
     expect(await refundedEvents(a.keys.test_secret, payment.id)).toHaveLength(1);
   });
 
+  it('refuses a reason with control or invisible formatting characters; newlines and tabs are text', async () => {
+    const payment = await testPayment();
+    for (const reason of ['Bell\u0007', 'Escape\u001b[2J', 'Reversed \u202etxet', 'Zero\u200bwidth']) {
+      expectError(await requestRefund(a.keys.test_secret, payment.id, { reason }), 400, 'Validation failed: reason must not contain control or invisible formatting characters');
+    }
+    expect((await requestRefund(a.keys.test_secret, payment.id, { reason: 'Two lines\n\tand a tab' })).body).toMatchObject({ reason: 'Two lines\n\tand a tab' });
+  });
+
   it('live mode: an admin approves, marks sent and completes with evidence; the payment is REFUNDED with one payment.refunded', async () => {
     const EVIDENCE = newEvidence();
     const payment = await livePayment();
@@ -145,7 +153,9 @@ describe('refunds over HTTP', () => {
 
     const approved = await admin(`/${id}/approve`);
     expect(approved.body).toMatchObject({ status: 'APPROVED', approved_at: expect.any(String) });
-    expect(await admin(`/${id}/approve`)).toMatchObject({ status: 200, body: approved.body });
+    // The same answer, without the bus's `changed` (true the first time, false now).
+    const approvedAgain = await admin(`/${id}/approve`);
+    expect([approvedAgain.status, approvedAgain.body]).toEqual([200, approved.body]);
     const sent = await admin(`/${id}/mark-sent`);
     expect(sent.body).toMatchObject({ status: 'SENT', sent_at: expect.any(String) });
     expectError(await admin(`/${id}/approve`), 409, 'Refund is SENT; it cannot be approved');
@@ -158,22 +168,27 @@ describe('refunds over HTTP', () => {
     expect(completed.status).toBe(200);
     expect(completed.body).toMatchObject({ status: 'COMPLETED', ...EVIDENCE, completed_at: expect.any(String) });
     expect(await paymentStatus(a.keys.live_secret, payment.id)).toBe('REFUNDED');
-    expect(await admin(`/${id}/complete`, EVIDENCE)).toMatchObject({ status: 200, body: completed.body });
+    const completedAgain = await admin(`/${id}/complete`, EVIDENCE);
+    expect([completedAgain.status, completedAgain.body]).toEqual([200, completed.body]);
+    // One transfer's reference however it is spaced or cased: the retry answers the completed refund.
+    const respaced = await admin(`/${id}/complete`, { ...EVIDENCE, outbound_reference: `${EVIDENCE.outbound_reference.slice(0, 4)} ${EVIDENCE.outbound_reference.slice(4).toUpperCase()}` });
+    expect([respaced.status, respaced.body]).toEqual([200, completed.body]);
     expectError(await admin(`/${id}/complete`, { ...EVIDENCE, outbound_reference: 'OTHER' }), 409, 'Refund is COMPLETED with another outbound_reference');
     expect(await refundedEvents(a.keys.live_secret, payment.id)).toEqual([expect.objectContaining({ livemode: true })]);
     expect((await gateway.call(`/v1/refunds/${id}`, { token: a.keys.live_secret })).body).toEqual(completed.body);
     expect((await gateway.call(`/v1/admin/refunds/${id}`, { token: gateway.adminToken })).body).toEqual(completed.body);
     expectError(await requestRefund(a.keys.live_secret, payment.id), 409, 'Payment already refunded');
 
-    // On the audit trail under the refund's merchant and mode; a refused stage is not, a repeat answered unchanged is (as in the dashboard).
+    // On the audit trail under the refund's merchant and mode; a refused stage is not, a repeat answered unchanged is, as such (as in the dashboard).
     const audited = await db.query(`SELECT actor_id, merchant_id, livemode, action, detail FROM gateway.audit_entries WHERE target_id = $1 ORDER BY position`, [id]);
     const stage = (action: string, detail: string | null = null) => ({ actor_id: expect.stringMatching(/^admin-token:/), merchant_id: a.merchant_id, livemode: true, action, detail });
     expect(audited.rows).toEqual([
       stage('refund.approved'),
-      stage('refund.approved'),
+      stage('refund.approved', 'already approved'),
       stage('refund.marked_sent'),
       stage('refund.completed', EVIDENCE.outbound_reference),
-      stage('refund.completed', EVIDENCE.outbound_reference),
+      stage('refund.completed', 'already completed'),
+      stage('refund.completed', 'already completed'),
     ]);
   });
 
@@ -212,8 +227,15 @@ describe('refunds over HTTP', () => {
     const EVIDENCE = newEvidence();
     expect((await admin(`/${first.refund.id}/complete`, EVIDENCE)).body.status).toBe('COMPLETED');
 
-    const reused = await admin(`/${second.refund.id}/complete`, { ...EVIDENCE, outbound_reference: ` ${EVIDENCE.outbound_reference.toLowerCase()} ` });
-    expectError(reused, 409, 'This outbound_reference already completed another refund');
+    const reference = EVIDENCE.outbound_reference;
+    for (const spelt of [` ${reference.toLowerCase()} `, `${reference.slice(0, 2)} ${reference.slice(2)}`, reference.split('').join(' ')]) {
+      expectError(await admin(`/${second.refund.id}/complete`, { ...EVIDENCE, outbound_reference: spelt }), 409, 'This outbound_reference already completed another refund');
+    }
+    // What is no bank's reference is refused at the edge: invisible or no-break spaces, or more than an index entry holds.
+    for (const unlike of [`${reference.slice(0, 2)}\u200b${reference.slice(2)}`, `${reference.slice(0, 2)}\u00a0${reference.slice(2)}`, '-CA77', '款'.repeat(1000)]) {
+      const refused = await admin(`/${second.refund.id}/complete`, { ...EVIDENCE, outbound_reference: unlike });
+      expect({ status: refused.status, body: refused.body }).toEqual({ status: 400, body: { error: expect.stringContaining('Validation failed: outbound_reference must be') } });
+    }
     expect((await gateway.call<RefundView>(`/v1/refunds/${second.refund.id}`, { token: a.keys.live_secret })).body.status).toBe('SENT');
     expect(await paymentStatus(a.keys.live_secret, second.payment.id)).toBe('CONFIRMED');
     expect(await refundedEvents(a.keys.live_secret, second.payment.id)).toEqual([]);
@@ -225,6 +247,9 @@ describe('refunds over HTTP', () => {
     const payment = await livePayment();
     const refund = (await requestRefund(a.keys.live_secret, payment.id)).body;
     expectError(await admin(`/${refund.id}/reject`, {}), 400, 'Validation failed: rejection_reason is required');
+    for (const hidden of ['Outside\u0001 the window', 'Outside the \u202ewodniw']) {
+      expectError(await admin(`/${refund.id}/reject`, { rejection_reason: hidden }), 400, 'Validation failed: rejection_reason must not contain control or invisible formatting characters');
+    }
     const rejected = await admin(`/${refund.id}/reject`, { rejection_reason: 'Outside the refund window' });
     expect(rejected.body).toMatchObject({ status: 'REJECTED', rejection_reason: 'Outside the refund window', rejected_at: expect.any(String) });
     expectError(await admin(`/${refund.id}/mark-sent`), 409, 'Refund is REJECTED; it cannot be marked sent');
@@ -255,6 +280,7 @@ describe('refunds over HTTP', () => {
     const first = (await requestRefund(a.keys.live_secret, payment.id)).body;
     const cancelled = await gateway.call(`/v1/refunds/${first.id}/cancel`, { token: a.keys.live_secret, method: 'POST' });
     expect(cancelled).toMatchObject({ status: 200, body: { status: 'CANCELLED', cancelled_at: expect.any(String) } });
+    expect(cancelled.body).not.toHaveProperty('changed');
     expectError(await admin(`/${first.id}/approve`), 409, 'Refund is CANCELLED; it cannot be approved');
 
     const second = await bus.request('refunds.request.v1', { merchant_id: a.merchant_id, livemode: true, payment_id: payment.id, requested_by: 'usr_owner' });

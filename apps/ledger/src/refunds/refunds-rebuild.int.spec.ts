@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { type CreateCheckoutSessionCommand, type MerchantScope, REFUND_STATUSES, type RefundView } from '@pp/contracts';
+import { type CreateCheckoutSessionCommand, type MerchantScope, REFUND_STATUSES, type RefundStageReply, type RefundView } from '@pp/contracts';
 import { BusClient } from '@pp/platform';
 import { genuineNoticeEvidence, REPO_ROOT, TestStack } from '@pp/testing';
 import type { Pool } from 'pg';
@@ -57,13 +57,18 @@ describe('rebuilding the read models with refunds present', () => {
       expect(replayed).toBe(false);
       let refund: RefundView = requested;
       const admin = { refund_id: refund.id, admin_id: 'adm_1' };
+      const moved = async (reply: Promise<RefundStageReply>): Promise<RefundView> => {
+        const { changed, ...view } = await reply;
+        expect(changed).toBe(true);
+        return view;
+      };
       for (const step of path) {
-        if (step === 'approve') refund = await bus.request('refunds.approve.v1', admin);
-        if (step === 'reject') refund = await bus.request('refunds.reject.v1', { ...admin, rejection_reason: 'no' });
-        if (step === 'mark-sent') refund = await bus.request('refunds.mark-sent.v1', admin);
-        if (step === 'complete') refund = await bus.request('refunds.complete.v1', { ...admin, outbound_reference: `CA-${scope.merchant_id}-${i}`, evidence_note: 'deposited' });
-        if (step === 'fail') refund = await bus.request('refunds.fail.v1', { ...admin, failure_reason: 'bounced' });
-        if (step === 'cancel') refund = await bus.request('refunds.cancel.v1', { ...scope, refund_id: refund.id, cancelled_by: 'usr_1' });
+        if (step === 'approve') refund = await moved(bus.request('refunds.approve.v1', admin));
+        if (step === 'reject') refund = await moved(bus.request('refunds.reject.v1', { ...admin, rejection_reason: 'no' }));
+        if (step === 'mark-sent') refund = await moved(bus.request('refunds.mark-sent.v1', admin));
+        if (step === 'complete') refund = await moved(bus.request('refunds.complete.v1', { ...admin, outbound_reference: `CA-${scope.merchant_id}-${i}`, evidence_note: 'deposited' }));
+        if (step === 'fail') refund = await moved(bus.request('refunds.fail.v1', { ...admin, failure_reason: 'bounced' }));
+        if (step === 'cancel') refund = await moved(bus.request('refunds.cancel.v1', { ...scope, refund_id: refund.id, cancelled_by: 'usr_1' }));
       }
       refunds.push(refund);
     }

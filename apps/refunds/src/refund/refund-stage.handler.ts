@@ -9,8 +9,8 @@ import {
   foldStored,
   type MerchantScope,
   RefundAdminCommand,
+  type RefundStageReply,
   refundStreamId,
-  type RefundView,
   RejectRefundCommand,
   type StreamAppend,
 } from '@pp/contracts';
@@ -40,22 +40,22 @@ export class RefundStageHandler {
   ) {}
 
   @Handles('refunds.approve.v1')
-  approve(@Payload() command: RefundAdminCommand): Promise<RefundView> {
+  approve(@Payload() command: RefundAdminCommand): Promise<RefundStageReply> {
     return this.move(command.refund_id, null, { kind: 'approve', by: command.admin_id });
   }
 
   @Handles('refunds.reject.v1')
-  reject(@Payload() command: RejectRefundCommand): Promise<RefundView> {
+  reject(@Payload() command: RejectRefundCommand): Promise<RefundStageReply> {
     return this.move(command.refund_id, null, { kind: 'reject', by: command.admin_id, rejectionReason: command.rejection_reason });
   }
 
   @Handles('refunds.mark-sent.v1')
-  markSent(@Payload() command: RefundAdminCommand): Promise<RefundView> {
+  markSent(@Payload() command: RefundAdminCommand): Promise<RefundStageReply> {
     return this.move(command.refund_id, null, { kind: 'mark_sent', by: command.admin_id });
   }
 
   @Handles('refunds.complete.v1')
-  complete(@Payload() command: CompleteRefundCommand): Promise<RefundView> {
+  complete(@Payload() command: CompleteRefundCommand): Promise<RefundStageReply> {
     return this.move(command.refund_id, null, {
       kind: 'complete',
       by: command.admin_id,
@@ -65,32 +65,33 @@ export class RefundStageHandler {
   }
 
   @Handles('refunds.fail.v1')
-  fail(@Payload() command: FailRefundCommand): Promise<RefundView> {
+  fail(@Payload() command: FailRefundCommand): Promise<RefundStageReply> {
     return this.move(command.refund_id, null, { kind: 'fail', by: command.admin_id, failureReason: command.failure_reason });
   }
 
   @Handles('refunds.cancel.v1')
-  cancel(@Payload() command: CancelRefundCommand): Promise<RefundView> {
+  cancel(@Payload() command: CancelRefundCommand): Promise<RefundStageReply> {
     return this.move(command.refund_id, command, { kind: 'cancel', by: command.cancelled_by });
   }
 
   /** Load, decide, append; `scope` limits a merchant's command to its own refunds (admins see all). */
-  private move(refundId: string, scope: MerchantScope | null, command: StageCommand): Promise<RefundView> {
-    return this.runner.run(async ({ load, now }) => {
+  private move(refundId: string, scope: MerchantScope | null, command: StageCommand): Promise<RefundStageReply> {
+    return this.runner.run<RefundStageReply>(async ({ load, now }) => {
       const loaded = await load(refundAggregate, refundId);
       const state = loaded.state;
       if (!state || (scope && (state.merchant_id !== scope.merchant_id || state.livemode !== scope.livemode))) {
         throw new DomainError(ErrorCode.NotFound, 'Refund not found');
       }
       const events = decide(state, { ...command, now: now() } as RefundCommand);
-      if (events.length === 0) return { append: false, answer: refundView(state) };
+      // Already at the stage the command leads to: answered as it is, and said so, so the caller's audit names no second actor.
+      if (events.length === 0) return { append: false, answer: { ...refundView(state), changed: false } };
       const streams: StreamAppend[] = [loaded.append(events)];
       if (command.kind === 'complete') streams.push(await this.paymentRefund(state));
       return {
         append: streams,
         scope: state,
         options: { causationId: `refund-${command.kind}:${state.id}` },
-        answer: (reply) => refundView(foldStored(refundAggregate, reply.streams[0].events, state) as Refund),
+        answer: (reply) => ({ ...refundView(foldStored(refundAggregate, reply.streams[0].events, state) as Refund), changed: true }),
       };
     });
   }

@@ -63,10 +63,10 @@ function handlerOver(...history: RefundEvent[]) {
 const types = (events: readonly { type: string }[]) => events.map((event) => event.type);
 
 describe('refund stage handler over the in-memory event store', () => {
-  it('given a requested refund, when approved twice: one refund.approved, both answers APPROVED', async () => {
+  it('given a requested refund, when approved twice: one refund.approved, both answers APPROVED, only the first having changed it', async () => {
     const { store, handler } = handlerOver(requested);
-    expect(await handler.approve({ refund_id: 'rf_1', admin_id: 'admin:a' })).toMatchObject({ status: 'APPROVED' });
-    expect(await handler.approve({ refund_id: 'rf_1', admin_id: 'admin:a' })).toMatchObject({ status: 'APPROVED' });
+    expect(await handler.approve({ refund_id: 'rf_1', admin_id: 'admin:a' })).toMatchObject({ status: 'APPROVED', changed: true });
+    expect(await handler.approve({ refund_id: 'rf_1', admin_id: 'admin:b' })).toMatchObject({ status: 'APPROVED', changed: false });
     expect(types(store.events(REFUND))).toEqual([RefundEventType.Requested, RefundEventType.Approved]);
   });
 
@@ -85,10 +85,15 @@ describe('refund stage handler over the in-memory event store', () => {
     ]);
     const appends = jest.spyOn(store, 'appendStreams');
     const view = await handler.complete({ refund_id: 'rf_1', admin_id: 'admin:a', outbound_reference: 'CA1', evidence_note: 'Bank #1' });
-    expect(view).toMatchObject({ status: 'COMPLETED', outbound_reference: 'CA1' });
+    expect(view).toMatchObject({ status: 'COMPLETED', outbound_reference: 'CA1', changed: true });
     expect(appends).toHaveBeenCalledTimes(1);
     expect(types(store.events(REFUND))).toEqual([RefundEventType.Requested, RefundEventType.Approved, RefundEventType.Sent, RefundEventType.Completed]);
     expect(types(store.events(PAYMENT)).slice(2)).toEqual([PaymentEventType.Refunded]);
+
+    // Retried with the reference spelt otherwise: the same transfer, so the same refund, unchanged.
+    const retried = await handler.complete({ refund_id: 'rf_1', admin_id: 'admin:b', outbound_reference: 'ca 1', evidence_note: 'Bank #1' });
+    expect(retried).toEqual({ ...view, changed: false });
+    expect(appends).toHaveBeenCalledTimes(1);
   });
 
   it("given a requested refund, when an approval races the merchant's cancel: exactly one is appended, the other is refused on the new stage", async () => {

@@ -220,8 +220,16 @@ export const fold = (events: readonly RefundEvent[], initial: RefundState = null
 /** The refund aggregate as the runtime loads it (libs/platform aggregate/). */
 export const refundAggregate: Aggregate<RefundState, RefundEvent> = { streamId: refundStreamId, initial: null, evolve };
 
-/** One bank transfer's reference, however a retry spells its case or surrounding space (PRODUCT-RULES §3.3). */
-const sameOutboundReference = (stored: string | null, given: string): boolean => stored?.trim().toLowerCase() === given.trim().toLowerCase();
+/**
+ * One bank transfer's reference however it is spelt (PRODUCT-RULES §3.3): upper
+ * case, without any whitespace, so `ca 77` retries a completion with `CA77`.
+ * The read model's unique index, which keeps the reference to one refund,
+ * compares the same form (migration 1767225600014); the edge admits only
+ * ASCII, where JavaScript and Postgres upper-case alike.
+ */
+const outboundReferenceKey = (reference: string): string => reference.replace(/\s/g, '').toUpperCase();
+
+const sameOutboundReference = (stored: string | null, given: string): boolean => stored !== null && outboundReferenceKey(stored) === outboundReferenceKey(given);
 
 /** Free text an admin must give: trimmed, non-empty (also checked at the edge; the bus may carry other callers). */
 function required(value: string | undefined, field: string): string {

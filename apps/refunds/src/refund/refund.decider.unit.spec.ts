@@ -155,8 +155,12 @@ describe('refund decider (PRODUCT-RULES §3.3)', () => {
     expect(given(...AT.COMPLETED).when(complete(' ca1xyz '))).toEqual([]);
   });
 
-  it('given a COMPLETED refund, when completed again with another outbound reference: refused', () => {
-    const error = refusal(() => given(...AT.COMPLETED).when(complete('OTHER')));
+  it.each(['CA 1XyZ', 'c a 1 x y z', 'CA1 XYZ'])('given a COMPLETED refund (CA1XyZ), when its completion is retried as %p: one reference however spaced, so nothing', (spelt) => {
+    expect(given(...AT.COMPLETED).when(complete(spelt))).toEqual([]);
+  });
+
+  it.each(['OTHER', 'CA1XY', 'CA1-XYZ'])('given a COMPLETED refund (CA1XyZ), when completed again with %p: another reference, refused', (other) => {
+    const error = refusal(() => given(...AT.COMPLETED).when(complete(other)));
     expect(error).toMatchObject({ code: ErrorCode.Conflict, message: 'Refund is COMPLETED with another outbound_reference' });
   });
 

@@ -4,8 +4,12 @@
  *   REQUESTED --approve--> APPROVED --mark-sent--> SENT --complete--> COMPLETED
  *       |                     |                      |
  *       +--reject--> REJECTED |                      +--fail--> FAILED
- *       +--cancel--> CANCELLED <--cancel--+
+ *       |               ^     |
+ *       |               +-----+ reject
+ *       +--cancel--> CANCELLED
  *
+ * The merchant cancels only until approval; after it, only the operator's
+ * reject stops a refund not yet sent (apps/refunds refund.decider.ts says why).
  * REJECTED, COMPLETED, FAILED and CANCELLED are terminal. Only COMPLETED
  * refunds the payment; after REJECTED, FAILED or CANCELLED the payment is
  * still CONFIRMED and a new refund may be requested.

@@ -12,15 +12,59 @@ export const REFUND_ID_PATTERN = /^rf_[a-z0-9]{8,64}$/;
 /** Longest free text a refund keeps (reason, evidence, rejection and failure reasons). */
 export const REFUND_TEXT_MAX = 1000;
 
+/**
+ * Characters no refund text may hold: controls but newline and tab, invisible
+ * formatting (bidi overrides, zero-width spaces) and half a surrogate pair.
+ * Postgres' jsonb refuses NUL and half pairs, so the ledger's append would
+ * fail (a 500, and its group commit's batch rerun one by one); the others
+ * make the text read otherwise on an operator's screen than it is stored.
+ * Newline and tab stay (a reason may have lines), and so do the zero-width
+ * joiners, which join emoji and some scripts' letters. The two alternatives
+ * share no character, so the match is linear.
+ */
+const REFUND_TEXT = /^(?:[\u200c\u200d]|[^\u0000-\u0008\u000b-\u001f\u007f-\u009f\p{Cf}\p{Cs}])*$/u;
+
+/** What any refund free text may be, required or not: at most REFUND_TEXT_MAX characters, none of REFUND_TEXT's refused ones. */
+export function RefundText(field: string): PropertyDecorator {
+  return (target, key) => {
+    MaxLength(REFUND_TEXT_MAX, { message: `${field} must be at most ${REFUND_TEXT_MAX} characters` })(target, key);
+    Matches(REFUND_TEXT, { message: `${field} must not contain control or invisible formatting characters` })(target, key);
+  };
+}
+
 const trimmed = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 
-/** A required free-text input: trimmed, then non-empty ('<field> is required'), at most REFUND_TEXT_MAX characters. */
+/** A required free-text input: trimmed, then non-empty ('<field> is required'), then RefundText. */
 function RequiredText(field: string): PropertyDecorator {
   return (target, key) => {
     Transform(trimmed)(target, key);
     IsString({ message: `${field} must be a string` })(target, key);
     IsNotEmpty({ message: `${field} is required` })(target, key);
-    MaxLength(REFUND_TEXT_MAX, { message: `${field} must be at most ${REFUND_TEXT_MAX} characters` })(target, key);
+    RefundText(field)(target, key);
+  };
+}
+
+/** Longest outbound reference: a bank's is short (Interac's, C and 7 to 11 letters and digits), and this one fits any index entry. */
+export const OUTBOUND_REFERENCE_MAX = 64;
+
+/**
+ * The bank's reference of the outbound transfer, as an operator copies it:
+ * ASCII letters and digits, with space and `. _ / -` between, starting with a
+ * letter or digit. One transfer proves one refund, compared upper-cased and
+ * without whitespace (refund.decider.ts, and the read model's unique index),
+ * so nothing invisible may make two spellings of one reference differ, and
+ * ASCII because JavaScript and Postgres upper-case alike only there. Empty
+ * passes here, so that it is only "required".
+ */
+const OUTBOUND_REFERENCE = /^(?:[A-Za-z0-9][A-Za-z0-9 ._/-]*)?$/;
+
+function OutboundReference(): PropertyDecorator {
+  return (target, key) => {
+    Transform(trimmed)(target, key);
+    IsString({ message: 'outbound_reference must be a string' })(target, key);
+    IsNotEmpty({ message: 'outbound_reference is required' })(target, key);
+    MaxLength(OUTBOUND_REFERENCE_MAX, { message: `outbound_reference must be at most ${OUTBOUND_REFERENCE_MAX} characters` })(target, key);
+    Matches(OUTBOUND_REFERENCE, { message: 'outbound_reference must be the bank’s reference: letters, digits, spaces and . _ / -, starting with a letter or digit' })(target, key);
   };
 }
 
@@ -33,7 +77,7 @@ export class RequestRefundBody {
   @IsOptional()
   @Transform(trimmed)
   @IsString({ message: 'reason must be a string' })
-  @MaxLength(REFUND_TEXT_MAX, { message: `reason must be at most ${REFUND_TEXT_MAX} characters` })
+  @RefundText('reason')
   reason?: string;
 }
 
@@ -46,7 +90,7 @@ export class RequestRefundCommand extends MerchantScope {
   @IsOptional()
   @Transform(trimmed)
   @IsString()
-  @MaxLength(REFUND_TEXT_MAX)
+  @RefundText('reason')
   reason?: string | null;
 
   /** The API key id, 'api', or the dashboard user id. */
@@ -85,7 +129,7 @@ export class RejectRefundCommand extends RefundAdminCommand {
 
 /** Live completion: both inputs are required (PRODUCT-RULES §2.5, §3.3). */
 export class CompleteRefundBody {
-  @RequiredText('outbound_reference')
+  @OutboundReference()
   outbound_reference!: string;
 
   @RequiredText('evidence_note')
@@ -93,7 +137,7 @@ export class CompleteRefundBody {
 }
 
 export class CompleteRefundCommand extends RefundAdminCommand {
-  @RequiredText('outbound_reference')
+  @OutboundReference()
   outbound_reference!: string;
 
   @RequiredText('evidence_note')
@@ -187,6 +231,14 @@ export interface DecideRefundReply {
   append: StreamAppend | null;
 }
 
+/**
+ * A stage command's answer: the refund, and whether this command moved it
+ * (false: the refund was already at the stage it leads to, and nothing was
+ * appended). `changed` says who did it on an audit trail; HTTP clients get the
+ * refund without it.
+ */
+export type RefundStageReply = RefundView & { changed: boolean };
+
 export interface RefundSubjects {
   /**
    * Served by refunds. Test mode runs the whole flow (REQUESTED → APPROVED → SENT → COMPLETED, payment REFUNDED)
@@ -195,21 +247,21 @@ export interface RefundSubjects {
    * 'A FAILED payment cannot be refunded' (any status but CONFIRMED).
    */
   'refunds.request.v1': { request: RequestRefundCommand; reply: RefundView & { replayed: boolean } };
-  /** Served by refunds (admin). REQUESTED → APPROVED; repeat: no change. CONFLICT 'Refund is SENT; it cannot be approved'. */
-  'refunds.approve.v1': { request: RefundAdminCommand; reply: RefundView };
+  /** Served by refunds (admin). REQUESTED → APPROVED; repeat: no change (changed: false). CONFLICT 'Refund is SENT; it cannot be approved'. */
+  'refunds.approve.v1': { request: RefundAdminCommand; reply: RefundStageReply };
   /** REQUESTED or APPROVED (not yet sent) → REJECTED. */
-  'refunds.reject.v1': { request: RejectRefundCommand; reply: RefundView };
+  'refunds.reject.v1': { request: RejectRefundCommand; reply: RefundStageReply };
   /** APPROVED → SENT: the operator sent the outbound e-transfer. */
-  'refunds.mark-sent.v1': { request: RefundAdminCommand; reply: RefundView };
+  'refunds.mark-sent.v1': { request: RefundAdminCommand; reply: RefundStageReply };
   /**
    * SENT → COMPLETED, and the payment REFUNDED with exactly one payment.refunded, in one atomic append.
-   * A repeat with the same outbound_reference changes nothing.
+   * A repeat with the same outbound_reference (in any case or spacing) changes nothing (changed: false).
    */
-  'refunds.complete.v1': { request: CompleteRefundCommand; reply: RefundView };
+  'refunds.complete.v1': { request: CompleteRefundCommand; reply: RefundStageReply };
   /** SENT → FAILED: the outbound transfer bounced; the payment stays CONFIRMED and may be refunded again. */
-  'refunds.fail.v1': { request: FailRefundCommand; reply: RefundView };
+  'refunds.fail.v1': { request: FailRefundCommand; reply: RefundStageReply };
   /** Served by refunds (merchant). REQUESTED → CANCELLED (not once approved: the operator may be sending the money). NOT_FOUND 'Refund not found' outside the caller's merchant and mode. */
-  'refunds.cancel.v1': { request: CancelRefundCommand; reply: RefundView };
+  'refunds.cancel.v1': { request: CancelRefundCommand; reply: RefundStageReply };
   /** Served by sessions (owner of the payment aggregate). NOT_FOUND 'Payment not found'; CONFLICT for a payment that is not CONFIRMED or REFUNDED. */
   'payments.decide-refund.v1': { request: DecideRefundCommand; reply: DecideRefundReply };
   /** Served by the ledger's refunds read model. NOT_FOUND 'Refund not found' outside the caller's merchant and mode. */

@@ -8,6 +8,7 @@ import { PaymentsByDay1767225600011 } from './1767225600011-payments-by-day.migr
 import { RefundsReadModel1767225600005 } from './1767225600005-refunds-read-model.migration';
 import { RefundOutboundReference1767225600012 } from './1767225600012-refund-outbound-reference.migration';
 import { EventTimeInMilliseconds1767225600013 } from './1767225600013-event-time-in-milliseconds.migration';
+import { RefundOutboundReferenceNormalized1767225600014 } from './1767225600014-refund-outbound-reference-normalized.migration';
 
 /** Every migration of the ledger schema, oldest first. */
 export const LedgerMigrations: Function[] = [
@@ -21,4 +22,5 @@ export const LedgerMigrations: Function[] = [
   PaymentsByDay1767225600011,
   RefundOutboundReference1767225600012,
   EventTimeInMilliseconds1767225600013,
+  RefundOutboundReferenceNormalized1767225600014,
 ];

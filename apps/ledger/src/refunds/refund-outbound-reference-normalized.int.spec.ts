@@ -1,0 +1,80 @@
+import { createTestDatabase, type TestDatabase } from '@pp/testing';
+import { Client } from 'pg';
+import type { QueryRunner } from 'typeorm';
+import { RefundOutboundReference1767225600012 } from '../database/migrations/1767225600012-refund-outbound-reference.migration';
+import { RefundOutboundReferenceNormalized1767225600014 } from '../database/migrations/1767225600014-refund-outbound-reference-normalized.migration';
+
+/*
+ * One bank transfer proves one refund (PRODUCT-RULES §3.3): the read model's
+ * unique index compares outbound references upper-cased and without any
+ * whitespace, as the decider does, and its migration takes a history that
+ * already shares references under that comparison.
+ */
+describe('one live refund per outbound reference, however spaced', () => {
+  let database: TestDatabase;
+  let db: Client;
+
+  beforeAll(async () => {
+    database = await createTestDatabase('outboundrefkey');
+    await database.migrate('ledger');
+    db = new Client({ connectionString: database.ownerUrl });
+    await db.connect();
+  });
+  afterAll(async () => {
+    await db?.end();
+    await database?.drop();
+  });
+
+  let position = 0;
+  const completedRefund = (id: string, reference: string, livemode = true) =>
+    db.query(
+      `INSERT INTO ledger.refunds (id, position, merchant_id, livemode, payment_id, amount, status, requested_by, requested_at, outbound_reference, completed_at, version)
+       VALUES ($1, $2, 'mer_1', $3, $4, 2500, 'COMPLETED', 'key_1', now(), $5, now(), 4)`,
+      [id, ++position, livemode, `txn_${id}`, reference],
+    );
+  const asQueryRunner = { query: (sql: string) => db.query(sql).then((result) => result.rows) } as unknown as QueryRunner;
+  const indexDefinition = async () =>
+    (await db.query(`SELECT indexdef FROM pg_indexes WHERE indexname = 'refunds_one_per_outbound_reference'`)).rows[0].indexdef as string;
+
+  describe('given a live refund completed with CA77', () => {
+    beforeEach(() => completedRefund('rf_ca77', 'CA77'));
+    afterEach(() => db.query(`DELETE FROM ledger.refunds WHERE id LIKE 'rf_ca77%'`));
+
+    it.each(['CA 77', 'ca77', 'CA\u00a077', 'C A\t7 7', '\u3000CA77\u2028'])('when another completes with %p: refused, the same transfer', async (spelt) => {
+      await expect(completedRefund('rf_ca77_again', spelt)).rejects.toMatchObject({ constraint: 'refunds_one_per_outbound_reference' });
+    });
+  });
+
+  it('given a live refund completed with CB10, when others complete with CB-10 or in test mode with CB10: both go in', async () => {
+    await completedRefund('rf_cb_first', 'CB10');
+    await expect(completedRefund('rf_cb_dash', 'CB-10')).resolves.toBeDefined();
+    await expect(completedRefund('rf_cb_test', 'CB10', false)).resolves.toBeDefined();
+  });
+
+  it('given live refunds sharing a reference only under the new comparison, when migrated: the index is made, and the first of each keeps its reference taken', async () => {
+    // The history before this migration: the earlier rule, and refunds it let share a transfer.
+    await db.query('DELETE FROM ledger.refunds');
+    await db.query('DROP INDEX ledger.refunds_one_per_outbound_reference');
+    await new RefundOutboundReference1767225600012().up(asQueryRunner);
+    await completedRefund('rf_spaced_first', 'CD 55');
+    await completedRefund('rf_spaced_second', 'CD55');
+    await completedRefund('rf_spaced_third', 'cd\u00a055');
+    await completedRefund('rf_spaced_test', 'CD55', false);
+    await completedRefund('rf_alone', 'CE 66');
+
+    await new RefundOutboundReferenceNormalized1767225600014().up(asQueryRunner);
+
+    const definition = await indexDefinition();
+    expect(definition).toContain('upper(translate(outbound_reference');
+    expect(definition).toContain(`'rf_spaced_second'`);
+    expect(definition).toContain(`'rf_spaced_third'`);
+    expect(definition).not.toContain(`'rf_spaced_first'`);
+    expect(definition).not.toContain(`'rf_alone'`);
+    await expect(completedRefund('rf_later', 'c d 5 5')).rejects.toMatchObject({ constraint: 'refunds_one_per_outbound_reference' });
+    await expect(completedRefund('rf_later_alone', 'CE66')).rejects.toMatchObject({ constraint: 'refunds_one_per_outbound_reference' });
+    await expect(completedRefund('rf_new', 'CF77')).resolves.toBeDefined();
+
+    await new RefundOutboundReferenceNormalized1767225600014().down(asQueryRunner);
+    expect(await indexDefinition()).toContain('lower(btrim(outbound_reference))');
+  });
+});
