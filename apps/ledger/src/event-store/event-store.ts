@@ -34,7 +34,27 @@ interface IdempotencyRow extends StreamRange {
 export class EventStore {
   constructor(private readonly projections: readonly Projection[]) {}
 
+  /**
+   * Transactions that write the same rows in opposite orders (the events of
+   * the same streams, the same idempotency key, the same key of a read
+   * model's unique index) wait on each other's uncommitted rows, and Postgres
+   * fails one with a deadlock, whichever of the append's statements it
+   * meets. The group commit takes its streams' locks in one order first
+   * (stream-locks.ts), so its batches do not deadlock on the events of their
+   * streams; on an idempotency key or a read model's unique key, or in a
+   * transaction of the caller's own, they still may. That append lost a race
+   * like any other conflict: the writer reads the streams again and decides
+   * anew (CommandRunner), in a later transaction.
+   */
   async appendStreams(db: ClientBase, request: AppendStreamsRequest, context: AppendContext): Promise<AppendStreamsReply> {
+    try {
+      return await this.appendOnce(db, request, context);
+    } catch (error) {
+      throw lostRaceAsConflict(error, request.streams);
+    }
+  }
+
+  private async appendOnce(db: ClientBase, request: AppendStreamsRequest, context: AppendContext): Promise<AppendStreamsReply> {
     const { streams, idempotency } = request;
     if (!hasDistinctStreams(request)) {
       throw new DomainError(ErrorCode.ValidationFailed, 'streams and unchanged must name distinct stream ids');
@@ -51,12 +71,6 @@ export class EventStore {
       inserted = await insertEventsAtExpectedVersions(db, rows);
     } catch (error) {
       if (violatedUniqueConstraint(error) === 'events_stream_version_key') throw concurrencyConflict(streamOfConflict(error, streams));
-      // Transactions that insert into the same streams in opposite orders wait on each other's uncommitted
-      // rows, and Postgres fails one. The group commit takes its streams' locks in one order first
-      // (stream-locks.ts), so its batches do not; a transaction of the caller's own still may. That append
-      // lost a race like any other conflict: the writer reads the streams again and decides anew
-      // (CommandRunner), in a later transaction.
-      if (isDeadlock(error)) throw writtenConcurrently(streams);
       throw error;
     }
     const stored = inserted.map(toStoredEvent);
@@ -144,11 +158,18 @@ function streamOfConflict(error: unknown, streams: readonly StreamAppend[]): Str
   return streams.find((stream) => detail.includes(`(${stream.stream_id}, `)) ?? streams[0];
 }
 
-/** A deadlock names no one stream: the append's streams were being written by another transaction. */
-const writtenConcurrently = (streams: readonly StreamAppend[]): DomainError =>
-  new DomainError(ErrorCode.ConcurrencyConflict, `Streams ${streams.map((stream) => stream.stream_id).join(', ')} were being written by another transaction`, {
-    stream_ids: streams.map((stream) => stream.stream_id),
-  });
+/**
+ * What an append's error answers: a deadlock, a race the append lost (see
+ * appendStreams), is the retryable CONCURRENCY_CONFLICT; any other error is
+ * itself. A deadlock names no one stream: the append's streams were being
+ * written by another transaction.
+ */
+const lostRaceAsConflict = (error: unknown, streams: readonly Pick<StreamAppend, 'stream_id'>[]): unknown =>
+  isDeadlock(error)
+    ? new DomainError(ErrorCode.ConcurrencyConflict, `Streams ${streams.map((stream) => stream.stream_id).join(', ')} were being written by another transaction`, {
+        stream_ids: streams.map((stream) => stream.stream_id),
+      })
+    : error;
 
 const concurrencyConflict = (stream: Pick<StreamAppend, 'stream_id' | 'expected_version'>): DomainError =>
   new DomainError(ErrorCode.ConcurrencyConflict, `Stream ${stream.stream_id} is no longer at version ${stream.expected_version}`, {

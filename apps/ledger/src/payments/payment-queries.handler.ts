@@ -13,29 +13,32 @@ export type PaymentRow = Omit<PaymentView, 'amount' | 'created_at'> & { merchant
 export const containsPattern = (input: string): string => `%${input.replace(/[\\%_]/g, '\\$&')}%`;
 
 /**
- * GET /v1/payments, newest first. `reference` goes through the trigram index
- * on search_text (both sides lowercased by Postgres); the cursor is the
- * position of the payment's first event, which only grows.
+ * A page of a merchant's payments, newest first, with the filters and cursor
+ * every list takes ($1 to $6), and `narrower` conditions of its own after
+ * them. `reference` goes through the trigram index on search_text (both
+ * sides lowercased by Postgres); the cursor is the position of the payment's
+ * first event, which only grows.
  */
-export const LIST_PAYMENTS_SQL = `
+const listSql = (narrower = ''): string => `
   SELECT id, merchant_id, livemode, session_id, etransfer_ref, amount, sender_name, sender_email, comment, status,
          verification_method, review_reasons, verified_by, created_at
   FROM ledger.payments
-  WHERE merchant_id = $1 AND livemode = $2
+  WHERE merchant_id = $1 AND livemode = $2${narrower}
     AND ($3::text IS NULL OR search_text LIKE lower($3::text))
     AND ($4::text IS NULL OR status = $4::text)
     AND ($5::bigint IS NULL OR position < $5::bigint)
   ORDER BY position DESC
   LIMIT $6`;
 
-/** The payments of one checkout session (usually one; a few when transfers repeated), newest first, from the payments_by_session index. */
-const SESSION_PAYMENTS_SQL = `
-  SELECT id, merchant_id, livemode, session_id, etransfer_ref, amount, sender_name, sender_email, comment, status,
-         verification_method, review_reasons, verified_by, created_at
-  FROM ledger.payments
-  WHERE session_id = $1 AND merchant_id = $2 AND livemode = $3
-  ORDER BY position DESC
-  LIMIT $4`;
+/** GET /v1/payments. */
+export const LIST_PAYMENTS_SQL = listSql();
+
+/**
+ * The payments of one checkout session (usually one; a few when transfers
+ * repeated), from the payments_by_session index ($7). It pages and filters
+ * like the list: a page that says has_more must lead to the next.
+ */
+const SESSION_PAYMENTS_SQL = listSql(' AND session_id = $7');
 
 /** Queries on the payments read model. */
 @Controller()
@@ -45,19 +48,18 @@ export class PaymentQueriesHandler {
   @Handles('ledger.payments.list.v1')
   async list(@Payload() query: ListPaymentsQuery): Promise<ListPage<PaymentView>> {
     const limit = query.limit ?? DEFAULT_PAGE_LIMIT;
-    if (query.session_id) {
-      const { rows } = await this.pool.query<PaymentRow>(SESSION_PAYMENTS_SQL, [query.session_id, query.merchant_id, query.livemode, limit + 1]);
-      return pageOf(rows, limit, toPaymentView);
-    }
     const before = query.starting_after ? await this.positionOf(query, query.starting_after) : null;
-    const { rows } = await this.pool.query<PaymentRow>(LIST_PAYMENTS_SQL, [
+    const params = [
       query.merchant_id,
       query.livemode,
       query.reference === undefined ? null : containsPattern(query.reference),
       query.status ?? null,
       before,
       limit + 1,
-    ]);
+    ];
+    const { rows } = query.session_id
+      ? await this.pool.query<PaymentRow>(SESSION_PAYMENTS_SQL, [...params, query.session_id])
+      : await this.pool.query<PaymentRow>(LIST_PAYMENTS_SQL, params);
     return pageOf(rows, limit, toPaymentView);
   }
 

@@ -1,11 +1,13 @@
-import { LEDGER_EVENTS_STREAM, type StoredEvent } from '@pp/contracts';
+import { healthSubject, LEDGER_EVENTS_STREAM, type StoredEvent } from '@pp/contracts';
 import { connectNats, streamName } from '@pp/platform';
 import { REPO_ROOT, ServiceProcess, TestStack, testInfra, waitFor } from '@pp/testing';
 import { DiscardPolicy } from 'nats';
 import { EVENTS_COMMITTED_CHANNEL } from '../event-store/group-commit.appender';
 import { leaderIdleLimitMs } from './event-publisher';
+import { PUBLICATION_ORDER_CHECK } from './transaction-id-order';
 import { Client } from 'pg';
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** A stack with only the ledger, and a consumer in the test that keeps every message its publisher sends. */
@@ -348,3 +350,66 @@ describe('a publisher that freezes', () => {
     }
   }, 120_000);
 });
+
+describe('publication after a logical restore into a cluster whose transaction ids are behind the event store', () => {
+  const publisher = usePublisherStack('restored', 100);
+
+  it('refuses to publish, saying why in its log and health answer instead of skipping new events, and publishes them once the ids are ahead again', async () => {
+    const db = new Client({ connectionString: publisher.stack.database.url });
+    await db.connect();
+    const bus = await publisher.stack.bus();
+    const health = () => bus.request(healthSubject('ledger'), {});
+    const published = (ids: readonly string[]) => ids.every((id) => publisher.received.some((message) => message.event.id === id));
+    try {
+      // As before any restore: published at once, and the check is up.
+      const before = newIds(1);
+      await insertEvents(db, before, 'test.before-restore');
+      await waitFor('the event before the restore on JetStream', () => published(before), { timeoutMs: 10_000 });
+      expect((await health()).dependencies[PUBLICATION_ORDER_CHECK]).toEqual({ status: 'up', latency_ms: expect.any(Number) });
+
+      // The restore: the ledger restarts on a database whose checkpoint holds an id one epoch above the cluster's.
+      await publisher.stack.stopService('ledger');
+      const { rows } = await db.query<{ stored: string; restored: string }>(
+        `SELECT transaction_id::text AS stored, (pg_snapshot_xmax(pg_current_snapshot())::text::numeric + 4294967296)::text AS restored
+           FROM ledger.publication_checkpoints WHERE publisher = 'jetstream'`,
+      );
+      const { stored, restored } = rows[0];
+      await db.query(`UPDATE ledger.publication_checkpoints SET transaction_id = $1::xid8 WHERE publisher = 'jetstream'`, [restored]);
+      await publisher.stack.startService('ledger');
+      const after = newIds(2);
+      await insertEvents(db, after, 'test.after-restore');
+
+      const down = await waitFor('the health answer naming the check', async () => {
+        const reply = await health();
+        return reply.dependencies[PUBLICATION_ORDER_CHECK]?.status === 'down' && reply;
+      });
+      expect(down.status).toBe('down');
+      expect(down.dependencies[PUBLICATION_ORDER_CHECK].error).toContain(`pg_resetwal -e ${(BigInt(restored) >> 32n) + 1n}`);
+      const log = publisher.stack.process('ledger').logFile;
+      const refusal = await waitFor('the refusal in the log', () =>
+        readFileSync(log, 'utf8')
+          .split('\n')
+          .filter((line) => line.includes('event publication refused'))
+          .map((line) => JSON.parse(line) as { level: string; error: string })[0],
+      );
+      expect(refusal).toMatchObject({ level: 'error', error: expect.stringContaining(`the highest the event store holds (${restored})`) });
+      await new Promise((resolve) => setTimeout(resolve, 2500)); // a leadership retry, and many polls
+      expect(publisher.received.filter((message) => after.includes(message.event.id))).toEqual([]);
+      expect(await stillAt(db, restored)).toBe(true);
+
+      // Once the ids are ahead (here: the checkpoint set back), the next leadership retry publishes what waited.
+      await db.query(`UPDATE ledger.publication_checkpoints SET transaction_id = $1::xid8 WHERE publisher = 'jetstream'`, [stored]);
+      await waitFor('the events appended meanwhile on JetStream', () => published(after), { timeoutMs: 10_000 });
+      expect((await health()).dependencies[PUBLICATION_ORDER_CHECK].status).toBe('up');
+      expect(readFileSync(log, 'utf8')).toContain('event publication works again');
+    } finally {
+      await db.end();
+    }
+  }, 60_000);
+});
+
+/** Whether the stored checkpoint still has this transaction id: a refusing publisher writes none. */
+async function stillAt(db: Client, transactionId: string): Promise<boolean> {
+  const { rows } = await db.query<{ at: string }>(`SELECT transaction_id::text AS at FROM ledger.publication_checkpoints WHERE publisher = 'jetstream'`);
+  return rows[0].at === transactionId;
+}

@@ -5,6 +5,7 @@ import {
   CONFIG,
   contextOf,
   FailureStreak,
+  HealthService,
   JsonLogger,
   ledgerEventsPlace,
   NATS_CONNECTION,
@@ -15,12 +16,14 @@ import {
   subjectPrefix,
 } from '@pp/platform';
 import type { NatsConnection } from 'nats';
-import type { Client } from 'pg';
+import type { Client, Pool } from 'pg';
 import { EVENTS_COMMITTED_CHANNEL } from '../event-store/group-commit.appender';
+import { LEDGER_POOL } from '../event-store/ledger-pool';
 import { LocalCommits } from '../event-store/local-commits';
 import { EVENT_COLUMNS, type EventRow, toStoredEvent } from '../event-store/stored-event.row';
 import type { LedgerConfig } from '../ledger.config';
 import { type Checkpoint, StoredCheckpoint } from './stored-checkpoint';
+import { assertTransactionIdsAhead, PUBLICATION_ORDER_CHECK, TransactionIdsBehind } from './transaction-id-order';
 import { WakeSignal } from './wake-signal';
 
 /** The publisher's row in ledger.publication_checkpoints. */
@@ -84,7 +87,11 @@ export const publisherConnection = (url: string, pollMs: number): Client =>
  * replica takes over: publisherConnection); its own replica's commits wake it in process
  * (LocalCommits), the others' NOTIFY after each commit, a poll backs it up,
  * and while committed events wait behind a transaction still open anywhere
- * in the cluster it looks again within milliseconds.
+ * in the cluster it looks again within milliseconds. It refuses to lead
+ * while the cluster's transaction ids are behind the event store's (a
+ * logical restore: TransactionIdsBehind), where it would skip every new
+ * event; every replica's health answer says so, and it tries again at each
+ * leadership retry, so publication resumes once the ids are ahead.
  */
 @Injectable()
 export class EventPublisher implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -94,15 +101,23 @@ export class EventPublisher implements OnApplicationBootstrap, OnApplicationShut
   private readonly wakeup = new WakeSignal();
   private readonly prefix: string;
   private readonly failures: FailureStreak;
+  /** Logged as errors, not warnings: only a person can mend it, and nothing is published until one does. */
+  private readonly refusals: FailureStreak;
 
   constructor(
     @Inject(CONFIG) private readonly config: LedgerConfig,
     @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
     private readonly logger: JsonLogger,
     private readonly localCommits: LocalCommits,
+    @Inject(LEDGER_POOL) pool: Pool,
+    health: HealthService,
   ) {
     this.prefix = subjectPrefix(config.PP_NAMESPACE);
     this.failures = new FailureStreak(logger, 'event publisher', 'event publisher stopped; retrying');
+    const errors = { warn: (message: unknown, ...rest: unknown[]) => logger.error(message, ...rest), info: logger.info.bind(logger) };
+    this.refusals = new FailureStreak(errors, 'event publication', 'event publication refused: transaction ids are behind the event store');
+    // Asked of the database by every replica, not of this one's publisher: whichever leads, each answers the same.
+    health.register(PUBLICATION_ORDER_CHECK, () => assertTransactionIdsAhead(pool));
   }
 
   onApplicationBootstrap(): void {
@@ -121,7 +136,7 @@ export class EventPublisher implements OnApplicationBootstrap, OnApplicationShut
         await this.leadWhilePossible();
         this.failures.succeeded(); // another replica leads
       } catch (error) {
-        this.failures.failed(error);
+        (error instanceof TransactionIdsBehind ? this.refusals : this.failures).failed(error);
       }
       await this.sleep(LEADERSHIP_RETRY_MS);
     }
@@ -139,6 +154,9 @@ export class EventPublisher implements OnApplicationBootstrap, OnApplicationShut
     try {
       const { rows } = await db.query<{ leader: boolean }>('SELECT pg_try_advisory_lock(hashtext($1)) AS leader', [LEADER_LOCK]);
       if (!rows[0].leader) return;
+      // Once per leadership: the ids can only fall behind in another cluster, and a new cluster means a new session.
+      await assertTransactionIdsAhead(db);
+      this.refusals.succeeded();
       await db.query(`LISTEN ${EVENTS_COMMITTED_CHANNEL}`);
       await this.openStream();
       this.logger.info('publishing ledger events to JetStream', { stream: ledgerEventsPlace(this.config.PP_NAMESPACE).name });
