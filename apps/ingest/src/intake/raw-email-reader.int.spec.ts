@@ -63,4 +63,17 @@ describe('the raw-mail reader while its stream is gone', () => {
     await nc.jetstream().publish(`${stack.namespace}.${INGEST_RAW_EMAIL_SUBJECT}`, Buffer.from(await signEmail(buildNotice({ messageId, reference: `C1Rr${stack.namespace.slice(1, 7)}` }))));
     await waitFor('the notice published after the stream came back to be stored', async () => (await stored(messageId)) === 1, { timeoutMs: 10_000 });
   });
+
+  it('starts while the stream is missing (a pod started before the migrate step ran), answers not ready, and reads once it is made', async () => {
+    await stack.stopService('ingest');
+    await (await nc.jetstreamManager()).streams.delete(ingestRawEmailStreamName(stack.namespace));
+    await stack.startService('ingest');
+    expect((await health()).dependencies[READER_HEALTH_CHECK]).toMatchObject({ status: 'down', error: 'not reading raw e-mails yet: the durable consumer is not bound' });
+
+    await recreateStream();
+    await answering('up');
+    const messageId = `<late.${stack.namespace}@payments.interac.ca>`;
+    await nc.jetstream().publish(`${stack.namespace}.${INGEST_RAW_EMAIL_SUBJECT}`, Buffer.from(await signEmail(buildNotice({ messageId, reference: `C1Rl${stack.namespace.slice(1, 7)}` }))));
+    await waitFor('the notice published once the stream was made to be stored', async () => (await stored(messageId)) === 1, { timeoutMs: 10_000 });
+  });
 });

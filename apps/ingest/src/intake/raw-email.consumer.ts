@@ -67,7 +67,7 @@ export class RawEmailConsumer implements OnApplicationBootstrap, OnModuleDestroy
 
   constructor(
     @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
-    @Inject(CONFIG) private readonly config: IngestConfig,
+    @Inject(CONFIG) config: IngestConfig,
     private readonly intake: EmailIntake,
     private readonly processor: EmailProcessor,
     private readonly logger: JsonLogger,
@@ -103,9 +103,13 @@ export class RawEmailConsumer implements OnApplicationBootstrap, OnModuleDestroy
     health.register(READER_HEALTH_CHECK, this.reader.health.check);
   }
 
-  /** A stream missing or changed at boot stops the start, with who makes it (checkStream); later gaps are read through. */
+  /**
+   * Starts reading, and waits for the first round's outcome. A stream missing
+   * or changed (checkStream says who makes it) does not stop the start: the
+   * service answers not ready, naming the reader, and reads once the migrate
+   * step has made it, as a running replica does when it goes.
+   */
   async onApplicationBootstrap(): Promise<void> {
-    await checkStream(this.nc, ingestRawEmailPlace(this.config.PP_NAMESPACE));
     await this.reader.start();
   }
 

@@ -288,8 +288,8 @@ export class DeliveryRepository {
    * committed, so each row's aftermath is its own: a close that fails is
    * logged and costs the other claims nothing (they would stay leased unmade,
    * each losing an attempt once its lease ended). The delivery whose close
-   * failed stays leased with its attempt PENDING: once the lease ends the
-   * sweeper queues the next attempt, whose claim records this one as
+   * failed stays leased with its attempt PENDING: once the lease and the
+   * wait after a stall end, the sweeper queues the next attempt, whose claim records this one as
    * unanswered and asks the rule again, so it is neither lost nor sent.
    * Closes run one at a time: a batch for an endpoint just disabled would
    * otherwise take every connection of the pool at once.

@@ -46,6 +46,17 @@ describe('the webhook endpoint limit (real Postgres, the webhooks role)', () => 
     expect((await controller.list({ merchant_id: merchant, livemode: false })).endpoints).toHaveLength(MAX_WEBHOOK_ENDPOINTS);
   });
 
+  it('given one place left, when one request is sent twice at once (a client retrying), then both answer the one endpoint it made', async () => {
+    const merchant = `mer_${randomUUID().slice(0, 8)}`;
+    for (let n = 1; n < MAX_WEBHOOK_ENDPOINTS; n++) await controller.create(creation(merchant, false, n));
+    const request = { ...creation(merchant, false, 50), idempotency: { key: `key-${merchant}`, fingerprint: 'same-body' } };
+
+    const [first, second] = await Promise.all([controller.create(request), controller.create(request)]);
+
+    expect(second).toEqual(first);
+    expect((await controller.list({ merchant_id: merchant, livemode: false })).endpoints).toHaveLength(MAX_WEBHOOK_ENDPOINTS);
+  });
+
   it('given a full test mode, when live mode creates and one test endpoint is deleted, then live is counted apart and the freed place is taken once', async () => {
     const merchant = `mer_${randomUUID().slice(0, 8)}`;
     const made = await Promise.all(Array.from({ length: MAX_WEBHOOK_ENDPOINTS }, (_, n) => controller.create(creation(merchant, false, n))));

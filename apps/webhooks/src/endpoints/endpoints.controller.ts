@@ -66,7 +66,12 @@ export class EndpointsController {
         command.idempotency,
       )
       .catch((error: unknown) => this.repeatedAfterRace(command, command.idempotency, 'create', error));
-    if (!row) throw new DomainError(ErrorCode.ValidationFailed, `Validation failed: at most ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints per mode`);
+    if (!row) {
+      // A repeat of this request that took the last place while this one waited answers as that one did.
+      const repeat = await this.repeated(command, command.idempotency, 'create');
+      if (repeat) return repeat;
+      throw new DomainError(ErrorCode.ValidationFailed, `Validation failed: at most ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints per mode`);
+    }
     return 'secret' in row ? row : toEndpointWithSecretView(row, secret);
   }
 

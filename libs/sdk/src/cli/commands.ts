@@ -52,7 +52,7 @@ export const COMMANDS: Record<string, Command> = {
     usage: 'login [--key <secret key>] [--api-base <url>]   save the key (from --key or --api-key, else PP_API_KEY, which keeps it out of shell history) for later commands',
     options: ['key'],
     async run(context) {
-      const key = stringOption(context.args, 'key') ?? stringOption(context.args, 'api-key') ?? context.env.PP_API_KEY;
+      const key = (stringOption(context.args, 'key') ?? stringOption(context.args, 'api-key') ?? context.env.PP_API_KEY)?.trim();
       if (!key || !/^pp_(live_test_|live_|rk_)/.test(key)) throw new UsageError('login needs a secret key (pp_live_test_…, pp_live_… or pp_rk_…) in --key, --api-key or PP_API_KEY');
       if (!isApiKeyShaped(key)) throw new UsageError('The key holds characters no key has (a space or a line break?): keys are pp_ then letters, digits and underscores');
       const apiBase = stringOption(context.args, 'api-base');

@@ -64,13 +64,16 @@ export interface OpenStream {
 /** HTTP to the gateway: auth, idempotency keys, timeouts, retries, typed errors. Node's global fetch only. */
 export class Transport {
   readonly apiBase: string;
+  /** Without the line break a key read from a file (a mounted secret) ends with, as fetch itself would send it. */
+  private readonly apiKey: string;
   private readonly retry: RetrySettings;
   private readonly timeoutMs: number;
 
-  constructor(private readonly options: ClientOptions) {
+  constructor(options: ClientOptions) {
     if (!options.apiKey) throw new TypeError('apiKey is required (pp_live_… or pp_live_test_…)');
-    if (!isApiKeyShaped(options.apiKey)) {
-      throw new TypeError('apiKey is not an API key: keys are pp_ then letters, digits and underscores (was a space or a line break copied with it?)');
+    this.apiKey = options.apiKey.trim();
+    if (!isApiKeyShaped(this.apiKey)) {
+      throw new TypeError('apiKey is not an API key: keys are pp_ then letters, digits and underscores (was a space or a line break copied into it?)');
     }
     this.apiBase = (options.apiBase ?? DEFAULT_API_BASE).replace(/\/+$/, '');
     const refusal = keyInClearRefusal(this.apiBase, options.allowInsecureHttp === true, 'pass allowInsecureHttp: true');
@@ -86,7 +89,7 @@ export class Transport {
     const url = new URL(this.apiBase + request.path);
     for (const [name, value] of Object.entries(request.query ?? {})) if (value !== undefined) url.searchParams.set(name, String(value));
     const headers: Record<string, string> = {
-      authorization: `Bearer ${this.options.apiKey}`,
+      authorization: `Bearer ${this.apiKey}`,
       accept: 'application/json',
       'user-agent': `interac-checkout-node/${SDK_VERSION} node/${process.versions.node}`,
     };
@@ -119,7 +122,7 @@ export class Transport {
     const operation = startOperation(options.signal, checkMilliseconds('timeoutMs', options.timeoutMs ?? this.timeoutMs));
     try {
       const response = await fetch(url, {
-        headers: { ...headers, authorization: `Bearer ${this.options.apiKey}`, accept: 'text/event-stream', 'x-request-id': requestId },
+        headers: { ...headers, authorization: `Bearer ${this.apiKey}`, accept: 'text/event-stream', 'x-request-id': requestId },
         signal: operation.signal,
       });
       if (!response.ok) {
