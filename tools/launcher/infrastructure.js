@@ -1,7 +1,8 @@
 /**
  * Makes sure Postgres, NATS with JetStream and Redis answer, in this order of
  * preference (PRODUCT-RULES §D5):
- *   1. a running Docker engine: `docker compose up -d postgres redis` (ports on 127.0.0.1 only);
+ *   1. a running Docker engine: `docker compose up -d` for those of postgres and redis that are down
+ *      (ports on 127.0.0.1 only);
  *   2. servers already listening at the configured URLs;
  *   3. servers installed on this machine but stopped: start them;
  *   4. as root with apt: install Debian's postgresql, nats-server and redis-server, then start them;
@@ -85,18 +86,40 @@ function installWithApt(packages) {
   }).ok;
 }
 
+/** The docker compose service that serves each component compose can run (deploy/compose.local-ports.yml). */
+const COMPOSE_SERVICES = { Postgres: 'postgres', Redis: 'redis' };
+
 /**
- * Postgres and Redis from docker-compose.yml, published on 127.0.0.1 only
- * (deploy/compose.local-ports.yml, which also runs Redis without ACL users for
- * local use). Compose refuses to start while a required secret is unset, so
- * development values are generated once into .dev/compose-secrets.json.
+ * The compose services worth starting for the components that are down: only those compose
+ * serves where the launcher looks for them, on the loopback at their default port (compose
+ * publishes nowhere else). A component that answers is left alone: compose would fail to
+ * publish its port, or serve a second server beside it.
  */
-function startComposeInfrastructure(root, env, callerEnv) {
-  out.info('a Docker engine runs: docker compose up -d postgres redis (published on 127.0.0.1 only)');
+function composeServicesFor(down) {
+  return down
+    .filter((c) => COMPOSE_SERVICES[c.name] && isLocal(c.url.hostname) && Number(c.url.port || c.defaultPort) === c.defaultPort)
+    .map((c) => COMPOSE_SERVICES[c.name]);
+}
+
+/**
+ * `services` (postgres, redis: those down) from docker-compose.yml, published on 127.0.0.1 only
+ * (deploy/compose.local-ports.yml, which also runs Redis without ACL users for local use). Compose
+ * refuses to start while a required secret is unset, so development values are generated once into
+ * .dev/compose-secrets.json. DATABASE_URL, unless the caller set one, gets compose's superuser
+ * password only once compose has started its Postgres; a failed run leaves the components to the
+ * next ways (servers installed here). Returns whether compose succeeded.
+ */
+function startComposeInfrastructure(root, env, callerEnv, services, runCommand = run) {
+  out.info(`a Docker engine runs: docker compose up -d ${services.join(' ')} (published on 127.0.0.1 only)`);
   const composeEnv = { ...composeDevSecrets(root), ...require('./postgres-roles').composePasswords(root), ...process.env };
   const files = ['-f', 'docker-compose.yml', '-f', join('deploy', 'compose.local-ports.yml')];
-  run('docker', ['compose', ...files, 'up', '-d', '--wait', 'postgres', 'redis'], { cwd: root, stdio: 'inherit', timeoutMs: 5 * 60_000, env: composeEnv });
-  if (!callerEnv.DATABASE_URL) env.DATABASE_URL = `postgres://postgres:${composeEnv.POSTGRES_PASSWORD}@127.0.0.1:5432/pp`;
+  const result = runCommand('docker', ['compose', ...files, 'up', '-d', '--wait', ...services], { cwd: root, stdio: 'inherit', timeoutMs: 5 * 60_000, env: composeEnv });
+  if (!result.ok) {
+    out.warn(`docker compose up failed (${result.status === null ? 'no exit code' : `exit code ${result.status}`}${result.stderr ? `: ${result.stderr.trim()}` : ''}); trying the servers installed on this machine`);
+    return false;
+  }
+  if (services.includes('postgres') && !callerEnv.DATABASE_URL) env.DATABASE_URL = `postgres://postgres:${composeEnv.POSTGRES_PASSWORD}@127.0.0.1:5432/pp`;
+  return true;
 }
 
 /** A generated value for every `${VAR:?…}` docker-compose.yml requires, kept in .dev/ (git-ignored, mode 600). */
@@ -123,8 +146,9 @@ async function ensureInfrastructure(root, callerEnv) {
     if (await reachable(c.url.hostname, c.url.port || c.defaultPort)) out.info(`${c.name}: answering at ${c.url.host}`);
     else down.push(c);
   }
-  if (down.length > 0 && dockerEngineRuns() && existsSync(join(root, 'docker-compose.yml'))) {
-    startComposeInfrastructure(root, env, callerEnv);
+  const composeServices = composeServicesFor(down);
+  if (composeServices.length > 0 && existsSync(join(root, 'docker-compose.yml')) && dockerEngineRuns()) {
+    startComposeInfrastructure(root, env, callerEnv, composeServices);
   }
   const stillDown = [];
   const installed = new Set();
@@ -160,7 +184,7 @@ async function ensureInfrastructure(root, callerEnv) {
     );
     process.exit(1);
   }
-  env.DATABASE_URL = await checkPostgres(root, env.DATABASE_URL, installed.has('Postgres'));
+  env.DATABASE_URL = await checkPostgres(root, env.DATABASE_URL, installed.has('Postgres'), callerEnv);
   if (env.NATS_URL) await checkJetStream(root, env.NATS_URL);
   else await ensureNatsServer(root, installWithApt);
   await checkRedis(env.REDIS_URL);
@@ -168,37 +192,52 @@ async function ensureInfrastructure(root, callerEnv) {
 }
 
 /**
- * Connects, creating the database if needed. A Debian cluster allows only
- * password logins over TCP: for a superuser without a password in the URL,
- * the launcher uses the one it set earlier (.dev/postgres-superuser.json), or
- * sets a random one when it installed Postgres itself in this run. It never
- * changes the password of a cluster it did not install: it says what to set.
+ * Connects, creating the database if needed (`pp` when DATABASE_URL names none: postgres-roles.js
+ * projectDatabaseUrl; the database is handed to the owner later, by preparePostgres). A Debian cluster allows only
+ * password logins over TCP: for a superuser without a password in the URL, the launcher tries the
+ * ones it knows (knownSuperuserPasswords: the one it set earlier, then compose's), or sets a random
+ * one when it installed Postgres itself in this run. It never changes the password of a cluster it
+ * did not install: it says what to set. `connect` opens a set-up session (a stand-in in the specs).
  */
-async function checkPostgres(root, databaseUrl, installedNow) {
-  const { Client } = require('pg');
-  const url = new URL(databaseUrl);
-  const database = url.pathname.slice(1) || 'pp';
-  const admin = new URL(url.href);
-  admin.pathname = '/postgres';
-  let client = new Client({ connectionString: admin.href, connectionTimeoutMillis: 5000 });
+async function checkPostgres(root, databaseUrl, installedNow, callerEnv = {}, connect = connectSetupClient) {
+  const url = new URL(require('./postgres-roles').projectDatabaseUrl(databaseUrl));
+  const database = decodeURI(url.pathname.slice(1));
+  const adminUrl = (password) => {
+    const admin = new URL(url.href);
+    admin.pathname = '/postgres';
+    if (password !== undefined) admin.password = encodeURIComponent(password);
+    return admin.href;
+  };
+  let client;
   try {
-    await client.connect();
+    client = await connect(adminUrl());
   } catch (error) {
     const user = decodeURIComponent(url.username) || 'postgres';
-    const saved = savedSuperuserPassword(root, user);
-    const mayUseOwn = /password|authentication/i.test(error.message) && isLocal(url.hostname) && !url.password;
-    const maySet = mayUseOwn && !saved && installedNow && process.getuid?.() === 0 && /^[a-z_][a-z0-9_]*$/.test(user);
-    if (!mayUseOwn || (!saved && !maySet)) {
-      out.fail(`Postgres refused the connection at ${redact(url)}: ${error.message}`);
-      out.fail('put the password in DATABASE_URL (postgres://USER:PASSWORD@host:port/pp), or allow the login in pg_hba.conf');
-      process.exit(1);
+    const mayUseOwn = refusedLogin(error) && isLocal(url.hostname) && !url.password;
+    const known = mayUseOwn ? knownSuperuserPasswords(root, user, callerEnv) : [];
+    for (const { password, from } of known) {
+      try {
+        client = await connect(adminUrl(password));
+      } catch (refused) {
+        if (refusedLogin(refused)) continue;
+        throw refused;
+      }
+      url.password = encodeURIComponent(password);
+      out.info(`Postgres: logged in as ${user} with the password in ${from}`);
+      break;
     }
-    const password = saved ?? setSuperuserPassword(root, user);
-    url.password = encodeURIComponent(password);
-    admin.password = encodeURIComponent(password);
-    client = new Client({ connectionString: admin.href, connectionTimeoutMillis: 5000 });
-    await client.connect();
-    if (!saved) out.info(`Postgres: set a password for ${user}'s TCP logins on the cluster just installed (.dev/postgres-superuser.json)`);
+    if (!client) {
+      const maySet = mayUseOwn && !savedSuperuserPassword(root, user) && installedNow && process.getuid?.() === 0 && /^[a-z_][a-z0-9_]*$/.test(user);
+      if (!maySet) {
+        out.fail(`Postgres refused the connection at ${redact(url)}: ${error.message}${known.length > 0 ? ` (and with the password in ${known.map((k) => k.from).join(', then ')})` : ''}`);
+        out.fail('put the password in DATABASE_URL (postgres://USER:PASSWORD@host:port/pp), or allow the login in pg_hba.conf');
+        process.exit(1);
+      }
+      const password = setSuperuserPassword(root, user);
+      url.password = encodeURIComponent(password);
+      client = await connect(adminUrl(password));
+      out.info(`Postgres: set a password for ${user}'s TCP logins on the cluster just installed (.dev/postgres-superuser.json)`);
+    }
   }
   const exists = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
   if (exists.rowCount === 0) {
@@ -207,6 +246,37 @@ async function checkPostgres(root, databaseUrl, installedNow) {
   }
   await client.end();
   return url.href;
+}
+
+/** A connected set-up session (postgres-roles.js: its statements and lock waits bounded). */
+async function connectSetupClient(url) {
+  const { Client } = require('pg');
+  const client = new Client(require('./postgres-roles').setupClientOptions(url));
+  await client.connect();
+  return client;
+}
+
+/** Postgres asked for a password, or refused the one given. */
+const refusedLogin = (error) => /password|authentication/i.test(error.message);
+
+/**
+ * The superuser passwords the launcher knows for `user`, in the order tried: the one it set on a
+ * cluster it installed (.dev/postgres-superuser.json); then, when the caller set no DATABASE_URL,
+ * the one compose's Postgres was given (startComposeInfrastructure: POSTGRES_PASSWORD from the
+ * environment, else .dev/compose-secrets.json). A later run finds that Postgres still answering,
+ * skips compose, and would otherwise log in with the default URL, which has no password.
+ */
+function knownSuperuserPasswords(root, user, callerEnv) {
+  const known = [];
+  const saved = savedSuperuserPassword(root, user);
+  if (saved) known.push({ password: saved, from: '.dev/postgres-superuser.json' });
+  const composeFile = join(root, '.dev', 'compose-secrets.json');
+  if (!callerEnv.DATABASE_URL && user === 'postgres' && existsSync(composeFile)) {
+    if (callerEnv.POSTGRES_PASSWORD) known.push({ password: callerEnv.POSTGRES_PASSWORD, from: 'POSTGRES_PASSWORD' });
+    const kept = JSON.parse(require('node:fs').readFileSync(composeFile, 'utf8')).POSTGRES_PASSWORD;
+    if (kept && kept !== callerEnv.POSTGRES_PASSWORD) known.push({ password: kept, from: '.dev/compose-secrets.json' });
+  }
+  return known;
 }
 
 const superuserFile = (root) => join(root, '.dev', 'postgres-superuser.json');
@@ -290,4 +360,4 @@ function ensureChromium() {
   process.exit(1);
 }
 
-module.exports = { ensureInfrastructure, ensureChromium, setSuperuserPassword };
+module.exports = { ensureInfrastructure, ensureChromium, setSuperuserPassword, checkPostgres, composeServicesFor, startComposeInfrastructure };

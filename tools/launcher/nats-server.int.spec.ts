@@ -51,6 +51,21 @@ it('starts the server and records it once it listens', async () => {
   expect(readdirSync(join(dir, '.dev', 'nats', 'ports'))).toEqual([`nats-server_${state!.pid}.ports`]);
 }, 60_000);
 
+it('clears the ports files servers that are gone left, so none can pass for the new server', async () => {
+  // One left by a server killed outright (its pid gone), one whose pid the system has given to another process since.
+  const gone = spawn(process.execPath, ['-e', '']);
+  await new Promise((resolve) => gone.on('exit', resolve));
+  const ports = join(dir, '.dev', 'nats', 'ports');
+  mkdirSync(ports, { recursive: true });
+  for (const pid of [gone.pid, process.pid]) writeFileSync(join(ports, `nats-server_${pid}.ports`), '{"nats":["nats://127.0.0.1:4322"]}');
+
+  const { code, output } = await ensure();
+  const state = existsSync(statePath()) ? (JSON.parse(readFileSync(statePath(), 'utf8')) as { pid: number }) : undefined;
+  if (state) toKill.push(state.pid);
+  expect({ code, output }).toEqual({ code: 0, output: expect.stringContaining("NATS: started the project's server") });
+  expect(readdirSync(ports)).toEqual([`nats-server_${state!.pid}.ports`]);
+}, 60_000);
+
 it('stops with a message, and records nothing, when the server it started exits because another process took the port', async () => {
   // A stand-in nats-server: another process takes the configured port, and the server exits as the real one does then.
   const bin = join(dir, 'bin');

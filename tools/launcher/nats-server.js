@@ -10,7 +10,7 @@
  */
 const { spawn } = require('node:child_process');
 const { createHash, randomBytes } = require('node:crypto');
-const { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, writeFileSync } = require('node:fs');
+const { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } = require('node:fs');
 const net = require('node:net');
 const { join } = require('node:path');
 const out = require('./console');
@@ -29,6 +29,8 @@ const paths = (root) => {
     config: join(dir, 'nats-server.conf'),
     state: join(dir, 'server.json'),
     store: join(dir, 'jetstream'),
+    // The launcher's own: only its servers write here (--ports_file_dir).
+    ports: join(dir, 'ports'),
     log: join(root, 'tmp', 'nats-server.log'),
   };
 };
@@ -78,13 +80,29 @@ const listening = (port) =>
     socket.once('error', () => done(false));
   });
 
-/** Our server from an earlier run, if it still runs (checked by pid and command line, never by name). */
-function runningServer(root, state) {
-  if (!state?.pid) return false;
+/** A process that runs our server's config (checked by pid and command line, never by name). */
+function runsConfig(pid, config) {
   try {
-    return readFileSync(`/proc/${state.pid}/cmdline`, 'utf8').includes(paths(root).config);
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(config);
   } catch {
     return false;
+  }
+}
+
+/** Our server from an earlier run, if it still runs. */
+const runningServer = (root, state) => Boolean(state?.pid) && runsConfig(state.pid, paths(root).config);
+
+/**
+ * Empties the launcher's ports folder (.dev/nats/ports) of the files servers that are gone left:
+ * nats-server removes its nats-server_<pid>.ports only when it shuts down cleanly, and a new
+ * server given a pid such a file names would pass for listening at once. A file whose pid still
+ * runs our config stays (a server another launcher is starting); so does anything else there.
+ */
+function clearStalePortsFiles(p) {
+  if (!existsSync(p.ports)) return;
+  for (const name of readdirSync(p.ports)) {
+    const pid = /^nats-server_(\d+)\.ports$/.exec(name)?.[1];
+    if (pid && !runsConfig(Number(pid), p.config)) rmSync(join(p.ports, name), { force: true });
   }
 }
 
@@ -150,8 +168,9 @@ async function ensureNatsServer(root, installWithApt) {
  * already in use"; an exit before the ports file, or none within 20 s, stops the launcher.
  */
 async function startServer(binary, p, port) {
-  const portsDir = join(p.dir, 'ports');
+  const portsDir = p.ports;
   mkdirSync(portsDir, { recursive: true, mode: 0o700 });
+  clearStalePortsFiles(p);
   const log = openSync(p.log, 'a');
   const child = spawn(binary, ['-c', p.config, '--ports_file_dir', portsDir], { detached: true, stdio: ['ignore', log, log] });
   closeSync(log);

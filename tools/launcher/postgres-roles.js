@@ -19,6 +19,53 @@ const out = require('./console');
 const { run } = require('./run-command');
 const { writePrivateFile } = require('./private-file');
 
+/** The database `npm start` and `npm test` set up when DATABASE_URL names none. */
+const PROJECT_DATABASE = 'pp';
+/** Postgres's own databases: handing one to the owner role, then revoking CONNECT from PUBLIC in it, would break the cluster's tools and every other client. */
+const MAINTENANCE_DATABASES = ['postgres', 'template0', 'template1'];
+
+/**
+ * DATABASE_URL as the set-up uses it: a URL naming no database (`…:5432` or `…:5432/`) names the
+ * project's, `pp`; otherwise an empty name would reach `ALTER DATABASE ""`, and each service would
+ * log in to a database named after its role.
+ */
+function projectDatabaseUrl(databaseUrl) {
+  const url = new URL(databaseUrl);
+  if (databaseName(url.href) === '') url.pathname = `/${PROJECT_DATABASE}`;
+  return url.href;
+}
+
+/** The database a URL names, as pg reads it (pg-connection-string: decodeURI of the path). */
+const databaseName = (databaseUrl) => decodeURI(new URL(databaseUrl).pathname.slice(1));
+
+/**
+ * The database preparePostgres hands to the owner role. Postgres's own are refused with an Error:
+ * `npm test` and the bench may name one (they only use the server), `npm start` and `npm run cli` not.
+ */
+function databaseToHandOver(databaseUrl) {
+  const name = databaseName(databaseUrl);
+  if (MAINTENANCE_DATABASES.includes(name)) {
+    throw new Error(
+      `DATABASE_URL names the database ${name}, one of Postgres's own (${MAINTENANCE_DATABASES.join(', ')}): the set-up would hand it to the owner role pp_owner and close it to other roles. ` +
+        `Name the project's database instead, e.g. postgres://USER:PASSWORD@host:5432/${PROJECT_DATABASE} (the launcher creates it)`,
+    );
+  }
+  return name;
+}
+
+/**
+ * A set-up session as the superuser ends any statement, and any wait for a lock, after a minute:
+ * a session that holds a lock the set-up needs (a stuck migration, a forgotten psql in a transaction)
+ * then fails `npm start` / `npm test` with Postgres's own error instead of hanging it.
+ */
+const SETUP_TIMEOUT_MS = 60_000;
+const setupClientOptions = (url, timeoutMs = SETUP_TIMEOUT_MS) => ({
+  connectionString: url,
+  connectionTimeoutMillis: 5000,
+  statement_timeout: timeoutMs,
+  lock_timeout: timeoutMs,
+});
+
 /** The compiled role definitions (libs/platform/src/database), built before the launcher gets here. */
 const database = (root) => require(join(root, 'dist', 'libs', 'platform', 'src', 'database', 'index.js'));
 
@@ -39,7 +86,7 @@ async function ensurePostgresRoles(root, adminUrl) {
   // Every caller takes the roles' advisory lock in database postgres, so launchers and jest workers take turns.
   const url = new URL(adminUrl);
   url.pathname = '/postgres';
-  await withClient(url.href, (client) => ensureDatabaseRoles(client, passwords));
+  await withSetupClient(url.href, (client) => ensureDatabaseRoles(client, passwords));
   out.info(`Postgres: roles ${DATABASE_ROLES.join(', ')} (passwords in .dev/postgres-roles.json)`);
   return passwords;
 }
@@ -51,10 +98,12 @@ async function ensurePostgresRoles(root, adminUrl) {
  * owner's URL and each database service's URL.
  */
 async function preparePostgres(root, adminUrl, migrateNatsUrl) {
+  // Before anything is changed: a URL naming no database names pp (ensureInfrastructure's does already), a maintenance database stops here.
+  adminUrl = projectDatabaseUrl(adminUrl);
+  const name = databaseToHandOver(adminUrl);
   const { DATABASE_SERVICES, OWNER_ROLE, handDatabaseToOwner, reserveAdvisoryLocks, roleUrl, serviceRole } = database(root);
   const passwords = await ensurePostgresRoles(root, adminUrl);
-  const name = new URL(adminUrl).pathname.slice(1);
-  await withClient(adminUrl, async (client) => {
+  await withSetupClient(adminUrl, async (client) => {
     await handDatabaseToOwner(client, name);
     await reserveAdvisoryLocks(client);
   });
@@ -83,9 +132,10 @@ function composePasswords(root) {
   return Object.fromEntries(Object.entries(passwords).map(([role, password]) => [`PP_DB_${role.replace(/^pp_/, '').toUpperCase()}_PASSWORD`, password]));
 }
 
-async function withClient(url, fn) {
+/** Runs `fn` with a set-up session (setupClientOptions) as the superuser of `url`. */
+async function withSetupClient(url, fn) {
   const { Client } = require('pg');
-  const client = new Client({ connectionString: url, connectionTimeoutMillis: 5000 });
+  const client = new Client(setupClientOptions(url));
   await client.connect();
   try {
     return await fn(client);
@@ -94,4 +144,4 @@ async function withClient(url, fn) {
   }
 }
 
-module.exports = { composePasswords, ensurePostgresRoles, preparePostgres };
+module.exports = { composePasswords, ensurePostgresRoles, preparePostgres, projectDatabaseUrl, setupClientOptions, withSetupClient };

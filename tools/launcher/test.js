@@ -42,16 +42,17 @@ async function main() {
 
   if (jestArgs.length === 0) {
     // Side by side: each keeps one core busy for most of a minute on a slow machine, and nothing else runs yet.
-    out.step('Type-check (tsc --noEmit) and lint (eslint over the whole tree: apps, libs, tools, deploy, browser scripts; Nx module boundaries), side by side');
+    out.step(
+      "Type-check (tsc --noEmit: the tree, and the dashboard's web app with its own tsconfig) and lint (eslint over the whole tree: apps, libs, tools, deploy, browser scripts; Nx module boundaries), side by side",
+    );
     const nxEnv = { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true' };
-    const typeCheck = runInBackground(process.execPath, [bin('typescript', 'bin/tsc'), '-p', 'tsconfig.json', '--noEmit'], { cwd: root, timeoutMs: 10 * 60_000 });
     const lint = async () => {
       // The boundary rule reads Nx's project graph; computing it first makes the rule run instead of skipping.
       const graph = await runInBackground(process.execPath, [bin('nx', 'dist/bin/nx.js'), 'show', 'projects'], { cwd: root, env: nxEnv });
       if (!graph.ok) return { ...graph, what: 'Nx project graph errors' };
       return { ...(await runInBackground(process.execPath, [bin('eslint', 'bin/eslint.js'), '.'], { cwd: root, timeoutMs: 10 * 60_000, env: nxEnv })), what: 'lint errors' };
     };
-    const checks = await Promise.all([typeCheck.then((result) => ({ ...result, what: 'type errors' })), lint()]);
+    const checks = await Promise.all([...typeCheck(root), lint()]);
     for (const check of checks) {
       process.stdout.write(check.stdout);
       process.stderr.write(check.stderr);
@@ -71,6 +72,21 @@ async function main() {
   console.log(`\nSummary: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
   process.exit(runs.every((result) => result.ok) ? 0 : 1);
 }
+
+/**
+ * The type-checks, as `npm run typecheck` runs them: tsconfig.json covers apps, libs, tools, deploy
+ * and examples but leaves out the dashboard's web app (React, DOM types, bundler resolution), which
+ * has its own tsconfig. Each runs in its own process, side by side; `dir` is the checkout to check.
+ * One promise per check, resolving with its result and what its failure means.
+ */
+const TYPE_CHECKS = [
+  { project: 'tsconfig.json', what: 'type errors' },
+  { project: join('apps', 'dashboard', 'web', 'tsconfig.json'), what: "type errors in the dashboard's web app (apps/dashboard/web)" },
+];
+const typeCheck = (dir) =>
+  TYPE_CHECKS.map(({ project, what }) =>
+    runInBackground(process.execPath, [bin('typescript', 'bin/tsc'), '-p', project, '--noEmit'], { cwd: dir, timeoutMs: 10 * 60_000 }).then((result) => ({ ...result, what })),
+  );
 
 /** What a Jest pass runs: every tier, or the subset that shows a Node line runs the code. */
 const EVERY_TIER = { what: 'unit, integration, end-to-end', pattern: null };
@@ -166,7 +182,11 @@ function reapTestLeftovers() {
   }
 }
 
-main().catch((error) => {
-  out.fail(error.stack ?? error.message);
-  process.exit(1);
-});
+module.exports = { typeCheck };
+// Only as `npm test`: a spec requires this file for typeCheck alone.
+if (require.main === module) {
+  main().catch((error) => {
+    out.fail(error.stack ?? error.message);
+    process.exit(1);
+  });
+}
