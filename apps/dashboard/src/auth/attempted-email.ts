@@ -4,8 +4,13 @@ export const NOT_AN_EMAIL = '(not an e-mail address)';
 /** The longest address SMTP can carry (RFC 5321 §4.5.3.1.3, path of 256 less its angle brackets). */
 const MAX_EMAIL_LENGTH = 254;
 
-/** One @, no whitespace, and a domain with a dot between non-empty labels. */
-const EMAIL_SHAPE = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
+/**
+ * One @, and a domain with a dot between non-empty labels; no whitespace,
+ * control or invisible formatting character anywhere, which would make the
+ * append-only trail show another address than it holds (a bidi override, a
+ * zero-width space) or break the line it is read on.
+ */
+const EMAIL_SHAPE = /^[^\s@\p{Cc}\p{Cf}]+@[^\s@.\p{Cc}\p{Cf}]+(\.[^\s@.\p{Cc}\p{Cf}]+)+$/u;
 
 /**
  * The e-mail a failed sign-in is recorded under in the append-only audit

@@ -1,7 +1,7 @@
 import { attemptedEmail, NOT_AN_EMAIL } from './attempted-email';
 
 describe('the e-mail a failed sign-in is recorded under (attemptedEmail)', () => {
-  it.each(['owner@example.com', 'first.last+tag@mail.shop.example', 'Ops@Example.CA', `${'a'.repeat(64)}@${'b'.repeat(185)}.com`])('given %s, then it is kept as typed', (typed) => {
+  it.each(['owner@example.com', 'first.last+tag@mail.shop.example', 'Ops@Example.CA', 'élise@café.example', `${'a'.repeat(64)}@${'b'.repeat(185)}.com`])('given %s, then it is kept as typed', (typed) => {
     expect(attemptedEmail(typed)).toBe(typed);
   });
 
@@ -17,6 +17,12 @@ describe('the e-mail a failed sign-in is recorded under (attemptedEmail)', () =>
     ['an empty label', 'owner@example..com'],
     ['a trailing dot', 'owner@example.'],
     ['255 characters', `${'a'.repeat(64)}@${'b'.repeat(186)}.com`],
+    ['a right-to-left override, which shows the trail another address', 'moc.elpmaxe\u202e@owner.ca'],
+    ['a zero-width space', 'own\u200ber@example.com'],
+    ['a zero-width joiner', 'owner@exa\u200dmple.com'],
+    ['a byte-order mark', '\ufeffowner@example.com'],
+    ['an escape character', 'owner\u001b[2J@example.com'],
+    ['a C1 control', 'owner\u0085@example.com'],
   ])('given %s, then only the placeholder is kept', (_what, typed) => {
     expect(attemptedEmail(typed)).toBe(NOT_AN_EMAIL);
   });

@@ -1,18 +1,14 @@
-import { ArrayMaxSize, IsArray, IsBoolean, IsEmail, IsIn, IsInt, IsISO8601, IsOptional, IsString, Length, Max, MaxLength, Min, ValidateIf } from 'class-validator';
-import { IsDepositAddress, IsFrameAncestors, IsMerchantName } from '@pp/contracts';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Length, Max, Min, ValidateIf } from 'class-validator';
+import { IsDepositAddress, IsEmailAddress, IsFrameAncestors, IsMerchantName, IsUtcTimestamp } from '@pp/contracts';
 import type { KeyType } from '../identity/api-key';
 import { SCOPES, type Scope } from '../identity/scopes';
-
-
-const EMAIL_RULES = { message: (field: string) => `${field} must be an e-mail address` };
 
 /** Body of POST /v1/admin/merchants (PRODUCT-RULES §D4). */
 export class CreateMerchantBody {
   @IsMerchantName()
   name!: string;
 
-  @IsEmail({}, { message: EMAIL_RULES.message('email') })
-  @MaxLength(254, { message: 'email must be at most 254 characters' })
+  @IsEmailAddress('email')
   email!: string;
 
   /** The owner's dashboard password; generated (and returned once) when absent. */
@@ -43,7 +39,7 @@ export class CreateApiKeyBody {
   scopes?: Scope[];
 
   @IsOptional()
-  @IsISO8601({ strict: true }, { message: 'expires_at must be an ISO 8601 date-time' })
+  @IsUtcTimestamp('expires_at')
   expires_at?: string;
 
   /** Requests per second for this key; the mode's default when absent. */
@@ -72,8 +68,7 @@ export class UpdateMerchantBody {
 
 /** Body of POST /v1/admin/platform_admins: the password is generated (and returned once) when absent. */
 export class CreatePlatformAdminBody {
-  @IsEmail({}, { message: EMAIL_RULES.message('email') })
-  @MaxLength(254, { message: 'email must be at most 254 characters' })
+  @IsEmailAddress('email')
   email!: string;
 
   @IsOptional()

@@ -1,6 +1,7 @@
 import { Body, Controller, Get, Param, Post, Res } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
+  CHECKOUT_SESSION_ID_PATTERN,
   type CheckoutSessionView,
   CreateCheckoutSessionBody,
   DomainError,
@@ -15,9 +16,6 @@ import { SecretKeyRoute } from '../access/route-access';
 import { ApiJsonBody, ApiIdempotentResponse, ApiJsonResponse } from '../openapi/api-docs.decorators';
 import { sendIdempotent } from '../idempotency/send-idempotent';
 import { CHECKOUT_SESSION_CREATED_SCHEMA, CHECKOUT_SESSION_SCHEMA } from './checkout-sessions.schemas';
-
-/** Session ids are CUID2s; anything else cannot exist, so it is not worth a bus call. */
-const SESSION_ID = /^[a-z0-9]{1,64}$/;
 
 /** PRODUCT-RULES §4.1 and §4.2: authenticated, validated and made idempotent here; decided by the sessions service. */
 @ApiTags('checkout sessions')
@@ -44,7 +42,8 @@ export class CheckoutSessionsController {
   @ApiOperation({ summary: 'Retrieve a checkout session of the key’s merchant and mode' })
   @ApiJsonResponse(200, 'The session', CHECKOUT_SESSION_SCHEMA)
   async retrieve(@Param('id') id: string, @KeyScope() scope: MerchantScope): Promise<CheckoutSessionView> {
-    if (!SESSION_ID.test(id)) throw new DomainError(ErrorCode.NotFound, 'Checkout session not found');
+    // An id no session can have is not worth a bus call.
+    if (!CHECKOUT_SESSION_ID_PATTERN.test(id)) throw new DomainError(ErrorCode.NotFound, 'Checkout session not found');
     return this.bus.request('sessions.get.v1', { ...scope, session_id: id });
   }
 }

@@ -155,6 +155,8 @@ describe('checkout session routes', () => {
     ['currency', { currency: 'CAD' }, "currency must be exactly 'cad'"],
     ['reference', { reference: '  ' }, 'reference must not be empty'],
     ['reference', { reference: 'x'.repeat(256) }, 'reference must be at most 255 characters'],
+    ['reference', { reference: 'order\u202e1' }, 'reference must not contain control or invisible formatting characters'],
+    ['reference', { reference: 'order\t1' }, 'reference must not contain control or invisible formatting characters'],
     ['success_url', { success_url: 'shop.example/ok' }, 'success_url must be a fully qualified URL'],
     ['cancel_url', { cancel_url: 'ftp://shop.example/x' }, 'cancel_url must be a fully qualified URL'],
     ['metadata', { metadata: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, 'v'])) }, 'metadata must have at most 50 keys'],

@@ -33,6 +33,6 @@ export class MerchantsAdminHandler {
 
   @Handles('identity.merchants.update.v1')
   update(@Payload() command: UpdateMerchantCommand): Promise<MerchantAdminView> {
-    return this.provisioning.updateMerchant(command.merchant_id, { etransfer_email: command.etransfer_email, frame_ancestors: command.frame_ancestors });
+    return this.provisioning.updateMerchant(command.merchant_id, { name: command.name, etransfer_email: command.etransfer_email, frame_ancestors: command.frame_ancestors });
   }
 }

@@ -192,6 +192,24 @@ describe('GET /v1/events/stream, fed from JetStream', () => {
     }
   });
 
+  it('refuses types that are no merchant event type, as GET /v1/events?type= does, rather than streaming nothing', async () => {
+    /** The answer's status and body; an opened stream is closed at once, its body being endless. */
+    const answer = async (path: string) => {
+      const abort = new AbortController();
+      const response = await fetch(`${stack.url('gateway')}${path}`, { headers: { authorization: `Bearer ${a.keys.test_secret}` }, signal: abort.signal });
+      if (response.headers.get('content-type')?.startsWith('text/event-stream')) {
+        abort.abort();
+        return { status: response.status, body: 'a stream' };
+      }
+      return { status: response.status, body: await response.json() };
+    };
+    for (const types of ['payment.confirmd', 'payment.confirmed,payment.refundd', 'session.created']) {
+      const refused = { types, status: 400, body: { error: 'Invalid query parameters' } };
+      expect({ types, ...(await answer(`/v1/events/stream?types=${types}`)) }).toEqual(refused);
+      expect({ types, ...(await answer(`/v1/events?type=${types}`)) }).toEqual(refused);
+    }
+  });
+
   it('keeps a stream filtered by type alive while only other types of event pass, so proxies do not cut it', async () => {
     const issued = await issueKey();
     const abort = new AbortController();

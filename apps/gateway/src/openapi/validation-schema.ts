@@ -15,6 +15,7 @@ const RULES: Record<string, (schema: SchemaObject, constraints: Constraints) => 
   isEmail: (s) => Object.assign(s, { type: 'string', format: 'email' }),
   isUrl: (s) => Object.assign(s, { type: 'string', format: 'uri' }),
   isIso8601: (s) => Object.assign(s, { type: 'string', format: 'date-time' }),
+  isUtcTimestamp: (s, c) => Object.assign(s, { type: 'string', format: 'date-time', pattern: (c?.[0] as RegExp).source }),
   min: (s, c) => void (s.minimum = c?.[0] as number),
   max: (s, c) => void (s.maximum = c?.[0] as number),
   minLength: (s, c) => void (s.minLength = c?.[0] as number),

@@ -170,6 +170,7 @@ describe('sandbox simulator, payments and events over HTTP', () => {
 
       const cases: Array<[string, string, Record<string, unknown>, number, string]> = [
         ['unknown session', a.keys.test_secret, { sessionId: 'clnothere000000000000000', outcome: 'confirmed' }, 404, 'Checkout session not found'],
+        ['an id no session can have, which the ledger would refuse in its own words', a.keys.test_secret, { sessionId: 'a.b', outcome: 'confirmed' }, 404, 'Checkout session not found'],
         ['unknown reference', a.keys.test_secret, { reference: 'no-such-reference', outcome: 'confirmed' }, 404, 'Checkout session not found'],
         ['another merchant’s session', a.keys.test_secret, { sessionId: foreign.id, outcome: 'confirmed' }, 404, 'Checkout session not found'],
         ['a live session with a test key', a.keys.test_secret, { sessionId: live.id, outcome: 'confirmed' }, 404, 'Checkout session not found'],
@@ -223,6 +224,15 @@ describe('sandbox simulator, payments and events over HTTP', () => {
       const retried = await bus.request('payments.simulate.v1', command);
       expect(retried).toEqual({ ...original, replayed: true });
       expect((await sessionEvents(a.keys.test_secret, other.id)).map((event) => event.type)).toEqual(['payment.confirmed', 'checkout.session.completed']);
+    });
+  });
+
+  describe('POST /v1/sandbox/expire-session', () => {
+    it('answers an unknown id, and one no session can have, 404 as the same unknown session', async () => {
+      for (const sessionId of ['clnothere000000000000000', 'a.b', 'A-B']) {
+        const result = await gateway.call('/v1/sandbox/expire-session', { token: a.keys.test_secret, body: { sessionId } });
+        expect({ sessionId, status: result.status, body: result.body }).toEqual({ sessionId, status: 404, body: { error: 'Checkout session not found' } });
+      }
     });
   });
 
@@ -353,6 +363,9 @@ describe('sandbox simulator, payments and events over HTTP', () => {
       ['starting_after=txn_doesnotexist000000'],
       ['unknown=1'],
       ['reference='],
+      // What no session's reference may hold (create and search take the same text).
+      ['reference=order%E2%80%AE42'],
+      ['reference=order%0942'],
     ])('answers 400 Invalid query parameters for ?%s', async (query) => {
       expect(await list(`?${query}`)).toMatchObject({ status: 400, body: { error: 'Invalid query parameters' } });
     });

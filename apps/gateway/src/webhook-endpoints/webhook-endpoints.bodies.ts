@@ -7,8 +7,8 @@ import { CreateWebhookEndpointCommand, ResendEventCommand, RotateWebhookEndpoint
  * commands' validation rules, so the edge and the service check the same.
  */
 
-/** POST /v1/webhook_endpoints */
-export class CreateWebhookEndpointBody extends OmitType(CreateWebhookEndpointCommand, ['merchant_id', 'livemode'] as const) {}
+/** POST /v1/webhook_endpoints: the idempotency token comes from the Idempotency-Key header. */
+export class CreateWebhookEndpointBody extends OmitType(CreateWebhookEndpointCommand, ['merchant_id', 'livemode', 'idempotency'] as const) {}
 
 /** POST /v1/events/:id/resend: optionally only one endpoint. */
 export class ResendEventBody extends PickType(ResendEventCommand, ['endpoint_id'] as const) {}

@@ -137,6 +137,14 @@ describe('webhook endpoints through the gateway', () => {
     expect(bad.status).toBe(400);
     expect(bad.body.error).toMatch(/^Validation failed: .*url.*enabled_events|^Validation failed: .*enabled_events.*url/);
 
+    // The idempotency token is the Idempotency-Key header's, never the body's.
+    const token = await gateway.call('/v1/webhook_endpoints', { token: testKey(), body: { url: receiver.url('/iso'), idempotency: { key: 'k', fingerprint: 'f' } } });
+    expect(token).toMatchObject({ status: 400, body: { error: 'Validation failed: property idempotency should not exist' } });
+    for (const description of ['Orders\u202e', 'Orders\nand refunds']) {
+      const hidden = await gateway.call('/v1/webhook_endpoints', { token: testKey(), body: { url: receiver.url('/iso'), description } });
+      expect(hidden).toMatchObject({ status: 400, body: { error: 'Validation failed: description must not contain control or invisible formatting characters' } });
+    }
+
     const scoped = await gateway.call('/v1/webhook_endpoints', { token: merchant.keys.test_publishable });
     expect(scoped.status).toBe(403);
   });

@@ -4,6 +4,7 @@ import { type CheckoutSessionView, ExpireTestSessionCommand } from '@pp/contract
 import { Handles } from '@pp/platform';
 import { CheckoutSessionLifecycle } from './checkout-session.lifecycle';
 import { sessionView } from './checkout-session.view';
+import { namedSessionId } from './session-id';
 
 /** The sandbox's "expire now": lets a merchant see checkout.session.expired without waiting for the deadline. */
 @Controller()
@@ -13,6 +14,6 @@ export class ExpireTestSessionHandler {
   @Handles('sessions.sandbox-expire.v1')
   async expire(@Payload() command: ExpireTestSessionCommand): Promise<CheckoutSessionView> {
     const scope = { merchant_id: command.merchant_id, livemode: command.livemode };
-    return sessionView(await this.lifecycle.expireEarly(scope, command.session_id));
+    return sessionView(await this.lifecycle.expireEarly(scope, namedSessionId(command.session_id)));
   }
 }

@@ -20,6 +20,7 @@ import { newId } from '@pp/kernel';
 import { BusClient, type CommandRound, CommandRunner, type Decision, Handles } from '@pp/platform';
 import { assertOpen, type CheckoutSession, checkoutSessionAggregate } from '../checkout-session/checkout-session.decider';
 import { sessionView } from '../checkout-session/checkout-session.view';
+import { namedSessionId } from '../checkout-session/session-id';
 import { decide, type Payment, paymentAggregate } from './payment.decider';
 import { transactionView } from './payment.view';
 import { sessionCompletion } from './session-completion';
@@ -58,7 +59,9 @@ export class SimulatePaymentHandler {
     if (command.livemode) throw new DomainError(ErrorCode.Forbidden, 'Simulate payment requires a test key');
     const scope: MerchantScope = { merchant_id: command.merchant_id, livemode: command.livemode };
     const sessionId =
-      command.session_id ?? (await this.bus.request('ledger.checkout-sessions.resolve.v1', { ...scope, reference: command.reference! })).session_id;
+      command.session_id === undefined
+        ? (await this.bus.request('ledger.checkout-sessions.resolve.v1', { ...scope, reference: command.reference! })).session_id
+        : namedSessionId(command.session_id);
     try {
       return await this.runner.run((round) => this.attempt(round, scope, sessionId, command));
     } catch (error) {

@@ -5,6 +5,13 @@ import type { CreateCheckoutSessionBody } from './create-checkout-session.body';
 import type { CheckoutPreviewView, OpenCheckoutPreviewCommand } from './checkout-preview';
 import type { CheckoutSessionCreatedView, CheckoutSessionView } from './checkout-session.views';
 
+/**
+ * What a session id looks like (a CUID2). Anything else names no session and
+ * is answered as an unknown id is, 404 'Checkout session not found', before it
+ * becomes a stream name the ledger would refuse in its own words.
+ */
+export const CHECKOUT_SESSION_ID_PATTERN = /^[a-z0-9]{1,64}$/;
+
 export class CreateCheckoutSessionCommand extends MerchantScope {
   /**
    * Validated once, at the edge, against its class by the gateway (the only caller); the sessions service adds

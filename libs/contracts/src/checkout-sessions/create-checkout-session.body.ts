@@ -1,6 +1,7 @@
 import { Transform } from 'class-transformer';
 import { Equals, IsInt, IsObject, IsOptional, IsString, Matches, MaxLength, Min, Max, MinLength } from 'class-validator';
 import { HTTP_URL_PATTERN } from '../http-url';
+import { PlainText } from '../plain-text';
 import { MetadataLimit } from './checkout-metadata.policy';
 
 export const MAX_AMOUNT_CENTS = 99_999_999_99;
@@ -24,6 +25,7 @@ export class CreateCheckoutSessionBody {
   @Transform(({ value }) => (typeof value === 'string' ? value.trim() : value))
   @MinLength(1, { message: 'reference must not be empty' })
   @MaxLength(255, { message: 'reference must be at most 255 characters' })
+  @PlainText('reference')
   reference!: string;
 
   @IsString({ message: 'success_url must be a fully qualified URL' })

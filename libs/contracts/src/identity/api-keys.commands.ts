@@ -1,5 +1,6 @@
-import { ArrayMaxSize, IsArray, IsIn, IsISO8601, IsOptional, IsString, Matches } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsIn, IsOptional, IsString, Matches } from 'class-validator';
 import { MerchantScope } from '../merchant-scope';
+import { IsUtcTimestamp } from '../utc-timestamp';
 
 export const API_KEY_TYPES = ['secret', 'restricted', 'publishable'] as const;
 export type ApiKeyType = (typeof API_KEY_TYPES)[number];
@@ -41,7 +42,7 @@ export class CreateApiKeyCommand extends MerchantScope {
   scopes?: string[];
 
   @IsOptional()
-  @IsISO8601({ strict: true }, { message: 'expires_at must be an ISO 8601 date-time' })
+  @IsUtcTimestamp('expires_at')
   expires_at?: string;
 }
 

@@ -1,4 +1,5 @@
 import { ArrayMaxSize, IsArray, IsString, Length, Matches, MaxLength } from 'class-validator';
+import { PlainText } from '../plain-text';
 
 /*
  * What a merchant's settings may hold, wherever they are set (the gateway's
@@ -45,14 +46,14 @@ export function IsFrameAncestors(): PropertyDecorator {
   return (target, key) => rules.forEach((rule) => rule(target, key));
 }
 
-/** A merchant's name as payers see it on the checkout page: no control or invisible formatting characters (bidi overrides, say), not blank. */
-const MERCHANT_NAME = /^(?=.*\S)[^\p{Cc}\p{Cf}]+$/u;
-
+/** A merchant's name as payers see it on the checkout page: one line of plain text (no bidi override to show it reversed, say), not blank. */
 export function IsMerchantName(): PropertyDecorator {
   const rules = [
     IsString({ message: 'name must be a string' }),
     Length(1, 200, { message: 'name must be 1 to 200 characters' }),
-    Matches(MERCHANT_NAME, { message: 'name must not be blank nor hold control or invisible formatting characters' }),
+    // The joiners the plain-text rule keeps show nothing alone.
+    Matches(/[^\s\u200c\u200d]/, { message: 'name must not be blank' }),
+    PlainText('name'),
   ];
   return (target, key) => rules.forEach((rule) => rule(target, key));
 }

@@ -52,11 +52,20 @@ describe('merchant settings', () => {
 
     it.each([
       ['blank', '   '],
+      ['only joiners, which show nothing', '\u200D\u200C'],
       ['a right-to-left override, which shows the name reversed', 'Shop\u202Egnikab'],
       ['a zero-width space', 'Sho\u200Bp'],
       ['a control character', 'Shop\u0007'],
+      ['a line break', 'Shop\nInc'],
+      ['half a surrogate pair', 'Shop\uD83D'],
     ])('refuses one that is %s', (_case, name) => {
       expect(nameRefused(name)).toEqual(['name']);
+      expect(refused({ name })).toEqual(['name']);
+    });
+
+    it('takes a new name in an update, where unknown properties are refused (as the dashboard parses it)', () => {
+      const update = plainToInstance(UpdateMerchantCommand, { merchant_id: 'mer_1', name: 'Café Bélanger & Fils' });
+      expect(validateSync(update, { whitelist: true, forbidNonWhitelisted: true })).toEqual([]);
     });
   });
 });

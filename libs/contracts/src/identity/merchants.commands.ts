@@ -1,5 +1,6 @@
-import { IsEmail, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
-
+import { IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
+import { IsEmailAddress } from '../email-address';
+import { PlainText } from '../plain-text';
 import { IsDepositAddress, IsFrameAncestors, IsMerchantName } from './merchant-rules';
 
 const MERCHANT_ID = /^mer_[a-z0-9]{1,64}$/;
@@ -20,6 +21,7 @@ export class ListMerchantsQuery {
   @IsOptional()
   @IsString()
   @MaxLength(200)
+  @PlainText('search')
   search?: string;
 
   @IsOptional()
@@ -38,8 +40,7 @@ export class CreateMerchantCommand {
   @IsMerchantName()
   name!: string;
 
-  @IsEmail({}, { message: 'email must be an e-mail address' })
-  @MaxLength(254, { message: 'email must be at most 254 characters' })
+  @IsEmailAddress('email')
   email!: string;
 
   @IsOptional()
@@ -47,10 +48,14 @@ export class CreateMerchantCommand {
   etransfer_email?: string;
 }
 
-/** `identity.merchants.update.v1`: the deposit address (null clears it) and the origins allowed to frame the embedded checkout. */
+/** `identity.merchants.update.v1`: the name, the deposit address (null clears it) and the origins allowed to frame the embedded checkout; what is left out stays. */
 export class UpdateMerchantCommand {
   @Matches(MERCHANT_ID, { message: 'merchant_id must look like mer_…' })
   merchant_id!: string;
+
+  @IsOptional()
+  @IsMerchantName()
+  name?: string;
 
   @ValidateIf((command: UpdateMerchantCommand) => command.etransfer_email !== null && command.etransfer_email !== undefined)
   @IsDepositAddress('etransfer_email')

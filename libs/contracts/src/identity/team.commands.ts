@@ -1,4 +1,5 @@
-import { IsIn, IsString, Length, Matches, MaxLength, IsEmail } from 'class-validator';
+import { IsIn, IsString, Length, Matches } from 'class-validator';
+import { IsEmailAddress } from '../email-address';
 import { DASHBOARD_ROLES, type DashboardRole } from './dashboard-login.query';
 
 const MERCHANT_ID = /^mer_[a-z0-9]{1,64}$/;
@@ -30,8 +31,7 @@ export class ListTeamQuery {
 
 /** `identity.team.add.v1`: a new user with a generated password. */
 export class AddTeamUserCommand extends ListTeamQuery {
-  @IsEmail({}, { message: 'email must be an e-mail address' })
-  @MaxLength(254, { message: 'email must be at most 254 characters' })
+  @IsEmailAddress('email')
   email!: string;
 
   @IsIn(ADDABLE_ROLES, { message: `role must be one of ${ADDABLE_ROLES.join(', ')}` })

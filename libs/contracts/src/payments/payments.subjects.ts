@@ -3,6 +3,7 @@ import { Equals, IsBoolean, IsIn, IsInt, IsObject, IsOptional, IsString, Length,
 import type { CheckoutSessionView } from '../checkout-sessions/checkout-session.views';
 import { type ListPage, PageLimitParams } from '../list-page';
 import { IdempotencyToken, MerchantScope } from '../merchant-scope';
+import { PlainText } from '../plain-text';
 import { PAYMENT_STATUSES, type PaymentStatus, type PaymentView } from './payment.views';
 import { SIMULATED_OUTCOMES, type SimulatedOutcome } from './simulate-payment.body';
 import { TransferEvidence } from './transfer-evidence';
@@ -102,10 +103,11 @@ export class RecordTransferCommand {
 
 /** Query string of GET /v1/payments (PRODUCT-RULES §4.3); any failure is 400 'Invalid query parameters'. */
 export class ListPaymentsParams extends PageLimitParams {
+  /** The rule of a session's reference (CreateCheckoutSessionBody): create and search take the same text. */
   @IsOptional()
   @IsString()
   @Length(1, 255)
-  @Matches(/^[^\u0000-\u001f]*$/)
+  @PlainText('reference')
   reference?: string;
 
   @IsOptional()

@@ -5,6 +5,7 @@ import { type ListPage, PageLimitParams } from '../list-page';
 import { IdempotencyToken, MerchantScope } from '../merchant-scope';
 import type { PaymentView } from '../payments/payment.views';
 import { PAYMENT_ID_PATTERN } from '../payments/payments.subjects';
+import { PlainText } from '../plain-text';
 import { REFUND_STATUSES, type RefundStatus, type RefundView } from './refund.views';
 
 export const REFUND_ID_PATTERN = /^rf_[a-z0-9]{8,64}$/;
@@ -12,23 +13,11 @@ export const REFUND_ID_PATTERN = /^rf_[a-z0-9]{8,64}$/;
 /** Longest free text a refund keeps (reason, evidence, rejection and failure reasons). */
 export const REFUND_TEXT_MAX = 1000;
 
-/**
- * Characters no refund text may hold: controls but newline and tab, invisible
- * formatting (bidi overrides, zero-width spaces) and half a surrogate pair.
- * Postgres' jsonb refuses NUL and half pairs, so the ledger's append would
- * fail (a 500, and its group commit's batch rerun one by one); the others
- * make the text read otherwise on an operator's screen than it is stored.
- * Newline and tab stay (a reason may have lines), and so do the zero-width
- * joiners, which join emoji and some scripts' letters. The two alternatives
- * share no character, so the match is linear.
- */
-const REFUND_TEXT = /^(?:[\u200c\u200d]|[^\u0000-\u0008\u000b-\u001f\u007f-\u009f\p{Cf}\p{Cs}])*$/u;
-
-/** What any refund free text may be, required or not: at most REFUND_TEXT_MAX characters, none of REFUND_TEXT's refused ones. */
+/** What any refund free text may be, required or not: at most REFUND_TEXT_MAX characters of plain text, lines and tabs included. */
 export function RefundText(field: string): PropertyDecorator {
   return (target, key) => {
     MaxLength(REFUND_TEXT_MAX, { message: `${field} must be at most ${REFUND_TEXT_MAX} characters` })(target, key);
-    Matches(REFUND_TEXT, { message: `${field} must not contain control or invisible formatting characters` })(target, key);
+    PlainText(field, { multiline: true })(target, key);
   };
 }
 

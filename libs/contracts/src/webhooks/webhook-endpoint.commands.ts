@@ -3,6 +3,7 @@ import { ArrayMaxSize, ArrayMinSize, IsIn, IsInt, IsOptional, IsString, Length, 
 import { MerchantEventType } from '../ledger/merchant-events';
 import { IdempotencyToken, MerchantScope } from '../merchant-scope';
 import { HTTP_URL_PATTERN } from '../http-url';
+import { PlainText } from '../plain-text';
 import { type WebhookEndpointStatus } from './webhook.views';
 
 /** `enabled_events` entry that subscribes an endpoint to every merchant-visible event type, present and future. */
@@ -33,6 +34,7 @@ export class CreateWebhookEndpointCommand extends MerchantScope {
   @IsOptional()
   @IsString({ message: 'description must be a string' })
   @MaxLength(500, { message: 'description must be at most 500 characters' })
+  @PlainText('description')
   description?: string;
 
   /** The API request's Idempotency-Key: a repeat answers the endpoint it made, with its secret. */
