@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DomainError, ErrorCode, type PayerSessionView } from '@pp/contracts';
+import { DomainError, ErrorCode, type PayerSessionView, sessionIdOfClientSecret } from '@pp/contracts';
 import { CONFIG, JsonLogger } from '@pp/platform';
 import type { CheckoutConfig } from '../checkout.config';
 import { PayerBudgetSpent } from '../http/payer-budgets';
@@ -10,6 +10,16 @@ const PASSED_ON: Record<number, ErrorCode> = {
   403: ErrorCode.Forbidden,
   404: ErrorCode.NotFound,
 };
+
+/**
+ * What a publishable key can look like: its prefix, then base62 (its length
+ * is the gateway's to check). Anything else is no key, and may not even be
+ * sendable as a header (a line break, a character past Latin-1).
+ */
+const PUBLISHABLE_KEY_SHAPE = /^pp_pub_(?:test_)?[0-9A-Za-z]{1,100}$/;
+
+const INVALID_PUBLISHABLE_KEY = 'Invalid publishable key';
+const NO_SUCH_SESSION = 'Invalid client secret: no such checkout session';
 
 /**
  * Opens a session by client secret through the gateway's publishable-key
@@ -33,6 +43,9 @@ export class ClientSessionResolver {
    * (TRUSTED_PROXIES), so one payer's junk cannot throttle the others.
    */
   async resolve(publishableKey: string, clientSecret: string, payerAddress: string): Promise<PayerSessionView> {
+    // Answered as the gateway would (the key checked first), without asking it: fetch cannot send such headers.
+    if (!PUBLISHABLE_KEY_SHAPE.test(publishableKey)) throw new DomainError(ErrorCode.Unauthorized, INVALID_PUBLISHABLE_KEY);
+    if (sessionIdOfClientSecret(clientSecret) === null) throw new DomainError(ErrorCode.NotFound, NO_SUCH_SESSION);
     let response: Response;
     try {
       response = await fetch(this.url, {
@@ -61,9 +74,9 @@ export class ClientSessionResolver {
 function messageFor(status: number, gatewayMessage: string | undefined): string {
   switch (status) {
     case 401:
-      return 'Invalid publishable key';
+      return INVALID_PUBLISHABLE_KEY;
     case 404:
-      return 'Invalid client secret: no such checkout session';
+      return NO_SUCH_SESSION;
     default:
       return gatewayMessage ?? 'Forbidden';
   }

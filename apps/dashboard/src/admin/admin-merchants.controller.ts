@@ -1,8 +1,9 @@
-import { Body, Controller, Get, HttpCode, NotFoundException, Param, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { CreateMerchantCommand, ListMerchantsQuery, type MerchantAdminView, type ProvisionedMerchantReply, UpdateMerchantCommand } from '@pp/contracts';
 import { BusClient } from '@pp/platform';
 import { Audited } from '../audit/audited.interceptor';
 import { Permit } from '../auth/route-access';
+import { notFound } from '../http/not-found';
 import { parseInput } from '../http/parse-input';
 
 const MERCHANT_ID = /^mer_[a-z0-9]{1,64}$/;
@@ -42,7 +43,7 @@ export class AdminMerchantsController {
     detail: `deposit address ${merchant.etransfer_email ?? 'none'}; frame ancestors ${merchant.frame_ancestors.join(' ') || 'none'}`,
   }))
   update(@Param('id') id: string, @Body() body: unknown): Promise<MerchantAdminView> {
-    if (!MERCHANT_ID.test(id)) throw new NotFoundException('Merchant not found');
+    if (!MERCHANT_ID.test(id)) throw notFound('Merchant');
     return this.bus.request('identity.merchants.update.v1', parseInput(UpdateMerchantCommand, body, { merchant_id: id }));
   }
 }

@@ -1,8 +1,9 @@
-import { Controller, Get, HttpCode, NotFoundException, Param, Post, Query } from '@nestjs/common';
+import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { EMAIL_ID_PATTERN, ListQuarantineParams, type ListPage, type QuarantinedEmailView, type RetryQuarantinedEmailReply } from '@pp/contracts';
 import { BusClient } from '@pp/platform';
 import { Audited } from '../audit/audited.interceptor';
 import { Permit } from '../auth/route-access';
+import { notFound } from '../http/not-found';
 import { parseInput } from '../http/parse-input';
 
 /** Transfer e-mails addressed to no known merchant (the ingest's quarantine), and their release once the address is registered. */
@@ -27,7 +28,7 @@ export class AdminQuarantineController {
     detail: `${released.disposition} ${released.payment_id}`,
   }))
   release(@Param('id') id: string): Promise<RetryQuarantinedEmailReply> {
-    if (!EMAIL_ID_PATTERN.test(id)) throw new NotFoundException('Quarantined e-mail not found');
+    if (!EMAIL_ID_PATTERN.test(id)) throw notFound('Quarantined e-mail');
     return this.bus.request('ingest.quarantine.retry.v1', { email_id: id });
   }
 }

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, NotFoundException, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import {
   AdminListRefundsParams,
   CompleteRefundBody,
@@ -14,10 +14,11 @@ import { BusClient } from '@pp/platform';
 import { Audited, targetResult } from '../audit/audited.interceptor';
 import { Permit } from '../auth/route-access';
 import { Principal } from '../auth/signed-in';
+import { notFound } from '../http/not-found';
 import { parseInput } from '../http/parse-input';
 
 function refundId(id: string): string {
-  if (!REFUND_ID_PATTERN.test(id)) throw new NotFoundException('Refund not found');
+  if (!REFUND_ID_PATTERN.test(id)) throw notFound('Refund');
   return id;
 }
 

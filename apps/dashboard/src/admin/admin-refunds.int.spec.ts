@@ -141,27 +141,37 @@ describe('dashboard refund routes', () => {
   });
 
   describe('free text Postgres could not store, or that reads otherwise than it is', () => {
-    const REFUSED = (field: string) => ({ status: 400, body: { error: `Validation failed: ${field} must not contain control or invisible formatting characters` } });
+    // A NUL and half a surrogate pair never reach the field's rule: the JSON body parser refuses them first.
+    const REFUSED = (field: string, text: string) => ({
+      status: 400,
+      body: {
+        error: text.includes('\u0000')
+          ? `Validation failed: body.${field} must not contain NUL characters`
+          : text.includes('\ud83d')
+            ? `Validation failed: body.${field} must be valid Unicode (unpaired surrogate)`
+            : `Validation failed: ${field} must not contain control or invisible formatting characters`,
+      },
+    });
     const HOSTILE = ['NUL\u0000', 'bell\u0007', 'reversed \u202etxet', 'zero\u200bwidth', 'half \ud83d'];
 
     it.each(HOSTILE)('given a request reason %p: 400, and no refund', async (reason) => {
       const refused = await requestLiveRefund({ reason });
-      expect({ status: refused.status, body: refused.body }).toEqual(REFUSED('reason'));
+      expect({ status: refused.status, body: refused.body }).toEqual(REFUSED('reason', reason));
     });
 
     it('given an admin’s rejection, evidence or failure with one: 400, and the refund stays where it was', async () => {
       const refund = await liveRefund();
       for (const text of HOSTILE) {
         const rejected = await ops.post(`/api/admin/refunds/${refund.id}/reject`, { rejection_reason: text });
-        expect({ status: rejected.status, body: rejected.body }).toEqual(REFUSED('rejection_reason'));
+        expect({ status: rejected.status, body: rejected.body }).toEqual(REFUSED('rejection_reason', text));
       }
       await ops.post(`/api/admin/refunds/${refund.id}/approve`);
       await ops.post(`/api/admin/refunds/${refund.id}/mark-sent`);
       for (const text of HOSTILE) {
         const completed = await ops.post(`/api/admin/refunds/${refund.id}/complete`, { outbound_reference: 'CA 5XyZ9', evidence_note: text });
-        expect({ status: completed.status, body: completed.body }).toEqual(REFUSED('evidence_note'));
+        expect({ status: completed.status, body: completed.body }).toEqual(REFUSED('evidence_note', text));
         const failed = await ops.post(`/api/admin/refunds/${refund.id}/fail`, { failure_reason: text });
-        expect({ status: failed.status, body: failed.body }).toEqual(REFUSED('failure_reason'));
+        expect({ status: failed.status, body: failed.body }).toEqual(REFUSED('failure_reason', text));
       }
       const invisible = await ops.post(`/api/admin/refunds/${refund.id}/complete`, { outbound_reference: 'CA\u200b5XyZ9', evidence_note: 'Deposit seen' });
       expect(invisible.status).toBe(400);

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, ForbiddenException, Get, Headers, HttpCode, NotFoundException, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, ForbiddenException, Get, Headers, HttpCode, Param, Post, Query } from '@nestjs/common';
 import {
   type CheckoutPreviewView,
   type DashboardPrincipal,
@@ -20,6 +20,7 @@ import { Audited, targetParam, targetResult } from '../audit/audited.interceptor
 import { mayIssueKey } from '../auth/dashboard-permissions.policy';
 import { Permit } from '../auth/route-access';
 import { Principal, Scope } from '../auth/signed-in';
+import { notFound } from '../http/not-found';
 import { parseInput } from '../http/parse-input';
 import { CreateEndpointBody, CreateKeyBody, ListEventsParams, RotateEndpointBody } from './developers.bodies';
 
@@ -28,7 +29,7 @@ export const LIVE_REFUND_KEY_REFUSED = 'Your role may not issue a live key that 
 const KEY_ID = /^key_[a-z0-9]{1,64}$/;
 
 function matching(pattern: RegExp, id: string, what: string): string {
-  if (!pattern.test(id)) throw new NotFoundException(`${what} not found`);
+  if (!pattern.test(id)) throw notFound(what);
   return id;
 }
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { Body, Controller, Get, HttpCode, NotFoundException, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import {
   type CheckoutSessionView,
   DomainError,
@@ -22,6 +22,7 @@ import { IsIn, IsOptional, IsString, Length } from 'class-validator';
 import { PageLimitParams } from '@pp/contracts';
 import { Audited, targetParam, targetResult } from '../audit/audited.interceptor';
 import type { SignedInRequest } from '../auth/access.guard';
+import { notFound } from '../http/not-found';
 import { parseInput } from '../http/parse-input';
 import { Permit } from '../auth/route-access';
 import { Principal, Scope } from '../auth/signed-in';
@@ -78,7 +79,7 @@ const withoutMode = ({ mode: _mode, ...query }: Record<string, unknown>) => quer
 
 /** An id that cannot exist is simply not found (no bus round trip). */
 function paymentId(id: string): string {
-  if (!PAYMENT_ID_PATTERN.test(id)) throw new NotFoundException('Payment not found');
+  if (!PAYMENT_ID_PATTERN.test(id)) throw notFound('Payment');
   return id;
 }
 
@@ -128,7 +129,7 @@ export class MerchantController {
   @Permit('payments.refund')
   @Audited('refund.cancelled', cancellation)
   async cancelRefund(@Param('id') id: string, @Scope() scope: MerchantScope, @Principal() user: DashboardPrincipal): Promise<RefundView> {
-    if (!REFUND_ID_PATTERN.test(id)) throw new NotFoundException('Refund not found');
+    if (!REFUND_ID_PATTERN.test(id)) throw notFound('Refund');
     const { changed, ...refund } = await this.bus.request('refunds.cancel.v1', { ...scope, refund_id: id, cancelled_by: user.id });
     // A refunds service of the release before, still rolling out, does not say: taken as a change, as it was.
     if (changed === false) alreadyCancelled.add(refund);
@@ -172,7 +173,7 @@ export class MerchantController {
   @Get('checkout-sessions/:id')
   @Permit('merchant.read')
   async checkoutSession(@Param('id') id: string, @Scope() scope: MerchantScope): Promise<SessionDetailView> {
-    if (!/^[A-Za-z0-9_-]{1,64}$/.test(id)) throw new NotFoundException('Checkout session not found');
+    if (!/^[A-Za-z0-9_-]{1,64}$/.test(id)) throw notFound('Checkout session');
     const [session, payments] = await Promise.all([
       this.bus.request('sessions.get.v1', { ...scope, session_id: id }),
       this.bus.request('ledger.payments.list.v1', { ...scope, session_id: id, limit: 10 }),

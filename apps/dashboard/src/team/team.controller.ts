@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, NotFoundException, Param, Patch, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Req, Res } from '@nestjs/common';
 import type { AddedTeamUserView, DashboardPrincipal, TeamUserView } from '@pp/contracts';
 import { BusClient } from '@pp/platform';
 import type { FastifyReply } from 'fastify';
@@ -7,6 +7,7 @@ import type { SignedInRequest } from '../auth/access.guard';
 import { Permit } from '../auth/route-access';
 import { SessionStore } from '../auth/session.store';
 import { Principal } from '../auth/signed-in';
+import { notFound } from '../http/not-found';
 import { parseInput } from '../http/parse-input';
 import { TeamAdditionsLimiter, TOO_MANY_ADDITIONS } from './team-additions.limiter';
 import { AddTeamUserBody, SetTeamRoleBody } from './team.bodies';
@@ -14,7 +15,7 @@ import { AddTeamUserBody, SetTeamRoleBody } from './team.bodies';
 const USER_ID = /^usr_[a-z0-9]{1,64}$/;
 
 function userId(id: string): string {
-  if (!USER_ID.test(id)) throw new NotFoundException('Dashboard user not found');
+  if (!USER_ID.test(id)) throw notFound('Dashboard user');
   return id;
 }
 

@@ -1,5 +1,5 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { JsonLogger } from '@pp/platform';
+import { JsonLogger, useJsonBodyParser } from '@pp/platform';
 import type { RouteOptions } from 'fastify';
 import { MAX_RAW_EMAIL_BYTES } from '@pp/contracts';
 import { AccessHook } from '../access/access.hook';
@@ -10,7 +10,6 @@ import { serveApiDescription } from '../openapi/api-description';
 import { checkContentType } from './content-type.hook';
 import { EdgeValidationPipe } from './edge-validation.pipe';
 import { ErrorResponseFilter } from './error-response.filter';
-import { parseJsonBody } from './json-body.parser';
 import { assignRequestId, reenterRequestContext } from './request-id.hook';
 import { endRequestSpan } from './request-span';
 import { decorateRequests } from './request-state';
@@ -44,8 +43,7 @@ export async function configureHttp(app: NestFastifyApplication): Promise<void> 
   app.useGlobalPipes(new EdgeValidationPipe());
 
   await app.init(); // registers the routes, and Nest's own body parsers, which are replaced next
-  fastify.removeAllContentTypeParsers();
-  fastify.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT_BYTES }, parseJsonBody);
+  useJsonBodyParser(fastify, BODY_LIMIT_BYTES);
   // Raw e-mails for the ingest route only (its route config lists the type); kept as bytes, never decoded here.
   fastify.addContentTypeParser(RFC822, { parseAs: 'buffer', bodyLimit: MAX_RAW_EMAIL_BYTES }, (_request, body, done) => done(null, body));
   serveApiDescription(app, fastify);

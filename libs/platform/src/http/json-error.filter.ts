@@ -4,13 +4,14 @@ import type { JsonLogger } from '../logging/json-logger';
 import { DomainError } from '@pp/contracts';
 import { describeClientError, type ErrorAnswer } from './client-error';
 import { HTTP_STATUS_OF } from './error-status';
+import { internalErrorMessage } from './internal-error';
 import { ensureRequestId } from './request-id';
 
 /**
  * Errors of an HTTP app with no error mapping of its own (the dashboard):
  * exactly `{ "error": string }`; a service's refusal keeps its status and
  * message; anything that is not a client error is logged and answered 500
- * without detail.
+ * naming only the request id.
  */
 @Catch()
 export class JsonErrorFilter implements ExceptionFilter {
@@ -20,13 +21,13 @@ export class JsonErrorFilter implements ExceptionFilter {
     const request = host.switchToHttp().getRequest<FastifyRequest>();
     const reply = host.switchToHttp().getResponse<FastifyReply>();
     if (reply.sent) return;
+    const requestId = ensureRequestId(request, reply);
     let answer = exception instanceof DomainError ? domainAnswer(exception) : describeClientError(exception, request);
     if (!answer) {
       this.logger.error(exception instanceof Error ? exception : String(exception), { path: request.url.split('?')[0], method: request.method });
-      answer = { status: 500, message: 'Internal error' };
+      answer = { status: 500, message: internalErrorMessage(requestId) };
     }
     if (answer.headers) reply.headers(answer.headers);
-    ensureRequestId(request, reply);
     void reply.code(answer.status).header('Cache-Control', 'no-store').type('application/json; charset=utf-8').send(JSON.stringify({ error: answer.message }));
   }
 }

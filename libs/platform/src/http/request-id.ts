@@ -46,8 +46,12 @@ export function carryRequestIds(app: HookTarget): void {
 /**
  * For error filters: some refusals bypass the onRequest hooks (Fastify's 404
  * router answers a badly encoded unknown path directly), so the id is set
- * here if no hook did.
+ * here if no hook did. Answers the request's id.
  */
-export function ensureRequestId(request: { headers: Record<string, string | string[] | undefined> }, reply: { getHeader(name: string): unknown; header(name: string, value: string): unknown }): void {
-  if (!reply.getHeader(REQUEST_ID_HEADER)) reply.header('X-Request-Id', requestIdOf(request.headers));
+export function ensureRequestId(request: { headers: Record<string, string | string[] | undefined> }, reply: { getHeader(name: string): unknown; header(name: string, value: string): unknown }): string {
+  const already = reply.getHeader(REQUEST_ID_HEADER);
+  if (already) return String(already);
+  const requestId = requestIdOf(request.headers);
+  reply.header('X-Request-Id', requestId);
+  return requestId;
 }
