@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID, scryptSync } from 'node:crypto';
 import type { AuditEntryView, ListPage, MerchantEventView, RefundView, PaymentView } from '@pp/contracts';
-import { genuineNoticeEvidence, TestStack, waitFor } from '@pp/testing';
+import { genuineTransfer, TestStack, waitFor } from '@pp/testing';
 import { DashboardBrowser, GatewayApi, type ProvisionedMerchant } from './testing/dashboard-client';
 
 /*
@@ -429,18 +429,7 @@ describe('dashboard /api', () => {
   async function liveRefund(): Promise<RefundView> {
     const session = await gateway.createSession(a, {}, a.keys.live_secret);
     const bus = await stack.bus(15_000);
-    const payment = await bus.request('payments.record-transfer.v1', {
-      merchant_id: a.merchant_id,
-      livemode: true,
-      email_id: `em_${randomUUID().replace(/-/g, '')}`,
-      memo: session.memo,
-      amount: 2500,
-      sender_name: 'Payer',
-      sender_email: 'payer@example.com',
-      comment: null,
-      reference_number: `CA${Date.now()}`,
-      evidence: genuineNoticeEvidence(),
-    });
+    const payment = await bus.request('payments.record-transfer.v1', genuineTransfer(a.merchant_id, session.memo, { reference_number: `CA${Date.now()}` }));
     expect(payment.status).toBe('CONFIRMED');
     const refund = await owner.post<RefundView>(`/api/payments/${payment.id}/refund?mode=live`, {});
     expect(refund.status).toBe(201);

@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { PaymentView, RefundView } from '@pp/contracts';
-import { genuineNoticeEvidence, launchBrowser, startTogether, type TestBrowser, TestStack, waitFor } from '@pp/testing';
+import { genuineTransfer, launchBrowser, startTogether, type TestBrowser, TestStack, waitFor } from '@pp/testing';
 import type { Page } from 'playwright-core';
 import { DashboardBrowser, GatewayApi, type ProvisionedMerchant } from './testing/dashboard-client';
 import { ARTIFACTS, expectAccessible, signInPage, smallPages, text } from './testing/dashboard-pages';
@@ -242,18 +242,7 @@ describe('dashboard in Chromium', () => {
   /** A live payment recorded as the ingest records a bank notice, and a refund the owner requested. */
   async function liveRefund(): Promise<RefundView> {
     const session = await gateway.createSession(merchant, {}, merchant.keys.live_secret);
-    const payment = await (await stack.bus(15_000)).request('payments.record-transfer.v1', {
-      merchant_id: merchant.merchant_id,
-      livemode: true,
-      email_id: `em_${randomUUID().replace(/-/g, '')}`,
-      memo: session.memo,
-      amount: 2500,
-      sender_name: 'Jo Payer',
-      sender_email: 'jo@payer.example',
-      comment: null,
-      reference_number: 'C1AbCdEf',
-      evidence: genuineNoticeEvidence(),
-    });
+    const payment = await (await stack.bus(15_000)).request('payments.record-transfer.v1', genuineTransfer(merchant.merchant_id, session.memo));
     return ownerRefund(`/api/payments/${payment.id}/refund?mode=live`);
   }
 

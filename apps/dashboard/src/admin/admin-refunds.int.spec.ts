@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AuditEntryView, ListPage, RefundView } from '@pp/contracts';
-import { genuineNoticeEvidence, TestStack } from '@pp/testing';
+import { genuineTransfer, TestStack } from '@pp/testing';
 import { DashboardBrowser, GatewayApi, type ProvisionedMerchant } from '../testing/dashboard-client';
 
 /*
@@ -49,18 +49,7 @@ describe('dashboard refund routes', () => {
   async function requestLiveRefund(body: Record<string, unknown> = {}) {
     const session = await gateway.createSession(shop, {}, shop.keys.live_secret);
     const bus = await stack.bus(15_000);
-    const payment = await bus.request('payments.record-transfer.v1', {
-      merchant_id: shop.merchant_id,
-      livemode: true,
-      email_id: `em_${randomUUID().replace(/-/g, '')}`,
-      memo: session.memo,
-      amount: 2500,
-      sender_name: 'Payer',
-      sender_email: 'payer@example.com',
-      comment: null,
-      reference_number: 'C1AbCdEf',
-      evidence: genuineNoticeEvidence(),
-    });
+    const payment = await bus.request('payments.record-transfer.v1', genuineTransfer(shop.merchant_id, session.memo));
     expect(payment.status).toBe('CONFIRMED');
     return owner.post<RefundView>(`/api/payments/${payment.id}/refund?mode=live`, body);
   }

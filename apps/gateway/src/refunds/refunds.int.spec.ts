@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { CheckoutSessionCreatedView, RefundView, SimulatePaymentReply, PaymentView } from '@pp/contracts';
 import { BusClient } from '@pp/platform';
-import { genuineNoticeEvidence, TestStack } from '@pp/testing';
+import { genuineTransfer, TestStack } from '@pp/testing';
 import type { Pool } from 'pg';
 import type { ProvisionedMerchantView } from '../identity/identity.views';
 import { type CallResult, GatewayClient } from '../testing/gateway-client';
@@ -60,18 +60,7 @@ describe('refunds over HTTP', () => {
   async function livePayment(merchant = a): Promise<PaymentView> {
     const session = await gateway.call<CheckoutSessionCreatedView>('/v1/checkout/sessions', { token: merchant.keys.live_secret, body: sessionBody() });
     expect(session.status).toBe(201);
-    const payment = await bus.request('payments.record-transfer.v1', {
-      merchant_id: merchant.merchant_id,
-      livemode: true,
-      email_id: `em_${randomUUID().replace(/-/g, '')}`,
-      memo: session.body.memo,
-      amount: 2500,
-      sender_name: 'Jo Payer',
-      sender_email: 'jo@payer.example',
-      comment: session.body.memo,
-      reference_number: 'C1AbCdEf',
-      evidence: genuineNoticeEvidence(),
-    });
+    const payment = await bus.request('payments.record-transfer.v1', genuineTransfer(merchant.merchant_id, session.body.memo, { comment: session.body.memo }));
     expect(payment.status).toBe('CONFIRMED');
     return payment;
   }

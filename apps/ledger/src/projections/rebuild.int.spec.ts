@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { CheckoutSessionView, CreateCheckoutSessionCommand } from '@pp/contracts';
 import { BusClient } from '@pp/platform';
-import { genuineNoticeEvidence, REPO_ROOT, TestStack } from '@pp/testing';
+import { genuineTransfer, REPO_ROOT, TestStack } from '@pp/testing';
 import type { Pool } from 'pg';
 
 const REBUILD = join(REPO_ROOT, 'dist', 'apps', 'ledger', 'src', 'rebuild.js');
@@ -86,18 +86,17 @@ describe('rebuilding the read models from the event store', () => {
     });
     const reviews = await inBatches(SESSIONS / 2, 25, (k) => {
       const i = 2 * k; // even: live mode
-      return bus.request('payments.record-transfer.v1', {
-        merchant_id: scopeOf(i).merchant_id,
-        livemode: true,
-        email_id: `em_${i}`,
-        memo: i % 4 === 0 ? created[i].memo : null,
-        amount: 100 + i,
-        sender_name: `Payer ${i}`,
-        sender_email: null,
-        comment: `invoice ${i}`,
-        reference_number: `C${i}`,
-        evidence: genuineNoticeEvidence(),
-      });
+      return bus.request(
+        'payments.record-transfer.v1',
+        genuineTransfer(scopeOf(i).merchant_id, i % 4 === 0 ? created[i].memo : null, {
+          email_id: `em_${i}`,
+          amount: 100 + i,
+          sender_name: `Payer ${i}`,
+          sender_email: null,
+          comment: `invoice ${i}`,
+          reference_number: `C${i}`,
+        }),
+      );
     });
     const toVerify = reviews.filter((payment) => payment.status === 'REQUIRES_MANUAL_REVIEW').filter((_, j) => j % 2 === 0);
     await inBatches(toVerify.length, 20, (j) =>

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { type CreateCheckoutSessionCommand, type MerchantScope, REFUND_STATUSES, type RefundStageReply, type RefundView } from '@pp/contracts';
 import { BusClient } from '@pp/platform';
-import { genuineNoticeEvidence, REPO_ROOT, TestStack } from '@pp/testing';
+import { genuineTransfer, REPO_ROOT, TestStack } from '@pp/testing';
 import type { Pool } from 'pg';
 
 const REBUILD = join(REPO_ROOT, 'dist', 'apps', 'ledger', 'src', 'rebuild.js');
@@ -31,10 +31,10 @@ describe('rebuilding the read models with refunds present', () => {
 
   async function payment(scope: MerchantScope, i: number): Promise<string> {
     if (scope.livemode) {
-      const recorded = await bus.request('payments.record-transfer.v1', {
-        merchant_id: scope.merchant_id, livemode: true, email_id: `em_rb_${scope.merchant_id}_${i}`, memo: null, amount: 1000 + i,
-        sender_name: `Payer ${i}`, sender_email: null, comment: null, reference_number: `C${i}`, evidence: genuineNoticeEvidence(),
-      });
+      const recorded = await bus.request(
+        'payments.record-transfer.v1',
+        genuineTransfer(scope.merchant_id, null, { email_id: `em_rb_${scope.merchant_id}_${i}`, amount: 1000 + i, sender_name: `Payer ${i}`, sender_email: null, reference_number: `C${i}` }),
+      );
       return (await bus.request('payments.verify.v1', { ...scope, payment_id: recorded.id, verified_by: 'usr_1' })).id;
     }
     const session = await bus.request('sessions.create.v1', {

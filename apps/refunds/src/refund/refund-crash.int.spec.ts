@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type CreateCheckoutSessionCommand, DomainError, ErrorCode, type MerchantScope } from '@pp/contracts';
 import { BusClient } from '@pp/platform';
-import { genuineNoticeEvidence, TestStack, waitFor } from '@pp/testing';
+import { genuineTransfer, TestStack, waitFor } from '@pp/testing';
 import type { Pool } from 'pg';
 
 /*
@@ -28,18 +28,7 @@ describe('refunds when the ledger dies between commit and reply', () => {
   });
 
   async function livePayment(): Promise<string> {
-    const recorded = await bus.request('payments.record-transfer.v1', {
-      merchant_id: LIVE.merchant_id,
-      livemode: true,
-      email_id: `em_${randomUUID().slice(0, 8)}`,
-      memo: null,
-      amount: 7300,
-      sender_name: 'Jo Payer',
-      sender_email: null,
-      comment: null,
-      reference_number: 'C1',
-      evidence: genuineNoticeEvidence(),
-    });
+    const recorded = await bus.request('payments.record-transfer.v1', genuineTransfer(LIVE.merchant_id, null, { amount: 7300, sender_email: null, reference_number: 'C1' }));
     return (await bus.request('payments.verify.v1', { ...LIVE, payment_id: recorded.id, verified_by: 'usr_owner' })).id;
   }
 

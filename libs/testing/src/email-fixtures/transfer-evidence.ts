@@ -1,4 +1,5 @@
-import type { TransferEvidence } from '@pp/contracts';
+import { randomUUID } from 'node:crypto';
+import type { RecordTransferCommand, TransferEvidence } from '@pp/contracts';
 
 /**
  * What the ingest hands to payments.record-transfer.v1 for a genuine notice:
@@ -13,5 +14,24 @@ export const genuineNoticeEvidence = (overrides: Partial<TransferEvidence> = {})
   recipient_reasons: [],
   deposit_address: 'payments@merchant.example',
   parse_reasons: [],
+  ...overrides,
+});
+
+/**
+ * A live transfer as the ingest hands it to payments.record-transfer.v1 after
+ * reading a genuine notice: the merchant's, carrying `memo`, for 25.00 CAD
+ * unless told. Specs that need a live payment send it on the bus.
+ */
+export const genuineTransfer = (merchantId: string, memo: string | null, overrides: Partial<RecordTransferCommand> = {}): RecordTransferCommand => ({
+  merchant_id: merchantId,
+  livemode: true,
+  email_id: `em_${randomUUID().replace(/-/g, '')}`,
+  memo,
+  amount: 2500,
+  sender_name: 'Jo Payer',
+  sender_email: 'jo@payer.example',
+  comment: null,
+  reference_number: 'C1AbCdEf',
+  evidence: genuineNoticeEvidence(),
   ...overrides,
 });

@@ -7,10 +7,11 @@ import { RefundOutboundReferenceNormalized1767225600014 } from '../database/migr
 /*
  * One bank transfer proves one refund (PRODUCT-RULES §3.3): the read model's
  * unique index compares outbound references upper-cased and without any
- * whitespace, as the decider does, and its migration takes a history that
- * already shares references under that comparison.
+ * whitespace, as the decider does, and each of its migrations takes a
+ * history that already shares references under its comparison (it must not
+ * fail on them, and the reference stays taken for every later refund).
  */
-describe('one live refund per outbound reference, however spaced', () => {
+describe('one live refund per outbound reference, however spaced, over an earlier history', () => {
   let database: TestDatabase;
   let db: Client;
 
@@ -35,6 +36,35 @@ describe('one live refund per outbound reference, however spaced', () => {
   const asQueryRunner = { query: (sql: string) => db.query(sql).then((result) => result.rows) } as unknown as QueryRunner;
   const indexDefinition = async () =>
     (await db.query(`SELECT indexdef FROM pg_indexes WHERE indexname = 'refunds_one_per_outbound_reference'`)).rows[0].indexdef as string;
+  /** A ledger with no refund and the index as the migrations before 014 left it (rule 012 alone). */
+  const beforeTheNormalizedRule = async () => {
+    await db.query('DELETE FROM ledger.refunds');
+    await db.query('DROP INDEX ledger.refunds_one_per_outbound_reference');
+    await new RefundOutboundReference1767225600012().up(asQueryRunner);
+  };
+
+  it('given live refunds already sharing a reference before rule 012, when it is created: it is, and the reference stays taken by the first of them', async () => {
+    await db.query('DELETE FROM ledger.refunds');
+    await db.query('DROP INDEX ledger.refunds_one_per_outbound_reference');
+    await completedRefund('rf_first', 'CA-SHARED');
+    await completedRefund('rf_second', ' ca-shared ');
+    await completedRefund('rf_third', 'Ca-Shared');
+    await completedRefund('rf_test', 'CA-SHARED', false);
+    await completedRefund('rf_alone', 'CA-ALONE');
+
+    await new RefundOutboundReference1767225600012().up(asQueryRunner);
+
+    const definition = await indexDefinition();
+    expect(definition).toContain(`'rf_second'`);
+    expect(definition).toContain(`'rf_third'`);
+    expect(definition).not.toContain(`'rf_first'`);
+    await expect(completedRefund('rf_later', 'ca-shared')).rejects.toMatchObject({ constraint: 'refunds_one_per_outbound_reference' });
+    await expect(completedRefund('rf_later_alone', 'CA-ALONE ')).rejects.toMatchObject({ constraint: 'refunds_one_per_outbound_reference' });
+    await expect(completedRefund('rf_new', 'CA-NEW')).resolves.toBeDefined();
+    // As every later migration finds it: 014 on top.
+    await new RefundOutboundReferenceNormalized1767225600014().up(asQueryRunner);
+    await db.query('DELETE FROM ledger.refunds');
+  });
 
   describe('given a live refund completed with CA77', () => {
     beforeEach(() => completedRefund('rf_ca77', 'CA77'));
@@ -53,9 +83,7 @@ describe('one live refund per outbound reference, however spaced', () => {
 
   it('given live refunds sharing a reference only under the new comparison, when migrated: the index is made, and the first of each keeps its reference taken', async () => {
     // The history before this migration: the earlier rule, and refunds it let share a transfer.
-    await db.query('DELETE FROM ledger.refunds');
-    await db.query('DROP INDEX ledger.refunds_one_per_outbound_reference');
-    await new RefundOutboundReference1767225600012().up(asQueryRunner);
+    await beforeTheNormalizedRule();
     await completedRefund('rf_spaced_first', 'CD 55');
     await completedRefund('rf_spaced_second', 'CD55');
     await completedRefund('rf_spaced_third', 'cd\u00a055');
