@@ -1,11 +1,47 @@
 import { readFileSync } from 'node:fs';
-import { type BenchReport, cpuGroups, groupsMeasured, PER_REQUEST_MEASURES, table } from './report';
+import { type BenchReport, cpuGroups, groupsMeasured, PER_REQUEST_MEASURES, type Row, table } from './report';
+import { rowKey } from './row-keys';
 
 /**
  * `npm run bench -- --compare A.json B.json`: what changed from report A to
- * report B, path by path (rows matched by their name): throughput, latency and
- * each process's CPU ms per request, with B's change relative to A.
+ * report B, path by path (rows matched by their key, row-keys.ts, or for older
+ * reports by the key their name stands for): throughput, latency and each
+ * process's CPU ms per request, with B's change relative to A. It warns first
+ * when the two runs were not measured alike.
  */
+
+/** The settings older reports kept at their top level, before `settings` recorded every BENCH_* one. */
+const LEGACY_SETTINGS = [
+  ['BENCH_SECONDS', 'seconds'],
+  ['BENCH_WARMUP_SECONDS', 'warmup_seconds'],
+  ['BENCH_CONNECTIONS', 'connections'],
+] as const;
+
+/**
+ * How the two runs were not measured alike, one line each: their Node, each BENCH_* setting that took another
+ * value, each infrastructure process the CPU reader found in one run and not in the other. With a report that
+ * records no settings (older than them), only the few it kept are compared, and a line says so.
+ */
+export function settingsDifferences(a: BenchReport, b: BenchReport): string[] {
+  const lines: string[] = [];
+  if (a.node !== b.node) lines.push(`Node: ${a.node ?? '?'} → ${b.node ?? '?'}`);
+  const older = [a, b].filter((report) => !report.settings).length;
+  const settingsOf = (report: BenchReport): Record<string, string> =>
+    report.settings && older === 0
+      ? report.settings
+      : Object.fromEntries(LEGACY_SETTINGS.map(([name, field]) => [name, String(report.settings?.[name] ?? report[field])]));
+  const [sa, sb] = [settingsOf(a), settingsOf(b)];
+  for (const name of [...new Set([...Object.keys(sa), ...Object.keys(sb)])].sort()) {
+    if (sa[name] !== sb[name]) lines.push(`${name}: ${sa[name] ?? 'not recorded'} → ${sb[name] ?? 'not recorded'}`);
+  }
+  if (older > 0) lines.push(`${older === 2 ? 'neither report records' : `${a.settings ? 'B' : 'A'} does not record`} its BENCH_* settings (older report): only ${LEGACY_SETTINGS.map(([name]) => name).join(', ')} compared`);
+  const found = [...new Set([...Object.keys(a.cpu_processes_found ?? {}), ...Object.keys(b.cpu_processes_found ?? {})])].sort();
+  for (const name of found) {
+    const [fa, fb] = [a.cpu_processes_found?.[name], b.cpu_processes_found?.[name]];
+    if (fa !== undefined && fb !== undefined && fa !== fb) lines.push(`CPU of ${name}: ${fa ? 'read' : 'not found'} → ${fb ? 'read' : 'not found'}`);
+  }
+  return lines;
+}
 
 const leadingNumber = (text: string): number | undefined => {
   const match = /^(-?[\d,.]+)/.exec(text);
@@ -19,10 +55,16 @@ const change = (a: number | undefined | null, b: number | undefined | null, digi
 };
 
 export function compareReports(a: BenchReport, b: BenchReport): string {
-  const paths = [...new Set([...a.rows.map((r) => r.path), ...b.rows.map((r) => r.path)])];
-  const rowOf = (report: BenchReport, path: string) => report.rows.find((r) => r.path === path);
+  const keys = [...new Set([...a.rows.map(rowKey), ...b.rows.map(rowKey)])];
+  const rowOf = (report: BenchReport, key: string): Row | undefined => report.rows.find((r) => rowKey(r) === key);
+  // B's name (the newer wording, its settings); A's for a row B does not have.
+  const nameOf = (key: string): string => (rowOf(b, key) ?? rowOf(a, key))?.path ?? key;
   const run = (r: BenchReport) => `${r.at} (Node ${r.node ?? '?'}, load average ${r.load_average?.join(' ') ?? '?'})`;
   let out = `A: ${run(a)}\nB: ${run(b)}\n`;
+  const differences = settingsDifferences(a, b);
+  if (differences.length > 0) {
+    out += `warning: the two runs were not measured alike; their figures differ by these too:\n${differences.map((line) => `  ${line}`).join('\n')}\n`;
+  }
   // Runs on machines (or moments) with different wake-up costs differ most on the paths below full load.
   if (a.wake_cost || b.wake_cost) {
     out += `machine wake-up cost, µs of CPU per message 1 ms apart: ${change(a.wake_cost?.one_ms_apart_us, b.wake_cost?.one_ms_apart_us)}; back to back: ${change(a.wake_cost?.back_to_back_us, b.wake_cost?.back_to_back_us)}\n`;
@@ -30,10 +72,10 @@ export function compareReports(a: BenchReport, b: BenchReport): string {
   out += '\n';
   out += table(
     ['path', 'throughput', 'p50 ms', 'p99 ms', 'ratio', 'cores idle %'],
-    paths.map((path) => {
-      const [ra, rb] = [rowOf(a, path), rowOf(b, path)];
+    keys.map((key) => {
+      const [ra, rb] = [rowOf(a, key), rowOf(b, key)];
       return [
-        path,
+        nameOf(key),
         change(leadingNumber(ra?.throughput ?? ''), leadingNumber(rb?.throughput ?? ''), 1),
         change(ra?.p50_ms, rb?.p50_ms),
         change(ra?.p99_ms, rb?.p99_ms),
@@ -43,24 +85,30 @@ export function compareReports(a: BenchReport, b: BenchReport): string {
     }),
   );
   for (const [measure, title] of PER_REQUEST_MEASURES) {
-    const measured = paths.filter((path) => rowOf(a, path)?.[measure] || rowOf(b, path)?.[measure]);
+    const measured = keys.filter((key) => rowOf(a, key)?.[measure] || rowOf(b, key)?.[measure]);
     if (measured.length === 0) continue;
-    const rows = [...a.rows, ...b.rows].filter((r) => measured.includes(r.path));
+    const rows = [...a.rows, ...b.rows].filter((r) => measured.includes(rowKey(r)));
     const groups = groupsMeasured(cpuGroups(rows), rows, measure);
     out += `\n${title} per request of each process, A → B\n`;
     out += table(
       ['path', ...groups],
-      measured.map((path) => [path, ...groups.map((g) => change(rowOf(a, path)?.[measure]?.[g], rowOf(b, path)?.[measure]?.[g], 2))]),
+      measured.map((key) => [nameOf(key), ...groups.map((g) => change(rowOf(a, key)?.[measure]?.[g], rowOf(b, key)?.[measure]?.[g], 2))]),
     );
   }
+  // A report without idle_rss_first_mb took one reading, 3 s after start, where a newer one takes the highest of
+  // several over half a minute: its one reading compares with the newer first reading, not with the highest.
+  const idleFirst = (r: BenchReport) => r.idle_rss_first_mb ?? r.idle_rss_mb;
+  const idleHighest = (r: BenchReport) => (r.idle_rss_first_mb ? r.idle_rss_mb : undefined);
   for (const [title, measure] of [
-    ['idle RSS MB', 'idle_rss_mb'],
-    ['RSS MB after the paths', 'rss_after_paths_mb'],
+    ['idle RSS MB, the highest reading over the first half minute', idleHighest],
+    ['idle RSS MB, the first reading (3 s after start)', idleFirst],
+    ['RSS MB after the paths', (r: BenchReport) => r.rss_after_paths_mb],
   ] as const) {
-    const services = [...new Set([...Object.keys(a[measure] ?? {}), ...Object.keys(b[measure] ?? {})])];
+    const [ma, mb] = [measure(a), measure(b)];
+    const services = [...new Set([...Object.keys(ma ?? {}), ...Object.keys(mb ?? {})])];
     if (services.length === 0) continue;
     out += `\n${title}, A → B\n`;
-    out += table(['service', 'MB'], services.map((s) => [s, change(a[measure]?.[s], b[measure]?.[s])]));
+    out += table(['service', 'MB'], services.map((s) => [s, change(ma?.[s], mb?.[s])]));
   }
   const idle = [...new Set([...Object.keys(a.idle_cpu_ms_per_second ?? {}), ...Object.keys(b.idle_cpu_ms_per_second ?? {})])];
   if (idle.length > 0) {

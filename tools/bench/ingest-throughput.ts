@@ -8,10 +8,13 @@ import { createMerchant, createSessions, gatewayApi, inParallel } from './api';
 import { httpPost } from './load';
 import { idlePercentBetween, type MachineCpuTimes, readMachineCpuTimes } from './machine-idle';
 import { costPerRequest, type CpuSample, monotonicUs, type PathCost, type ProcessCpu } from './process-cpu';
+import type { QuietWait } from './quiet-wait';
 import { type ServiceScrape, serviceCostBetween } from './service-scrape';
 
 export interface IngestResult {
+  /** Hand-offs recorded in the window, whatever their disposition: what the CPU figures are divided by. */
   messages: number;
+  /** Confirmed payments a second: hand-offs of another disposition are left out (success-counts.ts). */
   messages_per_second: number;
   confirmed: number;
   /** Hand-offs that ended in another disposition than confirmed (should be 0). */
@@ -19,6 +22,8 @@ export interface IngestResult {
   /** Why payments went to manual review instead of confirming, by reason (should be empty). */
   review_reasons: Record<string, number>;
   elapsed_ms: number;
+  /** The wait for the stack to go quiet before the way's warm-up (quiet-wait.ts), when one was asked for. */
+  quiet_wait?: QuietWait;
 }
 
 /**
@@ -56,7 +61,10 @@ export type IngestWay = 'http' | 'jetstream';
  * INGEST_DNS_OVERRIDES as in the ingest tests. CPU is counted over the same
  * window plus a second for what the hand-offs leave behind (publication,
  * projections, webhook intake), not over the sessions' creation before it,
- * which the create-session paths measure.
+ * which the create-session paths measure. `settle` runs between creating
+ * those sessions and the warm-up (the bench waits there for the stack to go
+ * quiet), so that what the creations and the path before leave behind runs
+ * in neither the warm-up nor the window.
  */
 export async function measureIngestThroughput(
   stack: TestStack,
@@ -64,9 +72,10 @@ export async function measureIngestThroughput(
   messages: number,
   way: IngestWay,
   concurrency: number,
-  timeoutMs = 120_000,
+  { timeoutMs = 120_000, settle }: { timeoutMs?: number; settle?: () => Promise<QuietWait> } = {},
 ): Promise<{ result: IngestResult } & PathCost> {
   const { merchantId, notices } = await noticesForLiveSessions(stack, way, way === 'http' ? 'H' : 'J', WARMUP_MESSAGES + messages);
+  const quietWait = await settle?.();
   const db = await stack.sql();
   const counts = handOffCounts(db);
   const sender = way === 'http' ? httpSender(stack.url('gateway'), stack.env.INGEST_TOKEN, concurrency) : await jetStreamSender(stack);
@@ -107,11 +116,12 @@ export async function measureIngestThroughput(
       return {
         result: {
           messages: total,
-          messages_per_second: Math.round((total / elapsed) * 1000),
+          messages_per_second: Math.round((confirmed / elapsed) * 1000),
           confirmed,
           other_dispositions: other,
           review_reasons: Object.fromEntries(reasons.rows.map((row) => [row.reason, Number(row.count)])),
           elapsed_ms: Math.round(elapsed),
+          ...(quietWait ? { quiet_wait: quietWait } : {}),
         },
         ...costPerRequest(before, after, total),
         ...serviceCostBetween(scrapedBefore, scrapedAfter, total),

@@ -131,6 +131,11 @@ export class ProcessCpu {
     this.extra.set(group, pid);
   }
 
+  /** The processes outside the stack tracked so far (the baseline, the floors' roles; gone ones included). */
+  trackedPids(): number[] {
+    return [...this.extra.values()];
+  }
+
   async sample(): Promise<CpuSample> {
     const groups: CpuSample = new Map();
     const add = (group: string, pid: number | undefined) => {

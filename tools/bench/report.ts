@@ -1,14 +1,20 @@
+import type { RssReading } from './idle-rss';
 import type { SpanTiming } from './latency-breakdown';
+import type { QuietWait } from './quiet-wait';
 import type { TailComposition } from './tail-composition';
 import type { WakeCost } from './wake-cost';
 /** The JSON report `npm run bench` writes (bench/reports/*.json) and how it is printed. */
 
 export interface Row {
+  /** Stable across reports and settings, where the name may carry a setting (row-keys.ts); older reports have none. */
+  key?: string;
   path: string;
   /** Printed figure with its unit ("465 req/s", "512 msg/s", "104 MB"). */
   throughput: string;
   p50_ms: number | null;
   p99_ms: number | null;
+  /** The slowest answer, for the rows timed answer by answer (the paced create rows, the webhook row). */
+  max_ms?: number;
   baseline: string;
   ratio: string;
   /** CPU ms each process spent per request (or message, or delivery) of this path, and the stack's total (LOAD_GROUP is shown, not added). */
@@ -42,10 +48,25 @@ export interface BenchReport {
   seconds: number;
   warmup_seconds: number;
   connections: number;
+  /** Every BENCH_* setting the run read, with the value it took (the default where unset; settings.ts). */
+  settings?: Record<string, string>;
+  /** Every BENCH_* variable of the environment as set, read or not. */
+  bench_env?: Record<string, string>;
+  /** Whether the CPU reader found each infrastructure process (process-cpu.ts): a missed one's CPU is in no figure. */
+  cpu_processes_found?: Record<string, boolean>;
   /** 1, 5 and 15 minute load averages when the run ended: other work on the machine skews every figure. */
   load_average?: number[];
-  /** Each service's RSS a few seconds after start, before any load: the "idle RSS" target. */
+  /**
+   * Each service's highest RSS over its readings in the first half minute after start, before any load: the
+   * "idle RSS" target. Reports without `idle_rss_first_mb` hold one reading 3 s after start here.
+   */
   idle_rss_mb?: Partial<Record<string, number>>;
+  /** Each service's first of those readings, 3 s after start (what `idle_rss_mb` was before it took the highest). */
+  idle_rss_first_mb?: Partial<Record<string, number>>;
+  /** Every idle RSS reading, ms after the first moment the stack was ready. */
+  idle_rss_readings?: RssReading[];
+  /** The wait for the stack to go quiet before the idle CPU window (quiet-wait.ts). */
+  idle_cpu_quiet_wait?: QuietWait;
   /** The same processes' RSS once every path has run and they have idled a few seconds again (no target). */
   rss_after_paths_mb?: Partial<Record<string, number>>;
   /** CPU ms each process spends per second while the stack is idle (withCpu counts its 1 s settle too). */
@@ -114,12 +135,13 @@ export function printRows(rows: Row[]): void {
   process.stdout.write('\n');
   process.stdout.write(
     table(
-      ['path', 'throughput', 'p50 ms', 'p99 ms', 'baseline', 'ratio', 'cores idle'],
+      ['path', 'throughput', 'p50 ms', 'p99 ms', 'max ms', 'baseline', 'ratio', 'cores idle'],
       rows.map((r) => [
         r.path,
         r.throughput,
         String(r.p50_ms ?? '-'),
         String(r.p99_ms ?? '-'),
+        String(r.max_ms ?? '-'),
         r.baseline,
         r.ratio,
         r.cores_idle_percent === undefined ? '-' : `${r.cores_idle_percent} %`,

@@ -11,10 +11,15 @@ import { interleavedRatio, medianRate } from './interleaved-ratio';
 import { latencyBreakdown, printBreakdown, traceAtQuantile, type SpanTiming } from './latency-breakdown';
 import { printTailComposition, type TailComposition, tailComposition } from './tail-composition';
 import { type LoadResult, pacedLoad, postLoad } from './load';
-import { measureIdleMemory, waitUntilStackQuiet } from './memory';
+import { measureIdleMemory, sampleIdleMemory, waitUntilStackQuiet } from './memory';
 import { type CpuPerRequest, type PathCost, ProcessCpu, withCpu } from './process-cpu';
+import type { QuietWait } from './quiet-wait';
 import { sweepRates } from './rate-sweep';
 import { type BenchReport, type Row, printRows } from './report';
+import { rssReadingOffsets, type RssReading } from './idle-rss';
+import { sweepRowKey } from './row-keys';
+import { benchEnvironment, BenchSettings } from './settings';
+import { notCountedWarning } from './success-counts';
 import type { FloorFramework } from './floor-parts';
 import { forkTopologyFloor } from './topology-floor';
 import { readNamedProfiles, summarizeProfiles } from './profile-summary';
@@ -37,28 +42,37 @@ import { measureWebhookLatency } from './webhook-latency';
  * its profile written to bench/profiles/ when the stack stops.
  */
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+/** Every BENCH_* setting is read through this, so the report records what the run used (settings.ts). */
+const SETTINGS = new BenchSettings(process.env);
+const SECONDS = SETTINGS.number('BENCH_SECONDS', 10);
+const CONNECTIONS = SETTINGS.number('BENCH_CONNECTIONS', 50);
 /**
  * Load before each measured path (baseline included), so both are measured
  * with their code optimised by the JIT rather than while it compiles: the
  * services run much more JavaScript per request than the baseline, and their
  * first seconds under load cost up to twice as much CPU per request.
  */
-const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 10);
-const WEBHOOK_PAYMENTS = Number(process.env.BENCH_WEBHOOK_PAYMENTS ?? 200);
+const WARMUP_SECONDS = SETTINGS.number('BENCH_WARMUP_SECONDS', 10);
+const WEBHOOK_PAYMENTS = SETTINGS.number('BENCH_WEBHOOK_PAYMENTS', 200);
 /** A pause before each of those payments: 11000 with 14 payments times them as sparse traffic would (docs/PERFORMANCE.md, "Pools that idle out"). */
-const WEBHOOK_GAP_MS = Number(process.env.BENCH_WEBHOOK_GAP_MS ?? 0);
-const INGEST_MESSAGES = Number(process.env.BENCH_INGEST_MESSAGES ?? 1000);
+const WEBHOOK_GAP_MS = SETTINGS.number('BENCH_WEBHOOK_GAP_MS', 0);
+const INGEST_MESSAGES = SETTINGS.number('BENCH_INGEST_MESSAGES', 1000);
 /** Notices in flight at once, each way (ingest-throughput.ts). */
-const INGEST_CONCURRENCY = Number(process.env.BENCH_INGEST_CONCURRENCY ?? 32);
+const INGEST_CONCURRENCY = SETTINGS.number('BENCH_INGEST_CONCURRENCY', 32);
 /**
  * 1,000 payments × 2 events × 4 endpoints: 8,000 deliveries, a few seconds of work off. With 300 the backlog
  * lasted about a second, much of it the ramp (connections, the first claims), and runs of the same code spread by a fifth.
  */
-const FANOUT_PAYMENTS = Number(process.env.BENCH_FANOUT_PAYMENTS ?? 1000);
-const FANOUT_ENDPOINTS = Number(process.env.BENCH_FANOUT_ENDPOINTS ?? 4);
+const FANOUT_PAYMENTS = SETTINGS.number('BENCH_FANOUT_PAYMENTS', 1000);
+const FANOUT_ENDPOINTS = SETTINGS.number('BENCH_FANOUT_ENDPOINTS', 4);
 const IDLE_CPU_SECONDS = 4;
+/**
+ * The idle RSS: each service read every 3 s from 3 s after the stack is ready (the one reading the bench used to
+ * take) to 30 s, the highest reading kept (idle-rss.ts). The idle CPU window runs meanwhile.
+ */
+const IDLE_RSS_FIRST_MS = 3000;
+const IDLE_RSS_SPAN_MS = 30_000;
+const IDLE_RSS_EVERY_MS = 3000;
 /**
  * How long the stack idles, once quiet after the paths, before their RSS is read: each
  * service's idle-memory watch gives back what the load left once it has been
@@ -70,9 +84,15 @@ const IDLE_CPU_SECONDS = 4;
 const SETTLE_AFTER_PATHS_MS = IDLE_MEMORY_POLICY.quietForMs + 2 * IDLE_MEMORY_POLICY.lookEveryMs + 5_000;
 /** Longest wait for the stack to go quiet after the paths, before that settle starts (memory.ts). */
 const STACK_QUIET_MAX_MS = 30_000;
+/**
+ * Longest wait for the stack to go quiet before each measured window (settle below): long enough for what a
+ * max-load window leaves (publication, projections), short enough that a stack that never goes quiet costs a
+ * run little; a window that starts before it is quiet says so in its detail and on stderr.
+ */
+const WINDOW_QUIET_MAX_MS = 15_000;
 /** Extra create-session rows at these paced rates (rate-sweep.ts); read before the stack starts, so a typo fails at once. */
-const SWEEP_RATES = sweepRates(process.env.BENCH_SWEEP);
-const PATHS = new Set((process.env.BENCH_PATHS ?? 'create,webhook,ingest,fanout').split(',').map((p) => p.trim()));
+const SWEEP_RATES = sweepRates(SETTINGS.text('BENCH_SWEEP', ''));
+const PATHS = new Set(SETTINGS.text('BENCH_PATHS', 'create,webhook,ingest,fanout').split(',').map((p) => p.trim()));
 const PROFILE_DIR = join(REPO_ROOT, 'bench', 'profiles');
 /**
  * BENCH_TRACE=true: every service exports its spans to a collector in the
@@ -81,7 +101,10 @@ const PROFILE_DIR = join(REPO_ROOT, 'bench', 'profiles');
  * webhook traces, span by span (where the latency goes). Exporting costs CPU: compare such runs
  * only with each other.
  */
-const TRACE = process.env.BENCH_TRACE === 'true';
+const TRACE = SETTINGS.flag('BENCH_TRACE');
+const PROFILE = SETTINGS.flag('BENCH_PROFILE');
+// Read by tools/launcher/bench.js (which Node runs the bench and the stack); recorded here beside the Node it gave.
+SETTINGS.text('BENCH_NODE', 'unset');
 
 const sessionBody = () => ({
   amount: 2500,
@@ -96,12 +119,31 @@ const log = (text: string) => process.stderr.write(`bench: ${text}\n`);
 /** How far the second baseline may land from the first before the bench says the machine changed speed. */
 const BASELINE_DRIFT_WARNING = 0.2;
 /** The interleaved create ratio's rounds (a chain window and a baseline window each; 0 leaves the row out) and their windows' length. */
-const INTERLEAVE_ROUNDS = Number(process.env.BENCH_INTERLEAVE_ROUNDS ?? 5);
-const INTERLEAVE_SECONDS = Number(process.env.BENCH_INTERLEAVE_SECONDS ?? 3);
+const INTERLEAVE_ROUNDS = SETTINGS.number('BENCH_INTERLEAVE_ROUNDS', 5);
+const INTERLEAVE_SECONDS = SETTINGS.number('BENCH_INTERLEAVE_SECONDS', 3);
+
+/**
+ * Waits (bounded) for the stack to finish what the last load left before a window is timed (quiet-wait.ts),
+ * so that work lands in no other path's window; the baseline's and the floors' processes count too.
+ */
+async function settle(stack: TestStack, cpu: ProcessCpu, before: string): Promise<QuietWait> {
+  const wait = await waitUntilStackQuiet(stack, WINDOW_QUIET_MAX_MS, () => cpu.trackedPids());
+  if (!wait.quiet) log(`warning: the stack was still busy after ${(wait.waited_ms / 1000).toFixed(0)} s of waiting; ${before} is measured anyway`);
+  return wait;
+}
+
+/** How a row records the wait before its window. */
+const quietDetail = (wait: QuietWait) => ({ quiet_wait_ms: wait.waited_ms, quiet_before: wait.quiet });
+
+/** Prints a warning when a path had answers or outcomes its rate leaves out (success-counts.ts). */
+function warnNotCounted(what: string, others: Record<string, number>): void {
+  const warning = notCountedWarning(what, others);
+  if (warning) log(warning);
+}
 
 async function main(): Promise<void> {
   const rows: Row[] = [];
-  const profile = process.env.BENCH_PROFILE === 'true';
+  const profile = PROFILE;
   if (profile) mkdirSync(PROFILE_DIR, { recursive: true });
   const collector = TRACE ? await OtlpCollector.start() : undefined;
   log('the machine\'s wake-up cost (a short piece of work, back to back and 1 ms apart)');
@@ -126,28 +168,46 @@ async function main(): Promise<void> {
   // The fan-out path restarts the webhooks service: its profiles are named from both processes.
   const services = new Map(stack.processes().map((proc) => [proc.pid, proc.service]));
   let idleRss: Partial<Record<string, number>> = {};
+  let idleRssFirst: Partial<Record<string, number>> = {};
+  let idleRssReadings: RssReading[] = [];
   let idleCpu: CpuPerRequest = {};
+  let idleCpuQuietWait: QuietWait | undefined;
+  let cpuFound: Record<string, boolean> | undefined;
   let rssAfterPaths: Partial<Record<string, number>> | undefined;
   try {
-    idleRss = await measureIdleMemory(stack);
-    rows.push({
-      path: 'idle RSS, largest service',
-      throughput: `${Math.max(...Object.values(idleRss).map(Number))} MB`,
-      p50_ms: null,
-      p99_ms: null,
-      baseline: '≤ 120 MB target',
-      ratio: '-',
-      detail: { rss_mb: idleRss },
-    });
-    rows.push({ path: 'stack ready after start', throughput: `${(readyMs / 1000).toFixed(1)} s`, p50_ms: null, p99_ms: null, baseline: '≤ 15 s target', ratio: '-' });
-
-    const rowsBeforePaths = rows.length;
+    // Read over the next half minute while the idle CPU is measured, so that most of it is not added to the run.
+    const idleRssSampling = sampleIdleMemory(stack, rssReadingOffsets(IDLE_RSS_FIRST_MS, IDLE_RSS_SPAN_MS, IDLE_RSS_EVERY_MS));
+    idleRssSampling.catch(() => undefined); // awaited below; should the bench fail before then, not a second time as unhandled
     const cpu = await ProcessCpu.start(stack, { postgres: stack.database.url, nats: stack.env.NATS_URL, redis: stack.env.REDIS_URL });
-    const missing = Object.entries(cpu.found()).filter(([, found]) => !found);
+    cpuFound = cpu.found();
+    const missing = Object.entries(cpuFound).filter(([, found]) => !found);
     if (missing.length > 0) log(`no process found for ${missing.map(([name]) => name).join(', ')}: their CPU is not reported`);
     try {
       // What each process spends doing nothing (timers, polls, health checks): paths with few requests per second carry it.
+      idleCpuQuietWait = await settle(stack, cpu, 'the idle CPU window');
       idleCpu = (await withCpu(cpu, () => new Promise((resolve) => setTimeout(resolve, IDLE_CPU_SECONDS * 1000)), () => IDLE_CPU_SECONDS + 1)).cpu_ms_per_request;
+      log(`idle RSS: each service read every ${IDLE_RSS_EVERY_MS / 1000} s until ${IDLE_RSS_SPAN_MS / 1000} s after the stack was ready`);
+      const idleRssSamples = await idleRssSampling;
+      [idleRss, idleRssFirst, idleRssReadings] = [idleRssSamples.highest_mb, idleRssSamples.first_mb, idleRssSamples.readings];
+      rows.push({
+        key: 'idle-rss',
+        path: 'idle RSS, largest service',
+        throughput: `${Math.max(...Object.values(idleRss).map(Number))} MB`,
+        p50_ms: null,
+        p99_ms: null,
+        baseline: '≤ 120 MB target',
+        ratio: '-',
+        detail: {
+          rss_mb: idleRss,
+          first_reading_mb: idleRssFirst,
+          first_reading_largest_mb: Math.max(...Object.values(idleRssFirst).map(Number)),
+          readings: idleRssReadings.length,
+          reading_every_ms: IDLE_RSS_EVERY_MS,
+        },
+      });
+      rows.push({ key: 'stack-ready', path: 'stack ready after start', throughput: `${(readyMs / 1000).toFixed(1)} s`, p50_ms: null, p99_ms: null, baseline: '≤ 15 s target', ratio: '-' });
+
+      const rowsBeforePaths = rows.length;
       const merchant = await createMerchant(stack.url('gateway'), stack.env.ADMIN_TOKEN, 'Bench Merchant');
       const testKey = merchant.keys.test_secret;
       if (PATHS.has('create')) {
@@ -158,39 +218,49 @@ async function main(): Promise<void> {
       if (PATHS.has('webhook')) {
         const pacing = WEBHOOK_GAP_MS > 0 ? `, ${WEBHOOK_GAP_MS} ms apart` : '';
         log(`simulate-payment → signed webhook at a local receiver (${WEBHOOK_PAYMENTS} payments, one at a time${pacing})`);
+        const quiet = await settle(stack, cpu, 'the webhook path');
         const { result, ...cost } = await withCpu(
           cpu,
           () => measureWebhookLatency(stack.url('gateway'), testKey, WEBHOOK_PAYMENTS, { gapMs: WEBHOOK_GAP_MS }),
-          (r) => r.samples,
+          // The warm-up payments are in the CPU window too, and cost as the timed ones do.
+          (r) => r.samples + r.warmup_payments,
         );
         rows.push({
+          key: 'webhook-latency',
           path: 'simulate-payment → signed webhook received',
           throughput: '-',
           p50_ms: result.p50_ms,
           p99_ms: result.p99_ms,
+          max_ms: result.max_ms,
           baseline: 'p50 ≤ 10, p99 ≤ 50 target',
           ratio: '-',
           ...cost,
           detail: {
             samples: result.samples,
+            warmup_payments: result.warmup_payments,
             unverified: result.unverified,
             gap_ms: WEBHOOK_GAP_MS,
-            cpu_counts: 'session creation + simulate-payment + delivery, per payment',
+            ...quietDetail(quiet),
+            cpu_counts: 'session creation + simulate-payment + delivery, per payment (the untimed warm-up payments included)',
           },
         });
         if (collector) webhookTrace = await webhookTraceOf(collector);
       }
       if (PATHS.has('ingest')) {
         const ways = [
-          { way: 'http', path: 'live e-mail ingest (authenticate, parse, match, confirm)', sent: 'posted to the gateway' },
-          { way: 'jetstream', path: 'live e-mail ingest from JetStream (the mail pipeline)', sent: 'published to JetStream' },
+          { way: 'http', key: 'ingest-http', path: 'live e-mail ingest (authenticate, parse, match, confirm)', sent: 'posted to the gateway' },
+          { way: 'jetstream', key: 'ingest-jetstream', path: 'live e-mail ingest from JetStream (the mail pipeline)', sent: 'published to JetStream' },
         ] as const;
         log(`ingest chain warm-up: ${CHAIN_WARMUP_MESSAGES} DKIM-signed notices posted, untimed`);
         await warmIngestChain(stack, CHAIN_WARMUP_MESSAGES, INGEST_CONCURRENCY);
-        for (const { way, path, sent } of ways) {
+        for (const { way, key, path, sent } of ways) {
           log(`${path}: ${INGEST_MESSAGES} DKIM-signed notices for live sessions, ${sent}`);
-          const { result, ...cost } = await measureIngestThroughput(stack, cpu, INGEST_MESSAGES, way, INGEST_CONCURRENCY);
+          const measured = await measureIngestThroughput(stack, cpu, INGEST_MESSAGES, way, INGEST_CONCURRENCY, { settle: () => settle(stack, cpu, path) });
+          const { result: { quiet_wait: quiet, ...result }, ...cost } = measured;
+          const dispositions = Object.fromEntries(Object.entries(result.other_dispositions).map(([disposition, n]) => [`handed off as ${disposition}`, n]));
+          warnNotCounted(path, { ...dispositions, 'not handed off in time': Math.max(0, INGEST_MESSAGES - result.messages) });
           rows.push({
+            key,
             path,
             throughput: `${result.messages_per_second} msg/s`,
             p50_ms: null,
@@ -198,30 +268,42 @@ async function main(): Promise<void> {
             baseline: '≥ 500 msg/s target',
             ratio: '-',
             ...cost,
-            detail: { ...result, cpu_counts: `from the first notice ${sent} to the last hand-off, plus 1 s, per message (session creation and signing excluded)` },
+            detail: {
+              ...result,
+              ...(quiet ? quietDetail(quiet) : {}),
+              cpu_counts: `from the first notice ${sent} to the last hand-off, plus 1 s, per message (session creation and signing excluded)`,
+            },
           });
         }
       }
       if (PATHS.has('fanout')) {
         log(`webhook fan-out: a backlog of ${FANOUT_PAYMENTS} payments × 2 events × ${FANOUT_ENDPOINTS} endpoints`);
         const api = gatewayApi(stack.url('gateway'), testKey);
-        const { result, ...cost } = await measureWebhookFanout(stack, api, cpu, FANOUT_PAYMENTS, FANOUT_ENDPOINTS);
+        const path = `webhook fan-out (${FANOUT_ENDPOINTS} endpoints)`;
+        const measured = await measureWebhookFanout(stack, api, cpu, FANOUT_PAYMENTS, FANOUT_ENDPOINTS, { settle: () => settle(stack, cpu, path) });
+        const { result: { quiet_wait: quiet, ...result }, ...cost } = measured;
+        warnNotCounted(path, { 'expected deliveries not received verified': result.expected_deliveries - result.verified_deliveries, 'attempts that did not verify': result.unverified });
         rows.push({
-          path: `webhook fan-out (${FANOUT_ENDPOINTS} endpoints)`,
+          key: 'webhook-fanout',
+          path,
           throughput: `${result.deliveries_per_second} deliveries/s`,
           p50_ms: null,
           p99_ms: null,
           baseline: '≥ 2,000 deliveries/s target',
           ratio: '-',
           ...cost,
-          detail: { ...result, cpu_counts: 'the deliveries of a backlog, per delivery (webhooks started after the payments were simulated)' },
+          detail: {
+            ...result,
+            ...(quiet ? quietDetail(quiet) : {}),
+            cpu_counts: 'the deliveries of a backlog, per delivery (webhooks started after the payments were simulated)',
+          },
         });
       }
       // The idle RSS above is a fresh start's; this is what the same processes hold once the load has passed and they
       // have been quiet long enough to give memory back.
       if (rows.length > rowsBeforePaths) {
-        const waited = await waitUntilStackQuiet(stack, STACK_QUIET_MAX_MS);
-        log(`stack quiet ${(waited / 1000).toFixed(0)} s after the last path; RSS read ${SETTLE_AFTER_PATHS_MS / 1000} s later`);
+        const waited = await waitUntilStackQuiet(stack, STACK_QUIET_MAX_MS, () => cpu.trackedPids());
+        log(`stack ${waited.quiet ? 'quiet' : 'still busy'} ${(waited.waited_ms / 1000).toFixed(0)} s after the last path; RSS read ${SETTLE_AFTER_PATHS_MS / 1000} s later`);
         rssAfterPaths = await measureIdleMemory(stack, SETTLE_AFTER_PATHS_MS);
       }
     } finally {
@@ -260,8 +342,14 @@ async function main(): Promise<void> {
     seconds: SECONDS,
     warmup_seconds: WARMUP_SECONDS,
     connections: CONNECTIONS,
+    settings: SETTINGS.recorded(),
+    bench_env: benchEnvironment(process.env),
+    ...(cpuFound ? { cpu_processes_found: cpuFound } : {}),
     load_average: (await import('node:os')).loadavg().map((l) => Math.round(l * 100) / 100),
     idle_rss_mb: idleRss,
+    idle_rss_first_mb: idleRssFirst,
+    idle_rss_readings: idleRssReadings,
+    ...(idleCpuQuietWait ? { idle_cpu_quiet_wait: idleCpuQuietWait } : {}),
     ...(rssAfterPaths ? { rss_after_paths_mb: rssAfterPaths } : {}),
     idle_cpu_ms_per_second: idleCpu,
     stack_ready_ms: readyMs,
@@ -344,7 +432,10 @@ function breakdownOf(
   };
 }
 
-/** The three create-session rows, and with a collector, where the time of the half-load requests went. */
+/** A measured load: its result, each process's cost, and the wait for the stack to go quiet before it. */
+type MeasuredLoad = { result: LoadResult; quiet: QuietWait } & PathCost;
+
+/** The create-session rows (and the baseline's, the floors'), and with a collector, where the time of the half-load requests went. */
 async function createSessionPaths(
   stack: TestStack,
   cpu: ProcessCpu,
@@ -355,42 +446,48 @@ async function createSessionPaths(
   cpu.track('baseline', baseline.pid);
   try {
     log(`Node ${process.version}; warm-up (${WARMUP_SECONDS} s) and baseline (${SECONDS} s, ${CONNECTIONS} connections)`);
-    const base = await maxLoad(cpu, `${baseline.url}/`);
+    const base = await maxLoad(stack, cpu, `${baseline.url}/`);
     const floor = await measureTopologyFloor(stack, cpu, 'plain');
     const nestFloor = await measureTopologyFloor(stack, cpu, 'nest');
     const gatewayUrl = `${stack.url('gateway')}/v1/checkout/sessions`;
     const auth = { authorization: `Bearer ${testKey}` };
     log('create session through the gateway');
-    const full = await maxLoad(cpu, gatewayUrl, auth);
+    const full = await maxLoad(stack, cpu, gatewayUrl, auth);
     log('create session at half of the measured maximum');
-    /** Evenly spaced create-session requests at `rate` a second, for SECONDS. */
-    const pacedAt = (rate: number) =>
-      withCpu(cpu, () => pacedLoad({ url: gatewayUrl, headers: auth, body: sessionBody, seconds: SECONDS, connections: CONNECTIONS, rate }), (r) => r.requests);
+    /** Evenly spaced create-session requests at `rate` a second, for SECONDS, once the max-load run's leftovers are done. */
+    const pacedAt = async (rate: number, what: string): Promise<MeasuredLoad> => {
+      const quiet = await settle(stack, cpu, what);
+      const measured = await withCpu(cpu, () => pacedLoad({ url: gatewayUrl, headers: auth, body: sessionBody, seconds: SECONDS, connections: CONNECTIONS, rate }), (r) => r.requests);
+      return { ...measured, quiet };
+    };
     const spansBefore = collector?.spans.length ?? 0;
+    // The settle inside sends no request, so no half-load span starts during it.
     const halfStarted = Date.now();
-    const half = await pacedAt(Math.max(1, Math.floor(full.result.requests_per_second / 2)));
+    const half = await pacedAt(Math.max(1, Math.floor(full.result.requests_per_second / 2)), 'the half-load row');
     const halfEnded = Date.now();
     // The ratios hold only if the machine kept its speed from the baseline to the create paths: a shared host can
     // halve it for minutes (docs/PERFORMANCE-RUNS.md, thirty-second session), so the baseline is measured again after them.
     log('the baseline again (warm), to show whether the machine kept its speed through the create paths');
-    const again = await measuredLoad(cpu, `${baseline.url}/`);
+    const againQuiet = await settle(stack, cpu, 'the baseline again');
+    const again = { ...(await measuredLoad(cpu, `${baseline.url}/`)), quiet: againQuiet };
     const drift = again.result.requests_per_second / base.result.requests_per_second - 1;
     if (Math.abs(drift) > BASELINE_DRIFT_WARNING) {
       log(`warning: the baseline measured ${Math.round(drift * 100)} % against its first run: the machine's speed changed during the create paths, so their ratios are not this machine's; read the interleaved row's ratio, or run the bench again`);
     }
-    const interleaved = INTERLEAVE_ROUNDS > 0 ? [await interleaveWithBaseline(`${baseline.url}/`, gatewayUrl, auth)] : [];
+    const interleaved = INTERLEAVE_ROUNDS > 0 ? [await interleaveWithBaseline(stack, cpu, `${baseline.url}/`, gatewayUrl, auth)] : [];
     const rows = [
-      loadRow('baseline: one process, HTTP + one pg insert', base, base.result),
-      loadRow('create-path floor: its 3 processes and 2 bus hops, no work', floor, base.result),
-      loadRow("create-path floor on NestJS (the services' framework), no work", nestFloor, base.result),
-      loadRow('create session (gateway → sessions → ledger → pg), max load', full, base.result),
-      { ...loadRow('create session at half of max load', half, base.result), ratio: '-', baseline: 'p99 ≤ 50 ms target' },
-      loadRow('baseline again, after the create paths (no target)', again, base.result),
+      loadRow('baseline', 'baseline: one process, HTTP + one pg insert', base, base.result),
+      loadRow('floor-plain', 'create-path floor: its 3 processes and 2 bus hops, no work', floor, base.result),
+      loadRow('floor-nest', "create-path floor on NestJS (the services' framework), no work", nestFloor, base.result),
+      loadRow('create-max', 'create session (gateway → sessions → ledger → pg), max load', full, base.result),
+      { ...loadRow('create-half', 'create session at half of max load', half, base.result), ratio: '-', baseline: 'p99 ≤ 50 ms target' },
+      loadRow('baseline-again', 'baseline again, after the create paths (no target)', again, base.result),
       ...interleaved,
     ];
     for (const rate of SWEEP_RATES) {
+      const path = `create session at ${rate} req/s (BENCH_SWEEP)`;
       log(`create session at ${rate} req/s (BENCH_SWEEP)`);
-      rows.push({ ...loadRow(`create session at ${rate} req/s (BENCH_SWEEP)`, await pacedAt(rate), base.result), ratio: '-', baseline: '-' });
+      rows.push({ ...loadRow(sweepRowKey(rate), path, await pacedAt(rate, path), base.result), ratio: '-', baseline: '-' });
     }
     if (!collector) return { rows };
     await new Promise((resolve) => setTimeout(resolve, 1000)); // spans arrive in batches
@@ -408,12 +505,21 @@ async function createSessionPaths(
 /**
  * The create ratio again, in short windows taking turns with the baseline (interleaved-ratio.ts): a ratio that a
  * change in the machine's speed between the rows above does not move, and a shorter one moves less. Both servers
- * are warm by now; the chain gets one window more before the first baseline window.
+ * are warm by now; the chain gets one window more before the first baseline window. Each window waits for the
+ * stack to go quiet first: a baseline window started straight after a chain window shared the cores with the
+ * chain's publication and projections, which lowered the baseline's rate and so raised the ratio.
  */
-async function interleaveWithBaseline(baselineUrl: string, gatewayUrl: string, auth: Record<string, string>): Promise<Row> {
+async function interleaveWithBaseline(stack: TestStack, cpu: ProcessCpu, baselineUrl: string, gatewayUrl: string, auth: Record<string, string>): Promise<Row> {
   log(`the create ratio interleaved with the baseline: ${INTERLEAVE_ROUNDS} rounds of ${INTERLEAVE_SECONDS} s windows`);
-  const window = (url: string, headers?: Record<string, string>) =>
-    postLoad({ url, headers, body: sessionBody, seconds: INTERLEAVE_SECONDS, connections: CONNECTIONS }).then((result) => result.requests_per_second);
+  const waits: QuietWait[] = [];
+  const others = { non_2xx: 0, errors: 0 };
+  const window = async (url: string, headers?: Record<string, string>): Promise<number> => {
+    waits.push(await settle(stack, cpu, 'an interleaved window'));
+    const result = await postLoad({ url, headers, body: sessionBody, seconds: INTERLEAVE_SECONDS, connections: CONNECTIONS });
+    others.non_2xx += result.non_2xx;
+    others.errors += result.errors;
+    return result.requests_per_second;
+  };
   // Not counted: the chain's first window after it idled through the baseline's run measured 0.14x-0.16x where the
   // next ones measured 0.16x-0.23x (docs/PERFORMANCE.md, "A create ratio that takes turns with the baseline").
   await window(gatewayUrl, auth);
@@ -425,14 +531,27 @@ async function interleaveWithBaseline(baselineUrl: string, gatewayUrl: string, a
   }
   const ratio = interleavedRatio(baselineRates, chainRates);
   log(`interleaved: each round's ratio ${ratio.ratios.map((r) => `${r.toFixed(2)}x`).join(', ')}`);
+  const path = `create session interleaved with the baseline (median of ${INTERLEAVE_ROUNDS})`;
+  warnNotCounted(path, others);
   return {
-    path: `create session interleaved with the baseline (median of ${INTERLEAVE_ROUNDS})`,
+    key: 'create-interleaved',
+    path,
     throughput: `${medianRate(chainRates)} req/s`,
     p50_ms: null,
     p99_ms: null,
     baseline: `${medianRate(baselineRates)} req/s`,
     ratio: `${ratio.median.toFixed(2)}x`,
-    detail: { ratios: ratio.ratios, low: ratio.low, high: ratio.high, baseline_rates: baselineRates, chain_rates: chainRates },
+    detail: {
+      ratios: ratio.ratios,
+      low: ratio.low,
+      high: ratio.high,
+      baseline_rates: baselineRates,
+      chain_rates: chainRates,
+      ...others,
+      // Each window's wait, in the order measured: the uncounted chain window, the first baseline window, then chain and baseline in turn.
+      quiet_wait_ms: waits.map((wait) => wait.waited_ms),
+      windows_not_quiet: waits.filter((wait) => !wait.quiet).length,
+    },
   };
 }
 
@@ -441,7 +560,7 @@ async function interleaveWithBaseline(baselineUrl: string, gatewayUrl: string, a
  * processes and two hops cost by themselves ('plain'), and on the services' framework ('nest'), beside the baseline.
  * Both floors report under the same columns (floor edge, relay, store), each in its own row.
  */
-async function measureTopologyFloor(stack: TestStack, cpu: ProcessCpu, framework: FloorFramework): Promise<{ result: LoadResult } & PathCost> {
+async function measureTopologyFloor(stack: TestStack, cpu: ProcessCpu, framework: FloorFramework): Promise<MeasuredLoad> {
   log(
     framework === 'plain'
       ? "the create path's floor: three processes, two bus hops and a group-committed insert, none of the services' work"
@@ -450,16 +569,22 @@ async function measureTopologyFloor(stack: TestStack, cpu: ProcessCpu, framework
   const floor = await forkTopologyFloor(stack.database.url, stack.env.NATS_URL, framework);
   try {
     for (const [role, pid] of Object.entries(floor.pids)) cpu.track(`floor ${role}`, pid);
-    return await maxLoad(cpu, `${floor.url}/`);
+    return await maxLoad(stack, cpu, `${floor.url}/`);
   } finally {
     await floor.close();
   }
 }
 
-/** Session bodies POSTed at `url` as fast as it answers: the JIT's warm-up, then the measured load. */
-async function maxLoad(cpu: ProcessCpu, url: string, headers?: Record<string, string>): Promise<{ result: LoadResult } & PathCost> {
+/**
+ * Session bodies POSTed at `url` as fast as it answers: once the stack is quiet, the JIT's warm-up, then the
+ * measured load. The wait comes before the warm-up, not between it and the window: what the warm-up leaves is
+ * this path's own work and stands in for what the window leaves past its 1 s settle (withCpu), so the window
+ * runs in its steady state, with nothing of another path in it.
+ */
+async function maxLoad(stack: TestStack, cpu: ProcessCpu, url: string, headers?: Record<string, string>): Promise<MeasuredLoad> {
+  const quiet = await settle(stack, cpu, `the load on ${url}`);
   await postLoad({ url, headers, body: sessionBody, seconds: WARMUP_SECONDS, connections: CONNECTIONS });
-  return measuredLoad(cpu, url, headers);
+  return { ...(await measuredLoad(cpu, url, headers)), quiet };
 }
 
 /** Session bodies POSTed at `url` as fast as it answers for SECONDS, with each process's CPU. */
@@ -467,17 +592,28 @@ function measuredLoad(cpu: ProcessCpu, url: string, headers?: Record<string, str
   return withCpu(cpu, () => postLoad({ url, headers, body: sessionBody, seconds: SECONDS, connections: CONNECTIONS }), (r) => r.requests);
 }
 
-function loadRow(path: string, measured: { result: LoadResult } & PathCost, baseline: LoadResult): Row {
-  const { result, ...cost } = measured;
+/** A load's row; its rate counts 2xx answers only (load.ts), and it warns when there were others. */
+function loadRow(key: string, path: string, measured: MeasuredLoad, baseline: LoadResult): Row {
+  const { result, quiet, ...cost } = measured;
+  warnNotCounted(path, { 'non-2xx answers': result.non_2xx, errors: result.errors });
   return {
+    key,
     path,
     throughput: `${result.requests_per_second} req/s`,
     p50_ms: result.p50_ms,
     p99_ms: result.p99_ms,
+    ...(result.max_ms !== undefined ? { max_ms: result.max_ms } : {}),
     baseline: `${baseline.requests_per_second} req/s`,
     ratio: `${(result.requests_per_second / baseline.requests_per_second).toFixed(2)}x`,
     ...cost,
-    detail: { requests: result.requests, non_2xx: result.non_2xx, errors: result.errors },
+    detail: {
+      requests: result.requests,
+      non_2xx: result.non_2xx,
+      errors: result.errors,
+      ...quietDetail(quiet),
+      // Paced rows: p50, p99 and max above are timed from each request's due time; these from its actual send, as before.
+      ...(result.from_send ? { latency_from: 'due time', from_send: result.from_send } : {}),
+    },
   };
 }
 

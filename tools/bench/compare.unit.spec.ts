@@ -1,0 +1,55 @@
+import { compareReports, settingsDifferences } from './compare';
+import type { BenchReport, Row } from './report';
+
+const row = (path: string, throughput: string, key?: string): Row => ({ ...(key ? { key } : {}), path, throughput, p50_ms: null, p99_ms: null, baseline: '-', ratio: '-' });
+
+const report = (over: Partial<BenchReport>): BenchReport => ({ at: '2026-12-07T00:00:00Z', node: 'v24.1.0', seconds: 10, warmup_seconds: 10, connections: 50, rows: [], ...over });
+
+const settings = { BENCH_SECONDS: '10', BENCH_WARMUP_SECONDS: '10', BENCH_CONNECTIONS: '50', BENCH_TRACE: 'false', BENCH_FANOUT_ENDPOINTS: '4' };
+
+describe('comparing two reports', () => {
+  it('given two runs measured alike, then no difference is listed and no warning printed', () => {
+    const a = report({ settings, cpu_processes_found: { postgres: true, nats: true } });
+    expect(settingsDifferences(a, a)).toEqual([]);
+    expect(compareReports(a, a)).not.toContain('warning');
+  });
+
+  it('given settings, Node and CPU reading that differ, then each difference is listed under a warning', () => {
+    const a = report({ settings, cpu_processes_found: { postgres: true, nats: true } });
+    const b = report({ node: 'v22.2.0', settings: { ...settings, BENCH_TRACE: 'true' }, cpu_processes_found: { postgres: true, nats: false } });
+    expect(settingsDifferences(a, b)).toEqual(['Node: v24.1.0 → v22.2.0', 'BENCH_TRACE: false → true', 'CPU of nats: read → not found']);
+    expect(compareReports(a, b)).toContain('warning: the two runs were not measured alike');
+  });
+
+  it('given an older report without settings, then only the settings it kept are compared, and it says so', () => {
+    const a = report({ seconds: 5 });
+    const b = report({ settings: { ...settings, BENCH_TRACE: 'true' } });
+    expect(settingsDifferences(a, b)).toEqual([
+      'BENCH_SECONDS: 5 → 10',
+      'A does not record its BENCH_* settings (older report): only BENCH_SECONDS, BENCH_WARMUP_SECONDS, BENCH_CONNECTIONS compared',
+    ]);
+  });
+
+  it('given rows whose names carry a setting that changed, then they are matched by key and shown under the newer name', () => {
+    const a = report({ rows: [row('webhook fan-out (4 endpoints)', '2000 deliveries/s', 'webhook-fanout')] });
+    const b = report({ rows: [row('webhook fan-out (8 endpoints)', '2500 deliveries/s', 'webhook-fanout')] });
+    const out = compareReports(a, b);
+    expect(out).toContain('webhook fan-out (8 endpoints)');
+    expect(out).not.toContain('webhook fan-out (4 endpoints)');
+    expect(out).toContain('2000.0 → 2500.0 (+25%)');
+  });
+
+  it('given an older report without keys, then its rows match the newer keyed rows by the keys their names stand for', () => {
+    const a = report({ rows: [row('create session interleaved with the baseline (median of 5)', '400 req/s')] });
+    const b = report({ rows: [row('create session interleaved with the baseline (median of 7)', '440 req/s', 'create-interleaved')] });
+    expect(compareReports(a, b)).toContain('400.0 → 440.0 (+10%)');
+  });
+
+  it('given an older report with one idle RSS reading, then it is compared with the newer first reading, the highest apart', () => {
+    const a = report({ idle_rss_mb: { gateway: 110 } });
+    const b = report({ idle_rss_mb: { gateway: 118 }, idle_rss_first_mb: { gateway: 111 } });
+    const out = compareReports(a, b);
+    expect(out).toMatch(/first reading[^\n]*\n[^\n]*\n[^\n]*\ngateway\s+110 → 111/);
+    expect(out).toMatch(/highest reading[^\n]*\n[^\n]*\n[^\n]*\ngateway\s+- → 118/);
+  });
+});
