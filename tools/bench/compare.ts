@@ -35,6 +35,11 @@ export function settingsDifferences(a: BenchReport, b: BenchReport): string[] {
     if (sa[name] !== sb[name]) lines.push(`${name}: ${sa[name] ?? 'not recorded'} → ${sb[name] ?? 'not recorded'}`);
   }
   if (older > 0) lines.push(`${older === 2 ? 'neither report records' : `${a.settings ? 'B' : 'A'} does not record`} its BENCH_* settings (older report): only ${LEGACY_SETTINGS.map(([name]) => name).join(', ')} compared`);
+  if (older === 1) {
+    lines.push(
+      `${a.settings ? 'B' : 'A'} predates the corrected bench: its half-load latencies are from each send (the newer report's detail.from_send), its webhook row had no warm-up, its idle RSS is one reading at 3 s, and its windows did not wait for a quiet stack`,
+    );
+  }
   const found = [...new Set([...Object.keys(a.cpu_processes_found ?? {}), ...Object.keys(b.cpu_processes_found ?? {})])].sort();
   for (const name of found) {
     const [fa, fb] = [a.cpu_processes_found?.[name], b.cpu_processes_found?.[name]];

@@ -386,13 +386,14 @@ describe('dashboard /api', () => {
       const updated = await admin.request<{ etransfer_email: string; frame_ancestors: string[] }>('PATCH', `/api/admin/merchants/${created2.body.merchant_id}`, {
         etransfer_email: deposit,
         frame_ancestors: ['https://shop.example'],
+        name: 'Console Shop Renamed',
       });
-      expect(updated.body).toMatchObject({ etransfer_email: deposit, frame_ancestors: ['https://shop.example'] });
+      expect(updated.body).toMatchObject({ etransfer_email: deposit, frame_ancestors: ['https://shop.example'], name: 'Console Shop Renamed' });
       const trail = await admin.get<ListPage<AuditEntryView>>(`/api/admin/audit?merchant_id=${created2.body.merchant_id}&limit=100`);
       expect(trail.body.data.map((entry) => [entry.action, entry.target_id, entry.detail])).toEqual(
         expect.arrayContaining([
           ['merchant.created', created2.body.merchant_id, `owner ${created2.body.dashboard_user.email}`],
-          ['merchant.updated', created2.body.merchant_id, `deposit address ${deposit}; frame ancestors https://shop.example`],
+          ['merchant.updated', created2.body.merchant_id, `deposit address ${deposit}; frame ancestors https://shop.example; name Console Shop Renamed`],
         ]),
       );
       expect((await admin.request('PATCH', `/api/admin/merchants/${a.merchant_id}`, { etransfer_email: deposit })).status).toBe(409);

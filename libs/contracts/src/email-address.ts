@@ -12,7 +12,7 @@ export function IsEmailAddress(field: string): PropertyDecorator {
   const rules = [
     IsEmail({}, { message: `${field} must be an e-mail address` }),
     MaxLength(254, { message: `${field} must be at most 254 characters` }),
-    PlainText(field),
+    PlainText(field, { identity: true }),
   ];
   return (target, key) => rules.forEach((rule) => rule(target, key));
 }

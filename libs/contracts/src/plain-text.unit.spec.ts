@@ -14,8 +14,13 @@ const refusals = <T extends object>(type: ClassConstructor<T>, body: Record<stri
 const refused = (field: string) => [`${field} must not contain control or invisible formatting characters`];
 const codePoint = (c: string) => `U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
 
-/** Controls (C0, DEL, C1), invisible formatting (bidi overrides and isolates, zero-width space, byte-order mark) and half a surrogate pair. */
-const HIDDEN = ['\u0000', '\u0007', '\u001b', '\r', '\u007f', '\u0085', '\u202e', '\u2066', '\u200b', '\ufeff', '\ud83d'];
+/** Controls (C0, DEL, C1), bidi overrides and isolates, and half a surrogate pair: refused in any text. */
+const HIDDEN = ['\u0000', '\u0007', '\u001b', '\r', '\u007f', '\u0085', '\u202e', '\u2066', '\ud83d'];
+/** One line: these too. */
+const LINE_BREAKS = ['\n', '\t', '\u2028', '\u2029'];
+/** Invisible, yet part of ordinary text (direction marks, soft hyphen, zero-width space, byte-order mark, a flag's tags): refused only in a name or an address. */
+const INVISIBLE = ['\u200f', '\u00ad', '\u200b', '\ufeff', '\u{e0067}'];
+const codePointOf = (c: string) => `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
 
 describe('one line of plain text', () => {
   const SCOPE = { merchant_id: 'mer_1', livemode: false };
@@ -24,19 +29,37 @@ describe('one line of plain text', () => {
     [ListPaymentsParams, 'reference', {}],
     [CreateWebhookEndpointCommand, 'description', { ...SCOPE, url: 'https://shop.example/hooks' }],
     [ListMerchantsQuery, 'search', {}],
+  ];
+  const NAMES: Array<[ClassConstructor<object>, string, Record<string, unknown>]> = [
     [CreateMerchantCommand, 'name', { email: 'owner@shop.example' }],
     [UpdateMerchantCommand, 'name', { merchant_id: 'mer_1' }],
   ];
-  const cases = FIELDS.map(([type, field, rest]) => [type.name, field, type, rest] as const);
+  const cases = [...FIELDS, ...NAMES].map(([type, field, rest]) => [type.name, field, type, rest] as const);
+  const textCases = FIELDS.map(([type, field, rest]) => [type.name, field, type, rest] as const);
+  const nameCases = NAMES.map(([type, field, rest]) => [type.name, field, type, rest] as const);
 
   it.each(cases)('%s takes a %s of any script, with joined emoji', (_name, field, type, rest) => {
     expect(refusals(type, { ...rest, [field]: 'Commande n° 42 — 返金 👍🏽 👩\u200d💻' })).toEqual([]);
   });
 
-  it.each(cases.flatMap(([name, field, type, rest]) => [...HIDDEN, '\n', '\t'].map((c) => [name, field, codePoint(c), type, rest, c] as const)))(
+  it.each(cases.flatMap(([name, field, type, rest]) => [...HIDDEN, ...LINE_BREAKS].map((c) => [name, field, codePoint(c), type, rest, c] as const)))(
     '%s refuses a %s holding %s',
     (_name, field, _shown, type, rest, character) => {
       expect(refusals(type, { ...rest, [field]: `order${character}42` })).toEqual(refused(field));
+    },
+  );
+
+  it.each(textCases.flatMap(([name, field, type, rest]) => INVISIBLE.map((c) => [name, field, codePointOf(c), type, rest, c] as const)))(
+    '%s takes a %s holding %s, as text built from a customer’s name may',
+    (_name, field, _shown, type, rest, character) => {
+      expect(refusals(type, { ...rest, [field]: `order${character}42` })).toEqual([]);
+    },
+  );
+
+  it.each(nameCases.flatMap(([name, field, type, rest]) => INVISIBLE.map((c) => [name, field, codePointOf(c), type, rest, c] as const)))(
+    '%s refuses a %s holding %s: a name must not show as another',
+    (_name, field, _shown, type, rest, character) => {
+      expect(refusals(type, { ...rest, [field]: `Shop${character}42` })).toEqual(refused(field));
     },
   );
 

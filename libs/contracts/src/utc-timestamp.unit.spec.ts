@@ -9,10 +9,19 @@ const refusals = (expires_at: unknown) =>
     Object.values(error.constraints ?? {}),
   );
 
-const REFUSED = ['expires_at must be a UTC date-time such as 2030-06-01T12:00:00Z'];
+const REFUSED = ['expires_at must be a date-time with its offset, such as 2030-06-01T12:00:00Z'];
 
-describe('a UTC timestamp (an API key’s expires_at)', () => {
-  it.each(['2030-06-01T12:00:00Z', '2030-06-01T12:00:00.5Z', '2030-06-01T12:00:00.123Z', '2028-02-29T23:59:59Z'])('takes %s', (moment) => {
+describe('a timestamp with its offset (an API key’s expires_at)', () => {
+  it.each([
+    '2030-06-01T12:00:00Z',
+    '2030-06-01T12:00:00.5Z',
+    '2030-06-01T12:00:00.123Z',
+    '2028-02-29T23:59:59Z',
+    // As Python's isoformat(), Java's Instant and Go's RFC3339Nano write them.
+    '2030-06-01T12:00:00.123456+00:00',
+    '2030-06-01T12:00:00.123456789Z',
+    '2030-06-01T07:00:00-05:00',
+  ])('takes %s', (moment) => {
     expect(refusals(moment)).toEqual([]);
   });
 
@@ -24,9 +33,10 @@ describe('a UTC timestamp (an API key’s expires_at)', () => {
     ['a date alone', '2030-06-01'],
     ['no offset, which would be read in the server’s zone', '2030-06-01T12:00'],
     ['seconds but no offset', '2030-06-01T12:00:00'],
-    ['an offset other than Z', '2030-06-01T12:00:00+01:00'],
+    ['an offset past a day', '2030-06-01T12:00:00+24:00'],
+    ['an offset without its colon', '2030-06-01T12:00:00+0100'],
     ['a lowercase z', '2030-06-01T12:00:00z'],
-    ['more than milliseconds', '2030-06-01T12:00:00.1234Z'],
+    ['more than nanoseconds', '2030-06-01T12:00:00.1234567891Z'],
     ['a day February has not', '2030-02-30T00:00:00Z'],
     ['29 February of a common year', '2030-02-29T00:00:00Z'],
     ['a thirteenth month', '2030-13-01T00:00:00Z'],

@@ -43,7 +43,9 @@ export class ClientSessionResolver {
    * (TRUSTED_PROXIES), so one payer's junk cannot throttle the others.
    */
   async resolve(publishableKey: string, clientSecret: string, payerAddress: string): Promise<PayerSessionView> {
-    // Answered as the gateway would (the key checked first), without asking it: fetch cannot send such headers.
+    // Refused without asking the gateway, whose headers could not carry them: a key of no key's shape as the gateway
+    // refuses an unknown key, then a secret of no secret's shape as no such session (for a well-formed key the
+    // gateway has never issued too: a 404 where the gateway, asked, would have answered 401).
     if (!PUBLISHABLE_KEY_SHAPE.test(publishableKey)) throw new DomainError(ErrorCode.Unauthorized, INVALID_PUBLISHABLE_KEY);
     if (sessionIdOfClientSecret(clientSecret) === null) throw new DomainError(ErrorCode.NotFound, NO_SUCH_SESSION);
     let response: Response;

@@ -40,7 +40,7 @@ export class AdminMerchantsController {
     target_id: merchant.id,
     merchant_id: merchant.id,
     livemode: null,
-    detail: `deposit address ${merchant.etransfer_email ?? 'none'}; frame ancestors ${merchant.frame_ancestors.join(' ') || 'none'}`,
+    detail: `deposit address ${merchant.etransfer_email ?? 'none'}; frame ancestors ${merchant.frame_ancestors.join(' ') || 'none'}; name ${merchant.name}`,
   }))
   update(@Param('id') id: string, @Body() body: unknown): Promise<MerchantAdminView> {
     if (!MERCHANT_ID.test(id)) throw notFound('Merchant');

@@ -53,7 +53,7 @@ export function IsMerchantName(): PropertyDecorator {
     Length(1, 200, { message: 'name must be 1 to 200 characters' }),
     // The joiners the plain-text rule keeps show nothing alone.
     Matches(/[^\s\u200c\u200d]/, { message: 'name must not be blank' }),
-    PlainText('name'),
+    PlainText('name', { identity: true }),
   ];
   return (target, key) => rules.forEach((rule) => rule(target, key));
 }

@@ -63,7 +63,7 @@ describe('refund free text', () => {
     expect(refusals(type, { ...rest, [field]: 'Le client a changé d’avis — 返金\n\t2 articles 👍🏽 👩\u200d💻' })).toEqual([]);
   });
 
-  const REFUSED = ['\u0000', '\u0007', '\u001b', '\r', '\u0085', '\u202e', '\u2066', '\u200b', '\ufeff', '\ud83d'];
+  const REFUSED = ['\u0000', '\u0007', '\u001b', '\r', '\u0085', '\u202e', '\u2066', '\ud83d'];
   const codePoint = (c: string) => `U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
 
   it.each(cases.flatMap(([name, field, type, rest]) => REFUSED.map((c) => [name, field, codePoint(c), type, rest, c] as const)))(
