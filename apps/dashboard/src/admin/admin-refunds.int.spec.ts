@@ -141,7 +141,7 @@ describe('dashboard refund routes', () => {
             : `Validation failed: ${field} must not contain control or invisible formatting characters`,
       },
     });
-    const HOSTILE = ['NUL\u0000', 'bell\u0007', 'reversed \u202etxet', 'zero\u200bwidth', 'half \ud83d'];
+    const HOSTILE = ['NUL\u0000', 'bell\u0007', 'reversed \u202etxet', 'isolated \u2067txet', 'half \ud83d'];
 
     it.each(HOSTILE)('given a request reason %p: 400, and no refund', async (reason) => {
       const refused = await requestLiveRefund({ reason });

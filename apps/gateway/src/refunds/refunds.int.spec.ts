@@ -122,7 +122,7 @@ describe('refunds over HTTP', () => {
 
   it('refuses a reason with control or invisible formatting characters; newlines and tabs are text', async () => {
     const payment = await testPayment();
-    for (const reason of ['Bell\u0007', 'Escape\u001b[2J', 'Reversed \u202etxet', 'Zero\u200bwidth']) {
+    for (const reason of ['Bell\u0007', 'Escape\u001b[2J', 'Reversed \u202etxet', 'Isolated \u2067txet']) {
       expectError(await requestRefund(a.keys.test_secret, payment.id, { reason }), 400, 'Validation failed: reason must not contain control or invisible formatting characters');
     }
     expect((await requestRefund(a.keys.test_secret, payment.id, { reason: 'Two lines\n\tand a tab' })).body).toMatchObject({ reason: 'Two lines\n\tand a tab' });
