@@ -1,9 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { DomainError, ErrorCode, type MerchantProfileView, type PayerSessionView } from '@pp/contracts';
+import { CHECKOUT_SESSION_ID_PATTERN, DomainError, ErrorCode, type MerchantProfileView, type PayerSessionView } from '@pp/contracts';
 import { BusClient } from '@pp/platform';
-
-/** Session ids are CUID2s: anything else cannot exist and is not worth a bus call. */
-const SESSION_ID = /^[a-z0-9]{1,64}$/;
 
 /** A session and its merchant, as the payer pages show them. */
 @Injectable()
@@ -11,7 +8,8 @@ export class PayerSessionReader {
   constructor(private readonly bus: BusClient) {}
 
   session(sessionId: string): Promise<PayerSessionView> {
-    if (!SESSION_ID.test(sessionId)) return Promise.reject(new DomainError(ErrorCode.NotFound, 'Checkout session not found'));
+    // Session ids are CUID2s: anything else cannot exist and is not worth a bus call.
+    if (!CHECKOUT_SESSION_ID_PATTERN.test(sessionId)) return Promise.reject(new DomainError(ErrorCode.NotFound, 'Checkout session not found'));
     return this.bus.request('checkout-page.session.v1', { session_id: sessionId });
   }
 

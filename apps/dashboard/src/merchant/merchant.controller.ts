@@ -19,7 +19,7 @@ import {
 import { randomToken } from '@pp/kernel';
 import { BusClient } from '@pp/platform';
 import { IsIn, IsOptional, IsString, Length } from 'class-validator';
-import { PageLimitParams } from '@pp/contracts';
+import { CHECKOUT_SESSION_ID_PATTERN, PageLimitParams } from '@pp/contracts';
 import { Audited, targetParam, targetResult } from '../audit/audited.interceptor';
 import type { SignedInRequest } from '../auth/access.guard';
 import { notFound } from '../http/not-found';
@@ -173,7 +173,7 @@ export class MerchantController {
   @Get('checkout-sessions/:id')
   @Permit('merchant.read')
   async checkoutSession(@Param('id') id: string, @Scope() scope: MerchantScope): Promise<SessionDetailView> {
-    if (!/^[A-Za-z0-9_-]{1,64}$/.test(id)) throw notFound('Checkout session');
+    if (!CHECKOUT_SESSION_ID_PATTERN.test(id)) throw notFound('Checkout session');
     const [session, payments] = await Promise.all([
       this.bus.request('sessions.get.v1', { ...scope, session_id: id }),
       this.bus.request('ledger.payments.list.v1', { ...scope, session_id: id, limit: 10 }),

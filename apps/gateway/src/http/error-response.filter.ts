@@ -1,6 +1,6 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter } from '@nestjs/common';
 import { DomainError, IDEMPOTENCY_KEY_REUSED } from '@pp/contracts';
-import { describeClientError, ensureRequestId, type ErrorAnswer, HTTP_STATUS_OF, type JsonLogger } from '@pp/platform';
+import { describeClientError, ensureRequestId, type ErrorAnswer, HTTP_STATUS_OF, internalErrorMessage, type JsonLogger } from '@pp/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from './api-error';
 
@@ -55,6 +55,6 @@ export class ErrorResponseFilter implements ExceptionFilter {
 
   private internal(exception: unknown, request: FastifyRequest): ErrorAnswer {
     this.logger.error(exception instanceof Error ? exception : String(exception), { path: request.url, method: request.method });
-    return { status: 500, message: `Internal error; contact support with request id ${request.requestId}` };
+    return { status: 500, message: internalErrorMessage(request.requestId) };
   }
 }

@@ -36,16 +36,14 @@ describe('one live refund per outbound reference, however spaced, over an earlie
   const asQueryRunner = { query: (sql: string) => db.query(sql).then((result) => result.rows) } as unknown as QueryRunner;
   const indexDefinition = async () =>
     (await db.query(`SELECT indexdef FROM pg_indexes WHERE indexname = 'refunds_one_per_outbound_reference'`)).rows[0].indexdef as string;
-  /** A ledger with no refund and the index as the migrations before 014 left it (rule 012 alone). */
-  const beforeTheNormalizedRule = async () => {
+  /** A ledger with no refund and no outbound-reference rule, as before migration 012. */
+  const withoutTheRule = async () => {
     await db.query('DELETE FROM ledger.refunds');
     await db.query('DROP INDEX ledger.refunds_one_per_outbound_reference');
-    await new RefundOutboundReference1767225600012().up(asQueryRunner);
   };
 
   it('given live refunds already sharing a reference before rule 012, when it is created: it is, and the reference stays taken by the first of them', async () => {
-    await db.query('DELETE FROM ledger.refunds');
-    await db.query('DROP INDEX ledger.refunds_one_per_outbound_reference');
+    await withoutTheRule();
     await completedRefund('rf_first', 'CA-SHARED');
     await completedRefund('rf_second', ' ca-shared ');
     await completedRefund('rf_third', 'Ca-Shared');
@@ -83,7 +81,8 @@ describe('one live refund per outbound reference, however spaced, over an earlie
 
   it('given live refunds sharing a reference only under the new comparison, when migrated: the index is made, and the first of each keeps its reference taken', async () => {
     // The history before this migration: the earlier rule, and refunds it let share a transfer.
-    await beforeTheNormalizedRule();
+    await withoutTheRule();
+    await new RefundOutboundReference1767225600012().up(asQueryRunner);
     await completedRefund('rf_spaced_first', 'CD 55');
     await completedRefund('rf_spaced_second', 'CD55');
     await completedRefund('rf_spaced_third', 'cd\u00a055');
