@@ -19,6 +19,7 @@ import { EmailProcessor } from './processing/email-processor';
 import { NOTICE_HANDLER } from './processing/notice-handler';
 import { OutcomeRepository } from './processing/outcome.repository';
 import { ProcessingSweeper } from './processing/processing.sweeper';
+import { SweepMarkRepository } from './processing/sweep-mark.repository';
 
 @Module({
   imports: [DatabaseModule.forService(IngestDatabase)],
@@ -34,6 +35,7 @@ import { ProcessingSweeper } from './processing/processing.sweeper';
     RawEmailBucket,
     RawEmailConsumer,
     ProcessingSweeper,
+    SweepMarkRepository,
     QuarantineRepository,
     EmailEvidenceRepository,
     DepositAddressDirectory,

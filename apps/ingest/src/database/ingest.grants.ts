@@ -1,8 +1,10 @@
 import type { TableGrants } from '@pp/platform';
 
 /**
- * What the ingest's role (pp_ingest) may do in schema ingest: every table is
- * evidence, so it may add rows and read them, never change or remove one.
+ * What the ingest's role (pp_ingest) may do in schema ingest: the evidence
+ * tables it may add rows to and read, never change or remove one. The
+ * sweeper's marks are bookkeeping, not evidence: upserted in place (INSERT
+ * … ON CONFLICT DO UPDATE needs SELECT, INSERT and UPDATE), never deleted.
  */
 export const IngestGrants: TableGrants = {
   emails: ['SELECT', 'INSERT'],
@@ -12,4 +14,5 @@ export const IngestGrants: TableGrants = {
   notice_handoffs: ['SELECT', 'INSERT'],
   quarantined_emails: ['SELECT', 'INSERT'],
   quarantine_releases: ['SELECT', 'INSERT'],
+  sweep_marks: ['SELECT', 'INSERT', 'UPDATE'],
 };

@@ -3,6 +3,7 @@ import { CONFIG, FailureStreak, JsonLogger } from '@pp/platform';
 import type { IngestConfig } from '../ingest.config';
 import { EmailProcessor } from './email-processor';
 import { OutcomeRepository, type SweepCursor, type SweepScan } from './outcome.repository';
+import { SweepMarkRepository, type SweepWindowName } from './sweep-mark.repository';
 import { SweepWindow } from './sweep-window';
 
 const PAGE = 50;
@@ -11,9 +12,12 @@ const PAGE = 50;
  * Finishes what a crash or a DNS failure interrupted: processes stored e-mails
  * without an outcome and repeats hand-offs that never completed. Runs at boot
  * and then every INGEST_SWEEP_INTERVAL_MS (a minute by default); an outcome
- * younger than one interval may still be in its inline hand-off. The scan
- * at boot reads the whole history; later ones only what their windows
- * (sweep-window.ts) leave, minutes rather than years of mail.
+ * younger than one interval may still be in its inline hand-off. Each scan
+ * reads only what its window (sweep-window.ts) leaves, minutes rather than
+ * years of mail; each completed scan stores its window's mark
+ * (ingest.sweep_marks), and a pod that starts resumes from the marks stored
+ * by any replica. Only without a stored mark (a new database, or marks
+ * that cannot be read) does the first scan read the whole history.
  */
 @Injectable()
 export class ProcessingSweeper implements OnApplicationBootstrap, OnModuleDestroy {
@@ -21,15 +25,21 @@ export class ProcessingSweeper implements OnApplicationBootstrap, OnModuleDestro
   private running?: Promise<void>;
   private readonly unprocessedWindow = new SweepWindow();
   private readonly handoffWindow = new SweepWindow();
+  /** Whether the stored marks were read; until then each sweep tries again (loadMarks). */
+  private marksLoaded = false;
   private readonly failures: FailureStreak;
+  /** Reading and storing the marks: a failure of its own, which the sweep goes on through. */
+  private readonly markFailures: FailureStreak;
 
   constructor(
     private readonly processor: EmailProcessor,
     private readonly outcomes: OutcomeRepository,
+    private readonly marks: SweepMarkRepository,
     logger: JsonLogger,
     @Inject(CONFIG) private readonly config: IngestConfig,
   ) {
     this.failures = new FailureStreak(logger, 'processing sweep');
+    this.markFailures = new FailureStreak(logger, 'sweep mark storage', 'could not read or store a sweep mark; the sweep goes on');
   }
 
   onApplicationBootstrap(): void {
@@ -49,12 +59,14 @@ export class ProcessingSweeper implements OnApplicationBootstrap, OnModuleDestro
   }
 
   private async sweep(): Promise<void> {
+    if (!this.marksLoaded) await this.loadMarks();
+
     const unprocessedSince = this.unprocessedWindow.since();
     const unprocessed = await this.everyPage(
       (after) => this.outcomes.unprocessed(PAGE, unprocessedSince, after),
       (emailId) => this.processor.processSafely(emailId),
     );
-    this.unprocessedWindow.scanned(unprocessed.scannedAt, unprocessed.oldest);
+    await this.saveMark('unprocessed', this.unprocessedWindow.scanned(unprocessed.scannedAt, unprocessed.oldest));
 
     const graceMs = this.config.INGEST_SWEEP_INTERVAL_MS;
     const handoffSince = this.handoffWindow.since();
@@ -63,7 +75,25 @@ export class ProcessingSweeper implements OnApplicationBootstrap, OnModuleDestro
       (email) => this.processor.handOffSafely(email),
     );
     // Outcomes younger than the grace were not read: the window must not pass them.
-    this.handoffWindow.scanned(new Date(pending.scannedAt.getTime() - graceMs), pending.oldest);
+    await this.saveMark('handoff', this.handoffWindow.scanned(new Date(pending.scannedAt.getTime() - graceMs), pending.oldest));
+  }
+
+  /**
+   * Resumes the windows from the marks the last completed scans stored. When
+   * they cannot be read the windows stay as they are (at boot: everything),
+   * since skipping a row still to finish is worse than reading the history.
+   */
+  private async loadMarks(): Promise<void> {
+    const stored = await this.markFailures.guard(() => this.marks.load(), null, { marks: 'load' });
+    if (!stored) return;
+    this.unprocessedWindow.resume(stored.get('unprocessed') ?? null);
+    this.handoffWindow.resume(stored.get('handoff') ?? null);
+    this.marksLoaded = true;
+  }
+
+  /** Stores a completed scan's mark; a failure only means a restarted pod reads further back. */
+  private async saveMark(window: SweepWindowName, mark: Date): Promise<void> {
+    await this.markFailures.guard(() => this.marks.save(window, mark), undefined, { marks: 'save', window });
   }
 
   /**

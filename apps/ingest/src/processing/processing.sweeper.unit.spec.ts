@@ -4,9 +4,12 @@ import type { EmailProcessor } from './email-processor';
 import type { ProcessedEmail } from './processed-email';
 import type { OutcomeRepository, SweepCursor, SweepScan } from './outcome.repository';
 import { ProcessingSweeper } from './processing.sweeper';
+import type { SweepMarkRepository, SweepWindowName } from './sweep-mark.repository';
+import { SWEEP_MARGIN_MS } from './sweep-window';
 
 const SCANNED_AT = new Date('2026-11-24T10:00:00.000Z');
 const receivedAt = (i: number) => new Date(SCANNED_AT.getTime() - 3_600_000 + i);
+const GRACE_MS = new IngestConfig().INGEST_SWEEP_INTERVAL_MS;
 
 /** Rows in scan order, read a page at a time after a cursor, as OutcomeRepository's scans are. */
 function paged<T>(rows: readonly T[], idOf: (row: T) => string) {
@@ -18,11 +21,42 @@ function paged<T>(rows: readonly T[], idOf: (row: T) => string) {
   };
 }
 
-/** One sweep (the one the sweeper starts at boot), to its end. */
-async function sweepOnce(processor: Partial<EmailProcessor>, outcomes: Partial<OutcomeRepository>): Promise<void> {
-  const sweeper = new ProcessingSweeper(processor as EmailProcessor, outcomes as OutcomeRepository, new JsonLogger('ingest', 'error', () => undefined), new IngestConfig());
+/** Scans that find nothing, and record the window each was asked for. */
+function emptyScans() {
+  const since: { unprocessed: (Date | null)[]; handoff: (Date | null)[] } = { unprocessed: [], handoff: [] };
+  const outcomes: Partial<OutcomeRepository> = {
+    unprocessed: async (limit, from, after) => (since.unprocessed.push(from), paged<string>([], String)(limit, after ?? null)),
+    notHandedOff: async (_grace, limit, from, after) => (since.handoff.push(from), paged<ProcessedEmail>([], (email) => email.email_id)(limit, after ?? null)),
+  };
+  return { since, outcomes };
+}
+
+/** A mark store in memory, as SweepMarkRepository keeps it (a mark never moves back); `failing` makes a call throw. */
+function markStore(stored: Partial<Record<SweepWindowName, Date>> = {}, failing: { load?: boolean; save?: SweepWindowName[] } = {}) {
+  const marks = new Map(Object.entries(stored) as [SweepWindowName, Date][]);
+  const saved: [SweepWindowName, Date][] = [];
+  const repository: Partial<SweepMarkRepository> = {
+    load: async () => {
+      if (failing.load) throw new Error('connection refused');
+      return new Map(marks);
+    },
+    save: async (name, since) => {
+      if (failing.save?.includes(name)) throw new Error('permission denied for table sweep_marks');
+      saved.push([name, since]);
+      if (!marks.has(name) || marks.get(name)! < since) marks.set(name, since);
+    },
+  };
+  return { repository, saved };
+}
+
+/** One sweep (the one the sweeper starts at boot), to its end; answers what it logged. */
+async function sweepOnce(processor: Partial<EmailProcessor>, outcomes: Partial<OutcomeRepository>, marks: Partial<SweepMarkRepository> = markStore().repository) {
+  const logged: { level: string; msg: string; [field: string]: unknown }[] = [];
+  const logger = new JsonLogger('ingest', 'info', (line) => logged.push(JSON.parse(line)));
+  const sweeper = new ProcessingSweeper(processor as EmailProcessor, outcomes as OutcomeRepository, marks as SweepMarkRepository, logger, new IngestConfig());
   sweeper.onApplicationBootstrap();
   await sweeper.onModuleDestroy();
+  return logged;
 }
 
 describe('ProcessingSweeper', () => {
@@ -53,5 +87,75 @@ describe('ProcessingSweeper', () => {
       },
     );
     expect(repeated).toEqual(pending.slice(1).map((email) => email.email_id));
+  });
+
+  describe('stored marks', () => {
+    const UNPROCESSED_MARK = new Date('2026-11-24T08:00:00.000Z');
+    const HANDOFF_MARK = new Date('2026-11-24T07:00:00.000Z');
+
+    it('given marks a completed scan stored, when a new sweeper first sweeps, then each window starts a margin before its mark', async () => {
+      const { since, outcomes } = emptyScans();
+      await sweepOnce({}, outcomes, markStore({ unprocessed: UNPROCESSED_MARK, handoff: HANDOFF_MARK }).repository);
+      expect(since.unprocessed).toEqual([new Date(UNPROCESSED_MARK.getTime() - SWEEP_MARGIN_MS)]);
+      expect(since.handoff).toEqual([new Date(HANDOFF_MARK.getTime() - SWEEP_MARGIN_MS)]);
+    });
+
+    it('given a mark stored for one window only, when a new sweeper first sweeps, then the other window reads everything', async () => {
+      const { since, outcomes } = emptyScans();
+      await sweepOnce({}, outcomes, markStore({ handoff: HANDOFF_MARK }).repository);
+      expect(since.unprocessed).toEqual([null]);
+      expect(since.handoff).toEqual([new Date(HANDOFF_MARK.getTime() - SWEEP_MARGIN_MS)]);
+    });
+
+    it('given marks that cannot be read, when a new sweeper first sweeps, then both windows read everything, the failure is logged and the scans’ marks are still stored', async () => {
+      const { since, outcomes } = emptyScans();
+      const store = markStore({ unprocessed: UNPROCESSED_MARK, handoff: HANDOFF_MARK }, { load: true });
+      const logged = await sweepOnce({}, outcomes, store.repository);
+      expect(since).toEqual({ unprocessed: [null], handoff: [null] });
+      expect(logged).toContainEqual(expect.objectContaining({ level: 'warn', error: 'connection refused', marks: 'load' }));
+      expect(store.saved.map(([name]) => name)).toEqual(['unprocessed', 'handoff']);
+    });
+
+    it('given completed scans, when swept, then each window stores its mark: the oldest unfinished row, or the horizon (less the hand-off grace) when none', async () => {
+      const store = markStore();
+      await sweepOnce(
+        { processSafely: async () => null },
+        {
+          unprocessed: async (limit, _since, after) => paged(['em_001'], String)(limit, after ?? null),
+          notHandedOff: async (_grace, limit, _since, after) => paged<ProcessedEmail>([], (email) => email.email_id)(limit, after ?? null),
+        },
+        store.repository,
+      );
+      expect(store.saved).toEqual([
+        ['unprocessed', receivedAt(0)],
+        ['handoff', new Date(SCANNED_AT.getTime() - GRACE_MS)],
+      ]);
+    });
+
+    it('given a scan that fails, when swept, then no mark is stored for it', async () => {
+      const store = markStore();
+      const logged = await sweepOnce(
+        {},
+        {
+          unprocessed: async () => {
+            throw new Error('statement timeout');
+          },
+          notHandedOff: async () => paged<ProcessedEmail>([], (email) => email.email_id)(50, null),
+        },
+        store.repository,
+      );
+      expect(store.saved).toEqual([]);
+      expect(logged).toContainEqual(expect.objectContaining({ level: 'warn', msg: 'processing sweep failed', error: 'statement timeout' }));
+    });
+
+    it('given a mark that cannot be stored, when swept, then the failure is logged and the sweep goes on to the hand-offs and stores their mark', async () => {
+      const { since, outcomes } = emptyScans();
+      const store = markStore({}, { save: ['unprocessed'] });
+      const logged = await sweepOnce({}, outcomes, store.repository);
+      expect(since.handoff).toHaveLength(1);
+      expect(store.saved.map(([name]) => name)).toEqual(['handoff']);
+      expect(logged).toContainEqual(expect.objectContaining({ level: 'warn', error: 'permission denied for table sweep_marks', marks: 'save', window: 'unprocessed' }));
+      expect(logged).not.toContainEqual(expect.objectContaining({ msg: 'processing sweep failed' }));
+    });
   });
 });

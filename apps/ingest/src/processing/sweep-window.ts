@@ -6,28 +6,42 @@
 export const SWEEP_MARGIN_MS = 10 * 60 * 1000;
 
 /**
- * Where a sweeper's next scan starts reading. The first scan after boot
- * reads everything. Each later one starts a margin before the oldest row
- * the previous scan left unfinished, or, when it left none, before the
- * horizon it scanned up to: every older row was finished by then, and
- * finished rows (outcomes, hand-offs) are never removed. So a scan reads
- * minutes of history, not all of it.
+ * Where a sweeper's next scan starts reading. Each scan that completes
+ * leaves a mark: the oldest row it left unfinished or, when it left none,
+ * the horizon it scanned up to. Every older row was finished by then, and
+ * finished rows (outcomes, hand-offs) are never removed, so the next scan
+ * starts a margin before the mark and reads minutes of history, not all of
+ * it. A sweeper that just booted resumes from the mark a completed scan (of
+ * any replica) stored, ingest.sweep_marks; with none stored, or none
+ * readable, its first scan reads everything.
  */
 export class SweepWindow {
-  private start: Date | null = null;
+  private mark: Date | null = null;
+  private scannedOnce = false;
 
   /** The oldest timestamp the next scan must read; null: everything. */
   since(): Date | null {
-    return this.start;
+    return this.mark && new Date(this.mark.getTime() - SWEEP_MARGIN_MS);
+  }
+
+  /**
+   * Starts from a mark stored by an earlier completed scan (null: none
+   * stored). A window that has completed a scan keeps its own mark: the
+   * stored one only spares its first scan the whole history.
+   */
+  resume(stored: Date | null): void {
+    if (!this.scannedOnce) this.mark = stored;
   }
 
   /**
    * After a scan that read every row up to `horizon` (by the database's
    * clock) and found `oldestUnfinished` as the oldest row still to finish,
-   * or none. Call it only for a scan that completed.
+   * or none. Call it only for a scan that completed. Answers the scan's
+   * mark, for the sweeper to store.
    */
-  scanned(horizon: Date, oldestUnfinished: Date | null): void {
-    const mark = oldestUnfinished && oldestUnfinished < horizon ? oldestUnfinished : horizon;
-    this.start = new Date(mark.getTime() - SWEEP_MARGIN_MS);
+  scanned(horizon: Date, oldestUnfinished: Date | null): Date {
+    this.mark = oldestUnfinished && oldestUnfinished < horizon ? oldestUnfinished : horizon;
+    this.scannedOnce = true;
+    return this.mark;
   }
 }

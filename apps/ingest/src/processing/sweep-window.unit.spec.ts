@@ -33,3 +33,37 @@ describe('SweepWindow', () => {
     expect(window.since()).toEqual(minus('2026-11-24T10:01:00.000Z', SWEEP_MARGIN_MS));
   });
 });
+
+describe('SweepWindow, resumed from a stored mark', () => {
+  it('given a mark a completed scan stored, when a sweeper that just booted resumes from it, then its first scan reads from a margin before it', () => {
+    const window = new SweepWindow();
+    window.resume(at('2026-11-24T10:00:00.000Z'));
+    expect(window.since()).toEqual(minus('2026-11-24T10:00:00.000Z', SWEEP_MARGIN_MS));
+  });
+
+  it('given no stored mark, when a sweeper that just booted resumes, then its first scan reads everything', () => {
+    const window = new SweepWindow();
+    window.resume(null);
+    expect(window.since()).toBeNull();
+  });
+
+  it('given a window that completed a scan of its own, when a stored mark is read late, then the window keeps its own mark', () => {
+    const window = new SweepWindow();
+    window.scanned(at('2026-11-24T10:00:00.000Z'), at('2026-11-24T09:00:00.000Z'));
+    window.resume(at('2026-11-24T09:30:00.000Z'));
+    expect(window.since()).toEqual(minus('2026-11-24T09:00:00.000Z', SWEEP_MARGIN_MS));
+  });
+
+  it('given a completed scan, when its mark is asked for (to store), then it is the oldest unfinished row, or the horizon when none is older', () => {
+    expect(new SweepWindow().scanned(at('2026-11-24T10:00:00.000Z'), at('2026-11-24T02:00:00.000Z'))).toEqual(at('2026-11-24T02:00:00.000Z'));
+    expect(new SweepWindow().scanned(at('2026-11-24T10:00:00.000Z'), null)).toEqual(at('2026-11-24T10:00:00.000Z'));
+    expect(new SweepWindow().scanned(at('2026-11-24T10:00:00.000Z'), at('2026-11-24T10:00:05.000Z'))).toEqual(at('2026-11-24T10:00:00.000Z'));
+  });
+
+  it('given a stored mark, when the window scans, then the next scan starts from that scan’s mark, not the stored one', () => {
+    const window = new SweepWindow();
+    window.resume(at('2026-11-24T08:00:00.000Z'));
+    window.scanned(at('2026-11-24T10:00:00.000Z'), null);
+    expect(window.since()).toEqual(minus('2026-11-24T10:00:00.000Z', SWEEP_MARGIN_MS));
+  });
+});
