@@ -17,6 +17,14 @@ export const isUniqueViolation = (error: unknown): boolean => pgErrorOf(error)?.
 /** Whether Postgres broke a deadlock by failing this statement (SQLSTATE 40P01): the other transaction goes on. */
 export const isDeadlock = (error: unknown): boolean => pgErrorOf(error)?.code === '40P01';
 
+/**
+ * Whether a statement gave up waiting for a lock (SQLSTATE 55P03,
+ * lock_not_available): its wait ran past lock_timeout, or it asked for the
+ * lock with NOWAIT. Whoever held the lock goes on; the statement's
+ * transaction can only roll back.
+ */
+export const isLockNotAvailable = (error: unknown): boolean => pgErrorOf(error)?.code === '55P03';
+
 /** The unique constraint a statement violated, if that is what failed. */
 export const violatedUniqueConstraint = (error: unknown): string | undefined => (isUniqueViolation(error) ? pgErrorOf(error)?.constraint : undefined);
 

@@ -1,4 +1,4 @@
-import { isConnectionLost, isDeadlock, isUniqueViolation, violatedUniqueConstraint } from './pg-errors';
+import { isConnectionLost, isDeadlock, isLockNotAvailable, isUniqueViolation, violatedUniqueConstraint } from './pg-errors';
 
 const pgError = (code: string, constraint?: string) => Object.assign(new Error('failed'), { code, constraint });
 
@@ -20,6 +20,15 @@ describe('Postgres errors', () => {
     expect(isDeadlock({ driverError: pgError('40P01') })).toBe(true);
     expect(isDeadlock(pgError('40001'))).toBe(false);
     expect(isDeadlock(new Error('deadlock detected'))).toBe(false);
+  });
+
+  it('given a statement that gave up waiting for a lock, thrown as it is or wrapped, when read, then the lock was not available and nothing else is', () => {
+    expect(isLockNotAvailable(pgError('55P03'))).toBe(true);
+    expect(isLockNotAvailable({ driverError: pgError('55P03') })).toBe(true);
+    // A statement timeout (57014), a deadlock (40P01), an object in use (55006) or in the wrong state (55000): other failures, not a lock wait cut short.
+    for (const code of ['57014', '40P01', '55006', '55000']) expect(isLockNotAvailable(pgError(code))).toBe(false);
+    expect(isLockNotAvailable(new Error('canceling statement due to lock timeout'))).toBe(false);
+    expect(isLockNotAvailable(undefined)).toBe(false);
   });
 
   it('given the server ended the session, the socket failed, or node-postgres lost the connection, when read, then the connection was lost', () => {

@@ -41,6 +41,10 @@ async function migrate(database: ServiceDatabase, env: Env): Promise<string[]> {
  * superuser, runs the schema's pending migrations and applies the role's
  * grants. Gives the names of the migrations it applied. The test harness
  * calls it for each spec's database (libs/testing, migration-runner).
+ * A statement that waits for a table lock longer than MIGRATION_LOCK_POLICY
+ * allows rolls its migration back, and the step tries again a few times,
+ * each retry told on standard error (runMigrations). Its pool of two is the
+ * advisory lock's session and the migrations' own.
  */
 export async function migrateDatabase(database: ServiceDatabase, ownerUrl: string): Promise<string[]> {
   const dataSource = dataSourceFor(database, { url: ownerUrl, poolSize: 2, connectTimeoutMs: 5000, applicationName: `${database.service}-migrate` });
