@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DomainError, ErrorCode, type PayerSessionView, sessionIdOfClientSecret } from '@pp/contracts';
+import { DomainError, ErrorCode, isPublishableKeyShaped, type PayerSessionView, sessionIdOfClientSecret } from '@pp/contracts';
 import { CONFIG, JsonLogger } from '@pp/platform';
 import type { CheckoutConfig } from '../checkout.config';
 import { PayerBudgetSpent } from '../http/payer-budgets';
@@ -10,13 +10,6 @@ const PASSED_ON: Record<number, ErrorCode> = {
   403: ErrorCode.Forbidden,
   404: ErrorCode.NotFound,
 };
-
-/**
- * What a publishable key can look like: its prefix, then base62 (its length
- * is the gateway's to check). Anything else is no key, and may not even be
- * sendable as a header (a line break, a character past Latin-1).
- */
-const PUBLISHABLE_KEY_SHAPE = /^pp_pub_(?:test_)?[0-9A-Za-z]{1,100}$/;
 
 const INVALID_PUBLISHABLE_KEY = 'Invalid publishable key';
 const NO_SUCH_SESSION = 'Invalid client secret: no such checkout session';
@@ -43,10 +36,11 @@ export class ClientSessionResolver {
    * (TRUSTED_PROXIES), so one payer's junk cannot throttle the others.
    */
   async resolve(publishableKey: string, clientSecret: string, payerAddress: string): Promise<PayerSessionView> {
-    // Refused without asking the gateway, whose headers could not carry them: a key of no key's shape as the gateway
-    // refuses an unknown key, then a secret of no secret's shape as no such session (for a well-formed key the
-    // gateway has never issued too: a 404 where the gateway, asked, would have answered 401).
-    if (!PUBLISHABLE_KEY_SHAPE.test(publishableKey)) throw new DomainError(ErrorCode.Unauthorized, INVALID_PUBLISHABLE_KEY);
+    // Refused without asking the gateway: a key not of the exact shape the gateway mints publishable keys in (which
+    // may not even be sendable as a header: a line break, a character past Latin-1) as the gateway refuses an unknown
+    // key, then a secret of no secret's shape as no such session (for a well-formed key the gateway has never issued
+    // too: a 404 where the gateway, asked, would have answered 401).
+    if (!isPublishableKeyShaped(publishableKey)) throw new DomainError(ErrorCode.Unauthorized, INVALID_PUBLISHABLE_KEY);
     if (sessionIdOfClientSecret(clientSecret) === null) throw new DomainError(ErrorCode.NotFound, NO_SUCH_SESSION);
     let response: Response;
     try {

@@ -1,33 +1,21 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { type ApiKeyKind, apiKeyKindOf, apiKeyPrefix, type ApiKeyType } from '@pp/contracts';
 import { randomToken } from '@pp/kernel';
 
-export type KeyType = 'secret' | 'restricted' | 'publishable';
-
-export interface KeyKind {
-  type: KeyType;
-  livemode: boolean;
-}
+export type KeyType = ApiKeyType;
+export type KeyKind = ApiKeyKind;
 
 /**
- * Key prefixes (PRODUCT-RULES §5), longest first: "pp_live_test_" must be tried before
- * "pp_live_" and "pp_pub_test_" before "pp_pub_", or test keys would parse as live.
+ * 24 random bytes = 192 bits after the prefix, base62 (33 characters): the
+ * key shape is @pp/contracts' (identity/api-key-shape.ts), which the checkout
+ * app checks publishable keys against too.
  */
-const PREFIXES: ReadonlyArray<readonly [prefix: string, kind: KeyKind]> = [
-  ['pp_live_test_', { type: 'secret', livemode: false }],
-  ['pp_live_', { type: 'secret', livemode: true }],
-  ['pp_pub_test_', { type: 'publishable', livemode: false }],
-  ['pp_pub_', { type: 'publishable', livemode: true }],
-  ['pp_rk_', { type: 'restricted', livemode: true }],
-];
-
-/** 24 random bytes = 192 bits after the prefix, base62 (33 characters). */
 const KEY_RANDOM_BYTES = 24;
-const KEY_BODY = /^[0-9A-Za-z]{33}$/;
 
 export function prefixFor(kind: KeyKind): string {
-  const found = PREFIXES.find(([, k]) => k.type === kind.type && k.livemode === kind.livemode);
-  if (!found) throw new Error(`no key prefix for ${kind.type} keys in ${kind.livemode ? 'live' : 'test'} mode`);
-  return found[0];
+  const prefix = apiKeyPrefix(kind);
+  if (prefix === undefined) throw new Error(`no key prefix for ${kind.type} keys in ${kind.livemode ? 'live' : 'test'} mode`);
+  return prefix;
 }
 
 /** A new key: its prefix, then 192 random bits. Shown once, stored only as its hash. */
@@ -37,10 +25,7 @@ export function generateApiKey(kind: KeyKind): string {
 
 /** The kind a well-formed key claims by its prefix; undefined for anything else (no database lookup needed). */
 export function parseApiKey(key: string): KeyKind | undefined {
-  for (const [prefix, kind] of PREFIXES) {
-    if (key.startsWith(prefix)) return KEY_BODY.test(key.slice(prefix.length)) ? kind : undefined;
-  }
-  return undefined;
+  return apiKeyKindOf(key);
 }
 
 /**

@@ -34,8 +34,11 @@ describe('GET /v1/events/stream, fed from JetStream', () => {
     return (await response.json()) as Merchant;
   };
 
-  /** Publishes an event onto the ledger's stream as the ledger's publisher would, without storing it in the ledger. */
-  const publishDirectly = async (merchantId: string, livemode: boolean, reference: string): Promise<string> => {
+  /**
+   * Publishes an event onto the ledger's stream as the ledger's publisher would, without storing it in the ledger
+   * (`extra` is added to its data).
+   */
+  const publishDirectly = async (merchantId: string, livemode: boolean, reference: string, extra: Record<string, unknown> = {}): Promise<string> => {
     const id = newId('event');
     const event: StoredEvent = {
       id,
@@ -44,7 +47,7 @@ describe('GET /v1/events/stream, fed from JetStream', () => {
       version: 1,
       type: 'payment.confirmed',
       schema_version: 1,
-      data: { reference, amount: 1200, status: 'CONFIRMED', metadata: null },
+      data: { reference, amount: 1200, status: 'CONFIRMED', metadata: null, ...extra },
       metadata: { merchant_id: merchantId, livemode },
       created_at: new Date().toISOString(),
     };
@@ -191,6 +194,113 @@ describe('GET /v1/events/stream, fed from JetStream', () => {
       await stream.close();
     }
   });
+
+  /**
+   * The stream read one frame at a time, and no further than asked: what the client has not asked for stays in the
+   * TCP buffers, and once they are full the gateway's writes wait for it (backpressure), as for any slow reader.
+   */
+  const frameReader = async (apiKey: string) => {
+    const abort = new AbortController();
+    const response = await fetch(`${stack.url('gateway')}/v1/events/stream`, { headers: { authorization: `Bearer ${apiKey}` }, signal: abort.signal });
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    let buffered = '';
+    let searchedTo = 0;
+    let ended = false;
+    /** The id of the next frame (comments and the retry line skipped); undefined once the gateway has ended the stream. */
+    const nextFrame = async (): Promise<string | undefined> => {
+      for (;;) {
+        const end = buffered.indexOf('\n\n', searchedTo);
+        if (end >= 0) {
+          const frame = buffered.slice(0, end);
+          buffered = buffered.slice(end + 2);
+          searchedTo = 0;
+          const id = /^id: (.+)$/m.exec(frame)?.[1];
+          if (id) return id;
+          continue;
+        }
+        searchedTo = Math.max(0, buffered.length - 1);
+        if (ended) return undefined;
+        const chunk = await reader.read();
+        if (chunk.done) ended = true;
+        else buffered += decoder.decode(chunk.value, { stream: true });
+      }
+    };
+    return { status: response.status, nextFrame, close: () => abort.abort() };
+  };
+
+  it('ends a stream whose key is revoked while it drains a batch of events to a slow reader, before the next frame', async () => {
+    // A merchant of its own: the stream has nothing to send but what this test publishes.
+    const merchant = await createMerchant('Revoked mid-drain');
+    const issued = await issueKey(merchant.merchant_id);
+    // Frames of some 600 KB (under NATS's 1 MB max_payload): the TCP buffers between gateway and reader (some 4 MB over
+    // loopback) hold a handful of them, far fewer than are published, so the gateway must wait for the reader mid-batch.
+    const padding = 'x'.repeat(600_000);
+    const EVENTS = 48; // under the 50 live events a stream keeps while busy, so none is left to the (empty) log
+    const READ_BEFORE_REVOKING = 20;
+
+    // The slow reader opens first: its listener is then on the feed before the observer's, so every event dispatched
+    // to the observer (which reads at once, on another key) has been handed to the slow reader's stream too.
+    const slow = await frameReader(issued.key);
+    const observer = await frameReader(merchant.keys.test_secret);
+    const observed = new Set<string>();
+    const observing = (async () => {
+      for (let id = await observer.nextFrame(); id !== undefined; id = await observer.nextFrame()) observed.add(id);
+    })().catch(() => undefined);
+    const received: string[] = [];
+    try {
+      expect([slow.status, observer.status]).toEqual([200, 200]);
+      const probes = new Set<string>();
+      await waitFor('the feed to send a probe published on JetStream', async () => {
+        if ([...probes].some((id) => observed.has(id))) return true;
+        probes.add(await publishDirectly(merchant.merchant_id, false, 'probe'));
+        return false;
+      }, { timeoutMs: 20_000, intervalMs: 500 });
+
+      // The slow reader reads nothing meanwhile: its stream fills the buffers and waits, and the events published
+      // after that reach it as one batch, taken when the reader reads again.
+      const published: string[] = [];
+      for (let i = 0; i < EVENTS; i++) published.push(await publishDirectly(merchant.merchant_id, false, `batch ${i}`, { padding }));
+      await waitFor('the observer to receive every event of the batch', () => observed.has(published[EVENTS - 1]), { timeoutMs: 30_000 });
+
+      const readFrame = async () => {
+        const id = await slow.nextFrame();
+        if (id !== undefined && !probes.has(id)) received.push(id);
+        return id;
+      };
+      while (received.length < READ_BEFORE_REVOKING) expect(await readFrame()).toBeDefined();
+
+      // Revoked as the API revokes (the admin route: the revoking statement's pg_notify, and this gateway's caches
+      // cleared before it answers); it has taken effect once the gateway refuses the key on a new request.
+      const revoked = await fetch(`${stack.url('gateway')}/v1/admin/keys/${issued.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${stack.env.ADMIN_TOKEN}` } });
+      expect(revoked.status).toBe(200);
+      await waitFor('the gateway to refuse the revoked key', async () => (await fetch(`${stack.url('gateway')}/v1/payments`, { headers: { authorization: `Bearer ${issued.key}` } })).status === 401);
+      const after = await publishDirectly(merchant.merchant_id, false, 'after the revocation');
+
+      // The reader reads on: what it gets now was already written when the revocation took effect (in the TCP
+      // buffers), and the gateway, asked for more room, ends the stream rather than write the batch's next frame.
+      const readToTheEnd = async () => {
+        while ((await readFrame()) !== undefined);
+      };
+      let timer: NodeJS.Timeout | undefined;
+      const stillOpen = new Promise((_, reject) => (timer = setTimeout(() => reject(new Error('the stream is still open 15 s after the revocation')), 15_000)));
+      try {
+        await Promise.race([readToTheEnd(), stillOpen]);
+      } finally {
+        clearTimeout(timer);
+      }
+
+      // Frames in publication order, none skipped, then nothing of the rest of the batch (all of it would have come had
+      // the gateway checked the key only between batches) nor anything published since.
+      expect(received).toEqual(published.slice(0, received.length));
+      expect(received.length).toBeLessThan(EVENTS);
+      expect(received).not.toContain(after);
+    } finally {
+      slow.close();
+      observer.close();
+      await observing;
+    }
+  }, 90_000);
 
   it('refuses types that are no merchant event type, as GET /v1/events?type= does, rather than streaming nothing', async () => {
     /** The answer's status and body; an opened stream is closed at once, its body being endless. */

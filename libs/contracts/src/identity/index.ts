@@ -1,3 +1,4 @@
+export * from './api-key-shape';
 export * from './api-keys.commands';
 export * from './dashboard-login.query';
 export * from './dashboard-principal.query';
