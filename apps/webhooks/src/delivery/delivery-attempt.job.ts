@@ -4,7 +4,7 @@ import { type BeforeApplicationShutdown, Inject, Injectable, type OnApplicationB
 import { type Context, type Link, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { signatureHeaders, WebhookDeliveryStatus } from '@pp/contracts';
 import { bullWorkerConnection, CONFIG, contextOf, JsonLogger, jobSpanPlacement, linksTo, queuePrefix, Batcher } from '@pp/platform';
-import { type Job, Worker } from 'bullmq';
+import { DelayedError, type Job, Worker } from 'bullmq';
 import { EndpointSecrets } from '../endpoints/endpoint-secrets';
 import { sendWebhook } from '../network/webhook-sender';
 import { retryScheduleMs, type WebhooksConfig } from '../webhooks.config';
@@ -13,6 +13,8 @@ import { notSentBecause } from './delivery-target.policy';
 import { DeliveryMetrics } from './delivery.metrics';
 import { type ClaimedAttempt, type Completion, DeliveryRepository, type DueDelivery, type IntakeClaim, type RecordedEvent } from './delivery.repository';
 import { type DeliveryJob, DeliveryQueue, WebhookQueue } from './delivery.queue';
+import { HeldAttempts } from './held-attempts';
+import { type GatePass, SlowEndpointGate } from './slow-endpoint-gate';
 import { decideAfterAttempt, type RetryPolicy, streakGapMs, waitAfterStallMs } from './retry.decider';
 
 /** How long a claimed attempt is reserved: twice its timeout plus a second, then another replica may take over. */
@@ -49,12 +51,18 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, BeforeApplica
   private readonly waitAfterStall = (attempt: number): number => waitAfterStallMs(attempt, this.policy);
   /** Attempts made at once (startNow, recordAndStart) and not finished yet, claimed or being claimed. */
   private readonly places: AttemptPlaces;
+  /** Keeps slow endpoints from holding those places, and the queue's workers. */
+  private readonly gate: SlowEndpointGate;
+  /** Queued attempts held back by the gate, brought back as their endpoint's places free. */
+  private readonly held = new HeldAttempts();
   private readonly immediate = new Set<Promise<void>>();
   /** Outcomes that finish together are recorded together: one statement and one commit (docs/PERFORMANCE.md). */
   /** Each completion answers whether a resend asked for meanwhile reopened its delivery. */
   private readonly outcomes = new Batcher<Completion, boolean>((completions) => this.deliveries.completeAll(completions, this.owner, this.policy.streakGapMs));
   /** Queued attempts that start together are claimed together: one statement for many jobs. */
   private readonly queuedClaims = new Batcher<QueuedClaim>((batch) => this.claimQueued(batch));
+  /** Attempts held back together move their deliveries' due times in one statement. */
+  private readonly heldBack = new Batcher<{ id: string; attempt: number; until: Date }>((held) => this.deliveries.holdBack(held));
 
   constructor(
     @Inject(CONFIG) private readonly config: WebhooksConfig,
@@ -68,10 +76,13 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, BeforeApplica
     this.policy = { scheduleMs, disableAfterMs: config.WEBHOOK_DISABLE_AFTER_FAILING_SECONDS * 1000, streakGapMs: streakGapMs(scheduleMs) };
     this.leaseMs = leaseMs(config.WEBHOOK_ATTEMPT_TIMEOUT_MS);
     this.places = new AttemptPlaces(config.WEBHOOK_DELIVERY_CONCURRENCY);
+    this.gate = new SlowEndpointGate({ places: config.WEBHOOK_DELIVERY_CONCURRENCY, attemptTimeoutMs: config.WEBHOOK_ATTEMPT_TIMEOUT_MS }, (endpointId) =>
+      this.bringBack(endpointId),
+    );
   }
 
   onApplicationBootstrap(): void {
-    this.worker = new Worker<DeliveryJob>(WebhookQueue.Delivery, (job) => this.process(job), {
+    this.worker = new Worker<DeliveryJob>(WebhookQueue.Delivery, (job, token) => this.process(job, token), {
       connection: bullWorkerConnection(this.config.REDIS_URL),
       prefix: queuePrefix(this.config.PP_NAMESPACE),
       concurrency: this.config.WEBHOOK_DELIVERY_CONCURRENCY,
@@ -98,16 +109,20 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, BeforeApplica
    * event). The claim in Postgres still makes each exactly once. If this
    * process dies mid-attempt, the lease expires and the sweeper queues the
    * attempt again (WEBHOOK_SWEEP_INTERVAL_MS), so nothing is lost and no
-   * wake-up per delivery waits in Redis.
+   * wake-up per delivery waits in Redis. Attempts to slow endpoints are
+   * answered too: they take their turn through the queue (process).
    */
   startNow(groups: readonly AttemptGroup[]): AttemptGroup[] {
     let room = this.places.free;
+    const now = Date.now();
     const taken: AttemptGroup[] = [];
     const left: AttemptGroup[] = [];
     for (const { due, queuedBy } of groups) {
-      const count = Math.min(room, due.length);
-      if (count > 0) taken.push({ due: due.slice(0, count), queuedBy });
-      if (count < due.length) left.push({ due: due.slice(count), queuedBy });
+      const fast = due.filter((delivery) => !this.gate.isSlow(delivery.endpoint_id, now));
+      const count = Math.min(room, fast.length);
+      const slow = fast.length === due.length ? [] : due.filter((delivery) => this.gate.isSlow(delivery.endpoint_id, now));
+      if (count > 0) taken.push({ due: fast.slice(0, count), queuedBy });
+      if (count < due.length) left.push({ due: [...fast.slice(count), ...slow], queuedBy });
       room -= count;
     }
     if (taken.length === 0) return left;
@@ -138,8 +153,8 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, BeforeApplica
   /**
    * Records events through `record`, whose statement also claims their first
    * attempts due now, as many as fit under WEBHOOK_DELIVERY_CONCURRENCY
-   * (DeliveryRepository.recordEvents): an event's intake and the start of
-   * its first attempts are one round trip. Makes those it claimed at once,
+   * (DeliveryRepository.recordEvents), none to a slow endpoint: an event's
+   * intake and the start of its first attempts are one round trip. Makes those it claimed at once,
    * each traced under its event's `queuedBy`, and answers what was recorded.
    */
   async recordAndStart(queuedBy: readonly Context[], record: (claim: IntakeClaim) => Promise<RecordedEvent[]>): Promise<RecordedEvent[]> {
@@ -147,7 +162,8 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, BeforeApplica
     this.places.take(room);
     let recorded: RecordedEvent[] = [];
     try {
-      recorded = await record({ now: new Date(), room, owner: this.owner, leaseMs: this.leaseMs, notSentBecause, waitAfterStall: this.waitAfterStall });
+      const now = new Date();
+      recorded = await record({ now, room, slowEndpoints: this.gate.slowEndpoints(now.getTime()), owner: this.owner, leaseMs: this.leaseMs, notSentBecause, waitAfterStall: this.waitAfterStall });
     } finally {
       this.places.release(room - recorded.reduce((sum, event) => sum + event.claimed.length, 0)); // places not used
     }
@@ -156,10 +172,50 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, BeforeApplica
     return recorded;
   }
 
-  async process(job: Job<DeliveryJob>): Promise<void> {
-    const queued: QueuedClaim = { wanted: { id: job.data.delivery_id, attempt: job.data.attempt } };
-    await this.queuedClaims.add(queued);
-    if (queued.claim) await this.run(queued.claim, contextOf(job.data.trace));
+  /**
+   * A queued attempt: claimed and made, unless its endpoint is slow and
+   * holds its share of places (slow-endpoint-gate.ts). Then the job is put
+   * back unclaimed, so it spends no attempt, until a place of that
+   * endpoint should be free; Postgres still holds the delivery, due, should
+   * Redis lose the job.
+   */
+  async process(job: Job<DeliveryJob>, token?: string): Promise<void> {
+    const endpointId = job.data.endpoint_id;
+    if (endpointId !== undefined) this.held.forget(endpointId, job.id);
+    const pass = endpointId === undefined ? undefined : this.gate.tryEnter(endpointId, Date.now());
+    if (endpointId !== undefined && !pass) return this.holdBack(job, endpointId, token);
+    try {
+      const queued: QueuedClaim = { wanted: { id: job.data.delivery_id, attempt: job.data.attempt } };
+      await this.queuedClaims.add(queued);
+      if (queued.claim) await this.run(queued.claim, contextOf(job.data.trace), pass);
+    } finally {
+      pass?.leave();
+    }
+  }
+
+  /**
+   * Puts the job back for later, spread a little so those held back together
+   * do not come back together. The delivery's due time moves with it first,
+   * so the sweeper does not queue a copy meanwhile; should that write fail,
+   * a copy only meets the same gate.
+   */
+  private async holdBack(job: Job<DeliveryJob>, endpointId: string, token: string | undefined): Promise<never> {
+    const until = Date.now() + Math.round(this.gate.retryAfterMs(endpointId, Date.now()) * (1 + Math.random() / 4));
+    this.metrics.held();
+    await this.heldBack
+      .add({ id: job.data.delivery_id, attempt: job.data.attempt, until: new Date(until) })
+      .catch((error: Error) => this.logger.warn('could not move a held-back attempt; the sweeper may queue a copy', { delivery_id: job.data.delivery_id, error: error.message }));
+    await job.moveToDelayed(until, token);
+    this.held.hold(endpointId, job);
+    throw new DelayedError();
+  }
+
+  /** A place of the endpoint may be free: brings back as many of its held attempts as may run now. */
+  private bringBack(endpointId: string): void {
+    if (!this.held.holds(endpointId)) return;
+    for (const job of this.held.take(endpointId, this.gate.room(endpointId, Date.now()))) {
+      job.promote().catch(() => undefined); // it runs already, at its own time, or is gone: it needs no bringing back
+    }
   }
 
   /** Claims the attempts of queued jobs that start together in one statement; each job learns whether it won its own. */
@@ -211,7 +267,7 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, BeforeApplica
    * a trace of its own, linked to that request and to the attempt before it,
    * so retries over days never grow the request's trace.
    */
-  private async run(claim: ClaimedAttempt, queuedBy: Context): Promise<void> {
+  private async run(claim: ClaimedAttempt, queuedBy: Context, pass = this.gate.enter(claim.endpoint.id, Date.now())): Promise<void> {
     const { parent, links } = jobSpanPlacement(queuedBy, claim.attempt === 1);
     await tracer.startActiveSpan(
       `webhook ${claim.event.type}`,
@@ -219,18 +275,20 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, BeforeApplica
       parent,
       async (span) => {
         try {
-          await this.attempt(claim);
+          await this.attempt(claim, pass);
         } catch (error) {
           span.setStatus({ code: SpanStatusCode.ERROR });
           throw error;
         } finally {
+          pass.leave();
           span.end();
         }
       },
     );
   }
 
-  private async attempt(claim: ClaimedAttempt): Promise<void> {
+  /** Sends, then gives the endpoint's place back (with the time it took) before the outcome is recorded. */
+  private async attempt(claim: ClaimedAttempt, pass: GatePass): Promise<void> {
     const body = Buffer.from(claim.event.body, 'utf8');
     const now = new Date();
     const started = performance.now();
@@ -241,13 +299,15 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, BeforeApplica
       timeoutMs: this.config.WEBHOOK_ATTEMPT_TIMEOUT_MS,
       allowPrivate: this.config.WEBHOOK_ALLOW_PRIVATE_URLS,
     });
+    const tookMs = performance.now() - started;
+    pass.leave(tookMs);
     const streak = { failingSince: claim.endpoint.failing_since, lastFailureAt: claim.endpoint.last_failure_at };
     const decision = decideAfterAttempt(response, claim.attempt, streak, this.policy, new Date());
     if (response.refusal) {
       // The attempt's log (which the merchant sees) says only that the host is not public; why is for the operators.
       this.logger.info('webhook attempt not sent: host refused', { delivery_id: claim.deliveryId, endpoint_id: claim.endpoint.id, reason: response.refusal });
     }
-    this.metrics.attempted(decision, response.httpStatus, performance.now() - started);
+    this.metrics.attempted(decision, response.httpStatus, tookMs);
     trace.getActiveSpan()?.setAttributes({
       'http.response.status_code': response.httpStatus ?? 0,
       'webhook.delivery_status': decision.status,
@@ -257,9 +317,9 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, BeforeApplica
       this.logger.warn('webhook endpoint disabled', { endpoint_id: claim.endpoint.id, reason: decision.disableEndpoint });
     }
     if (resendWaiting) {
-      await this.queue.enqueueOrLeaveToSweeper([{ id: claim.deliveryId, attempt: claim.attempt + 1, next_attempt_at: new Date() }]);
+      await this.queue.enqueueOrLeaveToSweeper([{ id: claim.deliveryId, attempt: claim.attempt + 1, next_attempt_at: new Date(), endpoint_id: claim.endpoint.id }]);
     } else if (decision.status === WebhookDeliveryStatus.Failed && decision.nextAttemptAt) {
-      await this.queue.enqueueOrLeaveToSweeper([{ id: claim.deliveryId, attempt: claim.attempt + 1, next_attempt_at: decision.nextAttemptAt }]);
+      await this.queue.enqueueOrLeaveToSweeper([{ id: claim.deliveryId, attempt: claim.attempt + 1, next_attempt_at: decision.nextAttemptAt, endpoint_id: claim.endpoint.id }]);
     }
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { WebhookDeliveryStatus } from '@pp/contracts';
-import { ServiceMetrics, WEBHOOK_ATTEMPT_DURATION, WEBHOOK_ATTEMPTS, WEBHOOK_ENDPOINTS_DISABLED } from '@pp/platform';
+import { ServiceMetrics, WEBHOOK_ATTEMPT_DURATION, WEBHOOK_ATTEMPTS, WEBHOOK_ATTEMPTS_HELD_BACK, WEBHOOK_ENDPOINTS_DISABLED } from '@pp/platform';
 import type { Counter, Histogram } from 'prom-client';
 import type { AttemptDecision } from './retry.decider';
 
@@ -14,17 +14,24 @@ const OUTCOMES: Record<AttemptDecision['status'], string> = {
 export const responseClass = (httpStatus: number | null): string =>
   httpStatus !== null && httpStatus >= 100 && httpStatus < 600 ? `${Math.floor(httpStatus / 100)}xx` : 'none';
 
-/** Attempts by outcome and response class, their duration, and endpoints disabled. No endpoint or event ids. */
+/** Attempts by outcome and response class, their duration, those held back, and endpoints disabled. No endpoint or event ids. */
 @Injectable()
 export class DeliveryMetrics {
   private readonly attempts: Counter<'outcome' | 'response'>;
   private readonly duration: Histogram;
   private readonly disabled: Counter<'reason'>;
+  private readonly heldBack: Counter;
 
   constructor(metrics: ServiceMetrics) {
     this.attempts = metrics.counter(WEBHOOK_ATTEMPTS);
     this.duration = metrics.histogram(WEBHOOK_ATTEMPT_DURATION);
     this.disabled = metrics.counter(WEBHOOK_ENDPOINTS_DISABLED);
+    this.heldBack = metrics.counter(WEBHOOK_ATTEMPTS_HELD_BACK);
+  }
+
+  /** A queued attempt put back unclaimed: its endpoint is slow and holds its share of places. */
+  held(): void {
+    this.heldBack.inc();
   }
 
   /** One attempt made, what it led to, and how long it took (performance.now() difference in ms). */

@@ -12,11 +12,14 @@ export enum WebhookQueue {
 /**
  * Payload of a `webhook-delivery` job: make attempt number `attempt` of the
  * delivery. `trace` is the context that queued it: the consumption of the
- * event for a first attempt, the previous attempt for a retry.
+ * event for a first attempt, the previous attempt for a retry. `endpoint_id`
+ * lets the worker hold back an attempt to a slow endpoint before claiming it
+ * (jobs queued before it was added have none, and are not held back).
  */
 export interface DeliveryJob extends TracedJobData {
   delivery_id: string;
   attempt: number;
+  endpoint_id?: string;
 }
 
 /** The states of a job that will still run (a 'delayed' one only if it is due by the time its delivery is). */
@@ -68,7 +71,7 @@ export class DeliveryQueue implements OnApplicationShutdown {
     await this.queue.addBulk(
       deliveries.map((delivery) => ({
         name: 'attempt',
-        data: { delivery_id: delivery.id, attempt: delivery.attempt, ...queuedBy },
+        data: { delivery_id: delivery.id, attempt: delivery.attempt, endpoint_id: delivery.endpoint_id, ...queuedBy },
         opts: {
           jobId: `${delivery.id}.${delivery.attempt}${tag ? `.${tag}` : ''}`,
           delay: Math.max(0, new Date(delivery.next_attempt_at).getTime() - now),
@@ -93,15 +96,18 @@ export class DeliveryQueue implements OnApplicationShutdown {
 
   /**
    * Whether the delivery's scheduled job will make its attempt in time. A delayed job is, when it is due by the
-   * delivery's time (past due, it only waits for a free worker); one due later is not (a resend made the delivery
-   * due now, and the resend's own job was lost).
+   * delivery's time (past due, it only waits for a free worker), or when a worker put it back after taking it (held
+   * back for a slow endpoint, or BullMQ's retry of a run that threw): it comes back within an attempt timeout. A
+   * delayed job that never ran and is due later is not (a resend made the delivery due now, and the resend's own job
+   * was lost).
    */
   private async willRun(delivery: DueDelivery): Promise<boolean> {
     const job = await this.queue.getJob(`${delivery.id}.${delivery.attempt}`);
     if (!job) return false;
     const state = await job.getState();
     if (!LIVE_STATES.has(state)) return false;
-    return state !== 'delayed' || job.timestamp + (job.delay ?? 0) <= new Date(delivery.next_attempt_at).getTime() + DUE_SLACK_MS;
+    if (state !== 'delayed' || job.processedOn) return true;
+    return job.timestamp + (job.delay ?? 0) <= new Date(delivery.next_attempt_at).getTime() + DUE_SLACK_MS;
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -140,6 +140,7 @@ describe('DeliveryRepository (real Postgres, the webhooks role)', () => {
   const claimingUpTo = (room: number, policy: typeof notSentBecause = notSentBecause, waitAfterStall: WaitAfterStall = noWait) => ({
     now: new Date(),
     room,
+    slowEndpoints: [] as string[],
     owner: OWNER,
     leaseMs: LEASE_MS,
     notSentBecause: policy,
@@ -163,6 +164,15 @@ describe('DeliveryRepository (real Postgres, the webhooks role)', () => {
     expect(await deliveryRow(due[0].id)).toMatchObject({ attempts: 0, lease_owner: null });
     // Claimed at intake, an attempt is not claimed again (a queued job for it gets nothing).
     expect(await claim(claimed[0].deliveryId, 1, 'replica-b', LEASE_MS, notSentBecause)).toBeUndefined();
+  });
+
+  it('claims at intake nothing for a slow endpoint, and gives its room to the others: the slow one is answered due, with its endpoint', async () => {
+    const merchant = `mer_${randomUUID().slice(0, 8)}`;
+    const [slow, fast] = [await endpoint(merchant), await endpoint(merchant)];
+    const [{ claimed, due }] = await repository.recordEvents([{ event: event(merchant), firstAttemptAt: new Date() }], { ...claimingUpTo(1), slowEndpoints: [slow] });
+    expect(claimed.map((claim) => claim.endpoint.id)).toEqual([fast]);
+    expect(due).toEqual([expect.objectContaining({ attempt: 1, endpoint_id: slow })]);
+    expect(await deliveryRow(due[0].id)).toMatchObject({ attempts: 0, lease_owner: null });
   });
 
   it('claims at intake nothing that is not due yet, and nothing that an earlier copy of the message recorded', async () => {

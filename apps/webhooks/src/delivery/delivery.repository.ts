@@ -31,6 +31,8 @@ export interface DueDelivery {
   /** Number of the attempt to make next. */
   attempt: number;
   next_attempt_at: Date;
+  /** Whom it goes to: a slow endpoint's attempts wait their turn (slow-endpoint-gate.ts). */
+  endpoint_id: string;
 }
 
 /** What an attempt needs, claimed under a lease so no other replica makes the same attempt. */
@@ -59,12 +61,13 @@ export type WaitAfterStall = (attempt: number) => number;
 
 /**
  * First attempts the intake may claim as it records their events (recordEvents):
- * up to `room` due at `now`, leased to `owner` for `leaseMs`; `notSentBecause`
- * and `waitAfterStall` as for claimAll.
+ * up to `room` due at `now`, none to `slowEndpoints`, leased to `owner` for
+ * `leaseMs`; `notSentBecause` and `waitAfterStall` as for claimAll.
  */
 export interface IntakeClaim {
   now: Date;
   room: number;
+  slowEndpoints: readonly string[];
   owner: string | null;
   leaseMs: number;
   notSentBecause: (endpoint: EndpointRow) => string | null;
@@ -72,7 +75,7 @@ export interface IntakeClaim {
 }
 
 /** Recording without claiming anything. */
-const NO_CLAIM: IntakeClaim = { now: new Date(0), room: 0, owner: null, leaseMs: 0, notSentBecause: () => null, waitAfterStall: () => 0 };
+const NO_CLAIM: IntakeClaim = { now: new Date(0), room: 0, slowEndpoints: [], owner: null, leaseMs: 0, notSentBecause: () => null, waitAfterStall: () => 0 };
 
 /** What recording one event answered: the first attempts it claimed, and its deliveries not attempted yet. */
 export interface RecordedEvent {
@@ -84,6 +87,7 @@ export interface RecordedEvent {
 type IntakeRow = Omit<ClaimedRow, 'delivery_attempt'> & {
   delivery_attempts: number;
   delivery_next_attempt_at: Date;
+  delivery_endpoint_id: string;
 };
 
 /** One finished attempt: what the endpoint answered and what follows. */
@@ -126,8 +130,8 @@ export class DeliveryRepository {
    * same merchant and mode subscribed to its type (idempotent: a redelivered
    * message adds nothing), all in one statement however many events there
    * are. The same statement claims, for `claim.owner`, up to `claim.room` of
-   * the new deliveries whose first attempt is due at `claim.now`, as claimAll
-   * would: the intake of an event and the start of its first attempts are one
+   * the new deliveries whose first attempt is due at `claim.now` and whose
+   * endpoint is not among `claim.slowEndpoints`, as claimAll would: the intake of an event and the start of its first attempts are one
    * round trip. Answers, per event in the order given, the attempts it
    * claimed and its deliveries not attempted yet; an event given twice gets
    * them once, at its first place.
@@ -154,7 +158,8 @@ export class DeliveryRepository {
          ON CONFLICT (id) DO NOTHING
        ), matched AS (
          SELECT g.id AS event_id, ep.id AS endpoint_id, g.first_attempt_at,
-                g.first_attempt_at <= $9 AND row_number() OVER (ORDER BY g.first_attempt_at <= $9 DESC, g.id, ep.id) <= $10 AS claim
+                g.first_attempt_at <= $9 AND ep.id <> ALL ($14::text[])
+                AND row_number() OVER (ORDER BY (g.first_attempt_at <= $9 AND ep.id <> ALL ($14::text[])) DESC, g.id, ep.id) <= $10 AS claim
            FROM given g
            JOIN webhooks.endpoints ep
              ON ep.merchant_id = g.merchant_id AND ep.livemode = g.livemode AND ep.status = 'enabled' AND ep.deleted_at IS NULL
@@ -183,7 +188,7 @@ export class DeliveryRepository {
           WHERE d.attempts = 0 AND d.status = '${WebhookDeliveryStatus.Pending}'
        )
        SELECT r.id AS delivery_id, r.attempts AS delivery_attempts, r.next_attempt_at AS delivery_next_attempt_at,
-              g.id AS event_id, g.type AS event_type, g.body AS event_body, g.trace AS event_trace, ep.*
+              r.endpoint_id AS delivery_endpoint_id, g.id AS event_id, g.type AS event_type, g.body AS event_body, g.trace AS event_trace, ep.*
          FROM recorded r
          JOIN given g ON g.id = r.event_id
          LEFT JOIN webhooks.endpoints ep ON ep.id = r.endpoint_id AND r.attempts = 1`,
@@ -201,14 +206,15 @@ export class DeliveryRepository {
         claim.owner,
         claim.leaseMs,
         claim.waitAfterStall(1),
+        claim.slowEndpoints,
       ],
     );
     const byEvent = new Map<string, RecordedEvent>();
     const claimedRows: Array<{ recorded: RecordedEvent; row: ClaimedRow }> = [];
-    for (const { delivery_attempts, delivery_next_attempt_at, ...row } of rows) {
+    for (const { delivery_attempts, delivery_next_attempt_at, delivery_endpoint_id, ...row } of rows) {
       let recorded = byEvent.get(row.event_id);
       if (!recorded) byEvent.set(row.event_id, (recorded = { claimed: [], due: [] }));
-      if (delivery_attempts === 0) recorded.due.push({ id: row.delivery_id, attempt: 1, next_attempt_at: delivery_next_attempt_at });
+      if (delivery_attempts === 0) recorded.due.push({ id: row.delivery_id, attempt: 1, next_attempt_at: delivery_next_attempt_at, endpoint_id: delivery_endpoint_id });
       else claimedRows.push({ recorded, row: { ...row, delivery_attempt: 1 } });
     }
     const attempts = await this.attemptsToMake(claimedRows.map(({ row }) => row), claim.owner!, claim.notSentBecause);
@@ -407,12 +413,29 @@ export class DeliveryRepository {
   }
 
   /**
+   * Moves attempts held back for a slow endpoint (their jobs put back in the
+   * queue until `until`) to that time, so the sweeper does not take them for
+   * lost; in one statement for many. Only an attempt still to make, and not
+   * leased, is moved, and never to an earlier time.
+   */
+  async holdBack(held: ReadonlyArray<{ id: string; attempt: number; until: Date }>): Promise<void> {
+    if (held.length === 0) return;
+    await this.db.query(
+      `UPDATE webhooks.deliveries d SET next_attempt_at = GREATEST(d.next_attempt_at, h.until), updated_at = now()
+         FROM unnest($1::text[], $2::int[], $3::timestamptz[]) AS h (id, attempt, until)
+        WHERE d.id = h.id AND d.attempts = h.attempt - 1 AND d.status IN ${OPEN}
+          AND (d.lease_expires_at IS NULL OR d.lease_expires_at < now())`,
+      [held.map((h) => h.id), held.map((h) => h.attempt), held.map((h) => h.until)],
+    );
+  }
+
+  /**
    * Open deliveries due for at least `graceMs` with no live lease: their
    * queued job was lost (Redis wiped) or their worker stopped mid-attempt.
    */
   overdue(graceMs: number, limit: number): Promise<DueDelivery[]> {
     return this.db.query(
-      `SELECT id, attempts + 1 AS attempt, next_attempt_at FROM webhooks.deliveries
+      `SELECT id, attempts + 1 AS attempt, next_attempt_at, endpoint_id FROM webhooks.deliveries
         WHERE status IN ${OPEN} AND next_attempt_at <= now() - $1 * interval '1 millisecond'
           AND (lease_expires_at IS NULL OR lease_expires_at < now())
         ORDER BY next_attempt_at LIMIT $2`,
@@ -436,7 +459,7 @@ export class DeliveryRepository {
    * attempt is in flight cannot be claimed now: it is marked, and that
    * attempt's outcome leaves it open and due (completeAll).
    */
-  resend(eventId: string, endpointId: string | undefined): Promise<Array<DueDelivery & { endpoint_id: string }>> {
+  resend(eventId: string, endpointId: string | undefined): Promise<DueDelivery[]> {
     return this.db.transaction(async (tx) => {
       if (endpointId) {
         await tx.query(

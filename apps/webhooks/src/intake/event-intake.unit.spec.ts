@@ -10,7 +10,7 @@ const intake = (id: string): Intake => ({
   queuedBy: ROOT_CONTEXT,
 });
 
-const dueFor = (id: string): DueDelivery[] => [{ id: `dlv_${id}`, attempt: 1, next_attempt_at: new Date('2026-11-24T00:00:00.000Z') }];
+const dueFor = (id: string): DueDelivery[] => [{ id: `dlv_${id}`, attempt: 1, next_attempt_at: new Date('2026-11-24T00:00:00.000Z'), endpoint_id: 'we_intake' }];
 
 /** A store that records whole batches, refusing any batch holding one of `refused`, and counts its calls. */
 const store = (refused: string[] = []) => {

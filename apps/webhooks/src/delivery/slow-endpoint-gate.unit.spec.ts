@@ -1,0 +1,85 @@
+import { MIN_DEFER_MS, SlowEndpointGate } from './slow-endpoint-gate';
+
+/** 64 places and a 10 s timeout: a slow endpoint may hold 4 of them, slow endpoints 32 in all; slow is 1 s. */
+const gate = () => new SlowEndpointGate({ places: 64, attemptTimeoutMs: 10_000 });
+
+describe('SlowEndpointGate', () => {
+  it('derives its bounds from the places and the attempt timeout', () => {
+    expect(gate()).toMatchObject({ slowMs: 1000, perEndpoint: 4, allSlow: 32 });
+    expect(new SlowEndpointGate({ places: 8, attemptTimeoutMs: 600 })).toMatchObject({ slowMs: 300, perEndpoint: 1, allSlow: 4 });
+  });
+
+  it('given an endpoint that answers fast, when many attempts go to it at once, then every one is let through', () => {
+    const subject = gate();
+    const passes = Array.from({ length: 64 }, () => subject.tryEnter('fast', 0));
+    expect(passes.every(Boolean)).toBe(true);
+    passes.forEach((pass) => pass!.leave(5));
+    expect(subject.tryEnter('fast', 10)).toBeDefined();
+  });
+
+  it('given attempts in flight for less than a slow answer takes, then the endpoint is not slow yet', () => {
+    const subject = gate();
+    subject.enter('hanging', 0);
+    expect(subject.isSlow('hanging', 999)).toBe(false);
+    expect(subject.isSlow('hanging', 1000)).toBe(true);
+  });
+
+  it('given an attempt in flight for a second, when more go to that endpoint, then only its share is let through', () => {
+    const subject = gate();
+    subject.enter('hanging', 0);
+    const later = [1, 2, 3, 4].map(() => subject.tryEnter('hanging', 1000));
+    expect(later.map(Boolean)).toEqual([true, true, true, false]);
+    expect(subject.tryEnter('other', 1000)).toBeDefined();
+  });
+
+  it('given a slow attempt that ended, when the next goes to that endpoint, then it is still bounded until one answers fast', () => {
+    const subject = gate();
+    subject.enter('slow', 0).leave(1500);
+    const held = [1, 2, 3, 4].map(() => subject.tryEnter('slow', 2000));
+    expect(subject.tryEnter('slow', 2000)).toBeUndefined();
+    held[0]!.leave(20);
+    expect(subject.isSlow('slow', 2100)).toBe(false);
+    expect([1, 2].map(() => subject.tryEnter('slow', 2100)).every(Boolean)).toBe(true);
+  });
+
+  it('given slow endpoints holding half the places, when another slow endpoint is asked for, then it waits, and a fast one does not', () => {
+    const subject = gate();
+    for (let e = 0; e < 8; e += 1) for (let i = 0; i < 4; i += 1) subject.enter(`slow${e}`, 0);
+    subject.enter('slow8', 0);
+    expect(subject.tryEnter('slow8', 1000)).toBeUndefined();
+    expect(subject.tryEnter('fast', 1000)).toBeDefined();
+  });
+
+  it('given an attempt that was claimed by another replica, when its pass leaves without a time, then the endpoint keeps what it was known as', () => {
+    const subject = gate();
+    subject.enter('slow', 0).leave(2000);
+    subject.enter('slow', 2000).leave();
+    expect(subject.isSlow('slow', 2000)).toBe(true);
+    const pass = subject.enter('fine', 0);
+    pass.leave();
+    pass.leave(5000); // a second leave counts for nothing
+    expect(subject.isSlow('fine', 0)).toBe(false);
+  });
+
+  it('says how many attempts turned away may come back: the slow endpoint\'s places left, or a batch once it answers fast', () => {
+    const subject = gate();
+    const first = subject.enter('slow', 0);
+    subject.enter('slow', 0);
+    expect(subject.room('slow', 1000)).toBe(2);
+    subject.enter('slow', 1000);
+    subject.enter('slow', 1000);
+    expect(subject.room('slow', 1000)).toBe(0);
+    first.leave(30);
+    expect(subject.isSlow('slow', 1000)).toBe(true); // its other attempts have run a second
+    expect(subject.room('slow', 1000)).toBe(1);
+    expect(subject.room('unknown', 1000)).toBe(4);
+  });
+
+  it('tells an attempt turned away to wait until the oldest attempt in flight must have ended, within bounds', () => {
+    const subject = gate();
+    subject.enter('hanging', 0);
+    expect(subject.retryAfterMs('hanging', 1000)).toBe(9000);
+    expect(subject.retryAfterMs('hanging', 9900)).toBe(MIN_DEFER_MS);
+    expect(subject.retryAfterMs('unknown', 0)).toBe(MIN_DEFER_MS);
+  });
+});
