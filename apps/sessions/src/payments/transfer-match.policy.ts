@@ -48,7 +48,8 @@ function sessionReasons({ memo_owner, merchant_id, session, amount, now }: Trans
   const reasons: string[] = [];
   if (session.status === 'COMPLETED') reasons.push(ReviewReason.SessionCompleted);
   else if (!isOpen(session, now)) reasons.push(ReviewReason.SessionExpired);
-  if (session.amount !== amount) reasons.push(ReviewReason.WrongAmount);
+  // A notice of no amount (0: unreadable) or a negative one never pays, whatever the session holds.
+  if (session.amount !== amount || !(amount > 0)) reasons.push(ReviewReason.WrongAmount);
   return reasons;
 }
 

@@ -124,6 +124,11 @@ describe('transfer-match policy', () => {
       expect(given(pendingSession({ status: 'COMPLETED' })).when(genuine())).toEqual(review('session_completed'));
     });
 
+    it('given a session of no amount (a shape the edge refuses), when a notice of no amount matches it: wrong_amount, never CONFIRMED', () => {
+      expect(given(pendingSession({ amount: 0 })).when(genuine(), { amount: 0 })).toEqual(review('wrong_amount'));
+      expect(given(pendingSession({ amount: -5 })).when(genuine(), { amount: -5 })).toEqual(review('wrong_amount'));
+    });
+
     it('given a session past its deadline, when matched: session_expired, with wrong_amount too when the amount differs', () => {
       expect(given(pendingSession({ expires_at: '2026-11-22T11:59:59.000Z' })).when(genuine())).toEqual(review('session_expired'));
       expect(given(pendingSession({ status: 'EXPIRED' })).when(genuine(), { amount: 100 })).toEqual(review('session_expired', 'wrong_amount'));

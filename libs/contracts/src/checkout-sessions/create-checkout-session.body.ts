@@ -8,7 +8,8 @@ export const MAX_AMOUNT_CENTS = 99_999_999_99;
 
 /**
  * Body of POST /v1/checkout/sessions (PRODUCT-RULES §4.1), validated at the gateway's
- * edge and again by the sessions service. Rules that depend on the mode (http
+ * edge only: the sessions service trusts its shape, as every internal payload
+ * typed by contracts (docs/PERFORMANCE.md). Rules that depend on the mode (http
  * URLs allowed only for localhost in test mode) are the service's. Metadata
  * limits: checkout-metadata.policy.ts.
  */
