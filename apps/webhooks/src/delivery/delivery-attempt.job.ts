@@ -6,7 +6,7 @@ import { signatureHeaders, WebhookDeliveryStatus } from '@pp/contracts';
 import { bullWorkerConnection, CONFIG, contextOf, JsonLogger, jobSpanPlacement, linksTo, queuePrefix, Batcher } from '@pp/platform';
 import { DelayedError, type Job, Worker } from 'bullmq';
 import { EndpointSecrets } from '../endpoints/endpoint-secrets';
-import { sendWebhook } from '../network/webhook-sender';
+import { sendWebhook, type WebhookResponse } from '../network/webhook-sender';
 import { retryScheduleMs, type WebhooksConfig } from '../webhooks.config';
 import { AttemptPlaces } from './attempt-places';
 import { notSentBecause } from './delivery-target.policy';
@@ -177,17 +177,22 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, BeforeApplica
    * holds its share of places (slow-endpoint-gate.ts). Then the job is put
    * back unclaimed, so it spends no attempt, until a place of that
    * endpoint should be free; Postgres still holds the delivery, due, should
-   * Redis lose the job.
+   * Redis lose the job. One held back for longer than an attempt timeout
+   * past its due time is made without being sent, recorded failed and
+   * retried on the schedule, as it would have been had it been sent and
+   * timed out: a dead endpoint's backlog follows the schedule instead of
+   * coming back every few seconds.
    */
   async process(job: Job<DeliveryJob>, token?: string): Promise<void> {
     const endpointId = job.data.endpoint_id;
     if (endpointId !== undefined) this.held.forget(endpointId, job.id);
     const pass = endpointId === undefined ? undefined : this.gate.tryEnter(endpointId, Date.now());
-    if (endpointId !== undefined && !pass) return this.holdBack(job, endpointId, token);
+    const unsent = endpointId !== undefined && !pass;
+    if (unsent && Date.now() - dueTimeOf(job) <= this.config.WEBHOOK_ATTEMPT_TIMEOUT_MS) return this.holdBack(job, endpointId, token);
     try {
       const queued: QueuedClaim = { wanted: { id: job.data.delivery_id, attempt: job.data.attempt } };
       await this.queuedClaims.add(queued);
-      if (queued.claim) await this.run(queued.claim, contextOf(job.data.trace), pass);
+      if (queued.claim) await this.run(queued.claim, contextOf(job.data.trace), unsent ? NOT_SENT_WHILE_SLOW : pass);
     } finally {
       pass?.leave();
     }
@@ -206,15 +211,26 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, BeforeApplica
       .add({ id: job.data.delivery_id, attempt: job.data.attempt, until: new Date(until) })
       .catch((error: Error) => this.logger.warn('could not move a held-back attempt; the sweeper may queue a copy', { delivery_id: job.data.delivery_id, error: error.message }));
     await job.moveToDelayed(until, token);
-    this.held.hold(endpointId, job);
+    this.held.hold(endpointId, job, until, Date.now());
+    this.bringBack(endpointId); // its last place may have freed while it was being put back
     throw new DelayedError();
   }
 
-  /** A place of the endpoint may be free: brings back as many of its held attempts as may run now. */
+  /**
+   * A place may be free: brings back as many held attempts as may run now,
+   * those of the endpoint whose attempt ended first, else those of the next
+   * endpoint in turn that has room (one the slow half held back).
+   */
   private bringBack(endpointId: string): void {
-    if (!this.held.holds(endpointId)) return;
-    for (const job of this.held.take(endpointId, this.gate.room(endpointId, Date.now()))) {
-      job.promote().catch(() => undefined); // it runs already, at its own time, or is gone: it needs no bringing back
+    if (this.held.isEmpty) return;
+    const now = Date.now();
+    for (const candidate of this.held.endpoints(endpointId)) {
+      const room = this.gate.room(candidate, now);
+      if (room === 0) continue;
+      for (const job of this.held.take(candidate, room)) {
+        job.promote().catch(() => undefined); // it runs already, at its own time, or is gone: it needs no bringing back
+      }
+      return;
     }
   }
 
@@ -267,7 +283,9 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, BeforeApplica
    * a trace of its own, linked to that request and to the attempt before it,
    * so retries over days never grow the request's trace.
    */
-  private async run(claim: ClaimedAttempt, queuedBy: Context, pass = this.gate.enter(claim.endpoint.id, Date.now())): Promise<void> {
+  private async run(claim: ClaimedAttempt, queuedBy: Context, given?: GatePass | typeof NOT_SENT_WHILE_SLOW): Promise<void> {
+    // An attempt not sent takes no place; any other is counted from its start (a claim at intake or at once enters here).
+    const pass = given ?? this.gate.enter(claim.endpoint.id, Date.now());
     const { parent, links } = jobSpanPlacement(queuedBy, claim.attempt === 1);
     await tracer.startActiveSpan(
       `webhook ${claim.event.type}`,
@@ -280,27 +298,19 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, BeforeApplica
           span.setStatus({ code: SpanStatusCode.ERROR });
           throw error;
         } finally {
-          pass.leave();
+          if (pass !== NOT_SENT_WHILE_SLOW) pass.leave();
           span.end();
         }
       },
     );
   }
 
-  /** Sends, then gives the endpoint's place back (with the time it took) before the outcome is recorded. */
-  private async attempt(claim: ClaimedAttempt, pass: GatePass): Promise<void> {
-    const body = Buffer.from(claim.event.body, 'utf8');
-    const now = new Date();
+  /** Sends (unless held back too long), then gives the endpoint's place back, with the time it took, before the outcome is recorded. */
+  private async attempt(claim: ClaimedAttempt, pass: GatePass | typeof NOT_SENT_WHILE_SLOW): Promise<void> {
     const started = performance.now();
-    const response = await sendWebhook({
-      url: claim.endpoint.url,
-      body,
-      headers: signatureHeaders(claim.event.id, body, this.secrets.signingSecrets(claim.endpoint, now), Math.floor(now.getTime() / 1000)),
-      timeoutMs: this.config.WEBHOOK_ATTEMPT_TIMEOUT_MS,
-      allowPrivate: this.config.WEBHOOK_ALLOW_PRIVATE_URLS,
-    });
+    const response = pass === NOT_SENT_WHILE_SLOW ? notSentWhileSlow() : await this.send(claim, pass);
     const tookMs = performance.now() - started;
-    pass.leave(tookMs);
+    if (pass !== NOT_SENT_WHILE_SLOW) pass.leave(tookMs);
     const streak = { failingSince: claim.endpoint.failing_since, lastFailureAt: claim.endpoint.last_failure_at };
     const decision = decideAfterAttempt(response, claim.attempt, streak, this.policy, new Date());
     if (response.refusal) {
@@ -322,7 +332,35 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, BeforeApplica
       await this.queue.enqueueOrLeaveToSweeper([{ id: claim.deliveryId, attempt: claim.attempt + 1, next_attempt_at: decision.nextAttemptAt, endpoint_id: claim.endpoint.id }]);
     }
   }
+
+  /** POSTs the stored bytes with fresh signatures; the pass counts the endpoint's request from here. */
+  private send(claim: ClaimedAttempt, pass: GatePass): Promise<WebhookResponse> {
+    const body = Buffer.from(claim.event.body, 'utf8');
+    const now = new Date();
+    pass.sending(now.getTime());
+    return sendWebhook({
+      url: claim.endpoint.url,
+      body,
+      headers: signatureHeaders(claim.event.id, body, this.secrets.signingSecrets(claim.endpoint, now), Math.floor(now.getTime() / 1000)),
+      timeoutMs: this.config.WEBHOOK_ATTEMPT_TIMEOUT_MS,
+      allowPrivate: this.config.WEBHOOK_ALLOW_PRIVATE_URLS,
+    });
+  }
 }
+
+/** A queued attempt held back for longer than an attempt timeout: made without being sent (process). */
+const NOT_SENT_WHILE_SLOW = 'not sent while slow';
+
+/** What an attempt not sent records: a failure, with no HTTP answer, retried on the schedule. */
+const notSentWhileSlow = (): WebhookResponse => ({
+  httpStatus: null,
+  retryAfterMs: null,
+  latencyMs: 0,
+  error: 'not sent: the endpoint had not answered its earlier attempts in time, and this one waited an attempt timeout for a place',
+});
+
+/** When a job was first due: added at `timestamp` with a delay (a put-back changes the job's delay, not its options). */
+const dueTimeOf = (job: Job<DeliveryJob>): number => job.timestamp + (job.opts.delay ?? 0);
 
 /** A span link to the append that stored the event (its context is kept in the event's metadata). */
 const causeOf = (claim: ClaimedAttempt): Link[] => linksTo(contextOf(claim.event.trace));

@@ -4,32 +4,41 @@ export interface HeldJob {
   promote(): Promise<void>;
 }
 
+interface Held {
+  job: HeldJob;
+  /** When it comes back by itself (epoch ms). */
+  until: number;
+}
+
 /** Jobs kept in all (Job objects with their data, a kilobyte or so each); past it, one comes back only at its time. */
 const KEPT = 4096;
 
 /**
- * The jobs this replica held back for a slow endpoint, oldest first, so a
- * place of that endpoint freeing brings the next one back at once instead of
- * at the time it was put back for (SlowEndpointGate.retryAfterMs, up to an
- * attempt timeout): an endpoint that recovers is not left idle while its
- * backlog sleeps. The time stays the fallback (another replica's places, a
- * replica that stopped).
+ * The jobs this replica held back for slow endpoints, oldest first, so a
+ * place freeing brings one back at once instead of at the time it was put
+ * back for (SlowEndpointGate.retryAfterMs, up to an attempt timeout): an
+ * endpoint that recovers is not left idle while its backlog sleeps. The
+ * time stays the fallback (another replica's places, a replica that
+ * stopped). Endpoints are served in turn: the one served last goes to the
+ * back, so those the slow half holds back all get their places.
  */
 export class HeldAttempts {
-  private readonly byEndpoint = new Map<string, Map<string, HeldJob>>();
+  private readonly byEndpoint = new Map<string, Map<string, Held>>();
   private kept = 0;
 
-  hold(endpointId: string, job: HeldJob): void {
-    const jobs = this.byEndpoint.get(endpointId) ?? new Map<string, HeldJob>();
-    if (job.id === undefined || jobs.has(job.id) || this.kept >= KEPT) return;
-    jobs.set(job.id, job);
+  hold(endpointId: string, job: HeldJob, until: number, now: number): void {
+    if (job.id === undefined || this.byEndpoint.get(endpointId)?.has(job.id)) return;
+    if (this.kept >= KEPT) this.dropDue(now);
+    if (this.kept >= KEPT) return;
+    const jobs = this.byEndpoint.get(endpointId) ?? new Map<string, Held>();
+    jobs.set(job.id, { job, until });
     this.kept += 1;
     this.byEndpoint.set(endpointId, jobs);
   }
 
-  /** Whether any job of the endpoint is held here: asked first, so an endpoint that never had one costs a lookup. */
-  holds(endpointId: string): boolean {
-    return this.byEndpoint.has(endpointId);
+  /** Whether no job is held here: asked first, so a replica that holds none pays nothing when an attempt ends. */
+  get isEmpty(): boolean {
+    return this.kept === 0;
   }
 
   /** The job runs again (brought back or at its time): nothing to bring back any more. */
@@ -40,18 +49,37 @@ export class HeldAttempts {
     if (jobs.size === 0) this.byEndpoint.delete(endpointId);
   }
 
-  /** Takes up to `count` of the endpoint's oldest held jobs, to bring back. */
+  /** Endpoints with jobs held here: `first` first if it has any, then the others, least recently served first. */
+  endpoints(first: string): string[] {
+    const others = [...this.byEndpoint.keys()].filter((endpointId) => endpointId !== first);
+    return this.byEndpoint.has(first) ? [first, ...others] : others;
+  }
+
+  /** Takes up to `count` of the endpoint's oldest held jobs, to bring back; the endpoint goes to the back of the turn. */
   take(endpointId: string, count: number): HeldJob[] {
     const jobs = this.byEndpoint.get(endpointId);
     if (!jobs || count <= 0) return [];
     const taken: HeldJob[] = [];
-    for (const [jobId, job] of jobs) {
+    for (const [jobId, { job }] of jobs) {
       if (taken.length >= count) break;
       taken.push(job);
       jobs.delete(jobId);
       this.kept -= 1;
     }
-    if (jobs.size === 0) this.byEndpoint.delete(endpointId);
+    this.byEndpoint.delete(endpointId);
+    if (jobs.size > 0) this.byEndpoint.set(endpointId, jobs);
     return taken;
+  }
+
+  /** Forgets the jobs already due: they came back by themselves, here or at another replica. */
+  private dropDue(now: number): void {
+    for (const [endpointId, jobs] of this.byEndpoint) {
+      for (const [jobId, { until }] of jobs) {
+        if (until > now) continue;
+        jobs.delete(jobId);
+        this.kept -= 1;
+      }
+      if (jobs.size === 0) this.byEndpoint.delete(endpointId);
+    }
   }
 }

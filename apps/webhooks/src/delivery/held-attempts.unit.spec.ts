@@ -1,12 +1,13 @@
 import { type HeldJob, HeldAttempts } from './held-attempts';
 
 const job = (id: string): HeldJob => ({ id, promote: async () => undefined });
+const LATER = 60_000;
 
 describe('HeldAttempts', () => {
   it('given jobs held for two endpoints, when one endpoint has room, then its oldest come back first and only its own', () => {
     const held = new HeldAttempts();
-    ['a1', 'a2', 'a3'].forEach((id) => held.hold('a', job(id)));
-    held.hold('b', job('b1'));
+    ['a1', 'a2', 'a3'].forEach((id) => held.hold('a', job(id), LATER, 0));
+    held.hold('b', job('b1'), LATER, 0);
     expect(held.take('a', 2).map((j) => j.id)).toEqual(['a1', 'a2']);
     expect(held.take('a', 5).map((j) => j.id)).toEqual(['a3']);
     expect(held.take('a', 5)).toEqual([]);
@@ -16,8 +17,8 @@ describe('HeldAttempts', () => {
 
   it('given a job that ran again at its own time, then it is not brought back', () => {
     const held = new HeldAttempts();
-    held.hold('a', job('a1'));
-    held.hold('a', job('a2'));
+    held.hold('a', job('a1'), LATER, 0);
+    held.hold('a', job('a2'), LATER, 0);
     held.forget('a', 'a1');
     held.forget('a', 'never-held');
     expect(held.take('a', 5).map((j) => j.id)).toEqual(['a2']);
@@ -25,17 +26,31 @@ describe('HeldAttempts', () => {
 
   it('given a job held twice (put back again), then it comes back once', () => {
     const held = new HeldAttempts();
-    held.hold('a', job('a1'));
-    held.hold('a', job('a1'));
+    held.hold('a', job('a1'), LATER, 0);
+    held.hold('a', job('a1'), LATER, 0);
     expect(held.take('a', 5)).toHaveLength(1);
   });
 
-  it('keeps at most 4,096 jobs in all: past that a job comes back only at its time', () => {
+  it('offers the endpoint whose place freed first, then the others, the one served last at the back', () => {
     const held = new HeldAttempts();
-    for (let i = 0; i < 4100; i += 1) held.hold(`e${i % 3}`, job(`j${i}`));
-    const taken = ['e0', 'e1', 'e2'].flatMap((endpoint) => held.take(endpoint, 5000));
-    expect(taken).toHaveLength(4096);
-    held.hold('e0', job('again'));
-    expect(held.take('e0', 5).map((j) => j.id)).toEqual(['again']);
+    for (const endpoint of ['a', 'b', 'c']) {
+      held.hold(endpoint, job(`${endpoint}1`), LATER, 0);
+      held.hold(endpoint, job(`${endpoint}2`), LATER, 0);
+    }
+    expect(held.endpoints('b')).toEqual(['b', 'a', 'c']);
+    held.take('a', 1);
+    expect(held.endpoints('z')).toEqual(['b', 'c', 'a']);
+  });
+
+  it('keeps at most 4,096 jobs in all, making room by forgetting those already due: past that a job comes back only at its time', () => {
+    const held = new HeldAttempts();
+    for (let i = 0; i < 4096; i += 1) held.hold(`e${i % 3}`, job(`j${i}`), i < 10 ? 100 : LATER, 0);
+    held.hold('e0', job('in-place-of-a-due-one'), LATER, 200);
+    for (let i = 0; i < 20; i += 1) held.hold('e0', job(`over${i}`), LATER, 200);
+    const taken = ['e0', 'e1', 'e2'].flatMap((endpoint) => held.take(endpoint, 5000)).map((j) => j.id);
+    expect(taken).toHaveLength(4096); // 10 due ones forgotten, the first 10 after them kept
+    expect(taken).toContain('in-place-of-a-due-one');
+    expect(taken).not.toContain('j0');
+    expect(taken).not.toContain('over19');
   });
 });

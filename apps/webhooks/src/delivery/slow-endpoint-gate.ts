@@ -6,33 +6,42 @@ export interface SlowEndpointLimits {
   attemptTimeoutMs: number;
 }
 
-/** An attempt let through the gate; `leave` once it is over, with how long it took (none if it was never sent). */
+/**
+ * An attempt let through the gate. `sending` when its request starts (a
+ * queued attempt enters before its claim, whose time is not the
+ * endpoint's); `leave` once it is over, with how long the request took
+ * (none if it was never sent). Both may be called again: only the first counts.
+ */
 export interface GatePass {
+  sending(now: number): void;
   leave(tookMs?: number): void;
 }
 
 interface EndpointState {
-  /** Start times of this endpoint's attempts in flight, oldest first (a Map keeps insertion order). */
-  readonly inFlight: Map<GatePass, number>;
-  /** Whether its latest finished attempt took a slow endpoint's time. */
-  lastWasSlow: boolean;
+  /** Attempts let through whose request has not started (claiming). */
+  reserved: Set<GatePass>;
+  /** Start times of the requests in flight, oldest first (a Map keeps insertion order). */
+  readonly sending: Map<GatePass, number>;
+  /** When its latest finished attempt ended, if that attempt took a slow answer's time; undefined once one answers fast. */
+  slowSince?: number;
 }
 
 /** A put-back never waits less than this: a slow endpoint is not asked again sooner. */
 export const MIN_DEFER_MS = 250;
-/** Past this many endpoints known, those with nothing in flight are forgotten (their slowness is learnt again). */
-const REMEMBERED_ENDPOINTS = 4096;
+/** An endpoint slow with nothing in flight is forgotten after this long (its slowness is then learnt again). */
+export const SLOW_MEMORY_MS = 60 * 60 * 1000;
 
 /**
  * Keeps endpoints that answer slowly or not at all from holding a replica's
  * places (docs/ARCHITECTURE.md, Webhook delivery). An endpoint is slow while
- * one of its attempts in flight has run for `slowMs` (a second, or half the
- * attempt timeout if that is shorter), or its latest attempt took that long.
- * A slow endpoint gets at most a sixteenth of the places, and slow endpoints
+ * one of its requests in flight has run for `slowMs` (a second, or half the
+ * attempt timeout if that is shorter), or its latest attempt took that long
+ * (until one answers fast, or an hour passes with none made). A slow
+ * endpoint gets at most a sixteenth of the places, and slow endpoints
  * together at most half, so the other merchants' webhooks always find room.
  * An endpoint that answers in milliseconds never meets a bound: the gate
- * costs it a map lookup. Counted in each replica, in memory: a new replica
- * learns an endpoint's slowness from its first slow attempt.
+ * costs it a few map operations. Counted in each replica, in memory: a new
+ * replica learns an endpoint's slowness from its first slow attempt.
  */
 export class SlowEndpointGate {
   readonly slowMs: number;
@@ -50,18 +59,20 @@ export class SlowEndpointGate {
     this.allSlow = Math.max(1, Math.floor(limits.places / 2));
   }
 
-  /** Lets an attempt to the endpoint through, counted until it leaves; undefined when the endpoint is slow and at a bound. */
+  /** Lets a queued attempt to the endpoint through, counted until it leaves; undefined when the endpoint is slow and at a bound. */
   tryEnter(endpointId: string, now: number): GatePass | undefined {
-    if (this.isSlow(endpointId, now) && (this.stateOf(endpointId).inFlight.size >= this.perEndpoint || this.slowInFlight(now) >= this.allSlow)) return undefined;
-    return this.enter(endpointId, now);
+    if (this.room(endpointId, now) === 0) return undefined;
+    const state = this.stateOf(endpointId);
+    const pass = this.passFor(endpointId, state);
+    state.reserved.add(pass);
+    return pass;
   }
 
-  /** Counts an attempt already claimed, whatever the bounds: it is made anyway. */
+  /** Counts an attempt claimed and sending now, whatever the bounds: it is made anyway. */
   enter(endpointId: string, now: number): GatePass {
     const state = this.stateOf(endpointId);
-    const pass: GatePass = { leave: (tookMs) => this.leave(endpointId, state, pass, tookMs) };
-    state.inFlight.set(pass, now);
-    this.endpoints.set(endpointId, state);
+    const pass = this.passFor(endpointId, state);
+    state.sending.set(pass, now);
     return pass;
   }
 
@@ -69,56 +80,85 @@ export class SlowEndpointGate {
   isSlow(endpointId: string, now: number): boolean {
     const state = this.endpoints.get(endpointId);
     if (!state) return false;
-    if (state.lastWasSlow) return true;
-    const oldest = state.inFlight.values().next();
+    if (state.slowSince !== undefined) return true;
+    const oldest = state.sending.values().next();
     return !oldest.done && now - oldest.value >= this.slowMs;
   }
 
   /**
-   * How many attempts turned away from the endpoint may come back now: the
-   * places it has left while slow, or a sixteenth of all once it is not.
+   * How many attempts to the endpoint may start now: no bound for a fast
+   * one (a sixteenth of the places is answered, as a batch to bring back);
+   * for a slow one, the places it has left under both bounds.
    */
   room(endpointId: string, now: number): number {
     if (!this.isSlow(endpointId, now)) return this.perEndpoint;
-    return Math.max(0, Math.min(this.perEndpoint - this.stateOf(endpointId).inFlight.size, this.allSlow - this.slowInFlight(now)));
+    return Math.max(0, Math.min(this.perEndpoint - this.inFlight(this.stateOf(endpointId)), this.allSlow - this.slowInFlight(now)));
   }
 
-  /** The endpoints slow now, whose first attempts the intake leaves to the queue. */
+  /** The endpoints slow now, whose first attempts the intake leaves to the queue; forgets those slow and idle for an hour. */
   slowEndpoints(now: number): string[] {
-    return [...this.endpoints.keys()].filter((endpointId) => this.isSlow(endpointId, now));
+    const slow: string[] = [];
+    for (const [endpointId, state] of this.endpoints) {
+      if (this.inFlight(state) === 0 && (state.slowSince === undefined || now - state.slowSince >= SLOW_MEMORY_MS)) this.endpoints.delete(endpointId);
+      else if (this.isSlow(endpointId, now)) slow.push(endpointId);
+    }
+    return slow;
   }
 
   /**
    * How long an attempt turned away should wait before it asks again: until
-   * the endpoint's oldest attempt in flight must have ended (its timeout),
-   * at least MIN_DEFER_MS, at most one attempt timeout.
+   * the oldest request that holds it back must have ended (its endpoint's
+   * own, or any slow endpoint's when the endpoint has none in flight), at
+   * least MIN_DEFER_MS, at most one attempt timeout.
    */
   retryAfterMs(endpointId: string, now: number): number {
-    const oldest = this.endpoints.get(endpointId)?.inFlight.values().next();
-    const untilFree = oldest && !oldest.done ? oldest.value + this.limits.attemptTimeoutMs - now : 0;
+    const own = this.endpoints.get(endpointId)?.sending.values().next();
+    const oldest = own && !own.done ? own.value : this.oldestSlowRequest(now);
+    const untilFree = oldest === undefined ? 0 : oldest + this.limits.attemptTimeoutMs - now;
     return Math.min(this.limits.attemptTimeoutMs, Math.max(MIN_DEFER_MS, untilFree));
   }
 
   /** Attempts in flight to slow endpoints, all of them: only asked for a slow endpoint, so fast ones never pay for it. */
   private slowInFlight(now: number): number {
     let count = 0;
-    for (const [endpointId, state] of this.endpoints) if (state.inFlight.size > 0 && this.isSlow(endpointId, now)) count += state.inFlight.size;
+    for (const [endpointId, state] of this.endpoints) if (this.isSlow(endpointId, now)) count += this.inFlight(state);
     return count;
   }
 
+  private oldestSlowRequest(now: number): number | undefined {
+    let oldest: number | undefined;
+    for (const [endpointId, state] of this.endpoints) {
+      const first = state.sending.values().next();
+      if (!first.done && (oldest === undefined || first.value < oldest) && this.isSlow(endpointId, now)) oldest = first.value;
+    }
+    return oldest;
+  }
+
+  private inFlight(state: EndpointState): number {
+    return state.reserved.size + state.sending.size;
+  }
+
   private stateOf(endpointId: string): EndpointState {
-    return this.endpoints.get(endpointId) ?? { inFlight: new Map(), lastWasSlow: false };
+    let state = this.endpoints.get(endpointId);
+    if (!state) this.endpoints.set(endpointId, (state = { reserved: new Set(), sending: new Map() }));
+    return state;
+  }
+
+  private passFor(endpointId: string, state: EndpointState): GatePass {
+    const pass: GatePass = {
+      sending: (now) => {
+        if (state.reserved.delete(pass)) state.sending.set(pass, now);
+      },
+      leave: (tookMs) => this.leave(endpointId, state, pass, tookMs),
+    };
+    return pass;
   }
 
   private leave(endpointId: string, state: EndpointState, pass: GatePass, tookMs: number | undefined): void {
-    if (!state.inFlight.delete(pass)) return; // left before
-    if (tookMs !== undefined) state.lastWasSlow = tookMs >= this.slowMs;
-    if (state.inFlight.size === 0 && !state.lastWasSlow && this.endpoints.get(endpointId) === state) this.endpoints.delete(endpointId);
-    if (this.endpoints.size > REMEMBERED_ENDPOINTS) this.forgetIdle();
+    const started = state.sending.get(pass);
+    if (!state.reserved.delete(pass) && !state.sending.delete(pass)) return; // left before
+    if (started !== undefined && tookMs !== undefined) state.slowSince = tookMs >= this.slowMs ? started + tookMs : undefined;
+    if (this.inFlight(state) === 0 && state.slowSince === undefined && this.endpoints.get(endpointId) === state) this.endpoints.delete(endpointId);
     this.left(endpointId);
-  }
-
-  private forgetIdle(): void {
-    for (const [endpointId, state] of this.endpoints) if (state.inFlight.size === 0) this.endpoints.delete(endpointId);
   }
 }

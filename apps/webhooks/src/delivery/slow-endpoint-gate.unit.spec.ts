@@ -1,7 +1,7 @@
-import { MIN_DEFER_MS, SlowEndpointGate } from './slow-endpoint-gate';
+import { MIN_DEFER_MS, SLOW_MEMORY_MS, SlowEndpointGate } from './slow-endpoint-gate';
 
 /** 64 places and a 10 s timeout: a slow endpoint may hold 4 of them, slow endpoints 32 in all; slow is 1 s. */
-const gate = () => new SlowEndpointGate({ places: 64, attemptTimeoutMs: 10_000 });
+const gate = (left?: (endpointId: string) => void) => new SlowEndpointGate({ places: 64, attemptTimeoutMs: 10_000 }, left);
 
 describe('SlowEndpointGate', () => {
   it('derives its bounds from the places and the attempt timeout', () => {
@@ -13,18 +13,34 @@ describe('SlowEndpointGate', () => {
     const subject = gate();
     const passes = Array.from({ length: 64 }, () => subject.tryEnter('fast', 0));
     expect(passes.every(Boolean)).toBe(true);
-    passes.forEach((pass) => pass!.leave(5));
+    passes.forEach((pass) => {
+      pass!.sending(0);
+      pass!.leave(5);
+    });
     expect(subject.tryEnter('fast', 10)).toBeDefined();
+    expect(subject.slowEndpoints(10)).toEqual([]);
   });
 
-  it('given attempts in flight for less than a slow answer takes, then the endpoint is not slow yet', () => {
+  it('given a request in flight for less than a slow answer takes, then the endpoint is not slow yet', () => {
     const subject = gate();
     subject.enter('hanging', 0);
     expect(subject.isSlow('hanging', 999)).toBe(false);
     expect(subject.isSlow('hanging', 1000)).toBe(true);
+    expect(subject.slowEndpoints(1000)).toEqual(['hanging']);
   });
 
-  it('given an attempt in flight for a second, when more go to that endpoint, then only its share is let through', () => {
+  it('given attempts let through and still being claimed, then their waiting is not the endpoint\'s slowness, but they count against its share', () => {
+    const subject = gate();
+    const claiming = subject.tryEnter('busy-db', 0)!;
+    expect(subject.isSlow('busy-db', 5000)).toBe(false);
+    claiming.sending(5000);
+    expect(subject.isSlow('busy-db', 5900)).toBe(false);
+    expect(subject.isSlow('busy-db', 6000)).toBe(true);
+    [1, 2, 3].forEach(() => subject.tryEnter('busy-db', 6000));
+    expect(subject.tryEnter('busy-db', 6000)).toBeUndefined();
+  });
+
+  it('given a request in flight for a second, when more go to that endpoint, then only its share is let through', () => {
     const subject = gate();
     subject.enter('hanging', 0);
     const later = [1, 2, 3, 4].map(() => subject.tryEnter('hanging', 1000));
@@ -35,9 +51,10 @@ describe('SlowEndpointGate', () => {
   it('given a slow attempt that ended, when the next goes to that endpoint, then it is still bounded until one answers fast', () => {
     const subject = gate();
     subject.enter('slow', 0).leave(1500);
-    const held = [1, 2, 3, 4].map(() => subject.tryEnter('slow', 2000));
+    const held = [1, 2, 3, 4].map(() => subject.tryEnter('slow', 2000)!);
     expect(subject.tryEnter('slow', 2000)).toBeUndefined();
-    held[0]!.leave(20);
+    held[0].sending(2000);
+    held[0].leave(20);
     expect(subject.isSlow('slow', 2100)).toBe(false);
     expect([1, 2].map(() => subject.tryEnter('slow', 2100)).every(Boolean)).toBe(true);
   });
@@ -53,7 +70,7 @@ describe('SlowEndpointGate', () => {
   it('given an attempt that was claimed by another replica, when its pass leaves without a time, then the endpoint keeps what it was known as', () => {
     const subject = gate();
     subject.enter('slow', 0).leave(2000);
-    subject.enter('slow', 2000).leave();
+    subject.tryEnter('slow', 2000)!.leave();
     expect(subject.isSlow('slow', 2000)).toBe(true);
     const pass = subject.enter('fine', 0);
     pass.leave();
@@ -70,16 +87,42 @@ describe('SlowEndpointGate', () => {
     subject.enter('slow', 1000);
     expect(subject.room('slow', 1000)).toBe(0);
     first.leave(30);
-    expect(subject.isSlow('slow', 1000)).toBe(true); // its other attempts have run a second
+    expect(subject.isSlow('slow', 1000)).toBe(true); // its other requests have run a second
     expect(subject.room('slow', 1000)).toBe(1);
     expect(subject.room('unknown', 1000)).toBe(4);
   });
 
-  it('tells an attempt turned away to wait until the oldest attempt in flight must have ended, within bounds', () => {
+  it('tells an attempt turned away to wait until the oldest request holding it back must have ended, within bounds', () => {
     const subject = gate();
     subject.enter('hanging', 0);
     expect(subject.retryAfterMs('hanging', 1000)).toBe(9000);
     expect(subject.retryAfterMs('hanging', 9900)).toBe(MIN_DEFER_MS);
     expect(subject.retryAfterMs('unknown', 0)).toBe(MIN_DEFER_MS);
+  });
+
+  it('given slow endpoints holding all their half, when a slow endpoint with nothing in flight is turned away, then it waits for the oldest of theirs, not a moment', () => {
+    const subject = gate();
+    for (let e = 0; e < 8; e += 1) for (let i = 0; i < 4; i += 1) subject.enter(`dead${e}`, 1000 + e);
+    subject.enter('idle-slow', 0).leave(1500); // slow, nothing in flight
+    expect(subject.tryEnter('idle-slow', 3000)).toBeUndefined();
+    expect(subject.retryAfterMs('idle-slow', 3000)).toBe(8000);
+  });
+
+  it('tells who listens that an endpoint\'s place may be free, each time an attempt leaves', () => {
+    const left: string[] = [];
+    const subject = gate((endpointId) => left.push(endpointId));
+    const pass = subject.enter('a', 0);
+    pass.leave(10);
+    pass.leave(10);
+    subject.tryEnter('b', 0)!.leave();
+    expect(left).toEqual(['a', 'b']);
+  });
+
+  it('forgets an endpoint slow and idle for an hour: it is listed slow no more, and learns its slowness again', () => {
+    const subject = gate();
+    subject.enter('was-slow', 0).leave(2000);
+    expect(subject.slowEndpoints(2000 + SLOW_MEMORY_MS - 1)).toEqual(['was-slow']);
+    expect(subject.slowEndpoints(2000 + SLOW_MEMORY_MS)).toEqual([]);
+    expect(subject.isSlow('was-slow', 2000 + SLOW_MEMORY_MS)).toBe(false);
   });
 });
