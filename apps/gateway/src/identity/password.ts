@@ -1,5 +1,7 @@
 import { randomBytes, scrypt, type ScryptOptions, timingSafeEqual } from 'node:crypto';
+import { DomainError, ErrorCode } from '@pp/contracts';
 import { randomToken } from '@pp/kernel';
+import { NoSlotFree, WorkSlots } from './work-slots';
 
 /**
  * scrypt cost parameters: N=2^15, r=8, p=3, one of OWASP's equivalent
@@ -11,10 +13,24 @@ const PARAMS = { N: 32768, r: 8, p: 3 } as const;
 const MAX_MEMORY = 64 * 1024 * 1024;
 const KEY_LENGTH = 32;
 
+/**
+ * Hashes at once: two of libuv's four threads, so the gateway's DNS lookups
+ * and other crypto keep two; 32 more wait in line (a couple of seconds at
+ * most). A sign-in flood past that is answered 503 at once (each costs
+ * about 100 ms of a core, unknown e-mails alike), not queued without end.
+ */
+const HASHING = new WorkSlots(2, 32);
+export const TOO_MANY_SIGN_INS = 'Too many sign-ins at once: try again in a moment';
+
 function derive(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
-  return new Promise((resolve, reject) =>
-    scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, { ...options, maxmem: MAX_MEMORY }, (error, key) => (error ? reject(error) : resolve(key))),
-  );
+  return HASHING.run(
+    () =>
+      new Promise<Buffer>((resolve, reject) =>
+        scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, { ...options, maxmem: MAX_MEMORY }, (error, key) => (error ? reject(error) : resolve(key))),
+      ),
+  ).catch((error: unknown) => {
+    throw error instanceof NoSlotFree ? new DomainError(ErrorCode.ServiceUnavailable, TOO_MANY_SIGN_INS) : error;
+  });
 }
 
 /** "scrypt$N$r$p$<salt>$<hash>" (base64url), so the parameters can be raised later without breaking stored hashes. */

@@ -1,5 +1,6 @@
 import { randomBytes, scryptSync } from 'node:crypto';
-import { generatePassword, hashPassword, needsRehash, verifyPassword } from './password';
+import { DomainError, ErrorCode } from '@pp/contracts';
+import { generatePassword, hashPassword, needsRehash, TOO_MANY_SIGN_INS, verifyPassword } from './password';
 
 describe('dashboard passwords (scrypt)', () => {
   it('verifies the right password and refuses a wrong one', async () => {
@@ -22,4 +23,17 @@ describe('dashboard passwords (scrypt)', () => {
     expect(needsRehash(earlier)).toBe(true);
     expect(needsRehash(await hashPassword('old cost'))).toBe(false);
   });
+
+  it('given a flood of sign-ins, when more hashes are asked for than run at once and wait in line, then the rest are refused at once as busy, and the others verify', async () => {
+    const stored = await hashPassword('flooded');
+    const results = await Promise.allSettled(Array.from({ length: 40 }, () => verifyPassword('flooded', stored)));
+    const refused = results.filter((result) => result.status === 'rejected');
+    expect(results.filter((result) => result.status === 'fulfilled' && result.value === true)).toHaveLength(34);
+    expect(refused).toHaveLength(6);
+    for (const result of refused) {
+      expect((result as PromiseRejectedResult).reason).toEqual(new DomainError(ErrorCode.ServiceUnavailable, TOO_MANY_SIGN_INS));
+      expect((result as PromiseRejectedResult).reason.code).toBe(ErrorCode.ServiceUnavailable);
+    }
+    await expect(verifyPassword('flooded', stored)).resolves.toBe(true);
+  }, 30_000);
 });
