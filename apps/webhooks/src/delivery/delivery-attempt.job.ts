@@ -188,7 +188,7 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, BeforeApplica
     if (endpointId !== undefined) this.held.forget(endpointId, job.id);
     const pass = endpointId === undefined ? undefined : this.gate.tryEnter(endpointId, Date.now());
     const unsent = endpointId !== undefined && !pass;
-    if (unsent && Date.now() - dueTimeOf(job) <= this.config.WEBHOOK_ATTEMPT_TIMEOUT_MS) return this.holdBack(job, endpointId, token);
+    if (unsent && !this.heldTooLong(job)) return this.holdBack(job, endpointId, token);
     try {
       const queued: QueuedClaim = { wanted: { id: job.data.delivery_id, attempt: job.data.attempt } };
       await this.queuedClaims.add(queued);
@@ -196,6 +196,11 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, BeforeApplica
     } finally {
       pass?.leave();
     }
+  }
+
+  /** Whether the job was held back before and is now an attempt timeout past its due time: it is then made unsent. */
+  private heldTooLong(job: Job<DeliveryJob>): boolean {
+    return job.attemptsStarted > 1 && Date.now() - dueTimeOf(job) > this.config.WEBHOOK_ATTEMPT_TIMEOUT_MS;
   }
 
   /**
@@ -217,20 +222,20 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, BeforeApplica
   }
 
   /**
-   * A place may be free: brings back as many held attempts as may run now,
-   * those of the endpoint whose attempt ended first, else those of the next
-   * endpoint in turn that has room (one the slow half held back).
+   * An attempt to the endpoint ended: if that may have freed a slow place
+   * (the endpoint is slow, or its jobs are held here), brings back as many
+   * held attempts as may run now, those of the endpoint served longest ago
+   * that has room. A fast endpoint's attempt ending frees no slow place,
+   * so it costs a lookup or two.
    */
   private bringBack(endpointId: string): void {
     if (this.held.isEmpty) return;
     const now = Date.now();
-    for (const candidate of this.held.endpoints(endpointId)) {
-      const room = this.gate.room(candidate, now);
-      if (room === 0) continue;
-      for (const job of this.held.take(candidate, room)) {
-        job.promote().catch(() => undefined); // it runs already, at its own time, or is gone: it needs no bringing back
-      }
-      return;
+    if (!this.held.holds(endpointId) && !this.gate.isSlow(endpointId, now)) return;
+    const next = this.gate.firstWithRoom(this.held.endpoints(), now);
+    if (!next) return;
+    for (const job of this.held.take(next.endpointId, next.room, now)) {
+      job.promote().catch(() => undefined); // it runs already, at its own time, or is gone: it needs no bringing back
     }
   }
 
@@ -307,22 +312,26 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, BeforeApplica
 
   /** Sends (unless held back too long), then gives the endpoint's place back, with the time it took, before the outcome is recorded. */
   private async attempt(claim: ClaimedAttempt, pass: GatePass | typeof NOT_SENT_WHILE_SLOW): Promise<void> {
+    const unsent = pass === NOT_SENT_WHILE_SLOW;
     const started = performance.now();
-    const response = pass === NOT_SENT_WHILE_SLOW ? notSentWhileSlow() : await this.send(claim, pass);
+    const response = unsent ? notSentWhileSlow() : await this.send(claim, pass);
     const tookMs = performance.now() - started;
-    if (pass !== NOT_SENT_WHILE_SLOW) pass.leave(tookMs);
+    if (!unsent) pass.leave(tookMs);
     const streak = { failingSince: claim.endpoint.failing_since, lastFailureAt: claim.endpoint.last_failure_at };
-    const decision = decideAfterAttempt(response, claim.attempt, streak, this.policy, new Date());
+    const decided = decideAfterAttempt(response, claim.attempt, streak, this.policy, new Date());
+    // An attempt not sent says nothing of the endpoint's answers: it neither disables it nor moves its failure streak.
+    const decision = unsent ? { ...decided, disableEndpoint: null } : decided;
     if (response.refusal) {
       // The attempt's log (which the merchant sees) says only that the host is not public; why is for the operators.
       this.logger.info('webhook attempt not sent: host refused', { delivery_id: claim.deliveryId, endpoint_id: claim.endpoint.id, reason: response.refusal });
     }
-    this.metrics.attempted(decision, response.httpStatus, tookMs);
+    if (unsent) this.metrics.notSent(decision);
+    else this.metrics.attempted(decision, response.httpStatus, tookMs);
     trace.getActiveSpan()?.setAttributes({
       'http.response.status_code': response.httpStatus ?? 0,
       'webhook.delivery_status': decision.status,
     });
-    const resendWaiting = await this.outcomes.add({ claim, result: response, decision });
+    const resendWaiting = await this.outcomes.add({ claim, result: response, decision, unsent });
     if (decision.disableEndpoint) {
       this.logger.warn('webhook endpoint disabled', { endpoint_id: claim.endpoint.id, reason: decision.disableEndpoint });
     }

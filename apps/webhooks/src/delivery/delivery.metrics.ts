@@ -29,6 +29,11 @@ export class DeliveryMetrics {
     this.heldBack = metrics.counter(WEBHOOK_ATTEMPTS_HELD_BACK);
   }
 
+  /** An attempt made without being sent (held back too long for a slow endpoint): counted with response not_sent, and no duration. */
+  notSent(decision: AttemptDecision): void {
+    this.attempts.inc({ outcome: OUTCOMES[decision.status], response: 'not_sent' });
+  }
+
   /** A queued attempt put back unclaimed: its endpoint is slow and holds its share of places. */
   held(): void {
     this.heldBack.inc();

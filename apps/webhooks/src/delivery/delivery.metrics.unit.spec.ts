@@ -24,4 +24,14 @@ describe('webhook delivery metrics', () => {
       expect(text).toContain('pp_webhook_attempt_duration_seconds_count{service="webhooks"} 3');
     });
   });
+
+  describe('given an attempt made without being sent (held back too long for a slow endpoint)', () => {
+    it('then it is counted with response not_sent, and takes no part in the attempts\' durations', async () => {
+      const metrics = new ServiceMetrics('webhooks', { processMetrics: false });
+      new DeliveryMetrics(metrics).notSent({ status: WebhookDeliveryStatus.Failed, nextAttemptAt: new Date(), disableEndpoint: null });
+      const text = await metrics.text();
+      expect(text).toContain('pp_webhook_attempts_total{outcome="retry",response="not_sent",service="webhooks"} 1');
+      expect(text).toContain('pp_webhook_attempt_duration_seconds_count{service="webhooks"} 0');
+    });
+  });
 });

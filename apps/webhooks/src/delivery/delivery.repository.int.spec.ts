@@ -327,6 +327,21 @@ describe('DeliveryRepository (real Postgres, the webhooks role)', () => {
     expect(await endpointState(endpointId)).toEqual({ status: 'enabled', disabled_reason: null, failing_since: null });
   });
 
+  it('given an attempt made unsent (held back too long for a slow endpoint), then it is recorded failed and due again, and starts no failure streak', async () => {
+    const { endpointId, deliveryId } = await oneDelivery();
+    const heldTooLong = (await claim(deliveryId, 1, OWNER, LEASE_MS, notSentBecause))!;
+    const retryAt = new Date(Date.now() + 5000);
+    const error = 'not sent: the endpoint had not answered its earlier attempts in time';
+    await repository.completeAll(
+      [{ claim: heldTooLong, result: { httpStatus: null, latencyMs: 0, error }, decision: { status: WebhookDeliveryStatus.Failed, nextAttemptAt: retryAt, disableEndpoint: null }, unsent: true }],
+      OWNER,
+      GAP_MS,
+    );
+    expect(await attemptsOf(deliveryId)).toEqual([expect.objectContaining({ attempt: 1, delivery_status: 'FAILED', error_message: error })]);
+    expect(await deliveryRow(deliveryId)).toEqual({ status: 'FAILED', attempts: 1, lease_owner: null, next_attempt_at: retryAt });
+    expect(await endpointState(endpointId)).toEqual({ status: 'enabled', disabled_reason: null, failing_since: null });
+  });
+
   it('given an endpoint whose status line holds a NUL, then its attempt and the others completed beside it are recorded', async () => {
     const hostile = await oneDelivery();
     const other = await oneDelivery();

@@ -95,6 +95,8 @@ export interface Completion {
   claim: ClaimedAttempt;
   result: AttemptResult;
   decision: AttemptDecision;
+  /** Made without being sent (held back too long for a slow endpoint): says nothing of the endpoint's failure streak. */
+  unsent?: boolean;
 }
 
 export interface AttemptResult {
@@ -353,7 +355,7 @@ export class DeliveryRepository {
    */
   async completeAll(completions: readonly Completion[], owner: string, streakGapMs: number): Promise<boolean[]> {
     if (completions.length === 0) return [];
-    const changes = endpointChanges(completions.map(({ claim, decision }) => ({ endpointId: claim.endpoint.id, decision })));
+    const changes = endpointChanges(completions.filter((c) => !c.unsent).map(({ claim, decision }) => ({ endpointId: claim.endpoint.id, decision })));
     const column = <T>(pick: (completion: Completion) => T): T[] => completions.map(pick);
     // The parts touch different rows (one attempt and one delivery per completion, and endpointChanges gives each
     // endpoint one change), as a statement may not update a row twice. Each endpoint change writes only when the

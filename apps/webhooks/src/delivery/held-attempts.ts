@@ -19,8 +19,9 @@ const KEPT = 4096;
  * back for (SlowEndpointGate.retryAfterMs, up to an attempt timeout): an
  * endpoint that recovers is not left idle while its backlog sleeps. The
  * time stays the fallback (another replica's places, a replica that
- * stopped). Endpoints are served in turn: the one served last goes to the
- * back, so those the slow half holds back all get their places.
+ * stopped). Endpoints are served in turn, whichever endpoint's attempt
+ * freed the place: the one served last goes to the back, so those the slow
+ * half holds back all get their places.
  */
 export class HeldAttempts {
   private readonly byEndpoint = new Map<string, Map<string, Held>>();
@@ -49,20 +50,28 @@ export class HeldAttempts {
     if (jobs.size === 0) this.byEndpoint.delete(endpointId);
   }
 
-  /** Endpoints with jobs held here: `first` first if it has any, then the others, least recently served first. */
-  endpoints(first: string): string[] {
-    const others = [...this.byEndpoint.keys()].filter((endpointId) => endpointId !== first);
-    return this.byEndpoint.has(first) ? [first, ...others] : others;
+  /** Whether the endpoint has jobs held here. */
+  holds(endpointId: string): boolean {
+    return this.byEndpoint.has(endpointId);
   }
 
-  /** Takes up to `count` of the endpoint's oldest held jobs, to bring back; the endpoint goes to the back of the turn. */
-  take(endpointId: string, count: number): HeldJob[] {
+  /** Endpoints with jobs held here, the one served longest ago first. */
+  endpoints(): IterableIterator<string> {
+    return this.byEndpoint.keys();
+  }
+
+  /**
+   * Takes up to `count` of the endpoint's oldest held jobs not yet due, to
+   * bring back (those due came back by themselves, here or at another
+   * replica, and are forgotten); the endpoint goes to the back of the turn.
+   */
+  take(endpointId: string, count: number, now: number): HeldJob[] {
     const jobs = this.byEndpoint.get(endpointId);
     if (!jobs || count <= 0) return [];
     const taken: HeldJob[] = [];
-    for (const [jobId, { job }] of jobs) {
+    for (const [jobId, { job, until }] of jobs) {
       if (taken.length >= count) break;
-      taken.push(job);
+      if (until > now) taken.push(job);
       jobs.delete(jobId);
       this.kept -= 1;
     }

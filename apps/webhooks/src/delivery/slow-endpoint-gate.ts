@@ -95,6 +95,23 @@ export class SlowEndpointGate {
     return Math.max(0, Math.min(this.perEndpoint - this.inFlight(this.stateOf(endpointId)), this.allSlow - this.slowInFlight(now)));
   }
 
+  /**
+   * The first of `candidates` with room now, and how much: the slow half's
+   * headroom is counted once for all of them (bringing held attempts back
+   * runs at every slow attempt's end).
+   */
+  firstWithRoom(candidates: Iterable<string>, now: number): { endpointId: string; room: number } | undefined {
+    let headroom: number | undefined;
+    for (const endpointId of candidates) {
+      if (!this.isSlow(endpointId, now)) return { endpointId, room: this.perEndpoint };
+      headroom ??= this.allSlow - this.slowInFlight(now);
+      if (headroom <= 0) continue; // a fast candidate later may still come back
+      const room = Math.min(this.perEndpoint - this.inFlight(this.stateOf(endpointId)), headroom);
+      if (room > 0) return { endpointId, room };
+    }
+    return undefined;
+  }
+
   /** The endpoints slow now, whose first attempts the intake leaves to the queue; forgets those slow and idle for an hour. */
   slowEndpoints(now: number): string[] {
     const slow: string[] = [];

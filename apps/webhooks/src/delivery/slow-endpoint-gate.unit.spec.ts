@@ -125,4 +125,20 @@ describe('SlowEndpointGate', () => {
     expect(subject.slowEndpoints(2000 + SLOW_MEMORY_MS)).toEqual([]);
     expect(subject.isSlow('was-slow', 2000 + SLOW_MEMORY_MS)).toBe(false);
   });
+
+  it('finds the first endpoint in turn with room: a fast one at once, a slow one under both bounds, none while the slow half is full', () => {
+    const subject = gate();
+    for (let e = 0; e < 8; e += 1) for (let i = 0; i < 4; i += 1) subject.enter(`dead${e}`, 0);
+    subject.enter('slow', 0).leave(1500);
+    expect(subject.firstWithRoom(['slow', 'dead0'], 2000)).toBeUndefined();
+    expect(subject.firstWithRoom(['slow', 'recovered'], 2000)).toEqual({ endpointId: 'recovered', room: 4 });
+    expect(subject.firstWithRoom(['dead1'], 2000)).toBeUndefined();
+  });
+
+  it('given the slow half with room, when a slow endpoint with some in flight is asked for, then its room is what its own share leaves', () => {
+    const subject = gate();
+    subject.enter('slow', 0);
+    subject.enter('slow', 0);
+    expect(subject.firstWithRoom(['slow'], 1000)).toEqual({ endpointId: 'slow', room: 2 });
+  });
 });

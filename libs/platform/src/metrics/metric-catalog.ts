@@ -68,7 +68,7 @@ export const STREAM_FILL = gauge('pp_jetstream_stream_fill_ratio', 'Share of its
 export const QUEUE_JOBS = gauge('pp_queue_jobs', 'BullMQ jobs by queue and state (waiting, delayed, active, failed)', ['queue', 'state']);
 
 // Webhooks
-export const WEBHOOK_ATTEMPTS = counter('pp_webhook_attempts_total', 'Webhook delivery attempts, by outcome (success, retry, exhausted) and response class (2xx ... 5xx, none: no HTTP answer)', ['outcome', 'response']);
+export const WEBHOOK_ATTEMPTS = counter('pp_webhook_attempts_total', 'Webhook delivery attempts, by outcome (success, retry, exhausted) and response class (2xx ... 5xx, none: no HTTP answer, not_sent: held back too long for a slow endpoint)', ['outcome', 'response']);
 export const WEBHOOK_ATTEMPT_DURATION = histogram('pp_webhook_attempt_duration_seconds', 'Time one webhook attempt took, connection to end of the answer', []);
 export const WEBHOOK_ATTEMPTS_HELD_BACK = counter('pp_webhook_attempts_held_back_total', 'Queued webhook attempts put back unclaimed because their endpoint is slow and holds its share of places', []);
 export const WEBHOOK_ENDPOINTS_DISABLED = counter('pp_webhook_endpoints_disabled_total', 'Webhook endpoints disabled, by reason (gone: answered 410; failing: every attempt failed for too long)', ['reason']);
