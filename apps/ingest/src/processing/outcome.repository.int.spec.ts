@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { repositoryDatabase, type TestDatabase, waitFor } from '@pp/testing';
 import { Client, type Pool } from 'pg';
 import type { AuthenticationResult } from '../authentication/authentication.types';
@@ -6,6 +6,7 @@ import { IngestDatabase } from '../database/ingest.database';
 import type { NoticeParseResult } from '../parsing/notice.types';
 import { OutcomeRepository, type Verdict } from './outcome.repository';
 import { NO_SIGNED_RECIPIENT } from './processed-email';
+import { storeEmailAt } from './stored-email.fixture';
 
 const LABEL = 'ingestoutcome';
 /** The name the repository's connections show in pg_stat_activity (repositoryDatabase). */
@@ -33,18 +34,7 @@ describe('OutcomeRepository (real Postgres, the ingest role)', () => {
   });
 
   /** A stored e-mail (the outcome's foreign key), received at `receivedAt`: its id. */
-  const storedEmailAt = async (receivedAt: Date): Promise<string> => {
-    const id = `em_${randomUUID().replace(/-/g, '')}`;
-    const raw = Buffer.from(`Message-ID: <${id}@payments.interac.ca>\r\n\r\nbody`);
-    await admin.query(`INSERT INTO ingest.emails (id, raw, raw_sha256, size_bytes, channel, received_at) VALUES ($1, $2, $3, $4, 'bus', $5)`, [
-      id,
-      raw,
-      createHash('sha256').update(raw).digest('hex'),
-      raw.length,
-      receivedAt,
-    ]);
-    return id;
-  };
+  const storedEmailAt = (receivedAt: Date): Promise<string> => storeEmailAt(admin, receivedAt);
   const storedEmail = () => storedEmailAt(new Date());
   const reference = () => `C1A${randomUUID().replace(/-/g, '').slice(0, 9)}`;
 

@@ -1,4 +1,3 @@
-import { createHash, randomUUID } from 'node:crypto';
 import { JsonLogger, serviceRole } from '@pp/platform';
 import { repositoryDatabase } from '@pp/testing';
 import type { Pool } from 'pg';
@@ -10,6 +9,7 @@ import { OutcomeRepository } from './outcome.repository';
 import type { ProcessedEmail } from './processed-email';
 import { ProcessingSweeper } from './processing.sweeper';
 import { SweepMarkRepository, type SweepWindowName } from './sweep-mark.repository';
+import { storeEmailAt } from './stored-email.fixture';
 import { SWEEP_MARGIN_MS } from './sweep-window';
 
 const MINUTE = 60_000;
@@ -47,18 +47,7 @@ describe('SweepMarkRepository and a restarted ProcessingSweeper (real Postgres, 
     (await admin.query(`SELECT since FROM ingest.sweep_marks WHERE name = $1`, [name])).rows[0]?.since;
 
   /** A stored e-mail received at `receivedAt`, without an outcome: its id. */
-  const unprocessedEmailAt = async (receivedAt: Date): Promise<string> => {
-    const id = `em_${randomUUID().replace(/-/g, '')}`;
-    const raw = Buffer.from(`Message-ID: <${id}@payments.interac.ca>\r\n\r\nbody`);
-    await admin.query(`INSERT INTO ingest.emails (id, raw, raw_sha256, size_bytes, channel, received_at) VALUES ($1, $2, $3, $4, 'bus', $5)`, [
-      id,
-      raw,
-      createHash('sha256').update(raw).digest('hex'),
-      raw.length,
-      receivedAt,
-    ]);
-    return id;
-  };
+  const unprocessedEmailAt = (receivedAt: Date): Promise<string> => storeEmailAt(admin, receivedAt);
   /** Records an outcome for the e-mail (processed at `processedAt`, now by default), with no hand-off. */
   const recordOutcome = (emailId: string, processedAt: Date | null = null) =>
     admin.query(
