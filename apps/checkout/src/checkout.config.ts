@@ -26,8 +26,8 @@ export class CheckoutConfig extends WithHttpTimeouts(WithTrustedProxies(WithChec
   GATEWAY_URL = 'http://127.0.0.1:3000';
 
   /**
-   * Payer routes (pages, status polls, the embedded frame, the simulator): requests per second per client
-   * address (IPv6 per /64), per replica. A page polls its status once a second.
+   * Payer routes (pages, the embedded frame, the simulator): requests per second per client
+   * address (IPv6 per /64), per replica. The status polls have their own budget, below.
    */
   @IsOptional()
   @Transform(toInt)
@@ -35,4 +35,17 @@ export class CheckoutConfig extends WithHttpTimeouts(WithTrustedProxies(WithChec
   @Min(1)
   @Max(100_000)
   CHECKOUT_RATE_LIMIT_PER_ADDRESS_PER_SECOND = 20;
+
+  /**
+   * Status polls per second per client address (IPv6 per /64), per replica, apart from the pages' budget:
+   * an open page polls once a second, so this many payers behind one shared address (a carrier-grade NAT,
+   * an office) follow their payments at full speed, and more share it as their pages back off on 429.
+   * Polls never spend the pages' budget, so they cannot lock those payers out of loading a page.
+   */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'must be a whole number of requests per second' })
+  @Min(1)
+  @Max(100_000)
+  CHECKOUT_STATUS_POLLS_PER_ADDRESS_PER_SECOND = 100;
 }

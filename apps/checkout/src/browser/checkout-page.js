@@ -37,9 +37,11 @@
     if (embedded) {
       if (done) tellParent({ type: 'pp:complete', status: 'COMPLETED' });
       else tellParent({ type: 'pp:error', message: 'Checkout session expired' });
-    } else {
-      window.location.replace(done ? data.successUrl : data.cancelUrl);
+    } else if (done) {
+      window.location.replace(data.successUrl);
     }
+    // Expired: no redirect. A transfer sent just before expiry still arrives (and goes to review), so the payer
+    // must read that they should not pay again; the page's cancel link takes them back once they have.
   }
 
   // Copy the memo with one click.
@@ -60,29 +62,59 @@
   var skew = Date.parse(data.serverNow) - Date.now();
   var deadline = Date.parse(data.expiresAt);
   var countdown = document.getElementById('countdown');
+  var deadlinePolled = false;
   function tick() {
     var left = Math.max(0, Math.floor((deadline - (Date.now() + skew)) / 1000));
     var mm = String(Math.floor(left / 60));
     var ss = String(left % 60);
     countdown.textContent = (mm.length < 2 ? '0' + mm : mm) + ':' + (ss.length < 2 ? '0' + ss : ss);
-    if (left === 0) poll();
+    if (left === 0 && !deadlinePolled) {
+      deadlinePolled = true; // once: ask at the deadline rather than wait for the next poll
+      poll();
+    }
   }
   setInterval(tick, 1000);
 
-  // Live status: poll the status endpoint of this app (same origin).
+  // Live status: poll the status endpoint of this app (same origin), once a second. Payers behind one shared
+  // address share its poll budget: on 429 wait as the server says (Retry-After) and at least twice as long as
+  // last time, up to a cap, so a crowd slows down instead of hammering; back to once a second after a success.
+  var POLL_MS = 1000;
+  var MAX_POLL_MS = 30000;
+  var MAX_RETRY_AFTER_MS = 300000; // a garbled Retry-After must not stop the page following the payment
+  var pollDelay = POLL_MS;
+  var pollTimer = null;
   var polling = false;
+
+  function retryAfterMs(response) {
+    var value = response.headers.get('retry-after');
+    if (!value) return 0;
+    var ms = /^\d+$/.test(value.trim()) ? Number(value) * 1000 : Date.parse(value) - Date.now();
+    return ms > 0 ? Math.min(ms, MAX_RETRY_AFTER_MS) : 0;
+  }
+
   function poll() {
     if (finished || polling) return;
     polling = true;
+    clearTimeout(pollTimer);
     fetch(data.statusUrl, { headers: { accept: 'application/json' }, cache: 'no-store', credentials: 'omit' })
-      .then(function (response) { return response.ok ? response.json() : null; })
+      .then(function (response) {
+        if (response.status === 429) {
+          pollDelay = Math.max(retryAfterMs(response), Math.min(2 * pollDelay, MAX_POLL_MS));
+          return null;
+        }
+        if (response.ok) pollDelay = POLL_MS;
+        return response.ok ? response.json() : null;
+      })
       .then(function (body) {
         if (body && (body.status === 'COMPLETED' || body.status === 'EXPIRED')) finish(body.status);
       })
       .catch(function () { /* transient: the next poll retries */ })
-      .then(function () { polling = false; });
+      .then(function () {
+        polling = false;
+        if (!finished) pollTimer = setTimeout(poll, pollDelay);
+      });
   }
-  setInterval(poll, 1000);
+  pollTimer = setTimeout(poll, POLL_MS);
 
   // Test mode only (the control is not rendered in live mode, and the server refuses it).
   var simulateStatus = document.getElementById('simulate-status');

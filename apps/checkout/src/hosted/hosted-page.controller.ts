@@ -3,7 +3,7 @@ import { Body, Controller, Get, Headers, Param, Post, Query, Res, UseGuards } fr
 import { DomainError, ErrorCode, SIMULATED_OUTCOMES, type SimulatedOutcome } from '@pp/contracts';
 import { BusClient } from '@pp/platform';
 import type { FastifyReply } from 'fastify';
-import { PayerBudgets } from '../http/payer-budgets';
+import { PayerBudgets, SpendsStatusPollBudget } from '../http/payer-budgets';
 import { sendJson, sendPage } from '../http/send';
 import { checkoutPage } from '../pages/checkout-page.template';
 import { negotiateLocale } from '../pages/locale';
@@ -39,8 +39,9 @@ export class HostedPageController {
     }
   }
 
-  /** Polled by the page script (every second) to follow the payment. */
+  /** Polled by the page script (every second, slower after a 429) to follow the payment; on its own budget. */
   @Get(':id/status')
+  @SpendsStatusPollBudget()
   async status(@Param('id') id: string, @Res() reply: FastifyReply): Promise<FastifyReply> {
     const session = await this.reader.session(id);
     return sendJson(reply, 200, { status: session.status });

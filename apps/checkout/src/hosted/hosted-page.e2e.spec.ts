@@ -86,6 +86,8 @@ describe('hosted checkout page in Chromium', () => {
     expect(csp).toContain("script-src 'self'");
     expect(csp).toContain("frame-ancestors 'none'");
     expect(csp).not.toContain('unsafe-inline');
+    // Served from a plain-http CHECKOUT_URL_BASE (dev, tests): no HSTS, which would pin localhost to https.
+    expect(response.headers()['strict-transport-security']).toBeUndefined();
     expect(html).not.toMatch(/<script(?![^>]*\ssrc=)[^>]*>/);
     await page.close();
   });
@@ -180,15 +182,60 @@ describe('hosted checkout page in Chromium', () => {
     await page.close();
   });
 
-  it('redirects to cancel_url when the session expires, and shows an expired page afterwards', async () => {
+  it('polls its status once a second, backs off on 429 (Retry-After, else twice as long) and returns to once a second after a success', async () => {
+    const session = await env.createSession(merchant.keys.test_secret, urls);
+    const page = await browser.context.newPage();
+    // The answers to the page's polls in turn, as payers sharing one spent address would get them; null: the real server's.
+    const refusal = { status: 429, contentType: 'application/json', body: JSON.stringify({ error: 'Too many requests; try again shortly' }) };
+    const answers = [refusal, refusal, null, { ...refusal, headers: { 'retry-after': '5' } }, null];
+    const polledAt: number[] = [];
+    await page.route(`**/sessions/${session.id}/status`, async (route) => {
+      polledAt.push(Date.now());
+      const answer = answers.shift();
+      await (answer ? route.fulfill(answer) : route.continue());
+    });
+    await page.goto(`${env.checkoutUrl}/sessions/${session.id}`);
+    await waitFor('six polls', () => polledAt.length >= 6, { timeoutMs: 30_000 });
+
+    const gaps = polledAt.slice(1, 6).map((at, i) => at - polledAt[i]);
+    const expected = [2000, 4000, 1000, 5000, 1000]; // doubled, doubled, after a success, Retry-After (over doubling's 2 s), after a success
+    gaps.forEach((gap, i) => {
+      expect(gap).toBeGreaterThanOrEqual(expected[i] - 100);
+      expect(gap).toBeLessThan(expected[i] + 900);
+    });
+    expect(await text(page, '#live-status')).toBe('Waiting for your transfer…');
+    await page.close();
+  }, 60_000);
+
+  // Last: the short time to live stays for the rest of this file.
+  it('when the session expires, stays on the page telling the payer not to pay again, with the cancel link; shows an expired page afterwards', async () => {
     await env.restartWith('sessions', { SESSION_TTL_SECONDS: '3' });
     const session = await env.createSession(merchant.keys.test_secret, urls);
+    const pageUrl = `${env.checkoutUrl}/sessions/${session.id}`;
     const { page } = await openPage(`/sessions/${session.id}`);
-    await page.waitForURL(urls.cancel_url, { timeout: 15_000 });
+    await waitFor('the expired notice, or the page left', async () => page.url() !== pageUrl || (await page.locator('#live-status.expired').count()) > 0, {
+      timeoutMs: 15_000,
+    });
+    expect(page.url()).toBe(pageUrl);
+    const notice = await text(page, '#live-status');
+    expect(notice).toContain('If you already sent the e-Transfer, do not send it again');
+    expect(notice).toContain('contact the merchant');
+    // The hosted page used to leave for cancel_url at once; it stays for the payer to read (longer than any redirect would wait).
+    await page.waitForTimeout(3000);
+    expect(page.url()).toBe(pageUrl);
+    expect(await page.isVisible('#cancel')).toBe(true);
+    expect(await page.getAttribute('#cancel', 'href')).toBe(urls.cancel_url);
+    await page.click('#cancel');
+    await page.waitForURL(urls.cancel_url);
     expect(await text(page, 'h1')).toBe('cancelled');
+
     const again = await openPage(`/sessions/${session.id}`);
     expect(again.response.status()).toBe(410);
     expect(await text(again.page, 'h1')).toBe('This payment request has expired');
-    await Promise.all([page.close(), again.page.close()]);
+    expect(await text(again.page, 'main p')).toContain('If you already sent the e-Transfer, do not send it again');
+    expect(await again.page.getAttribute('a.button', 'href')).toBe(urls.cancel_url);
+    const inFrench = await openPage(`/sessions/${session.id}?lang=fr`);
+    expect(await text(inFrench.page, 'main p')).toContain('ne l’envoyez pas de nouveau');
+    await Promise.all([page.close(), again.page.close(), inFrench.page.close()]);
   });
 });

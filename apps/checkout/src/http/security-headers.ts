@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import type { CheckoutConfig } from '../checkout.config';
 
 /**
  * Content-Security-Policy of every payer page: only this app's own scripts,
@@ -18,15 +19,28 @@ export function contentSecurityPolicy(frameAncestors: string = "'none'"): string
   ].join('; ');
 }
 
-/** Headers on every response; routes that may be framed replace the CSP with their own frame-ancestors. */
-export function securityHeaders(_request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
-  reply
-    .header('Content-Security-Policy', contentSecurityPolicy())
-    .header('X-Content-Type-Options', 'nosniff')
-    .header('Referrer-Policy', 'no-referrer')
-    .header('Cross-Origin-Opener-Policy', 'same-origin-allow-popups')
-    .header('Permissions-Policy', 'camera=(), microphone=(), geolocation=(), payment=()');
-  done();
+/** Once a browser has seen it, it reaches the checkout's host (and its subdomains) over HTTPS only, for a year (as the dashboard). */
+export const CHECKOUT_HSTS = 'max-age=31536000; includeSubDomains';
+
+/**
+ * Headers on every response; routes that may be framed replace the CSP with
+ * their own frame-ancestors. Strict-Transport-Security when the public base
+ * (CHECKOUT_URL_BASE) is https: a payer's browser that has been here once must
+ * not be sent to a plain-http copy, where someone on the network could change
+ * the deposit address and memo shown. Plain-http dev and tests get none.
+ */
+export function securityHeaders(config: Pick<CheckoutConfig, 'CHECKOUT_URL_BASE'>) {
+  const httpsOnly = new URL(config.CHECKOUT_URL_BASE).protocol === 'https:';
+  return (_request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void => {
+    if (httpsOnly) reply.header('Strict-Transport-Security', CHECKOUT_HSTS);
+    reply
+      .header('Content-Security-Policy', contentSecurityPolicy())
+      .header('X-Content-Type-Options', 'nosniff')
+      .header('Referrer-Policy', 'no-referrer')
+      .header('Cross-Origin-Opener-Policy', 'same-origin-allow-popups')
+      .header('Permissions-Policy', 'camera=(), microphone=(), geolocation=(), payment=()');
+    done();
+  };
 }
 
 /** A parent page's origin as given to the frame: exactly scheme://host[:port], nothing that could extend the CSP. */

@@ -1,4 +1,17 @@
-import { contentSecurityPolicy, originAllowed, parseOrigin } from './security-headers';
+import Fastify from 'fastify';
+import { CHECKOUT_HSTS, contentSecurityPolicy, originAllowed, parseOrigin, securityHeaders } from './security-headers';
+
+/** A bare app with the checkout's header hook, as configureHttp adds it for the given public base. */
+async function headersServedAt(checkoutUrlBase: string): Promise<Record<string, unknown>> {
+  const app = Fastify();
+  app.addHook('onRequest', securityHeaders({ CHECKOUT_URL_BASE: checkoutUrlBase }));
+  app.get('/sessions/:id', async () => 'page');
+  try {
+    return (await app.inject({ method: 'GET', url: '/sessions/cs_1' })).headers;
+  } finally {
+    await app.close();
+  }
+}
 
 describe('payer page security headers', () => {
   it('allow only own scripts, no inline code, and no framing by default', () => {
@@ -7,6 +20,19 @@ describe('payer page security headers', () => {
     expect(csp).not.toContain('unsafe-inline');
     expect(csp).toContain("frame-ancestors 'none'");
     expect(contentSecurityPolicy('https://shop.example.com')).toContain('frame-ancestors https://shop.example.com');
+  });
+
+  it('given an https public base, then every answer tells the browser to come back over HTTPS only, as the dashboard does', async () => {
+    const headers = await headersServedAt('https://pay.example.com/');
+    expect(headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
+    expect(CHECKOUT_HSTS).toBe('max-age=31536000; includeSubDomains');
+    expect(headers['content-security-policy']).toBe(contentSecurityPolicy());
+  });
+
+  it('given a plain-http public base (local dev, tests), then no HSTS, which would pin localhost to https', async () => {
+    const headers = await headersServedAt('http://localhost:3001');
+    expect(headers['strict-transport-security']).toBeUndefined();
+    expect(headers['content-security-policy']).toBe(contentSecurityPolicy());
   });
 
   it.each([

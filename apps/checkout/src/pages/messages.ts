@@ -1,6 +1,10 @@
 import type { PayerLocale } from '@pp/kernel';
 
-/** Every text of the payer pages, in English and French. Placeholders are filled by the templates (and escaped there). */
+/**
+ * Every text of the payer pages, in English and French. Placeholders are filled by the templates (and escaped there).
+ * The expired texts never say that nothing was paid, unqualified: a transfer sent just before expiry arrives after
+ * it (and goes to manual review), and a payer told otherwise would pay twice.
+ */
 export interface Messages {
   title: string;
   testBanner: string;
@@ -67,7 +71,7 @@ const en: Messages = {
   timeLeft: 'Time left',
   waiting: 'Waiting for your transfer…',
   completedLive: 'Payment received. Taking you back to the merchant…',
-  expiredLive: 'This payment request has expired. Taking you back to the merchant…',
+  expiredLive: 'This payment request has expired. If you already sent the e-Transfer, do not send it again: contact the merchant, and your payment will be matched to your order or refunded.',
   cancel: (merchant) => `Cancel and return to ${merchant}`,
   language: 'Language',
   simulateHeading: 'Simulate a payment (test mode)',
@@ -78,7 +82,8 @@ const en: Messages = {
   notFoundTitle: 'Checkout not found',
   notFoundBody: 'This payment link is not valid. Please go back to the merchant and start again.',
   expiredTitle: 'This payment request has expired',
-  expiredBody: 'No payment was taken. Go back to the merchant to start again.',
+  expiredBody:
+    'If you already sent the e-Transfer, do not send it again: contact the merchant, and your payment will be matched to your order or refunded. If you have not sent it, nothing was paid; go back to the merchant to start again.',
   completedTitle: 'Payment received',
   completedBody: 'This payment is complete. Thank you.',
   returnToMerchant: 'Return to the merchant',
@@ -113,7 +118,8 @@ const fr: Messages = {
   timeLeft: 'Temps restant',
   waiting: 'En attente de votre virement…',
   completedLive: 'Paiement reçu. Retour chez le marchand…',
-  expiredLive: 'Cette demande de paiement a expiré. Retour chez le marchand…',
+  expiredLive:
+    'Cette demande de paiement a expiré. Si vous avez déjà envoyé le Virement Interac, ne l’envoyez pas de nouveau : communiquez avec le marchand, et votre paiement sera associé à votre commande ou remboursé.',
   cancel: (merchant) => `Annuler et retourner chez ${merchant}`,
   language: 'Langue',
   simulateHeading: 'Simuler un paiement (mode test)',
@@ -124,7 +130,8 @@ const fr: Messages = {
   notFoundTitle: 'Paiement introuvable',
   notFoundBody: 'Ce lien de paiement n’est pas valide. Retournez chez le marchand pour recommencer.',
   expiredTitle: 'Cette demande de paiement a expiré',
-  expiredBody: 'Aucun paiement n’a été pris. Retournez chez le marchand pour recommencer.',
+  expiredBody:
+    'Si vous avez déjà envoyé le Virement Interac, ne l’envoyez pas de nouveau : communiquez avec le marchand, et votre paiement sera associé à votre commande ou remboursé. Si vous ne l’avez pas envoyé, rien n’a été payé ; retournez chez le marchand pour recommencer.',
   completedTitle: 'Paiement reçu',
   completedBody: 'Ce paiement est terminé. Merci.',
   returnToMerchant: 'Retourner chez le marchand',
@@ -133,4 +140,9 @@ const fr: Messages = {
   frameLoading: 'Chargement du paiement…',
 };
 
-export const messagesFor = (locale: PayerLocale): Messages => (locale === 'fr-CA' ? fr : en);
+const MESSAGES: Record<PayerLocale, Messages> = { 'en-CA': en, 'fr-CA': fr };
+
+/** Every language the payer pages speak (a new PayerLocale needs its texts above). */
+export const PAYER_LOCALES = Object.keys(MESSAGES) as PayerLocale[];
+
+export const messagesFor = (locale: PayerLocale): Messages => MESSAGES[locale];
