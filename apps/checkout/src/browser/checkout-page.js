@@ -5,6 +5,8 @@
   if (!root) return;
   var data = root.dataset;
   var embedded = data.mode === 'embed' || data.mode === 'embed-final';
+  // How long an expired hosted page shows its notice before going back to cancel_url.
+  var EXPIRED_READING_MS = 10000;
   var parentOrigin = data.parentOrigin;
 
   function tellParent(message) {
@@ -39,9 +41,11 @@
       else tellParent({ type: 'pp:error', message: 'Checkout session expired' });
     } else if (done) {
       window.location.replace(data.successUrl);
+    } else {
+      // Expired: back to cancel_url, but not before the payer has read the notice. A transfer sent just before
+      // expiry still arrives (and goes to review), so they must learn not to pay again; the cancel link goes at once.
+      setTimeout(function () { window.location.replace(data.cancelUrl); }, EXPIRED_READING_MS);
     }
-    // Expired: no redirect. A transfer sent just before expiry still arrives (and goes to review), so the payer
-    // must read that they should not pay again; the page's cancel link takes them back once they have.
   }
 
   // Copy the memo with one click.

@@ -208,7 +208,7 @@ describe('hosted checkout page in Chromium', () => {
   }, 60_000);
 
   // Last: the short time to live stays for the rest of this file.
-  it('when the session expires, stays on the page telling the payer not to pay again, with the cancel link; shows an expired page afterwards', async () => {
+  it('when the session expires, tells the payer not to pay again, with the cancel link, for ten seconds before going to cancel_url; shows an expired page afterwards', async () => {
     await env.restartWith('sessions', { SESSION_TTL_SECONDS: '3' });
     const session = await env.createSession(merchant.keys.test_secret, urls);
     const pageUrl = `${env.checkoutUrl}/sessions/${session.id}`;
@@ -220,13 +220,14 @@ describe('hosted checkout page in Chromium', () => {
     const notice = await text(page, '#live-status');
     expect(notice).toContain('If you already sent the e-Transfer, do not send it again');
     expect(notice).toContain('contact the merchant');
-    // The hosted page used to leave for cancel_url at once; it stays for the payer to read (longer than any redirect would wait).
+    // The hosted page used to leave for cancel_url at once; it stays for the payer to read, then goes.
+    const noticed = Date.now();
     await page.waitForTimeout(3000);
     expect(page.url()).toBe(pageUrl);
     expect(await page.isVisible('#cancel')).toBe(true);
     expect(await page.getAttribute('#cancel', 'href')).toBe(urls.cancel_url);
-    await page.click('#cancel');
-    await page.waitForURL(urls.cancel_url);
+    await page.waitForURL(urls.cancel_url, { timeout: 15_000 });
+    expect(Date.now() - noticed).toBeGreaterThanOrEqual(8000);
     expect(await text(page, 'h1')).toBe('cancelled');
 
     const again = await openPage(`/sessions/${session.id}`);

@@ -11,7 +11,7 @@ export interface CheckoutPageModel {
   merchant: MerchantProfileView;
   locale: PayerLocale;
   now: Date;
-  /** Hosted: redirects to success_url once paid; once expired, stays with the notice and the cancel link. Embedded: tells the parent page by postMessage. */
+  /** Hosted: redirects to success_url once paid; once expired, shows the notice and the cancel link for ten seconds, then goes to cancel_url. Embedded: tells the parent page by postMessage. */
   embed: { parentOrigin: string } | null;
   /** Path of this page, for the language switch. */
   path: string;
