@@ -147,19 +147,38 @@ describe('dashboard /api', () => {
       const wrong = await browser.post('/api/auth/password', { current_password: 'not-it-at-all', new_password: 'a brand new passphrase' });
       expect([wrong.status, wrong.body]).toEqual([403, { error: 'Current password is wrong' }]);
       expect((await browser.post('/api/auth/password', { current_password: merchant.dashboard_user.password, new_password: 'short' })).status).toBe(400);
-      expect((await browser.post('/api/auth/password', { current_password: merchant.dashboard_user.password, new_password: 'a brand new passphrase' })).status).toBe(204);
+      expect((await browser.changePassword(merchant.dashboard_user.password, 'a brand new passphrase')).status).toBe(200);
       expect((await new DashboardBrowser(stack.url('dashboard')).login(merchant.dashboard_user.email, merchant.dashboard_user.password)).status).toBe(401);
       expect((await new DashboardBrowser(stack.url('dashboard')).login(merchant.dashboard_user.email, 'a brand new passphrase')).status).toBe(200);
     });
 
-    it('given another browser signed in as the same user, when the password changes, then that browser is signed out and this one is not', async () => {
+    it('given another browser signed in as the same user, when the password changes, then both old sessions end and the changing browser goes on with a new cookie and CSRF token, answered as a sign-in answers them', async () => {
       const merchant = await gateway.createMerchant('Stolen session');
       const other = await signedIn(merchant);
       const browser = await signedIn(merchant);
-      expect((await other.get('/api/auth/session')).status).toBe(200);
-      expect((await browser.post('/api/auth/password', { current_password: merchant.dashboard_user.password, new_password: 'a brand new passphrase' })).status).toBe(204);
+      // What a thief of this browser's session holds: its cookie and its CSRF token.
+      const stolen = Object.assign(new DashboardBrowser(stack.url('dashboard')), { cookie: browser.cookie, csrfToken: browser.csrfToken });
+      expect((await stolen.get('/api/auth/session')).status).toBe(200);
+
+      const changed = await browser.changePassword(merchant.dashboard_user.password, 'a brand new passphrase');
+      expect(changed.status).toBe(200);
+      expect(changed.body).toEqual({
+        user: { id: merchant.dashboard_user.id, email: merchant.dashboard_user.email, role: 'owner', merchant_id: merchant.merchant_id },
+        csrf_token: expect.stringMatching(/^[A-Za-z0-9_-]{40,}$/),
+      });
+      expect(changed.headers.get('set-cookie')).toMatch(/^pp_dashboard=[A-Za-z0-9_-]{40,}; Path=\/; HttpOnly; SameSite=Lax$/);
+      expect(changed.headers.get('cache-control')).toBe('no-store');
+      expect(browser.cookie).not.toBe(stolen.cookie);
+      expect(browser.csrfToken).not.toBe(stolen.csrfToken);
+
+      // The old cookie is signed out, for reading and for acting; so is the other browser.
+      expect((await stolen.get('/api/auth/session')).status).toBe(401);
+      expect((await stolen.post('/api/developers/keys', { type: 'secret' })).status).toBe(401);
       expect((await other.get('/api/auth/session')).status).toBe(401);
-      expect((await browser.get('/api/auth/session')).status).toBe(200);
+      // The new cookie works, with the new token only.
+      expect((await browser.get('/api/auth/session')).body).toEqual(changed.body);
+      expect((await browser.post('/api/developers/keys', { type: 'publishable' }, { 'x-csrf-token': stolen.csrfToken })).status).toBe(403);
+      expect((await browser.post('/api/developers/keys', { type: 'publishable' })).status).toBe(201);
       expect((await browser.post('/api/auth/logout')).status).toBe(204);
     });
 

@@ -177,6 +177,24 @@ describe('dashboard in Chromium', () => {
     expect(await tab.locator('#keys-title, dialog [data-secret]').count()).toBe(0);
   });
 
+  it('given a password changed on the account page, then the page goes on with the new session’s CSRF token: a second change straight after is taken', async () => {
+    const changing = await gateway.createMerchant('Changing');
+    const page = await signIn(changing.dashboard_user.email, changing.dashboard_user.password);
+    await page.click('header a[href="/account"]');
+    const change = async (current: string, next: string) => {
+      await page.getByLabel('Current password').fill(current);
+      await page.getByLabel('New password').fill(next);
+      await page.getByRole('button', { name: 'Change password' }).click();
+      await page.waitForSelector('[role=status], [role=alert]');
+      return { status: await page.locator('[role=status]').allTextContents(), alerts: await page.locator('[role=alert]').allTextContents() };
+    };
+    expect(await change(changing.dashboard_user.password, 'a first new passphrase')).toEqual({ status: ['Password changed.'], alerts: [] });
+    // With the token of the session the first change ended, this one would be refused (403 'Missing or wrong CSRF token').
+    expect(await change('a first new passphrase', 'a second new passphrase')).toEqual({ status: ['Password changed.'], alerts: [] });
+    expect((await new DashboardBrowser(dashboardUrl).login(changing.dashboard_user.email, 'a second new passphrase')).status).toBe(200);
+    await page.close();
+  });
+
   it('lets a platform admin walk a live refund through approve, mark sent and complete', async () => {
     const created = await platformAdmin();
     const refund = await liveRefund();

@@ -138,7 +138,7 @@ describe('dashboard team and audit', () => {
       const developer = await addUser('developer');
       const browser = await signedIn(developer.email, developer.password);
       const newPassword = `changed-${randomUUID()}`;
-      expect((await browser.post('/api/auth/password', { current_password: developer.password, new_password: newPassword })).status).toBe(204);
+      expect((await browser.changePassword(developer.password, newPassword)).status).toBe(200);
       const entries = await auditOf(owner, '&action=auth.password_changed');
       expect(entries.filter((entry) => entry.actor_id === developer.id)).toEqual([
         expect.objectContaining({ action: 'auth.password_changed', actor_email: developer.email, actor_role: 'developer', target_id: developer.id, outcome: 'success' }),

@@ -16,7 +16,7 @@ import { type DashboardSession, SessionStore } from './session.store';
 
 export const INVALID_SIGN_IN = 'Invalid email or password';
 
-/** Body of POST /api/auth/login and GET /api/auth/session. */
+/** Body of POST /api/auth/login, POST /api/auth/password (the new session's) and GET /api/auth/session. */
 export interface SignedInView {
   user: DashboardPrincipal;
   csrf_token: string;
@@ -84,20 +84,22 @@ export class AuthController {
   }
 
   /**
-   * 204; 403 'Current password is wrong' (not 401: the session itself is fine); 429 past the sign-in limits, which
-   * guesses of the current password count against too (a stolen session must not be a way to guess it). Every
-   * other session of the user ends: whoever signed in with the old password is out. Ending them here is the quick
-   * way; the guarantee is the credential version, which the change raises: this session takes the new one, every
-   * other (one the ending missed, or a sign-in with the old password stored after it) holds an older one and ends at
-   * its next recheck (PrincipalRecheck), within DASHBOARD_PRINCIPAL_RECHECK_SECONDS.
+   * 200 with a new session, answered as a sign-in answers it; 403 'Current password is wrong' (not 401: the session
+   * itself is fine); 429 past the sign-in limits, which guesses of the current password count against too (a stolen
+   * session must not be a way to guess it). Every session of the user ends, this one too: a stolen cookie or CSRF
+   * token is worth nothing once its victim has changed the password, so this browser goes on with a new id and token.
+   * Ending them here is the quick way; the guarantee is the credential version, which the change raises: the new
+   * session takes the new one, every other (one the ending missed, or a sign-in with the old password stored after
+   * it) holds an older one and ends at its next recheck (PrincipalRecheck), within DASHBOARD_PRINCIPAL_RECHECK_SECONDS.
    */
   @Post('password')
-  @HttpCode(204)
+  @HttpCode(200)
   @SignedInRoute()
   @Audited('auth.password_changed', (_result: unknown, request) => ({ target_id: request.dashboard!.session.principal.id, livemode: null }))
-  async changePassword(@Body() body: unknown, @Req() request: SignedInRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<void> {
+  async changePassword(@Body() body: unknown, @Req() request: SignedInRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<SignedInView | void> {
     const input = parseInput(ChangePasswordBody, body);
-    const { principal } = request.dashboard!.session;
+    const { session } = request.dashboard!;
+    const { principal } = session;
     const waitSeconds = await this.limiter.attempt(principal.email, request.ip);
     if (waitSeconds !== undefined) {
       await reply.code(429).header('Retry-After', String(waitSeconds)).send({ error: TOO_MANY_ATTEMPTS });
@@ -107,12 +109,14 @@ export class AuthController {
       throw error instanceof DomainError && error.code === ErrorCode.Unauthorized ? new ForbiddenException(error.message) : error;
     });
     changeCommitted(request, undefined);
-    const { sessionId, session } = request.dashboard!;
-    // The other sessions end first: once the password has changed, that matters most.
-    await this.sessions.endAllOf(principal.id, sessionId);
-    // This browser has shown the new password: it keeps its session past the recheck (a failure here ends it there).
-    await this.sessions.update(sessionId, { ...session, principal: { ...principal, credential_version: changed.credential_version } });
+    // Every session first, this one included: once the password has changed, that matters most.
+    await this.sessions.endAllOf(principal.id);
+    // A new session as a sign-in opens one, with the new credential version; its role is as confirmed when the old one last was.
+    const renewed = await this.sessions.create({ ...principal, credential_version: changed.credential_version }, session.checked_at);
+    setSessionCookie(reply, this.config.DASHBOARD_SECURE_COOKIE, renewed.id);
+    reply.header('Cache-Control', 'no-store');
     await this.limiter.succeeded(principal.email, request.ip);
+    return signedInView(renewed.session);
   }
 
   @Post('logout')

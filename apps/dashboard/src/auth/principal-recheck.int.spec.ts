@@ -154,7 +154,7 @@ describe('dashboard sessions: a changed or removed user within the recheck bound
       // endAllOf finds the sessions in the user's list: emptied, it ends none of them, as a failed call would.
       await withAdminRedis((redis) => redis.del(userSessionsKey(id)));
 
-      expect((await changing.post('/api/auth/password', { current_password: password, new_password: 'a brand new passphrase' })).status).toBe(204);
+      expect((await changing.changePassword(password, 'a brand new passphrase')).status).toBe(200);
       const changedAt = Date.now();
       const refused = await waitFor('the other session to be signed out', async () => {
         const answer = await other.get<{ error: string }>('/api/auth/session');
@@ -179,7 +179,7 @@ describe('dashboard sessions: a changed or removed user within the recheck bound
     const readBeforeTheChange = await withAdminRedis((redis) => redis.get(sessionKey(racing)));
     expect(readBeforeTheChange).not.toBeNull();
 
-    expect((await changing.post('/api/auth/password', { current_password: password, new_password: 'a brand new passphrase' })).status).toBe(204);
+    expect((await changing.changePassword(password, 'a brand new passphrase')).status).toBe(200);
     expect((await racing.get('/api/auth/session')).status).toBe(401);
     // ...and only then is it stored, after the ending: nothing lists it for the next one either.
     const stored = { ...(JSON.parse(readBeforeTheChange!) as Record<string, unknown>), checked_at: Date.now(), created_at: Date.now() };

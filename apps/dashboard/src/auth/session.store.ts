@@ -25,17 +25,14 @@ const ABSOLUTE_LIFETIME_MS = 12 * 60 * 60 * 1000;
 /** A Redis that fails or does not answer: the request is answered 503, not signed out or failed as an internal error. */
 const unavailable = redisUnavailable('session store');
 
-/** Ends the sessions listed under KEYS[1], all but ARGV[1] (a session's key, or '' for none). */
+/** Ends every session listed under KEYS[1], and the list. */
 const END_ALL_SCRIPT = `
 local ended = 0
 for _, key in ipairs(redis.call('SMEMBERS', KEYS[1])) do
-  if key ~= ARGV[1] then
-    redis.call('DEL', key)
-    redis.call('SREM', KEYS[1], key)
-    ended = ended + 1
-  end
+  redis.call('DEL', key)
+  ended = ended + 1
 end
-if ARGV[1] == '' then redis.call('DEL', KEYS[1]) end
+redis.call('DEL', KEYS[1])
 return ended`;
 
 /**
@@ -101,11 +98,11 @@ export class SessionStore {
 
   /**
    * Ends every session of a user (removed, given another role or a new password: the next request answers 401 and
-   * they sign in again), but `keep` when given (the browser that changed the password stays signed in).
+   * they sign in again). A password change then opens the changing browser a new session: none survives the change.
    */
-  async endAllOf(userId: string, keep?: string): Promise<void> {
+  async endAllOf(userId: string): Promise<void> {
     // One script, so a session created meanwhile is either ended with the others or listed after them.
-    await this.redis.eval(END_ALL_SCRIPT, 1, this.userKey(userId), keep === undefined ? '' : this.key(keep)).catch(unavailable);
+    await this.redis.eval(END_ALL_SCRIPT, 1, this.userKey(userId)).catch(unavailable);
   }
 
   private key(id: string): string {

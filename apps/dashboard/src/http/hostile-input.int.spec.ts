@@ -51,6 +51,15 @@ describe('dashboard: hostile input', () => {
     expect((await owner.get<{ endpoints: unknown[] }>('/api/developers/webhook-endpoints')).body.endpoints).toEqual([]);
   });
 
+  it.each([
+    ['a sign-in (no session needed)', '/api/auth/login', { email: 'a@example.com', password: 'x'.repeat(20 * 1024) }],
+    ['a signed-in route, sent with no session', '/api/developers/webhook-endpoints', { url: 'https://shop.example/hook', description: 'x'.repeat(20 * 1024) }],
+  ])('given %s with a 20 KB JSON body, then it is 413 in the dashboard’s error shape, before any guard or validation', async (_case, path, body) => {
+    const answer = await new DashboardBrowser(stack.url('dashboard')).post(path, body);
+    expect({ status: answer.status, body: answer.body }).toEqual({ status: 413, body: { error: 'Request body too large' } });
+    expect(answer.headers.get('content-type')).toMatch(/^application\/json/);
+  });
+
   it('given a sign-in sent as a form, then it is 415: JSON is the only body taken', async () => {
     const answer = await fetch(`${stack.url('dashboard')}/api/auth/login`, {
       method: 'POST',

@@ -23,6 +23,7 @@ import { Principal, Scope } from '../auth/signed-in';
 import { notFound } from '../http/not-found';
 import { parseInput } from '../http/parse-input';
 import { CreateEndpointBody, CreateKeyBody, ListEventsParams, RotateEndpointBody } from './developers.bodies';
+import { webhookUrlOrigin, webhookUrlsFor } from './webhook-url';
 
 const ENDPOINT_ID = /^wh_[a-z0-9]{10,40}$/;
 export const LIVE_REFUND_KEY_REFUSED = 'Your role may not issue a live key that can request refunds (a secret key, or a restricted key with refunds.write)';
@@ -73,15 +74,16 @@ export class DevelopersController {
 
   @Get('developers/webhook-endpoints')
   @Permit('merchant.read')
-  endpoints(@Scope() scope: MerchantScope): Promise<{ endpoints: WebhookEndpointView[] }> {
-    return this.bus.request('webhooks.endpoints.list.v1', scope);
+  async endpoints(@Scope() scope: MerchantScope, @Principal() user: DashboardPrincipal): Promise<{ endpoints: WebhookEndpointView[] }> {
+    const { endpoints } = await this.bus.request('webhooks.endpoints.list.v1', scope);
+    return { endpoints: webhookUrlsFor(user.role, endpoints) };
   }
 
   @Post('developers/webhook-endpoints')
   @HttpCode(201)
   @Permit('developers.manage')
   // The origin only: the URL's path and query are the merchant's and may carry a token, which the append-only trail must not keep.
-  @Audited('webhook_endpoint.created', (endpoint: WebhookEndpointWithSecretView) => ({ ...targetResult(endpoint), detail: new URL(endpoint.url).origin }))
+  @Audited('webhook_endpoint.created', (endpoint: WebhookEndpointWithSecretView) => ({ ...targetResult(endpoint), detail: webhookUrlOrigin(endpoint.url) }))
   createEndpoint(@Body() body: unknown, @Scope() scope: MerchantScope): Promise<WebhookEndpointWithSecretView> {
     return this.bus.request('webhooks.endpoints.create.v1', { ...parseInput(CreateEndpointBody, body), ...scope });
   }
@@ -126,8 +128,9 @@ export class DevelopersController {
 
   @Get('developers/webhook-endpoints/:id/deliveries')
   @Permit('merchant.read')
-  endpointDeliveries(@Param('id') id: string, @Scope() scope: MerchantScope): Promise<{ deliveries: WebhookEndpointDeliveryView[] }> {
-    return this.bus.request('webhooks.endpoints.deliveries.v1', { ...scope, endpoint_id: matching(ENDPOINT_ID, id, 'Webhook endpoint'), limit: 10 });
+  async endpointDeliveries(@Param('id') id: string, @Scope() scope: MerchantScope, @Principal() user: DashboardPrincipal): Promise<{ deliveries: WebhookEndpointDeliveryView[] }> {
+    const { deliveries } = await this.bus.request('webhooks.endpoints.deliveries.v1', { ...scope, endpoint_id: matching(ENDPOINT_ID, id, 'Webhook endpoint'), limit: 10 });
+    return { deliveries: webhookUrlsFor(user.role, deliveries) };
   }
 
   /**
@@ -152,13 +155,13 @@ export class DevelopersController {
 
   @Get('events/:id')
   @Permit('merchant.read')
-  async event(@Param('id') id: string, @Scope() scope: MerchantScope): Promise<MerchantEventDetailView> {
+  async event(@Param('id') id: string, @Scope() scope: MerchantScope, @Principal() user: DashboardPrincipal): Promise<MerchantEventDetailView> {
     const eventId = matching(EVENT_ID_PATTERN, id, 'Event');
     const [event, { deliveries }] = await Promise.all([
       this.bus.request('ledger.merchant-events.get.v1', { ...scope, event_id: eventId }),
       this.bus.request('webhooks.deliveries.list.v1', { ...scope, event_id: eventId }),
     ]);
-    return { ...event, deliveries };
+    return { ...event, deliveries: webhookUrlsFor(user.role, deliveries) };
   }
 
   @Post('events/:id/resend')

@@ -27,6 +27,7 @@ import { parseInput } from '../http/parse-input';
 import { Permit } from '../auth/route-access';
 import { Principal, Scope } from '../auth/signed-in';
 import { DashboardRefundBody, DashboardSimulateBody } from './merchant.bodies';
+import { webhookUrlsFor } from './webhook-url';
 
 /** A checkout session as the dashboard shows it: without the payer's client secret. */
 export type DashboardSessionView = Omit<CheckoutSessionView, 'client_secret'>;
@@ -101,14 +102,14 @@ export class MerchantController {
 
   @Get('payments/:id')
   @Permit('merchant.read')
-  async payment(@Param('id') id: string, @Scope() scope: MerchantScope): Promise<PaymentDetailView> {
+  async payment(@Param('id') id: string, @Scope() scope: MerchantScope, @Principal() user: DashboardPrincipal): Promise<PaymentDetailView> {
     const payment = await this.bus.request('ledger.payments.get.v1', { ...scope, payment_id: paymentId(id) });
     const [session, events, refunds] = await Promise.all([
       payment.session_id ? this.bus.request('sessions.get.v1', { ...scope, session_id: payment.session_id }).then(withoutSecret, notFoundAsNull) : null,
       this.bus.request('ledger.merchant-events.list.v1', { ...scope, payment_id: payment.id, limit: 50 }),
       this.bus.request('ledger.refunds.list.v1', { ...scope, payment_id: payment.id, limit: 50 }),
     ]);
-    const withDeliveries = await Promise.all(events.data.map(async (event) => ({ ...event, deliveries: await this.deliveriesOf(scope, event.id) })));
+    const withDeliveries = await Promise.all(events.data.map(async (event) => ({ ...event, deliveries: await this.deliveriesOf(scope, event.id, user) })));
     return { payment, session, events: withDeliveries, refunds: refunds.data };
   }
 
@@ -181,10 +182,10 @@ export class MerchantController {
     return { session: withoutSecret(session), payments: payments.data };
   }
 
-  /** An event's delivery attempts, or null while the webhooks service does not answer: the payment page still shows the rest. */
-  private deliveriesOf(scope: MerchantScope, eventId: string): Promise<WebhookDeliveryAttemptView[] | null> {
+  /** An event's delivery attempts as `user` may read them, or null while the webhooks service does not answer: the payment page still shows the rest. */
+  private deliveriesOf(scope: MerchantScope, eventId: string, user: DashboardPrincipal): Promise<WebhookDeliveryAttemptView[] | null> {
     return this.bus.request('webhooks.deliveries.list.v1', { ...scope, event_id: eventId }).then(
-      ({ deliveries }) => deliveries,
+      ({ deliveries }) => webhookUrlsFor(user.role, deliveries),
       (error: unknown) => {
         if (error instanceof DomainError && error.code === ErrorCode.ServiceUnavailable) return null;
         throw error;

@@ -52,6 +52,13 @@ export class GatewayApi {
   }
 }
 
+/** The answer of a sign-in and of a password change: the user and the new session's CSRF token. */
+export interface SignedInBody {
+  user: Record<string, unknown>;
+  csrf_token: string;
+  error?: string;
+}
+
 /** A browser's view of the dashboard's /api: its cookie, its CSRF token and its Origin. */
 export class DashboardBrowser {
   cookie = '';
@@ -62,8 +69,17 @@ export class DashboardBrowser {
     private readonly origin = baseUrl,
   ) {}
 
-  async login(email: string, password: string): Promise<Answer<{ user: Record<string, unknown>; csrf_token: string; error?: string }>> {
-    const result = await this.post<{ user: Record<string, unknown>; csrf_token: string; error?: string }>('/api/auth/login', { email, password });
+  login(email: string, password: string): Promise<Answer<SignedInBody>> {
+    return this.signIn('/api/auth/login', { email, password });
+  }
+
+  /** A password change, the browser going on with the session it opens (its cookie and CSRF token), as after a sign-in. */
+  changePassword(currentPassword: string, newPassword: string): Promise<Answer<SignedInBody>> {
+    return this.signIn('/api/auth/password', { current_password: currentPassword, new_password: newPassword });
+  }
+
+  private async signIn(path: string, body: unknown): Promise<Answer<SignedInBody>> {
+    const result = await this.post<SignedInBody>(path, body);
     const cookie = result.headers.get('set-cookie');
     if (cookie) this.cookie = cookie.split(';')[0];
     if (result.status === 200) this.csrfToken = result.body.csrf_token;

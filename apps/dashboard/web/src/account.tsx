@@ -1,5 +1,5 @@
 import { type FormEvent, useState } from 'react';
-import { api } from './api';
+import { api, rememberCsrfToken, type SignedIn } from './api';
 import { useI18n } from './i18n';
 
 /** The signed-in user's own password (the current one is asked again). */
@@ -12,7 +12,9 @@ export function AccountPage() {
     event.preventDefault();
     setState({ busy: true });
     try {
-      await api('/api/auth/password', { method: 'POST', body: { current_password: current, new_password: next } });
+      const renewed = await api<SignedIn>('/api/auth/password', { method: 'POST', body: { current_password: current, new_password: next } });
+      // The change ended the session this page started with: the next request carries the new session's token, as after sign-in.
+      rememberCsrfToken(renewed.csrf_token);
       setCurrent('');
       setNext('');
       setState({ done: true });
