@@ -42,15 +42,22 @@ export class DashboardLoginHandler {
     const hash = admin?.password_hash ?? user?.password_hash ?? (await this.decoy);
     const valid = await verifyPassword(query.password, hash);
     if (valid && admin) {
-      if (needsRehash(admin.password_hash)) await this.admins.upgradeHash(admin.id, admin.password_hash, await hashPassword(query.password));
+      if (needsRehash(admin.password_hash)) await this.upgrade(() => hashPassword(query.password).then((hash) => this.admins.upgradeHash(admin.id, admin.password_hash, hash)));
       return adminPrincipal(admin);
     }
     if (valid && user) {
-      if (needsRehash(user.password_hash)) await this.users.upgradeHash(user.id, user.password_hash, await hashPassword(query.password));
+      if (needsRehash(user.password_hash)) await this.upgrade(() => hashPassword(query.password).then((hash) => this.users.upgradeHash(user.id, user.password_hash, hash)));
       await this.users.recordSignIn(user.id);
       return userPrincipal(user);
     }
     throw new DomainError(ErrorCode.Unauthorized, INVALID_SIGN_IN);
+  }
+
+  /** Remakes a hash at today's cost, unless every hashing slot is taken: the sign-in stands, and the next good one remakes it. */
+  private async upgrade(remake: () => Promise<void>): Promise<void> {
+    await remake().catch((error: unknown) => {
+      if (!(error instanceof DomainError && error.code === ErrorCode.ServiceUnavailable)) throw error;
+    });
   }
 
   /**

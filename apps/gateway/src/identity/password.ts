@@ -20,7 +20,7 @@ const KEY_LENGTH = 32;
  * about 100 ms of a core, unknown e-mails alike), not queued without end.
  */
 const HASHING = new WorkSlots(2, 32);
-export const TOO_MANY_SIGN_INS = 'Too many sign-ins at once: try again in a moment';
+export const PASSWORD_WORK_BUSY = 'Too many passwords being checked at once: try again in a moment';
 
 function derive(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
   return HASHING.run(
@@ -29,7 +29,7 @@ function derive(password: string, salt: Buffer, options: ScryptOptions): Promise
         scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, { ...options, maxmem: MAX_MEMORY }, (error, key) => (error ? reject(error) : resolve(key))),
       ),
   ).catch((error: unknown) => {
-    throw error instanceof NoSlotFree ? new DomainError(ErrorCode.ServiceUnavailable, TOO_MANY_SIGN_INS) : error;
+    throw error instanceof NoSlotFree ? new DomainError(ErrorCode.ServiceUnavailable, PASSWORD_WORK_BUSY) : error;
   });
 }
 

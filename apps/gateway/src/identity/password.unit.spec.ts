@@ -1,6 +1,6 @@
 import { randomBytes, scryptSync } from 'node:crypto';
 import { DomainError, ErrorCode } from '@pp/contracts';
-import { generatePassword, hashPassword, needsRehash, TOO_MANY_SIGN_INS, verifyPassword } from './password';
+import { generatePassword, hashPassword, needsRehash, PASSWORD_WORK_BUSY, verifyPassword } from './password';
 
 describe('dashboard passwords (scrypt)', () => {
   it('verifies the right password and refuses a wrong one', async () => {
@@ -31,7 +31,7 @@ describe('dashboard passwords (scrypt)', () => {
     expect(results.filter((result) => result.status === 'fulfilled' && result.value === true)).toHaveLength(34);
     expect(refused).toHaveLength(6);
     for (const result of refused) {
-      expect((result as PromiseRejectedResult).reason).toEqual(new DomainError(ErrorCode.ServiceUnavailable, TOO_MANY_SIGN_INS));
+      expect((result as PromiseRejectedResult).reason).toEqual(new DomainError(ErrorCode.ServiceUnavailable, PASSWORD_WORK_BUSY));
       expect((result as PromiseRejectedResult).reason.code).toBe(ErrorCode.ServiceUnavailable);
     }
     await expect(verifyPassword('flooded', stored)).resolves.toBe(true);

@@ -14,6 +14,7 @@ import { DeliveryMetrics } from './delivery.metrics';
 import { type ClaimedAttempt, type Completion, DeliveryRepository, type DueDelivery, type IntakeClaim, type RecordedEvent } from './delivery.repository';
 import { type DeliveryJob, DeliveryQueue, WebhookQueue } from './delivery.queue';
 import { HeldAttempts } from './held-attempts';
+import { dueTimeOf, timesHeld } from './job-history';
 import { type GatePass, SlowEndpointGate } from './slow-endpoint-gate';
 import { decideAfterAttempt, type RetryPolicy, streakGapMs, waitAfterStallMs } from './retry.decider';
 
@@ -200,7 +201,7 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, BeforeApplica
 
   /** Whether the job was held back before and is now an attempt timeout past its due time: it is then made unsent. */
   private heldTooLong(job: Job<DeliveryJob>): boolean {
-    return job.attemptsStarted > 1 && Date.now() - dueTimeOf(job) > this.config.WEBHOOK_ATTEMPT_TIMEOUT_MS;
+    return timesHeld(job) > 0 && Date.now() - dueTimeOf(job) > this.config.WEBHOOK_ATTEMPT_TIMEOUT_MS;
   }
 
   /**
@@ -367,9 +368,6 @@ const notSentWhileSlow = (): WebhookResponse => ({
   latencyMs: 0,
   error: 'not sent: the endpoint had not answered its earlier attempts in time, and this one waited an attempt timeout for a place',
 });
-
-/** When a job was first due: added at `timestamp` with a delay (a put-back changes the job's delay, not its options). */
-const dueTimeOf = (job: Job<DeliveryJob>): number => job.timestamp + (job.opts.delay ?? 0);
 
 /** A span link to the append that stored the event (its context is kept in the event's metadata). */
 const causeOf = (claim: ClaimedAttempt): Link[] => linksTo(contextOf(claim.event.trace));

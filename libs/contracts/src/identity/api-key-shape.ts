@@ -11,7 +11,7 @@ export interface ApiKeyKind {
  * tried before "pp_live_" and "pp_pub_test_" before "pp_pub_", or test keys
  * would read as live. Restricted keys are live only: there is no test prefix.
  */
-export const API_KEY_PREFIXES: ReadonlyArray<readonly [prefix: string, kind: Readonly<ApiKeyKind>]> = [
+const API_KEY_PREFIXES: ReadonlyArray<readonly [prefix: string, kind: Readonly<ApiKeyKind>]> = [
   ['pp_live_test_', { type: 'secret', livemode: false }],
   ['pp_live_', { type: 'secret', livemode: true }],
   ['pp_pub_test_', { type: 'publishable', livemode: false }],
@@ -43,12 +43,6 @@ export function apiKeyKindOf(key: string): ApiKeyKind | undefined {
     if (key.startsWith(prefix)) return API_KEY_BODY.test(key.slice(prefix.length)) ? { ...kind } : undefined;
   }
   return undefined;
-}
-
-/** Whether `key` has exactly the shape of keys of `kind` (a test key has not the shape of a live one, nor the reverse). */
-export function hasApiKeyShape(key: string, kind: ApiKeyKind): boolean {
-  const found = apiKeyKindOf(key);
-  return found !== undefined && found.type === kind.type && found.livemode === kind.livemode;
 }
 
 /** Whether `key` has exactly the shape of a publishable key, live or test. */

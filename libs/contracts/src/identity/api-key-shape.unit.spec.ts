@@ -1,5 +1,11 @@
 import { randomToken } from '@pp/kernel';
-import { API_KEY_BODY_LENGTH, type ApiKeyKind, apiKeyKindOf, apiKeyPrefix, hasApiKeyShape, isPublishableKeyShaped } from './api-key-shape';
+import { API_KEY_BODY_LENGTH, type ApiKeyKind, apiKeyKindOf, apiKeyPrefix, isPublishableKeyShaped } from './api-key-shape';
+
+/** Whether `key` has exactly the shape of keys of `kind` (a test key has not the shape of a live one, nor the reverse). */
+const hasApiKeyShape = (key: string, kind: ApiKeyKind): boolean => {
+  const found = apiKeyKindOf(key);
+  return found !== undefined && found.type === kind.type && found.livemode === kind.livemode;
+};
 
 /** Every kind of key there is, with the prefix PRODUCT-RULES §5 gives it. */
 const KINDS: Array<[prefix: string, kind: ApiKeyKind]> = [
