@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID, scryptSync } from 'node:crypto';
 import type { AuditEntryView, ListPage, MerchantEventView, RefundView, PaymentView } from '@pp/contracts';
 import { genuineTransfer, TestStack, waitFor } from '@pp/testing';
-import { DashboardBrowser, GatewayApi, type ProvisionedMerchant } from './testing/dashboard-client';
+import { DashboardBrowser, GatewayApi, type ProvisionedMerchant, signInAsNewUser } from './testing/dashboard-client';
 
 /*
  * The dashboard's /api over real services (docs/ARCHITECTURE.md "Dashboard"):
@@ -433,17 +433,7 @@ describe('dashboard /api', () => {
   }
 
   /** A user of another role with the owner's password (its hash copied), signed in. */
-  async function addUser(merchant: ProvisionedMerchant, role: string): Promise<DashboardBrowser> {
-    const email = `${role}-${randomUUID().slice(0, 8)}@example.com`;
-    await (await stack.sql()).query(
-      `INSERT INTO gateway.dashboard_users (id, merchant_id, email, password_hash, role)
-       SELECT $1, merchant_id, $2, password_hash, $3 FROM gateway.dashboard_users WHERE id = $4`,
-      [`usr_${role}${randomUUID().replace(/-/g, '').slice(0, 12)}`, email, role, merchant.dashboard_user.id],
-    );
-    const browser = new DashboardBrowser(stack.url('dashboard'));
-    expect((await browser.login(email, merchant.dashboard_user.password)).status).toBe(200);
-    return browser;
-  }
+  const addUser = (merchant: ProvisionedMerchant, role: string): Promise<DashboardBrowser> => signInAsNewUser(stack, merchant, role);
 
   /** A live payment recorded from a transfer e-mail (as the ingest records it), and a refund requested through the dashboard. */
   async function liveRefund(): Promise<RefundView> {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ListPage, MerchantEventView, PaymentView } from '@pp/contracts';
 import { TestStack, waitFor } from '@pp/testing';
-import { DashboardBrowser, GatewayApi, type ProvisionedMerchant } from '../testing/dashboard-client';
+import { DashboardBrowser, GatewayApi, type ProvisionedMerchant, signInAsNewUser } from '../testing/dashboard-client';
 
 /*
  * A webhook endpoint's URL may carry a token in its path or query: the dashboard answers it whole only to roles
@@ -48,17 +48,8 @@ describe('dashboard: webhook URLs by role', () => {
   });
 
   /** A user of another role with the owner's password (its hash copied), signed in. */
-  async function signedInAs(role: string): Promise<DashboardBrowser> {
-    if (role === 'owner') return owner;
-    const email = `${role}-${randomUUID().slice(0, 8)}@example.com`;
-    await (await stack.sql()).query(
-      `INSERT INTO gateway.dashboard_users (id, merchant_id, email, password_hash, role)
-       SELECT $1, merchant_id, $2, password_hash, $3 FROM gateway.dashboard_users WHERE id = $4`,
-      [`usr_${role}${randomUUID().replace(/-/g, '').slice(0, 12)}`, email, role, merchant.dashboard_user.id],
-    );
-    const browser = new DashboardBrowser(stack.url('dashboard'));
-    expect((await browser.login(email, merchant.dashboard_user.password)).status).toBe(200);
-    return browser;
+  function signedInAs(role: string): Promise<DashboardBrowser> {
+    return role === 'owner' ? Promise.resolve(owner) : signInAsNewUser(stack, merchant, role);
   }
 
   /** Every URL the four views answer this browser. */

@@ -103,3 +103,20 @@ export class DashboardBrowser {
     return answer<T>(response);
   }
 }
+
+/**
+ * For specs: adds a user of `role` to the merchant with its owner's password (the hash copied, so no scrypt run),
+ * and answers a browser signed in as it.
+ */
+export async function signInAsNewUser(stack: TestStack, merchant: ProvisionedMerchant, role: string): Promise<DashboardBrowser> {
+  const email = `${role}-${randomUUID().slice(0, 8)}@example.com`;
+  await (await stack.sql()).query(
+    `INSERT INTO gateway.dashboard_users (id, merchant_id, email, password_hash, role)
+     SELECT $1, merchant_id, $2, password_hash, $3 FROM gateway.dashboard_users WHERE id = $4`,
+    [`usr_${role}${randomUUID().replace(/-/g, '').slice(0, 12)}`, email, role, merchant.dashboard_user.id],
+  );
+  const browser = new DashboardBrowser(stack.url('dashboard'));
+  const signedIn = await browser.login(email, merchant.dashboard_user.password);
+  if (signedIn.status !== 200) throw new Error(`${role} could not sign in: ${signedIn.status}`);
+  return browser;
+}
