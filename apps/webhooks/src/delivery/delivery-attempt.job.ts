@@ -119,9 +119,10 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, BeforeApplica
     const taken: AttemptGroup[] = [];
     const left: AttemptGroup[] = [];
     for (const { due, queuedBy } of groups) {
-      const fast = due.filter((delivery) => !this.gate.isSlow(delivery.endpoint_id, now));
+      const fast: DueDelivery[] = [];
+      const slow: DueDelivery[] = [];
+      for (const delivery of due) (this.gate.isSlow(delivery.endpoint_id, now) ? slow : fast).push(delivery);
       const count = Math.min(room, fast.length);
-      const slow = fast.length === due.length ? [] : due.filter((delivery) => this.gate.isSlow(delivery.endpoint_id, now));
       if (count > 0) taken.push({ due: fast.slice(0, count), queuedBy });
       if (count < due.length) left.push({ due: [...fast.slice(count), ...slow], queuedBy });
       room -= count;

@@ -91,8 +91,7 @@ export class SlowEndpointGate {
    * for a slow one, the places it has left under both bounds.
    */
   room(endpointId: string, now: number): number {
-    if (!this.isSlow(endpointId, now)) return this.perEndpoint;
-    return Math.max(0, Math.min(this.perEndpoint - this.inFlight(this.stateOf(endpointId)), this.allSlow - this.slowInFlight(now)));
+    return this.firstWithRoom([endpointId], now)?.room ?? 0;
   }
 
   /**
