@@ -3,7 +3,6 @@ import { AGGREGATE_RUNTIME, RedisModule } from '@pp/platform';
 import { PayerSessionHandler } from './checkout-page/payer-session.handler';
 import { OpenCheckoutPreviewHandler } from './checkout-preview/open-checkout-preview.handler';
 import { CheckoutSessionLifecycle } from './checkout-session/checkout-session.lifecycle';
-import { CompleteCheckoutSessionHandler } from './checkout-session/complete-checkout-session.handler';
 import { CreateCheckoutSessionHandler } from './checkout-session/create-checkout-session.handler';
 import { MemoDirectory } from './checkout-session/memo-directory';
 import { ExpireTestSessionHandler } from './checkout-session/expire-test-session.handler';
@@ -18,7 +17,7 @@ import { VerifyPaymentHandler } from './payments/verify-payment.handler';
 
 @Module({
   imports: [RedisModule.forService()],
-  controllers: [CreateCheckoutSessionHandler, GetCheckoutSessionHandler, CompleteCheckoutSessionHandler, ExpireTestSessionHandler, PayerSessionHandler, SimulatePaymentHandler, VerifyPaymentHandler, RecordTransferHandler, DecideRefundHandler, OpenCheckoutPreviewHandler],
+  controllers: [CreateCheckoutSessionHandler, GetCheckoutSessionHandler, ExpireTestSessionHandler, PayerSessionHandler, SimulatePaymentHandler, VerifyPaymentHandler, RecordTransferHandler, DecideRefundHandler, OpenCheckoutPreviewHandler],
   providers: [
     ...AGGREGATE_RUNTIME,
     CheckoutSessionLifecycle,

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { launchBrowser, type TestBrowser, waitFor } from '@pp/testing';
 import type { Page } from 'playwright-core';
 import { CheckoutTestStack, type Merchant, MerchantSite } from '../testing/checkout-test-stack';
@@ -91,7 +91,13 @@ describe('embedded checkout in Chromium', () => {
     // The secret never travels in a URL to checkout (the test shop page itself takes it from its query string).
     expect(requests.filter((url) => url.startsWith(env.checkoutUrl) && url.includes(session.client_secret))).toEqual([]);
 
-    await env.bus.request('sessions.complete.v1', { merchant_id: merchant.merchant_id, livemode: false, session_id: session.id });
+    await env.bus.request('payments.simulate.v1', {
+      merchant_id: merchant.merchant_id,
+      livemode: false,
+      session_id: session.id,
+      outcome: 'confirmed',
+      idempotency: { key: randomUUID(), fingerprint: 'fp' },
+    });
     await waitFor('onComplete', async () => (await state(page)).completed.length > 0);
     expect(await state(page)).toMatchObject({ completed: [{ status: 'COMPLETED' }], errors: [] });
     expect(requests.filter((url) => !['localhost', '127.0.0.1'].includes(new URL(url).hostname))).toEqual([]);

@@ -75,13 +75,11 @@ describe('rebuilding the read models from the event store', () => {
       } as CreateCheckoutSessionCommand),
     );
     const ids = created.map((session) => session.id);
-    await inBatches(SESSIONS / 5, 20, (k) => bus.request('sessions.complete.v1', { ...scopeOf(k * 5), session_id: ids[k * 5] }));
 
     // Payments of every kind: simulated in test mode, from e-mail in live mode, some verified by hand.
     const outcomes = ['confirmed', 'failed', 'requires_manual_review'] as const;
-    await inBatches(SESSIONS / 2, 25, async (k) => {
+    await inBatches(SESSIONS / 2, 25, (k) => {
       const i = 2 * k + 1; // odd: test mode
-      if (i % 5 === 0) return undefined;
       return bus.request('payments.simulate.v1', { ...scopeOf(i), session_id: ids[i], outcome: outcomes[k % 3], idempotency: { key: randomUUID(), fingerprint: 'fp' } });
     });
     const reviews = await inBatches(SESSIONS / 2, 25, (k) => {

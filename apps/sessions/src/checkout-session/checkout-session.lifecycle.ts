@@ -4,17 +4,13 @@ import { CommandRunner } from '@pp/platform';
 import { type CheckoutSession, type CheckoutSessionCommand, checkoutSessionAggregate, decide, fold } from './checkout-session.decider';
 
 /**
- * Moves an existing session on. When completion and expiry race, the second
- * append fails with CONCURRENCY_CONFLICT, and the runner's next round decides
- * on the new state, ending in exactly one of the two.
+ * Expires sessions. When an expiry races a payment's completion of the session,
+ * the second append fails with CONCURRENCY_CONFLICT, and the runner's next round
+ * decides on the new state, ending in exactly one of the two.
  */
 @Injectable()
 export class CheckoutSessionLifecycle {
   constructor(private readonly runner: CommandRunner) {}
-
-  complete(scope: MerchantScope, sessionId: string, transactionId: string | null): Promise<CheckoutSession> {
-    return this.change(sessionId, scope, (now) => ({ kind: 'complete', now, transactionId }));
-  }
 
   /** Expires the session if it is PENDING and due; answers its state either way. */
   expire(sessionId: string): Promise<CheckoutSession> {

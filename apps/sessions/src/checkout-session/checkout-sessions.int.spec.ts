@@ -153,15 +153,15 @@ describe('checkout sessions over NATS (sessions + ledger)', () => {
     expect(live.replayed).toBe(false);
   });
 
-  it('completes a pending session once, idempotently, only for its owner', async () => {
+  it('completes a pending session only through a payment of its owner', async () => {
     const created = await create(TEST);
-    const foreign = await failureOf(bus.request('sessions.complete.v1', { ...OTHER, session_id: created.id }));
-    expect(foreign.code).toBe(ErrorCode.NotFound);
+    const pay = (scope: MerchantScope) =>
+      bus.request('payments.simulate.v1', { ...scope, session_id: created.id, outcome: 'confirmed', idempotency: { key: randomUUID(), fingerprint: 'fp' } });
+    expect((await failureOf(pay(OTHER))).code).toBe(ErrorCode.NotFound);
+    expect(await bus.request('sessions.get.v1', { ...TEST, session_id: created.id })).toMatchObject({ status: 'PENDING' });
 
-    const completed = await bus.request('sessions.complete.v1', { ...TEST, session_id: created.id, transaction_id: 'txn_1' });
-    expect(completed).toMatchObject({ id: created.id, status: 'COMPLETED' });
-    const again = await bus.request('sessions.complete.v1', { ...TEST, session_id: created.id });
-    expect(again).toEqual(completed);
-    expect(await bus.request('sessions.get.v1', { ...TEST, session_id: created.id })).toEqual(completed);
+    const paid = await pay(TEST);
+    expect(paid.transaction).toMatchObject({ session_id: created.id, status: 'CONFIRMED' });
+    expect(await bus.request('sessions.get.v1', { ...TEST, session_id: created.id })).toMatchObject({ status: 'COMPLETED' });
   });
 });

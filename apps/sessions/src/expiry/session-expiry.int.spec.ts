@@ -5,6 +5,7 @@ import { TestStack, testInfra, waitFor } from '@pp/testing';
 import Redis from 'ioredis';
 import type { Pool } from 'pg';
 import { CheckoutSessionLifecycle } from '../checkout-session/checkout-session.lifecycle';
+import { SimulatePaymentHandler } from '../payments/simulate-payment.handler';
 import { EXPIRY_SWEEP_SCHEDULER } from './session-expiry.queue';
 
 const SCOPE: MerchantScope = { merchant_id: 'mer_exp', livemode: false };
@@ -105,17 +106,18 @@ describe('checkout session expiry (TTL 2 s)', () => {
     expect(await open()).toMatchObject({ outcome: 'created', session: { status: 'PENDING' } });
   });
 
-  it('ends a completion racing the expiry in exactly one of the two', async () => {
+  it('ends a payment racing the session’s expiry in exactly one of the two outcomes', async () => {
     const sessions = await Promise.all(Array.from({ length: 10 }, () => create()));
     const store = new LedgerEventStore(bus);
-    const lifecycleAt = (now: Date) => new CheckoutSessionLifecycle(new CommandRunner(new AggregateStore(store), store, { now: () => now }));
+    const runnerAt = (now: Date) => new CommandRunner(new AggregateStore(store), store, { now: () => now });
     const outcomes = await Promise.all(
       sessions.map(async (session) => {
         const deadline = Date.parse(session.expires_at);
         // Two deciders with their own clocks: one still before the deadline, one after it.
-        const payer = lifecycleAt(new Date(deadline - 500));
-        const expirer = lifecycleAt(new Date(deadline + 1));
-        const [completed, expired] = await Promise.allSettled([payer.complete(SCOPE, session.id, null), expirer.expire(session.id)]);
+        const payer = new SimulatePaymentHandler(bus, runnerAt(new Date(deadline - 500)));
+        const expirer = new CheckoutSessionLifecycle(runnerAt(new Date(deadline + 1)));
+        const payment = { ...SCOPE, session_id: session.id, outcome: 'confirmed' as const, idempotency: { key: randomUUID(), fingerprint: 'fp' } };
+        const [completed, expired] = await Promise.allSettled([payer.simulate(payment), expirer.expire(session.id)]);
         return { session, completed, expired };
       }),
     );
@@ -124,7 +126,7 @@ describe('checkout session expiry (TTL 2 s)', () => {
       const merchant = (await merchantEvents(session.id)).map((event) => event.type);
       if (completed.status === 'fulfilled') {
         expect(facts).toEqual([CheckoutSessionEventType.Completed, MerchantEventType.CheckoutSessionCompleted]);
-        expect(merchant).toEqual(['checkout.session.completed']);
+        expect(merchant).toEqual(['payment.confirmed', 'checkout.session.completed']);
         expect(expired).toMatchObject({ status: 'fulfilled', value: { status: 'COMPLETED' } });
       } else {
         expect((completed.reason as DomainError).message).toBe('Checkout session expired');

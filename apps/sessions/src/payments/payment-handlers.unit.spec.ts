@@ -6,12 +6,14 @@ import {
   type PaymentEvent,
   PaymentEventType,
   SESSION_COMPLETED_RULE,
+  SESSION_EXPIRED_RULE,
   type SimulatePaymentCommand,
   transactionStreamId,
 } from '@pp/contracts';
 import type { BusClient } from '@pp/platform';
 import { checkoutSessionCreated, inMemoryRuntime } from '@pp/testing';
 import { checkoutSessionAggregate } from '../checkout-session/checkout-session.decider';
+import { CheckoutSessionLifecycle } from '../checkout-session/checkout-session.lifecycle';
 import { MemoDirectory } from '../checkout-session/memo-directory';
 import { RecordTransferHandler } from './record-transfer.handler';
 import { SimulatePaymentHandler } from './simulate-payment.handler';
@@ -168,6 +170,27 @@ describe('payment handlers over the in-memory event store', () => {
       const refusal = await handler.simulate(simulate('k2', 'failed')).catch((error: unknown) => error);
       expect(refusal).toMatchObject({ message: 'Checkout session already completed', details: { rule: SESSION_COMPLETED_RULE } });
       expect(store.events(SESSION)).toHaveLength(3);
+    });
+
+    it('given an open session, when a confirmed payment before the deadline races an expiry after it: exactly one wins, the loser decides again on its outcome', async () => {
+      // Two replicas with their own clocks over one store: one still before the deadline, one after it.
+      const { store, runner } = inMemoryRuntime({ now: () => new Date(DEADLINE.getTime() - 500) });
+      store.given(SESSION, [created], SCOPE);
+      const payer = new SimulatePaymentHandler(noBus, runner);
+      const expirer = new CheckoutSessionLifecycle(inMemoryRuntime({ now: () => new Date(DEADLINE.getTime() + 1) }, store).runner);
+      const [paid, expired] = await Promise.allSettled([payer.simulate(simulate('k1')), expirer.expire('cs1')]);
+
+      const terminal = typesOf(store.events(SESSION).slice(1));
+      const payments = store.streamIds().filter((stream) => stream.startsWith(transactionStreamId('')));
+      if (paid.status === 'fulfilled') {
+        expect(terminal).toEqual([CheckoutSessionEventType.Completed, MerchantEventType.CheckoutSessionCompleted]);
+        expect(expired).toMatchObject({ status: 'fulfilled', value: { status: 'COMPLETED' } });
+        expect(payments).toHaveLength(1);
+      } else {
+        expect(terminal).toEqual([CheckoutSessionEventType.Expired, MerchantEventType.CheckoutSessionExpired]);
+        expect(paid.reason).toMatchObject({ details: { rule: SESSION_EXPIRED_RULE } });
+        expect(payments).toEqual([]);
+      }
     });
 
     it.each(['failed', 'requires_manual_review'] as const)(

@@ -4,8 +4,6 @@ import type { CheckoutSessionSubjects } from './checkout-session.subjects';
 export const CHECKOUT_SESSION_ACCESS: SubjectAccessMap<CheckoutSessionSubjects> = {
   'sessions.create.v1': { servedBy: 'sessions', callers: ['gateway'] },
   'sessions.get.v1': { servedBy: 'sessions', callers: ['gateway', 'dashboard'] },
-  // Payments complete sessions inside the sessions service itself: no other caller.
-  'sessions.complete.v1': { servedBy: 'sessions', callers: [] },
   'sessions.sandbox-expire.v1': { servedBy: 'sessions', callers: ['gateway'] },
   'sessions.preview.v1': { servedBy: 'sessions', callers: ['dashboard'] },
 };

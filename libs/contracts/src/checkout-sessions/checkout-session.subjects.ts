@@ -1,4 +1,4 @@
-import { IsObject, IsOptional, IsString, Length, ValidateNested } from 'class-validator';
+import { IsObject, IsString, Length, ValidateNested } from 'class-validator';
 import { Type } from 'class-transformer';
 import { IdempotencyToken, MerchantScope } from '../merchant-scope';
 import type { CreateCheckoutSessionBody } from './create-checkout-session.body';
@@ -31,18 +31,6 @@ export class GetCheckoutSessionQuery extends MerchantScope {
   session_id!: string;
 }
 
-export class CompleteCheckoutSessionCommand extends MerchantScope {
-  @IsString()
-  @Length(1, 64)
-  session_id!: string;
-
-  /** The payment that completes the session, recorded with the fact. */
-  @IsOptional()
-  @IsString()
-  @Length(1, 64)
-  transaction_id?: string;
-}
-
 /** Body of POST /v1/sandbox/expire-session (named like simulate-payment's). */
 export class ExpireSessionBody {
   @IsString({ message: 'sessionId must be a string' })
@@ -63,12 +51,6 @@ export interface CheckoutSessionSubjects {
   'sessions.create.v1': { request: CreateCheckoutSessionCommand; reply: CheckoutSessionCreatedView & { replayed: boolean } };
   /** NOT_FOUND 'Checkout session not found' for unknown ids and for another merchant's or mode's session. */
   'sessions.get.v1': { request: GetCheckoutSessionQuery; reply: CheckoutSessionView };
-  /**
-   * Completes a PENDING, unexpired session (used by payments). Idempotent: an
-   * already COMPLETED session answers as is. Errors: NOT_FOUND, CONFLICT
-   * 'Checkout session expired'.
-   */
-  'sessions.complete.v1': { request: CompleteCheckoutSessionCommand; reply: CheckoutSessionView };
   /**
    * Expires a PENDING test session now, with its checkout.session.expired (the
    * sandbox's way to produce that event). A session no longer PENDING answers

@@ -18,7 +18,7 @@ describe('bus permissions generated from the subject registry', () => {
     it('then the gateway may call the API’s subjects but never append, record transfers or verify payments', () => {
       const gateway = production.gateway.publish;
       expect(gateway).toEqual(expect.arrayContaining(['sessions.create.v1', 'refunds.approve.v1', 'payments.simulate.v1']));
-      for (const subject of ['ledger.append.v1', 'ledger.append-streams.v1', 'payments.record-transfer.v1', 'payments.verify.v1', 'sessions.complete.v1']) {
+      for (const subject of ['ledger.append.v1', 'ledger.append-streams.v1', 'payments.record-transfer.v1', 'payments.verify.v1']) {
         expect(gateway).not.toContain(subject);
       }
     });
