@@ -9,6 +9,7 @@ import { RefundsReadModel1767225600005 } from './1767225600005-refunds-read-mode
 import { RefundOutboundReference1767225600012 } from './1767225600012-refund-outbound-reference.migration';
 import { EventTimeInMilliseconds1767225600013 } from './1767225600013-event-time-in-milliseconds.migration';
 import { RefundOutboundReferenceNormalized1767225600014 } from './1767225600014-refund-outbound-reference-normalized.migration';
+import { ListingFilterIndexes1767225600015 } from './1767225600015-listing-filter-indexes.migration';
 
 /** Every migration of the ledger schema, oldest first. */
 export const LedgerMigrations: Function[] = [
@@ -23,4 +24,5 @@ export const LedgerMigrations: Function[] = [
   RefundOutboundReference1767225600012,
   EventTimeInMilliseconds1767225600013,
   RefundOutboundReferenceNormalized1767225600014,
+  ListingFilterIndexes1767225600015,
 ];
