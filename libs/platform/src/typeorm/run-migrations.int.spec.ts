@@ -10,6 +10,8 @@ import { type MigrationLockPolicy, MigrationLockTimeoutError, runMigrations } fr
 
 // The launcher's Postgres (libs/platform cannot import @pp/testing, which reads the same variable).
 const ADMIN_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+/** What a run says once when another holds the migrate step's turn. */
+const WAITING = 'waiting for another migrate run (a replica or another schema) to finish';
 /** How long a test lets a run go before calling it hung: far past every policy below. */
 const HUNG_AFTER_MS = 15_000;
 
@@ -199,16 +201,46 @@ describe('runMigrations under lock contention (lock_timeout and retries)', () =>
       const firstRun = outcomeOf(runMigrations(first, database, { lockPolicy: policy, log: (line) => logs.push(line) }));
       await waitFor('the first run to hold the advisory lock', async () => (await locksOf('lock-spec-first')).some((lock) => lock.locktype === 'advisory' && lock.granted));
       const secondRun = outcomeOf(runMigrations(second, database, { lockPolicy: policy, log: (line) => logs.push(line) }));
-      await waitFor('the second run to wait for the advisory lock', async () => (await locksOf('lock-spec-second')).some((lock) => lock.locktype === 'advisory' && !lock.granted));
+      await waitFor('the second run to wait for its turn', async () => logs.includes(WAITING));
       const waitingFrom = performance.now();
 
       expect(await firstRun).toEqual(['CreateAccounts1700000000001', 'SlowAccountIndex1700000000003']);
       expect(await secondRun).toEqual([]);
       expect(performance.now() - waitingFrom).toBeGreaterThanOrEqual(5 * policy.lockTimeoutMs);
-      expect(logs).toEqual([]);
+      expect(logs).toEqual([WAITING]);
     } finally {
       await observer.query(`ALTER DATABASE "${name}" RESET lock_timeout`);
     }
+  });
+
+  it('given a migration building an index CONCURRENTLY while another schema’s run waits for its turn, then neither waits for the other (the waiting run holds no snapshot) and both finish without a retry', async () => {
+    const building = 'lock_spec_concurrently';
+    const waiting = 'lock_spec_waiting';
+    const buildIndex = class implements MigrationInterface {
+      name = 'ConcurrentAccountIndex1700000000005';
+      transaction = false;
+      async up(db: QueryRunner): Promise<void> {
+        await db.query('SELECT pg_sleep(0.5)'); // long enough for the other run to be waiting
+        await db.query(`CREATE INDEX CONCURRENTLY accounts_by_id ON ${building}.accounts (id)`);
+      }
+      async down(): Promise<void> {}
+    };
+    const policy: MigrationLockPolicy = { lockTimeoutMs: 300, retryWaitsMs: [] };
+    const buildingDatabase = serviceDatabase(building, createAccounts(building), buildIndex);
+    const waitingDatabase = serviceDatabase(waiting, createAccounts(waiting));
+    const logs: string[] = [];
+    const first = await open(buildingDatabase, 'lock-spec-building');
+    const second = await open(waitingDatabase, 'lock-spec-waiting');
+
+    const firstRun = outcomeOf(runMigrations(first, buildingDatabase, { lockPolicy: policy, log: (line) => logs.push(`building: ${line}`) }));
+    await waitFor('the first run to hold the advisory lock', async () => (await locksOf('lock-spec-building')).some((lock) => lock.locktype === 'advisory' && lock.granted));
+    const secondRun = outcomeOf(runMigrations(second, waitingDatabase, { lockPolicy: policy, log: (line) => logs.push(`waiting: ${line}`) }));
+
+    expect(await firstRun).toEqual(['CreateAccounts1700000000001', 'ConcurrentAccountIndex1700000000005']);
+    expect(await secondRun).toEqual(['CreateAccounts1700000000001']);
+    expect(logs).toEqual([`waiting: ${WAITING}`]);
+    const { rows } = await observer.query(`SELECT indisvalid FROM pg_index WHERE indexrelid = '${building}.accounts_by_id'::regclass`);
+    expect(rows).toEqual([{ indisvalid: true }]);
   });
 
   it('given a migration failing on anything but a lock wait (a missing table, a statement timeout), then the step fails at once with that very error, as it did before lock timeouts', async () => {

@@ -89,10 +89,8 @@ export async function runMigrations(dataSource: DataSource, database: ServiceDat
   const lock = dataSource.createQueryRunner();
   await lock.connect();
   try {
-    // Set here, not left to the role's, the database's or the server's default: a replica waits for the one migrating however long it takes.
-    await lock.query('SET lock_timeout = 0');
-    await lock.query(`SELECT pg_advisory_lock(${MIGRATE_LOCK})`);
     await lock.query(setLockTimeout);
+    await takeTurn(lock, log);
     const migrator = dataSource.createQueryRunner();
     await migrator.connect();
     try {
@@ -107,6 +105,26 @@ export async function runMigrations(dataSource: DataSource, database: ServiceDat
     await lock.query(`SELECT pg_advisory_unlock(${MIGRATE_LOCK})`).catch(() => undefined);
     await lock.query('RESET lock_timeout').catch(() => undefined);
     await lock.release();
+  }
+}
+
+/** How often a run waiting for another's migrations asks for the advisory lock again. */
+const TURN_POLL_MS = 100;
+
+/**
+ * Waits, however long it takes, for the advisory lock, by asking for it again
+ * and again rather than in one blocking pg_advisory_lock: a statement that
+ * waits holds its snapshot for as long as it waits, and CREATE INDEX
+ * CONCURRENTLY in the migration holding the lock waits for every older
+ * snapshot of the database, so two runs would wait for each other until the
+ * index build's lock timeout ended it, on every retry.
+ */
+async function takeTurn(lock: QueryRunner, log: (line: string) => void): Promise<void> {
+  for (let waited = false; ; waited = true) {
+    const [{ taken }] = (await lock.query(`SELECT pg_try_advisory_lock(${MIGRATE_LOCK}) AS taken`)) as Array<{ taken: boolean }>;
+    if (taken) return;
+    if (!waited) log('waiting for another migrate run (a replica or another schema) to finish');
+    await sleep(TURN_POLL_MS);
   }
 }
 
