@@ -7,6 +7,7 @@ import type {
   MerchantEventDetailView,
   MerchantEventType,
   MerchantEventView,
+  PAYMENT_STATUSES,
   RefundView,
   RequestRefundBody,
   ResendEventReply,
@@ -17,6 +18,7 @@ import type {
   WebhookEndpointView,
   WebhookEndpointWithSecretView,
   WebhookEventBody,
+  WebhookSubjects,
 } from '@pp/contracts';
 import { TestStack } from '@pp/testing';
 import { ROUTES } from './routes';
@@ -38,6 +40,17 @@ type WireEqual<A, B, EnumKey extends keyof A & keyof B> = Equal<Omit<A, EnumKey>
   : false;
 /** Request parameters: the same field names, and whatever the SDK lets a caller send the gateway's type accepts. */
 type Sendable<Params, Body> = Equal<keyof Params, keyof Body> extends true ? (Params extends Body ? true : false) : false;
+/** An intersection as one object type, which Equal compares field by field. */
+type Flat<T> = { [K in keyof T]: T[K] };
+
+/**
+ * A delivery's data as the contracts declare it for every event type; the SDK
+ * narrows it by type, each narrowing stated here: a payment event carries
+ * payment_id, a session event its session_id and no payment_id.
+ */
+type WireData = WebhookEventBody['data'];
+type PaymentWireData = Flat<WireData & { payment_id: string }>;
+type SessionWireData = Flat<Omit<WireData, 'payment_id'> & { session_id: string }>;
 
 const typesMatch: true[] = [
   true as Equal<Sdk.CheckoutSessionCreated, CheckoutSessionCreatedView>,
@@ -52,7 +65,14 @@ const typesMatch: true[] = [
   true as Equal<Sdk.WebhookEndpointWithSecret, WebhookEndpointWithSecretView>,
   true as Equal<Sdk.SimulatePaymentResult, Omit<SimulatePaymentReply, 'replayed'>>,
   true as Equal<Sdk.EventType, `${MerchantEventType}`>,
-  true as Equal<keyof Sdk.WebhookEvent, keyof WebhookEventBody>,
+  true as Equal<Flat<Omit<Sdk.WebhookEvent, 'type' | 'data'>>, Omit<WebhookEventBody, 'type' | 'data'>>,
+  true as Equal<Sdk.WebhookEvent['type'], Sdk.EventType>,
+  true as Equal<Sdk.PaymentEventData, PaymentWireData>,
+  true as Equal<Sdk.CheckoutSessionEventData, SessionWireData>,
+  true as Equal<Extract<Sdk.WebhookEvent, { type: `payment.${string}` }>['data'], Sdk.PaymentEventData>,
+  true as Equal<Extract<Sdk.WebhookEvent, { type: `checkout.session.${string}` }>['data'], Sdk.CheckoutSessionEventData>,
+  true as Equal<Sdk.DeletedWebhookEndpoint, WebhookSubjects['webhooks.endpoints.delete.v1']['reply']>,
+  true as Equal<typeof Sdk.PAYMENT_STATUSES, typeof PAYMENT_STATUSES>,
   true as Sendable<Sdk.CreateCheckoutSessionParams, CreateCheckoutSessionBody>,
   true as Sendable<Sdk.CreateRefundParams, RequestRefundBody>,
   true as Sendable<Sdk.CreateWebhookEndpointParams, Omit<CreateWebhookEndpointCommand, 'merchant_id' | 'livemode' | 'idempotency'>>,

@@ -4,18 +4,24 @@ export class CheckoutError extends Error {
 }
 
 /**
- * The API answered with an error status. `requestId` is the gateway's
- * X-Request-Id: quote it when contacting support.
+ * The API answered with an error status. `message` adds the status and
+ * request to the API's own words, kept as they came in `apiMessage`.
+ * `requestId` is the gateway's X-Request-Id: quote it when contacting
+ * support. `idempotencyKey` (POST only) is the key the call sent, the SDK's
+ * own when the caller gave none: sending the call again with it cannot do
+ * the operation twice.
  */
 export class ApiError extends CheckoutError {
   override name = 'ApiError';
   constructor(
     readonly status: number,
-    message: string,
+    /** The API's `error`, or `<METHOD> <path> answered <status>` when the answer carried none (a proxy's page). */
+    readonly apiMessage: string,
     readonly requestId: string | undefined,
     readonly headers: Headers,
+    readonly idempotencyKey?: string,
   ) {
-    super(requestId ? `${message} (status ${status}, request ${requestId})` : `${message} (status ${status})`);
+    super(requestId ? `${apiMessage} (status ${status}, request ${requestId})` : `${apiMessage} (status ${status})`);
   }
 }
 
@@ -48,10 +54,18 @@ export class ServerError extends ApiError {
   override name = 'ServerError';
 }
 
-/** No answer: the connection failed or the per-request timeout passed, on every attempt. */
+/**
+ * No answer: the connection failed or the per-request timeout passed, on
+ * every attempt, or an event stream went silent. The request may have run:
+ * `idempotencyKey` (POST only) is the key to send it again with.
+ */
 export class ConnectionError extends CheckoutError {
   override name = 'ConnectionError';
-  constructor(message: string, cause: unknown) {
+  constructor(
+    message: string,
+    cause: unknown,
+    readonly idempotencyKey?: string,
+  ) {
     super(message, { cause });
   }
 }
@@ -64,6 +78,13 @@ export class ConnectionError extends CheckoutError {
  */
 export class UnexpectedResponseError extends CheckoutError {
   override name = 'UnexpectedResponseError';
+  constructor(
+    message: string,
+    /** POST only: the key the call sent (its 2xx answer means the operation ran). */
+    readonly idempotencyKey?: string,
+  ) {
+    super(message);
+  }
 }
 
 const BY_STATUS: Record<number, typeof ApiError> = {
@@ -75,7 +96,7 @@ const BY_STATUS: Record<number, typeof ApiError> = {
   429: RateLimitError,
 };
 
-export function apiErrorFor(status: number, message: string, requestId: string | undefined, headers: Headers): ApiError {
+export function apiErrorFor(status: number, apiMessage: string, requestId: string | undefined, headers: Headers, idempotencyKey?: string): ApiError {
   const Type = BY_STATUS[status] ?? (status >= 500 ? ServerError : ApiError);
-  return new Type(status, message, requestId, headers);
+  return new Type(status, apiMessage, requestId, headers, idempotencyKey);
 }

@@ -175,6 +175,16 @@ describe('SDK against the real stack', () => {
     expect(proxy.requests).toHaveLength(1);
   });
 
+  it('answers a DELETE whose answer was lost as deleted: the retry finds the endpoint gone', async () => {
+    const endpoint = await client.webhookEndpoints.create({ url: receiver.url });
+    proxy.failNext('lose-answer');
+    await expect(sdk(a.test_secret, proxy.url).webhookEndpoints.delete(endpoint.id)).resolves.toEqual({ id: endpoint.id, deleted: true });
+    expect(proxy.requests.map((request) => [request.method, request.upstreamStatus])).toEqual([
+      ['DELETE', 200],
+      ['DELETE', 404],
+    ]);
+  });
+
   it('gives each attempt a deadline: no answer in time is a ConnectionError that says so', async () => {
     const session = await client.checkoutSessions.create(sessionParams());
     const late = await client.checkoutSessions.retrieve(session.id, { timeoutMs: 1, maxRetries: 1 }).catch((error: unknown) => error);

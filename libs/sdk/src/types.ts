@@ -58,7 +58,8 @@ export interface CreateCheckoutSessionParams {
   metadata?: Record<string, unknown> | null;
 }
 
-export type PaymentStatus = 'PENDING' | 'CONFIRMED' | 'FAILED' | 'REFUNDED' | 'REQUIRES_MANUAL_REVIEW';
+export const PAYMENT_STATUSES = ['PENDING', 'CONFIRMED', 'FAILED', 'REFUNDED', 'REQUIRES_MANUAL_REVIEW'] as const;
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 export type VerificationMethod = 'AUTO_EMAIL' | 'MANUAL_ADMIN' | 'PSP_PAY';
 
 /** A payment (the API calls it a transaction): GET /v1/payments. */
@@ -198,7 +199,7 @@ export interface RotateWebhookEndpointSecretParams {
 
 export interface DeletedWebhookEndpoint {
   id: string;
-  deleted: boolean;
+  deleted: true;
 }
 
 export type SimulatedOutcome = 'confirmed' | 'failed' | 'requires_manual_review';
@@ -217,7 +218,8 @@ export interface PaymentEventData {
   amount: number;
   status: string;
   metadata: Record<string, unknown> | null;
-  session_id: string | null;
+  /** Absent for a payment no checkout session matched. */
+  session_id?: string;
   payment_id: string;
 }
 

@@ -47,9 +47,10 @@ export class UsageError extends Error {
   override name = 'UsageError';
 }
 
+/** The option's value; `--name=` with nothing after it is as wrong as `--name` alone (an empty --api-key would hide PP_API_KEY). */
 export function stringOption(args: ParsedArgs, name: string): string | undefined {
   const value = args.options.get(name);
-  if (value === true) throw new UsageError(`--${name} needs a value`);
+  if (value === true || value === '') throw new UsageError(`--${name} needs a value`);
   return value;
 }
 
@@ -65,7 +66,7 @@ export function metadataOption(args: ParsedArgs): Record<string, string> | undef
   const value = stringOption(args, 'metadata');
   if (value === undefined) return undefined;
   if (value.trim().startsWith('{')) {
-    const parsed: unknown = JSON.parse(value);
+    const parsed = parsedJson(value);
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new UsageError('--metadata JSON must be an object');
     return parsed as Record<string, string>;
   }
@@ -76,6 +77,14 @@ export function metadataOption(args: ParsedArgs): Record<string, string> | undef
       return [key.trim(), val];
     }),
   );
+}
+
+function parsedJson(value: string): unknown {
+  try {
+    return JSON.parse(value);
+  } catch (error) {
+    throw new UsageError(`--metadata is not valid JSON (${error instanceof Error ? error.message : String(error)}); or use key=value,key2=value2`);
+  }
 }
 
 export const listOption = (args: ParsedArgs, name: string): string[] | undefined =>

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { integerOption, listOption, metadataOption, parseArgs, UsageError } from './args';
 import { findCommand } from './commands';
 import { readConfig } from './config';
-import { type FollowState, recordHandled, SETTLE_WINDOW_MS, unhandledEvents } from '../events/follow-state';
+import { type FollowState, recordHandled } from '../events/follow-state';
 import { forwardingSecret } from './listen';
 import { main } from './main';
 import { eventTypesOption, sinceOption } from './option-values';
@@ -27,6 +27,8 @@ describe('CLI arguments', () => {
     expect(metadataOption(parseArgs(['--metadata', 'order=42,note=a=b']))).toEqual({ order: '42', note: 'a=b' });
     expect(metadataOption(parseArgs(['--metadata', '{"order":"42"}']))).toEqual({ order: '42' });
     expect(() => metadataOption(parseArgs(['--metadata', 'oops']))).toThrow(/key=value/);
+    expect(() => metadataOption(parseArgs(['--metadata', '{"order":']))).toThrow(UsageError);
+    expect(() => metadataOption(parseArgs(['--metadata', '{order: 42}']))).toThrow(/^--metadata is not valid JSON \(.*\); or use key=value/);
     expect(listOption(parseArgs(['--events', 'payment.confirmed, payment.failed,']), 'events')).toEqual(['payment.confirmed', 'payment.failed']);
   });
 
@@ -83,6 +85,9 @@ describe('checking a command line before any request', () => {
     [['listen', '--forward-to', 'http://127.0.0.1:9/hooks', '--since', 'evt_abc'], /--since takes an event id/],
     [['events', 'tail', '--interval', String(2 ** 31)], /--interval is in milliseconds, at most 3600000/],
     [['listen', '--forward-to', 'http://127.0.0.1:9/hooks', '--interval', '3600001'], /--interval is in milliseconds/],
+    [['payments', 'list', '--status', 'confirmed'], /Unknown payment status confirmed; one of: PENDING, CONFIRMED,/],
+    [['sessions', 'create', '--amount', '100', '--metadata', '{"cart":'], /--metadata is not valid JSON/],
+    [['payments', 'list', '--api-key='], /^error: --api-key needs a value\n/],
   ])('given a value the gateway or a timer cannot use (%j), when run, then it is a usage error before any request', async (argv, message) => {
     expect(await run(...argv)).toEqual({ status: 2, stderr: expect.stringMatching(message) });
     expect(fetch).not.toHaveBeenCalled();
@@ -93,6 +98,32 @@ describe('checking a command line before any request', () => {
     expect(sinceOption(parseArgs(['--since', 'start']))).toBe('start');
     expect(sinceOption(parseArgs(['--since', 'evt_abc123def456']))).toBe('evt_abc123def456');
     expect(sinceOption(parseArgs([]))).toBeUndefined();
+  });
+
+  it('given an unknown command, when run, then it says so on stderr with the usage, and exits 2', async () => {
+    const refused = await run('sessions', 'lsit', '--json');
+    expect(refused).toEqual({ status: 2, stderr: expect.stringMatching(/^error: Unknown command sessions lsit\n\nUsage: pp-checkout/) });
+    expect(fetch).not.toHaveBeenCalled();
+    expect(await run()).toEqual({ status: 0, stderr: '' });
+  });
+
+  it.each([
+    ['a space', 'pp_live_test_abc def'],
+    ['a NUL', 'pp_live_test_abc\0'],
+  ])('given a key holding %s in PP_API_KEY, when a command needs it, then it is a usage error that does not repeat the key', async (_what, key) => {
+    env.PP_API_KEY = key;
+    const refused = await run('payments', 'list');
+    expect(refused).toEqual({ status: 2, stderr: expect.stringMatching(/^error: The key holds characters no key has/) });
+    expect(refused.stderr).not.toContain('abc');
+    expect(fetch).not.toHaveBeenCalled();
+  });
+
+  it('given a key with the line break of the file it was read from, when listen derives its secret, then it is the key’s own', async () => {
+    env.PP_API_KEY = 'pp_live_test_env\n';
+    const stdout: string[] = [];
+    jest.spyOn(process.stdout, 'write').mockImplementation((text) => (stdout.push(String(text)), true));
+    expect(await main(['listen', '--print-secret'], env)).toBe(0);
+    expect(stdout.join('')).toBe(`${forwardingSecret('pp_live_test_env')}\n`);
   });
 
   it('given the key in --api-key, when logging in with another in PP_API_KEY, then the one passed is saved', async () => {
@@ -127,15 +158,5 @@ describe('following the event log', () => {
     expect(state).toEqual({ since_ms: T + 20_000, handled: { evt_b: T + 20_000 } });
     state = recordHandled(state, event('evt_late', T + 15_000));
     expect(state).toEqual({ since_ms: T + 20_000, handled: { evt_b: T + 20_000, evt_late: T + 15_000 } });
-  });
-
-  it('reads back to the window edge and answers the unhandled events oldest first, late commits included', async () => {
-    const state: FollowState = { since_ms: T, handled: { evt_seen: T, evt_seen_before: T - 1000 } };
-    async function* log() {
-      yield* [event('evt_new2', T + 2000), event('evt_new1', T + 1000), event('evt_seen', T), event('evt_late', T - 500), event('evt_seen_before', T - 1000)];
-      yield* [event('evt_old', T - SETTLE_WINDOW_MS - 1), event('evt_never_read', T - SETTLE_WINDOW_MS - 2)];
-    }
-    expect((await unhandledEvents(log(), state, 10)).map((e) => e.id)).toEqual(['evt_late', 'evt_new1', 'evt_new2']);
-    expect((await unhandledEvents(log(), state, 2)).map((e) => e.id)).toEqual(['evt_late', 'evt_new1']);
   });
 });

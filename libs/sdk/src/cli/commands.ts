@@ -1,12 +1,10 @@
 import { CheckoutClient } from '../client';
-import { ApiError } from '../errors';
-import { isApiKeyShaped } from '../http/api-key-shape';
-import type { Event, PaymentStatus } from '../types';
+import type { Event } from '../types';
 import { integerOption, metadataOption, type ParsedArgs, stringOption, UsageError } from './args';
-import { configPath, isTestKey, refuseKeyInClear, resolveCredentials, writeConfig } from './config';
+import { checkedKeyShape, configPath, isTestKey, refuseKeyInClear, resolveCredentials, writeConfig } from './config';
 import { followEvents } from './event-follower';
 import { forwardingSecret, listen, listenStatePath } from './listen';
-import { eventTypeOption, eventTypesOption, intervalOption, sinceOption } from './option-values';
+import { eventTypeOption, eventTypesOption, intervalOption, paymentStatusOption, sinceOption } from './option-values';
 import { type Output, printRecord, printRows } from './output';
 import { escapeControls } from './terminal-text';
 import { trigger, TRIGGERABLE } from './trigger';
@@ -54,7 +52,7 @@ export const COMMANDS: Record<string, Command> = {
     async run(context) {
       const key = (stringOption(context.args, 'key') ?? stringOption(context.args, 'api-key') ?? context.env.PP_API_KEY)?.trim();
       if (!key || !/^pp_(live_test_|live_|rk_)/.test(key)) throw new UsageError('login needs a secret key (pp_live_test_…, pp_live_… or pp_rk_…) in --key, --api-key or PP_API_KEY');
-      if (!isApiKeyShaped(key)) throw new UsageError('The key holds characters no key has (a space or a line break?): keys are pp_ then letters, digits and underscores');
+      checkedKeyShape(key);
       const apiBase = stringOption(context.args, 'api-base');
       if (apiBase) refuseKeyInClear(apiBase, context.env);
       const path = writeConfig(context.env, { api_key: key, ...(apiBase ? { api_base: apiBase } : {}) });
@@ -97,7 +95,7 @@ export const COMMANDS: Record<string, Command> = {
       const payments = await clientFor(context)
         .payments.list({
           limit: pageLimit(shown),
-          status: stringOption(context.args, 'status') as PaymentStatus | undefined,
+          status: paymentStatusOption(stringOption(context.args, 'status')),
           reference: stringOption(context.args, 'reference'),
         })
         .toArray(shown);
@@ -212,4 +210,4 @@ export function findCommand(positionals: readonly string[]): { name: string; com
 
 /** Escaped: main writes it to stderr itself, and an API error's message is the server's. */
 export const describeError = (error: unknown): string =>
-  escapeControls(error instanceof ApiError || error instanceof Error ? error.message : String(error));
+  escapeControls(error instanceof Error ? error.message : String(error));

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { isApiKeyShaped } from '../http/api-key-shape';
 import { keyInClearRefusal } from '../http/key-in-clear';
 import { DEFAULT_API_BASE } from '../http/transport';
 import { type ParsedArgs, stringOption, UsageError } from './args';
@@ -32,11 +33,16 @@ export function writeConfig(env: NodeJS.ProcessEnv, config: CliConfig): string {
   return path;
 }
 
-/** The key from --api-key, else PP_API_KEY, else the config file `login` wrote; the base likewise, default http://localhost:3000. */
+/**
+ * The key from --api-key, else PP_API_KEY, else the config file `login` wrote; the base likewise, default
+ * http://localhost:3000. The key is trimmed as the transport sends it, so what is derived from it (listen's
+ * forwarding secret, its saved place) is the same whether or not it came with a line break.
+ */
 export function resolveCredentials(args: ParsedArgs, env: NodeJS.ProcessEnv): { apiKey: string; apiBase: string; allowInsecureHttp: boolean } {
   const config = readConfig(env);
-  const apiKey = stringOption(args, 'api-key') ?? env.PP_API_KEY ?? config.api_key;
-  if (!apiKey) throw new UsageError('No API key: pass --api-key, set PP_API_KEY, or run `login --key <secret key>` once');
+  const given = (stringOption(args, 'api-key') ?? env.PP_API_KEY ?? config.api_key)?.trim();
+  if (!given) throw new UsageError('No API key: pass --api-key, set PP_API_KEY, or run `login --key <secret key>` once');
+  const apiKey = checkedKeyShape(given);
   const apiBase = stringOption(args, 'api-base') ?? env.PP_API_BASE ?? config.api_base ?? DEFAULT_API_BASE;
   refuseKeyInClear(apiBase, env);
   return { apiKey, apiBase, allowInsecureHttp: env.PP_ALLOW_HTTP === 'true' };
@@ -46,6 +52,12 @@ export function resolveCredentials(args: ParsedArgs, env: NodeJS.ProcessEnv): { 
 export function refuseKeyInClear(apiBase: string, env: NodeJS.ProcessEnv): void {
   const refusal = keyInClearRefusal(apiBase, env.PP_ALLOW_HTTP === 'true', 'set PP_ALLOW_HTTP=true');
   if (refusal) throw new UsageError(refusal);
+}
+
+/** The refusal never repeats the key: it is a secret, and what is wrong with it may be a control character. */
+export function checkedKeyShape(key: string): string {
+  if (!isApiKeyShaped(key)) throw new UsageError('The key holds characters no key has (a space or a line break?): keys are pp_ then letters, digits and underscores');
+  return key;
 }
 
 export const isTestKey = (apiKey: string): boolean => apiKey.startsWith('pp_live_test_');

@@ -13,10 +13,10 @@ export interface FollowOptions {
   statePath: string;
   /** An event id to continue after, or `start`; overrides the saved state. */
   since?: string;
-  /** Wait before connecting again after the stream ended or failed. */
+  /** Wait before connecting again after the stream ended; longer after failures in a row (reconnectWait). */
   intervalMs: number;
   signal: AbortSignal;
-  /** Handle one event; false leaves it (and what follows) for the next connection. */
+  /** Handle one event; false leaves it (and what follows) for the next connection, and counts as a failure. */
   handle: (event: Event) => Promise<boolean>;
   onError: (error: unknown) => void;
   /** Called once the starting point is known: events after this moment are sure to be handled. */
@@ -33,7 +33,10 @@ export interface FollowOptions {
  * event and saving the state hands that event over again on the next run:
  * at least once, not exactly once. A first run without --since starts after
  * the newest event. Stops, throwing, on an answer that would come back the
- * same on every connection (lastingRefusal); any other failure is retried.
+ * same on every connection (lastingRefusal); any other failure is retried,
+ * later each time in a row: a stream that fails or goes silent (the
+ * transport's idle limit), or an event the handler leaves (a receiver that
+ * cannot be reached).
  */
 export async function followEvents(client: CheckoutClient, options: FollowOptions): Promise<void> {
   let state = options.since === undefined ? readState(options.statePath) : undefined;
@@ -41,6 +44,8 @@ export async function followEvents(client: CheckoutClient, options: FollowOption
   let failures = 0;
   while (!options.signal.aborted) {
     let handledAny = false;
+    // A failure after progress starts the count again: it is the first of a new run.
+    const failed = () => (failures = handledAny ? 1 : failures + 1);
     try {
       if (state === undefined) {
         state = await startingState(client, options.since);
@@ -50,19 +55,24 @@ export async function followEvents(client: CheckoutClient, options: FollowOption
         ready = true;
         options.onReady?.();
       }
+      let left = false;
       for await (const event of client.events.stream(resumeFrom(state), { signal: options.signal })) {
         if (isHandled(state, event)) continue;
-        if (!(await options.handle(event))) break;
+        if (!(await options.handle(event))) {
+          left = true;
+          break;
+        }
         state = recordHandled(state, event);
         saveState(options.statePath, state);
         handledAny = true;
       }
-      failures = 0;
+      if (left) failed();
+      else failures = 0;
     } catch (error) {
       if (options.signal.aborted) return;
       const refusal = lastingRefusal(error);
       if (refusal) throw refusal;
-      failures = handledAny ? 1 : failures + 1;
+      failed();
       options.onError(error);
     }
     await delay(reconnectWait(options.intervalMs, failures), options.signal);
@@ -90,7 +100,8 @@ const MAX_RETRY_WAIT_MS = 60_000;
  * The wait before connecting again: the interval after a stream that ended,
  * doubling with each failure in a row up to a minute. A failure that comes
  * back on every connection (a message that is not an event is sent again
- * after the same resume point) must not be retried at the interval for ever.
+ * after the same resume point, a receiver that is down) must not be retried
+ * at the interval for ever.
  */
 export function reconnectWait(intervalMs: number, failures: number): number {
   if (failures === 0) return intervalMs;

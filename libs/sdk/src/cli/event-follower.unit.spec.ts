@@ -3,7 +3,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CheckoutClient } from '../client';
-import { UnexpectedResponseError } from '../errors';
+import { ConnectionError, UnexpectedResponseError } from '../errors';
+import { STREAM_IDLE_TIMEOUT_MS } from '../http/transport';
 import { type FollowOptions, followEvents, reconnectWait } from './event-follower';
 import { listen } from './listen';
 
@@ -20,6 +21,16 @@ function stubStream(sse: string, onFetch: (url: string) => void = () => undefine
   return jest.spyOn(globalThis, 'fetch').mockImplementation(async (url) => {
     onFetch(String(url));
     return new Response(String(url).includes('/v1/events/stream') ? sse : '', { headers: { 'content-type': 'text/event-stream' } });
+  });
+}
+
+/** A stream body that sends `text`, then nothing, as a dead connection does; aborting the request fails the read, as fetch does. */
+function silentAfter(text: string, signal: AbortSignal | null | undefined) {
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(new TextEncoder().encode(text));
+      signal?.addEventListener('abort', () => controller.error(signal.reason));
+    },
   });
 }
 
@@ -67,6 +78,58 @@ describe('following the event stream', () => {
     expect(errors).toHaveLength(connections);
     expect(errors.every((error) => error instanceof UnexpectedResponseError)).toBe(true);
     expect(handled).toEqual(['evt_1']);
+    controller.current.abort();
+    await following;
+  });
+
+  it('given a stream that goes silent, when the idle limit passes, then the follower reports a ConnectionError and connects again after the last event', async () => {
+    jest.useFakeTimers({ doNotFake: ['nextTick', 'queueMicrotask', 'setImmediate'] });
+    const connections: Array<string | null> = [];
+    jest.spyOn(globalThis, 'fetch').mockImplementation(async (_url, init) => {
+      connections.push(new Headers(init?.headers).get('last-event-id'));
+      return new Response(silentAfter(connections.length === 1 ? event('evt_1') : '', init?.signal), { headers: { 'content-type': 'text/event-stream' } });
+    });
+    const errors: unknown[] = [];
+    const following = follow({ intervalMs: 10, onError: (error) => errors.push(error) });
+    await jest.advanceTimersByTimeAsync(STREAM_IDLE_TIMEOUT_MS - 1000);
+    expect(connections).toEqual([null]);
+    await jest.advanceTimersByTimeAsync(2000);
+    expect(errors).toEqual([expect.any(ConnectionError)]);
+    expect((errors[0] as Error).message).toMatch(/^GET \/v1\/events\/stream: the stream sent nothing for 45000 ms/);
+    expect(connections).toEqual([null, 'evt_1']);
+    controller.current.abort();
+    await following;
+  });
+
+  it('given a handler slower than the idle limit, when it handles an event, then the stream is not taken for silent', async () => {
+    jest.useFakeTimers({ doNotFake: ['nextTick', 'queueMicrotask', 'setImmediate'] });
+    jest.spyOn(globalThis, 'fetch').mockImplementation(async (_url, init) => new Response(silentAfter(event('evt_1') + event('evt_2'), init?.signal)));
+    const errors: unknown[] = [];
+    const handled: string[] = [];
+    const slowly = (e: { id: string }) =>
+      new Promise<boolean>((resolve) =>
+        setTimeout(() => {
+          handled.push(e.id);
+          resolve(true);
+        }, STREAM_IDLE_TIMEOUT_MS + 5000),
+      );
+    const following = follow({ onError: (error) => errors.push(error), handle: slowly });
+    await jest.advanceTimersByTimeAsync(2 * (STREAM_IDLE_TIMEOUT_MS + 5000));
+    expect(handled).toEqual(['evt_1', 'evt_2']);
+    expect(errors).toEqual([]);
+    controller.current.abort();
+    await following;
+  });
+
+  it('given a handler that leaves every event (a receiver that is down), when followed, then the reconnects back off instead of coming at the interval', async () => {
+    jest.useFakeTimers({ doNotFake: ['nextTick', 'queueMicrotask', 'setImmediate'] });
+    let connections = 0;
+    stubStream(event('evt_1'), () => connections++);
+    const following = follow({ intervalMs: 10, handle: async () => false });
+    await jest.advanceTimersByTimeAsync(10_000);
+    // At a 10 ms interval that would be about a thousand connections; backing off from 250 ms, six.
+    expect(connections).toBeGreaterThanOrEqual(5);
+    expect(connections).toBeLessThanOrEqual(7);
     controller.current.abort();
     await following;
   });
@@ -119,5 +182,23 @@ describe('following the event stream', () => {
     // During each forward: the open stream's listener and the forward's own, the same for every event.
     expect(forwarded).toEqual([2, 2, 2]);
     expect(any.mock.calls.flat(2)).not.toContain(signal);
+  });
+
+  it('given a streamed event with a null session_id and an internal field, when listen forwards it, then the body is the one deliveries carry', async () => {
+    const streamed = { id: 'evt_1', type: 'payment.pending_review', created_at: '2026-01-01T00:00:00Z', livemode: false, data: { reference: 'r', amount: 5, status: 'REQUIRES_MANUAL_REVIEW', metadata: null, session_id: null, payment_id: 'tx_1', review_reasons: ['amount'] } };
+    const bodies: unknown[] = [];
+    jest.spyOn(globalThis, 'fetch').mockImplementation(async (url, init) => {
+      if (!String(url).includes('/v1/events/stream')) {
+        bodies.push(JSON.parse(String(init?.body)));
+        controller.current.abort();
+        return new Response('');
+      }
+      return new Response(`id: evt_1\ndata: ${JSON.stringify(streamed)}\n\n`);
+    });
+    const output = { json: true, out: () => undefined, progress: () => undefined };
+    await listen(client(), { apiKey: 'pp_live_test_x', forwardTo: 'http://127.0.0.1:9/hooks', since: 'start', statePath: join(dir, 'listen.json'), intervalMs: 1, signal: controller.current.signal, output });
+    expect(bodies).toEqual([
+      { id: 'evt_1', type: 'payment.pending_review', created_at: '2026-01-01T00:00:00Z', livemode: false, data: { reference: 'r', amount: 5, status: 'REQUIRES_MANUAL_REVIEW', metadata: null, payment_id: 'tx_1' } },
+    ]);
   });
 });

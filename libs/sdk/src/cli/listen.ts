@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import type { CheckoutClient } from '../client';
 import { startOperation } from '../http/abort';
 import type { Event } from '../types';
+import { webhookEventBody } from '../webhooks/webhook-event-body';
 import { signatureHeaders } from '../webhooks/webhook-signature';
 import { followEvents } from './event-follower';
 import type { Output } from './output';
@@ -35,8 +36,9 @@ export interface ListenOptions {
 /**
  * Forwards each new event to a local URL as a signed webhook delivery (the
  * service's body and headers) and prints the receiver's status. A receiver
- * that cannot be reached keeps the event for the next poll; any answer,
- * 2xx or not, moves on (it is printed, and `events resend` exists).
+ * that cannot be reached keeps the event for the next connection, made later
+ * each time in a row (event-follower.ts); any answer, 2xx or not, moves on
+ * (it is printed, and `events resend` exists).
  */
 export async function listen(client: CheckoutClient, options: ListenOptions): Promise<void> {
   const secret = forwardingSecret(options.apiKey);
@@ -57,7 +59,7 @@ export async function listen(client: CheckoutClient, options: ListenOptions): Pr
 }
 
 async function forward(event: Event, secret: string, options: ListenOptions): Promise<boolean> {
-  const body = JSON.stringify({ id: event.id, type: event.type, created_at: event.created_at, livemode: event.livemode, data: event.data });
+  const body = JSON.stringify(webhookEventBody(event));
   const started = Date.now();
   // Not AbortSignal.any([options.signal, ...]): that leaves a reference on the process-wide signal per event (abort.ts).
   const operation = startOperation(options.signal, FORWARD_TIMEOUT_MS);

@@ -20,9 +20,10 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
   try {
     const args = parseArgs(argv);
     const found = findCommand(args.positionals);
+    if (!found && args.positionals.length > 0) throw new UsageError(`Unknown command ${args.positionals.slice(0, 2).join(' ')}`);
     if (!found || args.options.has('help')) {
       process.stdout.write(`${usage()}\n`);
-      return found || args.positionals.length === 0 ? 0 : 2;
+      return 0;
     }
     refuseUnknownOptions(args, found.command.options);
     await found.command.run({ args, env, output: consoleOutput(args.options.get('json') === true), signal: controller.signal });

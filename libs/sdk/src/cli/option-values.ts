@@ -1,4 +1,4 @@
-import { EVENT_TYPES, type EventType } from '../types';
+import { EVENT_TYPES, type EventType, PAYMENT_STATUSES, type PaymentStatus } from '../types';
 import { integerOption, listOption, type ParsedArgs, stringOption, UsageError } from './args';
 import { FROM_START } from './event-follower';
 
@@ -13,11 +13,17 @@ const EVENT_ID = /^evt_[a-z0-9]{8,64}$/;
 /** A longer timer overflows Node's 2^31-1 ms and fires after 1 ms; an hour is already longer than anyone waits. */
 const MAX_INTERVAL_MS = 60 * 60 * 1000;
 
-export function eventTypeOption(value: string | undefined): EventType | undefined {
+/** `value` when it is one of `choices`; `what` names them in the refusal. */
+function oneOf<T extends string>(what: string, choices: readonly T[], value: string | undefined): T | undefined {
   if (value === undefined) return undefined;
-  if (!(EVENT_TYPES as readonly string[]).includes(value)) throw new UsageError(`Unknown event type ${value}; one of: ${EVENT_TYPES.join(', ')}`);
-  return value as EventType;
+  if (!(choices as readonly string[]).includes(value)) throw new UsageError(`Unknown ${what} ${value}; one of: ${choices.join(', ')}`);
+  return value as T;
 }
+
+export const eventTypeOption = (value: string | undefined): EventType | undefined => oneOf('event type', EVENT_TYPES, value);
+
+/** `payments list --status`: the gateway refuses any other value (a 400), spelled as it is (upper case). */
+export const paymentStatusOption = (value: string | undefined): PaymentStatus | undefined => oneOf('payment status', PAYMENT_STATUSES, value);
 
 /** `--events a,b`: event types, or `*` for all. */
 export function eventTypesOption(args: ParsedArgs): string[] | undefined {

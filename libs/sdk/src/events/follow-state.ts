@@ -5,9 +5,7 @@
  * window behind the newest event handled, and the ids handled within that
  * window keep those events from being handled twice. Pure: the caller reads
  * the log and keeps the state (the CLI's listen in a file, the gateway's
- * event stream per connection, which reads the log forward). A client of
- * the public list (GET /v1/events, newest first) reads it with
- * unhandledEvents.
+ * event stream per connection, which reads the log forward).
  */
 
 export const SETTLE_WINDOW_MS = 10_000;
@@ -28,7 +26,7 @@ export const FOLLOW_FROM_START: FollowState = { since_ms: 0, handled: {} };
 /** A state that continues after `event` (it and what came before count as handled). */
 export const followAfter = (event: LoggedEvent): FollowState => ({ since_ms: Date.parse(event.created_at), handled: { [event.id]: Date.parse(event.created_at) } });
 
-/** Whether a newest-first read may stop at `event`: it is older than anything still unsettled. */
+/** Whether `event` is older than anything still unsettled: a read of the log need not send it again. */
 export const isBeyondWindow = (state: FollowState, event: LoggedEvent): boolean => Date.parse(event.created_at) < state.since_ms - SETTLE_WINDOW_MS;
 
 export const isHandled = (state: FollowState, event: LoggedEvent): boolean => event.id in state.handled;
@@ -39,14 +37,4 @@ export function recordHandled(state: FollowState, event: LoggedEvent): FollowSta
   const sinceMs = Math.max(state.since_ms, at);
   const handled = Object.fromEntries(Object.entries({ ...state.handled, [event.id]: at }).filter(([, time]) => time >= sinceMs - SETTLE_WINDOW_MS));
   return { since_ms: sinceMs, handled };
-}
-
-/** Reads a newest-first log until the window's edge and answers the events not yet handled, oldest first. */
-export async function unhandledEvents<E extends LoggedEvent>(newestFirst: AsyncIterable<E>, state: FollowState, max: number): Promise<E[]> {
-  const found: E[] = [];
-  for await (const event of newestFirst) {
-    if (isBeyondWindow(state, event)) break;
-    if (!isHandled(state, event)) found.push(event);
-  }
-  return found.reverse().slice(0, max);
 }

@@ -11,8 +11,10 @@ export interface Operation {
   /** Aborted when the caller's signal is, or when the timeout passes. */
   readonly signal: AbortSignal;
   readonly timedOut: boolean;
-  /** The timeout has guarded what it had to (a stream's headers): the operation goes on. */
+  /** The timeout is paused: what is waited for now is not the other side (a stream's reader handling what came). */
   clearTimeout(): void;
+  /** The timeout starts again, `ms` from now (a stream's idle limit, from each chunk). */
+  restartTimeout(ms: number): void;
   /** Unlinks from the caller's signal and clears the timeout. */
   end(): void;
 }
@@ -21,10 +23,12 @@ export function startOperation(parent: AbortSignal | undefined, timeoutMs: numbe
   const controller = new AbortController();
   let timedOut = false;
   const onAbort = () => controller.abort(parent?.reason);
-  const timer = setTimeout(() => {
-    timedOut = true;
-    controller.abort(new DOMException(`no answer within ${timeoutMs} ms`, 'TimeoutError'));
-  }, timeoutMs);
+  const startTimer = (ms: number) =>
+    setTimeout(() => {
+      timedOut = true;
+      controller.abort(new DOMException(`no answer within ${ms} ms`, 'TimeoutError'));
+    }, ms);
+  let timer = startTimer(timeoutMs);
   if (parent?.aborted) onAbort();
   else parent?.addEventListener('abort', onAbort, { once: true });
   return {
@@ -33,6 +37,10 @@ export function startOperation(parent: AbortSignal | undefined, timeoutMs: numbe
       return timedOut;
     },
     clearTimeout: () => clearTimeout(timer),
+    restartTimeout: (ms) => {
+      clearTimeout(timer);
+      timer = startTimer(ms);
+    },
     end: () => {
       clearTimeout(timer);
       parent?.removeEventListener('abort', onAbort);

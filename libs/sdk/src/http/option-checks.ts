@@ -1,7 +1,7 @@
 import type { RetrySettings } from './retry.policy';
 
 /*
- * The numbers a client is given, checked before any request. Unchecked, a
+ * The options a client is given, checked before any request. Unchecked, a
  * typo fails silently: `retry > NaN` is never true, so NaN or Infinity
  * retries forever; a timer given NaN, a negative number or more than
  * 2^31-1 ms fires at once (Node makes it 1 ms), so every request times out
@@ -13,6 +13,29 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 export function checkMilliseconds(name: string, value: unknown): number {
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > MAX_TIMER_MS) {
     throw new TypeError(`${name} must be a number of milliseconds from 0 to ${MAX_TIMER_MS}, not ${String(value)}`);
+  }
+  return value;
+}
+
+/** A timeout: whole milliseconds, at least 1 (0 would time every attempt out at once). */
+export function checkTimeout(name: string, value: unknown): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > MAX_TIMER_MS) {
+    throw new TypeError(`${name} must be a whole number of milliseconds from 1 to ${MAX_TIMER_MS}, not ${String(value)}`);
+  }
+  return value;
+}
+
+/** The gateway's bound on an Idempotency-Key. */
+const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
+
+/**
+ * An Idempotency-Key the caller chose: an empty one would reach the gateway
+ * as no key at all (refused with a 400), a blank or over-long one likewise,
+ * and a control character would make fetch throw an error quoting it.
+ */
+export function checkIdempotencyKey(value: unknown): string {
+  if (typeof value !== 'string' || value.trim() === '' || value.length > MAX_IDEMPOTENCY_KEY_LENGTH || !/^[\x20-\x7e]+$/.test(value)) {
+    throw new TypeError(`idempotencyKey must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} printable ASCII characters, not all spaces`);
   }
   return value;
 }

@@ -1,13 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import { ApiError, apiErrorFor, ConnectionError, UnexpectedResponseError } from '../errors';
-import { delay, startOperation } from './abort';
+import { ApiError, apiErrorFor, ConnectionError, NotFoundError, UnexpectedResponseError } from '../errors';
+import { delay, type Operation, startOperation } from './abort';
 import { isApiKeyShaped } from './api-key-shape';
 import { keyInClearRefusal } from './key-in-clear';
-import { checkedRetrySettings, checkMilliseconds, checkRetryCount } from './option-checks';
+import { checkedRetrySettings, checkIdempotencyKey, checkRetryCount, checkTimeout } from './option-checks';
 import { type AttemptOutcome, DEFAULT_RETRY_SETTINGS, type RetrySettings, retryDelay } from './retry.policy';
 
 export const DEFAULT_API_BASE = 'http://localhost:3000';
 export const DEFAULT_TIMEOUT_MS = 30_000;
+/**
+ * An event stream that sends nothing for this long is dead (a connection
+ * dropped without a FIN: a laptop's network change, a NAT that forgot it):
+ * the gateway sends a comment every 15 s on a quiet stream, so this is three
+ * missed in a row.
+ */
+export const STREAM_IDLE_TIMEOUT_MS = 45_000;
 export const SDK_VERSION = '0.2.0';
 
 export interface ClientOptions {
@@ -29,11 +36,14 @@ export interface ClientOptions {
 }
 
 export interface RequestOptions {
-  /** POST only: your key for this operation; default a fresh UUID, reused across the SDK's retries. */
+  /**
+   * POST only: your key for this operation; default a fresh UUID, reused across the SDK's retries. Pass your own
+   * (and keep it) to call again safely after an error: an error from a POST carries the key it sent as `idempotencyKey`.
+   */
   idempotencyKey?: string;
   /** Sent as X-Request-Id on every attempt of this call; default a fresh UUID, so the gateway's logs tie the retries together. */
   requestId?: string;
-  /** Overrides the client's per-attempt timeout. */
+  /** Overrides the client's per-attempt timeout (for a stream: the wait for its headers). */
   timeoutMs?: number;
   /** Overrides the client's retry count. */
   maxRetries?: number;
@@ -45,6 +55,12 @@ export interface ApiRequest {
   path: string;
   query?: Record<string, string | number | undefined>;
   body?: unknown;
+  /**
+   * For a DELETE: the answer when a retry finds the resource gone (404). An
+   * earlier attempt deleted it and its answer was lost on the way back, so
+   * the call did what it was asked. A first attempt's 404 stays an error.
+   */
+  answerIfGoneOnRetry?: unknown;
 }
 
 export interface ApiResponse<T> {
@@ -55,9 +71,11 @@ export interface ApiResponse<T> {
   requestId: string | undefined;
 }
 
-/** An open event stream: `close()` once done with it, however it ended. */
+/** An open event stream: read `body`, and `close()` once done with it, however it ended. */
 export interface OpenStream {
   response: Response;
+  /** The body's chunks; a ConnectionError once nothing came for STREAM_IDLE_TIMEOUT_MS. */
+  body: AsyncIterable<Uint8Array>;
   close(): void;
 }
 
@@ -78,13 +96,14 @@ export class Transport {
     this.apiBase = (options.apiBase ?? DEFAULT_API_BASE).replace(/\/+$/, '');
     const refusal = keyInClearRefusal(this.apiBase, options.allowInsecureHttp === true, 'pass allowInsecureHttp: true');
     if (refusal) throw new TypeError(refusal);
-    this.timeoutMs = checkMilliseconds('timeoutMs', options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+    this.timeoutMs = checkTimeout('timeoutMs', options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
     const maxRetries = options.maxRetries === undefined ? undefined : checkRetryCount('maxRetries', options.maxRetries);
     this.retry = checkedRetrySettings(DEFAULT_RETRY_SETTINGS, { ...options.retry, maxRetries: maxRetries ?? options.retry?.maxRetries }, 'retry.');
   }
 
   async request<T>(request: ApiRequest, options: RequestOptions = {}): Promise<ApiResponse<T>> {
-    if (options.timeoutMs !== undefined) checkMilliseconds('timeoutMs', options.timeoutMs);
+    if (options.timeoutMs !== undefined) checkTimeout('timeoutMs', options.timeoutMs);
+    if (options.idempotencyKey !== undefined) checkIdempotencyKey(options.idempotencyKey);
     const settings = { ...this.retry, ...(options.maxRetries === undefined ? {} : { maxRetries: checkRetryCount('maxRetries', options.maxRetries) }) };
     const url = new URL(this.apiBase + request.path);
     for (const [name, value] of Object.entries(request.query ?? {})) if (value !== undefined) url.searchParams.set(name, String(value));
@@ -101,9 +120,13 @@ export class Transport {
       headers['content-type'] = 'application/json';
       body = JSON.stringify(request.body ?? {});
     }
+    // `retry` also numbers the attempt: the first is 1.
     for (let retry = 1; ; retry++) {
       const attempt = await this.attempt(url, request.method, headers, body, options);
       if (attempt.ok) return attempt.response as ApiResponse<T>;
+      if (retry > 1 && attempt.error instanceof NotFoundError && request.answerIfGoneOnRetry !== undefined) {
+        return { status: 404, headers: attempt.error.headers, body: request.answerIfGoneOnRetry as T, requestId: attempt.error.requestId };
+      }
       const wait = retryDelay(attempt.outcome, retry, settings, Math.random(), Date.now());
       if (wait === undefined) throw attempt.error;
       if (!(await delay(wait, options.signal))) throw options.signal?.reason;
@@ -111,15 +134,16 @@ export class Transport {
   }
 
   /**
-   * A long-lived GET (an event stream): the per-attempt timeout covers only
-   * the wait for the answer's headers; no retries (the caller resumes). The
+   * A long-lived GET (an event stream): the per-attempt timeout covers the
+   * wait for the answer's headers, then each wait for the next chunk is
+   * limited to STREAM_IDLE_TIMEOUT_MS; no retries (the caller resumes). The
    * caller's signal aborts the stream until `close()`.
    */
   async open(path: string, query: Record<string, string | undefined>, headers: Record<string, string>, options: RequestOptions = {}): Promise<OpenStream> {
     const url = new URL(this.apiBase + path);
     for (const [name, value] of Object.entries(query)) if (value !== undefined) url.searchParams.set(name, value);
     const requestId = options.requestId ?? randomUUID();
-    const operation = startOperation(options.signal, checkMilliseconds('timeoutMs', options.timeoutMs ?? this.timeoutMs));
+    const operation = startOperation(options.signal, checkTimeout('timeoutMs', options.timeoutMs ?? this.timeoutMs));
     try {
       const response = await fetch(url, {
         headers: { ...headers, authorization: `Bearer ${this.apiKey}`, accept: 'text/event-stream', 'x-request-id': requestId },
@@ -130,8 +154,11 @@ export class Transport {
         const message = isErrorBody(parsed) ? parsed.error : `GET ${url.pathname} answered ${response.status}`;
         throw apiErrorFor(response.status, message, response.headers.get('x-request-id') ?? requestId, response.headers);
       }
+      const silence = (cause: unknown) =>
+        new ConnectionError(`GET ${url.pathname}: the stream sent nothing for ${STREAM_IDLE_TIMEOUT_MS} ms, not even the gateway's keep-alive (request ${requestId})`, cause);
+      // Paused until the body is read: the idle limit starts with the first wait for a chunk.
       operation.clearTimeout();
-      return { response, close: operation.end };
+      return { response, body: chunksUntilSilent(response.body, operation, silence), close: operation.end };
     } catch (error) {
       operation.end();
       if (options.signal?.aborted) throw options.signal.reason;
@@ -158,7 +185,7 @@ export class Transport {
       if (options.signal?.aborted) throw options.signal.reason;
       const reason = operation.timedOut ? `no answer within ${timeoutMs} ms` : describeNetworkError(error);
       const message = `${method} ${url.pathname}: ${reason} (request ${headers['x-request-id']})`;
-      return { ok: false, outcome: { kind: 'network' }, error: new ConnectionError(message, error) };
+      return { ok: false, outcome: { kind: 'network' }, error: new ConnectionError(message, error, headers['idempotency-key']) };
     } finally {
       operation.end();
     }
@@ -166,15 +193,38 @@ export class Transport {
     const parsed = parseJson(text);
     if (response.ok) {
       // Every route answers JSON: anything else (a proxy's HTML page, say) would reach the caller as a string typed as the resource.
-      if (parsed === NOT_JSON) throw new UnexpectedResponseError(`${method} ${url.pathname} answered ${response.status} with a body that is not JSON (request ${requestId ?? headers['x-request-id']})`);
+      if (parsed === NOT_JSON) {
+        throw new UnexpectedResponseError(`${method} ${url.pathname} answered ${response.status} with a body that is not JSON (request ${requestId ?? headers['x-request-id']})`, headers['idempotency-key']);
+      }
       return { ok: true, response: { status: response.status, headers: response.headers, body: parsed, requestId } };
     }
     const message = isErrorBody(parsed) ? parsed.error : `${method} ${url.pathname} answered ${response.status}`;
     return {
       ok: false,
       outcome: { kind: 'response', status: response.status, retryAfter: response.headers.get('retry-after') },
-      error: apiErrorFor(response.status, message, requestId, response.headers),
+      error: apiErrorFor(response.status, message, requestId, response.headers, headers['idempotency-key']),
     };
+  }
+}
+
+/**
+ * The stream's chunks, the idle limit running only while the next one is
+ * awaited (the reader's own time handling a chunk is not the stream's
+ * silence). When it passes, the operation aborts the connection, and the read
+ * that fails with it is reported as `silence`.
+ */
+async function* chunksUntilSilent(body: AsyncIterable<Uint8Array> | null, operation: Operation, silence: (cause: unknown) => ConnectionError): AsyncGenerator<Uint8Array> {
+  if (!body) return;
+  try {
+    operation.restartTimeout(STREAM_IDLE_TIMEOUT_MS);
+    for await (const chunk of body) {
+      operation.clearTimeout();
+      yield chunk;
+      operation.restartTimeout(STREAM_IDLE_TIMEOUT_MS);
+    }
+  } catch (error) {
+    // The caller's abort fails the read with the caller's reason, passed on as it is.
+    throw operation.timedOut ? silence(error) : error;
   }
 }
 

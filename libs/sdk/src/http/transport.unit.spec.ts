@@ -1,6 +1,6 @@
 import { getEventListeners } from 'node:events';
 import { CheckoutClient } from '../client';
-import { CheckoutError, ConnectionError, ServerError, UnexpectedResponseError } from '../errors';
+import { CheckoutError, ConnectionError, InvalidRequestError, NotFoundError, ServerError, UnexpectedResponseError } from '../errors';
 
 /*
  * The transport against a stubbed fetch: what the client accepts at
@@ -40,6 +40,8 @@ describe('the transport', () => {
     ['timeoutMs', { timeoutMs: -1 }],
     ['timeoutMs', { timeoutMs: 2 ** 31 }],
     ['timeoutMs', { timeoutMs: '1000' as unknown as number }],
+    ['timeoutMs', { timeoutMs: 0 }],
+    ['timeoutMs', { timeoutMs: 1.5 }],
   ])('given %s that is not a usable number (%p), when the client is built, then it refuses with a TypeError naming it', (name, options) => {
     expect(() => client(options)).toThrow(TypeError);
     expect(() => client(options)).toThrow(new RegExp(`^${name.replace('.', '\\.')} must be`));
@@ -63,12 +65,62 @@ describe('the transport', () => {
     expect(new Headers(fetch.mock.calls[0][1]?.headers).get('authorization')).toBe('Bearer pp_live_test_abc');
   });
 
-  it('given zero retries, delays and timeout, when the client is built, then it accepts them; a per-request NaN is refused before any request', async () => {
+  it('given zero retries and delays and a 1 ms timeout, when the client is built, then it accepts them; a per-request NaN, 0 or fraction is refused before any request', async () => {
     const fetch = stubFetch({ body: '[]' });
-    expect(() => client({ maxRetries: 0, timeoutMs: 0, retry: { baseDelayMs: 0, maxDelayMs: 0 } })).not.toThrow();
+    expect(() => client({ maxRetries: 0, timeoutMs: 1, retry: { baseDelayMs: 0, maxDelayMs: 0 } })).not.toThrow();
     await expect(client().payments.list({}, { maxRetries: NaN }).firstPage()).rejects.toThrow(/^maxRetries must be/);
     await expect(client().payments.list({}, { timeoutMs: Infinity }).firstPage()).rejects.toThrow(/^timeoutMs must be/);
+    await expect(client().payments.list({}, { timeoutMs: 0 }).firstPage()).rejects.toThrow(/^timeoutMs must be a whole number of milliseconds from 1/);
+    await expect(client().events.stream({}, { timeoutMs: 2.5 }).next()).rejects.toThrow(/^timeoutMs must be a whole number/);
     expect(fetch).not.toHaveBeenCalled();
+  });
+
+  it.each([
+    ['empty', ''],
+    ['blank', '   '],
+    ['too long', 'k'.repeat(256)],
+    ['holding a line break', 'key\r\nX-Injected: 1'],
+  ])('given an idempotencyKey %s, when a POST is made, then it is a TypeError before any request', async (_what, idempotencyKey) => {
+    const fetch = stubFetch({ status: 201 });
+    await expect(client().events.resend('evt_1', {}, { idempotencyKey })).rejects.toThrow(/^idempotencyKey must be 1 to 255 printable ASCII characters/);
+    expect(fetch).not.toHaveBeenCalled();
+  });
+
+  it('given a POST that fails after its retries, when no key was given, then the error carries the key the SDK sent on every attempt; a given key is carried as it is', async () => {
+    const fetch = stubFetch({ status: 503, body: '{"error":"Service unavailable"}' });
+    const failed = await client({ maxRetries: 1 }).events.resend('evt_1').catch((error: unknown) => error);
+    const sent = fetch.mock.calls.map(([, init]) => new Headers(init?.headers).get('idempotency-key'));
+    expect(failed).toBeInstanceOf(ServerError);
+    expect(sent).toEqual([expect.stringMatching(/^[0-9a-f-]{36}$/), sent[0]]);
+    expect((failed as ServerError).idempotencyKey).toBe(sent[0]);
+    await expect(client({ maxRetries: 0 }).events.resend('evt_1', {}, { idempotencyKey: 'order-1001' })).rejects.toMatchObject({ idempotencyKey: 'order-1001' });
+
+    fetch.mockRestore();
+    const unreachable = jest.spyOn(globalThis, 'fetch').mockRejectedValue(new TypeError('fetch failed'));
+    const lost = await client({ maxRetries: 1 }).events.resend('evt_1').catch((error: unknown) => error);
+    expect(lost).toBeInstanceOf(ConnectionError);
+    expect((lost as ConnectionError).idempotencyKey).toBe(new Headers(unreachable.mock.calls[0][1]?.headers).get('idempotency-key'));
+    const read = (await client({ maxRetries: 0 }).payments.list().firstPage().catch((error: unknown) => error)) as ConnectionError;
+    expect(read).toBeInstanceOf(ConnectionError);
+    expect(read.idempotencyKey).toBeUndefined();
+  });
+
+  it('given an error answer, when it is thrown, then apiMessage keeps the API’s words while message adds the status and request', async () => {
+    stubFetch({ status: 400, body: '{"error":"Validation failed: amount must be positive"}', headers: { 'x-request-id': 'req_1' } });
+    const refused = await client().checkoutSessions.retrieve('cs_1').catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(InvalidRequestError);
+    expect(refused).toMatchObject({ apiMessage: 'Validation failed: amount must be positive', message: 'Validation failed: amount must be positive (status 400, request req_1)' });
+    stubFetch({ status: 502, body: '<html>Bad gateway</html>' });
+    await expect(client({ maxRetries: 0 }).checkoutSessions.retrieve('cs_1')).rejects.toMatchObject({ apiMessage: 'GET /v1/checkout/sessions/cs_1 answered 502' });
+  });
+
+  it('given a DELETE whose first attempt got no answer, when the retry finds the endpoint gone, then it resolves as deleted; a first attempt’s 404 is still NotFoundError', async () => {
+    const answerLost = async () => Promise.reject(new TypeError('fetch failed'));
+    const fetch = stubFetch(answerLost, { status: 404, body: '{"error":"Webhook endpoint not found"}' });
+    await expect(client().webhookEndpoints.delete('wh_1')).resolves.toEqual({ id: 'wh_1', deleted: true });
+    expect(fetch).toHaveBeenCalledTimes(2);
+    stubFetch({ status: 404, body: '{"error":"Webhook endpoint not found"}' });
+    await expect(client().webhookEndpoints.delete('wh_1')).rejects.toBeInstanceOf(NotFoundError);
   });
 
   it('given a 2xx answer whose body is not JSON (a proxy page), when a resource is read, then it is an UnexpectedResponseError, not a string, and not retried', async () => {

@@ -17,7 +17,11 @@ export class Events extends Resource {
     return this.call('retrieveEvent', options, { id });
   }
 
-  /** POST /v1/events/:id/resend: a new delivery now, to every subscribed endpoint or to `endpoint_id`. */
+  /**
+   * POST /v1/events/:id/resend: a new delivery now, to every subscribed endpoint or to `endpoint_id`. Not idempotent
+   * across a 5xx: the service may have queued the resend before the gateway answered the error, and a 5xx frees the
+   * Idempotency-Key, so the SDK's retry (or yours) can queue another (receivers dedupe on the event id).
+   */
   resend(id: string, params: { endpoint_id?: string } = {}, options: RequestOptions = {}): Promise<ResendEventResult> {
     return this.call('resendEvent', options, { id, body: params });
   }
@@ -27,6 +31,8 @@ export class Events extends Resource {
    * connection lasts (it ends on a gateway restart; connect again with
    * `lastEventId`, the id of the last event received, to miss nothing;
    * events from the few seconds before it may come again, so dedupe on id).
+   * A stream silent for STREAM_IDLE_TIMEOUT_MS (45 s; the gateway sends a
+   * keep-alive every 15 s) fails with a ConnectionError: connect again.
    * Without `lastEventId`, `since` (an event id, or 'start') or else now.
    */
   async *stream(params: { lastEventId?: string; since?: string; types?: EventType[] } = {}, options: RequestOptions = {}): AsyncGenerator<Event> {
@@ -37,8 +43,7 @@ export class Events extends Resource {
       options,
     );
     try {
-      if (!stream.response.body) return;
-      for await (const message of readServerSentEvents(stream.response.body)) yield streamedEvent(message);
+      for await (const message of readServerSentEvents(stream.body)) yield streamedEvent(message);
     } finally {
       stream.close();
     }

@@ -1,13 +1,14 @@
 import { ListIterator } from '../http/list';
-import type { RequestOptions, Transport } from '../http/transport';
+import type { ApiRequest, RequestOptions, Transport } from '../http/transport';
 import { ROUTES, routePath, type RouteName } from '../routes';
 
 /** What every resource does: call one route of the table and return its body. */
 export abstract class Resource {
   constructor(protected readonly transport: Transport) {}
 
-  protected async call<T>(route: RouteName, options: RequestOptions, input: { id?: string; body?: unknown; query?: Record<string, string | number | undefined> } = {}): Promise<T> {
-    const response = await this.transport.request<T>({ method: ROUTES[route].method, path: routePath(route, input.id), body: input.body, query: input.query }, options);
+  protected async call<T>(route: RouteName, options: RequestOptions, input: Omit<ApiRequest, 'method' | 'path'> & { id?: string } = {}): Promise<T> {
+    const { id, ...request } = input;
+    const response = await this.transport.request<T>({ method: ROUTES[route].method, path: routePath(route, id), ...request }, options);
     return response.body;
   }
 

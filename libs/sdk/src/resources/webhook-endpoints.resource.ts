@@ -13,9 +13,10 @@ export class WebhookEndpoints extends Resource {
     return this.call('listWebhookEndpoints', options);
   }
 
-  /** DELETE /v1/webhook_endpoints/:id */
+  /** DELETE /v1/webhook_endpoints/:id. A retry that finds it gone answers as deleted: the attempt whose answer was lost deleted it. */
   delete(id: string, options: RequestOptions = {}): Promise<DeletedWebhookEndpoint> {
-    return this.call('deleteWebhookEndpoint', options, { id });
+    const deleted: DeletedWebhookEndpoint = { id, deleted: true };
+    return this.call('deleteWebhookEndpoint', options, { id, answerIfGoneOnRetry: deleted });
   }
 
   /**

@@ -1,2 +1,3 @@
 export * from './verify-webhook';
+export * from './webhook-event-body';
 export * from './webhook-signature';

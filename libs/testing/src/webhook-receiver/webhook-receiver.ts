@@ -32,8 +32,9 @@ export interface ScriptedReply {
 
 /**
  * A real HTTP webhook endpoint for tests: records raw bodies and headers,
- * verifies both signatures on the raw bytes with the secrets it trusts for
- * each path (answering 401 on a mismatch, as PRODUCT-RULES §5 asks of receivers), and
+ * verifies them as a merchant's receiver does (the SDK's verify, on the raw
+ * bytes) with the secrets it trusts for each path (answering 401 on a
+ * refusal, as PRODUCT-RULES §5 asks of receivers), and
  * answers scripted statuses, Retry-After headers or delays.
  */
 export class WebhookReceiver {
