@@ -5,7 +5,7 @@
  *   listen) are the SDK's CLI (libs/sdk/src/cli), talking to the gateway over
  *   HTTP with an API key, as the published package's `pp-checkout` does;
  * - the operator's commands (merchant:create, demo:seed,
- *   platform-admin:create) run against the same database `npm start` uses,
+ *   platform-admin:create, :reset-password and :remove) run against the same database `npm start` uses,
  *   as the gateway's role, after the usual set-up (roles and migrations included).
  */
 const { spawnSync } = require('node:child_process');

@@ -412,7 +412,7 @@ describe('dashboard /api', () => {
       expect(trail.body.data.map((entry) => [entry.action, entry.target_id, entry.detail])).toEqual(
         expect.arrayContaining([
           ['merchant.created', created2.body.merchant_id, `owner ${created2.body.dashboard_user.email}`],
-          ['merchant.updated', created2.body.merchant_id, `deposit address ${deposit}; frame ancestors https://shop.example; name Console Shop Renamed`],
+          ['merchant.updated', created2.body.merchant_id, `deposit address none → ${deposit}; name Console Shop Renamed; frame ancestors https://shop.example`],
         ]),
       );
       expect((await admin.request('PATCH', `/api/admin/merchants/${a.merchant_id}`, { etransfer_email: deposit })).status).toBe(409);

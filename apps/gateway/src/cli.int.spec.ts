@@ -42,7 +42,7 @@ describe('gateway CLI', () => {
   };
   const count = async (table: string) => Number((await asOwner<{ count: string }>(`SELECT count(*) FROM gateway.${table}`))[0].count);
   const auditOf = (targetId: string) =>
-    asOwner(`SELECT actor_id, actor_email, actor_role, merchant_id, livemode, action, outcome, detail, request_id, address FROM gateway.audit_entries WHERE target_id = $1`, [targetId]);
+    asOwner(`SELECT actor_id, actor_email, actor_role, merchant_id, livemode, action, outcome, detail, request_id, address FROM gateway.audit_entries WHERE target_id = $1 ORDER BY position`, [targetId]);
 
   it('merchant:create, as the gateway’s role, prints the admin route’s JSON', async () => {
     const created = await cli('merchant:create', '--name', 'CLI Shop', '--email', 'owner@cli.example', '--password', 'correct horse battery');
@@ -69,6 +69,23 @@ describe('gateway CLI', () => {
     const [entry] = await auditOf(admin.id);
     expect(entry).toEqual({ ...byTheCli, merchant_id: null, livemode: null, action: 'platform_admin.created', detail: 'ops2@cli.example (platform_admin)' });
     expect(JSON.stringify(entry)).not.toContain(admin.password);
+  });
+
+  it('platform-admin:reset-password and platform-admin:remove act on the admin named by e-mail, recorded as the CLI’s; an unknown e-mail exits non-zero', async () => {
+    const admin = await cli('platform-admin:create', '--email', 'ops-leaving@cli.example');
+    const reset = await cli('platform-admin:reset-password', '--email', 'OPS-LEAVING@cli.example');
+    expect(reset).toEqual({ id: admin.id, email: 'ops-leaving@cli.example', password: expect.any(String) });
+    expect(reset.password).not.toBe(admin.password);
+    const removed = await cli('platform-admin:remove', '--email', 'ops-leaving@cli.example');
+    expect(removed).toMatchObject({ id: admin.id, removed_at: expect.stringMatching(/Z$/) });
+    expect(((await auditOf(admin.id)) as Array<{ action: string; actor_email: string }>).map(({ action, actor_email }) => [action, actor_email])).toEqual([
+      ['platform_admin.created', 'gateway CLI'],
+      ['platform_admin.password_reset', 'gateway CLI'],
+      ['platform_admin.removed', 'gateway CLI'],
+    ]);
+    for (const command of ['platform-admin:remove', 'platform-admin:reset-password']) {
+      await expect(cli(command, '--email', 'ops-leaving@cli.example')).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('Platform admin not found') });
+    }
   });
 
   it('an action whose audit entry cannot be stored still prints its one copy of the keys, says so and exits non-zero', async () => {

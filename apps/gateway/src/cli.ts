@@ -7,12 +7,12 @@ import { assertServiceDatabase, dataSourceFor } from '@pp/platform/typeorm';
 import { AUDIT_NOT_RECORDED } from '@pp/contracts';
 import type { DataSource } from 'typeorm';
 import { CreateMerchantBody } from './admin/admin.bodies';
-import { type AdminAuditFact, merchantCreatedFact, platformAdminCreatedFact } from './admin/operator-audit-entry';
+import { type AdminAuditFact, merchantCreatedFact, platformAdminCreatedFact, platformAdminPasswordResetFact, platformAdminRemovedFact } from './admin/operator-audit-entry';
 import { recordCliAction } from './cli/cli-audit';
 import { seedDemo, seedDemoPlatformAdmin } from './cli/demo-seed';
 import { GatewayDatabase } from './database/gateway.database';
 import { MerchantProvisioningService } from './identity/merchant-provisioning.service';
-import { createPlatformAdmin } from './identity/platform-admin.service';
+import { createPlatformAdmin, platformAdminIdByEmail, removePlatformAdmin, resetPlatformAdminPassword } from './identity/platform-admin.service';
 
 const USAGE = `Usage: node dist/apps/gateway/src/cli.js <command> [options]   (needs DATABASE_URL, the gateway's role)
 
@@ -27,6 +27,12 @@ const USAGE = `Usage: node dist/apps/gateway/src/cli.js <command> [options]   (n
   platform-admin:create --email <email> [--password <password>]
       Creates a platform admin for the dashboard's admin console; prints the generated password once.
       Recorded in the audit trail, as the admin route is.
+  platform-admin:reset-password --email <email> [--password <password>]
+      Sets a platform admin's password without the old one; prints the generated password once. The admin's
+      open dashboard sessions end within DASHBOARD_PRINCIPAL_RECHECK_SECONDS. Recorded in the audit trail.
+  platform-admin:remove --email <email>
+      Removes a platform admin: sign-in refuses it at once, its open dashboard sessions end within
+      DASHBOARD_PRINCIPAL_RECHECK_SECONDS. Recorded in the audit trail.
 `;
 
 class CliConfig extends WithDatabase(class {}) {}
@@ -68,6 +74,15 @@ async function main(argv: string[]): Promise<unknown> {
       case 'platform-admin:create': {
         const admin = await createPlatformAdmin(dataSource, { email: required(values.email, '--email'), password: values.password });
         return await recorded(dataSource, admin, platformAdminCreatedFact(admin));
+      }
+      case 'platform-admin:reset-password': {
+        const id = await platformAdminIdByEmail(dataSource, required(values.email, '--email'));
+        const admin = await resetPlatformAdminPassword(dataSource, id, values.password);
+        return await recorded(dataSource, admin, platformAdminPasswordResetFact(admin));
+      }
+      case 'platform-admin:remove': {
+        const removed = await removePlatformAdmin(dataSource, await platformAdminIdByEmail(dataSource, required(values.email, '--email')));
+        return await recorded(dataSource, removed, platformAdminRemovedFact(removed));
       }
       default:
         throw new UsageError(command ? `unknown command ${command}` : 'no command given');

@@ -1,5 +1,13 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import { CreateMerchantCommand, ListMerchantsQuery, type MerchantAdminView, type ProvisionedMerchantReply, UpdateMerchantCommand } from '@pp/contracts';
+import {
+  CreateMerchantCommand,
+  ListMerchantsQuery,
+  type MerchantAdminView,
+  merchantChangeDetail,
+  merchantCreatedDetail,
+  type ProvisionedMerchantReply,
+  UpdateMerchantCommand,
+} from '@pp/contracts';
 import { BusClient } from '@pp/platform';
 import { Audited } from '../audit/audited.interceptor';
 import { Permit } from '../auth/route-access';
@@ -7,6 +15,9 @@ import { notFound } from '../http/not-found';
 import { parseInput } from '../http/parse-input';
 
 const MERCHANT_ID = /^mer_[a-z0-9]{1,64}$/;
+
+/** What each answered update changed, for its audit entry: the reply's `before` is the trail's, kept from the client. */
+const changes = new WeakMap<MerchantAdminView, string>();
 
 /** The platform admins' merchants: list and search, create (keys and owner password shown once), deposit address and frame ancestors. */
 @Controller('api/admin/merchants')
@@ -20,30 +31,28 @@ export class AdminMerchantsController {
     return this.bus.request('identity.merchants.list.v1', parseInput(ListMerchantsQuery, { ...query, ...(limit === undefined ? {} : { limit }) }));
   }
 
+  /** The entry names the deposit address given, as the admin API's does: the body passed CreateMerchantCommand to get here. */
   @Post()
   @HttpCode(201)
   @Permit('platform.operate')
-  @Audited('merchant.created', (merchant: ProvisionedMerchantReply) => ({
+  @Audited('merchant.created', (merchant: ProvisionedMerchantReply, request) => ({
     target_id: merchant.merchant_id,
     merchant_id: merchant.merchant_id,
     livemode: null,
-    detail: `owner ${merchant.dashboard_user.email}`,
+    detail: merchantCreatedDetail(merchant.dashboard_user.email, (request.body as Partial<CreateMerchantCommand>).etransfer_email),
   }))
   create(@Body() body: unknown): Promise<ProvisionedMerchantReply> {
     return this.bus.request('identity.merchants.create.v1', parseInput(CreateMerchantCommand, body));
   }
 
-  /** The deposit address decides which merchant a live transfer confirms for: every change is on the trail. */
+  /** The deposit address decides which merchant a live transfer confirms for: every change is on the trail, old and new value. */
   @Patch(':id')
   @Permit('platform.operate')
-  @Audited('merchant.updated', (merchant: MerchantAdminView) => ({
-    target_id: merchant.id,
-    merchant_id: merchant.id,
-    livemode: null,
-    detail: `deposit address ${merchant.etransfer_email ?? 'none'}; frame ancestors ${merchant.frame_ancestors.join(' ') || 'none'}; name ${merchant.name}`,
-  }))
-  update(@Param('id') id: string, @Body() body: unknown): Promise<MerchantAdminView> {
+  @Audited('merchant.updated', (merchant: MerchantAdminView) => ({ target_id: merchant.id, merchant_id: merchant.id, livemode: null, detail: changes.get(merchant) ?? null }))
+  async update(@Param('id') id: string, @Body() body: unknown): Promise<MerchantAdminView> {
     if (!MERCHANT_ID.test(id)) throw notFound('Merchant');
-    return this.bus.request('identity.merchants.update.v1', parseInput(UpdateMerchantCommand, body, { merchant_id: id }));
+    const { before, ...after } = await this.bus.request('identity.merchants.update.v1', parseInput(UpdateMerchantCommand, body, { merchant_id: id }));
+    changes.set(after, merchantChangeDetail(before, after));
+    return after;
   }
 }

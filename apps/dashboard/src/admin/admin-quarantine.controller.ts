@@ -1,10 +1,21 @@
 import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { EMAIL_ID_PATTERN, ListQuarantineParams, type ListPage, type QuarantinedEmailView, type RetryQuarantinedEmailReply } from '@pp/contracts';
+import {
+  EMAIL_ID_PATTERN,
+  ListQuarantineParams,
+  type ListPage,
+  QUARANTINE_RELEASE_TIMEOUT_MS,
+  type QuarantinedEmailView,
+  quarantineReleaseDetail,
+  type RetryQuarantinedEmailReply,
+} from '@pp/contracts';
 import { BusClient } from '@pp/platform';
 import { Audited } from '../audit/audited.interceptor';
 import { Permit } from '../auth/route-access';
 import { notFound } from '../http/not-found';
 import { parseInput } from '../http/parse-input';
+
+/** What each answered release says on the trail (a repeat: `already released`); the reply's `changed` is the trail's, kept from the client. */
+const releaseDetails = new WeakMap<RetryQuarantinedEmailReply, string>();
 
 /** Transfer e-mails addressed to no known merchant (the ingest's quarantine), and their release once the address is registered. */
 @Controller('api/admin/ingest/quarantine')
@@ -17,7 +28,7 @@ export class AdminQuarantineController {
     return this.bus.request('ingest.quarantine.list.v1', parseInput(ListQuarantineParams, query));
   }
 
-  /** Matches the e-mail again; 409 while its recipient is still no merchant's deposit address. */
+  /** Matches the e-mail again; 409 while its recipient is still no merchant's deposit address. A repeat answers the same release. */
   @Post(':id/release')
   @HttpCode(200)
   @Permit('platform.operate')
@@ -25,10 +36,13 @@ export class AdminQuarantineController {
     target_id: released.id,
     merchant_id: released.merchant_id,
     livemode: true,
-    detail: `${released.disposition} ${released.payment_id}`,
+    detail: releaseDetails.get(released) ?? null,
   }))
-  release(@Param('id') id: string): Promise<RetryQuarantinedEmailReply> {
+  async release(@Param('id') id: string): Promise<RetryQuarantinedEmailReply> {
     if (!EMAIL_ID_PATTERN.test(id)) throw notFound('Quarantined e-mail');
-    return this.bus.request('ingest.quarantine.retry.v1', { email_id: id });
+    const reply = await this.bus.request('ingest.quarantine.retry.v1', { email_id: id }, { timeoutMs: QUARANTINE_RELEASE_TIMEOUT_MS });
+    const { changed: _changed, ...released } = reply;
+    releaseDetails.set(released, quarantineReleaseDetail(reply));
+    return released;
   }
 }

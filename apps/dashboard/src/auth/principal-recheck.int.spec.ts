@@ -199,6 +199,54 @@ describe('dashboard sessions: a changed or removed user within the recheck bound
     expect(await pastTheBound(changing)).toBe(200);
   });
 
+  const adminApi = <T>(path: string, body?: unknown, method?: string) => new GatewayApi(stack).call<T>(`/v1/admin/platform_admins${path}`, stack.env.ADMIN_TOKEN!, body, method);
+
+  async function signedInOperator(): Promise<{ id: string; email: string; password: string; session: DashboardBrowser }> {
+    const created = await adminApi<{ id: string; email: string; password: string }>('', { email: `ops-${randomUUID().slice(0, 8)}@example.com` });
+    expect(created.status).toBe(201);
+    const session = await signedIn(created.body.email, created.body.password);
+    expect((await session.get('/api/admin/merchants')).status).toBe(200);
+    return { ...created.body, session };
+  }
+
+  async function signedOutWithinTheBound(session: DashboardBrowser, since: number): Promise<void> {
+    const refused = await waitFor('the console session to be signed out', async () => {
+      const answer = await session.get<{ error: string }>('/api/admin/merchants');
+      return answer.status === 401 && answer;
+    }, { timeoutMs: BOUND_MS + 5 * SLACK_MS });
+    expect(Date.now() - since).toBeLessThan(BOUND_MS + SLACK_MS);
+    expect(refused.body).toEqual({ error: 'Sign in first' });
+  }
+
+  it('given a platform admin removed through the admin API, then within the bound their console session answers 401, they cannot sign in again, and their e-mail is free for a new admin', async () => {
+    const { id, email, password, session } = await signedInOperator();
+    const removed = await adminApi<{ id: string; email: string; removed_at: string }>(`/${id}`, undefined, 'DELETE');
+    const removedAt = Date.now();
+    expect(removed.status).toBe(200);
+    expect(removed.body).toMatchObject({ id, email, removed_at: expect.stringMatching(/Z$/) });
+
+    await signedOutWithinTheBound(session, removedAt);
+    expect((await new DashboardBrowser(stack.url('dashboard')).login(email, password)).status).toBe(401);
+    expect((await adminApi(`/${id}`, undefined, 'DELETE')).status).toBe(404);
+    expect((await adminApi<Array<{ id: string }>>('')).body.map((admin) => admin.id)).not.toContain(id);
+    const again = await adminApi<{ id: string }>('', { email });
+    expect(again.status).toBe(201);
+    expect(again.body.id).not.toBe(id);
+  });
+
+  it('given a platform admin whose password another operator reset, then within the bound their console session answers 401, the old password is refused and the generated one signs in', async () => {
+    const { id, email, password, session } = await signedInOperator();
+    const reset = await adminApi<{ id: string; password: string }>(`/${id}/password`, {});
+    const resetAt = Date.now();
+    expect(reset.status).toBe(200);
+    expect(reset.body).toMatchObject({ id, password: expect.stringMatching(/\S{12,}/) });
+
+    await signedOutWithinTheBound(session, resetAt);
+    expect((await new DashboardBrowser(stack.url('dashboard')).login(email, password)).status).toBe(401);
+    await signedIn(email, reset.body.password);
+    expect((await adminApi(`/usr_${'0'.repeat(20)}/password`, {})).status).toBe(404);
+  });
+
   // Last: it stops the gateway (and starts it again).
   it('given the gateway does not answer, then past the bound a session is answered 503 rather than acted on unconfirmed, and goes on once the gateway is back; signing out needs no gateway', async () => {
     const { session } = await signedInAdministrator();

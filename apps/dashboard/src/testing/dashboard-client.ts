@@ -26,7 +26,7 @@ export class GatewayApi {
   async call<T>(path: string, token: string, body?: unknown, method = body === undefined ? 'GET' : 'POST'): Promise<Answer<T>> {
     const response = await fetch(`${this.stack.url('gateway')}${path}`, {
       method,
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
+      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }), 'idempotency-key': randomUUID() },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     return answer<T>(response);

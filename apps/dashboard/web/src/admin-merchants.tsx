@@ -2,6 +2,7 @@ import { type FormEvent, useState } from 'react';
 import type { MerchantAdminView, ProvisionedMerchantReply } from '@pp/contracts';
 import { api, query } from './api';
 import { formatDate, useI18n } from './i18n';
+import { Pager } from './list-table';
 import { type Location, navigate, withParams } from './router';
 import { ActionButton, States, useLoad } from './ui';
 
@@ -9,8 +10,9 @@ import { ActionButton, States, useLoad } from './ui';
 export function AdminMerchantsPage({ location }: { location: Location }) {
   const { t } = useI18n();
   const search = location.params.get('search') ?? undefined;
+  const after = location.params.get('starting_after') ?? undefined;
   const [text, setText] = useState(search ?? '');
-  const path = `/api/admin/merchants${query({ search, limit: '50' })}`;
+  const path = `/api/admin/merchants${query({ search, starting_after: after, limit: '50' })}`;
   const loaded = useLoad(() => api<{ data: MerchantAdminView[]; has_more: boolean }>(path), path);
   const [created, setCreated] = useState<ProvisionedMerchantReply>();
   const [form, setForm] = useState({ name: '', email: '', etransfer_email: '' });
@@ -29,7 +31,7 @@ export function AdminMerchantsPage({ location }: { location: Location }) {
   return (
     <section aria-labelledby="merchants-title">
       <h1 id="merchants-title">{t.merchants}</h1>
-      <form role="search" className="filters" onSubmit={(event) => { event.preventDefault(); navigate(withParams(location, { search: text.trim() || undefined })); }}>
+      <form role="search" className="filters" onSubmit={(event) => { event.preventDefault(); navigate(withParams(location, { search: text.trim() || undefined, starting_after: undefined })); }}>
         <label>
           {t.search}
           <input type="search" value={text} onChange={(event) => setText(event.target.value)} />
@@ -38,12 +40,15 @@ export function AdminMerchantsPage({ location }: { location: Location }) {
       </form>
       <States loaded={loaded} isEmpty={(page) => page.data.length === 0}>
         {(page) => (
-          <ul className="cards">
-            {page.data.map((merchant) => (
-              // Keyed by its last change too: a reload that brings a change starts the card's fields afresh from it.
-              <MerchantCard key={`${merchant.id} ${merchant.updated_at}`} merchant={merchant} done={loaded.reload} />
-            ))}
-          </ul>
+          <>
+            <ul className="cards">
+              {page.data.map((merchant) => (
+                // Keyed by its last change too: a reload that brings a change starts the card's fields afresh from it.
+                <MerchantCard key={`${merchant.id} ${merchant.updated_at}`} merchant={merchant} done={loaded.reload} />
+              ))}
+            </ul>
+            <Pager location={location} lastId={page.data[page.data.length - 1]?.id} hasMore={page.has_more} />
+          </>
         )}
       </States>
       <h2>{t.createMerchant}</h2>

@@ -4,6 +4,7 @@ import { formatCad, formatDate, useI18n } from './i18n';
 import { ListTable, pageHasMore, UrlFilter } from './list-table';
 import type { Location } from './router';
 import { ActionButton, StatusBadge, useLoad } from './ui';
+import { AuthenticationVerdict, Untrusted, UntrustedList } from './untrusted-text';
 
 const STATUSES = ['quarantined', 'released'] as const;
 
@@ -30,11 +31,26 @@ export function AdminQuarantinePage({ location }: { location: Location }) {
           {
             header: t.sender,
             className: 'sender',
-            cell: (email) => `${email.sender_name ?? '—'} ${email.from ? `<${email.from}>` : ''} · ${t.authenticated}: ${email.authenticated ? '✓' : '✗'}`,
+            cell: (email) => (
+              <>
+                <Untrusted text={email.sender_name} />
+                {email.from ? <> &lt;<Untrusted text={email.from} />&gt;</> : null}
+              </>
+            ),
           },
-          { header: t.recipients, className: 'recipients', cell: (email) => email.recipients.join(', ') },
+          // The verdict has a column of its own: the sender's text beside it could otherwise be made to read as it.
+          { header: t.authenticated, className: 'authentication', cell: (email) => <AuthenticationVerdict authenticated={email.authenticated} /> },
+          { header: t.recipients, className: 'recipients', cell: (email) => <UntrustedList values={email.recipients} /> },
           { header: t.amount, cell: (email) => (email.amount_cents === null ? '—' : formatCad(email.amount_cents, language)) },
-          { header: t.memo, cell: (email) => `${email.memo ?? '—'} · ${email.subject}` },
+          {
+            header: t.memo,
+            className: 'memo',
+            cell: (email) => (
+              <>
+                <Untrusted text={email.memo} /> · <Untrusted text={email.subject} />
+              </>
+            ),
+          },
           { header: t.reviewReasons, cell: (email) => email.reasons.join(', ') || '—' },
           {
             header: t.release,

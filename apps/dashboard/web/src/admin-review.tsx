@@ -5,6 +5,7 @@ import { formatCad, formatDate, useI18n } from './i18n';
 import { ListTable, pageHasMore } from './list-table';
 import type { Location } from './router';
 import { StatusBadge, useLoad } from './ui';
+import { Untrusted } from './untrusted-text';
 
 /** Payments under review across merchants, with their reasons and the e-mail they came from. */
 export function AdminReviewPage({ location }: { location: Location }) {
@@ -28,7 +29,13 @@ export function AdminReviewPage({ location }: { location: Location }) {
           {
             header: t.sender,
             className: 'sender',
-            cell: (payment) => `${payment.sender_name} ${payment.sender_email ? `<${payment.sender_email}>` : ''}${payment.comment ? ` — ${payment.comment}` : ''}`,
+            cell: (payment) => (
+              <>
+                <Untrusted text={payment.sender_name} />
+                {payment.sender_email ? <> &lt;<Untrusted text={payment.sender_email} />&gt;</> : null}
+                {payment.comment ? <> — <Untrusted text={payment.comment} /></> : null}
+              </>
+            ),
           },
           { header: t.reviewReasons, cell: (payment) => payment.review_reasons.join(', ') },
           {
@@ -36,7 +43,7 @@ export function AdminReviewPage({ location }: { location: Location }) {
             cell: (payment) =>
               payment.email_id ? (
                 <>
-                  {payment.email_id} {payment.reference_number ?? ''}
+                  {payment.email_id} {payment.reference_number ? <Untrusted text={payment.reference_number} /> : null}
                   <EmailEvidence id={payment.email_id} />
                 </>
               ) : (

@@ -3,7 +3,9 @@ import type { EmailEvidenceView } from '@pp/contracts';
 import { api } from './api';
 import { formatCad, formatDate, useI18n } from './i18n';
 import { States, useLoad } from './ui';
+import { AuthenticationVerdict, Untrusted, UntrustedList } from './untrusted-text';
 
+/** Our own codes (reasons), not the sender's text. */
 const list = (values: string[]) => (values.length > 0 ? values.join(', ') : '—');
 
 /** What the ingest established about one e-mail: who sent it (and whether DKIM proves it), to whom, and what the parser read. All text. */
@@ -18,21 +20,24 @@ function EvidenceFields({ id }: { id: string }) {
           <dt>{t.receivedAt}</dt>
           <dd>{formatDate(email.received_at, language)} ({email.channel})</dd>
           <dt>{t.messageId}</dt>
-          <dd>{email.message_id ?? '—'}</dd>
+          <dd><Untrusted text={email.message_id} /></dd>
           <dt>{t.senderAddress}</dt>
-          <dd>{email.from ?? '—'}</dd>
+          <dd><Untrusted text={email.from} /></dd>
           <dt>{t.authenticated}</dt>
-          <dd>{email.authenticated ? `${t.signedBy}: ${email.signing_domain ?? '—'}` : t.notAuthenticated}</dd>
+          <dd>
+            <AuthenticationVerdict authenticated={email.authenticated} />
+            {email.authenticated ? <> · {t.signedBy}: <Untrusted text={email.signing_domain} /></> : null}
+          </dd>
           {email.authentication_reasons.length > 0 ? (<><dt>{t.authenticationReasons}</dt><dd>{list(email.authentication_reasons)}</dd></>) : null}
           <dt>{t.signedRecipient}</dt>
-          <dd>{email.signed_recipient ?? '—'}{email.recipient_reasons.length > 0 ? ` (${list(email.recipient_reasons)})` : ''}</dd>
+          <dd><Untrusted text={email.signed_recipient} />{email.recipient_reasons.length > 0 ? ` (${list(email.recipient_reasons)})` : ''}</dd>
           <dt>{t.toHeader}</dt>
-          <dd>{list(email.to)}</dd>
+          <dd><UntrustedList values={email.to} /></dd>
           <dt>{t.deliveredTo}</dt>
-          <dd>{list(email.delivered_to)}</dd>
+          <dd><UntrustedList values={email.delivered_to} /></dd>
           <dt>{t.parsedFields}</dt>
           <dd>
-            {email.kind} · {email.sender_name ?? '—'} · {email.amount_cents === null ? '—' : formatCad(email.amount_cents, language)} · {email.memo ?? '—'} · {email.reference_number ?? '—'}
+            {email.kind} · <Untrusted text={email.sender_name} /> · {email.amount_cents === null ? '—' : formatCad(email.amount_cents, language)} · <Untrusted text={email.memo} /> · <Untrusted text={email.reference_number} />
           </dd>
           {email.parse_reasons.length > 0 ? (<><dt>{t.parseReasons}</dt><dd>{list(email.parse_reasons)}</dd></>) : null}
         </dl>

@@ -13,6 +13,8 @@ import {
   type QuarantinedEmailView,
   type RetryQuarantinedEmailReply,
   PAYMENT_STATUSES,
+  QUARANTINE_RELEASE_TIMEOUT_MS,
+  quarantineReleaseDetail,
 } from '@pp/contracts';
 import { BusClient } from '@pp/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -22,8 +24,6 @@ import { ApiJsonResponse, ApiPageLimitQuery } from '../openapi/api-docs.decorato
 import { listSchema } from '../openapi/view-schema';
 import { listPage, parseListQuery } from '../http/list-query';
 import { ADMIN_PAYMENT_SCHEMA, QUARANTINE_RELEASE_SCHEMA, QUARANTINED_EMAIL_SCHEMA } from './admin-review.schemas';
-
-const RETRY_TIMEOUT_MS = 30_000;
 
 /**
  * What platform admins review from live e-mail ingest (Bearer $ADMIN_TOKEN):
@@ -58,14 +58,10 @@ export class AdminReviewController {
   @ApiJsonResponse(200, 'The payment the e-mail became', QUARANTINE_RELEASE_SCHEMA)
   async retry(@Param('id') id: string, @Req() request: FastifyRequest): Promise<RetryQuarantinedEmailReply> {
     if (!EMAIL_ID_PATTERN.test(id)) throw new DomainError(ErrorCode.NotFound, 'Quarantined e-mail not found');
-    const released = await this.bus.request('ingest.quarantine.retry.v1', { email_id: id }, { timeoutMs: RETRY_TIMEOUT_MS });
-    await this.audit.record(request, {
-      action: 'quarantine.released',
-      target_id: released.id,
-      merchant_id: released.merchant_id,
-      livemode: true,
-      detail: `${released.disposition} ${released.payment_id}`,
-    });
+    const reply = await this.bus.request('ingest.quarantine.retry.v1', { email_id: id }, { timeoutMs: QUARANTINE_RELEASE_TIMEOUT_MS });
+    // A repeat is on the trail as `already released`: one admin released it. `changed` is the trail's, not the client's.
+    await this.audit.record(request, { action: 'quarantine.released', target_id: reply.id, merchant_id: reply.merchant_id, livemode: true, detail: quarantineReleaseDetail(reply) });
+    const { changed: _changed, ...released } = reply;
     return released;
   }
 

@@ -129,6 +129,27 @@ describe('audit trail of the admin API', () => {
     ]);
   });
 
+  it('records a platform admin’s password reset (whether generated, never the password) and removal; neither an unknown admin’s', async () => {
+    const created = await admin<PlatformAdminView>('/platform_admins', { body: { email: `${randomUUID()}@ops.example` } });
+    const reset = await admin<PlatformAdminView>(`/platform_admins/${created.body.id}/password`, { body: {} });
+    expect(reset.status).toBe(200);
+    const chosen = await admin<PlatformAdminView>(`/platform_admins/${created.body.id}/password`, { body: { password: 'a chosen passphrase' } });
+    expect(chosen.body).toEqual({ id: created.body.id, email: created.body.email });
+    expect((await admin(`/platform_admins/${created.body.id}`, { method: 'DELETE' })).status).toBe(200);
+    for (const path of [`/platform_admins/${created.body.id}`, '/platform_admins/usr_nobody', '/platform_admins/not-an-id']) {
+      expect((await admin<{ error: string }>(path, { method: 'DELETE' })).body).toEqual({ error: 'Platform admin not found' });
+    }
+
+    expect((await entriesFor(created.body.id)).map(({ action, detail }) => ({ action, detail }))).toEqual([
+      { action: 'platform_admin.created', detail: `${created.body.email} (${PLATFORM_ADMIN_ROLE})` },
+      { action: 'platform_admin.password_reset', detail: `${created.body.email} (generated)` },
+      { action: 'platform_admin.password_reset', detail: created.body.email },
+      { action: 'platform_admin.removed', detail: created.body.email },
+    ]);
+    const { rows } = await db.query('SELECT detail FROM gateway.audit_entries');
+    expect(rows.filter((row) => row.detail?.includes(reset.body.password!) || row.detail?.includes('a chosen passphrase'))).toEqual([]);
+  });
+
   it('answers 503 when the entry cannot be recorded, though the change is made, and logs the whole entry (as the dashboard does)', async () => {
     const merchant = await createMerchant('pay-before@shop.example');
     await db.query(`REVOKE INSERT ON gateway.audit_entries FROM ${serviceRole('gateway')}`);

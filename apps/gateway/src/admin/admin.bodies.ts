@@ -67,6 +67,14 @@ export class UpdateMerchantBody {
 }
 
 /** Body of POST /v1/admin/platform_admins: the password is generated (and returned once) when absent. */
+/** Body of POST /v1/admin/platform_admins/:id/password: the new password, generated (and returned once) when absent. */
+export class ResetPlatformAdminPasswordBody {
+  @IsOptional()
+  @IsString({ message: 'password must be a string' })
+  @Length(12, 256, { message: 'password must be 12 to 256 characters' })
+  password?: string;
+}
+
 export class CreatePlatformAdminBody {
   @IsEmailAddress('email')
   email!: string;

@@ -1,28 +1,38 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Req } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { DomainError, ErrorCode } from '@pp/contracts';
+import { DomainError, ErrorCode, merchantChangeDetail } from '@pp/contracts';
 import type { FastifyRequest } from 'fastify';
 import { DataSource } from 'typeorm';
 import { AdminRoute } from '../access/route-access';
 import type { ApiKeyView, IssuedApiKeyView, MerchantView, ProvisionedMerchantView } from '../identity/identity.views';
 import { MerchantProvisioningService } from '../identity/merchant-provisioning.service';
-import { createPlatformAdmin, type PlatformAdminView } from '../identity/platform-admin.service';
+import {
+  createPlatformAdmin,
+  listPlatformAdmins,
+  PLATFORM_ADMIN_NOT_FOUND,
+  type PlatformAdminListing,
+  type PlatformAdminView,
+  removePlatformAdmin,
+  resetPlatformAdminPassword,
+} from '../identity/platform-admin.service';
 import { ApiJsonBody, ApiJsonResponse } from '../openapi/api-docs.decorators';
 import { AdminAudit } from './admin-audit';
-import { CreateApiKeyBody, CreateMerchantBody, CreatePlatformAdminBody, UpdateMerchantBody } from './admin.bodies';
+import { CreateApiKeyBody, CreateMerchantBody, CreatePlatformAdminBody, ResetPlatformAdminPasswordBody, UpdateMerchantBody } from './admin.bodies';
 import {
   API_KEY_SCHEMA,
   ISSUED_API_KEY_SCHEMA,
   MERCHANT_SCHEMA,
   MERCHANT_WITH_KEYS_SCHEMA,
+  PLATFORM_ADMIN_LIST_SCHEMA,
+  PLATFORM_ADMIN_LISTING_SCHEMA,
   PLATFORM_ADMIN_SCHEMA,
   PROVISIONED_MERCHANT_SCHEMA,
 } from './admin.schemas';
-import { merchantChangeDetail } from './merchant-change';
-import { merchantCreatedFact, platformAdminCreatedFact } from './operator-audit-entry';
+import { merchantCreatedFact, platformAdminCreatedFact, platformAdminPasswordResetFact, platformAdminRemovedFact } from './operator-audit-entry';
 
 const MERCHANT_ID = /^mer_[a-z0-9]{1,64}$/;
 const KEY_ID = /^key_[a-z0-9]{1,64}$/;
+const USER_ID = /^usr_[a-z0-9]{1,64}$/;
 
 /** Platform bootstrap and key management for the operator (PRODUCT-RULES §D4), behind Bearer $ADMIN_TOKEN. */
 @ApiTags('admin')
@@ -53,6 +63,37 @@ export class AdminController {
   async createPlatformAdmin(@Body() body: CreatePlatformAdminBody, @Req() request: FastifyRequest): Promise<PlatformAdminView> {
     const admin = await createPlatformAdmin(this.dataSource, body);
     await this.audit.record(request, platformAdminCreatedFact(admin));
+    return admin;
+  }
+
+  @Get('platform_admins')
+  @AdminRoute()
+  @ApiOperation({ summary: "The dashboard console's platform admins, oldest first (removed ones left out)" })
+  @ApiJsonResponse(200, 'Platform admins', PLATFORM_ADMIN_LIST_SCHEMA)
+  listPlatformAdmins(): Promise<PlatformAdminListing[]> {
+    return listPlatformAdmins(this.dataSource);
+  }
+
+  @Delete('platform_admins/:id')
+  @HttpCode(200)
+  @AdminRoute()
+  @ApiOperation({ summary: 'Remove a platform admin: sign-in refuses it at once, its open dashboard sessions end within the principal recheck bound' })
+  @ApiJsonResponse(200, 'The removed admin', PLATFORM_ADMIN_LISTING_SCHEMA)
+  async removePlatformAdmin(@Param('id') id: string, @Req() request: FastifyRequest): Promise<PlatformAdminListing> {
+    const removed = await removePlatformAdmin(this.dataSource, platformAdminId(id));
+    await this.audit.record(request, platformAdminRemovedFact(removed));
+    return removed;
+  }
+
+  @Post('platform_admins/:id/password')
+  @HttpCode(200)
+  @AdminRoute()
+  @ApiOperation({ summary: "Set a platform admin's password without the old one (generated and shown once when not given); its open dashboard sessions end" })
+  @ApiJsonBody(ResetPlatformAdminPasswordBody)
+  @ApiJsonResponse(200, 'The admin, with the generated password when there is one', PLATFORM_ADMIN_SCHEMA)
+  async resetPlatformAdminPassword(@Param('id') id: string, @Body() body: ResetPlatformAdminPasswordBody, @Req() request: FastifyRequest): Promise<PlatformAdminView> {
+    const admin = await resetPlatformAdminPassword(this.dataSource, platformAdminId(id), body.password);
+    await this.audit.record(request, platformAdminPasswordResetFact(admin));
     return admin;
   }
 
@@ -111,5 +152,10 @@ const keyFact = (key: ApiKeyView) => ({ target_id: key.id, merchant_id: key.merc
 /** An id that cannot exist is simply not found (no database round trip). */
 function merchantId(id: string): string {
   if (!MERCHANT_ID.test(id)) throw new DomainError(ErrorCode.NotFound, 'Merchant not found');
+  return id;
+}
+
+function platformAdminId(id: string): string {
+  if (!USER_ID.test(id)) throw new DomainError(ErrorCode.NotFound, PLATFORM_ADMIN_NOT_FOUND);
   return id;
 }

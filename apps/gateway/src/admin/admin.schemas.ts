@@ -1,8 +1,8 @@
 import { DASHBOARD_ROLES } from '@pp/contracts';
 import type { ApiKeyView, DashboardUserView, IssuedApiKeyView, MerchantView, ProvisionedMerchantView } from '../identity/identity.views';
-import type { PlatformAdminView } from '../identity/platform-admin.service';
+import type { PlatformAdminListing, PlatformAdminView } from '../identity/platform-admin.service';
 import { SCOPES } from '../identity/scopes';
-import { DATE_TIME, NULLABLE_DATE_TIME, type ViewProperties, viewSchema } from '../openapi/view-schema';
+import { DATE_TIME, listSchema, NULLABLE_DATE_TIME, type ViewProperties, viewSchema } from '../openapi/view-schema';
 
 /** Answer shapes of the admin routes (identity.views.ts has the types). */
 const API_KEY_PROPERTIES: ViewProperties<ApiKeyView> = {
@@ -71,3 +71,12 @@ export const PLATFORM_ADMIN_SCHEMA = viewSchema<PlatformAdminView>({
   email: { type: 'string', format: 'email' },
   password: { type: 'string', description: 'Only when generated; shown once', optional: true },
 });
+
+export const PLATFORM_ADMIN_LISTING_SCHEMA = viewSchema<PlatformAdminListing>({
+  id: { type: 'string', example: 'usr_x1y2z3' },
+  email: { type: 'string', format: 'email' },
+  created_at: DATE_TIME,
+  removed_at: { ...DATE_TIME, description: 'Only in the answer to its removal', optional: true },
+});
+
+export const PLATFORM_ADMIN_LIST_SCHEMA = listSchema(PLATFORM_ADMIN_LISTING_SCHEMA);

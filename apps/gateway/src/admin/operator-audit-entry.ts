@@ -1,4 +1,4 @@
-import { type AuditAction, MAX_AUDIT_DETAIL, PLATFORM_ADMIN_ROLE, type RecordAuditEntryCommand } from '@pp/contracts';
+import { type AuditAction, MAX_AUDIT_DETAIL, merchantCreatedDetail, PLATFORM_ADMIN_ROLE, type RecordAuditEntryCommand } from '@pp/contracts';
 import { newId } from '@pp/kernel';
 import type { ProvisionedMerchantView } from '../identity/identity.views';
 import type { PlatformAdminView } from '../identity/platform-admin.service';
@@ -42,11 +42,21 @@ export function merchantCreatedFact(merchant: ProvisionedMerchantView, depositAd
     target_id: merchant.merchant_id,
     merchant_id: merchant.merchant_id,
     livemode: null,
-    detail: `owner ${merchant.dashboard_user.email}${depositAddress ? `; deposit address ${depositAddress}` : ''}`,
+    detail: merchantCreatedDetail(merchant.dashboard_user.email, depositAddress),
   };
 }
 
 /** What the trail says of a platform admin an operator created (admin route or CLI); never the password. */
 export function platformAdminCreatedFact(admin: PlatformAdminView): AdminAuditFact {
   return { action: 'platform_admin.created', target_id: admin.id, merchant_id: null, livemode: null, detail: `${admin.email} (${PLATFORM_ADMIN_ROLE})` };
+}
+
+/** What the trail says of a platform admin an operator removed (admin route or CLI). */
+export function platformAdminRemovedFact(admin: { id: string; email: string }): AdminAuditFact {
+  return { action: 'platform_admin.removed', target_id: admin.id, merchant_id: null, livemode: null, detail: admin.email };
+}
+
+/** What the trail says of an operator's password set by another operator; whether it was generated, never the password. */
+export function platformAdminPasswordResetFact(admin: PlatformAdminView): AdminAuditFact {
+  return { action: 'platform_admin.password_reset', target_id: admin.id, merchant_id: null, livemode: null, detail: `${admin.email}${admin.password ? ' (generated)' : ''}` };
 }

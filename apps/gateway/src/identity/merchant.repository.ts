@@ -1,3 +1,4 @@
+import { DomainError, ErrorCode } from '@pp/contracts';
 import type { Queryable } from './queryable';
 import { returning } from './queryable';
 
@@ -29,8 +30,12 @@ export class MerchantRepository {
     return row;
   }
 
-  /** Newest first; `search` is a case-insensitive substring of name, e-mail or deposit address. */
+  /**
+   * Newest first; `search` is a case-insensitive substring of name, e-mail or deposit address. An unknown
+   * `startingAfter` is NOT_FOUND, as in the other admin lists: an empty page would read as the end of the list.
+   */
   async list(search: string | undefined, limit: number, startingAfter: string | undefined): Promise<MerchantRecord[]> {
+    if (startingAfter && !(await this.find(startingAfter))) throw new DomainError(ErrorCode.NotFound, 'Merchant not found');
     const pattern = search ? `%${search.replace(/[\\%_]/g, '\\$&')}%` : null;
     return this.db.query<MerchantRecord[]>(
       `SELECT * FROM gateway.merchants m

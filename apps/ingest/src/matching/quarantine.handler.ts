@@ -6,8 +6,8 @@ import {
   type ListPage,
   ListQuarantineParams,
   type QuarantinedEmailView,
+  type QuarantineRetryReply,
   RetryQuarantinedEmailCommand,
-  type RetryQuarantinedEmailReply,
 } from '@pp/contracts';
 import { Handles } from '@pp/platform';
 import { NoticeMatcher } from './notice-matcher';
@@ -26,21 +26,24 @@ export class QuarantineHandler {
     return this.quarantine.list(query);
   }
 
-  /** Matches the e-mail again, typically after its merchant registered the deposit address; a released one answers its release. */
+  /**
+   * Matches the e-mail again, typically after its merchant registered the deposit address. A released one answers
+   * its release with changed: false, so the audit trail names one admin as having released it. Two retries at the
+   * very same time may both find none and both say changed (the first release stands, and both answer it).
+   */
   @Handles('ingest.quarantine.retry.v1')
-  async retry(@Payload() command: RetryQuarantinedEmailCommand): Promise<RetryQuarantinedEmailReply> {
+  async retry(@Payload() command: RetryQuarantinedEmailCommand): Promise<QuarantineRetryReply> {
     const email = await this.quarantine.processedEmail(command.email_id);
     if (!email) throw new DomainError(ErrorCode.NotFound, 'Quarantined e-mail not found');
-    let release = await this.quarantine.releaseOf(email.email_id);
-    if (!release) {
-      const result = await this.matcher.match(email);
-      if (result.disposition === 'quarantined') {
-        throw new DomainError(ErrorCode.Conflict, "No merchant has this e-mail's recipient as its e-Transfer deposit address; register it first");
-      }
-      if ('payment_id' in result) await this.quarantine.release(email.email_id, result);
-      release = await this.quarantine.releaseOf(email.email_id);
-      if (!release) throw new DomainError(ErrorCode.Internal, `Quarantined e-mail ${email.email_id} matched but no release was recorded`);
+    const earlier = await this.quarantine.releaseOf(email.email_id);
+    if (earlier) return { id: email.email_id, ...earlier, changed: false };
+    const result = await this.matcher.match(email);
+    if (result.disposition === 'quarantined') {
+      throw new DomainError(ErrorCode.Conflict, "No merchant has this e-mail's recipient as its e-Transfer deposit address; register it first");
     }
-    return { id: email.email_id, ...release };
+    if ('payment_id' in result) await this.quarantine.release(email.email_id, result);
+    const release = await this.quarantine.releaseOf(email.email_id);
+    if (!release) throw new DomainError(ErrorCode.Internal, `Quarantined e-mail ${email.email_id} matched but no release was recorded`);
+    return { id: email.email_id, ...release, changed: true };
   }
 }

@@ -6,14 +6,21 @@ import { storableText } from '@pp/kernel';
  */
 const SPECIAL_SPACES = /[\u00a0\u202f\u2009\u2007]/g;
 const ZERO_WIDTH = /[\u200b\u200c\u200d\ufeff]/g;
+/**
+ * The bidi embeddings, overrides (U+202A–U+202E) and isolates (U+2066–U+2069):
+ * a sender's name or memo holding a right-to-left override would show text
+ * (the authentication verdict next to it, say) reordered on an operator's
+ * screen. Hebrew and Arabic need none of them; their direction marks stay.
+ */
+const BIDI_CONTROLS = /[\u202a-\u202e\u2066-\u2069]/g;
 
 /**
- * Same text with one kind of line ending and one kind of space, and nothing
- * Postgres refuses to store (NUL, a lone surrogate), so that any message's
- * outcome can be recorded.
+ * Same text with one kind of line ending and one kind of space, without
+ * zero-width characters or bidi controls, and nothing Postgres refuses to
+ * store (NUL, a lone surrogate), so that any message's outcome can be recorded.
  */
 export function normalizeText(text: string): string {
-  return storableText(text.replace(/\r\n?/g, '\n').replace(SPECIAL_SPACES, ' ').replace(ZERO_WIDTH, ''));
+  return storableText(text.replace(/\r\n?/g, '\n').replace(SPECIAL_SPACES, ' ').replace(ZERO_WIDTH, '').replace(BIDI_CONTROLS, ''));
 }
 
 /** Collapses every run of whitespace, line breaks included, into one space (wrapped sentences read as one). */

@@ -32,6 +32,8 @@ export const AUDIT_ACTIONS = [
   'merchant.updated',
   'quarantine.released',
   'platform_admin.created',
+  'platform_admin.removed',
+  'platform_admin.password_reset',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -1,5 +1,5 @@
 import type { CreateApiKeyCommand, IssuedMerchantApiKeyView, ListApiKeysQuery, MerchantApiKeyView, RevokeApiKeyCommand } from './api-keys.commands';
-import type { CreateMerchantCommand, ListMerchantsQuery, MerchantAdminView, UpdateMerchantCommand } from './merchants.commands';
+import type { CreateMerchantCommand, ListMerchantsQuery, MerchantAdminView, MerchantUpdateReply, UpdateMerchantCommand } from './merchants.commands';
 import type { ChangeDashboardPasswordCommand, DashboardLoginQuery, DashboardSessionPrincipal } from './dashboard-login.query';
 import type { DashboardPrincipalQuery } from './dashboard-principal.query';
 import type { AddedTeamUserView, AddTeamUserCommand, ListTeamQuery, RemoveTeamUserCommand, SetTeamRoleCommand, TeamUserView } from './team.commands';
@@ -26,12 +26,12 @@ export interface IdentitySubjects {
   'identity.api-keys.create.v1': { request: CreateApiKeyCommand; reply: IssuedMerchantApiKeyView };
   /** NOT_FOUND 'API key not found' for another merchant's or mode's key. Revoking twice keeps the first time. */
   'identity.api-keys.revoke.v1': { request: RevokeApiKeyCommand; reply: MerchantApiKeyView };
-  /** Platform admins' merchant list, newest first (an unknown starting_after answers an empty page). */
+  /** Platform admins' merchant list, newest first. NOT_FOUND 'Merchant not found' for an unknown starting_after. */
   'identity.merchants.list.v1': { request: ListMerchantsQuery; reply: { data: MerchantAdminView[]; has_more: boolean } };
   /** The 201 body of POST /v1/admin/merchants (keys and owner password shown once); CONFLICT for a taken e-mail or deposit address. */
   'identity.merchants.create.v1': { request: CreateMerchantCommand; reply: ProvisionedMerchantReply };
-  /** NOT_FOUND 'Merchant not found'; CONFLICT when the deposit address belongs to another merchant. */
-  'identity.merchants.update.v1': { request: UpdateMerchantCommand; reply: MerchantAdminView };
+  /** The merchant after the update, and before it. NOT_FOUND 'Merchant not found'; CONFLICT when the deposit address belongs to another merchant. */
+  'identity.merchants.update.v1': { request: UpdateMerchantCommand; reply: MerchantUpdateReply };
   /** The merchant's current users, oldest first. */
   'identity.team.list.v1': { request: ListTeamQuery; reply: { users: TeamUserView[] } };
   /** CONFLICT when the e-mail already signs someone in. */

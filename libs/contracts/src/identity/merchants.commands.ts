@@ -65,3 +65,10 @@ export class UpdateMerchantCommand {
   @IsFrameAncestors()
   frame_ancestors?: string[];
 }
+
+/**
+ * The answer to `identity.merchants.update.v1`: the merchant as the update left it, with `before`, the merchant
+ * as it was, so that the caller's audit entry names what changed (the deposit address replaced above all).
+ * `before` is the trail's, not the client's: HTTP clients get the merchant without it.
+ */
+export type MerchantUpdateReply = MerchantAdminView & { before: MerchantAdminView };

@@ -1,6 +1,6 @@
 import type { ListPage } from '../list-page';
 import type { EmailEvidenceView, GetEmailEvidenceQuery } from './email-evidence';
-import type { ListQuarantineParams, QuarantinedEmailView, RetryQuarantinedEmailCommand, RetryQuarantinedEmailReply } from './quarantine';
+import type { ListQuarantineParams, QuarantinedEmailView, QuarantineRetryReply, RetryQuarantinedEmailCommand } from './quarantine';
 import type { SubmitEmailCommand, SubmitEmailReply } from './submit-email.command';
 
 /** Served by the ingest service. */
@@ -14,10 +14,11 @@ export interface IngestSubjects {
   /** Transfer e-mails addressed to no known merchant (platform admins), newest first. NOT_FOUND when starting_after is not quarantined. */
   'ingest.quarantine.list.v1': { request: ListQuarantineParams; reply: ListPage<QuarantinedEmailView> };
   /**
-   * Matches a quarantined e-mail again. Idempotent: a released one answers its release.
+   * Matches a quarantined e-mail again. Idempotent: a released one answers its release (changed: false).
    * NOT_FOUND 'Quarantined e-mail not found'; CONFLICT when its recipient is still no merchant's deposit address.
+   * Callers wait QUARANTINE_RELEASE_TIMEOUT_MS.
    */
-  'ingest.quarantine.retry.v1': { request: RetryQuarantinedEmailCommand; reply: RetryQuarantinedEmailReply };
+  'ingest.quarantine.retry.v1': { request: RetryQuarantinedEmailCommand; reply: QuarantineRetryReply };
   /** One stored e-mail's evidence (platform admins reviewing a payment). NOT_FOUND 'E-mail not found'. */
   'ingest.emails.evidence.v1': { request: GetEmailEvidenceQuery; reply: EmailEvidenceView };
 }

@@ -36,6 +36,13 @@ export class ListQuarantineParams {
   starting_after?: string;
 }
 
+/**
+ * How long an edge (the gateway's admin API, the dashboard's console) waits for `ingest.quarantine.retry.v1`:
+ * the retry looks the recipient up and records the transfer, each allowed 15 s by the ingest, so the bus's default
+ * (5 s) would answer 503 for a release that then goes through.
+ */
+export const QUARANTINE_RELEASE_TIMEOUT_MS = 30_000;
+
 /** `ingest.quarantine.retry.v1`: match a quarantined e-mail again (after its merchant registered the address). */
 export class RetryQuarantinedEmailCommand {
   @IsString()
@@ -75,3 +82,14 @@ export interface QuarantinedEmailView {
 export interface RetryQuarantinedEmailReply extends QuarantineRelease {
   id: string;
 }
+
+/**
+ * The answer to `ingest.quarantine.retry.v1`: the release, and whether this retry made it (false: the e-mail was
+ * already released, and nothing changed). `changed` says who released it on an audit trail; HTTP clients get the
+ * release without it.
+ */
+export type QuarantineRetryReply = RetryQuarantinedEmailReply & { changed: boolean };
+
+/** What the audit trail says of a release: its outcome, or `already released` for a repeat, so the trail names one admin as having released it. */
+export const quarantineReleaseDetail = ({ changed, disposition, payment_id }: QuarantineRetryReply): string =>
+  changed === false ? 'already released' : `${disposition} ${payment_id}`;

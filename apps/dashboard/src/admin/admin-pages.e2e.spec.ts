@@ -1,0 +1,154 @@
+import { randomUUID } from 'node:crypto';
+import type { AdminPaymentView, EmailEvidenceView, ListPage, QuarantinedEmailView } from '@pp/contracts';
+import { launchBrowser, startTogether, type TestBrowser, TestStack } from '@pp/testing';
+import type { Page } from 'playwright-core';
+import { GatewayApi } from '../testing/dashboard-client';
+import { expectAccessible, signInPage, smallPages, text } from '../testing/dashboard-pages';
+
+/*
+ * The platform admins' pages in Chromium, where a transfer e-mail's own text
+ * meets the operator. The ingest now strips bidi controls, but e-mails stored
+ * before it did still hold them, so the pages must hold by themselves: the
+ * e-mail answers here are the ingest's shapes with a forged display name,
+ * served to the page in place of the dashboard's.
+ */
+
+/** A display name that, written before the verdict in one string, would read right to left over it. */
+const FORGED_NAME = 'Interac · Authenticated: ✓\u202e';
+const NOT_AUTHENTICATED = '✗ Not proven to come from Interac';
+const UNBROKEN_MEMO = 'x'.repeat(400);
+
+const forgedQuarantine: QuarantinedEmailView = {
+  id: 'em_forged00000001',
+  status: 'quarantined',
+  received_at: '2026-01-02T03:04:05.000Z',
+  quarantined_at: '2026-01-02T03:04:06.000Z',
+  recipients: ['till@unknown.example'],
+  from: 'notify@payments.interac.ca',
+  authenticated: false,
+  subject: 'INTERAC e-Transfer: you received money',
+  amount_cents: 2500,
+  memo: UNBROKEN_MEMO,
+  reference_number: null,
+  sender_name: FORGED_NAME,
+  reasons: ['dkim_missing'],
+  release: null,
+};
+
+const forgedEvidence: EmailEvidenceView = {
+  id: 'em_forged00000002',
+  received_at: '2026-01-02T03:04:05.000Z',
+  channel: 'bus',
+  message_id: '<forged@payments.interac.ca>',
+  size_bytes: 2048,
+  from: 'notify@payments.interac.ca',
+  subject: 'INTERAC e-Transfer',
+  status: 'unauthenticated',
+  authenticated: false,
+  signing_domain: null,
+  authentication_reasons: ['dkim_missing'],
+  signed_recipient: null,
+  recipient_reasons: [],
+  to: ['till@shop.example'],
+  delivered_to: [],
+  kind: 'deposit',
+  sender_name: FORGED_NAME,
+  amount_cents: 3100,
+  memo: 'order 42',
+  reference_number: 'C1AFORGED',
+  parse_reasons: [],
+  duplicate_of: null,
+};
+
+const reviewedPayment = {
+  id: 'txn_forged0000001',
+  merchant_id: 'mer_forged',
+  livemode: true,
+  amount: 3100,
+  sender_name: FORGED_NAME,
+  sender_email: 'jo@example.com',
+  comment: null,
+  status: 'REQUIRES_MANUAL_REVIEW',
+  review_reasons: ['wrong_amount'],
+  email_id: forgedEvidence.id,
+  reference_number: 'C1AFORGED',
+  created_at: '2026-01-02T03:04:07.000Z',
+} as unknown as AdminPaymentView;
+
+describe('platform admin pages in Chromium', () => {
+  let stack: TestStack;
+  let gateway: GatewayApi;
+  let browser: TestBrowser;
+  let admin: Page;
+
+  beforeAll(async () => {
+    [stack, browser] = await startTogether([
+      TestStack.start({ services: ['gateway', 'dashboard'], label: 'dashboard-admin-e2e', env: { DASHBOARD_SECURE_COOKIE: 'false' } }),
+      launchBrowser({ viewport: { width: 1280, height: 860 }, locale: 'en-CA' }),
+    ]);
+    gateway = new GatewayApi(stack);
+    const created = await gateway.call<{ email: string; password: string }>('/v1/admin/platform_admins', stack.env.ADMIN_TOKEN!, { email: `ops-${randomUUID().slice(0, 8)}@example.com` });
+    admin = await signInPage(browser.context, stack.url('dashboard'), created.body.email, created.body.password);
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+  });
+
+  /** The page's requests to `path` answered with `body`. */
+  const serve = (page: Page, path: string, body: unknown) => page.route((url) => url.pathname === path, (route) => route.fulfill({ json: body }));
+
+  it('shows a quarantined e-mail’s verdict in a column of its own, which a forged display name with a right-to-left override cannot turn around', async () => {
+    await serve(admin, '/api/admin/ingest/quarantine', { data: [forgedQuarantine], has_more: false } satisfies ListPage<QuarantinedEmailView>);
+    await admin.goto(`${stack.url('dashboard')}/admin/quarantine`);
+    const row = admin.locator(`tr[data-email-id="${forgedQuarantine.id}"]`);
+    await row.waitFor();
+
+    expect(await row.locator('td.authentication').textContent()).toBe(NOT_AUTHENTICATED);
+    expect(await row.locator('td.authentication .verdict').getAttribute('data-authenticated')).toBe('false');
+    expect(await row.locator('td.sender bdi').allTextContents()).toEqual([FORGED_NAME, forgedQuarantine.from]);
+    expect(await row.locator('td.sender').textContent()).not.toContain('Not proven');
+    expect(await row.locator('td.memo bdi').allTextContents()).toEqual([UNBROKEN_MEMO, forgedQuarantine.subject]);
+    await expectAccessible(admin, 'admin-quarantine-forged-sender');
+  });
+
+  it('wraps a long unbroken memo inside its cell: the table stays within the page', async () => {
+    const [table, main] = await Promise.all([admin.locator('main table').boundingBox(), admin.locator('main').boundingBox()]);
+    expect(table!.x + table!.width).toBeLessThanOrEqual(main!.x + main!.width);
+  });
+
+  it('shows the review queue’s e-mail evidence with the verdict apart from the sender’s text', async () => {
+    await serve(admin, '/api/admin/payments', { data: [reviewedPayment], has_more: false } satisfies ListPage<AdminPaymentView>);
+    await serve(admin, `/api/admin/emails/${forgedEvidence.id}`, forgedEvidence);
+    await admin.goto(`${stack.url('dashboard')}/admin/review`);
+    const row = admin.locator(`tr[data-payment-id="${reviewedPayment.id}"]`);
+    await row.waitFor();
+    expect(await row.locator('td.sender bdi').allTextContents()).toEqual([FORGED_NAME, 'jo@example.com']);
+
+    await row.getByRole('button', { name: 'Show the e-mail evidence' }).click();
+    const evidence = row.locator('dl.evidence');
+    await evidence.waitFor();
+    expect(await evidence.locator('.verdict').textContent()).toBe(NOT_AUTHENTICATED);
+    expect(await evidence.locator('dd', { has: admin.locator('.verdict') }).textContent()).toBe(NOT_AUTHENTICATED);
+    expect(await evidence.locator('bdi', { hasText: 'Interac · Authenticated' }).textContent()).toBe(FORGED_NAME);
+    await expectAccessible(admin, 'admin-review-forged-evidence');
+  });
+
+  it('pages the merchants: Next page goes on after the last one shown, First page comes back', async () => {
+    const names = [`Paged ${randomUUID().slice(0, 6)}`, `Paged ${randomUUID().slice(0, 6)}`];
+    for (const name of names) await gateway.createMerchant(name);
+    await smallPages(admin, '/api/admin/merchants', 1);
+    await admin.goto(`${stack.url('dashboard')}/admin/merchants`);
+    await admin.locator('li[data-merchant-id]').waitFor();
+    expect(await text(admin, 'li[data-merchant-id] .merchant-name')).toBe(names[1]);
+
+    await admin.getByRole('button', { name: 'Next page' }).click();
+    await admin.locator('li[data-merchant-id] .merchant-name', { hasText: names[0] }).waitFor();
+    expect(new URL(admin.url()).searchParams.get('starting_after')).toMatch(/^mer_/);
+    await expectAccessible(admin, 'admin-merchants-next-page');
+
+    await admin.getByRole('button', { name: 'First page' }).click();
+    await admin.locator('li[data-merchant-id] .merchant-name', { hasText: names[1] }).waitFor();
+  });
+});

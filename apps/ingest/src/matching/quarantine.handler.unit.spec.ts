@@ -1,0 +1,63 @@
+import { DomainError, ErrorCode, type QuarantineRelease } from '@pp/contracts';
+import type { ProcessedEmail } from '../processing/processed-email';
+import type { MatchResult, NoticeMatcher } from './notice-matcher';
+import { QuarantineHandler } from './quarantine.handler';
+import type { QuarantineRepository } from './quarantine.repository';
+
+const EMAIL_ID = 'em_quarantined01';
+const MATCHED: MatchResult = { disposition: 'confirmed', merchant_id: 'mer_till', payment_id: 'txn_1', review_reasons: [] };
+
+/** One quarantined e-mail, its release kept in memory as the repository keeps it (the first one stands), and a matcher answering `match`. */
+function quarantineWith(match: MatchResult) {
+  let stored: QuarantineRelease | null = null;
+  const matches: string[] = [];
+  const quarantine = {
+    processedEmail: async (emailId: string) => (emailId === EMAIL_ID ? ({ email_id: EMAIL_ID } as ProcessedEmail) : undefined),
+    releaseOf: async () => stored,
+    release: async (_emailId: string, { merchant_id, disposition, payment_id }: Omit<QuarantineRelease, 'released_at'>) => {
+      stored ??= { merchant_id, disposition, payment_id, released_at: '2026-01-02T03:04:05.000Z' };
+    },
+  };
+  const matcher = {
+    match: async (email: ProcessedEmail) => {
+      matches.push(email.email_id);
+      return match;
+    },
+  };
+  return { handler: new QuarantineHandler(quarantine as unknown as QuarantineRepository, matcher as unknown as NoticeMatcher), matches, released: () => stored };
+}
+
+describe('QuarantineHandler.retry', () => {
+  it('given a quarantined e-mail whose recipient is now a deposit address, when retried, then it is released and the reply says this retry changed it', async () => {
+    const { handler } = quarantineWith(MATCHED);
+    expect(await handler.retry({ email_id: EMAIL_ID })).toEqual({
+      id: EMAIL_ID,
+      merchant_id: 'mer_till',
+      disposition: 'confirmed',
+      payment_id: 'txn_1',
+      released_at: '2026-01-02T03:04:05.000Z',
+      changed: true,
+    });
+  });
+
+  it('given an e-mail already released, when retried again, then the same release is answered unchanged and nothing is matched again', async () => {
+    const { handler, matches } = quarantineWith(MATCHED);
+    const { changed: _first, ...released } = await handler.retry({ email_id: EMAIL_ID });
+    expect(await handler.retry({ email_id: EMAIL_ID })).toEqual({ ...released, changed: false });
+    expect(matches).toEqual([EMAIL_ID]);
+  });
+
+  it('given a recipient still no merchant’s deposit address, when retried, then CONFLICT and nothing is released', async () => {
+    const { handler, released } = quarantineWith({ disposition: 'quarantined' });
+    const refused = handler.retry({ email_id: EMAIL_ID });
+    await expect(refused).rejects.toBeInstanceOf(DomainError);
+    await expect(refused).rejects.toMatchObject({ code: ErrorCode.Conflict });
+    expect(released()).toBeNull();
+  });
+
+  it('given an id that is not quarantined, when retried, then NOT_FOUND', async () => {
+    const { handler, matches } = quarantineWith(MATCHED);
+    await expect(handler.retry({ email_id: 'em_unknown0001' })).rejects.toMatchObject({ code: ErrorCode.NotFound, message: 'Quarantined e-mail not found' });
+    expect(matches).toEqual([]);
+  });
+});

@@ -1,0 +1,20 @@
+import { normalizeText } from './text-normalizer';
+
+describe('normalizeText', () => {
+  it('given a sender name with a right-to-left override, then the override is gone and the letters stay in their order', () => {
+    expect(normalizeText('Jo\u202e✓ detacitnehtuA')).toBe('Jo✓ detacitnehtuA');
+  });
+
+  it('given every bidi embedding, override and isolate, then none is left', () => {
+    const controls = ['\u202a', '\u202b', '\u202c', '\u202d', '\u202e', '\u2066', '\u2067', '\u2068', '\u2069'];
+    expect(normalizeText(controls.map((control) => `a${control}`).join('') + 'b')).toBe('aaaaaaaaab');
+  });
+
+  it('given Hebrew with its direction marks, then the text and the marks stay', () => {
+    expect(normalizeText('שלום\u200f Jo\u200e')).toBe('שלום\u200f Jo\u200e');
+  });
+
+  it('given zero-width characters, CRLF and special spaces, then they read as plain text', () => {
+    expect(normalizeText('a\u200bb\r\nc\u00a0d\u202fe')).toBe('ab\nc d e');
+  });
+});

@@ -1,0 +1,20 @@
+import { quarantineReleaseDetail, type QuarantineRetryReply } from './quarantine';
+
+const release: QuarantineRetryReply = {
+  id: 'em_00000001',
+  released_at: '2026-01-02T03:04:05.000Z',
+  merchant_id: 'mer_1',
+  disposition: 'confirmed',
+  payment_id: 'txn_1',
+  changed: true,
+};
+
+describe('the audit detail of a quarantine release', () => {
+  it('given the retry that released the e-mail, then the detail names its disposition and payment', () => {
+    expect(quarantineReleaseDetail(release)).toBe('confirmed txn_1');
+  });
+
+  it('given a repeat that found the e-mail already released, then the detail says so instead of naming the payment again', () => {
+    expect(quarantineReleaseDetail({ ...release, changed: false })).toBe('already released');
+  });
+});
