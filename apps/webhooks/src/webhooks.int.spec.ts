@@ -258,12 +258,14 @@ describe('webhooks service (real Postgres, NATS, Redis and HTTP receiver)', () =
     const scope = { merchant_id: merchant, livemode: false };
     const creation = { ...scope, url: receiver.url('/once'), idempotency: { key: 'create-once', fingerprint: 'f-create' } };
     const created = await bus.request('webhooks.endpoints.create.v1', creation);
+    expect(created.replayed).toBe(false);
     // Two repeats at once as well: the concurrent one loses the key's record and answers the same.
     const repeats = await Promise.all([bus.request('webhooks.endpoints.create.v1', creation), bus.request('webhooks.endpoints.create.v1', creation)]);
-    expect(repeats).toEqual([created, created]);
+    expect(repeats).toEqual([{ ...created, replayed: true }, { ...created, replayed: true }]);
     const racing = { ...creation, url: receiver.url('/once-racing'), idempotency: { key: 'create-racing', fingerprint: 'f-racing' } };
     const [one, two] = await Promise.all([bus.request('webhooks.endpoints.create.v1', racing), bus.request('webhooks.endpoints.create.v1', racing)]);
-    expect(two).toEqual(one);
+    expect([one.replayed, two.replayed].sort()).toEqual([false, true]);
+    expect({ ...two, replayed: one.replayed }).toEqual(one);
     expect((await bus.request('webhooks.endpoints.list.v1', scope)).endpoints.map((listed) => listed.id).sort()).toEqual([created.id, one.id].sort());
     expect(await rejection(bus.request('webhooks.endpoints.create.v1', { ...creation, idempotency: { key: 'create-once', fingerprint: 'other' } }))).toMatchObject({
       code: 'VALIDATION_FAILED',
@@ -273,7 +275,10 @@ describe('webhooks service (real Postgres, NATS, Redis and HTTP receiver)', () =
     const rotation = { ...scope, endpoint_id: created.id, idempotency: { key: 'rotate-once', fingerprint: 'f-rotate' } };
     const rotated = await bus.request('webhooks.endpoints.rotate-secret.v1', rotation);
     expect(rotated.secret).not.toBe(created.secret);
-    expect(await Promise.all([bus.request('webhooks.endpoints.rotate-secret.v1', rotation), bus.request('webhooks.endpoints.rotate-secret.v1', rotation)])).toEqual([rotated, rotated]);
+    expect(await Promise.all([bus.request('webhooks.endpoints.rotate-secret.v1', rotation), bus.request('webhooks.endpoints.rotate-secret.v1', rotation)])).toEqual([
+      { ...rotated, replayed: true },
+      { ...rotated, replayed: true },
+    ]);
     // The same key (and the same empty body) for another endpoint or another operation is another request.
     for (const reuse of [
       bus.request('webhooks.endpoints.rotate-secret.v1', { ...rotation, endpoint_id: one.id }),

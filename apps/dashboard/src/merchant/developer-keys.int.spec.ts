@@ -1,24 +1,27 @@
 import { randomUUID } from 'node:crypto';
 import { TestStack } from '@pp/testing';
 import { DashboardBrowser, GatewayApi, type ProvisionedMerchant } from '../testing/dashboard-client';
+import { API_KEY_CHANGES_PER_HOUR, TOO_MANY_KEY_CHANGES } from './api-key-changes.limiter';
 import { LIVE_REFUND_KEY_REFUSED } from './developers.controller';
 
 /*
  * Developers issue the merchant's API keys, but take no money actions: a
  * live key that could request refunds is the owner's or an administrator's
- * to issue (mayIssueKey). Real gateway and dashboard.
+ * to issue (mayIssueKey). Creations and revocations are counted per merchant
+ * and hour (ApiKeyChangesLimiter). Real gateway, dashboard and Redis.
  */
 describe('API keys a developer may issue from the dashboard', () => {
   let stack: TestStack;
+  let gateway: GatewayApi;
   let merchant: ProvisionedMerchant;
   let owner: DashboardBrowser;
   let developer: DashboardBrowser;
 
   beforeAll(async () => {
     stack = await TestStack.start({ services: ['gateway', 'dashboard'], label: 'dashboard-keys', env: { DASHBOARD_SECURE_COOKIE: 'false' } });
-    merchant = await new GatewayApi(stack).createMerchant('Keyed Shop');
-    owner = new DashboardBrowser(stack.url('dashboard'));
-    expect((await owner.login(merchant.dashboard_user.email, merchant.dashboard_user.password)).status).toBe(200);
+    gateway = new GatewayApi(stack);
+    merchant = await gateway.createMerchant('Keyed Shop');
+    owner = await ownerOf(merchant);
     const added = await owner.post<{ email: string; password: string }>('/api/team/users', { email: `dev-${randomUUID().slice(0, 8)}@example.com`, role: 'developer' });
     expect(added.status).toBe(201);
     developer = new DashboardBrowser(stack.url('dashboard'));
@@ -49,4 +52,29 @@ describe('API keys a developer may issue from the dashboard', () => {
     expect(issued.status).toBe(201);
     expect(issued.body.type).toBe('secret');
   });
+
+  it('given an owner creating and revoking keys in a loop, then past the hour’s budget both are refused with Retry-After, and another merchant still creates', async () => {
+    const looping = await ownerOf(await gateway.createMerchant('Looping Shop'));
+    const statuses: number[] = [];
+    for (let change = 0; change < API_KEY_CHANGES_PER_HOUR; change += 2) {
+      const created = await looping.post<{ id: string }>('/api/developers/keys', { type: 'publishable' });
+      statuses.push(created.status, (await looping.post(`/api/developers/keys/${created.body.id}/revoke`)).status);
+    }
+    expect(new Set(statuses)).toEqual(new Set([200, 201]));
+
+    const refused = [await looping.post<{ error: string }>('/api/developers/keys', { type: 'publishable' }), await looping.post<{ error: string }>('/api/developers/keys/key_any/revoke')];
+    expect(refused.map((answer) => ({ status: answer.status, body: answer.body }))).toEqual([
+      { status: 429, body: { error: TOO_MANY_KEY_CHANGES } },
+      { status: 429, body: { error: TOO_MANY_KEY_CHANGES } },
+    ]);
+    expect(Number(refused[0].headers.get('retry-after'))).toBeGreaterThan(60);
+    expect((await owner.post('/api/developers/keys', { type: 'publishable' })).status).toBe(201);
+  });
+
+  /** The merchant's owner, signed in to the dashboard. */
+  async function ownerOf(shop: ProvisionedMerchant): Promise<DashboardBrowser> {
+    const browser = new DashboardBrowser(stack.url('dashboard'));
+    expect((await browser.login(shop.dashboard_user.email, shop.dashboard_user.password)).status).toBe(200);
+    return browser;
+  }
 });

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, ForbiddenException, Get, Headers, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, ForbiddenException, Get, Headers, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import {
   type CheckoutPreviewView,
   type DashboardPrincipal,
@@ -14,16 +14,19 @@ import {
   type WebhookEndpointStatus,
   type WebhookEndpointView,
   type WebhookEndpointWithSecretView,
+  webhookUrlOrigin,
 } from '@pp/contracts';
 import { BusClient } from '@pp/platform';
+import type { FastifyReply } from 'fastify';
 import { Audited, targetParam, targetResult } from '../audit/audited.interceptor';
 import { mayIssueKey } from '../auth/dashboard-permissions.policy';
 import { Permit } from '../auth/route-access';
 import { Principal, Scope } from '../auth/signed-in';
 import { notFound } from '../http/not-found';
 import { parseInput } from '../http/parse-input';
+import { ApiKeyChangesLimiter, TOO_MANY_KEY_CHANGES } from './api-key-changes.limiter';
 import { CreateEndpointBody, CreateKeyBody, ListEventsParams, RotateEndpointBody } from './developers.bodies';
-import { webhookUrlOrigin, webhookUrlsFor } from './webhook-url';
+import { webhookUrlsFor } from './webhook-url';
 
 const ENDPOINT_ID = /^wh_[a-z0-9]{10,40}$/;
 export const LIVE_REFUND_KEY_REFUSED = 'Your role may not issue a live key that can request refunds (a secret key, or a restricted key with refunds.write)';
@@ -39,6 +42,9 @@ export type DashboardPreviewView = Omit<CheckoutPreviewView, 'session'> & { sess
 
 const withoutMode = ({ mode: _mode, ...query }: Record<string, unknown>) => query;
 
+/** The endpoint as the page gets it: whether the webhooks service recognised an Idempotency-Key is the API's concern (the dashboard sends none). */
+const withoutReplayed = ({ replayed: _replayed, ...endpoint }: WebhookEndpointWithSecretView & { replayed: boolean }): WebhookEndpointWithSecretView => endpoint;
+
 /**
  * The Developers page: API keys (shown once at creation), webhook endpoints
  * (secret shown once), and events with their delivery attempts, in the
@@ -46,7 +52,10 @@ const withoutMode = ({ mode: _mode, ...query }: Record<string, unknown>) => quer
  */
 @Controller('api')
 export class DevelopersController {
-  constructor(private readonly bus: BusClient) {}
+  constructor(
+    private readonly bus: BusClient,
+    private readonly keyChanges: ApiKeyChangesLimiter,
+  ) {}
 
   @Get('developers/keys')
   @Permit('merchant.read')
@@ -54,22 +63,32 @@ export class DevelopersController {
     return this.bus.request('identity.api-keys.list.v1', scope);
   }
 
+  /** 201 with the key, shown once; 429 past the merchant's key changes an hour (ApiKeyChangesLimiter). */
   @Post('developers/keys')
   @HttpCode(201)
   @Permit('developers.manage')
   @Audited('api_key.created', (key: IssuedMerchantApiKeyView) => ({ ...targetResult(key), detail: `${key.type} ${key.redacted}` }))
-  createKey(@Body() body: unknown, @Scope() scope: MerchantScope, @Principal() user: DashboardPrincipal): Promise<IssuedMerchantApiKeyView> {
+  async createKey(
+    @Body() body: unknown,
+    @Scope() scope: MerchantScope,
+    @Principal() user: DashboardPrincipal,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<IssuedMerchantApiKeyView | undefined> {
     const key = parseInput(CreateKeyBody, body);
     if (!mayIssueKey(user.role, { ...key, livemode: scope.livemode })) throw new ForbiddenException(LIVE_REFUND_KEY_REFUSED);
+    if (await this.refusedKeyChange(scope, reply)) return undefined;
     return this.bus.request('identity.api-keys.create.v1', { ...key, ...scope });
   }
 
+  /** 429 past the merchant's key changes an hour, as creation. */
   @Post('developers/keys/:id/revoke')
   @HttpCode(200)
   @Permit('developers.manage')
   @Audited('api_key.revoked', targetParam)
-  revokeKey(@Param('id') id: string, @Scope() scope: MerchantScope): Promise<MerchantApiKeyView> {
-    return this.bus.request('identity.api-keys.revoke.v1', { ...scope, key_id: matching(KEY_ID, id, 'API key') });
+  async revokeKey(@Param('id') id: string, @Scope() scope: MerchantScope, @Res({ passthrough: true }) reply: FastifyReply): Promise<MerchantApiKeyView | undefined> {
+    const keyId = matching(KEY_ID, id, 'API key');
+    if (await this.refusedKeyChange(scope, reply)) return undefined;
+    return this.bus.request('identity.api-keys.revoke.v1', { ...scope, key_id: keyId });
   }
 
   @Get('developers/webhook-endpoints')
@@ -84,8 +103,8 @@ export class DevelopersController {
   @Permit('developers.manage')
   // The origin only: the URL's path and query are the merchant's and may carry a token, which the append-only trail must not keep.
   @Audited('webhook_endpoint.created', (endpoint: WebhookEndpointWithSecretView) => ({ ...targetResult(endpoint), detail: webhookUrlOrigin(endpoint.url) }))
-  createEndpoint(@Body() body: unknown, @Scope() scope: MerchantScope): Promise<WebhookEndpointWithSecretView> {
-    return this.bus.request('webhooks.endpoints.create.v1', { ...parseInput(CreateEndpointBody, body), ...scope });
+  async createEndpoint(@Body() body: unknown, @Scope() scope: MerchantScope): Promise<WebhookEndpointWithSecretView> {
+    return withoutReplayed(await this.bus.request('webhooks.endpoints.create.v1', { ...parseInput(CreateEndpointBody, body), ...scope }));
   }
 
   @Post('developers/webhook-endpoints/:id/rotate-secret')
@@ -96,9 +115,9 @@ export class DevelopersController {
     ...targetResult(endpoint),
     detail: `previous secret stops signing at ${endpoint.previous_secret_expires_at}`,
   }))
-  rotateSecret(@Param('id') id: string, @Body() body: unknown, @Scope() scope: MerchantScope): Promise<WebhookEndpointWithSecretView> {
+  async rotateSecret(@Param('id') id: string, @Body() body: unknown, @Scope() scope: MerchantScope): Promise<WebhookEndpointWithSecretView> {
     const endpointId = matching(ENDPOINT_ID, id, 'Webhook endpoint');
-    return this.bus.request('webhooks.endpoints.rotate-secret.v1', { ...parseInput(RotateEndpointBody, body), ...scope, endpoint_id: endpointId });
+    return withoutReplayed(await this.bus.request('webhooks.endpoints.rotate-secret.v1', { ...parseInput(RotateEndpointBody, body), ...scope, endpoint_id: endpointId }));
   }
 
   @Delete('developers/webhook-endpoints/:id')
@@ -170,6 +189,14 @@ export class DevelopersController {
   @Audited('event.resent', (reply: ResendEventReply, request) => ({ ...targetParam(reply, request), detail: reply.webhook_ids.join(' ') || 'no endpoint' }))
   resend(@Param('id') id: string, @Scope() scope: MerchantScope): Promise<ResendEventReply> {
     return this.bus.request('webhooks.events.resend.v1', { ...scope, event_id: matching(EVENT_ID_PATTERN, id, 'Event') });
+  }
+
+  /** Counts a key creation or revocation; answers 429 with Retry-After itself, and says so, once the hour's budget is spent. */
+  private async refusedKeyChange(scope: MerchantScope, reply: FastifyReply): Promise<boolean> {
+    const waitSeconds = await this.keyChanges.attempt(scope.merchant_id);
+    if (waitSeconds === undefined) return false;
+    await reply.code(429).header('Retry-After', String(waitSeconds)).send({ error: TOO_MANY_KEY_CHANGES });
+    return true;
   }
 
   private setStatus(id: string, scope: MerchantScope, status: WebhookEndpointStatus): Promise<WebhookEndpointView> {

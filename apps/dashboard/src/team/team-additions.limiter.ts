@@ -1,15 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CONFIG, REDIS, redisUnavailable, secondsToWait } from '@pp/platform';
+import { CONFIG, REDIS } from '@pp/platform';
 import type Redis from 'ioredis';
-import { RateLimiterRedis } from 'rate-limiter-flexible';
 import type { DashboardConfig } from '../dashboard.config';
+import { PerMerchantHourlyLimiter } from '../http/per-merchant-hourly.limiter';
 
 /** Team users a merchant may add per hour, whether or not each addition succeeds. */
 export const TEAM_ADDITIONS_PER_HOUR = 20;
 
 export const TOO_MANY_ADDITIONS = 'Too many team users added; try again later';
-
-const unavailable = redisUnavailable('team additions limiter');
 
 /**
  * E-mail addresses are unique across the platform, so adding a user whose
@@ -18,16 +16,8 @@ const unavailable = redisUnavailable('team additions limiter');
  * merchant, which bounds the probing to a few addresses an hour.
  */
 @Injectable()
-export class TeamAdditionsLimiter {
-  private readonly perMerchant: RateLimiterRedis;
-
+export class TeamAdditionsLimiter extends PerMerchantHourlyLimiter {
   constructor(@Inject(REDIS) redis: Redis, @Inject(CONFIG) config: DashboardConfig) {
-    const keyPrefix = [config.PP_NAMESPACE, 'dashboard', 'team-additions'].filter(Boolean).join(':');
-    this.perMerchant = new RateLimiterRedis({ storeClient: redis, keyPrefix, points: TEAM_ADDITIONS_PER_HOUR, duration: 3600 });
-  }
-
-  /** Counts one addition; the seconds to wait when the merchant's budget is spent, else undefined. */
-  attempt(merchantId: string): Promise<number | undefined> {
-    return secondsToWait(this.perMerchant.consume(merchantId)).catch(unavailable);
+    super(redis, config, 'team-additions', TEAM_ADDITIONS_PER_HOUR);
   }
 }

@@ -1,6 +1,6 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter } from '@nestjs/common';
-import { DomainError, IDEMPOTENCY_KEY_REUSED } from '@pp/contracts';
-import { describeClientError, ensureRequestId, type ErrorAnswer, HTTP_STATUS_OF, internalErrorMessage, type JsonLogger } from '@pp/platform';
+import { DomainError, ErrorCode, IDEMPOTENCY_KEY_REUSED } from '@pp/contracts';
+import { CONCURRENCY_CONFLICT_ANSWER, describeClientError, ensureRequestId, type ErrorAnswer, HTTP_STATUS_OF, internalErrorMessage, type JsonLogger } from '@pp/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from './api-error';
 
@@ -47,6 +47,10 @@ export class ErrorResponseFilter implements ExceptionFilter {
       return { status, message: 'Service unavailable', headers: { 'Retry-After': String(SERVICE_RETRY_AFTER_SECONDS) } };
     }
     if (status === 500) return this.internal(error, request);
+    if (error.code === ErrorCode.ConcurrencyConflict) {
+      this.logger.warn('concurrency conflict', { error: error.message, path: request.url });
+      return CONCURRENCY_CONFLICT_ANSWER;
+    }
     if (status === 400 && !error.message.startsWith('Validation failed') && error.message !== IDEMPOTENCY_KEY_REUSED) {
       return { status, message: `Validation failed: ${error.message}` };
     }

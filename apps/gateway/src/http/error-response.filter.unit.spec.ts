@@ -43,7 +43,6 @@ describe('ErrorResponseFilter', () => {
     [new DomainError(ErrorCode.ValidationFailed, IDEMPOTENCY_KEY_REUSED), 400, 'Idempotency-Key reused with different parameters'],
     [new DomainError(ErrorCode.NotFound, 'Checkout session not found'), 404, 'Checkout session not found'],
     [new DomainError(ErrorCode.Conflict, 'Reference already exists'), 409, 'Reference already exists'],
-    [new DomainError(ErrorCode.ConcurrencyConflict, 'Session changed concurrently'), 409, 'Session changed concurrently'],
     [new DomainError(ErrorCode.Forbidden, 'Simulate payment requires a test key'), 403, 'Simulate payment requires a test key'],
     [new DomainError(ErrorCode.Unauthorized, 'Invalid or missing API key'), 401, 'Invalid or missing API key'],
     [new ApiError(429, 'Rate limit exceeded', { 'Retry-After': '1' }), 429, 'Rate limit exceeded'],
@@ -54,6 +53,19 @@ describe('ErrorResponseFilter', () => {
     expect(sent.status).toBe(status);
     expect(sent.body).toEqual({ error });
     expect(sent.headers['x-request-id']).toBe('req-42');
+  });
+
+  it('given a command that lost every round to concurrent writes, then 409 with a fixed message and Retry-After, the ledger’s wording only logged', () => {
+    const ledgerWording = 'Stream session-cs_1 is no longer at version 3';
+    const sent = answer(new DomainError(ErrorCode.ConcurrencyConflict, ledgerWording, { stream_id: 'session-cs_1' }));
+    expect(sent).toMatchObject({ status: 409, body: { error: 'Too many concurrent changes; retry' }, headers: { 'Retry-After': '1' } });
+    expect(sent.logged).toEqual([expect.objectContaining({ level: 'warn', error: ledgerWording })]);
+  });
+
+  it('given a domain conflict, then 409 with its own message and no Retry-After', () => {
+    const sent = answer(new DomainError(ErrorCode.Conflict, 'Reference already exists'));
+    expect(sent).toMatchObject({ status: 409, body: { error: 'Reference already exists' } });
+    expect(sent.headers['Retry-After']).toBeUndefined();
   });
 
   it('answers SERVICE_UNAVAILABLE 503 with Retry-After, without the internal detail', () => {

@@ -1,4 +1,4 @@
-import { context, type Context, propagation, ROOT_CONTEXT, type Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { context, type Context, propagation, ROOT_CONTEXT, type Span, SpanKind, SpanStatusCode, trace, TraceFlags } from '@opentelemetry/api';
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 
 const tracer = trace.getTracer('pp-gateway');
@@ -12,10 +12,11 @@ declare module 'fastify' {
 
 /**
  * Opens the request's server span, continuing the caller's trace when it
- * sends a W3C `traceparent`, and returns the context to run the request in.
+ * sends a W3C `traceparent` (callersTrace), and returns the context to run
+ * the request in.
  */
 export function startRequestSpan(request: FastifyRequest): Context {
-  const parent = propagation.extract(ROOT_CONTEXT, request.headers);
+  const parent = callersTrace(request.headers);
   const span = tracer.startSpan(
     `HTTP ${request.method}`,
     { kind: SpanKind.SERVER, attributes: { 'http.request.method': request.method, 'url.path': request.url.split('?')[0], 'pp.request_id': request.requestId } },
@@ -23,6 +24,23 @@ export function startRequestSpan(request: FastifyRequest): Context {
   );
   request.span = span;
   return trace.setSpan(parent, span);
+}
+
+/**
+ * What the public edge takes of a caller's trace context: its trace id and
+ * span, so a merchant backend that traces its checkout finds the payment in
+ * its own trace (docs/ARCHITECTURE.md, Tracing). Not its `tracestate`, up
+ * to 512 characters of the caller's choosing that every bus hop would carry
+ * and every event's metadata keep; nor its sampled flag: whether the
+ * request is recorded stays the gateway's decision, as for a request without
+ * a traceparent (startTelemetry's samplers, AlwaysOff or the SDK's default
+ * ParentBased(AlwaysOn), record a sampled remote parent exactly when they
+ * record a root), so no caller can keep its requests out of the traces.
+ */
+function callersTrace(headers: FastifyRequest['headers']): Context {
+  const caller = trace.getSpanContext(propagation.extract(ROOT_CONTEXT, headers));
+  if (!caller || !trace.isSpanContextValid(caller)) return ROOT_CONTEXT;
+  return trace.setSpanContext(ROOT_CONTEXT, { traceId: caller.traceId, spanId: caller.spanId, traceFlags: TraceFlags.SAMPLED, isRemote: true });
 }
 
 /** The context to re-enter after the body was read (see reenterRequestContext). */

@@ -13,7 +13,7 @@ import { ApiKeyRepository, type StoredApiKey } from './api-key.repository';
 import { MerchantRepository } from './merchant.repository';
 import type { Queryable } from './queryable';
 
-/** A TTL no test here outlives: a cached key refused within the test was cleared by the NOTIFY, never by expiry. */
+/** A TTL no test here outlives: a cached key refused within the test was dropped on its NOTIFY, never by expiry. */
 const NOTIFY_ONLY_TTL_MS = 600_000;
 
 /*
@@ -22,8 +22,9 @@ const NOTIFY_ONLY_TTL_MS = 600_000;
  * revoked elsewhere (another replica, the CLI), and within the TTL even when
  * a row is changed by hand with no notification at all. Only the gateway
  * runs, so an accepted key reaches the bus and gets 503; a refused one 401.
- * The notification test runs against a gateway whose TTL outlasts it, so
- * only the NOTIFY can explain the refusal.
+ * The notification tests run against a gateway whose TTL outlasts them, so
+ * only the NOTIFY can explain a refusal, and only the cache an acceptance of
+ * a key revoked unannounced.
  */
 describe('API key cache and revocation', () => {
   let stack: TestStack;
@@ -103,6 +104,19 @@ describe('API key cache and revocation by notification', () => {
     await db.query('SELECT pg_notify($1, $2)', [API_KEY_REVOKED_CHANNEL, id]);
     await waitFor('the revoked key to be refused', async () => (await statusAt(gateway, key)) === 401);
   });
+
+  it('forgets only the revoked key: another key cached before is still answered from the cache, with no lookup', async () => {
+    const [kept, revokedHere, revokedElsewhere] = [await cachedKeyOf(gateway, merchantId), await cachedKeyOf(gateway, merchantId), await cachedKeyOf(gateway, merchantId)];
+    // Revoked by hand, unannounced, so a lookup would refuse it: only the cached entry can go on accepting it.
+    await db.query('UPDATE gateway.api_keys SET revoked_at = now() WHERE id = $1', [kept.id]);
+    await gateway.revokeKey(revokedHere.id);
+    expect(await statusAt(gateway, revokedHere.key)).toBe(401);
+    await db.query('UPDATE gateway.api_keys SET revoked_at = now() WHERE id = $1', [revokedElsewhere.id]);
+    await db.query('SELECT pg_notify($1, $2)', [API_KEY_REVOKED_CHANNEL, revokedElsewhere.id]);
+    await waitFor('the notified key to be refused', async () => (await statusAt(gateway, revokedElsewhere.key)) === 401);
+    // Notices arrive in commit order: both revocations' are in, and neither emptied the cache.
+    expect(await statusAt(gateway, kept.key)).toBe(503);
+  });
 });
 
 /*
@@ -110,7 +124,7 @@ describe('API key cache and revocation by notification', () => {
  * repository's revocation must always reach the other gateways' listeners,
  * and a cache whose listener reconnects must not keep a key whose revocation
  * it missed while down. Revocations "elsewhere" are plain SQL: one through
- * the repository would also clear this process's caches directly.
+ * the repository would also evict the key from this process's caches directly.
  */
 describe('API key revocation notices (real Postgres, the gateway role)', () => {
   const LISTENER_NAME = 'keycache-listener';

@@ -4,23 +4,23 @@
  * other: the repository announces, the caches subscribe.
  */
 
-/** NOTIFY channel of key revocations: sent in the revoking transaction, heard by every gateway's key cache. */
+/** NOTIFY channel of key revocations, the revoked key's id as payload: sent in the revoking transaction, heard by every gateway's key cache. */
 export const API_KEY_REVOKED_CHANNEL = 'gateway_api_key_revoked';
 
-interface Clearable {
-  clear(): void;
+interface Evicting {
+  evict(keyId: string): void;
 }
 
-/** The caches of this process, so a revocation made here clears them before it is answered. */
-const LIVE_CACHES = new Set<Clearable>();
+/** The caches of this process, so a revocation made here reaches them before it is answered. */
+const LIVE_CACHES = new Set<Evicting>();
 
 /** Lets a cache hear this process's revocations; answers how to stop. */
-export function trackApiKeyCache(cache: Clearable): () => void {
+export function trackApiKeyCache(cache: Evicting): () => void {
   LIVE_CACHES.add(cache);
   return () => LIVE_CACHES.delete(cache);
 }
 
-/** Empties this process's key caches (other processes hear the NOTIFY). */
-export function clearApiKeyCaches(): void {
-  for (const cache of LIVE_CACHES) cache.clear();
+/** Drops a revoked key from this process's key caches (other processes hear the NOTIFY). */
+export function evictFromApiKeyCaches(keyId: string): void {
+  for (const cache of LIVE_CACHES) cache.evict(keyId);
 }

@@ -3,6 +3,7 @@ import { CONFIG, JsonLogger } from '@pp/platform';
 import { DataSource } from 'typeorm';
 import type { GatewayConfig } from '../gateway.config';
 import { hashApiKey, type KeyKind, parseApiKey, sameHash } from './api-key';
+import { keyLookupFailed } from './api-key-lookup-failure';
 import { ApiKeyUsage } from './api-key-usage';
 import { ApiKeyCache } from './api-key.cache';
 import { ApiKeyRepository, type StoredApiKey } from './api-key.repository';
@@ -67,13 +68,16 @@ export class ApiKeyAuthenticator implements OnApplicationBootstrap, OnApplicatio
     };
   }
 
-  /** The key row, from the cache or one index lookup by hash (only keys that exist are cached). */
+  /**
+   * The key row, from the cache or one index lookup by hash (only keys that
+   * exist are cached). A database that cannot answer is a 503 to retry.
+   */
   private async find(hash: Buffer, now: number): Promise<StoredApiKey | undefined> {
     const id = cacheId(hash);
     const cached = this.cache.get(id, now);
     if (cached) return cached;
     const ticket = this.cache.ticket();
-    const key = await this.keys.findByHash(hash);
+    const key = await this.keys.findByHash(hash).catch(keyLookupFailed);
     if (key) this.cache.set(id, key, ticket, now);
     return key;
   }

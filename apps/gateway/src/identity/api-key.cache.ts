@@ -1,23 +1,23 @@
 import { Client } from 'pg';
+import { ApiKeyCacheEntries } from './api-key-cache-entries';
 import { API_KEY_REVOKED_CHANNEL, trackApiKeyCache } from './api-key-revocation';
 
-const MAX_ENTRIES = 10_000;
 const RELISTEN_MS = 1_000;
 
 /**
  * Keys found by hash, kept a few seconds so a busy key costs no database
- * round trip per request. Revocation empties it on every gateway: at once in
- * the revoking process, and as soon as the NOTIFY arrives elsewhere (each
- * gateway listens, caches nothing while it is not listening, and once it
- * listens again discards lookups begun before, so a lost connection cannot
- * keep a revoked key alive). The TTL bounds anything else that changes a
- * key row behind the gateway's back (a revocation by hand in SQL, an expiry
- * moved): at most `ttlMs` (API_KEY_CACHE_TTL_MS).
+ * round trip per request. A revocation drops the revoked key (and only it)
+ * from every gateway: at once in the revoking process, and as soon as the
+ * NOTIFY, which names the key, arrives elsewhere. Each gateway listens,
+ * caches nothing while it is not listening, and once it listens again
+ * forgets every key and every lookup begun before (it may have missed
+ * revocations meanwhile), so a lost connection cannot keep a revoked key
+ * alive. The TTL bounds anything else that changes a key row behind the
+ * gateway's back (a revocation by hand in SQL, an expiry moved): at most
+ * `ttlMs` (API_KEY_CACHE_TTL_MS).
  */
-export class ApiKeyCache<Key> {
-  private readonly entries = new Map<string, { key: Key; until: number }>();
-  /** Bumped on every clear: a lookup that began before a revocation must not cache what it read. */
-  private generation = 0;
+export class ApiKeyCache<Key extends { id: string }> {
+  private readonly entries: ApiKeyCacheEntries<Key>;
   private listener?: Client;
   private listening = false;
   private retry?: NodeJS.Timeout;
@@ -26,33 +26,28 @@ export class ApiKeyCache<Key> {
 
   constructor(
     private readonly databaseUrl: string,
-    private readonly ttlMs: number,
+    ttlMs: number,
     private readonly onTrouble: (error: Error) => void,
-  ) {}
-
-  get(hash: string, now: number): Key | undefined {
-    const entry = this.entries.get(hash);
-    if (!entry) return undefined;
-    if (entry.until > now) return entry.key;
-    this.entries.delete(hash);
-    return undefined;
+  ) {
+    this.entries = new ApiKeyCacheEntries(ttlMs);
   }
 
-  /** A ticket for a lookup about to start; `set` ignores it if the cache was cleared meanwhile. */
+  get(hash: string, now: number): Key | undefined {
+    return this.entries.get(hash, now);
+  }
+
+  /** A ticket for a lookup about to start; `set` ignores it if that key was revoked, or the cache cleared, meanwhile. */
   ticket(): number {
-    return this.generation;
+    return this.entries.ticket();
   }
 
   set(hash: string, key: Key, ticket: number, now: number): void {
-    if (!this.listening || ticket !== this.generation) return;
-    // A key looked up again replaces its own entry: only a new one crowds out the oldest.
-    if (!this.entries.has(hash) && this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
-    this.entries.set(hash, { key, until: now + this.ttlMs });
+    if (this.listening) this.entries.set(hash, key, ticket, now);
   }
 
-  clear(): void {
-    this.generation++;
-    this.entries.clear();
+  /** Drops a revoked key. */
+  evict(keyId: string): void {
+    this.entries.evict(keyId);
   }
 
   async listen(): Promise<void> {
@@ -64,7 +59,8 @@ export class ApiKeyCache<Key> {
       failed = true;
       this.lost(client, error);
     };
-    client.on('notification', () => this.clear());
+    // The repository's notice names the revoked key; one naming none (a NOTIFY by hand) cannot say which to drop.
+    client.on('notification', ({ payload }) => (payload ? this.entries.evict(payload) : this.entries.clear()));
     client.on('error', fail);
     client.on('end', () => fail(new Error('revocation listener disconnected')));
     try {
@@ -73,7 +69,7 @@ export class ApiKeyCache<Key> {
       this.listener = client;
       this.listening = true;
       // Notices sent before LISTEN took effect never reach us: lookups begun meanwhile may hold a row revoked since.
-      this.clear();
+      this.entries.clear();
     } catch (error) {
       fail(error instanceof Error ? error : new Error(String(error)));
     }
@@ -92,7 +88,7 @@ export class ApiKeyCache<Key> {
     if (this.closed) return;
     this.listening = false;
     this.listener = undefined;
-    this.clear();
+    this.entries.clear();
     this.onTrouble(error);
     void client.end().catch(() => undefined);
     clearTimeout(this.retry);

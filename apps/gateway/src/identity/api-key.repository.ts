@@ -1,5 +1,5 @@
 import type { KeyType } from './api-key';
-import { API_KEY_REVOKED_CHANNEL, clearApiKeyCaches } from './api-key-revocation';
+import { API_KEY_REVOKED_CHANNEL, evictFromApiKeyCaches } from './api-key-revocation';
 import type { Queryable } from './queryable';
 import { returning } from './queryable';
 import type { Scope } from './scopes';
@@ -80,8 +80,8 @@ export class ApiKeyRepository {
 
   /**
    * Revokes once; revoking again keeps the first revocation time. Key
-   * caches forget what they held: this process's at once, every other
-   * gateway's on the NOTIFY. The notice is sent by the revoking statement
+   * caches forget the key: this process's at once, every other gateway's on
+   * the NOTIFY, which names it. The notice is sent by the revoking statement
    * itself, so Postgres delivers it when the revocation commits and never
    * commits one without the other.
    */
@@ -92,7 +92,7 @@ export class ApiKeyRepository {
        SELECT revoked.* FROM revoked, LATERAL pg_notify($2, revoked.id)`,
       [id, API_KEY_REVOKED_CHANNEL],
     );
-    if (row) clearApiKeyCaches();
+    if (row) evictFromApiKeyCaches(row.id);
     return row;
   }
 }

@@ -22,7 +22,7 @@ const FOUND_KEYS = 10_000;
  *
  * A key this replica has once found is never charged, whatever its address
  * has spent: the set of found keys is its own, kept across the key cache's
- * clearing (every revocation anywhere empties that) and its outages, so a
+ * clearing (a reconnect of its revocation listener empties it) and its outages, so a
  * merchant behind an address shared with a guesser keeps the keys it uses.
  * Requests with the same unfound key at once share one lookup and one charge.
  */

@@ -76,7 +76,7 @@ export class EventStreamController {
     const closed = this.streams.open(reply.raw, (request.principal as KeyPrincipal).key_id);
     if (!closed) throw new ApiError(429, `This key already holds ${MAX_STREAMS_PER_KEY} open event streams: close one first`, { 'Retry-After': '10' });
     // The access hook checked the key when the stream opened; a stream outlives that check, so it asks again before
-    // each send (a cache hit, emptied when a key is revoked) and ends once the key is revoked or expired.
+    // each send (a cache hit, dropped when the key is revoked) and ends once the key is revoked or expired.
     const presented = presentedCredential(authorization);
     const keyStillValid = async () => {
       try {

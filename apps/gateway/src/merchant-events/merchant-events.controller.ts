@@ -1,4 +1,4 @@
-import { Controller, Get, Param, Query, Res } from '@nestjs/common';
+import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
 import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import {
   DomainError,
@@ -12,12 +12,14 @@ import {
   type WebhookDeliveryAttemptView,
 } from '@pp/contracts';
 import { BusClient, JsonLogger } from '@pp/platform';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { KeyScope } from '../access/request-params';
 import { SecretKeyRoute } from '../access/route-access';
+import type { KeyPrincipal } from '../identity/principal';
 import { ApiJsonResponse, ApiPageLimitQuery } from '../openapi/api-docs.decorators';
 import { listSchema } from '../openapi/view-schema';
 import { listPage, parseListQuery } from '../http/list-query';
+import { deliveriesAsSeenBy } from './delivery-urls';
 import { MERCHANT_EVENT_DETAIL_SCHEMA, MERCHANT_EVENT_SCHEMA } from './merchant-events.schemas';
 
 /** How long an event's page waits for its delivery attempts before showing none. */
@@ -52,13 +54,13 @@ export class MerchantEventsController {
   @SecretKeyRoute('events.read')
   @ApiOperation({ summary: 'Retrieve an event with its webhook delivery attempts' })
   @ApiJsonResponse(200, 'The event', MERCHANT_EVENT_DETAIL_SCHEMA)
-  async retrieve(@Param('id') id: string, @KeyScope() scope: MerchantScope): Promise<MerchantEventDetailView> {
+  async retrieve(@Param('id') id: string, @KeyScope() scope: MerchantScope, @Req() request: FastifyRequest): Promise<MerchantEventDetailView> {
     if (!EVENT_ID_PATTERN.test(id)) throw new DomainError(ErrorCode.NotFound, 'Event not found');
     const [event, deliveries] = await Promise.all([
       this.bus.request('ledger.merchant-events.get.v1', { ...scope, event_id: id }),
       this.deliveriesOf(scope, id),
     ]);
-    return { ...event, deliveries };
+    return { ...event, deliveries: deliveriesAsSeenBy((request.principal as KeyPrincipal).scopes, deliveries) };
   }
 
   /** The event's delivery attempts; an event page still answers (with none) while the webhooks service is away. */

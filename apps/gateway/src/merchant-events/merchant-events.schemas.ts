@@ -25,7 +25,7 @@ export const MERCHANT_EVENT_SCHEMA = viewSchema<MerchantEventView>(EVENT_PROPERT
 
 const DELIVERY_SCHEMA = viewSchema<WebhookDeliveryAttemptView>({
   webhook_id: { type: 'string' },
-  url: { type: 'string', format: 'uri' },
+  url: { type: 'string', format: 'uri', description: 'The endpoint’s URL, whole for a key holding webhooks.write; else only its origin (scheme, host and port)' },
   delivery_status: { type: 'string', enum: Object.values(WebhookDeliveryStatus) },
   http_status: { type: 'integer', nullable: true },
   attempt: { type: 'integer' },

@@ -1,10 +1,12 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { DomainError, ErrorCode, type IdempotencyToken, type MerchantScope } from '@pp/contracts';
 import { BusClient } from '@pp/platform';
+import type { FastifyReply } from 'fastify';
 import { Idempotency, KeyScope } from '../access/request-params';
 import { SecretKeyRoute } from '../access/route-access';
-import { ApiJsonBody, ApiJsonResponse } from '../openapi/api-docs.decorators';
+import { sendIdempotent } from '../idempotency/send-idempotent';
+import { ApiIdempotentResponse, ApiJsonBody, ApiJsonResponse } from '../openapi/api-docs.decorators';
 import { listSchema } from '../openapi/view-schema';
 import { CreateWebhookEndpointBody, ResendEventBody, RotateWebhookEndpointSecretBody } from './webhook-endpoints.bodies';
 import { DELETED_ENDPOINT_SCHEMA, RESEND_SCHEMA, WEBHOOK_ENDPOINT_SCHEMA, WEBHOOK_ENDPOINT_WITH_SECRET_SCHEMA } from './webhook-endpoints.schemas';
@@ -27,9 +29,9 @@ export class WebhookEndpointsController {
   @SecretKeyRoute('webhooks.write')
   @ApiOperation({ summary: 'Register an endpoint; its signing secret is shown only in this answer' })
   @ApiJsonBody(CreateWebhookEndpointBody)
-  @ApiJsonResponse(201, 'Endpoint registered', WEBHOOK_ENDPOINT_WITH_SECRET_SCHEMA)
-  create(@Body() body: CreateWebhookEndpointBody, @KeyScope() scope: MerchantScope, @Idempotency() idempotency: IdempotencyToken) {
-    return this.bus.request('webhooks.endpoints.create.v1', { ...body, idempotency, ...scope });
+  @ApiIdempotentResponse({ status: 201, description: 'Endpoint registered' }, WEBHOOK_ENDPOINT_WITH_SECRET_SCHEMA)
+  async create(@Body() body: CreateWebhookEndpointBody, @KeyScope() scope: MerchantScope, @Idempotency() idempotency: IdempotencyToken, @Res() reply: FastifyReply): Promise<void> {
+    await sendIdempotent(reply, await this.bus.request('webhooks.endpoints.create.v1', { ...body, idempotency, ...scope }), 201);
   }
 
   @Get('webhook_endpoints')
@@ -51,14 +53,19 @@ export class WebhookEndpointsController {
   }
 
   @Post('webhook_endpoints/:id/rotate_secret')
-  @HttpCode(200)
   @SecretKeyRoute('webhooks.write')
   @ApiOperation({ summary: 'Issue a new signing secret; the old one keeps signing for 24 hours, or previous_secret_expires_in seconds (0: stop it now)' })
   @ApiJsonBody(RotateWebhookEndpointSecretBody, { required: false })
-  @ApiJsonResponse(200, 'The endpoint with its new secret', WEBHOOK_ENDPOINT_WITH_SECRET_SCHEMA)
-  rotate(@Param('id') id: string, @Body() body: RotateWebhookEndpointSecretBody, @KeyScope() scope: MerchantScope, @Idempotency() idempotency: IdempotencyToken) {
+  @ApiIdempotentResponse({ status: 200, description: 'The endpoint with its new secret (header X-Cache-Lookup: HIT on a replay)' }, WEBHOOK_ENDPOINT_WITH_SECRET_SCHEMA)
+  async rotate(
+    @Param('id') id: string,
+    @Body() body: RotateWebhookEndpointSecretBody,
+    @KeyScope() scope: MerchantScope,
+    @Idempotency() idempotency: IdempotencyToken,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
     ensure(ENDPOINT_ID.test(id), 'Webhook endpoint not found');
-    return this.bus.request('webhooks.endpoints.rotate-secret.v1', { ...body, ...scope, endpoint_id: id, idempotency });
+    await sendIdempotent(reply, await this.bus.request('webhooks.endpoints.rotate-secret.v1', { ...body, ...scope, endpoint_id: id, idempotency }), 200);
   }
 
   @Post('webhook_endpoints/:id/disable')

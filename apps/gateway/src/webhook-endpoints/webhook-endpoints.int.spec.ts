@@ -1,4 +1,5 @@
-import { startTogether, TestStack, waitFor, WebhookReceiver } from '@pp/testing';
+import { startTogether, TestStack, testInfra, waitFor, WebhookReceiver } from '@pp/testing';
+import Redis from 'ioredis';
 import type { CheckoutSessionCreatedView, WebhookEndpointView, WebhookEndpointWithSecretView } from '@pp/contracts';
 import type { ProvisionedMerchantView } from '../identity/identity.views';
 import { GatewayClient } from '../testing/gateway-client';
@@ -49,8 +50,32 @@ describe('webhook endpoints through the gateway', () => {
       { idempotency_key: creationKey, endpoint_id: created.body.id, merchant_id: merchant.merchant_id, livemode: false },
       { idempotency_key: rotationKey, endpoint_id: created.body.id, merchant_id: merchant.merchant_id, livemode: false },
     ]);
+
+    // Redis forgets the keys (evicted, flushed): the webhooks service answers the repeats, and the client sees replays
+    // as the gateway's own: 200, X-Cache-Lookup: HIT, the endpoint with its current secret, no `replayed` field.
+    await forgetIdempotencyEntries();
+    const repeats = [
+      await gateway.call<WebhookEndpointWithSecretView>('/v1/webhook_endpoints', { token: testKey(), idempotencyKey: creationKey, body: { url: receiver.url('/recorded') } }),
+      await gateway.call<WebhookEndpointWithSecretView>(`/v1/webhook_endpoints/${created.body.id}/rotate_secret`, { token: testKey(), idempotencyKey: rotationKey, body: {} }),
+    ];
+    expect(repeats.map((repeat) => ({ status: repeat.status, cache: repeat.headers.get('x-cache-lookup'), body: repeat.body }))).toEqual([
+      { status: 200, cache: 'HIT', body: rotated.body },
+      { status: 200, cache: 'HIT', body: rotated.body },
+    ]);
     expect((await gateway.call(`/v1/webhook_endpoints/${created.body.id}`, { method: 'DELETE', token: testKey() })).status).toBe(200);
   });
+
+  /** Deletes the gateway's idempotency entries of this stack, as a Redis that lost them would. */
+  async function forgetIdempotencyEntries(): Promise<void> {
+    const redis = new Redis(testInfra.redisUrl);
+    try {
+      const keys = await redis.keys(`${stack.namespace}:gateway:idem:*`);
+      expect(keys.length).toBeGreaterThan(0);
+      await redis.del(...keys);
+    } finally {
+      redis.disconnect();
+    }
+  }
 
   it('delivers a signed checkout.session.expired, lists deliveries, resends, rotates and deletes', async () => {
     const created = await gateway.call<WebhookEndpointWithSecretView>('/v1/webhook_endpoints', {

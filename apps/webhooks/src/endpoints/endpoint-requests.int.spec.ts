@@ -75,8 +75,8 @@ describe('endpoint requests past the Idempotency-Key retention (real Postgres, t
 
     expect(await keysKept(merchant)).toEqual(['recent', 'recent-rotation']);
     // Within the retention a repeat answers what the first request made, with the secret now current.
-    expect(await controller.create(creation(merchant, 'recent'))).toEqual({ ...recent, secret: rotated.secret, previous_secret_expires_at: rotated.previous_secret_expires_at });
-    expect(await controller.rotateSecret(rotation)).toEqual(rotated);
+    expect(await controller.create(creation(merchant, 'recent'))).toEqual({ ...recent, secret: rotated.secret, previous_secret_expires_at: rotated.previous_secret_expires_at, replayed: true });
+    expect(await controller.rotateSecret(rotation)).toEqual({ ...rotated, replayed: true });
     // Past it the key is a new one: recorded again, for a new endpoint (while its old record stayed, recording it failed).
     const again = await controller.create(creation(merchant, 'stale'));
     expect(again.id).not.toBe(stale.id);

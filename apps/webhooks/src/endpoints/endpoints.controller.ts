@@ -29,6 +29,9 @@ export const DISABLED_BY_MERCHANT = 'disabled by the merchant';
 const newSecret = () => `whsec_${randomToken(32)}`;
 const notFound = () => new DomainError(ErrorCode.NotFound, 'Webhook endpoint not found');
 
+/** The answer to a repeated creation or rotation. */
+type Replayed = WebhookEndpointWithSecretView & { replayed: true };
+
 /** Endpoint registry (PRODUCT-RULES §D4 webhook endpoints); the gateway checks the webhooks.write scope. */
 @Controller()
 export class EndpointsController {
@@ -72,7 +75,7 @@ export class EndpointsController {
       if (repeat) return repeat;
       throw new DomainError(ErrorCode.ValidationFailed, `Validation failed: at most ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints per mode`);
     }
-    return 'secret' in row ? row : toEndpointWithSecretView(row, secret);
+    return 'secret' in row ? row : { ...toEndpointWithSecretView(row, secret), replayed: false };
   }
 
   @Handles('webhooks.endpoints.list.v1')
@@ -103,27 +106,28 @@ export class EndpointsController {
       .rotate(command, command.endpoint_id, this.secrets.seal(command.endpoint_id, secret), new Date(Date.now() + (command.previous_secret_expires_in ?? SECRET_OVERLAP_SECONDS) * 1000), command.idempotency)
       .catch((error: unknown) => this.repeatedAfterRace(command, command.idempotency, 'rotate', error, command.endpoint_id));
     if (!row) throw notFound();
-    return 'secret' in row ? row : toEndpointWithSecretView(row, secret);
+    return 'secret' in row ? row : { ...toEndpointWithSecretView(row, secret), replayed: false };
   }
 
   /**
    * The answer to a request whose Idempotency-Key an earlier creation or rotation recorded (its answer was lost,
-   * and the gateway freed the key): the endpoint with its current secret. The same key with another request (another
-   * body, operation or endpoint) is refused, as the gateway refuses it; a deleted endpoint is not found.
+   * and the gateway freed the key): the endpoint with its current secret, `replayed` so the gateway answers it as its
+   * own replays. The same key with another request (another body, operation or endpoint) is refused, as the gateway
+   * refuses it; a deleted endpoint is not found.
    */
   private async repeated(
     scope: Scope,
     request: IdempotencyToken | undefined,
     operation: EndpointOperation,
     endpointId?: string,
-  ): Promise<WebhookEndpointWithSecretView | undefined> {
+  ): Promise<Replayed | undefined> {
     if (!request) return undefined;
     const earlier = await this.endpoints.requested(scope, request.key);
     if (!earlier) return undefined;
     const same = earlier.fingerprint === request.fingerprint && earlier.operation === operation && (endpointId === undefined || earlier.id === endpointId);
     if (!same) throw new DomainError(ErrorCode.ValidationFailed, IDEMPOTENCY_KEY_REUSED);
     if (earlier.deleted_at) throw notFound();
-    return toEndpointWithSecretView(earlier, this.secrets.open(earlier.id, earlier.secret_sealed));
+    return { ...toEndpointWithSecretView(earlier, this.secrets.open(earlier.id, earlier.secret_sealed)), replayed: true };
   }
 
   /** A concurrent request with the same Idempotency-Key recorded it first (the statement failed whole): its answer. */
@@ -133,7 +137,7 @@ export class EndpointsController {
     operation: EndpointOperation,
     error: unknown,
     endpointId?: string,
-  ): Promise<WebhookEndpointWithSecretView> {
+  ): Promise<Replayed> {
     const earlier = isUniqueViolation(error) ? await this.repeated(scope, request, operation, endpointId) : undefined;
     if (!earlier) throw error;
     return earlier;

@@ -15,14 +15,20 @@ import type { ResendEventReply, WebhookDeliveryAttemptView, WebhookEndpointDeliv
  * another merchant's or mode's endpoint is NOT_FOUND 'Webhook endpoint not found'.
  */
 export interface WebhookSubjects {
-  /** Errors: VALIDATION_FAILED (bad url, http in live mode, private address, unknown event type, too many endpoints). */
-  'webhooks.endpoints.create.v1': { request: CreateWebhookEndpointCommand; reply: WebhookEndpointWithSecretView };
+  /**
+   * `replayed`: the answer to a repeat of a recorded Idempotency-Key (the endpoint with its current secret).
+   * Errors: VALIDATION_FAILED (bad url, http in live mode, private address, unknown event type, too many endpoints).
+   */
+  'webhooks.endpoints.create.v1': { request: CreateWebhookEndpointCommand; reply: WebhookEndpointWithSecretView & { replayed: boolean } };
   /** Newest first, without secrets. */
   'webhooks.endpoints.list.v1': { request: ListWebhookEndpointsQuery; reply: { endpoints: WebhookEndpointView[] } };
   /** Pending deliveries to the endpoint stop. Errors: NOT_FOUND. */
   'webhooks.endpoints.delete.v1': { request: WebhookEndpointRef; reply: { id: string; deleted: true } };
-  /** New secret, shown once; the previous one keeps signing (second v1 signature) for 24 hours. Errors: NOT_FOUND. */
-  'webhooks.endpoints.rotate-secret.v1': { request: RotateWebhookEndpointSecretCommand; reply: WebhookEndpointWithSecretView };
+  /**
+   * New secret, shown once; the previous one keeps signing (second v1 signature) for 24 hours. `replayed`: the
+   * answer to a repeat of a recorded Idempotency-Key. Errors: NOT_FOUND.
+   */
+  'webhooks.endpoints.rotate-secret.v1': { request: RotateWebhookEndpointSecretCommand; reply: WebhookEndpointWithSecretView & { replayed: boolean } };
   /**
    * Disabled: no new deliveries, and pending attempts close unsent; enabled again: new events are delivered,
    * what was skipped meanwhile is not resent (POST /v1/events/:id/resend does that). Idempotent. Errors: NOT_FOUND.

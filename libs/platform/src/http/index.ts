@@ -2,6 +2,7 @@ export * from './allowed-methods';
 export * from './bounded-stop';
 export * from './error-status';
 export * from './client-error';
+export * from './concurrency-conflict';
 export * from './framework-error.handler';
 export * from './internal-error';
 export * from './json-body.parser';

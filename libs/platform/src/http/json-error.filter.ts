@@ -1,8 +1,9 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { JsonLogger } from '../logging/json-logger';
-import { DomainError } from '@pp/contracts';
+import { DomainError, ErrorCode } from '@pp/contracts';
 import { describeClientError, type ErrorAnswer } from './client-error';
+import { CONCURRENCY_CONFLICT_ANSWER } from './concurrency-conflict';
 import { HTTP_STATUS_OF } from './error-status';
 import { internalErrorMessage } from './internal-error';
 import { ensureRequestId } from './request-id';
@@ -22,7 +23,7 @@ export class JsonErrorFilter implements ExceptionFilter {
     const reply = host.switchToHttp().getResponse<FastifyReply>();
     if (reply.sent) return;
     const requestId = ensureRequestId(request, reply);
-    let answer = exception instanceof DomainError ? domainAnswer(exception) : describeClientError(exception, request);
+    let answer = exception instanceof DomainError ? domainErrorAnswer(exception) : describeClientError(exception, request);
     if (!answer) {
       this.logger.error(exception instanceof Error ? exception : String(exception), { path: request.url.split('?')[0], method: request.method });
       answer = { status: 500, message: internalErrorMessage(requestId) };
@@ -32,9 +33,10 @@ export class JsonErrorFilter implements ExceptionFilter {
   }
 }
 
-/** A service's refusal across the bus keeps its message; a service failure (5xx) is logged instead. */
-function domainAnswer(error: DomainError): ErrorAnswer | undefined {
+/** A service's refusal across the bus keeps its message, but for a lost race (CONCURRENCY_CONFLICT_ANSWER); a service failure (5xx) is logged instead. */
+export function domainErrorAnswer(error: DomainError): ErrorAnswer | undefined {
   const status = HTTP_STATUS_OF[error.code] ?? 500;
   if (status === 503) return { status, message: 'Service unavailable', headers: { 'Retry-After': '1' } };
+  if (error.code === ErrorCode.ConcurrencyConflict) return CONCURRENCY_CONFLICT_ANSWER;
   return status >= 500 ? undefined : { status, message: error.message };
 }
