@@ -15,6 +15,7 @@ import { toIso } from '@pp/kernel';
 import { Handles } from '@pp/platform';
 import type { Pool } from 'pg';
 import { LEDGER_POOL } from '../event-store/ledger-pool';
+import { listFilters } from '../queries/list-filters';
 
 interface MerchantEventRow {
   id: string;
@@ -29,7 +30,7 @@ const notFound = () => new DomainError(ErrorCode.NotFound, 'Event not found');
 /**
  * The merchant_events read model in log (position) order, scoped by merchant
  * and mode: GET /v1/events and /v1/events/:id newest first, and the event
- * stream's forward read oldest first. Both walk the index merchant_events_listing.
+ * stream's forward read oldest first (listMerchantEventsQuery).
  */
 @Controller()
 export class MerchantEventQueriesHandler {
@@ -38,14 +39,8 @@ export class MerchantEventQueriesHandler {
   @Handles('ledger.merchant-events.list.v1')
   async list(@Payload() query: ListMerchantEventsQuery): Promise<ListPage<MerchantEventView>> {
     const limit = query.limit ?? DEFAULT_PAGE_LIMIT;
-    const { rows } = await this.pool.query<MerchantEventRow>(query.order === 'oldest_first' ? LIST_OLDEST_FIRST : LIST_NEWEST_FIRST, [
-      query.merchant_id,
-      query.livemode,
-      query.type ?? null,
-      await this.pageBoundary(query),
-      limit + 1,
-      query.payment_id ?? null,
-    ]);
+    const { text, values } = listMerchantEventsQuery(query, await this.pageBoundary(query), limit + 1);
+    const { rows } = await this.pool.query<MerchantEventRow>(text, values);
     return pageOf(rows, limit, toView);
   }
 
@@ -89,17 +84,30 @@ export class MerchantEventQueriesHandler {
   }
 }
 
-/** A page in log order after (oldest first) or before (newest first) the position $4, when one is given. */
-const listing = (beyond: '>' | '<', order: 'ASC' | 'DESC') => `
-  SELECT id, type, livemode, data, created_at FROM ledger.merchant_events
-  WHERE merchant_id = $1 AND livemode = $2
-    AND ($3::text IS NULL OR type = $3::text)
-    AND ($4::bigint IS NULL OR position ${beyond} $4::bigint)
-    AND ($6::text IS NULL OR data->>'payment_id' = $6::text)
-  ORDER BY position ${order}
-  LIMIT $5`;
-const LIST_NEWEST_FIRST = listing('<', 'DESC');
-const LIST_OLDEST_FIRST = listing('>', 'ASC');
+/**
+ * A page in log order after (oldest first) or before (newest first) the position `boundary`, when one is given, with
+ * only the filters asked for (listFilters): by type from merchant_events_by_type, a payment's timeline from
+ * merchant_events_by_payment, the rest from merchant_events_listing.
+ */
+export function listMerchantEventsQuery(
+  query: Pick<ListMerchantEventsQuery, 'merchant_id' | 'livemode' | 'type' | 'payment_id' | 'order'>,
+  boundary: string | null,
+  limit: number,
+): { text: string; values: unknown[] } {
+  const oldestFirst = query.order === 'oldest_first';
+  const { sql, values } = listFilters(
+    [
+      { condition: (p) => `type = ${p}::text`, value: query.type },
+      { condition: (p) => `position ${oldestFirst ? '>' : '<'} ${p}::bigint`, value: boundary },
+      { condition: (p) => `data->>'payment_id' = ${p}::text`, value: query.payment_id },
+    ],
+    4,
+  );
+  return {
+    text: `SELECT id, type, livemode, data, created_at FROM ledger.merchant_events WHERE merchant_id = $1 AND livemode = $2${sql} ORDER BY position ${oldestFirst ? 'ASC' : 'DESC'} LIMIT $3`,
+    values: [query.merchant_id, query.livemode, limit, ...values],
+  };
+}
 
 const toView = (row: MerchantEventRow): MerchantEventView => ({
   id: row.id,

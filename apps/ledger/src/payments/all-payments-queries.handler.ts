@@ -4,7 +4,8 @@ import { type AdminPaymentView, DEFAULT_PAGE_LIMIT, DomainError, ErrorCode, List
 import { Handles } from '@pp/platform';
 import type { Pool } from 'pg';
 import { LEDGER_POOL } from '../event-store/ledger-pool';
-import { type PaymentRow, toPaymentView } from './payment-queries.handler';
+import { listFilters } from '../queries/list-filters';
+import { PAYMENT_COLUMNS, type PaymentRow, toPaymentView } from './payment-queries.handler';
 
 interface AdminPaymentRow extends PaymentRow {
   email_id: string | null;
@@ -12,20 +13,26 @@ interface AdminPaymentRow extends PaymentRow {
 }
 
 /**
- * Payments across merchants for platform admins, newest first: the review
- * queue (status REQUIRES_MANUAL_REVIEW) of live e-mail ingest, served by the
- * index payments_by_status. Merchant and mode are optional filters here.
+ * Payments across merchants for platform admins, newest first, with only the
+ * filters asked for (listFilters): the review queue (status
+ * REQUIRES_MANUAL_REVIEW) of live e-mail ingest is served by the index
+ * payments_by_status, one merchant's by payments_by_merchant_status.
  */
-export const LIST_ALL_PAYMENTS_SQL = `
-  SELECT id, merchant_id, livemode, session_id, etransfer_ref, amount, sender_name, sender_email, comment, status,
-         verification_method, review_reasons, verified_by, created_at, email_id, reference_number
-  FROM ledger.payments
-  WHERE ($1::text IS NULL OR status = $1::text)
-    AND ($2::text IS NULL OR merchant_id = $2::text)
-    AND ($3::boolean IS NULL OR livemode = $3::boolean)
-    AND ($4::bigint IS NULL OR position < $4::bigint)
-  ORDER BY position DESC
-  LIMIT $5`;
+export function listAllPaymentsQuery(query: Pick<ListAllPaymentsQuery, 'status' | 'merchant_id' | 'livemode'>, before: string | null, limit: number): { text: string; values: unknown[] } {
+  const { sql, values } = listFilters(
+    [
+      { condition: (p) => `status = ${p}::text`, value: query.status },
+      { condition: (p) => `merchant_id = ${p}::text`, value: query.merchant_id },
+      { condition: (p) => `livemode = ${p}::boolean`, value: query.livemode },
+      { condition: (p) => `position < ${p}::bigint`, value: before },
+    ],
+    2,
+  );
+  return {
+    text: `SELECT ${PAYMENT_COLUMNS}, email_id, reference_number FROM ledger.payments WHERE true${sql} ORDER BY position DESC LIMIT $1`,
+    values: [limit, ...values],
+  };
+}
 
 @Controller()
 export class AllPaymentsQueriesHandler {
@@ -35,13 +42,8 @@ export class AllPaymentsQueriesHandler {
   async listAll(@Payload() query: ListAllPaymentsQuery): Promise<ListPage<AdminPaymentView>> {
     const limit = query.limit ?? DEFAULT_PAGE_LIMIT;
     const before = query.starting_after ? await this.positionOf(query.starting_after) : null;
-    const { rows } = await this.pool.query<AdminPaymentRow>(LIST_ALL_PAYMENTS_SQL, [
-      query.status ?? null,
-      query.merchant_id ?? null,
-      query.livemode ?? null,
-      before,
-      limit + 1,
-    ]);
+    const { text, values } = listAllPaymentsQuery(query, before, limit + 1);
+    const { rows } = await this.pool.query<AdminPaymentRow>(text, values);
     return pageOf(rows, limit, (row) => ({ ...toPaymentView(row), merchant_id: row.merchant_id, email_id: row.email_id, reference_number: row.reference_number }));
   }
 

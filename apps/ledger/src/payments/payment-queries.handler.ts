@@ -1,10 +1,11 @@
 import { Controller, Inject } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
-import { DEFAULT_PAGE_LIMIT, DomainError, ErrorCode, GetPaymentQuery, type ListPage, ListPaymentsQuery, pageOf, type PaymentView } from '@pp/contracts';
+import { DEFAULT_PAGE_LIMIT, DomainError, ErrorCode, GetPaymentQuery, type ListPage, ListPaymentsQuery, type MerchantScope, pageOf, type PaymentView } from '@pp/contracts';
 import { toIso } from '@pp/kernel';
 import { Handles } from '@pp/platform';
 import type { Pool } from 'pg';
 import { LEDGER_POOL } from '../event-store/ledger-pool';
+import { listFilters } from '../queries/list-filters';
 
 /** A ledger.payments row: the view with its merchant, its amount as pg returns a bigint, and its time as a date. */
 export type PaymentRow = Omit<PaymentView, 'amount' | 'created_at'> & { merchant_id: string; amount: string; created_at: Date };
@@ -12,33 +13,41 @@ export type PaymentRow = Omit<PaymentView, 'amount' | 'created_at'> & { merchant
 /** LIKE pattern of a partial match: the input's own %, _ and \ match themselves. */
 export const containsPattern = (input: string): string => `%${input.replace(/[\\%_]/g, '\\$&')}%`;
 
-/**
- * A page of a merchant's payments, newest first, with the filters and cursor
- * every list takes ($1 to $6), and `narrower` conditions of its own after
- * them. `reference` goes through the trigram index on search_text (both
- * sides lowercased by Postgres); the cursor is the position of the payment's
- * first event, which only grows.
- */
-const listSql = (narrower = ''): string => `
-  SELECT id, merchant_id, livemode, session_id, etransfer_ref, amount, sender_name, sender_email, comment, status,
-         verification_method, review_reasons, verified_by, created_at
-  FROM ledger.payments
-  WHERE merchant_id = $1 AND livemode = $2${narrower}
-    AND ($3::text IS NULL OR search_text LIKE lower($3::text))
-    AND ($4::text IS NULL OR status = $4::text)
-    AND ($5::bigint IS NULL OR position < $5::bigint)
-  ORDER BY position DESC
-  LIMIT $6`;
+export const PAYMENT_COLUMNS = `id, merchant_id, livemode, session_id, etransfer_ref, amount, sender_name, sender_email, comment, status,
+         verification_method, review_reasons, verified_by, created_at`;
 
-/** GET /v1/payments. */
-export const LIST_PAYMENTS_SQL = listSql();
+/** What GET /v1/payments may filter a merchant's payments by; undefined or null is not asked for. */
+export interface PaymentFilters {
+  reference?: string;
+  status?: string;
+  /** The position the page begins before: the previous page's last payment's. */
+  before?: string | null;
+  /** A checkout session's payments (usually one; a few when transfers repeated), from the payments_by_session index. */
+  session_id?: string;
+}
 
 /**
- * The payments of one checkout session (usually one; a few when transfers
- * repeated), from the payments_by_session index ($7). It pages and filters
- * like the list: a page that says has_more must lead to the next.
+ * A page of a merchant's payments, newest first, with only the filters
+ * asked for (listFilters), each served by its index: `reference` by the
+ * trigram index on search_text (both sides lowercased by Postgres), `status`
+ * by payments_by_merchant_status, the listing by payments_listing. The
+ * cursor is the position of the payment's first event, which only grows.
  */
-const SESSION_PAYMENTS_SQL = listSql(' AND session_id = $7');
+export function listPaymentsQuery(scope: MerchantScope, filters: PaymentFilters, limit: number): { text: string; values: unknown[] } {
+  const { sql, values } = listFilters(
+    [
+      { condition: (p) => `search_text LIKE lower(${p}::text)`, value: filters.reference === undefined ? undefined : containsPattern(filters.reference) },
+      { condition: (p) => `status = ${p}::text`, value: filters.status },
+      { condition: (p) => `position < ${p}::bigint`, value: filters.before },
+      { condition: (p) => `session_id = ${p}::text`, value: filters.session_id },
+    ],
+    4,
+  );
+  return {
+    text: `SELECT ${PAYMENT_COLUMNS} FROM ledger.payments WHERE merchant_id = $1 AND livemode = $2${sql} ORDER BY position DESC LIMIT $3`,
+    values: [scope.merchant_id, scope.livemode, limit, ...values],
+  };
+}
 
 /** Queries on the payments read model. */
 @Controller()
@@ -49,26 +58,15 @@ export class PaymentQueriesHandler {
   async list(@Payload() query: ListPaymentsQuery): Promise<ListPage<PaymentView>> {
     const limit = query.limit ?? DEFAULT_PAGE_LIMIT;
     const before = query.starting_after ? await this.positionOf(query, query.starting_after) : null;
-    const params = [
-      query.merchant_id,
-      query.livemode,
-      query.reference === undefined ? null : containsPattern(query.reference),
-      query.status ?? null,
-      before,
-      limit + 1,
-    ];
-    const { rows } = query.session_id
-      ? await this.pool.query<PaymentRow>(SESSION_PAYMENTS_SQL, [...params, query.session_id])
-      : await this.pool.query<PaymentRow>(LIST_PAYMENTS_SQL, params);
+    const { text, values } = listPaymentsQuery(query, { reference: query.reference, status: query.status, before, session_id: query.session_id }, limit + 1);
+    const { rows } = await this.pool.query<PaymentRow>(text, values);
     return pageOf(rows, limit, toPaymentView);
   }
 
   @Handles('ledger.payments.get.v1')
   async get(@Payload() query: GetPaymentQuery): Promise<PaymentView> {
     const { rows } = await this.pool.query<PaymentRow>(
-      `SELECT id, merchant_id, livemode, session_id, etransfer_ref, amount, sender_name, sender_email, comment, status,
-              verification_method, review_reasons, verified_by, created_at
-       FROM ledger.payments WHERE id = $1 AND merchant_id = $2 AND livemode = $3`,
+      `SELECT ${PAYMENT_COLUMNS} FROM ledger.payments WHERE id = $1 AND merchant_id = $2 AND livemode = $3`,
       [query.payment_id, query.merchant_id, query.livemode],
     );
     if (rows.length === 0) throw new DomainError(ErrorCode.NotFound, 'Payment not found');
