@@ -16,7 +16,7 @@ import { AuditTrail } from './audit/audit-trail';
 import { AuditInterceptor } from './audit/audited.interceptor';
 import { TeamAdditionsLimiter } from './team/team-additions.limiter';
 import { TeamController } from './team/team.controller';
-import { ApiKeyChangesLimiter } from './merchant/api-key-changes.limiter';
+import { ApiKeyCreationsLimiter } from './merchant/api-key-creations.limiter';
 import { DevelopersController } from './merchant/developers.controller';
 import { MerchantController } from './merchant/merchant.controller';
 import { AdminQuarantineController } from './admin/admin-quarantine.controller';
@@ -40,6 +40,6 @@ import { HomeController } from './merchant/home.controller';
     AuditController,
     WebAppController,
   ],
-  providers: [SessionStore, PrincipalRecheck, LoginLimiter, TeamAdditionsLimiter, ApiKeyChangesLimiter, AuditTrail, { provide: APP_GUARD, useClass: AccessGuard }, { provide: APP_INTERCEPTOR, useClass: AuditInterceptor }],
+  providers: [SessionStore, PrincipalRecheck, LoginLimiter, TeamAdditionsLimiter, ApiKeyCreationsLimiter, AuditTrail, { provide: APP_GUARD, useClass: AccessGuard }, { provide: APP_INTERCEPTOR, useClass: AuditInterceptor }],
 })
 export class DashboardModule {}

@@ -24,7 +24,7 @@ import { Permit } from '../auth/route-access';
 import { Principal, Scope } from '../auth/signed-in';
 import { notFound } from '../http/not-found';
 import { parseInput } from '../http/parse-input';
-import { ApiKeyChangesLimiter, TOO_MANY_KEY_CHANGES } from './api-key-changes.limiter';
+import { ApiKeyCreationsLimiter, TOO_MANY_KEY_CREATIONS } from './api-key-creations.limiter';
 import { CreateEndpointBody, CreateKeyBody, ListEventsParams, RotateEndpointBody } from './developers.bodies';
 import { webhookUrlsFor } from './webhook-url';
 
@@ -54,7 +54,7 @@ const withoutReplayed = ({ replayed: _replayed, ...endpoint }: WebhookEndpointWi
 export class DevelopersController {
   constructor(
     private readonly bus: BusClient,
-    private readonly keyChanges: ApiKeyChangesLimiter,
+    private readonly keyCreations: ApiKeyCreationsLimiter,
   ) {}
 
   @Get('developers/keys')
@@ -63,7 +63,7 @@ export class DevelopersController {
     return this.bus.request('identity.api-keys.list.v1', scope);
   }
 
-  /** 201 with the key, shown once; 429 past the merchant's key changes an hour (ApiKeyChangesLimiter). */
+  /** 201 with the key, shown once; 429 past the merchant's key creations an hour (ApiKeyCreationsLimiter). */
   @Post('developers/keys')
   @HttpCode(201)
   @Permit('developers.manage')
@@ -76,19 +76,17 @@ export class DevelopersController {
   ): Promise<IssuedMerchantApiKeyView | undefined> {
     const key = parseInput(CreateKeyBody, body);
     if (!mayIssueKey(user.role, { ...key, livemode: scope.livemode })) throw new ForbiddenException(LIVE_REFUND_KEY_REFUSED);
-    if (await this.refusedKeyChange(scope, reply)) return undefined;
+    if (await this.refusedKeyCreation(scope, reply)) return undefined;
     return this.bus.request('identity.api-keys.create.v1', { ...key, ...scope });
   }
 
-  /** 429 past the merchant's key changes an hour, as creation. */
+  /** Never limited: a leaked key must be revocable whatever was created (ApiKeyCreationsLimiter). */
   @Post('developers/keys/:id/revoke')
   @HttpCode(200)
   @Permit('developers.manage')
   @Audited('api_key.revoked', targetParam)
-  async revokeKey(@Param('id') id: string, @Scope() scope: MerchantScope, @Res({ passthrough: true }) reply: FastifyReply): Promise<MerchantApiKeyView | undefined> {
-    const keyId = matching(KEY_ID, id, 'API key');
-    if (await this.refusedKeyChange(scope, reply)) return undefined;
-    return this.bus.request('identity.api-keys.revoke.v1', { ...scope, key_id: keyId });
+  revokeKey(@Param('id') id: string, @Scope() scope: MerchantScope): Promise<MerchantApiKeyView> {
+    return this.bus.request('identity.api-keys.revoke.v1', { ...scope, key_id: matching(KEY_ID, id, 'API key') });
   }
 
   @Get('developers/webhook-endpoints')
@@ -191,11 +189,11 @@ export class DevelopersController {
     return this.bus.request('webhooks.events.resend.v1', { ...scope, event_id: matching(EVENT_ID_PATTERN, id, 'Event') });
   }
 
-  /** Counts a key creation or revocation; answers 429 with Retry-After itself, and says so, once the hour's budget is spent. */
-  private async refusedKeyChange(scope: MerchantScope, reply: FastifyReply): Promise<boolean> {
-    const waitSeconds = await this.keyChanges.attempt(scope.merchant_id);
+  /** Counts a key creation; answers 429 with Retry-After itself, and says so, once the hour's budget is spent. */
+  private async refusedKeyCreation(scope: MerchantScope, reply: FastifyReply): Promise<boolean> {
+    const waitSeconds = await this.keyCreations.attempt(scope.merchant_id);
     if (waitSeconds === undefined) return false;
-    await reply.code(429).header('Retry-After', String(waitSeconds)).send({ error: TOO_MANY_KEY_CHANGES });
+    await reply.code(429).header('Retry-After', String(waitSeconds)).send({ error: TOO_MANY_KEY_CREATIONS });
     return true;
   }
 

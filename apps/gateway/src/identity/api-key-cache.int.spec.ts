@@ -178,6 +178,20 @@ describe('API key revocation notices (real Postgres, the gateway role)', () => {
     }
   });
 
+  it('announces only the first revocation: revoking again answers the key with its first revocation time and sends nothing', async () => {
+    const { id } = await issue();
+    const notices = await listenForRevocations(admin);
+    try {
+      const first = await keys.revoke(id);
+      const again = await keys.revoke(id);
+      expect(again).toEqual(first);
+      expect(await notices.heard()).toEqual([id]);
+      expect(await keys.revoke('key_never_issued')).toBeUndefined();
+    } finally {
+      await notices.close();
+    }
+  });
+
   it('revokes and announces in one statement: a process that dies after its first statement leaves no key revoked unannounced', async () => {
     const { id } = await issue();
     const notices = await listenForRevocations(admin);

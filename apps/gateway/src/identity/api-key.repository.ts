@@ -83,13 +83,17 @@ export class ApiKeyRepository {
    * caches forget the key: this process's at once, every other gateway's on
    * the NOTIFY, which names it. The notice is sent by the revoking statement
    * itself, so Postgres delivers it when the revocation commits and never
-   * commits one without the other.
+   * commits one without the other. Only the first revocation sends it:
+   * a repeat changes nothing any cache holds (ApiKeyCreationsLimiter in the
+   * dashboard counts on that).
    */
   async revoke(id: string): Promise<ApiKeyRecord | undefined> {
     const [row] = await returning<ApiKeyRecord>(
       this.db,
-      `WITH revoked AS (UPDATE gateway.api_keys SET revoked_at = COALESCE(revoked_at, now()) WHERE id = $1 RETURNING ${COLUMNS})
-       SELECT revoked.* FROM revoked, LATERAL pg_notify($2, revoked.id)`,
+      `WITH revoked AS (UPDATE gateway.api_keys SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL RETURNING ${COLUMNS})
+       SELECT revoked.* FROM revoked, LATERAL pg_notify($2, revoked.id)
+       UNION ALL
+       SELECT ${COLUMNS} FROM gateway.api_keys WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM revoked)`,
       [id, API_KEY_REVOKED_CHANNEL],
     );
     if (row) evictFromApiKeyCaches(row.id);
