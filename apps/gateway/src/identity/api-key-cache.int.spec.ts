@@ -204,6 +204,17 @@ describe('API key revocation notices (real Postgres, the gateway role)', () => {
     }
   });
 
+  it('ends a listener that was still connecting when the cache closed (a shutdown during a relisten)', async () => {
+    const cache = new ApiKeyCache<StoredApiKey>(listenerUrl, NOTIFY_ONLY_TTL_MS, () => undefined);
+    const listening = cache.listen();
+    await cache.close();
+    await listening;
+    const connections = async () => (await admin.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1', [LISTENER_NAME])).rows[0].n as number;
+    await waitFor('the listener connection to end', async () => (await connections()) === 0);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await connections()).toBe(0);
+  });
+
   it('keeps no key whose revocation was sent while its listener was reconnecting', async () => {
     const troubles: Error[] = [];
     const cache = new ApiKeyCache<StoredApiKey>(listenerUrl, NOTIFY_ONLY_TTL_MS, (error) => troubles.push(error));

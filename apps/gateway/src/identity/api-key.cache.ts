@@ -66,6 +66,11 @@ export class ApiKeyCache<Key extends { id: string }> {
     try {
       await client.connect();
       await client.query(`LISTEN ${API_KEY_REVOKED_CHANNEL}`);
+      // Closed while connecting (a shutdown during a relisten): nothing else would end this connection.
+      if (this.closed) {
+        await client.end().catch(() => undefined);
+        return;
+      }
       this.listener = client;
       this.listening = true;
       // Notices sent before LISTEN took effect never reach us: lookups begun meanwhile may hold a row revoked since.

@@ -4,6 +4,7 @@ import { newId } from '@pp/kernel';
 import type { DataSource } from 'typeorm';
 import { DashboardUserRepository } from './dashboard-user.repository';
 import { generatePassword, hashPassword } from './password';
+import { ACCOUNT_NOT_FOUND } from './password-credentials';
 import { PlatformAdminRepository } from './platform-admin.repository';
 
 /** 201 body of POST /v1/admin/platform_admins: the password only when generated (shown once). */
@@ -21,7 +22,7 @@ export interface PlatformAdminListing {
   removed_at?: string;
 }
 
-export const PLATFORM_ADMIN_NOT_FOUND = 'Platform admin not found';
+export const PLATFORM_ADMIN_NOT_FOUND = ACCOUNT_NOT_FOUND['gateway.platform_admins'];
 
 /** Creates an operator of the dashboard's admin console (admin route and CLI). */
 export async function createPlatformAdmin(dataSource: DataSource, input: { email: string; password?: string }): Promise<PlatformAdminView> {
