@@ -31,6 +31,15 @@ export function isRetryable(outcome: AttemptOutcome): boolean {
   return status === 429 || status >= 500 || (status === 409 && retryAfter !== null);
 }
 
+/**
+ * Whether the failed attempt may have done its work: no answer, or a server
+ * error (a deadline passed after the service acted, a proxy's 502 or 504).
+ * A 429 or a 409 was refused before any work.
+ */
+export function mayHaveRun(outcome: AttemptOutcome): boolean {
+  return outcome.kind === 'network' || outcome.status >= 500;
+}
+
 /** Seconds or an HTTP date, as milliseconds from `nowMs`; undefined when absent or unreadable. */
 export function parseRetryAfter(value: string | null, nowMs: number): number | undefined {
   if (value === null) return undefined;

@@ -4,7 +4,7 @@ import { delay, type Operation, startOperation } from './abort';
 import { isApiKeyShaped } from './api-key-shape';
 import { keyInClearRefusal } from './key-in-clear';
 import { checkedRetrySettings, checkIdempotencyKey, checkRetryCount, checkTimeout } from './option-checks';
-import { type AttemptOutcome, DEFAULT_RETRY_SETTINGS, type RetrySettings, retryDelay } from './retry.policy';
+import { type AttemptOutcome, DEFAULT_RETRY_SETTINGS, mayHaveRun, type RetrySettings, retryDelay } from './retry.policy';
 
 export const DEFAULT_API_BASE = 'http://localhost:3000';
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -56,9 +56,11 @@ export interface ApiRequest {
   query?: Record<string, string | number | undefined>;
   body?: unknown;
   /**
-   * For a DELETE: the answer when a retry finds the resource gone (404). An
-   * earlier attempt deleted it and its answer was lost on the way back, so
-   * the call did what it was asked. A first attempt's 404 stays an error.
+   * For a DELETE: the answer when a retry finds the resource gone (404)
+   * after an attempt that may have run (no answer, or a server error): that
+   * attempt deleted it and its answer was lost on the way back, so the call
+   * did what it was asked. A 404 after none did (the first attempt, or one
+   * refused with 429) stays an error: the id named nothing.
    */
   answerIfGoneOnRetry?: unknown;
 }
@@ -120,13 +122,15 @@ export class Transport {
       headers['content-type'] = 'application/json';
       body = JSON.stringify(request.body ?? {});
     }
-    // `retry` also numbers the attempt: the first is 1.
+    // Whether an earlier attempt may have done the work (mayHaveRun): only then does a 404 mean "already done".
+    let ranBefore = false;
     for (let retry = 1; ; retry++) {
       const attempt = await this.attempt(url, request.method, headers, body, options);
       if (attempt.ok) return attempt.response as ApiResponse<T>;
-      if (retry > 1 && attempt.error instanceof NotFoundError && request.answerIfGoneOnRetry !== undefined) {
+      if (ranBefore && attempt.error instanceof NotFoundError && request.answerIfGoneOnRetry !== undefined) {
         return { status: 404, headers: attempt.error.headers, body: request.answerIfGoneOnRetry as T, requestId: attempt.error.requestId };
       }
+      ranBefore ||= mayHaveRun(attempt.outcome);
       const wait = retryDelay(attempt.outcome, retry, settings, Math.random(), Date.now());
       if (wait === undefined) throw attempt.error;
       if (!(await delay(wait, options.signal))) throw options.signal?.reason;

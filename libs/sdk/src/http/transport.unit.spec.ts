@@ -123,6 +123,12 @@ describe('the transport', () => {
     await expect(client().webhookEndpoints.delete('wh_1')).rejects.toBeInstanceOf(NotFoundError);
   });
 
+  it('given a DELETE refused with 429 before any work, when the retry answers 404, then NotFoundError: the id named nothing', async () => {
+    const fetch = stubFetch({ status: 429, body: '{"error":"Rate limit exceeded"}', headers: { 'retry-after': '0' } }, { status: 404, body: '{"error":"Webhook endpoint not found"}' });
+    await expect(client().webhookEndpoints.delete('wh_typo')).rejects.toBeInstanceOf(NotFoundError);
+    expect(fetch).toHaveBeenCalledTimes(2);
+  });
+
   it('given a 2xx answer whose body is not JSON (a proxy page), when a resource is read, then it is an UnexpectedResponseError, not a string, and not retried', async () => {
     const fetch = stubFetch({ body: '<html>Sign in to the Wi-Fi</html>', headers: { 'x-request-id': 'req_1' } });
     const reading = client().checkoutSessions.retrieve('cs_1');
