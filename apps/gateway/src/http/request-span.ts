@@ -33,9 +33,10 @@ export function startRequestSpan(request: FastifyRequest): Context {
  * to 512 characters of the caller's choosing that every bus hop would carry
  * and every event's metadata keep; nor its sampled flag: whether the
  * request is recorded stays the gateway's decision, as for a request without
- * a traceparent (startTelemetry's samplers, AlwaysOff or the SDK's default
- * ParentBased(AlwaysOn), record a sampled remote parent exactly when they
- * record a root), so no caller can keep its requests out of the traces.
+ * a traceparent (startTelemetry's samplers, AlwaysOff or ParentBased(AlwaysOn),
+ * set there and not from the environment, record a sampled remote parent
+ * exactly when they record a root), so no caller can keep its requests out
+ * of the traces, or force them in.
  */
 function callersTrace(headers: FastifyRequest['headers']): Context {
   const caller = trace.getSpanContext(propagation.extract(ROOT_CONTEXT, headers));

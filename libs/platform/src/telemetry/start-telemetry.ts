@@ -1,6 +1,6 @@
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import { AlwaysOffSampler, BatchSpanProcessor, NodeTracerProvider, type SpanExporter, type SpanProcessor } from '@opentelemetry/sdk-trace-node';
+import { AlwaysOffSampler, AlwaysOnSampler, BatchSpanProcessor, NodeTracerProvider, ParentBasedSampler, type SpanExporter, type SpanProcessor } from '@opentelemetry/sdk-trace-node';
 import { processContext } from './process-context';
 
 let provider: NodeTracerProvider | undefined;
@@ -13,7 +13,8 @@ let provider: NodeTracerProvider | undefined;
  * but nothing records them: unsampled spans only carry their ids, instead of
  * timing, attributes and links that no exporter would read, and no
  * instrumentation is loaded (docs/PERFORMANCE.md). The batch delay follows
- * OTEL_BSP_SCHEDULE_DELAY (5 s by default).
+ * OTEL_BSP_SCHEDULE_DELAY (5 s by default). With an endpoint every request is
+ * recorded (ParentBased(AlwaysOn)); OTEL_TRACES_SAMPLER is not read.
  */
 export function startTelemetry(service: string, otlpEndpoint?: string): void {
   if (provider) return;
@@ -21,7 +22,10 @@ export function startTelemetry(service: string, otlpEndpoint?: string): void {
   provider = new NodeTracerProvider({
     resource: resourceFromAttributes({ 'service.name': service }),
     spanProcessors,
-    ...(otlpEndpoint ? {} : { sampler: new AlwaysOffSampler() }),
+    // Set here, not read from OTEL_TRACES_SAMPLER: the gateway marks a caller's trace context sampled (request-span.ts)
+    // so that whether a request is recorded stays the platform's decision, which holds only while a sampled parent is
+    // recorded exactly as a root is. A ratio sampler chosen in the environment would let callers bypass its ratio.
+    sampler: otlpEndpoint ? new ParentBasedSampler({ root: new AlwaysOnSampler() }) : new AlwaysOffSampler(),
   });
   // Trace context only: the SDK's default also carries W3C baggage, up to 8 KB a caller chooses, which would ride every
   // bus message into the ledger's events, JetStream headers and webhook deliveries.
