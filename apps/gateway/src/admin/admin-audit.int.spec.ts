@@ -121,6 +121,19 @@ describe('audit trail of the admin API', () => {
     expect(JSON.stringify(entries)).not.toContain(issued.body.key);
   });
 
+  it('names each replaced deposit address once when two changes race: the entries chain from the old address through the first change to the last', async () => {
+    const merchant = await createMerchant('pay-race-0@shop.example');
+    const path = `/merchants/${merchant.merchant_id}`;
+    const addresses = ['pay-race-a@shop.example', 'pay-race-b@shop.example'];
+    const answers = await Promise.all(addresses.map((address) => admin(path, { method: 'PATCH', body: { etransfer_email: address } })));
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
+    const last = (await admin<MerchantView>(path)).body.etransfer_email!;
+    const first = addresses.find((address) => address !== last);
+
+    const details = (await entriesFor(merchant.merchant_id)).filter((entry) => entry.action === 'merchant.updated').map((entry) => entry.detail as string);
+    expect(details.sort()).toEqual([`deposit address pay-race-0@shop.example → ${first}`, `deposit address ${first} → ${last}`].sort());
+  });
+
   it('records a platform admin created, without the generated password', async () => {
     const created = await admin<PlatformAdminView>('/platform_admins', { body: { email: `${randomUUID()}@ops.example` } });
     expect(created.status).toBe(201);

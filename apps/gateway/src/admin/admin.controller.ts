@@ -111,9 +111,7 @@ export class AdminController {
   @ApiJsonBody(UpdateMerchantBody)
   @ApiJsonResponse(200, 'The updated merchant', MERCHANT_SCHEMA)
   async updateMerchant(@Param('id') id: string, @Body() body: UpdateMerchantBody, @Req() request: FastifyRequest): Promise<MerchantView> {
-    // Read first so the trail names the deposit address being replaced, not only the new one.
-    const before = await this.provisioning.getMerchant(merchantId(id));
-    const after = await this.provisioning.updateMerchant(before.id, { name: body.name, etransfer_email: body.etransfer_email, frame_ancestors: body.frame_ancestors });
+    const { before, after } = await this.provisioning.updateMerchant(merchantId(id), { name: body.name, etransfer_email: body.etransfer_email, frame_ancestors: body.frame_ancestors });
     await this.audit.record(request, { action: 'merchant.updated', target_id: after.id, merchant_id: after.id, livemode: null, detail: merchantChangeDetail(before, after) });
     return after;
   }

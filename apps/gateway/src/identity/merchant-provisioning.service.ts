@@ -132,12 +132,22 @@ export class MerchantProvisioningService {
     return { ...merchantView(merchant), keys: keys.map(apiKeyView) };
   }
 
-  async updateMerchant(merchantId: string, changes: MerchantChanges): Promise<MerchantView> {
-    const updated = await new MerchantRepository(this.dataSource).update(merchantId, changes).catch((error: unknown) => {
-      throw isDepositAddressTaken(error) ? new DomainError(ErrorCode.Conflict, DEPOSIT_ADDRESS_TAKEN) : error;
-    });
-    if (!updated) throw new DomainError(ErrorCode.NotFound, 'Merchant not found');
-    return merchantView(updated);
+  /**
+   * Changes a merchant and answers it as it was and as it is, both read under the row's lock: the audit trail names
+   * the deposit address being replaced, which a concurrent change could otherwise have replaced already.
+   */
+  async updateMerchant(merchantId: string, changes: MerchantChanges): Promise<{ before: MerchantView; after: MerchantView }> {
+    return this.dataSource
+      .transaction(async (tx) => {
+        const merchants = new MerchantRepository(tx);
+        const before = await merchants.lock(merchantId);
+        const after = before && (await merchants.update(merchantId, changes));
+        if (!before || !after) throw new DomainError(ErrorCode.NotFound, 'Merchant not found');
+        return { before: merchantView(before), after: merchantView(after) };
+      })
+      .catch((error: unknown) => {
+        throw isDepositAddressTaken(error) ? new DomainError(ErrorCode.Conflict, DEPOSIT_ADDRESS_TAKEN) : error;
+      });
   }
 
   private async requireMerchant(merchantId: string) {

@@ -1,6 +1,6 @@
 import { Controller, Inject } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
-import { CreateMerchantCommand, DomainError, ErrorCode, ListMerchantsQuery, type MerchantAdminView, type MerchantUpdateReply, type ProvisionedMerchantReply, UpdateMerchantCommand } from '@pp/contracts';
+import { CreateMerchantCommand, ListMerchantsQuery, type MerchantAdminView, type MerchantUpdateReply, type ProvisionedMerchantReply, UpdateMerchantCommand } from '@pp/contracts';
 import { Handles } from '@pp/platform';
 import { DataSource } from 'typeorm';
 import { merchantView } from './identity.views';
@@ -31,12 +31,14 @@ export class MerchantsAdminHandler {
     return this.provisioning.createMerchant({ name: command.name, email: command.email, etransfer_email: command.etransfer_email });
   }
 
-  /** Read first, as the admin API does, so the dashboard's audit entry names the deposit address being replaced, not only the new one. */
+  /** With the merchant as it was, so the dashboard's audit entry names the deposit address being replaced, not only the new one. */
   @Handles('identity.merchants.update.v1')
   async update(@Payload() command: UpdateMerchantCommand): Promise<MerchantUpdateReply> {
-    const before = await this.merchants.find(command.merchant_id);
-    if (!before) throw new DomainError(ErrorCode.NotFound, 'Merchant not found');
-    const after = await this.provisioning.updateMerchant(before.id, { name: command.name, etransfer_email: command.etransfer_email, frame_ancestors: command.frame_ancestors });
-    return { ...after, before: merchantView(before) };
+    const { before, after } = await this.provisioning.updateMerchant(command.merchant_id, {
+      name: command.name,
+      etransfer_email: command.etransfer_email,
+      frame_ancestors: command.frame_ancestors,
+    });
+    return { ...after, before };
   }
 }
