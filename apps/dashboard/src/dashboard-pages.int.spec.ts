@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AuditEntryView, ListPage, MerchantEventDetailView, MerchantEventView, PaymentView, QuarantinedEmailView, WebhookEndpointDeliveryView, WebhookEndpointView } from '@pp/contracts';
-import { buildNotice, clearOfUtcMidnight, signEmail, startTogether, testDkimKey, TestStack, waitFor, WebhookReceiver, writeDnsOverrides } from '@pp/testing';
+import { clearOfUtcMidnight, startTogether, testDkimKey, TestStack, waitFor, WebhookReceiver, writeDnsOverrides } from '@pp/testing';
 import { DashboardBrowser, GatewayApi, type ProvisionedMerchant } from './testing/dashboard-client';
 
 /*
@@ -200,15 +200,7 @@ describe('dashboard /api: home, sessions, endpoints, preview and quarantine', ()
     const operator = new DashboardBrowser(stack.url('dashboard'));
     expect((await operator.login(admin.body.email, admin.body.password)).status).toBe(200);
     const address = `till.${randomUUID().slice(0, 8)}@unknown.example`;
-    const session = await gateway.createSession(b, {}, b.keys.live_secret);
-    const raw = await signEmail(buildNotice({ to: address, message: session.memo, amount: '$25.00', messageId: `<q${randomUUID()}@payments.interac.ca>`, reference: `C1A${randomUUID().slice(0, 8)}` }));
-    const submitted = await fetch(`${stack.url('gateway')}/v1/internal/ingest-email`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${stack.env.INGEST_TOKEN}`, 'content-type': 'message/rfc822' },
-      body: raw,
-    });
-    expect(submitted.status).toBe(202);
-    const { id } = (await submitted.json()) as { id: string };
+    const { id, session } = await gateway.postNoticeTo(b, address);
 
     const listed = await waitFor('the e-mail in quarantine', async () =>
       (await operator.get<ListPage<QuarantinedEmailView>>('/api/admin/ingest/quarantine')).body.data.find((email) => email.id === id),

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ListPage, QuarantinedEmailView, RetryQuarantinedEmailReply } from '@pp/contracts';
-import { buildNotice, signEmail, TestStack, testDkimKey, waitFor, writeDnsOverrides } from '@pp/testing';
+import { TestStack, testDkimKey, waitFor, writeDnsOverrides } from '@pp/testing';
 import type { Pool } from 'pg';
 import { DashboardBrowser, GatewayApi, type ProvisionedMerchant } from '../testing/dashboard-client';
 
@@ -41,15 +41,7 @@ describe('POST /api/admin/ingest/quarantine/:id/release', () => {
   it('given an e-mail released by one admin, when another releases it again, then both get the release and the trail says the second found it already released', async () => {
     const [first, second] = await Promise.all([platformAdmin(), platformAdmin()]);
     const address = `till.${randomUUID().slice(0, 8)}@unknown.example`;
-    const session = await gateway.createSession(shop, {}, shop.keys.live_secret);
-    const raw = await signEmail(buildNotice({ to: address, message: session.memo, amount: '$25.00', messageId: `<q${randomUUID()}@payments.interac.ca>`, reference: `C1A${randomUUID().slice(0, 8)}` }));
-    const submitted = await fetch(`${stack.url('gateway')}/v1/internal/ingest-email`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${stack.env.INGEST_TOKEN}`, 'content-type': 'message/rfc822' },
-      body: raw,
-    });
-    expect(submitted.status).toBe(202);
-    const { id } = (await submitted.json()) as { id: string };
+    const { id } = await gateway.postNoticeTo(shop, address);
     await waitFor('the e-mail in quarantine', async () =>
       (await first.browser.get<ListPage<QuarantinedEmailView>>('/api/admin/ingest/quarantine')).body.data.some((email) => email.id === id),
     );

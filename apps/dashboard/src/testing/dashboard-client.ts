@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { TestStack } from '@pp/testing';
+import { buildNotice, signEmail, type TestStack } from '@pp/testing';
 
 export interface Answer<T = unknown> {
   status: number;
@@ -36,6 +36,25 @@ export class GatewayApi {
     const created = await this.call<ProvisionedMerchant>('/v1/admin/merchants', this.stack.env.ADMIN_TOKEN!, { name, email: `${randomUUID()}@example.com` });
     if (created.status !== 201) throw new Error(`creating a merchant answered ${created.status}`);
     return created.body;
+  }
+
+  /**
+   * A signed notice paying a new live session of `merchant`, sent to `recipient` (an address no merchant has, so
+   * ingest quarantines it), posted as the mail relay does. Needs the stack's ingest with the test DKIM key's DNS.
+   */
+  async postNoticeTo(merchant: ProvisionedMerchant, recipient: string): Promise<{ id: string; session: { id: string; memo: string } }> {
+    const session = await this.createSession(merchant, {}, merchant.keys.live_secret);
+    const raw = await signEmail(
+      buildNotice({ to: recipient, message: session.memo, amount: '$25.00', messageId: `<q${randomUUID()}@payments.interac.ca>`, reference: `C1A${randomUUID().slice(0, 8)}` }),
+    );
+    const submitted = await fetch(`${this.stack.url('gateway')}/v1/internal/ingest-email`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${this.stack.env.INGEST_TOKEN}`, 'content-type': 'message/rfc822' },
+      body: raw,
+    });
+    if (submitted.status !== 202) throw new Error(`posting a notice answered ${submitted.status}`);
+    const { id } = (await submitted.json()) as { id: string };
+    return { id, session };
   }
 
   async createSession(merchant: ProvisionedMerchant, extra: Record<string, unknown> = {}, key = merchant.keys.test_secret): Promise<{ id: string; reference: string; memo: string }> {

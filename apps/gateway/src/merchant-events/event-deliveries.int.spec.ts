@@ -1,9 +1,10 @@
-import { type MerchantEventDetailView, type MerchantEventView, type WebhookDeliveryAttemptView, WebhookDeliveryStatus } from '@pp/contracts';
+import type { MerchantEventDetailView, MerchantEventView } from '@pp/contracts';
 import { newId } from '@pp/kernel';
 import { connectNats } from '@pp/platform';
 import { TestStack, testInfra } from '@pp/testing';
 import type { Msg, NatsConnection } from 'nats';
 import type { ProvisionedMerchantView } from '../identity/identity.views';
+import { deliveryAttempt } from '../testing/delivery-attempt.fixture';
 import { GatewayClient } from '../testing/gateway-client';
 
 /*
@@ -26,18 +27,7 @@ describe('the delivery URLs of GET /v1/events/:id', () => {
     merchant = await gateway.createMerchant();
     nc = await connectNats(testInfra.natsUrl, 'event-deliveries-spec');
     const event: MerchantEventView = { id: eventId, type: 'payment.confirmed', livemode: true, data: { reference: 'order-1' }, created_at: '2030-01-01T00:00:00.000Z' };
-    const delivery: WebhookDeliveryAttemptView = {
-      webhook_id: 'wh_0000000001',
-      url: endpointUrl,
-      delivery_status: WebhookDeliveryStatus.Success,
-      http_status: 200,
-      attempt: 1,
-      retry_count: 0,
-      latency_ms: 12,
-      error_message: null,
-      next_retry_at: null,
-      created_at: '2030-01-01T00:00:01.000Z',
-    };
+    const delivery = deliveryAttempt(endpointUrl, '2030-01-01T00:00:01.000Z');
     const answer = (subject: string, data: unknown) =>
       nc.subscribe(`${stack.namespace}.${subject}`, { callback: (_error, msg: Msg) => msg.respond(Buffer.from(JSON.stringify({ ok: true, data }))) });
     answer('ledger.merchant-events.get.v1', event);
