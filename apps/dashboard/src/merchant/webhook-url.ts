@@ -1,4 +1,4 @@
-import { type DashboardPrincipalRole, webhookUrlOrigin } from '@pp/contracts';
+import { type DashboardPrincipalRole, withUrlOrigins } from '@pp/contracts';
 import { mayPerform } from '../auth/dashboard-permissions.policy';
 
 /**
@@ -7,6 +7,5 @@ import { mayPerform } from '../auth/dashboard-permissions.policy';
  * not a token the URL may hold).
  */
 export function webhookUrlsFor<T extends { url: string }>(role: DashboardPrincipalRole, views: T[]): T[] {
-  if (mayPerform(role, 'developers.manage')) return views;
-  return views.map((view) => ({ ...view, url: webhookUrlOrigin(view.url) }));
+  return mayPerform(role, 'developers.manage') ? views : withUrlOrigins(views);
 }

@@ -5,9 +5,10 @@ import { Handles } from '@pp/platform';
 import { DataSource } from 'typeorm';
 import { adminPrincipal, userPrincipal } from './dashboard-principal.view';
 import { DashboardUserRepository } from './dashboard-user.repository';
+import { ACCOUNT_NOT_FOUND } from './password-credentials';
 import { PlatformAdminRepository } from './platform-admin.repository';
 
-export const USER_NOT_FOUND = 'Dashboard user not found';
+export const USER_NOT_FOUND = ACCOUNT_NOT_FOUND['gateway.dashboard_users'];
 
 /**
  * Who a signed-in dashboard user is now, as a sign-in would answer it: the

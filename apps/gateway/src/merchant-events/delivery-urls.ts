@@ -1,4 +1,4 @@
-import { type WebhookDeliveryAttemptView, webhookUrlOrigin } from '@pp/contracts';
+import { type WebhookDeliveryAttemptView, withUrlOrigins } from '@pp/contracts';
 import type { Scope } from '../identity/scopes';
 
 /**
@@ -9,6 +9,5 @@ import type { Scope } from '../identity/scopes';
  * go, not a token the URL's path or query may hold.
  */
 export function deliveriesAsSeenBy(scopes: readonly Scope[], deliveries: WebhookDeliveryAttemptView[]): WebhookDeliveryAttemptView[] {
-  if (scopes.includes('webhooks.write')) return deliveries;
-  return deliveries.map((delivery) => ({ ...delivery, url: webhookUrlOrigin(delivery.url) }));
+  return scopes.includes('webhooks.write') ? deliveries : withUrlOrigins(deliveries);
 }

@@ -11,3 +11,8 @@ export function webhookUrlOrigin(url: string): string {
     return '';
   }
 }
+
+/** `views` with each URL cut to its origin (webhookUrlOrigin), for a caller that may not see them whole. */
+export function withUrlOrigins<T extends { url: string }>(views: readonly T[]): T[] {
+  return views.map((view) => ({ ...view, url: webhookUrlOrigin(view.url) }));
+}
