@@ -39,6 +39,16 @@ export class DashboardConfig extends WithHttpTimeouts(WithTrustedProxies(WithRed
   @Min(1)
   DASHBOARD_LOGINS_PER_ADDRESS = 30;
 
+  /**
+   * Requests per second one signed-in user may make, across every replica and every session of theirs; sign-out is
+   * never refused (docs/ARCHITECTURE.md "Dashboard").
+   */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'must be a whole number' })
+  @Min(1)
+  DASHBOARD_REQUESTS_PER_USER_PER_SECOND = 50;
+
   /** The session cookie is Secure (and __Host-) unless this is false, which only dev and test set (plain http://localhost). */
   @IsOptional()
   @Transform(toBoolean)

@@ -6,6 +6,7 @@ import { AdminMerchantsController } from './admin/admin-merchants.controller';
 import { AdminPaymentsController } from './admin/admin-payments.controller';
 import { AdminRefundsController } from './admin/admin-refunds.controller';
 import { AccessGuard } from './auth/access.guard';
+import { UserRequestBudget } from './http/user-request.budget';
 import { AuthController } from './auth/auth.controller';
 import { LoginLimiter } from './auth/login-limiter';
 import { PrincipalRecheck } from './auth/principal-recheck';
@@ -40,6 +41,6 @@ import { HomeController } from './merchant/home.controller';
     AuditController,
     WebAppController,
   ],
-  providers: [SessionStore, PrincipalRecheck, LoginLimiter, TeamAdditionsLimiter, ApiKeyCreationsLimiter, AuditTrail, { provide: APP_GUARD, useClass: AccessGuard }, { provide: APP_INTERCEPTOR, useClass: AuditInterceptor }],
+  providers: [SessionStore, PrincipalRecheck, UserRequestBudget, LoginLimiter, TeamAdditionsLimiter, ApiKeyCreationsLimiter, AuditTrail, { provide: APP_GUARD, useClass: AccessGuard }, { provide: APP_INTERCEPTOR, useClass: AuditInterceptor }],
 })
 export class DashboardModule {}

@@ -1,9 +1,10 @@
 import { timingSafeEqual } from 'node:crypto';
-import { type CanActivate, type ExecutionContext, ForbiddenException, Inject, Injectable, UnauthorizedException } from '@nestjs/common';
+import { type CanActivate, type ExecutionContext, ForbiddenException, HttpException, HttpStatus, Inject, Injectable, UnauthorizedException } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { CONFIG } from '@pp/platform';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { DashboardConfig } from '../dashboard.config';
+import { TOO_MANY_REQUESTS, UserRequestBudget } from '../http/user-request.budget';
 import { mayPerform } from './dashboard-permissions.policy';
 import { PrincipalRecheck } from './principal-recheck';
 import { ROUTE_ACCESS, type RouteAccess } from './route-access';
@@ -28,6 +29,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * carry the session's X-CSRF-Token. Roles are checked here, on the server,
  * against a principal confirmed by the gateway within the recheck bound
  * (PrincipalRecheck), so a changed role or a removal reaches every session.
+ * Every signed-in request but sign-out spends its user's budget (UserRequestBudget).
  */
 @Injectable()
 export class AccessGuard implements CanActivate {
@@ -35,6 +37,7 @@ export class AccessGuard implements CanActivate {
     private readonly reflector: Reflector,
     private readonly sessions: SessionStore,
     private readonly principals: PrincipalRecheck,
+    private readonly budget: UserRequestBudget,
     @Inject(CONFIG) private readonly config: DashboardConfig,
   ) {}
 
@@ -52,8 +55,15 @@ export class AccessGuard implements CanActivate {
     const held = sessionId ? await this.sessions.touch(sessionId) : undefined;
     if (!sessionId || !held) throw new UnauthorizedException(SIGN_IN_REQUIRED);
     if (changesState && !sameToken(request.headers['x-csrf-token'], held.csrf_token)) throw new ForbiddenException(CSRF_REFUSED);
-    const session = access.kind === 'signed-in' && access.ownSessionOnly ? held : await this.principals.confirmed(sessionId, held);
+    // Sign-out acts on its own session alone: never rechecked, never refused for the user's spent budget.
+    const ownSessionOnly = access.kind === 'signed-in' && access.ownSessionOnly;
+    const session = ownSessionOnly ? held : await this.principals.confirmed(sessionId, held);
     if (!session) throw new UnauthorizedException(SIGN_IN_REQUIRED);
+    const waitSeconds = ownSessionOnly ? undefined : await this.budget.spend(session.principal.id);
+    if (waitSeconds !== undefined) {
+      context.switchToHttp().getResponse<FastifyReply>().header('Retry-After', String(waitSeconds));
+      throw new HttpException(TOO_MANY_REQUESTS, HttpStatus.TOO_MANY_REQUESTS);
+    }
     if (access.kind === 'permission' && !mayPerform(session.principal.role, access.permission)) throw new ForbiddenException(ROLE_REFUSED);
     request.dashboard = { sessionId, session };
     return true;

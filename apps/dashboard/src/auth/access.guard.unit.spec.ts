@@ -5,6 +5,7 @@ import type { DashboardConfig } from '../dashboard.config';
 import { AccessGuard } from './access.guard';
 import type { PrincipalRecheck } from './principal-recheck';
 import type { SessionStore } from './session.store';
+import type { UserRequestBudget } from '../http/user-request.budget';
 
 /*
  * A route without an access rule (route-access.ts) is refused when it is part
@@ -35,8 +36,8 @@ class PageController {
     {
       provide: APP_GUARD,
       inject: [Reflector],
-      // No route here has a rule, so neither sessions nor the recheck are ever asked.
-      useFactory: (reflector: Reflector) => new AccessGuard(reflector, {} as SessionStore, {} as PrincipalRecheck, { DASHBOARD_SECURE_COOKIE: false } as DashboardConfig),
+      // No route here has a rule, so neither sessions, the recheck nor the budget are ever asked.
+      useFactory: (reflector: Reflector) => new AccessGuard(reflector, {} as SessionStore, {} as PrincipalRecheck, {} as UserRequestBudget, { DASHBOARD_SECURE_COOKIE: false } as DashboardConfig),
     },
   ],
 })

@@ -20,7 +20,7 @@ import {
  *
  *   (none)                 --record-->  CONFIRMED | FAILED | REQUIRES_MANUAL_REVIEW
  *   REQUIRES_MANUAL_REVIEW --verify-->  CONFIRMED (MANUAL_ADMIN)      verify on CONFIRMED: nothing
- *   CONFIRMED              --refund-->  REFUNDED                      refund on REFUNDED: nothing
+ *   CONFIRMED              --refund-->  REFUNDED                      refund on REFUNDED: nothing; of amount 0: refused
  *
  * Every other transition is refused with PaymentTransitionRefused. Each fact
  * is appended with its merchant-visible twin (payment.confirmed, …).
@@ -79,6 +79,8 @@ export function decide(state: PaymentState, command: PaymentCommand): PaymentEve
 
   if (state.status === 'REFUNDED') return [];
   if (state.status !== 'CONFIRMED') throw new PaymentTransitionRefused(state.status, 'refund', `A ${state.status} payment cannot be refunded`);
+  // A notice whose amount could not be read is recorded at 0 for review; verified, it is CONFIRMED with nothing to give back.
+  if (state.amount <= 0) throw new PaymentTransitionRefused(state.status, 'refund', 'A payment of no amount cannot be refunded');
   const refunded = fact({
     type: PaymentEventType.Refunded,
     data: { payment_id: state.id, refund_id: command.refundId, refunded_at: command.now.toISOString() },

@@ -112,6 +112,16 @@ describe('payment decider (PRODUCT-RULES §3.2)', () => {
     expect(refusal(() => given(recorded({ status })).when(refund)).details).toMatchObject({ rule: PAYMENT_TRANSITION_RULE, from: status });
   });
 
+  it('given a payment recorded at 0 (its amount unread) and verified, when refunded: refused, with nothing to give back', () => {
+    const history = given(recorded({ status: 'REQUIRES_MANUAL_REVIEW', amount: 0 }), verified);
+    expect(history.state()?.status).toBe('CONFIRMED');
+    expect(refusal(() => history.when(refund))).toMatchObject({
+      code: ErrorCode.Conflict,
+      message: 'A payment of no amount cannot be refunded',
+      details: { rule: PAYMENT_TRANSITION_RULE, from: 'CONFIRMED' },
+    });
+  });
+
   it('given nothing, when verified or refunded: not found', () => {
     expect(refusal(() => given().when(verify)).code).toBe(ErrorCode.NotFound);
     expect(refusal(() => given().when(refund)).code).toBe(ErrorCode.NotFound);
