@@ -204,6 +204,8 @@ describe('dashboard in Chromium', () => {
     await expectAccessible(admin, 'admin-refund-queue');
     await card.locator('button', { hasText: 'Approve' }).click();
     await admin.selectOption('#status-filter', 'APPROVED');
+    // Mark sent is the claim taken before the money moves: the console says so while the refund can still be rejected.
+    await card.locator('p', { hasText: 'Mark it sent before you send the e-Transfer' }).waitFor();
     await card.locator('button', { hasText: 'Mark sent' }).click();
     await admin.selectOption('#status-filter', 'SENT');
     await card.locator('label', { hasText: 'Outbound reference' }).locator('input').fill('CA7QmZ');

@@ -55,7 +55,8 @@ function RefundCard({ refund, done }: { refund: RefundView; done: () => void }) 
       {refund.status === 'REQUESTED' || refund.status === 'APPROVED' ? (
         <div className="actions">
           {refund.status === 'REQUESTED' ? <ActionButton label={t.approve} run={act('approve')} /> : <ActionButton label={t.markSent} run={act('mark-sent')} />}
-          {/* An approved refund not yet sent may still be rejected: the operator decides it should not go out. */}
+          {/* Unclaimed, an approved refund may still be rejected; "mark sent" claims it before the money moves (PRODUCT-RULES §3.3). */}
+          {refund.status === 'APPROVED' ? <p className="muted">{t.markSentFirst}</p> : null}
           {field('rejection_reason', t.reason)}
           <ActionButton label={t.reject} run={act('reject', { rejection_reason: text.rejection_reason })} />
         </div>

@@ -68,7 +68,7 @@ export class AdminRefundsController {
   @Post(':id/reject')
   @HttpCode(200)
   @AdminRoute()
-  @ApiOperation({ summary: 'REQUESTED or APPROVED (not yet sent) → REJECTED, with a reason' })
+  @ApiOperation({ summary: 'REQUESTED or APPROVED (not yet claimed by mark-sent) → REJECTED, with a reason' })
   @ApiJsonBody(RejectRefundBody)
   @ApiJsonResponse(200, 'The rejected refund', REFUND_SCHEMA)
   async reject(@Param('id') id: string, @Body() body: RejectRefundBody, @Actor() admin: string, @Req() request: FastifyRequest): Promise<RefundView> {
@@ -79,7 +79,7 @@ export class AdminRefundsController {
   @Post(':id/mark-sent')
   @HttpCode(200)
   @AdminRoute()
-  @ApiOperation({ summary: 'APPROVED → SENT: the outbound e-transfer was sent' })
+  @ApiOperation({ summary: 'APPROVED → SENT: the operator claims the refund before sending the outbound e-transfer; from then on it cannot be rejected, only completed or failed' })
   @ApiJsonResponse(200, 'The refund, SENT', REFUND_SCHEMA)
   async markSent(@Param('id') id: string, @Actor() admin: string, @Req() request: FastifyRequest): Promise<RefundView> {
     return this.recorded(request, 'refund.marked_sent', await this.bus.request('refunds.mark-sent.v1', { refund_id: refundId(id), admin_id: admin }));

@@ -22,8 +22,12 @@ import {
  * The merchant may withdraw a refund only until the operator approves it:
  * from then on the operator may be sending the money, and a cancel between
  * the bank transfer and "mark sent" would free the payment for a second
- * refund with the first one's money gone. An approved refund that should not
- * go out after all is rejected by the operator.
+ * refund with the first one's money gone. For the same reason "mark sent"
+ * is the operator's claim, taken before the money moves (PRODUCT-RULES
+ * §3.3): once SENT the refund can no longer be rejected, so two operators
+ * cannot one send while the other rejects. An approved refund that should
+ * not go out after all is rejected while unclaimed; a claimed one whose
+ * transfer could not be made is failed with the reason.
  *
  * A command repeated on the stage it leads to decides nothing (a double click,
  * a retry after a lost answer); `complete` only when its outbound reference is

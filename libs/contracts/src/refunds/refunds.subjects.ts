@@ -238,16 +238,16 @@ export interface RefundSubjects {
   'refunds.request.v1': { request: RequestRefundCommand; reply: RefundView & { replayed: boolean } };
   /** Served by refunds (admin). REQUESTED → APPROVED; repeat: no change (changed: false). CONFLICT 'Refund is SENT; it cannot be approved'. */
   'refunds.approve.v1': { request: RefundAdminCommand; reply: RefundStageReply };
-  /** REQUESTED or APPROVED (not yet sent) → REJECTED. */
+  /** REQUESTED or APPROVED (not yet claimed by mark-sent) → REJECTED. */
   'refunds.reject.v1': { request: RejectRefundCommand; reply: RefundStageReply };
-  /** APPROVED → SENT: the operator sent the outbound e-transfer. */
+  /** APPROVED → SENT: the operator's claim, taken before the outbound e-transfer is sent; a SENT refund can no longer be rejected. */
   'refunds.mark-sent.v1': { request: RefundAdminCommand; reply: RefundStageReply };
   /**
    * SENT → COMPLETED, and the payment REFUNDED with exactly one payment.refunded, in one atomic append.
    * A repeat with the same outbound_reference (in any case or spacing) changes nothing (changed: false).
    */
   'refunds.complete.v1': { request: CompleteRefundCommand; reply: RefundStageReply };
-  /** SENT → FAILED: the outbound transfer bounced; the payment stays CONFIRMED and may be refunded again. */
+  /** SENT → FAILED: the outbound transfer bounced or could not be made; the payment stays CONFIRMED and may be refunded again. */
   'refunds.fail.v1': { request: FailRefundCommand; reply: RefundStageReply };
   /** Served by refunds (merchant). REQUESTED → CANCELLED (not once approved: the operator may be sending the money). NOT_FOUND 'Refund not found' outside the caller's merchant and mode. */
   'refunds.cancel.v1': { request: CancelRefundCommand; reply: RefundStageReply };
