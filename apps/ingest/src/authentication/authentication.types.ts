@@ -12,6 +12,7 @@ export type CoveredHeader = 'from' | 'subject' | MimeHeader;
 /** Why a message is not accepted as sent by Interac. Stable, machine-readable (docs/INGEST-FORMATS.md). */
 export type AuthenticationFailure =
   | 'dkim_missing'
+  | 'dkim_too_many_signatures'
   | 'dkim_untrusted_domain'
   | 'dkim_failed'
   | 'dkim_key_unavailable'

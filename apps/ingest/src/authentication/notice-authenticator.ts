@@ -1,4 +1,6 @@
 import type { DKIMResult } from 'mailauth';
+import { NO_SIGNED_RECIPIENT } from '../processing/processed-email';
+import { countDkimSignatures } from './dkim-signature-count';
 import { verifyDkim } from './dkim-verification';
 import type { AuthenticationFailure, AuthenticationResult, CoveredHeader, DkimResolver, MimeHeader, SingletonHeader } from './authentication.types';
 import { readSignedRecipient } from './signed-recipient';
@@ -23,12 +25,24 @@ const REQUIRED_ONCE: SingletonHeader[] = ['from', 'subject', 'date', 'message-id
 const AT_MOST_ONCE: SingletonHeader[] = ['reply-to', ...MIME_HEADERS];
 
 /**
+ * The most DKIM-Signature fields a message may carry to be verified at all. A
+ * genuine notice has Interac's and perhaps a relay's or a forwarder's; each
+ * one costs a hash of the body and, for a trusted domain, a key lookup, so a
+ * message with hundreds would hold an authentication worker for seconds and
+ * send as many DNS queries.
+ */
+export const MAX_DKIM_SIGNATURES = 10;
+
+/**
  * Decides whether a raw message was sent by Interac. Only a DKIM signature
  * verified here counts: From, the body and any Authentication-Results header
  * in the message are claims, never evidence. Throws only when the key could
  * not be fetched for a reason that may pass (DNS trouble): the caller retries.
  */
 export async function authenticateNotice(raw: Uint8Array, policy: AuthenticationPolicy): Promise<AuthenticationResult> {
+  if (countDkimSignatures(raw, MAX_DKIM_SIGNATURES + 1) > MAX_DKIM_SIGNATURES) {
+    return { authenticated: false, reasons: ['dkim_too_many_signatures'], from: null, recipient: NO_SIGNED_RECIPIENT };
+  }
   const result = await verifyDkim(raw, { resolver: policy.resolver });
   const reasons: AuthenticationFailure[] = [];
   // RFC 5322 has no CR outside CRLF. DKIM keeps a CR-only line in the header above it, the MIME parser ends the

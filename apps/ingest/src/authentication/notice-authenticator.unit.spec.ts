@@ -1,7 +1,7 @@
 import { buildNotice, DEFAULT_SIGNED_HEADERS, dnsOverridesFor, NOTICE_CORPUS, signEmail, testDkimKey } from '@pp/testing';
 import type { AuthenticationResult } from './authentication.types';
 import { overridesResolver } from './dkim-resolver';
-import { authenticateNotice, type AuthenticationPolicy } from './notice-authenticator';
+import { authenticateNotice, type AuthenticationPolicy, MAX_DKIM_SIGNATURES } from './notice-authenticator';
 
 const interac = testDkimKey();
 const impostor = testDkimKey('payments-interac.example', 'mail');
@@ -49,6 +49,27 @@ describe('notice authentication', () => {
       ],
     });
     expect(await authenticate(forged)).toMatchObject(failsWith('dkim_failed'));
+  });
+
+  describe('a message with many signatures', () => {
+    /** Signatures above Interac's valid one: each a trusted domain's, with a selector of its own (a key lookup each, were they verified). */
+    const underSignatures = async (extra: number) => {
+      const signed = await signEmail(buildNotice());
+      const forged = Array.from({ length: extra }, (_, index) => `DKIM-Signature: v=1; a=rsa-sha256; c=relaxed/relaxed; d=payments.interac.ca; s=flood${index}; h=from; bh=AAAA; b=AAAA\r\n`);
+      return forged.join('') + signed;
+    };
+
+    it(`given ${MAX_DKIM_SIGNATURES} in all, then the valid one is still verified`, async () => {
+      expect(await authenticate(await underSignatures(MAX_DKIM_SIGNATURES - 1))).toMatchObject({ authenticated: true });
+    });
+
+    it(`given more than ${MAX_DKIM_SIGNATURES}, then none is verified and no key is looked up: refused, nothing established`, async () => {
+      const lookups: string[] = [];
+      const counting: AuthenticationPolicy = { ...policy, resolver: (name, rrtype) => (lookups.push(name), policy.resolver(name, rrtype)) };
+      const result = await authenticateNotice(Buffer.from(await underSignatures(MAX_DKIM_SIGNATURES)), counting);
+      expect(result).toEqual({ authenticated: false, reasons: ['dkim_too_many_signatures'], from: null, recipient: { signed_recipient: null, reasons: ['recipient_not_signed'] } });
+      expect(lookups).toEqual([]);
+    });
   });
 
   it('refuses a selector with no published key', async () => {
