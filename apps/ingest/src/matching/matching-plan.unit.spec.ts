@@ -56,6 +56,30 @@ describe('planMatching', () => {
     expect(plan).toMatchObject({ action: 'record', transfer: { evidence: { authenticated: true, parse_reasons: ['unrecognized_notice'] } } });
   });
 
+  const DEPOSITED = {
+    en: "Interac e-Transfer: You've received $25.00 from CAI FANG WU and it has been automatically deposited.",
+    fr: 'Virement Interac : Vous avez reçu 25,00 $ de CAI FANG WU et ce montant a été déposé automatiquement.',
+  };
+
+  it.each([
+    ['Fwd: ', 'en'],
+    ['FW: [EXTERNAL] ', 'en'],
+    ['[External] ', 'en'],
+    ['TR : ', 'fr'],
+  ] as const)('given an unsigned deposit notice forwarded or tagged with “%s”, then it is recorded for review with its evidence, never dropped', async (mark, language) => {
+    const marked = await processed({ language, subject: `${mark}${DEPOSITED[language]}` }, FORGED);
+    expect(marked.parse.fields.kind).toBe('deposit');
+    expect(planMatching(marked)).toMatchObject({ action: 'record', transfer: { memo: 'PP-7K3M9Q', evidence: { authenticated: false } } });
+  });
+
+  it('given an unsigned forwarded notice that is not a deposit, then no payment; a forwarded mail of no notice is still none', async () => {
+    expect(planMatching(await processed({ kind: 'cancelled', subject: 'Fwd: Interac e-Transfer: Your money transfer to CAI FANG WU was cancelled.' }, FORGED))).toEqual({
+      action: 'skip',
+      disposition: 'no_payment',
+    });
+    expect(planMatching(await processed({ subject: 'Fwd: Lunch on Friday?' }, FORGED))).toEqual({ action: 'skip', disposition: 'not_a_notice' });
+  });
+
   it('carries every authentication reason and the recipient facts as evidence, deciding nothing', async () => {
     const plan = planMatching(await processed({}, FORGED));
     expect(plan).toMatchObject({

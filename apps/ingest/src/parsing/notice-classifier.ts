@@ -61,9 +61,21 @@ const SUBJECTS: SubjectPattern[] = [
   { kind: 'declined', language: 'fr', pattern: new RegExp(String.raw`^${FR} .+ a été refusée?\.?$`, 'i') },
 ];
 
+/**
+ * What a forwarding mail client or a tagging mail gateway puts in front of a
+ * subject ("Fwd: ", "FW: ", "TR: ", "[EXTERNAL] "), any number of times. A
+ * notice so marked is no longer Interac's signed message, so it is never
+ * authenticated: read through the marks it goes to review with its evidence
+ * instead of being dropped as no notice at all. Linear: each round starts
+ * with a letter or a bracket and consumes at least three characters, and a
+ * tag is at most 40.
+ */
+const FORWARDING_MARKS = /^(?:(?:fwd?|tr) ?: ?|\[[^\]]{1,40}\] ?)+/i;
+
 /** What the subject (already whitespace-flattened) says the notice is. */
-export function classifySubject(subject: string): Classification {
-  if (subject.length > PARSE_LIMITS.subjectChars) return UNKNOWN;
+export function classifySubject(flatSubject: string): Classification {
+  if (flatSubject.length > PARSE_LIMITS.subjectChars) return UNKNOWN;
+  const subject = flatSubject.replace(FORWARDING_MARKS, '');
   for (const { kind, language, pattern } of SUBJECTS) {
     const match = pattern.exec(subject);
     if (match) {
