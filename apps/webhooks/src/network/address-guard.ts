@@ -1,5 +1,6 @@
 import { lookup, Resolver } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
+import { withinDeadline } from '@pp/kernel';
 
 /**
  * Which addresses a webhook may reach unless private URLs are allowed
@@ -146,11 +147,25 @@ const LOOPBACK: ResolvedAddress[] = [
 /** DNS's answers that the name has no such record: the hosts file (localhost, names the platform adds) may still know it. */
 const NOT_IN_DNS = new Set(['ENOTFOUND', 'ENODATA']);
 
+/** How long a caller waits for the getaddrinfo fallback; the lookup itself may hold its thread longer. */
+export const HOSTS_LOOKUP_WAIT_MS = 2000;
+
+/**
+ * Whether a getaddrinfo fallback is running. After the hosts file it asks
+ * DNS again, and a name server that said "no such record" to c-ares can stay
+ * silent now (an endpoint's owner controls its DNS), holding a libuv thread
+ * for as long as the system resolver waits: one at a time, so such names hold
+ * at most one of the four, and a name asked meanwhile gets no address (its
+ * delivery attempt fails and is made again on the schedule).
+ */
+let hostsLookupRunning = false;
+
 /**
  * Every address of the name: its A and AAAA records from DNS; only when DNS
- * says it has none, getaddrinfo (the hosts file). DNS trouble (no answer in
- * time, a refusal, a server failure) answers none, without a getaddrinfo
- * lookup that would ask the same silent servers from the thread pool.
+ * says it has none, getaddrinfo (the hosts file), one lookup at a time and
+ * waited for at most HOSTS_LOOKUP_WAIT_MS. DNS trouble (no answer in time, a
+ * refusal, a server failure) answers none, without a getaddrinfo lookup that
+ * would ask the same silent servers from the thread pool.
  */
 export async function addressesOf(host: string, names: NameService = systemNameService): Promise<ResolvedAddress[]> {
   // RFC 6761: localhost names are loopback, whatever DNS (or its absence) says.
@@ -162,7 +177,10 @@ export async function addressesOf(host: string, names: NameService = systemNameS
   ];
   if (found.length > 0) return found;
   const notInDns = [v4, v6].every((answer) => answer.status === 'rejected' && NOT_IN_DNS.has((answer.reason as NodeJS.ErrnoException)?.code ?? ''));
-  return notInDns ? names.lookup(host).catch(() => []) : [];
+  if (!notInDns || hostsLookupRunning) return [];
+  hostsLookupRunning = true;
+  const lookup = names.lookup(host).finally(() => (hostsLookupRunning = false));
+  return withinDeadline(lookup, HOSTS_LOOKUP_WAIT_MS, () => new Error(`${host}: no answer from the hosts file lookup within ${HOSTS_LOOKUP_WAIT_MS} ms`)).catch(() => []);
 }
 
 /** URL hostnames keep IPv6 literals in brackets ([::1]). */

@@ -1,4 +1,4 @@
-import { addressesOf, BlockedAddressError, isBlockedAddress, type NameService, NOT_PUBLIC, resolveDeliveryAddress } from './address-guard';
+import { addressesOf, BlockedAddressError, HOSTS_LOOKUP_WAIT_MS, isBlockedAddress, type NameService, NOT_PUBLIC, type ResolvedAddress, resolveDeliveryAddress } from './address-guard';
 
 describe('isBlockedAddress', () => {
   describe('given an IPv4 address in a special-purpose block (IANA registry)', () => {
@@ -122,6 +122,32 @@ describe('addressesOf', () => {
     const service = names({ resolve6: failing('ENODATA') });
     expect(await addressesOf('build-agent', service)).toEqual([{ address: '127.0.0.1', family: 4 }]);
     expect(service.lookedUp).toEqual(['build-agent']);
+  });
+
+  it('given a hosts-file lookup that never ends, then no address after the wait, and names asked meanwhile get none without a second thread', async () => {
+    jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate'] });
+    try {
+      let finish: (addresses: ResolvedAddress[]) => void = () => undefined;
+      const silent = names({ lookup: (host) => (silent.lookedUp.push(host), new Promise((resolve) => (finish = resolve))) });
+      const first = addressesOf('silent.evil.example', silent);
+      const meanwhile = await addressesOf('build-agent', silent);
+      expect(meanwhile).toEqual([]);
+      expect(silent.lookedUp).toEqual(['silent.evil.example']);
+
+      await jest.advanceTimersByTimeAsync(HOSTS_LOOKUP_WAIT_MS);
+      expect(await first).toEqual([]);
+      // The abandoned lookup still holds its thread: until it ends, the next name is not looked up either.
+      expect(await addressesOf('build-agent', silent)).toEqual([]);
+      finish([]);
+      await jest.advanceTimersByTimeAsync(0);
+      const next = addressesOf('build-agent', silent);
+      await jest.advanceTimersByTimeAsync(0);
+      finish([{ address: '10.0.0.7', family: 4 }]);
+      expect(await next).toEqual([{ address: '10.0.0.7', family: 4 }]);
+      expect(silent.lookedUp).toEqual(['silent.evil.example', 'build-agent']);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 
   it('given a localhost name, then loopback, with nothing asked (RFC 6761), however DNS would answer', async () => {
