@@ -43,10 +43,14 @@ export class EndpointRepository {
    * that mode (then undefined). One transaction holds the lock of the merchant
    * and mode's row in endpoint_scopes from the count to the insert, so concurrent creates cannot pass
    * the limit together; a key already recorded fails it whole (a unique
-   * violation), so a concurrent repeat makes no second endpoint.
+   * violation), so a concurrent repeat makes no second endpoint. Its
+   * created_at is the database's time, to the millisecond, as the ledger's
+   * events are timed: an event is delivered to the endpoints made no later
+   * than it, and a process clock ahead of the database's would otherwise
+   * skip the events of the merchant's very next request.
    */
   insertWithinLimit(
-    row: Omit<EndpointRow, 'previous_secret_sealed' | 'previous_secret_expires_at' | 'disabled_reason' | 'failing_since' | 'last_failure_at' | 'deleted_at' | 'status'>,
+    row: Omit<EndpointRow, 'previous_secret_sealed' | 'previous_secret_expires_at' | 'disabled_reason' | 'failing_since' | 'last_failure_at' | 'deleted_at' | 'status' | 'created_at'>,
     limit: number,
     request?: IdempotencyToken,
   ): Promise<EndpointRow | undefined> {
@@ -62,10 +66,10 @@ export class EndpointRepository {
       const [created] = await tx.query(
         `WITH made AS (
            INSERT INTO webhooks.endpoints (id, merchant_id, livemode, url, description, enabled_events, secret_sealed, status, created_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, 'enabled', $8) RETURNING *
-         ), ${RECORD_REQUEST('made', 'create', 9)}
+           VALUES ($1, $2, $3, $4, $5, $6, $7, 'enabled', date_trunc('milliseconds', now())) RETURNING *
+         ), ${RECORD_REQUEST('made', 'create', 8)}
          SELECT * FROM made`,
-        [row.id, row.merchant_id, row.livemode, row.url, row.description, row.enabled_events, row.secret_sealed, row.created_at, request?.key ?? null, request?.fingerprint ?? null],
+        [row.id, row.merchant_id, row.livemode, row.url, row.description, row.enabled_events, row.secret_sealed, request?.key ?? null, request?.fingerprint ?? null],
       );
       return created;
     });

@@ -63,7 +63,6 @@ export class EndpointsController {
           description: command.description ?? null,
           enabled_events: events.includes(ALL_EVENTS) ? [ALL_EVENTS] : [...new Set(events)],
           secret_sealed: this.secrets.seal(id, secret),
-          created_at: new Date(),
         },
         MAX_WEBHOOK_ENDPOINTS,
         command.idempotency,
