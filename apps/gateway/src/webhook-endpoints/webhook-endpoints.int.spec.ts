@@ -1,6 +1,6 @@
 import { startTogether, TestStack, testInfra, waitFor, WebhookReceiver } from '@pp/testing';
 import Redis from 'ioredis';
-import type { CheckoutSessionCreatedView, WebhookEndpointView, WebhookEndpointWithSecretView } from '@pp/contracts';
+import { type CheckoutSessionCreatedView, SECRET_ROTATED_SINCE, type WebhookEndpointView, type WebhookEndpointWithSecretView } from '@pp/contracts';
 import type { ProvisionedMerchantView } from '../identity/identity.views';
 import { GatewayClient } from '../testing/gateway-client';
 
@@ -52,14 +52,15 @@ describe('webhook endpoints through the gateway', () => {
     ]);
 
     // Redis forgets the keys (evicted, flushed): the webhooks service answers the repeats, and the client sees replays
-    // as the gateway's own: 200, X-Cache-Lookup: HIT, the endpoint with its current secret, no `replayed` field.
+    // as the gateway's own: 200, X-Cache-Lookup: HIT, the endpoint with the secret its request made, no `replayed`
+    // field. The creation's secret was rotated since: its repeat is refused rather than handed the rotated one.
     await forgetIdempotencyEntries();
     const repeats = [
       await gateway.call<WebhookEndpointWithSecretView>('/v1/webhook_endpoints', { token: testKey(), idempotencyKey: creationKey, body: { url: receiver.url('/recorded') } }),
       await gateway.call<WebhookEndpointWithSecretView>(`/v1/webhook_endpoints/${created.body.id}/rotate_secret`, { token: testKey(), idempotencyKey: rotationKey, body: {} }),
     ];
     expect(repeats.map((repeat) => ({ status: repeat.status, cache: repeat.headers.get('x-cache-lookup'), body: repeat.body }))).toEqual([
-      { status: 200, cache: 'HIT', body: rotated.body },
+      { status: 409, cache: null, body: { error: SECRET_ROTATED_SINCE } },
       { status: 200, cache: 'HIT', body: rotated.body },
     ]);
     expect((await gateway.call(`/v1/webhook_endpoints/${created.body.id}`, { method: 'DELETE', token: testKey() })).status).toBe(200);

@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { CreateWebhookEndpointCommand, IDEMPOTENCY_RETENTION_SECONDS, RotateWebhookEndpointSecretCommand } from '@pp/contracts';
+import { CreateWebhookEndpointCommand, ErrorCode, IDEMPOTENCY_RETENTION_SECONDS, RotateWebhookEndpointSecretCommand, SECRET_ROTATED_SINCE } from '@pp/contracts';
 import { JsonLogger } from '@pp/platform';
 import { repositoryDatabase, waitFor } from '@pp/testing';
 import type { Pool } from 'pg';
@@ -74,13 +74,26 @@ describe('endpoint requests past the Idempotency-Key retention (real Postgres, t
     }
 
     expect(await keysKept(merchant)).toEqual(['recent', 'recent-rotation']);
-    // Within the retention a repeat answers what the first request made, with the secret now current.
-    expect(await controller.create(creation(merchant, 'recent'))).toEqual({ ...recent, secret: rotated.secret, previous_secret_expires_at: rotated.previous_secret_expires_at, replayed: true });
+    // Within the retention a repeat answers what its request made; a creation whose secret was rotated since, no secret.
+    await expect(controller.create(creation(merchant, 'recent'))).rejects.toMatchObject({ code: ErrorCode.Conflict, message: SECRET_ROTATED_SINCE });
     expect(await controller.rotateSecret(rotation)).toEqual({ ...rotated, replayed: true });
     // Past it the key is a new one: recorded again, for a new endpoint (while its old record stayed, recording it failed).
     const again = await controller.create(creation(merchant, 'stale'));
     expect(again.id).not.toBe(stale.id);
     expect(await keysKept(merchant)).toEqual(['recent', 'recent-rotation', 'stale']);
+  });
+
+  it('given a secret rotated at once after a rotation (it leaked), then replaying the earlier rotation’s key answers no secret; the latest still answers its own', async () => {
+    const merchant = scope();
+    const made = await controller.create(creation(merchant, 'made'));
+    const first: RotateWebhookEndpointSecretCommand = { ...merchant, endpoint_id: made.id, idempotency: { key: 'first-rotation', fingerprint: 'f-rotation' } };
+    await controller.rotateSecret(first);
+    const leaked: RotateWebhookEndpointSecretCommand = { ...merchant, endpoint_id: made.id, previous_secret_expires_in: 0, idempotency: { key: 'after-leak', fingerprint: 'f-leak' } };
+    const current = await controller.rotateSecret(leaked);
+
+    await expect(controller.rotateSecret(first)).rejects.toMatchObject({ code: ErrorCode.Conflict, message: SECRET_ROTATED_SINCE });
+    await expect(controller.create(creation(merchant, 'made'))).rejects.toMatchObject({ code: ErrorCode.Conflict, message: SECRET_ROTATED_SINCE });
+    expect(await controller.rotateSecret(leaked)).toEqual({ ...current, replayed: true });
   });
 
   it('given a request past the retention that no sweep has pruned yet, when its key comes again, then it is a new request', async () => {

@@ -20,6 +20,8 @@ export interface EndpointRow {
   /** When its latest failed attempt was recorded (to the minute): a failure after a long quiet spell starts a new streak. */
   last_failure_at: Date | null;
   created_at: Date;
+  /** Which secret is current: 1 at creation, raised by each rotation; a replay answers it only if its request made it. */
+  secret_version: number;
   deleted_at: Date | null;
 }
 
@@ -50,7 +52,7 @@ export class EndpointRepository {
    * skip the events of the merchant's very next request.
    */
   insertWithinLimit(
-    row: Omit<EndpointRow, 'previous_secret_sealed' | 'previous_secret_expires_at' | 'disabled_reason' | 'failing_since' | 'last_failure_at' | 'deleted_at' | 'status' | 'created_at'>,
+    row: Omit<EndpointRow, 'previous_secret_sealed' | 'previous_secret_expires_at' | 'disabled_reason' | 'failing_since' | 'last_failure_at' | 'deleted_at' | 'status' | 'created_at' | 'secret_version'>,
     limit: number,
     request?: IdempotencyToken,
   ): Promise<EndpointRow | undefined> {
@@ -79,10 +81,15 @@ export class EndpointRepository {
    * The endpoint an earlier request with this Idempotency-Key made or rotated (deleted ones too), with that
    * request's fingerprint and operation; only within the gateway's retention of keys, after which a key is new again.
    * A record past the retention that the sweeper has not pruned yet is deleted here, so the key can be recorded anew.
+   * `secret_unchanged`: the endpoint's secret is still the one that request made (no rotation since).
    */
-  async requested(scope: Scope, idempotencyKey: string): Promise<(EndpointRow & { fingerprint: string; operation: EndpointOperation }) | undefined> {
+  async requested(
+    scope: Scope,
+    idempotencyKey: string,
+  ): Promise<(EndpointRow & { fingerprint: string; operation: EndpointOperation; secret_unchanged: boolean }) | undefined> {
     const [row] = await this.db.query(
-      `SELECT r.fingerprint, r.operation, r.created_at <= now() - make_interval(secs => $4) AS expired, e.*
+      `SELECT r.fingerprint, r.operation, r.created_at <= now() - make_interval(secs => $4) AS expired,
+              r.secret_version IS NOT DISTINCT FROM e.secret_version AS secret_unchanged, e.*
          FROM webhooks.endpoint_requests r JOIN webhooks.endpoints e ON e.id = r.endpoint_id
         WHERE r.merchant_id = $1 AND r.livemode = $2 AND r.idempotency_key = $3`,
       [scope.merchant_id, scope.livemode, idempotencyKey, IDEMPOTENCY_RETENTION_SECONDS],
@@ -159,7 +166,7 @@ export class EndpointRepository {
     const [row] = await this.db.query(
       `WITH rotated AS (
          UPDATE webhooks.endpoints
-            SET previous_secret_sealed = secret_sealed, previous_secret_expires_at = $4, secret_sealed = $5
+            SET previous_secret_sealed = secret_sealed, previous_secret_expires_at = $4, secret_sealed = $5, secret_version = secret_version + 1
           WHERE id = $1 AND merchant_id = $2 AND livemode = $3 AND deleted_at IS NULL
           RETURNING *
        ), ${RECORD_REQUEST('rotated', 'rotate', 6)}
@@ -174,8 +181,8 @@ export type EndpointOperation = 'create' | 'rotate';
 
 /** A CTE recording the request (Idempotency-Key in parameter `$n`, fingerprint in `$n+1`; none when null) for the endpoint `source` answers. */
 const RECORD_REQUEST = (source: string, operation: EndpointOperation, n: number) => `recorded AS (
-         INSERT INTO webhooks.endpoint_requests (merchant_id, livemode, idempotency_key, fingerprint, operation, endpoint_id)
-         SELECT merchant_id, livemode, $${n}::text, $${n + 1}::text, '${operation}', id FROM ${source} WHERE $${n}::text IS NOT NULL
+         INSERT INTO webhooks.endpoint_requests (merchant_id, livemode, idempotency_key, fingerprint, operation, endpoint_id, secret_version)
+         SELECT merchant_id, livemode, $${n}::text, $${n + 1}::text, '${operation}', id, secret_version FROM ${source} WHERE $${n}::text IS NOT NULL
        )`;
 
 export function toEndpointView(row: EndpointRow): WebhookEndpointView {

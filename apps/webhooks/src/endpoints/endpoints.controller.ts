@@ -15,6 +15,7 @@ import {
   type WebhookEndpointWithSecretView,
   SECRET_OVERLAP_SECONDS,
   IDEMPOTENCY_KEY_REUSED,
+  SECRET_ROTATED_SINCE,
 } from '@pp/contracts';
 import { newId, randomToken } from '@pp/kernel';
 import { CONFIG, Handles, isUniqueViolation, JsonLogger } from '@pp/platform';
@@ -110,9 +111,10 @@ export class EndpointsController {
 
   /**
    * The answer to a request whose Idempotency-Key an earlier creation or rotation recorded (its answer was lost,
-   * and the gateway freed the key): the endpoint with its current secret, `replayed` so the gateway answers it as its
-   * own replays. The same key with another request (another body, operation or endpoint) is refused, as the gateway
-   * refuses it; a deleted endpoint is not found.
+   * and the gateway freed the key): the endpoint with the secret that request made, `replayed` so the gateway answers
+   * it as its own replays. The same key with another request (another body, operation or endpoint) is refused, as the
+   * gateway refuses it; a deleted endpoint is not found; once the secret was rotated since, the replay is refused
+   * (SECRET_ROTATED_SINCE): whoever holds an old request's key must not be handed a secret rotated because it leaked.
    */
   private async repeated(
     scope: Scope,
@@ -126,6 +128,7 @@ export class EndpointsController {
     const same = earlier.fingerprint === request.fingerprint && earlier.operation === operation && (endpointId === undefined || earlier.id === endpointId);
     if (!same) throw new DomainError(ErrorCode.ValidationFailed, IDEMPOTENCY_KEY_REUSED);
     if (earlier.deleted_at) throw notFound();
+    if (!earlier.secret_unchanged) throw new DomainError(ErrorCode.Conflict, SECRET_ROTATED_SINCE);
     return { ...toEndpointWithSecretView(earlier, this.secrets.open(earlier.id, earlier.secret_sealed)), replayed: true };
   }
 

@@ -14,6 +14,9 @@ export const WEBHOOK_EVENT_CHOICES: readonly string[] = [ALL_EVENTS, ...Object.v
 /** At most this many endpoints per merchant and mode. */
 export const MAX_WEBHOOK_ENDPOINTS = 16;
 
+/** CONFLICT for a replayed creation or rotation of an endpoint whose secret was rotated after it: the secret it made is gone. */
+export const SECRET_ROTATED_SINCE = 'The endpoint’s secret was rotated after this request, so its secret is not shown again; rotate it to get a new one';
+
 const ENDPOINT_ID = /^wh_[a-z0-9]{10,40}$/;
 
 /** `webhooks.endpoints.create.v1`: body of POST /v1/webhook_endpoints plus the caller's scope. */
@@ -67,7 +70,7 @@ export class RotateWebhookEndpointSecretCommand extends WebhookEndpointRef {
   @Max(SECRET_OVERLAP_SECONDS, { message: `previous_secret_expires_in must be between 0 and ${SECRET_OVERLAP_SECONDS}` })
   previous_secret_expires_in?: number;
 
-  /** The API request's Idempotency-Key: a repeat answers the endpoint with its current secret, rotating nothing. */
+  /** The API request's Idempotency-Key: a repeat answers the endpoint with the secret its request made, rotating nothing (CONFLICT SECRET_ROTATED_SINCE once rotated since). */
   @IsOptional()
   @ValidateNested()
   @Type(() => IdempotencyToken)

@@ -16,7 +16,7 @@ import type { ResendEventReply, WebhookDeliveryAttemptView, WebhookEndpointDeliv
  */
 export interface WebhookSubjects {
   /**
-   * `replayed`: the answer to a repeat of a recorded Idempotency-Key (the endpoint with its current secret).
+   * `replayed`: the answer to a repeat of a recorded Idempotency-Key (the endpoint with the secret its request made; CONFLICT SECRET_ROTATED_SINCE once rotated since).
    * Errors: VALIDATION_FAILED (bad url, http in live mode, private address, unknown event type, too many endpoints).
    */
   'webhooks.endpoints.create.v1': { request: CreateWebhookEndpointCommand; reply: WebhookEndpointWithSecretView & { replayed: boolean } };

@@ -6,6 +6,7 @@ import { EndpointRequests1767800000000 } from './1767800000000-endpoint-requests
 import { EndpointRequestsByAge1767900000000 } from './1767900000000-endpoint-requests-by-age.migration';
 import { EndpointLastFailure1768000000000 } from './1768000000000-endpoint-last-failure.migration';
 import { EndpointScopes1768100000000 } from './1768100000000-endpoint-scopes.migration';
+import { EndpointSecretVersion1768200000000 } from './1768200000000-endpoint-secret-version.migration';
 
 /** Every migration of the webhooks schema, oldest first. */
 export const WebhooksMigrations: Function[] = [
@@ -17,4 +18,5 @@ export const WebhooksMigrations: Function[] = [
   EndpointRequestsByAge1767900000000,
   EndpointLastFailure1768000000000,
   EndpointScopes1768100000000,
+  EndpointSecretVersion1768200000000,
 ];
