@@ -19,6 +19,7 @@ import { toIso } from '@pp/kernel';
 import { Batcher, Handles } from '@pp/platform';
 import type { Pool } from 'pg';
 import { LEDGER_POOL } from '../event-store/ledger-pool';
+import { listFilters } from '../queries/list-filters';
 
 interface SessionRow {
   id: string;
@@ -34,6 +35,35 @@ interface SessionRow {
   metadata: Record<string, unknown> | null;
   expires_at: Date;
   created_at: Date;
+}
+
+/** The session a page begins after: the previous page's last. */
+export interface SessionCursor {
+  created_at: Date;
+  id: string;
+}
+
+/**
+ * A page of a merchant's sessions in a mode, newest first by (created_at, id), after `after` when one is given, with
+ * only the filters asked for (listFilters): by status from checkout_sessions_by_merchant_status, the rest from
+ * checkout_sessions_listing, each read in the list's order from where the cursor falls.
+ */
+export function listCheckoutSessionsQuery(
+  query: Pick<ListCheckoutSessionsQuery, 'merchant_id' | 'livemode' | 'status'>,
+  after: SessionCursor | null,
+  limit: number,
+): { text: string; values: unknown[] } {
+  const { sql, values } = listFilters(
+    [
+      { condition: (p) => `status = ${p}::text`, value: query.status },
+      { condition: (at, id) => `(created_at, id) < (${at}::timestamptz, ${id}::text)`, value: after && [after.created_at, after.id], tuple: true },
+    ],
+    4,
+  );
+  return {
+    text: `SELECT * FROM ledger.checkout_sessions WHERE merchant_id = $1 AND livemode = $2${sql} ORDER BY created_at DESC, id DESC LIMIT $3`,
+    values: [query.merchant_id, query.livemode, limit, ...values],
+  };
 }
 
 /** Queries on the checkout_sessions read model. */
@@ -57,37 +87,32 @@ export class CheckoutSessionQueriesHandler {
   @Handles('ledger.checkout-sessions.list.v1')
   async list(@Payload() query: ListCheckoutSessionsQuery): Promise<ListPage<CheckoutSessionView>> {
     const limit = query.limit ?? DEFAULT_PAGE_LIMIT;
-    let after: { created_at: Date; id: string } | null = null;
+    let after: SessionCursor | null = null;
     if (query.starting_after) {
-      const { rows } = await this.pool.query<{ created_at: Date; id: string }>(
+      const { rows } = await this.pool.query<SessionCursor>(
         'SELECT created_at, id FROM ledger.checkout_sessions WHERE id = $1 AND merchant_id = $2 AND livemode = $3',
         [query.starting_after, query.merchant_id, query.livemode],
       );
       if (rows.length === 0) throw new DomainError(ErrorCode.NotFound, 'Checkout session not found');
       after = rows[0];
     }
-    const { rows } = await this.pool.query<SessionRow>(
-      `SELECT * FROM ledger.checkout_sessions
-       WHERE merchant_id = $1 AND livemode = $2
-         AND ($3::text IS NULL OR status = $3::text)
-         AND ($4::timestamptz IS NULL OR (created_at, id) < ($4::timestamptz, $5::text))
-       ORDER BY created_at DESC, id DESC
-       LIMIT $6`,
-      [query.merchant_id, query.livemode, query.status ?? null, after?.created_at ?? null, after?.id ?? null, limit + 1],
-    );
+    const { text, values } = listCheckoutSessionsQuery(query, after, limit + 1);
+    const { rows } = await this.pool.query<SessionRow>(text, values);
     return { data: rows.slice(0, limit).map(toSessionView), has_more: rows.length > limit };
   }
 
   /**
    * PRODUCT-RULES §4.6 matches the reference case-insensitively, while references are
    * unique only as typed: an exact match wins, several case-insensitive
-   * matches without one are ambiguous.
+   * matches without one are ambiguous. The exact match comes first, so it is
+   * among the rows read however many case variants the merchant has.
    */
   @Handles('ledger.checkout-sessions.resolve.v1')
   async resolve(@Payload() query: ResolveCheckoutSessionReferenceQuery): Promise<CheckoutSessionRef> {
     const { rows } = await this.pool.query<CheckoutSessionRef & { reference: string }>(
       `SELECT id AS session_id, merchant_id, livemode, reference FROM ledger.checkout_sessions
        WHERE merchant_id = $1 AND livemode = $2 AND lower(reference) = lower($3)
+       ORDER BY reference = $3 DESC
        LIMIT 20`,
       [query.merchant_id, query.livemode, query.reference],
     );

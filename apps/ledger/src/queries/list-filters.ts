@@ -1,7 +1,10 @@
-/** One optional filter of a list: its condition over the placeholder it is given, and its value (undefined or null: not asked for). */
+/** One optional filter of a list: its condition over the placeholders it is given, and its value (undefined or null: not asked for). */
 export interface ListFilter {
-  condition: (placeholder: string) => string;
+  /** One placeholder, or one per element of a `tuple` value, in order. */
+  condition: (...placeholders: string[]) => string;
   value: unknown;
+  /** The value is a tuple, each element its own placeholder: a keyset cursor of several columns, `(created_at, id) < ($n, $m)`. */
+  tuple?: boolean;
 }
 
 /**
@@ -14,10 +17,12 @@ export interface ListFilter {
 export function listFilters(filters: readonly ListFilter[], first: number): { sql: string; values: unknown[] } {
   const values: unknown[] = [];
   let sql = '';
-  for (const { condition, value } of filters) {
+  for (const { condition, value, tuple } of filters) {
     if (value === undefined || value === null) continue;
-    values.push(value);
-    sql += ` AND ${condition(`$${first + values.length - 1}`)}`;
+    const given = tuple ? (value as readonly unknown[]) : [value];
+    const placeholders = given.map((_, i) => `$${first + values.length + i}`);
+    values.push(...given);
+    sql += ` AND ${condition(...placeholders)}`;
   }
   return { sql, values };
 }

@@ -5,6 +5,7 @@ import { toIso } from '@pp/kernel';
 import { Handles } from '@pp/platform';
 import type { Pool } from 'pg';
 import { LEDGER_POOL } from '../event-store/ledger-pool';
+import { listFilters } from '../queries/list-filters';
 
 type StageTime = 'approved_at' | 'rejected_at' | 'sent_at' | 'completed_at' | 'failed_at' | 'cancelled_at';
 
@@ -17,20 +18,38 @@ type RefundRow = Omit<RefundView, 'amount' | 'created_at' | 'requested_at' | Sta
 const COLUMNS = `id, merchant_id, livemode, payment_id, amount, status, requested_by, reason, outbound_reference, evidence_note,
   rejection_reason, failure_reason, requested_at, approved_at, rejected_at, sent_at, completed_at, failed_at, cancelled_at`;
 
-/** A merchant's and mode's refunds (both null: every merchant's, for the operator), newest first by the position of the request. */
-const LIST_SQL = `
-  SELECT ${COLUMNS} FROM ledger.refunds
-  WHERE ($1::text IS NULL OR merchant_id = $1::text)
-    AND ($2::boolean IS NULL OR livemode = $2::boolean)
-    AND ($3::text IS NULL OR payment_id = $3::text)
-    AND ($4::text IS NULL OR status = $4::text)
-    AND ($5::bigint IS NULL OR position < $5::bigint)
-  ORDER BY position DESC
-  LIMIT $6`;
+/** What a list of refunds may be filtered by; undefined or null is not asked for. */
+export interface RefundFilters {
+  payment_id?: string;
+  status?: string;
+  /** The position the page begins before: the previous page's last refund's. */
+  before?: string | null;
+}
+
+/** The merchant and mode a refund is read in; null for the operator, who reads every merchant's. */
+export type RefundScope = { merchant_id: string; livemode: boolean } | null;
+
+/**
+ * A page of a merchant's and mode's refunds (scope null: every merchant's, for the operator), newest first by the
+ * position of the request, with only the filters asked for (listFilters), each served by its index: a merchant's by
+ * status from refunds_by_merchant_status, the operator's by status from refunds_by_status, a payment's from
+ * refunds_by_payment, a merchant's whole list from refunds_listing.
+ */
+export function listRefundsQuery(scope: RefundScope, filters: RefundFilters, limit: number): { text: string; values: unknown[] } {
+  const { sql, values } = listFilters(
+    [
+      { condition: (p) => `merchant_id = ${p}::text`, value: scope?.merchant_id },
+      { condition: (p) => `livemode = ${p}::boolean`, value: scope?.livemode },
+      { condition: (p) => `payment_id = ${p}::text`, value: filters.payment_id },
+      { condition: (p) => `status = ${p}::text`, value: filters.status },
+      { condition: (p) => `position < ${p}::bigint`, value: filters.before },
+    ],
+    2,
+  );
+  return { text: `SELECT ${COLUMNS} FROM ledger.refunds WHERE true${sql} ORDER BY position DESC LIMIT $1`, values: [limit, ...values] };
+}
 
 const NOT_FOUND = 'Refund not found';
-
-type Scope = { merchant_id: string; livemode: boolean } | null;
 
 /** Queries on the refunds read model: the merchant's (scoped by merchant and mode) and the platform operator's (all). */
 @Controller()
@@ -57,7 +76,7 @@ export class RefundQueriesHandler {
     return this.page(query, null);
   }
 
-  private async one(refundId: string, scope: Scope): Promise<RefundView> {
+  private async one(refundId: string, scope: RefundScope): Promise<RefundView> {
     const { rows } = await this.pool.query<RefundRow>(
       `SELECT ${COLUMNS} FROM ledger.refunds WHERE id = $1 AND ($2::text IS NULL OR (merchant_id = $2::text AND livemode = $3::boolean))`,
       [refundId, scope?.merchant_id ?? null, scope?.livemode ?? null],
@@ -66,21 +85,15 @@ export class RefundQueriesHandler {
     return toRefundView(rows[0]);
   }
 
-  private async page(query: AdminListRefundsParams, scope: Scope): Promise<ListPage<RefundView>> {
+  private async page(query: AdminListRefundsParams, scope: RefundScope): Promise<ListPage<RefundView>> {
     const limit = query.limit ?? DEFAULT_PAGE_LIMIT;
     const before = query.starting_after ? await this.positionOf(query.starting_after, scope) : null;
-    const { rows } = await this.pool.query<RefundRow>(LIST_SQL, [
-      scope?.merchant_id ?? null,
-      scope?.livemode ?? null,
-      query.payment_id ?? null,
-      query.status ?? null,
-      before,
-      limit + 1,
-    ]);
+    const { text, values } = listRefundsQuery(scope, { payment_id: query.payment_id, status: query.status, before }, limit + 1);
+    const { rows } = await this.pool.query<RefundRow>(text, values);
     return pageOf(rows, limit, toRefundView);
   }
 
-  private async positionOf(refundId: string, scope: Scope): Promise<string> {
+  private async positionOf(refundId: string, scope: RefundScope): Promise<string> {
     const { rows } = await this.pool.query<{ position: string }>(
       `SELECT position FROM ledger.refunds WHERE id = $1 AND ($2::text IS NULL OR (merchant_id = $2::text AND livemode = $3::boolean))`,
       [refundId, scope?.merchant_id ?? null, scope?.livemode ?? null],

@@ -10,6 +10,7 @@ import { RefundOutboundReference1767225600012 } from './1767225600012-refund-out
 import { EventTimeInMilliseconds1767225600013 } from './1767225600013-event-time-in-milliseconds.migration';
 import { RefundOutboundReferenceNormalized1767225600014 } from './1767225600014-refund-outbound-reference-normalized.migration';
 import { ListingFilterIndexes1767225600015 } from './1767225600015-listing-filter-indexes.migration';
+import { RefundAndSessionListingIndexes1767225600016 } from './1767225600016-refund-and-session-listing-indexes.migration';
 
 /** Every migration of the ledger schema, oldest first. */
 export const LedgerMigrations: Function[] = [
@@ -25,4 +26,5 @@ export const LedgerMigrations: Function[] = [
   EventTimeInMilliseconds1767225600013,
   RefundOutboundReferenceNormalized1767225600014,
   ListingFilterIndexes1767225600015,
+  RefundAndSessionListingIndexes1767225600016,
 ];
