@@ -77,13 +77,15 @@ export function extractBodyAmounts(values: Map<LabelledField, string[]>, flatBod
 }
 
 /**
- * The payer's name under "Sent From" / "Envoyé par". In flattened text the
- * value may run on into other words; when the subject names the payer and
- * the value starts with that name, the name alone is kept.
+ * The payer's name: the one the subject names, else the one under "Sent
+ * From" / "Envoyé par". The payer writes the Message, which comes before
+ * "Sent From" in current layouts, so a "Sent From: JANE CUSTOMER" in it would
+ * be the first labelled value: the subject's name always wins, and without
+ * one, labelled values that disagree name no one. In flattened text a value
+ * may run on into other words, so each is compared by its start.
  */
 export function extractSenderName(values: Map<LabelledField, string[]>, subjectSender: string | null): string | null {
-  const labelled = values.get('sender')?.[0]?.trim();
-  if (!labelled) return subjectSender;
-  if (subjectSender && labelled.toLowerCase().startsWith(subjectSender.toLowerCase())) return subjectSender;
-  return labelled;
+  if (subjectSender) return subjectSender;
+  const labelled = [...new Set((values.get('sender') ?? []).map((value) => value.trim()).filter(Boolean))];
+  return labelled.length === 1 ? labelled[0] : null;
 }

@@ -39,6 +39,11 @@ describe('notice parser on the fixture corpus', () => {
     expect(result).toMatchObject({ status: 'parsed', notice: { sender_name: 'JANE DOE' } });
   });
 
+  it('given a Message that writes “Sent From:” with another name, then the payer the subject names is recorded', async () => {
+    const result = await parseNotice(Buffer.from(buildNotice({ message: 'PP-7K3M9Q Sent From: JANE CUSTOMER' })));
+    expect(result).toMatchObject({ status: 'parsed', notice: { sender_name: 'CAI FANG WU' } });
+  });
+
   it('refuses a deposit subject over a body that does not say the money was deposited', async () => {
     const raw = buildNotice().replace('Your funds have been automatically deposited', 'Your funds are waiting');
     const text = raw.replace('Funds Deposited!', 'Funds waiting');

@@ -4,6 +4,7 @@ import {
   checkStream,
   CONFIG,
   contextOf,
+  DATABASE_CONNECT_TIMEOUT_MS,
   FailureStreak,
   HealthService,
   JsonLogger,
@@ -64,7 +65,9 @@ const KEEPALIVE_AFTER_MS = 10_000;
  * and between a page's query and the next statement it only waits for
  * JetStream's acknowledgements, 5 s at most (opening the stream, two
  * JetStream requests, as long). TCP keepalive lets the client notice a
- * server that vanished behind a quiet connection.
+ * server that vanished behind a quiet connection, and a connect that gets no
+ * answer ends after DATABASE_CONNECT_TIMEOUT_MS, as the pools' do, rather
+ * than the OS's TCP timeout, which would hold the service's shutdown.
  */
 export const publisherConnection = (url: string, pollMs: number): Client =>
   new PreparingClient({
@@ -74,6 +77,7 @@ export const publisherConnection = (url: string, pollMs: number): Client =>
     options: `-c idle_session_timeout=${leaderIdleLimitMs(pollMs)}`,
     keepAlive: true,
     keepAliveInitialDelayMillis: KEEPALIVE_AFTER_MS,
+    connectionTimeoutMillis: DATABASE_CONNECT_TIMEOUT_MS,
   });
 
 /**
