@@ -32,6 +32,30 @@ export class LinearDkimVerifier extends DkimVerifier {
   /** The last two bytes of the header section seen so far (what the library's `stateBytes` is read for). */
   private previous = NONE;
   private beforePrevious = NONE;
+  /** The message had more DKIM-Signature fields than `maxSignatures`: none was verified. */
+  tooManySignatures = false;
+
+  constructor(
+    options: DKIMVerifyOptions,
+    private readonly maxSignatures = Number.POSITIVE_INFINITY,
+  ) {
+    super(options);
+  }
+
+  /**
+   * The library's messageHeaders, unless the header section has more
+   * DKIM-Signature fields than `maxSignatures`: then it goes on without
+   * them, so no body hash is prepared and no key looked up for any. Counted
+   * on the library's own parse (a field name folded before its colon, or a
+   * first line with leading blanks, is a signature to it), so no spelling
+   * the library verifies escapes the count.
+   */
+  override async messageHeaders(headers: NonNullable<DKIMVerifyResult['headers']>): Promise<void> {
+    const signatures = headers.parsed.filter((header) => header.key === 'dkim-signature').length;
+    if (signatures <= this.maxSignatures) return super.messageHeaders(headers);
+    this.tooManySignatures = true;
+    await super.messageHeaders({ ...headers, parsed: headers.parsed.filter((header) => header.key !== 'dkim-signature') });
+  }
 
   /** The library's writeAsync: every bare line feed becomes CRLF, then the chunk is parsed. */
   override async writeAsync(chunk: Buffer | string, encoding?: BufferEncoding): Promise<void> {
@@ -103,10 +127,11 @@ function withCrlf(chunk: Buffer, before: number | undefined): Buffer {
 /**
  * mailauth's `dkimVerify(raw, options)`, at about half its CPU for a
  * notice-sized message. `headers` (the parsed header section, hidden there)
- * is a plain property here.
+ * is a plain property here. With more DKIM-Signature fields than
+ * `maxSignatures`, none is verified and `tooManySignatures` says so.
  */
-export async function verifyDkim(raw: Uint8Array, options: DKIMVerifyOptions): Promise<DKIMVerifyResult> {
-  const verifier = new LinearDkimVerifier(options);
+export async function verifyDkim(raw: Uint8Array, options: DKIMVerifyOptions, maxSignatures?: number): Promise<DKIMVerifyResult & { tooManySignatures: boolean }> {
+  const verifier = new LinearDkimVerifier(options, maxSignatures);
   await verifier.writeAsync(Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength)); // a view: nothing here writes to it
   await verifier.finish();
   return {
@@ -115,5 +140,6 @@ export async function verifyDkim(raw: Uint8Array, options: DKIMVerifyOptions): P
     envelopeFrom: verifier.envelopeFrom,
     results: verifier.results,
     headers: verifier.headers || undefined,
+    tooManySignatures: verifier.tooManySignatures,
   };
 }

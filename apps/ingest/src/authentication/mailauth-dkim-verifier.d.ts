@@ -20,6 +20,8 @@ declare module 'mailauth/lib/dkim/dkim-verifier' {
     writeAsync(chunk: Buffer | string, encoding?: BufferEncoding): Promise<void>;
     processChunk(chunk: Buffer): Promise<void>;
     emitHeaders(chunk?: Buffer): Promise<void>;
+    /** Takes the parsed header section: finds the signatures, prepares a body hash for each, then fetches their keys. */
+    messageHeaders(headers: NonNullable<DKIMVerifyResult['headers']>): Promise<void>;
     nextChunk(chunk: Buffer): Promise<void>;
     finish(): Promise<void>;
   }

@@ -1,6 +1,5 @@
 import type { DKIMResult } from 'mailauth';
 import { NO_SIGNED_RECIPIENT } from '../processing/processed-email';
-import { countDkimSignatures } from './dkim-signature-count';
 import { verifyDkim } from './dkim-verification';
 import type { AuthenticationFailure, AuthenticationResult, CoveredHeader, DkimResolver, MimeHeader, SingletonHeader } from './authentication.types';
 import { readSignedRecipient } from './signed-recipient';
@@ -40,10 +39,8 @@ export const MAX_DKIM_SIGNATURES = 10;
  * not be fetched for a reason that may pass (DNS trouble): the caller retries.
  */
 export async function authenticateNotice(raw: Uint8Array, policy: AuthenticationPolicy): Promise<AuthenticationResult> {
-  if (countDkimSignatures(raw, MAX_DKIM_SIGNATURES + 1) > MAX_DKIM_SIGNATURES) {
-    return { authenticated: false, reasons: ['dkim_too_many_signatures'], from: null, recipient: NO_SIGNED_RECIPIENT };
-  }
-  const result = await verifyDkim(raw, { resolver: policy.resolver });
+  const result = await verifyDkim(raw, { resolver: policy.resolver }, MAX_DKIM_SIGNATURES);
+  if (result.tooManySignatures) return { authenticated: false, reasons: ['dkim_too_many_signatures'], from: null, recipient: NO_SIGNED_RECIPIENT };
   const reasons: AuthenticationFailure[] = [];
   // RFC 5322 has no CR outside CRLF. DKIM keeps a CR-only line in the header above it, the MIME parser ends the
   // header section there: a signed notice with such a line on top would have its body read from unsigned text.

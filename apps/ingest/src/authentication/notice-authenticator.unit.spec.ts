@@ -52,10 +52,13 @@ describe('notice authentication', () => {
   });
 
   describe('a message with many signatures', () => {
-    /** Signatures above Interac's valid one: each a trusted domain's, with a selector of its own (a key lookup each, were they verified). */
-    const underSignatures = async (extra: number) => {
+    /**
+     * Signatures above Interac's valid one: each a trusted domain's, with a selector of its own (a key lookup each, were
+     * they verified), their field name written `name` (the library reads a fold before the colon as the same field).
+     */
+    const underSignatures = async (extra: number, name = 'DKIM-Signature:') => {
       const signed = await signEmail(buildNotice());
-      const forged = Array.from({ length: extra }, (_, index) => `DKIM-Signature: v=1; a=rsa-sha256; c=relaxed/relaxed; d=payments.interac.ca; s=flood${index}; h=from; bh=AAAA; b=AAAA\r\n`);
+      const forged = Array.from({ length: extra }, (_, index) => `${name} v=1; a=rsa-sha256; c=relaxed/relaxed; d=payments.interac.ca; s=flood${index}; h=from; bh=AAAA; b=AAAA\r\n`);
       return forged.join('') + signed;
     };
 
@@ -68,6 +71,25 @@ describe('notice authentication', () => {
       const counting: AuthenticationPolicy = { ...policy, resolver: (name, rrtype) => (lookups.push(name), policy.resolver(name, rrtype)) };
       const result = await authenticateNotice(Buffer.from(await underSignatures(MAX_DKIM_SIGNATURES)), counting);
       expect(result).toEqual({ authenticated: false, reasons: ['dkim_too_many_signatures'], from: null, recipient: { signed_recipient: null, reasons: ['recipient_not_signed'] } });
+      expect(lookups).toEqual([]);
+    });
+
+    it.each([
+      ['a fold between the name and its colon', 'DKIM-Signature\r\n :'],
+      ['blanks and a fold before the colon', 'dkim-signature \r\n\t:'],
+    ])('given more than the cap with %s, then they are counted as the library reads them: refused, no key looked up', async (_what, name) => {
+      const lookups: string[] = [];
+      const counting: AuthenticationPolicy = { ...policy, resolver: (key, rrtype) => (lookups.push(key), policy.resolver(key, rrtype)) };
+      const result = await authenticateNotice(Buffer.from(await underSignatures(MAX_DKIM_SIGNATURES, name)), counting);
+      expect(result).toMatchObject({ authenticated: false, reasons: ['dkim_too_many_signatures'] });
+      expect(lookups).toEqual([]);
+    });
+
+    it('given a first line with blanks before a signature’s name, then the library’s signature is counted too', async () => {
+      const lookups: string[] = [];
+      const counting: AuthenticationPolicy = { ...policy, resolver: (key, rrtype) => (lookups.push(key), policy.resolver(key, rrtype)) };
+      const raw = ` ${await underSignatures(MAX_DKIM_SIGNATURES)}`;
+      expect(await authenticateNotice(Buffer.from(raw), counting)).toMatchObject({ authenticated: false, reasons: ['dkim_too_many_signatures'] });
       expect(lookups).toEqual([]);
     });
   });
