@@ -81,8 +81,8 @@ export function extractBodyAmounts(values: Map<LabelledField, string[]>, flatBod
  * From" / "Envoyé par". The payer writes the Message, which comes before
  * "Sent From" in current layouts, so a "Sent From: JANE CUSTOMER" in it would
  * be the first labelled value: the subject's name always wins, and without
- * one, labelled values that disagree name no one. In flattened text a value
- * may run on into other words, so each is compared by its start.
+ * one, labelled values that differ (compared whole, after trimming) name no
+ * one, and the caller falls back to the From display name.
  */
 export function extractSenderName(values: Map<LabelledField, string[]>, subjectSender: string | null): string | null {
   if (subjectSender) return subjectSender;
