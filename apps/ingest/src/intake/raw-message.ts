@@ -19,9 +19,13 @@ const HEADER_SCAN_LIMIT = 256 * 1024;
 /**
  * Checks that `bytes` is an RFC 822 message (a header section of well-formed
  * fields, a From among them) no larger than 5 MB, and reads its Message-ID.
- * Throws VALIDATION_FAILED otherwise.
+ * Throws VALIDATION_FAILED otherwise. What a mail pipeline may put in front
+ * of the message (an mbox "From sender date" line, as Postfix's pipe with its
+ * F flag writes, and blank lines) is not the message: it is cut off first,
+ * so such a pipeline's notices are stored rather than refused.
  */
-export function inspectRawMessage(bytes: Buffer): RawMessage {
+export function inspectRawMessage(delivered: Buffer): RawMessage {
+  const bytes = withoutEnvelope(delivered);
   if (bytes.length === 0) throw invalid('the message is empty');
   if (bytes.length > MAX_RAW_EMAIL_BYTES) throw invalid('the message is larger than 5 MB');
   const headers = readHeaderSection(bytes);
@@ -30,6 +34,23 @@ export function inspectRawMessage(bytes: Buffer): RawMessage {
   const messageId = headers.find((header) => header.name === 'message-id')?.value.trim() || null;
   const sha256 = createHash('sha256').update(bytes).digest('hex');
   return { bytes, sha256, messageId };
+}
+
+const LF = 0x0a;
+const CR = 0x0d;
+
+/**
+ * `bytes` without blank lines in front, nor an mbox postmark (RFC 4155:
+ * "From ", the envelope sender and a date) before the first field. A
+ * postmark is told from a From field by its missing colon after the name.
+ */
+function withoutEnvelope(bytes: Buffer): Buffer {
+  let start = 0;
+  while (bytes[start] === LF || (bytes[start] === CR && bytes[start + 1] === LF)) start += bytes[start] === LF ? 1 : 2;
+  const lineEnd = bytes.indexOf(LF, start);
+  const firstLine = bytes.subarray(start, lineEnd === -1 ? bytes.length : lineEnd).toString('latin1');
+  if (firstLine.startsWith('From ') && !FIELD_NAME.test(firstLine)) start = lineEnd === -1 ? bytes.length : lineEnd + 1;
+  return start === 0 ? bytes : bytes.subarray(start);
 }
 
 /** The unfolded header fields, or null when the start of the message is not a header section. */

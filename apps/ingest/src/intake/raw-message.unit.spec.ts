@@ -22,6 +22,21 @@ describe('raw message intake checks', () => {
     expect(copy.sha256).not.toBe(message.sha256);
   });
 
+  it.each([
+    ['an mbox postmark line', 'From notify@payments.interac.ca Wed Aug 26 14:03:11 2026\n'],
+    ['a postmark with CRLF after blank lines', '\r\n\nFrom MAILER-DAEMON  Wed Aug 26 14:03:11 2026\r\n'],
+  ])('given %s in front of the message, then it is cut off: the message stored is the one Interac sent', (_what, envelope) => {
+    const raw = buildNotice({ messageId: '<env@payments.interac.ca>' });
+    const message = inspectRawMessage(Buffer.from(`${envelope}${raw}`));
+    expect(message.bytes.toString()).toBe(raw);
+    expect(message).toMatchObject({ messageId: '<env@payments.interac.ca>', sha256: createHash('sha256').update(raw).digest('hex') });
+  });
+
+  it('given a From field spelled with blanks before its colon first, then it is kept as the field it is', () => {
+    const raw = 'From : a@example.com\r\nSubject: x\r\n\r\nbody';
+    expect(inspectRawMessage(Buffer.from(raw)).bytes.toString()).toBe(raw);
+  });
+
   it('reads no Message-ID when there is none', () => {
     expect(inspectRawMessage(Buffer.from('From: a@example.com\r\nSubject: x\r\n\r\nbody')).messageId).toBeNull();
   });
