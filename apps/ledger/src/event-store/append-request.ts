@@ -4,6 +4,8 @@ import type { AppendStreamsRequest, EventMetadata } from '@pp/contracts';
 export interface AppendContext {
   requestId?: string;
   trace?: Record<string, string>;
+  /** When the caller stops waiting (ms since the epoch, its pp-deadline): an append still queued then is never committed. */
+  deadline?: number;
 }
 
 /** The versions one append wrote to one stream, as the idempotency record keeps them. */

@@ -54,5 +54,5 @@ const inAppendSpan = <T>(streamIds: string[], append: () => Promise<T>): Promise
   inSpan('pp-ledger', 'ledger append', { attributes: { 'ledger.stream_ids': streamIds } }, append);
 
 function contextOf(ctx: BusContext): AppendContext {
-  return { requestId: ctx.meta.requestId, trace: traceCarrier() };
+  return { requestId: ctx.meta.requestId, trace: traceCarrier(), deadline: ctx.meta.deadline };
 }

@@ -22,7 +22,7 @@ import type { LedgerConfig } from '../ledger.config';
 import { LEDGER_PROJECTIONS } from '../projections/ledger.projections';
 import { AppendMetrics } from './append.metrics';
 import { EventStore } from './event-store';
-import { EVENTS_COMMITTED_CHANNEL, GroupCommitAppender } from './group-commit.appender';
+import { APPEND_PAST_DEADLINE, EVENTS_COMMITTED_CHANNEL, GroupCommitAppender } from './group-commit.appender';
 import { LocalCommits } from './local-commits';
 
 const SCOPE = { merchant_id: 'mer_gc', livemode: false };
@@ -129,6 +129,23 @@ describe('group commit: whole batches and their fallback', () => {
     await opener;
     return results;
   }
+
+  it('given appends whose callers’ deadlines pass while they wait behind a commit, then they are refused unwritten; the others of their batch commit', async () => {
+    const [late, inTime] = [randomUUID(), randomUUID()];
+    const opener = appender.appendStreams(createRequest(randomUUID(), `opener-${randomUUID()}`), {});
+    const waiting = [
+      appender.appendStreams(createRequest(late, `late-${late}`), { deadline: Date.now() - 1 }),
+      appender.appendStreams(createRequest(inTime, `in-time-${inTime}`), { deadline: Date.now() + 60_000 }),
+    ];
+    await opener;
+    const [refused, committed] = await Promise.allSettled(waiting);
+
+    expect(refused).toMatchObject({ status: 'rejected', reason: { code: ErrorCode.ServiceUnavailable, message: APPEND_PAST_DEADLINE } });
+    expect(committed.status).toBe('fulfilled');
+    expect(await eventsOf(late)).toEqual([]);
+    expect(await sessionRow(late)).toBeUndefined();
+    expect(await eventsOf(inTime)).toEqual([{ version: 1, type: CheckoutSessionEventType.Created }]);
+  });
 
   /** Statements of the last transaction, the batch's. */
   const count = (pattern: RegExp) => {

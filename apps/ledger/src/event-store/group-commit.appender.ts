@@ -16,6 +16,9 @@ export const EVENTS_COMMITTED_CHANNEL = 'ledger_events_committed';
 
 export const EVENT_STORE = Symbol('EVENT_STORE');
 
+/** An append whose caller's deadline passed while it waited for its batch: refused, nothing written. */
+export const APPEND_PAST_DEADLINE = 'The append waited past its caller’s deadline and was not committed; retry the request';
+
 interface PendingAppend {
   request: AppendStreamsRequest;
   context: AppendContext;
@@ -82,7 +85,9 @@ export class GroupCommitAppender {
     }
   }
 
-  private async commit(batch: PendingAppend[]): Promise<void> {
+  private async commit(queued: PendingAppend[]): Promise<void> {
+    const batch = this.withinDeadline(queued);
+    if (batch.length === 0) return;
     let outcomes: Outcome[];
     try {
       outcomes = await this.runOnConnection(batch).catch((error: unknown) => {
@@ -110,6 +115,20 @@ export class GroupCommitAppender {
       batch.map((item) => item.arrivedAt),
       outcomes.flatMap((outcome) => (outcome.ok ? [outcome.reply] : [])),
     );
+  }
+
+  /**
+   * The appends whose callers still wait; the others are refused unwritten. While a batch is held up (a rebuild's
+   * lock, a stalled commit), appends queue behind it; committed after their callers were answered "unavailable", they
+   * would be writes nobody saw succeed, and a caller without an idempotency key could not tell.
+   */
+  private withinDeadline(queued: PendingAppend[]): PendingAppend[] {
+    const now = Date.now();
+    const late = queued.filter((item) => item.context.deadline !== undefined && item.context.deadline <= now);
+    if (late.length === 0) return queued;
+    const refusal = new DomainError(ErrorCode.ServiceUnavailable, APPEND_PAST_DEADLINE);
+    for (const item of late) item.reject(refusal);
+    return queued.filter((item) => !late.includes(item));
   }
 
   /** One attempt at the batch; a connection that failed mid-transaction is discarded, not reused. */
