@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { DepositAddressOwner, MatchingDisposition, PaymentView } from '@pp/contracts';
+import { type DepositAddressOwner, DomainError, EMAIL_RECORDED_FOR_ANOTHER_MERCHANT_RULE, ErrorCode, type MatchingDisposition, type PaymentView } from '@pp/contracts';
 import { BusClient } from '@pp/platform';
 import type { HandoffResult, NoticeHandler } from '../processing/notice-handler';
 import type { ProcessedEmail } from '../processing/processed-email';
@@ -51,21 +51,32 @@ export class NoticeMatcher implements NoticeHandler {
       await this.quarantine.quarantine(email.email_id, plan.recipients);
       return { disposition: 'quarantined' };
     }
-    const payment = await this.record(merchant, plan.transfer);
+    const { merchant_id, payment } = await this.record(merchant, plan.transfer);
     return {
       disposition: payment.status === 'CONFIRMED' ? 'confirmed' : 'manual_review',
-      merchant_id: merchant.merchant_id,
+      merchant_id,
       payment_id: payment.id,
       review_reasons: payment.review_reasons,
     };
   }
 
-  /** The deposit address that routed the notice goes with the evidence: the policy compares it with the signed recipient. */
-  private record(merchant: DepositAddressOwner, transfer: TransferDraft): Promise<PaymentView> {
-    return this.bus.request(
-      'payments.record-transfer.v1',
-      { ...transfer, merchant_id: merchant.merchant_id, livemode: true, evidence: { ...transfer.evidence, deposit_address: merchant.address } },
-      { timeoutMs: BUS_TIMEOUT_MS },
-    );
+  /**
+   * The deposit address that routed the notice goes with the evidence: the policy compares it with the signed
+   * recipient. An e-mail already recorded for another merchant (its first hand-off's answer was lost, and the address
+   * has moved since) is that merchant's payment: the hand-off records it as such instead of being refused for ever.
+   */
+  private async record(merchant: DepositAddressOwner, transfer: TransferDraft): Promise<{ merchant_id: string; payment: PaymentView }> {
+    try {
+      const payment = await this.bus.request(
+        'payments.record-transfer.v1',
+        { ...transfer, merchant_id: merchant.merchant_id, livemode: true, evidence: { ...transfer.evidence, deposit_address: merchant.address } },
+        { timeoutMs: BUS_TIMEOUT_MS },
+      );
+      return { merchant_id: merchant.merchant_id, payment };
+    } catch (error) {
+      const details = error instanceof DomainError && error.code === ErrorCode.Conflict ? error.details : undefined;
+      if (details?.rule !== EMAIL_RECORDED_FOR_ANOTHER_MERCHANT_RULE) throw error;
+      return { merchant_id: details.merchant_id as string, payment: details.payment as PaymentView };
+    }
   }
 }

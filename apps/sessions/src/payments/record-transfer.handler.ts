@@ -4,6 +4,7 @@ import { Payload } from '@nestjs/microservices';
 import {
   checkoutSessionStreamId,
   DomainError,
+  EMAIL_RECORDED_FOR_ANOTHER_MERCHANT_RULE,
   ErrorCode,
   foldStored,
   RecordTransferCommand,
@@ -53,7 +54,13 @@ export class RecordTransferHandler {
       const existing = firstRound ? null : (await round.load(paymentAggregate, paymentId)).state;
       firstRound = false;
       if (existing) {
-        if (existing.merchant_id !== command.merchant_id) throw new DomainError(ErrorCode.Conflict, 'E-mail already recorded for another merchant');
+        if (existing.merchant_id !== command.merchant_id) {
+          throw new DomainError(ErrorCode.Conflict, 'E-mail already recorded for another merchant', {
+            rule: EMAIL_RECORDED_FOR_ANOTHER_MERCHANT_RULE,
+            merchant_id: existing.merchant_id,
+            payment: transactionView(existing),
+          });
+        }
         return { append: false, answer: transactionView(existing) };
       }
       const memo = command.memo === null || command.memo === undefined ? null : (normalizeMemo(command.memo) ?? command.memo);

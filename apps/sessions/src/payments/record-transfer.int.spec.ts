@@ -3,6 +3,8 @@ import {
   CheckoutSessionEventType,
   type CheckoutSessionCreatedView,
   type CreateCheckoutSessionCommand,
+  EMAIL_RECORDED_FOR_ANOTHER_MERCHANT_RULE,
+  ErrorCode,
   type MerchantScope,
   type RecordTransferCommand,
 } from '@pp/contracts';
@@ -176,6 +178,18 @@ describe('payments.record-transfer.v1 (live e-mail transfers)', () => {
     expect(repeat).toEqual(first);
     expect(first.id).toBe(paymentIdOfEmail('em_repeat'));
     expect(await merchantEventsOf(first.id)).toHaveLength(1);
+  });
+
+  it('given an e-mail recorded for one merchant, when it is handed off again for another (its address moved), then the refusal names the merchant that holds it and carries its payment', async () => {
+    const first = await record(transfer({ email_id: 'em_moved' }));
+    const refusal = await record(transfer({ email_id: 'em_moved', merchant_id: 'mer_other_owner' })).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(refusal).toMatchObject({
+      code: ErrorCode.Conflict,
+      details: { rule: EMAIL_RECORDED_FOR_ANOTHER_MERCHANT_RULE, merchant_id: LIVE.merchant_id, payment: first },
+    });
   });
 
   it('given a payment in review for an e-mail, when a repeat of it would confirm the still-open session: answers the payment in review and leaves the session open', async () => {

@@ -143,6 +143,9 @@ export class GetPaymentQuery extends MerchantScope {
   payment_id!: string;
 }
 
+/** record-transfer's refusal of an e-mail already recorded for another merchant; details: { rule, merchant_id, payment }. */
+export const EMAIL_RECORDED_FOR_ANOTHER_MERCHANT_RULE = 'email_recorded_for_another_merchant';
+
 export interface PaymentSubjects {
   /**
    * Served by sessions. Errors: NOT_FOUND 'Checkout session not found' (unknown, other merchant, live session),
@@ -151,7 +154,11 @@ export interface PaymentSubjects {
   'payments.simulate.v1': { request: SimulatePaymentCommand; reply: SimulatePaymentReply };
   /** Served by sessions. Idempotent: a CONFIRMED payment answers as is. Errors: NOT_FOUND 'Payment not found', CONFLICT for FAILED/REFUNDED. */
   'payments.verify.v1': { request: VerifyPaymentCommand; reply: PaymentView };
-  /** Served by sessions. Idempotent by email_id: a repeat answers the payment recorded first. */
+  /**
+   * Served by sessions. Idempotent by email_id: a repeat answers the payment recorded first. CONFLICT with
+   * details.rule EMAIL_RECORDED_FOR_ANOTHER_MERCHANT_RULE when that payment is another merchant's (the deposit address
+   * moved between the two hand-offs): details name that merchant and carry the payment.
+   */
   'payments.record-transfer.v1': { request: RecordTransferCommand; reply: PaymentView };
   /** Served by the ledger: newest first. NOT_FOUND 'Payment not found' when starting_after is not a payment of the caller. */
   'ledger.payments.list.v1': { request: ListPaymentsQuery; reply: ListPage<PaymentView> };
