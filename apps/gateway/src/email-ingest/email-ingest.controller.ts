@@ -46,7 +46,8 @@ export class EmailIngestController {
     if (!Buffer.isBuffer(raw) || raw.length === 0) {
       throw new DomainError(ErrorCode.ValidationFailed, 'Validation failed: the body must be a raw RFC 822 message');
     }
-    const head = raw.subarray(0, 64 * 1024).toString('latin1').split(/\r?\n\r?\n/, 1)[0];
+    // Blank lines in front are a pipeline's, which the ingest cuts off (with an mbox postmark): the check starts after them.
+    const head = raw.subarray(0, 64 * 1024).toString('latin1').replace(/^(?:\r?\n)+/, '').split(/\r?\n\r?\n/, 1)[0];
     if (!HEADER_LINE.test(head)) {
       throw new DomainError(ErrorCode.ValidationFailed, 'Validation failed: the body must be a raw RFC 822 message (headers, blank line, body)');
     }

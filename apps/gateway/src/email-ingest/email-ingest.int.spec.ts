@@ -66,6 +66,13 @@ describe('e-mail ingest over HTTP', () => {
     expect(result).toEqual({ status: 202, body: { id: expect.stringMatching(/^em_/), status: 'accepted' } });
   });
 
+  it('given blank lines and an mbox postmark in front of a notice (a mail pipeline’s), then it is stored as the notice alone', async () => {
+    const raw = await notice(4);
+    const result = await post(`\r\n\r\nFrom notify@payments.interac.ca Wed Aug 26 14:03:11 2026\r\n${raw}`);
+    expect(result).toEqual({ status: 202, body: { id: expect.stringMatching(/^em_/), status: 'accepted' } });
+    expect(await post(raw)).toEqual({ status: 202, body: { id: result.body.id, status: 'duplicate' } });
+  });
+
   it.each([
     ['no token', { token: '' }, 401, 'Invalid or missing ingest token'],
     ['a wrong token', { token: 'not-the-ingest-token-at-all' }, 401, 'Invalid or missing ingest token'],

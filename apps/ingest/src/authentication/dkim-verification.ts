@@ -45,7 +45,9 @@ export class LinearDkimVerifier extends DkimVerifier {
   /**
    * The library's messageHeaders, unless the header section has more
    * DKIM-Signature fields than `maxSignatures`: then it goes on without
-   * them, so no body hash is prepared and no key looked up for any. Counted
+   * them, so no body hash is prepared and no key looked up for any (the
+   * newest ARC-Message-Signature, if there is one, is still checked as the
+   * library checks it: one signature, whose answer nothing here reads). Counted
    * on the library's own parse (a field name folded before its colon, or a
    * first line with leading blanks, is a signature to it), so no spelling
    * the library verifies escapes the count.

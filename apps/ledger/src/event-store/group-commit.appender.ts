@@ -128,6 +128,7 @@ export class GroupCommitAppender {
     if (late.length === 0) return queued;
     const refusal = new DomainError(ErrorCode.ServiceUnavailable, APPEND_PAST_DEADLINE);
     for (const item of late) item.reject(refusal);
+    this.logger.warn('appends refused unwritten: their callers’ deadlines passed while they waited for a batch', { refused: late.length });
     return queued.filter((item) => !late.includes(item));
   }
 
