@@ -122,6 +122,12 @@ describe('metrics of every service over one payment', () => {
     expect(sampleSum(scrapes.ledger, 'pp_ledger_append_duration_seconds_count')).toBeGreaterThanOrEqual(3);
     expect(scrapes.ledger.samples.find((sample) => sample.name === 'pp_publication_lag_positions')?.value).toBeGreaterThanOrEqual(0);
     expect(scrapes.ledger.samples.filter((sample) => sample.name === 'pp_payments_awaiting_review').map((sample) => sample.labels.mode).sort()).toEqual(['live', 'test']);
+    // The stack's only refund is a test one, completed at once: no live refund waits in any stage.
+    expect(scrapes.ledger.samples.filter((sample) => sample.name === 'pp_refunds_open').map((sample) => [sample.labels.stage, sample.value])).toEqual([
+      ['REQUESTED', 0],
+      ['APPROVED', 0],
+      ['SENT', 0],
+    ]);
   });
 
   it('reads queue depth and consumer lag at the scrape', () => {

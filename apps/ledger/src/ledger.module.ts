@@ -9,6 +9,7 @@ import { AllPaymentsQueriesHandler } from './payments/all-payments-queries.handl
 import { PaymentQueriesHandler } from './payments/payment-queries.handler';
 import { PaymentSummaryHandler } from './payments/payment-summary.handler';
 import { ReviewQueueMetrics } from './payments/review-queue.metrics';
+import { RefundQueueMetrics } from './refunds/refund-queue.metrics';
 import { RefundQueriesHandler } from './refunds/refund-queries.handler';
 import { AppendConnection } from './event-store/append-connection';
 import { AppendHandler } from './event-store/append.handler';
@@ -39,6 +40,7 @@ import { PublicationLagMetrics } from './publication/publication-lag.metrics';
     EventPublisher,
     PublicationLagMetrics,
     ReviewQueueMetrics,
+    RefundQueueMetrics,
   ],
 })
 export class LedgerModule {}

@@ -60,6 +60,8 @@ export const LEDGER_EVENTS = counter('pp_ledger_events_total', 'Events committed
 export const PUBLICATION_LAG = gauge('pp_publication_lag_positions', 'Events committed but not yet published to JetStream (counted up to 100000)');
 export const PUBLICATION_LAG_SECONDS = gauge('pp_publication_lag_seconds', 'Age of the oldest committed event not yet published to JetStream (0 when none)');
 export const PAYMENTS_AWAITING_REVIEW = gauge('pp_payments_awaiting_review', 'Payments in REQUIRES_MANUAL_REVIEW (the platform admins’ review queue), by mode', ['mode']);
+export const REFUNDS_OPEN = gauge('pp_refunds_open', 'Live refunds waiting for the platform operator, by stage (REQUESTED, APPROVED, SENT)', ['stage']);
+export const REFUNDS_OPEN_OLDEST_SECONDS = gauge('pp_refunds_open_oldest_seconds', 'How long the oldest live refund of each open stage has been in it (0 when none)', ['stage']);
 
 // JetStream and BullMQ, read at each scrape
 export const CONSUMER_PENDING = gauge('pp_jetstream_consumer_pending', 'Messages in the stream a durable consumer has not received yet', ['stream', 'consumer']);
@@ -97,6 +99,8 @@ export const METRIC_CATALOG: readonly MetricDefinition[] = [
   PUBLICATION_LAG,
   PUBLICATION_LAG_SECONDS,
   PAYMENTS_AWAITING_REVIEW,
+  REFUNDS_OPEN,
+  REFUNDS_OPEN_OLDEST_SECONDS,
   CONSUMER_PENDING,
   CONSUMER_ACK_PENDING,
   STREAM_FILL,
