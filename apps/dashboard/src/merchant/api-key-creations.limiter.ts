@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CONFIG, REDIS } from '@pp/platform';
 import type Redis from 'ioredis';
 import type { DashboardConfig } from '../dashboard.config';
-import { PerMerchantHourlyLimiter } from '../http/per-merchant-hourly.limiter';
+import { RedisBudget } from '../http/redis-budget';
 
 /** API keys a merchant may create per hour, both modes together. */
 export const API_KEY_CREATIONS_PER_HOUR = 100;
@@ -21,8 +21,8 @@ export const TOO_MANY_KEY_CREATIONS = 'Too many API keys created; try again late
  * Replacing every active key of both modes still fits in the hour.
  */
 @Injectable()
-export class ApiKeyCreationsLimiter extends PerMerchantHourlyLimiter {
+export class ApiKeyCreationsLimiter extends RedisBudget {
   constructor(@Inject(REDIS) redis: Redis, @Inject(CONFIG) config: DashboardConfig) {
-    super(redis, config, 'api-key-creations', API_KEY_CREATIONS_PER_HOUR);
+    super(redis, config, 'api-key-creations', API_KEY_CREATIONS_PER_HOUR, 3600);
   }
 }

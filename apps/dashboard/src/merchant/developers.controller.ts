@@ -191,7 +191,7 @@ export class DevelopersController {
 
   /** Counts a key creation; answers 429 with Retry-After itself, and says so, once the hour's budget is spent. */
   private async refusedKeyCreation(scope: MerchantScope, reply: FastifyReply): Promise<boolean> {
-    const waitSeconds = await this.keyCreations.attempt(scope.merchant_id);
+    const waitSeconds = await this.keyCreations.spend(scope.merchant_id);
     if (waitSeconds === undefined) return false;
     await reply.code(429).header('Retry-After', String(waitSeconds)).send({ error: TOO_MANY_KEY_CREATIONS });
     return true;

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CONFIG, REDIS } from '@pp/platform';
 import type Redis from 'ioredis';
 import type { DashboardConfig } from '../dashboard.config';
-import { PerMerchantHourlyLimiter } from '../http/per-merchant-hourly.limiter';
+import { RedisBudget } from '../http/redis-budget';
 
 /** Team users a merchant may add per hour, whether or not each addition succeeds. */
 export const TEAM_ADDITIONS_PER_HOUR = 20;
@@ -16,8 +16,8 @@ export const TOO_MANY_ADDITIONS = 'Too many team users added; try again later';
  * merchant, which bounds the probing to a few addresses an hour.
  */
 @Injectable()
-export class TeamAdditionsLimiter extends PerMerchantHourlyLimiter {
+export class TeamAdditionsLimiter extends RedisBudget {
   constructor(@Inject(REDIS) redis: Redis, @Inject(CONFIG) config: DashboardConfig) {
-    super(redis, config, 'team-additions', TEAM_ADDITIONS_PER_HOUR);
+    super(redis, config, 'team-additions', TEAM_ADDITIONS_PER_HOUR, 3600);
   }
 }

@@ -49,7 +49,7 @@ export class TeamController {
   @Audited('team.user_added', (user: AddedTeamUserView) => ({ target_id: user.id, livemode: null, detail: `${user.email} (${user.role})` }))
   async add(@Body() body: unknown, @Principal() owner: DashboardPrincipal, @Res({ passthrough: true }) reply: FastifyReply): Promise<AddedTeamUserView | undefined> {
     const input = parseInput(AddTeamUserBody, body);
-    const waitSeconds = await this.additions.attempt(owner.merchant_id!);
+    const waitSeconds = await this.additions.spend(owner.merchant_id!);
     if (waitSeconds !== undefined) {
       await reply.code(429).header('Retry-After', String(waitSeconds)).send({ error: TOO_MANY_ADDITIONS });
       return undefined;
