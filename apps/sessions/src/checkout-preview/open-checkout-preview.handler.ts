@@ -1,6 +1,6 @@
 import { Controller, Inject } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
-import { type CheckoutPreviewView, clientSecretFor, OpenCheckoutPreviewCommand } from '@pp/contracts';
+import { type CheckoutPreviewView, checkoutPreviewStreamId, checkoutSessionStreamId, clientSecretFor, OpenCheckoutPreviewCommand } from '@pp/contracts';
 import { generateMemo, newSessionId, randomToken } from '@pp/kernel';
 import { CommandRunner, CONFIG, Handles } from '@pp/platform';
 import { type CheckoutSession, checkoutSessionAggregate, fold } from '../checkout-session/checkout-session.decider';
@@ -53,7 +53,12 @@ export class OpenCheckoutPreviewHandler {
       if (decision.session.length === 0) return { append: false, answer: answer() };
       const sessionStream = created ? this.runner.aggregates.start(checkoutSessionAggregate, decision.sessionId) : current!;
       const streams = [sessionStream.append(decision.session), ...(created ? [preview.append(decision.preview)] : [])];
-      return { append: streams, scope, answer };
+      // Each outcome rests on what the other would change, so two opens racing the deadline end on one session:
+      // an extension on the preview still naming this session, a renewal on the old session not extended since.
+      const judgedOn = created
+        ? current && preview.state ? [{ stream_id: checkoutSessionStreamId(preview.state.session_id), version: current.version }] : []
+        : [{ stream_id: checkoutPreviewStreamId(command.merchant_id), version: preview.version }];
+      return { append: streams, scope, answer, ...(judgedOn.length > 0 ? { options: { unchanged: judgedOn } } : {}) };
     });
   }
 }

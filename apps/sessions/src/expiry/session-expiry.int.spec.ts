@@ -1,16 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { CheckoutSessionEventType, type CreateCheckoutSessionCommand, DomainError, type MerchantScope, MerchantEventType } from '@pp/contracts';
+import { CheckoutSessionEventType, checkoutPreviewStreamId, type CreateCheckoutSessionCommand, DomainError, type MerchantScope, MerchantEventType } from '@pp/contracts';
 import { AggregateStore, BusClient, CommandRunner, LedgerEventStore, queuePrefix } from '@pp/platform';
 import { TestStack, testInfra, waitFor } from '@pp/testing';
 import Redis from 'ioredis';
 import type { Pool } from 'pg';
 import { CheckoutSessionLifecycle } from '../checkout-session/checkout-session.lifecycle';
+import { OpenCheckoutPreviewHandler } from '../checkout-preview/open-checkout-preview.handler';
+import type { SessionsConfig } from '../sessions.config';
 import { SimulatePaymentHandler } from '../payments/simulate-payment.handler';
 import { EXPIRY_SWEEP_SCHEDULER } from './session-expiry.queue';
 
 const SCOPE: MerchantScope = { merchant_id: 'mer_exp', livemode: false };
 
-describe('checkout session expiry (TTL 2 s)', () => {
+describe('checkout session expiry (TTL 4 s)', () => {
   let stack: TestStack;
   let bus: BusClient;
   let db: Pool;
@@ -104,6 +106,29 @@ describe('checkout session expiry (TTL 2 s)', () => {
     expect(Date.now()).toBeGreaterThanOrEqual(moved);
     expect(await terminalFacts(first.session.id)).toEqual([CheckoutSessionEventType.ExpiryExtended, CheckoutSessionEventType.Expired, MerchantEventType.CheckoutSessionExpired]);
     expect(await open()).toMatchObject({ outcome: 'created', session: { status: 'PENDING' } });
+  });
+
+  it('ends two preview opens racing its deadline on one session, the one the preview names', async () => {
+    const store = new LedgerEventStore(bus);
+    const openerAt = (now: Date) =>
+      new OpenCheckoutPreviewHandler(new CommandRunner(new AggregateStore(store), store, { now: () => now }), {
+        CHECKOUT_URL_BASE: 'http://127.0.0.1:3001',
+        SESSION_TTL_SECONDS: 4,
+      } as SessionsConfig);
+    const races = await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        const merchant_id = `mer_prace${randomUUID().slice(0, 8)}`;
+        const command = { merchant_id, return_url: 'http://127.0.0.1:3002/developers' };
+        const first = await bus.request('sessions.preview.v1', command);
+        const deadline = Date.parse(first.session.expires_at);
+        // One open just before the deadline (it extends), one just after (it renews): each alone would commit.
+        const [before, after] = await Promise.all([openerAt(new Date(deadline - 500)).open(command), openerAt(new Date(deadline + 1)).open(command)]);
+        const preview = await bus.request('ledger.stream.read.v1', { stream_id: checkoutPreviewStreamId(merchant_id) });
+        const named = (preview.events.at(-1)!.data as { session_id: string }).session_id;
+        return { before: before.session.id, after: after.session.id, named };
+      }),
+    );
+    for (const race of races) expect(race).toEqual({ before: race.named, after: race.named, named: race.named });
   });
 
   it('ends a payment racing the session’s expiry in exactly one of the two outcomes', async () => {
