@@ -1,6 +1,7 @@
 import { Type } from 'class-transformer';
-import { Equals, IsBoolean, IsIn, IsInt, IsObject, IsOptional, IsString, Length, Matches, MaxLength, Min, ValidateNested } from 'class-validator';
+import { Equals, IsBoolean, IsIn, IsInt, IsObject, IsOptional, IsString, Length, Matches, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 import type { CheckoutSessionView } from '../checkout-sessions/checkout-session.views';
+import { MAX_AMOUNT_CENTS } from '../checkout-sessions/create-checkout-session.body';
 import { type ListPage, PageLimitParams } from '../list-page';
 import { IdempotencyToken, MerchantScope } from '../merchant-scope';
 import { PlainText } from '../plain-text';
@@ -68,9 +69,10 @@ export class RecordTransferCommand {
   @Length(1, 64)
   memo!: string | null;
 
-  /** Integer cents; 0 when the e-mail states no readable amount (it then always needs review). */
+  /** Integer cents; 0 when the e-mail states no readable amount (it then always needs review). Bounded as a session's amount is, so it stays exact and fits the read model. */
   @IsInt()
   @Min(0)
+  @Max(MAX_AMOUNT_CENTS)
   amount!: number;
 
   @IsString()
