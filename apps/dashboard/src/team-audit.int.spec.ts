@@ -228,6 +228,16 @@ describe('dashboard team and audit', () => {
       expect((await owner.get('/api/admin/audit')).status).toBe(403);
     });
 
+    it('given an operator’s action on the merchant, then its owner sees it done by the platform, without the operator’s e-mail, id or address; platform admins see who', async () => {
+      const [created] = await auditOf(owner, '&action=merchant.created');
+      expect(created).toMatchObject({ merchant_id: a.merchant_id, target_id: a.merchant_id, actor_role: 'platform_admin', actor_id: null, actor_email: 'Platform operator', address: '' });
+      expect(created.request_id).not.toBe('');
+      const operator = await gateway.call<{ email: string; password: string }>('/v1/admin/platform_admins', stack.env.ADMIN_TOKEN!, { email: `ops-${randomUUID().slice(0, 8)}@example.com` });
+      const ops = await signedIn(operator.body.email, operator.body.password);
+      const seen = await ops.get<ListPage<AuditEntryView>>(`/api/admin/audit?merchant_id=${a.merchant_id}&action=merchant.created`);
+      expect(seen.body.data).toEqual([expect.objectContaining({ id: created.id, actor_email: 'ADMIN_TOKEN', actor_id: expect.stringMatching(/^admin-token:/), address: expect.stringMatching(/127\.0\.0\.1/) })]);
+    });
+
     it('given a stored entry, then the database refuses to change or delete it (append-only)', async () => {
       const sql = await stack.sql();
       await expect(sql.query(`UPDATE gateway.audit_entries SET actor_email = 'someone@else.example'`)).rejects.toThrow(/append-only/);

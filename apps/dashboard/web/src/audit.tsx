@@ -85,7 +85,7 @@ function AuditList({ location, source, merchantId, children }: { location: Locat
                     <td><span className={`badge badge-${entry.outcome}`}>{t[`outcome_${entry.outcome}`]}</span></td>
                     {showMerchant ? <td><code>{entry.merchant_id ?? '—'}</code></td> : null}
                     <td className="detail">{entry.detail ?? '—'}</td>
-                    <td className="muted">{entry.address} · <code>{entry.request_id}</code></td>
+                    <td className="muted">{entry.address ? `${entry.address} · ` : null}<code>{entry.request_id}</code></td>
                   </tr>
                 ))}
               </tbody>
