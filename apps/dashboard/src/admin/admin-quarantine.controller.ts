@@ -1,5 +1,6 @@
 import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import {
+  type DashboardPrincipal,
   EMAIL_ID_PATTERN,
   ListQuarantineParams,
   type ListPage,
@@ -11,6 +12,7 @@ import {
 import { BusClient } from '@pp/platform';
 import { Audited } from '../audit/audited.interceptor';
 import { Permit } from '../auth/route-access';
+import { Principal } from '../auth/signed-in';
 import { notFound } from '../http/not-found';
 import { parseInput } from '../http/parse-input';
 
@@ -38,9 +40,9 @@ export class AdminQuarantineController {
     livemode: true,
     detail: releaseDetails.get(released) ?? null,
   }))
-  async release(@Param('id') id: string): Promise<RetryQuarantinedEmailReply> {
+  async release(@Param('id') id: string, @Principal() admin: DashboardPrincipal): Promise<RetryQuarantinedEmailReply> {
     if (!EMAIL_ID_PATTERN.test(id)) throw notFound('Quarantined e-mail');
-    const reply = await this.bus.request('ingest.quarantine.retry.v1', { email_id: id }, { timeoutMs: QUARANTINE_RELEASE_TIMEOUT_MS });
+    const reply = await this.bus.request('ingest.quarantine.retry.v1', { email_id: id, released_by: admin.id }, { timeoutMs: QUARANTINE_RELEASE_TIMEOUT_MS });
     const { changed: _changed, ...released } = reply;
     releaseDetails.set(released, quarantineReleaseDetail(reply));
     return released;

@@ -48,7 +48,7 @@ describe('POST /api/admin/ingest/quarantine/:id/release', () => {
     expect((await gateway.call(`/v1/admin/merchants/${shop.merchant_id}`, stack.env.ADMIN_TOKEN!, { etransfer_email: address }, 'PATCH')).status).toBe(200);
 
     const released = await first.browser.post<RetryQuarantinedEmailReply>(`/api/admin/ingest/quarantine/${id}/release`);
-    expect(released).toMatchObject({ status: 200, body: { id, merchant_id: shop.merchant_id, disposition: 'confirmed', payment_id: expect.stringMatching(/^txn_/) } });
+    expect(released).toMatchObject({ status: 200, body: { id, merchant_id: shop.merchant_id, disposition: 'confirmed', payment_id: expect.stringMatching(/^txn_/), released_by: first.id } });
     expect(released.body).not.toHaveProperty('changed');
     const again = await second.browser.post<RetryQuarantinedEmailReply>(`/api/admin/ingest/quarantine/${id}/release`);
     expect(again).toMatchObject({ status: 200, body: released.body });

@@ -19,7 +19,7 @@ import {
 import { BusClient } from '@pp/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AdminRoute } from '../access/route-access';
-import { AdminAudit } from '../admin/admin-audit';
+import { AdminAudit, adminTokenActor } from '../admin/admin-audit';
 import { ApiJsonResponse, ApiPageLimitQuery } from '../openapi/api-docs.decorators';
 import { listSchema } from '../openapi/view-schema';
 import { listPage, parseListQuery } from '../http/list-query';
@@ -58,7 +58,7 @@ export class AdminReviewController {
   @ApiJsonResponse(200, 'The payment the e-mail became', QUARANTINE_RELEASE_SCHEMA)
   async retry(@Param('id') id: string, @Req() request: FastifyRequest): Promise<RetryQuarantinedEmailReply> {
     if (!EMAIL_ID_PATTERN.test(id)) throw new DomainError(ErrorCode.NotFound, 'Quarantined e-mail not found');
-    const reply = await this.bus.request('ingest.quarantine.retry.v1', { email_id: id }, { timeoutMs: QUARANTINE_RELEASE_TIMEOUT_MS });
+    const reply = await this.bus.request('ingest.quarantine.retry.v1', { email_id: id, released_by: adminTokenActor(request) }, { timeoutMs: QUARANTINE_RELEASE_TIMEOUT_MS });
     // A repeat is on the trail as `already released`: one admin released it. `changed` is the trail's, not the client's.
     await this.audit.record(request, { action: 'quarantine.released', target_id: reply.id, merchant_id: reply.merchant_id, livemode: true, detail: quarantineReleaseDetail(reply) });
     const { changed: _changed, ...released } = reply;

@@ -8,6 +8,7 @@ const RELEASE_PROPERTIES: ViewProperties<QuarantineRelease> = {
   merchant_id: { type: 'string' },
   disposition: { type: 'string', enum: ['confirmed', 'manual_review'] },
   payment_id: { type: 'string', example: 'txn_…' },
+  released_by: { ...NULLABLE_STRING, description: 'The operator who asked for the release (a platform admin id, or admin-token:<id>); null when a repeated hand-off released it' },
 };
 
 export const QUARANTINE_RELEASE_SCHEMA = viewSchema<QuarantineRelease & { id: string }>({ id: { type: 'string', example: 'em_…' }, ...RELEASE_PROPERTIES });

@@ -332,7 +332,10 @@ describe('live e-mail ingest: matching, review, quarantine', () => {
 
     expect((await admin(`/v1/admin/merchants/${stranger.merchant_id}`, { method: 'PATCH', body: { etransfer_email: address.toUpperCase() } })).status).toBe(200);
     const retried = await admin<RetryQuarantinedEmailReply>(`/v1/admin/ingest/quarantine/${reply.id}/retry`, { method: 'POST' });
-    expect(retried).toMatchObject({ status: 200, body: { id: reply.id, merchant_id: stranger.merchant_id, disposition: 'confirmed', payment_id: expect.stringMatching(/^txn_/) } });
+    expect(retried).toMatchObject({
+      status: 200,
+      body: { id: reply.id, merchant_id: stranger.merchant_id, disposition: 'confirmed', payment_id: expect.stringMatching(/^txn_/), released_by: expect.stringMatching(/^admin-token:/) },
+    });
     const again = await admin(`/v1/admin/ingest/quarantine/${reply.id}/retry`, { method: 'POST' });
     expect(again.body).toEqual(retried.body);
     const audited = await db.query(`SELECT actor_id, merchant_id, livemode, action, detail FROM gateway.audit_entries WHERE target_id = $1 ORDER BY position`, [reply.id]);
@@ -346,7 +349,10 @@ describe('live e-mail ingest: matching, review, quarantine', () => {
     expect(await paymentsOfEmail(reply.id)).toEqual([expect.objectContaining({ id: retried.body.payment_id, merchant_id: stranger.merchant_id, status: 'CONFIRMED' })]);
     expect(((await admin('/v1/admin/ingest/quarantine')).body as QuarantinedEmailView[]).map((entry) => entry.id)).not.toContain(reply.id);
     const released = (await admin('/v1/admin/ingest/quarantine?status=released')).body as QuarantinedEmailView[];
-    expect(released.find((entry) => entry.id === reply.id)).toMatchObject({ status: 'released', release: { merchant_id: stranger.merchant_id, disposition: 'confirmed' } });
+    expect(released.find((entry) => entry.id === reply.id)).toMatchObject({
+      status: 'released',
+      release: { merchant_id: stranger.merchant_id, disposition: 'confirmed', released_by: retried.body.released_by },
+    });
     expect((await admin('/v1/admin/ingest/quarantine/em_nothinghere0/retry', { method: 'POST' })).status).toBe(404);
   });
 

@@ -10,6 +10,13 @@ import { type AdminAuditFact, operatorEntry } from './operator-audit-entry';
 /** How the admin token reads as the actor: the column holds a dashboard user's e-mail, and the token has none. */
 export const ADMIN_TOKEN_ACTOR = 'ADMIN_TOKEN';
 
+/** Which admin token acted, as the trail (and a quarantine release) names it. */
+export function adminTokenActor(request: FastifyRequest): string {
+  const principal = request.principal;
+  if (principal.kind !== 'admin') throw new Error('An admin action on a route without the admin token');
+  return `admin-token:${principal.token_id}`;
+}
+
 /**
  * Records what the operator changes through the admin API with ADMIN_TOKEN
  * (docs/ARCHITECTURE.md "Audit trail"), in the table the dashboard's entries
@@ -29,9 +36,7 @@ export class AdminAudit {
   }
 
   async record(request: FastifyRequest, fact: AdminAuditFact): Promise<void> {
-    const principal = request.principal;
-    if (principal.kind !== 'admin') throw new Error('AdminAudit used on a route without the admin token');
-    const entry = operatorEntry({ actor_id: `admin-token:${principal.token_id}`, actor_email: ADMIN_TOKEN_ACTOR, request_id: request.requestId, address: request.ip }, fact);
+    const entry = operatorEntry({ actor_id: adminTokenActor(request), actor_email: ADMIN_TOKEN_ACTOR, request_id: request.requestId, address: request.ip }, fact);
     if (!(await storeAuditEntry(entry, (toStore) => this.entries.append(toStore), this.logger))) throw new ApiError(503, AUDIT_NOT_RECORDED);
   }
 }

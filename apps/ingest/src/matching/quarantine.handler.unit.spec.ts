@@ -5,6 +5,7 @@ import { QuarantineHandler } from './quarantine.handler';
 import type { QuarantineRepository } from './quarantine.repository';
 
 const EMAIL_ID = 'em_quarantined01';
+const BY = 'adm_operator1';
 const MATCHED: MatchResult = { disposition: 'confirmed', merchant_id: 'mer_till', payment_id: 'txn_1', review_reasons: [] };
 
 /** One quarantined e-mail, its release kept in memory as the repository keeps it (the first one stands), and a matcher answering `match`. */
@@ -14,8 +15,8 @@ function quarantineWith(match: MatchResult) {
   const quarantine = {
     processedEmail: async (emailId: string) => (emailId === EMAIL_ID ? ({ email_id: EMAIL_ID } as ProcessedEmail) : undefined),
     releaseOf: async () => stored,
-    release: async (_emailId: string, { merchant_id, disposition, payment_id }: Omit<QuarantineRelease, 'released_at'>) => {
-      stored ??= { merchant_id, disposition, payment_id, released_at: '2026-01-02T03:04:05.000Z' };
+    release: async (_emailId: string, { merchant_id, disposition, payment_id, released_by }: Omit<QuarantineRelease, 'released_at'>) => {
+      stored ??= { merchant_id, disposition, payment_id, released_by, released_at: '2026-01-02T03:04:05.000Z' };
     },
   };
   const matcher = {
@@ -28,13 +29,14 @@ function quarantineWith(match: MatchResult) {
 }
 
 describe('QuarantineHandler.retry', () => {
-  it('given a quarantined e-mail whose recipient is now a deposit address, when retried, then it is released and the reply says this retry changed it', async () => {
+  it('given a quarantined e-mail whose recipient is now a deposit address, when retried, then it is released in the name of the operator who asked and the reply says this retry changed it', async () => {
     const { handler } = quarantineWith(MATCHED);
-    expect(await handler.retry({ email_id: EMAIL_ID })).toEqual({
+    expect(await handler.retry({ email_id: EMAIL_ID, released_by: BY })).toEqual({
       id: EMAIL_ID,
       merchant_id: 'mer_till',
       disposition: 'confirmed',
       payment_id: 'txn_1',
+      released_by: BY,
       released_at: '2026-01-02T03:04:05.000Z',
       changed: true,
     });
@@ -42,14 +44,14 @@ describe('QuarantineHandler.retry', () => {
 
   it('given an e-mail already released, when retried again, then the same release is answered unchanged and nothing is matched again', async () => {
     const { handler, matches } = quarantineWith(MATCHED);
-    const { changed: _first, ...released } = await handler.retry({ email_id: EMAIL_ID });
-    expect(await handler.retry({ email_id: EMAIL_ID })).toEqual({ ...released, changed: false });
+    const { changed: _first, ...released } = await handler.retry({ email_id: EMAIL_ID, released_by: BY });
+    expect(await handler.retry({ email_id: EMAIL_ID, released_by: 'adm_another01' })).toEqual({ ...released, changed: false });
     expect(matches).toEqual([EMAIL_ID]);
   });
 
   it('given a recipient still no merchant’s deposit address, when retried, then CONFLICT and nothing is released', async () => {
     const { handler, released } = quarantineWith({ disposition: 'quarantined' });
-    const refused = handler.retry({ email_id: EMAIL_ID });
+    const refused = handler.retry({ email_id: EMAIL_ID, released_by: BY });
     await expect(refused).rejects.toBeInstanceOf(DomainError);
     await expect(refused).rejects.toMatchObject({ code: ErrorCode.Conflict });
     expect(released()).toBeNull();
@@ -57,7 +59,7 @@ describe('QuarantineHandler.retry', () => {
 
   it('given an id that is not quarantined, when retried, then NOT_FOUND', async () => {
     const { handler, matches } = quarantineWith(MATCHED);
-    await expect(handler.retry({ email_id: 'em_unknown0001' })).rejects.toMatchObject({ code: ErrorCode.NotFound, message: 'Quarantined e-mail not found' });
+    await expect(handler.retry({ email_id: 'em_unknown0001', released_by: BY })).rejects.toMatchObject({ code: ErrorCode.NotFound, message: 'Quarantined e-mail not found' });
     expect(matches).toEqual([]);
   });
 });

@@ -22,6 +22,7 @@ interface QuarantineRow {
   disposition: QuarantineRelease['disposition'] | null;
   payment_id: string | null;
   released_at: Date | null;
+  released_by: string | null;
 }
 
 interface ReleaseRow {
@@ -29,18 +30,20 @@ interface ReleaseRow {
   disposition: QuarantineRelease['disposition'];
   payment_id: string;
   released_at: Date;
+  released_by: string | null;
 }
 
 /**
  * Releases each e-mail of $1 that is quarantined to merchant $2[i]'s payment
- * $4[i] with disposition $3[i] (confirmed or manual_review); nothing for one
+ * $4[i] with disposition $3[i] (confirmed or manual_review), at the request
+ * of operator $5[i] (null when none asked); nothing for one
  * whose merchant is null (nothing matched). The first release stands. Also
  * run within the hand-offs' statement (OutcomeRepository.recordHandoff), so
  * that a repeated hand-off that matches releases without a round trip of its own.
  */
-export const RELEASE_IF_QUARANTINED = `INSERT INTO ingest.quarantine_releases (email_id, merchant_id, disposition, payment_id)
-  SELECT r.email_id, r.merchant_id, r.disposition, r.payment_id
-  FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS r(email_id, merchant_id, disposition, payment_id)
+export const RELEASE_IF_QUARANTINED = `INSERT INTO ingest.quarantine_releases (email_id, merchant_id, disposition, payment_id, released_by)
+  SELECT r.email_id, r.merchant_id, r.disposition, r.payment_id, r.released_by
+  FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) AS r(email_id, merchant_id, disposition, payment_id, released_by)
   JOIN ingest.quarantined_emails q ON q.email_id = r.email_id
   WHERE r.merchant_id IS NOT NULL
   ON CONFLICT (email_id) DO NOTHING`;
@@ -63,7 +66,7 @@ export class QuarantineRepository {
    * e-mail that was never quarantined.
    */
   async release(emailId: string, release: Omit<QuarantineRelease, 'released_at'>): Promise<void> {
-    await this.db.query(RELEASE_IF_QUARANTINED, [[emailId], [release.merchant_id], [release.disposition], [release.payment_id]]);
+    await this.db.query(RELEASE_IF_QUARANTINED, [[emailId], [release.merchant_id], [release.disposition], [release.payment_id], [release.released_by]]);
   }
 
   async releaseOf(emailId: string): Promise<QuarantineRelease | null> {
@@ -92,7 +95,7 @@ export class QuarantineRepository {
       `SELECT q.email_id, q.recipients, q.quarantined_at, e.received_at, o.authenticated, o.authentication ->> 'from' AS "from",
               o.parse -> 'fields' ->> 'subject' AS subject, o.amount_cents, o.memo, o.reference_number,
               o.parse -> 'fields' ->> 'sender_name' AS sender_name, o.auth_reasons, o.parse_reasons,
-              r.merchant_id, r.disposition, r.payment_id, r.released_at
+              r.merchant_id, r.disposition, r.payment_id, r.released_at, r.released_by
        FROM ingest.quarantined_emails q
        JOIN ingest.email_outcomes o ON o.email_id = q.email_id
        JOIN ingest.emails e ON e.id = q.email_id
@@ -117,6 +120,7 @@ const releaseView = (row: ReleaseRow): QuarantineRelease => ({
   merchant_id: row.merchant_id,
   disposition: row.disposition,
   payment_id: row.payment_id,
+  released_by: row.released_by,
 });
 
 function quarantineView(row: QuarantineRow): QuarantinedEmailView {

@@ -340,7 +340,7 @@ describe('OutcomeRepository (real Postgres, the ingest role)', () => {
       admin.query(`INSERT INTO ingest.quarantined_emails (email_id, recipients) VALUES ($1, '{payments@acme.example}')`, [emailId]);
     const handoffOf = async (emailId: string) => (await admin.query(`SELECT disposition FROM ingest.notice_handoffs WHERE email_id = $1`, [emailId])).rows;
     const releaseOf = async (emailId: string) =>
-      (await admin.query(`SELECT merchant_id, disposition, payment_id FROM ingest.quarantine_releases WHERE email_id = $1`, [emailId])).rows;
+      (await admin.query(`SELECT merchant_id, disposition, payment_id, released_by FROM ingest.quarantine_releases WHERE email_id = $1`, [emailId])).rows;
     /** How many transactions wrote these e-mails' hand-offs (rows one transaction inserts share its xmin). */
     const handoffTransactions = async (emailIds: string[]) =>
       Number((await admin.query(`SELECT count(DISTINCT xmin::text) AS n FROM ingest.notice_handoffs WHERE email_id = ANY($1)`, [emailIds])).rows[0].n);
@@ -351,7 +351,7 @@ describe('OutcomeRepository (real Postgres, the ingest role)', () => {
       await quarantine(emailId);
       await outcomes.recordHandoff(emailId, matched('txn_1'));
       expect(await handoffOf(emailId)).toEqual([{ disposition: 'confirmed' }]);
-      expect(await releaseOf(emailId)).toEqual([{ merchant_id: 'mer_shop', disposition: 'confirmed', payment_id: 'txn_1' }]);
+      expect(await releaseOf(emailId)).toEqual([{ merchant_id: 'mer_shop', disposition: 'confirmed', payment_id: 'txn_1', released_by: null }]);
     });
 
     it('given an e-mail never quarantined, when a hand-off matches it: records the hand-off only', async () => {
@@ -375,7 +375,7 @@ describe('OutcomeRepository (real Postgres, the ingest role)', () => {
       await outcomes.recordHandoff(emailId, matched('txn_3'));
       await outcomes.recordHandoff(emailId, { disposition: 'manual_review', payment: { merchant_id: 'mer_other', payment_id: 'txn_4' } });
       expect(await handoffOf(emailId)).toEqual([{ disposition: 'confirmed' }]);
-      expect(await releaseOf(emailId)).toEqual([{ merchant_id: 'mer_shop', disposition: 'confirmed', payment_id: 'txn_3' }]);
+      expect(await releaseOf(emailId)).toEqual([{ merchant_id: 'mer_shop', disposition: 'confirmed', payment_id: 'txn_3', released_by: null }]);
     });
 
     it('when hand-offs end at the same moment: one statement records them all, each with its own release, and a repeat within it keeps the first', async () => {
@@ -390,7 +390,7 @@ describe('OutcomeRepository (real Postgres, the ingest role)', () => {
       ]);
       expect(await handoffTransactions([quarantinedId, plainId, unmatchedId])).toBe(1);
       expect(await handoffOf(quarantinedId)).toEqual([{ disposition: 'confirmed' }]);
-      expect(await releaseOf(quarantinedId)).toEqual([{ merchant_id: 'mer_shop', disposition: 'confirmed', payment_id: 'txn_5' }]);
+      expect(await releaseOf(quarantinedId)).toEqual([{ merchant_id: 'mer_shop', disposition: 'confirmed', payment_id: 'txn_5', released_by: null }]);
       expect(await handoffOf(plainId)).toEqual([{ disposition: 'no_payment' }]);
       expect(await handoffOf(unmatchedId)).toEqual([{ disposition: 'quarantined' }]);
       expect(await releaseOf(unmatchedId)).toEqual([]);

@@ -142,6 +142,7 @@ export class OutcomeRepository {
         batch.map(({ result }) => result.payment?.merchant_id ?? null),
         batch.map(({ result }) => result.disposition),
         batch.map(({ result }) => result.payment?.payment_id ?? null),
+        batch.map(() => null),
       ],
     );
   }

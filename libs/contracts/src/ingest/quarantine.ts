@@ -1,4 +1,4 @@
-import { IsIn, IsOptional, IsString, Matches } from 'class-validator';
+import { IsIn, IsOptional, IsString, Length, Matches } from 'class-validator';
 import { MAX_ADMIN_PAGE_LIMIT, PageLimit } from '../list-page';
 
 export const EMAIL_ID_PATTERN = /^em_[a-z0-9]{8,64}$/;
@@ -48,6 +48,11 @@ export class RetryQuarantinedEmailCommand {
   @IsString()
   @Matches(EMAIL_ID_PATTERN, { message: 'email_id must look like em_…' })
   email_id!: string;
+
+  /** The operator asking (a platform admin's id, or `admin-token:<id>`), stored with the release whether or not its answer arrives. */
+  @IsString()
+  @Length(1, 128)
+  released_by!: string;
 }
 
 export interface QuarantineRelease {
@@ -55,6 +60,8 @@ export interface QuarantineRelease {
   merchant_id: string;
   disposition: Extract<MatchingDisposition, 'confirmed' | 'manual_review'>;
   payment_id: string;
+  /** Who asked for the release; null when none did (a repeated hand-off matched it). */
+  released_by: string | null;
 }
 
 /** A transfer e-mail addressed to no known merchant, as a platform admin sees it. */

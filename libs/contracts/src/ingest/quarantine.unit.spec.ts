@@ -6,6 +6,7 @@ const release: QuarantineRetryReply = {
   merchant_id: 'mer_1',
   disposition: 'confirmed',
   payment_id: 'txn_1',
+  released_by: 'adm_1',
   changed: true,
 };
 
