@@ -2,13 +2,11 @@ import { createHash } from 'node:crypto';
 import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
 import {
-  checkoutSessionStreamId,
   DomainError,
   EMAIL_RECORDED_FOR_ANOTHER_MERCHANT_RULE,
   ErrorCode,
   foldStored,
   RecordTransferCommand,
-  type StreamAppend,
   transactionStreamId,
   type PaymentView,
 } from '@pp/contracts';
@@ -18,7 +16,7 @@ import { checkoutSessionAggregate } from '../checkout-session/checkout-session.d
 import { MemoDirectory } from '../checkout-session/memo-directory';
 import { decide, type Payment, paymentAggregate } from './payment.decider';
 import { transactionView } from './payment.view';
-import { sessionCompletion } from './session-completion';
+import { sessionPart } from './session-completion';
 import { matchTransfer, payableSessionId } from './transfer-match.policy';
 
 /**
@@ -100,16 +98,13 @@ export class RecordTransferHandler {
           reference_number: command.reference_number ?? null,
         },
       });
-      const streams: StreamAppend[] = [{ stream_id: transactionStreamId(paymentId), expected_version: 0, events }];
-      const completes = status === 'CONFIRMED';
-      if (completes) streams.push(sessionCompletion(session!, linked!.version, now, paymentId));
-      // A review rests on the session as loaded too (its reasons say whether it was paid or expired): a copy this
-      // replica remembered, or one read before another payment completed it, must not decide it.
-      const judgedOn = !completes && session ? [{ stream_id: checkoutSessionStreamId(session.id), version: linked!.version }] : [];
+      // A confirmation completes the session (the policy confirms only for an open one); a review rests on it as
+      // loaded (its reasons say whether it was paid or expired).
+      const onSession = session ? sessionPart(session, linked!.version, now, paymentId, status === 'CONFIRMED') : { append: [], unchanged: [] };
       return {
-        append: streams,
+        append: [{ stream_id: transactionStreamId(paymentId), expected_version: 0, events }, ...onSession.append],
         scope: command,
-        options: { causationId: command.email_id, ...(judgedOn.length > 0 ? { unchanged: judgedOn } : {}) },
+        options: { causationId: command.email_id, ...(onSession.unchanged.length > 0 ? { unchanged: onSession.unchanged } : {}) },
         answer: (reply) => transactionView(foldStored(paymentAggregate, reply.streams[0].events) as Payment),
       };
     });

@@ -1,11 +1,24 @@
-import { checkoutSessionStreamId, type StreamAppend } from '@pp/contracts';
+import { checkoutSessionStreamId, type StreamAppend, type UnchangedStream } from '@pp/contracts';
 import { type CheckoutSession, decide } from '../checkout-session/checkout-session.decider';
 
-/** The session's part of the append that confirms `paymentId`: its completion, at the version it was loaded at. */
-export function sessionCompletion(session: CheckoutSession, version: number, now: Date, paymentId: string): StreamAppend {
-  return {
-    stream_id: checkoutSessionStreamId(session.id),
-    expected_version: version,
-    events: decide(session, { kind: 'complete', now, transactionId: paymentId }),
-  };
+/** The session's part of a payment's append: the streams it appends to, and those it must find as loaded. */
+export interface SessionPart {
+  append: StreamAppend[];
+  unchanged: UnchangedStream[];
+}
+
+/**
+ * What a payment's append does to its session, loaded at `version`: a
+ * payment that completes it appends the completion at that version, so two
+ * payments can never both complete one session; any other rests on the
+ * session as loaded (open, expired, or paid by another), so a copy this
+ * replica remembered, or a state another payment moved since, cannot decide
+ * it. Whether the payment completes the session is its caller's rule (the
+ * simulator's outcome, the transfer-match policy, a verification of an open
+ * session).
+ */
+export function sessionPart(session: CheckoutSession, version: number, now: Date, paymentId: string, completes: boolean): SessionPart {
+  const stream_id = checkoutSessionStreamId(session.id);
+  if (!completes) return { append: [], unchanged: [{ stream_id, version }] };
+  return { append: [{ stream_id, expected_version: version, events: decide(session, { kind: 'complete', now, transactionId: paymentId }) }], unchanged: [] };
 }

@@ -12,7 +12,6 @@ import {
   SimulatePaymentCommand,
   type SimulatePaymentReply,
   type SimulatedOutcome,
-  type StreamAppend,
   type PaymentRecordedV1,
   transactionStreamId,
 } from '@pp/contracts';
@@ -23,7 +22,7 @@ import { sessionView } from '../checkout-session/checkout-session.view';
 import { namedSessionId } from '../checkout-session/session-id';
 import { decide, type Payment, paymentAggregate } from './payment.decider';
 import { transactionView } from './payment.view';
-import { sessionCompletion } from './session-completion';
+import { sessionPart } from './session-completion';
 
 const STATUS_OF: Record<SimulatedOutcome, PaymentRecordedV1['status']> = {
   confirmed: 'CONFIRMED',
@@ -112,14 +111,12 @@ export class SimulatePaymentHandler {
         reference_number: null,
       },
     });
-    const streams: StreamAppend[] = [{ stream_id: transactionStreamId(paymentId), expected_version: 0, events: paymentEvents }];
     // The other outcomes leave the session alone, but still rest on its being open: it must not move before they commit.
-    const completes = status === 'CONFIRMED';
-    if (completes) streams.push(sessionCompletion(session, version, now, paymentId));
+    const onSession = sessionPart(session, version, now, paymentId, status === 'CONFIRMED');
     return {
-      append: streams,
+      append: [{ stream_id: transactionStreamId(paymentId), expected_version: 0, events: paymentEvents }, ...onSession.append],
       scope,
-      options: { idempotency: command.idempotency, ...(completes ? {} : { unchanged: [{ stream_id: checkoutSessionStreamId(session.id), version }] }) },
+      options: { idempotency: command.idempotency, ...(onSession.unchanged.length > 0 ? { unchanged: onSession.unchanged } : {}) },
       answer: (reply) => this.answer(reply, session),
     };
   }

@@ -1,11 +1,11 @@
 import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
-import { checkoutSessionStreamId, DomainError, ErrorCode, foldStored, type StreamAppend, type PaymentView, type UnchangedStream, VerifyPaymentCommand } from '@pp/contracts';
+import { DomainError, ErrorCode, foldStored, type PaymentView, VerifyPaymentCommand } from '@pp/contracts';
 import { CommandRunner, Handles } from '@pp/platform';
 import { checkoutSessionAggregate, isOpen } from '../checkout-session/checkout-session.decider';
 import { decide, type Payment, paymentAggregate } from './payment.decider';
 import { transactionView } from './payment.view';
-import { sessionCompletion } from './session-completion';
+import { sessionPart } from './session-completion';
 
 /**
  * Manual verification by a merchant administrator (PRODUCT-RULES §3.2, PRODUCT-RULES §D3):
@@ -31,18 +31,15 @@ export class VerifyPaymentHandler {
       const now = round.now();
       const events = decide(payment, { kind: 'verify', verifiedBy: command.verified_by, now });
       if (events.length === 0) return { append: false, answer: transactionView(payment) };
-      const streams: StreamAppend[] = [loaded.append(events)];
-      const unchanged: UnchangedStream[] = [];
-      if (payment.session_id) {
-        const { state: session, version: sessionVersion } = await round.load(checkoutSessionAggregate, payment.session_id);
-        if (session && isOpen(session, now)) streams.push(sessionCompletion(session, sessionVersion, now, payment.id));
-        // Left alone as not open, it must still be as loaded: a remembered copy may miss a preview's extended deadline.
-        else if (session) unchanged.push({ stream_id: checkoutSessionStreamId(session.id), version: sessionVersion });
-      }
+      const loadedSession = payment.session_id ? await round.load(checkoutSessionAggregate, payment.session_id) : undefined;
+      const session = loadedSession?.state;
+      // A verified payment completes its session only while it is open; one left alone must still be as loaded
+      // (a remembered copy may miss a preview's extended deadline).
+      const onSession = session ? sessionPart(session, loadedSession!.version, now, payment.id, isOpen(session, now)) : { append: [], unchanged: [] };
       return {
-        append: streams,
+        append: [loaded.append(events), ...onSession.append],
         scope: command,
-        options: { causationId: `verify:${payment.id}`, ...(unchanged.length > 0 ? { unchanged } : {}) },
+        options: { causationId: `verify:${payment.id}`, ...(onSession.unchanged.length > 0 ? { unchanged: onSession.unchanged } : {}) },
         answer: (reply) => transactionView(foldStored(paymentAggregate, reply.streams[0].events, payment) as Payment),
       };
     });
