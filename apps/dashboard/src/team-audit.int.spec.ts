@@ -175,7 +175,11 @@ describe('dashboard team and audit', () => {
         address: expect.stringMatching(/127\.0\.0\.1/),
         at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       });
-      expect(find('api_key.created', key.body.id)).toMatchObject({ actor_id: a.dashboard_user.id, actor_role: 'owner' });
+      expect(find('api_key.created', key.body.id)).toMatchObject({
+        actor_id: a.dashboard_user.id,
+        actor_role: 'owner',
+        detail: expect.stringMatching(/^publishable pp_\S+; scopes: .+; rate_limit_per_second: .+; expires_at: never$/),
+      });
       expect(find('api_key.revoked', key.body.id)).toMatchObject({ actor_id: a.dashboard_user.id });
       expect(find('team.user_added', administrator.id)).toMatchObject({ actor_id: a.dashboard_user.id, detail: `${administrator.email} (administrator)` });
       expect(find('auth.sign_in', administrator.id)).toMatchObject({ outcome: 'success', actor_email: administrator.email });

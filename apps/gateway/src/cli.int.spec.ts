@@ -1,11 +1,12 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { AUDIT_NOT_RECORDED } from '@pp/contracts';
 import { createTestDatabase, REPO_ROOT, type TestDatabase } from '@pp/testing';
 import { Client } from 'pg';
+import { verifyPassword } from './identity/password';
 
 const CLI = join(REPO_ROOT, 'dist', 'apps', 'gateway', 'src', 'cli.js');
 
@@ -23,12 +24,16 @@ describe('gateway CLI', () => {
     await database?.drop();
   });
 
-  const cli = async (...args: string[]) => {
-    const { stdout } = await promisify(execFile)(process.execPath, [CLI, ...args], {
-      env: { PATH: process.env.PATH ?? '', DATABASE_URL: database.serviceUrl('gateway') },
+  /** The CLI's JSON, or a rejection with its exit code, stdout and stderr; `input` is its stdin, `env` added to its environment. */
+  const cliWith = async (options: { env?: Record<string, string>; input?: string }, ...args: string[]) => {
+    const running = promisify(execFile)(process.execPath, [CLI, ...args], {
+      env: { PATH: process.env.PATH ?? '', DATABASE_URL: database.serviceUrl('gateway'), ...options.env },
     });
+    running.child.stdin?.end(options.input ?? '');
+    const { stdout } = await running;
     return JSON.parse(stdout);
   };
+  const cli = (...args: string[]) => cliWith({}, ...args);
 
   /** A statement as the database's owner (the CLI runs as the gateway's role). */
   const asOwner = async <T extends object>(sql: string, values: unknown[] = []): Promise<T[]> => {
@@ -41,6 +46,8 @@ describe('gateway CLI', () => {
     }
   };
   const count = async (table: string) => Number((await asOwner<{ count: string }>(`SELECT count(*) FROM gateway.${table}`))[0].count);
+  const passwordHashOf = async (table: 'platform_admins' | 'dashboard_users', email: string) =>
+    (await asOwner<{ password_hash: string }>(`SELECT password_hash FROM gateway.${table} WHERE email = $1`, [email]))[0].password_hash;
   const auditOf = (targetId: string) =>
     asOwner(`SELECT actor_id, actor_email, actor_role, merchant_id, livemode, action, outcome, detail, request_id, address FROM gateway.audit_entries WHERE target_id = $1 ORDER BY position`, [targetId]);
 
@@ -162,5 +169,146 @@ describe('gateway CLI', () => {
     const again = await cli('demo:seed-platform-admin', '--out', out);
     expect(again).toEqual({ ...first, password: expect.not.stringMatching(`^${first.password}$`) });
     expect(await count('platform_admins')).toBe(admins + 1);
+  });
+  describe('platform-admin:create and :reset-password take what the admin route takes', () => {
+    it.each([
+      ['ADMIN_TOKEN', 'the admin token’s actor name'],
+      ['gateway CLI', 'the CLI’s actor name'],
+      ['cli:root', 'a CLI actor id'],
+      ['cli:root@host.example', 'a CLI actor id with a domain'],
+      ['not-an-address', 'no address at all'],
+      ['ops\u202e@cli.example', 'invisible formatting'],
+    ])('platform-admin:create refuses the e-mail %p (%s), creating nothing', async (email) => {
+      const admins = await count('platform_admins');
+      await expect(cli('platform-admin:create', '--email', email)).rejects.toMatchObject({ code: 1, stderr: expect.stringMatching(/gateway cli: email must/) });
+      expect(await count('platform_admins')).toBe(admins);
+    });
+
+    it('refuses a password shorter than 12 characters, creating or changing nothing', async () => {
+      const admins = await count('platform_admins');
+      await expect(cli('platform-admin:create', '--email', 'short@cli.example', '--password', 'short')).rejects.toMatchObject({
+        code: 1,
+        stderr: expect.stringContaining('password must be 12 to 256 characters'),
+      });
+      expect(await count('platform_admins')).toBe(admins);
+
+      await cli('platform-admin:create', '--email', 'keeps@cli.example');
+      const before = await passwordHashOf('platform_admins', 'keeps@cli.example');
+      for (const password of ['short', '']) {
+        await expect(cli('platform-admin:reset-password', '--email', 'keeps@cli.example', '--password', password)).rejects.toMatchObject({
+          code: 1,
+          stderr: expect.stringContaining('password must be 12 to 256 characters'),
+        });
+      }
+      await expect(cli('platform-admin:reset-password', '--email', 'keeps@cli.example', '--password', 'x'.repeat(257))).rejects.toMatchObject({ code: 1 });
+      expect(await passwordHashOf('platform_admins', 'keeps@cli.example')).toBe(before);
+    });
+  });
+
+  describe('--password-stdin', () => {
+    it('sets the password read from the first line of stdin, for a platform admin, its reset and a merchant’s owner', async () => {
+      const created = await cliWith({ input: 'chosen on stdin 1\nignored\n' }, 'platform-admin:create', '--email', 'stdin@cli.example', '--password-stdin');
+      expect(created).toEqual({ id: expect.stringMatching(/^usr_/), email: 'stdin@cli.example' });
+      expect(await verifyPassword('chosen on stdin 1', await passwordHashOf('platform_admins', 'stdin@cli.example'))).toBe(true);
+
+      const reset = await cliWith({ input: 'chosen on stdin 2\r\n' }, 'platform-admin:reset-password', '--email', 'stdin@cli.example', '--password-stdin');
+      expect(reset).toEqual({ id: created.id, email: 'stdin@cli.example' });
+      expect(await verifyPassword('chosen on stdin 2', await passwordHashOf('platform_admins', 'stdin@cli.example'))).toBe(true);
+
+      const merchant = await cliWith({ input: 'owner chosen on stdin' }, 'merchant:create', '--name', 'Stdin Shop', '--email', 'owner@stdin.example', '--password-stdin');
+      expect(merchant.dashboard_user).toEqual({ id: expect.stringMatching(/^usr_/), email: 'owner@stdin.example', role: 'owner' });
+      expect(await verifyPassword('owner chosen on stdin', await passwordHashOf('dashboard_users', 'owner@stdin.example'))).toBe(true);
+    });
+
+    it('refuses an empty stdin, a short password and --password given too, creating nothing', async () => {
+      const admins = await count('platform_admins');
+      const create = (input: string, ...extra: string[]) => cliWith({ input }, 'platform-admin:create', '--email', 'stdin-refused@cli.example', '--password-stdin', ...extra);
+      await expect(create('')).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('--password-stdin: stdin held no password') });
+      await expect(create('short\n')).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('password must be 12 to 256 characters') });
+      await expect(create('long enough password\n', '--password', 'long enough password')).rejects.toMatchObject({
+        code: 1,
+        stderr: expect.stringContaining('either with --password-stdin or with --password, not both'),
+      });
+      expect(await count('platform_admins')).toBe(admins);
+    });
+  });
+
+  describe('the demo commands', () => {
+    it.each(['production', 'staging'])('are refused under NODE_ENV=%s, before they change anything or write their file', async (nodeEnv) => {
+      const [merchants, admins] = [await count('merchants'), await count('platform_admins')];
+      for (const command of ['demo:seed', 'demo:seed-platform-admin']) {
+        const out = join(dir, nodeEnv, `${command}.json`);
+        await expect(cliWith({ env: { NODE_ENV: nodeEnv } }, command, '--out', out)).rejects.toMatchObject({
+          code: 1,
+          stderr: expect.stringContaining(`${command} is for development and tests only: refused under NODE_ENV=${nodeEnv}`),
+        });
+        expect(existsSync(out)).toBe(false);
+      }
+      expect([await count('merchants'), await count('platform_admins')]).toEqual([merchants, admins]);
+    });
+
+    it('run under NODE_ENV=development and test; what they change is recorded as the CLI’s, what they only read back is not, never a secret', async () => {
+      // A database of its own: the demo merchant and admin do not exist yet.
+      const fresh = await createTestDatabase('clidemo');
+      const db = new Client({ connectionString: fresh.url });
+      try {
+        await fresh.migrate('gateway');
+        await db.connect();
+        const seed = (nodeEnv: string, command: string, out: string) =>
+          cliWith({ env: { NODE_ENV: nodeEnv, DATABASE_URL: fresh.serviceUrl('gateway') } }, command, '--out', join(dir, 'audited', out));
+        const entries = async () =>
+          (await db.query(`SELECT actor_id, actor_email, actor_role, merchant_id, livemode, action, target_id, outcome, detail, request_id, address FROM gateway.audit_entries ORDER BY position`)).rows;
+        const byTheCli = { actor_id: expect.stringMatching(/^cli:./), actor_email: 'gateway CLI', actor_role: 'platform_admin', outcome: 'success', request_id: expect.stringMatching(/^cli_/), address: expect.any(String) };
+
+        const admin = await seed('development', 'demo:seed-platform-admin', 'admin.json');
+        const demo = await seed('development', 'demo:seed', 'demo.json');
+        expect(await seed('test', 'demo:seed-platform-admin', 'admin.json')).toEqual(admin);
+        expect(await seed('test', 'demo:seed', 'demo.json')).toEqual(demo);
+        expect(await entries()).toEqual([
+          { ...byTheCli, merchant_id: null, livemode: null, action: 'platform_admin.created', target_id: admin.id, detail: 'ops@demo.example.com (platform_admin); by demo:seed-platform-admin' },
+          { ...byTheCli, merchant_id: demo.merchant_id, livemode: null, action: 'merchant.created', target_id: demo.merchant_id, detail: 'owner demo@example.com; deposit address payments@demo.example.com; by demo:seed' },
+        ]);
+
+        // The files are lost: a new admin password, a new owner password and four new keys, each recorded.
+        rmSync(join(dir, 'audited'), { recursive: true });
+        const admin2 = await seed('test', 'demo:seed-platform-admin', 'admin.json');
+        const demo2 = await seed('test', 'demo:seed', 'demo.json');
+        const key = (name: string, type: string, livemode: boolean, scopes: string) => ({
+          ...byTheCli,
+          merchant_id: demo.merchant_id,
+          livemode,
+          action: 'api_key.created',
+          target_id: expect.stringMatching(/^key_/),
+          detail: expect.stringMatching(new RegExp(`^${type} \\S+…${demo2.keys[name].slice(-4)}; scopes: ${scopes}; rate_limit_per_second: mode default; expires_at: never; by demo:seed$`)),
+        });
+        const allScopes = 'checkout.write, payments.read, events.read, webhooks.write, refunds.write';
+        expect((await entries()).slice(2)).toEqual([
+          { ...byTheCli, merchant_id: null, livemode: null, action: 'platform_admin.password_reset', target_id: admin.id, detail: 'ops@demo.example.com (generated); by demo:seed-platform-admin' },
+          { ...byTheCli, merchant_id: demo.merchant_id, livemode: null, action: 'auth.password_changed', target_id: demo.dashboard_user.id, detail: 'demo@example.com (generated); by demo:seed' },
+          key('live_secret', 'secret', true, allScopes),
+          key('test_secret', 'secret', false, allScopes),
+          key('live_publishable', 'publishable', true, 'none'),
+          key('test_publishable', 'publishable', false, 'none'),
+        ]);
+        const recorded = JSON.stringify(await entries());
+        for (const secret of [admin.password, admin2.password, demo.dashboard_user.password, demo2.dashboard_user.password, ...Object.values<string>(demo.keys), ...Object.values<string>(demo2.keys)]) {
+          expect(recorded).not.toContain(secret);
+        }
+      } finally {
+        await db.end();
+        await fresh.drop();
+      }
+    });
+
+    it.each(['demo:seed', 'demo:seed-platform-admin'])('%s leaves its file readable by its owner alone, also one that was readable to others, and no temporary file', async (command) => {
+      const folder = join(dir, 'modes', command);
+      mkdirSync(folder, { recursive: true });
+      const out = join(folder, 'seed.json');
+      writeFileSync(out, 'left readable by an earlier write', { mode: 0o644 });
+      chmodSync(out, 0o644);
+      await cli(command, '--out', out);
+      expect(statSync(out).mode & 0o777).toBe(0o600);
+      expect(readdirSync(folder)).toEqual(['seed.json']);
+    });
   });
 });

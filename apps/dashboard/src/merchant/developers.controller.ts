@@ -1,5 +1,6 @@
 import { Body, Controller, Delete, ForbiddenException, Get, Headers, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import {
+  apiKeyDetail,
   type CheckoutPreviewView,
   type DashboardPrincipal,
   EVENT_ID_PATTERN,
@@ -67,7 +68,7 @@ export class DevelopersController {
   @Post('developers/keys')
   @HttpCode(201)
   @Permit('developers.manage')
-  @Audited('api_key.created', (key: IssuedMerchantApiKeyView) => ({ ...targetResult(key), detail: `${key.type} ${key.redacted}` }))
+  @Audited('api_key.created', (key: IssuedMerchantApiKeyView) => ({ ...targetResult(key), detail: apiKeyDetail(key) }))
   async createKey(
     @Body() body: unknown,
     @Scope() scope: MerchantScope,

@@ -112,11 +112,33 @@ describe('audit trail of the admin API', () => {
     const revoked = await admin<ApiKeyView>(`/keys/${issued.body.id}`, { method: 'DELETE' });
     expect(revoked.status).toBe(200);
 
-    const keyFacts = { merchant_id: merchant.merchant_id, livemode: true, target_id: issued.body.id, detail: `secret ${issued.body.redacted}` };
+    const keyFacts = {
+      merchant_id: merchant.merchant_id,
+      livemode: true,
+      target_id: issued.body.id,
+      detail: `secret ${issued.body.redacted}; scopes: checkout.write, payments.read, events.read, webhooks.write, refunds.write; rate_limit_per_second: mode default; expires_at: never`,
+    };
     const entries = await entriesFor(issued.body.id);
     expect(entries).toEqual([
       { ...byTheAdminToken, ...keyFacts, action: 'api_key.created', request_id: issued.headers.get('x-request-id'), address: expect.stringMatching(/\S/) },
       { ...byTheAdminToken, ...keyFacts, action: 'api_key.revoked', request_id: revoked.headers.get('x-request-id'), address: expect.stringMatching(/\S/) },
+    ]);
+    expect(JSON.stringify(entries)).not.toContain(issued.body.key);
+  });
+
+  it('records a restricted key issued with its scopes, rate limit and expiry, never the key', async () => {
+    const merchant = await createMerchant(`pay-${randomUUID()}@shop.example`);
+    const issued = await admin<IssuedApiKeyView>(`/merchants/${merchant.merchant_id}/keys`, {
+      body: { type: 'restricted', livemode: true, scopes: ['payments.read', 'refunds.write'], rate_limit_per_second: 7, expires_at: '2030-06-01T12:00:00Z' },
+    });
+    expect(issued.status).toBe(201);
+    const entries = await entriesFor(issued.body.id);
+    expect(entries).toEqual([
+      expect.objectContaining({
+        ...byTheAdminToken,
+        action: 'api_key.created',
+        detail: `restricted ${issued.body.redacted}; scopes: payments.read, refunds.write; rate_limit_per_second: 7; expires_at: 2030-06-01T12:00:00.000Z`,
+      }),
     ]);
     expect(JSON.stringify(entries)).not.toContain(issued.body.key);
   });

@@ -66,7 +66,6 @@ export class UpdateMerchantBody {
   frame_ancestors?: string[];
 }
 
-/** Body of POST /v1/admin/platform_admins: the password is generated (and returned once) when absent. */
 /** Body of POST /v1/admin/platform_admins/:id/password: the new password, generated (and returned once) when absent. */
 export class ResetPlatformAdminPasswordBody {
   @IsOptional()
@@ -75,6 +74,7 @@ export class ResetPlatformAdminPasswordBody {
   password?: string;
 }
 
+/** Body of POST /v1/admin/platform_admins: the password is generated (and returned once) when absent. */
 export class CreatePlatformAdminBody {
   @IsEmailAddress('email')
   email!: string;

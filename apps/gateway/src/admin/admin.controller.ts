@@ -28,7 +28,7 @@ import {
   PLATFORM_ADMIN_SCHEMA,
   PROVISIONED_MERCHANT_SCHEMA,
 } from './admin.schemas';
-import { merchantCreatedFact, platformAdminCreatedFact, platformAdminPasswordResetFact, platformAdminRemovedFact } from './operator-audit-entry';
+import { apiKeyFact, merchantCreatedFact, platformAdminCreatedFact, platformAdminPasswordResetFact, platformAdminRemovedFact } from './operator-audit-entry';
 
 const MERCHANT_ID = /^mer_[a-z0-9]{1,64}$/;
 const KEY_ID = /^key_[a-z0-9]{1,64}$/;
@@ -127,7 +127,7 @@ export class AdminController {
       throw new DomainError(ErrorCode.ValidationFailed, 'Validation failed: expires_at must be in the future');
     }
     const issued = await this.provisioning.issueKey(merchantId(id), { ...body, expires_at: expiresAt });
-    await this.audit.record(request, { action: 'api_key.created', ...keyFact(issued) });
+    await this.audit.record(request, apiKeyFact('api_key.created', issued));
     return issued;
   }
 
@@ -139,13 +139,10 @@ export class AdminController {
   async revokeKey(@Param('key_id') keyId: string, @Req() request: FastifyRequest): Promise<ApiKeyView> {
     if (!KEY_ID.test(keyId)) throw new DomainError(ErrorCode.NotFound, 'API key not found');
     const revoked = await this.provisioning.revokeKey(keyId);
-    await this.audit.record(request, { action: 'api_key.revoked', ...keyFact(revoked) });
+    await this.audit.record(request, apiKeyFact('api_key.revoked', revoked));
     return revoked;
   }
 }
-
-/** A key's audit entry names it by its redacted form (prefix and last four characters), never the key itself. */
-const keyFact = (key: ApiKeyView) => ({ target_id: key.id, merchant_id: key.merchant_id, livemode: key.livemode, detail: `${key.type} ${key.redacted}` });
 
 /** An id that cannot exist is simply not found (no database round trip). */
 function merchantId(id: string): string {

@@ -1,6 +1,6 @@
-import { type AuditAction, MAX_AUDIT_DETAIL, merchantCreatedDetail, PLATFORM_ADMIN_ROLE, type RecordAuditEntryCommand } from '@pp/contracts';
+import { apiKeyDetail, type AuditAction, MAX_AUDIT_DETAIL, merchantCreatedDetail, PLATFORM_ADMIN_ROLE, type RecordAuditEntryCommand } from '@pp/contracts';
 import { newId } from '@pp/kernel';
-import type { ProvisionedMerchantView } from '../identity/identity.views';
+import type { ApiKeyView, ProvisionedMerchantView } from '../identity/identity.views';
 import type { PlatformAdminView } from '../identity/platform-admin.service';
 
 /** What an operator's action changed; who did it and from where come from the actor. */
@@ -59,4 +59,9 @@ export function platformAdminRemovedFact(admin: { id: string; email: string }): 
 /** What the trail says of an operator's password set by another operator; whether it was generated, never the password. */
 export function platformAdminPasswordResetFact(admin: PlatformAdminView): AdminAuditFact {
   return { action: 'platform_admin.password_reset', target_id: admin.id, merchant_id: null, livemode: null, detail: `${admin.email}${admin.password ? ' (generated)' : ''}` };
+}
+
+/** What the trail says of a key an operator issued or revoked (apiKeyDetail: never the key itself). */
+export function apiKeyFact(action: 'api_key.created' | 'api_key.revoked', key: ApiKeyView): AdminAuditFact {
+  return { action, target_id: key.id, merchant_id: key.merchant_id, livemode: key.livemode, detail: apiKeyDetail(key) };
 }

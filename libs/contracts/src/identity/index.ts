@@ -4,6 +4,7 @@ export * from './dashboard-login.query';
 export * from './dashboard-principal.query';
 export * from './identity.subjects';
 export * from './merchants-by-deposit-address.query';
+export * from './api-key-audit-detail';
 export * from './merchant-audit-detail';
 export * from './merchant-rules';
 export * from './merchants.commands';
