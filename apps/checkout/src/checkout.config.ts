@@ -26,7 +26,7 @@ export class CheckoutConfig extends WithHttpTimeouts(WithTrustedProxies(WithChec
   GATEWAY_URL = 'http://127.0.0.1:3000';
 
   /**
-   * Payer routes (pages, the embedded frame, the simulator): requests per second per client
+   * Payer routes (pages, the embedded frame): requests per second per client
    * address (IPv6 per /64), per replica. The status polls have their own budget, below.
    */
   @IsOptional()

@@ -79,15 +79,17 @@
   }
   setInterval(tick, 1000);
 
-  // Live status: poll the status endpoint of this app (same origin), once a second. Payers behind one shared
-  // address share its poll budget: on 429 wait as the server says (Retry-After) and at least twice as long as
-  // last time, up to a cap, so a crowd slows down instead of hammering; back to once a second after a success.
+  // Live status: poll the status endpoint of this app (same origin), once a second. Any failure (a 429 from the
+  // budget that payers behind one address share, a 5xx, a network error) doubles the wait, up to a cap, and a
+  // Retry-After can only lengthen it: a crowd or an outage slows the pages down instead of being hammered by them.
+  // Back to once a second after a success. A 404 cannot heal (the session is gone), so polling stops.
   var POLL_MS = 1000;
   var MAX_POLL_MS = 30000;
   var MAX_RETRY_AFTER_MS = 300000; // a garbled Retry-After must not stop the page following the payment
   var pollDelay = POLL_MS;
   var pollTimer = null;
   var polling = false;
+  var stopped = false;
 
   function retryAfterMs(response) {
     var value = response.headers.get('retry-after');
@@ -96,51 +98,34 @@
     return ms > 0 ? Math.min(ms, MAX_RETRY_AFTER_MS) : 0;
   }
 
+  function backOff(minimumMs) {
+    pollDelay = Math.max(minimumMs, Math.min(2 * pollDelay, MAX_POLL_MS));
+  }
+
   function poll() {
-    if (finished || polling) return;
+    if (finished || stopped || polling) return;
     polling = true;
     clearTimeout(pollTimer);
     fetch(data.statusUrl, { headers: { accept: 'application/json' }, cache: 'no-store', credentials: 'omit' })
       .then(function (response) {
-        if (response.status === 429) {
-          pollDelay = Math.max(retryAfterMs(response), Math.min(2 * pollDelay, MAX_POLL_MS));
-          return null;
+        if (response.ok) {
+          pollDelay = POLL_MS;
+          return response.json();
         }
-        if (response.ok) pollDelay = POLL_MS;
-        return response.ok ? response.json() : null;
+        if (response.status === 404) stopped = true;
+        else backOff(retryAfterMs(response));
+        return null;
       })
       .then(function (body) {
         if (body && (body.status === 'COMPLETED' || body.status === 'EXPIRED')) finish(body.status);
       })
-      .catch(function () { /* transient: the next poll retries */ })
+      .catch(function () { backOff(0); }) // a network error, or an answer that is not JSON
       .then(function () {
         polling = false;
-        if (!finished) pollTimer = setTimeout(poll, pollDelay);
+        if (!finished && !stopped) pollTimer = setTimeout(poll, pollDelay);
       });
   }
   pollTimer = setTimeout(poll, POLL_MS);
-
-  // Test mode only (the control is not rendered in live mode, and the server refuses it).
-  var simulateStatus = document.getElementById('simulate-status');
-  Array.prototype.forEach.call(document.querySelectorAll('[data-simulate]'), function (button) {
-    button.addEventListener('click', function () {
-      if (!data.simulateUrl) return;
-      fetch(data.simulateUrl, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json' },
-        body: JSON.stringify({ outcome: button.getAttribute('data-simulate') }),
-        credentials: 'omit',
-      })
-        .then(function (response) { return response.json().then(function (body) { return { ok: response.ok, body: body }; }); })
-        .then(function (result) {
-          simulateStatus.textContent = result.ok
-            ? data.textSimulateDone.replace('{status}', result.body.transaction && result.body.transaction.status)
-            : data.textSimulateFailed + ': ' + (result.body && result.body.error);
-          poll();
-        })
-        .catch(function () { simulateStatus.textContent = data.textSimulateFailed; });
-    });
-  });
 
   if (embedded) {
     reportHeight();

@@ -7,6 +7,8 @@
   var FRAME_ORIGIN = new URL(FRAME_BASE).origin;
   var SANDBOX = 'allow-scripts allow-same-origin allow-forms allow-popups';
   var PUBLISHABLE_KEY = /^pp_pub_(test_)?[0-9A-Za-z]{16,128}$/;
+  // How long the frame's document may stay silent: see awaitFrame below.
+  var READY_TIMEOUT_MS = 15000;
 
   function later(fn, value) {
     if (typeof fn === 'function') setTimeout(function () { fn(value); }, 0);
@@ -37,29 +39,44 @@
         iframe.style.cssText = 'width:100%;min-height:640px;border:0;display:block';
 
         var settled = false;
+        function settle(callback, value) {
+          if (!settled) { settled = true; later(callback, value); }
+        }
+        // A frame whose document never speaks (checkout unreachable, or an answer that refused to be framed and
+        // left the frame blank) would keep the merchant's page waiting for ever: onError after READY_TIMEOUT_MS.
+        // Armed for the first document's pp:ready, then again for the session page that document opens next.
+        var silenceTimer = null;
+        function awaitFrame() {
+          clearTimeout(silenceTimer);
+          silenceTimer = setTimeout(function () { settle(options.onError, { message: 'Checkout could not be loaded' }); }, READY_TIMEOUT_MS);
+        }
         function onMessage(event) {
           // Only our frame, only from the checkout origin: anything else is ignored.
           if (event.source !== iframe.contentWindow || event.origin !== FRAME_ORIGIN) return;
           var message = event.data || {};
+          clearTimeout(silenceTimer);
           switch (message.type) {
             case 'pp:ready':
               iframe.contentWindow.postMessage({ type: 'pp:init', clientSecret: options.clientSecret }, FRAME_ORIGIN);
+              awaitFrame();
               break;
             case 'pp:resize':
               if (typeof message.height === 'number' && message.height > 0) iframe.style.height = Math.ceil(message.height) + 'px';
               break;
             case 'pp:complete':
-              if (!settled) { settled = true; later(options.onComplete, { status: String(message.status) }); }
+              settle(options.onComplete, { status: String(message.status) });
               break;
             case 'pp:error':
-              if (!settled) { settled = true; later(options.onError, { message: String(message.message) }); }
+              settle(options.onError, { message: String(message.message) });
               break;
           }
         }
+        awaitFrame();
         window.addEventListener('message', onMessage);
         container.appendChild(iframe);
         return {
           unmount: function () {
+            clearTimeout(silenceTimer);
             window.removeEventListener('message', onMessage);
             if (iframe.parentNode) iframe.parentNode.removeChild(iframe);
           },

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DomainError, ErrorCode, isPublishableKeyShaped, type PayerSessionView, sessionIdOfClientSecret } from '@pp/contracts';
-import { CONFIG, JsonLogger } from '@pp/platform';
+import { CONFIG, JsonLogger, REQUEST_ID_HEADER, requestContext } from '@pp/platform';
 import type { CheckoutConfig } from '../checkout.config';
 import { PayerBudgetSpent } from '../http/payer-budgets';
 
@@ -11,6 +11,9 @@ const PASSED_ON: Record<number, ErrorCode> = {
   404: ErrorCode.NotFound,
 };
 
+/** The gateway's answer is awaited this long at most, less when the request it serves must be answered sooner. */
+const GATEWAY_TIMEOUT_MS = 5000;
+const UNAVAILABLE = 'Checkout is temporarily unavailable';
 const INVALID_PUBLISHABLE_KEY = 'Invalid publishable key';
 const NO_SUCH_SESSION = 'Invalid client secret: no such checkout session';
 
@@ -42,6 +45,11 @@ export class ClientSessionResolver {
     // too: a 404 where the gateway, asked, would have answered 401).
     if (!isPublishableKeyShaped(publishableKey)) throw new DomainError(ErrorCode.Unauthorized, INVALID_PUBLISHABLE_KEY);
     if (sessionIdOfClientSecret(clientSecret) === null) throw new DomainError(ErrorCode.NotFound, NO_SUCH_SESSION);
+    // As the bus client does (libs/platform nats/bus-client.ts): the payer's request id goes along, so the gateway's
+    // logs and answer carry the same id as ours, and the call ends by the request's deadline when it has one.
+    const ctx = requestContext.current();
+    const timeoutMs = ctx?.deadline ? Math.min(GATEWAY_TIMEOUT_MS, ctx.deadline - Date.now()) : GATEWAY_TIMEOUT_MS;
+    if (timeoutMs <= 0) throw new DomainError(ErrorCode.ServiceUnavailable, UNAVAILABLE);
     let response: Response;
     try {
       response = await fetch(this.url, {
@@ -50,19 +58,20 @@ export class ClientSessionResolver {
           'x-client-secret': clientSecret,
           'x-forwarded-for': payerAddress,
           accept: 'application/json',
+          ...(ctx ? { [REQUEST_ID_HEADER]: ctx.requestId } : {}),
         },
-        signal: AbortSignal.timeout(5000),
+        signal: AbortSignal.timeout(timeoutMs),
       });
     } catch (error) {
       this.logger.warn('gateway unreachable', { error: error instanceof Error ? error.message : String(error) });
-      throw new DomainError(ErrorCode.ServiceUnavailable, 'Checkout is temporarily unavailable');
+      throw new DomainError(ErrorCode.ServiceUnavailable, UNAVAILABLE);
     }
     const body = (await response.json().catch(() => null)) as (PayerSessionView & { error?: string }) | null;
     if (response.ok && body) return body;
     // The gateway's budget for this payer's address or this session: a 429 with its wait, not a refusal of the key.
     if (response.status === 429) throw new PayerBudgetSpent(retryAfterSeconds(response.headers.get('retry-after')));
     const code = PASSED_ON[response.status];
-    if (!code) throw new DomainError(ErrorCode.ServiceUnavailable, 'Checkout is temporarily unavailable');
+    if (!code) throw new DomainError(ErrorCode.ServiceUnavailable, UNAVAILABLE);
     throw new DomainError(code, messageFor(response.status, body?.error));
   }
 }

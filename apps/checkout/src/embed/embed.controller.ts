@@ -5,13 +5,22 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { PayerBudgets } from '../http/payer-budgets';
 import { originAllowed, parseOrigin } from '../http/security-headers';
 import { sendJson, sendPage } from '../http/send';
-import { PayerSessionReader } from '../hosted/payer-session.reader';
+import { PayerSessionReader, unexpectedStatus } from '../hosted/payer-session.reader';
 import { checkoutPage } from '../pages/checkout-page.template';
 import { negotiateLocale } from '../pages/locale';
 import { embedShell, messagePage } from '../pages/message-page.template';
 import { ClientSessionResolver } from './client-session.resolver';
 
 const NOT_ALLOWED_HERE = 'This site is not allowed to embed this merchant’s checkout (frame_ancestors)';
+
+/**
+ * A refusal the frame shows and reports to its parent (pp:error), framed by the origin it names, as PayerErrorFilter
+ * frames its error pages: refused framing would leave the frame blank and the merchant's onError uncalled. It may go
+ * to an origin missing from the merchant's frame_ancestors: it shows and says nothing of the merchant's or the session's.
+ */
+function refusalInFrame(reply: FastifyReply, status: number, locale: PayerLocale, parentOrigin: string): FastifyReply {
+  return sendPage(reply, status, messagePage({ kind: 'notFound', locale, embed: { parentOrigin, status: 'ERROR' } }), parentOrigin);
+}
 
 /**
  * The embedded checkout frame (PRODUCT-RULES §4.8). Each document may be framed only
@@ -38,9 +47,8 @@ export class EmbedController {
   ): FastifyReply {
     const locale = negotiateLocale(lang, acceptLanguage);
     const parentOrigin = parseOrigin(parentOriginParam);
-    if (!parentOrigin || typeof publishableKey !== 'string' || publishableKey.length > 200) {
-      return sendPage(reply, 400, messagePage({ kind: 'notFound', locale }));
-    }
+    if (!parentOrigin) return sendPage(reply, 400, messagePage({ kind: 'notFound', locale }));
+    if (typeof publishableKey !== 'string' || publishableKey.length > 200) return refusalInFrame(reply, 400, locale, parentOrigin);
     return sendPage(reply, 200, embedShell({ locale, parentOrigin, publishableKey }), parentOrigin);
   }
 
@@ -72,7 +80,7 @@ export class EmbedController {
     const parentOrigin = parseOrigin(parentOriginParam);
     if (!parentOrigin) return sendPage(reply, 400, messagePage({ kind: 'notFound', locale }));
     const { session, merchant } = await this.reader.sessionWithMerchant(id);
-    if (!originAllowed(parentOrigin, merchant.frame_ancestors)) return sendPage(reply, 403, messagePage({ kind: 'notFound', locale }));
+    if (!originAllowed(parentOrigin, merchant.frame_ancestors)) return refusalInFrame(reply, 403, locale, parentOrigin);
     const embed = { parentOrigin };
     switch (session.status) {
       case 'COMPLETED':
@@ -81,6 +89,8 @@ export class EmbedController {
         return sendPage(reply, 200, messagePage({ kind: 'expired', locale, embed: { ...embed, status: 'EXPIRED' } }), parentOrigin);
       case 'PENDING':
         return sendPage(reply, 200, checkoutPage({ session, merchant, locale, now: new Date(), embed, path: `/embed/sessions/${session.id}` }), parentOrigin);
+      default:
+        throw unexpectedStatus(session.status);
     }
   }
 }

@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { launchBrowser, type TestBrowser, waitFor } from '@pp/testing';
 import type { Page } from 'playwright-core';
 import { CheckoutTestStack, type Merchant, MerchantSite } from '../testing/checkout-test-stack';
@@ -91,13 +91,7 @@ describe('embedded checkout in Chromium', () => {
     // The secret never travels in a URL to checkout (the test shop page itself takes it from its query string).
     expect(requests.filter((url) => url.startsWith(env.checkoutUrl) && url.includes(session.client_secret))).toEqual([]);
 
-    await env.bus.request('payments.simulate.v1', {
-      merchant_id: merchant.merchant_id,
-      livemode: false,
-      session_id: session.id,
-      outcome: 'confirmed',
-      idempotency: { key: randomUUID(), fingerprint: 'fp' },
-    });
+    await env.simulatePayment(merchant.keys.test_secret, session.id, 'confirmed');
     await waitFor('onComplete', async () => (await state(page)).completed.length > 0);
     expect(await state(page)).toMatchObject({ completed: [{ status: 'COMPLETED' }], errors: [] });
     expect(requests.filter((url) => !['localhost', '127.0.0.1'].includes(new URL(url).hostname))).toEqual([]);
@@ -141,25 +135,66 @@ describe('embedded checkout in Chromium', () => {
     await page.close();
   });
 
-  it('shows a failing session page inside the frame and tells the merchant’s page the error', async () => {
+  /** Frames `src` in the merchant's page without the client script and answers the first message the frame sends it. */
+  async function firstFrameMessage(src: string) {
     const page = await browser.context.newPage();
-    const src = `${env.checkoutUrl}/embed/sessions/cs_unknown000000000000000000?parent_origin=${encodeURIComponent(shop.origin)}`;
     await page.goto(`${shop.origin}/framing?${new URLSearchParams({ src }).toString()}`);
     await waitFor('the frame’s message', async () => ((await page.evaluate('window.__messages.length')) as number) > 0);
-    expect(await page.evaluate('window.__messages[0]')).toEqual({ type: 'pp:error', message: 'Checkout not found' });
+    return { page, message: await page.evaluate('window.__messages[0]') };
+  }
+
+  it('shows a failing session page inside the frame and tells the merchant’s page the error', async () => {
+    const { page, message } = await firstFrameMessage(`${env.checkoutUrl}/embed/sessions/cs_unknown000000000000000000?parent_origin=${encodeURIComponent(shop.origin)}`);
+    expect(message).toEqual({ type: 'pp:error', message: 'Checkout not found' });
     expect(await page.frameLocator('iframe').locator('h1').textContent()).toBe('Checkout not found');
     await page.close();
   });
 
-  it('refuses to be embedded by a site missing from the merchant’s frame_ancestors', async () => {
+  it('refuses to be embedded by a site missing from the merchant’s frame_ancestors, with an error page in the frame that shows nothing of the session', async () => {
     const strict = await env.createMerchant('Strict Shop', { frame_ancestors: ['https://only.example.com'] });
     const session = await env.createSession(strict.keys.test_secret, urls());
     const { page } = await openShop({ pk: strict.keys.test_publishable, cs: session.client_secret });
     expect((await firstError(page))[0].message).toContain('not allowed to embed');
-    const direct = await fetch(`${env.checkoutUrl}/embed/sessions/${session.id}?parent_origin=${encodeURIComponent(shop.origin)}`);
+    const src = `${env.checkoutUrl}/embed/sessions/${session.id}?parent_origin=${encodeURIComponent(shop.origin)}`;
+    const direct = await fetch(src);
     expect(direct.status).toBe(403);
+    const refusal = await direct.text();
+    expect(refusal).toContain('data-final-status="ERROR"');
+    expect(refusal).not.toContain(session.memo);
+    expect(refusal).not.toContain('Strict Shop');
+    // Framed for the site that asked, so the frame is not left blank: it shows the refusal and tells that page.
+    const framed = await firstFrameMessage(src);
+    expect(framed.message).toEqual({ type: 'pp:error', message: 'Checkout not found' });
+    expect(await framed.page.frameLocator('iframe').locator('h1').textContent()).toBe('Checkout not found');
     const allowed = await fetch(`${env.checkoutUrl}/embed/sessions/${session.id}?parent_origin=https%3A%2F%2Fonly.example.com`);
     expect(allowed.headers.get('content-security-policy')).toContain('frame-ancestors https://only.example.com');
+    await Promise.all([page.close(), framed.page.close()]);
+  });
+
+  it('shows the frame’s first document refused for a missing publishable key inside the frame, and tells the merchant’s page', async () => {
+    const { page, message } = await firstFrameMessage(`${env.checkoutUrl}/embed?parent_origin=${encodeURIComponent(shop.origin)}`);
+    expect(message).toEqual({ type: 'pp:error', message: 'Checkout not found' });
+    expect(await page.frameLocator('iframe').locator('h1').textContent()).toBe('Checkout not found');
     await page.close();
   });
+
+  it('calls onError 15 s after mounting a frame that never says pp:ready, and never for a frame that loaded', async () => {
+    const [blankSession, session] = await Promise.all([env.createSession(merchant.keys.test_secret, urls()), env.createSession(merchant.keys.test_secret, urls())]);
+    const blank = await browser.context.newPage();
+    // The frame's first document answered blank: what a checkout that is down, or an answer refused framing, leaves.
+    await blank.route(`${env.checkoutUrl}/embed?*`, (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>blank</title>' }));
+    const mounted = Date.now();
+    await blank.goto(`${shop.origin}/shop?${new URLSearchParams({ pk: merchant.keys.test_publishable, cs: blankSession.client_secret }).toString()}`);
+    const loadedMounted = Date.now();
+    const { page: loaded } = await openShop({ pk: merchant.keys.test_publishable, cs: session.client_secret });
+    await loaded.frameLocator('#checkout iframe').locator('#memo').waitFor();
+
+    await waitFor('onError of the blank frame', async () => (await state(blank)).errors.length > 0, { timeoutMs: 25_000 });
+    expect(Date.now() - mounted).toBeGreaterThanOrEqual(15_000);
+    expect(await state(blank)).toMatchObject({ completed: [], errors: [{ message: 'Checkout could not be loaded' }] });
+    // The frame that loaded spoke (pp:ready, then its session page): past its own 15 s, its page has heard of no error.
+    await loaded.waitForTimeout(Math.max(0, loadedMounted + 16_000 - Date.now()));
+    expect(await state(loaded)).toMatchObject({ completed: [], errors: [] });
+    await Promise.all([blank.close(), loaded.close()]);
+  }, 60_000);
 });

@@ -1,24 +1,21 @@
-import { createHash, randomUUID } from 'node:crypto';
-import { Body, Controller, Get, Headers, Param, Post, Query, Res, UseGuards } from '@nestjs/common';
-import { DomainError, ErrorCode, SIMULATED_OUTCOMES, type SimulatedOutcome } from '@pp/contracts';
-import { BusClient } from '@pp/platform';
+import { Controller, Get, Headers, Param, Query, Res, UseGuards } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { PayerBudgets, SpendsStatusPollBudget } from '../http/payer-budgets';
 import { sendJson, sendPage } from '../http/send';
 import { checkoutPage } from '../pages/checkout-page.template';
 import { negotiateLocale } from '../pages/locale';
 import { messagePage } from '../pages/message-page.template';
-import { PayerSessionReader } from './payer-session.reader';
+import { PayerSessionReader, unexpectedStatus } from './payer-session.reader';
 
-/** The hosted checkout page (PRODUCT-RULES §4.8) at CHECKOUT_URL_BASE/sessions/<id>, its live status and the test-mode simulator. */
+/**
+ * The hosted checkout page (PRODUCT-RULES §4.8) at CHECKOUT_URL_BASE/sessions/<id> and its live status.
+ * No simulator here: whoever holds a page's URL is not the merchant, and test sessions are confirmed only by
+ * the API's simulate-payment or the dashboard's simulate action (docs/PRODUCT-RULES.md §4.6).
+ */
 @Controller('sessions')
 @UseGuards(PayerBudgets)
 export class HostedPageController {
-  constructor(
-    private readonly reader: PayerSessionReader,
-    private readonly bus: BusClient,
-    private readonly budgets: PayerBudgets,
-  ) {}
+  constructor(private readonly reader: PayerSessionReader) {}
 
   @Get(':id')
   async page(
@@ -36,39 +33,16 @@ export class HostedPageController {
         return sendPage(reply, 410, messagePage({ kind: 'expired', locale, returnUrl: session.cancel_url }));
       case 'PENDING':
         return sendPage(reply, 200, checkoutPage({ session, merchant, locale, now: new Date(), embed: null, path: `/sessions/${session.id}` }));
+      default:
+        throw unexpectedStatus(session.status);
     }
   }
 
-  /** Polled by the page script (every second, slower after a 429) to follow the payment; on its own budget. */
+  /** Polled by the page script (every second, slower after a failure) to follow the payment; on its own budget. */
   @Get(':id/status')
   @SpendsStatusPollBudget()
   async status(@Param('id') id: string, @Res() reply: FastifyReply): Promise<FastifyReply> {
     const session = await this.reader.session(id);
     return sendJson(reply, 200, { status: session.status });
-  }
-
-  /**
-   * The developer's "simulate payment" control: test sessions only. The live
-   * refusal is here, not only in the page, and the simulator itself refuses
-   * live sessions too.
-   */
-  @Post(':id/simulate')
-  async simulate(@Param('id') id: string, @Body() body: { outcome?: unknown } | undefined, @Res() reply: FastifyReply): Promise<FastifyReply> {
-    const outcome = body?.outcome;
-    if (typeof outcome !== 'string' || !(SIMULATED_OUTCOMES as readonly string[]).includes(outcome)) {
-      throw new DomainError(ErrorCode.ValidationFailed, `Validation failed: outcome must be one of ${SIMULATED_OUTCOMES.join(', ')}`);
-    }
-    const session = await this.reader.session(id);
-    if (session.livemode) throw new DomainError(ErrorCode.Forbidden, 'Simulate payment requires a test session');
-    await this.budgets.spendSimulation(session.id);
-    const { transaction, session: after } = await this.bus.request('payments.simulate.v1', {
-      merchant_id: session.merchant_id,
-      livemode: false,
-      session_id: session.id,
-      outcome: outcome as SimulatedOutcome,
-      // Each click is a new attempt; the fingerprint still ties the key to what was asked.
-      idempotency: { key: `checkout-page-${randomUUID()}`, fingerprint: createHash('sha256').update(`${session.id}:${outcome}`).digest('hex') },
-    });
-    return sendJson(reply, 200, { transaction: { id: transaction.id, status: transaction.status }, session: { id: after.id, status: after.status } });
   }
 }

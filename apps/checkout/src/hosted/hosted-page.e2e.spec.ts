@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { launchBrowser, REPO_ROOT, startTogether, type TestBrowser, waitFor } from '@pp/testing';
-import type { Page, Request } from 'playwright-core';
+import type { Page, Request, Response } from 'playwright-core';
 import { CheckoutTestStack, type Merchant, MerchantSite } from '../testing/checkout-test-stack';
 
 const ARTIFACTS = join(REPO_ROOT, 'artifacts', 'checkout');
@@ -63,7 +63,8 @@ describe('hosted checkout page in Chromium', () => {
     expect(await text(page, '.merchant-name')).toContain('Maple Goods');
     expect(await text(page, '.steps')).toContain(session.memo);
     expect(await page.isVisible('.test-banner')).toBe(true);
-    expect(await page.isVisible('[data-simulate="confirmed"]')).toBe(true);
+    // Test sessions are confirmed only by the merchant (simulate-payment, the dashboard): the payer's page offers no simulator.
+    expect(await page.$$('[data-simulate], .simulate, #simulate-status, [data-simulate-url]')).toHaveLength(0);
     expect(await page.getAttribute('#cancel', 'href')).toBe(urls.cancel_url);
     expect(await text(page, '#countdown')).toMatch(/^(29|30):\d\d$/);
     const banks = await page.$$eval('a.bank', (links) => links.map((a) => ({ name: a.textContent ?? '', href: a.getAttribute('href') ?? '', rel: a.getAttribute('rel') })));
@@ -92,14 +93,28 @@ describe('hosted checkout page in Chromium', () => {
     await page.close();
   });
 
-  it('keeps waiting after a simulated failed payment, then redirects to success_url within 3 s of a confirmed one', async () => {
+  it('keeps waiting after a failed payment simulated by the merchant, then redirects to success_url within 3 s of a confirmed one', async () => {
     const session = await env.createSession(merchant.keys.test_secret, urls);
     const { page } = await openPage(`/sessions/${session.id}`);
-    await page.click('[data-simulate="failed"]');
-    await waitFor('failed payment recorded', async () => (await text(page, '#simulate-status')).includes('FAILED'));
+    const polls: Array<{ status: number; body: string }> = [];
+    const recordPoll = async (response: Response) => {
+      if (!response.url().endsWith(`/sessions/${session.id}/status`)) return;
+      // A body still being read when the page leaves for success_url is gone: such a poll is not recorded.
+      const body = await response.text().catch(() => undefined);
+      if (body !== undefined) polls.push({ status: response.status(), body });
+    };
+    page.on('response', recordPoll);
+    const failed = await env.simulatePayment(merchant.keys.test_secret, session.id, 'failed');
+    expect(failed).toMatchObject({ transaction: { status: 'FAILED' }, session: { status: 'PENDING' } });
+    // Two polls after the failed payment: the page has seen the session still PENDING, and stays waiting on it.
+    const seen = polls.length;
+    await waitFor('two polls after the failed payment', () => polls.length >= seen + 2);
+    expect(polls.slice(seen)).toContainEqual({ status: 200, body: JSON.stringify({ status: 'PENDING' }) });
     expect(page.url()).toBe(`${env.checkoutUrl}/sessions/${session.id}`);
+    expect(await text(page, '#live-status')).toBe('Waiting for your transfer…');
+    page.off('response', recordPoll);
 
-    await page.click('[data-simulate="confirmed"]');
+    await env.simulatePayment(merchant.keys.test_secret, session.id, 'confirmed');
     await page.waitForURL(urls.success_url, { timeout: 3000 });
     expect(await text(page, 'h1')).toBe('thanks');
 
@@ -164,45 +179,53 @@ describe('hosted checkout page in Chromium', () => {
     }
   });
 
-  it('never offers or accepts the simulator on a live session', async () => {
-    const live = await env.createSession(merchant.keys.live_secret, {
-      success_url: 'https://shop.example.com/success',
-      cancel_url: 'https://shop.example.com/cancel',
-    });
+  it('has no simulator route: POST /sessions/:id/simulate is 404 for test and live sessions, and the session stays PENDING', async () => {
+    const test = await env.createSession(merchant.keys.test_secret, urls);
+    const live = await env.createSession(merchant.keys.live_secret, { success_url: 'https://shop.example.com/success', cancel_url: 'https://shop.example.com/cancel' });
     const { page } = await openPage(`/sessions/${live.id}`);
     expect(await page.$('[data-simulate]')).toBeNull();
     expect(await page.$('.test-banner')).toBeNull();
-    const refused = await fetch(`${env.checkoutUrl}/sessions/${live.id}/simulate`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ outcome: 'confirmed' }),
-    });
-    expect(refused.status).toBe(403);
-    expect(await refused.json()).toEqual({ error: 'Simulate payment requires a test session' });
+    for (const [session, key] of [
+      [test, merchant.keys.test_secret],
+      [live, merchant.keys.live_secret],
+    ] as const) {
+      const refused = await fetch(`${env.checkoutUrl}/sessions/${session.id}/simulate`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ outcome: 'confirmed' }),
+      });
+      expect(refused.status).toBe(404);
+      expect(await refused.json()).toEqual({ error: 'Not found' });
+      expect((await env.api<{ status: string }>(`/v1/checkout/sessions/${session.id}`, { token: key })).body.status).toBe('PENDING');
+    }
     await page.close();
   });
 
-  it('polls its status once a second, backs off on 429 (Retry-After, else twice as long) and returns to once a second after a success', async () => {
+  it('polls its status once a second, backs off exponentially on any failure (Retry-After, else twice as long), returns to once a second after a success, and stops on 404', async () => {
     const session = await env.createSession(merchant.keys.test_secret, urls);
     const page = await browser.context.newPage();
-    // The answers to the page's polls in turn, as payers sharing one spent address would get them; null: the real server's.
-    const refusal = { status: 429, contentType: 'application/json', body: JSON.stringify({ error: 'Too many requests; try again shortly' }) };
-    const answers = [refusal, refusal, null, { ...refusal, headers: { 'retry-after': '5' } }, null];
+    // The answers to the page's polls in turn: 'abort' a network error; null the real server's.
+    const failure = (status: number, headers: Record<string, string> = {}) => ({ status, headers, contentType: 'application/json', body: JSON.stringify({ error: 'refused' }) });
+    const answers = [failure(503), 'abort' as const, null, failure(429, { 'retry-after': '5' }), null, failure(404)];
     const polledAt: number[] = [];
     await page.route(`**/sessions/${session.id}/status`, async (route) => {
       polledAt.push(Date.now());
       const answer = answers.shift();
-      await (answer ? route.fulfill(answer) : route.continue());
+      if (answer === 'abort') await route.abort('connectionreset');
+      else await (answer ? route.fulfill(answer) : route.continue());
     });
     await page.goto(`${env.checkoutUrl}/sessions/${session.id}`);
     await waitFor('six polls', () => polledAt.length >= 6, { timeoutMs: 30_000 });
 
     const gaps = polledAt.slice(1, 6).map((at, i) => at - polledAt[i]);
-    const expected = [2000, 4000, 1000, 5000, 1000]; // doubled, doubled, after a success, Retry-After (over doubling's 2 s), after a success
+    const expected = [2000, 4000, 1000, 5000, 1000]; // doubled, doubled again, after a success, Retry-After (over doubling's 2 s), after a success
     gaps.forEach((gap, i) => {
       expect(gap).toBeGreaterThanOrEqual(expected[i] - 100);
       expect(gap).toBeLessThan(expected[i] + 900);
     });
+    // After the 404 a backoff would poll again within 2 s: twice that without a poll means the page has stopped.
+    await page.waitForTimeout(4000);
+    expect(polledAt).toHaveLength(6);
     expect(await text(page, '#live-status')).toBe('Waiting for your transfer…');
     await page.close();
   }, 60_000);

@@ -1,12 +1,9 @@
-import { SIMULATIONS_PER_SESSION_PER_MINUTE } from '../http/payer-budgets';
 import { CheckoutTestStack, type Merchant } from '../testing/checkout-test-stack';
 
 /*
  * The payer routes need no key, so the checkout app budgets them itself: each
  * client address (X-Forwarded-For, believed from the loopback test peer), its
- * pages and its status polls apart, and each test session's simulated
- * payments, every one of which is a payment in the ledger and a webhook to
- * the merchant.
+ * pages and its status polls apart.
  */
 
 const ADDRESS_LIMIT = 5;
@@ -28,12 +25,6 @@ describe('payer route budgets of the checkout app', () => {
 
   const page = (sessionId: string, payer: string) => fetch(`${checkout.checkoutUrl}/sessions/${sessionId}`, { headers: { 'x-forwarded-for': payer } });
   const status = (sessionId: string, payer: string) => fetch(`${checkout.checkoutUrl}/sessions/${sessionId}/status`, { headers: { 'x-forwarded-for': payer } });
-  const simulate = (sessionId: string, payer: string) =>
-    fetch(`${checkout.checkoutUrl}/sessions/${sessionId}/simulate`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-forwarded-for': payer },
-      body: JSON.stringify({ outcome: 'failed' }),
-    });
 
   it('given one address polling too fast, then it is answered 429 with Retry-After, and another address is not', async () => {
     const session = await checkout.createSession(merchant.keys.test_secret, URLS);
@@ -63,20 +54,5 @@ describe('payer route budgets of the checkout app', () => {
 
     const loads = await Promise.all(Array.from({ length: 4 * ADDRESS_LIMIT }, () => page(session.id, payers)));
     expect(loads.filter((response) => response.status === 429).length).toBeGreaterThanOrEqual(2 * ADDRESS_LIMIT - 1);
-  });
-
-  it('given a test session simulated too often, then the simulator refuses it, from any address, while another session still simulates', async () => {
-    const session = await checkout.createSession(merchant.keys.test_secret, URLS);
-    // Each from its own address: the session's budget, not an address's, is what runs out.
-    for (let i = 0; i < SIMULATIONS_PER_SESSION_PER_MINUTE; i++) {
-      const answer = await simulate(session.id, `192.0.2.${i + 1}`);
-      expect(answer.status).toBe(200);
-    }
-    const refused = await simulate(session.id, '192.0.2.200');
-    expect(refused.status).toBe(429);
-    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(1);
-
-    const another = await checkout.createSession(merchant.keys.test_secret, URLS);
-    expect((await simulate(another.id, '192.0.2.201')).status).toBe(200);
   });
 });

@@ -22,3 +22,12 @@ export class PayerSessionReader {
     return { session, merchant: await this.merchant(session.merchant_id) };
   }
 }
+
+/**
+ * For the page routes' switches on a session's status, which answer through @Res(): a status this app does not
+ * know yet (a newer sessions service during a rolling deploy) must become an answer, or the request would hang.
+ * Typed `never`, so a status added to PayerSessionView fails to compile until the switches handle it.
+ */
+export function unexpectedStatus(status: never): DomainError {
+  return new DomainError(ErrorCode.ServiceUnavailable, `Unexpected checkout session status ${JSON.stringify(status)}`);
+}

@@ -4,7 +4,7 @@ import type { CheckoutConfig } from '../checkout.config';
 import { PayerErrorFilter } from './payer-error.filter';
 import { securityHeaders } from './security-headers';
 
-/** Request bodies are tiny here (simulate outcome, client secret); anything larger is refused. */
+/** Request bodies are tiny here (the embedded frame's client secret); anything larger is refused. */
 export const BODY_LIMIT_BYTES = 16 * 1024;
 
 /**

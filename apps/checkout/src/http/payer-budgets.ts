@@ -5,9 +5,6 @@ import type { FastifyRequest } from 'fastify';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import type { CheckoutConfig } from '../checkout.config';
 
-/** A test session's simulated payments per minute: enough to click through every outcome, not to fill the ledger. */
-export const SIMULATIONS_PER_SESSION_PER_MINUTE = 10;
-
 /** A payer request over its budget: 429 with when to try again (PayerErrorFilter). */
 export class PayerBudgetSpent extends HttpException {
   constructor(readonly retryAfterSeconds: number) {
@@ -26,19 +23,15 @@ export const SpendsStatusPollBudget = (): MethodDecorator => SetMetadata(STATUS_
 
 /**
  * Budgets of the payer routes (pages, status polls, the embedded frame's
- * calls, the test-mode simulator), which anyone may call without a key.
- * Every request spends its client address's budget (IPv6 per /64): the
- * status polls one of their own, every other route the pages' one; each
- * simulated payment also spends its session's, since every one is a payment
- * appended to the ledger and a webhook to the merchant. The checkout app has
- * no Redis, so each replica keeps its own count: n replicas allow n times
- * the rate, still a bound.
+ * calls), which anyone may call without a key. Every request spends its
+ * client address's budget (IPv6 per /64): the status polls one of their own,
+ * every other route the pages' one. The checkout app has no Redis, so each
+ * replica keeps its own count: n replicas allow n times the rate, still a bound.
  */
 @Injectable()
 export class PayerBudgets implements CanActivate {
   private readonly requestsPerAddress: RateLimiterMemory;
   private readonly statusPollsPerAddress: RateLimiterMemory;
-  private readonly simulationsPerSession = new RateLimiterMemory({ points: SIMULATIONS_PER_SESSION_PER_MINUTE, duration: 60 });
 
   constructor(
     @Inject(CONFIG) config: CheckoutConfig,
@@ -53,16 +46,8 @@ export class PayerBudgets implements CanActivate {
     // Chosen by the handler that matched, never by the raw URL (the router decodes percent-escapes).
     const statusPoll = this.reflector.get<boolean | undefined>(STATUS_POLL_ROUTE, context.getHandler()) === true;
     const budget = statusPoll ? this.statusPollsPerAddress : this.requestsPerAddress;
-    await spend(budget, addressBucket(context.switchToHttp().getRequest<FastifyRequest>().ip));
+    const waitSeconds = await secondsToWait(budget.consume(addressBucket(context.switchToHttp().getRequest<FastifyRequest>().ip)));
+    if (waitSeconds !== undefined) throw new PayerBudgetSpent(waitSeconds);
     return true;
   }
-
-  async spendSimulation(sessionId: string): Promise<void> {
-    await spend(this.simulationsPerSession, sessionId);
-  }
-}
-
-async function spend(limiter: RateLimiterMemory, subject: string): Promise<void> {
-  const waitSeconds = await secondsToWait(limiter.consume(subject));
-  if (waitSeconds !== undefined) throw new PayerBudgetSpent(waitSeconds);
 }

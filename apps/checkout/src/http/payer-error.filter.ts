@@ -16,8 +16,12 @@ const PAYER_VISIBLE: ReadonlySet<ErrorCode> = new Set([
   ErrorCode.Conflict,
 ]);
 
-/** The payer's answer to any ServiceUnavailable: the error's own words name internal bus subjects and driver errors. */
-export const CHECKOUT_UNAVAILABLE = 'Checkout is temporarily unavailable; try again in a moment';
+/**
+ * The payer's answer to a 500 or 503 (the error's own words name internal bus subjects and driver errors), naming
+ * the request id (docs/PRODUCT-RULES.md: a 500 names it) for the payer to quote to support, who find the failure in the logs by it.
+ */
+export const checkoutUnavailable = (requestId: string): string =>
+  `Checkout is temporarily unavailable; try again in a moment. If it persists, contact support with request id ${requestId}`;
 
 /**
  * Every failure becomes a clear answer, never a stack trace: a payer page for
@@ -31,9 +35,9 @@ export class PayerErrorFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     const request = host.switchToHttp().getRequest<FastifyRequest>();
     const reply = host.switchToHttp().getResponse<FastifyReply>();
-    const { status, message, headers } = this.describe(exception, request);
+    const requestId = ensureRequestId(request, reply);
+    const { status, message, headers } = this.describe(exception, request, requestId);
     if (headers) reply.headers(headers);
-    ensureRequestId(request, reply);
     // The route that matched, not the raw URL: the router decodes percent-escapes, so .../st%61tus is the status route too.
     const wantsJson = request.method !== 'GET' || request.routeOptions.url?.endsWith('/status') === true;
     if (wantsJson) {
@@ -48,15 +52,16 @@ export class PayerErrorFilter implements ExceptionFilter {
     const inFrame = request.routeOptions.url?.startsWith('/embed') === true; // EmbedController's pages
     const parentOrigin = inFrame ? (parseOrigin(query?.parent_origin) ?? undefined) : undefined;
     const embed = parentOrigin ? { parentOrigin, status: 'ERROR' as const } : null;
-    sendPage(reply, status, messagePage({ kind, locale, embed }), parentOrigin);
+    // The page escapes the id as it escapes every value (pages/html.ts), though requestIdOf admits only plain ones.
+    sendPage(reply, status, messagePage({ kind, locale, embed, requestId: status >= 500 ? requestId : undefined }), parentOrigin);
   }
 
-  private describe(exception: unknown, request: FastifyRequest): ErrorAnswer {
+  private describe(exception: unknown, request: FastifyRequest, requestId: string): ErrorAnswer {
     if (exception instanceof PayerBudgetSpent) return { status: 429, message: exception.message, headers: { 'Retry-After': String(exception.retryAfterSeconds) } };
     if (exception instanceof DomainError && exception.code === ErrorCode.ServiceUnavailable) {
       // The route that matched, not the raw URL, which holds the session id.
       this.logger.warn('service unavailable', { error: exception.message, route: request.routeOptions.url, method: request.method });
-      return { status: 503, message: CHECKOUT_UNAVAILABLE };
+      return { status: 503, message: checkoutUnavailable(requestId) };
     }
     // A concurrency conflict or an internal error is not the payer's to see: it is logged and answered as unavailable below.
     if (exception instanceof DomainError && PAYER_VISIBLE.has(exception.code)) return { status: HTTP_STATUS_OF[exception.code], message: exception.message };
@@ -64,6 +69,6 @@ export class PayerErrorFilter implements ExceptionFilter {
     const client = describeClientError(exception, request);
     if (client) return client;
     this.logger.error(exception instanceof Error ? exception : String(exception), { path: request.url.split('?')[0], method: request.method });
-    return { status: 500, message: 'Checkout is temporarily unavailable' };
+    return { status: 500, message: checkoutUnavailable(requestId) };
   }
 }

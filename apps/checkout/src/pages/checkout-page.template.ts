@@ -1,4 +1,4 @@
-import { type MerchantProfileView, type PayerSessionView, SIMULATED_OUTCOMES } from '@pp/contracts';
+import type { MerchantProfileView, PayerSessionView } from '@pp/contracts';
 import { formatCad, type PayerLocale } from '@pp/kernel';
 import { BANKS } from './banks';
 import { type Html, html } from './html';
@@ -33,7 +33,6 @@ export function checkoutPage(model: CheckoutPageModel): Html {
 ${session.livemode ? null : html`<p class="test-banner" role="note"><strong>TEST</strong> ${t.testBanner}</p>`}
 <main id="checkout" class="checkout"
   data-status-url="${base}/status"
-  data-simulate-url="${session.livemode ? null : `${base}/simulate`}"
   data-expires-at="${session.expires_at}"
   data-server-now="${model.now.toISOString()}"
   data-success-url="${session.success_url}"
@@ -43,9 +42,7 @@ ${session.livemode ? null : html`<p class="test-banner" role="note"><strong>TEST
   data-text-copied="${t.copied}"
   data-text-copy-failed="${t.copyFailed}"
   data-text-completed="${t.completedLive}"
-  data-text-expired="${t.expiredLive}"
-  data-text-simulate-failed="${t.simulateFailed}"
-  data-text-simulate-done="${t.simulateDone('{status}')}">
+  data-text-expired="${t.expiredLive}">
   <header class="merchant">
     <p class="merchant-name">${t.payTo(merchant.name)}</p>
     <h1>${t.title}</h1>
@@ -93,26 +90,12 @@ ${session.livemode ? null : html`<p class="test-banner" role="note"><strong>TEST
 
   <p id="live-status" class="live-status" role="status" aria-live="polite">${t.waiting}</p>
 
-  ${session.livemode ? null : simulateControl(locale)}
-
   <footer class="footer">
     ${model.embed ? null : html`<a class="cancel" id="cancel" href="${session.cancel_url}">${t.cancel(merchant.name)}</a>`}
     ${languageSwitch(locale, model.path, model.embed)}
   </footer>
 </main>`;
   return layout({ locale, title: `${t.title} · ${merchant.name}`, body, script: ASSETS.pageScript, embedded: !!model.embed });
-}
-
-function simulateControl(locale: PayerLocale): Html {
-  const t = messagesFor(locale);
-  return html`<section class="simulate" aria-labelledby="simulate-label">
-    <h2 id="simulate-label">${t.simulateHeading}</h2>
-    <p class="help">${t.simulateHelp}</p>
-    <div class="simulate-buttons">
-      ${SIMULATED_OUTCOMES.map((outcome) => html`<button type="button" class="button secondary" data-simulate="${outcome}">${t.simulate[outcome]}</button>`)}
-    </div>
-    <p id="simulate-status" role="status" aria-live="polite"></p>
-  </section>`;
 }
 
 function languageSwitch(locale: PayerLocale, path: string, embed: { parentOrigin: string } | null): Html {

@@ -18,8 +18,6 @@ h2{font-size:1.1rem;margin:1.25rem 0 .5rem}
 .memo-value{font-family:ui-monospace,"SFMono-Regular",Menlo,Consolas,monospace;font-size:2.5rem;font-weight:700;letter-spacing:.08em;padding:.25rem .75rem;background:#eef2ff;border:2px dashed #3b4cca;border-radius:.4rem;color:#10163f}
 .button{font:inherit;font-weight:600;padding:.6rem 1.1rem;min-height:44px;border-radius:.4rem;border:2px solid #2b3aa8;background:#2b3aa8;color:#fff;cursor:pointer;text-decoration:none;display:inline-block}
 .button:hover{background:#1f2b80}
-.button.secondary{background:#fff;color:#2b3aa8}
-.button.secondary:hover{background:#eef2ff}
 .button:focus-visible,a:focus-visible{outline:3px solid #c2410c;outline-offset:2px}
 .help{color:#4a4a4a;font-size:.95rem;margin:.25rem 0}
 .copy-status{min-height:1.5em;margin:.25rem 0;color:#14532d}
@@ -33,8 +31,6 @@ h2{font-size:1.1rem;margin:1.25rem 0 .5rem}
 .live-status{margin:1.25rem 0;padding:.75rem 1rem;border-radius:.4rem;background:#f0f4f8;font-weight:600}
 .live-status.done{background:#dcfce7;color:#14532d}
 .live-status.expired{background:#fee2e2;color:#7f1d1d}
-.simulate{margin-top:1.25rem;padding:.75rem 1rem;border:2px dashed #b45309;border-radius:.4rem;background:#fffbeb}
-.simulate-buttons{display:flex;flex-wrap:wrap;gap:.5rem}
 .footer{display:flex;flex-wrap:wrap;justify-content:space-between;gap:.75rem;margin-top:1.5rem;padding-top:1rem;border-top:1px solid #d4d7de}
 .footer a{color:#1d2a8a}
 .visually-hidden{position:absolute!important;width:1px;height:1px;padding:0;margin:-1px;overflow:hidden;clip:rect(0,0,0,0);white-space:nowrap;border:0}

@@ -9,12 +9,15 @@ export type MessageKind = 'notFound' | 'expired' | 'completed' | 'unavailable';
  * A clear page for a session the payer cannot pay (unknown, expired, already
  * completed) or when checkout cannot answer: never a stack trace. In the
  * embedded frame the page script still reports the state to the parent page.
+ * A failure of ours names its request id, for the payer (or, in the frame,
+ * the merchant's onError) to quote to support.
  */
 export function messagePage(options: {
   kind: MessageKind;
   locale: PayerLocale;
   returnUrl?: string;
   embed?: { parentOrigin: string; status: 'COMPLETED' | 'EXPIRED' | 'ERROR' } | null;
+  requestId?: string;
 }): Html {
   const t = messagesFor(options.locale);
   const [title, text] = {
@@ -23,13 +26,15 @@ export function messagePage(options: {
     completed: [t.completedTitle, t.completedBody],
     unavailable: [t.unavailableTitle, t.unavailableBody],
   }[options.kind];
+  const reference = options.requestId === undefined ? undefined : t.contactSupport(options.requestId);
   const body = html`<main class="checkout message" id="checkout"
   data-mode="${options.embed ? 'embed-final' : 'final'}"
   data-parent-origin="${options.embed?.parentOrigin}"
   data-final-status="${options.embed?.status}"
-  data-error-text="${title}">
+  data-error-text="${reference ? `${title}. ${reference}` : title}">
   <h1>${title}</h1>
   <p>${text}</p>
+  ${reference ? html`<p class="request-id">${reference}</p>` : null}
   ${options.returnUrl && !options.embed ? html`<p><a class="button" href="${options.returnUrl}">${t.returnToMerchant}</a></p>` : null}
 </main>`;
   return layout({ locale: options.locale, title, body, script: options.embed ? ASSETS.pageScript : undefined, embedded: !!options.embed });

@@ -50,3 +50,11 @@ describe('the expired notice', () => {
     expect(notice).not.toMatch(/Taking you back|Retour chez le marchand…/);
   });
 });
+
+describe('the unavailable page', () => {
+  it('names the request id for support, escaped as every value of the pages', () => {
+    const page = messagePage({ kind: 'unavailable', locale: 'en-CA', requestId: '<b onclick="x">1</b>' }).value;
+    expect(page).toContain('<p class="request-id">If it persists, contact support with request id &lt;b onclick=&quot;x&quot;&gt;1&lt;/b&gt;.</p>');
+    expect(page).not.toContain('<b onclick');
+  });
+});

@@ -28,11 +28,6 @@ export interface Messages {
   expiredLive: string;
   cancel: (merchant: string) => string;
   language: string;
-  simulateHeading: string;
-  simulateHelp: string;
-  simulate: { confirmed: string; failed: string; requires_manual_review: string };
-  simulateDone: (status: string) => string;
-  simulateFailed: string;
   notFoundTitle: string;
   notFoundBody: string;
   expiredTitle: string;
@@ -42,12 +37,13 @@ export interface Messages {
   returnToMerchant: string;
   unavailableTitle: string;
   unavailableBody: string;
+  contactSupport: (requestId: string) => string;
   frameLoading: string;
 }
 
 const en: Messages = {
   title: 'Pay by Interac e-Transfer',
-  testBanner: 'Test mode: no real money moves. Use the simulator below instead of sending a transfer.',
+  testBanner: 'Test mode: no real money moves, so do not send a transfer. The merchant simulates this payment.',
   payTo: (merchant) => `Payment to ${merchant}`,
   amount: 'Amount',
   memoLabel: 'Message for your transfer',
@@ -74,11 +70,6 @@ const en: Messages = {
   expiredLive: 'This payment request has expired. If you already sent the e-Transfer, do not send it again: contact the merchant, and your payment will be matched to your order or refunded.',
   cancel: (merchant) => `Cancel and return to ${merchant}`,
   language: 'Language',
-  simulateHeading: 'Simulate a payment (test mode)',
-  simulateHelp: 'For developers: records a test payment for this session instead of a real transfer.',
-  simulate: { confirmed: 'Simulate confirmed payment', failed: 'Simulate failed payment', requires_manual_review: 'Simulate payment needing review' },
-  simulateDone: (status) => `Simulated payment recorded: ${status}`,
-  simulateFailed: 'The simulation was refused',
   notFoundTitle: 'Checkout not found',
   notFoundBody: 'This payment link is not valid. Please go back to the merchant and start again.',
   expiredTitle: 'This payment request has expired',
@@ -89,12 +80,13 @@ const en: Messages = {
   returnToMerchant: 'Return to the merchant',
   unavailableTitle: 'Checkout is temporarily unavailable',
   unavailableBody: 'Please try again in a moment.',
+  contactSupport: (requestId) => `If it persists, contact support with request id ${requestId}.`,
   frameLoading: 'Loading checkout…',
 };
 
 const fr: Messages = {
   title: 'Payer par Virement Interac',
-  testBanner: 'Mode test : aucun argent réel n’est transféré. Utilisez le simulateur ci-dessous au lieu d’envoyer un virement.',
+  testBanner: 'Mode test : aucun argent réel n’est transféré, n’envoyez donc pas de virement. Le marchand simule ce paiement.',
   payTo: (merchant) => `Paiement à ${merchant}`,
   amount: 'Montant',
   memoLabel: 'Message de votre virement',
@@ -122,11 +114,6 @@ const fr: Messages = {
     'Cette demande de paiement a expiré. Si vous avez déjà envoyé le Virement Interac, ne l’envoyez pas de nouveau : communiquez avec le marchand, et votre paiement sera associé à votre commande ou remboursé.',
   cancel: (merchant) => `Annuler et retourner chez ${merchant}`,
   language: 'Langue',
-  simulateHeading: 'Simuler un paiement (mode test)',
-  simulateHelp: 'Pour les développeurs : enregistre un paiement de test pour cette session au lieu d’un vrai virement.',
-  simulate: { confirmed: 'Simuler un paiement confirmé', failed: 'Simuler un paiement échoué', requires_manual_review: 'Simuler un paiement à vérifier' },
-  simulateDone: (status) => `Paiement simulé enregistré : ${status}`,
-  simulateFailed: 'La simulation a été refusée',
   notFoundTitle: 'Paiement introuvable',
   notFoundBody: 'Ce lien de paiement n’est pas valide. Retournez chez le marchand pour recommencer.',
   expiredTitle: 'Cette demande de paiement a expiré',
@@ -137,6 +124,7 @@ const fr: Messages = {
   returnToMerchant: 'Retourner chez le marchand',
   unavailableTitle: 'Le paiement est temporairement indisponible',
   unavailableBody: 'Veuillez réessayer dans un instant.',
+  contactSupport: (requestId) => `Si le problème persiste, communiquez avec le soutien en indiquant l’identifiant de requête ${requestId}.`,
   frameLoading: 'Chargement du paiement…',
 };
 

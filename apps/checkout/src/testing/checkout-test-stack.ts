@@ -1,10 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { BusClient, connectNats } from '@pp/platform';
-import { freePorts, testInfra, TestStack } from '@pp/testing';
-import type { NatsConnection } from 'nats';
-
+import type { SimulatedOutcome } from '@pp/contracts';
+import { freePorts, TestStack } from '@pp/testing';
 
 export interface Merchant {
   merchant_id: string;
@@ -21,8 +19,6 @@ export class CheckoutTestStack {
   private constructor(
     readonly stack: TestStack,
     readonly checkoutUrl: string,
-    private readonly nc: NatsConnection,
-    readonly bus: BusClient,
   ) {}
 
   static async start(label: string, env: Record<string, string> = {}): Promise<CheckoutTestStack> {
@@ -40,8 +36,7 @@ export class CheckoutTestStack {
         ...env,
       },
     });
-    const nc = await connectNats(testInfra.natsUrl, 'checkout-test-stack');
-    return new CheckoutTestStack(stack, checkoutUrl, nc, new BusClient(nc, stack.namespace, 10_000));
+    return new CheckoutTestStack(stack, checkoutUrl);
   }
 
   async api<T = unknown>(path: string, options: { method?: string; token?: string; body?: unknown } = {}): Promise<{ status: number; body: T }> {
@@ -86,6 +81,16 @@ export class CheckoutTestStack {
     return created.body;
   }
 
+  /** A test session's payment, as merchants simulate it (docs/PRODUCT-RULES.md §4.6): the gateway's route, with a test secret key. */
+  async simulatePayment(testSecretKey: string, sessionId: string, outcome: SimulatedOutcome): Promise<{ transaction: { status: string }; session: { status: string } }> {
+    const simulated = await this.api<{ transaction: { status: string }; session: { status: string } }>('/v1/sandbox/simulate-payment', {
+      token: testSecretKey,
+      body: { sessionId, outcome },
+    });
+    if (simulated.status !== 200) throw new Error(`payment not simulated: ${simulated.status} ${JSON.stringify(simulated.body)}`);
+    return simulated.body;
+  }
+
   /** Changes one variable and restarts one service (e.g. a short SESSION_TTL_SECONDS for the expiry test). */
   async restartWith(service: 'sessions', env: Record<string, string>): Promise<void> {
     Object.assign(this.stack.env, env);
@@ -94,7 +99,6 @@ export class CheckoutTestStack {
   }
 
   async stop(): Promise<void> {
-    await this.nc.close();
     await this.stack.stop();
   }
 }

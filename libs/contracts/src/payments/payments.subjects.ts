@@ -11,7 +11,7 @@ import { TransferEvidence } from './transfer-evidence';
 
 export const PAYMENT_ID_PATTERN = /^txn_[a-z0-9]{8,64}$/;
 
-/** `payments.simulate.v1`: the sandbox simulator (test mode only), from the gateway or the hosted checkout page. */
+/** `payments.simulate.v1`: the sandbox simulator (test mode only), from the gateway's simulate-payment or the dashboard's simulate action. */
 export class SimulatePaymentCommand extends MerchantScope {
   @IsOptional()
   @IsString()
