@@ -14,7 +14,39 @@ const { ensurePackages } = require('./install');
 
 const root = join(__dirname, '..', '..');
 
-const MERCHANT_COMMANDS = new Set(['login', 'sessions', 'payments', 'events', 'trigger', 'listen', 'help', '--help']);
+const MERCHANT_COMMANDS = new Set(['login', 'sessions', 'payments', 'events', 'trigger', 'listen', 'help']);
+
+/**
+ * The SDK CLI's options that take no value (VALUELESS_OPTIONS in libs/sdk/src/cli/args.ts; a unit test keeps the two
+ * the same). Every other `--name` takes the next word as its value, unless written `--name=value`.
+ */
+const VALUELESS_OPTIONS = new Set(['json', 'print-secret', 'help', 'no-color']);
+
+/**
+ * The command word of a command line, read as the SDK CLI reads it (args.ts): options and their values skipped,
+ * everything after `--` a word. Undefined when there is none (`--help`, `--api-key X` alone).
+ */
+function commandWord(args) {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (arg === '--') return args[i + 1];
+    if (!arg.startsWith('--')) return arg;
+    const name = arg.slice(2);
+    if (!name.includes('=') && !VALUELESS_OPTIONS.has(name) && args[i + 1] !== undefined && !args[i + 1].startsWith('--')) i++;
+  }
+  return undefined;
+}
+
+/**
+ * Whether the merchant's CLI (the SDK's) takes this command line, else the operator's: by its command word, wherever
+ * the options put it (`--api-key X sessions get id`). No word is the merchant CLI's usage; so is a word with one dash
+ * (`-api-key`, a mistyped option), which the merchant CLI refuses with a hint, where the operator's would first set up
+ * the database.
+ */
+function isMerchantCommand(args) {
+  const word = commandWord(args);
+  return word === undefined || MERCHANT_COMMANDS.has(word) || word.startsWith('-');
+}
 
 /** Runs set-up with its progress on stderr, so a merchant command's stdout (NDJSON with --json) stays clean. */
 function withProgressOnStderr(setUp) {
@@ -28,7 +60,7 @@ function withProgressOnStderr(setUp) {
 }
 
 async function main() {
-  if (MERCHANT_COMMANDS.has(process.argv[2] ?? 'help')) {
+  if (isMerchantCommand(process.argv.slice(2))) {
     withProgressOnStderr(() => {
       ensurePackages(root);
       require('../build/build').build({ quiet: true });
@@ -51,7 +83,11 @@ async function main() {
   process.exit(result.status ?? 1);
 }
 
-main().catch((error) => {
-  console.error(`error: ${error.message}`);
-  process.exit(1);
-});
+if (require.main === module) {
+  main().catch((error) => {
+    console.error(`error: ${error.message}`);
+    process.exit(1);
+  });
+}
+
+module.exports = { commandWord, isMerchantCommand, VALUELESS_OPTIONS };

@@ -6,7 +6,8 @@ export class CheckoutError extends Error {
 /**
  * The API answered with an error status. `message` adds the status and
  * request to the API's own words, kept as they came in `apiMessage`.
- * `requestId` is the gateway's X-Request-Id: quote it when contacting
+ * `requestId` is the gateway's X-Request-Id (else, for an answer without one,
+ * such as a proxy's 502, the one the SDK sent): quote it when contacting
  * support. `idempotencyKey` (POST only) is the key the call sent, the SDK's
  * own when the caller gave none: sending the call again with it cannot do
  * the operation twice.
@@ -58,6 +59,8 @@ export class ServerError extends ApiError {
  * No answer: the connection failed or the per-request timeout passed, on
  * every attempt, or an event stream went silent. The request may have run:
  * `idempotencyKey` (POST only) is the key to send it again with.
+ * `requestId` is the X-Request-Id the SDK sent (the gateway logs the request
+ * under it if it got that far).
  */
 export class ConnectionError extends CheckoutError {
   override name = 'ConnectionError';
@@ -65,16 +68,19 @@ export class ConnectionError extends CheckoutError {
     message: string,
     cause: unknown,
     readonly idempotencyKey?: string,
+    readonly requestId?: string,
   ) {
     super(message, { cause });
   }
 }
 
 /**
- * A 2xx answer the SDK cannot read: a body that is not JSON, a list page
- * that is not a list or has no id to continue after, a stream message that
- * is not an event. Usually something between the client and the gateway
- * (a proxy's page), or an API newer than the SDK.
+ * An answer the SDK cannot read: a 2xx body that is not JSON, a list page
+ * that is not a list or has no new id to continue after, a stream message
+ * that is not an event, a body over MAX_RESPONSE_BYTES, or a redirect (3xx,
+ * never followed). Usually something between the client and the gateway
+ * (a proxy's page), a wrong `apiBase`, or an API newer than the SDK.
+ * `requestId` is the gateway's X-Request-Id, else the one the SDK sent.
  */
 export class UnexpectedResponseError extends CheckoutError {
   override name = 'UnexpectedResponseError';
@@ -82,6 +88,7 @@ export class UnexpectedResponseError extends CheckoutError {
     message: string,
     /** POST only: the key the call sent (its 2xx answer means the operation ran). */
     readonly idempotencyKey?: string,
+    readonly requestId?: string,
   ) {
     super(message);
   }

@@ -4,8 +4,9 @@ export interface ParsedArgs {
   options: Map<string, string | true>;
 }
 
-/** Options that take no value. */
-const FLAGS = new Set(['json', 'print-secret', 'help', 'no-color']);
+/** Options that take no value; every other takes one (`--name value` or `--name=value`). tools/launcher/cli.js reads command lines the same way. */
+export const VALUELESS_OPTIONS: readonly string[] = ['json', 'print-secret', 'help', 'no-color'];
+const FLAGS = new Set(VALUELESS_OPTIONS);
 
 export function parseArgs(argv: readonly string[]): ParsedArgs {
   const positionals: string[] = [];
@@ -25,7 +26,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     else if (FLAGS.has(name)) options.set(name, true);
     else {
       const value = argv[i + 1];
-      if (value === undefined || value.startsWith('--')) throw new UsageError(`--${name} needs a value`);
+      if (value === undefined || value.startsWith('--')) throw new UsageError(`--${redactSecrets(name)} needs a value`);
       options.set(name, value);
       i++;
     }
@@ -34,12 +35,12 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
 }
 
 /** Options every command takes (main.ts). */
-const GLOBAL_OPTIONS = ['api-key', 'api-base', 'json', 'help', 'no-color'];
+const GLOBAL_OPTIONS = ['api-key', 'api-key-file', 'api-base', 'json', 'help', 'no-color'];
 
 /** A mistyped option (`--stauts`) would otherwise be ignored, and the command run without it. */
 export function refuseUnknownOptions(args: ParsedArgs, allowed: readonly string[]): void {
   const unknown = [...args.options.keys()].find((name) => !GLOBAL_OPTIONS.includes(name) && !allowed.includes(name));
-  if (unknown !== undefined) throw new UsageError(`Unknown option --${unknown}`);
+  if (unknown !== undefined) throw new UsageError(`Unknown option --${redactSecrets(unknown)}`);
 }
 
 /** A mistake in how the command was called: printed with the usage, exit status 2. */
@@ -47,17 +48,24 @@ export class UsageError extends Error {
   override name = 'UsageError';
 }
 
+/**
+ * `text` with every word that looks like a secret (an API key, pp_…, or a webhook secret, whsec_…) cut to its prefix:
+ * for messages that repeat what was typed (an unknown command, a wrong value), since a key typed in the wrong place
+ * (`-api-key pp_live_…`, one dash) would otherwise be printed back to a terminal or a CI log.
+ */
+export const redactSecrets = (text: string): string => text.replace(/\b(pp_|whsec_)\S*/g, '$1…(redacted)');
+
 /** The option's value; `--name=` with nothing after it is as wrong as `--name` alone (an empty --api-key would hide PP_API_KEY). */
 export function stringOption(args: ParsedArgs, name: string): string | undefined {
   const value = args.options.get(name);
-  if (value === true || value === '') throw new UsageError(`--${name} needs a value`);
+  if (value === true || value === '') throw new UsageError(`--${redactSecrets(name)} needs a value`);
   return value;
 }
 
 export function integerOption(args: ParsedArgs, name: string): number | undefined {
   const value = stringOption(args, name);
   if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value)) throw new UsageError(`--${name} must be a whole number (got ${value})`);
+  if (!/^\d+$/.test(value)) throw new UsageError(`--${name} must be a whole number (got ${redactSecrets(value)})`);
   return Number(value);
 }
 
@@ -73,7 +81,7 @@ export function metadataOption(args: ParsedArgs): Record<string, string> | undef
   return Object.fromEntries(
     value.split(',').map((pair) => {
       const [key, val] = splitOnce(pair, '=');
-      if (!key || val === undefined) throw new UsageError(`--metadata entries look like key=value (got ${pair})`);
+      if (!key || val === undefined) throw new UsageError(`--metadata entries look like key=value (got ${redactSecrets(pair)})`);
       return [key.trim(), val];
     }),
   );
@@ -83,7 +91,7 @@ function parsedJson(value: string): unknown {
   try {
     return JSON.parse(value);
   } catch (error) {
-    throw new UsageError(`--metadata is not valid JSON (${error instanceof Error ? error.message : String(error)}); or use key=value,key2=value2`);
+    throw new UsageError(`--metadata is not valid JSON (${redactSecrets(error instanceof Error ? error.message : String(error))}); or use key=value,key2=value2`);
   }
 }
 

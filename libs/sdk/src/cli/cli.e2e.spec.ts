@@ -74,6 +74,17 @@ describe('pp-checkout CLI against the real stack', () => {
       return { status: failed.code, stdout: failed.stdout, stderr: failed.stderr };
     }
   };
+  /** The CLI with `input` on its stdin. */
+  const cliWithInput = (args: string[], input: string) =>
+    new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+      const child = spawn(process.execPath, [CLI, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      child.on('close', (status) => resolve({ status, stdout, stderr }));
+      child.stdin.end(input);
+    });
   const ndjson = (stdout: string) => stdout.trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
 
   const startListening = (extra: string[] = []) => {
@@ -127,6 +138,14 @@ describe('pp-checkout CLI against the real stack', () => {
     const wrong = await cli(['payments', 'list'], { PP_API_KEY: 'pp_live_test_wrong' });
     expect(wrong).toMatchObject({ status: 1, stderr: expect.stringMatching(/status 401/) });
     expect((await cli(['payments', 'list', '--api-key', keys.test_secret], { PP_API_KEY: 'pp_live_test_wrong' })).status).toBe(0);
+  });
+
+  it('takes the key piped in with --api-key-file - (or /dev/stdin), off the command line', async () => {
+    const piped = await cliWithInput(['payments', 'list', '--json', '--api-key-file', '-'], `${keys.test_secret}\n`);
+    expect(piped).toMatchObject({ status: 0, stderr: '' });
+    const wrong = await cliWithInput(['payments', 'list', '--api-key-file', '/dev/stdin'], 'pp_live_test_wrong\n');
+    expect(wrong).toMatchObject({ status: 1, stderr: expect.stringMatching(/status 401/) });
+    expect(wrong.stderr).not.toContain('pp_live_test_wrong');
   });
 
   it('creates and shows sessions, and prints --json as one JSON object per line', async () => {

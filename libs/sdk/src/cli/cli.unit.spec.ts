@@ -1,13 +1,13 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { integerOption, listOption, metadataOption, parseArgs, UsageError } from './args';
+import { integerOption, listOption, metadataOption, parseArgs, redactSecrets, UsageError } from './args';
 import { findCommand } from './commands';
 import { readConfig } from './config';
 import { type FollowState, recordHandled } from '../events/follow-state';
 import { forwardingSecret } from './listen';
 import { main } from './main';
-import { eventTypesOption, sinceOption } from './option-values';
+import { eventTypesOption, intervalOption, sinceOption } from './option-values';
 
 describe('CLI arguments', () => {
   it('splits positionals from --name value, --name=value and value-less flags', () => {
@@ -62,11 +62,19 @@ describe('checking a command line before any request', () => {
 
   /** `pp-checkout …` in this process: its exit status and what it wrote to stderr. */
   const run = async (...argv: string[]) => {
-    const stderr: string[] = [];
-    jest.spyOn(process.stdout, 'write').mockImplementation(() => true);
-    jest.spyOn(process.stderr, 'write').mockImplementation((text) => (stderr.push(String(text)), true));
-    return { status: await main(argv, env), stderr: stderr.join('') };
+    const { stdout: _stdout, ...rest } = await runCapturing(...argv);
+    return rest;
   };
+  /** The same, with what it wrote to stdout too. */
+  const runCapturing = async (...argv: string[]) => {
+    const stdout: string[] = [];
+    const stderr: string[] = [];
+    jest.spyOn(process.stdout, 'write').mockImplementation((text) => (stdout.push(String(text)), true));
+    jest.spyOn(process.stderr, 'write').mockImplementation((text) => (stderr.push(String(text)), true));
+    return { status: await main(argv, env), stderr: stderr.join(''), stdout: stdout.join('') };
+  };
+  /** What the n-th request carried. */
+  const sent = (n = 0) => ({ headers: new Headers(fetch.mock.calls[n][1]?.headers), body: JSON.parse(String(fetch.mock.calls[n][1]?.body ?? 'null')) as Record<string, unknown> | null });
 
   it.each([
     [['payments', 'list', '--stauts', 'CONFIRMED'], '--stauts'],
@@ -84,6 +92,8 @@ describe('checking a command line before any request', () => {
     [['events', 'tail', '--since', 'evt_1'], /--since takes an event id \(evt_…\) or "start"/],
     [['listen', '--forward-to', 'http://127.0.0.1:9/hooks', '--since', 'evt_abc'], /--since takes an event id/],
     [['events', 'tail', '--interval', String(2 ** 31)], /--interval is in milliseconds, at most 3600000/],
+    [['events', 'tail', '--interval', '0'], /^error: --interval is in milliseconds, at least 100 \(got 0\)\n/],
+    [['listen', '--forward-to', 'http://127.0.0.1:9/hooks', '--interval', '99'], /--interval is in milliseconds, at least 100/],
     [['listen', '--forward-to', 'http://127.0.0.1:9/hooks', '--interval', '3600001'], /--interval is in milliseconds/],
     [['payments', 'list', '--status', 'confirmed'], /Unknown payment status confirmed; one of: PENDING, CONFIRMED,/],
     [['sessions', 'create', '--amount', '100', '--metadata', '{"cart":'], /--metadata is not valid JSON/],
@@ -98,6 +108,85 @@ describe('checking a command line before any request', () => {
     expect(sinceOption(parseArgs(['--since', 'start']))).toBe('start');
     expect(sinceOption(parseArgs(['--since', 'evt_abc123def456']))).toBe('evt_abc123def456');
     expect(sinceOption(parseArgs([]))).toBeUndefined();
+  });
+
+  it('accepts an --interval from 100 ms', () => {
+    expect(intervalOption(parseArgs(['--interval', '100']))).toBe(100);
+    expect(intervalOption(parseArgs([]))).toBe(1000);
+  });
+
+  it('given a key typed where the command goes (`-api-key pp_live_…`, one dash), when refused as an unknown command, then the key is not printed back, and the refusal says options take two dashes', async () => {
+    const refused = await run('-api-key', 'pp_live_AbCdEf0123456789', 'sessions', 'get', 'cs_1');
+    expect(refused).toEqual({ status: 2, stderr: expect.stringMatching(/^error: Unknown command -api-key pp_…\(redacted\) \(options start with two dashes: --api-key, not -api-key\)\n\nUsage:/) });
+    expect(refused.stderr).not.toContain('AbCdEf0123456789');
+    expect(fetch).not.toHaveBeenCalled();
+    const secret = await run('whsec_S3cr3tS3cr3t', 'listen');
+    expect(secret.stderr).toMatch(/^error: Unknown command whsec_…\(redacted\) listen\n/);
+    expect(secret.stderr).not.toContain('S3cr3t');
+  });
+
+  it.each([
+    [['trigger', 'pp_live_test_AbCdEf0123456789']],
+    [['events', 'tail', '--interval', 'pp_live_AbCdEf0123456789']],
+    [['sessions', 'create', '--amount', '100', '--metadata', 'pp_live_AbCdEf0123456789']],
+    [['sessions', 'create', '--amount', '100', '--metadata', '{"order": pp_live_AbCdEf0123456789}']],
+    [['payments', 'list', '--pp_live_AbCdEf0123456789']],
+  ])('given a key where a value goes (%j), when refused, then the key is not printed back', async (argv) => {
+    const refused = await run(...argv);
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toContain('pp_…(redacted)');
+    expect(refused.stderr).not.toContain('pp_live_A');
+    expect(fetch).not.toHaveBeenCalled();
+  });
+
+  it('cuts words that look like secrets to their prefix, and leaves other words alone', () => {
+    expect(redactSecrets('-api-key=pp_live_abc sessions whsec_xyz app_x')).toBe('-api-key=pp_…(redacted) sessions whsec_…(redacted) app_x');
+  });
+
+  it('given the key in --api-key-file, when a command runs, then it sends the key the file holds, trimmed, before PP_API_KEY', async () => {
+    const file = join(dir, 'key');
+    writeFileSync(file, '  pp_live_test_fromfile\n');
+    expect((await run('payments', 'list', '--api-key-file', file)).status).toBe(1);
+    expect(sent().headers.get('authorization')).toBe('Bearer pp_live_test_fromfile');
+    expect((await run('login', `--api-key-file=${file}`)).status).toBe(0);
+    expect(readConfig(env).api_key).toBe('pp_live_test_fromfile');
+  });
+
+  it.each([
+    [['--api-key-file', 'missing'], /^error: Cannot read --api-key-file .*missing \(ENOENT\)\n/],
+    [['--api-key-file', 'empty'], /^error: --api-key-file .*empty holds no key/],
+    [['--api-key-file', 'two-lines'], /^error: The key holds characters no key has/],
+    [['--api-key-file', 'key', '--api-key', 'pp_live_test_flag'], /^error: Pass the key one way: --api-key or --api-key-file, not both/],
+  ])('given --api-key-file that does not give one key (%j), when a command runs, then it is a usage error that does not repeat the file', async (argv, message) => {
+    writeFileSync(join(dir, 'empty'), ' \n');
+    writeFileSync(join(dir, 'two-lines'), 'pp_live_test_one\npp_live_test_two\n');
+    writeFileSync(join(dir, 'key'), 'pp_live_test_one\n');
+    const refused = await run('payments', 'list', ...argv.map((arg) => (arg.startsWith('--') || arg.startsWith('pp_') ? arg : join(dir, arg))));
+    expect(refused).toEqual({ status: 2, stderr: expect.stringMatching(message) });
+    expect(refused.stderr).not.toContain('pp_live_test_one');
+    expect(fetch).not.toHaveBeenCalled();
+  });
+
+  it('given a plain-http gateway on another machine, when listen --print-secret runs, then it prints the secret from the key alone and exits 0, without any request; --json prints it as a JSON line', async () => {
+    env.PP_API_BASE = 'http://gateway.example:3000';
+    expect(await runCapturing('listen', '--print-secret')).toEqual({ status: 0, stderr: '', stdout: `${forwardingSecret('pp_live_test_env')}\n` });
+    expect(await runCapturing('listen', '--print-secret', '--json', '--api-base', 'http://10.0.0.5:3000')).toEqual({ status: 0, stderr: '', stdout: `{"secret":"${forwardingSecret('pp_live_test_env')}"}\n` });
+    expect(fetch).not.toHaveBeenCalled();
+    expect(await run('listen', '--print-secret', '--api-key', 'pp_live_abc')).toEqual({ status: 2, stderr: expect.stringMatching(/^error: listen works in test mode only/) });
+    // Listening itself still refuses to send the key in clear text.
+    expect(await run('listen', '--forward-to', 'http://127.0.0.1:9/hooks')).toEqual({ status: 2, stderr: expect.stringMatching(/^error: .*http/) });
+  });
+
+  it('given a live key and no --success-url or --cancel-url, when sessions create runs, then it is a usage error before any request; a test key gets the localhost placeholders', async () => {
+    for (const argv of [[], ['--success-url', 'https://shop.example/ok'], ['--cancel-url', 'https://shop.example/cancel']]) {
+      const refused = await run('sessions', 'create', '--amount', '100', '--api-key', 'pp_live_abc', ...argv);
+      expect(refused).toEqual({ status: 2, stderr: expect.stringMatching(/^error: sessions create with a live key needs --success-url and --cancel-url/) });
+    }
+    expect(fetch).not.toHaveBeenCalled();
+    await run('sessions', 'create', '--amount', '100', '--api-key', 'pp_live_abc', '--success-url', 'https://shop.example/ok', '--cancel-url', 'https://shop.example/cancel');
+    expect(sent(0).body).toMatchObject({ success_url: 'https://shop.example/ok', cancel_url: 'https://shop.example/cancel' });
+    await run('sessions', 'create', '--amount', '100');
+    expect(sent(1).body).toMatchObject({ success_url: 'http://localhost/success', cancel_url: 'http://localhost/cancel' });
   });
 
   it('given an unknown command, when run, then it says so on stderr with the usage, and exits 2', async () => {

@@ -1,7 +1,7 @@
 import { CheckoutClient } from '../client';
 import type { Event } from '../types';
 import { integerOption, metadataOption, type ParsedArgs, stringOption, UsageError } from './args';
-import { checkedKeyShape, configPath, isTestKey, refuseKeyInClear, resolveCredentials, writeConfig } from './config';
+import { apiKeyOption, checkedKeyShape, configPath, isTestKey, refuseKeyInClear, resolveApiKey, resolveCredentials, writeConfig } from './config';
 import { followEvents } from './event-follower';
 import { forwardingSecret, listen, listenStatePath } from './listen';
 import { eventTypeOption, eventTypesOption, intervalOption, paymentStatusOption, sinceOption } from './option-values';
@@ -36,8 +36,20 @@ function positional(context: CommandContext, index: number, what: string): strin
 
 function requireTestKey(context: CommandContext, command: string): { apiKey: string; apiBase: string } {
   const credentials = resolveCredentials(context.args, context.env);
-  if (!isTestKey(credentials.apiKey)) throw new UsageError(`${command} works in test mode only: use a pp_live_test_ key`);
+  refuseLiveKey(credentials.apiKey, command);
   return credentials;
+}
+
+function refuseLiveKey(apiKey: string, command: string): void {
+  if (!isTestKey(apiKey)) throw new UsageError(`${command} works in test mode only: use a pp_live_test_ key`);
+}
+
+/** A URL the payer is sent to: with a test key, a placeholder on this machine will do; with a live key a real payer would land on it, so it must be given. */
+function payerUrl(context: CommandContext, apiKey: string, name: 'success-url' | 'cancel-url'): string {
+  const given = stringOption(context.args, name);
+  if (given !== undefined) return given;
+  if (!isTestKey(apiKey)) throw new UsageError('sessions create with a live key needs --success-url and --cancel-url: real payers are sent there (the http://localhost placeholders are for test keys only)');
+  return name === 'success-url' ? 'http://localhost/success' : 'http://localhost/cancel';
 }
 
 /** An event as a table row: the data fields merchants look for. */
@@ -47,11 +59,11 @@ const pageLimit = (shown: number) => Math.min(Math.max(shown, 1), 50);
 
 export const COMMANDS: Record<string, Command> = {
   login: {
-    usage: 'login [--key <secret key>] [--api-base <url>]   save the key (from --key or --api-key, else PP_API_KEY, which keeps it out of shell history) for later commands',
+    usage: 'login [--key <secret key>] [--api-base <url>]   save the key (from --key, --api-key or --api-key-file, else PP_API_KEY, which keeps it out of shell history) for later commands',
     options: ['key'],
     async run(context) {
-      const key = (stringOption(context.args, 'key') ?? stringOption(context.args, 'api-key') ?? context.env.PP_API_KEY)?.trim();
-      if (!key || !/^pp_(live_test_|live_|rk_)/.test(key)) throw new UsageError('login needs a secret key (pp_live_test_…, pp_live_… or pp_rk_…) in --key, --api-key or PP_API_KEY');
+      const key = (stringOption(context.args, 'key') ?? apiKeyOption(context.args) ?? context.env.PP_API_KEY)?.trim();
+      if (!key || !/^pp_(live_test_|live_|rk_)/.test(key)) throw new UsageError('login needs a secret key (pp_live_test_…, pp_live_… or pp_rk_…) in --key, --api-key, --api-key-file or PP_API_KEY');
       checkedKeyShape(key);
       const apiBase = stringOption(context.args, 'api-base');
       if (apiBase) refuseKeyInClear(apiBase, context.env);
@@ -61,18 +73,21 @@ export const COMMANDS: Record<string, Command> = {
   },
 
   'sessions create': {
-    usage: 'sessions create --amount <cents> [--reference <text>] [--success-url <url>] [--cancel-url <url>] [--metadata k=v,...]',
+    usage: 'sessions create --amount <cents> [--reference <text>] [--success-url <url>] [--cancel-url <url>] [--metadata k=v,...]   (URLs default to http://localhost/… with a test key; a live key needs both)',
     options: ['amount', 'reference', 'success-url', 'cancel-url', 'metadata'],
     async run(context) {
       const amount = integerOption(context.args, 'amount');
       if (amount === undefined) throw new UsageError('sessions create needs --amount <cents>');
       const metadata = metadataOption(context.args);
-      const session = await clientFor(context).checkoutSessions.create({
+      const credentials = resolveCredentials(context.args, context.env);
+      const successUrl = payerUrl(context, credentials.apiKey, 'success-url');
+      const cancelUrl = payerUrl(context, credentials.apiKey, 'cancel-url');
+      const session = await new CheckoutClient(credentials).checkoutSessions.create({
         amount,
         currency: 'cad',
         reference: stringOption(context.args, 'reference') ?? `cli-${Date.now()}`,
-        success_url: stringOption(context.args, 'success-url') ?? 'http://localhost/success',
-        cancel_url: stringOption(context.args, 'cancel-url') ?? 'http://localhost/cancel',
+        success_url: successUrl,
+        cancel_url: cancelUrl,
         ...(metadata ? { metadata } : {}),
       });
       printRecord(context.output, session);
@@ -182,8 +197,14 @@ export const COMMANDS: Record<string, Command> = {
     usage: 'listen --forward-to <url> [--events a,b] [--since <evt_id|start>] [--interval <ms>] [--print-secret]   (test mode)',
     options: ['forward-to', 'events', 'since', 'interval', 'print-secret'],
     async run(context) {
+      if (context.args.options.get('print-secret') === true) {
+        // From the key alone: no request, so neither the gateway nor whether its URL may carry the key matters.
+        const apiKey = resolveApiKey(context.args, context.env);
+        refuseLiveKey(apiKey, 'listen');
+        const secret = forwardingSecret(apiKey);
+        return context.output.json ? printRecord(context.output, { secret }) : context.output.out(secret);
+      }
       const credentials = requireTestKey(context, 'listen');
-      if (context.args.options.get('print-secret') === true) return context.output.out(forwardingSecret(credentials.apiKey));
       const forwardTo = stringOption(context.args, 'forward-to');
       if (!forwardTo || !/^https?:\/\//.test(forwardTo)) throw new UsageError('listen needs --forward-to <http(s) URL>');
       await listen(new CheckoutClient(credentials), {

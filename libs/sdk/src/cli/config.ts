@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { isApiKeyShaped } from '../http/api-key-shape';
@@ -33,16 +33,76 @@ export function writeConfig(env: NodeJS.ProcessEnv, config: CliConfig): string {
   return path;
 }
 
+/** More than any key file holds (a key is under 60 characters): a file this long is not one, and /dev/zero must not fill memory. */
+const MAX_KEY_FILE_BYTES = 64 * 1024;
+
 /**
- * The key from --api-key, else PP_API_KEY, else the config file `login` wrote; the base likewise, default
- * http://localhost:3000. The key is trimmed as the transport sends it, so what is derived from it (listen's
- * forwarding secret, its saved place) is the same whether or not it came with a line break.
+ * The key given on the command line: --api-key, or the contents of the file --api-key-file names (trimmed), which
+ * keeps the key out of argv (where `ps` and shell history see it): a mounted secret, or `--api-key-file -` with the
+ * key piped in on stdin. Neither the file's contents nor any part of them is ever printed.
  */
+export function apiKeyOption(args: ParsedArgs): string | undefined {
+  const inline = stringOption(args, 'api-key');
+  const file = stringOption(args, 'api-key-file');
+  if (file === undefined) return inline;
+  if (inline !== undefined) throw new UsageError('Pass the key one way: --api-key or --api-key-file, not both');
+  const key = readKeyFile(file).trim();
+  if (!key) throw new UsageError(`--api-key-file ${file} holds no key (it is empty)`);
+  return key;
+}
+
+/** `-` and /dev/stdin are the CLI's stdin, read as it is (opening /dev/stdin again fails when stdin is a socket, as a parent process's pipe may be). */
+const STDIN_NAMES = new Set(['-', '/dev/stdin']);
+
+function readKeyFile(path: string): string {
+  const stdin = STDIN_NAMES.has(path);
+  let fd: number | undefined;
+  try {
+    fd = stdin ? 0 : openSync(path, 'r');
+    const buffer = Buffer.alloc(MAX_KEY_FILE_BYTES + 1);
+    let length = 0;
+    for (;;) {
+      const read = readSomeSync(fd, buffer, length);
+      if (read === 0) return buffer.toString('utf8', 0, length);
+      length += read;
+      if (length > MAX_KEY_FILE_BYTES) throw new UsageError(`--api-key-file ${path} is longer than ${MAX_KEY_FILE_BYTES} bytes: it does not hold just a key`);
+    }
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new UsageError(`Cannot read --api-key-file ${path}${code ? ` (${code})` : ''}`);
+  } finally {
+    if (fd !== undefined && !stdin) closeSync(fd);
+  }
+}
+
+/** readSync, waiting while a non-blocking stdin has nothing yet (EAGAIN) instead of failing. */
+function readSomeSync(fd: number, buffer: Buffer, offset: number): number {
+  for (;;) {
+    try {
+      return readSync(fd, buffer, offset, buffer.length - offset, null);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
+    }
+  }
+}
+
+/**
+ * The key from --api-key or --api-key-file, else PP_API_KEY, else the config file `login` wrote. Trimmed as the
+ * transport sends it, so what is derived from it (listen's forwarding secret, its saved place) is the same whether or
+ * not it came with a line break.
+ */
+export function resolveApiKey(args: ParsedArgs, env: NodeJS.ProcessEnv, config: CliConfig = readConfig(env)): string {
+  const given = (apiKeyOption(args) ?? env.PP_API_KEY ?? config.api_key)?.trim();
+  if (!given) throw new UsageError('No API key: pass --api-key or --api-key-file, set PP_API_KEY, or run `login --key <secret key>` once');
+  return checkedKeyShape(given);
+}
+
+/** The key (resolveApiKey) and the gateway: --api-base, else PP_API_BASE, else the config file, default http://localhost:3000. */
 export function resolveCredentials(args: ParsedArgs, env: NodeJS.ProcessEnv): { apiKey: string; apiBase: string; allowInsecureHttp: boolean } {
   const config = readConfig(env);
-  const given = (stringOption(args, 'api-key') ?? env.PP_API_KEY ?? config.api_key)?.trim();
-  if (!given) throw new UsageError('No API key: pass --api-key, set PP_API_KEY, or run `login --key <secret key>` once');
-  const apiKey = checkedKeyShape(given);
+  const apiKey = resolveApiKey(args, env, config);
   const apiBase = stringOption(args, 'api-base') ?? env.PP_API_BASE ?? config.api_base ?? DEFAULT_API_BASE;
   refuseKeyInClear(apiBase, env);
   return { apiKey, apiBase, allowInsecureHttp: env.PP_ALLOW_HTTP === 'true' };

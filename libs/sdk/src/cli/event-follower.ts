@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { CheckoutClient } from '../client';
-import { AuthenticationError, CheckoutError, InvalidRequestError, NotFoundError } from '../errors';
+import { AuthenticationError, CheckoutError, InvalidRequestError, NotFoundError, PermissionError } from '../errors';
 import { FOLLOW_FROM_START, followAfter, type FollowState, isHandled, recordHandled } from '../events/follow-state';
 import { delay } from '../http/abort';
 import type { Event } from '../types';
@@ -83,10 +83,14 @@ export async function followEvents(client: CheckoutClient, options: FollowOption
  * A refusal that no reconnection can change, with what the user can do
  * instead: a starting point the gateway does not know (a saved
  * Last-Event-ID past the log's retention, a mistyped --since) is a 404 or a
- * 400, a revoked or wrong key a 401.
+ * 400, a revoked or wrong key a 401, a key that may not read events (a
+ * restricted key without events.read, a publishable key) a 403.
  */
 function lastingRefusal(error: unknown): CheckoutError | undefined {
   if (error instanceof AuthenticationError) return new CheckoutError(`${error.message}: the key was refused; run \`login\` with a valid key, or pass --api-key`, { cause: error });
+  if (error instanceof PermissionError) {
+    return new CheckoutError(`${error.message}: the key may not read events; use a secret key, or a restricted key with the events.read scope`, { cause: error });
+  }
   if (error instanceof NotFoundError || error instanceof InvalidRequestError) {
     return new CheckoutError(`${error.message}: the gateway cannot resume from the saved or given event; run again with --since start (or an event id it still holds)`, { cause: error });
   }

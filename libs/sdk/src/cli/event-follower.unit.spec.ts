@@ -13,7 +13,8 @@ import { listen } from './listen';
  * is whatever text the test gives, the merchant's receiver answers 200.
  */
 
-const event = (id: string) => `id: ${id}\ndata: {"id":"${id}","type":"payment.confirmed","created_at":"2026-01-01T00:00:00Z","livemode":false,"data":{}}\n\n`;
+/** A payment.confirmed as the stream sends it: its data carries the reference and amount every merchant event has (listen forwards it). */
+const event = (id: string) => `id: ${id}\ndata: {"id":"${id}","type":"payment.confirmed","created_at":"2026-01-01T00:00:00Z","livemode":false,"data":{"reference":"order-1","amount":2500}}\n\n`;
 const client = () => new CheckoutClient({ apiKey: 'pp_live_test_x' });
 
 /** fetch answering every stream connection with `sse`; `onFetch` sees each call first. */
@@ -138,6 +139,7 @@ describe('following the event stream', () => {
     [404, 'No such event', /No such event \(status 404, request .*\): .*run again with --since start/],
     [400, 'Validation failed: since', /Validation failed: since \(status 400, request .*\): .*run again with --since start/],
     [401, 'Invalid API key', /Invalid API key \(status 401, request .*\): the key was refused; run `login`/],
+    [403, 'Insufficient scope: events.read required', /Insufficient scope: events.read required \(status 403, request .*\): the key may not read events/],
   ])('given the gateway answering %i on connecting, when followed, then it stops at once with what to do instead of retrying for ever', async (status, error, message) => {
     let connections = 0;
     jest.spyOn(globalThis, 'fetch').mockImplementation(async () => {
@@ -182,6 +184,24 @@ describe('following the event stream', () => {
     // During each forward: the open stream's listener and the forward's own, the same for every event.
     expect(forwarded).toEqual([2, 2, 2]);
     expect(any.mock.calls.flat(2)).not.toContain(signal);
+  });
+
+  it('given a streamed event without an amount (which no merchant event lacks), when listen meets it, then it reports it not forwarded and goes on with the next', async () => {
+    const broken = { id: 'evt_1', type: 'payment.confirmed', created_at: '2026-01-01T00:00:00Z', livemode: false, data: { reference: 'r', status: 'CONFIRMED' } };
+    const forwarded: string[] = [];
+    const lines: string[] = [];
+    jest.spyOn(globalThis, 'fetch').mockImplementation(async (url, init) => {
+      if (!String(url).includes('/v1/events/stream')) {
+        forwarded.push((JSON.parse(String(init?.body)) as { id: string }).id);
+        controller.current.abort();
+        return new Response('');
+      }
+      return new Response(`id: evt_1\ndata: ${JSON.stringify(broken)}\n\n${event('evt_2')}`);
+    });
+    const output = { json: true, out: (line: string) => void lines.push(line), progress: () => undefined };
+    await listen(client(), { apiKey: 'pp_live_test_x', forwardTo: 'http://127.0.0.1:9/hooks', since: 'start', statePath: join(dir, 'listen.json'), intervalMs: 1, signal: controller.current.signal, output });
+    expect(forwarded).toEqual(['evt_2']);
+    expect(JSON.parse(lines[0])).toEqual({ event_id: 'evt_1', type: 'payment.confirmed', status: null, error: expect.stringMatching(/has no amount/), skipped: true });
   });
 
   it('given a streamed event with a null session_id and an internal field, when listen forwards it, then the body is the one deliveries carry', async () => {

@@ -59,7 +59,15 @@ export async function listen(client: CheckoutClient, options: ListenOptions): Pr
 }
 
 async function forward(event: Event, secret: string, options: ListenOptions): Promise<boolean> {
-  const body = JSON.stringify(webhookEventBody(event));
+  let body: string;
+  try {
+    body = JSON.stringify(webhookEventBody(event));
+  } catch (error) {
+    // An event the service would not deliver either (no amount or reference): it would be refused again on every
+    // connection, holding back every event after it. Reported, and passed over.
+    report(options.output, { event_id: event.id, type: event.type, status: null, error: error instanceof Error ? error.message : String(error), skipped: true });
+    return true;
+  }
   const started = Date.now();
   // Not AbortSignal.any([options.signal, ...]): that leaves a reference on the process-wide signal per event (abort.ts).
   const operation = startOperation(options.signal, FORWARD_TIMEOUT_MS);
@@ -83,8 +91,9 @@ async function forward(event: Event, secret: string, options: ListenOptions): Pr
   }
 }
 
-function report(output: Output, delivery: { event_id: string; type: string; status: number | null; latency_ms?: number; error?: string }): void {
+function report(output: Output, delivery: { event_id: string; type: string; status: number | null; latency_ms?: number; error?: string; skipped?: true }): void {
   if (output.json) return output.out(JSON.stringify(delivery));
-  const outcome = delivery.status === null ? `not delivered: ${delivery.error}, will retry` : `[${delivery.status}] ${delivery.latency_ms} ms`;
+  const outcome =
+    delivery.status !== null ? `[${delivery.status}] ${delivery.latency_ms} ms` : delivery.skipped ? `not forwarded: ${delivery.error}` : `not delivered: ${delivery.error}, will retry`;
   output.out(`${new Date().toISOString()}  --> ${delivery.type} ${delivery.event_id}  ${outcome}`);
 }

@@ -1,16 +1,32 @@
 #!/usr/bin/env node
-import { parseArgs, refuseUnknownOptions, UsageError } from './args';
+import { parseArgs, redactSecrets, refuseUnknownOptions, UsageError } from './args';
 import { COMMANDS, describeError, findCommand } from './commands';
 import { consoleOutput } from './output';
 
 /*
  * pp-checkout: the merchant's CLI (`npm run cli -- <command>` in this repo).
- * The key comes from --api-key, PP_API_KEY or the file `login` writes; the
- * gateway from --api-base or PP_API_BASE (default http://localhost:3000).
- * --json prints NDJSON. Exit status: 0 done, 1 failed, 2 wrong usage.
+ * The key comes from --api-key, --api-key-file, PP_API_KEY or the file
+ * `login` writes; the gateway from --api-base or PP_API_BASE (default
+ * http://localhost:3000). --json prints NDJSON. Exit status: 0 done, 1
+ * failed, 2 wrong usage.
  */
 
-const usage = () => ['Usage: pp-checkout <command> [--api-key <key>] [--api-base <url>] [--json]', '', ...Object.values(COMMANDS).map((command) => `  ${command.usage}`)].join('\n');
+const usage = () =>
+  [
+    'Usage: pp-checkout <command> [--api-key <key> | --api-key-file <path>] [--api-base <url>] [--json]',
+    '',
+    ...Object.values(COMMANDS).map((command) => `  ${command.usage}`),
+    '',
+    'The key: --api-key, else --api-key-file <path> (a file holding just the key; - reads it from stdin, so a key',
+    'piped in stays off the command line), else PP_API_KEY, else the one `login` saved.',
+  ].join('\n');
+
+/** The words that named no command, as the refusal repeats them: a key typed among them (`-api-key pp_live_…`, one dash) is not printed back. */
+function unknownCommand(positionals: readonly string[]): UsageError {
+  const shown = redactSecrets(positionals.slice(0, 2).join(' '));
+  const dashed = positionals.slice(0, 2).some((word) => /^-[^-]/.test(word));
+  return new UsageError(`Unknown command ${shown}${dashed ? ' (options start with two dashes: --api-key, not -api-key)' : ''}`);
+}
 
 export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const controller = new AbortController();
@@ -20,7 +36,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
   try {
     const args = parseArgs(argv);
     const found = findCommand(args.positionals);
-    if (!found && args.positionals.length > 0) throw new UsageError(`Unknown command ${args.positionals.slice(0, 2).join(' ')}`);
+    if (!found && args.positionals.length > 0) throw unknownCommand(args.positionals);
     if (!found || args.options.has('help')) {
       process.stdout.write(`${usage()}\n`);
       return 0;

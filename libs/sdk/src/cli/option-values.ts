@@ -1,5 +1,5 @@
 import { EVENT_TYPES, type EventType, PAYMENT_STATUSES, type PaymentStatus } from '../types';
-import { integerOption, listOption, type ParsedArgs, stringOption, UsageError } from './args';
+import { integerOption, listOption, type ParsedArgs, redactSecrets, stringOption, UsageError } from './args';
 import { FROM_START } from './event-follower';
 
 /*
@@ -12,11 +12,13 @@ import { FROM_START } from './event-follower';
 const EVENT_ID = /^evt_[a-z0-9]{8,64}$/;
 /** A longer timer overflows Node's 2^31-1 ms and fires after 1 ms; an hour is already longer than anyone waits. */
 const MAX_INTERVAL_MS = 60 * 60 * 1000;
+/** A shorter one (0 included) would reconnect to the gateway in a tight loop whenever the stream ends. */
+export const MIN_INTERVAL_MS = 100;
 
 /** `value` when it is one of `choices`; `what` names them in the refusal. */
 function oneOf<T extends string>(what: string, choices: readonly T[], value: string | undefined): T | undefined {
   if (value === undefined) return undefined;
-  if (!(choices as readonly string[]).includes(value)) throw new UsageError(`Unknown ${what} ${value}; one of: ${choices.join(', ')}`);
+  if (!(choices as readonly string[]).includes(value)) throw new UsageError(`Unknown ${what} ${redactSecrets(value)}; one of: ${choices.join(', ')}`);
   return value as T;
 }
 
@@ -41,9 +43,10 @@ export function sinceOption(args: ParsedArgs): string | undefined {
   return since;
 }
 
-/** `--interval <ms>`, default one second. */
+/** `--interval <ms>`, default one second, from MIN_INTERVAL_MS to an hour. */
 export function intervalOption(args: ParsedArgs): number {
   const interval = integerOption(args, 'interval') ?? 1000;
+  if (interval < MIN_INTERVAL_MS) throw new UsageError(`--interval is in milliseconds, at least ${MIN_INTERVAL_MS} (got ${interval})`);
   if (interval > MAX_INTERVAL_MS) throw new UsageError(`--interval is in milliseconds, at most ${MAX_INTERVAL_MS} (one hour)`);
   return interval;
 }

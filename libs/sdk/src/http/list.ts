@@ -15,17 +15,20 @@ export class ListIterator<T extends { id: string }> implements AsyncIterable<T> 
   ) {}
 
   async firstPage(): Promise<{ data: T[]; hasMore: boolean }> {
-    const page = checkedPage(await this.fetchPage(this.startingAfter, this.options), this.startingAfter);
+    const page = checkedPage(await this.fetchPage(this.startingAfter, this.options), new Set(this.startingAfter === undefined ? [] : [this.startingAfter]));
     return { data: page.items, hasMore: page.next !== undefined };
   }
 
   async *[Symbol.asyncIterator](): AsyncIterator<T> {
     let cursor = this.startingAfter;
+    // Every cursor continued after so far: a list that leads back to any of them (not only the last) would loop for ever.
+    const seen = new Set<string>(cursor === undefined ? [] : [cursor]);
     for (;;) {
-      const page = checkedPage(await this.fetchPage(cursor, this.options), cursor);
+      const page = checkedPage(await this.fetchPage(cursor, this.options), seen);
       yield* page.items;
       if (page.next === undefined) return;
       cursor = page.next;
+      seen.add(cursor);
     }
   }
 
@@ -44,15 +47,18 @@ export class ListIterator<T extends { id: string }> implements AsyncIterable<T> 
 /**
  * A page's items, and the id to continue after when there is more. Checked:
  * `yield*` over a body that is a string yields its characters, and a last
- * item without an id (or the same cursor again) would fetch the same pages
+ * item without an id, or with one already continued after (`seen`: the
+ * previous cursor, or any before it, a cycle), would fetch the same pages
  * forever.
  */
-function checkedPage<T extends { id: string }>(page: ApiResponse<T[]>, cursor: string | undefined): { items: T[]; next?: string } {
+function checkedPage<T extends { id: string }>(page: ApiResponse<T[]>, seen: ReadonlySet<string>): { items: T[]; next?: string } {
   const where = `(request ${page.requestId ?? 'without id'})`;
-  if (!Array.isArray(page.body)) throw new UnexpectedResponseError(`a list page is not a list ${where}`);
+  const unexpected = (message: string) => new UnexpectedResponseError(`${message} ${where}`, undefined, page.requestId);
+  if (!Array.isArray(page.body)) throw unexpected('a list page is not a list');
   const items = page.body;
   if (page.headers.get('x-has-more') !== 'true' || items.length === 0) return { items };
   const next: unknown = (items[items.length - 1] as { id?: unknown } | null)?.id;
-  if (typeof next !== 'string' || next === '' || next === cursor) throw new UnexpectedResponseError(`a list page says there is more, but its last item has no new id to continue after ${where}`);
+  if (typeof next !== 'string' || next === '') throw unexpected('a list page says there is more, but its last item has no new id to continue after');
+  if (seen.has(next)) throw unexpected(`a list page says there is more, but its last item has no new id to continue after (${next} came before: the list would repeat for ever)`);
   return { items, next };
 }

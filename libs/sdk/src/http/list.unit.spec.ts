@@ -54,4 +54,29 @@ describe('a paged list', () => {
     await expect(iterator.toArray()).rejects.toThrow(/last item has no new id to continue after/);
     expect(cursors).toEqual([undefined, 'a']);
   });
+
+  it('given pages that lead back to a cursor from further back (a → b → a), when iterated, then it fails on the repeat instead of cycling', async () => {
+    const cursors: Array<string | undefined> = [];
+    const cycle = ['a', 'b', 'c'];
+    const iterator = new ListIterator<{ id: string }>(
+      async (cursor) => {
+        const id = cycle[(cursors.push(cursor) - 1) % cycle.length];
+        return { status: 200, headers: new Headers({ 'x-has-more': 'true' }), body: [{ id }], requestId: 'req_1' } as ApiResponse<Array<{ id: string }>>;
+      },
+      undefined,
+      {},
+    );
+    await expect(iterator.toArray()).rejects.toThrow(/last item has no new id to continue after \(a came before: the list would repeat for ever\) \(request req_1\)/);
+    expect(cursors).toEqual([undefined, 'a', 'b', 'c']);
+  });
+
+  it('given a starting_after that a later page leads back to, when iterated, then that is a repeat too', async () => {
+    const iterator = new ListIterator<{ id: string }>(
+      async () => ({ status: 200, headers: new Headers({ 'x-has-more': 'true' }), body: [{ id: 'start' }], requestId: 'req_1' }) as ApiResponse<Array<{ id: string }>>,
+      'start',
+      {},
+    );
+    await expect(iterator.toArray()).rejects.toThrow(UnexpectedResponseError);
+    await expect(iterator.firstPage()).rejects.toMatchObject({ requestId: 'req_1' });
+  });
 });

@@ -18,26 +18,50 @@ export const DEFAULT_RETRY_SETTINGS: RetrySettings = { maxRetries: 3, baseDelayM
 
 export type AttemptOutcome =
   | { kind: 'network' }
-  | { kind: 'response'; status: number; retryAfter: string | null };
+  | {
+      kind: 'response';
+      status: number;
+      retryAfter: string | null;
+      /** Whether the answer carried X-Request-Id: every answer of the gateway does, a proxy's own error page does not. */
+      fromGateway: boolean;
+    };
+
+/**
+ * Which failed attempts a request may try again:
+ * - `any`: every one worth it (isRetryable). Reads, DELETEs, and POSTs, which
+ *   the Idempotency-Key replays instead of running twice;
+ * - `refused`: only those refused before any work (429, and the 409 "still in
+ *   progress" with Retry-After), for a POST that is not idempotent across a
+ *   failure (events.resend: a 5xx frees its Idempotency-Key, so a retry after
+ *   no answer or a 5xx could run it twice).
+ */
+export type RetryScope = 'any' | 'refused';
 
 /**
  * Worth retrying: no answer (the request may or may not have run, which the
  * Idempotency-Key makes safe), 409 "still in progress" (which alone carries
  * Retry-After), 429 and 5xx. Every other 4xx would fail the same way again.
+ * In scope `refused`, only the 429 and that 409.
  */
-export function isRetryable(outcome: AttemptOutcome): boolean {
-  if (outcome.kind === 'network') return true;
+export function isRetryable(outcome: AttemptOutcome, scope: RetryScope = 'any'): boolean {
+  if (outcome.kind === 'network') return scope === 'any';
   const { status, retryAfter } = outcome;
-  return status === 429 || status >= 500 || (status === 409 && retryAfter !== null);
+  if (status === 429 || (status === 409 && retryAfter !== null)) return true;
+  return scope === 'any' && status >= 500;
 }
 
 /**
  * Whether the failed attempt may have done its work: no answer, or a server
- * error (a deadline passed after the service acted, a proxy's 502 or 504).
- * A 429 or a 409 was refused before any work.
+ * error from the gateway itself (X-Request-Id: a deadline passed after the
+ * service acted), or a 504 (a proxy that passed the request on and gave up
+ * waiting for the answer, as the SDK's own timeout does). A proxy's other 5xx
+ * without X-Request-Id (a 502 or 503: no gateway to pass it to) is not: a
+ * 404 after it means the id named nothing. A 429 or a 409 was refused before
+ * any work.
  */
 export function mayHaveRun(outcome: AttemptOutcome): boolean {
-  return outcome.kind === 'network' || outcome.status >= 500;
+  if (outcome.kind === 'network') return true;
+  return outcome.status >= 500 && (outcome.fromGateway || outcome.status === 504);
 }
 
 /** Seconds or an HTTP date, as milliseconds from `nowMs`; undefined when absent or unreadable. */
@@ -53,8 +77,8 @@ export function parseRetryAfter(value: string | null, nowMs: number): number | u
  * stop. Exponential backoff with jitter (half fixed, half random), so many clients failing at once
  * do not come back in step; a server's Retry-After is a floor.
  */
-export function retryDelay(outcome: AttemptOutcome, retry: number, settings: RetrySettings, random: number, nowMs: number): number | undefined {
-  if (retry > settings.maxRetries || !isRetryable(outcome)) return undefined;
+export function retryDelay(outcome: AttemptOutcome, retry: number, settings: RetrySettings, random: number, nowMs: number, scope: RetryScope = 'any'): number | undefined {
+  if (retry > settings.maxRetries || !isRetryable(outcome, scope)) return undefined;
   const ceiling = Math.min(settings.maxDelayMs, settings.baseDelayMs * 2 ** (retry - 1));
   const jittered = ceiling / 2 + (random * ceiling) / 2;
   const asked = outcome.kind === 'response' ? parseRetryAfter(outcome.retryAfter, nowMs) : undefined;

@@ -1,8 +1,8 @@
-import { DEFAULT_RETRY_SETTINGS, isRetryable, parseRetryAfter, retryDelay, type AttemptOutcome } from './retry.policy';
+import { DEFAULT_RETRY_SETTINGS, isRetryable, mayHaveRun, parseRetryAfter, retryDelay, type AttemptOutcome } from './retry.policy';
 
 const settings = { ...DEFAULT_RETRY_SETTINGS, baseDelayMs: 100, maxDelayMs: 1000, maxRetries: 3 };
 const NOW = Date.UTC(2026, 10, 23, 18, 0, 0);
-const response = (status: number, retryAfter: string | null = null): AttemptOutcome => ({ kind: 'response', status, retryAfter });
+const response = (status: number, retryAfter: string | null = null, fromGateway = true): AttemptOutcome => ({ kind: 'response', status, retryAfter, fromGateway });
 
 describe('retry policy', () => {
   it('retries network errors, 429, 5xx and the 409 that says "still in progress" (Retry-After), nothing else', () => {
@@ -10,6 +10,25 @@ describe('retry policy', () => {
     expect([429, 500, 502, 503].map((s) => isRetryable(response(s)))).toEqual([true, true, true, true]);
     expect(isRetryable(response(409, '1'))).toBe(true);
     expect([400, 401, 403, 404, 409, 413, 415].map((s) => isRetryable(response(s)))).toEqual(Array(7).fill(false));
+  });
+
+  it('in scope "refused" (events.resend), retries only what was refused before any work: 429 and the 409 with Retry-After', () => {
+    expect(isRetryable({ kind: 'network' }, 'refused')).toBe(false);
+    expect([500, 502, 503, 504].map((s) => isRetryable(response(s), 'refused'))).toEqual([false, false, false, false]);
+    expect(isRetryable(response(429), 'refused')).toBe(true);
+    expect(isRetryable(response(409, '1'), 'refused')).toBe(true);
+    expect(isRetryable(response(409), 'refused')).toBe(false);
+    expect(retryDelay(response(503), 1, settings, 0, NOW, 'refused')).toBeUndefined();
+    expect(retryDelay({ kind: 'network' }, 1, settings, 0, NOW, 'refused')).toBeUndefined();
+    expect(retryDelay(response(429, '1'), 1, settings, 0, NOW, 'refused')).toBe(1000);
+  });
+
+  it('counts as "may have run" no answer, a 5xx from the gateway (X-Request-Id) and a 504; not a proxy’s own 502 or 503, a 429 or a 409', () => {
+    expect(mayHaveRun({ kind: 'network' })).toBe(true);
+    expect([500, 502, 503, 504].map((s) => mayHaveRun(response(s, null, true)))).toEqual([true, true, true, true]);
+    expect([500, 502, 503].map((s) => mayHaveRun(response(s, null, false)))).toEqual([false, false, false]);
+    expect(mayHaveRun(response(504, null, false))).toBe(true);
+    expect([429, 409, 404].map((s) => mayHaveRun(response(s, '0', true)))).toEqual([false, false, false]);
   });
 
   it('backs off exponentially with jitter between half and all of the ceiling, capped', () => {

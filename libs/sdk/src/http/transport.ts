@@ -4,7 +4,7 @@ import { delay, type Operation, startOperation } from './abort';
 import { isApiKeyShaped } from './api-key-shape';
 import { keyInClearRefusal } from './key-in-clear';
 import { checkedRetrySettings, checkIdempotencyKey, checkRetryCount, checkTimeout } from './option-checks';
-import { type AttemptOutcome, DEFAULT_RETRY_SETTINGS, mayHaveRun, type RetrySettings, retryDelay } from './retry.policy';
+import { type AttemptOutcome, DEFAULT_RETRY_SETTINGS, mayHaveRun, type RetryScope, type RetrySettings, retryDelay } from './retry.policy';
 
 export const DEFAULT_API_BASE = 'http://localhost:3000';
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -16,6 +16,12 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
  */
 export const STREAM_IDLE_TIMEOUT_MS = 45_000;
 export const SDK_VERSION = '0.2.0';
+/**
+ * The most of an answer's body the SDK reads (4 MiB): every answer of the API is far smaller (a list page holds at
+ * most 50 items), and a body read whole without a limit (a misdirected download, a proxy gone wrong) would fill the
+ * caller's memory. A longer one is an UnexpectedResponseError. Event streams are read chunk by chunk, without it.
+ */
+export const MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
 
 export interface ClientOptions {
   /** Secret key: pp_live_… or pp_live_test_… (the key chooses live or test mode). */
@@ -57,25 +63,30 @@ export interface ApiRequest {
   body?: unknown;
   /**
    * For a DELETE: the answer when a retry finds the resource gone (404)
-   * after an attempt that may have run (no answer, or a server error): that
-   * attempt deleted it and its answer was lost on the way back, so the call
-   * did what it was asked. A 404 after none did (the first attempt, or one
-   * refused with 429) stays an error: the id named nothing.
+   * after an attempt that may have run (mayHaveRun: no answer, a server error
+   * from the gateway itself, a proxy's 504): that attempt deleted it and its
+   * answer was lost on the way back, so the call did what it was asked. A 404
+   * after none did (the first attempt, one refused with 429, a proxy's own
+   * 502 or 503) stays an error: the id named nothing.
    */
   answerIfGoneOnRetry?: unknown;
+  /** Which failed attempts may be tried again (retry.policy.ts); default `any`. */
+  retryScope?: RetryScope;
 }
 
 export interface ApiResponse<T> {
   status: number;
   headers: Headers;
   body: T;
-  /** The gateway's X-Request-Id. */
+  /** The gateway's X-Request-Id; else (an answer without one, from something in between) the one the SDK sent. */
   requestId: string | undefined;
 }
 
 /** An open event stream: read `body`, and `close()` once done with it, however it ended. */
 export interface OpenStream {
   response: Response;
+  /** The gateway's X-Request-Id, else the one the SDK sent. */
+  requestId: string;
   /** The body's chunks; a ConnectionError once nothing came for STREAM_IDLE_TIMEOUT_MS. */
   body: AsyncIterable<Uint8Array>;
   close(): void;
@@ -131,7 +142,7 @@ export class Transport {
         return { status: 404, headers: attempt.error.headers, body: request.answerIfGoneOnRetry as T, requestId: attempt.error.requestId };
       }
       ranBefore ||= mayHaveRun(attempt.outcome);
-      const wait = retryDelay(attempt.outcome, retry, settings, Math.random(), Date.now());
+      const wait = retryDelay(attempt.outcome, retry, settings, Math.random(), Date.now(), request.retryScope);
       if (wait === undefined) throw attempt.error;
       if (!(await delay(wait, options.signal))) throw options.signal?.reason;
     }
@@ -146,27 +157,38 @@ export class Transport {
   async open(path: string, query: Record<string, string | undefined>, headers: Record<string, string>, options: RequestOptions = {}): Promise<OpenStream> {
     const url = new URL(this.apiBase + path);
     for (const [name, value] of Object.entries(query)) if (value !== undefined) url.searchParams.set(name, value);
-    const requestId = options.requestId ?? randomUUID();
+    const sentId = options.requestId ?? randomUUID();
+    let requestId = sentId;
     const operation = startOperation(options.signal, checkTimeout('timeoutMs', options.timeoutMs ?? this.timeoutMs));
     try {
       const response = await fetch(url, {
-        headers: { ...headers, authorization: `Bearer ${this.apiKey}`, accept: 'text/event-stream', 'x-request-id': requestId },
+        headers: { ...headers, authorization: `Bearer ${this.apiKey}`, accept: 'text/event-stream', 'x-request-id': sentId },
         signal: operation.signal,
+        redirect: 'manual',
       });
-      if (!response.ok) {
-        const parsed = parseJson(await response.text());
-        const message = isErrorBody(parsed) ? parsed.error : `GET ${url.pathname} answered ${response.status}`;
-        throw apiErrorFor(response.status, message, response.headers.get('x-request-id') ?? requestId, response.headers);
+      requestId = response.headers.get('x-request-id') ?? sentId;
+      if (isRedirect(response.status)) {
+        await discardBody(response);
+        throw redirectError('GET', url, response.status, undefined, requestId);
       }
+      if (!response.ok) {
+        const text = await readCapped(response, MAX_RESPONSE_BYTES);
+        if (text === TOO_LARGE) throw tooLargeError('GET', url, response.status, undefined, requestId);
+        const parsed = parseJson(text);
+        const message = isErrorBody(parsed) ? parsed.error : `GET ${url.pathname} answered ${response.status}`;
+        throw apiErrorFor(response.status, message, requestId, response.headers);
+      }
+      const streamId = requestId;
       const silence = (cause: unknown) =>
-        new ConnectionError(`GET ${url.pathname}: the stream sent nothing for ${STREAM_IDLE_TIMEOUT_MS} ms, not even the gateway's keep-alive (request ${requestId})`, cause);
+        new ConnectionError(`GET ${url.pathname}: the stream sent nothing for ${STREAM_IDLE_TIMEOUT_MS} ms, not even the gateway's keep-alive (request ${streamId})`, cause, undefined, streamId);
       // Paused until the body is read: the idle limit starts with the first wait for a chunk.
       operation.clearTimeout();
-      return { response, body: chunksUntilSilent(response.body, operation, silence), close: operation.end };
+      return { response, requestId, body: chunksUntilSilent(response.body, operation, silence), close: operation.end };
     } catch (error) {
       operation.end();
       if (options.signal?.aborted) throw options.signal.reason;
-      throw error instanceof ApiError ? error : new ConnectionError(`GET ${url.pathname}: ${describeNetworkError(error)} (request ${requestId})`, error);
+      if (error instanceof ApiError || error instanceof UnexpectedResponseError) throw error;
+      throw new ConnectionError(`GET ${url.pathname}: ${describeNetworkError(error)} (request ${requestId})`, error, undefined, requestId);
     }
   }
 
@@ -178,35 +200,43 @@ export class Transport {
     options: RequestOptions,
   ): Promise<{ ok: true; response: ApiResponse<unknown> } | { ok: false; outcome: AttemptOutcome; error: Error }> {
     const timeoutMs = options.timeoutMs ?? this.timeoutMs;
+    const sentId = headers['x-request-id'];
+    const idempotencyKey = headers['idempotency-key'];
     // The deadline covers reading the body too.
     const operation = startOperation(options.signal, timeoutMs);
     let response: Response;
-    let text: string;
+    let text: string | typeof TOO_LARGE;
     try {
-      response = await fetch(url, { method, headers, body, signal: operation.signal });
-      text = await response.text();
+      // Not followed: the gateway never redirects, so a 3xx is something else answering (an http-to-https redirect,
+      // a login page), and following it would send the request, a POST's body, somewhere the caller did not name.
+      response = await fetch(url, { method, headers, body, signal: operation.signal, redirect: 'manual' });
+      text = isRedirect(response.status) ? await discardBody(response) : await readCapped(response, MAX_RESPONSE_BYTES);
     } catch (error) {
       if (options.signal?.aborted) throw options.signal.reason;
       const reason = operation.timedOut ? `no answer within ${timeoutMs} ms` : describeNetworkError(error);
-      const message = `${method} ${url.pathname}: ${reason} (request ${headers['x-request-id']})`;
-      return { ok: false, outcome: { kind: 'network' }, error: new ConnectionError(message, error, headers['idempotency-key']) };
+      const message = `${method} ${url.pathname}: ${reason} (request ${sentId})`;
+      return { ok: false, outcome: { kind: 'network' }, error: new ConnectionError(message, error, idempotencyKey, sentId) };
     } finally {
       operation.end();
     }
-    const requestId = response.headers.get('x-request-id') ?? undefined;
+    // A proxy's own error page (a 502 or 504) carries no X-Request-Id: the one sent still finds the request in the gateway's logs, if it got there.
+    const gatewayId = response.headers.get('x-request-id') ?? undefined;
+    const requestId = gatewayId ?? sentId;
+    if (isRedirect(response.status)) throw redirectError(method, url, response.status, idempotencyKey, requestId);
+    if (text === TOO_LARGE) throw tooLargeError(method, url, response.status, idempotencyKey, requestId);
     const parsed = parseJson(text);
     if (response.ok) {
       // Every route answers JSON: anything else (a proxy's HTML page, say) would reach the caller as a string typed as the resource.
       if (parsed === NOT_JSON) {
-        throw new UnexpectedResponseError(`${method} ${url.pathname} answered ${response.status} with a body that is not JSON (request ${requestId ?? headers['x-request-id']})`, headers['idempotency-key']);
+        throw new UnexpectedResponseError(`${method} ${url.pathname} answered ${response.status} with a body that is not JSON (request ${requestId})`, idempotencyKey, requestId);
       }
       return { ok: true, response: { status: response.status, headers: response.headers, body: parsed, requestId } };
     }
     const message = isErrorBody(parsed) ? parsed.error : `${method} ${url.pathname} answered ${response.status}`;
     return {
       ok: false,
-      outcome: { kind: 'response', status: response.status, retryAfter: response.headers.get('retry-after') },
-      error: apiErrorFor(response.status, message, requestId, response.headers, headers['idempotency-key']),
+      outcome: { kind: 'response', status: response.status, retryAfter: response.headers.get('retry-after'), fromGateway: gatewayId !== undefined },
+      error: apiErrorFor(response.status, message, requestId, response.headers, idempotencyKey),
     };
   }
 }
@@ -233,6 +263,50 @@ async function* chunksUntilSilent(body: AsyncIterable<Uint8Array> | null, operat
 }
 
 const NOT_JSON = Symbol('not JSON');
+const TOO_LARGE = Symbol('too large');
+
+const isRedirect = (status: number) => status >= 300 && status < 400;
+
+const redirectError = (method: string, url: URL, status: number, idempotencyKey: string | undefined, requestId: string) =>
+  new UnexpectedResponseError(
+    `${method} ${url.pathname} answered ${status}, a redirect, which the SDK does not follow (the gateway never redirects: is apiBase its own https address?) (request ${requestId})`,
+    idempotencyKey,
+    requestId,
+  );
+
+const tooLargeError = (method: string, url: URL, status: number, idempotencyKey: string | undefined, requestId: string) =>
+  new UnexpectedResponseError(`${method} ${url.pathname} answered ${status} with a body over ${MAX_RESPONSE_BYTES} bytes, more than any answer of the API (request ${requestId})`, idempotencyKey, requestId);
+
+/** Lets the connection go without reading an answer the SDK will not use; '' as its text. */
+async function discardBody(response: Response): Promise<string> {
+  await response.body?.cancel().catch(() => undefined);
+  return '';
+}
+
+/** The body as text, read up to `limit` bytes: TOO_LARGE (and the rest left unread) beyond it. */
+async function readCapped(response: Response, limit: number): Promise<string | typeof TOO_LARGE> {
+  const declared = Number(response.headers.get('content-length') ?? NaN);
+  if (declared > limit) {
+    await discardBody(response);
+    return TOO_LARGE;
+  }
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => undefined);
+      return TOO_LARGE;
+    }
+    chunks.push(value);
+  }
+  // As response.text() decodes: UTF-8, a byte order mark dropped, malformed sequences replaced.
+  return new TextDecoder().decode(Buffer.concat(chunks));
+}
 
 /** The body, undefined when empty, NOT_JSON when unreadable (an error status's body may be any text). */
 function parseJson(text: string): unknown {

@@ -88,7 +88,7 @@ describe('the transport', () => {
 
   it('given a POST that fails after its retries, when no key was given, then the error carries the key the SDK sent on every attempt; a given key is carried as it is', async () => {
     const fetch = stubFetch({ status: 503, body: '{"error":"Service unavailable"}' });
-    const failed = await client({ maxRetries: 1 }).events.resend('evt_1').catch((error: unknown) => error);
+    const failed = await client({ maxRetries: 1 }).refunds.create({ payment_id: 'txn_1' }).catch((error: unknown) => error);
     const sent = fetch.mock.calls.map(([, init]) => new Headers(init?.headers).get('idempotency-key'));
     expect(failed).toBeInstanceOf(ServerError);
     expect(sent).toEqual([expect.stringMatching(/^[0-9a-f-]{36}$/), sent[0]]);
@@ -97,12 +97,59 @@ describe('the transport', () => {
 
     fetch.mockRestore();
     const unreachable = jest.spyOn(globalThis, 'fetch').mockRejectedValue(new TypeError('fetch failed'));
-    const lost = await client({ maxRetries: 1 }).events.resend('evt_1').catch((error: unknown) => error);
+    const lost = await client({ maxRetries: 1 }).refunds.create({ payment_id: 'txn_1' }).catch((error: unknown) => error);
     expect(lost).toBeInstanceOf(ConnectionError);
     expect((lost as ConnectionError).idempotencyKey).toBe(new Headers(unreachable.mock.calls[0][1]?.headers).get('idempotency-key'));
     const read = (await client({ maxRetries: 0 }).payments.list().firstPage().catch((error: unknown) => error)) as ConnectionError;
     expect(read).toBeInstanceOf(ConnectionError);
     expect(read.idempotencyKey).toBeUndefined();
+  });
+
+  it('given events.resend, which is not idempotent across a failure, when it gets a 5xx or no answer, then it is not retried; a 429 or a 409 with Retry-After is', async () => {
+    const failing = stubFetch({ status: 503, body: '{"error":"Service unavailable"}', headers: { 'x-request-id': 'req_1' } });
+    await expect(client().events.resend('evt_1')).rejects.toBeInstanceOf(ServerError);
+    expect(failing).toHaveBeenCalledTimes(1);
+    failing.mockRestore();
+
+    const unreachable = jest.spyOn(globalThis, 'fetch').mockRejectedValue(new TypeError('fetch failed'));
+    await expect(client().events.resend('evt_1')).rejects.toBeInstanceOf(ConnectionError);
+    expect(unreachable).toHaveBeenCalledTimes(1);
+    unreachable.mockRestore();
+
+    const refused = stubFetch(
+      { status: 429, body: '{"error":"Rate limit exceeded"}', headers: { 'retry-after': '0' } },
+      { status: 409, body: '{"error":"still in progress"}', headers: { 'retry-after': '0' } },
+      { status: 200, body: '{"event_id":"evt_1","webhook_ids":[]}' },
+    );
+    await expect(client().events.resend('evt_1')).resolves.toEqual({ event_id: 'evt_1', webhook_ids: [] });
+    expect(refused).toHaveBeenCalledTimes(3);
+  });
+
+  it('given an answer without X-Request-Id (a proxy’s 502) or no answer at all, when the error is thrown, then it carries the request id the SDK sent', async () => {
+    stubFetch({ status: 502, body: '<html>Bad gateway</html>' });
+    const proxied = await client({ maxRetries: 0 }).checkoutSessions.retrieve('cs_1', { requestId: 'req_sent' }).catch((error: unknown) => error);
+    expect(proxied).toBeInstanceOf(ServerError);
+    expect(proxied).toMatchObject({ requestId: 'req_sent', message: 'GET /v1/checkout/sessions/cs_1 answered 502 (status 502, request req_sent)' });
+
+    jest.restoreAllMocks();
+    jest.spyOn(globalThis, 'fetch').mockRejectedValue(new TypeError('fetch failed'));
+    await expect(client({ maxRetries: 0 }).payments.list({}, { requestId: 'req_lost' }).firstPage()).rejects.toMatchObject({ name: 'ConnectionError', requestId: 'req_lost' });
+    await expect(client().events.stream({}, { requestId: 'req_stream' }).next()).rejects.toMatchObject({ name: 'ConnectionError', requestId: 'req_stream' });
+
+    jest.restoreAllMocks();
+    stubFetch({ body: '<html>Sign in to the Wi-Fi</html>' });
+    await expect(client().checkoutSessions.retrieve('cs_1', { requestId: 'req_wifi' })).rejects.toMatchObject({ name: 'UnexpectedResponseError', requestId: 'req_wifi' });
+    stubFetch({ body: '<html>Sign in to the Wi-Fi</html>', headers: { 'x-request-id': 'req_gateway' } });
+    await expect(client().checkoutSessions.retrieve('cs_1', { requestId: 'req_wifi' })).rejects.toMatchObject({ requestId: 'req_gateway' });
+  });
+
+  it('given a DELETE whose first attempt got a proxy’s 502 without X-Request-Id, when the retry answers 404, then NotFoundError: the gateway never saw the first; after the gateway’s own 503, deleted', async () => {
+    const notFound = { status: 404, body: '{"error":"Webhook endpoint not found"}', headers: { 'x-request-id': 'req_2' } };
+    const fetch = stubFetch({ status: 502, body: '<html>Bad gateway</html>' }, notFound);
+    await expect(client().webhookEndpoints.delete('wh_typo')).rejects.toBeInstanceOf(NotFoundError);
+    expect(fetch).toHaveBeenCalledTimes(2);
+    stubFetch({ status: 503, body: '{"error":"Service unavailable"}', headers: { 'x-request-id': 'req_1' } }, notFound);
+    await expect(client().webhookEndpoints.delete('wh_1')).resolves.toEqual({ id: 'wh_1', deleted: true });
   });
 
   it('given an error answer, when it is thrown, then apiMessage keeps the API’s words while message adds the status and request', async () => {

@@ -19,11 +19,13 @@ export class Events extends Resource {
 
   /**
    * POST /v1/events/:id/resend: a new delivery now, to every subscribed endpoint or to `endpoint_id`. Not idempotent
-   * across a 5xx: the service may have queued the resend before the gateway answered the error, and a 5xx frees the
-   * Idempotency-Key, so the SDK's retry (or yours) can queue another (receivers dedupe on the event id).
+   * across a 5xx or a lost answer: the service may have queued the resend before the gateway answered the error, and a
+   * 5xx frees the Idempotency-Key, so a retry could queue another. So the SDK retries it only when it was refused
+   * before any work (429, or 409 with Retry-After); after a 5xx or no answer, calling again is yours to decide
+   * (receivers dedupe on the event id).
    */
   resend(id: string, params: { endpoint_id?: string } = {}, options: RequestOptions = {}): Promise<ResendEventResult> {
-    return this.call('resendEvent', options, { id, body: params });
+    return this.call('resendEvent', options, { id, body: params, retryScope: 'refused' });
   }
 
   /**
@@ -43,7 +45,7 @@ export class Events extends Resource {
       options,
     );
     try {
-      for await (const message of readServerSentEvents(stream.body)) yield streamedEvent(message);
+      for await (const message of readServerSentEvents(stream.body)) yield streamedEvent(message, stream.requestId);
     } finally {
       stream.close();
     }
@@ -56,11 +58,11 @@ export class Events extends Resource {
  * where it came from. What the follower relies on is checked: the id, type
  * and time, and a data object.
  */
-function streamedEvent(message: ServerSentEvent): Event {
+function streamedEvent(message: ServerSentEvent, requestId: string): Event {
   const event = parsedOrUndefined(message.data) as Partial<Record<keyof Event, unknown>> | null | undefined;
   const text = (value: unknown) => typeof value === 'string';
   if (typeof event !== 'object' || event === null || !text(event.id) || !text(event.type) || !text(event.created_at) || typeof event.data !== 'object' || event.data === null) {
-    throw new UnexpectedResponseError(`the event stream sent a message that is not an event (message id ${message.id ?? 'none'})`);
+    throw new UnexpectedResponseError(`the event stream sent a message that is not an event (message id ${message.id ?? 'none'})`, undefined, requestId);
   }
   return event as Event;
 }

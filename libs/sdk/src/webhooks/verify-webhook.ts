@@ -33,8 +33,17 @@ const MAX_V1_SIGNATURES = 8;
 /** t= and eight v1 values of 64 hex digits come to under 600 characters; the rest is room for spaces. */
 const MAX_SIGNATURE_V2_LENGTH = 1024;
 
-/** Node's req.headers, a fetch Headers, or any name → value map (names in any case). */
-export type WebhookHeaders = Headers | Record<string, string | string[] | undefined>;
+/**
+ * Node's req.headers or any name → value map (names in any case), or anything with a `get(name)` as fetch's Headers
+ * has: a Headers of another realm or fetch implementation (undici's own, a polyfill's, an edge runtime's), which
+ * `instanceof Headers` does not recognise.
+ */
+export type WebhookHeaders = Headers | HeadersLike | Record<string, string | string[] | undefined>;
+
+/** What `verify` reads of a Headers-like object: one header by name, null or undefined when absent. */
+export interface HeadersLike {
+  get(name: string): string | string[] | null | undefined;
+}
 
 export interface VerifyOptions {
   /** How far the delivery's timestamp may be from now; default 300 s. */
@@ -139,13 +148,21 @@ function rawBytes(rawBody: unknown): Buffer {
 }
 
 function headerReader(headers: WebhookHeaders): (name: string) => string | undefined {
-  if (typeof Headers !== 'undefined' && headers instanceof Headers) return (name) => headers.get(name) ?? undefined;
+  if (isHeadersLike(headers)) {
+    return (name) => {
+      const value = headers.get(name);
+      return (Array.isArray(value) ? value[0] : value) ?? undefined;
+    };
+  }
   const lower = new Map(Object.entries(headers as Record<string, string | string[] | undefined>).map(([name, value]) => [name.toLowerCase(), value]));
   return (name) => {
     const value = lower.get(name);
     return Array.isArray(value) ? value[0] : value;
   };
 }
+
+/** Duck-typed: a `get` method, not only this realm's Headers. A header named "get" in a plain map is a string, not a function. */
+const isHeadersLike = (headers: WebhookHeaders): headers is HeadersLike => typeof (headers as { get?: unknown } | null)?.get === 'function';
 
 function required(value: string | undefined, name: string): string {
   if (!value) throw new WebhookVerificationError('missing_header', `Header ${name} is missing: is this a webhook delivery, and does your framework pass headers through?`);

@@ -40,6 +40,16 @@ describe('webhooks.verify', () => {
     expect(verify(new TextEncoder().encode(body), new Headers(headers), [secret], { nowSeconds: NOW }).id).toBe(event.id);
   });
 
+  it('given headers that are no Headers of this realm but have a get() (undici’s own, a polyfill’s, an edge runtime’s), when verified, then they are read through get()', () => {
+    const { body, headers } = signTestPayload(event, secret, { timestamp: NOW });
+    const foreign = { get: (name: string) => new Map(Object.entries(headers)).get(name.toLowerCase()) ?? null };
+    expect(foreign).not.toBeInstanceOf(Headers);
+    expect(verify(body, foreign, secret, { nowSeconds: NOW }).id).toBe(event.id);
+    const asLists = { get: (name: string) => (name in headers ? [headers[name]] : undefined) };
+    expect(verify(body, asLists, secret, { nowSeconds: NOW }).id).toBe(event.id);
+    expect(failure(() => verify(body, { get: () => null }, secret, { nowSeconds: NOW }))).toBe('missing_header');
+  });
+
   it('refuses a parsed object with a message that says to pass the raw body', () => {
     const { headers } = signTestPayload(event, secret, { timestamp: NOW });
     const run = () => verify(event as unknown as string, headers, secret, { nowSeconds: NOW });

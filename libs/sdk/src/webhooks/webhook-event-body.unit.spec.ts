@@ -20,7 +20,15 @@ describe('the body of a webhook delivery', () => {
     expect(JSON.stringify(body.data)).toBe('{"reference":"r","amount":100,"status":"EXPIRED","metadata":{"cart":"7"},"session_id":"cs_1"}');
   });
 
-  it('given data missing its promised fields, when shaped, then each is still there, typed as documented', () => {
-    expect(webhookEventBody(event({})).data).toEqual({ reference: '', amount: 0, status: '', metadata: null });
+  it('given data without an amount or a reference, which every merchant event carries, when shaped, then it throws instead of inventing 0 or ""', () => {
+    expect(() => webhookEventBody(event({ reference: 'order-1', status: 'CONFIRMED', metadata: null }))).toThrow(/^webhookEventBody: event evt_1 \(payment.pending_review\) has no amount/);
+    expect(() => webhookEventBody(event({ reference: 'order-1', amount: null, status: 'CONFIRMED', metadata: null }))).toThrow(TypeError);
+    expect(() => webhookEventBody(event({ reference: 'order-1', amount: '2500', status: 'CONFIRMED', metadata: null }))).toThrow(/has no amount/);
+    expect(() => webhookEventBody(event({ amount: 2500, status: 'CONFIRMED', metadata: null }))).toThrow(/has no reference/);
+    expect(() => webhookEventBody(event({}))).toThrow(TypeError);
+  });
+
+  it('given a payment with neither a session nor a transfer reference (its reference ""), when shaped, then it keeps "" and the other missing fields typed as documented', () => {
+    expect(webhookEventBody(event({ reference: '', amount: 0 })).data).toEqual({ reference: '', amount: 0, status: '', metadata: null });
   });
 });
