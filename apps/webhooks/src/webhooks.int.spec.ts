@@ -154,6 +154,22 @@ describe('webhooks service (real Postgres, NATS, Redis and HTTP receiver)', () =
     expect(await deliveries(stranger, event.id)).toEqual([]);
   });
 
+  it('drops a merchant event without an amount instead of delivering an amount of 0, and delivers the next one', async () => {
+    const merchant = newMerchant();
+    await endpoint(merchant, '/malformed');
+    const malformed = ledger.event(merchant, MerchantEventType.PaymentConfirmed);
+    delete (malformed.data as { amount?: number }).amount;
+    const next = ledger.event(merchant, MerchantEventType.PaymentConfirmed);
+    await ledger.publish(malformed);
+    await ledger.publish(next);
+    const [received] = await waitFor('the next event’s delivery', () => receiver.received('/malformed').length >= 1 && receiver.received('/malformed'));
+    expect(received.eventId).toBe(next.id);
+    expect(await deliveries(merchant, malformed.id)).toEqual([]);
+    expect(receiver.received('/malformed').map((delivery) => delivery.eventId)).toEqual([next.id]);
+    // Answered for good (terminated), not left to be redelivered for ever.
+    await waitFor('the malformed event to be answered', async () => (await ledger.webhooksConsumer()).num_ack_pending === 0, { timeoutMs: 3_000 });
+  });
+
   it('retries a 500 with the schedule: three attempts, the last one SUCCESS', async () => {
     const merchant = newMerchant();
     receiver.script('/flaky', [{ status: 500 }, { status: 500 }]);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { LEDGER_EVENTS_STREAM, LEDGER_EVENTS_SUBJECTS, ledgerEventSubject, type MerchantEventType, type StoredEvent } from '@pp/contracts';
+import { LEDGER_EVENTS_STREAM, LEDGER_EVENTS_SUBJECTS, ledgerEventSubject, type MerchantEventType, type StoredEvent, WEBHOOKS_DELIVERY_CONSUMER } from '@pp/contracts';
 import { ensureStream, streamName, subjectPrefix } from '@pp/platform';
-import type { NatsConnection } from 'nats';
+import type { ConsumerInfo, NatsConnection } from 'nats';
 
 /**
  * For tests: publishes merchant events to JetStream exactly as the ledger's
@@ -51,6 +51,11 @@ export class LedgerEventFixture {
       metadata: { merchant_id: merchantId, livemode: overrides.livemode ?? false, ...(overrides.trace ? { trace: overrides.trace } : {}) },
       created_at: new Date().toISOString(),
     };
+  }
+
+  /** The webhooks' durable consumer as JetStream sees it (what it has delivered and awaits an answer for). */
+  async webhooksConsumer(): Promise<ConsumerInfo> {
+    return (await this.nc.jetstreamManager()).consumers.info(streamName(this.namespace, LEDGER_EVENTS_STREAM), WEBHOOKS_DELIVERY_CONSUMER);
   }
 
   async publish(event: StoredEvent): Promise<void> {

@@ -123,17 +123,30 @@ export class MerchantEventConsumer implements OnApplicationBootstrap, OnApplicat
     else await jsm.consumers.add(stream, config);
   }
 
+  /**
+   * A message no redelivery can make whole is terminated without a reason: the reason (`+TERM <reason>`) is
+   * understood only from NATS 2.10 on, and an older server ignores the whole acknowledgement, redelivering for ever.
+   */
   private async handle(msg: JsMsg): Promise<void> {
     let event: StoredEvent;
     try {
       event = JSON.parse(Buffer.from(msg.data).toString('utf8'));
     } catch {
       this.logger.error('dropping a ledger message that is not JSON', { subject: msg.subject, seq: msg.seq });
-      msg.term('not JSON');
+      msg.term();
       return;
     }
     if (!isMerchantEventType(event.type)) {
       msg.ack();
+      return;
+    }
+    let body: string;
+    try {
+      body = webhookBody(event);
+    } catch (error) {
+      // A merchant event without its amount or reference: no redelivery can make it whole, and a body of 0 would be booked.
+      this.logger.error('dropping a merchant event that cannot be delivered', { event_id: event.id, type: event.type, error: String(error) });
+      msg.term();
       return;
     }
     const intake: Intake = {
@@ -143,7 +156,7 @@ export class MerchantEventConsumer implements OnApplicationBootstrap, OnApplicat
           merchant_id: event.metadata.merchant_id,
           livemode: event.metadata.livemode,
           type: event.type,
-          body: webhookBody(event),
+          body,
           trace: event.metadata.trace ?? null,
           created_at: event.created_at,
         },
