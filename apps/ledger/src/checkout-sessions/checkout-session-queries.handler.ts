@@ -146,8 +146,9 @@ export class CheckoutSessionQueriesHandler {
   async overdue(@Payload() query: OverdueCheckoutSessionsQuery): Promise<{ sessions: OverdueCheckoutSession[] }> {
     const { rows } = await this.pool.query<Pick<SessionRow, 'id' | 'merchant_id' | 'livemode' | 'expires_at'>>(
       `SELECT id, merchant_id, livemode, expires_at FROM ledger.checkout_sessions
-       WHERE status = 'PENDING' AND expires_at <= $1 ORDER BY expires_at LIMIT $2`,
-      [query.due_by, query.limit],
+       WHERE status = 'PENDING' AND expires_at <= $1 AND ($3::timestamptz IS NULL OR (expires_at, id) > ($3, $4::text))
+       ORDER BY expires_at, id LIMIT $2`,
+      [query.due_by, query.limit, query.after?.expires_at ?? null, query.after?.session_id ?? null],
     );
     return {
       sessions: rows.map((row) => ({

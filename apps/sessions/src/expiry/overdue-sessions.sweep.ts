@@ -2,10 +2,11 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Clock } from '@pp/kernel';
 import { BusClient, CLOCK, FailureStreak, JsonLogger } from '@pp/platform';
 import { CheckoutSessionLifecycle } from '../checkout-session/checkout-session.lifecycle';
+import { sweepOverduePages } from './overdue-pages';
 
 /** Sessions asked for at once; a full page is followed by the next at once. */
 const PAGE = 200;
-/** Pages per sweep at most, so one sweep ends and a backlog is worked off by the sweeps that follow. */
+/** Pages per sweep at most (overdue-pages.ts). */
 const MAX_PAGES = 25;
 
 /**
@@ -39,19 +40,14 @@ export class OverdueSessionsSweep {
   }
 
   private async sweep(): Promise<number> {
-    let expired = 0;
-    for (let page = 0; page < MAX_PAGES; page++) {
-      const { sessions } = await this.bus.request('ledger.checkout-sessions.overdue.v1', { due_by: this.clock.now().toISOString(), limit: PAGE });
-      const outcomes = await Promise.allSettled(sessions.map((overdue) => this.lifecycle.expire(overdue.session_id)));
-      const failed = outcomes.filter((outcome) => outcome.status === 'rejected');
-      expired += outcomes.filter((outcome) => outcome.status === 'fulfilled' && outcome.value.status === 'EXPIRED').length;
-      if (failed.length > 0) {
-        // Left PENDING and overdue: the next sweep tries them again. Stop here, or the next page would be the same sessions.
-        this.logger.warn('could not expire some overdue checkout sessions', { count: failed.length, error: String(failed[0].reason) });
-        break;
-      }
-      if (sessions.length < PAGE) break;
-    }
+    const dueBy = this.clock.now().toISOString();
+    const { expired, failed, firstError } = await sweepOverduePages(
+      async (after) => (await this.bus.request('ledger.checkout-sessions.overdue.v1', { due_by: dueBy, limit: PAGE, ...(after ? { after } : {}) })).sessions,
+      async (overdue) => (await this.lifecycle.expire(overdue.session_id)).status === 'EXPIRED',
+      { pageSize: PAGE, maxPages: MAX_PAGES },
+    );
+    // Left PENDING and overdue: the next sweep tries them again.
+    if (failed > 0) this.logger.warn('could not expire some overdue checkout sessions', { count: failed, error: String(firstError) });
     if (expired > 0) this.logger.info('expired overdue checkout sessions', { count: expired });
     return expired;
   }

@@ -108,6 +108,21 @@ describe('checkout session expiry (TTL 4 s)', () => {
     expect(await open()).toMatchObject({ outcome: 'created', session: { status: 'PENDING' } });
   });
 
+  it('pages the ledger’s overdue sessions by deadline and id, each page after the last one’s', async () => {
+    // Sessions due in 4 s: nothing expires them while the pages are read, so the listing holds still.
+    const order = (x: { expires_at: string; session_id: string }) => `${x.expires_at}|${x.session_id}`;
+    const ours = (await Promise.all(Array.from({ length: 5 }, () => create())))
+      .map((session) => ({ expires_at: session.expires_at, session_id: session.id }))
+      .sort((x, y) => order(x).localeCompare(order(y)));
+    const due_by = new Date(Date.now() + 3_600_000).toISOString();
+    const overdue = (limit: number, after: { expires_at: string; session_id: string }) =>
+      bus.request('ledger.checkout-sessions.overdue.v1', { due_by, limit, after }).then((page) => page.sessions.map((x) => ({ expires_at: x.expires_at, session_id: x.session_id })));
+    const beforeOurs = { expires_at: new Date(Date.parse(ours[0].expires_at) - 1).toISOString(), session_id: '0' };
+    const first = await overdue(2, beforeOurs);
+    const second = await overdue(2, first[1]);
+    expect([...first, ...second]).toEqual(ours.slice(0, 4));
+  });
+
   it('ends two preview opens racing its deadline on one session, the one the preview names', async () => {
     const store = new LedgerEventStore(bus);
     const openerAt = (now: Date) =>

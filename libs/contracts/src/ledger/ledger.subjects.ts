@@ -25,6 +25,16 @@ export class ListCheckoutSessionsQuery extends PageLimitParams {
   starting_after?: string;
 }
 
+/** Where a page of overdue sessions ended: the next page starts after this deadline and id. */
+export class OverdueSessionsCursor {
+  @IsDateString()
+  expires_at!: string;
+
+  @IsString()
+  @Length(1, 64)
+  session_id!: string;
+}
+
 export class OverdueCheckoutSessionsQuery {
   /** ISO 8601: sessions whose expires_at is at or before this instant. */
   @IsDateString()
@@ -34,6 +44,12 @@ export class OverdueCheckoutSessionsQuery {
   @Min(1)
   @Max(1000)
   limit!: number;
+
+  /** Only sessions after this one in (expires_at, id) order; absent: from the earliest. */
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => OverdueSessionsCursor)
+  after?: OverdueSessionsCursor;
 }
 
 export interface OverdueCheckoutSession {
