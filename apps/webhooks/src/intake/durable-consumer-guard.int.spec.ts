@@ -45,6 +45,17 @@ describe('the webhooks’ durable consumer, against the gateway’s bus identity
     expect(info.config.filter_subject ?? '').not.toBe('nothing.at.all');
   });
 
+  it('refuses the gateway rewriting it through the older create API, which names the consumer in the body', async () => {
+    const legacy = JSON.stringify({ stream_name: stream, config: { durable_name: WEBHOOKS_DELIVERY_CONSUMER, ack_policy: 'explicit', filter_subject: 'nothing.at.all' } });
+    const answer = await gateway
+      .request(`$JS.API.CONSUMER.CREATE.${stream}`, new TextEncoder().encode(legacy), { timeout: 2_000 })
+      .then((reply) => new TextDecoder().decode(reply.data), (error: Error) => error.message);
+    // NATS itself refuses a durable name on this subject (it creates ephemeral consumers only), if the permissions let it through.
+    expect(answer).toMatch(/"error"|permission|timeout/i);
+    const info = await (await harness.jetstreamManager()).consumers.info(stream, WEBHOOKS_DELIVERY_CONSUMER);
+    expect(info.config.filter_subject ?? '').not.toBe('nothing.at.all');
+  });
+
   it('still lets the gateway create and delete consumers of its own on the stream (what following needs)', async () => {
     const jsm = await gateway.jetstreamManager({ timeout: 2_000 });
     const own = `follower${randomBytes(4).toString('hex')}`;
