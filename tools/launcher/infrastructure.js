@@ -110,16 +110,27 @@ function composeServicesFor(down) {
  * next ways (servers installed here). Returns whether compose succeeded.
  */
 function startComposeInfrastructure(root, env, callerEnv, services, runCommand = run) {
-  out.info(`a Docker engine runs: docker compose up -d ${services.join(' ')} (published on 127.0.0.1 only)`);
+  const project = devComposeProject(root);
+  out.info(`a Docker engine runs: docker compose -p ${project} up -d ${services.join(' ')} (published on 127.0.0.1 only)`);
   const composeEnv = { ...composeDevSecrets(root), ...require('./postgres-roles').composePasswords(root), ...process.env };
   const files = ['-f', 'docker-compose.yml', '-f', join('deploy', 'compose.local-ports.yml')];
-  const result = runCommand('docker', ['compose', ...files, 'up', '-d', '--wait', ...services], { cwd: root, stdio: 'inherit', timeoutMs: 5 * 60_000, env: composeEnv });
+  const result = runCommand('docker', ['compose', '-p', project, ...files, 'up', '-d', '--wait', ...services], { cwd: root, stdio: 'inherit', timeoutMs: 5 * 60_000, env: composeEnv });
   if (!result.ok) {
     out.warn(`docker compose up failed (${result.status === null ? 'no exit code' : `exit code ${result.status}`}${result.stderr ? `: ${result.stderr.trim()}` : ''}); trying the servers installed on this machine`);
     return false;
   }
   if (services.includes('postgres') && !callerEnv.DATABASE_URL) env.DATABASE_URL = `postgres://postgres:${composeEnv.POSTGRES_PASSWORD}@127.0.0.1:5432/pp`;
   return true;
+}
+
+/**
+ * The launcher's own compose project, apart from the one `docker compose up` makes in this checkout (named after
+ * its folder): on a host that runs the deployed stack, starting the launcher's Postgres and Redis under that
+ * stack's project would recreate its containers with the local settings (no Redis ACL, other passwords).
+ */
+function devComposeProject(root) {
+  const name = require('node:path').basename(root).toLowerCase().replace(/[^a-z0-9_-]/g, '');
+  return `${name || 'pp'}-dev`;
 }
 
 /** A generated value for every `${VAR:?…}` docker-compose.yml requires, kept in .dev/ (git-ignored, mode 600). */

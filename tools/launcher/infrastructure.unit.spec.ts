@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 
 /*
  * The launcher's decisions about Postgres and docker compose (infrastructure.js, postgres-roles.js), in a
@@ -167,6 +167,8 @@ describe('docker compose for the components that are down', () => {
 
       expect(startComposeInfrastructure(dir, env, {}, ['redis'], compose({}))).toBe(true);
       expect(calls.map((call) => call.args.slice(-4))).toEqual([['up', '-d', '--wait', 'redis']]);
+      // Its own project, never the deployed stack's (named after the checkout's folder), whose containers it would recreate.
+      expect(calls[0].args.slice(0, 3)).toEqual(['compose', '-p', `${basename(dir).toLowerCase().replace(/[^a-z0-9_-]/g, '')}-dev`]);
       expect(env.DATABASE_URL).toBe(DEFAULT_URL);
     });
 

@@ -51,6 +51,22 @@ it('starts the server and records it once it listens', async () => {
   expect(readdirSync(join(dir, '.dev', 'nats', 'ports'))).toEqual([`nats-server_${state!.pid}.ports`]);
 }, 60_000);
 
+it('stops the server it started when asked (a CI run ending), and only a server of this checkout', async () => {
+  expect((await ensure()).code).toBe(0);
+  const state = JSON.parse(readFileSync(statePath(), 'utf8')) as { pid: number };
+  toKill.push(state.pid);
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the launcher is plain CommonJS
+  const { stopNatsServer } = require('./nats-server') as { stopNatsServer: (root: string) => boolean };
+  // A state file naming a process that is not this checkout's server (here, the test itself) is left alone.
+  writeFileSync(statePath(), JSON.stringify({ ...state, pid: process.pid }));
+  expect(stopNatsServer(dir)).toBe(false);
+  writeFileSync(statePath(), JSON.stringify(state));
+  expect(stopNatsServer(dir)).toBe(true);
+  const gone = async () => !existsSync(`/proc/${state.pid}`) || readFileSync(`/proc/${state.pid}/stat`, 'utf8').split(' ')[2] === 'Z';
+  for (let i = 0; i < 50 && !(await gone()); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+  expect(await gone()).toBe(true);
+}, 60_000);
+
 it('clears the ports files servers that are gone left, so none can pass for the new server', async () => {
   // One left by a server killed outright (its pid gone), one whose pid the system has given to another process since.
   const gone = spawn(process.execPath, ['-e', '']);

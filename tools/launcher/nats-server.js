@@ -238,4 +238,22 @@ function testNatsEnv(root) {
   return { TEST_NATS_URL: urls['test-client'], TEST_NATS_IDENTITIES: JSON.stringify(urls) };
 }
 
-module.exports = { ensureNatsServer, natsIdentityUrls, testNatsEnv };
+/**
+ * Stops the project's server when it is this checkout's (its command line names this checkout's config), as a CI
+ * run ends: every run is a fresh clone with a server of its own, which would otherwise outlive it, one more per run,
+ * until the launcher finds no free port. Answers whether a server was stopped.
+ */
+function stopNatsServer(root) {
+  const p = paths(root);
+  const state = readJson(p.state);
+  if (!state?.pid) return false;
+  try {
+    if (!readFileSync(`/proc/${state.pid}/cmdline`, 'utf8').includes(p.config)) return false;
+    process.kill(state.pid, 'SIGTERM');
+    return true;
+  } catch {
+    return false; // gone already
+  }
+}
+
+module.exports = { ensureNatsServer, natsIdentityUrls, stopNatsServer, testNatsEnv };

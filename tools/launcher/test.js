@@ -10,7 +10,7 @@ const { existsSync, readFileSync, rmSync } = require('node:fs');
 const { join } = require('node:path');
 const out = require('./console');
 const { ensurePackages } = require('./install');
-const { testNatsEnv } = require('./nats-server');
+const { stopNatsServer, testNatsEnv } = require('./nats-server');
 const { run, runInBackground } = require('./run-command');
 
 const root = join(__dirname, '..', '..');
@@ -25,6 +25,8 @@ async function main() {
 
   const { ensureInfrastructure, ensureChromium } = require('./infrastructure');
   const infra = await ensureInfrastructure(root, process.env);
+  // A CI run's clone is thrown away after it: so is the NATS server it started, however the run ends.
+  if (process.env.CI) process.once('exit', () => stopNatsServer(root) && out.info("NATS: stopped this checkout's server (CI)"));
   ensureChromium();
   const admin = new URL(infra.DATABASE_URL);
   admin.pathname = '/postgres';
