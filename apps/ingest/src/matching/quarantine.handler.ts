@@ -41,7 +41,7 @@ export class QuarantineHandler {
     if (result.disposition === 'quarantined') {
       throw new DomainError(ErrorCode.Conflict, "No merchant has this e-mail's recipient as its e-Transfer deposit address; register it first");
     }
-    if ('payment_id' in result) await this.quarantine.release(email.email_id, { ...result, released_by: command.released_by });
+    if ('payment_id' in result) await this.quarantine.release(email.email_id, { ...result, released_by: command.released_by ?? null });
     const release = await this.quarantine.releaseOf(email.email_id);
     if (!release) throw new DomainError(ErrorCode.Internal, `Quarantined e-mail ${email.email_id} matched but no release was recorded`);
     return { id: email.email_id, ...release, changed: true };

@@ -57,6 +57,11 @@ describe('QuarantineHandler.retry', () => {
     expect(released()).toBeNull();
   });
 
+  it('given a retry from an edge older than released_by (a rolling deploy), then it is released with no operator named', async () => {
+    const { handler } = quarantineWith(MATCHED);
+    expect(await handler.retry({ email_id: EMAIL_ID })).toMatchObject({ payment_id: 'txn_1', released_by: null, changed: true });
+  });
+
   it('given an id that is not quarantined, when retried, then NOT_FOUND', async () => {
     const { handler, matches } = quarantineWith(MATCHED);
     await expect(handler.retry({ email_id: 'em_unknown0001', released_by: BY })).rejects.toMatchObject({ code: ErrorCode.NotFound, message: 'Quarantined e-mail not found' });

@@ -49,10 +49,14 @@ export class RetryQuarantinedEmailCommand {
   @Matches(EMAIL_ID_PATTERN, { message: 'email_id must look like em_…' })
   email_id!: string;
 
-  /** The operator asking (a platform admin's id, or `admin-token:<id>`), stored with the release whether or not its answer arrives. */
+  /**
+   * The operator asking (a platform admin's id, or `admin-token:<id>`), stored with the release whether or not its
+   * answer arrives. Optional while a rolling deploy still runs edges that do not send it (stored as null then).
+   */
+  @IsOptional()
   @IsString()
   @Length(1, 128)
-  released_by!: string;
+  released_by?: string | null;
 }
 
 export interface QuarantineRelease {
