@@ -180,7 +180,7 @@ describe('dashboard team and audit', () => {
         actor_role: 'owner',
         detail: expect.stringMatching(/^publishable pp_\S+; scopes: .+; rate_limit_per_second: .+; expires_at: never$/),
       });
-      expect(find('api_key.revoked', key.body.id)).toMatchObject({ actor_id: a.dashboard_user.id });
+      expect(find('api_key.revoked', key.body.id)).toMatchObject({ actor_id: a.dashboard_user.id, detail: find('api_key.created', key.body.id)?.detail });
       expect(find('team.user_added', administrator.id)).toMatchObject({ actor_id: a.dashboard_user.id, detail: `${administrator.email} (administrator)` });
       expect(find('auth.sign_in', administrator.id)).toMatchObject({ outcome: 'success', actor_email: administrator.email });
       expect(entries.map((entry) => entry.at)).toEqual([...entries.map((entry) => entry.at)].sort().reverse());

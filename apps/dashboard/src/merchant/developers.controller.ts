@@ -85,7 +85,7 @@ export class DevelopersController {
   @Post('developers/keys/:id/revoke')
   @HttpCode(200)
   @Permit('developers.manage')
-  @Audited('api_key.revoked', targetParam)
+  @Audited('api_key.revoked', (key: MerchantApiKeyView) => ({ ...targetResult(key), detail: apiKeyDetail(key) }))
   revokeKey(@Param('id') id: string, @Scope() scope: MerchantScope): Promise<MerchantApiKeyView> {
     return this.bus.request('identity.api-keys.revoke.v1', { ...scope, key_id: matching(KEY_ID, id, 'API key') });
   }

@@ -109,18 +109,26 @@ describe('checkout session expiry (TTL 4 s)', () => {
   });
 
   it('pages the ledger’s overdue sessions by deadline and id, each page after the last one’s', async () => {
-    // Sessions due in 4 s: nothing expires them while the pages are read, so the listing holds still.
+    // Read-model rows due in 2099, two of them at one instant: no sweep reaches them, so the listing holds still.
+    const ids = Array.from({ length: 5 }, (_, i) => `csp${i}${randomUUID().replace(/-/g, '').slice(0, 16)}`);
+    const deadlines = ['2099-01-01T00:00:00.000Z', '2099-01-01T00:00:00.000Z', '2099-01-01T00:00:00.001Z', '2099-01-01T00:00:01.000Z', '2099-01-02T00:00:00.000Z'];
+    for (const [i, id] of ids.entries()) {
+      await db.query(
+        `INSERT INTO ledger.checkout_sessions (id, merchant_id, livemode, amount, currency, reference, memo, status, client_secret, success_url, cancel_url, expires_at, created_at, version)
+         VALUES ($1, 'mer_paging', false, 1000, 'CAD', $1, $2, 'PENDING', 'secret', 'https://a.example/s', 'https://a.example/c', $3, now(), 1)`,
+        [id, `PP-${id.slice(-6).toUpperCase()}`, deadlines[i]],
+      );
+    }
     const order = (x: { expires_at: string; session_id: string }) => `${x.expires_at}|${x.session_id}`;
-    const ours = (await Promise.all(Array.from({ length: 5 }, () => create())))
-      .map((session) => ({ expires_at: session.expires_at, session_id: session.id }))
-      .sort((x, y) => order(x).localeCompare(order(y)));
-    const due_by = new Date(Date.now() + 3_600_000).toISOString();
+    const ours = ids.map((id, i) => ({ expires_at: deadlines[i], session_id: id })).sort((x, y) => order(x).localeCompare(order(y)));
     const overdue = (limit: number, after: { expires_at: string; session_id: string }) =>
-      bus.request('ledger.checkout-sessions.overdue.v1', { due_by, limit, after }).then((page) => page.sessions.map((x) => ({ expires_at: x.expires_at, session_id: x.session_id })));
-    const beforeOurs = { expires_at: new Date(Date.parse(ours[0].expires_at) - 1).toISOString(), session_id: '0' };
-    const first = await overdue(2, beforeOurs);
+      bus
+        .request('ledger.checkout-sessions.overdue.v1', { due_by: '2100-01-01T00:00:00.000Z', limit, after })
+        .then((page) => page.sessions.filter((x) => ids.includes(x.session_id)).map((x) => ({ expires_at: x.expires_at, session_id: x.session_id })));
+    const first = await overdue(2, { expires_at: '2098-12-31T23:59:59.999Z', session_id: '0' });
     const second = await overdue(2, first[1]);
-    expect([...first, ...second]).toEqual(ours.slice(0, 4));
+    const third = await overdue(2, second[1]);
+    expect([...first, ...second, ...third]).toEqual(ours);
   });
 
   it('ends two preview opens racing its deadline on one session, the one the preview names', async () => {
