@@ -112,7 +112,9 @@
           pollDelay = POLL_MS;
           return response.json();
         }
-        if (response.status === 404) stopped = true;
+        // The checkout's own 404 (it names the request) says the session is gone for good; a 404 from something in
+        // front of it (a proxy mid-deploy) does not, and is waited out like any failure.
+        if (response.status === 404 && response.headers.get('x-request-id')) stopped = true;
         else backOff(retryAfterMs(response));
         return null;
       })

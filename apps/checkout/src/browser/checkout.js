@@ -44,11 +44,15 @@
         }
         // A frame whose document never speaks (checkout unreachable, or an answer that refused to be framed and
         // left the frame blank) would keep the merchant's page waiting for ever: onError after READY_TIMEOUT_MS.
-        // Armed for the first document's pp:ready, then again for the session page that document opens next.
+        // Armed for the first document's pp:ready, then again for the session page that document opens next. It
+        // does not settle the checkout: a frame that was only slow (a phone on a poor network) and is then paid
+        // still calls onComplete.
         var silenceTimer = null;
         function awaitFrame() {
           clearTimeout(silenceTimer);
-          silenceTimer = setTimeout(function () { settle(options.onError, { message: 'Checkout could not be loaded' }); }, READY_TIMEOUT_MS);
+          silenceTimer = setTimeout(function () {
+            if (!settled) later(options.onError, { message: 'Checkout could not be loaded' });
+          }, READY_TIMEOUT_MS);
         }
         function onMessage(event) {
           // Only our frame, only from the checkout origin: anything else is ignored.

@@ -178,13 +178,21 @@ describe('embedded checkout in Chromium', () => {
     await page.close();
   });
 
-  it('calls onError 15 s after mounting a frame that never says pp:ready, and never for a frame that loaded', async () => {
-    const [blankSession, session] = await Promise.all([env.createSession(merchant.keys.test_secret, urls()), env.createSession(merchant.keys.test_secret, urls())]);
+  it('calls onError 15 s after mounting a frame that never says pp:ready, and never for a frame that loaded; a frame only slow still completes', async () => {
+    const [blankSession, session, slowSession] = await Promise.all([1, 2, 3].map(() => env.createSession(merchant.keys.test_secret, urls())));
     const blank = await browser.context.newPage();
     // The frame's first document answered blank: what a checkout that is down, or an answer refused framing, leaves.
     await blank.route(`${env.checkoutUrl}/embed?*`, (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>blank</title>' }));
+    // The frame's first document answered after 16 s: a phone on a poor network.
+    const slow = await browser.context.newPage();
+    await slow.route(`${env.checkoutUrl}/embed?*`, async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 16_000));
+      await route.continue();
+    });
     const mounted = Date.now();
     await blank.goto(`${shop.origin}/shop?${new URLSearchParams({ pk: merchant.keys.test_publishable, cs: blankSession.client_secret }).toString()}`);
+    // Not waiting for the load event, which waits for the frame.
+    await slow.goto(`${shop.origin}/shop?${new URLSearchParams({ pk: merchant.keys.test_publishable, cs: slowSession.client_secret }).toString()}`, { waitUntil: 'domcontentloaded' });
     const loadedMounted = Date.now();
     const { page: loaded } = await openShop({ pk: merchant.keys.test_publishable, cs: session.client_secret });
     await loaded.frameLocator('#checkout iframe').locator('#memo').waitFor();
@@ -195,6 +203,11 @@ describe('embedded checkout in Chromium', () => {
     // The frame that loaded spoke (pp:ready, then its session page): past its own 15 s, its page has heard of no error.
     await loaded.waitForTimeout(Math.max(0, loadedMounted + 16_000 - Date.now()));
     expect(await state(loaded)).toMatchObject({ completed: [], errors: [] });
-    await Promise.all([blank.close(), loaded.close()]);
-  }, 60_000);
+    // The slow frame was reported as not loading, then loaded: paid, it still completes.
+    await slow.frameLocator('#checkout iframe').locator('#memo').waitFor({ timeout: 20_000 });
+    await env.simulatePayment(merchant.keys.test_secret, slowSession.id, 'confirmed');
+    await waitFor('onComplete of the slow frame', async () => (await state(slow)).completed.length > 0, { timeoutMs: 10_000 });
+    expect(await state(slow)).toMatchObject({ completed: [{ status: 'COMPLETED' }], errors: [{ message: 'Checkout could not be loaded' }] });
+    await Promise.all([blank.close(), loaded.close(), slow.close()]);
+  }, 90_000);
 });
