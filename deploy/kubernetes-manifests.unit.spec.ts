@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MIGRATE_IDENTITY, SERVICE_NAMES, type ServiceName } from '@pp/contracts';
-import { DATABASE_SERVICES, deployNatsServerConfig, HTTP_DRAIN_MS, LIVENESS_PATH, OWNER_ROLE, READINESS_PATH, serviceRole } from '@pp/platform';
+import { BaseConfig, DATABASE_SERVICES, deployNatsServerConfig, HTTP_DRAIN_MS, LIVENESS_PATH, OWNER_ROLE, READINESS_PATH, serviceRole, WithDatabase } from '@pp/platform';
 import { cnpgSchemaErrors } from './testing/cnpg-schema';
 import { k8sDir, type Manifest, renderKustomization, root, secretTemplates, validateKubernetes } from './testing/manifests';
 
@@ -25,35 +25,40 @@ const labelsMatch = (selector: Manifest, labels: Record<string, string>): boolea
     throw new Error(`selector operator ${expression.operator} is not read by this spec`);
   });
 
-/** What a pod's NetworkPolicies let it reach: a name for each kind of peer (egress), per port. */
-function egressOf(documents: Manifest[], labels: Record<string, string>): string[] {
+/** A NetworkPolicy peer by name: `anywhere`, `internet(...)`, `<namespace>/<pod labels or *>`, or a pod label of this namespace. */
+const peerName = (peer: Manifest): string =>
+  peer.anywhere ? 'anywhere'
+  : peer.ipBlock ? `internet(${peer.ipBlock.cidr} except private)`
+  : peer.namespaceSelector ? `${peer.namespaceSelector.matchLabels['kubernetes.io/metadata.name']}/${Object.values(peer.podSelector?.matchLabels ?? {}).join() || '*'}`
+  : Object.values(peer.podSelector.matchLabels).join();
+
+/** The peers of a pod's NetworkPolicies in one direction (egress: `to`, ingress: `from`), each with its ports. */
+function peersOf(documents: Manifest[], labels: Record<string, string>, direction: 'egress' | 'ingress'): string[] {
   const peers = new Set<string>();
   for (const policy of documents.filter((doc) => doc.kind === 'NetworkPolicy' && labelsMatch(doc.spec.podSelector, labels))) {
-    for (const rule of policy.spec.egress ?? []) {
+    for (const rule of policy.spec[direction] ?? []) {
       const ports = (rule.ports ?? [{}]).map((port: { port?: number | string }) => port.port ?? 'any').join(',');
-      for (const peer of rule.to ?? [{ anywhere: true }]) {
-        const name =
-          peer.anywhere ? 'anywhere'
-          : peer.ipBlock ? `internet(${peer.ipBlock.cidr} except private)`
-          : peer.namespaceSelector ? `${peer.namespaceSelector.matchLabels['kubernetes.io/metadata.name']}/${Object.values(peer.podSelector?.matchLabels ?? {}).join()}`
-          : Object.values(peer.podSelector.matchLabels).join();
-        peers.add(`${name}:${ports}`);
-      }
+      for (const peer of rule[direction === 'egress' ? 'to' : 'from'] ?? [{ anywhere: true }]) peers.add(`${peerName(peer)}:${ports}`);
     }
   }
   return [...peers].sort();
 }
+/** What a pod's NetworkPolicies let it reach: a name for each kind of peer (egress), per port. */
+const egressOf = (documents: Manifest[], labels: Record<string, string>) => peersOf(documents, labels, 'egress');
+/** Who a pod's NetworkPolicies let in: a name for each kind of peer (ingress), per port. */
+const ingressOf = (documents: Manifest[], labels: Record<string, string>) => peersOf(documents, labels, 'ingress');
 
-/** The pods that some NetworkPolicy lets anything outside the namespace reach (a rule with no `from`). */
-function openToOutside(documents: Manifest[]): string[] {
-  const apps = new Set<string>();
-  for (const policy of documents.filter((doc) => doc.kind === 'NetworkPolicy')) {
-    if (!(policy.spec.ingress ?? []).some((rule: Manifest) => !rule.from)) continue;
-    for (const expression of policy.spec.podSelector.matchExpressions ?? []) for (const value of expression.values) apps.add(value);
-    if (policy.spec.podSelector.matchLabels?.app) apps.add(policy.spec.podSelector.matchLabels.app);
-  }
-  return [...apps].sort();
-}
+/** The NetworkPolicies with an ingress rule that names no peer, so lets in any pod of any namespace (and any address). */
+const openToAnyone = (documents: Manifest[]): string[] =>
+  documents.filter((doc) => doc.kind === 'NetworkPolicy' && (doc.spec.ingress ?? []).some((rule: Manifest) => !rule.from)).map((doc) => doc.metadata.name);
+
+/** Connections a pod of each database service opens besides its pool: the gateway's key cache LISTENs on its own; the ledger's group commit and publisher have theirs. */
+const CONNECTIONS_BESIDE_POOL: Record<(typeof DATABASE_SERVICES)[number], number> = { gateway: 1, ledger: 2, ingest: 0, webhooks: 0 };
+/** DATABASE_POOL_SIZE when a Deployment does not set it. */
+const DEFAULT_POOL_SIZE = new (WithDatabase(BaseConfig))().DATABASE_POOL_SIZE;
+/** Postgres's superuser_reserved_connections (its default), and what the roles' limits leave besides: the owner's migrate Job (2) and read-model rebuild (2), CloudNativePG's own sessions, an operator's psql. */
+const SUPERUSER_RESERVED = 3;
+const OUTSIDE_SERVICE_ROLES = 25;
 
 describe.each(OVERLAYS)('deploy/k8s/overlays/%s', (overlay) => {
   const documents = rendered[overlay];
@@ -120,10 +125,20 @@ describe.each(OVERLAYS)('deploy/k8s/overlays/%s', (overlay) => {
     }
   });
 
-  it('lets only the web apps take traffic from outside, behind a default deny of everything', () => {
+  it('lets only the ingress controller reach the web apps from outside, and the checkout app the gateway, behind a default deny of everything', () => {
     const deny = find(documents, 'NetworkPolicy', 'default-deny');
     expect(deny?.spec).toEqual({ podSelector: {}, policyTypes: ['Ingress', 'Egress'] });
-    expect(openToOutside(documents)).toEqual([...WEB_APPS].sort());
+    // No pod believes X-Forwarded-For from just anyone: the web apps trust the pod network (TRUSTED_PROXIES).
+    expect(openToAnyone(documents)).toEqual([]);
+    const controller = find(documents, 'NetworkPolicy', 'web-ingress')?.spec.ingress[0].from[0].namespaceSelector.matchLabels['kubernetes.io/metadata.name'];
+    for (const name of SERVICE_NAMES) {
+      const expected = ['monitoring/prometheus:http,metrics'];
+      if (WEB_APPS.includes(name)) expected.push(`${controller}/*:http`);
+      if (name === 'gateway') expected.push('checkout:http');
+      expect({ name, ingress: ingressOf(documents, { app: name }) }).toEqual({ name, ingress: expected.sort() });
+    }
+    // OPERATIONS.md names the namespace the policy expects, for the operator to change.
+    expect(readFileSync(join(root, 'docs', 'OPERATIONS.md'), 'utf8')).toContain(`namespace \`${controller}\``);
     // A mail relay run beside the services (app: mail-pipeline) reaches the bus and nothing else.
     expect(egressOf(documents, { app: 'mail-pipeline' })).toEqual(['kube-system/kube-dns:53,53', 'nats:4222']);
   });
@@ -237,6 +252,33 @@ describe.each(OVERLAYS)('deploy/k8s/overlays/%s', (overlay) => {
       .map((workload) => workload.spec.template.spec.containers[0].image as string);
     expect(images.length).toBe(SERVICE_NAMES.length + 1);
     for (const image of images) expect(image).toMatch(overlay !== 'dev' ? /^[a-z0-9.-]+\/interac-checkout\/[a-z]+:\d+\.\d+\.\d+$/ : /^interac-checkout\/[a-z]+:dev$/);
+    // Postgres, NATS and Redis at a version more precise than a major: a new one is a change in review, not a pull.
+    const infrastructure = [
+      find(documents, 'StatefulSet', 'nats')?.spec.template.spec.containers[0].image,
+      find(documents, 'StatefulSet', 'redis')?.spec.template.spec.containers[0].image,
+      find(documents, 'Cluster', 'postgres')?.spec.imageName,
+    ];
+    for (const image of infrastructure) expect(image).toMatch(/:\d+\.\d+[\w.-]*$/);
+  });
+
+  it('gives Postgres room for every service pod at its most, during a rollout, within each service role\'s own limit', () => {
+    const cluster = find(documents, 'Cluster', 'postgres');
+    const maxConnections = Number(cluster?.spec.postgresql.parameters.max_connections);
+    const limits = new Map<string, number>(cluster?.spec.managed.roles.map((role: Manifest) => [role.name, role.connectionLimit]));
+    for (const name of DATABASE_SERVICES) {
+      const deployment = find(documents, 'Deployment', name);
+      const autoscaler = documents.find((doc) => doc.kind === 'HorizontalPodAutoscaler' && doc.spec.scaleTargetRef.name === name);
+      // A rollout adds maxSurge pods, and the pod it replaces may still be stopping (a terminating pod is not counted).
+      const pods = (autoscaler?.spec.maxReplicas ?? deployment?.spec.replicas) + deployment?.spec.strategy.rollingUpdate.maxSurge + 1;
+      const poolSetting = deployment?.spec.template.spec.containers[0].env.find((variable: Manifest) => variable.name === 'DATABASE_POOL_SIZE');
+      const perPod = Number(poolSetting?.value ?? DEFAULT_POOL_SIZE) + CONNECTIONS_BESIDE_POOL[name];
+      const limit = limits.get(serviceRole(name));
+      expect({ name, limit, needs: pods * perPod, fits: (limit ?? 0) >= pods * perPod }).toEqual({ name, limit, needs: pods * perPod, fits: true });
+    }
+    const roleLimits = [...limits.values()].reduce((sum, limit) => sum + limit, 0);
+    expect(roleLimits + SUPERUSER_RESERVED + OUTSIDE_SERVICE_ROLES).toBeLessThanOrEqual(maxConnections);
+    const operations = readFileSync(join(root, 'docs', 'OPERATIONS.md'), 'utf8').replace(/\s+/g, ' ');
+    expect(operations).toContain(`\`max_connections\` ${maxConnections}`);
   });
 });
 
@@ -327,6 +369,24 @@ describe('NATS probes, Redis memory, the web apps\' stop, the First install secr
     expect(container.startupProbe.periodSeconds * container.startupProbe.failureThreshold).toBeGreaterThanOrEqual(15 * 60);
   });
 
+  it.each(OVERLAYS)('%s: stops each NATS server in lame duck mode, its clients moved to the others, within its grace period', (overlay) => {
+    const nats = find(rendered[overlay], 'StatefulSet', 'nats');
+    const [container] = nats?.spec.template.spec.containers ?? [];
+    const configName = nats?.spec.template.spec.volumes.find((volume: Manifest) => volume.name === 'config').configMap.name;
+    const cluster = find(rendered[overlay], 'ConfigMap', configName)?.data['nats-cluster.conf'] as string;
+    const pidFile = /^pid_file: "([^"]+)"$/m.exec(cluster)?.[1] as string;
+    expect(container.lifecycle).toEqual({ preStop: { exec: { command: ['nats-server', '--signal', `ldm=${pidFile}`] } } });
+    // The root filesystem is read-only: the server writes its pid file on a mounted volume.
+    expect(container.volumeMounts.filter((mount: Manifest) => !mount.readOnly && pidFile.startsWith(`${mount.mountPath}/`))).toHaveLength(1);
+    const seconds = (setting: string) => Number(new RegExp(`^${setting}: "(\\d+)s"$`, 'm').exec(cluster)?.[1]);
+    const [duration, grace] = [seconds('lame_duck_duration'), seconds('lame_duck_grace_period')];
+    // nats-server refuses a duration under 30 s, and a grace period not shorter than it.
+    expect(duration).toBeGreaterThanOrEqual(30);
+    expect(grace).toBeLessThan(duration);
+    // The nats-io chart's budget: grace period + duration + 20 s for the server's own shutdown.
+    expect(nats?.spec.template.spec.terminationGracePeriodSeconds).toBeGreaterThanOrEqual(grace + duration + 20);
+  });
+
   it.each(OVERLAYS)('%s: caps Redis memory well below its limit, and prod at 3gb in a 4 Gi request and limit', (overlay) => {
     const [container] = find(rendered[overlay], 'StatefulSet', 'redis')?.spec.template.spec.containers ?? [];
     const args = kubeletArgs(container);
@@ -353,7 +413,7 @@ describe('NATS probes, Redis memory, the web apps\' stop, the First install secr
     }
     // The services' image has sleep: a Debian node image (coreutils), not a distroless one.
     const stages = [...readFileSync(join(root, 'deploy', 'Dockerfile'), 'utf8').matchAll(/^FROM (\S+)/gm)].map((match) => match[1]);
-    expect(stages.at(-1)).toMatch(/^node:\d+-(bookworm|trixie)(-slim)?$/);
+    expect(stages.at(-1)).toMatch(/^node:\d+(\.\d+\.\d+)?-(bookworm|trixie)(-slim)?$/);
     const operations = readFileSync(join(root, 'docs', 'OPERATIONS.md'), 'utf8').replace(/\s+/g, ' ');
     expect(operations).toContain(`keeps serving for ${preStopSeconds} s (\`preStop: sleep ${preStopSeconds}\`)`);
   });

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -7,13 +7,14 @@ import { BUS_IDENTITIES } from '@pp/contracts';
 import { checkStream, ledgerEventsPlace, natsConnectionOptions, passwordVariable, provisionJetStream } from '@pp/platform';
 import { freePorts, waitFor } from '@pp/testing';
 import { connect, type NatsConnection } from 'nats';
-import { k8sDir } from './testing/manifests';
+import { k8sDir, type Manifest, yamlDocuments } from './testing/manifests';
 
 /*
  * The Kubernetes NATS configuration run for real: three servers, each started with
  * deploy/k8s/base/nats-cluster.conf (which includes the generated nats-server.conf) the way the
  * StatefulSet starts them, on loopback. Only what cannot exist here is rewritten: the ports (one host,
- * three servers), the store directory, and the routes' host names (nats-<n>.nats-cluster → 127.0.0.1).
+ * three servers), the store directory and pid file, and the routes' host names (nats-<n>.nats-cluster →
+ * 127.0.0.1). Last, one server is stopped as its pod is: the StatefulSet's preStop hook, then SIGTERM.
  */
 
 const SERVERS = 3;
@@ -27,6 +28,9 @@ describe('the Kubernetes NATS cluster configuration', () => {
   let monitorPorts: number[] = [];
   let ledger: NatsConnection | undefined;
   let migrate: NatsConnection | undefined;
+  /** Where the pod's server writes its pid file (nats-cluster.conf), and where each server here does. */
+  let podPidFile = '';
+  const pidFileOf = (ordinal: number) => join(dir, `nats-${ordinal}`, 'nats-server.pid');
 
   beforeAll(async () => {
     const ports = await freePorts(3 * SERVERS);
@@ -45,7 +49,9 @@ describe('the Kubernetes NATS cluster configuration', () => {
       let server = local(generated, 'listen: "0.0.0.0:4222"', `listen: "127.0.0.1:${clientPorts[ordinal]}"`);
       server = local(server, 'http: 8222', `http: "127.0.0.1:${monitorPorts[ordinal]}"`);
       server = local(server, 'store_dir: "/data"', `store_dir: "${join(home, 'data')}"`);
+      podPidFile = /^pid_file: "([^"]+)"$/m.exec(cluster)?.[1] ?? '';
       let routes = local(cluster, 'listen: "0.0.0.0:6222"', `listen: "127.0.0.1:${routePorts[ordinal]}"`);
+      routes = local(routes, `pid_file: "${podPidFile}"`, `pid_file: "${pidFileOf(ordinal)}"`);
       routes = routes.replace(/nats-route:\/\/nats-(\d)\.nats-cluster:6222/g, (_match, peer: string) => `nats-route://127.0.0.1:${routePorts[Number(peer)]}`);
       writeFileSync(join(home, 'nats-server.conf'), server);
       writeFileSync(join(home, 'nats-cluster.conf'), routes);
@@ -94,5 +100,35 @@ describe('the Kubernetes NATS cluster configuration', () => {
     expect(stream.cluster?.replicas).toHaveLength(SERVERS - 1);
     await expect(connect({ servers: `127.0.0.1:${clientPorts[0]}`, reconnect: false })).rejects.toThrow(/Authorization/i);
     await expect(connect({ servers: `127.0.0.1:${clientPorts[1]}`, user: 'ledger', pass: 'wrong', reconnect: false })).rejects.toThrow(/Authorization/i);
+  });
+
+  it('stops a server as its pod stops: lame duck mode from the preStop hook, not cut short by the SIGTERM after it, its clients moved to the other two', async () => {
+    // The ledger's server (the test above connected it to the third).
+    const stopping = 2;
+    const exited = new Promise<number | null>((resolve) => servers[stopping].once('exit', (code) => resolve(code)));
+    // The StatefulSet's preStop command, run as the kubelet runs it (this server's pid file for the pod's).
+    const statefulSet = yamlDocuments(readFileSync(join(k8sDir, 'base', 'nats.yaml'), 'utf8')).find((doc: Manifest) => doc.kind === 'StatefulSet');
+    const [program, ...args] = statefulSet?.spec.template.spec.containers[0].lifecycle.preStop.exec.command as string[];
+    expect(program).toBe('nats-server');
+    expect(args).toContain(`ldm=${podPidFile}`);
+    const hook = spawnSync(natsBinary, args.map((arg) => arg.replace(podPidFile, pidFileOf(stopping))), { encoding: 'utf8' });
+    expect({ status: hook.status, stderr: hook.stderr }).toEqual({ status: 0, stderr: '' });
+    // Then SIGTERM, as the kubelet sends once the hook returns: the server goes on with its lame duck stop.
+    servers[stopping].kill('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(servers[stopping].exitCode).toBeNull();
+    // It closes its clients after the grace period (10 s) and exits, long before the pod's 60 s.
+    expect(await exited).toBe(0);
+    // The ledger's connection moved to another server, and the three-replica stream answers from the other two, led by one of them.
+    const leader = await waitFor(
+      'the stream led by a running server, through the ledger connection moved to another',
+      () =>
+        checkStream(ledger!, ledgerEventsPlace(''))
+          .then((jsm) => jsm.streams.info('LEDGER_EVENTS'))
+          .then((info) => info.cluster?.leader || undefined)
+          .catch(() => undefined),
+      { timeoutMs: 30_000, intervalMs: 500 },
+    );
+    expect(['nats-0', 'nats-1']).toContain(leader);
   });
 });

@@ -50,6 +50,8 @@ const clusterSpec = closed(
     instances: { type: 'integer', minimum: 1 },
     imageName: { type: 'string', minLength: 1 },
     primaryUpdateStrategy: { enum: ['supervised', 'unsupervised'] },
+    // postgresql.conf settings, every value a string (the API's map[string]string).
+    postgresql: closed({ parameters: { type: 'object', additionalProperties: { type: 'string' } } }),
     minSyncReplicas: { type: 'integer', minimum: 0 },
     maxSyncReplicas: { type: 'integer', minimum: 0 },
     storage: closed({ size: quantity, storageClass: { type: 'string' } }),

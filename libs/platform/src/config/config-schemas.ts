@@ -60,7 +60,7 @@ export function WithDatabase<T extends ConfigClass>(Base: T) {
 
     /**
      * Connections each process may open. Replicas multiply it: keep the sum over every replica of
-     * the gateway, ledger, ingest and webhooks under Postgres's max_connections (docs/OPERATIONS.md "Scaling").
+     * the gateway, ledger, ingest and webhooks under Postgres's max_connections (docs/OPERATIONS.md "Postgres connections").
      */
     @IsOptional()
     @Transform(toInt)
