@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
-import { LEDGER_EVENTS_STREAM, MERCHANT_EVENTS_FILTER, type MerchantEventView, type MerchantScope, type StoredEvent } from '@pp/contracts';
-import { CONFIG, FailureStreak, JsonLogger, NATS_CONNECTION, streamName, subjectPrefix } from '@pp/platform';
-import { consumerOpts, type JetStreamSubscription, type NatsConnection } from 'nats';
+import { MERCHANT_EVENTS_FILTER, type MerchantEventView, type MerchantScope, type StoredEvent } from '@pp/contracts';
+import { CONFIG, NATS_CONNECTION, subjectPrefix } from '@pp/platform';
+import type { NatsConnection, Status, Subscription } from 'nats';
 import type { GatewayConfig } from '../gateway.config';
 import { merchantEventView } from './merchant-event.view';
 
@@ -9,37 +9,35 @@ import { merchantEventView } from './merchant-event.view';
 export type FeedSignal = { kind: 'event'; event: MerchantEventView } | { kind: 'resync' };
 export type FeedListener = (signal: FeedSignal) => void;
 
-/** How long to wait before following again after the stream could not be read (the migrate step creates it). */
-const RETRY_FOLLOW_MS = 1000;
-
 const scopeKey = (scope: MerchantScope) => `${scope.merchant_id}:${scope.livemode ? 'live' : 'test'}`;
 
 /**
- * New merchant-visible events, live from the ledger's JetStream stream: one
- * ordered consumer per gateway process while it serves at least one event
- * stream (ephemeral, pushed to this process's inbox, recreated by the client
- * after a gap), handed to the event streams of the event's merchant and mode. It is a wake-up feed, not the record:
- * each time it (re)starts its listeners hear `resync` and read the ledger's
- * durable merchant_events log, so an event published while the feed was down
- * is still sent (docs/ARCHITECTURE.md "Event stream").
+ * New merchant-visible events, live as the ledger publishes them to its
+ * JetStream stream: one plain subscription to their subjects per gateway
+ * process while it serves at least one event stream, handed to the event
+ * streams of the event's merchant and mode. No JetStream consumer: a right
+ * to create one would reach the webhooks' durable consumer too
+ * (libs/contracts bus-access, `followers`). It is a wake-up feed, not the
+ * record: when it starts, and after every reconnection to NATS (whatever
+ * was published meanwhile never reached it), its listeners hear `resync` and
+ * read the ledger's durable merchant_events log, so an event published while
+ * the feed was away is still sent (docs/ARCHITECTURE.md "Event stream").
  */
 @Injectable()
 export class MerchantEventFeed implements OnApplicationShutdown {
   private readonly listeners = new Map<string, Set<FeedListener>>();
-  private subscription?: JetStreamSubscription;
+  private subscription?: Subscription;
+  private reconnects?: AsyncIterable<Status> & { stop(): void };
   private stopped = false;
-  private loop?: Promise<void>;
 
   constructor(
     @Inject(CONFIG) private readonly config: GatewayConfig,
     @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
-    private readonly logger: JsonLogger,
   ) {}
 
-  async onApplicationShutdown(): Promise<void> {
+  onApplicationShutdown(): void {
     this.stopped = true;
-    this.subscription?.unsubscribe();
-    await this.loop;
+    this.stopFollowing();
   }
 
   /** Hears the events of one merchant and mode until the returned function is called; the first listener starts the following. */
@@ -48,47 +46,44 @@ export class MerchantEventFeed implements OnApplicationShutdown {
     const set = this.listeners.get(key) ?? new Set<FeedListener>();
     set.add(listener);
     this.listeners.set(key, set);
-    this.startFollowing();
+    if (!this.stopped) this.startFollowing();
     return () => {
       set.delete(listener);
       if (set.size === 0 && this.listeners.get(key) === set) this.listeners.delete(key);
       // Nobody listens: a gateway without open streams receives no events at all.
-      if (this.listeners.size === 0) this.subscription?.unsubscribe();
+      if (this.listeners.size === 0) this.stopFollowing();
     };
   }
 
   private startFollowing(): void {
-    this.loop ??= this.follow().finally(() => {
-      this.loop = undefined;
-      // A listener that arrived while the loop was ending.
-      if (this.listeners.size > 0 && !this.stopped) this.startFollowing();
+    if (this.subscription) return;
+    const subscription = this.nc.subscribe(`${subjectPrefix(this.config.PP_NAMESPACE)}${MERCHANT_EVENTS_FILTER}`, {
+      callback: (error, message) => {
+        if (error) return;
+        let event: StoredEvent;
+        try {
+          event = message.json<StoredEvent>();
+        } catch {
+          return; // not the ledger's: nothing to wake anyone for
+        }
+        this.dispatch(event);
+      },
     });
+    this.subscription = subscription;
+    const reconnects = this.nc.status() as AsyncIterable<Status> & { stop(): void };
+    this.reconnects = reconnects;
+    void (async () => {
+      for await (const status of reconnects) if (status.type === 'reconnect' && this.subscription === subscription) this.broadcast({ kind: 'resync' });
+    })();
+    // Whatever committed before the subscription existed is only in the durable log.
+    this.broadcast({ kind: 'resync' });
   }
 
-  private following(): boolean {
-    return !this.stopped && this.listeners.size > 0;
-  }
-
-  private async follow(): Promise<void> {
-    const prefix = subjectPrefix(this.config.PP_NAMESPACE);
-    const stream = streamName(this.config.PP_NAMESPACE, LEDGER_EVENTS_STREAM);
-    const waiting = new FailureStreak(this.logger, 'merchant events follower', 'merchant events not followable yet; retrying');
-    while (this.following()) {
-      try {
-        const options = consumerOpts().orderedConsumer().deliverNew().bindStream(stream);
-        this.subscription = await this.nc.jetstream().subscribe(`${prefix}${MERCHANT_EVENTS_FILTER}`, options);
-        if (!this.following()) break;
-        waiting.succeeded({ stream });
-        // Whatever committed before the consumer existed is only in the durable log.
-        this.broadcast({ kind: 'resync' });
-        for await (const message of this.subscription) this.dispatch(message.json<StoredEvent>());
-      } catch (error) {
-        waiting.failed(error, { stream });
-      }
-      if (this.following()) await new Promise((resolve) => setTimeout(resolve, RETRY_FOLLOW_MS));
-    }
+  private stopFollowing(): void {
     this.subscription?.unsubscribe();
     this.subscription = undefined;
+    this.reconnects?.stop();
+    this.reconnects = undefined;
   }
 
   private dispatch(event: StoredEvent): void {

@@ -1,5 +1,5 @@
 import { ingestRawEmailBucketName, ingestRawEmailStreamName, INGEST_RAW_EMAIL_SUBJECT } from '../ingest/ingest-streams';
-import { LEDGER_EVENTS_STREAM, LEDGER_EVENTS_SUBJECTS } from '../ledger/ledger-events.stream';
+import { LEDGER_EVENTS_STREAM, LEDGER_EVENTS_SUBJECTS, MERCHANT_EVENTS_FILTER } from '../ledger/ledger-events.stream';
 import { MAIL_PIPELINE, type BusIdentity } from './bus-identities';
 
 /** Who may do what with one JetStream stream (names and subjects before PP_NAMESPACE is applied). */
@@ -13,13 +13,16 @@ export interface StreamAccess {
   /** Create durable consumers on the stream, pull and acknowledge messages. */
   consumers: readonly BusIdentity[];
   /**
-   * Follow new messages live through ordered consumers: ephemeral, pushed to the identity's own
-   * inbox, no acknowledgements and no durable position, so a follower can neither take nor skip
-   * another consumer's messages (the `durables` below are denied to it: its right to create
-   * consumers would otherwise reach them). Whoever needs every message reads a durable copy instead.
+   * Hear new messages on `followed` live, as they are published: a plain subscription, with no
+   * JetStream right at all. A right to create consumers on the stream, even ephemeral ones, would
+   * reach its durable consumers too: NATS's older create API takes the consumer's name in the
+   * request's body, where no subject permission can see it, and replaces a durable of that name.
+   * A follower may miss messages (a reconnect): whoever needs every message reads a durable copy.
    */
   followers: readonly BusIdentity[];
-  /** The consumers' durable consumer names: nobody else may create, change or delete them (a follower's wide CREATE right included). */
+  /** What followers hear: some of `subjects` (before PP_NAMESPACE is applied). */
+  followed: readonly string[];
+  /** The consumers' durable consumer names: nobody else may create, change or delete them (an ordered consumer's wide CREATE right included). */
   durables: readonly string[];
 }
 
@@ -42,7 +45,7 @@ export interface ObjectStoreAccess {
 
 /** Every stream and object store of the system, and who uses each (docs/ARCHITECTURE.md "JetStream"). */
 export const STREAM_ACCESS: readonly StreamAccess[] = [
-  // The gateway follows merchant events live for GET /v1/events/stream; the ledger's merchant_events log fills any gap.
+  // The gateway hears merchant events live for GET /v1/events/stream; the ledger's merchant_events log fills any gap.
   {
     stream: LEDGER_EVENTS_STREAM,
     subjects: [LEDGER_EVENTS_SUBJECTS],
@@ -50,6 +53,7 @@ export const STREAM_ACCESS: readonly StreamAccess[] = [
     publishers: ['ledger'],
     consumers: ['webhooks'],
     followers: ['gateway'],
+    followed: [MERCHANT_EVENTS_FILTER],
     durables: [WEBHOOKS_DELIVERY_CONSUMER],
   },
   {
@@ -59,6 +63,7 @@ export const STREAM_ACCESS: readonly StreamAccess[] = [
     publishers: [MAIL_PIPELINE],
     consumers: ['ingest'],
     followers: [],
+    followed: [],
     durables: [INGEST_RAW_EMAIL_CONSUMER],
   },
 ];

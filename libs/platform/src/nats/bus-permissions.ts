@@ -79,7 +79,7 @@ export function busPermissions(scope: NamespaceScope, options: { testClient?: bo
         `$JS.ACK.${name}.>`,
       ]);
     }
-    for (const follower of spec.followers) grant(follower, 'publish', orderedConsumer(name));
+    for (const follower of spec.followers) grant(follower, 'subscribe', spec.followed.flatMap(forms));
   }
 
   for (const spec of OBJECT_STORE_ACCESS) {

@@ -15,7 +15,7 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
  * missed in a row.
  */
 export const STREAM_IDLE_TIMEOUT_MS = 45_000;
-export const SDK_VERSION = '0.2.0';
+export const SDK_VERSION = '0.3.0';
 /**
  * The most of an answer's body the SDK reads (4 MiB): every answer of the API is far smaller (a list page holds at
  * most 50 items), and a body read whole without a limit (a misdirected download, a proxy gone wrong) would fill the

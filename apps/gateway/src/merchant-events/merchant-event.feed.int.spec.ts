@@ -1,0 +1,60 @@
+import { randomBytes } from 'node:crypto';
+import { MerchantEventType, ledgerEventSubject, type StoredEvent } from '@pp/contracts';
+import { connectNats, subjectPrefix } from '@pp/platform';
+import { testInfra, waitFor } from '@pp/testing';
+import type { NatsConnection } from 'nats';
+import type { GatewayConfig } from '../gateway.config';
+import { type FeedSignal, MerchantEventFeed } from './merchant-event.feed';
+
+/*
+ * The gateway's live feed of merchant events, on the project's NATS server as the gateway's own identity: it hears
+ * what is published on the merchant events' subjects, for the listener's merchant and mode only, and tells its
+ * listeners to resync from the durable log when it starts and after every reconnection, when it may have missed some.
+ */
+describe('MerchantEventFeed', () => {
+  const namespace = `t${randomBytes(5).toString('hex')}`;
+  let gateway: NatsConnection;
+  let publisher: NatsConnection;
+  let feed: MerchantEventFeed;
+
+  beforeAll(async () => {
+    gateway = await connectNats(testInfra.natsUrlOf('gateway'), 'feed-spec-gateway');
+    publisher = await connectNats(testInfra.natsUrl, 'feed-spec');
+    feed = new MerchantEventFeed({ PP_NAMESPACE: namespace } as GatewayConfig, gateway);
+  });
+  afterAll(async () => {
+    feed?.onApplicationShutdown();
+    await gateway?.close();
+    await publisher?.close();
+  });
+
+  const event = (merchantId: string, livemode: boolean): StoredEvent =>
+    ({
+      id: `evt_${randomBytes(8).toString('hex')}`,
+      position: 1,
+      stream_id: 'transaction-txn_1',
+      version: 1,
+      type: MerchantEventType.PaymentConfirmed,
+      schema_version: 1,
+      data: { reference: 'order-1', amount: 2500, status: 'CONFIRMED', metadata: null, payment_id: 'txn_1' },
+      metadata: { merchant_id: merchantId, livemode },
+      created_at: new Date().toISOString(),
+    }) as StoredEvent;
+  const publish = (stored: StoredEvent) => publisher.publish(`${subjectPrefix(namespace)}${ledgerEventSubject(stored.type)}`, JSON.stringify(stored));
+
+  it('given a listener, then it hears resync at once, its own merchant and mode’s events, and resync again after a reconnection', async () => {
+    const heard: FeedSignal[] = [];
+    const stop = feed.listen({ merchant_id: 'mer_feed', livemode: true }, (signal) => heard.push(signal));
+    await gateway.flush();
+    const mine = event('mer_feed', true);
+    publish(event('mer_feed', false));
+    publish(event('mer_other', true));
+    publish(mine);
+    await waitFor('the merchant’s event', () => heard.some((signal) => signal.kind === 'event'));
+    expect(heard).toEqual([{ kind: 'resync' }, { kind: 'event', event: expect.objectContaining({ id: mine.id }) }]);
+
+    await gateway.reconnect();
+    await waitFor('resync after the reconnection', () => heard.filter((signal) => signal.kind === 'resync').length === 2, { timeoutMs: 10_000 });
+    stop();
+  });
+});
