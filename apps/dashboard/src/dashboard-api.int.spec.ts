@@ -210,6 +210,34 @@ describe('dashboard /api', () => {
       expect((await browser.post('/api/auth/logout')).status).toBe(204);
       expect((await browser.get('/api/auth/session')).status).toBe(401);
     });
+
+    it('given a sign-in in a browser already signed in, then the session of the cookie it came with ends (401) once the new sign-in succeeded; a wrong password ends nothing', async () => {
+      const browser = await signedIn(a);
+      /** What the browser holds now: a copy of its cookie and CSRF token, as another tab or a thief would keep them. */
+      const held = () => Object.assign(new DashboardBrowser(stack.url('dashboard')), { cookie: browser.cookie, csrfToken: browser.csrfToken });
+      const first = held();
+      expect((await first.get('/api/auth/session')).status).toBe(200);
+
+      expect((await browser.login(a.dashboard_user.email, 'not-the-password-at-all')).status).toBe(401);
+      expect(browser.cookie).toBe(first.cookie);
+      expect((await first.get('/api/auth/session')).status).toBe(200);
+
+      // The same user again, in the same browser: the new cookie replaces the old, and the old no longer signs anyone in.
+      expect((await browser.login(a.dashboard_user.email, a.dashboard_user.password)).status).toBe(200);
+      expect(browser.cookie).not.toBe(first.cookie);
+      expect((await first.get('/api/auth/session')).status).toBe(401);
+      expect((await first.post('/api/developers/keys', { type: 'publishable' })).status).toBe(401);
+      expect((await browser.get('/api/auth/session')).status).toBe(200);
+
+      // Another user of the merchant in the same browser: the owner's session there ends too; the other user's own browser keeps theirs.
+      const second = held();
+      const viewer = await signInAsNewUser(stack, a, 'viewer');
+      const { email } = (await viewer.get<{ user: { email: string } }>('/api/auth/session')).body.user;
+      expect((await browser.login(email, a.dashboard_user.password)).status).toBe(200);
+      expect((await second.get('/api/auth/session')).status).toBe(401);
+      expect((await browser.get<{ user: { email: string } }>('/api/auth/session')).body.user.email).toBe(email);
+      expect((await viewer.get('/api/auth/session')).status).toBe(200);
+    });
   });
 
   describe('cross-site requests', () => {

@@ -80,7 +80,18 @@ describe('dashboard pages in Chromium', () => {
     expect(await owner.locator('.chart .bar').count()).toBe(14);
     expect(await owner.locator('.chart-table tbody tr').count()).toBe(14);
     expect(await owner.locator(`a[href="/payments/${payment.id}"]`).count()).toBe(1);
+    // "Today" counts from 00:00 UTC, and says so.
+    expect(await text(owner, '#today-title')).toBe('Today (UTC)');
     await expectAccessible(owner, 'home');
+
+    await owner.selectOption('header select', 'fr');
+    await owner.waitForSelector('#home-title >> text=Accueil');
+    expect(await text(owner, '#today-title')).toBe('Aujourd’hui (UTC)');
+    expect(await text(owner, '[data-period="today"] tr[data-status="CONFIRMED"] .badge')).toBe('Confirmé');
+    expect(await text(owner, 'header nav')).not.toMatch(/Home|Payments/);
+    await expectAccessible(owner, 'home-fr');
+    await owner.selectOption('header select', 'en');
+    await owner.waitForSelector('#home-title >> text=Home');
   });
 
   it('opens the preview checkout twice on the same session with its expiry pushed, and the Simulate panel defaults to it', async () => {
@@ -124,7 +135,7 @@ describe('dashboard pages in Chromium', () => {
     await owner.locator('dialog').getByRole('button', { name: 'Done', exact: true }).click();
     const card = owner.locator('li[data-endpoint-id]', { hasText: receiver.url('/paused') });
     await card.getByRole('button', { name: 'Disable' }).click();
-    await card.locator('.badge', { hasText: 'disabled' }).waitFor();
+    await card.locator('.badge[data-status="disabled"]', { hasText: 'Disabled' }).waitFor();
     expect(await card.locator('.disabled-note').textContent()).toContain('not resent');
 
     const skipped = await simulatedPayment();
@@ -135,7 +146,7 @@ describe('dashboard pages in Chromium', () => {
     await expectAccessible(owner, 'developers-endpoint-disabled');
 
     await card.getByRole('button', { name: 'Enable' }).click();
-    await card.locator('.badge', { hasText: 'enabled' }).waitFor();
+    await card.locator('.badge[data-status="enabled"]', { hasText: 'Enabled' }).waitFor();
     const delivered = await simulatedPayment();
     await waitFor('the re-enabled endpoint’s delivery', async () => receiver.received('/paused').some((hook) => hook.rawBody.toString().includes(delivered.id)));
     await waitFor('the delivery on the page', async () => {
@@ -156,7 +167,7 @@ describe('dashboard pages in Chromium', () => {
     await owner.locator(`tr[data-session-id="${session.id}"] a`).click();
     await owner.waitForSelector('#session-title');
     expect(await text(owner, '.fields .memo')).toBe(session.memo);
-    expect(await text(owner, '.fields .badge')).toBe('COMPLETED');
+    expect(await text(owner, '.fields .badge')).toBe('Completed');
     expect(await owner.locator('.fields b').count()).toBe(0);
     await owner.locator('tbody a[href^="/payments/txn_"]').waitFor();
     await expectAccessible(owner, 'session-detail');
@@ -237,8 +248,15 @@ describe('dashboard pages in Chromium', () => {
     expect(await row.locator('img').count()).toBe(0);
     await expectAccessible(admin, 'admin-quarantine');
 
+    // Release is asked first, naming the e-mail and its amount.
+    const asked: string[] = [];
+    admin.on('dialog', (dialog) => {
+      asked.push(dialog.message());
+      void dialog.accept();
+    });
     await row.getByRole('button', { name: 'Release' }).click();
     expect(await text(admin, `tr[data-email-id="${id}"] [role=alert]`)).toMatch(/register it first/);
+    expect(asked).toEqual([`Release this e-mail? Its payment is recorded for the merchant whose deposit address it was sent to: ${id} · $25.00`]);
     expect((await gateway.call(`/v1/admin/merchants/${merchant.merchant_id}`, stack.env.ADMIN_TOKEN!, { etransfer_email: address }, 'PATCH')).status).toBe(200);
     await row.getByRole('button', { name: 'Release' }).click();
     await row.waitFor({ state: 'detached' });

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { PaymentView, RefundView } from '@pp/contracts';
 import { genuineTransfer, launchBrowser, startTogether, type TestBrowser, TestStack, waitFor } from '@pp/testing';
-import type { Page } from 'playwright-core';
+import type { Page, Route } from 'playwright-core';
 import { DashboardBrowser, GatewayApi, type ProvisionedMerchant } from './testing/dashboard-client';
 import { ARTIFACTS, expectAccessible, signInPage, smallPages, text } from './testing/dashboard-pages';
 
@@ -91,7 +91,10 @@ describe('dashboard in Chromium', () => {
       await owner.waitForSelector('#payment-title');
       return false;
     });
-    expect(await text(owner, '.fields .badge')).toBe('CONFIRMED');
+    // Statuses read in the reader's language; the wire value stays on the badge.
+    expect(await text(owner, '.fields .badge')).toBe('Confirmed');
+    expect(await owner.getAttribute('.fields .badge', 'data-status')).toBe('CONFIRMED');
+    expect(await owner.locator('.fields dd.sender bdi').count()).toBeGreaterThan(0);
     expect(await owner.locator('.fields .reference').textContent()).toBe(HOSTILE_REFERENCE);
     expect(JSON.parse((await owner.locator('.metadata').textContent()) ?? '{}')).toEqual(HOSTILE_METADATA);
     expect(await owner.locator('.timeline img, .fields img, .fields script').count()).toBe(0);
@@ -102,15 +105,64 @@ describe('dashboard in Chromium', () => {
     await owner.waitForURL(/status=CONFIRMED/);
     await owner.waitForSelector('tbody tr');
     expect(await owner.locator('tbody tr').count()).toBe(1);
+    expect(await text(owner, 'tbody .badge')).toBe('Confirmed');
     await expectAccessible(owner, 'payments-confirmed');
 
     await owner.selectOption('header select', 'fr');
     await owner.waitForSelector('#payments-title >> text=Paiements');
     expect(await owner.getAttribute('html', 'lang')).toBe('fr');
+    // In French, statuses and the user's role too: no wire value left in English.
+    expect(await text(owner, 'tbody .badge')).toBe('Confirmé');
+    expect(await owner.getAttribute('tbody .badge', 'data-status')).toBe('CONFIRMED');
+    expect(await text(owner, '#status-filter option[value="REQUIRES_MANUAL_REVIEW"]')).toBe('À vérifier');
+    expect(await text(owner, 'header a[href="/account"]')).toBe(`${merchant.dashboard_user.email} (Propriétaire)`);
     await expectAccessible(owner, 'payments-fr');
 
     expect(await owner.evaluate('window.__xss')).toBeUndefined();
     expect(csp).toEqual([]);
+  });
+
+  it('isolates the payer’s name and comment and a refund’s reason on the payments list and the payment detail, labelled in the reader’s language', async () => {
+    // Forged answers, as a payer (or an earlier release's stored text) could make them: a right-to-left override in each.
+    const forged = {
+      id: 'txn_forged0000001',
+      etransfer_ref: null,
+      amount: 2500,
+      sender_name: 'Jo \u202eReviewed: OK',
+      sender_email: 'jo@example.com',
+      comment: 'thanks \u202e!detaerC',
+      status: 'CONFIRMED',
+      verification_method: 'AUTO_EMAIL',
+      created_at: '2026-01-02T03:04:05.000Z',
+      session_id: 'cs_forged0000001',
+      livemode: false,
+      review_reasons: [],
+      verified_by: null,
+    } satisfies PaymentView;
+    const refund = { id: 'rf_forged0000001', payment_id: forged.id, merchant_id: merchant.merchant_id, amount: 2500, status: 'REQUESTED', livemode: false, reason: 'late \u202edelivery' } as unknown as RefundView;
+    const session = { id: forged.session_id, reference: 'order-1', memo: 'M-1', status: 'COMPLETED', expires_at: '2026-01-02T03:34:05.000Z', metadata: null };
+    const page = await signIn(merchant.dashboard_user.email, merchant.dashboard_user.password);
+    await page.route((url) => url.pathname === '/api/payments', (route) => route.fulfill({ json: { data: [forged], has_more: false } }));
+    await page.route((url) => url.pathname === `/api/payments/${forged.id}`, (route) => route.fulfill({ json: { payment: forged, session, events: [], refunds: [refund] } }));
+    await page.goto(`${dashboardUrl}/payments`);
+    const row = page.locator('tbody tr', { hasText: forged.id });
+    await row.waitFor();
+    expect(await row.locator('td.sender bdi').allTextContents()).toEqual([forged.sender_name]);
+
+    await row.locator('a').click();
+    await page.waitForSelector('#payment-title');
+    expect(await page.locator('.fields dd.sender bdi').allTextContents()).toEqual([forged.sender_name, forged.sender_email]);
+    expect(await page.locator('.fields dt', { hasText: 'Comment' }).count()).toBe(1);
+    expect(await page.locator('.fields dd.comment bdi').allTextContents()).toEqual([forged.comment]);
+    expect(await page.locator('ul.refunds bdi').allTextContents()).toEqual([refund.reason]);
+    await expectAccessible(page, 'payment-detail-isolated');
+
+    await page.selectOption('header select', 'fr');
+    await page.locator('.fields dt', { hasText: 'Commentaire' }).waitFor();
+    expect(await page.locator('.fields dt', { hasText: 'Identifiant' }).count()).toBe(1);
+    expect(await page.locator('.fields .badge').allTextContents()).toEqual(['Confirmé', 'Terminé']);
+    expect(await page.locator('ul.refunds .badge').allTextContents()).toEqual(['Demandé']);
+    await page.close();
   });
 
   it('creates a key shown once on the Developers page, revokes it after confirmation, and the API then refuses it with 401', async () => {
@@ -132,9 +184,10 @@ describe('dashboard in Chromium', () => {
     expect((await gateway.call('/v1/payments', secret!)).status).toBe(200);
 
     const row = owner.locator('tr[data-key-id]', { hasText: secret!.slice(-4) });
+    expect(await row.locator('td').nth(1).textContent()).toBe('Secret');
     owner.once('dialog', (dialog) => void dialog.accept());
     await row.locator('button', { hasText: 'Revoke' }).click();
-    await row.locator('.badge', { hasText: 'REVOKED' }).waitFor();
+    await row.locator('.badge[data-status="REVOKED"]', { hasText: 'Revoked' }).waitFor();
     expect((await gateway.call('/v1/payments', secret!)).status).toBe(401);
     await expectAccessible(owner, 'developers');
   });
@@ -173,7 +226,7 @@ describe('dashboard in Chromium', () => {
 
     await tab.getByRole('button', { name: 'Create key', exact: true }).click();
     await tab.waitForSelector('#refunds-title');
-    expect(await tab.locator('header a[href="/account"]').textContent()).toBe(`${created.email} (platform_admin)`);
+    expect(await tab.locator('header a[href="/account"]').textContent()).toBe(`${created.email} (Platform admin)`);
     expect(await tab.locator('#keys-title, dialog [data-secret]').count()).toBe(0);
   });
 
@@ -181,17 +234,47 @@ describe('dashboard in Chromium', () => {
     const changing = await gateway.createMerchant('Changing');
     const page = await signIn(changing.dashboard_user.email, changing.dashboard_user.password);
     await page.click('header a[href="/account"]');
-    const change = async (current: string, next: string) => {
-      await page.getByLabel('Current password').fill(current);
-      await page.getByLabel('New password').fill(next);
-      await page.getByRole('button', { name: 'Change password' }).click();
+    const change = async (current: string, next: string, repeated = next) => {
+      await page.fill('input[name=current_password]', current);
+      await page.fill('input[name=new_password]', next);
+      await page.fill('input[name=confirm_password]', repeated);
+      await page.click('main form button[type=submit]');
       await page.waitForSelector('[role=status], [role=alert]');
       return { status: await page.locator('[role=status]').allTextContents(), alerts: await page.locator('[role=alert]').allTextContents() };
     };
+    // The new password typed twice, differently: refused on the page, nothing sent.
+    const sent: string[] = [];
+    page.on('request', (request) => request.url().endsWith('/api/auth/password') && sent.push(request.url()));
+    expect(await change(changing.dashboard_user.password, 'a first new passphrase', 'a first new passfrase')).toEqual({ status: [], alerts: ['The two new passwords are not the same.'] });
+    expect(sent).toEqual([]);
+    expect(await page.getByLabel('Confirm the new password').count()).toBe(1);
     expect(await change(changing.dashboard_user.password, 'a first new passphrase')).toEqual({ status: ['Password changed.'], alerts: [] });
     // With the token of the session the first change ended, this one would be refused (403 'Missing or wrong CSRF token').
     expect(await change('a first new passphrase', 'a second new passphrase')).toEqual({ status: ['Password changed.'], alerts: [] });
     expect((await new DashboardBrowser(dashboardUrl).login(changing.dashboard_user.email, 'a second new passphrase')).status).toBe(200);
+
+    await page.selectOption('header select', 'fr');
+    expect(await change('a second new passphrase', 'a third new passphrase', 'another one entirely')).toEqual({ status: [], alerts: ['Les deux nouveaux mots de passe ne sont pas identiques.'] });
+    expect(sent).toHaveLength(2);
+    await page.close();
+  });
+
+  it('keeps the user signed in, with the error shown, when the server does not confirm the sign-out; signs out once it does', async () => {
+    const page = await signIn(merchant.dashboard_user.email, merchant.dashboard_user.password);
+    await page.waitForSelector('#home-title');
+    const failing = (route: Route) => route.fulfill({ status: 503, json: { error: 'Session store unavailable' } });
+    await page.route('**/api/auth/logout', failing);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.locator('header [role=alert]').waitFor();
+    expect(await text(page, 'header [role=alert]')).toBe('Could not sign out; you are still signed in: Session store unavailable');
+    expect(await page.locator('#home-title').count()).toBe(1);
+    expect(await page.locator('input[name=email]').count()).toBe(0);
+
+    await page.unroute('**/api/auth/logout', failing);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForSelector('input[name=email]');
+    expect(new URL(page.url()).pathname).toBe('/');
+    expect((await page.evaluate(async () => (await fetch('/api/auth/session')).status))).toBe(401);
     await page.close();
   });
 
@@ -202,7 +285,25 @@ describe('dashboard in Chromium', () => {
     const card = admin.locator(`li[data-refund-id="${refund.id}"]`);
     await card.waitFor();
     await expectAccessible(admin, 'admin-refund-queue');
+    // Approve and Complete are asked first, the question naming the amount and the merchant; cancelled, nothing is sent.
+    const asked: string[] = [];
+    const answer = (accept: boolean) => admin.once('dialog', (dialog) => {
+      asked.push(dialog.message());
+      void (accept ? dialog.accept() : dialog.dismiss());
+    });
+    const posted: string[] = [];
+    admin.on('request', (request) => request.method() === 'POST' && request.url().includes(`/api/admin/refunds/${refund.id}/`) && posted.push(new URL(request.url()).pathname));
+    answer(false);
     await card.locator('button', { hasText: 'Approve' }).click();
+    await waitFor('the question asked', async () => asked.length === 1);
+    expect(asked[0]).toBe(`Approve this refund? The money is then to be sent back: $25.00 · Merchant ${merchant.merchant_id} · ${refund.id}`);
+    expect(await card.locator('button', { hasText: 'Approve' }).isEnabled()).toBe(true);
+    expect(await card.locator('.badge[data-status="REQUESTED"]').textContent()).toBe('Requested');
+    expect(posted).toEqual([]);
+    answer(true);
+    await card.locator('button', { hasText: 'Approve' }).click();
+    await card.waitFor({ state: 'detached' });
+    expect(posted).toEqual([`/api/admin/refunds/${refund.id}/approve`]);
     await admin.selectOption('#status-filter', 'APPROVED');
     // Mark sent is the claim taken before the money moves: the console says so while the refund can still be rejected.
     await card.locator('p', { hasText: 'Mark it sent before you send the e-Transfer' }).waitFor();
@@ -211,9 +312,12 @@ describe('dashboard in Chromium', () => {
     await card.locator('label', { hasText: 'Outbound reference' }).locator('input').fill('CA7QmZ');
     await card.locator('label', { hasText: 'Evidence note' }).locator('input').fill('Deposit seen at the bank');
     await card.screenshot({ path: join(ARTIFACTS, 'admin-refund-sent.png') });
+    answer(true);
     await card.locator('button', { hasText: 'Complete' }).click();
+    await card.waitFor({ state: 'detached' });
+    expect(asked[2]).toBe(`Mark this refund completed? Only once the e-Transfer has been sent: $25.00 · Merchant ${merchant.merchant_id} · ${refund.id}`);
     await admin.selectOption('#status-filter', 'COMPLETED');
-    await card.locator('.badge', { hasText: 'COMPLETED' }).waitFor();
+    await card.locator('.badge[data-status="COMPLETED"]', { hasText: 'Completed' }).waitFor();
 
     await admin.click('header nav >> text=Review queue');
     await admin.waitForSelector('#review-title');
@@ -253,10 +357,10 @@ describe('dashboard in Chromium', () => {
     await admin.getByRole('button', { name: 'Next page' }).click();
     const card = admin.locator(`li[data-refund-id="${older.id}"]`);
     await card.waitFor();
-    expect(await card.locator('.badge-live').textContent()).toBe('LIVE');
+    expect(await card.locator('.badge-live').textContent()).toBe('Live');
     await expectAccessible(admin, 'admin-refund-queue-paged');
     await admin.selectOption('#status-filter', 'COMPLETED');
-    expect(await admin.locator(`li[data-refund-id="${tested.id}"] .badge-test`).textContent()).toBe('TEST');
+    expect(await admin.locator(`li[data-refund-id="${tested.id}"] .badge-test`).textContent()).toBe('Test');
   });
 
   /** A live payment recorded as the ingest records a bank notice, and a refund the owner requested. */

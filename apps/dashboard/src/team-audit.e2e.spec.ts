@@ -4,7 +4,7 @@ import type { PaymentView } from '@pp/contracts';
 import { launchBrowser, startTogether, type TestBrowser, TestStack, waitFor } from '@pp/testing';
 import type { Page } from 'playwright-core';
 import { DashboardBrowser, GatewayApi, type ProvisionedMerchant } from './testing/dashboard-client';
-import { ARTIFACTS, expectAccessible, signInPage } from './testing/dashboard-pages';
+import { ARTIFACTS, expectAccessible, signInPage, smallPages } from './testing/dashboard-pages';
 
 /*
  * The Team and Audit pages in Chromium: the owner adds a viewer (password
@@ -88,10 +88,27 @@ describe('team and audit pages in Chromium', () => {
     expect(await postFromPage(viewer, `/api/payments/${refused.id}/refund`, {})).toEqual({ status: 403, body: { error: 'Your role does not allow this action' } });
     await viewer.screenshot({ path: join(ARTIFACTS, 'viewer-no-refund-button.png'), fullPage: true });
 
+    // Nor a simulator, which the server refuses a viewer too: not on the sessions list, not on a pending session's page.
+    const pending = await gateway.createSession(merchant);
+    await viewer.goto(`${otherUrl}/checkout-sessions`);
+    const pendingRow = viewer.locator(`tr[data-session-id="${pending.id}"]`);
+    await pendingRow.waitFor();
+    expect(await pendingRow.locator('.badge').getAttribute('data-status')).toBe('PENDING');
+    expect(await viewer.locator('main button, main select').count()).toBe(0);
+    expect(await postFromPage(viewer, '/api/sandbox/simulate', { session_id: pending.id, outcome: 'confirmed' })).toEqual({ status: 403, body: { error: 'Your role does not allow this action' } });
+    await pendingRow.locator('a').click();
+    await viewer.waitForSelector('#session-title');
+    await viewer.locator('.fields .badge[data-status="PENDING"]').waitFor();
+    expect(await viewer.getByRole('button', { name: /Simulate/ }).count()).toBe(0);
+    expect(await viewer.locator('main select').count()).toBe(0);
+    await expectAccessible(viewer, 'viewer-session-no-simulator');
+
     await owner.goto(`${ownerUrl}/payments/${refunded.id}`);
     await owner.fill('.refund-form input', HOSTILE_REASON);
     await owner.getByRole('button', { name: 'Request a full refund' }).click();
     await owner.waitForSelector('ul.refunds li');
+    // The reason as the user wrote it, isolated and inert.
+    expect(await owner.locator('ul.refunds li bdi').allTextContents()).toEqual([HOSTILE_REASON]);
     const api = new DashboardBrowser(ownerUrl);
     expect((await api.login(merchant.dashboard_user.email, merchant.dashboard_user.password)).status).toBe(200);
     const key = await api.post<{ id: string }>('/api/developers/keys', { type: 'publishable' });
@@ -115,6 +132,7 @@ describe('team and audit pages in Chromium', () => {
     }
     expect(await row('api_key.created').locator('.target').textContent()).toBe(key.body.id);
     expect(await row('refund.requested').locator('.detail').textContent()).toBe(HOSTILE_REASON);
+    expect(await row('refund.requested').locator('.detail bdi').count()).toBe(1);
     expect(await owner.locator('td img').count()).toBe(0);
     await expectAccessible(owner, 'audit');
     await owner.selectOption('#action-filter', 'refund.requested');
@@ -140,5 +158,16 @@ describe('team and audit pages in Chromium', () => {
     const rows = admin.locator('tr[data-action]');
     await waitFor('only the merchant’s entries', async () => (await rows.count()) > 0 && (await rows.filter({ hasNotText: merchant.merchant_id }).count()) === 0);
     await expectAccessible(admin, 'admin-audit');
+
+    // A row a page, in French: the pager is named in French too, and leads on and back.
+    await smallPages(admin, '/api/admin/audit', 1);
+    await admin.reload();
+    await rows.first().waitFor();
+    await admin.selectOption('header select', 'fr');
+    const pager = admin.getByRole('navigation', { name: 'Pages du journal d’audit' });
+    await pager.getByRole('button', { name: 'Page suivante' }).click();
+    await admin.waitForURL(/starting_after=/);
+    await pager.getByRole('button', { name: 'Première page' }).waitFor();
+    await expectAccessible(admin, 'admin-audit-fr-paged');
   });
 });

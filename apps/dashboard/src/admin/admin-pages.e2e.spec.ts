@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { AdminPaymentView, EmailEvidenceView, ListPage, QuarantinedEmailView } from '@pp/contracts';
+import type { AdminPaymentView, EmailEvidenceView, ListPage, QuarantinedEmailView, RefundView } from '@pp/contracts';
 import { launchBrowser, startTogether, type TestBrowser, TestStack } from '@pp/testing';
-import type { Page } from 'playwright-core';
-import { GatewayApi } from '../testing/dashboard-client';
+import type { Page, Request } from 'playwright-core';
+import { DashboardBrowser, GatewayApi, type ProvisionedMerchant } from '../testing/dashboard-client';
 import { expectAccessible, signInPage, smallPages, text } from '../testing/dashboard-pages';
 
 /*
@@ -111,6 +111,20 @@ describe('platform admin pages in Chromium', () => {
     expect(await row.locator('td.sender').textContent()).not.toContain('Not proven');
     expect(await row.locator('td.memo bdi').allTextContents()).toEqual([UNBROKEN_MEMO, forgedQuarantine.subject]);
     await expectAccessible(admin, 'admin-quarantine-forged-sender');
+
+    // Release records a payment: asked first, naming the e-mail and its amount; cancelled, nothing is sent.
+    const posted: string[] = [];
+    const onRequest = (request: Request) => request.method() === 'POST' && posted.push(request.url());
+    admin.on('request', onRequest);
+    const asked = new Promise<string>((resolve) => admin.once('dialog', (dialog) => {
+      resolve(dialog.message());
+      void dialog.dismiss();
+    }));
+    await row.getByRole('button', { name: 'Release' }).click();
+    expect(await asked).toBe(`Release this e-mail? Its payment is recorded for the merchant whose deposit address it was sent to: ${forgedQuarantine.id} · $25.00`);
+    expect(await row.getByRole('button', { name: 'Release' }).isEnabled()).toBe(true);
+    admin.off('request', onRequest);
+    expect(posted).toEqual([]);
   });
 
   it('wraps a long unbroken memo inside its cell: the table stays within the page', async () => {
@@ -133,6 +147,87 @@ describe('platform admin pages in Chromium', () => {
     expect(await evidence.locator('dd', { has: admin.locator('.verdict') }).textContent()).toBe(NOT_AUTHENTICATED);
     expect(await evidence.locator('bdi', { hasText: 'Interac · Authenticated' }).textContent()).toBe(FORGED_NAME);
     await expectAccessible(admin, 'admin-review-forged-evidence');
+  });
+
+  it('shows a new merchant’s credentials once, in a dialog with a copy button for each, and forgets them when it closes or the page changes', async () => {
+    await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stack.url('dashboard') });
+    await admin.goto(`${stack.url('dashboard')}/admin/merchants`);
+    await admin.waitForSelector('#merchants-title');
+    // A search first, in the page (the history has both): going back is then a change of page within the app.
+    await admin.fill('form[role=search] input', 'no such merchant');
+    await admin.click('form[role=search] button');
+    await admin.waitForURL(/search=/);
+    await admin.goBack();
+    await admin.waitForURL((url) => !url.search.includes('search='));
+
+    const create = async (): Promise<ProvisionedMerchant> => {
+      const form = admin.locator('form.create-merchant');
+      await form.getByLabel('Name').fill(`Console ${randomUUID().slice(0, 6)}`);
+      await form.getByLabel('E-mail').fill(`console-${randomUUID().slice(0, 8)}@example.com`);
+      const [answer] = await Promise.all([
+        admin.waitForResponse((response) => new URL(response.url()).pathname === '/api/admin/merchants' && response.request().method() === 'POST'),
+        form.getByRole('button', { name: 'Create merchant' }).click(),
+      ]);
+      expect(answer.status()).toBe(201);
+      await admin.locator('dialog[open]').waitFor();
+      return (await answer.json()) as ProvisionedMerchant;
+    };
+    const created = await create();
+    const dialog = admin.locator('dialog');
+    expect(await dialog.getByRole('heading').textContent()).toBe('The new merchant’s credentials');
+    const shown = async (name: string) => dialog.locator(`[data-field="${name}"]`).textContent();
+    expect(await shown('merchant_id')).toBe(created.merchant_id);
+    expect(await shown('owner_email')).toBe(created.dashboard_user.email);
+    for (const [name, value] of [
+      ['owner_password', created.dashboard_user.password],
+      ['live_secret', created.keys.live_secret],
+      ['test_secret', created.keys.test_secret],
+    ]) {
+      expect(await dialog.locator(`[data-secret="${name}"]`).textContent()).toBe(value);
+    }
+    expect(await shown('live_publishable')).toBe(created.keys.live_publishable);
+    expect(await shown('test_publishable')).toBe(created.keys.test_publishable);
+    // Not a live region read aloud, nor JSON left on the page under the dialog.
+    expect(await admin.locator('[role=status], [data-credentials]').count()).toBe(0);
+    expect(await dialog.getByRole('button', { name: /^Copy / }).count()).toBe(7);
+    await admin.bringToFront();
+    await dialog.getByRole('button', { name: 'Copy Owner’s password' }).click();
+    await dialog.getByRole('button', { name: 'Copied Owner’s password' }).or(dialog.locator('[role=alert]')).waitFor();
+    expect(await admin.evaluate('navigator.clipboard.readText()')).toBe(created.dashboard_user.password);
+    await expectAccessible(admin, 'admin-merchant-created');
+    expect((await new DashboardBrowser(stack.url('dashboard')).login(created.dashboard_user.email, created.dashboard_user.password)).status).toBe(200);
+    await dialog.getByRole('button', { name: 'Done', exact: true }).click();
+    await dialog.waitFor({ state: 'detached' });
+    expect(await admin.locator('[data-secret]').count()).toBe(0);
+
+    // Shown again after another creation, then gone once the page changes under it (the browser's forward button here).
+    await create();
+    await admin.goForward();
+    await admin.waitForURL(/search=/);
+    await dialog.waitFor({ state: 'detached' });
+    expect(await admin.locator('[data-secret]').count()).toBe(0);
+  });
+
+  it('still offers the first page on a page past it found empty (its rows gone since), and shows a refund’s reason isolated', async () => {
+    const page = await browser.context.newPage();
+    await serve(page, '/api/admin/ingest/quarantine', { data: [], has_more: false } satisfies ListPage<QuarantinedEmailView>);
+    await serve(page, '/api/admin/merchants', { data: [], has_more: false });
+    for (const path of ['/admin/quarantine', '/admin/merchants']) {
+      await page.goto(`${stack.url('dashboard')}${path}?starting_after=gone_since`);
+      await page.getByText('Nothing here yet.').waitFor();
+      await page.getByRole('navigation', { name: 'Pages' }).getByRole('button', { name: 'First page' }).click();
+      await page.waitForURL((url) => url.pathname === path && !url.search.includes('starting_after'));
+      expect(await page.getByRole('button', { name: 'First page' }).count()).toBe(0);
+    }
+
+    const refund = { id: 'rf_forged00000001', payment_id: 'txn_forged0000002', merchant_id: 'mer_forged', amount: 4200, status: 'REQUESTED', livemode: true, reason: `late ${FORGED_NAME}`, created_at: '2026-01-02T03:04:07.000Z' } as unknown as RefundView;
+    await serve(page, '/api/admin/refunds', { data: [refund], has_more: false } satisfies ListPage<RefundView>);
+    await page.goto(`${stack.url('dashboard')}/admin/refunds`);
+    const card = page.locator(`li[data-refund-id="${refund.id}"]`);
+    await card.waitFor();
+    expect(await card.locator('.reason bdi').allTextContents()).toEqual([refund.reason]);
+    expect(await card.locator('.badge').allTextContents()).toEqual(['Requested', 'Live']);
+    await page.close();
   });
 
   it('pages the merchants: Next page goes on after the last one shown, First page comes back', async () => {

@@ -60,10 +60,18 @@ describe('dashboard refund routes', () => {
     return requested.body;
   }
 
-  /** The trail of `action` on one refund, newest first, as its merchant's owner reads it. */
+  /**
+   * The trail of `action` on one refund, newest first, as a platform admin reads it: its merchant's owner reads the
+   * same entries, but with the operators shown as the platform (checked below).
+   */
   async function trail(action: string, refundId: string) {
-    const page = await owner.get<ListPage<AuditEntryView>>(`/api/audit?action=${action}&limit=100`);
-    return page.body.data.filter((entry) => entry.target_id === refundId).map(({ actor_id, detail }) => ({ actor_id, detail }));
+    const page = await ops.get<ListPage<AuditEntryView>>(`/api/admin/audit?merchant_id=${shop.merchant_id}&action=${action}&limit=100`);
+    const asOwnerSees = await owner.get<ListPage<AuditEntryView>>(`/api/audit?action=${action}&limit=100`);
+    const entries = page.body.data.filter((entry) => entry.target_id === refundId);
+    const owners = asOwnerSees.body.data.filter((entry) => entry.target_id === refundId);
+    expect(owners.map(({ id, detail }) => ({ id, detail }))).toEqual(entries.map(({ id, detail }) => ({ id, detail })));
+    for (const [i, entry] of owners.entries()) expect(entry.actor_id).toBe(entries[i].actor_role === 'platform_admin' ? null : entries[i].actor_id);
+    return entries.map(({ actor_id, detail }) => ({ actor_id, detail }));
   }
 
   it('given the owner’s refund request, then the answer is the refund alone, without the bus’s replayed', async () => {

@@ -11,7 +11,7 @@ import type { SignedInRequest } from './access.guard';
 import { attemptedEmail } from './attempted-email';
 import { LoginLimiter, TOO_MANY_ATTEMPTS } from './login-limiter';
 import { OwnSessionRoute, SignedInRoute, SignedOutRoute } from './route-access';
-import { clearSessionCookie, setSessionCookie } from './session-cookie';
+import { clearSessionCookie, readSessionCookie, setSessionCookie } from './session-cookie';
 import { type DashboardSession, SessionStore } from './session.store';
 
 export const INVALID_SIGN_IN = 'Invalid email or password';
@@ -70,6 +70,9 @@ export class AuthController {
     });
     await this.limiter.succeeded(credentials.email, request.ip);
     await this.audit.record(request, reply, principal, { action: 'auth.sign_in', target_id: principal.id });
+    // The browser's previous session, if its cookie still names one, ends as a sign-out ends it: the new cookie
+    // replaces the old one in this browser, and the old id must not stay valid in Redis until its idle timeout.
+    await this.endHeldSession(request);
     const { id, session } = await this.sessions.create(principal, readAt);
     setSessionCookie(reply, this.config.DASHBOARD_SECURE_COOKIE, id);
     reply.header('Cache-Control', 'no-store');
@@ -125,5 +128,14 @@ export class AuthController {
   async logout(@Req() request: SignedInRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<void> {
     await this.sessions.end(request.dashboard!.sessionId);
     clearSessionCookie(reply, this.config.DASHBOARD_SECURE_COOKIE);
+  }
+
+  /**
+   * Ends the session the request's cookie names, if any (sign-in is a signed-out route: the guard read no session).
+   * Only once the new sign-in succeeded: a wrong password, a refused or rate-limited attempt leaves it as it was.
+   */
+  private async endHeldSession(request: SignedInRequest): Promise<void> {
+    const held = readSessionCookie(request, this.config.DASHBOARD_SECURE_COOKIE);
+    if (held) await this.sessions.end(held);
   }
 }

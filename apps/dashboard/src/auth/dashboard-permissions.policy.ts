@@ -1,9 +1,14 @@
-import { type ApiKeyType, type DashboardPrincipalRole, PLATFORM_ADMIN_ROLE } from '@pp/contracts';
+import type { ApiKeyType, DashboardPrincipalRole, PLATFORM_ADMIN_ROLE } from '@pp/contracts';
+
+/** PLATFORM_ADMIN_ROLE's value, written out: this module imports types alone (see below); the type keeps the two equal. */
+const PLATFORM_ADMIN: typeof PLATFORM_ADMIN_ROLE = 'platform_admin';
 
 /**
  * What each dashboard role may do (docs/ARCHITECTURE.md "Dashboard").
  * The server checks every route against this table; the pages only hide
- * what the server would refuse anyway.
+ * what the server would refuse anyway, and read this same table to know
+ * what that is (web/src/permissions.ts). The web bundle imports no values
+ * from @pp/contracts, so neither may this module: types only.
  */
 export const DASHBOARD_PERMISSIONS = {
   /** Payments, sessions, refunds, events: every merchant user. */
@@ -15,7 +20,7 @@ export const DASHBOARD_PERMISSIONS = {
   'payments.refund': ['owner', 'administrator'],
   'payments.verify': ['owner', 'administrator'],
   /** The platform operator's console (live refunds, review queue, merchants). */
-  'platform.operate': [PLATFORM_ADMIN_ROLE],
+  'platform.operate': [PLATFORM_ADMIN],
   /** The Team page: add, remove users and set their roles. */
   'team.manage': ['owner'],
   /** The merchant's audit list. */

@@ -1,9 +1,10 @@
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import type { MerchantAdminView, ProvisionedMerchantReply } from '@pp/contracts';
 import { api, query } from './api';
-import { formatDate, useI18n } from './i18n';
+import { formatDate, type Messages, useI18n } from './i18n';
 import { Pager } from './list-table';
 import { type Location, navigate, withParams } from './router';
+import { ShownOnce, type ShownValue } from './shown-once';
 import { ActionButton, States, useLoad } from './ui';
 
 /** Merchants for platform admins: search, create (credentials shown once), deposit address and frame ancestors. */
@@ -15,6 +16,8 @@ export function AdminMerchantsPage({ location }: { location: Location }) {
   const path = `/api/admin/merchants${query({ search, starting_after: after, limit: '50' })}`;
   const loaded = useLoad(() => api<{ data: MerchantAdminView[]; has_more: boolean }>(path), path);
   const [created, setCreated] = useState<ProvisionedMerchantReply>();
+  // The credentials live no longer than the page they were made on: paging, a search or the browser's back button forgets them.
+  useEffect(() => setCreated(undefined), [path]);
   const [form, setForm] = useState({ name: '', email: '', etransfer_email: '' });
   const [error, setError] = useState<string>();
   const create = async (event: FormEvent) => {
@@ -38,7 +41,7 @@ export function AdminMerchantsPage({ location }: { location: Location }) {
         </label>
         <button type="submit">{t.search}</button>
       </form>
-      <States loaded={loaded} isEmpty={(page) => page.data.length === 0}>
+      <States loaded={loaded} isEmpty={(page) => page.data.length === 0} afterEmpty={<Pager location={location} hasMore={false} />}>
         {(page) => (
           <>
             <ul className="cards">
@@ -52,7 +55,7 @@ export function AdminMerchantsPage({ location }: { location: Location }) {
         )}
       </States>
       <h2>{t.createMerchant}</h2>
-      <form className="actions" onSubmit={(event) => void create(event)}>
+      <form className="actions create-merchant" onSubmit={(event) => void create(event)}>
         <label>
           {t.name}
           <input required value={form.name} onChange={(event) => setForm({ ...form, name: event.target.value })} />
@@ -68,15 +71,22 @@ export function AdminMerchantsPage({ location }: { location: Location }) {
         <button type="submit">{t.createMerchant}</button>
         {error ? <span role="alert" className="error">{error}</span> : null}
       </form>
-      {created ? (
-        <div className="card" role="status">
-          <p>{t.shownOnce}</p>
-          <pre className="metadata" data-credentials>{JSON.stringify(created, null, 2)}</pre>
-          <button type="button" onClick={() => setCreated(undefined)}>{t.done}</button>
-        </div>
-      ) : null}
+      {created ? <ShownOnce label={t.newMerchantCredentials} values={credentials(created, t)} onClose={() => setCreated(undefined)} /> : null}
     </section>
   );
+}
+
+/** What the new merchant's owner needs, each value with its copy button: the keys and the password are shown this once. */
+function credentials(created: ProvisionedMerchantReply, t: Messages): ShownValue[] {
+  return [
+    { name: 'merchant_id', label: t.merchant, value: created.merchant_id },
+    { name: 'owner_email', label: t.ownerEmail, value: created.dashboard_user.email },
+    ...(created.dashboard_user.password ? [{ name: 'owner_password', label: t.ownerPassword, value: created.dashboard_user.password, secret: true }] : []),
+    { name: 'live_secret', label: t.liveSecretKey, value: created.keys.live_secret, secret: true },
+    { name: 'test_secret', label: t.testSecretKey, value: created.keys.test_secret, secret: true },
+    { name: 'live_publishable', label: t.livePublishableKey, value: created.keys.live_publishable },
+    { name: 'test_publishable', label: t.testPublishableKey, value: created.keys.test_publishable },
+  ];
 }
 
 function MerchantCard({ merchant, done }: { merchant: MerchantAdminView; done: () => void }) {

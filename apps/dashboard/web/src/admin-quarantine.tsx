@@ -15,6 +15,13 @@ export function AdminQuarantinePage({ location }: { location: Location }) {
   const after = location.params.get('starting_after') ?? undefined;
   const path = `/api/admin/ingest/quarantine${query({ status, starting_after: after, limit: '50' })}`;
   const loaded = useLoad(() => api<ListPage<QuarantinedEmailView>>(path), path);
+  /** Releasing records a payment: asked first, naming the e-mail and its amount, as revoking a key is. */
+  const release = async (email: QuarantinedEmailView) => {
+    const amount = email.amount_cents === null ? '' : ` · ${formatCad(email.amount_cents, language)}`;
+    if (!window.confirm(`${t.releaseConfirm} ${email.id}${amount}`)) return;
+    await api(`/api/admin/ingest/quarantine/${email.id}/release`, { method: 'POST' });
+    loaded.reload();
+  };
   return (
     <section aria-labelledby="quarantine-title">
       <h1 id="quarantine-title">{t.quarantine}</h1>
@@ -26,7 +33,7 @@ export function AdminQuarantinePage({ location }: { location: Location }) {
         paging={{ location, hasMore: pageHasMore }}
         rowProps={(email) => ({ 'data-email-id': email.id })}
         columns={[
-          { header: 'E-mail', cell: (email) => <>{email.id} <StatusBadge status={email.status} /></> },
+          { header: t.email, cell: (email) => <>{email.id} <StatusBadge status={email.status} /></> },
           { header: t.receivedAt, cell: (email) => formatDate(email.received_at, language) },
           {
             header: t.sender,
@@ -59,7 +66,7 @@ export function AdminQuarantinePage({ location }: { location: Location }) {
               email.release ? (
                 <span className="muted">{email.release.merchant_id} · {email.release.payment_id}</span>
               ) : (
-                <ActionButton label={t.release} run={() => api(`/api/admin/ingest/quarantine/${email.id}/release`, { method: 'POST' }).then(loaded.reload)} />
+                <ActionButton label={t.release} run={() => release(email)} />
               ),
           },
         ]}

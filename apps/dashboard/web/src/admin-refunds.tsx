@@ -1,10 +1,11 @@
 import { useState } from 'react';
 import type { ListPage, RefundView } from '@pp/contracts';
 import { api, query } from './api';
-import { formatCad, formatDate, useI18n } from './i18n';
+import { formatCad, formatDate, statusLabel, useI18n } from './i18n';
 import { Pager, UrlFilter } from './list-table';
 import type { Location } from './router';
 import { ActionButton, States, StatusBadge, useLoad } from './ui';
+import { Untrusted } from './untrusted-text';
 
 const STAGES = ['REQUESTED', 'APPROVED', 'SENT', 'COMPLETED', 'REJECTED', 'FAILED', 'CANCELLED'] as const;
 
@@ -18,8 +19,8 @@ export function AdminRefundsPage({ location }: { location: Location }) {
   return (
     <section aria-labelledby="refunds-title">
       <h1 id="refunds-title">{t.refundQueue}</h1>
-      <UrlFilter className="filters" location={location} param="status" id="status-filter" label={t.status} value={status} options={STAGES} />
-      <States loaded={loaded} isEmpty={(page) => page.data.length === 0}>
+      <UrlFilter className="filters" location={location} param="status" id="status-filter" label={t.status} value={status} options={STAGES} optionLabel={(value) => statusLabel(t, value)} />
+      <States loaded={loaded} isEmpty={(page) => page.data.length === 0} afterEmpty={<Pager location={location} hasMore={false} />}>
         {(page) => (
           <>
             <ul className="cards">
@@ -39,6 +40,11 @@ function RefundCard({ refund, done }: { refund: RefundView; done: () => void }) 
   const { t, language } = useI18n();
   const [text, setText] = useState({ rejection_reason: '', outbound_reference: '', evidence_note: '', failure_reason: '' });
   const act = (action: string, body?: unknown) => () => api(`/api/admin/refunds/${refund.id}/${action}`, { method: 'POST', body: body ?? {} }).then(done);
+  /** Approve and complete move money or say it moved: asked first, naming the amount and the merchant, as revoking a key is. */
+  const confirmed = (question: string, run: () => Promise<unknown>) => async () => {
+    if (!window.confirm(`${question} ${formatCad(refund.amount, language)} · ${t.merchant} ${refund.merchant_id} · ${refund.id}`)) return;
+    await run();
+  };
   const field = (name: keyof typeof text, label: string) => (
     <label>
       {label}
@@ -51,10 +57,11 @@ function RefundCard({ refund, done }: { refund: RefundView; done: () => void }) 
         <strong>{refund.id}</strong> <StatusBadge status={refund.status} /> <StatusBadge status={refund.livemode ? 'LIVE' : 'TEST'} /> {formatCad(refund.amount, language)} · {t.merchant} {refund.merchant_id} · {t.payment} {refund.payment_id} ·{' '}
         {formatDate(refund.created_at, language)}
       </p>
-      {refund.reason ? <p className="muted">{t.reason}: {refund.reason}</p> : null}
+      {/* Written by the merchant's user: isolated, as an e-mail's text is. */}
+      {refund.reason ? <p className="muted reason">{t.reason}: <Untrusted text={refund.reason} /></p> : null}
       {refund.status === 'REQUESTED' || refund.status === 'APPROVED' ? (
         <div className="actions">
-          {refund.status === 'REQUESTED' ? <ActionButton label={t.approve} run={act('approve')} /> : <ActionButton label={t.markSent} run={act('mark-sent')} />}
+          {refund.status === 'REQUESTED' ? <ActionButton label={t.approve} run={confirmed(t.approveConfirm, act('approve'))} /> : <ActionButton label={t.markSent} run={act('mark-sent')} />}
           {/* Unclaimed, an approved refund may still be rejected; "mark sent" claims it before the money moves (PRODUCT-RULES §3.3). */}
           {refund.status === 'APPROVED' ? <p className="muted">{t.markSentFirst}</p> : null}
           {field('rejection_reason', t.reason)}
@@ -65,7 +72,7 @@ function RefundCard({ refund, done }: { refund: RefundView; done: () => void }) 
         <div className="actions">
           {field('outbound_reference', t.outboundReference)}
           {field('evidence_note', t.evidenceNote)}
-          <ActionButton label={t.complete} run={act('complete', { outbound_reference: text.outbound_reference, evidence_note: text.evidence_note })} />
+          <ActionButton label={t.complete} run={confirmed(t.completeConfirm, act('complete', { outbound_reference: text.outbound_reference, evidence_note: text.evidence_note }))} />
           {field('failure_reason', t.reason)}
           <ActionButton label={t.fail} run={act('fail', { failure_reason: text.failure_reason })} />
         </div>

@@ -2,9 +2,10 @@ import { type FormEvent, type ReactNode, useState } from 'react';
 import type { AuditAction, AuditEntryView, ListPage } from '@pp/contracts';
 import { api, query } from './api';
 import { formatDate, useI18n } from './i18n';
-import { UrlFilter } from './list-table';
+import { Pager, UrlFilter } from './list-table';
 import { type Location, navigate, withParams } from './router';
 import { States, useLoad } from './ui';
+import { Untrusted } from './untrusted-text';
 
 /** Every action, for the filter (a record, so the compiler names one that is missing; the bundle imports no values from contracts). */
 const ACTIONS = Object.keys({
@@ -56,7 +57,7 @@ function AuditList({ location, source, merchantId, children }: { location: Locat
       <h1 id="audit-title">{t.audit}</h1>
       {children}
       <UrlFilter className="filters" location={location} param="action" id="action-filter" label={t.action} value={action ?? ''} options={ACTIONS} allLabel={t.all} />
-      <States loaded={loaded} isEmpty={(page) => page.data.length === 0}>
+      <States loaded={loaded} isEmpty={(page) => page.data.length === 0} afterEmpty={<Pager location={location} hasMore={false} label={t.auditPages} />}>
         {(page) => (
           <>
             <table>
@@ -84,16 +85,14 @@ function AuditList({ location, source, merchantId, children }: { location: Locat
                     <td className="target"><code>{entry.target_id ?? '—'}</code></td>
                     <td><span className={`badge badge-${entry.outcome}`}>{t[`outcome_${entry.outcome}`]}</span></td>
                     {showMerchant ? <td><code>{entry.merchant_id ?? '—'}</code></td> : null}
-                    <td className="detail">{entry.detail ?? '—'}</td>
+                    {/* Text from outside among it (a refund's reason, an e-mail typed at a failed sign-in): isolated. */}
+                    <td className="detail"><Untrusted text={entry.detail} /></td>
                     <td className="muted">{entry.address ? `${entry.address} · ` : null}<code>{entry.request_id}</code></td>
                   </tr>
                 ))}
               </tbody>
             </table>
-            <nav className="pager" aria-label="audit pages">
-              {after ? <button type="button" onClick={() => navigate(withParams(location, { starting_after: undefined }))}>{t.first}</button> : null}
-              {page.has_more ? <button type="button" onClick={() => navigate(withParams(location, { starting_after: page.data[page.data.length - 1].id }))}>{t.next}</button> : null}
-            </nav>
+            <Pager location={location} lastId={page.data[page.data.length - 1]?.id} hasMore={page.has_more} label={t.auditPages} />
           </>
         )}
       </States>

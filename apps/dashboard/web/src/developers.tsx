@@ -1,56 +1,33 @@
-import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import type { DashboardPrincipal, IssuedMerchantApiKeyView, ListPage, MerchantApiKeyView, MerchantEventDetailView, MerchantEventView, WebhookEndpointView, WebhookEndpointWithSecretView } from '@pp/contracts';
 import { api, query } from './api';
-import { formatDate, useI18n } from './i18n';
+import { formatDate, keyTypeLabel, useI18n } from './i18n';
 import type { Location } from './router';
 import { DeliveryList } from './deliveries';
 import { EndpointDeliveries, PreviewCheckout, SimulatePanel } from './developer-tools';
 import { Pager, UrlFilter } from './list-table';
+import { may } from './permissions';
+import { ShownOnce } from './shown-once';
 import { ActionButton, States, StatusBadge, useLoad } from './ui';
 
-const MANAGER_ROLES = ['owner', 'administrator', 'developer'];
-/** Roles that may refund, and so issue live keys that can (the server's mayIssueKey). */
-const REFUNDING_ROLES = ['owner', 'administrator'];
 const REFUNDS_SCOPE = 'refunds.write';
 const SCOPES = ['checkout.write', 'payments.read', 'events.read', 'webhooks.write', REFUNDS_SCOPE];
 const EVENT_TYPES = ['checkout.session.completed', 'checkout.session.expired', 'payment.confirmed', 'payment.pending_review', 'payment.failed', 'payment.refunded'];
 
-/** A secret shown once, in a modal dialog with a copy button. */
-export function ShownOnce({ label, secret, onClose }: { label: string; secret: string; onClose: () => void }) {
-  const { t } = useI18n();
-  const dialog = useRef<HTMLDialogElement>(null);
-  const [copied, setCopied] = useState<boolean>();
-  useEffect(() => dialog.current?.showModal(), []);
-  return (
-    <dialog ref={dialog} aria-labelledby="shown-once-title" onClose={onClose}>
-      <h2 id="shown-once-title">{label}</h2>
-      <p>{t.shownOnce}</p>
-      <code className="secret" data-secret>{secret}</code>
-      <div className="actions">
-        <button type="button" onClick={() => void navigator.clipboard.writeText(secret).then(() => setCopied(true), () => setCopied(false))}>
-          {copied ? t.copied : t.copy}
-        </button>
-        {copied === false ? <span role="alert" className="error">{t.copyFailed}</span> : null}
-        <button type="button" onClick={() => dialog.current?.close()}>{t.done}</button>
-      </div>
-    </dialog>
-  );
-}
-
 export function DevelopersPage({ location, mode, user }: { location: Location; mode: string; user: DashboardPrincipal }) {
   const { t } = useI18n();
-  const mayManage = MANAGER_ROLES.includes(user.role);
+  const mayManage = may(user, 'developers.manage');
   return (
     <section aria-labelledby="developers-title">
       <h1 id="developers-title">{t.developers}</h1>
-      {mayManage && mode !== 'live' ? (
+      {mode !== 'live' ? (
         <>
-          <PreviewCheckout />
-          <SimulatePanel />
+          {mayManage ? <PreviewCheckout /> : null}
+          {may(user, 'payments.simulate') ? <SimulatePanel /> : null}
         </>
       ) : null}
-      {/* Keyed by mode: its form starts afresh with the choices the mode allows. */}
-      <ApiKeys key={mode} mode={mode} mayManage={mayManage} mayRefund={REFUNDING_ROLES.includes(user.role)} />
+      {/* Keyed by mode: its form starts afresh with the choices the mode allows. A live key that can refund is for roles that may refund (the server's mayIssueKey). */}
+      <ApiKeys key={mode} mode={mode} mayManage={mayManage} mayRefund={may(user, 'payments.refund')} />
       <WebhookEndpoints mode={mode} mayManage={mayManage} />
       <Events location={location} mode={mode} mayManage={mayManage} />
     </section>
@@ -98,7 +75,7 @@ function ApiKeys({ mode, mayManage, mayRefund }: { mode: string; mayManage: bool
               {data.keys.map((key) => (
                 <tr key={key.id} data-key-id={key.id}>
                   <td><code>{key.redacted}</code></td>
-                  <td>{key.type}</td>
+                  <td>{keyTypeLabel(t, key.type)}</td>
                   <td>{key.scopes.join(', ') || '—'}</td>
                   <td>{formatDate(key.created_at, language)}</td>
                   <td>{key.expires_at ? formatDate(key.expires_at, language) : '—'}</td>
@@ -116,10 +93,10 @@ function ApiKeys({ mode, mayManage, mayRefund }: { mode: string; mayManage: bool
           <label>
             {t.type}
             <select id="key-type" value={type} onChange={(event) => setType(event.target.value)}>
-              {refundingKeys ? <option value="secret">secret</option> : null}
+              {refundingKeys ? <option value="secret">{keyTypeLabel(t, 'secret')}</option> : null}
               {/* The gateway issues restricted keys in live mode only. */}
-              {mode === 'live' ? <option value="restricted">restricted</option> : null}
-              <option value="publishable">publishable</option>
+              {mode === 'live' ? <option value="restricted">{keyTypeLabel(t, 'restricted')}</option> : null}
+              <option value="publishable">{keyTypeLabel(t, 'publishable')}</option>
             </select>
           </label>
           {type === 'restricted' ? (
@@ -255,7 +232,7 @@ function Events({ location, mode, mayManage }: { location: Location; mode: strin
     <section aria-labelledby="events-title">
       <h2 id="events-title">{t.events}</h2>
       <UrlFilter className="filters" location={location} param="type" id="event-type-filter" label={t.type} value={type ?? ''} options={EVENT_TYPES} allLabel={t.all} />
-      <States loaded={loaded} isEmpty={(page) => page.data.length === 0}>
+      <States loaded={loaded} isEmpty={(page) => page.data.length === 0} afterEmpty={<Pager location={location} hasMore={false} label={t.events} />}>
         {(page) => (
           <>
             <ul className="cards">

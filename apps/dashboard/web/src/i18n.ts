@@ -114,7 +114,7 @@ const en = {
   outcome_success: 'success',
   outcome_failure: 'failure',
   home: 'Home',
-  today: 'Today',
+  today: 'Today (UTC)',
   thisWeek: 'This week (since Monday, UTC)',
   count: 'Count',
   volume: 'Volume',
@@ -165,6 +165,48 @@ const en = {
   messageId: 'Message-ID',
   lastUsed: 'Last used',
   pages: 'Pages',
+  comment: 'Comment',
+  id: 'ID',
+  auditPages: 'Audit log pages',
+  keyType_secret: 'Secret',
+  keyType_restricted: 'Restricted',
+  keyType_publishable: 'Publishable',
+  role_platform_admin: 'Platform admin',
+  confirmNewPassword: 'Confirm the new password',
+  passwordsDiffer: 'The two new passwords are not the same.',
+  signOutFailed: 'Could not sign out; you are still signed in:',
+  newMerchantCredentials: 'The new merchant’s credentials',
+  ownerEmail: 'Owner’s e-mail',
+  ownerPassword: 'Owner’s password',
+  liveSecretKey: 'Live secret key',
+  testSecretKey: 'Test secret key',
+  livePublishableKey: 'Live publishable key',
+  testPublishableKey: 'Test publishable key',
+  approveConfirm: 'Approve this refund? The money is then to be sent back:',
+  completeConfirm: 'Mark this refund completed? Only once the e-Transfer has been sent:',
+  releaseConfirm: 'Release this e-mail? Its payment is recorded for the merchant whose deposit address it was sent to:',
+  status_PENDING: 'Pending',
+  status_CONFIRMED: 'Confirmed',
+  status_FAILED: 'Failed',
+  status_REFUNDED: 'Refunded',
+  status_REQUIRES_MANUAL_REVIEW: 'Needs review',
+  status_COMPLETED: 'Completed',
+  status_EXPIRED: 'Expired',
+  status_REQUESTED: 'Requested',
+  status_APPROVED: 'Approved',
+  status_SENT: 'Sent',
+  status_REJECTED: 'Rejected',
+  status_CANCELLED: 'Cancelled',
+  status_LIVE: 'Live',
+  status_TEST: 'Test',
+  status_ACTIVE: 'Active',
+  status_REVOKED: 'Revoked',
+  status_enabled: 'Enabled',
+  status_disabled: 'Disabled',
+  status_SUCCESS: 'Delivered',
+  status_EXHAUSTED: 'Retries exhausted',
+  status_quarantined: 'Quarantined',
+  status_released: 'Released',
 } as const;
 
 export type Messages = { [K in keyof typeof en]: string };
@@ -283,7 +325,7 @@ const fr: Messages = {
   outcome_success: 'réussite',
   outcome_failure: 'échec',
   home: 'Accueil',
-  today: 'Aujourd’hui',
+  today: 'Aujourd’hui (UTC)',
   thisWeek: 'Cette semaine (depuis lundi, UTC)',
   count: 'Nombre',
   volume: 'Volume',
@@ -334,6 +376,49 @@ const fr: Messages = {
   messageId: 'Message-ID',
   lastUsed: 'Dernière utilisation',
   pages: 'Pages',
+  comment: 'Commentaire',
+  id: 'Identifiant',
+  auditPages: 'Pages du journal d’audit',
+  keyType_secret: 'Secrète',
+  keyType_restricted: 'Restreinte',
+  keyType_publishable: 'Publiable',
+  role_platform_admin: 'Administrateur de la plateforme',
+  confirmNewPassword: 'Confirmez le nouveau mot de passe',
+  passwordsDiffer: 'Les deux nouveaux mots de passe ne sont pas identiques.',
+  signOutFailed: 'Déconnexion impossible ; vous êtes toujours connecté :',
+  newMerchantCredentials: 'Identifiants du nouveau marchand',
+  ownerEmail: 'Courriel du propriétaire',
+  ownerPassword: 'Mot de passe du propriétaire',
+  liveSecretKey: 'Clé secrète (mode réel)',
+  testSecretKey: 'Clé secrète (mode test)',
+  livePublishableKey: 'Clé publiable (mode réel)',
+  testPublishableKey: 'Clé publiable (mode test)',
+  approveConfirm: 'Approuver ce remboursement ? L’argent devra alors être renvoyé :',
+  completeConfirm: 'Marquer ce remboursement terminé ? Seulement une fois le virement Interac envoyé :',
+  releaseConfirm: 'Libérer ce courriel ? Son paiement est enregistré pour le marchand dont il vise l’adresse de dépôt :',
+  // Qualifying « statut » (masculine): one form for payments, sessions, refunds and keys alike.
+  status_PENDING: 'En attente',
+  status_CONFIRMED: 'Confirmé',
+  status_FAILED: 'Échoué',
+  status_REFUNDED: 'Remboursé',
+  status_REQUIRES_MANUAL_REVIEW: 'À vérifier',
+  status_COMPLETED: 'Terminé',
+  status_EXPIRED: 'Expiré',
+  status_REQUESTED: 'Demandé',
+  status_APPROVED: 'Approuvé',
+  status_SENT: 'Envoyé',
+  status_REJECTED: 'Refusé',
+  status_CANCELLED: 'Annulé',
+  status_LIVE: 'Réel',
+  status_TEST: 'Test',
+  status_ACTIVE: 'Actif',
+  status_REVOKED: 'Révoqué',
+  status_enabled: 'Activé',
+  status_disabled: 'Désactivé',
+  status_SUCCESS: 'Livré',
+  status_EXHAUSTED: 'Essais épuisés',
+  status_quarantined: 'En quarantaine',
+  status_released: 'Libéré',
 };
 
 export const MESSAGES = { en, fr } as const;
@@ -353,6 +438,24 @@ export const useI18n = () => useContext(I18n);
 /** Cents as dollars in the reader's language (CAD). */
 export const formatCad = (cents: number, language: Language): string =>
   new Intl.NumberFormat(language === 'fr' ? 'fr-CA' : 'en-CA', { style: 'currency', currency: 'CAD' }).format(cents / 100);
+
+/**
+ * A wire value in the reader's language, from its `<prefix>_<value>` message; a value with no message (one the
+ * server added since) shows as it is.
+ */
+const wireLabel =
+  (prefix: string) =>
+  (t: Messages, value: string): string => {
+    const key = `${prefix}_${value}`;
+    return Object.hasOwn(t, key) ? t[key as keyof Messages] : value;
+  };
+
+/** A status (badges, status filters); the badge keeps the wire value as data-status. */
+export const statusLabel = wireLabel('status');
+/** A dashboard role (the header, the Team page). */
+export const roleLabel = wireLabel('role');
+/** An API key's type (the Developers page's list and its type choice). */
+export const keyTypeLabel = wireLabel('keyType');
 
 export const formatDate = (iso: string, language: Language): string =>
   new Intl.DateTimeFormat(language === 'fr' ? 'fr-CA' : 'en-CA', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }).format(new Date(iso)) + ' UTC';

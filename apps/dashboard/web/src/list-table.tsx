@@ -11,7 +11,10 @@ export interface Column<Row> {
   cell: (row: Row) => ReactNode;
 }
 
-/** Cursor paging in the URL: back to the first page, or on after the last row shown. */
+/**
+ * Cursor paging in the URL: back to the first page, or on after the last row shown. Past the first page it is drawn
+ * even when the page is empty (its rows released or gone since): "First page" is then the way back.
+ */
 export function Pager({ location, lastId, hasMore, label }: { location: Location; lastId?: string; hasMore: boolean; label?: string }) {
   const { t } = useI18n();
   const after = location.params.get('starting_after');
@@ -73,7 +76,7 @@ export function ListTable<Data, Row extends { id: string }>({
   paging?: { location: Location; hasMore: (data: Data) => boolean };
 }) {
   return (
-    <States loaded={loaded} isEmpty={(data) => rows(data).length === 0}>
+    <States loaded={loaded} isEmpty={(data) => rows(data).length === 0} afterEmpty={paging ? <Pager location={paging.location} hasMore={false} /> : null}>
       {(data) => {
         const shown = rows(data);
         return (

@@ -5,8 +5,8 @@ import { AdminRefundsPage } from './admin-refunds';
 import { AdminMerchantsPage } from './admin-merchants';
 import { AdminReviewPage } from './admin-review';
 import { DevelopersPage } from './developers';
-import { api, onSessionDoubt, rememberCsrfToken, type SignedIn } from './api';
-import { browserLanguage, I18n, type Language, MESSAGES, useI18n } from './i18n';
+import { api, ApiError, onSessionDoubt, rememberCsrfToken, type SignedIn } from './api';
+import { browserLanguage, I18n, type Language, MESSAGES, roleLabel, useI18n } from './i18n';
 import { PaymentDetailPage } from './payment-detail';
 import { PaymentsPage } from './payments';
 import { navigate, useLocation, withParams } from './router';
@@ -18,6 +18,8 @@ import { TeamPage } from './team';
 import { AdminQuarantinePage } from './admin-quarantine';
 import { HomePage } from './home';
 import { SessionDetailPage } from './session-detail';
+import { may } from './permissions';
+import { ActionButton } from './ui';
 
 function App() {
   const [language, setLanguage] = useState<Language>(browserLanguage);
@@ -77,8 +79,14 @@ function Shell({ signedIn, onSignedOut }: { signedIn: SignedIn; onSignedOut: () 
       {label}
     </a>
   );
+  // Signed out once the server says so: a refused or failed sign-out keeps the shell, its error shown beside the button
+  // (ActionButton), since the session may well still be valid. A 401 means it had ended already.
   const signOut = async () => {
-    await api('/api/auth/logout', { method: 'POST' });
+    try {
+      await api('/api/auth/logout', { method: 'POST' });
+    } catch (failure) {
+      if (!(failure instanceof ApiError && failure.status === 401)) throw new Error(`${t.signOutFailed} ${failure instanceof Error ? failure.message : String(failure)}`);
+    }
     onSignedOut();
     navigate('/');
   };
@@ -100,8 +108,8 @@ function Shell({ signedIn, onSignedOut }: { signedIn: SignedIn; onSignedOut: () 
               {link('/payments', t.payments)}
               {link('/checkout-sessions', t.checkoutSessions)}
               {link('/developers', t.developers)}
-              {signedIn.user.role === 'owner' ? link('/team', t.team) : null}
-              {signedIn.user.role === 'owner' || signedIn.user.role === 'administrator' ? link('/audit', t.audit) : null}
+              {may(signedIn.user, 'team.manage') ? link('/team', t.team) : null}
+              {may(signedIn.user, 'audit.read') ? link('/audit', t.audit) : null}
             </>
           )}
         </nav>
@@ -126,9 +134,9 @@ function Shell({ signedIn, onSignedOut }: { signedIn: SignedIn; onSignedOut: () 
               navigate('/account');
             }}
           >
-            {signedIn.user.email} ({signedIn.user.role})
+            {signedIn.user.email} ({roleLabel(t, signedIn.user.role)})
           </a>
-          <button type="button" onClick={() => void signOut()}>{t.signOut}</button>
+          <ActionButton label={t.signOut} run={signOut} />
         </div>
         {mode === 'test' && !isAdmin ? <p className="test-banner">{t.viewingTestData}</p> : null}
       </header>
@@ -148,13 +156,13 @@ function page(location: ReturnType<typeof useLocation>, mode: string, signedIn: 
     return <AdminRefundsPage location={location} />;
   }
   const sessionDetail = /^\/checkout-sessions\/([^/]+)$/.exec(location.path);
-  if (sessionDetail) return <SessionDetailPage id={decodeURIComponent(sessionDetail[1])} mode={mode} />;
+  if (sessionDetail) return <SessionDetailPage id={decodeURIComponent(sessionDetail[1])} mode={mode} user={signedIn.user} />;
   if (location.path === '/' || location.path === '/home') return <HomePage mode={mode} />;
   if (detail) return <PaymentDetailPage id={decodeURIComponent(detail[1])} mode={mode} user={signedIn.user} />;
   if (location.path.startsWith('/developers')) return <DevelopersPage location={location} mode={mode} user={signedIn.user} />;
   if (location.path === '/team') return <TeamPage user={signedIn.user} />;
   if (location.path === '/audit') return <AuditPage location={location} />;
-  if (location.path.startsWith('/checkout-sessions')) return <SessionsPage location={location} mode={mode} />;
+  if (location.path.startsWith('/checkout-sessions')) return <SessionsPage location={location} mode={mode} user={signedIn.user} />;
   return <PaymentsPage location={location} mode={mode} />;
 }
 

@@ -4,7 +4,9 @@ import { api, query } from './api';
 import { formatCad, formatDate, useI18n } from './i18n';
 import { DeliveryList } from './deliveries';
 import { AppLink, inMode } from './list-table';
+import { may } from './permissions';
 import { ActionButton, States, StatusBadge, useLoad } from './ui';
+import { Untrusted } from './untrusted-text';
 
 interface PaymentDetail {
   payment: PaymentView;
@@ -14,15 +16,13 @@ interface PaymentDetail {
   refunds: RefundView[];
 }
 
-const MONEY_ROLES = ['owner', 'administrator'];
-
 /** Every field of a payment, its session, the timeline of its events, and the refund and verification actions. */
 export function PaymentDetailPage({ id, mode, user }: { id: string; mode: string; user: DashboardPrincipal }) {
   const { t, language } = useI18n();
   const path = `/api/payments/${encodeURIComponent(id)}${query({ mode })}`;
   const loaded = useLoad(() => api<PaymentDetail>(path), path);
   const [reason, setReason] = useState('');
-  const mayMoveMoney = MONEY_ROLES.includes(user.role);
+  const mayRefund = may(user, 'payments.refund');
   return (
     <section aria-labelledby="payment-title">
       <h1 id="payment-title">{t.payment} {id}</h1>
@@ -35,19 +35,23 @@ export function PaymentDetailPage({ id, mode, user }: { id: string; mode: string
               <dt>{t.amount}</dt>
               <dd>{formatCad(payment.amount, language)}</dd>
               <dt>{t.sender}</dt>
-              <dd>{payment.sender_name} {payment.sender_email ? `<${payment.sender_email}>` : ''}</dd>
+              {/* The payer's own words (their name, address and comment), each isolated: none can turn what stands beside it around. */}
+              <dd className="sender">
+                <Untrusted text={payment.sender_name} />
+                {payment.sender_email ? <> &lt;<Untrusted text={payment.sender_email} />&gt;</> : null}
+              </dd>
               <dt>{t.method}</dt>
               <dd>{payment.verification_method}</dd>
               <dt>{t.created}</dt>
               <dd>{formatDate(payment.created_at, language)}</dd>
-              {payment.comment ? (<><dt>Comment</dt><dd>{payment.comment}</dd></>) : null}
+              {payment.comment ? (<><dt>{t.comment}</dt><dd className="comment"><Untrusted text={payment.comment} /></dd></>) : null}
               {payment.review_reasons.length > 0 ? (<><dt>{t.reviewReasons}</dt><dd>{payment.review_reasons.join(', ')}</dd></>) : null}
             </dl>
             {session ? (
               <>
                 <h2>{t.session}</h2>
                 <dl className="fields">
-                  <dt>ID</dt>
+                  <dt>{t.id}</dt>
                   <dd><AppLink to={inMode(`/checkout-sessions/${session.id}`, mode)}>{session.id}</AppLink></dd>
                   <dt>{t.reference}</dt>
                   <dd className="reference">{session.reference}</dd>
@@ -60,7 +64,7 @@ export function PaymentDetailPage({ id, mode, user }: { id: string; mode: string
                 </dl>
               </>
             ) : null}
-            {payment.status === 'REQUIRES_MANUAL_REVIEW' && mayMoveMoney ? (
+            {payment.status === 'REQUIRES_MANUAL_REVIEW' && may(user, 'payments.verify') ? (
               <ActionButton label={t.verify} run={() => api(`/api/payments/${payment.id}/verify${query({ mode })}`, { method: 'POST' }).then(loaded.reload)} />
             ) : null}
             <h2>{t.events}</h2>
@@ -76,14 +80,14 @@ export function PaymentDetailPage({ id, mode, user }: { id: string; mode: string
             <ul className="refunds">
               {refunds.map((refund) => (
                 <li key={refund.id}>
-                  {refund.id} <StatusBadge status={refund.status} /> {refund.reason ? `— ${refund.reason}` : ''}{' '}
-                  {mayMoveMoney && refund.status === 'REQUESTED' ? (
+                  {refund.id} <StatusBadge status={refund.status} /> {refund.reason ? <>— <Untrusted text={refund.reason} /></> : null}{' '}
+                  {mayRefund && refund.status === 'REQUESTED' ? (
                     <ActionButton label={t.cancelRefund} run={() => api(`/api/refunds/${refund.id}/cancel${query({ mode })}`, { method: 'POST' }).then(loaded.reload)} />
                   ) : null}
                 </li>
               ))}
             </ul>
-            {payment.status === 'CONFIRMED' && mayMoveMoney ? (
+            {payment.status === 'CONFIRMED' && mayRefund ? (
               <div className="refund-form">
                 <label>
                   {t.reason}

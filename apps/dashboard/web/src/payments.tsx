@@ -1,10 +1,11 @@
 import { type FormEvent, useState } from 'react';
 import type { ListPage, PaymentView } from '@pp/contracts';
 import { api, query } from './api';
-import { formatCad, formatDate, type Language, type Messages, useI18n } from './i18n';
+import { formatCad, formatDate, type Language, type Messages, statusLabel, useI18n } from './i18n';
 import { AppLink, type Column, inMode, ListTable, pageHasMore, UrlFilter } from './list-table';
 import { type Location, navigate, withParams } from './router';
 import { StatusBadge, useLoad } from './ui';
+import { Untrusted } from './untrusted-text';
 
 const STATUSES = ['PENDING', 'CONFIRMED', 'FAILED', 'REFUNDED', 'REQUIRES_MANUAL_REVIEW'] as const;
 
@@ -25,7 +26,7 @@ export function PaymentsPage({ location, mode }: { location: Location; mode: str
     <section aria-labelledby="payments-title">
       <h1 id="payments-title">{t.payments}</h1>
       <div className="filters">
-        <UrlFilter location={location} param="status" id="status-filter" label={t.status} value={status ?? ''} options={STATUSES} allLabel={t.all} />
+        <UrlFilter location={location} param="status" id="status-filter" label={t.status} value={status ?? ''} options={STATUSES} allLabel={t.all} optionLabel={(value) => statusLabel(t, value)} />
         <form onSubmit={submit} role="search">
           <label>
             {t.reference}
@@ -51,7 +52,8 @@ export function paymentColumns(t: Messages, language: Language, mode: string): C
     { header: t.payment, cell: (payment) => <AppLink to={inMode(`/payments/${payment.id}`, mode)}>{payment.id}</AppLink> },
     { header: t.amount, cell: (payment) => formatCad(payment.amount, language) },
     { header: t.status, cell: (payment) => <StatusBadge status={payment.status} /> },
-    { header: t.sender, cell: (payment) => payment.sender_name },
+    // The payer's own name, isolated (untrusted-text.tsx).
+    { header: t.sender, className: 'sender', cell: (payment) => <Untrusted text={payment.sender_name} /> },
     { header: t.created, cell: (payment) => formatDate(payment.created_at, language) },
   ];
 }

@@ -1,9 +1,10 @@
 import { useState } from 'react';
-import type { PaymentView } from '@pp/contracts';
+import type { DashboardPrincipal, PaymentView } from '@pp/contracts';
 import { api, query } from './api';
 import { formatCad, formatDate, useI18n } from './i18n';
 import { ListTable } from './list-table';
 import { paymentColumns } from './payments';
+import { may } from './permissions';
 import type { SessionRow } from './sessions';
 import { type Outcome, OutcomeSelect, simulate } from './simulate';
 import { ActionButton, States, StatusBadge, useLoad } from './ui';
@@ -13,8 +14,8 @@ interface SessionDetail {
   payments: PaymentView[];
 }
 
-/** One checkout session: every field, the payments made on it, and the simulator while a test session is pending. */
-export function SessionDetailPage({ id, mode }: { id: string; mode: string }) {
+/** One checkout session: every field, the payments made on it, and the simulator while a test session is pending (for roles that may simulate). */
+export function SessionDetailPage({ id, mode, user }: { id: string; mode: string; user: DashboardPrincipal }) {
   const { t, language } = useI18n();
   const path = `/api/checkout-sessions/${encodeURIComponent(id)}${query({ mode })}`;
   const loaded = useLoad(() => api<SessionDetail>(path), path);
@@ -45,7 +46,7 @@ export function SessionDetailPage({ id, mode }: { id: string; mode: string }) {
               <dt>{t.metadata}</dt>
               <dd><pre className="metadata">{JSON.stringify(session.metadata ?? {}, null, 2)}</pre></dd>
             </dl>
-            {!session.livemode && session.status === 'PENDING' ? (
+            {!session.livemode && session.status === 'PENDING' && may(user, 'payments.simulate') ? (
               <div className="actions">
                 <OutcomeSelect value={outcome} onChange={setOutcome} />
                 <ActionButton label={`${t.simulate} ${outcome}`} run={() => simulate(session.id, outcome)} />

@@ -1,7 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import type { AddedTeamUserView, DashboardPrincipal, DashboardRole, TeamUserView } from '@pp/contracts';
 import { api } from './api';
-import { ShownOnce } from './developers';
+import { ShownOnce } from './shown-once';
 import { formatDate, useI18n } from './i18n';
 import { ActionButton, States, useLoad } from './ui';
 

@@ -1,5 +1,5 @@
 import { type ReactNode, useCallback, useEffect, useState } from 'react';
-import { useI18n } from './i18n';
+import { statusLabel, useI18n } from './i18n';
 
 export interface Loaded<T> {
   data?: T;
@@ -33,17 +33,33 @@ export function useLoad<T>(load: () => Promise<T>, key: string): Loaded<T> {
   return loadedFor === key ? { ...shown, reload } : { loading: true, reload };
 }
 
-/** Loading, error and empty states around a list or a detail. */
-export function States<T>({ loaded, isEmpty, children }: { loaded: Loaded<T>; isEmpty?: (data: T) => boolean; children: (data: T) => ReactNode }) {
+/**
+ * Loading, error and empty states around a list or a detail. `afterEmpty` follows the empty state: a list's pager,
+ * so a page found empty past the first (its rows gone meanwhile) still leads back to the first.
+ */
+export function States<T>({ loaded, isEmpty, afterEmpty, children }: { loaded: Loaded<T>; isEmpty?: (data: T) => boolean; afterEmpty?: ReactNode; children: (data: T) => ReactNode }) {
   const { t } = useI18n();
   if (loaded.error) return <p role="alert" className="error">{loaded.error}</p>;
   if (loaded.data === undefined) return <p aria-live="polite" className="muted">{t.loading}</p>;
-  if (isEmpty?.(loaded.data)) return <p className="muted">{t.empty}</p>;
+  if (isEmpty?.(loaded.data)) {
+    return (
+      <>
+        <p className="muted">{t.empty}</p>
+        {afterEmpty}
+      </>
+    );
+  }
   return <>{children(loaded.data)}</>;
 }
 
+/** A status in the reader's language; the wire value (PAYMENT_STATUSES and the like) stays as data-status and picks the colour. */
 export function StatusBadge({ status }: { status: string }) {
-  return <span className={`badge badge-${status.toLowerCase()}`}>{status}</span>;
+  const { t } = useI18n();
+  return (
+    <span className={`badge badge-${status.toLowerCase()}`} data-status={status}>
+      {statusLabel(t, status)}
+    </span>
+  );
 }
 
 /** A button for a long action: disabled with a progress label while it runs; the server's refusal is shown next to it. */

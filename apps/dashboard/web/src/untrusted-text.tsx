@@ -2,13 +2,15 @@ import { Fragment } from 'react';
 import { useI18n } from './i18n';
 
 /*
- * Text a transfer e-mail's sender chose (display name, From address, memo,
- * subject, recipients) is shown each value in its own <bdi>: the bidi
- * algorithm isolates it, so a right-to-left override it holds reorders
- * nothing outside it, and cannot make what stands next to it read otherwise.
+ * Text someone outside chose (a transfer e-mail's display name, From address,
+ * memo, subject and recipients; the payer's name and comment on a payment; a
+ * refund's reason as the merchant's user wrote it; an audit entry's detail)
+ * is shown each value in its own <bdi>: the bidi algorithm isolates it, so a
+ * right-to-left override it holds reorders nothing outside it, and cannot
+ * make what stands next to it read otherwise.
  */
 
-/** One value from an e-mail, isolated; a dash when there is none. */
+/** One value from outside, isolated; a dash when there is none. */
 export function Untrusted({ text }: { text: string | null | undefined }) {
   return <bdi>{text ?? '—'}</bdi>;
 }
