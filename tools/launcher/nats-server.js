@@ -256,4 +256,7 @@ function stopNatsServer(root) {
   }
 }
 
-module.exports = { ensureNatsServer, natsIdentityUrls, stopNatsServer, testNatsEnv };
+/** The pid of the project's server as last recorded (undefined: none yet). */
+const natsServerPid = (root) => readJson(paths(root).state)?.pid;
+
+module.exports = { ensureNatsServer, natsIdentityUrls, natsServerPid, stopNatsServer, testNatsEnv };

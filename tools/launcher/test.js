@@ -10,7 +10,7 @@ const { existsSync, readFileSync, rmSync } = require('node:fs');
 const { join } = require('node:path');
 const out = require('./console');
 const { ensurePackages } = require('./install');
-const { stopNatsServer, testNatsEnv } = require('./nats-server');
+const { natsServerPid, stopNatsServer, testNatsEnv } = require('./nats-server');
 const { run, runInBackground } = require('./run-command');
 
 const root = join(__dirname, '..', '..');
@@ -24,9 +24,13 @@ async function main() {
   require('../build/build').build({ quiet: true });
 
   const { ensureInfrastructure, ensureChromium } = require('./infrastructure');
+  const serverBefore = natsServerPid(root);
   const infra = await ensureInfrastructure(root, process.env);
-  // A CI run's clone is thrown away after it: so is the NATS server it started, however the run ends.
-  if (process.env.CI) process.once('exit', () => stopNatsServer(root) && out.info("NATS: stopped this checkout's server (CI)"));
+  // A CI run's clone is thrown away after it: so is the NATS server it started (only one it started: a server
+  // that was already up may serve an `npm start` beside it), however the run ends.
+  if (process.env.CI && natsServerPid(root) !== serverBefore) {
+    process.once('exit', () => stopNatsServer(root) && out.info("NATS: stopped the server this run started (CI)"));
+  }
   ensureChromium();
   const admin = new URL(infra.DATABASE_URL);
   admin.pathname = '/postgres';
