@@ -207,4 +207,23 @@ describe('audit trail of the admin API', () => {
       audit_entry: { action: 'merchant.updated', merchant_id: merchant.merchant_id, detail: 'deposit address pay-before@shop.example → pay-unaudited@shop.example' },
     });
   });
+
+  it('holds the Idempotency-Key of a change made but not recorded: a retry replays the 503 instead of minting a second key', async () => {
+    const merchant = await createMerchant(`pay-${randomUUID()}@shop.example`);
+    const keysOf = async () => Number((await db.query(`SELECT count(*) AS n FROM gateway.api_keys WHERE merchant_id = $1`, [merchant.merchant_id])).rows[0].n);
+    const before = await keysOf();
+    const idempotencyKey = randomUUID();
+    const issue = () => admin(`/merchants/${merchant.merchant_id}/keys`, { idempotencyKey, body: { type: 'restricted', livemode: true, scopes: ['payments.read'] } });
+    await db.query(`REVOKE INSERT ON gateway.audit_entries FROM ${serviceRole('gateway')}`);
+    let first;
+    try {
+      first = await issue();
+    } finally {
+      await db.query(`GRANT INSERT ON gateway.audit_entries TO ${serviceRole('gateway')}`);
+    }
+    expect({ status: first.status, body: first.body }).toEqual({ status: 503, body: { error: AUDIT_NOT_RECORDED } });
+    const retried = await issue();
+    expect({ status: retried.status, body: retried.body, hit: retried.headers.get('x-cache-lookup') }).toEqual({ status: 503, body: { error: AUDIT_NOT_RECORDED }, hit: 'HIT' });
+    expect(await keysOf()).toBe(before + 1);
+  });
 });

@@ -36,6 +36,8 @@ export class AdminAudit {
   }
 
   async record(request: FastifyRequest, fact: AdminAuditFact): Promise<void> {
+    // Called once the action committed: whatever is answered now, a retry under its Idempotency-Key must not repeat it.
+    request.changeCommitted = true;
     const entry = operatorEntry({ actor_id: adminTokenActor(request), actor_email: ADMIN_TOKEN_ACTOR, request_id: request.requestId, address: request.ip }, fact);
     if (!(await storeAuditEntry(entry, (toStore) => this.entries.append(toStore), this.logger))) throw new ApiError(503, AUDIT_NOT_RECORDED);
   }

@@ -11,6 +11,8 @@ declare module 'fastify' {
     idempotency: IdempotencyReservation | undefined;
     /** A key whose request the access hook left uncounted: its Idempotency-Key reservation counts it, or its refusal before that (idempotency.hooks.ts). */
     uncounted: KeyPrincipal | undefined;
+    /** The request's change committed, whatever the answer says next (an audit entry that could not be stored): its Idempotency-Key must not be freed. */
+    changeCommitted: boolean;
   }
   interface FastifyContextConfig {
     access?: RouteAccess;
@@ -25,5 +27,6 @@ export function decorateRequests(fastify: FastifyInstance): void {
   fastify.decorateRequest('principal', null as never); // set to anonymous by the request-id hook
   fastify.decorateRequest('idempotency', undefined);
   fastify.decorateRequest('uncounted', undefined);
+  fastify.decorateRequest('changeCommitted', false);
   fastify.decorateRequest('span', undefined);
 }

@@ -15,7 +15,8 @@ export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
  * Idempotency for every authenticated POST (PRODUCT-RULES §D3), as hooks: before
  * the handler, reserve the key or answer a replay (200, X-Cache-Lookup: HIT,
  * the original body); when the response is sent, keep it for 24 hours if it
- * succeeded, or free the key so the client can retry a failure. A POST the
+ * succeeded or its change committed, or free the key so the client can retry
+ * a failure. A POST the
  * access hook left to be counted with its reservation is counted as it is
  * answered when it never got that far.
  */
@@ -44,7 +45,12 @@ export class IdempotencyHooks {
         request.idempotency = begun.reservation;
         return undefined;
       case 'replay':
-        return reply.code(200).header('X-Cache-Lookup', 'HIT').type('application/json; charset=utf-8').send(begun.response.body);
+        // A success replays as 200 (PRODUCT-RULES §D3); a committed change answered with an error replays that error.
+        return reply
+          .code(begun.response.status >= 400 ? begun.response.status : 200)
+          .header('X-Cache-Lookup', 'HIT')
+          .type('application/json; charset=utf-8')
+          .send(begun.response.body);
       case 'in_flight':
         throw new ApiError(409, 'A request with this Idempotency-Key is still in progress', { 'Retry-After': '1' });
       case 'mismatch':
@@ -88,8 +94,11 @@ export class IdempotencyHooks {
     if (!reservation) return payload;
     request.idempotency = undefined;
     const succeeded = reply.statusCode >= 200 && reply.statusCode < 300 && typeof payload === 'string';
+    // A change that committed holds its key even when the answer is an error (its audit entry could not be stored):
+    // freed, the key would let a retry make the change again (a second API key minted, say).
+    const held = succeeded || (request.changeCommitted && typeof payload === 'string');
     try {
-      if (succeeded) await this.store.complete(reservation, { status: reply.statusCode, body: payload });
+      if (held) await this.store.complete(reservation, { status: reply.statusCode, body: payload as string });
       else await this.store.release(reservation);
     } catch (error) {
       // The response stands; a retry then finds the key reserved until the lock expires, and the service dedups it.
