@@ -88,6 +88,11 @@ describe('e-mail ingest over HTTP', () => {
     expect(garbage.body.error).toMatch(/^Validation failed: the body must be a raw RFC 822 message/);
     const huge = await post(Buffer.alloc(5 * 1024 * 1024 + 1, 'a'));
     expect(huge.status).toBe(413);
-    expect(Object.keys(huge.body)).toEqual(['error']);
+    expect(huge.body).toEqual({ error: 'Request body too large (limit 5 MB)' });
+  });
+
+  it('takes a message whatever charset its Content-Type names: the body is bytes, read as an e-mail', async () => {
+    const result = await post(await notice(7), { type: 'message/rfc822; charset=us-ascii' });
+    expect(result.status).toBe(202);
   });
 });

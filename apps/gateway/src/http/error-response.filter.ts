@@ -1,7 +1,8 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter } from '@nestjs/common';
-import { DomainError, ErrorCode, IDEMPOTENCY_KEY_REUSED } from '@pp/contracts';
+import { DomainError, ErrorCode, IDEMPOTENCY_KEY_REUSED, MAX_RAW_EMAIL_BYTES } from '@pp/contracts';
 import { CONCURRENCY_CONFLICT_ANSWER, describeClientError, ensureRequestId, type ErrorAnswer, HTTP_STATUS_OF, internalErrorMessage, type JsonLogger } from '@pp/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { RFC822 } from '../access/route-access';
 import { ApiError } from './api-error';
 
 /** Seconds a client should wait before retrying when a service is down. */
@@ -12,6 +13,13 @@ const CLIENT_MESSAGES: Record<number, string> = {
   413: 'Request body too large (limit 1 MB)',
   415: 'Unsupported Content-Type: send application/json',
 };
+/** The same for the e-mail ingest route, which takes raw e-mails up to their own limit. */
+const RAW_EMAIL_MESSAGES: Record<number, string> = {
+  413: `Request body too large (limit ${MAX_RAW_EMAIL_BYTES / (1024 * 1024)} MB)`,
+  415: `Unsupported Content-Type: send ${RFC822}`,
+};
+// (A request Fastify refused before routing has no route options.)
+const clientMessagesFor = (request: FastifyRequest) => (request.routeOptions?.config?.bodyTypes?.includes(RFC822) ? RAW_EMAIL_MESSAGES : CLIENT_MESSAGES);
 
 /**
  * The only place errors become HTTP: every failure, from a Fastify parser,
@@ -37,7 +45,7 @@ export class ErrorResponseFilter implements ExceptionFilter {
   private answer(exception: unknown, request: FastifyRequest): ErrorAnswer {
     if (exception instanceof ApiError) return { status: exception.status, message: exception.message, headers: exception.headers };
     if (exception instanceof DomainError) return this.fromDomain(exception, request);
-    return describeClientError(exception, request, CLIENT_MESSAGES) ?? this.internal(exception, request);
+    return describeClientError(exception, request, clientMessagesFor(request)) ?? this.internal(exception, request);
   }
 
   private fromDomain(error: DomainError, request: FastifyRequest): ErrorAnswer {

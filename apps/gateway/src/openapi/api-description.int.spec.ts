@@ -75,6 +75,14 @@ describe('API description', () => {
     });
     expect(Object.keys(create.responses)).toEqual(expect.arrayContaining(['200', '201', '400', '401', '403', '409', '429', '503']));
     expect(document.paths['/v1/admin/merchants'].post.security).toEqual([{ admin_token: [] }]);
+    // Every scheme an operation names is defined; the mail pipeline's route says what it takes (no Idempotency-Key, raw e-mails to 5 MB).
+    const schemes = Object.keys((document as unknown as { components: { securitySchemes: Record<string, unknown> } }).components.securitySchemes);
+    expect(schemes.sort()).toEqual(['admin_token', 'api_key', 'ingest_token']);
+    const ingest = document.paths['/v1/internal/ingest-email'].post;
+    expect(ingest.security).toEqual([{ ingest_token: [] }]);
+    expect((ingest.parameters as Array<{ name: string }>).map((parameter) => parameter.name)).not.toContain('Idempotency-Key');
+    expect(ingest.responses['413'].description).toBe('Body over 5 MB');
+    expect(ingest.responses['415'].description).toBe('Content-Type is not message/rfc822');
   });
 
   it('serves the reference page and its assets from this process at /docs', async () => {

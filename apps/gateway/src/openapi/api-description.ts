@@ -2,7 +2,8 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import type { OperationObject, ParameterObject, ResponseObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import type { FastifyInstance } from 'fastify';
-import { SECURITY_SCHEMES } from '../access/route-access';
+import { MAX_RAW_EMAIL_BYTES } from '@pp/contracts';
+import { RFC822, SECURITY_SCHEMES } from '../access/route-access';
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../idempotency/idempotency.hooks';
 
 export const OPENAPI_PATH = '/v1/openapi.json';
@@ -33,6 +34,7 @@ export function buildApiDescription(app: NestFastifyApplication): OpenAPIObject 
     .setVersion('1')
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'API key: pp_live_…, pp_live_test_…, pp_rk_… (or pp_pub_… on client-side routes)' }, SECURITY_SCHEMES.apiKey)
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'The platform ADMIN_TOKEN' }, SECURITY_SCHEMES.adminToken)
+    .addBearerAuth({ type: 'http', scheme: 'bearer', description: "The mail pipeline's INGEST_TOKEN" }, SECURITY_SCHEMES.ingestToken)
     .build();
   const document = SwaggerModule.createDocument(app, config);
   document.paths = Object.fromEntries(Object.entries(document.paths).filter(([path]) => path.startsWith('/v1/')));
@@ -61,7 +63,9 @@ function addPipelineTraits(operation: OperationObject, method: string): void {
     description: 'Your id for this request, echoed back (else one is generated); name it when contacting support',
     schema: { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$' },
   });
-  if (method === 'post') {
+  // The mail pipeline's route takes raw e-mails, deduplicated by their content rather than by an Idempotency-Key.
+  const rawEmail = operation.security?.some((requirement) => SECURITY_SCHEMES.ingestToken in requirement) ?? false;
+  if (method === 'post' && !rawEmail) {
     parameters.push({
       name: 'Idempotency-Key',
       in: 'header',
@@ -74,11 +78,19 @@ function addPipelineTraits(operation: OperationObject, method: string): void {
   const usesKey = operation.security?.some((requirement) => SECURITY_SCHEMES.apiKey in requirement) ?? false;
   operation.responses = {
     ...operation.responses,
-    400: error("Validation failed: the message begins 'Validation failed' and names the field"),
+    400: error(
+      method === 'get'
+        ? "'Invalid query parameters' for a list's query, else the message begins 'Validation failed' and names the field"
+        : "Validation failed: the message begins 'Validation failed' and names the field",
+    ),
     401: error('Missing, malformed, unknown, revoked or expired credential'),
     ...(usesKey ? { 403: error("'Insufficient scope: <scope> required', or a publishable key on a server-side route") } : {}),
-    ...(method === 'post' ? { 409: error('Conflict, or a request with this Idempotency-Key still in progress (Retry-After)', retryAfter) } : {}),
-    ...(method === 'post' || method === 'patch' ? { 413: error('Body over 1 MB'), 415: error('Content-Type is not application/json') } : {}),
+    ...(method === 'post' && !rawEmail ? { 409: error('Conflict, or a request with this Idempotency-Key still in progress (Retry-After)', retryAfter) } : {}),
+    ...(rawEmail
+      ? { 413: error(`Body over ${MAX_RAW_EMAIL_BYTES / (1024 * 1024)} MB`), 415: error(`Content-Type is not ${RFC822}`) }
+      : method === 'post' || method === 'patch'
+        ? { 413: error('Body over 1 MB'), 415: error('Content-Type is not application/json') }
+        : {}),
     ...(usesKey ? { 429: error('Rate limit exceeded', { ...retryAfter, 'X-RateLimit-Limit': { schema: { type: 'integer' } } }) } : {}),
     500: error('Internal error; the message names the request id'),
     503: error('Service unavailable', retryAfter),
