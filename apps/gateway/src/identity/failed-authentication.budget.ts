@@ -24,7 +24,8 @@ const FOUND_KEYS = 10_000;
  * has spent: the set of found keys is its own, kept across the key cache's
  * clearing (a reconnect of its revocation listener empties it) and its outages, so a
  * merchant behind an address shared with a guesser keeps the keys it uses.
- * Requests with the same unfound key at once share one lookup and one charge.
+ * Requests from one address with the same unfound key at once share one
+ * lookup and one charge; another address's requests never share its refusal.
  */
 @Injectable()
 export class FailedAuthenticationBudget {
@@ -46,11 +47,13 @@ export class FailedAuthenticationBudget {
    */
   async attempt<Principal>(address: string, keyId: string, authenticate: () => Promise<Principal | undefined>): Promise<Principal | undefined> {
     if (this.found.get(keyId)) return authenticate();
-    const pending = this.inFlight.get(keyId);
+    // Shared per address: a lookup charged to one address (or refused for it) must not answer another's request.
+    const shared = `${addressBucket(address)} ${keyId}`;
+    const pending = this.inFlight.get(shared);
     if (pending) return pending as Promise<Principal | undefined>;
-    // Registered before anything is awaited, so every request with this key that comes meanwhile shares it.
-    const lookup = this.charged(address, keyId, authenticate).finally(() => this.inFlight.delete(keyId));
-    this.inFlight.set(keyId, lookup);
+    // Registered before anything is awaited, so every request with this key from this address that comes meanwhile shares it.
+    const lookup = this.charged(address, keyId, authenticate).finally(() => this.inFlight.delete(shared));
+    this.inFlight.set(shared, lookup);
     return lookup;
   }
 

@@ -104,6 +104,21 @@ describe('FailedAuthenticationBudget', () => {
     await spend(budget, '203.0.113.13');
   });
 
+  it('given a spent address presenting a public key not found before, when another address presents it at that moment, then that one is looked up, not refused with it', async () => {
+    const budget = newBudget();
+    await spend(budget, '203.0.113.14');
+    const key = guess();
+    let finish!: () => void;
+    const slow = jest.fn(() => new Promise<typeof PRINCIPAL>((resolve) => (finish = () => resolve(PRINCIPAL))));
+
+    const refused = refusalOf(budget.attempt('203.0.113.14', key, slow));
+    const payer = budget.attempt('198.51.100.20', key, slow);
+    await expect(refused).resolves.toMatchObject({ status: 429 });
+    finish();
+    expect(await payer).toBe(PRINCIPAL);
+    expect(slow).toHaveBeenCalledTimes(1);
+  });
+
   it('given a spent address, when its minute has passed, then its keys are looked up again', async () => {
     jest.useFakeTimers();
     const budget = newBudget();
