@@ -15,7 +15,7 @@ interface ServedOperation {
   parameters?: unknown[];
   'x-required-scope'?: string;
   requestBody: { content: Record<string, { schema: unknown }> };
-  responses: Record<string, unknown>;
+  responses: Record<string, { description?: string }>;
 }
 interface ServedDocument {
   openapi: string;

@@ -4,9 +4,17 @@ import { headers as natsHeaders, type MsgHdrs } from 'nats';
 /** Header names carried on every bus message. */
 export const BusHeader = {
   RequestId: 'x-request-id',
-  /** Epoch milliseconds after which the caller no longer waits. */
+  /** Epoch milliseconds after which the caller no longer waits, by the caller's clock (read only from callers older than pp-timeout-ms). */
   Deadline: 'pp-deadline',
+  /** Milliseconds the caller still waits, as it sends: the receiver dates it by its own clock. */
+  TimeoutMs: 'pp-timeout-ms',
 } as const;
+
+/**
+ * Taken off a received pp-timeout-ms: the time the message spent on its way and waiting for the receiver's event loop,
+ * so that a receiver never counts on more time than its caller still gives it (the ledger refuses an append past it).
+ */
+export const TRANSIT_MARGIN_MS = 25;
 
 export interface OutgoingMeta {
   requestId?: string;
@@ -17,7 +25,10 @@ export interface OutgoingMeta {
 export function buildHeaders(meta: OutgoingMeta): MsgHdrs {
   const h = natsHeaders();
   if (meta.requestId) h.set(BusHeader.RequestId, meta.requestId);
-  if (meta.deadline) h.set(BusHeader.Deadline, String(meta.deadline));
+  if (meta.deadline) {
+    h.set(BusHeader.Deadline, String(meta.deadline));
+    h.set(BusHeader.TimeoutMs, String(Math.max(0, meta.deadline - Date.now())));
+  }
   propagation.inject(context.active(), h, {
     set: (carrier, key, value) => carrier.set(key, value),
   });
@@ -30,14 +41,28 @@ export interface IncomingMeta {
   traceContext: Context;
 }
 
+/**
+ * What a received message says of its caller. Its deadline is dated by this
+ * process's clock from the time the caller still waits (pp-timeout-ms), less
+ * TRANSIT_MARGIN_MS: an epoch time from another host would carry the skew
+ * between the two clocks, so that a receiver whose clock is behind would
+ * still work for a caller that has given up. A caller from before
+ * pp-timeout-ms sends its epoch deadline alone, which is read as it is.
+ */
 export function readHeaders(h: MsgHdrs | undefined): IncomingMeta {
-  const deadline = Number(h?.get(BusHeader.Deadline));
   return {
     requestId: h?.get(BusHeader.RequestId) || undefined,
-    deadline: Number.isFinite(deadline) && deadline > 0 ? deadline : undefined,
+    deadline: receivedDeadline(h),
     traceContext: propagation.extract(context.active(), h, {
       get: (carrier, key) => carrier?.get(key) || undefined,
       keys: (carrier) => (carrier ? [...carrier.keys()] : []),
     }),
   };
+}
+
+function receivedDeadline(h: MsgHdrs | undefined): number | undefined {
+  const remaining = h?.has(BusHeader.TimeoutMs) ? Number(h.get(BusHeader.TimeoutMs)) : NaN;
+  if (Number.isFinite(remaining) && remaining >= 0) return Date.now() + remaining - TRANSIT_MARGIN_MS;
+  const deadline = Number(h?.get(BusHeader.Deadline));
+  return Number.isFinite(deadline) && deadline > 0 ? deadline : undefined;
 }
