@@ -67,6 +67,30 @@ describe('PreparingClient', () => {
     expect(prepared).not.toContain(texts.at(-1));
   });
 
+  it('given a prepared statement answering whole rows, when a migration adds a column, then one run fails and the connection then runs it unnamed', async () => {
+    const table = `public.whole_rows_${process.pid}_${Date.now()}`;
+    await client.query(`CREATE TABLE ${table} (id int PRIMARY KEY)`);
+    try {
+      await client.query(`INSERT INTO ${table} VALUES (1)`);
+      const text = `SELECT * FROM ${table} WHERE id = $1`;
+      expect((await client.query(text, [1])).rows).toEqual([{ id: 1 }]);
+      await client.query(`ALTER TABLE ${table} ADD COLUMN note text`);
+      await expect(client.query(text, [1])).rejects.toMatchObject({ code: '0A000' });
+      expect((await client.query(text, [1])).rows).toEqual([{ id: 1, note: null }]);
+      // The callback form heals the same way.
+      await client.query(`ALTER TABLE ${table} ADD COLUMN more text`);
+      const callbackText = `SELECT * FROM ${table} WHERE id = $1 AND true`;
+      expect((await client.query(callbackText, [1])).rows).toEqual([{ id: 1, note: null, more: null }]);
+      await client.query(`ALTER TABLE ${table} ADD COLUMN last text`);
+      const viaCallback = (): Promise<unknown> =>
+        new Promise((resolve, reject) => client.query(callbackText, [1], (error: Error | null, result: { rows: unknown[] }) => (error ? reject(error) : resolve(result.rows))));
+      await expect(viaCallback()).rejects.toMatchObject({ code: '0A000' });
+      expect(await viaCallback()).toEqual([{ id: 1, note: null, more: null, last: null }]);
+    } finally {
+      await client.query(`DROP TABLE ${table}`);
+    }
+  });
+
   it('given two texts, then their names differ, and one text always has the same name', () => {
     expect(statementName('SELECT $1::int')).toBe(statementName('SELECT $1::int'));
     expect(statementName('SELECT $1::int')).not.toBe(statementName('SELECT $1::bigint'));

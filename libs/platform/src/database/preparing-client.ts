@@ -37,6 +37,9 @@ export function statementName(text: string): string | undefined {
 
 type QueryCallback = (error: Error | null, result: unknown) => void;
 
+/** SQLSTATE 0A000 as Postgres raises it for a prepared statement whose result's row type changed. */
+const RESHAPED = '0A000';
+
 /**
  * A node-postgres client that prepares every parameterized statement once per
  * connection instead of sending it unnamed. Unnamed, Postgres parses,
@@ -53,6 +56,8 @@ type QueryCallback = (error: Error | null, result: unknown) => void;
  */
 export class PreparingClient extends Client {
   private readonly prepared = new Set<string>();
+  /** Statements this connection no longer names: their prepared form's result no longer fits the table (RESHAPED). */
+  private readonly stale = new Set<string>();
   private writesHeld = false;
 
   // node-postgres overloads query() many ways; only (text, values[, callback]) is rewritten.
@@ -61,9 +66,33 @@ export class PreparingClient extends Client {
     const call = super.query as unknown as (config: unknown, values?: unknown, callback?: unknown) => never;
     if (typeof config === 'string' && Array.isArray(values) && values.length > 0) {
       const name = this.nameFor(config);
-      if (name !== undefined) return call.call(this, { name, text: config, values }, callback as QueryCallback | undefined);
+      if (name !== undefined) {
+        const named = { name, text: config, values };
+        if (typeof callback === 'function') {
+          return call.call(this, named, (error: Error | null, result: unknown) => {
+            this.forgetIfReshaped(name, error);
+            (callback as QueryCallback)(error, result);
+          });
+        }
+        return (call.call(this, named) as Promise<unknown>).catch((error: unknown) => {
+          this.forgetIfReshaped(name, error);
+          throw error;
+        }) as never;
+      }
     }
     return call.call(this, config, values, callback);
+  }
+
+  /**
+   * A prepared statement's result shape is fixed when it is prepared: once a migration changes a table it answers
+   * whole rows of (`SELECT *`, `RETURNING *`, `t.*`: a column added while the previous build still runs), Postgres
+   * refuses it, "cached plan must not change result type". That run fails; the connection then runs the text
+   * unnamed, so it fails once per connection rather than until the connection closes.
+   */
+  private forgetIfReshaped(name: string, error: unknown): void {
+    if ((error as { code?: string } | null)?.code !== RESHAPED) return;
+    this.prepared.delete(name);
+    this.stale.add(name);
   }
 
   /**
@@ -88,7 +117,7 @@ export class PreparingClient extends Client {
 
   private nameFor(text: string): string | undefined {
     const name = statementName(text);
-    if (name === undefined) return undefined;
+    if (name === undefined || this.stale.has(name)) return undefined;
     if (this.prepared.has(name)) return name;
     if (this.prepared.size >= MAX_PREPARED_PER_CONNECTION) return undefined;
     this.prepared.add(name);
