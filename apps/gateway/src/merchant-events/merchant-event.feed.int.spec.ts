@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { MerchantEventType, ledgerEventSubject, type StoredEvent } from '@pp/contracts';
-import { connectNats, subjectPrefix } from '@pp/platform';
+import { connectNats, JsonLogger, subjectPrefix } from '@pp/platform';
 import { testInfra, waitFor } from '@pp/testing';
 import type { NatsConnection } from 'nats';
 import type { GatewayConfig } from '../gateway.config';
@@ -16,11 +16,12 @@ describe('MerchantEventFeed', () => {
   let gateway: NatsConnection;
   let publisher: NatsConnection;
   let feed: MerchantEventFeed;
+  const logged: Array<{ msg: string }> = [];
 
   beforeAll(async () => {
     gateway = await connectNats(testInfra.natsUrlOf('gateway'), 'feed-spec-gateway');
     publisher = await connectNats(testInfra.natsUrl, 'feed-spec');
-    feed = new MerchantEventFeed({ PP_NAMESPACE: namespace } as GatewayConfig, gateway);
+    feed = new MerchantEventFeed({ PP_NAMESPACE: namespace } as GatewayConfig, gateway, new JsonLogger('gateway', 'warn', (line) => logged.push(JSON.parse(line))));
   });
   afterAll(async () => {
     feed?.onApplicationShutdown();
@@ -55,6 +56,33 @@ describe('MerchantEventFeed', () => {
 
     await gateway.reconnect();
     await waitFor('resync after the reconnection', () => heard.filter((signal) => signal.kind === 'resync').length === 2, { timeoutMs: 10_000 });
+
+    // The subscription is sent again on reconnecting: once the server has it, what is published reaches the feed.
+    await gateway.flush();
+    // A message it cannot read (not JSON, or no merchant) is skipped and logged; the connection goes on reading.
+    publisher.publish(`${subjectPrefix(namespace)}${ledgerEventSubject(MerchantEventType.PaymentConfirmed)}`, 'null');
+    const after = event('mer_feed', true);
+    publish(after);
+    await waitFor('the event after the unreadable one', () => heard.some((signal) => signal.kind === 'event' && signal.event.id === after.id));
+    expect(logged.map((line) => line.msg)).toContain('merchant events feed: skipped a message it could not read');
     stop();
+  });
+
+  it('given a server that refuses the subscription (its permissions not yet updated), then the feed says so and tries again while anyone listens', async () => {
+    // The checkout's identity may not hear merchant events: its subscription is refused as a not-yet-updated server would.
+    const refused = await connectNats(testInfra.natsUrlOf('checkout'), 'feed-spec-refused');
+    const lines: Array<{ msg: string }> = [];
+    const refusedFeed = new MerchantEventFeed({ PP_NAMESPACE: namespace } as GatewayConfig, refused, new JsonLogger('gateway', 'warn', (line) => lines.push(JSON.parse(line))));
+    const heard: FeedSignal[] = [];
+    const stop = refusedFeed.listen({ merchant_id: 'mer_feed', livemode: true }, (signal) => heard.push(signal));
+    try {
+      const ended = () => lines.filter((line) => line.msg === 'merchant events feed: subscription ended; following again shortly').length;
+      await waitFor('two refusals, a second after the first', () => ended() >= 2, { timeoutMs: 10_000 });
+      expect(heard.filter((signal) => signal.kind === 'resync').length).toBeGreaterThanOrEqual(2);
+    } finally {
+      stop();
+      refusedFeed.onApplicationShutdown();
+      await refused.close();
+    }
   });
 });

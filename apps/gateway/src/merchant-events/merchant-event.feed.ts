@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { MERCHANT_EVENTS_FILTER, type MerchantEventView, type MerchantScope, type StoredEvent } from '@pp/contracts';
-import { CONFIG, NATS_CONNECTION, subjectPrefix } from '@pp/platform';
+import { CONFIG, JsonLogger, NATS_CONNECTION, subjectPrefix } from '@pp/platform';
 import type { NatsConnection, Status, Subscription } from 'nats';
 import type { GatewayConfig } from '../gateway.config';
 import { merchantEventView } from './merchant-event.view';
@@ -8,6 +8,9 @@ import { merchantEventView } from './merchant-event.view';
 /** What a follower hears: a new event of its merchant and mode, or that the feed (re)started and may have missed some. */
 export type FeedSignal = { kind: 'event'; event: MerchantEventView } | { kind: 'resync' };
 export type FeedListener = (signal: FeedSignal) => void;
+
+/** How long to wait before following again after the server ended the subscription. */
+const RETRY_FOLLOW_MS = 1000;
 
 const scopeKey = (scope: MerchantScope) => `${scope.merchant_id}:${scope.livemode ? 'live' : 'test'}`;
 
@@ -33,6 +36,7 @@ export class MerchantEventFeed implements OnApplicationShutdown {
   constructor(
     @Inject(CONFIG) private readonly config: GatewayConfig,
     @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
+    private readonly logger: JsonLogger,
   ) {}
 
   onApplicationShutdown(): void {
@@ -58,15 +62,14 @@ export class MerchantEventFeed implements OnApplicationShutdown {
   private startFollowing(): void {
     if (this.subscription) return;
     const subscription = this.nc.subscribe(`${subjectPrefix(this.config.PP_NAMESPACE)}${MERCHANT_EVENTS_FILTER}`, {
+      // Called from the connection's reader: anything thrown here would stop it reading, replies to bus calls included.
       callback: (error, message) => {
-        if (error) return;
-        let event: StoredEvent;
+        if (error) return this.lost(subscription, error);
         try {
-          event = message.json<StoredEvent>();
-        } catch {
-          return; // not the ledger's: nothing to wake anyone for
+          this.dispatch(message.json<StoredEvent>());
+        } catch (failure) {
+          this.logger.warn('merchant events feed: skipped a message it could not read', { error: String(failure) });
         }
-        this.dispatch(event);
       },
     });
     this.subscription = subscription;
@@ -77,6 +80,19 @@ export class MerchantEventFeed implements OnApplicationShutdown {
     })();
     // Whatever committed before the subscription existed is only in the durable log.
     this.broadcast({ kind: 'resync' });
+  }
+
+  /**
+   * The server ended the subscription (a permission it does not grant yet, during a rolling update of its
+   * configuration): followed again after RETRY_FOLLOW_MS while anyone listens, and resynced then.
+   */
+  private lost(subscription: Subscription, error: Error): void {
+    this.logger.warn('merchant events feed: subscription ended; following again shortly', { error: error.message });
+    if (this.subscription !== subscription) return;
+    this.stopFollowing();
+    setTimeout(() => {
+      if (!this.stopped && this.listeners.size > 0) this.startFollowing();
+    }, RETRY_FOLLOW_MS).unref();
   }
 
   private stopFollowing(): void {
