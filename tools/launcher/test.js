@@ -24,13 +24,14 @@ async function main() {
   require('../build/build').build({ quiet: true });
 
   const { ensureInfrastructure, ensureChromium } = require('./infrastructure');
-  const serverBefore = natsServerPid(root);
-  const infra = await ensureInfrastructure(root, process.env);
   // A CI run's clone is thrown away after it: so is the NATS server it started (only one it started: a server
-  // that was already up may serve an `npm start` beside it), however the run ends.
-  if (process.env.CI && natsServerPid(root) !== serverBefore) {
-    process.once('exit', () => stopNatsServer(root) && out.info("NATS: stopped the server this run started (CI)"));
+  // that was already up may serve an `npm start` beside it), however the run ends, cancelled by a signal included.
+  if (process.env.CI) {
+    const serverBefore = natsServerPid(root);
+    process.once('exit', () => natsServerPid(root) !== serverBefore && stopNatsServer(root) && out.info('NATS: stopped the server this run started (CI)'));
+    for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]]) process.once(signal, () => process.exit(code));
   }
+  const infra = await ensureInfrastructure(root, process.env);
   ensureChromium();
   const admin = new URL(infra.DATABASE_URL);
   admin.pathname = '/postgres';
