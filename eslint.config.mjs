@@ -90,6 +90,23 @@ export default [
     rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [TESTING_HARNESS, ...IMPURE_MODULES] }] },
   },
   {
+    // The dashboard's permission table is also bundled into its web app (web/src/permissions.ts): types alone from
+    // the contracts, or Vite would carry their values (and class-validator) into the browser.
+    files: ['apps/dashboard/src/auth/dashboard-permissions.policy.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            TESTING_HARNESS,
+            ...IMPURE_MODULES,
+            { group: ['@pp/*'], allowTypeImports: true, message: 'The web app bundles this module: import types only, or its values reach the browser.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Launcher, build and Jest set-up: CommonJS scripts run by Node.
     files: ['tools/**/*.js', 'jest.config.js'],
     languageOptions: { sourceType: 'commonjs', globals: globals.node },
