@@ -97,3 +97,24 @@ describe('CommandRunner on remembered streams', () => {
     expect(reads()).toBe(2); // a refusal never stands on a remembered stream alone
   });
 });
+
+describe('CommandRunner once an append committed', () => {
+  it('given an answer that fails with a concurrency conflict, then the failure is the command’s and the round never runs again', async () => {
+    const { store, runner } = runtime();
+    const rounds = jest.fn();
+    const failing = runner.run(async ({ load }) => {
+      rounds();
+      const loaded = await load(counter, 'c1');
+      return {
+        append: [loaded.append([added])],
+        scope: SCOPE,
+        answer: () => {
+          throw new DomainError(ErrorCode.ConcurrencyConflict, 'a stream read for the answer moved');
+        },
+      };
+    });
+    await expect(failing).rejects.toMatchObject({ code: ErrorCode.ConcurrencyConflict });
+    expect(rounds).toHaveBeenCalledTimes(1);
+    expect(store.events(STREAM)).toHaveLength(1);
+  });
+});

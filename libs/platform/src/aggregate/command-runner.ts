@@ -53,16 +53,20 @@ export class CommandRunner {
 
   async run<T>(round: (context: CommandRound) => Promise<Decision<T>>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
+      let appended: { decision: Extract<Decision<T>, { append: StreamAppend[] }>; reply: AppendStreamsReply };
       try {
         const decision = await this.decide(round, attempt === 1);
         if (decision.append === false) return decision.answer;
         const reply = await this.store.appendStreams(decision.append, decision.scope, decision.options);
         this.aggregates.appended(decision.append, reply);
-        return await decision.answer(reply);
+        appended = { decision, reply };
       } catch (error) {
         const conflict = error instanceof DomainError && error.code === ErrorCode.ConcurrencyConflict;
         if (!conflict || attempt >= MAX_COMMAND_ATTEMPTS) throw error;
+        continue;
       }
+      // Outside the retry: once the append committed, nothing may run the round again, whatever the answer throws.
+      return appended.decision.answer(appended.reply);
     }
   }
 

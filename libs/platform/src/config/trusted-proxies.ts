@@ -25,8 +25,15 @@ function entryProblem(entry: string): string | undefined {
   if (slash < 0) return undefined;
   const prefix = entry.slice(slash + 1);
   const bits = /^\d{1,3}$/.test(prefix) ? Number(prefix) : NaN;
-  return bits >= 0 && bits <= (family === 4 ? 32 : 128) ? undefined : `"${entry.slice(0, 60)}" has an invalid prefix length`;
+  if (!(bits >= 0 && bits <= (family === 4 ? 32 : 128))) return `"${entry.slice(0, 60)}" has an invalid prefix length`;
+  // 0.0.0.0/0 and the like trust the whole internet: any client could name its own address and escape its budgets.
+  const shortest = family === 4 ? SHORTEST_IPV4_PREFIX : SHORTEST_IPV6_PREFIX;
+  return bits >= shortest ? undefined : `"${entry.slice(0, 60)}" trusts too wide a range (shorter than /${shortest}): every client could forge its address`;
 }
+
+/** The widest ranges TRUSTED_PROXIES takes: a private network (10.0.0.0/8), the IPv6 unique local range (fc00::/7). */
+const SHORTEST_IPV4_PREFIX = 8;
+const SHORTEST_IPV6_PREFIX = 7;
 
 /**
  * The peers whose X-Forwarded-For an HTTP app believes when it budgets by

@@ -24,6 +24,8 @@ describe('TRUSTED_PROXIES', () => {
     ['proxy.internal', '"proxy.internal" is not an IP address, CIDR range or keyword'],
     ['10.0.0.0/33', '"10.0.0.0/33" has an invalid prefix length'],
     ['10.0.0.0/8,*', '"*" is not an IP address, CIDR range or keyword'],
+    ['0.0.0.0/0', '"0.0.0.0/0" trusts too wide a range (shorter than /8): every client could forge its address'],
+    ['::/0', '"::/0" trusts too wide a range (shorter than /7): every client could forge its address'],
   ])('given %p, when loaded, then boot stops naming the entry', (value, problem) => {
     expect(() => load(value)).toThrow(ConfigError);
     expect(() => load(value)).toThrow(`TRUSTED_PROXIES is invalid: ${problem}; must be none or a comma-separated list`);

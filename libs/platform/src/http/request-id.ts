@@ -6,10 +6,13 @@ export const REQUEST_ID_HEADER = 'x-request-id';
 /** A caller's id is kept when it is short and plain, so it can be logged and echoed safely. */
 const WELL_FORMED = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
 
+/** Whether an offered request id (an HTTP header, a bus message's) may be kept as it is. */
+export const isWellFormedRequestId = (offered: unknown): offered is string => typeof offered === 'string' && WELL_FORMED.test(offered);
+
 /** The request id of a request: the caller's X-Request-Id if well formed, else a new UUID. */
 export function requestIdOf(headers: Record<string, string | string[] | undefined>): string {
   const offered = headers[REQUEST_ID_HEADER];
-  return typeof offered === 'string' && WELL_FORMED.test(offered) ? offered : randomUUID();
+  return isWellFormedRequestId(offered) ? offered : randomUUID();
 }
 
 interface HookTarget {

@@ -1,5 +1,6 @@
 import { context, propagation, type Context } from '@opentelemetry/api';
 import { headers as natsHeaders, type MsgHdrs } from 'nats';
+import { isWellFormedRequestId } from '../http/request-id';
 
 /** Header names carried on every bus message. */
 export const BusHeader = {
@@ -51,7 +52,8 @@ export interface IncomingMeta {
  */
 export function readHeaders(h: MsgHdrs | undefined): IncomingMeta {
   return {
-    requestId: h?.get(BusHeader.RequestId) || undefined,
+    // Kept only when plain and short, as at the HTTP edge: it is logged, forwarded and stored with appends.
+    requestId: isWellFormedRequestId(h?.get(BusHeader.RequestId)) ? h!.get(BusHeader.RequestId) : undefined,
     deadline: receivedDeadline(h),
     traceContext: propagation.extract(context.active(), h, {
       get: (carrier, key) => carrier?.get(key) || undefined,

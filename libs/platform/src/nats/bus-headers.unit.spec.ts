@@ -33,3 +33,17 @@ describe('a bus message’s deadline', () => {
     expect(readHeaders(odd).deadline).toBe(1_234_567);
   });
 });
+
+describe('a bus message’s request id', () => {
+  it('given a plain id, then it is kept; given one with markup, line breaks or past 128 characters, then none is (the server makes its own)', () => {
+    const withId = (id: string) => {
+      const h = natsHeaders();
+      h.set(BusHeader.RequestId, id);
+      return readHeaders(h).requestId;
+    };
+    expect(withId('req_4f2a-9.b:c')).toBe('req_4f2a-9.b:c');
+    expect(withId('<script>')).toBeUndefined();
+    expect(withId('a'.repeat(129))).toBeUndefined();
+    expect(withId('-leading-dash')).toBeUndefined();
+  });
+});
