@@ -71,7 +71,7 @@ async function main(argv: string[]): Promise<unknown> {
     await assertServiceDatabase(dataSource, GatewayDatabase);
     switch (command) {
       case 'merchant:create': {
-        const body = validMerchant({
+        const body = valid(CreateMerchantBody, {
           name: required(values.name, '--name'),
           email: required(values.email, '--email'),
           password,
@@ -126,11 +126,6 @@ async function recorded<T>(dataSource: DataSource, result: T, ...facts: AdminAud
     process.exitCode = 1;
   }
   return result;
-}
-
-/** The same rules as the admin route's body. */
-function validMerchant(input: CreateMerchantBody): CreateMerchantBody {
-  return valid(CreateMerchantBody, input);
 }
 
 /**

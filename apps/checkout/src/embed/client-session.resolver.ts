@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DomainError, ErrorCode, isPublishableKeyShaped, type PayerSessionView, sessionIdOfClientSecret } from '@pp/contracts';
-import { CONFIG, JsonLogger, REQUEST_ID_HEADER, requestContext } from '@pp/platform';
+import { callTimeoutMs, CONFIG, JsonLogger, REQUEST_ID_HEADER, requestContext } from '@pp/platform';
 import type { CheckoutConfig } from '../checkout.config';
 import { PayerBudgetSpent } from '../http/payer-budgets';
 
@@ -48,7 +48,7 @@ export class ClientSessionResolver {
     // As the bus client does (libs/platform nats/bus-client.ts): the payer's request id goes along, so the gateway's
     // logs and answer carry the same id as ours, and the call ends by the request's deadline when it has one.
     const ctx = requestContext.current();
-    const timeoutMs = ctx?.deadline ? Math.min(GATEWAY_TIMEOUT_MS, ctx.deadline - Date.now()) : GATEWAY_TIMEOUT_MS;
+    const timeoutMs = callTimeoutMs(GATEWAY_TIMEOUT_MS);
     if (timeoutMs <= 0) throw new DomainError(ErrorCode.ServiceUnavailable, UNAVAILABLE);
     let response: Response;
     try {

@@ -145,10 +145,11 @@ export class CheckoutSessionQueriesHandler {
   @Handles('ledger.checkout-sessions.overdue.v1')
   async overdue(@Payload() query: OverdueCheckoutSessionsQuery): Promise<{ sessions: OverdueCheckoutSession[] }> {
     const { rows } = await this.pool.query<Pick<SessionRow, 'id' | 'merchant_id' | 'livemode' | 'expires_at'>>(
+      // Two statements, not `$3 IS NULL OR …`: each prepared one is planned for the filter it has.
       `SELECT id, merchant_id, livemode, expires_at FROM ledger.checkout_sessions
-       WHERE status = 'PENDING' AND expires_at <= $1 AND ($3::timestamptz IS NULL OR (expires_at, id) > ($3, $4::text))
+       WHERE status = 'PENDING' AND expires_at <= $1${query.after ? ' AND (expires_at, id) > ($3::timestamptz, $4::text)' : ''}
        ORDER BY expires_at, id LIMIT $2`,
-      [query.due_by, query.limit, query.after?.expires_at ?? null, query.after?.session_id ?? null],
+      query.after ? [query.due_by, query.limit, query.after.expires_at, query.after.session_id] : [query.due_by, query.limit],
     );
     return {
       sessions: rows.map((row) => ({

@@ -100,11 +100,11 @@ export class RecordTransferHandler {
       });
       // A confirmation completes the session (the policy confirms only for an open one); a review rests on it as
       // loaded (its reasons say whether it was paid or expired).
-      const onSession = session ? sessionPart(session, linked!.version, now, paymentId, status === 'CONFIRMED') : { append: [], unchanged: [] };
+      const onSession = sessionPart(session, linked?.version ?? 0, now, paymentId, status === 'CONFIRMED');
       return {
         append: [{ stream_id: transactionStreamId(paymentId), expected_version: 0, events }, ...onSession.append],
         scope: command,
-        options: { causationId: command.email_id, ...(onSession.unchanged.length > 0 ? { unchanged: onSession.unchanged } : {}) },
+        options: { causationId: command.email_id, unchanged: onSession.unchanged },
         answer: (reply) => transactionView(foldStored(paymentAggregate, reply.streams[0].events) as Payment),
       };
     });

@@ -17,7 +17,9 @@ export interface SessionPart {
  * simulator's outcome, the transfer-match policy, a verification of an open
  * session).
  */
-export function sessionPart(session: CheckoutSession, version: number, now: Date, paymentId: string, completes: boolean): SessionPart {
+export function sessionPart(session: CheckoutSession | null, version: number, now: Date, paymentId: string, completes: boolean): SessionPart {
+  // A payment with no session (a transfer whose memo names none) leaves no part in any session's stream.
+  if (!session) return { append: [], unchanged: [] };
   const stream_id = checkoutSessionStreamId(session.id);
   if (!completes) return { append: [], unchanged: [{ stream_id, version }] };
   return { append: [{ stream_id, expected_version: version, events: decide(session, { kind: 'complete', now, transactionId: paymentId }) }], unchanged: [] };

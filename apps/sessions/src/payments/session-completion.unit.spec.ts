@@ -20,4 +20,8 @@ describe('a payment’s part in its session’s append', () => {
   it('given a payment that does not complete it, then nothing is appended to the session and the append needs it still at the loaded version', () => {
     expect(sessionPart(session, 3, AT, 'txn_1', false)).toEqual({ append: [], unchanged: [{ stream_id: STREAM, version: 3 }] });
   });
+
+  it('given a payment with no session, then it has no part in any session’s stream', () => {
+    expect(sessionPart(null, 0, AT, 'txn_1', false)).toEqual({ append: [], unchanged: [] });
+  });
 });

@@ -116,7 +116,7 @@ export class SimulatePaymentHandler {
     return {
       append: [{ stream_id: transactionStreamId(paymentId), expected_version: 0, events: paymentEvents }, ...onSession.append],
       scope,
-      options: { idempotency: command.idempotency, ...(onSession.unchanged.length > 0 ? { unchanged: onSession.unchanged } : {}) },
+      options: { idempotency: command.idempotency, unchanged: onSession.unchanged },
       answer: (reply) => this.answer(reply, session),
     };
   }

@@ -35,11 +35,11 @@ export class VerifyPaymentHandler {
       const session = loadedSession?.state;
       // A verified payment completes its session only while it is open; one left alone must still be as loaded
       // (a remembered copy may miss a preview's extended deadline).
-      const onSession = session ? sessionPart(session, loadedSession!.version, now, payment.id, isOpen(session, now)) : { append: [], unchanged: [] };
+      const onSession = sessionPart(session ?? null, loadedSession?.version ?? 0, now, payment.id, !!session && isOpen(session, now));
       return {
         append: [loaded.append(events), ...onSession.append],
         scope: command,
-        options: { causationId: `verify:${payment.id}`, ...(onSession.unchanged.length > 0 ? { unchanged: onSession.unchanged } : {}) },
+        options: { causationId: `verify:${payment.id}`, unchanged: onSession.unchanged },
         answer: (reply) => transactionView(foldStored(paymentAggregate, reply.streams[0].events, payment) as Payment),
       };
     });

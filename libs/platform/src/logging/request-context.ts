@@ -19,3 +19,12 @@ export const requestContext = {
     return processContext.active().getValue(REQUEST) as RequestContext | undefined;
   },
 };
+
+/**
+ * How long a call made now may wait: its own timeout, or less when the request it serves must be answered sooner
+ * (0 or less: that time has passed, and the call should not be made).
+ */
+export function callTimeoutMs(ownMs: number, now = Date.now()): number {
+  const deadline = requestContext.current()?.deadline;
+  return deadline ? Math.min(ownMs, deadline - now) : ownMs;
+}

@@ -1,7 +1,7 @@
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { DomainError, ErrorCode, type ReplyOf, type RequestOf, type Subject } from '@pp/contracts';
 import { ErrorCode as NatsErrorCode, NatsError, type NatsConnection } from 'nats';
-import { requestContext } from '../logging/request-context';
+import { callTimeoutMs, requestContext } from '../logging/request-context';
 import { busOutcome, type BusMetrics } from '../metrics/bus-metrics';
 import type { BusReply } from './bus-envelope';
 import { buildHeaders } from './bus-headers';
@@ -38,8 +38,7 @@ export class BusClient {
   async request<S extends Subject>(subject: S, payload: RequestOf<S>, options: RequestOptions = {}): Promise<ReplyOf<S>> {
     const ctx = requestContext.current();
     const now = Date.now();
-    const own = options.timeoutMs ?? this.defaultTimeoutMs;
-    const timeout = ctx?.deadline ? Math.min(own, ctx.deadline - now) : own;
+    const timeout = callTimeoutMs(options.timeoutMs ?? this.defaultTimeoutMs, now);
     if (timeout <= 0) {
       throw new DomainError(ErrorCode.ServiceUnavailable, `Deadline passed before calling ${subject}`);
     }

@@ -51,9 +51,10 @@ export interface IncomingMeta {
  * pp-timeout-ms sends its epoch deadline alone, which is read as it is.
  */
 export function readHeaders(h: MsgHdrs | undefined): IncomingMeta {
+  const requestId = h?.get(BusHeader.RequestId);
   return {
     // Kept only when plain and short, as at the HTTP edge: it is logged, forwarded and stored with appends.
-    requestId: isWellFormedRequestId(h?.get(BusHeader.RequestId)) ? h!.get(BusHeader.RequestId) : undefined,
+    requestId: isWellFormedRequestId(requestId) ? requestId : undefined,
     deadline: receivedDeadline(h),
     traceContext: propagation.extract(context.active(), h, {
       get: (carrier, key) => carrier?.get(key) || undefined,
@@ -63,7 +64,8 @@ export function readHeaders(h: MsgHdrs | undefined): IncomingMeta {
 }
 
 function receivedDeadline(h: MsgHdrs | undefined): number | undefined {
-  const remaining = h?.has(BusHeader.TimeoutMs) ? Number(h.get(BusHeader.TimeoutMs)) : NaN;
+  const sent = h?.get(BusHeader.TimeoutMs);
+  const remaining = sent ? Number(sent) : NaN;
   if (Number.isFinite(remaining) && remaining >= 0) return Date.now() + remaining - TRANSIT_MARGIN_MS;
   const deadline = Number(h?.get(BusHeader.Deadline));
   return Number.isFinite(deadline) && deadline > 0 ? deadline : undefined;
