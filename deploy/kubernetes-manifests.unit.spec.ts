@@ -375,7 +375,8 @@ describe('NATS probes, Redis memory, the web apps\' stop, the First install secr
     const configName = nats?.spec.template.spec.volumes.find((volume: Manifest) => volume.name === 'config').configMap.name;
     const cluster = find(rendered[overlay], 'ConfigMap', configName)?.data['nats-cluster.conf'] as string;
     const pidFile = /^pid_file: "([^"]+)"$/m.exec(cluster)?.[1] as string;
-    expect(container.lifecycle).toEqual({ preStop: { exec: { command: ['nats-server', '--signal', `ldm=${pidFile}`] } } });
+    // The hook waits after signalling: the server takes the signal later, and a SIGTERM first would stop it at once.
+    expect(container.lifecycle).toEqual({ preStop: { exec: { command: ['sh', '-c', `nats-server --signal ldm=${pidFile} && sleep 3`] } } });
     // The root filesystem is read-only: the server writes its pid file on a mounted volume.
     expect(container.volumeMounts.filter((mount: Manifest) => !mount.readOnly && pidFile.startsWith(`${mount.mountPath}/`))).toHaveLength(1);
     const seconds = (setting: string) => Number(new RegExp(`^${setting}: "(\\d+)s"$`, 'm').exec(cluster)?.[1]);

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { BUS_IDENTITIES } from '@pp/contracts';
 import { checkStream, ledgerEventsPlace, natsConnectionOptions, passwordVariable, provisionJetStream } from '@pp/platform';
 import { freePorts, waitFor } from '@pp/testing';
@@ -108,10 +108,13 @@ describe('the Kubernetes NATS cluster configuration', () => {
     const exited = new Promise<number | null>((resolve) => servers[stopping].once('exit', (code) => resolve(code)));
     // The StatefulSet's preStop command, run as the kubelet runs it (this server's pid file for the pod's).
     const statefulSet = yamlDocuments(readFileSync(join(k8sDir, 'base', 'nats.yaml'), 'utf8')).find((doc: Manifest) => doc.kind === 'StatefulSet');
-    const [program, ...args] = statefulSet?.spec.template.spec.containers[0].lifecycle.preStop.exec.command as string[];
-    expect(program).toBe('nats-server');
-    expect(args).toContain(`ldm=${podPidFile}`);
-    const hook = spawnSync(natsBinary, args.map((arg) => arg.replace(podPidFile, pidFileOf(stopping))), { encoding: 'utf8' });
+    const [shell, flag, script] = statefulSet?.spec.template.spec.containers[0].lifecycle.preStop.exec.command as string[];
+    expect([shell, flag]).toEqual(['sh', '-c']);
+    expect(script).toContain(`nats-server --signal ldm=${podPidFile}`);
+    const hook = spawnSync(shell, [flag, script.replace(podPidFile, pidFileOf(stopping))], {
+      encoding: 'utf8',
+      env: { PATH: `${dirname(natsBinary)}:${process.env.PATH ?? ''}` },
+    });
     expect({ status: hook.status, stderr: hook.stderr }).toEqual({ status: 0, stderr: '' });
     // Then SIGTERM, as the kubelet sends once the hook returns: the server goes on with its lame duck stop.
     servers[stopping].kill('SIGTERM');
