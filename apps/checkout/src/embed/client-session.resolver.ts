@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DomainError, ErrorCode, isPublishableKeyShaped, type PayerSessionView, sessionIdOfClientSecret } from '@pp/contracts';
-import { callTimeoutMs, CONFIG, JsonLogger, REQUEST_ID_HEADER, requestContext } from '@pp/platform';
+import { callTimeoutMs, CONFIG, REQUEST_ID_HEADER, requestContext } from '@pp/platform';
 import type { CheckoutConfig } from '../checkout.config';
 import { PayerBudgetSpent } from '../http/payer-budgets';
 
@@ -13,7 +13,6 @@ const PASSED_ON: Record<number, ErrorCode> = {
 
 /** The gateway's answer is awaited this long at most, less when the request it serves must be answered sooner. */
 const GATEWAY_TIMEOUT_MS = 5000;
-const UNAVAILABLE = 'Checkout is temporarily unavailable';
 const INVALID_PUBLISHABLE_KEY = 'Invalid publishable key';
 const NO_SUCH_SESSION = 'Invalid client secret: no such checkout session';
 
@@ -26,10 +25,7 @@ const NO_SUCH_SESSION = 'Invalid client secret: no such checkout session';
 export class ClientSessionResolver {
   private readonly url: string;
 
-  constructor(
-    @Inject(CONFIG) config: CheckoutConfig,
-    private readonly logger: JsonLogger,
-  ) {
+  constructor(@Inject(CONFIG) config: CheckoutConfig) {
     this.url = `${config.GATEWAY_URL.replace(/\/+$/, '')}/v1/client/checkout_session`;
   }
 
@@ -49,7 +45,8 @@ export class ClientSessionResolver {
     // logs and answer carry the same id as ours, and the call ends by the request's deadline when it has one.
     const ctx = requestContext.current();
     const timeoutMs = callTimeoutMs(GATEWAY_TIMEOUT_MS);
-    if (timeoutMs <= 0) throw new DomainError(ErrorCode.ServiceUnavailable, UNAVAILABLE);
+    // These 503s' words are for the log (PayerErrorFilter): the payer is told the checkout is unavailable, with the request id.
+    if (timeoutMs <= 0) throw new DomainError(ErrorCode.ServiceUnavailable, 'Gateway not asked: the request is past its deadline');
     let response: Response;
     try {
       response = await fetch(this.url, {
@@ -63,15 +60,14 @@ export class ClientSessionResolver {
         signal: AbortSignal.timeout(timeoutMs),
       });
     } catch (error) {
-      this.logger.warn('gateway unreachable', { error: error instanceof Error ? error.message : String(error) });
-      throw new DomainError(ErrorCode.ServiceUnavailable, UNAVAILABLE);
+      throw new DomainError(ErrorCode.ServiceUnavailable, `Gateway unreachable: ${error instanceof Error ? error.message : String(error)}`);
     }
     const body = (await response.json().catch(() => null)) as (PayerSessionView & { error?: string }) | null;
     if (response.ok && body) return body;
     // The gateway's budget for this payer's address or this session: a 429 with its wait, not a refusal of the key.
     if (response.status === 429) throw new PayerBudgetSpent(retryAfterSeconds(response.headers.get('retry-after')));
     const code = PASSED_ON[response.status];
-    if (!code) throw new DomainError(ErrorCode.ServiceUnavailable, UNAVAILABLE);
+    if (!code) throw new DomainError(ErrorCode.ServiceUnavailable, `Gateway answered ${response.status}`);
     throw new DomainError(code, messageFor(response.status, body?.error));
   }
 }

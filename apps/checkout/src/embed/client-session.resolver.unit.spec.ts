@@ -1,6 +1,5 @@
 import { DomainError, ErrorCode } from '@pp/contracts';
 import { randomToken } from '@pp/kernel';
-import type { JsonLogger } from '@pp/platform';
 import type { CheckoutConfig } from '../checkout.config';
 import { ClientSessionResolver } from './client-session.resolver';
 
@@ -11,8 +10,7 @@ import { ClientSessionResolver } from './client-session.resolver';
  * unknown key, and a key of that shape is passed on for the gateway to look up.
  */
 describe('ClientSessionResolver: the publishable key’s shape', () => {
-  const logger = { warn: jest.fn() } as unknown as JsonLogger;
-  const resolver = new ClientSessionResolver({ GATEWAY_URL: 'http://gateway.invalid/' } as CheckoutConfig, logger);
+  const resolver = new ClientSessionResolver({ GATEWAY_URL: 'http://gateway.invalid/' } as CheckoutConfig);
   const clientSecret = `c${'0'.repeat(23)}_secret_${'A1b2C3'.repeat(4)}`;
   const session = { id: `c${'0'.repeat(23)}` };
   let fetchMock: jest.SpyInstance;

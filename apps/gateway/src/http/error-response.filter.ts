@@ -13,10 +13,12 @@ const CLIENT_MESSAGES: Record<number, string> = {
   413: 'Request body too large (limit 1 MB)',
   415: 'Unsupported Content-Type: send application/json',
 };
-/** The same for the e-mail ingest route, which takes raw e-mails up to their own limit. */
+/**
+ * The same for the e-mail ingest route, which takes raw e-mails up to their own limit. (Its media type is
+ * checked before Fastify's parsers, by checkContentType, which words its own 415.)
+ */
 const RAW_EMAIL_MESSAGES: Record<number, string> = {
   413: `Request body too large (limit ${MAX_RAW_EMAIL_BYTES / (1024 * 1024)} MB)`,
-  415: `Unsupported Content-Type: send ${RFC822}`,
 };
 // (A request Fastify refused before routing has no route options.)
 const clientMessagesFor = (request: FastifyRequest) => (request.routeOptions?.config?.bodyTypes?.includes(RFC822) ? RAW_EMAIL_MESSAGES : CLIENT_MESSAGES);
