@@ -2,10 +2,10 @@ import { type FormEvent, useEffect, useState } from 'react';
 import type { MerchantAdminView, ProvisionedMerchantReply } from '@pp/contracts';
 import { api, query } from './api';
 import { formatDate, type Messages, useI18n } from './i18n';
-import { Pager } from './list-table';
+import { PageStates } from './list-table';
 import { type Location, navigate, withParams } from './router';
 import { ShownOnce, type ShownValue } from './shown-once';
-import { ActionButton, States, useLoad } from './ui';
+import { ActionButton, useLoad } from './ui';
 
 /** Merchants for platform admins: search, create (credentials shown once), deposit address and frame ancestors. */
 export function AdminMerchantsPage({ location }: { location: Location }) {
@@ -41,19 +41,16 @@ export function AdminMerchantsPage({ location }: { location: Location }) {
         </label>
         <button type="submit">{t.search}</button>
       </form>
-      <States loaded={loaded} isEmpty={(page) => page.data.length === 0} afterEmpty={<Pager location={location} hasMore={false} />}>
-        {(page) => (
-          <>
-            <ul className="cards">
-              {page.data.map((merchant) => (
-                // Keyed by its last change too: a reload that brings a change starts the card's fields afresh from it.
-                <MerchantCard key={`${merchant.id} ${merchant.updated_at}`} merchant={merchant} done={loaded.reload} />
-              ))}
-            </ul>
-            <Pager location={location} lastId={page.data[page.data.length - 1]?.id} hasMore={page.has_more} />
-          </>
+      <PageStates loaded={loaded} location={location}>
+        {(rows) => (
+                <ul className="cards">
+            {rows.map((merchant) => (
+              // Keyed by its last change too: a reload that brings a change starts the card's fields afresh from it.
+              <MerchantCard key={`${merchant.id} ${merchant.updated_at}`} merchant={merchant} done={loaded.reload} />
+            ))}
+          </ul>
         )}
-      </States>
+      </PageStates>
       <h2>{t.createMerchant}</h2>
       <form className="actions create-merchant" onSubmit={(event) => void create(event)}>
         <label>

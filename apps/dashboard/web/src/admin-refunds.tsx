@@ -2,9 +2,9 @@ import { useState } from 'react';
 import type { ListPage, RefundView } from '@pp/contracts';
 import { api, query } from './api';
 import { formatCad, formatDate, statusLabel, useI18n } from './i18n';
-import { Pager, UrlFilter } from './list-table';
+import { PageStates, UrlFilter } from './list-table';
 import type { Location } from './router';
-import { ActionButton, States, StatusBadge, useLoad } from './ui';
+import { ActionButton, StatusBadge, useLoad } from './ui';
 import { Untrusted } from './untrusted-text';
 
 const STAGES = ['REQUESTED', 'APPROVED', 'SENT', 'COMPLETED', 'REJECTED', 'FAILED', 'CANCELLED'] as const;
@@ -20,18 +20,15 @@ export function AdminRefundsPage({ location }: { location: Location }) {
     <section aria-labelledby="refunds-title">
       <h1 id="refunds-title">{t.refundQueue}</h1>
       <UrlFilter className="filters" location={location} param="status" id="status-filter" label={t.status} value={status} options={STAGES} optionLabel={(value) => statusLabel(t, value)} />
-      <States loaded={loaded} isEmpty={(page) => page.data.length === 0} afterEmpty={<Pager location={location} hasMore={false} />}>
-        {(page) => (
-          <>
-            <ul className="cards">
-              {page.data.map((refund) => (
-                <RefundCard key={refund.id} refund={refund} done={loaded.reload} />
-              ))}
-            </ul>
-            <Pager location={location} lastId={page.data[page.data.length - 1]?.id} hasMore={page.has_more} />
-          </>
+      <PageStates loaded={loaded} location={location}>
+        {(rows) => (
+                <ul className="cards">
+            {rows.map((refund) => (
+              <RefundCard key={refund.id} refund={refund} done={loaded.reload} />
+            ))}
+          </ul>
         )}
-      </States>
+      </PageStates>
     </section>
   );
 }

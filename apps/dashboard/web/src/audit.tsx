@@ -2,9 +2,9 @@ import { type FormEvent, type ReactNode, useState } from 'react';
 import type { AuditAction, AuditEntryView, ListPage } from '@pp/contracts';
 import { api, query } from './api';
 import { formatDate, useI18n } from './i18n';
-import { Pager, UrlFilter } from './list-table';
+import { PageStates, UrlFilter } from './list-table';
 import { type Location, navigate, withParams } from './router';
-import { States, useLoad } from './ui';
+import { useLoad } from './ui';
 import { Untrusted } from './untrusted-text';
 
 /** Every action, for the filter (a record, so the compiler names one that is missing; the bundle imports no values from contracts). */
@@ -57,45 +57,42 @@ function AuditList({ location, source, merchantId, children }: { location: Locat
       <h1 id="audit-title">{t.audit}</h1>
       {children}
       <UrlFilter className="filters" location={location} param="action" id="action-filter" label={t.action} value={action ?? ''} options={ACTIONS} allLabel={t.all} />
-      <States loaded={loaded} isEmpty={(page) => page.data.length === 0} afterEmpty={<Pager location={location} hasMore={false} label={t.auditPages} />}>
-        {(page) => (
-          <>
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">{t.when}</th>
-                  <th scope="col">{t.who}</th>
-                  <th scope="col">{t.action}</th>
-                  <th scope="col">{t.target}</th>
-                  <th scope="col">{t.outcome}</th>
-                  {showMerchant ? <th scope="col">{t.merchant}</th> : null}
-                  <th scope="col">{t.detail}</th>
-                  <th scope="col">{t.from}</th>
+      <PageStates loaded={loaded} location={location} label={t.auditPages}>
+        {(rows) => (
+                <table>
+            <thead>
+              <tr>
+                <th scope="col">{t.when}</th>
+                <th scope="col">{t.who}</th>
+                <th scope="col">{t.action}</th>
+                <th scope="col">{t.target}</th>
+                <th scope="col">{t.outcome}</th>
+                {showMerchant ? <th scope="col">{t.merchant}</th> : null}
+                <th scope="col">{t.detail}</th>
+                <th scope="col">{t.from}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((entry) => (
+                <tr key={entry.id} data-audit-id={entry.id} data-action={entry.action}>
+                  <td>{formatDate(entry.at, language)}</td>
+                  <td className="actor">
+                    {entry.actor_email}
+                    {entry.actor_role ? <span className="muted"> ({entry.actor_role})</span> : null}
+                  </td>
+                  <td><code>{entry.action}</code>{entry.livemode === null ? null : <span className="muted"> · {entry.livemode ? t.liveMode : t.testMode}</span>}</td>
+                  <td className="target"><code>{entry.target_id ?? '—'}</code></td>
+                  <td><span className={`badge badge-${entry.outcome}`}>{t[`outcome_${entry.outcome}`]}</span></td>
+                  {showMerchant ? <td><code>{entry.merchant_id ?? '—'}</code></td> : null}
+                  {/* Text from outside among it (a refund's reason, an e-mail typed at a failed sign-in): isolated. */}
+                  <td className="detail"><Untrusted text={entry.detail} /></td>
+                  <td className="muted">{entry.address ? `${entry.address} · ` : null}<code>{entry.request_id}</code></td>
                 </tr>
-              </thead>
-              <tbody>
-                {page.data.map((entry) => (
-                  <tr key={entry.id} data-audit-id={entry.id} data-action={entry.action}>
-                    <td>{formatDate(entry.at, language)}</td>
-                    <td className="actor">
-                      {entry.actor_email}
-                      {entry.actor_role ? <span className="muted"> ({entry.actor_role})</span> : null}
-                    </td>
-                    <td><code>{entry.action}</code>{entry.livemode === null ? null : <span className="muted"> · {entry.livemode ? t.liveMode : t.testMode}</span>}</td>
-                    <td className="target"><code>{entry.target_id ?? '—'}</code></td>
-                    <td><span className={`badge badge-${entry.outcome}`}>{t[`outcome_${entry.outcome}`]}</span></td>
-                    {showMerchant ? <td><code>{entry.merchant_id ?? '—'}</code></td> : null}
-                    {/* Text from outside among it (a refund's reason, an e-mail typed at a failed sign-in): isolated. */}
-                    <td className="detail"><Untrusted text={entry.detail} /></td>
-                    <td className="muted">{entry.address ? `${entry.address} · ` : null}<code>{entry.request_id}</code></td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-            <Pager location={location} lastId={page.data[page.data.length - 1]?.id} hasMore={page.has_more} label={t.auditPages} />
-          </>
+              ))}
+            </tbody>
+          </table>
         )}
-      </States>
+      </PageStates>
     </section>
   );
 }

@@ -5,7 +5,7 @@ import { formatDate, keyTypeLabel, useI18n } from './i18n';
 import type { Location } from './router';
 import { DeliveryList } from './deliveries';
 import { EndpointDeliveries, PreviewCheckout, SimulatePanel } from './developer-tools';
-import { Pager, UrlFilter } from './list-table';
+import { PageStates, UrlFilter } from './list-table';
 import { may } from './permissions';
 import { ShownOnce } from './shown-once';
 import { ActionButton, States, StatusBadge, useLoad } from './ui';
@@ -232,24 +232,21 @@ function Events({ location, mode, mayManage }: { location: Location; mode: strin
     <section aria-labelledby="events-title">
       <h2 id="events-title">{t.events}</h2>
       <UrlFilter className="filters" location={location} param="type" id="event-type-filter" label={t.type} value={type ?? ''} options={EVENT_TYPES} allLabel={t.all} />
-      <States loaded={loaded} isEmpty={(page) => page.data.length === 0} afterEmpty={<Pager location={location} hasMore={false} label={t.events} />}>
-        {(page) => (
-          <>
-            <ul className="cards">
-              {page.data.map((event) => (
-                <li key={event.id} className="card" data-event-id={event.id}>
-                  <button type="button" className="link" aria-expanded={open === event.id} onClick={() => setOpen(open === event.id ? undefined : event.id)}>
-                    {event.type}
-                  </button>{' '}
-                  <span className="muted">{event.id} · {formatDate(event.created_at, language)}</span>
-                  {open === event.id ? <EventDetail id={event.id} mode={mode} mayManage={mayManage} /> : null}
-                </li>
-              ))}
-            </ul>
-            <Pager location={location} lastId={page.data[page.data.length - 1]?.id} hasMore={page.has_more} label={t.events} />
-          </>
+      <PageStates loaded={loaded} location={location} label={t.events}>
+        {(rows) => (
+                <ul className="cards">
+            {rows.map((event) => (
+              <li key={event.id} className="card" data-event-id={event.id}>
+                <button type="button" className="link" aria-expanded={open === event.id} onClick={() => setOpen(open === event.id ? undefined : event.id)}>
+                  {event.type}
+                </button>{' '}
+                <span className="muted">{event.id} · {formatDate(event.created_at, language)}</span>
+                {open === event.id ? <EventDetail id={event.id} mode={mode} mayManage={mayManage} /> : null}
+              </li>
+            ))}
+          </ul>
         )}
-      </States>
+      </PageStates>
     </section>
   );
 }

@@ -109,6 +109,33 @@ export function ListTable<Data, Row extends { id: string }>({
   );
 }
 
+/**
+ * One page of an /api list in its loading, error and empty states, its rows drawn by `children`, then its pager
+ * (also after the empty state, so a page found empty past the first still leads back to the first).
+ */
+export function PageStates<Row extends { id: string }>({
+  loaded,
+  location,
+  label,
+  children,
+}: {
+  loaded: Loaded<{ data: Row[]; has_more: boolean }>;
+  location: Location;
+  label?: string;
+  children: (rows: Row[]) => ReactNode;
+}) {
+  return (
+    <States loaded={loaded} isEmpty={(page) => page.data.length === 0} afterEmpty={<Pager location={location} hasMore={false} label={label} />}>
+      {(page) => (
+        <>
+          {children(page.data)}
+          <Pager location={location} lastId={page.data[page.data.length - 1]?.id} hasMore={page.has_more} label={label} />
+        </>
+      )}
+    </States>
+  );
+}
+
 /** Whether a page of the /api lists has more after it. */
 export const pageHasMore = (page: { has_more: boolean }): boolean => page.has_more;
 
