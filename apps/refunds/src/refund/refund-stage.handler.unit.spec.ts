@@ -70,6 +70,18 @@ describe('refund stage handler over the in-memory event store', () => {
     expect(types(store.events(REFUND))).toEqual([RefundEventType.Requested, RefundEventType.Approved]);
   });
 
+  it('given an approved refund, when two operators mark it sent: the first claims it, the second is refused naming the first, one refund.sent', async () => {
+    const { store, handler } = handlerOver(requested, approved);
+    const claim = await handler.markSent({ refund_id: 'rf_1', admin_id: 'adm_1' });
+    expect(claim).toMatchObject({ status: 'SENT', changed: true });
+    expect(claim).not.toHaveProperty('sent_by'); // the view shows no operator's id
+    const second = await handler.markSent({ refund_id: 'rf_1', admin_id: 'adm_2' }).catch((error: unknown) => error);
+    expect(second).toMatchObject({ code: ErrorCode.Conflict, message: 'Refund is SENT; it is already claimed by adm_1', details: { rule: REFUND_STAGE_RULE } });
+    // The claimer's own retry (a lost answer) is answered as it is.
+    expect(await handler.markSent({ refund_id: 'rf_1', admin_id: 'adm_1' })).toMatchObject({ status: 'SENT', changed: false });
+    expect(types(store.events(REFUND))).toEqual([RefundEventType.Requested, RefundEventType.Approved, RefundEventType.Sent]);
+  });
+
   it('given another merchant’s refund, when that merchant cancels: not found, nothing appended', async () => {
     const { store, handler } = handlerOver(requested);
     const refusal = await handler.cancel({ merchant_id: 'mer_2', livemode: true, refund_id: 'rf_1', cancelled_by: 'usr_2' }).catch((error: unknown) => error);

@@ -31,14 +31,20 @@ import {
  *
  * A command repeated on the stage it leads to decides nothing (a double click,
  * a retry after a lost answer); `complete` only when its outbound reference is
- * the one recorded. Every other stage change is refused with
+ * the one recorded, and `mark_sent` only from the operator who holds the
+ * claim: another operator's is refused naming the holder, so two operators
+ * who both had the APPROVED refund open cannot both believe they may send the
+ * money. Every other stage change is refused with
  * 'Refund is <STAGE>; it cannot be <verb>'. Whether the payment may be
  * refunded (CONFIRMED, no other refund holding it) is decided elsewhere: by
  * the payment aggregate and the read model's unique index, in the same append.
  */
 
-/** The refund as its stream tells it: the view without created_at, which is requested_at on the wire. */
-export type Refund = Omit<RefundView, 'created_at'>;
+/**
+ * The refund as its stream tells it: the view without created_at, which is requested_at on the wire, and with
+ * who claimed it (mark sent), which the view leaves out: merchants see no operator's id.
+ */
+export type Refund = Omit<RefundView, 'created_at'> & { sent_by: string | null };
 
 export type RefundState = Refund | null;
 
@@ -98,6 +104,9 @@ export function decide(state: RefundState, command: RefundCommand): RefundEvent[
   if (state.status === to) {
     if (command.kind === 'complete' && !sameOutboundReference(state.outbound_reference, required(command.outboundReference, 'outbound_reference'))) {
       throw new RefundStageRefused(state.status, command.kind, 'Refund is COMPLETED with another outbound_reference');
+    }
+    if (command.kind === 'mark_sent' && state.sent_by !== command.by) {
+      throw new RefundStageRefused(state.status, command.kind, `Refund is SENT; it is already claimed by ${state.sent_by}`);
     }
     return [];
   }
@@ -193,6 +202,7 @@ export function evolve(state: RefundState, event: RefundEvent): RefundState {
       approved_at: null,
       rejected_at: null,
       sent_at: null,
+      sent_by: null,
       completed_at: null,
       failed_at: null,
       cancelled_at: null,
@@ -205,7 +215,7 @@ export function evolve(state: RefundState, event: RefundEvent): RefundState {
     case RefundEventType.Rejected:
       return { ...state, status: 'REJECTED', rejection_reason: event.data.rejection_reason, rejected_at: event.data.rejected_at };
     case RefundEventType.Sent:
-      return { ...state, status: 'SENT', sent_at: event.data.sent_at };
+      return { ...state, status: 'SENT', sent_at: event.data.sent_at, sent_by: event.data.sent_by };
     case RefundEventType.Completed: {
       const c = event.data;
       return { ...state, status: 'COMPLETED', outbound_reference: c.outbound_reference, evidence_note: c.evidence_note, completed_at: c.completed_at };

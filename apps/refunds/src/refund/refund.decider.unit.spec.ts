@@ -151,6 +151,20 @@ describe('refund decider (PRODUCT-RULES §3.3)', () => {
     expect(given(...AT[stage]).when(command)).toEqual([]);
   });
 
+  it('given a refund SENT (claimed) by admin:a, when another operator marks it sent: refused naming the holder, so only one of them sends the money', () => {
+    const error = refusal(() => given(...AT.SENT).when({ ...markSent, by: 'adm_2' }));
+    expect(error).toMatchObject({
+      code: ErrorCode.Conflict,
+      message: 'Refund is SENT; it is already claimed by admin:a',
+      details: { rule: REFUND_STAGE_RULE, from: 'SENT', command: 'mark_sent' },
+    });
+  });
+
+  it('given an APPROVED refund, when marked sent: the state names who claimed it', () => {
+    const history = given(...AT.APPROVED);
+    expect(fold(history.when({ ...markSent, by: 'adm_7' }), history.state())).toMatchObject({ status: 'SENT', sent_by: 'adm_7' });
+  });
+
   it('given a COMPLETED refund, when its completion is retried with the reference in another case or with spaces around it: nothing, not a refusal', () => {
     expect(given(...AT.COMPLETED).when(complete(' ca1xyz '))).toEqual([]);
   });
