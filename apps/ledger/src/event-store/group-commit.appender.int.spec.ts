@@ -147,6 +147,31 @@ describe('group commit: whole batches and their fallback', () => {
     expect(await eventsOf(inTime)).toEqual([{ version: 1, type: CheckoutSessionEventType.Created }]);
   });
 
+  it('given a batch held on a stream lock past its appends’ deadlines (another replica’s batch, a rebuild), then they are refused unwritten before COMMIT; an append without one commits after', async () => {
+    const [held, patient] = [randomUUID(), randomUUID()];
+    // Another transaction holds the stream's lock, as another replica's batch writing it would (stream-locks.ts).
+    const holder = await db.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [checkoutSessionStreamId(held)]);
+      const late = appender.appendStreams(createRequest(held, `held-${held}`), { deadline: Date.now() + 300 }).then(
+        () => undefined,
+        (reason: unknown) => reason,
+      );
+      const waiting = appender.appendStreams(createRequest(patient, `patient-${patient}`), {});
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      await holder.query('COMMIT');
+
+      expect(await late).toMatchObject({ code: ErrorCode.ServiceUnavailable, message: APPEND_PAST_DEADLINE });
+      expect(await eventsOf(held)).toEqual([]);
+      expect(await sessionRow(held)).toBeUndefined();
+      expect((await waiting).streams[0]).toMatchObject({ stream_id: checkoutSessionStreamId(patient), version: 1 });
+    } finally {
+      await holder.query('ROLLBACK').catch(() => undefined);
+      holder.release();
+    }
+  });
+
   /** Statements of the last transaction, the batch's. */
   const count = (pattern: RegExp) => {
     const begun = statements.findLastIndex((sql) => sql.startsWith('BEGIN'));
@@ -446,6 +471,22 @@ describe('group commit: whole batches and their fallback', () => {
       expect(again.streams[0].version).toBe(1);
       expect(await eventsOf(id)).toEqual([{ version: 1, type: CheckoutSessionEventType.Created }]);
     });
+  });
+
+  it('runs a batch of more than 64 that cannot go whole in transactions of at most 64 savepoints, so Postgres’ subtransaction cache never overflows', async () => {
+    const taken = randomUUID();
+    await appender.appendStreams(createRequest(taken, `ref-${taken}`), {});
+    const good = Array.from({ length: 69 }, () => randomUUID());
+    const sent = statements.length;
+    const results = await inOneBatch([...good.slice(0, 40).map((id) => createRequest(id, `ref-${id}`)), createRequest(taken, `ref-${randomUUID()}`), ...good.slice(40).map((id) => createRequest(id, `ref-${id}`))]);
+
+    const transactions = statements.slice(sent).join('\n').split(/^BEGIN/m).slice(1);
+    const savepoints = transactions.map((sql) => sql.match(/^SAVEPOINT append$/gm)?.length ?? 0);
+    // Tried whole (70), then in transactions of 64 and 6: the 64 holding the stale append one at a time, the 6 whole.
+    expect(savepoints.filter((count) => count > 0)).toEqual([64]);
+    expect(errorOf(results[40])).toMatchObject({ code: ErrorCode.ConcurrencyConflict });
+    expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(69);
+    for (const id of [good[0], good[68]]) expect(await sessionRow(id)).toMatchObject({ status: 'PENDING', version: 1 });
   });
 
   it.each([

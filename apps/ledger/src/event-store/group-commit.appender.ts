@@ -38,6 +38,32 @@ class LostBeforeCommit extends Error {
 }
 
 /**
+ * Appends of the batch came past their callers' deadlines while it ran (waiting on a stream lock another
+ * replica's batch or a rebuild held): it was rolled back before COMMIT, to run again without them.
+ */
+class PastDeadlineBeforeCommit extends Error {
+  constructor() {
+    super('appends of the batch passed their deadlines before COMMIT');
+  }
+}
+
+/**
+ * Appends one transaction takes one at a time, each under its own savepoint. Every savepoint that writes takes a
+ * subtransaction id, kept until COMMIT; past 64 in one transaction Postgres' per-backend cache of them overflows,
+ * and while that transaction is open every snapshot in the cluster must look them up in pg_subtrans.
+ */
+const ONE_BY_ONE_MAX = 64;
+
+/** A batch larger than ONE_BY_ONE_MAX could not go whole: rolled back, to run again in transactions of that size. */
+class TooLargeForOneByOne extends Error {
+  constructor() {
+    super(`the batch could not go whole and holds more than ${ONE_BY_ONE_MAX} appends`);
+  }
+}
+
+const isPastDeadline = (item: PendingAppend, now: number): boolean => item.context.deadline !== undefined && item.context.deadline <= now;
+
+/**
  * Group commit: appends that arrive while a transaction is committing wait,
  * then all go into the next transaction. The batch is first tried whole, in a
  * constant number of statements; if that does not go through cleanly it is
@@ -86,23 +112,38 @@ export class GroupCommitAppender {
   }
 
   private async commit(queued: PendingAppend[]): Promise<void> {
-    const batch = this.withinDeadline(queued);
-    if (batch.length === 0) return;
-    let outcomes: Outcome[];
-    try {
-      outcomes = await this.runOnConnection(batch).catch((error: unknown) => {
-        if (!(error instanceof LostBeforeCommit)) throw error;
-        // Most often a pooled connection the server ended while idle (a restart, an operator), which is found
-        // dead only when used. Nothing of the batch committed, so it runs once more, on a new connection.
-        this.logger.warn('the group commit connection was lost before the batch committed; running the batch again on a new connection', { error: error.message });
-        return this.runOnConnection(batch);
-      });
-    } catch (error) {
-      this.logger.error(error instanceof Error ? error : new Error(String(error)), { batch: batch.length });
-      const failure = new DomainError(ErrorCode.ServiceUnavailable, 'The event store could not commit; retry the request');
-      for (const item of batch) item.reject(failure);
-      return;
+    let batch = this.withinDeadline(queued);
+    let outcomes: Outcome[] | undefined;
+    let lostOnce = false;
+    // Each round either answers the batch or leaves it smaller (a late append refused) or runs it on a new connection once.
+    while (batch.length > 0 && outcomes === undefined) {
+      try {
+        outcomes = await this.runOnConnection(batch);
+      } catch (error) {
+        if (error instanceof PastDeadlineBeforeCommit) {
+          batch = this.withinDeadline(batch);
+        } else if (error instanceof TooLargeForOneByOne) {
+          for (let start = 0; start < batch.length; start += ONE_BY_ONE_MAX) await this.commit(batch.slice(start, start + ONE_BY_ONE_MAX));
+          return;
+        } else if (error instanceof LostBeforeCommit && !lostOnce) {
+          // Most often a pooled connection the server ended while idle (a restart, an operator), which is found
+          // dead only when used. Nothing of the batch committed, so it runs once more, on a new connection.
+          this.logger.warn('the group commit connection was lost before the batch committed; running the batch again on a new connection', { error: error.message });
+          lostOnce = true;
+          batch = this.withinDeadline(batch);
+        } else {
+          this.logger.error(error instanceof Error ? error : new Error(String(error)), { batch: batch.length });
+          const failure = new DomainError(ErrorCode.ServiceUnavailable, 'The event store could not commit; retry the request');
+          for (const item of batch) item.reject(failure);
+          return;
+        }
+      }
     }
+    if (outcomes === undefined) return;
+    this.answer(batch, outcomes);
+  }
+
+  private answer(batch: PendingAppend[], outcomes: Outcome[]): void {
     if (this.config.LEDGER_TEST_CRASH_AFTER_COMMIT && outcomes.some((outcome) => outcome.ok && !outcome.reply.replayed)) {
       process.kill(process.pid, 'SIGKILL'); // test hook: committed, never answered
     }
@@ -124,7 +165,7 @@ export class GroupCommitAppender {
    */
   private withinDeadline(queued: PendingAppend[]): PendingAppend[] {
     const now = Date.now();
-    const late = queued.filter((item) => item.context.deadline !== undefined && item.context.deadline <= now);
+    const late = queued.filter((item) => isPastDeadline(item, now));
     if (late.length === 0) return queued;
     const refusal = new DomainError(ErrorCode.ServiceUnavailable, APPEND_PAST_DEADLINE);
     for (const item of late) item.reject(refusal);
@@ -140,7 +181,9 @@ export class GroupCommitAppender {
       db.release();
       return outcomes;
     } catch (error) {
-      db.release(error instanceof Error ? error : new Error(String(error)));
+      // Rolled back to run again otherwise, the connection is sound and goes back to the pool; after any other error it is discarded.
+      const sound = error instanceof PastDeadlineBeforeCommit || error instanceof TooLargeForOneByOne;
+      db.release(sound ? undefined : error instanceof Error ? error : new Error(String(error)));
       throw error;
     }
   }
@@ -155,6 +198,7 @@ export class GroupCommitAppender {
    */
   private async runBatch(db: PoolClient, batch: PendingAppend[]): Promise<Outcome[]> {
     const whole = canAppendWhole(batch);
+    if (!whole && batch.length > ONE_BY_ONE_MAX) throw new TooLargeForOneByOne();
     // On the pipelined connection BEGIN and the stream locks travel with the batch's first statements. BEGIN
     // cannot fail on a live connection, and on a dead one nothing behind it runs either.
     const begun = allAnswered<unknown[]>([
@@ -165,8 +209,12 @@ export class GroupCommitAppender {
     let commitSent = false;
     try {
       const [, fast] = await allAnswered([begun, whole ? this.appendWhole(db, batch) : Promise.resolve(undefined)]);
+      if (!fast && batch.length > ONE_BY_ONE_MAX) throw new TooLargeForOneByOne();
       const outcomes = fast ?? (await this.appendOneByOne(db, batch));
       const appended = outcomes.some((outcome) => outcome.ok && !outcome.reply.replayed);
+      // Checked again here, as late as can be: the stream locks above may have waited on another batch for long.
+      const now = Date.now();
+      if (batch.some((item) => isPastDeadline(item, now))) throw new PastDeadlineBeforeCommit();
       commitSent = true;
       // The publisher is woken in this process when it leads here (local-commits.ts), through Postgres otherwise.
       await db.query(appended && !this.localCommits.heard ? `SELECT pg_notify('${EVENTS_COMMITTED_CHANNEL}', ''); COMMIT` : 'COMMIT');
