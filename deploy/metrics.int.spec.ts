@@ -82,6 +82,8 @@ describe('metrics of every service over one payment', () => {
     const { samples, declared } = scrapes[service];
     expect(sampleSum(scrapes[service], 'process_cpu_seconds_total')).toBeGreaterThan(0);
     expect(sampleSum(scrapes[service], 'process_resident_memory_bytes')).toBeGreaterThan(0);
+    // The series the ServiceAbsent alert watches for (deploy/prometheus/alerts.yml).
+    expect(sampleSum(scrapes[service], 'process_start_time_seconds')).toBeGreaterThan(0);
     for (const name of ['pp_bus_requests_total', 'pp_bus_client_requests_total']) expect(declared).toContain(name);
     expect(samples.filter((sample) => sample.labels.service !== service)).toEqual([]);
   });

@@ -97,6 +97,13 @@ describe('Prometheus alert rules (deploy/prometheus/alerts.yml)', () => {
     expect(anchors).toContain(rule.alert.toLowerCase());
   });
 
+  it('watches for every service to be scraped: a service with no replica left is no failing target for ServiceDown', () => {
+    const absent = rules.find((rule) => rule.alert === 'ServiceAbsent');
+    const watched = [...(absent?.expr ?? '').matchAll(/absent\(process_start_time_seconds\{service="([a-z]+)"\}\)/g)].map((match) => match[1]);
+    expect([...watched].sort()).toEqual([...SERVICE_NAMES].sort());
+    expect(absent?.expr.replace(/\s/g, '')).toBe(watched.map((name) => `absent(process_start_time_seconds{service="${name}"})`).join('or'));
+  });
+
   // An absent() of labels no series carries would fire for ever: they must be those watchConsumerLag exports.
   it('watches for the durable consumers’ backlog series by the labels watchConsumerLag gives them', () => {
     const absent = rules.find((rule) => rule.alert === 'JetStreamConsumerAbsent');
@@ -110,8 +117,12 @@ describe('Prometheus alert rules (deploy/prometheus/alerts.yml)', () => {
 describe('Prometheus scrape configuration (deploy/prometheus/prometheus.yml)', () => {
   const config = parse(read('deploy', 'prometheus', 'prometheus.yml')) as {
     rule_files: string[];
-    scrape_configs: { metrics_path: string; dns_sd_configs: { names: string[]; port: number }[] }[];
+    scrape_configs: { metrics_path: string; dns_sd_configs: { names: string[]; port: number }[]; relabel_configs: { source_labels: string[]; target_label: string }[] }[];
   };
+
+  it('labels every target with the service it was found under, so `up` names it', () => {
+    for (const job of config.scrape_configs) expect(job.relabel_configs).toEqual([{ source_labels: ['__meta_dns_name'], target_label: 'service' }]);
+  });
 
   it('scrapes every service at GET /metrics: the web apps on their port, the others on METRICS_PORT', () => {
     const targets = new Map<string, number>();
