@@ -1,4 +1,5 @@
-import { context, type Context, propagation, ROOT_CONTEXT, type Span, SpanKind, SpanStatusCode, trace, TraceFlags } from '@opentelemetry/api';
+import { context, type Context, propagation, ROOT_CONTEXT, type Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { untrustedParent } from '@pp/platform';
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 
 const tracer = trace.getTracer('pp-gateway');
@@ -38,11 +39,7 @@ export function startRequestSpan(request: FastifyRequest): Context {
  * exactly when they record a root), so no caller can keep its requests out
  * of the traces, or force them in.
  */
-function callersTrace(headers: FastifyRequest['headers']): Context {
-  const caller = trace.getSpanContext(propagation.extract(ROOT_CONTEXT, headers));
-  if (!caller || !trace.isSpanContextValid(caller)) return ROOT_CONTEXT;
-  return trace.setSpanContext(ROOT_CONTEXT, { traceId: caller.traceId, spanId: caller.spanId, traceFlags: TraceFlags.SAMPLED, isRemote: true });
-}
+const callersTrace = (headers: FastifyRequest['headers']): Context => untrustedParent(propagation.extract(ROOT_CONTEXT, headers));
 
 /** The context to re-enter after the body was read (see reenterRequestContext). */
 export const requestSpanContext = (request: FastifyRequest): Context =>

@@ -95,7 +95,8 @@ export class RawEmailConsumer implements OnApplicationBootstrap, OnModuleDestroy
           // Should the stream or the consumer go away, the round ends and the reader binds again.
           return consumer.consume({ max_messages: PREFETCH, abort_on_missing_resource: true });
         },
-        read: (messages) => consumeConcurrently(messages, limits, (message) => this.take(message)),
+        // The mail relay is outside the platform: its trace context is kept only as a parent's ids (untrustedParent).
+        read: (messages) => consumeConcurrently(messages, limits, (message) => this.take(message), { untrustedPublisher: true }),
       },
       logger,
       { stream: place.name, consumer: CONSUMER },

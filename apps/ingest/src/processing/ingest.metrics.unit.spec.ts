@@ -33,4 +33,15 @@ describe('ingest metrics', () => {
       expect(text).toContain('pp_ingest_authentication_failures_total{reason="dkim_failed",service="ingest"} 1');
     });
   });
+  describe('given a fresh registry', () => {
+    it('then pp_ingest_authentication_failures_total is exported at 0 for every reason', async () => {
+      const metrics = new ServiceMetrics('ingest', { processMetrics: false });
+      new IngestMetrics(metrics);
+      const text = await metrics.text();
+      for (const reason of ['dkim_missing', 'header_not_signed', 'auth_failed']) {
+        expect(text).toContain(`pp_ingest_authentication_failures_total{reason="${reason}",service="ingest"} 0\n`);
+      }
+      expect(text.match(/^pp_ingest_authentication_failures_total\{.*\} 0$/gm)).toHaveLength(15);
+    });
+  });
 });

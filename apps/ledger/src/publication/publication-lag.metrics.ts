@@ -17,8 +17,10 @@ const COUNT_LIMIT = 100_000;
 @Injectable()
 export class PublicationLagMetrics {
   constructor(@Inject(LEDGER_POOL) pool: Pool, metrics: ServiceMetrics) {
-    metrics.readAtScrape(PUBLICATION_LAG, async () => [{ labels: {}, value: (await lag(pool)).events }]);
-    metrics.readAtScrape(PUBLICATION_LAG_SECONDS, async () => [{ labels: {}, value: (await lag(pool)).seconds }]);
+    metrics.readAtScrapeTogether({ events: PUBLICATION_LAG, seconds: PUBLICATION_LAG_SECONDS }, async () => {
+      const { events, seconds } = await lag(pool);
+      return { events: [{ labels: {}, value: events }], seconds: [{ labels: {}, value: seconds }] };
+    });
   }
 }
 

@@ -61,4 +61,13 @@ describe('refund queue metrics (real Postgres)', () => {
     expect(Math.round(oldest.APPROVED / 3600)).toBe(48);
     expect(Math.round(oldest.SENT / 3600)).toBe(3);
   });
+  it('given a scrape, then both gauges come from one query of the refunds', async () => {
+    const query = jest.spyOn(db, 'query');
+    try {
+      await metrics.text();
+      expect(query).toHaveBeenCalledTimes(1);
+    } finally {
+      query.mockRestore();
+    }
+  });
 });

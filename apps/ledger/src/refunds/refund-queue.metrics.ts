@@ -16,13 +16,10 @@ export const OPEN_REFUND_STAGES = ['REQUESTED', 'APPROVED', 'SENT'] as const;
 @Injectable()
 export class RefundQueueMetrics {
   constructor(@Inject(LEDGER_POOL) pool: Pool, metrics: ServiceMetrics) {
-    metrics.readAtScrape(REFUNDS_OPEN, async () => {
+    metrics.readAtScrapeTogether({ count: REFUNDS_OPEN, oldest: REFUNDS_OPEN_OLDEST_SECONDS }, async () => {
       const open = await openRefunds(pool);
-      return OPEN_REFUND_STAGES.map((stage) => ({ labels: { stage }, value: open.get(stage)?.count ?? 0 }));
-    });
-    metrics.readAtScrape(REFUNDS_OPEN_OLDEST_SECONDS, async () => {
-      const open = await openRefunds(pool);
-      return OPEN_REFUND_STAGES.map((stage) => ({ labels: { stage }, value: open.get(stage)?.oldest ?? 0 }));
+      const byStage = (field: 'count' | 'oldest') => OPEN_REFUND_STAGES.map((stage) => ({ labels: { stage }, value: open.get(stage)?.[field] ?? 0 }));
+      return { count: byStage('count'), oldest: byStage('oldest') };
     });
   }
 }

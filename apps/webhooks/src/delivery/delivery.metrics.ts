@@ -10,6 +10,9 @@ const OUTCOMES: Record<AttemptDecision['status'], string> = {
   [WebhookDeliveryStatus.Exhausted]: 'exhausted',
 };
 
+/** Every response label: a status class, none (no HTTP answer) or not_sent (see notSent). */
+const RESPONSES = ['1xx', '2xx', '3xx', '4xx', '5xx', 'none', 'not_sent'];
+
 /** The response label: the status class, or none when no HTTP answer came (refused, unreachable, timed out). */
 export const responseClass = (httpStatus: number | null): string =>
   httpStatus !== null && httpStatus >= 100 && httpStatus < 600 ? `${Math.floor(httpStatus / 100)}xx` : 'none';
@@ -23,7 +26,8 @@ export class DeliveryMetrics {
   private readonly heldBack: Counter;
 
   constructor(metrics: ServiceMetrics) {
-    this.attempts = metrics.counter(WEBHOOK_ATTEMPTS);
+    // At 0 from the start, so that the first exhausted delivery of a process raises WebhookDeliveriesExhausted.
+    this.attempts = metrics.counter(WEBHOOK_ATTEMPTS, { startAtZero: { outcome: Object.values(OUTCOMES), response: RESPONSES } });
     this.duration = metrics.histogram(WEBHOOK_ATTEMPT_DURATION);
     this.disabled = metrics.counter(WEBHOOK_ENDPOINTS_DISABLED);
     this.heldBack = metrics.counter(WEBHOOK_ATTEMPTS_HELD_BACK);

@@ -34,4 +34,13 @@ describe('webhook delivery metrics', () => {
       expect(text).toContain('pp_webhook_attempt_duration_seconds_count{service="webhooks"} 0');
     });
   });
+  describe('given a fresh registry', () => {
+    it('then pp_webhook_attempts_total{outcome="exhausted",response="none"} is exported at 0', async () => {
+      const metrics = new ServiceMetrics('webhooks', { processMetrics: false });
+      new DeliveryMetrics(metrics);
+      const text = await metrics.text();
+      expect(text).toContain('pp_webhook_attempts_total{outcome="exhausted",response="none",service="webhooks"} 0\n');
+      expect(text.match(/^pp_webhook_attempts_total\{.*\} 0$/gm)).toHaveLength(3 * 7);
+    });
+  });
 });

@@ -1,5 +1,5 @@
 import type { JsMsg } from 'nats';
-import { consumeTraced } from './jetstream-trace';
+import { type ConsumeTraceOptions, consumeTraced } from './jetstream-trace';
 
 export interface ConcurrencyLimits {
   /** Messages handled at once, at most. */
@@ -24,7 +24,7 @@ export interface ConcurrencyLimits {
 
 /**
  * Hands each message of a JetStream consumer to `handle`, each in its own
- * consumer span, with at most `limit` handled at once (and `maxBytes` of
+ * consumer span (`trace`: whether its publisher's trace context is trusted), with at most `limit` handled at once (and `maxBytes` of
  * payload): the next message is taken only when one finishes, so the ack wait
  * covers only the messages buffered, not a queue of unbounded work. Handlers
  * settle their message themselves (ack, nak, term). Resolves when the
@@ -36,6 +36,7 @@ export async function consumeConcurrently(
   messages: AsyncIterable<JsMsg>,
   { limit, resumeAt = limit - 1, maxBytes = Infinity }: ConcurrencyLimits,
   handle: (msg: JsMsg) => Promise<void>,
+  trace: ConsumeTraceOptions = {},
 ): Promise<void> {
   const inFlight = new Set<Promise<void>>();
   let bytesInFlight = 0;
@@ -54,7 +55,7 @@ export async function consumeConcurrently(
         break;
       }
       bytesInFlight += bytes;
-      const work: Promise<void> = consumeTraced(msg, () => handle(msg))
+      const work: Promise<void> = consumeTraced(msg, () => handle(msg), trace)
         .catch((error: unknown) => void (failure ??= { error }))
         .finally(() => {
           inFlight.delete(work);

@@ -2,6 +2,7 @@ import { type Context, SpanKind } from '@opentelemetry/api';
 import type { JsMsg, NatsConnection } from 'nats';
 import { buildHeaders, readHeaders } from '../nats/bus-headers';
 import { inSpan } from '../telemetry/in-span';
+import { untrustedParent } from '../telemetry/untrusted-parent';
 import { publishToStream, type StreamAck } from './publish-to-stream';
 
 const TRACER = 'pp-jetstream';
@@ -21,16 +22,26 @@ export function publishTraced(nc: NatsConnection, subject: string, data: Uint8Ar
   );
 }
 
+export interface ConsumeTraceOptions {
+  /**
+   * The messages come from outside the platform (the mail relay's identity
+   * publishes the raw e-mails): their trace context is taken as
+   * untrustedParent takes it.
+   */
+  untrustedPublisher?: boolean;
+}
+
 /**
  * Handles one consumed message inside a consumer span, child of the span
  * that published it (from its headers; a message without them starts a trace).
  */
-export function consumeTraced<T>(msg: JsMsg, handle: () => Promise<T>): Promise<T> {
+export function consumeTraced<T>(msg: JsMsg, handle: () => Promise<T>, options: ConsumeTraceOptions = {}): Promise<T> {
+  const published = readHeaders(msg.headers).traceContext;
   return inSpan(
     TRACER,
     `consume ${msg.subject}`,
     { kind: SpanKind.CONSUMER, attributes: { 'messaging.system': 'nats', 'messaging.destination.name': msg.subject, 'messaging.nats.delivery_count': msg.info.deliveryCount } },
     handle,
-    readHeaders(msg.headers).traceContext,
+    options.untrustedPublisher ? untrustedParent(published) : published,
   );
 }

@@ -12,17 +12,16 @@ export interface DurableConsumer {
 
 /**
  * Reports a durable JetStream consumer's backlog at each scrape: messages
- * not yet delivered (num_pending) and delivered but not acknowledged, each
- * from a consumer-info request, which every consumer identity may make.
+ * not yet delivered (num_pending) and delivered but not acknowledged, both
+ * from one consumer-info request, which every consumer identity may make.
  */
 export function watchConsumerLag(metrics: ServiceMetrics, nc: NatsConnection, target: DurableConsumer): void {
   const labels = { stream: target.stream, consumer: target.consumer };
   const stream = streamName(target.namespace, target.stream);
   let jsm: Promise<JetStreamManager> | undefined;
-  const info = async () => {
+  metrics.readAtScrapeTogether({ pending: CONSUMER_PENDING, ackPending: CONSUMER_ACK_PENDING }, async () => {
     jsm ??= nc.jetstreamManager({ checkAPI: false });
-    return (await jsm).consumers.info(stream, target.consumer);
-  };
-  metrics.readAtScrape(CONSUMER_PENDING, async () => [{ labels, value: (await info()).num_pending }]);
-  metrics.readAtScrape(CONSUMER_ACK_PENDING, async () => [{ labels, value: (await info()).num_ack_pending }]);
+    const info = await (await jsm).consumers.info(stream, target.consumer);
+    return { pending: [{ labels, value: info.num_pending }], ackPending: [{ labels, value: info.num_ack_pending }] };
+  });
 }

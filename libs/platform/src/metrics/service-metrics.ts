@@ -10,6 +10,15 @@ export interface Sample<L extends string> {
 /** Reads current values at scrape time (queue depth, consumer lag, a count in Postgres). */
 export type SampleReader<L extends string> = () => Promise<Sample<L>[]>;
 
+/** Gauges one reader feeds together, each under the key its samples come back by. */
+export type GaugeDefinitions = Record<string, MetricDefinition<'gauge', string>>;
+
+/** What a reader of several gauges answers: the samples of each, under the gauge's key. */
+export type SamplesOf<D extends GaugeDefinitions> = { [K in keyof D]: Sample<D[K] extends MetricDefinition<'gauge', infer L> ? L : never>[] };
+
+/** The values each label of a metric takes. */
+export type LabelValues<L extends string> = Record<L, readonly string[]>;
+
 /** Longest one reader may take; Prometheus waits for the whole scrape, and one slow dependency must not stall it. */
 export const READ_TIMEOUT_MS = 3000;
 
@@ -28,7 +37,7 @@ export interface ServiceMetricsOptions {
 export class ServiceMetrics {
   readonly registry = new Registry();
   private readonly made = new Map<string, Counter<string> | Gauge<string> | Histogram<string>>();
-  private readonly readers = new Map<string, SampleReader<string>[]>();
+  private readonly readers = new Map<string, (() => Promise<Sample<string>[]>)[]>();
   private readonly readTimeoutMs: number;
 
   constructor(
@@ -41,8 +50,16 @@ export class ServiceMetrics {
     if (options.processMetrics !== false) collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: 20 });
   }
 
-  counter<L extends string>(definition: MetricDefinition<'counter', L>): Counter<L> {
-    return this.make(definition, () => new Counter({ ...this.common(definition) })) as Counter<L>;
+  /**
+   * With `startAtZero`, every combination of the label values it lists (each
+   * label's closed set) is exported at 0 from the start: Prometheus's
+   * increase() sees nothing of a series whose first sample is already 1, so
+   * an alert on the first occurrence in a process would miss it.
+   */
+  counter<L extends string>(definition: MetricDefinition<'counter', L>, options: { startAtZero?: LabelValues<L> } = {}): Counter<L> {
+    const counter = this.make(definition, () => new Counter({ ...this.common(definition) })) as Counter<L>;
+    if (options.startAtZero) for (const labels of combinations(options.startAtZero)) counter.inc(labels, 0);
+    return counter;
   }
 
   histogram<L extends string>(definition: MetricDefinition<'histogram', L>): Histogram<L> {
@@ -60,23 +77,26 @@ export class ServiceMetrics {
    * are absent rather than stale.
    */
   readAtScrape<L extends string>(definition: MetricDefinition<'gauge', L>, reader: SampleReader<L>): void {
-    const readers = this.readers.get(definition.name) ?? [];
-    readers.push(reader as SampleReader<string>);
-    this.readers.set(definition.name, readers);
-    if (readers.length > 1) return;
     const timeoutMs = this.readTimeoutMs;
-    this.make(
-      definition,
-      () =>
-        new Gauge({
-          ...this.common(definition),
-          async collect() {
-            const results = await Promise.all(readers.map((read) => readWithin(read, timeoutMs)));
-            this.reset();
-            for (const sample of results.flat()) this.set(sample.labels as Record<L, string>, sample.value);
-          },
-        }),
-    );
+    this.feed(definition, async () => (await readWithin(reader, timeoutMs)) ?? []);
+  }
+
+  /**
+   * Gauges fed by one reader, read once per scrape: prom-client collects
+   * every metric at once, so each gauge reading for itself would repeat the
+   * query, and the two halves of a pair (a count and an age) could come
+   * from two moments. Gauges collected while a read is running share it;
+   * failing or taking longer than the read timeout, it reports nothing for
+   * any of them, and the next scrape reads afresh.
+   */
+  readAtScrapeTogether<D extends GaugeDefinitions>(definitions: D, reader: () => Promise<SamplesOf<D>>): void {
+    const timeoutMs = this.readTimeoutMs;
+    let reading: Promise<SamplesOf<D> | undefined> | undefined;
+    const read = () =>
+      (reading ??= readWithin(reader, timeoutMs).finally(() => {
+        reading = undefined;
+      }));
+    for (const [key, definition] of Object.entries(definitions)) this.feed(definition, async () => (await read())?.[key] ?? []);
   }
 
   /**
@@ -111,6 +131,26 @@ export class ServiceMetrics {
     return { name: definition.name, help: definition.help, labelNames: definition.labels, registers: [this.registry] };
   }
 
+  /** Adds a reader to the gauge of `definition`, made at the first, which reports what all its readers read at each scrape. */
+  private feed(definition: MetricDefinition<'gauge', string>, read: () => Promise<Sample<string>[]>): void {
+    const readers = this.readers.get(definition.name) ?? [];
+    readers.push(read);
+    this.readers.set(definition.name, readers);
+    if (readers.length > 1) return;
+    this.make(
+      definition,
+      () =>
+        new Gauge({
+          ...this.common(definition),
+          async collect() {
+            const results = await Promise.all(readers.map((readOne) => readOne()));
+            this.reset();
+            for (const sample of results.flat()) this.set(sample.labels, sample.value);
+          },
+        }),
+    );
+  }
+
   private make(definition: MetricDefinition, create: () => Counter<string> | Gauge<string> | Histogram<string>) {
     const existing = this.made.get(definition.name);
     if (existing) return existing;
@@ -120,13 +160,22 @@ export class ServiceMetrics {
   }
 }
 
-async function readWithin(reader: SampleReader<string>, timeoutMs: number): Promise<Sample<string>[]> {
+/** Every way to pick one value for each label. */
+function combinations<L extends string>(values: LabelValues<L>): Record<L, string>[] {
+  return (Object.entries(values) as [L, readonly string[]][]).reduce(
+    (picked, [label, options]) => picked.flatMap((labels) => options.map((value) => ({ ...labels, [label]: value }))),
+    [{} as Record<L, string>],
+  );
+}
+
+/** What `read` answers within `timeoutMs`; undefined when it fails or takes longer. */
+async function readWithin<T>(read: () => Promise<T>, timeoutMs: number): Promise<T | undefined> {
   let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<Sample<string>[]>((resolve) => {
-    timer = setTimeout(() => resolve([]), timeoutMs);
+  const timeout = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), timeoutMs);
   });
   try {
-    return await Promise.race([reader().catch(() => []), timeout]);
+    return await Promise.race([read().catch(() => undefined), timeout]);
   } finally {
     clearTimeout(timer);
   }

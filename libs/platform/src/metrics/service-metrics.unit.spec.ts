@@ -1,4 +1,4 @@
-import { QUEUE_JOBS, WEBHOOK_ATTEMPTS } from './metric-catalog';
+import { CONSUMER_ACK_PENDING, CONSUMER_PENDING, QUEUE_JOBS, WEBHOOK_ATTEMPTS } from './metric-catalog';
 import { ServiceMetrics } from './service-metrics';
 
 const linesOf = async (metrics: ServiceMetrics, name: string) => (await metrics.text()).split('\n').filter((line) => line.startsWith(`${name}{`));
@@ -51,6 +51,49 @@ describe('a service’s metrics registry', () => {
       ]);
       fail = true;
       expect(await linesOf(metrics, QUEUE_JOBS.name)).toEqual(['pp_queue_jobs{queue="fine",state="failed",service="webhooks"} 2']);
+    });
+  });
+  describe('given counter label values to start at zero', () => {
+    it('then every combination is exported at 0 before anything is counted', async () => {
+      const metrics = new ServiceMetrics('webhooks', { processMetrics: false });
+      metrics.counter(WEBHOOK_ATTEMPTS, { startAtZero: { outcome: ['success', 'exhausted'], response: ['2xx', 'none'] } });
+      expect(await linesOf(metrics, WEBHOOK_ATTEMPTS.name)).toEqual([
+        'pp_webhook_attempts_total{outcome="success",response="2xx",service="webhooks"} 0',
+        'pp_webhook_attempts_total{outcome="success",response="none",service="webhooks"} 0',
+        'pp_webhook_attempts_total{outcome="exhausted",response="2xx",service="webhooks"} 0',
+        'pp_webhook_attempts_total{outcome="exhausted",response="none",service="webhooks"} 0',
+      ]);
+    });
+  });
+
+  describe('given one reader feeding two gauges', () => {
+    const labels = { stream: 'EVENTS', consumer: 'webhooks' };
+
+    it('then one scrape calls it once and both gauges show its values', async () => {
+      const metrics = new ServiceMetrics('webhooks', { processMetrics: false });
+      let reads = 0;
+      metrics.readAtScrapeTogether({ pending: CONSUMER_PENDING, ackPending: CONSUMER_ACK_PENDING }, async () => {
+        reads += 1;
+        return { pending: [{ labels, value: 10 * reads }], ackPending: [{ labels, value: reads }] };
+      });
+      const text = await metrics.text();
+      expect(reads).toBe(1);
+      expect(text).toContain('pp_jetstream_consumer_pending{stream="EVENTS",consumer="webhooks",service="webhooks"} 10\n');
+      expect(text).toContain('pp_jetstream_consumer_ack_pending{stream="EVENTS",consumer="webhooks",service="webhooks"} 1\n');
+      await metrics.text();
+      expect(reads).toBe(2);
+    });
+
+    it('then a read that does not answer in time leaves both absent, and the next scrape reads again', async () => {
+      const metrics = new ServiceMetrics('webhooks', { processMetrics: false, readTimeoutMs: 50 });
+      let reads = 0;
+      metrics.readAtScrapeTogether({ pending: CONSUMER_PENDING, ackPending: CONSUMER_ACK_PENDING }, () => {
+        reads += 1;
+        return reads === 1 ? new Promise(() => undefined) : Promise.resolve({ pending: [{ labels, value: 4 }], ackPending: [{ labels, value: 2 }] });
+      });
+      expect((await metrics.text()).match(/^pp_jetstream_consumer_\w+\{/gm)).toBeNull();
+      expect(await linesOf(metrics, CONSUMER_ACK_PENDING.name)).toEqual(['pp_jetstream_consumer_ack_pending{stream="EVENTS",consumer="webhooks",service="webhooks"} 2']);
+      expect(reads).toBe(2);
     });
   });
 });

@@ -1,3 +1,4 @@
 export * from './in-span';
 export * from './start-telemetry';
 export * from './trace-carrier';
+export * from './untrusted-parent';
