@@ -7,6 +7,8 @@ import { createMerchantServer } from './merchant-server';
  *                    or the secret of a webhook endpoint (comma-separate two during a rotation)
  *   PP_API_BASE      default http://localhost:3000
  *   PORT             default 4000
+ *   PUBLIC_URL       where payers' browsers reach this server, for the session's success and cancel URLs;
+ *                    default http://localhost:<PORT>
  */
 const required = (name: string): string => {
   const value = process.env[name];

@@ -16,6 +16,16 @@ export interface MerchantServerOptions {
 
 const MAX_BODY_BYTES = 64 * 1024;
 
+/** A request refused for what it sent (400, 413), unlike a failed session call, which is answered 502. */
+class RequestError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 /**
  * A merchant backend in one file: it sells one item, creates a checkout
  * session for each order, sends the payer to the hosted checkout page, and
@@ -24,6 +34,8 @@ const MAX_BODY_BYTES = 64 * 1024;
  *   POST /orders        { item?, amount? } → 303 to the hosted checkout page
  *   GET  /orders/:id    the order (the success and cancel URLs land here)
  *   POST /webhooks      deliveries, verified on the raw bytes
+ *
+ * A POST body that is malformed JSON is answered 400, one over 64 KiB 413.
  */
 export function createMerchantServer(options: MerchantServerOptions): { server: Server; orders: OrderBook } {
   const checkout = new CheckoutClient({ apiKey: options.apiKey, apiBase: options.apiBase });
@@ -34,20 +46,22 @@ export function createMerchantServer(options: MerchantServerOptions): { server: 
     const form = parseBody(await readBody(req), req.headers['content-type']);
     const amount = Number(form.amount ?? 2500);
     if (!Number.isInteger(amount) || amount < 1) return send(res, 400, { error: 'amount must be a whole number of cents' });
-    const order = orders.create(String(form.item ?? 'T-shirt').slice(0, 100), amount);
+    const id = orders.newId();
+    const item = String(form.item ?? 'T-shirt').slice(0, 100);
     const session = await checkout.checkoutSessions.create(
       {
-        amount: order.amount,
+        amount,
         currency: 'cad',
-        reference: order.id,
-        success_url: `${options.publicUrl}/orders/${order.id}`,
-        cancel_url: `${options.publicUrl}/orders/${order.id}?cancelled=1`,
-        metadata: { item: order.item },
+        reference: id,
+        success_url: `${options.publicUrl}/orders/${id}`,
+        cancel_url: `${options.publicUrl}/orders/${id}?cancelled=1`,
+        metadata: { item },
       },
-      // One key per order: a retry after a lost answer gets the same session, never a second one.
-      { idempotencyKey: `order-${order.id}` },
+      // One key per order: the SDK's retry after a lost answer gets the same session, never a second one.
+      { idempotencyKey: `order-${id}` },
     );
-    orders.attachSession(order.id, session.id);
+    // Kept only now: a failed call leaves no unpayable order behind, and the payer's retry is a new order.
+    const order = orders.add(id, item, amount, session.id);
     log(`order ${order.id}: checkout session ${session.id}, memo ${session.memo}`);
     res.writeHead(303, { Location: session.checkout_url, 'X-Order-Id': order.id }).end();
   }
@@ -82,6 +96,7 @@ export function createMerchantServer(options: MerchantServerOptions): { server: 
             ? Promise.resolve(showOrder(res, orders, decodeURIComponent(path.slice('/orders/'.length))))
             : Promise.resolve(send(res, 404, { error: 'Not found' }));
     route.catch((error: unknown) => {
+      if (error instanceof RequestError) return send(res, error.status, { error: error.message });
       log(`error: ${error instanceof Error ? error.message : String(error)}`);
       if (!res.headersSent) send(res, 502, { error: 'Checkout is unavailable right now; try again' });
     });
@@ -104,22 +119,30 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    req.on('data', (chunk: Buffer) => {
+    const onData = (chunk: Buffer) => {
       size += chunk.length;
       if (size > MAX_BODY_BYTES) {
-        reject(new Error('request body too large'));
-        req.destroy();
-      } else chunks.push(chunk);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
+        // Stop keeping the body but leave the socket open: Node discards the rest, and the client reads the 413
+        // instead of a reset connection.
+        req.off('data', onData).off('end', onEnd);
+        return reject(new RequestError(413, `The request body is over ${MAX_BODY_BYTES / 1024} KiB`));
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => resolve(Buffer.concat(chunks));
+    req.on('data', onData).on('end', onEnd).on('error', reject);
   });
 }
 
 function parseBody(raw: Buffer, contentType: string | undefined): Record<string, unknown> {
   if (raw.length === 0) return {};
   if (contentType?.startsWith('application/json')) {
-    const parsed: unknown = JSON.parse(raw.toString('utf8'));
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(raw.toString('utf8'));
+    } catch {
+      throw new RequestError(400, 'The body is not valid JSON');
+    }
     return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : {};
   }
   return Object.fromEntries(new URLSearchParams(raw.toString('utf8')));

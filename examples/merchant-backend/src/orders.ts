@@ -4,7 +4,7 @@ export interface Order {
   item: string;
   amount: number;
   status: 'awaiting_payment' | 'paid' | 'expired';
-  session_id?: string;
+  session_id: string;
   payment_id?: string;
 }
 
@@ -18,19 +18,20 @@ export class OrderBook {
   private readonly handledEvents = new Set<string>();
   private sequence = 0;
 
-  create(item: string, amount: number): Order {
-    const order: Order = { id: `order_${Date.now().toString(36)}_${++this.sequence}`, item, amount, status: 'awaiting_payment' };
-    this.orders.set(order.id, order);
+  /** A new order's id: its checkout session's reference, so it is needed before the order is kept. */
+  newId(): string {
+    return `order_${Date.now().toString(36)}_${++this.sequence}`;
+  }
+
+  /** Keeps an order once its checkout session exists, so a failed session call leaves no order behind. */
+  add(id: string, item: string, amount: number, sessionId: string): Order {
+    const order: Order = { id, item, amount, status: 'awaiting_payment', session_id: sessionId };
+    this.orders.set(id, order);
     return order;
   }
 
   get(id: string): Order | undefined {
     return this.orders.get(id);
-  }
-
-  attachSession(id: string, sessionId: string): void {
-    const order = this.orders.get(id);
-    if (order) order.session_id = sessionId;
   }
 
   /** payment.confirmed for the order named by the session's reference: paid, if the amount is the order's. */
