@@ -269,6 +269,36 @@ describe('webhooks service (real Postgres, NATS, Redis and HTTP receiver)', () =
     expect(withNew).toMatchObject({ timestampedSignatureValid: true, bodySignatureValid: true, valid: true });
   });
 
+  it('refuses a rotation while the secret the last one replaced still signs, even two at once, unless the current secret is to stop at once', async () => {
+    const merchant = newMerchant();
+    const scope = { merchant_id: merchant, livemode: false };
+    const created = await endpoint(merchant, '/rotated-twice');
+    const rotation = (key: string) => ({ ...scope, endpoint_id: created.id, idempotency: { key, fingerprint: `f-${key}` } });
+    const settledRotations = await Promise.allSettled([
+      bus.request('webhooks.endpoints.rotate-secret.v1', rotation('twice-a')),
+      bus.request('webhooks.endpoints.rotate-secret.v1', rotation('twice-b')),
+    ]);
+    const [rotated] = settledRotations.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+    const [refused] = settledRotations.flatMap((result) => (result.status === 'rejected' ? [result.reason as DomainError] : []));
+    expect(refused).toMatchObject({ code: 'CONFLICT', message: expect.stringContaining(`still signs deliveries until ${rotated.previous_secret_expires_at}`) });
+    expect(refused.message).toContain('previous_secret_expires_in 0');
+    // The winner's repeat still answers it; a later rotation with an overlap is refused just the same.
+    const winner = settledRotations[0].status === 'fulfilled' ? 'twice-a' : 'twice-b';
+    expect(await bus.request('webhooks.endpoints.rotate-secret.v1', rotation(winner))).toEqual({ ...rotated, replayed: true });
+    expect(await rejection(bus.request('webhooks.endpoints.rotate-secret.v1', { ...rotation('later'), previous_secret_expires_in: 60 }))).toMatchObject({ code: 'CONFLICT' });
+
+    // The secret the receiver had still signs, beside the one rotated in.
+    receiver.trust('/rotated-twice', rotated.secret);
+    const event = ledger.event(merchant, MerchantEventType.PaymentConfirmed);
+    await ledger.publish(event);
+    const [received] = await waitFor('the delivery', () => receiver.received('/rotated-twice').length >= 1 && receiver.received('/rotated-twice'));
+    expect(received.verification.secretsMatchedByV2.sort()).toEqual([created.secret, rotated.secret].sort());
+
+    // A leak: rotated with no overlap, at once; only the new secret signs.
+    const replaced = await bus.request('webhooks.endpoints.rotate-secret.v1', { ...rotation('leaked'), previous_secret_expires_in: 0 });
+    expect(Date.parse(replaced.previous_secret_expires_at ?? '')).toBeLessThanOrEqual(Date.now());
+  });
+
   it('answers a repeated creation or rotation (the same Idempotency-Key) with the endpoint, never a second endpoint or a second rotation', async () => {
     const merchant = newMerchant();
     const scope = { merchant_id: merchant, livemode: false };

@@ -54,7 +54,11 @@ export class WebhookEndpointsController {
 
   @Post('webhook_endpoints/:id/rotate_secret')
   @SecretKeyRoute('webhooks.write')
-  @ApiOperation({ summary: 'Issue a new signing secret; the old one keeps signing for 24 hours, or previous_secret_expires_in seconds (0: stop it now)' })
+  @ApiOperation({
+    summary:
+      'Issue a new signing secret; the old one keeps signing for 24 hours, or previous_secret_expires_in seconds (0: stop it now). ' +
+      'Refused (409) while the secret the last rotation replaced still signs, unless previous_secret_expires_in is 0',
+  })
   @ApiJsonBody(RotateWebhookEndpointSecretBody, { required: false })
   @ApiIdempotentResponse({ status: 200, description: 'The endpoint with its new secret (header X-Cache-Lookup: HIT on a replay)' }, WEBHOOK_ENDPOINT_WITH_SECRET_SCHEMA)
   async rotate(

@@ -66,6 +66,29 @@ describe('webhook endpoints through the gateway', () => {
     expect((await gateway.call(`/v1/webhook_endpoints/${created.body.id}`, { method: 'DELETE', token: testKey() })).status).toBe(200);
   });
 
+  it('refuses a second rotation while the secret the first replaced still signs (409, saying until when and how to go on), still replays the first, and rotates at once for a leak', async () => {
+    const created = await gateway.call<WebhookEndpointWithSecretView>('/v1/webhook_endpoints', { token: testKey(), body: { url: receiver.url('/rotated-twice') } });
+    const rotate = (idempotencyKey: string, body: object = {}) =>
+      gateway.call<WebhookEndpointWithSecretView & { error?: string }>(`/v1/webhook_endpoints/${created.body.id}/rotate_secret`, { token: testKey(), idempotencyKey, body });
+    const firstKey = `rotate-first-${Date.now()}`;
+    const first = await rotate(firstKey);
+    expect(first.status).toBe(200);
+
+    const second = await rotate(`rotate-second-${Date.now()}`);
+    expect(second.status).toBe(409);
+    expect(second.body.error).toBe(
+      `The secret replaced by the last rotation still signs deliveries until ${first.body.previous_secret_expires_at}; ` +
+        'rotate again after that, or now with previous_secret_expires_in 0 to stop the current secret at once (the replaced one stops too)',
+    );
+    const replay = await rotate(firstKey);
+    expect({ status: replay.status, cache: replay.headers.get('x-cache-lookup'), body: replay.body }).toEqual({ status: 200, cache: 'HIT', body: first.body });
+
+    const leaked = await rotate(`rotate-leaked-${Date.now()}`, { previous_secret_expires_in: 0 });
+    expect(leaked.status).toBe(200);
+    expect(leaked.body.secret).not.toBe(first.body.secret);
+    expect((await gateway.call(`/v1/webhook_endpoints/${created.body.id}`, { method: 'DELETE', token: testKey() })).status).toBe(200);
+  });
+
   /** Deletes the gateway's idempotency entries of this stack, as a Redis that lost them would. */
   async function forgetIdempotencyEntries(): Promise<void> {
     const redis = new Redis(testInfra.redisUrl);

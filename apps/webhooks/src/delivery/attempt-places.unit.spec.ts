@@ -41,6 +41,36 @@ describe('AttemptPlaces', () => {
     expect(await settled(waiter)).toBe(true);
   });
 
+  it('given a free place, gives it to a queued attempt at once', async () => {
+    const places = new AttemptPlaces(2);
+    places.take(1);
+    expect(await places.takeOne()).toBe(true);
+    expect(places.free).toBe(0);
+  });
+
+  it('given none free, gives each place given back to the queued attempts first, in turn, before the consumer sees it free', async () => {
+    const places = new AttemptPlaces(2);
+    places.take(2);
+    const first = places.takeOne();
+    const second = places.takeOne();
+    expect(await Promise.all([settled(first), settled(second)])).toEqual([false, false]);
+    places.release(1);
+    expect(await Promise.all([settled(first), settled(second)])).toEqual([true, false]);
+    expect(places.free).toBe(0);
+    places.release(2);
+    expect(await second).toBe(true);
+    expect(places.free).toBe(1);
+  });
+
+  it('once closed, answers the queued attempts waiting, and any later, that they have no place', async () => {
+    const places = new AttemptPlaces(1);
+    places.take(1);
+    const waiting = places.takeOne();
+    places.close();
+    expect(await waiting).toBe(false);
+    expect(await places.takeOne()).toBe(false);
+  });
+
   it('once closed, has no place free and keeps nobody waiting', async () => {
     const places = new AttemptPlaces(8);
     places.take(8);

@@ -50,7 +50,7 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, BeforeApplica
   private readonly leaseMs: number;
   /** A stalled attempt is retried on the schedule, as its failure would have been. */
   private readonly waitAfterStall = (attempt: number): number => waitAfterStallMs(attempt, this.policy);
-  /** Attempts made at once (startNow, recordAndStart) and not finished yet, claimed or being claimed. */
+  /** Attempts in flight, made at once (startNow, recordAndStart) or queued (process), claimed or being claimed. */
   private readonly places: AttemptPlaces;
   /** Keeps slow endpoints from holding those places, and the queue's workers. */
   private readonly gate: SlowEndpointGate;
@@ -175,7 +175,8 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, BeforeApplica
   }
 
   /**
-   * A queued attempt: claimed and made, unless its endpoint is slow and
+   * A queued attempt: claimed and made once it has a place (AttemptPlaces,
+   * shared with the attempts made at once), unless its endpoint is slow and
    * holds its share of places (slow-endpoint-gate.ts). Then the job is put
    * back unclaimed, so it spends no attempt, until a place of that
    * endpoint should be free; Postgres still holds the delivery, due, should
@@ -188,16 +189,28 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, BeforeApplica
   async process(job: Job<DeliveryJob>, token?: string): Promise<void> {
     const endpointId = job.data.endpoint_id;
     if (endpointId !== undefined) this.held.forget(endpointId, job.id);
+    // A place first, before the claim starts its lease, and then the gate, which judges the endpoint as it is by then.
+    if (!(await this.places.takeOne())) return this.putBack(job, token);
     const pass = endpointId === undefined ? undefined : this.gate.tryEnter(endpointId, Date.now());
     const unsent = endpointId !== undefined && !pass;
-    if (unsent && !this.heldTooLong(job)) return this.holdBack(job, endpointId, token);
+    if (unsent && !this.heldTooLong(job)) {
+      this.places.release(1);
+      return this.holdBack(job, endpointId, token);
+    }
     try {
       const queued: QueuedClaim = { wanted: { id: job.data.delivery_id, attempt: job.data.attempt } };
       await this.queuedClaims.add(queued);
       if (queued.claim) await this.run(queued.claim, contextOf(job.data.trace), unsent ? NOT_SENT_WHILE_SLOW : pass);
     } finally {
       pass?.leave();
+      this.places.release(1);
     }
+  }
+
+  /** Shutting down, the job found no place: it goes back to the queue unclaimed, for another replica (or the next process). */
+  private async putBack(job: Job<DeliveryJob>, token: string | undefined): Promise<never> {
+    await job.moveToDelayed(Date.now(), token);
+    throw new DelayedError();
   }
 
   /** Whether the job was held back before and is now an attempt timeout past its due time: it is then made unsent. */

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { WebhookDeliveryStatus } from '@pp/contracts';
+import { MAX_WEBHOOK_ENDPOINTS, WebhookDeliveryStatus } from '@pp/contracts';
 import { JsonLogger } from '@pp/platform';
 import { repositoryDatabase } from '@pp/testing';
 import type { DataSource } from 'typeorm';
@@ -7,7 +7,9 @@ import { Client, type Pool } from 'pg';
 import { WebhooksDatabase } from '../database/webhooks.database';
 import type { EndpointRow } from '../endpoints/endpoint.repository';
 import { notSentBecause } from './delivery-target.policy';
-import { DeliveryRepository, type WaitAfterStall, type WebhookEventRecord } from './delivery.repository';
+import { planOf, recordingStatements } from '../testing/query-plans';
+import { deliveryAttemptView } from './delivery-attempt.view';
+import { DeliveryRepository, MAX_EVENT_ATTEMPTS_LISTED, type WaitAfterStall, type WebhookEventRecord } from './delivery.repository';
 import { decideAfterAttempt, type RetryPolicy, streakGapMs } from './retry.decider';
 import { retryScheduleMs, WebhooksConfig } from '../webhooks.config';
 
@@ -23,6 +25,8 @@ describe('DeliveryRepository (real Postgres, the webhooks role)', () => {
   let dataSource: DataSource;
   const OWNER = 'replica-a';
   const LEASE_MS = 60_000;
+  /** NATS's default largest message: a reply past it does not arrive at all. */
+  const NATS_MAX_PAYLOAD = 1024 * 1024;
   /** Due again as soon as the lease ends, should the attempt's worker stop. */
   const noWait: WaitAfterStall = () => 0;
   /** The default schedule's quiet spell that ends a failure streak (25 h). */
@@ -636,6 +640,55 @@ describe('DeliveryRepository (real Postgres, the webhooks role)', () => {
     expect(await attemptsOf(second.id)).toEqual([expect.objectContaining({ delivery_status: WebhookDeliveryStatus.Success, error_message: null })]);
     const { rows } = await admin.query(`SELECT failing_since, status FROM webhooks.endpoints WHERE id = $1`, [endpointId]);
     expect(rows).toEqual([{ failing_since: null, status: 'enabled' }]); // the success came last
+  });
+
+  it('lists the latest attempts of an event resent many times, oldest first, with its deliveries not attempted yet, in a reply well under NATS’s max_payload', async () => {
+    const merchant = `mer_${randomUUID().slice(0, 8)}`;
+    const endpoints = [];
+    for (let i = 0; i < MAX_WEBHOOK_ENDPOINTS; i += 1) endpoints.push(await endpoint(merchant));
+    // URLs of 2 KB, the most an endpoint may have.
+    await admin.query(`UPDATE webhooks.endpoints SET url = rpad(url || '?pad=', 2048, 'x') WHERE id = ANY($1)`, [endpoints]);
+    const recorded = event(merchant);
+    const [notAttempted, ...attempted] = await recordEvent(recorded, new Date());
+    const PER_DELIVERY = 12;
+    await admin.query(`UPDATE webhooks.deliveries SET attempts = $2, status = 'EXHAUSTED' WHERE id = ANY($1)`, [attempted.map((due) => due.id), PER_DELIVERY]);
+    // Each a minute after the one before, the newest a minute ago, with an error as long as the sender's get.
+    await admin.query(
+      `INSERT INTO webhooks.delivery_attempts (delivery_id, event_id, endpoint_id, url, attempt, delivery_status, http_status, latency_ms, error_message, next_retry_at, created_at)
+       SELECT d.id, d.event_id, d.endpoint_id, ep.url, n, 'FAILED', 503, 10000, repeat('e', 400), now(), now() - ($2 + 1 - n) * interval '1 minute'
+         FROM webhooks.deliveries d JOIN webhooks.endpoints ep ON ep.id = d.endpoint_id, generate_series(1, $2::int) n
+        WHERE d.id = ANY($1)
+        ORDER BY n, d.id`,
+      [attempted.map((due) => due.id), PER_DELIVERY],
+    );
+    expect(attempted.length * PER_DELIVERY).toBeGreaterThan(MAX_EVENT_ATTEMPTS_LISTED);
+
+    const lines = await repository.listAttempts({ merchant_id: merchant, livemode: false }, recorded.id);
+
+    expect(lines).toHaveLength(MAX_EVENT_ATTEMPTS_LISTED + 1);
+    const times = lines.map((line) => new Date(line.created_at).getTime());
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+    // The oldest attempts are the ones left out: every delivery's latest are there.
+    const shown = lines.filter((line) => line.attempt > 0);
+    expect(Math.min(...shown.map((line) => line.attempt))).toBeGreaterThan(1);
+    expect(shown.filter((line) => line.attempt === PER_DELIVERY)).toHaveLength(attempted.length);
+    expect(lines.at(-1)).toMatchObject({ webhook_id: notAttempted.endpoint_id, delivery_status: WebhookDeliveryStatus.Pending, attempt: 0 });
+    expect(Buffer.byteLength(JSON.stringify({ deliveries: lines.map(deliveryAttemptView) }))).toBeLessThan(NATS_MAX_PAYLOAD / 2);
+  });
+
+  it('reads an endpoint’s deliveries not attempted yet newest first through their index, instead of sorting its whole backlog', async () => {
+    const { merchant, endpointId } = await oneDelivery();
+    const later = [event(merchant), event(merchant)];
+    for (const recorded of later) await recordEvent(recorded, new Date());
+    const recording = recordingStatements(dataSource);
+
+    const listed = await new DeliveryRepository(recording.dataSource, logger).listEndpointAttempts(endpointId, 2);
+
+    expect(listed.map((line) => [line.event_id, line.delivery_status])).toEqual([
+      [later[1].id, WebhookDeliveryStatus.Pending],
+      [later[0].id, WebhookDeliveryStatus.Pending],
+    ]);
+    expect(await planOf(admin, recording.statements[0])).toMatch(/Index Scan Backward using deliveries_not_attempted_by_endpoint/);
   });
 
   it('makes each of recordEvents, claimAll and completeAll one statement, so one round trip to Postgres', async () => {

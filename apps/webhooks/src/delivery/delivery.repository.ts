@@ -108,6 +108,15 @@ export interface AttemptResult {
 const OPEN = `('${WebhookDeliveryStatus.Pending}', '${WebhookDeliveryStatus.Failed}')`;
 
 /**
+ * The attempts of one event that GET /v1/events/:id shows, the newest: each resend adds one per endpoint (up to
+ * MAX_WEBHOOK_ENDPOINTS), and the answer crosses NATS, whose max_payload (1 MB) would refuse it whole past some
+ * 400 lines with 2 KB URLs. 160 lines are ten attempts for each of 16 endpoints (the default schedule makes 8) and,
+ * at some 2.7 KB each at worst (a 2 KB URL, a 400-character error), under half of max_payload, with the PENDING
+ * lines of deliveries not attempted yet besides.
+ */
+export const MAX_EVENT_ATTEMPTS_LISTED = 160;
+
+/**
  * completeAll's test on an endpoint's row that a failure starts a new streak:
  * none is running, or its latest failure is older than the gap ($14, in
  * milliseconds), which a delivery that keeps failing never leaves.
@@ -485,14 +494,18 @@ export class DeliveryRepository {
     });
   }
 
-  /** Every attempt of the event, oldest first, plus a PENDING line for each delivery not attempted yet. */
+  /**
+   * The event's latest attempts (MAX_EVENT_ATTEMPTS_LISTED), oldest first, plus a PENDING line for each delivery
+   * not attempted yet.
+   */
   listAttempts(scope: Scope, eventId: string): Promise<DeliveryAttemptRow[]> {
     return this.db.query(
       `SELECT * FROM (
-         SELECT a.endpoint_id AS webhook_id, a.url, a.delivery_status, a.http_status, a.attempt, a.attempt - 1 AS retry_count,
-                a.latency_ms, a.error_message, a.next_retry_at, a.created_at
-           FROM webhooks.delivery_attempts a
-          WHERE a.event_id = $1
+         (SELECT a.endpoint_id AS webhook_id, a.url, a.delivery_status, a.http_status, a.attempt, a.attempt - 1 AS retry_count,
+                 a.latency_ms, a.error_message, a.next_retry_at, a.created_at
+            FROM webhooks.delivery_attempts a
+           WHERE a.event_id = $1
+           ORDER BY a.id DESC LIMIT $4)
          UNION ALL
          SELECT d.endpoint_id, ep.url, '${WebhookDeliveryStatus.Pending}', NULL, 0, 0, NULL, NULL, d.next_attempt_at, d.created_at
            FROM webhooks.deliveries d JOIN webhooks.endpoints ep ON ep.id = d.endpoint_id
@@ -500,7 +513,7 @@ export class DeliveryRepository {
        ) attempts
        WHERE EXISTS (SELECT 1 FROM webhooks.events e WHERE e.id = $1 AND e.merchant_id = $2 AND e.livemode = $3)
        ORDER BY created_at, attempt`,
-      [eventId, scope.merchant_id, scope.livemode],
+      [eventId, scope.merchant_id, scope.livemode, MAX_EVENT_ATTEMPTS_LISTED],
     );
   }
 
@@ -514,9 +527,11 @@ export class DeliveryRepository {
            WHERE a.endpoint_id = $1
            ORDER BY a.id DESC LIMIT $2)
          UNION ALL
-         SELECT d.event_id, d.endpoint_id, ep.url, '${WebhookDeliveryStatus.Pending}', NULL, 0, 0, NULL, NULL, d.next_attempt_at, d.created_at
-           FROM webhooks.deliveries d JOIN webhooks.endpoints ep ON ep.id = d.endpoint_id
-          WHERE d.endpoint_id = $1 AND d.attempts = 0 AND d.status IN ${OPEN}
+         -- The newest of them only, read in that order (deliveries_not_attempted_by_endpoint): a backlog is not sorted whole.
+         (SELECT d.event_id, d.endpoint_id, ep.url, '${WebhookDeliveryStatus.Pending}', NULL, 0, 0, NULL, NULL, d.next_attempt_at, d.created_at
+            FROM webhooks.deliveries d JOIN webhooks.endpoints ep ON ep.id = d.endpoint_id
+           WHERE d.endpoint_id = $1 AND d.attempts = 0 AND d.status IN ${OPEN}
+           ORDER BY d.created_at DESC LIMIT $2)
        ) attempts
        JOIN LATERAL (SELECT type AS event_type FROM webhooks.events e WHERE e.id = attempts.event_id) e ON true
        ORDER BY created_at DESC, attempt DESC

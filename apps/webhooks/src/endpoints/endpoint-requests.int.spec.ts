@@ -8,6 +8,7 @@ import { WebhooksDatabase } from '../database/webhooks.database';
 import type { DeliveryQueue } from '../delivery/delivery.queue';
 import { DeliveryRepository } from '../delivery/delivery.repository';
 import { DeliverySweeper } from '../delivery/delivery.sweeper';
+import { planOf, recordingStatements } from '../testing/query-plans';
 import { WebhooksConfig } from '../webhooks.config';
 import { EndpointSecrets } from './endpoint-secrets';
 import { EndpointRepository } from './endpoint.repository';
@@ -114,34 +115,15 @@ describe('endpoint requests past the Idempotency-Key retention (real Postgres, t
     await age('oldest', IDEMPOTENCY_RETENTION_SECONDS + 300);
     await age('older', IDEMPOTENCY_RETENTION_SECONDS + 200);
     await age('old', IDEMPOTENCY_RETENTION_SECONDS + 100);
-    const statements: Array<{ sql: string; parameters?: unknown[] }> = [];
-    const recording = new Proxy(dataSource, {
-      get: (target, property, receiver) =>
-        property === 'query'
-          ? (sql: string, parameters?: unknown[]) => {
-              statements.push({ sql, parameters });
-              return target.query(sql, parameters);
-            }
-          : Reflect.get(target, property, receiver),
-    });
+    const recording = recordingStatements(dataSource);
 
-    expect(await new EndpointRepository(recording).pruneRequests(2)).toBe(2);
+    expect(await new EndpointRepository(recording.dataSource).pruneRequests(2)).toBe(2);
     expect(await keysKept(merchant)).toEqual(['fresh', 'old']);
     expect(await endpoints.pruneRequests(2)).toBe(1);
     expect(await keysKept(merchant)).toEqual(['fresh']);
 
-    // The statement reads the index, not the table (the planner would scan a table this small, hence enable_seqscan).
-    const [{ sql, parameters }] = statements;
-    const client = await admin.connect();
-    try {
-      await client.query('BEGIN');
-      await client.query('SET LOCAL enable_seqscan = off');
-      const plan = (await client.query(`EXPLAIN ${sql}`, parameters)).rows.map((row) => row['QUERY PLAN'] as string).join('\n');
-      expect(plan).toContain('endpoint_requests_by_age');
-    } finally {
-      await client.query('ROLLBACK');
-      client.release();
-    }
+    // The statement reads the index, not the table.
+    expect(await planOf(admin, recording.statements[0])).toContain('endpoint_requests_by_age');
 
     const privileges = await admin.query(
       `SELECT privilege FROM unnest(ARRAY['SELECT', 'INSERT', 'UPDATE', 'DELETE', 'TRUNCATE']) AS privilege

@@ -159,19 +159,27 @@ export class EndpointRepository {
 
   /**
    * The current secret becomes the previous one, valid until `previousExpiresAt`; `sealedSecret` is the new one.
+   * Only while the endpoint's secret is still `endpoint.secret_version` (the one read): undefined once it was
+   * rotated or the endpoint deleted since.
    * The request is recorded as in insert: a concurrent repeat of its Idempotency-Key fails whole, so the endpoint
    * is never rotated twice by one request (which would drop the secret its receiver still uses).
    */
-  async rotate(scope: Scope, id: string, sealedSecret: string, previousExpiresAt: Date, request?: IdempotencyToken): Promise<EndpointRow | undefined> {
+  async rotate(
+    scope: Scope,
+    endpoint: Pick<EndpointRow, 'id' | 'secret_version'>,
+    sealedSecret: string,
+    previousExpiresAt: Date,
+    request?: IdempotencyToken,
+  ): Promise<EndpointRow | undefined> {
     const [row] = await this.db.query(
       `WITH rotated AS (
          UPDATE webhooks.endpoints
             SET previous_secret_sealed = secret_sealed, previous_secret_expires_at = $4, secret_sealed = $5, secret_version = secret_version + 1
-          WHERE id = $1 AND merchant_id = $2 AND livemode = $3 AND deleted_at IS NULL
+          WHERE id = $1 AND merchant_id = $2 AND livemode = $3 AND deleted_at IS NULL AND secret_version = $8
           RETURNING *
        ), ${RECORD_REQUEST('rotated', 'rotate', 6)}
        SELECT * FROM rotated`,
-      [id, scope.merchant_id, scope.livemode, previousExpiresAt, sealedSecret, request?.key ?? null, request?.fingerprint ?? null],
+      [endpoint.id, scope.merchant_id, scope.livemode, previousExpiresAt, sealedSecret, request?.key ?? null, request?.fingerprint ?? null, endpoint.secret_version],
     );
     return row;
   }

@@ -21,6 +21,7 @@ import { newId, randomToken } from '@pp/kernel';
 import { CONFIG, Handles, isUniqueViolation, JsonLogger } from '@pp/platform';
 import type { WebhooksConfig } from '../webhooks.config';
 import { checkEndpointUrl } from './endpoint-url.policy';
+import { rotationRefusal } from './secret-rotation.policy';
 import { EndpointSecrets } from './endpoint-secrets';
 import { type EndpointOperation, EndpointRepository, type Scope, toEndpointView, toEndpointWithSecretView } from './endpoint.repository';
 
@@ -97,16 +98,28 @@ export class EndpointsController {
     return toEndpointView(row);
   }
 
+  /**
+   * Rotates unless the secret replaced last still signs (rotationRefusal: CONFLICT). The rotation applies only to
+   * the secret the rule was asked about; another request's rotation in between sends it round again, so two at once
+   * cannot both keep an overlap, the later dropping the secret the earlier kept.
+   */
   @Handles('webhooks.endpoints.rotate-secret.v1')
   async rotateSecret(@Payload() command: RotateWebhookEndpointSecretCommand): Promise<ReplyOf<'webhooks.endpoints.rotate-secret.v1'>> {
-    const earlier = await this.repeated(command, command.idempotency, 'rotate', command.endpoint_id);
-    if (earlier) return earlier;
-    const secret = newSecret();
-    const row = await this.endpoints
-      .rotate(command, command.endpoint_id, this.secrets.seal(command.endpoint_id, secret), new Date(Date.now() + (command.previous_secret_expires_in ?? SECRET_OVERLAP_SECONDS) * 1000), command.idempotency)
-      .catch((error: unknown) => this.repeatedAfterRace(command, command.idempotency, 'rotate', error, command.endpoint_id));
-    if (!row) throw notFound();
-    return 'secret' in row ? row : { ...toEndpointWithSecretView(row, secret), replayed: false };
+    const overlapSeconds = command.previous_secret_expires_in ?? SECRET_OVERLAP_SECONDS;
+    for (;;) {
+      const earlier = await this.repeated(command, command.idempotency, 'rotate', command.endpoint_id);
+      if (earlier) return earlier;
+      const endpoint = await this.endpoints.find(command, command.endpoint_id);
+      if (!endpoint) throw notFound();
+      const now = new Date();
+      const refusal = rotationRefusal(endpoint, overlapSeconds, now);
+      if (refusal) throw new DomainError(ErrorCode.Conflict, refusal);
+      const secret = newSecret();
+      const row = await this.endpoints
+        .rotate(command, endpoint, this.secrets.seal(endpoint.id, secret), new Date(now.getTime() + overlapSeconds * 1000), command.idempotency)
+        .catch((error: unknown) => this.repeatedAfterRace(command, command.idempotency, 'rotate', error, command.endpoint_id));
+      if (row) return 'secret' in row ? row : { ...toEndpointWithSecretView(row, secret), replayed: false };
+    }
   }
 
   /**

@@ -42,9 +42,11 @@ export const MAX_FREE_SOCKETS_PER_POOL = 256;
 export const MAX_SOCKETS_PER_POOL = 256;
 /**
  * Connections one agent (http, https) holds over all its pools, busy and
- * idle: above the largest WEBHOOK_DELIVERY_CONCURRENCY (1000), so busy ones
- * never reach it; when idle ones have, one is closed to make room
- * (makeRoom), so an attempt never waits for a connection nobody uses.
+ * idle: above the largest WEBHOOK_DELIVERY_CONCURRENCY (1000), which bounds
+ * a replica's attempts in flight, made at once or from the queue alike
+ * (AttemptPlaces), so busy ones never reach it; when idle ones have, one is
+ * closed to make room (makeRoom), so an attempt never waits for a
+ * connection nobody uses.
  */
 export const MAX_TOTAL_SOCKETS = 1024;
 

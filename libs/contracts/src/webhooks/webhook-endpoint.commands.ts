@@ -62,7 +62,8 @@ export const SECRET_OVERLAP_SECONDS = 24 * 60 * 60;
 export class RotateWebhookEndpointSecretCommand extends WebhookEndpointRef {
   /**
    * Seconds the old secret keeps signing beside the new one (SECRET_OVERLAP_SECONDS when absent); 0 stops it at
-   * once, for a secret that leaked.
+   * once, for a secret that leaked. While the secret an earlier rotation replaced still signs, only 0 may rotate
+   * (it stops that one too); any other overlap is refused (CONFLICT), as it would drop that secret unannounced.
    */
   @IsOptional()
   @IsInt({ message: 'previous_secret_expires_in must be a whole number of seconds' })

@@ -38,6 +38,6 @@ export interface WebhookSubjects {
   'webhooks.endpoints.deliveries.v1': { request: ListEndpointDeliveriesQuery; reply: { deliveries: WebhookEndpointDeliveryView[] } };
   /** A new attempt now, for every endpoint of the event or one. Errors: NOT_FOUND 'Event not found', 'Webhook endpoint not found'. */
   'webhooks.events.resend.v1': { request: ResendEventCommand; reply: ResendEventReply };
-  /** The event's delivery attempts, oldest first; empty when nothing was sent. */
+  /** The event's delivery attempts, oldest first (its latest ones only, past the webhooks service's MAX_EVENT_ATTEMPTS_LISTED); empty when nothing was sent. */
   'webhooks.deliveries.list.v1': { request: ListEventDeliveriesQuery; reply: { deliveries: WebhookDeliveryAttemptView[] } };
 }

@@ -7,6 +7,7 @@ import { EndpointRequestsByAge1767900000000 } from './1767900000000-endpoint-req
 import { EndpointLastFailure1768000000000 } from './1768000000000-endpoint-last-failure.migration';
 import { EndpointScopes1768100000000 } from './1768100000000-endpoint-scopes.migration';
 import { EndpointSecretVersion1768200000000 } from './1768200000000-endpoint-secret-version.migration';
+import { DeliveriesNotAttemptedByEndpoint1768300000000 } from './1768300000000-deliveries-not-attempted-by-endpoint.migration';
 
 /** Every migration of the webhooks schema, oldest first. */
 export const WebhooksMigrations: Function[] = [
@@ -19,4 +20,5 @@ export const WebhooksMigrations: Function[] = [
   EndpointLastFailure1768000000000,
   EndpointScopes1768100000000,
   EndpointSecretVersion1768200000000,
+  DeliveriesNotAttemptedByEndpoint1768300000000,
 ];
