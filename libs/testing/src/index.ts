@@ -21,3 +21,4 @@ export * from './stack-with-freezable-redis';
 export * from './clear-of-midnight';
 export * from './start-together';
 export * from './config-problems';
+export * from './in-memory-tracing';
