@@ -21,4 +21,3 @@ export * from './stack-with-freezable-redis';
 export * from './clear-of-midnight';
 export * from './start-together';
 export * from './config-problems';
-export * from './in-memory-tracing';

@@ -1,5 +1,6 @@
-import { propagation } from '@opentelemetry/api';
-import { inMemoryTracing } from '@pp/testing';
+import { context, propagation, trace } from '@opentelemetry/api';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-node';
 import type { FastifyRequest } from 'fastify';
 import { startRequestSpan } from './request-span';
 
@@ -18,7 +19,20 @@ const propagatedFrom = (request: FastifyRequest): Record<string, string> => {
 };
 
 describe('the request span at the public edge', () => {
-  const exporter = inMemoryTracing();
+  const exporter = new InMemorySpanExporter();
+  const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }); // the SDK's default sampler, as startTelemetry's with an exporter
+
+  beforeAll(() => {
+    trace.setGlobalTracerProvider(provider);
+    propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+  });
+  afterEach(() => exporter.reset());
+  afterAll(async () => {
+    await provider.shutdown();
+    trace.disable();
+    propagation.disable();
+    context.disable();
+  });
 
   it('given a caller’s traceparent, then the request span continues its trace under its span', () => {
     const request = requestWith({ traceparent: `00-${CALLER_TRACE}-${CALLER_SPAN}-01` });

@@ -1,4 +1,6 @@
-import { inMemoryTracing } from '@pp/testing';
+import { context, propagation, trace } from '@opentelemetry/api';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-node';
 import { headers as natsHeaders, type JsMsg } from 'nats';
 import { consumeTraced } from './jetstream-trace';
 
@@ -15,7 +17,20 @@ const messageWith = (flags: '00' | '01') => {
 };
 
 describe('the consume span of a JetStream message', () => {
-  const exporter = inMemoryTracing();
+  const exporter = new InMemorySpanExporter();
+  const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }); // the SDK's default sampler, as startTelemetry's with an exporter
+
+  beforeAll(() => {
+    trace.setGlobalTracerProvider(provider);
+    propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+  });
+  afterEach(() => exporter.reset());
+  afterAll(async () => {
+    await provider.shutdown();
+    trace.disable();
+    propagation.disable();
+    context.disable();
+  });
 
   it('given headers with flags 00 and a tracestate from an untrusted publisher, then the consume span is sampled and carries no tracestate', async () => {
     await expect(consumeTraced(messageWith('00'), async () => 'handled', { untrustedPublisher: true })).resolves.toBe('handled');
