@@ -1,23 +1,6 @@
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsInt, IsOptional, IsString, Matches, Max, Min, Validate, type ValidationArguments, ValidatorConstraint, type ValidatorConstraintInterface } from 'class-validator';
-import { BaseConfig, IsKeyRing, toBool, toInt, WithDatabase, WithMetricsPort, WithRedis } from '@pp/platform/config';
-
-/**
- * A development and test setting that must stay off in production: it would
- * let any merchant's endpoint reach the service's own network (SSRF).
- */
-@ValidatorConstraint({ name: 'notInProduction' })
-class NotInProduction implements ValidatorConstraintInterface {
-  validate(value: unknown, args: ValidationArguments): boolean {
-    return value !== true || !isProduction((args.object as { NODE_ENV?: unknown }).NODE_ENV);
-  }
-
-  defaultMessage(): string {
-    return 'must not be true when NODE_ENV=production: private URLs are for development and tests only (endpoints could reach loopback, private and metadata addresses)';
-  }
-}
-
-const isProduction = (nodeEnv: unknown): boolean => typeof nodeEnv === 'string' && nodeEnv.trim().toLowerCase() === 'production';
+import { IsBoolean, IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
+import { BaseConfig, IsKeyRing, NotInProduction, toBool, toInt, WithDatabase, WithMetricsPort, WithRedis } from '@pp/platform/config';
 
 export class WebhooksConfig extends WithMetricsPort(WithRedis(WithDatabase(BaseConfig))) {
   /**
@@ -30,14 +13,6 @@ export class WebhooksConfig extends WithMetricsPort(WithRedis(WithDatabase(BaseC
   WEBHOOK_SECRET_KEYS!: string;
 
   /**
-   * The kind of deployment: `production` (the image sets it) refuses
-   * settings meant only for development and tests.
-   */
-  @IsOptional()
-  @IsString()
-  NODE_ENV?: string;
-
-  /**
    * Lets endpoints point at loopback, private, link-local and metadata
    * addresses. Only for development and tests, where receivers run locally:
    * the service refuses to start with it under NODE_ENV=production.
@@ -45,7 +20,7 @@ export class WebhooksConfig extends WithMetricsPort(WithRedis(WithDatabase(BaseC
   @IsOptional()
   @Transform(toBool)
   @IsBoolean({ message: 'must be true or false' })
-  @Validate(NotInProduction)
+  @NotInProduction(true, 'private URLs are for development and tests only (endpoints could reach loopback, private and metadata addresses)')
   WEBHOOK_ALLOW_PRIVATE_URLS = false;
 
   /**

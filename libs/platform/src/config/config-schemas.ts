@@ -1,5 +1,5 @@
 import { Transform } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, Matches, Max, Min, Validate, ValidateIf } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, Validate, ValidateIf } from 'class-validator';
 import { HasNoWeakPassword } from '../crypto/secret-strength';
 import type { ConfigClass } from './config-mixin';
 import { NatsIdentityRule } from './nats-identity.rule';
@@ -15,6 +15,14 @@ export const toBool = ({ value }: { value: unknown }) =>
   value === 'true' ? true : value === 'false' ? false : value;
 
 export class BaseConfig {
+  /**
+   * The kind of deployment: `production` (the image sets it) refuses
+   * settings meant only for development and tests (NotInProduction).
+   */
+  @IsOptional()
+  @IsString()
+  NODE_ENV?: string;
+
   @Matches(/^nats:\/\/[^\s]+$/, { message: 'must be a nats:// URL, e.g. nats://127.0.0.1:4222' })
   @HasNoWeakPassword()
   NATS_URL!: string;
