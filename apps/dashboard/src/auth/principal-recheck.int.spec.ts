@@ -83,6 +83,18 @@ describe('dashboard sessions: a changed or removed user within the recheck bound
     expect((await session.get<SignedInBody>('/api/auth/session')).body.user).toMatchObject({ id, role: 'viewer' });
   });
 
+  it('given an owner demoted meanwhile, when a change in their name reaches the gateway (passed the dashboard’s check just before), then it is refused 403 and makes no owner', async () => {
+    const { id: formerOwner } = await addAdministrator();
+    const { id: accomplice } = await addAdministrator();
+    await bus.request('identity.team.set-role.v1', { ...teamChange(formerOwner), role: 'owner' });
+    await bus.request('identity.team.set-role.v1', { ...teamChange(formerOwner), role: 'viewer' });
+
+    const promotion = bus.request('identity.team.set-role.v1', { merchant_id: merchant.merchant_id, user_id: accomplice, acting_user_id: formerOwner, role: 'owner' });
+    await expect(promotion).rejects.toMatchObject({ code: 'FORBIDDEN', message: 'Only an owner may change the team' });
+    const team = await owner.get<{ users: { id: string; role: string }[] }>('/api/team/users');
+    expect(team.body.users.find((user) => user.id === accomplice)?.role).toBe('administrator');
+  });
+
   it('given a user removed behind the dashboard’s back, then within the bound their open session answers 401 and stays signed out', async () => {
     const { id, session } = await signedInAdministrator();
     await bus.request('identity.team.remove.v1', teamChange(id));

@@ -16,7 +16,10 @@ import { DataSource } from 'typeorm';
 import { type DashboardUserRecord, DashboardUserRepository } from '../identity/dashboard-user.repository';
 import { generatePassword, hashPassword } from '../identity/password';
 import { PlatformAdminRepository } from '../identity/platform-admin.repository';
-import { NOT_ON_TEAM, refuseTeamChange, type TeamChange } from './team-change.policy';
+import { NOT_AN_OWNER, NOT_ON_TEAM, NOT_YOURSELF, refuseTeamChange } from './team-change.policy';
+
+/** How each refused team change is answered. */
+const REFUSAL_CODE: Record<string, ErrorCode> = { [NOT_AN_OWNER]: ErrorCode.Forbidden, [NOT_ON_TEAM]: ErrorCode.NotFound, [NOT_YOURSELF]: ErrorCode.Conflict };
 
 export const EMAIL_TAKEN = 'A dashboard user with this email already exists';
 
@@ -63,22 +66,22 @@ export class TeamHandler {
 
   @Handles('identity.team.set-role.v1')
   setRole(@Payload() command: SetTeamRoleCommand): Promise<TeamUserView> {
-    return this.change(command, { kind: 'set-role', role: command.role }, async (users) => teamUserView(await users.setRole(command.user_id, command.role)));
+    return this.change(command, async (users) => teamUserView(await users.setRole(command.user_id, command.role)));
   }
 
   @Handles('identity.team.remove.v1')
   remove(@Payload() command: RemoveTeamUserCommand): Promise<{ id: string; removed: true }> {
-    return this.change(command, { kind: 'remove' }, async (users) => {
+    return this.change(command, async (users) => {
       await users.markRemoved(command.user_id);
       return { id: command.user_id, removed: true as const };
     });
   }
 
-  private change<T>(command: RemoveTeamUserCommand, change: TeamChange, apply: (users: DashboardUserRepository) => Promise<T>): Promise<T> {
+  private change<T>(command: RemoveTeamUserCommand, apply: (users: DashboardUserRepository) => Promise<T>): Promise<T> {
     return this.dataSource.transaction(async (tx) => {
       const users = new DashboardUserRepository(tx);
-      const refusal = refuseTeamChange(await users.lockTeam(command.merchant_id), command.acting_user_id, command.user_id, change);
-      if (refusal) throw new DomainError(refusal === NOT_ON_TEAM ? ErrorCode.NotFound : ErrorCode.Conflict, refusal);
+      const refusal = refuseTeamChange(await users.lockTeam(command.merchant_id), command.acting_user_id, command.user_id);
+      if (refusal) throw new DomainError(REFUSAL_CODE[refusal], refusal);
       return apply(users);
     });
   }
