@@ -67,10 +67,21 @@ describe('checkout session metadata limits', () => {
     ['more than 8 KB in total', Object.fromEntries(Array.from({ length: 17 }, (_, i) => [`k${i}`, 'x'.repeat(500)])), 'metadata must be at most 8192 bytes (8 KB) as JSON'],
     ['a 400 KB value (the report)', { blob: 'x'.repeat(400_000) }, 'metadata must be at most 8192 bytes (8 KB) as JSON; metadata values must be at most 500 characters'],
     ['a string instead of an object', 'x', 'metadata must be an object of key-value pairs'],
+    ['a number past 2^53 (rounded by JSON.parse)', { order: 2 ** 64 }, 'metadata numbers must be finite and at most 2^53 - 1 either way (send larger ones as strings)'],
+    ['a key objects reserve, which the validation pipe would drop', { prototype: 'v2', order: '1' }, 'body.metadata must not contain the key prototype, a name objects reserve'],
   ])('refuses %s with 400 naming the rule', async (_case, metadata, rule) => {
     const result = await create(metadata);
     expect(result.status).toBe(400);
     expect(result.body).toEqual({ error: `Validation failed: ${rule}` });
+  });
+
+  it('refuses a number JSON cannot keep as written (1e400 parses to Infinity, which would be stored as null)', async () => {
+    const body = JSON.stringify({ amount: 2500, currency: 'cad', reference: `order-${randomUUID()}`, success_url: 'https://shop.example/ok', cancel_url: 'https://shop.example/no', metadata: { n: 0 } });
+    const result = await gateway.call('/v1/checkout/sessions', { token: merchant.keys.test_secret, body: body.replace('"n":0', '"n":1e400') });
+    expect({ status: result.status, body: result.body }).toEqual({
+      status: 400,
+      body: { error: 'Validation failed: metadata numbers must be finite and at most 2^53 - 1 either way (send larger ones as strings)' },
+    });
   });
 
   it('accepts metadata at every limit at once; simulate-payment answers 200 and the webhook carries it whole', async () => {

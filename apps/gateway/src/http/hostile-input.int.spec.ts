@@ -162,7 +162,10 @@ describe('hostile input', () => {
     const cases: Array<[string, string]> = [
       ['{', 'Validation failed: body is not valid JSON'],
       ['[]', 'Validation failed: body must be a JSON object'],
-      ['{"__proto__":{"x":1}}', 'Validation failed: body must not contain the key __proto__'],
+      ['{"__proto__":{"x":1}}', 'Validation failed: body must not contain the key __proto__, a name objects reserve'],
+      // Nest's pipe and class-transformer would drop these keys silently, not refuse them as unknown.
+      ['{"name":"x","email":"a@b.co","toString":"x"}', 'Validation failed: body must not contain the key toString, a name objects reserve'],
+      ['{"name":"x","email":"a@b.co","constructor":"x"}', 'Validation failed: body must not contain the key constructor, a name objects reserve'],
       ['{"name":"a\\u0000b","email":"a@b.co"}', 'Validation failed: body.name must not contain NUL characters'],
       [`${'{"a":'.repeat(40)}1${'}'.repeat(40)}`, 'Validation failed: body must not nest deeper than 32 levels'],
       ['{"email":"a@b.co"}', 'Validation failed: name is required'],

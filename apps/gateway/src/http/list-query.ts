@@ -2,6 +2,7 @@ import { DomainError, ErrorCode, type ListPage } from '@pp/contracts';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import type { FastifyReply } from 'fastify';
+import { unsafeInputProblem } from '@pp/platform';
 import { ApiError } from './api-error';
 
 export const INVALID_QUERY = 'Invalid query parameters';
@@ -12,6 +13,8 @@ export const INVALID_QUERY = 'Invalid query parameters';
  * never the body's 'Validation failed' message.
  */
 export function parseListQuery<T extends object>(params: new () => T, raw: unknown): T {
+  // A key objects reserve would be skipped by the parse below, not refused as unknown (unsafe-input.ts).
+  if (typeof raw === 'object' && raw !== null && unsafeInputProblem(raw, 'query')) throw new ApiError(400, INVALID_QUERY);
   const parsed = plainToInstance(params, raw ?? {});
   const errors = validateSync(parsed, { whitelist: true, forbidNonWhitelisted: true });
   if (errors.length > 0) throw new ApiError(400, INVALID_QUERY);

@@ -153,6 +153,13 @@ describe('sandbox simulator, payments and events over HTTP', () => {
       expect((await gateway.call<CheckoutSessionView>(`/v1/checkout/sessions/${session.id}`, { token: a.keys.test_secret })).body.status).toBe('PENDING');
     });
 
+    it('finds the session by its reference written with surrounding spaces, trimmed as it was at creation', async () => {
+      const session = await createSession(a.keys.test_secret, { reference: ` order-spaced-${randomUUID()} ` });
+      expect(session.reference).toBe(session.reference.trim());
+      const result = await simulate(a.keys.test_secret, { reference: ` ${session.reference}  `, outcome: 'confirmed' });
+      expect({ status: result.status, session: result.body.session?.id }).toEqual({ status: 200, session: session.id });
+    });
+
     it('finds the session by reference, case-insensitively', async () => {
       const session = await createSession(a.keys.test_secret, { reference: `Order-MiXeD-${randomUUID()}` });
       const result = await simulate(a.keys.test_secret, { reference: session.reference.toUpperCase(), outcome: 'confirmed' });
@@ -362,6 +369,9 @@ describe('sandbox simulator, payments and events over HTTP', () => {
       ['starting_after=nope'],
       ['starting_after=txn_doesnotexist000000'],
       ['unknown=1'],
+      // Names objects reserve: the query's parse would skip them, not refuse them as unknown.
+      ['toString=1'],
+      ['constructor=1'],
       ['reference='],
       // What no session's reference may hold (create and search take the same text).
       ['reference=order%E2%80%AE42'],

@@ -10,7 +10,8 @@ import { ValidateBy, type ValidationOptions } from 'class-validator';
  * Values stay what was accepted before the limits: strings, numbers,
  * booleans, null, and nested objects or arrays; the character limit applies
  * to every string and the key limit to every key, at any depth, and the
- * total bounds the rest.
+ * total bounds the rest. A number must be one JSON keeps as written: finite
+ * and within ±(2^53 - 1).
  */
 export const MAX_METADATA_KEYS = 50;
 export const MAX_METADATA_KEY_CHARACTERS = 40;
@@ -23,6 +24,7 @@ export const METADATA_MESSAGES = {
   keyLength: `metadata keys must be at most ${MAX_METADATA_KEY_CHARACTERS} characters`,
   valueLength: `metadata values must be at most ${MAX_METADATA_VALUE_CHARACTERS} characters`,
   totalSize: `metadata must be at most ${MAX_METADATA_BYTES} bytes (8 KB) as JSON`,
+  numbers: 'metadata numbers must be finite and at most 2^53 - 1 either way (send larger ones as strings)',
 } as const;
 
 export type MetadataRule = keyof typeof METADATA_MESSAGES;
@@ -44,6 +46,9 @@ export function brokenMetadataRules(metadata: unknown): MetadataRule[] {
     const value = pending.pop();
     if (typeof value === 'string') {
       if (characters(value) > MAX_METADATA_VALUE_CHARACTERS) broken.add('valueLength');
+    } else if (typeof value === 'number') {
+      // Past these, JSON.parse has already changed the number written (1e400 is Infinity, stored as null; 2^64 + 1 rounds).
+      if (!Number.isFinite(value) || Math.abs(value) > Number.MAX_SAFE_INTEGER) broken.add('numbers');
     } else if (Array.isArray(value)) {
       // One push per item: spreading an array of half a million (a megabyte of JSON) throws RangeError.
       for (const item of value) pending.push(item);

@@ -45,5 +45,6 @@ export class CreateCheckoutSessionBody {
   @MetadataLimit('keyLength')
   @MetadataLimit('valueLength')
   @MetadataLimit('totalSize')
+  @MetadataLimit('numbers')
   metadata?: Record<string, unknown> | null;
 }

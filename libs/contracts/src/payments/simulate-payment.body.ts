@@ -1,4 +1,6 @@
+import { Transform } from 'class-transformer';
 import { IsIn, IsOptional, IsString, Length } from 'class-validator';
+import { PlainText } from '../plain-text';
 
 export const SIMULATED_OUTCOMES = ['confirmed', 'failed', 'requires_manual_review'] as const;
 export type SimulatedOutcome = (typeof SIMULATED_OUTCOMES)[number];
@@ -13,9 +15,12 @@ export class SimulatePaymentBody {
   @Length(1, 64, { message: 'sessionId must be 1 to 64 characters' })
   sessionId?: string;
 
+  /** Trimmed, as a session's reference is at creation, so the reference written as it was created finds it. */
   @IsOptional()
   @IsString({ message: 'reference must be a string' })
+  @Transform(({ value }) => (typeof value === 'string' ? value.trim() : value))
   @Length(1, 255, { message: 'reference must be 1 to 255 characters' })
+  @PlainText('reference')
   reference?: string;
 
   @IsIn(SIMULATED_OUTCOMES, { message: `outcome must be one of ${SIMULATED_OUTCOMES.join(', ')}` })
