@@ -195,9 +195,13 @@ describe('dashboard /api', () => {
       const refused = await browser.post('/api/auth/password', { current_password: merchant.dashboard_user.password, new_password: 'a brand new passphrase' });
       expect([refused.status, refused.body]).toEqual([429, { error: 'Too many sign-in attempts; try again later' }]);
       expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
-      // The password did not change, and the trail says nothing changed.
+      // The password did not change, and the trail shows each wrong guess (the refused one past the limit is not recorded, as for sign-ins).
       expect((await new DashboardBrowser(stack.url('dashboard')).login(merchant.dashboard_user.email, 'a brand new passphrase')).status).not.toBe(200);
-      expect((await browser.get<ListPage<AuditEntryView>>('/api/audit?action=auth.password_changed')).body.data).toEqual([]);
+      const trail = (await browser.get<ListPage<AuditEntryView>>('/api/audit?action=auth.password_changed&limit=50')).body.data;
+      expect(trail.map(({ outcome, actor_id, target_id }) => ({ outcome, actor_id, target_id }))).toEqual(
+        Array.from({ length: 10 }, () => ({ outcome: 'failure', actor_id: merchant.dashboard_user.id, target_id: merchant.dashboard_user.id })),
+      );
+      expect(JSON.stringify(trail)).not.toContain('guess-');
     });
 
     it('given no session cookie, then the session route answers 401', async () => {

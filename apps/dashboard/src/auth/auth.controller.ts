@@ -108,8 +108,11 @@ export class AuthController {
       await reply.code(429).header('Retry-After', String(waitSeconds)).send({ error: TOO_MANY_ATTEMPTS });
       return;
     }
-    const changed = await this.bus.request('identity.dashboard-password.v1', { user_id: principal.id, ...input }).catch((error: unknown) => {
-      throw error instanceof DomainError && error.code === ErrorCode.Unauthorized ? new ForbiddenException(error.message) : error;
+    const changed = await this.bus.request('identity.dashboard-password.v1', { user_id: principal.id, ...input }).catch(async (error: unknown) => {
+      if (!(error instanceof DomainError && error.code === ErrorCode.Unauthorized)) throw error;
+      // A wrong current password is recorded as a failed sign-in is: whoever holds a stolen session and guesses shows in the trail.
+      await this.audit.record(request, reply, principal, { action: 'auth.password_changed', target_id: principal.id, livemode: null, outcome: 'failure' });
+      throw new ForbiddenException(error.message);
     });
     changeCommitted(request, undefined);
     // Every session first, this one included: once the password has changed, that matters most.
