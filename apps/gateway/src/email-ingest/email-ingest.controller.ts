@@ -18,7 +18,8 @@ const HEADER_LINE = /^[!-9;-~]+:[^\r\n]*$/m;
  * to JetStream. The raw bytes go to the ingest service unchanged (inline, or
  * through the blob bucket when larger than one NATS message), which stores
  * them before answering. Duplicates are the ingest service's to recognise
- * (Message-ID, Interac reference), so no Idempotency-Key is needed here.
+ * (the same bytes, an authenticated Interac reference or DKIM signature), so
+ * no Idempotency-Key is needed here.
  */
 @ApiTags('internal')
 @Controller('v1/internal')

@@ -3,8 +3,11 @@ import type { RecipientReason } from '@pp/contracts';
 /** Headers a genuine notice carries exactly once (Reply-To and the MIME headers: at most once). */
 export type SingletonHeader = 'from' | 'subject' | 'date' | 'message-id' | 'reply-to' | MimeHeader;
 
-/** Headers that say how the body is read: whoever can change them changes the text under a valid body hash. */
-export type MimeHeader = 'mime-version' | 'content-type' | 'content-transfer-encoding';
+/**
+ * Headers that say how the body is read: whoever can change them changes the text under a valid body hash
+ * (a top-level Content-Disposition: attachment makes the MIME parser drop the text).
+ */
+export type MimeHeader = 'mime-version' | 'content-type' | 'content-transfer-encoding' | 'content-disposition';
 
 /** Headers the passing signature must cover (From and Subject always, the MIME headers when present). */
 export type CoveredHeader = 'from' | 'subject' | MimeHeader;
@@ -18,6 +21,8 @@ export type AuthenticationFailure =
   | 'dkim_key_unavailable'
   | 'dkim_body_length_tag'
   | 'bare_carriage_return'
+  | 'header_section_too_large'
+  | 'header_line_malformed'
   | 'dkim_headers_not_covered'
   | `header_not_signed:${CoveredHeader}`
   | 'from_not_trusted'
@@ -39,8 +44,29 @@ export interface SignedRecipient {
   reasons: RecipientReason[];
 }
 
+/**
+ * A passing signature of a trusted domain, known by its domain and the
+ * sha256 (hex) of its b= bytes as mailauth verifies them (base64-decoded, so
+ * that every spelling of one value is one signature). Only the domain's key
+ * makes one, over the signed headers and the body hash: every copy of a
+ * notice that still verifies carries it, whatever was changed around it
+ * (unsigned headers, trailing blank lines), parsed or not.
+ */
+export interface VerifiedSignature {
+  signing_domain: string;
+  b_sha256: string;
+}
+
 export type AuthenticationResult =
-  | { authenticated: true; signing_domain: string; selector: string; from: string; recipient: SignedRecipient }
+  | {
+      authenticated: true;
+      signing_domain: string;
+      selector: string;
+      from: string;
+      recipient: SignedRecipient;
+      /** Every passing trusted signature, each once: what the notice claims (outcome.repository.ts). */
+      signatures: VerifiedSignature[];
+    }
   | { authenticated: false; reasons: AuthenticationFailure[]; from: string | null; recipient: SignedRecipient };
 
 /** mailauth's DNS resolver shape: TXT answers as arrays of string chunks. */

@@ -1,26 +1,19 @@
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { CONFIG, JsonLogger } from '@pp/platform';
 import type { IngestConfig } from '../ingest.config';
-import { NO_SIGNED_RECIPIENT } from '../processing/processed-email';
 import { SingleFlight } from '../worker/single-flight';
 import { WorkerPool } from '../worker/worker-pool';
 import { compiledWorkerScript } from '../worker/worker-script';
 import { type AuthenticationAnswer, verdictOf } from './authentication-answer';
 import { authenticationSettings } from './authentication-policy';
-import type { AuthenticationFailure, AuthenticationResult } from './authentication.types';
+import type { AuthenticationResult } from './authentication.types';
+import { unauthenticated } from './notice-authenticator';
 
 /** Heap for one worker: mailauth holds a 5 MB message a few times over; a hostile one stops here. */
 const WORKER_HEAP_MB = 256;
 
 /** The compiled worker script (worker-script.ts). */
 export const noticeAuthenticationScript = (): string => compiledWorkerScript(__filename, 'notice-authentication.worker.js');
-
-const unauthenticated = (reason: AuthenticationFailure): AuthenticationResult => ({
-  authenticated: false,
-  reasons: [reason],
-  from: null,
-  recipient: NO_SIGNED_RECIPIENT,
-});
 
 /**
  * Authenticates raw e-mails (DKIM verification, header checks, the signed

@@ -1,7 +1,17 @@
+import { createHash } from 'node:crypto';
 import type { DKIMResult } from 'mailauth';
+import { readHeaderSection } from '../intake/header-section';
 import { NO_SIGNED_RECIPIENT } from '../processing/processed-email';
 import { verifyDkim } from './dkim-verification';
-import type { AuthenticationFailure, AuthenticationResult, CoveredHeader, DkimResolver, MimeHeader, SingletonHeader } from './authentication.types';
+import type {
+  AuthenticationFailure,
+  AuthenticationResult,
+  CoveredHeader,
+  DkimResolver,
+  MimeHeader,
+  SingletonHeader,
+  VerifiedSignature,
+} from './authentication.types';
 import { readSignedRecipient } from './signed-recipient';
 import { trustedSenders } from './trusted-senders';
 
@@ -18,7 +28,7 @@ export interface AuthenticationPolicy {
  * the recipient's rule (signed-recipient.ts).
  */
 const ALWAYS_COVERED: CoveredHeader[] = ['from', 'subject'];
-const MIME_HEADERS: MimeHeader[] = ['mime-version', 'content-type', 'content-transfer-encoding'];
+const MIME_HEADERS: MimeHeader[] = ['mime-version', 'content-type', 'content-transfer-encoding', 'content-disposition'];
 const REQUIRED_ONCE: SingletonHeader[] = ['from', 'subject', 'date', 'message-id'];
 /** A second copy above the signature would be what a mail reader uses, while DKIM checks the bottom one. */
 const AT_MOST_ONCE: SingletonHeader[] = ['reply-to', ...MIME_HEADERS];
@@ -39,12 +49,21 @@ export const MAX_DKIM_SIGNATURES = 10;
  * not be fetched for a reason that may pass (DNS trouble): the caller retries.
  */
 export async function authenticateNotice(raw: Uint8Array, policy: AuthenticationPolicy): Promise<AuthenticationResult> {
+  // Before mailauth, whose header parser is quadratic in the folded lines of a field: 2 MB of them held a worker
+  // past its deadline. Intake refuses such a message; this holds for any stored before it did.
+  const section = readHeaderSection(raw);
+  if (section.fault === 'too_large' || section.fault === 'too_many_lines') return unauthenticated('header_section_too_large');
   const result = await verifyDkim(raw, { resolver: policy.resolver }, MAX_DKIM_SIGNATURES);
-  if (result.tooManySignatures) return { authenticated: false, reasons: ['dkim_too_many_signatures'], from: null, recipient: NO_SIGNED_RECIPIENT };
+  if (result.tooManySignatures) return unauthenticated('dkim_too_many_signatures');
   const reasons: AuthenticationFailure[] = [];
   // RFC 5322 has no CR outside CRLF. DKIM keeps a CR-only line in the header above it, the MIME parser ends the
   // header section there: a signed notice with such a line on top would have its body read from unsigned text.
   if (hasBareCarriageReturn(raw)) reasons.push('bare_carriage_return');
+  // mailauth appends a line that does not start a field (its colon two folds down, say) to the field above it,
+  // where no check below sees it; the MIME parser reads it as a field, and keeps the first Subject or Content-Type.
+  // With every line a field or a fold, both split the section into the same fields (a property test checks it), so
+  // each count below is also the parser's.
+  if (section.fault === 'malformed_line') reasons.push('header_line_malformed');
 
   const headerKeys = (result.headers?.parsed ?? []).map((header) => header.key);
   const counts = new Map<string, number>();
@@ -80,7 +99,37 @@ export async function authenticateNotice(raw: Uint8Array, policy: Authentication
 
   const recipient = readSignedRecipient(headerKeys, aligned?.signingHeaders?.headers ?? null);
   if (reasons.length > 0 || !aligned || !from) return { authenticated: false, reasons, from, recipient };
-  return { authenticated: true, signing_domain: aligned.signingDomain!.toLowerCase(), selector: aligned.selector ?? '', from, recipient };
+  return {
+    authenticated: true,
+    signing_domain: aligned.signingDomain!.toLowerCase(),
+    selector: aligned.selector ?? '',
+    from,
+    recipient,
+    signatures: verifiedSignatures(passing),
+  };
+}
+
+/** Refused before anything was established: no sender, no signed recipient. */
+export const unauthenticated = (reason: AuthenticationFailure): AuthenticationResult => ({
+  authenticated: false,
+  reasons: [reason],
+  from: null,
+  recipient: NO_SIGNED_RECIPIENT,
+});
+
+/**
+ * Each passing signature once (a DKIM-Signature field copied twice passes twice). All of them, not only the aligned
+ * one: a copy that drops one of two signatures still carries the other, and must meet the claim on it.
+ */
+function verifiedSignatures(passing: readonly DKIMResult[]): VerifiedSignature[] {
+  const byKey = new Map<string, VerifiedSignature>();
+  for (const signature of passing) {
+    // The bytes mailauth verified: Buffer.from skips the blanks and foreign characters a copy could add to b=.
+    const b_sha256 = createHash('sha256').update(Buffer.from(signature.signature ?? '', 'base64')).digest('hex');
+    const signing_domain = signature.signingDomain!.toLowerCase();
+    byKey.set(`${signing_domain} ${b_sha256}`, { signing_domain, b_sha256 });
+  }
+  return [...byKey.values()];
 }
 
 /** Raised when a trusted signature's key could not be fetched (DNS failure): not a verdict, try again later. */

@@ -1,5 +1,11 @@
+import { DomainError, ErrorCode } from '@pp/contracts';
 import { buildNotice, DEFAULT_SIGNED_HEADERS, dnsOverridesFor, NOTICE_CORPUS, signEmail, testDkimKey } from '@pp/testing';
+import fc from 'fast-check';
+import PostalMime from 'postal-mime';
+import { inspectRawMessage } from '../intake/raw-message';
+import { cpuTime } from '../worker/cpu-time.fixture';
 import type { AuthenticationResult } from './authentication.types';
+import { verifyDkim } from './dkim-verification';
 import { overridesResolver } from './dkim-resolver';
 import { authenticateNotice, type AuthenticationPolicy, MAX_DKIM_SIGNATURES } from './notice-authenticator';
 
@@ -15,6 +21,16 @@ const SIGNED_TO_ACME = { signed_recipient: 'payments@acme.example', reasons: [] 
 /** Replaces one header line of an unsigned notice (before signing, so the signature covers the change). */
 const withHeader = (raw: string, name: string, line: string | null) =>
   raw.replace(new RegExp(`^${name}: .*\n`, 'm'), line === null ? '' : `${line}\n`);
+/** Why intake refuses `raw` (its error code), or 'stored'. */
+const intakeAnswer = (raw: string) => {
+  try {
+    inspectRawMessage(Buffer.from(raw));
+    return 'stored';
+  } catch (error) {
+    return error instanceof DomainError ? error.code : error;
+  }
+};
+const B_SHA256 = expect.stringMatching(/^[0-9a-f]{64}$/);
 
 describe('notice authentication', () => {
   it.each(NOTICE_CORPUS.map((fixture) => [fixture.name, fixture] as const))('accepts the signed fixture: %s', async (_name, fixture) => {
@@ -25,6 +41,7 @@ describe('notice authentication', () => {
       selector: interac.selector,
       from: `${fixture.spec.fromMailbox ?? 'notify'}@payments.interac.ca`,
       recipient: SIGNED_TO_ACME,
+      signatures: [{ signing_domain: 'payments.interac.ca', b_sha256: B_SHA256 }],
     });
   });
 
@@ -121,6 +138,58 @@ describe('notice authentication', () => {
     expect(await authenticate(signed.replace('\n\n', '\n\nA line ending in a lone CR\r.\n'))).toMatchObject(failsWith('bare_carriage_return'));
   });
 
+  describe('a header section DKIM and the MIME parser would read differently', () => {
+    /** Fields whose colon sits two folds below their name: mailauth appends them to the field above, postal-mime reads them. */
+    const FAKE_FIELDS =
+      "Subject\r\n \r\n : Interac e-Transfer: You've received $9,999.00 from MALLORY and it has been automatically deposited.\r\n" +
+      'Content-Type\r\n \r\n : text/html; charset=utf-8\r\n';
+    /** A field folded over lines of 79 bytes, about `kb` KB in all. */
+    const padding = (kb: number) => `X-Pad: x\r\n${` ${'p'.repeat(76)}\r\n`.repeat(Math.ceil((kb * 1024) / 79))}`;
+
+    it.each([
+      ['past 256 KB of headers', 300, 'header_section_too_large'],
+      ['under a few KB of headers', 4, 'header_line_malformed'],
+    ])(
+      'refuses a notice with a Subject/Content-Type whose colon sits two folds below its name, above the signed one, %s',
+      async (_where, kb, reason) => {
+        // The signed From moved on top (DKIM finds a signed field wherever it is), so that intake would find it.
+        const signed = await signEmail(buildNotice());
+        const from = /^From: .*\n/m.exec(signed)![0];
+        const raw = `${from}${padding(kb)}${FAKE_FIELDS}${signed.replace(from, '')}`;
+        // The MIME parser would read the fake subject (the first), were the message stored and read.
+        expect((await PostalMime.parse(raw)).subject).toContain('$9,999.00');
+        expect(await authenticate(raw)).toMatchObject(failsWith(reason));
+        expect(intakeAnswer(raw)).toBe(ErrorCode.ValidationFailed);
+      },
+    );
+
+    it('a message whose header section is 2 MB of folded one-space lines is refused/decided within a small CPU budget', async () => {
+      // mailauth's header parser copies the list of a field's lines at each line: this one held a worker past its 10 s deadline.
+      const raw = Buffer.from(`X: a\r\n${' \r\n'.repeat((2 * 1024 * 1024) / 3)}${await signEmail(buildNotice())}`);
+      const { ms, result } = await cpuTime(() => authenticateNotice(raw, policy));
+      expect(result).toEqual({ authenticated: false, reasons: ['header_section_too_large'], from: null, recipient: { signed_recipient: null, reasons: ['recipient_not_signed'] } });
+      expect(ms).toBeLessThan(100);
+    });
+
+    it('reads the same fields as the MIME parser in every header section it does not refuse', async () => {
+      const line = fc.constantFrom(
+        'From: a@example.com', 'Subject: x', 'Subject : y', 'X-A:', 'Content-Type: text/html', ' folded', '\tfolded', ' ', ' : z',
+        'Subject', 'no colon', ': nameless', 'Fo o: x', '\u00a0From: b@example.com', 'Subj\u00e9ct: x', '\ufeffSubject: x',
+      );
+      await fc.assert(
+        fc.asyncProperty(fc.array(line, { minLength: 1, maxLength: 8 }), async (lines) => {
+          const raw = Buffer.from(`${lines.join('\r\n')}\r\n\r\nbody\r\n`);
+          const result = await authenticateNotice(raw, policy);
+          if (!result.authenticated && result.reasons.includes('header_line_malformed')) return;
+          const dkim = (await verifyDkim(raw, { resolver: policy.resolver })).headers?.parsed.map((header) => header.key) ?? [];
+          const mime = (await PostalMime.parse(raw)).headers.map((header) => header.key);
+          expect(dkim).toEqual(mime);
+        }),
+        { numRuns: 300 },
+      );
+    });
+  });
+
   it('refuses a notice without a Date header', async () => {
     const raw = buildNotice().replace(/^Date: .*\n/m, '');
     expect(await authenticate(await signEmail(raw))).toMatchObject(failsWith('header_missing:date'));
@@ -160,6 +229,40 @@ describe('notice authentication', () => {
       expect(await authenticate(`${line}\n${signed}`)).toMatchObject(failsWith(`header_not_unique:${name}`));
     },
   );
+
+  it('refuses a top-level Content-Disposition the signature does not cover: "attachment" would make the MIME parser drop the text', async () => {
+    const signed = await signEmail(buildNotice());
+    const result = await authenticate(`Content-Disposition: attachment\n${signed}`);
+    expect(result).toMatchObject(failsWith('dkim_headers_not_covered', 'header_not_signed:content-disposition'));
+    const covered = await signEmail(`Content-Disposition: inline\n${buildNotice()}`, { headerList: [...DEFAULT_SIGNED_HEADERS, 'content-disposition'] });
+    expect(await authenticate(covered)).toMatchObject({ authenticated: true });
+  });
+
+  describe('the signatures a notice claims', () => {
+    it('are the same in every copy that still verifies, however it was changed around them or its b= spelled', async () => {
+      const signed = await signEmail(buildNotice());
+      const original = await authenticate(signed);
+      const refolded = signed.replace(/(\bb=)([A-Za-z0-9+/]{20})/, '$1$2\n\t ');
+      expect(refolded).not.toBe(signed);
+      for (const copy of [`${signed}\n\n\n`, `X-Relay: mx.example\n${signed}`, refolded]) {
+        const result = await authenticate(copy);
+        expect(result).toMatchObject({ authenticated: true });
+        expect(result.authenticated && result.signatures).toEqual(original.authenticated && original.signatures);
+      }
+    });
+
+    it('name each passing trusted signature once: a signature field copied twice is one, a second signature is claimed too', async () => {
+      const signed = await signEmail(buildNotice());
+      const original = await authenticate(signed);
+      const field = signed.slice(0, signed.indexOf('From: '));
+      const doubled = await authenticate(`${field}${signed}`);
+      expect(doubled.authenticated && doubled.signatures).toEqual(original.authenticated && original.signatures);
+      // Signed again on top: the new signature is the aligned one, and a copy without it still carries the first.
+      const resigned = await authenticate(await signEmail(signed, { signTime: new Date('2026-01-01T00:00:00Z') }));
+      expect(resigned.authenticated && resigned.signatures).toHaveLength(2);
+      expect(resigned.authenticated && resigned.signatures).toContainEqual(original.authenticated && original.signatures[0]);
+    });
+  });
 
   it('refuses a sender address that is not an Interac notification mailbox', async () => {
     const signed = await signEmail(buildNotice({ fromMailbox: 'alerts' }));

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { DomainError, ErrorCode, INGEST_RAW_EMAIL_SUBJECT, ingestRawEmailStreamName } from '@pp/contracts';
-import { BusClient, connectNats } from '@pp/platform';
+import { DomainError, ErrorCode, INGEST_RAW_EMAIL_SUBJECT, ingestRawEmailBucketName, ingestRawEmailStreamName } from '@pp/contracts';
+import { BusClient, connectNats, openBlobBucket } from '@pp/platform';
 import { buildNotice, signEmail, TestStack, testDkimKey, waitFor, writeDnsOverrides, type NoticeSpec } from '@pp/testing';
 import type { Msg, NatsConnection } from 'nats';
 import type { Pool } from 'pg';
@@ -82,6 +82,27 @@ describe('ingest intake over NATS and Postgres', () => {
     expect(await row(`SELECT 1 AS x FROM ingest.notice_handoffs WHERE email_id = $1`, [second.id])).toBeUndefined();
   });
 
+  it('answers a genuine notice re-sent with trailing blank lines as a duplicate, though neither copy has a reference number to claim', async () => {
+    // DKIM ignores trailing empty lines: the copy verifies, by the signature the first one claimed.
+    const raw = await notice({ reference: null });
+    const first = await submit(raw);
+    expect(await outcomeOf(first.id)).toMatchObject({ status: 'rejected', authenticated: true, reference_number: null });
+    const copy = await submit(`${raw}\n\n\n`);
+    expect(copy).toEqual({ id: expect.not.stringMatching(first.id), status: 'duplicate' });
+    expect(await outcomeOf(copy.id)).toMatchObject({ status: 'duplicate', authenticated: true, duplicate_of: first.id });
+    expect(await row(`SELECT 1 AS x FROM ingest.notice_handoffs WHERE email_id = $1`, [copy.id])).toBeUndefined();
+  });
+
+  it('records a genuine notice re-sent, ahead of it, with an unsigned top-level Content-Disposition as unauthenticated: it claims nothing, and the notice is processed', async () => {
+    // "attachment" makes the MIME parser drop the text: authenticated, the copy would claim the signature and make the notice its duplicate.
+    const raw = await notice();
+    const copy = await submit(`Content-Disposition: attachment\n${raw}`);
+    expect(await outcomeOf(copy.id)).toMatchObject({ status: 'unauthenticated', auth_reasons: expect.arrayContaining(['header_not_signed:content-disposition']) });
+    const genuine = await submit(raw);
+    expect(genuine.status).toBe('accepted');
+    expect(await outcomeOf(genuine.id)).toMatchObject({ status: 'parsed', authenticated: true });
+  });
+
   it('lets a forged notice claim no reference number: the genuine one is still processed', async () => {
     const forged = buildNotice({ reference: 'C1AForged001', messageId: `<forged.${stack.namespace}@evil.example>` });
     const forgedReply = await submit(forged);
@@ -155,6 +176,17 @@ describe('ingest intake over NATS and Postgres', () => {
     expect(await row(`SELECT count(*)::int AS n FROM ingest.email_receipts WHERE email_id = $1 AND status = 'duplicate'`, [first.id])).toEqual({ n: 1 });
     const unknown = bus.request('ingest.email.submit.v1', { object_name: 'f'.repeat(64) });
     await expect(unknown).rejects.toMatchObject({ code: ErrorCode.ValidationFailed, message: 'Validation failed: object_name names no stored message' });
+  });
+
+  it('answers a post naming the object of a message stored without the mbox postmark in front of it, since removed, as its duplicate', async () => {
+    // The gateway names the object by the hash of the posted bytes; intake stores (and hashes) them without the postmark.
+    const posted = Buffer.from(`From notify@payments.interac.ca Wed Aug 26 14:03:11 2026\n${await notice()}`);
+    const objectName = createHash('sha256').update(posted).digest('hex');
+    await (await openBlobBucket(nc, ingestRawEmailBucketName(stack.namespace))).putBlob({ name: objectName }, posted);
+    const first = await bus.request('ingest.email.submit.v1', { object_name: objectName });
+    expect(first).toEqual({ id: expect.stringMatching(/^em_/), status: 'accepted' });
+    // A second post of the same message put the same object before the first removed it, and asks for it after.
+    expect(await bus.request('ingest.email.submit.v1', { object_name: objectName })).toEqual({ id: first.id, status: 'duplicate' });
   });
 
   it('keeps the raw message and its outcome append-only in the database', async () => {

@@ -21,17 +21,22 @@ export class EmailIntake {
   /**
    * Throws VALIDATION_FAILED for input that is not an RFC 822 message of at
    * most 5 MB. An accepted message comes back whole (`stored`), so processing
-   * it needs no second read of the bytes just written.
+   * it needs no second read of the bytes just written. `objectName`: the
+   * blob-bucket object the bytes came in, which receiveRepeat finds the
+   * e-mail by once it is removed.
    */
-  async receive(bytes: Buffer, channel: IntakeChannel): Promise<StoreReceipt> {
-    const receipt = await this.arrivals.add({ message: inspectRawMessage(bytes), channel });
+  async receive(bytes: Buffer, channel: IntakeChannel, objectName?: string): Promise<StoreReceipt> {
+    const message = inspectRawMessage(bytes);
+    const receipt = await this.arrivals.add({ message, channel });
+    // The object is named by the hash of the bytes as posted: with an envelope cut off, not by the stored one.
+    if (objectName && objectName !== message.sha256) await this.emails.rememberObject(objectName, receipt.id);
     if (receipt.status === 'duplicate') this.metrics.duplicate();
     return receipt;
   }
 
   /** A repeat of a message stored earlier whose bytes are gone (a retried post of the same object): its receipt, or null. */
-  async receiveRepeat(sha256: string, channel: IntakeChannel): Promise<StoreReceipt | null> {
-    const receipt = await this.emails.repeatOf(sha256, channel);
+  async receiveRepeat(objectName: string, channel: IntakeChannel): Promise<StoreReceipt | null> {
+    const receipt = await this.emails.repeatOf(objectName, channel);
     if (receipt) this.metrics.duplicate();
     return receipt;
   }

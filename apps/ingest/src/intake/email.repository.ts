@@ -95,14 +95,25 @@ export class EmailRepository {
     return (await this.repeatOf(message.sha256, channel))!;
   }
 
-  /** An arrival of bytes already stored, known by their sha256 only: recorded as a duplicate, or null when none is stored. */
+  /**
+   * An arrival of bytes already stored, known by their sha256 only (or by the name of the object they came in,
+   * rememberObject): recorded as a duplicate, or null when none is stored.
+   */
   repeatOf(sha256: string, channel: IntakeChannel): Promise<StoreReceipt | null> {
     return this.db.transaction(async (tx) => {
-      const [row] = await tx.query(`SELECT id FROM ingest.emails WHERE raw_sha256 = $1`, [sha256]);
+      const [row] = await tx.query(
+        `SELECT id FROM ingest.emails WHERE raw_sha256 = $1 UNION ALL SELECT email_id FROM ingest.email_objects WHERE object_name = $1 LIMIT 1`,
+        [sha256],
+      );
       if (!row) return null;
       await tx.query(`INSERT INTO ingest.email_receipts (email_id, channel, status) VALUES ($1, $2, 'duplicate')`, [row.id, channel]);
       return { id: row.id as string, status: 'duplicate' as const };
     });
+  }
+
+  /** That the blob-bucket object `objectName` held the e-mail `emailId`, whose stored hash is another (repeatOf). */
+  async rememberObject(objectName: string, emailId: string): Promise<void> {
+    await this.db.query(`INSERT INTO ingest.email_objects (object_name, email_id) VALUES ($1, $2) ON CONFLICT (object_name) DO NOTHING`, [objectName, emailId]);
   }
 
   async load(id: string): Promise<StoredEmail | null> {

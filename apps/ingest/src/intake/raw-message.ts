@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { DomainError, ErrorCode, MAX_RAW_EMAIL_BYTES } from '@pp/contracts';
+import { FIELD_NAME, HEADER_SECTION_LIMITS, type HeaderSectionFault, readHeaderSection } from './header-section';
 
 /** What intake needs to know about a raw message before storing it. */
 export interface RawMessage {
@@ -8,28 +9,28 @@ export interface RawMessage {
   /**
    * Recorded, never a dedupe key: anyone can copy a genuine Message-ID onto a
    * forgery sent first. One stored copy per content (sha256); copies of one
-   * transfer are caught later by the authenticated Interac reference number.
+   * transfer are caught later by the authenticated Interac reference number
+   * and DKIM signature.
    */
   messageId: string | null;
 }
 
-const FIELD_NAME = /^[\x21-\x39\x3b-\x7e]+[ \t]*:/;
-const HEADER_SCAN_LIMIT = 256 * 1024;
-
 /**
  * Checks that `bytes` is an RFC 822 message (a header section of well-formed
- * fields, a From among them) no larger than 5 MB, and reads its Message-ID.
- * Throws VALIDATION_FAILED otherwise. What a mail pipeline may put in front
- * of the message (an mbox "From sender date" line, as Postfix's pipe with its
- * F flag writes, and blank lines) is not the message: it is cut off first,
- * so such a pipeline's notices are stored rather than refused.
+ * fields, every line of it, a From among them, within HEADER_SECTION_LIMITS)
+ * no larger than 5 MB, and reads its Message-ID. Throws VALIDATION_FAILED
+ * otherwise. What a mail pipeline may put in front of the message (an mbox
+ * "From sender date" line, as Postfix's pipe with its F flag writes, and
+ * blank lines) is not the message: it is cut off first, so such a
+ * pipeline's notices are stored rather than refused.
  */
 export function inspectRawMessage(delivered: Buffer): RawMessage {
   const bytes = withoutEnvelope(delivered);
   if (bytes.length === 0) throw invalid('the message is empty');
   if (bytes.length > MAX_RAW_EMAIL_BYTES) throw invalid('the message is larger than 5 MB');
-  const headers = readHeaderSection(bytes);
-  if (!headers) throw invalid('the message is not RFC 822 (no header section)');
+  const section = readHeaderSection(bytes);
+  if (section.fault) throw invalid(faultText(section));
+  const headers = section.fields;
   if (!headers.some((header) => header.name === 'from')) throw invalid('the message is not RFC 822 (no From header)');
   const messageId = headers.find((header) => header.name === 'message-id')?.value.trim() || null;
   const sha256 = createHash('sha256').update(bytes).digest('hex');
@@ -53,22 +54,16 @@ function withoutEnvelope(bytes: Buffer): Buffer {
   return start === 0 ? bytes : bytes.subarray(start);
 }
 
-/** The unfolded header fields, or null when the start of the message is not a header section. */
-function readHeaderSection(bytes: Buffer): { name: string; value: string }[] | null {
-  const head = bytes.subarray(0, HEADER_SCAN_LIMIT).toString('latin1');
-  const end = head.search(/\r?\n\r?\n/);
-  const lines = (end === -1 ? head : head.slice(0, end)).split(/\r?\n/);
-  const fields: { name: string; value: string }[] = [];
-  for (const line of lines) {
-    if (/^[ \t]/.test(line) && fields.length > 0) {
-      fields[fields.length - 1].value += ` ${line.trim()}`;
-      continue;
-    }
-    if (!FIELD_NAME.test(line) || line.includes('\0')) return null;
-    const colon = line.indexOf(':');
-    fields.push({ name: line.slice(0, colon).trim().toLowerCase(), value: line.slice(colon + 1) });
+/** Why intake refuses a header section, for the sender. */
+function faultText(section: HeaderSectionFault): string {
+  switch (section.fault) {
+    case 'too_large':
+      return `the header section is larger than ${HEADER_SECTION_LIMITS.bytes / 1024} KB`;
+    case 'too_many_lines':
+      return `the header section has more than ${HEADER_SECTION_LIMITS.lines} lines`;
+    case 'malformed_line':
+      return `the message is not RFC 822 (header line ${section.line} is neither a field nor the fold of one)`;
   }
-  return fields.length > 0 ? fields : null;
 }
 
 const invalid = (why: string) => new DomainError(ErrorCode.ValidationFailed, `Validation failed: ${why}`);

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { DomainError, ErrorCode } from '@pp/contracts';
 import { buildNotice } from '@pp/testing';
+import { HEADER_SECTION_LIMITS } from './header-section';
 import { decodeBase64, inspectRawMessage } from './raw-message';
 
 const refusal = (run: () => unknown) => {
@@ -11,6 +12,24 @@ const refusal = (run: () => unknown) => {
   }
   return 'accepted';
 };
+/** The refusal's text, or 'accepted'. */
+const refusalText = (raw: string) => {
+  try {
+    inspectRawMessage(Buffer.from(raw));
+  } catch (error) {
+    return error instanceof DomainError ? error.message : error;
+  }
+  return 'accepted';
+};
+
+const { bytes: MAX_BYTES, lines: MAX_LINES } = HEADER_SECTION_LIMITS;
+const FROM = 'From: a@example.com\r\n';
+/** A header section of From and one more field, `bytes` long in all, on two lines. */
+const sectionOfBytes = (bytes: number) => `${FROM}X-Pad: ${'p'.repeat(bytes - FROM.length - 'X-Pad: \r\n'.length)}\r\n`;
+/** A header section of From and one more field folded over one-space lines, `lines` lines in all. */
+const sectionOfLines = (lines: number) => `${FROM}X: a\r\n${' \r\n'.repeat(lines - 2)}`;
+/** A field whose colon sits two folds below its name: mailauth reads it as part of the field above, postal-mime as a Subject. */
+const FAKE_SUBJECT = "Subject\r\n \r\n : Interac e-Transfer: You've received $9,999.00 from MALLORY and it has been automatically deposited.\r\n";
 
 describe('raw message intake checks', () => {
   it('reads the Message-ID and hashes the bytes, the hash alone identifying the content', () => {
@@ -50,6 +69,40 @@ describe('raw message intake checks', () => {
     ['more than 5 MB', Buffer.concat([Buffer.from('From: a@example.com\n\n'), Buffer.alloc(5 * 1024 * 1024, 'a')])],
   ])('refuses %s with VALIDATION_FAILED', (_what, bytes) => {
     expect(refusal(() => inspectRawMessage(bytes))).toBe(ErrorCode.ValidationFailed);
+  });
+
+  describe('the header section', () => {
+    it.each([
+      ['its first line', `${FAKE_SUBJECT}${FROM}\r\nbody`, 1],
+      ['its last line, below a field folded over many lines', `${sectionOfLines(1000)}${FAKE_SUBJECT}\r\nbody`, 1001],
+      ['a line just under the size limit', `${sectionOfBytes(MAX_BYTES - 200)}no colon here\r\n\r\nbody`, 3],
+      ['a line holding a NUL, folded', `${FROM}Subject: x\r\n \0\r\n\r\nbody`, 3],
+    ])('refuses a header line that is neither a field nor the fold of one: %s', (_where, raw, line) => {
+      expect(refusalText(raw)).toBe(`Validation failed: the message is not RFC 822 (header line ${line} is neither a field nor the fold of one)`);
+    });
+
+    it('reads a field with blanks before its colon as a field (RFC 5322 4.5.8)', () => {
+      expect(refusalText(`${FROM}Subject \t: x\r\n\r\nbody`)).toBe('accepted');
+    });
+
+    it.each([
+      ['is exactly at the size limit', () => sectionOfBytes(MAX_BYTES), 'accepted'],
+      ['has exactly as many lines as the limit', () => sectionOfLines(MAX_LINES), 'accepted'],
+      ['is a byte over the size limit', () => sectionOfBytes(MAX_BYTES + 1), `Validation failed: the header section is larger than ${MAX_BYTES / 1024} KB`],
+      ['has a line more than the limit', () => sectionOfLines(MAX_LINES + 1), `Validation failed: the header section has more than ${MAX_LINES} lines`],
+      ['has no end within the size limit', () => `${FROM}X-Pad: ${'p'.repeat(MAX_BYTES)}`, `Validation failed: the header section is larger than ${MAX_BYTES / 1024} KB`],
+    ])('given a header section that %s, then it is refused or accepted as such', (_what, section, answer) => {
+      expect(refusalText(`${section()}\r\nbody`)).toBe(answer);
+    });
+
+    it('checks every line of the header section: a Subject whose colon sits two folds below its name, past 300 KB of folded headers, is refused', () => {
+      // The notice's From moved on top (DKIM finds a signed field wherever it is): the first 256 KB hold a From.
+      const notice = buildNotice().replace(/\n/g, '\r\n');
+      const from = /^From: .*\r\n/m.exec(notice)![0];
+      const folded = `X-Pad: x\r\n${` ${'p'.repeat(76)}\r\n`.repeat(3900)}`;
+      expect(Buffer.byteLength(folded)).toBeGreaterThan(300 * 1024);
+      expect(refusal(() => inspectRawMessage(Buffer.from(`${from}${folded}${FAKE_SUBJECT}${notice.replace(from, '')}`)))).toBe(ErrorCode.ValidationFailed);
+    });
   });
 
   it('decodes strict base64 only', () => {

@@ -54,7 +54,7 @@ export class SubmitEmailController {
   private async process(command: SubmitEmailCommand): Promise<SubmitEmailReply> {
     const bytes = await this.rawBytes(command);
     if (!bytes) return this.repeatOfStored(command.object_name!);
-    const receipt = await this.intake.receive(bytes, 'bus');
+    const receipt = await this.intake.receive(bytes, 'bus', command.object_name);
     if (command.object_name) await this.bucket.remove(command.object_name).catch(() => undefined); // it expires anyway
     if (!receipt.stored) return { id: receipt.id, status: receipt.status };
     const outcome = await this.processor.processAnsweringAtOutcome(receipt.stored);
@@ -71,8 +71,9 @@ export class SubmitEmailController {
   }
 
   /**
-   * The object is named by the message's sha256, so a retried post of a large message shares the first post's object,
-   * which the first removes once it has stored the message: the retry is a duplicate of it, not a bad request.
+   * The object is named by the sha256 of the posted bytes, so a retried (or concurrent) post of a large message shares
+   * the first post's object, which the first removes once it has stored the message (and remembered the object's name,
+   * when intake cut an envelope off and stored other bytes): the retry is a duplicate of it, not a bad request.
    */
   private async repeatOfStored(objectName: string): Promise<SubmitEmailReply> {
     const receipt = await this.intake.receiveRepeat(objectName, 'bus');

@@ -5,7 +5,7 @@ import { type ProcessedEmail, storedAuthentication } from '../processing/process
 import { planMatching, recipientsOf, UNKNOWN_SENDER } from './matching-plan';
 
 const SIGNED_TO_SHOP = { signed_recipient: 'pay@shop.example', reasons: [] };
-const AUTHENTICATED: AuthenticationResult = { authenticated: true, signing_domain: 'payments.interac.ca', selector: 's', from: 'notify@payments.interac.ca', recipient: SIGNED_TO_SHOP };
+const AUTHENTICATED: AuthenticationResult = { authenticated: true, signing_domain: 'payments.interac.ca', selector: 's', from: 'notify@payments.interac.ca', recipient: SIGNED_TO_SHOP, signatures: [] };
 const FORGED: AuthenticationResult = {
   authenticated: false,
   reasons: ['dkim_failed', 'header_not_unique:from'],

@@ -14,6 +14,7 @@ const AUTHENTICATED: AuthenticationResult = {
   selector: 's',
   from: 'notify@payments.interac.ca',
   recipient: { signed_recipient: 'pay@shop.example', reasons: [] },
+  signatures: [],
 };
 
 /** The payment the e-mail's first hand-off recorded, for the merchant that owned the address then. */

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { findMemos } from '@pp/kernel';
 import { buildNotice } from '@pp/testing';
+import { cpuTime } from '../worker/cpu-time.fixture';
 import { flattenHtml } from './html-flattener';
 import { type NoticeReading, extractNotice, readNotice } from './notice-parser';
 import type { MimeFacts } from './mime-reader';
@@ -32,14 +33,6 @@ const TEXT_BUDGET_MS = 200;
 const HTML_BUDGET_MS = 500;
 
 const MB5 = 5 * 1024 * 1024;
-
-/** CPU milliseconds (user + system) this process spends running `work`, and its result. */
-async function cpuTime<T>(work: () => T | Promise<T>): Promise<{ ms: number; result: T }> {
-  const before = process.cpuUsage();
-  const result = await work();
-  const used = process.cpuUsage(before);
-  return { ms: (used.user + used.system) / 1000, result };
-}
 
 const repeatTo = (fragment: string, length: number) => fragment.repeat(Math.ceil(length / fragment.length)).slice(0, length);
 

@@ -27,6 +27,8 @@ const AUTHENTICATION_FAILURE_CODES = Object.keys({
   header_not_unique: true,
   auth_timeout: true,
   auth_failed: true,
+  header_section_too_large: true,
+  header_line_malformed: true,
 } satisfies Record<AuthenticationFailureCode, true>);
 
 /** The reason label of an authentication failure: its code without the header it names (`header_not_signed:from` → `header_not_signed`). */

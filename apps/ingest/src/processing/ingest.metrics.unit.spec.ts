@@ -38,10 +38,10 @@ describe('ingest metrics', () => {
       const metrics = new ServiceMetrics('ingest', { processMetrics: false });
       new IngestMetrics(metrics);
       const text = await metrics.text();
-      for (const reason of ['dkim_missing', 'header_not_signed', 'auth_failed']) {
+      for (const reason of ['dkim_missing', 'header_not_signed', 'auth_failed', 'header_section_too_large']) {
         expect(text).toContain(`pp_ingest_authentication_failures_total{reason="${reason}",service="ingest"} 0\n`);
       }
-      expect(text.match(/^pp_ingest_authentication_failures_total\{.*\} 0$/gm)).toHaveLength(15);
+      expect(text.match(/^pp_ingest_authentication_failures_total\{.*\} 0$/gm)).toHaveLength(17);
     });
   });
 });

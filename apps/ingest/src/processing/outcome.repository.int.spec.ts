@@ -44,6 +44,7 @@ describe('OutcomeRepository (real Postgres, the ingest role)', () => {
     selector: 's1',
     from: 'notify@payments.interac.ca',
     recipient: { signed_recipient: 'payments@acme.example', reasons: [] },
+    signatures: [],
   };
   const forged: AuthenticationResult = { authenticated: false, reasons: ['dkim_missing'], from: 'notify@payments.interac.ca', recipient: NO_SIGNED_RECIPIENT };
 
@@ -273,6 +274,46 @@ describe('OutcomeRepository (real Postgres, the ingest role)', () => {
         null,
       ]);
       expect(await outcomeRows(twice)).toHaveLength(1);
+    });
+  });
+
+  describe('signature claims', () => {
+    /** A verified signature of its own (the hex of a fresh random sha256-sized value). */
+    const signature = () => ({ signing_domain: 'payments.interac.ca', b_sha256: randomUUID().replace(/-/g, '').repeat(2) });
+    const signed = (...signatures: ReturnType<typeof signature>[]): AuthenticationResult => ({ ...genuine, signatures });
+    /** A verdict whose reference number was not read (a copy past the parse deadline, say). */
+    const unreadable = (emailId: string, authentication: AuthenticationResult): Verdict => {
+      const read = verdict(emailId, reference(), authentication);
+      return { ...read, parse: { status: 'rejected', reasons: ['parse_timeout'], fields: { ...read.parse.fields, reference_number: null } } };
+    };
+    const signatureHolders = async (emailId: string) =>
+      (await admin.query(`SELECT b_sha256 FROM ingest.notice_signatures WHERE email_id = $1 ORDER BY b_sha256`, [emailId])).rows.map((row) => row.b_sha256);
+
+    it('given a notice holding its signatures, when a copy carrying one of them and no reference number is recorded: a duplicate of it, claiming nothing', async () => {
+      const [first, second] = [signature(), signature()];
+      const [notice, copy] = [await storedEmail(), await storedEmail()];
+      expect(await outcomes.record(verdict(notice, reference(), signed(first, second)))).toEqual({ status: 'parsed', duplicate_of: null });
+      expect(await signatureHolders(notice)).toEqual([first.b_sha256, second.b_sha256].sort());
+      expect(await outcomes.record(unreadable(copy, signed(second)))).toEqual({ status: 'duplicate', duplicate_of: notice });
+      expect(await signatureHolders(copy)).toEqual([]);
+    });
+
+    it('given an unauthenticated copy, when recorded: it claims no signature, and the notice after it holds them', async () => {
+      const sig = signature();
+      const [forgery, notice] = [await storedEmail(), await storedEmail()];
+      await outcomes.record(unreadable(forgery, forged));
+      expect(await outcomes.record(verdict(notice, reference(), signed(sig)))).toEqual({ status: 'parsed', duplicate_of: null });
+      expect(await signatureHolders(notice)).toEqual([sig.b_sha256]);
+    });
+
+    it('given two copies carrying one signature recorded together: the first holds the claim and the second is its duplicate, as one by one', async () => {
+      const sig = signature();
+      const [original, copy] = await Promise.all([storedEmail(), storedEmail()]);
+      expect(await outcomes.recordAll([unreadable(original, signed(sig)), unreadable(copy, signed(sig))])).toEqual([
+        { status: 'rejected', duplicate_of: null },
+        { status: 'duplicate', duplicate_of: original },
+      ]);
+      expect(await signatureHolders(original)).toEqual([sig.b_sha256]);
     });
   });
 

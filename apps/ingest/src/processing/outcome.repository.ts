@@ -28,18 +28,21 @@ export class OutcomeRepository {
 
   /**
    * Records the outcome of one e-mail, or returns null when another worker
-   * already did. An authenticated notice claims its (reference number, kind)
-   * with its outcome; when another e-mail holds the claim, this one is a
-   * duplicate. The unique keys decide, so concurrent copies cannot both win.
+   * already did. An authenticated notice claims, with its outcome, its
+   * (reference number, kind) and each of its verified DKIM signatures; when
+   * another e-mail holds one of these claims, this one is a duplicate. The
+   * signatures are claimed because they need no parsing: a copy whose
+   * reference number cannot be read (a line bomb past the parse deadline)
+   * still carries them. The unique keys decide, so concurrent copies cannot both win.
    */
   async record(verdict: Verdict): Promise<RecordedOutcome | null> {
     try {
       return await this.insertOutcome(verdict);
     } catch (error) {
-      // Another e-mail claimed the reference number after this statement's snapshot was taken, and has committed
-      // (the insert waited for it): the statement rolled back whole, and a new one sees the claim and records a
-      // duplicate. Claims are never removed, so the second statement cannot meet the same conflict.
-      if (violatedUniqueConstraint(error) !== 'notice_references_pkey') throw error;
+      // Another e-mail took a claim after this statement's snapshot was taken, and has committed (the insert waited
+      // for it): the statement rolled back whole, and a new one sees the claim and records a duplicate. Claims are
+      // never removed, so the second statement cannot meet the same conflict.
+      if (!isClaimTaken(error)) throw error;
       return this.insertOutcome(verdict);
     }
   }
@@ -52,10 +55,10 @@ export class OutcomeRepository {
    * Records the outcomes of several e-mails in one statement, with the same
    * effect as `record` on each in turn; one answer per verdict, in order (null
    * for an e-mail whose outcome is already recorded, also by an earlier
-   * verdict of the same call). When two of them claim one reference number
-   * (copies of one notice arriving together), or another writer claims one
-   * meanwhile, the statement fails whole and they are recorded one by one,
-   * where the first holds the claim and the others are its duplicates.
+   * verdict of the same call). When two of them make one claim (copies of one
+   * notice arriving together), or another writer takes one meanwhile, the
+   * statement fails whole and they are recorded one by one, where the first
+   * holds the claim and the others are its duplicates.
    */
   async recordAll(verdicts: readonly Verdict[]): Promise<(RecordedOutcome | null)[]> {
     const isFirst = firstPerEmail(verdicts.map((verdict) => verdict.email_id));
@@ -64,7 +67,7 @@ export class OutcomeRepository {
     try {
       recorded = await this.insertOutcomes(firsts);
     } catch (error) {
-      if (violatedUniqueConstraint(error) !== 'notice_references_pkey') throw error;
+      if (!isClaimTaken(error)) throw error;
       recorded = new Map();
       for (const verdict of firsts) {
         const outcome = await this.record(verdict);
@@ -77,10 +80,12 @@ export class OutcomeRepository {
   /**
    * One statement, so its writes commit or roll back together. The outcome's
    * primary key picks the one writer per e-mail (ON CONFLICT waits for a
-   * concurrent writer, whatever the snapshot); a claim is inserted only from
-   * an outcome this statement wrote, so a loser leaves no claim. A claim
-   * taken after the snapshot, or twice within the statement, fails the plain
-   * INSERT (see record and recordAll). Rows go in by e-mail id, so two
+   * concurrent writer, whatever the snapshot); claims are inserted only from
+   * an outcome this statement wrote, so a loser leaves none. A claim taken
+   * after the snapshot, or twice within the statement, fails its plain
+   * INSERT (see record and recordAll). An e-mail whose claims others hold
+   * is the duplicate of its reference number's holder, else of the holder
+   * of one of its signatures. Rows go in by e-mail id, so two
    * statements writing the same e-mails (two replicas, or the sweeper and
    * an inline run) wait for each other in one order instead of deadlocking.
    */
@@ -90,10 +95,19 @@ export class OutcomeRepository {
          SELECT * FROM jsonb_to_recordset($1::jsonb) AS v(
            email_id text, status text, authenticated boolean, auth_reasons text[], signing_domain text,
            parse_reasons text[], kind text, reference_number text, amount_cents bigint, memo text,
-           authentication jsonb, parse jsonb, recipients jsonb, claimed_reference text)
+           authentication jsonb, parse jsonb, recipients jsonb, claimed_reference text, claimed_signatures jsonb)
+       ), signature AS (
+         SELECT v.email_id, c.signing_domain, c.b_sha256
+         FROM v, jsonb_to_recordset(v.claimed_signatures) AS c(signing_domain text, b_sha256 text)
        ), holder AS (
-         SELECT v.email_id AS claimant, r.email_id AS holder
-         FROM v JOIN ingest.notice_references r ON r.reference_number = v.claimed_reference AND r.kind = v.kind
+         SELECT DISTINCT ON (claimant) claimant, holder FROM (
+           SELECT v.email_id AS claimant, r.email_id AS holder, 0 AS rank
+           FROM v JOIN ingest.notice_references r ON r.reference_number = v.claimed_reference AND r.kind = v.kind
+           UNION ALL
+           SELECT c.email_id, s.email_id, 1
+           FROM signature c JOIN ingest.notice_signatures s ON s.signing_domain = c.signing_domain AND s.b_sha256 = c.b_sha256
+         ) AS held
+         ORDER BY claimant, rank, holder
        ), outcome AS (
          INSERT INTO ingest.email_outcomes
            (email_id, status, authenticated, auth_reasons, signing_domain, parse_reasons, kind, reference_number,
@@ -109,6 +123,10 @@ export class OutcomeRepository {
          INSERT INTO ingest.notice_references (reference_number, kind, email_id)
          SELECT v.claimed_reference, v.kind, v.email_id FROM outcome JOIN v ON v.email_id = outcome.email_id
          WHERE v.claimed_reference IS NOT NULL AND outcome.duplicate_of IS NULL
+       ), signature_claim AS (
+         INSERT INTO ingest.notice_signatures (signing_domain, b_sha256, email_id)
+         SELECT c.signing_domain, c.b_sha256, c.email_id FROM outcome JOIN signature c ON c.email_id = outcome.email_id
+         WHERE outcome.duplicate_of IS NULL
        )
        SELECT email_id, status, duplicate_of FROM outcome`,
       // storableJson: a NUL or half a surrogate pair anywhere in a verdict (a header the parsers pass on as read)
@@ -271,5 +289,11 @@ function outcomeRow(verdict: Verdict) {
     recipients: verdict.recipients,
     // Only authenticated notices claim: a forgery must not make the genuine notice a duplicate.
     claimed_reference: (auth.authenticated && parse.fields.reference_number) || null,
+    claimed_signatures: auth.authenticated ? auth.signatures : [],
   };
 }
+
+/** The claims an outcome takes with it: a violation of one means another e-mail took it meanwhile. */
+const CLAIM_KEYS: ReadonlySet<string> = new Set(['notice_references_pkey', 'notice_signatures_pkey']);
+
+const isClaimTaken = (error: unknown): boolean => CLAIM_KEYS.has(violatedUniqueConstraint(error) ?? '');
