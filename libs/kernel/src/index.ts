@@ -6,3 +6,4 @@ export * from './money';
 export * from './random-bytes';
 export * from './lru-map';
 export * from './storable-text';
+export * from './retried';

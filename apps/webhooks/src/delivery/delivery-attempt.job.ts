@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { type BeforeApplicationShutdown, Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { type Context, type Link, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { signatureHeaders, WebhookDeliveryStatus } from '@pp/contracts';
+import { retried } from '@pp/kernel';
 import { bullWorkerConnection, CONFIG, contextOf, JsonLogger, jobSpanPlacement, linksTo, queuePrefix, Batcher } from '@pp/platform';
 import { DelayedError, type Job, Worker } from 'bullmq';
 import { EndpointSecrets } from '../endpoints/endpoint-secrets';
@@ -42,6 +43,10 @@ export interface AttemptGroup {
  * whose endpoint was deleted or disabled since closes the delivery unsent
  * (delivery-target.policy.ts).
  */
+/** Tries of one batch of outcomes, 200 ms and then 400 ms apart: long enough for a connection to be made again. */
+const OUTCOME_WRITE_ATTEMPTS = 3;
+const OUTCOME_WRITE_WAIT_MS = 200;
+
 @Injectable()
 export class DeliveryAttemptJob implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private worker?: Worker<DeliveryJob>;
@@ -57,9 +62,15 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, BeforeApplica
   /** Queued attempts held back by the gate, brought back as their endpoint's places free. */
   private readonly held = new HeldAttempts();
   private readonly immediate = new Set<Promise<void>>();
-  /** Outcomes that finish together are recorded together: one statement and one commit (docs/PERFORMANCE.md). */
-  /** Each completion answers whether a resend asked for meanwhile reopened its delivery. */
-  private readonly outcomes = new Batcher<Completion, boolean>((completions) => this.deliveries.completeAll(completions, this.owner, this.policy.streakGapMs));
+  /**
+   * Outcomes that finish together are recorded together: one statement and one commit (docs/PERFORMANCE.md). Each
+   * completion answers whether a resend asked for meanwhile reopened its delivery. A write that fails (a Postgres
+   * blip) is tried again: given up, its deliveries would stay leased and the sweeper would send them again, a second
+   * POST of what the endpoint already took. The statement is one transaction, so a failed one recorded nothing.
+   */
+  private readonly outcomes = new Batcher<Completion, boolean>((completions) =>
+    retried(() => this.deliveries.completeAll(completions, this.owner, this.policy.streakGapMs), OUTCOME_WRITE_ATTEMPTS, OUTCOME_WRITE_WAIT_MS),
+  );
   /** Queued attempts that start together are claimed together: one statement for many jobs. */
   private readonly queuedClaims = new Batcher<QueuedClaim>((batch) => this.claimQueued(batch));
   /** Attempts held back together move their deliveries' due times in one statement. */

@@ -1,4 +1,5 @@
 import type { RecordAuditEntryCommand } from '@pp/contracts';
+import { retried } from '@pp/kernel';
 import type { JsonLogger } from '../logging/json-logger';
 
 /** Tries to store one entry: its id is chosen before the first, so a retry stores it once. */
@@ -12,14 +13,11 @@ const ATTEMPTS = 3;
  * caller then answers 503 (AUDIT_NOT_RECORDED) in its own HTTP stack.
  */
 export async function storeAuditEntry(entry: RecordAuditEntryCommand, store: (entry: RecordAuditEntryCommand) => Promise<unknown>, logger: JsonLogger): Promise<boolean> {
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      await store(entry);
-      return true;
-    } catch (error) {
-      if (attempt < ATTEMPTS) continue;
-      logger.error('audit entry not recorded', { audit_entry: entry, error: error instanceof Error ? error.message : String(error) });
-      return false;
-    }
+  try {
+    await retried(() => store(entry), ATTEMPTS, 0);
+    return true;
+  } catch (error) {
+    logger.error('audit entry not recorded', { audit_entry: entry, error: error instanceof Error ? error.message : String(error) });
+    return false;
   }
 }
