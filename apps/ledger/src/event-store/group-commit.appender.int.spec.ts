@@ -154,11 +154,15 @@ describe('group commit: whole batches and their fallback', () => {
     try {
       await holder.query('BEGIN');
       await holder.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [checkoutSessionStreamId(held)]);
+      // Behind an opener's commit, the two form one batch, which waits on the held stream's lock.
+      const sent = statements.length;
+      const opener = appender.appendStreams(createRequest(randomUUID(), `opener-${randomUUID()}`), {});
       const late = appender.appendStreams(createRequest(held, `held-${held}`), { deadline: Date.now() + 300 }).then(
         () => undefined,
         (reason: unknown) => reason,
       );
       const waiting = appender.appendStreams(createRequest(patient, `patient-${patient}`), {});
+      await opener;
       await new Promise((resolve) => setTimeout(resolve, 1000));
       await holder.query('COMMIT');
 
@@ -166,11 +170,28 @@ describe('group commit: whole batches and their fallback', () => {
       expect(await eventsOf(held)).toEqual([]);
       expect(await sessionRow(held)).toBeUndefined();
       expect((await waiting).streams[0]).toMatchObject({ stream_id: checkoutSessionStreamId(patient), version: 1 });
+      // The batch holding both (the opener's too, when it queued behind an earlier commit) was rolled back before COMMIT,
+      // and ran again without the late one.
+      const since = statements.slice(sent);
+      expect(since).toContain('ROLLBACK');
+      expect(since.slice(since.indexOf('ROLLBACK')).filter((sql) => sql.startsWith('BEGIN'))).toHaveLength(1);
     } finally {
       await holder.query('ROLLBACK').catch(() => undefined);
       holder.release();
     }
   });
+
+  /** How many savepoints a transaction's statements ever had open at once (SAVEPOINT opens, RELEASE closes, ROLLBACK TO keeps it open). */
+  const deepestSavepoints = (transaction: string): number => {
+    const open: string[] = [];
+    let deepest = 0;
+    for (const [, verb, name] of transaction.matchAll(/(SAVEPOINT|RELEASE SAVEPOINT|ROLLBACK TO SAVEPOINT) (\w+)/g)) {
+      if (verb === 'SAVEPOINT') open.push(name);
+      else if (verb === 'RELEASE SAVEPOINT') open.splice(open.lastIndexOf(name));
+      deepest = Math.max(deepest, open.length);
+    }
+    return deepest;
+  };
 
   /** Statements of the last transaction, the batch's. */
   const count = (pattern: RegExp) => {
@@ -484,6 +505,9 @@ describe('group commit: whole batches and their fallback', () => {
     const savepoints = transactions.map((sql) => sql.match(/^SAVEPOINT append$/gm)?.length ?? 0);
     // Tried whole (70), then in transactions of 64 and 6: the 64 holding the stale append one at a time, the 6 whole.
     expect(savepoints.filter((count) => count > 0)).toEqual([64]);
+    // And no savepoint is ever opened inside another left open (a savepoint rolled back to stays open unless released),
+    // which would give the outer one a subtransaction id of its own: at most 64 ids, never the 65th that overflows.
+    expect(Math.max(...transactions.map(deepestSavepoints))).toBe(1);
     expect(errorOf(results[40])).toMatchObject({ code: ErrorCode.ConcurrencyConflict });
     expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(69);
     for (const id of [good[0], good[68]]) expect(await sessionRow(id)).toMatchObject({ status: 'PENDING', version: 1 });

@@ -48,9 +48,10 @@ class PastDeadlineBeforeCommit extends Error {
 }
 
 /**
- * Appends one transaction takes one at a time, each under its own savepoint. Every savepoint that writes takes a
- * subtransaction id, kept until COMMIT; past 64 in one transaction Postgres' per-backend cache of them overflows,
- * and while that transaction is open every snapshot in the cluster must look them up in pg_subtrans.
+ * Appends one transaction takes one at a time, each under its own savepoint, released after it (rolled back first if
+ * it failed, so none nests in another). Every savepoint that writes and is kept takes a subtransaction id until
+ * COMMIT (a rolled-back one gives its id up); past 64 in one transaction Postgres' per-backend cache of them
+ * overflows, and while that transaction is open every snapshot in the cluster must look them up in pg_subtrans.
  */
 const ONE_BY_ONE_MAX = 64;
 
@@ -240,7 +241,9 @@ export class GroupCommitAppender {
     } catch {
       // answered one append at a time below, where the error belongs to its own append
     }
-    await db.query('ROLLBACK TO SAVEPOINT batch');
+    // Released too: a savepoint rolled back to stays open, and the appends' own savepoints would nest inside it, the
+    // first write giving it a subtransaction id of its own on top of theirs (ONE_BY_ONE_MAX counts theirs alone).
+    await db.query('ROLLBACK TO SAVEPOINT batch; RELEASE SAVEPOINT batch');
     return undefined;
   }
 
@@ -253,7 +256,7 @@ export class GroupCommitAppender {
         await db.query('RELEASE SAVEPOINT append');
         outcomes.push({ ok: true, reply });
       } catch (error) {
-        await db.query('ROLLBACK TO SAVEPOINT append');
+        await db.query('ROLLBACK TO SAVEPOINT append; RELEASE SAVEPOINT append');
         outcomes.push({ ok: false, error });
       }
     }
