@@ -171,6 +171,15 @@ describe('notice authentication', () => {
       expect(ms).toBeLessThan(100);
     });
 
+    it('a header section of exactly 128 KiB ended by a lone CR, then 2 MB of folds, is refused as too large within the same budget', async () => {
+      // A lone CR is no end of the section to mailauth, which would read the folds after it as the field's.
+      const section = `X-Pad: ${'p'.repeat(128 * 1024 - 'X-Pad: \r\n'.length)}\r\n`;
+      const raw = Buffer.from(`${section}\r${' \r\n'.repeat((2 * 1024 * 1024) / 3)}${await signEmail(buildNotice())}`);
+      const { ms, result } = await cpuTime(() => authenticateNotice(raw, policy));
+      expect(result).toMatchObject({ authenticated: false, reasons: ['header_section_too_large'] });
+      expect(ms).toBeLessThan(100);
+    });
+
     it('reads the same fields as the MIME parser in every header section it does not refuse', async () => {
       const line = fc.constantFrom(
         'From: a@example.com', 'Subject: x', 'Subject : y', 'X-A:', 'Content-Type: text/html', ' folded', '\tfolded', ' ', ' : z',

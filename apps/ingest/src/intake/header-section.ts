@@ -48,14 +48,17 @@ const CR = 0x0d;
  */
 export function readHeaderSection(message: Uint8Array): HeaderSection {
   const bytes = Buffer.from(message.buffer, message.byteOffset, message.byteLength);
-  // A line that ends past the limit is refused without being looked for further.
-  const head = bytes.subarray(0, HEADER_SECTION_LIMITS.bytes + 1);
+  // A line that ends past the limit is refused without being looked for further; the two bytes past it hold the
+  // CRLF of an empty line that ends a section of exactly the limit.
+  const head = bytes.subarray(0, HEADER_SECTION_LIMITS.bytes + 2);
   const fields: HeaderField[] = [];
   for (let start = 0, line = 1; start < head.length; line++) {
     const lineFeed = head.indexOf(LF, start);
     const end = lineFeed === -1 ? head.length : lineFeed;
     const text = head.toString('latin1', start, head[end - 1] === CR && end > start ? end - 1 : end);
-    if (text === '') break;
+    // The empty line that ends the section has its line feed: a lone CR cut off at the limit is no end (mailauth
+    // would read on past it, through whatever folds follow).
+    if (text === '' && (lineFeed !== -1 || end === bytes.length)) break;
     if (end + (lineFeed === -1 ? 0 : 1) > HEADER_SECTION_LIMITS.bytes) return { fault: 'too_large' };
     if (line > HEADER_SECTION_LIMITS.lines) return { fault: 'too_many_lines' };
     if (text.includes('\0')) return { fault: 'malformed_line', line };

@@ -95,6 +95,12 @@ describe('raw message intake checks', () => {
       expect(refusalText(`${section()}\r\nbody`)).toBe(answer);
     });
 
+    it('given a section of exactly the size limit followed by a lone CR and folds, then the CR is no end: refused as too large', () => {
+      // mailauth's header end needs CRLF CRLF (or LF LF): it would read the folds after the CR as the field's.
+      const raw = `${sectionOfBytes(MAX_BYTES)}\r${' \r\n'.repeat(50_000)}\r\nbody`;
+      expect(refusalText(raw)).toBe(`Validation failed: the header section is larger than ${MAX_BYTES / 1024} KB`);
+    });
+
     it('checks every line of the header section: a Subject whose colon sits two folds below its name, past 300 KB of folded headers, is refused', () => {
       // The notice's From moved on top (DKIM finds a signed field wherever it is): the first 256 KB hold a From.
       const notice = buildNotice().replace(/\n/g, '\r\n');
