@@ -117,11 +117,14 @@ describe('Prometheus alert rules (deploy/prometheus/alerts.yml)', () => {
 describe('Prometheus scrape configuration (deploy/prometheus/prometheus.yml)', () => {
   const config = parse(read('deploy', 'prometheus', 'prometheus.yml')) as {
     rule_files: string[];
-    scrape_configs: { metrics_path: string; dns_sd_configs: { names: string[]; port: number }[]; relabel_configs: { source_labels: string[]; target_label: string }[] }[];
+    scrape_configs: { metrics_path: string; dns_sd_configs: { names: string[]; port: number }[]; relabel_configs: { source_labels: string[]; target_label: string }[]; honor_labels?: boolean }[];
   };
 
-  it('labels every target with the service it was found under, so `up` names it', () => {
-    for (const job of config.scrape_configs) expect(job.relabel_configs).toEqual([{ source_labels: ['__meta_dns_name'], target_label: 'service' }]);
+  it('labels every target with the service it was found under, so `up` names it, and keeps the series’ own service label as scraped', () => {
+    for (const job of config.scrape_configs) {
+      expect(job.relabel_configs).toEqual([{ source_labels: ['__meta_dns_name'], target_label: 'service' }]);
+      expect(job.honor_labels).toBe(true);
+    }
   });
 
   it('scrapes every service at GET /metrics: the web apps on their port, the others on METRICS_PORT', () => {

@@ -174,7 +174,7 @@ describe('hostile e-mail', () => {
   it('refuses a signed 5 MB message with hundreds of signatures unverified, at once, and a genuine notice sent after it confirms', async () => {
     const session = await createSession();
     // A valid Interac signature over 4.7 MB of short lines, under signatures that would each hash them again and look
-    // a key up: a minute or more of a worker before the cap (MAX_DKIM_SIGNATURES). Its memo names no session.
+    // a key up: about half a minute of a worker before the cap (MAX_DKIM_SIGNATURES). Its memo names no session.
     const bombMessageId = `<dkim-bomb.${randomUUID()}@payments.interac.ca>`;
     const signed = await signEmail(
       buildNotice({ to: SHOP_ADDRESS, message: 'PP-ZZZZZZ', amount: '$25.00', messageId: bombMessageId }) + repeatTo('x\n', SIGNED_LINES_BYTES),

@@ -36,6 +36,10 @@ export interface AttemptGroup {
   queuedBy: Context;
 }
 
+/** Tries of one batch of outcomes, 200 ms and then 400 ms apart: long enough for a connection to be made again. */
+const OUTCOME_WRITE_ATTEMPTS = 3;
+const OUTCOME_WRITE_WAIT_MS = 200;
+
 /**
  * Makes delivery attempts: claim in Postgres, POST the stored bytes with
  * fresh signatures, record the outcome and queue the next attempt. A job
@@ -43,10 +47,6 @@ export interface AttemptGroup {
  * whose endpoint was deleted or disabled since closes the delivery unsent
  * (delivery-target.policy.ts).
  */
-/** Tries of one batch of outcomes, 200 ms and then 400 ms apart: long enough for a connection to be made again. */
-const OUTCOME_WRITE_ATTEMPTS = 3;
-const OUTCOME_WRITE_WAIT_MS = 200;
-
 @Injectable()
 export class DeliveryAttemptJob implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private worker?: Worker<DeliveryJob>;
@@ -66,7 +66,9 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, BeforeApplica
    * Outcomes that finish together are recorded together: one statement and one commit (docs/PERFORMANCE.md). Each
    * completion answers whether a resend asked for meanwhile reopened its delivery. A write that fails (a Postgres
    * blip) is tried again: given up, its deliveries would stay leased and the sweeper would send them again, a second
-   * POST of what the endpoint already took. The statement is one transaction, so a failed one recorded nothing.
+   * POST of what the endpoint already took. The statement is one transaction: a failed one recorded nothing, and one
+   * that committed with its answer lost finds its deliveries released on the retry and answers them not reopened (a
+   * resend asked for during the attempt then waits for the sweeper rather than being queued at once).
    */
   private readonly outcomes = new Batcher<Completion, boolean>((completions) =>
     retried(() => this.deliveries.completeAll(completions, this.owner, this.policy.streakGapMs), OUTCOME_WRITE_ATTEMPTS, OUTCOME_WRITE_WAIT_MS),

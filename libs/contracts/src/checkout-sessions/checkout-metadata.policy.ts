@@ -10,8 +10,9 @@ import { ValidateBy, type ValidationOptions } from 'class-validator';
  * Values stay what was accepted before the limits: strings, numbers,
  * booleans, null, and nested objects or arrays; the character limit applies
  * to every string and the key limit to every key, at any depth, and the
- * total bounds the rest. A number must be one JSON keeps as written: finite
- * and within ±(2^53 - 1).
+ * total bounds the rest. A number must be finite and within ±(2^53 - 1):
+ * past that JSON.parse has changed an integer written (1e400 is Infinity,
+ * which is stored as null; 2^64 + 1 rounds).
  */
 export const MAX_METADATA_KEYS = 50;
 export const MAX_METADATA_KEY_CHARACTERS = 40;
