@@ -48,10 +48,26 @@ describe('review queue metrics (real Postgres)', () => {
     expect(await samples()).toEqual({ live: 3, test: 2 });
   });
 
-  it('given more awaiting review than the limit, then only the newest up to the limit are counted', async () => {
-    await payments(10, 11, 'REQUIRES_MANUAL_REVIEW', true);
-    // Newest first: 11 and 10 (live), then 5 and 4 (test); 3, 2 and 1 are past the limit.
-    expect(await countAwaitingReview(db, 4)).toEqual({ live: 2, test: 2 });
-    expect(await countAwaitingReview(db, 100)).toEqual({ live: 5, test: 2 });
+  it('given more awaiting review than the limit, then each mode counts up to the limit, however many the other has', async () => {
+    // Test reviews any merchant can make in bulk (simulate-payment): they must not push the live ones out of the count.
+    await payments(10, 19, 'REQUIRES_MANUAL_REVIEW', false);
+    expect(await countAwaitingReview(db, 4)).toEqual({ live: 3, test: 4 });
+    expect(await countAwaitingReview(db, 100)).toEqual({ live: 3, test: 12 });
+  });
+
+  it('counts each mode on the partial index of the queue, in a scan that stops at the limit', async () => {
+    await db.query('ANALYZE ledger.payments');
+    const client = await db.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query('SET LOCAL enable_seqscan = off'); // the table is tiny here; the plan a large one gets
+      const { rows } = await client.query<{ 'QUERY PLAN': string }>(
+        `EXPLAIN SELECT count(*) FROM (SELECT 1 FROM ledger.payments WHERE status = 'REQUIRES_MANUAL_REVIEW' AND livemode LIMIT 100000) AS l`,
+      );
+      expect(rows.map((row) => row['QUERY PLAN']).join('\n')).toMatch(/Limit[\s\S]*Index Only Scan using payments_awaiting_review/);
+    } finally {
+      await client.query('ROLLBACK');
+      client.release();
+    }
   });
 });

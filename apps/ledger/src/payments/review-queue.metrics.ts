@@ -4,12 +4,14 @@ import type { Pool } from 'pg';
 import { LEDGER_POOL } from '../event-store/ledger-pool';
 
 /**
- * Counting stops here, newest first: a queue this long already needs a person (a trusted-domain or DKIM mistake
- * sending every notice to review), and each replica's scrape stays one bounded scan of the payments-by-status index.
+ * Counting stops here, each mode's newest first: a queue this long already needs a person (a trusted-domain or DKIM
+ * mistake sending every notice to review), and each replica's scrape stays two bounded scans of the
+ * payments_awaiting_review index (one per mode, so test-mode reviews, which any merchant can make, never push live
+ * ones out of the live count).
  */
 export const REVIEW_COUNT_LIMIT = 100_000;
 
-/** The platform admins' review queue, counted at each scrape on the payments-by-status index. */
+/** The platform admins' review queue, counted at each scrape on the payments_awaiting_review index. */
 @Injectable()
 export class ReviewQueueMetrics {
   constructor(@Inject(LEDGER_POOL) pool: Pool, metrics: ServiceMetrics) {
@@ -23,14 +25,12 @@ export class ReviewQueueMetrics {
   }
 }
 
-/** Payments awaiting review by mode, among the newest `limit` of them. */
+/** Payments awaiting review in each mode, up to `limit` each. */
 export async function countAwaitingReview(pool: Pool, limit: number): Promise<{ live: number; test: number }> {
-  const { rows } = await pool.query<{ livemode: boolean; count: string }>(
-    `SELECT livemode, count(*) AS count FROM (
-       SELECT livemode FROM ledger.payments WHERE status = 'REQUIRES_MANUAL_REVIEW' ORDER BY position DESC LIMIT $1
-     ) AS newest GROUP BY livemode`,
+  const { rows } = await pool.query<{ live: string; test: string }>(
+    `SELECT (SELECT count(*) FROM (SELECT 1 FROM ledger.payments WHERE status = 'REQUIRES_MANUAL_REVIEW' AND livemode LIMIT $1) AS l) AS live,
+            (SELECT count(*) FROM (SELECT 1 FROM ledger.payments WHERE status = 'REQUIRES_MANUAL_REVIEW' AND NOT livemode LIMIT $1) AS t) AS test`,
     [limit],
   );
-  const count = (livemode: boolean) => Number(rows.find((row) => row.livemode === livemode)?.count ?? 0);
-  return { live: count(true), test: count(false) };
+  return { live: Number(rows[0].live), test: Number(rows[0].test) };
 }

@@ -11,6 +11,7 @@ import { EventTimeInMilliseconds1767225600013 } from './1767225600013-event-time
 import { RefundOutboundReferenceNormalized1767225600014 } from './1767225600014-refund-outbound-reference-normalized.migration';
 import { ListingFilterIndexes1767225600015 } from './1767225600015-listing-filter-indexes.migration';
 import { RefundAndSessionListingIndexes1767225600016 } from './1767225600016-refund-and-session-listing-indexes.migration';
+import { PaymentsAwaitingReview1767225600017 } from './1767225600017-payments-awaiting-review.migration';
 
 /** Every migration of the ledger schema, oldest first. */
 export const LedgerMigrations: Function[] = [
@@ -27,4 +28,5 @@ export const LedgerMigrations: Function[] = [
   RefundOutboundReferenceNormalized1767225600014,
   ListingFilterIndexes1767225600015,
   RefundAndSessionListingIndexes1767225600016,
+  PaymentsAwaitingReview1767225600017,
 ];
