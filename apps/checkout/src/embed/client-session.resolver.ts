@@ -60,7 +60,7 @@ export class ClientSessionResolver {
         signal: AbortSignal.timeout(timeoutMs),
       });
     } catch (error) {
-      throw new DomainError(ErrorCode.ServiceUnavailable, `Gateway unreachable: ${error instanceof Error ? error.message : String(error)}`);
+      throw new DomainError(ErrorCode.ServiceUnavailable, `Gateway unreachable: ${whyUnreachable(error)}`);
     }
     const body = (await response.json().catch(() => null)) as (PayerSessionView & { error?: string }) | null;
     if (response.ok && body) return body;
@@ -87,4 +87,12 @@ function messageFor(status: number, gatewayMessage: string | undefined): string 
 function retryAfterSeconds(header: string | null): number {
   const seconds = Number(header);
   return Number.isFinite(seconds) ? Math.min(60, Math.max(1, Math.ceil(seconds))) : 1;
+}
+
+/** fetch's own words ('fetch failed') with the reason it keeps in `cause` (ECONNREFUSED, a name not found, a timeout). */
+function whyUnreachable(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause as { code?: unknown; message?: unknown } | undefined;
+  const reason = typeof cause?.code === 'string' ? cause.code : typeof cause?.message === 'string' ? cause.message : undefined;
+  return reason ? `${error.message} (${reason})` : error.message;
 }

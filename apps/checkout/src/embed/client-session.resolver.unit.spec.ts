@@ -46,3 +46,26 @@ describe('ClientSessionResolver: the publishable key’s shape', () => {
     expect(fetchMock).not.toHaveBeenCalled();
   });
 });
+
+/* The 503s' words are for the log (the payer is told the checkout is unavailable): they say what failed. */
+describe('ClientSessionResolver: why the gateway gave no session', () => {
+  const resolver = new ClientSessionResolver({ GATEWAY_URL: 'http://gateway.invalid/' } as CheckoutConfig);
+  const key = `pp_pub_test_${randomToken(24)}`;
+  const clientSecret = `c${'0'.repeat(23)}_secret_${'A1b2C3'.repeat(4)}`;
+  let fetchMock: jest.SpyInstance;
+  afterEach(() => fetchMock.mockRestore());
+
+  it('given a gateway that refuses the connection, then the 503 names fetch’s reason from its cause', async () => {
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:3000'), { code: 'ECONNREFUSED' });
+    fetchMock = jest.spyOn(globalThis, 'fetch').mockRejectedValue(new TypeError('fetch failed', { cause: refused }));
+    await expect(resolver.resolve(key, clientSecret, '203.0.113.7')).rejects.toMatchObject({
+      code: ErrorCode.ServiceUnavailable,
+      message: 'Gateway unreachable: fetch failed (ECONNREFUSED)',
+    });
+  });
+
+  it.each([500, 502, 429 + 1])('given a gateway answering %i, then the 503 names the status', async (status) => {
+    fetchMock = jest.spyOn(globalThis, 'fetch').mockResolvedValue(new Response(JSON.stringify({ error: 'x' }), { status }));
+    await expect(resolver.resolve(key, clientSecret, '203.0.113.7')).rejects.toMatchObject({ code: ErrorCode.ServiceUnavailable, message: `Gateway answered ${status}` });
+  });
+});
