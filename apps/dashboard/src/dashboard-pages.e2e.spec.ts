@@ -125,6 +125,44 @@ describe('dashboard pages in Chromium', () => {
     await expectAccessible(owner, 'developers-preview-simulate');
   });
 
+  it('given an endpoint made whose answer was lost (a 503), when the owner adds it again, then the retry sends the same Idempotency-Key and shows the one endpoint’s secret', async () => {
+    const path = (url: URL) => url.pathname === '/api/developers/webhook-endpoints';
+    const keys: string[] = [];
+    let lost = false;
+    // The server makes the endpoint; its answer is replaced by the 503 of a bus deadline that passed after the commit.
+    await owner.route(path, async (route) => {
+      if (route.request().method() !== 'POST') return route.continue();
+      keys.push(route.request().headers()['idempotency-key']);
+      if (lost) return route.continue();
+      lost = true;
+      await route.fetch();
+      return route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ error: 'Service unavailable' }) });
+    });
+    try {
+      await owner.goto(`${dashboardUrl}/developers`);
+      await owner.fill('input[type=url]', receiver.url('/lost-answer'));
+      await owner.getByRole('button', { name: 'Add endpoint' }).click();
+      await owner.locator('form [role=alert]', { hasText: 'Service unavailable' }).waitFor();
+      await owner.getByRole('button', { name: 'Add endpoint' }).click();
+      const secret = (await owner.locator('dialog [data-secret]').textContent())!;
+      await owner.locator('dialog').getByRole('button', { name: 'Done', exact: true }).click();
+
+      expect(keys).toEqual([expect.stringMatching(/^[0-9a-f]{32}$/), keys[0]]);
+      const listed = await gateway.call<Array<{ url: string }>>('/v1/webhook_endpoints', merchant.keys.test_secret);
+      expect(listed.body.filter((endpoint) => endpoint.url === receiver.url('/lost-answer'))).toHaveLength(1);
+      expect(secret).toMatch(/^whsec_/);
+
+      await owner.fill('input[type=url]', receiver.url('/next-action'));
+      await owner.getByRole('button', { name: 'Add endpoint' }).click();
+      await owner.locator('dialog [data-secret]').waitFor();
+      await owner.locator('dialog').getByRole('button', { name: 'Done', exact: true }).click();
+      expect(keys).toHaveLength(3);
+      expect(keys[2]).not.toBe(keys[0]);
+    } finally {
+      await owner.unroute(path);
+    }
+  });
+
   it('disables an endpoint, which then gets no delivery, and enables it again; its recent deliveries show on the page', async () => {
     const control = await gateway.call<WebhookEndpointWithSecretView>('/v1/webhook_endpoints', merchant.keys.test_secret, { url: receiver.url('/control') });
     receiver.trust('/control', control.body.secret);

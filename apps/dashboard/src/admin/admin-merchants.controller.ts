@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import {
-  CreateMerchantCommand,
+  type IdempotencyToken,
   ListMerchantsQuery,
   type MerchantAdminView,
   merchantChangeDetail,
@@ -11,8 +11,10 @@ import {
 import { BusClient } from '@pp/platform';
 import { Audited } from '../audit/audited.interceptor';
 import { Permit } from '../auth/route-access';
+import { Idempotency } from '../http/idempotency-key';
 import { notFound } from '../http/not-found';
 import { parseInput } from '../http/parse-input';
+import { CreateMerchantBody } from './admin-merchants.bodies';
 
 const MERCHANT_ID = /^mer_[a-z0-9]{1,64}$/;
 
@@ -31,7 +33,10 @@ export class AdminMerchantsController {
     return this.bus.request('identity.merchants.list.v1', parseInput(ListMerchantsQuery, { ...query, ...(limit === undefined ? {} : { limit }) }));
   }
 
-  /** The entry names the deposit address given, as the admin API's does: the body passed CreateMerchantCommand to get here. */
+  /**
+   * The entry names the deposit address given, as the admin API's does: the body passed CreateMerchantBody to get here.
+   * A repeat of the Idempotency-Key creates nothing: the gateway answers 409 naming the merchant it created.
+   */
   @Post()
   @HttpCode(201)
   @Permit('platform.operate')
@@ -39,10 +44,10 @@ export class AdminMerchantsController {
     target_id: merchant.merchant_id,
     merchant_id: merchant.merchant_id,
     livemode: null,
-    detail: merchantCreatedDetail(merchant.dashboard_user.email, (request.body as Partial<CreateMerchantCommand>).etransfer_email),
+    detail: merchantCreatedDetail(merchant.dashboard_user.email, (request.body as Partial<CreateMerchantBody>).etransfer_email),
   }))
-  create(@Body() body: unknown): Promise<ProvisionedMerchantReply> {
-    return this.bus.request('identity.merchants.create.v1', parseInput(CreateMerchantCommand, body));
+  create(@Body() body: unknown, @Idempotency() idempotency: IdempotencyToken): Promise<ProvisionedMerchantReply> {
+    return this.bus.request('identity.merchants.create.v1', { ...parseInput(CreateMerchantBody, body), idempotency });
   }
 
   /** The deposit address decides which merchant a live transfer confirms for: every change is on the trail, old and new value. */

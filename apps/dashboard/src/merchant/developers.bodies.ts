@@ -2,8 +2,8 @@ import { OmitType, PickType } from '@nestjs/mapped-types';
 import { IsIn, IsOptional, IsString, Matches } from 'class-validator';
 import { CreateApiKeyCommand, CreateWebhookEndpointCommand, MerchantEventType, PageLimitParams, RotateWebhookEndpointSecretCommand } from '@pp/contracts';
 
-/** Body of POST /api/developers/keys: the command's own fields and rules, the scope coming from the signed-in user. */
-export class CreateKeyBody extends OmitType(CreateApiKeyCommand, ['merchant_id', 'livemode'] as const) {}
+/** Body of POST /api/developers/keys: the command's own fields and rules, the scope coming from the signed-in user, the Idempotency-Key from its header. */
+export class CreateKeyBody extends OmitType(CreateApiKeyCommand, ['merchant_id', 'livemode', 'idempotency'] as const) {}
 
 /** Body of POST /api/developers/webhook-endpoints, with the rules of POST /v1/webhook_endpoints. */
 export class CreateEndpointBody extends OmitType(CreateWebhookEndpointCommand, ['merchant_id', 'livemode', 'idempotency'] as const) {}

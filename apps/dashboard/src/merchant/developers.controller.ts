@@ -4,6 +4,7 @@ import {
   type CheckoutPreviewView,
   type DashboardPrincipal,
   EVENT_ID_PATTERN,
+  type IdempotencyToken,
   type IssuedMerchantApiKeyView,
   type ListPage,
   type MerchantApiKeyView,
@@ -23,6 +24,7 @@ import { Audited, targetParam, targetResult } from '../audit/audited.interceptor
 import { mayIssueKey } from '../auth/dashboard-permissions.policy';
 import { Permit } from '../auth/route-access';
 import { Principal, Scope } from '../auth/signed-in';
+import { Idempotency } from '../http/idempotency-key';
 import { notFound } from '../http/not-found';
 import { parseInput } from '../http/parse-input';
 import { ApiKeyCreationsLimiter, TOO_MANY_KEY_CREATIONS } from './api-key-creations.limiter';
@@ -43,8 +45,22 @@ export type DashboardPreviewView = Omit<CheckoutPreviewView, 'session'> & { sess
 
 const withoutMode = ({ mode: _mode, ...query }: Record<string, unknown>) => query;
 
-/** The endpoint as the page gets it: whether the webhooks service recognised an Idempotency-Key is the API's concern (the dashboard sends none). */
-const withoutReplayed = ({ replayed: _replayed, ...endpoint }: WebhookEndpointWithSecretView & { replayed: boolean }): WebhookEndpointWithSecretView => endpoint;
+/** Endpoints answered again for a repeated Idempotency-Key: their audit entries say so. */
+const repeats = new WeakSet<WebhookEndpointWithSecretView>();
+const repeatNote = (endpoint: WebhookEndpointWithSecretView) => (repeats.has(endpoint) ? '; a repeated request, answered again' : '');
+
+/**
+ * The endpoint as the page gets it. When the webhooks service recognised the Idempotency-Key (a retry of an action
+ * whose answer was lost, the bus deadline having passed after the service committed), it made or rotated nothing and
+ * answered the secret that action made: 200 with X-Cache-Lookup: HIT, as the gateway answers its replays.
+ */
+function answered(reply: FastifyReply, { replayed, ...endpoint }: WebhookEndpointWithSecretView & { replayed: boolean }): WebhookEndpointWithSecretView {
+  if (replayed) {
+    reply.code(200).header('X-Cache-Lookup', 'HIT');
+    repeats.add(endpoint);
+  }
+  return endpoint;
+}
 
 /**
  * The Developers page: API keys (shown once at creation), webhook endpoints
@@ -64,7 +80,10 @@ export class DevelopersController {
     return this.bus.request('identity.api-keys.list.v1', scope);
   }
 
-  /** 201 with the key, shown once; 429 past the merchant's key creations an hour (ApiKeyCreationsLimiter). */
+  /**
+   * 201 with the key, shown once; 429 past the merchant's key creations an hour (ApiKeyCreationsLimiter). A repeat of
+   * the Idempotency-Key issues nothing: the gateway answers 409 naming the key it issued, which it keeps only as a hash.
+   */
   @Post('developers/keys')
   @HttpCode(201)
   @Permit('developers.manage')
@@ -73,12 +92,13 @@ export class DevelopersController {
     @Body() body: unknown,
     @Scope() scope: MerchantScope,
     @Principal() user: DashboardPrincipal,
+    @Idempotency() idempotency: IdempotencyToken,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<IssuedMerchantApiKeyView | undefined> {
     const key = parseInput(CreateKeyBody, body);
     if (!mayIssueKey(user.role, { ...key, livemode: scope.livemode })) throw new ForbiddenException(LIVE_REFUND_KEY_REFUSED);
     if (await this.refusedKeyCreation(scope, reply)) return undefined;
-    return this.bus.request('identity.api-keys.create.v1', { ...key, ...scope });
+    return this.bus.request('identity.api-keys.create.v1', { ...key, ...scope, idempotency });
   }
 
   /** Never limited: a leaked key must be revocable whatever was created (ApiKeyCreationsLimiter). */
@@ -101,9 +121,17 @@ export class DevelopersController {
   @HttpCode(201)
   @Permit('developers.manage')
   // The origin only: the URL's path and query are the merchant's and may carry a token, which the append-only trail must not keep.
-  @Audited('webhook_endpoint.created', (endpoint: WebhookEndpointWithSecretView) => ({ ...targetResult(endpoint), detail: webhookUrlOrigin(endpoint.url) }))
-  async createEndpoint(@Body() body: unknown, @Scope() scope: MerchantScope): Promise<WebhookEndpointWithSecretView> {
-    return withoutReplayed(await this.bus.request('webhooks.endpoints.create.v1', { ...parseInput(CreateEndpointBody, body), ...scope }));
+  @Audited('webhook_endpoint.created', (endpoint: WebhookEndpointWithSecretView) => ({
+    ...targetResult(endpoint),
+    detail: `${webhookUrlOrigin(endpoint.url)}${repeatNote(endpoint)}`,
+  }))
+  async createEndpoint(
+    @Body() body: unknown,
+    @Scope() scope: MerchantScope,
+    @Idempotency() idempotency: IdempotencyToken,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<WebhookEndpointWithSecretView> {
+    return answered(reply, await this.bus.request('webhooks.endpoints.create.v1', { ...parseInput(CreateEndpointBody, body), ...scope, idempotency }));
   }
 
   @Post('developers/webhook-endpoints/:id/rotate-secret')
@@ -112,11 +140,18 @@ export class DevelopersController {
   // Says when the old secret stops: at once (a leak) or after its overlap.
   @Audited('webhook_endpoint.secret_rotated', (endpoint: WebhookEndpointWithSecretView) => ({
     ...targetResult(endpoint),
-    detail: `previous secret stops signing at ${endpoint.previous_secret_expires_at}`,
+    detail: `previous secret stops signing at ${endpoint.previous_secret_expires_at}${repeatNote(endpoint)}`,
   }))
-  async rotateSecret(@Param('id') id: string, @Body() body: unknown, @Scope() scope: MerchantScope): Promise<WebhookEndpointWithSecretView> {
+  async rotateSecret(
+    @Param('id') id: string,
+    @Body() body: unknown,
+    @Scope() scope: MerchantScope,
+    @Idempotency() idempotency: IdempotencyToken,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<WebhookEndpointWithSecretView> {
     const endpointId = matching(ENDPOINT_ID, id, 'Webhook endpoint');
-    return withoutReplayed(await this.bus.request('webhooks.endpoints.rotate-secret.v1', { ...parseInput(RotateEndpointBody, body), ...scope, endpoint_id: endpointId }));
+    const command = { ...parseInput(RotateEndpointBody, body), ...scope, endpoint_id: endpointId, idempotency };
+    return answered(reply, await this.bus.request('webhooks.endpoints.rotate-secret.v1', command));
   }
 
   @Delete('developers/webhook-endpoints/:id')

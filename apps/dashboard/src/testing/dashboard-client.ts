@@ -109,14 +109,16 @@ export class DashboardBrowser {
     return answer<T>(await fetch(`${this.baseUrl}${path}`, { headers: { cookie: this.cookie } }));
   }
 
-  post<T>(path: string, body: unknown = {}, headers: Record<string, string> = {}): Promise<Answer<T>> {
-    return this.request<T>('POST', path, body, headers);
+  /** A new Idempotency-Key for each POST, as the web app makes one per action; `{ 'idempotency-key': undefined }` sends none. */
+  post<T>(path: string, body: unknown = {}, headers: Record<string, string | undefined> = {}): Promise<Answer<T>> {
+    return this.request<T>('POST', path, body, { 'idempotency-key': randomUUID(), ...headers });
   }
 
-  async request<T>(method: string, path: string, body: unknown = {}, headers: Record<string, string> = {}): Promise<Answer<T>> {
+  async request<T>(method: string, path: string, body: unknown = {}, headers: Record<string, string | undefined> = {}): Promise<Answer<T>> {
+    const sent = Object.entries(headers).filter((header): header is [string, string] => header[1] !== undefined);
     const response = await fetch(`${this.baseUrl}${path}`, {
       method,
-      headers: { cookie: this.cookie, origin: this.origin, 'content-type': 'application/json', 'x-csrf-token': this.csrfToken, ...headers },
+      headers: { cookie: this.cookie, origin: this.origin, 'content-type': 'application/json', 'x-csrf-token': this.csrfToken, ...Object.fromEntries(sent) },
       body: JSON.stringify(body),
     });
     return answer<T>(response);

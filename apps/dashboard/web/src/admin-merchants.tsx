@@ -2,6 +2,7 @@ import { type FormEvent, useEffect, useState } from 'react';
 import type { MerchantAdminView, ProvisionedMerchantReply } from '@pp/contracts';
 import { api, query } from './api';
 import { formatDate, type Messages, useI18n } from './i18n';
+import { useIdempotentPost } from './idempotent-post';
 import { PageStates } from './list-table';
 import { type Location, navigate, withParams } from './router';
 import { ShownOnce, type ShownValue } from './shown-once';
@@ -20,11 +21,12 @@ export function AdminMerchantsPage({ location }: { location: Location }) {
   useEffect(() => setCreated(undefined), [path]);
   const [form, setForm] = useState({ name: '', email: '', etransfer_email: '' });
   const [error, setError] = useState<string>();
+  const createMerchant = useIdempotentPost();
   const create = async (event: FormEvent) => {
     event.preventDefault();
     setError(undefined);
     try {
-      setCreated(await api<ProvisionedMerchantReply>('/api/admin/merchants', { method: 'POST', body: { name: form.name, email: form.email, ...(form.etransfer_email ? { etransfer_email: form.etransfer_email } : {}) } }));
+      setCreated(await createMerchant<ProvisionedMerchantReply>('/api/admin/merchants', { name: form.name, email: form.email, ...(form.etransfer_email ? { etransfer_email: form.etransfer_email } : {}) }));
       setForm({ name: '', email: '', etransfer_email: '' });
       loaded.reload();
     } catch (failure) {

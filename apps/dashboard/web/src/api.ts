@@ -35,11 +35,12 @@ export const rememberCsrfToken = (token: string): void => {
 };
 
 /** Same-origin JSON calls to the dashboard's /api; errors carry the server's `{ error }` text. */
-export async function api<T>(path: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
+export async function api<T>(path: string, init: { method?: string; body?: unknown; idempotencyKey?: string } = {}): Promise<T> {
   const method = init.method ?? 'GET';
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (init.body !== undefined) headers['Content-Type'] = 'application/json';
   if (method !== 'GET') headers['X-CSRF-Token'] = csrfToken;
+  if (init.idempotencyKey !== undefined) headers['Idempotency-Key'] = init.idempotencyKey;
   const response = await fetch(path, {
     method,
     headers,

@@ -5,6 +5,7 @@ import { formatDate, keyTypeLabel, useI18n } from './i18n';
 import type { Location } from './router';
 import { DeliveryList } from './deliveries';
 import { EndpointDeliveries, PreviewCheckout, SimulatePanel } from './developer-tools';
+import { useIdempotentPost } from './idempotent-post';
 import { PageStates, UrlFilter } from './list-table';
 import { may } from './permissions';
 import { ShownOnce } from './shown-once';
@@ -43,9 +44,10 @@ function ApiKeys({ mode, mayManage, mayRefund }: { mode: string; mayManage: bool
   const [type, setType] = useState(refundingKeys ? 'secret' : 'publishable');
   const [scopes, setScopes] = useState<string[]>([]);
   const [issued, setIssued] = useState<IssuedMerchantApiKeyView>();
+  const createKey = useIdempotentPost();
   const create = async () => {
     const body = type === 'restricted' ? { type, scopes } : { type };
-    setIssued(await api<IssuedMerchantApiKeyView>(`/api/developers/keys${query({ mode })}`, { method: 'POST', body }));
+    setIssued(await createKey<IssuedMerchantApiKeyView>(`/api/developers/keys${query({ mode })}`, body));
     loaded.reload();
   };
   const revoke = async (key: MerchantApiKeyView) => {
@@ -127,11 +129,13 @@ function WebhookEndpoints({ mode, mayManage }: { mode: string; mayManage: boolea
   const [events, setEvents] = useState<string[]>([]);
   const [secret, setSecret] = useState<string>();
   const [error, setError] = useState<string>();
+  const createEndpoint = useIdempotentPost();
+  const rotateSecret = useIdempotentPost();
   const create = async (event: FormEvent) => {
     event.preventDefault();
     setError(undefined);
     try {
-      const created = await api<WebhookEndpointWithSecretView>(path, { method: 'POST', body: events.length > 0 ? { url, enabled_events: events } : { url } });
+      const created = await createEndpoint<WebhookEndpointWithSecretView>(path, events.length > 0 ? { url, enabled_events: events } : { url });
       setSecret(created.secret);
       setUrl('');
       setEvents([]);
@@ -151,7 +155,7 @@ function WebhookEndpoints({ mode, mayManage }: { mode: string; mayManage: boolea
       // The old secret signs beside the new one for 24 hours, unless it leaked: then it stops at once.
       if (action === 'rotate-now' && !window.confirm(t.rotateNowConfirm)) return;
       const body = action === 'rotate-now' ? { previous_secret_expires_in: 0 } : {};
-      setSecret((await api<WebhookEndpointWithSecretView>(`/api/developers/webhook-endpoints/${endpoint.id}/rotate-secret${query({ mode })}`, { method: 'POST', body })).secret);
+      setSecret((await rotateSecret<WebhookEndpointWithSecretView>(`/api/developers/webhook-endpoints/${endpoint.id}/rotate-secret${query({ mode })}`, body)).secret);
     }
     loaded.reload();
   };

@@ -1,6 +1,7 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import type { IdempotencyToken, MerchantScope } from '@pp/contracts';
 import type { FastifyRequest } from 'fastify';
+import type { CreationRequest } from '../idempotency/creation-request.repository';
 
 const requestOf = (ctx: ExecutionContext) => ctx.switchToHttp().getRequest<FastifyRequest>();
 
@@ -16,4 +17,11 @@ export const Idempotency = createParamDecorator((_: unknown, ctx: ExecutionConte
   const reservation = requestOf(ctx).idempotency;
   if (!reservation) throw new Error('Idempotency used on a route without an idempotency reservation');
   return { key: reservation.key, fingerprint: reservation.fingerprint };
+});
+
+/** The request's Idempotency-Key as a creation records it with what it makes (creation-requests.ts): scope, key, keyed route and body. */
+export const CreationKey = createParamDecorator((_: unknown, ctx: ExecutionContext): CreationRequest => {
+  const reservation = requestOf(ctx).idempotency;
+  if (!reservation) throw new Error('CreationKey used on a route without an idempotency reservation');
+  return { scope: reservation.scope, key: reservation.key, keyed_fingerprint: reservation.check };
 });

@@ -3,7 +3,9 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { DomainError, ErrorCode, merchantChangeDetail } from '@pp/contracts';
 import type { FastifyRequest } from 'fastify';
 import { DataSource } from 'typeorm';
+import { CreationKey } from '../access/request-params';
 import { AdminRoute } from '../access/route-access';
+import type { CreationRequest } from '../idempotency/creation-request.repository';
 import type { ApiKeyView, IssuedApiKeyView, MerchantView, ProvisionedMerchantView } from '../identity/identity.views';
 import { MerchantProvisioningService } from '../identity/merchant-provisioning.service';
 import {
@@ -49,8 +51,8 @@ export class AdminController {
   @ApiOperation({ summary: 'Create a merchant, its owner dashboard user and four default keys (shown once)' })
   @ApiJsonBody(CreateMerchantBody)
   @ApiJsonResponse(201, 'Merchant created', PROVISIONED_MERCHANT_SCHEMA)
-  async createMerchant(@Body() body: CreateMerchantBody, @Req() request: FastifyRequest): Promise<ProvisionedMerchantView> {
-    const merchant = await this.provisioning.createMerchant(body);
+  async createMerchant(@Body() body: CreateMerchantBody, @CreationKey() creation: CreationRequest, @Req() request: FastifyRequest): Promise<ProvisionedMerchantView> {
+    const merchant = await this.provisioning.createMerchant(body, creation);
     await this.audit.record(request, merchantCreatedFact(merchant, body.etransfer_email));
     return merchant;
   }
@@ -60,8 +62,8 @@ export class AdminController {
   @ApiOperation({ summary: 'Create a platform admin for the dashboard console (generated password shown once)' })
   @ApiJsonBody(CreatePlatformAdminBody)
   @ApiJsonResponse(201, 'Platform admin created', PLATFORM_ADMIN_SCHEMA)
-  async createPlatformAdmin(@Body() body: CreatePlatformAdminBody, @Req() request: FastifyRequest): Promise<PlatformAdminView> {
-    const admin = await createPlatformAdmin(this.dataSource, body);
+  async createPlatformAdmin(@Body() body: CreatePlatformAdminBody, @CreationKey() creation: CreationRequest, @Req() request: FastifyRequest): Promise<PlatformAdminView> {
+    const admin = await createPlatformAdmin(this.dataSource, body, creation);
     await this.audit.record(request, platformAdminCreatedFact(admin));
     return admin;
   }
@@ -121,12 +123,17 @@ export class AdminController {
   @ApiOperation({ summary: 'Issue a key: secret (all scopes), restricted (pp_rk_, live only, chosen scopes) or publishable' })
   @ApiJsonBody(CreateApiKeyBody)
   @ApiJsonResponse(201, 'Key issued; the key itself is shown only here', ISSUED_API_KEY_SCHEMA)
-  async createKey(@Param('id') id: string, @Body() body: CreateApiKeyBody, @Req() request: FastifyRequest): Promise<IssuedApiKeyView> {
+  async createKey(
+    @Param('id') id: string,
+    @Body() body: CreateApiKeyBody,
+    @CreationKey() creation: CreationRequest,
+    @Req() request: FastifyRequest,
+  ): Promise<IssuedApiKeyView> {
     const expiresAt = body.expires_at === undefined ? undefined : new Date(body.expires_at);
     if (expiresAt && expiresAt.getTime() <= Date.now()) {
       throw new DomainError(ErrorCode.ValidationFailed, 'Validation failed: expires_at must be in the future');
     }
-    const issued = await this.provisioning.issueKey(merchantId(id), { ...body, expires_at: expiresAt });
+    const issued = await this.provisioning.issueKey(merchantId(id), { ...body, expires_at: expiresAt }, creation);
     await this.audit.record(request, apiKeyFact('api_key.created', issued));
     return issued;
   }

@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
-import type { CheckoutSessionCreatedView, CheckoutSessionView, RequestOf, Subject, WireError } from '@pp/contracts';
+import { canonicalJson, type CheckoutSessionCreatedView, type CheckoutSessionView, type RequestOf, type Subject, type WireError } from '@pp/contracts';
 import { TestStack, testInfra } from '@pp/testing';
 import type { Msg, NatsConnection, Subscription } from 'nats';
 import { connectNats } from '@pp/platform';
-import { canonicalJson } from '../idempotency/fingerprint';
 import type { ProvisionedMerchantView } from '../identity/identity.views';
 import { GatewayClient } from '../testing/gateway-client';
 

@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { IDEMPOTENCY_KEY_REUSED } from '@pp/contracts';
+import { bodyFingerprint, IDEMPOTENCY_KEY_REQUIRED, IDEMPOTENCY_KEY_REUSED } from '@pp/contracts';
 import { JsonLogger, redisUnavailable } from '@pp/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../http/api-error';
 import type { Principal } from '../identity/principal';
-import { bodyFingerprint } from './fingerprint';
 import { KeyRateLimiter, setRateLimitHeaders } from '../rate-limit/key-rate-limiter';
 import { type BeginOutcome, IdempotencyStore } from './idempotency.store';
 
@@ -33,7 +32,7 @@ export class IdempotencyHooks {
     if (request.method !== 'POST' || !scope) return undefined;
     const key = request.headers[IDEMPOTENCY_HEADER];
     if (typeof key !== 'string' || key.trim() === '') {
-      throw new ApiError(400, 'Validation failed: Idempotency-Key header is required');
+      throw new ApiError(400, IDEMPOTENCY_KEY_REQUIRED);
     }
     if (key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
       throw new ApiError(400, `Validation failed: Idempotency-Key must be at most ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`);
@@ -101,18 +100,24 @@ export class IdempotencyHooks {
       if (held) await this.store.complete(reservation, { status: reply.statusCode, body: payload as string });
       else await this.store.release(reservation);
     } catch (error) {
-      // The response stands; a retry then finds the key reserved until the lock expires, and the service dedups it.
+      // The response stands; a retry finds the key reserved until the lock expires, then runs again. What it repeats
+      // must be safe to repeat: commands carrying the key are deduplicated by the service that records it with their
+      // change (ledger, webhooks), and the gateway's own creations that show a secret once by the record they keep with
+      // it in Postgres (creation-requests.ts), which refuses the repeat (409) rather than mint a second secret.
       this.logger.warn('could not settle idempotency key', { error: error instanceof Error ? error.message : String(error) });
     }
     return payload;
   };
 }
 
+/** The key space of a merchant and mode: its API keys' requests, and the dashboard's commands for it. */
+export const merchantKeySpace = (merchantId: string, livemode: boolean): string => `${merchantId}:${livemode ? 'live' : 'test'}`;
+
 /** Whose key space an Idempotency-Key lives in: the merchant and mode of the key, or the admin token. */
 function scopeOf(principal: Principal): string | undefined {
   switch (principal.kind) {
     case 'api_key':
-      return `${principal.merchant_id}:${principal.livemode ? 'live' : 'test'}`;
+      return merchantKeySpace(principal.merchant_id, principal.livemode);
     case 'admin':
       return `admin:${principal.token_id}`;
     default:

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { IDEMPOTENCY_RETENTION_SECONDS } from '@pp/contracts';
-import { CONFIG, LuaScript, REDIS } from '@pp/platform';
+import { LuaScript, REDIS } from '@pp/platform';
 import type Redis from 'ioredis';
-import type { GatewayConfig } from '../gateway.config';
 import { COUNT_REQUEST_LUA, type RateWindow, type WindowCount } from '../rate-limit/key-rate-limiter';
 import { type IdempotencyEntryKeys, IdempotencyKeys, type StoredResponse } from './idempotency.keys';
 
@@ -12,8 +11,12 @@ export type { StoredResponse } from './idempotency.keys';
 /** How long a request may hold its key before another attempt may take over (a crashed gateway frees it this way). */
 export const IDEMPOTENCY_LOCK_SECONDS = 60;
 
-/** A request that holds its Idempotency-Key while it runs; key and fingerprint travel with its command (IdempotencyToken). */
+/**
+ * A request that holds its Idempotency-Key while it runs; key and fingerprint travel with its command
+ * (IdempotencyToken), scope, key and check with a creation that records them (creation-requests.ts).
+ */
 export interface IdempotencyReservation {
+  scope: string;
   key: string;
   fingerprint: string;
   entry: IdempotencyEntryKeys;
@@ -68,20 +71,16 @@ return 0`);
  */
 @Injectable()
 export class IdempotencyStore {
-  private readonly keys: IdempotencyKeys;
-
   constructor(
     @Inject(REDIS) private readonly redis: Redis,
-    @Inject(CONFIG) config: GatewayConfig,
-  ) {
-    this.keys = new IdempotencyKeys(config.SERVER_SECRET, config.PP_NAMESPACE);
-  }
+    private readonly keys: IdempotencyKeys,
+  ) {}
 
   /** Reserves the key for this request, or answers what holds it: one script, so nothing can change between the two. */
   async begin(scope: string, key: string, fingerprint: string, route: string): Promise<BeginOutcome> {
     const { entry, check, running } = this.attempt(scope, key, fingerprint, route);
     const [taken, held] = (await RESERVE.run(this.redis, [entry.redisKey], [JSON.stringify(running), IDEMPOTENCY_LOCK_SECONDS])) as [number, string?];
-    return this.outcome({ key, fingerprint, entry, check, owner: running.owner }, taken, held);
+    return this.outcome({ scope, key, fingerprint, entry, check, owner: running.owner }, taken, held);
   }
 
   /** begin, with the request counted against its key's rate limit in the same round trip; over the limit, nothing is reserved. */
@@ -93,7 +92,7 @@ export class IdempotencyStore {
       [JSON.stringify(running), IDEMPOTENCY_LOCK_SECONDS, window.limit],
     )) as [number, number, number?, string?];
     if (taken === undefined) return { count: [count, leftMs] };
-    return { count: [count, leftMs], begun: this.outcome({ key, fingerprint, entry, check, owner: running.owner }, taken, held) };
+    return { count: [count, leftMs], begun: this.outcome({ scope, key, fingerprint, entry, check, owner: running.owner }, taken, held) };
   }
 
   private attempt(scope: string, key: string, fingerprint: string, route: string) {

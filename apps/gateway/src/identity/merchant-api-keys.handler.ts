@@ -11,6 +11,8 @@ import {
 } from '@pp/contracts';
 import { Handles } from '@pp/platform';
 import { DataSource } from 'typeorm';
+import { CommandCreationRequests } from '../idempotency/creation-requests';
+import { merchantKeySpace } from '../idempotency/idempotency.hooks';
 import { ApiKeyRepository } from './api-key.repository';
 import { apiKeyView } from './identity.views';
 import { MerchantProvisioningService } from './merchant-provisioning.service';
@@ -29,6 +31,7 @@ export class MerchantApiKeysHandler {
   constructor(
     @Inject(DataSource) dataSource: DataSource,
     private readonly provisioning: MerchantProvisioningService,
+    private readonly creations: CommandCreationRequests,
   ) {
     this.keys = new ApiKeyRepository(dataSource);
   }
@@ -39,6 +42,7 @@ export class MerchantApiKeysHandler {
     return { keys: keys.filter((key) => key.livemode === query.livemode).reverse().map(apiKeyView) };
   }
 
+  /** The dashboard's Idempotency-Key is scoped as an API key's would be, to the merchant and mode; the dashboard keeps its keys apart in it. */
   @Handles('identity.api-keys.create.v1')
   create(@Payload() command: CreateApiKeyCommand): Promise<IssuedMerchantApiKeyView> {
     const scopes = command.scopes?.map((scope) => {
@@ -47,7 +51,8 @@ export class MerchantApiKeysHandler {
     });
     const expiresAt = command.expires_at === undefined ? undefined : new Date(command.expires_at);
     if (expiresAt && expiresAt.getTime() <= Date.now()) throw new DomainError(ErrorCode.ValidationFailed, 'Validation failed: expires_at must be in the future');
-    return this.provisioning.issueKey(command.merchant_id, { type: command.type, livemode: command.livemode, scopes, expires_at: expiresAt });
+    const request = this.creations.of(merchantKeySpace(command.merchant_id, command.livemode), 'identity.api-keys.create.v1', command.idempotency);
+    return this.provisioning.issueKey(command.merchant_id, { type: command.type, livemode: command.livemode, scopes, expires_at: expiresAt }, request);
   }
 
   @Handles('identity.api-keys.revoke.v1')

@@ -2,6 +2,8 @@ import { DomainError, ErrorCode } from '@pp/contracts';
 import { isUniqueViolation, violatedUniqueConstraint } from '@pp/platform';
 import { newId } from '@pp/kernel';
 import type { DataSource, EntityManager } from 'typeorm';
+import type { CreationRequest } from '../idempotency/creation-request.repository';
+import { recordCreation, refuseIfRecordedMeanwhile, refuseRepeatedCreation } from '../idempotency/creation-requests';
 import { generateApiKey, hashApiKey, type KeyType, redactKey } from './api-key';
 import { ApiKeyRepository } from './api-key.repository';
 import { DashboardUserRepository } from './dashboard-user.repository';
@@ -47,11 +49,16 @@ export interface KeySpec {
  * The platform operator's use cases on identity: create a merchant with its
  * owner and default keys, issue and revoke keys, change merchant settings.
  * Used by the admin routes and by the CLI, so it takes a plain DataSource.
+ * A creation that comes with its request's Idempotency-Key (the admin routes,
+ * the dashboard's commands) records it in its transaction and refuses a
+ * repeat (creation-requests.ts): its secrets were shown once, in an answer
+ * that may have been lost, and must not be minted a second time.
  */
 export class MerchantProvisioningService {
   constructor(private readonly dataSource: DataSource) {}
 
-  async createMerchant(input: NewMerchant): Promise<ProvisionedMerchantView> {
+  async createMerchant(input: NewMerchant, request?: CreationRequest): Promise<ProvisionedMerchantView> {
+    await refuseRepeatedCreation(this.dataSource, request);
     // Sign-in looks platform admins up first: an owner sharing an admin's e-mail could never sign in.
     if (await new PlatformAdminRepository(this.dataSource).findByEmail(input.email)) throw new DomainError(ErrorCode.Conflict, PLATFORM_ADMIN_EMAIL_TAKEN);
     const generated = input.password === undefined ? generatePassword() : undefined;
@@ -71,13 +78,16 @@ export class MerchantProvisioningService {
           password_hash: passwordHash,
           role: 'owner',
         });
+        const keys = await issueDefaultKeys(tx, merchant.id);
+        await recordCreation(tx, request, 'merchant', merchant.id);
         return {
           merchant_id: merchant.id,
-          keys: await issueDefaultKeys(tx, merchant.id),
+          keys,
           dashboard_user: { id: user.id, email: user.email, role: user.role, ...(generated ? { password: generated } : {}) },
         };
       });
     } catch (error) {
+      await refuseIfRecordedMeanwhile(this.dataSource, request, error);
       if (isDepositAddressTaken(error)) throw new DomainError(ErrorCode.Conflict, DEPOSIT_ADDRESS_TAKEN);
       if (isUniqueViolation(error)) throw new DomainError(ErrorCode.Conflict, 'A dashboard user with this email already exists');
       throw error;
@@ -109,15 +119,23 @@ export class MerchantProvisioningService {
    * keys must not multiply a merchant's share of the platform. The merchant's row is locked, so two issues at once
    * are counted one after the other.
    */
-  async issueKey(merchantId: string, spec: KeySpec): Promise<IssuedApiKeyView> {
+  async issueKey(merchantId: string, spec: KeySpec, request?: CreationRequest): Promise<IssuedApiKeyView> {
     const scopes = scopesFor(spec);
-    return this.dataSource.transaction(async (tx) => {
-      if (!(await new MerchantRepository(tx).lock(merchantId))) throw new DomainError(ErrorCode.NotFound, 'Merchant not found');
-      if ((await new ApiKeyRepository(tx).countActive(merchantId, spec.livemode)) >= MAX_ACTIVE_KEYS_PER_MODE) {
-        throw new DomainError(ErrorCode.ValidationFailed, `Validation failed: at most ${MAX_ACTIVE_KEYS_PER_MODE} active API keys per mode; revoke one first`);
-      }
-      return issueKey(tx, merchantId, { ...spec, scopes });
-    });
+    await refuseRepeatedCreation(this.dataSource, request);
+    return this.dataSource
+      .transaction(async (tx) => {
+        if (!(await new MerchantRepository(tx).lock(merchantId))) throw new DomainError(ErrorCode.NotFound, 'Merchant not found');
+        if ((await new ApiKeyRepository(tx).countActive(merchantId, spec.livemode)) >= MAX_ACTIVE_KEYS_PER_MODE) {
+          throw new DomainError(ErrorCode.ValidationFailed, `Validation failed: at most ${MAX_ACTIVE_KEYS_PER_MODE} active API keys per mode; revoke one first`);
+        }
+        const issued = await issueKey(tx, merchantId, { ...spec, scopes });
+        await recordCreation(tx, request, 'api_key', issued.id);
+        return issued;
+      })
+      .catch(async (error: unknown) => {
+        await refuseIfRecordedMeanwhile(this.dataSource, request, error);
+        throw error;
+      });
   }
 
   async revokeKey(keyId: string): Promise<ApiKeyView> {

@@ -3,9 +3,13 @@ import { Payload } from '@nestjs/microservices';
 import { CreateMerchantCommand, ListMerchantsQuery, type MerchantAdminView, type MerchantUpdateReply, type ProvisionedMerchantReply, UpdateMerchantCommand } from '@pp/contracts';
 import { Handles } from '@pp/platform';
 import { DataSource } from 'typeorm';
+import { CommandCreationRequests } from '../idempotency/creation-requests';
 import { merchantView } from './identity.views';
 import { MerchantRepository } from './merchant.repository';
 import { MerchantProvisioningService } from './merchant-provisioning.service';
+
+/** The key space of the platform admins' merchant console: the dashboard's Idempotency-Keys for new merchants. */
+const CONSOLE_KEY_SPACE = 'dashboard';
 
 /** The platform admins' merchant console in the dashboard: the same use cases as the admin routes. */
 @Controller()
@@ -15,6 +19,7 @@ export class MerchantsAdminHandler {
   constructor(
     @Inject(DataSource) dataSource: DataSource,
     private readonly provisioning: MerchantProvisioningService,
+    private readonly creations: CommandCreationRequests,
   ) {
     this.merchants = new MerchantRepository(dataSource);
   }
@@ -28,7 +33,8 @@ export class MerchantsAdminHandler {
 
   @Handles('identity.merchants.create.v1')
   create(@Payload() command: CreateMerchantCommand): Promise<ProvisionedMerchantReply> {
-    return this.provisioning.createMerchant({ name: command.name, email: command.email, etransfer_email: command.etransfer_email });
+    const request = this.creations.of(CONSOLE_KEY_SPACE, 'identity.merchants.create.v1', command.idempotency);
+    return this.provisioning.createMerchant({ name: command.name, email: command.email, etransfer_email: command.etransfer_email }, request);
   }
 
   /** With the merchant as it was, so the dashboard's audit entry names the deposit address being replaced, not only the new one. */

@@ -2,6 +2,8 @@ import { DomainError, ErrorCode } from '@pp/contracts';
 import { isUniqueViolation } from '@pp/platform';
 import { newId } from '@pp/kernel';
 import type { DataSource } from 'typeorm';
+import type { CreationRequest } from '../idempotency/creation-request.repository';
+import { recordCreation, refuseIfRecordedMeanwhile, refuseRepeatedCreation } from '../idempotency/creation-requests';
 import { DashboardUserRepository } from './dashboard-user.repository';
 import { generatePassword, hashPassword } from './password';
 import { ACCOUNT_NOT_FOUND } from './password-credentials';
@@ -24,21 +26,27 @@ export interface PlatformAdminListing {
 
 export const PLATFORM_ADMIN_NOT_FOUND = ACCOUNT_NOT_FOUND['gateway.platform_admins'];
 
-/** Creates an operator of the dashboard's admin console (admin route and CLI). */
-export async function createPlatformAdmin(dataSource: DataSource, input: { email: string; password?: string }): Promise<PlatformAdminView> {
+/**
+ * Creates an operator of the dashboard's admin console (admin route and CLI). With the admin route's Idempotency-Key,
+ * recorded with the admin, so a repeat creates none (creation-requests.ts): a generated password is shown only once.
+ */
+export async function createPlatformAdmin(dataSource: DataSource, input: { email: string; password?: string }, request?: CreationRequest): Promise<PlatformAdminView> {
+  await refuseRepeatedCreation(dataSource, request);
   // Sign-in looks platform admins up first: an admin sharing a merchant user's e-mail would lock that user out.
   if (await new DashboardUserRepository(dataSource).findByEmail(input.email)) {
     throw new DomainError(ErrorCode.Conflict, 'A dashboard user with this email already exists');
   }
   const generated = input.password === undefined ? generatePassword() : undefined;
+  const passwordHash = await hashPassword(input.password ?? generated!);
   try {
-    const admin = await new PlatformAdminRepository(dataSource).insert({
-      id: newId('user'),
-      email: input.email,
-      password_hash: await hashPassword(input.password ?? generated!),
+    const admin = await dataSource.transaction(async (tx) => {
+      const inserted = await new PlatformAdminRepository(tx).insert({ id: newId('user'), email: input.email, password_hash: passwordHash });
+      await recordCreation(tx, request, 'platform_admin', inserted.id);
+      return inserted;
     });
     return { id: admin.id, email: admin.email, ...(generated ? { password: generated } : {}) };
   } catch (error) {
+    await refuseIfRecordedMeanwhile(dataSource, request, error);
     if (isUniqueViolation(error)) throw new DomainError(ErrorCode.Conflict, 'A platform admin with this email already exists');
     throw error;
   }

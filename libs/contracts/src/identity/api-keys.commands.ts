@@ -1,5 +1,6 @@
-import { ArrayMaxSize, IsArray, IsIn, IsOptional, IsString, Matches } from 'class-validator';
-import { MerchantScope } from '../merchant-scope';
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsIn, IsOptional, IsString, Matches, ValidateNested } from 'class-validator';
+import { IdempotencyToken, MerchantScope } from '../merchant-scope';
 import { IsUtcTimestamp } from '../utc-timestamp';
 
 export const API_KEY_TYPES = ['secret', 'restricted', 'publishable'] as const;
@@ -44,6 +45,15 @@ export class CreateApiKeyCommand extends MerchantScope {
   @IsOptional()
   @IsUtcTimestamp('expires_at')
   expires_at?: string;
+
+  /**
+   * The dashboard request's Idempotency-Key: the gateway records it with the key it issues, and a repeat issues none
+   * (CONFLICT naming the key issued: the key itself is kept only as a hash, so it cannot be shown again).
+   */
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => IdempotencyToken)
+  idempotency?: IdempotencyToken;
 }
 
 /** `identity.api-keys.revoke.v1`. */

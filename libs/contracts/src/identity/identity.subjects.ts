@@ -22,13 +22,21 @@ export interface IdentitySubjects {
   'identity.dashboard-principal.v1': { request: DashboardPrincipalQuery; reply: DashboardSessionPrincipal };
   /** Newest first. */
   'identity.api-keys.list.v1': { request: ListApiKeysQuery; reply: { keys: MerchantApiKeyView[] } };
-  /** VALIDATION_FAILED naming the field (scopes only for restricted keys, which are live only; expires_at in the future). */
+  /**
+   * VALIDATION_FAILED naming the field (scopes only for restricted keys, which are live only; expires_at in the future).
+   * With an Idempotency-Key that already issued a key: CONFLICT naming it (issued once, never shown again), or
+   * VALIDATION_FAILED IDEMPOTENCY_KEY_REUSED when the key came with another request.
+   */
   'identity.api-keys.create.v1': { request: CreateApiKeyCommand; reply: IssuedMerchantApiKeyView };
   /** NOT_FOUND 'API key not found' for another merchant's or mode's key. Revoking twice keeps the first time. */
   'identity.api-keys.revoke.v1': { request: RevokeApiKeyCommand; reply: MerchantApiKeyView };
   /** Platform admins' merchant list, newest first. NOT_FOUND 'Merchant not found' for an unknown starting_after. */
   'identity.merchants.list.v1': { request: ListMerchantsQuery; reply: { data: MerchantAdminView[]; has_more: boolean } };
-  /** The 201 body of POST /v1/admin/merchants (keys and owner password shown once); CONFLICT for a taken e-mail or deposit address. */
+  /**
+   * The 201 body of POST /v1/admin/merchants (keys and owner password shown once); CONFLICT for a taken e-mail or
+   * deposit address, or naming the merchant an Idempotency-Key already created (VALIDATION_FAILED
+   * IDEMPOTENCY_KEY_REUSED when the key came with another request).
+   */
   'identity.merchants.create.v1': { request: CreateMerchantCommand; reply: ProvisionedMerchantReply };
   /** The merchant after the update, and before it. NOT_FOUND 'Merchant not found'; CONFLICT when the deposit address belongs to another merchant. */
   'identity.merchants.update.v1': { request: UpdateMerchantCommand; reply: MerchantUpdateReply };

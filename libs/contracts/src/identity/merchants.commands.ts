@@ -1,5 +1,7 @@
-import { IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
+import { Type } from 'class-transformer';
+import { IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateIf, ValidateNested } from 'class-validator';
 import { IsEmailAddress } from '../email-address';
+import { IdempotencyToken } from '../merchant-scope';
 import { PlainText } from '../plain-text';
 import { IsDepositAddress, IsFrameAncestors, IsMerchantName } from './merchant-rules';
 
@@ -46,6 +48,15 @@ export class CreateMerchantCommand {
   @IsOptional()
   @IsDepositAddress('etransfer_email')
   etransfer_email?: string;
+
+  /**
+   * The dashboard request's Idempotency-Key: the gateway records it with the merchant it creates, and a repeat creates
+   * none (CONFLICT naming the merchant: its keys and owner password are not kept, so they cannot be shown again).
+   */
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => IdempotencyToken)
+  idempotency?: IdempotencyToken;
 }
 
 /** `identity.merchants.update.v1`: the name, the deposit address (null clears it) and the origins allowed to frame the embedded checkout; what is left out stays. */

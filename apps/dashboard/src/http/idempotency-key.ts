@@ -1,0 +1,19 @@
+import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
+import { bodyFingerprint, DomainError, ErrorCode, type IdempotencyToken } from '@pp/contracts';
+import type { SignedInRequest } from '../auth/access.guard';
+import { idempotencyKeyRefusal, userIdempotencyKey } from './idempotency-key.policy';
+
+/**
+ * The request's Idempotency-Key (required: 400 without it) and its body's fingerprint, computed as the gateway
+ * computes it, to travel with the command: the service records both with what it makes, so a retry of the same
+ * action is answered as a repeat (idempotency-key.policy.ts scopes the key to the signed-in user).
+ */
+export const Idempotency = createParamDecorator((_data: unknown, context: ExecutionContext): IdempotencyToken => {
+  const request = context.switchToHttp().getRequest<SignedInRequest>();
+  const user = request.dashboard?.session.principal;
+  if (!user) throw new Error('Idempotency read on a route without a session');
+  const header = request.headers['idempotency-key'];
+  const refusal = idempotencyKeyRefusal(header);
+  if (refusal) throw new DomainError(ErrorCode.ValidationFailed, refusal);
+  return { key: userIdempotencyKey(user.id, header as string), fingerprint: bodyFingerprint(request.body) };
+});

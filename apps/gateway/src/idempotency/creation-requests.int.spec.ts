@@ -1,0 +1,114 @@
+import { randomUUID } from 'node:crypto';
+import { IDEMPOTENCY_KEY_REUSED } from '@pp/contracts';
+import { TestStack, testInfra } from '@pp/testing';
+import Redis from 'ioredis';
+import type { Pool } from 'pg';
+import type { IssuedApiKeyView, ProvisionedMerchantView } from '../identity/identity.views';
+import type { PlatformAdminView } from '../identity/platform-admin.service';
+import { type CallResult, GatewayClient } from '../testing/gateway-client';
+
+/*
+ * The gateway's own creations that show a secret once keep their Idempotency-Key in Postgres, in the creation's
+ * transaction. Its Redis record is settled only after the commit: a gateway that dies in between, or a Redis that
+ * loses the record, is reproduced here by deleting the namespace's idempotency records between a request and its
+ * retry, so the retry reaches the handler again. It must make nothing a second time. Real gateway, Postgres, Redis.
+ */
+describe('creations that show a secret once, retried after their Idempotency-Key left Redis', () => {
+  let stack: TestStack;
+  let gateway: GatewayClient;
+  let redis: Redis;
+  let db: Pool;
+
+  beforeAll(async () => {
+    stack = await TestStack.start({ services: ['gateway'], label: 'creationrequests' });
+    gateway = new GatewayClient(stack);
+    redis = new Redis(testInfra.redisUrl);
+    db = await stack.sql();
+  });
+  afterAll(async () => {
+    redis?.disconnect();
+    await stack?.stop();
+  });
+
+  /** What a crash between the commit and the settle leaves: no Redis record of any Idempotency-Key of this stack. */
+  async function forgetIdempotencyRecords(): Promise<void> {
+    const names = redis.scanStream({ match: `${stack.namespace}:gateway:idem:*`, count: 1000 });
+    let deleted = 0;
+    for await (const batch of names as AsyncIterable<string[]>) if (batch.length > 0) deleted += await redis.del(...batch);
+    expect(deleted).toBeGreaterThan(0);
+  }
+
+  const admin = <T>(path: string, idempotencyKey: string, body: unknown): Promise<CallResult<T>> =>
+    gateway.call<T>(`/v1/admin${path}`, { token: gateway.adminToken, idempotencyKey, body });
+
+  const count = async (sql: string, parameter: string): Promise<number> => (await db.query<{ n: number }>(sql, [parameter])).rows[0].n;
+
+  it('issues no second API key: the retry is refused 409 naming the key issued, another body under the key 400', async () => {
+    const merchant = await gateway.createMerchant('Keyed');
+    const keys = () => count(`SELECT count(*)::int AS n FROM gateway.api_keys WHERE merchant_id = $1`, merchant.merchant_id);
+    const idempotencyKey = randomUUID();
+    const path = `/merchants/${merchant.merchant_id}/keys`;
+    const issued = await admin<IssuedApiKeyView>(path, idempotencyKey, { type: 'secret', livemode: true });
+    expect(issued.status).toBe(201);
+    const before = await keys();
+
+    await forgetIdempotencyRecords();
+    const retried = await admin<{ error: string }>(path, idempotencyKey, { livemode: true, type: 'secret' });
+
+    expect(retried.status).toBe(409);
+    expect(retried.body.error).toBe(`This Idempotency-Key already issued ${issued.body.id}; its answer, the only copy of the key, was lost: revoke ${issued.body.id} and issue another`);
+    expect(await keys()).toBe(before);
+    const otherBody = await admin<{ error: string }>(path, idempotencyKey, { type: 'publishable', livemode: true });
+    expect({ status: otherBody.status, body: otherBody.body }).toEqual({ status: 400, body: { error: IDEMPOTENCY_KEY_REUSED } });
+    const otherMerchant = await admin<{ error: string }>(`/merchants/${(await gateway.createMerchant('Other')).merchant_id}/keys`, idempotencyKey, { type: 'secret', livemode: true });
+    expect({ status: otherMerchant.status, body: otherMerchant.body }).toEqual({ status: 400, body: { error: IDEMPOTENCY_KEY_REUSED } });
+    expect(await keys()).toBe(before);
+  });
+
+  it('creates no second merchant: the retry is refused 409 naming the merchant, not "e-mail taken", another body under the key 400', async () => {
+    const email = `${randomUUID()}@example.com`;
+    const merchants = () => count(`SELECT count(*)::int AS n FROM gateway.merchants WHERE email = $1`, email);
+    const idempotencyKey = randomUUID();
+    const created = await admin<ProvisionedMerchantView>('/merchants', idempotencyKey, { name: 'Once', email });
+    expect(created.status).toBe(201);
+
+    await forgetIdempotencyRecords();
+    const retried = await admin<{ error: string }>('/merchants', idempotencyKey, { name: 'Once', email });
+
+    expect(retried.status).toBe(409);
+    expect(retried.body.error).toMatch(new RegExp(`^This Idempotency-Key already created merchant ${created.body.merchant_id}; .* was lost: issue ${created.body.merchant_id} new keys`));
+    const otherBody = await admin<{ error: string }>('/merchants', idempotencyKey, { name: 'Twice', email: `${randomUUID()}@example.com` });
+    expect({ status: otherBody.status, body: otherBody.body }).toEqual({ status: 400, body: { error: IDEMPOTENCY_KEY_REUSED } });
+    expect(await merchants()).toBe(1);
+    expect(await count(`SELECT count(*)::int AS n FROM gateway.api_keys WHERE merchant_id = $1`, created.body.merchant_id)).toBe(4);
+  });
+
+  it('creates no second platform admin, whose generated password was in the lost answer', async () => {
+    const email = `ops-${randomUUID()}@example.com`;
+    const idempotencyKey = randomUUID();
+    const created = await admin<PlatformAdminView>('/platform_admins', idempotencyKey, { email });
+    expect(created.status).toBe(201);
+    expect(created.body.password).toEqual(expect.any(String));
+
+    await forgetIdempotencyRecords();
+    const retried = await admin<{ error: string }>('/platform_admins', idempotencyKey, { email });
+
+    expect(retried.status).toBe(409);
+    expect(retried.body.error).toMatch(new RegExp(`^This Idempotency-Key already created platform admin ${created.body.id}; `));
+    expect(await count(`SELECT count(*)::int AS n FROM gateway.platform_admins WHERE email = $1`, email)).toBe(1);
+  });
+
+  it('keeps a record 24 hours, as Redis keeps its own: past them the key is new again', async () => {
+    const merchant = await gateway.createMerchant('Retained');
+    const idempotencyKey = randomUUID();
+    const path = `/merchants/${merchant.merchant_id}/keys`;
+    expect((await admin(path, idempotencyKey, { type: 'publishable', livemode: false })).status).toBe(201);
+    await db.query(`UPDATE gateway.creation_requests SET created_at = created_at - interval '24 hours' WHERE idempotency_key = $1`, [idempotencyKey]);
+
+    await forgetIdempotencyRecords();
+    const later = await admin<IssuedApiKeyView>(path, idempotencyKey, { type: 'publishable', livemode: false });
+
+    expect(later.status).toBe(201);
+    expect(await count(`SELECT count(*)::int AS n FROM gateway.creation_requests WHERE idempotency_key = $1`, idempotencyKey)).toBe(1);
+  });
+});
