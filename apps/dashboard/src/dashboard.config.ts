@@ -1,6 +1,6 @@
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsInt, IsOptional, Max, Min } from 'class-validator';
-import { BaseConfig, NotInProduction, toBool, toInt, WithHttpTimeouts, WithRedis, WithTrustedProxies } from '@pp/platform/config';
+import { BaseConfig, DevelopmentOnly, toBool, toInt, WithHttpTimeouts, WithRedis, WithTrustedProxies } from '@pp/platform/config';
 
 /** TRUSTED_PROXIES: the sign-in limit per client address must count the client behind an ingress, not the ingress. */
 export class DashboardConfig extends WithHttpTimeouts(WithTrustedProxies(WithRedis(BaseConfig))) {
@@ -49,11 +49,11 @@ export class DashboardConfig extends WithHttpTimeouts(WithTrustedProxies(WithRed
 
   /**
    * The session cookie is Secure (and __Host-), with HSTS, unless this is false, which only dev and test set (plain
-   * http://localhost); refused under NODE_ENV=production, where a plain cookie could be planted or read.
+   * http://localhost); refused unless NODE_ENV is unset, development or test: elsewhere a plain cookie could be planted or read.
    */
   @IsOptional()
   @Transform(toBool)
   @IsBoolean({ message: 'must be true or false' })
-  @NotInProduction(false, 'the session cookie must be Secure and __Host- outside development and tests')
+  @DevelopmentOnly(false, 'the session cookie must be Secure and __Host- outside development and tests')
   DASHBOARD_SECURE_COOKIE = true;
 }

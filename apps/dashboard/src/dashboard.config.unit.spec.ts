@@ -11,8 +11,12 @@ const problems = (env: Record<string, string>) => configProblems(DashboardConfig
 describe('dashboard configuration', () => {
   it('given NODE_ENV=production, when the session cookie is made plain, then the dashboard refuses to start and says why', () => {
     expect(problems({ NODE_ENV: 'production', DASHBOARD_SECURE_COOKIE: 'false' })).toEqual([
-      'DASHBOARD_SECURE_COOKIE is invalid: must not be false when NODE_ENV=production: the session cookie must be Secure and __Host- outside development and tests',
+      'DASHBOARD_SECURE_COOKIE is invalid: must not be false unless NODE_ENV is unset, development or test: the session cookie must be Secure and __Host- outside development and tests',
     ]);
+  });
+
+  it('given another named environment (staging), when the session cookie is made plain, then it is refused as in production', () => {
+    expect(problems({ NODE_ENV: 'staging', DASHBOARD_SECURE_COOKIE: 'false' })).toHaveLength(1);
   });
 
   it('given NODE_ENV=production, when the cookie is left Secure, then it starts', () => {

@@ -1,6 +1,6 @@
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
-import { BaseConfig, IsKeyRing, NotInProduction, toBool, toInt, WithDatabase, WithMetricsPort, WithRedis } from '@pp/platform/config';
+import { BaseConfig, IsKeyRing, DevelopmentOnly, toBool, toInt, WithDatabase, WithMetricsPort, WithRedis } from '@pp/platform/config';
 
 export class WebhooksConfig extends WithMetricsPort(WithRedis(WithDatabase(BaseConfig))) {
   /**
@@ -15,12 +15,12 @@ export class WebhooksConfig extends WithMetricsPort(WithRedis(WithDatabase(BaseC
   /**
    * Lets endpoints point at loopback, private, link-local and metadata
    * addresses. Only for development and tests, where receivers run locally:
-   * the service refuses to start with it under NODE_ENV=production.
+   * the service refuses to start with it unless NODE_ENV is unset, development or test.
    */
   @IsOptional()
   @Transform(toBool)
   @IsBoolean({ message: 'must be true or false' })
-  @NotInProduction(true, 'private URLs are for development and tests only (endpoints could reach loopback, private and metadata addresses)')
+  @DevelopmentOnly(true, 'private URLs are for development and tests only (endpoints could reach loopback, private and metadata addresses)')
   WEBHOOK_ALLOW_PRIVATE_URLS = false;
 
   /**

@@ -13,8 +13,12 @@ const problems = (env: Record<string, string>) => configProblems(WebhooksConfig,
 describe('webhooks configuration', () => {
   it('given NODE_ENV=production, when private URLs are allowed, then the service refuses to start and says why', () => {
     expect(problems({ NODE_ENV: 'production', WEBHOOK_ALLOW_PRIVATE_URLS: 'true' })).toEqual([
-      'WEBHOOK_ALLOW_PRIVATE_URLS is invalid: must not be true when NODE_ENV=production: private URLs are for development and tests only (endpoints could reach loopback, private and metadata addresses)',
+      'WEBHOOK_ALLOW_PRIVATE_URLS is invalid: must not be true unless NODE_ENV is unset, development or test: private URLs are for development and tests only (endpoints could reach loopback, private and metadata addresses)',
     ]);
+  });
+
+  it('given another named environment (staging), when private URLs are allowed, then it is refused as in production', () => {
+    expect(problems({ NODE_ENV: 'staging', WEBHOOK_ALLOW_PRIVATE_URLS: 'true' })).toHaveLength(1);
   });
 
   it('given NODE_ENV=production, when private URLs are left off, then it starts with them refused', () => {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { isDevelopmentOrTest } from '@pp/platform/config';
 import type { DataSource } from 'typeorm';
 import { type AdminAuditFact, apiKeyFact, merchantCreatedFact, platformAdminCreatedFact, platformAdminPasswordResetFact } from '../admin/operator-audit-entry';
 import { hashApiKey } from '../identity/api-key';
@@ -17,17 +18,14 @@ export const DEMO_PLATFORM_ADMIN_EMAIL = 'ops@demo.example.com';
 
 export const DEMO_MERCHANT = { name: 'Demo Merchant', email: 'demo@example.com', etransfer_email: 'payments@demo.example.com' };
 
-/** NODE_ENV values the demo commands run under; unset is a developer's machine (`npm start`), as for WEBHOOK_ALLOW_PRIVATE_URLS. */
-const DEMO_ENVIRONMENTS = ['', 'development', 'test'];
-
 /**
  * The demo commands make an operator and keys whose sign-in lands in a plain file: for development and tests only.
  * Anywhere else (NODE_ENV=production, as the images set it, or any other named environment) they are refused
  * before they touch the database. Answers why, or undefined when they may run.
  */
 export function demoRefusal(command: string, nodeEnv: string | undefined): string | undefined {
-  const environment = (nodeEnv ?? '').trim().toLowerCase();
-  if (DEMO_ENVIRONMENTS.includes(environment)) return undefined;
+  // The rule of every development and test setting (DevelopmentOnly: WEBHOOK_ALLOW_PRIVATE_URLS, a plain session cookie).
+  if (isDevelopmentOrTest(nodeEnv)) return undefined;
   return `${command} is for development and tests only: refused under NODE_ENV=${nodeEnv!.trim()} (it runs when NODE_ENV is unset, development or test)`;
 }
 

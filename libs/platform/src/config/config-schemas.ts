@@ -17,7 +17,7 @@ export const toBool = ({ value }: { value: unknown }) =>
 export class BaseConfig {
   /**
    * The kind of deployment: `production` (the image sets it) refuses
-   * settings meant only for development and tests (NotInProduction).
+   * settings meant only for development and tests (DevelopmentOnly).
    */
   @IsOptional()
   @IsString()

@@ -2,7 +2,7 @@
 // before anything else (an app's main.ts checks its configuration first, @pp/platform/boot).
 export * from './config-schemas';
 export * from './load-config';
-export * from './not-in-production';
+export * from './development-only';
 export * from './trusted-proxies';
 export * from './redact-url';
 export { IsKeyRing, IsStrongSecret } from '../crypto/secret-strength';
