@@ -45,7 +45,7 @@ export function AdminMerchantsPage({ location }: { location: Location }) {
       </form>
       <PageStates loaded={loaded} location={location}>
         {(rows) => (
-                <ul className="cards">
+          <ul className="cards">
             {rows.map((merchant) => (
               // Keyed by its last change too: a reload that brings a change starts the card's fields afresh from it.
               <MerchantCard key={`${merchant.id} ${merchant.updated_at}`} merchant={merchant} done={loaded.reload} />

@@ -22,7 +22,7 @@ export function AdminRefundsPage({ location }: { location: Location }) {
       <UrlFilter className="filters" location={location} param="status" id="status-filter" label={t.status} value={status} options={STAGES} optionLabel={(value) => statusLabel(t, value)} />
       <PageStates loaded={loaded} location={location}>
         {(rows) => (
-                <ul className="cards">
+          <ul className="cards">
             {rows.map((refund) => (
               <RefundCard key={refund.id} refund={refund} done={loaded.reload} />
             ))}

@@ -59,7 +59,7 @@ function AuditList({ location, source, merchantId, children }: { location: Locat
       <UrlFilter className="filters" location={location} param="action" id="action-filter" label={t.action} value={action ?? ''} options={ACTIONS} allLabel={t.all} />
       <PageStates loaded={loaded} location={location} label={t.auditPages}>
         {(rows) => (
-                <table>
+          <table>
             <thead>
               <tr>
                 <th scope="col">{t.when}</th>

@@ -238,7 +238,7 @@ function Events({ location, mode, mayManage }: { location: Location; mode: strin
       <UrlFilter className="filters" location={location} param="type" id="event-type-filter" label={t.type} value={type ?? ''} options={EVENT_TYPES} allLabel={t.all} />
       <PageStates loaded={loaded} location={location} label={t.events}>
         {(rows) => (
-                <ul className="cards">
+          <ul className="cards">
             {rows.map((event) => (
               <li key={event.id} className="card" data-event-id={event.id}>
                 <button type="button" className="link" aria-expanded={open === event.id} onClick={() => setOpen(open === event.id ? undefined : event.id)}>

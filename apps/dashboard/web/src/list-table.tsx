@@ -73,45 +73,39 @@ export function ListTable<Data, Row extends { id: string }>({
   columns: Column<Row>[];
   label: string;
   rowProps?: (row: Row) => HTMLAttributes<HTMLTableRowElement> & Record<`data-${string}`, string>;
-  paging?: { location: Location; hasMore: (data: Data) => boolean };
+  paging?: Paging<Data>;
 }) {
   return (
-    <States loaded={loaded} isEmpty={(data) => rows(data).length === 0} afterEmpty={paging ? <Pager location={paging.location} hasMore={false} /> : null}>
-      {(data) => {
-        const shown = rows(data);
-        return (
-          <>
-            <table aria-label={label}>
-              <thead>
-                <tr>
-                  {columns.map((column) => (
-                    <th scope="col" key={column.header}>
-                      {column.hideHeader ? <span className="visually-hidden">{column.header}</span> : column.header}
-                    </th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody>
-                {shown.map((row) => (
-                  <tr key={row.id} {...rowProps?.(row)}>
-                    {columns.map((column) => (
-                      <td key={column.header} className={column.className}>{column.cell(row)}</td>
-                    ))}
-                  </tr>
+    <ListStates loaded={loaded} rows={rows} paging={paging}>
+      {(shown) => (
+        <table aria-label={label}>
+          <thead>
+            <tr>
+              {columns.map((column) => (
+                <th scope="col" key={column.header}>
+                  {column.hideHeader ? <span className="visually-hidden">{column.header}</span> : column.header}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {shown.map((row) => (
+              <tr key={row.id} {...rowProps?.(row)}>
+                {columns.map((column) => (
+                  <td key={column.header} className={column.className}>{column.cell(row)}</td>
                 ))}
-              </tbody>
-            </table>
-            {paging ? <Pager location={paging.location} lastId={shown[shown.length - 1]?.id} hasMore={paging.hasMore(data)} /> : null}
-          </>
-        );
-      }}
-    </States>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </ListStates>
   );
 }
 
 /**
- * One page of an /api list in its loading, error and empty states, its rows drawn by `children`, then its pager
- * (also after the empty state, so a page found empty past the first still leads back to the first).
+ * One page of an /api list (`{ data, has_more }`) in its loading, error and empty states, its rows drawn by
+ * `children`, then its pager, named `label`.
  */
 export function PageStates<Row extends { id: string }>({
   loaded,
@@ -125,13 +119,47 @@ export function PageStates<Row extends { id: string }>({
   children: (rows: Row[]) => ReactNode;
 }) {
   return (
-    <States loaded={loaded} isEmpty={(page) => page.data.length === 0} afterEmpty={<Pager location={location} hasMore={false} label={label} />}>
-      {(page) => (
-        <>
-          {children(page.data)}
-          <Pager location={location} lastId={page.data[page.data.length - 1]?.id} hasMore={page.has_more} label={label} />
-        </>
-      )}
+    <ListStates loaded={loaded} rows={(page) => page.data} paging={{ location, hasMore: pageHasMore, label }}>
+      {children}
+    </ListStates>
+  );
+}
+
+/** Where a list's cursor lives, whether a page has more after it, and the pager's name (Pages by default). */
+interface Paging<Data> {
+  location: Location;
+  hasMore: (data: Data) => boolean;
+  label?: string;
+}
+
+/**
+ * A list's loading, error and empty states, its rows drawn by `children`, then its pager when it has `paging`,
+ * also after the empty state, so a page found empty past the first (its rows gone meanwhile) still leads back to the first.
+ */
+function ListStates<Data, Row extends { id: string }>({
+  loaded,
+  rows,
+  paging,
+  children,
+}: {
+  loaded: Loaded<Data>;
+  rows: (data: Data) => Row[];
+  paging?: Paging<Data>;
+  children: (rows: Row[]) => ReactNode;
+}) {
+  const pager = (data?: Data, shown: Row[] = []) =>
+    paging ? <Pager location={paging.location} lastId={shown[shown.length - 1]?.id} hasMore={data !== undefined && paging.hasMore(data)} label={paging.label} /> : null;
+  return (
+    <States loaded={loaded} isEmpty={(data) => rows(data).length === 0} afterEmpty={pager()}>
+      {(data) => {
+        const shown = rows(data);
+        return (
+          <>
+            {children(shown)}
+            {pager(data, shown)}
+          </>
+        );
+      }}
     </States>
   );
 }
