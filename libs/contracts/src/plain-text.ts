@@ -1,3 +1,4 @@
+import { Transform } from 'class-transformer';
 import { Matches } from 'class-validator';
 
 /*
@@ -38,3 +39,9 @@ export function PlainText(field: string, options: PlainTextOptions = {}): Proper
   const pattern = options.identity ? IDENTITY : options.multiline ? MULTI_LINE : SINGLE_LINE;
   return Matches(pattern, { message: `${field} must not contain control or invisible formatting characters` });
 }
+
+/** A string input with its surrounding blanks taken off before it is checked (other values are left to their type's rule). */
+export const trimmedText = ({ value }: { value: unknown }): unknown => (typeof value === 'string' ? value.trim() : value);
+
+/** The property decorator of trimmedText: `@Trimmed()` before the rules that check the trimmed text. */
+export const Trimmed = (): PropertyDecorator => Transform(trimmedText);

@@ -179,6 +179,8 @@ describe('sandbox simulator, payments and events over HTTP', () => {
         ['unknown session', a.keys.test_secret, { sessionId: 'clnothere000000000000000', outcome: 'confirmed' }, 404, 'Checkout session not found'],
         ['an id no session can have, which the ledger would refuse in its own words', a.keys.test_secret, { sessionId: 'a.b', outcome: 'confirmed' }, 404, 'Checkout session not found'],
         ['unknown reference', a.keys.test_secret, { reference: 'no-such-reference', outcome: 'confirmed' }, 404, 'Checkout session not found'],
+        // No session's reference may hold one (creation refuses it): refused as creation refuses it, not looked for.
+        ['a reference with a bidi override', a.keys.test_secret, { reference: 'order\u202e42', outcome: 'confirmed' }, 400, 'Validation failed: reference must not contain control or invisible formatting characters'],
         ['another merchant’s session', a.keys.test_secret, { sessionId: foreign.id, outcome: 'confirmed' }, 404, 'Checkout session not found'],
         ['a live session with a test key', a.keys.test_secret, { sessionId: live.id, outcome: 'confirmed' }, 404, 'Checkout session not found'],
         ['an expired session', a.keys.test_secret, { sessionId: expired, outcome: 'failed' }, 409, 'Checkout session expired'],

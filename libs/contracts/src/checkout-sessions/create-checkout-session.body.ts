@@ -1,7 +1,6 @@
-import { Transform } from 'class-transformer';
 import { Equals, IsInt, IsObject, IsOptional, IsString, Matches, MaxLength, Min, Max, MinLength } from 'class-validator';
 import { HTTP_URL_PATTERN } from '../http-url';
-import { PlainText } from '../plain-text';
+import { PlainText, Trimmed } from '../plain-text';
 import { MetadataLimit } from './checkout-metadata.policy';
 
 export const MAX_AMOUNT_CENTS = 99_999_999_99;
@@ -23,7 +22,7 @@ export class CreateCheckoutSessionBody {
   currency!: 'cad';
 
   @IsString({ message: 'reference must be a string' })
-  @Transform(({ value }) => (typeof value === 'string' ? value.trim() : value))
+  @Trimmed()
   @MinLength(1, { message: 'reference must not be empty' })
   @MaxLength(255, { message: 'reference must be at most 255 characters' })
   @PlainText('reference')

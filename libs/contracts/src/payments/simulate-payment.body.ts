@@ -1,6 +1,5 @@
-import { Transform } from 'class-transformer';
 import { IsIn, IsOptional, IsString, Length } from 'class-validator';
-import { PlainText } from '../plain-text';
+import { PlainText, Trimmed } from '../plain-text';
 
 export const SIMULATED_OUTCOMES = ['confirmed', 'failed', 'requires_manual_review'] as const;
 export type SimulatedOutcome = (typeof SIMULATED_OUTCOMES)[number];
@@ -18,7 +17,7 @@ export class SimulatePaymentBody {
   /** Trimmed, as a session's reference is at creation, so the reference written as it was created finds it. */
   @IsOptional()
   @IsString({ message: 'reference must be a string' })
-  @Transform(({ value }) => (typeof value === 'string' ? value.trim() : value))
+  @Trimmed()
   @Length(1, 255, { message: 'reference must be 1 to 255 characters' })
   @PlainText('reference')
   reference?: string;

@@ -1,11 +1,11 @@
-import { Transform, Type } from 'class-transformer';
+import { Type } from 'class-transformer';
 import { IsBoolean, IsIn, IsNotEmpty, IsOptional, IsString, Length, Matches, MaxLength, ValidateNested } from 'class-validator';
 import { StreamAppend } from '../ledger/append';
 import { type ListPage, PageLimitParams } from '../list-page';
 import { IdempotencyToken, MerchantScope } from '../merchant-scope';
 import type { PaymentView } from '../payments/payment.views';
 import { PAYMENT_ID_PATTERN } from '../payments/payments.subjects';
-import { PlainText } from '../plain-text';
+import { PlainText, Trimmed } from '../plain-text';
 import { REFUND_STATUSES, type RefundStatus, type RefundView } from './refund.views';
 
 export const REFUND_ID_PATTERN = /^rf_[a-z0-9]{8,64}$/;
@@ -21,12 +21,11 @@ export function RefundText(field: string): PropertyDecorator {
   };
 }
 
-const trimmed = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 
 /** A required free-text input: trimmed, then non-empty ('<field> is required'), then RefundText. */
 function RequiredText(field: string): PropertyDecorator {
   return (target, key) => {
-    Transform(trimmed)(target, key);
+    Trimmed()(target, key);
     IsString({ message: `${field} must be a string` })(target, key);
     IsNotEmpty({ message: `${field} is required` })(target, key);
     RefundText(field)(target, key);
@@ -49,7 +48,7 @@ const OUTBOUND_REFERENCE = /^(?:[A-Za-z0-9][A-Za-z0-9 ._/-]*)?$/;
 
 function OutboundReference(): PropertyDecorator {
   return (target, key) => {
-    Transform(trimmed)(target, key);
+    Trimmed()(target, key);
     IsString({ message: 'outbound_reference must be a string' })(target, key);
     IsNotEmpty({ message: 'outbound_reference is required' })(target, key);
     MaxLength(OUTBOUND_REFERENCE_MAX, { message: `outbound_reference must be at most ${OUTBOUND_REFERENCE_MAX} characters` })(target, key);
@@ -64,7 +63,7 @@ export class RequestRefundBody {
   payment_id!: string;
 
   @IsOptional()
-  @Transform(trimmed)
+  @Trimmed()
   @IsString({ message: 'reason must be a string' })
   @RefundText('reason')
   reason?: string;
@@ -77,7 +76,7 @@ export class RequestRefundCommand extends MerchantScope {
   payment_id!: string;
 
   @IsOptional()
-  @Transform(trimmed)
+  @Trimmed()
   @IsString()
   @RefundText('reason')
   reason?: string | null;
