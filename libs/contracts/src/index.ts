@@ -14,6 +14,7 @@ export * from './ledger';
 export * from './merchant-events';
 export * from './list-page';
 export * from './merchant-scope';
+export * from './idempotency';
 export * from './payments';
 export * from './plain-text';
 export * from './refunds';

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { IsBoolean, IsString, Length } from 'class-validator';
 
 /**
@@ -14,43 +13,3 @@ export class MerchantScope {
   @IsBoolean()
   livemode!: boolean;
 }
-
-/** How long an Idempotency-Key answers its first request again (PRODUCT-RULES §8: 24 hours); after that it is a new key. */
-export const IDEMPOTENCY_RETENTION_SECONDS = 24 * 60 * 60;
-
-/** PRODUCT-RULES §D3's answer to a POST that needs an Idempotency-Key and came without one (the gateway's, the dashboard's). */
-export const IDEMPOTENCY_KEY_REQUIRED = 'Validation failed: Idempotency-Key header is required';
-
-/** The Idempotency-Key of the HTTP request and a fingerprint of its body, recorded with the append (PRODUCT-RULES §D3). */
-export class IdempotencyToken {
-  @IsString()
-  @Length(1, 255)
-  key!: string;
-
-  @IsString()
-  @Length(1, 128)
-  fingerprint!: string;
-}
-
-/**
- * JSON with object keys sorted at every level, so two bodies that differ only
- * in key order have the same fingerprint. Bodies reach this point already
- * bounded in depth by the JSON parser.
- */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.keys(value)
-      .sort()
-      .filter((key) => (value as Record<string, unknown>)[key] !== undefined)
-      .map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`);
-    return `{${entries.join(',')}}`;
-  }
-  return JSON.stringify(value ?? null);
-}
-
-/**
- * sha256 of the canonical JSON of a request body, hex: IdempotencyToken.fingerprint, computed the same way by every
- * HTTP edge that sends a command with its caller's Idempotency-Key (the gateway, the dashboard).
- */
-export const bodyFingerprint = (body: unknown): string => createHash('sha256').update(canonicalJson(body ?? {}), 'utf8').digest('hex');

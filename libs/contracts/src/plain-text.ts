@@ -40,8 +40,8 @@ export function PlainText(field: string, options: PlainTextOptions = {}): Proper
   return Matches(pattern, { message: `${field} must not contain control or invisible formatting characters` });
 }
 
-/** A string input with its surrounding blanks taken off before it is checked (other values are left to their type's rule). */
-export const trimmedText = ({ value }: { value: unknown }): unknown => (typeof value === 'string' ? value.trim() : value);
-
-/** The property decorator of trimmedText: `@Trimmed()` before the rules that check the trimmed text. */
-export const Trimmed = (): PropertyDecorator => Transform(trimmedText);
+/**
+ * A string input with its surrounding blanks taken off before the rules after it check it (other values are left to
+ * their type's rule).
+ */
+export const Trimmed = (): PropertyDecorator => Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value));

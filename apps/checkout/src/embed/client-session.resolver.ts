@@ -89,7 +89,7 @@ function retryAfterSeconds(header: string | null): number {
   return Number.isFinite(seconds) ? Math.min(60, Math.max(1, Math.ceil(seconds))) : 1;
 }
 
-/** fetch's own words ('fetch failed') with the reason it keeps in `cause` (ECONNREFUSED, a name not found, a timeout). */
+/** fetch's own words ('fetch failed') with the reason it keeps in `cause` (ECONNREFUSED, a name not found); a timeout's own words say it all. */
 function whyUnreachable(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
   const cause = error.cause as { code?: unknown; message?: unknown } | undefined;

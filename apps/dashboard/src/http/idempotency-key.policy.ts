@@ -1,4 +1,4 @@
-import { IDEMPOTENCY_KEY_REQUIRED } from '@pp/contracts';
+import { IDEMPOTENCY_KEY_REQUIRED, idempotencyKeyTooLong } from '@pp/contracts';
 
 /**
  * At most this many characters: the key the services record is the user's prefix (at most 79) and this, within the
@@ -13,7 +13,7 @@ export const MAX_IDEMPOTENCY_KEY_LENGTH = 128;
  */
 export function idempotencyKeyRefusal(header: string | string[] | undefined): string | undefined {
   if (typeof header !== 'string' || header.trim() === '') return IDEMPOTENCY_KEY_REQUIRED;
-  if (header.length > MAX_IDEMPOTENCY_KEY_LENGTH) return `Validation failed: Idempotency-Key must be at most ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`;
+  if (header.length > MAX_IDEMPOTENCY_KEY_LENGTH) return idempotencyKeyTooLong(MAX_IDEMPOTENCY_KEY_LENGTH);
   return undefined;
 }
 

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { bodyFingerprint, IDEMPOTENCY_KEY_REQUIRED, IDEMPOTENCY_KEY_REUSED } from '@pp/contracts';
+import { bodyFingerprint, IDEMPOTENCY_KEY_REQUIRED, IDEMPOTENCY_KEY_REUSED, idempotencyKeyTooLong } from '@pp/contracts';
 import { JsonLogger, redisUnavailable } from '@pp/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../http/api-error';
@@ -35,7 +35,7 @@ export class IdempotencyHooks {
       throw new ApiError(400, IDEMPOTENCY_KEY_REQUIRED);
     }
     if (key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
-      throw new ApiError(400, `Validation failed: Idempotency-Key must be at most ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`);
+      throw new ApiError(400, idempotencyKeyTooLong(MAX_IDEMPOTENCY_KEY_LENGTH));
     }
     const route = `POST ${request.url.split('?')[0]}`;
     const begun = await this.begin(request, reply, scope, key, route);

@@ -5,7 +5,7 @@ import { countAwaitingReview, ReviewQueueMetrics } from './review-queue.metrics'
 
 /*
  * The platform admins' review queue as the ledger's /metrics shows it, read from a real payments table: payments in
- * REQUIRES_MANUAL_REVIEW by mode, counted among the newest up to a limit, so a flood of them (a trusted-domain
+ * REQUIRES_MANUAL_REVIEW by mode, counted up to a limit in each mode, so a flood of them (a trusted-domain
  * mistake sending every notice to review) never makes a scrape walk the whole table.
  */
 describe('review queue metrics (real Postgres)', () => {

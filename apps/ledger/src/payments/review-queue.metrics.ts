@@ -4,7 +4,7 @@ import type { Pool } from 'pg';
 import { LEDGER_POOL } from '../event-store/ledger-pool';
 
 /**
- * Counting stops here, each mode's newest first: a queue this long already needs a person (a trusted-domain or DKIM
+ * Each mode's count stops here: a queue this long already needs a person (a trusted-domain or DKIM
  * mistake sending every notice to review), and each replica's scrape stays two bounded scans of the
  * payments_awaiting_review index (one per mode, so test-mode reviews, which any merchant can make, never push live
  * ones out of the live count).

@@ -1,6 +1,7 @@
 import { IsObject, IsString, Length, ValidateNested } from 'class-validator';
 import { Type } from 'class-transformer';
-import { IdempotencyToken, MerchantScope } from '../merchant-scope';
+import { MerchantScope } from '../merchant-scope';
+import { IdempotencyToken } from '../idempotency';
 import type { CreateCheckoutSessionBody } from './create-checkout-session.body';
 import type { CheckoutPreviewView, OpenCheckoutPreviewCommand } from './checkout-preview';
 import type { CheckoutSessionCreatedView, CheckoutSessionView } from './checkout-session.views';

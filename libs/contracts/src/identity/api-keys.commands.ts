@@ -1,6 +1,7 @@
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsIn, IsOptional, IsString, Matches, ValidateNested } from 'class-validator';
-import { IdempotencyToken, MerchantScope } from '../merchant-scope';
+import { MerchantScope } from '../merchant-scope';
+import { IdempotencyToken } from '../idempotency';
 import { IsUtcTimestamp } from '../utc-timestamp';
 
 export const API_KEY_TYPES = ['secret', 'restricted', 'publishable'] as const;

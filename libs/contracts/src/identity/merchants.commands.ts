@@ -1,7 +1,7 @@
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateIf, ValidateNested } from 'class-validator';
 import { IsEmailAddress } from '../email-address';
-import { IdempotencyToken } from '../merchant-scope';
+import { IdempotencyToken } from '../idempotency';
 import { PlainText } from '../plain-text';
 import { IsDepositAddress, IsFrameAncestors, IsMerchantName } from './merchant-rules';
 

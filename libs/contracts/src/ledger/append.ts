@@ -1,6 +1,6 @@
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, IsInt, IsOptional, IsString, Length, Matches, Min, ValidateNested } from 'class-validator';
-import { IdempotencyToken } from '../merchant-scope';
+import { IdempotencyToken } from '../idempotency';
 import { AppendMetadata, type Event, EventBody, type StoredEvent } from './stored-event';
 
 /** Stream ids are `<category>-<entity id>`, e.g. `checkout_session-<cuid>`. */

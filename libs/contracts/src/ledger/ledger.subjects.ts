@@ -1,6 +1,7 @@
 import { IsBoolean, IsDateString, IsIn, IsInt, IsOptional, IsString, Length, Max, Min, ValidateNested } from 'class-validator';
 import { Type } from 'class-transformer';
-import { IdempotencyToken, MerchantScope } from '../merchant-scope';
+import { MerchantScope } from '../merchant-scope';
+import { IdempotencyToken } from '../idempotency';
 import type { GetCheckoutSessionQuery } from '../checkout-sessions/checkout-session.subjects';
 import { CHECKOUT_SESSION_STATUSES, type CheckoutSessionStatus, type CheckoutSessionView } from '../checkout-sessions/checkout-session.views';
 import { type ListPage, PageLimitParams } from '../list-page';

@@ -3,7 +3,8 @@ import { Equals, IsBoolean, IsIn, IsInt, IsObject, IsOptional, IsString, Length,
 import type { CheckoutSessionView } from '../checkout-sessions/checkout-session.views';
 import { MAX_AMOUNT_CENTS } from '../checkout-sessions/create-checkout-session.body';
 import { type ListPage, PageLimitParams } from '../list-page';
-import { IdempotencyToken, MerchantScope } from '../merchant-scope';
+import { MerchantScope } from '../merchant-scope';
+import { IdempotencyToken } from '../idempotency';
 import { PlainText } from '../plain-text';
 import { PAYMENT_STATUSES, type PaymentStatus, type PaymentView } from './payment.views';
 import { SIMULATED_OUTCOMES, type SimulatedOutcome } from './simulate-payment.body';

@@ -2,7 +2,8 @@ import { Type } from 'class-transformer';
 import { IsBoolean, IsIn, IsNotEmpty, IsOptional, IsString, Length, Matches, MaxLength, ValidateNested } from 'class-validator';
 import { StreamAppend } from '../ledger/append';
 import { type ListPage, PageLimitParams } from '../list-page';
-import { IdempotencyToken, MerchantScope } from '../merchant-scope';
+import { MerchantScope } from '../merchant-scope';
+import { IdempotencyToken } from '../idempotency';
 import type { PaymentView } from '../payments/payment.views';
 import { PAYMENT_ID_PATTERN } from '../payments/payments.subjects';
 import { PlainText, Trimmed } from '../plain-text';
@@ -20,7 +21,6 @@ export function RefundText(field: string): PropertyDecorator {
     PlainText(field, { multiline: true })(target, key);
   };
 }
-
 
 /** A required free-text input: trimmed, then non-empty ('<field> is required'), then RefundText. */
 function RequiredText(field: string): PropertyDecorator {

@@ -1,7 +1,8 @@
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 import { MerchantEventType } from '../ledger/merchant-events';
-import { IdempotencyToken, MerchantScope } from '../merchant-scope';
+import { MerchantScope } from '../merchant-scope';
+import { IdempotencyToken } from '../idempotency';
 import { HTTP_URL_PATTERN } from '../http-url';
 import { PlainText } from '../plain-text';
 import { type WebhookEndpointStatus } from './webhook.views';

@@ -2,12 +2,12 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { type ConcurrentIndex, createIndexesConcurrently, dropIndexesConcurrently } from '../concurrent-indexes';
 
 /**
- * The payments awaiting review by mode, newest first, for the review-queue gauge (review-queue.metrics.ts), which
- * counts each mode's among its newest up to a limit: on payments_by_status a mode's count walked the other mode's rows
- * too, so test-mode reviews any merchant can make in bulk (simulate-payment) could push the live ones out of the
- * count. Partial, so it holds only the queue. Built CONCURRENTLY, as 1767225600015 explains.
+ * The payments awaiting review by mode, for the review-queue gauge (review-queue.metrics.ts), which counts each
+ * mode's up to a limit: on payments_by_status a mode's count walked the other mode's rows too, so test-mode reviews
+ * any merchant can make in bulk (simulate-payment) could push the live ones out of the count. Partial, so it holds
+ * only the queue. Built CONCURRENTLY, as 1767225600015 explains.
  */
-const INDEXES: readonly ConcurrentIndex[] = [['payments_awaiting_review', `ledger.payments (livemode, position DESC) WHERE status = 'REQUIRES_MANUAL_REVIEW'`]];
+const INDEXES: readonly ConcurrentIndex[] = [['payments_awaiting_review', `ledger.payments (livemode) WHERE status = 'REQUIRES_MANUAL_REVIEW'`]];
 
 export class PaymentsAwaitingReview1767225600017 implements MigrationInterface {
   name = 'PaymentsAwaitingReview1767225600017';

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { bodyFingerprint, canonicalJson } from './merchant-scope';
+import { bodyFingerprint, canonicalJson } from './idempotency';
 
 describe('body fingerprint', () => {
   it('ignores key order at every level and nothing else', () => {
