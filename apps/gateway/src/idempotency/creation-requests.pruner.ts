@@ -1,5 +1,5 @@
 import { Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { FailureStreak, JsonLogger } from '@pp/platform';
+import { EveryInterval, FailureStreak, JsonLogger } from '@pp/platform';
 import { DataSource } from 'typeorm';
 import { CreationRequestRepository } from './creation-request.repository';
 
@@ -14,24 +14,19 @@ const BATCH = 1000;
  */
 @Injectable()
 export class CreationRequestsPruner implements OnApplicationBootstrap, OnApplicationShutdown {
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<unknown>;
-  private readonly requests: CreationRequestRepository;
-  private readonly failures: FailureStreak;
+  private readonly pruning: EveryInterval;
 
   constructor(dataSource: DataSource, logger: JsonLogger) {
-    this.requests = new CreationRequestRepository(dataSource);
-    this.failures = new FailureStreak(logger, 'creation requests prune');
+    const requests = new CreationRequestRepository(dataSource);
+    const failures = new FailureStreak(logger, 'creation requests prune');
+    this.pruning = new EveryInterval(PRUNE_INTERVAL_MS, () => failures.guard(() => requests.prune(BATCH), 0));
   }
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => {
-      this.running ??= this.failures.guard(() => this.requests.prune(BATCH), 0).finally(() => (this.running = undefined));
-    }, PRUNE_INTERVAL_MS);
+    this.pruning.start();
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    clearInterval(this.timer);
-    await this.running;
+  onApplicationShutdown(): Promise<void> {
+    return this.pruning.stop();
   }
 }

@@ -55,7 +55,7 @@ class PastDeadlineBeforeCommit extends Error {
  */
 const ONE_BY_ONE_MAX = 64;
 
-/** A batch larger than ONE_BY_ONE_MAX could not go whole: rolled back, to run again in transactions of that size. */
+/** A batch larger than ONE_BY_ONE_MAX whose whole try did not go through: rolled back, to run again in parts of that size. */
 class TooLargeForOneByOne extends Error {
   constructor() {
     super(`the batch could not go whole and holds more than ${ONE_BY_ONE_MAX} appends`);
@@ -114,6 +114,8 @@ export class GroupCommitAppender {
 
   private async commit(queued: PendingAppend[]): Promise<void> {
     let batch = this.withinDeadline(queued);
+    // Known before any connection is taken: a batch that cannot go whole goes one at a time, in parts of ONE_BY_ONE_MAX.
+    if (batch.length > ONE_BY_ONE_MAX && !canAppendWhole(batch)) return this.commitInParts(batch);
     let outcomes: Outcome[] | undefined;
     let lostOnce = false;
     // Each round either answers the batch or leaves it smaller (a late append refused) or runs it on a new connection once.
@@ -124,8 +126,7 @@ export class GroupCommitAppender {
         if (error instanceof PastDeadlineBeforeCommit) {
           batch = this.withinDeadline(batch);
         } else if (error instanceof TooLargeForOneByOne) {
-          for (let start = 0; start < batch.length; start += ONE_BY_ONE_MAX) await this.commit(batch.slice(start, start + ONE_BY_ONE_MAX));
-          return;
+          return this.commitInParts(batch);
         } else if (error instanceof LostBeforeCommit && !lostOnce) {
           // Most often a pooled connection the server ended while idle (a restart, an operator), which is found
           // dead only when used. Nothing of the batch committed, so it runs once more, on a new connection.
@@ -142,6 +143,11 @@ export class GroupCommitAppender {
     }
     if (outcomes === undefined) return;
     this.answer(batch, outcomes);
+  }
+
+  /** A batch too large to run one at a time in one transaction, committed in transactions of ONE_BY_ONE_MAX at most. */
+  private async commitInParts(batch: PendingAppend[]): Promise<void> {
+    for (let start = 0; start < batch.length; start += ONE_BY_ONE_MAX) await this.commit(batch.slice(start, start + ONE_BY_ONE_MAX));
   }
 
   private answer(batch: PendingAppend[], outcomes: Outcome[]): void {
@@ -199,7 +205,6 @@ export class GroupCommitAppender {
    */
   private async runBatch(db: PoolClient, batch: PendingAppend[]): Promise<Outcome[]> {
     const whole = canAppendWhole(batch);
-    if (!whole && batch.length > ONE_BY_ONE_MAX) throw new TooLargeForOneByOne();
     // On the pipelined connection BEGIN and the stream locks travel with the batch's first statements. BEGIN
     // cannot fail on a live connection, and on a dead one nothing behind it runs either.
     const begun = allAnswered<unknown[]>([

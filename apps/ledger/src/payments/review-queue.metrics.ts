@@ -9,7 +9,7 @@ import { LEDGER_POOL } from '../event-store/ledger-pool';
  * payments_awaiting_review index (one per mode, so test-mode reviews, which any merchant can make, never push live
  * ones out of the live count).
  */
-export const REVIEW_COUNT_LIMIT = 100_000;
+const REVIEW_COUNT_LIMIT = 100_000;
 
 /** The platform admins' review queue, counted at each scrape on the payments_awaiting_review index. */
 @Injectable()

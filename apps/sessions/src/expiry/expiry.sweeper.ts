@@ -1,5 +1,5 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { CONFIG } from '@pp/platform';
+import { CONFIG, EveryInterval } from '@pp/platform';
 import type { SessionsConfig } from '../sessions.config';
 import { ExpirySweepJob } from './expiry-sweep.job';
 import { OverdueSessionsSweep } from './overdue-sessions.sweep';
@@ -14,26 +14,22 @@ import { OverdueSessionsSweep } from './overdue-sessions.sweep';
  */
 @Injectable()
 export class ExpirySweeper implements OnApplicationBootstrap, OnApplicationShutdown {
-  private timer?: NodeJS.Timeout;
-  private sweeping?: Promise<unknown>;
-  private scheduling?: Promise<unknown>;
+  private readonly sweeping: EveryInterval;
+  private readonly scheduling: EveryInterval;
 
-  constructor(
-    @Inject(CONFIG) private readonly config: SessionsConfig,
-    private readonly scheduled: ExpirySweepJob,
-    private readonly sweep: OverdueSessionsSweep,
-  ) {}
+  constructor(@Inject(CONFIG) config: SessionsConfig, scheduled: ExpirySweepJob, sweep: OverdueSessionsSweep) {
+    this.sweeping = new EveryInterval(config.SESSION_SWEEP_INTERVAL_MS, () => sweep.run());
+    this.scheduling = new EveryInterval(config.SESSION_SWEEP_INTERVAL_MS, () => scheduled.ensureScheduled());
+  }
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => {
-      this.sweeping ??= this.sweep.run().finally(() => (this.sweeping = undefined));
-      this.scheduling ??= this.scheduled.ensureScheduled().finally(() => (this.scheduling = undefined));
-    }, this.config.SESSION_SWEEP_INTERVAL_MS);
+    this.sweeping.start();
+    this.scheduling.start();
   }
 
   /** Waits for a sweep under way, not for a scheduling call waiting on Redis (the queue's close ends it). */
-  async onApplicationShutdown(): Promise<void> {
-    clearInterval(this.timer);
-    await this.sweeping;
+  onApplicationShutdown(): Promise<void> {
+    void this.scheduling.stop();
+    return this.sweeping.stop();
   }
 }

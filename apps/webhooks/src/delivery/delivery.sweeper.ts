@@ -1,5 +1,5 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { CONFIG, FailureStreak, JsonLogger } from '@pp/platform';
+import { CONFIG, EveryInterval, FailureStreak, JsonLogger } from '@pp/platform';
 import { EndpointRepository } from '../endpoints/endpoint.repository';
 import type { WebhooksConfig } from '../webhooks.config';
 import { DeliveryQueue } from './delivery.queue';
@@ -17,8 +17,7 @@ const BATCH = 1000;
  */
 @Injectable()
 export class DeliverySweeper implements OnApplicationBootstrap, OnApplicationShutdown {
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<unknown>;
+  private readonly rounds: EveryInterval;
   private readonly failures: FailureStreak;
   private readonly pruneFailures: FailureStreak;
 
@@ -31,20 +30,17 @@ export class DeliverySweeper implements OnApplicationBootstrap, OnApplicationShu
   ) {
     this.failures = new FailureStreak(logger, 'delivery sweep');
     this.pruneFailures = new FailureStreak(logger, 'endpoint requests prune');
+    this.rounds = new EveryInterval(config.WEBHOOK_SWEEP_INTERVAL_MS, () =>
+      Promise.all([this.failures.guard(() => this.sweep(), undefined), this.pruneFailures.guard(() => this.pruneEndpointRequests(), undefined)]),
+    );
   }
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => {
-      this.running ??= Promise.all([
-        this.failures.guard(() => this.sweep(), undefined),
-        this.pruneFailures.guard(() => this.pruneEndpointRequests(), undefined),
-      ]).finally(() => (this.running = undefined));
-    }, this.config.WEBHOOK_SWEEP_INTERVAL_MS);
+    this.rounds.start();
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    clearInterval(this.timer);
-    await this.running;
+  onApplicationShutdown(): Promise<void> {
+    return this.rounds.stop();
   }
 
   /** Queues the overdue deliveries whose jobs were lost (at most one batch per interval); answers how many. */

@@ -3,3 +3,4 @@ export * from './service-definition';
 export * from './start-service';
 export * from './tokens';
 export * from './node-flags';
+export * from './every-interval';
