@@ -12,8 +12,15 @@ export const IDEMPOTENCY_RETENTION_SECONDS = 24 * 60 * 60;
 /** PRODUCT-RULES §D3's answer to a POST that needs an Idempotency-Key and came without one (the gateway's, the dashboard's). */
 export const IDEMPOTENCY_KEY_REQUIRED = 'Validation failed: Idempotency-Key header is required';
 
-/** The answer to an Idempotency-Key longer than the edge takes (the gateway's and the dashboard's limits differ). */
-export const idempotencyKeyTooLong = (max: number): string => `Validation failed: Idempotency-Key must be at most ${max} characters`;
+/**
+ * Why an Idempotency-Key header cannot be taken, or undefined: missing or blank, or longer than the edge takes (the
+ * gateway's and the dashboard's limits differ).
+ */
+export function idempotencyKeyRefusal(header: string | string[] | undefined, maxLength: number): string | undefined {
+  if (typeof header !== 'string' || header.trim() === '') return IDEMPOTENCY_KEY_REQUIRED;
+  if (header.length > maxLength) return `Validation failed: Idempotency-Key must be at most ${maxLength} characters`;
+  return undefined;
+}
 
 /** The Idempotency-Key of the HTTP request and a fingerprint of its body, recorded with the append (PRODUCT-RULES §D3). */
 export class IdempotencyToken {

@@ -13,3 +13,6 @@ export class MerchantScope {
   @IsBoolean()
   livemode!: boolean;
 }
+
+/** One merchant and mode as a key (`mer_…:live`, `mer_…:test`): of an Idempotency-Key space, of a feed's listeners. */
+export const merchantScopeKey = (scope: MerchantScope): string => `${scope.merchant_id}:${scope.livemode ? 'live' : 'test'}`;

@@ -1,4 +1,4 @@
-import { IDEMPOTENCY_KEY_REQUIRED, idempotencyKeyTooLong } from '@pp/contracts';
+import { idempotencyKeyRefusal } from '@pp/contracts';
 
 /**
  * At most this many characters: the key the services record is the user's prefix (at most 79) and this, within the
@@ -11,11 +11,7 @@ export const MAX_IDEMPOTENCY_KEY_LENGTH = 128;
  * dashboard that makes a secret shown once needs one, as the gateway's POSTs do: without it, a retry after an answer
  * that was lost (the bus deadline passed after the service committed) would make a second endpoint or key.
  */
-export function idempotencyKeyRefusal(header: string | string[] | undefined): string | undefined {
-  if (typeof header !== 'string' || header.trim() === '') return IDEMPOTENCY_KEY_REQUIRED;
-  if (header.length > MAX_IDEMPOTENCY_KEY_LENGTH) return idempotencyKeyTooLong(MAX_IDEMPOTENCY_KEY_LENGTH);
-  return undefined;
-}
+export const dashboardIdempotencyKeyRefusal = (header: string | string[] | undefined): string | undefined => idempotencyKeyRefusal(header, MAX_IDEMPOTENCY_KEY_LENGTH);
 
 /**
  * The key as the services record it, in a space of its own: the dashboard's, then the signed-in user's. The services

@@ -1,5 +1,5 @@
 import { IDEMPOTENCY_KEY_REQUIRED } from '@pp/contracts';
-import { idempotencyKeyRefusal, MAX_IDEMPOTENCY_KEY_LENGTH, userIdempotencyKey } from './idempotency-key.policy';
+import { dashboardIdempotencyKeyRefusal, MAX_IDEMPOTENCY_KEY_LENGTH, userIdempotencyKey } from './idempotency-key.policy';
 
 describe('the dashboard’s Idempotency-Key', () => {
   it.each([
@@ -8,12 +8,12 @@ describe('the dashboard’s Idempotency-Key', () => {
     ['blanks', '   '],
     ['one sent twice', ['a', 'b']],
   ])('refuses %s as missing, in the gateway’s words', (_case, header) => {
-    expect(idempotencyKeyRefusal(header)).toBe(IDEMPOTENCY_KEY_REQUIRED);
+    expect(dashboardIdempotencyKeyRefusal(header)).toBe(IDEMPOTENCY_KEY_REQUIRED);
   });
 
   it('takes a key up to its length limit, and refuses a longer one naming the limit', () => {
-    expect(idempotencyKeyRefusal('k'.repeat(MAX_IDEMPOTENCY_KEY_LENGTH))).toBeUndefined();
-    expect(idempotencyKeyRefusal('k'.repeat(MAX_IDEMPOTENCY_KEY_LENGTH + 1))).toBe(`Validation failed: Idempotency-Key must be at most ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`);
+    expect(dashboardIdempotencyKeyRefusal('k'.repeat(MAX_IDEMPOTENCY_KEY_LENGTH))).toBeUndefined();
+    expect(dashboardIdempotencyKeyRefusal('k'.repeat(MAX_IDEMPOTENCY_KEY_LENGTH + 1))).toBe(`Validation failed: Idempotency-Key must be at most ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`);
   });
 
   it('records a key in the signed-in user’s own space, within the 255 characters a command carries', () => {

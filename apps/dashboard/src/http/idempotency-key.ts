@@ -1,7 +1,7 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import { bodyFingerprint, DomainError, ErrorCode, type IdempotencyToken } from '@pp/contracts';
 import type { SignedInRequest } from '../auth/access.guard';
-import { idempotencyKeyRefusal, userIdempotencyKey } from './idempotency-key.policy';
+import { dashboardIdempotencyKeyRefusal, userIdempotencyKey } from './idempotency-key.policy';
 
 /**
  * The request's Idempotency-Key (required: 400 without it) and its body's fingerprint, computed as the gateway
@@ -13,7 +13,7 @@ export const Idempotency = createParamDecorator((_data: unknown, context: Execut
   const user = request.dashboard?.session.principal;
   if (!user) throw new Error('Idempotency read on a route without a session');
   const header = request.headers['idempotency-key'];
-  const refusal = idempotencyKeyRefusal(header);
+  const refusal = dashboardIdempotencyKeyRefusal(header);
   if (refusal) throw new DomainError(ErrorCode.ValidationFailed, refusal);
   return { key: userIdempotencyKey(user.id, header as string), fingerprint: bodyFingerprint(request.body) };
 });

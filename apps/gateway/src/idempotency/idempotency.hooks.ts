@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { bodyFingerprint, IDEMPOTENCY_KEY_REQUIRED, IDEMPOTENCY_KEY_REUSED, idempotencyKeyTooLong } from '@pp/contracts';
+import { bodyFingerprint, IDEMPOTENCY_KEY_REQUIRED, IDEMPOTENCY_KEY_REUSED, idempotencyKeyRefusal, merchantScopeKey } from '@pp/contracts';
 import { JsonLogger, redisUnavailable } from '@pp/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../http/api-error';
@@ -31,12 +31,8 @@ export class IdempotencyHooks {
     const scope = scopeOf(request.principal);
     if (request.method !== 'POST' || !scope) return undefined;
     const key = request.headers[IDEMPOTENCY_HEADER];
-    if (typeof key !== 'string' || key.trim() === '') {
-      throw new ApiError(400, IDEMPOTENCY_KEY_REQUIRED);
-    }
-    if (key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
-      throw new ApiError(400, idempotencyKeyTooLong(MAX_IDEMPOTENCY_KEY_LENGTH));
-    }
+    const refusal = idempotencyKeyRefusal(key, MAX_IDEMPOTENCY_KEY_LENGTH);
+    if (refusal || typeof key !== 'string') throw new ApiError(400, refusal ?? IDEMPOTENCY_KEY_REQUIRED);
     const route = `POST ${request.url.split('?')[0]}`;
     const begun = await this.begin(request, reply, scope, key, route);
     switch (begun.outcome) {
@@ -110,14 +106,11 @@ export class IdempotencyHooks {
   };
 }
 
-/** The key space of a merchant and mode: its API keys' requests, and the dashboard's commands for it. */
-export const merchantKeySpace = (merchantId: string, livemode: boolean): string => `${merchantId}:${livemode ? 'live' : 'test'}`;
-
 /** Whose key space an Idempotency-Key lives in: the merchant and mode of the key, or the admin token. */
 function scopeOf(principal: Principal): string | undefined {
   switch (principal.kind) {
     case 'api_key':
-      return merchantKeySpace(principal.merchant_id, principal.livemode);
+      return merchantScopeKey(principal);
     case 'admin':
       return `admin:${principal.token_id}`;
     default:

@@ -7,12 +7,12 @@ import {
   type IssuedMerchantApiKeyView,
   ListApiKeysQuery,
   type MerchantApiKeyView,
+  merchantScopeKey,
   RevokeApiKeyCommand,
 } from '@pp/contracts';
 import { Handles } from '@pp/platform';
 import { DataSource } from 'typeorm';
 import { CommandCreationRequests } from '../idempotency/creation-requests';
-import { merchantKeySpace } from '../idempotency/idempotency.hooks';
 import { ApiKeyRepository } from './api-key.repository';
 import { apiKeyView } from './identity.views';
 import { MerchantProvisioningService } from './merchant-provisioning.service';
@@ -51,7 +51,7 @@ export class MerchantApiKeysHandler {
     });
     const expiresAt = command.expires_at === undefined ? undefined : new Date(command.expires_at);
     if (expiresAt && expiresAt.getTime() <= Date.now()) throw new DomainError(ErrorCode.ValidationFailed, 'Validation failed: expires_at must be in the future');
-    const request = this.creations.of(merchantKeySpace(command.merchant_id, command.livemode), 'identity.api-keys.create.v1', command.idempotency);
+    const request = this.creations.of(merchantScopeKey(command), 'identity.api-keys.create.v1', command.idempotency);
     return this.provisioning.issueKey(command.merchant_id, { type: command.type, livemode: command.livemode, scopes, expires_at: expiresAt }, request);
   }
 

@@ -1,5 +1,5 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
-import { MERCHANT_EVENTS_FILTER, type MerchantEventView, type MerchantScope, type StoredEvent } from '@pp/contracts';
+import { MERCHANT_EVENTS_FILTER, type MerchantEventView, type MerchantScope, merchantScopeKey, type StoredEvent } from '@pp/contracts';
 import { CONFIG, JsonLogger, NATS_CONNECTION, subjectPrefix } from '@pp/platform';
 import type { NatsConnection, Status, Subscription } from 'nats';
 import type { GatewayConfig } from '../gateway.config';
@@ -12,7 +12,6 @@ export type FeedListener = (signal: FeedSignal) => void;
 /** How long to wait before following again after the server ended the subscription. */
 const RETRY_FOLLOW_MS = 1000;
 
-const scopeKey = (scope: MerchantScope) => `${scope.merchant_id}:${scope.livemode ? 'live' : 'test'}`;
 
 /**
  * New merchant-visible events, live as the ledger publishes them to its
@@ -46,7 +45,7 @@ export class MerchantEventFeed implements OnApplicationShutdown {
 
   /** Hears the events of one merchant and mode until the returned function is called; the first listener starts the following. */
   listen(scope: MerchantScope, listener: FeedListener): () => void {
-    const key = scopeKey(scope);
+    const key = merchantScopeKey(scope);
     const set = this.listeners.get(key) ?? new Set<FeedListener>();
     set.add(listener);
     this.listeners.set(key, set);
@@ -103,7 +102,7 @@ export class MerchantEventFeed implements OnApplicationShutdown {
   }
 
   private dispatch(event: StoredEvent): void {
-    const listeners = this.listeners.get(scopeKey(event.metadata));
+    const listeners = this.listeners.get(merchantScopeKey(event.metadata));
     if (!listeners) return;
     const signal: FeedSignal = { kind: 'event', event: merchantEventView(event) };
     for (const listener of listeners) listener(signal);

@@ -11,6 +11,12 @@ function pgErrorOf(error: unknown): PgError | undefined {
   return ((error as { driverError?: PgError }).driverError ?? error) as PgError;
 }
 
+/**
+ * Whether a prepared statement was refused because its result's row type changed since it was prepared (SQLSTATE
+ * 0A000, "cached plan must not change result type": a migration reshaped a table it reads).
+ */
+export const isCachedPlanReshaped = (error: unknown): boolean => pgErrorOf(error)?.code === '0A000';
+
 /** Whether a statement failed on a unique constraint (SQLSTATE 23505). */
 export const isUniqueViolation = (error: unknown): boolean => pgErrorOf(error)?.code === '23505';
 

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Socket } from 'node:net';
 import { Client } from 'pg';
+import { isCachedPlanReshaped } from './pg-errors';
 
 /**
  * Distinct statements one connection keeps prepared. Texts past it (a
@@ -37,9 +38,6 @@ export function statementName(text: string): string | undefined {
 
 type QueryCallback = (error: Error | null, result: unknown) => void;
 
-/** SQLSTATE 0A000 as Postgres raises it for a prepared statement whose result's row type changed. */
-const RESHAPED = '0A000';
-
 /**
  * A node-postgres client that prepares every parameterized statement once per
  * connection instead of sending it unnamed. Unnamed, Postgres parses,
@@ -56,7 +54,7 @@ const RESHAPED = '0A000';
  */
 export class PreparingClient extends Client {
   private readonly prepared = new Set<string>();
-  /** Statements this connection no longer names: their prepared form's result no longer fits the table (RESHAPED). */
+  /** Statements this connection no longer names: their prepared form's result no longer fits the table (isCachedPlanReshaped). */
   private readonly stale = new Set<string>();
   private writesHeld = false;
 
@@ -90,7 +88,7 @@ export class PreparingClient extends Client {
    * unnamed, so it fails once per connection rather than until the connection closes.
    */
   private forgetIfReshaped(name: string, error: unknown): void {
-    if ((error as { code?: string } | null)?.code !== RESHAPED) return;
+    if (!isCachedPlanReshaped(error)) return;
     this.prepared.delete(name);
     this.stale.add(name);
   }

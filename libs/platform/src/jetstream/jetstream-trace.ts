@@ -1,6 +1,6 @@
 import { type Context, SpanKind } from '@opentelemetry/api';
 import type { JsMsg, NatsConnection } from 'nats';
-import { buildHeaders, readHeaders } from '../nats/bus-headers';
+import { buildHeaders, readTraceContext } from '../nats/bus-headers';
 import { inSpan } from '../telemetry/in-span';
 import { untrustedParent } from '../telemetry/untrusted-parent';
 import { publishToStream, type StreamAck } from './publish-to-stream';
@@ -36,7 +36,7 @@ export interface ConsumeTraceOptions {
  * that published it (from its headers; a message without them starts a trace).
  */
 export function consumeTraced<T>(msg: JsMsg, handle: () => Promise<T>, options: ConsumeTraceOptions = {}): Promise<T> {
-  const published = readHeaders(msg.headers).traceContext;
+  const published = readTraceContext(msg.headers);
   return inSpan(
     TRACER,
     `consume ${msg.subject}`,

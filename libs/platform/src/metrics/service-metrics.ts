@@ -7,7 +7,7 @@ export interface Sample<L extends string> {
   value: number;
 }
 
-/** Reads current values at scrape time (queue depth, consumer lag, a count in Postgres). */
+/** Reads current values at scrape time (queue depth, stream fill, a count in Postgres). */
 export type SampleReader<L extends string> = () => Promise<Sample<L>[]>;
 
 /** Gauges one reader feeds together, each under the key its samples come back by. */

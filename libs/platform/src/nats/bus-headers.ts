@@ -56,11 +56,16 @@ export function readHeaders(h: MsgHdrs | undefined): IncomingMeta {
     // Kept only when plain and short, as at the HTTP edge: it is logged, forwarded and stored with appends.
     requestId: isWellFormedRequestId(requestId) ? requestId : undefined,
     deadline: receivedDeadline(h),
-    traceContext: propagation.extract(context.active(), h, {
-      get: (carrier, key) => carrier?.get(key) || undefined,
-      keys: (carrier) => (carrier ? [...carrier.keys()] : []),
-    }),
+    traceContext: readTraceContext(h),
   };
+}
+
+/** The W3C trace context a message's headers carry (its traceparent), over the active context. */
+export function readTraceContext(h: MsgHdrs | undefined): Context {
+  return propagation.extract(context.active(), h, {
+    get: (carrier, key) => carrier?.get(key) || undefined,
+    keys: (carrier) => (carrier ? [...carrier.keys()] : []),
+  });
 }
 
 function receivedDeadline(h: MsgHdrs | undefined): number | undefined {
