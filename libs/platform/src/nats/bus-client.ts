@@ -37,8 +37,7 @@ export class BusClient {
 
   async request<S extends Subject>(subject: S, payload: RequestOf<S>, options: RequestOptions = {}): Promise<ReplyOf<S>> {
     const ctx = requestContext.current();
-    const now = Date.now();
-    const timeout = callTimeoutMs(options.timeoutMs ?? this.defaultTimeoutMs, now);
+    const timeout = callTimeoutMs(options.timeoutMs ?? this.defaultTimeoutMs);
     if (timeout <= 0) {
       throw new DomainError(ErrorCode.ServiceUnavailable, `Deadline passed before calling ${subject}`);
     }
@@ -49,7 +48,7 @@ export class BusClient {
         const msg = await this.inbox.request(
           this.prefix + subject,
           Buffer.from(JSON.stringify(payload ?? {})),
-          buildHeaders({ requestId: ctx?.requestId, deadline: now + timeout }),
+          buildHeaders({ requestId: ctx?.requestId, timeoutMs: timeout }),
           timeout,
         );
         const reply = JSON.parse(Buffer.from(msg.data).toString('utf8')) as BusReply<ReplyOf<S>>;

@@ -19,16 +19,17 @@ export const TRANSIT_MARGIN_MS = 25;
 
 export interface OutgoingMeta {
   requestId?: string;
-  deadline?: number;
+  /** Milliseconds the caller still waits: sent as it is, and as the epoch deadline it makes by this clock. */
+  timeoutMs?: number;
 }
 
 /** Builds headers for an outgoing message, injecting the active trace context (traceparent). */
 export function buildHeaders(meta: OutgoingMeta): MsgHdrs {
   const h = natsHeaders();
   if (meta.requestId) h.set(BusHeader.RequestId, meta.requestId);
-  if (meta.deadline) {
-    h.set(BusHeader.Deadline, String(meta.deadline));
-    h.set(BusHeader.TimeoutMs, String(Math.max(0, meta.deadline - Date.now())));
+  if (meta.timeoutMs !== undefined) {
+    h.set(BusHeader.Deadline, String(Date.now() + meta.timeoutMs));
+    h.set(BusHeader.TimeoutMs, String(Math.max(0, meta.timeoutMs)));
   }
   propagation.inject(context.active(), h, {
     set: (carrier, key, value) => carrier.set(key, value),

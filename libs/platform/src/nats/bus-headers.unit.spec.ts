@@ -6,14 +6,14 @@ describe('a bus message’s deadline', () => {
 
   it('given a caller that waits 5 s, then it sends the time it still waits, and its epoch deadline for older receivers', () => {
     jest.useFakeTimers({ now: 1_000_000 });
-    const sent = buildHeaders({ deadline: 1_005_000 });
+    const sent = buildHeaders({ timeoutMs: 5_000 });
     expect(sent.get(BusHeader.TimeoutMs)).toBe('5000');
     expect(sent.get(BusHeader.Deadline)).toBe('1005000');
   });
 
   it('given a receiver whose clock is a minute behind the caller’s, then it dates the deadline by its own clock, less the transit margin', () => {
     jest.useFakeTimers({ now: 1_000_000 });
-    const sent = buildHeaders({ deadline: 1_005_000 });
+    const sent = buildHeaders({ timeoutMs: 5_000 });
     jest.setSystemTime(1_000_000 - 60_000);
     expect(readHeaders(sent).deadline).toBe(1_000_000 - 60_000 + 5_000 - TRANSIT_MARGIN_MS);
   });
