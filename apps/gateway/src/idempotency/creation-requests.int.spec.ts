@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { IDEMPOTENCY_KEY_REUSED } from '@pp/contracts';
-import { TestStack, testInfra } from '@pp/testing';
+import { TestStack, testInfra, waitFor } from '@pp/testing';
 import Redis from 'ioredis';
 import type { Pool } from 'pg';
 import type { IssuedApiKeyView, ProvisionedMerchantView } from '../identity/identity.views';
@@ -96,6 +96,29 @@ describe('creations that show a secret once, retried after their Idempotency-Key
     expect(retried.status).toBe(409);
     expect(retried.body.error).toMatch(new RegExp(`^This Idempotency-Key already created platform admin ${created.body.id}; `));
     expect(await count(`SELECT count(*)::int AS n FROM gateway.platform_admins WHERE email = $1`, email)).toBe(1);
+  });
+
+  it('given two commands with one Idempotency-Key at once, over the bus where no Redis record stands in front, then one key is issued and the other is refused naming it', async () => {
+    const merchant = await gateway.createMerchant('Raced');
+    const bus = await stack.bus();
+    const idempotency = { key: randomUUID(), fingerprint: 'f'.repeat(64) };
+    const command = { merchant_id: merchant.merchant_id, livemode: false, type: 'secret' as const, idempotency };
+
+    // The merchant's row held from here, both get past the record's check before either can commit.
+    const holder = await db.connect();
+    await holder.query('BEGIN');
+    await holder.query('SELECT 1 FROM gateway.merchants WHERE id = $1 FOR UPDATE', [merchant.merchant_id]);
+    const both = Promise.allSettled([bus.request('identity.api-keys.create.v1', command), bus.request('identity.api-keys.create.v1', command)]);
+    await waitFor('both commands waiting on the merchant’s row', async () => (await count(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE $1`, '%gateway.merchants%')) === 2);
+    await holder.query('COMMIT');
+    holder.release();
+    const answers = await both;
+
+    const issued = answers.flatMap((answer) => (answer.status === 'fulfilled' ? [answer.value] : []));
+    const refused = answers.flatMap((answer) => (answer.status === 'rejected' ? [answer.reason as { code: string; message: string }] : []));
+    expect(issued).toHaveLength(1);
+    expect(refused).toEqual([expect.objectContaining({ code: 'CONFLICT', message: expect.stringContaining(`This Idempotency-Key already issued ${issued[0].id}`) })]);
+    expect(await count(`SELECT count(*)::int AS n FROM gateway.api_keys WHERE merchant_id = $1 AND NOT livemode AND type = 'secret'`, merchant.merchant_id)).toBe(2);
   });
 
   it('keeps a record 24 hours, as Redis keeps its own: past them the key is new again', async () => {

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { IdempotencyToken, Subject } from '@pp/contracts';
+import { DomainError, ErrorCode, type IdempotencyToken, type Subject } from '@pp/contracts';
+import type { DataSource, EntityManager } from 'typeorm';
 import type { Queryable } from '../identity/queryable';
 import { type CreationOperation, repeatedCreationRefusal } from './creation-request.policy';
 import { type CreationRequest, CreationRequestRepository, isRecordedAlready } from './creation-request.repository';
@@ -18,19 +19,31 @@ export async function refuseRepeatedCreation(db: Queryable, request: CreationReq
   if (refusal) throw refusal;
 }
 
-/** In the creation's transaction, so the creation never commits without its key nor the key without the creation. */
-export async function recordCreation(tx: Queryable, request: CreationRequest | undefined, operation: CreationOperation, createdId: string): Promise<void> {
-  if (request) await new CreationRequestRepository(tx).insert(request, operation, createdId);
-}
-
 /**
- * After a creation failed: when a concurrent request recorded the same key first (which failed this transaction
- * whole, so nothing was made), this one is refused as its repeat. Any other failure is the caller's to answer.
+ * Runs a creation in a transaction that also records its request's Idempotency-Key, so the creation never commits
+ * without its key nor the key without the creation. When the transaction failed because a concurrent request recorded
+ * the same key first (which failed it whole, so nothing was made), this one is refused as its repeat; any other
+ * failure is the caller's to answer.
  */
-export async function refuseIfRecordedMeanwhile(db: Queryable, request: CreationRequest | undefined, error: unknown): Promise<void> {
-  if (!request || !isRecordedAlready(error)) return;
-  await refuseRepeatedCreation(db, request);
-  throw error; // the record that failed it is gone already (pruned): nothing to answer but the failure
+export async function inRecordedTransaction<T>(
+  dataSource: DataSource,
+  request: CreationRequest | undefined,
+  operation: CreationOperation,
+  create: (tx: EntityManager) => Promise<T>,
+  createdId: (made: T) => string,
+): Promise<T> {
+  try {
+    return await dataSource.transaction(async (tx) => {
+      const made = await create(tx);
+      if (request) await new CreationRequestRepository(tx).insert(request, operation, createdId(made));
+      return made;
+    });
+  } catch (error) {
+    if (!request || !isRecordedAlready(error)) throw error;
+    await refuseRepeatedCreation(dataSource, request);
+    // The record that failed this one was pruned meanwhile: the key is free again, and nothing was made.
+    throw new DomainError(ErrorCode.Conflict, 'A concurrent request with this Idempotency-Key was answered first; send this one again');
+  }
 }
 
 /** The creation record of a bus command's Idempotency-Key (the dashboard's), its subject standing for the route. */

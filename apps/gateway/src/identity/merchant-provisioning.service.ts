@@ -3,7 +3,7 @@ import { isUniqueViolation, violatedUniqueConstraint } from '@pp/platform';
 import { newId } from '@pp/kernel';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { CreationRequest } from '../idempotency/creation-request.repository';
-import { recordCreation, refuseIfRecordedMeanwhile, refuseRepeatedCreation } from '../idempotency/creation-requests';
+import { inRecordedTransaction, refuseRepeatedCreation } from '../idempotency/creation-requests';
 import { generateApiKey, hashApiKey, type KeyType, redactKey } from './api-key';
 import { ApiKeyRepository } from './api-key.repository';
 import { DashboardUserRepository } from './dashboard-user.repository';
@@ -64,30 +64,33 @@ export class MerchantProvisioningService {
     const generated = input.password === undefined ? generatePassword() : undefined;
     const passwordHash = await hashPassword(input.password ?? generated!);
     try {
-      return await this.dataSource.transaction(async (tx) => {
-        const merchant = await new MerchantRepository(tx).insert({
-          id: newId('merchant'),
-          name: input.name,
-          email: input.email,
-          etransfer_email: input.etransfer_email ?? null,
-        });
-        const user = await new DashboardUserRepository(tx).insert({
-          id: newId('user'),
-          merchant_id: merchant.id,
-          email: input.email,
-          password_hash: passwordHash,
-          role: 'owner',
-        });
-        const keys = await issueDefaultKeys(tx, merchant.id);
-        await recordCreation(tx, request, 'merchant', merchant.id);
-        return {
-          merchant_id: merchant.id,
-          keys,
-          dashboard_user: { id: user.id, email: user.email, role: user.role, ...(generated ? { password: generated } : {}) },
-        };
-      });
+      return await inRecordedTransaction(
+        this.dataSource,
+        request,
+        'merchant',
+        async (tx) => {
+          const merchant = await new MerchantRepository(tx).insert({
+            id: newId('merchant'),
+            name: input.name,
+            email: input.email,
+            etransfer_email: input.etransfer_email ?? null,
+          });
+          const user = await new DashboardUserRepository(tx).insert({
+            id: newId('user'),
+            merchant_id: merchant.id,
+            email: input.email,
+            password_hash: passwordHash,
+            role: 'owner',
+          });
+          return {
+            merchant_id: merchant.id,
+            keys: await issueDefaultKeys(tx, merchant.id),
+            dashboard_user: { id: user.id, email: user.email, role: user.role, ...(generated ? { password: generated } : {}) },
+          };
+        },
+        (made) => made.merchant_id,
+      );
     } catch (error) {
-      await refuseIfRecordedMeanwhile(this.dataSource, request, error);
       if (isDepositAddressTaken(error)) throw new DomainError(ErrorCode.Conflict, DEPOSIT_ADDRESS_TAKEN);
       if (isUniqueViolation(error)) throw new DomainError(ErrorCode.Conflict, 'A dashboard user with this email already exists');
       throw error;
@@ -122,20 +125,19 @@ export class MerchantProvisioningService {
   async issueKey(merchantId: string, spec: KeySpec, request?: CreationRequest): Promise<IssuedApiKeyView> {
     const scopes = scopesFor(spec);
     await refuseRepeatedCreation(this.dataSource, request);
-    return this.dataSource
-      .transaction(async (tx) => {
+    return inRecordedTransaction(
+      this.dataSource,
+      request,
+      'api_key',
+      async (tx) => {
         if (!(await new MerchantRepository(tx).lock(merchantId))) throw new DomainError(ErrorCode.NotFound, 'Merchant not found');
         if ((await new ApiKeyRepository(tx).countActive(merchantId, spec.livemode)) >= MAX_ACTIVE_KEYS_PER_MODE) {
           throw new DomainError(ErrorCode.ValidationFailed, `Validation failed: at most ${MAX_ACTIVE_KEYS_PER_MODE} active API keys per mode; revoke one first`);
         }
-        const issued = await issueKey(tx, merchantId, { ...spec, scopes });
-        await recordCreation(tx, request, 'api_key', issued.id);
-        return issued;
-      })
-      .catch(async (error: unknown) => {
-        await refuseIfRecordedMeanwhile(this.dataSource, request, error);
-        throw error;
-      });
+        return issueKey(tx, merchantId, { ...spec, scopes });
+      },
+      (issued) => issued.id,
+    );
   }
 
   async revokeKey(keyId: string): Promise<ApiKeyView> {

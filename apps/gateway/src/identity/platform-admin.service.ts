@@ -3,7 +3,7 @@ import { isUniqueViolation } from '@pp/platform';
 import { newId } from '@pp/kernel';
 import type { DataSource } from 'typeorm';
 import type { CreationRequest } from '../idempotency/creation-request.repository';
-import { recordCreation, refuseIfRecordedMeanwhile, refuseRepeatedCreation } from '../idempotency/creation-requests';
+import { inRecordedTransaction, refuseRepeatedCreation } from '../idempotency/creation-requests';
 import { DashboardUserRepository } from './dashboard-user.repository';
 import { generatePassword, hashPassword } from './password';
 import { ACCOUNT_NOT_FOUND } from './password-credentials';
@@ -39,14 +39,15 @@ export async function createPlatformAdmin(dataSource: DataSource, input: { email
   const generated = input.password === undefined ? generatePassword() : undefined;
   const passwordHash = await hashPassword(input.password ?? generated!);
   try {
-    const admin = await dataSource.transaction(async (tx) => {
-      const inserted = await new PlatformAdminRepository(tx).insert({ id: newId('user'), email: input.email, password_hash: passwordHash });
-      await recordCreation(tx, request, 'platform_admin', inserted.id);
-      return inserted;
-    });
+    const admin = await inRecordedTransaction(
+      dataSource,
+      request,
+      'platform_admin',
+      (tx) => new PlatformAdminRepository(tx).insert({ id: newId('user'), email: input.email, password_hash: passwordHash }),
+      (inserted) => inserted.id,
+    );
     return { id: admin.id, email: admin.email, ...(generated ? { password: generated } : {}) };
   } catch (error) {
-    await refuseIfRecordedMeanwhile(dataSource, request, error);
     if (isUniqueViolation(error)) throw new DomainError(ErrorCode.Conflict, 'A platform admin with this email already exists');
     throw error;
   }
