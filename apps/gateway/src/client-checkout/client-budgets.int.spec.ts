@@ -101,6 +101,19 @@ describe('client-side checkout budgets', () => {
     expect(count(opens, 429)).toBe(opens.length - count(opens, 200));
   });
 
+  it('spends the key’s budget once per session opened, so whoever holds a few client secrets cannot lock the merchant’s other payers out', async () => {
+    const key = (await gateway.issueKey(merchant.merchant_id, { type: 'publishable', livemode: false })).key;
+    const held = await Promise.all([newSession(), newSession()]);
+    // Each held session opened as often as its own budget allows: four opens, the key's whole budget if each counted.
+    const again = await Promise.all(held.flatMap((session, s) => Array.from({ length: SESSION_LIMIT }, (_, i) => open(key, session.client_secret, `198.51.100.${150 + 2 * s + i}`))));
+    expect(count(again, 200)).toBe(held.length * SESSION_LIMIT);
+    expect(again.filter((result) => result.headers.get('x-ratelimit-limit') !== null)).toHaveLength(held.length);
+
+    const payer = await open(key, (await newSession()).client_secret, '198.51.100.160');
+    expect(payer.status).toBe(200);
+    expect(payer.headers.get('x-ratelimit-limit')).toBe(String(KEY_LIMIT));
+  });
+
   it('does not spend the key’s budget on server-side requests it is refused, so a stolen publishable key cannot lock payers out', async () => {
     const key = (await gateway.issueKey(merchant.merchant_id, { type: 'publishable', livemode: false })).key;
     const session = await newSession();

@@ -7,6 +7,7 @@ import { KeyScope } from '../access/request-params';
 import { PublishableKeyRoute } from '../access/route-access';
 import { ApiJsonResponse } from '../openapi/api-docs.decorators';
 import { ClientBudgets } from '../rate-limit/client-budgets';
+import { setRateLimitHeaders } from '../rate-limit/key-rate-limiter';
 import { PAYER_SESSION_SCHEMA } from './client-checkout.schemas';
 
 export const CLIENT_SECRET_HEADER = 'x-client-secret';
@@ -42,8 +43,8 @@ export class ClientCheckoutController {
     // Only now, with the secret proven, are the session's and the merchant key's budgets spent.
     const key = request.principal;
     if (key.kind !== 'api_key') throw new Error('client checkout route reached without an API key');
-    const { limit, remaining } = await this.budgets.spendOpenedSession(key, session.id);
-    reply.header('X-RateLimit-Limit', String(limit)).header('X-RateLimit-Remaining', String(remaining));
+    const spent = await this.budgets.spendOpenedSession(key, session.id);
+    if (spent) setRateLimitHeaders(reply, spent);
     return session;
   }
 }

@@ -18,18 +18,25 @@ import { KeyRateLimiter, type RateLimitOutcome } from './key-rate-limiter';
 export const isClientRoute = (access: RouteAccess | undefined): boolean =>
   access?.credential === 'api_key' && access.keyTypes.includes('publishable');
 
+/** How long a session's open counts against its key's budget: its repeats within it spend only the session's. */
+export const OPEN_COUNTED_FOR_MS = 60_000;
+
 /**
  * Budgets of the client-side checkout routes (docs/ARCHITECTURE.md, rate
  * limits). Every request spends its client address's budget first, before
  * the key is even looked up, so junk (wrong keys, unknown client secrets)
  * from one address is throttled there. Only a request whose client secret
  * opened a session spends that session's budget and then the key's, so junk
- * never uses up the merchant's embedded checkout.
+ * never uses up the merchant's embedded checkout. The key's is spent once per
+ * session per OPEN_COUNTED_FOR_MS: whoever holds a few client secrets (each
+ * embedded page shows its own) cannot spend it all by opening the same
+ * sessions again and again, which would lock the merchant's other payers out.
  */
 @Injectable()
 export class ClientBudgets {
   private readonly perAddress: RateLimiterRedis;
   private readonly perSession: RateLimiterRedis;
+  private readonly namespace: string;
   /** Address budgets are named by an HMAC of the address: a payer's IP must not show in Redis, in a dump or a command's span. */
   private readonly addressNameKey: KeyObject;
 
@@ -43,6 +50,7 @@ export class ClientBudgets {
       new RateLimiterRedis({ storeClient: redis, keyPrefix: redisKey(config.PP_NAMESPACE, 'gateway', 'client-budget', name), points, duration: 1 });
     this.perAddress = limiter('address', config.CLIENT_RATE_LIMIT_PER_ADDRESS_PER_SECOND);
     this.perSession = limiter('session', config.CLIENT_RATE_LIMIT_PER_SESSION_PER_SECOND);
+    this.namespace = config.PP_NAMESPACE;
     this.addressNameKey = deriveKey(config.SERVER_SECRET, 'gateway/client-budget/address');
   }
 
@@ -52,10 +60,10 @@ export class ClientBudgets {
     await this.spend(this.perAddress, keyedDigest(this.addressNameKey, addressBucket(request.ip)));
   };
 
-  /** After a client secret opened `sessionId`: spends the session's budget, then the key's. */
-  async spendOpenedSession(key: KeyPrincipal, sessionId: string): Promise<RateLimitOutcome> {
+  /** After a client secret opened `sessionId`: spends the session's budget, then the key's unless the session spent it lately (none to answer then). */
+  async spendOpenedSession(key: KeyPrincipal, sessionId: string): Promise<RateLimitOutcome | undefined> {
     await this.spend(this.perSession, sessionId);
-    return this.keys.consume(key);
+    return this.keys.consumeFirstOf(key, redisKey(this.namespace, 'gateway', 'client-budget', 'opened', sessionId), OPEN_COUNTED_FOR_MS);
   }
 
   private async spend(limiter: RateLimiterRedis, subject: string): Promise<void> {

@@ -46,6 +46,11 @@ end`;
 const COUNT_REQUEST = new LuaScript(`${COUNT_REQUEST_LUA}
 return {count, left}`);
 
+/** COUNT_REQUEST unless KEYS[2] stands already: it marks a request of the same thing counted less than ARGV[1] ms ago. */
+const COUNT_FIRST_REQUEST = new LuaScript(`if not redis.call('SET', KEYS[2], '1', 'PX', ARGV[1], 'NX') then return false end
+${COUNT_REQUEST_LUA}
+return {count, left}`);
+
 /**
  * A POST whose body is at most this long is counted together with its
  * Idempotency-Key reservation, after the body is read: one Redis round trip
@@ -98,15 +103,30 @@ export class KeyRateLimiter {
   /** Counts one request; throws 429 with Retry-After when the key's budget for this second is spent. */
   async consume(key: KeyPrincipal): Promise<RateLimitOutcome> {
     const window = this.window(key);
-    let counted: WindowCount;
+    const counted = await this.count(COUNT_REQUEST, [window.counter], []);
+    return counted ? this.judge(window, counted) : { limit: window.limit, remaining: window.limit };
+  }
+
+  /**
+   * Counts one request as consume does, unless a request of `subject` (a Redis key naming what it is for: one session
+   * opened, say) was counted within `periodMs`: then nothing is counted, and there is no outcome to answer.
+   */
+  async consumeFirstOf(key: KeyPrincipal, subject: string, periodMs: number): Promise<RateLimitOutcome | undefined> {
+    const window = this.window(key);
+    const counted = await this.count(COUNT_FIRST_REQUEST, [window.counter, subject], [periodMs]);
+    if (counted === null) return undefined;
+    return counted ? this.judge(window, counted) : { limit: window.limit, remaining: window.limit };
+  }
+
+  /** The script's count (null: it counted nothing); undefined when Redis failed, and the request is served unthrottled. */
+  private async count(script: LuaScript, keys: string[], args: number[]): Promise<WindowCount | null | undefined> {
     try {
-      counted = (await COUNT_REQUEST.run(this.redis, [window.counter], [])) as WindowCount;
+      return (await script.run(this.redis, keys, args)) as WindowCount | null;
     } catch (error) {
-      // Redis trouble must not take the API down with it: the request is served unthrottled.
+      // Redis trouble must not take the API down with it.
       this.logger.warn('rate limiter unavailable, request not throttled', { error: error instanceof Error ? error.message : String(error) });
-      return { limit: window.limit, remaining: window.limit };
+      return undefined;
     }
-    return this.judge(window, counted);
   }
 
   /** The outcome of a count: the budget left, or 429 with Retry-After once it is spent. */
