@@ -113,7 +113,8 @@ describe('embedded checkout in Chromium', () => {
     const cases: Array<[string, RegExp]> = [
       [`pp_pub_test_${randomBytes(16).toString('hex')}`, /^Invalid publishable key$/],
       [merchant.keys.test_secret, /publishable key/],
-      [merchant.keys.live_publishable, /test mode/],
+      // The other mode's key is told what a stranger is: the session is not found.
+      [merchant.keys.live_publishable, /^Invalid client secret: no such checkout session$/],
     ];
     for (const [pk, message] of cases) {
       const { page } = await openShop({ pk, cs: session.client_secret });

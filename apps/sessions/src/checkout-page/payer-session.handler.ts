@@ -33,14 +33,9 @@ export class PayerSessionHandler {
     const sessionId = sessionIdOfClientSecret(query.client_secret);
     if (!sessionId) throw notFound();
     const { state } = await this.aggregates.load(checkoutSessionAggregate, sessionId);
-    if (!state || state.merchant_id !== query.merchant_id || !sameSecret(query.client_secret, state.client_secret)) throw notFound();
-    if (state.livemode !== query.livemode) {
-      throw new DomainError(
-        ErrorCode.Forbidden,
-        state.livemode
-          ? 'This checkout session is in live mode; use a live publishable key'
-          : 'This checkout session is in test mode; use a test publishable key',
-      );
+    // A key of the other mode is told what a stranger is (404): modes are kept apart as merchants are.
+    if (!state || state.merchant_id !== query.merchant_id || state.livemode !== query.livemode || !sameSecret(query.client_secret, state.client_secret)) {
+      throw notFound();
     }
     return payerSessionView(state, this.clock.now());
   }
