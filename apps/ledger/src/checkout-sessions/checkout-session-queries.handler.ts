@@ -46,16 +46,20 @@ export interface SessionCursor {
 /**
  * A page of a merchant's sessions in a mode, newest first by (created_at, id), after `after` when one is given, with
  * only the filters asked for (listFilters): by status from checkout_sessions_by_merchant_status, the rest from
- * checkout_sessions_listing, each read in the list's order from where the cursor falls.
+ * checkout_sessions_listing, each read in the list's order from where the cursor falls. PENDING leaves out sessions
+ * past their deadline at `now`, which read as EXPIRED (sessionStatusAt); EXPIRED lists those the sweep has expired,
+ * since an OR of the two could not be read from one index in the list's order.
  */
 export function listCheckoutSessionsQuery(
   query: Pick<ListCheckoutSessionsQuery, 'merchant_id' | 'livemode' | 'status'>,
   after: SessionCursor | null,
   limit: number,
+  now: Date,
 ): { text: string; values: unknown[] } {
   const { sql, values } = listFilters(
     [
       { condition: (p) => `status = ${p}::text`, value: query.status },
+      { condition: (p) => `expires_at > ${p}::timestamptz`, value: query.status === 'PENDING' ? now : undefined },
       { condition: (at, id) => `(created_at, id) < (${at}::timestamptz, ${id}::text)`, value: after && [after.created_at, after.id], tuple: true },
     ],
     4,
@@ -81,7 +85,7 @@ export class CheckoutSessionQueriesHandler {
       [query.session_id, query.merchant_id, query.livemode],
     );
     if (rows.length === 0) throw new DomainError(ErrorCode.NotFound, 'Checkout session not found');
-    return toSessionView(rows[0]);
+    return toSessionView(rows[0], new Date());
   }
 
   @Handles('ledger.checkout-sessions.list.v1')
@@ -96,9 +100,10 @@ export class CheckoutSessionQueriesHandler {
       if (rows.length === 0) throw new DomainError(ErrorCode.NotFound, 'Checkout session not found');
       after = rows[0];
     }
-    const { text, values } = listCheckoutSessionsQuery(query, after, limit + 1);
+    const now = new Date();
+    const { text, values } = listCheckoutSessionsQuery(query, after, limit + 1, now);
     const { rows } = await this.pool.query<SessionRow>(text, values);
-    return { data: rows.slice(0, limit).map(toSessionView), has_more: rows.length > limit };
+    return { data: rows.slice(0, limit).map((row) => toSessionView(row, now)), has_more: rows.length > limit };
   }
 
   /**
@@ -162,13 +167,20 @@ export class CheckoutSessionQueriesHandler {
   }
 }
 
-const toSessionView = (row: SessionRow): CheckoutSessionView => ({
+/**
+ * A session's status at `now`: one PENDING past its deadline reads as EXPIRED before the sweep expires it, as the
+ * payer's page reads it and as a payment would find it (no longer open), however far behind the sweep is.
+ */
+const sessionStatusAt = (row: SessionRow, now: Date): CheckoutSessionStatus =>
+  row.status === 'PENDING' && row.expires_at.getTime() <= now.getTime() ? 'EXPIRED' : row.status;
+
+const toSessionView = (row: SessionRow, now: Date): CheckoutSessionView => ({
   id: row.id,
   amount: Number(row.amount),
   currency: 'CAD',
   reference: row.reference,
   memo: row.memo,
-  status: row.status,
+  status: sessionStatusAt(row, now),
   livemode: row.livemode,
   client_secret: row.client_secret,
   success_url: row.success_url,

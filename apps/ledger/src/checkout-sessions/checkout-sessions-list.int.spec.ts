@@ -55,7 +55,7 @@ describe(`a merchant's checkout sessions at ${ROWS} rows`, () => {
    * the statement's text decides: one that wrote `$n IS NULL OR status = $n` would walk the merchant's listing.
    */
   const planAfterSixRuns = async (status: ListCheckoutSessionsQuery['status'], after: SessionCursor | null, mode: 'auto' | 'force_generic_plan'): Promise<string> => {
-    const { text, values } = listCheckoutSessionsQuery({ ...MERCHANT, status }, after, 11);
+    const { text, values } = listCheckoutSessionsQuery({ ...MERCHANT, status }, after, 11, new Date());
     const client = await db.connect();
     try {
       await client.query(`SET plan_cache_mode = ${mode}`);
@@ -88,7 +88,7 @@ describe(`a merchant's checkout sessions at ${ROWS} rows`, () => {
       expect(plan).toContain('checkout_sessions_by_merchant_status');
       expect(plan).not.toMatch(/"Node Type":"(Seq Scan|Sort|Incremental Sort)"/);
     }
-    const { values } = listCheckoutSessionsQuery({ ...MERCHANT, status: 'COMPLETED' }, null, 11);
+    const { values } = listCheckoutSessionsQuery({ ...MERCHANT, status: 'COMPLETED' }, null, 11, new Date());
     expect(values).toEqual(['mer_1', true, 11, 'COMPLETED']);
   });
 
@@ -117,6 +117,24 @@ describe(`a merchant's checkout sessions at ${ROWS} rows`, () => {
     await expect(handler.list({ ...MERCHANT, starting_after: `cs_${'2'.padStart(22, '0')}` } as ListCheckoutSessionsQuery)).rejects.toMatchObject({
       message: 'Checkout session not found',
     });
+  });
+
+  it('given PENDING sessions past their deadline that the sweep has not expired yet, then they read as EXPIRED, and listing PENDING leaves them out', async () => {
+    await db.query(
+      `INSERT INTO ledger.checkout_sessions (id, merchant_id, livemode, amount, currency, reference, memo, status, client_secret, success_url,
+         cancel_url, metadata, expires_at, created_at, version)
+       SELECT 'cs_due' || n, 'mer_due', true, 1000, 'CAD', 'due-' || n, 'MDUE' || n, 'PENDING', 'secret', 'https://shop.example/ok',
+              'https://shop.example/cancel', NULL, now() + (n - 2) * interval '1 hour', now() - interval '3 hours' + n * interval '1 minute', 1
+       FROM generate_series(1, 3) AS n`,
+    );
+    const due = { merchant_id: 'mer_due', livemode: true };
+    // cs_due1 is an hour past its deadline; cs_due2's deadline is now, which a payment would already find past; cs_due3's is an hour away.
+    await expect(handler.get({ ...due, session_id: 'cs_due1' })).resolves.toMatchObject({ status: 'EXPIRED' });
+    await expect(handler.get({ ...due, session_id: 'cs_due3' })).resolves.toMatchObject({ status: 'PENDING' });
+    const listed = await handler.list(due as ListCheckoutSessionsQuery);
+    expect(listed.data.map((session) => [session.id, session.status])).toEqual([['cs_due3', 'PENDING'], ['cs_due2', 'EXPIRED'], ['cs_due1', 'EXPIRED']]);
+    const pending = await handler.list({ ...due, status: 'PENDING' } as ListCheckoutSessionsQuery);
+    expect(pending.data.map((session) => session.id)).toEqual(['cs_due3']);
   });
 
   it('given 25 sessions whose references differ only in case, when each is looked up, then its exact match is found, and a further variant is ambiguous', async () => {

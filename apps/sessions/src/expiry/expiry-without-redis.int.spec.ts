@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { CreateCheckoutSessionCommand, MerchantScope } from '@pp/contracts';
+import { CheckoutSessionEventType, type CreateCheckoutSessionCommand, type MerchantScope } from '@pp/contracts';
 import type { BusClient } from '@pp/platform';
 import { startStackWithFreezableRedis, type StackWithFreezableRedis, waitFor } from '@pp/testing';
 
@@ -28,6 +28,8 @@ describe('checkout session expiry while Redis does not answer (TTL 2 s)', () => 
   afterAll(() => frozen?.stop());
 
   const status = async (id: string) => (await bus.request('sessions.get.v1', { ...SCOPE, session_id: id })).status;
+  const expiredFacts = async (id: string) =>
+    (await bus.request('ledger.stream.read.v1', { stream_id: `checkout_session-${id}` })).events.filter((event) => event.type === CheckoutSessionEventType.Expired).length;
 
   it('given Redis stopped answering before the session was created, then the session still expires at its deadline', async () => {
     frozen.redis.freeze();
@@ -40,7 +42,9 @@ describe('checkout session expiry while Redis does not answer (TTL 2 s)', () => 
     } as CreateCheckoutSessionCommand);
     expect(await status(created.id)).toBe('PENDING');
 
-    await waitFor('the session to expire', async () => (await status(created.id)) === 'EXPIRED', { timeoutMs: 15_000 });
+    // Its status reads EXPIRED from the deadline on; the sweep's fact is what shows it ran.
+    await waitFor('the sweep to expire the session', async () => (await expiredFacts(created.id)) > 0, { timeoutMs: 15_000 });
     expect(Date.now()).toBeGreaterThanOrEqual(Date.parse(created.expires_at));
+    expect(await status(created.id)).toBe('EXPIRED');
   });
 });
