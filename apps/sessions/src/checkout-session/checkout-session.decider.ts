@@ -2,11 +2,12 @@ import {
   type Aggregate,
   type CheckoutSessionEvent,
   CheckoutSessionEventType,
-  type CheckoutSessionFact,
+  atSchemaVersion1,
   type CheckoutSessionStatus,
   checkoutSessionStreamId,
   DomainError,
   ErrorCode,
+  MAX_AMOUNT_CENTS,
   type MerchantEvent,
   MerchantEventType,
   SESSION_COMPLETED_RULE,
@@ -61,13 +62,18 @@ export function assertOpen(session: CheckoutSession, now: Date): void {
 export function decide(state: CheckoutSessionState, command: CheckoutSessionCommand): CheckoutSessionEvent[] {
   if (command.kind === 'create') {
     if (state) throw new DomainError(ErrorCode.Conflict, 'Checkout session already exists');
+    // The gateway validated the body; the aggregate still never records money that is not whole, positive cents.
+    const { amount } = command.session;
+    if (!Number.isSafeInteger(amount) || amount < 1 || amount > MAX_AMOUNT_CENTS) {
+      throw new DomainError(ErrorCode.ValidationFailed, `Validation failed: amount must be whole cents from 1 to ${MAX_AMOUNT_CENTS}`);
+    }
     const created = {
       ...command.session,
       currency: 'CAD' as const,
       created_at: command.now.toISOString(),
       expires_at: new Date(command.now.getTime() + command.ttlSeconds * 1000).toISOString(),
     };
-    return [fact({ type: CheckoutSessionEventType.Created, data: created })];
+    return [atSchemaVersion1({ type: CheckoutSessionEventType.Created, data: created })];
   }
   if (!state) throw new DomainError(ErrorCode.NotFound, 'Checkout session not found');
 
@@ -76,7 +82,7 @@ export function decide(state: CheckoutSessionState, command: CheckoutSessionComm
     assertOpen(state, command.now);
     const completed = { session_id: state.id, completed_at: command.now.toISOString(), transaction_id: command.transactionId };
     return [
-      fact({ type: CheckoutSessionEventType.Completed, data: completed }),
+      atSchemaVersion1({ type: CheckoutSessionEventType.Completed, data: completed }),
       merchantEvent(MerchantEventType.CheckoutSessionCompleted, state, 'COMPLETED'),
     ];
   }
@@ -86,13 +92,13 @@ export function decide(state: CheckoutSessionState, command: CheckoutSessionComm
     const expiresAt = new Date(command.now.getTime() + command.ttlSeconds * 1000);
     if (expiresAt.getTime() <= Date.parse(state.expires_at)) return [];
     const extended = { session_id: state.id, expires_at: expiresAt.toISOString(), extended_at: command.now.toISOString() };
-    return [fact({ type: CheckoutSessionEventType.ExpiryExtended, data: extended })];
+    return [atSchemaVersion1({ type: CheckoutSessionEventType.ExpiryExtended, data: extended })];
   }
 
   if (command.early && state.livemode) throw new DomainError(ErrorCode.Forbidden, 'Only test sessions can be expired early');
   if (state.status !== 'PENDING' || (!command.early && isOpen(state, command.now))) return [];
   const expired = { session_id: state.id, expired_at: command.now.toISOString() };
-  return [fact({ type: CheckoutSessionEventType.Expired, data: expired }), merchantEvent(MerchantEventType.CheckoutSessionExpired, state, 'EXPIRED')];
+  return [atSchemaVersion1({ type: CheckoutSessionEventType.Expired, data: expired }), merchantEvent(MerchantEventType.CheckoutSessionExpired, state, 'EXPIRED')];
 }
 
 export function evolve(state: CheckoutSessionState, event: CheckoutSessionEvent): CheckoutSessionState {
@@ -121,13 +127,6 @@ export const checkoutSessionAggregate: Aggregate<CheckoutSessionState, CheckoutS
   initial: null,
   evolve,
 };
-
-/** A fact at schema version 1; its data is copied so later changes to the source object cannot reach the stored event. */
-const fact = <F extends Omit<CheckoutSessionFact, 'schema_version'>>(event: F): F & { schema_version: 1 } => ({
-  ...event,
-  schema_version: 1,
-  data: { ...event.data },
-});
 
 /** The merchant-visible twin of a fact, appended with it (PRODUCT-RULES §6 data shape). */
 function merchantEvent(type: MerchantEventType, session: CheckoutSession, status: CheckoutSessionStatus): MerchantEvent {

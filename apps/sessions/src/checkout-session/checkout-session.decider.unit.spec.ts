@@ -1,4 +1,4 @@
-import { type CheckoutSessionEvent, CheckoutSessionEventType, ErrorCode, MerchantEventType } from '@pp/contracts';
+import { type CheckoutSessionEvent, CheckoutSessionEventType, ErrorCode, MAX_AMOUNT_CENTS, MerchantEventType } from '@pp/contracts';
 import { deciderSpec, refusalOf } from '@pp/testing';
 import { type CheckoutSessionCommand, checkoutSessionAggregate, decide, fold } from './checkout-session.decider';
 
@@ -61,6 +61,14 @@ describe('checkout session decider', () => {
       },
     ]);
     expect(fold(events)).toMatchObject({ id: 'cs1', status: 'PENDING', merchant_id: 'mer_1', livemode: false });
+  });
+
+  it.each([12.5, 0, -100, MAX_AMOUNT_CENTS + 1, Number.NaN])('given nothing, when created for an amount of %p cents: refused, nothing recorded', (amount) => {
+    const error = refusal(() => given().when({ ...create, session: { ...create.session, amount } }));
+    expect({ code: error.code, message: error.message }).toEqual({
+      code: ErrorCode.ValidationFailed,
+      message: `Validation failed: amount must be whole cents from 1 to ${MAX_AMOUNT_CENTS}`,
+    });
   });
 
   it('given a session, when created again: refused', () => {

@@ -8,7 +8,7 @@ import {
   PAYMENT_TRANSITION_RULE,
   type PaymentEvent,
   PaymentEventType,
-  type PaymentFact,
+  atSchemaVersion1,
   type PaymentRecordedV1,
   type PaymentStatus,
   transactionStreamId,
@@ -58,7 +58,7 @@ const MERCHANT_EVENT_OF: Record<PaymentRecordedV1['status'], MerchantEventType> 
 export function decide(state: PaymentState, command: PaymentCommand): PaymentEvent[] {
   if (command.kind === 'record') {
     if (state) throw new PaymentTransitionRefused(state.status, 'record', 'Payment already recorded');
-    const recorded = fact({ type: PaymentEventType.Recorded, data: { ...command.payment, created_at: command.now.toISOString() } });
+    const recorded = atSchemaVersion1({ type: PaymentEventType.Recorded, data: { ...command.payment, created_at: command.now.toISOString() } });
     const payment = evolve(null, recorded) as Payment;
     return [recorded, merchantEvent(MERCHANT_EVENT_OF[recorded.data.status], payment)];
   }
@@ -69,7 +69,7 @@ export function decide(state: PaymentState, command: PaymentCommand): PaymentEve
     if (state.status !== 'REQUIRES_MANUAL_REVIEW') {
       throw new PaymentTransitionRefused(state.status, 'verify', `A ${state.status} payment cannot be verified`);
     }
-    const verified = fact({
+    const verified = atSchemaVersion1({
       type: PaymentEventType.Verified,
       data: { payment_id: state.id, verified_by: command.verifiedBy, verified_at: command.now.toISOString() },
     });
@@ -81,7 +81,7 @@ export function decide(state: PaymentState, command: PaymentCommand): PaymentEve
   if (state.status !== 'CONFIRMED') throw new PaymentTransitionRefused(state.status, 'refund', `A ${state.status} payment cannot be refunded`);
   // A notice whose amount could not be read is recorded at 0 for review; verified, it is CONFIRMED with nothing to give back.
   if (state.amount <= 0) throw new PaymentTransitionRefused(state.status, 'refund', 'A payment of no amount cannot be refunded');
-  const refunded = fact({
+  const refunded = atSchemaVersion1({
     type: PaymentEventType.Refunded,
     data: { payment_id: state.id, refund_id: command.refundId, refunded_at: command.now.toISOString() },
   });
@@ -108,13 +108,6 @@ export const fold = (events: readonly PaymentEvent[], initial: PaymentState = nu
 
 /** The payment aggregate as the runtime loads it (libs/platform aggregate/). */
 export const paymentAggregate: Aggregate<PaymentState, PaymentEvent> = { streamId: transactionStreamId, initial: null, evolve };
-
-/** A fact at schema version 1; its data is copied so later changes to the source object cannot reach the stored event. */
-const fact = <F extends Omit<PaymentFact, 'schema_version'>>(event: F): F & { schema_version: 1 } => ({
-  ...event,
-  schema_version: 1,
-  data: { ...event.data },
-});
 
 /** PRODUCT-RULES §6 data, plus the ids; payments with no session show their transfer memo as reference. */
 function merchantEvent(type: MerchantEventType, payment: Payment): MerchantEvent {

@@ -29,6 +29,13 @@ export interface Event<T extends string = string, D extends object = object> {
   data: D;
 }
 
+/** An event at schema version 1; its data is copied, so later changes to the object it came from cannot reach the stored event. */
+export const atSchemaVersion1 = <const E extends Omit<Event, 'schema_version'>>(event: E): E & { schema_version: 1 } => ({
+  ...event,
+  schema_version: 1,
+  data: { ...event.data },
+});
+
 /** A stored event of a known union: `Stored<RefundEvent>` narrows `data` on `type`. */
 export type Stored<E extends Event> = E extends Event ? Omit<StoredEvent, 'type' | 'data'> & { type: E['type']; data: E['data'] } : never;
 
