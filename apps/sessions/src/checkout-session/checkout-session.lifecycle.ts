@@ -36,7 +36,7 @@ export class CheckoutSessionLifecycle {
       }
       const events = decide(state, command(now()));
       if (events.length === 0) return { append: false, answer: state };
-      return { append: [session.append(events)], scope: state, options: { causationId }, answer: () => fold(events, state) as CheckoutSession };
+      return { append: [session.append(events)], scope: { merchant_id: state.merchant_id, livemode: state.livemode }, options: { causationId }, answer: () => fold(events, state) as CheckoutSession };
     });
   }
 }
