@@ -7,10 +7,11 @@ import { AppLink, inMode } from './list-table';
 import { may } from './permissions';
 import { ActionButton, States, StatusBadge, useLoad } from './ui';
 import { Untrusted } from './untrusted-text';
+import { verifyCompletesForOtherAmount } from './verify-payment.policy';
 
 interface PaymentDetail {
   payment: PaymentView;
-  session: { id: string; reference: string; memo: string; status: string; expires_at: string; metadata: Record<string, unknown> | null } | null;
+  session: { id: string; reference: string; memo: string; status: string; amount: number; expires_at: string; metadata: Record<string, unknown> | null } | null;
   /** Each event's delivery attempts; null while the webhooks service does not answer. */
   events: Array<MerchantEventView & { deliveries: WebhookDeliveryAttemptView[] | null }>;
   refunds: RefundView[];
@@ -57,6 +58,8 @@ export function PaymentDetailPage({ id, mode, user }: { id: string; mode: string
                   <dd className="reference">{session.reference}</dd>
                   <dt>{t.memo}</dt>
                   <dd>{session.memo}</dd>
+                  <dt>{t.amount}</dt>
+                  <dd className="session-amount">{formatCad(session.amount, language)}</dd>
                   <dt>{t.status}</dt>
                   <dd><StatusBadge status={session.status} /></dd>
                   <dt>{t.metadata}</dt>
@@ -65,7 +68,10 @@ export function PaymentDetailPage({ id, mode, user }: { id: string; mode: string
               </>
             ) : null}
             {payment.status === 'REQUIRES_MANUAL_REVIEW' && may(user, 'payments.verify') ? (
-              <ActionButton label={t.verify} run={() => api(`/api/payments/${payment.id}/verify${query({ mode })}`, { method: 'POST' }).then(loaded.reload)} />
+              <div className="verify">
+                {verifyCompletesForOtherAmount(payment, session) ? <p className="warning">{t.verifyOtherAmount}</p> : null}
+                <ActionButton label={t.verify} run={() => api(`/api/payments/${payment.id}/verify${query({ mode })}`, { method: 'POST' }).then(loaded.reload)} />
+              </div>
             ) : null}
             <h2>{t.events}</h2>
             <ol className="timeline" aria-label={t.events}>
