@@ -29,23 +29,30 @@
 
   var live = document.getElementById('live-status');
   var finished = false;
+  var ticker = null;
 
-  function finish(status) {
+  // The checkout has settled: COMPLETED, EXPIRED, or GONE (the checkout's own 404: the session no longer exists).
+  function finish(outcome) {
     if (finished) return;
     finished = true;
-    var done = status === 'COMPLETED';
-    live.textContent = done ? data.textCompleted : data.textExpired;
+    // The time left means nothing now: left running, the countdown would go on ticking on a paid page (the frame stays).
+    clearInterval(ticker);
+    var done = outcome === 'COMPLETED';
+    live.textContent = done ? data.textCompleted : outcome === 'EXPIRED' ? data.textExpired : data.textNotFound;
     live.className = 'live-status ' + (done ? 'done' : 'expired');
     if (embedded) {
+      // The notice that replaced the status may be longer (the expired one is): the frame must grow to show it whole.
+      reportHeight();
       if (done) tellParent({ type: 'pp:complete', status: 'COMPLETED' });
-      else tellParent({ type: 'pp:error', message: 'Checkout session expired' });
+      else tellParent({ type: 'pp:error', message: outcome === 'EXPIRED' ? 'Checkout session expired' : 'Checkout session not found' });
     } else if (done) {
       window.location.replace(data.successUrl);
-    } else {
+    } else if (outcome === 'EXPIRED') {
       // Expired: back to cancel_url, but not before the payer has read the notice. A transfer sent just before
       // expiry still arrives (and goes to review), so they must learn not to pay again; the cancel link goes at once.
       setTimeout(function () { window.location.replace(data.cancelUrl); }, EXPIRED_READING_MS);
     }
+    // GONE, hosted: no page to send the payer to; the notice says to go back to the merchant, and the cancel link stays.
   }
 
   // Copy the memo with one click.
@@ -67,6 +74,16 @@
   var deadline = Date.parse(data.expiresAt);
   var countdown = document.getElementById('countdown');
   var deadlinePolled = false;
+
+  // A deadline moved later (the dashboard's preview checkout reopened while this page was open), as a poll reads it.
+  function adoptDeadline(expiresAt) {
+    var later = typeof expiresAt === 'string' ? Date.parse(expiresAt) : NaN;
+    if (!(later > deadline)) return;
+    deadline = later;
+    deadlinePolled = false; // ask again at the new deadline
+    tick();
+  }
+
   function tick() {
     var left = Math.max(0, Math.floor((deadline - (Date.now() + skew)) / 1000));
     var mm = String(Math.floor(left / 60));
@@ -77,19 +94,18 @@
       poll();
     }
   }
-  setInterval(tick, 1000);
+  ticker = setInterval(tick, 1000);
 
   // Live status: poll the status endpoint of this app (same origin), once a second. Any failure (a 429 from the
   // budget that payers behind one address share, a 5xx, a network error) doubles the wait, up to a cap, and a
   // Retry-After can only lengthen it: a crowd or an outage slows the pages down instead of being hammered by them.
-  // Back to once a second after a success. A 404 cannot heal (the session is gone), so polling stops.
+  // Back to once a second after a success. A 404 cannot heal (the session is gone): polling stops, and the page says so.
   var POLL_MS = 1000;
   var MAX_POLL_MS = 30000;
   var MAX_RETRY_AFTER_MS = 300000; // a garbled Retry-After must not stop the page following the payment
   var pollDelay = POLL_MS;
   var pollTimer = null;
   var polling = false;
-  var stopped = false;
 
   function retryAfterMs(response) {
     var value = response.headers.get('retry-after');
@@ -103,7 +119,7 @@
   }
 
   function poll() {
-    if (finished || stopped || polling) return;
+    if (finished || polling) return;
     polling = true;
     clearTimeout(pollTimer);
     fetch(data.statusUrl, { headers: { accept: 'application/json' }, cache: 'no-store', credentials: 'omit' })
@@ -114,17 +130,19 @@
         }
         // The checkout's own 404 (it names the request) says the session is gone for good; a 404 from something in
         // front of it (a proxy mid-deploy) does not, and is waited out like any failure.
-        if (response.status === 404 && response.headers.get('x-request-id')) stopped = true;
+        if (response.status === 404 && response.headers.get('x-request-id')) finish('GONE');
         else backOff(retryAfterMs(response));
         return null;
       })
       .then(function (body) {
-        if (body && (body.status === 'COMPLETED' || body.status === 'EXPIRED')) finish(body.status);
+        if (!body) return;
+        if (body.status === 'COMPLETED' || body.status === 'EXPIRED') finish(body.status);
+        else adoptDeadline(body.expires_at);
       })
       .catch(function () { backOff(0); }) // a network error, or an answer that is not JSON
       .then(function () {
         polling = false;
-        if (!finished && !stopped) pollTimer = setTimeout(poll, pollDelay);
+        if (!finished) pollTimer = setTimeout(poll, pollDelay);
       });
   }
   pollTimer = setTimeout(poll, POLL_MS);

@@ -98,6 +98,46 @@ describe('embedded checkout in Chromium', () => {
     await page.close();
   });
 
+  it('once paid, says in the frame that the payment was received, without promising to take the payer back, and stops its countdown', async () => {
+    const session = await env.createSession(merchant.keys.test_secret, urls());
+    const { page } = await openShop({ pk: merchant.keys.test_publishable, cs: session.client_secret });
+    const frame = page.frameLocator('#checkout iframe');
+    await frame.locator('#memo').waitFor();
+
+    await env.simulatePayment(merchant.keys.test_secret, session.id, 'confirmed');
+    await waitFor('onComplete', async () => (await state(page)).completed.length > 0);
+    // The frame never leaves the merchant's page, which decides in onComplete what comes next.
+    expect(await frame.locator('#live-status').textContent()).toBe('Payment received.');
+    // It stays on show: a countdown still ticking would count down a payment already made.
+    const countdownWhenPaid = await frame.locator('#countdown').textContent();
+    await page.waitForTimeout(2500);
+    expect(await frame.locator('#countdown').textContent()).toBe(countdownWhenPaid);
+    await page.close();
+  });
+
+  it('says in the frame that the checkout is not found, calls onError and stops polling once the checkout answers the frame’s status poll 404', async () => {
+    const session = await env.createSession(merchant.keys.test_secret, urls());
+    const page = await browser.context.newPage();
+    // A session never stops existing (its events are kept), so the frame's polls get the checkout's own answer for one that never existed.
+    const unknownStatus = `${env.checkoutUrl}/sessions/nosuchsession0000000000/status`;
+    const polledAt: number[] = [];
+    await page.route(`**/sessions/${session.id}/status`, async (route) => {
+      polledAt.push(Date.now());
+      await route.fulfill({ response: await route.fetch({ url: unknownStatus }) });
+    });
+    await page.goto(`${shop.origin}/shop?${new URLSearchParams({ pk: merchant.keys.test_publishable, cs: session.client_secret }).toString()}`);
+    const frame = page.frameLocator('#checkout iframe');
+
+    expect(await firstError(page)).toEqual([{ message: 'Checkout session not found' }]);
+    expect(await frame.locator('#live-status').textContent()).toBe('This payment link is not valid. Please go back to the merchant and start again.');
+    const countdownWhenGone = await frame.locator('#countdown').textContent();
+    await page.waitForTimeout(2500);
+    expect(polledAt).toHaveLength(1);
+    expect(await frame.locator('#countdown').textContent()).toBe(countdownWhenGone);
+    expect((await state(page)).completed).toEqual([]);
+    await page.close();
+  });
+
   it('calls onError for a wrong client secret', async () => {
     const session = await env.createSession(merchant.keys.test_secret, urls());
     const wrong = `${session.id}_secret_${'x'.repeat(32)}`;

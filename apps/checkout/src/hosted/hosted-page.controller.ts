@@ -38,11 +38,14 @@ export class HostedPageController {
     }
   }
 
-  /** Polled by the page script (every second, slower after a failure) to follow the payment; on its own budget. */
+  /**
+   * Polled by the page script (every second, slower after a failure) to follow the payment; on its own budget.
+   * With the deadline, which can move later (the dashboard's preview checkout reopened): an open page counts down to it.
+   */
   @Get(':id/status')
   @SpendsStatusPollBudget()
   async status(@Param('id') id: string, @Res() reply: FastifyReply): Promise<FastifyReply> {
     const session = await this.reader.session(id);
-    return sendJson(reply, 200, { status: session.status });
+    return sendJson(reply, 200, { status: session.status, expires_at: session.expires_at });
   }
 }

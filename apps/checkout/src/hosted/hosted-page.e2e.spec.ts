@@ -109,7 +109,7 @@ describe('hosted checkout page in Chromium', () => {
     // Two polls after the failed payment: the page has seen the session still PENDING, and stays waiting on it.
     const seen = polls.length;
     await waitFor('two polls after the failed payment', () => polls.length >= seen + 2);
-    expect(polls.slice(seen)).toContainEqual({ status: 200, body: JSON.stringify({ status: 'PENDING' }) });
+    expect(polls.slice(seen)).toContainEqual({ status: 200, body: JSON.stringify({ status: 'PENDING', expires_at: session.expires_at }) });
     expect(page.url()).toBe(`${env.checkoutUrl}/sessions/${session.id}`);
     expect(await text(page, '#live-status')).toBe('Waiting for your transfer…');
     page.off('response', recordPoll);
@@ -201,7 +201,7 @@ describe('hosted checkout page in Chromium', () => {
     await page.close();
   });
 
-  it('polls its status once a second, backs off exponentially on any failure (Retry-After, else twice as long), returns to once a second after a success, and stops on the checkout’s own 404, not a proxy’s', async () => {
+  it('polls its status once a second, backs off exponentially on any failure (Retry-After, else twice as long), returns to once a second after a success, and stops on the checkout’s own 404, not a proxy’s, saying the session is not found', async () => {
     const session = await env.createSession(merchant.keys.test_secret, urls);
     const page = await browser.context.newPage();
     // The answers to the page's polls in turn: 'abort' a network error; null the real server's.
@@ -228,11 +228,12 @@ describe('hosted checkout page in Chromium', () => {
     // After the checkout's 404 a backoff would poll again within 4 s: more than that without a poll means the page has stopped.
     await page.waitForTimeout(5000);
     expect(polledAt).toHaveLength(7);
-    expect(await text(page, '#live-status')).toBe('Waiting for your transfer…');
+    // Not left saying it waits for a transfer it can no longer follow.
+    expect(await text(page, '#live-status')).toBe('This payment link is not valid. Please go back to the merchant and start again.');
     await page.close();
   }, 60_000);
 
-  // Last: the short time to live stays for the rest of this file.
+  // Last two: each short time to live stays for the rest of this file.
   it('when the session expires, tells the payer not to pay again, with the cancel link, for ten seconds before going to cancel_url; shows an expired page afterwards', async () => {
     await env.restartWith('sessions', { SESSION_TTL_SECONDS: '3' });
     const session = await env.createSession(merchant.keys.test_secret, urls);
@@ -263,5 +264,39 @@ describe('hosted checkout page in Chromium', () => {
     const inFrench = await openPage(`/sessions/${session.id}?lang=fr`);
     expect(await text(inFrench.page, 'main p')).toContain('ne l’envoyez pas de nouveau');
     await Promise.all([page.close(), again.page.close(), inFrench.page.close()]);
+  });
+
+  it('follows a deadline moved later while it is open (the dashboard’s preview checkout reopened): counts down past the first one, then expires at the new one', async () => {
+    // Long enough to reopen the preview well before the first deadline, short enough to wait both out.
+    await env.restartWith('sessions', { SESSION_TTL_SECONDS: '10' });
+    const previewMerchant = await env.createMerchant('Preview Goods');
+    const bus = await env.stack.bus();
+    // What the dashboard's Developers page asks when the merchant opens the preview checkout.
+    const openPreview = () => bus.request('sessions.preview.v1', { merchant_id: previewMerchant.merchant_id, return_url: `${shop.origin}/cancel` });
+    const first = await openPreview();
+    expect(first.outcome).toBe('created');
+    const { page } = await openPage(`/sessions/${first.session.id}`);
+    await page.waitForTimeout(Math.max(0, Date.parse(first.session.expires_at) - 5000 - Date.now()));
+    const second = await openPreview();
+    expect(second).toMatchObject({ outcome: 'extended', session: { id: first.session.id } });
+    const moved = Date.parse(second.session.expires_at);
+
+    // Past the first deadline, where the page used to stop at 00:00, and before the new one.
+    await page.waitForTimeout(Math.max(0, Date.parse(first.session.expires_at) + 1000 - Date.now()));
+    const secondsLeft = async () => {
+      const [minutes, seconds] = (await text(page, '#countdown')).split(':').map(Number);
+      return { shown: minutes * 60 + seconds, expected: (moved - Date.now()) / 1000 };
+    };
+    const past = await secondsLeft();
+    expect(past.expected).toBeGreaterThan(2);
+    expect(past.shown).toBeGreaterThanOrEqual(Math.floor(past.expected) - 1);
+    expect(past.shown).toBeLessThanOrEqual(Math.ceil(past.expected) + 1);
+    await page.waitForTimeout(1100);
+    expect((await secondsLeft()).shown).toBeLessThan(past.shown);
+    expect(await text(page, '#live-status')).toBe('Waiting for your transfer…');
+
+    await waitFor('the expired notice', async () => (await page.locator('#live-status.expired').count()) > 0, { timeoutMs: 15_000 });
+    expect(Date.now()).toBeGreaterThanOrEqual(moved);
+    await page.close();
   });
 });

@@ -38,7 +38,7 @@ describe('payer route budgets of the checkout app', () => {
     expect(await refused[0].json()).toEqual({ error: 'Too many requests; try again shortly' });
     const other = await status(session.id, '198.51.100.71');
     expect(other.status).toBe(200);
-    expect(await other.json()).toEqual({ status: 'PENDING' });
+    expect(await other.json()).toEqual({ status: 'PENDING', expires_at: session.expires_at });
   });
 
   it('given the pages’ budget spent by status polls from one address (payers behind one NAT), then a page load from it still succeeds, and page loads keep their own limit', async () => {

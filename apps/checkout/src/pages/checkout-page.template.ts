@@ -11,7 +11,10 @@ export interface CheckoutPageModel {
   merchant: MerchantProfileView;
   locale: PayerLocale;
   now: Date;
-  /** Hosted: redirects to success_url once paid; once expired, shows the notice and the cancel link for ten seconds, then goes to cancel_url. Embedded: tells the parent page by postMessage. */
+  /**
+   * Hosted: redirects to success_url once paid; once expired, shows the notice and the cancel link for ten seconds, then goes to cancel_url.
+   * Embedded: tells the parent page by postMessage, and stays. Either shows the not-found text once the status poll says the session is gone.
+   */
   embed: { parentOrigin: string } | null;
   /** Path of this page, for the language switch. */
   path: string;
@@ -41,8 +44,9 @@ ${session.livemode ? null : html`<p class="test-banner" role="note"><strong>TEST
   data-mode="${model.embed ? 'embed' : 'hosted'}"
   data-text-copied="${t.copied}"
   data-text-copy-failed="${t.copyFailed}"
-  data-text-completed="${t.completedLive}"
-  data-text-expired="${t.expiredLive}">
+  data-text-completed="${model.embed ? t.completedLiveEmbedded : t.completedLive}"
+  data-text-expired="${t.expiredLive}"
+  data-text-not-found="${t.notFoundBody}">
   <header class="merchant">
     <p class="merchant-name">${t.payTo(merchant.name)}</p>
     <h1>${t.title}</h1>

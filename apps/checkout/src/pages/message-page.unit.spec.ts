@@ -1,8 +1,9 @@
 import type { MerchantProfileView, PayerSessionView } from '@pp/contracts';
 import type { PayerLocale } from '@pp/kernel';
 import { checkoutPage } from './checkout-page.template';
+import { escapeHtml } from './html';
 import { messagePage } from './message-page.template';
-import { PAYER_LOCALES } from './messages';
+import { messagesFor, PAYER_LOCALES } from './messages';
 
 /*
  * A payer who sent the transfer just before expiry sees "expired" while the
@@ -48,6 +49,26 @@ describe('the expired notice', () => {
     const notice = /data-text-expired="([^"]*)"/.exec(page)?.[1] ?? '';
     for (const words of DO_NOT_PAY_AGAIN[locale]) expect(notice).toMatch(words);
     expect(notice).not.toMatch(/Taking you back|Retour chez le marchand…/);
+  });
+});
+
+describe('the live texts of an open page', () => {
+  const open = (locale: PayerLocale, embed: { parentOrigin: string } | null) =>
+    checkoutPage({ session, merchant, locale, now: new Date('2026-01-01T00:00:00.000Z'), embed, path: '/sessions/cs1' }).value;
+  const attribute = (page: string, name: string) => new RegExp(`${name}="([^"]*)"`).exec(page)?.[1];
+
+  // The frame never leaves the merchant's page: promising to take the payer back would leave them waiting for nothing.
+  it.each(PAYER_LOCALES)('given an embedded page in %s, then its text once paid says the payment was received, not that it takes the payer back', (locale) => {
+    const embedded = attribute(open(locale, { parentOrigin: 'https://shop.example' }), 'data-text-completed');
+    expect(embedded).toBe(messagesFor(locale).completedLiveEmbedded);
+    expect(embedded).not.toMatch(/Taking you back|Retour chez le marchand/);
+    expect(attribute(open(locale, null), 'data-text-completed')).toBe(messagesFor(locale).completedLive);
+  });
+
+  it.each(PAYER_LOCALES)('given an open page in %s, then the text its script shows once the session is gone is the not-found page’s', (locale) => {
+    for (const embed of [null, { parentOrigin: 'https://shop.example' }]) {
+      expect(attribute(open(locale, embed), 'data-text-not-found')).toBe(escapeHtml(messagesFor(locale).notFoundBody));
+    }
   });
 });
 

@@ -25,6 +25,8 @@ export interface Messages {
   timeLeft: string;
   waiting: string;
   completedLive: string;
+  /** The embedded frame's: it never leaves the merchant's page (the merchant's onComplete decides what comes next). */
+  completedLiveEmbedded: string;
   expiredLive: string;
   cancel: (merchant: string) => string;
   language: string;
@@ -67,6 +69,7 @@ const en: Messages = {
   timeLeft: 'Time left',
   waiting: 'Waiting for your transfer…',
   completedLive: 'Payment received. Taking you back to the merchant…',
+  completedLiveEmbedded: 'Payment received.',
   expiredLive: 'This payment request has expired. If you already sent the e-Transfer, do not send it again: contact the merchant, and your payment will be matched to your order or refunded.',
   cancel: (merchant) => `Cancel and return to ${merchant}`,
   language: 'Language',
@@ -110,6 +113,7 @@ const fr: Messages = {
   timeLeft: 'Temps restant',
   waiting: 'En attente de votre virement…',
   completedLive: 'Paiement reçu. Retour chez le marchand…',
+  completedLiveEmbedded: 'Paiement reçu.',
   expiredLive:
     'Cette demande de paiement a expiré. Si vous avez déjà envoyé le Virement Interac, ne l’envoyez pas de nouveau : communiquez avec le marchand, et votre paiement sera associé à votre commande ou remboursé.',
   cancel: (merchant) => `Annuler et retourner chez ${merchant}`,

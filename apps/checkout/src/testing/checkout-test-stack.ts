@@ -72,8 +72,8 @@ export class CheckoutTestStack {
     secretKey: string,
     urls: { success_url: string; cancel_url: string },
     amount = 2500,
-  ): Promise<{ id: string; checkout_url: string; client_secret: string; memo: string; livemode: boolean }> {
-    const created = await this.api<{ id: string; checkout_url: string; client_secret: string; memo: string; livemode: boolean }>('/v1/checkout/sessions', {
+  ): Promise<{ id: string; checkout_url: string; client_secret: string; memo: string; livemode: boolean; expires_at: string }> {
+    const created = await this.api<{ id: string; checkout_url: string; client_secret: string; memo: string; livemode: boolean; expires_at: string }>('/v1/checkout/sessions', {
       token: secretKey,
       body: { amount, currency: 'cad', reference: `order-${randomUUID()}`, ...urls, metadata: { secret_note: 'never shown' } },
     });
