@@ -26,10 +26,19 @@ const MEMO_IN_TEXT = new RegExp(
   'gi',
 );
 
+/**
+ * What a payer's keyboard or mail client may put in a memo that reads as
+ * nothing (zero-width characters, the word joiner, the soft hyphen) or as its
+ * dash (hyphens, dashes and the minus sign, U+2010–U+2015 and U+2212). Folded
+ * here only: amounts are read elsewhere, where a minus must never become '-'.
+ */
+const INVISIBLE = /[\u00ad\u180e\u200b\u200c\u200d\u2060\ufeff]/g;
+const DASHES = /[\u2010-\u2015\u2212]/g;
+
 /** Every memo written anywhere in free text, normalised to "PP-XXXXXX". */
 export function findMemos(text: string): string[] {
   const found = new Set<string>();
-  for (const match of text.matchAll(MEMO_IN_TEXT)) {
+  for (const match of text.replace(INVISIBLE, '').replace(DASHES, '-').matchAll(MEMO_IN_TEXT)) {
     found.add(`PP-${match[1].replace(/[\s\u00a0\u202f]/g, '').toUpperCase()}`);
   }
   return [...found];

@@ -32,6 +32,16 @@ describe('memo', () => {
     expect(findMemos(text)).toEqual(expected);
   });
 
+  it.each([
+    ['a non-breaking hyphen', 'PP\u20117K3M9Q'],
+    ['an en dash', 'PP\u20137K3M9Q'],
+    ['a minus sign', 'PP\u22127K3M9Q'],
+    ['a word joiner inside', 'PP-7K3\u2060M9Q'],
+    ['a soft hyphen and a zero-width space inside', 'PP-7\u00adK3\u200bM9Q'],
+  ])('given a memo written with %s, then it reads as PP-7K3M9Q', (_case, text) => {
+    expect(findMemos(text)).toEqual(['PP-7K3M9Q']);
+  });
+
   it('takes time linear in the text on whitespace runs after "PP" (the old pattern was quadratic)', () => {
     // A regression guard, not a benchmark: CPU time on a shared machine, with wide slack. One MiB of
     // whitespace after "PP" takes milliseconds now; the old pattern needed about an hour (5 s per 40,000 spaces).

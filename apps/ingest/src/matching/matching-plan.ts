@@ -1,5 +1,6 @@
 import type { MatchingDisposition, RecordTransferCommand, TransferEvidence } from '@pp/contracts';
-import type { NoticeKind } from '../parsing/notice.types';
+import type { AuthenticationFailure } from '../authentication/authentication.types';
+import type { NoticeKind, NoticeParseResult, ParseReason } from '../parsing/notice.types';
 import type { ProcessedEmail } from '../processing/processed-email';
 
 /** What record-transfer needs, less the merchant and its deposit address (resolved from the recipients). */
@@ -13,6 +14,15 @@ export type MatchingPlan =
 
 /** Interac notices that say no money arrived: never a payment, whoever sent them. */
 const NOT_MONEY: ReadonlySet<NoticeKind> = new Set(['not_deposited', 'reminder', 'cancelled', 'expired', 'declined']);
+
+/**
+ * What an e-mail whose authentication and reading both gave up (a deadline,
+ * or a worker that died) carries: nothing shows it is not Interac's, so it is
+ * reviewed. Only such an e-mail: it costs its sender both workers' deadlines,
+ * while mail that is plainly not Interac's is answered fast and dropped.
+ */
+const AUTHENTICATION_GAVE_UP: ReadonlySet<AuthenticationFailure> = new Set(['auth_timeout', 'auth_failed']);
+const READING_GAVE_UP: ReadonlySet<ParseReason> = new Set(['parse_timeout', 'parse_failed']);
 
 /** Recorded for a payer the notice does not name (record-transfer requires a name). */
 export const UNKNOWN_SENDER = 'Unknown sender';
@@ -29,7 +39,8 @@ const MAX_RECIPIENTS = 20;
  * alone (docs/INGEST-FORMATS.md, "Matching"):
  * - a not-deposited, reminder, cancelled, expired or declined notice: no payment;
  * - unauthenticated mail that does not read as an Interac notice at all: no payment
- *   (it is kept as evidence, but nothing claims money);
+ *   (it is kept as evidence, but nothing claims money), unless neither its
+ *   authentication nor its reading could finish;
  * - anything else claims money and is recorded with the evidence established
  *   here (authentication, signed recipient, parse reasons): record-transfer's
  *   transfer-match policy alone decides whether it confirms. The amount is the
@@ -40,7 +51,7 @@ export function planMatching(email: ProcessedEmail): MatchingPlan {
   const { authentication, parse } = email;
   const fields = parse.fields;
   if (NOT_MONEY.has(fields.kind)) return { action: 'skip', disposition: 'no_payment' };
-  if (fields.kind === 'unknown' && !authentication.authenticated) return { action: 'skip', disposition: 'not_a_notice' };
+  if (fields.kind === 'unknown' && !authentication.authenticated && !unfinished(email)) return { action: 'skip', disposition: 'not_a_notice' };
 
   const notice = parse.status === 'parsed' ? parse.notice : null;
   return {
@@ -59,10 +70,22 @@ export function planMatching(email: ProcessedEmail): MatchingPlan {
         authentication_reasons: authentication.authenticated ? [] : authentication.reasons,
         signed_recipient: authentication.recipient.signed_recipient,
         recipient_reasons: authentication.recipient.reasons,
-        parse_reasons: parse.status === 'rejected' ? parse.reasons : [],
+        parse_reasons: parseReasons(parse),
       },
     },
   };
+}
+
+/** The policy confirms on no reason: a parse that is not complete must say so even when it was recorded without one. */
+function parseReasons(parse: NoticeParseResult): ParseReason[] {
+  if (parse.status === 'parsed') return [];
+  return parse.reasons.length > 0 ? parse.reasons : ['parse_incomplete'];
+}
+
+/** Whether neither the authentication nor the reading of the e-mail finished, so that nothing is known of it. */
+function unfinished({ authentication, parse }: ProcessedEmail): boolean {
+  const authenticationGaveUp = !authentication.authenticated && authentication.reasons.some((reason) => AUTHENTICATION_GAVE_UP.has(reason));
+  return authenticationGaveUp && parse.status === 'rejected' && parse.reasons.some((reason) => READING_GAVE_UP.has(reason));
 }
 
 /**

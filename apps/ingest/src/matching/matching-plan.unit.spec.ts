@@ -1,6 +1,7 @@
 import { buildNotice, type NoticeSpec } from '@pp/testing';
 import type { AuthenticationResult } from '../authentication/authentication.types';
-import { parseNotice } from '../parsing/notice-parser';
+import { unauthenticated } from '../authentication/notice-authenticator';
+import { parseNotice, unreadableNotice } from '../parsing/notice-parser';
 import { type ProcessedEmail, storedAuthentication } from '../processing/processed-email';
 import { planMatching, recipientsOf, UNKNOWN_SENDER } from './matching-plan';
 
@@ -54,6 +55,38 @@ describe('planMatching', () => {
     expect(planMatching(await processed({ subject: 'Lunch on Friday?' }, FORGED))).toEqual({ action: 'skip', disposition: 'not_a_notice' });
     const plan = planMatching(await processed({ subject: 'Interac e-Transfer: something new' }));
     expect(plan).toMatchObject({ action: 'record', transfer: { evidence: { authenticated: true, parse_reasons: ['unrecognized_notice'] } } });
+  });
+
+  it('given an e-mail whose authentication and reading both gave up, then it is recorded for review with both reasons, never dropped', () => {
+    const email: ProcessedEmail = {
+      email_id: 'em_test0001', received_at: '2026-08-26T18:03:11.000Z', status: 'unauthenticated',
+      authentication: unauthenticated('auth_timeout'), parse: unreadableNotice(null, 'parse_timeout'), recipients: { to: [], delivered_to: [] },
+    };
+    expect(planMatching(email)).toMatchObject({
+      action: 'record',
+      recipients: [],
+      transfer: { memo: null, amount: 0, evidence: { authenticated: false, authentication_reasons: ['auth_timeout'], parse_reasons: ['parse_timeout'] } },
+    });
+    const killed = { ...email, authentication: unauthenticated('auth_failed'), parse: unreadableNotice(null, 'parse_failed') };
+    expect(planMatching(killed)).toMatchObject({ action: 'record' });
+  });
+
+  it('given unauthenticated mail of which only one check gave up, then it is still no notice when the other shows it is none', async () => {
+    const lunch = await processed({ subject: 'Lunch on Friday?' }, { ...FORGED, reasons: ['auth_timeout'] });
+    expect(planMatching(lunch)).toEqual({ action: 'skip', disposition: 'not_a_notice' });
+    const unsigned = await processed({}, { ...FORGED, reasons: ['dkim_missing'] });
+    expect(planMatching({ ...unsigned, parse: unreadableNotice(null, 'parse_timeout') })).toEqual({ action: 'skip', disposition: 'not_a_notice' });
+  });
+
+  it('given a rejected parse recorded without a reason, then parse_incomplete is handed on, so that the policy reviews it', async () => {
+    const email = await processed({});
+    const plan = planMatching({ ...email, status: 'rejected', parse: { status: 'rejected', reasons: [], fields: email.parse.fields } });
+    expect(plan).toMatchObject({ action: 'record', transfer: { evidence: { parse_reasons: ['parse_incomplete'] } } });
+  });
+
+  it('given a notice with a Message, then its comment is the Message, not the whole text', async () => {
+    const plan = planMatching(await processed({ message: 'Rent for August PP-7K3M9Q' }));
+    expect(plan).toMatchObject({ action: 'record', transfer: { comment: 'Rent for August PP-7K3M9Q' } });
   });
 
   const DEPOSITED = {

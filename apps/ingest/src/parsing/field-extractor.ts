@@ -1,8 +1,13 @@
 import { readLeadingAmount, type AmountRead } from './amount-parser';
+import { readLeadingDate } from './date-parser';
+import { flattenWhitespace } from './text-normalizer';
 
 export type LabelledField = 'message' | 'date' | 'reference' | 'sender' | 'amount';
 
-/** Labels as Interac prints them, English and French; words may be split by any whitespace. */
+/**
+ * Labels as Interac prints them, English and French, in the order it prints
+ * them (payer-message.ts relies on it); words may be split by any whitespace.
+ */
 const LABELS: Record<LabelledField, string[]> = {
   message: ['Message'],
   date: ['Date'],
@@ -11,7 +16,7 @@ const LABELS: Record<LabelledField, string[]> = {
   amount: ['Amount', 'Montant'],
 };
 
-const FIELD_ORDER = Object.keys(LABELS) as LabelledField[];
+export const FIELD_ORDER = Object.keys(LABELS) as LabelledField[];
 const alternatives = (words: string[]) => words.map((label) => label.replace(/ /g, '\\s+')).join('|');
 // A label starts a word and ends with a colon, optionally after a space ("Reference Number :").
 // Linear on any text: a label's whitespace run can only end where its next word starts, so each run is read once.
@@ -20,6 +25,22 @@ const LABEL = new RegExp(
   'giu',
 );
 
+/** A label as found in the text: its field and where it stands. */
+export interface FoundLabel {
+  field: LabelledField;
+  start: number;
+  end: number;
+}
+
+/** Every label in the text, in order. */
+export function findLabels(text: string): FoundLabel[] {
+  return [...text.matchAll(LABEL)].map((match) => ({
+    field: FIELD_ORDER[match.slice(1).findIndex((group) => group !== undefined)],
+    start: match.index,
+    end: match.index + match[0].length,
+  }));
+}
+
 /**
  * Every labelled value in the text, for both layouts: "Label: value" on one
  * line, and the label on its own line with the value on the next. A value
@@ -27,11 +48,7 @@ const LABEL = new RegExp(
  * Works on one-line (flattened) text too, where only labels separate values.
  */
 export function extractLabelledValues(text: string): Map<LabelledField, string[]> {
-  const found = [...text.matchAll(LABEL)].map((match) => ({
-    field: FIELD_ORDER[match.slice(1).findIndex((group) => group !== undefined)],
-    start: match.index,
-    end: match.index + match[0].length,
-  }));
+  const found = findLabels(text);
   const values = new Map<LabelledField, string[]>();
   found.forEach((label, i) => {
     const value = firstValueLine(text.slice(label.end, found[i + 1]?.start ?? text.length));
@@ -67,13 +84,19 @@ const AMOUNT_LEADS = [
   /Les fonds ont été déposés ?! ?/gi,
 ];
 
-/** Every amount the body states: under an Amount label, in the sentence of older layouts, under the headline. */
-export function extractBodyAmounts(values: Map<LabelledField, string[]>, flatBody: string): AmountRead[] {
-  const labelled = (values.get('amount') ?? []).map((value) => readLeadingAmount(value).cents);
-  const inSentences = AMOUNT_LEADS.flatMap((lead) =>
-    [...flatBody.matchAll(lead)].map((match) => readLeadingAmount(flatBody.slice(match.index + match[0].length)).cents),
-  );
-  return [...labelled, ...inSentences].filter((read) => read !== null);
+/**
+ * Every amount `text` states: under an Amount label, in the sentence of older
+ * layouts, under the headline. Where a label or a lead promises an amount,
+ * what follows is money: anything no format reads there ("CA$5.25",
+ * "-$5.00") is 'unparseable', never skipped, or a notice could be left with
+ * only the amounts its other parts state.
+ */
+export function extractBodyAmounts(text: string): Array<Exclude<AmountRead, null>> {
+  const promised = (value: string): Exclude<AmountRead, null> => readLeadingAmount(value).cents ?? 'unparseable';
+  const labelled = (extractLabelledValues(text).get('amount') ?? []).map(promised);
+  const flat = flattenWhitespace(text);
+  const inSentences = AMOUNT_LEADS.flatMap((lead) => [...flat.matchAll(lead)].map((match) => promised(flat.slice(match.index + match[0].length))));
+  return [...labelled, ...inSentences];
 }
 
 /**
@@ -88,4 +111,13 @@ export function extractSenderName(values: Map<LabelledField, string[]>, subjectS
   if (subjectSender) return subjectSender;
   const labelled = [...new Set((values.get('sender') ?? []).map((value) => value.trim()).filter(Boolean))];
   return labelled.length === 1 ? labelled[0] : null;
+}
+
+/**
+ * The transfer date, when every readable Date value names the same day. The
+ * payer's Message comes before Interac's own Date and may write one too.
+ */
+export function extractTransferDate(values: Map<LabelledField, string[]>): string | null {
+  const dates = new Set((values.get('date') ?? []).map(readLeadingDate).filter((date) => date !== null));
+  return dates.size === 1 ? [...dates][0] : null;
 }

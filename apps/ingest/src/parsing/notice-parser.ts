@@ -1,10 +1,12 @@
 import { findMemos } from '@pp/kernel';
+import { agreedAmount } from './amount-agreement';
 import { readWholeAmount, type AmountRead } from './amount-parser';
-import { readDateHeader, readLeadingDate } from './date-parser';
-import { extractBodyAmounts, extractLabelledValues, extractReferences, extractSenderName } from './field-extractor';
+import { readDateHeader } from './date-parser';
+import { extractBodyAmounts, extractLabelledValues, extractReferences, extractSenderName, extractTransferDate } from './field-extractor';
 import { readMime, type MimeFacts } from './mime-reader';
 import { bodySaysDeposited, classifySubject } from './notice-classifier';
 import type { NoticeFields, NoticeParseResult, ParseReason } from './notice.types';
+import { splitPayerMessage } from './payer-message';
 import { flattenWhitespace } from './text-normalizer';
 
 /** What one raw message says: its decoded parts (null when unreadable) and the notice read from them. */
@@ -45,8 +47,7 @@ export function extractNotice(facts: MimeFacts): NoticeParseResult {
 
 interface Reading {
   fields: NoticeFields;
-  subjectAmount: AmountRead;
-  bodyAmounts: AmountRead[];
+  amountReason: ParseReason | null;
   bodyDeposited: boolean;
   /** Distinct reference numbers under a reference label (fields.reference_number holds one only when there is one). */
   referencesFound: number;
@@ -56,44 +57,41 @@ function read(facts: MimeFacts): Reading {
   const subject = flattenWhitespace(facts.subject);
   const classification = classifySubject(subject);
   const values = extractLabelledValues(facts.text);
-  const flatBody = flattenWhitespace(facts.text);
+  const { message, interac } = splitPayerMessage(facts.text);
   const subjectAmount = classification.subjectAmount === null ? null : readWholeAmount(classification.subjectAmount);
-  const bodyAmounts = extractBodyAmounts(values, flatBody);
-  const stated = [subjectAmount, ...bodyAmounts].filter((amount) => amount !== null);
-  const distinct = new Set(stated);
-  const [only] = distinct;
+  const stated = { subject: subjectAmount, body: extractBodyAmounts(interac), message: message === null ? [] : extractBodyAmounts(message) };
+  const amount = agreedAmount(stated);
   const references = extractReferences(values);
   return {
     referencesFound: references.length,
-    subjectAmount,
-    bodyAmounts,
-    bodyDeposited: bodySaysDeposited(flatBody),
+    amountReason: amount.reason,
+    bodyDeposited: bodySaysDeposited(flattenWhitespace(facts.text)),
     fields: {
       kind: classification.kind,
       language: classification.language,
-      amount_cents: distinct.size === 1 && typeof only === 'number' ? only : null,
-      amounts: { subject: asCents(subjectAmount), body: bodyAmounts.map(asCents).filter((cents) => cents !== null) },
-      memos: findMemos(facts.text),
+      amount_cents: amount.cents,
+      amounts: { subject: asCents(subjectAmount), body: [...stated.body, ...stated.message].map(asCents).filter((cents) => cents !== null) },
+      // The payer writes the memo in the Message; elsewhere a name ("PP BAXTER") can read as one.
+      memos: findMemos(message ?? facts.text),
       // Several would make it no dedupe key: a payer quoting an earlier transfer's must not make this one its duplicate.
       reference_number: references.length === 1 ? references[0] : null,
       sender_name: extractSenderName(values, classification.subjectSender) ?? (facts.from?.name || null),
       sender_email: payerAddress(facts.replyTo),
-      transfer_date: (values.get('date') ?? []).map(readLeadingDate).find((date) => date !== null) ?? null,
+      transfer_date: extractTransferDate(values),
       sent_at: readDateHeader(facts.dateHeader ?? undefined),
       subject,
-      comment: facts.text,
+      comment: message || null,
+      text: facts.text,
     },
   };
 }
 
-function decide({ fields, subjectAmount, bodyAmounts, bodyDeposited, referencesFound }: Reading): NoticeParseResult {
+function decide({ fields, amountReason, bodyDeposited, referencesFound }: Reading): NoticeParseResult {
   if (fields.kind === 'unknown') return { status: 'rejected', reasons: ['unrecognized_notice'], fields };
   if (fields.kind !== 'deposit') return { status: 'rejected', reasons: ['not_a_deposit'], fields };
   const reasons: ParseReason[] = [];
   if (!bodyDeposited) reasons.push('body_not_a_deposit');
-  if (subjectAmount === 'unparseable' || bodyAmounts.includes('unparseable')) reasons.push('amount_unparseable');
-  else if (bodyAmounts.length === 0) reasons.push('amount_missing');
-  else if (fields.amount_cents === null) reasons.push('amount_mismatch');
+  if (amountReason) reasons.push(amountReason);
   if (fields.memos.length === 0) reasons.push('memo_missing');
   if (fields.memos.length > 1) reasons.push('memo_ambiguous');
   if (referencesFound > 1) reasons.push('reference_ambiguous');
@@ -138,7 +136,7 @@ export function unreadableNotice(facts: MimeFacts | null, reason: ParseReason = 
     fields: {
       kind: 'unknown', language: null, amount_cents: null, amounts: { subject: null, body: [] }, memos: [],
       reference_number: null, sender_name: null, sender_email: null, transfer_date: null, sent_at: null,
-      subject: facts?.subject ?? '', comment: facts?.text ?? '',
+      subject: facts?.subject ?? '', comment: null, text: facts?.text ?? '',
     },
   };
 }

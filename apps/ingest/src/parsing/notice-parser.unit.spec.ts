@@ -21,13 +21,13 @@ describe('notice parser on the fixture corpus', () => {
       expect(new Set([...result.fields.amounts.body, result.fields.amounts.subject].filter((a) => a !== null))).toEqual(
         new Set([result.notice.amount_cents]),
       );
-      expect(result.notice.comment).toContain(result.notice.reference_number);
+      expect(result.fields.text).toContain(result.notice.reference_number);
     }
   });
 
-  it('keeps the whole message text as the comment and reads the Date header without inventing one', async () => {
+  it('keeps the whole message text for review and reads the Date header without inventing one', async () => {
     const good = await parseNotice(Buffer.from(buildNotice()));
-    expect(good.fields.comment).toMatch(/^Hi ACME WIDGETS INC\.,\nFunds Deposited!/);
+    expect(good.fields.text).toMatch(/^Hi ACME WIDGETS INC\.,\nFunds Deposited!/);
     expect(good.fields.sent_at).toBe('2026-08-26T18:03:11.000Z');
     const bad = await parseNotice(Buffer.from(buildNotice({ dateHeader: 'yesterday' })));
     expect(bad.fields.sent_at).toBeNull();
@@ -42,6 +42,50 @@ describe('notice parser on the fixture corpus', () => {
   it('given a Message that writes “Sent From:” with another name, then the payer the subject names is recorded', async () => {
     const result = await parseNotice(Buffer.from(buildNotice({ message: 'PP-7K3M9Q Sent From: JANE CUSTOMER' })));
     expect(result).toMatchObject({ status: 'parsed', notice: { sender_name: 'CAI FANG WU' } });
+  });
+
+  it('given an older layout whose only amount is one the payer’s Message writes, then no amount is read (amount_missing)', async () => {
+    const raw = buildNotice({ layout: 'legacy', amount: '$5.25', message: 'PP-7K3M9Q Amount: $500.00', reference: 'CAvjMTys' })
+      .replace(' for the amount of $5.25 (CAD)', '');
+    const result = await parseNotice(Buffer.from(raw));
+    expect(result).toMatchObject({ status: 'rejected', reasons: ['amount_missing'], fields: { amount_cents: null } });
+  });
+
+  it.each(['-$5.00', '\u2212$5.00', 'CAD 5.00'])('given %j under Interac’s Amount label, then the amount is unparseable, never skipped', async (written) => {
+    const raw = buildNotice({ layout: 'inline', amount: '$5.00' }).replace('Amount: $5.00', `Amount: ${written}`);
+    const result = await parseNotice(Buffer.from(raw));
+    expect(result).toMatchObject({ status: 'rejected', reasons: ['amount_unparseable'], fields: { amount_cents: null } });
+  });
+
+  it('given a Message and a payer-written label in it, then the comment is the whole Message and the full text is kept beside it', async () => {
+    const plain = await parseNotice(Buffer.from(buildNotice()));
+    expect(plain).toMatchObject({ status: 'parsed', notice: { comment: 'PP-7K3M9Q' } });
+    expect(plain.fields.text).toContain('Reference Number:\nC1AYd8eJYUcY');
+    const labelled = await parseNotice(Buffer.from(buildNotice({ layout: 'inline', message: 'Rent for August\nPP-7K3M9Q Sent From: JANE CUSTOMER' })));
+    expect(labelled).toMatchObject({ status: 'parsed', notice: { comment: 'Rent for August\nPP-7K3M9Q Sent From: JANE CUSTOMER' } });
+    const empty = await parseNotice(Buffer.from(buildNotice({ message: null })));
+    expect(empty.fields.comment).toBeNull();
+  });
+
+  it('given no Message label, then the memo is looked for in the whole text', async () => {
+    const result = await parseNotice(Buffer.from(buildNotice({ sender: 'PP BAXTER' }).replace('Message:\n', '')));
+    expect(result).toMatchObject({ status: 'rejected', reasons: ['memo_ambiguous'], fields: { memos: ['PP-7K3M9Q', 'PP-BAXTER'], comment: null } });
+  });
+
+  it('given a Message that writes a Date other than Interac’s, then no transfer date is read', async () => {
+    const result = await parseNotice(Buffer.from(buildNotice({ message: 'PP-7K3M9Q Date: Jan 1, 2020' })));
+    expect(result).toMatchObject({ status: 'parsed', notice: { transfer_date: null } });
+    const same = await parseNotice(Buffer.from(buildNotice({ message: 'PP-7K3M9Q Date: Aug 26, 2026' })));
+    expect(same).toMatchObject({ status: 'parsed', notice: { transfer_date: '2026-08-26' } });
+  });
+
+  it.each([
+    ['a non-breaking hyphen', 'PP\u20117K3M9Q'],
+    ['a word joiner', 'PP-7K3\u2060M9Q'],
+    ['a soft hyphen', 'PP-7K\u00ad3M9Q'],
+  ])('given a plain-text Message whose memo holds %s, then the memo is PP-7K3M9Q', async (_case, message) => {
+    const result = await parseNotice(Buffer.from(buildNotice({ message })));
+    expect(result).toMatchObject({ status: 'parsed', notice: { memo: 'PP-7K3M9Q' } });
   });
 
   it('refuses a deposit subject over a body that does not say the money was deposited', async () => {

@@ -23,7 +23,9 @@ export type ParseReason =
   | 'sender_missing'
   | 'message_too_long'
   | 'parse_timeout'
-  | 'parse_failed';
+  | 'parse_failed'
+  /** Set by matching, never by the parser: a rejected parse recorded without a reason still needs one to be reviewed. */
+  | 'parse_incomplete';
 
 /** A deposit notice every check agreed on: ready for matching. */
 export interface ParsedNotice {
@@ -44,8 +46,8 @@ export interface ParsedNotice {
   /** The Date header, ISO 8601 UTC, or null when missing or unreadable (never "now"). */
   sent_at: string | null;
   subject: string;
-  /** The whole message text (plain text, or the HTML flattened), kept for review. */
-  comment: string;
+  /** The payer's Message as written, or null when it is empty or the text has no Message label. */
+  comment: string | null;
 }
 
 /** Everything the parser could read, whether or not it adds up to a deposit. */
@@ -62,7 +64,9 @@ export interface NoticeFields {
   transfer_date: string | null;
   sent_at: string | null;
   subject: string;
-  comment: string;
+  comment: string | null;
+  /** The whole message text (plain text, or the HTML flattened), kept with the outcome for review. */
+  text: string;
 }
 
 export type NoticeParseResult =

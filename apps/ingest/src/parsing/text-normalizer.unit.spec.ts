@@ -14,6 +14,10 @@ describe('normalizeText', () => {
     expect(normalizeText('שלום\u200f Jo\u200e')).toBe('שלום\u200f Jo\u200e');
   });
 
+  it('given a word joiner, a Mongolian vowel separator and a soft hyphen, then none is left', () => {
+    expect(normalizeText('PP-7K3\u2060M9Q a\u180eb c\u00add')).toBe('PP-7K3M9Q ab cd');
+  });
+
   it('given zero-width characters, CRLF and special spaces, then they read as plain text', () => {
     expect(normalizeText('a\u200bb\r\nc\u00a0d\u202fe')).toBe('ab\nc d e');
   });

@@ -99,6 +99,17 @@ export const NOTICE_CORPUS: CorpusCase[] = [
     expected: rejected(['amount_mismatch'], { amount_cents: null, reference_number: 'C1AYd8eJYUcY' }),
   },
   { name: 'body amount in a broken format', spec: { amount: '$1,20.00', subjectAmount: '$120.00' }, expected: rejected(['amount_unparseable']) },
+  {
+    name: 'EN older layout, an amount no format reads ("CA$5.25") and the payer’s Message writing another under an Amount label',
+    spec: { layout: 'legacy', amount: 'CA$5.25', message: 'PP-7K3M9Q Amount: $500.00', reference: 'CAvjMTys' },
+    expected: rejected(['amount_unparseable'], { amount_cents: null, memos: ['PP-7K3M9Q'] }),
+  },
+  {
+    name: 'EN older layout, the payer’s Message writing another amount under an Amount label',
+    spec: { layout: 'legacy', amount: '$5.25', message: 'PP-7K3M9Q Amount: $500.00', reference: 'CAvjMTys' },
+    expected: rejected(['amount_mismatch'], { amount_cents: null }),
+  },
+  { name: 'the payer’s Message writing this transfer’s amount under an Amount label', spec: { message: 'PP-7K3M9Q Amount: $1,200.00' }, expected: parsed(sample1) },
   // Memos
   { name: 'memo in lower case', spec: { message: 'pp-7k3m9q' }, expected: parsed(sample1) },
   { name: 'memo without its dash', spec: { layout: 'inline', message: 'PP7K3M9Q' }, expected: parsed(sample1) },
@@ -122,6 +133,7 @@ export const NOTICE_CORPUS: CorpusCase[] = [
   },
   { name: 'the payer’s message repeats this transfer’s own reference number', spec: { message: 'PP-7K3M9Q Reference Number: C1AYd8eJYUcY' }, expected: parsed(sample1) },
   { name: 'payer named like a cancelled notice', spec: { sender: 'CANCELLED CORP' }, expected: parsed({ ...sample1, sender_name: 'CANCELLED CORP' }) },
+  { name: 'payer named like a memo ("PP BAXTER")', spec: { sender: 'PP BAXTER' }, expected: parsed({ ...sample1, sender_name: 'PP BAXTER' }) },
   { name: 'EN date "Sept 13, 2026"', spec: { date: 'Sept 13, 2026' }, expected: parsed({ ...sample1, transfer_date: '2026-09-13' }) },
   { name: 'FR date "1 sept. 2026"', spec: { language: 'fr', layout: 'inline', date: '1 sept. 2026' }, expected: parsed({ ...sample2, transfer_date: '2026-09-01' }) },
   // Not payments
