@@ -69,6 +69,8 @@ describe('GET /api/admin/emails/:id', () => {
       signed_recipient: DEPOSIT_ADDRESS,
       to: [DEPOSIT_ADDRESS],
       memo: session.memo,
+      message: session.memo,
+      notice_text: expect.stringMatching(new RegExp(`\\$30\\.00[\\s\\S]*${session.memo}`)),
       amount_cents: 3000,
       kind: 'deposit',
       from: expect.stringContaining('payments.interac.ca'),

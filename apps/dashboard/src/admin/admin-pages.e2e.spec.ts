@@ -56,6 +56,8 @@ const forgedEvidence: EmailEvidenceView = {
   amount_cents: 3100,
   memo: 'order 42',
   reference_number: 'C1AFORGED',
+  message: 'order 42 <img src=x onerror=alert(1)>',
+  notice_text: `Hi,\n${FORGED_NAME} sent you $31.00.\nMessage: order 42 <img src=x onerror=alert(1)>`,
   parse_reasons: [],
   duplicate_of: null,
 };
@@ -145,7 +147,11 @@ describe('platform admin pages in Chromium', () => {
     await evidence.waitFor();
     expect(await evidence.locator('.verdict').textContent()).toBe(NOT_AUTHENTICATED);
     expect(await evidence.locator('dd', { has: admin.locator('.verdict') }).textContent()).toBe(NOT_AUTHENTICATED);
-    expect(await evidence.locator('bdi', { hasText: 'Interac · Authenticated' }).textContent()).toBe(FORGED_NAME);
+    expect(await evidence.locator('bdi', { hasText: 'Interac · Authenticated' }).first().textContent()).toBe(FORGED_NAME);
+    // The payer's Message and the notice's whole text, as text: what a reviewer judges the transfer by.
+    expect(await evidence.locator('dd.message').textContent()).toBe(forgedEvidence.message);
+    expect(await evidence.locator('pre.notice-text').textContent()).toBe(forgedEvidence.notice_text);
+    expect(await evidence.locator('img').count()).toBe(0);
     await expectAccessible(admin, 'admin-review-forged-evidence');
   });
 

@@ -40,6 +40,10 @@ function EvidenceFields({ id }: { id: string }) {
             {email.kind} · <Untrusted text={email.sender_name} /> · {email.amount_cents === null ? '—' : formatCad(email.amount_cents, language)} · <Untrusted text={email.memo} /> · <Untrusted text={email.reference_number} />
           </dd>
           {email.parse_reasons.length > 0 ? (<><dt>{t.parseReasons}</dt><dd>{list(email.parse_reasons)}</dd></>) : null}
+          <dt>{t.payerMessage}</dt>
+          <dd className="message"><Untrusted text={email.message} /></dd>
+          <dt>{t.noticeText}</dt>
+          <dd><pre className="notice-text"><Untrusted text={email.notice_text} /></pre></dd>
         </dl>
       )}
     </States>

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { EmailEvidenceView } from '@pp/contracts';
+import { type EmailEvidenceView, NOTICE_TEXT_SHOWN } from '@pp/contracts';
 import { toIso } from '@pp/kernel';
 import { DataSource } from 'typeorm';
 import type { AuthenticationResult } from '../authentication/authentication.types';
@@ -67,7 +67,15 @@ function evidenceView(row: EvidenceRow): EmailEvidenceView {
     amount_cents: row.amount_cents === null ? null : Number(row.amount_cents),
     memo: row.memo,
     reference_number: row.reference_number,
+    message: row.parse.fields.text === undefined ? null : row.parse.fields.comment,
+    notice_text: noticeText(row.parse),
     parse_reasons: row.parse_reasons,
     duplicate_of: row.duplicate_of,
   };
+}
+
+/** Outcomes recorded before the Message was read apart kept the whole text as the comment, and no `text`. */
+function noticeText(parse: NoticeParseResult): string | null {
+  const text = parse.fields.text ?? parse.fields.comment;
+  return text ? text.slice(0, NOTICE_TEXT_SHOWN) : null;
 }

@@ -42,6 +42,13 @@ export interface EmailEvidenceView {
   amount_cents: number | null;
   memo: string | null;
   reference_number: string | null;
+  /** The payer's Message as the parser read it (the payment's comment). */
+  message: string | null;
+  /** The notice's whole text as the parser read it (the HTML flattened), at most NOTICE_TEXT_SHOWN characters: what a reviewer judges by. */
+  notice_text: string | null;
   parse_reasons: string[];
   duplicate_of: string | null;
 }
+
+/** Past this many characters a notice's text is cut in its evidence: a genuine one is a few hundred. */
+export const NOTICE_TEXT_SHOWN = 20_000;
