@@ -20,7 +20,7 @@ const MERCHANT_COMMANDS = new Set(['login', 'sessions', 'payments', 'events', 't
  * The SDK CLI's options that take no value (VALUELESS_OPTIONS in libs/sdk/src/cli/args.ts; a unit test keeps the two
  * the same). Every other `--name` takes the next word as its value, unless written `--name=value`.
  */
-const VALUELESS_OPTIONS = new Set(['json', 'print-secret', 'help', 'no-color']);
+const VALUELESS_OPTIONS = new Set(['json', 'print-secret', 'help']);
 
 /**
  * The command word of a command line, read as the SDK CLI reads it (args.ts): options and their values skipped,

@@ -25,7 +25,7 @@ describe('npm run cli', () => {
     [['--api-key=pp_live_test_x', 'payments', 'list'], 'payments'],
     [['--json', 'events', 'list'], 'events'],
     [['--api-base', 'https://gateway.example', '--print-secret', 'listen'], 'listen'],
-    [['--api-key-file', '/dev/stdin', '--no-color', 'trigger', 'payment.confirmed'], 'trigger'],
+    [['--api-key-file', '/dev/stdin', '--json', 'trigger', 'payment.confirmed'], 'trigger'],
     [['--', 'events', 'list'], 'events'],
     [['merchant:create', '--name', 'Shop', '--email', 'a@example.com'], 'merchant:create'],
     [['--help'], undefined],

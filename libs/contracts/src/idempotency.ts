@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { MAX_IDEMPOTENCY_KEY_LENGTH } from '@pp/sdk';
 import { IsString, Length } from 'class-validator';
 
 /*
@@ -25,7 +26,7 @@ export function idempotencyKeyRefusal(header: string | string[] | undefined, max
 /** The Idempotency-Key of the HTTP request and a fingerprint of its body, recorded with the append (PRODUCT-RULES §D3). */
 export class IdempotencyToken {
   @IsString()
-  @Length(1, 255)
+  @Length(1, MAX_IDEMPOTENCY_KEY_LENGTH)
   key!: string;
 
   @IsString()

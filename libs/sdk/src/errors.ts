@@ -75,6 +75,24 @@ export class ConnectionError extends CheckoutError {
 }
 
 /**
+ * The caller's `signal` stopped the call (while it waited for an answer, for
+ * a retry, or for a stream's next event); `cause` is the signal's reason. A
+ * POST may have run: `idempotencyKey` is the key to send it again with.
+ * `requestId` is the X-Request-Id the SDK sent. Never retried.
+ */
+export class AbortedError extends CheckoutError {
+  override name = 'AbortedError';
+  constructor(
+    message: string,
+    cause: unknown,
+    readonly idempotencyKey?: string,
+    readonly requestId?: string,
+  ) {
+    super(message, { cause });
+  }
+}
+
+/**
  * An answer the SDK cannot read: a 2xx body that is not JSON, a list page
  * that is not a list or has no new id to continue after, a stream message
  * that is not an event, a body over MAX_RESPONSE_BYTES, or a redirect (3xx,

@@ -1,3 +1,4 @@
+export { EVENT_ID_PATTERN, MAX_IDEMPOTENCY_KEY_LENGTH, REQUEST_ID_PATTERN } from './api-rules';
 export { CheckoutClient, webhooks } from './client';
 export * from './errors';
 export { ListIterator } from './http/list';

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { bodyFingerprint, IDEMPOTENCY_KEY_REQUIRED, IDEMPOTENCY_KEY_REUSED, idempotencyKeyRefusal, merchantScopeKey } from '@pp/contracts';
 import { JsonLogger, redisUnavailable } from '@pp/platform';
+import { MAX_IDEMPOTENCY_KEY_LENGTH } from '@pp/sdk';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../http/api-error';
 import type { Principal } from '../identity/principal';
@@ -8,7 +9,6 @@ import { KeyRateLimiter, setRateLimitHeaders } from '../rate-limit/key-rate-limi
 import { type BeginOutcome, IdempotencyStore } from './idempotency.store';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
-export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 
 /**
  * Idempotency for every authenticated POST (PRODUCT-RULES §D3), as hooks: before

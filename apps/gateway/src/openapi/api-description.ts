@@ -4,7 +4,7 @@ import type { OperationObject, ParameterObject, ResponseObject } from '@nestjs/s
 import type { FastifyInstance } from 'fastify';
 import { MAX_RAW_EMAIL_BYTES } from '@pp/contracts';
 import { RFC822, SECURITY_SCHEMES } from '../access/route-access';
-import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../idempotency/idempotency.hooks';
+import { MAX_IDEMPOTENCY_KEY_LENGTH } from '@pp/sdk';
 
 export const OPENAPI_PATH = '/v1/openapi.json';
 export const DOCS_PATH = 'docs';

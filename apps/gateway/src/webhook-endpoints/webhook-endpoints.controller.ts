@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { DomainError, ErrorCode, type IdempotencyToken, type MerchantScope } from '@pp/contracts';
+import { DomainError, ErrorCode, EVENT_ID_PATTERN, type IdempotencyToken, type MerchantScope } from '@pp/contracts';
 import { BusClient } from '@pp/platform';
 import type { FastifyReply } from 'fastify';
 import { Idempotency, KeyScope } from '../access/request-params';
@@ -13,7 +13,6 @@ import { DELETED_ENDPOINT_SCHEMA, RESEND_SCHEMA, WEBHOOK_ENDPOINT_SCHEMA, WEBHOO
 
 /** Ids that cannot exist are not worth a bus call. */
 const ENDPOINT_ID = /^wh_[a-z0-9]{10,40}$/;
-const EVENT_ID = /^evt_[a-z0-9]{10,40}$/;
 
 const ensure = (valid: boolean, message: string) => {
   if (!valid) throw new DomainError(ErrorCode.NotFound, message);
@@ -99,7 +98,7 @@ export class WebhookEndpointsController {
   @ApiJsonBody(ResendEventBody)
   @ApiJsonResponse(200, 'The endpoints a new attempt was queued for', RESEND_SCHEMA)
   resend(@Param('id') id: string, @Body() body: ResendEventBody, @KeyScope() scope: MerchantScope) {
-    ensure(EVENT_ID.test(id), 'Event not found');
+    ensure(EVENT_ID_PATTERN.test(id), 'Event not found');
     return this.bus.request('webhooks.events.resend.v1', { ...scope, event_id: id, ...body });
   }
 }

@@ -4,8 +4,10 @@ import { type ListPage, PageLimitParams } from '../list-page';
 import { MerchantScope } from '../merchant-scope';
 import { PAYMENT_ID_PATTERN } from '../payments/payments.subjects';
 import type { MerchantEventView } from './merchant-event.views';
+import { EVENT_ID_PATTERN } from '@pp/sdk';
 
-export const EVENT_ID_PATTERN = /^evt_[a-z0-9]{8,64}$/;
+/** The SDK's rule, which it checks before sending: one definition for both. */
+export { EVENT_ID_PATTERN };
 
 
 /** Query string of GET /v1/events (PRODUCT-RULES §4.4); any failure is 400 'Invalid query parameters'. */

@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import { REQUEST_ID_PATTERN } from '@pp/sdk';
 import { requestContext } from '../logging/request-context';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 
-/** A caller's id is kept when it is short and plain, so it can be logged and echoed safely. */
-const WELL_FORMED = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
 
-/** Whether an offered request id (an HTTP header, a bus message's) may be kept as it is. */
-export const isWellFormedRequestId = (offered: unknown): offered is string => typeof offered === 'string' && WELL_FORMED.test(offered);
+/** Whether an offered request id (an HTTP header, a bus message's) may be kept as it is: short and plain (the SDK's rule), so it can be logged and echoed safely. */
+export const isWellFormedRequestId = (offered: unknown): offered is string => typeof offered === 'string' && REQUEST_ID_PATTERN.test(offered);
 
 /** The request id of a request: the caller's X-Request-Id if well formed, else a new UUID. */
 export function requestIdOf(headers: Record<string, string | string[] | undefined>): string {

@@ -5,7 +5,7 @@ export interface ParsedArgs {
 }
 
 /** Options that take no value; every other takes one (`--name value` or `--name=value`). tools/launcher/cli.js reads command lines the same way. */
-export const VALUELESS_OPTIONS: readonly string[] = ['json', 'print-secret', 'help', 'no-color'];
+export const VALUELESS_OPTIONS: readonly string[] = ['json', 'print-secret', 'help'];
 const FLAGS = new Set(VALUELESS_OPTIONS);
 
 export function parseArgs(argv: readonly string[]): ParsedArgs {
@@ -35,7 +35,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
 }
 
 /** Options every command takes (main.ts). */
-const GLOBAL_OPTIONS = ['api-key', 'api-key-file', 'api-base', 'json', 'help', 'no-color'];
+const GLOBAL_OPTIONS = ['api-key', 'api-key-file', 'api-base', 'json', 'help'];
 
 /** A mistyped option (`--stauts`) would otherwise be ignored, and the command run without it. */
 export function refuseUnknownOptions(args: ParsedArgs, allowed: readonly string[]): void {

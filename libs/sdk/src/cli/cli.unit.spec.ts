@@ -215,6 +215,27 @@ describe('checking a command line before any request', () => {
     expect(stdout.join('')).toBe(`${forwardingSecret('pp_live_test_env')}\n`);
   });
 
+  it.each([
+    ['http://', /^error: --forward-to http:\/\/ is not a URL: give the receiver's whole address/],
+    ['https://shop example/hooks', /^error: --forward-to https:\/\/shop example\/hooks is not a URL/],
+    ['http://u:secret@127.0.0.1:9/hooks', /^error: --forward-to http:\/\/…@127\.0\.0\.1:9\/hooks holds a user name or password/],
+  ])('given --forward-to %s, which fetch cannot send to, when listen starts, then it is a usage error before any request, without the password', async (forwardTo, message) => {
+    const refused = await run('listen', '--forward-to', forwardTo);
+    expect(refused).toEqual({ status: 2, stderr: expect.stringMatching(message) });
+    expect(refused.stderr).not.toContain('u:secret');
+    expect(fetch).not.toHaveBeenCalled();
+  });
+
+  it('given PP_API_BASE when logging in, when a later command runs with the saved key and no PP_API_BASE, then it goes to that gateway', async () => {
+    env.PP_API_BASE = 'https://gateway.example';
+    expect(await runCapturing('login', '--json')).toMatchObject({ status: 0, stdout: expect.stringContaining('"gateway":"https://gateway.example"') });
+    expect(readConfig(env)).toEqual({ api_key: 'pp_live_test_env', api_base: 'https://gateway.example' });
+    delete env.PP_API_KEY;
+    delete env.PP_API_BASE;
+    await run('payments', 'list');
+    expect(String(fetch.mock.calls[0][0])).toMatch(/^https:\/\/gateway\.example\/v1\/payments\?/);
+  });
+
   it('given the key in --api-key, when logging in with another in PP_API_KEY, then the one passed is saved', async () => {
     expect((await run('login', '--api-key', 'pp_live_test_flag')).status).toBe(0);
     expect(readConfig(env).api_key).toBe('pp_live_test_flag');

@@ -1,10 +1,11 @@
 import { CheckoutClient } from '../client';
+import { DEFAULT_API_BASE } from '../http/transport';
 import type { Event } from '../types';
 import { integerOption, metadataOption, type ParsedArgs, stringOption, UsageError } from './args';
 import { apiKeyOption, checkedKeyShape, configPath, isTestKey, refuseKeyInClear, resolveApiKey, resolveCredentials, writeConfig } from './config';
 import { followEvents } from './event-follower';
 import { forwardingSecret, listen, listenStatePath } from './listen';
-import { eventTypeOption, eventTypesOption, intervalOption, paymentStatusOption, sinceOption } from './option-values';
+import { eventTypeOption, eventTypesOption, forwardToOption, intervalOption, paymentStatusOption, sinceOption } from './option-values';
 import { type Output, printRecord, printRows } from './output';
 import { escapeControls } from './terminal-text';
 import { trigger, TRIGGERABLE } from './trigger';
@@ -59,16 +60,19 @@ const pageLimit = (shown: number) => Math.min(Math.max(shown, 1), 50);
 
 export const COMMANDS: Record<string, Command> = {
   login: {
-    usage: 'login [--key <secret key>] [--api-base <url>]   save the key (from --key, --api-key or --api-key-file, else PP_API_KEY, which keeps it out of shell history) for later commands',
+    usage:
+      'login [--key <secret key>] [--api-base <url>]   save the key (from --key, --api-key or --api-key-file, else PP_API_KEY, which keeps it out of shell history) ' +
+      'and the gateway it is for (--api-base, else PP_API_BASE, else the default) for later commands',
     options: ['key'],
     async run(context) {
       const key = (stringOption(context.args, 'key') ?? apiKeyOption(context.args) ?? context.env.PP_API_KEY)?.trim();
       if (!key || !/^pp_(live_test_|live_|rk_)/.test(key)) throw new UsageError('login needs a secret key (pp_live_test_…, pp_live_… or pp_rk_…) in --key, --api-key, --api-key-file or PP_API_KEY');
       checkedKeyShape(key);
-      const apiBase = stringOption(context.args, 'api-base');
+      // Saved with the key, which later goes to no other gateway (resolveCredentials): the one it was logged in for.
+      const apiBase = stringOption(context.args, 'api-base') ?? context.env.PP_API_BASE;
       if (apiBase) refuseKeyInClear(apiBase, context.env);
       const path = writeConfig(context.env, { api_key: key, ...(apiBase ? { api_base: apiBase } : {}) });
-      printRecord(context.output, { saved: path, mode: isTestKey(key) ? 'test' : 'live' });
+      printRecord(context.output, { saved: path, mode: isTestKey(key) ? 'test' : 'live', gateway: apiBase || DEFAULT_API_BASE });
     },
   },
 
@@ -204,9 +208,8 @@ export const COMMANDS: Record<string, Command> = {
         const secret = forwardingSecret(apiKey);
         return context.output.json ? printRecord(context.output, { secret }) : context.output.out(secret);
       }
+      const forwardTo = forwardToOption(context.args);
       const credentials = requireTestKey(context, 'listen');
-      const forwardTo = stringOption(context.args, 'forward-to');
-      if (!forwardTo || !/^https?:\/\//.test(forwardTo)) throw new UsageError('listen needs --forward-to <http(s) URL>');
       await listen(new CheckoutClient(credentials), {
         apiKey: credentials.apiKey,
         forwardTo,

@@ -2,7 +2,7 @@ import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { isApiKeyShaped } from '../http/api-key-shape';
-import { keyInClearRefusal } from '../http/key-in-clear';
+import { keyInClearRefusal, withoutUserinfo } from '../http/key-in-clear';
 import { DEFAULT_API_BASE } from '../http/transport';
 import { type ParsedArgs, stringOption, UsageError } from './args';
 import { writePrivateFile } from './private-file';
@@ -94,19 +94,43 @@ function readSomeSync(fd: number, buffer: Buffer, offset: number): number {
  * not it came with a line break.
  */
 export function resolveApiKey(args: ParsedArgs, env: NodeJS.ProcessEnv, config: CliConfig = readConfig(env)): string {
-  const given = (apiKeyOption(args) ?? env.PP_API_KEY ?? config.api_key)?.trim();
-  if (!given) throw new UsageError('No API key: pass --api-key or --api-key-file, set PP_API_KEY, or run `login --key <secret key>` once');
-  return checkedKeyShape(given);
+  return givenKey(args, env, config).apiKey;
 }
 
-/** The key (resolveApiKey) and the gateway: --api-base, else PP_API_BASE, else the config file, default http://localhost:3000. */
+function givenKey(args: ParsedArgs, env: NodeJS.ProcessEnv, config: CliConfig): { apiKey: string; saved: boolean } {
+  const passed = apiKeyOption(args) ?? env.PP_API_KEY;
+  const given = (passed ?? config.api_key)?.trim();
+  if (!given) throw new UsageError('No API key: pass --api-key or --api-key-file, set PP_API_KEY, or run `login --key <secret key>` once');
+  return { apiKey: checkedKeyShape(given), saved: passed === undefined };
+}
+
+/**
+ * The key (resolveApiKey) and the gateway: --api-base, else PP_API_BASE, else the config file's, default
+ * http://localhost:3000. A key from the config file goes only to the gateway `login` saved with it (the default when
+ * it saved none): a PP_API_BASE naming another is refused, or a live key saved for one gateway would be sent to
+ * whichever the environment of the moment names. --api-base, given on purpose, overrides.
+ */
 export function resolveCredentials(args: ParsedArgs, env: NodeJS.ProcessEnv): { apiKey: string; apiBase: string; allowInsecureHttp: boolean } {
   const config = readConfig(env);
-  const apiKey = resolveApiKey(args, env, config);
-  const apiBase = stringOption(args, 'api-base') ?? env.PP_API_BASE ?? config.api_base ?? DEFAULT_API_BASE;
+  const { apiKey, saved } = givenKey(args, env, config);
+  const apiBase = stringOption(args, 'api-base') ?? (saved ? savedKeyBase(config, env) : (env.PP_API_BASE ?? config.api_base ?? DEFAULT_API_BASE));
   refuseKeyInClear(apiBase, env);
   return { apiKey, apiBase, allowInsecureHttp: env.PP_ALLOW_HTTP === 'true' };
 }
+
+function savedKeyBase(config: CliConfig, env: NodeJS.ProcessEnv): string {
+  const saved = config.api_base ?? DEFAULT_API_BASE;
+  const named = env.PP_API_BASE;
+  if (named !== undefined && withoutTrailingSlash(named) !== withoutTrailingSlash(saved)) {
+    throw new UsageError(
+      `The key \`login\` saved is for ${withoutUserinfo(saved)}, and PP_API_BASE names ${withoutUserinfo(named)}: pass --api-base to send it there, ` +
+        'give that gateway its own key (--api-key, --api-key-file or PP_API_KEY), or run `login` again with --api-base',
+    );
+  }
+  return saved;
+}
+
+const withoutTrailingSlash = (url: string): string => url.replace(/\/+$/, '');
 
 /** The CLI's refusal to send the key in clear text (keyInClearRefusal), as a usage error. */
 export function refuseKeyInClear(apiBase: string, env: NodeJS.ProcessEnv): void {

@@ -1,6 +1,7 @@
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { UsageError } from './args';
 import { readConfig, refuseKeyInClear, resolveCredentials, writeConfig } from './config';
 
 describe('the CLI config file', () => {
@@ -27,6 +28,34 @@ describe('the CLI config file', () => {
     writeConfig({ PP_CONFIG_FILE: path }, { api_key: 'pp_live_test_secret' });
     expect(statSync(join(dir, 'nested', 'pp-checkout')).mode & 0o777).toBe(0o700);
     expect(statSync(path).mode & 0o777).toBe(0o600);
+  });
+
+  describe('given the key login saved with its gateway', () => {
+    const noArgs = { positionals: [], options: new Map<string, string | true>() };
+    const saved = (config: object) => {
+      const env = { PP_CONFIG_FILE: join(dir, 'config.json') };
+      writeConfig(env, { api_key: 'pp_live_saved', ...config });
+      return env;
+    };
+
+    it('when PP_API_BASE names another gateway, then it is refused, naming both without a password; --api-base, given on purpose, or a key from PP_API_KEY may go there', () => {
+      const env = saved({ api_base: 'https://gateway.example' });
+      expect(() => resolveCredentials(noArgs, { ...env, PP_API_BASE: 'https://u:secret@other.example' })).toThrow(
+        /^The key `login` saved is for https:\/\/gateway\.example, and PP_API_BASE names https:\/\/…@other\.example: pass --api-base/,
+      );
+      expect(() => resolveCredentials(noArgs, { ...env, PP_API_BASE: 'https://other.example' })).toThrow(UsageError);
+      expect(resolveCredentials(noArgs, env)).toMatchObject({ apiKey: 'pp_live_saved', apiBase: 'https://gateway.example' });
+      expect(resolveCredentials(noArgs, { ...env, PP_API_BASE: 'https://gateway.example/' }).apiBase).toBe('https://gateway.example');
+      const apiBase = { positionals: [], options: new Map<string, string | true>([['api-base', 'https://other.example']]) };
+      expect(resolveCredentials(apiBase, { ...env, PP_API_BASE: 'https://third.example' }).apiBase).toBe('https://other.example');
+      expect(resolveCredentials(noArgs, { ...env, PP_API_KEY: 'pp_live_env', PP_API_BASE: 'https://other.example' })).toMatchObject({ apiKey: 'pp_live_env', apiBase: 'https://other.example' });
+    });
+
+    it('when it saved no gateway, then the key is for the default one, and PP_API_BASE naming another is refused', () => {
+      const env = saved({});
+      expect(resolveCredentials(noArgs, env).apiBase).toBe('http://localhost:3000');
+      expect(() => resolveCredentials(noArgs, { ...env, PP_API_BASE: 'https://other.example' })).toThrow(/is for http:\/\/localhost:3000, and PP_API_BASE names https:\/\/other\.example/);
+    });
   });
 
   it('given an API base over plain http to another host, when the key would be sent, then it refuses unless PP_ALLOW_HTTP says the network is private', () => {

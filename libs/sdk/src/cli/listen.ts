@@ -2,6 +2,7 @@ import { createHash, createHmac } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import type { CheckoutClient } from '../client';
 import { startOperation } from '../http/abort';
+import { withoutUserinfo } from '../http/key-in-clear';
 import type { Event } from '../types';
 import { webhookEventBody } from '../webhooks/webhook-event-body';
 import { signatureHeaders } from '../webhooks/webhook-signature';
@@ -9,6 +10,8 @@ import { followEvents } from './event-follower';
 import type { Output } from './output';
 
 const FORWARD_TIMEOUT_MS = 10_000;
+/** Of the receiver's answer only the status is reported: a short body is read out so the connection can be reused, a longer one is dropped. */
+const MAX_ANSWER_BYTES = 64 * 1024;
 
 /**
  * The secret `listen` signs forwarded events with: derived from the API key,
@@ -38,7 +41,8 @@ export interface ListenOptions {
  * service's body and headers) and prints the receiver's status. A receiver
  * that cannot be reached keeps the event for the next connection, made later
  * each time in a row (event-follower.ts); any answer, 2xx or not, moves on
- * (it is printed, and `events resend` exists).
+ * (it is printed, and `events resend` exists). A redirect is such an answer,
+ * not followed: the signed event would go to a place --forward-to did not name.
  */
 export async function listen(client: CheckoutClient, options: ListenOptions): Promise<void> {
   const secret = forwardingSecret(options.apiKey);
@@ -77,9 +81,17 @@ async function forward(event: Event, secret: string, options: ListenOptions): Pr
       headers: { 'content-type': 'application/json', 'user-agent': 'pp-checkout-cli', ...signatureHeaders(event.id, Buffer.from(body), [secret], Math.floor(started / 1000)) },
       body,
       signal: operation.signal,
+      redirect: 'manual',
     });
-    await response.arrayBuffer();
-    report(options.output, { event_id: event.id, type: event.type, status: response.status, latency_ms: Date.now() - started });
+    await discardAnswer(response);
+    const redirect = response.status >= 300 && response.status < 400;
+    report(options.output, {
+      event_id: event.id,
+      type: event.type,
+      status: response.status,
+      latency_ms: Date.now() - started,
+      ...(redirect ? { error: `a redirect to ${withoutUserinfo(response.headers.get('location') ?? '(no location)')}, not followed` } : {}),
+    });
     return true;
   } catch (error) {
     if (options.signal.aborted) return false;
@@ -91,9 +103,25 @@ async function forward(event: Event, secret: string, options: ListenOptions): Pr
   }
 }
 
+/** Reads up to MAX_ANSWER_BYTES of the answer, within the forward's timeout, and cancels the rest: a receiver's endless body must not hold every later event. */
+async function discardAnswer(response: Response): Promise<void> {
+  if (!response.body) return;
+  const reader = response.body.getReader();
+  for (let read = 0; read <= MAX_ANSWER_BYTES; ) {
+    const chunk = await reader.read();
+    if (chunk.done) return;
+    read += chunk.value.byteLength;
+  }
+  await reader.cancel().catch(() => undefined);
+}
+
 function report(output: Output, delivery: { event_id: string; type: string; status: number | null; latency_ms?: number; error?: string; skipped?: true }): void {
   if (output.json) return output.out(JSON.stringify(delivery));
   const outcome =
-    delivery.status !== null ? `[${delivery.status}] ${delivery.latency_ms} ms` : delivery.skipped ? `not forwarded: ${delivery.error}` : `not delivered: ${delivery.error}, will retry`;
+    delivery.status !== null
+      ? `[${delivery.status}] ${delivery.latency_ms} ms${delivery.error ? ` (${delivery.error}: not delivered)` : ''}`
+      : delivery.skipped
+        ? `not forwarded: ${delivery.error}`
+        : `not delivered: ${delivery.error}, will retry`;
   output.out(`${new Date().toISOString()}  --> ${delivery.type} ${delivery.event_id}  ${outcome}`);
 }

@@ -6,8 +6,9 @@ import { consoleOutput } from './output';
 /*
  * pp-checkout: the merchant's CLI (`npm run cli -- <command>` in this repo).
  * The key comes from --api-key, --api-key-file, PP_API_KEY or the file
- * `login` writes; the gateway from --api-base or PP_API_BASE (default
- * http://localhost:3000). --json prints NDJSON. Exit status: 0 done, 1
+ * `login` writes; the gateway from --api-base, PP_API_BASE or that file
+ * (default http://localhost:3000), a saved key only to the gateway saved
+ * with it (config.ts). --json prints NDJSON. Exit status: 0 done, 1
  * failed, 2 wrong usage.
  */
 
@@ -18,7 +19,10 @@ const usage = () =>
     ...Object.values(COMMANDS).map((command) => `  ${command.usage}`),
     '',
     'The key: --api-key, else --api-key-file <path> (a file holding just the key; - reads it from stdin, so a key',
-    'piped in stays off the command line), else PP_API_KEY, else the one `login` saved.',
+    'piped in stays off the command line), else PP_API_KEY, else the one `login` saved (in $PP_CONFIG_FILE, else',
+    '$XDG_CONFIG_HOME/pp-checkout/config.json, ~/.config by default).',
+    'The gateway: --api-base, else PP_API_BASE, else the one `login` saved with the key, default http://localhost:3000.',
+    'A saved key goes to no other gateway: a PP_API_BASE naming another is refused; --api-base overrides on purpose.',
   ].join('\n');
 
 /** The words that named no command, as the refusal repeats them: a key typed among them (`-api-key pp_live_…`, one dash) is not printed back. */

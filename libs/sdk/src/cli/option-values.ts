@@ -1,3 +1,5 @@
+import { EVENT_ID_PATTERN } from '../api-rules';
+import { withoutUserinfo } from '../http/key-in-clear';
 import { EVENT_TYPES, type EventType, PAYMENT_STATUSES, type PaymentStatus } from '../types';
 import { integerOption, listOption, type ParsedArgs, redactSecrets, stringOption, UsageError } from './args';
 import { FROM_START } from './event-follower';
@@ -8,8 +10,6 @@ import { FROM_START } from './event-follower';
  * nothing (an --events filter with a typo forwards no event at all).
  */
 
-/** The gateway's event ids (the stream refuses any other `since`). */
-const EVENT_ID = /^evt_[a-z0-9]{8,64}$/;
 /** A longer timer overflows Node's 2^31-1 ms and fires after 1 ms; an hour is already longer than anyone waits. */
 const MAX_INTERVAL_MS = 60 * 60 * 1000;
 /** A shorter one (0 included) would reconnect to the gateway in a tight loop whenever the stream ends. */
@@ -39,7 +39,7 @@ export function eventTypesOption(args: ParsedArgs): string[] | undefined {
 /** `--since evt_…|start`. */
 export function sinceOption(args: ParsedArgs): string | undefined {
   const since = stringOption(args, 'since');
-  if (since !== undefined && since !== FROM_START && !EVENT_ID.test(since)) throw new UsageError(`--since takes an event id (evt_…) or "${FROM_START}"`);
+  if (since !== undefined && since !== FROM_START && !EVENT_ID_PATTERN.test(since)) throw new UsageError(`--since takes an event id (evt_…) or "${FROM_START}"`);
   return since;
 }
 
@@ -49,4 +49,23 @@ export function intervalOption(args: ParsedArgs): number {
   if (interval < MIN_INTERVAL_MS) throw new UsageError(`--interval is in milliseconds, at least ${MIN_INTERVAL_MS} (got ${interval})`);
   if (interval > MAX_INTERVAL_MS) throw new UsageError(`--interval is in milliseconds, at most ${MAX_INTERVAL_MS} (one hour)`);
   return interval;
+}
+
+/**
+ * `listen --forward-to <url>`: parsed now, so that a URL fetch cannot use (`http://`, one with a password, which fetch
+ * refuses quoting it) stops the command at once rather than failing every delivery, each kept and retried for ever.
+ */
+export function forwardToOption(args: ParsedArgs): string {
+  const forwardTo = stringOption(args, 'forward-to');
+  if (forwardTo === undefined) throw new UsageError('listen needs --forward-to <http(s) URL>');
+  const shown = redactSecrets(withoutUserinfo(forwardTo));
+  let url: URL;
+  try {
+    url = new URL(forwardTo);
+  } catch {
+    throw new UsageError(`--forward-to ${shown} is not a URL: give the receiver's whole address, such as http://localhost:4000/webhooks`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--forward-to ${shown} is not an http:// or https:// URL`);
+  if (url.username || url.password) throw new UsageError(`--forward-to ${shown} holds a user name or password: fetch refuses such a URL (the receiver checks the signature instead)`);
+  return forwardTo;
 }

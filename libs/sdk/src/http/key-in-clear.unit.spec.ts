@@ -24,6 +24,20 @@ describe('where the secret key may travel', () => {
     });
   });
 
+  describe('given a user name or password in the URL', () => {
+    it('then it is refused with a message that does not repeat them, before any request', () => {
+      const fetch = jest.spyOn(globalThis, 'fetch');
+      expect(() => new CheckoutClient({ apiKey: 'pp_live_x', apiBase: 'https://u:secret@h.example' })).toThrow(/^The API base https:\/\/…@h\.example holds a user name or password/);
+      expect(() => new CheckoutClient({ apiKey: 'pp_live_x', apiBase: 'https://u:secret@h.example' })).not.toThrow(/secret|u:/);
+      expect(keyInClearRefusal('http://u:secret@localhost:3000', false, 'x')).toMatch(/holds a user name or password/);
+      expect(keyInClearRefusal('https://:secret@h.example', false, 'x')).not.toContain('secret');
+      // Not a URL (the password's slash ends the host): repeated all the same, without it.
+      expect(keyInClearRefusal('https://u:se/cret@h.example', false, 'x')).toBe('The API base https://…@h.example is not a URL (https://…)');
+      expect(fetch).not.toHaveBeenCalled();
+      fetch.mockRestore();
+    });
+  });
+
   describe('given the client', () => {
     it('then its constructor refuses a base that would expose the key, before any request', () => {
       expect(() => new CheckoutClient({ apiKey: 'pp_live_x', apiBase: 'http://gateway.example.com' })).toThrow(/in clear text/);

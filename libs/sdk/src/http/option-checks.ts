@@ -1,3 +1,4 @@
+import { MAX_IDEMPOTENCY_KEY_LENGTH, REQUEST_ID_PATTERN } from '../api-rules';
 import type { RetrySettings } from './retry.policy';
 
 /*
@@ -25,9 +26,6 @@ export function checkTimeout(name: string, value: unknown): number {
   return value;
 }
 
-/** The gateway's bound on an Idempotency-Key. */
-const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
-
 /**
  * An Idempotency-Key the caller chose: an empty one would reach the gateway
  * as no key at all (refused with a 400), a blank or over-long one likewise,
@@ -36,6 +34,17 @@ const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 export function checkIdempotencyKey(value: unknown): string {
   if (typeof value !== 'string' || value.trim() === '' || value.length > MAX_IDEMPOTENCY_KEY_LENGTH || !/^[\x20-\x7e]+$/.test(value)) {
     throw new TypeError(`idempotencyKey must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} printable ASCII characters, not all spaces`);
+  }
+  return value;
+}
+
+/**
+ * A request id the caller chose: one fetch cannot send (a line break) would fail every attempt as a network error,
+ * retried, and one the gateway would not keep would be missing from its logs.
+ */
+export function checkRequestId(value: unknown): string {
+  if (typeof value !== 'string' || !REQUEST_ID_PATTERN.test(value)) {
+    throw new TypeError('requestId must be 1 to 128 ASCII letters, digits and . _ : -, starting with a letter or digit');
   }
   return value;
 }

@@ -95,6 +95,17 @@ describe('the transport against a real HTTP server', () => {
     expect((failed as ConnectionError).requestId).toBe('req-dropped');
   });
 
+  it.each([
+    ['a line break, which fetch cannot send', 'a\nb'],
+    ['a space, which the gateway would swap for its own id', 'order 1001'],
+  ])('given a requestId holding %s, when a POST is made, then it is a TypeError and the server sees no request', async (_what, requestId) => {
+    server.script(gateway(201, {}));
+    const refused = await client().refunds.create({ payment_id: 'txn_1' }, { requestId }).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(TypeError);
+    expect((refused as TypeError).message).toMatch(/^requestId must be/);
+    expect(server.requests).toHaveLength(0);
+  });
+
   it.each([301, 302, 307, 308])('given a %i redirect elsewhere, when a POST is sent, then it is an UnexpectedResponseError naming the status, not followed and not retried', async (status) => {
     server.script((res) => res.writeHead(status, { location: `${elsewhere.url}/v1/refunds` }).end());
     const failed = await client().refunds.create({ payment_id: 'txn_1' }, { idempotencyKey: 'order-1', requestId: 'req-redirected' }).catch((error: unknown) => error);

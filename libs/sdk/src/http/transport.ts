@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { ApiError, apiErrorFor, ConnectionError, NotFoundError, UnexpectedResponseError } from '../errors';
+import { AbortedError, ApiError, apiErrorFor, ConnectionError, NotFoundError, UnexpectedResponseError } from '../errors';
 import { delay, type Operation, startOperation } from './abort';
 import { isApiKeyShaped } from './api-key-shape';
 import { keyInClearRefusal } from './key-in-clear';
-import { checkedRetrySettings, checkIdempotencyKey, checkRetryCount, checkTimeout } from './option-checks';
+import { checkedRetrySettings, checkIdempotencyKey, checkRequestId, checkRetryCount, checkTimeout } from './option-checks';
 import { type AttemptOutcome, DEFAULT_RETRY_SETTINGS, mayHaveRun, type RetryScope, type RetrySettings, retryDelay } from './retry.policy';
 
 export const DEFAULT_API_BASE = 'http://localhost:3000';
@@ -47,12 +47,17 @@ export interface RequestOptions {
    * (and keep it) to call again safely after an error: an error from a POST carries the key it sent as `idempotencyKey`.
    */
   idempotencyKey?: string;
-  /** Sent as X-Request-Id on every attempt of this call; default a fresh UUID, so the gateway's logs tie the retries together. */
+  /**
+   * Sent as X-Request-Id on every attempt of this call; default a fresh UUID, so the gateway's logs tie the retries
+   * together. 1 to 128 ASCII letters, digits and `._:-`, starting with a letter or digit (REQUEST_ID_PATTERN, the ids
+   * the gateway keeps), else a TypeError before any request.
+   */
   requestId?: string;
   /** Overrides the client's per-attempt timeout (for a stream: the wait for its headers). */
   timeoutMs?: number;
   /** Overrides the client's retry count. */
   maxRetries?: number;
+  /** Stops the call: it rejects with an AbortedError whose `cause` is the signal's reason. */
   signal?: AbortSignal;
 }
 
@@ -117,6 +122,7 @@ export class Transport {
   async request<T>(request: ApiRequest, options: RequestOptions = {}): Promise<ApiResponse<T>> {
     if (options.timeoutMs !== undefined) checkTimeout('timeoutMs', options.timeoutMs);
     if (options.idempotencyKey !== undefined) checkIdempotencyKey(options.idempotencyKey);
+    if (options.requestId !== undefined) checkRequestId(options.requestId);
     const settings = { ...this.retry, ...(options.maxRetries === undefined ? {} : { maxRetries: checkRetryCount('maxRetries', options.maxRetries) }) };
     const url = new URL(this.apiBase + request.path);
     for (const [name, value] of Object.entries(request.query ?? {})) if (value !== undefined) url.searchParams.set(name, String(value));
@@ -144,7 +150,7 @@ export class Transport {
       ranBefore ||= mayHaveRun(attempt.outcome);
       const wait = retryDelay(attempt.outcome, retry, settings, Math.random(), Date.now(), request.retryScope);
       if (wait === undefined) throw attempt.error;
-      if (!(await delay(wait, options.signal))) throw options.signal?.reason;
+      if (!(await delay(wait, options.signal))) throw abortedError(request.method, url, options.signal?.reason, headers['idempotency-key'], headers['x-request-id']);
     }
   }
 
@@ -157,7 +163,7 @@ export class Transport {
   async open(path: string, query: Record<string, string | undefined>, headers: Record<string, string>, options: RequestOptions = {}): Promise<OpenStream> {
     const url = new URL(this.apiBase + path);
     for (const [name, value] of Object.entries(query)) if (value !== undefined) url.searchParams.set(name, value);
-    const sentId = options.requestId ?? randomUUID();
+    const sentId = options.requestId === undefined ? randomUUID() : checkRequestId(options.requestId);
     let requestId = sentId;
     const operation = startOperation(options.signal, checkTimeout('timeoutMs', options.timeoutMs ?? this.timeoutMs));
     try {
@@ -179,14 +185,18 @@ export class Transport {
         throw apiErrorFor(response.status, message, requestId, response.headers);
       }
       const streamId = requestId;
-      const silence = (cause: unknown) =>
-        new ConnectionError(`GET ${url.pathname}: the stream sent nothing for ${STREAM_IDLE_TIMEOUT_MS} ms, not even the gateway's keep-alive (request ${streamId})`, cause, undefined, streamId);
+      const ended = (cause: unknown) =>
+        operation.timedOut
+          ? new ConnectionError(`GET ${url.pathname}: the stream sent nothing for ${STREAM_IDLE_TIMEOUT_MS} ms, not even the gateway's keep-alive (request ${streamId})`, cause, undefined, streamId)
+          : options.signal?.aborted
+            ? abortedError('GET', url, options.signal.reason, undefined, streamId)
+            : cause;
       // Paused until the body is read: the idle limit starts with the first wait for a chunk.
       operation.clearTimeout();
-      return { response, requestId, body: chunksUntilSilent(response.body, operation, silence), close: operation.end };
+      return { response, requestId, body: chunksUntilSilent(response.body, operation, ended), close: operation.end };
     } catch (error) {
       operation.end();
-      if (options.signal?.aborted) throw options.signal.reason;
+      if (options.signal?.aborted) throw abortedError('GET', url, options.signal.reason, undefined, requestId);
       if (error instanceof ApiError || error instanceof UnexpectedResponseError) throw error;
       throw new ConnectionError(`GET ${url.pathname}: ${describeNetworkError(error)} (request ${requestId})`, error, undefined, requestId);
     }
@@ -212,7 +222,7 @@ export class Transport {
       response = await fetch(url, { method, headers, body, signal: operation.signal, redirect: 'manual' });
       text = isRedirect(response.status) ? await discardBody(response) : await readCapped(response, MAX_RESPONSE_BYTES);
     } catch (error) {
-      if (options.signal?.aborted) throw options.signal.reason;
+      if (options.signal?.aborted) throw abortedError(method, url, options.signal.reason, idempotencyKey, sentId);
       const reason = operation.timedOut ? `no answer within ${timeoutMs} ms` : describeNetworkError(error);
       const message = `${method} ${url.pathname}: ${reason} (request ${sentId})`;
       return { ok: false, outcome: { kind: 'network' }, error: new ConnectionError(message, error, idempotencyKey, sentId) };
@@ -244,10 +254,10 @@ export class Transport {
 /**
  * The stream's chunks, the idle limit running only while the next one is
  * awaited (the reader's own time handling a chunk is not the stream's
- * silence). When it passes, the operation aborts the connection, and the read
- * that fails with it is reported as `silence`.
+ * silence). When it passes, or the caller aborts, the operation aborts the
+ * connection, and the read that fails with it is reported as `ended` says.
  */
-async function* chunksUntilSilent(body: AsyncIterable<Uint8Array> | null, operation: Operation, silence: (cause: unknown) => ConnectionError): AsyncGenerator<Uint8Array> {
+async function* chunksUntilSilent(body: AsyncIterable<Uint8Array> | null, operation: Operation, ended: (cause: unknown) => unknown): AsyncGenerator<Uint8Array> {
   if (!body) return;
   try {
     operation.restartTimeout(STREAM_IDLE_TIMEOUT_MS);
@@ -257,8 +267,7 @@ async function* chunksUntilSilent(body: AsyncIterable<Uint8Array> | null, operat
       operation.restartTimeout(STREAM_IDLE_TIMEOUT_MS);
     }
   } catch (error) {
-    // The caller's abort fails the read with the caller's reason, passed on as it is.
-    throw operation.timedOut ? silence(error) : error;
+    throw ended(error);
   }
 }
 
@@ -273,6 +282,10 @@ const redirectError = (method: string, url: URL, status: number, idempotencyKey:
     idempotencyKey,
     requestId,
   );
+
+/** The caller's reason as the cause, wrapped so that a POST's error still carries the key it sent. */
+const abortedError = (method: string, url: URL, reason: unknown, idempotencyKey: string | undefined, requestId: string) =>
+  new AbortedError(`${method} ${url.pathname}: stopped by the caller's signal (${describeNetworkError(reason)}) (request ${requestId})`, reason, idempotencyKey, requestId);
 
 const tooLargeError = (method: string, url: URL, status: number, idempotencyKey: string | undefined, requestId: string) =>
   new UnexpectedResponseError(`${method} ${url.pathname} answered ${status} with a body over ${MAX_RESPONSE_BYTES} bytes, more than any answer of the API (request ${requestId})`, idempotencyKey, requestId);

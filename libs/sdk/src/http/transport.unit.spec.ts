@@ -1,6 +1,6 @@
 import { getEventListeners } from 'node:events';
 import { CheckoutClient } from '../client';
-import { CheckoutError, ConnectionError, InvalidRequestError, NotFoundError, ServerError, UnexpectedResponseError } from '../errors';
+import { AbortedError, CheckoutError, ConnectionError, InvalidRequestError, NotFoundError, ServerError, UnexpectedResponseError } from '../errors';
 
 /*
  * The transport against a stubbed fetch: what the client accepts at
@@ -84,6 +84,20 @@ describe('the transport', () => {
     const fetch = stubFetch({ status: 201 });
     await expect(client().events.resend('evt_1', {}, { idempotencyKey })).rejects.toThrow(/^idempotencyKey must be 1 to 255 printable ASCII characters/);
     expect(fetch).not.toHaveBeenCalled();
+  });
+
+  it.each([
+    ['a line break', 'a\nb'],
+    ['a space', 'order 1001'],
+    ['129 characters', 'r'.repeat(129)],
+    ['a leading dot', '.r'],
+  ])('given a requestId holding %s, when a request or a stream is made, then it is a TypeError before any request', async (_what, requestId) => {
+    const fetch = stubFetch({ body: '[]' });
+    await expect(client().payments.list({}, { requestId }).firstPage()).rejects.toThrow(/^requestId must be 1 to 128 ASCII letters, digits and \. _ : -/);
+    await expect(client().events.resend('evt_1', {}, { requestId })).rejects.toBeInstanceOf(TypeError);
+    await expect(client().events.stream({}, { requestId }).next()).rejects.toBeInstanceOf(TypeError);
+    expect(fetch).not.toHaveBeenCalled();
+    await expect(client().payments.list({}, { requestId: `r${'._:-'.repeat(31)}abc` }).firstPage()).resolves.toMatchObject({ data: [] });
   });
 
   it('given a POST that fails after its retries, when no key was given, then the error carries the key the SDK sent on every attempt; a given key is carried as it is', async () => {
@@ -203,25 +217,50 @@ describe('the transport', () => {
     expect(any.mock.calls.flat(2)).not.toContain(signal);
   });
 
-  it('given a request or a stream waiting for its answer, when the caller aborts, then it rejects with the caller’s reason; when the timeout passes, with a ConnectionError that says so', async () => {
+  it('given a request or a stream waiting for its answer, when the caller aborts, then it rejects with an AbortedError caused by the caller’s reason; when the timeout passes, with a ConnectionError that says so', async () => {
     stubFetch(hanging);
     const controller = new AbortController();
-    const waiting = client().payments.list({}, { signal: controller.signal }).firstPage();
-    const streaming = client().events.stream({}, { signal: controller.signal }).next();
-    controller.abort(new Error('Ctrl-C'));
-    await expect(waiting).rejects.toThrow('Ctrl-C');
-    await expect(streaming).rejects.toThrow('Ctrl-C');
+    const waiting = client().payments.list({}, { signal: controller.signal, requestId: 'req_list' }).firstPage();
+    const streaming = client().events.stream({}, { signal: controller.signal, requestId: 'req_stream' }).next();
+    const reason = new Error('Ctrl-C');
+    controller.abort(reason);
+    await expect(waiting).rejects.toMatchObject({ name: 'AbortedError', cause: reason, requestId: 'req_list', message: "GET /v1/payments: stopped by the caller's signal (Ctrl-C) (request req_list)" });
+    await expect(streaming).rejects.toMatchObject({ name: 'AbortedError', cause: reason, requestId: 'req_stream' });
     await expect(client({ timeoutMs: 20, maxRetries: 0 }).payments.list().firstPage()).rejects.toThrow(/no answer within 20 ms/);
     await expect(client({ timeoutMs: 20 }).events.stream().next()).rejects.toThrow(ConnectionError);
     await expect(client({ timeoutMs: 20 }).events.stream().next()).rejects.toThrow(CheckoutError);
+
+    // Aborted while the stream's body is read, after its headers came.
+    stubFetch(async (init) => new Response(new ReadableStream({ start: (body) => init?.signal?.addEventListener('abort', () => body.error(init.signal?.reason)) })));
+    const reader = new AbortController();
+    const reading = client().events.stream({}, { signal: reader.signal, requestId: 'req_reading' }).next();
+    setTimeout(() => reader.abort(reason), 10);
+    await expect(reading).rejects.toMatchObject({ name: 'AbortedError', cause: reason, requestId: 'req_reading' });
   });
 
-  it('given a caller aborting between retries, when the SDK waits to retry, then the wait ends at once with the caller’s reason', async () => {
-    stubFetch({ status: 503 });
+  it('given a caller aborting a POST between retries, when the SDK waits to retry, then the wait ends at once with an AbortedError carrying the key it sent', async () => {
+    const fetch = stubFetch({ status: 503 });
     const controller = new AbortController();
-    const retrying = client({ retry: { baseDelayMs: 60_000, maxDelayMs: 60_000 } }).payments.list({}, { signal: controller.signal }).firstPage();
+    const retrying = client({ retry: { baseDelayMs: 60_000, maxDelayMs: 60_000 } }).refunds.create({ payment_id: 'txn_1' }, { signal: controller.signal });
     setTimeout(() => controller.abort(new Error('Ctrl-C')), 20);
-    await expect(retrying).rejects.toThrow('Ctrl-C');
+    const stopped = await retrying.catch((error: unknown) => error);
+    expect(stopped).toBeInstanceOf(AbortedError);
+    expect(stopped).toMatchObject({ cause: new Error('Ctrl-C'), idempotencyKey: new Headers(fetch.mock.calls[0][1]?.headers).get('idempotency-key') });
+    expect(fetch).toHaveBeenCalledTimes(1);
     expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+  });
+
+  it('given a POST with no answer yet, when the caller’s signal times it out, then the error is an AbortedError (a CheckoutError) carrying the idempotency key and request id it sent', async () => {
+    const fetch = stubFetch(hanging);
+    const stopped = await client().checkoutSessions.create(
+      { amount: 2500, currency: 'cad', reference: 'order-1', success_url: 'https://shop.example/ok', cancel_url: 'https://shop.example/cancel' },
+      { signal: AbortSignal.timeout(20) },
+    ).catch((error: unknown) => error);
+    const sent = new Headers(fetch.mock.calls[0][1]?.headers);
+    expect(stopped).toBeInstanceOf(AbortedError);
+    expect(stopped).toBeInstanceOf(CheckoutError);
+    expect(sent.get('idempotency-key')).toMatch(/^[0-9a-f-]{36}$/);
+    expect(stopped).toMatchObject({ idempotencyKey: sent.get('idempotency-key'), requestId: sent.get('x-request-id'), cause: expect.objectContaining({ name: 'TimeoutError' }) });
+    expect(fetch).toHaveBeenCalledTimes(1);
   });
 });
