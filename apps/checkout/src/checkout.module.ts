@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { LivenessController } from '@pp/platform';
+import { LivenessController, PodReadinessController } from '@pp/platform';
 import { AssetsController } from './assets/assets.controller';
 import { ClientSessionResolver } from './embed/client-session.resolver';
 import { EmbedController } from './embed/embed.controller';
@@ -8,7 +8,7 @@ import { PayerBudgets } from './http/payer-budgets';
 import { PayerSessionReader } from './hosted/payer-session.reader';
 
 @Module({
-  controllers: [LivenessController, HostedPageController, EmbedController, AssetsController],
+  controllers: [LivenessController, PodReadinessController, HostedPageController, EmbedController, AssetsController],
   providers: [PayerSessionReader, ClientSessionResolver, PayerBudgets],
 })
 export class CheckoutModule {}

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
-import { LivenessController, RedisModule } from '@pp/platform';
+import { LivenessController, PodReadinessController, RedisModule } from '@pp/platform';
 import { AdminEmailsController } from './admin/admin-emails.controller';
 import { AdminMerchantsController } from './admin/admin-merchants.controller';
 import { AdminPaymentsController } from './admin/admin-payments.controller';
@@ -28,6 +28,7 @@ import { HomeController } from './merchant/home.controller';
   imports: [RedisModule.forService()],
   controllers: [
     LivenessController,
+    PodReadinessController,
     AuthController,
     MerchantController,
     DevelopersController,

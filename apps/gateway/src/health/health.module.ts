@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
-import { LivenessController } from '@pp/platform';
+import { LivenessController, PodReadinessController } from '@pp/platform';
 import { HealthController } from './health.controller';
 import { ReadinessService } from './readiness.service';
 
-@Module({ controllers: [LivenessController, HealthController], providers: [ReadinessService] })
+@Module({ controllers: [LivenessController, PodReadinessController, HealthController], providers: [ReadinessService] })
 export class HealthModule {}

@@ -2,3 +2,4 @@ export * from './health.controller';
 export * from './health.service';
 export * from './liveness.controller';
 export * from './pod-readiness';
+export * from './pod-readiness.controller';

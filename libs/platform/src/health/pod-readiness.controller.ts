@@ -1,0 +1,41 @@
+import { Controller, Get, Inject, Res } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import type { NatsConnection } from 'nats';
+import { NATS_CONNECTION } from '../app/tokens';
+import { HealthService } from './health.service';
+import { podReadiness } from './pod-readiness';
+
+/** A readiness answer this recent answers again, and probes during a check share it: the route is as public as its app. */
+export const POD_READINESS_REUSE_MS = 1000;
+
+/**
+ * GET /healthz/ready of every HTTP app, for the Kubernetes readiness probe: whether this process can serve, by its
+ * own dependencies (podReadiness: its Postgres and Redis where it has them, its NATS connection), never another
+ * service's, so one service down does not take every replica of an app out of rotation. 503 when not ready. The body
+ * says only up or down: the checks' errors can name hosts, and the route answers whoever reaches the app.
+ */
+@Controller()
+export class PodReadinessController {
+  private latest?: { answer: Promise<'up' | 'down'>; endedAt?: number };
+
+  constructor(
+    private readonly health: HealthService,
+    @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
+  ) {}
+
+  @Get('healthz/ready')
+  async ready(@Res({ passthrough: true }) reply: FastifyReply): Promise<{ status: 'up' | 'down' }> {
+    const status = await this.check(Date.now());
+    reply.status(status === 'up' ? 200 : 503);
+    return { status };
+  }
+
+  private check(now: number): Promise<'up' | 'down'> {
+    const latest = this.latest;
+    if (latest && (latest.endedAt === undefined || now - latest.endedAt < POD_READINESS_REUSE_MS)) return latest.answer;
+    const checking: { answer: Promise<'up' | 'down'>; endedAt?: number } = { answer: podReadiness(this.health, this.nc).then((report) => report.status) };
+    void checking.answer.finally(() => (checking.endedAt = Date.now()));
+    this.latest = checking;
+    return checking.answer;
+  }
+}
