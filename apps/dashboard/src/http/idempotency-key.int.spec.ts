@@ -111,6 +111,26 @@ describe('dashboard creations and rotations retried with their Idempotency-Key',
     expect({ status: keyless.status, body: keyless.body }).toEqual({ status: 400, body: { error: IDEMPOTENCY_KEY_REQUIRED } });
   });
 
+  it('given a team user’s addition sent again with its key, then one user is added and the retry is refused 409 naming them (the password was shown once); without a key, 400', async () => {
+    const team = async () => (await owner.get<{ users: unknown[] }>('/api/team/users')).body.users.length;
+    const before = await team();
+    const added = { email: `teammate-${randomUUID().slice(0, 8)}@example.com`, role: 'viewer' };
+    const key = randomUUID();
+    const first = await owner.post<{ id: string; password: string }>('/api/team/users', added, { 'idempotency-key': key });
+    expect(first.status).toBe(201);
+
+    const retried = await owner.post<{ error: string }>('/api/team/users', added, { 'idempotency-key': key });
+
+    expect(retried.status).toBe(409);
+    expect(retried.body.error).toBe(
+      `This Idempotency-Key already added dashboard user ${first.body.id}; its answer, the only copy of the user's password, was lost: remove ${first.body.id} and add them again`,
+    );
+    expect(await team()).toBe(before + 1);
+    const keyless = await owner.post<{ error: string }>('/api/team/users', { ...added, email: `keyless-${randomUUID().slice(0, 8)}@example.com` }, { 'idempotency-key': undefined });
+    expect({ status: keyless.status, body: keyless.body }).toEqual({ status: 400, body: { error: IDEMPOTENCY_KEY_REQUIRED } });
+    expect(await team()).toBe(before + 1);
+  });
+
   it('keeps a user’s keys apart from another user’s and from the merchant’s API requests: the same key value makes a new endpoint each time', async () => {
     const before = (await endpointsOf()).length;
     const key = randomUUID();

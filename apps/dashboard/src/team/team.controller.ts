@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Req, Res } from '@nestjs/common';
-import type { AddedTeamUserView, DashboardPrincipal, TeamUserView } from '@pp/contracts';
+import type { AddedTeamUserView, DashboardPrincipal, IdempotencyToken, TeamUserView } from '@pp/contracts';
 import { BusClient } from '@pp/platform';
 import type { FastifyReply } from 'fastify';
 import { Audited, changeCommitted, targetParam } from '../audit/audited.interceptor';
@@ -7,6 +7,7 @@ import type { SignedInRequest } from '../auth/access.guard';
 import { Permit } from '../auth/route-access';
 import { SessionStore } from '../auth/session.store';
 import { Principal } from '../auth/signed-in';
+import { Idempotency } from '../http/idempotency-key';
 import { notFound } from '../http/not-found';
 import { parseInput } from '../http/parse-input';
 import { TeamAdditionsLimiter, TOO_MANY_ADDITIONS } from './team-additions.limiter';
@@ -42,19 +43,27 @@ export class TeamController {
     return this.bus.request('identity.team.list.v1', { merchant_id: owner.merchant_id! });
   }
 
-  /** 201 with the generated password, shown once; 429 past the merchant's additions an hour (TeamAdditionsLimiter). */
+  /**
+   * 201 with the generated password, shown once; 429 past the merchant's additions an hour (TeamAdditionsLimiter). The
+   * Idempotency-Key is recorded with the user, so a retry whose answer was lost adds nobody: 409 naming the user.
+   */
   @Post()
   @HttpCode(201)
   @Permit('team.manage')
   @Audited('team.user_added', (user: AddedTeamUserView) => ({ target_id: user.id, livemode: null, detail: `${user.email} (${user.role})` }))
-  async add(@Body() body: unknown, @Principal() owner: DashboardPrincipal, @Res({ passthrough: true }) reply: FastifyReply): Promise<AddedTeamUserView | undefined> {
+  async add(
+    @Body() body: unknown,
+    @Principal() owner: DashboardPrincipal,
+    @Idempotency() idempotency: IdempotencyToken,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<AddedTeamUserView | undefined> {
     const input = parseInput(AddTeamUserBody, body);
     const waitSeconds = await this.additions.spend(owner.merchant_id!);
     if (waitSeconds !== undefined) {
       await reply.code(429).header('Retry-After', String(waitSeconds)).send({ error: TOO_MANY_ADDITIONS });
       return undefined;
     }
-    return this.bus.request('identity.team.add.v1', { ...input, merchant_id: owner.merchant_id! });
+    return this.bus.request('identity.team.add.v1', { ...input, merchant_id: owner.merchant_id!, idempotency });
   }
 
   @Patch(':id')

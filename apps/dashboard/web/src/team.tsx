@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import type { AddedTeamUserView, DashboardPrincipal, DashboardRole, TeamUserView } from '@pp/contracts';
 import { api } from './api';
+import { useIdempotentPost } from './idempotent-post';
 import { ShownOnce } from './shown-once';
 import { formatDate, useI18n } from './i18n';
 import { ActionButton, States, useLoad } from './ui';
@@ -16,12 +17,13 @@ export function TeamPage({ user }: { user: DashboardPrincipal }) {
   const [added, setAdded] = useState<AddedTeamUserView>();
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
+  const post = useIdempotentPost();
   const add = async (event: FormEvent) => {
     event.preventDefault();
     setError(undefined);
     setBusy(true);
     try {
-      setAdded(await api<AddedTeamUserView>('/api/team/users', { method: 'POST', body: form }));
+      setAdded(await post<AddedTeamUserView>('/api/team/users', form));
       setForm({ email: '', role: 'viewer' });
       loaded.reload();
     } catch (failure) {

@@ -1,7 +1,7 @@
 import { DomainError, ErrorCode, IDEMPOTENCY_KEY_REUSED } from '@pp/contracts';
 
 /** The gateway's own creations that answer a secret shown once, and so record their Idempotency-Key with them. */
-export type CreationOperation = 'api_key' | 'merchant' | 'platform_admin';
+export type CreationOperation = 'api_key' | 'merchant' | 'platform_admin' | 'team_user';
 
 /** What an earlier request with the same Idempotency-Key made, as recorded in its transaction. */
 export interface RecordedCreation {
@@ -19,6 +19,7 @@ const ANSWER_LOST: Record<CreationOperation, (id: string) => string> = {
   platform_admin: (id) =>
     `This Idempotency-Key already created platform admin ${id}; its answer was lost: if its password was generated, set a new one ` +
     `(POST /v1/admin/platform_admins/${id}/password)`,
+  team_user: (id) => `This Idempotency-Key already added dashboard user ${id}; its answer, the only copy of the user's password, was lost: remove ${id} and add them again`,
 };
 
 /**

@@ -13,6 +13,7 @@ import {
 import { newId, toIso } from '@pp/kernel';
 import { Handles, isUniqueViolation } from '@pp/platform';
 import { DataSource } from 'typeorm';
+import { CommandCreationRequests, inRecordedTransaction, refuseRepeatedCreation } from '../idempotency/creation-requests';
 import { type DashboardUserRecord, DashboardUserRepository } from '../identity/dashboard-user.repository';
 import { generatePassword, hashPassword } from '../identity/password';
 import { PlatformAdminRepository } from '../identity/platform-admin.repository';
@@ -41,7 +42,10 @@ export class TeamHandler {
   private readonly users: DashboardUserRepository;
   private readonly admins: PlatformAdminRepository;
 
-  constructor(@Inject(DataSource) private readonly dataSource: DataSource) {
+  constructor(
+    @Inject(DataSource) private readonly dataSource: DataSource,
+    private readonly creations: CommandCreationRequests,
+  ) {
     this.users = new DashboardUserRepository(dataSource);
     this.admins = new PlatformAdminRepository(dataSource);
   }
@@ -51,16 +55,24 @@ export class TeamHandler {
     return { users: (await this.users.listForMerchant(query.merchant_id)).map(teamUserView) };
   }
 
+  /** With the dashboard's Idempotency-Key, recorded with the user (creation-requests.ts): the generated password is shown once. */
   @Handles('identity.team.add.v1')
   async add(@Payload() command: AddTeamUserCommand): Promise<AddedTeamUserView> {
+    const request = this.creations.of(`team:${command.merchant_id}`, 'identity.team.add.v1', command.idempotency);
+    await refuseRepeatedCreation(this.dataSource, request);
     // A platform admin's e-mail signs the admin in, never this user.
     if (await this.admins.findByEmail(command.email)) throw new DomainError(ErrorCode.Conflict, EMAIL_TAKEN);
     const password = generatePassword();
-    const user = await this.users
-      .insert({ id: newId('user'), merchant_id: command.merchant_id, email: command.email, password_hash: await hashPassword(password), role: command.role })
-      .catch((error: unknown) => {
-        throw isUniqueViolation(error) ? new DomainError(ErrorCode.Conflict, EMAIL_TAKEN) : error;
-      });
+    const passwordHash = await hashPassword(password);
+    const user = await inRecordedTransaction(
+      this.dataSource,
+      request,
+      'team_user',
+      (tx) => new DashboardUserRepository(tx).insert({ id: newId('user'), merchant_id: command.merchant_id, email: command.email, password_hash: passwordHash, role: command.role }),
+      (added) => added.id,
+    ).catch((error: unknown) => {
+      throw isUniqueViolation(error) ? new DomainError(ErrorCode.Conflict, EMAIL_TAKEN) : error;
+    });
     return { ...teamUserView(user), password };
   }
 

@@ -1,4 +1,6 @@
-import { IsIn, IsString, Length, Matches } from 'class-validator';
+import { Type } from 'class-transformer';
+import { IsIn, IsOptional, IsString, Length, Matches, ValidateNested } from 'class-validator';
+import { IdempotencyToken } from '../idempotency';
 import { IsEmailAddress } from '../email-address';
 import { DASHBOARD_ROLES, type DashboardRole } from './dashboard-login.query';
 
@@ -36,6 +38,12 @@ export class AddTeamUserCommand extends ListTeamQuery {
 
   @IsIn(ADDABLE_ROLES, { message: `role must be one of ${ADDABLE_ROLES.join(', ')}` })
   role!: AddableRole;
+
+  /** The dashboard request's Idempotency-Key: recorded with the user added, so a repeat adds none (CONFLICT naming the user: the password was shown once). */
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => IdempotencyToken)
+  idempotency?: IdempotencyToken;
 }
 
 /** A change one owner makes to another user of the same merchant. */
