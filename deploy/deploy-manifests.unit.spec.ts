@@ -47,6 +47,8 @@ const HTTP_PORTS: Partial<Record<ServiceName, number>> = { gateway: 3000, checko
 
 interface ComposeService {
   image?: string;
+  user?: string;
+  entrypoint?: string[];
   command?: string[];
   volumes?: string[];
   build?: { context: string; dockerfile: string; args: Record<string, string> };
@@ -57,9 +59,49 @@ interface ComposeService {
   read_only?: boolean;
   tmpfs?: string[];
   cap_drop?: string[];
+  cap_add?: string[];
   security_opt?: string[];
+  network_mode?: string;
+  networks?: Record<string, { ipv4_address?: string } | null>;
   restart?: string;
 }
+
+interface ComposeNetwork {
+  ipam?: { config?: { subnet: string; ip_range?: string; gateway: string }[] };
+}
+
+/** Compose's `!reset` merge tag (on a mapping, a list or a value): the value it stands for in a parsed file. */
+const RESET = Symbol('!reset');
+const COMPOSE_TAGS = [{ collection: 'map' as const }, { collection: 'seq' as const }, {}].map((kind) => ({ tag: '!reset', ...kind, resolve: () => RESET }));
+/**
+ * Compose's merge of a later file's mapping into an earlier one's (docs.docker.com/reference/compose-file/merge): mappings
+ * merged key by key, a `!reset` value removed, anything else replaced. Used here for the networks, where that is the whole rule.
+ */
+function mergeMappings(base: unknown, override: unknown): unknown {
+  const isMapping = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+  if (!isMapping(base) || !isMapping(override)) return override;
+  const merged: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(override)) {
+    if (value === RESET) delete merged[key];
+    else merged[key] = mergeMappings(base[key], value);
+  }
+  return merged;
+}
+/** A file parsed with its `!reset` values dropped, as the schema check reads it. */
+const withoutResets = (value: unknown): unknown =>
+  Array.isArray(value) ? value.filter((item) => item !== RESET).map(withoutResets)
+  : typeof value === 'object' && value !== null ? Object.fromEntries(Object.entries(value).filter(([, item]) => item !== RESET).map(([key, item]) => [key, withoutResets(item)]))
+  : value;
+
+/** An IPv4 address as a number, and the first and last addresses of a CIDR block. */
+const ipv4 = (address: string) => address.split('.').reduce((number, octet) => number * 256 + Number(octet), 0);
+const block = (cidr: string) => {
+  const [address, bits] = cidr.split('/');
+  const size = 2 ** (32 - Number(bits));
+  const first = Math.floor(ipv4(address) / size) * size;
+  return { first, last: first + size - 1 };
+};
+const inBlock = (address: string, cidr: string) => ipv4(address) >= block(cidr).first && ipv4(address) <= block(cidr).last;
 
 /** What an operator puts in .env for the variables compose requires (`${VAR:?message}`, no default). */
 const REQUIRED_SAMPLES: Record<string, string> = {
@@ -113,8 +155,17 @@ const MIGRATE_ALL = ['node', 'dist/libs/platform/src/database/migrate-all.js'];
 const natsIdentityOf = (url: string) => /^nats:\/\/([a-z-]+):\$\{([A-Z_]+):\?[^}]*\}@nats:4222$/.exec(url)?.slice(1);
 
 describe('docker-compose.yml', () => {
-  const compose = parse(readFileSync(join(root, 'docker-compose.yml'), 'utf8'), { merge: true }) as { services: Record<string, ComposeService> };
+  const compose = parse(readFileSync(join(root, 'docker-compose.yml'), 'utf8'), { merge: true }) as {
+    services: Record<string, ComposeService>;
+    networks: Record<string, ComposeNetwork>;
+    volumes: Record<string, unknown>;
+  };
   const { services } = compose;
+  /** The launcher's file (deploy/compose.local-ports.yml), merged over docker-compose.yml for its own project. */
+  const localPorts = parse(readFileSync(join(root, 'deploy', 'compose.local-ports.yml'), 'utf8'), { customTags: COMPOSE_TAGS }) as {
+    services: Record<string, ComposeService>;
+    networks?: Record<string, unknown>;
+  };
 
   it('runs every service built here read-only, without capabilities or a way to gain privileges, and no container can gain them', () => {
     const built = Object.entries(services).filter(([, service]) => service.build);
@@ -163,15 +214,17 @@ describe('docker-compose.yml', () => {
     // One NATS image for both deployments: checked with the other pinned images below.
   });
 
-  it('restarts every long-running container unless it was stopped, and runs migrate once', () => {
+  it('restarts every long-running container unless it was stopped, and runs the one-shots (migrate, nats-data-owner) once', () => {
+    const oneShots = ['migrate', 'nats-data-owner'];
     for (const [name, service] of Object.entries(services)) {
-      expect({ name, restart: service.restart }).toEqual({ name, restart: name === 'migrate' ? 'no' : 'unless-stopped' });
+      expect({ name, restart: service.restart }).toEqual({ name, restart: oneShots.includes(name) ? 'no' : 'unless-stopped' });
     }
   });
 
   it('pulls each image at a version more precise than a major, the same Postgres, NATS and Redis as Kubernetes', () => {
     const pulled = Object.entries(services).filter(([, service]) => service.image);
-    expect(pulled.map(([name]) => name).sort()).toEqual(['grafana', 'jaeger', 'nats', 'postgres', 'prometheus', 'redis']);
+    expect(pulled.map(([name]) => name).sort()).toEqual(['grafana', 'jaeger', 'nats', 'nats-data-owner', 'postgres', 'prometheus', 'redis']);
+    expect(services['nats-data-owner'].image).toBe(services.nats.image);
     for (const [name, service] of pulled) expect({ name, image: service.image }).toEqual({ name, image: expect.stringMatching(/:v?\d+\.\d+[\w.-]*$/) });
     const base = (file: string) => yamlDocuments(readFileSync(join(root, 'deploy', 'k8s', 'base', file), 'utf8'));
     const [natsSet, redisSet] = ['nats.yaml', 'redis.yaml'].map((file) => base(file).find((doc) => doc.kind === 'StatefulSet'));
@@ -277,12 +330,20 @@ describe('docker-compose.yml', () => {
   });
 
   it('has the web apps believe X-Forwarded-For only from the host (its TLS proxy) and, for the gateway, the checkout app at its fixed address', () => {
-    const checkout = services.checkout as ComposeService & { networks?: { default?: { ipv4_address?: string } } };
-    const address = interpolate(String(checkout.networks?.default?.ipv4_address));
+    const address = interpolate(String(services.checkout.networks?.default?.ipv4_address));
     expect(address).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
-    const network = (compose as unknown as { networks: { default: { ipam: { config: { subnet: string; gateway: string }[] } } } }).networks.default.ipam.config[0];
+    const network = compose.networks.default.ipam!.config![0];
     const host = interpolate(network.gateway);
     expect(host).toMatch(/^\d+\.\d+\.\d+\.1$/);
+    // Both in the subnet, and neither in the range compose hands out to the containers without a fixed address:
+    // after restarts, another container could otherwise take the checkout app's address, and with it the gateway's trust.
+    const [subnet, range] = [interpolate(network.subnet), interpolate(String(network.ip_range))];
+    expect(range).toMatch(/^\d+\.\d+\.\d+\.\d+\/\d+$/);
+    expect([block(range).first, block(range).last].every((end) => end >= block(subnet).first && end <= block(subnet).last)).toBe(true);
+    for (const fixed of [address, host]) expect({ fixed, inSubnet: inBlock(fixed, subnet), handedOut: inBlock(fixed, range) }).toEqual({ fixed, inSubnet: true, handedOut: false });
+    // The only fixed address: every other container takes one from the range.
+    const fixedAddresses = Object.entries(services).filter(([, service]) => Object.values(service.networks ?? {}).some((attachment) => attachment?.ipv4_address));
+    expect(fixedAddresses.map(([name]) => name)).toEqual(['checkout']);
     expect(interpolate(String(services.gateway.environment?.TRUSTED_PROXIES))).toBe(`${address},${host}`);
     expect(interpolate(String(services.checkout.environment?.TRUSTED_PROXIES))).toBe(host);
     expect(interpolate(String(services.dashboard.environment?.TRUSTED_PROXIES))).toBe(host);
@@ -334,8 +395,46 @@ describe('docker-compose.yml', () => {
   });
 
   it('validates with the launcher’s local-ports file merged too', () => {
-    const local = parse(readFileSync(join(root, 'deploy', 'compose.local-ports.yml'), 'utf8'));
-    expect(composeSchemaErrors(local)).toEqual([]);
+    expect(composeSchemaErrors(withoutResets(localPorts))).toEqual([]);
+  });
+
+  it('gives the launcher’s own project a network without the fixed subnet, so it starts on an engine that runs the deployed stack too', () => {
+    // The deployed stack's network has a fixed subnet (the web apps trust addresses in it) ...
+    expect(interpolate(compose.networks.default.ipam!.config![0].subnet)).toMatch(/^\d+\.\d+\.\d+\.\d+\/\d+$/);
+    // ... which a second network on the same engine cannot have ("Pool overlaps"): the launcher's project leaves the choice to Docker.
+    const devNetworks = mergeMappings(compose.networks, localPorts.networks ?? {}) as Record<string, ComposeNetwork>;
+    expect(devNetworks.default).toBeDefined();
+    expect(devNetworks.default.ipam).toBeUndefined();
+    // What the launcher starts from compose needs no fixed address in it.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- the launcher is plain CommonJS
+    const { composeServicesFor } = require('../tools/launcher/infrastructure') as { composeServicesFor: (down: unknown[]) => string[] };
+    const started = composeServicesFor([
+      { name: 'Postgres', url: new URL('postgres://postgres@127.0.0.1:5432/pp'), defaultPort: 5432 },
+      { name: 'Redis', url: new URL('redis://127.0.0.1:6379'), defaultPort: 6379 },
+    ]);
+    expect(started.sort()).toEqual(['postgres', 'redis']);
+    for (const name of started) expect({ name, networks: services[name].networks ?? localPorts.services[name]?.networks }).toEqual({ name, networks: undefined });
+  });
+
+  it('runs NATS as Kubernetes does: as uid and gid 1000, read-only, without capabilities, writing only its JetStream store on a volume handed to that user first', () => {
+    const { nats } = services;
+    const statefulSet = yamlDocuments(readFileSync(join(root, 'deploy', 'k8s', 'base', 'nats.yaml'), 'utf8')).find((doc) => doc.kind === 'StatefulSet');
+    const pod = statefulSet?.spec.template.spec.securityContext as { runAsUser: number; runAsGroup: number };
+    const user = `${pod.runAsUser}:${pod.runAsGroup}`;
+    expect(user).toBe('1000:1000');
+    expect(nats).toMatchObject({ user, read_only: true, cap_drop: ['ALL'] });
+    // Its one writable place: the store directory of the generated config, on a named volume.
+    const storeDir = /store_dir: "([^"]+)"/.exec(deployNatsServerConfig())?.[1];
+    expect(storeDir).toBe('/data');
+    const writable = (nats.volumes ?? []).filter((volume) => !volume.endsWith(':ro'));
+    expect(writable).toEqual([`nats-data:${storeDir}`]);
+    expect(compose.volumes).toHaveProperty('nats-data');
+    // A new volume is root's and an older release's holds files root wrote: the one-shot gives it to the user first.
+    const owner = services['nats-data-owner'];
+    expect(owner.entrypoint).toEqual(['chown', '-R', user, storeDir]);
+    expect(owner.volumes).toEqual([`nats-data:${storeDir}`]);
+    expect(owner).toMatchObject({ read_only: true, cap_drop: ['ALL'], cap_add: ['CHOWN', 'DAC_READ_SEARCH'], network_mode: 'none', restart: 'no' });
+    expect(nats.depends_on).toEqual({ 'nats-data-owner': { condition: 'service_completed_successfully' } });
   });
 });
 
@@ -477,7 +576,8 @@ describe('deploy/k8s/base with the Secret templates', () => {
     const service = manifest('Service', 'nats');
     expect(service.spec.type).toBe('ClusterIP');
     const passwords = manifest('Secret', 'nats-server-passwords');
-    expect(Object.keys(passwords.stringData).sort()).toEqual(BUS_IDENTITIES.map(passwordVariable).sort());
+    // Every identity's password, and the one the servers' routes to each other give (nats-cluster.conf).
+    expect(Object.keys(passwords.stringData).sort()).toEqual([...BUS_IDENTITIES.map(passwordVariable), 'NATS_ROUTE_PASSWORD'].sort());
     const kustomization = parse(readFileSync(join(dir, 'kustomization.yaml'), 'utf8')) as { configMapGenerator: Array<{ name: string; files: string[] }> };
     expect(kustomization.configMapGenerator).toContainEqual(expect.objectContaining({ name: 'nats-server-config', files: ['nats-cluster.conf', 'nats-server.conf'] }));
   });

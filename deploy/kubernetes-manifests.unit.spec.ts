@@ -230,8 +230,15 @@ describe.each(OVERLAYS)('deploy/k8s/overlays/%s', (overlay) => {
     expect(config?.data['nats-server.conf']).toBe(deployNatsServerConfig());
     const cluster = config?.data['nats-cluster.conf'] as string;
     expect(cluster).toContain('include ./nats-server.conf');
-    const routes = [...cluster.matchAll(/"nats-route:\/\/([a-z0-9-]+)\.([a-z-]+):6222"/g)].map((match) => [match[1], match[2]]);
+    // Each route a variable the StatefulSet sets, one per server, carrying the route password (NATS expands no variable inside a string).
+    const block = /^cluster \{\n([\s\S]*?)^\}$/m.exec(cluster)?.[1] ?? '';
+    const routeVariables = [.../routes: \[([^\]]*)\]/.exec(block)![1].matchAll(/\$(\w+)/g)].map((match) => match[1]);
+    const env = new Map((container.env as { name: string; value?: string }[]).map((entry) => [entry.name, entry.value]));
+    const routes = routeVariables.map((variable) => /^nats-route:\/\/route:\$\(NATS_ROUTE_PASSWORD\)@([a-z0-9-]+)\.([a-z-]+):6222$/.exec(env.get(variable) ?? '')?.slice(1));
     expect(routes).toEqual([0, 1, 2].map((ordinal) => [`nats-${ordinal}`, nats?.spec.serviceName]));
+    // A route is let in only with that password (the NetworkPolicy is not the only guard), which the servers take from their Secret.
+    expect(/authorization \{\s*user: route\s+password: \$NATS_ROUTE_PASSWORD\s/.test(block)).toBe(true);
+    expect(secretTemplates().find((secret) => secret.metadata.name === 'nats-server-passwords')?.stringData).toHaveProperty('NATS_ROUTE_PASSWORD');
     expect(find(documents, 'Service', nats?.spec.serviceName)?.spec.clusterIP).toBe('None');
     expect(find(documents, 'PodDisruptionBudget', 'nats')?.spec.maxUnavailable).toBe(1);
     expect(find(documents, 'Service', 'nats')?.spec.type).toBe('ClusterIP');
@@ -430,7 +437,9 @@ describe('NATS probes, Redis memory, the web apps\' stop, the First install secr
       // The NATS and Postgres Secrets come from loops.
       expect(script).toContain('var=NATS_PASSWORD_$(echo $id | tr a-z- A-Z_)\n  server+=(--from-literal=$var=$p); urls+=(--from-literal=$id=nats://$id:$p@nats:4222)\n');
       expect(script).toContain('$k nats-server-passwords "${server[@]}"; $k nats-identities "${urls[@]}"\n');
-      created.set('nats-server-passwords', loop('id').map((id) => `NATS_PASSWORD_${id.toUpperCase().replace(/-/g, '_')}`));
+      // Besides the identities' passwords, the servers' route password, fresh and URL-safe (it goes into the route URLs).
+      expect(script).toContain('server=(--from-literal=NATS_ROUTE_PASSWORD=p$(rand)); urls=()\n');
+      created.set('nats-server-passwords', ['NATS_ROUTE_PASSWORD', ...loop('id').map((id) => `NATS_PASSWORD_${id.toUpperCase().replace(/-/g, '_')}`)]);
       created.set('nats-identities', loop('id'));
       expect(script).toContain('$k postgres-$role --type=kubernetes.io/basic-auth --from-literal=username=pp_$role --from-literal=password=$(rand)\n');
       for (const role of loop('role')) {

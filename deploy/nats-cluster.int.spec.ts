@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { connect as connectTcp } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { BUS_IDENTITIES } from '@pp/contracts';
@@ -12,20 +13,55 @@ import { k8sDir, type Manifest, yamlDocuments } from './testing/manifests';
 /*
  * The Kubernetes NATS configuration run for real: three servers, each started with
  * deploy/k8s/base/nats-cluster.conf (which includes the generated nats-server.conf) the way the
- * StatefulSet starts them, on loopback. Only what cannot exist here is rewritten: the ports (one host,
- * three servers), the store directory and pid file, and the routes' host names (nats-<n>.nats-cluster →
+ * StatefulSet starts them (its environment too: the Secret's passwords, and the route URLs it builds with
+ * the route password), on loopback. Only what cannot exist here is rewritten: the ports (one host, three
+ * servers), the store directory and pid file, and the routes' host names (nats-<n>.nats-cluster →
  * 127.0.0.1). Last, one server is stopped as its pod is: the StatefulSet's preStop hook, then SIGTERM.
  */
 
 const SERVERS = 3;
 const natsBinary = ['/usr/sbin/nats-server', '/usr/bin/nats-server', '/usr/local/bin/nats-server'].find((path) => existsSync(path)) ?? 'nats-server';
+const statefulSet = yamlDocuments(readFileSync(join(k8sDir, 'base', 'nats.yaml'), 'utf8')).find((doc: Manifest) => doc.kind === 'StatefulSet');
+
+/**
+ * What a peer that opens a route to `port` is told, once it has sent `connect` (the route's CONNECT
+ * fields) and a PING: a server that lets the route in answers PONG, one that does not an -ERR.
+ */
+function routeAnswer(port: number, connect: Record<string, unknown>): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connectTcp({ host: '127.0.0.1', port });
+    let received = '';
+    let sent = false;
+    const done = () => {
+      socket.destroy();
+      resolve(received);
+    };
+    socket.setTimeout(5000, done);
+    socket.on('error', reject);
+    socket.on('close', done);
+    socket.on('data', (chunk) => {
+      received += chunk.toString('utf8');
+      if (!sent && received.includes('\r\n')) {
+        sent = true;
+        socket.write(`CONNECT ${JSON.stringify(connect)}\r\nPING\r\n`);
+      }
+      if (/^(-ERR|PONG)/m.test(received)) done();
+    });
+  });
+}
 
 describe('the Kubernetes NATS cluster configuration', () => {
   const dir = mkdtempSync(join(tmpdir(), 'pp-nats-cluster-'));
   const passwords = Object.fromEntries(BUS_IDENTITIES.map((identity) => [identity, `p${randomBytes(24).toString('hex')}`]));
+  /** The Secret nats-server-passwords, as the servers' envFrom reads it. */
+  const serverSecret = {
+    ...Object.fromEntries(BUS_IDENTITIES.map((identity) => [passwordVariable(identity), passwords[identity]])),
+    NATS_ROUTE_PASSWORD: `p${randomBytes(24).toString('hex')}`,
+  };
   const servers: ChildProcess[] = [];
   let clientPorts: number[] = [];
   let monitorPorts: number[] = [];
+  let routePorts: number[] = [];
   let ledger: NatsConnection | undefined;
   let migrate: NatsConnection | undefined;
   /** Where the pod's server writes its pid file (nats-cluster.conf), and where each server here does. */
@@ -36,7 +72,7 @@ describe('the Kubernetes NATS cluster configuration', () => {
     const ports = await freePorts(3 * SERVERS);
     clientPorts = ports.slice(0, SERVERS);
     monitorPorts = ports.slice(SERVERS, 2 * SERVERS);
-    const routePorts = ports.slice(2 * SERVERS);
+    routePorts = ports.slice(2 * SERVERS);
     const generated = readFileSync(join(k8sDir, 'base', 'nats-server.conf'), 'utf8');
     const cluster = readFileSync(join(k8sDir, 'base', 'nats-cluster.conf'), 'utf8');
     for (let ordinal = 0; ordinal < SERVERS; ordinal += 1) {
@@ -52,10 +88,24 @@ describe('the Kubernetes NATS cluster configuration', () => {
       podPidFile = /^pid_file: "([^"]+)"$/m.exec(cluster)?.[1] ?? '';
       let routes = local(cluster, 'listen: "0.0.0.0:6222"', `listen: "127.0.0.1:${routePorts[ordinal]}"`);
       routes = local(routes, `pid_file: "${podPidFile}"`, `pid_file: "${pidFileOf(ordinal)}"`);
-      routes = routes.replace(/nats-route:\/\/nats-(\d)\.nats-cluster:6222/g, (_match, peer: string) => `nats-route://127.0.0.1:${routePorts[Number(peer)]}`);
       writeFileSync(join(home, 'nats-server.conf'), server);
       writeFileSync(join(home, 'nats-cluster.conf'), routes);
-      const env = { PATH: process.env.PATH ?? '', POD_NAME: `nats-${ordinal}`, ...Object.fromEntries(BUS_IDENTITIES.map((identity) => [passwordVariable(identity), passwords[identity]])) };
+      // The pod's environment: the Secret (envFrom), then the StatefulSet's env, each $(VAR) expanded as the kubelet does.
+      const env: Record<string, string> = { PATH: process.env.PATH ?? '', ...serverSecret };
+      for (const entry of statefulSet?.spec.template.spec.containers[0].env as { name: string; value?: string; valueFrom?: { fieldRef: { fieldPath: string } } }[]) {
+        if (entry.valueFrom) {
+          if (entry.valueFrom.fieldRef.fieldPath !== 'metadata.name') throw new Error(`${entry.name}: only metadata.name is read by this spec`);
+          env[entry.name] = `nats-${ordinal}`;
+          continue;
+        }
+        env[entry.name] = String(entry.value)
+          .replace(/\$\((\w+)\)/g, (whole, variable: string) => env[variable] ?? whole)
+          .replace(/@nats-(\d)\.nats-cluster:6222$/, (_match, peer: string) => `@127.0.0.1:${routePorts[Number(peer)]}`);
+      }
+      const routeUrls = Object.entries(env).filter(([name]) => name.startsWith('NATS_ROUTE_') && name !== 'NATS_ROUTE_PASSWORD');
+      if (routeUrls.length !== SERVERS || routeUrls.some(([, url]) => !url.startsWith(`nats-route://route:${serverSecret.NATS_ROUTE_PASSWORD}@127.0.0.1:`))) {
+        throw new Error(`the StatefulSet's route URLs are no longer nats-route://route:$(NATS_ROUTE_PASSWORD)@nats-<n>.nats-cluster:6222: update this spec`);
+      }
       // The StatefulSet's arguments (deploy/k8s/base/nats.yaml).
       servers.push(spawn(natsBinary, ['-js', '-c', join(home, 'nats-cluster.conf')], { env, stdio: 'ignore' }));
     }
@@ -86,6 +136,15 @@ describe('the Kubernetes NATS cluster configuration', () => {
     expect(varz.server_name).toBe('nats-1');
   });
 
+  it('lets in a route only from a server that gives the route password', async () => {
+    const peer = { verbose: false, pedantic: false, tls_required: false, name: 'NOTAPEER', cluster: 'pp' };
+    // Without a password, with an identity's, and with a wrong one: refused before any message could flow.
+    for (const credentials of [{}, { user: 'route', pass: passwords.ledger }, { user: 'route', pass: `${serverSecret.NATS_ROUTE_PASSWORD}x` }, { user: 'ledger', pass: passwords.ledger }]) {
+      const answer = await routeAnswer(routePorts[0], { ...peer, ...credentials });
+      expect({ credentials, refused: /-ERR 'Authorization Violation'/.test(answer), pong: /^PONG/m.test(answer) }).toEqual({ credentials, refused: true, pong: false });
+    }
+  });
+
   it('keeps the generated identities: the migrate Job lays the streams out with three replicas, the ledger finds its own, and nobody connects without a password', async () => {
     // As the migrate Job connects (its own user and inbox prefix), with the base ConfigMap's JETSTREAM_REPLICAS.
     migrate = await connect(natsConnectionOptions(`nats://migrate:${passwords.migrate}@127.0.0.1:${clientPorts[0]}`, 'migrate'));
@@ -107,7 +166,6 @@ describe('the Kubernetes NATS cluster configuration', () => {
     const stopping = 2;
     const exited = new Promise<number | null>((resolve) => servers[stopping].once('exit', (code) => resolve(code)));
     // The StatefulSet's preStop command, run as the kubelet runs it (this server's pid file for the pod's).
-    const statefulSet = yamlDocuments(readFileSync(join(k8sDir, 'base', 'nats.yaml'), 'utf8')).find((doc: Manifest) => doc.kind === 'StatefulSet');
     const [shell, flag, script] = statefulSet?.spec.template.spec.containers[0].lifecycle.preStop.exec.command as string[];
     expect([shell, flag]).toEqual(['sh', '-c']);
     expect(script).toContain(`nats-server --signal ldm=${podPidFile}`);

@@ -69,6 +69,7 @@ export const STREAM_ACCESS: readonly StreamAccess[] = [
 ];
 
 export const OBJECT_STORE_ACCESS: readonly ObjectStoreAccess[] = [
-  // The ingest owns the raw-mail bucket: the gateway, which faces the internet, only writes to it.
+  // The ingest owns the raw-mail bucket; the gateway, which faces the internet, puts mail in it. Its writer's grants let it read
+  // and purge the bucket too (docs/SECURITY.md, Known limits): only ingest reading it is the code's rule, not the server's.
   { bucket: ingestRawEmailBucketName(''), owner: 'ingest', writers: ['gateway'], readers: ['ingest'] },
 ];
