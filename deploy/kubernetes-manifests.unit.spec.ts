@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MIGRATE_IDENTITY, SERVICE_NAMES, type ServiceName } from '@pp/contracts';
-import { BaseConfig, DATABASE_SERVICES, deployNatsServerConfig, HTTP_DRAIN_MS, LIVENESS_PATH, OWNER_ROLE, READINESS_PATH, serviceRole, WithDatabase } from '@pp/platform';
+import { BaseConfig, DATABASE_SERVICES, deployNatsServerConfig, HTTP_DRAIN_MS, LIVENESS_PATH, OWNER_ROLE, READINESS_PATH, serviceRole, WEB_APP_READINESS_PATH, WithDatabase } from '@pp/platform';
 import { cnpgSchemaErrors } from './testing/cnpg-schema';
 import { k8sDir, type Manifest, renderKustomization, root, secretTemplates, validateKubernetes } from './testing/manifests';
 
@@ -107,6 +107,10 @@ describe.each(OVERLAYS)('deploy/k8s/overlays/%s', (overlay) => {
       const probes = Object.fromEntries(['startupProbe', 'readinessProbe', 'livenessProbe'].map((probe) => [probe, container[probe].httpGet]));
       expect(probes).toEqual({ startupProbe: { path: LIVENESS_PATH, port: 'metrics' }, readinessProbe: { path: READINESS_PATH, port: 'metrics' }, livenessProbe: { path: LIVENESS_PATH, port: 'metrics' } });
       expect(container.ports).toContainEqual({ name: 'metrics', containerPort: 9464 });
+    } else {
+      // Alive while it serves HTTP; ready by its own Postgres, Redis and NATS, never by another service's health.
+      const probes = Object.fromEntries(['startupProbe', 'readinessProbe', 'livenessProbe'].map((probe) => [probe, container[probe].httpGet]));
+      expect(probes).toEqual({ startupProbe: { path: '/healthz', port: 'http' }, readinessProbe: { path: WEB_APP_READINESS_PATH, port: 'http' }, livenessProbe: { path: '/healthz', port: 'http' } });
     }
     expect(Object.keys(container.resources.requests).sort()).toEqual(['cpu', 'memory']);
     expect(Object.keys(container.resources.limits).sort()).toEqual(['cpu', 'memory']);

@@ -5,6 +5,9 @@ import { NATS_CONNECTION } from '../app/tokens';
 import { HealthService } from './health.service';
 import { podReadiness } from './pod-readiness';
 
+/** Where a web app answers its replica's own readiness (the Kubernetes readiness probes call it). */
+export const WEB_APP_READINESS_PATH = '/healthz/ready';
+
 /** A readiness answer this recent answers again, and probes during a check share it: the route is as public as its app. */
 export const POD_READINESS_REUSE_MS = 1000;
 
@@ -23,7 +26,7 @@ export class PodReadinessController {
     @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
   ) {}
 
-  @Get('healthz/ready')
+  @Get(WEB_APP_READINESS_PATH)
   async ready(@Res({ passthrough: true }) reply: FastifyReply): Promise<{ status: 'up' | 'down' }> {
     const status = await this.check(Date.now());
     reply.status(status === 'up' ? 200 : 503);
