@@ -4,6 +4,7 @@ import { BusClient, connectNats } from '@pp/platform';
 import { REPO_ROOT, ServiceProcess, TestStack, testInfra, waitFor, WebhookReceiver } from '@pp/testing';
 import type { NatsConnection } from 'nats';
 import type { Pool } from 'pg';
+import { NOT_SENT_WHILE_SLOW_ERROR } from './delivery/delivery-attempt.job';
 import { LedgerEventFixture } from './intake/ledger-event.fixture';
 
 describe('two webhooks replicas', () => {
@@ -74,7 +75,9 @@ describe('two webhooks replicas', () => {
       `SELECT DISTINCT error_message FROM webhooks.delivery_attempts WHERE delivery_status <> 'SUCCESS'`,
     );
     expect(others.length).toBeGreaterThan(0);
-    expect(others).toEqual(expect.arrayOf({ error_message: expect.stringMatching(/^(timed out after 1000 ms|response body not finished within 1000 ms, connection closed)$/) }));
+    // A late answer's timeout, or, on a loaded machine, an attempt held back behind the endpoint's late ones and never sent.
+    const lateOrHeldBack = new Set(['timed out after 1000 ms', 'response body not finished within 1000 ms, connection closed', NOT_SENT_WHILE_SLOW_ERROR]);
+    expect(others.filter((row: { error_message: string }) => !lateOrHeldBack.has(row.error_message))).toEqual([]);
     for (const path of paths) {
       const { rows: attempts } = await db.query(
         `SELECT count(*)::int AS n FROM webhooks.delivery_attempts WHERE endpoint_id = $1`,

@@ -388,13 +388,11 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, BeforeApplica
 /** A queued attempt held back for longer than an attempt timeout: made without being sent (process). */
 const NOT_SENT_WHILE_SLOW = 'not sent while slow';
 
+/** The error an attempt not sent records (notSentWhileSlow). */
+export const NOT_SENT_WHILE_SLOW_ERROR = 'not sent: the endpoint had not answered its earlier attempts in time, and this one waited an attempt timeout for a place';
+
 /** What an attempt not sent records: a failure, with no HTTP answer, retried on the schedule. */
-const notSentWhileSlow = (): WebhookResponse => ({
-  httpStatus: null,
-  retryAfterMs: null,
-  latencyMs: 0,
-  error: 'not sent: the endpoint had not answered its earlier attempts in time, and this one waited an attempt timeout for a place',
-});
+const notSentWhileSlow = (): WebhookResponse => ({ httpStatus: null, retryAfterMs: null, latencyMs: 0, error: NOT_SENT_WHILE_SLOW_ERROR });
 
 /** A span link to the append that stored the event (its context is kept in the event's metadata). */
 const causeOf = (claim: ClaimedAttempt): Link[] => linksTo(contextOf(claim.event.trace));
