@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PaymentView, WebhookEndpointWithSecretView } from '@pp/contracts';
 import { buildNotice, clearOfUtcMidnight, freePort, launchBrowser, signEmail, startTogether, type TestBrowser, testDkimKey, TestStack, waitFor, WebhookReceiver, writeDnsOverrides } from '@pp/testing';
-import type { Page } from 'playwright-core';
+import type { Page, Request } from 'playwright-core';
 import { ARTIFACTS, expectAccessible, holdRequests, signInPage, text } from './testing/dashboard-pages';
 import { GatewayApi, type ProvisionedMerchant } from './testing/dashboard-client';
 
@@ -161,6 +161,21 @@ describe('dashboard pages in Chromium', () => {
     } finally {
       await owner.unroute(path);
     }
+  });
+
+  it('sends one POST for a double-clicked Add endpoint', async () => {
+    await owner.goto(`${dashboardUrl}/developers`);
+    const posted: string[] = [];
+    const count = (request: Request) => request.method() === 'POST' && new URL(request.url()).pathname === '/api/developers/webhook-endpoints' && posted.push(request.headers()['idempotency-key']);
+    owner.on('request', count);
+    await owner.fill('input[type=url]', receiver.url('/double-click'));
+    await owner.getByRole('button', { name: 'Add endpoint' }).dblclick();
+    await owner.locator('dialog [data-secret]').waitFor();
+    owner.off('request', count);
+    await owner.locator('dialog').getByRole('button', { name: 'Done', exact: true }).click();
+    expect(posted).toHaveLength(1);
+    const listed = await gateway.call<Array<{ url: string }>>('/v1/webhook_endpoints', merchant.keys.test_secret);
+    expect(listed.body.filter((endpoint) => endpoint.url === receiver.url('/double-click'))).toHaveLength(1);
   });
 
   it('disables an endpoint, which then gets no delivery, and enables it again; its recent deliveries show on the page', async () => {
@@ -358,12 +373,19 @@ describe('dashboard pages in Chromium', () => {
     await page.goto(`${dashboardUrl}/payments`);
     await page.locator(`a[href="/payments/${payment.id}"]`).waitFor();
     const release = await holdRequests(page, (url) => url.pathname === '/api/payments' && url.searchParams.get('mode') === 'live');
-    await page.click('header button[aria-pressed]');
-    await page.waitForSelector('header button[aria-pressed="true"]');
+    // A toggle named for what it turns on, in both modes; its state is aria-pressed.
+    const toggle = (name: string, pressed: boolean) => page.locator('header').getByRole('button', { name, exact: true, pressed });
+    expect(await toggle('Live mode', false).count()).toBe(1);
+    await toggle('Live mode', false).click();
+    await toggle('Live mode', true).waitFor();
     expect(await page.locator('main tbody tr').count()).toBe(0);
     expect(await text(page, 'main [aria-live=polite]')).toBe('Loading…');
     await release();
     await page.locator('main [aria-live=polite]').waitFor({ state: 'detached' });
     expect(await page.locator(`a[href^="/payments/${payment.id}"]`).count()).toBe(0);
+    await page.selectOption('header select', 'fr');
+    await toggle('Mode réel', true).waitFor();
+    await toggle('Mode réel', true).click();
+    await toggle('Mode réel', false).waitFor();
   });
 });

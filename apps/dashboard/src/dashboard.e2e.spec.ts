@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import type { PaymentView, RefundView } from '@pp/contracts';
+import { type PaymentView, type RefundView, type WebhookDeliveryAttemptView, WebhookDeliveryStatus } from '@pp/contracts';
 import { genuineTransfer, launchBrowser, startTogether, type TestBrowser, TestStack, waitFor } from '@pp/testing';
 import type { Page, Route } from 'playwright-core';
 import { DashboardBrowser, GatewayApi, type ProvisionedMerchant } from './testing/dashboard-client';
@@ -122,7 +122,7 @@ describe('dashboard in Chromium', () => {
     expect(csp).toEqual([]);
   });
 
-  it('isolates the payer’s name and comment and a refund’s reason on the payments list and the payment detail, labelled in the reader’s language', async () => {
+  it('isolates the payer’s name and comment, a refund’s reason and a delivery’s error on the payments list and the payment detail, labelled in the reader’s language', async () => {
     // Forged answers, as a payer (or an earlier release's stored text) could make them: a right-to-left override in each.
     const forged = {
       id: 'txn_forged0000001',
@@ -141,9 +141,23 @@ describe('dashboard in Chromium', () => {
     } satisfies PaymentView;
     const refund = { id: 'rf_forged0000001', payment_id: forged.id, merchant_id: merchant.merchant_id, amount: 2500, status: 'REQUESTED', livemode: false, reason: 'late \u202edelivery' } as unknown as RefundView;
     const session = { id: forged.session_id, reference: 'order-1', memo: 'M-1', status: 'COMPLETED', expires_at: '2026-01-02T03:34:05.000Z', metadata: null };
+    // A delivery's error may quote the merchant's own server.
+    const delivery = {
+      webhook_id: 'we_forged0000001',
+      url: 'https://shop.example/hooks',
+      delivery_status: WebhookDeliveryStatus.Failed,
+      http_status: 500,
+      attempt: 1,
+      retry_count: 0,
+      latency_ms: 12,
+      error_message: 'upstream said \u202e!deliver OK',
+      next_retry_at: null,
+      created_at: '2026-01-02T03:04:06.000Z',
+    } satisfies WebhookDeliveryAttemptView;
+    const event = { id: 'evt_forged0000001', type: 'payment.confirmed', livemode: false, data: {}, created_at: '2026-01-02T03:04:05.000Z', deliveries: [delivery] };
     const page = await signIn(merchant.dashboard_user.email, merchant.dashboard_user.password);
     await page.route((url) => url.pathname === '/api/payments', (route) => route.fulfill({ json: { data: [forged], has_more: false } }));
-    await page.route((url) => url.pathname === `/api/payments/${forged.id}`, (route) => route.fulfill({ json: { payment: forged, session, events: [], refunds: [refund] } }));
+    await page.route((url) => url.pathname === `/api/payments/${forged.id}`, (route) => route.fulfill({ json: { payment: forged, session, events: [event], refunds: [refund] } }));
     await page.goto(`${dashboardUrl}/payments`);
     const row = page.locator('tbody tr', { hasText: forged.id });
     await row.waitFor();
@@ -155,6 +169,7 @@ describe('dashboard in Chromium', () => {
     expect(await page.locator('.fields dt', { hasText: 'Comment' }).count()).toBe(1);
     expect(await page.locator('.fields dd.comment bdi').allTextContents()).toEqual([forged.comment]);
     expect(await page.locator('ul.refunds bdi').allTextContents()).toEqual([refund.reason]);
+    expect(await page.locator('.timeline .deliveries li bdi').allTextContents()).toEqual([delivery.error_message]);
     await expectAccessible(page, 'payment-detail-isolated');
 
     await page.selectOption('header select', 'fr');
@@ -361,6 +376,102 @@ describe('dashboard in Chromium', () => {
     await expectAccessible(admin, 'admin-refund-queue-paged');
     await admin.selectOption('#status-filter', 'COMPLETED');
     expect(await admin.locator(`li[data-refund-id="${tested.id}"] .badge-test`).textContent()).toBe('Test');
+  });
+
+  it('shows no refund form on a payment whose refund is in progress, a note saying so instead', async () => {
+    const refund = await liveRefund();
+    const owner = await signIn(merchant.dashboard_user.email, merchant.dashboard_user.password);
+    await owner.goto(`${dashboardUrl}/payments/${refund.payment_id}?mode=live`);
+    await owner.locator('ul.refunds .badge[data-status="REQUESTED"]').waitFor();
+    expect(await owner.getAttribute('.fields .badge >> nth=0', 'data-status')).toBe('CONFIRMED');
+    // A second request would only be refused (409 'A refund is already open for this payment').
+    expect(await owner.getByRole('button', { name: 'Request a full refund' }).count()).toBe(0);
+    expect(await owner.locator('.refund-form').count()).toBe(0);
+    expect(await text(owner, '.refund-in-progress')).toBe('A refund of this payment is in progress.');
+    expect(await owner.getByRole('button', { name: 'Cancel refund' }).count()).toBe(1);
+    await expectAccessible(owner, 'payment-refund-in-progress');
+    await owner.selectOption('header select', 'fr');
+    expect(await text(owner, '.refund-in-progress')).toBe('Un remboursement de ce paiement est en cours.');
+    await owner.close();
+  });
+
+  it('given the session read failing otherwise than with a 401 (a proxy’s HTML 503 page), then shows the error and a retry, not the sign-in form; the retry loads the app', async () => {
+    const page = await signIn(merchant.dashboard_user.email, merchant.dashboard_user.password);
+    await page.waitForSelector('#home-title');
+    const unavailable = (route: Route) => route.fulfill({ status: 503, contentType: 'text/html', body: '<html><body><h1>503 Service Temporarily Unavailable</h1></body></html>' });
+    await page.route('**/api/auth/session', unavailable);
+    await page.reload();
+    const retry = page.getByRole('button', { name: 'Try again', exact: true });
+    await retry.or(page.locator('input[name=email]')).waitFor();
+    expect(await page.locator('input[name=email]').count()).toBe(0);
+    // No words from the server: the status it answered, in the reader's words.
+    expect(await text(page, 'main [role=alert]')).toBe('The server answered with status 503');
+    await expectAccessible(page, 'session-unknown');
+
+    await page.unroute('**/api/auth/session', unavailable);
+    await retry.click();
+    await page.waitForSelector('#home-title');
+    expect(await page.locator('header nav').count()).toBe(1);
+    await page.close();
+  });
+
+  it('given a malformed payment path, then shows the not-found page, the header and its navigation kept', async () => {
+    const page = await signIn(merchant.dashboard_user.email, merchant.dashboard_user.password);
+    await page.waitForSelector('#home-title');
+    // The server answers such a path 400 itself: the app meets it through its own navigation (a link, the back button).
+    await page.evaluate(`history.pushState(null, '', '/payments/%E0%A4%A'); dispatchEvent(new PopStateEvent('popstate'))`);
+    await page.locator('#not-found-title').waitFor({ timeout: 10_000 });
+    expect(await text(page, '#not-found-title')).toBe('Page not found');
+    expect(await page.locator('header nav a').count()).toBeGreaterThan(0);
+    await page.click('header nav >> text=Payments');
+    await page.waitForSelector('#payments-title');
+    await page.close();
+  });
+
+  it('given a page that throws while it renders (an answer of a shape it does not expect), then shows an error in its place, the header and its navigation kept', async () => {
+    const page = await signIn(merchant.dashboard_user.email, merchant.dashboard_user.password);
+    await page.waitForSelector('#home-title');
+    const broken = {
+      id: 'txn_broken000001',
+      etransfer_ref: null,
+      amount: 2500,
+      sender_name: 'Jo',
+      sender_email: null,
+      comment: null,
+      status: 'CONFIRMED',
+      verification_method: 'AUTO_EMAIL',
+      created_at: '2026-01-02T03:04:05.000Z',
+      session_id: null,
+      livemode: false,
+      review_reasons: [],
+      verified_by: null,
+    } satisfies PaymentView;
+    // The payment without its events and refunds: the page's render fails on them.
+    await page.route((url) => url.pathname === `/api/payments/${broken.id}`, (route) => route.fulfill({ json: { payment: broken, session: null } }));
+    await page.goto(`${dashboardUrl}/payments/${broken.id}`);
+    await page.locator('main [role=alert]').waitFor({ timeout: 10_000 });
+    expect(await text(page, 'main [role=alert]')).toBe('This page could not be shown. Go to another page, or reload this one.');
+    expect(await page.locator('header nav a').count()).toBeGreaterThan(0);
+    await page.click('header nav >> text=Payments');
+    await page.waitForSelector('#payments-title');
+    expect(await page.locator('main [role=alert]').count()).toBe(0);
+    await page.close();
+  });
+
+  it('sends one POST for a double-clicked Create merchant', async () => {
+    const created = await platformAdmin();
+    const admin = await signIn(created.email, created.password);
+    await admin.click('header nav >> text=Merchants');
+    await admin.waitForSelector('#merchants-title');
+    const posted: string[] = [];
+    admin.on('request', (request) => request.method() === 'POST' && new URL(request.url()).pathname === '/api/admin/merchants' && posted.push(request.headers()['idempotency-key']));
+    const form = admin.locator('form.create-merchant');
+    await form.getByLabel('Name', { exact: true }).fill('Double Click Shop');
+    await form.getByLabel('E-mail', { exact: true }).fill(`${randomUUID()}@example.com`);
+    await form.getByRole('button', { name: 'Create merchant' }).dblclick();
+    await admin.locator('dialog [data-field="merchant_id"]').waitFor();
+    expect(posted).toHaveLength(1);
+    await admin.close();
   });
 
   /** A live payment recorded as the ingest records a bank notice, and a refund the owner requested. */

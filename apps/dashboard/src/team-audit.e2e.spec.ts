@@ -128,7 +128,7 @@ describe('team and audit pages in Chromium', () => {
     const row = (action: string) => owner.locator(`tr[data-action="${action}"]`).first();
     await row('team.user_removed').waitFor();
     for (const action of ['team.user_removed', 'api_key.created', 'refund.requested', 'team.user_added']) {
-      expect(await row(action).locator('.actor').textContent()).toBe(`${merchant.dashboard_user.email} (owner)`);
+      expect(await row(action).locator('.actor').textContent()).toBe(`${merchant.dashboard_user.email} (Owner)`);
     }
     expect(await row('api_key.created').locator('.target').textContent()).toBe(key.body.id);
     expect(await row('refund.requested').locator('.detail').textContent()).toBe(HOSTILE_REASON);
@@ -143,6 +143,8 @@ describe('team and audit pages in Chromium', () => {
     expect(await owner.locator('tr[data-action="refund.requested"]').count()).toBe(1);
     await owner.selectOption('header select', 'fr');
     await owner.waitForSelector('#audit-title >> text=Journal d’audit');
+    // The role in the reader's language, as in the header.
+    expect(await row('refund.requested').locator('.actor').textContent()).toBe(`${merchant.dashboard_user.email} (Propriétaire)`);
     await expectAccessible(owner, 'audit-fr');
     expect(await owner.evaluate('window.__xss')).toBeUndefined();
   });
@@ -169,5 +171,20 @@ describe('team and audit pages in Chromium', () => {
     await admin.waitForURL(/starting_after=/);
     await pager.getByRole('button', { name: 'Première page' }).waitFor();
     await expectAccessible(admin, 'admin-audit-fr-paged');
+  });
+
+  it('shows a viewer who types the Team or Audit log path the not-found page: no form to add a user, no audit entries', async () => {
+    const added = await (await stack.bus()).request('identity.team.add.v1', { merchant_id: merchant.merchant_id, email: `viewer-${randomUUID().slice(0, 8)}@example.com`, role: 'viewer' });
+    // Signed in afresh: the other host's cookie belongs to whoever signed in there before.
+    await browser.context.clearCookies();
+    const viewer = await signInPage(browser.context, otherUrl, added.email, added.password);
+    for (const path of ['/team', '/audit']) {
+      await viewer.goto(`${otherUrl}${path}`);
+      await viewer.locator('#not-found-title').or(viewer.locator('#team-title, #audit-title')).waitFor();
+      expect([path, await viewer.locator('#not-found-title').count()]).toEqual([path, 1]);
+      expect(await viewer.locator('main form, main table').count()).toBe(0);
+    }
+    expect(await viewer.getByRole('button', { name: 'Add user' }).count()).toBe(0);
+    await expectAccessible(viewer, 'viewer-audit-not-found');
   });
 });

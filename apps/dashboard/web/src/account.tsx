@@ -1,5 +1,6 @@
 import { type FormEvent, useState } from 'react';
 import { api, rememberCsrfToken, type SignedIn } from './api';
+import { failureText } from './api-failure.policy';
 import { useI18n } from './i18n';
 
 /** The signed-in user's own password (the current one is asked again, the new one twice: a typo in it is caught here, before it locks the user out). */
@@ -25,7 +26,7 @@ export function AccountPage() {
       setRepeated('');
       setState({ done: true });
     } catch (failure) {
-      setState({ error: failure instanceof Error ? failure.message : String(failure) });
+      setState({ error: failureText(failure, t) });
     }
   };
   return (
@@ -44,7 +45,7 @@ export function AccountPage() {
           {t.confirmNewPassword}
           <input type="password" name="confirm_password" autoComplete="new-password" required value={repeated} onChange={(event) => setRepeated(event.target.value)} />
         </label>
-        {state.error ? <p role="alert" className="error">{state.error}</p> : null}
+        {state.error !== undefined ? <p role="alert" className="error">{state.error}</p> : null}
         {state.done ? <p role="status">{t.passwordChanged}</p> : null}
         <button type="submit" disabled={state.busy}>{state.busy ? t.working : t.changePassword}</button>
       </form>

@@ -1,4 +1,4 @@
-import { type FormEvent, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { MerchantAdminView, ProvisionedMerchantReply } from '@pp/contracts';
 import { api, query } from './api';
 import { formatDate, type Messages, useI18n } from './i18n';
@@ -6,7 +6,7 @@ import { useIdempotentPost } from './idempotent-post';
 import { PageStates } from './list-table';
 import { type Location, navigate, withParams } from './router';
 import { ShownOnce, type ShownValue } from './shown-once';
-import { ActionButton, useLoad } from './ui';
+import { ActionButton, useLoad, useSubmit } from './ui';
 
 /** Merchants for platform admins: search, create (credentials shown once), deposit address and frame ancestors. */
 export function AdminMerchantsPage({ location }: { location: Location }) {
@@ -20,19 +20,12 @@ export function AdminMerchantsPage({ location }: { location: Location }) {
   // The credentials live no longer than the page they were made on: paging, a search or the browser's back button forgets them.
   useEffect(() => setCreated(undefined), [path]);
   const [form, setForm] = useState({ name: '', email: '', etransfer_email: '' });
-  const [error, setError] = useState<string>();
   const createMerchant = useIdempotentPost();
-  const create = async (event: FormEvent) => {
-    event.preventDefault();
-    setError(undefined);
-    try {
-      setCreated(await createMerchant<ProvisionedMerchantReply>('/api/admin/merchants', { name: form.name, email: form.email, ...(form.etransfer_email ? { etransfer_email: form.etransfer_email } : {}) }));
-      setForm({ name: '', email: '', etransfer_email: '' });
-      loaded.reload();
-    } catch (failure) {
-      setError(failure instanceof Error ? failure.message : String(failure));
-    }
-  };
+  const create = useSubmit(async () => {
+    setCreated(await createMerchant<ProvisionedMerchantReply>('/api/admin/merchants', { name: form.name, email: form.email, ...(form.etransfer_email ? { etransfer_email: form.etransfer_email } : {}) }));
+    setForm({ name: '', email: '', etransfer_email: '' });
+    loaded.reload();
+  });
   return (
     <section aria-labelledby="merchants-title">
       <h1 id="merchants-title">{t.merchants}</h1>
@@ -54,7 +47,7 @@ export function AdminMerchantsPage({ location }: { location: Location }) {
         )}
       </PageStates>
       <h2>{t.createMerchant}</h2>
-      <form className="actions create-merchant" onSubmit={(event) => void create(event)}>
+      <form className="actions create-merchant" onSubmit={create.onSubmit}>
         <label>
           {t.name}
           <input required value={form.name} onChange={(event) => setForm({ ...form, name: event.target.value })} />
@@ -67,8 +60,8 @@ export function AdminMerchantsPage({ location }: { location: Location }) {
           {t.depositAddress}
           <input type="email" value={form.etransfer_email} onChange={(event) => setForm({ ...form, etransfer_email: event.target.value })} />
         </label>
-        <button type="submit">{t.createMerchant}</button>
-        {error ? <span role="alert" className="error">{error}</span> : null}
+        <button type="submit" disabled={create.busy} aria-busy={create.busy}>{create.busy ? t.working : t.createMerchant}</button>
+        {create.error !== undefined ? <span role="alert" className="error">{create.error}</span> : null}
       </form>
       {created ? <ShownOnce label={t.newMerchantCredentials} values={credentials(created, t)} onClose={() => setCreated(undefined)} /> : null}
     </section>

@@ -34,7 +34,11 @@ export const rememberCsrfToken = (token: string): void => {
   csrfToken = token;
 };
 
-/** Same-origin JSON calls to the dashboard's /api; errors carry the server's `{ error }` text. */
+/**
+ * Same-origin JSON calls to the dashboard's /api; errors carry the server's `{ error }` text, or none ('') for an
+ * answer without it (a proxy's HTML page): failureText (api-failure.policy.ts) then names the status, in the reader's
+ * language. Never the status text, which is English, and empty over HTTP/2.
+ */
 export async function api<T>(path: string, init: { method?: string; body?: unknown; idempotencyKey?: string } = {}): Promise<T> {
   const method = init.method ?? 'GET';
   const headers: Record<string, string> = { Accept: 'application/json' };
@@ -50,7 +54,7 @@ export async function api<T>(path: string, init: { method?: string; body?: unkno
   if (response.status === 204) return undefined as T;
   const payload: unknown = await response.json().catch(() => ({}));
   if (!response.ok) {
-    const message = typeof payload === 'object' && payload !== null && 'error' in payload ? String(payload.error) : response.statusText;
+    const message = typeof payload === 'object' && payload !== null && 'error' in payload ? String(payload.error) : '';
     if (response.status === 401) doubt('ended');
     else if (response.status === 403 && message === CSRF_REFUSED) doubt('replaced');
     throw new ApiError(response.status, message);

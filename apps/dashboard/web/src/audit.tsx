@@ -1,7 +1,7 @@
 import { type FormEvent, type ReactNode, useState } from 'react';
 import type { AuditAction, AuditEntryView, ListPage } from '@pp/contracts';
 import { api, query } from './api';
-import { formatDate, useI18n } from './i18n';
+import { formatDate, roleLabel, useI18n } from './i18n';
 import { PageStates, UrlFilter } from './list-table';
 import { type Location, navigate, withParams } from './router';
 import { useLoad } from './ui';
@@ -78,7 +78,7 @@ function AuditList({ location, source, merchantId, children }: { location: Locat
                   <td>{formatDate(entry.at, language)}</td>
                   <td className="actor">
                     {entry.actor_email}
-                    {entry.actor_role ? <span className="muted"> ({entry.actor_role})</span> : null}
+                    {entry.actor_role ? <span className="muted"> ({roleLabel(t, entry.actor_role)})</span> : null}
                   </td>
                   <td><code>{entry.action}</code>{entry.livemode === null ? null : <span className="muted"> · {entry.livemode ? t.liveMode : t.testMode}</span>}</td>
                   <td className="target"><code>{entry.target_id ?? '—'}</code></td>

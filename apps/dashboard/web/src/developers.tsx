@@ -1,4 +1,4 @@
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import type { DashboardPrincipal, IssuedMerchantApiKeyView, ListPage, MerchantApiKeyView, MerchantEventDetailView, MerchantEventView, WebhookEndpointView, WebhookEndpointWithSecretView } from '@pp/contracts';
 import { api, query } from './api';
 import { formatDate, keyTypeLabel, useI18n } from './i18n';
@@ -9,7 +9,7 @@ import { useIdempotentPost } from './idempotent-post';
 import { PageStates, UrlFilter } from './list-table';
 import { may } from './permissions';
 import { ShownOnce } from './shown-once';
-import { ActionButton, States, StatusBadge, useLoad } from './ui';
+import { ActionButton, States, StatusBadge, useLoad, useSubmit } from './ui';
 
 const REFUNDS_SCOPE = 'refunds.write';
 const SCOPES = ['checkout.write', 'payments.read', 'events.read', 'webhooks.write', REFUNDS_SCOPE];
@@ -128,22 +128,15 @@ function WebhookEndpoints({ mode, mayManage }: { mode: string; mayManage: boolea
   // None checked: every event type, present and future.
   const [events, setEvents] = useState<string[]>([]);
   const [secret, setSecret] = useState<string>();
-  const [error, setError] = useState<string>();
   const createEndpoint = useIdempotentPost();
   const rotateSecret = useIdempotentPost();
-  const create = async (event: FormEvent) => {
-    event.preventDefault();
-    setError(undefined);
-    try {
-      const created = await createEndpoint<WebhookEndpointWithSecretView>(path, events.length > 0 ? { url, enabled_events: events } : { url });
-      setSecret(created.secret);
-      setUrl('');
-      setEvents([]);
-      loaded.reload();
-    } catch (failure) {
-      setError(failure instanceof Error ? failure.message : String(failure));
-    }
-  };
+  const create = useSubmit(async () => {
+    const created = await createEndpoint<WebhookEndpointWithSecretView>(path, events.length > 0 ? { url, enabled_events: events } : { url });
+    setSecret(created.secret);
+    setUrl('');
+    setEvents([]);
+    loaded.reload();
+  });
   const [shown, setShown] = useState<string>();
   const act = (endpoint: WebhookEndpointView, action: 'rotate' | 'rotate-now' | 'delete' | 'disable' | 'enable') => async () => {
     if (action === 'disable' || action === 'enable') {
@@ -196,7 +189,7 @@ function WebhookEndpoints({ mode, mayManage }: { mode: string; mayManage: boolea
         )}
       </States>
       {mayManage ? (
-        <form className="actions" onSubmit={(event) => void create(event)}>
+        <form className="actions" onSubmit={create.onSubmit}>
           <label>
             {t.endpointUrl}
             <input type="url" required value={url} onChange={(event) => setUrl(event.target.value)} />
@@ -216,8 +209,8 @@ function WebhookEndpoints({ mode, mayManage }: { mode: string; mayManage: boolea
               </label>
             ))}
           </fieldset>
-          <button type="submit">{t.addEndpoint}</button>
-          {error ? <span role="alert" className="error">{error}</span> : null}
+          <button type="submit" disabled={create.busy} aria-busy={create.busy}>{create.busy ? t.working : t.addEndpoint}</button>
+          {create.error !== undefined ? <span role="alert" className="error">{create.error}</span> : null}
         </form>
       ) : null}
       {secret ? <ShownOnce label={t.signingSecret} secret={secret} onClose={() => setSecret(undefined)} /> : null}

@@ -1,4 +1,4 @@
-import { StrictMode, useEffect, useMemo, useState } from 'react';
+import { type ReactNode, StrictMode, useCallback, useEffect, useMemo, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { AccountPage } from './account';
 import { AdminRefundsPage } from './admin-refunds';
@@ -6,6 +6,7 @@ import { AdminMerchantsPage } from './admin-merchants';
 import { AdminReviewPage } from './admin-review';
 import { DevelopersPage } from './developers';
 import { api, ApiError, onSessionDoubt, rememberCsrfToken, type SignedIn } from './api';
+import { failureText, meansSignedOut } from './api-failure.policy';
 import { browserLanguage, I18n, type Language, MESSAGES, roleLabel, useI18n } from './i18n';
 import { PaymentDetailPage } from './payment-detail';
 import { PaymentsPage } from './payments';
@@ -18,6 +19,8 @@ import { TeamPage } from './team';
 import { AdminQuarantinePage } from './admin-quarantine';
 import { HomePage } from './home';
 import { SessionDetailPage } from './session-detail';
+import { NotFoundPage, PageBoundary } from './page-boundary';
+import { decodeSegment } from './path-segment.policy';
 import { may } from './permissions';
 import { ActionButton } from './ui';
 
@@ -25,15 +28,19 @@ function App() {
   const [language, setLanguage] = useState<Language>(browserLanguage);
   const i18n = useMemo(() => ({ t: MESSAGES[language], language, setLanguage }), [language]);
   const [signedIn, setSignedIn] = useState<SignedIn | null>();
-  useEffect(() => {
+  // A read of the session that failed otherwise than with a 401: whether the user is signed in is not known.
+  const [unread, setUnread] = useState<{ failure: unknown }>();
+  const readSession = useCallback(() => {
+    setUnread(undefined);
     api<SignedIn>('/api/auth/session').then(
       (session) => {
         rememberCsrfToken(session.csrf_token);
         setSignedIn(session);
       },
-      () => setSignedIn(null),
+      (failure: unknown) => (meansSignedOut(failure) ? setSignedIn(null) : setUnread({ failure })),
     );
   }, []);
+  useEffect(readSession, [readSession]);
   useEffect(() => {
     document.documentElement.lang = language;
   }, [language]);
@@ -57,8 +64,22 @@ function App() {
   return (
     <I18n.Provider value={i18n}>
       {/* Keyed by user: another user's shell starts afresh, nothing of the previous one's pages kept. */}
-      {signedIn === undefined ? null : signedIn === null ? <SignInPage onSignedIn={enter} /> : <Shell key={signedIn.user.id} signedIn={signedIn} onSignedOut={() => setSignedIn(null)} />}
+      {signedIn === undefined ? (
+        unread ? <SessionUnread failure={unread.failure} retry={readSession} /> : null
+      ) : signedIn === null ? <SignInPage onSignedIn={enter} /> : <Shell key={signedIn.user.id} signedIn={signedIn} onSignedOut={() => setSignedIn(null)} />}
     </I18n.Provider>
+  );
+}
+
+/** The session could not be read (a 503, a 429, no answer): the error and a retry, not the sign-in form, since the user may well be signed in. */
+function SessionUnread({ failure, retry }: { failure: unknown; retry: () => void }) {
+  const { t } = useI18n();
+  return (
+    <main className="sign-in">
+      <h1>{t.sessionUnknown}</h1>
+      <p role="alert" className="error">{failureText(failure, t)}</p>
+      <button type="button" onClick={retry}>{t.retry}</button>
+    </main>
   );
 }
 
@@ -85,7 +106,7 @@ function Shell({ signedIn, onSignedOut }: { signedIn: SignedIn; onSignedOut: () 
     try {
       await api('/api/auth/logout', { method: 'POST' });
     } catch (failure) {
-      if (!(failure instanceof ApiError && failure.status === 401)) throw new Error(`${t.signOutFailed} ${failure instanceof Error ? failure.message : String(failure)}`);
+      if (!(failure instanceof ApiError && failure.status === 401)) throw new Error(`${t.signOutFailed} ${failureText(failure, t)}`);
     }
     onSignedOut();
     navigate('/');
@@ -114,9 +135,10 @@ function Shell({ signedIn, onSignedOut }: { signedIn: SignedIn; onSignedOut: () 
           )}
         </nav>
         <div className="tools">
+          {/* A toggle: one name in both modes, its state in aria-pressed ("Live mode, pressed" or "not pressed"); a name that changed too would read "Test mode, not pressed". */}
           {!isAdmin ? (
             <button type="button" aria-pressed={mode === 'live'} onClick={() => navigate(withParams(location, { mode: mode === 'live' ? undefined : 'live', starting_after: undefined }))}>
-              {mode === 'live' ? t.liveMode : t.testMode}
+              {t.liveMode}
             </button>
           ) : null}
           <label>
@@ -140,12 +162,18 @@ function Shell({ signedIn, onSignedOut }: { signedIn: SignedIn; onSignedOut: () 
         </div>
         {mode === 'test' && !isAdmin ? <p className="test-banner">{t.viewingTestData}</p> : null}
       </header>
-      <main>{page(location, mode, signedIn)}</main>
+      {/* A page that throws while it renders shows an error in its place; the header and its navigation stay. */}
+      <main>
+        <PageBoundary at={`${location.path}?${location.params.toString()}`}>
+          <Page location={location} mode={mode} signedIn={signedIn} />
+        </PageBoundary>
+      </main>
     </>
   );
 }
 
-function page(location: ReturnType<typeof useLocation>, mode: string, signedIn: SignedIn) {
+/** The page the path names; a path for a page the role may not see, or with a malformed id, is not found. */
+function Page({ location, mode, signedIn }: { location: ReturnType<typeof useLocation>; mode: string; signedIn: SignedIn }) {
   const detail = /^\/payments\/([^/]+)$/.exec(location.path);
   if (location.path === '/account') return <AccountPage />;
   if (signedIn.user.role === 'platform_admin') {
@@ -156,14 +184,21 @@ function page(location: ReturnType<typeof useLocation>, mode: string, signedIn: 
     return <AdminRefundsPage location={location} />;
   }
   const sessionDetail = /^\/checkout-sessions\/([^/]+)$/.exec(location.path);
-  if (sessionDetail) return <SessionDetailPage id={decodeURIComponent(sessionDetail[1])} mode={mode} user={signedIn.user} />;
+  if (sessionDetail) return <Detail id={sessionDetail[1]}>{(id) => <SessionDetailPage id={id} mode={mode} user={signedIn.user} />}</Detail>;
   if (location.path === '/' || location.path === '/home') return <HomePage mode={mode} />;
-  if (detail) return <PaymentDetailPage id={decodeURIComponent(detail[1])} mode={mode} user={signedIn.user} />;
+  if (detail) return <Detail id={detail[1]}>{(id) => <PaymentDetailPage id={id} mode={mode} user={signedIn.user} />}</Detail>;
   if (location.path.startsWith('/developers')) return <DevelopersPage location={location} mode={mode} user={signedIn.user} />;
-  if (location.path === '/team') return <TeamPage user={signedIn.user} />;
-  if (location.path === '/audit') return <AuditPage location={location} />;
+  // As the header's links: a role the server would refuse (403) gets no form to fill in vain.
+  if (location.path === '/team') return may(signedIn.user, 'team.manage') ? <TeamPage user={signedIn.user} /> : <NotFoundPage />;
+  if (location.path === '/audit') return may(signedIn.user, 'audit.read') ? <AuditPage location={location} /> : <NotFoundPage />;
   if (location.path.startsWith('/checkout-sessions')) return <SessionsPage location={location} mode={mode} user={signedIn.user} />;
   return <PaymentsPage location={location} mode={mode} />;
+}
+
+/** A detail page for the id in its path, decoded; a malformed one (`%E0%A4%A`) names no record: not found. */
+function Detail({ id, children }: { id: string; children: (id: string) => ReactNode }) {
+  const decoded = decodeSegment(id);
+  return decoded === undefined ? <NotFoundPage /> : children(decoded);
 }
 
 createRoot(document.getElementById('root')!).render(

@@ -5,6 +5,7 @@ import { formatCad, formatDate, useI18n } from './i18n';
 import { DeliveryList } from './deliveries';
 import { AppLink, inMode } from './list-table';
 import { may } from './permissions';
+import { refundOffer } from './refund-request.policy';
 import { ActionButton, States, StatusBadge, useLoad } from './ui';
 import { Untrusted } from './untrusted-text';
 import { verifyCompletesForOtherAmount } from './verify-payment.policy';
@@ -93,7 +94,9 @@ export function PaymentDetailPage({ id, mode, user }: { id: string; mode: string
                 </li>
               ))}
             </ul>
-            {payment.status === 'CONFIRMED' && mayRefund ? (
+            {/* While one of its refunds is open, a second request would only be refused (409): the note says why there is no form. */}
+            {mayRefund && refundOffer(payment, refunds) === 'in_progress' ? <p className="refund-in-progress">{t.refundInProgress}</p> : null}
+            {mayRefund && refundOffer(payment, refunds) === 'request' ? (
               <div className="refund-form">
                 <label>
                   {t.reason}

@@ -1,5 +1,6 @@
 import { type FormEvent, useState } from 'react';
 import { api, type SignedIn } from './api';
+import { failureText } from './api-failure.policy';
 import { useI18n } from './i18n';
 
 export function SignInPage({ onSignedIn }: { onSignedIn: (signedIn: SignedIn) => void }) {
@@ -15,7 +16,7 @@ export function SignInPage({ onSignedIn }: { onSignedIn: (signedIn: SignedIn) =>
     try {
       onSignedIn(await api<SignedIn>('/api/auth/login', { method: 'POST', body: { email, password } }));
     } catch (failure) {
-      setError(failure instanceof Error ? failure.message : String(failure));
+      setError(failureText(failure, t));
     } finally {
       setBusy(false);
     }
@@ -32,7 +33,7 @@ export function SignInPage({ onSignedIn }: { onSignedIn: (signedIn: SignedIn) =>
           {t.password}
           <input name="password" type="password" autoComplete="current-password" required value={password} onChange={(event) => setPassword(event.target.value)} />
         </label>
-        {error ? <p role="alert" className="error">{error}</p> : null}
+        {error !== undefined ? <p role="alert" className="error">{error}</p> : null}
         <button type="submit" disabled={busy}>{busy ? t.signingIn : t.signIn}</button>
       </form>
     </main>

@@ -1,4 +1,5 @@
-import { type ReactNode, useCallback, useEffect, useState } from 'react';
+import { type FormEvent, type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
+import { failureText } from './api-failure.policy';
 import { statusLabel, useI18n } from './i18n';
 
 export interface Loaded<T> {
@@ -15,6 +16,7 @@ export interface Loaded<T> {
  * same key keeps its rows until the new answer.
  */
 export function useLoad<T>(load: () => Promise<T>, key: string): Loaded<T> {
+  const { t } = useI18n();
   const [state, setState] = useState<{ key: string; data?: T; error?: string; loading: boolean }>({ key, loading: true });
   const [round, setRound] = useState(0);
   useEffect(() => {
@@ -22,7 +24,7 @@ export function useLoad<T>(load: () => Promise<T>, key: string): Loaded<T> {
     setState((previous) => ({ ...previous, loading: true, error: undefined }));
     load().then(
       (data) => live && setState({ key, data, loading: false }),
-      (error: unknown) => live && setState({ key, error: error instanceof Error ? error.message : String(error), loading: false }),
+      (error: unknown) => live && setState({ key, error: failureText(error, t), loading: false }),
     );
     return () => {
       live = false;
@@ -39,7 +41,7 @@ export function useLoad<T>(load: () => Promise<T>, key: string): Loaded<T> {
  */
 export function States<T>({ loaded, isEmpty, afterEmpty, children }: { loaded: Loaded<T>; isEmpty?: (data: T) => boolean; afterEmpty?: ReactNode; children: (data: T) => ReactNode }) {
   const { t } = useI18n();
-  if (loaded.error) return <p role="alert" className="error">{loaded.error}</p>;
+  if (loaded.error !== undefined) return <p role="alert" className="error">{loaded.error}</p>;
   if (loaded.data === undefined) return <p aria-live="polite" className="muted">{t.loading}</p>;
   if (isEmpty?.(loaded.data)) {
     return (
@@ -73,7 +75,7 @@ export function ActionButton({ label, run, disabled }: { label: string; run: () 
     try {
       await run();
     } catch (failure) {
-      setError(failure instanceof Error ? failure.message : String(failure));
+      setError(failureText(failure, t));
     } finally {
       setBusy(false);
     }
@@ -83,7 +85,34 @@ export function ActionButton({ label, run, disabled }: { label: string; run: () 
       <button type="button" onClick={() => void click()} disabled={busy || disabled} aria-busy={busy}>
         {busy ? t.working : label}
       </button>
-      {error ? <span role="alert" className="error"> {error}</span> : null}
+      {error !== undefined ? <span role="alert" className="error"> {error}</span> : null}
     </span>
   );
+}
+
+/**
+ * A form's submission: `busy` while it runs, for its submit button to be disabled (and a second submit meanwhile, a
+ * double click, ignored: one POST per action), then the failure's words, shown beside the button.
+ */
+export function useSubmit(run: () => Promise<unknown>): { busy: boolean; error?: string; onSubmit: (event: FormEvent) => void } {
+  const { t } = useI18n();
+  const running = useRef(false);
+  const [state, setState] = useState<{ busy: boolean; error?: string }>({ busy: false });
+  const submit = async () => {
+    running.current = true;
+    setState({ busy: true });
+    try {
+      await run();
+      setState({ busy: false });
+    } catch (failure) {
+      setState({ busy: false, error: failureText(failure, t) });
+    } finally {
+      running.current = false;
+    }
+  };
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!running.current) void submit();
+  };
+  return { ...state, onSubmit };
 }
