@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { TestStack } from '@pp/testing';
+import { TestStack, testInfra } from '@pp/testing';
+import Redis from 'ioredis';
 import type { ProvisionedMerchantView } from '../identity/identity.views';
 import { GatewayClient, type CallResult } from '../testing/gateway-client';
 
@@ -24,6 +25,7 @@ describe('client-side checkout budgets', () => {
   let gateway: GatewayClient;
   let merchant: ProvisionedMerchantView;
   let creator: string;
+  let redis: Redis;
 
   beforeAll(async () => {
     stack = await TestStack.start({
@@ -38,8 +40,12 @@ describe('client-side checkout budgets', () => {
     gateway = new GatewayClient(stack);
     merchant = await gateway.createMerchant('Embedded Merchant');
     creator = (await gateway.issueKey(merchant.merchant_id, { type: 'secret', livemode: false, rate_limit_per_second: 1000 })).key;
+    redis = new Redis(testInfra.redisUrl);
   });
-  afterAll(() => stack?.stop());
+  afterAll(async () => {
+    redis?.disconnect();
+    await stack?.stop();
+  });
 
   const newSession = async (): Promise<{ id: string; client_secret: string }> => {
     const created = await gateway.call<{ id: string; client_secret: string }>('/v1/checkout/sessions', {
@@ -112,6 +118,23 @@ describe('client-side checkout budgets', () => {
     const payer = await open(key, (await newSession()).client_secret, '198.51.100.160');
     expect(payer.status).toBe(200);
     expect(payer.headers.get('x-ratelimit-limit')).toBe(String(KEY_LIMIT));
+  });
+
+  it('given an open refused over the key’s budget, then its session is not marked counted, so its retry is counted again', async () => {
+    const key = (await gateway.issueKey(merchant.merchant_id, { type: 'publishable', livemode: false, rate_limit_per_second: 1 })).key;
+    const [first, second] = await Promise.all([newSession(), newSession()]);
+    const marks = async (sessionId: string) => {
+      let found = 0;
+      for await (const batch of redis.scanStream({ match: `${stack.namespace}:gateway:ratelimit:*:first:session:${sessionId}`, count: 1000 }) as AsyncIterable<string[]>) found += batch.length;
+      return found;
+    };
+    const opens = [await open(key, first.client_secret, '198.51.100.170'), await open(key, second.client_secret, '198.51.100.171')];
+    // Within one second of the key's window the second is refused; past it (a slow machine) both went through.
+    const refused = opens.findIndex((result) => result.status === 429);
+    const sessions = [first, second];
+    for (const [i, result] of opens.entries()) expect(await marks(sessions[i].id)).toBe(result.status === 200 ? 1 : 0);
+    if (refused >= 0) expect(await marks(sessions[refused].id)).toBe(0);
+    expect(opens[0].status).toBe(200);
   });
 
   it('does not spend the key’s budget on server-side requests it is refused, so a stolen publishable key cannot lock payers out', async () => {

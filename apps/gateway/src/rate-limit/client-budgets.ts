@@ -36,7 +36,6 @@ export const OPEN_COUNTED_FOR_MS = 60_000;
 export class ClientBudgets {
   private readonly perAddress: RateLimiterRedis;
   private readonly perSession: RateLimiterRedis;
-  private readonly namespace: string;
   /** Address budgets are named by an HMAC of the address: a payer's IP must not show in Redis, in a dump or a command's span. */
   private readonly addressNameKey: KeyObject;
 
@@ -50,7 +49,6 @@ export class ClientBudgets {
       new RateLimiterRedis({ storeClient: redis, keyPrefix: redisKey(config.PP_NAMESPACE, 'gateway', 'client-budget', name), points, duration: 1 });
     this.perAddress = limiter('address', config.CLIENT_RATE_LIMIT_PER_ADDRESS_PER_SECOND);
     this.perSession = limiter('session', config.CLIENT_RATE_LIMIT_PER_SESSION_PER_SECOND);
-    this.namespace = config.PP_NAMESPACE;
     this.addressNameKey = deriveKey(config.SERVER_SECRET, 'gateway/client-budget/address');
   }
 
@@ -63,7 +61,7 @@ export class ClientBudgets {
   /** After a client secret opened `sessionId`: spends the session's budget, then the key's unless the session spent it lately (none to answer then). */
   async spendOpenedSession(key: KeyPrincipal, sessionId: string): Promise<RateLimitOutcome | undefined> {
     await this.spend(this.perSession, sessionId);
-    return this.keys.consumeFirstOf(key, redisKey(this.namespace, 'gateway', 'client-budget', 'opened', sessionId), OPEN_COUNTED_FOR_MS);
+    return this.keys.consumeFirstOf(key, `session:${sessionId}`, OPEN_COUNTED_FOR_MS);
   }
 
   private async spend(limiter: RateLimiterRedis, subject: string): Promise<void> {

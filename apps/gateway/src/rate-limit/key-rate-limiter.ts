@@ -46,9 +46,13 @@ end`;
 const COUNT_REQUEST = new LuaScript(`${COUNT_REQUEST_LUA}
 return {count, left}`);
 
-/** COUNT_REQUEST unless KEYS[2] stands already: it marks a request of the same thing counted less than ARGV[1] ms ago. */
-const COUNT_FIRST_REQUEST = new LuaScript(`if not redis.call('SET', KEYS[2], '1', 'PX', ARGV[1], 'NX') then return false end
+/**
+ * COUNT_REQUEST unless KEYS[2] stands: it marks a request of the same thing counted, within the key's limit ARGV[2],
+ * less than ARGV[1] ms ago. A request refused over the limit leaves no mark, so its retry is counted again.
+ */
+const COUNT_FIRST_REQUEST = new LuaScript(`if redis.call('EXISTS', KEYS[2]) == 1 then return false end
 ${COUNT_REQUEST_LUA}
+if count <= tonumber(ARGV[2]) then redis.call('SET', KEYS[2], '1', 'PX', ARGV[1]) end
 return {count, left}`);
 
 /**
@@ -103,18 +107,21 @@ export class KeyRateLimiter {
   /** Counts one request; throws 429 with Retry-After when the key's budget for this second is spent. */
   async consume(key: KeyPrincipal): Promise<RateLimitOutcome> {
     const window = this.window(key);
-    const counted = await this.count(COUNT_REQUEST, [window.counter], []);
-    return counted ? this.judge(window, counted) : { limit: window.limit, remaining: window.limit };
+    return this.outcome(window, (await this.count(COUNT_REQUEST, [window.counter], [])) ?? undefined);
   }
 
   /**
-   * Counts one request as consume does, unless a request of `subject` (a Redis key naming what it is for: one session
-   * opened, say) was counted within `periodMs`: then nothing is counted, and there is no outcome to answer.
+   * Counts one request as consume does, unless this key counted a request for `what` (one session opened, say)
+   * within `periodMs` and within its limit: then nothing is counted, and there is no outcome to answer.
    */
-  async consumeFirstOf(key: KeyPrincipal, subject: string, periodMs: number): Promise<RateLimitOutcome | undefined> {
+  async consumeFirstOf(key: KeyPrincipal, what: string, periodMs: number): Promise<RateLimitOutcome | undefined> {
     const window = this.window(key);
-    const counted = await this.count(COUNT_FIRST_REQUEST, [window.counter, subject], [periodMs]);
-    if (counted === null) return undefined;
+    const counted = await this.count(COUNT_FIRST_REQUEST, [window.counter, `${window.counter}:first:${what}`], [periodMs, window.limit]);
+    return counted === null ? undefined : this.outcome(window, counted);
+  }
+
+  /** A count's outcome; the whole budget when Redis did not count (the request is served unthrottled). */
+  private outcome(window: RateWindow, counted: WindowCount | undefined): RateLimitOutcome {
     return counted ? this.judge(window, counted) : { limit: window.limit, remaining: window.limit };
   }
 
