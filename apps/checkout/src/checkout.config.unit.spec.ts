@@ -11,6 +11,9 @@ describe('checkout configuration', () => {
   });
 
   it('given a base with a path, then the app refuses to start and says why: its pages, assets and status are served from the root', () => {
+    for (const notAnOrigin of ['https://checkout.example.com?x', 'https://checkout.example.com#f', 'https://user:pw@checkout.example.com']) {
+      expect(problems(notAnOrigin)).toHaveLength(1);
+    }
     expect(problems('https://shop.example.com/pay')).toEqual([
       'CHECKOUT_URL_BASE is invalid: must be an http(s) origin with no path (the checkout app serves from /), e.g. https://checkout.example.com',
     ]);

@@ -42,6 +42,9 @@ describe('creations that show a secret once, retried after their Idempotency-Key
     gateway.call<T>(`/v1/admin${path}`, { token: gateway.adminToken, idempotencyKey, body });
 
   const count = async (sql: string, parameter: string): Promise<number> => (await db.query<{ n: number }>(sql, [parameter])).rows[0].n;
+  /** Statements of this stack's database waiting on a lock (other suites' databases share the server). */
+  const lockWaits = (queryLike: string) =>
+    count(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE $1`, queryLike);
 
   it('issues no second API key: the retry is refused 409 naming the key issued, another body under the key 400', async () => {
     const merchant = await gateway.createMerchant('Keyed');
@@ -109,7 +112,7 @@ describe('creations that show a secret once, retried after their Idempotency-Key
     await holder.query('BEGIN');
     await holder.query('SELECT 1 FROM gateway.merchants WHERE id = $1 FOR UPDATE', [merchant.merchant_id]);
     const both = Promise.allSettled([bus.request('identity.api-keys.create.v1', command), bus.request('identity.api-keys.create.v1', command)]);
-    await waitFor('both commands waiting on the merchant’s row', async () => (await count(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE $1`, '%gateway.merchants%')) === 2);
+    await waitFor('both commands waiting on the merchant’s row', async () => (await lockWaits('%gateway.merchants%')) === 2);
     await holder.query('COMMIT');
     holder.release();
     const answers = await both;
@@ -119,6 +122,28 @@ describe('creations that show a secret once, retried after their Idempotency-Key
     expect(issued).toHaveLength(1);
     expect(refused).toEqual([expect.objectContaining({ code: 'CONFLICT', message: expect.stringContaining(`This Idempotency-Key already issued ${issued[0].id}`) })]);
     expect(await count(`SELECT count(*)::int AS n FROM gateway.api_keys WHERE merchant_id = $1 AND NOT livemode AND type = 'secret'`, merchant.merchant_id)).toBe(2);
+  });
+
+  it('given two additions of one team user with one Idempotency-Key at once, then one is added and the other is refused naming them, not "e-mail taken"', async () => {
+    const merchant = await gateway.createMerchant('Raced Team');
+    const bus = await stack.bus();
+    const command = { merchant_id: merchant.merchant_id, email: `raced-${randomUUID().slice(0, 8)}@example.com`, role: 'viewer' as const, idempotency: { key: randomUUID(), fingerprint: 'f'.repeat(64) } };
+
+    // Records held back from here (reads go on): both get past the record's check, the second then waits on the first's e-mail.
+    const holder = await db.connect();
+    await holder.query('BEGIN');
+    await holder.query('LOCK TABLE gateway.creation_requests IN SHARE ROW EXCLUSIVE MODE');
+    const both = Promise.allSettled([bus.request('identity.team.add.v1', command), bus.request('identity.team.add.v1', command)]);
+    await waitFor('both additions waiting, one on the records, one on the e-mail', async () => (await lockWaits('%')) === 2);
+    await holder.query('COMMIT');
+    holder.release();
+    const answers = await both;
+
+    const added = answers.flatMap((answer) => (answer.status === 'fulfilled' ? [answer.value] : []));
+    const refused = answers.flatMap((answer) => (answer.status === 'rejected' ? [answer.reason as { code: string; message: string }] : []));
+    expect(added).toHaveLength(1);
+    expect(refused).toEqual([expect.objectContaining({ code: 'CONFLICT', message: expect.stringContaining(`This Idempotency-Key already added dashboard user ${added[0].id}`) })]);
+    expect(await count(`SELECT count(*)::int AS n FROM gateway.dashboard_users WHERE email = $1`, command.email)).toBe(1);
   });
 
   it('keeps a record 24 hours, as Redis keeps its own: past them the key is new again', async () => {

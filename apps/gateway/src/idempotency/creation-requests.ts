@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError, ErrorCode, type IdempotencyToken, type Subject } from '@pp/contracts';
+import { isUniqueViolation } from '@pp/platform';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { Queryable } from '../identity/queryable';
 import { type CreationOperation, repeatedCreationRefusal } from './creation-request.policy';
@@ -21,9 +22,10 @@ export async function refuseRepeatedCreation(db: Queryable, request: CreationReq
 
 /**
  * Runs a creation in a transaction that also records its request's Idempotency-Key, so the creation never commits
- * without its key nor the key without the creation. When the transaction failed because a concurrent request recorded
- * the same key first (which failed it whole, so nothing was made), this one is refused as its repeat; any other
- * failure is the caller's to answer.
+ * without its key nor the key without the creation. When the transaction failed on a unique index because a concurrent
+ * request with the same key made the same thing first (its record, or the e-mail it took, failed this one whole, so
+ * nothing was made), this one is refused as its repeat, naming what that one made; any other failure is the caller's
+ * to answer.
  */
 export async function inRecordedTransaction<T>(
   dataSource: DataSource,
@@ -39,8 +41,10 @@ export async function inRecordedTransaction<T>(
       return made;
     });
   } catch (error) {
-    if (!request || !isRecordedAlready(error)) throw error;
+    if (!request || !isUniqueViolation(error)) throw error;
+    // The other transaction has committed by now (this one waited on it at the index), so its record can be read.
     await refuseRepeatedCreation(dataSource, request);
+    if (!isRecordedAlready(error)) throw error; // another request's e-mail, say: the caller's to answer
     // The record that failed this one was pruned meanwhile: the key is free again, and nothing was made.
     throw new DomainError(ErrorCode.Conflict, 'A concurrent request with this Idempotency-Key was answered first; send this one again');
   }

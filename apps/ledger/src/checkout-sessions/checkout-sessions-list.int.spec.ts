@@ -124,11 +124,11 @@ describe(`a merchant's checkout sessions at ${ROWS} rows`, () => {
       `INSERT INTO ledger.checkout_sessions (id, merchant_id, livemode, amount, currency, reference, memo, status, client_secret, success_url,
          cancel_url, metadata, expires_at, created_at, version)
        SELECT 'cs_due' || n, 'mer_due', true, 1000, 'CAD', 'due-' || n, 'MDUE' || n, 'PENDING', 'secret', 'https://shop.example/ok',
-              'https://shop.example/cancel', NULL, now() + (n - 2) * interval '1 hour', now() - interval '3 hours' + n * interval '1 minute', 1
+              'https://shop.example/cancel', NULL, now() + (n - 2) * interval '1 hour' - (n = 2)::int * interval '1 second', now() - interval '3 hours' + n * interval '1 minute', 1
        FROM generate_series(1, 3) AS n`,
     );
     const due = { merchant_id: 'mer_due', livemode: true };
-    // cs_due1 is an hour past its deadline; cs_due2's deadline is now, which a payment would already find past; cs_due3's is an hour away.
+    // cs_due1 is an hour past its deadline, cs_due2 a second past it (as a payment would find it); cs_due3's is an hour away.
     await expect(handler.get({ ...due, session_id: 'cs_due1' })).resolves.toMatchObject({ status: 'EXPIRED' });
     await expect(handler.get({ ...due, session_id: 'cs_due3' })).resolves.toMatchObject({ status: 'PENDING' });
     const listed = await handler.list(due as ListCheckoutSessionsQuery);

@@ -1,5 +1,6 @@
 import {
   type Aggregate,
+  atSchemaVersion1,
   type CheckoutPreviewEvent,
   CheckoutPreviewEventType,
   type CheckoutSessionEvent,
@@ -44,11 +45,10 @@ export function decidePreview(state: CheckoutPreviewState, current: CheckoutSess
     sessionId: candidate.session_id,
     session: decideSession(null, { kind: 'create', now: command.now, ttlSeconds: command.ttlSeconds, session: candidate }),
     preview: [
-      {
+      atSchemaVersion1({
         type: CheckoutPreviewEventType.SessionChosen,
-        schema_version: 1,
         data: { merchant_id: candidate.merchant_id, session_id: candidate.session_id, chosen_at: command.now.toISOString() },
-      },
+      }),
     ],
   };
 }

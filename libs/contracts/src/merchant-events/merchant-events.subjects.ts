@@ -1,14 +1,13 @@
+import { EVENT_ID_PATTERN } from '@pp/sdk';
 import { IsBoolean, IsIn, IsISO8601, IsOptional, IsString, Length, Matches, ValidateBy } from 'class-validator';
 import { isMerchantEventType, MerchantEventType } from '../ledger/merchant-events';
 import { type ListPage, PageLimitParams } from '../list-page';
 import { MerchantScope } from '../merchant-scope';
 import { PAYMENT_ID_PATTERN } from '../payments/payments.subjects';
 import type { MerchantEventView } from './merchant-event.views';
-import { EVENT_ID_PATTERN } from '@pp/sdk';
 
 /** The SDK's rule, which it checks before sending: one definition for both. */
 export { EVENT_ID_PATTERN };
-
 
 /** Query string of GET /v1/events (PRODUCT-RULES §4.4); any failure is 400 'Invalid query parameters'. */
 export class ListMerchantEventsParams extends PageLimitParams {

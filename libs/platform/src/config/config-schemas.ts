@@ -128,7 +128,7 @@ export function WithHttpTimeouts<T extends ConfigClass>(Base: T) {
 export function WithCheckoutUrls<T extends ConfigClass>(Base: T) {
   class CheckoutUrlConfig extends Base {
     /** An origin: the checkout app serves its pages, assets and status from the root, so a base with a path would frame a page that loads none of them. */
-    @Matches(/^https?:\/\/[^\s/]+\/?$/, { message: 'must be an http(s) origin with no path (the checkout app serves from /), e.g. https://checkout.example.com' })
+    @Matches(/^https?:\/\/[^\s/?#@]+\/?$/, { message: 'must be an http(s) origin with no path (the checkout app serves from /), e.g. https://checkout.example.com' })
     CHECKOUT_URL_BASE!: string;
   }
   return CheckoutUrlConfig;

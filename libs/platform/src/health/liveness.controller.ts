@@ -3,7 +3,8 @@ import { Controller, Get } from '@nestjs/common';
 /**
  * GET /healthz of every HTTP app: the process is up and serving HTTP, nothing
  * about its dependencies (the path the compose health checks and the
- * Kubernetes probes of the gateway, checkout and dashboard call).
+ * Kubernetes startup and liveness probes of the gateway, checkout and
+ * dashboard call; their readiness probes call PodReadinessController's).
  */
 @Controller()
 export class LivenessController {

@@ -36,8 +36,14 @@ export class PodReadinessController {
   private check(now: number): Promise<'up' | 'down'> {
     const latest = this.latest;
     if (latest && (latest.endedAt === undefined || now - latest.endedAt < POD_READINESS_REUSE_MS)) return latest.answer;
-    const checking: { answer: Promise<'up' | 'down'>; endedAt?: number } = { answer: podReadiness(this.health, this.nc).then((report) => report.status) };
-    void checking.answer.finally(() => (checking.endedAt = Date.now()));
+    // Every check has its deadline and catches its error; a failure of the whole is 'down' all the same, never a rejection.
+    const checking: { answer: Promise<'up' | 'down'>; endedAt?: number } = {
+      answer: podReadiness(this.health, this.nc).then(
+        (report) => report.status,
+        () => 'down' as const,
+      ),
+    };
+    void checking.answer.then(() => (checking.endedAt = Date.now()));
     this.latest = checking;
     return checking.answer;
   }

@@ -6,8 +6,8 @@ import { type HealthService, timedCheck } from './health.service';
 const NATS_CHECK_MS = 1000;
 
 /**
- * This process's own readiness, for the Kubernetes probe of a service without
- * an HTTP port (GET /readyz on its metrics port): its registered checks, and
+ * This process's own readiness, for the Kubernetes readiness probes (GET /readyz
+ * on a service's metrics port, GET /healthz/ready on a web app's): its registered checks, and
  * its NATS connection, which the bus health request cannot test (a replica
  * cut off from NATS never hears it, and another replica answers instead).
  */

@@ -4,7 +4,6 @@ import { requestContext } from '../logging/request-context';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 
-
 /** Whether an offered request id (an HTTP header, a bus message's) may be kept as it is: short and plain (the SDK's rule), so it can be logged and echoed safely. */
 export const isWellFormedRequestId = (offered: unknown): offered is string => typeof offered === 'string' && REQUEST_ID_PATTERN.test(offered);
 

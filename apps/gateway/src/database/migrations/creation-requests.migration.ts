@@ -10,7 +10,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * then reaches the handler is refused, naming what the key made, instead of
  * minting a second secret nobody has seen. Keyed by the Redis layer's scope
  * (merchant and mode, `admin:<token id>`, `dashboard` for the console's
- * merchants) and the key; `keyed_fingerprint` is an HMAC under a sub-key of
+ * merchants; `team:<merchant id>` for team users, added later) and the key; `keyed_fingerprint` is an HMAC under a sub-key of
  * SERVER_SECRET (IdempotencyKeys.check), never a plain hash of a body that
  * may hold a password. Oldest first for the pruning past the 24 h retention.
  */
