@@ -1,10 +1,10 @@
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import type { AddedTeamUserView, DashboardPrincipal, DashboardRole, TeamUserView } from '@pp/contracts';
 import { api } from './api';
 import { useIdempotentPost } from './idempotent-post';
 import { ShownOnce } from './shown-once';
 import { formatDate, useI18n } from './i18n';
-import { ActionButton, States, useLoad } from './ui';
+import { ActionButton, States, useLoad, useSubmit } from './ui';
 
 const ROLES: DashboardRole[] = ['owner', 'administrator', 'developer', 'viewer'];
 const ADDABLE: DashboardRole[] = ['administrator', 'developer', 'viewer'];
@@ -15,23 +15,12 @@ export function TeamPage({ user }: { user: DashboardPrincipal }) {
   const loaded = useLoad(() => api<{ users: TeamUserView[] }>('/api/team/users'), 'team');
   const [form, setForm] = useState({ email: '', role: 'viewer' });
   const [added, setAdded] = useState<AddedTeamUserView>();
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
   const post = useIdempotentPost();
-  const add = async (event: FormEvent) => {
-    event.preventDefault();
-    setError(undefined);
-    setBusy(true);
-    try {
-      setAdded(await post<AddedTeamUserView>('/api/team/users', form));
-      setForm({ email: '', role: 'viewer' });
-      loaded.reload();
-    } catch (failure) {
-      setError(failure instanceof Error ? failure.message : String(failure));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const add = useSubmit(async () => {
+    setAdded(await post<AddedTeamUserView>('/api/team/users', form));
+    setForm({ email: '', role: 'viewer' });
+    loaded.reload();
+  });
   return (
     <section aria-labelledby="team-title">
       <h1 id="team-title">{t.team}</h1>
@@ -56,7 +45,7 @@ export function TeamPage({ user }: { user: DashboardPrincipal }) {
         )}
       </States>
       <h2>{t.addUser}</h2>
-      <form className="actions add-user" onSubmit={(event) => void add(event)}>
+      <form className="actions add-user" onSubmit={add.onSubmit}>
         <label>
           {t.email}
           <input type="email" name="email" required value={form.email} onChange={(event) => setForm({ ...form, email: event.target.value })} />
@@ -69,8 +58,8 @@ export function TeamPage({ user }: { user: DashboardPrincipal }) {
             ))}
           </select>
         </label>
-        <button type="submit" disabled={busy} aria-busy={busy}>{busy ? t.working : t.addUser}</button>
-        {error ? <span role="alert" className="error">{error}</span> : null}
+        <button type="submit" disabled={add.busy} aria-busy={add.busy}>{add.busy ? t.working : t.addUser}</button>
+        {add.error !== undefined ? <span role="alert" className="error">{add.error}</span> : null}
       </form>
       {added ? <ShownOnce label={`${t.newUserPassword} ${added.email}`} secret={added.password} onClose={() => setAdded(undefined)} /> : null}
     </section>
