@@ -268,7 +268,7 @@ describe('hosted checkout page in Chromium', () => {
 
   it('follows a deadline moved later while it is open (the dashboard’s preview checkout reopened): counts down past the first one, then expires at the new one', async () => {
     // Long enough to reopen the preview well before the first deadline, short enough to wait both out.
-    await env.restartWith('sessions', { SESSION_TTL_SECONDS: '10' });
+    await env.restartWith('sessions', { SESSION_TTL_SECONDS: '16' });
     const previewMerchant = await env.createMerchant('Preview Goods');
     const bus = await env.stack.bus();
     // What the dashboard's Developers page asks when the merchant opens the preview checkout.
@@ -276,7 +276,7 @@ describe('hosted checkout page in Chromium', () => {
     const first = await openPreview();
     expect(first.outcome).toBe('created');
     const { page } = await openPage(`/sessions/${first.session.id}`);
-    await page.waitForTimeout(Math.max(0, Date.parse(first.session.expires_at) - 5000 - Date.now()));
+    await page.waitForTimeout(Math.max(0, Date.parse(first.session.expires_at) - 8000 - Date.now()));
     const second = await openPreview();
     expect(second).toMatchObject({ outcome: 'extended', session: { id: first.session.id } });
     const moved = Date.parse(second.session.expires_at);
@@ -289,10 +289,10 @@ describe('hosted checkout page in Chromium', () => {
     };
     const past = await secondsLeft();
     expect(past.expected).toBeGreaterThan(2);
-    expect(past.shown).toBeGreaterThanOrEqual(Math.floor(past.expected) - 1);
+    // Counting down to the new deadline (a tick or two behind on a loaded machine), not stopped at 00:00.
+    expect(past.shown).toBeGreaterThanOrEqual(Math.floor(past.expected) - 2);
     expect(past.shown).toBeLessThanOrEqual(Math.ceil(past.expected) + 1);
-    await page.waitForTimeout(1100);
-    expect((await secondsLeft()).shown).toBeLessThan(past.shown);
+    await waitFor('the countdown to go on', async () => (await secondsLeft()).shown < past.shown, { timeoutMs: 5000 });
     expect(await text(page, '#live-status')).toBe('Waiting for your transfer…');
 
     await waitFor('the expired notice', async () => (await page.locator('#live-status.expired').count()) > 0, { timeoutMs: 15_000 });
