@@ -18,9 +18,11 @@ const MERCHANT_COMMANDS = new Set(['login', 'sessions', 'payments', 'events', 't
 
 /**
  * The SDK CLI's options that take no value (VALUELESS_OPTIONS in libs/sdk/src/cli/args.ts; a unit test keeps the two
- * the same). Every other `--name` takes the next word as its value, unless written `--name=value`.
+ * the same). Every other `--name` takes the next word as its value, unless written `--name=value`. `no-color` does
+ * nothing, and is accepted for scripts written before it was removed: else `--no-color payments list` would read
+ * `payments` as its value, and `list` as an operator's command.
  */
-const VALUELESS_OPTIONS = new Set(['json', 'print-secret', 'help']);
+const VALUELESS_OPTIONS = new Set(['json', 'print-secret', 'help', 'no-color']);
 
 /**
  * The command word of a command line, read as the SDK CLI reads it (args.ts): options and their values skipped,

@@ -27,6 +27,8 @@ describe('npm run cli', () => {
     [['--api-base', 'https://gateway.example', '--print-secret', 'listen'], 'listen'],
     [['--api-key-file', '/dev/stdin', '--json', 'trigger', 'payment.confirmed'], 'trigger'],
     [['--', 'events', 'list'], 'events'],
+    // A no-op the SDK CLI still accepts for older scripts: not an option taking `payments` as its value.
+    [['--no-color', 'payments', 'list'], 'payments'],
     [['merchant:create', '--name', 'Shop', '--email', 'a@example.com'], 'merchant:create'],
     [['--help'], undefined],
     [['--api-key', 'pp_live_test_x'], undefined],
@@ -39,6 +41,7 @@ describe('npm run cli', () => {
     [['--api-key', 'pp_live_test_x', 'sessions', 'get', 'cs_1']],
     [['--json', 'listen', '--print-secret']],
     [['login', '--key', 'pp_live_test_x']],
+    [['--no-color', 'payments', 'list']],
     [['--help']],
     [[]],
     // A one-dash option is a word to the SDK CLI, which refuses it with a hint (and without printing the key).

@@ -1,10 +1,38 @@
-const { existsSync, statSync } = require('node:fs');
+const { existsSync, readFileSync, statSync } = require('node:fs');
 const { join } = require('node:path');
 const out = require('./console');
 const { run } = require('./run-command');
 
 /** A CI run (CI set, as CI services set it, and not to false or 0). */
 const underCi = (env) => Boolean(env.CI) && !['false', '0'].includes(String(env.CI).trim().toLowerCase());
+
+/** The dependency lists package.json declares and the lock file records of it, in its root package entry. */
+const DEPENDENCY_LISTS = ['dependencies', 'devDependencies', 'optionalDependencies', 'peerDependencies'];
+
+/**
+ * The dependencies package.json declares otherwise than package-lock.json recorded them (added, removed or given
+ * another range since the lock file was written), as `name` lines; empty when they agree, or when either file cannot
+ * be read (npm says so itself). Then the lock file itself is out of date, not merely missing other platforms'
+ * optional packages, and npm install --no-save installs versions it does not pin.
+ */
+function lockDrift(root) {
+  let declared;
+  let recorded;
+  try {
+    declared = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+    recorded = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')).packages?.[''];
+  } catch {
+    return [];
+  }
+  if (!declared || !recorded) return [];
+  const drift = new Set();
+  for (const list of DEPENDENCY_LISTS) {
+    const wanted = declared[list] ?? {};
+    const locked = recorded[list] ?? {};
+    for (const name of new Set([...Object.keys(wanted), ...Object.keys(locked)])) if (wanted[name] !== locked[name]) drift.add(name);
+  }
+  return [...drift].sort();
+}
 
 /**
  * Installs packages from package-lock.json when node_modules is missing or older than the lock file.
@@ -36,7 +64,17 @@ function ensurePackages(root, env = process.env, runCommand = run) {
     // lock file; `npm install` installs the same locked versions and skips what this platform cannot use.
     // --no-save: it reads package-lock.json but writes neither it nor package.json (--package-lock=false
     // would ignore the lock file altogether and install whatever package.json's ranges resolve to today).
-    out.info('npm ci refused the lock file (optional packages for other platforms are missing here); npm install --no-save (package-lock.json left as it is) ...');
+    const drift = lockDrift(root);
+    if (drift.length > 0) {
+      // Not another platform's binaries: package.json changed without the lock file, whose versions npm install now passes over.
+      out.warn(
+        `package.json and package-lock.json disagree on ${drift.join(', ')}: npm install --no-save installs what package.json asks for, ` +
+          'versions the lock file does not pin. The lock file needs regenerating: run npm install and commit the package-lock.json it writes',
+      );
+      out.info('npm install --no-save (package-lock.json left as it is) ...');
+    } else {
+      out.info('npm ci refused the lock file (optional packages for other platforms are missing here); npm install --no-save (package-lock.json left as it is) ...');
+    }
     result = runCommand('npm', ['install', '--no-save', '--no-audit', '--no-fund'], options);
   }
   if (!result.ok) {
@@ -47,4 +85,4 @@ function ensurePackages(root, env = process.env, runCommand = run) {
   out.info('packages installed');
 }
 
-module.exports = { ensurePackages };
+module.exports = { ensurePackages, lockDrift, underCi };

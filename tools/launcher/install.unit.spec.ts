@@ -64,6 +64,25 @@ describe('ensurePackages, when npm ci refuses the lock file', () => {
     expect(messages).toContain('packages installed');
   });
 
+  it('given package.json changed without the lock file (a dependency added, one given another range), then it warns that npm install --no-save installs what the lock file does not pin, and how to regenerate it', () => {
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ dependencies: { a: '^2.0.0', b: '^1.0.0' }, devDependencies: { c: '1.0.0' } }));
+    writeFileSync(join(dir, 'package-lock.json'), JSON.stringify({ lockfileVersion: 3, packages: { '': { dependencies: { a: '^1.0.0' }, devDependencies: { c: '1.0.0' } } } }));
+    const { calls, runCommand } = npm(REFUSED);
+    ensurePackages(dir, {}, runCommand);
+    expect(calls[1]).toEqual(['npm', 'install', '--no-save', '--no-audit', '--no-fund']);
+    expect(messages).toMatch(/warning: package\.json and package-lock\.json disagree on a, b: .*versions the lock file does not pin/);
+    expect(messages).toContain('The lock file needs regenerating: run npm install and commit the package-lock.json it writes');
+    expect(messages).not.toContain('optional packages for other platforms');
+  });
+
+  it('given package.json as the lock file recorded it (only other platforms’ packages missing), then it says so and warns of nothing', () => {
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ dependencies: { a: '^1.0.0' }, optionalDependencies: { d: '2.0.0' } }));
+    writeFileSync(join(dir, 'package-lock.json'), JSON.stringify({ lockfileVersion: 3, packages: { '': { dependencies: { a: '^1.0.0' }, optionalDependencies: { d: '2.0.0' } } } }));
+    ensurePackages(dir, {}, npm(REFUSED).runCommand);
+    expect(messages).toContain('optional packages for other platforms are missing here');
+    expect(messages).not.toContain('warning');
+  });
+
   it.each(['true', '1'])('given CI=%s, then it stops with what to do and runs no npm install', (ci) => {
     const { calls, runCommand } = npm(REFUSED);
     expect(() => ensurePackages(dir, { CI: ci }, runCommand)).toThrow('process.exit(1)');

@@ -9,7 +9,7 @@
 const { existsSync, readFileSync, rmSync } = require('node:fs');
 const { join } = require('node:path');
 const out = require('./console');
-const { ensurePackages } = require('./install');
+const { ensurePackages, underCi } = require('./install');
 const { natsServerPid, stopNatsServer, testNatsEnv } = require('./nats-server');
 const { run, runInBackground } = require('./run-command');
 
@@ -26,7 +26,7 @@ async function main() {
   const { ensureInfrastructure, ensureChromium } = require('./infrastructure');
   // A CI run's clone is thrown away after it: so is the NATS server it started (only one it started: a server
   // that was already up may serve an `npm start` beside it), however the run ends, cancelled by a signal included.
-  if (process.env.CI) {
+  if (underCi(process.env)) {
     const serverBefore = natsServerPid(root);
     process.once('exit', () => natsServerPid(root) !== serverBefore && stopNatsServer(root) && out.info('NATS: stopped the server this run started (CI)'));
     for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]]) process.once(signal, () => process.exit(code));

@@ -1,6 +1,6 @@
 import { OmitType, PickType } from '@nestjs/mapped-types';
 import { IsIn, IsOptional, IsString, Matches } from 'class-validator';
-import { CreateApiKeyCommand, CreateWebhookEndpointCommand, MerchantEventType, PageLimitParams, RotateWebhookEndpointSecretCommand } from '@pp/contracts';
+import { CreateApiKeyCommand, CreateWebhookEndpointCommand, EVENT_ID_PATTERN, MerchantEventType, PageLimitParams, RotateWebhookEndpointSecretCommand } from '@pp/contracts';
 
 /** Body of POST /api/developers/keys: the command's own fields and rules, the scope coming from the signed-in user, the Idempotency-Key from its header. */
 export class CreateKeyBody extends OmitType(CreateApiKeyCommand, ['merchant_id', 'livemode', 'idempotency'] as const) {}
@@ -19,6 +19,6 @@ export class ListEventsParams extends PageLimitParams {
 
   @IsOptional()
   @IsString()
-  @Matches(/^evt_[a-z0-9]{8,64}$/)
+  @Matches(EVENT_ID_PATTERN)
   starting_after?: string;
 }

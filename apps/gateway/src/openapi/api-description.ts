@@ -4,7 +4,7 @@ import type { OperationObject, ParameterObject, ResponseObject } from '@nestjs/s
 import type { FastifyInstance } from 'fastify';
 import { MAX_RAW_EMAIL_BYTES } from '@pp/contracts';
 import { RFC822, SECURITY_SCHEMES } from '../access/route-access';
-import { MAX_IDEMPOTENCY_KEY_LENGTH } from '@pp/sdk';
+import { MAX_IDEMPOTENCY_KEY_LENGTH, REQUEST_ID_PATTERN } from '@pp/sdk';
 
 export const OPENAPI_PATH = '/v1/openapi.json';
 export const DOCS_PATH = 'docs';
@@ -61,7 +61,7 @@ function addPipelineTraits(operation: OperationObject, method: string): void {
     in: 'header',
     required: false,
     description: 'Your id for this request, echoed back (else one is generated); name it when contacting support',
-    schema: { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$' },
+    schema: { type: 'string', pattern: REQUEST_ID_PATTERN.source },
   });
   // The mail pipeline's route takes raw e-mails, deduplicated by their content rather than by an Idempotency-Key.
   const rawEmail = operation.security?.some((requirement) => SECURITY_SCHEMES.ingestToken in requirement) ?? false;

@@ -4,8 +4,12 @@ export interface ParsedArgs {
   options: Map<string, string | true>;
 }
 
-/** Options that take no value; every other takes one (`--name value` or `--name=value`). tools/launcher/cli.js reads command lines the same way. */
-export const VALUELESS_OPTIONS: readonly string[] = ['json', 'print-secret', 'help'];
+/**
+ * Options that take no value; every other takes one (`--name value` or `--name=value`). tools/launcher/cli.js reads
+ * command lines the same way. `--no-color` does nothing (the CLI prints no colour): it is still accepted for scripts
+ * written before it was removed, which would otherwise fail, or have their next word taken as its value.
+ */
+export const VALUELESS_OPTIONS: readonly string[] = ['json', 'print-secret', 'help', 'no-color'];
 const FLAGS = new Set(VALUELESS_OPTIONS);
 
 export function parseArgs(argv: readonly string[]): ParsedArgs {
@@ -34,8 +38,8 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   return { positionals, options };
 }
 
-/** Options every command takes (main.ts). */
-const GLOBAL_OPTIONS = ['api-key', 'api-key-file', 'api-base', 'json', 'help'];
+/** Options every command takes (main.ts); `no-color` a no-op kept for older scripts (VALUELESS_OPTIONS). */
+const GLOBAL_OPTIONS = ['api-key', 'api-key-file', 'api-base', 'json', 'help', 'no-color'];
 
 /** A mistyped option (`--stauts`) would otherwise be ignored, and the command run without it. */
 export function refuseUnknownOptions(args: ParsedArgs, allowed: readonly string[]): void {

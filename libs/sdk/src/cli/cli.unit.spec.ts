@@ -236,6 +236,32 @@ describe('checking a command line before any request', () => {
     expect(String(fetch.mock.calls[0][0])).toMatch(/^https:\/\/gateway\.example\/v1\/payments\?/);
   });
 
+  it('given no gateway named when logging in, when the key is saved, then the default gateway is saved with it, so a later PP_API_BASE naming another is refused', async () => {
+    expect((await run('login')).status).toBe(0);
+    expect(readConfig(env)).toEqual({ api_key: 'pp_live_test_env', api_base: 'http://localhost:3000' });
+    delete env.PP_API_KEY;
+    env.PP_API_BASE = 'https://other.example';
+    expect(await run('payments', 'list')).toEqual({ status: 2, stderr: expect.stringMatching(/^error: The key `login` saved is for http:\/\/localhost:3000, and PP_API_BASE names https:\/\/other\.example/) });
+    expect(fetch).not.toHaveBeenCalled();
+  });
+
+  it('given a config file an older CLI wrote (a key, no gateway), when a command runs with PP_API_BASE, then the key goes there as before, with a warning on stderr to log in again', async () => {
+    writeFileSync(env.PP_CONFIG_FILE!, '{"api_key":"pp_live_test_old"}\n');
+    delete env.PP_API_KEY;
+    env.PP_API_BASE = 'https://gateway.example';
+    const { status, stderr } = await run('payments', 'list', '--json');
+    expect(status).toBe(1);
+    expect(String(fetch.mock.calls[0][0])).toMatch(/^https:\/\/gateway\.example\/v1\/payments\?/);
+    expect(sent().headers.get('authorization')).toBe('Bearer pp_live_test_old');
+    expect(stderr.split('\n')[0]).toMatch(/^warning: the key `login` saved names no gateway .*https:\/\/gateway\.example.*run `login` again/);
+  });
+
+  it('given --no-color, which older scripts pass, when a command runs, then it is accepted and changes nothing, wherever it stands', async () => {
+    expect(parseArgs(['--no-color', 'payments', 'list']).positionals).toEqual(['payments', 'list']);
+    expect(await run('--no-color', 'payments', 'list')).toEqual({ status: 1, stderr: expect.stringMatching(/^error: Invalid API key \(status 401/) });
+    expect(await run('payments', 'list', '--no-color')).toEqual({ status: 1, stderr: expect.stringMatching(/^error: Invalid API key \(status 401/) });
+  });
+
   it('given the key in --api-key, when logging in with another in PP_API_KEY, then the one passed is saved', async () => {
     expect((await run('login', '--api-key', 'pp_live_test_flag')).status).toBe(0);
     expect(readConfig(env).api_key).toBe('pp_live_test_flag');

@@ -27,7 +27,10 @@ interface Command {
 
 const DEFAULT_SHOWN = 10;
 
-const clientFor = (context: CommandContext) => new CheckoutClient(resolveCredentials(context.args, context.env));
+/** resolveCredentials, its warnings on stderr. */
+const credentialsFor = (context: CommandContext) => resolveCredentials(context.args, context.env, context.output.progress);
+
+const clientFor = (context: CommandContext) => new CheckoutClient(credentialsFor(context));
 
 function positional(context: CommandContext, index: number, what: string): string {
   const value = context.args.positionals[index];
@@ -36,7 +39,7 @@ function positional(context: CommandContext, index: number, what: string): strin
 }
 
 function requireTestKey(context: CommandContext, command: string): { apiKey: string; apiBase: string } {
-  const credentials = resolveCredentials(context.args, context.env);
+  const credentials = credentialsFor(context);
   refuseLiveKey(credentials.apiKey, command);
   return credentials;
 }
@@ -68,11 +71,12 @@ export const COMMANDS: Record<string, Command> = {
       const key = (stringOption(context.args, 'key') ?? apiKeyOption(context.args) ?? context.env.PP_API_KEY)?.trim();
       if (!key || !/^pp_(live_test_|live_|rk_)/.test(key)) throw new UsageError('login needs a secret key (pp_live_test_…, pp_live_… or pp_rk_…) in --key, --api-key, --api-key-file or PP_API_KEY');
       checkedKeyShape(key);
-      // Saved with the key, which later goes to no other gateway (resolveCredentials): the one it was logged in for.
-      const apiBase = stringOption(context.args, 'api-base') ?? context.env.PP_API_BASE;
-      if (apiBase) refuseKeyInClear(apiBase, context.env);
-      const path = writeConfig(context.env, { api_key: key, ...(apiBase ? { api_base: apiBase } : {}) });
-      printRecord(context.output, { saved: path, mode: isTestKey(key) ? 'test' : 'live', gateway: apiBase || DEFAULT_API_BASE });
+      // Saved with the key, which later goes to no other gateway (resolveCredentials): the one it was logged in for,
+      // the default too, since a file naming none is taken for an older CLI's, whose key follows PP_API_BASE.
+      const apiBase = stringOption(context.args, 'api-base') || context.env.PP_API_BASE || DEFAULT_API_BASE;
+      refuseKeyInClear(apiBase, context.env);
+      const path = writeConfig(context.env, { api_key: key, api_base: apiBase });
+      printRecord(context.output, { saved: path, mode: isTestKey(key) ? 'test' : 'live', gateway: apiBase });
     },
   },
 
@@ -83,7 +87,7 @@ export const COMMANDS: Record<string, Command> = {
       const amount = integerOption(context.args, 'amount');
       if (amount === undefined) throw new UsageError('sessions create needs --amount <cents>');
       const metadata = metadataOption(context.args);
-      const credentials = resolveCredentials(context.args, context.env);
+      const credentials = credentialsFor(context);
       const successUrl = payerUrl(context, credentials.apiKey, 'success-url');
       const cancelUrl = payerUrl(context, credentials.apiKey, 'cancel-url');
       const session = await new CheckoutClient(credentials).checkoutSessions.create({
@@ -162,7 +166,7 @@ export const COMMANDS: Record<string, Command> = {
     usage: 'events tail [--since <evt_id|start>] [--interval <ms>]   print new events as they happen',
     options: ['since', 'interval'],
     async run(context) {
-      const credentials = resolveCredentials(context.args, context.env);
+      const credentials = credentialsFor(context);
       const client = new CheckoutClient(credentials);
       await followEvents(client, {
         onReady: () => context.output.progress('Waiting for events (Ctrl-C to stop)...'),

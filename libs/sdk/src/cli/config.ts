@@ -106,22 +106,38 @@ function givenKey(args: ParsedArgs, env: NodeJS.ProcessEnv, config: CliConfig): 
 
 /**
  * The key (resolveApiKey) and the gateway: --api-base, else PP_API_BASE, else the config file's, default
- * http://localhost:3000. A key from the config file goes only to the gateway `login` saved with it (the default when
- * it saved none): a PP_API_BASE naming another is refused, or a live key saved for one gateway would be sent to
- * whichever the environment of the moment names. --api-base, given on purpose, overrides.
+ * http://localhost:3000. A key from the config file goes only to the gateway `login` saved with it: a PP_API_BASE
+ * naming another is refused, or a live key saved for one gateway would be sent to whichever the environment of the
+ * moment names. --api-base, given on purpose, overrides. A config file from before `login` saved the gateway (SDK
+ * 0.2.0) names none: its key goes where PP_API_BASE says, as it did then, with a warning through `warn` (stderr)
+ * to run `login` again.
  */
-export function resolveCredentials(args: ParsedArgs, env: NodeJS.ProcessEnv): { apiKey: string; apiBase: string; allowInsecureHttp: boolean } {
+export function resolveCredentials(
+  args: ParsedArgs,
+  env: NodeJS.ProcessEnv,
+  warn: (line: string) => void,
+): { apiKey: string; apiBase: string; allowInsecureHttp: boolean } {
   const config = readConfig(env);
   const { apiKey, saved } = givenKey(args, env, config);
-  const apiBase = stringOption(args, 'api-base') ?? (saved ? savedKeyBase(config, env) : (env.PP_API_BASE ?? config.api_base ?? DEFAULT_API_BASE));
+  const apiBase = stringOption(args, 'api-base') ?? (saved ? savedKeyBase(config, env, warn) : (env.PP_API_BASE ?? config.api_base ?? DEFAULT_API_BASE));
   refuseKeyInClear(apiBase, env);
   return { apiKey, apiBase, allowInsecureHttp: env.PP_ALLOW_HTTP === 'true' };
 }
 
-function savedKeyBase(config: CliConfig, env: NodeJS.ProcessEnv): string {
-  const saved = config.api_base ?? DEFAULT_API_BASE;
+function savedKeyBase(config: CliConfig, env: NodeJS.ProcessEnv, warn: (line: string) => void): string {
   const named = env.PP_API_BASE;
-  if (named !== undefined && withoutTrailingSlash(named) !== withoutTrailingSlash(saved)) {
+  if (!config.api_base) {
+    if (!named) return DEFAULT_API_BASE;
+    if (!sameGateway(named, DEFAULT_API_BASE)) {
+      warn(
+        `warning: the key \`login\` saved names no gateway (an older CLI saved it), so it goes to PP_API_BASE ${withoutUserinfo(named)} as before; ` +
+          'run `login` again to save the gateway with the key, which then goes to no other',
+      );
+    }
+    return named;
+  }
+  const saved = config.api_base;
+  if (named && !sameGateway(named, saved)) {
     throw new UsageError(
       `The key \`login\` saved is for ${withoutUserinfo(saved)}, and PP_API_BASE names ${withoutUserinfo(named)}: pass --api-base to send it there, ` +
         'give that gateway its own key (--api-key, --api-key-file or PP_API_KEY), or run `login` again with --api-base',
@@ -130,7 +146,24 @@ function savedKeyBase(config: CliConfig, env: NodeJS.ProcessEnv): string {
   return saved;
 }
 
-const withoutTrailingSlash = (url: string): string => url.replace(/\/+$/, '');
+/**
+ * Whether two API bases name one gateway: compared as fetch reaches them, by scheme, host (any case) and port (the
+ * scheme's default written or not) and the path without trailing slashes, so https://GW.example:443/ is
+ * https://gw.example. A user name or password is not part of it (keyInClearRefusal refuses a base holding one). A
+ * string that is not a URL is compared as written, less trailing slashes.
+ */
+function sameGateway(a: string, b: string): boolean {
+  return gatewayOf(a) === gatewayOf(b);
+}
+
+function gatewayOf(apiBase: string): string {
+  try {
+    const url = new URL(apiBase);
+    return `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}`;
+  } catch {
+    return apiBase.replace(/\/+$/, '');
+  }
+}
 
 /** The CLI's refusal to send the key in clear text (keyInClearRefusal), as a usage error. */
 export function refuseKeyInClear(apiBase: string, env: NodeJS.ProcessEnv): void {

@@ -37,32 +37,61 @@ describe('the CLI config file', () => {
       writeConfig(env, { api_key: 'pp_live_saved', ...config });
       return env;
     };
+    let warnings: string[];
+    const warn = (line: string) => void warnings.push(line);
+    beforeEach(() => (warnings = []));
 
     it('when PP_API_BASE names another gateway, then it is refused, naming both without a password; --api-base, given on purpose, or a key from PP_API_KEY may go there', () => {
       const env = saved({ api_base: 'https://gateway.example' });
-      expect(() => resolveCredentials(noArgs, { ...env, PP_API_BASE: 'https://u:secret@other.example' })).toThrow(
+      expect(() => resolveCredentials(noArgs, { ...env, PP_API_BASE: 'https://u:secret@other.example' }, warn)).toThrow(
         /^The key `login` saved is for https:\/\/gateway\.example, and PP_API_BASE names https:\/\/…@other\.example: pass --api-base/,
       );
-      expect(() => resolveCredentials(noArgs, { ...env, PP_API_BASE: 'https://other.example' })).toThrow(UsageError);
-      expect(resolveCredentials(noArgs, env)).toMatchObject({ apiKey: 'pp_live_saved', apiBase: 'https://gateway.example' });
-      expect(resolveCredentials(noArgs, { ...env, PP_API_BASE: 'https://gateway.example/' }).apiBase).toBe('https://gateway.example');
+      expect(() => resolveCredentials(noArgs, { ...env, PP_API_BASE: 'https://other.example' }, warn)).toThrow(UsageError);
+      expect(resolveCredentials(noArgs, env, warn)).toMatchObject({ apiKey: 'pp_live_saved', apiBase: 'https://gateway.example' });
+      expect(resolveCredentials(noArgs, { ...env, PP_API_BASE: 'https://gateway.example/' }, warn).apiBase).toBe('https://gateway.example');
       const apiBase = { positionals: [], options: new Map<string, string | true>([['api-base', 'https://other.example']]) };
-      expect(resolveCredentials(apiBase, { ...env, PP_API_BASE: 'https://third.example' }).apiBase).toBe('https://other.example');
-      expect(resolveCredentials(noArgs, { ...env, PP_API_KEY: 'pp_live_env', PP_API_BASE: 'https://other.example' })).toMatchObject({ apiKey: 'pp_live_env', apiBase: 'https://other.example' });
+      expect(resolveCredentials(apiBase, { ...env, PP_API_BASE: 'https://third.example' }, warn).apiBase).toBe('https://other.example');
+      expect(resolveCredentials(noArgs, { ...env, PP_API_KEY: 'pp_live_env', PP_API_BASE: 'https://other.example' }, warn)).toMatchObject({ apiKey: 'pp_live_env', apiBase: 'https://other.example' });
+      expect(warnings).toEqual([]);
     });
 
-    it('when it saved no gateway, then the key is for the default one, and PP_API_BASE naming another is refused', () => {
+    it.each(['https://GATEWAY.example', 'https://gateway.example:443', 'HTTPS://Gateway.Example:443//', 'https://gateway.example/v1/..'])(
+      'when PP_API_BASE writes the same gateway another way (%s), then the key goes to it',
+      (named) => {
+        const env = saved({ api_base: 'https://gateway.example' });
+        expect(resolveCredentials(noArgs, { ...env, PP_API_BASE: named }, warn).apiBase).toBe('https://gateway.example');
+        expect(warnings).toEqual([]);
+      },
+    );
+
+    it.each(['https://gateway.example:8443', 'http://gateway.example', 'https://gateway.example.evil', 'https://gateway.example/other'])(
+      'when PP_API_BASE names another port, scheme, host or path (%s), then it is refused',
+      (named) => {
+        const env = saved({ api_base: 'https://gateway.example' });
+        expect(() => resolveCredentials(noArgs, { ...env, PP_API_BASE: named, PP_ALLOW_HTTP: 'true' }, warn)).toThrow(/^The key `login` saved is for/);
+      },
+    );
+
+    it('when it saved no gateway (an older CLI’s file), then PP_API_BASE is used as before, with a one-line warning to log in again that carries no password; without PP_API_BASE, the default, silently', () => {
       const env = saved({});
-      expect(resolveCredentials(noArgs, env).apiBase).toBe('http://localhost:3000');
-      expect(() => resolveCredentials(noArgs, { ...env, PP_API_BASE: 'https://other.example' })).toThrow(/is for http:\/\/localhost:3000, and PP_API_BASE names https:\/\/other\.example/);
+      expect(resolveCredentials(noArgs, env, warn).apiBase).toBe('http://localhost:3000');
+      expect(resolveCredentials(noArgs, { ...env, PP_API_BASE: 'http://localhost:3000/' }, warn).apiBase).toBe('http://localhost:3000/');
+      expect(warnings).toEqual([]);
+      expect(resolveCredentials(noArgs, { ...env, PP_API_BASE: 'https://other.example' }, warn)).toMatchObject({ apiKey: 'pp_live_saved', apiBase: 'https://other.example' });
+      expect(warnings).toEqual([expect.stringMatching(/^warning: the key `login` saved names no gateway .* PP_API_BASE https:\/\/other\.example .*run `login` again/)]);
+      expect(warnings[0]).not.toContain('\n');
+      // A base with a password is refused as ever (keyInClearRefusal); the warning before it does not repeat it.
+      expect(() => resolveCredentials(noArgs, { ...env, PP_API_BASE: 'https://u:secret@third.example' }, warn)).toThrow(/holds a user name or password/);
+      expect(warnings[1]).toContain('https://…@third.example');
+      expect(warnings.join('')).not.toContain('secret');
     });
   });
 
   it('given an API base over plain http to another host, when the key would be sent, then it refuses unless PP_ALLOW_HTTP says the network is private', () => {
     const args = { positionals: [], options: new Map<string, string | true>() };
     const env = { PP_CONFIG_FILE: join(dir, 'config.json'), PP_API_KEY: 'pp_live_test_secret' };
-    expect(() => resolveCredentials(args, { ...env, PP_API_BASE: 'http://gateway.example.com' })).toThrow(/in clear text: use https:\/\//);
-    expect(resolveCredentials(args, { ...env, PP_API_BASE: 'https://gateway.example.com' }).apiBase).toBe('https://gateway.example.com');
+    expect(() => resolveCredentials(args, { ...env, PP_API_BASE: 'http://gateway.example.com' }, () => undefined)).toThrow(/in clear text: use https:\/\//);
+    expect(resolveCredentials(args, { ...env, PP_API_BASE: 'https://gateway.example.com' }, () => undefined).apiBase).toBe('https://gateway.example.com');
     for (const local of ['http://localhost:3000', 'http://127.0.0.1:3000', 'http://[::1]:3000']) expect(() => refuseKeyInClear(local, {})).not.toThrow();
     expect(() => refuseKeyInClear('http://10.0.0.5:3000', { PP_ALLOW_HTTP: 'true' })).not.toThrow();
     expect(() => refuseKeyInClear('not a url', {})).toThrow(/not a URL/);

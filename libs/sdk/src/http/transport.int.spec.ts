@@ -122,6 +122,19 @@ describe('the transport against a real HTTP server', () => {
     expect(elsewhere.requests).toHaveLength(0);
   });
 
+  it('given an event stream whose connection drops after its first event, when the next is read, then it is a ConnectionError carrying the gateway’s request id', async () => {
+    server.script((res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'x-request-id': 'req-stream-gw' });
+      res.write('id: evt_00000001\ndata: {"id":"evt_00000001","type":"payment.confirmed","created_at":"2026-01-01T00:00:00Z","livemode":false,"data":{}}\n\n', () => res.socket?.destroy());
+    });
+    const stream = client().events.stream();
+    expect((await stream.next()).value).toMatchObject({ id: 'evt_00000001' });
+    const failed = await stream.next().catch((error: unknown) => error);
+    expect(failed).toBeInstanceOf(ConnectionError);
+    expect(failed).toMatchObject({ requestId: 'req-stream-gw', message: expect.stringMatching(/^GET \/v1\/events\/stream: the stream broke off: .*\(request req-stream-gw\)$/) });
+    expect((failed as ConnectionError).cause).toBeDefined();
+  });
+
   const longList = (bytes: number) => `[${'"x",'.repeat(Math.ceil(bytes / 4))}"x"]`;
 
   it.each([

@@ -92,7 +92,7 @@ export interface OpenStream {
   response: Response;
   /** The gateway's X-Request-Id, else the one the SDK sent. */
   requestId: string;
-  /** The body's chunks; a ConnectionError once nothing came for STREAM_IDLE_TIMEOUT_MS. */
+  /** The body's chunks; a ConnectionError once nothing came for STREAM_IDLE_TIMEOUT_MS or the connection failed, an AbortedError once the caller's signal fired. */
   body: AsyncIterable<Uint8Array>;
   close(): void;
 }
@@ -185,12 +185,14 @@ export class Transport {
         throw apiErrorFor(response.status, message, requestId, response.headers);
       }
       const streamId = requestId;
+      // However the body's read fails, a CheckoutError with the stream's request id: silence, the caller's signal, or
+      // the connection itself (a reset, a proxy cutting it) as a ConnectionError whose cause is fetch's error.
       const ended = (cause: unknown) =>
         operation.timedOut
           ? new ConnectionError(`GET ${url.pathname}: the stream sent nothing for ${STREAM_IDLE_TIMEOUT_MS} ms, not even the gateway's keep-alive (request ${streamId})`, cause, undefined, streamId)
           : options.signal?.aborted
             ? abortedError('GET', url, options.signal.reason, undefined, streamId)
-            : cause;
+            : new ConnectionError(`GET ${url.pathname}: the stream broke off: ${describeNetworkError(cause)} (request ${streamId})`, cause, undefined, streamId);
       // Paused until the body is read: the idle limit starts with the first wait for a chunk.
       operation.clearTimeout();
       return { response, requestId, body: chunksUntilSilent(response.body, operation, ended), close: operation.end };

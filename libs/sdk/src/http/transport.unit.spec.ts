@@ -238,6 +238,28 @@ describe('the transport', () => {
     await expect(reading).rejects.toMatchObject({ name: 'AbortedError', cause: reason, requestId: 'req_reading' });
   });
 
+  it('given an event stream whose connection fails after its first event, when the next is read, then it is a ConnectionError with the stream’s request id and fetch’s error as its cause', async () => {
+    const broken = new TypeError('terminated', { cause: new Error('other side closed') });
+    const event = 'id: evt_00000001\ndata: {"id":"evt_00000001","type":"payment.confirmed","created_at":"2026-01-01T00:00:00Z","livemode":false,"data":{}}\n\n';
+    stubFetch(async () => {
+      let sent = false;
+      const body = new ReadableStream<Uint8Array>({
+        pull: (controller) => {
+          if (sent) return controller.error(broken);
+          sent = true;
+          controller.enqueue(new TextEncoder().encode(event));
+        },
+      });
+      return new Response(body, { headers: { 'content-type': 'text/event-stream', 'x-request-id': 'req_gateway' } });
+    });
+    const stream = client().events.stream({}, { requestId: 'req_sent' });
+    expect((await stream.next()).value).toMatchObject({ id: 'evt_00000001' });
+    const failed = await stream.next().catch((error: unknown) => error);
+    expect(failed).toBeInstanceOf(ConnectionError);
+    expect(failed).toBeInstanceOf(CheckoutError);
+    expect(failed).toMatchObject({ requestId: 'req_gateway', cause: broken, message: 'GET /v1/events/stream: the stream broke off: terminated (other side closed) (request req_gateway)' });
+  });
+
   it('given a caller aborting a POST between retries, when the SDK waits to retry, then the wait ends at once with an AbortedError carrying the key it sent', async () => {
     const fetch = stubFetch({ status: 503 });
     const controller = new AbortController();
