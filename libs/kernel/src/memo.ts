@@ -27,18 +27,29 @@ const MEMO_IN_TEXT = new RegExp(
 );
 
 /**
- * What a payer's keyboard or mail client may put in a memo that reads as
- * nothing (zero-width characters, the word joiner, the soft hyphen) or as its
- * dash (hyphens, dashes and the minus sign, U+2010–U+2015 and U+2212). Folded
- * here only: amounts are read elsewhere, where a minus must never become '-'.
+ * Characters that show nothing: zero-width ones (U+200B–U+200D, U+FEFF), the
+ * word joiner (U+2060), the Mongolian vowel separator (U+180E) and the soft
+ * hyphen (U+00AD). A payer's keyboard or mail client may put them in a memo,
+ * and left in a memo or an amount they split what a reader sees as one
+ * ("PP-7K3\u2060M9Q"). The one list of them: the ingest's text normalizer
+ * drops the same.
  */
 const INVISIBLE = /[\u00ad\u180e\u200b\u200c\u200d\u2060\ufeff]/g;
+
+/** `text` without the characters that show nothing (INVISIBLE above). */
+export const withoutInvisible = (text: string): string => text.replace(INVISIBLE, '');
+
+/**
+ * What a payer may write as a memo's dash: hyphens, dashes and the minus
+ * sign (U+2010–U+2015, U+2212). Folded here only: amounts are read
+ * elsewhere, where a minus must never become '-'.
+ */
 const DASHES = /[\u2010-\u2015\u2212]/g;
 
 /** Every memo written anywhere in free text, normalised to "PP-XXXXXX". */
 export function findMemos(text: string): string[] {
   const found = new Set<string>();
-  for (const match of text.replace(INVISIBLE, '').replace(DASHES, '-').matchAll(MEMO_IN_TEXT)) {
+  for (const match of withoutInvisible(text).replace(DASHES, '-').matchAll(MEMO_IN_TEXT)) {
     found.add(`PP-${match[1].replace(/[\s\u00a0\u202f]/g, '').toUpperCase()}`);
   }
   return [...found];

@@ -1,4 +1,4 @@
-import { findMemos, generateMemo, MEMO_PATTERN, normalizeMemo } from './memo';
+import { findMemos, generateMemo, MEMO_PATTERN, normalizeMemo, withoutInvisible } from './memo';
 
 describe('memo', () => {
   it('generates PP- plus six characters without look-alikes', () => {
@@ -52,6 +52,12 @@ describe('memo', () => {
       const used = process.cpuUsage(before);
       expect((used.user + used.system) / 1000).toBeLessThan(1_000);
     }
+  });
+
+  it('drops every character that shows nothing, however often it is called (no state kept between calls), and nothing else', () => {
+    const invisible = '\u00ad\u180e\u200b\u200c\u200d\u2060\ufeff';
+    for (let i = 0; i < 3; i++) expect(withoutInvisible(`P${invisible}P-7K3\u2060M9Q ${invisible}`)).toBe('PP-7K3M9Q ');
+    expect(withoutInvisible('a\u200eb\u2011c d')).toBe('a\u200eb\u2011c d');
   });
 
   it('normalises one typed memo or refuses', () => {

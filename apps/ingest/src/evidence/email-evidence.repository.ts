@@ -4,6 +4,7 @@ import { toIso } from '@pp/kernel';
 import { DataSource } from 'typeorm';
 import type { AuthenticationResult } from '../authentication/authentication.types';
 import type { NoticeParseResult } from '../parsing/notice.types';
+import { clipText } from '../parsing/text-normalizer';
 import { storedAuthentication } from '../processing/processed-email';
 
 interface EvidenceRow {
@@ -77,5 +78,5 @@ function evidenceView(row: EvidenceRow): EmailEvidenceView {
 /** Outcomes recorded before the Message was read apart kept the whole text as the comment, and no `text`. */
 function noticeText(parse: NoticeParseResult): string | null {
   const text = parse.fields.text ?? parse.fields.comment;
-  return text ? text.slice(0, NOTICE_TEXT_SHOWN) : null;
+  return text ? clipText(text, NOTICE_TEXT_SHOWN) : null;
 }

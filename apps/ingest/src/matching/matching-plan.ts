@@ -1,6 +1,7 @@
 import type { MatchingDisposition, RecordTransferCommand, TransferEvidence } from '@pp/contracts';
 import type { AuthenticationFailure } from '../authentication/authentication.types';
 import type { NoticeKind, NoticeParseResult, ParseReason } from '../parsing/notice.types';
+import { clipText } from '../parsing/text-normalizer';
 import type { ProcessedEmail } from '../processing/processed-email';
 
 /** What record-transfer needs, less the merchant and its deposit address (resolved from the recipients). */
@@ -18,8 +19,13 @@ const NOT_MONEY: ReadonlySet<NoticeKind> = new Set(['not_deposited', 'reminder',
 /**
  * What an e-mail whose authentication and reading both gave up (a deadline,
  * or a worker that died) carries: nothing shows it is not Interac's, so it is
- * reviewed. Only such an e-mail: it costs its sender both workers' deadlines,
- * while mail that is plainly not Interac's is answered fast and dropped.
+ * reviewed. Only such an e-mail: its sender must make both workers give up on
+ * it, by running past each deadline or by killing each worker (exhausting its
+ * heap, which can happen well before the deadline), and either way each
+ * message costs the service a worker of each pool, stopped and replaced;
+ * mail that is plainly not Interac's is answered fast and dropped. A worker
+ * that died is kept with the deadlines: that proves nothing about the mail
+ * either, and a genuine notice whose worker died must not be dropped unseen.
  */
 const AUTHENTICATION_GAVE_UP: ReadonlySet<AuthenticationFailure> = new Set(['auth_timeout', 'auth_failed']);
 const READING_GAVE_UP: ReadonlySet<ParseReason> = new Set(['parse_timeout', 'parse_failed']);
@@ -108,8 +114,5 @@ export function recipientsOf(email: ProcessedEmail): string[] {
   return [...new Set(addresses)].slice(0, MAX_RECIPIENTS);
 }
 
-/** At most `length` UTF-16 units, never ending in half a surrogate pair, which the ledger's jsonb refuses. */
-const clip = (text: string | null | undefined, length: number): string => {
-  const cut = (text ?? '').trim().slice(0, length);
-  return /[\ud800-\udbff]$/.test(cut) ? cut.slice(0, -1) : cut;
-};
+/** Trimmed, then at most `length` UTF-16 units, never ending in half a surrogate pair (clipText). */
+const clip = (text: string | null | undefined, length: number): string => clipText((text ?? '').trim(), length);

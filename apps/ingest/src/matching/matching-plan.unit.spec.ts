@@ -140,6 +140,8 @@ describe('planMatching', () => {
     const plan = planMatching({ ...email, status: 'rejected', parse: { status: 'rejected', reasons: ['sender_missing', 'reference_missing'], fields } });
     expect(plan).toMatchObject({ action: 'record', transfer: { sender_name: UNKNOWN_SENDER, reference_number: null, evidence: { parse_reasons: ['sender_missing', 'reference_missing'] } } });
     expect(plan.action === 'record' && plan.transfer.comment!.length).toBe(2000);
+    const split = planMatching({ ...email, parse: { ...email.parse, fields: { ...fields, comment: `  ${'x'.repeat(1999)}\u{1f600} thanks` } } });
+    expect(split.action === 'record' && split.transfer.comment).toBe('x'.repeat(1999));
   });
 });
 

@@ -6,8 +6,8 @@ export interface StatedAmounts {
   subject: AmountRead;
   /** Interac's own body text: the headline, the older layouts' sentence, its Amount label. */
   body: Array<Exclude<AmountRead, null>>;
-  /** The payer's Message, which may write any amount under any label. */
-  message: Array<Exclude<AmountRead, null>>;
+  /** The payer's Message, which may write any amount under any label: only those that read as amounts (integer cents). */
+  message: number[];
 }
 
 /**

@@ -59,18 +59,19 @@ function read(facts: MimeFacts): Reading {
   const values = extractLabelledValues(facts.text);
   const { message, interac } = splitPayerMessage(facts.text);
   const subjectAmount = classification.subjectAmount === null ? null : readWholeAmount(classification.subjectAmount);
-  const stated = { subject: subjectAmount, body: extractBodyAmounts(interac), message: message === null ? [] : extractBodyAmounts(message) };
+  const stated = { subject: subjectAmount, body: extractBodyAmounts(interac), message: messageAmounts(message) };
   const amount = agreedAmount(stated);
   const references = extractReferences(values);
   return {
     referencesFound: references.length,
     amountReason: amount.reason,
-    bodyDeposited: bodySaysDeposited(flattenWhitespace(facts.text)),
+    // Interac's words only: a payer could write "automatically deposited" in the Message of any notice.
+    bodyDeposited: bodySaysDeposited(flattenWhitespace(interac)),
     fields: {
       kind: classification.kind,
       language: classification.language,
       amount_cents: amount.cents,
-      amounts: { subject: asCents(subjectAmount), body: [...stated.body, ...stated.message].map(asCents).filter((cents) => cents !== null) },
+      amounts: { subject: asCents(subjectAmount), body: stated.body.map(asCents).filter((cents) => cents !== null), message: stated.message },
       // The payer writes the memo in the Message; elsewhere a name ("PP BAXTER") can read as one.
       memos: findMemos(message ?? facts.text),
       // Several would make it no dedupe key: a payer quoting an earlier transfer's must not make this one its duplicate.
@@ -121,6 +122,16 @@ function decide({ fields, amountReason, bodyDeposited, referencesFound }: Readin
 
 const asCents = (amount: AmountRead): number | null => (typeof amount === 'number' ? amount : null);
 
+/**
+ * The amounts the payer's Message writes that read as amounts. What follows
+ * an amount label or phrase there is the payer's words ("Amount: see
+ * invoice", "for the amount of 3 items"), not Interac's promise of an
+ * amount: a Message amount may only agree with Interac's, so one that reads
+ * as none says nothing, and must not send a good payment to review.
+ */
+const messageAmounts = (message: string | null): number[] =>
+  message === null ? [] : extractBodyAmounts(message).filter((amount) => typeof amount === 'number');
+
 /** Reply-To names the payer, unless it points back at Interac. */
 const payerAddress = (replyTo: string | null): string | null =>
   replyTo && !/@(?:[a-z0-9-]+\.)*interac\.ca$/i.test(replyTo) ? replyTo.toLowerCase() : null;
@@ -134,7 +145,7 @@ export function unreadableNotice(facts: MimeFacts | null, reason: ParseReason = 
     status: 'rejected',
     reasons: [reason],
     fields: {
-      kind: 'unknown', language: null, amount_cents: null, amounts: { subject: null, body: [] }, memos: [],
+      kind: 'unknown', language: null, amount_cents: null, amounts: { subject: null, body: [], message: [] }, memos: [],
       reference_number: null, sender_name: null, sender_email: null, transfer_date: null, sent_at: null,
       subject: facts?.subject ?? '', comment: null, text: facts?.text ?? '',
     },

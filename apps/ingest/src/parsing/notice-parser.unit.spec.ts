@@ -14,13 +14,10 @@ describe('notice parser on the fixture corpus', () => {
       expect(result.reasons).toEqual(fixture.expected.reasons);
     }
     if (result.status === 'parsed') {
-      // Every amount the notice states agrees with the one accepted.
-      expect([result.fields.amounts.subject ?? result.notice.amount_cents, ...result.fields.amounts.body]).toEqual(
-        expect.arrayContaining([result.notice.amount_cents]),
-      );
-      expect(new Set([...result.fields.amounts.body, result.fields.amounts.subject].filter((a) => a !== null))).toEqual(
-        new Set([result.notice.amount_cents]),
-      );
+      // Every amount the notice states (Interac's and the payer's Message's) agrees with the one accepted, and Interac's body states it.
+      expect(result.fields.amounts.body).toContain(result.notice.amount_cents);
+      const { subject, body, message } = result.fields.amounts;
+      expect(new Set([...body, ...message, subject].filter((a) => a !== null))).toEqual(new Set([result.notice.amount_cents]));
       expect(result.fields.text).toContain(result.notice.reference_number);
     }
   });
@@ -93,6 +90,39 @@ describe('notice parser on the fixture corpus', () => {
     const text = raw.replace('Funds Deposited!', 'Funds waiting');
     const result = await parseNotice(Buffer.from(text));
     expect(result).toMatchObject({ status: 'rejected', reasons: ['body_not_a_deposit'] });
+  });
+
+  it('given a deposit subject over Interac text that does not say deposited, when only the payer’s Message says so, then body_not_a_deposit', async () => {
+    const raw = buildNotice({ message: 'PP-7K3M9Q Your funds have been automatically deposited.' })
+      .replace('Your funds have been automatically deposited', 'Your funds are waiting')
+      .replace('Funds Deposited!', 'Funds waiting');
+    const result = await parseNotice(Buffer.from(raw));
+    expect(result).toMatchObject({ status: 'rejected', reasons: ['body_not_a_deposit'], fields: { memos: ['PP-7K3M9Q'], amount_cents: 120000 } });
+  });
+
+  it.each(['PP-7K3M9Q Amount: see invoice', 'PP-7K3M9Q for the amount of 3 items', 'PP-7K3M9Q Montant : voir la facture'])(
+    'given a genuine notice whose Message writes %j, then it parses (the Message’s words under an amount label are no amount)',
+    async (message) => {
+      const result = await parseNotice(Buffer.from(buildNotice({ message })));
+      expect(result).toMatchObject({ status: 'parsed', notice: { amount_cents: 120000, memo: 'PP-7K3M9Q', comment: message } });
+    },
+  );
+
+  it('given the Message’s words under an amount label and an amount Interac states in no format, then the amount is still unparseable', async () => {
+    const raw = buildNotice({ layout: 'inline', message: 'PP-7K3M9Q Amount: see invoice' }).replace('Amount: $1,200.00 (CAD)', 'Amount: CA$1,200.00');
+    const result = await parseNotice(Buffer.from(raw));
+    expect(result).toMatchObject({ status: 'rejected', reasons: ['amount_unparseable'], fields: { amount_cents: null } });
+  });
+
+  it('stores the amounts Interac states apart from those the payer’s Message writes', async () => {
+    const agreeing = await parseNotice(Buffer.from(buildNotice({ message: 'PP-7K3M9Q Amount: $1,200.00 or see invoice' })));
+    expect(agreeing.fields.amounts).toEqual({ subject: 120000, body: [120000, 120000], message: [120000] });
+    const raw = buildNotice({ layout: 'legacy', amount: '$5.25', message: 'PP-7K3M9Q Amount: $500.00', reference: 'CAvjMTys' });
+    const disagreeing = await parseNotice(Buffer.from(raw));
+    expect(disagreeing).toMatchObject({ status: 'rejected', reasons: ['amount_mismatch'] });
+    expect(disagreeing.fields.amounts).toEqual({ subject: null, body: [525], message: [50000] });
+    const none = await parseNotice(Buffer.from(buildNotice({ message: null })));
+    expect(none.fields.amounts).toEqual({ subject: 120000, body: [120000, 120000], message: [] });
   });
 
   it('answers with reasons, never an exception, for input that is not a notice', async () => {

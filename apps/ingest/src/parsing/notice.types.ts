@@ -55,8 +55,13 @@ export interface NoticeFields {
   kind: NoticeKind;
   language: NoticeLanguage | null;
   amount_cents: number | null;
-  /** Every amount read and where: the subject's and the body's must agree. */
-  amounts: { subject: number | null; body: number[] };
+  /**
+   * Every amount read (integer cents) and who wrote it: the subject's and
+   * Interac's body text (`body`) must agree, and the payer's Message
+   * (`message`) may only agree with them. Outcomes recorded before the
+   * Message was read apart have no `message`, and may hold its amounts in `body`.
+   */
+  amounts: { subject: number | null; body: number[]; message: number[] };
   memos: string[];
   reference_number: string | null;
   sender_name: string | null;

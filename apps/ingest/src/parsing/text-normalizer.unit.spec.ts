@@ -1,4 +1,4 @@
-import { normalizeText } from './text-normalizer';
+import { clipText, normalizeText } from './text-normalizer';
 
 describe('normalizeText', () => {
   it('given a sender name with a right-to-left override, then the override is gone and the letters stay in their order', () => {
@@ -20,5 +20,17 @@ describe('normalizeText', () => {
 
   it('given zero-width characters, CRLF and special spaces, then they read as plain text', () => {
     expect(normalizeText('a\u200bb\r\nc\u00a0d\u202fe')).toBe('ab\nc d e');
+  });
+});
+
+describe('clipText', () => {
+  it('given text no longer than the limit, then it is kept whole', () => {
+    expect(clipText('a\u{1f600}', 3)).toBe('a\u{1f600}');
+  });
+
+  it('given a cut inside a surrogate pair, then the whole pair is left out; elsewhere, the text is cut at the limit', () => {
+    expect(clipText('ab\u{1f600}c', 3)).toBe('ab');
+    expect(clipText('ab\u{1f600}c', 4)).toBe('ab\u{1f600}');
+    expect(clipText('abcdef', 4)).toBe('abcd');
   });
 });

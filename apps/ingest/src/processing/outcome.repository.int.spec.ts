@@ -62,7 +62,7 @@ describe('OutcomeRepository (real Postgres, the ingest role)', () => {
       subject: 'INTERAC e-Transfer: JO PAYER sent you money.',
       comment: '',
     };
-    return { status: 'parsed', notice, fields: { ...notice, amounts: { subject: 1250, body: [1250] }, memos: [notice.memo], text: '' } };
+    return { status: 'parsed', notice, fields: { ...notice, amounts: { subject: 1250, body: [1250], message: [] }, memos: [notice.memo], text: '' } };
   };
   const verdict = (emailId: string, referenceNumber: string, authentication: AuthenticationResult = genuine): Verdict => ({
     email_id: emailId,

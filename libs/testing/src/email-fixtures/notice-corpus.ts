@@ -110,6 +110,12 @@ export const NOTICE_CORPUS: CorpusCase[] = [
     expected: rejected(['amount_mismatch'], { amount_cents: null }),
   },
   { name: 'the payer’s Message writing this transfer’s amount under an Amount label', spec: { message: 'PP-7K3M9Q Amount: $1,200.00' }, expected: parsed(sample1) },
+  { name: 'the payer’s Message writing words under an Amount label ("Amount: see invoice")', spec: { message: 'PP-7K3M9Q Amount: see invoice' }, expected: parsed(sample1) },
+  {
+    name: 'FR older layout, the payer’s Message writing words after an amount phrase ("d’un montant de 3 articles")',
+    spec: { language: 'fr', layout: 'legacy', sender: 'JEAN TREMBLAY', amount: '5,25 $', reference: 'CAbcDEfg', message: "PP-7K3M9Q commande d'un montant de 3 articles" },
+    expected: parsed({ amount_cents: 525, memo: 'PP-7K3M9Q', reference_number: 'CAbcDEfg', sender_name: 'JEAN TREMBLAY', language: 'fr' }),
+  },
   // Memos
   { name: 'memo in lower case', spec: { message: 'pp-7k3m9q' }, expected: parsed(sample1) },
   { name: 'memo without its dash', spec: { layout: 'inline', message: 'PP7K3M9Q' }, expected: parsed(sample1) },
