@@ -55,19 +55,14 @@ export class ServerError extends ApiError {
   override name = 'ServerError';
 }
 
-/**
- * No answer: the connection failed or the per-request timeout passed, on
- * every attempt, or an event stream went silent. The request may have run:
- * `idempotencyKey` (POST only) is the key to send it again with.
- * `requestId` is the X-Request-Id the SDK sent (the gateway logs the request
- * under it if it got that far).
- */
-export class ConnectionError extends CheckoutError {
-  override name = 'ConnectionError';
+/** A call that got no answer, which may have run all the same: what to send it again with, and what the gateway logged it under. */
+abstract class UnansweredError extends CheckoutError {
   constructor(
     message: string,
     cause: unknown,
+    /** POST only: the Idempotency-Key to send it again with. */
     readonly idempotencyKey?: string,
+    /** The X-Request-Id the SDK sent (the gateway logs the request under it if it got that far). */
     readonly requestId?: string,
   ) {
     super(message, { cause });
@@ -75,21 +70,21 @@ export class ConnectionError extends CheckoutError {
 }
 
 /**
+ * No answer: the connection failed or the per-request timeout passed, on
+ * every attempt, or an event stream went silent or broke off. The request
+ * may have run.
+ */
+export class ConnectionError extends UnansweredError {
+  override name = 'ConnectionError';
+}
+
+/**
  * The caller's `signal` stopped the call (while it waited for an answer, for
  * a retry, or for a stream's next event); `cause` is the signal's reason. A
- * POST may have run: `idempotencyKey` is the key to send it again with.
- * `requestId` is the X-Request-Id the SDK sent. Never retried.
+ * POST may have run. Never retried.
  */
-export class AbortedError extends CheckoutError {
+export class AbortedError extends UnansweredError {
   override name = 'AbortedError';
-  constructor(
-    message: string,
-    cause: unknown,
-    readonly idempotencyKey?: string,
-    readonly requestId?: string,
-  ) {
-    super(message, { cause });
-  }
 }
 
 /**

@@ -42,6 +42,28 @@ describe('creations that show a secret once, retried after their Idempotency-Key
     gateway.call<T>(`/v1/admin${path}`, { token: gateway.adminToken, idempotencyKey, body });
 
   const count = async (sql: string, parameter: string): Promise<number> => (await db.query<{ n: number }>(sql, [parameter])).rows[0].n;
+  /**
+   * Sends a command twice while `hold` (a statement and its parameters) holds a lock in an open transaction, and lets go
+   * once both wait on a lock (statements like `waitingLike`): what each made, or was refused with.
+   */
+  async function sentTogether<T>(hold: [string, unknown[]], waitingLike: string, send: () => Promise<T>): Promise<{ made: T[]; refused: Array<{ code: string; message: string }> }> {
+    const holder = await db.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query(...hold);
+      const both = Promise.allSettled([send(), send()]);
+      await waitFor('both commands waiting on the lock', async () => (await lockWaits(waitingLike)) === 2);
+      await holder.query('COMMIT');
+      const answers = await both;
+      return {
+        made: answers.flatMap((answer) => (answer.status === 'fulfilled' ? [answer.value] : [])),
+        refused: answers.flatMap((answer) => (answer.status === 'rejected' ? [answer.reason as { code: string; message: string }] : [])),
+      };
+    } finally {
+      holder.release();
+    }
+  }
+
   /** Statements of this stack's database waiting on a lock (other suites' databases share the server). */
   const lockWaits = (queryLike: string) =>
     count(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE $1`, queryLike);
@@ -108,17 +130,9 @@ describe('creations that show a secret once, retried after their Idempotency-Key
     const command = { merchant_id: merchant.merchant_id, livemode: false, type: 'secret' as const, idempotency };
 
     // The merchant's row held from here, both get past the record's check before either can commit.
-    const holder = await db.connect();
-    await holder.query('BEGIN');
-    await holder.query('SELECT 1 FROM gateway.merchants WHERE id = $1 FOR UPDATE', [merchant.merchant_id]);
-    const both = Promise.allSettled([bus.request('identity.api-keys.create.v1', command), bus.request('identity.api-keys.create.v1', command)]);
-    await waitFor('both commands waiting on the merchant’s row', async () => (await lockWaits('%gateway.merchants%')) === 2);
-    await holder.query('COMMIT');
-    holder.release();
-    const answers = await both;
-
-    const issued = answers.flatMap((answer) => (answer.status === 'fulfilled' ? [answer.value] : []));
-    const refused = answers.flatMap((answer) => (answer.status === 'rejected' ? [answer.reason as { code: string; message: string }] : []));
+    const { made: issued, refused } = await sentTogether(['SELECT 1 FROM gateway.merchants WHERE id = $1 FOR UPDATE', [merchant.merchant_id]], '%gateway.merchants%', () =>
+      bus.request('identity.api-keys.create.v1', command),
+    );
     expect(issued).toHaveLength(1);
     expect(refused).toEqual([expect.objectContaining({ code: 'CONFLICT', message: expect.stringContaining(`This Idempotency-Key already issued ${issued[0].id}`) })]);
     expect(await count(`SELECT count(*)::int AS n FROM gateway.api_keys WHERE merchant_id = $1 AND NOT livemode AND type = 'secret'`, merchant.merchant_id)).toBe(2);
@@ -130,17 +144,9 @@ describe('creations that show a secret once, retried after their Idempotency-Key
     const command = { merchant_id: merchant.merchant_id, email: `raced-${randomUUID().slice(0, 8)}@example.com`, role: 'viewer' as const, idempotency: { key: randomUUID(), fingerprint: 'f'.repeat(64) } };
 
     // Records held back from here (reads go on): both get past the record's check, the second then waits on the first's e-mail.
-    const holder = await db.connect();
-    await holder.query('BEGIN');
-    await holder.query('LOCK TABLE gateway.creation_requests IN SHARE ROW EXCLUSIVE MODE');
-    const both = Promise.allSettled([bus.request('identity.team.add.v1', command), bus.request('identity.team.add.v1', command)]);
-    await waitFor('both additions waiting, one on the records, one on the e-mail', async () => (await lockWaits('%')) === 2);
-    await holder.query('COMMIT');
-    holder.release();
-    const answers = await both;
-
-    const added = answers.flatMap((answer) => (answer.status === 'fulfilled' ? [answer.value] : []));
-    const refused = answers.flatMap((answer) => (answer.status === 'rejected' ? [answer.reason as { code: string; message: string }] : []));
+    const { made: added, refused } = await sentTogether(['LOCK TABLE gateway.creation_requests IN SHARE ROW EXCLUSIVE MODE', []], '%', () =>
+      bus.request('identity.team.add.v1', command),
+    );
     expect(added).toHaveLength(1);
     expect(refused).toEqual([expect.objectContaining({ code: 'CONFLICT', message: expect.stringContaining(`This Idempotency-Key already added dashboard user ${added[0].id}`) })]);
     expect(await count(`SELECT count(*)::int AS n FROM gateway.dashboard_users WHERE email = $1`, command.email)).toBe(1);
