@@ -1,14 +1,27 @@
 import { randomUUID } from 'node:crypto';
 
-/** JSON calls to the gateway for the bench's set-up (fresh Idempotency-Key per POST); throws on a non-2xx answer. */
+/** How long one call to the gateway may take, its answer's body included, before it fails: a stuck call fails its path instead of hanging the run. */
+export const API_TIMEOUT_MS = 30_000;
+
+/**
+ * JSON calls to the gateway for the bench's set-up (fresh Idempotency-Key per POST); throws on a non-2xx
+ * answer, and when the whole answer has not arrived within API_TIMEOUT_MS.
+ */
 export function gatewayApi(gatewayUrl: string, token: string) {
   return async <T = Record<string, unknown>>(path: string, body?: unknown, method = body === undefined ? 'GET' : 'POST'): Promise<T> => {
     const headers: Record<string, string> = { authorization: `Bearer ${token}` };
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (method === 'POST') headers['idempotency-key'] = randomUUID();
-    const response = await fetch(`${gatewayUrl}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-    if (response.status >= 300) throw new Error(`${method} ${path} answered ${response.status}: ${await response.text()}`);
-    return (await response.json()) as T;
+    // One signal for the request and the body read after it.
+    const signal = AbortSignal.timeout(API_TIMEOUT_MS);
+    try {
+      const response = await fetch(`${gatewayUrl}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal });
+      if (response.status >= 300) throw new Error(`${method} ${path} answered ${response.status}: ${await response.text()}`);
+      return (await response.json()) as T;
+    } catch (error) {
+      if (signal.aborted) throw new Error(`${method} ${path}: no whole answer within ${API_TIMEOUT_MS / 1000} s`, { cause: error });
+      throw error;
+    }
   };
 }
 
@@ -55,5 +68,3 @@ export function createSessions(api: GatewayApi, count: number, referencePrefix: 
     }),
   );
 }
-
-export const percentile = (sorted: number[], q: number): number => Math.round(sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))] ?? 0);

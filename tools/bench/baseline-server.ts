@@ -9,7 +9,13 @@ import { type ForkedServer, forkServer, listenOnLoopback, serveForked } from './
  * 201. The gateway → sessions → ledger path must reach at least its req/s.
  */
 export async function startBaselineServer(databaseUrl: string): Promise<{ url: string; close(): Promise<void> }> {
-  const pool = new Pool({ connectionString: databaseUrl, max: 20 });
+  // idleTimeoutMillis 0: pg-pool closes a connection idle for 10 s by default, and the baseline idles longer than
+  // that between its windows (the create rows before "baseline again", the chain's windows and quiet waits
+  // between interleaved ones), so each such window began by reconnecting, work the first window never paid.
+  const pool = new Pool({ connectionString: databaseUrl, max: 20, idleTimeoutMillis: 0 });
+  // An idle connection's error (Postgres restarted, the connection cut) is the pool's to report: unhandled, it
+  // would end the process, and the bench would see the baseline stop answering instead of why.
+  pool.on('error', (error) => process.stderr.write(`bench baseline: an idle Postgres connection failed: ${error.message}\n`));
   await pool.query(
     'CREATE TABLE IF NOT EXISTS bench_baseline (id text PRIMARY KEY, reference text NOT NULL, amount bigint NOT NULL, body jsonb NOT NULL, created_at timestamptz NOT NULL DEFAULT now())',
   );

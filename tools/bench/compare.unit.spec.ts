@@ -46,6 +46,16 @@ describe('comparing two reports', () => {
     expect(compareReports(a, b)).toContain('400.0 → 440.0 (+10%)');
   });
 
+  it('given webhook latencies in tenths of a millisecond, then they are compared in tenths; other rows in whole ms', () => {
+    const latencies = (webhook: [number, number], create: [number, number]) => [
+      { ...row('simulate-payment → signed webhook received', '-', 'webhook-latency'), p50_ms: webhook[0], p99_ms: webhook[1] },
+      { ...row('create session at half of max load', '500 req/s', 'create-half'), p50_ms: create[0], p99_ms: create[1] },
+    ];
+    const out = compareReports(report({ rows: latencies([4.2, 23.1], [12, 51]) }), report({ rows: latencies([4.6, 23.4], [13, 55]) }));
+    expect(out).toMatch(/simulate-payment → signed webhook received\s+- → -\s+4\.2 → 4\.6 \(\+10%\)\s+23\.1 → 23\.4 \(\+1%\)/);
+    expect(out).toMatch(/create session at half of max load\s+500\.0 → 500\.0 \(\+0%\)\s+12 → 13 \(\+8%\)\s+51 → 55 \(\+8%\)/);
+  });
+
   it('given an older report with one idle RSS reading, then it is compared with the newer first reading, the highest apart', () => {
     const a = report({ idle_rss_mb: { gateway: 110 } });
     const b = report({ idle_rss_mb: { gateway: 118 }, idle_rss_first_mb: { gateway: 111 } });

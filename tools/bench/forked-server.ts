@@ -1,4 +1,4 @@
-import { fork } from 'node:child_process';
+import { type ChildProcess, fork } from 'node:child_process';
 import type { Server } from 'node:http';
 
 export interface ForkedServer {
@@ -8,12 +8,17 @@ export interface ForkedServer {
   close(): Promise<void>;
 }
 
+/** How long close() waits for the child to stop on SIGTERM before it sends SIGKILL. */
+export const KILL_AFTER_MS = 10_000;
+
 /**
  * Starts `script` in a process of its own, as each service runs, so its CPU
  * per request is measured like theirs (not mixed with the load generator's).
- * The child reports ready by sending `{ url }` over IPC, and stops on SIGTERM.
+ * The child reports ready by sending `{ url }` over IPC, and stops on SIGTERM;
+ * close() resolves at once for a child that has already exited, and kills one
+ * still running `killAfterMs` after the SIGTERM.
  */
-export function forkServer(script: string, args: string[], env: Record<string, string>): Promise<ForkedServer> {
+export function forkServer(script: string, args: string[], env: Record<string, string>, { killAfterMs = KILL_AFTER_MS }: { killAfterMs?: number } = {}): Promise<ForkedServer> {
   const child = fork(script, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   return new Promise((resolve, reject) => {
     child.once('error', reject);
@@ -22,14 +27,23 @@ export function forkServer(script: string, args: string[], env: Record<string, s
       resolve({
         url: message.url ?? '',
         pid: child.pid ?? 0,
-        close: () =>
-          new Promise<void>((done) => {
-            child.removeAllListeners('exit');
-            child.once('exit', () => done());
-            child.kill('SIGTERM');
-          }),
+        close: () => stopChild(child, killAfterMs),
       }),
     );
+  });
+}
+
+/** SIGTERM, then SIGKILL after `killAfterMs`; resolved once the child has exited, at once if it already had (its 'exit' will not come again). */
+function stopChild(child: ChildProcess, killAfterMs: number): Promise<void> {
+  child.removeAllListeners('exit');
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise<void>((done) => {
+    const kill = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
+    child.once('exit', () => {
+      clearTimeout(kill);
+      done();
+    });
+    child.kill('SIGTERM');
   });
 }
 

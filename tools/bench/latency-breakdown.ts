@@ -1,4 +1,5 @@
 import type { CollectedSpan } from '@pp/testing';
+import { quantile as quantileOfSorted } from './latency-summary';
 
 export interface SpanTiming {
   /** `<service> <span name>`; ids in names are not expected (span names are templates). */
@@ -49,7 +50,7 @@ export function traceAtQuantile(spans: readonly CollectedSpan[], traceIds: Reado
     extent.set(span.traceId, { start: Math.min(seen?.start ?? span.startMs, span.startMs), end: Math.max(seen?.end ?? span.endMs, span.endMs) });
   }
   const byLength = [...extent].sort(([, a], [, b]) => a.end - a.start - (b.end - b.start));
-  return byLength[quantileIndex(byLength.length, q)]?.[0];
+  return quantileOfSorted(byLength, q)?.[0];
 }
 
 /** The spans of each of `traceIds`, a list per trace. */
@@ -64,13 +65,10 @@ export function spansOfTraces(spans: readonly CollectedSpan[], traceIds: Readonl
   return [...byTrace.values()];
 }
 
-/** The value at quantile `q` of `values` (0.5: the median; 1: the largest); 0 for none. */
+/** The value at quantile `q` of `values` (any order; 0.5: the median; 1: the largest), by latency-summary.ts's rule; 0 for none. */
 export function quantile(values: readonly number[], q: number): number {
-  if (values.length === 0) return 0;
-  return [...values].sort((a, b) => a - b)[quantileIndex(values.length, q)];
+  return quantileOfSorted([...values].sort((a, b) => a - b), q) ?? 0;
 }
-
-const quantileIndex = (count: number, q: number) => Math.min(count - 1, Math.floor(count * q));
 
 export function printBreakdown(title: string, timings: readonly SpanTiming[]): void {
   const width = Math.max(...timings.map((timing) => timing.span.length), 4);

@@ -5,8 +5,11 @@ export interface LatencySummary {
   max_ms: number;
 }
 
-/** The value at quantile `q` of `sorted` (ascending): the one `q` of the way along, as the bench has always read them. */
-export function quantile(sorted: readonly number[], q: number): number | undefined {
+/**
+ * The value at quantile `q` of `sorted` (ascending): the one `q` of the way along, as the bench has always read them.
+ * Every quantile the bench reads uses this rule (latency-breakdown.ts too): recorded figures depend on it.
+ */
+export function quantile<T>(sorted: readonly T[], q: number): T | undefined {
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))];
 }
 

@@ -6,7 +6,7 @@ import { dueCount, dueOffsetMs, summarizeLatencies } from './latency-summary';
 import { successRate } from './success-counts';
 
 export interface LoadResult {
-  /** Answers received (any status): what the CPU figures are divided by. */
+  /** Answers received (any status): what the CPU figures are divided by (a request that failed or timed out is none). */
   requests: number;
   /** 2xx answers a second: non-2xx answers and errors are left out (success-counts.ts). */
   requests_per_second: number;
@@ -15,6 +15,7 @@ export interface LoadResult {
   /** The slowest answer (paced loads only). */
   max_ms?: number;
   non_2xx: number;
+  /** Requests that got no answer: failed, or timed out (autocannon's own timeout; HTTP_TIMEOUT_MS for paced loads). */
   errors: number;
   /** Paced loads only: the same latencies timed from each request's actual send, as before their due time was used. */
   from_send?: PacedFromSend;
@@ -40,7 +41,12 @@ export interface LoadOptions {
   body: () => Record<string, unknown>;
   seconds: number;
   connections: number;
+  /** Paced loads: how long a request may take before it counts as an error (HTTP_TIMEOUT_MS when not given). */
+  timeoutMs?: number;
 }
+
+/** A paced request's deadline, as autocannon's default one (10 s): a request never answered ends the load anyway. */
+export const HTTP_TIMEOUT_MS = 10_000;
 
 /** POSTs JSON with autocannon, a new Idempotency-Key and body per request. */
 export async function postLoad(options: LoadOptions): Promise<LoadResult> {
@@ -77,11 +83,16 @@ export async function postLoad(options: LoadOptions): Promise<LoadResult> {
  * answer (latency-summary.ts: a send the bench itself delayed counts), and
  * from its actual send too (`from_send`). For latency at a given load:
  * autocannon's rate limit sends each second's requests in one burst, which
- * measures queueing at full load instead.
+ * measures queueing at full load instead. A request that fails or gets no
+ * answer within its deadline (`timeoutMs`) is counted in `errors`, and its
+ * latencies run to the moment it failed (for a timeout, at least the
+ * deadline), so a request that waited seconds and then failed still weighs
+ * on the p99 and max instead of dropping out of them.
  */
 export async function pacedLoad(options: LoadOptions & { rate: number }): Promise<LoadResult> {
   const target = new URL(options.url);
   const agent = new Agent({ keepAlive: true, maxSockets: options.connections });
+  const timeoutMs = options.timeoutMs ?? HTTP_TIMEOUT_MS;
   const fromDue: number[] = [];
   const fromSend: number[] = [];
   let latestSend = 0;
@@ -97,15 +108,16 @@ export async function pacedLoad(options: LoadOptions & { rate: number }): Promis
     const started = performance.now();
     latestSend = Math.max(latestSend, started - due);
     try {
-      const { status } = await httpPost(agent, target, headers, body);
-      const answered = performance.now();
-      fromDue.push(answered - due);
-      fromSend.push(answered - started);
+      const { status } = await httpPost(agent, target, headers, body, timeoutMs);
       if (status >= 200 && status < 300) ok++;
       else non2xx++;
     } catch {
       errors++;
     }
+    // Answered or not: a failure's wait counts too (a timed-out request's timer ran from after `started`).
+    const ended = performance.now();
+    fromDue.push(ended - due);
+    fromSend.push(ended - started);
   };
   const total = Math.round(options.rate * options.seconds);
   for (let sent = 0; sent < total; ) {
@@ -116,11 +128,12 @@ export async function pacedLoad(options: LoadOptions & { rate: number }): Promis
     }
     await new Promise((resolve) => setTimeout(resolve, 1));
   }
+  // Bounded: each request ends by its deadline.
   await Promise.all(inFlight);
   agent.destroy();
   const headline = summarizeLatencies(fromDue);
   return {
-    requests: fromDue.length,
+    requests: ok + non2xx,
     requests_per_second: Math.round(ok / ((performance.now() - begun) / 1000)),
     ...headline,
     non_2xx: non2xx,
@@ -133,17 +146,33 @@ export async function pacedLoad(options: LoadOptions & { rate: number }): Promis
  * One POST on `agent`'s kept-alive sockets, answered with its status and
  * body. node:http, not fetch: the bench shares the cores with the stack,
  * and fetch cost it about twice the CPU a request (docs/PERFORMANCE.md, "A
- * lighter sender for posted notices"). Rejects only when the request fails.
+ * lighter sender for posted notices"). Rejects when the request fails, or
+ * when its whole answer has not arrived `timeoutMs` after it was sent (the
+ * request is then destroyed, its socket with it).
  */
-export function httpPost(agent: Agent, target: URL, headers: Record<string, string>, body: string): Promise<{ status: number; body: Buffer }> {
+export function httpPost(
+  agent: Agent,
+  target: URL,
+  headers: Record<string, string>,
+  body: string,
+  timeoutMs = HTTP_TIMEOUT_MS,
+): Promise<{ status: number; body: Buffer }> {
   return new Promise((resolve, reject) => {
     const req = request(target, { method: 'POST', agent, headers: { ...headers, 'content-length': Buffer.byteLength(body) } }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }));
-      res.on('error', reject);
+      res.on('end', () => {
+        clearTimeout(deadline);
+        resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) });
+      });
+      res.on('error', fail);
     });
-    req.on('error', reject);
+    function fail(error: Error): void {
+      clearTimeout(deadline);
+      reject(error);
+    }
+    const deadline = setTimeout(() => req.destroy(new Error(`POST ${target.pathname}: no answer within ${timeoutMs} ms`)), timeoutMs);
+    req.on('error', fail);
     req.end(body);
   });
 }

@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { Client } from 'pg';
 import type { TestStack } from '@pp/testing';
 import { type ServiceCost, type ServiceScrape, scrapeServices, serviceCostBetween } from './service-scrape';
-import { idlePercentBetween, readMachineCpuTimes } from './machine-idle';
+import { idlePercentBetween, type MachineCpuTimes, readMachineCpuTimes } from './machine-idle';
 import { LOAD_GROUP } from './report';
 import { runQueueWaitBetween, threadRunQueueWaits, type ThreadWaits } from './run-queue-wait';
 
@@ -209,19 +209,59 @@ export function costPerRequest(before: CpuSample, after: CpuSample, requests: nu
   };
 }
 
-/** Runs `work`, returning its result with the cost per request of each process (counted by `requestsOf`). */
+/** What the work a path's requests left behind (outbox publishing, projections, webhooks) gets after its timed work: counted as theirs. */
+export const SETTLE_AFTER_WINDOW_MS = 1000;
+
+/**
+ * One path's CPU window, the same for every path: each service's metrics scraped (outside the CPU samples, so
+ * that rendering them is not counted as the path's work), every process's CPU sampled, the monotonic clock and
+ * the machine's CPU times read; then the path's timed work; the machine's times read again (the cores left idle:
+ * the timed work only); SETTLE_AFTER_WINDOW_MS for what the requests left behind; the clock read, the CPU
+ * sampled and the metrics scraped again.
+ */
+export class CpuWindow {
+  private coresIdle: number | undefined;
+
+  private constructor(
+    private readonly cpu: Pick<ProcessCpu, 'sample' | 'scrapeServices'>,
+    private readonly scrapedBefore: ServiceScrape,
+    private readonly before: CpuSample,
+    private readonly from: number,
+    private readonly machineBefore: MachineCpuTimes,
+    private readonly settleMs: number,
+  ) {}
+
+  static async open(cpu: Pick<ProcessCpu, 'sample' | 'scrapeServices'>, { settleMs = SETTLE_AFTER_WINDOW_MS }: { settleMs?: number } = {}): Promise<CpuWindow> {
+    const scrapedBefore = await cpu.scrapeServices();
+    const before = await cpu.sample();
+    return new CpuWindow(cpu, scrapedBefore, before, monotonicUs(), readMachineCpuTimes(), settleMs);
+  }
+
+  /** The timed work is over: the cores left idle are read from the opening to now (the first call counts; close() calls it when nothing did). */
+  endTiming(): void {
+    this.coresIdle ??= idlePercentBetween(this.machineBefore, readMachineCpuTimes());
+  }
+
+  /** After the settle, each process's cost per request, `requests` (or what it returns, read after the last CPU sample) dividing. */
+  async close(requests: number | (() => number)): Promise<PathCost> {
+    this.endTiming();
+    await new Promise((resolve) => setTimeout(resolve, this.settleMs));
+    const window: [number, number] = [this.from, monotonicUs()];
+    const after = await this.cpu.sample();
+    const scrapedAfter = await this.cpu.scrapeServices();
+    const count = typeof requests === 'number' ? requests : requests();
+    return {
+      ...costPerRequest(this.before, after, count),
+      ...serviceCostBetween(this.scrapedBefore, scrapedAfter, count),
+      cores_idle_percent: this.coresIdle,
+      profile_window_us: window,
+    };
+  }
+}
+
+/** Runs `work` in a CPU window (CpuWindow), returning its result with the cost per request of each process (counted by `requestsOf`). */
 export async function withCpu<T>(cpu: ProcessCpu, work: () => Promise<T>, requestsOf: (result: T) => number): Promise<{ result: T } & PathCost> {
-  // Scraped outside the CPU samples, so that rendering the metrics is not counted as the path's work.
-  const scrapedBefore = await cpu.scrapeServices();
-  const before = await cpu.sample();
-  const from = monotonicUs();
-  const machineBefore = readMachineCpuTimes();
+  const window = await CpuWindow.open(cpu);
   const result = await work();
-  const coresIdle = idlePercentBetween(machineBefore, readMachineCpuTimes());
-  // Work the requests left behind (outbox publishing, projections, webhooks) belongs to them too.
-  await new Promise((resolve) => setTimeout(resolve, 1000));
-  const window: [number, number] = [from, monotonicUs()];
-  const after = await cpu.sample();
-  const ownCounts = serviceCostBetween(scrapedBefore, await cpu.scrapeServices(), requestsOf(result));
-  return { result, ...costPerRequest(before, after, requestsOf(result)), ...ownCounts, cores_idle_percent: coresIdle, profile_window_us: window };
+  return { result, ...(await window.close(requestsOf(result))) };
 }

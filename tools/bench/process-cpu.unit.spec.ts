@@ -1,4 +1,4 @@
-import { type CpuSample, ProcessCpu } from './process-cpu';
+import { CpuWindow, type CpuSample, ProcessCpu } from './process-cpu';
 import { cpuGroups, LOAD_GROUP } from './report';
 
 const sample = (groups: Record<string, [pid: number, ms: number][]>): CpuSample =>
@@ -22,5 +22,37 @@ describe('CPU per request of each process', () => {
   it('given rows with the load generator, when the columns are ordered, then it comes after the total', () => {
     const rows = [{ path: 'p', throughput: '', p50_ms: null, p99_ms: null, baseline: '', ratio: '', cpu_ms_per_request: { [LOAD_GROUP]: 1, nats: 0.5, gateway: 1, total: 1.5 } }];
     expect(cpuGroups(rows)).toEqual(['gateway', 'nats', 'total', LOAD_GROUP]);
+  });
+});
+
+describe("a path's CPU window", () => {
+  it('given a window closed after its timed work, then the settle comes before the last sample, and the requests are read after it', async () => {
+    const calls: string[] = [];
+    let gatewayMs = 100;
+    const cpu = {
+      sample: async () => {
+        calls.push('sample');
+        return sample({ gateway: [[10, gatewayMs]] });
+      },
+      scrapeServices: async () => {
+        calls.push('scrape');
+        return new Map();
+      },
+    };
+
+    const window = await CpuWindow.open(cpu, { settleMs: 50 });
+    gatewayMs = 200;
+    window.endTiming();
+    setTimeout(() => (gatewayMs = 300), 10); // the work the requests left behind, during the settle
+    const cost = await window.close(() => {
+      calls.push('requests');
+      return 100;
+    });
+
+    expect(calls).toEqual(['scrape', 'sample', 'sample', 'scrape', 'requests']);
+    expect(cost.cpu_ms_per_request).toEqual({ gateway: 2, total: 2 });
+    const [from, to] = cost.profile_window_us ?? [0, 0];
+    expect(to - from).toBeGreaterThanOrEqual(50_000);
+    expect(cost.cores_idle_percent).toEqual(expect.any(Number));
   });
 });

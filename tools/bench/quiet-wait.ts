@@ -10,6 +10,9 @@ export interface QuietWait {
   quiet: boolean;
 }
 
+/** How a row records the wait before its window. */
+export const quietDetail = (wait: QuietWait) => ({ quiet_wait_ms: wait.waited_ms, quiet_before: wait.quiet });
+
 /** CPU ms each process (by pid) has spent so far; undefined for one that is gone. */
 export type CpuByPid = ReadonlyMap<number, number | undefined>;
 

@@ -39,6 +39,8 @@ export interface Row {
   /** The path's CPU window in µs on the monotonic clock, for `--profile-summary` (process-cpu.ts). */
   profile_window_us?: [number, number];
   detail?: Record<string, unknown>;
+  /** Set when the path failed (path-runner.ts): the error, and no figures. */
+  error?: string;
 }
 
 export interface BenchReport {
@@ -75,6 +77,8 @@ export interface BenchReport {
   /** The machine's price for waking a process for short work (wake-cost.ts): read the paths below full load with it. */
   wake_cost?: WakeCost;
   rows: Row[];
+  /** Set when the run stopped early (an error outside any path): the report holds what was measured before it. */
+  stopped_early?: string;
   /** With BENCH_TRACE=true: the median create-session trace at half of max load, span by span. */
   create_half_load_trace?: SpanTiming[];
   /** With BENCH_TRACE=true: the create-session trace at half of max load at the 99th percentile of lengths. */
@@ -148,6 +152,8 @@ export function printRows(rows: Row[]): void {
       ]),
     ),
   );
+  const failed = rows.filter((r) => r.error !== undefined);
+  if (failed.length > 0) process.stdout.write(`\nfailed paths (their error rows above):\n${failed.map((r) => `  ${r.path}: ${r.error}`).join('\n')}\n`);
   const measured = rows.filter((r) => r.cpu_ms_per_request);
   if (measured.length === 0) return;
   const groups = cpuGroups(measured);

@@ -1,31 +1,34 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { SERVICE_NAMES } from '@pp/contracts';
 import { IDLE_MEMORY_POLICY } from '@pp/platform';
 import { type CollectedSpan, OtlpCollector, REPO_ROOT, TestStack, testDkimKey, writeDnsOverrides } from '@pp/testing';
 import { createMerchant, gatewayApi } from './api';
 import { forkBaselineServer } from './baseline-server';
-import { CHAIN_WARMUP_MESSAGES, measureIngestThroughput, warmIngestChain } from './ingest-throughput';
+import { CHAIN_WARMUP_MESSAGES, measureIngestThroughput, NO_ANSWER, warmIngestChain } from './ingest-throughput';
 import { interleavedRatio, medianRate } from './interleaved-ratio';
 import { latencyBreakdown, printBreakdown, traceAtQuantile, type SpanTiming } from './latency-breakdown';
 import { printTailComposition, type TailComposition, tailComposition } from './tail-composition';
 import { type LoadResult, pacedLoad, postLoad } from './load';
 import { measureIdleMemory, sampleIdleMemory, waitUntilStackQuiet } from './memory';
+import { PathRunner } from './path-runner';
 import { type CpuPerRequest, type PathCost, ProcessCpu, withCpu } from './process-cpu';
-import type { QuietWait } from './quiet-wait';
+import { quietDetail, type QuietWait } from './quiet-wait';
 import { sweepRates } from './rate-sweep';
 import { type BenchReport, type Row, printRows } from './report';
 import { rssReadingOffsets, type RssReading } from './idle-rss';
 import { sweepRowKey } from './row-keys';
-import { benchEnvironment, BenchSettings } from './settings';
+import { BENCH_PATHS, benchEnvironment, benchPaths, BenchSettings } from './settings';
 import { notCountedWarning } from './success-counts';
 import type { FloorFramework } from './floor-parts';
 import { forkTopologyFloor } from './topology-floor';
 import { readNamedProfiles, summarizeProfiles } from './profile-summary';
 import { measureWebhookFanout } from './webhook-fanout';
-import { measureWakeCost } from './wake-cost';
+import { measureWakeCost, type WakeCost } from './wake-cost';
 import { measureWebhookLatency } from './webhook-latency';
+import { WEBHOOK_LATENCY_PATH, webhookLatencyRow } from './webhook-latency-row';
 
 /**
  * `npm run bench` (PRODUCT-RULES §D6): measures each path side by side with its
@@ -40,12 +43,19 @@ import { measureWebhookLatency } from './webhook-latency';
  * BENCH_PROFILE=true runs every service under `node --cpu-prof`
  * (tools/launcher/bench.js passes the flag, and the services inherit it),
  * its profile written to bench/profiles/ when the stack stops.
+ *
+ * A path that fails is an error row in the report (path-runner.ts) and the
+ * others still run; the report is written however the run ends, and the exit
+ * code is non-zero when a path failed or the run stopped early.
  */
 
-/** Every BENCH_* setting is read through this, so the report records what the run used (settings.ts). */
+/**
+ * Every BENCH_* setting is read through this, so the report records what the run used (settings.ts); each is
+ * checked as it is read, before the stack starts, so a typo fails at once.
+ */
 const SETTINGS = new BenchSettings(process.env);
-const SECONDS = SETTINGS.number('BENCH_SECONDS', 10);
-const CONNECTIONS = SETTINGS.number('BENCH_CONNECTIONS', 50);
+const SECONDS = SETTINGS.number('BENCH_SECONDS', 10, { min: 1 });
+const CONNECTIONS = SETTINGS.number('BENCH_CONNECTIONS', 50, { min: 1 });
 /**
  * Load before each measured path (baseline included), so both are measured
  * with their code optimised by the JIT rather than while it compiles: the
@@ -53,18 +63,18 @@ const CONNECTIONS = SETTINGS.number('BENCH_CONNECTIONS', 50);
  * first seconds under load cost up to twice as much CPU per request.
  */
 const WARMUP_SECONDS = SETTINGS.number('BENCH_WARMUP_SECONDS', 10);
-const WEBHOOK_PAYMENTS = SETTINGS.number('BENCH_WEBHOOK_PAYMENTS', 200);
+const WEBHOOK_PAYMENTS = SETTINGS.number('BENCH_WEBHOOK_PAYMENTS', 200, { min: 1 });
 /** A pause before each of those payments: 11000 with 14 payments times them as sparse traffic would (docs/PERFORMANCE.md, "Pools that idle out"). */
 const WEBHOOK_GAP_MS = SETTINGS.number('BENCH_WEBHOOK_GAP_MS', 0);
-const INGEST_MESSAGES = SETTINGS.number('BENCH_INGEST_MESSAGES', 1000);
+const INGEST_MESSAGES = SETTINGS.number('BENCH_INGEST_MESSAGES', 1000, { min: 1 });
 /** Notices in flight at once, each way (ingest-throughput.ts). */
-const INGEST_CONCURRENCY = SETTINGS.number('BENCH_INGEST_CONCURRENCY', 32);
+const INGEST_CONCURRENCY = SETTINGS.number('BENCH_INGEST_CONCURRENCY', 32, { min: 1 });
 /**
  * 1,000 payments × 2 events × 4 endpoints: 8,000 deliveries, a few seconds of work off. With 300 the backlog
  * lasted about a second, much of it the ramp (connections, the first claims), and runs of the same code spread by a fifth.
  */
-const FANOUT_PAYMENTS = SETTINGS.number('BENCH_FANOUT_PAYMENTS', 1000);
-const FANOUT_ENDPOINTS = SETTINGS.number('BENCH_FANOUT_ENDPOINTS', 4);
+const FANOUT_PAYMENTS = SETTINGS.number('BENCH_FANOUT_PAYMENTS', 1000, { min: 1 });
+const FANOUT_ENDPOINTS = SETTINGS.number('BENCH_FANOUT_ENDPOINTS', 4, { min: 1 });
 const IDLE_CPU_SECONDS = 4;
 /**
  * The idle RSS: each service read every 3 s from 3 s after the stack is ready (the one reading the bench used to
@@ -92,7 +102,8 @@ const STACK_QUIET_MAX_MS = 30_000;
 const WINDOW_QUIET_MAX_MS = 15_000;
 /** Extra create-session rows at these paced rates (rate-sweep.ts); read before the stack starts, so a typo fails at once. */
 const SWEEP_RATES = sweepRates(SETTINGS.text('BENCH_SWEEP', ''));
-const PATHS = new Set(SETTINGS.text('BENCH_PATHS', 'create,webhook,ingest,fanout').split(',').map((p) => p.trim()));
+/** The paths to run; a name that is none of them fails at once (settings.ts). */
+const PATHS = benchPaths(SETTINGS.text('BENCH_PATHS', BENCH_PATHS.join(',')));
 const PROFILE_DIR = join(REPO_ROOT, 'bench', 'profiles');
 /**
  * BENCH_TRACE=true: every service exports its spans to a collector in the
@@ -120,7 +131,7 @@ const log = (text: string) => process.stderr.write(`bench: ${text}\n`);
 const BASELINE_DRIFT_WARNING = 0.2;
 /** The interleaved create ratio's rounds (a chain window and a baseline window each; 0 leaves the row out) and their windows' length. */
 const INTERLEAVE_ROUNDS = SETTINGS.number('BENCH_INTERLEAVE_ROUNDS', 5);
-const INTERLEAVE_SECONDS = SETTINGS.number('BENCH_INTERLEAVE_SECONDS', 3);
+const INTERLEAVE_SECONDS = SETTINGS.number('BENCH_INTERLEAVE_SECONDS', 3, { min: 1 });
 
 /**
  * Waits (bounded) for the stack to finish what the last load left before a window is timed (quiet-wait.ts),
@@ -132,9 +143,6 @@ async function settle(stack: TestStack, cpu: ProcessCpu, before: string): Promis
   return wait;
 }
 
-/** How a row records the wait before its window. */
-const quietDetail = (wait: QuietWait) => ({ quiet_wait_ms: wait.waited_ms, quiet_before: wait.quiet });
-
 /** Prints a warning when a path had answers or outcomes its rate leaves out (success-counts.ts). */
 function warnNotCounted(what: string, others: Record<string, number>): void {
   const warning = notCountedWarning(what, others);
@@ -142,31 +150,15 @@ function warnNotCounted(what: string, others: Record<string, number>): void {
 }
 
 async function main(): Promise<void> {
-  const rows: Row[] = [];
+  const runner = new PathRunner(log);
+  const rows = runner.rows;
   const profile = PROFILE;
   if (profile) mkdirSync(PROFILE_DIR, { recursive: true });
-  const collector = TRACE ? await OtlpCollector.start() : undefined;
-  log('the machine\'s wake-up cost (a short piece of work, back to back and 1 ms apart)');
-  const wakeCost = await measureWakeCost();
-  const readyStarted = Date.now();
-  const stack = await TestStack.start({
-    services: SERVICE_NAMES,
-    label: 'bench',
-    // Eight services starting at once on a shared machine may take longer than a test allows.
-    startTimeoutMs: 90_000,
-    env: {
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT_TEST_PER_SECOND: '100000',
-      RATE_LIMIT_LIVE_PER_SECOND: '100000',
-      INGEST_DNS_OVERRIDES: writeDnsOverrides(testDkimKey()),
-      ...(collector ? { OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_BSP_SCHEDULE_DELAY: '100' } : {}),
-    },
-  });
+  let collector: OtlpCollector | undefined;
+  let wakeCost: WakeCost | undefined;
+  let readyMs: number | undefined;
   let webhookTrace: TraceBreakdown | undefined;
   let halfLoadTrace: TraceBreakdown | undefined;
-  const readyMs = Date.now() - readyStarted;
-  // The fan-out path restarts the webhooks service: its profiles are named from both processes.
-  const services = new Map(stack.processes().map((proc) => [proc.pid, proc.service]));
   let idleRss: Partial<Record<string, number>> = {};
   let idleRssFirst: Partial<Record<string, number>> = {};
   let idleRssReadings: RssReading[] = [];
@@ -174,165 +166,247 @@ async function main(): Promise<void> {
   let idleCpuQuietWait: QuietWait | undefined;
   let cpuFound: Record<string, boolean> | undefined;
   let rssAfterPaths: Partial<Record<string, number>> | undefined;
+  /** Set when an error outside any path stopped the run: the report is written all the same, with what was measured. */
+  let stoppedEarly: unknown;
   try {
-    // Read over the next half minute while the idle CPU is measured, so that most of it is not added to the run.
-    const idleRssSampling = sampleIdleMemory(stack, rssReadingOffsets(IDLE_RSS_FIRST_MS, IDLE_RSS_SPAN_MS, IDLE_RSS_EVERY_MS));
-    idleRssSampling.catch(() => undefined); // awaited below; should the bench fail before then, not a second time as unhandled
-    const cpu = await ProcessCpu.start(stack, { postgres: stack.database.url, nats: stack.env.NATS_URL, redis: stack.env.REDIS_URL });
-    cpuFound = cpu.found();
-    const missing = Object.entries(cpuFound).filter(([, found]) => !found);
-    if (missing.length > 0) log(`no process found for ${missing.map(([name]) => name).join(', ')}: their CPU is not reported`);
+    collector = TRACE ? await OtlpCollector.start() : undefined;
+    log('the machine\'s wake-up cost (a short piece of work, back to back and 1 ms apart)');
+    wakeCost = await measureWakeCost();
+    const readyStarted = Date.now();
+    const stack = await TestStack.start({
+      services: SERVICE_NAMES,
+      label: 'bench',
+      // Eight services starting at once on a shared machine may take longer than a test allows.
+      startTimeoutMs: 90_000,
+      env: {
+        LOG_LEVEL: 'warn',
+        RATE_LIMIT_TEST_PER_SECOND: '100000',
+        RATE_LIMIT_LIVE_PER_SECOND: '100000',
+        INGEST_DNS_OVERRIDES: writeDnsOverrides(testDkimKey()),
+        ...(collector ? { OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_BSP_SCHEDULE_DELAY: '100' } : {}),
+      },
+    });
+    readyMs = Date.now() - readyStarted;
+    // The fan-out path restarts the webhooks service: its profiles are named from both processes.
+    const services = new Map(stack.processes().map((proc) => [proc.pid, proc.service]));
     try {
-      // What each process spends doing nothing (timers, polls, health checks): paths with few requests per second carry it.
-      idleCpuQuietWait = await settle(stack, cpu, 'the idle CPU window');
-      idleCpu = (await withCpu(cpu, () => new Promise((resolve) => setTimeout(resolve, IDLE_CPU_SECONDS * 1000)), () => IDLE_CPU_SECONDS + 1)).cpu_ms_per_request;
-      log(`idle RSS: each service read every ${IDLE_RSS_EVERY_MS / 1000} s until ${IDLE_RSS_SPAN_MS / 1000} s after the stack was ready`);
-      const idleRssSamples = await idleRssSampling;
-      [idleRss, idleRssFirst, idleRssReadings] = [idleRssSamples.highest_mb, idleRssSamples.first_mb, idleRssSamples.readings];
-      rows.push({
-        key: 'idle-rss',
-        path: 'idle RSS, largest service',
-        throughput: `${Math.max(...Object.values(idleRss).map(Number))} MB`,
-        p50_ms: null,
-        p99_ms: null,
-        baseline: '≤ 120 MB target',
-        ratio: '-',
-        detail: {
-          rss_mb: idleRss,
-          first_reading_mb: idleRssFirst,
-          first_reading_largest_mb: Math.max(...Object.values(idleRssFirst).map(Number)),
-          readings: idleRssReadings.length,
-          reading_every_ms: IDLE_RSS_EVERY_MS,
-        },
-      });
-      rows.push({ key: 'stack-ready', path: 'stack ready after start', throughput: `${(readyMs / 1000).toFixed(1)} s`, p50_ms: null, p99_ms: null, baseline: '≤ 15 s target', ratio: '-' });
-
-      const rowsBeforePaths = rows.length;
-      const merchant = await createMerchant(stack.url('gateway'), stack.env.ADMIN_TOKEN, 'Bench Merchant');
-      const testKey = merchant.keys.test_secret;
-      if (PATHS.has('create')) {
-        const create = await createSessionPaths(stack, cpu, testKey, collector);
-        rows.push(...create.rows);
-        halfLoadTrace = create.halfLoadTrace;
-      }
-      if (PATHS.has('webhook')) {
-        const pacing = WEBHOOK_GAP_MS > 0 ? `, ${WEBHOOK_GAP_MS} ms apart` : '';
-        log(`simulate-payment → signed webhook at a local receiver (${WEBHOOK_PAYMENTS} payments, one at a time${pacing})`);
-        const quiet = await settle(stack, cpu, 'the webhook path');
-        const { result, ...cost } = await withCpu(
-          cpu,
-          () => measureWebhookLatency(stack.url('gateway'), testKey, WEBHOOK_PAYMENTS, { gapMs: WEBHOOK_GAP_MS }),
-          // The warm-up payments are in the CPU window too, and cost as the timed ones do.
-          (r) => r.samples + r.warmup_payments,
-        );
-        rows.push({
-          key: 'webhook-latency',
-          path: 'simulate-payment → signed webhook received',
-          throughput: '-',
-          p50_ms: result.p50_ms,
-          p99_ms: result.p99_ms,
-          max_ms: result.max_ms,
-          baseline: 'p50 ≤ 10, p99 ≤ 50 target',
-          ratio: '-',
-          ...cost,
-          detail: {
-            samples: result.samples,
-            warmup_payments: result.warmup_payments,
-            unverified: result.unverified,
-            gap_ms: WEBHOOK_GAP_MS,
-            ...quietDetail(quiet),
-            cpu_counts: 'session creation + simulate-payment + delivery, per payment (the untimed warm-up payments included)',
-          },
-        });
-        if (collector) webhookTrace = await webhookTraceOf(collector);
-      }
-      if (PATHS.has('ingest')) {
-        const ways = [
-          { way: 'http', key: 'ingest-http', path: 'live e-mail ingest (authenticate, parse, match, confirm)', sent: 'posted to the gateway' },
-          { way: 'jetstream', key: 'ingest-jetstream', path: 'live e-mail ingest from JetStream (the mail pipeline)', sent: 'published to JetStream' },
-        ] as const;
-        log(`ingest chain warm-up: ${CHAIN_WARMUP_MESSAGES} DKIM-signed notices posted, untimed`);
-        await warmIngestChain(stack, CHAIN_WARMUP_MESSAGES, INGEST_CONCURRENCY);
-        for (const { way, key, path, sent } of ways) {
-          log(`${path}: ${INGEST_MESSAGES} DKIM-signed notices for live sessions, ${sent}`);
-          const measured = await measureIngestThroughput(stack, cpu, INGEST_MESSAGES, way, INGEST_CONCURRENCY, { settle: () => settle(stack, cpu, path) });
-          const { result: { quiet_wait: quiet, ...result }, ...cost } = measured;
-          const dispositions = Object.fromEntries(Object.entries(result.other_dispositions).map(([disposition, n]) => [`handed off as ${disposition}`, n]));
-          warnNotCounted(path, { ...dispositions, 'not handed off in time': Math.max(0, INGEST_MESSAGES - result.messages) });
-          rows.push({
-            key,
-            path,
-            throughput: `${result.messages_per_second} msg/s`,
-            p50_ms: null,
-            p99_ms: null,
-            baseline: '≥ 500 msg/s target',
-            ratio: '-',
-            ...cost,
-            detail: {
-              ...result,
-              ...(quiet ? quietDetail(quiet) : {}),
-              cpu_counts: `from the first notice ${sent} to the last hand-off, plus 1 s, per message (session creation and signing excluded)`,
-            },
-          });
-        }
-      }
-      if (PATHS.has('fanout')) {
-        log(`webhook fan-out: a backlog of ${FANOUT_PAYMENTS} payments × 2 events × ${FANOUT_ENDPOINTS} endpoints`);
-        const api = gatewayApi(stack.url('gateway'), testKey);
-        const path = `webhook fan-out (${FANOUT_ENDPOINTS} endpoints)`;
-        const measured = await measureWebhookFanout(stack, api, cpu, FANOUT_PAYMENTS, FANOUT_ENDPOINTS, { settle: () => settle(stack, cpu, path) });
-        const { result: { quiet_wait: quiet, ...result }, ...cost } = measured;
-        warnNotCounted(path, { 'expected deliveries not received verified': result.expected_deliveries - result.verified_deliveries, 'attempts that did not verify': result.unverified });
-        rows.push({
-          key: 'webhook-fanout',
-          path,
-          throughput: `${result.deliveries_per_second} deliveries/s`,
+      // Read over the next half minute while the idle CPU is measured, so that most of it is not added to the run.
+      const idleRssSampling = sampleIdleMemory(stack, rssReadingOffsets(IDLE_RSS_FIRST_MS, IDLE_RSS_SPAN_MS, IDLE_RSS_EVERY_MS));
+      idleRssSampling.catch(() => undefined); // awaited below; should the bench fail before then, not a second time as unhandled
+      const cpu = await ProcessCpu.start(stack, { postgres: stack.database.url, nats: stack.env.NATS_URL, redis: stack.env.REDIS_URL });
+      cpuFound = cpu.found();
+      const missing = Object.entries(cpuFound).filter(([, found]) => !found);
+      if (missing.length > 0) log(`no process found for ${missing.map(([name]) => name).join(', ')}: their CPU is not reported`);
+      try {
+        // What each process spends doing nothing (timers, polls, health checks): paths with few requests per second carry it.
+        idleCpuQuietWait = await settle(stack, cpu, 'the idle CPU window');
+        idleCpu = (await withCpu(cpu, () => new Promise((resolve) => setTimeout(resolve, IDLE_CPU_SECONDS * 1000)), () => IDLE_CPU_SECONDS + 1)).cpu_ms_per_request;
+        log(`idle RSS: each service read every ${IDLE_RSS_EVERY_MS / 1000} s until ${IDLE_RSS_SPAN_MS / 1000} s after the stack was ready`);
+        const idleRssSamples = await idleRssSampling;
+        [idleRss, idleRssFirst, idleRssReadings] = [idleRssSamples.highest_mb, idleRssSamples.first_mb, idleRssSamples.readings];
+        runner.add({
+          key: 'idle-rss',
+          path: 'idle RSS, largest service',
+          throughput: `${Math.max(...Object.values(idleRss).map(Number))} MB`,
           p50_ms: null,
           p99_ms: null,
-          baseline: '≥ 2,000 deliveries/s target',
+          baseline: '≤ 120 MB target',
           ratio: '-',
-          ...cost,
           detail: {
-            ...result,
-            ...(quiet ? quietDetail(quiet) : {}),
-            cpu_counts: 'the deliveries of a backlog, per delivery (webhooks started after the payments were simulated)',
+            rss_mb: idleRss,
+            first_reading_mb: idleRssFirst,
+            first_reading_largest_mb: Math.max(...Object.values(idleRssFirst).map(Number)),
+            readings: idleRssReadings.length,
+            reading_every_ms: IDLE_RSS_EVERY_MS,
           },
         });
-      }
-      // The idle RSS above is a fresh start's; this is what the same processes hold once the load has passed and they
-      // have been quiet long enough to give memory back.
-      if (rows.length > rowsBeforePaths) {
-        const waited = await waitUntilStackQuiet(stack, STACK_QUIET_MAX_MS, () => cpu.trackedPids());
-        log(`stack ${waited.quiet ? 'quiet' : 'still busy'} ${(waited.waited_ms / 1000).toFixed(0)} s after the last path; RSS read ${SETTLE_AFTER_PATHS_MS / 1000} s later`);
-        rssAfterPaths = await measureIdleMemory(stack, SETTLE_AFTER_PATHS_MS);
+        runner.add({ key: 'stack-ready', path: 'stack ready after start', throughput: `${(readyMs / 1000).toFixed(1)} s`, p50_ms: null, p99_ms: null, baseline: '≤ 15 s target', ratio: '-' });
+
+        const rowsBeforePaths = rows.length;
+        const merchant = await createMerchant(stack.url('gateway'), stack.env.ADMIN_TOKEN, 'Bench Merchant');
+        const testKey = merchant.keys.test_secret;
+        // Each path through the runner: one that throws is an error row, and the next one runs (path-runner.ts).
+        if (PATHS.has('create')) {
+          await runner.run('create', 'create session paths', async () => {
+            halfLoadTrace = await createSessionPaths(stack, cpu, testKey, runner, collector);
+          });
+        }
+        if (PATHS.has('webhook')) {
+          await runner.run('webhook-latency', WEBHOOK_LATENCY_PATH, async () => {
+            const pacing = WEBHOOK_GAP_MS > 0 ? `, ${WEBHOOK_GAP_MS} ms apart` : '';
+            log(`simulate-payment → signed webhook at a local receiver (${WEBHOOK_PAYMENTS} payments, one at a time${pacing})`);
+            const quiet = await settle(stack, cpu, 'the webhook path');
+            const measured = await withCpu(
+              cpu,
+              () => measureWebhookLatency(stack.url('gateway'), testKey, WEBHOOK_PAYMENTS, { gapMs: WEBHOOK_GAP_MS }),
+              // The warm-up payments are in the CPU window too, and cost as the timed ones do.
+              (r) => r.samples + r.warmup_payments,
+            );
+            const { row, warning } = webhookLatencyRow({ ...measured, quiet }, WEBHOOK_GAP_MS);
+            if (warning) log(warning);
+            runner.add(row);
+            if (collector) webhookTrace = await webhookTraceOf(collector);
+          });
+        }
+        if (PATHS.has('ingest')) {
+          const ways = [
+            { way: 'http', key: 'ingest-http', path: 'live e-mail ingest (authenticate, parse, match, confirm)', sent: 'posted to the gateway' },
+            { way: 'jetstream', key: 'ingest-jetstream', path: 'live e-mail ingest from JetStream (the mail pipeline)', sent: 'published to JetStream' },
+          ] as const;
+          // Once, before the first way; should it fail, each way fails with its error (a cold chain is not the path measured).
+          let chainWarmed: Promise<void> | undefined;
+          const warmChain = () => {
+            if (!chainWarmed) log(`ingest chain warm-up: ${CHAIN_WARMUP_MESSAGES} DKIM-signed notices posted, untimed`);
+            return (chainWarmed ??= warmIngestChain(stack, CHAIN_WARMUP_MESSAGES, INGEST_CONCURRENCY));
+          };
+          for (const { way, key, path, sent } of ways) {
+            await runner.run(key, path, async () => {
+              await warmChain();
+              log(`${path}: ${INGEST_MESSAGES} DKIM-signed notices for live sessions, ${sent}`);
+              const measured = await measureIngestThroughput(stack, cpu, INGEST_MESSAGES, way, INGEST_CONCURRENCY, { settle: () => settle(stack, cpu, path) });
+              const { result: { quiet_wait: quiet, ...result }, ...cost } = measured;
+              const dispositions = Object.fromEntries(Object.entries(result.other_dispositions).map(([disposition, n]) => [`handed off as ${disposition}`, n]));
+              const notAccepted = Object.entries(result.not_accepted);
+              const refused = notAccepted.reduce((total, [, n]) => total + n, 0);
+              warnNotCounted(path, {
+                ...Object.fromEntries(notAccepted.map(([status, n]) => [status === NO_ANSWER ? 'posts with no answer' : `posts answered ${status}`, n])),
+                ...dispositions,
+                'not handed off in time': Math.max(0, INGEST_MESSAGES - refused - result.messages),
+              });
+              runner.add({
+                key,
+                path,
+                throughput: `${result.messages_per_second} msg/s`,
+                p50_ms: null,
+                p99_ms: null,
+                baseline: '≥ 500 msg/s target',
+                ratio: '-',
+                ...cost,
+                detail: {
+                  ...result,
+                  ...(quiet ? quietDetail(quiet) : {}),
+                  cpu_counts: `from the first notice ${sent} to the last hand-off, plus 1 s, per message (session creation and signing excluded)`,
+                },
+              });
+            });
+          }
+        }
+        if (PATHS.has('fanout')) {
+          const path = `webhook fan-out (${FANOUT_ENDPOINTS} endpoints)`;
+          await runner.run('webhook-fanout', path, async () => {
+            log(`webhook fan-out: a backlog of ${FANOUT_PAYMENTS} payments × 2 events × ${FANOUT_ENDPOINTS} endpoints`);
+            const api = gatewayApi(stack.url('gateway'), testKey);
+            const measured = await measureWebhookFanout(stack, api, cpu, FANOUT_PAYMENTS, FANOUT_ENDPOINTS, { settle: () => settle(stack, cpu, path) });
+            const { result: { quiet_wait: quiet, ...result }, ...cost } = measured;
+            warnNotCounted(path, { 'expected deliveries not received verified': result.expected_deliveries - result.verified_deliveries, 'attempts that did not verify': result.unverified });
+            runner.add({
+              key: 'webhook-fanout',
+              path,
+              throughput: `${result.deliveries_per_second} deliveries/s`,
+              p50_ms: null,
+              p99_ms: null,
+              baseline: '≥ 2,000 deliveries/s target',
+              ratio: '-',
+              ...cost,
+              detail: {
+                ...result,
+                ...(quiet ? quietDetail(quiet) : {}),
+                cpu_counts: 'the deliveries of a backlog, per delivery (webhooks started after the payments were simulated, plus 1 s)',
+              },
+            });
+          });
+        }
+        // The idle RSS above is a fresh start's; this is what the same processes hold once the load has passed and they
+        // have been quiet long enough to give memory back.
+        if (rows.length > rowsBeforePaths) {
+          const waited = await waitUntilStackQuiet(stack, STACK_QUIET_MAX_MS, () => cpu.trackedPids());
+          log(`stack ${waited.quiet ? 'quiet' : 'still busy'} ${(waited.waited_ms / 1000).toFixed(0)} s after the last path; RSS read ${SETTLE_AFTER_PATHS_MS / 1000} s later`);
+          rssAfterPaths = await measureIdleMemory(stack, SETTLE_AFTER_PATHS_MS);
+        }
+      } finally {
+        await cpu.close();
       }
     } finally {
-      await cpu.close();
+      for (const proc of stack.processes()) services.set(proc.pid, proc.service);
+      await stack.stop();
+      if (profile) nameProfiles(services);
     }
+  } catch (error) {
+    stoppedEarly = error;
+    throw error;
   } finally {
-    for (const proc of stack.processes()) services.set(proc.pid, proc.service);
-    await stack.stop();
     await collector?.close();
-    if (profile) nameProfiles(services);
+    // Whatever was measured, however the run ended: a failure an hour in keeps the rows before it.
+    try {
+      const report = writeReport({
+        cpuFound,
+        idleRss,
+        idleRssFirst,
+        idleRssReadings,
+        idleCpuQuietWait,
+        rssAfterPaths,
+        idleCpu,
+        readyMs,
+        wakeCost,
+        rows,
+        halfLoadTrace,
+        webhookTrace,
+        ...(stoppedEarly !== undefined ? { stoppedEarly: stoppedEarly instanceof Error ? stoppedEarly.message : String(stoppedEarly) } : {}),
+      });
+      if (profile) {
+        process.stdout.write(`profiles: ${PROFILE_DIR} (open in Chrome DevTools → Performance, or speedscope)\n`);
+        process.stdout.write(`\nwhere each service's busy samples went in each path, by the project's folders (profile-summary.ts)\n`);
+        process.stdout.write(summarizeProfiles(report, readNamedProfiles(PROFILE_DIR)));
+      }
+    } catch (error) {
+      log(`could not print or write the report: ${error instanceof Error ? error.stack : String(error)}`);
+    }
   }
-  printRows(rows);
-  if (halfLoadTrace) {
-    printBreakdown('create session at half of max load, the median trace (BENCH_TRACE)', halfLoadTrace.median);
-    printBreakdown('create session at half of max load, the trace at p99 (BENCH_TRACE)', halfLoadTrace.tail);
-    printTailComposition('create session at half of max load, where the slowest 1 % spend their time (BENCH_TRACE)', halfLoadTrace.tailComposition);
+  if (runner.failures.length > 0) {
+    log(`${runner.failures.length} path(s) failed: ${runner.failures.map((failure) => failure.key).join(', ')} (error rows in the report)`);
+    process.exitCode = 1;
   }
-  if (webhookTrace) {
-    printBreakdown('simulate-payment → webhook, the median trace (BENCH_TRACE)', webhookTrace.median);
-    printBreakdown('simulate-payment → webhook, the slowest trace (BENCH_TRACE)', webhookTrace.tail);
-    printTailComposition('simulate-payment → webhook, where the slowest 5 % spend their time (BENCH_TRACE)', webhookTrace.tailComposition);
+}
+
+/** What a run measured, for its report (some of it missing when it stopped early). */
+interface Measured {
+  cpuFound?: Record<string, boolean>;
+  idleRss: Partial<Record<string, number>>;
+  idleRssFirst: Partial<Record<string, number>>;
+  idleRssReadings: RssReading[];
+  idleCpuQuietWait?: QuietWait;
+  rssAfterPaths?: Partial<Record<string, number>>;
+  idleCpu: CpuPerRequest;
+  readyMs?: number;
+  wakeCost?: WakeCost;
+  rows: Row[];
+  halfLoadTrace?: TraceBreakdown;
+  webhookTrace?: TraceBreakdown;
+  stoppedEarly?: string;
+}
+
+/** Prints the tables and writes the JSON report to bench/reports/; the report. */
+function writeReport(m: Measured): BenchReport {
+  printRows(m.rows);
+  if (m.halfLoadTrace) {
+    printBreakdown('create session at half of max load, the median trace (BENCH_TRACE)', m.halfLoadTrace.median);
+    printBreakdown('create session at half of max load, the trace at p99 (BENCH_TRACE)', m.halfLoadTrace.tail);
+    printTailComposition('create session at half of max load, where the slowest 1 % spend their time (BENCH_TRACE)', m.halfLoadTrace.tailComposition);
   }
-  process.stdout.write(`\nidle CPU ms per second: ${Object.entries(idleCpu).map(([group, ms]) => `${group} ${ms.toFixed(1)}`).join(', ')}\n`);
-  if (rssAfterPaths) {
-    process.stdout.write(`RSS MB after the paths, idle again: ${Object.entries(rssAfterPaths).map(([service, mb]) => `${service} ${mb}`).join(', ')}\n`);
+  if (m.webhookTrace) {
+    printBreakdown('simulate-payment → webhook, the median trace (BENCH_TRACE)', m.webhookTrace.median);
+    printBreakdown('simulate-payment → webhook, the slowest trace (BENCH_TRACE)', m.webhookTrace.tail);
+    printTailComposition('simulate-payment → webhook, where the slowest 5 % spend their time (BENCH_TRACE)', m.webhookTrace.tailComposition);
   }
-  process.stdout.write(
-    `machine wake-up cost: a message's work took ${wakeCost.back_to_back_us} µs of CPU back to back, ${wakeCost.one_ms_apart_us} µs 1 ms apart (${wakeCost.ratio}x), after waiting ${wakeCost.one_ms_apart_wait_us} µs for a CPU; paths below full load pay this at every hop\n`,
-  );
+  process.stdout.write(`\nidle CPU ms per second: ${Object.entries(m.idleCpu).map(([group, ms]) => `${group} ${ms.toFixed(1)}`).join(', ')}\n`);
+  if (m.rssAfterPaths) {
+    process.stdout.write(`RSS MB after the paths, idle again: ${Object.entries(m.rssAfterPaths).map(([service, mb]) => `${service} ${mb}`).join(', ')}\n`);
+  }
+  if (m.wakeCost) {
+    process.stdout.write(
+      `machine wake-up cost: a message's work took ${m.wakeCost.back_to_back_us} µs of CPU back to back, ${m.wakeCost.one_ms_apart_us} µs 1 ms apart (${m.wakeCost.ratio}x), after waiting ${m.wakeCost.one_ms_apart_wait_us} µs for a CPU; paths below full load pay this at every hop\n`,
+    );
+  }
   const dir = join(REPO_ROOT, 'bench', 'reports');
   mkdirSync(dir, { recursive: true });
   const file = join(dir, `${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
@@ -344,33 +418,30 @@ async function main(): Promise<void> {
     connections: CONNECTIONS,
     settings: SETTINGS.recorded(),
     bench_env: benchEnvironment(process.env),
-    ...(cpuFound ? { cpu_processes_found: cpuFound } : {}),
-    load_average: (await import('node:os')).loadavg().map((l) => Math.round(l * 100) / 100),
-    idle_rss_mb: idleRss,
-    idle_rss_first_mb: idleRssFirst,
-    idle_rss_readings: idleRssReadings,
-    ...(idleCpuQuietWait ? { idle_cpu_quiet_wait: idleCpuQuietWait } : {}),
-    ...(rssAfterPaths ? { rss_after_paths_mb: rssAfterPaths } : {}),
-    idle_cpu_ms_per_second: idleCpu,
-    stack_ready_ms: readyMs,
-    wake_cost: wakeCost,
-    rows,
-    ...(halfLoadTrace
+    ...(m.cpuFound ? { cpu_processes_found: m.cpuFound } : {}),
+    load_average: loadavg().map((l) => Math.round(l * 100) / 100),
+    idle_rss_mb: m.idleRss,
+    idle_rss_first_mb: m.idleRssFirst,
+    idle_rss_readings: m.idleRssReadings,
+    ...(m.idleCpuQuietWait ? { idle_cpu_quiet_wait: m.idleCpuQuietWait } : {}),
+    ...(m.rssAfterPaths ? { rss_after_paths_mb: m.rssAfterPaths } : {}),
+    idle_cpu_ms_per_second: m.idleCpu,
+    ...(m.readyMs !== undefined ? { stack_ready_ms: m.readyMs } : {}),
+    ...(m.wakeCost ? { wake_cost: m.wakeCost } : {}),
+    rows: m.rows,
+    ...(m.stoppedEarly !== undefined ? { stopped_early: m.stoppedEarly } : {}),
+    ...(m.halfLoadTrace
       ? {
-          create_half_load_trace: halfLoadTrace.median,
-          create_half_load_trace_p99: halfLoadTrace.tail,
-          create_half_load_tail: halfLoadTrace.tailComposition,
+          create_half_load_trace: m.halfLoadTrace.median,
+          create_half_load_trace_p99: m.halfLoadTrace.tail,
+          create_half_load_tail: m.halfLoadTrace.tailComposition,
         }
       : {}),
-    ...(webhookTrace ? { webhook_trace: webhookTrace.median, webhook_trace_slowest: webhookTrace.tail, webhook_tail: webhookTrace.tailComposition } : {}),
+    ...(m.webhookTrace ? { webhook_trace: m.webhookTrace.median, webhook_trace_slowest: m.webhookTrace.tail, webhook_tail: m.webhookTrace.tailComposition } : {}),
   };
   writeFileSync(file, JSON.stringify(report, null, 2));
-  process.stdout.write(`\nreport: ${file}\n`);
-  if (profile) {
-    process.stdout.write(`profiles: ${PROFILE_DIR} (open in Chrome DevTools → Performance, or speedscope)\n`);
-    process.stdout.write(`\nwhere each service's busy samples went in each path, by the project's folders (profile-summary.ts)\n`);
-    process.stdout.write(summarizeProfiles(report, readNamedProfiles(PROFILE_DIR)));
-  }
+  process.stdout.write(`\nreport: ${file}${m.stoppedEarly !== undefined ? ` (the run stopped early: ${m.stoppedEarly})` : ''}\n`);
+  return report;
 }
 
 /**
@@ -435,24 +506,30 @@ function breakdownOf(
 /** A measured load: its result, each process's cost, and the wait for the stack to go quiet before it. */
 type MeasuredLoad = { result: LoadResult; quiet: QuietWait } & PathCost;
 
-/** The create-session rows (and the baseline's, the floors'), and with a collector, where the time of the half-load requests went. */
-async function createSessionPaths(
-  stack: TestStack,
-  cpu: ProcessCpu,
-  testKey: string,
-  collector?: OtlpCollector,
-): Promise<{ rows: Row[]; halfLoadTrace?: TraceBreakdown }> {
+/**
+ * The create-session rows (and the baseline's, the floors'), each added to `runner` as soon as it is measured (a
+ * failure later keeps it); with a collector, where the time of the half-load requests went. The floors, the
+ * interleaved ratio and each BENCH_SWEEP rate run as paths of their own: one that fails is an error row, and the
+ * rest go on; the others measure against the baseline or the max load, and fail the whole create path.
+ */
+async function createSessionPaths(stack: TestStack, cpu: ProcessCpu, testKey: string, runner: PathRunner, collector?: OtlpCollector): Promise<TraceBreakdown | undefined> {
   const baseline = await forkBaselineServer(stack.database.url);
   cpu.track('baseline', baseline.pid);
   try {
     log(`Node ${process.version}; warm-up (${WARMUP_SECONDS} s) and baseline (${SECONDS} s, ${CONNECTIONS} connections)`);
     const base = await maxLoad(stack, cpu, `${baseline.url}/`);
-    const floor = await measureTopologyFloor(stack, cpu, 'plain');
-    const nestFloor = await measureTopologyFloor(stack, cpu, 'nest');
+    runner.add(loadRow('baseline', 'baseline: one process, HTTP + one pg insert', base, base.result));
+    for (const [framework, key, path] of [
+      ['plain', 'floor-plain', 'create-path floor: its 3 processes and 2 bus hops, no work'],
+      ['nest', 'floor-nest', "create-path floor on NestJS (the services' framework), no work"],
+    ] as const) {
+      await runner.run(key, path, async () => runner.add(loadRow(key, path, await measureTopologyFloor(stack, cpu, framework), base.result)));
+    }
     const gatewayUrl = `${stack.url('gateway')}/v1/checkout/sessions`;
     const auth = { authorization: `Bearer ${testKey}` };
     log('create session through the gateway');
     const full = await maxLoad(stack, cpu, gatewayUrl, auth);
+    runner.add(loadRow('create-max', 'create session (gateway → sessions → ledger → pg), max load', full, base.result));
     log('create session at half of the measured maximum');
     /** Evenly spaced create-session requests at `rate` a second, for SECONDS, once the max-load run's leftovers are done. */
     const pacedAt = async (rate: number, what: string): Promise<MeasuredLoad> => {
@@ -465,6 +542,7 @@ async function createSessionPaths(
     const halfStarted = Date.now();
     const half = await pacedAt(Math.max(1, Math.floor(full.result.requests_per_second / 2)), 'the half-load row');
     const halfEnded = Date.now();
+    runner.add({ ...loadRow('create-half', 'create session at half of max load', half, base.result), ratio: '-', baseline: 'p99 ≤ 50 ms target' });
     // The ratios hold only if the machine kept its speed from the baseline to the create paths: a shared host can
     // halve it for minutes (docs/PERFORMANCE-RUNS.md, thirty-second session), so the baseline is measured again after them.
     log('the baseline again (warm), to show whether the machine kept its speed through the create paths');
@@ -474,33 +552,32 @@ async function createSessionPaths(
     if (Math.abs(drift) > BASELINE_DRIFT_WARNING) {
       log(`warning: the baseline measured ${Math.round(drift * 100)} % against its first run: the machine's speed changed during the create paths, so their ratios are not this machine's; read the interleaved row's ratio, or run the bench again`);
     }
-    const interleaved = INTERLEAVE_ROUNDS > 0 ? [await interleaveWithBaseline(stack, cpu, `${baseline.url}/`, gatewayUrl, auth)] : [];
-    const rows = [
-      loadRow('baseline', 'baseline: one process, HTTP + one pg insert', base, base.result),
-      loadRow('floor-plain', 'create-path floor: its 3 processes and 2 bus hops, no work', floor, base.result),
-      loadRow('floor-nest', "create-path floor on NestJS (the services' framework), no work", nestFloor, base.result),
-      loadRow('create-max', 'create session (gateway → sessions → ledger → pg), max load', full, base.result),
-      { ...loadRow('create-half', 'create session at half of max load', half, base.result), ratio: '-', baseline: 'p99 ≤ 50 ms target' },
-      loadRow('baseline-again', 'baseline again, after the create paths (no target)', again, base.result),
-      ...interleaved,
-    ];
+    runner.add(loadRow('baseline-again', 'baseline again, after the create paths (no target)', again, base.result));
+    if (INTERLEAVE_ROUNDS > 0) {
+      await runner.run('create-interleaved', interleavedPath(), async () => runner.add(await interleaveWithBaseline(stack, cpu, `${baseline.url}/`, gatewayUrl, auth)));
+    }
     for (const rate of SWEEP_RATES) {
       const path = `create session at ${rate} req/s (BENCH_SWEEP)`;
-      log(`create session at ${rate} req/s (BENCH_SWEEP)`);
-      rows.push({ ...loadRow(sweepRowKey(rate), path, await pacedAt(rate, path), base.result), ratio: '-', baseline: '-' });
+      await runner.run(sweepRowKey(rate), path, async () => {
+        log(`create session at ${rate} req/s (BENCH_SWEEP)`);
+        runner.add({ ...loadRow(sweepRowKey(rate), path, await pacedAt(rate, path), base.result), ratio: '-', baseline: '-' });
+      });
     }
-    if (!collector) return { rows };
+    if (!collector) return undefined;
     await new Promise((resolve) => setTimeout(resolve, 1000)); // spans arrive in batches
     const spans = collector.spans.slice(spansBefore);
     const isHalfLoadRequest = (span: CollectedSpan) => span.service === 'gateway' && span.name === 'HTTP POST /v1/checkout/sessions' && span.startMs >= halfStarted && span.startMs < halfEnded;
     const traces = new Set(spans.filter(isHalfLoadRequest).map((span) => span.traceId));
     // The ledger publishes the session's event after its append has answered: beside the request's path, not on it.
     const onPath = (span: CollectedSpan) => !(span.service === 'ledger' && span.name.startsWith('publish '));
-    return { rows, halfLoadTrace: breakdownOf(spans, traces, 0.99, { from: 0.99, onPath }) };
+    return breakdownOf(spans, traces, 0.99, { from: 0.99, onPath });
   } finally {
     await baseline.close();
   }
 }
+
+/** The interleaved row's name (it carries its rounds: row-keys.ts). */
+const interleavedPath = () => `create session interleaved with the baseline (median of ${INTERLEAVE_ROUNDS})`;
 
 /**
  * The create ratio again, in short windows taking turns with the baseline (interleaved-ratio.ts): a ratio that a
@@ -531,7 +608,7 @@ async function interleaveWithBaseline(stack: TestStack, cpu: ProcessCpu, baselin
   }
   const ratio = interleavedRatio(baselineRates, chainRates);
   log(`interleaved: each round's ratio ${ratio.ratios.map((r) => `${r.toFixed(2)}x`).join(', ')}`);
-  const path = `create session interleaved with the baseline (median of ${INTERLEAVE_ROUNDS})`;
+  const path = interleavedPath();
   warnNotCounted(path, others);
   return {
     key: 'create-interleaved',
@@ -617,7 +694,11 @@ function loadRow(key: string, path: string, measured: MeasuredLoad, baseline: Lo
   };
 }
 
-main().catch((error) => {
-  process.stderr.write(`bench failed: ${error instanceof Error ? error.stack : String(error)}\n`);
-  process.exit(1);
-});
+main().then(
+  // After a failed path, whatever it left open (a socket, a timer) does not keep the process from ending.
+  () => process.exitCode && process.exit(),
+  (error) => {
+    process.stderr.write(`bench failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,9 +1,7 @@
 import { type TestStack, waitFor, WebhookReceiver } from '@pp/testing';
 import { createSessions, type GatewayApi, inParallel } from './api';
-import { idlePercentBetween, readMachineCpuTimes } from './machine-idle';
-import { costPerRequest, monotonicUs, type PathCost, type ProcessCpu } from './process-cpu';
+import { CpuWindow, type PathCost, type ProcessCpu } from './process-cpu';
 import type { QuietWait } from './quiet-wait';
-import { serviceCostBetween } from './service-scrape';
 
 export interface FanoutResult {
   payments: number;
@@ -38,8 +36,9 @@ const PUBLICATION_TIMEOUT_MS = 60_000;
  * figure is the delivery path alone (consume, record, claim, sign, POST,
  * record the outcome), not the rate at which payments can be simulated,
  * which the create-session paths measure. CPU is counted from the moment the
- * service is ready (its start-up is not a delivery's cost), per delivery
- * received after that moment. `settle` runs just before the service starts
+ * service is ready (its start-up is not a delivery's cost) to a second after
+ * the last delivery (CpuWindow: what the deliveries leave behind), per
+ * delivery received after that moment. `settle` runs just before the service starts
  * (the bench waits there for the stack to go quiet: the simulated payments'
  * projections are not the deliveries' work).
  */
@@ -83,36 +82,32 @@ export async function measureWebhookFanout(
     const quietWait = await settle?.();
     await stack.startService('webhooks');
     const deliveredBeforeSample = delivered();
-    const scrapedBefore = await cpu.scrapeServices();
-    const before = await cpu.sample();
-    const windowFrom = monotonicUs();
-    const machineBefore = readMachineCpuTimes();
+    const window = await CpuWindow.open(cpu);
     const deadline = Date.now() + timeoutMs;
     while (delivered() < expected && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-    const coresIdle = idlePercentBetween(machineBefore, readMachineCpuTimes());
-    const window: [number, number] = [windowFrom, monotonicUs()];
-    const after = await cpu.sample();
-    const scrapedAfter = await cpu.scrapeServices();
-    const count = delivered();
+    window.endTiming();
+    // The rate as the wait ended, before the CPU window's settle second: what arrives in it (only after a wait cut
+    // short by the timeout) is not timed. The deliveries the CPU is divided by are counted after its last sample.
+    delivered();
+    const verifiedInTime = verified.size;
     const times = receiver.received().map((delivery) => delivery.receivedAt);
     const elapsed = Math.max(...times) - Math.min(...times);
+    let count = 0;
+    const cost = await window.close(() => (count = delivered()) - deliveredBeforeSample);
     return {
       result: {
         payments,
         endpoints,
         deliveries: count,
-        verified_deliveries: verified.size,
+        verified_deliveries: verifiedInTime,
         expected_deliveries: expected,
         // n deliveries span n - 1 gaps.
-        deliveries_per_second: elapsed > 0 && verified.size > 0 ? Math.round(((verified.size - 1) / elapsed) * 1000) : 0,
+        deliveries_per_second: elapsed > 0 && verifiedInTime > 0 ? Math.round(((verifiedInTime - 1) / elapsed) * 1000) : 0,
         unverified: receiver.received().filter((delivery) => !delivery.verification.valid).length,
         elapsed_ms: Math.round(elapsed),
         ...(quietWait ? { quiet_wait: quietWait } : {}),
       },
-      ...costPerRequest(before, after, count - deliveredBeforeSample),
-      ...serviceCostBetween(scrapedBefore, scrapedAfter, count - deliveredBeforeSample),
-      cores_idle_percent: coresIdle,
-      profile_window_us: window,
+      ...cost,
     };
   } finally {
     for (const id of endpointIds) await api(`/v1/webhook_endpoints/${id}`, undefined, 'DELETE');

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * `npm run bench`: the usual set-up, then the benchmark (tools/bench/run-bench.ts) against a fresh stack,
- * on the Node that runs npm, or with BENCH_NODE=24 on the images' Node 24 LTS.
+ * on the Node that runs npm, or with BENCH_NODE=24 on the images' Node 24 LTS (22 likewise: any major pinned-node.js pins).
  * `npm run bench -- --compare A.json B.json`: the difference of two reports (tools/bench/compare.ts).
  * `npm run bench -- --profile-summary REPORT.json`: a BENCH_PROFILE run's profiles, path by path, by the project's
  * folders (tools/bench/profile-summary.ts).
@@ -10,20 +10,36 @@ const { spawnSync } = require('node:child_process');
 const { join, resolve } = require('node:path');
 const { ensurePackages } = require('./install');
 const { testNatsEnv } = require('./nats-server');
+const { ensurePinnedNode } = require('./pinned-node');
 
 const root = join(__dirname, '..', '..');
 
+/**
+ * The Node binary that runs the bench, its baseline and every service: with BENCH_NODE, that pinned Node LTS
+ * (tools/node<major>, installed on first use; pinned-node.js says which majors it pins and refuses any other),
+ * else the Node that runs npm.
+ */
+function benchNode(env, ensurePinned = ensurePinnedNode) {
+  if (!env.BENCH_NODE) return process.execPath;
+  try {
+    return ensurePinned(env.BENCH_NODE);
+  } catch (error) {
+    throw new Error(`BENCH_NODE=${env.BENCH_NODE}: ${error.message} (unset: the Node that runs npm)`, { cause: error });
+  }
+}
+
 async function main() {
-  if (process.env.BENCH_NODE && process.env.BENCH_NODE !== '24') throw new Error(`BENCH_NODE=${process.env.BENCH_NODE}: only 24 is known (unset: the Node that runs npm)`);
+  const compare = process.argv.indexOf('--compare');
+  const summary = process.argv.indexOf('--profile-summary');
+  // A run's Node first: an unknown BENCH_NODE fails before anything is set up.
+  const node = compare < 0 && summary < 0 ? benchNode(process.env) : process.execPath;
   ensurePackages(root);
   require('../build/build').build({ quiet: true });
-  const compare = process.argv.indexOf('--compare');
   if (compare >= 0) {
     const files = process.argv.slice(compare + 1, compare + 3).map((file) => resolve(file));
     const result = spawnSync(process.execPath, [join(root, 'dist', 'tools', 'bench', 'compare.js'), ...files], { stdio: 'inherit' });
     process.exit(result.status ?? 1);
   }
-  const summary = process.argv.indexOf('--profile-summary');
   if (summary >= 0) {
     const report = process.argv[summary + 1] ? [resolve(process.argv[summary + 1])] : [];
     const result = spawnSync(process.execPath, [join(root, 'dist', 'tools', 'bench', 'profile-summary.js'), ...report, join(root, 'bench', 'profiles')], { stdio: 'inherit' });
@@ -35,8 +51,7 @@ async function main() {
   const rolePasswords = await require('./postgres-roles').ensurePostgresRoles(root, infra.DATABASE_URL);
   // Node refuses --cpu-prof in NODE_OPTIONS; the services are forked with the bench's own flags, so they inherit these.
   const profile = process.env.BENCH_PROFILE === 'true' ? ['--cpu-prof', `--cpu-prof-dir=${join(root, 'bench', 'profiles')}`] : [];
-  // BENCH_NODE=24 (or 22): the bench, its baseline and every service run on that pinned Node LTS (tools/node24, the images').
-  const node = process.env.BENCH_NODE ? require('./pinned-node').ensurePinnedNode(process.env.BENCH_NODE) : process.execPath;
+  // BENCH_NODE=24 (or 22): the bench, its baseline and every service run on `node`, that pinned Node LTS (tools/node24, the images').
   const result = spawnSync(node, [...profile, join(root, 'dist', 'tools', 'bench', 'run-bench.js')], {
     stdio: 'inherit',
     env: { ...process.env, TEST_POSTGRES_URL: admin.href, ...testNatsEnv(root), TEST_REDIS_URL: infra.REDIS_URL, TEST_POSTGRES_ROLE_PASSWORDS: JSON.stringify(rolePasswords) },
@@ -44,7 +59,11 @@ async function main() {
   process.exit(result.status ?? 1);
 }
 
-main().catch((error) => {
-  console.error(`error: ${error.message}`);
-  process.exit(1);
-});
+if (require.main === module) {
+  main().catch((error) => {
+    console.error(`error: ${error.message}`);
+    process.exit(1);
+  });
+}
+
+module.exports = { benchNode };

@@ -1,0 +1,44 @@
+import type { Row } from './report';
+
+/** A path that threw: the key of its error row, its name, and the error. */
+export interface PathFailure {
+  key: string;
+  path: string;
+  error: string;
+}
+
+/**
+ * The rows of a run, and the paths that failed. Each path runs through run(): it adds its rows as it measures
+ * them, and a throw becomes an error row after those (its key, its name, the error), so the rows measured
+ * before it and the paths after it are kept, and the report is written with all of them. A run with any
+ * failure ends with a non-zero exit code (run-bench.ts).
+ */
+export class PathRunner {
+  readonly rows: Row[] = [];
+  readonly failures: PathFailure[] = [];
+
+  constructor(private readonly log: (text: string) => void = () => undefined) {}
+
+  add(...rows: Row[]): void {
+    this.rows.push(...rows);
+  }
+
+  /** Runs `measure`; whether it finished. A failing path inside another one (run() nested) is its own error row, and the outer one goes on. */
+  async run(key: string, path: string, measure: () => Promise<void>): Promise<boolean> {
+    try {
+      await measure();
+      return true;
+    } catch (thrown) {
+      const error = thrown instanceof Error ? thrown.message : String(thrown);
+      this.log(`${path} failed: ${thrown instanceof Error ? thrown.stack : error}`);
+      this.failures.push({ key, path, error });
+      this.rows.push(errorRow(key, path, error));
+      return false;
+    }
+  }
+}
+
+/** The row of a path that failed: no figures, the error. */
+export function errorRow(key: string, path: string, error: string): Row {
+  return { key, path, throughput: 'failed', p50_ms: null, p99_ms: null, baseline: '-', ratio: '-', error };
+}

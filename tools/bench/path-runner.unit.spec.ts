@@ -1,0 +1,45 @@
+import { PathRunner } from './path-runner';
+import type { Row } from './report';
+
+const row = (key: string): Row => ({ key, path: key, throughput: '1 req/s', p50_ms: 1, p99_ms: 2, baseline: '-', ratio: '-' });
+
+describe("the bench's path runner", () => {
+  it('given three paths of which the second throws, when run in turn, then the first and third keep their rows and the second is an error row between them', async () => {
+    const logged: string[] = [];
+    const runner = new PathRunner((text) => logged.push(text));
+
+    const finished = [
+      await runner.run('first', 'the first path', async () => runner.add(row('first'))),
+      await runner.run('second', 'the second path', async () => {
+        runner.add(row('second-measured'));
+        throw new Error('gateway answered 500');
+      }),
+      await runner.run('third', 'the third path', async () => runner.add(row('third'))),
+    ];
+
+    expect(finished).toEqual([true, false, true]);
+    expect(runner.rows.map((r) => r.key)).toEqual(['first', 'second-measured', 'second', 'third']);
+    expect(runner.rows[2]).toEqual({ key: 'second', path: 'the second path', throughput: 'failed', p50_ms: null, p99_ms: null, baseline: '-', ratio: '-', error: 'gateway answered 500' });
+    expect(runner.failures).toEqual([{ key: 'second', path: 'the second path', error: 'gateway answered 500' }]);
+    expect(logged.join('\n')).toContain('the second path failed: Error: gateway answered 500');
+  });
+
+  it('given a path inside another that throws, then it is an error row of its own and the outer path goes on', async () => {
+    const runner = new PathRunner();
+
+    await runner.run('create', 'create session paths', async () => {
+      runner.add(row('baseline'));
+      await runner.run('floor-plain', 'the floor', async () => {
+        throw new Error('the floor exited with 1');
+      });
+      runner.add(row('create-max'));
+    });
+
+    expect(runner.rows.map((r) => [r.key, r.error])).toEqual([
+      ['baseline', undefined],
+      ['floor-plain', 'the floor exited with 1'],
+      ['create-max', undefined],
+    ]);
+    expect(runner.failures.map((f) => f.key)).toEqual(['floor-plain']);
+  });
+});
