@@ -18,9 +18,18 @@ const LEGACY_SETTINGS = [
 ] as const;
 
 /**
+ * When the baseline server began keeping its idle Postgres connections (commit 17c6ddb; baseline-server.ts). Before,
+ * pg-pool closed a connection idle for 10 s, so the baseline windows after an idle spell (the baseline again, the
+ * interleaved row's) began by reconnecting, which the first baseline window never paid. Reports carry no mark of it:
+ * a report written before this moment is taken for one of those.
+ */
+export const BASELINE_KEEPS_CONNECTIONS_SINCE = '2026-12-06T21:20:00Z';
+
+/**
  * How the two runs were not measured alike, one line each: their Node, each BENCH_* setting that took another
  * value, each infrastructure process the CPU reader found in one run and not in the other. With a report that
- * records no settings (older than them), only the few it kept are compared, and a line says so.
+ * records no settings (older than them), only the few it kept are compared, and a line says so; with a report
+ * whose baseline reconnected before its later windows (BASELINE_KEEPS_CONNECTIONS_SINCE), a line says that too.
  */
 export function settingsDifferences(a: BenchReport, b: BenchReport): string[] {
   const lines: string[] = [];
@@ -38,6 +47,12 @@ export function settingsDifferences(a: BenchReport, b: BenchReport): string[] {
   if (older === 1) {
     lines.push(
       `${a.settings ? 'B' : 'A'} predates the corrected bench: its half-load latencies are from each send (the newer report's detail.from_send), its webhook row had no warm-up, its idle RSS is one reading at 3 s, and its windows did not wait for a quiet stack`,
+    );
+  }
+  const reconnected = (report: BenchReport) => Date.parse(report.at) < Date.parse(BASELINE_KEEPS_CONNECTIONS_SINCE);
+  if (reconnected(a) !== reconnected(b)) {
+    lines.push(
+      `${reconnected(a) ? 'A' : 'B'} predates the baseline keeping its Postgres connections (${BASELINE_KEEPS_CONNECTIONS_SINCE}): its "baseline again" and interleaved baseline windows started by reconnecting after an idle spell, so their rates (and the interleaved ratio) are not quite the newer report's`,
     );
   }
   const found = [...new Set([...Object.keys(a.cpu_processes_found ?? {}), ...Object.keys(b.cpu_processes_found ?? {})])].sort();
@@ -62,6 +77,13 @@ const change = (a: number | undefined | null, b: number | undefined | null, digi
 /** Rows whose latencies are recorded to a tenth of a millisecond (latency-summary.ts, toTenths): their p50 ≤ 10 ms target is judged on the tenths. */
 const LATENCY_IN_TENTHS = new Set(['webhook-latency']);
 
+/** A figure of two rows, A → B, each side `failed` where its row is a failed path's error row (path-runner.ts) rather than a missing figure. */
+const changeOf = (ra: Row | undefined, rb: Row | undefined, figure: (row: Row | undefined) => number | undefined | null, digits = 0): string => {
+  if (ra?.error === undefined && rb?.error === undefined) return change(figure(ra), figure(rb), digits);
+  const side = (row: Row | undefined) => (row?.error !== undefined ? 'failed' : (figure(row)?.toFixed(digits) ?? '-'));
+  return `${side(ra)} → ${side(rb)}`;
+};
+
 export function compareReports(a: BenchReport, b: BenchReport): string {
   const keys = [...new Set([...a.rows.map(rowKey), ...b.rows.map(rowKey)])];
   const rowOf = (report: BenchReport, key: string): Row | undefined => report.rows.find((r) => rowKey(r) === key);
@@ -83,16 +105,22 @@ export function compareReports(a: BenchReport, b: BenchReport): string {
     keys.map((key) => {
       const [ra, rb] = [rowOf(a, key), rowOf(b, key)];
       const latencyDigits = LATENCY_IN_TENTHS.has(key) ? 1 : 0;
+      const text = (row: Row | undefined, figure: (r: Row) => string | number | undefined) => (row?.error !== undefined ? 'failed' : String((row && figure(row)) ?? '-'));
       return [
         nameOf(key),
-        change(leadingNumber(ra?.throughput ?? ''), leadingNumber(rb?.throughput ?? ''), 1),
-        change(ra?.p50_ms, rb?.p50_ms, latencyDigits),
-        change(ra?.p99_ms, rb?.p99_ms, latencyDigits),
-        `${ra?.ratio ?? '-'} → ${rb?.ratio ?? '-'}`,
-        `${ra?.cores_idle_percent ?? '-'} → ${rb?.cores_idle_percent ?? '-'}`,
+        changeOf(ra, rb, (r) => leadingNumber(r?.throughput ?? ''), 1),
+        changeOf(ra, rb, (r) => r?.p50_ms, latencyDigits),
+        changeOf(ra, rb, (r) => r?.p99_ms, latencyDigits),
+        `${text(ra, (r) => r.ratio)} → ${text(rb, (r) => r.ratio)}`,
+        `${text(ra, (r) => r.cores_idle_percent)} → ${text(rb, (r) => r.cores_idle_percent)}`,
       ];
     }),
   );
+  // What each failed path's error row says (its figures read `failed` above).
+  for (const [label, report] of [['A', a], ['B', b]] as const) {
+    const failed = report.rows.filter((r) => r.error !== undefined);
+    if (failed.length > 0) out += `\nfailed in ${label}:\n${failed.map((r) => `  ${r.path}: ${r.error}`).join('\n')}\n`;
+  }
   for (const [measure, title] of PER_REQUEST_MEASURES) {
     const measured = keys.filter((key) => rowOf(a, key)?.[measure] || rowOf(b, key)?.[measure]);
     if (measured.length === 0) continue;
@@ -101,7 +129,7 @@ export function compareReports(a: BenchReport, b: BenchReport): string {
     out += `\n${title} per request of each process, A → B\n`;
     out += table(
       ['path', ...groups],
-      measured.map((key) => [nameOf(key), ...groups.map((g) => change(rowOf(a, key)?.[measure]?.[g], rowOf(b, key)?.[measure]?.[g], 2))]),
+      measured.map((key) => [nameOf(key), ...groups.map((g) => changeOf(rowOf(a, key), rowOf(b, key), (r) => r?.[measure]?.[g], 2))]),
     );
   }
   // A report without idle_rss_first_mb took one reading, 3 s after start, where a newer one takes the highest of

@@ -1,4 +1,5 @@
-import { compareReports, settingsDifferences } from './compare';
+import { BASELINE_KEEPS_CONNECTIONS_SINCE, compareReports, settingsDifferences } from './compare';
+import { errorRow } from './path-runner';
 import type { BenchReport, Row } from './report';
 
 const row = (path: string, throughput: string, key?: string): Row => ({ ...(key ? { key } : {}), path, throughput, p50_ms: null, p99_ms: null, baseline: '-', ratio: '-' });
@@ -62,5 +63,30 @@ describe('comparing two reports', () => {
     const out = compareReports(a, b);
     expect(out).toMatch(/first reading[^\n]*\n[^\n]*\n[^\n]*\ngateway\s+110 → 111/);
     expect(out).toMatch(/highest reading[^\n]*\n[^\n]*\n[^\n]*\ngateway\s+- → 118/);
+  });
+
+  it('given a path that failed in one run, then its figures read failed on that side, not a missing figure, and its error is listed', () => {
+    const measured = { ...row('webhook fan-out (4 endpoints)', '2000 deliveries/s', 'webhook-fanout'), cpu_ms_per_request: { webhooks: 0.2, total: 0.25 } };
+    const a = report({ rows: [measured] });
+    const b = report({ rows: [errorRow('webhook-fanout', 'webhook fan-out (4 endpoints)', 'the ledger to publish its events: timed out')] });
+
+    const out = compareReports(a, b);
+
+    expect(out).toMatch(/webhook fan-out \(4 endpoints\)\s+2000\.0 → failed\s+- → failed\s+- → failed\s+- → failed\s+- → failed/);
+    expect(out).toMatch(/CPU ms per request[^\n]*\n[^\n]*\n[^\n]*\nwebhook fan-out \(4 endpoints\)\s+0\.20 → failed\s+0\.25 → failed/);
+    expect(out).toContain('failed in B:\n  webhook fan-out (4 endpoints): the ledger to publish its events: timed out');
+    expect(out).not.toContain('2000 → -');
+  });
+
+  it('given a report from before the baseline kept its connections, then a line says its later baseline windows reconnected; two such reports, none', () => {
+    const before = report({ at: '2026-12-05T10:00:00Z', settings });
+    const after = report({ at: '2026-12-07T10:00:00Z', settings });
+
+    expect(settingsDifferences(before, after)).toEqual([
+      `A predates the baseline keeping its Postgres connections (${BASELINE_KEEPS_CONNECTIONS_SINCE}): its "baseline again" and interleaved baseline windows started by reconnecting after an idle spell, so their rates (and the interleaved ratio) are not quite the newer report's`,
+    ]);
+    expect(settingsDifferences(after, before)[0]).toMatch(/^B predates the baseline keeping its Postgres connections/);
+    expect(settingsDifferences(before, before)).toEqual([]);
+    expect(settingsDifferences(after, after)).toEqual([]);
   });
 });

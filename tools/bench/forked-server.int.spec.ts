@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { forkServer } from './forked-server';
@@ -44,5 +44,27 @@ describe("the bench's forked servers (forked-server.ts)", () => {
 
     expect(Date.now() - started).toBeGreaterThanOrEqual(250);
     expect(gone(server.pid)).toBe(true);
+  });
+
+  it('given a child that never reports ready, then it is killed at the ready deadline, and the start fails', async () => {
+    const pidFile = join(dir, 'silent.pid');
+    const silent = script('silent.js', "require('node:fs').writeFileSync(process.argv[2], String(process.pid)); setInterval(() => {}, 1000);");
+    let timer: NodeJS.Timeout | undefined;
+    const started = Date.now();
+
+    const outcome = await Promise.race([
+      forkServer(silent, [pidFile], {}, { readyWithinMs: 500 }).then(
+        () => 'ready',
+        (error: Error) => error.message,
+      ),
+      new Promise((resolve) => (timer = setTimeout(() => resolve('still waiting after 5 s'), 5000))),
+    ]);
+    clearTimeout(timer);
+
+    expect(outcome).toBe(`${silent} ${pidFile} did not report ready within 0.5 s (killed)`);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(450);
+    const pid = Number(readFileSync(pidFile, 'utf8'));
+    for (const deadline = Date.now() + 5000; !gone(pid) && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(gone(pid)).toBe(true);
   });
 });

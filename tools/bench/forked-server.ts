@@ -12,24 +12,51 @@ export interface ForkedServer {
 export const KILL_AFTER_MS = 10_000;
 
 /**
+ * How long a child may take to report ready before it is killed and its path fails: the baseline's first query and
+ * a floor's NATS connections take well under a second; one that hangs (Postgres or NATS not answering) would hang the run.
+ */
+export const READY_WITHIN_MS = 60_000;
+
+/**
  * Starts `script` in a process of its own, as each service runs, so its CPU
  * per request is measured like theirs (not mixed with the load generator's).
  * The child reports ready by sending `{ url }` over IPC, and stops on SIGTERM;
- * close() resolves at once for a child that has already exited, and kills one
- * still running `killAfterMs` after the SIGTERM.
+ * one that exits first, or has not reported ready within `readyWithinMs`
+ * (killed then), rejects. close() resolves at once for a child that has
+ * already exited, and kills one still running `killAfterMs` after the SIGTERM.
+ * A child that exits after it reported ready is not noticed here: the load on
+ * it gets no answers (its row's `errors`, and 0 req/s).
  */
-export function forkServer(script: string, args: string[], env: Record<string, string>, { killAfterMs = KILL_AFTER_MS }: { killAfterMs?: number } = {}): Promise<ForkedServer> {
+export function forkServer(
+  script: string,
+  args: string[],
+  env: Record<string, string>,
+  { killAfterMs = KILL_AFTER_MS, readyWithinMs = READY_WITHIN_MS }: { killAfterMs?: number; readyWithinMs?: number } = {},
+): Promise<ForkedServer> {
   const child = fork(script, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  return new Promise((resolve, reject) => {
-    child.once('error', reject);
-    child.once('exit', (code) => reject(new Error(`${script} ${args.join(' ')} exited with ${code}`)));
-    child.once('message', (message: { url?: string }) =>
+  const name = [script, ...args].join(' ');
+  return new Promise<ForkedServer>((resolve, reject) => {
+    const notReady = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${name} did not report ready within ${readyWithinMs / 1000} s (killed)`));
+    }, readyWithinMs);
+    const settle = () => clearTimeout(notReady);
+    child.once('error', (error) => {
+      settle();
+      reject(error);
+    });
+    child.once('exit', (code, signal) => {
+      settle();
+      reject(new Error(`${name} exited with ${code ?? signal}`));
+    });
+    child.once('message', (message: { url?: string }) => {
+      settle();
       resolve({
         url: message.url ?? '',
         pid: child.pid ?? 0,
         close: () => stopChild(child, killAfterMs),
-      }),
-    );
+      });
+    });
   });
 }
 

@@ -6,6 +6,8 @@ import { connectNats } from '@pp/platform';
 import { buildNotice, signEmail, type TestStack, waitFor } from '@pp/testing';
 import { createMerchant, createSessions, gatewayApi, inParallel } from './api';
 import { httpPost } from './load';
+import { checkAccepted, NO_ANSWER } from './not-accepted';
+import { errorText } from './path-runner';
 import { CpuWindow, type PathCost, type ProcessCpu } from './process-cpu';
 import type { QuietWait } from './quiet-wait';
 
@@ -22,15 +24,13 @@ export interface IngestResult {
   /**
    * Posted notices the gateway did not accept, by its answer's status (`no answer`: the post failed or timed out);
    * never handed off, so not waited for (should be empty; always empty for JetStream, whose failures fail the path).
+   * More than 1 % of them fails the path (not-accepted.ts).
    */
   not_accepted: Record<string, number>;
   elapsed_ms: number;
   /** The wait for the stack to go quiet before the way's warm-up (quiet-wait.ts), when one was asked for. */
   quiet_wait?: QuietWait;
 }
-
-/** IngestResult.not_accepted's key for posts that got no answer. */
-export const NO_ANSWER = 'no answer';
 
 /**
  * Notices sent the same way, untimed, before the measured ones. After a
@@ -99,6 +99,8 @@ export async function measureIngestThroughput(
   } finally {
     await sender.close();
   }
+  // Beyond a stray few, refusals are not the ingest's figures: the path fails, naming their statuses.
+  checkAccepted(notAccepted, messages, 'the timed notices');
   // A notice the gateway did not accept is never handed off.
   const expected = messages - counts.sum(notAccepted);
   const deadline = Date.now() + timeoutMs;
@@ -149,12 +151,14 @@ export async function warmIngestChain(stack: TestStack, messages: number, concur
 
 /**
  * Sends `notices`, `concurrency` at a time, and waits until as many more hand-offs are recorded as were accepted (a
- * way's run before may have left some); says on stderr how many were not accepted.
+ * way's run before may have left some); says on stderr how many were not accepted, and fails when more than a
+ * stray few were (checkAccepted: a warm-up that mostly failed warmed nothing).
  */
 async function sendAndAwaitHandOffs(notices: string[], sender: NoticeSender, concurrency: number, counts: HandOffCounts, what: string, timeoutMs: number): Promise<void> {
   const before = await counts.handoffs();
   await inParallel(notices, concurrency, sender.send);
   const notAccepted = sender.takeNotAccepted();
+  checkAccepted(notAccepted, notices.length, 'the untimed warm-up notices');
   const refused = counts.sum(notAccepted);
   if (refused > 0) process.stderr.write(`bench: warning: ${refused} untimed warm-up notices not accepted (${JSON.stringify(notAccepted)})\n`);
   await waitFor(what, async () => counts.sum(await counts.handedOffSince(before)) >= notices.length - refused, { timeoutMs });
@@ -216,7 +220,8 @@ interface NoticeSender {
  * cannot publish to JetStream does, over `concurrency` kept-alive
  * connections (httpPost: its CPU per notice was 0.15-0.19 ms where fetch
  * took 0.37-0.53). An answer other than 202, or none (a failed or timed-out
- * post), is counted by its status, the first of each status's bodies printed.
+ * post), is counted by its status, the first of each status's bodies printed;
+ * the caller fails the path when more than a stray few were (checkAccepted).
  */
 function httpSender(gatewayUrl: string, ingestToken: string, concurrency: number): NoticeSender {
   const target = new URL('/v1/internal/ingest-email', gatewayUrl);
@@ -233,7 +238,7 @@ function httpSender(gatewayUrl: string, ingestToken: string, concurrency: number
         const answer = await httpPost(agent, target, headers, raw);
         if (answer.status !== 202) count(String(answer.status), answer.body.toString('utf8').slice(0, 500));
       } catch (error) {
-        count(NO_ANSWER, error instanceof Error ? error.message : String(error));
+        count(NO_ANSWER, errorText(error));
       }
     },
     takeNotAccepted() {

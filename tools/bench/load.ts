@@ -8,7 +8,10 @@ import { successRate } from './success-counts';
 export interface LoadResult {
   /** Answers received (any status): what the CPU figures are divided by (a request that failed or timed out is none). */
   requests: number;
-  /** 2xx answers a second: non-2xx answers and errors are left out (success-counts.ts). */
+  /**
+   * 2xx answers a second: non-2xx answers and errors are left out (success-counts.ts). Paced loads: over the time
+   * from the first request until every one had ended, less a tail spent only waiting for requests that timed out.
+   */
   requests_per_second: number;
   p50_ms: number;
   p99_ms: number;
@@ -48,6 +51,9 @@ export interface LoadOptions {
 /** A paced request's deadline, as autocannon's default one (10 s): a request never answered ends the load anyway. */
 export const HTTP_TIMEOUT_MS = 10_000;
 
+/** httpPost's rejection when no whole answer came within its deadline (any other rejection is a failed request). */
+export class HttpTimeoutError extends Error {}
+
 /** POSTs JSON with autocannon, a new Idempotency-Key and body per request. */
 export async function postLoad(options: LoadOptions): Promise<LoadResult> {
   const result = await autocannon({
@@ -84,10 +90,14 @@ export async function postLoad(options: LoadOptions): Promise<LoadResult> {
  * from its actual send too (`from_send`). For latency at a given load:
  * autocannon's rate limit sends each second's requests in one burst, which
  * measures queueing at full load instead. A request that fails or gets no
- * answer within its deadline (`timeoutMs`) is counted in `errors`, and its
- * latencies run to the moment it failed (for a timeout, at least the
- * deadline), so a request that waited seconds and then failed still weighs
- * on the p99 and max instead of dropping out of them.
+ * answer within its deadline (`timeoutMs`) is counted in `errors`. One that
+ * timed out also counts in the latencies, as at least the deadline, so a
+ * stuck request weighs on the p99 and max instead of dropping out of them;
+ * one that failed otherwise (a refused or reset connection: no wait of a
+ * client's) does not, as before deadlines, or a fast failure would lower
+ * them. The rate is over the time from the first request until every one
+ * had ended, as before, but not the tail spent only waiting for requests
+ * that timed out: a stuck request does not stretch it by its deadline.
  */
 export async function pacedLoad(options: LoadOptions & { rate: number }): Promise<LoadResult> {
   const target = new URL(options.url);
@@ -96,6 +106,9 @@ export async function pacedLoad(options: LoadOptions & { rate: number }): Promis
   const fromDue: number[] = [];
   const fromSend: number[] = [];
   let latestSend = 0;
+  /** When the last request was sent, and when the last one that did not time out ended: the rate's interval ends at the later. */
+  let lastSent = 0;
+  let lastEnded = 0;
   let ok = 0;
   let non2xx = 0;
   let errors = 0;
@@ -107,17 +120,27 @@ export async function pacedLoad(options: LoadOptions & { rate: number }): Promis
     const headers = { 'content-type': 'application/json', 'idempotency-key': randomUUID(), ...options.headers };
     const started = performance.now();
     latestSend = Math.max(latestSend, started - due);
+    lastSent = Math.max(lastSent, started);
     try {
       const { status } = await httpPost(agent, target, headers, body, timeoutMs);
       if (status >= 200 && status < 300) ok++;
       else non2xx++;
-    } catch {
+    } catch (error) {
       errors++;
+      if (error instanceof HttpTimeoutError) {
+        // Its timer ran from after `started`: at least the deadline, whatever the clocks' rounding.
+        const waited = Math.max(performance.now() - started, timeoutMs);
+        fromDue.push(started - due + waited);
+        fromSend.push(waited);
+      } else {
+        lastEnded = Math.max(lastEnded, performance.now());
+      }
+      return;
     }
-    // Answered or not: a failure's wait counts too (a timed-out request's timer ran from after `started`).
-    const ended = performance.now();
-    fromDue.push(ended - due);
-    fromSend.push(ended - started);
+    const answered = performance.now();
+    lastEnded = Math.max(lastEnded, answered);
+    fromDue.push(answered - due);
+    fromSend.push(answered - started);
   };
   const total = Math.round(options.rate * options.seconds);
   for (let sent = 0; sent < total; ) {
@@ -132,9 +155,10 @@ export async function pacedLoad(options: LoadOptions & { rate: number }): Promis
   await Promise.all(inFlight);
   agent.destroy();
   const headline = summarizeLatencies(fromDue);
+  const interval = Math.max(lastSent, lastEnded) - begun;
   return {
     requests: ok + non2xx,
-    requests_per_second: Math.round(ok / ((performance.now() - begun) / 1000)),
+    requests_per_second: interval > 0 ? Math.round(ok / (interval / 1000)) : 0,
     ...headline,
     non_2xx: non2xx,
     errors,
@@ -147,8 +171,8 @@ export async function pacedLoad(options: LoadOptions & { rate: number }): Promis
  * body. node:http, not fetch: the bench shares the cores with the stack,
  * and fetch cost it about twice the CPU a request (docs/PERFORMANCE.md, "A
  * lighter sender for posted notices"). Rejects when the request fails, or
- * when its whole answer has not arrived `timeoutMs` after it was sent (the
- * request is then destroyed, its socket with it).
+ * with an HttpTimeoutError when its whole answer has not arrived `timeoutMs`
+ * after it was sent (the request is then destroyed, its socket with it).
  */
 export function httpPost(
   agent: Agent,
@@ -167,11 +191,16 @@ export function httpPost(
       });
       res.on('error', fail);
     });
+    let timedOut: HttpTimeoutError | undefined;
+    // Whichever error the destroyed request or its answer reports, a request past its deadline rejects as timed out.
     function fail(error: Error): void {
       clearTimeout(deadline);
-      reject(error);
+      reject(timedOut ?? error);
     }
-    const deadline = setTimeout(() => req.destroy(new Error(`POST ${target.pathname}: no answer within ${timeoutMs} ms`)), timeoutMs);
+    const deadline = setTimeout(() => {
+      timedOut = new HttpTimeoutError(`POST ${target.pathname}: no answer within ${timeoutMs} ms`);
+      req.destroy(timedOut);
+    }, timeoutMs);
     req.on('error', fail);
     req.end(body);
   });

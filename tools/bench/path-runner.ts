@@ -7,6 +7,12 @@ export interface PathFailure {
   error: string;
 }
 
+/** What the bench prints or records of something thrown: its message, or with `stack` its stack (an Error's; anything else as text). */
+export function errorText(thrown: unknown, { stack = false }: { stack?: boolean } = {}): string {
+  if (!(thrown instanceof Error)) return String(thrown);
+  return (stack ? thrown.stack : undefined) ?? thrown.message;
+}
+
 /**
  * The rows of a run, and the paths that failed. Each path runs through run(): it adds its rows as it measures
  * them, and a throw becomes an error row after those (its key, its name, the error), so the rows measured
@@ -23,17 +29,15 @@ export class PathRunner {
     this.rows.push(...rows);
   }
 
-  /** Runs `measure`; whether it finished. A failing path inside another one (run() nested) is its own error row, and the outer one goes on. */
-  async run(key: string, path: string, measure: () => Promise<void>): Promise<boolean> {
+  /** Runs `measure`. A failing path inside another one (run() nested) is its own error row, and the outer one goes on. */
+  async run(key: string, path: string, measure: () => Promise<void>): Promise<void> {
     try {
       await measure();
-      return true;
     } catch (thrown) {
-      const error = thrown instanceof Error ? thrown.message : String(thrown);
-      this.log(`${path} failed: ${thrown instanceof Error ? thrown.stack : error}`);
+      const error = errorText(thrown);
+      this.log(`${path} failed: ${errorText(thrown, { stack: true })}`);
       this.failures.push({ key, path, error });
       this.rows.push(errorRow(key, path, error));
-      return false;
     }
   }
 }

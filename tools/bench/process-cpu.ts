@@ -242,10 +242,13 @@ export class CpuWindow {
     this.coresIdle ??= idlePercentBetween(this.machineBefore, readMachineCpuTimes());
   }
 
-  /** After the settle, each process's cost per request, `requests` (or what it returns, read after the last CPU sample) dividing. */
+  /**
+   * After the settle, each process's cost per request, `requests` (or what it returns, read after the last CPU
+   * sample) dividing. With no settle (`settleMs` 0) the CPU is sampled at once, without yielding to a timer first.
+   */
   async close(requests: number | (() => number)): Promise<PathCost> {
     this.endTiming();
-    await new Promise((resolve) => setTimeout(resolve, this.settleMs));
+    if (this.settleMs > 0) await new Promise((resolve) => setTimeout(resolve, this.settleMs));
     const window: [number, number] = [this.from, monotonicUs()];
     const after = await this.cpu.sample();
     const scrapedAfter = await this.cpu.scrapeServices();

@@ -7,13 +7,14 @@ import { IDLE_MEMORY_POLICY } from '@pp/platform';
 import { type CollectedSpan, OtlpCollector, REPO_ROOT, TestStack, testDkimKey, writeDnsOverrides } from '@pp/testing';
 import { createMerchant, gatewayApi } from './api';
 import { forkBaselineServer } from './baseline-server';
-import { CHAIN_WARMUP_MESSAGES, measureIngestThroughput, NO_ANSWER, warmIngestChain } from './ingest-throughput';
+import { CHAIN_WARMUP_MESSAGES, measureIngestThroughput, warmIngestChain } from './ingest-throughput';
 import { interleavedRatio, medianRate } from './interleaved-ratio';
 import { latencyBreakdown, printBreakdown, traceAtQuantile, type SpanTiming } from './latency-breakdown';
 import { printTailComposition, type TailComposition, tailComposition } from './tail-composition';
 import { type LoadResult, pacedLoad, postLoad } from './load';
 import { measureIdleMemory, sampleIdleMemory, waitUntilStackQuiet } from './memory';
-import { PathRunner } from './path-runner';
+import { NO_ANSWER } from './not-accepted';
+import { errorText, PathRunner } from './path-runner';
 import { type CpuPerRequest, type PathCost, ProcessCpu, withCpu } from './process-cpu';
 import { quietDetail, type QuietWait } from './quiet-wait';
 import { sweepRates } from './rate-sweep';
@@ -245,7 +246,14 @@ async function main(): Promise<void> {
             const { row, warning } = webhookLatencyRow({ ...measured, quiet }, WEBHOOK_GAP_MS);
             if (warning) log(warning);
             runner.add(row);
-            if (collector) webhookTrace = await webhookTraceOf(collector);
+            // A path of its own: should reading the traces fail, that is an error row under its own key, not a
+            // second webhook-latency row after the measured one (--compare matches rows by key).
+            const tracing = collector;
+            if (tracing) {
+              await runner.run('webhook-trace', 'simulate-payment → webhook traces (BENCH_TRACE)', async () => {
+                webhookTrace = await webhookTraceOf(tracing);
+              });
+            }
           });
         }
         if (PATHS.has('ingest')) {
@@ -311,7 +319,7 @@ async function main(): Promise<void> {
               detail: {
                 ...result,
                 ...(quiet ? quietDetail(quiet) : {}),
-                cpu_counts: 'the deliveries of a backlog, per delivery (webhooks started after the payments were simulated, plus 1 s)',
+                cpu_counts: 'the deliveries of a backlog, per delivery (webhooks started after the payments were simulated)',
               },
             });
           });
@@ -335,8 +343,8 @@ async function main(): Promise<void> {
     stoppedEarly = error;
     throw error;
   } finally {
-    await collector?.close();
-    // Whatever was measured, however the run ended: a failure an hour in keeps the rows before it.
+    // Whatever was measured, however the run ended: a failure an hour in keeps the rows before it. Written before
+    // anything else is closed, so that a failure to close cannot lose it.
     try {
       const report = writeReport({
         cpuFound,
@@ -351,7 +359,7 @@ async function main(): Promise<void> {
         rows,
         halfLoadTrace,
         webhookTrace,
-        ...(stoppedEarly !== undefined ? { stoppedEarly: stoppedEarly instanceof Error ? stoppedEarly.message : String(stoppedEarly) } : {}),
+        ...(stoppedEarly !== undefined ? { stoppedEarly: errorText(stoppedEarly) } : {}),
       });
       if (profile) {
         process.stdout.write(`profiles: ${PROFILE_DIR} (open in Chrome DevTools → Performance, or speedscope)\n`);
@@ -359,7 +367,14 @@ async function main(): Promise<void> {
         process.stdout.write(summarizeProfiles(report, readNamedProfiles(PROFILE_DIR)));
       }
     } catch (error) {
-      log(`could not print or write the report: ${error instanceof Error ? error.stack : String(error)}`);
+      log(`could not print or write the report: ${errorText(error, { stack: true })}`);
+      process.exitCode = 1;
+    }
+    try {
+      await collector?.close();
+    } catch (error) {
+      log(`could not close the trace collector: ${errorText(error, { stack: true })}`);
+      process.exitCode = 1;
     }
   }
   if (runner.failures.length > 0) {
@@ -698,7 +713,7 @@ main().then(
   // After a failed path, whatever it left open (a socket, a timer) does not keep the process from ending.
   () => process.exitCode && process.exit(),
   (error) => {
-    process.stderr.write(`bench failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+    process.stderr.write(`bench failed: ${errorText(error, { stack: true })}\n`);
     process.exit(1);
   },
 );

@@ -1,5 +1,6 @@
 import { type TestStack, waitFor, WebhookReceiver } from '@pp/testing';
 import { createSessions, type GatewayApi, inParallel } from './api';
+import { errorText } from './path-runner';
 import { CpuWindow, type PathCost, type ProcessCpu } from './process-cpu';
 import type { QuietWait } from './quiet-wait';
 
@@ -24,6 +25,12 @@ export interface FanoutResult {
 const PUBLICATION_TIMEOUT_MS = 60_000;
 
 /**
+ * The fan-out's CPU window has no settle after its timed work (CpuWindow's default is a second): its figures were
+ * taken so from the start, and a settle second would both add its CPU and count the deliveries made in it.
+ */
+export const FANOUT_SETTLE_MS = 0;
+
+/**
  * Webhook fan-out (PRODUCT-RULES §5): how fast the webhooks service works off
  * a backlog of merchant events, each to several endpoints of one merchant at
  * a local receiver, each endpoint subscribed to every event, and no other
@@ -36,11 +43,15 @@ const PUBLICATION_TIMEOUT_MS = 60_000;
  * figure is the delivery path alone (consume, record, claim, sign, POST,
  * record the outcome), not the rate at which payments can be simulated,
  * which the create-session paths measure. CPU is counted from the moment the
- * service is ready (its start-up is not a delivery's cost) to a second after
- * the last delivery (CpuWindow: what the deliveries leave behind), per
- * delivery received after that moment. `settle` runs just before the service starts
+ * service is ready (its start-up is not a delivery's cost) until the wait for
+ * the deliveries ends, with no settle after it (unlike the other paths'
+ * windows: the fan-out has been measured so since before CpuWindow, and its
+ * recorded figures stay comparable), per delivery received after that moment.
+ * `settle` runs just before the service starts
  * (the bench waits there for the stack to go quiet: the simulated payments'
- * projections are not the deliveries' work).
+ * projections are not the deliveries' work). Should anything fail while the
+ * service is stopped, it is started again before the error goes on, so the
+ * rest of the run has its webhooks.
  */
 export async function measureWebhookFanout(
   stack: TestStack,
@@ -52,6 +63,7 @@ export async function measureWebhookFanout(
 ): Promise<{ result: FanoutResult } & PathCost> {
   const receiver = await WebhookReceiver.start();
   const endpointIds: string[] = [];
+  let stopped = false;
   try {
     const paths = Array.from({ length: endpoints }, (_, i) => `/bench-fanout-${i}`);
     for (const path of paths) {
@@ -61,6 +73,7 @@ export async function measureWebhookFanout(
     }
     const sessions = await createSessions(api, payments, 'bench-fanout');
     await stack.stopService('webhooks');
+    stopped = true;
     await inParallel(sessions, 16, (session) => api('/v1/sandbox/simulate-payment', { sessionId: session.id, outcome: 'confirmed' }));
     await waitForPublication(stack);
 
@@ -81,37 +94,48 @@ export async function measureWebhookFanout(
     };
     const quietWait = await settle?.();
     await stack.startService('webhooks');
+    stopped = false;
     const deliveredBeforeSample = delivered();
-    const window = await CpuWindow.open(cpu);
+    // No settle (FANOUT_SETTLE_MS): the window closes as the wait ends, the CPU sampled at once.
+    const window = await CpuWindow.open(cpu, { settleMs: FANOUT_SETTLE_MS });
     const deadline = Date.now() + timeoutMs;
     while (delivered() < expected && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-    window.endTiming();
-    // The rate as the wait ended, before the CPU window's settle second: what arrives in it (only after a wait cut
-    // short by the timeout) is not timed. The deliveries the CPU is divided by are counted after its last sample.
-    delivered();
-    const verifiedInTime = verified.size;
-    const times = receiver.received().map((delivery) => delivery.receivedAt);
-    const elapsed = Math.max(...times) - Math.min(...times);
+    // The deliveries the CPU is divided by are counted just after its last sample; the rate and the verified ones
+    // then, as before CpuWindow.
     let count = 0;
     const cost = await window.close(() => (count = delivered()) - deliveredBeforeSample);
+    const times = receiver.received().map((delivery) => delivery.receivedAt);
+    const elapsed = Math.max(...times) - Math.min(...times);
     return {
       result: {
         payments,
         endpoints,
         deliveries: count,
-        verified_deliveries: verifiedInTime,
+        verified_deliveries: verified.size,
         expected_deliveries: expected,
         // n deliveries span n - 1 gaps.
-        deliveries_per_second: elapsed > 0 && verifiedInTime > 0 ? Math.round(((verifiedInTime - 1) / elapsed) * 1000) : 0,
+        deliveries_per_second: elapsed > 0 && verified.size > 0 ? Math.round(((verified.size - 1) / elapsed) * 1000) : 0,
         unverified: receiver.received().filter((delivery) => !delivery.verification.valid).length,
         elapsed_ms: Math.round(elapsed),
         ...(quietWait ? { quiet_wait: quietWait } : {}),
       },
       ...cost,
     };
+  } catch (error) {
+    // Failed while the service was stopped: started again, or it would stay down for the rest of the run. The
+    // path's error is the one that counts; should the start fail too, that is said on stderr.
+    if (stopped) {
+      await stack.startService('webhooks').catch((startError: unknown) => {
+        process.stderr.write(`bench: warning: the webhooks service, stopped for the fan-out, did not start again (${errorText(startError)}): the rest of the run has no webhooks\n`);
+      });
+    }
+    throw error;
   } finally {
-    for (const id of endpointIds) await api(`/v1/webhook_endpoints/${id}`, undefined, 'DELETE');
-    await receiver.close();
+    try {
+      for (const id of endpointIds) await api(`/v1/webhook_endpoints/${id}`, undefined, 'DELETE');
+    } finally {
+      await receiver.close();
+    }
   }
 }
 

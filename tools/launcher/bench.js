@@ -17,14 +17,16 @@ const root = join(__dirname, '..', '..');
 /**
  * The Node binary that runs the bench, its baseline and every service: with BENCH_NODE, that pinned Node LTS
  * (tools/node<major>, installed on first use; pinned-node.js says which majors it pins and refuses any other),
- * else the Node that runs npm.
+ * else the Node that runs npm. Only an unset BENCH_NODE means the latter: an empty one is refused like any
+ * other value no Node is pinned for (README: an empty value stops the bench).
  */
 function benchNode(env, ensurePinned = ensurePinnedNode) {
-  if (!env.BENCH_NODE) return process.execPath;
+  const major = env.BENCH_NODE;
+  if (major === undefined) return process.execPath;
   try {
-    return ensurePinned(env.BENCH_NODE);
+    return ensurePinned(major);
   } catch (error) {
-    throw new Error(`BENCH_NODE=${env.BENCH_NODE}: ${error.message} (unset: the Node that runs npm)`, { cause: error });
+    throw new Error(`BENCH_NODE=${major === '' ? '""' : major}: ${error.message} (unset: the Node that runs npm)`, { cause: error });
   }
 }
 

@@ -22,6 +22,10 @@ describe('npm run bench, BENCH_NODE', () => {
     expect(() => benchNode({ BENCH_NODE: '18' })).toThrow('BENCH_NODE=18: no pinned Node 18: tools/ pins 22 and 24 (unset: the Node that runs npm)');
   });
 
+  it('given BENCH_NODE set but empty, then it is refused with what is pinned, not taken for unset', () => {
+    expect(() => benchNode({ BENCH_NODE: '' })).toThrow('BENCH_NODE="": no pinned Node : tools/ pins 22 and 24 (unset: the Node that runs npm)');
+  });
+
   it('given no BENCH_NODE, then the bench runs on the Node that runs npm', () => {
     expect(benchNode({})).toBe(process.execPath);
   });
