@@ -6,7 +6,7 @@ export type LabelledField = 'message' | 'date' | 'reference' | 'sender' | 'amoun
 
 /**
  * Labels as Interac prints them, English and French, in the order it prints
- * them (payer-message.ts relies on it); words may be split by any whitespace.
+ * them; words may be split by any whitespace.
  */
 const LABELS: Record<LabelledField, string[]> = {
   message: ['Message'],
@@ -16,7 +16,7 @@ const LABELS: Record<LabelledField, string[]> = {
   amount: ['Amount', 'Montant'],
 };
 
-export const FIELD_ORDER = Object.keys(LABELS) as LabelledField[];
+const FIELD_ORDER = Object.keys(LABELS) as LabelledField[];
 const alternatives = (words: string[]) => words.map((label) => label.replace(/ /g, '\\s+')).join('|');
 // A label starts a word and ends with a colon, optionally after a space ("Reference Number :").
 // Linear on any text: a label's whitespace run can only end where its next word starts, so each run is read once.

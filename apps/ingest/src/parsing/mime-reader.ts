@@ -1,7 +1,7 @@
 import PostalMime from 'postal-mime';
 import { flattenHtml } from './html-flattener';
 import { PARSE_LIMITS } from './parse-limits';
-import { clip, normalizeText } from './text-normalizer';
+import { clipMarked, normalizeText } from './text-normalizer';
 
 /** The parts of a MIME message that the notice parser and the intake records read. */
 export interface MimeFacts {
@@ -43,9 +43,9 @@ export async function readMime(raw: Uint8Array): Promise<MimeFacts | null> {
   }
   const [from] = mailboxes(mail.from ? [mail.from] : undefined);
   const [replyTo] = mailboxes(mail.replyTo);
-  const html = mail.text?.trim() ? null : clip(mail.html ?? '', PARSE_LIMITS.htmlChars);
-  const text = clip(html ? flattenHtml(html.text) : (mail.text ?? ''), PARSE_LIMITS.textChars);
-  const subject = clip(mail.subject ?? '', PARSE_LIMITS.subjectChars);
+  const html = mail.text?.trim() ? null : clipMarked(mail.html ?? '', PARSE_LIMITS.htmlChars);
+  const text = clipMarked(html ? flattenHtml(html.text) : (mail.text ?? ''), PARSE_LIMITS.textChars);
+  const subject = clipMarked(mail.subject ?? '', PARSE_LIMITS.subjectChars);
   return {
     subject: normalizeText(subject.text),
     from: from ? { name: normalizeText(from.name ?? '').trim(), address: addresses([from.address])[0] ?? '' } : null,

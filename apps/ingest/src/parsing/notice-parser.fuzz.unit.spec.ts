@@ -20,7 +20,7 @@ function assertConsistent(result: NoticeParseResult): void {
     expect(result.reasons.length).toBeGreaterThan(0);
     return;
   }
-  const stated = [result.fields.amounts.subject, ...result.fields.amounts.body, ...result.fields.amounts.message].filter((amount) => amount !== null);
+  const stated = [result.fields.amounts.subject, ...result.fields.amounts.body, ...(result.fields.amounts.message ?? [])].filter((amount) => amount !== null);
   expect(stated.length).toBeGreaterThan(0);
   expect(stated).toEqual(stated.map(() => result.notice.amount_cents));
   expect(result.fields.memos).toEqual([result.notice.memo]);

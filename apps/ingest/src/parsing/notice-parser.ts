@@ -57,7 +57,7 @@ function read(facts: MimeFacts): Reading {
   const subject = flattenWhitespace(facts.subject);
   const classification = classifySubject(subject);
   const values = extractLabelledValues(facts.text);
-  const { message, interac } = splitPayerMessage(facts.text);
+  const { message, interac, opening } = splitPayerMessage(facts.text);
   const subjectAmount = classification.subjectAmount === null ? null : readWholeAmount(classification.subjectAmount);
   const stated = { subject: subjectAmount, body: extractBodyAmounts(interac), message: messageAmounts(message) };
   const amount = agreedAmount(stated);
@@ -65,8 +65,8 @@ function read(facts: MimeFacts): Reading {
   return {
     referencesFound: references.length,
     amountReason: amount.reason,
-    // Interac's words only: a payer could write "automatically deposited" in the Message of any notice.
-    bodyDeposited: bodySaysDeposited(flattenWhitespace(interac)),
+    // Interac's words before the Message, where both layouts say it: a payer could write "automatically deposited" in any notice.
+    bodyDeposited: bodySaysDeposited(flattenWhitespace(opening)),
     fields: {
       kind: classification.kind,
       language: classification.language,

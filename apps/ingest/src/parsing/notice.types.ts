@@ -61,7 +61,7 @@ export interface NoticeFields {
    * (`message`) may only agree with them. Outcomes recorded before the
    * Message was read apart have no `message`, and may hold its amounts in `body`.
    */
-  amounts: { subject: number | null; body: number[]; message: number[] };
+  amounts: { subject: number | null; body: number[]; message?: number[] };
   memos: string[];
   reference_number: string | null;
   sender_name: string | null;

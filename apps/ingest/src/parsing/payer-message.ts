@@ -1,4 +1,4 @@
-import { FIELD_ORDER, findLabels, type FoundLabel } from './field-extractor';
+import { findLabels, type FoundLabel, type LabelledField } from './field-extractor';
 
 /** The text split into what the payer wrote (the Message) and what Interac wrote around it. */
 export interface SplitText {
@@ -6,33 +6,36 @@ export interface SplitText {
   message: string | null;
   /** The text without the Message's value: Interac's own words. */
   interac: string;
+  /** Interac's words before the Message (the whole text when there is none): where both layouts say the money was deposited. */
+  opening: string;
 }
 
 /**
- * Where the payer's Message ends. The payer may write any label in it
- * ("Amount: $500.00", "Date: …"), so the next label is no boundary. After
- * the Message, Interac prints its own labels once each, in FIELD_ORDER (Date,
- * Reference Number, Sent From, Amount; older layouts only the reference):
- * the Message runs up to the longest such run at the end of the text, and
- * any label before that run was the payer's.
+ * The labels Interac prints after the Message, as each layout prints them (docs/INGEST-FORMATS.md): Date, Reference
+ * Number (when there is one), Sent From and Amount; the older layouts the reference alone.
+ */
+const LAYOUT_TAILS: readonly (readonly LabelledField[])[] = [['date', 'reference', 'sender', 'amount'], ['date', 'sender', 'amount'], ['reference']];
+
+/**
+ * Where the payer's Message ends. The payer may write any label in it ("Amount: $500.00", "Date: …"), so the next
+ * label is no boundary: the Message runs up to the labels a layout prints after it, as the text's last labels,
+ * exactly as the layout prints them. Any label before those was the payer's, and so is every label after the Message
+ * when the last ones are no layout's: what the payer wrote is never read as Interac's.
  */
 function interacLabelsStart(after: FoundLabel[], textLength: number): number {
-  let start = after.length;
-  while (start > 0) {
-    const label = after[start - 1];
-    const next = after[start];
-    if (label.field === 'message' || (next && FIELD_ORDER.indexOf(label.field) >= FIELD_ORDER.indexOf(next.field))) break;
-    start--;
-  }
-  return after[start]?.start ?? textLength;
+  const fields = after.map((label) => label.field);
+  const tail = LAYOUT_TAILS.filter((layout) => layout.length <= fields.length && layout.every((field, i) => fields[fields.length - layout.length + i] === field))
+    .map((layout) => layout.length)
+    .reduce((longest, length) => Math.max(longest, length), 0);
+  return tail === 0 ? textLength : after[after.length - tail].start;
 }
 
 /** Splits the text at the first Message label (Interac prints it before the payer's words). */
 export function splitPayerMessage(text: string): SplitText {
   const labels = findLabels(text);
   const first = labels.findIndex((label) => label.field === 'message');
-  if (first === -1) return { message: null, interac: text };
+  if (first === -1) return { message: null, interac: text, opening: text };
   const from = labels[first].end;
   const to = interacLabelsStart(labels.slice(first + 1), text.length);
-  return { message: text.slice(from, to).trim(), interac: `${text.slice(0, from)}\n${text.slice(to)}` };
+  return { message: text.slice(from, to).trim(), interac: `${text.slice(0, from)}\n${text.slice(to)}`, opening: text.slice(0, labels[first].start) };
 }

@@ -41,5 +41,5 @@ export function clipText(text: string, max: number): string {
 }
 
 /** At most `max` UTF-16 units of `text` (normalizeText then mends a pair cut in half), and whether anything was cut. */
-export const clip = (text: string, max: number): { text: string; cut: boolean } =>
+export const clipMarked = (text: string, max: number): { text: string; cut: boolean } =>
   text.length <= max ? { text, cut: false } : { text: text.slice(0, max), cut: true };
