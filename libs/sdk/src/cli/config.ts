@@ -109,8 +109,8 @@ function givenKey(args: ParsedArgs, env: NodeJS.ProcessEnv, config: CliConfig): 
  * http://localhost:3000. A key from the config file goes only to the gateway `login` saved with it: a PP_API_BASE
  * naming another is refused, or a live key saved for one gateway would be sent to whichever the environment of the
  * moment names. --api-base, given on purpose, overrides. A config file from before `login` saved the gateway (SDK
- * 0.2.0) names none: its key goes where PP_API_BASE says, as it did then, with a warning through `warn` (stderr)
- * to run `login` again.
+ * 0.2.0) names none: its test key goes where PP_API_BASE says, as it did then, with a warning through `warn` (stderr)
+ * to run `login` again; a live or restricted key is refused until --api-base names the gateway or `login` saves it.
  */
 export function resolveCredentials(
   args: ParsedArgs,
@@ -119,16 +119,23 @@ export function resolveCredentials(
 ): { apiKey: string; apiBase: string; allowInsecureHttp: boolean } {
   const config = readConfig(env);
   const { apiKey, saved } = givenKey(args, env, config);
-  const apiBase = stringOption(args, 'api-base') ?? (saved ? savedKeyBase(config, env, warn) : (env.PP_API_BASE ?? config.api_base ?? DEFAULT_API_BASE));
+  const apiBase = stringOption(args, 'api-base') ?? (saved ? savedKeyBase(config, apiKey, env, warn) : (env.PP_API_BASE ?? config.api_base ?? DEFAULT_API_BASE));
   refuseKeyInClear(apiBase, env);
   return { apiKey, apiBase, allowInsecureHttp: env.PP_ALLOW_HTTP === 'true' };
 }
 
-function savedKeyBase(config: CliConfig, env: NodeJS.ProcessEnv, warn: (line: string) => void): string {
+function savedKeyBase(config: CliConfig, apiKey: string, env: NodeJS.ProcessEnv, warn: (line: string) => void): string {
   const named = env.PP_API_BASE;
   if (!config.api_base) {
     if (!named) return DEFAULT_API_BASE;
     if (!sameGateway(named, DEFAULT_API_BASE)) {
+      // A test key moves no money: it goes on as before. A live or restricted one waits for the gateway to be named on purpose.
+      if (!isTestKey(apiKey)) {
+        throw new UsageError(
+          `The live key \`login\` saved names no gateway (an older CLI saved it), and PP_API_BASE names ${withoutUserinfo(named)}: ` +
+            'pass --api-base to send it there, or run `login` again with the gateway to save it with the key',
+        );
+      }
       warn(
         `warning: the key \`login\` saved names no gateway (an older CLI saved it), so it goes to PP_API_BASE ${withoutUserinfo(named)} as before; ` +
           'run `login` again to save the gateway with the key, which then goes to no other',

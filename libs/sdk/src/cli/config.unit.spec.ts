@@ -72,18 +72,25 @@ describe('the CLI config file', () => {
       },
     );
 
-    it('when it saved no gateway (an older CLI’s file), then PP_API_BASE is used as before, with a one-line warning to log in again that carries no password; without PP_API_BASE, the default, silently', () => {
-      const env = saved({});
+    it('when it saved no gateway (an older CLI’s file), then a test key goes to PP_API_BASE as before, with a one-line warning to log in again that carries no password; without PP_API_BASE, the default, silently', () => {
+      const env = saved({ api_key: 'pp_live_test_saved' });
       expect(resolveCredentials(noArgs, env, warn).apiBase).toBe('http://localhost:3000');
       expect(resolveCredentials(noArgs, { ...env, PP_API_BASE: 'http://localhost:3000/' }, warn).apiBase).toBe('http://localhost:3000/');
       expect(warnings).toEqual([]);
-      expect(resolveCredentials(noArgs, { ...env, PP_API_BASE: 'https://other.example' }, warn)).toMatchObject({ apiKey: 'pp_live_saved', apiBase: 'https://other.example' });
+      expect(resolveCredentials(noArgs, { ...env, PP_API_BASE: 'https://other.example' }, warn)).toMatchObject({ apiKey: 'pp_live_test_saved', apiBase: 'https://other.example' });
       expect(warnings).toEqual([expect.stringMatching(/^warning: the key `login` saved names no gateway .* PP_API_BASE https:\/\/other\.example .*run `login` again/)]);
       expect(warnings[0]).not.toContain('\n');
       // A base with a password is refused as ever (keyInClearRefusal); the warning before it does not repeat it.
       expect(() => resolveCredentials(noArgs, { ...env, PP_API_BASE: 'https://u:secret@third.example' }, warn)).toThrow(/holds a user name or password/);
       expect(warnings[1]).toContain('https://…@third.example');
       expect(warnings.join('')).not.toContain('secret');
+    });
+
+    it('when it saved no gateway and its key is live, then PP_API_BASE naming another gateway is refused until --api-base names it or login saves it', () => {
+      const env = saved({});
+      expect(() => resolveCredentials(noArgs, { ...env, PP_API_BASE: 'https://other.example' }, warn)).toThrow(/^The live key `login` saved names no gateway .*https:\/\/other\.example.*--api-base/);
+      expect(warnings).toEqual([]);
+      expect(resolveCredentials(noArgs, env, warn)).toMatchObject({ apiKey: 'pp_live_saved', apiBase: 'http://localhost:3000' });
     });
   });
 
