@@ -62,7 +62,7 @@ abstract class UnansweredError extends CheckoutError {
     cause: unknown,
     /** POST only: the Idempotency-Key to send it again with. */
     readonly idempotencyKey?: string,
-    /** The X-Request-Id the SDK sent (the gateway logs the request under it if it got that far). */
+    /** The gateway's X-Request-Id once its answer began (a stream that broke off), else the one the SDK sent (the gateway logs the request under it if it got that far). */
     readonly requestId?: string,
   ) {
     super(message, { cause });
