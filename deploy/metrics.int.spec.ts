@@ -164,10 +164,12 @@ describe('metrics of every service over one payment', () => {
     for (const service of ['gateway', 'checkout', 'dashboard'] as const) {
       const deployment = yamlDocuments(readFileSync(join(k8sDir, 'base', `${service}.yaml`), 'utf8')).find((doc) => doc.kind === 'Deployment')!;
       const container = deployment.spec.template.spec.containers[0];
-      const paths = [...new Set(['livenessProbe', 'readinessProbe', 'startupProbe'].map((probe) => container[probe]?.httpGet?.path as string | undefined))];
-      expect({ service, paths }).toEqual({ service, paths: ['/healthz'] });
-      const response = await fetch(`${stack.url(service)}/healthz`);
-      expect({ service, status: response.status, body: await response.json() }).toEqual({ service, status: 200, body: { status: 'ok' } });
+      const paths = [...new Set(['livenessProbe', 'readinessProbe', 'startupProbe'].map((probe) => container[probe]?.httpGet?.path as string | undefined))].sort();
+      expect({ service, paths }).toEqual({ service, paths: ['/healthz', '/healthz/ready'] });
+      const alive = await fetch(`${stack.url(service)}/healthz`);
+      expect({ service, status: alive.status, body: await alive.json() }).toEqual({ service, status: 200, body: { status: 'ok' } });
+      const ready = await fetch(`${stack.url(service)}/healthz/ready`);
+      expect({ service, status: ready.status, body: await ready.json() }).toEqual({ service, status: 200, body: { status: 'up' } });
     }
   });
 });
