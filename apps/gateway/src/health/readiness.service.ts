@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { type DependencyHealth, healthSubject, SERVICE_NAMES, type ServiceName } from '@pp/contracts';
-import { BusClient, JsonLogger, NATS_CONNECTION, REDIS, timedCheck } from '@pp/platform';
+import { BusClient, JsonLogger, NATS_CONNECTION, RecentAnswer, REDIS, timedCheck } from '@pp/platform';
 import type Redis from 'ioredis';
 import type { NatsConnection } from 'nats';
 import { DataSource } from 'typeorm';
@@ -38,16 +38,10 @@ export class ReadinessService {
     private readonly logger: JsonLogger,
   ) {}
 
-  private latest?: { report: Promise<ReadinessReport>; endedAt: number | undefined };
+  private readonly latest = new RecentAnswer(() => this.checkAll(), READINESS_REUSE_MS);
 
   check(now = Date.now()): Promise<ReadinessReport> {
-    const latest = this.latest;
-    if (latest && (latest.endedAt === undefined || now - latest.endedAt < READINESS_REUSE_MS)) return latest.report;
-    const checking = { report: this.checkAll(), endedAt: undefined as number | undefined };
-    const ended = () => (checking.endedAt = Date.now());
-    checking.report.then(ended, ended);
-    this.latest = checking;
-    return checking.report;
+    return this.latest.get(now);
   }
 
   private async checkAll(): Promise<ReadinessReport> {

@@ -4,6 +4,7 @@ import type { NatsConnection } from 'nats';
 import { NATS_CONNECTION } from '../app/tokens';
 import { HealthService } from './health.service';
 import { podReadiness } from './pod-readiness';
+import { RecentAnswer } from './recent-answer';
 
 /** Where a web app answers its replica's own readiness (the Kubernetes readiness probes call it). */
 export const WEB_APP_READINESS_PATH = '/healthz/ready';
@@ -19,7 +20,15 @@ export const POD_READINESS_REUSE_MS = 1000;
  */
 @Controller()
 export class PodReadinessController {
-  private latest?: { answer: Promise<'up' | 'down'>; endedAt?: number };
+  // Every check has its deadline and catches its error; a failure of the whole is 'down' all the same, never a rejection.
+  private readonly answer = new RecentAnswer<'up' | 'down'>(
+    () =>
+      podReadiness(this.health, this.nc).then(
+        (report) => report.status,
+        () => 'down' as const,
+      ),
+    POD_READINESS_REUSE_MS,
+  );
 
   constructor(
     private readonly health: HealthService,
@@ -28,23 +37,8 @@ export class PodReadinessController {
 
   @Get(WEB_APP_READINESS_PATH)
   async ready(@Res({ passthrough: true }) reply: FastifyReply): Promise<{ status: 'up' | 'down' }> {
-    const status = await this.check(Date.now());
+    const status = await this.answer.get();
     reply.status(status === 'up' ? 200 : 503);
     return { status };
-  }
-
-  private check(now: number): Promise<'up' | 'down'> {
-    const latest = this.latest;
-    if (latest && (latest.endedAt === undefined || now - latest.endedAt < POD_READINESS_REUSE_MS)) return latest.answer;
-    // Every check has its deadline and catches its error; a failure of the whole is 'down' all the same, never a rejection.
-    const checking: { answer: Promise<'up' | 'down'>; endedAt?: number } = {
-      answer: podReadiness(this.health, this.nc).then(
-        (report) => report.status,
-        () => 'down' as const,
-      ),
-    };
-    void checking.answer.then(() => (checking.endedAt = Date.now()));
-    this.latest = checking;
-    return checking.answer;
   }
 }
