@@ -66,9 +66,10 @@ function firstValueLine(raw: string): string {
 const REFERENCE = /^(C[A-Za-z0-9]{7,11})(?![A-Za-z0-9])/;
 
 /**
- * Every distinct Interac reference number under a reference label. The
- * payer's message may write the label too ("balance of Reference Number:
- * C…"), quoting another transfer: the caller needs exactly one.
+ * Every distinct Interac reference number under a reference label. The caller
+ * passes Interac's words (the payer's Message left out) and needs exactly one:
+ * text with no Message label may still hold the payer's ("balance of
+ * Reference Number: C…"), quoting another transfer.
  */
 export function extractReferences(values: Map<LabelledField, string[]>): string[] {
   const references = (values.get('reference') ?? []).map((value) => REFERENCE.exec(value)?.[1]).filter((reference) => reference !== undefined);
@@ -101,11 +102,11 @@ export function extractBodyAmounts(text: string): Array<Exclude<AmountRead, null
 
 /**
  * The payer's name: the one the subject names, else the one under "Sent
- * From" / "Envoyé par". The payer writes the Message, which comes before
- * "Sent From" in current layouts, so a "Sent From: JANE CUSTOMER" in it would
- * be the first labelled value: the subject's name always wins, and without
- * one, labelled values that differ (compared whole, after trimming) name no
- * one, and the caller falls back to the From display name.
+ * From" / "Envoyé par". The caller passes Interac's words, but text with no
+ * Message label may still hold a payer's "Sent From: JANE CUSTOMER": the
+ * subject's name always wins, and without one, labelled values that differ
+ * (compared whole, after trimming) name no one, and the caller falls back to
+ * the From display name.
  */
 export function extractSenderName(values: Map<LabelledField, string[]>, subjectSender: string | null): string | null {
   if (subjectSender) return subjectSender;
@@ -114,8 +115,8 @@ export function extractSenderName(values: Map<LabelledField, string[]>, subjectS
 }
 
 /**
- * The transfer date, when every readable Date value names the same day. The
- * payer's Message comes before Interac's own Date and may write one too.
+ * The transfer date, when every readable Date value names the same day: text
+ * with no Message label may hold a date the payer wrote beside Interac's.
  */
 export function extractTransferDate(values: Map<LabelledField, string[]>): string | null {
   const dates = new Set((values.get('date') ?? []).map(readLeadingDate).filter((date) => date !== null));

@@ -56,8 +56,9 @@ interface Reading {
 function read(facts: MimeFacts): Reading {
   const subject = flattenWhitespace(facts.subject);
   const classification = classifySubject(subject);
-  const values = extractLabelledValues(facts.text);
   const { message, interac, opening } = splitPayerMessage(facts.text);
+  // Interac's fields are read from Interac's words only: the payer may write any label in the Message.
+  const values = extractLabelledValues(interac);
   const subjectAmount = classification.subjectAmount === null ? null : readWholeAmount(classification.subjectAmount);
   const stated = { subject: subjectAmount, body: extractBodyAmounts(interac), message: messageAmounts(message) };
   const amount = agreedAmount(stated);
@@ -74,7 +75,7 @@ function read(facts: MimeFacts): Reading {
       amounts: { subject: asCents(subjectAmount), body: stated.body.map(asCents).filter((cents) => cents !== null), message: stated.message },
       // The payer writes the memo in the Message; elsewhere a name ("PP BAXTER") can read as one.
       memos: findMemos(message ?? facts.text),
-      // Several would make it no dedupe key: a payer quoting an earlier transfer's must not make this one its duplicate.
+      // The dedupe key: one the payer wrote could make a later genuine notice this one's duplicate. Several make it none.
       reference_number: references.length === 1 ? references[0] : null,
       sender_name: extractSenderName(values, classification.subjectSender) ?? (facts.from?.name || null),
       sender_email: payerAddress(facts.replyTo),

@@ -30,10 +30,17 @@ describe('notice parser on the fixture corpus', () => {
     expect(bad.fields.sent_at).toBeNull();
   });
 
-  it('falls back to the From display name when the body names no payer', async () => {
+  it('records the From display name when neither the subject nor the body names a payer', async () => {
+    const raw = buildNotice({ layout: 'legacy', sender: 'JANE DOE', amount: '$5.25', reference: 'CAvjMTys' }).replace('from JANE DOE has', 'from   has');
+    expect(raw).toContain('A money transfer from   has been');
+    const result = await parseNotice(Buffer.from(raw));
+    expect(result).toMatchObject({ status: 'rejected', reasons: ['unrecognized_notice'], fields: { sender_name: 'JANE DOE' } });
+  });
+
+  it('given a current layout without its Sent From label, then no label after the Message is Interac’s (reference_missing)', async () => {
     const raw = buildNotice({ layout: 'inline', sender: 'JANE DOE' }).replace('Sent From: JANE DOE\n', '');
     const result = await parseNotice(Buffer.from(raw));
-    expect(result).toMatchObject({ status: 'parsed', notice: { sender_name: 'JANE DOE' } });
+    expect(result).toMatchObject({ status: 'rejected', reasons: ['reference_missing'], fields: { sender_name: 'JANE DOE', reference_number: null } });
   });
 
   it('given a Message that writes “Sent From:” with another name, then the payer the subject names is recorded', async () => {
@@ -69,11 +76,27 @@ describe('notice parser on the fixture corpus', () => {
     expect(result).toMatchObject({ status: 'rejected', reasons: ['memo_ambiguous'], fields: { memos: ['PP-7K3M9Q', 'PP-BAXTER'], comment: null } });
   });
 
-  it('given a Message that writes a Date other than Interac’s, then no transfer date is read', async () => {
+  it('given a Message that writes a Date other than Interac’s, then Interac’s transfer date is read', async () => {
     const result = await parseNotice(Buffer.from(buildNotice({ message: 'PP-7K3M9Q Date: Jan 1, 2020' })));
-    expect(result).toMatchObject({ status: 'parsed', notice: { transfer_date: null } });
-    const same = await parseNotice(Buffer.from(buildNotice({ message: 'PP-7K3M9Q Date: Aug 26, 2026' })));
-    expect(same).toMatchObject({ status: 'parsed', notice: { transfer_date: '2026-08-26' } });
+    expect(result).toMatchObject({ status: 'parsed', notice: { transfer_date: '2026-08-26' } });
+  });
+
+  it('given no Message label and two different Dates, then no transfer date is read', async () => {
+    const raw = buildNotice({ layout: 'inline', message: 'PP-7K3M9Q Date: Jan 1, 2020' }).replace('Message: ', '');
+    const result = await parseNotice(Buffer.from(raw));
+    expect(result).toMatchObject({ status: 'parsed', notice: { transfer_date: null, comment: null } });
+  });
+
+  it('given two different reference numbers in Interac’s own words, then the notice claims none (reference_ambiguous)', async () => {
+    const raw = buildNotice({ layout: 'inline' }).replace('Hi ACME WIDGETS INC.,', 'Hi ACME WIDGETS INC., Reference Number: C9ZZ8YY7X');
+    const result = await parseNotice(Buffer.from(raw));
+    expect(result).toMatchObject({ status: 'rejected', reasons: ['reference_ambiguous'], fields: { reference_number: null } });
+  });
+
+  it('given a legacy notice whose Message writes a second reference number, then Interac’s is read', async () => {
+    const raw = buildNotice({ layout: 'legacy', amount: '$5.25', message: 'PP-7K3M9Q was C9ZZ8YY7X Reference Number: C9ZZ8YY7X', reference: 'CAvjMTys' });
+    const result = await parseNotice(Buffer.from(raw));
+    expect(result).toMatchObject({ status: 'parsed', notice: { reference_number: 'CAvjMTys', memo: 'PP-7K3M9Q' } });
   });
 
   it.each([

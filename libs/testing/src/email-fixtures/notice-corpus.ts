@@ -133,9 +133,14 @@ export const NOTICE_CORPUS: CorpusCase[] = [
   // Other fields
   { name: 'reference number missing', spec: { reference: null }, expected: rejected(['reference_missing'], { reference_number: null }) },
   {
-    name: 'the payer’s message quotes another transfer’s reference number under the label',
+    name: 'the payer’s message quotes another transfer’s reference number under the label: Interac’s is read',
     spec: { message: 'PP-7K3M9Q balance of Reference Number: C9ZZ8YY7X' },
-    expected: rejected(['reference_ambiguous'], { reference_number: null, memos: ['PP-7K3M9Q'] }),
+    expected: parsed(sample1),
+  },
+  {
+    name: 'no reference from Interac, one the payer’s message writes: none is read',
+    spec: { reference: null, message: 'PP-7K3M9Q Reference Number: C9ZZ8YY7X' },
+    expected: rejected(['reference_missing'], { reference_number: null, memos: ['PP-7K3M9Q'] }),
   },
   { name: 'the payer’s message repeats this transfer’s own reference number', spec: { message: 'PP-7K3M9Q Reference Number: C1AYd8eJYUcY' }, expected: parsed(sample1) },
   { name: 'payer named like a cancelled notice', spec: { sender: 'CANCELLED CORP' }, expected: parsed({ ...sample1, sender_name: 'CANCELLED CORP' }) },
