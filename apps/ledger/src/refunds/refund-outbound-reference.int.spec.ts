@@ -3,15 +3,16 @@ import { Client } from 'pg';
 import type { QueryRunner } from 'typeorm';
 import { RefundOutboundReference1767225600012 } from '../database/migrations/1767225600012-refund-outbound-reference.migration';
 import { RefundOutboundReferenceNormalized1767225600014 } from '../database/migrations/1767225600014-refund-outbound-reference-normalized.migration';
+import { RefundOutboundReferenceLettersAndDigits1767225600018 } from '../database/migrations/1767225600018-refund-outbound-reference-letters-and-digits.migration';
 
 /*
  * One bank transfer proves one refund (PRODUCT-RULES §3.3): the read model's
- * unique index compares outbound references upper-cased and without any
- * whitespace, as the decider does, and each of its migrations takes a
+ * unique index compares outbound references by their letters and digits,
+ * upper-cased, as the decider does, and each of its migrations takes a
  * history that already shares references under its comparison (it must not
  * fail on them, and the reference stays taken for every later refund).
  */
-describe('one live refund per outbound reference, however spaced, over an earlier history', () => {
+describe('one live refund per outbound reference, however spaced or punctuated, over an earlier history', () => {
   let database: TestDatabase;
   let db: Client;
 
@@ -59,8 +60,9 @@ describe('one live refund per outbound reference, however spaced, over an earlie
     await expect(completedRefund('rf_later', 'ca-shared')).rejects.toMatchObject({ constraint: 'refunds_one_per_outbound_reference' });
     await expect(completedRefund('rf_later_alone', 'CA-ALONE ')).rejects.toMatchObject({ constraint: 'refunds_one_per_outbound_reference' });
     await expect(completedRefund('rf_new', 'CA-NEW')).resolves.toBeDefined();
-    // As every later migration finds it: 014 on top.
+    // As every later migration finds it: 014 and 018 on top.
     await new RefundOutboundReferenceNormalized1767225600014().up(asQueryRunner);
+    await new RefundOutboundReferenceLettersAndDigits1767225600018().up(asQueryRunner);
     await db.query('DELETE FROM ledger.refunds');
   });
 
@@ -68,14 +70,14 @@ describe('one live refund per outbound reference, however spaced, over an earlie
     beforeEach(() => completedRefund('rf_ca77', 'CA77'));
     afterEach(() => db.query(`DELETE FROM ledger.refunds WHERE id LIKE 'rf_ca77%'`));
 
-    it.each(['CA 77', 'ca77', 'CA\u00a077', 'C A\t7 7', '\u3000CA77\u2028'])('when another completes with %p: refused, the same transfer', async (spelt) => {
+    it.each(['CA 77', 'ca77', 'CA\u00a077', 'C A\t7 7', '\u3000CA77\u2028', 'CA-77', 'c.a/7_7', 'CA 7-7'])('when another completes with %p: refused, the same transfer', async (spelt) => {
       await expect(completedRefund('rf_ca77_again', spelt)).rejects.toMatchObject({ constraint: 'refunds_one_per_outbound_reference' });
     });
   });
 
-  it('given a live refund completed with CB10, when others complete with CB-10 or in test mode with CB10: both go in', async () => {
+  it('given a live refund completed with CB10, when others complete with CB100 or in test mode with CB10: both go in', async () => {
     await completedRefund('rf_cb_first', 'CB10');
-    await expect(completedRefund('rf_cb_dash', 'CB-10')).resolves.toBeDefined();
+    await expect(completedRefund('rf_cb_longer', 'CB100')).resolves.toBeDefined();
     await expect(completedRefund('rf_cb_test', 'CB10', false)).resolves.toBeDefined();
   });
 
@@ -103,5 +105,30 @@ describe('one live refund per outbound reference, however spaced, over an earlie
 
     await new RefundOutboundReferenceNormalized1767225600014().down(asQueryRunner);
     expect(await indexDefinition()).toContain('lower(btrim(outbound_reference))');
+  });
+
+  it('given live refunds sharing a reference only by its letters and digits, when migrated: the index is made, and the first of each keeps its reference taken', async () => {
+    await withoutTheRule();
+    await new RefundOutboundReference1767225600012().up(asQueryRunner);
+    await new RefundOutboundReferenceNormalized1767225600014().up(asQueryRunner);
+    await completedRefund('rf_dash_first', 'C-1234567');
+    await completedRefund('rf_dash_second', 'C1234567');
+    await completedRefund('rf_dash_third', 'c.123/45_67');
+    await completedRefund('rf_dash_test', 'C1234567', false);
+    await completedRefund('rf_alone', 'CG-88');
+
+    await new RefundOutboundReferenceLettersAndDigits1767225600018().up(asQueryRunner);
+
+    const definition = await indexDefinition();
+    expect(definition).toContain(`'rf_dash_second'`);
+    expect(definition).toContain(`'rf_dash_third'`);
+    expect(definition).not.toContain(`'rf_dash_first'`);
+    expect(definition).not.toContain(`'rf_alone'`);
+    await expect(completedRefund('rf_later', 'C 1234-567')).rejects.toMatchObject({ constraint: 'refunds_one_per_outbound_reference' });
+    await expect(completedRefund('rf_later_alone', 'CG88')).rejects.toMatchObject({ constraint: 'refunds_one_per_outbound_reference' });
+    await expect(completedRefund('rf_new', 'CH-99')).resolves.toBeDefined();
+
+    await new RefundOutboundReferenceLettersAndDigits1767225600018().down(asQueryRunner);
+    await expect(completedRefund('rf_new_dashed', 'CH99')).resolves.toBeDefined();
   });
 });

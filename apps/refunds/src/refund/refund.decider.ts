@@ -34,7 +34,9 @@ import {
  * the one recorded, and `mark_sent` only from the operator who holds the
  * claim: another operator's is refused naming the holder, so two operators
  * who both had the APPROVED refund open cannot both believe they may send the
- * money. Every other stage change is refused with
+ * money. A SENT refund is completed or failed by its holder only: another
+ * operator cannot know whether the holder's transfer went out, and a "failed"
+ * would free the payment for a second refund. Every other stage change is refused with
  * 'Refund is <STAGE>; it cannot be <verb>'. Whether the payment may be
  * refunded (CONFIRMED, no other refund holding it) is decided elsewhere: by
  * the payment aggregate and the read model's unique index, in the same append.
@@ -111,6 +113,10 @@ export function decide(state: RefundState, command: RefundCommand): RefundEvent[
     return [];
   }
   if (!from.includes(state.status)) throw new RefundStageRefused(state.status, command.kind);
+  // Only the holder knows whether the money went out: another operator's "failed" would free the payment for a second refund.
+  if (state.status === 'SENT' && state.sent_by !== command.by) {
+    throw new RefundStageRefused(state.status, command.kind, `Refund is SENT; it is claimed by ${state.sent_by}, who alone can complete or fail it`);
+  }
   const at = command.now.toISOString();
   switch (command.kind) {
     case 'approve':
@@ -235,13 +241,14 @@ export const fold = (events: readonly RefundEvent[], initial: RefundState = null
 export const refundAggregate: Aggregate<RefundState, RefundEvent> = { streamId: refundStreamId, initial: null, evolve };
 
 /**
- * One bank transfer's reference however it is spelt (PRODUCT-RULES §3.3): upper
- * case, without any whitespace, so `ca 77` retries a completion with `CA77`.
- * The read model's unique index, which keeps the reference to one refund,
- * compares the same form (migration 1767225600014); the edge admits only
- * ASCII, where JavaScript and Postgres upper-case alike.
+ * One bank transfer's reference however it is spelt (PRODUCT-RULES §3.3): its
+ * letters and digits, upper case, so `ca 77` or `CA-77` retries a completion
+ * with `CA77`. The read model's unique index, which keeps the reference to one
+ * refund, compares the same form (migration 1767225600018); the edge admits
+ * only ASCII letters, digits, whitespace and `. _ / -`, where JavaScript and
+ * Postgres upper-case alike.
  */
-const outboundReferenceKey = (reference: string): string => reference.replace(/\s/g, '').toUpperCase();
+const outboundReferenceKey = (reference: string): string => reference.replace(/[\s._/-]/g, '').toUpperCase();
 
 const sameOutboundReference = (stored: string | null, given: string): boolean => stored !== null && outboundReferenceKey(stored) === outboundReferenceKey(given);
 

@@ -160,6 +160,18 @@ describe('refund decider (PRODUCT-RULES §3.3)', () => {
     });
   });
 
+  it.each([
+    ['complete', complete()],
+    ['fail', fail],
+  ] as const)('given a refund SENT (claimed) by admin:a, when another operator tries to %s it: refused naming the holder, whose transfer may be in flight', (kind, command) => {
+    const error = refusal(() => given(...AT.SENT).when({ ...command, by: 'adm_2' }));
+    expect(error).toMatchObject({
+      code: ErrorCode.Conflict,
+      message: 'Refund is SENT; it is claimed by admin:a, who alone can complete or fail it',
+      details: { rule: REFUND_STAGE_RULE, from: 'SENT', command: kind },
+    });
+  });
+
   it('given an APPROVED refund, when marked sent: the state names who claimed it', () => {
     const history = given(...AT.APPROVED);
     expect(fold(history.when({ ...markSent, by: 'adm_7' }), history.state())).toMatchObject({ status: 'SENT', sent_by: 'adm_7' });
@@ -169,11 +181,11 @@ describe('refund decider (PRODUCT-RULES §3.3)', () => {
     expect(given(...AT.COMPLETED).when(complete(' ca1xyz '))).toEqual([]);
   });
 
-  it.each(['CA 1XyZ', 'c a 1 x y z', 'CA1 XYZ'])('given a COMPLETED refund (CA1XyZ), when its completion is retried as %p: one reference however spaced, so nothing', (spelt) => {
+  it.each(['CA 1XyZ', 'c a 1 x y z', 'CA1 XYZ', 'CA1-XYZ', 'ca.1/x_yz'])('given a COMPLETED refund (CA1XyZ), when its completion is retried as %p: one reference however spaced or punctuated, so nothing', (spelt) => {
     expect(given(...AT.COMPLETED).when(complete(spelt))).toEqual([]);
   });
 
-  it.each(['OTHER', 'CA1XY', 'CA1-XYZ'])('given a COMPLETED refund (CA1XyZ), when completed again with %p: another reference, refused', (other) => {
+  it.each(['OTHER', 'CA1XY', 'CA1-XYZ2'])('given a COMPLETED refund (CA1XyZ), when completed again with %p: another reference, refused', (other) => {
     const error = refusal(() => given(...AT.COMPLETED).when(complete(other)));
     expect(error).toMatchObject({ code: ErrorCode.Conflict, message: 'Refund is COMPLETED with another outbound_reference' });
   });

@@ -6,7 +6,7 @@ import { RefundOutboundReference1767225600012 } from './1767225600012-refund-out
  * terminators), listed: Postgres' own `\s` and `[[:space:]]` follow the
  * database's locale, and would leave a no-break space in, say.
  */
-const WHITESPACE = `E'\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000\\u2001\\u2002\\u2003\\u2004\\u2005\\u2006\\u2007\\u2008\\u2009\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff'`;
+export const WHITESPACE = `E'\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000\\u2001\\u2002\\u2003\\u2004\\u2005\\u2006\\u2007\\u2008\\u2009\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff'`;
 
 /** A reference as the rule compares it: upper case, without any whitespace (outboundReferenceKey in apps/refunds refund.decider.ts). */
 const KEY = `upper(translate(outbound_reference, ${WHITESPACE}, ''))`;
@@ -30,23 +30,32 @@ export class RefundOutboundReferenceNormalized1767225600014 implements Migration
   name = 'RefundOutboundReferenceNormalized1767225600014';
 
   async up(db: QueryRunner): Promise<void> {
-    const earlier = (await db.query(
-      `SELECT id FROM (
-         SELECT id, row_number() OVER (PARTITION BY ${KEY} ORDER BY position) AS nth
-         FROM ledger.refunds WHERE livemode AND outbound_reference IS NOT NULL
-       ) AS numbered WHERE nth > 1 ORDER BY id`,
-    )) as Array<{ id: string }>;
-    // Refund ids are `rf_` and a CUID2 (lower-case letters and digits), so they stand in the statement as they are.
-    const exempt = earlier.length > 0 ? ` AND id NOT IN (${earlier.map(({ id }) => `'${id.replace(/[^a-z0-9_]/g, '')}'`).join(', ')})` : '';
-    await db.query(`DROP INDEX ledger.refunds_one_per_outbound_reference`);
-    await db.query(
-      `CREATE UNIQUE INDEX refunds_one_per_outbound_reference ON ledger.refunds (${KEY})
-       WHERE livemode AND outbound_reference IS NOT NULL${exempt}`,
-    );
+    await remakeOutboundReferenceRule(db, KEY);
   }
 
   async down(db: QueryRunner): Promise<void> {
     await db.query(`DROP INDEX ledger.refunds_one_per_outbound_reference`);
     await new RefundOutboundReference1767225600012().up(db);
   }
+}
+
+/**
+ * Makes the one-refund-per-outbound-reference index again, comparing `key`:
+ * the live refunds that already share a reference under it are named in the
+ * predicate, all but the first of each group (by position).
+ */
+export async function remakeOutboundReferenceRule(db: QueryRunner, key: string): Promise<void> {
+  const earlier = (await db.query(
+    `SELECT id FROM (
+       SELECT id, row_number() OVER (PARTITION BY ${key} ORDER BY position) AS nth
+       FROM ledger.refunds WHERE livemode AND outbound_reference IS NOT NULL
+     ) AS numbered WHERE nth > 1 ORDER BY id`,
+  )) as Array<{ id: string }>;
+  // Refund ids are `rf_` and a CUID2 (lower-case letters and digits), so they stand in the statement as they are.
+  const exempt = earlier.length > 0 ? ` AND id NOT IN (${earlier.map(({ id }) => `'${id.replace(/[^a-z0-9_]/g, '')}'`).join(', ')})` : '';
+  await db.query(`DROP INDEX ledger.refunds_one_per_outbound_reference`);
+  await db.query(
+    `CREATE UNIQUE INDEX refunds_one_per_outbound_reference ON ledger.refunds (${key})
+     WHERE livemode AND outbound_reference IS NOT NULL${exempt}`,
+  );
 }

@@ -12,6 +12,7 @@ import { RefundOutboundReferenceNormalized1767225600014 } from './1767225600014-
 import { ListingFilterIndexes1767225600015 } from './1767225600015-listing-filter-indexes.migration';
 import { RefundAndSessionListingIndexes1767225600016 } from './1767225600016-refund-and-session-listing-indexes.migration';
 import { PaymentsAwaitingReview1767225600017 } from './1767225600017-payments-awaiting-review.migration';
+import { RefundOutboundReferenceLettersAndDigits1767225600018 } from './1767225600018-refund-outbound-reference-letters-and-digits.migration';
 
 /** Every migration of the ledger schema, oldest first. */
 export const LedgerMigrations: Function[] = [
@@ -29,4 +30,5 @@ export const LedgerMigrations: Function[] = [
   ListingFilterIndexes1767225600015,
   RefundAndSessionListingIndexes1767225600016,
   PaymentsAwaitingReview1767225600017,
+  RefundOutboundReferenceLettersAndDigits1767225600018,
 ];
