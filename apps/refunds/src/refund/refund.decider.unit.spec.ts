@@ -161,10 +161,10 @@ describe('refund decider (PRODUCT-RULES §3.3)', () => {
   });
 
   it.each([
-    ['complete', complete()],
-    ['fail', fail],
-  ] as const)('given a refund SENT (claimed) by admin:a, when another operator tries to %s it: refused naming the holder, whose transfer may be in flight', (kind, command) => {
-    const error = refusal(() => given(...AT.SENT).when({ ...command, by: 'adm_2' }));
+    ['complete', { ...complete(), by: 'adm_2' }],
+    ['fail', { ...fail, by: 'adm_2' }],
+  ] as [string, RefundCommand][])('given a refund SENT (claimed) by admin:a, when another operator tries to %s it: refused naming the holder, whose transfer may be in flight', (kind, command) => {
+    const error = refusal(() => given(...AT.SENT).when(command));
     expect(error).toMatchObject({
       code: ErrorCode.Conflict,
       message: 'Refund is SENT; it is claimed by admin:a, who alone can complete or fail it',
