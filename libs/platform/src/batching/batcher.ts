@@ -1,3 +1,6 @@
+import { ROOT_CONTEXT } from '@opentelemetry/api';
+import { processContext } from '../telemetry/process-context';
+
 interface Waiting<T, R> {
   item: T;
   resolve(result: R): void;
@@ -23,7 +26,8 @@ export interface BatcherOptions {
  * gets its own result: `run` answers one result per item, in the order
  * given (or nothing, for writes). A failing `run` fails every caller of
  * that batch. One batch runs at a time, in the order items came; under no
- * load a lone item goes at once, so batching adds no delay.
+ * load a lone item goes at once, so batching adds no delay. `run` sees no
+ * caller's request context (its id, deadline or span): it serves them all.
  */
 export class Batcher<T, R = void> {
   private pending: Waiting<T, R>[] = [];
@@ -43,7 +47,9 @@ export class Batcher<T, R = void> {
   add(item: T): Promise<R> {
     return new Promise((resolve, reject) => {
       this.pending.push({ item, resolve, reject });
-      this.running ??= this.overlapping ? this.startOverlapping() : this.runAll();
+      // Run outside the adding caller's context: a batch serves every caller in it, and the loop may go on for long
+      // after the first has left, so neither its request id, its deadline nor its trace may follow the batches.
+      this.running ??= processContext.with(ROOT_CONTEXT, () => (this.overlapping ? this.startOverlapping() : this.runAll()));
     });
   }
 

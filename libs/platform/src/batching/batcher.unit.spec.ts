@@ -1,3 +1,4 @@
+import { callTimeoutMs, requestContext } from '../logging/request-context';
 import { Batcher } from './batcher';
 
 describe('Batcher', () => {
@@ -97,4 +98,30 @@ describe('Batcher', () => {
     await batcher.drain();
     expect(written).toEqual([1, 2]);
   });
+
+  it.each([false, true])(
+    'given a batch started by a caller with a request id and a deadline (overlapping: %p), when it and a later batch run, then neither sees that caller’s context',
+    async (overlapping) => {
+      const seen: { requestId?: string; timeoutMs: number }[] = [];
+      let release!: () => void;
+      const first = new Promise<void>((resolve) => (release = resolve));
+      const batcher = new Batcher<number>(
+        async (items) => {
+          seen.push({ requestId: requestContext.current()?.requestId, timeoutMs: callTimeoutMs(15_000) });
+          if (items[0] === 1) await first;
+        },
+        { overlapping },
+      );
+      const one = requestContext.run({ requestId: 'first', deadline: Date.now() + 5 }, () => batcher.add(1));
+      await new Promise((resolve) => setImmediate(resolve));
+      const two = batcher.add(2);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      release();
+      await Promise.all([one, two]);
+      expect(seen).toEqual([
+        { requestId: undefined, timeoutMs: 15_000 },
+        { requestId: undefined, timeoutMs: 15_000 },
+      ]);
+    },
+  );
 });
