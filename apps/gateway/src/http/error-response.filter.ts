@@ -1,6 +1,6 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter } from '@nestjs/common';
 import { DomainError, ErrorCode, IDEMPOTENCY_KEY_REUSED, MAX_RAW_EMAIL_BYTES } from '@pp/contracts';
-import { CONCURRENCY_CONFLICT_ANSWER, describeClientError, ensureRequestId, type ErrorAnswer, HTTP_STATUS_OF, internalErrorMessage, type JsonLogger } from '@pp/platform';
+import { CONCURRENCY_CONFLICT_ANSWER, describeClientError, ensureRequestId, type ErrorAnswer, HTTP_STATUS_OF, internalErrorMessage, type JsonLogger, urlPath } from '@pp/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { RFC822 } from '../access/route-access';
 import { ApiError } from './api-error';
@@ -53,12 +53,12 @@ export class ErrorResponseFilter implements ExceptionFilter {
   private fromDomain(error: DomainError, request: FastifyRequest): ErrorAnswer {
     const status = HTTP_STATUS_OF[error.code] ?? 500;
     if (status === 503) {
-      this.logger.warn('service unavailable', { error: error.message, path: request.url });
+      this.logger.warn('service unavailable', { error: error.message, path: urlPath(request.url) });
       return { status, message: 'Service unavailable', headers: { 'Retry-After': String(SERVICE_RETRY_AFTER_SECONDS) } };
     }
     if (status === 500) return this.internal(error, request);
     if (error.code === ErrorCode.ConcurrencyConflict) {
-      this.logger.warn('concurrency conflict', { error: error.message, path: request.url });
+      this.logger.warn('concurrency conflict', { error: error.message, path: urlPath(request.url) });
       return CONCURRENCY_CONFLICT_ANSWER;
     }
     if (status === 400 && !error.message.startsWith('Validation failed') && error.message !== IDEMPOTENCY_KEY_REUSED) {
@@ -68,7 +68,7 @@ export class ErrorResponseFilter implements ExceptionFilter {
   }
 
   private internal(exception: unknown, request: FastifyRequest): ErrorAnswer {
-    this.logger.error(exception instanceof Error ? exception : String(exception), { path: request.url, method: request.method });
+    this.logger.error(exception instanceof Error ? exception : String(exception), { path: urlPath(request.url), method: request.method });
     return { status: 500, message: internalErrorMessage(request.requestId) };
   }
 }

@@ -6,7 +6,7 @@ import { ApiError } from './api-error';
 import { ErrorResponseFilter } from './error-response.filter';
 
 /** Runs the filter on `exception` and returns what it answered and logged. */
-function answer(exception: unknown) {
+function answer(exception: unknown, url = '/v1/x') {
   const logged: Array<Record<string, unknown>> = [];
   const filter = new ErrorResponseFilter(new JsonLogger('gateway', 'debug', (line) => logged.push(JSON.parse(line))));
   const sent: { status?: number; headers: Record<string, string>; body?: unknown } = { headers: {} };
@@ -29,13 +29,24 @@ function answer(exception: unknown) {
       sent.body = body;
     },
   };
-  const request = { requestId: 'req-42', url: '/v1/x', method: 'POST', headers: { 'x-request-id': 'req-42' } };
+  const request = { requestId: 'req-42', url, method: 'POST', headers: { 'x-request-id': 'req-42' } };
   const host = { switchToHttp: () => ({ getResponse: () => reply, getRequest: () => request }) } as unknown as ArgumentsHost;
   filter.catch(exception, host);
   return { ...sent, logged };
 }
 
 describe('ErrorResponseFilter', () => {
+  it.each([
+    ['an unavailable service', new DomainError(ErrorCode.ServiceUnavailable, 'ledger did not answer')],
+    ['a concurrency conflict', new DomainError(ErrorCode.ConcurrencyConflict, 'Stream session-cs_1 is no longer at version 3')],
+    ['an internal error', new Error('boom')],
+  ])('given %s on a list searched by a payer’s name, then the log names the path, never the query', (_case, exception) => {
+    const sent = answer(exception, '/v1/payments?reference=Jane%20Doe%20rent');
+    expect(sent.logged).toHaveLength(1);
+    expect(sent.logged[0]).toMatchObject({ path: '/v1/payments' });
+    expect(JSON.stringify(sent.logged)).not.toContain('Jane');
+  });
+
   it.each([
     [new DomainError(ErrorCode.ValidationFailed, 'Validation failed: amount is required'), 400, 'Validation failed: amount is required'],
     [new DomainError(ErrorCode.ValidationFailed, 'reference is too long'), 400, 'Validation failed: reference is too long'],

@@ -1,5 +1,5 @@
 import { context, type Context, propagation, ROOT_CONTEXT, type Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
-import { untrustedParent } from '@pp/platform';
+import { untrustedParent, urlPath } from '@pp/platform';
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 
 const tracer = trace.getTracer('pp-gateway');
@@ -20,7 +20,7 @@ export function startRequestSpan(request: FastifyRequest): Context {
   const parent = callersTrace(request.headers);
   const span = tracer.startSpan(
     `HTTP ${request.method}`,
-    { kind: SpanKind.SERVER, attributes: { 'http.request.method': request.method, 'url.path': request.url.split('?')[0], 'pp.request_id': request.requestId } },
+    { kind: SpanKind.SERVER, attributes: { 'http.request.method': request.method, 'url.path': urlPath(request.url), 'pp.request_id': request.requestId } },
     parent,
   );
   request.span = span;

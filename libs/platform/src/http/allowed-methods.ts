@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { urlPath } from './url-path';
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 
@@ -8,6 +9,6 @@ const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as 
  * resource) or 405 with an Allow header (wrong method).
  */
 export function allowedMethods(server: FastifyInstance, url: string): string[] {
-  const path = url.split('?')[0];
+  const path = urlPath(url);
   return METHODS.filter((method) => server.findRoute({ method, url: path }) !== null);
 }

@@ -13,3 +13,4 @@ export * from './request-deadline';
 export * from './address-bucket';
 export * from './seconds-to-wait';
 export * from './unsafe-input';
+export * from './url-path';

@@ -7,6 +7,7 @@ import { CONCURRENCY_CONFLICT_ANSWER } from './concurrency-conflict';
 import { HTTP_STATUS_OF } from './error-status';
 import { internalErrorMessage } from './internal-error';
 import { ensureRequestId } from './request-id';
+import { urlPath } from './url-path';
 
 /**
  * Errors of an HTTP app with no error mapping of its own (the dashboard):
@@ -25,7 +26,7 @@ export class JsonErrorFilter implements ExceptionFilter {
     const requestId = ensureRequestId(request, reply);
     let answer = exception instanceof DomainError ? domainErrorAnswer(exception) : describeClientError(exception, request);
     if (!answer) {
-      this.logger.error(exception instanceof Error ? exception : String(exception), { path: request.url.split('?')[0], method: request.method });
+      this.logger.error(exception instanceof Error ? exception : String(exception), { path: urlPath(request.url), method: request.method });
       answer = { status: 500, message: internalErrorMessage(requestId) };
     }
     if (answer.headers) reply.headers(answer.headers);
