@@ -12,7 +12,7 @@ import type { Scope } from '../identity/scopes';
  * Every /v1 route must declare one (checked when routes are registered).
  */
 export type RouteAccess =
-  | { credential: 'api_key'; scope: Scope; keyTypes: readonly KeyType[] }
+  | { credential: 'api_key'; scope: Scope; keyTypes: readonly KeyType[]; /** Live keys are refused with this 403. */ testKeysOnly?: string }
   | { credential: 'admin_token' }
   | { credential: 'ingest_token' }
   | { credential: 'public' };
@@ -26,6 +26,18 @@ const access = (route: RouteAccess, ...docs: Array<MethodDecorator & ClassDecora
 export const SecretKeyRoute = (scope: Scope) =>
   access(
     { credential: 'api_key', scope, keyTypes: ['secret', 'restricted'] },
+    ApiBearerAuth(SECURITY_SCHEMES.apiKey),
+    ApiExtension('x-required-scope', scope),
+  );
+
+/**
+ * The test-mode simulator: secret and restricted test keys holding `scope`. A
+ * live key is refused with `refusal` (403) before its body is read or its
+ * Idempotency-Key reserved, whatever it sent.
+ */
+export const TestKeyRoute = (scope: Scope, refusal: string) =>
+  access(
+    { credential: 'api_key', scope, keyTypes: ['secret', 'restricted'], testKeysOnly: refusal },
     ApiBearerAuth(SECURITY_SCHEMES.apiKey),
     ApiExtension('x-required-scope', scope),
   );
@@ -71,5 +83,6 @@ export function authorize(route: Extract<RouteAccess, { credential: 'api_key' }>
   if (key.type !== 'publishable' && !key.scopes.includes(route.scope)) {
     return new DomainError(ErrorCode.Forbidden, `Insufficient scope: ${route.scope} required`);
   }
+  if (route.testKeysOnly && key.livemode) return new DomainError(ErrorCode.Forbidden, route.testKeysOnly);
   return undefined;
 }

@@ -14,6 +14,7 @@ const key = (type: KeyPrincipal['type'], scopes: readonly Scope[] = type === 'se
 
 type KeyRoute = Extract<RouteAccess, { credential: 'api_key' }>;
 const secretRoute: KeyRoute = { credential: 'api_key', scope: 'checkout.write', keyTypes: ['secret', 'restricted'] };
+const testKeyRoute: KeyRoute = { ...secretRoute, testKeysOnly: 'Simulate payment requires a test key' };
 /** The marker client-side checkout routes will carry (PublishableKeyRoute). */
 const clientRoute: KeyRoute = { credential: 'api_key', scope: 'checkout.write', keyTypes: ['publishable', 'secret', 'restricted'] };
 
@@ -26,6 +27,8 @@ describe('authorize', () => {
     ['a publishable key on a client-side route', clientRoute, key('publishable'), undefined],
     ['a secret key on a client-side route', clientRoute, key('secret'), undefined],
     ['a restricted key without the scope on a client-side route', clientRoute, key('restricted', ['events.read']), 'Insufficient scope: checkout.write required'],
+    ['a live secret key on a test-key route', testKeyRoute, key('secret'), 'Simulate payment requires a test key'],
+    ['a test secret key on a test-key route', testKeyRoute, { ...key('secret'), livemode: false }, undefined],
   ] as const)('%s', (_name, route, principal, refusal) => {
     const error = authorize(route, principal);
     if (refusal === undefined) expect(error).toBeUndefined();

@@ -198,6 +198,11 @@ describe('sandbox simulator, payments and events over HTTP', () => {
       }
       const noKey = await gateway.call('/v1/sandbox/simulate-payment', { token: a.keys.test_secret, body: { sessionId: own.id, outcome: 'confirmed' }, idempotencyKey: null });
       expect(noKey).toMatchObject({ status: 400, body: { error: 'Validation failed: Idempotency-Key header is required' } });
+      // A live key is refused as such whatever else is wrong: no Idempotency-Key, an empty body.
+      for (const path of ['/v1/sandbox/simulate-payment', '/v1/sandbox/expire-session']) {
+        const live = await gateway.call(path, { token: a.keys.live_secret, body: {}, idempotencyKey: null });
+        expect({ path, status: live.status, body: live.body }).toEqual({ path, status: 403, body: { error: expect.stringContaining('requires a test key') } });
+      }
       // None of the refusals touched the sessions.
       expect((await gateway.call<CheckoutSessionView>(`/v1/checkout/sessions/${own.id}`, { token: a.keys.test_secret })).body.status).toBe('PENDING');
       expect((await gateway.call<CheckoutSessionView>(`/v1/checkout/sessions/${live.id}`, { token: a.keys.live_secret })).body.status).toBe('PENDING');

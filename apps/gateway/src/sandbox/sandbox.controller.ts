@@ -1,10 +1,10 @@
 import { Body, Controller, HttpCode, Post, Res } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { type CheckoutSessionView, DomainError, ErrorCode, ExpireSessionBody, type IdempotencyToken, type MerchantScope, SimulatePaymentBody, type SimulatePaymentReply } from '@pp/contracts';
+import { type CheckoutSessionView, ExpireSessionBody, type IdempotencyToken, type MerchantScope, SimulatePaymentBody, type SimulatePaymentReply } from '@pp/contracts';
 import { BusClient } from '@pp/platform';
 import type { FastifyReply } from 'fastify';
 import { Idempotency, KeyScope } from '../access/request-params';
-import { SecretKeyRoute } from '../access/route-access';
+import { TestKeyRoute } from '../access/route-access';
 import { CHECKOUT_SESSION_SCHEMA } from '../checkout-sessions/checkout-sessions.schemas';
 import { ApiIdempotentResponse, ApiJsonBody, ApiJsonResponse } from '../openapi/api-docs.decorators';
 import { sendIdempotent } from '../idempotency/send-idempotent';
@@ -17,14 +17,14 @@ export const EXPIRE_REQUIRES_TEST_KEY = 'Expiring a session early requires a tes
 /** The reply without `replayed`, which the answer carries as X-Cache-Lookup: HIT. */
 const SIMULATION_SCHEMA = viewSchema<Omit<SimulatePaymentReply, 'replayed'>>({ transaction: PAYMENT_SCHEMA, session: CHECKOUT_SESSION_SCHEMA });
 
-/** PRODUCT-RULES §4.6 with PRODUCT-RULES §D3's answers: test secret keys only; decided by the sessions service. */
+/** PRODUCT-RULES §4.6 with PRODUCT-RULES §D3's answers: test secret keys only (refused at the access hook, and again by the sessions service). */
 @ApiTags('sandbox')
 @Controller('v1/sandbox')
 export class SandboxController {
   constructor(private readonly bus: BusClient) {}
 
   @Post('simulate-payment')
-  @SecretKeyRoute('checkout.write')
+  @TestKeyRoute('checkout.write', SIMULATE_REQUIRES_TEST_KEY)
   @ApiOperation({ summary: 'Simulate a payment for a test session (test secret keys only)' })
   @ApiJsonBody(SimulatePaymentBody)
   @ApiIdempotentResponse({ status: 200, description: 'The transaction and the session after it (header X-Cache-Lookup: HIT on a replay)' }, SIMULATION_SCHEMA)
@@ -34,7 +34,6 @@ export class SandboxController {
     @Idempotency() idempotency: IdempotencyToken,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    if (scope.livemode) throw new DomainError(ErrorCode.Forbidden, SIMULATE_REQUIRES_TEST_KEY);
     const answer = await this.bus.request('payments.simulate.v1', {
       ...scope,
       ...(body.sessionId === undefined ? {} : { session_id: body.sessionId }),
@@ -47,12 +46,11 @@ export class SandboxController {
 
   @Post('expire-session')
   @HttpCode(200)
-  @SecretKeyRoute('checkout.write')
+  @TestKeyRoute('checkout.write', EXPIRE_REQUIRES_TEST_KEY)
   @ApiOperation({ summary: 'Expire a PENDING test session now, emitting checkout.session.expired (test secret keys only)' })
   @ApiJsonBody(ExpireSessionBody)
   @ApiJsonResponse(200, 'The session after it (a session no longer PENDING as it was)', CHECKOUT_SESSION_SCHEMA)
   expireSession(@Body() body: ExpireSessionBody, @KeyScope() scope: MerchantScope): Promise<CheckoutSessionView> {
-    if (scope.livemode) throw new DomainError(ErrorCode.Forbidden, EXPIRE_REQUIRES_TEST_KEY);
     return this.bus.request('sessions.sandbox-expire.v1', { ...scope, session_id: body.sessionId });
   }
 }
