@@ -81,12 +81,15 @@ export const publisherConnection = (url: string, pollMs: number): Client =>
   });
 
 /**
- * Publishes committed events to JetStream in commit order, at least once and
- * without gaps (PRODUCT-RULES §D2). It reads only rows whose transaction is
- * surely over (`transaction_id < pg_snapshot_xmin`), in (transaction_id,
- * position) order, and checkpoints on that pair: a transaction that took a
- * lower position but commits later is still ahead of the checkpoint, so it
- * is never skipped. One replica at a time publishes (session advisory lock on
+ * Publishes committed events to JetStream at least once and without gaps
+ * (PRODUCT-RULES §D2), each stream's events in position order. It reads only
+ * rows whose transaction is surely over (`transaction_id < pg_snapshot_xmin`),
+ * in (transaction_id, position) order, and checkpoints on that pair: a
+ * transaction that took a lower position but commits later is still ahead of
+ * the checkpoint, so it is never skipped. Across streams that order is the
+ * transactions' (when each took its id), not the positions': two replicas'
+ * concurrent batches may publish position 51 before 50 (docs/ARCHITECTURE.md,
+ * Publication). One replica at a time publishes (session advisory lock on
  * its own connection, which Postgres ends when the leader freezes, so another
  * replica takes over: publisherConnection); its own replica's commits wake it in process
  * (LocalCommits), the others' NOTIFY after each commit, a poll backs it up,
