@@ -9,7 +9,7 @@ import { canAppendWhole } from './batch-append';
 import type { EventStore } from './event-store';
 import { AppendConnection, type AppendConnectionSource } from './append-connection';
 import { LocalCommits } from './local-commits';
-import { lockStreamsInOrder } from './stream-locks';
+import { takeAppendLocks } from './stream-locks';
 
 /** NOTIFY channel that wakes the JetStream publisher after a commit. */
 export const EVENTS_COMMITTED_CHANNEL = 'ledger_events_committed';
@@ -39,7 +39,7 @@ class LostBeforeCommit extends Error {
 
 /**
  * Appends of the batch came past their callers' deadlines while it ran (waiting on a stream lock another
- * replica's batch or a rebuild held): it was rolled back before COMMIT, to run again without them.
+ * replica's batch held, or on a rebuild's read-model lock): it was rolled back before COMMIT, to run again without them.
  */
 class PastDeadlineBeforeCommit extends Error {
   constructor() {
@@ -200,16 +200,16 @@ export class GroupCommitAppender {
    * statements that do not wait for each other's answers are sent together
    * (append-connection.ts), and the savepoint of a whole batch is never
    * released (COMMIT ends it anyway). A whole batch takes two: BEGIN with
-   * the stream locks (stream-locks.ts), keys, events and projections, then
-   * COMMIT.
+   * the stream and read-model locks (stream-locks.ts), keys, events and
+   * projections, then COMMIT.
    */
   private async runBatch(db: PoolClient, batch: PendingAppend[]): Promise<Outcome[]> {
     const whole = canAppendWhole(batch);
-    // On the pipelined connection BEGIN and the stream locks travel with the batch's first statements. BEGIN
+    // On the pipelined connection BEGIN and the locks travel with the batch's first statements. BEGIN
     // cannot fail on a live connection, and on a dead one nothing behind it runs either.
     const begun = allAnswered<unknown[]>([
       db.query('BEGIN'),
-      lockStreamsInOrder(db, batch.map((item) => item.request)),
+      takeAppendLocks(db, batch.map((item) => item.request)),
       ...(whole ? [db.query('SAVEPOINT batch')] : []),
     ]);
     let commitSent = false;
@@ -218,7 +218,7 @@ export class GroupCommitAppender {
       if (!fast && batch.length > ONE_BY_ONE_MAX) throw new TooLargeForOneByOne();
       const outcomes = fast ?? (await this.appendOneByOne(db, batch));
       const appended = outcomes.some((outcome) => outcome.ok && !outcome.reply.replayed);
-      // Checked again here, as late as can be: the stream locks above may have waited on another batch for long.
+      // Checked again here, as late as can be: the locks above may have waited on another batch or a rebuild for long.
       const now = Date.now();
       if (batch.some((item) => isPastDeadline(item, now))) throw new PastDeadlineBeforeCommit();
       commitSent = true;

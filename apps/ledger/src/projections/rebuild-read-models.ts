@@ -1,6 +1,7 @@
 import type { ClientBase, Pool } from 'pg';
 import { EVENT_COLUMNS, type EventRow, toStoredEvent } from '../event-store/stored-event.row';
 import { type Projection, project } from './projection';
+import { READ_MODELS_LOCK } from './read-models-lock';
 
 export interface RebuildProgress {
   done: number;
@@ -19,11 +20,12 @@ interface SetAsideIndex {
  * a failure (or a stopped rebuild) leaves the old ones.
  *
  * It is not invisible to the running services. From the moment it asks for
- * the tables' ACCESS EXCLUSIVE lock (which TRUNCATE and DROP INDEX need)
- * until it commits, every statement on these tables waits for it, SELECTs
- * included: the API's reads, and the appends, whose inline projections write
- * them (a replica's group commit runs one batch at a time, so one waiting
- * batch holds up all its appends). Their bus callers give up after 5 s and
+ * the read models' advisory lock (READ_MODELS_LOCK, which every append
+ * transaction takes shared before it projects) until it commits, the appends
+ * wait for it (a replica's group commit runs one batch at a time, so one
+ * waiting batch holds up all its appends); from the moment it asks for the
+ * tables' ACCESS EXCLUSIVE lock (which TRUNCATE and DROP INDEX need), so do
+ * the API's reads. Their bus callers give up after 5 s and
  * the ledger's statements are cancelled after 30 s (SERVICE_SESSION_LIMITS),
  * so while it runs those requests fail. Publication stalls as well: it publishes only events of
  * transactions older than every one still running (publishPage), so nothing
@@ -55,6 +57,9 @@ export async function rebuildReadModels(
   const db = await pool.connect();
   try {
     await db.query('BEGIN');
+    // Before any table: it waits for the append transactions under way to commit, and the next ones wait for it,
+    // whose projections would otherwise deadlock with the table locks below (READ_MODELS_LOCK).
+    await db.query(`SELECT pg_advisory_xact_lock(${READ_MODELS_LOCK})`);
     await db.query(`LOCK TABLE ${tables} IN ACCESS EXCLUSIVE MODE`);
     await db.query(`TRUNCATE ${tables}`);
     const setAside = await dropStateDependentUniqueIndexes(db, tableNames);

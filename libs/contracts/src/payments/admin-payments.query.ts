@@ -45,6 +45,9 @@ export interface AdminPaymentView extends PaymentView {
 }
 
 export interface AdminPaymentSubjects {
-  /** Served by the ledger. NOT_FOUND 'Payment not found' when starting_after is no payment matching the filters' scope. */
+  /**
+   * Served by the ledger. NOT_FOUND 'Payment not found' when starting_after is no payment of the merchant_id and
+   * livemode asked for; its status is not checked (a payment leaves the review queue while the queue is paged).
+   */
   'ledger.payments.list-all.v1': { request: ListAllPaymentsQuery; reply: ListPage<AdminPaymentView> };
 }

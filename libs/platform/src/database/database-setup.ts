@@ -13,8 +13,9 @@ export type RolePasswords = Readonly<Record<string, string | undefined>>;
 export const DATABASE_ROLES: readonly string[] = [OWNER_ROLE, ...DATABASE_SERVICES.map(serviceRole)];
 
 /**
- * The roles that take advisory locks: the owner (migrations' `pp:migrate`)
- * and the ledger (the publisher's leadership, the streams' append locks).
+ * The roles that take advisory locks: the owner (migrations' `pp:migrate`,
+ * a read-model rebuild's lock) and the ledger (the publisher's leadership,
+ * the streams' append locks, the read models' lock shared).
  */
 export const ADVISORY_LOCK_ROLES: readonly string[] = [OWNER_ROLE, serviceRole('ledger')];
 
