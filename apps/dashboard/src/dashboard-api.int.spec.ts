@@ -296,6 +296,24 @@ describe('dashboard /api', () => {
       expect(refund.body).toMatchObject({ payment_id: payment.id, requested_by: a.dashboard_user.id, reason: 'customer asked' });
     });
 
+    it('given a refund request repeated with its Idempotency-Key (its answer lost), then the refund it made is answered again and audited as a repeat; another payment under that key is refused', async () => {
+      const payment = await simulated(a, owner);
+      const path = `/api/payments/${payment.id}/refund`;
+      const sameAction = { 'idempotency-key': randomUUID() };
+      const first = await owner.post<RefundView>(path, { reason: 'answer lost' }, sameAction);
+      expect(first.status).toBe(201);
+      const again = await owner.post<RefundView>(path, { reason: 'answer lost' }, sameAction);
+      expect({ status: again.status, id: again.body.id, hit: again.headers.get('x-cache-lookup') }).toEqual({ status: 200, id: first.body.id, hit: 'HIT' });
+      const other = await simulated(a, owner);
+      const reused = await owner.post(`/api/payments/${other.id}/refund`, { reason: 'answer lost' }, sameAction);
+      expect(reused.status).toBe(400);
+      expect((await owner.get<PaymentDetail>(`/api/payments/${other.id}`)).body.refunds).toEqual([]);
+      expect((await owner.post(path, {}, { 'idempotency-key': undefined })).status).toBe(400);
+
+      const trail = (await owner.get<ListPage<AuditEntryView>>('/api/audit?action=refund.requested&limit=50')).body.data.filter((entry) => entry.target_id === first.body.id);
+      expect(trail.map(({ detail }) => detail)).toEqual(['answer lost; a repeated request, answered again', 'answer lost']);
+    });
+
     it('given a payment under review, when an administrator verifies it, then it is CONFIRMED by MANUAL_ADMIN with who verified it; a developer may not', async () => {
       const payment = await simulated(a, owner, 'requires_manual_review');
       expect(payment.status).toBe('REQUIRES_MANUAL_REVIEW');

@@ -27,6 +27,7 @@ import { Principal, Scope } from '../auth/signed-in';
 import { Idempotency } from '../http/idempotency-key';
 import { notFound } from '../http/not-found';
 import { parseInput } from '../http/parse-input';
+import { answered, repeatNote } from '../http/repeated-answer';
 import { ApiKeyCreationsLimiter, TOO_MANY_KEY_CREATIONS } from './api-key-creations.limiter';
 import { CreateEndpointBody, CreateKeyBody, ListEventsParams, RotateEndpointBody } from './developers.bodies';
 import { webhookUrlsFor } from './webhook-url';
@@ -44,23 +45,6 @@ function matching(pattern: RegExp, id: string, what: string): string {
 export type DashboardPreviewView = Omit<CheckoutPreviewView, 'session'> & { session: Omit<CheckoutPreviewView['session'], 'client_secret'> };
 
 const withoutMode = ({ mode: _mode, ...query }: Record<string, unknown>) => query;
-
-/** Endpoints answered again for a repeated Idempotency-Key: their audit entries say so. */
-const repeats = new WeakSet<WebhookEndpointWithSecretView>();
-const repeatNote = (endpoint: WebhookEndpointWithSecretView) => (repeats.has(endpoint) ? '; a repeated request, answered again' : '');
-
-/**
- * The endpoint as the page gets it. When the webhooks service recognised the Idempotency-Key (a retry of an action
- * whose answer was lost, the bus deadline having passed after the service committed), it made or rotated nothing and
- * answered the secret that action made: 200 with X-Cache-Lookup: HIT, as the gateway answers its replays.
- */
-function answered(reply: FastifyReply, { replayed, ...endpoint }: WebhookEndpointWithSecretView & { replayed: boolean }): WebhookEndpointWithSecretView {
-  if (replayed) {
-    reply.code(200).header('X-Cache-Lookup', 'HIT');
-    repeats.add(endpoint);
-  }
-  return endpoint;
-}
 
 /**
  * The Developers page: API keys (shown once at creation), webhook endpoints

@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
-import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import {
+  bodyFingerprint,
   type CheckoutSessionView,
   DomainError,
+  type IdempotencyToken,
   ErrorCode,
   ListPaymentsParams,
   type ListPage,
@@ -18,12 +20,15 @@ import {
 } from '@pp/contracts';
 import { randomToken } from '@pp/kernel';
 import { BusClient } from '@pp/platform';
+import type { FastifyReply } from 'fastify';
 import { IsIn, IsOptional, IsString, Length } from 'class-validator';
 import { CHECKOUT_SESSION_ID_PATTERN, PageLimitParams } from '@pp/contracts';
 import { Audited, targetParam, targetResult } from '../audit/audited.interceptor';
 import type { SignedInRequest } from '../auth/access.guard';
+import { Idempotency } from '../http/idempotency-key';
 import { notFound } from '../http/not-found';
 import { parseInput } from '../http/parse-input';
+import { answered, repeatNote } from '../http/repeated-answer';
 import { Permit } from '../auth/route-access';
 import { Principal, Scope } from '../auth/signed-in';
 import { DashboardRefundBody, DashboardSimulateBody } from './merchant.bodies';
@@ -116,12 +121,21 @@ export class MerchantController {
   @Post('payments/:id/refund')
   @HttpCode(201)
   @Permit('payments.refund')
-  @Audited('refund.requested', (refund: RefundView) => ({ ...targetResult(refund), detail: refund.reason }))
-  async refund(@Param('id') id: string, @Body() body: unknown, @Scope() scope: MerchantScope, @Principal() user: DashboardPrincipal): Promise<RefundView> {
+  @Audited('refund.requested', (refund: RefundView) => ({ ...targetResult(refund), detail: `${refund.reason ?? ''}${repeatNote(refund)}` || null }))
+  async refund(
+    @Param('id') id: string,
+    @Body() body: unknown,
+    @Scope() scope: MerchantScope,
+    @Principal() user: DashboardPrincipal,
+    @Idempotency() { key }: IdempotencyToken,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<RefundView> {
     const { reason } = parseInput(DashboardRefundBody, body);
-    // `replayed` answers an idempotency key, which this route never gives: the bus's, not the client's.
-    const { replayed: _replayed, ...refund } = await this.bus.request('refunds.request.v1', { ...scope, payment_id: paymentId(id), reason: reason ?? null, requested_by: user.id });
-    return refund;
+    const request = { payment_id: paymentId(id), reason: reason ?? null };
+    // The key travels with the command (a retry after a lost answer is answered with the refund it made, and audited):
+    // its fingerprint covers the payment, which this route names in its path, not its body.
+    const idempotency = { key, fingerprint: bodyFingerprint(request) };
+    return answered(reply, await this.bus.request('refunds.request.v1', { ...scope, ...request, requested_by: user.id, idempotency }));
   }
 
   /** Before the operator approves it (REQUESTED only); the refunds service answers 409 past that. */

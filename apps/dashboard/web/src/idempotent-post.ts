@@ -6,7 +6,7 @@ import { idempotencyKeyFor, outcomeUnknown, type Unsettled } from './idempotency
 const newIdempotencyKey = (): string => Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('');
 
 /**
- * POSTs an action that makes a secret shown once (a key, an endpoint, a rotation, a merchant, a team user) with an Idempotency-Key
+ * POSTs an action that makes a secret shown once (a key, an endpoint, a rotation, a merchant, a team user), or a refund request, with an Idempotency-Key
  * (the server requires one): one per action, the same again when the user retries a submission whose outcome is
  * unknown (idempotency-key.policy.ts), so the server answers what it made instead of making it twice. One per action
  * of a component: each keeps its own unsettled submission.

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { DashboardPrincipal, MerchantEventView, RefundView, PaymentView, WebhookDeliveryAttemptView } from '@pp/contracts';
 import { api, query } from './api';
 import { formatCad, formatDate, useI18n } from './i18n';
+import { useIdempotentPost } from './idempotent-post';
 import { DeliveryList } from './deliveries';
 import { AppLink, inMode } from './list-table';
 import { may } from './permissions';
@@ -25,6 +26,8 @@ export function PaymentDetailPage({ id, mode, user }: { id: string; mode: string
   const loaded = useLoad(() => api<PaymentDetail>(path), path);
   const [reason, setReason] = useState('');
   const mayRefund = may(user, 'payments.refund');
+  // A retry of a request whose answer was lost is answered with the refund it made, and audited, never refused as a second.
+  const requestRefund = useIdempotentPost();
   return (
     <section aria-labelledby="payment-title">
       <h1 id="payment-title">{t.payment} {id}</h1>
@@ -104,7 +107,7 @@ export function PaymentDetailPage({ id, mode, user }: { id: string; mode: string
                 </label>
                 <ActionButton
                   label={t.requestRefund}
-                  run={() => api(`/api/payments/${payment.id}/refund${query({ mode })}`, { method: 'POST', body: reason.trim() ? { reason } : {} }).then(loaded.reload)}
+                  run={() => requestRefund(`/api/payments/${payment.id}/refund${query({ mode })}`, reason.trim() ? { reason } : {}).then(loaded.reload)}
                 />
               </div>
             ) : null}
