@@ -95,6 +95,18 @@ describe('dashboard sessions: a changed or removed user within the recheck bound
     expect(team.body.users.find((user) => user.id === accomplice)?.role).toBe('administrator');
   });
 
+  it('given an owner demoted meanwhile, when an addition in their name reaches the gateway (passed the dashboard’s check just before), then it is refused 403 and adds nobody', async () => {
+    const { id: formerOwner } = await addAdministrator();
+    await bus.request('identity.team.set-role.v1', { ...teamChange(formerOwner), role: 'owner' });
+    await bus.request('identity.team.set-role.v1', { ...teamChange(formerOwner), role: 'viewer' });
+
+    const email = `kept-${randomUUID().slice(0, 8)}@example.com`;
+    const addition = bus.request('identity.team.add.v1', { merchant_id: merchant.merchant_id, email, role: 'administrator', acting_user_id: formerOwner });
+    await expect(addition).rejects.toMatchObject({ code: 'FORBIDDEN', message: 'Only an owner may change the team' });
+    const team = await owner.get<{ users: { email: string }[] }>('/api/team/users');
+    expect(team.body.users.map((user) => user.email)).not.toContain(email);
+  });
+
   it('given a user removed behind the dashboard’s back, then within the bound their open session answers 401 and stays signed out', async () => {
     const { id, session } = await signedInAdministrator();
     await bus.request('identity.team.remove.v1', teamChange(id));

@@ -63,7 +63,7 @@ export class TeamController {
       await reply.code(429).header('Retry-After', String(waitSeconds)).send({ error: TOO_MANY_ADDITIONS });
       return undefined;
     }
-    return this.bus.request('identity.team.add.v1', { ...input, merchant_id: owner.merchant_id!, idempotency });
+    return this.bus.request('identity.team.add.v1', { ...input, merchant_id: owner.merchant_id!, acting_user_id: owner.id, idempotency });
   }
 
   @Patch(':id')

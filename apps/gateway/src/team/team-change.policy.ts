@@ -20,9 +20,20 @@ export const NOT_AN_OWNER = 'Only an owner may change the team';
  * allowed, else why not.
  */
 export function refuseTeamChange(team: readonly TeamMember[], actorId: string, targetId: string): typeof NOT_AN_OWNER | typeof NOT_ON_TEAM | typeof NOT_YOURSELF | undefined {
-  if (!team.some((member) => member.id === actorId && member.role === 'owner')) return NOT_AN_OWNER;
+  const refusal = refuseTeamAddition(team, actorId);
+  if (refusal) return refusal;
   const target = team.find((member) => member.id === targetId);
   if (!target) return NOT_ON_TEAM;
   if (targetId === actorId) return NOT_YOURSELF;
   return undefined;
+}
+
+/**
+ * Whether an owner may add a user to their merchant's team: the actor must be
+ * an owner still, as the locked team says. A request that passed the
+ * dashboard's check just before its sender was removed must not leave them a
+ * new account to sign in with.
+ */
+export function refuseTeamAddition(team: readonly TeamMember[], actorId: string): typeof NOT_AN_OWNER | undefined {
+  return team.some((member) => member.id === actorId && member.role === 'owner') ? undefined : NOT_AN_OWNER;
 }

@@ -1,4 +1,4 @@
-import { NOT_AN_OWNER, NOT_ON_TEAM, NOT_YOURSELF, refuseTeamChange, type TeamMember } from './team-change.policy';
+import { NOT_AN_OWNER, NOT_ON_TEAM, NOT_YOURSELF, refuseTeamAddition, refuseTeamChange, type TeamMember } from './team-change.policy';
 
 // The rule is the same for a role change (to any role, owner included) and a removal: who acts on whom.
 const owner: TeamMember = { id: 'usr_owner', role: 'owner' };
@@ -28,5 +28,11 @@ describe('team change policy', () => {
     expect(refuseTeamChange([demotedActor, coOwner, viewer], owner.id, viewer.id)).toBe(NOT_AN_OWNER);
     expect(refuseTeamChange([demotedActor, coOwner], owner.id, coOwner.id)).toBe(NOT_AN_OWNER);
     expect(refuseTeamChange([coOwner, viewer], owner.id, viewer.id)).toBe(NOT_AN_OWNER);
+  });
+
+  it('given an owner, when they add a user, then it is allowed; given an actor demoted or removed meanwhile, then it is refused', () => {
+    expect(refuseTeamAddition([owner, viewer], owner.id)).toBeUndefined();
+    expect(refuseTeamAddition([{ id: owner.id, role: 'administrator' }, coOwner], owner.id)).toBe(NOT_AN_OWNER);
+    expect(refuseTeamAddition([coOwner, viewer], owner.id)).toBe(NOT_AN_OWNER);
   });
 });

@@ -44,6 +44,15 @@ export class AddTeamUserCommand extends ListTeamQuery {
   @ValidateNested()
   @Type(() => IdempotencyToken)
   idempotency?: IdempotencyToken;
+
+  /**
+   * The signed-in owner adding the user: refused unless still an owner on the locked team. A dashboard of the release
+   * before, still rolling out, sends none, and its additions go on as they did.
+   */
+  @IsOptional()
+  @IsString()
+  @Length(1, 64)
+  acting_user_id?: string;
 }
 
 /** A change one owner makes to another user of the same merchant. */
