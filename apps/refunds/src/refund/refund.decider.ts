@@ -34,9 +34,13 @@ import {
  * the one recorded, and `mark_sent` only from the operator who holds the
  * claim: another operator's is refused naming the holder, so two operators
  * who both had the APPROVED refund open cannot both believe they may send the
- * money. A SENT refund is completed or failed by its holder only: another
- * operator cannot know whether the holder's transfer went out, and a "failed"
- * would free the payment for a second refund. Every other stage change is refused with
+ * money. A SENT refund is failed by its holder only, until the claim is a
+ * day old: another operator cannot know whether the holder's transfer is
+ * going out, and a "failed" frees the payment for a second refund. After
+ * that the claim counts as abandoned (an Interac transfer goes out in
+ * minutes; the holder may have left, or the ADMIN_TOKEN that named them been
+ * rotated), and any operator may fail it. Anyone may complete it: a
+ * completion names the bank transfer, and frees nothing. Every other stage change is refused with
  * 'Refund is <STAGE>; it cannot be <verb>'. Whether the payment may be
  * refunded (CONFIRMED, no other refund holding it) is decided elsewhere: by
  * the payment aggregate and the read model's unique index, in the same append.
@@ -66,6 +70,13 @@ export type RefundCommand =
   | { kind: 'complete'; by: string; outboundReference: string; evidenceNote: string; now: Date }
   | { kind: 'fail'; by: string; failureReason: string; now: Date }
   | { kind: 'cancel'; by: string; now: Date };
+
+/** How long a SENT refund's claim is its holder's alone to fail (see above). */
+export const CLAIM_ABANDONED_AFTER_MS = 24 * 60 * 60 * 1000;
+
+/** The holder may fail its claimed refund at once; another operator once the claim is abandoned. */
+const mayFail = (state: Refund, command: { by: string; now: Date }): boolean =>
+  state.sent_by === command.by || state.sent_at === null || command.now.getTime() >= Date.parse(state.sent_at) + CLAIM_ABANDONED_AFTER_MS;
 
 /** Who moves a test-mode refund through its stages (PRODUCT-RULES §3.3: auto-approval). */
 export const TEST_MODE_ACTOR = 'system:test_mode';
@@ -113,9 +124,9 @@ export function decide(state: RefundState, command: RefundCommand): RefundEvent[
     return [];
   }
   if (!from.includes(state.status)) throw new RefundStageRefused(state.status, command.kind);
-  // Only the holder knows whether the money went out: another operator's "failed" would free the payment for a second refund.
-  if (state.status === 'SENT' && state.sent_by !== command.by) {
-    throw new RefundStageRefused(state.status, command.kind, `Refund is SENT; it is claimed by ${state.sent_by}, who alone can complete or fail it`);
+  if (command.kind === 'fail' && !mayFail(state, command)) {
+    const until = new Date(Date.parse(state.sent_at!) + CLAIM_ABANDONED_AFTER_MS).toISOString();
+    throw new RefundStageRefused(state.status, command.kind, `Refund is SENT; it is claimed by ${state.sent_by}, who alone can fail it until ${until}`);
   }
   const at = command.now.toISOString();
   switch (command.kind) {

@@ -1,6 +1,6 @@
 import { ErrorCode, REFUND_STAGE_RULE, type RefundEvent, RefundEventType } from '@pp/contracts';
 import { deciderSpec, refusalOf } from '@pp/testing';
-import { decide, fold, refundAggregate, type RefundCommand, TEST_MODE_ACTOR } from './refund.decider';
+import { CLAIM_ABANDONED_AFTER_MS, decide, fold, refundAggregate, type RefundCommand, TEST_MODE_ACTOR } from './refund.decider';
 
 const T0 = new Date('2026-11-22T01:00:00.000Z');
 const T1 = new Date('2026-11-22T02:00:00.000Z');
@@ -160,16 +160,25 @@ describe('refund decider (PRODUCT-RULES §3.3)', () => {
     });
   });
 
-  it.each([
-    ['complete', { ...complete(), by: 'adm_2' }],
-    ['fail', { ...fail, by: 'adm_2' }],
-  ] as [string, RefundCommand][])('given a refund SENT (claimed) by admin:a, when another operator tries to %s it: refused naming the holder, whose transfer may be in flight', (kind, command) => {
-    const error = refusal(() => given(...AT.SENT).when(command));
+  it('given a refund SENT (claimed) by admin:a, when another operator fails it within a day: refused naming the holder, whose transfer may be going out', () => {
+    const error = refusal(() => given(...AT.SENT).when({ ...fail, by: 'adm_2', now: new Date(T1.getTime() + CLAIM_ABANDONED_AFTER_MS - 1) }));
     expect(error).toMatchObject({
       code: ErrorCode.Conflict,
-      message: 'Refund is SENT; it is claimed by admin:a, who alone can complete or fail it',
-      details: { rule: REFUND_STAGE_RULE, from: 'SENT', command: kind },
+      message: `Refund is SENT; it is claimed by admin:a, who alone can fail it until ${new Date(T1.getTime() + CLAIM_ABANDONED_AFTER_MS).toISOString()}`,
+      details: { rule: REFUND_STAGE_RULE, from: 'SENT', command: 'fail' },
     });
+  });
+
+  it('given a refund SENT (claimed) by admin:a a day ago, when another operator fails it: the abandoned claim is failed, naming who failed it', () => {
+    const history = given(...AT.SENT);
+    const events = history.when({ ...fail, by: 'adm_2', now: new Date(T1.getTime() + CLAIM_ABANDONED_AFTER_MS) });
+    expect(events).toMatchObject([{ type: RefundEventType.Failed, data: { failed_by: 'adm_2' } }]);
+    expect(fold(events, history.state())).toMatchObject({ status: 'FAILED' });
+  });
+
+  it('given a refund SENT (claimed) by admin:a, when another operator completes it with the bank’s reference: COMPLETED (a completion frees nothing)', () => {
+    const events = given(...AT.SENT).when({ ...complete(), by: 'adm_2' } as RefundCommand);
+    expect(events).toMatchObject([{ type: RefundEventType.Completed, data: { completed_by: 'adm_2', outbound_reference: 'CA1XyZ' } }]);
   });
 
   it('given an APPROVED refund, when marked sent: the state names who claimed it', () => {
