@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { bodyFingerprint, IDEMPOTENCY_KEY_REQUIRED, IDEMPOTENCY_KEY_REUSED, idempotencyKeyRefusal, merchantScopeKey } from '@pp/contracts';
-import { JsonLogger, redisUnavailable } from '@pp/platform';
+import { JsonLogger, redisUnavailable, urlPath } from '@pp/platform';
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from '@pp/sdk';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../http/api-error';
@@ -33,7 +33,7 @@ export class IdempotencyHooks {
     const key = request.headers[IDEMPOTENCY_HEADER];
     const refusal = idempotencyKeyRefusal(key, MAX_IDEMPOTENCY_KEY_LENGTH);
     if (refusal || typeof key !== 'string') throw new ApiError(400, refusal ?? IDEMPOTENCY_KEY_REQUIRED);
-    const route = `POST ${request.url.split('?')[0]}`;
+    const route = `POST ${urlPath(request.url)}`;
     const begun = await this.begin(request, reply, scope, key, route);
     switch (begun.outcome) {
       case 'started':

@@ -74,7 +74,7 @@ describe('publication of committed events to JetStream', () => {
     }
   }
 
-  async function committedInCommitOrder(): Promise<Array<{ id: string; position: number }>> {
+  async function committedInTransactionOrder(): Promise<Array<{ id: string; position: number }>> {
     const db = new Client({ connectionString: publisher.stack.database.url });
     await db.connect();
     try {
@@ -95,9 +95,9 @@ describe('publication of committed events to JetStream', () => {
     expect(ids).toEqual(committed.map((event) => event.id));
   }
 
-  it('delivers every committed event exactly once, in commit order, despite out-of-sequence commits', async () => {
+  it('delivers every committed event exactly once, in transaction order, despite out-of-sequence commits', async () => {
     await Promise.all(Array.from({ length: 12 }, (_, i) => appender(i, 10)));
-    const committed = await committedInCommitOrder();
+    const committed = await committedInTransactionOrder();
     expect(committed).toHaveLength(12 * 8 * 2);
 
     await waitFor('every committed event on JetStream', () => publisher.received.length >= committed.length, { timeoutMs: 20_000 });
@@ -135,7 +135,7 @@ describe('publication of committed events to JetStream', () => {
     await publisher.stack.startService('ledger');
     await Promise.all(Array.from({ length: 4 }, (_, i) => appender(200 + i, 3)));
 
-    const committed = await committedInCommitOrder();
+    const committed = await committedInTransactionOrder();
     expect(committed.length).toBeGreaterThan(before);
     await waitFor('the events committed around the crash', () => publisher.received.length >= committed.length, { timeoutMs: 20_000 });
     expectExactlyOnceInOrder(committed);

@@ -10,7 +10,8 @@ import { isMerchantEventType } from './merchant-events';
  *            kind "fact":     internal domain facts,  e.g. ledger.events.fact.session.created
  *   payload  the StoredEvent as JSON; header Nats-Msg-Id = event id (evt_…)
  *
- * Messages are stored in commit order. Consumers filter with wildcards, e.g.
+ * Each stream's messages are stored in position order; across streams, in
+ * the order their transactions began (docs/ARCHITECTURE.md, Publication). Consumers filter with wildcards, e.g.
  * `<ns>.ledger.events.merchant.>` (webhooks) or `<ns>.ledger.events.*.payment.>`,
  * and must be idempotent on the event id (delivery is at least once).
  */

@@ -243,7 +243,7 @@ export interface RefundSubjects {
   'refunds.mark-sent.v1': { request: RefundAdminCommand; reply: RefundStageReply };
   /**
    * SENT → COMPLETED, and the payment REFUNDED with exactly one payment.refunded, in one atomic append.
-   * A repeat with the same outbound_reference (in any case or spacing) changes nothing (changed: false).
+   * A repeat with the same outbound_reference (in any case, spacing or punctuation) changes nothing (changed: false).
    */
   'refunds.complete.v1': { request: CompleteRefundCommand; reply: RefundStageReply };
   /** SENT → FAILED: the outbound transfer bounced or could not be made; the payment stays CONFIRMED and may be refunded again. */

@@ -1,6 +1,7 @@
 import { createServer, type ServerResponse, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ServiceHealthReply } from '@pp/contracts';
+import { urlPath } from '../http/url-path';
 import { METRICS_PATH } from './http-metrics';
 import type { ServiceMetrics } from './service-metrics';
 
@@ -24,7 +25,7 @@ export const READINESS_PATH = '/readyz';
  */
 export async function startMetricsServer(metrics: ServiceMetrics, port: number, readiness: () => Promise<ServiceHealthReply>): Promise<MetricsServer> {
   const server: Server = createServer((request, response) => {
-    const path = request.method === 'GET' ? request.url?.split('?')[0] : undefined;
+    const path = request.method === 'GET' ? urlPath(request.url ?? '/') : undefined;
     if (path === METRICS_PATH) {
       metrics.text().then(
         (text) => response.writeHead(200, { 'content-type': metrics.contentType, 'cache-control': 'no-store' }).end(text),

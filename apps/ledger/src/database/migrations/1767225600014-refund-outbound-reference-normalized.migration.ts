@@ -2,13 +2,13 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { RefundOutboundReference1767225600012 } from './1767225600012-refund-outbound-reference.migration';
 
 /**
- * Whitespace as the decider's `\s` names it (ECMAScript's white space and line
+ * Whitespace as JavaScript's `\s` names it (ECMAScript's white space and line
  * terminators), listed: Postgres' own `\s` and `[[:space:]]` follow the
  * database's locale, and would leave a no-break space in, say.
  */
 export const WHITESPACE = `E'\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000\\u2001\\u2002\\u2003\\u2004\\u2005\\u2006\\u2007\\u2008\\u2009\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff'`;
 
-/** A reference as the rule compares it: upper case, without any whitespace (outboundReferenceKey in apps/refunds refund.decider.ts). */
+/** A reference as this rule compared it: upper case, without any whitespace (migration 1767225600018 compares letters and digits). */
 const KEY = `upper(translate(outbound_reference, ${WHITESPACE}, ''))`;
 
 /**
@@ -45,6 +45,9 @@ export class RefundOutboundReferenceNormalized1767225600014 implements Migration
  * predicate, all but the first of each group (by position).
  */
 export async function remakeOutboundReferenceRule(db: QueryRunner, key: string): Promise<void> {
+  // Until the new index stands: a replica still on the old rule could otherwise complete a refund the new one refuses
+  // between the look at the history and the index, and the index would fail (the migration's transaction ends the lock).
+  await db.query('LOCK TABLE ledger.refunds IN SHARE ROW EXCLUSIVE MODE');
   const earlier = (await db.query(
     `SELECT id FROM (
        SELECT id, row_number() OVER (PARTITION BY ${key} ORDER BY position) AS nth
