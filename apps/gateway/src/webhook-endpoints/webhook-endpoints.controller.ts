@@ -1,10 +1,12 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { DomainError, ErrorCode, EVENT_ID_PATTERN, type IdempotencyToken, type MerchantScope } from '@pp/contracts';
 import { BusClient } from '@pp/platform';
 import type { FastifyReply } from 'fastify';
 import { Idempotency, KeyScope } from '../access/request-params';
 import { SecretKeyRoute } from '../access/route-access';
+import { ApiError } from '../http/api-error';
+import { INVALID_QUERY } from '../http/list-query';
 import { sendIdempotent } from '../idempotency/send-idempotent';
 import { ApiIdempotentResponse, ApiJsonBody, ApiJsonResponse } from '../openapi/api-docs.decorators';
 import { listSchema } from '../openapi/view-schema';
@@ -35,10 +37,13 @@ export class WebhookEndpointsController {
 
   @Get('webhook_endpoints')
   @SecretKeyRoute('webhooks.write')
-  @ApiOperation({ summary: 'List the endpoints of the key’s merchant and mode, newest first' })
-  @ApiJsonResponse(200, 'Endpoints (no secrets)', listSchema(WEBHOOK_ENDPOINT_SCHEMA))
-  async list(@KeyScope() scope: MerchantScope) {
+  @ApiOperation({ summary: 'List the endpoints of the key’s merchant and mode, newest first (all of them: at most 16)' })
+  @ApiJsonResponse(200, 'Endpoints, no secrets (header X-Has-More: false)', listSchema(WEBHOOK_ENDPOINT_SCHEMA))
+  async list(@Query() raw: Record<string, unknown>, @KeyScope() scope: MerchantScope, @Res({ passthrough: true }) reply: FastifyReply) {
+    // The list is never paged (MAX_WEBHOOK_ENDPOINTS a mode), so it takes no parameter; any is refused as the other lists refuse one they do not know.
+    if (Object.keys(raw).length > 0) throw new ApiError(400, INVALID_QUERY);
     const { endpoints } = await this.bus.request('webhooks.endpoints.list.v1', scope);
+    reply.header('X-Has-More', 'false');
     return endpoints;
   }
 
@@ -92,13 +97,20 @@ export class WebhookEndpointsController {
   }
 
   @Post('events/:id/resend')
-  @HttpCode(200)
   @SecretKeyRoute('webhooks.write')
   @ApiOperation({ summary: 'Deliver an event again now, to every subscribed endpoint or to one' })
   @ApiJsonBody(ResendEventBody)
-  @ApiJsonResponse(200, 'The endpoints a new attempt was queued for', RESEND_SCHEMA)
-  resend(@Param('id') id: string, @Body() body: ResendEventBody, @KeyScope() scope: MerchantScope) {
+  @ApiIdempotentResponse({ status: 200, description: 'The endpoints a new attempt was queued for (header X-Cache-Lookup: HIT on a replay)' }, RESEND_SCHEMA)
+  async resend(
+    @Param('id') id: string,
+    @Body() body: ResendEventBody,
+    @KeyScope() scope: MerchantScope,
+    @Idempotency() idempotency: IdempotencyToken,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
     ensure(EVENT_ID_PATTERN.test(id), 'Event not found');
-    return this.bus.request('webhooks.events.resend.v1', { ...scope, event_id: id, ...body });
+    // The key goes with the command: a retry after an answer lost on the bus gets what was queued, not a second resend.
+    const answer = await this.bus.request('webhooks.events.resend.v1', { ...scope, event_id: id, ...body, idempotency });
+    await sendIdempotent(reply, { ...answer, replayed: answer.replayed ?? false }, 200);
   }
 }

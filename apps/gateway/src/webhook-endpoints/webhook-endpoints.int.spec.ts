@@ -121,6 +121,7 @@ describe('webhook endpoints through the gateway', () => {
     expect(listed.status).toBe(200);
     expect(listed.body).toEqual([expect.objectContaining({ id: created.body.id })]);
     expect(listed.body[0]).not.toHaveProperty('secret');
+    expect(listed.headers.get('x-has-more')).toBe('false');
 
     const session = await gateway.call<CheckoutSessionCreatedView>('/v1/checkout/sessions', {
       token: testKey(),
@@ -148,10 +149,19 @@ describe('webhook endpoints through the gateway', () => {
     });
 
     // Sent while the first attempt may still be in flight: the delivery stays open for it (a resend is never lost).
-    const resent = await gateway.call(`/v1/events/${body.id}/resend`, { token: testKey(), body: {} });
+    const resendKey = `resend-${Date.now()}`;
+    const resent = await gateway.call(`/v1/events/${body.id}/resend`, { token: testKey(), idempotencyKey: resendKey, body: {} });
     expect(resent).toMatchObject({ status: 200, body: { event_id: body.id, webhook_ids: [created.body.id] } });
+    expect(resent.headers.get('x-cache-lookup')).toBeNull();
     await waitFor('the resent delivery', () => receiver.received('/hooks').length >= 2);
     expect(receiver.received('/hooks')[1].eventId).toBe(body.id);
+
+    // Its answer lost and the key freed, the client's retry is answered by the webhooks service as a replay, resending nothing.
+    await forgetIdempotencyEntries();
+    const retried = await gateway.call(`/v1/events/${body.id}/resend`, { token: testKey(), idempotencyKey: resendKey, body: {} });
+    expect({ status: retried.status, cache: retried.headers.get('x-cache-lookup'), body: retried.body }).toEqual({ status: 200, cache: 'HIT', body: resent.body });
+    const { rows: resends } = await (await stack.sql()).query(`SELECT event_id, webhook_ids FROM webhooks.resend_requests WHERE idempotency_key = $1`, [resendKey]);
+    expect(resends).toEqual([{ event_id: body.id, webhook_ids: [created.body.id] }]);
 
     const rotated = await gateway.call<WebhookEndpointWithSecretView>(`/v1/webhook_endpoints/${created.body.id}/rotate_secret`, { token: testKey(), body: {} });
     expect(rotated.status).toBe(200);
@@ -196,6 +206,14 @@ describe('webhook endpoints through the gateway', () => {
 
     const scoped = await gateway.call('/v1/webhook_endpoints', { token: merchant.keys.test_publishable });
     expect(scoped.status).toBe(403);
+
+    // The list takes no parameter, as the other lists take none they do not know.
+    for (const query of ['limit=5', 'starting_after=wh_x', 'anything=1']) {
+      expect(await gateway.call(`/v1/webhook_endpoints?${query}`, { token: testKey() })).toMatchObject({ status: 400, body: { error: 'Invalid query parameters' } });
+    }
+    // Any event id the gateway takes is one the webhooks service looks up: unknown, it is not found, not invalid.
+    const longest = await gateway.call(`/v1/events/evt_${'a'.repeat(62)}/resend`, { token: testKey(), body: {} });
+    expect(longest).toMatchObject({ status: 404, body: { error: 'Event not found' } });
   });
 
   it('disables and enables an endpoint (idempotent, scoped like the other routes)', async () => {

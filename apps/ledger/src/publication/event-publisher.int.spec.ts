@@ -18,9 +18,9 @@ async function publisherStack(label: string, pollMs: number) {
   const jsm = await nc.jetstreamManager();
   await waitFor('the stack to lay out the stream', () => jsm.streams.info(stream).then(() => true));
   const messages = await (await nc.jetstream().consumers.get(stream)).consume();
-  const received: Array<{ subject: string; event: StoredEvent }> = [];
+  const received: Array<{ subject: string; event: StoredEvent; requestId?: string }> = [];
   void (async () => {
-    for await (const msg of messages) received.push({ subject: msg.subject, event: msg.json<StoredEvent>() });
+    for await (const msg of messages) received.push({ subject: msg.subject, event: msg.json<StoredEvent>(), requestId: msg.headers?.get('x-request-id') || undefined });
   })();
   const stop = async () => {
     await messages.close();
@@ -263,6 +263,36 @@ async function insertEvents(db: Client, ids: readonly string[], type: string): P
 }
 
 const newIds = (count: number): string[] => Array.from({ length: count }, () => `evt_${randomUUID()}`);
+
+describe('publication of the request behind each event', () => {
+  const publisher = usePublisherStack('request-ids', 100);
+
+  it('sends each event with its correlation_id as x-request-id, so the request can be followed past the ledger; none when it has none fit to keep', async () => {
+    const db = new Client({ connectionString: publisher.stack.database.url });
+    await db.connect();
+    const [kept, none, unfit] = newIds(3);
+    try {
+      await db.query(
+        `INSERT INTO ledger.events (id, stream_id, version, type, schema_version, data, metadata)
+         SELECT id, 'rq-' || id, 1, 'test.request', 1, '{}', metadata::jsonb FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS t(id, metadata, n) ORDER BY n`,
+        [
+          [kept, none, unfit],
+          [
+            '{"merchant_id":"mer_pub","livemode":false,"correlation_id":"req-behind-1"}',
+            '{"merchant_id":"mer_pub","livemode":false}',
+            '{"merchant_id":"mer_pub","livemode":false,"correlation_id":"two words"}',
+          ],
+        ],
+      );
+      await db.query(`SELECT pg_notify('${EVENTS_COMMITTED_CHANNEL}', '')`);
+    } finally {
+      await db.end();
+    }
+    await waitFor('the three events on JetStream', () => publisher.received.length >= 3);
+    const requestIdOf = (id: string) => publisher.received.find((message) => message.event.id === id)?.requestId;
+    expect([requestIdOf(kept), requestIdOf(none), requestIdOf(unfit)]).toEqual(['req-behind-1', undefined, undefined]);
+  });
+});
 
 describe('publication when JetStream refuses an event in the middle of a page', () => {
   const publisher = usePublisherStack('midpage', 100);

@@ -246,7 +246,7 @@ export class EventPublisher implements OnApplicationBootstrap, OnApplicationShut
       rows.map((row) => {
         const event = toStoredEvent(row);
         // A child of the append that stored the event (its metadata keeps that context), so the payment's trace goes on.
-        return publishTraced(this.nc, this.prefix + ledgerEventSubject(event.type), Buffer.from(JSON.stringify(event)), event.id, contextOf(event.metadata.trace));
+        return publishTraced(this.nc, this.prefix + ledgerEventSubject(event.type), Buffer.from(JSON.stringify(event)), event.id, contextOf(event.metadata.trace), event.metadata.correlation_id);
       }),
     );
     const failed = acks.findIndex((ack) => ack.status === 'rejected');

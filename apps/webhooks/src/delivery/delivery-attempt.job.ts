@@ -1,18 +1,19 @@
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { type BeforeApplicationShutdown, Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
-import { type Context, type Link, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { type Link, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { signatureHeaders, WebhookDeliveryStatus } from '@pp/contracts';
 import { retried } from '@pp/kernel';
-import { bullWorkerConnection, CONFIG, contextOf, JsonLogger, jobSpanPlacement, linksTo, queuePrefix, Batcher } from '@pp/platform';
+import { bullWorkerConnection, CONFIG, contextOf, JsonLogger, jobSpanPlacement, linksTo, queuePrefix, Batcher, requestContext } from '@pp/platform';
 import { DelayedError, type Job, Worker } from 'bullmq';
 import { EndpointSecrets } from '../endpoints/endpoint-secrets';
 import { sendWebhook, type WebhookResponse } from '../network/webhook-sender';
 import { retryScheduleMs, type WebhooksConfig } from '../webhooks.config';
+import { type AttemptOrigin, deliveryRequestId } from './attempt-origin';
 import { AttemptPlaces } from './attempt-places';
 import { notSentBecause } from './delivery-target.policy';
 import { DeliveryMetrics } from './delivery.metrics';
-import { type ClaimedAttempt, type Completion, DeliveryRepository, type DueDelivery, type IntakeClaim, type RecordedEvent } from './delivery.repository';
+import { type ClaimedAttempt, type Completion, type CompletionOutcome, DeliveryRepository, type DueDelivery, type IntakeClaim, type RecordedEvent } from './delivery.repository';
 import { type DeliveryJob, DeliveryQueue, WebhookQueue } from './delivery.queue';
 import { HeldAttempts } from './held-attempts';
 import { dueTimeOf, timesHeld } from './job-history';
@@ -30,10 +31,9 @@ interface QueuedClaim {
   claim?: ClaimedAttempt;
 }
 
-/** First attempts of one event, with the context that consumed it (their spans' parent). */
-export interface AttemptGroup {
+/** First attempts of one event, with its origin: the context that consumed it (their spans' parent) and its request. */
+export interface AttemptGroup extends AttemptOrigin {
   due: DueDelivery[];
-  queuedBy: Context;
 }
 
 /** Tries of one batch of outcomes, 200 ms and then 400 ms apart: long enough for a connection to be made again. */
@@ -64,13 +64,14 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, BeforeApplica
   private readonly immediate = new Set<Promise<void>>();
   /**
    * Outcomes that finish together are recorded together: one statement and one commit (docs/PERFORMANCE.md). Each
-   * completion answers whether a resend asked for meanwhile reopened its delivery. A write that fails (a Postgres
+   * completion answers whether a resend asked for meanwhile reopened its delivery, and whether it disabled its
+   * endpoint (only the statement that did can say: the endpoint may be disabled already). A write that fails (a Postgres
    * blip) is tried again: given up, its deliveries would stay leased and the sweeper would send them again, a second
    * POST of what the endpoint already took. The statement is one transaction: a failed one recorded nothing, and one
    * that committed with its answer lost finds its deliveries released on the retry and answers them not reopened (a
    * resend asked for during the attempt then waits for the sweeper rather than being queued at once).
    */
-  private readonly outcomes = new Batcher<Completion, boolean>((completions) =>
+  private readonly outcomes = new Batcher<Completion, CompletionOutcome>((completions) =>
     retried(() => this.deliveries.completeAll(completions, this.owner, this.policy.streakGapMs), OUTCOME_WRITE_ATTEMPTS, OUTCOME_WRITE_WAIT_MS),
   );
   /** Queued attempts that start together are claimed together: one statement for many jobs. */
@@ -131,13 +132,13 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, BeforeApplica
     const now = Date.now();
     const taken: AttemptGroup[] = [];
     const left: AttemptGroup[] = [];
-    for (const { due, queuedBy } of groups) {
+    for (const { due, queuedBy, requestId } of groups) {
       const fast: DueDelivery[] = [];
       const slow: DueDelivery[] = [];
       for (const delivery of due) (this.gate.isSlow(delivery.endpoint_id, now) ? slow : fast).push(delivery);
       const count = Math.min(room, fast.length);
-      if (count > 0) taken.push({ due: fast.slice(0, count), queuedBy });
-      if (count < due.length) left.push({ due: [...fast.slice(count), ...slow], queuedBy });
+      if (count > 0) taken.push({ due: fast.slice(0, count), queuedBy, requestId });
+      if (count < due.length) left.push({ due: [...fast.slice(count), ...slow], queuedBy, requestId });
       room -= count;
     }
     if (taken.length === 0) return left;
@@ -170,9 +171,9 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, BeforeApplica
    * attempts due now, as many as fit under WEBHOOK_DELIVERY_CONCURRENCY
    * (DeliveryRepository.recordEvents), none to a slow endpoint: an event's
    * intake and the start of its first attempts are one round trip. Makes those it claimed at once,
-   * each traced under its event's `queuedBy`, and answers what was recorded.
+   * each under its event's origin (`origins`, in the events' order), and answers what was recorded.
    */
-  async recordAndStart(queuedBy: readonly Context[], record: (claim: IntakeClaim) => Promise<RecordedEvent[]>): Promise<RecordedEvent[]> {
+  async recordAndStart(origins: readonly AttemptOrigin[], record: (claim: IntakeClaim) => Promise<RecordedEvent[]>): Promise<RecordedEvent[]> {
     const room = this.places.free;
     this.places.take(room);
     let recorded: RecordedEvent[] = [];
@@ -182,7 +183,7 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, BeforeApplica
     } finally {
       this.places.release(room - recorded.reduce((sum, event) => sum + event.claimed.length, 0)); // places not used
     }
-    const claims = recorded.flatMap((event, i) => event.claimed.map((claim) => ({ claim, queuedBy: queuedBy[i] })));
+    const claims = recorded.flatMap((event, i) => event.claimed.map((claim) => ({ claim, origin: origins[i] })));
     if (claims.length > 0) this.track(this.makeAll(claims));
     return recorded;
   }
@@ -197,9 +198,14 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, BeforeApplica
    * past its due time is made without being sent, recorded failed and
    * retried on the schedule, as it would have been had it been sent and
    * timed out: a dead endpoint's backlog follows the schedule instead of
-   * coming back every few seconds.
+   * coming back every few seconds. All of it under the job's request id.
    */
-  async process(job: Job<DeliveryJob>, token?: string): Promise<void> {
+  process(job: Job<DeliveryJob>, token?: string): Promise<void> {
+    const origin: AttemptOrigin = { queuedBy: contextOf(job.data.trace), requestId: deliveryRequestId(job.data.request_id) };
+    return requestContext.run({ requestId: origin.requestId }, () => this.processIn(job, origin, token));
+  }
+
+  private async processIn(job: Job<DeliveryJob>, origin: AttemptOrigin, token: string | undefined): Promise<void> {
     const endpointId = job.data.endpoint_id;
     if (endpointId !== undefined) this.held.forget(endpointId, job.id);
     // A place first, before the claim starts its lease, and then the gate, which judges the endpoint as it is by then.
@@ -213,7 +219,7 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, BeforeApplica
     try {
       const queued: QueuedClaim = { wanted: { id: job.data.delivery_id, attempt: job.data.attempt } };
       await this.queuedClaims.add(queued);
-      if (queued.claim) await this.run(queued.claim, contextOf(job.data.trace), unsent ? NOT_SENT_WHILE_SLOW : pass);
+      if (queued.claim) await this.run(queued.claim, origin, unsent ? NOT_SENT_WHILE_SLOW : pass);
     } finally {
       pass?.leave();
       this.places.release(1);
@@ -287,54 +293,61 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, BeforeApplica
   /** Claims the groups' attempts in one round trip, then makes those it won side by side; each frees its place when done. */
   private async runAll(taken: readonly AttemptGroup[]): Promise<void> {
     const wanted = taken.flatMap((group) => group.due);
-    const queuedBy = new Map<string, Context>();
-    for (const group of taken) for (const delivery of group.due) queuedBy.set(delivery.id, group.queuedBy);
+    const origins = new Map<string, AttemptOrigin>();
+    for (const group of taken) for (const delivery of group.due) origins.set(delivery.id, group);
     let claims: ClaimedAttempt[] = [];
     try {
       claims = await this.deliveries.claimAll(wanted, this.owner, this.leaseMs, notSentBecause, this.waitAfterStall);
     } finally {
       this.places.release(wanted.length - claims.length); // the places of attempts not won (all of them if the claim failed)
     }
-    await this.makeAll(claims.map((claim) => ({ claim, queuedBy: queuedBy.get(claim.deliveryId) ?? ROOT_CONTEXT })));
+    // A claim answers only attempts it was asked for, each of a group here.
+    await this.makeAll(claims.map((claim) => ({ claim, origin: origins.get(claim.deliveryId)! })));
   }
 
-  /** Makes claimed attempts side by side; each frees its place when done. */
-  private async makeAll(attempts: readonly { claim: ClaimedAttempt; queuedBy: Context }[]): Promise<void> {
+  /** Makes claimed attempts side by side, each under its origin's request id; each frees its place when done. */
+  private async makeAll(attempts: readonly { claim: ClaimedAttempt; origin: AttemptOrigin }[]): Promise<void> {
     await Promise.all(
-      attempts.map(({ claim, queuedBy }) =>
-        this.run(claim, queuedBy)
-          .catch((error: Error) => this.logger.warn('immediate delivery attempt failed; the sweeper will queue it again', { delivery_id: claim.deliveryId, error: error.message }))
-          .finally(() => this.places.release(1)),
+      attempts.map(({ claim, origin }) =>
+        requestContext.run({ requestId: origin.requestId }, () =>
+          this.run(claim, origin)
+            .catch((error: Error) => this.logger.warn('immediate delivery attempt failed; the sweeper will queue it again', { delivery_id: claim.deliveryId, error: error.message }))
+            .finally(() => this.places.release(1)),
+        ),
       ),
     );
   }
 
   /**
-   * One span per attempt. The first attempt is a child of `queuedBy` (the
-   * event's consumption, whether it runs at once or from the queue), so it is
-   * in the trace of the request that caused the event; a later attempt starts
-   * a trace of its own, linked to that request and to the attempt before it,
-   * so retries over days never grow the request's trace.
+   * One span per attempt. The first attempt is a child of the origin's
+   * `queuedBy` (the event's consumption, whether it runs at once or from the
+   * queue), so it is in the trace of the request that caused the event; a
+   * later attempt starts a trace of its own, linked to that request and to
+   * the attempt before it, so retries over days never grow the request's
+   * trace. Either way it runs under the origin's request id, which the next
+   * attempt it queues carries on.
    */
-  private async run(claim: ClaimedAttempt, queuedBy: Context, given?: GatePass | typeof NOT_SENT_WHILE_SLOW): Promise<void> {
+  private async run(claim: ClaimedAttempt, origin: AttemptOrigin, given?: GatePass | typeof NOT_SENT_WHILE_SLOW): Promise<void> {
     // An attempt not sent takes no place; any other is counted from its start (a claim at intake or at once enters here).
     const pass = given ?? this.gate.enter(claim.endpoint.id, Date.now());
-    const { parent, links } = jobSpanPlacement(queuedBy, claim.attempt === 1);
+    const { parent, links } = jobSpanPlacement(origin.queuedBy, claim.attempt === 1);
     await tracer.startActiveSpan(
       `webhook ${claim.event.type}`,
       { kind: SpanKind.CLIENT, links: [...causeOf(claim), ...links], attributes: attributes(claim) },
       parent,
-      async (span) => {
-        try {
-          await this.attempt(claim, pass);
-        } catch (error) {
-          span.setStatus({ code: SpanStatusCode.ERROR });
-          throw error;
-        } finally {
-          if (pass !== NOT_SENT_WHILE_SLOW) pass.leave();
-          span.end();
-        }
-      },
+      // The span's context is the parent's (a retry's has no request in it): the request id is entered again inside.
+      (span) =>
+        requestContext.run({ requestId: origin.requestId }, async () => {
+          try {
+            await this.attempt(claim, pass);
+          } catch (error) {
+            span.setStatus({ code: SpanStatusCode.ERROR });
+            throw error;
+          } finally {
+            if (pass !== NOT_SENT_WHILE_SLOW) pass.leave();
+            span.end();
+          }
+        }),
     );
   }
 
@@ -359,11 +372,14 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, BeforeApplica
       'http.response.status_code': response.httpStatus ?? 0,
       'webhook.delivery_status': decision.status,
     });
-    const resendWaiting = await this.outcomes.add({ claim, result: response, decision, unsent });
-    if (decision.disableEndpoint) {
+    const outcome = await this.outcomes.add({ claim, result: response, decision, unsent });
+    // Counted and said by the one completion whose write disabled the endpoint: attempts in flight together, or an
+    // endpoint already disabled, would otherwise count one disabling many times.
+    if (outcome.disabledEndpoint) {
+      this.metrics.endpointDisabled(response.httpStatus);
       this.logger.warn('webhook endpoint disabled', { endpoint_id: claim.endpoint.id, reason: decision.disableEndpoint });
     }
-    if (resendWaiting) {
+    if (outcome.reopened) {
       await this.queue.enqueueOrLeaveToSweeper([{ id: claim.deliveryId, attempt: claim.attempt + 1, next_attempt_at: new Date(), endpoint_id: claim.endpoint.id }]);
     } else if (decision.status === WebhookDeliveryStatus.Failed && decision.nextAttemptAt) {
       await this.queue.enqueueOrLeaveToSweeper([{ id: claim.deliveryId, attempt: claim.attempt + 1, next_attempt_at: decision.nextAttemptAt, endpoint_id: claim.endpoint.id }]);

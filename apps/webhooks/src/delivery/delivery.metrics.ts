@@ -47,6 +47,13 @@ export class DeliveryMetrics {
   attempted(decision: AttemptDecision, httpStatus: number | null, elapsedMs: number): void {
     this.attempts.inc({ outcome: OUTCOMES[decision.status], response: responseClass(httpStatus) });
     this.duration.observe(elapsedMs / 1000);
-    if (decision.disableEndpoint) this.disabled.inc({ reason: httpStatus === 410 ? 'gone' : 'failing' });
+  }
+
+  /**
+   * An endpoint disabled by the outcome of an attempt that got `httpStatus`: once per endpoint the outcome's write
+   * disabled (DeliveryRepository.completeAll), not per attempt that asked for it.
+   */
+  endpointDisabled(httpStatus: number | null): void {
+    this.disabled.inc({ reason: httpStatus === 410 ? 'gone' : 'failing' });
   }
 }

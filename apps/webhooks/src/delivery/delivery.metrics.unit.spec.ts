@@ -16,6 +16,7 @@ describe('webhook delivery metrics', () => {
       deliveries.attempted({ status: WebhookDeliveryStatus.Success, nextAttemptAt: null, disableEndpoint: null }, 200, 12);
       deliveries.attempted({ status: WebhookDeliveryStatus.Failed, nextAttemptAt: new Date(), disableEndpoint: null }, null, 10_000);
       deliveries.attempted({ status: WebhookDeliveryStatus.Exhausted, nextAttemptAt: null, disableEndpoint: 'endpoint answered 410 Gone' }, 410, 8);
+      deliveries.endpointDisabled(410);
       const text = await metrics.text();
       expect(text).toContain('pp_webhook_attempts_total{outcome="success",response="2xx",service="webhooks"} 1');
       expect(text).toContain('pp_webhook_attempts_total{outcome="retry",response="none",service="webhooks"} 1');

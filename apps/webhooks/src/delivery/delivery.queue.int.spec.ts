@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { bullWorkerConnection, JsonLogger, queuePrefix, ServiceMetrics } from '@pp/platform';
+import { bullWorkerConnection, JsonLogger, queuePrefix, requestContext, ServiceMetrics } from '@pp/platform';
 import { testInfra, waitFor } from '@pp/testing';
 import { DelayedError, Worker } from 'bullmq';
 import { WebhooksConfig } from '../webhooks.config';
@@ -70,6 +70,15 @@ describe('DeliveryQueue.requeue (real Redis)', () => {
     }
     expect(seen).toMatchObject({ delivery_id: id, attempt: 1, endpoint_id: 'we_slow' });
     expect(await queue.requeue([overdue(id, 1)])).toBe(0);
+  });
+
+  it('given attempts queued under a request, and by the sweeper under none, then each job carries the request id, or none', async () => {
+    const [mine, swept] = [randomUUID(), randomUUID()];
+    await requestContext.run({ requestId: 'req_queued-by-spec' }, () => queue.enqueue([{ id: mine, attempt: 2, next_attempt_at: new Date(), endpoint_id: 'we_queue' }]));
+    await queue.requeue([overdue(swept, 1)]);
+    const dataOf = async (id: string) => (await queue.queue.getJobs(['waiting', 'delayed'])).find((job) => job.data.delivery_id === id)?.data;
+    expect(await dataOf(mine)).toMatchObject({ request_id: 'req_queued-by-spec' });
+    expect(await dataOf(swept)).not.toHaveProperty('request_id');
   });
 
   it('given an overdue delivery with no job at all (Redis lost it), when swept, then it is queued now', async () => {

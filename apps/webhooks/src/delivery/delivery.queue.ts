@@ -1,5 +1,5 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
-import { bullQueueConnection, CONFIG, FailureStreak, JsonLogger, jobTrace, queuePrefix, ServiceMetrics, type TracedJobData, watchQueueDepth } from '@pp/platform';
+import { bullQueueConnection, CONFIG, FailureStreak, JsonLogger, jobTrace, queuePrefix, requestContext, ServiceMetrics, type TracedJobData, watchQueueDepth } from '@pp/platform';
 import { Queue } from 'bullmq';
 import type { WebhooksConfig } from '../webhooks.config';
 import type { DueDelivery } from './delivery.repository';
@@ -15,11 +15,15 @@ export enum WebhookQueue {
  * event for a first attempt, the previous attempt for a retry. `endpoint_id`
  * lets the worker hold back an attempt to a slow endpoint before claiming it
  * (jobs queued before it was added have none, and are not held back).
+ * `request_id` is the request the attempt is logged under: the one that caused
+ * the event, or the resend's (jobs queued before it was added, and those the
+ * sweeper queues, have none, and get a new one).
  */
 export interface DeliveryJob extends TracedJobData {
   delivery_id: string;
   attempt: number;
   endpoint_id?: string;
+  request_id?: string;
 }
 
 /** The states of a job that will still run (a 'delayed' one only if it is due by the time its delivery is). */
@@ -62,11 +66,15 @@ export class DeliveryQueue implements OnApplicationShutdown {
     await this.failures.guard(() => this.enqueue(deliveries, tag), undefined, { deliveries: deliveries.length });
   }
 
-  /** Queues the given attempts, each at its due time; `tag` distinguishes a manual resend from the scheduled attempt. */
+  /**
+   * Queues the given attempts, each at its due time, with the active trace context and request id;
+   * `tag` distinguishes a manual resend from the scheduled attempt.
+   */
   async enqueue(deliveries: readonly DueDelivery[], tag = ''): Promise<void> {
     if (deliveries.length === 0) return;
     const now = Date.now();
-    const queuedBy = jobTrace();
+    const requestId = requestContext.current()?.requestId;
+    const queuedBy = { ...jobTrace(), ...(requestId ? { request_id: requestId } : {}) };
     // The queue's connection has the Redis deadline (bull-options.ts): callers need not wait while Redis is away, Postgres has the work.
     await this.queue.addBulk(
       deliveries.map((delivery) => ({

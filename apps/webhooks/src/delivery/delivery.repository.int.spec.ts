@@ -9,7 +9,7 @@ import type { EndpointRow } from '../endpoints/endpoint.repository';
 import { notSentBecause } from './delivery-target.policy';
 import { planOf, recordingStatements } from '../testing/query-plans';
 import { deliveryAttemptView } from './delivery-attempt.view';
-import { DeliveryRepository, MAX_EVENT_ATTEMPTS_LISTED, type WaitAfterStall, type WebhookEventRecord } from './delivery.repository';
+import { type ClaimedAttempt, DeliveryRepository, MAX_EVENT_ATTEMPTS_LISTED, type WaitAfterStall, type WebhookEventRecord } from './delivery.repository';
 import { decideAfterAttempt, type RetryPolicy, streakGapMs } from './retry.decider';
 import { retryScheduleMs, WebhooksConfig } from '../webhooks.config';
 
@@ -371,10 +371,15 @@ describe('DeliveryRepository (real Postgres, the webhooks role)', () => {
     const beside = (await claim(untouched.deliveryId, 1, OWNER, LEASE_MS, notSentBecause))!;
 
     // The resend's own attempt cannot be claimed while the lease lives: the outcome must not close it away.
-    expect(await repository.resend(resent.recorded.id, undefined)).toEqual([expect.objectContaining({ id: resent.deliveryId, attempt: 2 })]);
+    expect(await repository.resend({ merchant_id: resent.merchant, livemode: false }, resent.recorded.id, undefined)).toEqual([
+      expect.objectContaining({ id: resent.deliveryId, attempt: 2 }),
+    ]);
     expect(await claim(resent.deliveryId, 2, OWNER, LEASE_MS, notSentBecause)).toBeUndefined();
     const before = Date.now();
-    expect(await repository.completeAll([{ claim: beside, ...success }, { claim: inFlight, ...success }], OWNER, GAP_MS)).toEqual([false, true]);
+    expect(await repository.completeAll([{ claim: beside, ...success }, { claim: inFlight, ...success }], OWNER, GAP_MS)).toEqual([
+      { reopened: false, disabledEndpoint: false },
+      { reopened: true, disabledEndpoint: false },
+    ]);
     expect(await attemptsOf(resent.deliveryId)).toEqual([expect.objectContaining({ attempt: 1, delivery_status: 'SUCCESS' })]);
     const reopened = await deliveryRow(resent.deliveryId);
     expect(reopened).toMatchObject({ status: 'PENDING', attempts: 1, lease_owner: null });
@@ -384,7 +389,7 @@ describe('DeliveryRepository (real Postgres, the webhooks role)', () => {
 
     // The next claim takes the resend: its outcome closes the delivery as usual.
     const again = (await claim(resent.deliveryId, 2, OWNER, LEASE_MS, notSentBecause))!;
-    expect(await repository.completeAll([{ claim: again, ...success }], OWNER, GAP_MS)).toEqual([false]);
+    expect(await repository.completeAll([{ claim: again, ...success }], OWNER, GAP_MS)).toEqual([{ reopened: false, disabledEndpoint: false }]);
     expect(await deliveryRow(resent.deliveryId)).toMatchObject({ status: 'SUCCESS', attempts: 2, next_attempt_at: null });
   });
 
@@ -429,6 +434,25 @@ describe('DeliveryRepository (real Postgres, the webhooks role)', () => {
     await repository.completeAll([{ claim: succeeding, result: { httpStatus: 200, latencyMs: 3, error: null }, decision: { status: WebhookDeliveryStatus.Success, nextAttemptAt: null, disableEndpoint: null } }], OWNER, GAP_MS);
     await repository.completeAll([streakDisable(stale)], OWNER, GAP_MS);
     expect(await endpointState(endpointId)).toMatchObject({ status: 'enabled', disabled_reason: null });
+  });
+
+  it('given two attempts to one endpoint answered 410 and completed in one batch, then it is disabled once, by the first; a later 410 disables nothing', async () => {
+    const merchant = `mer_${randomUUID().slice(0, 8)}`;
+    const endpointId = await endpoint(merchant);
+    const claims: ClaimedAttempt[] = [];
+    for (let i = 0; i < 3; i++) {
+      const [due] = await recordEvent(event(merchant), new Date());
+      claims.push((await claim(due.id, 1, OWNER, LEASE_MS, notSentBecause))!);
+    }
+    const gone = (claimed: ClaimedAttempt) => ({
+      claim: claimed,
+      result: { httpStatus: 410, latencyMs: 2, error: 'endpoint answered 410 Gone' },
+      decision: { status: WebhookDeliveryStatus.Exhausted as const, nextAttemptAt: null, disableEndpoint: 'endpoint answered 410 Gone' },
+    });
+
+    expect((await repository.completeAll([gone(claims[0]), gone(claims[1])], OWNER, GAP_MS)).map((outcome) => outcome.disabledEndpoint)).toEqual([true, false]);
+    expect(await endpointState(endpointId)).toMatchObject({ status: 'disabled', disabled_reason: 'endpoint answered 410 Gone' });
+    expect(await repository.completeAll([gone(claims[2])], OWNER, GAP_MS)).toEqual([{ reopened: false, disabledEndpoint: false }]);
   });
 
   it('given an endpoint whose last delivery ran out of attempts days ago, when a new delivery’s first attempt fails, then it is retried and a new failure streak starts', async () => {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ALL_EVENTS, WebhookDeliveryStatus } from '@pp/contracts';
+import { ALL_EVENTS, IDEMPOTENCY_RETENTION_SECONDS, type IdempotencyToken, WebhookDeliveryStatus } from '@pp/contracts';
 import { storableText } from '@pp/kernel';
 import { JsonLogger } from '@pp/platform';
 import { DataSource } from 'typeorm';
@@ -103,6 +103,21 @@ export interface AttemptResult {
   httpStatus: number | null;
   latencyMs: number;
   error: string | null;
+}
+
+/** What recording one completion did beyond it (completeAll). */
+export interface CompletionOutcome {
+  /** A resend asked for while the attempt was in flight keeps its delivery open and due: the caller queues it. */
+  reopened: boolean;
+  /** This completion disabled its endpoint: only the first one of the batch to ask, and only if the endpoint's row changed. */
+  disabledEndpoint: boolean;
+}
+
+/** An earlier resend with an Idempotency-Key: the request it was, and what it answered. */
+export interface ResendRequest {
+  fingerprint: string;
+  event_id: string;
+  webhook_ids: string[];
 }
 
 const OPEN = `('${WebhookDeliveryStatus.Pending}', '${WebhookDeliveryStatus.Failed}')`;
@@ -353,7 +368,9 @@ export class DeliveryRepository {
    * the lease's owner at that attempt. A resend asked for while the attempt was
    * in flight keeps its delivery open and due now, whatever the outcome: the
    * answer, in the completions' order, says which deliveries the caller must
-   * queue again for it.
+   * queue again for it, and which completion disabled its endpoint (the first
+   * of the batch that asked, when the statement did disable it: an endpoint
+   * disabled already, or whose failure streak changed, is left as it is).
    *
    * A failure continues its endpoint's failure streak, or starts a new one
    * when the endpoint's latest failure is older than `streakGapMs` (the
@@ -362,14 +379,15 @@ export class DeliveryRepository {
    * a minute per endpoint, so a failing endpoint's row is not locked by
    * every attempt either.
    */
-  async completeAll(completions: readonly Completion[], owner: string, streakGapMs: number): Promise<boolean[]> {
+  async completeAll(completions: readonly Completion[], owner: string, streakGapMs: number): Promise<CompletionOutcome[]> {
     if (completions.length === 0) return [];
     const changes = endpointChanges(completions.filter((c) => !c.unsent).map(({ claim, decision }) => ({ endpointId: claim.endpoint.id, decision })));
     const column = <T>(pick: (completion: Completion) => T): T[] => completions.map(pick);
     // The parts touch different rows (one attempt and one delivery per completion, and endpointChanges gives each
     // endpoint one change), as a statement may not update a row twice. Each endpoint change writes only when the
-    // endpoint's state changes, so an endpoint whose attempts keep succeeding is not locked by every delivery.
-    const [moved]: [Array<{ id: string; resend_requested: boolean }>, number] = await this.db.query(
+    // endpoint's state changes, so an endpoint whose attempts keep succeeding is not locked by every delivery. The
+    // answer names the deliveries reopened by a resend and the endpoints this statement disabled, a row for each.
+    const changed: Array<{ reopened: string | null; disabled: string | null }> = await this.db.query(
       `WITH outcome AS (
          SELECT * FROM unnest($1::text[], $2::int[], $3::text[], $4::int[], $5::int[], $6::text[], $7::timestamptz[])
            AS o (delivery_id, attempt, status, http_status, latency_ms, error_message, next_attempt_at)
@@ -393,14 +411,19 @@ export class DeliveryRepository {
            FROM unnest($11::text[], $12::text[], $13::timestamptz[]) AS d (id, reason, streak_since)
           WHERE ep.id = d.id AND ep.status = 'enabled'
             AND (d.streak_since IS NULL OR date_trunc('milliseconds', ep.failing_since) = d.streak_since)
+         RETURNING ep.id
+       ), moved AS (
+         UPDATE webhooks.deliveries d
+            SET status = CASE WHEN d.resend_requested THEN '${WebhookDeliveryStatus.Pending}' ELSE o.status END,
+                next_attempt_at = CASE WHEN d.resend_requested THEN now() ELSE o.next_attempt_at END,
+                lease_owner = NULL, lease_expires_at = NULL, updated_at = now()
+           FROM outcome o
+          WHERE d.id = o.delivery_id AND d.attempts = o.attempt AND d.lease_owner = $8
+         RETURNING d.id, d.resend_requested
        )
-       UPDATE webhooks.deliveries d
-          SET status = CASE WHEN d.resend_requested THEN '${WebhookDeliveryStatus.Pending}' ELSE o.status END,
-              next_attempt_at = CASE WHEN d.resend_requested THEN now() ELSE o.next_attempt_at END,
-              lease_owner = NULL, lease_expires_at = NULL, updated_at = now()
-         FROM outcome o
-        WHERE d.id = o.delivery_id AND d.attempts = o.attempt AND d.lease_owner = $8
-       RETURNING d.id, d.resend_requested`,
+       SELECT id AS reopened, NULL::text AS disabled FROM moved WHERE resend_requested
+       UNION ALL
+       SELECT NULL, id FROM disabled`,
       [
         column((c) => c.claim.deliveryId),
         column((c) => c.claim.attempt),
@@ -419,8 +442,13 @@ export class DeliveryRepository {
         streakGapMs,
       ],
     );
-    const reopened = new Set(moved.filter((row) => row.resend_requested).map((row) => row.id));
-    return completions.map(({ claim }) => reopened.has(claim.deliveryId));
+    const reopened = new Set(changed.map((row) => row.reopened).filter((id) => id !== null));
+    const disabled = new Set(changed.map((row) => row.disabled).filter((id) => id !== null));
+    return completions.map(({ claim, decision, unsent }) => ({
+      reopened: reopened.has(claim.deliveryId),
+      // Set.delete answers true once: the first completion that asked gets the disabling, as endpointChanges gives it its reason.
+      disabledEndpoint: !unsent && decision.disableEndpoint !== null && disabled.delete(claim.endpoint.id),
+    }));
   }
 
   /**
@@ -468,9 +496,12 @@ export class DeliveryRepository {
    * when given, creating it if the endpoint never had one) due now, finished
    * ones included. Answers them with the attempt to make. A delivery whose
    * attempt is in flight cannot be claimed now: it is marked, and that
-   * attempt's outcome leaves it open and due (completeAll).
+   * attempt's outcome leaves it open and due (completeAll). A request with an
+   * Idempotency-Key is recorded with the endpoints it made due, in the same
+   * transaction: a concurrent repeat of the key fails it whole (a unique
+   * violation), so one request never makes the deliveries due twice.
    */
-  resend(eventId: string, endpointId: string | undefined): Promise<DueDelivery[]> {
+  resend(scope: Scope, eventId: string, endpointId: string | undefined, request?: IdempotencyToken): Promise<DueDelivery[]> {
     return this.db.transaction(async (tx) => {
       if (endpointId) {
         await tx.query(
@@ -490,8 +521,55 @@ export class DeliveryRepository {
           RETURNING d.id, d.attempts + 1 AS attempt, d.next_attempt_at, d.endpoint_id`,
         [eventId, endpointId ?? null],
       );
+      if (request) {
+        await tx.query(
+          `INSERT INTO webhooks.resend_requests (merchant_id, livemode, idempotency_key, fingerprint, event_id, webhook_ids)
+           VALUES ($1, $2, $3, $4, $5, $6)`,
+          [scope.merchant_id, scope.livemode, request.key, request.fingerprint, eventId, rows.map((row: DueDelivery) => row.endpoint_id)],
+        );
+      }
       return rows;
     });
+  }
+
+  /**
+   * The resend an earlier request with this Idempotency-Key made, within the
+   * gateway's retention of keys, after which the key is new again: a record
+   * past it that the sweeper has not pruned yet is deleted here, so the key
+   * can be recorded anew (as EndpointRepository.requested does).
+   */
+  async resendRequested(scope: Scope, idempotencyKey: string): Promise<ResendRequest | undefined> {
+    const [row] = await this.db.query(
+      `SELECT fingerprint, event_id, webhook_ids, created_at <= now() - make_interval(secs => $4) AS expired
+         FROM webhooks.resend_requests WHERE merchant_id = $1 AND livemode = $2 AND idempotency_key = $3`,
+      [scope.merchant_id, scope.livemode, idempotencyKey, IDEMPOTENCY_RETENTION_SECONDS],
+    );
+    if (!row) return undefined;
+    const { expired, ...request } = row;
+    if (!expired) return request;
+    await this.db.query(
+      `DELETE FROM webhooks.resend_requests
+        WHERE merchant_id = $1 AND livemode = $2 AND idempotency_key = $3 AND created_at <= now() - make_interval(secs => $4)`,
+      [scope.merchant_id, scope.livemode, idempotencyKey, IDEMPOTENCY_RETENTION_SECONDS],
+    );
+    return undefined;
+  }
+
+  /**
+   * Deletes up to `limit` resend requests past the retention, oldest first
+   * (index resend_requests_by_age), and answers how many went; the bound is
+   * resendRequested's, so a record it still answers is never deleted.
+   */
+  async pruneResendRequests(limit: number): Promise<number> {
+    const [, deleted] = await this.db.query(
+      `DELETE FROM webhooks.resend_requests
+        WHERE (merchant_id, livemode, idempotency_key) IN (
+          SELECT merchant_id, livemode, idempotency_key FROM webhooks.resend_requests
+           WHERE created_at <= now() - make_interval(secs => $1)
+           ORDER BY created_at LIMIT $2)`,
+      [IDEMPOTENCY_RETENTION_SECONDS, limit],
+    );
+    return deleted;
   }
 
   /**

@@ -12,8 +12,8 @@ const BATCH = 1000;
  * every interval each replica queues, from Postgres, the open deliveries that
  * are overdue and not leased and whose job is no longer queued; the claim
  * makes this safe when two replicas sweep at once. The same interval prunes
- * the endpoint requests past the Idempotency-Key retention, each task with
- * its own failure streak, so neither holds the other back.
+ * the endpoint and resend requests past the Idempotency-Key retention, each
+ * task with its own failure streak, so neither holds the other back.
  */
 @Injectable()
 export class DeliverySweeper implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -29,9 +29,9 @@ export class DeliverySweeper implements OnApplicationBootstrap, OnApplicationShu
     private readonly logger: JsonLogger,
   ) {
     this.failures = new FailureStreak(logger, 'delivery sweep');
-    this.pruneFailures = new FailureStreak(logger, 'endpoint requests prune');
+    this.pruneFailures = new FailureStreak(logger, 'idempotency requests prune');
     this.rounds = new EveryInterval(config.WEBHOOK_SWEEP_INTERVAL_MS, () =>
-      Promise.all([this.failures.guard(() => this.sweep(), undefined), this.pruneFailures.guard(() => this.pruneEndpointRequests(), undefined)]),
+      Promise.all([this.failures.guard(() => this.sweep(), undefined), this.pruneFailures.guard(() => this.pruneRequests(), undefined)]),
     );
   }
 
@@ -53,11 +53,13 @@ export class DeliverySweeper implements OnApplicationBootstrap, OnApplicationShu
   }
 
   /**
-   * Deletes the endpoint requests no repeat can use any more (at most one
-   * batch per interval), so the table holds a day of them, not every one
-   * ever made, and a key reused after the retention can be recorded anew.
+   * Deletes the endpoint and resend requests no repeat can use any more (at
+   * most one batch of each per interval), so the tables hold a day of them,
+   * not every one ever made, and a key reused after the retention can be
+   * recorded anew. Answers how many went.
    */
-  pruneEndpointRequests(): Promise<number> {
-    return this.endpoints.pruneRequests(BATCH);
+  async pruneRequests(): Promise<number> {
+    const [endpointRequests, resendRequests] = await Promise.all([this.endpoints.pruneRequests(BATCH), this.deliveries.pruneResendRequests(BATCH)]);
+    return endpointRequests + resendRequests;
   }
 }

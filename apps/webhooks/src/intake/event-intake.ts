@@ -1,11 +1,12 @@
-import type { Context } from '@opentelemetry/api';
+import type { AttemptOrigin } from '../delivery/attempt-origin';
 import type { DueDelivery, EventToRecord, RecordedEvent } from '../delivery/delivery.repository';
 
-/** A merchant event on its way to Postgres with the others that arrived with it. */
-export interface Intake {
+/**
+ * A merchant event on its way to Postgres with the others that arrived with it. Its origin is the consumption of
+ * its message (the parent of its first attempts' spans) and the request that caused the event.
+ */
+export interface Intake extends AttemptOrigin {
   toRecord: EventToRecord;
-  /** The consumption of the message: the parent of the first attempts' spans. */
-  queuedBy: Context;
   /** Set once recorded: its deliveries not attempted yet (those claimed as it was recorded are already under way). */
   due?: DueDelivery[];
   /** Set when recording it failed: its message is sent again later. */

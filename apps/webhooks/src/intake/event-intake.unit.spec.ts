@@ -8,6 +8,7 @@ const intake = (id: string): Intake => ({
     firstAttemptAt: new Date('2026-11-24T00:00:00.000Z'),
   },
   queuedBy: ROOT_CONTEXT,
+  requestId: `req_${id}`,
 });
 
 const dueFor = (id: string): DueDelivery[] => [{ id: `dlv_${id}`, attempt: 1, next_attempt_at: new Date('2026-11-24T00:00:00.000Z'), endpoint_id: 'we_intake' }];

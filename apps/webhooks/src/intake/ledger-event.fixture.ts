@@ -29,7 +29,7 @@ export class LedgerEventFixture {
   event(
     merchantId: string,
     type: MerchantEventType,
-    overrides: { livemode?: boolean; data?: Record<string, unknown>; trace?: Record<string, string> } = {},
+    overrides: { livemode?: boolean; data?: Record<string, unknown>; trace?: Record<string, string>; correlationId?: string } = {},
   ): StoredEvent {
     const sessionId = randomUUID().replace(/-/g, '').slice(0, 24);
     this.position += 1;
@@ -48,7 +48,12 @@ export class LedgerEventFixture {
         session_id: sessionId,
         ...overrides.data,
       },
-      metadata: { merchant_id: merchantId, livemode: overrides.livemode ?? false, ...(overrides.trace ? { trace: overrides.trace } : {}) },
+      metadata: {
+        merchant_id: merchantId,
+        livemode: overrides.livemode ?? false,
+        ...(overrides.correlationId ? { correlation_id: overrides.correlationId } : {}),
+        ...(overrides.trace ? { trace: overrides.trace } : {}),
+      },
       created_at: new Date().toISOString(),
     };
   }

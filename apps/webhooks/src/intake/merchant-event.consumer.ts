@@ -9,12 +9,14 @@ import {
   HealthService,
   JsonLogger,
   NATS_CONNECTION,
+  requestContext,
   ServiceMetrics,
   streamName,
   subjectPrefix,
   watchConsumerLag,
 } from '@pp/platform';
 import { AckPolicy, type ConsumerConfig, DeliverPolicy, type JsMsg, nanos, type NatsConnection } from 'nats';
+import { deliveryRequestId, withinOrigin } from '../delivery/attempt-origin';
 import { DeliveryAttemptJob } from '../delivery/delivery-attempt.job';
 import { DeliveryQueue } from '../delivery/delivery.queue';
 import { DeliveryRepository, type DueDelivery } from '../delivery/delivery.repository';
@@ -124,6 +126,8 @@ export class MerchantEventConsumer implements OnApplicationBootstrap, OnApplicat
   }
 
   /**
+   * Handles one message under the id of the request that caused its event (its correlation_id; a new one when it
+   * has none fit to keep), which its attempts carry on (AttemptOrigin), so every line its delivery logs names it.
    * A message no redelivery can make whole is terminated without a reason: the reason (`+TERM <reason>`) is
    * understood only from NATS 2.10 on, and an older server ignores the whole acknowledgement, redelivering for ever.
    */
@@ -136,6 +140,13 @@ export class MerchantEventConsumer implements OnApplicationBootstrap, OnApplicat
       msg.term();
       return;
     }
+    // Read with care: the message is not known to be a ledger event yet.
+    const requestId = deliveryRequestId(event.metadata?.correlation_id);
+    await requestContext.run({ requestId }, () => this.take(msg, event, requestId));
+  }
+
+  /** The work of one parsed message, in its request's context: records its event's deliveries, then settles the message. */
+  private async take(msg: JsMsg, event: StoredEvent, requestId: string): Promise<void> {
     if (!isMerchantEventType(event.type)) {
       msg.ack();
       return;
@@ -163,6 +174,7 @@ export class MerchantEventConsumer implements OnApplicationBootstrap, OnApplicat
         firstAttemptAt: new Date(Date.now() + firstAttemptDelayMs({ scheduleMs: this.scheduleMs })),
       },
       queuedBy: context.active(),
+      requestId,
     };
     await this.attempts.whenRoom();
     // recordIntakes sets each intake's own error; anything else that fails the batch naks it too (recording again adds nothing).
@@ -189,21 +201,23 @@ export class MerchantEventConsumer implements OnApplicationBootstrap, OnApplicat
    * sweeper queues them from Postgres.
    */
   private async recordAll(batch: Intake[]): Promise<void> {
-    await recordIntakes(batch, (intakes) =>
-      this.attempts.recordAndStart(
-        intakes.map((intake) => intake.queuedBy),
-        (claim) => this.deliveries.recordEvents(intakes.map((intake) => intake.toRecord), claim),
+    // One statement records the whole batch: traced and logged under its first event's consumption (the Batcher runs
+    // it in no caller's context), so a payment's trace shows where its deliveries were recorded.
+    await withinOrigin(batch[0], () =>
+      recordIntakes(batch, (intakes) =>
+        this.attempts.recordAndStart(intakes, (claim) => this.deliveries.recordEvents(intakes.map((intake) => intake.toRecord), claim)),
       ),
     );
     const recorded = batch.filter((intake) => intake.due);
     const now = Date.now();
     const isDueNow = (delivery: DueDelivery) => new Date(delivery.next_attempt_at).getTime() <= now;
-    const left = this.attempts.startNow(recorded.map((intake) => ({ due: intake.due!.filter(isDueNow), queuedBy: intake.queuedBy })));
-    const later = recorded.map((intake) => ({ due: intake.due!.filter((delivery) => !isDueNow(delivery)), queuedBy: intake.queuedBy }));
+    const origin = ({ queuedBy, requestId }: Intake) => ({ queuedBy, requestId });
+    const left = this.attempts.startNow(recorded.map((intake) => ({ ...origin(intake), due: intake.due!.filter(isDueNow) })));
+    const later = recorded.map((intake) => ({ ...origin(intake), due: intake.due!.filter((delivery) => !isDueNow(delivery)) }));
     await Promise.all(
       [...left, ...later]
         .filter((group) => group.due.length > 0)
-        .map((group) => context.with(group.queuedBy, () => this.queue.enqueueOrLeaveToSweeper(group.due))),
+        .map((group) => withinOrigin(group, () => this.queue.enqueueOrLeaveToSweeper(group.due))),
     );
   }
 }

@@ -1,5 +1,6 @@
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import { EVENT_ID_PATTERN } from '@pp/sdk';
+import { ArrayMaxSize, ArrayMinSize, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 import { MerchantEventType } from '../ledger/merchant-events';
 import { MerchantScope } from '../merchant-scope';
 import { IdempotencyToken } from '../idempotency';
@@ -81,21 +82,27 @@ export class RotateWebhookEndpointSecretCommand extends WebhookEndpointRef {
 
 /** `webhooks.events.resend.v1`: a new attempt now for the event's deliveries, or only for one endpoint. */
 export class ResendEventCommand extends MerchantScope {
+  /** Any id the gateway lets through (EVENT_ID_PATTERN): one the service does not know is not found, never invalid. */
   @IsString()
-  @Length(5, 64)
-  @Matches(/^evt_/, { message: 'event_id must look like evt_…' })
+  @Matches(EVENT_ID_PATTERN, { message: 'event_id must look like evt_…' })
   event_id!: string;
 
   @IsOptional()
   @IsString()
   @Matches(ENDPOINT_ID, { message: 'endpoint_id must look like wh_…' })
   endpoint_id?: string;
+
+  /** The API request's Idempotency-Key: a repeat answers what its request queued, queuing nothing. */
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => IdempotencyToken)
+  idempotency?: IdempotencyToken;
 }
 
 /** `webhooks.deliveries.list.v1`: the delivery attempts of one event (GET /v1/events/:id). */
 export class ListEventDeliveriesQuery extends MerchantScope {
   @IsString()
-  @Length(5, 64)
+  @Matches(EVENT_ID_PATTERN, { message: 'event_id must look like evt_…' })
   event_id!: string;
 }
 

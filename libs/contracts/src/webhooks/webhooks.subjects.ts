@@ -36,8 +36,12 @@ export interface WebhookSubjects {
   'webhooks.endpoints.set-status.v1': { request: SetWebhookEndpointStatusCommand; reply: WebhookEndpointView };
   /** The endpoint's latest attempts, newest first. Errors: NOT_FOUND. */
   'webhooks.endpoints.deliveries.v1': { request: ListEndpointDeliveriesQuery; reply: { deliveries: WebhookEndpointDeliveryView[] } };
-  /** A new attempt now, for every endpoint of the event or one. Errors: NOT_FOUND 'Event not found', 'Webhook endpoint not found'. */
-  'webhooks.events.resend.v1': { request: ResendEventCommand; reply: ResendEventReply };
+  /**
+   * A new attempt now, for every endpoint of the event or one. `replayed` (only on such an answer): the answer to a
+   * repeat of a recorded Idempotency-Key, what its request queued, queuing nothing. Errors: NOT_FOUND 'Event not
+   * found', 'Webhook endpoint not found'; VALIDATION_FAILED for the same key with another request.
+   */
+  'webhooks.events.resend.v1': { request: ResendEventCommand; reply: ResendEventReply & { replayed?: true } };
   /** The event's delivery attempts, oldest first (its latest ones only, past the webhooks service's MAX_EVENT_ATTEMPTS_LISTED); empty when nothing was sent. */
   'webhooks.deliveries.list.v1': { request: ListEventDeliveriesQuery; reply: { deliveries: WebhookDeliveryAttemptView[] } };
 }

@@ -1,5 +1,6 @@
 import { type Context, SpanKind } from '@opentelemetry/api';
 import type { JsMsg, NatsConnection } from 'nats';
+import { isWellFormedRequestId } from '../http/request-id';
 import { buildHeaders, readTraceContext } from '../nats/bus-headers';
 import { inSpan } from '../telemetry/in-span';
 import { untrustedParent } from '../telemetry/untrusted-parent';
@@ -10,14 +11,17 @@ const TRACER = 'pp-jetstream';
 /**
  * Publishes one message inside a producer span, child of `parent`, whose
  * trace context travels in the message's headers (traceparent), as on the
- * bus: JetStream has no instrumentation of its own.
+ * bus: JetStream has no instrumentation of its own. `requestId` (a ledger
+ * event's correlation_id: the request that caused it) goes in x-request-id
+ * as a bus call's does, so the request can be followed past the ledger;
+ * only when well formed, as every receiver of the header keeps it.
  */
-export function publishTraced(nc: NatsConnection, subject: string, data: Uint8Array, msgID: string, parent: Context): Promise<StreamAck> {
+export function publishTraced(nc: NatsConnection, subject: string, data: Uint8Array, msgID: string, parent: Context, requestId?: string): Promise<StreamAck> {
   return inSpan(
     TRACER,
     `publish ${subject}`,
     { kind: SpanKind.PRODUCER, attributes: { 'messaging.system': 'nats', 'messaging.destination.name': subject, 'messaging.message.id': msgID } },
-    () => publishToStream(nc, subject, data, msgID, buildHeaders({})),
+    () => publishToStream(nc, subject, data, msgID, buildHeaders({ requestId: isWellFormedRequestId(requestId) ? requestId : undefined })),
     parent,
   );
 }

@@ -8,6 +8,7 @@ import { EndpointLastFailure1768000000000 } from './1768000000000-endpoint-last-
 import { EndpointScopes1768100000000 } from './1768100000000-endpoint-scopes.migration';
 import { EndpointSecretVersion1768200000000 } from './1768200000000-endpoint-secret-version.migration';
 import { DeliveriesNotAttemptedByEndpoint1768300000000 } from './1768300000000-deliveries-not-attempted-by-endpoint.migration';
+import { ResendRequests1768400000000 } from './1768400000000-resend-requests.migration';
 
 /** Every migration of the webhooks schema, oldest first. */
 export const WebhooksMigrations: Function[] = [
@@ -21,4 +22,5 @@ export const WebhooksMigrations: Function[] = [
   EndpointScopes1768100000000,
   EndpointSecretVersion1768200000000,
   DeliveriesNotAttemptedByEndpoint1768300000000,
+  ResendRequests1768400000000,
 ];
