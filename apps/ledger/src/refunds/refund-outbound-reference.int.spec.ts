@@ -35,6 +35,17 @@ describe('one live refund per outbound reference, however spaced or punctuated, 
       [id, ++position, livemode, `txn_${id}`, reference],
     );
   const asQueryRunner = { query: (sql: string) => db.query(sql).then((result) => result.rows) } as unknown as QueryRunner;
+  /** Runs one migration's step in a transaction of its own, as the migrate command runs each. */
+  const migrated = async (step: (runner: QueryRunner) => Promise<void>) => {
+    await db.query('BEGIN');
+    try {
+      await step(asQueryRunner);
+      await db.query('COMMIT');
+    } catch (error) {
+      await db.query('ROLLBACK');
+      throw error;
+    }
+  };
   const indexDefinition = async () =>
     (await db.query(`SELECT indexdef FROM pg_indexes WHERE indexname = 'refunds_one_per_outbound_reference'`)).rows[0].indexdef as string;
   /** A ledger with no refund and no outbound-reference rule, as before migration 012. */
@@ -51,7 +62,7 @@ describe('one live refund per outbound reference, however spaced or punctuated, 
     await completedRefund('rf_test', 'CA-SHARED', false);
     await completedRefund('rf_alone', 'CA-ALONE');
 
-    await new RefundOutboundReference1767225600012().up(asQueryRunner);
+    await migrated((runner) => new RefundOutboundReference1767225600012().up(runner));
 
     const definition = await indexDefinition();
     expect(definition).toContain(`'rf_second'`);
@@ -61,8 +72,8 @@ describe('one live refund per outbound reference, however spaced or punctuated, 
     await expect(completedRefund('rf_later_alone', 'CA-ALONE ')).rejects.toMatchObject({ constraint: 'refunds_one_per_outbound_reference' });
     await expect(completedRefund('rf_new', 'CA-NEW')).resolves.toBeDefined();
     // As every later migration finds it: 014 and 018 on top.
-    await new RefundOutboundReferenceNormalized1767225600014().up(asQueryRunner);
-    await new RefundOutboundReferenceLettersAndDigits1767225600018().up(asQueryRunner);
+    await migrated((runner) => new RefundOutboundReferenceNormalized1767225600014().up(runner));
+    await migrated((runner) => new RefundOutboundReferenceLettersAndDigits1767225600018().up(runner));
     await db.query('DELETE FROM ledger.refunds');
   });
 
@@ -84,14 +95,14 @@ describe('one live refund per outbound reference, however spaced or punctuated, 
   it('given live refunds sharing a reference only under the new comparison, when migrated: the index is made, and the first of each keeps its reference taken', async () => {
     // The history before this migration: the earlier rule, and refunds it let share a transfer.
     await withoutTheRule();
-    await new RefundOutboundReference1767225600012().up(asQueryRunner);
+    await migrated((runner) => new RefundOutboundReference1767225600012().up(runner));
     await completedRefund('rf_spaced_first', 'CD 55');
     await completedRefund('rf_spaced_second', 'CD55');
     await completedRefund('rf_spaced_third', 'cd\u00a055');
     await completedRefund('rf_spaced_test', 'CD55', false);
     await completedRefund('rf_alone', 'CE 66');
 
-    await new RefundOutboundReferenceNormalized1767225600014().up(asQueryRunner);
+    await migrated((runner) => new RefundOutboundReferenceNormalized1767225600014().up(runner));
 
     const definition = await indexDefinition();
     expect(definition).toContain('upper(translate(outbound_reference');
@@ -103,21 +114,21 @@ describe('one live refund per outbound reference, however spaced or punctuated, 
     await expect(completedRefund('rf_later_alone', 'CE66')).rejects.toMatchObject({ constraint: 'refunds_one_per_outbound_reference' });
     await expect(completedRefund('rf_new', 'CF77')).resolves.toBeDefined();
 
-    await new RefundOutboundReferenceNormalized1767225600014().down(asQueryRunner);
+    await migrated((runner) => new RefundOutboundReferenceNormalized1767225600014().down(runner));
     expect(await indexDefinition()).toContain('lower(btrim(outbound_reference))');
   });
 
   it('given live refunds sharing a reference only by its letters and digits, when migrated: the index is made, and the first of each keeps its reference taken', async () => {
     await withoutTheRule();
-    await new RefundOutboundReference1767225600012().up(asQueryRunner);
-    await new RefundOutboundReferenceNormalized1767225600014().up(asQueryRunner);
+    await migrated((runner) => new RefundOutboundReference1767225600012().up(runner));
+    await migrated((runner) => new RefundOutboundReferenceNormalized1767225600014().up(runner));
     await completedRefund('rf_dash_first', 'C-1234567');
     await completedRefund('rf_dash_second', 'C1234567');
     await completedRefund('rf_dash_third', 'c.123/45_67');
     await completedRefund('rf_dash_test', 'C1234567', false);
     await completedRefund('rf_alone', 'CG-88');
 
-    await new RefundOutboundReferenceLettersAndDigits1767225600018().up(asQueryRunner);
+    await migrated((runner) => new RefundOutboundReferenceLettersAndDigits1767225600018().up(runner));
 
     const definition = await indexDefinition();
     expect(definition).toContain(`'rf_dash_second'`);
@@ -128,7 +139,7 @@ describe('one live refund per outbound reference, however spaced or punctuated, 
     await expect(completedRefund('rf_later_alone', 'CG88')).rejects.toMatchObject({ constraint: 'refunds_one_per_outbound_reference' });
     await expect(completedRefund('rf_new', 'CH-99')).resolves.toBeDefined();
 
-    await new RefundOutboundReferenceLettersAndDigits1767225600018().down(asQueryRunner);
+    await migrated((runner) => new RefundOutboundReferenceLettersAndDigits1767225600018().down(runner));
     await expect(completedRefund('rf_new_dashed', 'CH99')).resolves.toBeDefined();
   });
 });

@@ -47,7 +47,7 @@ export class RefundOutboundReferenceNormalized1767225600014 implements Migration
 export async function remakeOutboundReferenceRule(db: QueryRunner, key: string): Promise<void> {
   // Until the new index stands: a replica still on the old rule could otherwise complete a refund the new one refuses
   // between the look at the history and the index, and the index would fail (the migration's transaction ends the lock).
-  await db.query('LOCK TABLE ledger.refunds IN SHARE ROW EXCLUSIVE MODE');
+  await db.query('LOCK TABLE ledger.refunds IN ACCESS EXCLUSIVE MODE'); // what DROP INDEX takes anyway: no upgrade later
   const earlier = (await db.query(
     `SELECT id FROM (
        SELECT id, row_number() OVER (PARTITION BY ${key} ORDER BY position) AS nth
