@@ -3,6 +3,7 @@ import { ALL_EVENTS, IDEMPOTENCY_RETENTION_SECONDS, type IdempotencyToken, Webho
 import { storableText } from '@pp/kernel';
 import { JsonLogger } from '@pp/platform';
 import { DataSource } from 'typeorm';
+import { forgetExpiredRecord, pruneExpiredRecords } from '../database/idempotency-records';
 import type { EndpointRow, Scope } from '../endpoints/endpoint.repository';
 import type { DeliveryAttemptRow } from './delivery-attempt.view';
 import { endpointChanges } from './endpoint-changes';
@@ -547,29 +548,13 @@ export class DeliveryRepository {
     if (!row) return undefined;
     const { expired, ...request } = row;
     if (!expired) return request;
-    await this.db.query(
-      `DELETE FROM webhooks.resend_requests
-        WHERE merchant_id = $1 AND livemode = $2 AND idempotency_key = $3 AND created_at <= now() - make_interval(secs => $4)`,
-      [scope.merchant_id, scope.livemode, idempotencyKey, IDEMPOTENCY_RETENTION_SECONDS],
-    );
+    await forgetExpiredRecord(this.db, 'resend_requests', scope, idempotencyKey);
     return undefined;
   }
 
-  /**
-   * Deletes up to `limit` resend requests past the retention, oldest first
-   * (index resend_requests_by_age), and answers how many went; the bound is
-   * resendRequested's, so a record it still answers is never deleted.
-   */
-  async pruneResendRequests(limit: number): Promise<number> {
-    const [, deleted] = await this.db.query(
-      `DELETE FROM webhooks.resend_requests
-        WHERE (merchant_id, livemode, idempotency_key) IN (
-          SELECT merchant_id, livemode, idempotency_key FROM webhooks.resend_requests
-           WHERE created_at <= now() - make_interval(secs => $1)
-           ORDER BY created_at LIMIT $2)`,
-      [IDEMPOTENCY_RETENTION_SECONDS, limit],
-    );
-    return deleted;
+  /** Deletes up to `limit` resend requests past the retention, oldest first (idempotency-records.ts). */
+  pruneResendRequests(limit: number): Promise<number> {
+    return pruneExpiredRecords(this.db, 'resend_requests', limit);
   }
 
   /**

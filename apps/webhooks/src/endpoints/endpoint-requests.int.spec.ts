@@ -16,7 +16,7 @@ import { EndpointsController } from './endpoints.controller';
 
 /*
  * The Idempotency-Key records of endpoint creations and rotations
- * (webhooks.endpoint_requests) are pruned once past the gateway's retention
+ * (webhooks.endpoint_requests), and of resends (webhooks.resend_requests), are pruned once past the gateway's retention
  * of keys, on real Postgres as the service's own role: old ones go, the
  * others stay and still answer their repeats.
  */
@@ -128,6 +128,45 @@ describe('endpoint requests past the Idempotency-Key retention (real Postgres, t
     const privileges = await admin.query(
       `SELECT privilege FROM unnest(ARRAY['SELECT', 'INSERT', 'UPDATE', 'DELETE', 'TRUNCATE']) AS privilege
         WHERE has_table_privilege('pp_webhooks', 'webhooks.endpoint_requests', privilege) ORDER BY privilege`,
+    );
+    expect(privileges.rows.map((row) => row.privilege)).toEqual(['DELETE', 'INSERT', 'SELECT']);
+  });
+
+  it('given resend requests past the retention, then a lookup of one forgets it, and pruning takes at most the batch, oldest first, through their age index, with DELETE the only privilege the role gained', async () => {
+    const merchant = scope();
+    const eventId = `evt_${randomUUID().replace(/-/g, '')}`;
+    await admin.query(`INSERT INTO webhooks.events (id, merchant_id, livemode, type, body, created_at) VALUES ($1, $2, false, 'payment.confirmed', '{}', now())`, [eventId, merchant.merchant_id]);
+    const keys = ['oldest', 'older', 'old', 'fresh', 'forgotten'];
+    for (const key of keys) {
+      await admin.query(
+        `INSERT INTO webhooks.resend_requests (merchant_id, livemode, idempotency_key, fingerprint, event_id, webhook_ids) VALUES ($1, false, $2, 'f', $3, '{}')`,
+        [merchant.merchant_id, key, eventId],
+      );
+    }
+    const ageResend = (key: string, seconds: number) =>
+      admin.query(`UPDATE webhooks.resend_requests SET created_at = now() - make_interval(secs => $3) WHERE merchant_id = $1 AND idempotency_key = $2`, [merchant.merchant_id, key, seconds]);
+    const resendKeysKept = async () =>
+      (await admin.query(`SELECT idempotency_key FROM webhooks.resend_requests WHERE merchant_id = $1 ORDER BY idempotency_key`, [merchant.merchant_id])).rows.map((row) => row.idempotency_key as string);
+    await ageResend('oldest', IDEMPOTENCY_RETENTION_SECONDS + 300);
+    await ageResend('older', IDEMPOTENCY_RETENTION_SECONDS + 200);
+    await ageResend('old', IDEMPOTENCY_RETENTION_SECONDS + 100);
+    await ageResend('forgotten', IDEMPOTENCY_RETENTION_SECONDS + 1);
+    const deliveries = new DeliveryRepository(dataSource, logger);
+
+    expect(await deliveries.resendRequested(merchant, 'fresh')).toMatchObject({ event_id: eventId });
+    expect(await deliveries.resendRequested(merchant, 'forgotten')).toBeUndefined();
+    expect(await resendKeysKept()).toEqual(['fresh', 'old', 'older', 'oldest']);
+
+    const recording = recordingStatements(dataSource);
+    expect(await new DeliveryRepository(recording.dataSource, logger).pruneResendRequests(2)).toBe(2);
+    expect(await resendKeysKept()).toEqual(['fresh', 'old']);
+    expect(await deliveries.pruneResendRequests(2)).toBe(1);
+    expect(await resendKeysKept()).toEqual(['fresh']);
+    expect(await planOf(admin, recording.statements[0])).toContain('resend_requests_by_age');
+
+    const privileges = await admin.query(
+      `SELECT privilege FROM unnest(ARRAY['SELECT', 'INSERT', 'UPDATE', 'DELETE', 'TRUNCATE']) AS privilege
+        WHERE has_table_privilege('pp_webhooks', 'webhooks.resend_requests', privilege) ORDER BY privilege`,
     );
     expect(privileges.rows.map((row) => row.privilege)).toEqual(['DELETE', 'INSERT', 'SELECT']);
   });

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { IDEMPOTENCY_RETENTION_SECONDS, type IdempotencyToken, type WebhookEndpointStatus, type WebhookEndpointView, type WebhookEndpointWithSecretView } from '@pp/contracts';
 import { DataSource } from 'typeorm';
+import { forgetExpiredRecord, pruneExpiredRecords } from '../database/idempotency-records';
 
 export interface EndpointRow {
   id: string;
@@ -95,31 +96,13 @@ export class EndpointRepository {
       [scope.merchant_id, scope.livemode, idempotencyKey, IDEMPOTENCY_RETENTION_SECONDS],
     );
     if (!row?.expired) return row;
-    await this.db.query(
-      `DELETE FROM webhooks.endpoint_requests
-        WHERE merchant_id = $1 AND livemode = $2 AND idempotency_key = $3 AND created_at <= now() - make_interval(secs => $4)`,
-      [scope.merchant_id, scope.livemode, idempotencyKey, IDEMPOTENCY_RETENTION_SECONDS],
-    );
+    await forgetExpiredRecord(this.db, 'endpoint_requests', scope, idempotencyKey);
     return undefined;
   }
 
-  /**
-   * Deletes up to `limit` request records past the retention, oldest first
-   * (index endpoint_requests_by_age), and answers how many went. `requested`
-   * answers none of them any more, and while one is kept its key cannot be
-   * recorded again: a new request reusing the key would fail on it. The
-   * bound is `requested`'s, so a record it still answers is never deleted.
-   */
-  async pruneRequests(limit: number): Promise<number> {
-    const [, deleted] = await this.db.query(
-      `DELETE FROM webhooks.endpoint_requests
-        WHERE (merchant_id, livemode, idempotency_key) IN (
-          SELECT merchant_id, livemode, idempotency_key FROM webhooks.endpoint_requests
-           WHERE created_at <= now() - make_interval(secs => $1)
-           ORDER BY created_at LIMIT $2)`,
-      [IDEMPOTENCY_RETENTION_SECONDS, limit],
-    );
-    return deleted;
+  /** Deletes up to `limit` request records past the retention, oldest first (idempotency-records.ts). */
+  pruneRequests(limit: number): Promise<number> {
+    return pruneExpiredRecords(this.db, 'endpoint_requests', limit);
   }
 
   list(scope: Scope): Promise<EndpointRow[]> {
