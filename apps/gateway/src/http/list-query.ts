@@ -33,3 +33,15 @@ export async function listPage<T>(fetch: () => Promise<ListPage<T>>, reply: Fast
   reply.header('X-Has-More', String(page.has_more));
   return page.data;
 }
+
+/**
+ * A page of a list the service answers whole (one short enough never to be paged in the database): the items after
+ * `startingAfter` (an id not in the list is a bad parameter, as listPage answers it), at most `limit`, with X-Has-More.
+ */
+export function pageInMemory<T extends { id: string }>(items: readonly T[], params: { limit?: number; starting_after?: string }, fallbackLimit: number, reply: FastifyReply): T[] {
+  const from = params.starting_after === undefined ? 0 : items.findIndex((item) => item.id === params.starting_after) + 1;
+  if (from === 0 && params.starting_after !== undefined) throw new ApiError(400, INVALID_QUERY);
+  const to = from + (params.limit ?? fallbackLimit);
+  reply.header('X-Has-More', String(items.length > to));
+  return items.slice(from, to);
+}

@@ -1,5 +1,9 @@
 import { OmitType, PickType } from '@nestjs/swagger';
-import { CreateWebhookEndpointCommand, ResendEventCommand, RotateWebhookEndpointSecretCommand } from '@pp/contracts';
+import { CreateWebhookEndpointCommand, PageLimitParams, ResendEventCommand, RotateWebhookEndpointSecretCommand } from '@pp/contracts';
+import { IsOptional, Matches } from 'class-validator';
+
+/** An endpoint's id as the webhooks service makes it: any other is no endpoint (404, or an invalid cursor). */
+export const ENDPOINT_ID = /^wh_[a-z0-9]{10,40}$/;
 
 /*
  * HTTP bodies derived from the webhooks service's commands: the scope comes
@@ -15,3 +19,10 @@ export class ResendEventBody extends PickType(ResendEventCommand, ['endpoint_id'
 
 /** POST /v1/webhook_endpoints/:id/rotate_secret: optionally how long the old secret keeps signing. */
 export class RotateWebhookEndpointSecretBody extends PickType(RotateWebhookEndpointSecretCommand, ['previous_secret_expires_in'] as const) {}
+
+/** GET /v1/webhook_endpoints: pages as every list does, over the mode's endpoints (MAX_WEBHOOK_ENDPOINTS at most). */
+export class ListWebhookEndpointsParams extends PageLimitParams {
+  @IsOptional()
+  @Matches(ENDPOINT_ID)
+  starting_after?: string;
+}

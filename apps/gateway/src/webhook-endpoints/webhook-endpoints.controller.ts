@@ -1,20 +1,18 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { DomainError, ErrorCode, EVENT_ID_PATTERN, type IdempotencyToken, type MerchantScope } from '@pp/contracts';
+import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { DomainError, ErrorCode, EVENT_ID_PATTERN, type IdempotencyToken, MAX_WEBHOOK_ENDPOINTS, type MerchantScope } from '@pp/contracts';
 import { BusClient } from '@pp/platform';
 import type { FastifyReply } from 'fastify';
 import { Idempotency, KeyScope } from '../access/request-params';
 import { SecretKeyRoute } from '../access/route-access';
-import { ApiError } from '../http/api-error';
-import { INVALID_QUERY } from '../http/list-query';
+import { pageInMemory, parseListQuery } from '../http/list-query';
 import { sendIdempotent } from '../idempotency/send-idempotent';
-import { ApiIdempotentResponse, ApiJsonBody, ApiJsonResponse } from '../openapi/api-docs.decorators';
+import { ApiIdempotentResponse, ApiJsonBody, ApiJsonResponse, ApiPageLimitQuery } from '../openapi/api-docs.decorators';
 import { listSchema } from '../openapi/view-schema';
-import { CreateWebhookEndpointBody, ResendEventBody, RotateWebhookEndpointSecretBody } from './webhook-endpoints.bodies';
+import { CreateWebhookEndpointBody, ENDPOINT_ID, ListWebhookEndpointsParams, ResendEventBody, RotateWebhookEndpointSecretBody } from './webhook-endpoints.bodies';
 import { DELETED_ENDPOINT_SCHEMA, RESEND_SCHEMA, WEBHOOK_ENDPOINT_SCHEMA, WEBHOOK_ENDPOINT_WITH_SECRET_SCHEMA } from './webhook-endpoints.schemas';
 
 /** Ids that cannot exist are not worth a bus call. */
-const ENDPOINT_ID = /^wh_[a-z0-9]{10,40}$/;
 
 const ensure = (valid: boolean, message: string) => {
   if (!valid) throw new DomainError(ErrorCode.NotFound, message);
@@ -37,14 +35,15 @@ export class WebhookEndpointsController {
 
   @Get('webhook_endpoints')
   @SecretKeyRoute('webhooks.write')
-  @ApiOperation({ summary: 'List the endpoints of the key’s merchant and mode, newest first (all of them: at most 16)' })
-  @ApiJsonResponse(200, 'Endpoints, no secrets (header X-Has-More: false)', listSchema(WEBHOOK_ENDPOINT_SCHEMA))
+  @ApiOperation({ summary: 'List the endpoints of the key’s merchant and mode, newest first (at most 16: all of them unless limit says fewer)' })
+  @ApiPageLimitQuery(undefined, MAX_WEBHOOK_ENDPOINTS)
+  @ApiQuery({ name: 'starting_after', required: false, description: 'Id of the last endpoint of the previous page' })
+  @ApiJsonResponse(200, 'Endpoints, no secrets (header X-Has-More: true|false)', listSchema(WEBHOOK_ENDPOINT_SCHEMA))
   async list(@Query() raw: Record<string, unknown>, @KeyScope() scope: MerchantScope, @Res({ passthrough: true }) reply: FastifyReply) {
-    // The list is never paged (MAX_WEBHOOK_ENDPOINTS a mode), so it takes no parameter; any is refused as the other lists refuse one they do not know.
-    if (Object.keys(raw).length > 0) throw new ApiError(400, INVALID_QUERY);
+    const params = parseListQuery(ListWebhookEndpointsParams, raw);
+    // The service answers the mode's endpoints whole (MAX_WEBHOOK_ENDPOINTS at most): paged here, as the other lists page.
     const { endpoints } = await this.bus.request('webhooks.endpoints.list.v1', scope);
-    reply.header('X-Has-More', 'false');
-    return endpoints;
+    return pageInMemory(endpoints, params, MAX_WEBHOOK_ENDPOINTS, reply);
   }
 
   @Delete('webhook_endpoints/:id')

@@ -207,10 +207,18 @@ describe('webhook endpoints through the gateway', () => {
     const scoped = await gateway.call('/v1/webhook_endpoints', { token: merchant.keys.test_publishable });
     expect(scoped.status).toBe(403);
 
-    // The list takes no parameter, as the other lists take none they do not know.
-    for (const query of ['limit=5', 'starting_after=wh_x', 'anything=1']) {
+    // The list pages as the other lists do, and refuses what they refuse.
+    for (const query of ['limit=0', 'limit=51', 'starting_after=wh_x', `starting_after=wh_${'z'.repeat(20)}`, 'anything=1']) {
       expect(await gateway.call(`/v1/webhook_endpoints?${query}`, { token: testKey() })).toMatchObject({ status: 400, body: { error: 'Invalid query parameters' } });
     }
+    expect((await gateway.call('/v1/webhook_endpoints', { token: testKey(), body: { url: receiver.url('/iso-second') } })).status).toBe(201);
+    const whole = await gateway.call<WebhookEndpointView[]>('/v1/webhook_endpoints', { token: testKey() });
+    expect(whole.body.length).toBeGreaterThan(1);
+    expect(whole.headers.get('x-has-more')).toBe('false');
+    const first = await gateway.call<WebhookEndpointView[]>('/v1/webhook_endpoints?limit=1', { token: testKey() });
+    expect({ ids: first.body.map((endpoint) => endpoint.id), more: first.headers.get('x-has-more') }).toEqual({ ids: [whole.body[0].id], more: 'true' });
+    const rest = await gateway.call<WebhookEndpointView[]>(`/v1/webhook_endpoints?starting_after=${whole.body[0].id}`, { token: testKey() });
+    expect({ ids: rest.body.map((endpoint) => endpoint.id), more: rest.headers.get('x-has-more') }).toEqual({ ids: whole.body.slice(1).map((endpoint) => endpoint.id), more: 'false' });
     // Any event id the gateway takes is one the webhooks service looks up: unknown, it is not found, not invalid.
     const longest = await gateway.call(`/v1/events/evt_${'a'.repeat(62)}/resend`, { token: testKey(), body: {} });
     expect(longest).toMatchObject({ status: 404, body: { error: 'Event not found' } });
