@@ -300,6 +300,8 @@ describe('dashboard in Chromium', () => {
     const card = admin.locator(`li[data-refund-id="${refund.id}"]`);
     await card.waitFor();
     await expectAccessible(admin, 'admin-refund-queue');
+    // Each card's buttons are told apart by name: the label and the refund it acts on.
+    expect(await admin.getByRole('button', { name: `Approve ${refund.id}`, exact: true }).count()).toBe(1);
     // Approve and Complete are asked first, the question naming the amount and the merchant; cancelled, nothing is sent.
     const asked: string[] = [];
     const answer = (accept: boolean) => admin.once('dialog', (dialog) => {

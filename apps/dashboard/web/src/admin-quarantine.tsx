@@ -66,7 +66,7 @@ export function AdminQuarantinePage({ location }: { location: Location }) {
               email.release ? (
                 <span className="muted">{email.release.merchant_id} · {email.release.payment_id}</span>
               ) : (
-                <ActionButton label={t.release} run={() => release(email)} />
+                <ActionButton label={t.release} of={email.id} run={() => release(email)} />
               ),
           },
         ]}

@@ -58,20 +58,20 @@ function RefundCard({ refund, done }: { refund: RefundView; done: () => void }) 
       {refund.reason ? <p className="muted reason">{t.reason}: <Untrusted text={refund.reason} /></p> : null}
       {refund.status === 'REQUESTED' || refund.status === 'APPROVED' ? (
         <div className="actions">
-          {refund.status === 'REQUESTED' ? <ActionButton label={t.approve} run={confirmed(t.approveConfirm, act('approve'))} /> : <ActionButton label={t.markSent} run={act('mark-sent')} />}
+          {refund.status === 'REQUESTED' ? <ActionButton label={t.approve} of={refund.id} run={confirmed(t.approveConfirm, act('approve'))} /> : <ActionButton label={t.markSent} of={refund.id} run={act('mark-sent')} />}
           {/* Unclaimed, an approved refund may still be rejected; "mark sent" claims it before the money moves (PRODUCT-RULES §3.3). */}
           {refund.status === 'APPROVED' ? <p className="muted">{t.markSentFirst}</p> : null}
           {field('rejection_reason', t.reason)}
-          <ActionButton label={t.reject} run={act('reject', { rejection_reason: text.rejection_reason })} />
+          <ActionButton label={t.reject} of={refund.id} run={act('reject', { rejection_reason: text.rejection_reason })} />
         </div>
       ) : null}
       {refund.status === 'SENT' ? (
         <div className="actions">
           {field('outbound_reference', t.outboundReference)}
           {field('evidence_note', t.evidenceNote)}
-          <ActionButton label={t.complete} run={confirmed(t.completeConfirm, act('complete', { outbound_reference: text.outbound_reference, evidence_note: text.evidence_note }))} />
+          <ActionButton label={t.complete} of={refund.id} run={confirmed(t.completeConfirm, act('complete', { outbound_reference: text.outbound_reference, evidence_note: text.evidence_note }))} />
           {field('failure_reason', t.reason)}
-          <ActionButton label={t.fail} run={act('fail', { failure_reason: text.failure_reason })} />
+          <ActionButton label={t.fail} of={refund.id} run={act('fail', { failure_reason: text.failure_reason })} />
         </div>
       ) : null}
     </li>

@@ -83,7 +83,7 @@ function ApiKeys({ mode, mayManage, mayRefund }: { mode: string; mayManage: bool
                   <td>{key.expires_at ? formatDate(key.expires_at, language) : '—'}</td>
                   <td>{key.last_used_at ? formatDate(key.last_used_at, language) : t.never}</td>
                   <td>{key.revoked_at ? <StatusBadge status="REVOKED" /> : <StatusBadge status="ACTIVE" />}</td>
-                  <td>{mayManage && !key.revoked_at ? <ActionButton label={t.revoke} run={() => revoke(key)} /> : null}</td>
+                  <td>{mayManage && !key.revoked_at ? <ActionButton label={t.revoke} of={key.id} run={() => revoke(key)} /> : null}</td>
                 </tr>
               ))}
             </tbody>
@@ -170,13 +170,13 @@ function WebhookEndpoints({ mode, mayManage }: { mode: string; mayManage: boolea
                 {mayManage ? (
                   <div className="actions">
                     {endpoint.status === 'enabled' ? (
-                      <ActionButton label={t.disable} run={act(endpoint, 'disable')} />
+                      <ActionButton label={t.disable} of={endpoint.url} run={act(endpoint, 'disable')} />
                     ) : (
-                      <ActionButton label={t.enable} run={act(endpoint, 'enable')} />
+                      <ActionButton label={t.enable} of={endpoint.url} run={act(endpoint, 'enable')} />
                     )}
-                    <ActionButton label={t.rotateSecret} run={act(endpoint, 'rotate')} />
-                    <ActionButton label={t.rotateSecretNow} run={act(endpoint, 'rotate-now')} />
-                    <ActionButton label={t.delete} run={act(endpoint, 'delete')} />
+                    <ActionButton label={t.rotateSecret} of={endpoint.url} run={act(endpoint, 'rotate')} />
+                    <ActionButton label={t.rotateSecretNow} of={endpoint.url} run={act(endpoint, 'rotate-now')} />
+                    <ActionButton label={t.delete} of={endpoint.url} run={act(endpoint, 'delete')} />
                   </div>
                 ) : null}
                 <button type="button" className="link" aria-expanded={shown === endpoint.id} onClick={() => setShown(shown === endpoint.id ? undefined : endpoint.id)}>

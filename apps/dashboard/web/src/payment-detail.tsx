@@ -92,7 +92,7 @@ export function PaymentDetailPage({ id, mode, user }: { id: string; mode: string
                 <li key={refund.id}>
                   {refund.id} <StatusBadge status={refund.status} /> {refund.reason ? <>— <Untrusted text={refund.reason} /></> : null}{' '}
                   {mayRefund && refund.status === 'REQUESTED' ? (
-                    <ActionButton label={t.cancelRefund} run={() => api(`/api/refunds/${refund.id}/cancel${query({ mode })}`, { method: 'POST' }).then(loaded.reload)} />
+                    <ActionButton label={t.cancelRefund} of={refund.id} run={() => api(`/api/refunds/${refund.id}/cancel${query({ mode })}`, { method: 'POST' }).then(loaded.reload)} />
                   ) : null}
                 </li>
               ))}

@@ -35,7 +35,7 @@ export function SessionsPage({ location, mode, user }: { location: Location; mod
     header: t.simulate,
     hideHeader: true,
     cell: (session) =>
-      !session.livemode && session.status === 'PENDING' ? <ActionButton label={`${t.simulate} ${outcome}`} run={() => simulate(session.id, outcome)} /> : null,
+      !session.livemode && session.status === 'PENDING' ? <ActionButton label={`${t.simulate} ${outcome}`} of={session.id} run={() => simulate(session.id, outcome)} /> : null,
   };
   return (
     <section aria-labelledby="sessions-title">

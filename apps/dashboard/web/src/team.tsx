@@ -91,13 +91,13 @@ function TeamRow({ member, isSelf, done }: { member: TeamUserView; isSelf: boole
                 ))}
               </select>
             </label>
-            <ActionButton label={t.changeRole} run={changeRole} disabled={role === member.role} />
+            <ActionButton label={t.changeRole} of={member.email} run={changeRole} disabled={role === member.role} />
           </span>
         )}
       </td>
       <td>{formatDate(member.created_at, language)}</td>
       <td>{member.last_sign_in_at ? formatDate(member.last_sign_in_at, language) : t.never}</td>
-      <td>{isSelf ? null : <ActionButton label={t.removeUser} run={remove} />}</td>
+      <td>{isSelf ? null : <ActionButton label={t.removeUser} of={member.email} run={remove} />}</td>
     </tr>
   );
 }

@@ -64,8 +64,12 @@ export function StatusBadge({ status }: { status: string }) {
   );
 }
 
-/** A button for a long action: disabled with a progress label while it runs; the server's refusal is shown next to it. */
-export function ActionButton({ label, run, disabled }: { label: string; run: () => Promise<unknown>; disabled?: boolean }) {
+/**
+ * A button for a long action: disabled with a progress label while it runs; the server's refusal is shown next to it.
+ * `of` names what a button of a row acts on (a refund's id, a user's e-mail): its accessible name is the label and
+ * that, so a screen reader's list of buttons tells one row's "Approve" from the next.
+ */
+export function ActionButton({ label, run, disabled, of }: { label: string; run: () => Promise<unknown>; disabled?: boolean; of?: string }) {
   const { t } = useI18n();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
@@ -82,7 +86,7 @@ export function ActionButton({ label, run, disabled }: { label: string; run: () 
   };
   return (
     <span className="action">
-      <button type="button" onClick={() => void click()} disabled={busy || disabled} aria-busy={busy}>
+      <button type="button" onClick={() => void click()} disabled={busy || disabled} aria-busy={busy} aria-label={of === undefined ? undefined : `${busy ? t.working : label} ${of}`}>
         {busy ? t.working : label}
       </button>
       {error !== undefined ? <span role="alert" className="error"> {error}</span> : null}
