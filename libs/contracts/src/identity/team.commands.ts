@@ -47,7 +47,7 @@ export class AddTeamUserCommand extends ListTeamQuery {
 
   /**
    * The signed-in owner adding the user: refused unless still an owner on the locked team. A dashboard of the release
-   * before, still rolling out, sends none, and its additions go on as they did.
+   * before, still rolling out, sends none, and its additions go on as they did; required from the release after.
    */
   @IsOptional()
   @IsString()

@@ -8,7 +8,9 @@ import { isMerchantEventType } from './merchant-events';
  *   subjects <PP_NAMESPACE>.ledger.events.<kind>.<event type>
  *            kind "merchant": merchant-visible events, e.g. ledger.events.merchant.checkout.session.expired
  *            kind "fact":     internal domain facts,  e.g. ledger.events.fact.session.created
- *   payload  the StoredEvent as JSON; header Nats-Msg-Id = event id (evt_…)
+ *   payload  the StoredEvent as JSON; header Nats-Msg-Id = event id (evt_…), x-request-id = its
+ *            metadata.correlation_id when well formed (for whoever reads the stream; the webhooks consumer reads the
+ *            payload's, which a ledger of the release before also sends), traceparent
  *
  * Each stream's messages are stored in position order; across streams, in
  * the order their transactions began (docs/ARCHITECTURE.md, Publication). Consumers filter with wildcards, e.g.
