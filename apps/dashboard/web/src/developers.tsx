@@ -83,7 +83,7 @@ function ApiKeys({ mode, mayManage, mayRefund }: { mode: string; mayManage: bool
                   <td>{key.expires_at ? formatDate(key.expires_at, language) : '—'}</td>
                   <td>{key.last_used_at ? formatDate(key.last_used_at, language) : t.never}</td>
                   <td>{key.revoked_at ? <StatusBadge status="REVOKED" /> : <StatusBadge status="ACTIVE" />}</td>
-                  <td>{mayManage && !key.revoked_at ? <ActionButton label={t.revoke} of={key.id} run={() => revoke(key)} /> : null}</td>
+                  <td>{mayManage && !key.revoked_at ? <ActionButton label={t.revoke} of={key.redacted} run={() => revoke(key)} /> : null}</td>
                 </tr>
               ))}
             </tbody>

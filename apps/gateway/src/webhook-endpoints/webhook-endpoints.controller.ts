@@ -13,7 +13,6 @@ import { CreateWebhookEndpointBody, ENDPOINT_ID, ListWebhookEndpointsParams, Res
 import { DELETED_ENDPOINT_SCHEMA, RESEND_SCHEMA, WEBHOOK_ENDPOINT_SCHEMA, WEBHOOK_ENDPOINT_WITH_SECRET_SCHEMA } from './webhook-endpoints.schemas';
 
 /** Ids that cannot exist are not worth a bus call. */
-
 const ensure = (valid: boolean, message: string) => {
   if (!valid) throw new DomainError(ErrorCode.NotFound, message);
 };

@@ -211,17 +211,24 @@ describe('webhook endpoints through the gateway', () => {
     for (const query of ['limit=0', 'limit=51', 'starting_after=wh_x', `starting_after=wh_${'z'.repeat(20)}`, 'anything=1']) {
       expect(await gateway.call(`/v1/webhook_endpoints?${query}`, { token: testKey() })).toMatchObject({ status: 400, body: { error: 'Invalid query parameters' } });
     }
-    expect((await gateway.call('/v1/webhook_endpoints', { token: testKey(), body: { url: receiver.url('/iso-second') } })).status).toBe(201);
-    const whole = await gateway.call<WebhookEndpointView[]>('/v1/webhook_endpoints', { token: testKey() });
-    expect(whole.body.length).toBeGreaterThan(1);
-    expect(whole.headers.get('x-has-more')).toBe('false');
-    const first = await gateway.call<WebhookEndpointView[]>('/v1/webhook_endpoints?limit=1', { token: testKey() });
-    expect({ ids: first.body.map((endpoint) => endpoint.id), more: first.headers.get('x-has-more') }).toEqual({ ids: [whole.body[0].id], more: 'true' });
-    const rest = await gateway.call<WebhookEndpointView[]>(`/v1/webhook_endpoints?starting_after=${whole.body[0].id}`, { token: testKey() });
-    expect({ ids: rest.body.map((endpoint) => endpoint.id), more: rest.headers.get('x-has-more') }).toEqual({ ids: whole.body.slice(1).map((endpoint) => endpoint.id), more: 'false' });
     // Any event id the gateway takes is one the webhooks service looks up: unknown, it is not found, not invalid.
     const longest = await gateway.call(`/v1/events/evt_${'a'.repeat(62)}/resend`, { token: testKey(), body: {} });
     expect(longest).toMatchObject({ status: 404, body: { error: 'Event not found' } });
+  });
+
+  it('pages the endpoint list as the other lists (limit, starting_after, X-Has-More)', async () => {
+    // A merchant of its own: its key's rate limit is not the other tests'.
+    const key = (await gateway.createMerchant('Endpoint Pager')).keys.test_secret;
+    for (const i of [1, 2, 3]) expect((await gateway.call('/v1/webhook_endpoints', { token: key, body: { url: receiver.url(`/page-${i}`) } })).status).toBe(201);
+    const whole = await gateway.call<WebhookEndpointView[]>('/v1/webhook_endpoints', { token: key });
+    expect(whole.body).toHaveLength(3);
+    expect(whole.headers.get('x-has-more')).toBe('false');
+    const first = await gateway.call<WebhookEndpointView[]>('/v1/webhook_endpoints?limit=1', { token: key });
+    expect({ ids: first.body.map((endpoint) => endpoint.id), more: first.headers.get('x-has-more') }).toEqual({ ids: [whole.body[0].id], more: 'true' });
+    const rest = await gateway.call<WebhookEndpointView[]>(`/v1/webhook_endpoints?starting_after=${whole.body[0].id}`, { token: key });
+    expect({ ids: rest.body.map((endpoint) => endpoint.id), more: rest.headers.get('x-has-more') }).toEqual({ ids: whole.body.slice(1).map((endpoint) => endpoint.id), more: 'false' });
+    const past = await gateway.call<WebhookEndpointView[]>(`/v1/webhook_endpoints?starting_after=${whole.body[whole.body.length - 1].id}`, { token: key });
+    expect({ body: past.body, more: past.headers.get('x-has-more') }).toEqual({ body: [], more: 'false' });
   });
 
   it('disables and enables an endpoint (idempotent, scoped like the other routes)', async () => {

@@ -8,7 +8,7 @@ export class WebhookEndpoints extends Resource {
     return this.call('createWebhookEndpoint', options, { body: params });
   }
 
-  /** GET /v1/webhook_endpoints (not paged: a merchant has few). */
+  /** GET /v1/webhook_endpoints: every endpoint of the key's mode (16 at most, the route's default page). */
   list(options: RequestOptions = {}): Promise<WebhookEndpoint[]> {
     return this.call('listWebhookEndpoints', options);
   }
