@@ -1,4 +1,4 @@
-import { isIP } from 'node:net';
+import { BlockList, isIP } from 'node:net';
 import { IsOptional, ValidateBy } from 'class-validator';
 import type { ConfigClass } from './config-mixin';
 
@@ -27,8 +27,23 @@ function entryProblem(entry: string): string | undefined {
   const bits = /^\d{1,3}$/.test(prefix) ? Number(prefix) : NaN;
   if (!(bits >= 0 && bits <= (family === 4 ? 32 : 128))) return `"${entry.slice(0, 60)}" has an invalid prefix length`;
   // 0.0.0.0/0 and the like trust the whole internet: any client could name its own address and escape its budgets.
-  const shortest = family === 4 ? SHORTEST_IPV4_PREFIX : SHORTEST_IPV6_PREFIX;
+  const shortest = family === 4 ? SHORTEST_IPV4_PREFIX : family === 6 && inMappedIpv4(address, bits) ? MAPPED_IPV4_OFFSET + SHORTEST_IPV4_PREFIX : SHORTEST_IPV6_PREFIX;
   return bits >= shortest ? undefined : `"${entry.slice(0, 60)}" trusts too wide a range (shorter than /${shortest}): every client could forge its address`;
+}
+
+/** Where IPv4-mapped IPv6 addresses (::ffff:a.b.c.d) start: the IPv4 address is their last 32 bits. */
+const MAPPED_IPV4_OFFSET = 96;
+
+/**
+ * Whether an IPv6 range reaches IPv4-mapped addresses, which is how an IPv4
+ * client's address is matched against it (Fastify's proxy-addr): `::ffff:0:0/96`
+ * or `::/8` trusts every IPv4 client, so such a range is judged by its IPv4
+ * part, as an IPv4 range is.
+ */
+function inMappedIpv4(address: string, bits: number): boolean {
+  const range = new BlockList();
+  range.addSubnet(address, bits, 'ipv6');
+  return range.check('::ffff:0.0.0.0', 'ipv6') || range.check('::ffff:255.255.255.255', 'ipv6');
 }
 
 /** The widest ranges TRUSTED_PROXIES takes: a private network (10.0.0.0/8), the IPv6 unique local range (fc00::/7). */

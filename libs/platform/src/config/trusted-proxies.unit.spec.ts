@@ -16,6 +16,7 @@ describe('TRUSTED_PROXIES', () => {
     ['none', []],
     ['10.0.0.0/8, 192.168.1.7', ['10.0.0.0/8', '192.168.1.7']],
     ['loopback,uniquelocal,fd00::/8,2001:db8::1', ['loopback', 'uniquelocal', 'fd00::/8', '2001:db8::1']],
+    ['::ffff:10.0.0.0/104', ['::ffff:10.0.0.0/104']],
   ])('given %p, when loaded, then the list is %p', (value, list) => {
     expect(trustedProxyList(load(value).TRUSTED_PROXIES)).toEqual(list);
   });
@@ -25,7 +26,11 @@ describe('TRUSTED_PROXIES', () => {
     ['10.0.0.0/33', '"10.0.0.0/33" has an invalid prefix length'],
     ['10.0.0.0/8,*', '"*" is not an IP address, CIDR range or keyword'],
     ['0.0.0.0/0', '"0.0.0.0/0" trusts too wide a range (shorter than /8): every client could forge its address'],
-    ['::/0', '"::/0" trusts too wide a range (shorter than /7): every client could forge its address'],
+    ['::/0', '"::/0" trusts too wide a range (shorter than /104): every client could forge its address'],
+    // IPv4 clients are matched as IPv4-mapped IPv6 addresses: these trust every one of them.
+    ['::ffff:0:0/96', '"::ffff:0:0/96" trusts too wide a range (shorter than /104): every client could forge its address'],
+    ['::/8', '"::/8" trusts too wide a range (shorter than /104): every client could forge its address'],
+    ['::ffff:10.0.0.0/100', '"::ffff:10.0.0.0/100" trusts too wide a range (shorter than /104): every client could forge its address'],
   ])('given %p, when loaded, then boot stops naming the entry', (value, problem) => {
     expect(() => load(value)).toThrow(ConfigError);
     expect(() => load(value)).toThrow(`TRUSTED_PROXIES is invalid: ${problem}; must be none or a comma-separated list`);
