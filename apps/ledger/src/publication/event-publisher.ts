@@ -10,6 +10,7 @@ import {
   JsonLogger,
   ledgerEventsPlace,
   NATS_CONNECTION,
+  POSTGRES_KEEPALIVE,
   PreparingClient,
   publishTraced,
   SERVICE_SESSION_LIMITS,
@@ -46,8 +47,6 @@ const HELD_BACK_MAX_WAIT_MS = 100;
 const LEADER_IDLE_FLOOR_MS = 15_000;
 /** How long the leader's session may sit idle before Postgres ends it (and with it the leader lock). */
 export const leaderIdleLimitMs = (pollMs: number): number => Math.max(LEADER_IDLE_FLOOR_MS, 3 * pollMs);
-/** After this long without traffic the client's TCP keepalive probes Postgres, so a quiet connection whose server vanished is not taken for a live one. */
-const KEEPALIVE_AFTER_MS = 10_000;
 
 /**
  * The publisher's own connection: the leader lock and LISTEN live in its
@@ -75,8 +74,7 @@ export const publisherConnection = (url: string, pollMs: number): Client =>
     application_name: 'ledger-publisher',
     ...sessionLimitParameters(SERVICE_SESSION_LIMITS),
     options: `-c idle_session_timeout=${leaderIdleLimitMs(pollMs)}`,
-    keepAlive: true,
-    keepAliveInitialDelayMillis: KEEPALIVE_AFTER_MS,
+    ...POSTGRES_KEEPALIVE,
     connectionTimeoutMillis: DATABASE_CONNECT_TIMEOUT_MS,
   });
 

@@ -14,7 +14,7 @@ describe('nats-server config rendering', () => {
       listen: '127.0.0.1:4322',
       storeDir: '/tmp/js',
     });
-    expect(text).toContain('# generated\nlisten: "127.0.0.1:4322"');
+    expect(text).toContain('# generated\nlisten: "127.0.0.1:4322"\nping_interval: "20s"\nping_max: 3');
     expect(text).toContain(`accounts {\n  ${NATS_ACCOUNT} {\n    jetstream: enabled`);
     expect(text).toContain('{ user: "ledger", password: "$2b$11$abc", permissions: {');
     expect(text).toContain('publish: { allow: ["ledger.events.>"] }');

@@ -1,5 +1,5 @@
 import type { ConnectionOptions } from 'bullmq';
-import { REDIS_COMMAND_TIMEOUT_MS, REDIS_CONNECT_TIMEOUT_MS } from '../redis/service-redis';
+import { REDIS_COMMAND_TIMEOUT_MS, REDIS_CONNECT_TIMEOUT_MS, REDIS_KEEPALIVE_MS } from '../redis/service-redis';
 
 /** BullMQ key prefix: every queue key of a deployment starts with PP_NAMESPACE, like every other Redis key. */
 export const queuePrefix = (namespace: string): string => (namespace ? `${namespace}:bull` : 'bull');
@@ -9,7 +9,7 @@ export const queuePrefix = (namespace: string): string => (namespace ? `${namesp
  * and no command deadline: BullMQ's blocking commands wait for jobs on
  * purpose and must not give up.
  */
-export const bullWorkerConnection = (url: string): ConnectionOptions => ({ ...redisAddress(new URL(url)), maxRetriesPerRequest: null });
+export const bullWorkerConnection = (url: string): ConnectionOptions => ({ ...redisAddress(new URL(url)), maxRetriesPerRequest: null, keepAlive: REDIS_KEEPALIVE_MS });
 
 /**
  * A queue's connection options from REDIS_URL, for the calls a service
@@ -25,6 +25,7 @@ export const bullQueueConnection = (url: string, commandTimeoutMs = REDIS_COMMAN
   maxRetriesPerRequest: null,
   commandTimeout: commandTimeoutMs,
   connectTimeout: REDIS_CONNECT_TIMEOUT_MS,
+  keepAlive: REDIS_KEEPALIVE_MS,
 });
 
 const redisAddress = (parsed: URL) => ({

@@ -19,6 +19,13 @@ export const REDIS_COMMAND_TIMEOUT_MS = 2000;
 export const REDIS_CONNECT_TIMEOUT_MS = 3000;
 
 /**
+ * TCP keepalive after this long without traffic, on every Redis connection
+ * (BullMQ's too): a connection whose server vanished without closing it fails
+ * and is made again, where ioredis' default waits the system's two hours.
+ */
+export const REDIS_KEEPALIVE_MS = 10_000;
+
+/**
  * A service's own Redis connection, not yet connected (BullMQ makes its own
  * from the same URL: its queues' with this deadline, its workers' without,
  * since their commands block on purpose; bull-options.ts). Commands issued in the same turn (the
@@ -26,7 +33,13 @@ export const REDIS_CONNECT_TIMEOUT_MS = 3000;
  * and one read (writeOncePerTurn).
  */
 export function serviceRedis(url: string, commandTimeoutMs = REDIS_COMMAND_TIMEOUT_MS): Redis {
-  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 2, connectTimeout: REDIS_CONNECT_TIMEOUT_MS, commandTimeout: commandTimeoutMs });
+  const redis = new Redis(url, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 2,
+    connectTimeout: REDIS_CONNECT_TIMEOUT_MS,
+    commandTimeout: commandTimeoutMs,
+    keepAlive: REDIS_KEEPALIVE_MS,
+  });
   writeOncePerTurn(redis);
   return redis;
 }

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { Client } from 'pg';
 import { WARM_CONNECTIONS } from '../database/service-database';
 import type { SessionLimits } from '../database/session-limits';
@@ -47,6 +48,13 @@ describe('a service pool while it idles (dataSourceFor)', () => {
 
     const [{ pid }] = await dataSource.query('SELECT pg_backend_pid() AS pid');
     expect([pid]).toEqual(kept);
+  });
+
+  it('given an idle connection of the pool, then the kernel runs its keepalive timer, so a server that vanished without closing it is found out', async () => {
+    await dataSource.query('SELECT 1');
+    const ports = (await observer.query('SELECT client_port FROM pg_stat_activity WHERE application_name = $1', [applicationName])).rows.map((row: { client_port: number }) => row.client_port);
+    expect(ports.length).toBeGreaterThan(0);
+    for (const port of ports) expect({ port, timer: tcpTimerOf(port) }).toEqual({ port, timer: KEEPALIVE_TIMER });
   });
 });
 
@@ -98,3 +106,18 @@ describe('a service pool\'s session limits (dataSourceFor with limits)', () => {
     expect(await limited.query('SHOW statement_timeout')).toEqual([{ statement_timeout: '300ms' }]);
   });
 });
+
+/** /proc/net/tcp's timer of a socket that is only waiting: 02 when its keepalive timer runs, 00 when none does. */
+const KEEPALIVE_TIMER = '02';
+
+/** The timer the kernel runs for this machine's TCP socket bound to `localPort` (Linux: /proc/net/tcp and tcp6). */
+function tcpTimerOf(localPort: number): string | undefined {
+  const hexPort = localPort.toString(16).toUpperCase().padStart(4, '0');
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    for (const line of readFileSync(table, 'utf8').split('\n').slice(1)) {
+      const fields = line.trim().split(/\s+/);
+      if (fields[1]?.endsWith(`:${hexPort}`)) return fields[5].split(':')[0];
+    }
+  }
+  return undefined;
+}

@@ -1,5 +1,6 @@
 import { DataSource } from 'typeorm';
 import { PreparingClient } from '../database/preparing-client';
+import { POSTGRES_KEEPALIVE } from '../database/keep-alive';
 import { type ServiceDatabase, WARM_CONNECTIONS } from '../database/service-database';
 import { type SessionLimits, sessionLimitParameters } from '../database/session-limits';
 
@@ -36,6 +37,7 @@ export const dataSourceFor = (
       min: Math.min(WARM_CONNECTIONS, poolSize),
       ...(idleTimeoutMs ? { idleTimeoutMillis: idleTimeoutMs } : {}),
       application_name: applicationName,
+      ...POSTGRES_KEEPALIVE,
       ...(connectTimeoutMs ? { connectionTimeoutMillis: connectTimeoutMs } : {}),
       ...(prepareStatements ? { Client: PreparingClient } : {}),
       ...(limits ? sessionLimitParameters(limits) : {}),

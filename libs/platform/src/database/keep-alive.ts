@@ -1,0 +1,10 @@
+/**
+ * TCP keepalive on every connection a service opens to Postgres (node-postgres
+ * leaves it off): after this long without traffic the client probes the
+ * server, so a connection whose server vanished without closing it (a node
+ * gone, a failover to a new address, a network cut) fails and leaves its pool,
+ * where a query sent on it before would have waited for its answer for good,
+ * holding its pool slot. How soon it fails after the first probe is the
+ * system's keepalive interval and count.
+ */
+export const POSTGRES_KEEPALIVE = { keepAlive: true, keepAliveInitialDelayMillis: 10_000 } as const;
