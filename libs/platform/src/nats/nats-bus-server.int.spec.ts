@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { NatsConnection } from 'nats';
 import { BusMetrics } from '../metrics/bus-metrics';
 import { ServiceMetrics } from '../metrics/service-metrics';
+import { buildHeaders } from './bus-headers';
 import { flushOncePerTurn } from './flush-once-per-turn';
-import { NatsBusServer } from './nats-bus-server';
+import { ANSWER_DRAIN_MS, NatsBusServer } from './nats-bus-server';
 import { openSpecConnection } from './testing/spec-nats';
 
 const open = () => openSpecConnection('nats-bus-server-spec');
@@ -71,7 +72,7 @@ describe('NatsBusServer', () => {
     server.addHandler('health.checkout', handler, false);
     await new Promise<void>((resolve, reject) => server.listen((error) => (error ? reject(error) : resolve())));
     const request = async () => JSON.parse((await calling.request(`${prefix}.health.checkout`, '{}', { timeout: 5000 })).string()) as unknown;
-    return { server, request };
+    return { server, request, prefix };
   }
 
   it('given an answer larger than the server takes, then the caller gets a fault at once and the service goes on answering', async () => {
@@ -104,4 +105,25 @@ describe('NatsBusServer', () => {
     expect(await answer).toEqual({ ok: true, data: { status: 'finished' } });
     await closing;
   });
+
+  it('given a request whose caller waits longer than the least drain, when the server closes, then close waits for its answer until that caller’s deadline', async () => {
+    let finishedAt = 0;
+    const { server, prefix } = await servingHealth(
+      () =>
+        new Promise((resolve) =>
+          setTimeout(() => {
+            finishedAt = Date.now();
+            resolve({ status: 'late' });
+          }, ANSWER_DRAIN_MS + 1_000),
+        ),
+    );
+    const answer = calling.request(`${prefix}.health.checkout`, '{}', { timeout: 20_000, headers: buildHeaders({ timeoutMs: 20_000 }) });
+    await new Promise((resolve) => setTimeout(resolve, 200)); // the request is under way
+    let closedAt = 0;
+    const closing = server.close().then(() => (closedAt = Date.now()));
+    expect(JSON.parse((await answer).string())).toEqual({ ok: true, data: { status: 'late' } });
+    await closing;
+    // Past the least drain, close still waited for the handler's answer.
+    expect(closedAt).toBeGreaterThanOrEqual(finishedAt);
+  }, 20_000);
 });

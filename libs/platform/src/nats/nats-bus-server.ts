@@ -13,8 +13,14 @@ import { readHeaders } from './bus-headers';
 import { subjectPrefix } from './connect-nats';
 import { handlerMismatches, replyInboxes } from './served-subjects';
 
-/** How long a stop waits for the answers under way, before the service's connections close under them. */
+/**
+ * How long a stop waits for the answers under way, before the service's connections close under them: until the
+ * latest deadline their callers gave (a quarantine release is given 30 s), at least ANSWER_DRAIN_MS (for callers
+ * that gave none), at most ANSWER_DRAIN_MAX_MS, so the stop ends within a pod's 30 s grace period, its 5 s preStop
+ * pause included.
+ */
 export const ANSWER_DRAIN_MS = 5_000;
+export const ANSWER_DRAIN_MAX_MS = 20_000;
 
 /** What a caller gets when its answer cannot be sent as it is (larger than the server's max_payload, say). */
 const UNSENDABLE: BusReply<never> = { ok: false, error: { code: ErrorCode.Internal, message: 'Internal error: the answer could not be sent' } };
@@ -43,6 +49,8 @@ export class NatsBusServer extends Server implements CustomTransportStrategy {
   private readonly inboxes = new Map<string, string[]>();
   /** Requests taken and not yet answered; `close` waits for them (ANSWER_DRAIN_MS). */
   private answering = 0;
+  /** The latest deadline of the requests taken since none was under way (epoch ms; 0 when none gave one). */
+  private latestDeadline = 0;
   private allAnswered?: () => void;
 
   constructor(private readonly options: NatsBusServerOptions) {
@@ -89,9 +97,10 @@ export class NatsBusServer extends Server implements CustomTransportStrategy {
   async close(): Promise<void> {
     await Promise.all(this.subscriptions.splice(0).map((sub) => sub.drain()));
     if (this.answering === 0) return;
+    const waitMs = Math.min(ANSWER_DRAIN_MAX_MS, Math.max(ANSWER_DRAIN_MS, this.latestDeadline - Date.now()));
     await new Promise<void>((resolve) => {
       this.allAnswered = resolve;
-      setTimeout(resolve, ANSWER_DRAIN_MS).unref();
+      setTimeout(resolve, waitMs).unref();
     });
   }
 
@@ -106,18 +115,22 @@ export class NatsBusServer extends Server implements CustomTransportStrategy {
   /** Never rejects: a rejection nothing awaits would end the process (runService), and every request under way with it. */
   private async answer(pattern: string, handler: MessageHandler, msg: Msg): Promise<void> {
     this.answering += 1;
+    const meta = readHeaders(msg.headers);
+    this.latestDeadline = Math.max(this.latestDeadline, meta.deadline ?? 0);
     try {
-      await this.answerRequest(pattern, handler, msg);
+      await this.answerRequest(pattern, handler, msg, meta);
     } catch (error) {
       this.logger.error(`answering a request on ${pattern} failed`, error instanceof Error ? error : String(error));
     } finally {
-      if (--this.answering === 0) this.allAnswered?.();
+      if (--this.answering === 0) {
+        this.latestDeadline = 0;
+        this.allAnswered?.();
+      }
     }
   }
 
-  private async answerRequest(pattern: string, handler: MessageHandler, msg: Msg): Promise<void> {
+  private async answerRequest(pattern: string, handler: MessageHandler, msg: Msg, meta: ReturnType<typeof readHeaders>): Promise<void> {
     const started = performance.now();
-    const meta = readHeaders(msg.headers);
     if (meta.deadline && meta.deadline < Date.now()) return this.options.metrics.expired(pattern); // the caller has stopped waiting
     const reply = msg.reply;
     if (!reply || !this.inboxes.get(pattern)?.some((inbox) => reply.startsWith(inbox))) {
