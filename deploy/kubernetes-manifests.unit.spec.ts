@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MIGRATE_IDENTITY, SERVICE_NAMES, type ServiceName } from '@pp/contracts';
-import { BaseConfig, DATABASE_SERVICES, deployNatsServerConfig, HTTP_DRAIN_MS, LIVENESS_PATH, OWNER_ROLE, READINESS_PATH, serviceRole, WEB_APP_READINESS_PATH, WithDatabase } from '@pp/platform';
+import { ANSWER_DRAIN_MAX_MS, BaseConfig, DATABASE_SERVICES, deployNatsServerConfig, HTTP_DRAIN_MS, LIVENESS_PATH, OWNER_ROLE, READINESS_PATH, serviceRole, WEB_APP_READINESS_PATH, WithDatabase } from '@pp/platform';
 import { cnpgSchemaErrors } from './testing/cnpg-schema';
 import { k8sDir, type Manifest, renderKustomization, root, secretTemplates, validateKubernetes } from './testing/manifests';
 
@@ -420,8 +420,8 @@ describe('NATS probes, Redis memory, the web apps\' stop, the First install secr
     for (const name of WEB_APPS) {
       const pod = find(rendered[overlay], 'Deployment', name)?.spec.template.spec;
       expect({ name, lifecycle: pod.containers[0].lifecycle }).toEqual({ name, lifecycle: { preStop: { exec: { command: ['sleep', `${preStopSeconds}`] } } } });
-      // Then SIGTERM: the HTTP drain (HTTP_DRAIN_MS), then the bus, the stores and telemetry close in what is left (10 s at least).
-      expect(pod.terminationGracePeriodSeconds ?? 30).toBeGreaterThanOrEqual(preStopSeconds + HTTP_DRAIN_MS / 1000 + 10);
+      // Then SIGTERM: the HTTP drain (HTTP_DRAIN_MS), then the bus's answers under way (ANSWER_DRAIN_MAX_MS at most), the stores and telemetry close in what is left (10 s at least).
+      expect(pod.terminationGracePeriodSeconds ?? 30).toBeGreaterThanOrEqual(preStopSeconds + HTTP_DRAIN_MS / 1000 + ANSWER_DRAIN_MAX_MS / 1000 + 10);
     }
     // The services' image has sleep: a Debian node image (coreutils), not a distroless one.
     const stages = [...readFileSync(join(root, 'deploy', 'Dockerfile'), 'utf8').matchAll(/^FROM (\S+)/gm)].map((match) => match[1]);

@@ -2,7 +2,7 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { createWriteStream, mkdirSync, rmSync, writeFileSync, type WriteStream } from 'node:fs';
 import { join } from 'node:path';
 import type { ServiceName } from '@pp/contracts';
-import { SERVICE_NODE_FLAGS } from '@pp/platform';
+import { ANSWER_DRAIN_MAX_MS, SERVICE_NODE_FLAGS } from '@pp/platform';
 import { REPO_ROOT } from './repo-root';
 
 export { REPO_ROOT };
@@ -90,7 +90,7 @@ export class ServiceProcess {
   }
 
   /** Stops the process with `signal` (SIGKILL simulates a crash) and waits for it to be gone. */
-  async stop(signal: NodeJS.Signals = 'SIGTERM', timeoutMs = 10_000): Promise<void> {
+  async stop(signal: NodeJS.Signals = 'SIGTERM', timeoutMs = ANSWER_DRAIN_MAX_MS + 10_000): Promise<void> {
     const child = this.child;
     if (!child || !this.running) return;
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

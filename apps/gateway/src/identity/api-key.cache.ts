@@ -1,3 +1,4 @@
+import { POSTGRES_KEEPALIVE } from '@pp/platform';
 import { Client } from 'pg';
 import { ApiKeyCacheEntries } from './api-key-cache-entries';
 import { API_KEY_REVOKED_CHANNEL, trackApiKeyCache } from './api-key-revocation';
@@ -52,7 +53,7 @@ export class ApiKeyCache<Key extends { id: string }> {
 
   async listen(): Promise<void> {
     this.untrack ??= trackApiKeyCache(this);
-    const client = new Client({ connectionString: this.databaseUrl });
+    const client = new Client({ connectionString: this.databaseUrl, ...POSTGRES_KEEPALIVE });
     let failed = false;
     const fail = (error: Error) => {
       if (failed) return;

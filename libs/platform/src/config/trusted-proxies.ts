@@ -34,16 +34,20 @@ function entryProblem(entry: string): string | undefined {
 /** Where IPv4-mapped IPv6 addresses (::ffff:a.b.c.d) start: the IPv4 address is their last 32 bits. */
 const MAPPED_IPV4_OFFSET = 96;
 
+/** The IPv4-mapped block, ::ffff:0:0/96. */
+const MAPPED_BLOCK = new BlockList();
+MAPPED_BLOCK.addSubnet('::ffff:0:0', MAPPED_IPV4_OFFSET, 'ipv6');
+
 /**
- * Whether an IPv6 range reaches IPv4-mapped addresses, which is how an IPv4
- * client's address is matched against it (Fastify's proxy-addr): `::ffff:0:0/96`
- * or `::/8` trusts every IPv4 client, so such a range is judged by its IPv4
- * part, as an IPv4 range is.
+ * Whether an IPv6 range holds IPv4-mapped addresses: one inside the mapped
+ * block (`::ffff:64.0.0.0/98`) is how Fastify's proxy-addr matches IPv4
+ * clients, so it is judged by its IPv4 part, as an IPv4 range is; one that
+ * holds the whole block (`::ffff:0:0/96`, `::/8`) is refused with them.
  */
 function inMappedIpv4(address: string, bits: number): boolean {
   const range = new BlockList();
   range.addSubnet(address, bits, 'ipv6');
-  return range.check('::ffff:0.0.0.0', 'ipv6') || range.check('::ffff:255.255.255.255', 'ipv6');
+  return MAPPED_BLOCK.check(address, 'ipv6') || range.check('::ffff:0.0.0.0', 'ipv6');
 }
 
 /** The widest ranges TRUSTED_PROXIES takes: a private network (10.0.0.0/8), the IPv6 unique local range (fc00::/7). */

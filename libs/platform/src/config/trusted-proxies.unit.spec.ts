@@ -27,10 +27,12 @@ describe('TRUSTED_PROXIES', () => {
     ['10.0.0.0/8,*', '"*" is not an IP address, CIDR range or keyword'],
     ['0.0.0.0/0', '"0.0.0.0/0" trusts too wide a range (shorter than /8): every client could forge its address'],
     ['::/0', '"::/0" trusts too wide a range (shorter than /104): every client could forge its address'],
-    // IPv4 clients are matched as IPv4-mapped IPv6 addresses: these trust every one of them.
+    // IPv4 clients are matched against IPv4-mapped IPv6 ranges: these trust all or a quarter of them, or a /7.
     ['::ffff:0:0/96', '"::ffff:0:0/96" trusts too wide a range (shorter than /104): every client could forge its address'],
     ['::/8', '"::/8" trusts too wide a range (shorter than /104): every client could forge its address'],
     ['::ffff:10.0.0.0/100', '"::ffff:10.0.0.0/100" trusts too wide a range (shorter than /104): every client could forge its address'],
+    ['::ffff:64.0.0.0/98', '"::ffff:64.0.0.0/98" trusts too wide a range (shorter than /104): every client could forge its address'],
+    ['::ffff:100.0.0.0/103', '"::ffff:100.0.0.0/103" trusts too wide a range (shorter than /104): every client could forge its address'],
   ])('given %p, when loaded, then boot stops naming the entry', (value, problem) => {
     expect(() => load(value)).toThrow(ConfigError);
     expect(() => load(value)).toThrow(`TRUSTED_PROXIES is invalid: ${problem}; must be none or a comma-separated list`);

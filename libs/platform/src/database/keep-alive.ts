@@ -5,6 +5,6 @@
  * gone, a failover to a new address, a network cut) fails and leaves its pool,
  * where a query sent on it before would have waited for its answer for good,
  * holding its pool slot. How soon it fails after the first probe is the
- * system's keepalive interval and count.
+ * system's keepalive interval and count (about 11 minutes on Linux defaults).
  */
 export const POSTGRES_KEEPALIVE = { keepAlive: true, keepAliveInitialDelayMillis: 10_000 } as const;

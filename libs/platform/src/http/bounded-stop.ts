@@ -3,8 +3,8 @@ import type { Socket } from 'node:net';
 
 /**
  * How long a stopping web app lets the requests in progress finish before it
- * closes every connection: well within the harness's 10 s and an
- * orchestrator's usual 30 s grace, so the stop ends on its own.
+ * closes every connection: well within the test harness's wait and the
+ * deployments' 45 s grace, so the stop ends on its own.
  */
 export const HTTP_DRAIN_MS = 5_000;
 /** How often a stopping server ends the connections that have gone idle since the last look. */

@@ -16,11 +16,11 @@ import { handlerMismatches, replyInboxes } from './served-subjects';
 /**
  * How long a stop waits for the answers under way, before the service's connections close under them: until the
  * latest deadline their callers gave (a quarantine release is given 30 s), at least ANSWER_DRAIN_MS (for callers
- * that gave none), at most ANSWER_DRAIN_MAX_MS, so the stop ends within a pod's 30 s grace period, its 5 s preStop
- * pause included.
+ * that gave none), at most ANSWER_DRAIN_MAX_MS, so the stop ends within a pod's 45 s grace period (docker compose's
+ * stop_grace_period too), a web app's 5 s preStop pause and 5 s HTTP drain included.
  */
 export const ANSWER_DRAIN_MS = 5_000;
-export const ANSWER_DRAIN_MAX_MS = 20_000;
+export const ANSWER_DRAIN_MAX_MS = 15_000;
 
 /** What a caller gets when its answer cannot be sent as it is (larger than the server's max_payload, say). */
 const UNSENDABLE: BusReply<never> = { ok: false, error: { code: ErrorCode.Internal, message: 'Internal error: the answer could not be sent' } };

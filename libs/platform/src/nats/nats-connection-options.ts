@@ -6,7 +6,7 @@ import { type ConnectionOptions, credsAuthenticator } from 'nats';
  * How often a connection pings the server, and how many pings may go
  * unanswered before it is taken for dead and reconnected: a server that
  * vanished without closing the connection (a node gone, a network cut) is
- * noticed within about 30 s, where NATS' defaults (2 minutes, 2 pings) took
+ * noticed within about 40 s, where NATS' defaults (2 minutes, 2 pings) took
  * 4-6 minutes, every bus request of the process timing out meanwhile.
  */
 export const NATS_PING = { intervalMs: 10_000, maxOutstanding: 3 } as const;

@@ -33,7 +33,7 @@ export function renderNatsServerConfig(options: NatsServerConfigOptions): string
     ...options.header.split('\n').map((line) => `# ${line}`.trimEnd()),
     `listen: ${quote(options.listen)}`,
     // A client that vanished without closing its connection (a frozen replica still in a queue group, taking its share
-    // of requests) is dropped after about a minute, where the server's defaults (2 minutes, 2 pings) took 4-6.
+    // of requests) is dropped after about 80 s, where the server's defaults (2 minutes, 2 pings) took 4-6 minutes.
     'ping_interval: "20s"',
     'ping_max: 3',
     ...(options.httpPort ? [`http: ${options.httpPort}`] : []),

@@ -54,7 +54,8 @@ describe('a service pool while it idles (dataSourceFor)', () => {
     await dataSource.query('SELECT 1');
     const ports = (await observer.query('SELECT client_port FROM pg_stat_activity WHERE application_name = $1', [applicationName])).rows.map((row: { client_port: number }) => row.client_port);
     expect(ports.length).toBeGreaterThan(0);
-    for (const port of ports) expect({ port, timer: tcpTimerOf(port) }).toEqual({ port, timer: KEEPALIVE_TIMER });
+    const serverPort = Number(new URL(ADMIN_URL).port || 5432);
+    for (const port of ports) expect({ port, timer: tcpTimerOf(port, serverPort) }).toEqual({ port, timer: KEEPALIVE_TIMER });
   });
 });
 
@@ -110,13 +111,19 @@ describe('a service pool\'s session limits (dataSourceFor with limits)', () => {
 /** /proc/net/tcp's timer of a socket that is only waiting: 02 when its keepalive timer runs, 00 when none does. */
 const KEEPALIVE_TIMER = '02';
 
-/** The timer the kernel runs for this machine's TCP socket bound to `localPort` (Linux: /proc/net/tcp and tcp6). */
-function tcpTimerOf(localPort: number): string | undefined {
-  const hexPort = localPort.toString(16).toUpperCase().padStart(4, '0');
+/** /proc/net/tcp's state of an established connection. */
+const ESTABLISHED = '01';
+
+/**
+ * The timer the kernel runs for this machine's established TCP connection from `localPort` to `remotePort` (Linux:
+ * /proc/net/tcp and tcp6; the remote port and the state tell it from another socket sharing the local port).
+ */
+function tcpTimerOf(localPort: number, remotePort: number): string | undefined {
+  const hex = (port: number) => `:${port.toString(16).toUpperCase().padStart(4, '0')}`;
   for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
     for (const line of readFileSync(table, 'utf8').split('\n').slice(1)) {
-      const fields = line.trim().split(/\s+/);
-      if (fields[1]?.endsWith(`:${hexPort}`)) return fields[5].split(':')[0];
+      const [, local, remote, state, , timer] = line.trim().split(/\s+/);
+      if (local?.endsWith(hex(localPort)) && remote?.endsWith(hex(remotePort)) && state === ESTABLISHED) return timer.split(':')[0];
     }
   }
   return undefined;
