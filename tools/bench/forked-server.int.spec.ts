@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { waitFor } from '@pp/testing';
 import { forkServer } from './forked-server';
 
 /** Whether `pid` is gone (reaped): kill(0) fails once it is. */
@@ -26,8 +27,7 @@ describe("the bench's forked servers (forked-server.ts)", () => {
 
   it('given a child that exited right after reporting ready, when closed, then close() resolves at once', async () => {
     const server = await forkServer(script('exits.js', "process.send({ url: 'http://127.0.0.1:1' }, () => process.exit(0));"), [], {});
-    for (const deadline = Date.now() + 5000; !gone(server.pid) && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(gone(server.pid)).toBe(true);
+    expect(await waitFor('the child gone', () => gone(server.pid), { timeoutMs: 5000, intervalMs: 20 })).toBe(true);
 
     let timer: NodeJS.Timeout | undefined;
     const closed = await Promise.race([server.close().then(() => 'closed'), new Promise((resolve) => (timer = setTimeout(() => resolve('still waiting after 1 s'), 1000)))]);
@@ -64,7 +64,6 @@ describe("the bench's forked servers (forked-server.ts)", () => {
     expect(outcome).toBe(`${silent} ${pidFile} did not report ready within 0.5 s (killed)`);
     expect(Date.now() - started).toBeGreaterThanOrEqual(450);
     const pid = Number(readFileSync(pidFile, 'utf8'));
-    for (const deadline = Date.now() + 5000; !gone(pid) && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(gone(pid)).toBe(true);
+    expect(await waitFor('the silent child gone', () => gone(pid), { timeoutMs: 5000, intervalMs: 20 })).toBe(true);
   });
 });

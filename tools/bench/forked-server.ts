@@ -15,7 +15,7 @@ export const KILL_AFTER_MS = 10_000;
  * How long a child may take to report ready before it is killed and its path fails: the baseline's first query and
  * a floor's NATS connections take well under a second; one that hangs (Postgres or NATS not answering) would hang the run.
  */
-export const READY_WITHIN_MS = 60_000;
+const READY_WITHIN_MS = 60_000;
 
 /**
  * Starts `script` in a process of its own, as each service runs, so its CPU

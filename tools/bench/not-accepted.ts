@@ -13,7 +13,7 @@ export const NO_ANSWER = 'no answer';
  * 401 for every post, a gateway that is down answers none), and with every notice refused nothing is waited
  * for, so the row read 0 msg/s in a run that exited 0.
  */
-export const MAX_NOT_ACCEPTED_SHARE = 0.01;
+const MAX_NOT_ACCEPTED_SHARE = 0.01;
 
 /** Throws when more than MAX_NOT_ACCEPTED_SHARE of `sent` notices were not accepted, naming how many got each status. */
 export function checkAccepted(notAccepted: Readonly<Record<string, number>>, sent: number, what: string): void {

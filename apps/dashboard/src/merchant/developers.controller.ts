@@ -16,6 +16,7 @@ import {
   type WebhookEndpointStatus,
   type WebhookEndpointView,
   type WebhookEndpointWithSecretView,
+  WEBHOOK_ENDPOINT_ID_PATTERN,
   webhookUrlOrigin,
 } from '@pp/contracts';
 import { BusClient } from '@pp/platform';
@@ -32,7 +33,6 @@ import { ApiKeyCreationsLimiter, TOO_MANY_KEY_CREATIONS } from './api-key-creati
 import { CreateEndpointBody, CreateKeyBody, ListEventsParams, RotateEndpointBody } from './developers.bodies';
 import { webhookUrlsFor } from './webhook-url';
 
-const ENDPOINT_ID = /^wh_[a-z0-9]{10,40}$/;
 export const LIVE_REFUND_KEY_REFUSED = 'Your role may not issue a live key that can request refunds (a secret key, or a restricted key with refunds.write)';
 const KEY_ID = /^key_[a-z0-9]{1,64}$/;
 
@@ -133,7 +133,7 @@ export class DevelopersController {
     @Idempotency() idempotency: IdempotencyToken,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<WebhookEndpointWithSecretView> {
-    const endpointId = matching(ENDPOINT_ID, id, 'Webhook endpoint');
+    const endpointId = matching(WEBHOOK_ENDPOINT_ID_PATTERN, id, 'Webhook endpoint');
     const command = { ...parseInput(RotateEndpointBody, body), ...scope, endpoint_id: endpointId, idempotency };
     return answered(reply, await this.bus.request('webhooks.endpoints.rotate-secret.v1', command));
   }
@@ -143,7 +143,7 @@ export class DevelopersController {
   @Permit('developers.manage')
   @Audited('webhook_endpoint.deleted', targetParam)
   deleteEndpoint(@Param('id') id: string, @Scope() scope: MerchantScope): Promise<{ id: string; deleted: true }> {
-    return this.bus.request('webhooks.endpoints.delete.v1', { ...scope, endpoint_id: matching(ENDPOINT_ID, id, 'Webhook endpoint') });
+    return this.bus.request('webhooks.endpoints.delete.v1', { ...scope, endpoint_id: matching(WEBHOOK_ENDPOINT_ID_PATTERN, id, 'Webhook endpoint') });
   }
 
   @Post('developers/webhook-endpoints/:id/disable')
@@ -166,7 +166,7 @@ export class DevelopersController {
   @Get('developers/webhook-endpoints/:id/deliveries')
   @Permit('merchant.read')
   async endpointDeliveries(@Param('id') id: string, @Scope() scope: MerchantScope, @Principal() user: DashboardPrincipal): Promise<{ deliveries: WebhookEndpointDeliveryView[] }> {
-    const { deliveries } = await this.bus.request('webhooks.endpoints.deliveries.v1', { ...scope, endpoint_id: matching(ENDPOINT_ID, id, 'Webhook endpoint'), limit: 10 });
+    const { deliveries } = await this.bus.request('webhooks.endpoints.deliveries.v1', { ...scope, endpoint_id: matching(WEBHOOK_ENDPOINT_ID_PATTERN, id, 'Webhook endpoint'), limit: 10 });
     return { deliveries: webhookUrlsFor(user.role, deliveries) };
   }
 
@@ -218,6 +218,6 @@ export class DevelopersController {
   }
 
   private setStatus(id: string, scope: MerchantScope, status: WebhookEndpointStatus): Promise<WebhookEndpointView> {
-    return this.bus.request('webhooks.endpoints.set-status.v1', { ...scope, endpoint_id: matching(ENDPOINT_ID, id, 'Webhook endpoint'), status });
+    return this.bus.request('webhooks.endpoints.set-status.v1', { ...scope, endpoint_id: matching(WEBHOOK_ENDPOINT_ID_PATTERN, id, 'Webhook endpoint'), status });
   }
 }

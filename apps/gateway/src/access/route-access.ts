@@ -22,22 +22,14 @@ export const SECURITY_SCHEMES = { apiKey: 'api_key', adminToken: 'admin_token', 
 const access = (route: RouteAccess, ...docs: Array<MethodDecorator & ClassDecorator>) =>
   applyDecorators(RouteConfig({ access: route }), ...docs);
 
-/** Server-side API: secret and restricted keys holding `scope`. Publishable keys are refused with 403. */
-export const SecretKeyRoute = (scope: Scope) =>
-  access(
-    { credential: 'api_key', scope, keyTypes: ['secret', 'restricted'] },
-    ApiBearerAuth(SECURITY_SCHEMES.apiKey),
-    ApiExtension('x-required-scope', scope),
-  );
-
 /**
- * The test-mode simulator: secret and restricted test keys holding `scope`. A
- * live key is refused with `refusal` (403) before its body is read or its
- * Idempotency-Key reserved, whatever it sent.
+ * Server-side API: secret and restricted keys holding `scope`. Publishable keys are refused with 403, and with
+ * `testKeysOnly` (the test-mode simulator) live keys too, with that message, before the body is read or the
+ * Idempotency-Key reserved.
  */
-export const TestKeyRoute = (scope: Scope, refusal: string) =>
+export const SecretKeyRoute = (scope: Scope, testKeysOnly?: string) =>
   access(
-    { credential: 'api_key', scope, keyTypes: ['secret', 'restricted'], testKeysOnly: refusal },
+    { credential: 'api_key', scope, keyTypes: ['secret', 'restricted'], ...(testKeysOnly ? { testKeysOnly } : {}) },
     ApiBearerAuth(SECURITY_SCHEMES.apiKey),
     ApiExtension('x-required-scope', scope),
   );

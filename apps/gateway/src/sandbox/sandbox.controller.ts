@@ -4,7 +4,7 @@ import { type CheckoutSessionView, ExpireSessionBody, type IdempotencyToken, typ
 import { BusClient } from '@pp/platform';
 import type { FastifyReply } from 'fastify';
 import { Idempotency, KeyScope } from '../access/request-params';
-import { TestKeyRoute } from '../access/route-access';
+import { SecretKeyRoute } from '../access/route-access';
 import { CHECKOUT_SESSION_SCHEMA } from '../checkout-sessions/checkout-sessions.schemas';
 import { ApiIdempotentResponse, ApiJsonBody, ApiJsonResponse } from '../openapi/api-docs.decorators';
 import { sendIdempotent } from '../idempotency/send-idempotent';
@@ -24,7 +24,7 @@ export class SandboxController {
   constructor(private readonly bus: BusClient) {}
 
   @Post('simulate-payment')
-  @TestKeyRoute('checkout.write', SIMULATE_REQUIRES_TEST_KEY)
+  @SecretKeyRoute('checkout.write', SIMULATE_REQUIRES_TEST_KEY)
   @ApiOperation({ summary: 'Simulate a payment for a test session (test secret keys only)' })
   @ApiJsonBody(SimulatePaymentBody)
   @ApiIdempotentResponse({ status: 200, description: 'The transaction and the session after it (header X-Cache-Lookup: HIT on a replay)' }, SIMULATION_SCHEMA)
@@ -46,7 +46,7 @@ export class SandboxController {
 
   @Post('expire-session')
   @HttpCode(200)
-  @TestKeyRoute('checkout.write', EXPIRE_REQUIRES_TEST_KEY)
+  @SecretKeyRoute('checkout.write', EXPIRE_REQUIRES_TEST_KEY)
   @ApiOperation({ summary: 'Expire a PENDING test session now, emitting checkout.session.expired (test secret keys only)' })
   @ApiJsonBody(ExpireSessionBody)
   @ApiJsonResponse(200, 'The session after it (a session no longer PENDING as it was)', CHECKOUT_SESSION_SCHEMA)

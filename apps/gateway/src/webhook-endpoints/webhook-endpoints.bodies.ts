@@ -1,9 +1,7 @@
 import { OmitType, PickType } from '@nestjs/swagger';
-import { CreateWebhookEndpointCommand, PageLimitParams, ResendEventCommand, RotateWebhookEndpointSecretCommand } from '@pp/contracts';
+import { CreateWebhookEndpointCommand, PageLimitParams, ResendEventCommand, RotateWebhookEndpointSecretCommand, WEBHOOK_ENDPOINT_ID_PATTERN } from '@pp/contracts';
 import { IsOptional, Matches } from 'class-validator';
 
-/** An endpoint's id as the webhooks service makes it: any other is no endpoint (404, or an invalid cursor). */
-export const ENDPOINT_ID = /^wh_[a-z0-9]{10,40}$/;
 
 /*
  * HTTP bodies derived from the webhooks service's commands: the scope comes
@@ -23,6 +21,6 @@ export class RotateWebhookEndpointSecretBody extends PickType(RotateWebhookEndpo
 /** GET /v1/webhook_endpoints: pages as every list does, over the mode's endpoints (MAX_WEBHOOK_ENDPOINTS at most). */
 export class ListWebhookEndpointsParams extends PageLimitParams {
   @IsOptional()
-  @Matches(ENDPOINT_ID)
+  @Matches(WEBHOOK_ENDPOINT_ID_PATTERN)
   starting_after?: string;
 }

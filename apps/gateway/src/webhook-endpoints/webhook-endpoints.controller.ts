@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
-import { DomainError, ErrorCode, EVENT_ID_PATTERN, type IdempotencyToken, MAX_WEBHOOK_ENDPOINTS, type MerchantScope } from '@pp/contracts';
+import { DomainError, ErrorCode, EVENT_ID_PATTERN, type IdempotencyToken, MAX_WEBHOOK_ENDPOINTS, type MerchantScope, WEBHOOK_ENDPOINT_ID_PATTERN } from '@pp/contracts';
 import { BusClient } from '@pp/platform';
 import type { FastifyReply } from 'fastify';
 import { Idempotency, KeyScope } from '../access/request-params';
@@ -9,7 +9,7 @@ import { pageInMemory, parseListQuery } from '../http/list-query';
 import { sendIdempotent } from '../idempotency/send-idempotent';
 import { ApiIdempotentResponse, ApiJsonBody, ApiJsonResponse, ApiPageLimitQuery } from '../openapi/api-docs.decorators';
 import { listSchema } from '../openapi/view-schema';
-import { CreateWebhookEndpointBody, ENDPOINT_ID, ListWebhookEndpointsParams, ResendEventBody, RotateWebhookEndpointSecretBody } from './webhook-endpoints.bodies';
+import { CreateWebhookEndpointBody, ListWebhookEndpointsParams, ResendEventBody, RotateWebhookEndpointSecretBody } from './webhook-endpoints.bodies';
 import { DELETED_ENDPOINT_SCHEMA, RESEND_SCHEMA, WEBHOOK_ENDPOINT_SCHEMA, WEBHOOK_ENDPOINT_WITH_SECRET_SCHEMA } from './webhook-endpoints.schemas';
 
 /** Ids that cannot exist are not worth a bus call. */
@@ -50,7 +50,7 @@ export class WebhookEndpointsController {
   @ApiOperation({ summary: 'Delete an endpoint; its pending deliveries stop' })
   @ApiJsonResponse(200, 'Deleted', DELETED_ENDPOINT_SCHEMA)
   delete(@Param('id') id: string, @KeyScope() scope: MerchantScope) {
-    ensure(ENDPOINT_ID.test(id), 'Webhook endpoint not found');
+    ensure(WEBHOOK_ENDPOINT_ID_PATTERN.test(id), 'Webhook endpoint not found');
     return this.bus.request('webhooks.endpoints.delete.v1', { ...scope, endpoint_id: id });
   }
 
@@ -70,7 +70,7 @@ export class WebhookEndpointsController {
     @Idempotency() idempotency: IdempotencyToken,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    ensure(ENDPOINT_ID.test(id), 'Webhook endpoint not found');
+    ensure(WEBHOOK_ENDPOINT_ID_PATTERN.test(id), 'Webhook endpoint not found');
     await sendIdempotent(reply, await this.bus.request('webhooks.endpoints.rotate-secret.v1', { ...body, ...scope, endpoint_id: id, idempotency }), 200);
   }
 
@@ -80,7 +80,7 @@ export class WebhookEndpointsController {
   @ApiOperation({ summary: 'Disable an endpoint: no deliveries until it is enabled again (what it missed is not resent)' })
   @ApiJsonResponse(200, 'The endpoint, disabled', WEBHOOK_ENDPOINT_SCHEMA)
   disable(@Param('id') id: string, @KeyScope() scope: MerchantScope) {
-    ensure(ENDPOINT_ID.test(id), 'Webhook endpoint not found');
+    ensure(WEBHOOK_ENDPOINT_ID_PATTERN.test(id), 'Webhook endpoint not found');
     return this.bus.request('webhooks.endpoints.set-status.v1', { ...scope, endpoint_id: id, status: 'disabled' });
   }
 
@@ -90,7 +90,7 @@ export class WebhookEndpointsController {
   @ApiOperation({ summary: 'Enable an endpoint again: events from now on are delivered' })
   @ApiJsonResponse(200, 'The endpoint, enabled', WEBHOOK_ENDPOINT_SCHEMA)
   enable(@Param('id') id: string, @KeyScope() scope: MerchantScope) {
-    ensure(ENDPOINT_ID.test(id), 'Webhook endpoint not found');
+    ensure(WEBHOOK_ENDPOINT_ID_PATTERN.test(id), 'Webhook endpoint not found');
     return this.bus.request('webhooks.endpoints.set-status.v1', { ...scope, endpoint_id: id, status: 'enabled' });
   }
 

@@ -90,11 +90,12 @@ const AMOUNT_LEADS = [
  * layouts, under the headline. Where a label or a lead promises an amount,
  * what follows is money: anything no format reads there ("CA$5.25",
  * "-$5.00") is 'unparseable', never skipped, or a notice could be left with
- * only the amounts its other parts state.
+ * only the amounts its other parts state. `values`: the text's labelled
+ * values, when the caller has read them already.
  */
-export function extractBodyAmounts(text: string): Array<Exclude<AmountRead, null>> {
+export function extractBodyAmounts(text: string, values = extractLabelledValues(text)): Array<Exclude<AmountRead, null>> {
   const promised = (value: string): Exclude<AmountRead, null> => readLeadingAmount(value).cents ?? 'unparseable';
-  const labelled = (extractLabelledValues(text).get('amount') ?? []).map(promised);
+  const labelled = (values.get('amount') ?? []).map(promised);
   const flat = flattenWhitespace(text);
   const inSentences = AMOUNT_LEADS.flatMap((lead) => [...flat.matchAll(lead)].map((match) => promised(flat.slice(match.index + match[0].length))));
   return [...labelled, ...inSentences];

@@ -60,7 +60,7 @@ function read(facts: MimeFacts): Reading {
   // Interac's fields are read from Interac's words only: the payer may write any label in the Message.
   const values = extractLabelledValues(interac);
   const subjectAmount = classification.subjectAmount === null ? null : readWholeAmount(classification.subjectAmount);
-  const stated = { subject: subjectAmount, body: extractBodyAmounts(interac), message: messageAmounts(message) };
+  const stated = { subject: subjectAmount, body: extractBodyAmounts(interac, values), message: messageAmounts(message) };
   const amount = agreedAmount(stated);
   const references = extractReferences(values);
   return {

@@ -12,7 +12,7 @@ export interface SplitText {
 
 /**
  * The labels Interac prints after the Message, as each layout prints them (docs/INGEST-FORMATS.md): Date, Reference
- * Number (when there is one), Sent From and Amount; the older layouts the reference alone.
+ * Number (when there is one), Sent From and Amount; the older layouts the reference alone. Longest first.
  */
 const LAYOUT_TAILS: readonly (readonly LabelledField[])[] = [['date', 'reference', 'sender', 'amount'], ['date', 'sender', 'amount'], ['reference']];
 
@@ -23,11 +23,9 @@ const LAYOUT_TAILS: readonly (readonly LabelledField[])[] = [['date', 'reference
  * when the last ones are no layout's: what the payer wrote is never read as Interac's.
  */
 function interacLabelsStart(after: FoundLabel[], textLength: number): number {
-  const fields = after.map((label) => label.field);
-  const tail = LAYOUT_TAILS.filter((layout) => layout.length <= fields.length && layout.every((field, i) => fields[fields.length - layout.length + i] === field))
-    .map((layout) => layout.length)
-    .reduce((longest, length) => Math.max(longest, length), 0);
-  return tail === 0 ? textLength : after[after.length - tail].start;
+  // Longest first, so the first that fits is the longest.
+  const tail = LAYOUT_TAILS.find((layout) => layout.length <= after.length && layout.every((field, i) => after[after.length - layout.length + i].field === field));
+  return tail ? after[after.length - tail.length].start : textLength;
 }
 
 /** Splits the text at the first Message label (Interac prints it before the payer's words). */

@@ -74,9 +74,8 @@ export type RefundCommand =
 /** How long a SENT refund's claim is its holder's alone to fail (see above). */
 export const CLAIM_ABANDONED_AFTER_MS = 24 * 60 * 60 * 1000;
 
-/** The holder may fail its claimed refund at once; another operator once the claim is abandoned. */
-const mayFail = (state: Refund, command: { by: string; now: Date }): boolean =>
-  state.sent_by === command.by || state.sent_at === null || command.now.getTime() >= Date.parse(state.sent_at) + CLAIM_ABANDONED_AFTER_MS;
+/** When a claimed refund's claim counts as abandoned, and any operator may fail it (epoch ms); null when unclaimed. */
+const claimFreeAt = (state: Refund): number | null => (state.sent_at === null ? null : Date.parse(state.sent_at) + CLAIM_ABANDONED_AFTER_MS);
 
 /** Who moves a test-mode refund through its stages (PRODUCT-RULES §3.3: auto-approval). */
 export const TEST_MODE_ACTOR = 'system:test_mode';
@@ -124,8 +123,9 @@ export function decide(state: RefundState, command: RefundCommand): RefundEvent[
     return [];
   }
   if (!from.includes(state.status)) throw new RefundStageRefused(state.status, command.kind);
-  if (command.kind === 'fail' && !mayFail(state, command)) {
-    const until = new Date(Date.parse(state.sent_at!) + CLAIM_ABANDONED_AFTER_MS).toISOString();
+  const freeAt = claimFreeAt(state);
+  if (command.kind === 'fail' && state.sent_by !== command.by && freeAt !== null && command.now.getTime() < freeAt) {
+    const until = new Date(freeAt).toISOString();
     throw new RefundStageRefused(state.status, command.kind, `Refund is SENT; it is claimed by ${state.sent_by}, who alone can fail it until ${until}`);
   }
   const at = command.now.toISOString();

@@ -9,8 +9,8 @@ import type { DataSource } from 'typeorm';
  */
 export type IdempotencyRecordTable = 'endpoint_requests' | 'resend_requests';
 
-/** SQL: the record is past the retention (`$<retention>` holds IDEMPOTENCY_RETENTION_SECONDS). */
-const pastRetention = (retention: string): string => `created_at <= now() - make_interval(secs => ${retention})`;
+/** SQL: the record is past the retention (`retention`, a parameter holding IDEMPOTENCY_RETENTION_SECONDS; `createdAt`, its column). */
+export const pastRetention = (retention: string, createdAt = 'created_at'): string => `${createdAt} <= now() - make_interval(secs => ${retention})`;
 
 /**
  * Deletes the scope's record of `key` if it is past the retention, so the key

@@ -4,12 +4,12 @@ import { type BeforeApplicationShutdown, Inject, Injectable, type OnApplicationB
 import { type Link, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { signatureHeaders, WebhookDeliveryStatus } from '@pp/contracts';
 import { retried } from '@pp/kernel';
-import { bullWorkerConnection, CONFIG, contextOf, JsonLogger, jobSpanPlacement, linksTo, queuePrefix, Batcher, requestContext } from '@pp/platform';
+import { bullWorkerConnection, CONFIG, contextOf, JsonLogger, jobSpanPlacement, keptOrNewRequestId, linksTo, queuePrefix, Batcher, requestContext } from '@pp/platform';
 import { DelayedError, type Job, Worker } from 'bullmq';
 import { EndpointSecrets } from '../endpoints/endpoint-secrets';
 import { sendWebhook, type WebhookResponse } from '../network/webhook-sender';
 import { retryScheduleMs, type WebhooksConfig } from '../webhooks.config';
-import { type AttemptOrigin, deliveryRequestId } from './attempt-origin';
+import type { AttemptOrigin } from './attempt-origin';
 import { AttemptPlaces } from './attempt-places';
 import { notSentBecause } from './delivery-target.policy';
 import { DeliveryMetrics } from './delivery.metrics';
@@ -201,7 +201,7 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, BeforeApplica
    * coming back every few seconds. All of it under the job's request id.
    */
   process(job: Job<DeliveryJob>, token?: string): Promise<void> {
-    const origin: AttemptOrigin = { queuedBy: contextOf(job.data.trace), requestId: deliveryRequestId(job.data.request_id) };
+    const origin: AttemptOrigin = { queuedBy: contextOf(job.data.trace), requestId: keptOrNewRequestId(job.data.request_id) };
     return requestContext.run({ requestId: origin.requestId }, () => this.processIn(job, origin, token));
   }
 

@@ -3,7 +3,7 @@ import { ALL_EVENTS, IDEMPOTENCY_RETENTION_SECONDS, type IdempotencyToken, Webho
 import { storableText } from '@pp/kernel';
 import { JsonLogger } from '@pp/platform';
 import { DataSource } from 'typeorm';
-import { forgetExpiredRecord, pruneExpiredRecords } from '../database/idempotency-records';
+import { forgetExpiredRecord, pastRetention, pruneExpiredRecords } from '../database/idempotency-records';
 import type { EndpointRow, Scope } from '../endpoints/endpoint.repository';
 import type { DeliveryAttemptRow } from './delivery-attempt.view';
 import { endpointChanges } from './endpoint-changes';
@@ -541,7 +541,7 @@ export class DeliveryRepository {
    */
   async resendRequested(scope: Scope, idempotencyKey: string): Promise<ResendRequest | undefined> {
     const [row] = await this.db.query(
-      `SELECT fingerprint, event_id, webhook_ids, created_at <= now() - make_interval(secs => $4) AS expired
+      `SELECT fingerprint, event_id, webhook_ids, ${pastRetention('$4')} AS expired
          FROM webhooks.resend_requests WHERE merchant_id = $1 AND livemode = $2 AND idempotency_key = $3`,
       [scope.merchant_id, scope.livemode, idempotencyKey, IDEMPOTENCY_RETENTION_SECONDS],
     );

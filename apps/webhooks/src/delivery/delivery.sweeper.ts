@@ -56,10 +56,9 @@ export class DeliverySweeper implements OnApplicationBootstrap, OnApplicationShu
    * Deletes the endpoint and resend requests no repeat can use any more (at
    * most one batch of each per interval), so the tables hold a day of them,
    * not every one ever made, and a key reused after the retention can be
-   * recorded anew. Answers how many went.
+   * recorded anew.
    */
-  async pruneRequests(): Promise<number> {
-    const [endpointRequests, resendRequests] = await Promise.all([this.endpoints.pruneRequests(BATCH), this.deliveries.pruneResendRequests(BATCH)]);
-    return endpointRequests + resendRequests;
+  async pruneRequests(): Promise<void> {
+    await Promise.all([this.endpoints.pruneRequests(BATCH), this.deliveries.pruneResendRequests(BATCH)]);
   }
 }

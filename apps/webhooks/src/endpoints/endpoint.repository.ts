@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { IDEMPOTENCY_RETENTION_SECONDS, type IdempotencyToken, type WebhookEndpointStatus, type WebhookEndpointView, type WebhookEndpointWithSecretView } from '@pp/contracts';
 import { DataSource } from 'typeorm';
-import { forgetExpiredRecord, pruneExpiredRecords } from '../database/idempotency-records';
+import { forgetExpiredRecord, pastRetention, pruneExpiredRecords } from '../database/idempotency-records';
 
 export interface EndpointRow {
   id: string;
@@ -89,7 +89,7 @@ export class EndpointRepository {
     idempotencyKey: string,
   ): Promise<(EndpointRow & { fingerprint: string; operation: EndpointOperation; secret_unchanged: boolean }) | undefined> {
     const [row] = await this.db.query(
-      `SELECT r.fingerprint, r.operation, r.created_at <= now() - make_interval(secs => $4) AS expired,
+      `SELECT r.fingerprint, r.operation, ${pastRetention('$4', 'r.created_at')} AS expired,
               r.secret_version IS NOT DISTINCT FROM e.secret_version AS secret_unchanged, e.*
          FROM webhooks.endpoint_requests r JOIN webhooks.endpoints e ON e.id = r.endpoint_id
         WHERE r.merchant_id = $1 AND r.livemode = $2 AND r.idempotency_key = $3`,

@@ -8,6 +8,7 @@ import {
   DurableReader,
   HealthService,
   JsonLogger,
+  keptOrNewRequestId,
   NATS_CONNECTION,
   requestContext,
   ServiceMetrics,
@@ -16,7 +17,7 @@ import {
   watchConsumerLag,
 } from '@pp/platform';
 import { AckPolicy, type ConsumerConfig, DeliverPolicy, type JsMsg, nanos, type NatsConnection } from 'nats';
-import { deliveryRequestId, withinOrigin } from '../delivery/attempt-origin';
+import { withinOrigin } from '../delivery/attempt-origin';
 import { DeliveryAttemptJob } from '../delivery/delivery-attempt.job';
 import { DeliveryQueue } from '../delivery/delivery.queue';
 import { DeliveryRepository, type DueDelivery } from '../delivery/delivery.repository';
@@ -141,7 +142,7 @@ export class MerchantEventConsumer implements OnApplicationBootstrap, OnApplicat
       return;
     }
     // Read with care: the message is not known to be a ledger event yet.
-    const requestId = deliveryRequestId(event.metadata?.correlation_id);
+    const requestId = keptOrNewRequestId(event.metadata?.correlation_id);
     await requestContext.run({ requestId }, () => this.take(msg, event, requestId));
   }
 

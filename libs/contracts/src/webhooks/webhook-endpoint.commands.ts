@@ -19,7 +19,8 @@ export const MAX_WEBHOOK_ENDPOINTS = 16;
 /** CONFLICT for a replayed creation or rotation of an endpoint whose secret was rotated after it: the secret it made is gone. */
 export const SECRET_ROTATED_SINCE = 'The endpoint’s secret was rotated after this request, so its secret is not shown again; rotate it to get a new one';
 
-const ENDPOINT_ID = /^wh_[a-z0-9]{10,40}$/;
+/** A webhook endpoint's id as the webhooks service makes it: any other names no endpoint. */
+export const WEBHOOK_ENDPOINT_ID_PATTERN = /^wh_[a-z0-9]{10,40}$/;
 
 /** `webhooks.endpoints.create.v1`: body of POST /v1/webhook_endpoints plus the caller's scope. */
 export class CreateWebhookEndpointCommand extends MerchantScope {
@@ -53,7 +54,7 @@ export class ListWebhookEndpointsQuery extends MerchantScope {}
 
 export class WebhookEndpointRef extends MerchantScope {
   @IsString()
-  @Matches(ENDPOINT_ID, { message: 'endpoint_id must look like wh_…' })
+  @Matches(WEBHOOK_ENDPOINT_ID_PATTERN, { message: 'endpoint_id must look like wh_…' })
   endpoint_id!: string;
 }
 
@@ -89,7 +90,7 @@ export class ResendEventCommand extends MerchantScope {
 
   @IsOptional()
   @IsString()
-  @Matches(ENDPOINT_ID, { message: 'endpoint_id must look like wh_…' })
+  @Matches(WEBHOOK_ENDPOINT_ID_PATTERN, { message: 'endpoint_id must look like wh_…' })
   endpoint_id?: string;
 
   /** The API request's Idempotency-Key: a repeat answers what its request queued, queuing nothing. */

@@ -27,7 +27,7 @@ function entryProblem(entry: string): string | undefined {
   const bits = /^\d{1,3}$/.test(prefix) ? Number(prefix) : NaN;
   if (!(bits >= 0 && bits <= (family === 4 ? 32 : 128))) return `"${entry.slice(0, 60)}" has an invalid prefix length`;
   // 0.0.0.0/0 and the like trust the whole internet: any client could name its own address and escape its budgets.
-  const shortest = family === 4 ? SHORTEST_IPV4_PREFIX : family === 6 && inMappedIpv4(address, bits) ? MAPPED_IPV4_OFFSET + SHORTEST_IPV4_PREFIX : SHORTEST_IPV6_PREFIX;
+  const shortest = family === 4 ? SHORTEST_IPV4_PREFIX : inMappedIpv4(address, bits) ? MAPPED_IPV4_OFFSET + SHORTEST_IPV4_PREFIX : SHORTEST_IPV6_PREFIX;
   return bits >= shortest ? undefined : `"${entry.slice(0, 60)}" trusts too wide a range (shorter than /${shortest}): every client could forge its address`;
 }
 

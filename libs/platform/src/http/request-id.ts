@@ -7,10 +7,12 @@ export const REQUEST_ID_HEADER = 'x-request-id';
 /** Whether an offered request id (an HTTP header, a bus message's) may be kept as it is: short and plain (the SDK's rule), so it can be logged and echoed safely. */
 export const isWellFormedRequestId = (offered: unknown): offered is string => typeof offered === 'string' && REQUEST_ID_PATTERN.test(offered);
 
+/** The id offered if well formed, else a new UUID. */
+export const keptOrNewRequestId = (offered: unknown): string => (isWellFormedRequestId(offered) ? offered : randomUUID());
+
 /** The request id of a request: the caller's X-Request-Id if well formed, else a new UUID. */
 export function requestIdOf(headers: Record<string, string | string[] | undefined>): string {
-  const offered = headers[REQUEST_ID_HEADER];
-  return isWellFormedRequestId(offered) ? offered : randomUUID();
+  return keptOrNewRequestId(headers[REQUEST_ID_HEADER]);
 }
 
 interface HookTarget {

@@ -9,7 +9,7 @@ import { busOutcome, type BusMetrics } from '../metrics/bus-metrics';
 import { inSpan } from '../telemetry/in-span';
 import type { BusReply } from './bus-envelope';
 import { BusContext } from './bus-context';
-import { readHeaders } from './bus-headers';
+import { type IncomingMeta, readHeaders } from './bus-headers';
 import { subjectPrefix } from './connect-nats';
 import { handlerMismatches, replyInboxes } from './served-subjects';
 
@@ -129,7 +129,7 @@ export class NatsBusServer extends Server implements CustomTransportStrategy {
     }
   }
 
-  private async answerRequest(pattern: string, handler: MessageHandler, msg: Msg, meta: ReturnType<typeof readHeaders>): Promise<void> {
+  private async answerRequest(pattern: string, handler: MessageHandler, msg: Msg, meta: IncomingMeta): Promise<void> {
     const started = performance.now();
     if (meta.deadline && meta.deadline < Date.now()) return this.options.metrics.expired(pattern); // the caller has stopped waiting
     const reply = msg.reply;
@@ -173,7 +173,7 @@ export class NatsBusServer extends Server implements CustomTransportStrategy {
     pattern: string,
     handler: MessageHandler,
     msg: Msg,
-    meta: ReturnType<typeof readHeaders>,
+    meta: IncomingMeta,
   ): Promise<BusReply<unknown>> {
     let payload: unknown;
     try {

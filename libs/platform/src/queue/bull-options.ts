@@ -9,7 +9,7 @@ export const queuePrefix = (namespace: string): string => (namespace ? `${namesp
  * and no command deadline: BullMQ's blocking commands wait for jobs on
  * purpose and must not give up.
  */
-export const bullWorkerConnection = (url: string): ConnectionOptions => ({ ...redisAddress(new URL(url)), maxRetriesPerRequest: null, keepAlive: REDIS_KEEPALIVE_MS });
+export const bullWorkerConnection = (url: string): ConnectionOptions => ({ ...redisAddress(new URL(url)), maxRetriesPerRequest: null });
 
 /**
  * A queue's connection options from REDIS_URL, for the calls a service
@@ -25,9 +25,9 @@ export const bullQueueConnection = (url: string, commandTimeoutMs = REDIS_COMMAN
   maxRetriesPerRequest: null,
   commandTimeout: commandTimeoutMs,
   connectTimeout: REDIS_CONNECT_TIMEOUT_MS,
-  keepAlive: REDIS_KEEPALIVE_MS,
 });
 
+/** Where and how BullMQ's connections reach Redis, from REDIS_URL, with the services' TCP keepalive (service-redis.ts). */
 const redisAddress = (parsed: URL) => ({
   host: parsed.hostname,
   port: Number(parsed.port || 6379),
@@ -36,4 +36,5 @@ const redisAddress = (parsed: URL) => ({
   password: parsed.password ? decodeURIComponent(parsed.password) : undefined,
   db: parsed.pathname.length > 1 ? Number(parsed.pathname.slice(1)) : 0,
   tls: parsed.protocol === 'rediss:' ? {} : undefined,
+  keepAlive: REDIS_KEEPALIVE_MS,
 });

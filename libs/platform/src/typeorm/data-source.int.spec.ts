@@ -55,7 +55,8 @@ describe('a service pool while it idles (dataSourceFor)', () => {
     const ports = (await observer.query('SELECT client_port FROM pg_stat_activity WHERE application_name = $1', [applicationName])).rows.map((row: { client_port: number }) => row.client_port);
     expect(ports.length).toBeGreaterThan(0);
     const serverPort = Number(new URL(ADMIN_URL).port || 5432);
-    for (const port of ports) expect({ port, timer: tcpTimerOf(port, serverPort) }).toEqual({ port, timer: KEEPALIVE_TIMER });
+    const sockets = tcpSockets();
+    for (const port of ports) expect({ port, timer: tcpTimerOf(sockets, port, serverPort) }).toEqual({ port, timer: KEEPALIVE_TIMER });
   });
 });
 
@@ -118,13 +119,12 @@ const ESTABLISHED = '01';
  * The timer the kernel runs for this machine's established TCP connection from `localPort` to `remotePort` (Linux:
  * /proc/net/tcp and tcp6; the remote port and the state tell it from another socket sharing the local port).
  */
-function tcpTimerOf(localPort: number, remotePort: number): string | undefined {
+function tcpTimerOf(sockets: string[][], localPort: number, remotePort: number): string | undefined {
   const hex = (port: number) => `:${port.toString(16).toUpperCase().padStart(4, '0')}`;
-  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
-    for (const line of readFileSync(table, 'utf8').split('\n').slice(1)) {
-      const [, local, remote, state, , timer] = line.trim().split(/\s+/);
-      if (local?.endsWith(hex(localPort)) && remote?.endsWith(hex(remotePort)) && state === ESTABLISHED) return timer.split(':')[0];
-    }
-  }
-  return undefined;
+  const socket = sockets.find(([, local, remote, state]) => local?.endsWith(hex(localPort)) && remote?.endsWith(hex(remotePort)) && state === ESTABLISHED);
+  return socket?.[5].split(':')[0];
 }
+
+/** This machine's TCP sockets, each the fields of its line in /proc/net/tcp or tcp6. */
+const tcpSockets = (): string[][] =>
+  ['/proc/net/tcp', '/proc/net/tcp6'].flatMap((table) => readFileSync(table, 'utf8').split('\n').slice(1).map((line) => line.trim().split(/\s+/)));
