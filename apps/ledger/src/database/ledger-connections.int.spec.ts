@@ -1,6 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { CONFIG, HealthService, SERVICE_SESSION_LIMITS } from '@pp/platform';
+import { CONFIG, HealthService, SERVICE_SESSION_LIMITS, type SessionLimits } from '@pp/platform';
 import { DatabaseModule } from '@pp/platform/typeorm';
 import { createTestDatabase, type TestDatabase } from '@pp/testing';
 import { DataSource } from 'typeorm';
@@ -17,6 +17,12 @@ const limitsOf = async (query: (sql: string) => Promise<Array<{ statement: strin
   );
   return { statementTimeoutMs: Number(statement), idleInTransactionTimeoutMs: Number(idle) };
 };
+
+/** What Postgres applies, and the client's own answer deadline (node-postgres's query_timeout), of a connected client. */
+const limitsWith = async (client: object, serverLimits: Promise<Omit<SessionLimits, 'answerTimeoutMs'>>): Promise<SessionLimits> => ({
+  ...(await serverLimits),
+  answerTimeoutMs: (client as { connectionParameters: { query_timeout: number } }).connectionParameters.query_timeout,
+});
 
 /*
  * Every connection the ledger opens for its own work carries a service's
@@ -53,8 +59,13 @@ describe("the ledger's connections: a service's session limits", () => {
     class LedgerDatabaseOnly {}
     const app = await NestFactory.createApplicationContext(LedgerDatabaseOnly, { logger: false });
     try {
-      const dataSource = app.get(DataSource);
-      expect(await limitsOf((sql) => dataSource.query(sql))).toEqual(SERVICE_SESSION_LIMITS);
+      const runner = app.get(DataSource).createQueryRunner();
+      try {
+        const client = await runner.connect();
+        expect(await limitsWith(client, limitsOf((sql) => runner.query(sql)))).toEqual(SERVICE_SESSION_LIMITS);
+      } finally {
+        await runner.release();
+      }
     } finally {
       await app.close();
     }
@@ -63,7 +74,12 @@ describe("the ledger's connections: a service's session limits", () => {
   it('the group commit (appendPool)', async () => {
     const pool = appendPool(config.DATABASE_URL);
     try {
-      expect(await limitsOf(async (sql) => (await pool.query<{ statement: string; idle: string }>(sql)).rows)).toEqual(SERVICE_SESSION_LIMITS);
+      const client = await pool.connect();
+      try {
+        expect(await limitsWith(client, limitsOf(async (sql) => (await client.query<{ statement: string; idle: string }>(sql)).rows))).toEqual(SERVICE_SESSION_LIMITS);
+      } finally {
+        client.release();
+      }
     } finally {
       await pool.end();
     }
@@ -73,7 +89,7 @@ describe("the ledger's connections: a service's session limits", () => {
     const client = publisherConnection(config.DATABASE_URL, 1000);
     await client.connect();
     try {
-      expect(await limitsOf(async (sql) => (await client.query<{ statement: string; idle: string }>(sql)).rows)).toEqual(SERVICE_SESSION_LIMITS);
+      expect(await limitsWith(client, limitsOf(async (sql) => (await client.query<{ statement: string; idle: string }>(sql)).rows))).toEqual(SERVICE_SESSION_LIMITS);
       const { rows } = await client.query<{ setting: string }>(`SELECT setting FROM pg_settings WHERE name = 'idle_session_timeout'`);
       expect(Number(rows[0].setting)).toBe(leaderIdleLimitMs(1000));
       expect(leaderIdleLimitMs(1000)).toBe(15_000);

@@ -38,6 +38,9 @@ export function statementName(text: string): string | undefined {
 
 type QueryCallback = (error: Error | null, result: unknown) => void;
 
+/** node-postgres's error for a statement unanswered past its query_timeout. */
+const PG_ANSWER_TIMED_OUT = 'Query read timeout';
+
 /**
  * A node-postgres client that prepares every parameterized statement once per
  * connection instead of sending it unnamed. Unnamed, Postgres parses,
@@ -58,27 +61,51 @@ export class PreparingClient extends Client {
   private readonly stale = new Set<string>();
   private writesHeld = false;
 
-  // node-postgres overloads query() many ways; only (text, values[, callback]) is rewritten.
+  // node-postgres overloads query() many ways; only (text, values[, callback]) is rewritten, and every form's failure is heard.
   override query(config: unknown, values?: unknown, callback?: unknown): never {
-    if ((this as unknown as { pipeline: boolean }).pipeline) this.holdWritesToEndOfTick();
+    if (this.pipelined) this.holdWritesToEndOfTick();
     const call = super.query as unknown as (config: unknown, values?: unknown, callback?: unknown) => never;
+    let name: string | undefined;
     if (typeof config === 'string' && Array.isArray(values) && values.length > 0) {
-      const name = this.nameFor(config);
-      if (name !== undefined) {
-        const named = { name, text: config, values };
-        if (typeof callback === 'function') {
-          return call.call(this, named, (error: Error | null, result: unknown) => {
-            this.forgetIfReshaped(name, error);
-            (callback as QueryCallback)(error, result);
-          });
-        }
-        return (call.call(this, named) as Promise<unknown>).catch((error: unknown) => {
-          this.forgetIfReshaped(name, error);
-          throw error;
-        }) as never;
-      }
+      name = this.nameFor(config);
+      if (name !== undefined) [config, values] = [{ name, text: config, values }, undefined];
     }
-    return call.call(this, config, values, callback);
+    const heard = (error: unknown) => {
+      if (name !== undefined) this.forgetIfReshaped(name, error);
+      this.endIfUnanswered(error);
+    };
+    if (typeof values === 'function' || typeof callback === 'function') {
+      const [given, answer] = typeof values === 'function' ? [undefined, values as QueryCallback] : [values, callback as QueryCallback];
+      return call.call(this, config, given, (error: Error | null, result: unknown) => {
+        heard(error);
+        answer(error, result);
+      });
+    }
+    const result = call.call(this, config, values) as unknown;
+    if (!(result instanceof Promise)) return result as never; // a submittable (a cursor, a stream) answers through itself
+    return result.catch((error: unknown) => {
+      heard(error);
+      throw error;
+    }) as never;
+  }
+
+  /**
+   * node-postgres gives up on a statement whose answer is later than
+   * `query_timeout` (sessionLimitParameters' answer deadline) and fails it,
+   * but leaves a connection it already sent it on waiting for that answer
+   * (a pipelined one it ends itself): every later statement on it would wait
+   * too. The answer is so late only from a server that froze or vanished, so
+   * the connection is ended at once (end() drops one with a statement under
+   * way): the pool drops a client that is ending when it comes back, and the
+   * next statement connects anew.
+   */
+  private endIfUnanswered(error: unknown): void {
+    if (this.pipelined || !(error instanceof Error) || error.message !== PG_ANSWER_TIMED_OUT) return;
+    void this.end();
+  }
+
+  private get pipelined(): boolean {
+    return (this as unknown as { pipeline: boolean }).pipeline;
   }
 
   /**

@@ -1,7 +1,13 @@
-/** What Postgres ends on a connection: a statement that runs too long, a transaction left open and idle. */
+/** What Postgres ends on a connection (a statement that runs too long, a transaction left open and idle), and how long the client waits for an answer. */
 export interface SessionLimits {
   statementTimeoutMs: number;
   idleInTransactionTimeoutMs: number;
+  /**
+   * How long the client waits for the answer to a statement it sent before it
+   * ends the connection (PreparingClient): longer than statementTimeoutMs, so
+   * a server that is there always answers first, if only to say it cancelled.
+   */
+  answerTimeoutMs: number;
 }
 
 /**
@@ -14,13 +20,21 @@ export interface SessionLimits {
  * belongs to a process that froze mid-work (a stopped container, a paused
  * VM): Postgres ends its session, which releases its locks, so the other
  * replicas waiting on them (the ledger's stream locks, stream-locks.ts) go
- * on. Migrations and the ledger's rebuild run as the owner without them:
+ * on. A statement with no answer 5 s after Postgres would have cancelled it
+ * went to a server that froze or vanished while the statement was on its way
+ * (TCP keepalive only probes a quiet connection; one with a statement not yet
+ * acknowledged waits for TCP to give up, some 15 minutes): the client ends
+ * the connection, which leaves its pool, and the next statement connects
+ * anew. Migrations and the ledger's rebuild run as the owner without them:
  * they may take long.
  */
-export const SERVICE_SESSION_LIMITS: SessionLimits = { statementTimeoutMs: 30_000, idleInTransactionTimeoutMs: 30_000 };
+export const SERVICE_SESSION_LIMITS: SessionLimits = { statementTimeoutMs: 30_000, idleInTransactionTimeoutMs: 30_000, answerTimeoutMs: 35_000 };
 
-/** The limits as the run-time parameters node-postgres sends with each new connection (pg's ClientConfig). */
-export const sessionLimitParameters = (limits: SessionLimits): { statement_timeout: number; idle_in_transaction_session_timeout: number } => ({
+/** The limits as the options node-postgres takes for each new connection (pg's ClientConfig): two run-time parameters Postgres applies, and the client's own answer deadline. */
+export const sessionLimitParameters = (
+  limits: SessionLimits,
+): { statement_timeout: number; idle_in_transaction_session_timeout: number; query_timeout: number } => ({
   statement_timeout: limits.statementTimeoutMs,
   idle_in_transaction_session_timeout: limits.idleInTransactionTimeoutMs,
+  query_timeout: limits.answerTimeoutMs,
 });

@@ -61,7 +61,7 @@ describe('a service pool while it idles (dataSourceFor)', () => {
 });
 
 describe('a service pool\'s session limits (dataSourceFor with limits)', () => {
-  const limits: SessionLimits = { statementTimeoutMs: 300, idleInTransactionTimeoutMs: 400 };
+  const limits: SessionLimits = { statementTimeoutMs: 300, idleInTransactionTimeoutMs: 400, answerTimeoutMs: 5_000 };
   const limited = dataSourceFor({ service: 'gateway', schema: 'public', migrations: [], grants: {} }, { url: ADMIN_URL, poolSize: 2, applicationName: `limited-pool-spec-${process.pid}`, limits });
   const unlimited = dataSourceFor({ service: 'gateway', schema: 'public', migrations: [], grants: {} }, { url: ADMIN_URL, poolSize: 1, applicationName: `unlimited-pool-spec-${process.pid}` });
 
@@ -106,6 +106,31 @@ describe('a service pool\'s session limits (dataSourceFor with limits)', () => {
   it('given no limits, then the pool\'s sessions keep the server\'s defaults', async () => {
     expect(await unlimited.query('SHOW statement_timeout')).toEqual([{ statement_timeout: '0' }]);
     expect(await limited.query('SHOW statement_timeout')).toEqual([{ statement_timeout: '300ms' }]);
+  });
+});
+
+describe("a service pool's answer deadline (dataSourceFor with limits)", () => {
+  // Postgres would not cancel the statement for 10 s: to the client, a server that stopped answering.
+  const limits: SessionLimits = { statementTimeoutMs: 10_000, idleInTransactionTimeoutMs: 10_000, answerTimeoutMs: 300 };
+  const pool = dataSourceFor(
+    { service: 'gateway', schema: 'public', migrations: [], grants: {} },
+    { url: ADMIN_URL, poolSize: 1, applicationName: `answer-deadline-spec-${process.pid}`, prepareStatements: true, limits },
+  );
+  const backendPid = async (): Promise<number> => (await pool.query('SELECT pg_backend_pid() AS pid'))[0].pid;
+
+  beforeAll(() => pool.initialize());
+  afterAll(() => pool.destroy());
+
+  it('given a statement with no answer past the deadline, then it fails, its connection is ended and the next statement answers at once on a new one', async () => {
+    const before = await backendPid();
+    const startedAt = Date.now();
+    await expect(pool.query('SELECT pg_sleep(3)')).rejects.toThrow('Query read timeout');
+    expect(Date.now() - startedAt).toBeLessThan(2_000);
+
+    // Left waiting, the pool's one connection would answer only when the sleep ended, 3 s in.
+    const after = await backendPid();
+    expect(Date.now() - startedAt).toBeLessThan(2_000);
+    expect(after).not.toBe(before);
   });
 });
 
