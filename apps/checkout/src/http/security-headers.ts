@@ -43,16 +43,25 @@ export function securityHeaders(config: Pick<CheckoutConfig, 'CHECKOUT_URL_BASE'
   };
 }
 
-/** A parent page's origin as given to the frame: exactly scheme://host[:port], nothing that could extend the CSP. */
+/**
+ * A parent page's origin as given to the frame: exactly scheme://host[:port],
+ * nothing that could extend the CSP. The URL parser lets a host hold `;`,
+ * `,` and `*` (a directive's or a policy's end, a wildcard), so the host must
+ * be a DNS name (punycode for others) or a bracketed IPv6 address.
+ */
 export function parseOrigin(value: unknown): string | null {
   if (typeof value !== 'string' || value.length > 200) return null;
   try {
     const url = new URL(value);
-    return (url.protocol === 'https:' || url.protocol === 'http:') && url.origin === value ? url.origin : null;
+    const plainHost = DNS_HOST.test(url.host) || IPV6_HOST.test(url.host);
+    return (url.protocol === 'https:' || url.protocol === 'http:') && url.origin === value && plainHost ? url.origin : null;
   } catch {
     return null;
   }
 }
+
+const DNS_HOST = /^[a-z0-9.-]+(?::\d+)?$/;
+const IPV6_HOST = /^\[[0-9a-f:.]+\](?::\d+)?$/;
 
 /** Whether a merchant's frame_ancestors list (empty: any site) admits an origin; entries may be https://*.example.com. */
 export function originAllowed(origin: string, allowed: readonly string[]): boolean {

@@ -88,6 +88,8 @@ export function decide(state: CheckoutSessionState, command: CheckoutSessionComm
   }
 
   if (command.kind === 'extend') {
+    // A live payer's window is the product's, whatever a caller asks (PRODUCT-RULES §3.1).
+    if (state.livemode) throw new DomainError(ErrorCode.Forbidden, 'Only test sessions can be extended');
     assertOpen(state, command.now);
     const expiresAt = new Date(command.now.getTime() + command.ttlSeconds * 1000);
     if (expiresAt.getTime() <= Date.parse(state.expires_at)) return [];

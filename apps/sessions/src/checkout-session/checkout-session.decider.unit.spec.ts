@@ -166,4 +166,10 @@ describe('checkout session decider', () => {
     const error = refusal(() => given(created, expiredAt(60)).when({ kind: 'extend', now: at(120), ttlSeconds: 1800 }));
     expect(error).toMatchObject({ code: ErrorCode.Conflict, message: 'Checkout session expired' });
   });
+
+  it('given an open live session, when extended: refused, its deadline stays', () => {
+    const live: CheckoutSessionEvent = { ...created, data: { ...created.data, livemode: true } } as CheckoutSessionEvent;
+    const error = refusal(() => given(live).when({ kind: 'extend', now: at(60), ttlSeconds: 1800 }));
+    expect(error).toMatchObject({ code: ErrorCode.Forbidden, message: 'Only test sessions can be extended' });
+  });
 });

@@ -27,8 +27,9 @@ export interface CheckoutPageSubjects {
   'checkout-page.session.v1': { request: PayerSessionQuery; reply: PayerSessionView };
   /**
    * Served by sessions. The session a client secret opens, for the merchant and
-   * mode of a publishable key. NOT_FOUND for a wrong secret or another
-   * merchant's session; FORBIDDEN when the key's mode is not the session's.
+   * mode of a publishable key. NOT_FOUND for a wrong secret, another
+   * merchant's session, or a key of the other mode (modes are kept apart as
+   * merchants are).
    */
   'checkout-page.resolve-client-secret.v1': { request: ResolveClientSecretQuery; reply: PayerSessionView };
   /** Served by the gateway (which owns merchants). NOT_FOUND 'Merchant not found'. */
