@@ -296,6 +296,16 @@ describe('dashboard /api', () => {
       expect(refund.body).toMatchObject({ payment_id: payment.id, requested_by: a.dashboard_user.id, reason: 'customer asked' });
     });
 
+    it('given a refund request without an Idempotency-Key, as DESIGN §4 shows it, then it answers 201 with the refund; repeated, it is refused as a second refund', async () => {
+      const payment = await simulated(a, owner);
+      const path = `/api/payments/${payment.id}/refund`;
+      const refund = await owner.post<RefundView>(path, { reason: 'no key' }, { 'idempotency-key': undefined });
+      expect(refund.status).toBe(201);
+      expect(refund.body).toMatchObject({ payment_id: payment.id, reason: 'no key' });
+      expect((await owner.post(path, { reason: 'no key' }, { 'idempotency-key': undefined })).status).toBe(409);
+      expect((await owner.get<PaymentDetail>(`/api/payments/${payment.id}`)).body.refunds.map(({ id }) => id)).toEqual([refund.body.id]);
+    });
+
     it('given a refund request repeated with its Idempotency-Key (its answer lost), then the refund it made is answered again and audited as a repeat; another payment under that key is refused', async () => {
       const payment = await simulated(a, owner);
       const path = `/api/payments/${payment.id}/refund`;
@@ -308,7 +318,7 @@ describe('dashboard /api', () => {
       const reused = await owner.post(`/api/payments/${other.id}/refund`, { reason: 'answer lost' }, sameAction);
       expect(reused.status).toBe(400);
       expect((await owner.get<PaymentDetail>(`/api/payments/${other.id}`)).body.refunds).toEqual([]);
-      expect((await owner.post(path, {}, { 'idempotency-key': undefined })).status).toBe(400);
+      expect((await owner.post(path, {}, { 'idempotency-key': 'x'.repeat(129) })).status).toBe(400);
 
       const trail = (await owner.get<ListPage<AuditEntryView>>('/api/audit?action=refund.requested&limit=50')).body.data.filter((entry) => entry.target_id === first.body.id);
       expect(trail.map(({ detail }) => detail)).toEqual(['answer lost; a repeated request, answered again', 'answer lost']);

@@ -25,7 +25,7 @@ import { IsIn, IsOptional, IsString, Length } from 'class-validator';
 import { CHECKOUT_SESSION_ID_PATTERN, PageLimitParams } from '@pp/contracts';
 import { Audited, targetParam, targetResult } from '../audit/audited.interceptor';
 import type { SignedInRequest } from '../auth/access.guard';
-import { Idempotency } from '../http/idempotency-key';
+import { OptionalIdempotency } from '../http/idempotency-key';
 import { notFound } from '../http/not-found';
 import { parseInput } from '../http/parse-input';
 import { answered, repeatNote } from '../http/repeated-answer';
@@ -127,14 +127,14 @@ export class MerchantController {
     @Body() body: unknown,
     @Scope() scope: MerchantScope,
     @Principal() user: DashboardPrincipal,
-    @Idempotency() { key }: IdempotencyToken,
+    @OptionalIdempotency() token: IdempotencyToken | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<RefundView> {
     const { reason } = parseInput(DashboardRefundBody, body);
     const request = { payment_id: paymentId(id), reason: reason ?? null };
     // The key travels with the command (a retry after a lost answer is answered with the refund it made, and audited):
     // its fingerprint covers the payment, which this route names in its path, not its body.
-    const idempotency = { key, fingerprint: bodyFingerprint(request) };
+    const idempotency = token && { key: token.key, fingerprint: bodyFingerprint(request) };
     return answered(reply, await this.bus.request('refunds.request.v1', { ...scope, ...request, requested_by: user.id, idempotency }));
   }
 
