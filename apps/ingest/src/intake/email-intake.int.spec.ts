@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { DomainError, ErrorCode, INGEST_RAW_EMAIL_SUBJECT, ingestRawEmailBucketName, ingestRawEmailStreamName } from '@pp/contracts';
-import { BusClient, connectNats, openBlobBucket } from '@pp/platform';
+import { DomainError, ErrorCode, INGEST_RAW_EMAIL_SUBJECT, ingestRawEmailBucketName, ingestRawEmailStreamName, type PaymentView } from '@pp/contracts';
+import { BusClient, connectNats, openBlobBucket, requestContext } from '@pp/platform';
 import { buildNotice, signEmail, TestStack, testDkimKey, waitFor, writeDnsOverrides, type NoticeSpec } from '@pp/testing';
 import type { Msg, NatsConnection } from 'nats';
 import type { Pool } from 'pg';
@@ -214,6 +214,39 @@ describe('ingest intake over NATS and Postgres', () => {
       expect(handoff.disposition).toBe('quarantined');
     } finally {
       lookup.unsubscribe();
+      await stack.startService('gateway');
+    }
+  });
+
+  it('hands a posted notice over to payments after the submit’s deadline has passed, under the submit’s request id', async () => {
+    // The test answers the merchant lookup in the gateway's place and record-transfer in the sessions service's.
+    await stack.stopService('gateway');
+    const lookups: Msg[] = [];
+    const transfers: Msg[] = [];
+    const lookup = nc.subscribe(`${stack.namespace}.identity.merchants-by-deposit-address.v1`, { callback: (_, msg) => lookups.push(msg) });
+    const recordTransfer = nc.subscribe(`${stack.namespace}.payments.record-transfer.v1`, { callback: (_, msg) => transfers.push(msg) });
+    const answer = (msg: Msg, data: unknown) => msg.respond(Buffer.from(JSON.stringify({ ok: true, data })));
+    try {
+      const SUBMIT_WAITS_MS = 5_000;
+      const requestId = `submit-${stack.namespace}`;
+      const submittedAt = Date.now();
+      const raw = Buffer.from(await notice()).toString('base64');
+      const reply = await requestContext.run({ requestId }, () => bus.request('ingest.email.submit.v1', { raw_base64: raw }, { timeoutMs: SUBMIT_WAITS_MS }));
+      expect(reply.status).toBe('accepted');
+      await waitFor('the hand-off’s merchant lookup', () => lookups.length > 0);
+
+      // Payments are slow to be reached (a busy gateway): the merchant is named only once the submitter has stopped waiting.
+      await new Promise((resolve) => setTimeout(resolve, submittedAt + SUBMIT_WAITS_MS + 500 - Date.now()));
+      for (const msg of lookups) answer(msg, { owners: [{ merchant_id: 'mer_acme', address: 'payments@acme.example' }] });
+      const transfer = await waitFor('its record-transfer', () => transfers.find((msg) => JSON.parse(Buffer.from(msg.data).toString()).email_id === reply.id));
+      expect(transfer.headers?.get('x-request-id')).toBe(requestId);
+      const payment: Partial<PaymentView> = { id: 'txn_behind', status: 'REQUIRES_MANUAL_REVIEW', review_reasons: ['unknown_memo'] };
+      answer(transfer, payment);
+      const handoff = await waitFor('the hand-off', () => row(`SELECT disposition FROM ingest.notice_handoffs WHERE email_id = $1`, [reply.id]));
+      expect(handoff.disposition).toBe('manual_review');
+    } finally {
+      lookup.unsubscribe();
+      recordTransfer.unsubscribe();
       await stack.startService('gateway');
     }
   });

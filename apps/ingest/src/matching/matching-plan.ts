@@ -3,6 +3,7 @@ import type { AuthenticationFailure } from '../authentication/authentication.typ
 import type { NoticeKind, NoticeParseResult, ParseReason } from '../parsing/notice.types';
 import { clipText } from '../parsing/text-normalizer';
 import type { ProcessedEmail } from '../processing/processed-email';
+import { clipReasons } from './evidence-reasons';
 
 /** What record-transfer needs, less the merchant and its deposit address (resolved from the recipients). */
 export type TransferDraft = Omit<RecordTransferCommand, 'merchant_id' | 'livemode' | 'evidence'> & {
@@ -51,7 +52,8 @@ const MAX_RECIPIENTS = 20;
  *   here (authentication, signed recipient, parse reasons): record-transfer's
  *   transfer-match policy alone decides whether it confirms. The amount is the
  *   one amount the parser read, or 0 when it read none or several that
- *   disagree (never a guess).
+ *   disagree (never a guess). The reasons are clipped to what record-transfer
+ *   takes (evidence-reasons.ts), or it would refuse the notice at every repeat.
  */
 export function planMatching(email: ProcessedEmail): MatchingPlan {
   const { authentication, parse } = email;
@@ -73,7 +75,7 @@ export function planMatching(email: ProcessedEmail): MatchingPlan {
       reference_number: clip(fields.reference_number, MAX.reference_number) || null,
       evidence: {
         authenticated: authentication.authenticated,
-        authentication_reasons: authentication.authenticated ? [] : authentication.reasons,
+        authentication_reasons: authentication.authenticated ? [] : clipReasons(authentication.reasons),
         signed_recipient: authentication.recipient.signed_recipient,
         recipient_reasons: authentication.recipient.reasons,
         parse_reasons: parseReasons(parse),
@@ -85,7 +87,7 @@ export function planMatching(email: ProcessedEmail): MatchingPlan {
 /** The policy confirms on no reason: a parse that is not complete must say so even when it was recorded without one. */
 function parseReasons(parse: NoticeParseResult): ParseReason[] {
   if (parse.status === 'parsed') return [];
-  return parse.reasons.length > 0 ? parse.reasons : ['parse_incomplete'];
+  return parse.reasons.length > 0 ? clipReasons(parse.reasons) : ['parse_incomplete'];
 }
 
 /** Whether neither the authentication nor the reading of the e-mail finished, so that nothing is known of it. */

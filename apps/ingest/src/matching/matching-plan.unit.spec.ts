@@ -1,5 +1,5 @@
 import { buildNotice, type NoticeSpec } from '@pp/testing';
-import type { AuthenticationResult } from '../authentication/authentication.types';
+import type { AuthenticationFailure, AuthenticationResult } from '../authentication/authentication.types';
 import { unauthenticated } from '../authentication/notice-authenticator';
 import { parseNotice, unreadableNotice } from '../parsing/notice-parser';
 import { type ProcessedEmail, storedAuthentication } from '../processing/processed-email';
@@ -123,6 +123,27 @@ describe('planMatching', () => {
         evidence: { authenticated: false, authentication_reasons: ['dkim_failed', 'header_not_unique:from'], signed_recipient: null, recipient_reasons: ['recipient_not_signed'] },
       },
     });
+  });
+
+  it('given a stored outcome with more authentication reasons than record-transfer takes, then the evidence holds 20, the last headline reason among them', async () => {
+    const singletons = ['from', 'subject', 'date', 'message-id', 'reply-to', 'mime-version', 'content-type', 'content-transfer-encoding', 'content-disposition'] as const;
+    const covered = ['from', 'subject', 'mime-version', 'content-type', 'content-transfer-encoding', 'content-disposition'] as const;
+    // The most the authenticator records today (20), and one more code after them, as a later version may add.
+    const reasons: AuthenticationFailure[] = [
+      'bare_carriage_return',
+      'header_line_malformed',
+      ...singletons.map((header) => `header_not_unique:${header}` as const),
+      'from_not_trusted',
+      'dkim_body_length_tag',
+      'dkim_headers_not_covered',
+      ...covered.map((header) => `header_not_signed:${header}` as const),
+      'from_not_aligned',
+    ];
+    expect(reasons).toHaveLength(21);
+    const plan = planMatching(await processed({}, { ...FORGED, reasons }));
+    const sent = plan.action === 'record' ? plan.transfer.evidence.authentication_reasons : [];
+    expect(sent).toHaveLength(20);
+    expect(sent).toEqual(expect.arrayContaining(['dkim_headers_not_covered', 'from_not_aligned']));
   });
 
   it('records amount 0 with the parse reason when the amount cannot be read, and no memo when it is missing', async () => {

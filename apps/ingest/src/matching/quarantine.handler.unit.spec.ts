@@ -1,4 +1,6 @@
 import { DomainError, ErrorCode, type QuarantineRelease } from '@pp/contracts';
+import { unauthenticated } from '../authentication/notice-authenticator';
+import { unreadableNotice } from '../parsing/notice-parser';
 import type { ProcessedEmail } from '../processing/processed-email';
 import type { MatchResult, NoticeMatcher } from './notice-matcher';
 import { QuarantineHandler } from './quarantine.handler';
@@ -8,15 +10,27 @@ const EMAIL_ID = 'em_quarantined01';
 const BY = 'adm_operator1';
 const MATCHED: MatchResult = { disposition: 'confirmed', merchant_id: 'mer_till', payment_id: 'txn_1', review_reasons: [] };
 
+/** A quarantined e-mail addressed to `to` (neither its authentication nor its reading finished). */
+const quarantined = (to: string[]): ProcessedEmail => ({
+  email_id: EMAIL_ID,
+  received_at: '2026-01-02T03:00:00.000Z',
+  status: 'unauthenticated',
+  authentication: unauthenticated('auth_timeout'),
+  parse: unreadableNotice(null, 'parse_timeout'),
+  recipients: { to, delivered_to: [] },
+});
+
 /** One quarantined e-mail, its release kept in memory as the repository keeps it (the first one stands), and a matcher answering `match`. */
-function quarantineWith(match: MatchResult) {
+function quarantineWith(match: MatchResult, email = quarantined(['till@shop.example'])) {
   let stored: QuarantineRelease | null = null;
   const matches: string[] = [];
   const quarantine = {
-    processedEmail: async (emailId: string) => (emailId === EMAIL_ID ? ({ email_id: EMAIL_ID } as ProcessedEmail) : undefined),
+    processedEmail: async (emailId: string) => (emailId === EMAIL_ID ? email : undefined),
     releaseOf: async () => stored,
     release: async (_emailId: string, { merchant_id, disposition, payment_id, released_by }: Omit<QuarantineRelease, 'released_at'>) => {
-      stored ??= { merchant_id, disposition, payment_id, released_by, released_at: '2026-01-02T03:04:05.000Z' };
+      if (stored) return false;
+      stored = { merchant_id, disposition, payment_id, released_by, released_at: '2026-01-02T03:04:05.000Z' };
+      return true;
     },
   };
   const matcher = {
@@ -54,6 +68,13 @@ describe('QuarantineHandler.retry', () => {
     const refused = handler.retry({ email_id: EMAIL_ID, released_by: BY });
     await expect(refused).rejects.toBeInstanceOf(DomainError);
     await expect(refused).rejects.toMatchObject({ code: ErrorCode.Conflict });
+    expect(released()).toBeNull();
+  });
+
+  it('given an e-mail that names no recipient at all, when retried, then CONFLICT says there is no address to register, and nothing is matched', async () => {
+    const { handler, matches, released } = quarantineWith(MATCHED, quarantined([]));
+    await expect(handler.retry({ email_id: EMAIL_ID, released_by: BY })).rejects.toMatchObject({ code: ErrorCode.Conflict, message: expect.stringMatching(/names no recipient/) });
+    expect(matches).toEqual([]);
     expect(released()).toBeNull();
   });
 

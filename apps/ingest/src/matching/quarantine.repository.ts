@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DEFAULT_QUARANTINE_PAGE_LIMIT, DomainError, ErrorCode, type ListPage, type ListQuarantineParams, pageOf, type QuarantinedEmailView, type QuarantineRelease } from '@pp/contracts';
 import { toIso } from '@pp/kernel';
 import { DataSource } from 'typeorm';
+import { headerRecipients } from '../parsing/header-recipients';
 import { type ProcessedEmail, storedAuthentication } from '../processing/processed-email';
 
 interface QuarantineRow {
@@ -63,10 +64,19 @@ export class QuarantineRepository {
   /**
    * Records that a quarantined e-mail was matched after all (a retry once the
    * address was registered). The first release stands; nothing happens for an
-   * e-mail that was never quarantined.
+   * e-mail that was never quarantined. True only for the call whose row was
+   * written: of two at once, the unique key makes the second wait for the
+   * first and then write nothing, so only one may say it released the e-mail.
    */
-  async release(emailId: string, release: Omit<QuarantineRelease, 'released_at'>): Promise<void> {
-    await this.db.query(RELEASE_IF_QUARANTINED, [[emailId], [release.merchant_id], [release.disposition], [release.payment_id], [release.released_by]]);
+  async release(emailId: string, release: Omit<QuarantineRelease, 'released_at'>): Promise<boolean> {
+    const written: unknown[] = await this.db.query(`${RELEASE_IF_QUARANTINED} RETURNING email_id`, [
+      [emailId],
+      [release.merchant_id],
+      [release.disposition],
+      [release.payment_id],
+      [release.released_by],
+    ]);
+    return written.length > 0;
   }
 
   async releaseOf(emailId: string): Promise<QuarantineRelease | null> {
@@ -74,17 +84,30 @@ export class QuarantineRepository {
     return row ? releaseView(row) : null;
   }
 
-  /** A quarantined e-mail as the NoticeHandler received it, to match it again; undefined when it is not quarantined. */
+  /**
+   * A quarantined e-mail as the NoticeHandler received it, to match it again; undefined when it is not quarantined.
+   * An outcome recorded with no recipient at all (before a message the MIME parser read nothing of was routed by its
+   * header section) takes them from its raw header section now, as processing does today: otherwise no release
+   * could ever route it.
+   */
   async processedEmail(emailId: string): Promise<ProcessedEmail | undefined> {
     const [row] = await this.db.query(
-      `SELECT o.email_id, e.received_at, o.status, o.authentication, o.parse, o.recipients
+      `SELECT o.email_id, e.received_at, o.status, o.authentication, o.parse, o.recipients,
+              CASE WHEN o.recipients = '{"to": [], "delivered_to": []}'::jsonb THEN e.raw END AS raw
        FROM ingest.quarantined_emails q
        JOIN ingest.email_outcomes o ON o.email_id = q.email_id
        JOIN ingest.emails e ON e.id = q.email_id
        WHERE q.email_id = $1`,
       [emailId],
     );
-    return row ? { ...row, authentication: storedAuthentication(row.authentication), received_at: toIso(row.received_at) } : undefined;
+    if (!row) return undefined;
+    const { raw, ...stored } = row;
+    return {
+      ...stored,
+      authentication: storedAuthentication(row.authentication),
+      received_at: toIso(row.received_at),
+      recipients: raw ? headerRecipients(raw) : row.recipients,
+    };
   }
 
   /** Newest first; open items by default, or those a retry released. */

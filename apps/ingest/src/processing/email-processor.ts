@@ -4,7 +4,9 @@ import type { AuthenticationResult } from '../authentication/authentication.type
 import { NoticeAuthentication } from '../authentication/notice-authentication';
 import { DkimKeyUnavailableError } from '../authentication/notice-authenticator';
 import { EmailRepository, type StoredEmail } from '../intake/email.repository';
+import { headerRecipients } from '../parsing/header-recipients';
 import { NoticeReader } from '../parsing/notice-reader';
+import { behindTheAnswer } from './behind-the-answer';
 import { IngestMetrics } from './ingest.metrics';
 import { NOTICE_HANDLER, type NoticeHandler } from './notice-handler';
 import { OutcomeRepository, type RecordedOutcome, type Verdict } from './outcome.repository';
@@ -82,7 +84,8 @@ export class EmailProcessor implements OnModuleDestroy {
   /**
    * Like processSafely, for a sender that waits for its answer: the answer
    * comes once the outcome is recorded (accepted, or a duplicate), and the
-   * hand-off goes on behind it (TrailingHandOffs bounds how many). Without
+   * hand-off goes on behind it (TrailingHandOffs bounds how many), free of
+   * the answered request's deadline (behind-the-answer.ts). Without
    * this, posted notices went through one wave at a time, each wave's
    * senders waiting for its payments before sending the next.
    */
@@ -94,7 +97,8 @@ export class EmailProcessor implements OnModuleDestroy {
       this.logProcessingFailure(email.id, error);
       return null;
     }
-    if (judged?.handOff) await this.trailing.add(this.handOffSafely(judged.handOff));
+    const handOff = judged?.handOff;
+    if (handOff) await this.trailing.add(behindTheAnswer(() => this.handOffSafely(handOff)));
     return judged?.outcome ?? null;
   }
 
@@ -153,7 +157,9 @@ export class EmailProcessor implements OnModuleDestroy {
   /**
    * Authentication and reading, both off the event loop and under a deadline:
    * a message that overruns one is recorded (auth_timeout, parse_timeout),
-   * never retried. Null when the DKIM key could not be fetched yet.
+   * never retried. Null when the DKIM key could not be fetched yet. A message
+   * the MIME parser read nothing of is still routed by the To and
+   * Delivered-To of its header section (unsigned: review at most).
    */
   private async verdictOf(email: StoredEmail): Promise<Verdict | null> {
     const authentication = await this.authenticate(email.id, email.raw, email.received_at);
@@ -164,7 +170,7 @@ export class EmailProcessor implements OnModuleDestroy {
       received_at: email.received_at.toISOString(),
       authentication,
       parse,
-      recipients: { to: facts?.to ?? [], delivered_to: facts?.deliveredTo ?? [] },
+      recipients: facts ? { to: facts.to, delivered_to: facts.deliveredTo } : headerRecipients(email.raw),
     };
   }
 

@@ -18,16 +18,24 @@ const PAGE = 50;
  * (ingest.sweep_marks), and a pod that starts resumes from the marks stored
  * by any replica. Only without a stored mark (a new database, or marks
  * that cannot be read) does the first scan read the whole history.
+ *
+ * The two scans run independently, each started at every interval unless it
+ * is still running: during a DNS outage every unprocessed e-mail may take a
+ * key lookup's 4 s and stays unprocessed, so that scan can last for minutes,
+ * and hand-offs waiting behind it (a payment whose session is about to
+ * expire) would wait as long.
  */
 @Injectable()
 export class ProcessingSweeper implements OnApplicationBootstrap, OnModuleDestroy {
   private timer?: NodeJS.Timeout;
-  private running?: Promise<void>;
+  private readonly unprocessedScan: SweepScanRun;
+  private readonly handoffScan: SweepScanRun;
   private readonly unprocessedWindow = new SweepWindow();
   private readonly handoffWindow = new SweepWindow();
-  /** Whether the stored marks were read; until then each sweep tries again (loadMarks). */
+  /** Whether the stored marks were read; until then each scan tries again (loadMarks). */
   private marksLoaded = false;
-  private readonly failures: FailureStreak;
+  /** The marks' reading under way, which both scans wait for. */
+  private loadingMarks?: Promise<void>;
   /** Reading and storing the marks: a failure of its own, which the sweep goes on through. */
   private readonly markFailures: FailureStreak;
 
@@ -38,7 +46,8 @@ export class ProcessingSweeper implements OnApplicationBootstrap, OnModuleDestro
     logger: JsonLogger,
     @Inject(CONFIG) private readonly config: IngestConfig,
   ) {
-    this.failures = new FailureStreak(logger, 'processing sweep');
+    this.unprocessedScan = new SweepScanRun(new FailureStreak(logger, 'processing sweep'), () => this.processUnprocessed());
+    this.handoffScan = new SweepScanRun(new FailureStreak(logger, 'hand-off sweep'), () => this.repeatHandOffs());
     this.markFailures = new FailureStreak(logger, 'sweep mark storage', 'could not read or store a sweep mark; the sweep goes on');
   }
 
@@ -48,34 +57,43 @@ export class ProcessingSweeper implements OnApplicationBootstrap, OnModuleDestro
     this.timer.unref();
   }
 
-  /** Starts a sweep unless one is still running. */
+  /** Starts each scan unless it is still running. */
   private kick(): void {
-    this.running ??= this.failures.guard(() => this.sweep(), undefined).finally(() => (this.running = undefined));
+    this.handoffScan.start();
+    this.unprocessedScan.start();
   }
 
   async onModuleDestroy(): Promise<void> {
     clearInterval(this.timer);
-    await this.running;
+    await Promise.all([this.handoffScan.running, this.unprocessedScan.running]);
   }
 
-  private async sweep(): Promise<void> {
-    if (!this.marksLoaded) await this.loadMarks();
-
-    const unprocessedSince = this.unprocessedWindow.since();
-    const unprocessed = await this.everyPage(
-      (after) => this.outcomes.unprocessed(PAGE, unprocessedSince, after),
+  private async processUnprocessed(): Promise<void> {
+    await this.marksRead();
+    const since = this.unprocessedWindow.since();
+    const scan = await this.everyPage(
+      (after) => this.outcomes.unprocessed(PAGE, since, after),
       (emailId) => this.processor.processSafely(emailId),
     );
-    await this.saveMark('unprocessed', this.unprocessedWindow.scanned(unprocessed.scannedAt, unprocessed.oldest));
+    await this.saveMark('unprocessed', this.unprocessedWindow.scanned(scan.scannedAt, scan.oldest));
+  }
 
+  private async repeatHandOffs(): Promise<void> {
+    await this.marksRead();
     const graceMs = this.config.INGEST_SWEEP_INTERVAL_MS;
-    const handoffSince = this.handoffWindow.since();
-    const pending = await this.everyPage(
-      (after) => this.outcomes.notHandedOff(graceMs / 1000, PAGE, handoffSince, after),
+    const since = this.handoffWindow.since();
+    const scan = await this.everyPage(
+      (after) => this.outcomes.notHandedOff(graceMs / 1000, PAGE, since, after),
       (email) => this.processor.handOffSafely(email),
     );
     // Outcomes younger than the grace were not read: the window must not pass them.
-    await this.saveMark('handoff', this.handoffWindow.scanned(new Date(pending.scannedAt.getTime() - graceMs), pending.oldest));
+    await this.saveMark('handoff', this.handoffWindow.scanned(new Date(scan.scannedAt.getTime() - graceMs), scan.oldest));
+  }
+
+  /** The stored marks, read once for both scans (again at the next scans while they cannot be read). */
+  private async marksRead(): Promise<void> {
+    if (this.marksLoaded) return;
+    await (this.loadingMarks ??= this.loadMarks().finally(() => (this.loadingMarks = undefined)));
   }
 
   /**
@@ -109,5 +127,20 @@ export class ProcessingSweeper implements OnApplicationBootstrap, OnModuleDestro
       for (const item of page.found) await finish(item);
       if (page.found.length < PAGE || !page.last) return first;
     }
+  }
+}
+
+/** One of the sweeper's scans: at most one run of it at a time, its failures logged as a streak of their own. */
+class SweepScanRun {
+  /** The run under way, if any. */
+  running?: Promise<void>;
+
+  constructor(
+    private readonly failures: FailureStreak,
+    private readonly scan: () => Promise<void>,
+  ) {}
+
+  start(): void {
+    this.running ??= this.failures.guard(this.scan, undefined).finally(() => (this.running = undefined));
   }
 }

@@ -1,4 +1,5 @@
 import { JsonLogger } from '@pp/platform';
+import { waitFor } from '@pp/testing';
 import { IngestConfig } from '../ingest.config';
 import type { EmailProcessor } from './email-processor';
 import type { ProcessedEmail } from './processed-email';
@@ -89,6 +90,33 @@ describe('ProcessingSweeper', () => {
     expect(repeated).toEqual(pending.slice(1).map((email) => email.email_id));
   });
 
+  it('given unprocessed e-mails whose processing does not finish (key lookups of a DNS outage), when the sweeps go on, then a pending hand-off is repeated at each of them all the same', async () => {
+    const pending = { email_id: 'em_pending01' } as ProcessedEmail;
+    let letGo!: () => void;
+    const stuck = new Promise<null>((resolve) => (letGo = () => resolve(null)));
+    const repeats: string[] = [];
+    const config = Object.assign(new IngestConfig(), { INGEST_SWEEP_INTERVAL_MS: 20 });
+    const sweeper = new ProcessingSweeper(
+      // The hand-off keeps failing (logged there, not thrown), so it stays pending for the next sweep.
+      { processSafely: () => stuck, handOffSafely: async (email: ProcessedEmail) => void repeats.push(email.email_id) } as Partial<EmailProcessor> as EmailProcessor,
+      {
+        unprocessed: async (limit, _since, after) => paged(['em_unproc01'], String)(limit, after ?? null),
+        notHandedOff: async (_grace, limit, _since, after) => paged([pending], (email) => email.email_id)(limit, after ?? null),
+      } as Partial<OutcomeRepository> as OutcomeRepository,
+      markStore().repository as SweepMarkRepository,
+      new JsonLogger('ingest', 'info', () => undefined),
+      config,
+    );
+    sweeper.onApplicationBootstrap();
+    try {
+      await waitFor('the hand-off repeated by two sweeps', () => repeats.length >= 2, { timeoutMs: 5_000, intervalMs: 5 });
+      expect(new Set(repeats)).toEqual(new Set(['em_pending01']));
+    } finally {
+      letGo();
+      await sweeper.onModuleDestroy();
+    }
+  });
+
   describe('stored marks', () => {
     const UNPROCESSED_MARK = new Date('2026-11-24T08:00:00.000Z');
     const HANDOFF_MARK = new Date('2026-11-24T07:00:00.000Z');
@@ -113,7 +141,7 @@ describe('ProcessingSweeper', () => {
       const logged = await sweepOnce({}, outcomes, store.repository);
       expect(since).toEqual({ unprocessed: [null], handoff: [null] });
       expect(logged).toContainEqual(expect.objectContaining({ level: 'warn', error: 'connection refused', marks: 'load' }));
-      expect(store.saved.map(([name]) => name)).toEqual(['unprocessed', 'handoff']);
+      expect(store.saved.map(([name]) => name).sort()).toEqual(['handoff', 'unprocessed']);
     });
 
     it('given completed scans, when swept, then each window stores its mark: the oldest unfinished row, or the horizon (less the hand-off grace) when none', async () => {
@@ -126,13 +154,16 @@ describe('ProcessingSweeper', () => {
         },
         store.repository,
       );
-      expect(store.saved).toEqual([
-        ['unprocessed', receivedAt(0)],
-        ['handoff', new Date(SCANNED_AT.getTime() - GRACE_MS)],
-      ]);
+      expect(new Map(store.saved)).toEqual(
+        new Map([
+          ['unprocessed', receivedAt(0)],
+          ['handoff', new Date(SCANNED_AT.getTime() - GRACE_MS)],
+        ]),
+      );
+      expect(store.saved).toHaveLength(2);
     });
 
-    it('given a scan that fails, when swept, then no mark is stored for it', async () => {
+    it('given a scan that fails, when swept, then no mark is stored for it, and the other scan still stores its own', async () => {
       const store = markStore();
       const logged = await sweepOnce(
         {},
@@ -144,7 +175,7 @@ describe('ProcessingSweeper', () => {
         },
         store.repository,
       );
-      expect(store.saved).toEqual([]);
+      expect(store.saved.map(([name]) => name)).toEqual(['handoff']);
       expect(logged).toContainEqual(expect.objectContaining({ level: 'warn', msg: 'processing sweep failed', error: 'statement timeout' }));
     });
 

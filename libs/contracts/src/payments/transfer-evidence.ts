@@ -4,6 +4,9 @@ import { RECIPIENT_REASONS, type RecipientReason } from './payment.views';
 /** A machine-readable reason: snake_case, optionally qualified (header_not_unique:from, header_not_signed:content-type). */
 export const REVIEW_REASON_PATTERN = /^[a-z][a-z0-9_]{0,63}(:[a-z][a-z0-9_-]{0,31})?$/;
 
+/** The most reasons one list of the evidence holds (the ingest clips what it sends to it). */
+export const MAX_EVIDENCE_REASONS = 20;
+
 /**
  * What the ingest established about one transfer e-mail, as facts: the
  * sessions service's transfer-match policy alone decides from them whether the
@@ -17,7 +20,7 @@ export class TransferEvidence {
 
   /** Why it is not authenticated (dkim_missing, header_not_unique:from, …). */
   @IsArray({ message: 'evidence.authentication_reasons must be an array' })
-  @ArrayMaxSize(20, { message: 'evidence.authentication_reasons must have at most 20 entries' })
+  @ArrayMaxSize(MAX_EVIDENCE_REASONS, { message: `evidence.authentication_reasons must have at most ${MAX_EVIDENCE_REASONS} entries` })
   @Matches(REVIEW_REASON_PATTERN, { each: true, message: 'evidence.authentication_reasons must each be a snake_case word, optionally with a :qualifier' })
   authentication_reasons!: string[];
 
@@ -45,7 +48,7 @@ export class TransferEvidence {
 
   /** Why the parser did not read a complete deposit notice (memo_missing, amount_mismatch, …). */
   @IsArray({ message: 'evidence.parse_reasons must be an array' })
-  @ArrayMaxSize(20, { message: 'evidence.parse_reasons must have at most 20 entries' })
+  @ArrayMaxSize(MAX_EVIDENCE_REASONS, { message: `evidence.parse_reasons must have at most ${MAX_EVIDENCE_REASONS} entries` })
   @Matches(REVIEW_REASON_PATTERN, { each: true, message: 'evidence.parse_reasons must each be a snake_case word, optionally with a :qualifier' })
   parse_reasons!: string[];
 }
