@@ -19,7 +19,7 @@ import { WebhookEndpointsModule } from './webhook-endpoints/webhook-endpoints.mo
 @Module({
   imports: [
     DatabaseModule.forService(GatewayDatabase),
-    RedisModule.forService(),
+    RedisModule.forService({ servesWithout: true }), // rate limits uncounted, idempotent requests 503 (docs/OPERATIONS.md)
     HealthModule,
     PipelineModule,
     AdminModule,

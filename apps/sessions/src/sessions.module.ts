@@ -16,7 +16,7 @@ import { SimulatePaymentHandler } from './payments/simulate-payment.handler';
 import { VerifyPaymentHandler } from './payments/verify-payment.handler';
 
 @Module({
-  imports: [RedisModule.forService()],
+  imports: [RedisModule.forService({ servesWithout: true })], // each replica sweeps expiry on its own interval
   controllers: [CreateCheckoutSessionHandler, GetCheckoutSessionHandler, ExpireTestSessionHandler, PayerSessionHandler, SimulatePaymentHandler, VerifyPaymentHandler, RecordTransferHandler, DecideRefundHandler, OpenCheckoutPreviewHandler],
   providers: [
     ...AGGREGATE_RUNTIME,

@@ -17,7 +17,7 @@ import { MerchantEventConsumer } from './intake/merchant-event.consumer';
 @Module({
   imports: [
     DatabaseModule.forService(WebhooksDatabase),
-    RedisModule.forService(),
+    RedisModule.forService({ servesWithout: true }), // first attempts go out; retries wait in Postgres
   ],
   controllers: [EndpointsController, DeliveriesController],
   providers: [

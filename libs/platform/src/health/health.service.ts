@@ -3,9 +3,21 @@ import type { DependencyHealth, ServiceHealthReply, ServiceName } from '@pp/cont
 
 export type DependencyCheck = () => Promise<unknown>;
 
+export interface DependencyCheckOptions {
+  /**
+   * The process goes on serving without this dependency, degraded (the
+   * gateway without Redis: requests uncounted by the rate limit): it is
+   * reported, but does not take the replica out of rotation (readiness). A
+   * dependency every replica shares would otherwise take them all out at
+   * once, an outage where the product promises a degraded service.
+   */
+  servesWithout?: boolean;
+}
+
 /** Collects the dependency checks a service registers and answers its health request. */
 export class HealthService {
   private readonly checks = new Map<string, DependencyCheck>();
+  private readonly servedWithout = new Set<string>();
   private readonly startedAt = Date.now();
   private readonly instance = `${hostname()}:${process.pid}`;
 
@@ -14,17 +26,28 @@ export class HealthService {
     private readonly checkTimeoutMs = 1000,
   ) {}
 
-  register(name: string, check: DependencyCheck): void {
+  register(name: string, check: DependencyCheck, options: DependencyCheckOptions = {}): void {
     this.checks.set(name, check);
+    if (options.servesWithout) this.servedWithout.add(name);
   }
 
-  async report(): Promise<ServiceHealthReply> {
+  /** Every dependency's check; down when any is. */
+  report(): Promise<ServiceHealthReply> {
+    return this.reportJudgedBy(() => true);
+  }
+
+  /** Every dependency's check, as report(); down only when one the process cannot serve without is (pod readiness). */
+  readiness(): Promise<ServiceHealthReply> {
+    return this.reportJudgedBy((name) => !this.servedWithout.has(name));
+  }
+
+  private async reportJudgedBy(needed: (name: string) => boolean): Promise<ServiceHealthReply> {
     const entries = await Promise.all(
       [...this.checks].map(async ([name, check]) => [name, await timedCheck(check, this.checkTimeoutMs)] as const),
     );
     return {
       service: this.service,
-      status: entries.every(([, result]) => result.status === 'up') ? 'up' : 'down',
+      status: entries.every(([name, result]) => result.status === 'up' || !needed(name)) ? 'up' : 'down',
       instance: this.instance,
       uptime_ms: Date.now() - this.startedAt,
       dependencies: Object.fromEntries(entries),

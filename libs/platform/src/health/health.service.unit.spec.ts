@@ -21,4 +21,15 @@ describe('HealthService', () => {
       dependencies: { postgres: { status: 'down', error: 'no answer within 50 ms' }, 'merchant-events': { status: 'down', error: 'not reading' } },
     });
   });
+
+  it('given a dependency the service serves without is down, then its health is down but its readiness up, both naming it; one it needs down makes both down', async () => {
+    const health = new HealthService('gateway');
+    health.register('postgres', up);
+    health.register('redis', down, { servesWithout: true });
+    expect(await health.report()).toMatchObject({ status: 'down', dependencies: { redis: { status: 'down' } } });
+    expect(await health.readiness()).toMatchObject({ status: 'up', dependencies: { redis: { status: 'down', error: 'not reading' } } });
+
+    health.register('postgres', down);
+    expect(await health.readiness()).toMatchObject({ status: 'down' });
+  });
 });

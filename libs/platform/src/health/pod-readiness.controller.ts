@@ -14,7 +14,7 @@ export const POD_READINESS_REUSE_MS = 1000;
 
 /**
  * GET /healthz/ready of every HTTP app, for the Kubernetes readiness probe: whether this process can serve, by its
- * own dependencies (podReadiness: its Postgres and Redis where it has them, its NATS connection), never another
+ * own dependencies (podReadiness: its Postgres, its Redis unless it serves without it, its NATS connection), never another
  * service's, so one service down does not take every replica of an app out of rotation. 503 when not ready. The body
  * says only up or down: the checks' errors can name hosts, and the route answers whoever reaches the app.
  */

@@ -1,7 +1,7 @@
 import { type DynamicModule, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
 import Redis from 'ioredis';
 import { CONFIG, REDIS } from '../app/tokens';
-import { HealthService } from '../health/health.service';
+import { type DependencyCheckOptions, HealthService } from '../health/health.service';
 import { InfrastructureUnreachableError } from '../nats/connect-nats';
 import { serviceRedis } from './service-redis';
 
@@ -10,7 +10,8 @@ import { serviceRedis } from './service-redis';
 export class RedisModule implements OnApplicationShutdown {
   constructor(@Inject(REDIS) private readonly redis: Redis) {}
 
-  static forService(): DynamicModule {
+  /** `servesWithout`: the service goes on, degraded, while Redis does not answer, so Redis leaves its readiness alone (DependencyCheckOptions). */
+  static forService(options: DependencyCheckOptions = {}): DynamicModule {
     return {
       module: RedisModule,
       global: true,
@@ -26,7 +27,7 @@ export class RedisModule implements OnApplicationShutdown {
               redis.disconnect();
               throw new InfrastructureUnreachableError('Redis', config.REDIS_URL, error);
             }
-            health.register('redis', () => redis.ping());
+            health.register('redis', () => redis.ping(), options);
             return redis;
           },
         },
