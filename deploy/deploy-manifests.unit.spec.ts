@@ -230,6 +230,8 @@ describe('docker-compose.yml', () => {
     const [natsSet, redisSet] = ['nats.yaml', 'redis.yaml'].map((file) => base(file).find((doc) => doc.kind === 'StatefulSet'));
     expect(services.nats.image).toBe(natsSet?.spec.template.spec.containers[0].image);
     expect(services.redis.image).toBe(redisSet?.spec.template.spec.containers[0].image);
+    // A patch release for the stores whose minor tags move (Postgres' second number is its patch level already).
+    for (const name of ['nats', 'redis']) expect({ name, image: services[name].image }).toEqual({ name, image: expect.stringMatching(/:\d+\.\d+\.\d+(?:-alpine)?$/) });
     // CloudNativePG's image of the same Postgres release.
     const cluster = base('postgres.yaml').find((doc) => doc.kind === 'Cluster');
     expect(cluster?.spec.imageName.split(':')[1]).toBe(services.postgres.image!.split(':')[1]);

@@ -6,7 +6,7 @@
 # nothing and gets its grants from the migrations. Passwords come from the
 # environment only: no default, at least 24 letters or digits (URL-safe, as
 # they go into connection URLs), e.g. `openssl rand -hex 24`.
-# Rotate one: ALTER ROLE pp_<name> PASSWORD '...'; then change its variable and restart that service.
+# Rotate one: \password pp_<name> in psql (docs/OPERATIONS.md, "Rotate secrets and keys"); then change its variable and restart that service.
 set -eu
 
 ROLES="pp_owner:PP_DB_OWNER_PASSWORD pp_gateway:PP_DB_GATEWAY_PASSWORD pp_ledger:PP_DB_LEDGER_PASSWORD pp_ingest:PP_DB_INGEST_PASSWORD pp_webhooks:PP_DB_WEBHOOKS_PASSWORD"
@@ -22,8 +22,10 @@ for pair in $ROLES; do
   fi
 done
 
+# psql reads each password from the environment itself (\getenv): on its command line it would show in `ps`.
 for pair in $ROLES; do
-  psql -v ON_ERROR_STOP=1 --username "$POSTGRES_USER" --dbname "$POSTGRES_DB" -v role="${pair%%:*}" -v password="$(password_of "${pair#*:}")" <<'SQL'
+  psql -v ON_ERROR_STOP=1 --username "$POSTGRES_USER" --dbname "$POSTGRES_DB" -v role="${pair%%:*}" -v password_variable="${pair#*:}" <<'SQL'
+\getenv password :password_variable
 CREATE ROLE :"role" LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION NOBYPASSRLS PASSWORD :'password';
 SQL
 done
