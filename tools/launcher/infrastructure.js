@@ -68,7 +68,9 @@ function startRedis(root, port) {
   const dir = join(root, '.dev', 'redis');
   require('node:fs').mkdirSync(dir, { recursive: true, mode: 0o700 });
   require('node:fs').chmodSync(dir, 0o700);
-  return run(binary, ['--daemonize', 'yes', '--bind', '127.0.0.1', '--port', String(port), '--appendonly', 'yes', '--maxmemory-policy', 'noeviction', '--dir', dir]);
+  // No RDB snapshots (`--save ""`): the append-only file keeps the data, and a snapshot that cannot be written (the
+  // checkout holding `dir` was deleted while this Redis ran on) would make Redis refuse every write (MISCONF).
+  return run(binary, ['--daemonize', 'yes', '--bind', '127.0.0.1', '--port', String(port), '--appendonly', 'yes', '--save', '', '--maxmemory-policy', 'noeviction', '--dir', dir]);
 }
 
 function dockerEngineRuns() {

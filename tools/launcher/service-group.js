@@ -9,6 +9,8 @@ const { join } = require('node:path');
 const readline = require('node:readline');
 const out = require('./console');
 
+/** How long a stopping service may take before it is killed: a pod's terminationGracePeriodSeconds, compose's stop_grace_period. */
+const STOP_GRACE_MS = 45_000;
 const COLORS = ['36', '32', '35', '33', '34', '96', '92', '95'];
 
 function formatLine(line, pretty) {
@@ -67,7 +69,8 @@ class ServiceGroup {
     const exits = [...this.children.values()].map(
       (child) =>
         new Promise((resolve) => {
-          const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+          // As long as a pod or a compose service has to stop (45 s): a service's stop drains the bus for up to 20 s.
+          const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
           child.once('exit', () => {
             clearTimeout(timer);
             resolve();
