@@ -15,7 +15,7 @@ export const webhooks = { verify, signTestPayload } as const;
  * UUID) that its retries reuse; network errors, 409 "still in progress", 429
  * and 5xx are retried with backoff and jitter, honouring Retry-After.
  *
- *   const checkout = new CheckoutClient({ apiKey: process.env.PP_API_KEY! });
+ *   const checkout = new CheckoutClient({ apiKey: process.env.PP_API_KEY!, apiBase: 'https://…' }); // a test key may leave apiBase out
  *   const session = await checkout.checkoutSessions.create({ amount: 2500, currency: 'cad', ... });
  */
 export class CheckoutClient {

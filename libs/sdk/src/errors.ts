@@ -88,7 +88,8 @@ export class AbortedError extends UnansweredError {
 }
 
 /**
- * An answer the SDK cannot read: a 2xx body that is not JSON, a list page
+ * An answer the SDK cannot read: a 2xx body that is not JSON or is empty
+ * (but a 204's), an event stream that is not text/event-stream, a list page
  * that is not a list or has no new id to continue after, a stream message
  * that is not an event, a body over MAX_RESPONSE_BYTES, or a redirect (3xx,
  * never followed). Usually something between the client and the gateway

@@ -263,6 +263,18 @@ describe('SDK against the real stack', () => {
     const [, , , fourth] = await waitFor('the delivery after the rotation with no overlap', () => receiver.of(events.id).length === 4 && receiver.of(events.id));
     expect(verify(fourth.rawBody, fourth.headers, replaced.secret).id).toBe(events.id);
     expect(() => verify(fourth.rawBody, fourth.headers, rotated.secret)).toThrow();
+
+    // A resend whose answer was lost: retried with its Idempotency-Key, answered again, and delivered once.
+    proxy.failNext('lose-answer');
+    await expect(sdk(a.test_secret, proxy.url).events.resend(events.id)).resolves.toMatchObject({ webhook_ids: [endpoint.id] });
+    expect(proxy.requests.map((request) => [request.method, request.upstreamStatus])).toEqual([
+      ['POST', 200],
+      ['POST', 200],
+    ]);
+    expect(new Set(proxy.requests.map((request) => request.headers['idempotency-key'])).size).toBe(1);
+    await waitFor('the delivery of the resend whose answer was lost', () => receiver.of(events.id).length >= 5);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(receiver.of(events.id)).toHaveLength(5);
     const tooLong = client.webhookEndpoints.rotateSecret(endpoint.id, { previous_secret_expires_in: 86_401 });
     await expect(tooLong).rejects.toMatchObject({ status: 400 });
     await expect(tooLong).rejects.toThrow('Validation failed: previous_secret_expires_in must be between 0 and 86400');

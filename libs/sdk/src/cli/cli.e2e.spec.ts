@@ -248,3 +248,73 @@ describe('pp-checkout CLI against the real stack', () => {
     expect((ndjson(json.stdout)[0].metadata as { note: string }).note).toBe(note);
   });
 });
+
+describe('pp-checkout CLI against a gateway that never answers', () => {
+  let gateway: Server;
+  const received: string[] = [];
+  let env: NodeJS.ProcessEnv;
+
+  beforeAll(async () => {
+    // Takes each request and answers none: a hung gateway, or a proxy holding the connection.
+    gateway = createServer((req) => {
+      req.resume();
+      received.push(`${req.method} ${req.url}`);
+    });
+    await new Promise<void>((resolve) => gateway.listen(0, '127.0.0.1', resolve));
+    env = {
+      PATH: process.env.PATH,
+      PP_CONFIG_FILE: join(mkdtempSync(join(tmpdir(), 'pp-cli-hung-')), 'config.json'),
+      PP_API_KEY: 'pp_live_test_hung',
+      PP_API_BASE: `http://127.0.0.1:${(gateway.address() as AddressInfo).port}`,
+    };
+  });
+  afterAll(async () => {
+    gateway?.closeAllConnections();
+    await new Promise((resolve) => gateway?.close(resolve));
+  });
+
+  it.each([
+    [['sessions', 'create', '--amount', '100']],
+    [['sessions', 'get', 'cs_1']],
+    [['payments', 'list']],
+    [['events', 'list']],
+    [['events', 'get', 'evt_1']],
+    [['events', 'resend', 'evt_1']],
+    [['trigger', 'payment.confirmed']],
+  ])('given %j waiting for an answer, when Ctrl-C is pressed once, then the request stops and the CLI exits 1 with a one-line message', async (argv) => {
+    const { status, stderr } = await interrupted(argv);
+    expect(status).toBe(1);
+    // After trigger's progress line, if any.
+    expect(stderr).toMatch(/(?:^|\n)error: (GET|POST) \/v1\/\S+: stopped by the caller's signal \(SIGINT\) \(request [0-9a-f-]{36}\)\n$/);
+  });
+
+  it.each([[['events', 'tail']], [['listen', '--forward-to', 'http://127.0.0.1:1/hooks']]])(
+    'given %j waiting for its starting point (the newest event), when Ctrl-C is pressed once, then it stops following and exits 0',
+    async (argv) => {
+      const { status, stderr } = await interrupted(argv);
+      expect(status).toBe(0);
+      expect(stderr).not.toMatch(/error/);
+    },
+  );
+
+  /** The CLI run until its one request reached the gateway, then sent SIGINT: how it ended within 5 s. */
+  async function interrupted(argv: string[]): Promise<{ status: unknown; stderr: string }> {
+    const before = received.length;
+    const child = spawn(process.execPath, [CLI, ...argv], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (status) => resolve(status)));
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await waitFor('the request to reach the gateway', () => received.length > before);
+      child.kill('SIGINT');
+      // Without the signal the request would wait out its 30 s timeout, and its retries after it.
+      const status = await Promise.race([exited, new Promise((resolve) => (timer = setTimeout(() => resolve('still running 5 s after Ctrl-C'), 5000)))]);
+      expect(received.length).toBe(before + 1);
+      return { status, stderr };
+    } finally {
+      clearTimeout(timer);
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+  }
+});

@@ -262,6 +262,13 @@ describe('checking a command line before any request', () => {
     expect(await run('payments', 'list', '--no-color')).toEqual({ status: 1, stderr: expect.stringMatching(/^error: Invalid API key \(status 401/) });
   });
 
+  it('given PP_API_BASE set but empty, when logging in and when a command runs, then both take it as unset and use the default gateway', async () => {
+    env.PP_API_BASE = '';
+    expect(await runCapturing('login', '--json')).toMatchObject({ status: 0, stdout: expect.stringContaining('"gateway":"http://localhost:3000"') });
+    expect(await run('payments', 'list')).toEqual({ status: 1, stderr: expect.stringMatching(/^error: Invalid API key \(status 401/) });
+    expect(String(fetch.mock.calls[0][0])).toMatch(/^http:\/\/localhost:3000\/v1\/payments\?/);
+  });
+
   it('given the key in --api-key, when logging in with another in PP_API_KEY, then the one passed is saved', async () => {
     expect((await run('login', '--api-key', 'pp_live_test_flag')).status).toBe(0);
     expect(readConfig(env).api_key).toBe('pp_live_test_flag');

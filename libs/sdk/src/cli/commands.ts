@@ -1,8 +1,9 @@
 import { CheckoutClient } from '../client';
+import { isTestKey } from '../http/api-key-shape';
 import { DEFAULT_API_BASE } from '../http/transport';
 import type { Event } from '../types';
 import { integerOption, metadataOption, type ParsedArgs, stringOption, UsageError } from './args';
-import { apiKeyOption, checkedKeyShape, configPath, isTestKey, refuseKeyInClear, resolveApiKey, resolveCredentials, writeConfig } from './config';
+import { apiKeyOption, checkedKeyShape, configPath, envApiBase, refuseKeyInClear, resolveApiKey, resolveCredentials, writeConfig } from './config';
 import { followEvents } from './event-follower';
 import { forwardingSecret, listen, listenStatePath } from './listen';
 import { eventTypeOption, eventTypesOption, forwardToOption, intervalOption, paymentStatusOption, sinceOption } from './option-values';
@@ -14,7 +15,10 @@ export interface CommandContext {
   args: ParsedArgs;
   env: NodeJS.ProcessEnv;
   output: Output;
-  /** Aborted on Ctrl-C, for the long-running commands. */
+  /**
+   * Aborted on Ctrl-C (SIGINT) or SIGTERM. Passed to every request: main's handlers turn off Node's own exit on those
+   * signals, so a request that did not take it would go on (against a gateway that does not answer, for minutes).
+   */
   signal: AbortSignal;
 }
 
@@ -73,7 +77,7 @@ export const COMMANDS: Record<string, Command> = {
       checkedKeyShape(key);
       // Saved with the key, which later goes to no other gateway (resolveCredentials): the one it was logged in for,
       // the default too, since a file naming none is taken for an older CLI's, whose key follows PP_API_BASE.
-      const apiBase = stringOption(context.args, 'api-base') || context.env.PP_API_BASE || DEFAULT_API_BASE;
+      const apiBase = stringOption(context.args, 'api-base') ?? envApiBase(context.env) ?? DEFAULT_API_BASE;
       refuseKeyInClear(apiBase, context.env);
       const path = writeConfig(context.env, { api_key: key, api_base: apiBase });
       printRecord(context.output, { saved: path, mode: isTestKey(key) ? 'test' : 'live', gateway: apiBase });
@@ -90,14 +94,17 @@ export const COMMANDS: Record<string, Command> = {
       const credentials = credentialsFor(context);
       const successUrl = payerUrl(context, credentials.apiKey, 'success-url');
       const cancelUrl = payerUrl(context, credentials.apiKey, 'cancel-url');
-      const session = await new CheckoutClient(credentials).checkoutSessions.create({
-        amount,
-        currency: 'cad',
-        reference: stringOption(context.args, 'reference') ?? `cli-${Date.now()}`,
-        success_url: successUrl,
-        cancel_url: cancelUrl,
-        ...(metadata ? { metadata } : {}),
-      });
+      const session = await new CheckoutClient(credentials).checkoutSessions.create(
+        {
+          amount,
+          currency: 'cad',
+          reference: stringOption(context.args, 'reference') ?? `cli-${Date.now()}`,
+          success_url: successUrl,
+          cancel_url: cancelUrl,
+          ...(metadata ? { metadata } : {}),
+        },
+        { signal: context.signal },
+      );
       printRecord(context.output, session);
     },
   },
@@ -106,7 +113,7 @@ export const COMMANDS: Record<string, Command> = {
     usage: 'sessions get <session id>',
     options: [],
     async run(context) {
-      printRecord(context.output, await clientFor(context).checkoutSessions.retrieve(positional(context, 2, 'session id')));
+      printRecord(context.output, await clientFor(context).checkoutSessions.retrieve(positional(context, 2, 'session id'), { signal: context.signal }));
     },
   },
 
@@ -116,11 +123,14 @@ export const COMMANDS: Record<string, Command> = {
     async run(context) {
       const shown = integerOption(context.args, 'limit') ?? DEFAULT_SHOWN;
       const payments = await clientFor(context)
-        .payments.list({
-          limit: pageLimit(shown),
-          status: paymentStatusOption(stringOption(context.args, 'status')),
-          reference: stringOption(context.args, 'reference'),
-        })
+        .payments.list(
+          {
+            limit: pageLimit(shown),
+            status: paymentStatusOption(stringOption(context.args, 'status')),
+            reference: stringOption(context.args, 'reference'),
+          },
+          { signal: context.signal },
+        )
         .toArray(shown);
       printRows(context.output, payments, ['id', 'status', 'amount', 'sender_name', 'session_id', 'created_at']);
     },
@@ -132,7 +142,7 @@ export const COMMANDS: Record<string, Command> = {
     async run(context) {
       const shown = integerOption(context.args, 'limit') ?? DEFAULT_SHOWN;
       const events = await clientFor(context)
-        .events.list({ limit: pageLimit(shown), type: eventTypeOption(stringOption(context.args, 'type')) })
+        .events.list({ limit: pageLimit(shown), type: eventTypeOption(stringOption(context.args, 'type')) }, { signal: context.signal })
         .toArray(shown);
       if (context.output.json) printRows(context.output, events, []);
       else printRows(context.output, events.map(eventRow), ['id', 'type', 'reference', 'amount', 'status', 'created_at']);
@@ -143,7 +153,7 @@ export const COMMANDS: Record<string, Command> = {
     usage: 'events get <evt_id>',
     options: [],
     async run(context) {
-      const event = await clientFor(context).events.retrieve(positional(context, 2, 'event id'));
+      const event = await clientFor(context).events.retrieve(positional(context, 2, 'event id'), { signal: context.signal });
       if (context.output.json) return printRecord(context.output, event);
       const { deliveries, ...rest } = event;
       printRecord(context.output, rest);
@@ -157,7 +167,7 @@ export const COMMANDS: Record<string, Command> = {
     options: ['endpoint'],
     async run(context) {
       const endpoint = stringOption(context.args, 'endpoint');
-      const result = await clientFor(context).events.resend(positional(context, 2, 'event id'), endpoint ? { endpoint_id: endpoint } : {});
+      const result = await clientFor(context).events.resend(positional(context, 2, 'event id'), endpoint ? { endpoint_id: endpoint } : {}, { signal: context.signal });
       printRecord(context.output, result);
     },
   },
@@ -196,7 +206,7 @@ export const COMMANDS: Record<string, Command> = {
         amount: integerOption(context.args, 'amount'),
         reference: stringOption(context.args, 'reference'),
         metadata: metadataOption(context.args),
-      }, context.output);
+      }, context.output, { signal: context.signal });
       printRecord(context.output, result);
     },
   },

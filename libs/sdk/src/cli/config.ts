@@ -1,7 +1,7 @@
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { isApiKeyShaped } from '../http/api-key-shape';
+import { isApiKeyShaped, isTestKey } from '../http/api-key-shape';
 import { keyInClearRefusal, withoutUserinfo } from '../http/key-in-clear';
 import { DEFAULT_API_BASE } from '../http/transport';
 import { type ParsedArgs, stringOption, UsageError } from './args';
@@ -98,7 +98,8 @@ export function resolveApiKey(args: ParsedArgs, env: NodeJS.ProcessEnv, config: 
 }
 
 function givenKey(args: ParsedArgs, env: NodeJS.ProcessEnv, config: CliConfig): { apiKey: string; saved: boolean } {
-  const passed = apiKeyOption(args) ?? env.PP_API_KEY;
+  // `PP_API_KEY=` (cleared that way) is unset, as an empty PP_API_BASE is: the key `login` saved still counts.
+  const passed = apiKeyOption(args) ?? (env.PP_API_KEY || undefined);
   const given = (passed ?? config.api_key)?.trim();
   if (!given) throw new UsageError('No API key: pass --api-key or --api-key-file, set PP_API_KEY, or run `login --key <secret key>` once');
   return { apiKey: checkedKeyShape(given), saved: passed === undefined };
@@ -119,13 +120,22 @@ export function resolveCredentials(
 ): { apiKey: string; apiBase: string; allowInsecureHttp: boolean } {
   const config = readConfig(env);
   const { apiKey, saved } = givenKey(args, env, config);
-  const apiBase = stringOption(args, 'api-base') ?? (saved ? savedKeyBase(config, apiKey, env, warn) : (env.PP_API_BASE ?? config.api_base ?? DEFAULT_API_BASE));
+  const apiBase = stringOption(args, 'api-base') ?? (saved ? savedKeyBase(config, apiKey, env, warn) : (envApiBase(env) ?? config.api_base ?? DEFAULT_API_BASE));
   refuseKeyInClear(apiBase, env);
   return { apiKey, apiBase, allowInsecureHttp: env.PP_ALLOW_HTTP === 'true' };
 }
 
+/**
+ * PP_API_BASE, or undefined when it is unset or empty: `PP_API_BASE=` (a variable cleared that way, or set from an
+ * unset one in a compose file) names no gateway. Read through here by every command, `login` included, so one empty
+ * value means the same everywhere.
+ */
+export function envApiBase(env: NodeJS.ProcessEnv): string | undefined {
+  return env.PP_API_BASE === '' ? undefined : env.PP_API_BASE;
+}
+
 function savedKeyBase(config: CliConfig, apiKey: string, env: NodeJS.ProcessEnv, warn: (line: string) => void): string {
-  const named = env.PP_API_BASE;
+  const named = envApiBase(env);
   if (!config.api_base) {
     if (!named) return DEFAULT_API_BASE;
     if (!sameGateway(named, DEFAULT_API_BASE)) {
@@ -184,4 +194,3 @@ export function checkedKeyShape(key: string): string {
   return key;
 }
 
-export const isTestKey = (apiKey: string): boolean => apiKey.startsWith('pp_live_test_');

@@ -2,7 +2,7 @@ import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, wr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UsageError } from './args';
-import { readConfig, refuseKeyInClear, resolveCredentials, writeConfig } from './config';
+import { envApiBase, readConfig, refuseKeyInClear, resolveCredentials, writeConfig } from './config';
 
 describe('the CLI config file', () => {
   let dir: string;
@@ -92,6 +92,27 @@ describe('the CLI config file', () => {
       expect(warnings).toEqual([]);
       expect(resolveCredentials(noArgs, env, warn)).toMatchObject({ apiKey: 'pp_live_saved', apiBase: 'http://localhost:3000' });
     });
+  });
+
+  it('given PP_API_KEY set but empty (`PP_API_KEY=`), when the key is resolved, then it is taken as unset: the key `login` saved is used, with its gateway', () => {
+    const args = { positionals: [], options: new Map<string, string | true>() };
+    const env = { PP_CONFIG_FILE: join(dir, 'config.json'), PP_API_KEY: '' };
+    writeConfig(env, { api_key: 'pp_live_saved', api_base: 'https://gateway.example' });
+    expect(resolveCredentials(args, env, () => undefined)).toMatchObject({ apiKey: 'pp_live_saved', apiBase: 'https://gateway.example' });
+  });
+
+  it('given PP_API_BASE set but empty (`PP_API_BASE=`), when the gateway is resolved, then it is taken as unset: the key goes to the saved gateway or the default, not to an empty URL', () => {
+    const args = { positionals: [], options: new Map<string, string | true>() };
+    const env = { PP_CONFIG_FILE: join(dir, 'config.json'), PP_API_BASE: '' };
+    expect(envApiBase(env)).toBeUndefined();
+    expect(resolveCredentials(args, { ...env, PP_API_KEY: 'pp_live_test_secret' }, () => undefined).apiBase).toBe('http://localhost:3000');
+    writeConfig(env, { api_key: 'pp_live_saved', api_base: 'https://gateway.example' });
+    expect(resolveCredentials(args, env, () => undefined)).toMatchObject({ apiKey: 'pp_live_saved', apiBase: 'https://gateway.example' });
+    expect(resolveCredentials(args, { ...env, PP_API_KEY: 'pp_live_test_secret' }, () => undefined).apiBase).toBe('https://gateway.example');
+    writeConfig(env, { api_key: 'pp_live_test_old' });
+    const warnings: string[] = [];
+    expect(resolveCredentials(args, env, (line) => void warnings.push(line)).apiBase).toBe('http://localhost:3000');
+    expect(warnings).toEqual([]);
   });
 
   it('given an API base over plain http to another host, when the key would be sent, then it refuses unless PP_ALLOW_HTTP says the network is private', () => {

@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import type { CheckoutClient } from '../client';
-import { AuthenticationError, CheckoutError, InvalidRequestError, NotFoundError, PermissionError } from '../errors';
+import { ApiError, AuthenticationError, CheckoutError, InvalidRequestError, NotFoundError, PermissionError } from '../errors';
 import { FOLLOW_FROM_START, followAfter, type FollowState, isHandled, recordHandled } from '../events/follow-state';
 import { delay } from '../http/abort';
+import { parseRetryAfter } from '../http/retry.policy';
 import type { Event } from '../types';
 import { writePrivateFile } from './private-file';
 
@@ -44,11 +45,12 @@ export async function followEvents(client: CheckoutClient, options: FollowOption
   let failures = 0;
   while (!options.signal.aborted) {
     let handledAny = false;
+    let asked = 0;
     // A failure after progress starts the count again: it is the first of a new run.
     const failed = () => (failures = handledAny ? 1 : failures + 1);
     try {
       if (state === undefined) {
-        state = await startingState(client, options.since);
+        state = await startingState(client, options.since, options.signal);
         saveState(options.statePath, state);
       }
       if (!ready) {
@@ -73,9 +75,10 @@ export async function followEvents(client: CheckoutClient, options: FollowOption
       const refusal = lastingRefusal(error);
       if (refusal) throw refusal;
       failed();
+      asked = askedWait(error);
       options.onError(error);
     }
-    await delay(reconnectWait(options.intervalMs, failures), options.signal);
+    await delay(Math.max(reconnectWait(options.intervalMs, failures), asked), options.signal);
   }
 }
 
@@ -105,12 +108,26 @@ const MAX_RETRY_WAIT_MS = 60_000;
  * doubling with each failure in a row up to a minute. A failure that comes
  * back on every connection (a message that is not an event is sent again
  * after the same resume point, a receiver that is down) must not be retried
- * at the interval for ever.
+ * at the interval for ever. A refusal with Retry-After waits at least that
+ * long (askedWait).
  */
 export function reconnectWait(intervalMs: number, failures: number): number {
   if (failures === 0) return intervalMs;
   const backoff = Math.max(intervalMs, FIRST_RETRY_WAIT_MS) * 2 ** Math.min(failures - 1, 20);
   return Math.max(intervalMs, Math.min(MAX_RETRY_WAIT_MS, backoff));
+}
+
+/** Longer than the CLI's longest --interval: a Retry-After beyond it is waited for this long, a timer's delay kept in range. */
+const MAX_ASKED_WAIT_MS = 3_600_000;
+
+/**
+ * The wait the gateway asked for with Retry-After (a 429: the key's request budget spent, or its open streams at the
+ * limit; a 503), read as the transport reads it; 0 when it asked none. Connecting again sooner would be refused again,
+ * each refused connection counted against the key's budget.
+ */
+function askedWait(error: unknown): number {
+  if (!(error instanceof ApiError)) return 0;
+  return Math.min(parseRetryAfter(error.headers.get('retry-after'), Date.now()) ?? 0, MAX_ASKED_WAIT_MS);
 }
 
 /** After the newest event handled, or from the start when none was. */
@@ -119,9 +136,9 @@ function resumeFrom(state: FollowState): { lastEventId?: string; since?: string 
   return newest ? { lastEventId: newest[0] } : { since: FROM_START };
 }
 
-async function startingState(client: CheckoutClient, since: string | undefined): Promise<FollowState> {
+async function startingState(client: CheckoutClient, since: string | undefined, signal: AbortSignal): Promise<FollowState> {
   if (since === FROM_START) return FOLLOW_FROM_START;
-  const from = since ? await client.events.retrieve(since) : (await client.events.list({ limit: 1 }).firstPage()).data[0];
+  const from = since ? await client.events.retrieve(since, { signal }) : (await client.events.list({ limit: 1 }, { signal }).firstPage()).data[0];
   return from ? followAfter(from) : FOLLOW_FROM_START;
 }
 

@@ -16,12 +16,14 @@ import { listen } from './listen';
 /** A payment.confirmed as the stream sends it: its data carries the reference and amount every merchant event has (listen forwards it). */
 const event = (id: string) => `id: ${id}\ndata: {"id":"${id}","type":"payment.confirmed","created_at":"2026-01-01T00:00:00Z","livemode":false,"data":{"reference":"order-1","amount":2500}}\n\n`;
 const client = () => new CheckoutClient({ apiKey: 'pp_live_test_x' });
+/** The gateway's event stream's Content-Type. */
+const SSE = { 'content-type': 'text/event-stream; charset=utf-8' };
 
 /** fetch answering every stream connection with `sse`; `onFetch` sees each call first. */
 function stubStream(sse: string, onFetch: (url: string) => void = () => undefined) {
   return jest.spyOn(globalThis, 'fetch').mockImplementation(async (url) => {
     onFetch(String(url));
-    return new Response(String(url).includes('/v1/events/stream') ? sse : '', { headers: { 'content-type': 'text/event-stream' } });
+    return new Response(String(url).includes('/v1/events/stream') ? sse : '', { headers: SSE });
   });
 }
 
@@ -83,12 +85,28 @@ describe('following the event stream', () => {
     await following;
   });
 
+  it('given a 200 page that is not an event stream (a proxy’s, a captive portal’s) on every connection, when followed, then each is reported as an UnexpectedResponseError and the reconnects back off', async () => {
+    jest.useFakeTimers({ doNotFake: ['nextTick', 'queueMicrotask', 'setImmediate'] });
+    let connections = 0;
+    jest.spyOn(globalThis, 'fetch').mockImplementation(async () => (connections++, new Response('<html>Sign in to the Wi-Fi</html>', { headers: { 'content-type': 'text/html' } })));
+    const errors: unknown[] = [];
+    const following = follow({ intervalMs: 10, onError: (error) => errors.push(error) });
+    await jest.advanceTimersByTimeAsync(10_000);
+    // Read as a stream, the page holds no event and ends: at a 10 ms interval, about a thousand silent connections.
+    expect(connections).toBeGreaterThanOrEqual(5);
+    expect(connections).toBeLessThanOrEqual(7);
+    expect(errors).toHaveLength(connections);
+    expect(errors.every((error) => error instanceof UnexpectedResponseError)).toBe(true);
+    controller.current.abort();
+    await following;
+  });
+
   it('given a stream that goes silent, when the idle limit passes, then the follower reports a ConnectionError and connects again after the last event', async () => {
     jest.useFakeTimers({ doNotFake: ['nextTick', 'queueMicrotask', 'setImmediate'] });
     const connections: Array<string | null> = [];
     jest.spyOn(globalThis, 'fetch').mockImplementation(async (_url, init) => {
       connections.push(new Headers(init?.headers).get('last-event-id'));
-      return new Response(silentAfter(connections.length === 1 ? event('evt_1') : '', init?.signal), { headers: { 'content-type': 'text/event-stream' } });
+      return new Response(silentAfter(connections.length === 1 ? event('evt_1') : '', init?.signal), { headers: SSE });
     });
     const errors: unknown[] = [];
     const following = follow({ intervalMs: 10, onError: (error) => errors.push(error) });
@@ -104,7 +122,7 @@ describe('following the event stream', () => {
 
   it('given a handler slower than the idle limit, when it handles an event, then the stream is not taken for silent', async () => {
     jest.useFakeTimers({ doNotFake: ['nextTick', 'queueMicrotask', 'setImmediate'] });
-    jest.spyOn(globalThis, 'fetch').mockImplementation(async (_url, init) => new Response(silentAfter(event('evt_1') + event('evt_2'), init?.signal)));
+    jest.spyOn(globalThis, 'fetch').mockImplementation(async (_url, init) => new Response(silentAfter(event('evt_1') + event('evt_2'), init?.signal), { headers: SSE }));
     const errors: unknown[] = [];
     const handled: string[] = [];
     const slowly = (e: { id: string }) =>
@@ -149,6 +167,27 @@ describe('following the event stream', () => {
     });
     await expect(follow({})).rejects.toThrow(message);
     expect(connections).toBe(1);
+  });
+
+  it.each([
+    [429, 'in seconds', 'Rate limit exceeded', () => '30'],
+    [503, 'as a date', 'Service unavailable', () => new Date(Date.now() + 31_000).toUTCString()],
+  ])('given the gateway refusing the stream with %i and Retry-After %s, when followed, then it connects again no sooner than asked', async (status, _how, error, retryAfter) => {
+    jest.useFakeTimers({ doNotFake: ['nextTick', 'queueMicrotask', 'setImmediate'] });
+    const connections: number[] = [];
+    jest.spyOn(globalThis, 'fetch').mockImplementation(async () => {
+      connections.push(Date.now());
+      return new Response(JSON.stringify({ error }), { status, headers: { 'content-type': 'application/json', 'retry-after': retryAfter() } });
+    });
+    const errors: unknown[] = [];
+    const following = follow({ intervalMs: 10, onError: (failure) => errors.push(failure) });
+    await jest.advanceTimersByTimeAsync(95_000);
+    // Backing off from 250 ms without reading it: nine refused connections, each counted against the key's budget.
+    expect(connections).toHaveLength(4);
+    expect(Math.min(...connections.slice(1).map((at, i) => at - connections[i]))).toBeGreaterThanOrEqual(30_000);
+    expect(errors).toHaveLength(4);
+    controller.current.abort();
+    await following;
   });
 
   it('waits the interval after a stream that ended, and doubles the wait with each failure in a row, up to a minute', () => {
@@ -196,7 +235,7 @@ describe('following the event stream', () => {
         controller.current.abort();
         return new Response('');
       }
-      return new Response(`id: evt_1\ndata: ${JSON.stringify(broken)}\n\n${event('evt_2')}`);
+      return new Response(`id: evt_1\ndata: ${JSON.stringify(broken)}\n\n${event('evt_2')}`, { headers: SSE });
     });
     const output = { json: true, out: (line: string) => void lines.push(line), progress: () => undefined };
     await listen(client(), { apiKey: 'pp_live_test_x', forwardTo: 'http://127.0.0.1:9/hooks', since: 'start', statePath: join(dir, 'listen.json'), intervalMs: 1, signal: controller.current.signal, output });
@@ -213,7 +252,7 @@ describe('following the event stream', () => {
         controller.current.abort();
         return new Response('');
       }
-      return new Response(`id: evt_1\ndata: ${JSON.stringify(streamed)}\n\n`);
+      return new Response(`id: evt_1\ndata: ${JSON.stringify(streamed)}\n\n`, { headers: SSE });
     });
     const output = { json: true, out: () => undefined, progress: () => undefined };
     await listen(client(), { apiKey: 'pp_live_test_x', forwardTo: 'http://127.0.0.1:9/hooks', since: 'start', statePath: join(dir, 'listen.json'), intervalMs: 1, signal: controller.current.signal, output });

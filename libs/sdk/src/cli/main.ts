@@ -33,8 +33,11 @@ function unknownCommand(positionals: readonly string[]): UsageError {
 }
 
 export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  // Handling these turns off Node's own exit on them: every command passes the signal to its requests, so the first
+  // Ctrl-C stops the one under way (an AbortedError naming the signal, exit status 1; listen and events tail end, 0),
+  // and a second, the handlers gone, exits at once.
   const controller = new AbortController();
-  const stop = () => controller.abort();
+  const stop = (signal: NodeJS.Signals) => controller.abort(new Error(signal));
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   try {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { CheckoutClient } from '../client';
+import type { RequestOptions } from '../http/transport';
 import type { EventType, SimulatedOutcome } from '../types';
 import type { Output } from './output';
 
@@ -34,28 +35,29 @@ export interface TriggerResult {
 /**
  * Creates a test session and pays it with the outcome that makes `type`
  * happen (then refunds it, for payment.refunded), or expires it at once
- * (checkout.session.expired). Test keys only.
+ * (checkout.session.expired). Test keys only. `options` (the CLI's signal)
+ * go with every request.
  */
-export async function trigger(client: CheckoutClient, type: EventType, overrides: TriggerOverrides, output: Output): Promise<TriggerResult> {
+export async function trigger(client: CheckoutClient, type: EventType, overrides: TriggerOverrides, output: Output, options: RequestOptions = {}): Promise<TriggerResult> {
   const outcome = OUTCOME_OF[type];
-  const session = overrides.sessionId ? await client.checkoutSessions.retrieve(overrides.sessionId) : await createSession(client, overrides, output);
+  const session = overrides.sessionId ? await client.checkoutSessions.retrieve(overrides.sessionId, options) : await createSession(client, overrides, output, options);
   const amount = session.amount;
   if (outcome === 'expire') {
     output.progress(`Expiring ${session.id}...`);
-    await client.sandbox.expireSession({ sessionId: session.id });
+    await client.sandbox.expireSession({ sessionId: session.id }, options);
     return { event_type: type, session_id: session.id, reference: session.reference, amount };
   }
   output.progress(`Simulating a ${outcome} payment of ${session.id}...`);
-  const { transaction } = await client.sandbox.simulatePayment({ sessionId: session.id, outcome });
+  const { transaction } = await client.sandbox.simulatePayment({ sessionId: session.id, outcome }, options);
   const result: TriggerResult = { event_type: type, session_id: session.id, payment_id: transaction.id, reference: session.reference, amount };
   if (type === 'payment.refunded') {
     output.progress(`Refunding ${transaction.id}...`);
-    result.refund_id = (await client.refunds.create({ payment_id: transaction.id, reason: 'cli trigger' })).id;
+    result.refund_id = (await client.refunds.create({ payment_id: transaction.id, reason: 'cli trigger' }, options)).id;
   }
   return result;
 }
 
-async function createSession(client: CheckoutClient, overrides: TriggerOverrides, output: Output) {
+async function createSession(client: CheckoutClient, overrides: TriggerOverrides, output: Output, options: RequestOptions) {
   const amount = overrides.amount ?? 2500;
   output.progress(`Creating a test checkout session (${amount} cents)...`);
   const created = await client.checkoutSessions.create({
@@ -65,6 +67,6 @@ async function createSession(client: CheckoutClient, overrides: TriggerOverrides
     success_url: 'http://localhost/success',
     cancel_url: 'http://localhost/cancel',
     ...(overrides.metadata ? { metadata: overrides.metadata } : {}),
-  });
-  return client.checkoutSessions.retrieve(created.id);
+  }, options);
+  return client.checkoutSessions.retrieve(created.id, options);
 }

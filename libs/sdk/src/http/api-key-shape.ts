@@ -8,3 +8,9 @@
 const API_KEY_SHAPE = /^pp_[A-Za-z0-9_]+$/;
 
 export const isApiKeyShaped = (value: string): boolean => API_KEY_SHAPE.test(value);
+
+/**
+ * A test-mode secret key (pp_live_test_…): it moves no money. Live secret
+ * keys (pp_live_…) and restricted keys (pp_rk_…, live only) do.
+ */
+export const isTestKey = (apiKey: string): boolean => apiKey.startsWith('pp_live_test_');

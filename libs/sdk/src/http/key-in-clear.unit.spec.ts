@@ -43,5 +43,22 @@ describe('where the secret key may travel', () => {
       expect(() => new CheckoutClient({ apiKey: 'pp_live_x', apiBase: 'http://gateway.example.com' })).toThrow(/in clear text/);
       expect(new CheckoutClient({ apiKey: 'pp_live_x', apiBase: 'http://gateway.internal', allowInsecureHttp: true }).apiBase).toBe('http://gateway.internal');
     });
+
+    it.each([
+      ['live', 'pp_live_AbCdEf0123456789'],
+      ['restricted', 'pp_rk_AbCdEf0123456789'],
+    ])('given a %s key and no apiBase, when the client is built, then it refuses with a TypeError that does not repeat the key, rather than send it to http://localhost:3000', (_kind, apiKey) => {
+      const fetch = jest.spyOn(globalThis, 'fetch');
+      expect(() => new CheckoutClient({ apiKey })).toThrow(TypeError);
+      expect(() => new CheckoutClient({ apiKey })).toThrow(/^apiBase is required with a live or restricted key/);
+      expect(() => new CheckoutClient({ apiKey })).not.toThrow(/AbCdEf/);
+      expect(new CheckoutClient({ apiKey, apiBase: 'https://gateway.example' }).apiBase).toBe('https://gateway.example');
+      expect(fetch).not.toHaveBeenCalled();
+      fetch.mockRestore();
+    });
+
+    it('given a test key and no apiBase, when the client is built, then it talks to the gateway on this machine', () => {
+      expect(new CheckoutClient({ apiKey: 'pp_live_test_x' }).apiBase).toBe('http://localhost:3000');
+    });
   });
 });

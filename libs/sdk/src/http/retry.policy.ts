@@ -17,7 +17,11 @@ export interface RetrySettings {
 export const DEFAULT_RETRY_SETTINGS: RetrySettings = { maxRetries: 3, baseDelayMs: 250, maxDelayMs: 8_000, maxRetryAfterMs: 60_000 };
 
 export type AttemptOutcome =
-  | { kind: 'network' }
+  | {
+      kind: 'network';
+      /** The connection could not be made (failedBeforeSending): the request never left this machine. */
+      unsent?: boolean;
+    }
   | {
       kind: 'response';
       status: number;
@@ -27,40 +31,29 @@ export type AttemptOutcome =
     };
 
 /**
- * Which failed attempts a request may try again:
- * - `any`: every one worth it (isRetryable). Reads, DELETEs, and POSTs, which
- *   the Idempotency-Key replays instead of running twice;
- * - `refused`: only those refused before any work (429, and the 409 "still in
- *   progress" with Retry-After), for a POST that is not idempotent across a
- *   failure (events.resend: a 5xx frees its Idempotency-Key, so a retry after
- *   no answer or a 5xx could run it twice).
- */
-export type RetryScope = 'any' | 'refused';
-
-/**
  * Worth retrying: no answer (the request may or may not have run, which the
- * Idempotency-Key makes safe), 409 "still in progress" (which alone carries
- * Retry-After), 429 and 5xx. Every other 4xx would fail the same way again.
- * In scope `refused`, only the 429 and that 409.
+ * Idempotency-Key makes safe: every POST route records it, events.resend's
+ * included), 409 "still in progress" (which alone carries Retry-After), 429
+ * and 5xx. Every other 4xx would fail the same way again.
  */
-export function isRetryable(outcome: AttemptOutcome, scope: RetryScope = 'any'): boolean {
-  if (outcome.kind === 'network') return scope === 'any';
+export function isRetryable(outcome: AttemptOutcome): boolean {
+  if (outcome.kind === 'network') return true;
   const { status, retryAfter } = outcome;
-  if (status === 429 || (status === 409 && retryAfter !== null)) return true;
-  return scope === 'any' && status >= 500;
+  return status === 429 || (status === 409 && retryAfter !== null) || status >= 500;
 }
 
 /**
- * Whether the failed attempt may have done its work: no answer, or a server
- * error from the gateway itself (X-Request-Id: a deadline passed after the
- * service acted), or a 504 (a proxy that passed the request on and gave up
- * waiting for the answer, as the SDK's own timeout does). A proxy's other 5xx
- * without X-Request-Id (a 502 or 503: no gateway to pass it to) is not: a
- * 404 after it means the id named nothing. A 429 or a 409 was refused before
- * any work.
+ * Whether the failed attempt may have done its work: no answer (unless the
+ * connection could not even be made: the request was never sent), or a
+ * server error from the gateway itself (X-Request-Id: a deadline passed
+ * after the service acted), or a 504 (a proxy that passed the request on and
+ * gave up waiting for the answer, as the SDK's own timeout does). A proxy's
+ * other 5xx without X-Request-Id (a 502 or 503: no gateway to pass it to) is
+ * not: a 404 after it means the id named nothing. A 429 or a 409 was refused
+ * before any work.
  */
 export function mayHaveRun(outcome: AttemptOutcome): boolean {
-  if (outcome.kind === 'network') return true;
+  if (outcome.kind === 'network') return outcome.unsent !== true;
   return outcome.status >= 500 && (outcome.fromGateway || outcome.status === 504);
 }
 
@@ -77,8 +70,8 @@ export function parseRetryAfter(value: string | null, nowMs: number): number | u
  * stop. Exponential backoff with jitter (half fixed, half random), so many clients failing at once
  * do not come back in step; a server's Retry-After is a floor.
  */
-export function retryDelay(outcome: AttemptOutcome, retry: number, settings: RetrySettings, random: number, nowMs: number, scope: RetryScope = 'any'): number | undefined {
-  if (retry > settings.maxRetries || !isRetryable(outcome, scope)) return undefined;
+export function retryDelay(outcome: AttemptOutcome, retry: number, settings: RetrySettings, random: number, nowMs: number): number | undefined {
+  if (retry > settings.maxRetries || !isRetryable(outcome)) return undefined;
   const ceiling = Math.min(settings.maxDelayMs, settings.baseDelayMs * 2 ** (retry - 1));
   const jittered = ceiling / 2 + (random * ceiling) / 2;
   const asked = outcome.kind === 'response' ? parseRetryAfter(outcome.retryAfter, nowMs) : undefined;

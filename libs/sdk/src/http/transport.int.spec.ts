@@ -19,7 +19,7 @@ class ScriptedServer {
   private answers: Answer[] = [];
   private constructor(private readonly server: Server) {}
 
-  static async start(): Promise<ScriptedServer> {
+  static async start(port = 0): Promise<ScriptedServer> {
     const server = createServer();
     const scripted = new ScriptedServer(server);
     server.on('request', (req, res) => {
@@ -31,7 +31,7 @@ class ScriptedServer {
         answer(res, request);
       });
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
     return scripted;
   }
 
@@ -122,6 +122,26 @@ describe('the transport against a real HTTP server', () => {
     expect(elsewhere.requests).toHaveLength(0);
   });
 
+  it.each([
+    ['a proxy’s HTML page', { 'content-type': 'text/html; charset=utf-8' }, '<html>Sign in to the Wi-Fi</html>'],
+    ['JSON', { 'content-type': 'application/json' }, '[]'],
+    ['no Content-Type', {}, 'id: evt_00000001\n\n'],
+  ])('given a 200 answering an event stream’s request with %s, when it is opened, then it is an UnexpectedResponseError naming what came, not a stream without events', async (_what, headers, body) => {
+    server.script((res) => res.writeHead(200, headers).end(body));
+    const failed = await client().events.stream({}, { requestId: 'req-portal' }).next().catch((error: unknown) => error);
+    expect(failed).toBeInstanceOf(UnexpectedResponseError);
+    expect(failed).toMatchObject({ requestId: 'req-portal', message: expect.stringMatching(/^GET \/v1\/events\/stream answered 200 with .*, not an event stream \(text\/event-stream\) \(request req-portal\)$/) });
+  });
+
+  it('given the gateway’s own Content-Type with its charset, in any case, when the stream is opened, then its events are read', async () => {
+    server.script((res) =>
+      res.writeHead(200, { 'content-type': 'Text/Event-Stream; charset=utf-8' }).end('id: evt_00000001\ndata: {"id":"evt_00000001","type":"payment.confirmed","created_at":"2026-01-01T00:00:00Z","livemode":false,"data":{}}\n\n'),
+    );
+    const events: unknown[] = [];
+    for await (const event of client().events.stream()) events.push(event);
+    expect(events).toEqual([expect.objectContaining({ id: 'evt_00000001' })]);
+  });
+
   it('given an event stream whose connection drops after its first event, when the next is read, then it is a ConnectionError carrying the gateway’s request id', async () => {
     server.script((res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream', 'x-request-id': 'req-stream-gw' });
@@ -179,19 +199,48 @@ describe('the transport against a real HTTP server', () => {
     }
   });
 
-  it('given events.resend, when it gets a 5xx or no answer, then it is sent once; refused with 429 or 409 + Retry-After, it is retried', async () => {
+  it('given events.resend, when it gets a 5xx or no answer, then it is retried with the same Idempotency-Key, like any POST', async () => {
     for (const failure of [gateway(500, { error: 'Internal error' }), proxyPage(502), dropped]) {
-      server.script(failure, gateway(200, { event_id: 'evt_1', webhook_ids: [] }));
-      await expect(client().events.resend('evt_1')).rejects.toBeDefined();
-      expect(server.requests).toHaveLength(1);
+      server.script(failure, gateway(200, { event_id: 'evt_1', webhook_ids: ['wh_1'] }));
+      await expect(client().events.resend('evt_1')).resolves.toEqual({ event_id: 'evt_1', webhook_ids: ['wh_1'] });
+      expect(server.requests).toHaveLength(2);
+      expect(new Set(server.requests.map((request) => request.headers['idempotency-key'])).size).toBe(1);
     }
-    server.script(
-      gateway(429, { error: 'Rate limit exceeded' }, { 'retry-after': '0' }),
-      gateway(409, { error: 'A request with this Idempotency-Key is still in progress' }, { 'retry-after': '0' }),
-      gateway(200, { event_id: 'evt_1', webhook_ids: ['wh_1'] }),
-    );
-    await expect(client().events.resend('evt_1')).resolves.toEqual({ event_id: 'evt_1', webhook_ids: ['wh_1'] });
-    expect(new Set(server.requests.map((request) => request.headers['idempotency-key'])).size).toBe(1);
-    expect(server.requests).toHaveLength(3);
+  });
+
+  it('given a DELETE whose first attempt found nothing listening (connection refused), when the retry finds no such endpoint, then it is NotFoundError: the request never left this machine', async () => {
+    const port = await closedPort();
+    let late: ScriptedServer | undefined;
+    const realFetch = globalThis.fetch;
+    // fetch as it is; once its first connection is refused, the gateway comes up on that port, not knowing the id.
+    const fetch = jest.spyOn(globalThis, 'fetch').mockImplementation(async (...args) => {
+      try {
+        return await realFetch(...args);
+      } catch (error) {
+        if (!late) {
+          late = await ScriptedServer.start(port);
+          late.script(gateway(404, { error: 'Webhook endpoint not found' }));
+        }
+        throw error;
+      }
+    });
+    try {
+      const failed = await client({ apiBase: `http://127.0.0.1:${port}` }).webhookEndpoints.delete('wh_typo').catch((error: unknown) => error);
+      expect(fetch.mock.calls).toHaveLength(2);
+      expect(failed).toBeInstanceOf(NotFoundError);
+      expect(late?.requests.map((request) => request.method)).toEqual(['DELETE']);
+    } finally {
+      fetch.mockRestore();
+      await late?.close();
+    }
   });
 });
+
+/** A port nothing listens on: one the system just handed out and took back. */
+async function closedPort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { AbortedError, ApiError, apiErrorFor, ConnectionError, NotFoundError, UnexpectedResponseError } from '../errors';
 import { delay, type Operation, startOperation } from './abort';
-import { isApiKeyShaped } from './api-key-shape';
+import { isApiKeyShaped, isTestKey } from './api-key-shape';
 import { keyInClearRefusal } from './key-in-clear';
+import { failedBeforeSending } from './network-failure';
 import { checkedRetrySettings, checkIdempotencyKey, checkRequestId, checkRetryCount, checkTimeout } from './option-checks';
-import { type AttemptOutcome, DEFAULT_RETRY_SETTINGS, mayHaveRun, type RetryScope, type RetrySettings, retryDelay } from './retry.policy';
+import { type AttemptOutcome, DEFAULT_RETRY_SETTINGS, mayHaveRun, type RetrySettings, retryDelay } from './retry.policy';
 
 export const DEFAULT_API_BASE = 'http://localhost:3000';
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -26,7 +27,10 @@ export const MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
 export interface ClientOptions {
   /** Secret key: pp_live_… or pp_live_test_… (the key chooses live or test mode). */
   apiKey: string;
-  /** Default http://localhost:3000. */
+  /**
+   * The gateway. Required with a live or restricted key (pp_live_…, pp_rk_…); a test key (pp_live_test_…) defaults
+   * to http://localhost:3000, a gateway run on this machine for development.
+   */
   apiBase?: string;
   /** Per attempt; default 30 s. */
   timeoutMs?: number;
@@ -72,11 +76,10 @@ export interface ApiRequest {
    * from the gateway itself, a proxy's 504): that attempt deleted it and its
    * answer was lost on the way back, so the call did what it was asked. A 404
    * after none did (the first attempt, one refused with 429, a proxy's own
-   * 502 or 503) stays an error: the id named nothing.
+   * 502 or 503, a connection that could not be made) stays an error: the id
+   * named nothing.
    */
   answerIfGoneOnRetry?: unknown;
-  /** Which failed attempts may be tried again (retry.policy.ts); default `any`. */
-  retryScope?: RetryScope;
 }
 
 export interface ApiResponse<T> {
@@ -110,6 +113,11 @@ export class Transport {
     this.apiKey = options.apiKey.trim();
     if (!isApiKeyShaped(this.apiKey)) {
       throw new TypeError('apiKey is not an API key: keys are pp_ then letters, digits and underscores (was a space or a line break copied into it?)');
+    }
+    if (options.apiBase === undefined && !isTestKey(this.apiKey)) {
+      // The default is a developer's own gateway, over plain http: a key that moves money would go, readable, to
+      // whatever listens on that port of the machine the code was deployed to.
+      throw new TypeError(`apiBase is required with a live or restricted key (pp_live_…, pp_rk_…): pass the gateway's https address; only a test key (pp_live_test_…) defaults to ${DEFAULT_API_BASE}`);
     }
     this.apiBase = (options.apiBase ?? DEFAULT_API_BASE).replace(/\/+$/, '');
     const refusal = keyInClearRefusal(this.apiBase, options.allowInsecureHttp === true, 'pass allowInsecureHttp: true');
@@ -148,7 +156,7 @@ export class Transport {
         return { status: 404, headers: attempt.error.headers, body: request.answerIfGoneOnRetry as T, requestId: attempt.error.requestId };
       }
       ranBefore ||= mayHaveRun(attempt.outcome);
-      const wait = retryDelay(attempt.outcome, retry, settings, Math.random(), Date.now(), request.retryScope);
+      const wait = retryDelay(attempt.outcome, retry, settings, Math.random(), Date.now());
       if (wait === undefined) throw attempt.error;
       if (!(await delay(wait, options.signal))) throw abortedError(request.method, url, options.signal?.reason, headers['idempotency-key'], headers['x-request-id']);
     }
@@ -183,6 +191,16 @@ export class Transport {
         const parsed = parseJson(text);
         const message = isErrorBody(parsed) ? parsed.error : `GET ${url.pathname} answered ${response.status}`;
         throw apiErrorFor(response.status, message, requestId, response.headers);
+      }
+      // The gateway's stream is text/event-stream: anything else (a proxy's or a captive portal's 200 page) would be
+      // read as a stream that holds no event and ends, and a follower would connect again for ever, seeing nothing.
+      if (!isEventStream(response.headers.get('content-type'))) {
+        await discardBody(response);
+        throw new UnexpectedResponseError(
+          `GET ${url.pathname} answered ${response.status} with ${response.headers.get('content-type') ?? 'no Content-Type'}, not an event stream (text/event-stream) (request ${requestId})`,
+          undefined,
+          requestId,
+        );
       }
       const streamId = requestId;
       // However the body's read fails, a CheckoutError with the stream's request id: silence, the caller's signal, or
@@ -227,7 +245,7 @@ export class Transport {
       if (options.signal?.aborted) throw abortedError(method, url, options.signal.reason, idempotencyKey, sentId);
       const reason = operation.timedOut ? `no answer within ${timeoutMs} ms` : describeNetworkError(error);
       const message = `${method} ${url.pathname}: ${reason} (request ${sentId})`;
-      return { ok: false, outcome: { kind: 'network' }, error: new ConnectionError(message, error, idempotencyKey, sentId) };
+      return { ok: false, outcome: { kind: 'network', unsent: failedBeforeSending(error) }, error: new ConnectionError(message, error, idempotencyKey, sentId) };
     } finally {
       operation.end();
     }
@@ -241,6 +259,11 @@ export class Transport {
       // Every route answers JSON: anything else (a proxy's HTML page, say) would reach the caller as a string typed as the resource.
       if (parsed === NOT_JSON) {
         throw new UnexpectedResponseError(`${method} ${url.pathname} answered ${response.status} with a body that is not JSON (request ${requestId})`, idempotencyKey, requestId);
+      }
+      // Nor does any answer with nothing (a proxy's bare 200): it would reach the caller as undefined typed as the
+      // resource. A 204 says there is no content on purpose; no route the SDK calls answers one.
+      if (parsed === undefined && response.status !== 204) {
+        throw new UnexpectedResponseError(`${method} ${url.pathname} answered ${response.status} with an empty body, where the API answers JSON (request ${requestId})`, idempotencyKey, requestId);
       }
       return { ok: true, response: { status: response.status, headers: response.headers, body: parsed, requestId } };
     }
@@ -277,6 +300,9 @@ const NOT_JSON = Symbol('not JSON');
 const TOO_LARGE = Symbol('too large');
 
 const isRedirect = (status: number) => status >= 300 && status < 400;
+
+/** The media type, whatever its parameters (`; charset=utf-8`) and case. */
+const isEventStream = (contentType: string | null) => contentType?.split(';')[0].trim().toLowerCase() === 'text/event-stream';
 
 const redirectError = (method: string, url: URL, status: number, idempotencyKey: string | undefined, requestId: string) =>
   new UnexpectedResponseError(

@@ -19,6 +19,9 @@ function stubFetch(...answers: Answer[]) {
   });
 }
 
+/** The gateway's event stream's Content-Type. */
+const SSE = { 'content-type': 'text/event-stream; charset=utf-8' };
+
 /** A fetch that answers only by failing when its signal fires, as fetch does. */
 const hanging = (init: RequestInit | undefined) => new Promise<Response>((_resolve, reject) => init?.signal?.addEventListener('abort', () => reject(init.signal?.reason)));
 
@@ -119,24 +122,12 @@ describe('the transport', () => {
     expect(read.idempotencyKey).toBeUndefined();
   });
 
-  it('given events.resend, which is not idempotent across a failure, when it gets a 5xx or no answer, then it is not retried; a 429 or a 409 with Retry-After is', async () => {
-    const failing = stubFetch({ status: 503, body: '{"error":"Service unavailable"}', headers: { 'x-request-id': 'req_1' } });
-    await expect(client().events.resend('evt_1')).rejects.toBeInstanceOf(ServerError);
-    expect(failing).toHaveBeenCalledTimes(1);
-    failing.mockRestore();
-
-    const unreachable = jest.spyOn(globalThis, 'fetch').mockRejectedValue(new TypeError('fetch failed'));
-    await expect(client().events.resend('evt_1')).rejects.toBeInstanceOf(ConnectionError);
-    expect(unreachable).toHaveBeenCalledTimes(1);
-    unreachable.mockRestore();
-
-    const refused = stubFetch(
-      { status: 429, body: '{"error":"Rate limit exceeded"}', headers: { 'retry-after': '0' } },
-      { status: 409, body: '{"error":"still in progress"}', headers: { 'retry-after': '0' } },
-      { status: 200, body: '{"event_id":"evt_1","webhook_ids":[]}' },
-    );
-    await expect(client().events.resend('evt_1')).resolves.toEqual({ event_id: 'evt_1', webhook_ids: [] });
-    expect(refused).toHaveBeenCalledTimes(3);
+  it('given events.resend, which the webhooks service records with its Idempotency-Key, when it gets a 5xx or no answer, then it is retried with the same key, like any POST', async () => {
+    const resent = { status: 200, body: '{"event_id":"evt_1","webhook_ids":["wh_1"]}', headers: { 'x-request-id': 'req_3' } };
+    const failing = stubFetch({ status: 503, body: '{"error":"Service unavailable"}', headers: { 'x-request-id': 'req_1' } }, async () => Promise.reject(new TypeError('fetch failed')), resent);
+    await expect(client().events.resend('evt_1', {}, { idempotencyKey: 'resend-1' })).resolves.toEqual({ event_id: 'evt_1', webhook_ids: ['wh_1'] });
+    expect(failing).toHaveBeenCalledTimes(3);
+    expect(failing.mock.calls.map(([, init]) => new Headers(init?.headers).get('idempotency-key'))).toEqual(['resend-1', 'resend-1', 'resend-1']);
   });
 
   it('given an answer without X-Request-Id (a proxy’s 502) or no answer at all, when the error is thrown, then it carries the request id the SDK sent', async () => {
@@ -184,6 +175,32 @@ describe('the transport', () => {
     await expect(client().webhookEndpoints.delete('wh_1')).rejects.toBeInstanceOf(NotFoundError);
   });
 
+  /** fetch's error when the connection could not be made, as undici reports it: the code on its cause. */
+  const unconnected = (cause: Error, code: string) => async () => Promise.reject(new TypeError('fetch failed', { cause: Object.assign(cause, { code }) }));
+
+  it.each([
+    ['was refused (nothing listens)', new Error('connect ECONNREFUSED 127.0.0.1:3000'), 'ECONNREFUSED'],
+    ['was refused at every address tried', new AggregateError([new Error('connect ECONNREFUSED ::1:3000')]), 'ECONNREFUSED'],
+    ['found no address for the host', new Error('getaddrinfo ENOTFOUND gateway.example'), 'ENOTFOUND'],
+    ['got no DNS answer', new Error('getaddrinfo EAI_AGAIN gateway.example'), 'EAI_AGAIN'],
+    ['timed out connecting', new Error('Connect Timeout Error'), 'UND_ERR_CONNECT_TIMEOUT'],
+    ['refused a self-signed certificate', new Error('self-signed certificate'), 'DEPTH_ZERO_SELF_SIGNED_CERT'],
+    ['refused a certificate for another name', new Error("Hostname/IP does not match certificate's altnames"), 'ERR_TLS_CERT_ALTNAME_INVALID'],
+  ])('given a DELETE whose first connection %s, when the retry answers 404, then NotFoundError: the request never left this machine', async (_what, cause, code) => {
+    const fetch = stubFetch(unconnected(cause, code), { status: 404, body: '{"error":"Webhook endpoint not found"}', headers: { 'x-request-id': 'req_2' } });
+    await expect(client().webhookEndpoints.delete('wh_typo')).rejects.toBeInstanceOf(NotFoundError);
+    expect(fetch).toHaveBeenCalledTimes(2);
+  });
+
+  it.each([
+    ['a reset', new Error('read ECONNRESET'), 'ECONNRESET'],
+    ['the other side closing it', new Error('other side closed'), 'UND_ERR_SOCKET'],
+    ['a code the SDK does not know', new Error('something new'), 'E_SOMETHING_NEW'],
+  ])('given a DELETE whose first attempt failed with %s, which may come after the request was sent, when the retry answers 404, then it resolves as deleted', async (_what, cause, code) => {
+    stubFetch(unconnected(cause, code), { status: 404, body: '{"error":"Webhook endpoint not found"}' });
+    await expect(client().webhookEndpoints.delete('wh_1')).resolves.toEqual({ id: 'wh_1', deleted: true });
+  });
+
   it('given a DELETE refused with 429 before any work, when the retry answers 404, then NotFoundError: the id named nothing', async () => {
     const fetch = stubFetch({ status: 429, body: '{"error":"Rate limit exceeded"}', headers: { 'retry-after': '0' } }, { status: 404, body: '{"error":"Webhook endpoint not found"}' });
     await expect(client().webhookEndpoints.delete('wh_typo')).rejects.toBeInstanceOf(NotFoundError);
@@ -200,6 +217,22 @@ describe('the transport', () => {
     await expect(client({ maxRetries: 0 }).checkoutSessions.retrieve('cs_1')).rejects.toThrow(ServerError);
   });
 
+  it('given a 2xx answer with an empty body (a proxy’s bare 200 or 201), when a resource is created or read, then it is an UnexpectedResponseError carrying the key sent, not undefined, and not retried', async () => {
+    const fetch = stubFetch({ status: 201, body: '', headers: { 'x-request-id': 'req_1' } });
+    const created = await client().refunds.create({ payment_id: 'txn_1' }, { idempotencyKey: 'refund-1' }).catch((error: unknown) => error);
+    expect(created).toBeInstanceOf(UnexpectedResponseError);
+    expect(created).toMatchObject({ idempotencyKey: 'refund-1', requestId: 'req_1', message: 'POST /v1/refunds answered 201 with an empty body, where the API answers JSON (request req_1)' });
+    expect(fetch).toHaveBeenCalledTimes(1);
+    stubFetch({ status: 200, body: '' });
+    await expect(client().checkoutSessions.retrieve('cs_1')).rejects.toThrow(UnexpectedResponseError);
+    await expect(client().payments.list().firstPage()).rejects.toThrow(/^GET \/v1\/payments answered 200 with an empty body/);
+  });
+
+  it('given a 204, which says there is no content on purpose, when a call gets it, then it resolves without a body', async () => {
+    stubFetch(async () => new Response(null, { status: 204 }));
+    await expect(client().webhookEndpoints.delete('wh_1')).resolves.toBeUndefined();
+  });
+
   it('given one long-lived signal, when many requests are retried and many streams read with it, then it holds no more listeners than before, and AbortSignal.any never holds it', async () => {
     const signal = new AbortController().signal;
     const any = jest.spyOn(AbortSignal, 'any');
@@ -210,7 +243,7 @@ describe('the transport', () => {
       fetch.mockRestore();
     }
     for (let i = 0; i < 15; i++) {
-      stubFetch({ body: `id: evt_${i}\ndata: {"id":"evt_${i}","type":"payment.confirmed","created_at":"2026-01-01T00:00:00Z","livemode":false,"data":{}}\n\n` });
+      stubFetch({ body: `id: evt_${i}\ndata: {"id":"evt_${i}","type":"payment.confirmed","created_at":"2026-01-01T00:00:00Z","livemode":false,"data":{}}\n\n`, headers: SSE });
       for await (const event of client().events.stream({}, { signal })) expect(event.id).toBe(`evt_${i}`);
     }
     expect(getEventListeners(signal, 'abort')).toHaveLength(0);
@@ -231,7 +264,7 @@ describe('the transport', () => {
     await expect(client({ timeoutMs: 20 }).events.stream().next()).rejects.toThrow(CheckoutError);
 
     // Aborted while the stream's body is read, after its headers came.
-    stubFetch(async (init) => new Response(new ReadableStream({ start: (body) => init?.signal?.addEventListener('abort', () => body.error(init.signal?.reason)) })));
+    stubFetch(async (init) => new Response(new ReadableStream({ start: (body) => init?.signal?.addEventListener('abort', () => body.error(init.signal?.reason)) }), { headers: SSE }));
     const reader = new AbortController();
     const reading = client().events.stream({}, { signal: reader.signal, requestId: 'req_reading' }).next();
     setTimeout(() => reader.abort(reason), 10);
@@ -250,7 +283,7 @@ describe('the transport', () => {
           controller.enqueue(new TextEncoder().encode(event));
         },
       });
-      return new Response(body, { headers: { 'content-type': 'text/event-stream', 'x-request-id': 'req_gateway' } });
+      return new Response(body, { headers: { ...SSE, 'x-request-id': 'req_gateway' } });
     });
     const stream = client().events.stream({}, { requestId: 'req_sent' });
     expect((await stream.next()).value).toMatchObject({ id: 'evt_00000001' });

@@ -18,14 +18,12 @@ export class Events extends Resource {
   }
 
   /**
-   * POST /v1/events/:id/resend: a new delivery now, to every subscribed endpoint or to `endpoint_id`. Not idempotent
-   * across a 5xx or a lost answer: the service may have queued the resend before the gateway answered the error, and a
-   * 5xx frees the Idempotency-Key, so a retry could queue another. So the SDK retries it only when it was refused
-   * before any work (429, or 409 with Retry-After); after a 5xx or no answer, calling again is yours to decide
-   * (receivers dedupe on the event id).
+   * POST /v1/events/:id/resend: a new delivery now, to every subscribed endpoint or to `endpoint_id`. Retried like
+   * any POST: the webhooks service records the Idempotency-Key with the deliveries it made due (for 24 hours), so a
+   * retry after a 5xx or a lost answer gets what the first attempt queued and queues nothing more.
    */
   resend(id: string, params: { endpoint_id?: string } = {}, options: RequestOptions = {}): Promise<ResendEventResult> {
-    return this.call('resendEvent', options, { id, body: params, retryScope: 'refused' });
+    return this.call('resendEvent', options, { id, body: params });
   }
 
   /**
@@ -36,11 +34,13 @@ export class Events extends Resource {
    * A stream silent for STREAM_IDLE_TIMEOUT_MS (45 s; the gateway sends a
    * keep-alive every 15 s) fails with a ConnectionError: connect again.
    * Without `lastEventId`, `since` (an event id, or 'start') or else now.
+   * `types` limits it to those event types; empty or absent, every type.
    */
   async *stream(params: { lastEventId?: string; since?: string; types?: EventType[] } = {}, options: RequestOptions = {}): AsyncGenerator<Event> {
     const stream = await this.transport.open(
       routePath('streamEvents'),
-      { since: params.since, types: params.types?.join(',') },
+      // Left out when empty: the gateway refuses `types=` (400), and no type named means every type.
+      { since: params.since, types: params.types?.length ? params.types.join(',') : undefined },
       params.lastEventId ? { 'last-event-id': params.lastEventId } : {},
       options,
     );

@@ -1,5 +1,6 @@
 import { CheckoutClient } from '../client';
 import { CheckoutError, UnexpectedResponseError } from '../errors';
+import type { EventType } from '../types';
 
 const streamOf = (sse: string) => jest.spyOn(globalThis, 'fetch').mockImplementation(async () => new Response(sse, { headers: { 'content-type': 'text/event-stream' } }));
 const read = async () => {
@@ -15,6 +16,17 @@ describe('the event stream', () => {
   it('given well-formed messages, when read, then it yields their events', async () => {
     streamOf(`id: evt_1\ndata: ${EVENT}\n\n`);
     expect(await read()).toEqual([JSON.parse(EVENT)]);
+  });
+
+  it('given an empty list of types, when the stream is opened, then no types parameter is sent (the gateway refuses an empty one); given some, they are sent comma-separated', async () => {
+    const fetch = streamOf('');
+    const urlOf = async (types: EventType[] | undefined) => {
+      for await (const event of new CheckoutClient({ apiKey: 'pp_live_test_x' }).events.stream({ types })) void event;
+      return new URL(String(fetch.mock.calls[fetch.mock.calls.length - 1][0]));
+    };
+    expect((await urlOf([])).searchParams.has('types')).toBe(false);
+    expect((await urlOf(undefined)).searchParams.has('types')).toBe(false);
+    expect((await urlOf(['payment.confirmed', 'payment.failed'])).searchParams.get('types')).toBe('payment.confirmed,payment.failed');
   });
 
   it.each([

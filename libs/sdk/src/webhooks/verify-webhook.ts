@@ -1,4 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
+import { types } from 'node:util';
 import { CheckoutError } from '../errors';
 import type { WebhookEvent } from '../types';
 import { bodySignature, parseSignatureV2, signatureHeaders, timestampedSignature, WEBHOOK_TIMESTAMP_TOLERANCE_SECONDS, WebhookHeader } from './webhook-signature';
@@ -61,7 +62,7 @@ export interface VerifyOptions {
  * the new secret only. All comparisons are constant-time. Throws
  * WebhookVerificationError naming what failed.
  */
-export function verify(rawBody: Buffer | Uint8Array | string, headers: WebhookHeaders, secrets: string | readonly string[], options: VerifyOptions = {}): WebhookEvent {
+export function verify(rawBody: Buffer | Uint8Array | ArrayBuffer | string, headers: WebhookHeaders, secrets: string | readonly string[], options: VerifyOptions = {}): WebhookEvent {
   const body = rawBytes(rawBody);
   const trusted = (typeof secrets === 'string' ? [secrets] : [...secrets]).filter((secret) => typeof secret === 'string' && secret.length > 0);
   if (trusted.length === 0) throw new WebhookVerificationError('no_secret', 'No webhook secret given: pass the endpoint secret (whsec_…), or both during a rotation');
@@ -138,23 +139,26 @@ export function hexEquals(expectedHex: string, actualHex: string | undefined): b
 function rawBytes(rawBody: unknown): Buffer {
   if (Buffer.isBuffer(rawBody)) return rawBody;
   if (rawBody instanceof Uint8Array) return Buffer.from(rawBody.buffer, rawBody.byteOffset, rawBody.byteLength);
+  // fetch's `await request.arrayBuffer()`; checked by its tag, not instanceof, so one from another realm counts too.
+  if (types.isArrayBuffer(rawBody)) return Buffer.from(rawBody);
   if (typeof rawBody === 'string') return Buffer.from(rawBody, 'utf8');
   const what = rawBody === null ? 'null' : rawBody === undefined ? 'undefined' : 'a parsed object';
   throw new WebhookVerificationError(
     'not_raw_body',
-    `webhooks.verify needs the raw request body (Buffer or string), got ${what}. A body parsed and serialised again is not the bytes that were signed: ` +
-      "read the body raw (Express: express.raw({ type: 'application/json' }); Fastify: a content-type parser with parseAs: 'buffer'; fetch: await request.text()).",
+    `webhooks.verify needs the raw request body (Buffer, Uint8Array, ArrayBuffer or string), got ${what}. A body parsed and serialised again is not the bytes that were signed: ` +
+      "read the body raw (Express: express.raw({ type: 'application/json' }); Fastify: a content-type parser with parseAs: 'buffer'; fetch: await request.arrayBuffer() or request.text()).",
   );
 }
 
-function headerReader(headers: WebhookHeaders): (name: string) => string | undefined {
+/** The header's first value as it came, which a map built by hand may hold as anything: `required` checks it is text. */
+function headerReader(headers: WebhookHeaders): (name: string) => unknown {
   if (isHeadersLike(headers)) {
     return (name) => {
-      const value = headers.get(name);
-      return (Array.isArray(value) ? value[0] : value) ?? undefined;
+      const value: unknown = headers.get(name);
+      return Array.isArray(value) ? value[0] : value;
     };
   }
-  const lower = new Map(Object.entries(headers as Record<string, string | string[] | undefined>).map(([name, value]) => [name.toLowerCase(), value]));
+  const lower = new Map<string, unknown>(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
   return (name) => {
     const value = lower.get(name);
     return Array.isArray(value) ? value[0] : value;
@@ -164,8 +168,16 @@ function headerReader(headers: WebhookHeaders): (name: string) => string | undef
 /** Duck-typed: a `get` method, not only this realm's Headers. A header named "get" in a plain map is a string, not a function. */
 const isHeadersLike = (headers: WebhookHeaders): headers is HeadersLike => typeof (headers as { get?: unknown } | null)?.get === 'function';
 
-function required(value: string | undefined, name: string): string {
-  if (!value) throw new WebhookVerificationError('missing_header', `Header ${name} is missing: is this a webhook delivery, and does your framework pass headers through?`);
+/**
+ * The header's value, which must be text: one that is not (a number in a map of the receiver's own making) is refused
+ * like a missing one, a WebhookVerificationError the receiver answers 400, not a TypeError thrown further on (a 500,
+ * which the service would deliver again and again).
+ */
+function required(value: unknown, name: string): string {
+  if (value === undefined || value === null || value === '') {
+    throw new WebhookVerificationError('missing_header', `Header ${name} is missing: is this a webhook delivery, and does your framework pass headers through?`);
+  }
+  if (typeof value !== 'string') throw new WebhookVerificationError('missing_header', `Header ${name} is ${typeof value === 'object' ? 'an object' : `a ${typeof value}`}, not text: pass the headers as they arrived`);
   return value;
 }
 

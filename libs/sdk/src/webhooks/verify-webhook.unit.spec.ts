@@ -40,6 +40,28 @@ describe('webhooks.verify', () => {
     expect(verify(new TextEncoder().encode(body), new Headers(headers), [secret], { nowSeconds: NOW }).id).toBe(event.id);
   });
 
+  it('given the body as an ArrayBuffer (fetch’s request.arrayBuffer()), when verified, then it is read as the bytes that arrived', async () => {
+    const { body, headers } = signTestPayload(event, secret, { timestamp: NOW });
+    const arrayBuffer = await new Response(body).arrayBuffer();
+    expect(arrayBuffer).toBeInstanceOf(ArrayBuffer);
+    expect(verify(arrayBuffer, headers, secret, { nowSeconds: NOW })).toEqual(event);
+    const changed = await new Response(body.replace('2500', '2501')).arrayBuffer();
+    expect(failure(() => verify(changed, headers, secret, { nowSeconds: NOW }))).toBe('signature_mismatch');
+  });
+
+  it('given a header value that is not text (a number in a map of the receiver’s own making), when verified, then it is a missing_header refusal, not a TypeError', () => {
+    const { body, headers } = signTestPayload(event, secret, { timestamp: NOW });
+    for (const name of Object.keys(headers)) {
+      for (const value of [NOW, [NOW], { value: headers[name] }, true]) {
+        const odd = { ...headers, [name]: value } as unknown as Record<string, string>;
+        expect([name, value, failure(() => verify(body, odd, secret, { nowSeconds: NOW }))]).toEqual([name, value, 'missing_header']);
+        const viaGet = { get: (wanted: string) => (wanted === name ? value : headers[wanted]) } as unknown as Headers;
+        expect([name, value, failure(() => verify(body, viaGet, secret, { nowSeconds: NOW }))]).toEqual([name, value, 'missing_header']);
+      }
+    }
+    expect(() => verify(body, { ...headers, 'x-service-timestamp': NOW } as unknown as Record<string, string>, secret, { nowSeconds: NOW })).toThrow(/^Header x-service-timestamp is a number, not text/);
+  });
+
   it('given headers that are no Headers of this realm but have a get() (undici’s own, a polyfill’s, an edge runtime’s), when verified, then they are read through get()', () => {
     const { body, headers } = signTestPayload(event, secret, { timestamp: NOW });
     const foreign = { get: (name: string) => new Map(Object.entries(headers)).get(name.toLowerCase()) ?? null };
