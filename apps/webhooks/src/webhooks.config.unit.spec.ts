@@ -1,6 +1,6 @@
 import { loadConfig } from '@pp/platform';
 import { configProblems } from '@pp/testing';
-import { WebhooksConfig } from './webhooks.config';
+import { retryScheduleMs, WebhooksConfig } from './webhooks.config';
 
 const base = {
   NATS_URL: 'nats://webhooks:p0d3b8e1f6a9c2e5b8d1f4a7c0e3b6d9@127.0.0.1:4222',
@@ -31,5 +31,13 @@ describe('webhooks configuration', () => {
     for (const nodeEnv of [{}, { NODE_ENV: 'development' }, { NODE_ENV: 'test' }]) {
       expect(loadConfig(WebhooksConfig, { ...base, ...nodeEnv, WEBHOOK_ALLOW_PRIVATE_URLS: 'true' }).WEBHOOK_ALLOW_PRIVATE_URLS).toBe(true);
     }
+  });
+
+  it('given the default retry schedule, then its attempts span about 3 days from the first to the last (PRODUCT-RULES §5), a weekend outage included', () => {
+    const scheduleMs = retryScheduleMs(loadConfig(WebhooksConfig, base));
+    const spanDays = scheduleMs.slice(1).reduce((sum, wait) => sum + wait, 0) / 86_400_000;
+    expect(spanDays).toBeGreaterThanOrEqual(2.5);
+    expect(spanDays).toBeLessThanOrEqual(4);
+    expect(scheduleMs[0]).toBe(0);
   });
 });
