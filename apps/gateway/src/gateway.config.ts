@@ -1,6 +1,10 @@
 import { Transform } from 'class-transformer';
-import { IsInt, IsOptional, Max, Min } from 'class-validator';
-import { BaseConfig, IsStrongSecret, WithDatabase, WithHttpTimeouts, WithRedis, WithTrustedProxies, toInt } from '@pp/platform/config';
+import { IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
+import { BaseConfig, DiffersFrom, IsStrongSecret, WithDatabase, WithHttpTimeouts, WithRedis, WithTrustedProxies, toInt } from '@pp/platform/config';
+
+/** What an Authorization header can carry (access.hook.ts reads at most 512 characters, no space): a token past it could never sign in. */
+const BEARER_TOKEN = /^\S{1,512}$/;
+const BEARER_TOKEN_RULE = 'must be at most 512 characters without spaces (an Authorization: Bearer header carries no more)';
 
 /** Default of API_KEY_CACHE_TTL_MS. */
 export const DEFAULT_API_KEY_CACHE_TTL_MS = 5_000;
@@ -15,10 +19,13 @@ export class GatewayConfig extends WithHttpTimeouts(WithTrustedProxies(WithRedis
 
   /** Bearer token of the platform operator for /v1/admin routes (PRODUCT-RULES §D4); 32+ random characters, no placeholder. */
   @IsStrongSecret(32)
+  @Matches(BEARER_TOKEN, { message: BEARER_TOKEN_RULE })
   ADMIN_TOKEN!: string;
 
   /** Bearer token of the mail relay for /v1/internal/ingest-email (PRODUCT-RULES §D4); 32+ random characters, no placeholder. */
   @IsStrongSecret(32)
+  @Matches(BEARER_TOKEN, { message: BEARER_TOKEN_RULE })
+  @DiffersFrom('ADMIN_TOKEN', 'SERVER_SECRET')
   INGEST_TOKEN!: string;
 
   /**
@@ -28,6 +35,7 @@ export class GatewayConfig extends WithHttpTimeouts(WithTrustedProxies(WithRedis
    * it makes earlier cached responses unreplayable and restarts rate-limit counts.
    */
   @IsStrongSecret(32)
+  @DiffersFrom('ADMIN_TOKEN')
   SERVER_SECRET!: string;
 
   /**

@@ -21,4 +21,14 @@ describe('gateway configuration', () => {
   it.each(['0', '100001', '2.5', 'sixty'])('given GATEWAY_FAILED_AUTH_PER_ADDRESS_PER_MINUTE=%s, when loaded, then it is refused by name', (value) => {
     expect(problems({ GATEWAY_FAILED_AUTH_PER_ADDRESS_PER_MINUTE: value })).toEqual([expect.stringMatching(/^GATEWAY_FAILED_AUTH_PER_ADDRESS_PER_MINUTE is invalid: /)]);
   });
+
+  it('given the ingest token equal to the admin token (a copy and paste), when loaded, then it is refused by name: the mail relay would hold the operator\'s power', () => {
+    expect(problems({ INGEST_TOKEN: base.ADMIN_TOKEN })).toEqual([expect.stringMatching(/^INGEST_TOKEN is invalid: .*must differ from ADMIN_TOKEN and SERVER_SECRET/)]);
+    expect(problems({ SERVER_SECRET: base.ADMIN_TOKEN })).toEqual([expect.stringMatching(/^SERVER_SECRET is invalid: .*must differ from ADMIN_TOKEN/)]);
+  });
+
+  it('given an operator token no Authorization header can carry (a space, past 512 characters), when loaded, then it is refused by name', () => {
+    expect(problems({ ADMIN_TOKEN: 'adm 9c1e4b7a2f5d8e3b6a0c9f2e5b8d1a4c' })).toEqual([expect.stringMatching(/^ADMIN_TOKEN is invalid: .*at most 512 characters without spaces/)]);
+    expect(problems({ INGEST_TOKEN: `ing_${'4f9a1c2e7b3d5a8c'.repeat(33)}` })).toEqual([expect.stringMatching(/^INGEST_TOKEN is invalid: .*at most 512 characters/)]);
+  });
 });

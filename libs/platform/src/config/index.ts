@@ -3,6 +3,7 @@
 export * from './config-schemas';
 export * from './load-config';
 export * from './development-only';
+export * from './differs-from';
 export * from './trusted-proxies';
 export * from './redact-url';
 export { IsKeyRing, IsStrongSecret } from '../crypto/secret-strength';
