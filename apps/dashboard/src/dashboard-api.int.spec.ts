@@ -324,6 +324,28 @@ describe('dashboard /api', () => {
       expect(trail.map(({ detail }) => detail)).toEqual(['answer lost; a repeated request, answered again', 'answer lost']);
     });
 
+    it('given a failed simulation repeated with its Idempotency-Key (its answer lost), then the one payment it made is answered again and audited as a repeat; without a key, each is a new attempt', async () => {
+      const session = await gateway.createSession(a);
+      const sameAction = { 'idempotency-key': randomUUID() };
+      const simulate = (headers: Record<string, string | undefined>) =>
+        owner.post<{ transaction: PaymentView; session: Record<string, unknown> }>('/api/sandbox/simulate', { session_id: session.id, outcome: 'failed' }, headers);
+      const first = await simulate(sameAction);
+      expect([first.status, first.body.transaction.status, first.headers.get('x-cache-lookup')]).toEqual([200, 'FAILED', null]);
+      const again = await simulate(sameAction);
+      expect({ status: again.status, id: again.body.transaction.id, hit: again.headers.get('x-cache-lookup') }).toEqual({ status: 200, id: first.body.transaction.id, hit: 'HIT' });
+      expect(again.body.session).not.toHaveProperty('client_secret');
+      const onSession = async () => (await owner.get<{ payments: PaymentView[] }>(`/api/checkout-sessions/${session.id}`)).body.payments.map(({ id }) => id);
+      expect(await onSession()).toEqual([first.body.transaction.id]);
+      const trail = (await owner.get<ListPage<AuditEntryView>>('/api/audit?action=payment.simulated&limit=50')).body.data.filter((entry) => entry.target_id === first.body.transaction.id);
+      expect(trail.map(({ detail }) => detail)).toEqual(['FAILED; a repeated request, answered again', 'FAILED']);
+
+      // DESIGN's interface, without the header: answered as before, each request a new attempt.
+      const unkeyed = await simulate({ 'idempotency-key': undefined });
+      expect([unkeyed.status, unkeyed.body.transaction.status, unkeyed.headers.get('x-cache-lookup')]).toEqual([200, 'FAILED', null]);
+      expect(unkeyed.body.transaction.id).not.toBe(first.body.transaction.id);
+      expect((await onSession()).sort()).toEqual([first.body.transaction.id, unkeyed.body.transaction.id].sort());
+    });
+
     it('given a payment under review, when an administrator verifies it, then it is CONFIRMED by MANUAL_ADMIN with who verified it; a developer may not', async () => {
       const payment = await simulated(a, owner, 'requires_manual_review');
       expect(payment.status).toBe('REQUIRES_MANUAL_REVIEW');

@@ -94,6 +94,31 @@ describe('dashboard pages in Chromium', () => {
     await owner.waitForSelector('#home-title >> text=Home');
   });
 
+  it('names each page in the window title, in the reader’s language, and moves focus to the new page’s heading on navigation; a path of no page of the role is not found', async () => {
+    await owner.goto(`${dashboardUrl}/home`);
+    await owner.waitForSelector('#home-title');
+    expect(await owner.title()).toBe('Home · Dashboard');
+    await nav(owner, 'Payments');
+    await owner.waitForSelector('#payments-title');
+    expect(await owner.title()).toBe('Payments · Dashboard');
+    expect(await owner.evaluate('[document.activeElement.id, document.activeElement.tabIndex]')).toEqual(['payments-title', -1]);
+    // A change of the query only (the mode) keeps focus on the control that made it.
+    await owner.locator('header').getByRole('button', { name: 'Live mode' }).click();
+    await owner.waitForURL(/mode=live/);
+    expect(await owner.evaluate('document.activeElement.getAttribute("aria-pressed")')).toBe('true');
+    await owner.locator('header').getByRole('button', { name: 'Live mode' }).click();
+    await owner.selectOption('header select', 'fr');
+    await owner.waitForSelector('#payments-title >> text=Paiements');
+    expect(await owner.title()).toBe('Paiements · Tableau de bord');
+    await owner.selectOption('header select', 'en');
+
+    // The refund queue is a platform admin's: a merchant user who types its path gets no other page in its place.
+    await owner.goto(`${dashboardUrl}/admin/refunds`);
+    await owner.waitForSelector('#not-found-title');
+    expect(await owner.title()).toBe('Page not found · Dashboard');
+    expect(await owner.locator('#payments-title').count()).toBe(0);
+  });
+
   it('opens the preview checkout twice on the same session with its expiry pushed, and the Simulate panel defaults to it', async () => {
     await nav(owner, 'Developers');
     await owner.waitForSelector('#preview-title');

@@ -11,9 +11,10 @@ import { dashboardIdempotencyKeyRefusal, userIdempotencyKey } from './idempotenc
 export const Idempotency = createParamDecorator((_data: unknown, context: ExecutionContext): IdempotencyToken => idempotencyOf(context.switchToHttp().getRequest<SignedInRequest>()));
 
 /**
- * As Idempotency, on a route whose interface DESIGN §4 fixes without the header (the refund request): a request
- * without one goes ahead unrecorded, as a script written to that interface sends it (a retry of it is refused as a
- * second refund); one with a malformed key is refused, as on every route.
+ * As Idempotency, on a route whose interface DESIGN fixes without the header (the refund request, the sandbox
+ * simulation): a request without one goes ahead unrecorded, as a script written to that interface sends it (a retry
+ * of it is refused as a second refund, or is another simulated payment); one with a malformed key is refused, as on
+ * every route.
  */
 export const OptionalIdempotency = createParamDecorator((_data: unknown, context: ExecutionContext): IdempotencyToken | undefined => {
   const request = context.switchToHttp().getRequest<SignedInRequest>();

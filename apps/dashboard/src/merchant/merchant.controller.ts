@@ -45,6 +45,12 @@ export interface PaymentDetailView {
   refunds: RefundView[];
 }
 
+/** A simulated payment and its session after it. */
+export interface SimulationView {
+  transaction: PaymentView;
+  session: DashboardSessionView;
+}
+
 export interface SessionDetailView {
   session: DashboardSessionView;
   /** The payments made on the session, newest first (usually one). */
@@ -159,22 +165,36 @@ export class MerchantController {
     return this.bus.request('payments.verify.v1', { ...scope, payment_id: paymentId(id), verified_by: user.id });
   }
 
-  /** Test sessions only: the scope is forced to test mode, so a live session id is not found. */
+  /**
+   * Test sessions only: the scope is forced to test mode, so a live session id is not found. The Idempotency-Key is
+   * optional, as DESIGN fixes the route without one: with it (the web app sends one per action), a retry after a lost
+   * answer is answered with the payment the first attempt made (200, X-Cache-Lookup: HIT, audited as a repeat) rather
+   * than recording a second failed or under-review payment, which leave the session open, and sending its webhooks
+   * again; without it, each request is a new attempt, and only the session's own state stops a second confirmation.
+   */
   @Post('sandbox/simulate')
   @HttpCode(200)
   @Permit('payments.simulate')
-  @Audited('payment.simulated', (simulated: { transaction: PaymentView }) => ({ ...targetResult(simulated.transaction), livemode: false, detail: simulated.transaction.status }))
-  async simulate(@Body() body: unknown, @Scope() scope: MerchantScope): Promise<{ transaction: PaymentView; session: DashboardSessionView }> {
+  @Audited('payment.simulated', (simulated: SimulationView) => ({
+    ...targetResult(simulated.transaction),
+    livemode: false,
+    detail: `${simulated.transaction.status}${repeatNote(simulated)}`,
+  }))
+  async simulate(
+    @Body() body: unknown,
+    @Scope() scope: MerchantScope,
+    @OptionalIdempotency() token: IdempotencyToken | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<SimulationView> {
     const input = parseInput(DashboardSimulateBody, body);
-    const { transaction, session } = await this.bus.request('payments.simulate.v1', {
+    const { transaction, session, replayed } = await this.bus.request('payments.simulate.v1', {
       merchant_id: scope.merchant_id,
       livemode: false,
       session_id: input.session_id,
       outcome: input.outcome,
-      // Each click is a new attempt; the session's own state stops a second payment.
-      idempotency: { key: `dashboard_${randomToken(16)}`, fingerprint: createHash('sha256').update(JSON.stringify(input)).digest('hex') },
+      idempotency: token ?? { key: `dashboard_${randomToken(16)}`, fingerprint: createHash('sha256').update(JSON.stringify(input)).digest('hex') },
     });
-    return { transaction, session: withoutSecret(session) };
+    return answered<SimulationView>(reply, { transaction, session: withoutSecret(session), replayed });
   }
 
   @Get('checkout-sessions')

@@ -3,6 +3,7 @@ import type { ListPage, WebhookEndpointDeliveryView } from '@pp/contracts';
 import { api, query } from './api';
 import { DeliveryList } from './deliveries';
 import { formatDate, useI18n } from './i18n';
+import type { IdempotentPost } from './idempotent-post';
 import type { SessionRow } from './sessions';
 import { type Outcome, OutcomeSelect, simulate } from './simulate';
 import { ActionButton, States, useLoad } from './ui';
@@ -33,7 +34,7 @@ export function PreviewCheckout() {
 }
 
 /** Simulate a payment on a pending test session: the preview session by default. */
-export function SimulatePanel() {
+export function SimulatePanel({ post }: { post: IdempotentPost }) {
   const { t, language } = useI18n();
   const path = `/api/checkout-sessions${query({ status: 'PENDING', limit: '50' })}`;
   const loaded = useLoad(() => api<ListPage<SessionRow>>(path), path);
@@ -62,7 +63,7 @@ export function SimulatePanel() {
               </select>
             </label>
             <OutcomeSelect id="simulate-outcome" value={outcome} onChange={setOutcome} />
-            <ActionButton label={t.simulate} disabled={!sessionId} run={() => simulate(sessionId, outcome)} />
+            <ActionButton label={t.simulate} disabled={!sessionId} run={() => simulate(post, sessionId, outcome)} />
           </div>
         )}
       </States>

@@ -5,7 +5,7 @@ import { formatDate, keyTypeLabel, useI18n } from './i18n';
 import type { Location } from './router';
 import { DeliveryList } from './deliveries';
 import { EndpointDeliveries, PreviewCheckout, SimulatePanel } from './developer-tools';
-import { useIdempotentPost } from './idempotent-post';
+import { type IdempotentPost, useIdempotentPost } from './idempotent-post';
 import { PageStates, UrlFilter } from './list-table';
 import { may } from './permissions';
 import { ShownOnce } from './shown-once';
@@ -18,24 +18,26 @@ const EVENT_TYPES = ['checkout.session.completed', 'checkout.session.expired', '
 export function DevelopersPage({ location, mode, user }: { location: Location; mode: string; user: DashboardPrincipal }) {
   const { t } = useI18n();
   const mayManage = may(user, 'developers.manage');
+  // One for the page: a section keyed by mode (the keys) starts afresh on a switch, and would forget its unsettled creation.
+  const post = useIdempotentPost();
   return (
     <section aria-labelledby="developers-title">
       <h1 id="developers-title">{t.developers}</h1>
       {mode !== 'live' ? (
         <>
           {mayManage ? <PreviewCheckout /> : null}
-          {may(user, 'payments.simulate') ? <SimulatePanel /> : null}
+          {may(user, 'payments.simulate') ? <SimulatePanel post={post} /> : null}
         </>
       ) : null}
       {/* Keyed by mode: its form starts afresh with the choices the mode allows. A live key that can refund is for roles that may refund (the server's mayIssueKey). */}
-      <ApiKeys key={mode} mode={mode} mayManage={mayManage} mayRefund={may(user, 'payments.refund')} />
-      <WebhookEndpoints mode={mode} mayManage={mayManage} />
+      <ApiKeys key={mode} mode={mode} mayManage={mayManage} mayRefund={may(user, 'payments.refund')} post={post} />
+      <WebhookEndpoints mode={mode} mayManage={mayManage} post={post} />
       <Events location={location} mode={mode} mayManage={mayManage} />
     </section>
   );
 }
 
-function ApiKeys({ mode, mayManage, mayRefund }: { mode: string; mayManage: boolean; mayRefund: boolean }) {
+function ApiKeys({ mode, mayManage, mayRefund, post }: { mode: string; mayManage: boolean; mayRefund: boolean; post: IdempotentPost }) {
   const { t, language } = useI18n();
   const path = `/api/developers/keys${query({ mode })}`;
   const loaded = useLoad(() => api<{ keys: MerchantApiKeyView[] }>(path), path);
@@ -44,10 +46,9 @@ function ApiKeys({ mode, mayManage, mayRefund }: { mode: string; mayManage: bool
   const [type, setType] = useState(refundingKeys ? 'secret' : 'publishable');
   const [scopes, setScopes] = useState<string[]>([]);
   const [issued, setIssued] = useState<IssuedMerchantApiKeyView>();
-  const createKey = useIdempotentPost();
   const create = async () => {
     const body = type === 'restricted' ? { type, scopes } : { type };
-    setIssued(await createKey<IssuedMerchantApiKeyView>(`/api/developers/keys${query({ mode })}`, body));
+    setIssued(await post<IssuedMerchantApiKeyView>(`/api/developers/keys${query({ mode })}`, body));
     loaded.reload();
   };
   const revoke = async (key: MerchantApiKeyView) => {
@@ -120,7 +121,7 @@ function ApiKeys({ mode, mayManage, mayRefund }: { mode: string; mayManage: bool
   );
 }
 
-function WebhookEndpoints({ mode, mayManage }: { mode: string; mayManage: boolean }) {
+function WebhookEndpoints({ mode, mayManage, post }: { mode: string; mayManage: boolean; post: IdempotentPost }) {
   const { t } = useI18n();
   const path = `/api/developers/webhook-endpoints${query({ mode })}`;
   const loaded = useLoad(() => api<{ endpoints: WebhookEndpointView[] }>(path), path);
@@ -128,10 +129,8 @@ function WebhookEndpoints({ mode, mayManage }: { mode: string; mayManage: boolea
   // None checked: every event type, present and future.
   const [events, setEvents] = useState<string[]>([]);
   const [secret, setSecret] = useState<string>();
-  const createEndpoint = useIdempotentPost();
-  const rotateSecret = useIdempotentPost();
   const create = useSubmit(async () => {
-    const created = await createEndpoint<WebhookEndpointWithSecretView>(path, events.length > 0 ? { url, enabled_events: events } : { url });
+    const created = await post<WebhookEndpointWithSecretView>(path, events.length > 0 ? { url, enabled_events: events } : { url });
     setSecret(created.secret);
     setUrl('');
     setEvents([]);
@@ -148,7 +147,8 @@ function WebhookEndpoints({ mode, mayManage }: { mode: string; mayManage: boolea
       // The old secret signs beside the new one for 24 hours, unless it leaked: then it stops at once.
       if (action === 'rotate-now' && !window.confirm(t.rotateNowConfirm)) return;
       const body = action === 'rotate-now' ? { previous_secret_expires_in: 0 } : {};
-      setSecret((await rotateSecret<WebhookEndpointWithSecretView>(`/api/developers/webhook-endpoints/${endpoint.id}/rotate-secret${query({ mode })}`, body)).secret);
+      // Each endpoint's rotation is remembered on its own (its path): a retry of A's sends A's key whatever was done to B meanwhile.
+      setSecret((await post<WebhookEndpointWithSecretView>(`/api/developers/webhook-endpoints/${endpoint.id}/rotate-secret${query({ mode })}`, body)).secret);
     }
     loaded.reload();
   };

@@ -1,4 +1,4 @@
-import { type ReactNode, StrictMode, useCallback, useEffect, useMemo, useState } from 'react';
+import { StrictMode, useCallback, useEffect, useMemo, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { AccountPage } from './account';
 import { AdminRefundsPage } from './admin-refunds';
@@ -10,7 +10,7 @@ import { failureText, meansSignedOut } from './api-failure.policy';
 import { browserLanguage, I18n, type Language, MESSAGES, roleLabel, useI18n } from './i18n';
 import { PaymentDetailPage } from './payment-detail';
 import { PaymentsPage } from './payments';
-import { navigate, useLocation, withParams } from './router';
+import { type Location, navigate, useLocation, withParams } from './router';
 import { SessionsPage } from './sessions';
 import { SignInPage } from './sign-in';
 import './styles.css';
@@ -20,7 +20,8 @@ import { AdminQuarantinePage } from './admin-quarantine';
 import { HomePage } from './home';
 import { SessionDetailPage } from './session-detail';
 import { NotFoundPage, PageBoundary } from './page-boundary';
-import { decodeSegment } from './path-segment.policy';
+import { useDocumentTitle, useHeadingFocus } from './page-announce';
+import { documentTitle, pageHeading, type PageRoute, pageRoute } from './page-route.policy';
 import { may } from './permissions';
 import { ActionButton } from './ui';
 
@@ -74,6 +75,7 @@ function App() {
 /** The session could not be read (a 503, a 429, no answer): the error and a retry, not the sign-in form, since the user may well be signed in. */
 function SessionUnread({ failure, retry }: { failure: unknown; retry: () => void }) {
   const { t } = useI18n();
+  useDocumentTitle(documentTitle(t.sessionUnknown, t));
   return (
     <main className="sign-in">
       <h1>{t.sessionUnknown}</h1>
@@ -88,6 +90,9 @@ function Shell({ signedIn, onSignedOut }: { signedIn: SignedIn; onSignedOut: () 
   const { t, language, setLanguage } = useI18n();
   const mode = location.params.get('mode') === 'live' ? 'live' : 'test';
   const isAdmin = signedIn.user.role === 'platform_admin';
+  const route = pageRoute(location.path, signedIn.user);
+  useDocumentTitle(documentTitle(pageHeading(route, t), t));
+  useHeadingFocus(location.path);
   const link = (path: string, label: string) => (
     <a
       href={path}
@@ -165,40 +170,48 @@ function Shell({ signedIn, onSignedOut }: { signedIn: SignedIn; onSignedOut: () 
       {/* A page that throws while it renders shows an error in its place; the header and its navigation stay. */}
       <main>
         <PageBoundary at={`${location.path}?${location.params.toString()}`}>
-          <Page location={location} mode={mode} signedIn={signedIn} />
+          <Page route={route} location={location} mode={mode} signedIn={signedIn} />
         </PageBoundary>
       </main>
     </>
   );
 }
 
-/** The page the path names; a path for a page the role may not see, or with a malformed id, is not found. */
-function Page({ location, mode, signedIn }: { location: ReturnType<typeof useLocation>; mode: string; signedIn: SignedIn }) {
-  const detail = /^\/payments\/([^/]+)$/.exec(location.path);
-  if (location.path === '/account') return <AccountPage />;
-  if (signedIn.user.role === 'platform_admin') {
-    if (location.path.startsWith('/admin/review')) return <AdminReviewPage location={location} />;
-    if (location.path.startsWith('/admin/merchants')) return <AdminMerchantsPage location={location} />;
-    if (location.path.startsWith('/admin/audit')) return <AdminAuditPage location={location} />;
-    if (location.path.startsWith('/admin/quarantine')) return <AdminQuarantinePage location={location} />;
-    return <AdminRefundsPage location={location} />;
+/** The page the path names (page-route.policy.ts): exactly, else not found. */
+function Page({ route, location, mode, signedIn }: { route: PageRoute; location: Location; mode: string; signedIn: SignedIn }) {
+  const user = signedIn.user;
+  switch (route.page) {
+    case 'account':
+      return <AccountPage />;
+    case 'admin-refunds':
+      return <AdminRefundsPage location={location} />;
+    case 'admin-review':
+      return <AdminReviewPage location={location} />;
+    case 'admin-merchants':
+      return <AdminMerchantsPage location={location} />;
+    case 'admin-audit':
+      return <AdminAuditPage location={location} />;
+    case 'admin-quarantine':
+      return <AdminQuarantinePage location={location} />;
+    case 'home':
+      return <HomePage mode={mode} />;
+    case 'payments':
+      return <PaymentsPage location={location} mode={mode} />;
+    case 'payment':
+      return <PaymentDetailPage id={route.id} mode={mode} user={user} />;
+    case 'checkout-sessions':
+      return <SessionsPage location={location} mode={mode} user={user} />;
+    case 'checkout-session':
+      return <SessionDetailPage id={route.id} mode={mode} user={user} />;
+    case 'developers':
+      return <DevelopersPage location={location} mode={mode} user={user} />;
+    case 'team':
+      return <TeamPage user={user} />;
+    case 'audit':
+      return <AuditPage location={location} />;
+    case 'not-found':
+      return <NotFoundPage />;
   }
-  const sessionDetail = /^\/checkout-sessions\/([^/]+)$/.exec(location.path);
-  if (sessionDetail) return <Detail id={sessionDetail[1]}>{(id) => <SessionDetailPage id={id} mode={mode} user={signedIn.user} />}</Detail>;
-  if (location.path === '/' || location.path === '/home') return <HomePage mode={mode} />;
-  if (detail) return <Detail id={detail[1]}>{(id) => <PaymentDetailPage id={id} mode={mode} user={signedIn.user} />}</Detail>;
-  if (location.path.startsWith('/developers')) return <DevelopersPage location={location} mode={mode} user={signedIn.user} />;
-  // As the header's links: a role the server would refuse (403) gets no form to fill in vain.
-  if (location.path === '/team') return may(signedIn.user, 'team.manage') ? <TeamPage user={signedIn.user} /> : <NotFoundPage />;
-  if (location.path === '/audit') return may(signedIn.user, 'audit.read') ? <AuditPage location={location} /> : <NotFoundPage />;
-  if (location.path.startsWith('/checkout-sessions')) return <SessionsPage location={location} mode={mode} user={signedIn.user} />;
-  return <PaymentsPage location={location} mode={mode} />;
-}
-
-/** A detail page for the id in its path, decoded; a malformed one (`%E0%A4%A`) names no record: not found. */
-function Detail({ id, children }: { id: string; children: (id: string) => ReactNode }) {
-  const decoded = decodeSegment(id);
-  return decoded === undefined ? <NotFoundPage /> : children(decoded);
 }
 
 createRoot(document.getElementById('root')!).render(

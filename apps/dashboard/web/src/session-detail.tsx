@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { DashboardPrincipal, PaymentView } from '@pp/contracts';
 import { api, query } from './api';
 import { formatCad, formatDate, useI18n } from './i18n';
+import { useIdempotentPost } from './idempotent-post';
 import { ListTable } from './list-table';
 import { paymentColumns } from './payments';
 import { may } from './permissions';
@@ -20,6 +21,7 @@ export function SessionDetailPage({ id, mode, user }: { id: string; mode: string
   const path = `/api/checkout-sessions/${encodeURIComponent(id)}${query({ mode })}`;
   const loaded = useLoad(() => api<SessionDetail>(path), path);
   const [outcome, setOutcome] = useState<Outcome>('confirmed');
+  const post = useIdempotentPost();
   return (
     <section aria-labelledby="session-title">
       <h1 id="session-title">{t.sessionDetail} {id}</h1>
@@ -49,7 +51,7 @@ export function SessionDetailPage({ id, mode, user }: { id: string; mode: string
             {!session.livemode && session.status === 'PENDING' && may(user, 'payments.simulate') ? (
               <div className="actions">
                 <OutcomeSelect value={outcome} onChange={setOutcome} />
-                <ActionButton label={`${t.simulate} ${outcome}`} run={() => simulate(session.id, outcome)} />
+                <ActionButton label={`${t.simulate} ${outcome}`} run={() => simulate(post, session.id, outcome)} />
               </div>
             ) : null}
           </>

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { DashboardPrincipal, ListPage } from '@pp/contracts';
 import { api, query } from './api';
 import { formatCad, formatDate, useI18n } from './i18n';
+import { useIdempotentPost } from './idempotent-post';
 import { AppLink, type Column, inMode, ListTable, pageHasMore } from './list-table';
 import { may } from './permissions';
 import type { Location } from './router';
@@ -29,13 +30,15 @@ export function SessionsPage({ location, mode, user }: { location: Location; mod
   const path = `/api/checkout-sessions${query({ mode, starting_after: after, limit: '20' })}`;
   const loaded = useLoad(() => api<ListPage<SessionRow>>(path), path);
   const [outcome, setOutcome] = useState<Outcome>('confirmed');
+  // One for every row: each session's simulation is remembered on its own.
+  const post = useIdempotentPost();
   // The server refuses the simulator to other roles (403): they get neither its outcome choice nor its buttons.
   const maySimulate = mode !== 'live' && may(user, 'payments.simulate');
   const simulateColumn: Column<SessionRow> = {
     header: t.simulate,
     hideHeader: true,
     cell: (session) =>
-      !session.livemode && session.status === 'PENDING' ? <ActionButton label={`${t.simulate} ${outcome}`} of={session.id} run={() => simulate(session.id, outcome)} /> : null,
+      !session.livemode && session.status === 'PENDING' ? <ActionButton label={`${t.simulate} ${outcome}`} of={session.id} run={() => simulate(post, session.id, outcome)} /> : null,
   };
   return (
     <section aria-labelledby="sessions-title">

@@ -2,6 +2,8 @@ import { type FormEvent, useState } from 'react';
 import { api, type SignedIn } from './api';
 import { failureText } from './api-failure.policy';
 import { useI18n } from './i18n';
+import { useDocumentTitle } from './page-announce';
+import { documentTitle } from './page-route.policy';
 
 export function SignInPage({ onSignedIn }: { onSignedIn: (signedIn: SignedIn) => void }) {
   const { t } = useI18n();
@@ -9,6 +11,7 @@ export function SignInPage({ onSignedIn }: { onSignedIn: (signedIn: SignedIn) =>
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
+  useDocumentTitle(documentTitle(t.signIn, t));
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setBusy(true);

@@ -1,13 +1,17 @@
-import { api } from './api';
+import type { IdempotentPost } from './idempotent-post';
 import { useI18n } from './i18n';
 import { navigate } from './router';
 
 export const OUTCOMES = ['confirmed', 'failed', 'requires_manual_review'] as const;
 export type Outcome = (typeof OUTCOMES)[number];
 
-/** Pays a pending test session with the sandbox simulator, then shows the payment. */
-export async function simulate(sessionId: string, outcome: Outcome): Promise<void> {
-  const result = await api<{ transaction: { id: string } }>('/api/sandbox/simulate', { method: 'POST', body: { session_id: sessionId, outcome } });
+/**
+ * Pays a pending test session with the sandbox simulator, then shows the payment. Under an Idempotency-Key remembered
+ * per session: a retry after a lost answer (a 503) is answered with the payment it made, not a second failed or
+ * under-review payment (those leave the session open) with its webhooks sent again.
+ */
+export async function simulate(post: IdempotentPost, sessionId: string, outcome: Outcome): Promise<void> {
+  const result = await post<{ transaction: { id: string } }>('/api/sandbox/simulate', { session_id: sessionId, outcome }, sessionId);
   navigate(`/payments/${result.transaction.id}`);
 }
 
