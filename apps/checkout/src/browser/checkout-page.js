@@ -20,7 +20,7 @@
 
   if (data.mode === 'embed-final') {
     // A completed or expired session, or an error, shown in the frame: tell the merchant's page at once.
-    if (data.finalStatus === 'COMPLETED') tellParent({ type: 'pp:complete', status: 'COMPLETED' });
+    if (data.finalStatus === 'COMPLETED') tellParent({ type: 'pp:complete', status: 'COMPLETED', session_id: data.sessionId });
     else tellParent({ type: 'pp:error', message: data.errorText || 'Checkout could not be opened' });
     reportHeight();
     return;
@@ -43,7 +43,7 @@
     if (embedded) {
       // The notice that replaced the status may be longer (the expired one is): the frame must grow to show it whole.
       reportHeight();
-      if (done) tellParent({ type: 'pp:complete', status: 'COMPLETED' });
+      if (done) tellParent({ type: 'pp:complete', status: 'COMPLETED', session_id: data.sessionId });
       else tellParent({ type: 'pp:error', message: outcome === 'EXPIRED' ? 'Checkout session expired' : 'Checkout session not found' });
     } else if (done) {
       window.location.replace(data.successUrl);

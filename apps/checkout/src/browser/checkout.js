@@ -1,6 +1,8 @@
 // Client script for merchants' pages (served at {sdk_url}/v1/checkout.js).
 //   var payments = PaymentService('pp_pub_test_...');
 //   payments.embedCheckout('#checkout', { clientSecret, onComplete: function (r) {}, onError: function (e) {} });
+// onComplete gets { status, session_id } for the client secret's session only. It runs in the payer's browser:
+// it may show a page, never ship goods (fulfil on the webhook or a server-side GET of the session).
 // The frame talks to this script by postMessage; both sides check the other's origin and window.
 (function () {
   var FRAME_BASE = '__PP_CHECKOUT_URL_BASE__';
@@ -29,7 +31,12 @@
           return { unmount: function () {} };
         }
 
+        // The session this checkout is for: a frame made to show another (its src set from the console to a session
+        // already paid) must not call onComplete for this one. The client secret starts with its session's id.
+        var sessionId = options.clientSecret.split('_secret_')[0];
         var iframe = document.createElement('iframe');
+        // The merchant's page address (which may hold the client secret) never reaches checkout as a Referer.
+        iframe.referrerPolicy = 'no-referrer';
         var query = new URLSearchParams({ pk: publishableKey, parent_origin: window.location.origin });
         if (options.locale) query.set('lang', String(options.locale).slice(0, 2));
         iframe.src = FRAME_BASE.replace(/\/+$/, '') + '/embed?' + query.toString();
@@ -68,7 +75,8 @@
               if (typeof message.height === 'number' && message.height > 0) iframe.style.height = Math.ceil(message.height) + 'px';
               break;
             case 'pp:complete':
-              settle(options.onComplete, { status: String(message.status) });
+              if (message.session_id !== sessionId) break;
+              settle(options.onComplete, { status: String(message.status), session_id: sessionId });
               break;
             case 'pp:error':
               settle(options.onError, { message: String(message.message) });

@@ -84,7 +84,7 @@ export class EmbedController {
     const embed = { parentOrigin };
     switch (session.status) {
       case 'COMPLETED':
-        return sendPage(reply, 200, messagePage({ kind: 'completed', locale, embed: { ...embed, status: 'COMPLETED' } }), parentOrigin);
+        return sendPage(reply, 200, messagePage({ kind: 'completed', locale, embed: { ...embed, status: 'COMPLETED', sessionId: session.id } }), parentOrigin);
       case 'EXPIRED':
         return sendPage(reply, 200, messagePage({ kind: 'expired', locale, embed: { ...embed, status: 'EXPIRED' } }), parentOrigin);
       case 'PENDING':

@@ -34,7 +34,7 @@ const spoofPage = () => `<!doctype html><html><body><script>
 
 interface ShopState {
   received: Array<{ origin: string; type: string }>;
-  completed: Array<{ status: string }>;
+  completed: Array<{ status: string; session_id?: string }>;
   errors: Array<{ message: string }>;
 }
 
@@ -93,7 +93,7 @@ describe('embedded checkout in Chromium', () => {
 
     await env.simulatePayment(merchant.keys.test_secret, session.id, 'confirmed');
     await waitFor('onComplete', async () => (await state(page)).completed.length > 0);
-    expect(await state(page)).toMatchObject({ completed: [{ status: 'COMPLETED' }], errors: [] });
+    expect(await state(page)).toMatchObject({ completed: [{ status: 'COMPLETED', session_id: session.id }], errors: [] });
     expect(requests.filter((url) => !['localhost', '127.0.0.1'].includes(new URL(url).hostname))).toEqual([]);
     await page.close();
   });
@@ -172,6 +172,19 @@ describe('embedded checkout in Chromium', () => {
     await waitFor('spoofed messages delivered', async () => (await state(page)).received.filter((m) => m.origin === foreign.origin).length === 2);
     await page.evaluate(`window.postMessage({ type: 'pp:complete', status: 'COMPLETED' }, '*')`);
     await waitFor('own-window message delivered', async () => (await state(page)).received.some((m) => m.origin === shop.origin));
+    expect(await state(page)).toMatchObject({ completed: [], errors: [] });
+    await page.close();
+  });
+
+  it('given the frame pointed at another session already paid (from the console), then it does not call onComplete for this unpaid one', async () => {
+    const paid = await env.createSession(merchant.keys.test_secret, urls());
+    await env.simulatePayment(merchant.keys.test_secret, paid.id, 'confirmed');
+    const unpaid = await env.createSession(merchant.keys.test_secret, urls());
+    const { page } = await openShop({ pk: merchant.keys.test_publishable, cs: unpaid.client_secret });
+    await page.frameLocator('#checkout iframe').locator('#memo').waitFor();
+
+    await page.evaluate(`document.querySelector('#checkout iframe').src = ${JSON.stringify(`${env.checkoutUrl}/embed/sessions/${paid.id}?parent_origin=${shop.origin}`)}`);
+    await waitFor('the paid session’s page in the frame', async () => (await state(page)).received.some((m) => m.type === 'pp:complete'));
     expect(await state(page)).toMatchObject({ completed: [], errors: [] });
     await page.close();
   });

@@ -35,6 +35,7 @@ export function checkoutPage(model: CheckoutPageModel): Html {
   const body = html`
 ${session.livemode ? null : html`<p class="test-banner" role="note"><strong>TEST</strong> ${t.testBanner}</p>`}
 <main id="checkout" class="checkout"
+  data-session-id="${session.id}"
   data-status-url="${base}/status"
   data-expires-at="${session.expires_at}"
   data-server-now="${model.now.toISOString()}"

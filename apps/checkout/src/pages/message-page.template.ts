@@ -16,7 +16,8 @@ export function messagePage(options: {
   kind: MessageKind;
   locale: PayerLocale;
   returnUrl?: string;
-  embed?: { parentOrigin: string; status: 'COMPLETED' | 'EXPIRED' | 'ERROR' } | null;
+  /** In a frame: the parent page's origin, what to tell it, and the session the page shows, when it shows one. */
+  embed?: { parentOrigin: string; status: 'COMPLETED' | 'EXPIRED' | 'ERROR'; sessionId?: string } | null;
   requestId?: string;
 }): Html {
   const t = messagesFor(options.locale);
@@ -31,6 +32,7 @@ export function messagePage(options: {
   data-mode="${options.embed ? 'embed-final' : 'final'}"
   data-parent-origin="${options.embed?.parentOrigin}"
   data-final-status="${options.embed?.status}"
+  data-session-id="${options.embed?.sessionId}"
   data-error-text="${reference ? `${title}. ${reference}` : title}">
   <h1>${title}</h1>
   <p>${text}</p>
