@@ -88,8 +88,16 @@ async function main() {
     out.fail(`${service} stopped unexpectedly (${signal ?? `exit code ${code}`}); stopping the other services`);
     void shutdown(1);
   });
+  let interrupted = false;
   process.on('SIGINT', () => {
-    out.info('stopping every service ...');
+    // A second Ctrl-C does not wait for the services' stop (up to 45 s): it kills them.
+    if (interrupted) {
+      out.info('killing every service');
+      group.kill();
+      process.exit(130);
+    }
+    interrupted = true;
+    out.info('stopping every service (Ctrl-C again to kill them) ...');
     void shutdown(0);
   });
   process.on('SIGTERM', () => void shutdown(0));

@@ -2,8 +2,8 @@ import { Transform } from 'class-transformer';
 import { IsBoolean, IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
 import { BaseConfig, IsKeyRing, DevelopmentOnly, toBool, toInt, WithDatabase, WithMetricsPort, WithRedis } from '@pp/platform/config';
 
-/** Immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, then 12 h five times. */
-export const DEFAULT_RETRY_SCHEDULE = '0,5,300,1800,7200,18000,36000,43200,43200,43200,43200,43200';
+/** Immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (DESIGN §4). */
+export const DEFAULT_RETRY_SCHEDULE = '0,5,300,1800,7200,18000,36000,36000';
 
 export class WebhooksConfig extends WithMetricsPort(WithRedis(WithDatabase(BaseConfig))) {
   /**
@@ -30,9 +30,11 @@ export class WebhooksConfig extends WithMetricsPort(WithRedis(WithDatabase(BaseC
    * Seconds to wait before each attempt, comma-separated: the first entry
    * delays the first attempt, the number of entries is the number of
    * automatic attempts (PRODUCT-RULES §D4). Fractions are allowed (tests).
-   * The default spreads twelve attempts over about 3.2 days (279,305 s from
-   * the first to the last), the "about 3 days" PRODUCT-RULES §5 promises: an
-   * endpoint down over a weekend still gets its events.
+   * The default is the one DESIGN §4 fixes: eight attempts over 99,305 s
+   * (about 27.6 hours) from the first to the last. DESIGN §3 and
+   * PRODUCT-RULES §5 say "about 3 days"; the two disagree, and the fixed
+   * interface wins until the issue owner says otherwise (a deployment sets a
+   * longer one here, e.g. 0,5,300,1800,7200,18000,36000,43200,43200,43200,43200,43200).
    */
   @IsOptional()
   @Matches(/^\s*\d+(\.\d+)?(\s*,\s*\d+(\.\d+)?)*\s*$/, { message: 'must be comma-separated seconds, e.g. 0,5,300,1800' })

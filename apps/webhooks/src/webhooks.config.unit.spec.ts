@@ -33,11 +33,8 @@ describe('webhooks configuration', () => {
     }
   });
 
-  it('given the default retry schedule, then its attempts span about 3 days from the first to the last (PRODUCT-RULES §5), a weekend outage included', () => {
-    const scheduleMs = retryScheduleMs(loadConfig(WebhooksConfig, base));
-    const spanDays = scheduleMs.slice(1).reduce((sum, wait) => sum + wait, 0) / 86_400_000;
-    expect(spanDays).toBeGreaterThanOrEqual(2.5);
-    expect(spanDays).toBeLessThanOrEqual(4);
-    expect(scheduleMs[0]).toBe(0);
+  it('given no WEBHOOK_RETRY_SCHEDULE, then the default is the one DESIGN §4 fixes, eight attempts, the first at once', () => {
+    expect(loadConfig(WebhooksConfig, base).WEBHOOK_RETRY_SCHEDULE).toBe('0,5,300,1800,7200,18000,36000,36000');
+    expect(retryScheduleMs(loadConfig(WebhooksConfig, base))).toEqual([0, 5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000]);
   });
 });

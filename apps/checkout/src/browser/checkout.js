@@ -75,7 +75,9 @@
               if (typeof message.height === 'number' && message.height > 0) iframe.style.height = Math.ceil(message.height) + 'px';
               break;
             case 'pp:complete':
-              if (message.session_id !== sessionId) break;
+              // A frame page of the release before names no session (its script is cached up to 5 minutes, and a
+              // rolling deploy serves both): taken, for one release, as it was.
+              if (message.session_id !== undefined && message.session_id !== sessionId) break;
               settle(options.onComplete, { status: String(message.status), session_id: sessionId });
               break;
             case 'pp:error':

@@ -185,6 +185,8 @@ describe('embedded checkout in Chromium', () => {
 
     await page.evaluate(`document.querySelector('#checkout iframe').src = ${JSON.stringify(`${env.checkoutUrl}/embed/sessions/${paid.id}?parent_origin=${shop.origin}`)}`);
     await waitFor('the paid session’s page in the frame', async () => (await state(page)).received.some((m) => m.type === 'pp:complete'));
+    // onComplete would run a task after the message (checkout.js calls it from a timer): give it time to.
+    await page.waitForTimeout(500);
     expect(await state(page)).toMatchObject({ completed: [], errors: [] });
     await page.close();
   });

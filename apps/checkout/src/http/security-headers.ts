@@ -47,7 +47,8 @@ export function securityHeaders(config: Pick<CheckoutConfig, 'CHECKOUT_URL_BASE'
  * A parent page's origin as given to the frame: exactly scheme://host[:port],
  * nothing that could extend the CSP. The URL parser lets a host hold `;`,
  * `,` and `*` (a directive's or a policy's end, a wildcard), so the host must
- * be a DNS name (punycode for others) or a bracketed IPv6 address.
+ * be a DNS name (punycode for others; underscores, which browsers take, too)
+ * or a bracketed IPv6 address.
  */
 export function parseOrigin(value: unknown): string | null {
   if (typeof value !== 'string' || value.length > 200) return null;
@@ -60,7 +61,7 @@ export function parseOrigin(value: unknown): string | null {
   }
 }
 
-const DNS_HOST = /^[a-z0-9.-]+(?::\d+)?$/;
+const DNS_HOST = /^[a-z0-9._-]+(?::\d+)?$/;
 const IPV6_HOST = /^\[[0-9a-f:.]+\](?::\d+)?$/;
 
 /** Whether a merchant's frame_ancestors list (empty: any site) admits an origin; entries may be https://*.example.com. */

@@ -45,6 +45,7 @@ describe('payer page security headers', () => {
     ['https://*.shop.example', null],
     ['http://[::1]:3000', 'http://[::1]:3000'],
     ['https://xn--bcher-kva.example', 'https://xn--bcher-kva.example'],
+    ['https://shop_eu.example.com', 'https://shop_eu.example.com'],
     ['javascript:alert(1)', null],
     ['null', null],
     [42, null],

@@ -1,5 +1,5 @@
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
-import { Batcher, JsonLogger } from '@pp/platform';
+import { Batcher, JsonLogger, requestContext } from '@pp/platform';
 import type { AuthenticationResult } from '../authentication/authentication.types';
 import { NoticeAuthentication } from '../authentication/notice-authentication';
 import { DkimKeyUnavailableError } from '../authentication/notice-authenticator';
@@ -98,7 +98,10 @@ export class EmailProcessor implements OnModuleDestroy {
       return null;
     }
     const handOff = judged?.handOff;
-    if (handOff) await this.trailing.add(behindTheAnswer(() => this.handOffSafely(handOff)));
+    // Over the limit the answer waits for the hand-off, but never past the sender's deadline, which the hand-off no
+    // longer shares: a late answer would be a 503 and a resend, answered as a duplicate.
+    const answerDeadline = requestContext.current()?.deadline;
+    if (handOff) await this.trailing.add(behindTheAnswer(() => this.handOffSafely(handOff)), answerDeadline === undefined ? Infinity : answerDeadline - Date.now());
     return judged?.outcome ?? null;
   }
 

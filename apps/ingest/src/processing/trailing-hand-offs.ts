@@ -15,11 +15,18 @@ export class TrailingHandOffs {
     return this.running.size;
   }
 
-  /** Starts the hand-off; resolves at once while under the limit, otherwise when it ends. It must not reject. */
-  async add(handOff: Promise<void>): Promise<void> {
+  /**
+   * Starts the hand-off; resolves at once while under the limit, otherwise when it ends or `waitAtMostMs` has
+   * passed (the sender's answer is due: the hand-off goes on, as under the limit). It must not reject.
+   */
+  async add(handOff: Promise<void>, waitAtMostMs = Infinity): Promise<void> {
     const tracked = handOff.finally(() => this.running.delete(tracked));
     this.running.add(tracked);
-    if (this.running.size > this.limit) await tracked;
+    if (this.running.size <= this.limit) return;
+    if (!Number.isFinite(waitAtMostMs)) return tracked;
+    let timer: NodeJS.Timeout | undefined;
+    const answerDue = new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.max(0, waitAtMostMs))));
+    await Promise.race([tracked, answerDue]).finally(() => clearTimeout(timer));
   }
 
   /** Resolves when every hand-off running now has ended. */

@@ -30,6 +30,22 @@ describe('TrailingHandOffs', () => {
     expect(trailing.size).toBe(0);
   });
 
+  it('given the limit reached and the sender\'s answer due soon, when one more is added, then its answer waits only until then, and the hand-off goes on', async () => {
+    const trailing = new TrailingHandOffs(1);
+    const first = pending();
+    const second = pending();
+    await trailing.add(first.promise);
+    const added = trailing.add(second.promise, 30);
+    expect(await settled(added)).toBe(false);
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(await settled(added)).toBe(true);
+    expect(trailing.size).toBe(2);
+    first.end();
+    second.end();
+    await trailing.drain();
+    expect(trailing.size).toBe(0);
+  });
+
   it('given hand-offs running, when drained, then it resolves only once all of them have ended', async () => {
     const trailing = new TrailingHandOffs(4);
     const first = pending();

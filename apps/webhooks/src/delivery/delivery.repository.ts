@@ -126,9 +126,9 @@ const OPEN = `('${WebhookDeliveryStatus.Pending}', '${WebhookDeliveryStatus.Fail
 /**
  * The attempts of one event that GET /v1/events/:id shows, the newest: each resend adds one per endpoint (up to
  * MAX_WEBHOOK_ENDPOINTS), and the answer crosses NATS, whose max_payload (1 MB) would refuse it whole past some
- * 400 lines with 2 KB URLs. 160 lines are ten attempts for each of 16 endpoints (the default schedule makes 8) and,
- * at some 2.7 KB each at worst (a 2 KB URL, a 400-character error), under half of max_payload, with the PENDING
- * lines of deliveries not attempted yet besides.
+ * 400 lines with 2 KB URLs. 160 lines are ten attempts for each of 16 endpoints and, at some 2.7 KB each at worst
+ * (a 2 KB URL, a 400-character error), under half of max_payload, with the PENDING lines of deliveries not attempted
+ * yet besides (the default schedule makes 8).
  */
 export const MAX_EVENT_ATTEMPTS_LISTED = 160;
 

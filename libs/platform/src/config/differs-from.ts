@@ -15,7 +15,7 @@ export function DiffersFrom(...others: string[]): PropertyDecorator {
         const config = (args?.object ?? {}) as Record<string, unknown>;
         return !others.some((other) => typeof value === 'string' && value.length > 0 && config[other] === value);
       },
-      defaultMessage: () => `must differ from ${others.join(' and ')}: each caller needs a token of its own`,
+      defaultMessage: () => `must differ from ${others.join(' and ')}: each secret has one holder and one use`,
     },
   });
 }

@@ -36,14 +36,17 @@ export const violatedUniqueConstraint = (error: unknown): string | undefined => 
 
 /** SQLSTATEs of a server that ended the session: admin_shutdown, crash_shutdown, cannot_connect_now. */
 const SESSION_ENDED = new Set(['57P01', '57P02', '57P03']);
-/** What node-postgres throws, without a code, for a connection it lost or had already lost (pg/lib/client.js). */
-const LOST_MESSAGES = ['Connection terminated unexpectedly', 'Client has encountered a connection error and is not queryable'];
+/** node-postgres's error for a statement unanswered past its query_timeout; PreparingClient then ends the connection. */
+export const PG_ANSWER_TIMED_OUT = 'Query read timeout';
+/** What node-postgres throws, without a code, for a connection it lost, had already lost, or gave up on (pg/lib/client.js). */
+const LOST_MESSAGES = ['Connection terminated unexpectedly', 'Client has encountered a connection error and is not queryable', PG_ANSWER_TIMED_OUT];
 /** Socket errors of a connection the other end closed or reset. */
 const SOCKET_LOST = new Set(['ECONNRESET', 'EPIPE']);
 
 /**
  * Whether a statement failed because the connection under it was lost (the
- * server ended the session, the socket was reset or closed), as opposed to
+ * server ended the session, the socket was reset or closed, or no answer
+ * came in time and the client ended it), as opposed to
  * the statement itself failing. A transaction whose COMMIT was never sent
  * before such a loss committed nothing: Postgres rolls back the open
  * transaction of a session that ends.

@@ -35,6 +35,8 @@ describe('Postgres errors', () => {
     for (const code of ['57P01', '57P02', '57P03', '08006', '08003']) expect(isConnectionLost(pgError(code))).toBe(true);
     for (const code of ['ECONNRESET', 'EPIPE']) expect(isConnectionLost(Object.assign(new Error('socket'), { code }))).toBe(true);
     expect(isConnectionLost(new Error('Connection terminated unexpectedly'))).toBe(true);
+    // No answer within query_timeout: PreparingClient ends the connection (a transaction whose COMMIT was not sent commits nothing).
+    expect(isConnectionLost(new Error('Query read timeout'))).toBe(true);
     expect(isConnectionLost(new Error('Client has encountered a connection error and is not queryable'))).toBe(true);
     expect(isConnectionLost({ driverError: pgError('57P01') })).toBe(true);
   });

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Socket } from 'node:net';
 import { Client } from 'pg';
-import { isCachedPlanReshaped } from './pg-errors';
+import { isCachedPlanReshaped, PG_ANSWER_TIMED_OUT } from './pg-errors';
 
 /**
  * Distinct statements one connection keeps prepared. Texts past it (a
@@ -37,9 +37,6 @@ export function statementName(text: string): string | undefined {
 }
 
 type QueryCallback = (error: Error | null, result: unknown) => void;
-
-/** node-postgres's error for a statement unanswered past its query_timeout. */
-const PG_ANSWER_TIMED_OUT = 'Query read timeout';
 
 /**
  * A node-postgres client that prepares every parameterized statement once per

@@ -60,5 +60,17 @@ describe('where the secret key may travel', () => {
     it('given a test key and no apiBase, when the client is built, then it talks to the gateway on this machine', () => {
       expect(new CheckoutClient({ apiKey: 'pp_live_test_x' }).apiBase).toBe('http://localhost:3000');
     });
+
+    it('given an empty apiBase (an environment variable set to nothing), when the client is built, then it is taken as none', () => {
+      expect(new CheckoutClient({ apiKey: 'pp_live_test_x', apiBase: '' }).apiBase).toBe('http://localhost:3000');
+      expect(() => new CheckoutClient({ apiKey: 'pp_live_AbCdEf0123456789', apiBase: '' })).toThrow(/^apiBase is required with a live or restricted key/);
+    });
+
+    it('given a publishable key, when the client is built, then it is refused as one, with or without apiBase', () => {
+      for (const apiKey of ['pp_pub_test_AbCdEf0123456789', 'pp_pub_AbCdEf0123456789']) {
+        expect(() => new CheckoutClient({ apiKey })).toThrow(/^apiKey is a publishable key/);
+        expect(() => new CheckoutClient({ apiKey, apiBase: 'https://gateway.example' })).toThrow(/^apiKey is a publishable key/);
+      }
+    });
   });
 });

@@ -114,12 +114,17 @@ export class Transport {
     if (!isApiKeyShaped(this.apiKey)) {
       throw new TypeError('apiKey is not an API key: keys are pp_ then letters, digits and underscores (was a space or a line break copied into it?)');
     }
-    if (options.apiBase === undefined && !isTestKey(this.apiKey)) {
+    if (this.apiKey.startsWith('pp_pub_')) {
+      throw new TypeError('apiKey is a publishable key (pp_pub_…), which only the browser checkout script uses: the API takes a secret key (pp_live_… or pp_live_test_…)');
+    }
+    // An empty apiBase (`apiBase: process.env.PP_API_BASE` with PP_API_BASE=) is none, as the CLI takes it.
+    const apiBase = options.apiBase || undefined;
+    if (apiBase === undefined && !isTestKey(this.apiKey)) {
       // The default is a developer's own gateway, over plain http: a key that moves money would go, readable, to
       // whatever listens on that port of the machine the code was deployed to.
       throw new TypeError(`apiBase is required with a live or restricted key (pp_live_…, pp_rk_…): pass the gateway's https address; only a test key (pp_live_test_…) defaults to ${DEFAULT_API_BASE}`);
     }
-    this.apiBase = (options.apiBase ?? DEFAULT_API_BASE).replace(/\/+$/, '');
+    this.apiBase = (apiBase ?? DEFAULT_API_BASE).replace(/\/+$/, '');
     const refusal = keyInClearRefusal(this.apiBase, options.allowInsecureHttp === true, 'pass allowInsecureHttp: true');
     if (refusal) throw new TypeError(refusal);
     this.timeoutMs = checkTimeout('timeoutMs', options.timeoutMs ?? DEFAULT_TIMEOUT_MS);

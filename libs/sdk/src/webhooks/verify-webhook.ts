@@ -138,8 +138,9 @@ export function hexEquals(expectedHex: string, actualHex: string | undefined): b
 
 function rawBytes(rawBody: unknown): Buffer {
   if (Buffer.isBuffer(rawBody)) return rawBody;
-  if (rawBody instanceof Uint8Array) return Buffer.from(rawBody.buffer, rawBody.byteOffset, rawBody.byteLength);
-  // fetch's `await request.arrayBuffer()`; checked by its tag, not instanceof, so one from another realm counts too.
+  // Checked by their tags, not instanceof, so bytes from another realm (a worker, a vm context) count too.
+  if (types.isUint8Array(rawBody)) return Buffer.from(rawBody.buffer, rawBody.byteOffset, rawBody.byteLength);
+  // fetch's `await request.arrayBuffer()`.
   if (types.isArrayBuffer(rawBody)) return Buffer.from(rawBody);
   if (typeof rawBody === 'string') return Buffer.from(rawBody, 'utf8');
   const what = rawBody === null ? 'null' : rawBody === undefined ? 'undefined' : 'a parsed object';

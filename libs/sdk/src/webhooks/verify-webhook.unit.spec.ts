@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { runInNewContext } from 'node:vm';
 import { signTestPayload, verify, WebhookVerificationError, type WebhookVerificationFailure } from './verify-webhook';
 import { signatureHeaders } from './webhook-signature';
 
@@ -38,6 +39,13 @@ describe('webhooks.verify', () => {
     const upper = Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toUpperCase(), value]));
     expect(verify(body, upper, secret, { nowSeconds: NOW }).id).toBe(event.id);
     expect(verify(new TextEncoder().encode(body), new Headers(headers), [secret], { nowSeconds: NOW }).id).toBe(event.id);
+  });
+
+  it('given the body as a Uint8Array from another realm (a vm context, a worker), when verified, then it is read as bytes, not refused as a parsed object', () => {
+    const { body, headers } = signTestPayload(event, secret, { timestamp: NOW });
+    const foreign = runInNewContext('new Uint8Array(bytes)', { bytes: [...Buffer.from(body)] }) as Uint8Array;
+    expect(foreign instanceof Uint8Array).toBe(false);
+    expect(verify(foreign, headers, secret, { nowSeconds: NOW })).toEqual(event);
   });
 
   it('given the body as an ArrayBuffer (fetch’s request.arrayBuffer()), when verified, then it is read as the bytes that arrived', async () => {
