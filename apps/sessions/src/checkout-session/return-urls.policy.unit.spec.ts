@@ -24,21 +24,8 @@ describe('return URL rule', () => {
     const local = { success_url: 'http://localhost:8080/ok', cancel_url: 'http://127.0.0.1/cancel' };
     expect(refusal(local, false)).toBeUndefined();
     expect(refusal(local, true)).toBe(
-      'Validation failed: success_url must be a fully qualified https URL to a named host; cancel_url must be a fully qualified https URL to a named host',
+      'Validation failed: success_url must be a fully qualified https URL; cancel_url must be a fully qualified https URL',
     );
-  });
-
-  it.each([
-    ['https to localhost', 'https://localhost/ok'],
-    ['https to a name under localhost', 'https://shop.localhost./ok'],
-    ['https to a loopback address', 'https://127.0.0.1/ok'],
-    ['https to a private address', 'https://10.0.0.5/ok'],
-    ['https to an address written in hex', 'https://0x7f.1/ok'],
-    ['https to an IPv6 address', 'https://[::1]/ok'],
-  ])('given %s, when checked, then test mode takes it and live mode refuses it', (_case, url) => {
-    const urls = { ...https, success_url: url };
-    expect(refusal(urls, true)).toBe('Validation failed: success_url must be a fully qualified https URL to a named host');
-    expect(refusal(urls, false)).toBeUndefined();
   });
 
   it.each([
