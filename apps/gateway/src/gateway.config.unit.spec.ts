@@ -30,7 +30,8 @@ describe('gateway configuration', () => {
   });
 
   it('given a developer\'s machine or a test run, when the tokens are one value, then it starts: a test set-up may share it', () => {
-    for (const nodeEnv of [{}, { NODE_ENV: 'development' }, { NODE_ENV: 'test' }]) expect(problems({ ...nodeEnv, INGEST_TOKEN: base.ADMIN_TOKEN })).toEqual([]);
+    const environments: Array<Record<string, string>> = [{}, { NODE_ENV: 'development' }, { NODE_ENV: 'test' }];
+    for (const nodeEnv of environments) expect(problems({ ...nodeEnv, INGEST_TOKEN: base.ADMIN_TOKEN })).toEqual([]);
   });
 
   it('given an operator token no Authorization header can carry (a space, past 512 characters), when loaded, then it is refused by name', () => {
