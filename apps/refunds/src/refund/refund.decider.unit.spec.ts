@@ -199,6 +199,12 @@ describe('refund decider (PRODUCT-RULES §3.3)', () => {
     expect(error).toMatchObject({ code: ErrorCode.Conflict, message: 'Refund is COMPLETED with another outbound_reference' });
   });
 
+  it('given a test refund (completed at once, with no reference), when an operator completes it with a reference: refused as completed, not as "another" reference', () => {
+    const history = given().when(request(false));
+    const error = refusal(() => given(...history).when(complete('CA1')));
+    expect(error).toMatchObject({ code: ErrorCode.Conflict, message: 'Refund is COMPLETED; it cannot be completed', details: { rule: REFUND_STAGE_RULE } });
+  });
+
   const VERBS = { approve: 'approved', reject: 'rejected', mark_sent: 'marked sent', complete: 'completed', fail: 'marked failed', cancel: 'cancelled' };
   const ALLOWED: Record<keyof typeof VERBS, readonly string[]> = {
     approve: ['REQUESTED', 'APPROVED'],

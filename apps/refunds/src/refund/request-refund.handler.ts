@@ -74,13 +74,20 @@ export class RequestRefundHandler {
     };
   }
 
-  /** When another refund holds the payment, that refund may have completed meanwhile: say so rather than "open". */
+  /**
+   * When another refund holds the payment, that refund may have completed
+   * meanwhile: say so rather than "open". Only a refinement: if sessions does
+   * not answer, the refusal stands (a 503 would invite retries of a request
+   * that cannot succeed).
+   */
   private async heldOrRefunded(error: unknown, scope: MerchantScope, paymentId: string): Promise<unknown> {
     const held = error instanceof DomainError && error.details?.rule === REFUND_OPEN_RULE;
-    if (held && !(await this.payments.decide(scope, paymentId, newId('refund'))).append) {
-      return new DomainError(ErrorCode.Conflict, PAYMENT_ALREADY_REFUNDED);
-    }
-    return error;
+    if (!held) return error;
+    const refunded = await this.payments.decide(scope, paymentId, newId('refund')).then(
+      (reply) => !reply.append,
+      () => false,
+    );
+    return refunded ? new DomainError(ErrorCode.Conflict, PAYMENT_ALREADY_REFUNDED) : error;
   }
 }
 

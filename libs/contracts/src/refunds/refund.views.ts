@@ -28,7 +28,7 @@ export interface RefundView {
   amount: number;
   status: RefundStatus;
   livemode: boolean;
-  /** The API key id, 'api', or the dashboard user who asked for it. */
+  /** The API key id or the dashboard user who asked for it. */
   requested_by: string;
   reason: string | null;
   /** The bank's reference of the outbound e-transfer (live completion); null in test mode. */

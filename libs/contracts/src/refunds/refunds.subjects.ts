@@ -81,7 +81,7 @@ export class RequestRefundCommand extends MerchantScope {
   @RefundText('reason')
   reason?: string | null;
 
-  /** The API key id, 'api', or the dashboard user id. */
+  /** The API key id or the dashboard user id. */
   @IsString()
   @Length(1, 255)
   requested_by!: string;
