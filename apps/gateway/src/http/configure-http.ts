@@ -1,5 +1,5 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { JsonLogger, useJsonBodyParser } from '@pp/platform';
+import { JsonLogger, useJsonBodyParser, whenAnswerEnds } from '@pp/platform';
 import type { RouteOptions } from 'fastify';
 import { MAX_RAW_EMAIL_BYTES } from '@pp/contracts';
 import { AccessHook } from '../access/access.hook';
@@ -38,7 +38,7 @@ export async function configureHttp(app: NestFastifyApplication): Promise<void> 
   fastify.addHook('preHandler', idempotency.reserve);
   fastify.addHook('onSend', idempotency.countRefused);
   fastify.addHook('onSend', idempotency.settle);
-  fastify.addHook('onResponse', endRequestSpan);
+  whenAnswerEnds(fastify, endRequestSpan);
   app.useGlobalFilters(new ErrorResponseFilter(app.get(JsonLogger)));
   app.useGlobalPipes(new EdgeValidationPipe());
 

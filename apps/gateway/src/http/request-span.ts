@@ -1,6 +1,6 @@
 import { context, type Context, propagation, ROOT_CONTEXT, type Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
-import { untrustedParent, urlPath } from '@pp/platform';
-import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import { CLIENT_CLOSED_REQUEST, untrustedParent, urlPath } from '@pp/platform';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 
 const tracer = trace.getTracer('pp-gateway');
 
@@ -45,14 +45,16 @@ const callersTrace = (headers: FastifyRequest['headers']): Context => untrustedP
 export const requestSpanContext = (request: FastifyRequest): Context =>
   request.span ? trace.setSpan(context.active(), request.span) : context.active();
 
-/** onResponse: names the span after its route and closes it with the status. */
-export function endRequestSpan(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
+/**
+ * When the answer is done (whenAnswerEnds): names the span after its route
+ * and closes it with the status; a request whose client left first (499)
+ * is an error too, since its caller never heard the outcome.
+ */
+export function endRequestSpan(request: FastifyRequest, _reply: FastifyReply, status: number): void {
   const span = request.span;
-  if (span) {
-    if (request.routeOptions.url) span.updateName(`HTTP ${request.method} ${request.routeOptions.url}`);
-    span.setAttribute('http.response.status_code', reply.statusCode);
-    if (reply.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
-    span.end();
-  }
-  done();
+  if (!span) return;
+  if (request.routeOptions.url) span.updateName(`HTTP ${request.method} ${request.routeOptions.url}`);
+  span.setAttribute('http.response.status_code', status);
+  if (status >= 500 || status === CLIENT_CLOSED_REQUEST) span.setStatus({ code: SpanStatusCode.ERROR });
+  span.end();
 }

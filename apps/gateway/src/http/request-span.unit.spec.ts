@@ -1,8 +1,8 @@
-import { context, propagation, trace } from '@opentelemetry/api';
+import { context, propagation, SpanStatusCode, trace } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-node';
-import type { FastifyRequest } from 'fastify';
-import { startRequestSpan } from './request-span';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { endRequestSpan, startRequestSpan } from './request-span';
 
 const CALLER_TRACE = '0af7651916cd43dd8448eb211c80319c';
 const CALLER_SPAN = 'b7ad6b7169203331';
@@ -56,5 +56,17 @@ describe('the request span at the public edge', () => {
     propagatedFrom(requestWith({}));
     const spans = exporter.getFinishedSpans();
     expect(spans.map((span) => span.parentSpanContext)).toEqual([undefined]);
+  });
+
+  it('given a client that left before its answer (499), then the span is ended as an error under its route, so the trace of an abandoned request is exported', () => {
+    const request = { ...requestWith({}), routeOptions: { url: '/v1/checkout/sessions' } } as unknown as FastifyRequest;
+    startRequestSpan(request);
+    endRequestSpan(request, {} as FastifyReply, 499);
+    const [span] = exporter.getFinishedSpans();
+    expect({ name: span.name, status: span.status.code, code: span.attributes['http.response.status_code'] }).toEqual({
+      name: 'HTTP POST /v1/checkout/sessions',
+      status: SpanStatusCode.ERROR,
+      code: 499,
+    });
   });
 });

@@ -12,6 +12,7 @@ import { ApiKeyAuthenticator } from '../identity/api-key.authenticator';
 import type { KeyPrincipal } from '../identity/principal';
 import { INVALID_QUERY, parseListQuery } from '../http/list-query';
 import { lookStart, nextPageStart, type PageStart, stillToSend } from './forward-look';
+import { inStreamRound } from './stream-round-trace';
 import { MerchantEventFeed } from './merchant-event.feed';
 import { MAX_STREAMS_PER_KEY, OpenEventStreams } from './open-event-streams';
 import { StalledReaderError, writeWhenReady } from './write-when-ready';
@@ -122,23 +123,25 @@ export class EventStreamController {
     closed.addEventListener('abort', () => wake?.(), { once: true });
     try {
       while (!closed.aborted) {
-        if (!(await keyStillValid())) throw new KeyNoLongerValid();
-        if (!look && (lookDue || Date.now() - lastLook >= SAFETY_LOOK_MS)) {
-          lastLook = Date.now();
-          lookDue = false;
-          look = lookStart(state);
-        }
-        if (look) {
-          const page = await this.bus.request('ledger.merchant-events.list.v1', { ...scope, order: 'oldest_first', limit: MAX_PAGE_LIMIT, ...look });
-          for (const event of page.data) if (stillToSend(state, event)) await send(event);
-          look = nextPageStart(page);
-        }
-        // Between looks only: a newer live event sent amid one would move the settle window past the events still to read.
-        if (!look) for (const event of live.splice(0)) if (stillToSend(state, event)) await send(event);
-        if (Date.now() - lastWrite >= HEARTBEAT_MS) {
-          await write(': keep-alive\n\n');
-          lastWrite = Date.now();
-        }
+        await inStreamRound(request.span, async () => {
+          if (!(await keyStillValid())) throw new KeyNoLongerValid();
+          if (!look && (lookDue || Date.now() - lastLook >= SAFETY_LOOK_MS)) {
+            lastLook = Date.now();
+            lookDue = false;
+            look = lookStart(state);
+          }
+          if (look) {
+            const page = await this.bus.request('ledger.merchant-events.list.v1', { ...scope, order: 'oldest_first', limit: MAX_PAGE_LIMIT, ...look });
+            for (const event of page.data) if (stillToSend(state, event)) await send(event);
+            look = nextPageStart(page);
+          }
+          // Between looks only: a newer live event sent amid one would move the settle window past the events still to read.
+          if (!look) for (const event of live.splice(0)) if (stillToSend(state, event)) await send(event);
+          if (Date.now() - lastWrite >= HEARTBEAT_MS) {
+            await write(': keep-alive\n\n');
+            lastWrite = Date.now();
+          }
+        });
         if (!look && live.length === 0 && !lookDue && !closed.aborted) await this.nextSignal((resolve) => (wake = resolve));
         wake = undefined;
       }

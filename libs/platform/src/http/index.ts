@@ -1,4 +1,5 @@
 export * from './allowed-methods';
+export * from './answer-ended';
 export * from './bounded-stop';
 export * from './error-status';
 export * from './client-error';

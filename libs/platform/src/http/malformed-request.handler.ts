@@ -1,15 +1,20 @@
-import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { keptOrNewRequestId } from './request-id';
+
+/** How long a refusal may take to be written before the connection is dropped unanswered (a client that reads nothing). */
+const ANSWER_WRITE_LIMIT_MS = 1000;
 
 /**
  * Requests Node's HTTP parser rejects (bad header bytes, oversized headers)
  * never reach Fastify's hooks; they still get the `{ "error": string }` shape
- * and a request id.
+ * and a request id (the one a request already had, for one timed out while
+ * its body arrived: limitRequestBodyTime). The connection is then closed
+ * for good, whatever the client does with its side.
  */
 export function answerMalformedRequests(server: Server): void {
   server.removeAllListeners('clientError');
-  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+  server.on('clientError', (error: NodeJS.ErrnoException & { requestId?: unknown }, socket: Duplex) => {
     if (!socket.writable || error.code === 'ECONNRESET') return void socket.destroy();
     const [status, reason, message] =
       error.code === 'HPE_HEADER_OVERFLOW'
@@ -18,9 +23,15 @@ export function answerMalformedRequests(server: Server): void {
           ? [408, 'Request Timeout', 'Request timed out']
           : [400, 'Bad Request', 'Validation failed: malformed HTTP request'];
     const body = JSON.stringify({ error: message });
+    // Node's server sockets allow half-open connections: end() alone closes only our side, and a client that never closes its own would keep the socket for good.
+    const close = setTimeout(() => socket.destroy(), ANSWER_WRITE_LIMIT_MS).unref();
     socket.end(
       `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-        `X-Request-Id: ${randomUUID()}\r\nConnection: close\r\n\r\n${body}`,
+        `X-Request-Id: ${keptOrNewRequestId(error.requestId)}\r\nConnection: close\r\n\r\n${body}`,
+      () => {
+        clearTimeout(close);
+        socket.destroy();
+      },
     );
   });
 }

@@ -1,4 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import { answerOnSocket } from './answer-ended';
+import { REQUEST_ID_HEADER } from './request-id';
 
 /**
  * Answers 408 and closes the connection of a request whose body has not
@@ -8,6 +10,8 @@ import type { FastifyInstance } from 'fastify';
  * The answer goes the way of Node's own timeouts ('clientError',
  * answerMalformedRequests): `{ "error": "Request timed out" }`, then the
  * socket ends; when the app has answered already, the socket just ends.
+ * The 408 names the request id the request was given, and is counted as
+ * answered 408 (whenAnswerEnds).
  * Requests without a body pay nothing.
  */
 export function limitRequestBodyTime(fastify: FastifyInstance, limitMs: number): void {
@@ -19,7 +23,9 @@ export function limitRequestBodyTime(fastify: FastifyInstance, limitMs: number):
       if (raw.complete || raw.socket.destroyed) return;
       // Answered already (an early refusal): a second answer would corrupt the connection, which simply ends.
       if (reply.raw.headersSent) return void raw.socket.destroy();
-      fastify.server.emit('clientError', Object.assign(new Error('Request timed out'), { code: 'ERR_HTTP_REQUEST_TIMEOUT' }), raw.socket);
+      answerOnSocket(reply.raw, 408);
+      const requestId = reply.getHeader(REQUEST_ID_HEADER);
+      fastify.server.emit('clientError', Object.assign(new Error('Request timed out'), { code: 'ERR_HTTP_REQUEST_TIMEOUT', requestId }), raw.socket);
     }, limitMs);
     const stop = () => clearTimeout(timer);
     raw.once('end', stop);

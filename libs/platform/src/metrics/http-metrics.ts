@@ -1,5 +1,6 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { Counter, Histogram } from 'prom-client';
+import { whenAnswerEnds } from '../http/answer-ended';
 import { HTTP_REQUEST_DURATION, HTTP_REQUESTS } from './metric-catalog';
 import type { ServiceMetrics } from './service-metrics';
 
@@ -49,10 +50,9 @@ export class HttpMetrics {
  */
 export function serveHttpMetrics(fastify: FastifyInstance, metrics: ServiceMetrics): void {
   const http = new HttpMetrics(metrics);
-  fastify.addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
+  whenAnswerEnds(fastify, (request, reply, status) => {
     const route = request.routeOptions.url;
-    if (route !== METRICS_PATH) http.record(request.method, route, reply.statusCode, reply.elapsedTime);
-    done();
+    if (route !== METRICS_PATH) http.record(request.method, route, status, reply.elapsedTime);
   });
   fastify.get(METRICS_PATH, async (_request, reply) => {
     const text = await metrics.text();
