@@ -17,12 +17,22 @@ import { type CheckoutSession, decide as decideSession, isOpen } from '../checko
  * one. Both aggregates are appended together, so concurrent opens end on one.
  */
 
+/**
+ * The events a preview session's stream may hold before a new session takes
+ * its place: each open adds one, and a stream is read whole, so a preview
+ * opened again and again (a script, a busy team) would grow it past what one
+ * bus answer can carry and the session could no longer be loaded.
+ */
+export const MAX_PREVIEW_SESSION_EVENTS = 100;
+
 /** The merchant's preview: the id of its current session, or null before the first. */
 export type CheckoutPreviewState = { session_id: string } | null;
 
 export interface OpenPreviewCommand {
   now: Date;
   ttlSeconds: number;
+  /** How many events the current preview session's stream holds (its version; 0 without one). */
+  currentVersion: number;
   /** The session to create when a new one is needed (its id, memo and secret drawn by the handler). */
   candidate: Omit<SessionCreatedV1, 'created_at' | 'expires_at' | 'currency'>;
 }
@@ -37,7 +47,8 @@ export interface PreviewDecision {
 }
 
 export function decidePreview(state: CheckoutPreviewState, current: CheckoutSession | null, command: OpenPreviewCommand): PreviewDecision {
-  if (state && current && current.id === state.session_id && isOpen(current, command.now)) {
+  const reusable = state && current && current.id === state.session_id && command.currentVersion < MAX_PREVIEW_SESSION_EVENTS;
+  if (reusable && isOpen(current, command.now)) {
     return { sessionId: current.id, session: decideSession(current, { kind: 'extend', now: command.now, ttlSeconds: command.ttlSeconds }), preview: [] };
   }
   const { candidate } = command;

@@ -1,7 +1,7 @@
 import { CheckoutPreviewEventType, CheckoutSessionEventType, ErrorCode } from '@pp/contracts';
 import { refusalOf } from '@pp/testing';
 import { type CheckoutSession, decide, fold } from '../checkout-session/checkout-session.decider';
-import { type CheckoutPreviewState, decidePreview, type OpenPreviewCommand } from './checkout-preview.decider';
+import { type CheckoutPreviewState, decidePreview, MAX_PREVIEW_SESSION_EVENTS, type OpenPreviewCommand } from './checkout-preview.decider';
 
 const T0 = new Date('2026-11-22T01:00:00.000Z');
 const at = (seconds: number) => new Date(T0.getTime() + seconds * 1000);
@@ -18,7 +18,7 @@ const candidate = (id: string): OpenPreviewCommand['candidate'] => ({
   cancel_url: 'http://127.0.0.1:3002/developers',
   metadata: null,
 });
-const open = (seconds: number, id = 'cs2'): OpenPreviewCommand => ({ now: at(seconds), ttlSeconds: 1800, candidate: candidate(id) });
+const open = (seconds: number, id = 'cs2', currentVersion = 1): OpenPreviewCommand => ({ now: at(seconds), ttlSeconds: 1800, currentVersion, candidate: candidate(id) });
 
 /** The preview session cs1, created at T0 (deadline T0 + 30 min), then what happened to it. */
 const previewSession = (...then: Parameters<typeof decide>[1][]): CheckoutSession =>
@@ -30,7 +30,7 @@ const chosen: CheckoutPreviewState = { session_id: 'cs1' };
 
 describe('checkout preview decider', () => {
   it('given no preview yet, when opened: a new session becomes the preview session', () => {
-    const decision = decidePreview(null, null, open(0, 'cs1'));
+    const decision = decidePreview(null, null, open(0, 'cs1', 0));
     expect(decision.sessionId).toBe('cs1');
     expect(decision.session).toEqual([expect.objectContaining({ type: CheckoutSessionEventType.Created, data: expect.objectContaining({ session_id: 'cs1', livemode: false, expires_at: at(1800).toISOString() }) })]);
     expect(decision.preview).toEqual([
@@ -54,6 +54,13 @@ describe('checkout preview decider', () => {
 
   it('given a PENDING preview session, when opened at the instant it was created: nothing to record (the deadline would not move)', () => {
     expect(decidePreview(chosen, previewSession(), open(0))).toEqual({ sessionId: 'cs1', session: [], preview: [] });
+  });
+
+  it('given a PENDING preview session already extended to its limit of events, when opened again: a new session takes its place (its stream would grow past what one read can carry)', () => {
+    expect(decidePreview(chosen, previewSession(), open(600, 'cs2', MAX_PREVIEW_SESSION_EVENTS - 1)).sessionId).toBe('cs1');
+    const decision = decidePreview(chosen, previewSession(), open(600, 'cs2', MAX_PREVIEW_SESSION_EVENTS));
+    expect(decision.sessionId).toBe('cs2');
+    expect(decision.preview).toEqual([expect.objectContaining({ type: CheckoutPreviewEventType.SessionChosen, data: expect.objectContaining({ session_id: 'cs2' }) })]);
   });
 
   it('given a completed preview session, when opened: a new session becomes the preview session', () => {

@@ -35,6 +35,7 @@ export class OpenCheckoutPreviewHandler {
       const decision = decidePreview(preview.state, current?.state ?? null, {
         now: now(),
         ttlSeconds: this.config.SESSION_TTL_SECONDS,
+        currentVersion: current?.version ?? 0,
         candidate: {
           session_id: sessionId,
           ...scope,
