@@ -13,7 +13,7 @@ import { isMerchantEventType } from './merchant-events';
  *            payload's, which a ledger of the release before also sends), traceparent
  *
  * Each stream's messages are stored in position order; across streams, in
- * the order their transactions began (docs/ARCHITECTURE.md, Publication). Consumers filter with wildcards, e.g.
+ * the order their transactions got their ids, at their first write (docs/ARCHITECTURE.md, Publication). Consumers filter with wildcards, e.g.
  * `<ns>.ledger.events.merchant.>` (webhooks) or `<ns>.ledger.events.*.payment.>`,
  * and must be idempotent on the event id (delivery is at least once).
  */

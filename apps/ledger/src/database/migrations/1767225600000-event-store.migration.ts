@@ -37,7 +37,7 @@ export class EventStore1767225600000 implements MigrationInterface {
     await db.query(`
       CREATE TRIGGER events_no_truncate BEFORE TRUNCATE ON ledger.events
       FOR EACH STATEMENT EXECUTE FUNCTION ledger.reject_event_change()`);
-    // The app role owns the table; it gives up the rights it must never use.
+    // The migrating role owns the table; it gives up the rights no one must use.
     // (A superuser ignores privileges: the triggers above still stop it.)
     await db.query(`REVOKE UPDATE, DELETE, TRUNCATE ON ledger.events FROM PUBLIC, CURRENT_USER`);
 
