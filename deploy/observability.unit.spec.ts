@@ -73,7 +73,7 @@ describe('Prometheus alert rules (deploy/prometheus/alerts.yml)', () => {
   /** GitHub's anchors for Markdown headings: lower case, punctuation dropped, spaces to hyphens. */
   const anchors = new Set([...operations.matchAll(/^#+ (.+)$/gm)].map((match) => match[1].toLowerCase().replace(/[^a-z0-9 -]/g, '').replace(/ /g, '-')));
 
-  it('covers 5xx rate, publication lag, webhook failures and exhausted deliveries, queue depth, an unread webhooks consumer, review queue growth and ingest authentication failures', () => {
+  it('covers 5xx rate, publication lag, webhook failures and exhausted deliveries, queue depth, an unread webhooks consumer, review queue growth, ingest authentication failures and audit entries not recorded', () => {
     expect(rules.map((rule) => rule.alert)).toEqual(
       expect.arrayContaining([
         'HttpServerErrors',
@@ -84,6 +84,7 @@ describe('Prometheus alert rules (deploy/prometheus/alerts.yml)', () => {
         'JetStreamConsumerAbsent',
         'ReviewQueueGrowing',
         'IngestAuthenticationFailures',
+        'AuditEntriesUnrecorded',
       ]),
     );
     expect(new Set(rules.map((rule) => rule.alert)).size).toBe(rules.length);

@@ -1,8 +1,9 @@
 import { Injectable, ServiceUnavailableException } from '@nestjs/common';
 import { type AuditAction, type AuditOutcome, AUDIT_NOT_RECORDED, type DashboardPrincipal, MAX_AUDIT_DETAIL, type RecordAuditEntryCommand } from '@pp/contracts';
 import { newId } from '@pp/kernel';
-import { BusClient, JsonLogger, storeAuditEntry } from '@pp/platform';
+import { BusClient, JsonLogger, ServiceMetrics, storeAuditEntry, unrecordedAuditEntries } from '@pp/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Counter } from 'prom-client';
 
 /** What an action changed; who did it and from where come from the request. */
 export interface AuditFact {
@@ -29,10 +30,15 @@ export type AuditActor = DashboardPrincipal | { id: null; email: string; role: n
  */
 @Injectable()
 export class AuditTrail {
+  private readonly unrecorded: Counter;
+
   constructor(
     private readonly bus: BusClient,
     private readonly logger: JsonLogger,
-  ) {}
+    metrics: ServiceMetrics,
+  ) {
+    this.unrecorded = unrecordedAuditEntries(metrics);
+  }
 
   async record(request: FastifyRequest, reply: FastifyReply, actor: AuditActor, fact: AuditFact): Promise<void> {
     const entry: RecordAuditEntryCommand = {
@@ -50,7 +56,7 @@ export class AuditTrail {
       address: request.ip,
       at: Date.now(),
     };
-    const stored = await storeAuditEntry(entry, (toStore) => this.bus.request('identity.audit.record.v1', toStore), this.logger);
+    const stored = await storeAuditEntry(entry, (toStore) => this.bus.request('identity.audit.record.v1', toStore), this.logger, this.unrecorded);
     if (!stored) throw new ServiceUnavailableException(AUDIT_NOT_RECORDED);
   }
 }

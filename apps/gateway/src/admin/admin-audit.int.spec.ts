@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { AUDIT_NOT_RECORDED, PLATFORM_ADMIN_ROLE } from '@pp/contracts';
 import { serviceRole } from '@pp/platform';
-import { TestStack, waitFor } from '@pp/testing';
+import { sampleSum, scrape, TestStack, waitFor } from '@pp/testing';
 import type { Pool } from 'pg';
 import type { ApiKeyView, IssuedApiKeyView, MerchantView, ProvisionedMerchantView } from '../identity/identity.views';
 import type { PlatformAdminView } from '../identity/platform-admin.service';
@@ -185,8 +185,10 @@ describe('audit trail of the admin API', () => {
     expect(rows.filter((row) => row.detail?.includes(reset.body.password!) || row.detail?.includes('a chosen passphrase'))).toEqual([]);
   });
 
-  it('answers 503 when the entry cannot be recorded, though the change is made, and logs the whole entry (as the dashboard does)', async () => {
+  it('answers 503 when the entry cannot be recorded, though the change is made, logs the whole entry (as the dashboard does) and counts it', async () => {
     const merchant = await createMerchant('pay-before@shop.example');
+    const unrecorded = async () => sampleSum(await scrape(stack.metricsUrl('gateway')), 'pp_audit_entries_unrecorded_total');
+    const unrecordedBefore = await unrecorded();
     await db.query(`REVOKE INSERT ON gateway.audit_entries FROM ${serviceRole('gateway')}`);
     try {
       const updated = await admin(`/merchants/${merchant.merchant_id}`, { method: 'PATCH', body: { etransfer_email: 'pay-unaudited@shop.example' } });
@@ -196,6 +198,7 @@ describe('audit trail of the admin API', () => {
     }
     expect((await admin<MerchantView>(`/merchants/${merchant.merchant_id}`)).body.etransfer_email).toBe('pay-unaudited@shop.example');
     expect((await entriesFor(merchant.merchant_id)).map((entry) => entry.action)).toEqual(['merchant.created']);
+    expect(await unrecorded()).toBe(unrecordedBefore + 1);
     const logged = () =>
       readFileSync(stack.process('gateway').logFile, 'utf8')
         .split('\n')

@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AUDIT_NOT_RECORDED, type AuditAction } from '@pp/contracts';
-import { JsonLogger, storeAuditEntry } from '@pp/platform';
+import { JsonLogger, ServiceMetrics, storeAuditEntry, unrecordedAuditEntries } from '@pp/platform';
 import type { FastifyRequest } from 'fastify';
+import type { Counter } from 'prom-client';
 import { DataSource } from 'typeorm';
 import { AuditEntryRepository } from '../audit/audit-entry.repository';
 import { ApiError } from '../http/api-error';
@@ -30,12 +31,15 @@ export function adminTokenActor(request: FastifyRequest): string {
 @Injectable()
 export class AdminAudit {
   private readonly entries: AuditEntryRepository;
+  private readonly unrecorded: Counter;
 
   constructor(
     @Inject(DataSource) dataSource: DataSource,
     private readonly logger: JsonLogger,
+    metrics: ServiceMetrics,
   ) {
     this.entries = new AuditEntryRepository(dataSource);
+    this.unrecorded = unrecordedAuditEntries(metrics);
   }
 
   async record(request: FastifyRequest, fact: AdminAuditFact): Promise<void> {
@@ -44,6 +48,6 @@ export class AdminAudit {
     // stage, a release) are answered "already …" when repeated, which records the entry this answer may miss.
     if (MAKES_SOMETHING_NEW.has(fact.action)) request.changeCommitted = true;
     const entry = operatorEntry({ actor_id: adminTokenActor(request), actor_email: ADMIN_TOKEN_ACTOR, request_id: request.requestId, address: request.ip }, fact);
-    if (!(await storeAuditEntry(entry, (toStore) => this.entries.append(toStore), this.logger))) throw new ApiError(503, AUDIT_NOT_RECORDED);
+    if (!(await storeAuditEntry(entry, (toStore) => this.entries.append(toStore), this.logger, this.unrecorded))) throw new ApiError(503, AUDIT_NOT_RECORDED);
   }
 }

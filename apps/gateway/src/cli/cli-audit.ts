@@ -17,7 +17,8 @@ export const CLI_ACTOR = 'gateway CLI';
 export async function recordCliAction(dataSource: DataSource, fact: AdminAuditFact): Promise<boolean> {
   const entry = operatorEntry({ actor_id: `cli:${accountName()}`.slice(0, 64), actor_email: CLI_ACTOR, request_id: `cli_${randomUUID()}`, address: hostname().slice(0, 64) || 'unknown' }, fact);
   const logger = new JsonLogger('gateway-cli', 'info', (line) => process.stderr.write(line + '\n'));
-  return storeAuditEntry(entry, (toStore) => new AuditEntryRepository(dataSource).append(toStore), logger);
+  // No counter: no Prometheus scrapes a CLI command; the caller exits 1 instead.
+  return storeAuditEntry(entry, (toStore) => new AuditEntryRepository(dataSource).append(toStore), logger, null);
 }
 
 /** The OS account, or its uid where the container has no passwd entry for it. */

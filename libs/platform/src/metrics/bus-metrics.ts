@@ -3,16 +3,19 @@ import type { Counter, Histogram } from 'prom-client';
 import { BUS_CLIENT_REQUEST_DURATION, BUS_CLIENT_REQUESTS, BUS_REQUEST_DURATION, BUS_REQUESTS } from './metric-catalog';
 import type { ServiceMetrics } from './service-metrics';
 
-const OK = 'ok';
-/** A request dropped unanswered because its caller's deadline had passed. */
-const EXPIRED = 'expired';
-/** A request dropped unanswered because its reply subject was not one of its callers' inboxes. */
-const MISDIRECTED = 'misdirected';
+/** The outcomes of a request other than an error code; the HELP of pp_bus_requests_total names each. */
+export const BUS_OUTCOMES = {
+  ok: 'ok',
+  /** A request dropped unanswered because its caller's deadline had passed. */
+  expired: 'expired',
+  /** A request dropped unanswered because its reply subject was not one of its callers' inboxes. */
+  misdirected: 'misdirected',
+} as const;
 const ERROR_CODES: ReadonlySet<string> = new Set(Object.values(ErrorCode));
 
 /** The outcome label of a reply: ok, or its error code when it is one of ErrorCode (INTERNAL otherwise, so a peer cannot mint labels). */
 export const busOutcome = (reply: { ok: true } | { ok: false; error: { code: string } }): string =>
-  reply.ok ? OK : ERROR_CODES.has(reply.error.code) ? reply.error.code : ErrorCode.Internal;
+  reply.ok ? BUS_OUTCOMES.ok : ERROR_CODES.has(reply.error.code) ? reply.error.code : ErrorCode.Internal;
 
 interface SubjectSeries {
   count: Map<string, Counter.Internal>;
@@ -64,12 +67,12 @@ export class BusMetrics {
 
   /** A request left unanswered because its caller had already given up: counted, not timed. */
   expired(subject: string): void {
-    this.served.record(subject, EXPIRED, null);
+    this.served.record(subject, BUS_OUTCOMES.expired, null);
   }
 
   /** A request refused unanswered because its reply subject was no caller's inbox: counted, not timed. */
   misdirected(subject: string): void {
-    this.served.record(subject, MISDIRECTED, null);
+    this.served.record(subject, BUS_OUTCOMES.misdirected, null);
   }
 
   /** A request this service sent, and what came of it after `ms` milliseconds. */

@@ -1,5 +1,6 @@
 import { ErrorCode } from '@pp/contracts';
-import { BusMetrics, busOutcome } from './bus-metrics';
+import { BUS_OUTCOMES, BusMetrics, busOutcome } from './bus-metrics';
+import { BUS_REQUESTS } from './metric-catalog';
 import { ServiceMetrics } from './service-metrics';
 
 describe('bus metrics', () => {
@@ -8,6 +9,12 @@ describe('bus metrics', () => {
       expect(busOutcome({ ok: true })).toBe('ok');
       expect(busOutcome({ ok: false, error: { code: ErrorCode.NotFound } })).toBe('NOT_FOUND');
       expect(busOutcome({ ok: false, error: { code: 'evt_1234 made up' } })).toBe('INTERNAL');
+    });
+  });
+
+  describe('given the outcomes a served request is counted under besides an error code', () => {
+    it.each(Object.values(BUS_OUTCOMES))('then the HELP of pp_bus_requests_total names %s', (outcome) => {
+      expect(BUS_REQUESTS.help).toMatch(new RegExp(`\\b${outcome}\\b`));
     });
   });
 

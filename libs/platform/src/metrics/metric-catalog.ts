@@ -43,7 +43,11 @@ export const HTTP_REQUESTS = counter('pp_http_requests_total', 'HTTP requests an
 export const HTTP_REQUEST_DURATION = histogram('pp_http_request_duration_seconds', 'Time from receiving an HTTP request to the end of its answer', ['route', 'method']);
 
 // The bus (every service)
-export const BUS_REQUESTS = counter('pp_bus_requests_total', 'Bus requests handled, by subject and outcome (ok, an error code, or expired: the caller had given up)', ['subject', 'outcome']);
+export const BUS_REQUESTS = counter(
+  'pp_bus_requests_total',
+  'Bus requests handled, by subject and outcome (ok, an error code, expired: the caller had given up, or misdirected: refused unanswered, the reply subject none of its callers’ inboxes)',
+  ['subject', 'outcome'],
+);
 export const BUS_REQUEST_DURATION = histogram('pp_bus_request_duration_seconds', 'Time a handler took to answer a bus request', ['subject']);
 export const BUS_CLIENT_REQUESTS = counter('pp_bus_client_requests_total', 'Bus requests sent, by subject and outcome (ok or the error code received)', ['subject', 'outcome']);
 export const BUS_CLIENT_REQUEST_DURATION = histogram('pp_bus_client_request_duration_seconds', 'Time from sending a bus request to its answer (or deadline)', ['subject']);
@@ -84,6 +88,12 @@ export const INGEST_TRAILING_HAND_OFFS = gauge(
   'Hand-offs to payments still running behind posted notices already answered (at 128 a replica, answers wait for their own)',
 );
 
+// Audit trail (its recorders: the dashboard, the gateway's admin API)
+export const AUDIT_ENTRIES_UNRECORDED = counter(
+  'pp_audit_entries_unrecorded_total',
+  'Audit entries not stored after every attempt, their action done and answered 503 (each entry is in the error log)',
+);
+
 /** Every metric above; a dashboard or alert naming a pp_ metric not listed here fails its test. */
 export const METRIC_CATALOG: readonly MetricDefinition[] = [
   HTTP_REQUESTS,
@@ -113,6 +123,7 @@ export const METRIC_CATALOG: readonly MetricDefinition[] = [
   INGEST_REVIEW_REASONS,
   INGEST_AUTHENTICATION_FAILURES,
   INGEST_TRAILING_HAND_OFFS,
+  AUDIT_ENTRIES_UNRECORDED,
 ];
 
 /**

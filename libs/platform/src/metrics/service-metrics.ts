@@ -74,28 +74,25 @@ export class ServiceMetrics {
    * A gauge whose series are read at each scrape. Several readers may feed
    * one gauge (two queues in one service). A reader that fails or takes
    * longer than the read timeout reports nothing for that scrape: its series
-   * are absent rather than stale.
+   * are absent rather than stale. A scrape that finds the reader's read still
+   * running (an earlier scrape gave up on it) waits on that read rather than
+   * starting another (oneReadAtATime).
    */
   readAtScrape<L extends string>(definition: MetricDefinition<'gauge', L>, reader: SampleReader<L>): void {
-    const timeoutMs = this.readTimeoutMs;
-    this.feed(definition, async () => (await readWithin(reader, timeoutMs)) ?? []);
+    const read = oneReadAtATime(reader, this.readTimeoutMs);
+    this.feed(definition, async () => (await read()) ?? []);
   }
 
   /**
    * Gauges fed by one reader, read once per scrape: prom-client collects
    * every metric at once, so each gauge reading for itself would repeat the
    * query, and the two halves of a pair (a count and an age) could come
-   * from two moments. Gauges collected while a read is running share it;
-   * failing or taking longer than the read timeout, it reports nothing for
-   * any of them, and the next scrape reads afresh.
+   * from two moments. Gauges collected while a read is running share it
+   * (oneReadAtATime); failing or taking longer than the read timeout, it
+   * reports nothing for any of them.
    */
   readAtScrapeTogether<D extends GaugeDefinitions>(definitions: D, reader: () => Promise<SamplesOf<D>>): void {
-    const timeoutMs = this.readTimeoutMs;
-    let reading: Promise<SamplesOf<D> | undefined> | undefined;
-    const read = () =>
-      (reading ??= readWithin(reader, timeoutMs).finally(() => {
-        reading = undefined;
-      }));
+    const read = oneReadAtATime(reader, this.readTimeoutMs);
     for (const [key, definition] of Object.entries(definitions)) this.feed(definition, async () => (await read())?.[key] ?? []);
   }
 
@@ -168,14 +165,35 @@ function combinations<L extends string>(values: LabelValues<L>): Record<L, strin
   );
 }
 
-/** What `read` answers within `timeoutMs`; undefined when it fails or takes longer. */
-async function readWithin<T>(read: () => Promise<T>, timeoutMs: number): Promise<T | undefined> {
+/**
+ * `read` for a scrape: what it answers within `timeoutMs`, undefined when it
+ * fails or takes longer. A scrape that gives up cannot stop the read (a
+ * query runs on in Postgres, holding its pool connection), so the read stays
+ * in flight until it settles, and scrapes meanwhile wait on it rather than
+ * start another: against a slow database, one connection per reader, not one
+ * more at every scrape. A read that settles after its scrapes gave up is
+ * dropped; the next scrape reads afresh.
+ */
+function oneReadAtATime<T>(read: () => Promise<T>, timeoutMs: number): () => Promise<T | undefined> {
+  let running: Promise<T | undefined> | undefined;
+  return () => {
+    running ??= read()
+      .catch(() => undefined)
+      .finally(() => {
+        running = undefined;
+      });
+    return within(running, timeoutMs);
+  };
+}
+
+/** What `answer` settles to within `timeoutMs`; undefined after that. */
+async function within<T>(answer: Promise<T | undefined>, timeoutMs: number): Promise<T | undefined> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<undefined>((resolve) => {
     timer = setTimeout(() => resolve(undefined), timeoutMs);
   });
   try {
-    return await Promise.race([read().catch(() => undefined), timeout]);
+    return await Promise.race([answer, timeout]);
   } finally {
     clearTimeout(timer);
   }

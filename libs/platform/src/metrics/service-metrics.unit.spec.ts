@@ -83,17 +83,45 @@ describe('a service’s metrics registry', () => {
       await metrics.text();
       expect(reads).toBe(2);
     });
+  });
 
-    it('then a read that does not answer in time leaves both absent, and the next scrape reads again', async () => {
-      const metrics = new ServiceMetrics('webhooks', { processMetrics: false, readTimeoutMs: 50 });
+  describe('given a reader whose read does not settle (a slow database) while scrapes come and give up on it', () => {
+    const labels = { stream: 'EVENTS', consumer: 'webhooks' };
+    type Read = <T>(answer: T) => Promise<T>;
+
+    /** Reads that hang until settle(), then answer (the hung ones too), and later ones answer at once. */
+    function slowDatabase() {
       let reads = 0;
-      metrics.readAtScrapeTogether({ pending: CONSUMER_PENDING, ackPending: CONSUMER_ACK_PENDING }, () => {
+      let slow = true;
+      const hung: (() => void)[] = [];
+      const read: Read = (answer) => {
         reads += 1;
-        return reads === 1 ? new Promise(() => undefined) : Promise.resolve({ pending: [{ labels, value: 4 }], ackPending: [{ labels, value: 2 }] });
-      });
-      expect((await metrics.text()).match(/^pp_jetstream_consumer_\w+\{/gm)).toBeNull();
-      expect(await linesOf(metrics, CONSUMER_ACK_PENDING.name)).toEqual(['pp_jetstream_consumer_ack_pending{stream="EVENTS",consumer="webhooks",service="webhooks"} 2']);
-      expect(reads).toBe(2);
+        return slow ? new Promise((resolve) => hung.push(() => resolve(answer))) : Promise.resolve(answer);
+      };
+      const settle = () => {
+        slow = false;
+        for (const resume of hung) resume();
+      };
+      return { read, reads: () => reads, settle };
+    }
+
+    it.each([
+      ['one gauge’s reader (readAtScrape)', (metrics: ServiceMetrics, read: Read) => metrics.readAtScrape(CONSUMER_PENDING, () => read([{ labels, value: 4 }]))],
+      [
+        'the reader of two gauges (readAtScrapeTogether)',
+        (metrics: ServiceMetrics, read: Read) =>
+          metrics.readAtScrapeTogether({ pending: CONSUMER_PENDING, ackPending: CONSUMER_ACK_PENDING }, () => read({ pending: [{ labels, value: 4 }], ackPending: [{ labels, value: 2 }] })),
+      ],
+    ])('then %s is not run again while its read is in flight, its series absent, and reads again once it settled', async (_reader, register) => {
+      const metrics = new ServiceMetrics('webhooks', { processMetrics: false, readTimeoutMs: 20 });
+      const database = slowDatabase();
+      register(metrics, database.read);
+      for (let scrape = 1; scrape <= 3; scrape++) expect([scrape, await linesOf(metrics, CONSUMER_PENDING.name)]).toEqual([scrape, []]);
+      expect(database.reads()).toBe(1);
+      database.settle();
+      await new Promise(setImmediate);
+      expect(await linesOf(metrics, CONSUMER_PENDING.name)).toEqual(['pp_jetstream_consumer_pending{stream="EVENTS",consumer="webhooks",service="webhooks"} 4']);
+      expect(database.reads()).toBe(2);
     });
   });
 });
