@@ -77,7 +77,7 @@ export async function startService<C extends BaseConfig>(definition: ServiceDefi
       if (requestLimitMs !== undefined) limitRequestBodyTime(app.getHttpAdapter().getInstance(), requestLimitMs);
       serveHttpMetrics(app.getHttpAdapter().getInstance(), metrics);
       await http.configure?.(app, config);
-      configureBus(app.connectMicroservice({ strategy: transport }, { inheritAppConfig: false, deferInitialization: true }), logger);
+      configureBus(app.connectMicroservice({ strategy: transport }, { inheritAppConfig: false, deferInitialization: true }), logger, transport);
       await app.startAllMicroservices();
       await app.listen(http.port(config), '0.0.0.0');
       const address = app.getHttpServer().address();
@@ -94,7 +94,7 @@ export async function startService<C extends BaseConfig>(definition: ServiceDefi
       return { name: definition.name, app, port, stop };
     }
     const app = await NestFactory.createMicroservice(root, { strategy: transport, logger, abortOnError: false });
-    configureBus(app, logger);
+    configureBus(app, logger, transport);
     await app.listen();
     const health = app.get(HealthService);
     const server = await startMetricsServer(metrics, definition.metricsPort(config), () => podReadiness(health, nc)).catch(async (error: Error) => {
@@ -129,9 +129,12 @@ function headerTimeouts(limitMs: number | undefined): { requestTimeout?: number;
   return limitMs === undefined ? {} : { requestTimeout: limitMs, http: { connectionsCheckingInterval: Math.min(1000, limitMs) } };
 }
 
-function configureBus(app: INestMicroservice, logger: JsonLogger): void {
+function configureBus(app: INestMicroservice, logger: JsonLogger, transport: NatsBusServer): void {
   app.useGlobalFilters(new BusExceptionFilter(logger));
   app.useGlobalPipes(new BusValidationPipe());
+  // A subscription refused after start-up (a reconnect under narrower permissions) leaves its subject unserved for
+  // good: the health says so, where the log line alone would leave the replica ready.
+  app.get(HealthService).register('nats-subscriptions', () => transport.subscribed());
 }
 
 async function closeAll(app: { close(): Promise<void> }, nc: NatsConnection): Promise<void> {

@@ -65,6 +65,20 @@ describe('NatsBusServer', () => {
     await server.close();
   });
 
+  it('given a subject the server does not let the service subscribe to, when it listens, then listen fails naming the subject, and the server still closes', async () => {
+    // Two tokens in front of the subject: the harness's identity may subscribe to the registry's subjects under one only.
+    const prefix = `busserver${randomUUID().replaceAll('-', '')}.unpermitted`;
+    const server = new NatsBusServer({ nc: serving, prefix, service: 'checkout', metrics: new BusMetrics(new ServiceMetrics('checkout')) });
+    server.addHandler('health.checkout', async () => ({ status: 'ok' }), false);
+
+    const outcome = await new Promise<Error | undefined>((resolve) => server.listen(resolve));
+
+    expect(outcome).toBeInstanceOf(Error);
+    expect(outcome?.message).toContain(`subscription to ${prefix}.health.checkout refused: 'Permissions Violation for Subscription to "${prefix}.health.checkout"`);
+    await expect(server.subscribed()).rejects.toThrow(outcome!.message);
+    await expect(server.close()).resolves.toBeUndefined(); // nats.js closed the refused subscription: nothing to drain
+  });
+
   /** A checkout server on a namespace of its own, serving `handler` as its health request, and a request to it. */
   async function servingHealth(handler: () => Promise<unknown>) {
     const prefix = `busserver${randomUUID().replaceAll('-', '')}`;

@@ -52,6 +52,8 @@ export class NatsBusServer extends Server implements CustomTransportStrategy {
   /** The latest deadline of the requests taken since none was under way (epoch ms; 0 when none gave one). */
   private latestDeadline = 0;
   private allAnswered?: () => void;
+  /** By subject, why the server refused its subscription (its permissions); nats.js has closed that subscription. */
+  private readonly refusals = new Map<string, string>();
 
   constructor(private readonly options: NatsBusServerOptions) {
     super();
@@ -76,18 +78,27 @@ export class NatsBusServer extends Server implements CustomTransportStrategy {
         this.options.nc.subscribe(subject, {
           queue: this.options.service,
           callback: (error, msg) => {
-            if (error) this.logger.error(`subscription ${subject} failed`, error);
+            if (error) this.refuse(subject, error);
             else void this.answer(pattern, handler, msg);
           },
         }),
       );
     }
     // Ready only once the server has the subscriptions (a flush is answered after the commands before it), so a
-    // request sent as soon as the service says it is ready finds its handler.
+    // request sent as soon as the service says it is ready finds its handler; a refusal arrives before that answer.
     this.options.nc.flush().then(
-      () => callback(),
+      () => callback(this.refusal()),
       (error: unknown) => callback(error instanceof Error ? error : new Error(String(error))),
     );
+  }
+
+  /**
+   * The service's health check of its subscriptions: fails once the server has refused one, at start-up or on a
+   * reconnect after its permissions changed; the subject then stays unserved until the process restarts.
+   */
+  async subscribed(): Promise<void> {
+    const refusal = this.refusal();
+    if (refusal) throw refusal;
   }
 
   /**
@@ -95,7 +106,8 @@ export class NatsBusServer extends Server implements CustomTransportStrategy {
    * next, and a handler cut off halfway would fail, its caller waiting for its whole deadline.
    */
   async close(): Promise<void> {
-    await Promise.all(this.subscriptions.splice(0).map((sub) => sub.drain()));
+    // A refused subscription is closed already, and draining it would reject, failing the stop.
+    await Promise.all(this.subscriptions.splice(0).filter((sub) => !sub.isClosed()).map((sub) => sub.drain()));
     if (this.answering === 0) return;
     const waitMs = Math.min(ANSWER_DRAIN_MAX_MS, Math.max(ANSWER_DRAIN_MS, this.latestDeadline - Date.now()));
     await new Promise<void>((resolve) => {
@@ -110,6 +122,16 @@ export class NatsBusServer extends Server implements CustomTransportStrategy {
 
   unwrap<T>(): T {
     return this.options.nc as T;
+  }
+
+  private refuse(subject: string, error: Error): void {
+    this.refusals.set(subject, error.message);
+    this.logger.error(`subscription to ${subject} refused`, error);
+  }
+
+  private refusal(): Error | undefined {
+    if (this.refusals.size === 0) return undefined;
+    return new Error([...this.refusals].map(([subject, reason]) => `subscription to ${subject} refused: ${reason}`).join('; '));
   }
 
   /** Never rejects: a rejection nothing awaits would end the process (runService), and every request under way with it. */

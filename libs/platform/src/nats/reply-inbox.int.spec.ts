@@ -77,4 +77,16 @@ describe('ReplyInbox', () => {
     await own.close();
     expect(((await pending) as NatsError).code).toBe(ErrorCode.ConnectionClosed);
   });
+
+  it('given a deadline longer than Node’s timers take, then the request is still waiting for its answer after 50 ms', async () => {
+    const own = await openSpecConnection('reply-inbox-spec');
+    const silent = specSubject('patient');
+    responder.subscribe(silent, { callback: () => undefined });
+    await responder.flush();
+    const pending = ReplyInbox.of(own).request(silent, bytes('{}'), undefined, 2 ** 31).catch((error: unknown) => error);
+    const first = await Promise.race([pending, new Promise((resolve) => setTimeout(() => resolve('still waiting'), 50))]);
+    expect(first).toBe('still waiting');
+    await own.close(); // ends the request, and with it its timer
+    expect(((await pending) as NatsError).code).toBe(ErrorCode.ConnectionClosed);
+  });
 });

@@ -1,3 +1,4 @@
+import { timerDelay } from '@pp/kernel';
 import { type ConnectionOptions, createInbox, ErrorCode, type Msg, type MsgHdrs, type NatsConnection, NatsError } from 'nats';
 
 interface Waiting {
@@ -43,7 +44,7 @@ export class ReplyInbox {
     if (!this.base) this.subscribe();
     const token = (this.nextToken++).toString(36);
     return new Promise<Msg>((resolve, reject) => {
-      const timer = setTimeout(() => this.settle(token)?.reject(NatsError.errorForCode(ErrorCode.Timeout)), timeoutMs);
+      const timer = setTimeout(() => this.settle(token)?.reject(NatsError.errorForCode(ErrorCode.Timeout)), timerDelay(timeoutMs));
       this.waiting.set(token, { subject, resolve, reject, timer });
       try {
         this.nc.publish(subject, data, { reply: this.base + token, headers });

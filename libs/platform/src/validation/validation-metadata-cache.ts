@@ -23,6 +23,11 @@ export function cacheValidationMetadata(storage: MetadataStorage = getMetadataSt
   const addRule = storage.addValidationMetadata.bind(storage);
   let answers = new WeakMap<object, Map<string, Metadatas>>();
   storage.getTargetValidationMetadatas = (target, schema, always, strictGroups, groups) => {
+    // class-validator asks for the rules of the object's `constructor`, which a payload's own key of that name
+    // replaces. Only a class can be a WeakMap key, so anything else is class-validator's to answer, but null, on which
+    // it would throw (`null.prototype`), failing the request as internal: null has no rules, so the payload is refused
+    // as an unknown value.
+    if (typeof target !== 'function') return target == null ? [] : lookup(target, schema, always, strictGroups, groups);
     const key = `${schema}\u0000${always}\u0000${strictGroups}\u0000${groups?.join('\u0001') ?? ''}`;
     let byOptions = answers.get(target);
     if (!byOptions) answers.set(target, (byOptions = new Map()));

@@ -1,5 +1,7 @@
 import 'reflect-metadata';
+import { DomainError, ErrorCode } from '@pp/contracts';
 import { getMetadataStorage, IsInt, IsString, MetadataStorage, registerDecorator, validateSync } from 'class-validator';
+import { BusValidationPipe } from '../nats/bus-validation.pipe';
 import { cacheValidationMetadata } from './validation-metadata-cache';
 
 const uncached = (target: Function) => MetadataStorage.prototype.getTargetValidationMetadatas.call(getMetadataStorage(), target, '', false, false, []);
@@ -41,6 +43,13 @@ describe('cacheValidationMetadata', () => {
     const grouped = storage.getTargetValidationMetadatas(Base, '', false, true, ['admin']);
     expect(plain).toHaveLength(1);
     expect(grouped).toEqual([]); // strict groups: the rule has no group named admin
+  });
+
+  it.each(['"x"', 'null'])('given a bus payload whose own `constructor` key is %s, when validated, then it is refused as invalid, not failed as internal', (value) => {
+    const payload = JSON.parse(`{"name":"a","constructor":${value}}`) as unknown;
+    expect(() => new BusValidationPipe().transform(payload, { type: 'body', metatype: Base })).toThrow(
+      expect.objectContaining({ constructor: DomainError, code: ErrorCode.ValidationFailed }),
+    );
   });
 
   it('given a cached answer, when a rule is registered later, then the next lookup includes it', () => {
