@@ -9,7 +9,7 @@ import { RefundAndSessionListingIndexes1767225600016 } from './migrations/176722
  * failed attempt is not rolled back and the migrate step runs the migration
  * again from its start; and the build waits for every older transaction of
  * the database, longer than the step's lock timeout on a busy one. Each
- * migration that builds them (concurrent-indexes.ts) is run again so.
+ * migration that builds them (libs/platform concurrent-indexes.ts) is run again so.
  */
 describe('the listing filter indexes migrations, run again', () => {
   let database: TestDatabase;

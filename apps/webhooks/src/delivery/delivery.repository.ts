@@ -483,6 +483,32 @@ export class DeliveryRepository {
     );
   }
 
+  /**
+   * The deliveries a new endpoint missed, made now and due now: the events
+   * of its merchant and mode since its creation, of the types it takes, that
+   * have none for it. An event taken in while the endpoint's creation had
+   * not committed did not see the endpoint (recordEvents reads the committed
+   * ones), though it happened after the endpoint's time; the sweeper looks
+   * at the endpoints made within `windowMs` (longer than any intake takes),
+   * so each such event gets its delivery once, however often it looks.
+   */
+  catchUpNewEndpoints(windowMs: number, limit: number): Promise<DueDelivery[]> {
+    return this.db.query(
+      `INSERT INTO webhooks.deliveries (id, event_id, endpoint_id, status, next_attempt_at)
+       SELECT gen_random_uuid()::text, e.id, ep.id, '${WebhookDeliveryStatus.Pending}', now()
+         FROM webhooks.endpoints ep
+         JOIN webhooks.events e
+           ON e.created_at >= ep.created_at AND e.merchant_id = ep.merchant_id AND e.livemode = ep.livemode
+          AND ('${ALL_EVENTS}' = ANY (ep.enabled_events) OR e.type = ANY (ep.enabled_events))
+        WHERE ep.created_at > now() - $1 * interval '1 millisecond' AND ep.status = 'enabled' AND ep.deleted_at IS NULL
+          AND NOT EXISTS (SELECT 1 FROM webhooks.deliveries d WHERE d.event_id = e.id AND d.endpoint_id = ep.id)
+        LIMIT $2
+       ON CONFLICT (event_id, endpoint_id) DO NOTHING
+       RETURNING id, 1 AS attempt, next_attempt_at, endpoint_id`,
+      [windowMs, limit],
+    );
+  }
+
   async eventExists(scope: Scope, eventId: string): Promise<boolean> {
     const rows = await this.db.query(`SELECT 1 FROM webhooks.events WHERE id = $1 AND merchant_id = $2 AND livemode = $3`, [
       eventId,

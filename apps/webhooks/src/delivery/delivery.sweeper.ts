@@ -6,20 +6,28 @@ import { DeliveryQueue } from './delivery.queue';
 import { DeliveryRepository } from './delivery.repository';
 
 const BATCH = 1000;
+/**
+ * How long after its creation an endpoint is looked at for events it missed (catchUpNewEndpoints): an event taken
+ * in while the endpoint's creation committed is recorded within seconds; a few rounds more cost one indexed read.
+ */
+export const NEW_ENDPOINT_CATCH_UP_MS = 120_000;
 
 /**
  * Nothing is lost when Redis loses its data or a replica stops mid-attempt:
  * every interval each replica queues, from Postgres, the open deliveries that
  * are overdue and not leased and whose job is no longer queued; the claim
- * makes this safe when two replicas sweep at once. The same interval prunes
- * the endpoint and resend requests past the Idempotency-Key retention, each
- * task with its own failure streak, so neither holds the other back.
+ * makes this safe when two replicas sweep at once. The same interval gives
+ * a new endpoint the deliveries of events it missed while it was being
+ * created, and prunes the endpoint and resend requests past the
+ * Idempotency-Key retention, each task with its own failure streak, so none
+ * holds the others back.
  */
 @Injectable()
 export class DeliverySweeper implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly rounds: EveryInterval;
   private readonly failures: FailureStreak;
   private readonly pruneFailures: FailureStreak;
+  private readonly catchUpFailures: FailureStreak;
 
   constructor(
     @Inject(CONFIG) private readonly config: WebhooksConfig,
@@ -30,8 +38,13 @@ export class DeliverySweeper implements OnApplicationBootstrap, OnApplicationShu
   ) {
     this.failures = new FailureStreak(logger, 'delivery sweep');
     this.pruneFailures = new FailureStreak(logger, 'idempotency requests prune');
+    this.catchUpFailures = new FailureStreak(logger, 'new endpoints catch-up');
     this.rounds = new EveryInterval(config.WEBHOOK_SWEEP_INTERVAL_MS, () =>
-      Promise.all([this.failures.guard(() => this.sweep(), undefined), this.pruneFailures.guard(() => this.pruneRequests(), undefined)]),
+      Promise.all([
+        this.failures.guard(() => this.sweep(), undefined),
+        this.catchUpFailures.guard(() => this.catchUpNewEndpoints(), undefined),
+        this.pruneFailures.guard(() => this.pruneRequests(), undefined),
+      ]),
     );
   }
 
@@ -50,6 +63,15 @@ export class DeliverySweeper implements OnApplicationBootstrap, OnApplicationShu
     const requeued = await this.queue.requeue(overdue);
     if (requeued > 0) this.logger.info('queued overdue webhook deliveries again', { count: requeued });
     return requeued;
+  }
+
+  /** Makes and queues the deliveries new endpoints missed (at most one batch per interval); answers how many. */
+  async catchUpNewEndpoints(): Promise<number> {
+    const missed = await this.deliveries.catchUpNewEndpoints(NEW_ENDPOINT_CATCH_UP_MS, BATCH);
+    if (missed.length === 0) return 0;
+    await this.queue.requeue(missed);
+    this.logger.info('queued webhook deliveries a new endpoint missed while it was created', { count: missed.length });
+    return missed.length;
   }
 
   /**

@@ -1,5 +1,6 @@
 export * from './all-answered';
 export * from './checked-out-clients';
+export * from './concurrent-indexes';
 export * from './database-roles';
 export * from './database-setup';
 export * from './keep-alive';

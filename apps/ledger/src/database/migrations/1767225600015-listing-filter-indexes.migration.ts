@@ -1,5 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
-import { type ConcurrentIndex, createIndexesConcurrently, dropIndexesConcurrently } from '../concurrent-indexes';
+import { type ConcurrentIndex, createIndexesConcurrently, dropIndexesConcurrently } from '@pp/platform';
 
 /**
  * Indexes for a merchant's lists filtered by payment status, by event type and by payment (a payment's timeline):
@@ -24,10 +24,10 @@ export class ListingFilterIndexes1767225600015 implements MigrationInterface {
   transaction = false;
 
   async up(db: QueryRunner): Promise<void> {
-    await createIndexesConcurrently(db, INDEXES);
+    await createIndexesConcurrently(db, 'ledger', INDEXES);
   }
 
   async down(db: QueryRunner): Promise<void> {
-    await dropIndexesConcurrently(db, INDEXES);
+    await dropIndexesConcurrently(db, 'ledger', INDEXES);
   }
 }

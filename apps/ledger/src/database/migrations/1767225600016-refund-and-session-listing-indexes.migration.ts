@@ -1,5 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
-import { type ConcurrentIndex, createIndexesConcurrently, dropIndexesConcurrently } from '../concurrent-indexes';
+import { type ConcurrentIndex, createIndexesConcurrently, dropIndexesConcurrently } from '@pp/platform';
 
 /**
  * Indexes for a merchant's refunds by status and its checkout sessions, as 1767225600015 made them for payments and
@@ -24,10 +24,10 @@ export class RefundAndSessionListingIndexes1767225600016 implements MigrationInt
   transaction = false;
 
   async up(db: QueryRunner): Promise<void> {
-    await createIndexesConcurrently(db, INDEXES);
+    await createIndexesConcurrently(db, 'ledger', INDEXES);
   }
 
   async down(db: QueryRunner): Promise<void> {
-    await dropIndexesConcurrently(db, INDEXES);
+    await dropIndexesConcurrently(db, 'ledger', INDEXES);
   }
 }

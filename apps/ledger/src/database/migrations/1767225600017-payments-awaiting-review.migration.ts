@@ -1,5 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
-import { type ConcurrentIndex, createIndexesConcurrently, dropIndexesConcurrently } from '../concurrent-indexes';
+import { type ConcurrentIndex, createIndexesConcurrently, dropIndexesConcurrently } from '@pp/platform';
 
 /**
  * The payments awaiting review by mode, for the review-queue gauge (review-queue.metrics.ts), which counts each
@@ -14,10 +14,10 @@ export class PaymentsAwaitingReview1767225600017 implements MigrationInterface {
   transaction = false;
 
   async up(db: QueryRunner): Promise<void> {
-    await createIndexesConcurrently(db, INDEXES);
+    await createIndexesConcurrently(db, 'ledger', INDEXES);
   }
 
   async down(db: QueryRunner): Promise<void> {
-    await dropIndexesConcurrently(db, INDEXES);
+    await dropIndexesConcurrently(db, 'ledger', INDEXES);
   }
 }

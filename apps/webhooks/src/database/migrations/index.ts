@@ -9,6 +9,7 @@ import { EndpointScopes1768100000000 } from './1768100000000-endpoint-scopes.mig
 import { EndpointSecretVersion1768200000000 } from './1768200000000-endpoint-secret-version.migration';
 import { DeliveriesNotAttemptedByEndpoint1768300000000 } from './1768300000000-deliveries-not-attempted-by-endpoint.migration';
 import { ResendRequests1768400000000 } from './1768400000000-resend-requests.migration';
+import { EventsByAge1768500000000 } from './1768500000000-events-by-age.migration';
 
 /** Every migration of the webhooks schema, oldest first. */
 export const WebhooksMigrations: Function[] = [
@@ -23,4 +24,5 @@ export const WebhooksMigrations: Function[] = [
   EndpointSecretVersion1768200000000,
   DeliveriesNotAttemptedByEndpoint1768300000000,
   ResendRequests1768400000000,
+  EventsByAge1768500000000,
 ];

@@ -1,10 +1,11 @@
 import type { QueryRunner } from 'typeorm';
 
-/** An index a migration builds CONCURRENTLY: its name in the ledger schema, and what follows ON in its CREATE INDEX. */
+/** An index a migration builds CONCURRENTLY: its name in its table's schema, and what follows ON in its CREATE INDEX. */
 export type ConcurrentIndex = readonly [name: string, definition: string];
 
 /**
- * Builds `indexes` CONCURRENTLY, so appends that project into their tables go on while a large table is indexed. That
+ * Builds `indexes`, of tables in `schema`, CONCURRENTLY, so the writes to a large table (appends that project into it,
+ * events taken in) go on while it is indexed. That
  * cannot run in a transaction (the migration sets `transaction = false`), so a failed attempt is not rolled back and the
  * migration runs again from its start: an index an earlier attempt built is kept, and one a build cut short left
  * invalid is dropped and built again.
@@ -14,14 +15,14 @@ export type ConcurrentIndex = readonly [name: string, definition: string];
  * timeout is lifted for these statements only, which take SHARE UPDATE EXCLUSIVE (no read or append waits for them),
  * and set back to what it was, whether they succeed or not.
  */
-export async function createIndexesConcurrently(db: QueryRunner, indexes: readonly ConcurrentIndex[]): Promise<void> {
+export async function createIndexesConcurrently(db: QueryRunner, schema: string, indexes: readonly ConcurrentIndex[]): Promise<void> {
   const [{ lock_timeout: lockTimeout }] = (await db.query('SHOW lock_timeout')) as Array<{ lock_timeout: string }>;
   await db.query('SET lock_timeout = 0');
   try {
     for (const [name, definition] of indexes) {
-      const [found] = (await db.query(`SELECT indisvalid AS valid FROM pg_index WHERE indexrelid = to_regclass($1)`, [`ledger.${name}`])) as Array<{ valid: boolean }>;
+      const [found] = (await db.query(`SELECT indisvalid AS valid FROM pg_index WHERE indexrelid = to_regclass($1)`, [`${schema}.${name}`])) as Array<{ valid: boolean }>;
       if (found?.valid) continue;
-      if (found) await db.query(`DROP INDEX CONCURRENTLY ledger.${name}`);
+      if (found) await db.query(`DROP INDEX CONCURRENTLY ${schema}.${name}`);
       await db.query(`CREATE INDEX CONCURRENTLY ${name} ON ${definition}`);
     }
   } finally {
@@ -29,7 +30,7 @@ export async function createIndexesConcurrently(db: QueryRunner, indexes: readon
   }
 }
 
-/** Drops `indexes` CONCURRENTLY, those that exist. */
-export async function dropIndexesConcurrently(db: QueryRunner, indexes: readonly ConcurrentIndex[]): Promise<void> {
-  for (const [name] of indexes) await db.query(`DROP INDEX CONCURRENTLY IF EXISTS ledger.${name}`);
+/** Drops `indexes` of `schema` CONCURRENTLY, those that exist. */
+export async function dropIndexesConcurrently(db: QueryRunner, schema: string, indexes: readonly ConcurrentIndex[]): Promise<void> {
+  for (const [name] of indexes) await db.query(`DROP INDEX CONCURRENTLY IF EXISTS ${schema}.${name}`);
 }

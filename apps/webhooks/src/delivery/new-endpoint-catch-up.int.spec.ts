@@ -1,0 +1,95 @@
+import { randomUUID } from 'node:crypto';
+import { JsonLogger } from '@pp/platform';
+import { repositoryDatabase } from '@pp/testing';
+import type { Pool } from 'pg';
+import { WebhooksDatabase } from '../database/webhooks.database';
+import { NEW_ENDPOINT_CATCH_UP_MS } from './delivery.sweeper';
+import { DeliveryRepository, type WebhookEventRecord } from './delivery.repository';
+
+/*
+ * An endpoint whose creation commits while an event is taken in: the intake's
+ * statement reads the committed endpoints, so the event, though newer than the
+ * endpoint, is recorded without its delivery. Staged here in the order that
+ * race leaves the rows in: the event first, then the endpoint, timed before it.
+ */
+describe('a new endpoint’s catch-up (real Postgres, the webhooks role)', () => {
+  let admin: Pool;
+  let close: () => Promise<void>;
+  let repository: DeliveryRepository;
+
+  beforeAll(async () => {
+    let dataSource;
+    ({ dataSource, admin, close } = await repositoryDatabase(WebhooksDatabase, 'whcatchup'));
+    repository = new DeliveryRepository(dataSource, new JsonLogger('webhooks', 'error'));
+  }, 60_000);
+  afterAll(async () => {
+    await close?.();
+  });
+
+  const ago = (ms: number) => new Date(Date.now() - ms);
+  const merchant = () => `mer_${randomUUID().slice(0, 8)}`;
+
+  const endpoint = async (merchantId: string, createdAt: Date, events = '{*}'): Promise<string> => {
+    const id = `wh_${randomUUID().replace(/-/g, '')}`;
+    await admin.query(
+      `INSERT INTO webhooks.endpoints (id, merchant_id, livemode, url, enabled_events, secret_sealed, status, created_at)
+       VALUES ($1, $2, false, $3, $4, 'v1:k1:sealed', 'enabled', $5)`,
+      [id, merchantId, `https://hooks.example/${id}`, events, createdAt],
+    );
+    return id;
+  };
+
+  /** An event taken in at its time, when the merchant's endpoints (if any) were not visible. */
+  const takenIn = async (merchantId: string, createdAt: Date, type = 'payment.confirmed'): Promise<string> => {
+    const recorded: WebhookEventRecord = {
+      id: `evt_${randomUUID().replace(/-/g, '')}`,
+      merchant_id: merchantId,
+      livemode: false,
+      type,
+      body: '{}',
+      trace: null,
+      created_at: createdAt.toISOString(),
+    };
+    await repository.recordEvents([{ event: recorded, firstAttemptAt: new Date() }]);
+    return recorded.id;
+  };
+
+  const deliveriesOf = async (endpointId: string) =>
+    (await admin.query(`SELECT event_id, status, attempts FROM webhooks.deliveries WHERE endpoint_id = $1`, [endpointId])).rows;
+
+  it('given an event taken in while its merchant’s new endpoint was being created, when the sweeper catches up: one delivery, due now, and none more on the next round', async () => {
+    const merchantId = merchant();
+    const missed = await takenIn(merchantId, ago(1_000));
+    const endpointId = await endpoint(merchantId, ago(2_000));
+    expect(await deliveriesOf(endpointId)).toEqual([]);
+
+    const caughtUp = await repository.catchUpNewEndpoints(NEW_ENDPOINT_CATCH_UP_MS, 1000);
+    expect(caughtUp.filter((due) => due.endpoint_id === endpointId)).toEqual([
+      { id: expect.any(String), attempt: 1, next_attempt_at: expect.any(Date), endpoint_id: endpointId },
+    ]);
+    expect(await deliveriesOf(endpointId)).toEqual([{ event_id: missed, status: 'PENDING', attempts: 0 }]);
+
+    const again = await repository.catchUpNewEndpoints(NEW_ENDPOINT_CATCH_UP_MS, 1000);
+    expect(again.filter((due) => due.endpoint_id === endpointId)).toEqual([]);
+  });
+
+  it('given events older than the endpoint, of a type it does not take, or of another merchant: nothing made for it', async () => {
+    const merchantId = merchant();
+    await takenIn(merchantId, ago(10_000));
+    await takenIn(merchantId, ago(1_000), 'refund.completed');
+    await takenIn(merchant(), ago(1_000));
+    const endpointId = await endpoint(merchantId, ago(5_000), '{payment.confirmed}');
+
+    await repository.catchUpNewEndpoints(NEW_ENDPOINT_CATCH_UP_MS, 1000);
+    expect(await deliveriesOf(endpointId)).toEqual([]);
+  });
+
+  it('given an endpoint made longer ago than the catch-up looks: left alone (every intake since has seen it)', async () => {
+    const merchantId = merchant();
+    await takenIn(merchantId, ago(NEW_ENDPOINT_CATCH_UP_MS));
+    const endpointId = await endpoint(merchantId, ago(NEW_ENDPOINT_CATCH_UP_MS + 60_000));
+
+    await repository.catchUpNewEndpoints(NEW_ENDPOINT_CATCH_UP_MS, 1000);
+    expect(await deliveriesOf(endpointId)).toEqual([]);
+  });
+});
