@@ -2,13 +2,16 @@ import { type ConcurrentIndex, createIndexesConcurrently, dropIndexesConcurrentl
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * The events taken in, by their time: the delivery sweeper's catch-up of a
- * new endpoint (DeliveryRepository.catchUpNewEndpoints) reads the events
- * since its creation, a minute or two of them, rather than the whole table.
- * Built CONCURRENTLY, so events go on being taken in while a large table is
- * indexed.
+ * The endpoints and the events taken in, by their time: the delivery
+ * sweeper's catch-up of new endpoints (DeliveryRepository.catchUpNewEndpoints),
+ * every round, reads the endpoints of the last two minutes and the events
+ * since each was made, rather than both tables whole. Built CONCURRENTLY, so
+ * events go on being taken in while a large table is indexed.
  */
-const INDEXES: readonly ConcurrentIndex[] = [['events_by_age', 'webhooks.events (created_at)']];
+const INDEXES: readonly ConcurrentIndex[] = [
+  ['endpoints_by_age', 'webhooks.endpoints (created_at)'],
+  ['events_by_age', 'webhooks.events (created_at)'],
+];
 
 export class EventsByAge1768500000000 implements MigrationInterface {
   name = 'EventsByAge1768500000000';
