@@ -60,10 +60,12 @@ export class TeamHandler {
   async add(@Payload() command: AddTeamUserCommand): Promise<AddedTeamUserView> {
     const request = this.creations.of(`team:${command.merchant_id}`, 'identity.team.add.v1', command.idempotency);
     await refuseRepeatedCreation(this.dataSource, request);
-    // A platform admin's e-mail signs the admin in, never this user.
-    if (await this.admins.findByEmail(command.email)) throw new DomainError(ErrorCode.Conflict, EMAIL_TAKEN);
+    // Hashed before any refusal: an e-mail taken by another merchant's user is refused after the hashing (by the
+    // unique index), and a quicker answer for a platform admin's would tell an owner which addresses are operators.
     const password = generatePassword();
     const passwordHash = await hashPassword(password);
+    // A platform admin's e-mail signs the admin in, never this user.
+    if (await this.admins.findByEmail(command.email)) throw new DomainError(ErrorCode.Conflict, EMAIL_TAKEN);
     const user = await inRecordedTransaction(
       this.dataSource,
       request,
