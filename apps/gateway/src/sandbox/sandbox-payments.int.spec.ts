@@ -135,7 +135,7 @@ describe('sandbox simulator, payments and events over HTTP', () => {
         session_id: session.id,
         payment_id: transaction.id,
       });
-      expect(events[1].data).toEqual({ reference: session.reference, amount: 2500, status: 'COMPLETED', metadata: { cart: '42' }, session_id: session.id });
+      expect(events[1].data).toEqual({ reference: session.reference, amount: 2500, status: 'CONFIRMED', metadata: { cart: '42' }, session_id: session.id, payment_id: transaction.id });
     });
 
     it.each([

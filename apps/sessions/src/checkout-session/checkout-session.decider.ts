@@ -83,7 +83,8 @@ export function decide(state: CheckoutSessionState, command: CheckoutSessionComm
     const completed = { session_id: state.id, completed_at: command.now.toISOString(), transaction_id: command.transactionId };
     return [
       atSchemaVersion1({ type: CheckoutSessionEventType.Completed, data: completed }),
-      merchantEvent(MerchantEventType.CheckoutSessionCompleted, state, 'COMPLETED'),
+      // The completing payment's status (SPEC §2.3: data.status is the transaction's), and the payment itself.
+      merchantEvent(MerchantEventType.CheckoutSessionCompleted, state, 'CONFIRMED', command.transactionId ? { payment_id: command.transactionId } : {}),
     ];
   }
 
@@ -131,13 +132,14 @@ export const checkoutSessionAggregate: Aggregate<CheckoutSessionState, CheckoutS
 };
 
 /** The merchant-visible twin of a fact, appended with it (PRODUCT-RULES §6 data shape). */
-function merchantEvent(type: MerchantEventType, session: CheckoutSession, status: CheckoutSessionStatus): MerchantEvent {
+function merchantEvent(type: MerchantEventType, session: CheckoutSession, status: string, extra: { payment_id?: string } = {}): MerchantEvent {
   const data = {
     reference: session.reference,
     amount: session.amount,
     status,
     metadata: session.metadata,
     session_id: session.id,
+    ...extra,
   };
   return { type, schema_version: 1, data };
 }

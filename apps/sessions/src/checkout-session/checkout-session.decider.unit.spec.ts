@@ -75,10 +75,10 @@ describe('checkout session decider', () => {
     expect(refusal(() => given(created).when(create)).code).toBe(ErrorCode.Conflict);
   });
 
-  it('given a pending session, when completed before the deadline: completed, with the merchant-visible event', () => {
+  it('given a pending session, when completed before the deadline: completed, with the merchant-visible event, naming the payment and its status (SPEC §2.3: data.status is the transaction’s)', () => {
     const events = given(created).when({ kind: 'complete', now: at(60), transactionId: 'txn_1' });
     expect(events.map((event) => event.type)).toEqual([CheckoutSessionEventType.Completed, MerchantEventType.CheckoutSessionCompleted]);
-    expect(events[1].data).toEqual({ reference: 'order-1', amount: 2500, status: 'COMPLETED', metadata: { cart: '42' }, session_id: 'cs1' });
+    expect(events[1].data).toEqual({ reference: 'order-1', amount: 2500, status: 'CONFIRMED', metadata: { cart: '42' }, session_id: 'cs1', payment_id: 'txn_1' });
     expect(fold(events, given(created).state())).toMatchObject({ status: 'COMPLETED', transaction_id: 'txn_1' });
   });
 

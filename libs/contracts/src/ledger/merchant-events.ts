@@ -27,7 +27,7 @@ export interface MerchantEventDataV1 {
   metadata: Record<string, unknown> | null;
   /** null for a payment no session of the merchant and mode matched (unknown memo, test session). */
   session_id: string | null;
-  /** On payment.* events. */
+  /** On payment.* events, and on checkout.session.completed (the payment that completed it). */
   payment_id?: string;
   [extra: string]: unknown;
 }
