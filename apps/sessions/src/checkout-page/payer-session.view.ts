@@ -1,12 +1,12 @@
 import type { PayerSessionView } from '@pp/contracts';
-import { type CheckoutSession, isOpen } from '../checkout-session/checkout-session.decider';
+import { type CheckoutSession, statusAt } from '../checkout-session/checkout-session.decider';
 
 /** The payer's view of a session at `now`: a PENDING session past its deadline already reads as EXPIRED. */
 export const payerSessionView = (session: CheckoutSession, now: Date): PayerSessionView => ({
   id: session.id,
   merchant_id: session.merchant_id,
   livemode: session.livemode,
-  status: session.status === 'PENDING' && !isOpen(session, now) ? 'EXPIRED' : session.status,
+  status: statusAt(session, now),
   amount: session.amount,
   currency: 'CAD',
   memo: session.memo,

@@ -49,6 +49,10 @@ export type CheckoutSessionCommand =
 export const isOpen = (session: CheckoutSession, now: Date): boolean =>
   session.status === 'PENDING' && now.getTime() < Date.parse(session.expires_at);
 
+/** The status a reader is shown at `now`: a PENDING session past its deadline is EXPIRED, though the sweep has not recorded it yet. */
+export const statusAt = (session: CheckoutSession, now: Date): CheckoutSessionStatus =>
+  session.status === 'PENDING' && !isOpen(session, now) ? 'EXPIRED' : session.status;
+
 /**
  * Refuses a payment on a session that is no longer open: CONFLICT with
  * `details.rule` SESSION_COMPLETED_RULE or SESSION_EXPIRED_RULE, which

@@ -175,7 +175,7 @@ describe('checkout session expiry (TTL 4 s)', () => {
       sessions.map(async (session) => {
         const deadline = Date.parse(session.expires_at);
         // Two deciders with their own clocks: one still before the deadline, one after it.
-        const payer = new SimulatePaymentHandler(bus, runnerAt(new Date(deadline - 500)));
+        const payer = new SimulatePaymentHandler(bus, runnerAt(new Date(deadline - 500)), { now: () => new Date(deadline - 500) });
         const expirer = new CheckoutSessionLifecycle(runnerAt(new Date(deadline + 1)));
         const payment = { ...SCOPE, session_id: session.id, outcome: 'confirmed' as const, idempotency: { key: randomUUID(), fingerprint: 'fp' } };
         const [completed, expired] = await Promise.allSettled([payer.simulate(payment), expirer.expire(session.id)]);

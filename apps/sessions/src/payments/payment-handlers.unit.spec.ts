@@ -154,7 +154,7 @@ describe('payment handlers over the in-memory event store', () => {
     it('given an open session, when a confirmed payment is simulated and retried with its key: one payment, the retry answers it as replayed', async () => {
       const { store, runner } = inMemoryRuntime({ now: () => new Date(T0.getTime() + 60_000) });
       store.given(SESSION, [created], SCOPE);
-      const handler = new SimulatePaymentHandler(noBus, runner);
+      const handler = new SimulatePaymentHandler(noBus, runner, { now: () => new Date(T0.getTime() + 60_000) });
       const first = await handler.simulate(simulate('k1'));
       const retry = await handler.simulate(simulate('k1'));
       expect(first).toMatchObject({ replayed: false, transaction: { status: 'CONFIRMED' }, session: { status: 'COMPLETED' } });
@@ -162,10 +162,23 @@ describe('payment handlers over the in-memory event store', () => {
       expect(typesOf(store.events(SESSION))).toEqual([CheckoutSessionEventType.Created, CheckoutSessionEventType.Completed, MerchantEventType.CheckoutSessionCompleted]);
     });
 
+    it('given a failed payment simulated before the deadline, when retried with its key after it (the sweep not yet run): the original answered, its session shown EXPIRED as a GET shows it', async () => {
+      let now = new Date(T0.getTime() + 60_000);
+      const clock = { now: () => now };
+      const { store, runner } = inMemoryRuntime(clock);
+      store.given(SESSION, [created], SCOPE);
+      const handler = new SimulatePaymentHandler(noBus, runner, clock);
+      const first = await handler.simulate(simulate('k1', 'failed'));
+      now = new Date(DEADLINE.getTime() + 200);
+      const retry = await handler.simulate(simulate('k1', 'failed'));
+      expect(first).toMatchObject({ replayed: false, session: { status: 'PENDING' } });
+      expect(retry).toMatchObject({ replayed: true, transaction: { id: first.transaction.id }, session: { status: 'EXPIRED' } });
+    });
+
     it('given a completed session, when another payment is simulated: refused with the completed rule, nothing appended', async () => {
       const { store, runner } = inMemoryRuntime({ now: () => new Date(T0.getTime() + 60_000) });
       store.given(SESSION, [created], SCOPE);
-      const handler = new SimulatePaymentHandler(noBus, runner);
+      const handler = new SimulatePaymentHandler(noBus, runner, { now: () => new Date(T0.getTime() + 60_000) });
       await handler.simulate(simulate('k1'));
       const refusal = await handler.simulate(simulate('k2', 'failed')).catch((error: unknown) => error);
       expect(refusal).toMatchObject({ message: 'Checkout session already completed', details: { rule: SESSION_COMPLETED_RULE } });
@@ -176,7 +189,7 @@ describe('payment handlers over the in-memory event store', () => {
       // Two replicas with their own clocks over one store: one still before the deadline, one after it.
       const { store, runner } = inMemoryRuntime({ now: () => new Date(DEADLINE.getTime() - 500) });
       store.given(SESSION, [created], SCOPE);
-      const payer = new SimulatePaymentHandler(noBus, runner);
+      const payer = new SimulatePaymentHandler(noBus, runner, { now: () => new Date(DEADLINE.getTime() - 500) });
       const expirer = new CheckoutSessionLifecycle(inMemoryRuntime({ now: () => new Date(DEADLINE.getTime() + 1) }, store).runner);
       const [paid, expired] = await Promise.allSettled([payer.simulate(simulate('k1')), expirer.expire('cs1')]);
 
@@ -198,8 +211,8 @@ describe('payment handlers over the in-memory event store', () => {
       async (outcome) => {
         const { store, runner } = inMemoryRuntime({ now: () => new Date(T0.getTime() + 60_000) });
         store.given(SESSION, [created], SCOPE);
-        const stale = new SimulatePaymentHandler(noBus, runner);
-        const other = new SimulatePaymentHandler(noBus, inMemoryRuntime({ now: () => new Date(T0.getTime() + 60_000) }, store).runner);
+        const stale = new SimulatePaymentHandler(noBus, runner, { now: () => new Date(T0.getTime() + 60_000) });
+        const other = new SimulatePaymentHandler(noBus, inMemoryRuntime({ now: () => new Date(T0.getTime() + 60_000) }, store).runner, { now: () => new Date(T0.getTime() + 60_000) });
         // The first replica remembers the session open: a simulated review leaves it PENDING at version 1.
         await stale.simulate(simulate('k1', 'requires_manual_review'));
         await other.simulate(simulate('k2', 'confirmed'));

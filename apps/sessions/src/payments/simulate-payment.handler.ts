@@ -1,4 +1,4 @@
-import { Controller } from '@nestjs/common';
+import { Controller, Inject } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
 import {
   type AppendStreamsReply,
@@ -15,9 +15,9 @@ import {
   type PaymentRecordedV1,
   transactionStreamId,
 } from '@pp/contracts';
-import { newId } from '@pp/kernel';
-import { BusClient, type CommandRound, CommandRunner, type Decision, Handles } from '@pp/platform';
-import { assertOpen, type CheckoutSession, checkoutSessionAggregate } from '../checkout-session/checkout-session.decider';
+import { type Clock, newId } from '@pp/kernel';
+import { BusClient, CLOCK, type CommandRound, CommandRunner, type Decision, Handles } from '@pp/platform';
+import { assertOpen, type CheckoutSession, checkoutSessionAggregate, statusAt } from '../checkout-session/checkout-session.decider';
 import { sessionView } from '../checkout-session/checkout-session.view';
 import { namedSessionId } from '../checkout-session/session-id';
 import { decide, type Payment, paymentAggregate } from './payment.decider';
@@ -48,6 +48,7 @@ export class SimulatePaymentHandler {
   constructor(
     private readonly bus: BusClient,
     private readonly runner: CommandRunner,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   @Handles('payments.simulate.v1')
@@ -131,6 +132,7 @@ export class SimulatePaymentHandler {
     } else {
       session = (await this.runner.aggregates.load(checkoutSessionAggregate, payment.session_id!)).state as CheckoutSession;
     }
-    return { transaction: transactionView(payment), session: sessionView(session), replayed: reply.replayed };
+    // A replay answers later, perhaps past the deadline before the sweep recorded it: shown as a GET would show it.
+    return { transaction: transactionView(payment), session: { ...sessionView(session), status: statusAt(session, this.clock.now()) }, replayed: reply.replayed };
   }
 }
