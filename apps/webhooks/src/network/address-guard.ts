@@ -110,7 +110,7 @@ export async function resolveDeliveryAddress(hostname: string, allowPrivate: boo
   if (literal) {
     addresses = [{ address: host, family: literal as 4 | 6 }];
   } else {
-    addresses = await addressesOf(host);
+    addresses = await addressesOf(host, allowPrivate);
     if (addresses.length === 0) throw new BlockedAddressError('the name has no address (or DNS did not answer)');
   }
   const blocked = allowPrivate ? undefined : addresses.find((entry) => isBlockedAddress(entry.address));
@@ -162,12 +162,17 @@ let hostsLookupRunning = false;
 
 /**
  * Every address of the name: its A and AAAA records from DNS; only when DNS
- * says it has none, getaddrinfo (the hosts file), one lookup at a time and
- * waited for at most HOSTS_LOOKUP_WAIT_MS. DNS trouble (no answer in time, a
- * refusal, a server failure) answers none, without a getaddrinfo lookup that
- * would ask the same silent servers from the thread pool.
+ * says it has none, and `askHostsFile`, getaddrinfo (the hosts file), one
+ * lookup at a time and waited for at most HOSTS_LOOKUP_WAIT_MS. DNS trouble
+ * (no answer in time, a refusal, a server failure) answers none, without a
+ * getaddrinfo lookup that would ask the same silent servers from the thread
+ * pool. Where private addresses are refused, the hosts file is not asked: its
+ * names (and those the resolver's search domains complete) are the
+ * platform's own, refused anyway, and the slower answer for a name DNS does
+ * not know would tell a merchant probing with endpoint URLs which internal
+ * names exist.
  */
-export async function addressesOf(host: string, names: NameService = systemNameService): Promise<ResolvedAddress[]> {
+export async function addressesOf(host: string, askHostsFile: boolean, names: NameService = systemNameService): Promise<ResolvedAddress[]> {
   // RFC 6761: localhost names are loopback, whatever DNS (or its absence) says.
   if (/^(?:.+\.)?localhost\.?$/.test(host)) return LOOPBACK;
   const [v4, v6] = await Promise.allSettled([names.resolve4(host), names.resolve6(host)]);
@@ -177,7 +182,7 @@ export async function addressesOf(host: string, names: NameService = systemNameS
   ];
   if (found.length > 0) return found;
   const notInDns = [v4, v6].every((answer) => answer.status === 'rejected' && NOT_IN_DNS.has((answer.reason as NodeJS.ErrnoException)?.code ?? ''));
-  if (!notInDns || hostsLookupRunning) return [];
+  if (!askHostsFile || !notInDns || hostsLookupRunning) return [];
   hostsLookupRunning = true;
   const lookup = names.lookup(host).finally(() => (hostsLookupRunning = false));
   return withinDeadline(lookup, HOSTS_LOOKUP_WAIT_MS, () => new Error(`${host}: no answer from the hosts file lookup within ${HOSTS_LOOKUP_WAIT_MS} ms`)).catch(() => []);

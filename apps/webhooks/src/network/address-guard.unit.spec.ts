@@ -111,7 +111,7 @@ describe('addressesOf', () => {
 
   it('given DNS answers, then every A and AAAA address, and no getaddrinfo lookup', async () => {
     const service = names({ resolve4: async () => ['93.184.215.14'], resolve6: async () => ['2606:2800:21f:cb07:6820:80da:af6b:8b2c'] });
-    expect(await addressesOf('example.com', service)).toEqual([
+    expect(await addressesOf('example.com', true, service)).toEqual([
       { address: '93.184.215.14', family: 4 },
       { address: '2606:2800:21f:cb07:6820:80da:af6b:8b2c', family: 6 },
     ]);
@@ -120,8 +120,14 @@ describe('addressesOf', () => {
 
   it('given DNS has no such name, then the hosts file is asked', async () => {
     const service = names({ resolve6: failing('ENODATA') });
-    expect(await addressesOf('build-agent', service)).toEqual([{ address: '127.0.0.1', family: 4 }]);
+    expect(await addressesOf('build-agent', true, service)).toEqual([{ address: '127.0.0.1', family: 4 }]);
     expect(service.lookedUp).toEqual(['build-agent']);
+  });
+
+  it('given private addresses refused (production), when DNS has no such name: none, at once, without asking the hosts file (no slower answer tells internal names apart)', async () => {
+    const service = names({ resolve6: failing('ENODATA') });
+    expect(await addressesOf('payments-db.prod.svc.cluster.local', false, service)).toEqual([]);
+    expect(service.lookedUp).toEqual([]);
   });
 
   it('given a hosts-file lookup that never ends, then no address after the wait, and names asked meanwhile get none without a second thread', async () => {
@@ -129,18 +135,18 @@ describe('addressesOf', () => {
     try {
       let finish: (addresses: ResolvedAddress[]) => void = () => undefined;
       const silent = names({ lookup: (host) => (silent.lookedUp.push(host), new Promise((resolve) => (finish = resolve))) });
-      const first = addressesOf('silent.evil.example', silent);
-      const meanwhile = await addressesOf('build-agent', silent);
+      const first = addressesOf('silent.evil.example', true, silent);
+      const meanwhile = await addressesOf('build-agent', true, silent);
       expect(meanwhile).toEqual([]);
       expect(silent.lookedUp).toEqual(['silent.evil.example']);
 
       await jest.advanceTimersByTimeAsync(HOSTS_LOOKUP_WAIT_MS);
       expect(await first).toEqual([]);
       // The abandoned lookup still holds its thread: until it ends, the next name is not looked up either.
-      expect(await addressesOf('build-agent', silent)).toEqual([]);
+      expect(await addressesOf('build-agent', true, silent)).toEqual([]);
       finish([]);
       await jest.advanceTimersByTimeAsync(0);
-      const next = addressesOf('build-agent', silent);
+      const next = addressesOf('build-agent', true, silent);
       await jest.advanceTimersByTimeAsync(0);
       finish([{ address: '10.0.0.7', family: 4 }]);
       expect(await next).toEqual([{ address: '10.0.0.7', family: 4 }]);
@@ -153,7 +159,7 @@ describe('addressesOf', () => {
   it('given a localhost name, then loopback, with nothing asked (RFC 6761), however DNS would answer', async () => {
     const service = names({ resolve4: async () => ['93.184.215.14'] });
     for (const host of ['localhost', 'localhost.', 'app.localhost']) {
-      expect(await addressesOf(host, service)).toEqual([
+      expect(await addressesOf(host, true, service)).toEqual([
         { address: '127.0.0.1', family: 4 },
         { address: '::1', family: 6 },
       ]);
@@ -164,7 +170,7 @@ describe('addressesOf', () => {
   it('given DNS that does not answer in time or fails, then no address, and no getaddrinfo lookup of the same silent servers', async () => {
     for (const code of ['ETIMEOUT', 'ESERVFAIL', 'ECONNREFUSED']) {
       const service = names({ resolve4: failing(code) });
-      expect(await addressesOf('slow-dns.example', service)).toEqual([]);
+      expect(await addressesOf('slow-dns.example', true, service)).toEqual([]);
       expect(service.lookedUp).toEqual([]);
     }
   });
