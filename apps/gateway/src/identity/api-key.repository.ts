@@ -26,6 +26,9 @@ export type StoredApiKey = ApiKeyRecord & { key_hash: Buffer };
 
 export type NewApiKey = Omit<ApiKeyRecord, 'revoked_at' | 'created_at' | 'last_used_at'> & { key_hash: Buffer };
 
+/** How many revoked or expired keys a merchant's key list shows, newest first (listShown). */
+export const RETIRED_KEYS_SHOWN = 50;
+
 export class ApiKeyRepository {
   constructor(private readonly db: Queryable) {}
 
@@ -65,8 +68,26 @@ export class ApiKeyRepository {
     return count;
   }
 
-  async listForMerchant(merchantId: string): Promise<ApiKeyRecord[]> {
-    return this.db.query<ApiKeyRecord[]>(`SELECT ${COLUMNS} FROM gateway.api_keys WHERE merchant_id = $1 ORDER BY created_at, id`, [merchantId]);
+  /**
+   * The keys a merchant is shown (of one mode, or both), newest first: every
+   * usable key (at most MAX_ACTIVE_KEYS_PER_MODE a mode) and the newest
+   * RETIRED_KEYS_SHOWN revoked or expired ones. Revoked keys are kept for
+   * good, and a list of all of them would grow with every key made and
+   * revoked until no bus answer could carry it.
+   */
+  async listShown(merchantId: string, livemode?: boolean): Promise<ApiKeyRecord[]> {
+    return this.db.query<ApiKeyRecord[]>(
+      `WITH mine AS (
+         SELECT ${COLUMNS}, revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now()) AS usable
+           FROM gateway.api_keys WHERE merchant_id = $1 AND ($2::boolean IS NULL OR livemode = $2)
+       )
+       SELECT * FROM (
+         (SELECT * FROM mine WHERE usable)
+         UNION ALL
+         (SELECT * FROM mine WHERE NOT usable ORDER BY created_at DESC, id DESC LIMIT $3)
+       ) shown ORDER BY created_at DESC, id DESC`,
+      [merchantId, livemode ?? null, RETIRED_KEYS_SHOWN],
+    );
   }
 
   /** Notes a use now, unless one within the last `precisionMs` is already noted (by this gateway or another). */

@@ -38,8 +38,7 @@ export class MerchantApiKeysHandler {
 
   @Handles('identity.api-keys.list.v1')
   async list(@Payload() query: ListApiKeysQuery): Promise<{ keys: MerchantApiKeyView[] }> {
-    const keys = await this.keys.listForMerchant(query.merchant_id);
-    return { keys: keys.filter((key) => key.livemode === query.livemode).reverse().map(apiKeyView) };
+    return { keys: (await this.keys.listShown(query.merchant_id, query.livemode)).map(apiKeyView) };
   }
 
   /** The dashboard's Idempotency-Key is scoped as an API key's would be, to the merchant and mode; the dashboard keeps its keys apart in it. */

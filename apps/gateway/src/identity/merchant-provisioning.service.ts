@@ -148,7 +148,7 @@ export class MerchantProvisioningService {
 
   async getMerchant(merchantId: string): Promise<MerchantView & { keys: ApiKeyView[] }> {
     const merchant = await this.requireMerchant(merchantId);
-    const keys = await new ApiKeyRepository(this.dataSource).listForMerchant(merchantId);
+    const keys = await new ApiKeyRepository(this.dataSource).listShown(merchantId);
     return { ...merchantView(merchant), keys: keys.map(apiKeyView) };
   }
 

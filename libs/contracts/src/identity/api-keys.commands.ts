@@ -28,7 +28,7 @@ export interface IssuedMerchantApiKeyView extends MerchantApiKeyView {
   key: string;
 }
 
-/** `identity.api-keys.list.v1`: the merchant's keys of one mode, revoked ones included. */
+/** `identity.api-keys.list.v1`: the merchant's keys of one mode, newest first: every usable one and the newest 50 revoked or expired. */
 export class ListApiKeysQuery extends MerchantScope {}
 
 /** `identity.api-keys.create.v1`: a key the merchant creates on the dashboard's Developers page. */
