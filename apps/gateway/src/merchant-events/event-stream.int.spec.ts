@@ -399,6 +399,30 @@ describe('GET /v1/events/stream, fed from JetStream', () => {
     }
   });
 
+  it('given events logged seconds before, a stream opened without since sends none of them, only what happens after it opened', async () => {
+    const merchant = await createMerchant('From now');
+    const key = (await issueKey(merchant.merchant_id, { rate_limit_per_second: 1000 })).key;
+    const api = new CheckoutClient({ apiKey: key, apiBase: stack.url('gateway') });
+    const before = new Set<string>();
+    for (let i = 0; i < 3; i++) before.add(await expireNewSession(api));
+
+    const stream = follow(key);
+    try {
+      // Probes until one arrives: those made before the stream took its starting place count as logged before it.
+      const probes = new Set<string>();
+      await waitFor('a probe made after the stream opened', async () => {
+        if (stream.received.some((event) => probes.has(event.data.session_id as string))) return true;
+        probes.add(await expireNewSession(api));
+        return false;
+      }, { timeoutMs: 20_000, intervalMs: 500 });
+      const sent = stream.received.map((event) => event.data.session_id as string);
+      expect(sent.filter((sessionId) => before.has(sessionId))).toEqual([]);
+      expect(sent.every((sessionId) => probes.has(sessionId))).toBe(true);
+    } finally {
+      await stream.close();
+    }
+  });
+
   it('stops following once the last stream has closed', async () => {
     await waitFor('the feed’s consumer to go', async () => (await feedConsumers()) === 0, { timeoutMs: 30_000, intervalMs: 500 });
   });

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { CheckoutClient } from '../client';
 import { ApiError, AuthenticationError, CheckoutError, InvalidRequestError, NotFoundError, PermissionError } from '../errors';
-import { FOLLOW_FROM_START, followAfter, type FollowState, isHandled, recordHandled } from '../events/follow-state';
+import { FOLLOW_FROM_START, followAfter, followAfterAll, type FollowState, isHandled, recordHandled } from '../events/follow-state';
 import { delay } from '../http/abort';
 import { parseRetryAfter } from '../http/retry.policy';
 import type { Event } from '../types';
@@ -9,6 +9,8 @@ import { writePrivateFile } from './private-file';
 
 /** `--since start`: everything the event log holds. */
 export const FROM_START = 'start';
+/** The newest events a first run counts as handled: the API's largest page. */
+const NEWEST_PAGE = 50;
 export interface FollowOptions {
   /** Where the state is kept across restarts. */
   statePath: string;
@@ -33,7 +35,7 @@ export interface FollowOptions {
  * gateway sends again around the resume point). A crash between handling an
  * event and saving the state hands that event over again on the next run:
  * at least once, not exactly once. A first run without --since starts after
- * the newest event. Stops, throwing, on an answer that would come back the
+ * the events the log holds (a page of the newest counted as handled). Stops, throwing, on an answer that would come back the
  * same on every connection (lastingRefusal); any other failure is retried,
  * later each time in a row: a stream that fails or goes silent (the
  * transport's idle limit), or an event the handler leaves (a receiver that
@@ -138,8 +140,8 @@ function resumeFrom(state: FollowState): { lastEventId?: string; since?: string 
 
 async function startingState(client: CheckoutClient, since: string | undefined, signal: AbortSignal): Promise<FollowState> {
   if (since === FROM_START) return FOLLOW_FROM_START;
-  const from = since ? await client.events.retrieve(since, { signal }) : (await client.events.list({ limit: 1 }, { signal }).firstPage()).data[0];
-  return from ? followAfter(from) : FOLLOW_FROM_START;
+  if (since) return followAfter(await client.events.retrieve(since, { signal }));
+  return followAfterAll((await client.events.list({ limit: NEWEST_PAGE }, { signal }).firstPage()).data);
 }
 
 function readState(path: string): FollowState | undefined {

@@ -26,6 +26,15 @@ export const FOLLOW_FROM_START: FollowState = { since_ms: 0, handled: {} };
 /** A state that continues after `event` (it and what came before count as handled). */
 export const followAfter = (event: LoggedEvent): FollowState => ({ since_ms: Date.parse(event.created_at), handled: { [event.id]: Date.parse(event.created_at) } });
 
+/**
+ * A state that continues after everything in `newestFirst` (a page of the
+ * log's newest events): a first follow "from now" starts with what the log
+ * holds already handled, where followAfter(the newest) would send again the
+ * events of the settle window before it. Events of that window beyond the
+ * page (more than a page within SETTLE_WINDOW_MS) would still be sent.
+ */
+export const followAfterAll = (newestFirst: readonly LoggedEvent[]): FollowState => [...newestFirst].reverse().reduce(recordHandled, FOLLOW_FROM_START);
+
 /** Whether `event` is older than anything still unsettled: a read of the log need not send it again. */
 export const isBeyondWindow = (state: FollowState, event: LoggedEvent): boolean => Date.parse(event.created_at) < state.since_ms - SETTLE_WINDOW_MS;
 
