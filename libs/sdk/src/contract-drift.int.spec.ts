@@ -46,11 +46,12 @@ type Flat<T> = { [K in keyof T]: T[K] };
 /**
  * A delivery's data as the contracts declare it for every event type; the SDK
  * narrows it by type, each narrowing stated here: a payment event carries
- * payment_id, a session event its session_id and no payment_id.
+ * payment_id, a session event its session_id (and, on completion, the
+ * payment_id of the payment that completed it).
  */
 type WireData = WebhookEventBody['data'];
 type PaymentWireData = Flat<WireData & { payment_id: string }>;
-type SessionWireData = Flat<Omit<WireData, 'payment_id'> & { session_id: string }>;
+type SessionWireData = Flat<WireData & { session_id: string }>;
 
 const typesMatch: true[] = [
   true as Equal<Sdk.CheckoutSessionCreated, CheckoutSessionCreatedView>,

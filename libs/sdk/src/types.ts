@@ -227,9 +227,12 @@ export interface PaymentEventData {
 export interface CheckoutSessionEventData {
   reference: string;
   amount: number;
+  /** The completing payment's (CONFIRMED) on checkout.session.completed; EXPIRED on checkout.session.expired. */
   status: string;
   metadata: Record<string, unknown> | null;
   session_id: string;
+  /** On checkout.session.completed: the payment that completed it. */
+  payment_id?: string;
 }
 
 interface WebhookEventOf<T extends EventType, D> {

@@ -101,7 +101,7 @@ export class AdminController {
 
   @Get('merchants/:id')
   @AdminRoute()
-  @ApiOperation({ summary: 'A merchant with its keys (redacted)' })
+  @ApiOperation({ summary: 'A merchant with its keys (redacted), newest first: every usable key and, of each mode, the newest 50 revoked or expired' })
   @ApiJsonResponse(200, 'The merchant', MERCHANT_WITH_KEYS_SCHEMA)
   getMerchant(@Param('id') id: string): Promise<MerchantView & { keys: ApiKeyView[] }> {
     return this.provisioning.getMerchant(merchantId(id));

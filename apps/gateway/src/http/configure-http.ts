@@ -31,6 +31,8 @@ export async function configureHttp(app: NestFastifyApplication): Promise<void> 
   decorateRequests(fastify);
   fastify.addHook('onRoute', requireAccessDeclaration);
   fastify.addHook('onRequest', assignRequestId);
+  // Right after the span starts, before any hook that waits (Redis, a key lookup): a client leaving then is still heard.
+  whenAnswerEnds(fastify, endRequestSpan);
   fastify.addHook('onRequest', app.get(ClientBudgets).spendAddress);
   fastify.addHook('onRequest', app.get(AccessHook).handle);
   fastify.addHook('onRequest', checkContentType);
@@ -38,7 +40,6 @@ export async function configureHttp(app: NestFastifyApplication): Promise<void> 
   fastify.addHook('preHandler', idempotency.reserve);
   fastify.addHook('onSend', idempotency.countRefused);
   fastify.addHook('onSend', idempotency.settle);
-  whenAnswerEnds(fastify, endRequestSpan);
   app.useGlobalFilters(new ErrorResponseFilter(app.get(JsonLogger)));
   app.useGlobalPipes(new EdgeValidationPipe());
 

@@ -1,5 +1,5 @@
 import { context, type Context, propagation, ROOT_CONTEXT, type Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
-import { CLIENT_CLOSED_REQUEST, untrustedParent, urlPath } from '@pp/platform';
+import { untrustedParent, urlPath } from '@pp/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 const tracer = trace.getTracer('pp-gateway');
@@ -47,14 +47,15 @@ export const requestSpanContext = (request: FastifyRequest): Context =>
 
 /**
  * When the answer is done (whenAnswerEnds): names the span after its route
- * and closes it with the status; a request whose client left first (499)
- * is an error too, since its caller never heard the outcome.
+ * and closes it with the status, an error from 500 up (as OpenTelemetry's
+ * conventions have it for a server: a 4xx, and a client that left, 499, as
+ * any event stream's reader does, are the client's doing).
  */
 export function endRequestSpan(request: FastifyRequest, _reply: FastifyReply, status: number): void {
   const span = request.span;
   if (!span) return;
   if (request.routeOptions.url) span.updateName(`HTTP ${request.method} ${request.routeOptions.url}`);
   span.setAttribute('http.response.status_code', status);
-  if (status >= 500 || status === CLIENT_CLOSED_REQUEST) span.setStatus({ code: SpanStatusCode.ERROR });
+  if (status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
   span.end();
 }

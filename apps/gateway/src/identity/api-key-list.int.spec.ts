@@ -59,4 +59,11 @@ describe('the keys a merchant is shown (real Postgres, the gateway role)', () =>
     const shown = (await keys.listShown(merchantId, false)).map((key) => key.id);
     expect(shown).toEqual([newest, ...retired.slice(-RETIRED_KEYS_SHOWN).reverse(), oldest]);
   });
+
+  it('given retired keys in both modes, when both modes are listed (the operator’s view of a merchant): each mode keeps its newest retired ones', async () => {
+    const liveRetired = await made(3, 'revoked', true);
+    const both = await keys.listShown(merchantId);
+    expect(both.filter((key) => key.livemode && key.revoked_at !== null).map((key) => key.id)).toEqual([liveRetired]);
+    expect(both.filter((key) => !key.livemode && (key.revoked_at !== null || key.expires_at !== null))).toHaveLength(RETIRED_KEYS_SHOWN);
+  });
 });

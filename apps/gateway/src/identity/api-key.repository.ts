@@ -70,22 +70,20 @@ export class ApiKeyRepository {
 
   /**
    * The keys a merchant is shown (of one mode, or both), newest first: every
-   * usable key (at most MAX_ACTIVE_KEYS_PER_MODE a mode) and the newest
-   * RETIRED_KEYS_SHOWN revoked or expired ones. Revoked keys are kept for
-   * good, and a list of all of them would grow with every key made and
-   * revoked until no bus answer could carry it.
+   * usable key (at most MAX_ACTIVE_KEYS_PER_MODE a mode) and, of each mode,
+   * the newest RETIRED_KEYS_SHOWN revoked or expired ones. Revoked keys are
+   * kept for good, and a list of all of them would grow with every key made
+   * and revoked until no bus answer could carry it.
    */
   async listShown(merchantId: string, livemode?: boolean): Promise<ApiKeyRecord[]> {
     return this.db.query<ApiKeyRecord[]>(
-      `WITH mine AS (
-         SELECT ${COLUMNS}, revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now()) AS usable
-           FROM gateway.api_keys WHERE merchant_id = $1 AND ($2::boolean IS NULL OR livemode = $2)
-       )
-       SELECT * FROM (
-         (SELECT * FROM mine WHERE usable)
-         UNION ALL
-         (SELECT * FROM mine WHERE NOT usable ORDER BY created_at DESC, id DESC LIMIT $3)
-       ) shown ORDER BY created_at DESC, id DESC`,
+      `SELECT ${COLUMNS} FROM (
+         SELECT *, row_number() OVER (PARTITION BY livemode, usable ORDER BY created_at DESC, id DESC) AS nth
+           FROM (SELECT *, revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now()) AS usable
+                   FROM gateway.api_keys WHERE merchant_id = $1 AND ($2::boolean IS NULL OR livemode = $2)) mine
+       ) ranked
+        WHERE usable OR nth <= $3
+        ORDER BY created_at DESC, id DESC`,
       [merchantId, livemode ?? null, RETIRED_KEYS_SHOWN],
     );
   }

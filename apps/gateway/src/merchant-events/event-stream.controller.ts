@@ -173,8 +173,7 @@ export class EventStreamController {
     });
   }
 
-  /** After the named event (404 when it is not the merchant's), from the start, or after the newest event. */
-  /** `start`: the whole log; an event id: after it; none: after what the log holds now (a page of the newest). */
+  /** `start`: the whole log; an event id: after it (404 when it is not the merchant's); none: after what the log holds now (a page of the newest). */
   private async startingState(scope: MerchantScope, since: string | undefined): Promise<FollowState> {
     if (since === 'start') return FOLLOW_FROM_START;
     if (since) return followAfter(await this.bus.request('ledger.merchant-events.get.v1', { ...scope, event_id: since }));

@@ -26,6 +26,13 @@ export interface EventToRecord {
   firstAttemptAt: Date;
 }
 
+/**
+ * How long after an endpoint's time an event can have been taken in without
+ * seeing it: the endpoint's creation commits within its statement limit
+ * (30 s). Bounds the catch-up's read to the events of that span.
+ */
+const MISSED_EVENTS_SPAN_MS = 60_000;
+
 /** A delivery whose next attempt can be queued: job `<id>.<attempt>`. */
 export interface DueDelivery {
   id: string;
@@ -488,9 +495,12 @@ export class DeliveryRepository {
    * of its merchant and mode since its creation, of the types it takes, that
    * have none for it. An event taken in while the endpoint's creation had
    * not committed did not see the endpoint (recordEvents reads the committed
-   * ones), though it happened after the endpoint's time; the sweeper looks
-   * at the endpoints made within `windowMs` (longer than any intake takes),
-   * so each such event gets its delivery once, however often it looks.
+   * ones), though it happened after the endpoint's time; such an event
+   * happened before the creation committed, within MISSED_EVENTS_SPAN_MS of
+   * the endpoint's time (later ones, and those of a spell the endpoint was
+   * disabled, are the intake's to judge). The sweeper looks at the endpoints
+   * made within `windowMs` (longer than any intake takes), so each such
+   * event gets its delivery once, however often it looks.
    */
   catchUpNewEndpoints(windowMs: number, limit: number): Promise<DueDelivery[]> {
     return this.db.query(
@@ -498,14 +508,15 @@ export class DeliveryRepository {
        SELECT gen_random_uuid()::text, e.id, ep.id, '${WebhookDeliveryStatus.Pending}', now()
          FROM webhooks.endpoints ep
          JOIN webhooks.events e
-           ON e.created_at >= ep.created_at AND e.merchant_id = ep.merchant_id AND e.livemode = ep.livemode
+           ON e.merchant_id = ep.merchant_id AND e.livemode = ep.livemode
+          AND e.created_at >= ep.created_at AND e.created_at < ep.created_at + $3 * interval '1 millisecond'
           AND ('${ALL_EVENTS}' = ANY (ep.enabled_events) OR e.type = ANY (ep.enabled_events))
         WHERE ep.created_at > now() - $1 * interval '1 millisecond' AND ep.status = 'enabled' AND ep.deleted_at IS NULL
           AND NOT EXISTS (SELECT 1 FROM webhooks.deliveries d WHERE d.event_id = e.id AND d.endpoint_id = ep.id)
         LIMIT $2
        ON CONFLICT (event_id, endpoint_id) DO NOTHING
        RETURNING id, 1 AS attempt, next_attempt_at, endpoint_id`,
-      [windowMs, limit],
+      [windowMs, limit, MISSED_EVENTS_SPAN_MS],
     );
   }
 

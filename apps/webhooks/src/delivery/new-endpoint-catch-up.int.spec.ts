@@ -84,6 +84,15 @@ describe('a new endpoint’s catch-up (real Postgres, the webhooks role)', () =>
     expect(await deliveriesOf(endpointId)).toEqual([]);
   });
 
+  it('given an event without a delivery from more than a minute after the endpoint’s time (by then the creation had committed: the intake saw the endpoint, and chose), when the sweeper catches up: nothing made for it', async () => {
+    const merchantId = merchant();
+    await takenIn(merchantId, ago(30_000));
+    const endpointId = await endpoint(merchantId, ago(100_000));
+
+    await repository.catchUpNewEndpoints(NEW_ENDPOINT_CATCH_UP_MS, 1000);
+    expect(await deliveriesOf(endpointId)).toEqual([]);
+  });
+
   it('given an endpoint made longer ago than the catch-up looks: left alone (every intake since has seen it)', async () => {
     const merchantId = merchant();
     await takenIn(merchantId, ago(NEW_ENDPOINT_CATCH_UP_MS));

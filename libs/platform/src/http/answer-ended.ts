@@ -19,6 +19,8 @@ export function answerOnSocket(response: ServerResponse, status: number): void {
  * 'finish', which never comes when the client gave up first (a timeout
  * shorter than ours, an event stream left) or when the answer went out on
  * the socket itself; those requests would be neither counted nor traced.
+ * Register it before any hook that waits, so the request is heard from its
+ * start.
  */
 export function whenAnswerEnds(fastify: FastifyInstance, listener: (request: FastifyRequest, reply: FastifyReply, status: number) => void): void {
   const ended = new WeakSet<FastifyRequest>();
@@ -28,9 +30,12 @@ export function whenAnswerEnds(fastify: FastifyInstance, listener: (request: Fas
     listener(request, reply, status);
   };
   fastify.addHook('onRequest', (request, reply, done) => {
-    reply.raw.once('close', () => {
+    const closed = () => {
       if (!reply.raw.writableFinished) end(request, reply, answeredOnSocket.get(reply.raw) ?? CLIENT_CLOSED_REQUEST);
-    });
+    };
+    // Fastify runs the hooks on after a client left: one that waited (a lookup) may find the response closed already.
+    if (reply.raw.destroyed) closed();
+    else reply.raw.once('close', closed);
     done();
   });
   fastify.addHook('onResponse', (request, reply, done) => {

@@ -2,8 +2,8 @@ import type { Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { keptOrNewRequestId } from './request-id';
 
-/** How long a refusal may take to be written before the connection is dropped unanswered (a client that reads nothing). */
-const ANSWER_WRITE_LIMIT_MS = 1000;
+/** How long a refused connection stays after its answer for the client to read it and close its side; then it is dropped. */
+const ANSWER_CLOSE_WAIT_MS = 1000;
 
 /**
  * Requests Node's HTTP parser rejects (bad header bytes, oversized headers)
@@ -23,15 +23,16 @@ export function answerMalformedRequests(server: Server): void {
           ? [408, 'Request Timeout', 'Request timed out']
           : [400, 'Bad Request', 'Validation failed: malformed HTTP request'];
     const body = JSON.stringify({ error: message });
-    // Node's server sockets allow half-open connections: end() alone closes only our side, and a client that never closes its own would keep the socket for good.
-    const close = setTimeout(() => socket.destroy(), ANSWER_WRITE_LIMIT_MS).unref();
+    // Node's server sockets allow half-open connections: end() alone closes only our side, and a client that never
+    // closes its own would keep the socket for good. It is destroyed once the client closes its side, or after a
+    // moment: not as soon as the answer is written, when bytes the client is still sending would make the kernel
+    // reset the connection and the client might never read the answer.
+    const close = setTimeout(() => socket.destroy(), ANSWER_CLOSE_WAIT_MS).unref();
+    socket.once('end', () => socket.destroy());
+    socket.once('close', () => clearTimeout(close));
     socket.end(
       `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
         `X-Request-Id: ${keptOrNewRequestId(error.requestId)}\r\nConnection: close\r\n\r\n${body}`,
-      () => {
-        clearTimeout(close);
-        socket.destroy();
-      },
     );
   });
 }

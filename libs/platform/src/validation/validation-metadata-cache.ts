@@ -24,9 +24,9 @@ export function cacheValidationMetadata(storage: MetadataStorage = getMetadataSt
   let answers = new WeakMap<object, Map<string, Metadatas>>();
   storage.getTargetValidationMetadatas = (target, schema, always, strictGroups, groups) => {
     // class-validator asks for the rules of the object's `constructor`, which a payload's own key of that name
-    // replaces. Only a class can be a WeakMap key, so anything else is class-validator's to answer, but null, on which
-    // it would throw (`null.prototype`), failing the request as internal: null has no rules, so the payload is refused
-    // as an unknown value.
+    // replaces. Only classes are cached (a string or number cannot be a WeakMap key); anything else is
+    // class-validator's to answer, but null, on which it would throw (`null.prototype`), failing the request as
+    // internal: null has no rules, so the payload is refused as an unknown value.
     if (typeof target !== 'function') return target == null ? [] : lookup(target, schema, always, strictGroups, groups);
     const key = `${schema}\u0000${always}\u0000${strictGroups}\u0000${groups?.join('\u0001') ?? ''}`;
     let byOptions = answers.get(target);

@@ -2,15 +2,16 @@ import { type ConcurrentIndex, createIndexesConcurrently, dropIndexesConcurrentl
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * The endpoints and the events taken in, by their time: the delivery
- * sweeper's catch-up of new endpoints (DeliveryRepository.catchUpNewEndpoints),
- * every round, reads the endpoints of the last two minutes and the events
- * since each was made, rather than both tables whole. Built CONCURRENTLY, so
+ * The endpoints by their time, and each merchant's and mode's events by
+ * theirs: the delivery sweeper's catch-up of new endpoints
+ * (DeliveryRepository.catchUpNewEndpoints), every round, reads the endpoints
+ * of the last two minutes and, for each, its merchant's events of the minute
+ * after it was made, rather than both tables whole. Built CONCURRENTLY, so
  * events go on being taken in while a large table is indexed.
  */
 const INDEXES: readonly ConcurrentIndex[] = [
   ['endpoints_by_age', 'webhooks.endpoints (created_at)'],
-  ['events_by_age', 'webhooks.events (created_at)'],
+  ['events_by_merchant_age', 'webhooks.events (merchant_id, livemode, created_at)'],
 ];
 
 export class EventsByAge1768500000000 implements MigrationInterface {
