@@ -284,7 +284,11 @@ describe('dashboard team and audit', () => {
       const detail = await owner.get<{ payment: PaymentView; events: Array<{ type: string; deliveries: unknown }> }>(`/api/payments/${simulated.body.transaction.id}`);
       expect(detail.status).toBe(200);
       expect(detail.body.payment.id).toBe(simulated.body.transaction.id);
-      expect(detail.body.events.map((event) => [event.type, event.deliveries])).toEqual([['payment.confirmed', null]]);
+      // Newest first: the session's completion names the payment that completed it, so it is one of the payment's events.
+      expect(detail.body.events.map((event) => [event.type, event.deliveries])).toEqual([
+        ['checkout.session.completed', null],
+        ['payment.confirmed', null],
+      ]);
     });
   });
 });
