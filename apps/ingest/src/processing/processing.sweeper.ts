@@ -48,7 +48,7 @@ export class ProcessingSweeper implements OnApplicationBootstrap, OnModuleDestro
   ) {
     this.unprocessedScan = new SweepScanRun(new FailureStreak(logger, 'processing sweep'), () => this.processUnprocessed());
     this.handoffScan = new SweepScanRun(new FailureStreak(logger, 'hand-off sweep'), () => this.repeatHandOffs());
-    this.markFailures = new FailureStreak(logger, 'sweep mark storage', 'could not read or store a sweep mark; the sweep goes on');
+    this.markFailures = new FailureStreak(logger, 'sweep mark storage', { failedMessage: 'could not read or store a sweep mark; the sweep goes on' });
   }
 
   onApplicationBootstrap(): void {

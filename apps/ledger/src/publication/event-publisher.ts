@@ -118,9 +118,9 @@ export class EventPublisher implements OnApplicationBootstrap, OnApplicationShut
     health: HealthService,
   ) {
     this.prefix = subjectPrefix(config.PP_NAMESPACE);
-    this.failures = new FailureStreak(logger, 'event publisher', 'event publisher stopped; retrying');
+    this.failures = new FailureStreak(logger, 'event publisher', { failedMessage: 'event publisher stopped; retrying' });
     const errors = { warn: (message: unknown, ...rest: unknown[]) => logger.error(message, ...rest), info: logger.info.bind(logger) };
-    this.refusals = new FailureStreak(errors, 'event publication', 'event publication refused: transaction ids are behind the event store');
+    this.refusals = new FailureStreak(errors, 'event publication', { failedMessage: 'event publication refused: transaction ids are behind the event store' });
     // Asked of the database by every replica, not of this one's publisher: whichever leads, each answers the same.
     health.register(PUBLICATION_ORDER_CHECK, () => assertTransactionIdsAhead(pool));
   }

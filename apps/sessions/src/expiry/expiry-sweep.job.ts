@@ -27,7 +27,7 @@ export class ExpirySweepJob implements OnApplicationBootstrap, OnApplicationShut
   ) {
     this.queue = new Queue(SessionsQueue.SessionExpiry, { connection: bullQueueConnection(config.REDIS_URL), prefix: queuePrefix(config.PP_NAMESPACE) });
     watchQueueDepth(metrics, this.queue);
-    this.schedulingFailures = new FailureStreak(logger, 'session expiry scheduling', 'could not schedule the session expiry sweep; the process sweeps on its own interval');
+    this.schedulingFailures = new FailureStreak(logger, 'session expiry scheduling', { failedMessage: 'could not schedule the session expiry sweep; the process sweeps on its own interval' });
   }
 
   onApplicationBootstrap(): void {

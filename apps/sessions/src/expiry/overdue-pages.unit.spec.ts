@@ -47,6 +47,23 @@ describe('a sweep of overdue sessions, page by page', () => {
     expect(ledger.asked).toHaveLength(2);
   });
 
+  it('given more sessions that always fail than two pages, then the sweep stops at them and the next starts after them; the one after that starts at the front again', async () => {
+    const ledger = ledgerOf(45);
+    const expired: string[] = [];
+    const expire = async (s: OverdueCheckoutSession) => {
+      if (Number(s.session_id.slice(2)) < 20) throw new Error('cannot expire');
+      expired.push(s.session_id);
+      return true;
+    };
+    const first = await sweepOverduePages(ledger.page(10), expire, { pageSize: 10, maxPages: 25 });
+    expect(first).toMatchObject({ expired: 0, failed: 20, resumeAfter: { expires_at: ledger.sessions[19].expires_at, session_id: 'cs0019' } });
+
+    const second = await sweepOverduePages(ledger.page(10), expire, { pageSize: 10, maxPages: 25 }, first.resumeAfter);
+    expect(second).toEqual({ expired: 25, failed: 0 });
+    expect(expired).toEqual(ledger.sessions.slice(20).map((s) => s.session_id));
+    expect(second.resumeAfter).toBeUndefined();
+  });
+
   it('given sessions an expiry finds already closed, then they are not counted as expired', async () => {
     const ledger = ledgerOf(4);
     expect(await sweepOverduePages(ledger.page(10), async (s) => s.session_id !== 'cs0002', { pageSize: 10, maxPages: 5 })).toEqual({ expired: 3, failed: 0 });

@@ -52,7 +52,7 @@ export class DeliveryQueue implements OnApplicationShutdown {
       defaultJobOptions: { removeOnComplete: KEEP, removeOnFail: KEEP, attempts: 3, backoff: { type: 'exponential', delay: 1000 } },
     });
     watchQueueDepth(metrics, this.queue);
-    this.failures = new FailureStreak(logger, 'queueing delivery attempts', 'could not queue delivery attempts; the sweeper queues them once they are due');
+    this.failures = new FailureStreak(logger, 'queueing delivery attempts', { failedMessage: 'could not queue delivery attempts; the sweeper queues them once they are due' });
   }
 
   /**

@@ -33,7 +33,7 @@ export class ReaderHealth {
     /** What is read, as the log and the check say it: "merchant events". */
     private readonly what: string,
   ) {
-    this.log = new FailureStreak(logger, `${what} reader`, `${what} not readable yet; retrying`);
+    this.log = new FailureStreak(logger, `${what} reader`, { failedMessage: `${what} not readable yet; retrying` });
   }
 
   reading(fields: Record<string, unknown>): void {

@@ -14,27 +14,52 @@ const messageOf = (error: unknown): string => (error instanceof Error ? error.me
  * when it starts, stays seen while it lasts, and its end is seen too,
  * without burying the rest of the log.
  */
+export interface FailureStreakOptions {
+  /** The first failure's message; `<task> failed` unless given. */
+  failedMessage?: string;
+  /**
+   * How long after the streak's making failures are its neighbours still
+   * starting (a sweep that asks another service, started by the same
+   * launcher): a streak that ends within it is not logged, one that outlasts
+   * it is warned about then, with its count and duration.
+   */
+  startingForMs?: number;
+  now?: () => number;
+}
+
 export class FailureStreak {
-  private streak?: { since: number; failures: number; remindedAt: number };
+  private streak?: { since: number; failures: number; remindedAt: number; warned: boolean };
+  private readonly failedMessage: string;
+  private readonly now: () => number;
+  private readonly startingUntil: number;
 
   constructor(
     private readonly logger: Pick<JsonLogger, 'warn' | 'info'>,
     /** What fails, as the log says it: "delivery sweep". */
     private readonly task: string,
-    /** The first failure's message; `<task> failed` unless given. */
-    private readonly failedMessage = `${task} failed`,
-    private readonly now: () => number = Date.now,
-  ) {}
+    { failedMessage = `${task} failed`, startingForMs = 0, now = Date.now }: FailureStreakOptions = {},
+  ) {
+    this.failedMessage = failedMessage;
+    this.now = now;
+    this.startingUntil = now() + startingForMs;
+  }
 
   failed(error: unknown, fields: Record<string, unknown> = {}): void {
     const now = this.now();
+    const starting = now < this.startingUntil;
     if (!this.streak) {
-      this.streak = { since: now, failures: 1, remindedAt: now };
-      this.logger.warn(this.failedMessage, { ...fields, error: messageOf(error) });
+      this.streak = { since: now, failures: 1, remindedAt: now, warned: !starting };
+      if (!starting) this.logger.warn(this.failedMessage, { ...fields, error: messageOf(error) });
       return;
     }
     this.streak.failures += 1;
-    if (now - this.streak.remindedAt < FAILURE_REMINDER_MS) return;
+    if (!this.streak.warned && !starting) {
+      this.streak.warned = true;
+      this.streak.remindedAt = now;
+      this.logger.warn(this.failedMessage, { ...fields, error: messageOf(error), failures: this.streak.failures, failing_for_ms: now - this.streak.since });
+      return;
+    }
+    if (!this.streak.warned || now - this.streak.remindedAt < FAILURE_REMINDER_MS) return;
     this.streak.remindedAt = now;
     this.logger.warn(`${this.task} still failing`, { ...fields, error: messageOf(error), failures: this.streak.failures, failing_for_ms: now - this.streak.since });
   }
@@ -56,8 +81,9 @@ export class FailureStreak {
 
   succeeded(fields: Record<string, unknown> = {}): void {
     if (!this.streak) return;
-    const { since, failures } = this.streak;
+    const { since, failures, warned } = this.streak;
     this.streak = undefined;
+    if (!warned) return;
     this.logger.info(`${this.task} works again`, { ...fields, failures, failed_for_ms: this.now() - since });
   }
 }

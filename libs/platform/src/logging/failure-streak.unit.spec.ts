@@ -12,7 +12,7 @@ describe('FailureStreak: the log of a task that runs again and again', () => {
       warn: (msg: unknown, fields?: unknown) => lines.push({ level: 'warn', msg: String(msg), fields: fields as Record<string, unknown> }),
       info: (msg: unknown, fields?: unknown) => lines.push({ level: 'info', msg: String(msg), fields: fields as Record<string, unknown> }),
     };
-    streak = new FailureStreak(logger, 'delivery sweep', undefined, () => now);
+    streak = new FailureStreak(logger, 'delivery sweep', { now: () => now });
   });
 
   it('given no failure, when the task succeeds, then nothing is logged', () => {
@@ -58,7 +58,7 @@ describe('FailureStreak: the log of a task that runs again and again', () => {
   });
 
   it('given a message of its own for the first failure, then that message is used', () => {
-    const waiting = new FailureStreak({ warn: (msg: unknown) => lines.push({ level: 'warn', msg: String(msg), fields: {} }), info: () => undefined }, 'merchant events reader', 'merchant events not readable yet; retrying');
+    const waiting = new FailureStreak({ warn: (msg: unknown) => lines.push({ level: 'warn', msg: String(msg), fields: {} }), info: () => undefined }, 'merchant events reader', { failedMessage: 'merchant events not readable yet; retrying' });
     waiting.failed(new Error('stream not found'));
     expect(lines[0].msg).toBe('merchant events not readable yet; retrying');
   });
@@ -70,5 +70,41 @@ describe('FailureStreak: the log of a task that runs again and again', () => {
       { level: 'warn', msg: 'delivery sweep failed', fields: { deliveries: 3, error: 'Redis away' } },
       { level: 'info', msg: 'delivery sweep works again', fields: { failures: 1, failed_for_ms: 0 } },
     ]);
+  });
+
+  describe('given a task whose neighbours are still starting', () => {
+    let starting: FailureStreak;
+    beforeEach(() => {
+      const logger = {
+        warn: (msg: unknown, fields?: unknown) => lines.push({ level: 'warn', msg: String(msg), fields: fields as Record<string, unknown> }),
+        info: (msg: unknown, fields?: unknown) => lines.push({ level: 'info', msg: String(msg), fields: fields as Record<string, unknown> }),
+      };
+      starting = new FailureStreak(logger, 'expiry sweep', { startingForMs: 15_000, now: () => now });
+    });
+
+    it('when it fails while they start and then works, then nothing is logged', () => {
+      starting.failed(new Error('No service is answering ledger.checkout-sessions.overdue.v1'));
+      now += 500;
+      starting.failed(new Error('No service is answering ledger.checkout-sessions.overdue.v1'));
+      starting.succeeded();
+      expect(lines).toEqual([]);
+    });
+
+    it('when it goes on failing past their start, then the failure is warned about then, with how many times and for how long', () => {
+      starting.failed(new Error('down'));
+      now += 15_000;
+      starting.failed(new Error('still down'));
+      expect(lines).toEqual([{ level: 'warn', msg: 'expiry sweep failed', fields: { error: 'still down', failures: 2, failing_for_ms: 15_000 } }]);
+      now += 1000;
+      starting.failed(new Error('still down'));
+      starting.succeeded();
+      expect(lines[1]).toEqual({ level: 'info', msg: 'expiry sweep works again', fields: { failures: 3, failed_for_ms: 16_000 } });
+    });
+
+    it('when it first fails after their start, then it is warned about at once', () => {
+      now += 15_000;
+      starting.failed(new Error('down'));
+      expect(lines).toEqual([{ level: 'warn', msg: 'expiry sweep failed', fields: { error: 'down' } }]);
+    });
   });
 });
