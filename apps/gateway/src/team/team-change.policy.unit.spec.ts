@@ -1,4 +1,4 @@
-import { NOT_AN_OWNER, NOT_ON_TEAM, NOT_YOURSELF, refuseTeamAddition, refuseTeamChange, type TeamMember } from './team-change.policy';
+import { MAX_TEAM_SIZE, NOT_AN_OWNER, NOT_ON_TEAM, NOT_YOURSELF, refuseTeamAddition, refuseTeamChange, TEAM_FULL, type TeamMember } from './team-change.policy';
 
 // The rule is the same for a role change (to any role, owner included) and a removal: who acts on whom.
 const owner: TeamMember = { id: 'usr_owner', role: 'owner' };
@@ -34,5 +34,15 @@ describe('team change policy', () => {
     expect(refuseTeamAddition([owner, viewer], owner.id)).toBeUndefined();
     expect(refuseTeamAddition([{ id: owner.id, role: 'administrator' }, coOwner], owner.id)).toBe(NOT_AN_OWNER);
     expect(refuseTeamAddition([coOwner, viewer], owner.id)).toBe(NOT_AN_OWNER);
+  });
+
+  it('given a team at its size limit, when an owner adds a user, then it is refused as full; one fewer and it is allowed', () => {
+    const members = (count: number): TeamMember[] => [owner, ...Array.from({ length: count - 1 }, (_, i): TeamMember => ({ id: `usr_${i}`, role: 'viewer' }))];
+    expect(refuseTeamAddition(members(MAX_TEAM_SIZE), owner.id)).toBe(TEAM_FULL);
+    expect(refuseTeamAddition(members(MAX_TEAM_SIZE - 1), owner.id)).toBeUndefined();
+  });
+
+  it('given no acting user named, when a user is added, then only the size counts', () => {
+    expect(refuseTeamAddition([coOwner, viewer], undefined)).toBeUndefined();
   });
 });

@@ -17,10 +17,10 @@ import { CommandCreationRequests, inRecordedTransaction, refuseRepeatedCreation 
 import { type DashboardUserRecord, DashboardUserRepository } from '../identity/dashboard-user.repository';
 import { generatePassword, hashPassword } from '../identity/password';
 import { PlatformAdminRepository } from '../identity/platform-admin.repository';
-import { NOT_AN_OWNER, NOT_ON_TEAM, NOT_YOURSELF, refuseTeamAddition, refuseTeamChange } from './team-change.policy';
+import { NOT_AN_OWNER, NOT_ON_TEAM, NOT_YOURSELF, refuseTeamAddition, refuseTeamChange, TEAM_FULL } from './team-change.policy';
 
 /** How each refused team change is answered. */
-const REFUSAL_CODE: Record<string, ErrorCode> = { [NOT_AN_OWNER]: ErrorCode.Forbidden, [NOT_ON_TEAM]: ErrorCode.NotFound, [NOT_YOURSELF]: ErrorCode.Conflict };
+const REFUSAL_CODE: Record<string, ErrorCode> = { [NOT_AN_OWNER]: ErrorCode.Forbidden, [NOT_ON_TEAM]: ErrorCode.NotFound, [NOT_YOURSELF]: ErrorCode.Conflict, [TEAM_FULL]: ErrorCode.Conflict };
 
 export const EMAIL_TAKEN = 'A dashboard user with this email already exists';
 
@@ -72,8 +72,9 @@ export class TeamHandler {
       'team_user',
       async (tx) => {
         const users = new DashboardUserRepository(tx);
-        // The sender may have been demoted or removed since the dashboard checked (the password's hashing takes a while).
-        const refusal = command.acting_user_id ? refuseTeamAddition(await users.lockTeam(command.merchant_id), command.acting_user_id) : undefined;
+        // The sender may have been demoted or removed since the dashboard checked (the password's hashing takes a while);
+        // the lock also keeps two additions from together passing the team's size.
+        const refusal = refuseTeamAddition(await users.lockTeam(command.merchant_id), command.acting_user_id);
         if (refusal) throw new DomainError(REFUSAL_CODE[refusal], refusal);
         return users.insert({ id: newId('user'), merchant_id: command.merchant_id, email: command.email, password_hash: passwordHash, role: command.role });
       },
