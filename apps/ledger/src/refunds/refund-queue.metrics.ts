@@ -9,8 +9,8 @@ export const OPEN_REFUND_STAGES = ['REQUESTED', 'APPROVED', 'SENT'] as const;
 /**
  * The operator's refund queue, read at each scrape from the refunds by
  * status: how many live refunds wait in each open stage, and how long the
- * oldest has waited there (since its request, approval or marking sent). An
- * APPROVED or SENT refund holds its payment, and a forgotten one is money a
+ * oldest has waited there (since its request, approval or marking sent).
+ * Every open refund holds its payment, and a forgotten one is money a
  * customer is owed (docs/OPERATIONS.md, RefundWaiting).
  */
 @Injectable()

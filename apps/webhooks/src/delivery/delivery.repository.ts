@@ -28,10 +28,17 @@ export interface EventToRecord {
 
 /**
  * How long after an endpoint's time an event can have been taken in without
- * seeing it: the endpoint's creation commits within its statement limit
- * (30 s). Bounds the catch-up's read to the events of that span.
+ * seeing it: the endpoint's time is read at its insert, and its creation
+ * commits within that statement's limit (30 s). Bounds the catch-up's read
+ * to the events of that span.
  */
 const MISSED_EVENTS_SPAN_MS = 60_000;
+/**
+ * How long after its time an endpoint's catch-up is settled: by then every
+ * intake that could have missed it (one that began before the creation
+ * committed) has committed too, within its own statement limit.
+ */
+export const CATCH_UP_SETTLES_MS = 120_000;
 
 /** A delivery whose next attempt can be queued: job `<id>.<attempt>`. */
 export interface DueDelivery {
@@ -415,7 +422,7 @@ export class DeliveryRepository {
        ), disabled AS (
          -- A disable for a failure streak holds only if the streak is still the one it was judged on (read at the
          -- claim, to the millisecond): not if the merchant enabled the endpoint again, or another attempt succeeded.
-         UPDATE webhooks.endpoints ep SET status = 'disabled', disabled_reason = d.reason
+         UPDATE webhooks.endpoints ep SET status = 'disabled', disabled_reason = d.reason, caught_up_at = coalesce(ep.caught_up_at, now())
            FROM unnest($11::text[], $12::text[], $13::timestamptz[]) AS d (id, reason, streak_since)
           WHERE ep.id = d.id AND ep.status = 'enabled'
             AND (d.streak_since IS NULL OR date_trunc('milliseconds', ep.failing_since) = d.streak_since)
@@ -497,26 +504,39 @@ export class DeliveryRepository {
    * not committed did not see the endpoint (recordEvents reads the committed
    * ones), though it happened after the endpoint's time; such an event
    * happened before the creation committed, within MISSED_EVENTS_SPAN_MS of
-   * the endpoint's time (later ones, and those of a spell the endpoint was
-   * disabled, are the intake's to judge). The sweeper looks at the endpoints
-   * made within `windowMs` (longer than any intake takes), so each such
-   * event gets its delivery once, however often it looks.
+   * the endpoint's time (later ones are the intake's to judge). Reads the
+   * endpoints whose catch-up is not settled, however long since their
+   * creation the sweeper's round comes, and settles those older than
+   * CATCH_UP_SETTLES_MS once a round made fewer than `limit` (it made all
+   * they missed). The endpoint's row is locked for share and so read as a
+   * disabling that commits meanwhile leaves it: a disabling settles the
+   * catch-up (endpoint.repository.ts), so the events of a spell the endpoint
+   * was disabled are never sent. Each such event gets its delivery once,
+   * however often the sweeper looks.
    */
-  catchUpNewEndpoints(windowMs: number, limit: number): Promise<DueDelivery[]> {
+  catchUpNewEndpoints(limit: number): Promise<DueDelivery[]> {
     return this.db.query(
-      `INSERT INTO webhooks.deliveries (id, event_id, endpoint_id, status, next_attempt_at)
-       SELECT gen_random_uuid()::text, e.id, ep.id, '${WebhookDeliveryStatus.Pending}', now()
-         FROM webhooks.endpoints ep
-         JOIN webhooks.events e
-           ON e.merchant_id = ep.merchant_id AND e.livemode = ep.livemode
-          AND e.created_at >= ep.created_at AND e.created_at < ep.created_at + $3 * interval '1 millisecond'
-          AND ('${ALL_EVENTS}' = ANY (ep.enabled_events) OR e.type = ANY (ep.enabled_events))
-        WHERE ep.created_at > now() - $1 * interval '1 millisecond' AND ep.status = 'enabled' AND ep.deleted_at IS NULL
-          AND NOT EXISTS (SELECT 1 FROM webhooks.deliveries d WHERE d.event_id = e.id AND d.endpoint_id = ep.id)
-        LIMIT $2
-       ON CONFLICT (event_id, endpoint_id) DO NOTHING
-       RETURNING id, 1 AS attempt, next_attempt_at, endpoint_id`,
-      [windowMs, limit, MISSED_EVENTS_SPAN_MS],
+      `WITH missed AS (
+         INSERT INTO webhooks.deliveries (id, event_id, endpoint_id, status, next_attempt_at)
+         SELECT gen_random_uuid()::text, e.id, ep.id, '${WebhookDeliveryStatus.Pending}', now()
+           FROM webhooks.endpoints ep
+           JOIN webhooks.events e
+             ON e.merchant_id = ep.merchant_id AND e.livemode = ep.livemode
+            AND e.created_at >= ep.created_at AND e.created_at < ep.created_at + $2 * interval '1 millisecond'
+            AND ('${ALL_EVENTS}' = ANY (ep.enabled_events) OR e.type = ANY (ep.enabled_events))
+          WHERE ep.caught_up_at IS NULL AND ep.status = 'enabled' AND ep.deleted_at IS NULL
+            AND NOT EXISTS (SELECT 1 FROM webhooks.deliveries d WHERE d.event_id = e.id AND d.endpoint_id = ep.id)
+          LIMIT $1
+            FOR SHARE OF ep
+         ON CONFLICT (event_id, endpoint_id) DO NOTHING
+         RETURNING id, 1 AS attempt, next_attempt_at, endpoint_id
+       ), settled AS (
+         UPDATE webhooks.endpoints SET caught_up_at = now()
+          WHERE caught_up_at IS NULL AND created_at < now() - $3 * interval '1 millisecond'
+            AND (SELECT count(*) FROM missed) < $1
+       )
+       SELECT * FROM missed`,
+      [limit, MISSED_EVENTS_SPAN_MS, CATCH_UP_SETTLES_MS],
     );
   }
 

@@ -6,11 +6,6 @@ import { DeliveryQueue } from './delivery.queue';
 import { DeliveryRepository } from './delivery.repository';
 
 const BATCH = 1000;
-/**
- * How long after its creation an endpoint is looked at for events it missed (catchUpNewEndpoints): an event taken
- * in while the endpoint's creation committed is recorded within seconds; a few rounds more cost one indexed read.
- */
-export const NEW_ENDPOINT_CATCH_UP_MS = 120_000;
 
 /**
  * Nothing is lost when Redis loses its data or a replica stops mid-attempt:
@@ -67,7 +62,7 @@ export class DeliverySweeper implements OnApplicationBootstrap, OnApplicationShu
 
   /** Makes and queues the deliveries new endpoints missed (at most one batch per interval); answers how many. */
   async catchUpNewEndpoints(): Promise<number> {
-    const missed = await this.deliveries.catchUpNewEndpoints(NEW_ENDPOINT_CATCH_UP_MS, BATCH);
+    const missed = await this.deliveries.catchUpNewEndpoints(BATCH);
     if (missed.length === 0) return 0;
     await this.queue.requeue(missed);
     this.logger.info('queued webhook deliveries a new endpoint missed while it was created', { count: missed.length });

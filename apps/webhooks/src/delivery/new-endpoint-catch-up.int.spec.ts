@@ -3,8 +3,8 @@ import { JsonLogger } from '@pp/platform';
 import { repositoryDatabase } from '@pp/testing';
 import type { Pool } from 'pg';
 import { WebhooksDatabase } from '../database/webhooks.database';
-import { NEW_ENDPOINT_CATCH_UP_MS } from './delivery.sweeper';
-import { DeliveryRepository, type WebhookEventRecord } from './delivery.repository';
+import { EndpointRepository } from '../endpoints/endpoint.repository';
+import { CATCH_UP_SETTLES_MS, DeliveryRepository, type WebhookEventRecord } from './delivery.repository';
 
 /*
  * An endpoint whose creation commits while an event is taken in: the intake's
@@ -16,11 +16,13 @@ describe('a new endpoint’s catch-up (real Postgres, the webhooks role)', () =>
   let admin: Pool;
   let close: () => Promise<void>;
   let repository: DeliveryRepository;
+  let endpoints: EndpointRepository;
 
   beforeAll(async () => {
     let dataSource;
     ({ dataSource, admin, close } = await repositoryDatabase(WebhooksDatabase, 'whcatchup'));
     repository = new DeliveryRepository(dataSource, new JsonLogger('webhooks', 'error'));
+    endpoints = new EndpointRepository(dataSource);
   }, 60_000);
   afterAll(async () => {
     await close?.();
@@ -63,13 +65,13 @@ describe('a new endpoint’s catch-up (real Postgres, the webhooks role)', () =>
     const endpointId = await endpoint(merchantId, ago(2_000));
     expect(await deliveriesOf(endpointId)).toEqual([]);
 
-    const caughtUp = await repository.catchUpNewEndpoints(NEW_ENDPOINT_CATCH_UP_MS, 1000);
+    const caughtUp = await repository.catchUpNewEndpoints(1000);
     expect(caughtUp.filter((due) => due.endpoint_id === endpointId)).toEqual([
       { id: expect.any(String), attempt: 1, next_attempt_at: expect.any(Date), endpoint_id: endpointId },
     ]);
     expect(await deliveriesOf(endpointId)).toEqual([{ event_id: missed, status: 'PENDING', attempts: 0 }]);
 
-    const again = await repository.catchUpNewEndpoints(NEW_ENDPOINT_CATCH_UP_MS, 1000);
+    const again = await repository.catchUpNewEndpoints(1000);
     expect(again.filter((due) => due.endpoint_id === endpointId)).toEqual([]);
   });
 
@@ -80,7 +82,7 @@ describe('a new endpoint’s catch-up (real Postgres, the webhooks role)', () =>
     await takenIn(merchant(), ago(1_000));
     const endpointId = await endpoint(merchantId, ago(5_000), '{payment.confirmed}');
 
-    await repository.catchUpNewEndpoints(NEW_ENDPOINT_CATCH_UP_MS, 1000);
+    await repository.catchUpNewEndpoints(1000);
     expect(await deliveriesOf(endpointId)).toEqual([]);
   });
 
@@ -89,16 +91,62 @@ describe('a new endpoint’s catch-up (real Postgres, the webhooks role)', () =>
     await takenIn(merchantId, ago(30_000));
     const endpointId = await endpoint(merchantId, ago(100_000));
 
-    await repository.catchUpNewEndpoints(NEW_ENDPOINT_CATCH_UP_MS, 1000);
+    await repository.catchUpNewEndpoints(1000);
     expect(await deliveriesOf(endpointId)).toEqual([]);
   });
 
-  it('given an endpoint made longer ago than the catch-up looks: left alone (every intake since has seen it)', async () => {
-    const merchantId = merchant();
-    await takenIn(merchantId, ago(NEW_ENDPOINT_CATCH_UP_MS));
-    const endpointId = await endpoint(merchantId, ago(NEW_ENDPOINT_CATCH_UP_MS + 60_000));
+  const settledAt = async (endpointId: string) => (await admin.query(`SELECT caught_up_at FROM webhooks.endpoints WHERE id = $1`, [endpointId])).rows[0].caught_up_at;
 
-    await repository.catchUpNewEndpoints(NEW_ENDPOINT_CATCH_UP_MS, 1000);
+  it('given an endpoint older than the catch-up takes to settle, not yet caught up (no round came since it was made): its missed event is delivered, and then it is settled', async () => {
+    const merchantId = merchant();
+    const missed = await takenIn(merchantId, ago(10 * 60_000 - 5_000));
+    const endpointId = await endpoint(merchantId, ago(10 * 60_000));
+
+    await repository.catchUpNewEndpoints(1000);
+    expect(await deliveriesOf(endpointId)).toEqual([{ event_id: missed, status: 'PENDING', attempts: 0 }]);
+    expect(await settledAt(endpointId)).toEqual(expect.any(Date));
+
+    await admin.query(`DELETE FROM webhooks.deliveries WHERE endpoint_id = $1`, [endpointId]);
+    await repository.catchUpNewEndpoints(1000);
     expect(await deliveriesOf(endpointId)).toEqual([]);
+  });
+
+  it('given a round that made as many deliveries as it may: the endpoint is settled only once a round makes fewer', async () => {
+    const merchantId = merchant();
+    await takenIn(merchantId, ago(CATCH_UP_SETTLES_MS + 9_000));
+    await takenIn(merchantId, ago(CATCH_UP_SETTLES_MS + 8_000));
+    const endpointId = await endpoint(merchantId, ago(CATCH_UP_SETTLES_MS + 10_000));
+
+    // Other tests' endpoints may take the round's one delivery: round until this endpoint has both.
+    for (let round = 0; round < 10 && (await deliveriesOf(endpointId)).length < 2; round++) {
+      expect(await settledAt(endpointId)).toBeNull();
+      expect(await repository.catchUpNewEndpoints(1)).toHaveLength(1);
+    }
+    expect(await deliveriesOf(endpointId)).toHaveLength(2);
+    expect(await settledAt(endpointId)).toBeNull();
+    await repository.catchUpNewEndpoints(1000);
+    expect(await settledAt(endpointId)).toEqual(expect.any(Date));
+  });
+
+  it('given an endpoint disabled, then enabled again, before its catch-up: what it missed is not sent', async () => {
+    const merchantId = merchant();
+    await takenIn(merchantId, ago(1_000));
+    const endpointId = await endpoint(merchantId, ago(2_000));
+    const scope = { merchant_id: merchantId, livemode: false };
+    await endpoints.setStatus(scope, endpointId, 'disabled', 'disabled by the merchant');
+    await endpoints.setStatus(scope, endpointId, 'enabled', null);
+
+    await repository.catchUpNewEndpoints(1000);
+    expect(await deliveriesOf(endpointId)).toEqual([]);
+  });
+
+  it('given a new endpoint, when the merchant creates it: its time is read at the insert and its catch-up is not settled', async () => {
+    const merchantId = merchant();
+    const made = await endpoints.insertWithinLimit(
+      { id: `wh_${randomUUID().replace(/-/g, '')}`, merchant_id: merchantId, livemode: false, url: 'https://hooks.example/new', description: null, enabled_events: ['*'], secret_sealed: 'v1:k1:sealed' },
+      16,
+    );
+    expect(made).toBeDefined();
+    expect(await settledAt(made!.id)).toBeNull();
   });
 });

@@ -50,7 +50,10 @@ export class EndpointRepository {
    * created_at is the database's time, to the millisecond, as the ledger's
    * events are timed: an event is delivered to the endpoints made no later
    * than it, and a process clock ahead of the database's would otherwise
-   * skip the events of the merchant's very next request.
+   * skip the events of the merchant's very next request. It is read at the
+   * insert, after the lock's wait, so the creation commits within that
+   * statement's limit of it (DeliveryRepository.catchUpNewEndpoints relies
+   * on that).
    */
   insertWithinLimit(
     row: Omit<EndpointRow, 'previous_secret_sealed' | 'previous_secret_expires_at' | 'disabled_reason' | 'failing_since' | 'last_failure_at' | 'deleted_at' | 'status' | 'created_at' | 'secret_version'>,
@@ -69,7 +72,7 @@ export class EndpointRepository {
       const [created] = await tx.query(
         `WITH made AS (
            INSERT INTO webhooks.endpoints (id, merchant_id, livemode, url, description, enabled_events, secret_sealed, status, created_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, 'enabled', date_trunc('milliseconds', now())) RETURNING *
+           VALUES ($1, $2, $3, $4, $5, $6, $7, 'enabled', date_trunc('milliseconds', clock_timestamp())) RETURNING *
          ), ${RECORD_REQUEST('made', 'create', 8)}
          SELECT * FROM made`,
         [row.id, row.merchant_id, row.livemode, row.url, row.description, row.enabled_events, row.secret_sealed, request?.key ?? null, request?.fingerprint ?? null],
@@ -128,11 +131,15 @@ export class EndpointRepository {
     return affected > 0;
   }
 
-  /** Idempotent; enabling clears the reason and the failure streak, so the 410/days-failing rules start afresh. */
+  /**
+   * Idempotent; enabling clears the reason and the failure streak, so the 410/days-failing rules start afresh.
+   * Disabling settles the endpoint's catch-up: what it missed is not sent once it is enabled again.
+   */
   async setStatus(scope: Scope, id: string, status: WebhookEndpointStatus, reason: string | null): Promise<EndpointRow | undefined> {
     const [rows] = await this.db.query(
       `UPDATE webhooks.endpoints
-          SET status = $4, disabled_reason = $5, failing_since = CASE WHEN $4 = 'enabled' THEN NULL ELSE failing_since END
+          SET status = $4, disabled_reason = $5, failing_since = CASE WHEN $4 = 'enabled' THEN NULL ELSE failing_since END,
+              caught_up_at = CASE WHEN $4 = 'disabled' THEN coalesce(caught_up_at, now()) ELSE caught_up_at END
         WHERE id = $1 AND merchant_id = $2 AND livemode = $3 AND deleted_at IS NULL
         RETURNING *`,
       [id, scope.merchant_id, scope.livemode, status, reason],

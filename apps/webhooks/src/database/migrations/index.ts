@@ -10,6 +10,7 @@ import { EndpointSecretVersion1768200000000 } from './1768200000000-endpoint-sec
 import { DeliveriesNotAttemptedByEndpoint1768300000000 } from './1768300000000-deliveries-not-attempted-by-endpoint.migration';
 import { ResendRequests1768400000000 } from './1768400000000-resend-requests.migration';
 import { EventsByAge1768500000000 } from './1768500000000-events-by-age.migration';
+import { EndpointsCaughtUp1768600000000 } from './1768600000000-endpoints-caught-up.migration';
 
 /** Every migration of the webhooks schema, oldest first. */
 export const WebhooksMigrations: Function[] = [
@@ -25,4 +26,5 @@ export const WebhooksMigrations: Function[] = [
   DeliveriesNotAttemptedByEndpoint1768300000000,
   ResendRequests1768400000000,
   EventsByAge1768500000000,
+  EndpointsCaughtUp1768600000000,
 ];
