@@ -1,7 +1,7 @@
 import { Controller, Get, Headers, Query, Req, Res } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { EVENT_ID_PATTERN, EventStreamParams, MAX_PAGE_LIMIT, type MerchantEventView, type MerchantScope } from '@pp/contracts';
-import { BusClient, JsonLogger } from '@pp/platform';
+import { BusClient, destroyAnswered, JsonLogger } from '@pp/platform';
 import { FOLLOW_FROM_START, followAfter, followAfterAll, type FollowState, recordHandled } from '@pp/sdk';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { presentedCredential } from '../access/access.hook';
@@ -12,13 +12,11 @@ import { ApiKeyAuthenticator } from '../identity/api-key.authenticator';
 import type { KeyPrincipal } from '../identity/principal';
 import { INVALID_QUERY, parseListQuery } from '../http/list-query';
 import { lookStart, nextPageStart, type PageStart, stillToSend } from './forward-look';
+import { expectedEnding, KeyNoLongerValid } from './stream-endings';
 import { inStreamRound } from './stream-round-trace';
 import { MerchantEventFeed } from './merchant-event.feed';
 import { MAX_STREAMS_PER_KEY, OpenEventStreams } from './open-event-streams';
 import { StalledReaderError, writeWhenReady } from './write-when-ready';
-
-/** The stream's key was revoked or expired (or could not be checked): the stream ends. */
-class KeyNoLongerValid extends Error {}
 
 /** How often a stream also reads the durable log, in case the live feed missed an event (it never should). */
 const SAFETY_LOOK_MS = 10_000;
@@ -123,7 +121,8 @@ export class EventStreamController {
     closed.addEventListener('abort', () => wake?.(), { once: true });
     try {
       while (!closed.aborted) {
-        await inStreamRound(request.span, async () => {
+        // A revoked key or a reader that stopped reading ends the stream as it should: not an error of the round's span.
+        const ending = await inStreamRound(request.span, () => expectedEnding(async () => {
           if (!(await keyStillValid())) throw new KeyNoLongerValid();
           if (!look && (lookDue || Date.now() - lastLook >= SAFETY_LOOK_MS)) {
             lastLook = Date.now();
@@ -141,7 +140,8 @@ export class EventStreamController {
             await write(': keep-alive\n\n');
             lastWrite = Date.now();
           }
-        });
+        }));
+        if (ending) throw ending;
         if (!look && live.length === 0 && !lookDue && !closed.aborted) await this.nextSignal((resolve) => (wake = resolve));
         wake = undefined;
       }
@@ -154,7 +154,7 @@ export class EventStreamController {
       if (error instanceof StalledReaderError) {
         // Its buffer is full: an orderly end would wait behind it. The client may reconnect and resume.
         this.logger.info('event stream closed: the client stopped reading', { merchant_id: scope.merchant_id });
-        response.destroy();
+        destroyAnswered(response);
         return;
       }
       // End the stream rather than hide a gap: the client reconnects and resumes after the last id it got.

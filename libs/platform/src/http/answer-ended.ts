@@ -13,6 +13,17 @@ export function answerOnSocket(response: ServerResponse, status: number): void {
 }
 
 /**
+ * Cuts the connection of an answer whose status went out already (an event
+ * stream whose reader stopped reading, a body still coming after an early
+ * refusal): counted with that status, since the server ended it, not the
+ * client (499).
+ */
+export function destroyAnswered(response: ServerResponse): void {
+  answerOnSocket(response, response.statusCode);
+  response.destroy();
+}
+
+/**
  * Calls `listener` once for every request, when its answer is done: at
  * Fastify's onResponse for an answer sent, or when the connection closes
  * for one never sent. Fastify runs onResponse only on the response's

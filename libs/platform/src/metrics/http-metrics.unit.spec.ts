@@ -1,5 +1,6 @@
 import { connect, type Socket } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { destroyAnswered } from '../http/answer-ended';
 import { carryRequestIds } from '../http/request-id';
 import { answerMalformedRequests } from '../http/malformed-request.handler';
 import { limitRequestBodyTime } from '../http/request-deadline';
@@ -68,6 +69,30 @@ describe('HTTP metrics of a web app', () => {
       await new Promise((resolve) => setTimeout(resolve, 50));
 
       expect(await countedLines(app)).toEqual(['pp_http_requests_total{route="/v1/slow",method="GET",status="499",service="gateway"} 1']);
+      await app.close();
+    });
+  });
+
+  describe('given an answer the server cuts after its status went out (a stream whose reader stopped reading)', () => {
+    it('then the request is counted with the status it was answered, not as the client leaving', async () => {
+      const app = Fastify();
+      const metrics = new ServiceMetrics('gateway', { processMetrics: false });
+      serveHttpMetrics(app, metrics);
+      app.get('/v1/events/stream', (_request, reply) => {
+        reply.hijack();
+        reply.raw.writeHead(200, { 'content-type': 'text/event-stream' });
+        reply.raw.write('retry: 1000\n\n', () => destroyAnswered(reply.raw));
+      });
+      await app.listen({ port: 0, host: '127.0.0.1' });
+      const socket = await halfOpenConnection(app);
+      const cut = ended(socket);
+      socket.on('data', () => undefined);
+      socket.write('GET /v1/events/stream HTTP/1.1\r\nHost: localhost\r\n\r\n');
+      await cut;
+      socket.destroy();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+
+      expect(await countedLines(app)).toEqual(['pp_http_requests_total{route="/v1/events/stream",method="GET",status="200",service="gateway"} 1']);
       await app.close();
     });
   });
