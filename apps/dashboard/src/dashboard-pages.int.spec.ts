@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { AuditEntryView, ListPage, MerchantEventDetailView, MerchantEventView, PaymentView, QuarantinedEmailView, WebhookEndpointDeliveryView, WebhookEndpointView } from '@pp/contracts';
 import { clearOfUtcMidnight, startTogether, testDkimKey, TestStack, waitFor, WebhookReceiver, writeDnsOverrides } from '@pp/testing';
 import { DashboardBrowser, GatewayApi, type ProvisionedMerchant } from './testing/dashboard-client';
+import { SESSION_PAYMENTS_SHOWN } from './merchant/merchant.controller';
 
 /*
  * The /api routes of Home, the session detail, the payment timeline's
@@ -103,8 +104,9 @@ describe('dashboard /api: home, sessions, endpoints, preview and quarantine', ()
 
   it('session detail: every field and the payment made on it, no client secret; 404 for another merchant, another mode or a bad id', async () => {
     const session = await gateway.createSession(a, { metadata: { order: '42' } });
-    const pending = await viewer.get<{ session: Record<string, unknown>; payments: PaymentView[] }>(`/api/checkout-sessions/${session.id}`);
+    const pending = await viewer.get<{ session: Record<string, unknown>; payments: PaymentView[]; payments_has_more: boolean }>(`/api/checkout-sessions/${session.id}`);
     expect(pending.status).toBe(200);
+    expect(pending.body.payments_has_more).toBe(false);
     expect(pending.body.session).toMatchObject({ id: session.id, status: 'PENDING', memo: session.memo, amount: 2500, success_url: 'https://shop.example/ok', cancel_url: 'https://shop.example/cancel', metadata: { order: '42' } });
     expect(pending.body.session).not.toHaveProperty('client_secret');
     expect(pending.body.payments).toEqual([]);
@@ -116,6 +118,16 @@ describe('dashboard /api: home, sessions, endpoints, preview and quarantine', ()
     expect((await other.get(`/api/checkout-sessions/${session.id}`)).status).toBe(404);
     expect((await owner.get(`/api/checkout-sessions/${session.id}?mode=live`)).status).toBe(404);
     expect((await owner.get('/api/checkout-sessions/not%20an%20id')).status).toBe(404);
+  });
+
+  it('session detail: a session with more payments than it shows (failed simulations leave it open) says so', async () => {
+    const session = await gateway.createSession(a);
+    for (let attempt = 0; attempt <= SESSION_PAYMENTS_SHOWN; attempt++) {
+      expect((await owner.post('/api/sandbox/simulate', { session_id: session.id, outcome: 'failed' })).status).toBe(200);
+    }
+    const detail = (await owner.get<{ payments: PaymentView[]; payments_has_more: boolean }>(`/api/checkout-sessions/${session.id}`)).body;
+    expect(detail.payments).toHaveLength(SESSION_PAYMENTS_SHOWN);
+    expect(detail.payments_has_more).toBe(true);
   });
 
   it('endpoints: a disabled endpoint gets no delivery, re-enabled it gets the next events but not the skipped one; the timeline and the endpoint list the deliveries', async () => {

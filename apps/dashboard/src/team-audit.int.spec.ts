@@ -276,8 +276,8 @@ describe('dashboard team and audit', () => {
     });
   });
 
-  // This stack runs no webhooks service: the payment page must still answer, without the deliveries.
-  describe('payment page while the webhooks service is down', () => {
+  // This stack runs no webhooks service: the payment page and an event's detail must still answer, without the deliveries.
+  describe('payment page and event detail while the webhooks service is down', () => {
     it('given no webhooks service, then the payment, its session and its events still show, with deliveries null', async () => {
       const session = await gateway.createSession(a);
       const simulated = await owner.post<{ transaction: PaymentView }>('/api/sandbox/simulate', { session_id: session.id, outcome: 'confirmed' });
@@ -289,6 +289,16 @@ describe('dashboard team and audit', () => {
         ['checkout.session.completed', null],
         ['payment.confirmed', null],
       ]);
+    });
+
+    it('given no webhooks service, then an event’s detail still shows the event, with deliveries null', async () => {
+      const session = await gateway.createSession(a);
+      const simulated = await owner.post<{ transaction: PaymentView }>('/api/sandbox/simulate', { session_id: session.id, outcome: 'confirmed' });
+      const detail = await owner.get<{ events: Array<{ id: string; type: string }> }>(`/api/payments/${simulated.body.transaction.id}`);
+      const confirmed = detail.body.events.find((event) => event.type === 'payment.confirmed')!;
+      const event = await owner.get<{ id: string; type: string; deliveries: unknown }>(`/api/events/${confirmed.id}`);
+      expect(event.status).toBe(200);
+      expect(event.body).toMatchObject({ id: confirmed.id, type: 'payment.confirmed', deliveries: null });
     });
   });
 });

@@ -8,7 +8,6 @@ import {
   type IssuedMerchantApiKeyView,
   type ListPage,
   type MerchantApiKeyView,
-  type MerchantEventDetailView,
   type MerchantEventView,
   type MerchantScope,
   type ResendEventReply,
@@ -31,6 +30,7 @@ import { parseInput } from '../http/parse-input';
 import { answered, repeatNote } from '../http/repeated-answer';
 import { ApiKeyCreationsLimiter, TOO_MANY_KEY_CREATIONS } from './api-key-creations.limiter';
 import { CreateEndpointBody, CreateKeyBody, ListEventsParams, RotateEndpointBody } from './developers.bodies';
+import { deliveriesOf, type EventWithDeliveries } from './event-deliveries';
 import { webhookUrlsFor } from './webhook-url';
 
 export const LIVE_REFUND_KEY_REFUSED = 'Your role may not issue a live key that can request refunds (a secret key, or a restricted key with refunds.write)';
@@ -190,15 +190,16 @@ export class DevelopersController {
     return this.bus.request('ledger.merchant-events.list.v1', { ...parseInput(ListEventsParams, withoutMode(query)), ...scope });
   }
 
+  /** The event with its delivery attempts, null while the webhooks service does not answer (the event still shows). */
   @Get('events/:id')
   @Permit('merchant.read')
-  async event(@Param('id') id: string, @Scope() scope: MerchantScope, @Principal() user: DashboardPrincipal): Promise<MerchantEventDetailView> {
+  async event(@Param('id') id: string, @Scope() scope: MerchantScope, @Principal() user: DashboardPrincipal): Promise<EventWithDeliveries> {
     const eventId = matching(EVENT_ID_PATTERN, id, 'Event');
-    const [event, { deliveries }] = await Promise.all([
+    const [event, deliveries] = await Promise.all([
       this.bus.request('ledger.merchant-events.get.v1', { ...scope, event_id: eventId }),
-      this.bus.request('webhooks.deliveries.list.v1', { ...scope, event_id: eventId }),
+      deliveriesOf(this.bus, scope, eventId, user),
     ]);
-    return { ...event, deliveries: webhookUrlsFor(user.role, deliveries) };
+    return { ...event, deliveries };
   }
 
   @Post('events/:id/resend')

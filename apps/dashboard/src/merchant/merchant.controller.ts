@@ -8,7 +8,6 @@ import {
   ErrorCode,
   ListPaymentsParams,
   type ListPage,
-  type MerchantEventView,
   type MerchantScope,
   PAYMENT_ID_PATTERN,
   REFUND_ID_PATTERN,
@@ -16,7 +15,6 @@ import {
   type PaymentView,
   CHECKOUT_SESSION_STATUSES,
   type DashboardPrincipal,
-  type WebhookDeliveryAttemptView,
 } from '@pp/contracts';
 import { randomToken } from '@pp/kernel';
 import { BusClient } from '@pp/platform';
@@ -32,7 +30,7 @@ import { answered, repeatNote } from '../http/repeated-answer';
 import { Permit } from '../auth/route-access';
 import { Principal, Scope } from '../auth/signed-in';
 import { DashboardRefundBody, DashboardSimulateBody } from './merchant.bodies';
-import { webhookUrlsFor } from './webhook-url';
+import { deliveriesOf, type EventWithDeliveries } from './event-deliveries';
 
 /** A checkout session as the dashboard shows it: without the payer's client secret. */
 export type DashboardSessionView = Omit<CheckoutSessionView, 'client_secret'>;
@@ -41,7 +39,7 @@ export interface PaymentDetailView {
   payment: PaymentView;
   session: DashboardSessionView | null;
   /** The payment's events, newest first, each with its webhook delivery attempts (null while the webhooks service does not answer). */
-  events: Array<MerchantEventView & { deliveries: WebhookDeliveryAttemptView[] | null }>;
+  events: EventWithDeliveries[];
   refunds: RefundView[];
 }
 
@@ -51,10 +49,15 @@ export interface SimulationView {
   session: DashboardSessionView;
 }
 
+/** How many of a session's payments its detail shows (usually it has one). */
+export const SESSION_PAYMENTS_SHOWN = 10;
+
 export interface SessionDetailView {
   session: DashboardSessionView;
-  /** The payments made on the session, newest first (usually one). */
+  /** The payments made on the session, newest first, at most SESSION_PAYMENTS_SHOWN. */
   payments: PaymentView[];
+  /** Whether it has more than those: the page says only the newest are shown. */
+  payments_has_more: boolean;
 }
 
 class ListSessionsParams extends PageLimitParams {
@@ -120,7 +123,7 @@ export class MerchantController {
       this.bus.request('ledger.merchant-events.list.v1', { ...scope, payment_id: payment.id, limit: 50 }),
       this.bus.request('ledger.refunds.list.v1', { ...scope, payment_id: payment.id, limit: 50 }),
     ]);
-    const withDeliveries = await Promise.all(events.data.map(async (event) => ({ ...event, deliveries: await this.deliveriesOf(scope, event.id, user) })));
+    const withDeliveries = await Promise.all(events.data.map(async (event) => ({ ...event, deliveries: await deliveriesOf(this.bus, scope, event.id, user) })));
     return { payment, session, events: withDeliveries, refunds: refunds.data };
   }
 
@@ -211,20 +214,9 @@ export class MerchantController {
     if (!CHECKOUT_SESSION_ID_PATTERN.test(id)) throw notFound('Checkout session');
     const [session, payments] = await Promise.all([
       this.bus.request('sessions.get.v1', { ...scope, session_id: id }),
-      this.bus.request('ledger.payments.list.v1', { ...scope, session_id: id, limit: 10 }),
+      this.bus.request('ledger.payments.list.v1', { ...scope, session_id: id, limit: SESSION_PAYMENTS_SHOWN }),
     ]);
-    return { session: withoutSecret(session), payments: payments.data };
-  }
-
-  /** An event's delivery attempts as `user` may read them, or null while the webhooks service does not answer: the payment page still shows the rest. */
-  private deliveriesOf(scope: MerchantScope, eventId: string, user: DashboardPrincipal): Promise<WebhookDeliveryAttemptView[] | null> {
-    return this.bus.request('webhooks.deliveries.list.v1', { ...scope, event_id: eventId }).then(
-      ({ deliveries }) => webhookUrlsFor(user.role, deliveries),
-      (error: unknown) => {
-        if (error instanceof DomainError && error.code === ErrorCode.ServiceUnavailable) return null;
-        throw error;
-      },
-    );
+    return { session: withoutSecret(session), payments: payments.data, payments_has_more: payments.has_more };
   }
 }
 

@@ -24,7 +24,7 @@ export function AdminMerchantsPage({ location }: { location: Location }) {
   const create = useSubmit(async () => {
     setCreated(await createMerchant<ProvisionedMerchantReply>('/api/admin/merchants', { name: form.name, email: form.email, ...(form.etransfer_email ? { etransfer_email: form.etransfer_email } : {}) }));
     setForm({ name: '', email: '', etransfer_email: '' });
-    loaded.reload();
+    await loaded.reload();
   });
   return (
     <section aria-labelledby="merchants-title">
@@ -81,7 +81,7 @@ function credentials(created: ProvisionedMerchantReply, t: Messages): ShownValue
   ];
 }
 
-function MerchantCard({ merchant, done }: { merchant: MerchantAdminView; done: () => void }) {
+function MerchantCard({ merchant, done }: { merchant: MerchantAdminView; done: () => Promise<void> }) {
   const { t, language } = useI18n();
   const [deposit, setDeposit] = useState(merchant.etransfer_email ?? '');
   const [ancestors, setAncestors] = useState(merchant.frame_ancestors.join(', '));

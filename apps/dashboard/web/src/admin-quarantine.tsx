@@ -20,7 +20,7 @@ export function AdminQuarantinePage({ location }: { location: Location }) {
     const amount = email.amount_cents === null ? '' : ` · ${formatCad(email.amount_cents, language)}`;
     if (!window.confirm(`${t.releaseConfirm} ${email.id}${amount}`)) return;
     await api(`/api/admin/ingest/quarantine/${email.id}/release`, { method: 'POST' });
-    loaded.reload();
+    await loaded.reload();
   };
   return (
     <section aria-labelledby="quarantine-title">

@@ -33,7 +33,7 @@ export function AdminRefundsPage({ location }: { location: Location }) {
   );
 }
 
-function RefundCard({ refund, done }: { refund: RefundView; done: () => void }) {
+function RefundCard({ refund, done }: { refund: RefundView; done: () => Promise<void> }) {
   const { t, language } = useI18n();
   const [text, setText] = useState({ rejection_reason: '', outbound_reference: '', evidence_note: '', failure_reason: '' });
   const act = (action: string, body?: unknown) => () => api(`/api/admin/refunds/${refund.id}/${action}`, { method: 'POST', body: body ?? {} }).then(done);

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import type { ListPage, WebhookEndpointDeliveryView } from '@pp/contracts';
 import { api, query } from './api';
 import { DeliveryList } from './deliveries';
@@ -6,10 +6,11 @@ import { formatDate, useI18n } from './i18n';
 import type { IdempotentPost } from './idempotent-post';
 import type { SessionRow } from './sessions';
 import { type Outcome, OutcomeSelect, simulate } from './simulate';
+import { isPreviewSession, previewSessionIn, sessionToSimulate } from './simulate-session.policy';
 import { ActionButton, States, useLoad } from './ui';
 
-/** The preview session's reference starts so (set by the sessions service's preview handler). */
-const PREVIEW_REFERENCE_PREFIX = 'preview-';
+/** How many pending test sessions the Simulate panel lists, newest first. */
+const SESSIONS_LISTED = 50;
 
 interface PreviewAnswer {
   outcome: 'created' | 'extended';
@@ -33,39 +34,45 @@ export function PreviewCheckout() {
   );
 }
 
-/** Simulate a payment on a pending test session: the preview session by default. */
+/**
+ * Simulate a payment on a pending test session: the preview session when it is listed (simulate-session.policy.ts),
+ * else the one the user chooses. Never another by default: the newest may be a CI's, and a confirmed simulation would
+ * complete it and fire its webhooks.
+ */
 export function SimulatePanel({ post }: { post: IdempotentPost }) {
   const { t, language } = useI18n();
-  const path = `/api/checkout-sessions${query({ status: 'PENDING', limit: '50' })}`;
+  const path = `/api/checkout-sessions${query({ status: 'PENDING', limit: String(SESSIONS_LISTED) })}`;
   const loaded = useLoad(() => api<ListPage<SessionRow>>(path), path);
-  const [sessionId, setSessionId] = useState('');
+  const [chosen, setChosen] = useState<string>();
   const [outcome, setOutcome] = useState<Outcome>('confirmed');
-  const sessions = loaded.data?.data;
-  useEffect(() => {
-    if (!sessions || sessionId) return;
-    setSessionId((sessions.find((session) => session.reference.startsWith(PREVIEW_REFERENCE_PREFIX)) ?? sessions[0])?.id ?? '');
-  }, [sessions, sessionId]);
   return (
     <section aria-labelledby="simulate-title">
       <h2 id="simulate-title">{t.simulatePanel}</h2>
       <States loaded={loaded} isEmpty={(page) => page.data.length === 0}>
-        {(page) => (
-          <div className="actions">
-            <label>
-              {t.sessionToSimulate}
-              <select id="simulate-session" value={sessionId} onChange={(event) => setSessionId(event.target.value)}>
-                {page.data.map((session) => (
-                  <option key={session.id} value={session.id}>
-                    {session.reference.startsWith(PREVIEW_REFERENCE_PREFIX) ? `${t.previewSession} · ` : ''}
-                    {session.id} · {formatDate(session.expires_at, language)}
-                  </option>
-                ))}
-              </select>
-            </label>
-            <OutcomeSelect id="simulate-outcome" value={outcome} onChange={setOutcome} />
-            <ActionButton label={t.simulate} disabled={!sessionId} run={() => simulate(post, sessionId, outcome)} />
-          </div>
-        )}
+        {(page) => {
+          const sessionId = sessionToSimulate(page.data, chosen);
+          return (
+            <>
+              {previewSessionIn(page.data) ? null : <p className="muted preview-not-listed">{t.previewNotListed}</p>}
+              <div className="actions">
+                <label>
+                  {t.sessionToSimulate}
+                  <select id="simulate-session" value={sessionId ?? ''} onChange={(event) => setChosen(event.target.value || undefined)}>
+                    <option value="">{t.chooseSession}</option>
+                    {page.data.map((session) => (
+                      <option key={session.id} value={session.id}>
+                        {isPreviewSession(session) ? `${t.previewSession} · ` : ''}
+                        {session.id} · {session.reference} · {formatDate(session.expires_at, language)}
+                      </option>
+                    ))}
+                  </select>
+                </label>
+                <OutcomeSelect id="simulate-outcome" value={outcome} onChange={setOutcome} />
+                <ActionButton label={t.simulate} disabled={!sessionId} run={() => simulate(post, sessionId!, outcome)} />
+              </div>
+            </>
+          );
+        }}
       </States>
     </section>
   );

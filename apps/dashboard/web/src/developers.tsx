@@ -1,5 +1,14 @@
 import { useState } from 'react';
-import type { DashboardPrincipal, IssuedMerchantApiKeyView, ListPage, MerchantApiKeyView, MerchantEventDetailView, MerchantEventView, WebhookEndpointView, WebhookEndpointWithSecretView } from '@pp/contracts';
+import type {
+  DashboardPrincipal,
+  IssuedMerchantApiKeyView,
+  ListPage,
+  MerchantApiKeyView,
+  MerchantEventView,
+  WebhookDeliveryAttemptView,
+  WebhookEndpointView,
+  WebhookEndpointWithSecretView,
+} from '@pp/contracts';
 import { api, query } from './api';
 import { formatDate, keyTypeLabel, useI18n } from './i18n';
 import type { Location } from './router';
@@ -18,7 +27,7 @@ const EVENT_TYPES = ['checkout.session.completed', 'checkout.session.expired', '
 export function DevelopersPage({ location, mode, user }: { location: Location; mode: string; user: DashboardPrincipal }) {
   const { t } = useI18n();
   const mayManage = may(user, 'developers.manage');
-  // One for the page: a section keyed by mode (the keys) starts afresh on a switch, and would forget its unsettled creation.
+  // The tab's: a section keyed by mode (the keys) starts afresh on a switch, and must not forget its unsettled creation.
   const post = useIdempotentPost();
   return (
     <section aria-labelledby="developers-title">
@@ -49,12 +58,12 @@ function ApiKeys({ mode, mayManage, mayRefund, post }: { mode: string; mayManage
   const create = async () => {
     const body = type === 'restricted' ? { type, scopes } : { type };
     setIssued(await post<IssuedMerchantApiKeyView>(`/api/developers/keys${query({ mode })}`, body));
-    loaded.reload();
+    await loaded.reload();
   };
   const revoke = async (key: MerchantApiKeyView) => {
     if (!window.confirm(`${t.revokeConfirm} ${key.redacted}`)) return;
     await api(`/api/developers/keys/${key.id}/revoke${query({ mode })}`, { method: 'POST' });
-    loaded.reload();
+    await loaded.reload();
   };
   return (
     <section aria-labelledby="keys-title">
@@ -134,7 +143,7 @@ function WebhookEndpoints({ mode, mayManage, post }: { mode: string; mayManage: 
     setSecret(created.secret);
     setUrl('');
     setEvents([]);
-    loaded.reload();
+    await loaded.reload();
   });
   const [shown, setShown] = useState<string>();
   const act = (endpoint: WebhookEndpointView, action: 'rotate' | 'rotate-now' | 'delete' | 'disable' | 'enable') => async () => {
@@ -147,10 +156,11 @@ function WebhookEndpoints({ mode, mayManage, post }: { mode: string; mayManage: 
       // The old secret signs beside the new one for 24 hours, unless it leaked: then it stops at once.
       if (action === 'rotate-now' && !window.confirm(t.rotateNowConfirm)) return;
       const body = action === 'rotate-now' ? { previous_secret_expires_in: 0 } : {};
-      // Each endpoint's rotation is remembered on its own (its path): a retry of A's sends A's key whatever was done to B meanwhile.
-      setSecret((await post<WebhookEndpointWithSecretView>(`/api/developers/webhook-endpoints/${endpoint.id}/rotate-secret${query({ mode })}`, body)).secret);
+      // Remembered by its input: a retry of A's rotation sends A's key whatever was done to B meanwhile. It changes A: an
+      // answered rotation of A settles A's unsettled ones, whose retry would otherwise be answered a secret it stopped.
+      setSecret((await post<WebhookEndpointWithSecretView>(`/api/developers/webhook-endpoints/${endpoint.id}/rotate-secret${query({ mode })}`, body, endpoint.id)).secret);
     }
-    loaded.reload();
+    await loaded.reload();
   };
   return (
     <section aria-labelledby="webhooks-title">
@@ -251,7 +261,8 @@ function Events({ location, mode, mayManage }: { location: Location; mode: strin
 function EventDetail({ id, mode, mayManage }: { id: string; mode: string; mayManage: boolean }) {
   const { t } = useI18n();
   const path = `/api/events/${id}${query({ mode })}`;
-  const loaded = useLoad(() => api<MerchantEventDetailView>(path), path);
+  // Its deliveries are null while the webhooks service does not answer: the event still shows, and says so.
+  const loaded = useLoad(() => api<MerchantEventView & { deliveries: WebhookDeliveryAttemptView[] | null }>(path), path);
   return (
     <States loaded={loaded}>
       {(event) => (

@@ -6,11 +6,13 @@ import {
   PAYMENT_STATUSES,
   PLATFORM_ADMIN_ROLE,
   QUARANTINE_STATUSES,
+  ReviewReason,
   REFUND_STATUSES,
   WEBHOOK_ENDPOINT_STATUSES,
   WebhookDeliveryStatus,
 } from '@pp/contracts';
-import { keyTypeLabel, MESSAGES, roleLabel, statusLabel } from './i18n';
+import { keyTypeLabel, MESSAGES, reasonLabel, roleLabel, statusLabel } from './i18n';
+import { AUTHENTICATION_FAILURES } from './verify-payment.policy';
 
 /** Every status a badge shows: the contracts' wire values, and the page's own (mode, key state). */
 const STATUSES = [
@@ -43,5 +45,12 @@ describe('wire values in the reader’s language', () => {
     expect(statusLabel(MESSAGES.en, 'ON_HOLD')).toBe('ON_HOLD');
     expect(roleLabel(MESSAGES.fr, 'auditor')).toBe('auditor');
     expect(keyTypeLabel(MESSAGES.en, 'legacy')).toBe('legacy');
+  });
+
+  it.each(Object.keys(MESSAGES) as (keyof typeof MESSAGES)[])('given %s, then every review reason and authentication failure reads in words, with the header it names', (language) => {
+    const t = MESSAGES[language];
+    for (const reason of [...Object.values(ReviewReason), ...AUTHENTICATION_FAILURES]) expect([reason, reasonLabel(t, reason)]).not.toEqual([reason, reason]);
+    expect(reasonLabel(MESSAGES.en, 'header_not_unique:from')).toBe('A header appears more than once (from)');
+    expect(reasonLabel(MESSAGES.en, 'header_future:from')).toBe('header_future:from');
   });
 });

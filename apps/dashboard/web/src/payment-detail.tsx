@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { DashboardPrincipal, MerchantEventView, RefundView, PaymentView, WebhookDeliveryAttemptView } from '@pp/contracts';
 import { api, query } from './api';
-import { formatCad, formatDate, useI18n } from './i18n';
+import { formatCad, formatDate, reasonLabel, useI18n } from './i18n';
 import { useIdempotentPost } from './idempotent-post';
 import { DeliveryList } from './deliveries';
 import { AppLink, inMode } from './list-table';
@@ -9,7 +9,7 @@ import { may } from './permissions';
 import { refundOffer } from './refund-request.policy';
 import { ActionButton, States, StatusBadge, useLoad } from './ui';
 import { Untrusted } from './untrusted-text';
-import { verifyCompletesForOtherAmount } from './verify-payment.policy';
+import { VerifyPayment } from './verify-payment';
 
 interface PaymentDetail {
   payment: PaymentView;
@@ -50,7 +50,12 @@ export function PaymentDetailPage({ id, mode, user }: { id: string; mode: string
               <dt>{t.created}</dt>
               <dd>{formatDate(payment.created_at, language)}</dd>
               {payment.comment ? (<><dt>{t.comment}</dt><dd className="comment"><Untrusted text={payment.comment} /></dd></>) : null}
-              {payment.review_reasons.length > 0 ? (<><dt>{t.reviewReasons}</dt><dd>{payment.review_reasons.join(', ')}</dd></>) : null}
+              {payment.review_reasons.length > 0 ? (
+                <>
+                  <dt>{t.reviewReasons}</dt>
+                  <dd className="review-reasons" data-review-reasons={payment.review_reasons.join(' ')}>{payment.review_reasons.map((reason) => reasonLabel(t, reason)).join('; ')}</dd>
+                </>
+              ) : null}
             </dl>
             {session ? (
               <>
@@ -71,12 +76,7 @@ export function PaymentDetailPage({ id, mode, user }: { id: string; mode: string
                 </dl>
               </>
             ) : null}
-            {payment.status === 'REQUIRES_MANUAL_REVIEW' && may(user, 'payments.verify') ? (
-              <div className="verify">
-                {verifyCompletesForOtherAmount(payment, session) ? <p className="warning">{t.verifyOtherAmount}</p> : null}
-                <ActionButton label={t.verify} run={() => api(`/api/payments/${payment.id}/verify${query({ mode })}`, { method: 'POST' }).then(loaded.reload)} />
-              </div>
-            ) : null}
+            {payment.status === 'REQUIRES_MANUAL_REVIEW' && may(user, 'payments.verify') ? <VerifyPayment payment={payment} session={session} mode={mode} done={loaded.reload} /> : null}
             <h2>{t.events}</h2>
             <ol className="timeline" aria-label={t.events}>
               {events.map((event) => (

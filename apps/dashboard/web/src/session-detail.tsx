@@ -12,7 +12,9 @@ import { ActionButton, States, StatusBadge, useLoad } from './ui';
 
 interface SessionDetail {
   session: SessionRow;
+  /** The newest of its payments (the server's SESSION_PAYMENTS_SHOWN). */
   payments: PaymentView[];
+  payments_has_more: boolean;
 }
 
 /** One checkout session: every field, the payments made on it, and the simulator while a test session is pending (for roles that may simulate). */
@@ -59,6 +61,8 @@ export function SessionDetailPage({ id, mode, user }: { id: string; mode: string
       </States>
       <h2>{t.linkedPayments}</h2>
       <ListTable loaded={loaded} rows={(detail) => detail.payments} label={t.linkedPayments} columns={paymentColumns(t, language, mode)} />
+      {/* The Payments list has no filter by session to link to: the page says how many it shows, rather than cut them silently. */}
+      {loaded.data?.payments_has_more ? <p className="muted more-payments">{t.morePayments.replace('{count}', String(loaded.data.payments.length))}</p> : null}
     </section>
   );
 }

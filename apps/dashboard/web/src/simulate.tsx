@@ -7,11 +7,11 @@ export type Outcome = (typeof OUTCOMES)[number];
 
 /**
  * Pays a pending test session with the sandbox simulator, then shows the payment. Under an Idempotency-Key remembered
- * per session: a retry after a lost answer (a 503) is answered with the payment it made, not a second failed or
- * under-review payment (those leave the session open) with its webhooks sent again.
+ * by session and outcome: a retry after a lost answer (a 503) is answered with the payment it made, not a second failed
+ * or under-review payment (those leave the session open) with its webhooks sent again.
  */
 export async function simulate(post: IdempotentPost, sessionId: string, outcome: Outcome): Promise<void> {
-  const result = await post<{ transaction: { id: string } }>('/api/sandbox/simulate', { session_id: sessionId, outcome }, sessionId);
+  const result = await post<{ transaction: { id: string } }>('/api/sandbox/simulate', { session_id: sessionId, outcome });
   navigate(`/payments/${result.transaction.id}`);
 }
 

@@ -19,7 +19,7 @@ export function TeamPage({ user }: { user: DashboardPrincipal }) {
   const add = useSubmit(async () => {
     setAdded(await post<AddedTeamUserView>('/api/team/users', form));
     setForm({ email: '', role: 'viewer' });
-    loaded.reload();
+    await loaded.reload();
   });
   return (
     <section aria-labelledby="team-title">
@@ -66,13 +66,13 @@ export function TeamPage({ user }: { user: DashboardPrincipal }) {
   );
 }
 
-function TeamRow({ member, isSelf, done }: { member: TeamUserView; isSelf: boolean; done: () => void }) {
+function TeamRow({ member, isSelf, done }: { member: TeamUserView; isSelf: boolean; done: () => Promise<void> }) {
   const { t, language } = useI18n();
   const [role, setRole] = useState(member.role);
   const remove = async () => {
     if (!window.confirm(`${t.removeConfirm} ${member.email}`)) return;
     await api(`/api/team/users/${encodeURIComponent(member.id)}`, { method: 'DELETE' });
-    done();
+    await done();
   };
   const changeRole = () => api(`/api/team/users/${encodeURIComponent(member.id)}`, { method: 'PATCH', body: { role } }).then(done);
   return (

@@ -6,7 +6,11 @@ export interface Loaded<T> {
   data?: T;
   error?: string;
   loading: boolean;
-  reload: () => void;
+  /**
+   * Loads again; resolves once that load has answered (or failed, or the page has gone). An action awaits it, so its
+   * button stays disabled until the page shows what the action did: a second click meanwhile would act on the old rows.
+   */
+  reload: () => Promise<void>;
 }
 
 /**
@@ -19,18 +23,36 @@ export function useLoad<T>(load: () => Promise<T>, key: string): Loaded<T> {
   const { t } = useI18n();
   const [state, setState] = useState<{ key: string; data?: T; error?: string; loading: boolean }>({ key, loading: true });
   const [round, setRound] = useState(0);
+  const rounds = useRef(0);
+  // Each reload's caller, waiting for the load of its round (or a later one) to answer.
+  const waiting = useRef<Array<{ round: number; done: () => void }>>([]);
+  const answered = (upTo: number) => {
+    const done = waiting.current.filter((caller) => caller.round <= upTo);
+    waiting.current = waiting.current.filter((caller) => caller.round > upTo);
+    for (const caller of done) caller.done();
+  };
   useEffect(() => {
     let live = true;
     setState((previous) => ({ ...previous, loading: true, error: undefined }));
     load().then(
       (data) => live && setState({ key, data, loading: false }),
       (error: unknown) => live && setState({ key, error: failureText(error, t), loading: false }),
-    );
+    ).finally(() => live && answered(round));
     return () => {
       live = false;
     };
   }, [key, round]); // `key` names everything `load` depends on
-  const reload = useCallback(() => setRound((n) => n + 1), []);
+  // Gone from the page: nothing will answer its callers, who must not wait for ever.
+  useEffect(() => () => answered(Number.POSITIVE_INFINITY), []);
+  const reload = useCallback(
+    () =>
+      new Promise<void>((done) => {
+        rounds.current += 1;
+        waiting.current.push({ round: rounds.current, done });
+        setRound(rounds.current);
+      }),
+    [],
+  );
   const { key: loadedFor, ...shown } = state;
   return loadedFor === key ? { ...shown, reload } : { loading: true, reload };
 }
@@ -73,7 +95,11 @@ export function ActionButton({ label, run, disabled, of }: { label: string; run:
   const { t } = useI18n();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
+  // Busy from the click until `run` ends, its page's reload included (Loaded.reload): a second click meanwhile is ignored.
+  const running = useRef(false);
   const click = async () => {
+    if (running.current) return;
+    running.current = true;
     setBusy(true);
     setError(undefined);
     try {
@@ -81,6 +107,7 @@ export function ActionButton({ label, run, disabled, of }: { label: string; run:
     } catch (failure) {
       setError(failureText(failure, t));
     } finally {
+      running.current = false;
       setBusy(false);
     }
   };
