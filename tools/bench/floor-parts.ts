@@ -50,6 +50,7 @@ export interface GroupInsert {
 
 export async function openGroupInsert(databaseUrl: string): Promise<GroupInsert> {
   const pool = new Pool({ connectionString: databaseUrl, max: 2 });
+  pool.on('error', (error) => process.stderr.write(`bench floor: an idle Postgres connection failed: ${error.message}\n`));
   await pool.query(
     'CREATE TABLE IF NOT EXISTS bench_floor (id text PRIMARY KEY, reference text NOT NULL, amount bigint NOT NULL, body jsonb NOT NULL, created_at timestamptz NOT NULL DEFAULT now())',
   );

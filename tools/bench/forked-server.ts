@@ -74,8 +74,13 @@ function stopChild(child: ChildProcess, killAfterMs: number): Promise<void> {
   });
 }
 
-/** The child's side: report ready, and stop cleanly on SIGTERM. */
+/**
+ * The child's side: report ready, and stop cleanly on SIGTERM; exit at once when the IPC channel closes, that is
+ * when the bench is gone (a second Ctrl-C exits it without cleaning up): no SIGTERM will come, and a baseline or a
+ * floor left running would hold its port and its Postgres and NATS connections.
+ */
 export function serveForked(started: Promise<{ url?: string; close(): Promise<void> }>): void {
+  process.once('disconnect', () => process.exit(0));
   void started.then((server) => {
     process.send?.({ url: server.url });
     process.on('SIGTERM', () => void server.close().then(() => process.exit(0)));

@@ -5,11 +5,16 @@ import { HttpTimeoutError, httpPost, pacedLoad } from './load';
 
 /**
  * A loopback server that answers 201 (after `answerAfterMs`), except the requests `holds` picks, which it never
- * answers, and those `resets` picks, whose connection it drops at once (the client's request fails fast).
+ * answers, those `resets` picks, whose connection it drops at once (the client's request fails fast), and those
+ * `refuses` picks, which it answers 429 at once (a gateway shedding load).
  */
 async function server(
   holds: (index: number) => boolean,
-  { resets = () => false, answerAfterMs = 0 }: { resets?: (index: number) => boolean; answerAfterMs?: number } = {},
+  {
+    resets = () => false,
+    refuses = () => false,
+    answerAfterMs = 0,
+  }: { resets?: (index: number) => boolean; refuses?: (index: number) => boolean; answerAfterMs?: number } = {},
 ): Promise<{ url: string; close(): Promise<void> }> {
   let index = 0;
   const http: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
@@ -19,9 +24,11 @@ async function server(
       return;
     }
     const held = holds(current);
+    const refused = refuses(current);
     req.resume();
     req.on('end', () => {
-      if (!held) setTimeout(() => res.writeHead(201).end('{}'), answerAfterMs);
+      if (refused) res.writeHead(429).end('{}');
+      else if (!held) setTimeout(() => res.writeHead(201).end('{}'), answerAfterMs);
     });
   });
   const url = await listenOnLoopback(http);
@@ -65,6 +72,17 @@ describe("the bench's paced load (load.ts)", () => {
     const result = await pacedLoad({ url: `${stub.url}/`, body: () => ({}), seconds: 1, connections: 4, rate: 10, timeoutMs: 1500 });
 
     expect(result).toMatchObject({ requests: 4, non_2xx: 0, errors: 6 });
+    expect(result.p50_ms).toBeGreaterThanOrEqual(90);
+    expect(result.from_send?.p50_ms).toBeGreaterThanOrEqual(90);
+  });
+
+  it('given requests answered 429 at once (load shed), then they are counted in non_2xx only: their quick answers do not lower the latencies', async () => {
+    // Six of ten refused at once, four answered after 100 ms: timed, the six would make the p50 a millisecond or so.
+    stub = await server(() => false, { refuses: (index) => index < 6, answerAfterMs: 100 });
+
+    const result = await pacedLoad({ url: `${stub.url}/`, body: () => ({}), seconds: 1, connections: 4, rate: 10, timeoutMs: 1500 });
+
+    expect(result).toMatchObject({ requests: 10, non_2xx: 6, errors: 0 });
     expect(result.p50_ms).toBeGreaterThanOrEqual(90);
     expect(result.from_send?.p50_ms).toBeGreaterThanOrEqual(90);
   });

@@ -13,6 +13,7 @@ export interface LoadResult {
    * from the first request until every one had ended, less a tail spent only waiting for requests that timed out.
    */
   requests_per_second: number;
+  /** Of the 2xx answers only, as autocannon times them (a paced request that timed out counts too, as at least its deadline). */
   p50_ms: number;
   p99_ms: number;
   /** The slowest answer (paced loads only). */
@@ -87,7 +88,9 @@ export async function postLoad(options: LoadOptions): Promise<LoadResult> {
  * POSTs at a steady rate, evenly spaced (open loop: a slow answer does not
  * delay the next request), and times each from when it was due to its full
  * answer (latency-summary.ts: a send the bench itself delayed counts), and
- * from its actual send too (`from_send`). For latency at a given load:
+ * from its actual send too (`from_send`); 2xx answers only, as autocannon
+ * times its rows (any other answer is counted in `non_2xx`, untimed: it can
+ * be a quick refusal, not the path measured). For latency at a given load:
  * autocannon's rate limit sends each second's requests in one burst, which
  * measures queueing at full load instead. A request that fails or gets no
  * answer within its deadline (`timeoutMs`) is counted in `errors`. One that
@@ -121,10 +124,9 @@ export async function pacedLoad(options: LoadOptions & { rate: number }): Promis
     const started = performance.now();
     latestSend = Math.max(latestSend, started - due);
     lastSent = Math.max(lastSent, started);
+    let status: number;
     try {
-      const { status } = await httpPost(agent, target, headers, body, timeoutMs);
-      if (status >= 200 && status < 300) ok++;
-      else non2xx++;
+      ({ status } = await httpPost(agent, target, headers, body, timeoutMs));
     } catch (error) {
       errors++;
       if (error instanceof HttpTimeoutError) {
@@ -139,6 +141,12 @@ export async function pacedLoad(options: LoadOptions & { rate: number }): Promis
     }
     const answered = performance.now();
     lastEnded = Math.max(lastEnded, answered);
+    // Timed as autocannon times its rows, 2xx only: a gateway shedding load with quick 429s or 5xx would pull the p99 down.
+    if (status < 200 || status >= 300) {
+      non2xx++;
+      return;
+    }
+    ok++;
     fromDue.push(answered - due);
     fromSend.push(answered - started);
   };

@@ -22,18 +22,31 @@ export function errorText(thrown: unknown, { stack = false }: { stack?: boolean 
 export class PathRunner {
   readonly rows: Row[] = [];
   readonly failures: PathFailure[] = [];
+  private stoppedBy?: Error;
 
   constructor(private readonly log: (text: string) => void = () => undefined) {}
 
   add(...rows: Row[]): void {
+    if (this.stoppedBy) return;
     this.rows.push(...rows);
+  }
+
+  /**
+   * The run was interrupted (interruption.ts): it stops the stack while the path under way goes on unawaited. From
+   * here no row is added (one measured now had the stack stopping under it), no path starts, and the one under way
+   * throws `reason` at its end or its next run() instead of going on to the next path: its failure is no error row.
+   */
+  stop(reason: Error): void {
+    this.stoppedBy ??= reason;
   }
 
   /** Runs `measure`. A failing path inside another one (run() nested) is its own error row, and the outer one goes on. */
   async run(key: string, path: string, measure: () => Promise<void>): Promise<void> {
+    if (this.stoppedBy) throw this.stoppedBy;
     try {
       await measure();
     } catch (thrown) {
+      if (this.stoppedBy) throw this.stoppedBy;
       const error = errorText(thrown);
       this.log(`${path} failed: ${errorText(thrown, { stack: true })}`);
       this.failures.push({ key, path, error });

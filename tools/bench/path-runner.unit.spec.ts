@@ -40,6 +40,28 @@ describe("the bench's path runner", () => {
     expect(runner.failures.map((f) => f.key)).toEqual(['floor-plain']);
   });
 
+  it('given a run stopped while a path was under way, then that path fails without an error row, and no row is added and no path runs after it', async () => {
+    const runner = new PathRunner();
+    const interrupted = new Error('interrupted by SIGINT');
+    let later = false;
+
+    const outer = runner.run('create', 'create session paths', async () => {
+      runner.add(row('baseline'));
+      await runner.run('create-max', 'max load', async () => {
+        runner.stop(interrupted);
+        runner.add(row('create-max'));
+        throw new Error('connect ECONNREFUSED');
+      });
+      runner.add(row('create-half'));
+    });
+    await expect(outer).rejects.toBe(interrupted);
+    await expect(runner.run('webhook-latency', 'webhook', async () => void (later = true))).rejects.toBe(interrupted);
+
+    expect(runner.rows.map((r) => r.key)).toEqual(['baseline']);
+    expect(runner.failures).toEqual([]);
+    expect(later).toBe(false);
+  });
+
   it('given something thrown, then its text is the message, or the stack when asked; a thrown non-Error is its string', () => {
     const error = new Error('gateway answered 500');
 

@@ -108,6 +108,9 @@ export class ProcessCpu {
 
   static async start(stack: TestStack, urls: { postgres: string; nats: string; redis: string }): Promise<ProcessCpu> {
     const pg = new Client({ connectionString: stack.database.url });
+    // The run's database is dropped as the stack stops, perhaps before this is closed (a run interrupted mid-path):
+    // that ends the connection, which must not end the bench before its report is written. A read after it fails.
+    pg.on('error', (error) => process.stderr.write(`bench: the CPU sampler's Postgres connection ended: ${error.message}\n`));
     await pg.connect();
     const portOf = (url: string, fallback: number) => Number(new URL(url).port || fallback);
     return new ProcessCpu(stack, pg, listenerPid(portOf(urls.postgres, 5432)), {
@@ -231,9 +234,18 @@ export class CpuWindow {
     private readonly settleMs: number,
   ) {}
 
-  static async open(cpu: Pick<ProcessCpu, 'sample' | 'scrapeServices'>, { settleMs = SETTLE_AFTER_WINDOW_MS }: { settleMs?: number } = {}): Promise<CpuWindow> {
+  /**
+   * `atFirstSample` runs right after the first CPU sample, before anything else is awaited: a path whose work is
+   * already under way as the window opens (the fan-out's deliveries) counts its work done from there, or the work
+   * done while the metrics were scraped would divide CPU the window never saw.
+   */
+  static async open(
+    cpu: Pick<ProcessCpu, 'sample' | 'scrapeServices'>,
+    { settleMs = SETTLE_AFTER_WINDOW_MS, atFirstSample }: { settleMs?: number; atFirstSample?: () => void } = {},
+  ): Promise<CpuWindow> {
     const scrapedBefore = await cpu.scrapeServices();
     const before = await cpu.sample();
+    atFirstSample?.();
     return new CpuWindow(cpu, scrapedBefore, before, monotonicUs(), readMachineCpuTimes(), settleMs);
   }
 

@@ -56,4 +56,22 @@ describe("a path's CPU window", () => {
     expect(to - from).toBeGreaterThanOrEqual(45_000);
     expect(cost.cores_idle_percent).toEqual(expect.any(Number));
   });
+
+  it('given work already under way as the window opens, then its count is read right after the first CPU sample, not before the scrape', async () => {
+    const calls: string[] = [];
+    const cpu = {
+      sample: async () => {
+        calls.push('sample');
+        return sample({ webhooks: [[10, 100]] });
+      },
+      scrapeServices: async () => {
+        calls.push('scrape');
+        return new Map();
+      },
+    };
+
+    await CpuWindow.open(cpu, { settleMs: 0, atFirstSample: () => calls.push('count') });
+
+    expect(calls).toEqual(['scrape', 'sample', 'count']);
+  });
 });

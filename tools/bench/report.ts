@@ -77,7 +77,7 @@ export interface BenchReport {
   /** The machine's price for waking a process for short work (wake-cost.ts): read the paths below full load with it. */
   wake_cost?: WakeCost;
   rows: Row[];
-  /** Set when the run stopped early (an error outside any path): the report holds what was measured before it. */
+  /** Set when the run stopped early (an error outside any path, or Ctrl-C or SIGTERM: "interrupted by SIGINT"): the report holds what was measured before it. */
   stopped_early?: string;
   /** With BENCH_TRACE=true: the median create-session trace at half of max load, span by span. */
   create_half_load_trace?: SpanTiming[];

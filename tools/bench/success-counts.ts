@@ -18,3 +18,14 @@ export function notCountedWarning(what: string, others: Readonly<Record<string, 
   if (nonZero.length === 0) return undefined;
   return `warning: ${what}: ${nonZero.map(([kind, count]) => `${count} ${kind}`).join(', ')}, left out of its rate (see the row's detail)`;
 }
+
+/**
+ * Throws when the baseline measured no rate of 2xx answers: every create row is read against it, and a ratio
+ * to 0 reads Infinityx or NaNx. Its counts say what it got instead (its row, kept, has them too).
+ */
+export function checkBaselineAnswered(baseline: { requests_per_second: number; non_2xx: number; errors: number }): void {
+  if (baseline.requests_per_second > 0) return;
+  throw new Error(
+    `the baseline measured 0 req/s of 2xx answers (${baseline.non_2xx} non-2xx answers, ${baseline.errors} errors): the create rows have no rate to be read against`,
+  );
+}

@@ -1,4 +1,4 @@
-import { notCountedWarning, successRate } from './success-counts';
+import { checkBaselineAnswered, notCountedWarning, successRate } from './success-counts';
 
 describe('throughput from successes only', () => {
   it('given every answer a success, then the rate is the average itself', () => {
@@ -21,5 +21,15 @@ describe('throughput from successes only', () => {
     expect(notCountedWarning('create session', { non_2xx: 3, errors: 0, timeouts: 1 })).toBe(
       "warning: create session: 3 non_2xx, 1 timeouts, left out of its rate (see the row's detail)",
     );
+  });
+
+  it('given a baseline with no 2xx answers, then the create path fails, saying what it got instead', () => {
+    expect(() => checkBaselineAnswered({ requests_per_second: 0, non_2xx: 0, errors: 4812 })).toThrow(
+      'the baseline measured 0 req/s of 2xx answers (0 non-2xx answers, 4812 errors): the create rows have no rate to be read against',
+    );
+  });
+
+  it('given a baseline with a rate, then the create path goes on', () => {
+    expect(() => checkBaselineAnswered({ requests_per_second: 2480, non_2xx: 3, errors: 0 })).not.toThrow();
   });
 });

@@ -1,5 +1,6 @@
 import { type TestStack, waitFor, WebhookReceiver } from '@pp/testing';
 import { createSessions, type GatewayApi, inParallel } from './api';
+import { spanOrNull } from './empty-figures';
 import { errorText } from './path-runner';
 import { CpuWindow, type PathCost, type ProcessCpu } from './process-cpu';
 import type { QuietWait } from './quiet-wait';
@@ -16,8 +17,8 @@ export interface FanoutResult {
   deliveries_per_second: number;
   /** Deliveries received whose signatures did not verify (each attempt; should be 0). */
   unverified: number;
-  /** From the first delivery received to the last. */
-  elapsed_ms: number;
+  /** From the first delivery received to the last; null when none was. */
+  elapsed_ms: number | null;
   /** The wait for the stack to go quiet before the webhooks service started again (quiet-wait.ts), when one was asked for. */
   quiet_wait?: QuietWait;
 }
@@ -46,7 +47,7 @@ export const FANOUT_SETTLE_MS = 0;
  * service is ready (its start-up is not a delivery's cost) until the wait for
  * the deliveries ends, with no settle after it (unlike the other paths'
  * windows: the fan-out has been measured so since before CpuWindow, and its
- * recorded figures stay comparable), per delivery received after that moment.
+ * recorded figures stay comparable), per delivery received after the first CPU sample.
  * `settle` runs just before the service starts
  * (the bench waits there for the stack to go quiet: the simulated payments'
  * projections are not the deliveries' work). Should anything fail while the
@@ -95,17 +96,18 @@ export async function measureWebhookFanout(
     const quietWait = await settle?.();
     await stack.startService('webhooks');
     stopped = false;
-    const deliveredBeforeSample = delivered();
+    // Deliveries start as the service does: those made before the first CPU sample (the window scrapes the
+    // services' metrics first) are not divided into the CPU, as the CPU they took is not in it.
+    let deliveredBeforeSample = 0;
     // No settle (FANOUT_SETTLE_MS): the window closes as the wait ends, the CPU sampled at once.
-    const window = await CpuWindow.open(cpu, { settleMs: FANOUT_SETTLE_MS });
+    const window = await CpuWindow.open(cpu, { settleMs: FANOUT_SETTLE_MS, atFirstSample: () => (deliveredBeforeSample = delivered()) });
     const deadline = Date.now() + timeoutMs;
     while (delivered() < expected && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
     // The deliveries the CPU is divided by are counted just after its last sample; the rate and the verified ones
     // then, as before CpuWindow.
     let count = 0;
     const cost = await window.close(() => (count = delivered()) - deliveredBeforeSample);
-    const times = receiver.received().map((delivery) => delivery.receivedAt);
-    const elapsed = Math.max(...times) - Math.min(...times);
+    const elapsed = spanOrNull(receiver.received().map((delivery) => delivery.receivedAt));
     return {
       result: {
         payments,
@@ -114,9 +116,9 @@ export async function measureWebhookFanout(
         verified_deliveries: verified.size,
         expected_deliveries: expected,
         // n deliveries span n - 1 gaps.
-        deliveries_per_second: elapsed > 0 && verified.size > 0 ? Math.round(((verified.size - 1) / elapsed) * 1000) : 0,
+        deliveries_per_second: elapsed !== null && elapsed > 0 && verified.size > 0 ? Math.round(((verified.size - 1) / elapsed) * 1000) : 0,
         unverified: receiver.received().filter((delivery) => !delivery.verification.valid).length,
-        elapsed_ms: Math.round(elapsed),
+        elapsed_ms: elapsed === null ? null : Math.round(elapsed),
         ...(quietWait ? { quiet_wait: quietWait } : {}),
       },
       ...cost,

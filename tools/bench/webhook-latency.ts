@@ -13,6 +13,8 @@ export interface LatencyResult {
   max_ms: number;
   /** Deliveries whose signatures did not verify (should be 0): not timed, as a merchant would refuse them; their payment is timed to a verified delivery. */
   unverified: number;
+  /** The events of the timed payments' verified deliveries, the warm-up's left out: whose traces BENCH_TRACE breaks down (webhook-traces.ts). */
+  timed_event_ids: string[];
 }
 
 const PATH = '/bench-latency';
@@ -59,19 +61,23 @@ export async function measureWebhookLatency(
       });
       sessions.push(session.id);
     }
-    /** One payment at a time, from its request to the receiver getting its webhook. */
-    const pay = async (sessionId: string): Promise<number> => {
+    /** One payment at a time, from its request to the receiver getting its webhook; and that webhook's event. */
+    const pay = async (sessionId: string): Promise<{ latency: number; eventId: string | undefined }> => {
       const arrival = receiver.whenReceived((record) => isVerifiedDeliveryOf(sessionId, record), timeoutMs);
       const sentAt = receivedNow();
       await api('/v1/sandbox/simulate-payment', { sessionId, outcome: 'confirmed' });
-      return (await arrival).receivedAt - sentAt;
+      const delivery = await arrival;
+      return { latency: delivery.receivedAt - sentAt, eventId: delivery.eventId };
     };
     for (const sessionId of sessions.slice(0, WEBHOOK_WARMUP_PAYMENTS)) await pay(sessionId);
     const latencies: number[] = [];
+    const timedEventIds: string[] = [];
     for (const sessionId of sessions.slice(WEBHOOK_WARMUP_PAYMENTS)) {
       if (gapMs > 0) await new Promise((resolve) => setTimeout(resolve, gapMs));
       // One at a time: latency, not queueing.
-      latencies.push(await pay(sessionId));
+      const { latency, eventId } = await pay(sessionId);
+      latencies.push(latency);
+      if (eventId !== undefined) timedEventIds.push(eventId);
     }
     return {
       samples: latencies.length,
@@ -79,6 +85,7 @@ export async function measureWebhookLatency(
       // To a tenth of a millisecond, as the target (p50 ≤ 10 ms) is near it.
       ...summarizeLatencies(latencies, toTenths),
       unverified: receiver.received(PATH).filter((delivery) => !delivery.verification.valid).length,
+      timed_event_ids: timedEventIds,
     };
   } finally {
     if (endpointId) await api(`/v1/webhook_endpoints/${endpointId}`, undefined, 'DELETE');

@@ -6,7 +6,8 @@
  * `npm run bench -- --profile-summary REPORT.json`: a BENCH_PROFILE run's profiles, path by path, by the project's
  * folders (tools/bench/profile-summary.ts).
  */
-const { spawnSync } = require('node:child_process');
+const { spawn, spawnSync } = require('node:child_process');
+const { constants } = require('node:os');
 const { join, resolve } = require('node:path');
 const { ensurePackages } = require('./install');
 const { testNatsEnv } = require('./nats-server');
@@ -54,11 +55,33 @@ async function main() {
   // Node refuses --cpu-prof in NODE_OPTIONS; the services are forked with the bench's own flags, so they inherit these.
   const profile = process.env.BENCH_PROFILE === 'true' ? ['--cpu-prof', `--cpu-prof-dir=${join(root, 'bench', 'profiles')}`] : [];
   // BENCH_NODE=24 (or 22): the bench, its baseline and every service run on `node`, that pinned Node LTS (tools/node24, the images').
-  const result = spawnSync(node, [...profile, join(root, 'dist', 'tools', 'bench', 'run-bench.js')], {
+  const status = await runBench(node, [...profile, join(root, 'dist', 'tools', 'bench', 'run-bench.js')], {
     stdio: 'inherit',
     env: { ...process.env, TEST_POSTGRES_URL: admin.href, ...testNatsEnv(root), TEST_REDIS_URL: infra.REDIS_URL, TEST_POSTGRES_ROLE_PASSWORDS: JSON.stringify(rolePasswords) },
   });
-  process.exit(result.status ?? 1);
+  process.exit(status);
+}
+
+/**
+ * Runs the bench and resolves with its exit code (128 + the signal's number when a signal ended it). The bench
+ * cleans up on SIGINT and SIGTERM and exits at once on a second one (tools/bench/interruption.ts), so it must get
+ * each signal once: it runs in a process group of its own (a terminal's Ctrl-C reaches this process only, and
+ * the services the bench forks get none: the bench stops them), and this process passes each signal on, staying
+ * until the bench has stopped its stack and written its report.
+ */
+function runBench(node, args, options) {
+  return new Promise((resolve, reject) => {
+    const bench = spawn(node, args, { ...options, detached: true });
+    // A closed terminal's SIGHUP would end this process and leave the bench, in its own group, running: a SIGTERM for it.
+    const passOn = (signal) => bench.kill(signal === 'SIGHUP' ? 'SIGTERM' : signal);
+    const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+    for (const signal of signals) process.on(signal, passOn);
+    bench.once('error', reject);
+    bench.once('exit', (code, signal) => {
+      for (const name of signals) process.off(name, passOn);
+      resolve(code ?? 128 + (constants.signals[signal] ?? 0));
+    });
+  });
 }
 
 if (require.main === module) {
