@@ -81,6 +81,20 @@ describe('DeliveryQueue.requeue (real Redis)', () => {
     expect(await dataOf(swept)).not.toHaveProperty('request_id');
   });
 
+  it('given an overdue delivery this replica swept once already, its job still waiting (every worker busy), when swept again, then no second copy is queued', async () => {
+    const id = randomUUID();
+    expect(await queue.requeue([overdue(id, 1)])).toBe(1);
+    expect(await queue.requeue([overdue(id, 1)])).toBe(0);
+    expect(await jobsOf(id)).toHaveLength(1);
+  });
+
+  it('given an overdue delivery resent here, its resend job still waiting, when swept, then it is left alone', async () => {
+    const id = randomUUID();
+    await queue.enqueue([{ id, attempt: 4, next_attempt_at: new Date(), endpoint_id: 'we_queue' }], 'resend-1');
+    expect(await queue.requeue([overdue(id, 4)])).toBe(0);
+    expect(await jobsOf(id)).toEqual([{ id: `${id}.4.resend-1`, delay: 0 }]);
+  });
+
   it('given an overdue delivery with no job at all (Redis lost it), when swept, then it is queued now', async () => {
     const id = randomUUID();
     expect(await queue.requeue([overdue(id, 1)])).toBe(1);

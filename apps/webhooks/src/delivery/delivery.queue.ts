@@ -3,6 +3,7 @@ import { bullQueueConnection, CONFIG, FailureStreak, JsonLogger, jobTrace, queue
 import { Queue } from 'bullmq';
 import type { WebhooksConfig } from '../webhooks.config';
 import type { DueDelivery } from './delivery.repository';
+import { TaggedJobs } from './tagged-jobs';
 
 /** BullMQ queue names. Do not rename: queued jobs live under these names in Redis. */
 export enum WebhookQueue {
@@ -33,6 +34,8 @@ const DUE_SLACK_MS = 1000;
 
 /** Kept finished jobs: enough for their deterministic ids to absorb late duplicates, bounded in memory. */
 const KEEP = { age: 3600, count: 10_000 };
+/** Attempts queued under a tagged id that a replica remembers (tagged-jobs.ts), as many as the finished jobs kept. */
+const TAGGED_REMEMBERED = 10_000;
 
 /**
  * Wake-ups for delivery attempts. A job's id names the delivery and the
@@ -44,6 +47,8 @@ const KEEP = { age: 3600, count: 10_000 };
 export class DeliveryQueue implements OnApplicationShutdown {
   readonly queue: Queue<DeliveryJob>;
   private readonly failures: FailureStreak;
+  /** The tagged jobs this replica queued, so its sweeper sees them: without, each sweep added a copy while a backlog waited. */
+  private readonly tagged = new TaggedJobs(TAGGED_REMEMBERED);
 
   constructor(@Inject(CONFIG) config: WebhooksConfig, metrics: ServiceMetrics, logger: JsonLogger) {
     this.queue = new Queue<DeliveryJob>(WebhookQueue.Delivery, {
@@ -81,19 +86,23 @@ export class DeliveryQueue implements OnApplicationShutdown {
         name: 'attempt',
         data: { delivery_id: delivery.id, attempt: delivery.attempt, endpoint_id: delivery.endpoint_id, ...queuedBy },
         opts: {
-          jobId: `${delivery.id}.${delivery.attempt}${tag ? `.${tag}` : ''}`,
+          jobId: `${attemptJobId(delivery)}${tag ? `.${tag}` : ''}`,
           delay: Math.max(0, new Date(delivery.next_attempt_at).getTime() - now),
         },
       })),
     );
+    if (tag) for (const delivery of deliveries) this.tagged.remember(attemptJobId(delivery), `${attemptJobId(delivery)}.${tag}`);
   }
 
   /**
    * Queues overdue deliveries again. An attempt whose job is still waiting
-   * or running is left alone; otherwise (the job is gone, finished as a
-   * no-op, delayed past the delivery's due time, or only half there after a
-   * partial loss of Redis data) a job with a new id is added, and the claim
-   * in Postgres keeps it from doubling an attempt.
+   * or running is left alone, and so is one whose latest tagged job this
+   * replica queued (a resend's, its own sweep's) is; otherwise (the job is
+   * gone, finished as a no-op, delayed past the delivery's due time, or only
+   * half there after a partial loss of Redis data) a job with a new id is
+   * added, and the claim in Postgres keeps it from doubling an attempt.
+   * Another replica's tagged jobs are not seen: while a backlog waits, each
+   * replica may add one copy, not one per sweep.
    */
   async requeue(deliveries: readonly DueDelivery[]): Promise<number> {
     const live = await Promise.all(deliveries.map((delivery) => this.willRun(delivery)));
@@ -110,7 +119,14 @@ export class DeliveryQueue implements OnApplicationShutdown {
    * was lost).
    */
   private async willRun(delivery: DueDelivery): Promise<boolean> {
-    const job = await this.queue.getJob(`${delivery.id}.${delivery.attempt}`);
+    const attempt = attemptJobId(delivery);
+    if (await this.jobWillRun(attempt, delivery)) return true;
+    const tagged = this.tagged.latest(attempt);
+    return tagged !== undefined && (await this.jobWillRun(tagged, delivery));
+  }
+
+  private async jobWillRun(jobId: string, delivery: DueDelivery): Promise<boolean> {
+    const job = await this.queue.getJob(jobId);
     if (!job) return false;
     const state = await job.getState();
     if (!LIVE_STATES.has(state)) return false;
@@ -122,3 +138,6 @@ export class DeliveryQueue implements OnApplicationShutdown {
     await this.queue.close();
   }
 }
+
+/** The id of the job that makes the delivery's attempt when it is due: `<delivery>.<attempt>`. */
+const attemptJobId = (delivery: Pick<DueDelivery, 'id' | 'attempt'>): string => `${delivery.id}.${delivery.attempt}`;
