@@ -62,6 +62,12 @@ async function main() {
   delete env.DATABASE_URL;
   const serviceEnv = (service) => (postgres.serviceUrls[service] ? { DATABASE_URL: postgres.serviceUrls[service] } : {});
   const metricsPorts = metricsPortsAfter(gatewayPort);
+  const { portPlan, portProblems } = require('./port-plan');
+  const problems = await portProblems(portPlan(env, gatewayPort, metricsPorts));
+  if (problems.length > 0) {
+    for (const problem of problems) out.fail(problem);
+    process.exit(1);
+  }
 
   out.step('Services');
   const { SERVICE_NAMES } = require(join(root, 'dist', 'libs', 'contracts', 'src', 'services.js'));
