@@ -11,6 +11,13 @@ import { CHECKOUT_CSS } from '../pages/checkout.css';
 const browserScript = (name: string): string =>
   readFileSync(join(__dirname, '..', 'browser', name), 'utf8').replace(/\n\/\/# sourceMappingURL=.*$/m, '\n');
 
+/**
+ * A script that sizes the embedded frame, with the height rule it shares with the other end (frame-height.js) put
+ * inside, both in one function scope: the rule's name never reaches the global scope of the page (for checkout.js,
+ * the merchant's), and no second request or script tag is needed.
+ */
+const withFrameHeight = (script: string): string => `(function () {\n${browserScript('frame-height.js')}\n${script}\n})();\n`;
+
 interface Asset {
   type: string;
   body: string;
@@ -26,12 +33,12 @@ export class AssetsController {
     const js = 'application/javascript; charset=utf-8';
     this.assets = {
       'checkout.css': { type: 'text/css; charset=utf-8', body: CHECKOUT_CSS },
-      'checkout-page.js': { type: js, body: browserScript('checkout-page.js') },
+      'checkout-page.js': { type: js, body: withFrameHeight(browserScript('checkout-page.js')) },
       'embed-frame.js': { type: js, body: browserScript('embed-frame.js') },
     };
     // The frame's address is baked in, so the script needs no configuration on the merchant's page.
     const frameBase = new URL(config.CHECKOUT_URL_BASE).href.replace(/\/+$/, '');
-    this.sdk = { type: js, body: browserScript('checkout.js').replace("'__PP_CHECKOUT_URL_BASE__'", JSON.stringify(frameBase)) };
+    this.sdk = { type: js, body: withFrameHeight(browserScript('checkout.js').replace("'__PP_CHECKOUT_URL_BASE__'", JSON.stringify(frameBase))) };
   }
 
   @Get('assets/:name')

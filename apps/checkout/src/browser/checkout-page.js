@@ -1,5 +1,6 @@
 // The checkout page's only script (served at /assets/checkout-page.js, CSP script-src 'self').
 // Settings come from data-* attributes of #checkout; text is set with textContent only.
+/* global frameHeight */ // frame-height.js, served with this script (AssetsController)
 (function () {
   var root = document.getElementById('checkout');
   if (!root) return;
@@ -14,20 +15,46 @@
     if (embedded && parentOrigin && window.parent !== window) window.parent.postMessage(message, parentOrigin);
   }
 
-  function reportHeight() {
-    tellParent({ type: 'pp:resize', height: document.documentElement.scrollHeight });
+  // In a frame, the page is as tall as its content, both ways: checkout.js sets the iframe's height to each height
+  // reported here. The body is measured, not the document: the document's scrollHeight is never less than the frame's
+  // own height, so a frame sized by it could only grow, and kept blank space under a notice that got shorter. A report
+  // waits for the content to settle (REPORT_AFTER_MS without change) and goes only when the height changed.
+  // Returns what to call when the page changed its own content (for browsers without ResizeObserver, before 2020).
+  var REPORT_AFTER_MS = 100;
+  function followContentHeight() {
+    var body = document.body;
+    var timer = null;
+    var reported = null;
+    function report() {
+      // From the document's top, so anything above the body's box counts too (body.embedded is its own block
+      // formatting context, so its children's margins are inside it).
+      var height = frameHeight.bounded(body.getBoundingClientRect().bottom + window.scrollY);
+      if (height === null || height === reported) return;
+      reported = height;
+      tellParent({ type: 'pp:resize', height: height });
+    }
+    function reportSoon() {
+      clearTimeout(timer);
+      timer = setTimeout(report, REPORT_AFTER_MS);
+    }
+    if (typeof ResizeObserver === 'function') new ResizeObserver(reportSoon).observe(body);
+    else window.addEventListener('resize', reportSoon);
+    reportSoon();
+    return reportSoon;
   }
 
   if (data.mode === 'embed-final') {
     // A completed or expired session, or an error, shown in the frame: tell the merchant's page at once.
     if (data.finalStatus === 'COMPLETED') tellParent({ type: 'pp:complete', status: 'COMPLETED', session_id: data.sessionId });
     else tellParent({ type: 'pp:error', message: data.errorText || 'Checkout could not be opened' });
-    reportHeight();
+    // Usually much shorter than the checkout page that was in the frame before: the frame shrinks to it.
+    followContentHeight();
     return;
   }
   if (data.mode !== 'hosted' && data.mode !== 'embed') return;
 
   var live = document.getElementById('live-status');
+  var contentChanged = embedded ? followContentHeight() : function () {};
   var finished = false;
   var ticker = null;
 
@@ -41,8 +68,8 @@
     live.textContent = done ? data.textCompleted : outcome === 'EXPIRED' ? data.textExpired : data.textNotFound;
     live.className = 'live-status ' + (done ? 'done' : 'expired');
     if (embedded) {
-      // The notice that replaced the status may be longer (the expired one is): the frame must grow to show it whole.
-      reportHeight();
+      // The notice that replaced the status may be longer (the expired one is) or shorter: the frame follows it.
+      contentChanged();
       if (done) tellParent({ type: 'pp:complete', status: 'COMPLETED', session_id: data.sessionId });
       else tellParent({ type: 'pp:error', message: outcome === 'EXPIRED' ? 'Checkout session expired' : 'Checkout session not found' });
     } else if (done) {
@@ -146,9 +173,4 @@
       });
   }
   pollTimer = setTimeout(poll, POLL_MS);
-
-  if (embedded) {
-    reportHeight();
-    window.addEventListener('resize', reportHeight);
-  }
 })();

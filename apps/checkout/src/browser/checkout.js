@@ -4,6 +4,7 @@
 // onComplete gets { status, session_id } for the client secret's session only. It runs in the payer's browser:
 // it may show a page, never ship goods (fulfil on the webhook or a server-side GET of the session).
 // The frame talks to this script by postMessage; both sides check the other's origin and window.
+/* global frameHeight */ // frame-height.js, served with this script (AssetsController)
 (function () {
   var FRAME_BASE = '__PP_CHECKOUT_URL_BASE__';
   var FRAME_ORIGIN = new URL(FRAME_BASE).origin;
@@ -43,7 +44,9 @@
         iframe.setAttribute('sandbox', SANDBOX);
         iframe.setAttribute('allow', 'clipboard-write');
         iframe.setAttribute('title', options.title || 'Checkout');
-        iframe.style.cssText = 'width:100%;min-height:640px;border:0;display:block';
+        // A first guess until the session page reports its content's height (pp:resize), which then sets it exactly,
+        // lower as well as higher: a minimum here would leave blank space under a page that got shorter.
+        iframe.style.cssText = 'width:100%;height:640px;border:0;display:block';
 
         var settled = false;
         function settle(callback, value) {
@@ -61,6 +64,10 @@
             if (!settled) later(options.onError, { message: 'Checkout could not be loaded' });
           }, READY_TIMEOUT_MS);
         }
+        // null: not a height (see frame-height.js), and the frame keeps the one it has.
+        function resize(height) {
+          if (height !== null) iframe.style.height = height + 'px';
+        }
         function onMessage(event) {
           // Only our frame, only from the checkout origin: anything else is ignored.
           if (event.source !== iframe.contentWindow || event.origin !== FRAME_ORIGIN) return;
@@ -72,7 +79,7 @@
               awaitFrame();
               break;
             case 'pp:resize':
-              if (typeof message.height === 'number' && message.height > 0) iframe.style.height = Math.ceil(message.height) + 'px';
+              resize(frameHeight.bounded(message.height));
               break;
             case 'pp:complete':
               // A frame page of the release before names no session (its script is cached up to 5 minutes, and a

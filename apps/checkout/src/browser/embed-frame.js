@@ -3,7 +3,9 @@
 //   frame → parent  { type: 'pp:ready' }                      once loaded
 //   parent → frame  { type: 'pp:init', clientSecret }          accepted only from the parent window at parent_origin
 //   frame → parent  { type: 'pp:error', message }              wrong key, secret or mode
-// then the frame opens the session page, which sends pp:complete / pp:error / pp:resize.
+// then the frame opens the session page, which sends pp:complete / pp:error, and
+//   frame → parent  { type: 'pp:resize', height }              its content's height, each time it changes, up or down
+//                                                              (checkout.js sizes the iframe to it; frame-height.js bounds it)
 (function () {
   var root = document.getElementById('frame');
   if (!root || window.parent === window) return;

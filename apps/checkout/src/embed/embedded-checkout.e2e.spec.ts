@@ -88,6 +88,8 @@ describe('embedded checkout in Chromium', () => {
     await frame.locator('#memo').waitFor();
     expect(await frame.locator('#memo').textContent()).toBe(session.memo);
     expect(((await frame.locator('#amount').textContent()) ?? '').trim()).toBe('$25.00');
+    // A test session says so inside the frame too: no real money moves, the merchant simulates the payment.
+    expect(await frame.locator('.test-banner').textContent()).toContain('no real money moves');
     // The secret never travels in a URL to checkout (the test shop page itself takes it from its query string).
     expect(requests.filter((url) => url.startsWith(env.checkoutUrl) && url.includes(session.client_secret))).toEqual([]);
 
@@ -112,6 +114,38 @@ describe('embedded checkout in Chromium', () => {
     const countdownWhenPaid = await frame.locator('#countdown').textContent();
     await page.waitForTimeout(2500);
     expect(await frame.locator('#countdown').textContent()).toBe(countdownWhenPaid);
+    await page.close();
+  });
+
+  it('sizes the frame to its content both ways: exactly, smaller when the content shrinks, larger when it grows, and down to the short page a reload shows once paid', async () => {
+    const session = await env.createSession(merchant.keys.test_secret, urls());
+    const { page } = await openShop({ pk: merchant.keys.test_publishable, cs: session.client_secret });
+    await page.frameLocator('#checkout iframe').locator('#memo').waitFor();
+    const inFrame = <T>(expression: string) => {
+      const frame = page.frames().find((candidate) => candidate.url().includes(`/embed/sessions/${session.id}`));
+      if (!frame) throw new Error('no session page in the frame');
+      return frame.evaluate(expression) as Promise<T>;
+    };
+    const frameHeight = () => page.evaluate(`document.querySelector('#checkout iframe').getBoundingClientRect().height`) as Promise<number>;
+    const contentHeight = () => inFrame<number>('Math.ceil(document.body.getBoundingClientRect().bottom + window.scrollY)');
+    const sizedToContent = async () => (await frameHeight()) === (await contentHeight());
+
+    await waitFor('the frame as tall as the checkout page', sizedToContent);
+    const full = await frameHeight();
+
+    // A part of the page collapses (as a notice or an error does): the frame shrinks with it, where it once kept its tallest height.
+    await inFrame(`document.querySelector('.banks').hidden = true`);
+    await waitFor('the frame shrunk to the shorter content', async () => (await frameHeight()) < full && (await sizedToContent()));
+    await inFrame(`document.querySelector('.banks').hidden = false`);
+    await waitFor('the frame grown back', async () => (await frameHeight()) === full && (await sizedToContent()));
+
+    // Paid, then the frame reloaded: the short "payment received" page, below the 640 px the frame starts at.
+    await env.simulatePayment(merchant.keys.test_secret, session.id, 'confirmed');
+    await waitFor('onComplete', async () => (await state(page)).completed.length > 0);
+    await inFrame('setTimeout(function () { location.reload(); }, 0)');
+    await page.frameLocator('#checkout iframe').locator('h1', { hasText: 'Payment received' }).waitFor();
+    await waitFor('the frame shrunk to the paid page', async () => (await frameHeight()) < 640 && (await sizedToContent()));
+    expect(await state(page)).toMatchObject({ completed: [{ status: 'COMPLETED', session_id: session.id }], errors: [] });
     await page.close();
   });
 

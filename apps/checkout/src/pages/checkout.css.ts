@@ -3,7 +3,7 @@ export const CHECKOUT_CSS = `
 *,*::before,*::after{box-sizing:border-box}
 html{font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;line-height:1.5;color:#1a1a1a;background:#f4f5f7}
 body{margin:0;padding:0}
-body.embedded{background:#fff}
+body.embedded{background:#fff;display:flow-root}
 .checkout{max-width:40rem;margin:0 auto;padding:1rem;background:#fff}
 body.hosted .checkout{margin:1.5rem auto;border-radius:.5rem;box-shadow:0 1px 4px rgba(0,0,0,.12)}
 h1{font-size:1.5rem;margin:.25rem 0 1rem}
