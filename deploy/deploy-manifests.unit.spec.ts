@@ -62,11 +62,14 @@ interface ComposeService {
   cap_add?: string[];
   security_opt?: string[];
   network_mode?: string;
-  networks?: Record<string, { ipv4_address?: string } | null>;
+  networks?: Record<string, { ipv4_address?: string; aliases?: string[] } | null>;
+  deploy?: { resources?: { limits?: { memory?: string; cpus?: string } } };
+  mem_limit?: string;
   restart?: string;
 }
 
 interface ComposeNetwork {
+  internal?: boolean;
   ipam?: { config?: { subnet: string; ip_range?: string; gateway: string }[] };
 }
 
@@ -154,10 +157,40 @@ const MIGRATE_ALL = ['node', 'dist/libs/platform/src/database/migrate-all.js'];
 /** The identity and password variable in a NATS_URL of the form nats://<identity>:${NATS_PASSWORD_<IDENTITY>...}@nats:4222. */
 const natsIdentityOf = (url: string) => /^nats:\/\/([a-z-]+):\$\{([A-Z_]+):\?[^}]*\}@nats:4222$/.exec(url)?.slice(1);
 
+/** The networks a container joins (none with network_mode: none). */
+const networksOf = (service: ComposeService) => Object.keys(service.networks ?? {});
+/** Whether two containers of a compose model share a network: whether either can reach the other at all. */
+const shareNetwork = (model: Record<string, ComposeService>, a: string, b: string) => networksOf(model[a]).some((network) => networksOf(model[b]).includes(network));
+/** Whether a container can reach `host`: a container of that name, or one with that alias, on a network it joins too. */
+const reaches = (model: Record<string, ComposeService>, from: string, host: string) =>
+  Object.entries(model).some(([name, service]) =>
+    Object.entries(service.networks ?? {}).some(([network, attachment]) => (name === host || attachment?.aliases?.includes(host)) && networksOf(model[from]).includes(network)),
+  );
+/**
+ * The store or server a container needs, from the names in its environment: Postgres for a DATABASE_URL or MIGRATION_DATABASE_URL,
+ * Redis for a REDIS_URL (the variables the services and migrate read; docs DESIGN §4).
+ */
+const STORE_VARIABLES: Record<'postgres' | 'redis', RegExp> = { postgres: /^(MIGRATION_)?DATABASE_URL$/, redis: /^REDIS_URL$/ };
+const needsStore = (service: ComposeService, store: keyof typeof STORE_VARIABLES) => Object.keys(service.environment ?? {}).some((variable) => STORE_VARIABLES[store].test(variable));
+/** A memory size as Docker (512m, 1g: powers of 1024) or Kubernetes (512Mi, 1Gi) writes it, in bytes. */
+const bytes = (size: string) => {
+  const match = /^(\d+(?:\.\d+)?)([kmg])(?:i|b)?$/i.exec(size);
+  if (!match) throw new Error(`not a memory size: ${size}`);
+  return Number(match[1]) * 1024 ** (' kmg'.indexOf(match[2].toLowerCase()));
+};
+const MB = 1024 ** 2;
+/** The memory limit Kubernetes gives the same workload (deploy/k8s/base/<name>.yaml: a Deployment's, Job's or StatefulSet's container, or the Postgres Cluster). */
+const kubernetesMemoryLimit = (name: string): string | undefined => {
+  const file = join(root, 'deploy', 'k8s', 'base', `${name}.yaml`);
+  if (!existsSync(file)) return undefined;
+  const workload = yamlDocuments(readFileSync(file, 'utf8')).find((doc) => ['Deployment', 'Job', 'StatefulSet', 'Cluster'].includes(doc.kind));
+  return workload?.kind === 'Cluster' ? workload.spec.resources?.limits?.memory : workload?.spec.template.spec.containers[0].resources?.limits?.memory;
+};
+
 describe('docker-compose.yml', () => {
   const compose = parse(readFileSync(join(root, 'docker-compose.yml'), 'utf8'), { merge: true }) as {
     services: Record<string, ComposeService>;
-    networks: Record<string, ComposeNetwork>;
+    networks: Record<string, ComposeNetwork | null>;
     volumes: Record<string, unknown>;
   };
   const { services } = compose;
@@ -166,6 +199,9 @@ describe('docker-compose.yml', () => {
     services: Record<string, ComposeService>;
     networks?: Record<string, unknown>;
   };
+  /** The launcher's project: both files merged, as compose merges them (mappings key by key; the networks are mappings here). */
+  const devServices = mergeMappings(services, localPorts.services) as Record<string, ComposeService>;
+  const devNetworks = mergeMappings(compose.networks, localPorts.networks ?? {}) as Record<string, ComposeNetwork | null>;
 
   it('runs every service built here read-only, without capabilities or a way to gain privileges, and no container can gain them', () => {
     const built = Object.entries(services).filter(([, service]) => service.build);
@@ -332,9 +368,9 @@ describe('docker-compose.yml', () => {
   });
 
   it('has the web apps believe X-Forwarded-For only from the host (its TLS proxy) and, for the gateway, the checkout app at its fixed address', () => {
-    const address = interpolate(String(services.checkout.networks?.default?.ipv4_address));
+    const address = interpolate(String(services.checkout.networks?.edge?.ipv4_address));
     expect(address).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
-    const network = compose.networks.default.ipam!.config![0];
+    const network = compose.networks.edge!.ipam!.config![0];
     const host = interpolate(network.gateway);
     expect(host).toMatch(/^\d+\.\d+\.\d+\.1$/);
     // Both in the subnet, and neither in the range compose hands out to the containers without a fixed address:
@@ -349,6 +385,16 @@ describe('docker-compose.yml', () => {
     expect(interpolate(String(services.gateway.environment?.TRUSTED_PROXIES))).toBe(`${address},${host}`);
     expect(interpolate(String(services.checkout.environment?.TRUSTED_PROXIES))).toBe(host);
     expect(interpolate(String(services.dashboard.environment?.TRUSTED_PROXIES))).toBe(host);
+    // The host's connections come from that gateway: Docker publishes a port through the network that leads out, `edge` alone for the three.
+    for (const name of Object.keys(HTTP_PORTS)) expect({ name, outward: networksOf(services[name]).filter((n) => !compose.networks[n]?.internal) }).toEqual({ name, outward: ['edge'] });
+    // The checkout app asks for the gateway by a name the gateway has on `edge` only: the gateway and the checkout app share other
+    // networks too (bus, observability), where the app's address is not the trusted one, and Docker's DNS would answer with any of them.
+    const gatewayUrl = new URL(interpolate(String(services.checkout.environment?.GATEWAY_URL)));
+    expect(gatewayUrl.port).toBe(String(HTTP_PORTS.gateway));
+    const answeringOn = Object.entries(services).flatMap(([name, service]) =>
+      Object.entries(service.networks ?? {}).filter(([, attachment]) => name === gatewayUrl.hostname || attachment?.aliases?.includes(gatewayUrl.hostname)).map(([n]) => `${name} on ${n}`),
+    );
+    expect(answeringOn).toEqual(['gateway on edge']);
   });
 
   it('publishes no Postgres, NATS or Redis port to the host, and every other port on the loopback interface only', () => {
@@ -356,6 +402,93 @@ describe('docker-compose.yml', () => {
     const published = Object.entries(services).flatMap(([name, service]) => (service.ports ?? []).map((port) => `${name} ${port}`));
     expect(published.length).toBeGreaterThan(0);
     for (const port of published) expect(port).toMatch(/^\w+ 127\.0\.0\.1:\d+:\d+$/);
+  });
+
+  it('keeps every container off the Postgres and Redis networks unless its environment names them, as the NetworkPolicies do', () => {
+    const policies = yamlDocuments(readFileSync(join(root, 'deploy', 'k8s', 'base', 'network-policies.yaml'), 'utf8'));
+    /** The apps a NetworkPolicy selects (app In [...]), less the mail relay, which compose does not run. */
+    const selected = (policy: string) =>
+      (policies.find((doc) => doc.metadata.name === policy)?.spec.podSelector.matchExpressions[0].values as string[]).filter((app) => app !== 'mail-pipeline').sort();
+    // The deployed stack and the launcher's project (both files merged, though it starts Postgres and Redis alone).
+    for (const [project, model] of [['deployed', services], ['launcher', devServices]] as const) {
+      for (const store of ['postgres', 'redis'] as const) {
+        const reaching = Object.keys(model).filter((name) => name !== store && shareNetwork(model, name, store)).sort();
+        const needing = Object.keys(model).filter((name) => needsStore(model[name], store)).sort();
+        expect({ project, store, reaching }).toEqual({ project, store, reaching: needing });
+      }
+      expect({ project, storesShare: shareNetwork(model, 'postgres', 'redis') }).toEqual({ project, storesShare: false });
+    }
+    // The same containers as the Kubernetes policies let through; the checkout app reaches neither store.
+    const reachingStore = (store: string) => Object.keys(services).filter((name) => name !== store && shareNetwork(services, name, store)).sort();
+    expect(reachingStore('postgres')).toEqual(selected('services-to-postgres'));
+    expect(reachingStore('redis')).toEqual(selected('services-to-redis'));
+    expect(reachingStore('nats')).toEqual(selected('services-to-nats'));
+    for (const store of ['postgres', 'redis', 'nats']) expect(reachingStore(store)).not.toContain('prometheus');
+    expect(['postgres', 'redis'].filter((store) => shareNetwork(services, 'checkout', store))).toEqual([]);
+    // The check can fail: a checkout app put on Postgres's network shares it without needing it.
+    const leaky = { ...services, checkout: { ...services.checkout, networks: { ...services.checkout.networks, ...services.postgres.networks } } };
+    expect(shareNetwork(leaky, 'checkout', 'postgres') && !needsStore(leaky.checkout, 'postgres')).toBe(true);
+  });
+
+  it('keeps Postgres, Redis and NATS on internal networks, and lets out of the host only the web apps, the observability UIs, webhooks and ingest', () => {
+    const outward = (name: string) => networksOf(services[name]).filter((network) => !compose.networks[network]?.internal);
+    for (const name of ['postgres', 'redis', 'nats']) {
+      expect({ name, networks: networksOf(services[name]).length > 0, outward: outward(name) }).toEqual({ name, networks: true, outward: [] });
+    }
+    // Webhooks: merchants' endpoints (webhooks-to-internet); ingest: public DNS for the DKIM keys, which Docker forwards only from a network that leads out.
+    expect(Object.keys(services).filter((name) => outward(name).length > 0).sort()).toEqual(['checkout', 'dashboard', 'gateway', 'grafana', 'ingest', 'jaeger', 'prometheus', 'webhooks']);
+    // Docker publishes no port from an internal network: every container that publishes one is on a network that leads out.
+    for (const [name, service] of Object.entries(services)) if (service.ports) expect({ name, outward: outward(name).length > 0 }).toEqual({ name, outward: true });
+  });
+
+  it('reaches every address its environment names and Prometheus scrapes, each container on declared networks only, none on compose’s implicit default', () => {
+    for (const [name, service] of Object.entries(services)) {
+      if (service.network_mode === 'none') {
+        expect({ name, networks: service.networks, environment: service.environment }).toEqual({ name, networks: undefined, environment: undefined });
+        continue;
+      }
+      expect({ name, joins: networksOf(service).length > 0 }).toEqual({ name, joins: true });
+      for (const network of networksOf(service)) expect({ name, network, declared: network in compose.networks }).toEqual({ name, network, declared: true });
+      for (const [variable, value] of Object.entries(service.environment ?? {})) {
+        if (!/_(URL|ENDPOINT)$/.test(variable)) continue;
+        const host = new URL(interpolate(String(value))).hostname;
+        // The public addresses given to payers' browsers (CHECKOUT_URL_BASE, SDK_URL) are not dialled from inside.
+        if (host === 'localhost') continue;
+        expect({ name, variable, host, reaches: reaches(services, name, host) }).toEqual({ name, variable, host, reaches: true });
+      }
+    }
+    // Every service sends traces, so Jaeger is on a network with each; Prometheus scrapes each service by name; Grafana reads Prometheus.
+    const prometheus = parse(readFileSync(join(root, 'deploy', 'prometheus', 'prometheus.yml'), 'utf8')) as { scrape_configs: { dns_sd_configs?: { names: string[] }[] }[] };
+    const scraped = prometheus.scrape_configs.flatMap((job) => (job.dns_sd_configs ?? []).flatMap((config) => config.names));
+    expect([...scraped].sort()).toEqual([...SERVICE_NAMES].sort());
+    for (const target of scraped) expect({ target, scraped: reaches(services, 'prometheus', target) }).toEqual({ target, scraped: true });
+    for (const name of SERVICE_NAMES) expect(new URL(services[name].environment!.OTEL_EXPORTER_OTLP_ENDPOINT).hostname).toBe('jaeger');
+    const datasource = parse(readFileSync(join(root, 'deploy', 'grafana', 'provisioning', 'datasources', 'prometheus.yml'), 'utf8')) as { datasources: { url: string }[] };
+    expect(reaches(services, 'grafana', new URL(datasource.datasources[0].url).hostname)).toBe(true);
+    // Grafana reaches no service, nor a store.
+    expect([...SERVICE_NAMES, 'postgres', 'redis', 'nats'].filter((name) => shareNetwork(services, 'grafana', name))).toEqual([]);
+  });
+
+  it('limits every container’s memory and CPU, with room above the services’ measured memory and at least what Kubernetes gives the same workload', () => {
+    for (const [name, service] of Object.entries(services)) {
+      // deploy.resources.limits, which docker compose applies without swarm; not mem_limit beside it, which would conflict.
+      const limits = service.deploy?.resources?.limits;
+      expect({ name, memory: typeof limits?.memory, cpus: Number(limits?.cpus) > 0, mem_limit: service.mem_limit }).toEqual({ name, memory: 'string', cpus: true, mem_limit: undefined });
+      const memory = bytes(interpolate(limits!.memory!));
+      expect({ name, atLeast64MB: memory >= 64 * MB }).toEqual({ name, atLeast64MB: true });
+      const kubernetes = kubernetesMemoryLimit(name);
+      if (kubernetes) expect({ name, memory, belowKubernetes: memory < bytes(kubernetes) }).toEqual({ name, memory, belowKubernetes: false });
+    }
+    // Every Node process (the services and migrate): at least twice the largest idle RSS target (120 MB; docs/PERFORMANCE.md), which
+    // load takes up to about 270 MB (the gateway on Node 24) before the service gives it back.
+    for (const name of [...SERVICE_NAMES, 'migrate']) expect({ name, roomy: bytes(interpolate(services[name].deploy!.resources!.limits!.memory!)) >= 2 * 120 * MB }).toEqual({ name, roomy: true });
+    // Redis: its maxmemory and room above it for the append-only file's rewrite (a fork) and client buffers.
+    const redis = services.redis.command!;
+    const maxmemory = bytes(interpolate(redis[redis.indexOf('--maxmemory') + 1]));
+    expect(bytes(interpolate(services.redis.deploy!.resources!.limits!.memory!)) - maxmemory).toBeGreaterThanOrEqual(256 * MB);
+    // The sizes are read as Docker and Kubernetes read them; the check can fail on a size it cannot read.
+    expect([bytes('512m'), bytes('1Gi'), bytes('384mb')]).toEqual([512 * MB, 1024 * MB, 384 * MB]);
+    expect(() => bytes('plenty')).toThrow('not a memory size');
   });
 
   it('keeps the operator’s .env out of the build context, so no image can hold its secrets', () => {
@@ -401,12 +534,11 @@ describe('docker-compose.yml', () => {
   });
 
   it('gives the launcher’s own project a network without the fixed subnet, so it starts on an engine that runs the deployed stack too', () => {
-    // The deployed stack's network has a fixed subnet (the web apps trust addresses in it) ...
-    expect(interpolate(compose.networks.default.ipam!.config![0].subnet)).toMatch(/^\d+\.\d+\.\d+\.\d+\/\d+$/);
+    // The deployed stack's edge network has a fixed subnet (the web apps trust addresses in it) ...
+    expect(interpolate(compose.networks.edge!.ipam!.config![0].subnet)).toMatch(/^\d+\.\d+\.\d+\.\d+\/\d+$/);
     // ... which a second network on the same engine cannot have ("Pool overlaps"): the launcher's project leaves the choice to Docker.
-    const devNetworks = mergeMappings(compose.networks, localPorts.networks ?? {}) as Record<string, ComposeNetwork>;
-    expect(devNetworks.default).toBeDefined();
-    expect(devNetworks.default.ipam).toBeUndefined();
+    expect(devNetworks.edge).toBeDefined();
+    for (const [name, network] of Object.entries(devNetworks)) expect({ name, ipam: network?.ipam }).toEqual({ name, ipam: undefined });
     // What the launcher starts from compose needs no fixed address in it.
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- the launcher is plain CommonJS
     const { composeServicesFor } = require('../tools/launcher/infrastructure') as { composeServicesFor: (down: unknown[]) => string[] };
@@ -415,7 +547,15 @@ describe('docker-compose.yml', () => {
       { name: 'Redis', url: new URL('redis://127.0.0.1:6379'), defaultPort: 6379 },
     ]);
     expect(started.sort()).toEqual(['postgres', 'redis']);
-    for (const name of started) expect({ name, networks: services[name].networks ?? localPorts.services[name]?.networks }).toEqual({ name, networks: undefined });
+    for (const name of started) {
+      const attached = Object.entries(devServices[name].networks ?? {});
+      expect({ name, fixed: attached.filter(([, attachment]) => attachment?.ipv4_address).map(([n]) => n) }).toEqual({ name, fixed: [] });
+      // Its published port reaches it only through a network that leads out (none does from an internal one): here its own store network.
+      const outward = attached.map(([n]) => n).filter((n) => !devNetworks[n]?.internal);
+      expect({ name, outward }).toEqual({ name, outward: [`data-${name}`] });
+    }
+    // Those lead out in the launcher's project only, which runs nothing else.
+    expect([compose.networks['data-postgres']?.internal, compose.networks['data-redis']?.internal]).toEqual([true, true]);
   });
 
   it('runs NATS as Kubernetes does: as uid and gid 1000, read-only, without capabilities, writing only its JetStream store on a volume handed to that user first', () => {
