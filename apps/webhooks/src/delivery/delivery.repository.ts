@@ -508,11 +508,15 @@ export class DeliveryRepository {
    * endpoints whose catch-up is not settled, however long since their
    * creation the sweeper's round comes, and settles those older than
    * CATCH_UP_SETTLES_MS once a round made fewer than `limit` (it made all
-   * they missed). The endpoint's row is locked for share and so read as a
-   * disabling that commits meanwhile leaves it: a disabling settles the
-   * catch-up (endpoint.repository.ts), so the events of a spell the endpoint
-   * was disabled are never sent. Each such event gets its delivery once,
-   * however often the sweeper looks.
+   * they missed). The endpoint's row is locked (FOR NO KEY UPDATE) and so
+   * read as a disabling that commits meanwhile leaves it: a disabling
+   * settles the catch-up (endpoint.repository.ts), so the events of a spell
+   * the endpoint was disabled are never sent. The lock is the one the
+   * settling takes, so two replicas' rounds take turns on an endpoint rather
+   * than each holding a share the other's update waits on (a deadlock); it
+   * leaves the intake's deliveries to the endpoint free (their foreign key
+   * takes a key share). Each such event gets its delivery once, however
+   * often the sweeper looks.
    */
   catchUpNewEndpoints(limit: number): Promise<DueDelivery[]> {
     return this.db.query(
@@ -527,7 +531,7 @@ export class DeliveryRepository {
           WHERE ep.caught_up_at IS NULL AND ep.status = 'enabled' AND ep.deleted_at IS NULL
             AND NOT EXISTS (SELECT 1 FROM webhooks.deliveries d WHERE d.event_id = e.id AND d.endpoint_id = ep.id)
           LIMIT $1
-            FOR SHARE OF ep
+            FOR NO KEY UPDATE OF ep
          ON CONFLICT (event_id, endpoint_id) DO NOTHING
          RETURNING id, 1 AS attempt, next_attempt_at, endpoint_id
        ), settled AS (
