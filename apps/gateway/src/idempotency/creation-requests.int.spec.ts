@@ -146,8 +146,9 @@ describe('creations that show a secret once, retried after their Idempotency-Key
     const bus = await stack.bus();
     const command = { merchant_id: merchant.merchant_id, email: `raced-${randomUUID().slice(0, 8)}@example.com`, role: 'viewer' as const, idempotency: { key: randomUUID(), fingerprint: 'f'.repeat(64) } };
 
-    // Records held back from here (reads go on): both get past the record's check, the second then waits on the first's e-mail.
-    const { made: added, refused } = await sentTogether(['LOCK TABLE gateway.creation_requests IN SHARE ROW EXCLUSIVE MODE', []], '%INSERT INTO gateway.%', () =>
+    // Records held back from here (reads go on): both get past the record's check; the first then waits on the held
+    // records, the second on the first's lock of the team (the team's size is checked under it).
+    const { made: added, refused } = await sentTogether(['LOCK TABLE gateway.creation_requests IN SHARE ROW EXCLUSIVE MODE', []], '%gateway.%', () =>
       bus.request('identity.team.add.v1', command),
     );
     expect(added).toHaveLength(1);
