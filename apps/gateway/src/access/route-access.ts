@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
-import { RouteConfig } from '@nestjs/platform-fastify';
 import { ApiBearerAuth, ApiExtension } from '@nestjs/swagger';
 import { DomainError, ErrorCode } from '@pp/contracts';
+import { AddRouteConfig } from '../http/route-config';
 import type { KeyType } from '../identity/api-key';
 import type { KeyPrincipal } from '../identity/principal';
 import type { Scope } from '../identity/scopes';
@@ -20,7 +20,7 @@ export type RouteAccess =
 export const SECURITY_SCHEMES = { apiKey: 'api_key', adminToken: 'admin_token', ingestToken: 'ingest_token' } as const;
 
 const access = (route: RouteAccess, ...docs: Array<MethodDecorator & ClassDecorator>) =>
-  applyDecorators(RouteConfig({ access: route }), ...docs);
+  applyDecorators(AddRouteConfig({ access: route }), ...docs);
 
 /**
  * Server-side API: secret and restricted keys holding `scope`. Publishable keys are refused with 403, and with
@@ -54,7 +54,7 @@ export const RFC822 = 'message/rfc822';
 /** The mail relay's ingest route: Bearer $INGEST_TOKEN, a raw e-mail as the body. */
 export const IngestRoute = () =>
   applyDecorators(
-    RouteConfig({ access: { credential: 'ingest_token' }, bodyTypes: [RFC822] }),
+    AddRouteConfig({ access: { credential: 'ingest_token' }, bodyTypes: [RFC822] }),
     ApiBearerAuth(SECURITY_SCHEMES.ingestToken),
   );
 

@@ -20,6 +20,7 @@ import { BusClient } from '@pp/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AdminRoute } from '../access/route-access';
 import { AdminAudit, adminTokenActor } from '../admin/admin-audit';
+import { LongestCall } from '../http/answer-deadline.decorators';
 import { ApiJsonResponse, ApiPageLimitQuery } from '../openapi/api-docs.decorators';
 import { listSchema } from '../openapi/view-schema';
 import { listPage, parseListQuery } from '../http/list-query';
@@ -54,6 +55,7 @@ export class AdminReviewController {
   @Post('ingest/quarantine/:id/retry')
   @HttpCode(200)
   @AdminRoute()
+  @LongestCall(QUARANTINE_RELEASE_TIMEOUT_MS)
   @ApiOperation({ summary: "Match a quarantined e-mail again once its merchant registered the deposit address (409 while none has); repeating answers the same release" })
   @ApiJsonResponse(200, 'The payment the e-mail became', QUARANTINE_RELEASE_SCHEMA)
   async retry(@Param('id') id: string, @Req() request: FastifyRequest): Promise<RetryQuarantinedEmailReply> {

@@ -6,9 +6,13 @@ import { type BaseConfig, BusClient, CONFIG, fitsInOneMessage, JsonLogger, NATS_
 import type { FastifyRequest } from 'fastify';
 import type { NatsConnection } from 'nats';
 import { IngestRoute, RFC822 } from '../access/route-access';
+import { LongestCall } from '../http/answer-deadline.decorators';
 import { ApiJsonResponse } from '../openapi/api-docs.decorators';
 import { viewSchema } from '../openapi/view-schema';
 import { bucketRefusal } from './bucket-refusal';
+
+/** How long the ingest service may take to store a raw e-mail (a large one comes through the blob bucket). */
+const SUBMIT_TIMEOUT_MS = 30_000;
 
 /** A raw message has a header section: at least one "Name: value" line before the first empty line. */
 const HEADER_LINE = /^[!-9;-~]+:[^\r\n]*$/m;
@@ -34,6 +38,7 @@ export class EmailIngestController {
   @Post('ingest-email')
   @HttpCode(202)
   @IngestRoute()
+  @LongestCall(SUBMIT_TIMEOUT_MS)
   @ApiOperation({ summary: 'Hand over one raw transfer notification e-mail (RFC 822, at most 5 MB)' })
   @ApiConsumes(RFC822)
   @ApiBody({ required: true, schema: { type: 'string', format: 'binary' } })
@@ -52,7 +57,7 @@ export class EmailIngestController {
     if (!HEADER_LINE.test(head)) {
       throw new DomainError(ErrorCode.ValidationFailed, 'Validation failed: the body must be a raw RFC 822 message (headers, blank line, body)');
     }
-    return this.bus.request('ingest.email.submit.v1', await this.command(raw), { timeoutMs: 30_000 });
+    return this.bus.request('ingest.email.submit.v1', await this.command(raw), { timeoutMs: SUBMIT_TIMEOUT_MS });
   }
 
   private async command(raw: Buffer): Promise<SubmitEmailCommand> {

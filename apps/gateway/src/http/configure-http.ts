@@ -7,6 +7,7 @@ import { RFC822 } from '../access/route-access';
 import { IdempotencyHooks } from '../idempotency/idempotency.hooks';
 import { ClientBudgets } from '../rate-limit/client-budgets';
 import { serveApiDescription } from '../openapi/api-description';
+import { AnswerDeadline } from './answer-deadline.hook';
 import { checkContentType } from './content-type.hook';
 import { EdgeValidationPipe } from './edge-validation.pipe';
 import { ErrorResponseFilter } from './error-response.filter';
@@ -18,26 +19,30 @@ import { decorateRequests } from './request-state';
 export const BODY_LIMIT_BYTES = 1_048_576;
 
 /**
- * The gateway's request pipeline, in order: request id and context → client
- * address budget (client-side checkout routes) → access (credential, rate
- * limit, key type and scope) → Content-Type → body (JSON
- * parser with edge checks) → idempotency → validation → handler; every error
+ * The gateway's request pipeline, in order: request id and context → answer
+ * deadline (AnswerDeadline) → client address budget (client-side checkout
+ * routes) → access (credential, rate limit, key type and scope) →
+ * Content-Type → body (JSON parser with edge checks) → idempotency →
+ * validation → handler; every error
  * on the way is answered by ErrorResponseFilter as `{ "error": string }`, and
  * a POST refused before its Idempotency-Key reservation is counted then.
  */
 export async function configureHttp(app: NestFastifyApplication): Promise<void> {
   const fastify = app.getHttpAdapter().getInstance();
   const idempotency = app.get(IdempotencyHooks);
+  const deadline = app.get(AnswerDeadline);
   decorateRequests(fastify);
   fastify.addHook('onRoute', requireAccessDeclaration);
   fastify.addHook('onRequest', assignRequestId);
   // Right after the span starts, before any hook that waits (Redis, a key lookup): a client leaving then is still heard.
   whenAnswerEnds(fastify, endRequestSpan);
+  fastify.addHook('onRequest', deadline.arm); // before the hooks that wait (Redis, a key lookup): they count against it
   fastify.addHook('onRequest', app.get(ClientBudgets).spendAddress);
   fastify.addHook('onRequest', app.get(AccessHook).handle);
   fastify.addHook('onRequest', checkContentType);
   fastify.addHook('preHandler', reenterRequestContext);
   fastify.addHook('preHandler', idempotency.reserve);
+  fastify.addHook('onSend', deadline.noteAnswer); // first: the deadline leaves an answer under way alone
   fastify.addHook('onSend', idempotency.countRefused);
   fastify.addHook('onSend', idempotency.settle);
   app.useGlobalFilters(new ErrorResponseFilter(app.get(JsonLogger)));

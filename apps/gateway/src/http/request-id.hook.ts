@@ -18,10 +18,13 @@ export function assignRequestId(request: FastifyRequest, reply: FastifyReply, do
 
 /**
  * Reading the body leaves the async context of the socket, so the context is
- * entered again right before the handler (as @fastify/request-context does).
+ * entered again right before the handler (as @fastify/request-context does),
+ * with the request's answer deadline, known by then (AnswerDeadline): the
+ * handler's bus calls get no more time than is left of it.
  */
 export function reenterRequestContext(request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
   const current = requestContext.current();
-  if (current?.requestId === request.requestId && trace.getActiveSpan() === request.span) return done();
-  context.with(requestSpanContext(request), () => requestContext.run({ requestId: request.requestId }, done));
+  const { requestId, deadline } = request;
+  if (current?.requestId === requestId && current.deadline === deadline && trace.getActiveSpan() === request.span) return done();
+  context.with(requestSpanContext(request), () => requestContext.run(deadline === undefined ? { requestId } : { requestId, deadline }, done));
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { RouteAccess } from '../access/route-access';
 import type { IdempotencyReservation } from '../idempotency/idempotency.store';
 import type { KeyPrincipal, Principal } from '../identity/principal';
+import type { RouteDeadline } from './answer-deadline.policy';
 
 /** What the pipeline learns about a request, kept on Fastify's request object for the later stages. */
 declare module 'fastify' {
@@ -13,11 +14,15 @@ declare module 'fastify' {
     uncounted: KeyPrincipal | undefined;
     /** The request's change committed, whatever the answer says next (an audit entry that could not be stored): its Idempotency-Key must not be freed. */
     changeCommitted: boolean;
+    /** Epoch ms by which the request is answered, 503 if need be (AnswerDeadline); its bus calls get no more. Undefined: none (yet). */
+    deadline: number | undefined;
   }
   interface FastifyContextConfig {
     access?: RouteAccess;
     /** Media types a route's body may have; JSON when absent. */
     bodyTypes?: readonly string[];
+    /** How long the route's answer may take (answer-deadline.decorators.ts); the default when absent. */
+    answerDeadline?: RouteDeadline;
   }
 }
 
@@ -28,5 +33,6 @@ export function decorateRequests(fastify: FastifyInstance): void {
   fastify.decorateRequest('idempotency', undefined);
   fastify.decorateRequest('uncounted', undefined);
   fastify.decorateRequest('changeCommitted', false);
+  fastify.decorateRequest('deadline', undefined);
   fastify.decorateRequest('span', undefined);
 }

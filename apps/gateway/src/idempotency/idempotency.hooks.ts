@@ -38,6 +38,8 @@ export class IdempotencyHooks {
     switch (begun.outcome) {
       case 'started':
         request.idempotency = begun.reservation;
+        // Answered while Redis reserved the key (the answer deadline passed): no handler runs, and no answer will settle it.
+        if (reply.sent) this.abandon(request);
         return undefined;
       case 'replay':
         // A success replays as 200 (PRODUCT-RULES §D3); a committed change answered with an error replays that error.
@@ -83,6 +85,25 @@ export class IdempotencyHooks {
       return JSON.stringify({ error: error.message });
     }
   };
+
+  /**
+   * Frees the key of a request answered without its handler's answer (AnswerDeadline's 503), which settle never sees.
+   * The key is freed, as settle frees it for any 503, never kept with the 503: the work may still commit after it, and
+   * a 503 replayed for 24 hours would hide that. A retry runs again and is answered what that work made: commands carry
+   * the key to the service that records it with their change (ledger, webhooks), which answers the repeat with the
+   * original; the gateway's own creations find the key recorded with them in Postgres (creation-requests.ts) and refuse
+   * the repeat (409) rather than make a second one. Holding the key until the late work ends would need its answer,
+   * which nothing sends any more.
+   */
+  abandon(request: FastifyRequest): void {
+    const reservation = request.idempotency;
+    if (!reservation) return;
+    request.idempotency = undefined;
+    this.store.release(reservation).catch((error: unknown) => {
+      // As in settle: the key stays reserved until its lock expires (IDEMPOTENCY_LOCK_SECONDS), then a retry runs again.
+      this.logger.warn('could not free idempotency key', { error: error instanceof Error ? error.message : String(error) });
+    });
+  }
 
   readonly settle = async (request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> => {
     const reservation = request.idempotency;

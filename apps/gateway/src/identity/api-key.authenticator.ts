@@ -9,6 +9,7 @@ import { ApiKeyCache } from './api-key.cache';
 import { ApiKeyRepository, type StoredApiKey } from './api-key.repository';
 import { FailedAuthenticationBudget } from './failed-authentication.budget';
 import type { KeyPrincipal } from './principal';
+import { UnfoundKeyLookups } from './unfound-key-lookups';
 
 /** Resolves a presented API key to the merchant, mode and scopes it grants, or to nothing. */
 @Injectable()
@@ -22,6 +23,7 @@ export class ApiKeyAuthenticator implements OnApplicationBootstrap, OnApplicatio
     logger: JsonLogger,
     private readonly usage: ApiKeyUsage,
     private readonly failures: FailedAuthenticationBudget,
+    private readonly unfoundLookups: UnfoundKeyLookups,
   ) {
     this.keys = new ApiKeyRepository(dataSource);
     this.cache = new ApiKeyCache(config.DATABASE_URL, config.API_KEY_CACHE_TTL_MS, (error) =>
@@ -39,7 +41,8 @@ export class ApiKeyAuthenticator implements OnApplicationBootstrap, OnApplicatio
 
   /**
    * `clientAddress` (request.ip) is charged for the lookup of a key this
-   * gateway has not found before (FailedAuthenticationBudget); the event
+   * gateway has not found before (FailedAuthenticationBudget), and such
+   * lookups wait for one of a few slots (UnfoundKeyLookups); the event
    * stream, asking again about the key it was opened with, passes none.
    */
   async authenticate(presented: string, clientAddress?: string, now = new Date()): Promise<KeyPrincipal | undefined> {
@@ -48,7 +51,10 @@ export class ApiKeyAuthenticator implements OnApplicationBootstrap, OnApplicatio
     const hash = hashApiKey(presented);
     const resolve = () => this.resolve(kind, hash, now);
     if (clientAddress === undefined) return resolve();
-    return this.failures.attempt(clientAddress, cacheId(hash), resolve);
+    const id = cacheId(hash);
+    // A key found before never waits behind guesses; a refused lookup gives its address's charge back (the gateway's limit, not the client's failure).
+    const lookup = this.failures.hasFound(id) ? resolve : () => this.unfoundLookups.run(resolve);
+    return this.failures.attempt(clientAddress, id, lookup);
   }
 
   private async resolve(kind: KeyKind, hash: Buffer, now: Date): Promise<KeyPrincipal | undefined> {

@@ -9,6 +9,7 @@ import type { ApiKeyUsage } from './api-key-usage';
 import { ApiKeyAuthenticator } from './api-key.authenticator';
 import type { FailedAuthenticationBudget } from './failed-authentication.budget';
 import type { Queryable } from './queryable';
+import type { UnfoundKeyLookups } from './unfound-key-lookups';
 
 /** An authenticator whose key lookups run on `db` (the cache never listens here, so every lookup reaches it). */
 const authenticatorOn = (db: Queryable) =>
@@ -18,6 +19,7 @@ const authenticatorOn = (db: Queryable) =>
     new JsonLogger('gateway', 'error', () => undefined),
     {} as ApiKeyUsage,
     {} as FailedAuthenticationBudget,
+    {} as UnfoundKeyLookups,
   );
 
 /** What authenticating a well-formed key comes to: the error it throws. */

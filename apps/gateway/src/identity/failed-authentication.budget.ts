@@ -37,6 +37,11 @@ export class FailedAuthenticationBudget {
     this.perAddress = new RateLimiterMemory({ points: config.GATEWAY_FAILED_AUTH_PER_ADDRESS_PER_MINUTE, duration: 60 });
   }
 
+  /** Whether this replica has found the key named `keyId` (a digest of it) before: a merchant's key, not a guess. */
+  hasFound(keyId: string): boolean {
+    return this.found.get(keyId) === true;
+  }
+
   /**
    * Runs `authenticate` (a lookup of the key named `keyId`, a digest of it)
    * for a request from `address`. An unfound key's lookup is charged before

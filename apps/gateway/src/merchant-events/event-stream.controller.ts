@@ -8,6 +8,7 @@ import { presentedCredential } from '../access/access.hook';
 import { KeyScope } from '../access/request-params';
 import { SecretKeyRoute } from '../access/route-access';
 import { ApiError } from '../http/api-error';
+import { NoAnswerDeadline } from '../http/answer-deadline.decorators';
 import { ApiKeyAuthenticator } from '../identity/api-key.authenticator';
 import type { KeyPrincipal } from '../identity/principal';
 import { INVALID_QUERY, parseListQuery } from '../http/list-query';
@@ -53,6 +54,7 @@ export class EventStreamController {
 
   @Get('stream')
   @SecretKeyRoute('events.read')
+  @NoAnswerDeadline() // open for as long as the client reads; each of its bus calls keeps its own deadline
   @ApiOperation({ summary: 'Follow new events as Server-Sent Events; reconnect with Last-Event-ID to resume' })
   @ApiQuery({ name: 'types', required: false, description: 'Comma-separated event types to send (default all)' })
   @ApiQuery({ name: 'since', required: false, description: 'An event id to continue after, or "start"; default now. Last-Event-ID takes precedence' })
