@@ -5,6 +5,7 @@ import Redis from 'ioredis';
 import type { Pool } from 'pg';
 import type { IssuedApiKeyView, ProvisionedMerchantView } from '../identity/identity.views';
 import type { PlatformAdminView } from '../identity/platform-admin.service';
+import { MAX_TEAM_SIZE, TEAM_FULL } from '../team/team-change.policy';
 import { type CallResult, GatewayClient } from '../testing/gateway-client';
 
 /*
@@ -154,6 +155,30 @@ describe('creations that show a secret once, retried after their Idempotency-Key
     expect(added).toHaveLength(1);
     expect(refused).toEqual([expect.objectContaining({ code: 'CONFLICT', message: expect.stringContaining(`This Idempotency-Key already added dashboard user ${added[0].id}`) })]);
     expect(await count(`SELECT count(*)::int AS n FROM gateway.dashboard_users WHERE email = $1`, command.email)).toBe(1);
+  });
+
+  it('given a team one user short of its limit, when two users are added at once, then one is added and the other refused: the team is full', async () => {
+    const merchant = await gateway.createMerchant('Nearly Full Team');
+    const members = await count(`SELECT count(*)::int AS n FROM gateway.dashboard_users WHERE merchant_id = $1 AND removed_at IS NULL`, merchant.merchant_id);
+    await db.query(
+      `INSERT INTO gateway.dashboard_users (id, merchant_id, email, password_hash, role)
+       SELECT 'user_full' || g || '_' || $2, $1, 'full' || g || '-' || $2 || '@example.com', 'not-a-hash', 'viewer' FROM generate_series(1, $3::int) AS g`,
+      [merchant.merchant_id, randomUUID().slice(0, 8), MAX_TEAM_SIZE - 1 - members],
+    );
+    const bus = await stack.bus();
+    const addOne = () =>
+      bus.request('identity.team.add.v1', {
+        merchant_id: merchant.merchant_id,
+        email: `last-${randomUUID().slice(0, 8)}@example.com`,
+        role: 'viewer' as const,
+        idempotency: { key: randomUUID(), fingerprint: 'f'.repeat(64) },
+      });
+
+    // The merchant's row held: both additions wait on it, then take the team's lock in turn.
+    const { made, refused } = await sentTogether([`SELECT 1 FROM gateway.merchants WHERE id = $1 FOR NO KEY UPDATE`, [merchant.merchant_id]], '%gateway.merchants%', addOne);
+    expect(made).toHaveLength(1);
+    expect(refused).toEqual([expect.objectContaining({ code: 'CONFLICT', message: TEAM_FULL })]);
+    expect(await count(`SELECT count(*)::int AS n FROM gateway.dashboard_users WHERE merchant_id = $1 AND removed_at IS NULL`, merchant.merchant_id)).toBe(MAX_TEAM_SIZE);
   });
 
   it('keeps a record 24 hours, as Redis keeps its own: past them the key is new again', async () => {

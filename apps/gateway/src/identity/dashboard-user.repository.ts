@@ -48,8 +48,14 @@ export class DashboardUserRepository {
     return this.db.query<DashboardUserRecord[]>(`SELECT * FROM gateway.dashboard_users WHERE merchant_id = $1 AND removed_at IS NULL ORDER BY created_at, id`, [merchantId]);
   }
 
-  /** As listForMerchant, the rows locked until the transaction ends, so two owners' changes cannot together leave no owner. */
-  lockTeam(merchantId: string): Promise<DashboardUserRecord[]> {
+  /**
+   * As listForMerchant, with the team locked until the transaction ends: its merchant's row first, in a statement of
+   * its own, then the users. So two owners' changes cannot together leave no owner, and a second addition that waited
+   * reads the team with the first's user in it (a statement that waits on a row lock still reads the team as it was
+   * when the statement began: a user added meanwhile would be missed, and two additions could pass the team's size).
+   */
+  async lockTeam(merchantId: string): Promise<DashboardUserRecord[]> {
+    await this.db.query(`SELECT 1 FROM gateway.merchants WHERE id = $1 FOR NO KEY UPDATE`, [merchantId]);
     return this.db.query<DashboardUserRecord[]>(
       `SELECT * FROM gateway.dashboard_users WHERE merchant_id = $1 AND removed_at IS NULL ORDER BY created_at, id FOR UPDATE`,
       [merchantId],
