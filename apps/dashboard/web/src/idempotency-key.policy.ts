@@ -47,15 +47,20 @@ export function afterSending(unsettled: readonly Unsettled[], sent: Unsettled, n
   return current([sent, ...unsettled.filter((entry) => !same(entry, sent))], now);
 }
 
-/** What became of a submission: an answer (2xx), a definite refusal (4xx), or nothing known (no answer, a 5xx). */
+/** What became of a submission: an answer (2xx), a refusal of the action itself, or nothing known. */
 export type Outcome = 'answered' | 'refused' | 'unknown';
+
+/** The refusals that judge the action (bad input, not found, a conflict with what exists): what follows is a new one. */
+const ACTION_REFUSALS: ReadonlySet<number> = new Set([400, 404, 409, 410, 413, 422]);
 
 /**
  * No answer at all (`status` undefined), or a 5xx (a 503 when the service answered after the dashboard's deadline, or
  * made the change but could not record it), may have done its work all the same: its retry must send its key again.
- * A 4xx is a definite refusal: what follows is a new submission.
+ * So must a refusal that never reached the action (401 a session that ended, 403 a CSRF token or role checked first,
+ * 408, 429 a budget): it says nothing of an earlier sending whose outcome is unknown, and forgetting the key there
+ * would make the retry after signing in again a second creation.
  */
-export const outcomeOfFailure = (status: number | undefined): Outcome => (status === undefined || status >= 500 ? 'unknown' : 'refused');
+export const outcomeOfFailure = (status: number | undefined): Outcome => (status !== undefined && ACTION_REFUSALS.has(status) ? 'refused' : 'unknown');
 
 /**
  * What the tab keeps once `sent` has its outcome. Unknown: kept, for its retry. Settled: forgotten, its next

@@ -78,9 +78,13 @@ describe('the Idempotency-Key of an action the web app submits', () => {
     [502, 'unknown'],
     [503, 'unknown'],
     [400, 'refused'],
-    [403, 'refused'],
+    [404, 'refused'],
     [409, 'refused'],
-    [429, 'refused'],
+    [422, 'refused'],
+    [401, 'unknown'],
+    [403, 'unknown'],
+    [408, 'unknown'],
+    [429, 'unknown'],
   ])('takes a failure with status %s as %s', (status, outcome) => {
     expect(outcomeOfFailure(status)).toBe(outcome);
   });
