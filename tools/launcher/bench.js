@@ -69,11 +69,21 @@ async function main() {
  * the services the bench forks get none: the bench stops them), and this process passes each signal on, staying
  * until the bench has stopped its stack and written its report.
  */
+/** Signals that reach the launcher within this of each other are one: a single Ctrl-C comes twice under npm. */
+const SAME_SIGNAL_MS = 1000;
+
 function runBench(node, args, options) {
   return new Promise((resolve, reject) => {
     const bench = spawn(node, args, { ...options, detached: true });
     // A closed terminal's SIGHUP would end this process and leave the bench, in its own group, running: a SIGTERM for it.
-    const passOn = (signal) => bench.kill(signal === 'SIGHUP' ? 'SIGTERM' : signal);
+    // One Ctrl-C reaches this process twice (the terminal's, and npm's passing it on to its script): a signal within a
+    // second of the last one passed on is that same one, not the second that tells the bench to exit at once.
+    let lastPassedAt = -Infinity;
+    const passOn = (signal) => {
+      if (Date.now() - lastPassedAt < SAME_SIGNAL_MS) return;
+      lastPassedAt = Date.now();
+      bench.kill(signal === 'SIGHUP' ? 'SIGTERM' : signal);
+    };
     const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'];
     for (const signal of signals) process.on(signal, passOn);
     bench.once('error', reject);
