@@ -507,8 +507,8 @@ export class DeliveryRepository {
    * the endpoint's time (later ones are the intake's to judge). Reads the
    * endpoints whose catch-up is not settled, however long since their
    * creation the sweeper's round comes, and settles those older than
-   * CATCH_UP_SETTLES_MS once a round made fewer than `limit` (it made all
-   * they missed). The endpoint's row is locked (FOR NO KEY UPDATE) and so
+   * CATCH_UP_SETTLES_MS once a round found fewer than `limit` to make (it
+   * made all they missed). The endpoint's row is locked (FOR NO KEY UPDATE) and so
    * read as a disabling that commits meanwhile leaves it: a disabling
    * settles the catch-up (endpoint.repository.ts), so the events of a spell
    * the endpoint was disabled are never sent. The lock is the one the
@@ -520,9 +520,8 @@ export class DeliveryRepository {
    */
   catchUpNewEndpoints(limit: number): Promise<DueDelivery[]> {
     return this.db.query(
-      `WITH missed AS (
-         INSERT INTO webhooks.deliveries (id, event_id, endpoint_id, status, next_attempt_at)
-         SELECT gen_random_uuid()::text, e.id, ep.id, '${WebhookDeliveryStatus.Pending}', now()
+      `WITH candidates AS (
+         SELECT e.id AS event_id, ep.id AS endpoint_id
            FROM webhooks.endpoints ep
            JOIN webhooks.events e
              ON e.merchant_id = ep.merchant_id AND e.livemode = ep.livemode
@@ -532,12 +531,19 @@ export class DeliveryRepository {
             AND NOT EXISTS (SELECT 1 FROM webhooks.deliveries d WHERE d.event_id = e.id AND d.endpoint_id = ep.id)
           LIMIT $1
             FOR NO KEY UPDATE OF ep
+       ), missed AS (
+         INSERT INTO webhooks.deliveries (id, event_id, endpoint_id, status, next_attempt_at)
+         SELECT gen_random_uuid()::text, event_id, endpoint_id, '${WebhookDeliveryStatus.Pending}', now() FROM candidates
          ON CONFLICT (event_id, endpoint_id) DO NOTHING
          RETURNING id, 1 AS attempt, next_attempt_at, endpoint_id
        ), settled AS (
+         -- Only once this round found all there was (fewer candidates than it may take, whatever the inserts met), and
+         -- past an endpoint another statement holds (an outcome disabling it): the next round settles that one.
          UPDATE webhooks.endpoints SET caught_up_at = now()
-          WHERE caught_up_at IS NULL AND created_at < now() - $3 * interval '1 millisecond'
-            AND (SELECT count(*) FROM missed) < $1
+          WHERE id IN (SELECT id FROM webhooks.endpoints
+                        WHERE caught_up_at IS NULL AND created_at < now() - $3 * interval '1 millisecond'
+                          AND (SELECT count(*) FROM candidates) < $1
+                          FOR NO KEY UPDATE SKIP LOCKED)
        )
        SELECT * FROM missed`,
       [limit, MISSED_EVENTS_SPAN_MS, CATCH_UP_SETTLES_MS],

@@ -140,13 +140,29 @@ describe('a new endpoint’s catch-up (real Postgres, the webhooks role)', () =>
     expect(await deliveriesOf(endpointId)).toEqual([]);
   });
 
-  it('given a new endpoint, when the merchant creates it: its time is read at the insert and its catch-up is not settled', async () => {
+  it('given a creation that waits on its merchant’s lock, when it goes on: its time is read at the insert, after the wait, and its catch-up is not settled', async () => {
     const merchantId = merchant();
-    const made = await endpoints.insertWithinLimit(
-      { id: `wh_${randomUUID().replace(/-/g, '')}`, merchant_id: merchantId, livemode: false, url: 'https://hooks.example/new', description: null, enabled_events: ['*'], secret_sealed: 'v1:k1:sealed' },
-      16,
-    );
+    await admin.query(`INSERT INTO webhooks.endpoint_scopes (merchant_id, livemode) VALUES ($1, false)`, [merchantId]);
+    const holder = await admin.connect();
+    let released: number;
+    let made;
+    try {
+      await holder.query('BEGIN');
+      await holder.query(`SELECT 1 FROM webhooks.endpoint_scopes WHERE merchant_id = $1 AND NOT livemode FOR UPDATE`, [merchantId]);
+      const creating = endpoints.insertWithinLimit(
+        { id: `wh_${randomUUID().replace(/-/g, '')}`, merchant_id: merchantId, livemode: false, url: 'https://hooks.example/new', description: null, enabled_events: ['*'], secret_sealed: 'v1:k1:sealed' },
+        16,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      released = Date.now();
+      await holder.query('COMMIT');
+      made = await creating;
+    } finally {
+      holder.release();
+    }
     expect(made).toBeDefined();
+    // Read at the transaction's start, as now() is, it would be some 300 ms before the lock was let go.
+    expect(made!.created_at.getTime()).toBeGreaterThanOrEqual(released - 50);
     expect(await settledAt(made!.id)).toBeNull();
   });
 });
