@@ -422,7 +422,8 @@ export class DeliveryRepository {
        ), disabled AS (
          -- A disable for a failure streak holds only if the streak is still the one it was judged on (read at the
          -- claim, to the millisecond): not if the merchant enabled the endpoint again, or another attempt succeeded.
-         UPDATE webhooks.endpoints ep SET status = 'disabled', disabled_reason = d.reason, caught_up_at = coalesce(ep.caught_up_at, now())
+         UPDATE webhooks.endpoints ep SET status = 'disabled', disabled_reason = d.reason,
+                catch_up_until = CASE WHEN ep.caught_up_at IS NULL THEN coalesce(ep.catch_up_until, now()) ELSE ep.catch_up_until END
            FROM unnest($11::text[], $12::text[], $13::timestamptz[]) AS d (id, reason, streak_since)
           WHERE ep.id = d.id AND ep.status = 'enabled'
             AND (d.streak_since IS NULL OR date_trunc('milliseconds', ep.failing_since) = d.streak_since)
@@ -509,9 +510,12 @@ export class DeliveryRepository {
    * creation the sweeper's round comes, and settles those older than
    * CATCH_UP_SETTLES_MS once a round found fewer than `limit` to make (it
    * made all they missed). The endpoint's row is locked (FOR NO KEY UPDATE) and so
-   * read as a disabling that commits meanwhile leaves it: a disabling
-   * settles the catch-up (endpoint.repository.ts), so the events of a spell
-   * the endpoint was disabled are never sent. The lock is the one the
+   * read as a disabling that commits meanwhile leaves it: a disabling bounds
+   * the catch-up to the events before it (`catch_up_until`,
+   * endpoint.repository.ts), all of those missed while the creation
+   * committed, so the events of a spell the endpoint was disabled, which the
+   * intake skipped, are never sent, and a disabled endpoint waits for its
+   * enabling or its settling. The lock is the one the
    * settling takes, so two replicas' rounds take turns on an endpoint rather
    * than each holding a share the other's update waits on (a deadlock); it
    * leaves the intake's deliveries to the endpoint free (their foreign key
@@ -526,6 +530,7 @@ export class DeliveryRepository {
            JOIN webhooks.events e
              ON e.merchant_id = ep.merchant_id AND e.livemode = ep.livemode
             AND e.created_at >= ep.created_at AND e.created_at < ep.created_at + $2 * interval '1 millisecond'
+            AND e.created_at < coalesce(ep.catch_up_until, 'infinity')
             AND ('${ALL_EVENTS}' = ANY (ep.enabled_events) OR e.type = ANY (ep.enabled_events))
           WHERE ep.caught_up_at IS NULL AND ep.status = 'enabled' AND ep.deleted_at IS NULL
             AND NOT EXISTS (SELECT 1 FROM webhooks.deliveries d WHERE d.event_id = e.id AND d.endpoint_id = ep.id)

@@ -128,16 +128,29 @@ describe('a new endpoint’s catch-up (real Postgres, the webhooks role)', () =>
     expect(await settledAt(endpointId)).toEqual(expect.any(Date));
   });
 
-  it('given an endpoint disabled, then enabled again, before its catch-up: what it missed is not sent', async () => {
+  it('given an endpoint disabled, then enabled again, before its catch-up: what it missed while it was created is sent, what came while it was disabled is not', async () => {
     const merchantId = merchant();
-    await takenIn(merchantId, ago(1_000));
+    const missed = await takenIn(merchantId, ago(1_000));
     const endpointId = await endpoint(merchantId, ago(2_000));
     const scope = { merchant_id: merchantId, livemode: false };
     await endpoints.setStatus(scope, endpointId, 'disabled', 'disabled by the merchant');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await takenIn(merchantId, new Date()); // the intake sees the endpoint, disabled, and skips it
     await endpoints.setStatus(scope, endpointId, 'enabled', null);
 
     await repository.catchUpNewEndpoints(1000);
+    expect(await deliveriesOf(endpointId)).toEqual([{ event_id: missed, status: 'PENDING', attempts: 0 }]);
+  });
+
+  it('given an endpoint still disabled: the catch-up waits for its enabling', async () => {
+    const merchantId = merchant();
+    await takenIn(merchantId, ago(1_000));
+    const endpointId = await endpoint(merchantId, ago(2_000));
+    await endpoints.setStatus({ merchant_id: merchantId, livemode: false }, endpointId, 'disabled', 'disabled by the merchant');
+
+    await repository.catchUpNewEndpoints(1000);
     expect(await deliveriesOf(endpointId)).toEqual([]);
+    expect(await settledAt(endpointId)).toBeNull();
   });
 
   it('given a creation that waits on its merchant’s lock, when it goes on: its time is read at the insert, after the wait, and its catch-up is not settled', async () => {

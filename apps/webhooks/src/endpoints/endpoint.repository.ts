@@ -133,13 +133,14 @@ export class EndpointRepository {
 
   /**
    * Idempotent; enabling clears the reason and the failure streak, so the 410/days-failing rules start afresh.
-   * Disabling settles the endpoint's catch-up: what it missed is not sent once it is enabled again.
+   * Disabling bounds the endpoint's catch-up, if not settled yet, to the events before it: what the endpoint missed
+   * while it was disabled is not sent once it is enabled again (DeliveryRepository.catchUpNewEndpoints).
    */
   async setStatus(scope: Scope, id: string, status: WebhookEndpointStatus, reason: string | null): Promise<EndpointRow | undefined> {
     const [rows] = await this.db.query(
       `UPDATE webhooks.endpoints
           SET status = $4, disabled_reason = $5, failing_since = CASE WHEN $4 = 'enabled' THEN NULL ELSE failing_since END,
-              caught_up_at = CASE WHEN $4 = 'disabled' THEN coalesce(caught_up_at, now()) ELSE caught_up_at END
+              catch_up_until = CASE WHEN $4 = 'disabled' AND caught_up_at IS NULL THEN coalesce(catch_up_until, now()) ELSE catch_up_until END
         WHERE id = $1 AND merchant_id = $2 AND livemode = $3 AND deleted_at IS NULL
         RETURNING *`,
       [id, scope.merchant_id, scope.livemode, status, reason],

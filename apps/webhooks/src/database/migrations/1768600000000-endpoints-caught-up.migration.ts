@@ -3,8 +3,9 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * When an endpoint's catch-up of the events it missed while it was created
- * was settled (DeliveryRepository.catchUpNewEndpoints), or made needless by
- * a disabling: the catch-up reads the endpoints not settled yet, however
+ * was settled (DeliveryRepository.catchUpNewEndpoints; a disabling bounds
+ * it since EndpointCatchUpUntil1768700000000, and settled it before): the
+ * catch-up reads the endpoints not settled yet, however
  * long since their creation its rounds come (a two-minute window of
  * creation times missed an endpoint when no round ran within it).
  * Endpoints older than that window are settled as this runs. Replaces the

@@ -11,6 +11,7 @@ import { DeliveriesNotAttemptedByEndpoint1768300000000 } from './1768300000000-d
 import { ResendRequests1768400000000 } from './1768400000000-resend-requests.migration';
 import { EventsByAge1768500000000 } from './1768500000000-events-by-age.migration';
 import { EndpointsCaughtUp1768600000000 } from './1768600000000-endpoints-caught-up.migration';
+import { EndpointCatchUpUntil1768700000000 } from './1768700000000-endpoint-catch-up-until.migration';
 
 /** Every migration of the webhooks schema, oldest first. */
 export const WebhooksMigrations: Function[] = [
@@ -27,4 +28,5 @@ export const WebhooksMigrations: Function[] = [
   ResendRequests1768400000000,
   EventsByAge1768500000000,
   EndpointsCaughtUp1768600000000,
+  EndpointCatchUpUntil1768700000000,
 ];
