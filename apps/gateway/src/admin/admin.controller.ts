@@ -5,6 +5,7 @@ import type { FastifyRequest } from 'fastify';
 import { DataSource } from 'typeorm';
 import { CreationKey } from '../access/request-params';
 import { AdminRoute } from '../access/route-access';
+import { AnsweredWhenItsChangeEnds } from '../http/answer-deadline.decorators';
 import type { CreationRequest } from '../idempotency/creation-request.repository';
 import type { ApiKeyView, IssuedApiKeyView, MerchantView, ProvisionedMerchantView } from '../identity/identity.views';
 import { MerchantProvisioningService } from '../identity/merchant-provisioning.service';
@@ -47,6 +48,7 @@ export class AdminController {
   ) {}
 
   @Post('merchants')
+  @AnsweredWhenItsChangeEnds()
   @AdminRoute()
   @ApiOperation({ summary: 'Create a merchant, its owner dashboard user and four default keys (shown once)' })
   @ApiJsonBody(CreateMerchantBody)
@@ -58,6 +60,7 @@ export class AdminController {
   }
 
   @Post('platform_admins')
+  @AnsweredWhenItsChangeEnds()
   @AdminRoute()
   @ApiOperation({ summary: 'Create a platform admin for the dashboard console (generated password shown once)' })
   @ApiJsonBody(CreatePlatformAdminBody)
@@ -88,6 +91,7 @@ export class AdminController {
   }
 
   @Post('platform_admins/:id/password')
+  @AnsweredWhenItsChangeEnds()
   @HttpCode(200)
   @AdminRoute()
   @ApiOperation({ summary: "Set a platform admin's password without the old one (generated and shown once when not given); its open dashboard sessions end" })
@@ -119,6 +123,7 @@ export class AdminController {
   }
 
   @Post('merchants/:id/keys')
+  @AnsweredWhenItsChangeEnds()
   @AdminRoute()
   @ApiOperation({ summary: 'Issue a key: secret (all scopes), restricted (pp_rk_, live only, chosen scopes) or publishable' })
   @ApiJsonBody(CreateApiKeyBody)

@@ -6,7 +6,7 @@ import { type BaseConfig, BusClient, CONFIG, fitsInOneMessage, JsonLogger, NATS_
 import type { FastifyRequest } from 'fastify';
 import type { NatsConnection } from 'nats';
 import { IngestRoute, RFC822 } from '../access/route-access';
-import { LongestCall } from '../http/answer-deadline.decorators';
+import { LongestCallAfterUpload } from '../http/answer-deadline.decorators';
 import { ApiJsonResponse } from '../openapi/api-docs.decorators';
 import { viewSchema } from '../openapi/view-schema';
 import { bucketRefusal } from './bucket-refusal';
@@ -38,7 +38,7 @@ export class EmailIngestController {
   @Post('ingest-email')
   @HttpCode(202)
   @IngestRoute()
-  @LongestCall(SUBMIT_TIMEOUT_MS)
+  @LongestCallAfterUpload(SUBMIT_TIMEOUT_MS)
   @ApiOperation({ summary: 'Hand over one raw transfer notification e-mail (RFC 822, at most 5 MB)' })
   @ApiConsumes(RFC822)
   @ApiBody({ required: true, schema: { type: 'string', format: 'binary' } })

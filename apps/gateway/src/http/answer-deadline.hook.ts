@@ -4,8 +4,12 @@ import { CONFIG, JsonLogger, urlPath } from '@pp/platform';
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { GatewayConfig } from '../gateway.config';
 import { IdempotencyHooks } from '../idempotency/idempotency.hooks';
-import { answerDeadlineMs } from './answer-deadline.policy';
+import { answerDeadlineMs, startsAtBody } from './answer-deadline.policy';
 import { SERVICE_RETRY_AFTER_SECONDS } from './error-response.filter';
+
+/** Methods whose body, if one is sent, the gateway's routes never read. */
+const BODILESS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'DELETE', 'OPTIONS']);
+const readsBody = (request: FastifyRequest): boolean => !BODILESS.has(request.method);
 
 /** What the deadline answers: what a bus call past its deadline is answered (ErrorResponseFilter), so clients retry both alike. */
 const LATE_ANSWER = JSON.stringify({ error: 'Service unavailable' });
@@ -23,9 +27,9 @@ const answering = new WeakSet<FastifyRequest>();
  *
  * The clock starts at the request's headers. A request whose body is still coming when it runs out is the client's
  * slowness, which HTTP_REQUEST_TIMEOUT_MS bounds (408, limitRequestBodyTime), not the gateway's: its clock starts again
- * once the body is in, so a slow upload (a raw e-mail) is not answered 503 as if the gateway had been slow. (When the
- * body is in cannot be seen before it is read, which happens after the key lookup; starting the clock only then would
- * leave a slow lookup unbounded.)
+ * once the body is in. An upload's route (a raw e-mail of megabytes: `@LongestCallAfterUpload`) starts its clock at
+ * its body's last byte, so an upload that took most of the 408's time still leaves its call all of its own. (The body
+ * is read after the key lookup; starting every clock only then would leave a slow lookup unbounded.)
  *
  * The answer is written past Fastify, after taking the reply over (hijack): from then on `reply.sent` is true, so the
  * handler's own answer when it ends, an error it throws (ErrorResponseFilter) or a hook still running (a reservation
@@ -55,10 +59,14 @@ export class AnswerDeadline {
       timer = setTimeout(expire, limitMs);
     };
     const expire = () => {
-      if (raw.complete) this.answerLate(request, reply, limitMs);
-      else raw.once('end', start); // the body is still coming: the client's time, not the gateway's
+      // A body still coming is the client's slowness, which the 408 bounds: the clock starts again once it is in. A
+      // request with a body its route never reads (a GET) would wait for that for ever: it is answered now.
+      if (raw.complete || !readsBody(request)) this.answerLate(request, reply, limitMs);
+      else raw.once('end', start);
     };
-    start();
+    // An upload's route counts from its body's last byte (startsAtBody): its arrival is the client's time.
+    if (startsAtBody(request.routeOptions.config?.answerDeadline) && !raw.complete) raw.once('end', start);
+    else start();
     // Answered, or the client left: nothing more to bound.
     reply.raw.once('close', () => {
       clearTimeout(timer);

@@ -3,7 +3,10 @@
  * call has its own, longer timeout than NATS_REQUEST_TIMEOUT_MS (a raw e-mail handed to the ingest service), or `none`
  * for a route that answers for as long as the client listens (the event stream).
  */
-export type RouteDeadline = { longestCallMs: number } | 'none';
+export type RouteDeadline = { longestCallMs: number; fromBody?: boolean } | 'none';
+
+/** Whether the route's clock starts at its body's last byte (an upload) rather than at its headers. */
+export const startsAtBody = (route: RouteDeadline | undefined): boolean => route !== undefined && route !== 'none' && route.fromBody === true;
 
 /**
  * Time for everything a request does besides its longest call: the API key lookup in Postgres, the Redis round trips

@@ -1,4 +1,4 @@
-import { answerDeadlineMs, OTHER_WORK_MS } from './answer-deadline.policy';
+import { answerDeadlineMs, OTHER_WORK_MS, startsAtBody } from './answer-deadline.policy';
 
 const BUS_TIMEOUT_MS = 5_000;
 
@@ -22,5 +22,14 @@ describe('answerDeadlineMs', () => {
 
   it('given a route with no deadline (the event stream), then none', () => {
     expect(answerDeadlineMs('none', BUS_TIMEOUT_MS)).toBeUndefined();
+  });
+});
+
+describe('startsAtBody', () => {
+  it('given an upload route, then its clock starts at its body; any other route, at its headers', () => {
+    expect(startsAtBody({ longestCallMs: 30_000, fromBody: true })).toBe(true);
+    expect(startsAtBody({ longestCallMs: 30_000 })).toBe(false);
+    expect(startsAtBody(undefined)).toBe(false);
+    expect(startsAtBody('none')).toBe(false);
   });
 });

@@ -37,11 +37,20 @@ export class ErrorResponseFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const reply = http.getResponse<FastifyReply>();
     const request = http.getRequest<FastifyRequest>();
-    if (reply.sent) return;
+    if (reply.sent) return this.afterAnswer(exception, request);
     const answer = this.answer(exception, request);
     if (answer.headers) reply.headers(answer.headers);
     ensureRequestId(request, reply);
     reply.code(answer.status).type('application/json; charset=utf-8').send({ error: answer.message });
+  }
+
+  /**
+   * An error once the request was answered (its deadline's 503 went out while the handler worked on): nothing more can
+   * be sent, but an unexpected one must still be seen.
+   */
+  private afterAnswer(exception: unknown, request: FastifyRequest): void {
+    if (exception instanceof ApiError || exception instanceof DomainError) return;
+    this.logger.error('request failed after it was answered', { method: request.method, path: urlPath(request.url), error: exception instanceof Error ? exception.message : String(exception) });
   }
 
   private answer(exception: unknown, request: FastifyRequest): ErrorAnswer {
