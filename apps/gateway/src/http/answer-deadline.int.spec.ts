@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { ledgerEventSubject, type StoredEvent } from '@pp/contracts';
-import { newId, newSessionId } from '@pp/kernel';
+import { newSessionId } from '@pp/kernel';
 import { BusHeader, connectNats, REDIS_COMMAND_TIMEOUT_MS } from '@pp/platform';
 import { startStackWithFreezableRedis, type StackWithFreezableRedis } from '@pp/testing';
 import type { NatsConnection, Subscription } from 'nats';
 import type { Pool } from 'pg';
 import type { ProvisionedMerchantView } from '../identity/identity.views';
 import { GatewayClient } from '../testing/gateway-client';
+import { publishPaymentConfirmed } from '../testing/published-event';
 import { RawHttpConnection } from '../testing/raw-http-connection';
 import { answerDeadlineMs } from './answer-deadline.policy';
 
@@ -231,20 +231,6 @@ describe('gateway: the answer deadline', () => {
   });
 
   /** Publishes an event onto the ledger's stream as its publisher would (the event stream's live feed reads it). */
-  const publishDirectly = async (merchantId: string): Promise<string> => {
-    const id = newId('event');
-    const event: StoredEvent = {
-      id,
-      position: 0,
-      stream_id: `payment-${id}`,
-      version: 1,
-      type: 'payment.confirmed',
-      schema_version: 1,
-      data: { reference: `deadline-${id}`, amount: 1200, status: 'CONFIRMED', metadata: null },
-      metadata: { merchant_id: merchantId, livemode: false },
-      created_at: new Date().toISOString(),
-    };
-    await harness.jetstream().publish(`${frozen.stack.namespace}.${ledgerEventSubject(event.type)}`, JSON.stringify(event));
-    return id;
-  };
+  const publishDirectly = (merchantId: string): Promise<string> =>
+    publishPaymentConfirmed(harness, frozen.stack.namespace, { merchantId, livemode: false }, `deadline-${randomUUID()}`);
 });

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { type Event, CheckoutClient } from '@interac-checkout/node';
-import { LEDGER_EVENTS_STREAM, ledgerEventSubject, MAX_PAGE_LIMIT, type StoredEvent } from '@pp/contracts';
-import { newId } from '@pp/kernel';
+import { LEDGER_EVENTS_STREAM, MAX_PAGE_LIMIT } from '@pp/contracts';
 import { connectNats, streamName } from '@pp/platform';
 import { TestStack, waitFor } from '@pp/testing';
 import type { NatsConnection } from 'nats';
+import { publishPaymentConfirmed } from '../testing/published-event';
 
 /*
  * GET /v1/events/stream is fed live from the ledger's JetStream stream. The
@@ -38,22 +38,8 @@ describe('GET /v1/events/stream, fed from JetStream', () => {
    * Publishes an event onto the ledger's stream as the ledger's publisher would, without storing it in the ledger
    * (`extra` is added to its data).
    */
-  const publishDirectly = async (merchantId: string, livemode: boolean, reference: string, extra: Record<string, unknown> = {}): Promise<string> => {
-    const id = newId('event');
-    const event: StoredEvent = {
-      id,
-      position: 0,
-      stream_id: `payment-${id}`,
-      version: 1,
-      type: 'payment.confirmed',
-      schema_version: 1,
-      data: { reference, amount: 1200, status: 'CONFIRMED', metadata: null, ...extra },
-      metadata: { merchant_id: merchantId, livemode },
-      created_at: new Date().toISOString(),
-    };
-    await harness.jetstream().publish(`${stack.namespace}.${ledgerEventSubject(event.type)}`, JSON.stringify(event));
-    return id;
-  };
+  const publishDirectly = (merchantId: string, livemode: boolean, reference: string, extra: Record<string, unknown> = {}): Promise<string> =>
+    publishPaymentConfirmed(harness, stack.namespace, { merchantId, livemode }, reference, extra);
 
   /** Reads a stream in the background; `received` grows as events arrive. */
   const follow = (apiKey: string, params: { since?: string } = {}) => {
