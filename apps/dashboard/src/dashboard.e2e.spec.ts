@@ -165,6 +165,8 @@ describe('dashboard in Chromium', () => {
 
     await row.locator('a').click();
     await page.waitForSelector('#payment-title');
+    // The title shows before the payment's fields: wait for them, not only for it.
+    await page.locator('.fields dd.sender bdi').first().waitFor();
     expect(await page.locator('.fields dd.sender bdi').allTextContents()).toEqual([forged.sender_name, forged.sender_email]);
     expect(await page.locator('.fields dt', { hasText: 'Comment' }).count()).toBe(1);
     expect(await page.locator('.fields dd.comment bdi').allTextContents()).toEqual([forged.comment]);
