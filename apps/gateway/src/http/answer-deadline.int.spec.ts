@@ -85,6 +85,19 @@ describe('gateway: the answer deadline', () => {
     };
   };
 
+  /** Sends a request while the key table is locked, and lets go of the lock half a second past the deadline: its answer. */
+  const sentWhileKeysLockedPastDeadline = async <T>(send: () => Promise<T>): Promise<T> => {
+    const lock = await lockKeyTable();
+    try {
+      const pending = send();
+      await sleep(DEADLINE_MS + 500);
+      await lock.unlock();
+      return await pending;
+    } finally {
+      await lock.unlock();
+    }
+  };
+
   const testKeysOf = async (merchantId: string): Promise<string[]> =>
     (await db.query('SELECT id FROM gateway.api_keys WHERE merchant_id = $1 AND livemode = false ORDER BY created_at', [merchantId])).rows.map((row: { id: string }) => row.id);
 
@@ -145,20 +158,13 @@ describe('gateway: the answer deadline', () => {
   it('given an admin key issue that waits past the deadline, then it has none: it is answered its key once its change ends, the only copy of the secret not lost to a 503', async () => {
     const owner = await gateway.createMerchant();
     const before = await testKeysOf(owner.merchant_id);
-    const lock = await lockKeyTable();
-    let issued;
-    try {
-      const pending = gateway.call<{ id: string; key: string }>(`/v1/admin/merchants/${owner.merchant_id}/keys`, {
+    const issued = await sentWhileKeysLockedPastDeadline(() =>
+      gateway.call<{ id: string; key: string }>(`/v1/admin/merchants/${owner.merchant_id}/keys`, {
         token: gateway.adminToken,
         body: { type: 'secret', livemode: false },
         idempotencyKey: `deadline-issue-${randomUUID()}`,
-      });
-      await sleep(DEADLINE_MS + 500);
-      await lock.unlock();
-      issued = await pending;
-    } finally {
-      await lock.unlock();
-    }
+      }),
+    );
     expect(issued.status).toBe(201);
     expect(issued.body.key).toMatch(/^pp_\w+_test_\w+$/);
     expect(await testKeysOf(owner.merchant_id)).toEqual([...before, issued.body.id]);
@@ -196,16 +202,9 @@ describe('gateway: the answer deadline', () => {
 
   it('given the event stream, then it has no deadline: one whose key lookup waits past it still opens, and is served after it', async () => {
     const abort = new AbortController();
-    const lock = await lockKeyTable();
-    let response: Response;
-    try {
-      const pending = fetch(`${frozen.stack.url('gateway')}/v1/events/stream`, { headers: { authorization: `Bearer ${merchant.keys.test_secret}` }, signal: abort.signal });
-      await sleep(DEADLINE_MS + 500);
-      await lock.unlock();
-      response = await pending;
-    } finally {
-      await lock.unlock();
-    }
+    const response = await sentWhileKeysLockedPastDeadline(() =>
+      fetch(`${frozen.stack.url('gateway')}/v1/events/stream`, { headers: { authorization: `Bearer ${merchant.keys.test_secret}` }, signal: abort.signal }),
+    );
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
     const reader = response.body!.getReader();

@@ -91,9 +91,9 @@ export class IdempotencyHooks {
    * The key is freed, as settle frees it for any 503, never kept with the 503: the work may still commit after it, and
    * a 503 replayed for 24 hours would hide that. A retry runs again and is answered what that work made: commands carry
    * the key to the service that records it with their change (ledger, webhooks), which answers the repeat with the
-   * original; the gateway's own creations find the key recorded with them in Postgres (creation-requests.ts) and refuse
-   * the repeat (409) rather than make a second one. Holding the key until the late work ends would need its answer,
-   * which nothing sends any more.
+   * original. The gateway's own creations that show a secret once have no deadline (AnsweredWhenItsChangeEnds), so
+   * none of them is abandoned. Holding the key until the late work ends would need its answer, which nothing sends any
+   * more.
    */
   abandon(request: FastifyRequest): void {
     const reservation = request.idempotency;
