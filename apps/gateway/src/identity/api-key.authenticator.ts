@@ -7,9 +7,12 @@ import { keyLookupFailed } from './api-key-lookup-failure';
 import { ApiKeyUsage } from './api-key-usage';
 import { ApiKeyCache } from './api-key.cache';
 import { ApiKeyRepository, type StoredApiKey } from './api-key.repository';
-import { FailedAuthenticationBudget } from './failed-authentication.budget';
+import { FailedAuthenticationBudget, FOUND_KEYS } from './failed-authentication.budget';
 import type { KeyPrincipal } from './principal';
 import { UnfoundKeyLookups } from './unfound-key-lookups';
+
+/** How far back a key's last use makes it known to a replica from its start (rememberKeysInUse). */
+export const KEYS_IN_USE_WITHIN_MS = 7 * 24 * 3_600_000;
 
 /** Resolves a presented API key to the merchant, mode and scopes it grants, or to nothing. */
 @Injectable()
@@ -20,7 +23,7 @@ export class ApiKeyAuthenticator implements OnApplicationBootstrap, OnApplicatio
   constructor(
     dataSource: DataSource,
     @Inject(CONFIG) config: GatewayConfig,
-    logger: JsonLogger,
+    private readonly logger: JsonLogger,
     private readonly usage: ApiKeyUsage,
     private readonly failures: FailedAuthenticationBudget,
     private readonly unfoundLookups: UnfoundKeyLookups,
@@ -31,8 +34,8 @@ export class ApiKeyAuthenticator implements OnApplicationBootstrap, OnApplicatio
     );
   }
 
-  onApplicationBootstrap(): Promise<void> {
-    return this.cache.listen();
+  async onApplicationBootstrap(): Promise<void> {
+    await Promise.all([this.cache.listen(), this.rememberKeysInUse()]);
   }
 
   onApplicationShutdown(): Promise<void> {
@@ -55,6 +58,20 @@ export class ApiKeyAuthenticator implements OnApplicationBootstrap, OnApplicatio
     // A key found before never waits behind guesses; a refused lookup gives its address's charge back (the gateway's limit, not the client's failure).
     const lookup = this.failures.hasFound(id) ? resolve : () => this.unfoundLookups.run(resolve);
     return this.failures.attempt(clientAddress, id, lookup);
+  }
+
+  /**
+   * A replica just started has found no key yet, so under a flood of guesses its merchants' first requests would
+   * wait in line with them (UnfoundKeyLookups) and could be refused. The keys used in the last week are known from
+   * the start instead. Only their digests are kept, as for keys found by a request; should this read fail (the
+   * database not answering yet), each key becomes known when a request finds it.
+   */
+  private async rememberKeysInUse(): Promise<void> {
+    try {
+      for (const hash of await this.keys.hashesInUse(KEYS_IN_USE_WITHIN_MS, FOUND_KEYS)) this.failures.rememberFound(cacheId(hash));
+    } catch (error) {
+      this.logger.warn('could not read the API keys in use; each is known once a request finds it', { error: (error as Error).message });
+    }
   }
 
   private async resolve(kind: KeyKind, hash: Buffer, now: Date): Promise<KeyPrincipal | undefined> {

@@ -98,6 +98,22 @@ export class ApiKeyRepository {
   }
 
   /**
+   * Hashes of the keys that still authenticate and were used within `withinMs`, most recent first, at most `limit`:
+   * what a gateway replica knows as its merchants' keys from its start (ApiKeyAuthenticator). One scan of the table,
+   * once per start.
+   */
+  async hashesInUse(withinMs: number, limit: number): Promise<Buffer[]> {
+    const rows = await this.db.query<Array<{ key_hash: Buffer }>>(
+      `SELECT key_hash FROM gateway.api_keys
+        WHERE revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())
+          AND last_used_at > now() - make_interval(secs => $1::double precision / 1000)
+        ORDER BY last_used_at DESC LIMIT $2`,
+      [withinMs, limit],
+    );
+    return rows.map((row) => row.key_hash);
+  }
+
+  /**
    * Revokes once; revoking again keeps the first revocation time. Key
    * caches forget the key: this process's at once, every other gateway's on
    * the NOTIFY, which names it. The notice is sent by the revoking statement

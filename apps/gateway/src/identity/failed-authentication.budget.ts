@@ -8,7 +8,7 @@ import { ApiError } from '../http/api-error';
 export const TOO_MANY_FAILED_ATTEMPTS = 'Too many failed API key attempts; try again later';
 
 /** Keys remembered as found: a few MB at most, more than the active keys of many merchants. */
-const FOUND_KEYS = 10_000;
+export const FOUND_KEYS = 10_000;
 
 /**
  * Failed API-key authentications per client address (IPv6 per /64) and
@@ -40,6 +40,11 @@ export class FailedAuthenticationBudget {
   /** Whether this replica has found the key named `keyId` (a digest of it) before: a merchant's key, not a guess. */
   hasFound(keyId: string): boolean {
     return this.found.get(keyId) === true;
+  }
+
+  /** Remembers the key named `keyId` as found without a lookup: one the database says a merchant used lately. */
+  rememberFound(keyId: string): void {
+    this.found.set(keyId, true);
   }
 
   /**

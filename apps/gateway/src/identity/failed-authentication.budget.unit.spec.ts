@@ -67,6 +67,19 @@ describe('FailedAuthenticationBudget', () => {
     expect(again).toHaveBeenCalledTimes(1);
   });
 
+  it('given a key remembered as found (in use lately, read at the start), when its spent address presents it, then it is looked up and known', async () => {
+    const budget = newBudget();
+    const merchantKey = guess();
+    budget.rememberFound(merchantKey);
+    await spend(budget, '198.51.100.2');
+
+    const first = lookup('found');
+    expect(await budget.attempt('198.51.100.2', merchantKey, first)).toBe(PRINCIPAL);
+    expect(first).toHaveBeenCalledTimes(1);
+    expect(budget.hasFound(merchantKey)).toBe(true);
+    expect(budget.hasFound(guess())).toBe(false);
+  });
+
   it('given more keys that authenticate than the budget, when the address then fails, then it still has its whole budget', async () => {
     const budget = newBudget();
     for (let i = 0; i < 3 * BUDGET; i++) expect(await budget.attempt('203.0.113.9', guess(), lookup('found'))).toBe(PRINCIPAL);

@@ -1,6 +1,6 @@
 import { newSessionId } from '@pp/kernel';
 import { connectNats } from '@pp/platform';
-import { TestStack } from '@pp/testing';
+import { sampleSum, scrape, TestStack, waitFor } from '@pp/testing';
 import type { NatsConnection } from 'nats';
 import type { Pool } from 'pg';
 import { GatewayClient, type CallResult } from '../testing/gateway-client';
@@ -16,6 +16,7 @@ import { unfoundKeyLookupLimits } from './unfound-key-lookups';
  * refused at once. Each guess comes from its own address (X-Forwarded-For,
  * believed from loopback), so no address's own budget is spent. The harness
  * answers the sessions service's reads: 404 means the key was accepted.
+ * The tests run in order: the second restarts the gateway the first used.
  */
 
 const POOL_SIZE = 2;
@@ -48,16 +49,15 @@ describe('lookups of unknown API keys, bounded per gateway', () => {
   const retrieve = (key: string, address: string) =>
     gateway.call(`/v1/checkout/sessions/${newSessionId()}`, { token: key, headers: { 'x-forwarded-for': address } });
 
-  it('given every lookup slot and place in line taken by unknown keys, when more come from other addresses, then 503 with Retry-After at once; a known key still answers; the ones in line get their 401 once the database answers', async () => {
-    expect(slots).toBe(1);
-    // The merchant's key, found (and cached for API_KEY_CACHE_TTL_MS) before the flood.
-    expect((await retrieve(merchant.keys.test_secret, '192.0.2.1')).status).toBe(404);
+  const refusals = async () => sampleSum(await scrape(stack.metricsUrl('gateway')), 'pp_gateway_key_lookups_refused_total');
 
+  /** Every slot and place in line taken by guesses from their own addresses while the key table is locked, and PAST_THE_LINE more; `meanwhile` runs before the lock ends. */
+  const flood = async (meanwhile: () => Promise<void>): Promise<CallResult[]> => {
     const locker = await db.connect();
     await locker.query('BEGIN');
     await locker.query('LOCK TABLE gateway.api_keys IN ACCESS EXCLUSIVE MODE');
     const answered: CallResult[] = [];
-    let pending: Array<Promise<unknown>> = [];
+    const pending: Array<Promise<unknown>> = [];
     try {
       // The first in the slot and then the line, in order of arrival, so that only the last ones find no place.
       for (let i = 0; i < slots + line + PAST_THE_LINE; i++) {
@@ -73,16 +73,51 @@ describe('lookups of unknown API keys, bounded per gateway', () => {
         expect(refused.headers.get('retry-after')).toBe('1');
         expect(refused.headers.get('x-request-id')).toMatch(/\S/);
       }
-      // A key this gateway found before does not wait behind the guesses.
-      expect((await retrieve(merchant.keys.test_secret, '192.0.2.1')).status).toBe(404);
+      await meanwhile();
     } finally {
       await locker.query('ROLLBACK');
       locker.release();
     }
     await Promise.all(pending);
-    pending = [];
+    return answered;
+  };
+
+  it('given every lookup slot and place in line taken by unknown keys, when more come from other addresses, then 503 with Retry-After at once, counted; a known key still answers; the ones in line get their 401 once the database answers', async () => {
+    expect(slots).toBe(1);
+    expect(await refusals()).toBe(0);
+    // The merchant's key, found (and cached for API_KEY_CACHE_TTL_MS) before the flood.
+    expect((await retrieve(merchant.keys.test_secret, '192.0.2.1')).status).toBe(404);
+
+    const answered = await flood(async () => {
+      // A key this gateway found before does not wait behind the guesses.
+      expect((await retrieve(merchant.keys.test_secret, '192.0.2.1')).status).toBe(404);
+    });
+
     const statuses = answered.map((result) => result.status);
     expect(statuses.filter((status) => status === 503)).toHaveLength(PAST_THE_LINE);
     expect(statuses.filter((status) => status === 401)).toHaveLength(slots + line);
+    expect(await refusals()).toBe(PAST_THE_LINE);
+  });
+
+  it('given a gateway just restarted, when guesses fill its line, then a key used lately is known from the start: it waits for the database, not refused', async () => {
+    // The first test's request recorded the key's use (off its path: waited for here).
+    await waitFor('the key’s last use recorded', async () => {
+      const { rows } = await db.query<{ used: boolean }>('SELECT last_used_at IS NOT NULL AS used FROM gateway.api_keys WHERE merchant_id = $1 AND livemode = false AND type = $2', [
+        merchant.merchant_id,
+        'secret',
+      ]);
+      return rows[0]?.used === true;
+    });
+    await stack.stopService('gateway');
+    await stack.startService('gateway');
+
+    let known: Promise<CallResult> | undefined;
+    await flood(async () => {
+      known = retrieve(merchant.keys.test_secret, '192.0.2.1');
+      // Past the line, an unknown key is refused at once; this one is still waiting on the locked table.
+      const first = await Promise.race([known, new Promise((resolve) => setTimeout(() => resolve('waiting'), 300))]);
+      expect(first).toBe('waiting');
+    });
+    expect((await known!).status).toBe(404);
   });
 });

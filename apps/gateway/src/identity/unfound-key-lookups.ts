@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CONFIG } from '@pp/platform';
+import { CONFIG, KEY_LOOKUPS_REFUSED, ServiceMetrics } from '@pp/platform';
+import type { Counter } from 'prom-client';
 import type { GatewayConfig } from '../gateway.config';
 import { ApiError } from '../http/api-error';
 import { SERVICE_RETRY_AFTER_SECONDS } from '../http/error-response.filter';
@@ -31,20 +32,24 @@ export function unfoundKeyLookupLimits(poolSize: number): { slots: number; line:
  * share whatever the number of addresses, and has no state to keep right.
  *
  * The refusal is an ApiError, not a DomainError: ErrorResponseFilter logs every service-unavailable DomainError, and a
- * flood must not become a flood of log lines.
+ * flood must not become a flood of log lines. It is counted instead (pp_gateway_key_lookups_refused_total).
  */
 @Injectable()
 export class UnfoundKeyLookups {
   private readonly slots: WorkSlots;
+  private readonly refused: Counter;
 
-  constructor(@Inject(CONFIG) config: GatewayConfig) {
+  constructor(@Inject(CONFIG) config: GatewayConfig, metrics: ServiceMetrics) {
     const { slots, line } = unfoundKeyLookupLimits(config.DATABASE_POOL_SIZE);
     this.slots = new WorkSlots(slots, line);
+    this.refused = metrics.counter(KEY_LOOKUPS_REFUSED, { startAtZero: {} });
   }
 
   run<T>(lookup: () => Promise<T>): Promise<T> {
     return this.slots.run(lookup).catch((error: unknown) => {
-      throw error instanceof NoSlotFree ? new ApiError(503, 'Service unavailable', { 'Retry-After': String(SERVICE_RETRY_AFTER_SECONDS) }) : error;
+      if (!(error instanceof NoSlotFree)) throw error;
+      this.refused.inc();
+      throw new ApiError(503, 'Service unavailable', { 'Retry-After': String(SERVICE_RETRY_AFTER_SECONDS) });
     });
   }
 }

@@ -57,6 +57,12 @@ export const NATS_MESSAGES = counter(
   ['direction'],
 );
 
+// Gateway
+export const KEY_LOOKUPS_REFUSED = counter(
+  'pp_gateway_key_lookups_refused_total',
+  'Requests with an API key the gateway replica had not found before, answered 503 without a lookup: every lookup slot and place in line was taken (guesses from many addresses)',
+);
+
 // Ledger
 export const LEDGER_APPEND_DURATION = histogram('pp_ledger_append_duration_seconds', 'Time from an append reaching the ledger to its commit (queueing for the group commit included)', []);
 export const LEDGER_BATCH_SIZE = histogram('pp_ledger_group_commit_batch_size', 'Appends committed together in one transaction', [], [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1000]);
@@ -103,6 +109,7 @@ export const METRIC_CATALOG: readonly MetricDefinition[] = [
   BUS_CLIENT_REQUESTS,
   BUS_CLIENT_REQUEST_DURATION,
   NATS_MESSAGES,
+  KEY_LOOKUPS_REFUSED,
   LEDGER_APPEND_DURATION,
   LEDGER_BATCH_SIZE,
   LEDGER_EVENTS,
