@@ -289,6 +289,25 @@ describe('dashboard /api', () => {
       expect((await owner.get(`/api/payments/${mine.id}?mode=live`)).status).toBe(404);
     });
 
+    it('given a mode other than live or test (a typo, the parameter twice), then 400 naming the values, not the test mode', async () => {
+      const mine = await simulated(a, owner);
+      expect((await owner.get(`/api/payments/${mine.id}?mode=test`)).status).toBe(200);
+      for (const mode of ['LIVE', 'prod', 'live&mode=live']) {
+        const answer = await owner.get<{ error: string }>(`/api/payments/${mine.id}?mode=${mode}`);
+        expect([mode, answer.status, answer.body.error]).toEqual([mode, 400, 'Validation failed: mode must be live or test']);
+      }
+      const refund = await owner.post<{ error: string }>(`/api/payments/${mine.id}/refund?mode=Live`, {});
+      expect(refund.status).toBe(400);
+      expect((await owner.get<PaymentDetail>(`/api/payments/${mine.id}`)).body.payment).toMatchObject({ status: 'CONFIRMED' });
+    });
+
+    it('given a malformed session cursor or simulated session id, then 400 at the edge', async () => {
+      expect((await owner.get<{ error: string }>('/api/checkout-sessions?starting_after=not_an_id')).body.error).toMatch(/starting_after must be a checkout session id/);
+      const simulate = await owner.post<{ error: string }>('/api/sandbox/simulate', { session_id: 'NOT-AN-ID', outcome: 'confirmed' });
+      expect(simulate.status).toBe(400);
+      expect(simulate.body.error).toMatch(/session_id must be a checkout session id/);
+    });
+
     it('given the owner, when requesting a test refund, then it answers 201 with the refund', async () => {
       const payment = await simulated(a, owner);
       const refund = await owner.post<RefundView>(`/api/payments/${payment.id}/refund`, { reason: 'customer asked' });

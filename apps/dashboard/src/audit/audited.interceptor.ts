@@ -4,6 +4,7 @@ import type { AuditAction } from '@pp/contracts';
 import type { FastifyReply } from 'fastify';
 import { catchError, from, type Observable, mergeMap } from 'rxjs';
 import type { SignedInRequest } from '../auth/access.guard';
+import { requestedLivemode } from '../auth/requested-mode';
 import type { AuditFact } from './audit-trail';
 import { AuditTrail } from './audit-trail';
 
@@ -59,7 +60,7 @@ export class AuditInterceptor implements NestInterceptor {
       if (recording) return;
       recording = true;
       const principal = request.dashboard!.session.principal;
-      const mode = principal.merchant_id ? { livemode: (request.query as Record<string, unknown>).mode === 'live' } : {};
+      const mode = principal.merchant_id ? { livemode: requestedLivemode(request.query) } : {};
       await this.trail.record(request, reply, principal, { action: rule.action, ...mode, ...rule.describe(result, request) });
     };
     return next.handle().pipe(

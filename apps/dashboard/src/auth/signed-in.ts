@@ -1,6 +1,7 @@
 import { createParamDecorator, type ExecutionContext, NotFoundException } from '@nestjs/common';
 import type { DashboardPrincipal, MerchantScope } from '@pp/contracts';
 import type { SignedInRequest } from './access.guard';
+import { requestedLivemode } from './requested-mode';
 
 /** The signed-in user of a route the guard let through. */
 export const Principal = createParamDecorator((_data: unknown, context: ExecutionContext): DashboardPrincipal => {
@@ -11,13 +12,13 @@ export const Principal = createParamDecorator((_data: unknown, context: Executio
 
 /**
  * The merchant and mode a merchant route acts for: the user's own merchant
- * (never one named by the request) and `?mode=live` or test (the default),
- * so another merchant's or mode's ids answer 404 from the services.
+ * (never one named by the request) and `?mode=live` or test (the default;
+ * requestedLivemode), so another merchant's or mode's ids answer 404 from
+ * the services.
  */
 export const Scope = createParamDecorator((_data: unknown, context: ExecutionContext): MerchantScope => {
   const request = context.switchToHttp().getRequest<SignedInRequest>();
   const merchantId = request.dashboard?.session.principal.merchant_id;
   if (!merchantId) throw new NotFoundException('Not found');
-  const mode = (request.query as Record<string, unknown>).mode;
-  return { merchant_id: merchantId, livemode: mode === 'live' };
+  return { merchant_id: merchantId, livemode: requestedLivemode(request.query) };
 });

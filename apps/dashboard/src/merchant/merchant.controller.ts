@@ -19,7 +19,7 @@ import {
 import { randomToken } from '@pp/kernel';
 import { BusClient } from '@pp/platform';
 import type { FastifyReply } from 'fastify';
-import { IsIn, IsOptional, IsString, Length } from 'class-validator';
+import { IsIn, IsOptional, IsString, Matches } from 'class-validator';
 import { CHECKOUT_SESSION_ID_PATTERN, PageLimitParams } from '@pp/contracts';
 import { Audited, targetParam, targetResult } from '../audit/audited.interceptor';
 import type { SignedInRequest } from '../auth/access.guard';
@@ -67,7 +67,7 @@ class ListSessionsParams extends PageLimitParams {
 
   @IsOptional()
   @IsString()
-  @Length(1, 64)
+  @Matches(CHECKOUT_SESSION_ID_PATTERN, { message: 'starting_after must be a checkout session id' })
   starting_after?: string;
 }
 

@@ -108,7 +108,7 @@ export class WebhookEndpointsController {
   ): Promise<void> {
     ensure(EVENT_ID_PATTERN.test(id), 'Event not found');
     // The key goes with the command: a retry after an answer lost on the bus gets what was queued, not a second resend.
-    const answer = await this.bus.request('webhooks.events.resend.v1', { ...scope, event_id: id, ...body, idempotency });
+    const answer = await this.bus.request('webhooks.events.resend.v1', { ...body, event_id: id, idempotency, ...scope });
     await sendIdempotent(reply, { ...answer, replayed: answer.replayed ?? false }, 200);
   }
 }
