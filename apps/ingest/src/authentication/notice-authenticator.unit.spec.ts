@@ -340,6 +340,37 @@ describe('notice authentication', () => {
       });
     });
 
+    it.each([
+      ['a quoted name that closes early', 'To: "Bob" <payments@acme.example> "x" <payer@attacker.example>'],
+      ['an unquoted name', 'To: Bob <payments@acme.example> x <payer@attacker.example>'],
+      ['an encoded word with a raw angle bracket', 'To: =?utf-8?Q?Bob_<payments@acme.example>?= <payer@attacker.example>'],
+      ['a quoted name never closed', 'To: "Bob <payments@acme.example>'],
+      ['text after the address', 'To: Bob <payments@acme.example> x'],
+    ])('gives no signed recipient when the display name (the payer’s text) carries another address: %s', async (_what, line) => {
+      const signed = await signEmail(withHeader(buildNotice(), 'To', line));
+      expect(await authenticate(signed)).toMatchObject({
+        authenticated: true,
+        recipient: { signed_recipient: null, reasons: ['recipient_not_single_mailbox'] },
+      });
+    });
+
+    it('gives no signed recipient when the recipient name typed at the bank holds an address, as the notice quotes it', async () => {
+      const signed = await signEmail(buildNotice({ recipientName: 'Bob" <payments@acme.example> "x', to: 'payer@attacker.example' }));
+      expect(await authenticate(signed)).toMatchObject({ recipient: { signed_recipient: null, reasons: ['recipient_not_single_mailbox'] } });
+    });
+
+    it.each([
+      ['a bare address', 'To: payments@acme.example'],
+      ['an angle-address alone', 'To: <Payments@Acme.example>'],
+      ['an unquoted name', "To: SAMPLE LANDLORD O'BRIEN JR. <payments@acme.example>"],
+      ['a quoted name with escapes and specials', 'To: "Jane \\"JJ\\" O\'Brien, <Inc>" <payments@acme.example>'],
+      ['an encoded word', 'To: =?UTF-8?B?w4lsb3JpZSBCcmHDq24=?= <payments@acme.example>'],
+      ['a folded value', 'To: ACME WIDGETS INC.\n <payments@acme.example>'],
+    ])('reads the address of %s', async (_what, line) => {
+      const signed = await signEmail(withHeader(buildNotice(), 'To', line));
+      expect(await authenticate(signed)).toMatchObject({ authenticated: true, recipient: SIGNED_TO_ACME });
+    });
+
     it('gives no signed recipient for a notice without To', async () => {
       const signed = await signEmail(withHeader(buildNotice(), 'To', null));
       expect(await authenticate(signed)).toMatchObject({ authenticated: true, recipient: { signed_recipient: null, reasons: ['recipient_missing'] } });

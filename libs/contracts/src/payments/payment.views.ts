@@ -24,7 +24,7 @@ export enum ReviewReason {
   RecipientMissing = 'recipient_missing',
   /** Several To headers: DKIM signs only the bottom one, a mail reader may show (or merge) the others. */
   RecipientNotUnique = 'recipient_not_unique',
-  /** The signed To header names several mailboxes, a group, or no readable address. */
+  /** The signed To header names several mailboxes, a group, no readable address, or a display name that could hide another (INGEST-FORMATS). */
   RecipientNotSingleMailbox = 'recipient_not_single_mailbox',
   /** No passing trusted signature covers the To header. */
   RecipientNotSigned = 'recipient_not_signed',
