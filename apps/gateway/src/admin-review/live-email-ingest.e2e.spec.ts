@@ -234,6 +234,19 @@ describe('live e-mail ingest: matching, review, quarantine', () => {
       expect((await sessionOf(shop.keys.live_secret, session.id)).status).toBe('COMPLETED');
     });
 
+    it('never confirms the live session when the recipient name the payer typed carries the merchant’s address: the merchant sees it for review', async () => {
+      const session = await createSession(shop.keys.live_secret, 2500);
+      // Interac quotes the name as typed, so the signed To reads "SHOP" <shop> "x" <payer>: a lenient parser finds the shop.
+      const notice = await signEmail(depositFor(session, { to: PAYER, recipientName: `SHOP" <${SHOP_ADDRESS}> "x` }));
+      const reply = await post(notice);
+      expect(await dispositionOf(reply.id)).toBe('manual_review');
+
+      const payments = await paymentsOfSession(session);
+      expect(payments).toEqual([expect.objectContaining({ status: 'REQUIRES_MANUAL_REVIEW', amount: 2500, session_id: session.id })]);
+      expect(payments[0].review_reasons).toContain('recipient_not_single_mailbox');
+      expect((await sessionOf(shop.keys.live_secret, session.id)).status).toBe('PENDING');
+    });
+
     it('quarantines the notice when nothing but its own (signed) recipient routes it', async () => {
       const session = await createSession(shop.keys.live_secret);
       const reply = await post(await ownNotice(session));
