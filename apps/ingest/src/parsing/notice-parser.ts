@@ -2,7 +2,7 @@ import { findMemos } from '@pp/kernel';
 import { agreedAmount } from './amount-agreement';
 import { readWholeAmount, type AmountRead } from './amount-parser';
 import { readDateHeader } from './date-parser';
-import { extractBodyAmounts, extractLabelledValues, extractReferences, extractSenderName, extractTransferDate } from './field-extractor';
+import { extractBodyAmounts, extractLabelledValues, extractReferences, extractSenderName, extractTransferDate, findLabels } from './field-extractor';
 import { readMime, type MimeFacts } from './mime-reader';
 import { bodySaysDeposited, classifySubject } from './notice-classifier';
 import type { NoticeFields, NoticeParseResult, ParseReason } from './notice.types';
@@ -51,6 +51,8 @@ interface Reading {
   bodyDeposited: boolean;
   /** Distinct reference numbers under a reference label (fields.reference_number holds one only when there is one). */
   referencesFound: number;
+  /** The payer's name holds one of Interac's labels: which labels in the text are Interac's cannot be told. */
+  senderAmbiguous: boolean;
 }
 
 function read(facts: MimeFacts): Reading {
@@ -63,8 +65,12 @@ function read(facts: MimeFacts): Reading {
   const stated = { subject: subjectAmount, body: extractBodyAmounts(interac, values), message: messageAmounts(message) };
   const amount = agreedAmount(stated);
   const references = extractReferences(values);
+  // The payer chooses his name, and Interac prints it among its own labels (the subject, the greeting, Sent From): a
+  // name like "JANE Date: … Reference Number: C… Sent From: JANE" would put labels of his where Interac's tail is read.
+  const senderAmbiguous = [classification.subjectSender, facts.from?.name].some((name) => !!name && findLabels(name).length > 0);
   return {
     referencesFound: references.length,
+    senderAmbiguous,
     amountReason: amount.reason,
     // Interac's words before the Message, where both layouts say it: a payer could write "automatically deposited" in any notice.
     bodyDeposited: bodySaysDeposited(flattenWhitespace(opening)),
@@ -75,8 +81,9 @@ function read(facts: MimeFacts): Reading {
       amounts: { subject: asCents(subjectAmount), body: stated.body.map(asCents).filter((cents) => cents !== null), message: stated.message },
       // The payer writes the memo in the Message; elsewhere a name ("PP BAXTER") can read as one.
       memos: findMemos(message ?? facts.text),
-      // The dedupe key: one the payer wrote could make a later genuine notice this one's duplicate. Several make it none.
-      reference_number: references.length === 1 ? references[0] : null,
+      // The dedupe key: one the payer wrote could make a later genuine notice this one's duplicate. Several make it none,
+      // and so does a name that may have placed one.
+      reference_number: references.length === 1 && !senderAmbiguous ? references[0] : null,
       sender_name: extractSenderName(values, classification.subjectSender) ?? (facts.from?.name || null),
       sender_email: payerAddress(facts.replyTo),
       transfer_date: extractTransferDate(values),
@@ -88,7 +95,7 @@ function read(facts: MimeFacts): Reading {
   };
 }
 
-function decide({ fields, amountReason, bodyDeposited, referencesFound }: Reading): NoticeParseResult {
+function decide({ fields, amountReason, bodyDeposited, referencesFound, senderAmbiguous }: Reading): NoticeParseResult {
   if (fields.kind === 'unknown') return { status: 'rejected', reasons: ['unrecognized_notice'], fields };
   if (fields.kind !== 'deposit') return { status: 'rejected', reasons: ['not_a_deposit'], fields };
   const reasons: ParseReason[] = [];
@@ -96,7 +103,8 @@ function decide({ fields, amountReason, bodyDeposited, referencesFound }: Readin
   if (amountReason) reasons.push(amountReason);
   if (fields.memos.length === 0) reasons.push('memo_missing');
   if (fields.memos.length > 1) reasons.push('memo_ambiguous');
-  if (referencesFound > 1) reasons.push('reference_ambiguous');
+  if (senderAmbiguous) reasons.push('sender_ambiguous');
+  else if (referencesFound > 1) reasons.push('reference_ambiguous');
   else if (!fields.reference_number) reasons.push('reference_missing');
   if (!fields.sender_name) reasons.push('sender_missing');
   if (reasons.length > 0 || fields.amount_cents === null || !fields.reference_number || !fields.sender_name) {

@@ -93,6 +93,21 @@ describe('notice parser on the fixture corpus', () => {
     expect(result).toMatchObject({ status: 'rejected', reasons: ['reference_ambiguous'], fields: { reference_number: null } });
   });
 
+  it.each(['lines', 'html', 'inline', 'legacy', 'flat', 'html-spans'] as const)(
+    'given a payer whose name writes Interac’s labels (%s layout), then the notice claims no reference number and is reviewed (sender_ambiguous)',
+    async (layout) => {
+      // Read as Interac's tail, the name's labels would claim another transfer's reference: its genuine notice would be this one's duplicate.
+      const sender = 'JANE Date: Aug 1, 2026 Reference Number: CVICTIM123 Sent From: JANE';
+      const result = await parseNotice(Buffer.from(buildNotice({ layout, sender, reference: 'CREAL1234' })));
+      expect(result).toMatchObject({ status: 'rejected', reasons: ['sender_ambiguous'], fields: { reference_number: null } });
+    },
+  );
+
+  it('given a payer name with a colon but no label of Interac’s, then the notice parses', async () => {
+    const result = await parseNotice(Buffer.from(buildNotice({ sender: 'JANE: THE DATE SHOP' })));
+    expect(result).toMatchObject({ status: 'parsed', notice: { sender_name: 'JANE: THE DATE SHOP' } });
+  });
+
   it('given a legacy notice whose Message writes a second reference number, then Interac’s is read', async () => {
     const raw = buildNotice({ layout: 'legacy', amount: '$5.25', message: 'PP-7K3M9Q was C9ZZ8YY7X Reference Number: C9ZZ8YY7X', reference: 'CAvjMTys' });
     const result = await parseNotice(Buffer.from(raw));
