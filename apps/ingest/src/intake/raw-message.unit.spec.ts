@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { DomainError, ErrorCode } from '@pp/contracts';
+import { DomainError, ErrorCode, MAX_RAW_EMAIL_BYTES } from '@pp/contracts';
 import { buildNotice } from '@pp/testing';
 import { HEADER_SECTION_LIMITS } from './header-section';
 import { decodeBase64, inspectRawMessage } from './raw-message';
@@ -113,6 +113,15 @@ describe('raw message intake checks', () => {
 
   it('decodes strict base64 only', () => {
     expect(decodeBase64(Buffer.from('From: a\n\n').toString('base64')).toString()).toBe('From: a\n\n');
-    expect(refusal(() => decodeBase64('not base64!'))).toBe(ErrorCode.ValidationFailed);
+    expect(decodeBase64(Buffer.from('From: ab\n').toString('base64')).toString()).toBe('From: ab\n');
+    expect(decodeBase64('RnJv\r\nbTog\nYQ==')).toEqual(Buffer.from('From: a'));
+    for (const text of ['not base64!', 'RnJvbQ', 'RnJ=bQ==', 'RnJvbQ===', '=RnJvbQ=', 'RnJv-Q==']) {
+      expect([text, refusal(() => decodeBase64(text))]).toEqual([text, ErrorCode.ValidationFailed]);
+    }
+  });
+
+  it('given base64 of a message of the largest size, then it decodes in one pass (a repeating pattern ran out of stack near 4 MB)', () => {
+    const bytes = Buffer.alloc(MAX_RAW_EMAIL_BYTES, 'a');
+    expect(decodeBase64(bytes.toString('base64')).equals(bytes)).toBe(true);
   });
 });
