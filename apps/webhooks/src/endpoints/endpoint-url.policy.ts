@@ -1,4 +1,4 @@
-import { DomainError, ErrorCode } from '@pp/contracts';
+import { DomainError, ErrorCode, MAX_WEBHOOK_URL_LENGTH } from '@pp/contracts';
 import { BlockedAddressError, resolveDeliveryAddress } from '../network/address-guard';
 
 /**
@@ -24,6 +24,9 @@ export async function checkEndpointUrl(
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw invalid('url must use http or https');
   if (livemode && url.protocol !== 'https:') throw invalid('url must use https in live mode');
   if (url.username || url.password) throw invalid('url must not contain credentials');
+  // Stored as normalized: a character outside ASCII becomes up to 9 ("€" is %E2%82%AC), so 2048 given could be 18,000 kept.
+  const normalized = url.toString();
+  if (normalized.length > MAX_WEBHOOK_URL_LENGTH) throw invalid(`url must be at most ${MAX_WEBHOOK_URL_LENGTH} characters once encoded (characters outside ASCII count as their %XX escapes)`);
   try {
     await resolveDeliveryAddress(url.hostname, allowPrivate);
   } catch (error) {
@@ -33,7 +36,7 @@ export async function checkEndpointUrl(
     }
     throw error;
   }
-  return url.toString();
+  return normalized;
 }
 
 const invalid = (message: string) => new DomainError(ErrorCode.ValidationFailed, `Validation failed: ${message}`);

@@ -1,3 +1,4 @@
+import { MAX_WEBHOOK_URL_LENGTH } from '@pp/contracts';
 import { checkEndpointUrl } from './endpoint-url.policy';
 
 /** What registering `url` answers (its error's message), and the reasons given to the server's log. */
@@ -25,5 +26,18 @@ describe('checkEndpointUrl', () => {
 
   it('given a public address, when it is registered, then it is accepted and nothing is logged', async () => {
     expect(await register('https://8.8.8.8/hook')).toEqual({ answer: 'registered', logged: [] });
+  });
+
+  it('given a URL within the limit as given but past it once its characters outside ASCII are encoded, then it is refused before any lookup; at the limit encoded, it is registered as encoded', async () => {
+    const base = 'https://8.8.8.8/';
+    const euros = await register(base + '€'.repeat(MAX_WEBHOOK_URL_LENGTH - base.length));
+    expect(euros).toEqual({
+      answer: `Validation failed: url must be at most ${MAX_WEBHOOK_URL_LENGTH} characters once encoded (characters outside ASCII count as their %XX escapes)`,
+      logged: [],
+    });
+    const fits = base + '€'.repeat(Math.floor((MAX_WEBHOOK_URL_LENGTH - base.length) / 9));
+    const stored = await checkEndpointUrl(fits, false, false);
+    expect(stored.length).toBeLessThanOrEqual(MAX_WEBHOOK_URL_LENGTH);
+    expect(stored).toContain('%E2%82%AC');
   });
 });

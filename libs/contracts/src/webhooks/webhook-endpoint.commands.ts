@@ -19,6 +19,9 @@ export const MAX_WEBHOOK_ENDPOINTS = 16;
 /** CONFLICT for a replayed creation or rotation of an endpoint whose secret was rotated after it: the secret it made is gone. */
 export const SECRET_ROTATED_SINCE = 'The endpoint’s secret was rotated after this request, so its secret is not shown again; rotate it to get a new one';
 
+/** Longest webhook URL, as given and as stored once normalized (non-ASCII percent-encoded): delivery lists repeat it. */
+export const MAX_WEBHOOK_URL_LENGTH = 2048;
+
 /** A webhook endpoint's id as the webhooks service makes it: any other names no endpoint. */
 export const WEBHOOK_ENDPOINT_ID_PATTERN = /^wh_[a-z0-9]{10,40}$/;
 
@@ -26,7 +29,7 @@ export const WEBHOOK_ENDPOINT_ID_PATTERN = /^wh_[a-z0-9]{10,40}$/;
 export class CreateWebhookEndpointCommand extends MerchantScope {
   /** https in live mode; hosts that resolve to private, loopback or metadata addresses are refused. */
   @IsString({ message: 'url must be a fully qualified URL' })
-  @MaxLength(2048, { message: 'url must be at most 2048 characters' })
+  @MaxLength(MAX_WEBHOOK_URL_LENGTH, { message: `url must be at most ${MAX_WEBHOOK_URL_LENGTH} characters` })
   @Matches(HTTP_URL_PATTERN, { message: 'url must be a fully qualified URL' })
   url!: string;
 
