@@ -332,21 +332,13 @@ describe('notice authentication', () => {
       ['a group', 'To: Shops: payments@acme.example;'],
       ['an empty group', 'To: undisclosed-recipients:;'],
       ['no address', 'To: ACME WIDGETS INC.'],
+      // The display name is the payer's text (the recipient name he typed): it must not supply the address read.
+      ['another address behind a quoted name that closes early', 'To: "Bob" <payments@acme.example> "x" <payer@attacker.example>'],
+      ['another address behind an unquoted name', 'To: Bob <payments@acme.example> x <payer@attacker.example>'],
+      ['another address behind an encoded word with a raw angle bracket', 'To: =?utf-8?Q?Bob_<payments@acme.example>?= <payer@attacker.example>'],
+      ['an address in a quoted name never closed', 'To: "Bob <payments@acme.example>'],
+      ['an address with text after it', 'To: Bob <payments@acme.example> x'],
     ])('gives no signed recipient for a To header naming %s', async (_what, line) => {
-      const signed = await signEmail(withHeader(buildNotice(), 'To', line));
-      expect(await authenticate(signed)).toMatchObject({
-        authenticated: true,
-        recipient: { signed_recipient: null, reasons: ['recipient_not_single_mailbox'] },
-      });
-    });
-
-    it.each([
-      ['a quoted name that closes early', 'To: "Bob" <payments@acme.example> "x" <payer@attacker.example>'],
-      ['an unquoted name', 'To: Bob <payments@acme.example> x <payer@attacker.example>'],
-      ['an encoded word with a raw angle bracket', 'To: =?utf-8?Q?Bob_<payments@acme.example>?= <payer@attacker.example>'],
-      ['a quoted name never closed', 'To: "Bob <payments@acme.example>'],
-      ['text after the address', 'To: Bob <payments@acme.example> x'],
-    ])('gives no signed recipient when the display name (the payer’s text) carries another address: %s', async (_what, line) => {
       const signed = await signEmail(withHeader(buildNotice(), 'To', line));
       expect(await authenticate(signed)).toMatchObject({
         authenticated: true,
