@@ -1,6 +1,6 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter } from '@nestjs/common';
 import { DomainError, ErrorCode } from '@pp/contracts';
-import { describeClientError, ensureRequestId, type ErrorAnswer, HTTP_STATUS_OF, type JsonLogger, urlPath } from '@pp/platform';
+import { describeClientError, ensureRequestId, type ErrorAnswer, HTTP_STATUS_OF, type JsonLogger } from '@pp/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { negotiateLocale } from '../pages/locale';
 import { type MessageKind, messagePage } from '../pages/message-page.template';
@@ -68,7 +68,8 @@ export class PayerErrorFilter implements ExceptionFilter {
     // Nest's and Fastify's own refusals (unknown route, wrong method, body too large, bad JSON ...).
     const client = describeClientError(exception, request);
     if (client) return client;
-    this.logger.error(exception instanceof Error ? exception : String(exception), { path: urlPath(request.url), method: request.method });
+    // The route again, never the raw URL: a session id is the hosted page's bearer credential (docs/SECURITY.md).
+    this.logger.error(exception instanceof Error ? exception : String(exception), { route: request.routeOptions.url, method: request.method });
     return { status: 500, message: checkoutUnavailable(requestId) };
   }
 }

@@ -69,6 +69,9 @@ describe('payer error answers (PayerErrorFilter)', () => {
     expect(response.body).toContain(`<p class="request-id">Si le problème persiste, communiquez avec le soutien en indiquant l’identifiant de requête ${requestId}.</p>`);
     expect(response.body).not.toContain('merchant_id');
     expect(logger.error).toHaveBeenCalledTimes(1);
+    // Logged under the route: the session id in the URL is the page's bearer credential.
+    expect(logger.error).toHaveBeenCalledWith(expect.any(TypeError), { route: '/broken/:id', method: 'GET' });
+    expect(JSON.stringify(logger.error.mock.calls)).not.toContain('cs_1');
   });
 
   it('given a request id with markup, then the page does not carry it: a caller’s id is kept only when plain (requestIdOf)', async () => {
