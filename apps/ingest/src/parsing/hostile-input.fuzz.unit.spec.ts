@@ -121,7 +121,7 @@ describe('parsing hostile mail', () => {
   describe('each stage on input at its cap', () => {
     const text = (body: string): MimeFacts => ({
       subject: "Interac e-Transfer: You've received $12.00 from JANE and it has been automatically deposited.",
-      from: null, replyTo: null, to: [], deliveredTo: [], messageId: null, dateHeader: null, truncated: false,
+      from: null, replyTo: null, to: [], toNames: [], deliveredTo: [], messageId: null, dateHeader: null, truncated: false,
       text: body.slice(0, PARSE_LIMITS.textChars),
     });
     const cap = PARSE_LIMITS.textChars;

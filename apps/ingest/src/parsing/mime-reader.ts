@@ -9,6 +9,8 @@ export interface MimeFacts {
   from: { name: string; address: string } | null;
   replyTo: string | null;
   to: string[];
+  /** The To display names: the recipient name the payer typed at his bank, which Interac also greets ("Hi NAME,"). */
+  toNames: string[];
   deliveredTo: string[];
   messageId: string | null;
   dateHeader: string | null;
@@ -51,6 +53,9 @@ export async function readMime(raw: Uint8Array): Promise<MimeFacts | null> {
     from: from ? { name: normalizeText(from.name ?? '').trim(), address: addresses([from.address])[0] ?? '' } : null,
     replyTo: addresses([replyTo?.address])[0] ?? null,
     to: addresses(mailboxes(mail.to).map((mailbox) => mailbox.address)),
+    toNames: mailboxes(mail.to)
+      .map((mailbox) => normalizeText(mailbox.name ?? '').trim())
+      .filter((name) => name !== ''),
     deliveredTo: addresses(mail.headers.filter((header) => header.key === 'delivered-to').map((header) => header.value.trim())),
     messageId: mail.messageId?.trim() || null,
     dateHeader: mail.headers.find((header) => header.key === 'date')?.value ?? null,

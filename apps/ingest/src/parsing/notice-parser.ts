@@ -58,9 +58,9 @@ interface Reading {
 function read(facts: MimeFacts): Reading {
   const subject = flattenWhitespace(facts.subject);
   const classification = classifySubject(subject);
-  const { message, interac, opening } = splitPayerMessage(facts.text);
-  // Interac's fields are read from Interac's words only: the payer may write any label in the Message.
-  const values = extractLabelledValues(interac);
+  const { message, interac, opening, labelled } = splitPayerMessage(facts.text);
+  // Interac's fields are read from its labels only: the payer may write any label in the Message or in a name.
+  const values = extractLabelledValues(labelled);
   const subjectAmount = classification.subjectAmount === null ? null : readWholeAmount(classification.subjectAmount);
   const stated = { subject: subjectAmount, body: extractBodyAmounts(interac, values), message: messageAmounts(message) };
   const amount = agreedAmount(stated);
@@ -68,12 +68,16 @@ function read(facts: MimeFacts): Reading {
   // The payer chooses his name, and Interac prints it among its own labels (the subject, the greeting, Sent From): a
   // name like "JANE Date: … Reference Number: C… Sent From: JANE" would put labels of his where Interac's tail is read.
   const senderAmbiguous = [classification.subjectSender, facts.from?.name].some((name) => !!name && findLabels(name).length > 0);
+  // The names are the payer's words among Interac's before the Message: one saying "automatically deposited" says nothing.
+  const payerNames = [classification.subjectSender, facts.from?.name, ...facts.toNames];
+  const nameSaysDeposited = payerNames.some((name) => !!name && bodySaysDeposited(flattenWhitespace(name)));
   return {
     referencesFound: references.length,
     senderAmbiguous,
     amountReason: amount.reason,
-    // Interac's words before the Message, where both layouts say it: a payer could write "automatically deposited" in any notice.
-    bodyDeposited: bodySaysDeposited(flattenWhitespace(opening)),
+    // Interac's words before the Message, where both layouts say it: a payer could write "automatically deposited" in
+    // his Message, and in a name, which is then no proof.
+    bodyDeposited: !nameSaysDeposited && bodySaysDeposited(flattenWhitespace(opening)),
     fields: {
       kind: classification.kind,
       language: classification.language,

@@ -87,10 +87,40 @@ describe('notice parser on the fixture corpus', () => {
     expect(result).toMatchObject({ status: 'parsed', notice: { transfer_date: null, comment: null } });
   });
 
-  it('given two different reference numbers in Interac’s own words, then the notice claims none (reference_ambiguous)', async () => {
-    const raw = buildNotice({ layout: 'inline' }).replace('Hi ACME WIDGETS INC.,', 'Hi ACME WIDGETS INC., Reference Number: C9ZZ8YY7X');
+  it.each(['lines', 'html', 'inline', 'legacy', 'flat', 'html-spans'] as const)(
+    'given a recipient name (typed by the payer) writing a reference number in the greeting (%s layout), then it is not read: Interac’s is, and a notice without one claims none',
+    async (layout) => {
+      const recipientName = 'ACME Reference Number: CVICTIM1234';
+      expect(await parseNotice(Buffer.from(buildNotice({ layout, recipientName, reference: 'C1AYd8eJYUcY' })))).toMatchObject({
+        status: 'parsed',
+        notice: { reference_number: 'C1AYd8eJYUcY' },
+      });
+      const without = await parseNotice(Buffer.from(buildNotice({ layout, recipientName, reference: null })));
+      expect(without).toMatchObject({ status: 'rejected', reasons: ['reference_missing'], fields: { reference_number: null } });
+    },
+  );
+
+  it('given two different reference numbers in a text without a Message label, then the notice claims none (reference_ambiguous)', async () => {
+    const raw = buildNotice({ layout: 'inline' }).replace('Hi ACME WIDGETS INC.,', 'Hi ACME WIDGETS INC., Reference Number: C9ZZ8YY7X').replace('Message:', 'Note:');
     const result = await parseNotice(Buffer.from(raw));
-    expect(result).toMatchObject({ status: 'rejected', reasons: ['reference_ambiguous'], fields: { reference_number: null } });
+    expect(result).toMatchObject({ status: 'rejected', fields: { reference_number: null } });
+    expect((result as { reasons: string[] }).reasons).toContain('reference_ambiguous');
+  });
+
+  const waiting = (raw: string) =>
+    raw
+      .replace('Your funds have been automatically deposited into', 'Your funds are waiting in')
+      .replace('Funds Deposited!', 'Funds waiting')
+      .replace('the money has been automatically deposited into', 'the money is waiting for');
+  it.each([
+    ['the recipient name', buildNotice({ recipientName: 'ACME automatically deposited' })],
+    ['the sender name, in the older layout’s opening sentence', buildNotice({ layout: 'legacy', amount: '$5.25', sender: 'JANE automatically deposited' })],
+  ])('given a deposit notice whose own words do not say deposited, when %s says it, then it is still body_not_a_deposit', async (_who, notice) => {
+    const raw = waiting(notice);
+    expect(raw).not.toMatch(/deposited into/);
+    const result = await parseNotice(Buffer.from(raw));
+    expect(result).toMatchObject({ status: 'rejected' });
+    expect((result as { reasons: string[] }).reasons).toContain('body_not_a_deposit');
   });
 
   it.each(['lines', 'html', 'inline', 'legacy', 'flat', 'html-spans'] as const)(

@@ -8,6 +8,12 @@ export interface SplitText {
   interac: string;
   /** Interac's words before the Message (the whole text when there is none): where both layouts say the money was deposited. */
   opening: string;
+  /**
+   * Where Interac's labelled fields are: the labels it prints after the Message (the whole text when there is no
+   * Message label). No layout prints a label before the Message, where the greeting holds the recipient name the payer
+   * typed ("Hi ACME Reference Number: C…,"): a label there is his.
+   */
+  labelled: string;
 }
 
 /**
@@ -32,8 +38,9 @@ function interacLabelsStart(after: FoundLabel[], textLength: number): number {
 export function splitPayerMessage(text: string): SplitText {
   const labels = findLabels(text);
   const first = labels.findIndex((label) => label.field === 'message');
-  if (first === -1) return { message: null, interac: text, opening: text };
+  if (first === -1) return { message: null, interac: text, opening: text, labelled: text };
   const from = labels[first].end;
   const to = interacLabelsStart(labels.slice(first + 1), text.length);
-  return { message: text.slice(from, to).trim(), interac: `${text.slice(0, from)}\n${text.slice(to)}`, opening: text.slice(0, labels[first].start) };
+  const labelled = text.slice(to);
+  return { message: text.slice(from, to).trim(), interac: `${text.slice(0, from)}\n${labelled}`, opening: text.slice(0, labels[first].start), labelled };
 }

@@ -12,6 +12,13 @@ describe('the payer’s Message, split from Interac’s text', () => {
     expect(split.interac).toContain('Amount: $25.00 (CAD)');
     expect(split.interac).not.toContain('$500.00');
     expect(split.opening).toBe('Hi Till,\nFunds Deposited!\n$25.00\nTransfer Details\n');
+    expect(split.labelled).toBe('Date: Aug 26, 2026\nReference Number: C1AYd8eJYUcY\nSent From: Jo\nAmount: $25.00 (CAD)');
+  });
+
+  it('given labels in the greeting (the recipient name the payer typed), then they are not where Interac’s labelled fields are read', () => {
+    const split = splitPayerMessage(current('PP-7K3M9Q').replace('Hi Till,', 'Hi Till Reference Number: CVICTIM1234,'));
+    expect(split.labelled).not.toContain('CVICTIM1234');
+    expect(split.labelled).toContain('Reference Number: C1AYd8eJYUcY');
   });
 
   it('given the older layout and a Message ending in a label of its own ("Date: … deposited … $500.00"), then that label stays the payer’s', () => {
@@ -29,6 +36,6 @@ describe('the payer’s Message, split from Interac’s text', () => {
 
   it('given no Message label, then nothing is the payer’s and the whole text is the opening', () => {
     const text = 'Hi,\nFunds Deposited!\n$25.00';
-    expect(splitPayerMessage(text)).toEqual({ message: null, interac: text, opening: text });
+    expect(splitPayerMessage(text)).toEqual({ message: null, interac: text, opening: text, labelled: text });
   });
 });
