@@ -97,4 +97,17 @@ export class GatewayConfig extends WithHttpTimeouts(WithTrustedProxies(WithRedis
   @Min(1)
   @Max(100_000)
   GATEWAY_FAILED_AUTH_PER_ADDRESS_PER_MINUTE = 60;
+
+  /**
+   * Bytes of answers one merchant's mode (or the admin token) may keep in Redis for Idempotency-Key replays, per 24 h
+   * from its first kept answer. Past it, answers are not kept: a retry is answered by the service that recorded the
+   * key with its change. Without it, one key's POSTs, each echoing 8 KB of metadata, could fill Redis within its rate
+   * limit, and every merchant's POSTs would then be refused (Redis is noeviction).
+   */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'must be a whole number of bytes, from 0 to 1073741824 (1 GiB)' })
+  @Min(0, { message: 'must be a whole number of bytes, from 0 to 1073741824 (1 GiB)' })
+  @Max(1_073_741_824, { message: 'must be a whole number of bytes, from 0 to 1073741824 (1 GiB)' })
+  IDEMPOTENCY_KEPT_BYTES_PER_SCOPE = 16 * 1_048_576;
 }

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { bodyFingerprint, IDEMPOTENCY_KEY_REQUIRED, IDEMPOTENCY_KEY_REUSED, idempotencyKeyRefusal, merchantScopeKey } from '@pp/contracts';
-import { JsonLogger, redisUnavailable, urlPath } from '@pp/platform';
+import { IDEMPOTENCY_ANSWERS_NOT_KEPT, JsonLogger, redisUnavailable, ServiceMetrics, urlPath } from '@pp/platform';
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from '@pp/sdk';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Counter } from 'prom-client';
 import { ApiError } from '../http/api-error';
 import type { Principal } from '../identity/principal';
 import { KeyRateLimiter, setRateLimitHeaders } from '../rate-limit/key-rate-limiter';
@@ -21,11 +22,16 @@ export const IDEMPOTENCY_HEADER = 'idempotency-key';
  */
 @Injectable()
 export class IdempotencyHooks {
+  private readonly notKept: Counter;
+
   constructor(
     private readonly store: IdempotencyStore,
     private readonly rateLimiter: KeyRateLimiter,
     private readonly logger: JsonLogger,
-  ) {}
+    metrics: ServiceMetrics,
+  ) {
+    this.notKept = metrics.counter(IDEMPOTENCY_ANSWERS_NOT_KEPT, { startAtZero: {} });
+  }
 
   readonly reserve = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
     const scope = scopeOf(request.principal);
@@ -114,8 +120,9 @@ export class IdempotencyHooks {
     // freed, the key would let a retry make the change again (a second API key minted, say).
     const held = succeeded || (request.changeCommitted && typeof payload === 'string');
     try {
-      if (held) await this.store.complete(reservation, { status: reply.statusCode, body: payload as string });
-      else await this.store.release(reservation);
+      // Not kept past the scope's bytes: a retry runs again, and is deduplicated as after a lost settle (below).
+      if (!held) await this.store.release(reservation);
+      else if ((await this.store.complete(reservation, { status: reply.statusCode, body: payload as string })) === 'not_kept') this.notKept.inc();
     } catch (error) {
       // The response stands; a retry finds the key reserved until the lock expires, then runs again. What it repeats
       // must be safe to repeat: commands carrying the key are deduplicated by the service that records it with their

@@ -43,6 +43,11 @@ export class IdempotencyKeys {
     };
   }
 
+  /** Where the bytes of answers a scope keeps are counted (IdempotencyStore.complete): named, like entries, by an HMAC of the scope. */
+  keptBytes(scope: string): string {
+    return redisKey(this.namespace, 'gateway', 'idem-kept', keyedDigest(this.nameKey, 'kept bytes', scope));
+  }
+
   /** The request's route and body fingerprint, keyed, so "same request?" can be asked without storing a plain hash of the body. */
   check(entry: IdempotencyEntryKeys, route: string, fingerprint: string): string {
     return keyedDigest(entry.sealKey, route, fingerprint);

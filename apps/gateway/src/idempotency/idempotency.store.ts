@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { IDEMPOTENCY_RETENTION_SECONDS } from '@pp/contracts';
-import { LuaScript, REDIS } from '@pp/platform';
+import { CONFIG, LuaScript, REDIS } from '@pp/platform';
 import type Redis from 'ioredis';
+import type { GatewayConfig } from '../gateway.config';
 import { COUNT_REQUEST_LUA, type RateWindow, type WindowCount } from '../rate-limit/key-rate-limiter';
 import { type IdempotencyEntryKeys, IdempotencyKeys, type StoredResponse } from './idempotency.keys';
 
@@ -47,13 +48,26 @@ if count > tonumber(ARGV[3]) then return {count, left} end
 if redis.call('SET', KEYS[2], ARGV[1], 'EX', ARGV[2], 'NX') then return {count, left, 1} end
 return {count, left, 0, redis.call('GET', KEYS[2])}`);
 
-/** Sets KEYS[1] to ARGV[2] for ARGV[3] seconds only while this request still holds it. */
+/**
+ * Sets KEYS[1] to ARGV[2] for ARGV[3] seconds only while this request still holds it, and only while its scope has kept
+ * no more than ARGV[4] bytes (counted in KEYS[2], which lasts ARGV[3] seconds from its first byte); past that, frees
+ * it. Answers 1 kept, 0 freed, -1 no longer this request's.
+ */
 const COMPLETE = new LuaScript(`
 local entry = redis.call('GET', KEYS[1])
-if entry and cjson.decode(entry).owner == ARGV[1] then
-  return redis.call('SET', KEYS[1], ARGV[2], 'EX', tonumber(ARGV[3]))
+if not entry or cjson.decode(entry).owner ~= ARGV[1] then return -1 end
+local size = string.len(ARGV[2])
+if tonumber(redis.call('GET', KEYS[2]) or '0') + size > tonumber(ARGV[4]) then
+  redis.call('DEL', KEYS[1])
+  return 0
 end
-return false`);
+if redis.call('INCRBY', KEYS[2], size) == size then redis.call('EXPIRE', KEYS[2], ARGV[3]) end
+redis.call('SET', KEYS[1], ARGV[2], 'EX', tonumber(ARGV[3]))
+return 1`);
+
+/** What complete did with the answer: kept for replays, not kept (its scope kept its bytes: the key is freed), or neither (another request holds the key now). */
+export type Completion = 'kept' | 'not_kept' | 'lost';
+const COMPLETIONS: Record<number, Completion> = { 1: 'kept', 0: 'not_kept', [-1]: 'lost' };
 
 /** Deletes KEYS[1] only while this request still holds it. */
 const RELEASE = new LuaScript(`
@@ -71,10 +85,15 @@ return 0`);
  */
 @Injectable()
 export class IdempotencyStore {
+  private readonly keptBytesPerScope: number;
+
   constructor(
     @Inject(REDIS) private readonly redis: Redis,
     private readonly keys: IdempotencyKeys,
-  ) {}
+    @Inject(CONFIG) config: GatewayConfig,
+  ) {
+    this.keptBytesPerScope = config.IDEMPOTENCY_KEPT_BYTES_PER_SCOPE;
+  }
 
   /** Reserves the key for this request, or answers what holds it: one script, so nothing can change between the two. */
   async begin(scope: string, key: string, fingerprint: string, route: string): Promise<BeginOutcome> {
@@ -110,10 +129,19 @@ export class IdempotencyStore {
     return found.state === 'done' ? { outcome: 'replay', response: this.keys.openResponse(reservation.entry, found.response) } : { outcome: 'in_flight' };
   }
 
-  async complete(reservation: IdempotencyReservation, response: StoredResponse): Promise<void> {
-    const { entry, check, owner } = reservation;
+  /**
+   * Keeps the answer for replays for 24 hours, unless its scope has kept IDEMPOTENCY_KEPT_BYTES_PER_SCOPE already: then
+   * the key is freed, and a retry runs again, answered by the service that recorded the key with its change.
+   */
+  async complete(reservation: IdempotencyReservation, response: StoredResponse): Promise<Completion> {
+    const { scope, entry, check, owner } = reservation;
     const done: Entry = { state: 'done', check, response: this.keys.sealResponse(entry, response) };
-    await COMPLETE.run(this.redis, [entry.redisKey], [owner, JSON.stringify(done), IDEMPOTENCY_RETENTION_SECONDS]);
+    const answer = (await COMPLETE.run(
+      this.redis,
+      [entry.redisKey, this.keys.keptBytes(scope)],
+      [owner, JSON.stringify(done), IDEMPOTENCY_RETENTION_SECONDS, this.keptBytesPerScope],
+    )) as number;
+    return COMPLETIONS[answer] ?? 'lost';
   }
 
   /** Frees the key after a failed attempt, so the client may retry it. */

@@ -63,6 +63,11 @@ export const KEY_LOOKUPS_REFUSED = counter(
   'Requests with an API key the gateway replica had not found before, answered 503 without a lookup: every lookup slot and place in line was taken (guesses from many addresses)',
 );
 
+export const IDEMPOTENCY_ANSWERS_NOT_KEPT = counter(
+  'pp_gateway_idempotency_answers_not_kept_total',
+  'POST answers not kept in Redis for Idempotency-Key replays because their merchant’s mode (or the admin token) had kept IDEMPOTENCY_KEPT_BYTES_PER_SCOPE in 24 h; a retry is answered by the service that recorded the key',
+);
+
 // Ledger
 export const LEDGER_APPEND_DURATION = histogram('pp_ledger_append_duration_seconds', 'Time from an append reaching the ledger to its commit (queueing for the group commit included)', []);
 export const LEDGER_BATCH_SIZE = histogram('pp_ledger_group_commit_batch_size', 'Appends committed together in one transaction', [], [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1000]);
@@ -110,6 +115,7 @@ export const METRIC_CATALOG: readonly MetricDefinition[] = [
   BUS_CLIENT_REQUEST_DURATION,
   NATS_MESSAGES,
   KEY_LOOKUPS_REFUSED,
+  IDEMPOTENCY_ANSWERS_NOT_KEPT,
   LEDGER_APPEND_DURATION,
   LEDGER_BATCH_SIZE,
   LEDGER_EVENTS,
