@@ -211,7 +211,7 @@ describe('audit trail of the admin API', () => {
     });
   });
 
-  it('holds the Idempotency-Key of a change made but not recorded: a retry replays the 503 instead of minting a second key', async () => {
+  it('frees the Idempotency-Key of a creation made but not recorded: a retry is refused 409 naming the key it made, never minting a second', async () => {
     const merchant = await createMerchant(`pay-${randomUUID()}@shop.example`);
     const keysOf = async () => Number((await db.query(`SELECT count(*) AS n FROM gateway.api_keys WHERE merchant_id = $1`, [merchant.merchant_id])).rows[0].n);
     const before = await keysOf();
@@ -226,7 +226,30 @@ describe('audit trail of the admin API', () => {
     }
     expect({ status: first.status, body: first.body }).toEqual({ status: 503, body: { error: AUDIT_NOT_RECORDED } });
     const retried = await issue();
-    expect({ status: retried.status, body: retried.body, hit: retried.headers.get('x-cache-lookup') }).toEqual({ status: 503, body: { error: AUDIT_NOT_RECORDED }, hit: 'HIT' });
+    const [{ id: issued }] = (await db.query(`SELECT id FROM gateway.api_keys WHERE merchant_id = $1 AND type = 'restricted'`, [merchant.merchant_id])).rows;
+    expect({ status: retried.status, body: retried.body }).toEqual({
+      status: 409,
+      body: { error: `This Idempotency-Key already issued ${issued}; its answer, the only copy of the key, was lost: revoke ${issued} and issue another` },
+    });
     expect(await keysOf()).toBe(before + 1);
+  });
+
+  it('holds the Idempotency-Key of a password reset made but not recorded: nothing else stops a retry from setting another password, so it replays the 503', async () => {
+    const created = await admin<PlatformAdminView>('/platform_admins', { body: { email: `${randomUUID()}@ops.example` } });
+    const hashOf = async () => (await db.query(`SELECT password_hash FROM gateway.platform_admins WHERE id = $1`, [created.body.id])).rows[0].password_hash as string;
+    const idempotencyKey = randomUUID();
+    const reset = () => admin(`/platform_admins/${created.body.id}/password`, { idempotencyKey, body: {} });
+    await db.query(`REVOKE INSERT ON gateway.audit_entries FROM ${serviceRole('gateway')}`);
+    let first;
+    try {
+      first = await reset();
+    } finally {
+      await db.query(`GRANT INSERT ON gateway.audit_entries TO ${serviceRole('gateway')}`);
+    }
+    expect({ status: first.status, body: first.body }).toEqual({ status: 503, body: { error: AUDIT_NOT_RECORDED } });
+    const hashAfterFirst = await hashOf();
+    const retried = await reset();
+    expect({ status: retried.status, body: retried.body, hit: retried.headers.get('x-cache-lookup') }).toEqual({ status: 503, body: { error: AUDIT_NOT_RECORDED }, hit: 'HIT' });
+    expect(await hashOf()).toBe(hashAfterFirst);
   });
 });

@@ -11,8 +11,12 @@ import { type AdminAuditFact, operatorEntry } from './operator-audit-entry';
 /** How the admin token reads as the actor: the column holds a dashboard user's e-mail, and the token has none. */
 export const ADMIN_TOKEN_ACTOR = 'ADMIN_TOKEN';
 
-/** The admin actions a repeat would make again rather than answer as already done. */
-const MAKES_SOMETHING_NEW: ReadonlySet<AuditAction> = new Set<AuditAction>(['merchant.created', 'api_key.created', 'platform_admin.created', 'platform_admin.password_reset']);
+/**
+ * The admin actions a repeat would make again, and that nothing but the Idempotency-Key's Redis record stops: a password
+ * reset. The creations (a merchant, an API key, a platform admin) record their key in gateway.creation_requests with
+ * what they made, so a repeat is answered 409 naming it, which says more than a 503 kept for 24 hours.
+ */
+const UNRECORDED_REMAKES: ReadonlySet<AuditAction> = new Set<AuditAction>(['platform_admin.password_reset']);
 
 /** Which admin token acted, as the trail (and a quarantine release) names it. */
 export function adminTokenActor(request: FastifyRequest): string {
@@ -43,10 +47,10 @@ export class AdminAudit {
   }
 
   async record(request: FastifyRequest, fact: AdminAuditFact): Promise<void> {
-    // Called once the action committed. One that makes something new (a merchant, a key, an admin, a password) must
-    // not be made again by a retry under the same Idempotency-Key, whatever is answered now; the others (a refund's
-    // stage, a release) are answered "already …" when repeated, which records the entry this answer may miss.
-    if (MAKES_SOMETHING_NEW.has(fact.action)) request.changeCommitted = true;
+    // Called once the action committed. A password reset must not be made again by a retry under the same
+    // Idempotency-Key, whatever is answered now; a creation's repeat is refused by its record, and the others (a
+    // refund's stage, a release) are answered "already …" when repeated, which records the entry this answer may miss.
+    if (UNRECORDED_REMAKES.has(fact.action)) request.changeCommitted = true;
     const entry = operatorEntry({ actor_id: adminTokenActor(request), actor_email: ADMIN_TOKEN_ACTOR, request_id: request.requestId, address: request.ip }, fact);
     if (!(await storeAuditEntry(entry, (toStore) => this.entries.append(toStore), this.logger, this.unrecorded))) throw new ApiError(503, AUDIT_NOT_RECORDED);
   }
