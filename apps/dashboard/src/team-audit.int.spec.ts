@@ -99,6 +99,14 @@ describe('dashboard team and audit', () => {
       expect((await owner.post('/api/team/users', { email: 'new@example.com', role: 'owner' })).status).toBe(400);
     });
 
+    it('given an audited change sent with a mode other than live or test, then 400 before it is made: no user added, so none left unaudited', async () => {
+      const email = `typo-${randomUUID().slice(0, 8)}@example.com`;
+      const refused = await owner.post<{ error: string }>('/api/team/users?mode=Live', { email, role: 'viewer' });
+      expect([refused.status, refused.body.error]).toEqual([400, 'Validation failed: mode must be live or test']);
+      const listed = await owner.get<{ users: TeamUser[] }>('/api/team/users');
+      expect(listed.body.users.map((user) => user.email)).not.toContain(email);
+    });
+
     it('given a signed-in user, when the owner changes their role, then their session ends and a new sign-in carries the new role', async () => {
       const user = await addUser('viewer');
       const session = await signedIn(user.email, user.password);

@@ -54,13 +54,14 @@ export class AuditInterceptor implements NestInterceptor {
     if (!rule) return next.handle();
     const request = context.switchToHttp().getRequest<SignedInRequest>();
     const reply = context.switchToHttp().getResponse<FastifyReply>();
+    const principal = request.dashboard!.session.principal;
+    // Read before the handler runs: a ?mode refused (400) after a change committed would leave the change unaudited.
+    const mode = principal.merchant_id ? { livemode: requestedLivemode(request.query) } : {};
     let recording = false;
     const record = async (result: unknown) => {
       // Once: an entry whose recording failed (AuditTrail retries it, then logs it whole) is not recorded again as the error passes.
       if (recording) return;
       recording = true;
-      const principal = request.dashboard!.session.principal;
-      const mode = principal.merchant_id ? { livemode: requestedLivemode(request.query) } : {};
       await this.trail.record(request, reply, principal, { action: rule.action, ...mode, ...rule.describe(result, request) });
     };
     return next.handle().pipe(
