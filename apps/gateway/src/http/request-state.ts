@@ -14,6 +14,8 @@ declare module 'fastify' {
     uncounted: KeyPrincipal | undefined;
     /** The request's change committed, whatever the answer says next (an audit entry that could not be stored): its Idempotency-Key must not be freed. */
     changeCommitted: boolean;
+    /** The service behind the route recorded the request's Idempotency-Key with its change (sendIdempotent): it answers a retry itself. */
+    keyRecordedByService: boolean;
     /** Epoch ms by which the request is answered, 503 if need be (AnswerDeadline); its bus calls get no more. Undefined: none (yet). */
     deadline: number | undefined;
   }
@@ -33,6 +35,7 @@ export function decorateRequests(fastify: FastifyInstance): void {
   fastify.decorateRequest('idempotency', undefined);
   fastify.decorateRequest('uncounted', undefined);
   fastify.decorateRequest('changeCommitted', false);
+  fastify.decorateRequest('keyRecordedByService', false);
   fastify.decorateRequest('deadline', undefined);
   fastify.decorateRequest('span', undefined);
 }

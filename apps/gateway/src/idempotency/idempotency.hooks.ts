@@ -120,9 +120,10 @@ export class IdempotencyHooks {
     // freed, the key would let a retry make the change again (a second API key minted, say).
     const held = succeeded || (request.changeCommitted && typeof payload === 'string');
     try {
-      // Not kept past the scope's bytes: a retry runs again, and is deduplicated as after a lost settle (below).
+      // An answer whose service recorded the key is not kept past the scope's bytes: its retry is answered by that service.
+      const response = { status: reply.statusCode, body: payload as string };
       if (!held) await this.store.release(reservation);
-      else if ((await this.store.complete(reservation, { status: reply.statusCode, body: payload as string })) === 'not_kept') this.notKept.inc();
+      else if ((await this.store.complete(reservation, response, request.keyRecordedByService)) === 'not_kept') this.notKept.inc();
     } catch (error) {
       // The response stands; a retry finds the key reserved until the lock expires, then runs again. What it repeats
       // must be safe to repeat: commands carrying the key are deduplicated by the service that records it with their

@@ -49,19 +49,22 @@ if redis.call('SET', KEYS[2], ARGV[1], 'EX', ARGV[2], 'NX') then return {count, 
 return {count, left, 0, redis.call('GET', KEYS[2])}`);
 
 /**
- * Sets KEYS[1] to ARGV[2] for ARGV[3] seconds only while this request still holds it, and only while its scope has kept
- * no more than ARGV[4] bytes (counted in KEYS[2], which lasts ARGV[3] seconds from its first byte); past that, frees
- * it. Answers 1 kept, 0 freed, -1 no longer this request's.
+ * Sets KEYS[1] to ARGV[2] for ARGV[3] seconds only while this request still holds it. With a bound ARGV[4] (-1: none),
+ * only while its scope has kept no more than that many bytes under a bound (counted in KEYS[2], which lasts ARGV[3]
+ * seconds from its first byte); past that, frees it. Answers 1 kept, 0 freed, -1 no longer this request's.
  */
 const COMPLETE = new LuaScript(`
 local entry = redis.call('GET', KEYS[1])
 if not entry or cjson.decode(entry).owner ~= ARGV[1] then return -1 end
-local size = string.len(ARGV[2])
-if tonumber(redis.call('GET', KEYS[2]) or '0') + size > tonumber(ARGV[4]) then
-  redis.call('DEL', KEYS[1])
-  return 0
+local bound = tonumber(ARGV[4])
+if bound >= 0 then
+  local size = string.len(ARGV[2])
+  if tonumber(redis.call('GET', KEYS[2]) or '0') + size > bound then
+    redis.call('DEL', KEYS[1])
+    return 0
+  end
+  if redis.call('INCRBY', KEYS[2], size) == size then redis.call('EXPIRE', KEYS[2], ARGV[3]) end
 end
-if redis.call('INCRBY', KEYS[2], size) == size then redis.call('EXPIRE', KEYS[2], ARGV[3]) end
 redis.call('SET', KEYS[1], ARGV[2], 'EX', tonumber(ARGV[3]))
 return 1`);
 
@@ -130,16 +133,18 @@ export class IdempotencyStore {
   }
 
   /**
-   * Keeps the answer for replays for 24 hours, unless its scope has kept IDEMPOTENCY_KEPT_BYTES_PER_SCOPE already: then
-   * the key is freed, and a retry runs again, answered by the service that recorded the key with its change.
+   * Keeps the answer for replays for 24 hours. One whose service recorded the key with its change (`recordedByService`)
+   * is kept only while its scope has kept fewer than IDEMPOTENCY_KEPT_BYTES_PER_SCOPE bytes of such answers: past that,
+   * the key is freed, and a retry runs again, answered by that service. The others (a stage's change, an admin's) are
+   * always kept: nothing else would answer their retry as the first time.
    */
-  async complete(reservation: IdempotencyReservation, response: StoredResponse): Promise<Completion> {
+  async complete(reservation: IdempotencyReservation, response: StoredResponse, recordedByService: boolean): Promise<Completion> {
     const { scope, entry, check, owner } = reservation;
     const done: Entry = { state: 'done', check, response: this.keys.sealResponse(entry, response) };
     const answer = (await COMPLETE.run(
       this.redis,
       [entry.redisKey, this.keys.keptBytes(scope)],
-      [owner, JSON.stringify(done), IDEMPOTENCY_RETENTION_SECONDS, this.keptBytesPerScope],
+      [owner, JSON.stringify(done), IDEMPOTENCY_RETENTION_SECONDS, recordedByService ? this.keptBytesPerScope : -1],
     )) as number;
     return COMPLETIONS[answer] ?? 'lost';
   }
