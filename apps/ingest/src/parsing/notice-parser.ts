@@ -51,8 +51,8 @@ interface Reading {
   bodyDeposited: boolean;
   /** Distinct reference numbers under a reference label (fields.reference_number holds one only when there is one). */
   referencesFound: number;
-  /** The payer's name holds one of Interac's labels: which labels in the text are Interac's cannot be told. */
-  senderAmbiguous: boolean;
+  /** A name the payer typed (his, or the recipient's) holds one of Interac's labels: which labels are Interac's cannot be told. */
+  nameAmbiguous: boolean;
 }
 
 function read(facts: MimeFacts): Reading {
@@ -65,15 +65,16 @@ function read(facts: MimeFacts): Reading {
   const stated = { subject: subjectAmount, body: extractBodyAmounts(interac, values), message: messageAmounts(message) };
   const amount = agreedAmount(stated);
   const references = extractReferences(values);
-  // The payer chooses his name, and Interac prints it among its own labels (the subject, the greeting, Sent From): a
-  // name like "JANE Date: … Reference Number: C… Sent From: JANE" would put labels of his where Interac's tail is read.
-  const senderAmbiguous = [classification.subjectSender, facts.from?.name].some((name) => !!name && findLabels(name).length > 0);
-  // The names are the payer's words among Interac's before the Message: one saying "automatically deposited" says nothing.
+  // The payer chooses his name and the recipient's, and Interac prints them among its own labels (the subject, the
+  // greeting, Sent From): a name like "JANE Date: … Reference Number: C… Sent From: JANE" would put labels of his where
+  // Interac's are read (its tail; the whole text when it has no Message label).
   const payerNames = [classification.subjectSender, facts.from?.name, ...facts.toNames];
+  const nameAmbiguous = payerNames.some((name) => !!name && findLabels(name).length > 0);
+  // The names are the payer's words among Interac's before the Message: one saying "automatically deposited" says nothing.
   const nameSaysDeposited = payerNames.some((name) => !!name && bodySaysDeposited(flattenWhitespace(name)));
   return {
     referencesFound: references.length,
-    senderAmbiguous,
+    nameAmbiguous,
     amountReason: amount.reason,
     // Interac's words before the Message, where both layouts say it: a payer could write "automatically deposited" in
     // his Message, and in a name, which is then no proof.
@@ -87,7 +88,7 @@ function read(facts: MimeFacts): Reading {
       memos: findMemos(message ?? facts.text),
       // The dedupe key: one the payer wrote could make a later genuine notice this one's duplicate. Several make it none,
       // and so does a name that may have placed one.
-      reference_number: references.length === 1 && !senderAmbiguous ? references[0] : null,
+      reference_number: references.length === 1 && !nameAmbiguous ? references[0] : null,
       sender_name: extractSenderName(values, classification.subjectSender) ?? (facts.from?.name || null),
       sender_email: payerAddress(facts.replyTo),
       transfer_date: extractTransferDate(values),
@@ -99,7 +100,7 @@ function read(facts: MimeFacts): Reading {
   };
 }
 
-function decide({ fields, amountReason, bodyDeposited, referencesFound, senderAmbiguous }: Reading): NoticeParseResult {
+function decide({ fields, amountReason, bodyDeposited, referencesFound, nameAmbiguous }: Reading): NoticeParseResult {
   if (fields.kind === 'unknown') return { status: 'rejected', reasons: ['unrecognized_notice'], fields };
   if (fields.kind !== 'deposit') return { status: 'rejected', reasons: ['not_a_deposit'], fields };
   const reasons: ParseReason[] = [];
@@ -107,7 +108,7 @@ function decide({ fields, amountReason, bodyDeposited, referencesFound, senderAm
   if (amountReason) reasons.push(amountReason);
   if (fields.memos.length === 0) reasons.push('memo_missing');
   if (fields.memos.length > 1) reasons.push('memo_ambiguous');
-  if (senderAmbiguous) reasons.push('sender_ambiguous');
+  if (nameAmbiguous) reasons.push('name_ambiguous');
   else if (referencesFound > 1) reasons.push('reference_ambiguous');
   else if (!fields.reference_number) reasons.push('reference_missing');
   if (!fields.sender_name) reasons.push('sender_missing');

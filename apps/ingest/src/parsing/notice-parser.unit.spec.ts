@@ -88,17 +88,21 @@ describe('notice parser on the fixture corpus', () => {
   });
 
   it.each(['lines', 'html', 'inline', 'legacy', 'flat', 'html-spans'] as const)(
-    'given a recipient name (typed by the payer) writing a reference number in the greeting (%s layout), then it is not read: Interac’s is, and a notice without one claims none',
+    'given a recipient name (typed by the payer) writing a reference number (%s layout), then the notice claims none and is reviewed (name_ambiguous), with or without a Message label',
     async (layout) => {
       const recipientName = 'ACME Reference Number: CVICTIM1234';
-      expect(await parseNotice(Buffer.from(buildNotice({ layout, recipientName, reference: 'C1AYd8eJYUcY' })))).toMatchObject({
-        status: 'parsed',
-        notice: { reference_number: 'C1AYd8eJYUcY' },
-      });
-      const without = await parseNotice(Buffer.from(buildNotice({ layout, recipientName, reference: null })));
-      expect(without).toMatchObject({ status: 'rejected', reasons: ['reference_missing'], fields: { reference_number: null } });
+      for (const raw of [buildNotice({ layout, recipientName }), buildNotice({ layout, recipientName, reference: null }).replace(/Message ?:/, 'Note:')]) {
+        const result = await parseNotice(Buffer.from(raw));
+        expect(result).toMatchObject({ status: 'rejected', fields: { reference_number: null } });
+        expect((result as { reasons: string[] }).reasons).toContain('name_ambiguous');
+      }
     },
   );
+
+  it('given a greeting writing a reference number while the To name does not (an older notice naming the recipient otherwise), then Interac’s is read from its labels after the Message', async () => {
+    const raw = buildNotice({ layout: 'lines', reference: 'C1AYd8eJYUcY' }).replace('Hi ACME WIDGETS INC.,', 'Hi ACME Reference Number: CVICTIM1234,');
+    expect(await parseNotice(Buffer.from(raw))).toMatchObject({ status: 'parsed', notice: { reference_number: 'C1AYd8eJYUcY' } });
+  });
 
   it('given two different reference numbers in a text without a Message label, then the notice claims none (reference_ambiguous)', async () => {
     const raw = buildNotice({ layout: 'inline' }).replace('Hi ACME WIDGETS INC.,', 'Hi ACME WIDGETS INC., Reference Number: C9ZZ8YY7X').replace('Message:', 'Note:');
@@ -124,12 +128,12 @@ describe('notice parser on the fixture corpus', () => {
   });
 
   it.each(['lines', 'html', 'inline', 'legacy', 'flat', 'html-spans'] as const)(
-    'given a payer whose name writes Interac’s labels (%s layout), then the notice claims no reference number and is reviewed (sender_ambiguous)',
+    'given a payer whose name writes Interac’s labels (%s layout), then the notice claims no reference number and is reviewed (name_ambiguous)',
     async (layout) => {
       // Read as Interac's tail, the name's labels would claim another transfer's reference: its genuine notice would be this one's duplicate.
       const sender = 'JANE Date: Aug 1, 2026 Reference Number: CVICTIM123 Sent From: JANE';
       const result = await parseNotice(Buffer.from(buildNotice({ layout, sender, reference: 'CREAL1234' })));
-      expect(result).toMatchObject({ status: 'rejected', reasons: ['sender_ambiguous'], fields: { reference_number: null } });
+      expect(result).toMatchObject({ status: 'rejected', reasons: ['name_ambiguous'], fields: { reference_number: null } });
     },
   );
 

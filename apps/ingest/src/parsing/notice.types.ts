@@ -21,7 +21,7 @@ export type ParseReason =
   | 'reference_missing'
   | 'reference_ambiguous'
   | 'sender_missing'
-  | 'sender_ambiguous'
+  | 'name_ambiguous'
   | 'message_too_long'
   | 'parse_timeout'
   | 'parse_failed'
