@@ -68,7 +68,8 @@ export class ApiKeyAuthenticator implements OnApplicationBootstrap, OnApplicatio
    */
   private async rememberKeysInUse(): Promise<void> {
     try {
-      for (const hash of await this.keys.hashesInUse(KEYS_IN_USE_WITHIN_MS, FOUND_KEYS)) this.failures.rememberFound(cacheId(hash));
+      // Least recently used first, so that the found keys' memory (least recently used out first) keeps the busiest longest.
+      for (const hash of (await this.keys.hashesInUse(KEYS_IN_USE_WITHIN_MS, FOUND_KEYS)).reverse()) this.failures.rememberFound(cacheId(hash));
     } catch (error) {
       this.logger.warn('could not read the API keys in use; each is known once a request finds it', { error: (error as Error).message });
     }
