@@ -19,6 +19,16 @@ export const EVENT_STORE = Symbol('EVENT_STORE');
 /** An append whose caller's deadline passed while it waited for its batch: refused, nothing written. */
 export const APPEND_PAST_DEADLINE = 'The append waited past its caller’s deadline and was not committed; retry the request';
 
+/** An append that came while as many waited as WAITING_BATCHES batches hold: refused at once, nothing written. */
+export const APPENDS_WAITING_TOO_MANY = 'The event store has too many appends waiting; retry the request';
+
+/**
+ * How many full batches may wait behind the one committing. A batch stalled on a lock or a slow COMMIT (up to the
+ * statement timeout) would otherwise hold in memory every append that came meanwhile, each up to a bus message: at
+ * thousands a second, gigabytes. Past this, appends are refused at once, as their callers would time out anyway.
+ */
+export const WAITING_BATCHES = 25;
+
 interface PendingAppend {
   request: AppendStreamsRequest;
   context: AppendContext;
@@ -96,10 +106,23 @@ export class GroupCommitAppender {
 
   /** Several streams, all or nothing (one savepoint), committed with whatever else is in the batch. */
   appendStreams(request: AppendStreamsRequest, context: AppendContext): Promise<AppendStreamsReply> {
+    if (!this.hasRoom()) return Promise.reject(new DomainError(ErrorCode.ServiceUnavailable, APPENDS_WAITING_TOO_MANY));
     return new Promise((resolve, reject) => {
       this.queue.push({ request, context, arrivedAt: performance.now(), resolve, reject });
       void this.drain();
     });
+  }
+
+  /** Whether another append may wait: the waiting ones past their deadlines are refused first, to make room. */
+  private hasRoom(): boolean {
+    const limit = this.config.LEDGER_APPEND_BATCH_MAX * WAITING_BATCHES;
+    if (this.queue.length < limit) return true;
+    const waiting = this.withinDeadline(this.queue);
+    if (waiting !== this.queue) {
+      this.queue.length = 0;
+      for (const item of waiting) this.queue.push(item);
+    }
+    return this.queue.length < limit;
   }
 
   private async drain(): Promise<void> {
