@@ -35,6 +35,8 @@ export function securityHeaders(config: Pick<CheckoutConfig, 'CHECKOUT_URL_BASE'
     if (httpsOnly) reply.header('Strict-Transport-Security', CHECKOUT_HSTS);
     reply
       .header('Content-Security-Policy', contentSecurityPolicy())
+      // For browsers that know no frame-ancestors; a page that may be framed drops it (sendPage).
+      .header('X-Frame-Options', 'DENY')
       .header('X-Content-Type-Options', 'nosniff')
       .header('Referrer-Policy', 'no-referrer')
       .header('Cross-Origin-Opener-Policy', 'same-origin-allow-popups')

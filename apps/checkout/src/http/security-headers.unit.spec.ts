@@ -1,5 +1,7 @@
 import Fastify from 'fastify';
+import { html } from '../pages/html';
 import { CHECKOUT_HSTS, contentSecurityPolicy, originAllowed, parseOrigin, securityHeaders } from './security-headers';
+import { sendPage } from './send';
 
 /** A bare app with the checkout's header hook, as configureHttp adds it for the given public base. */
 async function headersServedAt(checkoutUrlBase: string): Promise<Record<string, unknown>> {
@@ -33,6 +35,20 @@ describe('payer page security headers', () => {
     const headers = await headersServedAt('http://localhost:3001');
     expect(headers['strict-transport-security']).toBeUndefined();
     expect(headers['content-security-policy']).toBe(contentSecurityPolicy());
+  });
+
+  it('refuse framing to browsers that know no frame-ancestors too (X-Frame-Options), unless the page may be framed', async () => {
+    expect((await headersServedAt('https://pay.example.com/'))['x-frame-options']).toBe('DENY');
+    const app = Fastify();
+    app.addHook('onRequest', securityHeaders({ CHECKOUT_URL_BASE: 'https://pay.example.com/' }));
+    app.get('/embed/sessions/:id', (_request, reply) => sendPage(reply, 200, html`<p>frame</p>`, 'https://shop.example.com'));
+    try {
+      const framed = (await app.inject({ method: 'GET', url: '/embed/sessions/cs_1' })).headers;
+      expect(framed['x-frame-options']).toBeUndefined();
+      expect(framed['content-security-policy']).toBe(contentSecurityPolicy('https://shop.example.com'));
+    } finally {
+      await app.close();
+    }
   });
 
   it.each([
