@@ -31,6 +31,15 @@ describe('audit trail of the admin API', () => {
   });
 
   const admin = <T>(path: string, options: CallOptions = {}) => gateway.call<T>(`/v1/admin${path}`, { token: gateway.adminToken, ...options });
+  /** Runs `action` while the gateway's role may not insert audit entries (every recording fails), and answers what it answered. */
+  const withAuditUnrecordable = async <T>(action: () => Promise<T>): Promise<T> => {
+    await db.query(`REVOKE INSERT ON gateway.audit_entries FROM ${serviceRole('gateway')}`);
+    try {
+      return await action();
+    } finally {
+      await db.query(`GRANT INSERT ON gateway.audit_entries TO ${serviceRole('gateway')}`);
+    }
+  };
 
   const entriesFor = async (targetId: string) =>
     (
@@ -189,13 +198,8 @@ describe('audit trail of the admin API', () => {
     const merchant = await createMerchant('pay-before@shop.example');
     const unrecorded = async () => sampleSum(await scrape(stack.metricsUrl('gateway')), 'pp_audit_entries_unrecorded_total');
     const unrecordedBefore = await unrecorded();
-    await db.query(`REVOKE INSERT ON gateway.audit_entries FROM ${serviceRole('gateway')}`);
-    try {
-      const updated = await admin(`/merchants/${merchant.merchant_id}`, { method: 'PATCH', body: { etransfer_email: 'pay-unaudited@shop.example' } });
-      expect({ status: updated.status, body: updated.body }).toEqual({ status: 503, body: { error: AUDIT_NOT_RECORDED } });
-    } finally {
-      await db.query(`GRANT INSERT ON gateway.audit_entries TO ${serviceRole('gateway')}`);
-    }
+    const updated = await withAuditUnrecordable(() => admin(`/merchants/${merchant.merchant_id}`, { method: 'PATCH', body: { etransfer_email: 'pay-unaudited@shop.example' } }));
+    expect({ status: updated.status, body: updated.body }).toEqual({ status: 503, body: { error: AUDIT_NOT_RECORDED } });
     expect((await admin<MerchantView>(`/merchants/${merchant.merchant_id}`)).body.etransfer_email).toBe('pay-unaudited@shop.example');
     expect((await entriesFor(merchant.merchant_id)).map((entry) => entry.action)).toEqual(['merchant.created']);
     expect(await unrecorded()).toBe(unrecordedBefore + 1);
@@ -217,13 +221,7 @@ describe('audit trail of the admin API', () => {
     const before = await keysOf();
     const idempotencyKey = randomUUID();
     const issue = () => admin(`/merchants/${merchant.merchant_id}/keys`, { idempotencyKey, body: { type: 'restricted', livemode: true, scopes: ['payments.read'] } });
-    await db.query(`REVOKE INSERT ON gateway.audit_entries FROM ${serviceRole('gateway')}`);
-    let first;
-    try {
-      first = await issue();
-    } finally {
-      await db.query(`GRANT INSERT ON gateway.audit_entries TO ${serviceRole('gateway')}`);
-    }
+    const first = await withAuditUnrecordable(issue);
     expect({ status: first.status, body: first.body }).toEqual({ status: 503, body: { error: AUDIT_NOT_RECORDED } });
     const retried = await issue();
     const [{ id: issued }] = (await db.query(`SELECT id FROM gateway.api_keys WHERE merchant_id = $1 AND type = 'restricted'`, [merchant.merchant_id])).rows;
@@ -239,13 +237,7 @@ describe('audit trail of the admin API', () => {
     const hashOf = async () => (await db.query(`SELECT password_hash FROM gateway.platform_admins WHERE id = $1`, [created.body.id])).rows[0].password_hash as string;
     const idempotencyKey = randomUUID();
     const reset = () => admin(`/platform_admins/${created.body.id}/password`, { idempotencyKey, body: {} });
-    await db.query(`REVOKE INSERT ON gateway.audit_entries FROM ${serviceRole('gateway')}`);
-    let first;
-    try {
-      first = await reset();
-    } finally {
-      await db.query(`GRANT INSERT ON gateway.audit_entries TO ${serviceRole('gateway')}`);
-    }
+    const first = await withAuditUnrecordable(reset);
     expect({ status: first.status, body: first.body }).toEqual({ status: 503, body: { error: AUDIT_NOT_RECORDED } });
     const hashAfterFirst = await hashOf();
     const retried = await reset();
