@@ -6,6 +6,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { DashboardConfig } from '../dashboard.config';
 import { TOO_MANY_REQUESTS, UserRequestBudget } from '../http/user-request.budget';
 import { mayPerform } from './dashboard-permissions.policy';
+import { fromOwnOrigin } from './own-origin.policy';
 import { PrincipalRecheck } from './principal-recheck';
 import { ROUTE_ACCESS, type RouteAccess } from './route-access';
 import { readSessionCookie } from './session-cookie';
@@ -49,7 +50,7 @@ export class AccessGuard implements CanActivate {
       return true;
     }
     const changesState = !SAFE_METHODS.has(request.method);
-    if (changesState && !fromOwnOrigin(request)) throw new ForbiddenException(CROSS_SITE_REFUSED);
+    if (changesState && !this.fromOwnOrigin(request)) throw new ForbiddenException(CROSS_SITE_REFUSED);
     if (access.kind === 'signed-out') return true;
     const sessionId = readSessionCookie(request, this.config.DASHBOARD_SECURE_COOKIE);
     const held = sessionId ? await this.sessions.touch(sessionId) : undefined;
@@ -68,6 +69,11 @@ export class AccessGuard implements CanActivate {
     request.dashboard = { sessionId, session };
     return true;
   }
+
+  private fromOwnOrigin(request: FastifyRequest): boolean {
+    const { origin, host, 'sec-fetch-site': secFetchSite } = request.headers;
+    return fromOwnOrigin({ origin, host, secFetchSite }, this.config.DASHBOARD_SECURE_COOKIE);
+  }
 }
 
 /**
@@ -78,19 +84,6 @@ export class AccessGuard implements CanActivate {
 function isApiRoute(request: FastifyRequest): boolean {
   const route = request.routeOptions.url;
   return route === undefined || route === '/api' || route.startsWith('/api/');
-}
-
-/** The browser names the page that sent the request; it must be this app (same host and port). */
-function fromOwnOrigin(request: FastifyRequest): boolean {
-  const site = request.headers['sec-fetch-site'];
-  if (site !== undefined && site !== 'same-origin') return false;
-  const origin = request.headers.origin;
-  if (typeof origin !== 'string' || !request.headers.host) return false;
-  try {
-    return new URL(origin).host === request.headers.host;
-  } catch {
-    return false;
-  }
 }
 
 function sameToken(given: unknown, expected: string): boolean {

@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import { TestStack } from '@pp/testing';
 import { DashboardBrowser, GatewayApi } from '../testing/dashboard-client';
 
@@ -5,7 +6,8 @@ import { DashboardBrowser, GatewayApi } from '../testing/dashboard-client';
  * The dashboard's security headers over the real app: no cache keeps an
  * answer but a hashed asset file's, however the path of an API call is
  * spelled (the router decodes percent-escapes: /%61pi/ is /api/); HSTS
- * whenever the session cookie is Secure (DASHBOARD_SECURE_COOKIE).
+ * whenever the session cookie is Secure (DASHBOARD_SECURE_COOKIE), and
+ * then state-changing requests only from an https page or a loopback name.
  */
 
 describe('dashboard security headers', () => {
@@ -71,5 +73,27 @@ describe('dashboard security headers with a Secure session cookie (the default)'
     const answer = await fetch(`${stack.url('dashboard')}${asset}`);
     expect(answer.status).toBe(200);
     expect(answer.headers.get('strict-transport-security')).toBe('max-age=31536000; includeSubDomains');
+  });
+
+  /** A POST as a browser sends it, Host and Origin included (fetch may not set Host). */
+  const signOut = (host: string, origin: string) =>
+    new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const { port } = new URL(stack.url('dashboard'));
+      const sent = httpRequest({ host: '127.0.0.1', port, method: 'POST', path: '/api/auth/logout', headers: { host, origin } }, (answer) => {
+        let body = '';
+        answer.setEncoding('utf8').on('data', (chunk: string) => (body += chunk)).on('end', () => resolve({ status: answer.statusCode ?? 0, body }));
+      });
+      sent.on('error', reject).end();
+    });
+
+  it('given a plain-http page under another host name (DNS rebinding), when it posts, then it is refused as cross-site', async () => {
+    const answer = await signOut('rebound.example:3002', 'http://rebound.example:3002');
+    expect(answer.status).toBe(403);
+    expect(answer.body).toContain('Cross-site request refused');
+  });
+
+  it('given an https page of the same host, or a loopback one, when it posts, then the Origin check lets it through', async () => {
+    expect((await signOut('pay.example.com', 'https://pay.example.com')).status).toBe(401);
+    expect((await signOut('localhost:3002', 'http://localhost:3002')).status).toBe(401);
   });
 });
