@@ -45,6 +45,10 @@ describe('group commit: whole batches and their fallback', () => {
   const statements: string[] = [];
   /** When set, the connection is lost (its socket destroyed) as the next statement matching it is sent. */
   let loseConnectionAt: RegExp | undefined;
+  /** When set, the next statement matching it never leaves the client, whose connection is then lost. */
+  let loseConnectionUnsent: RegExp | undefined;
+  /** When set, the connection stops reading as the next statement matching it is sent, and is lost once Postgres has answered it. */
+  let loseConnectionUnreadAfter: RegExp | undefined;
   /** Errors of connections lost while the appender held them. */
   const lost: Error[] = [];
 
@@ -61,10 +65,21 @@ describe('group commit: whole batches and their fallback', () => {
         query: (...args: unknown[]) => {
           const sql = typeof args[0] === 'string' ? args[0] : String((args[0] as { text?: string }).text);
           statements.push(sql);
+          const socket = (client as unknown as { connection: { stream: Socket } }).connection.stream;
+          if (loseConnectionUnsent?.test(sql)) {
+            loseConnectionUnsent = undefined;
+            socket.write = () => true;
+            setImmediate(() => socket.destroy());
+          }
           const answer = query(...args);
           if (loseConnectionAt?.test(sql)) {
             loseConnectionAt = undefined;
-            (client as unknown as { connection: { stream: Socket } }).connection.stream.destroy();
+            socket.destroy();
+          }
+          if (loseConnectionUnreadAfter?.test(sql)) {
+            loseConnectionUnreadAfter = undefined;
+            socket.pause();
+            setTimeout(() => socket.destroy(), 200);
           }
           return answer;
         },
@@ -474,22 +489,43 @@ describe('group commit: whole batches and their fallback', () => {
       expect(await keyRecorded(`key-${id}`)).toBe(true);
     });
 
-    it('given the connection is lost as COMMIT is sent, then the batch is refused as unavailable and not run again: whether it committed is unknown', async () => {
+    it('given the connection is lost once Postgres has committed, its answer unread, then the ledger looks the outcome up and answers the append as committed, not run again', async () => {
+      const id = randomUUID();
+      const sent = statements.length;
+      loseConnectionUnreadAfter = /COMMIT$/;
+
+      const reply = await appender.appendStreams(createRequest(id, `ref-${id}`, { key: `key-${id}` }), {});
+
+      expect(reply).toMatchObject({ replayed: false, streams: [{ stream_id: checkoutSessionStreamId(id), version: 1 }] });
+      expect(statements.slice(sent).filter((sql) => sql.startsWith('BEGIN'))).toHaveLength(1);
+      expect(lost).toHaveLength(1);
+      expect(await eventsOf(id)).toEqual([{ version: 1, type: CheckoutSessionEventType.Created }]);
+    });
+
+    it('given the connection is lost as COMMIT is sent, then the append is answered as committed, once, not run again', async () => {
       const id = randomUUID();
       const sent = statements.length;
       loseConnectionAt = /COMMIT$/;
 
-      const error = await appender.appendStreams(createRequest(id, `ref-${id}`, { key: `key-${id}` }), {}).then(
-        () => undefined,
-        (reason: unknown) => reason,
-      );
+      const reply = await appender.appendStreams(createRequest(id, `ref-${id}`), {});
 
-      expect(error).toMatchObject({ code: ErrorCode.ServiceUnavailable });
+      expect(reply).toMatchObject({ replayed: false, streams: [{ stream_id: checkoutSessionStreamId(id), version: 1 }] });
       expect(statements.slice(sent).filter((sql) => sql.startsWith('BEGIN'))).toHaveLength(1);
       expect(lost).toHaveLength(1);
-      // The merchant's retry with its key gets the one outcome, whichever it was.
-      const again = await appender.appendStreams(createRequest(id, `ref-${id}`, { key: `key-${id}` }), {});
-      expect(again.streams[0].version).toBe(1);
+      expect(await eventsOf(id)).toEqual([{ version: 1, type: CheckoutSessionEventType.Created }]);
+    });
+
+    it('given the connection is lost before the sent COMMIT left the client, then the ledger finds the batch rolled back and runs it again on a new connection, committed once', async () => {
+      const id = randomUUID();
+      const sent = statements.length;
+      loseConnectionUnsent = /COMMIT$/;
+
+      // No idempotency key: a batch run again after it had committed would be refused as a stale version.
+      const reply = await appender.appendStreams(createRequest(id, `ref-${id}`), {});
+
+      expect(reply).toMatchObject({ replayed: false, streams: [{ stream_id: checkoutSessionStreamId(id), version: 1 }] });
+      expect(statements.slice(sent).filter((sql) => sql.startsWith('BEGIN'))).toHaveLength(2);
+      expect(lost).toHaveLength(1);
       expect(await eventsOf(id)).toEqual([{ version: 1, type: CheckoutSessionEventType.Created }]);
     });
   });

@@ -8,6 +8,7 @@ import { AppendMetrics } from './append.metrics';
 import { canAppendWhole } from './batch-append';
 import type { EventStore } from './event-store';
 import { AppendConnection, type AppendConnectionSource } from './append-connection';
+import { backendPidOf, commitOutcome } from './commit-outcome';
 import { LocalCommits } from './local-commits';
 import { takeAppendLocks } from './stream-locks';
 
@@ -18,6 +19,10 @@ export const EVENT_STORE = Symbol('EVENT_STORE');
 
 /** An append whose caller's deadline passed while it waited for its batch: refused, nothing written. */
 export const APPEND_PAST_DEADLINE = 'The append waited past its caller’s deadline and was not committed; retry the request';
+
+/** A batch whose connection was lost after COMMIT was sent, and whose outcome could not be looked up. */
+export const COMMIT_OUTCOME_UNKNOWN =
+  'The event store lost its connection as it committed and could not tell whether the append committed; retry the request with the same Idempotency-Key';
 
 /** An append that came while as many waited as WAITING_BATCHES batches hold: refused at once, nothing written. */
 export const APPENDS_WAITING_TOO_MANY = 'The event store has too many appends waiting; retry the request';
@@ -44,6 +49,20 @@ type Outcome = { ok: true; reply: AppendStreamsReply } | { ok: false; error: unk
 class LostBeforeCommit extends Error {
   constructor(cause: unknown) {
     super(`connection lost before COMMIT: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+  }
+}
+
+/**
+ * A batch's connection was lost after its COMMIT was sent: the transaction may have committed or not, which is
+ * looked up (commit-outcome.ts) before the batch is answered or run again. Keeps the answers the batch would give.
+ */
+class LostAtCommit extends Error {
+  constructor(
+    readonly backendPid: number | undefined,
+    readonly outcomes: Outcome[],
+    cause: unknown,
+  ) {
+    super(`connection lost after COMMIT was sent: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
   }
 }
 
@@ -156,6 +175,19 @@ export class GroupCommitAppender {
           this.logger.warn('the group commit connection was lost before the batch committed; running the batch again on a new connection', { error: error.message });
           lostOnce = true;
           batch = this.withinDeadline(batch);
+        } else if (error instanceof LostAtCommit) {
+          const outcome = await this.outcomeOf(error);
+          this.logger.warn('the group commit connection was lost as the batch committed', { error: error.message, outcome });
+          if (outcome === 'committed') {
+            outcomes = error.outcomes;
+          } else if (outcome === 'rolled-back' && !lostOnce) {
+            lostOnce = true;
+            batch = this.withinDeadline(batch);
+          } else {
+            const failure = new DomainError(ErrorCode.ServiceUnavailable, COMMIT_OUTCOME_UNKNOWN);
+            for (const item of batch) item.reject(failure);
+            return;
+          }
         } else {
           this.logger.error(error instanceof Error ? error : new Error(String(error)), { batch: batch.length });
           const failure = new DomainError(ErrorCode.ServiceUnavailable, 'The event store could not commit; retry the request');
@@ -166,6 +198,19 @@ export class GroupCommitAppender {
     }
     if (outcomes === undefined) return;
     this.answer(batch, outcomes);
+  }
+
+  /**
+   * Whether a batch lost at COMMIT committed. One event it wrote tells; a batch that wrote none (replays, refusals
+   * only) has the same answers either way. A committed one wakes the publisher, whose NOTIFY may have been lost too.
+   */
+  private async outcomeOf(lost: LostAtCommit): Promise<'committed' | 'rolled-back' | 'unknown'> {
+    const written = lost.outcomes.find((outcome) => outcome.ok && !outcome.reply.replayed);
+    const eventId = written?.ok ? written.reply.streams.find((stream) => stream.events.length > 0)?.events[0].id : undefined;
+    if (eventId === undefined) return 'committed';
+    const outcome = await commitOutcome(this.connection, lost.backendPid, eventId);
+    if (outcome === 'committed') this.localCommits.committed();
+    return outcome;
   }
 
   /** A batch too large to run one at a time in one transaction, committed in transactions of ONE_BY_ONE_MAX at most. */
@@ -235,24 +280,25 @@ export class GroupCommitAppender {
       takeAppendLocks(db, batch.map((item) => item.request)),
       ...(whole ? [db.query('SAVEPOINT batch')] : []),
     ]);
-    let commitSent = false;
+    let outcomes: Outcome[] | undefined;
     try {
       const [, fast] = await allAnswered([begun, whole ? this.appendWhole(db, batch) : Promise.resolve(undefined)]);
       if (!fast && batch.length > ONE_BY_ONE_MAX) throw new TooLargeForOneByOne();
-      const outcomes = fast ?? (await this.appendOneByOne(db, batch));
+      outcomes = fast ?? (await this.appendOneByOne(db, batch));
       const appended = outcomes.some((outcome) => outcome.ok && !outcome.reply.replayed);
       // Checked again here, as late as can be: the locks above may have waited on another batch or a rebuild for long.
       const now = Date.now();
       if (batch.some((item) => isPastDeadline(item, now))) throw new PastDeadlineBeforeCommit();
-      commitSent = true;
       // The publisher is woken in this process when it leads here (local-commits.ts), through Postgres otherwise.
       await db.query(appended && !this.localCommits.heard ? `SELECT pg_notify('${EVENTS_COMMITTED_CHANNEL}', ''); COMMIT` : 'COMMIT');
       if (appended) this.localCommits.committed();
       return outcomes;
     } catch (error) {
       await db.query('ROLLBACK').catch(() => undefined);
-      // Once COMMIT is sent, a lost connection leaves the outcome unknown; before it, nothing committed.
-      throw !commitSent && isConnectionLost(error) ? new LostBeforeCommit(error) : error;
+      // The answers are known once every statement before COMMIT has answered: lost before, the connection committed
+      // nothing; lost with them known, it was lost at COMMIT, which may have committed.
+      if (!isConnectionLost(error)) throw error;
+      throw outcomes === undefined ? new LostBeforeCommit(error) : new LostAtCommit(backendPidOf(db), outcomes, error);
     }
   }
 
