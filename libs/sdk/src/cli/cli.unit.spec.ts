@@ -207,6 +207,14 @@ describe('checking a command line before any request', () => {
     expect(fetch).not.toHaveBeenCalled();
   });
 
+  it.each([['help'], ['--help'], ['payments', '--help']])('given `%s`, then the usage is printed and the status is 0, without a request', async (...argv) => {
+    const stdout: string[] = [];
+    jest.spyOn(process.stdout, 'write').mockImplementation((text) => (stdout.push(String(text)), true));
+    expect(await main(argv, env)).toBe(0);
+    expect(stdout.join('')).toMatch(/listen/);
+    expect(fetch).not.toHaveBeenCalled();
+  });
+
   it('given a key with the line break of the file it was read from, when listen derives its secret, then it is the key’s own', async () => {
     env.PP_API_KEY = 'pp_live_test_env\n';
     const stdout: string[] = [];

@@ -106,8 +106,10 @@ function givenKey(args: ParsedArgs, env: NodeJS.ProcessEnv, config: CliConfig): 
 }
 
 /**
- * The key (resolveApiKey) and the gateway: --api-base, else PP_API_BASE, else the config file's, default
- * http://localhost:3000. A key from the config file goes only to the gateway `login` saved with it: a PP_API_BASE
+ * The key (resolveApiKey) and the gateway: --api-base, else PP_API_BASE, else, for the key the config file holds, the
+ * gateway saved with it, default http://localhost:3000. Another key never goes to the saved gateway, which was named for
+ * the saved key only (a live key given for production would reach the staging gateway `login` once saved). A key from
+ * the config file goes only to the gateway `login` saved with it: a PP_API_BASE
  * naming another is refused, or a live key saved for one gateway would be sent to whichever the environment of the
  * moment names. --api-base, given on purpose, overrides. A config file from before `login` saved the gateway (SDK
  * 0.2.0) names none: its test key goes where PP_API_BASE says, as it did then, with a warning through `warn` (stderr)
@@ -120,7 +122,7 @@ export function resolveCredentials(
 ): { apiKey: string; apiBase: string; allowInsecureHttp: boolean } {
   const config = readConfig(env);
   const { apiKey, saved } = givenKey(args, env, config);
-  const apiBase = stringOption(args, 'api-base') ?? (saved ? savedKeyBase(config, apiKey, env, warn) : (envApiBase(env) ?? config.api_base ?? DEFAULT_API_BASE));
+  const apiBase = stringOption(args, 'api-base') ?? (saved ? savedKeyBase(config, apiKey, env, warn) : (envApiBase(env) ?? DEFAULT_API_BASE));
   refuseKeyInClear(apiBase, env);
   return { apiKey, apiBase, allowInsecureHttp: env.PP_ALLOW_HTTP === 'true' };
 }

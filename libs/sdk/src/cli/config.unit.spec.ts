@@ -101,6 +101,16 @@ describe('the CLI config file', () => {
     expect(resolveCredentials(args, env, () => undefined)).toMatchObject({ apiKey: 'pp_live_saved', apiBase: 'https://gateway.example' });
   });
 
+  it('given a key from PP_API_KEY or --api-key and a gateway `login` saved for its own key, then the given key goes to PP_API_BASE or the default, never to the saved gateway', () => {
+    const env = { PP_CONFIG_FILE: join(dir, 'config.json') };
+    writeConfig(env, { api_key: 'pp_live_test_saved', api_base: 'https://staging.example' });
+    const noArgs = { positionals: [], options: new Map<string, string | true>() };
+    expect(resolveCredentials(noArgs, { ...env, PP_API_KEY: 'pp_live_production' }, () => undefined)).toMatchObject({ apiKey: 'pp_live_production', apiBase: 'http://localhost:3000' });
+    const keyArg = { positionals: [], options: new Map<string, string | true>([['api-key', 'pp_live_production']]) };
+    expect(resolveCredentials(keyArg, env, () => undefined).apiBase).toBe('http://localhost:3000');
+    expect(resolveCredentials(keyArg, { ...env, PP_API_BASE: 'https://gateway.example' }, () => undefined).apiBase).toBe('https://gateway.example');
+  });
+
   it('given PP_API_BASE set but empty (`PP_API_BASE=`), when the gateway is resolved, then it is taken as unset: the key goes to the saved gateway or the default, not to an empty URL', () => {
     const args = { positionals: [], options: new Map<string, string | true>() };
     const env = { PP_CONFIG_FILE: join(dir, 'config.json'), PP_API_BASE: '' };
@@ -108,7 +118,7 @@ describe('the CLI config file', () => {
     expect(resolveCredentials(args, { ...env, PP_API_KEY: 'pp_live_test_secret' }, () => undefined).apiBase).toBe('http://localhost:3000');
     writeConfig(env, { api_key: 'pp_live_saved', api_base: 'https://gateway.example' });
     expect(resolveCredentials(args, env, () => undefined)).toMatchObject({ apiKey: 'pp_live_saved', apiBase: 'https://gateway.example' });
-    expect(resolveCredentials(args, { ...env, PP_API_KEY: 'pp_live_test_secret' }, () => undefined).apiBase).toBe('https://gateway.example');
+    expect(resolveCredentials(args, { ...env, PP_API_KEY: 'pp_live_test_secret' }, () => undefined).apiBase).toBe('http://localhost:3000');
     writeConfig(env, { api_key: 'pp_live_test_old' });
     const warnings: string[] = [];
     expect(resolveCredentials(args, env, (line) => void warnings.push(line)).apiBase).toBe('http://localhost:3000');

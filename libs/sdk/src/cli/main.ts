@@ -43,8 +43,9 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
   try {
     const args = parseArgs(argv);
     const found = findCommand(args.positionals);
-    if (!found && args.positionals.length > 0) throw unknownCommand(args.positionals);
-    if (!found || args.options.has('help')) {
+    const asksHelp = args.options.has('help') || (args.positionals.length === 1 && args.positionals[0] === 'help');
+    if (!found && args.positionals.length > 0 && !asksHelp) throw unknownCommand(args.positionals);
+    if (!found || asksHelp) {
       process.stdout.write(`${usage()}\n`);
       return 0;
     }

@@ -103,23 +103,26 @@ export interface OpenStream {
 /** HTTP to the gateway: auth, idempotency keys, timeouts, retries, typed errors. Node's global fetch only. */
 export class Transport {
   readonly apiBase: string;
-  /** Without the line break a key read from a file (a mounted secret) ends with, as fetch itself would send it. */
-  private readonly apiKey: string;
+  /**
+   * Without the line break a key read from a file (a mounted secret) ends with, as fetch itself would send it. A
+   * #private field: a client logged, inspected or serialised (an error reporter's capture) does not show the key.
+   */
+  readonly #apiKey: string;
   private readonly retry: RetrySettings;
   private readonly timeoutMs: number;
 
   constructor(options: ClientOptions) {
     if (!options.apiKey) throw new TypeError('apiKey is required (pp_live_… or pp_live_test_…)');
-    this.apiKey = options.apiKey.trim();
-    if (!isApiKeyShaped(this.apiKey)) {
+    this.#apiKey = options.apiKey.trim();
+    if (!isApiKeyShaped(this.#apiKey)) {
       throw new TypeError('apiKey is not an API key: keys are pp_ then letters, digits and underscores (was a space or a line break copied into it?)');
     }
-    if (this.apiKey.startsWith('pp_pub_')) {
+    if (this.#apiKey.startsWith('pp_pub_')) {
       throw new TypeError('apiKey is a publishable key (pp_pub_…), which only the browser checkout script uses: the API takes a secret key (pp_live_… or pp_live_test_…)');
     }
     // An empty apiBase (`apiBase: process.env.PP_API_BASE` with PP_API_BASE=) is none, as the CLI takes it.
     const apiBase = options.apiBase || undefined;
-    if (apiBase === undefined && !isTestKey(this.apiKey)) {
+    if (apiBase === undefined && !isTestKey(this.#apiKey)) {
       // The default is a developer's own gateway, over plain http: a key that moves money would go, readable, to
       // whatever listens on that port of the machine the code was deployed to.
       throw new TypeError(`apiBase is required with a live or restricted key (pp_live_…, pp_rk_…): pass the gateway's https address; only a test key (pp_live_test_…) defaults to ${DEFAULT_API_BASE}`);
@@ -140,7 +143,7 @@ export class Transport {
     const url = new URL(this.apiBase + request.path);
     for (const [name, value] of Object.entries(request.query ?? {})) if (value !== undefined) url.searchParams.set(name, String(value));
     const headers: Record<string, string> = {
-      authorization: `Bearer ${this.apiKey}`,
+      authorization: `Bearer ${this.#apiKey}`,
       accept: 'application/json',
       'user-agent': `interac-checkout-node/${SDK_VERSION} node/${process.versions.node}`,
     };
@@ -181,7 +184,7 @@ export class Transport {
     const operation = startOperation(options.signal, checkTimeout('timeoutMs', options.timeoutMs ?? this.timeoutMs));
     try {
       const response = await fetch(url, {
-        headers: { ...headers, authorization: `Bearer ${this.apiKey}`, accept: 'text/event-stream', 'x-request-id': sentId },
+        headers: { ...headers, authorization: `Bearer ${this.#apiKey}`, accept: 'text/event-stream', 'x-request-id': sentId },
         signal: operation.signal,
         redirect: 'manual',
       });

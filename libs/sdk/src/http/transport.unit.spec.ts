@@ -1,4 +1,5 @@
 import { getEventListeners } from 'node:events';
+import { inspect } from 'node:util';
 import { CheckoutClient } from '../client';
 import { AbortedError, CheckoutError, ConnectionError, InvalidRequestError, NotFoundError, ServerError, UnexpectedResponseError } from '../errors';
 
@@ -29,6 +30,13 @@ const client = (options: Partial<ConstructorParameters<typeof CheckoutClient>[0]
 
 describe('the transport', () => {
   afterEach(() => jest.restoreAllMocks());
+
+  it('given a client logged, inspected or serialised (an error reporter capturing it), then the secret key does not show', () => {
+    const apiKey = 'pp_live_test_do_not_log_me';
+    const checkout = new CheckoutClient({ apiKey });
+    expect(JSON.stringify(checkout)).not.toContain(apiKey);
+    expect(inspect(checkout, { depth: Infinity, showHidden: true })).not.toContain(apiKey);
+  });
 
   it.each([
     ['maxRetries', { maxRetries: NaN }],
