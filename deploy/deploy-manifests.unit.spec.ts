@@ -498,10 +498,19 @@ describe('docker-compose.yml', () => {
 
   it('runs NATS with the generated permissions and every identity’s password required from the environment', () => {
     expect(services.nats.command).toEqual(['-js', '-c', '/etc/nats/nats-server.conf']);
-    expect(services.nats.volumes).toContain(`./${DEPLOY_NATS_CONFIG_PATH}:/etc/nats/nats-server.conf:ro`);
+    expect(services.nats.volumes).toContain('./deploy/compose/nats-server.conf:/etc/nats/nats-server.conf:ro');
+    expect(services.nats.volumes).toContain(`./${DEPLOY_NATS_CONFIG_PATH}:/etc/nats/generated.conf:ro`);
     for (const identity of BUS_IDENTITIES) {
       expect(services.nats.environment?.[passwordVariable(identity)]).toMatch(new RegExp(`^\\$\\{${passwordVariable(identity)}:\\?`));
     }
+  });
+
+  it('serves NATS monitoring (no password; /connz lists every subscription) on loopback only, for the healthcheck, not to the containers on the bus', () => {
+    const lines = readFileSync(join(root, 'deploy/compose/nats-server.conf'), 'utf8').split('\n').filter((line) => line.trim() !== '' && !line.startsWith('#'));
+    // The generated file's keys first, then the override: in a NATS config a key set again wins.
+    expect(lines).toEqual(['include "generated.conf"', 'http: "127.0.0.1:8222"']);
+    expect(readFileSync(join(root, DEPLOY_NATS_CONFIG_PATH), 'utf8')).toMatch(/^http: 8222$/m);
+    expect(services.nats.healthcheck?.test).toEqual(expect.arrayContaining([expect.stringMatching(/^http:\/\/127\.0\.0\.1:8222\//)]));
   });
 
   it.each(SERVICE_NAMES)('connects %s to NATS as its own identity', (name) => {
