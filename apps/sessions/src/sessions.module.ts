@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { AGGREGATE_RUNTIME, RedisModule } from '@pp/platform';
+import { aggregateRuntime, RedisModule } from '@pp/platform';
 import { PayerSessionHandler } from './checkout-page/payer-session.handler';
 import { OpenCheckoutPreviewHandler } from './checkout-preview/open-checkout-preview.handler';
 import { CheckoutSessionLifecycle } from './checkout-session/checkout-session.lifecycle';
@@ -19,7 +19,7 @@ import { VerifyPaymentHandler } from './payments/verify-payment.handler';
   imports: [RedisModule.forService({ servesWithout: true })], // each replica sweeps expiry on its own interval
   controllers: [CreateCheckoutSessionHandler, GetCheckoutSessionHandler, ExpireTestSessionHandler, PayerSessionHandler, SimulatePaymentHandler, VerifyPaymentHandler, RecordTransferHandler, DecideRefundHandler, OpenCheckoutPreviewHandler],
   providers: [
-    ...AGGREGATE_RUNTIME,
+    ...aggregateRuntime('ledger.append-streams.v1'),
     CheckoutSessionLifecycle,
     MemoDirectory,
     OverdueSessionsSweep,

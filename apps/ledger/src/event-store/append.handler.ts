@@ -1,12 +1,23 @@
 import { Controller, Inject } from '@nestjs/common';
 import { Ctx, Payload } from '@nestjs/microservices';
-import { type AppendReply, AppendRequest, type AppendStreamsReply, AppendStreamsRequest, type ReadStreamReply, ReadStreamRequest, ReplayIdempotencyQuery } from '@pp/contracts';
+import {
+  type AppendReply,
+  AppendRequest,
+  type AppendStreamsReply,
+  AppendStreamsRequest,
+  DomainError,
+  ErrorCode,
+  type ReadStreamReply,
+  ReadStreamRequest,
+  ReplayIdempotencyQuery,
+} from '@pp/contracts';
 import { BusContext, Handles, inSpan, traceCarrier } from '@pp/platform';
 import type { Pool } from 'pg';
 import type { AppendContext } from './append-request';
 import type { EventStore } from './event-store';
 import { EVENT_STORE, GroupCommitAppender } from './group-commit.appender';
 import { LEDGER_POOL } from './ledger-pool';
+import { refusalOfRefundAppend } from './refund-appends.policy';
 
 /** The event store on the bus: optimistic appends (group-committed) and stream reads. */
 @Controller()
@@ -28,6 +39,14 @@ export class AppendHandler {
       request.streams.map((stream) => stream.stream_id),
       () => this.appender.appendStreams(request, contextOf(ctx)),
     );
+  }
+
+  /** The refunds service's appends: only what a refund writes, checked before anything waits for a batch. */
+  @Handles('ledger.append-refund-streams.v1')
+  appendRefundStreams(@Payload() request: AppendStreamsRequest, @Ctx() ctx: BusContext): Promise<AppendStreamsReply> {
+    const refusal = refusalOfRefundAppend(request);
+    if (refusal) return Promise.reject(new DomainError(ErrorCode.Forbidden, refusal));
+    return this.appendStreams(request, ctx);
   }
 
   @Handles('ledger.idempotency.replay.v1')

@@ -208,6 +208,23 @@ describe('ledger event store over NATS and Postgres', () => {
     expect(stack.process('ledger').running).toBe(true);
   });
 
+  it('given the refunds service’s subject, when an append would confirm a payment, then it is FORBIDDEN and nothing is written; a refund’s own append commits', async () => {
+    const forged = await failureOf(
+      bus.request('ledger.append-refund-streams.v1', {
+        streams: [{ stream_id: 'transaction-forged', expected_version: 0, events: [{ type: 'payment.confirmed', schema_version: 1, data: {} }] }],
+        metadata: { merchant_id: 'mer_1', livemode: true },
+      }),
+    );
+    expect(forged).toMatchObject({ code: ErrorCode.Forbidden, message: 'The refunds service may not append payment.confirmed to transaction streams' });
+    expect((await bus.request('ledger.stream.read.v1', { stream_id: 'transaction-forged' })).version).toBe(0);
+
+    const own = await bus.request('ledger.append-refund-streams.v1', {
+      streams: [{ stream_id: 'refund-own', expected_version: 0, events: [{ type: 'refund.cancelled', schema_version: 1, data: {} }] }],
+      metadata: { merchant_id: 'mer_1', livemode: true },
+    });
+    expect(own.streams[0]).toMatchObject({ stream_id: 'refund-own', version: 1 });
+  });
+
   it('refuses an invalid append with VALIDATION_FAILED', async () => {
     const error = await failureOf(append('not a stream', 0));
     expect(error).toMatchObject({ code: ErrorCode.ValidationFailed });

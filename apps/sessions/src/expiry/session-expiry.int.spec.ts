@@ -145,7 +145,7 @@ describe('checkout session expiry (TTL 4 s)', () => {
   });
 
   it('ends two preview opens racing its deadline on one session, the one the preview names', async () => {
-    const store = new LedgerEventStore(bus);
+    const store = new LedgerEventStore(bus, 'ledger.append-streams.v1');
     const openerAt = (now: Date) =>
       new OpenCheckoutPreviewHandler(new CommandRunner(new AggregateStore(store), store, { now: () => now }), {
         CHECKOUT_URL_BASE: 'http://127.0.0.1:3001',
@@ -169,7 +169,7 @@ describe('checkout session expiry (TTL 4 s)', () => {
 
   it('ends a payment racing the session’s expiry in exactly one of the two outcomes', async () => {
     const sessions = await Promise.all(Array.from({ length: 10 }, () => create()));
-    const store = new LedgerEventStore(bus);
+    const store = new LedgerEventStore(bus, 'ledger.append-streams.v1');
     const runnerAt = (now: Date) => new CommandRunner(new AggregateStore(store), store, { now: () => now });
     const outcomes = await Promise.all(
       sessions.map(async (session) => {

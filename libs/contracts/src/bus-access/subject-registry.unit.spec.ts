@@ -20,7 +20,7 @@ import { SUBJECT_REGISTRY } from './subject-registry';
  */
 
 const apps = join(__dirname, '..', '..', '..', '..', 'apps');
-/** The aggregate runtime sends the ledger's stream subjects for each service that wires it in (AGGREGATE_RUNTIME). */
+/** The aggregate runtime sends the ledger's stream subjects for each service that wires it in (aggregateRuntime, naming its append subject there). */
 const aggregateRuntime = join(__dirname, '..', '..', '..', 'platform', 'src', 'aggregate');
 const SUBJECT_LITERAL = /'([a-z][a-z-]*(?:\.[a-z-]+)+\.v1)'/g;
 const PATTERN = /@Handles\(\s*'([^']+)'/g;
@@ -35,7 +35,7 @@ function sources(dir: string): string[] {
 
 const code = SERVICE_NAMES.map((service) => {
   const own = sources(join(apps, service, 'src')).map((path) => ({ path: relative(apps, path), text: readFileSync(path, 'utf8') }));
-  const runtime = own.some((f) => f.text.includes('AGGREGATE_RUNTIME')) ? sources(aggregateRuntime).map((path) => ({ path, text: readFileSync(path, 'utf8') })) : [];
+  const runtime = own.some((f) => f.text.includes('aggregateRuntime(')) ? sources(aggregateRuntime).map((path) => ({ path, text: readFileSync(path, 'utf8') })) : [];
   const files = [...own, ...runtime];
   const served = files.flatMap((f) => [...f.text.matchAll(PATTERN)].map((m) => m[1]));
   const named = files.flatMap((f) => [...f.text.matchAll(SUBJECT_LITERAL)].map((m) => m[1]));

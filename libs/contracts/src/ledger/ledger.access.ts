@@ -4,7 +4,8 @@ import type { LedgerSubjects } from './ledger.subjects';
 /** Only the services that own aggregates append; the gateway reads read models and never writes. */
 export const LEDGER_ACCESS: SubjectAccessMap<LedgerSubjects> = {
   'ledger.append.v1': { servedBy: 'ledger', callers: ['sessions'] },
-  'ledger.append-streams.v1': { servedBy: 'ledger', callers: ['sessions', 'refunds'] },
+  'ledger.append-streams.v1': { servedBy: 'ledger', callers: ['sessions'] },
+  'ledger.append-refund-streams.v1': { servedBy: 'ledger', callers: ['refunds'] },
   'ledger.idempotency.replay.v1': { servedBy: 'ledger', callers: ['sessions', 'refunds'] },
   'ledger.stream.read.v1': { servedBy: 'ledger', callers: ['sessions', 'refunds'] },
   'ledger.checkout-sessions.get.v1': { servedBy: 'ledger', callers: ['sessions'] },

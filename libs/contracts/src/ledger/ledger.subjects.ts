@@ -87,12 +87,22 @@ export class ReplayIdempotencyQuery extends MerchantScope {
   idempotency!: IdempotencyToken;
 }
 
+/** The subjects an aggregate service appends through: each service's NATS identity may publish on its own only. */
+export type LedgerAppendSubject = 'ledger.append-streams.v1' | 'ledger.append-refund-streams.v1';
+
 /** Served by the ledger. */
 export interface LedgerSubjects {
   /** Optimistic append; a stale expected_version fails with CONCURRENCY_CONFLICT (reload, decide again, retry). Unique read-model rules fail with CONFLICT. */
   'ledger.append.v1': { request: AppendRequest; reply: AppendReply };
   /** Several streams in one atomic append (each with its own expected version); CONCURRENCY_CONFLICT details name the stale stream. */
   'ledger.append-streams.v1': { request: AppendStreamsRequest; reply: AppendStreamsReply };
+  /**
+   * The refunds service's append, as `ledger.append-streams.v1` but limited to what a refund writes: refund events on
+   * refund streams, a payment's refund on transaction streams; FORBIDDEN for anything else (the ledger's
+   * event-store/refund-appends.policy.ts). Its own subject, as the ledger cannot tell a caller but by the subject NATS
+   * let it publish on: a refunds identity that could append anything could confirm a payment nobody made.
+   */
+  'ledger.append-refund-streams.v1': { request: AppendStreamsRequest; reply: AppendStreamsReply };
   /** NOT_FOUND when the key was never used; VALIDATION_FAILED IDEMPOTENCY_KEY_REUSED on another fingerprint. */
   'ledger.idempotency.replay.v1': { request: ReplayIdempotencyQuery; reply: AppendStreamsReply };
   'ledger.stream.read.v1': { request: ReadStreamRequest; reply: ReadStreamReply };

@@ -9,16 +9,17 @@ const publishers = (permissions: ReturnType<typeof busPermissions>, subject: str
 
 describe('bus permissions generated from the subject registry', () => {
   describe('given the production scope (one exact namespace)', () => {
-    it('then only the ingest may send payments.record-transfer.v1, and only sessions and refunds append to the ledger', () => {
+    it('then only the ingest may send payments.record-transfer.v1; only sessions appends to the ledger freely, refunds only through its limited subject', () => {
       expect(publishers(production, 'payments.record-transfer.v1')).toEqual(['ingest']);
       expect(publishers(production, 'ledger.append.v1')).toEqual(['sessions']);
-      expect(publishers(production, 'ledger.append-streams.v1').sort()).toEqual(['refunds', 'sessions']);
+      expect(publishers(production, 'ledger.append-streams.v1')).toEqual(['sessions']);
+      expect(publishers(production, 'ledger.append-refund-streams.v1')).toEqual(['refunds']);
     });
 
     it('then the gateway may call the API’s subjects but never append, record transfers or verify payments', () => {
       const gateway = production.gateway.publish;
       expect(gateway).toEqual(expect.arrayContaining(['sessions.create.v1', 'refunds.approve.v1', 'payments.simulate.v1']));
-      for (const subject of ['ledger.append.v1', 'ledger.append-streams.v1', 'payments.record-transfer.v1', 'payments.verify.v1']) {
+      for (const subject of ['ledger.append.v1', 'ledger.append-streams.v1', 'ledger.append-refund-streams.v1', 'payments.record-transfer.v1', 'payments.verify.v1']) {
         expect(gateway).not.toContain(subject);
       }
     });
