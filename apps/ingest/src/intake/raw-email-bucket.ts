@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
-import { ingestRawEmailBucketName } from '@pp/contracts';
-import { blobBucketStream, checkStream, CONFIG, deleteBlob, ingestRawBucketPlace, NATS_CONNECTION, openBlobBucket, ServiceMetrics, watchStreamFill } from '@pp/platform';
+import { ingestRawEmailBucketName, MAX_RAW_EMAIL_BYTES } from '@pp/contracts';
+import { blobBucketStream, checkStream, CONFIG, deleteBlob, ingestRawBucketPlace, NATS_CONNECTION, openBlobBucket, readBlob, ServiceMetrics, watchStreamFill } from '@pp/platform';
 import type { NatsConnection, ObjectStore } from 'nats';
 import type { IngestConfig } from '../ingest.config';
 
@@ -28,10 +28,9 @@ export class RawEmailBucket implements OnApplicationBootstrap {
     this.store = await openBlobBucket(this.nc, this.name);
   }
 
-  /** The object's bytes, or null when there is none of that name (taken already, or expired). */
-  async get(name: string): Promise<Buffer | null> {
-    const bytes = await this.opened().getBlob(name);
-    return bytes ? Buffer.from(bytes) : null;
+  /** The object's bytes, or null when there is none of that name (taken already, or expired); read without a consumer (readBlob). */
+  get(name: string): Promise<Buffer | null> {
+    return readBlob(this.nc, this.opened(), this.name, name, MAX_RAW_EMAIL_BYTES);
   }
 
   /** Frees the object once its e-mail is stored (it would expire anyway). */

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { DiscardPolicy, nanos, type NatsConnection, type ObjectStore, StorageType } from 'nats';
 import { updateStreamSettings } from './ensure-stream';
 
@@ -44,6 +45,43 @@ export async function ensureBlobBucket(nc: NatsConnection, spec: BlobBucketSpec)
 export async function openBlobBucket(nc: NatsConnection, name: string): Promise<ObjectStore> {
   await (await nc.jetstreamManager()).streams.info(blobBucketStream(name));
   return nc.jetstream().views.os(name);
+}
+
+/** The object store's digest prefix: the rest is the SHA-256 of the object's bytes, base64 (URL-safe, padded). */
+const SHA_256 = 'SHA-256=';
+
+/**
+ * An object's bytes, or null when there is none of that name, read chunk by chunk with direct gets
+ * (`$JS.API.DIRECT.GET`): no consumer. The object store's own get creates a push consumer, and NATS
+ * checks a push consumer's deliver subject against nothing but its own stream: a reader allowed to
+ * create consumers on the bucket, who may also write its metadata (to delete objects), could have
+ * the server deliver bytes it chose to any subject, past its own publish permissions (into
+ * LEDGER_EVENTS, or another service's reply inbox). So readers are given no consumer right at all
+ * (bus-permissions.ts). Checked as the object store's get checks: the size and the SHA-256 digest the
+ * writer recorded; an object over `maxBytes` is refused before its chunks are read.
+ */
+export async function readBlob(nc: NatsConnection, store: ObjectStore, bucket: string, name: string, maxBytes: number): Promise<Buffer | null> {
+  const info = await store.info(name);
+  if (!info || info.deleted) return null;
+  if (info.size > maxBytes) throw new Error(`object ${name} holds ${info.size} bytes, over the ${maxBytes} it may`);
+  if (!info.digest.startsWith(SHA_256)) throw new Error(`object ${name} has an unknown digest: ${info.digest}`);
+  const jsm = await nc.jetstreamManager();
+  const chunkSubject = `$O.${bucket}.C.${info.nuid}`;
+  const chunks: Uint8Array[] = [];
+  let read = 0;
+  let seq = 1;
+  while (read < info.size) {
+    const chunk = await jsm.direct.getMessage(blobBucketStream(bucket), { seq, next_by_subj: chunkSubject });
+    chunks.push(chunk.data);
+    read += chunk.data.length;
+    seq = chunk.seq + 1;
+  }
+  const bytes = Buffer.concat(chunks);
+  const recorded = Buffer.from(info.digest.slice(SHA_256.length), 'base64url');
+  if (bytes.length !== info.size || !createHash('sha256').update(bytes).digest().equals(recorded)) {
+    throw new Error(`object ${name} was read corrupt: its size or digest does not match what its writer recorded`);
+  }
+  return bytes;
 }
 
 /**

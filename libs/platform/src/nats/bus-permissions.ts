@@ -52,13 +52,6 @@ export function busPermissions(scope: NamespaceScope, options: { testClient?: bo
     for (const caller of access.callers) grant(caller, 'publish', forms(subject));
   }
 
-  /** An ordered consumer with flow control on stream `name`, pushed to the identity's inbox and recreated after a gap. */
-  const orderedConsumer = (name: string) => [
-    `${JS_API}.CONSUMER.CREATE.${name}`,
-    `${JS_API}.CONSUMER.CREATE.${name}.>`,
-    `${JS_API}.CONSUMER.DELETE.${name}.*`,
-    `$JS.FC.${name}.>`,
-  ];
   /** Only the migrate step creates a stream or changes it: NATS does not hold a stream's subjects or republish to its creator's permissions. */
   const provision = (name: string) => {
     grant(MIGRATE_IDENTITY, 'publish', [`${JS_API}.INFO`, ...['INFO', 'CREATE', 'UPDATE'].map((verb) => `${JS_API}.STREAM.${verb}.${name}`)]);
@@ -95,20 +88,14 @@ export function busPermissions(scope: NamespaceScope, options: { testClient?: bo
     // which it could as well have never written.
     const change = [`${JS_API}.STREAM.PURGE.${name}`, `$O.${bucket}.M.>`];
     for (const writer of spec.writers) grant(writer, 'publish', [...open, ...lookUp, ...change, `$O.${bucket}.C.>`]);
-    for (const reader of spec.readers) {
-      grant(reader, 'publish', [
-        ...open,
-        ...lookUp,
-        ...change,
-        // An object is read through an ordered consumer, bound to the stream found by subject.
-        `${JS_API}.STREAM.NAMES`,
-        ...orderedConsumer(name),
-      ]);
-    }
+    // An object is read chunk by chunk with direct gets (readBlob), never through a consumer: a push consumer's
+    // deliver subject is checked against nothing, so a reader who may also write the bucket's metadata could have
+    // the server publish what it wrote on any subject.
+    for (const reader of spec.readers) grant(reader, 'publish', [...open, ...lookUp, ...change]);
   }
 
-  // An ordered consumer's CREATE right covers any consumer name on its stream (in the shared test server, on any
-  // stream), durable ones included: those of the stream's own consumers are refused to everybody else.
+  // A consumer's CREATE right covers any consumer name on its stream (in the shared test server, on any stream),
+  // durable ones included: those of each stream's own consumers are refused to everybody else.
   const denied = new Map<BusIdentity, Set<string>>();
   for (const spec of STREAM_ACCESS) {
     const name = stream(spec.stream);

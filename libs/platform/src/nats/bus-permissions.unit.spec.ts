@@ -69,6 +69,17 @@ describe('bus permissions generated from the subject registry', () => {
       expect(production.checkout.publish.filter((s) => s.startsWith('$'))).toEqual([]);
     });
 
+    it('then no identity that may put messages into a stream may create a consumer on it: a push consumer delivers, as the server, to any subject its creator names', () => {
+      const writes = { LEDGER_EVENTS: ['ledger.events.>'], INGEST_EMAIL: ['ingest.email.raw'], OBJ_INGEST_RAW: ['$O.INGEST_RAW.C.>', '$O.INGEST_RAW.M.>'] };
+      for (const [stream, subjects] of Object.entries(writes)) {
+        const writers = Object.keys(production).filter((identity) => subjects.some((subject) => production[identity].publish.includes(subject)));
+        const creators = Object.keys(production).filter((identity) => production[identity].publish.some((s) => s.startsWith(`$JS.API.CONSUMER.CREATE.${stream}`) || s.startsWith(`$JS.API.CONSUMER.DURABLE.CREATE.${stream}`)));
+        expect({ stream, writers: writers.length > 0, both: writers.filter((identity) => creators.includes(identity)) }).toEqual({ stream, writers: true, both: [] });
+      }
+      // The raw-mail bucket's reader reads objects with direct gets (readBlob), and may still delete them.
+      expect(production.ingest.publish).toEqual(expect.arrayContaining(['$JS.API.DIRECT.GET.OBJ_INGEST_RAW', '$O.INGEST_RAW.M.>']));
+    });
+
     it('then the harness identity exists only when asked for', () => {
       expect(production[TEST_CLIENT]).toBeUndefined();
       expect(busPermissions({ kind: 'exact', namespace: '' }, { testClient: true })[TEST_CLIENT].subscribe).toContain('_INBOX_test-client.>');
