@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { DiscardPolicy, nanos, type NatsConnection, type ObjectStore, StorageType } from 'nats';
+import { DiscardPolicy, nanos, type NatsConnection, type ObjectStore, StorageType, type StoredMsg } from 'nats';
 import { updateStreamSettings } from './ensure-stream';
 
 /**
@@ -47,6 +47,11 @@ export async function openBlobBucket(nc: NatsConnection, name: string): Promise<
   return nc.jetstream().views.os(name);
 }
 
+/** nats.js's manager has the direct get API (`allow_direct` streams, as object stores are) but leaves it out of the type it exports. */
+interface WithDirectGets {
+  direct: { getMessage(stream: string, query: { seq: number; next_by_subj: string }): Promise<StoredMsg> };
+}
+
 /** The object store's digest prefix: the rest is the SHA-256 of the object's bytes, base64 (URL-safe, padded). */
 const SHA_256 = 'SHA-256=';
 
@@ -65,13 +70,13 @@ export async function readBlob(nc: NatsConnection, store: ObjectStore, bucket: s
   if (!info || info.deleted) return null;
   if (info.size > maxBytes) throw new Error(`object ${name} holds ${info.size} bytes, over the ${maxBytes} it may`);
   if (!info.digest.startsWith(SHA_256)) throw new Error(`object ${name} has an unknown digest: ${info.digest}`);
-  const jsm = await nc.jetstreamManager();
+  const { direct } = (await nc.jetstreamManager()) as unknown as WithDirectGets;
   const chunkSubject = `$O.${bucket}.C.${info.nuid}`;
   const chunks: Uint8Array[] = [];
   let read = 0;
   let seq = 1;
   while (read < info.size) {
-    const chunk = await jsm.direct.getMessage(blobBucketStream(bucket), { seq, next_by_subj: chunkSubject });
+    const chunk = await direct.getMessage(blobBucketStream(bucket), { seq, next_by_subj: chunkSubject });
     chunks.push(chunk.data);
     read += chunk.data.length;
     seq = chunk.seq + 1;
