@@ -1,5 +1,5 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
-import { MERCHANT_EVENTS_FILTER, type MerchantEventView, type MerchantScope, merchantScopeKey, type StoredEvent } from '@pp/contracts';
+import { MERCHANT_EVENTS_FEED, type MerchantEventView, type MerchantScope, merchantScopeKey, type StoredEvent } from '@pp/contracts';
 import { CONFIG, JsonLogger, NATS_CONNECTION, subjectPrefix } from '@pp/platform';
 import type { NatsConnection, Status, Subscription } from 'nats';
 import type { GatewayConfig } from '../gateway.config';
@@ -14,8 +14,10 @@ const RETRY_FOLLOW_MS = 1000;
 
 
 /**
- * New merchant-visible events, live as the ledger publishes them to its
- * JetStream stream: one plain subscription to their subjects per gateway
+ * New merchant-visible events, live as the ledger's JetStream stream stores
+ * them: one plain subscription to where the stream republishes them
+ * (MERCHANT_EVENTS_FEED, without the ledger's reply subjects, which the
+ * gateway could otherwise answer) per gateway
  * process while it serves at least one event stream, handed to the event
  * streams of the event's merchant and mode. No JetStream consumer: a right
  * to create one would reach the webhooks' durable consumer too
@@ -60,7 +62,7 @@ export class MerchantEventFeed implements OnApplicationShutdown {
 
   private startFollowing(): void {
     if (this.subscription) return;
-    const subscription = this.nc.subscribe(`${subjectPrefix(this.config.PP_NAMESPACE)}${MERCHANT_EVENTS_FILTER}`, {
+    const subscription = this.nc.subscribe(`${subjectPrefix(this.config.PP_NAMESPACE)}${MERCHANT_EVENTS_FEED}`, {
       // Called from the connection's reader: anything thrown here would stop it reading, replies to bus calls included.
       callback: (error, message) => {
         if (error) return this.lost(subscription, error);

@@ -1,5 +1,5 @@
 import { ingestRawEmailBucketName, ingestRawEmailStreamName, INGEST_RAW_EMAIL_SUBJECT } from '../ingest/ingest-streams';
-import { LEDGER_EVENTS_STREAM, LEDGER_EVENTS_SUBJECTS, MERCHANT_EVENTS_FILTER } from '../ledger/ledger-events.stream';
+import { LEDGER_EVENTS_STREAM, LEDGER_EVENTS_SUBJECTS, MERCHANT_EVENTS_FEED } from '../ledger/ledger-events.stream';
 import { MAIL_PIPELINE, type BusIdentity } from './bus-identities';
 
 /** Who may do what with one JetStream stream (names and subjects before PP_NAMESPACE is applied). */
@@ -20,7 +20,7 @@ export interface StreamAccess {
    * A follower may miss messages (a reconnect): whoever needs every message reads a durable copy.
    */
   followers: readonly BusIdentity[];
-  /** What followers hear: some of `subjects` (before PP_NAMESPACE is applied). */
+  /** What followers hear: where the stream republishes some of its stored messages (before PP_NAMESPACE is applied). */
   followed: readonly string[];
   /** The consumers' durable consumer names: nobody else may create, change or delete them (an ordered consumer's wide CREATE right included). */
   durables: readonly string[];
@@ -45,7 +45,8 @@ export interface ObjectStoreAccess {
 
 /** Every stream and object store of the system, and who uses each (docs/ARCHITECTURE.md "JetStream"). */
 export const STREAM_ACCESS: readonly StreamAccess[] = [
-  // The gateway hears merchant events live for GET /v1/events/stream; the ledger's merchant_events log fills any gap.
+  // The gateway hears merchant events live for GET /v1/events/stream, as the stream republishes them (never the ledger's
+  // publishes, whose acknowledgements it could answer); the ledger's merchant_events log fills any gap.
   {
     stream: LEDGER_EVENTS_STREAM,
     subjects: [LEDGER_EVENTS_SUBJECTS],
@@ -53,7 +54,7 @@ export const STREAM_ACCESS: readonly StreamAccess[] = [
     publishers: ['ledger'],
     consumers: ['webhooks'],
     followers: ['gateway'],
-    followed: [MERCHANT_EVENTS_FILTER],
+    followed: [MERCHANT_EVENTS_FEED],
     durables: [WEBHOOKS_DELIVERY_CONSUMER],
   },
   {

@@ -31,3 +31,12 @@ export const LEDGER_EVENTS_SUBJECTS = 'ledger.events.>';
 
 /** Filter for every merchant-visible event (without prefix). */
 export const MERCHANT_EVENTS_FILTER = 'ledger.events.merchant.>';
+
+/**
+ * Where the stream republishes each merchant-visible event once stored (without prefix), for those who hear them
+ * live (the gateway's event streams): the same payload and headers, and no reply subject. A plain subscription to
+ * the stream's own subjects would also carry the ledger's publish, whose reply subject is the inbox awaiting
+ * JetStream's acknowledgement, and a subscriber allowed to answer requests (allow_responses) could answer it first:
+ * a forged acknowledgement that moves the publisher's checkpoint past an event the stream never stored.
+ */
+export const MERCHANT_EVENTS_FEED = 'ledger.feed.merchant.>';

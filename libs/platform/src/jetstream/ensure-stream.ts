@@ -22,6 +22,8 @@ export interface StreamSpec {
   discard?: DiscardPolicy;
   /** Largest message the stream takes, headers included (absent: the server's max_payload). */
   maxMsgSize?: number;
+  /** Stored messages on `src` published again on `dest`, without a reply subject (absent: none). */
+  republish?: { src: string; dest: string };
 }
 
 /**
@@ -49,6 +51,8 @@ export async function ensureStream(nc: NatsConnection, spec: StreamSpec): Promis
     discard: spec.discard ?? DiscardPolicy.Old,
     max_msg_size: spec.maxMsgSize ?? UNLIMITED,
     num_replicas: spec.replicas,
+    // Absent, it is absent from the update too, which removes a republication the spec no longer names.
+    republish: spec.republish,
   };
   if (await updateStreamSettings(jsm, spec.name, settings)) return jsm;
   await jsm.streams.add({ name: spec.name, storage: StorageType.File, ...settings }).catch(async (addError) => {

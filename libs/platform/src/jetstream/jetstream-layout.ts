@@ -6,6 +6,8 @@ import {
   ingestRawEmailStreamName,
   LEDGER_EVENTS_STREAM,
   LEDGER_EVENTS_SUBJECTS,
+  MERCHANT_EVENTS_FEED,
+  MERCHANT_EVENTS_FILTER,
 } from '@pp/contracts';
 import { DiscardPolicy, RetentionPolicy } from 'nats';
 import { subjectPrefix } from '../nats/connect-nats';
@@ -19,10 +21,12 @@ import { streamName, type StreamSpec } from './ensure-stream';
  * that theirs is there as made (stream-check.ts).
  */
 
-/** A stream's name and what it captures, namespace applied: what a service checks before it uses the stream. */
+/** A stream's name, what it captures and where it republishes, namespace applied: what a service checks before it uses the stream. */
 export interface StreamPlace {
   name: string;
   subjects: string[];
+  /** Stored messages on `src` are published again on `dest`, with no reply subject (absent: none). */
+  republish?: { src: string; dest: string };
 }
 
 /** What the migrate step reads from its environment to lay the streams out. */
@@ -52,6 +56,7 @@ const INGEST_EMAIL_DUPLICATE_WINDOW_MS = 2 * 60 * 1000;
 export const ledgerEventsPlace = (namespace: string): StreamPlace => ({
   name: streamName(namespace, LEDGER_EVENTS_STREAM),
   subjects: [subjectPrefix(namespace) + LEDGER_EVENTS_SUBJECTS],
+  republish: { src: subjectPrefix(namespace) + MERCHANT_EVENTS_FILTER, dest: subjectPrefix(namespace) + MERCHANT_EVENTS_FEED },
 });
 
 export const ingestRawEmailPlace = (namespace: string): StreamPlace => ({

@@ -3,12 +3,20 @@ import { ingestRawBucketPlace, ingestRawEmailPlace, ledgerEventsPlace } from './
 import { streamChanges } from './stream-check';
 
 const place = ledgerEventsPlace('t1');
-const asMade = { name: place.name, subjects: [...place.subjects] } as StreamConfig;
+const asMade = { name: place.name, subjects: [...place.subjects], republish: place.republish } as StreamConfig;
 
 describe('a service’s check of its stream', () => {
   it('given the stream as the migrate step made it, then nothing is changed', () => {
     expect(streamChanges(asMade, place)).toEqual([]);
-    expect(streamChanges({ ...asMade, subjects: [...ingestRawBucketPlace('t1').subjects].reverse() }, ingestRawBucketPlace('t1'))).toEqual([]);
+    expect(streamChanges({ ...asMade, subjects: [...ingestRawBucketPlace('t1').subjects].reverse(), republish: undefined }, ingestRawBucketPlace('t1'))).toEqual([]);
+    // As the server answers it: headers_only false spelled out.
+    expect(streamChanges({ ...asMade, republish: { ...place.republish!, headers_only: false } }, place)).toEqual([]);
+  });
+
+  it('given the ledger events republished only where the layout says (merchant events, for the gateway to hear), then that is as made; elsewhere or not at all, it is named', () => {
+    expect(place.republish).toEqual({ src: 't1.ledger.events.merchant.>', dest: 't1.ledger.feed.merchant.>' });
+    expect(streamChanges({ ...asMade, republish: { src: 't1.ledger.events.>', dest: 't1.ledger.feed.merchant.>' } }, place)).toEqual(['it republishes into t1.ledger.feed.merchant.>']);
+    expect(streamChanges({ ...asMade, republish: undefined }, place)).toEqual(['it does not republish into t1.ledger.feed.merchant.>']);
   });
 
   it('given a stream that captures another identity’s replies too, then it names what it captures', () => {
@@ -34,6 +42,6 @@ describe('a service’s check of its stream', () => {
 
   it('given another stream’s subjects, then the check fails (a namespace set differently from the migrate step’s)', () => {
     expect(streamChanges({ ...asMade, subjects: ingestRawEmailPlace('t1').subjects }, place)).toHaveLength(1);
-    expect(streamChanges(asMade, ledgerEventsPlace('t2'))).toHaveLength(1);
+    expect(streamChanges(asMade, ledgerEventsPlace('t2'))).toHaveLength(2);
   });
 });

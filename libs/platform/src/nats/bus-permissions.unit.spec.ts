@@ -63,7 +63,12 @@ describe('bus permissions generated from the subject registry', () => {
       // Following is a plain subscription to the merchant events: no JetStream right on LEDGER_EVENTS at all, since any
       // right to create a consumer there would reach the webhooks' durable one (NATS's older create API names it in the body).
       expect(production.gateway.publish.filter((s) => s.includes('LEDGER_EVENTS'))).toEqual([]);
-      expect(production.gateway.subscribe.filter((s) => s.includes('ledger.events'))).toEqual(['ledger.events.merchant.>']);
+      // It hears them where the stream republishes them once stored, never the ledger's publishes: those carry the
+      // reply subject awaiting JetStream's acknowledgement, which a subscriber allowed responses could answer first.
+      expect(production.gateway.subscribe.filter((s) => s.includes('ledger.'))).toEqual(['ledger.feed.merchant.>']);
+      for (const [identity, p] of Object.entries(production)) {
+        if (p.allowResponses) expect({ identity, hears: p.subscribe.filter((s) => s.startsWith('ledger.events')) }).toEqual({ identity, hears: [] });
+      }
       expect(production.gateway.publishDeny).toEqual([]);
       expect(production.webhooks.publishDeny).toEqual([]);
       expect(production.checkout.publish.filter((s) => s.startsWith('$'))).toEqual([]);
