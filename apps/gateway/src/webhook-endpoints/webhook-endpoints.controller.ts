@@ -58,7 +58,8 @@ export class WebhookEndpointsController {
   @SecretKeyRoute('webhooks.write')
   @ApiOperation({
     summary:
-      'Issue a new signing secret; the old one keeps signing for 24 hours, or previous_secret_expires_in seconds (0: stop it now). ' +
+      'Issue a new signing secret; the old one keeps signing X-Service-Signature-V2 (one v1 value per secret) for 24 hours, or ' +
+      'previous_secret_expires_in seconds (0: stop it now); X-Service-Signature, a single HMAC, is the new secret’s at once. ' +
       'Refused (409) while the secret the last rotation replaced still signs, unless previous_secret_expires_in is 0',
   })
   @ApiJsonBody(RotateWebhookEndpointSecretBody, { required: false })
