@@ -63,14 +63,20 @@ export function parseOrigin(value: unknown): string | null {
   }
 }
 
+const withoutDefaultPort = (entry: string): string => entry.replace(/^(https:\/\/[^/]+):443$|^(http:\/\/[^/]+):80$/, (_match, https?: string, http?: string) => https ?? http ?? entry);
+
 const DNS_HOST = /^[a-z0-9._-]+(?::\d+)?$/;
 const IPV6_HOST = /^\[[0-9a-f:.]+\](?::\d+)?$/;
 
-/** Whether a merchant's frame_ancestors list (empty: any site) admits an origin; entries may be https://*.example.com. */
+/**
+ * Whether a merchant's frame_ancestors list (empty: any site) admits an origin; entries may be https://*.example.com.
+ * An entry's explicit default port (`https://shop.example.com:443`, which the list accepts) is dropped first, as the
+ * browser drops it from the origin it names: kept, the entry would never match.
+ */
 export function originAllowed(origin: string, allowed: readonly string[]): boolean {
   if (allowed.length === 0) return true;
   const { protocol, host } = new URL(origin);
-  return allowed.some((entry) => {
+  return allowed.map(withoutDefaultPort).some((entry) => {
     const wildcard = /^(https?:)\/\/\*\.(.+)$/.exec(entry);
     if (!wildcard) return entry === origin;
     return wildcard[1] === protocol && host.endsWith(`.${wildcard[2]}`);

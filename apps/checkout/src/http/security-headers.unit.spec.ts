@@ -77,4 +77,13 @@ describe('payer page security headers', () => {
     expect(originAllowed('http://a.example.com', ['https://*.example.com'])).toBe(false);
     expect(originAllowed('https://example.com.evil.com', ['https://*.example.com'])).toBe(false);
   });
+
+  it('given an entry naming the default port, then it matches the origin the browser names without it; another port does not', () => {
+    expect(originAllowed('https://shop.example.com', ['https://shop.example.com:443'])).toBe(true);
+    expect(originAllowed('https://a.example.com', ['https://*.example.com:443'])).toBe(true);
+    expect(originAllowed('http://localhost', ['http://localhost:80'])).toBe(true);
+    expect(originAllowed('https://shop.example.com', ['https://shop.example.com:8443'])).toBe(false);
+    expect(originAllowed('https://shop.example.com:8443', ['https://shop.example.com:8443'])).toBe(true);
+    expect(originAllowed('http://shop.example.com', ['https://shop.example.com:80'])).toBe(false);
+  });
 });
