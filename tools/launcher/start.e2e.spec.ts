@@ -1,8 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
+import { connectNats } from '@pp/platform';
 import { freePortBlock, processAlive, testInfra, waitFor } from '@pp/testing';
 
 /*
@@ -20,11 +21,14 @@ const LAUNCHER_PORTS = 15;
 let base = 0;
 let ports: Record<'GATEWAY_PORT' | 'CHECKOUT_PORT' | 'DASHBOARD_PORT', string>;
 const database = `pp_launcher_${randomBytes(4).toString('hex')}`;
+/** Every namespace a launch used: its streams outlive the launcher (the migrate step made them) and are deleted after. */
+const namespaces: string[] = [];
 
 function launch(extraEnv: Record<string, string> = {}): { child: ChildProcess; output: () => string; namespace: string } {
   const dbUrl = new URL(testInfra.postgresAdminUrl);
   dbUrl.pathname = `/${database}`;
   const namespace = `launch${randomBytes(3).toString('hex')}`;
+  namespaces.push(namespace);
   const child = spawn(process.execPath, [join(root, 'tools', 'launcher', 'start.js')], {
     cwd: root,
     env: {
@@ -34,6 +38,10 @@ function launch(extraEnv: Record<string, string> = {}): { child: ChildProcess; o
       // No NATS_URL: the launcher runs the project's own server and gives each service its identity.
       REDIS_URL: testInfra.redisUrl,
       PP_NAMESPACE: namespace,
+      // As TestStack's: NATS sets a stream's byte limit aside from its store, and the 1 GiB defaults of every launch
+      // would add up on the project's server, which keeps its store between runs.
+      INGEST_STREAM_MAX_BYTES: String(64 * 1024 * 1024),
+      INGEST_BUCKET_MAX_BYTES: String(64 * 1024 * 1024),
       // Jest's global set-up built dist/; a rebuild would race the services other test files start.
       LAUNCHER_SKIP_BUILD: 'true',
       ...extraEnv,
@@ -94,7 +102,12 @@ const ready = (run: ReturnType<typeof launch>, description: string) =>
 
 const servicePids = async (launcher: ChildProcess): Promise<number[]> => Object.values(serviceProcesses(launcher));
 
+/** The demo sign-ins `npm start` keeps for its own database, which these launches on a throwaway one must leave alone. */
+const keptSignIns = () => ['demo-merchant.json', 'demo-platform-admin.json'].map((name) => join(root, '.dev', name)).map((file) => (existsSync(file) ? readFileSync(file, 'utf8') : null));
+let signInsBefore: Array<string | null>;
+
 beforeAll(async () => {
+  signInsBefore = keptSignIns();
   base = await freePortBlock(LAUNCHER_PORTS);
   ports = { GATEWAY_PORT: String(base), CHECKOUT_PORT: String(base + 1), DASHBOARD_PORT: String(base + 2) };
 });
@@ -104,6 +117,16 @@ afterAll(async () => {
   await admin.connect();
   await admin.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
   await admin.end();
+  for (const name of ['demo-merchant', 'demo-platform-admin']) rmSync(join(root, '.dev', `${name}-${database}.json`), { force: true });
+  const nc = await connectNats(testInfra.natsUrl, 'launcher-spec');
+  try {
+    const jsm = await nc.jetstreamManager();
+    for await (const name of jsm.streams.names()) {
+      if (namespaces.some((namespace) => name.includes(`${namespace}_`))) await jsm.streams.delete(name);
+    }
+  } finally {
+    await nc.close();
+  }
 });
 
 it('starts, survives being killed, starts again, and stops every service on Ctrl-C', async () => {
@@ -112,6 +135,9 @@ it('starts, survives being killed, starts again, and stops every service on Ctrl
   expect(first.output()).toMatch(/Infrastructure: Postgres, NATS \(JetStream\), Redis/);
   expect(first.output()).toContain(`http://localhost:${ports.GATEWAY_PORT}`);
   expect(first.output()).toContain(`Postgres: created database ${database}`);
+  // The demo's sign-ins are saved for this database; the ones kept for `npm start`'s are untouched.
+  expect(first.output()).toContain(`saved in ${join(root, '.dev', `demo-merchant-${database}.json`)}`);
+  expect(keptSignIns()).toEqual(signInsBefore);
   expect(first.output()).toMatch(/NATS: (started|reloaded) the project's server|NATS: the project's server answers/);
   // It says where every service's metrics are, and they answer there.
   const ledgerMetrics = `http://localhost:${base + 11}/metrics`;

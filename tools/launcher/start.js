@@ -58,6 +58,7 @@ async function main() {
   out.step('Postgres roles, migrations and JetStream streams');
   const natsUrls = require('./nats-server').natsIdentityUrls(root, process.env);
   const postgres = await require('./postgres-roles').preparePostgres(root, env.DATABASE_URL, natsUrls.migrate);
+  const database = decodeURIComponent(new URL(env.DATABASE_URL).pathname.slice(1)) || 'pp';
   // The superuser's URL served the set-up only; each service with a schema gets its own role's.
   delete env.DATABASE_URL;
   const serviceEnv = (service) => (postgres.serviceUrls[service] ? { DATABASE_URL: postgres.serviceUrls[service] } : {});
@@ -119,8 +120,8 @@ async function main() {
   }
 
   out.step('Demo merchant');
-  const demo = seedDemoMerchant({ ...env, ...serviceEnv('gateway') });
-  const operator = seedWithCli('demo:seed-platform-admin', 'demo-platform-admin.json', { ...env, ...serviceEnv('gateway') });
+  const demo = seedWithCli('demo:seed', demoFileName('demo-merchant', database), { ...env, ...serviceEnv('gateway') });
+  const operator = seedWithCli('demo:seed-platform-admin', demoFileName('demo-platform-admin', database), { ...env, ...serviceEnv('gateway') });
 
   const urls = [
     `gateway    http://localhost:${gatewayPort}   (API under /v1, docs at /docs, /readyz)`,
@@ -177,7 +178,11 @@ async function waitReady(port, timeoutMs) {
   return undefined;
 }
 
-const seedDemoMerchant = (env) => seedWithCli('demo:seed', 'demo-merchant.json', env);
+/**
+ * The demo's sign-ins belong to the database they were made in: a launch on another database (the launcher's own
+ * end-to-end test, on a throwaway one) keeps its own file, and leaves the ones `npm start` keeps for `pp` as they were.
+ */
+const demoFileName = (base, database) => (database === 'pp' ? `${base}.json` : `${base}-${database.replace(/[^\w-]/g, '_')}.json`);
 
 /** Runs a gateway CLI seeding command that writes .dev/<fileName> once; answers what the file holds. */
 function seedWithCli(command, fileName, env) {
