@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { type BeforeApplicationShutdown, Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { type Link, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { signatureHeaders, WebhookDeliveryStatus } from '@pp/contracts';
-import { retried } from '@pp/kernel';
+import { retriedWithin } from '@pp/kernel';
 import { bullWorkerConnection, CONFIG, contextOf, JsonLogger, jobSpanPlacement, keptOrNewRequestId, linksTo, queuePrefix, Batcher, requestContext } from '@pp/platform';
 import { DelayedError, type Job, Worker } from 'bullmq';
 import { EndpointSecrets } from '../endpoints/endpoint-secrets';
@@ -36,8 +36,7 @@ export interface AttemptGroup extends AttemptOrigin {
   due: DueDelivery[];
 }
 
-/** Tries of one batch of outcomes, 200 ms and then 400 ms apart: long enough for a connection to be made again. */
-const OUTCOME_WRITE_ATTEMPTS = 3;
+/** Tries of one batch of outcomes: 200 ms apart, then 400, … up to a second, while the deliveries' leases last. */
 const OUTCOME_WRITE_WAIT_MS = 200;
 
 /**
@@ -66,13 +65,14 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, BeforeApplica
    * Outcomes that finish together are recorded together: one statement and one commit (docs/PERFORMANCE.md). Each
    * completion answers whether a resend asked for meanwhile reopened its delivery, and whether it disabled its
    * endpoint (only the statement that did can say: the endpoint may be disabled already). A write that fails (a Postgres
-   * blip) is tried again: given up, its deliveries would stay leased and the sweeper would send them again, a second
-   * POST of what the endpoint already took. The statement is one transaction: a failed one recorded nothing, and one
+   * blip, a failover) is tried again for as long as the attempt timeout, which the lease outlasts by at least a second
+   * once the answer came (the lease is twice the timeout and a second from the claim): given up, its deliveries would
+   * stay leased and the sweeper would send them again, a second POST of what the endpoint already took. The statement is one transaction: a failed one recorded nothing, and one
    * that committed with its answer lost finds its deliveries released on the retry and answers them not reopened (a
    * resend asked for during the attempt then waits for the sweeper rather than being queued at once).
    */
   private readonly outcomes = new Batcher<Completion, CompletionOutcome>((completions) =>
-    retried(() => this.deliveries.completeAll(completions, this.owner, this.policy.streakGapMs), OUTCOME_WRITE_ATTEMPTS, OUTCOME_WRITE_WAIT_MS),
+    retriedWithin(() => this.deliveries.completeAll(completions, this.owner, this.policy.streakGapMs), this.config.WEBHOOK_ATTEMPT_TIMEOUT_MS, OUTCOME_WRITE_WAIT_MS),
   );
   /** Queued attempts that start together are claimed together: one statement for many jobs. */
   private readonly queuedClaims = new Batcher<QueuedClaim>((batch) => this.claimQueued(batch));
