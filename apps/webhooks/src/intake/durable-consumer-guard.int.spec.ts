@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { LEDGER_EVENTS_STREAM, ledgerEventSubject, MerchantEventType, WEBHOOKS_DELIVERY_CONSUMER } from '@pp/contracts';
+import { LEDGER_EVENTS_STREAM, ledgerEventSubject, MERCHANT_EVENTS_FEED, MerchantEventType, WEBHOOKS_DELIVERY_CONSUMER } from '@pp/contracts';
 import { connectNats, streamName, subjectPrefix } from '@pp/platform';
 import { testInfra } from '@pp/testing';
 import { AckPolicy, type NatsConnection } from 'nats';
@@ -60,11 +60,11 @@ describe('the webhooks’ durable consumer, against the gateway’s bus identity
     expect(info.config.filter_subject ?? '').not.toBe(filter);
   });
 
-  it('lets the gateway create no consumer at all on the stream, yet hear its merchant events as they are published', async () => {
+  it('lets the gateway create no consumer at all on the stream, yet hear its merchant events as the stream republishes them', async () => {
     const jsm = await gateway.jetstreamManager({ timeout: 2_000, checkAPI: false });
     expect(await refusal(jsm.consumers.add(stream, { name: `follower${randomBytes(4).toString('hex')}`, ack_policy: AckPolicy.None }))).not.toBe('done');
     const heard: string[] = [];
-    const subscription = gateway.subscribe(`${subjectPrefix(namespace)}ledger.events.merchant.>`, { callback: (_error, message) => heard.push(message.json<{ id: string }>().id) });
+    const subscription = gateway.subscribe(`${subjectPrefix(namespace)}${MERCHANT_EVENTS_FEED}`, { callback: (_error, message) => heard.push(message.json<{ id: string }>().id) });
     await gateway.flush();
     const fixture = new LedgerEventFixture(harness, namespace);
     const event = fixture.event('mer_guard', MerchantEventType.PaymentConfirmed);

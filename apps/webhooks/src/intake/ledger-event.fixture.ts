@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { LEDGER_EVENTS_STREAM, LEDGER_EVENTS_SUBJECTS, ledgerEventSubject, type MerchantEventType, type StoredEvent, WEBHOOKS_DELIVERY_CONSUMER } from '@pp/contracts';
-import { ensureStream, streamName, subjectPrefix } from '@pp/platform';
+import { ledgerEventSubject, type MerchantEventType, type StoredEvent, WEBHOOKS_DELIVERY_CONSUMER } from '@pp/contracts';
+import { ensureStream, ledgerEventsPlace, subjectPrefix } from '@pp/platform';
 import type { ConsumerInfo, NatsConnection } from 'nats';
 
 /**
@@ -17,13 +17,8 @@ export class LedgerEventFixture {
   ) {}
 
   async createStream(): Promise<void> {
-    await ensureStream(this.nc, {
-      name: streamName(this.namespace, LEDGER_EVENTS_STREAM),
-      subjects: [subjectPrefix(this.namespace) + LEDGER_EVENTS_SUBJECTS],
-      duplicateWindowMs: 60 * 60 * 1000,
-      maxAgeMs: 24 * 60 * 60 * 1000,
-      replicas: 1,
-    });
+    // As the migrate step lays it out (jetstream-layout.ts), republication included.
+    await ensureStream(this.nc, { ...ledgerEventsPlace(this.namespace), duplicateWindowMs: 60 * 60 * 1000, maxAgeMs: 24 * 60 * 60 * 1000, replicas: 1 });
   }
 
   event(
@@ -60,7 +55,7 @@ export class LedgerEventFixture {
 
   /** The webhooks' durable consumer as JetStream sees it (what it has delivered and awaits an answer for). */
   async webhooksConsumer(): Promise<ConsumerInfo> {
-    return (await this.nc.jetstreamManager()).consumers.info(streamName(this.namespace, LEDGER_EVENTS_STREAM), WEBHOOKS_DELIVERY_CONSUMER);
+    return (await this.nc.jetstreamManager()).consumers.info(ledgerEventsPlace(this.namespace).name, WEBHOOKS_DELIVERY_CONSUMER);
   }
 
   async publish(event: StoredEvent): Promise<void> {

@@ -26,7 +26,7 @@ async function main(): Promise<void> {
   }
   const nc = await connectNats(config.NATS_URL, 'migrate', config.NATS_CREDS);
   try {
-    for (const made of await provisionJetStream(nc, layoutSettingsOf(config))) console.log(`jetstream: ${made} up to date`);
+    for (const line of await provisionJetStream(nc, layoutSettingsOf(config))) console.log(`jetstream: ${line}`);
   } finally {
     await nc.close();
   }

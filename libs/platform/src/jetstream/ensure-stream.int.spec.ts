@@ -49,6 +49,23 @@ describe('ensureStream', () => {
     expect([...(await jsm.streams.getMessage(stream, { seq: 2 })).data]).toEqual([...Buffer.alloc(1_000, 2)]);
   });
 
+  it('given a stream an older version created without its republication, then it gets it, or, on a NATS server that cannot change one (before 2.9.12), keeps none, gets its other settings, and the caller is told', async () => {
+    await jsm.streams.add({ name: stream, subjects: [subject], storage: StorageType.File, retention: RetentionPolicy.Workqueue, max_age: nanos(WEEK_MS), num_replicas: 1 });
+    const warnings: string[] = [];
+    const republish = { src: subject, dest: `${namespace}.ingest.email.copy` };
+
+    await ensureStream(nc, { ...limited, ...limits, republish }, (line) => warnings.push(line));
+
+    const { config } = await jsm.streams.info(stream);
+    expect(config).toMatchObject({ max_bytes: 3_500, max_msg_size: 1_200 });
+    if (config.republish) {
+      expect(config.republish).toMatchObject(republish);
+      expect(warnings).toEqual([]);
+    } else {
+      expect(warnings).toEqual([expect.stringMatching(new RegExp(`^this NATS server cannot change the republication of stream ${stream} .*not republishing ${subject} to ${namespace}\\.ingest\\.email\\.copy; upgrade NATS`))]);
+    }
+  });
+
   it('given the stream is full, then a publish is refused as storage full and every earlier message survives; a larger message than allowed is refused too', async () => {
     await ensureStream(nc, { ...limited, ...limits });
     for (const fill of [1, 2, 3]) await publish(fill);

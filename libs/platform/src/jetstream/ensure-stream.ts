@@ -39,8 +39,10 @@ const UNLIMITED = -1;
  * Creates the stream, or brings an existing one's settings up to date (idempotent; safe when run twice at once).
  * Only the migrate identity may (provision-jetstream.ts).
  * Every setting the spec names is applied, defaults included, so a limit dropped from the spec is lifted as well.
+ * A NATS server before 2.9.12 cannot change an existing stream's republication: the other settings are applied,
+ * the republication stays as it was, and `warn` says so (what hears the republished subjects then hears nothing).
  */
-export async function ensureStream(nc: NatsConnection, spec: StreamSpec): Promise<JetStreamManager> {
+export async function ensureStream(nc: NatsConnection, spec: StreamSpec, warn: (line: string) => void = () => undefined): Promise<JetStreamManager> {
   const jsm = await nc.jetstreamManager();
   const settings = {
     subjects: spec.subjects,
@@ -54,7 +56,16 @@ export async function ensureStream(nc: NatsConnection, spec: StreamSpec): Promis
     // Absent, it is absent from the update too, which removes a republication the spec no longer names.
     republish: spec.republish,
   };
-  if (await updateStreamSettings(jsm, spec.name, settings)) return jsm;
+  const updated = await updateStreamSettings(jsm, spec.name, settings).catch(async (error: unknown) => {
+    if (!(error instanceof Error && REPUBLISH_FIXED.test(error.message))) throw error;
+    const { republish: _kept, ...others } = settings;
+    warn(
+      `this NATS server cannot change the republication of stream ${spec.name} it already holds (NATS before 2.9.12): it keeps ` +
+        `${spec.republish ? `not republishing ${spec.republish.src} to ${spec.republish.dest}` : 'its republication'}; upgrade NATS, then run the migrate step again`,
+    );
+    return updateStreamSettings(jsm, spec.name, others);
+  });
+  if (updated) return jsm;
   await jsm.streams.add({ name: spec.name, storage: StorageType.File, ...settings }).catch(async (addError) => {
     // another replica created it meanwhile
     if (!(await jsm.streams.info(spec.name).then(() => true, () => false))) throw addError;
@@ -82,6 +93,9 @@ export async function updateStreamSettings(jsm: JetStreamManager, name: string, 
 
 /** Settings are numbers, strings and arrays of subjects (whose order JetStream keeps). */
 const sameSetting = (current: unknown, wanted: unknown): boolean => JSON.stringify(current) === JSON.stringify(wanted);
+
+/** How a server before 2.9.12 refuses an update that changes a stream's republication (nats-server#3811 lifted it). */
+const REPUBLISH_FIXED = /can not change republish/i;
 
 export const isStreamNotFound = (error: unknown): boolean =>
   error instanceof Error && /stream not found/i.test(error.message);

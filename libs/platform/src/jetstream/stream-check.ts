@@ -28,7 +28,7 @@ export async function checkStream(nc: NatsConnection, place: StreamPlace): Promi
 /**
  * How a stream's configuration lets messages reach anyone but its own consumers, or takes in more
  * than its subjects: other subjects captured (another identity's replies, say), messages republished
- * into other subjects than the layout's, or other streams sourced or mirrored. Empty when it is as the layout says.
+ * otherwise than the layout says, or other streams sourced or mirrored. Empty when it is as the layout says.
  */
 export function streamChanges(config: StreamConfig, place: StreamPlace): string[] {
   const changes: string[] = [];
@@ -36,9 +36,10 @@ export function streamChanges(config: StreamConfig, place: StreamPlace): string[
   if (JSON.stringify(subjects) !== JSON.stringify([...place.subjects].sort())) {
     changes.push(`it captures ${JSON.stringify(subjects)} instead of ${JSON.stringify(place.subjects)}`);
   }
-  const republish = config.republish && !config.republish.headers_only ? { src: config.republish.src, dest: config.republish.dest } : config.republish;
-  if (JSON.stringify(republish ?? null) !== JSON.stringify(place.republish ?? null)) {
-    changes.push(config.republish ? `it republishes into ${config.republish.dest}` : `it does not republish into ${place.republish?.dest}`);
+  // None at all passes nothing on: a stream an older NATS server could not give its republication (ensureStream).
+  const republish = config.republish && { src: config.republish.src, dest: config.republish.dest, headersOnly: config.republish.headers_only === true };
+  if (republish && JSON.stringify(republish) !== JSON.stringify(place.republish && { ...place.republish, headersOnly: false })) {
+    changes.push(`it republishes into ${republish.dest}`);
   }
   if (config.sources?.length) changes.push(`it sources ${config.sources.map((source) => source.name).join(', ')}`);
   if (config.mirror) changes.push(`it mirrors ${config.mirror.name}`);

@@ -13,10 +13,14 @@ describe('a service’s check of its stream', () => {
     expect(streamChanges({ ...asMade, republish: { ...place.republish!, headers_only: false } }, place)).toEqual([]);
   });
 
-  it('given the ledger events republished only where the layout says (merchant events, for the gateway to hear), then that is as made; elsewhere or not at all, it is named', () => {
+  it('given the ledger events republished only where the layout says (merchant events, for the gateway to hear), then that is as made; more of them, or elsewhere, is named', () => {
     expect(place.republish).toEqual({ src: 't1.ledger.events.merchant.>', dest: 't1.ledger.feed.merchant.>' });
     expect(streamChanges({ ...asMade, republish: { src: 't1.ledger.events.>', dest: 't1.ledger.feed.merchant.>' } }, place)).toEqual(['it republishes into t1.ledger.feed.merchant.>']);
-    expect(streamChanges({ ...asMade, republish: undefined }, place)).toEqual(['it does not republish into t1.ledger.feed.merchant.>']);
+    expect(streamChanges({ ...asMade, republish: { ...place.republish!, headers_only: true } }, place)).toEqual(['it republishes into t1.ledger.feed.merchant.>']);
+  });
+
+  it('given no republication at all (a NATS server before 2.9.12 could not add it to the stream it held), then nothing is passed on and the check passes', () => {
+    expect(streamChanges({ ...asMade, republish: undefined }, place)).toEqual([]);
   });
 
   it('given a stream that captures another identity’s replies too, then it names what it captures', () => {
