@@ -41,9 +41,10 @@ export class InMemoryEventStore implements EventStore {
     return [...this.streams.keys()];
   }
 
-  async readStream(streamId: string): Promise<{ version: number; events: StoredEvent[] }> {
+  async readStream(streamId: string, last?: number): Promise<{ version: number; events: StoredEvent[] }> {
     await Promise.resolve(); // answer asynchronously, as over the bus, so racing commands interleave
-    return { version: this.version(streamId), events: this.events(streamId) };
+    const events = this.events(streamId);
+    return { version: this.version(streamId), events: last === undefined ? events : events.slice(-last) };
   }
 
   async appendStreams(streams: StreamAppend[], scope: MerchantScope, options: AppendOptions = {}): Promise<AppendStreamsReply> {

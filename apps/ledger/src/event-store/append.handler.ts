@@ -61,7 +61,7 @@ export class AppendHandler {
 
   @Handles('ledger.stream.read.v1')
   read(@Payload() request: ReadStreamRequest): Promise<ReadStreamReply> {
-    return this.store.readStream(this.pool, request.stream_id);
+    return this.store.readStream(this.pool, request.stream_id, request.last);
   }
 }
 

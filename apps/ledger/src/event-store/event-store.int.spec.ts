@@ -49,6 +49,17 @@ describe('ledger event store over NATS and Postgres', () => {
     expect(stream.events.map((event) => event.id)).toEqual([first.events[0].id, second.events[0].id]);
   });
 
+  it('given a read of a stream’s last events, then it answers those alone, in order, with the stream’s version; past its start, every event', async () => {
+    for (const expected of [0, 1, 2]) await append('test-tail', expected);
+
+    const tail = await bus.request('ledger.stream.read.v1', { stream_id: 'test-tail', last: 2 });
+    expect({ version: tail.version, versions: tail.events.map((event) => event.version) }).toEqual({ version: 3, versions: [2, 3] });
+    const all = await bus.request('ledger.stream.read.v1', { stream_id: 'test-tail', last: 10 });
+    expect(all.events.map((event) => event.version)).toEqual([1, 2, 3]);
+    expect(await bus.request('ledger.stream.read.v1', { stream_id: 'test-none', last: 1 })).toEqual({ stream_id: 'test-none', version: 0, events: [] });
+    await expect(bus.request('ledger.stream.read.v1', { stream_id: 'test-tail', last: 0 })).rejects.toMatchObject({ code: ErrorCode.ValidationFailed });
+  });
+
   it('refuses a stale or skipped expected version with CONCURRENCY_CONFLICT', async () => {
     await append('test-b', 0);
     for (const expected of [0, 5]) {

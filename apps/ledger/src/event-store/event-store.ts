@@ -88,10 +88,13 @@ export class EventStore {
     return appendBatch(db, this.projections, batch);
   }
 
-  async readStream(db: Pool, streamId: string): Promise<ReadStreamReply> {
-    const { rows } = await db.query<EventRow>(`SELECT ${EVENT_COLUMNS} FROM ledger.events WHERE stream_id = $1 ORDER BY version`, [
-      streamId,
-    ]);
+  /** The stream's events in order, or its last `last` ones (read backwards on the stream's version index). */
+  async readStream(db: Pool, streamId: string, last?: number): Promise<ReadStreamReply> {
+    const { rows } =
+      last === undefined
+        ? await db.query<EventRow>(`SELECT ${EVENT_COLUMNS} FROM ledger.events WHERE stream_id = $1 ORDER BY version`, [streamId])
+        : await db.query<EventRow>(`SELECT ${EVENT_COLUMNS} FROM ledger.events WHERE stream_id = $1 ORDER BY version DESC LIMIT $2`, [streamId, last]);
+    if (last !== undefined) rows.reverse();
     return { stream_id: streamId, version: rows.length > 0 ? rows[rows.length - 1].version : 0, events: rows.map(toStoredEvent) };
   }
 

@@ -68,9 +68,14 @@ export function evolvePreview(state: CheckoutPreviewState, event: CheckoutPrevie
   return event.type === CheckoutPreviewEventType.SessionChosen ? { session_id: event.data.session_id } : state;
 }
 
-/** The preview aggregate as the runtime loads it: one stream per merchant. */
+/**
+ * The preview aggregate as the runtime loads it: one stream per merchant, never closed, which gains an event each time
+ * a new session becomes the preview one. The last of them alone names the current session, so only it is read: the
+ * stream read whole would outgrow one bus answer after a few thousand renewals, and the preview could no longer open.
+ */
 export const checkoutPreviewAggregate: Aggregate<CheckoutPreviewState, CheckoutPreviewEvent> = {
   streamId: checkoutPreviewStreamId,
   initial: null,
   evolve: evolvePreview,
+  foldsLast: 1,
 };

@@ -11,6 +11,11 @@ export interface Aggregate<State, E extends Event> {
   streamId(id: string): string;
   readonly initial: State;
   evolve(state: State, event: E): State;
+  /**
+   * When set, the stream's last `foldsLast` events alone decide the state (each one replaces what came before): a
+   * load reads only those, so a stream that grows with use, and is never closed, costs the same to load at any length.
+   */
+  readonly foldsLast?: number;
 }
 
 /**

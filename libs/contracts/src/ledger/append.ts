@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsInt, IsOptional, IsString, Length, Matches, Min, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsInt, IsOptional, IsString, Length, Matches, Max, Min, ValidateNested } from 'class-validator';
 import { IdempotencyToken } from '../idempotency';
 import { AppendMetadata, type Event, EventBody, type StoredEvent } from './stored-event';
 
@@ -113,11 +113,21 @@ export interface AppendReply {
   replayed: boolean;
 }
 
+/** The most events a read of a stream's last ones may ask for. */
+export const MAX_TAIL_EVENTS = 1000;
+
 export class ReadStreamRequest {
   @IsString()
   @Matches(STREAM_ID_PATTERN, { message: 'stream_id must look like <category>-<id>' })
   @Length(3, 200)
   stream_id!: string;
+
+  /** Only the stream's last `last` events, in order (the reply's version is still the stream's): for aggregates that fold their last events alone. */
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(MAX_TAIL_EVENTS)
+  last?: number;
 }
 
 export interface ReadStreamReply {

@@ -25,7 +25,7 @@ export class AggregateStore {
   /** The stream as the event store has it now. */
   async load<State, E extends Event>(aggregate: Aggregate<State, E>, id: string): Promise<Loaded<State, E>> {
     const streamId = aggregate.streamId(id);
-    const stream = await this.store.readStream(streamId);
+    const stream = await this.store.readStream(streamId, aggregate.foldsLast);
     this.recentStreams.read(streamId, stream);
     return loaded(aggregate, streamId, stream);
   }
@@ -57,7 +57,8 @@ export class AggregateStore {
 }
 
 const loaded = <State, E extends Event>(aggregate: Aggregate<State, E>, streamId: string, stream: KnownStream): Loaded<State, E> => ({
-  state: foldStored(aggregate, stream.events),
+  // A stream remembered across appends holds more than its last events: the fold takes only those it names.
+  state: foldStored(aggregate, aggregate.foldsLast === undefined ? stream.events : stream.events.slice(-aggregate.foldsLast)),
   version: stream.version,
   append: (events) => ({ stream_id: streamId, expected_version: stream.version, events }),
 });

@@ -16,8 +16,8 @@ export interface AppendOptions {
  * expected versions, all-or-nothing appends, idempotency keys).
  */
 export interface EventStore {
-  /** The stream's events in order and its last version (0, and no events, when it does not exist). */
-  readStream(streamId: string): Promise<{ version: number; events: StoredEvent[] }>;
+  /** The stream's events in order, or only its `last` ones, and its last version (0, and no events, when it does not exist). */
+  readStream(streamId: string, last?: number): Promise<{ version: number; events: StoredEvent[] }>;
   /**
    * Appends to every stream or to none, each at its expected version, and
    * only while every `unchanged` stream is still at its version;

@@ -23,8 +23,8 @@ export class LedgerEventStore implements EventStore {
     @Inject(LEDGER_APPEND_SUBJECT) private readonly appendSubject: LedgerAppendSubject,
   ) {}
 
-  readStream(streamId: string): Promise<{ version: number; events: StoredEvent[] }> {
-    return this.bus.request('ledger.stream.read.v1', { stream_id: streamId });
+  readStream(streamId: string, last?: number): Promise<{ version: number; events: StoredEvent[] }> {
+    return this.bus.request('ledger.stream.read.v1', { stream_id: streamId, ...(last === undefined ? {} : { last }) });
   }
 
   appendStreams(streams: StreamAppend[], scope: MerchantScope, options: AppendOptions = {}): Promise<AppendStreamsReply> {
