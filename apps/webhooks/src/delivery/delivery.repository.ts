@@ -197,11 +197,15 @@ export class DeliveryRepository {
          INSERT INTO webhooks.events (id, merchant_id, livemode, type, body, trace, created_at)
          SELECT id, merchant_id, livemode, type, body, trace, created_at FROM given
          ON CONFLICT (id) DO NOTHING
+         RETURNING id
        ), matched AS (
          SELECT g.id AS event_id, ep.id AS endpoint_id, g.first_attempt_at,
                 g.first_attempt_at <= $9 AND ep.id <> ALL ($14::text[])
                 AND row_number() OVER (ORDER BY (g.first_attempt_at <= $9 AND ep.id <> ALL ($14::text[])) DESC, g.id, ep.id) <= $10 AS claim
            FROM given g
+           -- Only an event recorded now finds its endpoints: one read again (an acknowledgement lost, the durable
+           -- consumer made anew) was matched when first recorded, and an endpoint enabled since must not get it.
+           JOIN event e ON e.id = g.id
            JOIN webhooks.endpoints ep
              ON ep.merchant_id = g.merchant_id AND ep.livemode = g.livemode AND ep.status = 'enabled' AND ep.deleted_at IS NULL
             AND ep.created_at <= g.created_at
