@@ -32,7 +32,8 @@ async function main() {
     for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]]) process.once(signal, () => process.exit(code));
   }
   const infra = await ensureInfrastructure(root, process.env);
-  ensureChromium();
+  if (require('./browser-specs').selectsBrowserSpecs(root, jestArgs)) ensureChromium();
+  else out.info('Chromium: not needed, no browser spec is selected');
   const admin = new URL(infra.DATABASE_URL);
   admin.pathname = '/postgres';
   const rolePasswords = await require('./postgres-roles').ensurePostgresRoles(root, infra.DATABASE_URL);
