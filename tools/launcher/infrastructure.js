@@ -244,6 +244,13 @@ async function checkPostgres(root, databaseUrl, installedNow, callerEnv = {}, co
       if (!maySet) {
         out.fail(`Postgres refused the connection at ${redact(url)}: ${error.message}${known.length > 0 ? ` (and with the password in ${known.map((k) => k.from).join(', then ')})` : ''}`);
         out.fail('put the password in DATABASE_URL (postgres://USER:PASSWORD@host:port/pp), or allow the login in pg_hba.conf');
+        if (mayUseOwn) {
+          // The usual case on a fresh clone: an earlier checkout's launcher set the password and kept it in its own .dev/.
+          out.fail(
+            `if an earlier checkout of this project set it, its .dev/postgres-superuser.json (or .dev/compose-secrets.json) holds it: copy that file into this checkout's .dev/; ` +
+              `or set one yourself (sudo -u ${user} psql -c "ALTER ROLE ${user} PASSWORD '<new password>'") and put it in DATABASE_URL`,
+          );
+        }
         process.exit(1);
       }
       const password = setSuperuserPassword(root, user);
@@ -254,8 +261,15 @@ async function checkPostgres(root, databaseUrl, installedNow, callerEnv = {}, co
   }
   const exists = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
   if (exists.rowCount === 0) {
-    await client.query(`CREATE DATABASE "${database.replace(/"/g, '')}"`);
-    out.info(`Postgres: created database ${database}`);
+    // Another launcher starting at the same moment (npm start beside npm test on a fresh cluster) may create it first.
+    const created = await client.query(`CREATE DATABASE "${database.replace(/"/g, '')}"`).then(
+      () => true,
+      (error) => {
+        if (error.code === DUPLICATE_DATABASE) return false;
+        throw error;
+      },
+    );
+    if (created) out.info(`Postgres: created database ${database}`);
   }
   await client.end();
   return url.href;
@@ -268,6 +282,9 @@ async function connectSetupClient(url) {
   await client.connect();
   return client;
 }
+
+/** SQLSTATE of a CREATE DATABASE whose database exists. */
+const DUPLICATE_DATABASE = '42P04';
 
 /** Postgres asked for a password, or refused the one given. */
 const refusedLogin = (error) => /password|authentication/i.test(error.message);

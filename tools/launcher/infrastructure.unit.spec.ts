@@ -96,6 +96,14 @@ describe('checkPostgres, after an earlier run started compose’s Postgres', () 
     expect(messages).toContain('put the password in DATABASE_URL');
   });
 
+  it('given a fresh clone and a local cluster whose password an earlier checkout set, then it stops and says where that password is kept, or how to set one', async () => {
+    const postgres = postgresWithPassword('set-by-an-earlier-checkout');
+
+    await expect(checkPostgres(dir, DEFAULT_URL, false, {}, postgres.connect)).rejects.toThrow('process.exit(1)');
+    expect(messages).toContain("its .dev/postgres-superuser.json (or .dev/compose-secrets.json) holds it: copy that file into this checkout's .dev/");
+    expect(messages).toContain(`sudo -u postgres psql -c "ALTER ROLE postgres PASSWORD '<new password>'"`);
+  });
+
   it('given compose’s password refused too, then it stops, naming what it tried', async () => {
     keepComposeSecrets({ POSTGRES_PASSWORD: 'compose-pw' });
     const postgres = postgresWithPassword('another');
@@ -116,6 +124,22 @@ describe('the database DATABASE_URL names', () => {
       ['CREATE DATABASE "pp"'],
     ]);
     expect(projectDatabaseUrl('postgres://u:p@db.example:6543')).toBe('postgres://u:p@db.example:6543/pp');
+  });
+
+  it('given another launcher creates the database first (two first runs at once), then it goes on as if it had found it', async () => {
+    const postgres = postgresWithPassword(undefined, ['postgres']);
+    const racing = async (url: string) => {
+      const client = await postgres.connect(url);
+      return {
+        ...client,
+        query: async (text: string, values?: unknown[]) => {
+          if (!text.startsWith('CREATE DATABASE')) return client.query(text, values);
+          throw Object.assign(new Error('database "pp" already exists'), { code: '42P04' });
+        },
+      };
+    };
+
+    expect(await checkPostgres(dir, DEFAULT_URL, false, {}, racing)).toBe(DEFAULT_URL);
   });
 
   it.each(['postgres', 'template0', 'template1'])('given Postgres’s own database %s, then the migrate step refuses before it hands anything over', async (name) => {
