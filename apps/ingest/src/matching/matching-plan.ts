@@ -15,7 +15,7 @@ export type MatchingPlan =
   | { action: 'record'; recipients: string[]; transfer: TransferDraft };
 
 /** Interac notices that say no money arrived: never a payment, whoever sent them. */
-const NOT_MONEY: ReadonlySet<NoticeKind> = new Set(['not_deposited', 'reminder', 'cancelled', 'expired', 'declined']);
+const NOT_MONEY: ReadonlySet<NoticeKind> = new Set(['not_deposited', 'reminder', 'cancelled', 'expired', 'declined', 'money_request', 'outgoing']);
 
 /**
  * What an e-mail whose authentication and reading both gave up (a deadline,
@@ -44,7 +44,8 @@ const MAX_RECIPIENTS = 20;
 /**
  * What matching does with one processed e-mail, decided from the e-mail
  * alone (docs/INGEST-FORMATS.md, "Matching"):
- * - a not-deposited, reminder, cancelled, expired or declined notice: no payment;
+ * - a not-deposited, reminder, cancelled, expired or declined notice, a money request, or a notice of the merchant's
+ *   own transfer: no payment;
  * - unauthenticated mail that does not read as an Interac notice at all: no payment
  *   (it is kept as evidence, but nothing claims money), unless neither its
  *   authentication nor its reading could finish;
@@ -53,7 +54,10 @@ const MAX_RECIPIENTS = 20;
  *   transfer-match policy alone decides whether it confirms. The amount is the
  *   one amount the parser read, or 0 when it read none or several that
  *   disagree (never a guess). The reasons are clipped to what record-transfer
- *   takes (evidence-reasons.ts), or it would refuse the notice at every repeat.
+ *   takes (evidence-reasons.ts), or it would refuse the notice at every repeat;
+ * - a notice whose kind the parser does not know is reviewed, but names no memo: whatever Interac notice it is (a new
+ *   wording of a money request, say), nothing shows it is a deposit, so it must never be linked to a session, whose
+ *   verification would complete the order unpaid.
  */
 export function planMatching(email: ProcessedEmail): MatchingPlan {
   const { authentication, parse } = email;
@@ -67,7 +71,7 @@ export function planMatching(email: ProcessedEmail): MatchingPlan {
     recipients: recipientsOf(email),
     transfer: {
       email_id: email.email_id,
-      memo: notice?.memo ?? (fields.memos.length === 1 ? fields.memos[0] : null),
+      memo: notice?.memo ?? (fields.kind !== 'unknown' && fields.memos.length === 1 ? fields.memos[0] : null),
       amount: notice?.amount_cents ?? fields.amount_cents ?? 0,
       sender_name: clip(notice?.sender_name ?? fields.sender_name, MAX.sender_name) || UNKNOWN_SENDER,
       sender_email: clip(fields.sender_email, MAX.sender_email) || null,

@@ -51,6 +51,32 @@ describe('planMatching', () => {
     expect(planMatching(await processed({ kind }, FORGED))).toEqual({ action: 'skip', disposition: 'no_payment' });
   });
 
+  it.each([
+    'Interac e-Transfer: JOHN SMITH has sent you a money request.',
+    'INTERAC e-Transfer: JOHN SMITH requested money from you.',
+    'Virement INTERAC : JOHN SMITH vous a envoyé une demande de fonds.',
+    'Interac e-Transfer: Your money transfer to JOHN SMITH was deposited.',
+    'Virement INTERAC : Votre virement de fonds à JOHN SMITH a été déposé.',
+    'Interac e-Transfer: JOHN SMITH has declined your money request.',
+    'Interac e-Transfer: JOHN SMITH cancelled the money transfer.',
+    'Virement INTERAC : JOHN SMITH a refusé votre demande de fonds.',
+  ])('given a signed notice of a money request or of the merchant’s own transfer (%s), then no payment, whatever memo and amount it names', async (subject) => {
+    const email = await processed({ subject, message: 'PP-7K3M9Q', amount: '$1,200.00' });
+    expect(email.parse.fields.kind).not.toBe('unknown');
+    expect(planMatching(email)).toEqual({ action: 'skip', disposition: 'no_payment' });
+  });
+
+  it('given a payer named like a money request in a deposit’s subject, then it is still the deposit it is', async () => {
+    const email = await processed({ subject: "Interac e-Transfer: You've received $25.00 from JOHN has sent you a money request and it has been automatically deposited." });
+    expect(email.parse.fields.kind).toBe('deposit');
+  });
+
+  it('given a signed Interac notice of a kind the parser does not know, then it is reviewed with its amount but no memo: it must never complete a session', async () => {
+    const email = await processed({ subject: 'Interac e-Transfer: JOHN SMITH did something new.', message: 'PP-7K3M9Q', amount: '$1,200.00' });
+    expect(email.parse.fields.memos).toEqual(['PP-7K3M9Q']);
+    expect(planMatching(email)).toMatchObject({ action: 'record', transfer: { memo: null, amount: 120000, evidence: { authenticated: true, parse_reasons: ['unrecognized_notice'] } } });
+  });
+
   it('ignores unauthenticated mail that is no Interac notice, but reviews an authenticated one it cannot read', async () => {
     expect(planMatching(await processed({ subject: 'Lunch on Friday?' }, FORGED))).toEqual({ action: 'skip', disposition: 'not_a_notice' });
     const plan = planMatching(await processed({ subject: 'Interac e-Transfer: something new' }));
@@ -99,10 +125,18 @@ describe('planMatching', () => {
     ['FW: [EXTERNAL] ', 'en'],
     ['[External] ', 'en'],
     ['TR : ', 'fr'],
+    ['EXTERNAL: ', 'en'],
+    ['WG: ', 'en'],
   ] as const)('given an unsigned deposit notice forwarded or tagged with “%s”, then it is recorded for review with its evidence, never dropped', async (mark, language) => {
     const marked = await processed({ language, subject: `${mark}${DEPOSITED[language]}` }, FORGED);
     expect(marked.parse.fields.kind).toBe('deposit');
     expect(planMatching(marked)).toMatchObject({ action: 'record', transfer: { memo: 'PP-7K3M9Q', evidence: { authenticated: false } } });
+  });
+
+  it('given an unsigned deposit notice a mail gateway tagged at the end (“… [EXTERNAL]”), then it is recorded for review, never dropped', async () => {
+    const tagged = await processed({ subject: `${DEPOSITED.en} [EXTERNAL] [SUSPECT]` }, FORGED);
+    expect(tagged.parse.fields.kind).toBe('deposit');
+    expect(planMatching(tagged)).toMatchObject({ action: 'record', transfer: { memo: 'PP-7K3M9Q', evidence: { authenticated: false } } });
   });
 
   it('given an unsigned forwarded notice that is not a deposit, then no payment; a forwarded mail of no notice is still none', async () => {

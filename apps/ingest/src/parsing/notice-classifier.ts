@@ -59,23 +59,46 @@ const SUBJECTS: SubjectPattern[] = [
   { kind: 'expired', language: 'fr', pattern: new RegExp(String.raw`^${FR} .+ a expiré\.?$`, 'i') },
   { kind: 'declined', language: 'en', pattern: new RegExp(String.raw`^${EN} .+ (?:was|has been) declined\.?$`, 'i') },
   { kind: 'declined', language: 'fr', pattern: new RegExp(String.raw`^${FR} .+ a été refusée?\.?$`, 'i') },
+  // Notices about the merchant's own requests and transfers: they may name a memo and an amount, and no money came in.
+  { kind: 'declined', language: 'en', pattern: new RegExp(String.raw`^${EN} .+ (?:has )?declined your (?:money request|request for money|money transfer)\.?$`, 'i') },
+  { kind: 'declined', language: 'fr', pattern: new RegExp(String.raw`^${FR} .+ a refusé votre (?:demande|virement).*$`, 'i') },
+  { kind: 'cancelled', language: 'en', pattern: new RegExp(String.raw`^${EN} .+ (?:has )?cancell?ed (?:the|a|your|their) money (?:transfer|request)\.?$`, 'i') },
+  { kind: 'cancelled', language: 'fr', pattern: new RegExp(String.raw`^${FR} .+ a annulé (?:le|la|votre|sa) (?:virement|demande).*$`, 'i') },
+  {
+    kind: 'money_request', language: 'en',
+    pattern: new RegExp(String.raw`^${EN} .+ (?:has )?(?:sent you a (?:money request|request for money)|requested money from you|is requesting money from you)\.?$`, 'i'),
+  },
+  { kind: 'money_request', language: 'fr', pattern: new RegExp(String.raw`^${FR} .+ vous (?:a envoyé une demande (?:de fonds|d['\u2019]argent)|demande (?:des fonds|de l['\u2019]argent))\.?$`, 'i') },
+  { kind: 'outgoing', language: 'en', pattern: new RegExp(String.raw`^${EN} (?:Your|The) money transfer to .+ (?:was|has been) (?:deposited|accepted)\.?$`, 'i') },
+  { kind: 'outgoing', language: 'fr', pattern: new RegExp(String.raw`^${FR} Votre virement (?:de fonds )?(?:à|a|destiné à) .+ a été (?:déposé|accepté)\.?$`, 'i') },
 ];
 
 /**
  * What a forwarding mail client or a tagging mail gateway puts in front of a
- * subject ("Fwd: ", "FW: ", "TR: ", "[EXTERNAL] "), any number of times. A
- * notice so marked is no longer Interac's signed message, so it is never
- * authenticated: read through the marks it goes to review with its evidence
- * instead of being dropped as no notice at all. Linear: each round starts
- * with a letter or a bracket and consumes at least three characters, and a
- * tag is at most 40.
+ * subject ("Fwd: ", "FW: ", "TR: ", "WG: ", "EXTERNAL: ", "[EXTERNAL] "), any
+ * number of times, or behind it (" [EXTERNAL]"). A notice so marked is no
+ * longer Interac's signed message, so it is never authenticated: read through
+ * the marks it goes to review with its evidence instead of being dropped as no
+ * notice at all. Linear: each round starts with a letter or a bracket and
+ * consumes at least three characters, and a tag is at most 40.
  */
-const FORWARDING_MARKS = /^(?:(?:fwd?|tr) ?: ?|\[[^\]]{1,40}\] ?)+/i;
+const FORWARDING_MARKS = /^(?:(?:fwd?|tr|wg|aw|external) ?: ?|\[[^\]]{1,40}\] ?)+/i;
+
+/** The subject without the gateway tags behind it (" [EXTERNAL]"), each at most 40 characters; taken off from the end, in one pass. */
+function withoutTrailingTags(subject: string): string {
+  let end = subject.length;
+  while (subject[end - 1] === ']') {
+    const open = subject.lastIndexOf('[', end - 1);
+    if (open < 0 || end - open - 2 < 1 || end - open - 2 > 40 || subject.slice(open + 1, end - 1).includes(']')) break;
+    end = subject[open - 1] === ' ' ? open - 1 : open;
+  }
+  return subject.slice(0, end);
+}
 
 /** What the subject (already whitespace-flattened) says the notice is. */
 export function classifySubject(flatSubject: string): Classification {
   if (flatSubject.length > PARSE_LIMITS.subjectChars) return UNKNOWN;
-  const subject = flatSubject.replace(FORWARDING_MARKS, '');
+  const subject = withoutTrailingTags(flatSubject.replace(FORWARDING_MARKS, ''));
   for (const { kind, language, pattern } of SUBJECTS) {
     const match = pattern.exec(subject);
     if (match) {

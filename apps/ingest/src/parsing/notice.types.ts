@@ -1,5 +1,9 @@
 /** What an Interac e-Transfer notification says happened. Only 'deposit' means the money arrived. */
-export type NoticeKind = 'deposit' | 'not_deposited' | 'reminder' | 'cancelled' | 'expired' | 'declined' | 'unknown';
+/**
+ * What an Interac notice says happened. `money_request`: someone asks the merchant for money (Request Money), never a
+ * payment to it; `outgoing`: a transfer the merchant sent was deposited at the other end (its own refund, say).
+ */
+export type NoticeKind = 'deposit' | 'not_deposited' | 'reminder' | 'cancelled' | 'expired' | 'declined' | 'money_request' | 'outgoing' | 'unknown';
 
 export type NoticeLanguage = 'en' | 'fr';
 
