@@ -81,10 +81,15 @@ describe('an e-mail address a person signs in with', () => {
     expect(refusals(type, { ...rest, email: 'élise@café.example' })).toEqual([]);
   });
 
-  it.each(cases.flatMap(([name, type, rest]) => ['\u202e', '\u2066', '\u200b', '\ufeff'].map((c) => [name, codePoint(c), type, rest, c] as const)))(
+  it.each(cases.flatMap(([name, type, rest]) => ['\u202e', '\u2066', '\u200b', '\ufeff', '\u200c', '\u200d'].map((c) => [name, codePoint(c), type, rest, c] as const)))(
     '%s refuses one whose local part holds %s, which an e-mail check alone takes',
     (_name, _shown, type, rest, character) => {
       expect(refusals(type, { ...rest, email: `own${character}er@shop.example` })).toEqual(['email must not contain control or invisible formatting characters']);
     },
   );
+
+  it.each(cases)('%s refuses an accented letter written as a letter and a combining accent (another account on screen as élise@…)', (_name, type, rest) => {
+    expect(refusals(type, { ...rest, email: 'e\u0301lise@shop.example' })).toEqual(['email must write accented letters composed (Unicode NFC), as a keyboard types them']);
+    expect(refusals(type, { ...rest, email: '\u00e9lise@shop.example' })).toEqual([]);
+  });
 });
