@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { DomainError, ErrorCode, INGEST_RAW_EMAIL_SUBJECT, ingestRawEmailBucketName, ingestRawEmailStreamName, type PaymentView } from '@pp/contracts';
 import { BusClient, connectNats, openBlobBucket, requestContext } from '@pp/platform';
 import { buildNotice, signEmail, TestStack, testDkimKey, waitFor, writeDnsOverrides, type NoticeSpec } from '@pp/testing';
-import type { Msg, NatsConnection } from 'nats';
+import { headers, type Msg, type NatsConnection } from 'nats';
 import type { Pool } from 'pg';
 
 describe('ingest intake over NATS and Postgres', () => {
@@ -244,6 +244,32 @@ describe('ingest intake over NATS and Postgres', () => {
       answer(transfer, payment);
       const handoff = await waitFor('the hand-off', () => row(`SELECT disposition FROM ingest.notice_handoffs WHERE email_id = $1`, [reply.id]));
       expect(handoff.disposition).toBe('manual_review');
+    } finally {
+      lookup.unsubscribe();
+      recordTransfer.unsubscribe();
+      await stack.startService('gateway');
+    }
+  });
+
+  it('hands a notice the mail pipeline published to JetStream over to payments under the request id it sent, or one of its own', async () => {
+    await stack.stopService('gateway');
+    const transfers: Msg[] = [];
+    const lookup = nc.subscribe(`${stack.namespace}.identity.merchants-by-deposit-address.v1`, {
+      callback: (_, msg) => msg.respond(Buffer.from(JSON.stringify({ ok: true, data: { owners: [{ merchant_id: 'mer_acme', address: 'payments@acme.example' }] } }))),
+    });
+    const recordTransfer = nc.subscribe(`${stack.namespace}.payments.record-transfer.v1`, { callback: (_, msg) => transfers.push(msg) });
+    try {
+      const sent = headers();
+      sent.set('x-request-id', `mailpipe-${stack.namespace}`);
+      const [named, unnamed] = await Promise.all([notice(), notice()]);
+      await nc.jetstream().publish(`${stack.namespace}.${INGEST_RAW_EMAIL_SUBJECT}`, Buffer.from(named), { headers: sent });
+      await nc.jetstream().publish(`${stack.namespace}.${INGEST_RAW_EMAIL_SUBJECT}`, Buffer.from(unnamed));
+      await waitFor('both record-transfers', () => transfers.length === 2);
+
+      const ids = transfers.map((msg) => msg.headers?.get('x-request-id'));
+      expect(ids).toContain(`mailpipe-${stack.namespace}`);
+      expect(ids.find((id) => id !== `mailpipe-${stack.namespace}`)).toMatch(/^[0-9a-f-]{36}$/);
+      for (const msg of transfers) msg.respond(Buffer.from(JSON.stringify({ ok: true, data: { id: 'txn_js', status: 'REQUIRES_MANUAL_REVIEW', review_reasons: ['unknown_memo'] } })));
     } finally {
       lookup.unsubscribe();
       recordTransfer.unsubscribe();

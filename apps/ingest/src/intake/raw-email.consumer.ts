@@ -8,7 +8,10 @@ import {
   HealthService,
   ingestRawEmailPlace,
   JsonLogger,
+  keptOrNewRequestId,
   NATS_CONNECTION,
+  REQUEST_ID_HEADER,
+  requestContext,
   ServiceMetrics,
   watchConsumerLag,
   watchStreamFill,
@@ -118,7 +121,17 @@ export class RawEmailConsumer implements OnApplicationBootstrap, OnModuleDestroy
     await this.reader.stop();
   }
 
-  private async take(message: JsMsg): Promise<void> {
+  /**
+   * Each message under a request id of its own: the one the mail pipeline sent, when well formed, else a new one. Its
+   * hand-off to payments carries it on, so the payment's events and webhook, and every line logged about the e-mail,
+   * name it (the posted path has the request's).
+   */
+  private take(message: JsMsg): Promise<void> {
+    const requestId = keptOrNewRequestId(message.headers?.get(REQUEST_ID_HEADER));
+    return requestContext.run({ requestId }, () => this.store(message));
+  }
+
+  private async store(message: JsMsg): Promise<void> {
     let receipt;
     try {
       receipt = await this.intake.receive(Buffer.from(message.data), 'jetstream');
