@@ -45,12 +45,34 @@ export function readLeadingDate(value: string): string | null {
 const TRAILING_COMMENT = /\s{0,16}\([^)]{0,64}\)\s{0,16}$/;
 
 /**
+ * RFC 5322's date-time: an optional day name, day, month, year, hh:mm[:ss] and a zone, which it requires (a numeric
+ * offset, or one of the obsolete names). Anchored, one token after another: linear.
+ */
+const RFC5322_DATE =
+  /^(?:[A-Za-z]{3},\s*)?(\d{1,2})\s+([A-Za-z]{3})\s+(\d{4})\s+(\d{2}):(\d{2})(?::(\d{2}))?\s+([+-]\d{4}|[A-Za-z]{1,3})$/;
+
+/** The obsolete zone names RFC 5322 still reads, as minutes east of UTC. */
+const ZONE_NAMES: Record<string, number> = { ut: 0, gmt: 0, z: 0, est: -300, edt: -240, cst: -360, cdt: -300, mst: -420, mdt: -360, pst: -480, pdt: -420 };
+
+const MONTH_OF_HEADER = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+
+/**
  * The Date header as ISO 8601 UTC, or null. Unlike mail parsers that fall
  * back to "now", an unreadable header stays unknown, and so does one longer
- * than any real Date header.
+ * than any real Date header, one without its zone (which Date.parse reads in
+ * the server's own zone), and a day the calendar does not have (31 Feb,
+ * which Date.parse rolls over into March).
  */
 export function readDateHeader(value: string | undefined): string | null {
-  if (!value || value.length > PARSE_LIMITS.dateHeaderChars || !/\d{4}/.test(value)) return null;
-  const time = Date.parse(value.replace(TRAILING_COMMENT, ''));
-  return Number.isFinite(time) ? new Date(time).toISOString() : null;
+  if (!value || value.length > PARSE_LIMITS.dateHeaderChars) return null;
+  const match = RFC5322_DATE.exec(value.replace(TRAILING_COMMENT, '').trim());
+  if (!match) return null;
+  const [, dayText, monthText, yearText, hourText, minuteText, secondText, zone] = match;
+  const month = MONTH_OF_HEADER.indexOf(monthText.toLowerCase());
+  const [day, year, hour, minute, second] = [dayText, yearText, hourText, minuteText, secondText ?? '0'].map(Number);
+  const offset = /^[+-]/.test(zone) ? Math.sign(Number(`${zone[0]}1`)) * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(3))) : ZONE_NAMES[zone.toLowerCase()];
+  if (month < 0 || offset === undefined || hour > 23 || minute > 59 || second > 60) return null;
+  const local = new Date(Date.UTC(year, month, day, hour, minute, Math.min(second, 59)));
+  if (local.getUTCDate() !== day || local.getUTCMonth() !== month) return null;
+  return new Date(local.getTime() - offset * 60_000).toISOString();
 }
