@@ -25,6 +25,11 @@ export function keyInClearRefusal(apiBase: string, allowHttp: boolean, override:
 /**
  * `text` with everything from `//` to the last `@` cut out, for refusals that repeat a URL: a password in it must
  * not reach a terminal or a log. Cut by text, since a string that is not a URL has no parts to find it by (a password
- * holding a `/` is why it is not one); a path or query with an `@` is cut too, which a refusal can spare.
+ * holding a `/` is why it is not one); a path or query with an `@` is cut too, which a refusal can spare. Found by
+ * index, not by a pattern: `//.*@` tried from every `//` is quadratic on a header of slashes (a redirect's Location).
  */
-export const withoutUserinfo = (text: string): string => text.replace(/\/\/.*@/, '//…@');
+export const withoutUserinfo = (text: string): string => {
+  const start = text.indexOf('//');
+  const at = text.lastIndexOf('@');
+  return start >= 0 && at > start + 1 ? `${text.slice(0, start)}//…@${text.slice(at + 1)}` : text;
+};

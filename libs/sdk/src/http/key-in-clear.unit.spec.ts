@@ -1,5 +1,5 @@
 import { CheckoutClient } from '../client';
-import { keyInClearRefusal } from './key-in-clear';
+import { keyInClearRefusal, withoutUserinfo } from './key-in-clear';
 
 describe('where the secret key may travel', () => {
   describe('given https or http to this machine', () => {
@@ -72,5 +72,22 @@ describe('where the secret key may travel', () => {
         expect(() => new CheckoutClient({ apiKey, apiBase: 'https://gateway.example' })).toThrow(/^apiKey is a publishable key/);
       }
     });
+  });
+});
+
+describe('withoutUserinfo', () => {
+  it.each([
+    ['https://u:secret@gw.example/v1', 'https://…@gw.example/v1'],
+    ['http://u:p@ss/w@rd@127.0.0.1:9/hooks', 'http://…@127.0.0.1:9/hooks'],
+    ['https://gw.example/v1', 'https://gw.example/v1'],
+    ['no url at all', 'no url at all'],
+    ['mail@example.com', 'mail@example.com'],
+    ['//@host', '//…@host'],
+  ])('given %s, then it shows %s', (text, shown) => {
+    expect(withoutUserinfo(text)).toBe(shown);
+  });
+
+  it('given a header of slashes with an @ at its end, then everything between the first // and the @ is cut', () => {
+    expect(withoutUserinfo(`${'//'.repeat(20_000)}@x`)).toBe('//…@x');
   });
 });
