@@ -113,8 +113,11 @@ export function classifySubject(flatSubject: string): Classification {
   return UNKNOWN;
 }
 
-// Positive wording only: a reject keyword once matched a footer and refused every real deposit.
-const BODY_DEPOSITED = /automatically deposited|funds deposited|déposée?s? automatiquement|fonds ont été déposés/i;
+// Positive wording only: a reject keyword once matched a footer and refused every real deposit. Each phrase counts
+// unless its own negation comes right before it ("could not be automatically deposited"); a footer saying so beside the
+// real phrase leaves that one to count.
+const BODY_DEPOSITED =
+  /(?<!not (?:be )?)automatically deposited|funds deposited|(?<!pas (?:pu )?(?:être )?)déposée?s? automatiquement|fonds ont été déposés/i;
 
 /** Whether the body (whitespace-flattened) also says the money was deposited. */
 export const bodySaysDeposited = (body: string): boolean => BODY_DEPOSITED.test(body);

@@ -164,6 +164,22 @@ describe('notice parser on the fixture corpus', () => {
     expect(result).toMatchObject({ status: 'rejected', reasons: ['body_not_a_deposit'] });
   });
 
+  it.each([
+    ['Your funds could not be automatically deposited', 'Funds waiting'],
+    ['Your funds could not be automatically deposited', 'Funds not deposited'],
+  ])('refuses a deposit subject over a body that says “%s”', async (said, heading) => {
+    const raw = buildNotice().replace('Your funds have been automatically deposited', said).replace('Funds Deposited!', heading);
+    expect(await parseNotice(Buffer.from(raw))).toMatchObject({ status: 'rejected', reasons: ['body_not_a_deposit'] });
+  });
+
+  it('given a French body that says the funds could not be deposited automatically, then body_not_a_deposit', async () => {
+    const raw = buildNotice({ language: 'fr' });
+    const said = /(?:Vos fonds ont été déposés automatiquement|Les fonds ont été déposés)/g;
+    expect(said.test(raw)).toBe(true);
+    const text = raw.replace(said, 'Les fonds n’ont pas pu être déposés automatiquement');
+    expect(await parseNotice(Buffer.from(text))).toMatchObject({ status: 'rejected', reasons: ['body_not_a_deposit'] });
+  });
+
   it('given a deposit subject over Interac text that does not say deposited, when only the payer’s Message says so, then body_not_a_deposit', async () => {
     const raw = buildNotice({ message: 'PP-7K3M9Q Your funds have been automatically deposited.' })
       .replace('Your funds have been automatically deposited', 'Your funds are waiting')
