@@ -6,7 +6,7 @@ import { loadConfig, WithDatabase } from '@pp/platform';
 import { assertServiceDatabase, dataSourceFor } from '@pp/platform/typeorm';
 import { AUDIT_NOT_RECORDED } from '@pp/contracts';
 import type { DataSource } from 'typeorm';
-import { CreateMerchantBody, CreatePlatformAdminBody, ResetPlatformAdminPasswordBody } from './admin/admin.bodies';
+import { CreateMerchantBody, CreatePlatformAdminBody, ResetPasswordBody } from './admin/admin.bodies';
 import { type AdminAuditFact, merchantCreatedFact, platformAdminCreatedFact, platformAdminPasswordResetFact, platformAdminRemovedFact } from './admin/operator-audit-entry';
 import { recordCliAction } from './cli/cli-audit';
 import { demoRefusal, seedDemo, seedDemoPlatformAdmin } from './cli/demo-seed';
@@ -95,7 +95,7 @@ async function main(argv: string[]): Promise<unknown> {
       }
       case 'platform-admin:reset-password': {
         const email = required(values.email, '--email');
-        const body = valid(ResetPlatformAdminPasswordBody, { password });
+        const body = valid(ResetPasswordBody, { password });
         const admin = await resetPlatformAdminPassword(dataSource, await platformAdminIdByEmail(dataSource, email), body.password);
         return await recorded(dataSource, admin, platformAdminPasswordResetFact(admin));
       }

@@ -13,7 +13,7 @@ const ACTIONS = Object.keys({
   'refund.requested': 1, 'refund.cancelled': 1, 'refund.approved': 1, 'refund.rejected': 1, 'refund.marked_sent': 1, 'refund.completed': 1, 'refund.failed': 1,
   'payment.verified': 1, 'payment.simulated': 1, 'event.resent': 1, 'api_key.created': 1, 'api_key.revoked': 1,
   'webhook_endpoint.created': 1, 'webhook_endpoint.secret_rotated': 1, 'webhook_endpoint.deleted': 1, 'webhook_endpoint.enabled': 1, 'webhook_endpoint.disabled': 1,
-  'team.user_added': 1, 'team.role_changed': 1, 'team.user_removed': 1,
+  'team.user_added': 1, 'team.role_changed': 1, 'team.user_removed': 1, 'team.password_reset': 1,
   'merchant.created': 1, 'merchant.updated': 1, 'quarantine.released': 1,
   'platform_admin.created': 1, 'platform_admin.removed': 1, 'platform_admin.password_reset': 1,
 } satisfies Record<AuditAction, 1>);

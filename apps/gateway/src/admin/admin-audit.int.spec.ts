@@ -4,7 +4,8 @@ import { AUDIT_NOT_RECORDED, PLATFORM_ADMIN_ROLE } from '@pp/contracts';
 import { serviceRole } from '@pp/platform';
 import { sampleSum, scrape, TestStack, waitFor } from '@pp/testing';
 import type { Pool } from 'pg';
-import type { ApiKeyView, IssuedApiKeyView, MerchantView, ProvisionedMerchantView } from '../identity/identity.views';
+import type { ApiKeyView, IssuedApiKeyView, MerchantView, MerchantWithKeysView, ProvisionedMerchantView } from '../identity/identity.views';
+import type { ResetDashboardUserView } from '../identity/dashboard-user-password.service';
 import type { PlatformAdminView } from '../identity/platform-admin.service';
 import { type CallOptions, GatewayClient } from '../testing/gateway-client';
 import { ADMIN_TOKEN_ACTOR } from './admin-audit';
@@ -189,6 +190,38 @@ describe('audit trail of the admin API', () => {
       { action: 'platform_admin.password_reset', detail: `${created.body.email} (generated)` },
       { action: 'platform_admin.password_reset', detail: created.body.email },
       { action: 'platform_admin.removed', detail: created.body.email },
+    ]);
+    const { rows } = await db.query('SELECT detail FROM gateway.audit_entries');
+    expect(rows.filter((row) => row.detail?.includes(reset.body.password!) || row.detail?.includes('a chosen passphrase'))).toEqual([]);
+  });
+
+  it('sets a merchant owner’s password without the old one (a locked-out owner), ending the old one, on the trail without the password; another merchant’s user is not found', async () => {
+    const merchant = await createMerchant('pay-locked-out@shop.example');
+    const other = await createMerchant('pay-other-owner@shop.example');
+    const owner = merchant.dashboard_user;
+    const bus = await stack.bus();
+    const signIn = (password: string) => bus.request('identity.dashboard-login.v1', { email: owner.email, password }).then((principal) => principal.id, (error: { message: string }) => error.message);
+    expect(await signIn(owner.password!)).toBe(owner.id);
+    // The operator finds the owner among the merchant's users.
+    expect((await admin<MerchantWithKeysView>(`/merchants/${merchant.merchant_id}`)).body.users).toEqual([{ id: owner.id, email: owner.email, role: 'owner' }]);
+
+    const reset = await admin<ResetDashboardUserView>(`/merchants/${merchant.merchant_id}/users/${owner.id}/password`, { body: {} });
+    expect(reset.status).toBe(200);
+    expect(reset.body).toEqual({ id: owner.id, merchant_id: merchant.merchant_id, email: owner.email, role: 'owner', password: expect.stringMatching(/\S{16,}/) });
+    expect(await signIn(reset.body.password!)).toBe(owner.id);
+    expect(await signIn(owner.password!)).toBe('Invalid email or password');
+    const chosen = await admin<ResetDashboardUserView>(`/merchants/${merchant.merchant_id}/users/${owner.id}/password`, { body: { password: 'a chosen passphrase' } });
+    expect(chosen.body).toEqual({ id: owner.id, merchant_id: merchant.merchant_id, email: owner.email, role: 'owner' });
+    expect(await signIn('a chosen passphrase')).toBe(owner.id);
+
+    for (const path of [`/merchants/${other.merchant_id}/users/${owner.id}/password`, `/merchants/${merchant.merchant_id}/users/usr_nobody/password`, `/merchants/${merchant.merchant_id}/users/not-an-id/password`]) {
+      expect(await admin<{ error: string }>(path, { body: {} })).toMatchObject({ status: 404, body: { error: 'Dashboard user not found' } });
+    }
+    expect((await admin('/merchants/mer_nobody/users/usr_nobody/password', { body: { password: 'short' } })).status).toBe(400);
+
+    expect((await entriesFor(owner.id)).map(({ action, detail, merchant_id }) => ({ action, detail, merchant_id }))).toEqual([
+      { action: 'team.password_reset', detail: `${owner.email} (owner) (generated)`, merchant_id: merchant.merchant_id },
+      { action: 'team.password_reset', detail: `${owner.email} (owner)`, merchant_id: merchant.merchant_id },
     ]);
     const { rows } = await db.query('SELECT detail FROM gateway.audit_entries');
     expect(rows.filter((row) => row.detail?.includes(reset.body.password!) || row.detail?.includes('a chosen passphrase'))).toEqual([]);

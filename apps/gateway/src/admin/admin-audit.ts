@@ -13,10 +13,10 @@ export const ADMIN_TOKEN_ACTOR = 'ADMIN_TOKEN';
 
 /**
  * The admin actions a repeat would make again, and that nothing but the Idempotency-Key's Redis record stops: a password
- * reset. The creations (a merchant, an API key, a platform admin) record their key in gateway.creation_requests with
+ * reset (an operator's, a merchant's user's). The creations (a merchant, an API key, a platform admin) record their key in gateway.creation_requests with
  * what they made, so a repeat is answered 409 naming it, which says more than a 503 kept for 24 hours.
  */
-const UNRECORDED_REMAKES: ReadonlySet<AuditAction> = new Set<AuditAction>(['platform_admin.password_reset']);
+const UNRECORDED_REMAKES: ReadonlySet<AuditAction> = new Set<AuditAction>(['platform_admin.password_reset', 'team.password_reset']);
 
 /** Which admin token acted, as the trail (and a quarantine release) names it. */
 export function adminTokenActor(request: FastifyRequest): string {

@@ -66,8 +66,11 @@ export class UpdateMerchantBody {
   frame_ancestors?: string[];
 }
 
-/** Body of POST /v1/admin/platform_admins/:id/password: the new password, generated (and returned once) when absent. */
-export class ResetPlatformAdminPasswordBody {
+/**
+ * Body of POST /v1/admin/platform_admins/:id/password and /v1/admin/merchants/:id/users/:user_id/password: the new
+ * password, generated (and returned once) when absent.
+ */
+export class ResetPasswordBody {
   @IsOptional()
   @IsString({ message: 'password must be a string' })
   @Length(12, 256, { message: 'password must be 12 to 256 characters' })

@@ -7,7 +7,8 @@ import { CreationKey } from '../access/request-params';
 import { AdminRoute } from '../access/route-access';
 import { AnsweredWhenItsChangeEnds } from '../http/answer-deadline.decorators';
 import type { CreationRequest } from '../idempotency/creation-request.repository';
-import type { ApiKeyView, IssuedApiKeyView, MerchantView, ProvisionedMerchantView } from '../identity/identity.views';
+import type { ApiKeyView, IssuedApiKeyView, MerchantView, MerchantWithKeysView, ProvisionedMerchantView } from '../identity/identity.views';
+import { DASHBOARD_USER_NOT_FOUND, resetDashboardUserPassword, type ResetDashboardUserView } from '../identity/dashboard-user-password.service';
 import { MerchantProvisioningService } from '../identity/merchant-provisioning.service';
 import {
   createPlatformAdmin,
@@ -20,7 +21,7 @@ import {
 } from '../identity/platform-admin.service';
 import { ApiJsonBody, ApiJsonResponse } from '../openapi/api-docs.decorators';
 import { AdminAudit } from './admin-audit';
-import { CreateApiKeyBody, CreateMerchantBody, CreatePlatformAdminBody, ResetPlatformAdminPasswordBody, UpdateMerchantBody } from './admin.bodies';
+import { CreateApiKeyBody, CreateMerchantBody, CreatePlatformAdminBody, ResetPasswordBody, UpdateMerchantBody } from './admin.bodies';
 import {
   API_KEY_SCHEMA,
   ISSUED_API_KEY_SCHEMA,
@@ -30,8 +31,9 @@ import {
   PLATFORM_ADMIN_LISTING_SCHEMA,
   PLATFORM_ADMIN_SCHEMA,
   PROVISIONED_MERCHANT_SCHEMA,
+  RESET_DASHBOARD_USER_SCHEMA,
 } from './admin.schemas';
-import { apiKeyFact, merchantCreatedFact, platformAdminCreatedFact, platformAdminPasswordResetFact, platformAdminRemovedFact } from './operator-audit-entry';
+import { apiKeyFact, dashboardUserPasswordResetFact, merchantCreatedFact, platformAdminCreatedFact, platformAdminPasswordResetFact, platformAdminRemovedFact } from './operator-audit-entry';
 
 const MERCHANT_ID = /^mer_[a-z0-9]{1,64}$/;
 const KEY_ID = /^key_[a-z0-9]{1,64}$/;
@@ -95,19 +97,41 @@ export class AdminController {
   @HttpCode(200)
   @AdminRoute()
   @ApiOperation({ summary: "Set a platform admin's password without the old one (generated and shown once when not given); its open dashboard sessions end" })
-  @ApiJsonBody(ResetPlatformAdminPasswordBody)
+  @ApiJsonBody(ResetPasswordBody)
   @ApiJsonResponse(200, 'The admin, with the generated password when there is one', PLATFORM_ADMIN_SCHEMA)
-  async resetPlatformAdminPassword(@Param('id') id: string, @Body() body: ResetPlatformAdminPasswordBody, @Req() request: FastifyRequest): Promise<PlatformAdminView> {
+  async resetPlatformAdminPassword(@Param('id') id: string, @Body() body: ResetPasswordBody, @Req() request: FastifyRequest): Promise<PlatformAdminView> {
     const admin = await resetPlatformAdminPassword(this.dataSource, platformAdminId(id), body.password);
     await this.audit.record(request, platformAdminPasswordResetFact(admin));
     return admin;
   }
 
+  @Post('merchants/:id/users/:user_id/password')
+  @AnsweredWhenItsChangeEnds()
+  @HttpCode(200)
+  @AdminRoute()
+  @ApiOperation({
+    summary:
+      "Set a merchant's dashboard user's password without the old one (an owner locked out: a forgotten password, or a generated one lost with its creation's answer); generated and shown once when not given; the user's open dashboard sessions end",
+  })
+  @ApiJsonBody(ResetPasswordBody)
+  @ApiJsonResponse(200, 'The user, with the generated password when there is one', RESET_DASHBOARD_USER_SCHEMA)
+  async resetDashboardUserPassword(
+    @Param('id') id: string,
+    @Param('user_id') userId: string,
+    @Body() body: ResetPasswordBody,
+    @Req() request: FastifyRequest,
+  ): Promise<ResetDashboardUserView> {
+    if (!USER_ID.test(userId)) throw new DomainError(ErrorCode.NotFound, DASHBOARD_USER_NOT_FOUND);
+    const user = await resetDashboardUserPassword(this.dataSource, merchantId(id), userId, body.password);
+    await this.audit.record(request, dashboardUserPasswordResetFact(user));
+    return user;
+  }
+
   @Get('merchants/:id')
   @AdminRoute()
-  @ApiOperation({ summary: 'A merchant with its keys (redacted), newest first: every usable key and, of each mode, the newest 50 revoked or expired' })
+  @ApiOperation({ summary: 'A merchant with its keys (redacted), newest first: every usable key and, of each mode, the newest 50 revoked or expired; and its dashboard users, oldest first' })
   @ApiJsonResponse(200, 'The merchant', MERCHANT_WITH_KEYS_SCHEMA)
-  getMerchant(@Param('id') id: string): Promise<MerchantView & { keys: ApiKeyView[] }> {
+  getMerchant(@Param('id') id: string): Promise<MerchantWithKeysView> {
     return this.provisioning.getMerchant(merchantId(id));
   }
 

@@ -1,5 +1,6 @@
 import { DASHBOARD_ROLES } from '@pp/contracts';
-import type { ApiKeyView, DashboardUserView, IssuedApiKeyView, MerchantView, ProvisionedMerchantView } from '../identity/identity.views';
+import type { ApiKeyView, DashboardUserView, IssuedApiKeyView, MerchantView, MerchantWithKeysView, ProvisionedMerchantView } from '../identity/identity.views';
+import type { ResetDashboardUserView } from '../identity/dashboard-user-password.service';
 import type { PlatformAdminListing, PlatformAdminView } from '../identity/platform-admin.service';
 import { SCOPES } from '../identity/scopes';
 import { DATE_TIME, listSchema, NULLABLE_DATE_TIME, type ViewProperties, viewSchema } from '../openapi/view-schema';
@@ -38,9 +39,16 @@ const MERCHANT_PROPERTIES: ViewProperties<MerchantView> = {
 
 export const MERCHANT_SCHEMA = viewSchema<MerchantView>(MERCHANT_PROPERTIES);
 
-export const MERCHANT_WITH_KEYS_SCHEMA = viewSchema<MerchantView & { keys: ApiKeyView[] }>({
+const LISTED_DASHBOARD_USER_SCHEMA = viewSchema<MerchantWithKeysView['users'][number]>({
+  id: { type: 'string', example: 'usr_x1y2z3' },
+  email: { type: 'string', format: 'email' },
+  role: { type: 'string', enum: DASHBOARD_ROLES },
+});
+
+export const MERCHANT_WITH_KEYS_SCHEMA = viewSchema<MerchantWithKeysView>({
   ...MERCHANT_PROPERTIES,
   keys: { type: 'array', items: API_KEY_SCHEMA },
+  users: { type: 'array', items: LISTED_DASHBOARD_USER_SCHEMA, description: 'Its dashboard users, oldest first (POST …/users/:user_id/password sets one’s password)' },
 });
 
 const KEYS_SCHEMA = viewSchema<ProvisionedMerchantView['keys']>(
@@ -69,6 +77,14 @@ export const PROVISIONED_MERCHANT_SCHEMA = viewSchema<ProvisionedMerchantView>({
 export const PLATFORM_ADMIN_SCHEMA = viewSchema<PlatformAdminView>({
   id: { type: 'string' },
   email: { type: 'string', format: 'email' },
+  password: { type: 'string', description: 'Only when generated; shown once', optional: true },
+});
+
+export const RESET_DASHBOARD_USER_SCHEMA = viewSchema<ResetDashboardUserView>({
+  id: { type: 'string', example: 'usr_x1y2z3' },
+  merchant_id: { type: 'string' },
+  email: { type: 'string', format: 'email' },
+  role: { type: 'string', enum: DASHBOARD_ROLES },
   password: { type: 'string', description: 'Only when generated; shown once', optional: true },
 });
 

@@ -1,6 +1,7 @@
 import { apiKeyDetail, type AuditAction, MAX_AUDIT_DETAIL, merchantCreatedDetail, PLATFORM_ADMIN_ROLE, type RecordAuditEntryCommand } from '@pp/contracts';
 import { newId } from '@pp/kernel';
 import type { ApiKeyView, ProvisionedMerchantView } from '../identity/identity.views';
+import type { ResetDashboardUserView } from '../identity/dashboard-user-password.service';
 import type { PlatformAdminView } from '../identity/platform-admin.service';
 
 /** What an operator's action changed; who did it and from where come from the actor. */
@@ -59,6 +60,11 @@ export function platformAdminRemovedFact(admin: { id: string; email: string }): 
 /** What the trail says of an operator's password set by another operator; whether it was generated, never the password. */
 export function platformAdminPasswordResetFact(admin: PlatformAdminView): AdminAuditFact {
   return { action: 'platform_admin.password_reset', target_id: admin.id, merchant_id: null, livemode: null, detail: `${admin.email}${admin.password ? ' (generated)' : ''}` };
+}
+
+/** What the trail says of a merchant's dashboard user's password set by an operator; whether it was generated, never the password. */
+export function dashboardUserPasswordResetFact(user: ResetDashboardUserView): AdminAuditFact {
+  return { action: 'team.password_reset', target_id: user.id, merchant_id: user.merchant_id, livemode: null, detail: `${user.email} (${user.role})${user.password ? ' (generated)' : ''}` };
 }
 
 /** What the trail says of a key an operator issued or revoked (apiKeyDetail: never the key itself). */

@@ -15,7 +15,8 @@ const ANSWER_LOST: Record<CreationOperation, (id: string) => string> = {
   api_key: (id) => `This Idempotency-Key already issued ${id}; its answer, the only copy of the key, was lost: revoke ${id} and issue another`,
   merchant: (id) =>
     `This Idempotency-Key already created merchant ${id}; its answer, the only copy of its keys and of a generated owner password, was lost: ` +
-    `issue ${id} new keys and revoke the ones it was created with`,
+    `issue ${id} new keys and revoke the ones it was created with, and, if its owner's password was generated, set a new one ` +
+    `(POST /v1/admin/merchants/${id}/users/<owner's id>/password; GET /v1/admin/merchants/${id} names the owner)`,
   platform_admin: (id) =>
     `This Idempotency-Key already created platform admin ${id}; its answer was lost: if its password was generated, set a new one ` +
     `(POST /v1/admin/platform_admins/${id}/password)`,

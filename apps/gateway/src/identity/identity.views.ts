@@ -44,6 +44,12 @@ export interface DashboardUserView {
   password?: string;
 }
 
+/** GET /v1/admin/merchants/:id: the merchant, its keys (redacted) and its dashboard users (never a password). */
+export interface MerchantWithKeysView extends MerchantView {
+  keys: ApiKeyView[];
+  users: Omit<DashboardUserView, 'password'>[];
+}
+
 /** 201 body of POST /v1/admin/merchants (PRODUCT-RULES §D4); the keys are shown once. */
 export interface ProvisionedMerchantView {
   merchant_id: string;

@@ -13,6 +13,7 @@ import {
   type IssuedApiKeyView,
   merchantView,
   type MerchantView,
+  type MerchantWithKeysView,
   type ProvisionedMerchantView,
 } from './identity.views';
 import { type MerchantChanges, MerchantRepository } from './merchant.repository';
@@ -146,10 +147,11 @@ export class MerchantProvisioningService {
     return apiKeyView(revoked);
   }
 
-  async getMerchant(merchantId: string): Promise<MerchantView & { keys: ApiKeyView[] }> {
+  /** A merchant with its keys (redacted) and its dashboard users, oldest first: whom an operator may set a password for. */
+  async getMerchant(merchantId: string): Promise<MerchantWithKeysView> {
     const merchant = await this.requireMerchant(merchantId);
-    const keys = await new ApiKeyRepository(this.dataSource).listShown(merchantId);
-    return { ...merchantView(merchant), keys: keys.map(apiKeyView) };
+    const [keys, users] = await Promise.all([new ApiKeyRepository(this.dataSource).listShown(merchantId), new DashboardUserRepository(this.dataSource).listForMerchant(merchantId)]);
+    return { ...merchantView(merchant), keys: keys.map(apiKeyView), users: users.map(({ id, email, role }) => ({ id, email, role })) };
   }
 
   /**

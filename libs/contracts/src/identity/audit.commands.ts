@@ -28,6 +28,7 @@ export const AUDIT_ACTIONS = [
   'team.user_added',
   'team.role_changed',
   'team.user_removed',
+  'team.password_reset',
   'merchant.created',
   'merchant.updated',
   'quarantine.released',
