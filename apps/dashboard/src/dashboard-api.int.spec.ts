@@ -461,9 +461,21 @@ describe('dashboard /api', () => {
         return found.body.deliveries.length > 0 ? found.body : undefined;
       });
       expect(detail.deliveries.map((delivery) => delivery.webhook_id)).toContain(endpoint.body.id);
-      expect((await owner.post(`/api/events/${event.id}/resend`)).status).toBe(200);
+      // A resend retried under its key (its answer lost) is answered what it queued, and queues nothing more.
+      const resendKey = { 'idempotency-key': randomUUID() };
+      const resent = await owner.post<{ webhook_ids: string[] }>(`/api/events/${event.id}/resend`, {}, resendKey);
+      expect(resent).toMatchObject({ status: 200, body: { webhook_ids: [endpoint.body.id] } });
+      expect(resent.headers.get('x-cache-lookup')).toBeNull();
+      const again = await owner.post<{ webhook_ids: string[] }>(`/api/events/${event.id}/resend`, {}, resendKey);
+      expect(again).toMatchObject({ status: 200, body: { webhook_ids: [endpoint.body.id] } });
+      expect(again.headers.get('x-cache-lookup')).toBe('HIT');
+      expect((await owner.post(`/api/events/${event.id}/resend`, {}, { 'idempotency-key': undefined })).status).toBe(400);
       const trail = await owner.get<ListPage<AuditEntryView>>('/api/audit?action=event.resent');
-      expect(trail.body.data.find((entry) => entry.target_id === event.id)).toMatchObject({ actor_id: a.dashboard_user.id, livemode: false, detail: expect.stringContaining(endpoint.body.id) });
+      expect(trail.body.data.filter((entry) => entry.target_id === event.id).map((entry) => entry.detail)).toEqual([
+        `${endpoint.body.id}; a repeated request, answered again`,
+        endpoint.body.id,
+      ]);
+      expect(trail.body.data.find((entry) => entry.target_id === event.id)).toMatchObject({ actor_id: a.dashboard_user.id, livemode: false });
       expect((await (await signedIn(b)).get(`/api/events/${event.id}`)).status).toBe(404);
     });
   });

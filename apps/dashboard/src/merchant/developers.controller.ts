@@ -205,9 +205,16 @@ export class DevelopersController {
   @Post('events/:id/resend')
   @HttpCode(200)
   @Permit('developers.manage')
-  @Audited('event.resent', (reply: ResendEventReply, request) => ({ ...targetParam(reply, request), detail: reply.webhook_ids.join(' ') || 'no endpoint' }))
-  resend(@Param('id') id: string, @Scope() scope: MerchantScope): Promise<ResendEventReply> {
-    return this.bus.request('webhooks.events.resend.v1', { ...scope, event_id: matching(EVENT_ID_PATTERN, id, 'Event') });
+  @Audited('event.resent', (answer: ResendEventReply, request) => ({ ...targetParam(answer, request), detail: `${answer.webhook_ids.join(' ') || 'no endpoint'}${repeatNote(answer)}` }))
+  async resend(
+    @Param('id') id: string,
+    @Scope() scope: MerchantScope,
+    @Idempotency() idempotency: IdempotencyToken,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<ResendEventReply> {
+    // The key goes with the command: a retry after an answer lost on the bus gets what was queued, not a second resend.
+    const answer = await this.bus.request('webhooks.events.resend.v1', { ...scope, event_id: matching(EVENT_ID_PATTERN, id, 'Event'), idempotency });
+    return answered(reply, { ...answer, replayed: answer.replayed ?? false });
   }
 
   /** Counts a key creation; answers 429 with Retry-After itself, and says so, once the hour's budget is spent. */

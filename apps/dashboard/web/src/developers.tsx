@@ -260,6 +260,8 @@ function Events({ location, mode, mayManage }: { location: Location; mode: strin
 
 function EventDetail({ id, mode, mayManage }: { id: string; mode: string; mayManage: boolean }) {
   const { t } = useI18n();
+  // A resend whose answer was lost is retried under its key: answered what it queued, not sent a second time.
+  const post = useIdempotentPost();
   const path = `/api/events/${id}${query({ mode })}`;
   // Its deliveries are null while the webhooks service does not answer: the event still shows, and says so.
   const loaded = useLoad(() => api<MerchantEventView & { deliveries: WebhookDeliveryAttemptView[] | null }>(path), path);
@@ -270,7 +272,7 @@ function EventDetail({ id, mode, mayManage }: { id: string; mode: string; mayMan
           <pre className="metadata">{JSON.stringify(event.data, null, 2)}</pre>
           <h3>{t.deliveries}</h3>
           <DeliveryList deliveries={event.deliveries} label={t.deliveries} />
-          {mayManage ? <ActionButton label={t.resend} run={() => api(`/api/events/${id}/resend${query({ mode })}`, { method: 'POST' }).then(loaded.reload)} /> : null}
+          {mayManage ? <ActionButton label={t.resend} run={() => post(`/api/events/${id}/resend${query({ mode })}`, {}).then(loaded.reload)} /> : null}
         </div>
       )}
     </States>
