@@ -64,10 +64,7 @@ export class DashboardLoginHandler {
 
   /**
    * The user's own password: the current one is checked again, so a stolen session alone cannot take the account over.
-   * The credential version goes up with the hash; the answer carries it for the session that asked. A repeat of a
-   * change whose answer was lost (the bus deadline passed after it committed) finds the new password stored already:
-   * it is answered as done, changing nothing, rather than refused as a wrong current password, a failed attempt on
-   * the trail for a change that succeeded. It tells a guesser nothing the change itself would not.
+   * The credential version goes up with the hash; the answer carries it for the session that asked.
    */
   @Handles('identity.dashboard-password.v1')
   async changePassword(@Payload() command: ChangeDashboardPasswordCommand): Promise<{ changed: true; credential_version: number }> {
@@ -75,8 +72,6 @@ export class DashboardLoginHandler {
     const user = admin ? undefined : await this.users.findById(command.user_id);
     const hash = admin?.password_hash ?? user?.password_hash ?? (await this.decoy);
     if (!(await verifyPassword(command.current_password, hash)) || (!admin && !user)) {
-      const account = admin ?? user;
-      if (account && (await verifyPassword(command.new_password, hash))) return { changed: true, credential_version: account.credential_version };
       throw new DomainError(ErrorCode.Unauthorized, 'Current password is wrong');
     }
     const newHash = await hashPassword(command.new_password);
