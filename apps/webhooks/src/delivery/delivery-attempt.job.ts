@@ -38,6 +38,15 @@ export interface AttemptGroup extends AttemptOrigin {
 
 /** Tries of one batch of outcomes: 200 ms apart, then 400, … up to a second, while the deliveries' leases last. */
 const OUTCOME_WRITE_WAIT_MS = 200;
+/**
+ * No try of an outcome's write starts in the last 2 s of its delivery's lease: the lease is counted from the attempt's
+ * start, a few milliseconds after the claim that began it, and a try needs time to finish (its connection's acquire
+ * bound is 3 s, but a failover refuses at once).
+ */
+const OUTCOME_WRITE_MARGIN_MS = 2000;
+
+/** A completion with the time (epoch ms) after which no try of its write may start: its lease's end, less the margin. */
+type TimedCompletion = Completion & { writeBy: number };
 
 /**
  * Makes delivery attempts: claim in Postgres, POST the stored bytes with
@@ -65,14 +74,18 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, BeforeApplica
    * Outcomes that finish together are recorded together: one statement and one commit (docs/PERFORMANCE.md). Each
    * completion answers whether a resend asked for meanwhile reopened its delivery, and whether it disabled its
    * endpoint (only the statement that did can say: the endpoint may be disabled already). A write that fails (a Postgres
-   * blip, a failover) is tried again for as long as the attempt timeout, which the lease outlasts by at least a second
-   * once the answer came (the lease is twice the timeout and a second from the claim): given up, its deliveries would
-   * stay leased and the sweeper would send them again, a second POST of what the endpoint already took. The statement is one transaction: a failed one recorded nothing, and one
+   * blip, a failover) is tried again while every lease of the batch lasts (each completion's `writeBy`; batches wait
+   * for each other, so a later one has less of its leases left): given up, its deliveries would stay leased and the
+   * sweeper would send them again, a second POST of what the endpoint already took. The statement is one transaction: a failed one recorded nothing, and one
    * that committed with its answer lost finds its deliveries released on the retry and answers them not reopened (a
    * resend asked for during the attempt then waits for the sweeper rather than being queued at once).
    */
-  private readonly outcomes = new Batcher<Completion, CompletionOutcome>((completions) =>
-    retriedWithin(() => this.deliveries.completeAll(completions, this.owner, this.policy.streakGapMs), this.config.WEBHOOK_ATTEMPT_TIMEOUT_MS, OUTCOME_WRITE_WAIT_MS),
+  private readonly outcomes = new Batcher<TimedCompletion, CompletionOutcome>((completions) =>
+    retriedWithin(
+      () => this.deliveries.completeAll(completions, this.owner, this.policy.streakGapMs),
+      Math.min(...completions.map((completion) => completion.writeBy)) - Date.now(),
+      OUTCOME_WRITE_WAIT_MS,
+    ),
   );
   /** Queued attempts that start together are claimed together: one statement for many jobs. */
   private readonly queuedClaims = new Batcher<QueuedClaim>((batch) => this.claimQueued(batch));
@@ -354,6 +367,7 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, BeforeApplica
   /** Sends (unless held back too long), then gives the endpoint's place back, with the time it took, before the outcome is recorded. */
   private async attempt(claim: ClaimedAttempt, pass: GatePass | typeof NOT_SENT_WHILE_SLOW): Promise<void> {
     const unsent = pass === NOT_SENT_WHILE_SLOW;
+    const writeBy = Date.now() + this.leaseMs - OUTCOME_WRITE_MARGIN_MS;
     const started = performance.now();
     const response = unsent ? notSentWhileSlow() : await this.send(claim, pass);
     const tookMs = performance.now() - started;
@@ -372,7 +386,7 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, BeforeApplica
       'http.response.status_code': response.httpStatus ?? 0,
       'webhook.delivery_status': decision.status,
     });
-    const outcome = await this.outcomes.add({ claim, result: response, decision, unsent });
+    const outcome = await this.outcomes.add({ claim, result: response, decision, unsent, writeBy });
     // Counted and said by the one completion whose write disabled the endpoint: attempts in flight together, or an
     // endpoint already disabled, would otherwise count one disabling many times.
     if (outcome.disabledEndpoint) {
