@@ -179,11 +179,11 @@ describe('checking a command line before any request', () => {
 
   it('given a live key and no --success-url or --cancel-url, when sessions create runs, then it is a usage error before any request; a test key gets the localhost placeholders', async () => {
     for (const argv of [[], ['--success-url', 'https://shop.example/ok'], ['--cancel-url', 'https://shop.example/cancel']]) {
-      const refused = await run('sessions', 'create', '--amount', '100', '--api-key', 'pp_live_abc', ...argv);
+      const refused = await run('sessions', 'create', '--amount', '100', '--api-key', 'pp_live_abc', '--api-base', 'https://gateway.example', ...argv);
       expect(refused).toEqual({ status: 2, stderr: expect.stringMatching(/^error: sessions create with a live key needs --success-url and --cancel-url/) });
     }
     expect(fetch).not.toHaveBeenCalled();
-    await run('sessions', 'create', '--amount', '100', '--api-key', 'pp_live_abc', '--success-url', 'https://shop.example/ok', '--cancel-url', 'https://shop.example/cancel');
+    await run('sessions', 'create', '--amount', '100', '--api-key', 'pp_live_abc', '--api-base', 'https://gateway.example', '--success-url', 'https://shop.example/ok', '--cancel-url', 'https://shop.example/cancel');
     expect(sent(0).body).toMatchObject({ success_url: 'https://shop.example/ok', cancel_url: 'https://shop.example/cancel' });
     await run('sessions', 'create', '--amount', '100');
     expect(sent(1).body).toMatchObject({ success_url: 'http://localhost/success', cancel_url: 'http://localhost/cancel' });

@@ -122,9 +122,19 @@ export function resolveCredentials(
 ): { apiKey: string; apiBase: string; allowInsecureHttp: boolean } {
   const config = readConfig(env);
   const { apiKey, saved } = givenKey(args, env, config);
-  const apiBase = stringOption(args, 'api-base') ?? (saved ? savedKeyBase(config, apiKey, env, warn) : (envApiBase(env) ?? DEFAULT_API_BASE));
+  const apiBase = stringOption(args, 'api-base') ?? (saved ? savedKeyBase(config, apiKey, env, warn) : (envApiBase(env) ?? givenKeyDefaultBase(apiKey)));
   refuseKeyInClear(apiBase, env);
   return { apiKey, apiBase, allowInsecureHttp: env.PP_ALLOW_HTTP === 'true' };
+}
+
+/**
+ * Where a key given by --api-key, --api-key-file or PP_API_KEY goes when no gateway is named: a test key to the
+ * developer's own (DEFAULT_API_BASE); a live or restricted one nowhere, as the SDK's client refuses it too: over plain
+ * http it would reach whatever listens on that port of the machine the command runs on.
+ */
+function givenKeyDefaultBase(apiKey: string): string {
+  if (isTestKey(apiKey)) return DEFAULT_API_BASE;
+  throw new UsageError('A live or restricted key goes only to a gateway named on purpose: pass --api-base, or set PP_API_BASE, to its https address');
 }
 
 /**

@@ -101,13 +101,14 @@ describe('the CLI config file', () => {
     expect(resolveCredentials(args, env, () => undefined)).toMatchObject({ apiKey: 'pp_live_saved', apiBase: 'https://gateway.example' });
   });
 
-  it('given a key from PP_API_KEY or --api-key and a gateway `login` saved for its own key, then the given key goes to PP_API_BASE or the default, never to the saved gateway', () => {
+  it('given a key from PP_API_KEY or --api-key and a gateway `login` saved for its own key, then the given key never goes to the saved gateway: a test key to PP_API_BASE or the default, a live one only to a gateway named', () => {
     const env = { PP_CONFIG_FILE: join(dir, 'config.json') };
     writeConfig(env, { api_key: 'pp_live_test_saved', api_base: 'https://staging.example' });
     const noArgs = { positionals: [], options: new Map<string, string | true>() };
-    expect(resolveCredentials(noArgs, { ...env, PP_API_KEY: 'pp_live_production' }, () => undefined)).toMatchObject({ apiKey: 'pp_live_production', apiBase: 'http://localhost:3000' });
+    expect(resolveCredentials(noArgs, { ...env, PP_API_KEY: 'pp_live_test_other' }, () => undefined)).toMatchObject({ apiKey: 'pp_live_test_other', apiBase: 'http://localhost:3000' });
+    expect(() => resolveCredentials(noArgs, { ...env, PP_API_KEY: 'pp_live_production' }, () => undefined)).toThrow(/^A live or restricted key goes only to a gateway named on purpose/);
     const keyArg = { positionals: [], options: new Map<string, string | true>([['api-key', 'pp_live_production']]) };
-    expect(resolveCredentials(keyArg, env, () => undefined).apiBase).toBe('http://localhost:3000');
+    expect(() => resolveCredentials(keyArg, env, () => undefined)).toThrow(UsageError);
     expect(resolveCredentials(keyArg, { ...env, PP_API_BASE: 'https://gateway.example' }, () => undefined).apiBase).toBe('https://gateway.example');
   });
 
