@@ -1,11 +1,12 @@
 /**
  * Whether a Jest run may need Chromium: the specs that drive it (they call launchBrowser) are among those selected.
- * With no arguments every spec runs; with path patterns only (Jest's positional arguments, regular expressions
- * matched against each spec's absolute path) those that match; with any option (`-t`, `--testPathPatterns`, …) the
- * run is taken to need it, as the option may select a browser spec in ways not worth reading here.
+ * With no arguments every spec runs; with path patterns only (Jest's positional arguments: regular expressions that
+ * Jest 30 matches, ignoring case, against each spec's path from the repository's root, and, to be safe, its absolute
+ * one) those that match; with any option (`-t`, `--testPathPatterns`, …) the run is taken to need it, as the option
+ * may select a browser spec in ways not worth reading here.
  */
 const { readdirSync, readFileSync } = require('node:fs');
-const { join } = require('node:path');
+const { join, relative } = require('node:path');
 
 const SPEC_ROOTS = ['apps', 'libs', 'tools', 'deploy'];
 
@@ -26,13 +27,13 @@ function selectsBrowserSpecs(root, jestArgs) {
   if (jestArgs.length === 0 || jestArgs.some((arg) => arg.startsWith('-'))) return true;
   const matchers = jestArgs.map((pattern) => {
     try {
-      const regex = new RegExp(pattern);
+      const regex = new RegExp(pattern, 'i');
       return (path) => regex.test(path);
     } catch {
-      return (path) => path.includes(pattern);
+      return (path) => path.toLowerCase().includes(pattern.toLowerCase());
     }
   });
-  return browserSpecs(root).some((path) => matchers.some((matches) => matches(path)));
+  return browserSpecs(root).some((path) => matchers.some((matches) => matches(relative(root, path)) || matches(path)));
 }
 
 module.exports = { selectsBrowserSpecs };

@@ -19,6 +19,10 @@ describe('whether npm test needs Chromium', () => {
     expect(selectsBrowserSpecs(root, ['apps/checkout'])).toBe(true);
     expect(selectsBrowserSpecs(root, ['apps/sessions', 'dashboard-pages'])).toBe(true);
     expect(selectsBrowserSpecs(root, ['e2e\\.spec'])).toBe(true);
+    // As Jest 30 reads a pattern: against the path from the root, ignoring case.
+    expect(selectsBrowserSpecs(root, ['^apps/dashboard'])).toBe(true);
+    expect(selectsBrowserSpecs(root, ['Dashboard'])).toBe(true);
+    expect(selectsBrowserSpecs(root, ['^apps/sessions'])).toBe(false);
   });
 
   it('given any option (a test name, a path pattern option), then it is taken to', () => {

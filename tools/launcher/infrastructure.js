@@ -265,7 +265,7 @@ async function checkPostgres(root, databaseUrl, installedNow, callerEnv = {}, co
     const created = await client.query(`CREATE DATABASE "${database.replace(/"/g, '')}"`).then(
       () => true,
       (error) => {
-        if (error.code === DUPLICATE_DATABASE) return false;
+        if (error.code === DUPLICATE_DATABASE || error.code === UNIQUE_VIOLATION) return false;
         throw error;
       },
     );
@@ -283,8 +283,12 @@ async function connectSetupClient(url) {
   return client;
 }
 
-/** SQLSTATE of a CREATE DATABASE whose database exists. */
+/**
+ * SQLSTATEs of a CREATE DATABASE whose database exists: checked by name first (42P04), or, when another session created
+ * it while this one copied the template, found by pg_database's unique index (23505).
+ */
 const DUPLICATE_DATABASE = '42P04';
+const UNIQUE_VIOLATION = '23505';
 
 /** Postgres asked for a password, or refused the one given. */
 const refusedLogin = (error) => /password|authentication/i.test(error.message);

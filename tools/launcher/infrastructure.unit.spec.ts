@@ -126,7 +126,7 @@ describe('the database DATABASE_URL names', () => {
     expect(projectDatabaseUrl('postgres://u:p@db.example:6543')).toBe('postgres://u:p@db.example:6543/pp');
   });
 
-  it('given another launcher creates the database first (two first runs at once), then it goes on as if it had found it', async () => {
+  it.each(['42P04', '23505'])('given another launcher creates the database first (two first runs at once: %s), then it goes on as if it had found it', async (code) => {
     const postgres = postgresWithPassword(undefined, ['postgres']);
     const racing = async (url: string) => {
       const client = await postgres.connect(url);
@@ -134,7 +134,7 @@ describe('the database DATABASE_URL names', () => {
         ...client,
         query: async (text: string, values?: unknown[]) => {
           if (!text.startsWith('CREATE DATABASE')) return client.query(text, values);
-          throw Object.assign(new Error('database "pp" already exists'), { code: '42P04' });
+          throw Object.assign(new Error('database "pp" already exists'), { code });
         },
       };
     };
