@@ -51,8 +51,8 @@ const TRAILING_COMMENT = /\s{0,16}\([^)]{0,64}\)\s{0,16}$/;
 const RFC5322_DATE =
   /^(?:[A-Za-z]{3},\s*)?(\d{1,2})\s+([A-Za-z]{3})\s+(\d{4})\s+(\d{2}):(\d{2})(?::(\d{2}))?\s+([+-]\d{4}|[A-Za-z]{1,3})$/;
 
-/** The obsolete zone names RFC 5322 still reads, as minutes east of UTC. */
-const ZONE_NAMES: Record<string, number> = { ut: 0, gmt: 0, z: 0, est: -300, edt: -240, cst: -360, cdt: -300, mst: -420, mdt: -360, pst: -480, pdt: -420 };
+/** The obsolete zone names RFC 5322 still reads, and UTC, which some mailers write, as minutes east of UTC. */
+const ZONE_NAMES: Record<string, number> = { ut: 0, utc: 0, gmt: 0, z: 0, est: -300, edt: -240, cst: -360, cdt: -300, mst: -420, mdt: -360, pst: -480, pdt: -420 };
 
 const MONTH_OF_HEADER = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
 

@@ -7,6 +7,7 @@ describe('readDateHeader', () => {
     ['Mon, 1 Jun 2026 10:00 EDT', '2026-06-01T14:00:00.000Z'],
     ['Thu, 31 Dec 2026 23:59:59 +0530', '2026-12-31T18:29:59.000Z'],
     ['Sat, 28 Feb 2026 09:00:00 GMT', '2026-02-28T09:00:00.000Z'],
+    ['Sat, 28 Feb 2026 09:00:00 UTC', '2026-02-28T09:00:00.000Z'],
   ])('given %s, then it reads %s', (header, iso) => {
     expect(readDateHeader(header)).toBe(iso);
   });
