@@ -24,6 +24,9 @@ export const APPEND_PAST_DEADLINE = 'The append waited past its caller’s deadl
 export const COMMIT_OUTCOME_UNKNOWN =
   'The event store lost its connection as it committed and could not tell whether the append committed; retry the request with the same Idempotency-Key';
 
+/** A batch found rolled back after its connection was lost a second time: nothing of it was written. */
+export const NOT_COMMITTED = 'The event store could not commit; nothing was written; retry the request';
+
 /** An append that came while as many waited as WAITING_BATCHES batches hold: refused at once, nothing written. */
 export const APPENDS_WAITING_TOO_MANY = 'The event store has too many appends waiting; retry the request';
 
@@ -184,7 +187,8 @@ export class GroupCommitAppender {
             lostOnce = true;
             batch = this.withinDeadline(batch);
           } else {
-            const failure = new DomainError(ErrorCode.ServiceUnavailable, COMMIT_OUTCOME_UNKNOWN);
+            // Rolled back on a second lost connection: nothing committed, and the batch is not run a third time.
+            const failure = new DomainError(ErrorCode.ServiceUnavailable, outcome === 'rolled-back' ? NOT_COMMITTED : COMMIT_OUTCOME_UNKNOWN);
             for (const item of batch) item.reject(failure);
             return;
           }
