@@ -1,7 +1,7 @@
 import { type DashboardRole, DomainError, ErrorCode } from '@pp/contracts';
 import type { DataSource } from 'typeorm';
 import { DashboardUserRepository } from './dashboard-user.repository';
-import { generatePassword, hashPassword } from './password';
+import { chosenOrGeneratedPassword } from './password';
 
 export const DASHBOARD_USER_NOT_FOUND = 'Dashboard user not found';
 
@@ -24,7 +24,7 @@ export async function resetDashboardUserPassword(dataSource: DataSource, merchan
   const users = new DashboardUserRepository(dataSource);
   const user = await users.findById(userId);
   if (!user || user.merchant_id !== merchantId) throw new DomainError(ErrorCode.NotFound, DASHBOARD_USER_NOT_FOUND);
-  const generated = password === undefined ? generatePassword() : undefined;
-  await users.setPassword(user.id, await hashPassword(password ?? generated!));
-  return { id: user.id, merchant_id: user.merchant_id, email: user.email, role: user.role, ...(generated ? { password: generated } : {}) };
+  const { hash, shown } = await chosenOrGeneratedPassword(password);
+  await users.setPassword(user.id, hash);
+  return { id: user.id, merchant_id: user.merchant_id, email: user.email, role: user.role, ...shown };
 }

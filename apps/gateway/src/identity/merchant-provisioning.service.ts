@@ -17,7 +17,7 @@ import {
   type ProvisionedMerchantView,
 } from './identity.views';
 import { type MerchantChanges, MerchantRepository } from './merchant.repository';
-import { generatePassword, hashPassword } from './password';
+import { chosenOrGeneratedPassword, generatePassword, hashPassword } from './password';
 import { PlatformAdminRepository } from './platform-admin.repository';
 import type { Queryable } from './queryable';
 import { SECRET_KEY_SCOPES, type Scope } from './scopes';
@@ -62,8 +62,7 @@ export class MerchantProvisioningService {
     await refuseRepeatedCreation(this.dataSource, request);
     // Sign-in looks platform admins up first: an owner sharing an admin's e-mail could never sign in.
     if (await new PlatformAdminRepository(this.dataSource).findByEmail(input.email)) throw new DomainError(ErrorCode.Conflict, PLATFORM_ADMIN_EMAIL_TAKEN);
-    const generated = input.password === undefined ? generatePassword() : undefined;
-    const passwordHash = await hashPassword(input.password ?? generated!);
+    const { hash: passwordHash, shown } = await chosenOrGeneratedPassword(input.password);
     try {
       return await inRecordedTransaction(
         this.dataSource,
@@ -86,7 +85,7 @@ export class MerchantProvisioningService {
           return {
             merchant_id: merchant.id,
             keys: await issueDefaultKeys(tx, merchant.id),
-            dashboard_user: { id: user.id, email: user.email, role: user.role, ...(generated ? { password: generated } : {}) },
+            dashboard_user: { id: user.id, email: user.email, role: user.role, ...shown },
           };
         },
         (made) => made.merchant_id,

@@ -56,3 +56,12 @@ export function needsRehash(stored: string): boolean {
 
 /** A password for a user created without one: 128 random bits, shown once. */
 export const generatePassword = (): string => randomToken(16);
+
+/**
+ * The hash of the password a caller chose, or of one generated for it when it chose none, with what a view shows of
+ * it: `{ password }` only when generated (shown once), never a password the caller gave.
+ */
+export async function chosenOrGeneratedPassword(chosen: string | undefined): Promise<{ hash: string; shown: { password?: string } }> {
+  const generated = chosen === undefined ? generatePassword() : undefined;
+  return { hash: await hashPassword(chosen ?? generated!), shown: generated ? { password: generated } : {} };
+}

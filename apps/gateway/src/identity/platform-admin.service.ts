@@ -5,7 +5,7 @@ import type { DataSource } from 'typeorm';
 import type { CreationRequest } from '../idempotency/creation-request.repository';
 import { inRecordedTransaction, refuseRepeatedCreation } from '../idempotency/creation-requests';
 import { DashboardUserRepository } from './dashboard-user.repository';
-import { generatePassword, hashPassword } from './password';
+import { chosenOrGeneratedPassword } from './password';
 import { ACCOUNT_NOT_FOUND } from './password-credentials';
 import { PlatformAdminRepository } from './platform-admin.repository';
 
@@ -36,8 +36,7 @@ export async function createPlatformAdmin(dataSource: DataSource, input: { email
   if (await new DashboardUserRepository(dataSource).findByEmail(input.email)) {
     throw new DomainError(ErrorCode.Conflict, 'A dashboard user with this email already exists');
   }
-  const generated = input.password === undefined ? generatePassword() : undefined;
-  const passwordHash = await hashPassword(input.password ?? generated!);
+  const { hash: passwordHash, shown } = await chosenOrGeneratedPassword(input.password);
   try {
     const admin = await inRecordedTransaction(
       dataSource,
@@ -46,7 +45,7 @@ export async function createPlatformAdmin(dataSource: DataSource, input: { email
       (tx) => new PlatformAdminRepository(tx).insert({ id: newId('user'), email: input.email, password_hash: passwordHash }),
       (inserted) => inserted.id,
     );
-    return { id: admin.id, email: admin.email, ...(generated ? { password: generated } : {}) };
+    return { id: admin.id, email: admin.email, ...shown };
   } catch (error) {
     if (isUniqueViolation(error)) throw new DomainError(ErrorCode.Conflict, 'A platform admin with this email already exists');
     throw error;
@@ -83,7 +82,7 @@ export async function resetPlatformAdminPassword(dataSource: DataSource, id: str
   const admins = new PlatformAdminRepository(dataSource);
   const admin = await admins.findById(id);
   if (!admin) throw new DomainError(ErrorCode.NotFound, PLATFORM_ADMIN_NOT_FOUND);
-  const generated = password === undefined ? generatePassword() : undefined;
-  await admins.setPassword(admin.id, await hashPassword(password ?? generated!));
-  return { id: admin.id, email: admin.email, ...(generated ? { password: generated } : {}) };
+  const { hash, shown } = await chosenOrGeneratedPassword(password);
+  await admins.setPassword(admin.id, hash);
+  return { id: admin.id, email: admin.email, ...shown };
 }

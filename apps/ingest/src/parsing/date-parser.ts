@@ -70,7 +70,7 @@ export function readDateHeader(value: string | undefined): string | null {
   const [, dayText, monthText, yearText, hourText, minuteText, secondText, zone] = match;
   const month = MONTH_OF_HEADER.indexOf(monthText.toLowerCase());
   const [day, year, hour, minute, second] = [dayText, yearText, hourText, minuteText, secondText ?? '0'].map(Number);
-  const offset = /^[+-]/.test(zone) ? Math.sign(Number(`${zone[0]}1`)) * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(3))) : ZONE_NAMES[zone.toLowerCase()];
+  const offset = /^[+-]/.test(zone) ? (zone[0] === '-' ? -1 : 1) * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(3))) : ZONE_NAMES[zone.toLowerCase()];
   if (month < 0 || offset === undefined || hour > 23 || minute > 59 || second > 60) return null;
   const local = new Date(Date.UTC(year, month, day, hour, minute, Math.min(second, 59)));
   if (local.getUTCDate() !== day || local.getUTCMonth() !== month) return null;

@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { PoolClient } from 'pg';
 import type { AppendConnectionSource } from './append-connection';
 
 /** What became of a transaction whose connection was lost after COMMIT was sent. */
@@ -24,7 +25,7 @@ export const backendPidOf = (db: object): number | undefined => {
  */
 export async function commitOutcome(connection: AppendConnectionSource, backendPid: number | undefined, writtenEventId: string): Promise<CommitOutcome> {
   if (backendPid === undefined) return 'unknown';
-  let db: Awaited<ReturnType<AppendConnectionSource['connect']>>;
+  let db: PoolClient;
   try {
     db = await connection.connect();
   } catch {

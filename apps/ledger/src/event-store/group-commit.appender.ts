@@ -8,7 +8,7 @@ import { AppendMetrics } from './append.metrics';
 import { canAppendWhole } from './batch-append';
 import type { EventStore } from './event-store';
 import { AppendConnection, type AppendConnectionSource } from './append-connection';
-import { backendPidOf, commitOutcome } from './commit-outcome';
+import { backendPidOf, type CommitOutcome, commitOutcome } from './commit-outcome';
 import { LocalCommits } from './local-commits';
 import { takeAppendLocks } from './stream-locks';
 
@@ -208,7 +208,7 @@ export class GroupCommitAppender {
    * Whether a batch lost at COMMIT committed. One event it wrote tells; a batch that wrote none (replays, refusals
    * only) has the same answers either way. A committed one wakes the publisher, whose NOTIFY may have been lost too.
    */
-  private async outcomeOf(lost: LostAtCommit): Promise<'committed' | 'rolled-back' | 'unknown'> {
+  private async outcomeOf(lost: LostAtCommit): Promise<CommitOutcome> {
     const written = lost.outcomes.find((outcome) => outcome.ok && !outcome.reply.replayed);
     const eventId = written?.ok ? written.reply.streams.find((stream) => stream.events.length > 0)?.events[0].id : undefined;
     if (eventId === undefined) return 'committed';

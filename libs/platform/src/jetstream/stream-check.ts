@@ -37,8 +37,8 @@ export function streamChanges(config: StreamConfig, place: StreamPlace): string[
     changes.push(`it captures ${JSON.stringify(subjects)} instead of ${JSON.stringify(place.subjects)}`);
   }
   // None at all passes nothing on: a stream an older NATS server could not give its republication (ensureStream).
-  const republish = config.republish && { src: config.republish.src, dest: config.republish.dest, headersOnly: config.republish.headers_only === true };
-  if (republish && JSON.stringify(republish) !== JSON.stringify(place.republish && { ...place.republish, headersOnly: false })) {
+  const { republish } = config;
+  if (republish && (republish.src !== place.republish?.src || republish.dest !== place.republish.dest || republish.headers_only)) {
     changes.push(`it republishes into ${republish.dest}`);
   }
   if (config.sources?.length) changes.push(`it sources ${config.sources.map((source) => source.name).join(', ')}`);
