@@ -4,6 +4,7 @@ import { newId } from '@pp/kernel';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { CreationRequest } from '../idempotency/creation-request.repository';
 import { inRecordedTransaction, refuseRepeatedCreation } from '../idempotency/creation-requests';
+import { isEmailTakenByOtherKind } from './account-emails';
 import { generateApiKey, hashApiKey, type KeyType, redactKey } from './api-key';
 import { ApiKeyRepository } from './api-key.repository';
 import { DashboardUserRepository } from './dashboard-user.repository';
@@ -18,7 +19,6 @@ import {
 } from './identity.views';
 import { type MerchantChanges, MerchantRepository } from './merchant.repository';
 import { chosenOrGeneratedPassword, generatePassword, hashPassword } from './password';
-import { PlatformAdminRepository } from './platform-admin.repository';
 import type { Queryable } from './queryable';
 import { SECRET_KEY_SCOPES, type Scope } from './scopes';
 
@@ -60,8 +60,6 @@ export class MerchantProvisioningService {
 
   async createMerchant(input: NewMerchant, request?: CreationRequest): Promise<ProvisionedMerchantView> {
     await refuseRepeatedCreation(this.dataSource, request);
-    // Sign-in looks platform admins up first: an owner sharing an admin's e-mail could never sign in.
-    if (await new PlatformAdminRepository(this.dataSource).findByEmail(input.email)) throw new DomainError(ErrorCode.Conflict, PLATFORM_ADMIN_EMAIL_TAKEN);
     const { hash: passwordHash, shown } = await chosenOrGeneratedPassword(input.password);
     try {
       return await inRecordedTransaction(
@@ -69,6 +67,7 @@ export class MerchantProvisioningService {
         request,
         'merchant',
         async (tx) => {
+          if (await isEmailTakenByOtherKind(tx, 'dashboard_user', input.email)) throw new DomainError(ErrorCode.Conflict, PLATFORM_ADMIN_EMAIL_TAKEN);
           const merchant = await new MerchantRepository(tx).insert({
             id: newId('merchant'),
             name: input.name,

@@ -4,7 +4,7 @@ import { newId } from '@pp/kernel';
 import type { DataSource } from 'typeorm';
 import type { CreationRequest } from '../idempotency/creation-request.repository';
 import { inRecordedTransaction, refuseRepeatedCreation } from '../idempotency/creation-requests';
-import { DashboardUserRepository } from './dashboard-user.repository';
+import { isEmailTakenByOtherKind } from './account-emails';
 import { chosenOrGeneratedPassword } from './password';
 import { ACCOUNT_NOT_FOUND } from './password-credentials';
 import { PlatformAdminRepository } from './platform-admin.repository';
@@ -32,17 +32,17 @@ export const PLATFORM_ADMIN_NOT_FOUND = ACCOUNT_NOT_FOUND['gateway.platform_admi
  */
 export async function createPlatformAdmin(dataSource: DataSource, input: { email: string; password?: string }, request?: CreationRequest): Promise<PlatformAdminView> {
   await refuseRepeatedCreation(dataSource, request);
-  // Sign-in looks platform admins up first: an admin sharing a merchant user's e-mail would lock that user out.
-  if (await new DashboardUserRepository(dataSource).findByEmail(input.email)) {
-    throw new DomainError(ErrorCode.Conflict, 'A dashboard user with this email already exists');
-  }
   const { hash: passwordHash, shown } = await chosenOrGeneratedPassword(input.password);
   try {
     const admin = await inRecordedTransaction(
       dataSource,
       request,
       'platform_admin',
-      (tx) => new PlatformAdminRepository(tx).insert({ id: newId('user'), email: input.email, password_hash: passwordHash }),
+      async (tx) => {
+        // Sign-in looks platform admins up first: an admin sharing a merchant user's e-mail would lock that user out.
+        if (await isEmailTakenByOtherKind(tx, 'platform_admin', input.email)) throw new DomainError(ErrorCode.Conflict, 'A dashboard user with this email already exists');
+        return new PlatformAdminRepository(tx).insert({ id: newId('user'), email: input.email, password_hash: passwordHash });
+      },
       (inserted) => inserted.id,
     );
     return { id: admin.id, email: admin.email, ...shown };

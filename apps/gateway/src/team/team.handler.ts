@@ -16,7 +16,7 @@ import { DataSource } from 'typeorm';
 import { CommandCreationRequests, inRecordedTransaction, refuseRepeatedCreation } from '../idempotency/creation-requests';
 import { type DashboardUserRecord, DashboardUserRepository } from '../identity/dashboard-user.repository';
 import { generatePassword, hashPassword } from '../identity/password';
-import { PlatformAdminRepository } from '../identity/platform-admin.repository';
+import { isEmailTakenByOtherKind } from '../identity/account-emails';
 import { NOT_AN_OWNER, NOT_ON_TEAM, NOT_YOURSELF, refuseTeamAddition, refuseTeamChange, TEAM_FULL } from './team-change.policy';
 
 /** How each refused team change is answered. */
@@ -40,14 +40,12 @@ const teamUserView = (user: DashboardUserRecord): TeamUserView => ({
 @Controller()
 export class TeamHandler {
   private readonly users: DashboardUserRepository;
-  private readonly admins: PlatformAdminRepository;
 
   constructor(
     @Inject(DataSource) private readonly dataSource: DataSource,
     private readonly creations: CommandCreationRequests,
   ) {
     this.users = new DashboardUserRepository(dataSource);
-    this.admins = new PlatformAdminRepository(dataSource);
   }
 
   @Handles('identity.team.list.v1')
@@ -60,17 +58,18 @@ export class TeamHandler {
   async add(@Payload() command: AddTeamUserCommand): Promise<AddedTeamUserView> {
     const request = this.creations.of(`team:${command.merchant_id}`, 'identity.team.add.v1', command.idempotency);
     await refuseRepeatedCreation(this.dataSource, request);
-    // Hashed before any refusal: an e-mail taken by another merchant's user is refused after the hashing (by the
-    // unique index), and a quicker answer for a platform admin's would tell an owner which addresses are operators.
+    // Hashed before any refusal: an e-mail taken by another merchant's user is refused after the hashing and inside
+    // the transaction (by the unique index), and a quicker answer for a platform admin's would tell an owner which
+    // addresses are operators; so that one is refused in the transaction too, as taken by a dashboard user.
     const password = generatePassword();
     const passwordHash = await hashPassword(password);
-    // A platform admin's e-mail signs the admin in, never this user.
-    if (await this.admins.findByEmail(command.email)) throw new DomainError(ErrorCode.Conflict, EMAIL_TAKEN);
     const user = await inRecordedTransaction(
       this.dataSource,
       request,
       'team_user',
       async (tx) => {
+        // A platform admin's e-mail signs the admin in, never this user.
+        if (await isEmailTakenByOtherKind(tx, 'dashboard_user', command.email)) throw new DomainError(ErrorCode.Conflict, EMAIL_TAKEN);
         const users = new DashboardUserRepository(tx);
         // The sender may have been demoted or removed since the dashboard checked (the password's hashing takes a while);
         // the lock also keeps two additions from together passing the team's size.

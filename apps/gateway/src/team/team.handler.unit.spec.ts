@@ -7,7 +7,8 @@ import { EMAIL_TAKEN, TeamHandler } from './team.handler';
 jest.mock('../identity/password', () => ({ ...jest.requireActual('../identity/password'), hashPassword: jest.fn(async () => 'scrypt$hash') }));
 
 /** A database where the e-mail belongs to a platform admin. */
-const withAdmin = { query: async (sql: string) => (sql.includes('gateway.platform_admins') ? [{ id: 'adm_1', email: 'ops@platform.example' }] : []) } as unknown as DataSource;
+const adminTables = { query: async (sql: string) => (sql.includes('FROM gateway.platform_admins') ? [{ id: 'adm_1', email: 'ops@platform.example' }] : []) };
+const withAdmin = { ...adminTables, transaction: (work: (tx: typeof adminTables) => Promise<unknown>) => work(adminTables) } as unknown as DataSource;
 const noKey = { of: () => undefined } as unknown as CommandCreationRequests;
 
 describe('TeamHandler, adding a user', () => {
