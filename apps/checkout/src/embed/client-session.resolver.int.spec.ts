@@ -19,9 +19,11 @@ describe('ClientSessionResolver: what reaches the gateway', () => {
   const seen: IncomingHttpHeaders[] = [];
   const held: ServerResponse[] = [];
   let answering = true;
+  let redirectingTo: string | undefined;
   const server = createServer((request, response) => {
     seen.push(request.headers);
     if (!answering) return void held.push(response); // a gateway that never answers
+    if (redirectingTo) return void response.writeHead(307, { location: redirectingTo }).end();
     response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: sessionId, status: 'PENDING' }));
   });
   let resolver: ClientSessionResolver;
@@ -34,6 +36,7 @@ describe('ClientSessionResolver: what reaches the gateway', () => {
   beforeEach(() => {
     seen.length = 0;
     answering = true;
+    redirectingTo = undefined;
   });
   afterAll(async () => {
     for (const response of held) response.end();
@@ -62,5 +65,23 @@ describe('ClientSessionResolver: what reaches the gateway', () => {
     const call = requestContext.run({ requestId: 'req-late', deadline: Date.now() - 1 }, () => resolver.resolve(key, clientSecret, '203.0.113.9'));
     await expect(call).rejects.toMatchObject({ code: ErrorCode.ServiceUnavailable, message: 'Gateway not asked: the request is past its deadline' });
     expect(seen).toEqual([]);
+  });
+
+  it('given a gateway address that redirects elsewhere (a misrouted ingress), then the payer’s client secret is not sent on, and the payer gets a 503', async () => {
+    const elsewhere: IncomingHttpHeaders[] = [];
+    const other = createServer((request, response) => {
+      elsewhere.push(request.headers);
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: sessionId, status: 'PENDING' }));
+    });
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    try {
+      redirectingTo = `http://127.0.0.1:${(other.address() as AddressInfo).port}/v1/client/checkout/session`;
+      const call = resolver.resolve(key, clientSecret, '203.0.113.9');
+      await expect(call).rejects.toMatchObject({ code: ErrorCode.ServiceUnavailable, message: expect.stringMatching(/^Gateway unreachable: .*redirect/i) });
+      expect(seen).toHaveLength(1);
+      expect(elsewhere).toEqual([]);
+    } finally {
+      await new Promise((resolve) => other.close(resolve));
+    }
   });
 });

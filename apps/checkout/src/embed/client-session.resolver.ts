@@ -58,6 +58,9 @@ export class ClientSessionResolver {
           ...(ctx ? { [REQUEST_ID_HEADER]: ctx.requestId } : {}),
         },
         signal: AbortSignal.timeout(timeoutMs),
+        // fetch sends custom headers on across origins (only Authorization and cookies are dropped): a redirect from
+        // a misrouted GATEWAY_URL would hand the payer's client secret to whatever it names.
+        redirect: 'error',
       });
     } catch (error) {
       throw new DomainError(ErrorCode.ServiceUnavailable, `Gateway unreachable: ${whyUnreachable(error)}`);
@@ -89,10 +92,14 @@ function retryAfterSeconds(header: string | null): number {
   return Number.isFinite(seconds) ? Math.min(60, Math.max(1, Math.ceil(seconds))) : 1;
 }
 
-/** fetch's own words ('fetch failed') with the reason it keeps in `cause` (ECONNREFUSED, a name not found); a timeout's own words say it all. */
+/**
+ * fetch's own words ('fetch failed') with the reason it keeps in `cause` (ECONNREFUSED, a name not found, an
+ * unexpected redirect); a timeout's own words say it all. Read by shape, not `instanceof Error`: fetch's errors come
+ * from Node's own realm, which a test runner's sandbox does not share.
+ */
 function whyUnreachable(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const cause = error.cause as { code?: unknown; message?: unknown } | undefined;
+  const { message, cause } = (error ?? {}) as { message?: unknown; cause?: { code?: unknown; message?: unknown } };
+  if (typeof message !== 'string') return String(error);
   const reason = typeof cause?.code === 'string' ? cause.code : typeof cause?.message === 'string' ? cause.message : undefined;
-  return reason ? `${error.message} (${reason})` : error.message;
+  return reason ? `${message} (${reason})` : message;
 }
