@@ -6,12 +6,60 @@ const append = (...streams: Array<[string, string[]]>): AppendStreamsRequest => 
   metadata: { merchant_id: 'mer_1', livemode: true },
 });
 
+interface CompletionShape {
+  completedOn?: string | null;
+  completedPayment?: string;
+  refundedPayment?: string;
+  refundedRefund?: string;
+  merchantEventPayment?: string;
+  transactionEvents?: string[];
+}
+
+/** A refund ref_1 of payment pay_1 completed as the refunds decider writes it, changed where the test says. */
+const completion = (shape: CompletionShape = {}): AppendStreamsRequest => {
+  const dataOf: Record<string, object> = {
+    [PaymentEventType.Refunded]: { payment_id: shape.refundedPayment ?? 'pay_1', refund_id: shape.refundedRefund ?? 'ref_1' },
+    [MerchantEventType.PaymentRefunded]: { payment_id: shape.merchantEventPayment ?? 'pay_1', amount: 5000 },
+  };
+  const transaction = {
+    stream_id: 'transaction-pay_1',
+    expected_version: 2,
+    events: (shape.transactionEvents ?? [PaymentEventType.Refunded, MerchantEventType.PaymentRefunded]).map((type) => ({ type, schema_version: 1, data: dataOf[type] })),
+  };
+  const refundStream = shape.completedOn === undefined ? 'refund-ref_1' : shape.completedOn;
+  const completed = { type: RefundEventType.Completed, schema_version: 1, data: { refund_id: 'ref_1', payment_id: shape.completedPayment ?? 'pay_1' } };
+  return {
+    streams: [...(refundStream === null ? [] : [{ stream_id: refundStream, expected_version: 3, events: [completed] }]), transaction],
+    metadata: { merchant_id: 'mer_1', livemode: true },
+  };
+};
+
 describe('refund appends policy: what the refunds service may write', () => {
   it('given a refund requested, or completed with the payment’s refund and its merchant-visible twin, then it may', () => {
     expect(refusalOfRefundAppend(append(['refund-ref_1', [RefundEventType.Requested]]))).toBeUndefined();
-    expect(
-      refusalOfRefundAppend(append(['refund-ref_1', [RefundEventType.Completed]], ['transaction-pay_1', [PaymentEventType.Refunded, MerchantEventType.PaymentRefunded]])),
-    ).toBeUndefined();
+    expect(refusalOfRefundAppend(completion())).toBeUndefined();
+  });
+
+  describe('the payment’s refund', () => {
+    it('given transaction.refunded naming another payment than its stream’s (the read models update the one named), then it is refused', () => {
+      expect(refusalOfRefundAppend(completion({ refundedPayment: 'pay_2' }))).toBe('transaction.refunded on transaction-pay_1 must name that stream\'s payment');
+      expect(refusalOfRefundAppend(completion({ merchantEventPayment: 'pay_2' }))).toBe('payment.refunded on transaction-pay_1 must name that stream\'s payment');
+    });
+
+    it('given no refund completed in the same append, or one completed for another payment or on another refund’s stream, then it is refused', () => {
+      const refusal = 'transaction.refunded on transaction-pay_1 must come with its refund\'s refund.completed for that payment, in the same append';
+      expect(refusalOfRefundAppend(completion({ completedOn: null }))).toBe(refusal);
+      expect(refusalOfRefundAppend(completion({ completedPayment: 'pay_2' }))).toBe(refusal);
+      expect(refusalOfRefundAppend(completion({ completedOn: 'refund-ref_9' }))).toBe(refusal);
+      expect(refusalOfRefundAppend(completion({ refundedRefund: 'ref_9' }))).toBe(refusal);
+    });
+
+    it('given payment.refunded alone (the merchant told of a refund the payment never had), or two refunds of the payment, then it is refused', () => {
+      expect(refusalOfRefundAppend(completion({ transactionEvents: [MerchantEventType.PaymentRefunded] }))).toBe('A refund\'s append to transaction-pay_1 must carry one transaction.refunded');
+      expect(refusalOfRefundAppend(completion({ transactionEvents: [PaymentEventType.Refunded, PaymentEventType.Refunded] }))).toBe(
+        'A refund\'s append to transaction-pay_1 must carry one transaction.refunded',
+      );
+    });
   });
 
   it('given streams required unchanged of any kind, then they do not matter: they are read, not written', () => {
