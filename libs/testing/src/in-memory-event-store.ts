@@ -8,6 +8,7 @@ import {
   type StoredEvent,
   type StreamAppend,
   IDEMPOTENCY_KEY_REUSED,
+  commitBeforePassed,
 } from '@pp/contracts';
 import { type AppendOptions, AggregateStore, CommandRunner, type EventStore } from '@pp/platform';
 
@@ -24,6 +25,9 @@ export class InMemoryEventStore implements EventStore {
   private readonly streams = new Map<string, StoredEvent[]>();
   private readonly keys = new Map<string, { fingerprint: string; reply: AppendStreamsReply }>();
   private position = 0;
+
+  /** With a clock, appends' `commitBefore` is kept as the ledger keeps it (by the ledger's clock, here this one). */
+  constructor(private readonly clock?: { now: () => Date }) {}
 
   /** Seeds a stream's history (the "given" of a handler test), as if appended by `scope`. */
   given(streamId: string, events: readonly Event[], scope: MerchantScope = { merchant_id: 'mer_1', livemode: false }): this {
@@ -53,6 +57,8 @@ export class InMemoryEventStore implements EventStore {
       const earlier = this.keys.get(this.keyOf(scope, options.idempotency));
       if (earlier) return this.replayOf(earlier, options.idempotency);
     }
+    // As the ledger: an append that would commit after its commit_before is refused, as a conflict, once its replay is ruled out.
+    if (options.commitBefore && this.clock && this.clock.now().getTime() >= options.commitBefore.getTime()) throw commitBeforePassed(options.commitBefore.toISOString());
     const required = [...streams.map((stream) => ({ stream_id: stream.stream_id, version: stream.expected_version })), ...(options.unchanged ?? [])];
     const moved = required.find((stream) => this.version(stream.stream_id) !== stream.version);
     if (moved) {
@@ -110,6 +116,6 @@ export class InMemoryEventStore implements EventStore {
  * another runner whose clock differs), deciding at whatever `clock.now()`
  * answers when a round starts.
  */
-export function inMemoryRuntime(clock: { now: () => Date }, store = new InMemoryEventStore()): { store: InMemoryEventStore; runner: CommandRunner } {
+export function inMemoryRuntime(clock: { now: () => Date }, store = new InMemoryEventStore(clock)): { store: InMemoryEventStore; runner: CommandRunner } {
   return { store, runner: new CommandRunner(new AggregateStore(store), store, clock) };
 }

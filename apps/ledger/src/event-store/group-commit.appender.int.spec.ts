@@ -4,6 +4,7 @@ import {
   type AppendStreamsRequest,
   CheckoutSessionEventType,
   checkoutSessionStreamId,
+  COMMIT_BEFORE_RULE,
   DomainError,
   ErrorCode,
   MEMO_TAKEN_RULE,
@@ -194,6 +195,55 @@ describe('group commit: whole batches and their fallback', () => {
       await holder.query('ROLLBACK').catch(() => undefined);
       holder.release();
     }
+  });
+
+  describe('an append to commit before a moment (a completion of a session open until its deadline)', () => {
+    const by = (at: number) => new Date(at).toISOString();
+
+    it('given its moment has passed, then it is refused CONCURRENCY_CONFLICT with the rule, unwritten; the others of its batch commit', async () => {
+      const [late, inTime] = [randomUUID(), randomUUID()];
+      const [refused, committed] = await inOneBatch([
+        { ...createRequest(late, `late-${late}`), commit_before: by(Date.now() - 1) },
+        { ...createRequest(inTime, `in-time-${inTime}`), commit_before: by(Date.now() + 60_000) },
+      ]);
+      expect(refused).toMatchObject({ status: 'rejected', reason: { code: ErrorCode.ConcurrencyConflict, details: { rule: COMMIT_BEFORE_RULE } } });
+      expect(committed.status).toBe('fulfilled');
+      expect(await eventsOf(late)).toEqual([]);
+      expect(await sessionRow(late)).toBeUndefined();
+      expect(await eventsOf(inTime)).toEqual([{ version: 1, type: CheckoutSessionEventType.Created }]);
+    });
+
+    it('given its moment passes while its batch waits on a stream lock (before COMMIT), then it is refused unwritten; an append of the batch without one commits', async () => {
+      const [held, patient] = [randomUUID(), randomUUID()];
+      const holder = await db.connect();
+      try {
+        await holder.query('BEGIN');
+        await holder.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [checkoutSessionStreamId(held)]);
+        const opener = appender.appendStreams(createRequest(randomUUID(), `opener-${randomUUID()}`), {});
+        const late = appender.appendStreams({ ...createRequest(held, `held-${held}`), commit_before: by(Date.now() + 300) }, {}).then(
+          () => undefined,
+          (reason: unknown) => reason,
+        );
+        const waiting = appender.appendStreams(createRequest(patient, `patient-${patient}`), {});
+        await opener;
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        await holder.query('COMMIT');
+
+        expect(await late).toMatchObject({ code: ErrorCode.ConcurrencyConflict, details: { rule: COMMIT_BEFORE_RULE } });
+        expect(await eventsOf(held)).toEqual([]);
+        expect((await waiting).streams[0]).toMatchObject({ stream_id: checkoutSessionStreamId(patient), version: 1 });
+      } finally {
+        await holder.query('ROLLBACK').catch(() => undefined);
+        holder.release();
+      }
+    });
+
+    it('given a replay of an append its key recorded, then it is answered as replayed whatever the moment: it commits nothing', async () => {
+      const [sessionId, key] = [randomUUID(), `key-${randomUUID()}`];
+      const first = await appender.appendStreams(createRequest(sessionId, `ref-${sessionId}`, { key }), {});
+      const replay = await appender.appendStreams({ ...createRequest(sessionId, `ref-${sessionId}`, { key }), commit_before: by(Date.now() - 1) }, {});
+      expect(replay).toMatchObject({ replayed: true, streams: [{ version: 1, events: [{ id: first.streams[0].events[0].id }] }] });
+    });
   });
 
   /** How many savepoints a transaction's statements ever had open at once (SAVEPOINT opens, RELEASE closes, ROLLBACK TO keeps it open). */

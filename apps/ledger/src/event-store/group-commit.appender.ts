@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type AppendReply, type AppendRequest, type AppendStreamsReply, type AppendStreamsRequest, DomainError, ErrorCode } from '@pp/contracts';
+import { type AppendReply, type AppendRequest, type AppendStreamsReply, type AppendStreamsRequest, commitBeforePassed, DomainError, ErrorCode } from '@pp/contracts';
 import { allAnswered, CONFIG, isConnectionLost, JsonLogger } from '@pp/platform';
 import type { PoolClient } from 'pg';
 import type { LedgerConfig } from '../ledger.config';
@@ -8,6 +8,7 @@ import { AppendMetrics } from './append.metrics';
 import { canAppendWhole } from './batch-append';
 import type { EventStore } from './event-store';
 import { AppendConnection, type AppendConnectionSource } from './append-connection';
+import { isPastCommitBefore } from './commit-before';
 import { backendPidOf, type CommitOutcome, commitOutcome } from './commit-outcome';
 import { LocalCommits } from './local-commits';
 import { takeAppendLocks } from './stream-locks';
@@ -70,11 +71,12 @@ class LostAtCommit extends Error {
 }
 
 /**
- * Appends of the batch came past their callers' deadlines while it ran (waiting on a stream lock another
- * replica's batch held, or on a rebuild's read-model lock): it was rolled back before COMMIT, to run again without them.
+ * Appends of the batch came past their callers' deadlines, or past the moment they were to commit before, while it
+ * ran (waiting on a stream lock another replica's batch held, or on a rebuild's read-model lock): it was rolled back
+ * before COMMIT, to run again without them.
  */
-class PastDeadlineBeforeCommit extends Error {
-  constructor() {
+class LateBeforeCommit extends Error {
+  constructor(readonly late: readonly PendingAppend[]) {
     super('appends of the batch passed their deadlines before COMMIT');
   }
 }
@@ -95,6 +97,9 @@ class TooLargeForOneByOne extends Error {
 }
 
 const isPastDeadline = (item: PendingAppend, now: number): boolean => item.context.deadline !== undefined && item.context.deadline <= now;
+
+/** Whether an append's outcome writes events (not a replay, not a refusal). */
+const writes = (outcome: Outcome | undefined): boolean => outcome !== undefined && outcome.ok && !outcome.reply.replayed;
 
 /**
  * Group commit: appends that arrive while a transaction is committing wait,
@@ -168,8 +173,8 @@ export class GroupCommitAppender {
       try {
         outcomes = await this.runOnConnection(batch);
       } catch (error) {
-        if (error instanceof PastDeadlineBeforeCommit) {
-          batch = this.withinDeadline(batch);
+        if (error instanceof LateBeforeCommit) {
+          batch = this.withinDeadline(this.withoutCommittedTooLate(batch, error.late));
         } else if (error instanceof TooLargeForOneByOne) {
           return this.commitInParts(batch);
         } else if (error instanceof LostBeforeCommit && !lostOnce) {
@@ -252,6 +257,15 @@ export class GroupCommitAppender {
     return queued.filter((item) => !late.includes(item));
   }
 
+  /** The batch without the late appends that are not past their callers' deadlines: those are refused for their commit_before. */
+  private withoutCommittedTooLate(batch: PendingAppend[], late: readonly PendingAppend[]): PendingAppend[] {
+    const now = Date.now();
+    const tooLate = late.filter((item) => !isPastDeadline(item, now));
+    for (const item of tooLate) item.reject(commitBeforePassed(item.request.commit_before as string));
+    if (tooLate.length > 0) this.logger.warn('appends refused unwritten: they would have committed after their commit_before', { refused: tooLate.length });
+    return batch.filter((item) => !tooLate.includes(item));
+  }
+
   /** One attempt at the batch; a connection that failed mid-transaction is discarded, not reused. */
   private async runOnConnection(batch: PendingAppend[]): Promise<Outcome[]> {
     const db = await this.connection.connect();
@@ -261,7 +275,7 @@ export class GroupCommitAppender {
       return outcomes;
     } catch (error) {
       // Rolled back to run again otherwise, the connection is sound and goes back to the pool; after any other error it is discarded.
-      const sound = error instanceof PastDeadlineBeforeCommit || error instanceof TooLargeForOneByOne;
+      const sound = error instanceof LateBeforeCommit || error instanceof TooLargeForOneByOne;
       db.release(sound ? undefined : error instanceof Error ? error : new Error(String(error)));
       throw error;
     }
@@ -292,7 +306,8 @@ export class GroupCommitAppender {
       const appended = outcomes.some((outcome) => outcome.ok && !outcome.reply.replayed);
       // Checked again here, as late as can be: the locks above may have waited on another batch or a rebuild for long.
       const now = Date.now();
-      if (batch.some((item) => isPastDeadline(item, now))) throw new PastDeadlineBeforeCommit();
+      const late = batch.filter((item, i) => isPastDeadline(item, now) || isPastCommitBefore(item.request, writes(outcomes?.[i]), now));
+      if (late.length > 0) throw new LateBeforeCommit(late);
       // The publisher is woken in this process when it leads here (local-commits.ts), through Postgres otherwise.
       await db.query(appended && !this.localCommits.heard ? `SELECT pg_notify('${EVENTS_COMMITTED_CHANNEL}', ''); COMMIT` : 'COMMIT');
       if (appended) this.localCommits.committed();

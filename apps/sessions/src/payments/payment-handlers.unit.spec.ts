@@ -53,6 +53,22 @@ const recordedForReview: PaymentEvent = {
 
 const typesOf = (events: readonly { type: string }[]) => events.map((event) => event.type);
 
+/**
+ * A runtime whose clock reads `decidedAt` until the first append reaches the store, and the deadline passed from then
+ * on: a decision made while the session was open whose append commits after its deadline (held in the ledger's queue).
+ */
+const commitsAfterTheDeadline = (decidedAt = new Date(DEADLINE.getTime() - 500)) => {
+  let now = decidedAt;
+  const clock = { now: () => now };
+  const runtime = inMemoryRuntime(clock);
+  const append = runtime.store.appendStreams.bind(runtime.store);
+  jest.spyOn(runtime.store, 'appendStreams').mockImplementation((...args) => {
+    now = new Date(DEADLINE.getTime() + 2000);
+    return append(...args);
+  });
+  return { ...runtime, clock };
+};
+
 describe('payment handlers over the in-memory event store', () => {
   describe('verify', () => {
     const verify = { ...SCOPE, payment_id: 'txn_1', verified_by: 'usr_admin' };
@@ -98,6 +114,14 @@ describe('payment handlers over the in-memory event store', () => {
       ]);
     });
 
+    it('given a payment in review verified while its session was open, when the append would commit after the deadline: confirms the payment only, the session stays as readers saw it', async () => {
+      const { store, runner } = commitsAfterTheDeadline();
+      store.given(SESSION, [created], SCOPE).given(PAYMENT, [recordedForReview], SCOPE);
+      const view = await new VerifyPaymentHandler(runner).verify(verify);
+      expect(view).toMatchObject({ id: 'txn_1', status: 'CONFIRMED' });
+      expect(typesOf(store.events(SESSION))).toEqual([CheckoutSessionEventType.Created]);
+    });
+
     it('given a payment in review and a session past its deadline, when verified: confirms the payment only', async () => {
       const { store, runner } = inMemoryRuntime({ now: () => new Date(DEADLINE.getTime() + 1) });
       store.given(SESSION, [created], SCOPE).given(PAYMENT, [recordedForReview], SCOPE);
@@ -139,6 +163,22 @@ describe('payment handlers over the in-memory event store', () => {
 
       expect(review).toMatchObject({ status: 'REQUIRES_MANUAL_REVIEW', review_reasons: expect.arrayContaining(['session_completed', 'unauthenticated_sender']) });
     });
+
+    it('given a genuine transfer matched while the session was open, when its append would commit after the deadline: the session is not completed, the payment goes to review as late', async () => {
+      const runtime = commitsAfterTheDeadline();
+      runtime.store.given(SESSION, [checkoutSessionCreated(LIVE, T0)], LIVE);
+      const payment = await replica(runtime).record(transfer('em_late'));
+      expect(payment).toMatchObject({ status: 'REQUIRES_MANUAL_REVIEW', review_reasons: ['session_expired'] });
+      expect(typesOf(runtime.store.events(SESSION))).toEqual([CheckoutSessionEventType.Created]);
+    });
+
+    it('given a genuine transfer matched while the session was open, when its append commits before the deadline: the session is completed', async () => {
+      const runtime = inMemoryRuntime({ now: () => new Date(DEADLINE.getTime() - 500) });
+      runtime.store.given(SESSION, [checkoutSessionCreated(LIVE, T0)], LIVE);
+      const payment = await replica(runtime).record(transfer('em_in_time'));
+      expect(payment).toMatchObject({ status: 'CONFIRMED' });
+      expect(typesOf(runtime.store.events(SESSION))).toEqual([CheckoutSessionEventType.Created, CheckoutSessionEventType.Completed, MerchantEventType.CheckoutSessionCompleted]);
+    });
   });
 
   describe('simulate', () => {
@@ -173,6 +213,15 @@ describe('payment handlers over the in-memory event store', () => {
       const retry = await handler.simulate(simulate('k1', 'failed'));
       expect(first).toMatchObject({ replayed: false, session: { status: 'PENDING' } });
       expect(retry).toMatchObject({ replayed: true, transaction: { id: first.transaction.id }, session: { status: 'EXPIRED' } });
+    });
+
+    it('given an open session, when a confirmed payment simulated before the deadline would commit after it: refused with the expired rule, no payment recorded', async () => {
+      const { store, runner, clock } = commitsAfterTheDeadline();
+      store.given(SESSION, [created], SCOPE);
+      const refusal = await new SimulatePaymentHandler(noBus, runner, clock).simulate(simulate('k1')).catch((error: unknown) => error);
+      expect(refusal).toMatchObject({ message: 'Checkout session expired', details: { rule: SESSION_EXPIRED_RULE } });
+      expect(store.streamIds().filter((stream) => stream.startsWith(transactionStreamId('')))).toEqual([]);
+      expect(typesOf(store.events(SESSION))).toEqual([CheckoutSessionEventType.Created]);
     });
 
     it('given a completed session, when another payment is simulated: refused with the completed rule, nothing appended', async () => {

@@ -104,7 +104,7 @@ export class RecordTransferHandler {
       return {
         append: [{ stream_id: transactionStreamId(paymentId), expected_version: 0, events }, ...onSession.append],
         scope: command,
-        options: { causationId: command.email_id, unchanged: onSession.unchanged },
+        options: { causationId: command.email_id, unchanged: onSession.unchanged, commitBefore: onSession.commitBefore },
         answer: (reply) => transactionView(foldStored(paymentAggregate, reply.streams[0].events) as Payment),
       };
     });

@@ -117,7 +117,7 @@ export class SimulatePaymentHandler {
     return {
       append: [{ stream_id: transactionStreamId(paymentId), expected_version: 0, events: paymentEvents }, ...onSession.append],
       scope,
-      options: { idempotency: command.idempotency, unchanged: onSession.unchanged },
+      options: { idempotency: command.idempotency, unchanged: onSession.unchanged, commitBefore: onSession.commitBefore },
       answer: (reply) => this.answer(reply, session),
     };
   }

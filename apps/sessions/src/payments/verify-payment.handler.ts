@@ -39,7 +39,7 @@ export class VerifyPaymentHandler {
       return {
         append: [loaded.append(events), ...onSession.append],
         scope: command,
-        options: { causationId: `verify:${payment.id}`, unchanged: onSession.unchanged },
+        options: { causationId: `verify:${payment.id}`, unchanged: onSession.unchanged, commitBefore: onSession.commitBefore },
         answer: (reply) => transactionView(foldStored(paymentAggregate, reply.streams[0].events, payment) as Payment),
       };
     });

@@ -1,6 +1,8 @@
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, IsInt, IsOptional, IsString, Length, Matches, Max, Min, ValidateNested } from 'class-validator';
+import { DomainError, ErrorCode } from '../errors';
 import { IdempotencyToken } from '../idempotency';
+import { IsUtcTimestamp } from '../utc-timestamp';
 import { AppendMetadata, type Event, EventBody, type StoredEvent } from './stored-event';
 
 /** Stream ids are `<category>-<entity id>`, e.g. `checkout_session-<cuid>`. */
@@ -89,7 +91,27 @@ export class AppendStreamsRequest {
   @Type(() => UnchangedStream)
   @ArrayMaxSize(10)
   unchanged?: UnchangedStream[];
+
+  /**
+   * The moment by which the append must commit, by the ledger's clock, checked just before COMMIT: a decision that
+   * holds only until then (a payment completing a session open until its deadline) is refused CONCURRENCY_CONFLICT
+   * (`details.rule` COMMIT_BEFORE_RULE) when its append would commit later, so its writer decides again on what is
+   * true by then. An idempotency replay is answered whatever the time: it commits nothing.
+   */
+  @IsOptional()
+  @IsUtcTimestamp('commit_before')
+  commit_before?: string;
 }
+
+/** `details.rule` of the CONCURRENCY_CONFLICT for an append that would have committed after its `commit_before`. */
+export const COMMIT_BEFORE_RULE = 'commit_before';
+
+/** The ledger's refusal of an append that would have committed after its `commit_before`: a conflict, so its writer decides again. */
+export const commitBeforePassed = (commitBefore: string): DomainError =>
+  new DomainError(ErrorCode.ConcurrencyConflict, `The append was to commit before ${commitBefore} and was not committed; decide again`, {
+    rule: COMMIT_BEFORE_RULE,
+    commit_before: commitBefore,
+  });
 
 export interface StreamAppendResult {
   stream_id: string;

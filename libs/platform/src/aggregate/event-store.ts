@@ -7,6 +7,8 @@ export interface AppendOptions {
   causationId?: string;
   /** Streams the decision read and leaves alone: the append commits only if each is still at its version. */
   unchanged?: UnchangedStream[];
+  /** The moment the append must commit before, by the ledger's clock (`commit_before`): CONCURRENCY_CONFLICT if it would commit later. */
+  commitBefore?: Date;
 }
 
 /**

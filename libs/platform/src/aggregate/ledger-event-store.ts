@@ -37,6 +37,7 @@ export class LedgerEventStore implements EventStore {
       },
       ...(options.idempotency ? { idempotency: options.idempotency } : {}),
       ...(options.unchanged?.length ? { unchanged: options.unchanged } : {}),
+      ...(options.commitBefore ? { commit_before: options.commitBefore.toISOString() } : {}),
     });
   }
 
