@@ -2,7 +2,7 @@ import { Controller, Get, Headers, Query, Req, Res } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { EVENT_ID_PATTERN, EventStreamParams, MAX_PAGE_LIMIT, type MerchantEventView, type MerchantScope } from '@pp/contracts';
 import { BusClient, destroyAnswered, JsonLogger } from '@pp/platform';
-import { FOLLOW_FROM_START, followAfter, followAfterAll, type FollowState, recordHandled } from '@pp/sdk';
+import { followFromStart, followAfter, followAfterAll, type FollowState, recordHandled } from '@pp/sdk';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { presentedCredential } from '../access/access.hook';
 import { KeyScope } from '../access/request-params';
@@ -177,7 +177,7 @@ export class EventStreamController {
 
   /** `start`: the whole log; an event id: after it (404 when it is not the merchant's); none: after what the log holds now (a page of the newest). */
   private async startingState(scope: MerchantScope, since: string | undefined): Promise<FollowState> {
-    if (since === 'start') return FOLLOW_FROM_START;
+    if (since === 'start') return followFromStart();
     if (since) return followAfter(await this.bus.request('ledger.merchant-events.get.v1', { ...scope, event_id: since }));
     return followAfterAll((await this.bus.request('ledger.merchant-events.list.v1', { ...scope, limit: MAX_PAGE_LIMIT })).data);
   }

@@ -1,5 +1,5 @@
 import type { ListMerchantEventsQuery, ListPage } from '@pp/contracts';
-import { FOLLOW_FROM_START, type FollowState, isBeyondWindow, isHandled, SETTLE_WINDOW_MS } from '@pp/sdk';
+import { FROM_START_MS, type FollowState, isBeyondWindow, isHandled, SETTLE_WINDOW_MS } from '@pp/sdk';
 
 /*
  * An event stream's look at the ledger's event log, read forward a page at a
@@ -20,7 +20,7 @@ interface LoggedEvent {
 
 /** The first page of a look: every event created since the settle window's edge, one that committed late included. */
 export function lookStart(state: FollowState): PageStart {
-  if (state.since_ms === FOLLOW_FROM_START.since_ms) return {};
+  if (state.since_ms === FROM_START_MS) return {};
   return { created_since: new Date(state.since_ms - SETTLE_WINDOW_MS).toISOString() };
 }
 

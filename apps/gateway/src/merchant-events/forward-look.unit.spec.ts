@@ -1,5 +1,5 @@
 import type { ListPage } from '@pp/contracts';
-import { FOLLOW_FROM_START, followAfter, type FollowState, recordHandled, SETTLE_WINDOW_MS } from '@pp/sdk';
+import { followFromStart, followAfter, type FollowState, recordHandled, SETTLE_WINDOW_MS } from '@pp/sdk';
 import { lookStart, nextPageStart, type PageStart, stillToSend } from './forward-look';
 
 interface LoggedEvent {
@@ -36,7 +36,7 @@ function look(log: LoggedEvent[], state: FollowState, limit: number) {
 
 describe('an event stream reading the log forward', () => {
   it('given a stream that handled nothing, when a look starts, then it reads from the start of the log', () => {
-    expect(lookStart(FOLLOW_FROM_START)).toEqual({});
+    expect(lookStart(followFromStart())).toEqual({});
   });
 
   it('given a stream after an event, when a look starts, then it reads the events created since the settle window’s edge behind it', () => {
@@ -51,14 +51,14 @@ describe('an event stream reading the log forward', () => {
 
   it('given a log of several pages, when a stream from the start looks, then it sends every event once, in log order, a page per request', () => {
     const log = Array.from({ length: 120 }, (_, i) => event(`evt_${i}`, T + i * 1000));
-    const { sent, pages } = look(log, FOLLOW_FROM_START, 50);
+    const { sent, pages } = look(log, followFromStart(), 50);
     expect(sent).toEqual(log.map((e) => e.id));
     expect(pages).toBe(3);
   });
 
   it('given a stream that caught up, when an event commits late behind the events it sent, then the next look sends it and nothing again', () => {
     const log = [event('evt_old', T - 60_000), event('evt_a', T - 5000), event('evt_b', T)];
-    const caughtUp = look(log, FOLLOW_FROM_START, 50).state;
+    const caughtUp = look(log, followFromStart(), 50).state;
     // Appended before evt_b, so earlier in log order, but visible only now.
     const withLate = [log[0]!, log[1]!, event('evt_late', T - 2000), log[2]!];
     expect(look(withLate, caughtUp, 50).sent).toEqual(['evt_late']);

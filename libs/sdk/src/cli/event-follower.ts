@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { CheckoutClient } from '../client';
 import { ApiError, AuthenticationError, CheckoutError, InvalidRequestError, NotFoundError, PermissionError } from '../errors';
-import { FOLLOW_FROM_START, followAfter, followAfterAll, type FollowState, isHandled, recordHandled } from '../events/follow-state';
+import { followFromStart, followAfter, followAfterAll, type FollowState, isHandled, recordHandled } from '../events/follow-state';
 import { delay } from '../http/abort';
 import { parseRetryAfter } from '../http/retry.policy';
 import type { Event } from '../types';
@@ -139,7 +139,7 @@ function resumeFrom(state: FollowState): { lastEventId?: string; since?: string 
 }
 
 async function startingState(client: CheckoutClient, since: string | undefined, signal: AbortSignal): Promise<FollowState> {
-  if (since === FROM_START) return FOLLOW_FROM_START;
+  if (since === FROM_START) return followFromStart();
   if (since) return followAfter(await client.events.retrieve(since, { signal }));
   return followAfterAll((await client.events.list({ limit: NEWEST_PAGE }, { signal }).firstPage()).data);
 }

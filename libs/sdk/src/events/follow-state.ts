@@ -21,7 +21,11 @@ interface LoggedEvent {
   created_at: string;
 }
 
-export const FOLLOW_FROM_START: FollowState = { since_ms: 0, handled: {} };
+/** The log's first event and every one after it are still to handle (a fresh state: recordHandled changes it). */
+export const followFromStart = (): FollowState => ({ since_ms: FROM_START_MS, handled: {} });
+
+/** `since_ms` of a state that follows from the log's start. */
+export const FROM_START_MS = 0;
 
 /** A state that continues after `event` (it and what came before count as handled). */
 export const followAfter = (event: LoggedEvent): FollowState => ({ since_ms: Date.parse(event.created_at), handled: { [event.id]: Date.parse(event.created_at) } });
@@ -33,17 +37,32 @@ export const followAfter = (event: LoggedEvent): FollowState => ({ since_ms: Dat
  * events of the settle window before it. Events of that window beyond the
  * page (more than a page within SETTLE_WINDOW_MS) would still be sent.
  */
-export const followAfterAll = (newestFirst: readonly LoggedEvent[]): FollowState => [...newestFirst].reverse().reduce(recordHandled, FOLLOW_FROM_START);
+export const followAfterAll = (newestFirst: readonly LoggedEvent[]): FollowState => [...newestFirst].reverse().reduce(recordHandled, followFromStart());
 
 /** Whether `event` is older than anything still unsettled: a read of the log need not send it again. */
 export const isBeyondWindow = (state: FollowState, event: LoggedEvent): boolean => Date.parse(event.created_at) < state.since_ms - SETTLE_WINDOW_MS;
 
-export const isHandled = (state: FollowState, event: LoggedEvent): boolean => event.id in state.handled;
+export const isHandled = (state: FollowState, event: LoggedEvent): boolean => Object.hasOwn(state.handled, event.id);
 
-/** The state after `event`: its time if newer, its id remembered, ids older than the window forgotten. */
+/**
+ * Records `event` as handled, in place (and answers the same state): its id remembered, its time if newer, and ids
+ * older than the window forgotten. Forgetting looks at every id remembered, so it runs when the newest time enters
+ * another window's span of the clock, not at every event: an id is then kept for up to two windows and looked at a
+ * bounded number of times, and a burst of thousands of events within one window costs the same per event as one
+ * alone. Rebuilding the ids at every event cost the whole window each time, which grew with the square of a burst.
+ */
 export function recordHandled(state: FollowState, event: LoggedEvent): FollowState {
   const at = Date.parse(event.created_at);
-  const sinceMs = Math.max(state.since_ms, at);
-  const handled = Object.fromEntries(Object.entries({ ...state.handled, [event.id]: at }).filter(([, time]) => time >= sinceMs - SETTLE_WINDOW_MS));
-  return { since_ms: sinceMs, handled };
+  state.handled[event.id] = at;
+  if (at > state.since_ms) {
+    const anotherSpan = Math.floor(at / SETTLE_WINDOW_MS) !== Math.floor(state.since_ms / SETTLE_WINDOW_MS);
+    state.since_ms = at;
+    if (anotherSpan) forgetBeyondWindow(state);
+  }
+  return state;
+}
+
+function forgetBeyondWindow(state: FollowState): void {
+  const oldest = state.since_ms - SETTLE_WINDOW_MS;
+  for (const [id, time] of Object.entries(state.handled)) if (time < oldest) delete state.handled[id];
 }
