@@ -1,3 +1,5 @@
+import { redactSecrets } from '../redact-secrets';
+
 /** A command line split into positionals and `--name value` / `--name=value` options. */
 export interface ParsedArgs {
   positionals: string[];
@@ -52,12 +54,6 @@ export class UsageError extends Error {
   override name = 'UsageError';
 }
 
-/**
- * `text` with every word that looks like a secret (an API key, pp_…, or a webhook secret, whsec_…) cut to its prefix:
- * for messages that repeat what was typed (an unknown command, a wrong value), since a key typed in the wrong place
- * (`-api-key pp_live_…`, one dash) would otherwise be printed back to a terminal or a CI log.
- */
-export const redactSecrets = (text: string): string => text.replace(/\b(pp_|whsec_)\S*/g, '$1…(redacted)');
 
 /** The option's value; `--name=` with nothing after it is as wrong as `--name` alone (an empty --api-key would hide PP_API_KEY). */
 export function stringOption(args: ParsedArgs, name: string): string | undefined {

@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { integerOption, listOption, metadataOption, parseArgs, redactSecrets, UsageError } from './args';
+import { redactSecrets } from '../redact-secrets';
+import { integerOption, listOption, metadataOption, parseArgs, UsageError } from './args';
 import { findCommand } from './commands';
 import { readConfig } from './config';
 import { type FollowState, recordHandled } from '../events/follow-state';
@@ -164,6 +165,16 @@ describe('checking a command line before any request', () => {
     const refused = await run('payments', 'list', ...argv.map((arg) => (arg.startsWith('--') || arg.startsWith('pp_') ? arg : join(dir, arg))));
     expect(refused).toEqual({ status: 2, stderr: expect.stringMatching(message) });
     expect(refused.stderr).not.toContain('pp_live_test_one');
+    expect(fetch).not.toHaveBeenCalled();
+  });
+
+  it.each([
+    [['--api-key-file', 'pp_live_AbC123secret'], /^error: Cannot read --api-key-file pp_…\(redacted\) \(ENOENT\)\n/],
+    [['--api-base', 'pp_live_AbC123secret', '--api-key', 'pp_live_test_flag'], /^error: The API base pp_…\(redacted\) is not a URL/],
+  ])('given the key itself where a file or the API base goes (%j, as --api-key-file "$KEY" would), when a command runs, then the refusal does not print it', async (argv, message) => {
+    const refused = await run('payments', 'list', ...argv);
+    expect(refused).toEqual({ status: 2, stderr: expect.stringMatching(message) });
+    expect(refused.stderr).not.toContain('AbC123');
     expect(fetch).not.toHaveBeenCalled();
   });
 

@@ -3,6 +3,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { isApiKeyShaped, isTestKey } from '../http/api-key-shape';
 import { keyInClearRefusal, withoutUserinfo } from '../http/key-in-clear';
+import { redactSecrets } from '../redact-secrets';
 import { DEFAULT_API_BASE } from '../http/transport';
 import { type ParsedArgs, stringOption, UsageError } from './args';
 import { writePrivateFile } from './private-file';
@@ -47,7 +48,7 @@ export function apiKeyOption(args: ParsedArgs): string | undefined {
   if (file === undefined) return inline;
   if (inline !== undefined) throw new UsageError('Pass the key one way: --api-key or --api-key-file, not both');
   const key = readKeyFile(file).trim();
-  if (!key) throw new UsageError(`--api-key-file ${file} holds no key (it is empty)`);
+  if (!key) throw new UsageError(`--api-key-file ${redactSecrets(file)} holds no key (it is empty)`);
   return key;
 }
 
@@ -65,12 +66,12 @@ function readKeyFile(path: string): string {
       const read = readSomeSync(fd, buffer, length);
       if (read === 0) return buffer.toString('utf8', 0, length);
       length += read;
-      if (length > MAX_KEY_FILE_BYTES) throw new UsageError(`--api-key-file ${path} is longer than ${MAX_KEY_FILE_BYTES} bytes: it does not hold just a key`);
+      if (length > MAX_KEY_FILE_BYTES) throw new UsageError(`--api-key-file ${redactSecrets(path)} is longer than ${MAX_KEY_FILE_BYTES} bytes: it does not hold just a key`);
     }
   } catch (error) {
     if (error instanceof UsageError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
-    throw new UsageError(`Cannot read --api-key-file ${path}${code ? ` (${code})` : ''}`);
+    throw new UsageError(`Cannot read --api-key-file ${redactSecrets(path)}${code ? ` (${code})` : ''}`);
   } finally {
     if (fd !== undefined && !stdin) closeSync(fd);
   }

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-import { parseArgs, redactSecrets, refuseUnknownOptions, UsageError } from './args';
+import { redactSecrets } from '../redact-secrets';
+import { parseArgs, refuseUnknownOptions, UsageError } from './args';
 import { COMMANDS, describeError, findCommand } from './commands';
 import { consoleOutput } from './output';
 

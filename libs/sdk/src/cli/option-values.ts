@@ -1,7 +1,8 @@
 import { EVENT_ID_PATTERN } from '../api-rules';
 import { withoutUserinfo } from '../http/key-in-clear';
 import { EVENT_TYPES, type EventType, PAYMENT_STATUSES, type PaymentStatus } from '../types';
-import { integerOption, listOption, type ParsedArgs, redactSecrets, stringOption, UsageError } from './args';
+import { redactSecrets } from '../redact-secrets';
+import { integerOption, listOption, type ParsedArgs, stringOption, UsageError } from './args';
 import { FROM_START } from './event-follower';
 
 /*

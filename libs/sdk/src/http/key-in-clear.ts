@@ -1,3 +1,5 @@
+import { redactSecrets } from '../redact-secrets';
+
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 /**
@@ -15,7 +17,7 @@ export function keyInClearRefusal(apiBase: string, allowHttp: boolean, override:
   try {
     url = new URL(apiBase);
   } catch {
-    return `The API base ${withoutUserinfo(apiBase)} is not a URL (https://…)`;
+    return `The API base ${redactSecrets(withoutUserinfo(apiBase))} is not a URL (https://…)`;
   }
   if (url.username || url.password) return `The API base ${withoutUserinfo(apiBase)} holds a user name or password: fetch refuses such a URL, and the API key is the credential`;
   if (url.protocol === 'https:' || (url.protocol === 'http:' && (LOOPBACK_HOSTS.has(url.hostname) || allowHttp))) return undefined;
