@@ -17,7 +17,8 @@ import type { AppendContext } from './append-request';
 import type { EventStore } from './event-store';
 import { EVENT_STORE, GroupCommitAppender } from './group-commit.appender';
 import { LEDGER_POOL } from './ledger-pool';
-import { refusalOfRefundAppend } from './refund-appends.policy';
+import { readFirstEvents } from './first-events';
+import { refusalOfRefundAppend, storedStreamsToRead } from './refund-appends.policy';
 
 /** The event store on the bus: optimistic appends (group-committed) and stream reads. */
 @Controller()
@@ -41,11 +42,14 @@ export class AppendHandler {
     );
   }
 
-  /** The refunds service's appends: only what a refund writes, checked before anything waits for a batch. */
+  /**
+   * The refunds service's appends: only what a refund writes, checked against the streams' first events before
+   * anything waits for a batch. A first event never changes once written, so it may be read outside the append.
+   */
   @Handles('ledger.append-refund-streams.v1')
-  appendRefundStreams(@Payload() request: AppendStreamsRequest, @Ctx() ctx: BusContext): Promise<AppendStreamsReply> {
-    const refusal = refusalOfRefundAppend(request);
-    if (refusal) return Promise.reject(new DomainError(ErrorCode.Forbidden, refusal));
+  async appendRefundStreams(@Payload() request: AppendStreamsRequest, @Ctx() ctx: BusContext): Promise<AppendStreamsReply> {
+    const refusal = refusalOfRefundAppend(request, await readFirstEvents(this.pool, storedStreamsToRead(request)));
+    if (refusal) throw new DomainError(ErrorCode.Forbidden, refusal);
     return this.appendStreams(request, ctx);
   }
 

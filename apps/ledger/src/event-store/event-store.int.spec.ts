@@ -230,10 +230,64 @@ describe('ledger event store over NATS and Postgres', () => {
     expect((await bus.request('ledger.stream.read.v1', { stream_id: 'transaction-forged' })).version).toBe(0);
 
     const own = await bus.request('ledger.append-refund-streams.v1', {
-      streams: [{ stream_id: 'refund-own', expected_version: 0, events: [{ type: 'refund.cancelled', schema_version: 1, data: {} }] }],
+      streams: [{ stream_id: 'refund-own', expected_version: 0, events: [{ type: 'refund.cancelled', schema_version: 1, data: { refund_id: 'own' } }] }],
       metadata: { merchant_id: 'mer_1', livemode: true },
     });
     expect(own.streams[0]).toMatchObject({ stream_id: 'refund-own', version: 1 });
+  });
+
+  it('given the refunds service’s subject, when a refund completion under one merchant refunds another merchant’s payment, then it is FORBIDDEN and nothing is written', async () => {
+    const theirs = { merchant_id: 'mer_other', livemode: true };
+    const recorded = {
+      payment_id: 'theirs',
+      ...theirs,
+      session_id: null,
+      session_reference: null,
+      session_metadata: null,
+      etransfer_ref: 'PP-7K3M9Q',
+      amount: 5000,
+      sender_name: 'Jo Payer',
+      sender_email: null,
+      comment: null,
+      status: 'CONFIRMED',
+      verification_method: 'AUTO_EMAIL',
+      review_reasons: [],
+      source: 'email',
+      email_id: 'em_theirs',
+      reference_number: 'C1Atheirs',
+      created_at: '2026-12-07T18:00:00.000Z',
+    };
+    await bus.request('ledger.append-streams.v1', {
+      streams: [{ stream_id: 'transaction-theirs', expected_version: 0, events: [{ type: 'transaction.recorded', schema_version: 1, data: recorded }] }],
+      metadata: theirs,
+    });
+    const refund = { refund_id: 'mine', payment_id: 'theirs' };
+    const forged = await failureOf(
+      bus.request('ledger.append-refund-streams.v1', {
+        streams: [
+          {
+            stream_id: 'transaction-theirs',
+            expected_version: 1,
+            events: [
+              { type: 'transaction.refunded', schema_version: 1, data: refund },
+              { type: 'payment.refunded', schema_version: 1, data: { payment_id: 'theirs' } },
+            ],
+          },
+          {
+            stream_id: 'refund-mine',
+            expected_version: 0,
+            events: [
+              { type: 'refund.requested', schema_version: 1, data: { ...refund, amount: 5000, merchant_id: 'mer_1', livemode: true } },
+              { type: 'refund.completed', schema_version: 1, data: refund },
+            ],
+          },
+        ],
+        metadata: { merchant_id: 'mer_1', livemode: true },
+      }),
+    );
+    expect(forged).toMatchObject({ code: ErrorCode.Forbidden, message: 'transaction-theirs belongs to another merchant or mode than the append' });
+    expect((await bus.request('ledger.stream.read.v1', { stream_id: 'transaction-theirs' })).version).toBe(1);
+    expect((await bus.request('ledger.stream.read.v1', { stream_id: 'refund-mine' })).version).toBe(0);
   });
 
   it('refuses an invalid append with VALIDATION_FAILED', async () => {
