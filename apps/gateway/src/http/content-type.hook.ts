@@ -1,3 +1,4 @@
+import { NotFoundException } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from './api-error';
 
@@ -13,6 +14,9 @@ const JSON_ONLY = ['application/json'] as const;
  */
 export async function checkContentType(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
   if (!hasBody(request)) return;
+  // No route takes it (an unknown path, or a method its path does not take): answered 404 or 405 before the body is
+  // read. The access hook knows no credential to ask for there, so parsing it would be parser time for anyone.
+  if (request.is404) throw new NotFoundException();
   const bytes = request.routeOptions.config.bodyTypes;
   const accepted = bytes ?? JSON_ONLY;
   const header = request.headers['content-type'] ?? '';

@@ -137,17 +137,32 @@ describe('error bodies of the HTTP apps', () => {
   });
 
   describe.each<ServiceName>(['gateway', 'checkout', 'dashboard'])('%s: a client that never finishes its request (HTTP_REQUEST_TIMEOUT_MS)', (service) => {
-    it.each<[string, string]>([
-      ['headers that never end', 'GET / HTTP/1.1\r\nHost: localhost\r\nX-Slow: a'],
-      ['a body that never ends', 'POST /nowhere HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"a":'],
+    // The gateway reads no body it has no credential for: its body that never ends comes with the admin token.
+    const withCredential = () => (service === 'gateway' ? `POST /v1/admin/merchants HTTP/1.1\r\nAuthorization: Bearer ${new GatewayClient(stack).adminToken}\r\n` : 'POST /nowhere HTTP/1.1\r\n');
+    it.each<[string, () => string]>([
+      ['headers that never end', () => 'GET / HTTP/1.1\r\nHost: localhost\r\nX-Slow: a'],
+      ['a body that never ends', () => `${withCredential()}Host: localhost\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"a":`],
     ])('answers %s with 408 { error } once the limit has passed, and closes the connection', async (_case, partial) => {
       const sent = Date.now();
-      const answer = await raw(stack.url(service), partial);
+      const answer = await raw(stack.url(service), partial());
       const waitedMs = Date.now() - sent;
       expectJsonError(answer, 408, 'Request timed out');
       expect(waitedMs).toBeGreaterThanOrEqual(REQUEST_TIMEOUT_MS - 50);
       expect(waitedMs).toBeLessThan(REQUEST_TIMEOUT_MS + 3000);
     });
+  });
+
+  it('gateway: answers a body that never ends, sent with no credential (a wrong key, an unknown route), at once, and closes its connection once the limit has passed', async () => {
+    for (const [head, status] of [
+      ['POST /v1/checkout/sessions HTTP/1.1\r\nAuthorization: Bearer pp_live_nope\r\n', 401],
+      ['POST /nowhere HTTP/1.1\r\n', 404],
+    ] as const) {
+      const sent = Date.now();
+      const answer = await raw(stack.url('gateway'), `${head}Host: localhost\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"a":`);
+      expect(answer.status).toBe(status);
+      expect(Date.now() - sent).toBeGreaterThanOrEqual(REQUEST_TIMEOUT_MS - 50);
+      expect(Date.now() - sent).toBeLessThan(REQUEST_TIMEOUT_MS + 3000);
+    }
   });
 
   it('dashboard: answers an unknown page with { error }', async () => {

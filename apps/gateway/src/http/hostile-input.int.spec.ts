@@ -183,4 +183,12 @@ describe('hostile input', () => {
     expect(result).toMatchObject({ status: 404, body: { error: 'Not found' } });
     expect(result.headers.get('x-request-id')).toBe('caller-id-123');
   });
+
+  it('answers a body sent to an unknown route, or with a method its route does not take, 404 or 405 without reading it: no caller spends the parser unauthenticated', async () => {
+    const unknown = await gateway.call('/v1/nowhere', { body: '{bad' });
+    expect(unknown).toMatchObject({ status: 404, body: { error: 'Not found' } });
+    const wrongMethod = await gateway.call('/v1/payments', { body: '{bad' });
+    expect(wrongMethod).toMatchObject({ status: 405, body: { error: expect.any(String) } });
+    expect(wrongMethod.headers.get('allow')).toContain('GET');
+  });
 });

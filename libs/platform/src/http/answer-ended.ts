@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 /** The status recorded for a request whose client left before it was answered (nginx's 499): no answer was sent. */
@@ -16,11 +17,15 @@ export function answerOnSocket(response: ServerResponse, status: number): void {
  * Cuts the connection of an answer whose status went out already (an event
  * stream whose reader stopped reading, a body still coming after an early
  * refusal): counted with that status, since the server ended it, not the
- * client (499).
+ * client (499). An answer that has finished has left its socket
+ * (`response.socket` is null then), so the request's `connection` is cut:
+ * destroying the response alone would leave the connection open for as long
+ * as the client keeps it.
  */
-export function destroyAnswered(response: ServerResponse): void {
+export function destroyAnswered(response: ServerResponse, connection: Socket | null = response.socket): void {
   answerOnSocket(response, response.statusCode);
   response.destroy();
+  connection?.destroy();
 }
 
 /**

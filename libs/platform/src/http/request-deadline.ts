@@ -22,7 +22,7 @@ export function limitRequestBodyTime(fastify: FastifyInstance, limitMs: number):
     const timer = setTimeout(() => {
       if (raw.complete || raw.socket.destroyed) return;
       // Answered already (an early refusal): a second answer would corrupt the connection, which simply ends.
-      if (reply.raw.headersSent) return destroyAnswered(reply.raw);
+      if (reply.raw.headersSent) return destroyAnswered(reply.raw, raw.socket);
       answerOnSocket(reply.raw, 408);
       const requestId = reply.getHeader(REQUEST_ID_HEADER);
       fastify.server.emit('clientError', Object.assign(new Error('Request timed out'), { code: 'ERR_HTTP_REQUEST_TIMEOUT', requestId }), raw.socket);
