@@ -59,6 +59,15 @@ describe('client-side checkout budgets', () => {
   const open = (key: string, secret: string, address: string) =>
     gateway.call('/v1/client/checkout_session', { token: key, headers: { 'x-client-secret': secret, 'x-forwarded-for': address } });
 
+  it('answers a client secret of no secret’s shape (too long, malformed) 404, as an unknown one, without naming the command behind it', async () => {
+    for (const [secret, address] of [
+      [`c${'a'.repeat(40)}_secret_${'A1'.repeat(140)}`, '198.51.100.31'],
+      ['nope', '198.51.100.32'],
+    ]) {
+      expect(await open(merchant.keys.test_publishable, secret, address)).toMatchObject({ status: 404, body: { error: 'Checkout session not found' } });
+    }
+  });
+
   it('throttles junk from one address while a payer from another address still loads the session', async () => {
     const session = await newSession();
     const junk = await Promise.all(Array.from({ length: 3 * ADDRESS_LIMIT }, () => open(merchant.keys.test_publishable, junkSecret(), '203.0.113.7')));

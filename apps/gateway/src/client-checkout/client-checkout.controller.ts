@@ -1,6 +1,6 @@
 import { Controller, Get, Headers, Req, Res } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { DomainError, ErrorCode, type MerchantScope, type PayerSessionView } from '@pp/contracts';
+import { DomainError, ErrorCode, type MerchantScope, type PayerSessionView, sessionIdOfClientSecret } from '@pp/contracts';
 import { BusClient } from '@pp/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { KeyScope } from '../access/request-params';
@@ -39,6 +39,8 @@ export class ClientCheckoutController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<PayerSessionView> {
     if (!clientSecret) throw new DomainError(ErrorCode.ValidationFailed, 'Validation failed: X-Client-Secret header is required');
+    // A secret of no secret's shape names no session: answered as an unknown one, with no bus request behind it.
+    if (sessionIdOfClientSecret(clientSecret) === null) throw new DomainError(ErrorCode.NotFound, 'Checkout session not found');
     const session = await this.bus.request('checkout-page.resolve-client-secret.v1', { ...scope, client_secret: clientSecret });
     // Only now, with the secret proven, are the session's and the merchant key's budgets spent.
     const key = request.principal;
