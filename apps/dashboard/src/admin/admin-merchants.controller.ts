@@ -6,6 +6,7 @@ import {
   merchantChangeDetail,
   merchantCreatedDetail,
   type ProvisionedMerchantReply,
+  SHOWN_ONCE_CREATION_TIMEOUT_MS,
   UpdateMerchantCommand,
 } from '@pp/contracts';
 import { BusClient } from '@pp/platform';
@@ -47,7 +48,7 @@ export class AdminMerchantsController {
     detail: merchantCreatedDetail(merchant.dashboard_user.email, (request.body as Partial<CreateMerchantBody>).etransfer_email),
   }))
   create(@Body() body: unknown, @Idempotency() idempotency: IdempotencyToken): Promise<ProvisionedMerchantReply> {
-    return this.bus.request('identity.merchants.create.v1', { ...parseInput(CreateMerchantBody, body), idempotency });
+    return this.bus.request('identity.merchants.create.v1', { ...parseInput(CreateMerchantBody, body), idempotency }, { timeoutMs: SHOWN_ONCE_CREATION_TIMEOUT_MS });
   }
 
   /** The deposit address decides which merchant a live transfer confirms for: every change is on the trail, old and new value. */

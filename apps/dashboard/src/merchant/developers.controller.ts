@@ -11,6 +11,7 @@ import {
   type MerchantEventView,
   type MerchantScope,
   type ResendEventReply,
+  SHOWN_ONCE_CREATION_TIMEOUT_MS,
   type WebhookEndpointDeliveryView,
   type WebhookEndpointStatus,
   type WebhookEndpointView,
@@ -82,7 +83,7 @@ export class DevelopersController {
     const key = parseInput(CreateKeyBody, body);
     if (!mayIssueKey(user.role, { ...key, livemode: scope.livemode })) throw new ForbiddenException(LIVE_REFUND_KEY_REFUSED);
     if (await this.refusedKeyCreation(scope, reply)) return undefined;
-    return this.bus.request('identity.api-keys.create.v1', { ...key, ...scope, idempotency });
+    return this.bus.request('identity.api-keys.create.v1', { ...key, ...scope, idempotency }, { timeoutMs: SHOWN_ONCE_CREATION_TIMEOUT_MS });
   }
 
   /** Never limited: a leaked key must be revocable whatever was created (ApiKeyCreationsLimiter). */

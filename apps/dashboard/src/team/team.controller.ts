@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Req, Res } from '@nestjs/common';
-import type { AddedTeamUserView, DashboardPrincipal, IdempotencyToken, TeamUserView } from '@pp/contracts';
+import { type AddedTeamUserView, type DashboardPrincipal, type IdempotencyToken, SHOWN_ONCE_CREATION_TIMEOUT_MS, type TeamUserView } from '@pp/contracts';
 import { BusClient } from '@pp/platform';
 import type { FastifyReply } from 'fastify';
 import { Audited, changeCommitted, targetParam } from '../audit/audited.interceptor';
@@ -63,7 +63,7 @@ export class TeamController {
       await reply.code(429).header('Retry-After', String(waitSeconds)).send({ error: TOO_MANY_ADDITIONS });
       return undefined;
     }
-    return this.bus.request('identity.team.add.v1', { ...input, merchant_id: owner.merchant_id!, acting_user_id: owner.id, idempotency });
+    return this.bus.request('identity.team.add.v1', { ...input, merchant_id: owner.merchant_id!, acting_user_id: owner.id, idempotency }, { timeoutMs: SHOWN_ONCE_CREATION_TIMEOUT_MS });
   }
 
   @Patch(':id')

@@ -10,3 +10,4 @@ export * from './merchant-rules';
 export * from './merchants.commands';
 export * from './audit.commands';
 export * from './team.commands';
+export * from './shown-once-creation';
