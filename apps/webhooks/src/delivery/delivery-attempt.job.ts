@@ -364,14 +364,18 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, BeforeApplica
     );
   }
 
-  /** Sends (unless held back too long), then gives the endpoint's place back, with the time it took, before the outcome is recorded. */
+  /**
+   * Sends (unless held back too long, or unsignable), then gives the endpoint's place back, with the time it took,
+   * before the outcome is recorded. An attempt not sent is recorded failed all the same, and retried on the schedule.
+   */
   private async attempt(claim: ClaimedAttempt, pass: GatePass | typeof NOT_SENT_WHILE_SLOW): Promise<void> {
-    const unsent = pass === NOT_SENT_WHILE_SLOW;
     const writeBy = Date.now() + this.leaseMs - OUTCOME_WRITE_MARGIN_MS;
     const started = performance.now();
-    const response = unsent ? notSentWhileSlow() : await this.send(claim, pass);
+    const signed = pass === NOT_SENT_WHILE_SLOW ? notSentWhileSlow() : this.signed(claim, new Date());
+    const unsent = pass === NOT_SENT_WHILE_SLOW || !('headers' in signed);
+    const response = 'headers' in signed ? await this.send(claim, pass as GatePass, signed) : signed;
     const tookMs = performance.now() - started;
-    if (!unsent) pass.leave(tookMs);
+    if (pass !== NOT_SENT_WHILE_SLOW) pass.leave(unsent ? 0 : tookMs);
     const streak = { failingSince: claim.endpoint.failing_since, lastFailureAt: claim.endpoint.last_failure_at };
     const decided = decideAfterAttempt(response, claim.attempt, streak, this.policy, new Date());
     // An attempt not sent says nothing of the endpoint's answers: it neither disables it nor moves its failure streak.
@@ -400,15 +404,29 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, BeforeApplica
     }
   }
 
-  /** POSTs the stored bytes with fresh signatures; the pass counts the endpoint's request from here. */
-  private send(claim: ClaimedAttempt, pass: GatePass): Promise<WebhookResponse> {
+  /**
+   * The stored bytes with fresh signatures at `now`; or, when a signing secret does not open (a row sealed under a
+   * key this replica does not hold: a WEBHOOK_SECRET_KEYS rotation out of order), the failure an attempt not sent
+   * records. Thrown, the attempt would end with no outcome, to be found later as a stopped worker's.
+   */
+  private signed(claim: ClaimedAttempt, now: Date): SignedDelivery | WebhookResponse {
     const body = Buffer.from(claim.event.body, 'utf8');
-    const now = new Date();
-    pass.sending(now.getTime());
+    try {
+      return { body, now, headers: signatureHeaders(claim.event.id, body, this.secrets.signingSecrets(claim.endpoint, now), Math.floor(now.getTime() / 1000)) };
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error);
+      this.logger.error('webhook attempt not sent: a signing secret did not open', { delivery_id: claim.deliveryId, endpoint_id: claim.endpoint.id, error: why });
+      return { httpStatus: null, retryAfterMs: null, latencyMs: 0, error: NOT_SENT_UNSIGNABLE_ERROR };
+    }
+  }
+
+  /** POSTs the signed bytes; the pass counts the endpoint's request from here. */
+  private send(claim: ClaimedAttempt, pass: GatePass, signed: SignedDelivery): Promise<WebhookResponse> {
+    pass.sending(signed.now.getTime());
     return sendWebhook({
       url: claim.endpoint.url,
-      body,
-      headers: signatureHeaders(claim.event.id, body, this.secrets.signingSecrets(claim.endpoint, now), Math.floor(now.getTime() / 1000)),
+      body: signed.body,
+      headers: signed.headers,
       timeoutMs: this.config.WEBHOOK_ATTEMPT_TIMEOUT_MS,
       allowPrivate: this.config.WEBHOOK_ALLOW_PRIVATE_URLS,
     });
@@ -420,6 +438,16 @@ const NOT_SENT_WHILE_SLOW = 'not sent while slow';
 
 /** The error an attempt not sent records (notSentWhileSlow). */
 export const NOT_SENT_WHILE_SLOW_ERROR = 'not sent: the endpoint had not answered its earlier attempts in time, and this one waited an attempt timeout for a place';
+
+/** The error an attempt whose signing secret did not open records (the operators' log says which key). */
+export const NOT_SENT_UNSIGNABLE_ERROR = 'not sent: the endpoint’s signing secret could not be opened; the platform’s operators have been told';
+
+/** A delivery ready to send: its bytes, and their signature headers made at `now`. */
+interface SignedDelivery {
+  body: Buffer;
+  headers: Record<string, string>;
+  now: Date;
+}
 
 /** What an attempt not sent records: a failure, with no HTTP answer, retried on the schedule. */
 const notSentWhileSlow = (): WebhookResponse => ({ httpStatus: null, retryAfterMs: null, latencyMs: 0, error: NOT_SENT_WHILE_SLOW_ERROR });

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { MerchantEventType, type WebhookEndpointView } from '@pp/contracts';
 import { sampleSum, scrape, waitFor } from '@pp/testing';
 import { startWebhooksTestBed, type WebhooksTestBed } from '../testing/webhooks-test-bed';
+import { NOT_SENT_UNSIGNABLE_ERROR } from './delivery-attempt.job';
 
 const DISABLED = 'pp_webhook_endpoints_disabled_total';
 
@@ -83,5 +84,27 @@ describe('webhooks: delivery logs and the disabled-endpoints count', () => {
 
     expect(await disabledCount()).toBe(before + 1);
     expect(linesOf(gone.endpointId).filter((line) => line.msg === 'webhook endpoint disabled')).toHaveLength(1);
+  });
+
+  it('given an endpoint whose signing secret does not open here (a key rotation out of order), then each attempt is recorded failed, unsent, on the schedule to its end, logged for the operators, and the endpoint stays enabled', async () => {
+    const broken = await endpointOf('/unsignable', [{ status: 200 }]);
+    const other = await endpointOf('/other-secret', [{ status: 200 }]);
+    // A value sealed for another endpoint: sealed secrets are bound to their endpoint id, so it does not open here.
+    const db = await bed.stack.sql();
+    await db.query(`UPDATE webhooks.endpoints SET secret_sealed = (SELECT secret_sealed FROM webhooks.endpoints WHERE id = $2) WHERE id = $1`, [broken.endpointId, other.endpointId]);
+
+    await bed.ledger.publish(bed.ledger.event(broken.merchant, MerchantEventType.PaymentConfirmed));
+    const attempts = async () => (await bed.bus.request('webhooks.endpoints.deliveries.v1', { merchant_id: broken.merchant, livemode: false, endpoint_id: broken.endpointId })).deliveries;
+    await waitFor('both attempts of the schedule recorded', async () => (await attempts()).some((attempt) => attempt.delivery_status === 'EXHAUSTED'));
+
+    expect((await attempts()).map(({ attempt, delivery_status, error_message }) => ({ attempt, delivery_status, error_message }))).toEqual(
+      expect.arrayContaining([
+        { attempt: 1, delivery_status: 'FAILED', error_message: NOT_SENT_UNSIGNABLE_ERROR },
+        { attempt: 2, delivery_status: 'EXHAUSTED', error_message: NOT_SENT_UNSIGNABLE_ERROR },
+      ]),
+    );
+    expect(bed.receiver.received('/unsignable')).toEqual([]);
+    expect(await status(broken.merchant, broken.endpointId)).toBe('enabled');
+    expect(linesOf(broken.endpointId).filter((line) => line.msg === 'webhook attempt not sent: a signing secret did not open')).toHaveLength(2);
   });
 });
