@@ -283,7 +283,8 @@ describe('docker-compose.yml', () => {
     expect(service).toBeDefined();
     expect(service.build).toEqual({ context: '.', dockerfile: 'deploy/Dockerfile', args: { APP: name } });
     expect(existsSync(join(root, service.build!.dockerfile))).toBe(true);
-    expect(service.healthcheck?.test.join(' ')).toContain(HTTP_PORTS[name] ? `:${HTTP_PORTS[name]}/healthz` : `health-probe.js ${name}`);
+    // Each container's own health, never a bus request any replica of a scaled service may answer.
+    expect(service.healthcheck?.test.join(' ')).toContain(HTTP_PORTS[name] ? `127.0.0.1:${HTTP_PORTS[name]}/healthz` : '127.0.0.1:9464/readyz');
     for (const [name, dependency] of Object.entries(service.depends_on ?? {})) {
       // Tracing never holds a service back: a collector that is down or unhealthy costs only the spans it misses.
       const condition = name === 'migrate' ? 'service_completed_successfully' : name === 'jaeger' ? 'service_started' : 'service_healthy';
@@ -693,12 +694,33 @@ describe('deploy/k8s/base with the Secret templates', () => {
   const operatorValue = (key: string, template: string) =>
     key === 'WEBHOOK_SECRET_KEYS' ? `k1:${randomBytes(32).toString('base64')}` : template.replace(/CHANGE_ME\w*/g, () => `p${randomBytes(24).toString('hex')}`);
 
-  it.each(SERVICE_NAMES)('boots %s with the environment its Deployment builds from the ConfigMap and the Secrets, once they hold real values', (name) => {
+  /** The variables the kubelet adds for the namespace's Services when service links are on (GATEWAY_PORT=tcp://…, …). */
+  const serviceLinkVariables = (): Record<string, string> =>
+    Object.fromEntries(
+      documents
+        .filter((doc) => doc.kind === 'Service' && doc.spec.clusterIP !== 'None')
+        .flatMap((service, i) => {
+          const prefix = String(service.metadata.name).toUpperCase().replace(/-/g, '_');
+          const host = `10.96.0.${i + 1}`;
+          const [{ port, protocol = 'TCP' }] = service.spec.ports as Array<{ port: number; protocol?: string }>;
+          return [
+            [`${prefix}_SERVICE_HOST`, host],
+            [`${prefix}_SERVICE_PORT`, String(port)],
+            [`${prefix}_PORT`, `${protocol.toLowerCase()}://${host}:${port}`],
+            [`${prefix}_PORT_${port}_${protocol}`, `${protocol.toLowerCase()}://${host}:${port}`],
+          ];
+        }),
+    );
+
+  it.each(SERVICE_NAMES)('boots %s with the environment its Deployment builds from the ConfigMap and the Secrets, once they hold real values (and what Kubernetes adds)', (name) => {
     const secrets = new Map(
       documents.filter((doc) => doc.kind === 'Secret').map((doc) => [doc.metadata.name as string, Object.fromEntries(Object.entries(doc.stringData as Record<string, string>).map(([key, value]) => [key, operatorValue(key, value)]))]),
     );
-    const [container] = manifest('Deployment', name).spec.template.spec.containers;
-    const env: Record<string, string> = {};
+    const pod = manifest('Deployment', name).spec.template.spec;
+    const [container] = pod.containers;
+    // Unless the pod turns them off, Kubernetes gives it docker-link variables for every Service of the namespace,
+    // under what the container's own environment sets.
+    const env: Record<string, string> = pod.enableServiceLinks === false ? {} : serviceLinkVariables();
     for (const source of container.envFrom) Object.assign(env, source.configMapRef ? manifest('ConfigMap', source.configMapRef.name).data : secrets.get(source.secretRef.name));
     for (const entry of container.env ?? []) {
       // Kubernetes expands $(VAR) from the entries above it.

@@ -88,6 +88,8 @@ describe.each(OVERLAYS)('deploy/k8s/overlays/%s', (overlay) => {
       expect([workload.metadata.name, pod.securityContext]).toEqual([workload.metadata.name, expect.objectContaining({ runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } })]);
       expect(pod.securityContext.runAsUser).toBeGreaterThan(0);
       expect(pod.automountServiceAccountToken).toBe(false);
+      // No <SERVICE>_PORT=tcp://… variables: GATEWAY_PORT and the like are the web apps' own settings.
+      expect([workload.metadata.name, pod.enableServiceLinks]).toEqual([workload.metadata.name, false]);
       for (const container of pod.containers) {
         expect([workload.metadata.name, container.securityContext]).toEqual([
           workload.metadata.name,
@@ -162,13 +164,17 @@ describe.each(OVERLAYS)('deploy/k8s/overlays/%s', (overlay) => {
     expect(internet).toEqual(expect.arrayContaining(['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '169.254.0.0/16']));
   });
 
-  it('selects, with the first apply of a release as OPERATIONS.md gives it, the migrate Job, the NATS servers and every ConfigMap they read', () => {
-    const selectors = [...readFileSync(join(root, 'docs', 'OPERATIONS.md'), 'utf8').matchAll(/-l '(app in \([a-z,]+\))'/g)].map((match) => match[1]);
+  it('selects, with the first apply of a release as OPERATIONS.md gives it, the migrate Job, the NATS servers, every ConfigMap they read and every NetworkPolicy', () => {
+    const selectors = [...readFileSync(join(root, 'docs', 'OPERATIONS.md'), 'utf8').matchAll(/-l '(app in \([a-z,-]+\))'/g)].map((match) => match[1]);
     expect(selectors.length).toBeGreaterThanOrEqual(2);
     expect(new Set(selectors).size).toBe(1);
-    const apps = /\(([a-z,]+)\)/.exec(selectors[0])![1].split(',');
+    const apps = /\(([a-z,-]+)\)/.exec(selectors[0])![1].split(',');
     const selected = documents.filter((doc) => apps.includes(doc.metadata.labels?.app));
     expect(workloads(selected).map((workload) => `${workload.kind}/${workload.metadata.name}`).sort()).toEqual(['Job/migrate', 'StatefulSet/nats']);
+    // Postgres, NATS and the migrate Job start behind the policies, never open to every pod of the cluster meanwhile.
+    const policies = documents.filter((doc) => doc.kind === 'NetworkPolicy');
+    expect(policies.length).toBeGreaterThan(0);
+    expect(policies.filter((policy) => !selected.includes(policy)).map((policy) => policy.metadata.name)).toEqual([]);
     const configMaps = new Set(selected.filter((doc) => doc.kind === 'ConfigMap').map((doc) => doc.metadata.name));
     for (const workload of workloads(selected)) {
       const pod = workload.spec.template.spec;

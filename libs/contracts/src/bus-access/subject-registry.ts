@@ -31,9 +31,9 @@ export const SUBJECT_REGISTRY: SubjectRegistry = {
 };
 
 /**
- * Each service answers `health.<service>`; the gateway asks every one for
- * /readyz, and a service's container health probe asks it under its own identity.
+ * Each service answers `health.<service>`; the gateway asks every one for its /readyz. Containers are probed on
+ * their own ports (/readyz), not over the bus.
  */
 export const HEALTH_ACCESS: Readonly<Record<string, SubjectAccess>> = Object.fromEntries(
-  SERVICE_NAMES.map((service) => [healthSubject(service), { servedBy: service, callers: service === 'gateway' ? [service] : ['gateway', service] }]),
+  SERVICE_NAMES.map((service) => [healthSubject(service), { servedBy: service, callers: ['gateway'] }]),
 );
