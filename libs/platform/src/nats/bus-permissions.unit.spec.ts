@@ -24,8 +24,8 @@ describe('bus permissions generated from the subject registry', () => {
       }
     });
 
-    it('then the checkout app reaches only its payer-facing subjects and its own health', () => {
-      expect(production.checkout.publish).toEqual(['checkout-page.session.v1', 'health.checkout', 'identity.merchant-profile.v1']);
+    it('then the checkout app reaches only its payer-facing subjects, and answers its health', () => {
+      expect(production.checkout.publish).toEqual(['checkout-page.session.v1', 'identity.merchant-profile.v1']);
       expect(production.checkout.subscribe).toEqual(['_INBOX_checkout.>', 'health.checkout']);
     });
 
