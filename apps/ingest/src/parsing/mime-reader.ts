@@ -1,6 +1,7 @@
 import PostalMime from 'postal-mime';
 import { flattenHtml } from './html-flattener';
 import { PARSE_LIMITS } from './parse-limits';
+import { relaxedHeaderValue, withRelaxedBody } from './relaxed-body';
 import { clipMarked, normalizeText } from './text-normalizer';
 
 /** The parts of a MIME message that the notice parser and the intake records read. */
@@ -39,7 +40,8 @@ export async function readMime(raw: Uint8Array): Promise<MimeFacts | null> {
   const bytes = raw.length > PARSE_LIMITS.mimeBytes ? raw.subarray(0, PARSE_LIMITS.mimeBytes) : raw;
   let mail: PostalMime.Email;
   try {
-    mail = await PostalMime.parse(bytes);
+    // Read as the signature reads it: blanks a relaxed signature ignores change nothing the parser finds.
+    mail = await PostalMime.parse(withRelaxedBody(bytes));
   } catch {
     return null;
   }
@@ -49,7 +51,7 @@ export async function readMime(raw: Uint8Array): Promise<MimeFacts | null> {
   const text = clipMarked(html ? flattenHtml(html.text) : (mail.text ?? ''), PARSE_LIMITS.textChars);
   const subject = clipMarked(mail.subject ?? '', PARSE_LIMITS.subjectChars);
   return {
-    subject: normalizeText(subject.text),
+    subject: relaxedHeaderValue(normalizeText(subject.text)),
     from: from ? { name: normalizeText(from.name ?? '').trim(), address: addresses([from.address])[0] ?? '' } : null,
     replyTo: addresses([replyTo?.address])[0] ?? null,
     to: addresses(mailboxes(mail.to).map((mailbox) => mailbox.address)),
