@@ -81,7 +81,7 @@ export async function authenticateNotice(raw: Uint8Array, policy: Authentication
   // mailauth reports an unsigned message as one result with status "none".
   const signatures = result.results.filter((signature) => signature.status.result !== 'none');
   const trusted = signatures.filter((signature) => isTrustedDomain(signature.signingDomain, policy.trustedDomains));
-  const passing = trusted.filter((signature) => signature.status.result === 'pass');
+  const passing = trusted.filter(isDependablePass);
   const mustCover = [...ALWAYS_COVERED, ...MIME_HEADERS.filter((header) => counts.has(header))];
   const problemsOf = (signature: DKIMResult) => signatureProblems(signature, mustCover);
   const acceptable = passing.filter((signature) => problemsOf(signature).length === 0);
@@ -153,6 +153,14 @@ const isTrustedDomain = (domain: string | undefined, trusted: readonly string[])
   !!domain && trusted.includes(domain.toLowerCase());
 
 const isKeyMissing = (signature: DKIMResult): boolean => signature.status.comment === 'no key';
+
+/**
+ * A pass a verifier may rely on. mailauth's lenient mode also passes what the RFCs say not to: an rsa-sha1 signature
+ * (RFC 8301 §3.1: must not be used to verify) and one whose key is published with t=y, its domain testing DKIM
+ * (RFC 6376 §3.6.1: to be treated as unsigned). Such a signature counts as failed.
+ */
+const isDependablePass = (signature: DKIMResult): boolean =>
+  signature.status.result === 'pass' && signature.status.testing !== true && !/-sha1$/i.test(signature.algo ?? '');
 
 function signatureProblems(signature: DKIMResult, mustCover: readonly CoveredHeader[]): AuthenticationFailure[] {
   const problems: AuthenticationFailure[] = [];

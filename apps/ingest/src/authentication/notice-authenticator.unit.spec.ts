@@ -54,6 +54,21 @@ describe('notice authentication', () => {
     });
   });
 
+  it('given a signature made with rsa-sha1 (RFC 8301: must not be used to verify), then it counts as failed', async () => {
+    const { dkimSign } = await import('mailauth/lib/dkim/sign');
+    const raw = buildNotice().replace(/(?<!\r)\n/g, '\r\n');
+    const signed = await dkimSign(raw, {
+      signatureData: [{ signingDomain: interac.domain, selector: interac.selector, privateKey: interac.privateKey, algorithm: 'rsa-sha1', canonicalization: 'relaxed/relaxed', headerList: DEFAULT_SIGNED_HEADERS }],
+    } as Parameters<typeof dkimSign>[1]);
+    expect(signed.signatures).toContain('a=rsa-sha1');
+    expect(await authenticate(signed.signatures + raw)).toMatchObject(failsWith('dkim_failed'));
+  });
+
+  it('given a key published with t=y (its domain testing DKIM: RFC 6376 says treat the mail as unsigned), then the signature counts as failed', async () => {
+    const testing = { ...policy, resolver: overridesResolver({ [interac.name]: interac.record.replace('v=DKIM1;', 'v=DKIM1; t=y;') }) };
+    expect(await authenticateNotice(Buffer.from(await signEmail(buildNotice())), testing)).toMatchObject(failsWith('dkim_failed'));
+  });
+
   it('refuses a notice signed by another domain', async () => {
     expect(await authenticate(await signEmail(buildNotice(), { key: impostor }))).toMatchObject(failsWith('dkim_untrusted_domain'));
   });
