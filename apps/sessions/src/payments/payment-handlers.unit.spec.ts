@@ -11,7 +11,7 @@ import {
   transactionStreamId,
 } from '@pp/contracts';
 import type { BusClient } from '@pp/platform';
-import { checkoutSessionCreated, inMemoryRuntime } from '@pp/testing';
+import { checkoutSessionCreated, InMemoryEventStore, inMemoryRuntime } from '@pp/testing';
 import { checkoutSessionAggregate } from '../checkout-session/checkout-session.decider';
 import { CheckoutSessionLifecycle } from '../checkout-session/checkout-session.lifecycle';
 import { MemoDirectory } from '../checkout-session/memo-directory';
@@ -222,6 +222,18 @@ describe('payment handlers over the in-memory event store', () => {
       expect(refusal).toMatchObject({ message: 'Checkout session expired', details: { rule: SESSION_EXPIRED_RULE } });
       expect(store.streamIds().filter((stream) => stream.startsWith(transactionStreamId('')))).toEqual([]);
       expect(typesOf(store.events(SESSION))).toEqual([CheckoutSessionEventType.Created]);
+    });
+
+    it('given the ledger’s clock 300 ms ahead, when a confirmed payment is simulated 200 ms before the deadline by this clock: refused with the expired rule once the ledger says the deadline passed, not retried into a conflict', async () => {
+      const sessionsClock = { now: () => new Date(DEADLINE.getTime() - 200) };
+      const ledgerClock = { now: () => new Date(DEADLINE.getTime() + 100) };
+      const { store, runner } = inMemoryRuntime(sessionsClock, new InMemoryEventStore(ledgerClock));
+      store.given(SESSION, [created], SCOPE);
+      const appends = jest.spyOn(store, 'appendStreams');
+      const refusal = await new SimulatePaymentHandler(noBus, runner, sessionsClock).simulate(simulate('k1')).catch((error: unknown) => error);
+      expect(refusal).toMatchObject({ message: 'Checkout session expired', details: { rule: SESSION_EXPIRED_RULE } });
+      expect(appends).toHaveBeenCalledTimes(1);
+      expect(store.streamIds().filter((stream) => stream.startsWith(transactionStreamId('')))).toEqual([]);
     });
 
     it('given a completed session, when another payment is simulated: refused with the completed rule, nothing appended', async () => {

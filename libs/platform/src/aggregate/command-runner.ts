@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type AppendStreamsReply, DomainError, ErrorCode, type MerchantScope, type StreamAppend } from '@pp/contracts';
+import { type AppendStreamsReply, COMMIT_BEFORE_RULE, DomainError, ErrorCode, type MerchantScope, type StreamAppend } from '@pp/contracts';
 import type { Clock } from '@pp/kernel';
 import { AggregateStore } from './aggregate';
 import { CLOCK } from './clock.token';
@@ -52,10 +52,12 @@ export class CommandRunner {
   ) {}
 
   async run<T>(round: (context: CommandRound) => Promise<Decision<T>>): Promise<T> {
+    /** No earlier than this (ms) is the next round decided: a moment the ledger's clock was found past. */
+    let notBefore = 0;
     for (let attempt = 1; ; attempt++) {
       let appended: { decision: Extract<Decision<T>, { append: StreamAppend[] }>; reply: AppendStreamsReply };
       try {
-        const decision = await this.decide(round, attempt === 1);
+        const decision = await this.decide(round, attempt === 1, notBefore);
         if (decision.append === false) return decision.answer;
         const reply = await this.store.appendStreams(decision.append, decision.scope, decision.options);
         this.aggregates.appended(decision.append, reply);
@@ -63,6 +65,7 @@ export class CommandRunner {
       } catch (error) {
         const conflict = error instanceof DomainError && error.code === ErrorCode.ConcurrencyConflict;
         if (!conflict || attempt >= MAX_COMMAND_ATTEMPTS) throw error;
+        notBefore = Math.max(notBefore, passedCommitBefore(error));
         continue;
       }
       // Outside the retry: once the append committed, nothing may run the round again, whatever the answer throws.
@@ -76,7 +79,7 @@ export class CommandRunner {
    * that appends nothing or refuses is made again on fresh reads, since the
    * streams may have moved on since.
    */
-  private async decide<T>(round: (context: CommandRound) => Promise<Decision<T>>, mayRecall: boolean): Promise<Decision<T>> {
+  private async decide<T>(round: (context: CommandRound) => Promise<Decision<T>>, mayRecall: boolean, notBefore: number): Promise<Decision<T>> {
     if (mayRecall) {
       let recalled = false;
       const recall: CommandRound['load'] = (aggregate, id) => {
@@ -85,17 +88,30 @@ export class CommandRunner {
         return known ? Promise.resolve(known) : this.aggregates.load(aggregate, id);
       };
       try {
-        const decision = await this.decideWith(round, recall);
+        const decision = await this.decideWith(round, recall, notBefore);
         if (decision.append !== false || !recalled) return decision;
       } catch (error) {
         if (!recalled) throw error;
       }
     }
-    return this.decideWith(round, (aggregate, id) => this.aggregates.load(aggregate, id));
+    return this.decideWith(round, (aggregate, id) => this.aggregates.load(aggregate, id), notBefore);
   }
 
-  private decideWith<T>(round: (context: CommandRound) => Promise<Decision<T>>, load: CommandRound['load']): Promise<Decision<T>> {
+  private decideWith<T>(round: (context: CommandRound) => Promise<Decision<T>>, load: CommandRound['load'], notBefore: number): Promise<Decision<T>> {
     let at: Date | undefined;
-    return round({ load, now: () => (at ??= this.clock.now()) });
+    return round({ load, now: () => (at ??= laterOf(this.clock.now(), notBefore)) });
   }
 }
+
+/**
+ * The moment an append was refused for having passed (its `commit_before`), by the ledger's clock; 0 for any other
+ * conflict. This process's clock may be behind the ledger's: decided again by it alone, a completion due just before
+ * a deadline would be found open and refused again at every round; decided at that moment at the earliest, it is
+ * decided on what the ledger already holds true.
+ */
+function passedCommitBefore(error: DomainError): number {
+  const details = error.details as { rule?: unknown; commit_before?: unknown } | undefined;
+  return details?.rule === COMMIT_BEFORE_RULE && typeof details.commit_before === 'string' ? Date.parse(details.commit_before) || 0 : 0;
+}
+
+const laterOf = (now: Date, notBefore: number): Date => (now.getTime() >= notBefore ? now : new Date(notBefore));
