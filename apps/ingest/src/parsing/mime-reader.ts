@@ -1,7 +1,7 @@
 import PostalMime from 'postal-mime';
 import { flattenHtml } from './html-flattener';
 import { PARSE_LIMITS } from './parse-limits';
-import { relaxedHeaderValue, withRelaxedBody } from './relaxed-body';
+import { relaxedHeaderValue, relaxedText, withoutSoftBreakPadding } from './relaxed-body';
 import { clipMarked, normalizeText } from './text-normalizer';
 
 /** The parts of a MIME message that the notice parser and the intake records read. */
@@ -40,8 +40,8 @@ export async function readMime(raw: Uint8Array): Promise<MimeFacts | null> {
   const bytes = raw.length > PARSE_LIMITS.mimeBytes ? raw.subarray(0, PARSE_LIMITS.mimeBytes) : raw;
   let mail: PostalMime.Email;
   try {
-    // Read as the signature reads it: blanks a relaxed signature ignores change nothing the parser finds.
-    mail = await PostalMime.parse(withRelaxedBody(bytes));
+    // Read as a relaxed signature reads it (relaxed-body.ts): blanks it ignores change nothing the parser finds.
+    mail = await PostalMime.parse(withoutSoftBreakPadding(bytes));
   } catch {
     return null;
   }
@@ -61,7 +61,7 @@ export async function readMime(raw: Uint8Array): Promise<MimeFacts | null> {
     deliveredTo: addresses(mail.headers.filter((header) => header.key === 'delivered-to').map((header) => header.value.trim())),
     messageId: mail.messageId?.trim() || null,
     dateHeader: mail.headers.find((header) => header.key === 'date')?.value ?? null,
-    text: normalizeText(text.text).trim(),
+    text: relaxedText(normalizeText(text.text)).trim(),
     truncated: bytes !== raw || Boolean(html?.cut) || text.cut || subject.cut,
   };
 }

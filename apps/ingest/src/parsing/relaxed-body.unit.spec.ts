@@ -1,30 +1,35 @@
 import { buildNotice, dnsOverridesFor, NOTICE_CORPUS, type NoticeSpec, signEmail, testDkimKey } from '@pp/testing';
 import { overridesResolver } from '../authentication/dkim-resolver';
 import { authenticateNotice } from '../authentication/notice-authenticator';
+import { readMime } from './mime-reader';
 import { parseNotice } from './notice-parser';
-import { relaxedHeaderValue, withRelaxedBody } from './relaxed-body';
+import { relaxedHeaderValue, relaxedText, withoutSoftBreakPadding } from './relaxed-body';
 
-const text = (bytes: Uint8Array) => Buffer.from(bytes).toString('utf8');
-const relaxed = (raw: string) => text(withRelaxedBody(Buffer.from(raw)));
+const mended = (raw: string) => Buffer.from(withoutSoftBreakPadding(Buffer.from(raw))).toString('utf8');
 
-describe('withRelaxedBody: the body as a relaxed DKIM signature reads it', () => {
-  it('given runs of blanks inside body lines, then each is one space; the header block is left as it is', () => {
-    expect(relaxed('Subject:  Two  spaces\r\n\r\nMontant  :\t\t25,00  $\r\n')).toBe('Subject:  Two  spaces\r\n\r\nMontant : 25,00 $\r\n');
+describe('reading a notice as its relaxed signature reads it', () => {
+  it('given blanks after a quoted-printable soft line break, then they are dropped: the break stays soft', () => {
+    expect(mended('A: b\r\n\r\nd=C3=A9pos=  \r\nmontant=\t\nend=')).toBe('A: b\r\n\r\nd=C3=A9pos=\r\nmontant=\nend=');
   });
 
-  it('given blanks at line ends (after a quoted-printable soft break too), then they are gone, bare line feeds included', () => {
-    expect(relaxed('A: b\n\nd=C3=A9pos=  \nmontant \t\nend')).toBe('A: b\n\nd=C3=A9pos=\nmontant\nend');
+  it('given blanks anywhere else (a boundary with spaces, format=flowed line ends, a folded header), then the bytes are the same', () => {
+    const raw = 'Content-Type: multipart/alternative;\r\n boundary="b  1"\r\n\r\n--b  1\r\nflowed line \r\na = b\r\n--b  1--\r\n';
+    expect(mended(raw)).toBe(raw);
   });
 
-  it('given a message with no body, or one that needs nothing changed, then the same bytes', () => {
-    expect(relaxed('Subject: x\r\nTo: y')).toBe('Subject: x\r\nTo: y');
-    expect(relaxed('Subject: x\r\n\r\nclean line\r\n')).toBe('Subject: x\r\n\r\nclean line\r\n');
-  });
-
-  it('given a body of a million blanks, then one pass: one space, at once', () => {
+  it('given a million blanks after a soft break, then one pass: all dropped, at once', () => {
     const started = performance.now();
-    expect(relaxed(`S: x\n\n${' '.repeat(1_000_000)}x`)).toBe('S: x\n\n x');
+    expect(mended(`S: x\n\nx=${' '.repeat(1_000_000)}\ny`)).toBe('S: x\n\nx=\ny');
     expect(performance.now() - started).toBeLessThan(1000);
+  });
+
+  it('given a multipart message whose boundary holds two spaces, then its text part is still read', async () => {
+    const raw = 'Subject: x\r\nMIME-Version: 1.0\r\nContent-Type: multipart/alternative; boundary="b  1"\r\n\r\n--b  1\r\nContent-Type: text/plain\r\n\r\nAmount:  $25.00\r\n--b  1--\r\n';
+    expect((await readMime(Buffer.from(raw)))?.text).toBe('Amount: $25.00');
+  });
+
+  it('given decoded text, then relaxedText makes every run of blanks one space and drops those at line ends', () => {
+    expect(relaxedText('Montant  :\t\t25,00  $ \nfin\t')).toBe('Montant : 25,00 $\nfin');
   });
 
   it('given a header value with runs of blanks, then relaxedHeaderValue reads them as one space, none at the ends', () => {
