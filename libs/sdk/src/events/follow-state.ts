@@ -3,9 +3,10 @@
  * log is ordered by append position, and an append may commit a moment
  * after a later one is already visible; so each look goes back a settle
  * window behind the newest event handled, and the ids handled within that
- * window keep those events from being handled twice. Pure: the caller reads
- * the log and keeps the state (the CLI's listen in a file, the gateway's
- * event stream per connection, which reads the log forward).
+ * window keep those events from being handled twice. No I/O: the caller
+ * reads the log and keeps the state (the CLI's listen in a file, the
+ * gateway's event stream per connection, which reads the log forward);
+ * recordHandled changes the state it is given, at a constant cost per event.
  */
 
 export const SETTLE_WINDOW_MS = 10_000;
