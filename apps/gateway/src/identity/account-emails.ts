@@ -5,17 +5,22 @@ import type { Queryable } from './queryable';
 export type AccountKind = 'dashboard_user' | 'platform_admin';
 
 /**
- * Whether an account of the other kind holds `email`, asked inside the creation's transaction under a lock that
- * every creation of either kind takes first. One e-mail names one account across merchants' dashboard users and
- * platform admins (sign-in looks admins up first: an owner sharing an admin's e-mail could never sign in), but each
- * table's unique index covers its own rows only. The lock conflicts with itself, so of two creations with one e-mail
- * (an owner and an admin at the same moment) the second looks after the first has committed, and is refused.
+ * One e-mail names one account across merchants' dashboard users and platform admins (sign-in looks admins up
+ * first: an owner sharing an admin's e-mail could never sign in), but each table's unique index covers its own rows
+ * only. Every creation of either kind takes this lock first in its transaction, then asks isEmailTakenByOtherKind:
+ * the lock conflicts with itself, so of two creations with one e-mail (an owner and an admin at the same moment) the
+ * second looks after the first has committed, and is refused. Inside a transaction only (Postgres refuses it
+ * outside one), as its first statement, so it is never taken while holding another lock.
  *
  * The lock is on platform_admins, which the gateway role may update (a SHARE ROW EXCLUSIVE lock asks for that); it
  * also holds back an admin's password change or removal for the creation's few milliseconds, both rare.
  */
-export async function isEmailTakenByOtherKind(tx: Queryable, kind: AccountKind, email: string): Promise<boolean> {
+export async function lockAccountEmails(tx: Queryable): Promise<void> {
   await tx.query(`LOCK TABLE gateway.platform_admins IN SHARE ROW EXCLUSIVE MODE`);
+}
+
+/** Whether an account of the other kind holds `email` (under lockAccountEmails, for an answer that holds until commit). */
+export async function isEmailTakenByOtherKind(tx: Queryable, kind: AccountKind, email: string): Promise<boolean> {
   const other = kind === 'dashboard_user' ? new PlatformAdminRepository(tx) : new DashboardUserRepository(tx);
   return (await other.findByEmail(email)) !== undefined;
 }

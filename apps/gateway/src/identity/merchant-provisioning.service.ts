@@ -4,7 +4,7 @@ import { newId } from '@pp/kernel';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { CreationRequest } from '../idempotency/creation-request.repository';
 import { inRecordedTransaction, refuseRepeatedCreation } from '../idempotency/creation-requests';
-import { isEmailTakenByOtherKind } from './account-emails';
+import { isEmailTakenByOtherKind, lockAccountEmails } from './account-emails';
 import { generateApiKey, hashApiKey, type KeyType, redactKey } from './api-key';
 import { ApiKeyRepository } from './api-key.repository';
 import { DashboardUserRepository } from './dashboard-user.repository';
@@ -67,6 +67,7 @@ export class MerchantProvisioningService {
         request,
         'merchant',
         async (tx) => {
+          await lockAccountEmails(tx);
           if (await isEmailTakenByOtherKind(tx, 'dashboard_user', input.email)) throw new DomainError(ErrorCode.Conflict, PLATFORM_ADMIN_EMAIL_TAKEN);
           const merchant = await new MerchantRepository(tx).insert({
             id: newId('merchant'),

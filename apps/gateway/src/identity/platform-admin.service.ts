@@ -4,7 +4,7 @@ import { newId } from '@pp/kernel';
 import type { DataSource } from 'typeorm';
 import type { CreationRequest } from '../idempotency/creation-request.repository';
 import { inRecordedTransaction, refuseRepeatedCreation } from '../idempotency/creation-requests';
-import { isEmailTakenByOtherKind } from './account-emails';
+import { isEmailTakenByOtherKind, lockAccountEmails } from './account-emails';
 import { chosenOrGeneratedPassword } from './password';
 import { ACCOUNT_NOT_FOUND } from './password-credentials';
 import { PlatformAdminRepository } from './platform-admin.repository';
@@ -40,6 +40,7 @@ export async function createPlatformAdmin(dataSource: DataSource, input: { email
       'platform_admin',
       async (tx) => {
         // Sign-in looks platform admins up first: an admin sharing a merchant user's e-mail would lock that user out.
+        await lockAccountEmails(tx);
         if (await isEmailTakenByOtherKind(tx, 'platform_admin', input.email)) throw new DomainError(ErrorCode.Conflict, 'A dashboard user with this email already exists');
         return new PlatformAdminRepository(tx).insert({ id: newId('user'), email: input.email, password_hash: passwordHash });
       },

@@ -16,7 +16,7 @@ import { DataSource } from 'typeorm';
 import { CommandCreationRequests, inRecordedTransaction, refuseRepeatedCreation } from '../idempotency/creation-requests';
 import { type DashboardUserRecord, DashboardUserRepository } from '../identity/dashboard-user.repository';
 import { generatePassword, hashPassword } from '../identity/password';
-import { isEmailTakenByOtherKind } from '../identity/account-emails';
+import { isEmailTakenByOtherKind, lockAccountEmails } from '../identity/account-emails';
 import { NOT_AN_OWNER, NOT_ON_TEAM, NOT_YOURSELF, refuseTeamAddition, refuseTeamChange, TEAM_FULL } from './team-change.policy';
 
 /** How each refused team change is answered. */
@@ -69,6 +69,7 @@ export class TeamHandler {
       'team_user',
       async (tx) => {
         // A platform admin's e-mail signs the admin in, never this user.
+        await lockAccountEmails(tx);
         if (await isEmailTakenByOtherKind(tx, 'dashboard_user', command.email)) throw new DomainError(ErrorCode.Conflict, EMAIL_TAKEN);
         const users = new DashboardUserRepository(tx);
         // The sender may have been demoted or removed since the dashboard checked (the password's hashing takes a while);

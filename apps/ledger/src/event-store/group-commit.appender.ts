@@ -174,7 +174,7 @@ export class GroupCommitAppender {
         outcomes = await this.runOnConnection(batch);
       } catch (error) {
         if (error instanceof LateBeforeCommit) {
-          batch = this.withinDeadline(this.withoutCommittedTooLate(batch, error.late));
+          batch = this.withinDeadline(this.refuseCommitBeforePassed(batch, error.late));
         } else if (error instanceof TooLargeForOneByOne) {
           return this.commitInParts(batch);
         } else if (error instanceof LostBeforeCommit && !lostOnce) {
@@ -257,8 +257,8 @@ export class GroupCommitAppender {
     return queued.filter((item) => !late.includes(item));
   }
 
-  /** The batch without the late appends that are not past their callers' deadlines: those are refused for their commit_before. */
-  private withoutCommittedTooLate(batch: PendingAppend[], late: readonly PendingAppend[]): PendingAppend[] {
+  /** Refuses the late appends not past their callers' deadlines (their commit_before passed), and answers the batch without them. */
+  private refuseCommitBeforePassed(batch: PendingAppend[], late: readonly PendingAppend[]): PendingAppend[] {
     const now = Date.now();
     const tooLate = late.filter((item) => !isPastDeadline(item, now));
     for (const item of tooLate) item.reject(commitBeforePassed(item.request.commit_before as string));
