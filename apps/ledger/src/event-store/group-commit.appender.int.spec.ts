@@ -21,6 +21,7 @@ import type { Socket } from 'node:net';
 import { Pool } from 'pg';
 import type { LedgerConfig } from '../ledger.config';
 import { LEDGER_PROJECTIONS } from '../projections/ledger.projections';
+import type { AppendContext } from './append-request';
 import { AppendMetrics } from './append.metrics';
 import { EventStore } from './event-store';
 import { APPEND_PAST_DEADLINE, EVENTS_COMMITTED_CHANNEL, GroupCommitAppender } from './group-commit.appender';
@@ -163,38 +164,47 @@ describe('group commit: whole batches and their fallback', () => {
     expect(await eventsOf(inTime)).toEqual([{ version: 1, type: CheckoutSessionEventType.Created }]);
   });
 
-  it('given a batch held on a stream lock past its appends’ deadlines (another replica’s batch, a rebuild), then they are refused unwritten before COMMIT; an append without one commits after', async () => {
-    const [held, patient] = [randomUUID(), randomUUID()];
-    // Another transaction holds the stream's lock, as another replica's batch writing it would (stream-locks.ts).
+  /**
+   * Appends `late` and a patient append behind an opener's commit, so the two form one batch, while another
+   * transaction holds the stream lock of `late`'s stream, as another replica's batch writing it would
+   * (stream-locks.ts); lets the lock go after a second. Answers how `late` was refused, the patient one's reply, and
+   * where the statements sent meanwhile start.
+   */
+  async function heldOnStreamLock(late: AppendStreamsRequest, lateContext: AppendContext, patientSession: string) {
     const holder = await db.connect();
     try {
       await holder.query('BEGIN');
-      await holder.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [checkoutSessionStreamId(held)]);
-      // Behind an opener's commit, the two form one batch, which waits on the held stream's lock.
+      await holder.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [late.streams[0].stream_id]);
       const sent = statements.length;
       const opener = appender.appendStreams(createRequest(randomUUID(), `opener-${randomUUID()}`), {});
-      const late = appender.appendStreams(createRequest(held, `held-${held}`), { deadline: Date.now() + 300 }).then(
+      const refused = appender.appendStreams(late, lateContext).then(
         () => undefined,
         (reason: unknown) => reason,
       );
-      const waiting = appender.appendStreams(createRequest(patient, `patient-${patient}`), {});
+      const waiting = appender.appendStreams(createRequest(patientSession, `patient-${patientSession}`), {});
       await opener;
       await new Promise((resolve) => setTimeout(resolve, 1000));
       await holder.query('COMMIT');
-
-      expect(await late).toMatchObject({ code: ErrorCode.ServiceUnavailable, message: APPEND_PAST_DEADLINE });
-      expect(await eventsOf(held)).toEqual([]);
-      expect(await sessionRow(held)).toBeUndefined();
-      expect((await waiting).streams[0]).toMatchObject({ stream_id: checkoutSessionStreamId(patient), version: 1 });
-      // The batch holding both (the opener's too, when it queued behind an earlier commit) was rolled back before COMMIT,
-      // and ran again without the late one.
-      const since = statements.slice(sent);
-      expect(since).toContain('ROLLBACK');
-      expect(since.slice(since.indexOf('ROLLBACK')).filter((sql) => sql.startsWith('BEGIN'))).toHaveLength(1);
+      return { refused: await refused, waiting: await waiting, sent };
     } finally {
       await holder.query('ROLLBACK').catch(() => undefined);
       holder.release();
     }
+  }
+
+  it('given a batch held on a stream lock past its appends’ deadlines (another replica’s batch, a rebuild), then they are refused unwritten before COMMIT; an append without one commits after', async () => {
+    const [held, patient] = [randomUUID(), randomUUID()];
+    const { refused, waiting, sent } = await heldOnStreamLock(createRequest(held, `held-${held}`), { deadline: Date.now() + 300 }, patient);
+
+    expect(refused).toMatchObject({ code: ErrorCode.ServiceUnavailable, message: APPEND_PAST_DEADLINE });
+    expect(await eventsOf(held)).toEqual([]);
+    expect(await sessionRow(held)).toBeUndefined();
+    expect(waiting.streams[0]).toMatchObject({ stream_id: checkoutSessionStreamId(patient), version: 1 });
+    // The batch holding both (the opener's too, when it queued behind an earlier commit) was rolled back before COMMIT,
+    // and ran again without the late one.
+    const since = statements.slice(sent);
+    expect(since).toContain('ROLLBACK');
+    expect(since.slice(since.indexOf('ROLLBACK')).filter((sql) => sql.startsWith('BEGIN'))).toHaveLength(1);
   });
 
   describe('an append to commit before a moment (a completion of a session open until its deadline)', () => {
@@ -215,27 +225,10 @@ describe('group commit: whole batches and their fallback', () => {
 
     it('given its moment passes while its batch waits on a stream lock (before COMMIT), then it is refused unwritten; an append of the batch without one commits', async () => {
       const [held, patient] = [randomUUID(), randomUUID()];
-      const holder = await db.connect();
-      try {
-        await holder.query('BEGIN');
-        await holder.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [checkoutSessionStreamId(held)]);
-        const opener = appender.appendStreams(createRequest(randomUUID(), `opener-${randomUUID()}`), {});
-        const late = appender.appendStreams({ ...createRequest(held, `held-${held}`), commit_before: by(Date.now() + 300) }, {}).then(
-          () => undefined,
-          (reason: unknown) => reason,
-        );
-        const waiting = appender.appendStreams(createRequest(patient, `patient-${patient}`), {});
-        await opener;
-        await new Promise((resolve) => setTimeout(resolve, 1000));
-        await holder.query('COMMIT');
-
-        expect(await late).toMatchObject({ code: ErrorCode.ConcurrencyConflict, details: { rule: COMMIT_BEFORE_RULE } });
-        expect(await eventsOf(held)).toEqual([]);
-        expect((await waiting).streams[0]).toMatchObject({ stream_id: checkoutSessionStreamId(patient), version: 1 });
-      } finally {
-        await holder.query('ROLLBACK').catch(() => undefined);
-        holder.release();
-      }
+      const { refused, waiting } = await heldOnStreamLock({ ...createRequest(held, `held-${held}`), commit_before: by(Date.now() + 300) }, {}, patient);
+      expect(refused).toMatchObject({ code: ErrorCode.ConcurrencyConflict, details: { rule: COMMIT_BEFORE_RULE } });
+      expect(await eventsOf(held)).toEqual([]);
+      expect(waiting.streams[0]).toMatchObject({ stream_id: checkoutSessionStreamId(patient), version: 1 });
     });
 
     it('given a replay of an append its key recorded, then it is answered as replayed whatever the moment: it commits nothing', async () => {
