@@ -10,7 +10,8 @@ export type AccountKind = 'dashboard_user' | 'platform_admin';
  * only. Every creation of either kind takes this lock first in its transaction, then asks isEmailTakenByOtherKind:
  * the lock conflicts with itself, so of two creations with one e-mail (an owner and an admin at the same moment) the
  * second looks after the first has committed, and is refused. Inside a transaction only (Postgres refuses it
- * outside one), as its first statement, so it is never taken while holding another lock.
+ * outside one), and as the last lock the creation takes (a team's before it): every creation of every merchant
+ * waits on it, so it must never be held while waiting for another.
  *
  * The lock is on platform_admins, which the gateway role may update (a SHARE ROW EXCLUSIVE lock asks for that); it
  * also holds back an admin's password change or removal for the creation's few milliseconds, both rare.

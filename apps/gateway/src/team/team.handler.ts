@@ -68,14 +68,15 @@ export class TeamHandler {
       request,
       'team_user',
       async (tx) => {
-        // A platform admin's e-mail signs the admin in, never this user.
-        await lockAccountEmails(tx);
-        if (await isEmailTakenByOtherKind(tx, 'dashboard_user', command.email)) throw new DomainError(ErrorCode.Conflict, EMAIL_TAKEN);
         const users = new DashboardUserRepository(tx);
         // The sender may have been demoted or removed since the dashboard checked (the password's hashing takes a while);
         // the lock also keeps two additions from together passing the team's size.
         const refusal = refuseTeamAddition(await users.lockTeam(command.merchant_id), command.acting_user_id);
         if (refusal) throw new DomainError(REFUSAL_CODE[refusal], refusal);
+        // A platform admin's e-mail signs the admin in, never this user. The account e-mails' lock is the last one taken:
+        // every creation waits on it, so it is never held while waiting for one team.
+        await lockAccountEmails(tx);
+        if (await isEmailTakenByOtherKind(tx, 'dashboard_user', command.email)) throw new DomainError(ErrorCode.Conflict, EMAIL_TAKEN);
         return users.insert({ id: newId('user'), merchant_id: command.merchant_id, email: command.email, password_hash: passwordHash, role: command.role });
       },
       (added) => added.id,
