@@ -7,7 +7,7 @@ export type AccountKind = 'dashboard_user' | 'platform_admin';
 /**
  * One e-mail names one account across merchants' dashboard users and platform admins (sign-in looks admins up
  * first: an owner sharing an admin's e-mail could never sign in), but each table's unique index covers its own rows
- * only. Every creation of either kind takes this lock first in its transaction, then asks isEmailTakenByOtherKind:
+ * only. Every creation of either kind takes this lock in its transaction, then asks isEmailTakenByOtherKind:
  * the lock conflicts with itself, so of two creations with one e-mail (an owner and an admin at the same moment) the
  * second looks after the first has committed, and is refused. Inside a transaction only (Postgres refuses it
  * outside one), and as the last lock the creation takes (a team's before it): every creation of every merchant
