@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BUS_IDENTITIES, MIGRATE_IDENTITY, SERVICE_NAMES, type ServiceName } from '@pp/contracts';
+import { BUS_IDENTITIES, MAIL_PIPELINE, MIGRATE_IDENTITY, SERVICE_NAMES, type ServiceName } from '@pp/contracts';
 import {
   type BaseConfig,
   DATABASE_SERVICES,
@@ -28,6 +28,7 @@ import { LedgerConfig } from '../apps/ledger/src/ledger.config';
 import { RefundsConfig } from '../apps/refunds/src/refunds.config';
 import { SessionsConfig } from '../apps/sessions/src/sessions.config';
 import { WebhooksConfig } from '../apps/webhooks/src/webhooks.config';
+import { firstInstallSecretsScript, runWithFakeKubectl } from './testing/fake-kubectl';
 import { composeSchemaErrors, type Manifest, renderKustomization, secretTemplates, yamlDocuments } from './testing/manifests';
 
 /* No Docker engine runs on the build machines, so the deployment files are checked by reading them. */
@@ -642,18 +643,19 @@ describe('deploy/k8s/base with the Secret templates', () => {
     expect(secrets).toEqual(['postgres-owner']);
     expect(url).toBe(PRIMARY_URL);
     expect(secret('postgres-owner').stringData.username).toBe(OWNER_ROLE);
-    expect(manifest('Secret', 'checkout-service-secrets').stringData.DATABASE_URL).toBeUndefined();
+    // No Secret of a workload holds a database URL: a role's credentials are in that role's Secret alone.
+    for (const name of SERVICE_NAMES) expect(Object.keys(secret(`${name}-secrets`).stringData).filter((key) => key.includes('DATABASE'))).toEqual([]);
   });
 
   it('keeps placeholders in the Secret template that the gateway refuses, so an unedited template cannot boot', () => {
-    const secret = manifest('Secret', 'checkout-service-secrets');
+    const secret = manifest('Secret', 'gateway-secrets');
     const env = { ...OPERATOR_ENV, NATS_URL: 'nats://gateway:p4f9a1c2e7b3d5a8c6e0f1a2b3c4d5e6f@nats:4222', REDIS_URL: 'redis://redis:6379', DATABASE_URL: 'postgres://app@postgres:5432/pp' };
     for (const variable of ['ADMIN_TOKEN', 'INGEST_TOKEN']) {
       expect(secret.stringData[variable]).toBeDefined();
       expect(() => loadConfig(GatewayConfig, { ...env, [variable]: secret.stringData[variable] })).toThrow(`${variable} is invalid`);
     }
     // The connection URLs too: server and client would share the template's password.
-    const templateUrls = { REDIS_URL: secret.stringData.GATEWAY_REDIS_URL, NATS_URL: manifest('Secret', 'nats-identities').stringData.gateway, DATABASE_URL: 'postgres://pp_gateway:CHANGE_ME@postgres:5432/pp' };
+    const templateUrls = { REDIS_URL: secret.stringData.REDIS_URL, NATS_URL: secret.stringData.NATS_URL, DATABASE_URL: 'postgres://pp_gateway:CHANGE_ME@postgres:5432/pp' };
     for (const [variable, url] of Object.entries(templateUrls)) {
       expect(url).toContain('CHANGE_ME');
       expect(() => loadConfig(GatewayConfig, { ...env, [variable]: url })).toThrow(new RegExp(`${variable} is invalid: its password (must be at least|looks like a placeholder)`));
@@ -661,24 +663,26 @@ describe('deploy/k8s/base with the Secret templates', () => {
     }
   });
 
-  it('gives Redis credentials and per-service secrets only to the service that uses them, from a Secret other pods do not get', () => {
-    const own: Partial<Record<ServiceName, Record<string, string>>> = {
-      gateway: { REDIS_URL: 'GATEWAY_REDIS_URL', SERVER_SECRET: 'SERVER_SECRET', ADMIN_TOKEN: 'ADMIN_TOKEN', INGEST_TOKEN: 'INGEST_TOKEN' },
-      sessions: { REDIS_URL: 'SESSIONS_REDIS_URL' },
-      webhooks: { REDIS_URL: 'WEBHOOKS_REDIS_URL', WEBHOOK_SECRET_KEYS: 'WEBHOOK_SECRET_KEYS' },
-      dashboard: { REDIS_URL: 'DASHBOARD_REDIS_URL' },
+  it('gives each service its own Secret holding what it reads and nothing more: its bus identity, and Redis credentials and settings only where it uses them', () => {
+    const own: Partial<Record<ServiceName, string[]>> = {
+      gateway: ['REDIS_URL', 'SERVER_SECRET', 'ADMIN_TOKEN', 'INGEST_TOKEN'],
+      sessions: ['REDIS_URL'],
+      webhooks: ['REDIS_URL', 'WEBHOOK_SECRET_KEYS'],
+      dashboard: ['REDIS_URL'],
     };
     const config = manifest('ConfigMap', 'checkout-config');
     expect(config.data.REDIS_URL).toBeUndefined();
     for (const name of SERVICE_NAMES) {
       const [container] = manifest('Deployment', name).spec.template.spec.containers;
-      const refs = Object.fromEntries(
-        (container.env ?? []).filter((entry: { name: string }) => !entry.name.startsWith('DATABASE_') && entry.name !== 'NATS_URL').map((entry: { name: string; valueFrom: { secretKeyRef: { name: string; key: string } } }) => {
-          expect(entry.valueFrom.secretKeyRef.name).toBe('checkout-service-secrets');
-          return [entry.name, entry.valueFrom.secretKeyRef.key];
-        }),
-      );
-      expect(refs).toEqual(own[name] ?? {});
+      const read = (container.env ?? [])
+        .filter((entry: { name: string }) => !entry.name.startsWith('DATABASE_'))
+        .map((entry: { name: string; valueFrom: { secretKeyRef: { name: string; key: string } } }) => {
+          expect(entry.valueFrom.secretKeyRef).toEqual({ name: `${name}-secrets`, key: entry.name });
+          return entry.name;
+        });
+      const expected = ['NATS_URL', ...(own[name] ?? [])].sort();
+      expect([name, read.sort()]).toEqual([name, expected]);
+      expect([name, Object.keys(secret(`${name}-secrets`).stringData).sort()]).toEqual([name, expected]);
     }
     const redis = manifest('StatefulSet', 'redis');
     expect(redis.spec.template.spec.containers[0].args).toEqual(expect.arrayContaining(['--aclfile', 'noeviction']));
@@ -690,9 +694,8 @@ describe('deploy/k8s/base with the Secret templates', () => {
     }
   });
 
-  /** What an operator puts in a Secret for a template value: the placeholder replaced by a random value of the right form. */
-  const operatorValue = (key: string, template: string) =>
-    key === 'WEBHOOK_SECRET_KEYS' ? `k1:${randomBytes(32).toString('base64')}` : template.replace(/CHANGE_ME\w*/g, () => `p${randomBytes(24).toString('hex')}`);
+  /** The Secrets an operator makes with First install step 3 (docs/OPERATIONS.md): every one, with fresh values. */
+  const installed = runWithFakeKubectl(firstInstallSecretsScript());
 
   /** The variables the kubelet adds for the namespace's Services when service links are on (GATEWAY_PORT=tcp://…, …). */
   const serviceLinkVariables = (): Record<string, string> =>
@@ -712,10 +715,9 @@ describe('deploy/k8s/base with the Secret templates', () => {
         }),
     );
 
-  it.each(SERVICE_NAMES)('boots %s with the environment its Deployment builds from the ConfigMap and the Secrets, once they hold real values (and what Kubernetes adds)', (name) => {
-    const secrets = new Map(
-      documents.filter((doc) => doc.kind === 'Secret').map((doc) => [doc.metadata.name as string, Object.fromEntries(Object.entries(doc.stringData as Record<string, string>).map(([key, value]) => [key, operatorValue(key, value)]))]),
-    );
+  it.each(SERVICE_NAMES)('boots %s with the environment its Deployment builds from the ConfigMap and the Secrets First install makes (and what Kubernetes adds)', (name) => {
+    expect(installed.status).toBe(0);
+    const secrets = new Map([...installed.secrets].map(([secretName, secret]) => [secretName, secret.data]));
     const pod = manifest('Deployment', name).spec.template.spec;
     const [container] = pod.containers;
     // Unless the pod turns them off, Kubernetes gives it docker-link variables for every Service of the namespace,
@@ -730,12 +732,12 @@ describe('deploy/k8s/base with the Secret templates', () => {
     if (isDatabaseService(name)) expect(new URL(env.DATABASE_URL).username).toBe(serviceRole(name));
   });
 
-  it.each(SERVICE_NAMES)('gives %s its own NATS_URL from the nats-identities Secret, not the shared ConfigMap', (name) => {
-    const deployment = manifest('Deployment', name);
-    const [container] = deployment.spec.template.spec.containers;
-    expect(container.env).toContainEqual({ name: 'NATS_URL', valueFrom: { secretKeyRef: { name: 'nats-identities', key: name } } });
-    const identities = manifest('Secret', 'nats-identities');
-    expect(identities.stringData[name]).toMatch(new RegExp(`^nats://${name}:[^@]+@nats:4222$`));
+  it.each(BUS_IDENTITIES)('gives the %s identity its own NATS_URL in a Secret of its own, not the shared ConfigMap', (identity) => {
+    expect(secret(`${identity}-secrets`).stringData.NATS_URL).toMatch(new RegExp(`^nats://${identity}:CHANGE_ME@nats:4222$`));
+    const workload = documents.find((doc) => ['Deployment', 'Job'].includes(doc.kind) && doc.metadata.name === identity);
+    // The mail relay is the operator's own: nothing here runs as it.
+    if (identity === MAIL_PIPELINE) return expect(workload).toBeUndefined();
+    expect(workload?.spec.template.spec.containers[0].env).toContainEqual({ name: 'NATS_URL', valueFrom: { secretKeyRef: { name: `${identity}-secrets`, key: 'NATS_URL' } } });
   });
 
   it('runs NATS inside the cluster only, with the generated config and every identity’s password from a Secret', () => {

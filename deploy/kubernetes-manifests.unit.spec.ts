@@ -1,8 +1,23 @@
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { MIGRATE_IDENTITY, SERVICE_NAMES, type ServiceName } from '@pp/contracts';
-import { ANSWER_DRAIN_MAX_MS, BaseConfig, DATABASE_SERVICES, deployNatsServerConfig, HTTP_DRAIN_MS, LIVENESS_PATH, OWNER_ROLE, READINESS_PATH, serviceRole, WEB_APP_READINESS_PATH, WithDatabase } from '@pp/platform';
+import { BUS_IDENTITIES, MIGRATE_IDENTITY, SERVICE_NAMES, type ServiceName } from '@pp/contracts';
+import {
+  ANSWER_DRAIN_MAX_MS,
+  BaseConfig,
+  DATABASE_SERVICES,
+  deployNatsServerConfig,
+  HTTP_DRAIN_MS,
+  LIVENESS_PATH,
+  OWNER_ROLE,
+  passwordVariable,
+  READINESS_PATH,
+  serviceRole,
+  WEB_APP_READINESS_PATH,
+  WithDatabase,
+} from '@pp/platform';
 import { cnpgSchemaErrors } from './testing/cnpg-schema';
+import { firstInstallSecretsScript, operationsScript, runWithFakeKubectl } from './testing/fake-kubectl';
 import { k8sDir, type Manifest, renderKustomization, root, secretTemplates, validateKubernetes } from './testing/manifests';
 
 /* Every overlay rendered by kustomize and checked against the Kubernetes API schemas, then read for the
@@ -48,6 +63,18 @@ const egressOf = (documents: Manifest[], labels: Record<string, string>) => peer
 /** Who a pod's NetworkPolicies let in: a name for each kind of peer (ingress), per port. */
 const ingressOf = (documents: Manifest[], labels: Record<string, string>) => peersOf(documents, labels, 'ingress');
 
+/** Every Secret a manifest names, with the key where it names one: env and envFrom, volumes, and CloudNativePG's fields. */
+function secretReferences(node: unknown): Array<{ name: string; key?: string }> {
+  if (Array.isArray(node)) return node.flatMap(secretReferences);
+  if (!node || typeof node !== 'object') return [];
+  return Object.entries(node as Manifest).flatMap(([field, value]) => {
+    if (['secretKeyRef', 'accessKeyId', 'secretAccessKey'].includes(field)) return [{ name: value.name, key: value.key }];
+    if (['secretRef', 'passwordSecret'].includes(field) || (field === 'secret' && value.name)) return [{ name: value.name }];
+    if (field === 'secretName') return [{ name: value }];
+    return secretReferences(value);
+  });
+}
+
 /** The NetworkPolicies with an ingress rule that names no peer, so lets in any pod of any namespace (and any address). */
 const openToAnyone = (documents: Manifest[]): string[] =>
   documents.filter((doc) => doc.kind === 'NetworkPolicy' && (doc.spec.ingress ?? []).some((rule: Manifest) => !rule.from)).map((doc) => doc.metadata.name);
@@ -75,10 +102,20 @@ describe.each(OVERLAYS)('deploy/k8s/overlays/%s', (overlay) => {
   it('commits no Secret: every Secret and key the pods read is in the documented template', () => {
     expect(documents.filter((doc) => doc.kind === 'Secret')).toEqual([]);
     const templates = new Map(secretTemplates().map((secret) => [secret.metadata.name as string, Object.keys(secret.stringData)]));
-    const text = JSON.stringify(documents);
-    for (const [, name, key] of text.matchAll(/"(?:secretKeyRef|accessKeyId|secretAccessKey)":\{"name":"([^"]+)","key":"([^"]+)"\}/g)) expect(templates.get(name)).toContain(key);
-    for (const [, name] of text.matchAll(/"(?:secretRef|secret|passwordSecret)":\{"name":"([^"]+)"\}/g)) expect(templates.has(name)).toBe(true);
-    for (const [, name] of text.matchAll(/"secretName":"([^"]+)"/g)) expect(templates.has(name)).toBe(true);
+    const references = secretReferences(documents);
+    expect(references.filter((reference) => reference.key).length).toBeGreaterThanOrEqual(SERVICE_NAMES.length);
+    for (const { name, key } of references) expect({ name, key, templated: key ? templates.get(name)?.includes(key) : templates.has(name) }).toEqual({ name, key, templated: true });
+  });
+
+  it('gives no two workloads a Secret in common, so a node that runs one of them can read no other\'s credentials', () => {
+    const readers = new Map<string, string[]>();
+    for (const workload of workloads(documents)) {
+      for (const name of new Set(secretReferences(workload).map((reference) => reference.name))) readers.set(name, [...(readers.get(name) ?? []), workload.metadata.name]);
+    }
+    expect(readers.size).toBeGreaterThanOrEqual(SERVICE_NAMES.length + 3);
+    for (const [secret, names] of readers) expect({ secret, readers: names }).toEqual({ secret, readers: [expect.any(String)] });
+    // Each service's own Secret is named after it.
+    for (const name of SERVICE_NAMES) expect(readers.get(`${name}-secrets`)).toEqual([name]);
   });
 
   it('runs every container as non-root on a read-only root filesystem, with no capability and the runtime default seccomp profile', () => {
@@ -195,11 +232,11 @@ describe.each(OVERLAYS)('deploy/k8s/overlays/%s', (overlay) => {
     expect(container.command).toEqual(['node', 'dist/libs/platform/src/database/migrate-all.js']);
     expect(container.env).toContainEqual({ name: 'DATABASE_ROLE', valueFrom: { secretKeyRef: { name: 'postgres-owner', key: 'username' } } });
     expect(container.env).toContainEqual({ name: 'MIGRATION_DATABASE_URL', value: 'postgres://$(DATABASE_ROLE):$(DATABASE_PASSWORD)@postgres-rw:5432/pp' });
-    expect(container.env).toContainEqual({ name: 'NATS_URL', valueFrom: { secretKeyRef: { name: 'nats-identities', key: MIGRATE_IDENTITY } } });
+    expect(container.env).toContainEqual({ name: 'NATS_URL', valueFrom: { secretKeyRef: { name: `${MIGRATE_IDENTITY}-secrets`, key: 'NATS_URL' } } });
     expect(egressOf(documents, { app: 'migrate' })).toEqual(['kube-system/kube-dns:53,53', 'nats:4222', 'postgres:5432']);
     const ownerReaders = workloads(documents).filter((workload) => JSON.stringify(workload).includes('"postgres-owner"'));
     expect(ownerReaders.map((workload) => workload.metadata.name)).toEqual(['migrate']);
-    const migrateIdentityReaders = workloads(documents).filter((workload) => JSON.stringify(workload).includes(`"key":"${MIGRATE_IDENTITY}"`));
+    const migrateIdentityReaders = workloads(documents).filter((workload) => JSON.stringify(workload).includes(`"name":"${MIGRATE_IDENTITY}-secrets"`));
     expect(migrateIdentityReaders.map((workload) => workload.metadata.name)).toEqual(['migrate']);
   });
 
@@ -327,48 +364,6 @@ const kubeletArgs = (container: Manifest): string[] => {
   return container.args.map((arg: string) => arg.replace(/\$\(([A-Za-z_]\w*)\)/g, (whole, name: string) => env.get(name) ?? whole));
 };
 
-/** The script of First install step 3 in docs/OPERATIONS.md, out of its list item. */
-function firstInstallSecretsScript(): string {
-  const operations = readFileSync(join(root, 'docs', 'OPERATIONS.md'), 'utf8');
-  const script = /\*\*Namespace and Secrets\*\*[\s\S]*?```sh\n([\s\S]*?)\n\s*```/.exec(operations)?.[1];
-  if (!script) throw new Error('docs/OPERATIONS.md has no First install secrets script');
-  return script.replace(/^ {3}/gm, '');
-}
-
-/** The words of the shell command at `start` (to its line's end or a `;`): quotes removed, continued lines joined, $(...) kept whole, nothing expanded. */
-function shellWords(script: string, start: number): string[] {
-  const words: string[] = [];
-  let word = '';
-  let quoted = false;
-  let substitutions = 0;
-  for (let at = start; at < script.length; at++) {
-    const char = script[at];
-    if (char === '\\' && script[at + 1] === '\n') {
-      at++;
-      continue;
-    }
-    if (char === '"') quoted = !quoted;
-    else if (char === '$' && script[at + 1] === '(') substitutions++;
-    else if (char === ')' && substitutions > 0) substitutions--;
-    const inWord = quoted || substitutions > 0 || char === '"' || char === ')';
-    if (!inWord && (char === '\n' || char === ';')) break;
-    if (!inWord && /\s/.test(char)) {
-      if (word) words.push(word);
-      word = '';
-    } else if (char !== '"') word += char;
-  }
-  if (word) words.push(word);
-  return words;
-}
-
-/** The `--from-literal=key=value` pairs of the script's `$k <secret>` command. */
-function literals(script: string, secret: string): Record<string, string> {
-  const start = script.indexOf(`$k ${secret} `);
-  if (start < 0) throw new Error(`the script creates no ${secret}`);
-  const pairs = shellWords(script, start).filter((word) => word.startsWith('--from-literal='));
-  return Object.fromEntries(pairs.map((word) => /^--from-literal=([^=]+)=([\s\S]*)$/.exec(word)!.slice(1, 3)));
-}
-
 describe('NATS probes, Redis memory, the web apps\' stop, the First install secrets', () => {
   it.each(OVERLAYS)('%s: probes NATS as the nats-io chart does: the full /healthz only at start, JetStream enabled to live, the server up to be ready', (overlay) => {
     const nats = find(rendered[overlay], 'StatefulSet', 'nats');
@@ -436,46 +431,100 @@ describe('NATS probes, Redis memory, the web apps\' stop, the First install secr
     expect(operations).toContain(`keeps serving for ${preStopSeconds} s (\`preStop: sleep ${preStopSeconds}\`)`);
   });
 
-  describe('the First install secrets script (docs/OPERATIONS.md)', () => {
-    const script = firstInstallSecretsScript();
-    const templates = new Map(secretTemplates().map((secret) => [secret.metadata.name as string, secret.stringData as Record<string, string>]));
-    const loop = (variable: string) => new RegExp(`^for ${variable} in ([^;]+); do$`, 'm').exec(script)?.[1].split(' ') ?? [];
+  describe('the First install secrets script (docs/OPERATIONS.md), run against a fake kubectl', () => {
+    const templates = new Map(secretTemplates().map((secret) => [secret.metadata.name as string, secret]));
+    const run = runWithFakeKubectl(firstInstallSecretsScript());
+    const data = (name: string) => run.secrets.get(name)?.data ?? {};
+    const password = (url: string) => decodeURIComponent(new URL(url).password);
 
-    it('creates every Secret of deploy/k8s/secrets.template.yaml, with its keys and nothing more', () => {
-      const created = new Map<string, string[]>();
-      for (const [, name] of script.matchAll(/\$k ([a-z-]+) --from-literal=/g)) created.set(name, Object.keys(literals(script, name)));
-      // The NATS and Postgres Secrets come from loops.
-      expect(script).toContain('var=NATS_PASSWORD_$(echo $id | tr a-z- A-Z_)\n  server+=(--from-literal=$var=$p); urls+=(--from-literal=$id=nats://$id:$p@nats:4222)\n');
-      expect(script).toContain('$k nats-server-passwords "${server[@]}"; $k nats-identities "${urls[@]}"\n');
-      // Besides the identities' passwords, the servers' route password, fresh and URL-safe (it goes into the route URLs).
-      expect(script).toContain('server=(--from-literal=NATS_ROUTE_PASSWORD=p$(rand)); urls=()\n');
-      created.set('nats-server-passwords', ['NATS_ROUTE_PASSWORD', ...loop('id').map((id) => `NATS_PASSWORD_${id.toUpperCase().replace(/-/g, '_')}`)]);
-      created.set('nats-identities', loop('id'));
-      expect(script).toContain('$k postgres-$role --type=kubernetes.io/basic-auth --from-literal=username=pp_$role --from-literal=password=$(rand)\n');
-      for (const role of loop('role')) {
-        created.set(`postgres-${role}`, ['username', 'password']);
-        expect(templates.get(`postgres-${role}`)?.username).toBe(`pp_${role}`);
-      }
-      const keys = (entries: Iterable<[string, string[]]>) => Object.fromEntries([...entries].map(([name, names]) => [name, [...names].sort()]));
-      expect(keys(created)).toEqual(keys([...templates].map(([name, data]) => [name, Object.keys(data)])));
+    it('creates every Secret of deploy/k8s/secrets.template.yaml, of its type, with its keys and nothing more', () => {
+      expect([run.status, run.stderr]).toEqual([0, '']);
+      const shape = (entries: Iterable<[string, { type: string; keys: string[] }]>) => Object.fromEntries([...entries].map(([name, { type, keys }]) => [name, { type, keys: [...keys].sort() }]));
+      expect(shape([...run.secrets].map(([name, secret]) => [name, { type: secret.type, keys: Object.keys(secret.data) }]))).toEqual(
+        shape([...templates].map(([name, template]) => [name, { type: template.type, keys: Object.keys(template.stringData) }])),
+      );
     });
 
-    it('gives each Redis user a fresh password of its own, the same in its URL and its ACL line, and the template\'s ACL lines', () => {
-      const acl = literals(script, 'redis-acl')['users.acl'];
-      expect(acl.replace(/>\$\w+ /g, '>CHANGE_ME ').split('\n')).toEqual(templates.get('redis-acl')!['users.acl'].trimEnd().split('\n'));
-      const aclPasswords = Object.fromEntries([...acl.matchAll(/^user ([a-z]+) on >\$(\w+) /gm)].map((match) => [match[1], match[2]]));
+    it('gives each bus identity a fresh password, the same in the servers\' Secret and in its own workload\'s NATS_URL', () => {
+      const server = data('nats-server-passwords');
+      const identities = [...BUS_IDENTITIES];
+      for (const identity of identities) {
+        const url = data(`${identity}-secrets`).NATS_URL;
+        expect(url).toMatch(new RegExp(`^nats://${identity}:[^@]+@nats:4222$`));
+        expect(password(url)).toBe(server[passwordVariable(identity)]);
+      }
+      const passwords = Object.values(server);
+      expect(new Set(passwords).size).toBe(identities.length + 1);
+      for (const value of passwords) expect(value).toMatch(/^[a-z0-9]{32,}$/);
+    });
+
+    it('gives each Redis user a fresh password of its own, the same in its REDIS_URL and its ACL line, and the template\'s ACL lines', () => {
+      const acl = data('redis-acl')['users.acl'];
+      expect(acl.replace(/>\S+ /g, '>CHANGE_ME ').split('\n')).toEqual(templates.get('redis-acl')!.stringData['users.acl'].trimEnd().split('\n'));
+      const aclPasswords = Object.fromEntries([...acl.matchAll(/^user ([a-z]+) on >(\S+) /gm)].map((match) => [match[1], match[2]]));
       expect(Object.keys(aclPasswords).sort()).toEqual([...REDIS_USERS].sort());
-      const urls = literals(script, 'checkout-service-secrets');
-      const urlPasswords = Object.entries(templates.get('checkout-service-secrets')!)
-        .filter(([key]) => key.endsWith('_REDIS_URL'))
-        .map(([key, placeholder]) => {
-          const pattern = placeholder.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace('CHANGE_ME', () => '\\$(\\w+)');
-          return [/^redis:\/\/([a-z]+):/.exec(placeholder)![1], new RegExp(`^${pattern}$`).exec(urls[key] ?? '')?.[1]];
-        });
-      expect(Object.fromEntries(urlPasswords)).toEqual(aclPasswords);
+      for (const user of REDIS_USERS) {
+        const url = data(`${user}-secrets`).REDIS_URL;
+        expect(url).toMatch(new RegExp(`^redis://${user}:[^@]+@redis:6379$`));
+        expect(password(url)).toBe(aclPasswords[user]);
+      }
       expect(new Set(Object.values(aclPasswords)).size).toBe(REDIS_USERS.length);
-      const fresh = new Set([...script.matchAll(/\b(\w+)=\$\(rand\)/g)].map((match) => match[1]));
-      for (const variable of Object.values(aclPasswords)) expect({ variable, fresh: fresh.has(variable) }).toEqual({ variable, fresh: true });
+      for (const value of Object.values(aclPasswords)) expect(value).toMatch(/^[a-f0-9]{48}$/);
+    });
+
+    it('gives each Postgres role its template\'s user name and a fresh password', () => {
+      const roles = [...run.secrets].filter(([name]) => name.startsWith('postgres-') && name !== 'postgres-backup');
+      for (const [name, secret] of roles) expect(secret.data.username).toBe(templates.get(name)!.stringData.username);
+      expect(new Set(roles.map(([, secret]) => secret.data.password)).size).toBe(roles.length);
+      for (const [, secret] of roles) expect(secret.data.password).toMatch(/^[a-f0-9]{48}$/);
+    });
+  });
+
+  describe('the release that gives each workload its own Secret (docs/OPERATIONS.md, Releases), run against a fake kubectl', () => {
+    const script = operationsScript('The release that gives each workload a Secret of its own');
+    const fresh = () => randomBytes(24).toString('hex');
+    /** The two shared Secrets of the release before, as step 3 of that release made them. */
+    const shared = () => ({
+      'checkout-service-secrets': {
+        ADMIN_TOKEN: fresh(), INGEST_TOKEN: fresh(), SERVER_SECRET: fresh(), WEBHOOK_SECRET_KEYS: `k1:${randomBytes(32).toString('base64')}`,
+        ...Object.fromEntries(REDIS_USERS.map((user) => [`${user.toUpperCase()}_REDIS_URL`, `redis://${user}:${fresh()}@redis:6379`])),
+      },
+      'nats-identities': Object.fromEntries(BUS_IDENTITIES.map((identity) => [identity, `nats://${identity}:p${fresh()}@nats:4222`])),
+    });
+    const workloadSecrets = [...secretTemplates()].filter((secret) => String(secret.metadata.name).endsWith('-secrets'));
+
+    it('copies every value into the Secret of the one workload that reads it, keeps the old Secrets, and rotates nothing', () => {
+      const before = shared();
+      const run = runWithFakeKubectl(script, before);
+      expect([run.status, run.stderr]).toEqual([0, '']);
+      expect(run.stdout).toContain('kubectl -n interac-checkout delete secret checkout-service-secrets nats-identities');
+      const old = before['checkout-service-secrets'] as Record<string, string>;
+      for (const template of workloadSecrets) {
+        const workload = String(template.metadata.name).replace(/-secrets$/, '');
+        const expected: Record<string, string> = { NATS_URL: before['nats-identities'][workload] };
+        for (const key of Object.keys(template.stringData)) {
+          if (key === 'REDIS_URL') expected.REDIS_URL = old[`${workload.toUpperCase()}_REDIS_URL`];
+          else if (key !== 'NATS_URL') expected[key] = old[key];
+        }
+        expect([workload, run.secrets.get(template.metadata.name)?.data]).toEqual([workload, expected]);
+      }
+      expect(run.secrets.get('checkout-service-secrets')?.data).toEqual(before['checkout-service-secrets']);
+      expect(run.secrets.get('nats-identities')?.data).toEqual(before['nats-identities']);
+    });
+
+    it('stops at a value it cannot read, naming it, creates nothing after it, and finishes when run again', () => {
+      const before = shared();
+      const { WEBHOOK_SECRET_KEYS: missing, ...rest } = before['checkout-service-secrets'];
+      const stopped = runWithFakeKubectl(script, { ...before, 'checkout-service-secrets': rest });
+      expect(stopped.status).not.toBe(0);
+      expect(stopped.stderr).toContain('checkout-service-secrets has no WEBHOOK_SECRET_KEYS: webhooks-secrets not created');
+      expect([...stopped.secrets.keys()].sort()).toEqual(['checkout-service-secrets', 'gateway-secrets', 'nats-identities', 'sessions-secrets']);
+      const again = runWithFakeKubectl(script, { ...Object.fromEntries([...stopped.secrets].map(([name, secret]) => [name, secret.data])), 'checkout-service-secrets': { ...rest, WEBHOOK_SECRET_KEYS: missing } });
+      expect([again.status, again.stderr]).toEqual([0, '']);
+      expect(again.stdout).toContain('gateway-secrets exists: kept');
+      expect(again.secrets.get('webhooks-secrets')?.data.WEBHOOK_SECRET_KEYS).toBe(missing);
+      expect(again.secrets.get('gateway-secrets')?.data).toEqual(stopped.secrets.get('gateway-secrets')?.data);
+      expect(workloadSecrets.every((template) => again.secrets.has(template.metadata.name))).toBe(true);
     });
   });
 });
