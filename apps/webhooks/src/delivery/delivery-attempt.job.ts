@@ -39,9 +39,8 @@ export interface AttemptGroup extends AttemptOrigin {
 /** Tries of one batch of outcomes: 200 ms apart, then 400, … up to a second, while the deliveries' leases last. */
 const OUTCOME_WRITE_WAIT_MS = 200;
 /**
- * No try of an outcome's write starts in the last 2 s of its delivery's lease: the lease is counted from the attempt's
- * start, a few milliseconds after the claim that began it, and a try needs time to finish (its connection's acquire
- * bound is 3 s, but a failover refuses at once).
+ * No try of an outcome's write starts in the last 2 s of its delivery's lease (counted from the claim's leaseFrom): a
+ * try needs time to finish (its connection's acquire bound is 3 s, but a failover refuses at once).
  */
 const OUTCOME_WRITE_MARGIN_MS = 2000;
 
@@ -369,9 +368,13 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, BeforeApplica
    * before the outcome is recorded. An attempt not sent is recorded failed all the same, and retried on the schedule.
    */
   private async attempt(claim: ClaimedAttempt, pass: GatePass | typeof NOT_SENT_WHILE_SLOW): Promise<void> {
-    const writeBy = Date.now() + this.leaseMs - OUTCOME_WRITE_MARGIN_MS;
+    const leaseEnd = claim.leaseFrom + this.leaseMs;
+    const writeBy = leaseEnd - OUTCOME_WRITE_MARGIN_MS;
     const started = performance.now();
-    const signed = pass === NOT_SENT_WHILE_SLOW ? notSentWhileSlow() : this.signed(claim, new Date());
+    const signed =
+      pass === NOT_SENT_WHILE_SLOW ? notSentWhileSlow()
+      : this.endsAfter(leaseEnd) ? notSentLate(claim, this.logger)
+      : this.signed(claim, new Date());
     const unsent = pass === NOT_SENT_WHILE_SLOW || !('headers' in signed);
     const response = 'headers' in signed ? await this.send(claim, pass as GatePass, signed) : signed;
     const tookMs = performance.now() - started;
@@ -402,6 +405,15 @@ export class DeliveryAttemptJob implements OnApplicationBootstrap, BeforeApplica
     } else if (decision.status === WebhookDeliveryStatus.Failed && decision.nextAttemptAt) {
       await this.queue.enqueueOrLeaveToSweeper([{ id: claim.deliveryId, attempt: claim.attempt + 1, next_attempt_at: decision.nextAttemptAt, endpoint_id: claim.endpoint.id }]);
     }
+  }
+
+  /**
+   * Whether an attempt starting now could still be under way at `leaseEnd`: its claim waited (on a lock, on the
+   * closes of its batch, on a stalled process) so long that another replica may take the delivery over while it is
+   * sent, and the endpoint could get it twice.
+   */
+  private endsAfter(leaseEnd: number): boolean {
+    return Date.now() + this.config.WEBHOOK_ATTEMPT_TIMEOUT_MS > leaseEnd;
   }
 
   /**
@@ -442,6 +454,9 @@ export const NOT_SENT_WHILE_SLOW_ERROR = 'not sent: the endpoint had not answere
 /** The error an attempt whose signing secret did not open records (the operators' log says which key). */
 export const NOT_SENT_UNSIGNABLE_ERROR = 'not sent: the endpoint’s signing secret could not be opened; the platform’s operators have been told';
 
+/** The error an attempt that could no longer end within its claim's lease records (notSentLate). */
+export const NOT_SENT_LATE_ERROR = 'not sent: it could not start in time to end within its claim; it is retried on the schedule';
+
 /** A delivery ready to send: its bytes, and their signature headers made at `now`. */
 interface SignedDelivery {
   body: Buffer;
@@ -451,6 +466,12 @@ interface SignedDelivery {
 
 /** What an attempt not sent records: a failure, with no HTTP answer, retried on the schedule. */
 const notSentWhileSlow = (): WebhookResponse => ({ httpStatus: null, retryAfterMs: null, latencyMs: 0, error: NOT_SENT_WHILE_SLOW_ERROR });
+
+/** What an attempt started too late to end within its lease records: a failure, retried on the schedule. */
+function notSentLate(claim: ClaimedAttempt, logger: JsonLogger): WebhookResponse {
+  logger.warn('webhook attempt not sent: its claim would end before it could', { delivery_id: claim.deliveryId, attempt: claim.attempt, claimed_ms_ago: Date.now() - claim.leaseFrom });
+  return { httpStatus: null, retryAfterMs: null, latencyMs: 0, error: NOT_SENT_LATE_ERROR };
+}
 
 /** A span link to the append that stored the event (its context is kept in the event's metadata). */
 const causeOf = (claim: ClaimedAttempt): Link[] => linksTo(contextOf(claim.event.trace));

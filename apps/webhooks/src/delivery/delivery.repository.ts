@@ -54,6 +54,11 @@ export interface DueDelivery {
 export interface ClaimedAttempt {
   deliveryId: string;
   attempt: number;
+  /**
+   * This process's clock (epoch ms) just before the claiming statement was sent: its lease runs from the statement's
+   * now(), no earlier, so it lasts at least until leaseFrom + the lease, however long the statement waited on a lock.
+   */
+  leaseFrom: number;
   event: Pick<WebhookEventRecord, 'id' | 'type' | 'body' | 'trace'>;
   endpoint: EndpointRow;
 }
@@ -188,6 +193,7 @@ export class DeliveryRepository {
     // elsewhere waits on the other copy's rows and answers none of them: the copy that inserted them starts them (or,
     // should it stop first, the sweeper does). The claimed ones come with their endpoint's row (ep.*) and their
     // event's columns under prefixed names, as claimAll answers them.
+    const leaseFrom = Date.now();
     const rows: IntakeRow[] = await this.db.query(
       `WITH given AS (
          SELECT DISTINCT ON (id) *
@@ -262,7 +268,7 @@ export class DeliveryRepository {
       if (delivery_attempts === 0) recorded.due.push({ id: row.delivery_id, attempt: 1, next_attempt_at: delivery_next_attempt_at, endpoint_id: delivery_endpoint_id });
       else claimedRows.push({ recorded, row: { ...row, delivery_attempt: 1 } });
     }
-    const attempts = await this.attemptsToMake(claimedRows.map(({ row }) => row), claim.owner!, claim.notSentBecause);
+    const attempts = await this.attemptsToMake(claimedRows.map(({ row }) => row), leaseFrom, claim.owner!, claim.notSentBecause);
     claimedRows.forEach(({ recorded }, i) => {
       const attempt = attempts[i];
       if (attempt) recorded.claimed.push(attempt);
@@ -301,6 +307,7 @@ export class DeliveryRepository {
     // endpoints read. The sub-statements share one snapshot, so the stale-attempt UPDATE cannot see the rows inserted
     // beside it, and everything else follows the claimed rows through RETURNING. The endpoint's columns are answered
     // as they are (ep.*), the delivery's and the event's under prefixed names, so dates stay dates.
+    const leaseFrom = Date.now();
     const rows: ClaimedRow[] = await this.db.query(
       `WITH wanted AS (
          SELECT * FROM unnest($1::text[], $2::int[], $5::bigint[]) AS w (id, attempt, wait_after_stall_ms)
@@ -330,7 +337,7 @@ export class DeliveryRepository {
          JOIN webhooks.endpoints ep ON ep.id = claimed.endpoint_id`,
       [ordered.map((w) => w.id), ordered.map((w) => w.attempt), owner, leaseMs, ordered.map((w) => waitAfterStall(w.attempt))],
     );
-    return (await this.attemptsToMake(rows, owner, notSentBecause)).filter((claimed) => claimed !== undefined);
+    return (await this.attemptsToMake(rows, leaseFrom, owner, notSentBecause)).filter((claimed) => claimed !== undefined);
   }
 
   /**
@@ -343,17 +350,20 @@ export class DeliveryRepository {
    * wait after a stall end, the sweeper queues the next attempt, whose claim records this one as
    * unanswered and asks the rule again, so it is neither lost nor sent.
    * Closes run one at a time: a batch for an endpoint just disabled would
-   * otherwise take every connection of the pool at once.
+   * otherwise take every connection of the pool at once. The attempts wait
+   * for them, within their leases: one that can no longer end within its
+   * lease is not sent (DeliveryAttemptJob).
    */
   private async attemptsToMake(
     rows: readonly ClaimedRow[],
+    leaseFrom: number,
     owner: string,
     notSentBecause: (endpoint: EndpointRow) => string | null,
   ): Promise<Array<ClaimedAttempt | undefined>> {
     const attempts: Array<ClaimedAttempt | undefined> = [];
     for (const row of rows) {
       attempts.push(
-        await this.claimOf(row, owner, notSentBecause).catch((error: Error) => {
+        await this.claimOf(row, leaseFrom, owner, notSentBecause).catch((error: Error) => {
           this.logger.warn('could not close a claimed attempt unsent; the sweeper queues it again once its lease ends', {
             delivery_id: row.delivery_id,
             attempt: row.delivery_attempt,
@@ -369,11 +379,12 @@ export class DeliveryRepository {
   /** A claimed row as an attempt to make, or undefined when the endpoint's rule closes it unsent (recorded here). */
   private async claimOf(
     { delivery_id, delivery_attempt, event_id, event_type, event_body, event_trace, ...endpoint }: ClaimedRow,
+    leaseFrom: number,
     owner: string,
     notSentBecause: (endpoint: EndpointRow) => string | null,
   ): Promise<ClaimedAttempt | undefined> {
     const closedBecause = notSentBecause(endpoint);
-    if (!closedBecause) return { deliveryId: delivery_id, attempt: delivery_attempt, event: { id: event_id, type: event_type, body: event_body, trace: event_trace }, endpoint };
+    if (!closedBecause) return { deliveryId: delivery_id, attempt: delivery_attempt, leaseFrom, event: { id: event_id, type: event_type, body: event_body, trace: event_trace }, endpoint };
     await this.closeUnsent(delivery_id, delivery_attempt, owner, closedBecause);
     return undefined;
   }
