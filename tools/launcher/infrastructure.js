@@ -121,7 +121,12 @@ function startComposeInfrastructure(root, env, callerEnv, services, runCommand =
     out.warn(`docker compose up failed (${result.status === null ? 'no exit code' : `exit code ${result.status}`}${result.stderr ? `: ${result.stderr.trim()}` : ''}); trying the servers installed on this machine`);
     return false;
   }
-  if (services.includes('postgres') && !callerEnv.DATABASE_URL) env.DATABASE_URL = `postgres://postgres:${composeEnv.POSTGRES_PASSWORD}@127.0.0.1:5432/pp`;
+  if (services.includes('postgres') && !callerEnv.DATABASE_URL) {
+    // The caller's own POSTGRES_PASSWORD, if set, wins over the generated one, and may hold @ / # or %.
+    const url = new URL('postgres://postgres@127.0.0.1:5432/pp');
+    url.password = encodeURIComponent(composeEnv.POSTGRES_PASSWORD);
+    env.DATABASE_URL = url.href;
+  }
   return true;
 }
 

@@ -205,6 +205,22 @@ describe('docker compose for the components that are down', () => {
       expect(env.DATABASE_URL).toBe(`postgres://postgres:${composePassword()}@127.0.0.1:5432/pp`);
     });
 
+    it('given the caller’s own POSTGRES_PASSWORD with URL characters in it, then DATABASE_URL carries it encoded, to the right host', () => {
+      const env = { DATABASE_URL: DEFAULT_URL };
+      const password = 'p@ss/x#1%?:';
+      const before = process.env.POSTGRES_PASSWORD;
+      process.env.POSTGRES_PASSWORD = password;
+      try {
+        expect(startComposeInfrastructure(dir, env, {}, ['postgres'], compose({}))).toBe(true);
+      } finally {
+        if (before === undefined) delete process.env.POSTGRES_PASSWORD;
+        else process.env.POSTGRES_PASSWORD = before;
+      }
+      expect(calls[0].env.POSTGRES_PASSWORD).toBe(password);
+      const url = new URL(env.DATABASE_URL);
+      expect([url.hostname, url.port, url.pathname, url.username, decodeURIComponent(url.password)]).toEqual(['127.0.0.1', '5432', '/pp', 'postgres', password]);
+    });
+
     it('given compose failing, then DATABASE_URL is left alone for the next ways to start Postgres', () => {
       const env = { DATABASE_URL: DEFAULT_URL };
 
