@@ -48,10 +48,12 @@ async function main() {
     const result = spawnSync(process.execPath, [join(root, 'dist', 'tools', 'bench', 'profile-summary.js'), ...report, join(root, 'bench', 'profiles')], { stdio: 'inherit' });
     process.exit(result.status ?? 1);
   }
-  const infra = await require('./infrastructure').ensureInfrastructure(root, process.env);
+  const { infra, rolePasswords } = await require('./setup-lock').withSetupLock(root, async () => {
+    const infra = await require('./infrastructure').ensureInfrastructure(root, process.env);
+    return { infra, rolePasswords: await require('./postgres-roles').ensurePostgresRoles(root, infra.DATABASE_URL) };
+  });
   const admin = new URL(infra.DATABASE_URL);
   admin.pathname = '/postgres';
-  const rolePasswords = await require('./postgres-roles').ensurePostgresRoles(root, infra.DATABASE_URL);
   // Node refuses --cpu-prof in NODE_OPTIONS; the services are forked with the bench's own flags, so they inherit these.
   const profile = process.env.BENCH_PROFILE === 'true' ? ['--cpu-prof', `--cpu-prof-dir=${join(root, 'bench', 'profiles')}`] : [];
   // BENCH_NODE=24 (or 22): the bench, its baseline and every service run on `node`, that pinned Node LTS (tools/node24, the images').

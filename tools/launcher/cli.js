@@ -74,9 +74,11 @@ async function main() {
   ensurePackages(root);
   require('../build/build').build({ quiet: true });
   const { ensureInfrastructure } = require('./infrastructure');
-  const infra = await ensureInfrastructure(root, process.env);
-  const natsUrls = require('./nats-server').natsIdentityUrls(root, process.env);
-  const { serviceUrls } = await require('./postgres-roles').preparePostgres(root, infra.DATABASE_URL, natsUrls.migrate);
+  const { infra, serviceUrls } = await require('./setup-lock').withSetupLock(root, async () => {
+    const infra = await ensureInfrastructure(root, process.env);
+    const natsUrls = require('./nats-server').natsIdentityUrls(root, process.env);
+    return { infra, serviceUrls: (await require('./postgres-roles').preparePostgres(root, infra.DATABASE_URL, natsUrls.migrate)).serviceUrls };
+  });
   const cli = join(root, 'dist', 'apps', 'gateway', 'src', 'cli.js');
   const result = spawnSync(process.execPath, [cli, ...process.argv.slice(2)], {
     stdio: 'inherit',

@@ -7,7 +7,8 @@ import { processAlive } from '@pp/testing';
 /*
  * The launcher's own files, in a scratch directory: the secret files of .dev/ (private-file.js), the pid
  * file that keeps two `npm start` on one port apart (pid-file.js, service-group.js), and the Postgres
- * superuser's password, which must not be on a command line (infrastructure.js). Linux: /proc.
+ * superuser's password, which must not be on a command line (infrastructure.js), and the lock that lets one
+ * launcher at a time set up what they share (setup-lock.js). Linux: /proc.
  */
 
 /* eslint-disable @typescript-eslint/no-require-imports -- the launcher is plain CommonJS */
@@ -31,6 +32,7 @@ const { ServiceGroup } = require('./service-group') as {
   ) => { start(onCrash: () => void): void; stop(): Promise<void> };
 };
 type Run = (command: string, args: string[], options?: { input?: string }) => { ok: boolean; status: number | null; stdout: string; stderr: string };
+const { withSetupLock } = require('./setup-lock') as { withSetupLock: <T>(root: string, work: () => Promise<T>, options?: { waitLimitMs?: number }) => Promise<T> };
 const { setSuperuserPassword } = require('./infrastructure') as { setSuperuserPassword: (root: string, user: string, runCommand: Run) => string };
 /* eslint-enable @typescript-eslint/no-require-imports */
 
@@ -94,6 +96,70 @@ describe('writePrivateFile', () => {
     writePrivateFile(file, '{}');
     expect(mode(join(dir, 'new'))).toBe(0o700);
     expect(mode(file)).toBe(0o600);
+  });
+});
+
+describe('the setup lock', () => {
+  const lockFile = () => join(dir, 'tmp', 'setup.lock');
+  /** Another launcher: takes the lock, says so on stdout, holds it `holdMs`, then lets go and says when. */
+  const otherLauncher = (holdMs: number) => {
+    const script = `require(${JSON.stringify(join(__dirname, 'setup-lock.js'))}).withSetupLock(${JSON.stringify(dir)}, async () => { console.log('took'); await new Promise((r) => setTimeout(r, ${holdMs})); console.log('releasing', Date.now()); })`;
+    const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+    started.push(child);
+    let output = '';
+    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    return { child, output: () => output };
+  };
+
+  it('given another live launcher holding it, then the work waits until it lets go, saying so once, and the lock is gone after', async () => {
+    const other = otherLauncher(1500);
+    await until('the other launcher to take the lock', () => other.output().includes('took'));
+    const lines: string[] = [];
+    const said = jest.spyOn(console, 'error').mockImplementation((line: unknown) => void lines.push(String(line)));
+    let ranAt = 0;
+    try {
+      await withSetupLock(dir, async () => void (ranAt = Date.now()));
+    } finally {
+      said.mockRestore();
+    }
+    const releasedAt = Number(/releasing (\d+)/.exec(other.output())?.[1]);
+    expect(ranAt).toBeGreaterThanOrEqual(releasedAt);
+    expect(lines.filter((line) => line.includes('waiting for another launcher'))).toEqual([`    waiting for another launcher (pid ${other.child.pid}) to finish setting up the servers, roles and identities ...`]);
+    expect(existsSync(lockFile())).toBe(false);
+  });
+
+  it('given a lock left by a launcher that died, then it is taken over at once', async () => {
+    const gone = idle();
+    await until('the process to start', () => existsSync(`/proc/${gone.pid}/stat`));
+    const goneStart = startTime(gone.pid!);
+    gone.kill('SIGKILL');
+    await exited(gone);
+    mkdirSync(join(dir, 'tmp'));
+    writeFileSync(lockFile(), JSON.stringify({ launcher: gone.pid, started: goneStart }));
+
+    const began = Date.now();
+    expect(await withSetupLock(dir, async () => readFileSync(lockFile(), 'utf8'))).toContain(`"launcher":${process.pid}`);
+    expect(Date.now() - began).toBeLessThan(1000);
+    expect(existsSync(lockFile())).toBe(false);
+  });
+
+  it('given work that fails, then the lock is let go all the same', async () => {
+    await expect(withSetupLock(dir, async () => Promise.reject(new Error('apt-get failed')))).rejects.toThrow('apt-get failed');
+    expect(existsSync(lockFile())).toBe(false);
+  });
+
+  it('given a holder that never lets go, then it gives up after the wait limit, naming the holder and the file', async () => {
+    const holder = idle();
+    await until('the process to start', () => existsSync(`/proc/${holder.pid}/stat`));
+    mkdirSync(join(dir, 'tmp'));
+    writeFileSync(lockFile(), JSON.stringify({ launcher: holder.pid, started: startTime(holder.pid!) }));
+    const said = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      await expect(withSetupLock(dir, async () => undefined, { waitLimitMs: 600 })).rejects.toThrow(`another launcher (pid ${holder.pid}) has been setting up for`);
+    } finally {
+      said.mockRestore();
+    }
+    expect(existsSync(lockFile())).toBe(true);
   });
 });
 

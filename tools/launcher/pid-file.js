@@ -52,6 +52,21 @@ function parseRecord(text) {
   return { launcher: 0, services: text.split(/\s+/).filter(Boolean).map(Number) };
 }
 
+/** Writes `text` to a fresh file ('wx') and links it into place as `file`, which fails if `file` exists: no reader sees it half written. */
+function createExclusively(file, text) {
+  const fresh = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  writeFileSync(fresh, text, { flag: 'wx' });
+  try {
+    linkSync(fresh, file);
+    return true;
+  } catch (error) {
+    if (error.code === 'EEXIST') return false;
+    throw error;
+  } finally {
+    rmSync(fresh, { force: true });
+  }
+}
+
 class PidFile {
   constructor(root, gatewayPort) {
     this.root = root;
@@ -97,19 +112,8 @@ class PidFile {
     throw new Error(`could not take ${this.file}: other launchers keep replacing it`);
   }
 
-  /** Writes the record to a fresh file ('wx') and links it into place, which fails if the file exists: no reader sees it half written. */
   createExclusively() {
-    const fresh = `${this.file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-    writeFileSync(fresh, JSON.stringify(this.record), { flag: 'wx' });
-    try {
-      linkSync(fresh, this.file);
-      return true;
-    } catch (error) {
-      if (error.code === 'EEXIST') return false;
-      throw error;
-    } finally {
-      rmSync(fresh, { force: true });
-    }
+    return createExclusively(this.file, JSON.stringify(this.record));
   }
 
   /** Kills the services a launcher that is gone left behind (each checked to be one of this checkout's services). */
@@ -153,4 +157,4 @@ class PidFile {
   }
 }
 
-module.exports = { PidFile };
+module.exports = { PidFile, createExclusively, launcherAlive, startTime };

@@ -39,7 +39,14 @@ async function main() {
   }
 
   const { ensureInfrastructure } = require('./infrastructure');
-  const infra = await ensureInfrastructure(root, process.env);
+  const { withSetupLock } = require('./setup-lock');
+  const { infra, natsUrls, postgres } = await withSetupLock(root, async () => {
+    const infra = await ensureInfrastructure(root, process.env);
+    out.step('Postgres roles, migrations and JetStream streams');
+    const natsUrls = require('./nats-server').natsIdentityUrls(root, process.env);
+    const postgres = await require('./postgres-roles').preparePostgres(root, infra.DATABASE_URL, natsUrls.migrate);
+    return { infra, natsUrls, postgres };
+  });
   const { devSecrets } = require('./dev-secrets');
   const checkoutOrigin = `http://localhost:${process.env.CHECKOUT_PORT ?? 3001}`;
   const env = {
@@ -55,9 +62,6 @@ async function main() {
   };
   const gatewayPort = Number(env.GATEWAY_PORT ?? 3000);
 
-  out.step('Postgres roles, migrations and JetStream streams');
-  const natsUrls = require('./nats-server').natsIdentityUrls(root, process.env);
-  const postgres = await require('./postgres-roles').preparePostgres(root, env.DATABASE_URL, natsUrls.migrate);
   const database = decodeURIComponent(new URL(env.DATABASE_URL).pathname.slice(1)) || 'pp';
   // The superuser's URL served the set-up only; each service with a schema gets its own role's.
   delete env.DATABASE_URL;

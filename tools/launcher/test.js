@@ -31,12 +31,14 @@ async function main() {
     process.once('exit', () => natsServerPid(root) !== serverBefore && stopNatsServer(root) && out.info('NATS: stopped the server this run started (CI)'));
     for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]]) process.once(signal, () => process.exit(code));
   }
-  const infra = await ensureInfrastructure(root, process.env);
+  const { infra, rolePasswords } = await require('./setup-lock').withSetupLock(root, async () => {
+    const infra = await ensureInfrastructure(root, process.env);
+    return { infra, rolePasswords: await require('./postgres-roles').ensurePostgresRoles(root, infra.DATABASE_URL) };
+  });
   if (require('./browser-specs').selectsBrowserSpecs(root, jestArgs)) ensureChromium();
   else out.info('Chromium: not needed, no browser spec is selected');
   const admin = new URL(infra.DATABASE_URL);
   admin.pathname = '/postgres';
-  const rolePasswords = await require('./postgres-roles').ensurePostgresRoles(root, infra.DATABASE_URL);
   const env = {
     ...process.env,
     TEST_POSTGRES_URL: admin.href,
