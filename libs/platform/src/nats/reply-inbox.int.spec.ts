@@ -36,6 +36,32 @@ describe('ReplyInbox', () => {
     expect(replies.map((reply) => text(reply.data))).toEqual(Array.from({ length: 20 }, (_, i) => `${i}:req-${i}`));
   });
 
+  it('given a responder that saw one reply subject and answers the ones it guesses next, then a waiting request still gets only its genuine reply', async () => {
+    const seen = specSubject('seen');
+    const slow = specSubject('slow');
+    let observed = '';
+    responder.subscribe(seen, { callback: (_error, msg) => ((observed = msg.reply ?? ''), msg.respond(bytes('seen'))) });
+    // The genuine service answers after the forger has had its go.
+    responder.subscribe(slow, { callback: (_error, msg) => setTimeout(() => msg.respond(bytes('genuine')), 200) });
+    await responder.flush();
+    const inbox = ReplyInbox.of(requester);
+    await inbox.request(seen, bytes(''), undefined, 5000);
+    const waiting = inbox.request(slow, bytes(''), undefined, 5000);
+    const base = observed.slice(0, observed.lastIndexOf('.') + 1);
+    const token = observed.slice(base.length);
+    // Tokens of a counter, in any base a responder might guess, around the one it saw.
+    const guesses = new Set<string>();
+    for (const radix of [10, 16, 36]) {
+      const seenNumber = parseInt(token, radix);
+      for (let next = 0; next < 50; next++) guesses.add((Number.isNaN(seenNumber) ? next : seenNumber + next).toString(radix));
+    }
+    for (const guess of guesses) responder.publish(base + guess, bytes('forged'));
+    await responder.flush();
+
+    expect(text((await waiting).data)).toBe('genuine');
+    expect(token).toMatch(/^[A-Za-z0-9_-]{22}$/);
+  });
+
   it('given the same connection, then every caller shares one inbox', () => {
     expect(ReplyInbox.of(requester)).toBe(ReplyInbox.of(requester));
   });

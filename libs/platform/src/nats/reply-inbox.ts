@@ -1,4 +1,4 @@
-import { timerDelay } from '@pp/kernel';
+import { freshRandomBytes, timerDelay } from '@pp/kernel';
 import { type ConnectionOptions, createInbox, ErrorCode, type Msg, type MsgHdrs, type NatsConnection, NatsError } from 'nats';
 
 interface Waiting {
@@ -32,7 +32,6 @@ export class ReplyInbox {
 
   private readonly waiting = new Map<string, Waiting>();
   private base = '';
-  private nextToken = 0;
 
   private constructor(private readonly nc: NatsConnection) {
     void this.watchRefusals();
@@ -42,7 +41,10 @@ export class ReplyInbox {
   /** Publishes `data` to `subject` and resolves with the first reply, or rejects after `timeoutMs`. */
   request(subject: string, data: Uint8Array, headers: MsgHdrs | undefined, timeoutMs: number): Promise<Msg> {
     if (!this.base) this.subscribe();
-    const token = (this.nextToken++).toString(36);
+    // Unguessable: the base is seen by every service this process calls, and a caller of one of their subjects may
+    // name any inbox of that subject's callers as its reply (served-subjects.ts), so a counter here would let it
+    // answer a request of ours that is waiting, in place of the service asked.
+    const token = freshRandomBytes(16).toString('base64url');
     return new Promise<Msg>((resolve, reject) => {
       const timer = setTimeout(() => this.settle(token)?.reject(NatsError.errorForCode(ErrorCode.Timeout)), timerDelay(timeoutMs));
       this.waiting.set(token, { subject, resolve, reject, timer });

@@ -39,7 +39,8 @@ export function handlerMismatches(
  * (allow_responses), so without this a caller could have a service publish
  * its answer on any subject, another service's included. The server does not
  * say which caller sent a request, so one caller of a subject could still
- * name another caller's inbox; inbox subjects end in a random token.
+ * name another caller's inbox; each request's reply subject ends in a random
+ * token of 128 bits (ReplyInbox), so it cannot name one a request waits on.
  */
 export function replyInboxes(subject: string, registry: Readonly<Record<string, SubjectAccess>> = REQUEST_REPLY_ACCESS): string[] {
   const access = Object.hasOwn(registry, subject) ? registry[subject] : undefined;
