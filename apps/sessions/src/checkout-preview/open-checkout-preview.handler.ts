@@ -59,7 +59,12 @@ export class OpenCheckoutPreviewHandler {
       const judgedOn = created
         ? current && preview.state ? [{ stream_id: checkoutSessionStreamId(preview.state.session_id), version: current.version }] : []
         : [{ stream_id: checkoutPreviewStreamId(command.merchant_id), version: preview.version }];
-      return { append: streams, scope, answer, ...(judgedOn.length > 0 ? { options: { unchanged: judgedOn } } : {}) };
+      // An extension rests on the session's being open, so it commits before the deadline it moves, or is decided
+      // again then (and finds the session closed): from the deadline on, readers see it EXPIRED, and a later commit
+      // would open it again under them.
+      const commitBefore = created ? undefined : new Date(current!.state!.expires_at);
+      const options = { ...(judgedOn.length > 0 ? { unchanged: judgedOn } : {}), ...(commitBefore ? { commitBefore } : {}) };
+      return { append: streams, scope, answer, ...(Object.keys(options).length > 0 ? { options } : {}) };
     });
   }
 }

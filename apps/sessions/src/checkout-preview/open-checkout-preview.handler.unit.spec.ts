@@ -45,4 +45,25 @@ describe('opening the dashboard’s preview checkout over the in-memory event st
     expect(store.events(PREVIEW).at(-1)?.data).toMatchObject({ session_id: opened.session.id });
     expect(store.events(PREVIEW)).toHaveLength(3002);
   });
+
+  it('given the preview session open when decided, when its extension would commit after its deadline, then it is decided again and a new session becomes the preview one, the old one never extended', async () => {
+    const deadline = T0.getTime() + 1_800_000;
+    let now = new Date(deadline - 500);
+    const { store, runner } = inMemoryRuntime({ now: () => now });
+    store.given(PREVIEW, [chosen('cs_current')], SCOPE);
+    store.given(checkoutSessionStreamId('cs_current'), [checkoutSessionCreated(SCOPE, T0, { sessionId: 'cs_current' })], SCOPE);
+    const append = store.appendStreams.bind(store);
+    // The ledger takes the first append after the deadline (its queue was slow); the next round is decided then.
+    jest.spyOn(store, 'appendStreams').mockImplementation((...args) => {
+      now = new Date(deadline + 2000);
+      return append(...args);
+    });
+    const handler = new OpenCheckoutPreviewHandler(runner, { CHECKOUT_URL_BASE: 'http://localhost:3001', SESSION_TTL_SECONDS: 1800 } as SessionsConfig);
+
+    const opened = await handler.open({ merchant_id: MERCHANT, return_url: 'http://localhost:3002/developers' });
+
+    expect(opened.outcome).toBe('created');
+    expect(opened.session.id).not.toBe('cs_current');
+    expect(store.events(checkoutSessionStreamId('cs_current'))).toHaveLength(1);
+  });
 });

@@ -224,6 +224,14 @@ describe('payment handlers over the in-memory event store', () => {
       expect(typesOf(store.events(SESSION))).toEqual([CheckoutSessionEventType.Created]);
     });
 
+    it.each(['failed', 'requires_manual_review'] as const)('given an open session, when a %s payment simulated before the deadline would commit after it: refused with the expired rule too, no payment recorded', async (outcome) => {
+      const { store, runner, clock } = commitsAfterTheDeadline();
+      store.given(SESSION, [created], SCOPE);
+      const refusal = await new SimulatePaymentHandler(noBus, runner, clock).simulate(simulate('k1', outcome)).catch((error: unknown) => error);
+      expect(refusal).toMatchObject({ message: 'Checkout session expired', details: { rule: SESSION_EXPIRED_RULE } });
+      expect(store.streamIds().filter((stream) => stream.startsWith(transactionStreamId('')))).toEqual([]);
+    });
+
     it('given the ledger’s clock 300 ms ahead, when a confirmed payment is simulated 200 ms before the deadline by this clock: refused with the expired rule once the ledger says the deadline passed, not retried into a conflict', async () => {
       const sessionsClock = { now: () => new Date(DEADLINE.getTime() - 200) };
       const ledgerClock = { now: () => new Date(DEADLINE.getTime() + 100) };

@@ -112,12 +112,14 @@ export class SimulatePaymentHandler {
         reference_number: null,
       },
     });
-    // The other outcomes leave the session alone, but still rest on its being open: it must not move before they commit.
+    // The other outcomes leave the session alone, but still rest on its being open: it must not move before they commit,
+    // and they too must commit before its deadline (PRODUCT-RULES §4.6: whatever the outcome). Refused then, the
+    // simulation is decided again on an expired session: the 409 a simulation after the deadline gets.
     const onSession = sessionPart(session, version, now, paymentId, status === 'CONFIRMED');
     return {
       append: [{ stream_id: transactionStreamId(paymentId), expected_version: 0, events: paymentEvents }, ...onSession.append],
       scope,
-      options: { idempotency: command.idempotency, unchanged: onSession.unchanged, commitBefore: onSession.commitBefore },
+      options: { idempotency: command.idempotency, unchanged: onSession.unchanged, commitBefore: onSession.commitBefore ?? new Date(session.expires_at) },
       answer: (reply) => this.answer(reply, session),
     };
   }
