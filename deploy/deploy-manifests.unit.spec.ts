@@ -28,7 +28,7 @@ import { LedgerConfig } from '../apps/ledger/src/ledger.config';
 import { RefundsConfig } from '../apps/refunds/src/refunds.config';
 import { SessionsConfig } from '../apps/sessions/src/sessions.config';
 import { WebhooksConfig } from '../apps/webhooks/src/webhooks.config';
-import { firstInstallSecretsScript, runWithFakeKubectl } from './testing/fake-kubectl';
+import { runWithFakeKubectl } from './testing/fake-kubectl';
 import { composeSchemaErrors, type Manifest, renderKustomization, secretTemplates, yamlDocuments } from './testing/manifests';
 
 /* No Docker engine runs on the build machines, so the deployment files are checked by reading them. */
@@ -695,7 +695,7 @@ describe('deploy/k8s/base with the Secret templates', () => {
   });
 
   /** The Secrets an operator makes with First install step 3 (docs/OPERATIONS.md): every one, with fresh values. */
-  const installed = runWithFakeKubectl(firstInstallSecretsScript());
+  const installed = runWithFakeKubectl('make-secrets.sh');
 
   /** The variables the kubelet adds for the namespace's Services when service links are on (GATEWAY_PORT=tcp://…, …). */
   const serviceLinkVariables = (): Record<string, string> =>

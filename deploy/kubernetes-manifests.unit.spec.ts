@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BUS_IDENTITIES, MIGRATE_IDENTITY, SERVICE_NAMES, type ServiceName } from '@pp/contracts';
 import {
@@ -17,7 +18,7 @@ import {
   WithDatabase,
 } from '@pp/platform';
 import { cnpgSchemaErrors } from './testing/cnpg-schema';
-import { firstInstallSecretsScript, operationsScript, runWithFakeKubectl } from './testing/fake-kubectl';
+import { runWithFakeKubectl } from './testing/fake-kubectl';
 import { k8sDir, type Manifest, renderKustomization, root, secretTemplates, validateKubernetes } from './testing/manifests';
 
 /* Every overlay rendered by kustomize and checked against the Kubernetes API schemas, then read for the
@@ -431,18 +432,35 @@ describe('NATS probes, Redis memory, the web apps\' stop, the First install secr
     expect(operations).toContain(`keeps serving for ${preStopSeconds} s (\`preStop: sleep ${preStopSeconds}\`)`);
   });
 
-  describe('the First install secrets script (docs/OPERATIONS.md), run against a fake kubectl', () => {
+  describe('deploy/k8s/scripts/make-secrets.sh (First install step 3), run against a fake kubectl', () => {
     const templates = new Map(secretTemplates().map((secret) => [secret.metadata.name as string, secret]));
-    const run = runWithFakeKubectl(firstInstallSecretsScript());
+    const run = runWithFakeKubectl('make-secrets.sh');
     const data = (name: string) => run.secrets.get(name)?.data ?? {};
     const password = (url: string) => decodeURIComponent(new URL(url).password);
+    const operations = readFileSync(join(root, 'docs', 'OPERATIONS.md'), 'utf8');
 
-    it('creates every Secret of deploy/k8s/secrets.template.yaml, of its type, with its keys and nothing more', () => {
-      expect([run.status, run.stderr]).toEqual([0, '']);
+    it('creates every Secret of deploy/k8s/secrets.template.yaml in the namespace, of its type, with its keys and nothing more, but the backup bucket\'s, which OPERATIONS has made by hand', () => {
+      expect([run.status, run.stderr, run.otherNamespaces]).toEqual([0, '', []]);
       const shape = (entries: Iterable<[string, { type: string; keys: string[] }]>) => Object.fromEntries([...entries].map(([name, { type, keys }]) => [name, { type, keys: [...keys].sort() }]));
+      const expected = [...templates].filter(([name]) => name !== 'postgres-backup');
       expect(shape([...run.secrets].map(([name, secret]) => [name, { type: secret.type, keys: Object.keys(secret.data) }]))).toEqual(
-        shape([...templates].map(([name, template]) => [name, { type: template.type, keys: Object.keys(template.stringData) }])),
+        shape(expected.map(([name, template]) => [name, { type: template.type, keys: Object.keys(template.stringData) }])),
       );
+      expect(operations).toContain('   bash deploy/k8s/scripts/make-secrets.sh\n');
+      const backup = /^ {3}kubectl -n interac-checkout create secret generic postgres-backup (.*)$/m.exec(operations)?.[1].split(' ');
+      expect(backup?.map((word) => /^--from-literal=(\w+)=/.exec(word)?.[1]).sort()).toEqual(Object.keys(templates.get('postgres-backup')!.stringData).sort());
+    });
+
+    it('stops at the first random value that openssl does not give, leaving no Secret with a short one', () => {
+      const commands = mkdtempSync(join(tmpdir(), 'no-openssl-'));
+      try {
+        writeFileSync(join(commands, 'openssl'), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
+        const failed = runWithFakeKubectl('make-secrets.sh', {}, commands);
+        expect(failed.status).not.toBe(0);
+        expect([...failed.secrets.keys()]).toEqual([]);
+      } finally {
+        rmSync(commands, { recursive: true, force: true });
+      }
     });
 
     it('gives each bus identity a fresh password, the same in the servers\' Secret and in its own workload\'s NATS_URL', () => {
@@ -480,8 +498,8 @@ describe('NATS probes, Redis memory, the web apps\' stop, the First install secr
     });
   });
 
-  describe('the release that gives each workload its own Secret (docs/OPERATIONS.md, Releases), run against a fake kubectl', () => {
-    const script = operationsScript('The release that gives each workload a Secret of its own');
+  describe('deploy/k8s/scripts/split-shared-secrets.sh (the release that gives each workload its own Secret), run against a fake kubectl', () => {
+    const script = 'split-shared-secrets.sh';
     const fresh = () => randomBytes(24).toString('hex');
     /** The two shared Secrets of the release before, as step 3 of that release made them. */
     const shared = () => ({
@@ -496,8 +514,9 @@ describe('NATS probes, Redis memory, the web apps\' stop, the First install secr
     it('copies every value into the Secret of the one workload that reads it, keeps the old Secrets, and rotates nothing', () => {
       const before = shared();
       const run = runWithFakeKubectl(script, before);
-      expect([run.status, run.stderr]).toEqual([0, '']);
+      expect([run.status, run.stderr, run.otherNamespaces]).toEqual([0, '', []]);
       expect(run.stdout).toContain('kubectl -n interac-checkout delete secret checkout-service-secrets nats-identities');
+      expect(readFileSync(join(root, 'docs', 'OPERATIONS.md'), 'utf8')).toContain(`\`bash deploy/k8s/scripts/${script}\``);
       const old = before['checkout-service-secrets'] as Record<string, string>;
       for (const template of workloadSecrets) {
         const workload = String(template.metadata.name).replace(/-secrets$/, '');
