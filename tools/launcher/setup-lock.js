@@ -25,12 +25,8 @@ async function withSetupLock(root, work, { waitLimitMs = WAIT_LIMIT_MS } = {}) {
   const giveUpAt = Date.now() + waitLimitMs;
   let told = false;
   while (!createExclusively(file, record)) {
-    let text;
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch {
-      continue; // released meanwhile
-    }
+    const text = readIfThere(file);
+    if (text === undefined) continue; // released meanwhile: take it
     let holder;
     try {
       holder = JSON.parse(text);
@@ -39,11 +35,7 @@ async function withSetupLock(root, work, { waitLimitMs = WAIT_LIMIT_MS } = {}) {
     }
     if (!launcherAlive(holder)) {
       // Removed only while it still holds what was read: another launcher may have just taken it over.
-      try {
-        if (readFileSync(file, 'utf8') === text) rmSync(file, { force: true });
-      } catch {
-        // gone already
-      }
+      if (readIfThere(file) === text) rmSync(file, { force: true });
       continue;
     }
     if (Date.now() > giveUpAt) throw new Error(`another launcher (pid ${holder.launcher}) has been setting up for ${Math.round(waitLimitMs / 60_000)} minutes; stop it, or remove ${file} if it is not a launcher`);
@@ -54,11 +46,17 @@ async function withSetupLock(root, work, { waitLimitMs = WAIT_LIMIT_MS } = {}) {
   try {
     return await work();
   } finally {
-    try {
-      if (readFileSync(file, 'utf8') === record) rmSync(file, { force: true });
-    } catch {
-      // gone already
-    }
+    if (readIfThere(file) === record) rmSync(file, { force: true });
+  }
+}
+
+/** The file's text, or undefined when there is no file; any other failure (a lock this user cannot read) is thrown. */
+function readIfThere(file) {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    if (error.code === 'ENOENT') return undefined;
+    throw error;
   }
 }
 

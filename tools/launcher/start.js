@@ -40,14 +40,14 @@ async function main() {
 
   const { ensureInfrastructure } = require('./infrastructure');
   const { withSetupLock } = require('./setup-lock');
-  const { infra, natsUrls, postgres } = await withSetupLock(root, async () => {
+  const { infra, natsUrls, postgres, secrets } = await withSetupLock(root, async () => {
     const infra = await ensureInfrastructure(root, process.env);
     out.step('Postgres roles, migrations and JetStream streams');
     const natsUrls = require('./nats-server').natsIdentityUrls(root, process.env);
     const postgres = await require('./postgres-roles').preparePostgres(root, infra.DATABASE_URL, natsUrls.migrate);
-    return { infra, natsUrls, postgres };
+    // The gateway's tokens, made once into .dev/secrets.json, as the identities and roles are.
+    return { infra, natsUrls, postgres, secrets: require('./dev-secrets').devSecrets(root) };
   });
-  const { devSecrets } = require('./dev-secrets');
   const checkoutOrigin = `http://localhost:${process.env.CHECKOUT_PORT ?? 3001}`;
   const env = {
     CHECKOUT_URL_BASE: checkoutOrigin,
@@ -56,7 +56,7 @@ async function main() {
     WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
     // Plain http://localhost: a Secure cookie would not come back.
     DASHBOARD_SECURE_COOKIE: 'false',
-    ...devSecrets(root),
+    ...secrets,
     ...process.env,
     ...infra,
   };

@@ -7,8 +7,8 @@ import { NOT_SENT_LATE_ERROR } from './delivery-attempt.job';
 
 /** An attempt times out after 500 ms, so its claim's lease is 2 s (2 × timeout + 1 s). */
 const TIMEOUT_MS = 500;
-/** Longer than the lease: a claim held this long on a lock ends after its lease. */
-const LOCK_HELD_MS = 3000;
+/** Longer than the lease and the retry's wait together: a claim held on the lock waits past its lease. */
+const LOCK_HELD_MS = 4000;
 
 /*
  * A claim's lease runs from its statement's start. A statement that waited on
@@ -24,7 +24,7 @@ describe('webhooks: a claim that came back too late to end within its lease', ()
   let db: Pool;
 
   beforeAll(async () => {
-    bed = await startWebhooksTestBed('whlateclaims', { WEBHOOK_RETRY_SCHEDULE: '0,1,0.2', WEBHOOK_ATTEMPT_TIMEOUT_MS: String(TIMEOUT_MS), WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
+    bed = await startWebhooksTestBed('whlateclaims', { WEBHOOK_RETRY_SCHEDULE: '0,2,0.2', WEBHOOK_ATTEMPT_TIMEOUT_MS: String(TIMEOUT_MS), WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
     db = await bed.stack.sql();
   });
   afterAll(() => bed?.close());
@@ -72,7 +72,7 @@ describe('webhooks: a claim that came back too late to end within its lease', ()
     const event = bed.ledger.event(endpoint.merchant, MerchantEventType.PaymentConfirmed);
     await bed.ledger.publish(event);
     await waitFor('attempt 1 recorded failed', async () => (await attemptsOf(endpoint)).some((attempt: { delivery_status: string }) => attempt.delivery_status === 'FAILED'));
-    // Attempt 2 is due a second after attempt 1: its claim waits on the lock for the rest of LOCK_HELD_MS.
+    // Attempt 2 is due 2 s after attempt 1: its claim waits on the lock for the rest of LOCK_HELD_MS, 2 s at least.
     await holding('SELECT 1 FROM webhooks.deliveries WHERE endpoint_id = $1', endpoint.endpointId, async () => undefined);
 
     await waitFor('the event delivered', async () => (await attemptsOf(endpoint)).some((attempt: { delivery_status: string }) => attempt.delivery_status === 'SUCCESS'));
